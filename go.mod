@@ -1,0 +1,3 @@
+module privlab
+
+go 1.26.8

@@ -1,0 +1,257 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ParamKind is how a parameter's text is read.
+type ParamKind int
+
+const (
+	ParamInt    ParamKind = iota // a whole number within [Min, Max]
+	ParamFloat                   // a real number within the range
+	ParamFakes                   // a count N >= 0 or a percentage P%
+	ParamSeed                    // "random" or a whole number >= 0
+	ParamText                    // free text checked by Check
+	ParamChoice                  // one of Choices
+)
+
+// ParamSpec declares one parameter: its name (also its command-line flag),
+// how it is read, its allowed range and why, its default and one line of
+// help. The command line, the workbench's forms and validation are all
+// driven by these declarations.
+type ParamSpec struct {
+	Name    string
+	Kind    ParamKind
+	Min     float64
+	Max     float64
+	MinOpen bool // the range excludes Min
+	MaxOpen bool // the range excludes Max
+	// MaxRows makes the upper bound the number of rows of the table.
+	MaxRows bool
+	Choices []string
+	Default string
+	Help    string
+	// Why explains the range in error messages (with the paper it comes from).
+	Why string
+	// Step is the +/- increment in the workbench.
+	Step float64
+	// Check validates ParamText values (and adds checks to other kinds).
+	Check func(value string) error
+}
+
+// StandardParams are the privacy parameters of SPEC 2.5, shared by the
+// methods that use them.
+var StandardParams = map[string]ParamSpec{
+	"k": {Name: "k", Kind: ParamInt, Min: 2, MaxRows: true, Default: "5", Step: 1,
+		Help: "minimum group size (k-anonymity)",
+		Why:  "a group must hold at least two records to hide anyone and cannot exceed the table (Sacharidis et al., Wong et al.)"},
+	"alpha": {Name: "alpha", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05,
+		Help: "largest allowed fraction of one sensitive value in a group / presence bound",
+		Why:  "it is a probability bound: (alpha,k)-anonymity (Wong et al.) and alpha-presence (Wang)"},
+	"beta": {Name: "beta", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05,
+		Help: "largest allowed association probability",
+		Why:  "it is a probability bound: beta-association (Wang)"},
+	"fakes": {Name: "fakes", Kind: ParamFakes, Min: 0, Default: "0", Step: 1,
+		Help: "at most this many fake sensitive values per group: N or P% of the group size",
+		Why:  "a count of values added to a group (Koudas et al. 2009, Section 5; percentages as in Section 6.2)"},
+	"sampling-rate": {Name: "sampling-rate", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05,
+		Help: "fraction of records sampled into the release",
+		Why:  "it is a probability (Sattar et al., called beta there)"},
+	"max-distortion": {Name: "max-distortion", Kind: ParamFloat, Min: 0, Max: 1, Default: "0.5", Step: 0.05,
+		Help: "largest allowed distortion of the generalization",
+		Why:  "distortion is a fraction of the hierarchy height (Sattar et al., delta')"},
+	"max-denominator": {Name: "max-denominator", Kind: ParamInt, Min: 0, Max: 1 << 20, Default: "8", Step: 1,
+		Help: "bound on the target's per-node weight ratios (0 = exact)",
+		Why:  "weights are small integer ratios so that small groups stay feasible (SPEC 2.4)"},
+	"seed": {Name: "seed", Kind: ParamSeed, Default: "random",
+		Help: "random seed for shuffling and tie-breaking; random uses crypto/rand",
+		Why:  "a fixed seed reproduces a byte-identical release (SPEC 7.3)"},
+}
+
+// RangeText renders the allowed range as in SPEC 2.5, e.g. "in (0,1]".
+func (s ParamSpec) RangeText(rows int) string {
+	switch s.Kind {
+	case ParamFakes:
+		return "an integer >= 0 or a percentage like 5%"
+	case ParamSeed:
+		return "random or an integer >= 0"
+	case ParamChoice:
+		return "one of " + strings.Join(s.Choices, ", ")
+	case ParamText:
+		return ""
+	}
+	lo, hi := "[", "]"
+	if s.MinOpen {
+		lo = "("
+	}
+	if s.MaxOpen {
+		hi = ")"
+	}
+	max := FormatNumber(s.Max)
+	if s.MaxRows {
+		if rows > 0 {
+			max = strconv.Itoa(rows) + " (rows)"
+		} else {
+			max = "rows"
+		}
+	}
+	if s.MaxRows || s.Max != 0 {
+		if s.Kind == ParamInt {
+			return fmt.Sprintf(">= %s and <= %s", FormatNumber(s.Min), max)
+		}
+		return "in " + lo + FormatNumber(s.Min) + "," + max + hi
+	}
+	return ">= " + FormatNumber(s.Min)
+}
+
+// Validate checks a value against the declaration; rows is the table size
+// (0 when unknown). The error names the parameter, the range and the reason.
+func (s ParamSpec) Validate(v string, rows int) error {
+	v = strings.TrimSpace(v)
+	fail := func(reason string) error {
+		return &ParamError{Param: s.Name, Value: v, Reason: reason, Hint: s.Why}
+	}
+	rangeErr := func() error { return fail("must be " + s.RangeText(rows)) }
+	switch s.Kind {
+	case ParamInt, ParamFloat:
+		x, ok := ParseNumber(v)
+		if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+			return fail("not a number; must be " + s.RangeText(rows))
+		}
+		if s.Kind == ParamInt && x != math.Trunc(x) {
+			return fail("must be a whole number " + s.RangeText(rows))
+		}
+		if x < s.Min || (s.MinOpen && x == s.Min) {
+			return rangeErr()
+		}
+		max := s.Max
+		if s.MaxRows {
+			max = math.Inf(1)
+			if rows > 0 {
+				max = float64(rows)
+			}
+		}
+		if (s.MaxRows || s.Max != 0) && (x > max || (s.MaxOpen && x == max)) {
+			return rangeErr()
+		}
+	case ParamFakes:
+		if _, err := ParseFakes(v); err != nil {
+			return fail(err.Error())
+		}
+	case ParamSeed:
+		if _, _, err := ParseSeed(v); err != nil {
+			return fail(err.Error())
+		}
+	case ParamChoice:
+		found := false
+		for _, c := range s.Choices {
+			if c == v {
+				found = true
+			}
+		}
+		if !found {
+			return rangeErr()
+		}
+	}
+	if s.Check != nil {
+		if err := s.Check(v); err != nil {
+			if _, ok := err.(*ParamError); ok {
+				return err
+			}
+			return &ParamError{Param: s.Name, Value: v, Reason: err.Error(), Hint: s.Why}
+		}
+	}
+	return nil
+}
+
+// Fakes is the fake-value budget per group (Koudas et al. 2009, Section 5):
+// an absolute count, or a percentage of each group's size (Section 6.2).
+type Fakes struct {
+	Count     int
+	Percent   float64
+	IsPercent bool
+}
+
+// ParseFakes reads "N" or "P%".
+func ParseFakes(s string) (Fakes, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, "%") {
+		p, ok := ParseNumber(strings.TrimSpace(strings.TrimSuffix(s, "%")))
+		if !ok || p < 0 || p > 1000 || math.IsNaN(p) {
+			return Fakes{}, fmt.Errorf("a percentage must be between 0%% and 1000%%")
+		}
+		return Fakes{Percent: p, IsPercent: true}, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return Fakes{}, fmt.Errorf("must be an integer >= 0 or a percentage like 5%%")
+	}
+	if n > 1_000_000 {
+		return Fakes{}, fmt.Errorf("at most 1000000 fake values per group")
+	}
+	return Fakes{Count: n}, nil
+}
+
+// For returns the budget for a group of n values: the count, or
+// floor(P% of n).
+func (f Fakes) For(n int) int {
+	if f.IsPercent {
+		return int(math.Floor(f.Percent*float64(n)/100 + 1e-9))
+	}
+	return f.Count
+}
+
+func (f Fakes) String() string {
+	if f.IsPercent {
+		return FormatNumber(f.Percent) + "%"
+	}
+	return strconv.Itoa(f.Count)
+}
+
+// ParseSeed reads "random" (or "") as no fixed seed, or an integer.
+func ParseSeed(s string) (seed uint64, fixed bool, err error) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.EqualFold(s, "random") {
+		return 0, false, nil
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, false, fmt.Errorf("must be random or an integer >= 0")
+	}
+	return v, true, nil
+}
+
+// Values holds parameter values as text, by parameter name; typed getters
+// read them (they were validated when set).
+type Values map[string]string
+
+// Int returns the integer value of name (0 when unset).
+func (v Values) Int(name string) int {
+	x, _ := ParseNumber(v[name])
+	return int(x)
+}
+
+// Float returns the value of name (0 when unset).
+func (v Values) Float(name string) float64 {
+	x, _ := ParseNumber(v[name])
+	return x
+}
+
+// Fakes returns the fake-value budget.
+func (v Values) Fakes() Fakes {
+	f, _ := ParseFakes(v["fakes"])
+	return f
+}
+
+// Clone copies the values.
+func (v Values) Clone() Values {
+	out := make(Values, len(v))
+	for k, x := range v {
+		out[k] = x
+	}
+	return out
+}

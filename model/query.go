@@ -1,0 +1,559 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The query language of SPEC Section 4:
+//
+//	COUNT(*) | SUM(sa) | AVG(sa) | MIN(sa) | MAX(sa)
+//	  [WHERE pred {AND pred}]
+//	pred := col = v | col != v | col < v | col <= v | col > v | col >= v
+//	      | col BETWEEN a AND b | col IN (v1, v2, ...)
+//
+// Keywords are case-insensitive. Column names may contain letters, digits,
+// '_', '-' and '.', or be written in double quotes or backticks. Values are
+// numbers, 'single-quoted' text or bare words.
+
+// Agg is an aggregate function.
+type Agg int
+
+const (
+	Count Agg = iota
+	Sum
+	Avg
+	Min
+	Max
+)
+
+var aggNames = []string{"COUNT", "SUM", "AVG", "MIN", "MAX"}
+
+func (a Agg) String() string { return aggNames[a] }
+
+// Op is a comparison in a predicate.
+type Op int
+
+const (
+	OpEq Op = iota
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpBetween
+	OpIn
+)
+
+var opNames = []string{"=", "!=", "<", "<=", ">", ">=", "BETWEEN", "IN"}
+
+func (o Op) String() string { return opNames[o] }
+
+// Literal is a value in a predicate.
+type Literal struct {
+	Text  string
+	Num   float64
+	IsNum bool
+	Pos   int // 1-based column in the query text
+}
+
+// Pred is one condition of a WHERE clause.
+type Pred struct {
+	Column string
+	Pos    int
+	Op     Op
+	Values []Literal
+}
+
+// Query is a parsed query.
+type Query struct {
+	Text   string
+	Agg    Agg
+	Column string // "" for COUNT(*)
+	ColPos int
+	Preds  []Pred
+}
+
+// QueryError is a parse or binding error at a column of the query text.
+type QueryError struct {
+	Query string
+	Pos   int // 1-based
+	Msg   string
+	Hint  string
+}
+
+func (e *QueryError) Error() string {
+	s := fmt.Sprintf("query:1:%d: %s", e.Pos, e.Msg)
+	if e.Hint != "" {
+		s += " (hint: " + e.Hint + ")"
+	}
+	return s
+}
+
+// Caret renders the query with a ^ under the bad token.
+func (e *QueryError) Caret() string {
+	pos := e.Pos - 1
+	if pos < 0 {
+		pos = 0
+	}
+	return e.Query + "\n" + strings.Repeat(" ", pos) + "^"
+}
+
+type tokKind int
+
+const (
+	tEOF tokKind = iota
+	tIdent
+	tNumber
+	tString
+	tSym
+)
+
+type token struct {
+	kind tokKind
+	text string
+	pos  int // 1-based rune column
+	num  float64
+}
+
+func lexQuery(s string) ([]token, error) {
+	var toks []token
+	rs := []rune(s)
+	i := 0
+	for i < len(rs) {
+		r := rs[i]
+		pos := i + 1
+		switch {
+		case unicode.IsSpace(r):
+			i++
+		case r == '\'' || r == '"' || r == '`':
+			j := i + 1
+			var b strings.Builder
+			for ; j < len(rs); j++ {
+				if rs[j] == r {
+					if j+1 < len(rs) && rs[j+1] == r { // doubled quote
+						b.WriteRune(r)
+						j++
+						continue
+					}
+					break
+				}
+				b.WriteRune(rs[j])
+			}
+			if j >= len(rs) {
+				return nil, &QueryError{Query: s, Pos: pos, Msg: "unterminated quoted text", Hint: "close it with " + string(r)}
+			}
+			kind := tString
+			if r != '\'' {
+				kind = tIdent // "name" and `name` quote column names
+			}
+			toks = append(toks, token{kind: kind, text: b.String(), pos: pos})
+			i = j + 1
+		case unicode.IsDigit(r) || ((r == '-' || r == '+' || r == '.') && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == '.')):
+			j := i + 1
+			for j < len(rs) && (unicode.IsDigit(rs[j]) || rs[j] == '.' || rs[j] == 'e' || rs[j] == 'E' ||
+				((rs[j] == '-' || rs[j] == '+') && (rs[j-1] == 'e' || rs[j-1] == 'E'))) {
+				j++
+			}
+			// A number glued to letters (e.g. 50K) is a bare word.
+			if j < len(rs) && (unicode.IsLetter(rs[j]) || rs[j] == '_') {
+				for j < len(rs) && isIdentRune(rs[j]) {
+					j++
+				}
+				toks = append(toks, token{kind: tIdent, text: string(rs[i:j]), pos: pos})
+				i = j
+				continue
+			}
+			text := string(rs[i:j])
+			v, ok := ParseNumber(text)
+			if !ok {
+				return nil, &QueryError{Query: s, Pos: pos, Msg: fmt.Sprintf("bad number %q", text)}
+			}
+			toks = append(toks, token{kind: tNumber, text: text, pos: pos, num: v})
+			i = j
+		case unicode.IsLetter(r) || r == '_':
+			j := i + 1
+			for j < len(rs) && isIdentRune(rs[j]) {
+				j++
+			}
+			toks = append(toks, token{kind: tIdent, text: string(rs[i:j]), pos: pos})
+			i = j
+		case strings.ContainsRune("(),*", r):
+			toks = append(toks, token{kind: tSym, text: string(r), pos: pos})
+			i++
+		case r == '=':
+			toks = append(toks, token{kind: tSym, text: "=", pos: pos})
+			i++
+		case r == '!' || r == '<' || r == '>':
+			if i+1 < len(rs) && (rs[i+1] == '=' || (r == '<' && rs[i+1] == '>')) {
+				t := string(rs[i : i+2])
+				if t == "<>" {
+					t = "!="
+				}
+				toks = append(toks, token{kind: tSym, text: t, pos: pos})
+				i += 2
+			} else if r == '!' {
+				return nil, &QueryError{Query: s, Pos: pos, Msg: "unexpected '!'", Hint: "not-equal is != or <>"}
+			} else {
+				toks = append(toks, token{kind: tSym, text: string(r), pos: pos})
+				i++
+			}
+		default:
+			return nil, &QueryError{Query: s, Pos: pos, Msg: fmt.Sprintf("unexpected character %q", r)}
+		}
+	}
+	toks = append(toks, token{kind: tEOF, pos: len(rs) + 1})
+	return toks, nil
+}
+
+func isIdentRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.'
+}
+
+type parser struct {
+	q    string
+	toks []token
+	i    int
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) next() token  { t := p.toks[p.i]; p.i++; return t }
+func (p *parser) errAt(t token, msg, hint string) error {
+	return &QueryError{Query: p.q, Pos: t.pos, Msg: msg, Hint: hint}
+}
+func (p *parser) isKeyword(t token, kw string) bool {
+	return t.kind == tIdent && strings.EqualFold(t.text, kw)
+}
+func (p *parser) expectSym(s, hint string) (token, error) {
+	t := p.next()
+	if t.kind != tSym || t.text != s {
+		return t, p.errAt(t, fmt.Sprintf("expected %q, found %s", s, describe(t)), hint)
+	}
+	return t, nil
+}
+
+func describe(t token) string {
+	if t.kind == tEOF {
+		return "end of query"
+	}
+	return fmt.Sprintf("%q", t.text)
+}
+
+// ParseQuery parses the query language; errors give the column of the bad
+// token.
+func ParseQuery(s string) (*Query, error) {
+	if !utf8.ValidString(s) {
+		return nil, &QueryError{Query: s, Pos: 1, Msg: "query is not valid UTF-8"}
+	}
+	toks, err := lexQuery(s)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{q: s, toks: toks}
+	q := &Query{Text: s}
+	t := p.next()
+	found := false
+	for i, n := range aggNames {
+		if p.isKeyword(t, n) {
+			q.Agg, found = Agg(i), true
+		}
+	}
+	if !found {
+		return nil, p.errAt(t, fmt.Sprintf("expected COUNT, SUM, AVG, MIN or MAX, found %s", describe(t)), "e.g. AVG(salary) WHERE gender = 'F'")
+	}
+	if _, err := p.expectSym("(", "write "+aggNames[q.Agg]+"(column)"); err != nil {
+		return nil, err
+	}
+	t = p.next()
+	switch {
+	case t.kind == tSym && t.text == "*":
+		if q.Agg != Count {
+			return nil, p.errAt(t, aggNames[q.Agg]+"(*) is not defined", "aggregate a column, e.g. "+aggNames[q.Agg]+"(salary)")
+		}
+	case t.kind == tIdent:
+		q.Column, q.ColPos = t.text, t.pos
+	default:
+		return nil, p.errAt(t, "expected a column name or *, found "+describe(t), "")
+	}
+	if _, err := p.expectSym(")", "close the aggregate with )"); err != nil {
+		return nil, err
+	}
+	t = p.next()
+	if t.kind == tEOF {
+		return q, nil
+	}
+	if !p.isKeyword(t, "WHERE") {
+		return nil, p.errAt(t, "expected WHERE or the end of the query, found "+describe(t), "")
+	}
+	for {
+		pr, err := p.pred()
+		if err != nil {
+			return nil, err
+		}
+		q.Preds = append(q.Preds, pr)
+		t = p.next()
+		if t.kind == tEOF {
+			return q, nil
+		}
+		if !p.isKeyword(t, "AND") {
+			return nil, p.errAt(t, "expected AND or the end of the query, found "+describe(t), "conditions are joined with AND")
+		}
+	}
+}
+
+func (p *parser) literal() (Literal, error) {
+	t := p.next()
+	switch t.kind {
+	case tNumber:
+		return Literal{Text: t.text, Num: t.num, IsNum: true, Pos: t.pos}, nil
+	case tString:
+		v, ok := ParseNumber(t.text)
+		return Literal{Text: t.text, Num: v, IsNum: ok, Pos: t.pos}, nil
+	case tIdent:
+		if p.isKeyword(t, "AND") || p.isKeyword(t, "WHERE") {
+			break
+		}
+		return Literal{Text: t.text, Pos: t.pos}, nil
+	}
+	return Literal{}, p.errAt(t, "expected a value, found "+describe(t), "quote text values: 'F'")
+}
+
+func (p *parser) pred() (Pred, error) {
+	t := p.next()
+	if t.kind != tIdent {
+		return Pred{}, p.errAt(t, "expected a column name, found "+describe(t), "")
+	}
+	pr := Pred{Column: t.text, Pos: t.pos}
+	op := p.next()
+	switch {
+	case op.kind == tSym && op.text == "=":
+		pr.Op = OpEq
+	case op.kind == tSym && op.text == "!=":
+		pr.Op = OpNe
+	case op.kind == tSym && op.text == "<":
+		pr.Op = OpLt
+	case op.kind == tSym && op.text == "<=":
+		pr.Op = OpLe
+	case op.kind == tSym && op.text == ">":
+		pr.Op = OpGt
+	case op.kind == tSym && op.text == ">=":
+		pr.Op = OpGe
+	case p.isKeyword(op, "BETWEEN"):
+		pr.Op = OpBetween
+		a, err := p.literal()
+		if err != nil {
+			return pr, err
+		}
+		and := p.next()
+		if !p.isKeyword(and, "AND") {
+			return pr, p.errAt(and, "expected AND in BETWEEN a AND b, found "+describe(and), "")
+		}
+		b, err := p.literal()
+		if err != nil {
+			return pr, err
+		}
+		pr.Values = []Literal{a, b}
+		return pr, nil
+	case p.isKeyword(op, "IN"):
+		pr.Op = OpIn
+		if _, err := p.expectSym("(", "IN takes a list: col IN (a, b)"); err != nil {
+			return pr, err
+		}
+		for {
+			v, err := p.literal()
+			if err != nil {
+				return pr, err
+			}
+			pr.Values = append(pr.Values, v)
+			sep := p.next()
+			if sep.kind == tSym && sep.text == ")" {
+				return pr, nil
+			}
+			if sep.kind != tSym || sep.text != "," {
+				return pr, p.errAt(sep, "expected , or ) in the IN list, found "+describe(sep), "")
+			}
+		}
+	default:
+		return pr, p.errAt(op, "expected an operator (=, !=, <, <=, >, >=, BETWEEN, IN), found "+describe(op), "")
+	}
+	v, err := p.literal()
+	if err != nil {
+		return pr, err
+	}
+	pr.Values = []Literal{v}
+	return pr, nil
+}
+
+// Columns lists the columns the WHERE clause reads.
+func (q *Query) Columns() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range q.Preds {
+		if !seen[p.Column] {
+			seen[p.Column] = true
+			out = append(out, p.Column)
+		}
+	}
+	return out
+}
+
+// Matcher evaluates a query's WHERE clause on the rows of a table. Each
+// predicate is decided once per distinct value, so a row costs one lookup
+// per predicate. This is the one query evaluator: truth answers and the
+// release answers of every method use it.
+type Matcher struct {
+	cols []*Column
+	ok   [][]bool
+}
+
+// Bind resolves the query's columns on t and checks value types; errors
+// point at the bad token.
+func (q *Query) Bind(t *Table) (*Matcher, error) {
+	m := &Matcher{}
+	for _, pr := range q.Preds {
+		c := t.Column(pr.Column)
+		if c == nil {
+			return nil, &QueryError{Query: q.Text, Pos: pr.Pos, Msg: fmt.Sprintf("no column %q", pr.Column),
+				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
+		}
+		if c.Kind == Numeric {
+			for _, v := range pr.Values {
+				if !v.IsNum {
+					return nil, &QueryError{Query: q.Text, Pos: v.Pos, Msg: fmt.Sprintf("%s is numeric but %q is not a number", c.Name, v.Text)}
+				}
+			}
+		}
+		ok := make([]bool, len(c.Dict))
+		for code := range c.Dict {
+			ok[code] = evalPred(c, uint32(code), pr)
+		}
+		m.cols = append(m.cols, c)
+		m.ok = append(m.ok, ok)
+	}
+	return m, nil
+}
+
+func evalPred(c *Column, code uint32, pr Pred) bool {
+	cmp := func(l Literal) int {
+		if c.Kind == Numeric {
+			x := c.Nums[code]
+			switch {
+			case x < l.Num:
+				return -1
+			case x > l.Num:
+				return 1
+			}
+			return 0
+		}
+		return strings.Compare(c.Dict[code], l.Text)
+	}
+	switch pr.Op {
+	case OpEq:
+		return cmp(pr.Values[0]) == 0
+	case OpNe:
+		return cmp(pr.Values[0]) != 0
+	case OpLt:
+		return cmp(pr.Values[0]) < 0
+	case OpLe:
+		return cmp(pr.Values[0]) <= 0
+	case OpGt:
+		return cmp(pr.Values[0]) > 0
+	case OpGe:
+		return cmp(pr.Values[0]) >= 0
+	case OpBetween:
+		return cmp(pr.Values[0]) >= 0 && cmp(pr.Values[1]) <= 0
+	case OpIn:
+		for _, v := range pr.Values {
+			if cmp(v) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Match reports whether row r satisfies every predicate (missing values
+// never match).
+func (m *Matcher) Match(r int) bool {
+	for i, c := range m.cols {
+		code := c.Codes[r]
+		if code == Missing || !m.ok[i][code] {
+			return false
+		}
+	}
+	return true
+}
+
+// Answer is the exact answer of a query on a table.
+type Answer struct {
+	Value float64
+	// Count is the number of selected rows with a value.
+	Count int
+	// Empty is true when no row was selected (SUM is then 0 and AVG, MIN,
+	// MAX are undefined).
+	Empty bool
+}
+
+// Truth answers q exactly on t.
+func (q *Query) Truth(t *Table) (Answer, error) {
+	m, err := q.Bind(t)
+	if err != nil {
+		return Answer{}, err
+	}
+	var col *Column
+	if q.Column != "" {
+		col = t.Column(q.Column)
+		if col == nil {
+			return Answer{}, &QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("no column %q", q.Column),
+				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
+		}
+		if q.Agg != Count && col.Kind != Numeric {
+			return Answer{}, &QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
+		}
+	}
+	a := Answer{Empty: true}
+	switch q.Agg {
+	case Min:
+		a.Value = math.Inf(1)
+	case Max:
+		a.Value = math.Inf(-1)
+	}
+	for r := 0; r < t.Rows; r++ {
+		if !m.Match(r) {
+			continue
+		}
+		if col != nil && col.Codes[r] == Missing {
+			continue
+		}
+		a.Count++
+		a.Empty = false
+		if col == nil || q.Agg == Count {
+			continue
+		}
+		x := col.Nums[col.Codes[r]]
+		switch q.Agg {
+		case Sum, Avg:
+			a.Value += x
+		case Min:
+			a.Value = math.Min(a.Value, x)
+		case Max:
+			a.Value = math.Max(a.Value, x)
+		}
+	}
+	switch q.Agg {
+	case Count:
+		a.Value = float64(a.Count)
+	case Avg:
+		if a.Count > 0 {
+			a.Value /= float64(a.Count)
+		}
+	case Min, Max:
+		if a.Empty {
+			a.Value = 0
+		}
+	}
+	return a, nil
+}

@@ -1,0 +1,435 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Version is the tool version written into every manifest.
+const Version = "0.1.0"
+
+// ReleaseFile is one published CSV table. Rows are produced on demand by
+// Fill so that a million-row release is never held as strings.
+type ReleaseFile struct {
+	Name   string
+	Header []string
+	Rows   int
+	// Fill writes row i into rec (len(rec) == len(Header)).
+	Fill func(i int, rec []string)
+}
+
+// FileEntry describes a written file in the manifest.
+type FileEntry struct {
+	Name   string `json:"name"`
+	Rows   int    `json:"rows"`
+	SHA256 string `json:"sha256"`
+}
+
+// Figure is one worst-case or summary figure in a manifest.
+type Figure struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	// Limit is the parameter value the figure is held against, if any.
+	Limit string `json:"limit,omitempty"`
+	OK    bool   `json:"ok"`
+}
+
+// Manifest is release/manifest.json (SPEC 7.1). It holds nothing private:
+// no input path, no seed, no row mapping (those go to the audit record).
+type Manifest struct {
+	Tool        string            `json:"tool"`
+	Version     string            `json:"version"`
+	Method      string            `json:"method"`
+	Variant     string            `json:"variant,omitempty"`
+	Paper       string            `json:"paper,omitempty"`
+	Parameters  map[string]string `json:"parameters"`
+	QIs         []string          `json:"quasi_identifiers"`
+	SA          string            `json:"sensitive"`
+	Dropped     []string          `json:"dropped_columns"`
+	RowsIn      int               `json:"rows_in"`
+	Published   int               `json:"rows_published"`
+	Suppressed  int               `json:"rows_suppressed"`
+	Groups      int               `json:"groups"`
+	WorstCases  []Figure          `json:"worst_cases"`
+	Utility     []Figure          `json:"utility,omitempty"`
+	Details     any               `json:"details,omitempty"`
+	Files       []FileEntry       `json:"files"`
+	Verified    bool              `json:"verified"`
+	Checks      []string          `json:"checks,omitempty"`
+	AcceptedBad bool              `json:"accepted_violations,omitempty"`
+	Notes       []string          `json:"notes,omitempty"`
+}
+
+// Audit is the private record written beside the release (SPEC 7.2).
+type Audit struct {
+	Input       string `json:"input"`
+	InputSHA256 string `json:"input_sha256,omitempty"`
+	Seed        uint64 `json:"seed"`
+	SeedFixed   bool   `json:"seed_fixed"`
+	Release     string `json:"release"`
+	// RowMap gives, per published file, the input row (0-based, counting
+	// data rows after any dropped rows) of each published row.
+	RowMap map[string][]int `json:"row_map,omitempty"`
+	Config any              `json:"config,omitempty"`
+}
+
+// Release is what a method hands to the writer.
+type Release struct {
+	Files    []ReleaseFile
+	Manifest Manifest
+	// Report renders report.md from the final manifest.
+	Report func(m *Manifest) string
+}
+
+// WriteOptions control WriteRelease.
+type WriteOptions struct {
+	// Force replaces an existing release directory.
+	Force bool
+	// Inputs are files that must never be written or removed (the input
+	// table, hierarchy and target files).
+	Inputs []string
+	// Verify re-checks the written files (in the temporary directory) and
+	// returns one line per constraint; an error means a violation.
+	Verify func(dir string) ([]string, error)
+	// AcceptViolations writes the release even when Verify fails; the
+	// manifest then says so.
+	AcceptViolations bool
+	// Audit, when set, is written to AuditPath(dir).
+	Audit *Audit
+}
+
+// ErrExists is returned when the release directory exists and Force is off.
+var ErrExists = errors.New("release directory already exists")
+
+// VerifyError carries the verification lines of a failed check.
+type VerifyError struct {
+	Lines []string
+	Err   error
+}
+
+func (e *VerifyError) Error() string { return "release failed verification: " + e.Err.Error() }
+
+// failpoint lets tests simulate a crash at a named stage of WriteRelease.
+var failpoint = func(stage string) error { return nil }
+
+// AuditPath is where the audit record of release dir goes: beside it.
+func AuditPath(dir string) string {
+	return filepath.Clean(dir) + ".audit.json"
+}
+
+// WriteRelease writes rel into dir atomically: everything goes into a
+// temporary sibling directory, each file is synced and re-read to check its
+// hash, the release is verified, and only then renamed into place. On any
+// failure nothing is left behind and an existing release is untouched.
+func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range opt.Inputs {
+		if in == "" || strings.HasPrefix(in, "dataset:") {
+			continue
+		}
+		ia, err := filepath.Abs(in)
+		if err != nil {
+			continue
+		}
+		if ia == abs || strings.HasPrefix(ia, abs+string(filepath.Separator)) || ia == AuditPath(abs) {
+			return nil, &ParamError{Param: "out", Value: dir, Reason: "the release would overwrite or remove the input file " + in,
+				Hint: "choose another output directory"}
+		}
+	}
+	if st, err := os.Stat(abs); err == nil {
+		if !opt.Force {
+			return nil, &ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}
+		}
+		if !st.IsDir() {
+			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is not a directory", Hint: "choose another output directory"}
+		}
+		if !looksLikeRelease(abs) {
+			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (no manifest.json); refusing to replace it",
+				Hint: "choose a new directory or remove it yourself"}
+		}
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", parent, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("create temporary directory beside %s: %w", dir, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	m := rel.Manifest
+	m.Tool, m.Version = "privlab", Version
+	m.Files = nil
+	for _, f := range rel.Files {
+		if err := failpoint("file:" + f.Name); err != nil {
+			return nil, err
+		}
+		sum, err := writeCSV(filepath.Join(tmp, f.Name), f)
+		if err != nil {
+			return nil, err
+		}
+		m.Files = append(m.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sum})
+	}
+	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+		return nil, err
+	}
+	if err := failpoint("verify"); err != nil {
+		return nil, err
+	}
+	if opt.Verify != nil {
+		lines, verr := opt.Verify(tmp)
+		m.Checks = lines
+		m.Verified = verr == nil
+		if verr != nil {
+			if !opt.AcceptViolations {
+				return nil, &VerifyError{Lines: lines, Err: verr}
+			}
+			m.AcceptedBad = true
+			m.Notes = append(m.Notes, "the release FAILED its own privacy verification and was written because the user accepted the violations")
+		}
+		if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+			return nil, err
+		}
+	}
+	if rel.Report != nil {
+		if err := writeFileSync(filepath.Join(tmp, "report.md"), []byte(rel.Report(&m))); err != nil {
+			return nil, err
+		}
+	}
+	if err := syncDir(tmp); err != nil {
+		return nil, err
+	}
+	if err := failpoint("rename"); err != nil {
+		return nil, err
+	}
+	var old string
+	if _, err := os.Stat(abs); err == nil {
+		old = filepath.Join(parent, "."+filepath.Base(abs)+".old-"+filepath.Base(tmp)[len(filepath.Base(abs))+6:])
+		if err := os.Rename(abs, old); err != nil {
+			return nil, fmt.Errorf("move the old release aside: %w", err)
+		}
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		if old != "" {
+			os.Rename(old, abs)
+		}
+		return nil, fmt.Errorf("rename the release into place: %w", err)
+	}
+	done = true
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	syncDir(parent)
+	if opt.Audit != nil {
+		a := *opt.Audit
+		a.Release = abs
+		if err := writeJSONAtomic(AuditPath(abs), &a); err != nil {
+			return &m, fmt.Errorf("release written, but the audit record failed: %w", err)
+		}
+	}
+	return &m, nil
+}
+
+func looksLikeRelease(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	if len(entries) == 0 {
+		return true
+	}
+	_, err = os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil
+}
+
+// writeCSV writes one table, syncs it, and re-reads it to check the hash.
+func writeCSV(path string, f ReleaseFile) (string, error) {
+	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(out, h), 1<<16)
+	w := csv.NewWriter(bw)
+	if err := w.Write(f.Header); err != nil {
+		out.Close()
+		return "", err
+	}
+	rec := make([]string, len(f.Header))
+	for i := 0; i < f.Rows; i++ {
+		f.Fill(i, rec)
+		if err := w.Write(rec); err != nil {
+			out.Close()
+			return "", err
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := bw.Flush(); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	got, err := FileSHA256(path)
+	if err != nil {
+		return "", err
+	}
+	if got != sum {
+		return "", fmt.Errorf("%s: re-read hash %s differs from written %s", path, got, sum)
+	}
+	return sum, nil
+}
+
+// FileSHA256 hashes a file.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileSync(path, append(b, '\n'))
+}
+
+func writeFileSync(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, b) {
+		return fmt.Errorf("%s: re-read content differs from what was written", path)
+	}
+	return nil
+}
+
+// writeJSONAtomic writes a JSON file through a temporary sibling and rename.
+func writeJSONAtomic(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	tmp.Close()
+	if err := writeFileSync(name, append(b, '\n')); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path through a temporary sibling and a
+// rename, so readers never see half a file.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	tmp.Close()
+	if err := writeFileSync(name, data); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return nil // some file systems cannot sync directories; the rename is still atomic
+	}
+	return nil
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: openReason(err), Hint: "is this a privlab release directory?"}
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: "not valid JSON: " + err.Error()}
+	}
+	return &m, nil
+}
+
+// ReadManifestRaw returns manifest.json decoded into v (for method-specific
+// details).
+func ReadManifestRaw(dir string, v any) error {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}

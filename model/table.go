@@ -1,0 +1,322 @@
+// Package model holds the domain types every part of privlab shares: the
+// columnar Table and its CSV loader, attribute roles, hierarchies, target
+// distributions, parameters, queries and the release writer. It imports
+// nothing else of privlab and nothing of the user interface.
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kind says how a column's values are compared.
+type Kind int
+
+const (
+	// Categorical values are compared as text.
+	Categorical Kind = iota
+	// Numeric values are parsed as float64 and ordered by value.
+	Numeric
+)
+
+func (k Kind) String() string {
+	if k == Numeric {
+		return "numeric"
+	}
+	return "categorical"
+}
+
+// ParseKind reads "numeric" or "categorical" (or their first letters).
+func ParseKind(s string) (Kind, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "numeric", "num", "n":
+		return Numeric, nil
+	case "categorical", "cat", "c":
+		return Categorical, nil
+	}
+	return 0, fmt.Errorf("unknown kind %q: want numeric or categorical", s)
+}
+
+// Missing is the code of a missing value in Column.Codes.
+const Missing = ^uint32(0)
+
+// Column is one dictionary-encoded column: each distinct text value is stored
+// once in Dict and every row holds its index (its code).
+type Column struct {
+	Name string
+	Kind Kind
+	// Dict holds the distinct non-missing values in order of first appearance.
+	Dict []string
+	// Nums holds the parsed value of each Dict entry (numeric columns only).
+	Nums []float64
+	// Codes holds one Dict index per row, or Missing.
+	Codes []uint32
+	// MissingCount is the number of rows whose value is missing.
+	MissingCount int
+	// firstLine is the input line where each Dict entry first appeared
+	// (0 when the table was not loaded from text).
+	firstLine []int
+}
+
+// Value returns the text of row r ("" when missing).
+func (c *Column) Value(r int) string {
+	code := c.Codes[r]
+	if code == Missing {
+		return ""
+	}
+	return c.Dict[code]
+}
+
+// Num returns the numeric value of row r (NaN-free: 0 when missing or categorical).
+func (c *Column) Num(r int) float64 {
+	code := c.Codes[r]
+	if code == Missing || c.Kind != Numeric {
+		return 0
+	}
+	return c.Nums[code]
+}
+
+// IsMissing reports whether row r has no value.
+func (c *Column) IsMissing(r int) bool { return c.Codes[r] == Missing }
+
+// Distinct is the number of distinct non-missing values.
+func (c *Column) Distinct() int { return len(c.Dict) }
+
+// Counts returns how many rows hold each Dict code.
+func (c *Column) Counts() []int {
+	n := make([]int, len(c.Dict))
+	for _, code := range c.Codes {
+		if code != Missing {
+			n[code]++
+		}
+	}
+	return n
+}
+
+// SortedCodes returns the Dict codes in value order: numeric order for
+// numeric columns, text order otherwise.
+func (c *Column) SortedCodes() []uint32 {
+	idx := make([]uint32, len(c.Dict))
+	for i := range idx {
+		idx[i] = uint32(i)
+	}
+	if c.Kind == Numeric {
+		sort.Slice(idx, func(a, b int) bool { return c.Nums[idx[a]] < c.Nums[idx[b]] })
+	} else {
+		sort.Slice(idx, func(a, b int) bool { return c.Dict[idx[a]] < c.Dict[idx[b]] })
+	}
+	return idx
+}
+
+// Range returns the smallest and largest numeric value (numeric columns).
+func (c *Column) Range() (lo, hi float64, ok bool) {
+	if c.Kind != Numeric || len(c.Nums) == 0 {
+		return 0, 0, false
+	}
+	lo, hi = c.Nums[0], c.Nums[0]
+	for _, v := range c.Nums[1:] {
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	return lo, hi, true
+}
+
+// SetKind changes how the column is compared. Turning a column numeric fails,
+// naming the first line with a value that is not a number.
+func (c *Column) SetKind(k Kind) error {
+	if k == c.Kind {
+		return nil
+	}
+	if k == Categorical {
+		c.Kind, c.Nums = Categorical, nil
+		return nil
+	}
+	nums := make([]float64, len(c.Dict))
+	for i, s := range c.Dict {
+		v, ok := ParseNumber(s)
+		if !ok {
+			where := ""
+			if i < len(c.firstLine) && c.firstLine[i] > 0 {
+				where = fmt.Sprintf(" (first on line %d)", c.firstLine[i])
+			}
+			return fmt.Errorf("column %q cannot be numeric: value %q%s is not a number", c.Name, s, where)
+		}
+		nums[i] = v
+	}
+	c.Kind, c.Nums = Numeric, nums
+	return nil
+}
+
+// ParseNumber parses a decimal number the way the loader does: plain
+// decimal or exponent notation, no thousands separators, no NaN or Inf.
+func ParseNumber(s string) (float64, bool) {
+	if s == "" || len(s) > 64 {
+		return 0, false
+	}
+	c := s[0]
+	if !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.') {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, false
+	}
+	return v, true
+}
+
+// FormatNumber prints a float the shortest way that reads back the same.
+func FormatNumber(v float64) string {
+	if v == float64(int64(v)) && v > -1e15 && v < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// Table is a loaded microdata table: columns of equal length.
+type Table struct {
+	// Name is what error messages and the UI call the table (a file path or
+	// dataset:NAME).
+	Name    string
+	Columns []*Column
+	Rows    int
+}
+
+// Column returns the column with this name, or nil.
+func (t *Table) Column(name string) *Column {
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// ColumnIndex returns the position of the named column, or -1.
+func (t *Table) ColumnIndex(name string) int {
+	for i, c := range t.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Names lists the column names in order.
+func (t *Table) Names() []string {
+	out := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// MustColumns returns the named columns or an error that names the first
+// unknown one and lists the columns that exist.
+func (t *Table) MustColumns(param string, names []string) ([]*Column, error) {
+	out := make([]*Column, 0, len(names))
+	for _, n := range names {
+		c := t.Column(n)
+		if c == nil {
+			return nil, &ParamError{Param: param, Value: n,
+				Reason: fmt.Sprintf("%s has no column %q", t.Name, n),
+				Hint:   "columns are: " + strings.Join(t.Names(), ", ")}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// SelectRows returns a new table holding the given rows in the given order.
+// Dictionaries are shared (they are never modified after loading).
+func (t *Table) SelectRows(rows []int) *Table {
+	out := &Table{Name: t.Name, Rows: len(rows)}
+	for _, c := range t.Columns {
+		nc := *c
+		nc.Codes = make([]uint32, len(rows))
+		nc.MissingCount = 0
+		for i, r := range rows {
+			nc.Codes[i] = c.Codes[r]
+			if c.Codes[r] == Missing {
+				nc.MissingCount++
+			}
+		}
+		out.Columns = append(out.Columns, &nc)
+	}
+	return out
+}
+
+// MissingPolicy says what to do with missing values in the columns a run uses.
+type MissingPolicy int
+
+const (
+	// DropMissing removes every row with a missing value in a used column.
+	DropMissing MissingPolicy = iota
+	// MissingAsCategory keeps such rows; a missing value becomes the value
+	// "?" (the column turns categorical if it was numeric).
+	MissingAsCategory
+)
+
+// ParseMissingPolicy reads "drop" or "category".
+func ParseMissingPolicy(s string) (MissingPolicy, error) {
+	switch s {
+	case "", "drop":
+		return DropMissing, nil
+	case "category", "keep":
+		return MissingAsCategory, nil
+	}
+	return 0, &ParamError{Param: "missing", Value: s, Reason: "unknown policy", Hint: "use drop or category"}
+}
+
+// HandleMissing applies the policy to the named columns and returns the
+// resulting table and the number of dropped rows. The receiver is unchanged.
+func (t *Table) HandleMissing(cols []string, p MissingPolicy) (*Table, int) {
+	var used []*Column
+	for _, n := range cols {
+		if c := t.Column(n); c != nil && c.MissingCount > 0 {
+			used = append(used, c)
+		}
+	}
+	if len(used) == 0 {
+		return t, 0
+	}
+	if p == DropMissing {
+		keep := make([]int, 0, t.Rows)
+	rows:
+		for r := 0; r < t.Rows; r++ {
+			for _, c := range used {
+				if c.Codes[r] == Missing {
+					continue rows
+				}
+			}
+			keep = append(keep, r)
+		}
+		return t.SelectRows(keep), t.Rows - len(keep)
+	}
+	out := &Table{Name: t.Name, Rows: t.Rows, Columns: append([]*Column(nil), t.Columns...)}
+	for _, c := range used {
+		nc := &Column{Name: c.Name, Kind: Categorical, Dict: append(append([]string(nil), c.Dict...), "?"),
+			Codes: make([]uint32, t.Rows), firstLine: c.firstLine}
+		q := uint32(len(c.Dict))
+		// "?" may already be a regular value when the user chose other tokens.
+		for i, s := range c.Dict {
+			if s == "?" {
+				q = uint32(i)
+				nc.Dict = nc.Dict[:len(c.Dict)]
+			}
+		}
+		for r, code := range c.Codes {
+			if code == Missing {
+				code = q
+			}
+			nc.Codes[r] = code
+		}
+		out.Columns[t.ColumnIndex(c.Name)] = nc
+	}
+	return out, 0
+}

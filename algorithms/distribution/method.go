@@ -1,0 +1,479 @@
+package distribution
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"privlab/algorithms/method"
+	"privlab/model"
+)
+
+// Method is distribution-based anonymization as a registered method.
+type Method struct{}
+
+// Name is the method's command-line name.
+const Name = "distribution"
+
+// Figure keys, in Spec().Figures order.
+const (
+	FigDist = iota
+	FigSOR
+	FigAvgRange
+	FigFakes
+	FigPosterior
+)
+
+// Spec declares the method's parameters and per-group figures.
+func (Method) Spec() method.Spec {
+	std := model.StandardParams
+	fakes := std["fakes"]
+	fakes.Help = "at most this many fake SA values per group: N or P% of the group size (Section 5)"
+	maxDen := std["max-denominator"]
+	return method.Spec{
+		Name:    Name,
+		Title:   "Distribution-based anonymization: SA generalization, permutation and fake values",
+		Paper:   "Koudas, Srivastava, Yu, Zhang 2009, Sections 3-5",
+		NeedsSA: true,
+		Params: []model.ParamSpec{
+			{Name: "target", Kind: model.ParamText, Default: "table",
+				Help:  "target distribution: uniform, table, group, normal:MU,SIGMA, zipf:S or a value,weight CSV",
+				Why:   "the distribution every tuple's SA must appear to follow (Section 3.1)",
+				Check: func(s string) error { _, err := model.ParseTarget(s); return err }},
+			maxDen,
+			{Name: "grouping", Kind: model.ParamText, Default: "sa-only",
+				Help:  "groups: sa-only, qi-sa, column:NAME, level:ATTR=L or mondrian:SIZE",
+				Why:   "grouping is decoupled from privacy (Sections 1 and 4.2)",
+				Check: checkGrouping},
+			fakes,
+			std["seed"],
+		},
+		Figures: []method.Figure{
+			{Key: "dist", Label: "target dist", Digits: 3,
+				Help: "EMD between the group's original SA distribution and the effective target"},
+			{Key: "sor", Label: "sum ranges", Digits: -1,
+				Help: "sum of the ranges of the group's generalized subdomains (Section 4.1)"},
+			{Key: "range", Label: "avg range", Digits: 1,
+				Help: "sum of ranges per published subdomain"},
+			{Key: "fakes", Label: "fakes", Digits: -1,
+				Help: "fake SA values added to the group (Section 5)"},
+			{Key: "post", Label: "posterior dev", Digits: 3, Rule: method.AtMost, Limit: 0,
+				Help: "max |P(x=v | released group) - P'(v)|: 0 means every tuple's SA follows the effective target (Definition 3.2)"},
+		},
+		Files:       []string{"qi.csv", "sa.csv", "hierarchy.csv"},
+		Insensitive: "dropped: the release holds the quasi-identifiers and the generalized sensitive attribute only",
+	}
+}
+
+// group is one solved group.
+type group struct {
+	rows []int32
+	// leaves holds the SA leaf node of each member, aligned with rows.
+	leaves []int32
+	gen    *Generalization
+	ann    *model.Annotated // the group's target (shared unless per-group)
+}
+
+// run is the state a Result's closures share.
+type run struct {
+	in       *method.Input
+	sa       *model.Column
+	h        *model.Hierarchy
+	global   *model.Annotated // nil with per-group targets
+	perGroup bool
+	grouping Grouping
+	groups   []group
+	bounds   *boundsIndex
+	res      *method.Result
+	once     sync.Once
+}
+
+// Run anonymizes the input: it forms the groups, builds the target of each
+// and solves every group (in parallel; each group is independent).
+func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error) {
+	spec := Method{}.Spec()
+	values, err := spec.Validate(in.Values, in.Table.Rows)
+	if err != nil {
+		return nil, err
+	}
+	grouping, _ := ParseGrouping(values["grouping"])
+	target, err := model.ParseTarget(values["target"])
+	if err != nil {
+		return nil, err
+	}
+	maxDen := values.Int("max-denominator")
+	sa := in.Table.Column(in.Roles.SA)
+	if sa == nil {
+		return nil, &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column"}
+	}
+	h := in.Hierarchies[in.Roles.SA]
+	if h == nil {
+		if h, err = model.BuildHierarchy("binary", sa); err != nil {
+			return nil, err
+		}
+	}
+	if err := h.CheckIntervals(); err != nil {
+		return nil, &model.ParamError{Param: "hierarchy " + sa.Name, Reason: err.Error(),
+			Hint: "use --hierarchy " + sa.Name + "=binary (or ternary, intervals:W)"}
+	}
+	leafOf, err := h.MapColumn(sa)
+	if err != nil {
+		return nil, &model.ParamError{Param: "hierarchy " + sa.Name, Reason: err.Error(),
+			Hint: "the SA domain is the hierarchy's leaves; list every value of the column in it"}
+	}
+	r := &run{in: in, sa: sa, h: h, grouping: grouping, perGroup: target.Kind == model.TargetGroup}
+	fakes := values.Fakes()
+	if (fakes.Count > 0 || (fakes.IsPercent && fakes.Percent > 0)) && !h.IsBinary() {
+		return nil, &model.ParamError{Param: "fakes", Value: values["fakes"], Reason: ErrFakesNeedBinary.Error(),
+			Hint: fmt.Sprintf("the hierarchy of %s has a node with %d children; use --hierarchy %s=binary", sa.Name, h.MaxArity(), sa.Name)}
+	}
+
+	// Table leaf counts for the table target.
+	tableCounts := make([]float64, len(h.Leaves))
+	for row := 0; row < in.Table.Rows; row++ {
+		if code := sa.Codes[row]; code != model.Missing {
+			tableCounts[h.LeafPos(leafOf[code])]++
+		}
+	}
+	if !r.perGroup {
+		masses, err := target.Masses(h, tableCounts)
+		if err != nil {
+			return nil, err
+		}
+		r.global = model.Annotate(h, masses, maxDen)
+	}
+
+	rowsByGroup, err := grouping.Groups(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	r.groups = make([]group, len(rowsByGroup))
+	for i, rows := range rowsByGroup {
+		leaves := make([]int32, len(rows))
+		for j, row := range rows {
+			leaves[j] = int32(leafOf[sa.Codes[row]])
+		}
+		r.groups[i] = group{rows: rows, leaves: leaves}
+	}
+	if err := r.solveAll(ctx, fakes); err != nil {
+		return nil, err
+	}
+	return r.result(spec, values, target)
+}
+
+// solveAll solves the groups on all cores, largest groups first.
+func (r *run) solveAll(ctx context.Context, fakes model.Fakes) error {
+	order := make([]int, len(r.groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(r.groups[order[a]].rows) > len(r.groups[order[b]].rows) })
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(order) {
+		workers = len(order)
+	}
+	var (
+		next    int
+		done    int
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		firstEr error
+	)
+	total := len(order)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var solver *Solver
+			if !r.perGroup {
+				solver = NewSolver(r.global)
+			}
+			for {
+				mu.Lock()
+				if next >= len(order) || firstEr != nil {
+					mu.Unlock()
+					return
+				}
+				gi := order[next]
+				next++
+				mu.Unlock()
+				if err := ctx.Err(); err != nil {
+					mu.Lock()
+					firstEr = err
+					mu.Unlock()
+					return
+				}
+				g := &r.groups[gi]
+				s := solver
+				if r.perGroup {
+					g.ann = r.groupTarget(g)
+					s = NewSolver(g.ann)
+				} else {
+					g.ann = r.global
+				}
+				gen, err := s.Solve(g.leaves, fakes.For(len(g.rows)))
+				mu.Lock()
+				if err != nil && firstEr == nil {
+					firstEr = err
+				}
+				g.gen = gen
+				done++
+				if r.in.Progress != nil && done%64 == 0 {
+					r.in.Progress(float64(done) / float64(total))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstEr
+}
+
+// groupTarget is the group's own distribution with exact ratios: the
+// identity target, under which only permutation happens (SPEC 2.4).
+func (r *run) groupTarget(g *group) *model.Annotated {
+	counts := make([]float64, len(r.h.Leaves))
+	for _, l := range g.leaves {
+		counts[r.h.LeafPos(int(l))]++
+	}
+	m, _ := model.Target{Kind: model.TargetGroup}.Masses(r.h, counts)
+	// Exact integer counts: Annotate with 0 keeps the ratios exact.
+	for i := range m {
+		m[i] = counts[i]
+	}
+	return model.Annotate(r.h, m, 0)
+}
+
+// posterior returns P(x = v | released group) per leaf position: the
+// average over the group's subdomains of P'(v | subdomain).
+func posterior(a *model.Annotated, gen *Generalization) []float64 {
+	h := a.H
+	amount := make(map[int]float64, len(gen.Copies))
+	total := 0.0
+	for _, c := range gen.Copies {
+		amount[int(c.Node)] += float64(c.Count)
+		total += float64(c.Count)
+	}
+	out := make([]float64, len(h.Leaves))
+	if total == 0 {
+		return out
+	}
+	// Push each node's mass down to its leaves by the weight shares.
+	var push func(n int, m float64)
+	push = func(n int, m float64) {
+		nd := h.Nodes[n]
+		if len(nd.Children) == 0 {
+			out[nd.First] += m / total
+			return
+		}
+		for _, c := range nd.Children {
+			if a.Weight[c] > 0 {
+				push(c, m*a.ChildShare(c))
+			}
+		}
+	}
+	for n, m := range amount {
+		push(n, m)
+	}
+	return out
+}
+
+func (r *run) result(spec method.Spec, values model.Values, target model.Target) (*method.Result, error) {
+	res := &method.Result{Spec: spec, Values: values, RowsIn: r.in.Table.Rows, Published: r.in.Table.Rows,
+		Workload: "avg-range"}
+	totalSOR, totalFakes, worstPost, subdomains := 0.0, 0, 0.0, 0
+	worstDist := 0.0
+	h := r.h
+	for i := range r.groups {
+		g := &r.groups[i]
+		orig := make([]float64, len(h.Leaves))
+		for _, l := range g.leaves {
+			orig[h.LeafPos(int(l))] += 1 / float64(len(g.leaves))
+		}
+		post := posterior(g.ann, g.gen)
+		dev := 0.0
+		for j := range post {
+			if d := math.Abs(post[j] - g.ann.Effective[j]); d > dev {
+				dev = d
+			}
+		}
+		dist := model.EMD(h.Numeric, orig, g.ann.Effective)
+		size := g.gen.Size()
+		mg := method.Group{
+			ID:     i + 1,
+			Rows:   g.rows,
+			QI:     r.qiSummary(g.rows),
+			SAHist: histBins(h, g.leaves, 8),
+			Figures: []float64{dist, g.gen.SumOfRanges, g.gen.SumOfRanges / float64(size),
+				float64(g.gen.NumFakes), dev},
+		}
+		for fi, f := range spec.Figures {
+			if f.Violated(mg.Figures[fi], values) {
+				mg.Violation = true
+			}
+		}
+		res.Groups = append(res.Groups, mg)
+		totalSOR += g.gen.SumOfRanges
+		totalFakes += g.gen.NumFakes
+		subdomains += size
+		worstPost = math.Max(worstPost, dev)
+		worstDist = math.Max(worstDist, dist)
+	}
+	res.Summary = []model.Figure{
+		{Name: "posterior deviation (max)", Value: worstPost, Limit: "0", OK: worstPost <= 1e-9},
+		{Name: "groups", Value: float64(len(r.groups)), OK: true},
+		{Name: "sum of ranges", Value: totalSOR, OK: true},
+		{Name: "avg range per subdomain", Value: totalSOR / math.Max(1, float64(subdomains)), OK: true},
+		{Name: "fake values", Value: float64(totalFakes), OK: true},
+		{Name: "target distance (max EMD)", Value: worstDist, OK: true},
+	}
+	if r.global != nil {
+		res.Summary = append(res.Summary,
+			model.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
+			model.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, values["max-denominator"]))
+	r.res = res
+	res.Answerer = r
+	res.Detail = r.detail
+	res.Release = func(seed uint64) (*model.Release, map[string][]int, error) { return r.release(seed, values, target) }
+	return res, nil
+}
+
+// qiSummary describes each QI over a group: the value when all members
+// share it, else the range (numeric) or the lowest common generalization
+// in the QI's hierarchy (categorical).
+func (r *run) qiSummary(rows []int32) []string {
+	out := make([]string, len(r.in.Roles.QIs))
+	for qi, name := range r.in.Roles.QIs {
+		c := r.in.Table.Column(name)
+		first := c.Codes[rows[0]]
+		same := true
+		for _, row := range rows {
+			if c.Codes[row] != first {
+				same = false
+				break
+			}
+		}
+		if same {
+			out[qi] = c.Value(int(rows[0]))
+			continue
+		}
+		if c.Kind == model.Numeric {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, row := range rows {
+				if c.Codes[row] != model.Missing {
+					v := c.Num(int(row))
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+			out[qi] = model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
+			continue
+		}
+		out[qi] = lcaLabel(r.in.Hierarchies[name], c, rows)
+	}
+	return out
+}
+
+func lcaLabel(h *model.Hierarchy, c *model.Column, rows []int32) string {
+	if h == nil {
+		return "*"
+	}
+	lca := -1
+	for _, row := range rows {
+		l, ok := h.Leaf(c.Value(int(row)))
+		if !ok {
+			return "*"
+		}
+		if lca < 0 {
+			lca = l
+			continue
+		}
+		for !(h.Nodes[lca].First <= h.Nodes[l].First && h.Nodes[l].Last <= h.Nodes[lca].Last) {
+			lca = h.Nodes[lca].Parent
+		}
+	}
+	if lca < 0 {
+		return "*"
+	}
+	return h.Nodes[lca].Label
+}
+
+// histBins counts leaves into at most bins buckets of leaf positions.
+func histBins(h *model.Hierarchy, leaves []int32, bins int) []int32 {
+	n := len(h.Leaves)
+	if n < bins {
+		bins = n
+	}
+	out := make([]int32, bins)
+	for _, l := range leaves {
+		out[h.LeafPos(int(l))*bins/n]++
+	}
+	return out
+}
+
+// detail shows a group's members with their original and generalized SA,
+// and the original, target and released distributions.
+func (r *run) detail(i int) method.Detail {
+	g := &r.groups[i]
+	h := r.h
+	d := method.Detail{Header: append(append([]string(nil), r.in.Roles.QIs...), r.in.Roles.SA)}
+	for j, row := range g.rows {
+		var orig, pub []string
+		for _, name := range r.in.Roles.QIs {
+			v := r.in.Table.Column(name).Value(int(row))
+			orig = append(orig, v)
+			pub = append(pub, v)
+		}
+		orig = append(orig, r.sa.Value(int(row)))
+		pub = append(pub, r.subdomainText(int(g.gen.Assign[j])))
+		d.Original = append(d.Original, orig)
+		d.Published = append(d.Published, pub)
+	}
+	// The fakes: copies not taken by a real value.
+	used := map[int32]int32{}
+	for _, n := range g.gen.Assign {
+		used[n]++
+	}
+	for _, c := range g.gen.Copies {
+		for k := used[c.Node]; k < c.Count; k++ {
+			row := make([]string, len(r.in.Roles.QIs))
+			for q := range row {
+				row[q] = "(fake)"
+			}
+			d.Published = append(d.Published, append(row, r.subdomainText(int(c.Node))))
+		}
+	}
+	for _, l := range h.Leaves {
+		d.DistLabels = append(d.DistLabels, h.Nodes[l].Label)
+	}
+	orig := make([]float64, len(h.Leaves))
+	for _, l := range g.leaves {
+		orig[h.LeafPos(int(l))] += 1 / float64(len(g.leaves))
+	}
+	d.Dists = []method.NamedDist{
+		{Name: "original", Values: orig},
+		{Name: "target", Values: g.ann.Effective},
+		{Name: "released", Values: posterior(g.ann, g.gen)},
+	}
+	if g.gen.NumFakes > 0 {
+		var fs []string
+		for _, f := range g.gen.Fakes {
+			fs = append(fs, fmt.Sprintf("%s x%d", h.Nodes[f.Node].Label, f.Count))
+		}
+		d.Notes = append(d.Notes, "fake values: "+strings.Join(fs, ", "))
+	}
+	return d
+}
+
+func (r *run) subdomainText(n int) string {
+	lo, hi := r.h.Bounds(n)
+	if lo == hi {
+		return lo
+	}
+	return "[" + lo + ", " + hi + "]"
+}

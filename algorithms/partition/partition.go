@@ -1,0 +1,252 @@
+// Package partition splits a table's rows into groups over the
+// quasi-identifiers: by equal keys, or by Mondrian's median splits
+// (LeFevre et al., as summarised in Sacharidis et al., Section 2.2). The
+// methods use it to form groups; it knows nothing about sensitive values.
+package partition
+
+import (
+	"context"
+	"sort"
+
+	"privlab/model"
+)
+
+// Dim is one quasi-identifier seen as an ordered axis: every row has a
+// rank, and Value gives the position of a rank on the axis (for numeric
+// attributes the value itself, for categorical ones the leaf position in
+// the hierarchy, so that nearby ranks are similar values).
+type Dim struct {
+	Rank  []int32   // per table row
+	Value []float64 // per rank
+}
+
+func (d Dim) span() float64 {
+	if len(d.Value) == 0 {
+		return 0
+	}
+	lo, hi := d.Value[0], d.Value[0]
+	for _, v := range d.Value {
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	return hi - lo
+}
+
+// Mondrian splits rows recursively at the median of one dimension until no
+// split leaves both sides with at least minSize rows (strict Mondrian,
+// LeFevre et al. 2006). Each step cuts the dimension with the widest range
+// relative to the whole table (normalised width) among those that can be
+// cut, which keeps groups compact in every attribute; rows with equal
+// values always stay together. Groups come out in left-to-right order.
+func Mondrian(ctx context.Context, rows []int32, dims []Dim, minSize int) ([][]int32, error) {
+	if minSize < 1 {
+		minSize = 1
+	}
+	spans := make([]float64, len(dims))
+	for i, d := range dims {
+		spans[i] = d.span()
+	}
+	var out [][]int32
+	type task struct{ rows []int32 }
+	stack := []task{{rows}}
+	steps := 0
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		steps++
+		if steps%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		left, right, ok := bestSplit(t.rows, dims, spans, minSize)
+		if !ok {
+			out = append(out, t.rows)
+			continue
+		}
+		// Right first so that left is processed (and emitted) first.
+		stack = append(stack, task{right}, task{left})
+	}
+	return out, nil
+}
+
+type candidate struct {
+	dim   int
+	width float64
+}
+
+// bestSplit tries dimensions from the widest normalised range down and
+// returns the first allowable median split.
+func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int) (left, right []int32, ok bool) {
+	if len(rows) < 2*minSize {
+		return nil, nil, false
+	}
+	var cands []candidate
+	for i, d := range dims {
+		if spans[i] <= 0 {
+			continue
+		}
+		lo, hi := d.Value[d.Rank[rows[0]]], d.Value[d.Rank[rows[0]]]
+		for _, r := range rows {
+			v := d.Value[d.Rank[r]]
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+		if hi > lo {
+			cands = append(cands, candidate{i, (hi - lo) / spans[i]})
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].width > cands[b].width })
+	for _, c := range cands {
+		if l, r, ok := medianSplit(rows, dims[c.dim], minSize); ok {
+			return l, r, true
+		}
+	}
+	return nil, nil, false
+}
+
+// medianSplit cuts rows by value at the threshold whose left side is
+// closest to half the rows, with both sides >= minSize.
+func medianSplit(rows []int32, d Dim, minSize int) (left, right []int32, ok bool) {
+	// Count rows per distinct value position.
+	type bucket struct {
+		v float64
+		n int
+	}
+	counts := map[float64]int{}
+	for _, r := range rows {
+		counts[d.Value[d.Rank[r]]]++
+	}
+	bs := make([]bucket, 0, len(counts))
+	for v, n := range counts {
+		bs = append(bs, bucket{v, n})
+	}
+	sort.Slice(bs, func(a, b int) bool { return bs[a].v < bs[b].v })
+	n := len(rows)
+	best, bestDiff := -1, n+1
+	cum := 0
+	for i := 0; i < len(bs)-1; i++ {
+		cum += bs[i].n
+		if cum < minSize || n-cum < minSize {
+			continue
+		}
+		diff := cum - n/2
+		if diff < 0 {
+			diff = -diff
+		}
+		if diff < bestDiff {
+			best, bestDiff = i, diff
+		}
+	}
+	if best < 0 {
+		return nil, nil, false
+	}
+	cut := bs[best].v
+	left = make([]int32, 0, n/2+1)
+	right = make([]int32, 0, n/2+1)
+	for _, r := range rows {
+		if d.Value[d.Rank[r]] <= cut {
+			left = append(left, r)
+		} else {
+			right = append(right, r)
+		}
+	}
+	return left, right, true
+}
+
+// ByKey groups rows by an integer key per row; groups are ordered by key.
+func ByKey(rows []int32, key func(r int32) uint64) [][]int32 {
+	idx := map[uint64]int{}
+	var keys []uint64
+	var groups [][]int32
+	for _, r := range rows {
+		k := key(r)
+		g, ok := idx[k]
+		if !ok {
+			g = len(groups)
+			idx[k] = g
+			keys = append(keys, k)
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], r)
+	}
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
+	out := make([][]int32, len(groups))
+	for i, o := range order {
+		out[i] = groups[o]
+	}
+	return out
+}
+
+// CodeRanks orders a column's Dict codes: numeric columns by value,
+// categorical ones by leaf position in the hierarchy h when given, else by
+// text. It returns each code's rank (equal values share a rank) and the
+// axis position of every rank (the value for numeric columns, the rank
+// otherwise). Keys built from ranks, unlike Dict codes, carry nothing of
+// the input's row order.
+func CodeRanks(c *model.Column, h *model.Hierarchy) (rank []int32, value []float64) {
+	n := len(c.Dict)
+	keys := make([]float64, n)
+	order := make([]int, n)
+	for code := range c.Dict {
+		order[code] = code
+		switch {
+		case c.Kind == model.Numeric:
+			keys[code] = c.Nums[code]
+		case h != nil:
+			if l, ok := h.Leaf(c.Dict[code]); ok {
+				keys[code] = float64(h.LeafPos(l))
+			}
+		}
+	}
+	if c.Kind != model.Numeric && h == nil {
+		sort.Slice(order, func(a, b int) bool { return c.Dict[order[a]] < c.Dict[order[b]] })
+		for i, code := range order {
+			keys[code] = float64(i)
+		}
+	} else {
+		sort.SliceStable(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
+	}
+	rank = make([]int32, n)
+	r := int32(-1)
+	for i, code := range order {
+		if i == 0 || keys[code] != keys[order[i-1]] {
+			r++
+			if c.Kind == model.Numeric {
+				value = append(value, keys[code])
+			} else {
+				value = append(value, float64(r))
+			}
+		}
+		rank[code] = r
+	}
+	return rank, value
+}
+
+// ColumnDim is a column as a Mondrian axis over the table's rows (missing
+// values take rank 0).
+func ColumnDim(c *model.Column, h *model.Hierarchy) Dim {
+	codeRank, value := CodeRanks(c, h)
+	d := Dim{Rank: make([]int32, len(c.Codes)), Value: value}
+	for r, code := range c.Codes {
+		if code != model.Missing {
+			d.Rank[r] = codeRank[code]
+		}
+	}
+	if len(d.Value) == 0 {
+		d.Value = []float64{0}
+	}
+	return d
+}

@@ -1,0 +1,316 @@
+package pipeline
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"privlab/algorithms/catalog"
+	"privlab/model"
+)
+
+// Args is a parsed command line (SPEC 5).
+type Args struct {
+	Project Project
+	// set records which project settings came from flags (they override
+	// a --config file).
+	Config     string
+	Out        string
+	Force      bool
+	Accept     bool
+	Original   string
+	Public     string
+	Release    string
+	Positional []string
+	// gen / eval
+	Rows        int
+	Seed        uint64
+	SeedSet     bool
+	Ratio       float64
+	HierDir     string
+	Queries     int
+	RangeFrac   float64
+	Help        bool
+	flagsSet    map[string]bool
+	paramsGiven model.Values
+}
+
+// listFlag collects a comma-separated list.
+type listFlag struct{ v *[]string }
+
+func (l listFlag) String() string {
+	if l.v == nil {
+		return ""
+	}
+	return strings.Join(*l.v, ",")
+}
+func (l listFlag) Set(s string) error {
+	*l.v = nil
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			*l.v = append(*l.v, x)
+		}
+	}
+	return nil
+}
+
+// mapFlag collects repeatable KEY=VALUE flags.
+type mapFlag struct {
+	m    *map[string]string
+	name string
+}
+
+func (f mapFlag) String() string { return "" }
+func (f mapFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+		return fmt.Errorf("--%s wants ATTR=VALUE, got %q", f.name, s)
+	}
+	if *f.m == nil {
+		*f.m = map[string]string{}
+	}
+	(*f.m)[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	return nil
+}
+
+// paramFlag stores a method parameter's text.
+type paramFlag struct {
+	vals *model.Values
+	name string
+}
+
+func (f paramFlag) String() string { return "" }
+func (f paramFlag) Set(s string) error {
+	if *f.vals == nil {
+		*f.vals = model.Values{}
+	}
+	(*f.vals)[f.name] = s
+	return nil
+}
+
+// commonParams are the SPEC 5 parameter flags; every one becomes a method
+// parameter (the method says whether it reads it).
+var commonParams = []string{"k", "alpha", "beta", "fakes", "sampling-rate", "max-distortion", "target", "max-denominator", "grouping", "seed"}
+
+func paramNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range append(append([]string(nil), commonParams...), catalog.ParamNames()...) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ParseArgs parses the flags of a subcommand. Flags and positional
+// arguments may be interleaved (privlab check DIR --original FILE).
+func ParseArgs(cmd string, args []string) (*Args, error) {
+	a := &Args{flagsSet: map[string]bool{}}
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	p := &a.Project
+	fs.StringVar(&a.Config, "config", "", "project.json to start from (the workbench saves it)")
+	fs.StringVar(&p.Input, "in", "", "input CSV file or dataset:NAME")
+	fs.Var(listFlag{&p.Roles.QIs}, "qi", "quasi-identifiers, comma separated")
+	fs.StringVar(&p.Roles.SA, "sa", "", "the sensitive attribute")
+	fs.Var(listFlag{&p.Roles.IDs}, "id", "identifier columns (dropped from the release)")
+	fs.StringVar(&p.Method, "method", "", "method: "+strings.Join(catalog.Names(), ", "))
+	fs.StringVar(&p.Variant, "variant", "", "method variant")
+	fs.Var(mapFlag{&p.Hierarchies, "hierarchy"}, "hierarchy", "ATTR=FILE or ATTR=builder (flat, masking, binary, ternary, intervals:W); repeatable")
+	fs.Var(mapFlag{&p.Kinds, "kind"}, "kind", "COLUMN=numeric|categorical; repeatable")
+	fs.Var(listFlag{&p.Columns}, "columns", "column names for a CSV file without a header row")
+	fs.StringVar(&p.Missing, "missing", "", "missing values: drop (default) or category")
+	fs.StringVar(&a.Public, "public", "", "public database CSV (k-join-anonymity)")
+	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
+	fs.BoolVar(&a.Force, "force", false, "replace an existing release")
+	fs.BoolVar(&a.Accept, "accept-violations", false, "write a release even if it fails its privacy verification (the manifest says so)")
+	fs.StringVar(&a.Original, "original", "", "original table for check/query (file or dataset:NAME)")
+	fs.StringVar(&a.Release, "release", "", "answer from an exported release directory")
+	fs.IntVar(&a.Rows, "rows", 0, "rows of a synthetic dataset")
+	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
+	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
+	fs.IntVar(&a.Queries, "queries", 100, "eval: number of random queries")
+	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")
+	fs.BoolVar(&a.Help, "help", false, "show help")
+	fs.BoolVar(&a.Help, "h", false, "show help")
+	for _, n := range paramNames() {
+		if n == "seed" {
+			continue
+		}
+		fs.Var(paramFlag{&a.paramsGiven, n}, n, paramHelp(n))
+	}
+	fs.Var(seedFlag{a}, "seed", "random seed (default: crypto/rand for releases)")
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, flagError(cmd, err)
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		a.Positional = append(a.Positional, rest[0])
+		rest = rest[1:]
+	}
+	fs.Visit(func(f *flag.Flag) { a.flagsSet[f.Name] = true })
+	if a.Config != "" {
+		base, err := LoadProject(a.Config)
+		if err != nil {
+			return nil, err
+		}
+		a.Project = mergeProject(base, a.Project, a.flagsSet)
+	}
+	if a.Public != "" {
+		a.Project.Public = a.Public
+	}
+	if a.Rows > 0 {
+		a.Project.Rows = a.Rows
+	}
+	if a.Project.Params == nil {
+		a.Project.Params = model.Values{}
+	}
+	for k, v := range a.paramsGiven {
+		a.Project.Params[k] = v
+	}
+	return a, nil
+}
+
+// seedFlag keeps --seed both as a method parameter and as the generator
+// seed of gen.
+type seedFlag struct{ a *Args }
+
+func (f seedFlag) String() string { return "" }
+func (f seedFlag) Set(s string) error {
+	v, fixed, err := model.ParseSeed(s)
+	if err != nil {
+		return err
+	}
+	if f.a.paramsGiven == nil {
+		f.a.paramsGiven = model.Values{}
+	}
+	f.a.paramsGiven["seed"] = s
+	f.a.Seed, f.a.SeedSet = v, fixed
+	return nil
+}
+
+func flagError(cmd string, err error) error {
+	msg := err.Error()
+	msg = strings.Replace(msg, "flag provided but not defined: -", "unknown flag --", 1)
+	var name string
+	if strings.HasPrefix(msg, "invalid value ") {
+		// invalid value "x" for flag -name: reason
+		if i := strings.Index(msg, " for flag -"); i >= 0 {
+			rest := msg[i+len(" for flag -"):]
+			name, _, _ = strings.Cut(rest, ":")
+		}
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return &model.ParamError{Param: "help", Reason: "see privlab " + cmd + " --help"}
+	}
+	p := &model.ParamError{Param: cmd, Reason: msg, Hint: "privlab " + cmd + " --help lists the flags"}
+	if name != "" {
+		p.Param = name
+	}
+	return p
+}
+
+// mergeProject overlays the flags the user set on a project file.
+func mergeProject(base, flags Project, set map[string]bool) Project {
+	out := base.Clone()
+	if set["in"] {
+		out.Input = flags.Input
+	}
+	if set["qi"] {
+		out.Roles.QIs = flags.Roles.QIs
+	}
+	if set["sa"] {
+		out.Roles.SA = flags.Roles.SA
+	}
+	if set["id"] {
+		out.Roles.IDs = flags.Roles.IDs
+	}
+	if set["method"] {
+		out.Method = flags.Method
+	}
+	if set["variant"] {
+		out.Variant = flags.Variant
+	}
+	if set["missing"] {
+		out.Missing = flags.Missing
+	}
+	if set["columns"] {
+		out.Columns = flags.Columns
+	}
+	for k, v := range flags.Hierarchies {
+		if out.Hierarchies == nil {
+			out.Hierarchies = map[string]string{}
+		}
+		out.Hierarchies[k] = v
+	}
+	for k, v := range flags.Kinds {
+		if out.Kinds == nil {
+			out.Kinds = map[string]string{}
+		}
+		out.Kinds[k] = v
+	}
+	return out
+}
+
+func paramHelp(name string) string {
+	for _, m := range catalog.All() {
+		if p, ok := m.Spec().Param(name); ok {
+			return p.Help
+		}
+	}
+	if p, ok := model.StandardParams[name]; ok {
+		return p.Help
+	}
+	return ""
+}
+
+// MethodHelp describes every registered method's parameters and figures,
+// generated from their declarations.
+func MethodHelp(w io.Writer) {
+	for _, m := range catalog.All() {
+		s := m.Spec()
+		fmt.Fprintf(w, "\nmethod %s — %s\n  %s\n", s.Name, s.Title, s.Paper)
+		if len(s.Variants) > 0 {
+			fmt.Fprintf(w, "  variants: %s (default %s)\n", strings.Join(s.Variants, ", "), s.Variants[0])
+		}
+		for _, p := range s.Params {
+			rng := p.RangeText(0)
+			if rng != "" {
+				rng = "; " + rng
+			}
+			fmt.Fprintf(w, "  --%-16s %s (default %s%s)\n", p.Name, p.Help, p.Default, rng)
+		}
+		fmt.Fprintf(w, "  per-group figures: ")
+		var figs []string
+		for _, f := range s.Figures {
+			figs = append(figs, f.Label)
+		}
+		fmt.Fprintf(w, "%s\n  publishes: %s\n", strings.Join(figs, ", "), strings.Join(s.Files, ", "))
+	}
+}
+
+// KnownParams lists parameter flags for error hints.
+func KnownParams() string {
+	n := paramNames()
+	sort.Strings(n)
+	return strings.Join(n, ", ")
+}
+
+// IntArg parses a positive integer argument for messages naming it.
+func IntArg(name, s string) (int, error) {
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		return 0, &model.ParamError{Param: name, Value: s, Reason: "must be an integer >= 0"}
+	}
+	return v, nil
+}

@@ -1,0 +1,339 @@
+// Package pipeline is the headless twin of the workbench: it turns a
+// project (input, roles, hierarchies, method and parameters; the same
+// project.json the workbench saves) into a prepared run, runs the method,
+// exports and verifies the release, and answers queries. The command line
+// and the workbench both go through it.
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/model"
+)
+
+// Project is a complete configuration: project.json.
+type Project struct {
+	// Input is a CSV path or dataset:NAME.
+	Input string `json:"input"`
+	// Rows and DataSeed size and seed a synthetic dataset (0: its default).
+	Rows     int    `json:"rows,omitempty"`
+	DataSeed uint64 `json:"data_seed,omitempty"`
+	// Columns names the columns of a header-less CSV file.
+	Columns []string `json:"columns,omitempty"`
+	// Kinds overrides inferred column kinds (numeric or categorical).
+	Kinds map[string]string `json:"kinds,omitempty"`
+	// Missing is "drop" (default) or "category".
+	Missing string      `json:"missing,omitempty"`
+	Roles   model.Roles `json:"roles"`
+	// Hierarchies maps attribute -> builder spec or file.
+	Hierarchies map[string]string `json:"hierarchies,omitempty"`
+	Method      string            `json:"method"`
+	Variant     string            `json:"variant,omitempty"`
+	Params      model.Values      `json:"params,omitempty"`
+	// Public is the public database file (k-join-anonymity).
+	Public string `json:"public,omitempty"`
+}
+
+// LoadProject reads a project.json.
+func LoadProject(path string) (Project, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + err.Error()}
+	}
+	var p Project
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		line := 0
+		if se, ok := err.(*json.SyntaxError); ok {
+			line = 1 + strings.Count(string(b[:se.Offset]), "\n")
+		}
+		return Project{}, &model.InputError{File: path, Line: line, Msg: "not a valid project file: " + err.Error(),
+			Hint: "the workbench writes this file with s (save project)"}
+	}
+	return p, nil
+}
+
+// Save writes the project as indented JSON, atomically.
+func (p Project) Save(path string) error {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return model.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// Clone deep-copies the project.
+func (p Project) Clone() Project {
+	q := p
+	q.Columns = append([]string(nil), p.Columns...)
+	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
+	q.Kinds = cloneMap(p.Kinds)
+	q.Hierarchies = cloneMap(p.Hierarchies)
+	q.Params = p.Params.Clone()
+	return q
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Datasets resolves dataset:NAME inputs. The datasets package implements
+// it; the pipeline does not import it so that algorithms depend on model
+// alone.
+type Datasets interface {
+	LoadTable(name string, rows int, seed uint64) (*model.Table, error)
+	// DefaultHierarchy is the dataset's hierarchy spec for a column ("" if none).
+	DefaultHierarchy(name, column string) string
+	// LoadHierarchy builds a spec that the dataset understands (embedded files).
+	LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error)
+	// Defaults returns the dataset's default roles and target.
+	Defaults(name string) (model.Roles, string, bool)
+}
+
+// Env carries what the pipeline needs from outside.
+type Env struct {
+	Datasets Datasets
+}
+
+// DatasetName returns NAME for an input "dataset:NAME".
+func DatasetName(input string) (string, bool) {
+	if strings.HasPrefix(input, "dataset:") {
+		return strings.TrimPrefix(input, "dataset:"), true
+	}
+	return "", false
+}
+
+// LoadTable loads the project's input table.
+func (e Env) LoadTable(p Project) (*model.Table, error) {
+	kinds := map[string]model.Kind{}
+	for c, k := range p.Kinds {
+		kind, err := model.ParseKind(k)
+		if err != nil {
+			return nil, &model.ParamError{Param: "kind", Value: c + "=" + k, Reason: err.Error()}
+		}
+		kinds[c] = kind
+	}
+	if name, ok := DatasetName(p.Input); ok {
+		if e.Datasets == nil {
+			return nil, &model.ParamError{Param: "in", Value: p.Input, Reason: "embedded datasets are not available here"}
+		}
+		t, err := e.Datasets.LoadTable(name, p.Rows, p.DataSeed)
+		if err != nil {
+			return nil, err
+		}
+		for c, k := range kinds {
+			col := t.Column(c)
+			if col == nil {
+				return nil, &model.ParamError{Param: "kind", Value: c, Reason: "no such column", Hint: "columns are: " + strings.Join(t.Names(), ", ")}
+			}
+			if err := col.SetKind(k); err != nil {
+				return nil, &model.ParamError{Param: "kind", Value: c, Reason: err.Error()}
+			}
+		}
+		return t, nil
+	}
+	if p.Input == "" {
+		return nil, &model.ParamError{Param: "in", Reason: "no input table", Hint: "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"}
+	}
+	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, Kinds: kinds})
+}
+
+// WithDefaults fills what the user left open: the dataset's default roles
+// and target, and the method's default.
+func (e Env) WithDefaults(p Project) Project {
+	p = p.Clone()
+	if name, ok := DatasetName(p.Input); ok && e.Datasets != nil {
+		if roles, target, ok := e.Datasets.Defaults(name); ok {
+			if len(p.Roles.QIs) == 0 && p.Roles.SA == "" {
+				p.Roles = roles
+			}
+			if p.Params == nil {
+				p.Params = model.Values{}
+			}
+			if _, set := p.Params["target"]; !set && target != "" && (p.Method == "" || p.Method == "distribution") {
+				p.Params["target"] = target
+			}
+		}
+	}
+	if p.Method == "" {
+		p.Method = catalog.Names()[0]
+	}
+	if p.Params == nil {
+		p.Params = model.Values{}
+	}
+	return p
+}
+
+// Prepared is a project resolved against its table: validated roles,
+// built hierarchies, validated parameters. It is what a run reads.
+type Prepared struct {
+	Project Project
+	// Source is the table as loaded; Table is after the missing-value policy.
+	Source  *model.Table
+	Table   *model.Table
+	Dropped int
+	// InputRow maps a row of Table to its row in Source.
+	InputRow    []int
+	Method      method.Method
+	Values      model.Values
+	Hierarchies map[string]*model.Hierarchy
+	Target      model.Target
+}
+
+// Prepare resolves the project against a loaded table.
+func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
+	p = e.WithDefaults(p)
+	m, err := catalog.Lookup(p.Method)
+	if err != nil {
+		return nil, err
+	}
+	spec := m.Spec()
+	if p.Variant != "" && !contains(spec.Variants, p.Variant) {
+		hint := "this method has no variants"
+		if len(spec.Variants) > 0 {
+			hint = "variants: " + strings.Join(spec.Variants, ", ")
+		}
+		return nil, &model.ParamError{Param: "variant", Value: p.Variant, Reason: "unknown variant of " + spec.Name, Hint: hint}
+	}
+	if err := p.Roles.Validate(src); err != nil {
+		return nil, err
+	}
+	policy, err := model.ParseMissingPolicy(p.Missing)
+	if err != nil {
+		return nil, err
+	}
+	prep := &Prepared{Project: p, Source: src, Method: m}
+	prep.Table, prep.Dropped = src.HandleMissing(p.Roles.Used(), policy)
+	if prep.Table.Rows == 0 {
+		return nil, &model.ParamError{Param: "missing", Value: p.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",
+			Hint: "use --missing category to keep them"}
+	}
+	if prep.Dropped > 0 {
+		prep.InputRow = make([]int, 0, prep.Table.Rows)
+		// Recompute which rows survived (same rule as HandleMissing).
+		cols, _ := src.MustColumns("qi", p.Roles.Used())
+	rows:
+		for r := 0; r < src.Rows; r++ {
+			for _, c := range cols {
+				if c.IsMissing(r) {
+					continue rows
+				}
+			}
+			prep.InputRow = append(prep.InputRow, r)
+		}
+	}
+	prep.Values, err = spec.Validate(p.Params, prep.Table.Rows)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := prep.Values["target"]; ok {
+		if prep.Target, err = model.ParseTarget(t); err != nil {
+			return nil, err
+		}
+	}
+	prep.Hierarchies = map[string]*model.Hierarchy{}
+	for _, attr := range p.Roles.Used() {
+		h, err := e.hierarchy(p, prep.Table.Column(attr), attr == p.Roles.SA)
+		if err != nil {
+			return nil, err
+		}
+		prep.Hierarchies[attr] = h
+	}
+	for attr := range p.Hierarchies {
+		if prep.Hierarchies[attr] == nil && src.Column(attr) == nil {
+			return nil, &model.ParamError{Param: "hierarchy", Value: attr, Reason: "no such column", Hint: "columns are: " + strings.Join(src.Names(), ", ")}
+		}
+	}
+	return prep, nil
+}
+
+// hierarchy builds the hierarchy of one attribute: the user's spec, else
+// the dataset's default, else binary for a numeric SA (as Koudas et al.
+// 2009 use), flat for a categorical SA, and auto intervals / flat for QIs.
+func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*model.Hierarchy, error) {
+	spec := p.Hierarchies[c.Name]
+	name, isDataset := DatasetName(p.Input)
+	if spec == "" && isDataset && e.Datasets != nil {
+		spec = e.Datasets.DefaultHierarchy(name, c.Name)
+	}
+	if spec == "" {
+		switch {
+		case isSA && c.Kind == model.Numeric:
+			spec = "binary"
+		case isSA:
+			spec = "flat"
+		default:
+			spec = "auto"
+		}
+	}
+	var h *model.Hierarchy
+	var err error
+	if strings.HasPrefix(spec, "embedded:") && isDataset && e.Datasets != nil {
+		h, err = e.Datasets.LoadHierarchy(name, spec, c)
+	} else {
+		h, err = model.BuildHierarchy(spec, c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := h.MapColumn(c); err != nil {
+		return nil, &model.ParamError{Param: "hierarchy " + c.Name, Value: spec, Reason: err.Error(),
+			Hint: "the hierarchy must list every value of the column"}
+	}
+	return h, nil
+}
+
+// Input builds the method input.
+func (p *Prepared) Input() *method.Input {
+	return &method.Input{Table: p.Table, Roles: p.Project.Roles, Hierarchies: p.Hierarchies, Target: p.Target,
+		Variant: p.Project.Variant, Values: p.Values}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Describe lists the project settings one per line (for run output).
+func (p *Prepared) Describe() []string {
+	var keys []string
+	for k := range p.Values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var params []string
+	for _, k := range keys {
+		params = append(params, k+"="+p.Values[k])
+	}
+	out := []string{
+		fmt.Sprintf("input      %s (%d rows%s)", p.Table.Name, p.Table.Rows, droppedText(p.Dropped)),
+		fmt.Sprintf("roles      QI %s; SA %s", strings.Join(p.Project.Roles.QIs, ","), p.Project.Roles.SA),
+		fmt.Sprintf("method     %s  %s", p.Method.Spec().Name, strings.Join(params, " ")),
+	}
+	return out
+}
+
+func droppedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d dropped for missing values", n)
+}

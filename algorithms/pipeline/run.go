@@ -1,0 +1,288 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/algorithms/verify"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// Run executes the prepared method. Panics inside a method are turned into
+// errors so that no user ever sees a stack trace.
+func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error in method %s: %v (please report it)", p.Method.Spec().Name, r)
+		}
+	}()
+	in := p.Input()
+	in.Progress = progress
+	return p.Method.Run(ctx, in)
+}
+
+// ExportOptions control Export.
+type ExportOptions struct {
+	Force bool
+	// AcceptViolations writes a release that fails verification.
+	AcceptViolations bool
+}
+
+// Exported describes a written release.
+type Exported struct {
+	Dir      string
+	Manifest *model.Manifest
+	Checks   []string
+	Seed     uint64
+}
+
+// Export writes the release of res into dir: files shuffled with the
+// project's seed (crypto/rand when none is fixed), verified by the
+// independent checker against the published files and the input before
+// the directory is renamed into place, and the audit record beside it.
+func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Exported, error) {
+	seed, fixed, err := model.ParseSeed(p.Values["seed"])
+	if err != nil {
+		return nil, &model.ParamError{Param: "seed", Value: p.Values["seed"], Reason: err.Error()}
+	}
+	if !fixed {
+		seed = model.CryptoSeed()
+	}
+	rel, rowMap, err := res.Release(seed)
+	if err != nil {
+		return nil, err
+	}
+	// Row maps refer to rows of the prepared table; translate them to
+	// rows of the input.
+	if p.InputRow != nil {
+		for name, rows := range rowMap {
+			for i, r := range rows {
+				rows[i] = p.InputRow[r]
+			}
+			rowMap[name] = rows
+		}
+	}
+	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
+	if _, ok := DatasetName(p.Project.Input); !ok {
+		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
+	}
+	inputs := []string{p.Project.Input, p.Project.Public}
+	for _, h := range p.Project.Hierarchies {
+		inputs = append(inputs, h)
+	}
+	if tv := p.Values["target"]; tv != "" {
+		inputs = append(inputs, tv)
+	}
+	var lines []string
+	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
+		Force:            opt.Force,
+		Inputs:           inputs,
+		AcceptViolations: opt.AcceptViolations,
+		Audit:            audit,
+		Verify: func(tmp string) ([]string, error) {
+			rep, err := verify.Check(tmp, verify.Options{Original: p.Table})
+			if err != nil {
+				return nil, err
+			}
+			lines = rep.Strings()
+			return lines, rep.Err()
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+}
+
+// Check verifies a release directory, optionally against the original.
+func Check(dir string, original *model.Table) (*verify.Report, error) {
+	return verify.Check(dir, verify.Options{Original: original})
+}
+
+// Summary writes a run's summary: settings, worst cases, figures.
+func Summary(w io.Writer, p *Prepared, res *method.Result, elapsed time.Duration) {
+	for _, l := range p.Describe() {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintf(w, "groups     %d (%d with violations)\n", len(res.Groups), res.Violations())
+	fmt.Fprintf(w, "rows       %d in, %d published, %d suppressed\n", res.RowsIn, res.Published, res.Suppressed)
+	for _, f := range res.Summary {
+		mark := "  "
+		if !f.OK {
+			mark = "! "
+		}
+		fmt.Fprintf(w, "%s%-40s %s\n", mark, f.Name, fmtFig(f.Value))
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note       %s\n", n)
+	}
+	fmt.Fprintf(w, "time       %s\n", elapsed.Round(time.Millisecond))
+}
+
+func fmtFig(x float64) string {
+	switch {
+	case math.IsInf(x, 0) || math.IsNaN(x):
+		return fmt.Sprint(x)
+	case x == math.Trunc(x) && math.Abs(x) < 1e15:
+		return model.FormatNumber(x)
+	case math.Abs(x) >= 1:
+		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
+	}
+	return fmt.Sprintf("%.4g", x)
+}
+
+// QueryResult is a query answered on the truth and on the release.
+type QueryResult struct {
+	Query  *model.Query
+	Truth  model.Answer
+	HasTru bool
+	Answer method.Bounds
+	// RelErr is (upper-lower)/truth for bounds, |est-truth|/truth for
+	// estimates (NaN when undefined).
+	RelErr float64
+}
+
+// Answer evaluates a query on the truth (when a table is given) and on the
+// release answerer.
+func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, error) {
+	q, err := model.ParseQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	out := &QueryResult{Query: q, RelErr: math.NaN()}
+	if truth != nil {
+		if out.Truth, err = q.Truth(truth); err != nil {
+			return nil, err
+		}
+		out.HasTru = true
+	}
+	if out.Answer, err = a.Answer(q); err != nil {
+		return nil, err
+	}
+	if out.HasTru && !out.Truth.Empty && out.Truth.Value != 0 {
+		if out.Answer.HasBounds {
+			out.RelErr = (out.Answer.High - out.Answer.Low) / math.Abs(out.Truth.Value)
+		} else if out.Answer.HasEst {
+			out.RelErr = math.Abs(out.Answer.Estimate-out.Truth.Value) / math.Abs(out.Truth.Value)
+		}
+	}
+	return out, nil
+}
+
+// Print writes a query result.
+func (r *QueryResult) Print(w io.Writer) {
+	fmt.Fprintf(w, "query      %s\n", r.Query.Text)
+	if r.HasTru {
+		if r.Truth.Empty {
+			fmt.Fprintf(w, "true       (no row selected)\n")
+		} else {
+			fmt.Fprintf(w, "true       %s  (%d rows)\n", fmtFig(r.Truth.Value), r.Truth.Count)
+		}
+	}
+	a := r.Answer
+	switch {
+	case a.Empty:
+		fmt.Fprintf(w, "release    (no row selected)\n")
+	case a.HasBounds && a.Low == a.High:
+		fmt.Fprintf(w, "release    %s (exact)\n", fmtFig(a.Low))
+	case a.HasBounds:
+		fmt.Fprintf(w, "release    [%s, %s]\n", fmtFig(a.Low), fmtFig(a.High))
+	case a.HasEst:
+		fmt.Fprintf(w, "release    %s (estimate)\n", fmtFig(a.Estimate))
+	}
+	if !math.IsNaN(r.RelErr) {
+		fmt.Fprintf(w, "rel. error %.4f\n", r.RelErr)
+	}
+	if r.HasTru && a.HasBounds && !a.Empty && !r.Truth.Empty {
+		if r.Truth.Value < a.Low-1e-9*math.Abs(a.Low) || r.Truth.Value > a.High+1e-9*math.Abs(a.High) {
+			fmt.Fprintf(w, "WARNING    the bounds do not contain the true answer\n")
+		}
+	}
+	if a.Note != "" {
+		fmt.Fprintf(w, "how        %s\n", a.Note)
+	}
+}
+
+// OpenRelease reads an exported release of any registered method.
+func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := catalog.Lookup(man.Method)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := m.OpenRelease(dir)
+	return a, man, err
+}
+
+// Eval runs a random workload of the method's query shape.
+func Eval(p *Prepared, res *method.Result, opt workload.Options) (workload.Result, error) {
+	if opt.Shape == "" {
+		opt.Shape = res.Workload
+	}
+	qs, err := workload.Generate(p.Table, p.Project.Roles, opt)
+	if err != nil {
+		return workload.Result{}, err
+	}
+	return workload.Evaluate(p.Table, res.Answerer, qs)
+}
+
+// Profile is one column of Inspect.
+type Profile struct {
+	Name     string
+	Kind     model.Kind
+	Distinct int
+	Missing  int
+	Min, Max float64
+	Top      []string // most frequent values with counts
+}
+
+// Inspect profiles every column: the data pane, headless.
+func Inspect(t *model.Table) []Profile {
+	var out []Profile
+	for _, c := range t.Columns {
+		p := Profile{Name: c.Name, Kind: c.Kind, Distinct: c.Distinct(), Missing: c.MissingCount}
+		if lo, hi, ok := c.Range(); ok {
+			p.Min, p.Max = lo, hi
+		}
+		counts := c.Counts()
+		idx := make([]int, len(counts))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool {
+			if counts[idx[a]] != counts[idx[b]] {
+				return counts[idx[a]] > counts[idx[b]]
+			}
+			return c.Dict[idx[a]] < c.Dict[idx[b]]
+		})
+		for i := 0; i < len(idx) && i < 3; i++ {
+			p.Top = append(p.Top, fmt.Sprintf("%s (%d)", c.Dict[idx[i]], counts[idx[i]]))
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// PrintInspect writes the profile as a table.
+func PrintInspect(w io.Writer, t *model.Table) {
+	fmt.Fprintf(w, "%s: %d rows, %d columns\n\n", t.Name, t.Rows, len(t.Columns))
+	fmt.Fprintf(w, "%-20s %-12s %9s %8s  %s\n", "column", "kind", "distinct", "missing", "range / top values")
+	for _, p := range Inspect(t) {
+		desc := strings.Join(p.Top, ", ")
+		if p.Kind == model.Numeric {
+			desc = fmt.Sprintf("%s .. %s", model.FormatNumber(p.Min), model.FormatNumber(p.Max))
+		}
+		fmt.Fprintf(w, "%-20s %-12s %9d %8d  %s\n", p.Name, p.Kind, p.Distinct, p.Missing, desc)
+	}
+}

@@ -1,0 +1,102 @@
+package verify
+
+// flow is a small max-flow solver (Dinic's algorithm) for the matching
+// checks: integer capacities, adjacency lists of edge indexes.
+type flow struct {
+	head  []int
+	to    []int
+	cap   []int
+	next  []int
+	level []int
+	iter  []int
+}
+
+func newFlow() *flow { return &flow{} }
+
+func (f *flow) node() int {
+	f.head = append(f.head, -1)
+	return len(f.head) - 1
+}
+
+func (f *flow) edge(u, v, c int) {
+	f.to = append(f.to, v, u)
+	f.cap = append(f.cap, c, 0)
+	f.next = append(f.next, f.head[u], f.head[v])
+	f.head[u] = len(f.to) - 2
+	f.head[v] = len(f.to) - 1
+}
+
+func (f *flow) bfs(s, t int) bool {
+	f.level = make([]int, len(f.head))
+	for i := range f.level {
+		f.level[i] = -1
+	}
+	f.level[s] = 0
+	q := []int{s}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for e := f.head[u]; e >= 0; e = f.next[e] {
+			if f.cap[e] > 0 && f.level[f.to[e]] < 0 {
+				f.level[f.to[e]] = f.level[u] + 1
+				q = append(q, f.to[e])
+			}
+		}
+	}
+	return f.level[t] >= 0
+}
+
+// dfs pushes flow along level-increasing paths (iterative, so deep
+// networks cannot overflow the stack).
+func (f *flow) dfs(s, t int) int {
+	total := 0
+	for {
+		// find one augmenting path with the current iterators
+		path := []int{}
+		u := s
+		for u != t {
+			advanced := false
+			for ; f.iter[u] >= 0; f.iter[u] = f.next[f.iter[u]] {
+				e := f.iter[u]
+				v := f.to[e]
+				if f.cap[e] > 0 && f.level[v] == f.level[u]+1 {
+					path = append(path, e)
+					u = v
+					advanced = true
+					break
+				}
+			}
+			if !advanced {
+				if u == s {
+					return total
+				}
+				// dead end: retreat and skip this edge
+				f.level[u] = -1
+				e := path[len(path)-1]
+				path = path[:len(path)-1]
+				u = f.to[e^1]
+				f.iter[u] = f.next[f.iter[u]]
+			}
+		}
+		push := int(^uint(0) >> 1)
+		for _, e := range path {
+			if f.cap[e] < push {
+				push = f.cap[e]
+			}
+		}
+		for _, e := range path {
+			f.cap[e] -= push
+			f.cap[e^1] += push
+		}
+		total += push
+	}
+}
+
+func (f *flow) maxflow(s, t int) int {
+	total := 0
+	for f.bfs(s, t) {
+		f.iter = append([]int(nil), f.head...)
+		total += f.dfs(s, t)
+	}
+	return total
+}

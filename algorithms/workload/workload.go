@@ -1,0 +1,154 @@
+// Package workload measures a release's utility with a random workload of
+// the query shapes the papers evaluate with (SPEC 3.6), answered on the
+// original table (truth) and on the release (bounds or estimate).
+package workload
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"privlab/algorithms/method"
+	"privlab/model"
+)
+
+// Shapes:
+//   - "avg-range": AVG(sa) WHERE q BETWEEN x AND y over a numeric QI with
+//     y - x a fixed fraction of its domain (Koudas et al. 2009, Section 6.1).
+//   - "count-range": COUNT(*) over a box covering a fraction of every
+//     numeric QI's domain (Sacharidis et al., Section 5).
+const (
+	AvgRange   = "avg-range"
+	CountRange = "count-range"
+)
+
+// Options tune Generate.
+type Options struct {
+	Shape   string
+	Queries int     // number of queries (default 100)
+	Range   float64 // fraction of the domain a range covers (default 0.1)
+	Seed    uint64
+}
+
+// Generate makes a random workload for the table and roles.
+func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, error) {
+	if opt.Queries <= 0 {
+		opt.Queries = 100
+	}
+	if opt.Range <= 0 || opt.Range > 1 {
+		opt.Range = 0.1
+	}
+	rng := model.NewRand(opt.Seed)
+	var numeric []*model.Column
+	for _, q := range roles.QIs {
+		if c := t.Column(q); c != nil && c.Kind == model.Numeric && len(c.Nums) > 1 {
+			numeric = append(numeric, c)
+		}
+	}
+	if len(numeric) == 0 {
+		return nil, fmt.Errorf("the %s workload needs a numeric quasi-identifier", opt.Shape)
+	}
+	var out []*model.Query
+	for i := 0; i < opt.Queries; i++ {
+		var text string
+		switch opt.Shape {
+		case CountRange:
+			text = "COUNT(*) WHERE "
+			for j, c := range numeric {
+				lo, hi := rangeIn(c, opt.Range, rng)
+				if j > 0 {
+					text += " AND "
+				}
+				text += fmt.Sprintf("%q BETWEEN %s AND %s", c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+			}
+		default: // AvgRange
+			c := numeric[0]
+			lo, hi := rangeIn(c, opt.Range, rng)
+			text = fmt.Sprintf("AVG(%q) WHERE %q BETWEEN %s AND %s", roles.SA, c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+		}
+		q, err := model.ParseQuery(text)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// rangeIn picks [x, x+R*span] inside the column's domain (integers stay
+// integers).
+func rangeIn(c *model.Column, frac float64, rng *model.Rand) (float64, float64) {
+	lo, hi, _ := c.Range()
+	w := (hi - lo) * frac
+	integral := true
+	for _, v := range c.Nums {
+		if v != math.Trunc(v) {
+			integral = false
+			break
+		}
+	}
+	x := lo + rng.Float64()*(hi-lo-w)
+	if integral {
+		w = math.Max(1, math.Round(w))
+		x = math.Floor(x)
+	}
+	return x, x + w
+}
+
+// Result summarises a workload run.
+type Result struct {
+	Queries  int     // queries with a non-empty, non-zero true answer
+	Skipped  int     // empty selections or zero truth
+	MeanErr  float64 // average relative error
+	MedErr   float64
+	MaxErr   float64
+	Contains int // bounds that contain the truth (must be all)
+	Bounded  int // answers that were bounds
+}
+
+// Evaluate answers every query on the truth and the release. The relative
+// error is (upper - lower) / truth for bounds (Koudas et al. 2009, Section
+// 6: err) and |estimate - truth| / truth for estimates.
+func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, error) {
+	var res Result
+	var errs []float64
+	for _, q := range qs {
+		truth, err := q.Truth(t)
+		if err != nil {
+			return res, err
+		}
+		if truth.Empty || truth.Value == 0 {
+			res.Skipped++
+			continue
+		}
+		b, err := a.Answer(q)
+		if err != nil {
+			return res, err
+		}
+		var e float64
+		switch {
+		case b.HasBounds:
+			res.Bounded++
+			if b.Low <= truth.Value+1e-9*math.Abs(truth.Value) && truth.Value <= b.High+1e-9*math.Abs(truth.Value) {
+				res.Contains++
+			}
+			e = (b.High - b.Low) / math.Abs(truth.Value)
+		case b.HasEst:
+			e = math.Abs(b.Estimate-truth.Value) / math.Abs(truth.Value)
+		default:
+			continue
+		}
+		errs = append(errs, e)
+	}
+	res.Queries = len(errs)
+	if len(errs) == 0 {
+		return res, nil
+	}
+	sort.Float64s(errs)
+	for _, e := range errs {
+		res.MeanErr += e / float64(len(errs))
+	}
+	res.MedErr = errs[len(errs)/2]
+	res.MaxErr = errs[len(errs)-1]
+	return res, nil
+}

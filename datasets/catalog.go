@@ -1,0 +1,48 @@
+package datasets
+
+import (
+	"privlab/model"
+)
+
+// Catalog gives the pipeline access to the embedded datasets (it
+// implements pipeline.Datasets without this package importing it).
+type Catalog struct{}
+
+// LoadTable generates or reads dataset name.
+func (Catalog) LoadTable(name string, rows int, seed uint64) (*model.Table, error) {
+	d, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return d.Load(rows, seed)
+}
+
+// DefaultHierarchy is the dataset's hierarchy spec for a column.
+func (Catalog) DefaultHierarchy(name, column string) string {
+	d, err := Lookup(name)
+	if err != nil {
+		return ""
+	}
+	return d.Hierarchies[column]
+}
+
+// LoadHierarchy builds a column's hierarchy from a dataset spec
+// (including embedded files).
+func (Catalog) LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error) {
+	d, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	dd := d
+	dd.Hierarchies = map[string]string{col.Name: spec}
+	return dd.Hierarchy(col)
+}
+
+// Defaults returns the dataset's default roles and target.
+func (Catalog) Defaults(name string) (model.Roles, string, bool) {
+	d, err := Lookup(name)
+	if err != nil {
+		return model.Roles{}, "", false
+	}
+	return d.Roles, d.Target, true
+}

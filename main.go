@@ -1,0 +1,468 @@
+// Command privlab is a terminal workbench for anonymizing microdata with
+// the methods of five papers. With no arguments (or a CSV file) it opens
+// the workbench; its subcommands are the headless twins of every workbench
+// action (SPEC Section 5):
+//
+//	privlab                         workbench on the embedded default dataset
+//	privlab FILE.csv                workbench on a file
+//	privlab run    [flags]          anonymize and write a release directory
+//	privlab check  DIR [--original FILE]   re-verify a release from its files
+//	privlab query  [flags] "QUERY"  answer on the original and the release
+//	privlab eval   [flags]          random workload: average relative error
+//	privlab gen    NAME [--rows N] [--seed S] [--out FILE]   synthetic data
+//	privlab datasets                list embedded datasets
+//	privlab inspect FILE|dataset:NAME   column profile
+//
+// Exit codes: 0 success; 1 a privacy requirement not met or a check
+// failed; 2 usage or input error. Errors go to stderr as
+// "privlab: FILE:LINE: message", never as a stack trace.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"privlab/algorithms/pipeline"
+	"privlab/algorithms/workload"
+	"privlab/datasets"
+	"privlab/model"
+	"privlab/ui"
+)
+
+// Exit codes (SPEC 5).
+const (
+	exitOK      = 0
+	exitPrivacy = 1
+	exitUsage   = 2
+)
+
+func main() {
+	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// env is how the pipeline reaches the embedded datasets.
+var env = pipeline.Env{Datasets: datasets.Catalog{}}
+
+// execute runs one command line, writing to the given streams, and
+// returns the exit code. It never lets a panic escape as a stack trace.
+func execute(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "privlab: internal error: %v (please report it)\n", r)
+			code = exitUsage
+		}
+	}()
+	if len(args) == 0 {
+		return startWorkbench("", stderr)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "run":
+		return withArgs(cmd, rest, stdout, stderr, cmdRun)
+	case "check":
+		return withArgs(cmd, rest, stdout, stderr, cmdCheck)
+	case "query":
+		return withArgs(cmd, rest, stdout, stderr, cmdQuery)
+	case "eval":
+		return withArgs(cmd, rest, stdout, stderr, cmdEval)
+	case "gen":
+		return withArgs(cmd, rest, stdout, stderr, cmdGen)
+	case "inspect":
+		return withArgs(cmd, rest, stdout, stderr, cmdInspect)
+	case "datasets":
+		return withArgs(cmd, rest, stdout, stderr, cmdDatasets)
+	case "help", "-h", "--help":
+		usage(stdout)
+		return exitOK
+	case "version", "--version":
+		fmt.Fprintf(stdout, "privlab %s\n", model.Version)
+		return exitOK
+	}
+	if strings.HasPrefix(cmd, "-") {
+		fmt.Fprintf(stderr, "privlab: unknown flag %s before a command (hint: privlab help)\n", cmd)
+		return exitUsage
+	}
+	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(strings.ToLower(cmd), ".csv") || strings.HasPrefix(cmd, "dataset:") {
+		return startWorkbench(cmd, stderr)
+	}
+	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect; privlab help)\n", cmd)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `privlab — a terminal workbench for microdata anonymization
+
+usage:
+  privlab                          open the workbench on dataset:census (10,000 rows)
+  privlab FILE.csv                 open the workbench on a file
+  privlab run    [flags] --out DIR anonymize and write a release directory
+  privlab check  DIR [--original FILE]   re-verify a release from its files (exit 1 on a violation)
+  privlab query  [flags] "QUERY"   answer a query on the original and on the release
+                                   (anonymizes with the flags, or --release DIR [--original FILE])
+  privlab eval   [flags]           random query workload: average relative error
+  privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
+  privlab gen    universe --rows N --ratio R --seed S --out DIR
+  privlab datasets                 list the embedded datasets
+  privlab inspect FILE|dataset:NAME   column profile: kind, distinct, missing, range / top values
+
+common flags:
+  --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V
+  --hierarchy ATTR=FILE|flat|masking|binary|ternary|intervals:W (repeatable)
+  --target uniform|table|group|normal:MU,SIGMA|zipf:S|FILE  --max-denominator N
+  --grouping sa-only|qi-sa|column:NAME|level:ATTR=L|mondrian:SIZE
+  --k --alpha --beta --fakes N|P% --sampling-rate --max-distortion --seed N
+  --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)
+  --rows N (synthetic datasets)  --config project.json  --out DIR  --force  --accept-violations
+
+queries:  COUNT(*) | SUM(sa) | AVG(sa) | MIN(sa) | MAX(sa) [WHERE pred {AND pred}]
+          pred: col = v | != | < | <= | > | >= | col BETWEEN a AND b | col IN (v1, v2)
+
+exit codes: 0 ok, 1 privacy requirement not met / check failed, 2 usage or input error
+`)
+	pipeline.MethodHelp(w)
+}
+
+// withArgs parses the flags of a command and reports errors uniformly.
+func withArgs(cmd string, args []string, stdout, stderr io.Writer, f func(*pipeline.Args, io.Writer) error) int {
+	a, err := pipeline.ParseArgs(cmd, args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if a.Help {
+		usage(stdout)
+		return exitOK
+	}
+	if err := f(a, stdout); err != nil {
+		return fail(stderr, err)
+	}
+	return exitOK
+}
+
+// errPrivacy marks a privacy failure (exit 1) whose details were printed.
+type errPrivacy struct{ msg string }
+
+func (e errPrivacy) Error() string { return e.msg }
+
+func fail(stderr io.Writer, err error) int {
+	var ep errPrivacy
+	if errors.As(err, &ep) {
+		fmt.Fprintf(stderr, "privlab: %s\n", ep.msg)
+		return exitPrivacy
+	}
+	var ve *model.VerifyError
+	if errors.As(err, &ve) {
+		for _, l := range ve.Lines {
+			fmt.Fprintln(stderr, l)
+		}
+		fmt.Fprintf(stderr, "privlab: the release fails its privacy verification and was not written (hint: --accept-violations writes it anyway, marked in the manifest)\n")
+		return exitPrivacy
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "privlab: cancelled")
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "privlab: %v\n", err)
+	return exitUsage
+}
+
+func noPositional(a *pipeline.Args, cmd string) error {
+	if len(a.Positional) > 0 {
+		return &model.ParamError{Param: cmd, Value: a.Positional[0], Reason: "unexpected argument", Hint: "privlab " + cmd + " --help"}
+	}
+	return nil
+}
+
+// prepare loads the input and resolves the project.
+func prepare(a *pipeline.Args) (*pipeline.Prepared, error) {
+	t, err := env.LoadTable(env.WithDefaults(a.Project))
+	if err != nil {
+		return nil, err
+	}
+	return env.Prepare(a.Project, t)
+}
+
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+func cmdRun(a *pipeline.Args, w io.Writer) error {
+	if err := noPositional(a, "run"); err != nil {
+		return err
+	}
+	if a.Out == "" {
+		return &model.ParamError{Param: "out", Reason: "no release directory given", Hint: "pass --out DIR"}
+	}
+	p, err := prepare(a)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := interruptible()
+	defer cancel()
+	start := time.Now()
+	res, err := pipeline.Run(ctx, p, nil)
+	if err != nil {
+		return err
+	}
+	pipeline.Summary(w, p, res, time.Since(start))
+	if n := res.Violations(); n > 0 && !a.Accept {
+		return errPrivacy{fmt.Sprintf("%d groups violate the privacy requirement; no release written (hint: change the parameters, or --accept-violations)", n)}
+	}
+	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept})
+	if err != nil {
+		return err
+	}
+	for _, l := range ex.Checks {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintf(w, "release    %s (", a.Out)
+	for i, f := range ex.Manifest.Files {
+		if i > 0 {
+			fmt.Fprint(w, ", ")
+		}
+		fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
+	}
+	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", model.AuditPath(a.Out))
+	return nil
+}
+
+// loadOriginal loads --original (a file or dataset:NAME).
+func loadOriginal(a *pipeline.Args, spec string) (*model.Table, error) {
+	p := pipeline.Project{Input: spec, Rows: a.Rows, Columns: a.Project.Columns, Kinds: a.Project.Kinds}
+	return env.LoadTable(p)
+}
+
+func cmdCheck(a *pipeline.Args, w io.Writer) error {
+	if len(a.Positional) != 1 {
+		return &model.ParamError{Param: "check", Reason: "expected one release directory", Hint: "privlab check DIR [--original FILE]"}
+	}
+	var orig *model.Table
+	if a.Original != "" {
+		var err error
+		if orig, err = loadOriginal(a, a.Original); err != nil {
+			return err
+		}
+	}
+	rep, err := pipeline.Check(a.Positional[0], orig)
+	if err != nil {
+		return err
+	}
+	for _, l := range rep.Strings() {
+		fmt.Fprintln(w, l)
+	}
+	if !rep.OK() {
+		return errPrivacy{"check failed: " + rep.Err().Error()}
+	}
+	fmt.Fprintf(w, "release %s passes every check\n", a.Positional[0])
+	return nil
+}
+
+func cmdQuery(a *pipeline.Args, w io.Writer) error {
+	if len(a.Positional) != 1 {
+		return &model.ParamError{Param: "query", Reason: "expected one query", Hint: `privlab query [flags] "AVG(salary) WHERE gender = 'F'"`}
+	}
+	text := a.Positional[0]
+	if a.Release != "" {
+		ans, _, err := pipeline.OpenRelease(a.Release)
+		if err != nil {
+			return err
+		}
+		var orig *model.Table
+		if a.Original != "" {
+			if orig, err = loadOriginal(a, a.Original); err != nil {
+				return err
+			}
+		}
+		r, err := pipeline.Answer(text, orig, ans)
+		if err != nil {
+			return queryError(err)
+		}
+		r.Print(w)
+		return nil
+	}
+	p, err := prepare(a)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := interruptible()
+	defer cancel()
+	res, err := pipeline.Run(ctx, p, nil)
+	if err != nil {
+		return err
+	}
+	r, err := pipeline.Answer(text, p.Table, res.Answerer)
+	if err != nil {
+		return queryError(err)
+	}
+	r.Print(w)
+	return nil
+}
+
+// queryError adds the caret picture to a query error.
+func queryError(err error) error {
+	var qe *model.QueryError
+	if errors.As(err, &qe) {
+		return fmt.Errorf("%w\n  %s", err, strings.ReplaceAll(qe.Caret(), "\n", "\n  "))
+	}
+	return err
+}
+
+func cmdEval(a *pipeline.Args, w io.Writer) error {
+	if err := noPositional(a, "eval"); err != nil {
+		return err
+	}
+	p, err := prepare(a)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := interruptible()
+	defer cancel()
+	res, err := pipeline.Run(ctx, p, nil)
+	if err != nil {
+		return err
+	}
+	seed := a.Seed
+	r, err := pipeline.Eval(p, res, workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: seed})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "workload   %s, %d queries (%d skipped: empty or zero truth), range %.0f%% of the domain\n", res.Workload, r.Queries, r.Skipped, a.RangeFrac*100)
+	fmt.Fprintf(w, "rel. error mean %.4f  median %.4f  max %.4f\n", r.MeanErr, r.MedErr, r.MaxErr)
+	if r.Bounded > 0 {
+		fmt.Fprintf(w, "bounds     %d of %d contain the true answer\n", r.Contains, r.Bounded)
+		if r.Contains != r.Bounded {
+			return errPrivacy{"some bounds do not contain the true answer"}
+		}
+	}
+	return nil
+}
+
+func cmdDatasets(a *pipeline.Args, w io.Writer) error {
+	if err := noPositional(a, "datasets"); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%-20s %8s %5s  %s\n", "name", "rows", "cols", "description")
+	for _, d := range datasets.All() {
+		rows := fmt.Sprintf("%d", d.DefaultRows)
+		if !d.Fixed {
+			rows += "*"
+		}
+		fmt.Fprintf(w, "%-20s %8s %5d  %s (%s)\n", d.Name, rows, len(d.Columns), d.Title, d.Source)
+	}
+	fmt.Fprintln(w, "\n* generated: any --rows, deterministic by --seed. Use as --in dataset:NAME.")
+	return nil
+}
+
+func cmdGen(a *pipeline.Args, w io.Writer) error {
+	if len(a.Positional) != 1 {
+		return &model.ParamError{Param: "gen", Reason: "expected one dataset name", Hint: "privlab gen NAME [--rows N] [--seed S] [--out FILE]; privlab datasets lists them"}
+	}
+	name := a.Positional[0]
+	if a.Rows < 0 {
+		return &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0"}
+	}
+	if name == "universe" && a.Out != "" {
+		if err := datasets.WriteUniverse(a.Out, a.Rows, a.Ratio, a.Seed); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(a.Out, "mt.csv"), filepath.Join(a.Out, "pd.csv"))
+		return nil
+	}
+	d, err := datasets.Lookup(name)
+	if err != nil {
+		return err
+	}
+	if a.Out == "" {
+		if err := d.Write(w, a.Rows, a.Seed); err != nil {
+			return err
+		}
+	} else {
+		if err := writeFileAtomic(a.Out, func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", a.Out)
+	}
+	if a.HierDir != "" {
+		t, err := d.Load(a.Rows, a.Seed)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(a.HierDir, 0o755); err != nil {
+			return err
+		}
+		for _, c := range t.Columns {
+			h, err := d.Hierarchy(c)
+			if err != nil {
+				return err
+			}
+			path := filepath.Join(a.HierDir, c.Name+".csv")
+			var b strings.Builder
+			for _, row := range h.Rows() {
+				b.WriteString(strings.Join(row, ";"))
+				b.WriteByte('\n')
+			}
+			if err := model.WriteFileAtomic(path, []byte(b.String())); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(w, "wrote %d hierarchies to %s\n", len(t.Columns), a.HierDir)
+	}
+	return nil
+}
+
+// writeFileAtomic writes through a temporary sibling and a rename.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return os.Rename(name, path)
+}
+
+func cmdInspect(a *pipeline.Args, w io.Writer) error {
+	if len(a.Positional) != 1 {
+		return &model.ParamError{Param: "inspect", Reason: "expected one input", Hint: "privlab inspect FILE|dataset:NAME"}
+	}
+	p := a.Project
+	p.Input = a.Positional[0]
+	t, err := env.LoadTable(p)
+	if err != nil {
+		return err
+	}
+	pipeline.PrintInspect(w, t)
+	return nil
+}
+
+// startWorkbench opens the TUI on a file or the default dataset.
+func startWorkbench(input string, stderr io.Writer) int {
+	if err := ui.Run(env, input); err != nil {
+		fmt.Fprintf(stderr, "privlab: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}

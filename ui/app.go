@@ -1,0 +1,491 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
+	"privlab/model"
+)
+
+// pane is one screen of the workbench. Only the active pane gets keys;
+// results and sizes reach every pane through refresh.
+type pane interface {
+	title() string
+	// update handles a key (or a message addressed to the pane).
+	update(msg tea.Msg) tea.Cmd
+	view(w, h int) string
+	// capturing is true while a text input has focus: it then gets every key.
+	capturing() bool
+	shortHelp() []key.Binding
+	fullHelp() []key.Binding
+	// refresh is called after a new table or result arrived.
+	refresh()
+}
+
+// Pane indexes (also the number keys 1-7).
+const (
+	paneData = iota
+	paneHierarchy
+	paneTarget
+	paneMethod
+	panePreview
+	paneQuery
+	paneExport
+	lastPane
+)
+
+// debounce is how long the preview waits after the last change.
+const debounce = 150 * time.Millisecond
+
+// App is the root model of the workbench.
+type App struct {
+	st     *State
+	panes  []pane
+	active int
+	width  int
+	height int
+
+	help    help.Model
+	showAll bool
+	spin    spinner.Model
+
+	// background work: a sequence number per kind; results with another
+	// number are stale and dropped.
+	loadSeq int
+	runSeq  int
+	cancel  context.CancelFunc
+
+	dialog dialog // overlay (quit confirm, pickers, save prompt), or nil
+	quit   bool
+}
+
+// dialog is a modal overlay.
+type dialog interface {
+	update(msg tea.Msg) (done bool, cmd tea.Cmd)
+	view(w, h int) string
+}
+
+func methods() []method.Method { return catalog.All() }
+
+// defaultParams are the workbench's starting parameters for a method: its
+// declared defaults, with a Mondrian grouping for distribution so that a
+// newcomer sees groups at once.
+func defaultParams(methodName string) model.Values {
+	v := model.Values{}
+	if methodName == "distribution" || methodName == "" {
+		v["grouping"] = "mondrian:50"
+	}
+	return v
+}
+
+// NewApp builds the workbench for a project. The table loads in the
+// background as soon as the program starts.
+func NewApp(env pipeline.Env, p pipeline.Project) *App {
+	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}}
+	st.Progress.Store(0.0)
+	if p.Params == nil {
+		p.Params = defaultParams(p.Method)
+	}
+	st.Project = env.WithDefaults(p)
+	st.needLoad = true
+	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+	a.panes = []pane{
+		newDataPane(st),
+		newHierarchyPane(st),
+		newTargetPane(st),
+		newParamsPane(st),
+		newPreviewPane(st),
+		newQueryPane(st),
+		newExportPane(st),
+	}
+	a.active = panePreview
+	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
+		a.active = paneData // a plain file: roles come first
+	}
+	return a
+}
+
+// Init starts loading the table.
+func (a *App) Init() tea.Cmd {
+	return tea.Batch(a.schedule(), a.spin.Tick)
+}
+
+// schedule starts whatever the state asks for: a load, or a debounced run.
+func (a *App) schedule() tea.Cmd {
+	st := a.st
+	switch {
+	case st.needLoad:
+		st.needLoad, st.needRun = false, false
+		a.cancelRun()
+		a.loadSeq++
+		st.Loading = true
+		return loadCmd(st.Env, st.Project.Clone(), a.loadSeq)
+	case st.needRun:
+		st.needRun = false
+		a.cancelRun() // a newer change supersedes the running computation
+		a.runSeq++
+		seq := a.runSeq
+		st.Running = true
+		return tea.Tick(debounce, func(time.Time) tea.Msg { return debounceMsg{seq: seq} })
+	}
+	return nil
+}
+
+func (a *App) cancelRun() {
+	if a.cancel != nil {
+		a.cancel()
+		a.cancel = nil
+	}
+}
+
+// startRun launches the computation for the current run sequence.
+func (a *App) startRun() tea.Cmd {
+	st := a.st
+	if st.Table == nil {
+		st.Running = false
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	st.Running = true
+	st.Progress.Store(0.0)
+	return runCmd(ctx, st.Env, st.Project.Clone(), st.Table, a.runSeq, st.Progress)
+}
+
+// Update routes messages: sizes and results to everyone, keys to the
+// dialog, else to a capturing pane, else to the global keys and the
+// active pane. It never blocks: all heavy work runs in commands.
+func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
+	defer func() {
+		// A bug in a pane must not end the session (or print a stack
+		// trace): report it and carry on.
+		if r := recover(); r != nil {
+			a.st.Fail(fmt.Errorf("internal error: %v (please report it)", r))
+			m, cmd = a, nil
+		}
+	}()
+	st := a.st
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.help.Width = msg.Width
+		return a, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		a.spin, cmd = a.spin.Update(msg)
+		return a, cmd
+	case loadedMsg:
+		if msg.seq != a.loadSeq {
+			return a, nil // a newer load superseded this one
+		}
+		st.Loading = false
+		st.Table, st.LoadErr = msg.table, msg.err
+		if msg.err != nil {
+			st.Fail(msg.err)
+		} else {
+			st.Status, st.StatusErr = "", false
+			st.needRun = true
+			st.fixRoles()
+		}
+		a.refreshAll()
+		return a, a.schedule()
+	case debounceMsg:
+		if msg.seq != a.runSeq {
+			return a, nil
+		}
+		return a, a.startRun()
+	case resultMsg:
+		if msg.seq != a.runSeq {
+			return a, nil // stale: a newer change is being computed
+		}
+		a.cancel = nil
+		st.Running = false
+		st.RunErr = msg.err
+		if msg.err == nil {
+			st.Prep, st.Result, st.Elapsed, st.Workload = msg.prep, msg.res, msg.elapsed, msg.workload
+		} else if msg.prep != nil {
+			st.Prep = msg.prep
+		}
+		a.refreshAll()
+		return a, nil
+	case tea.KeyMsg:
+		cmds = append(cmds, a.handleKey(msg))
+	default:
+		// Messages addressed to a dialog or a pane (file reads, export
+		// results, query answers).
+		if a.dialog != nil {
+			done, cmd := a.dialog.update(msg)
+			if done {
+				a.dialog = nil
+			}
+			cmds = append(cmds, cmd)
+		}
+		for _, p := range a.panes {
+			cmds = append(cmds, p.update(msg))
+		}
+	}
+	if a.quit {
+		a.cancelRun()
+		return a, tea.Quit
+	}
+	cmds = append(cmds, a.schedule())
+	return a, tea.Batch(cmds...)
+}
+
+func (a *App) refreshAll() {
+	for _, p := range a.panes {
+		p.refresh()
+	}
+}
+
+func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
+	st, k := a.st, a.st.Keys
+	if a.dialog != nil {
+		done, cmd := a.dialog.update(msg)
+		if done {
+			a.dialog = nil
+		}
+		return cmd
+	}
+	p := a.panes[a.active]
+	if p.capturing() {
+		if msg.String() == "ctrl+c" {
+			a.askQuit()
+			return nil
+		}
+		return p.update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		a.askQuit()
+		return nil
+	case key.Matches(msg, k.Help):
+		a.showAll = !a.showAll
+		return nil
+	case key.Matches(msg, k.NextPane):
+		a.active = (a.active + 1) % lastPane
+		return nil
+	case key.Matches(msg, k.PrevPane):
+		a.active = (a.active + lastPane - 1) % lastPane
+		return nil
+	case key.Matches(msg, k.Jump):
+		a.active = int(msg.String()[0] - '1')
+		return nil
+	case key.Matches(msg, k.Cancel):
+		if st.Running {
+			a.cancelRun()
+			a.runSeq++ // drop the cancelled result
+			st.Running = false
+			st.Notify("computation cancelled; change a setting to recompute")
+		}
+		return nil
+	case key.Matches(msg, k.Save):
+		a.dialog = newSaveDialog(st)
+		return nil
+	case key.Matches(msg, k.Open):
+		d := newFileDialog(st)
+		a.dialog = d
+		return d.init()
+	case key.Matches(msg, k.Dataset):
+		a.dialog = newDatasetDialog(st)
+		return nil
+	}
+	if a.showAll && key.Matches(msg, k.Back) {
+		a.showAll = false
+		return nil
+	}
+	return p.update(msg)
+}
+
+func (a *App) askQuit() {
+	if !a.st.Dirty {
+		a.quit = true
+		return
+	}
+	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\nQuit anyway? (y/n)", func() { a.quit = true })
+}
+
+// View draws header, tabs, the active pane, the summary bar and the help.
+func (a *App) View() (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprintf("privlab: internal error while drawing: %v (please report it; press q to quit)", r)
+		}
+	}()
+	if a.quit {
+		return ""
+	}
+	w, h := a.width, a.height
+	if w <= 0 || h <= 0 {
+		w, h = 80, 24
+	}
+	st := a.st
+	s := st.Styles
+	header := a.headerView(w)
+	tabs := a.tabsView(w)
+	summary := a.summaryView(w)
+	helpLine := a.helpView(w)
+	helpH := strings.Count(helpLine, "\n") + 1
+	bodyH := h - 3 - helpH
+	if bodyH < 1 {
+		bodyH = 1
+	}
+	var body string
+	if a.dialog != nil {
+		body = a.dialog.view(w, bodyH)
+	} else {
+		body = a.panes[a.active].view(w, bodyH)
+	}
+	_ = s
+	return strings.Join([]string{header, tabs, block(body, w, bodyH), summary, helpLine}, "\n")
+}
+
+func (a *App) headerView(w int) string {
+	st, s := a.st, a.st.Styles
+	name := st.Project.Input
+	if name == "" {
+		name = "no table"
+	}
+	if st.Table != nil {
+		name = fmt.Sprintf("%s (%s rows)", strings.TrimPrefix(name, "dataset:"), thousands(st.Table.Rows))
+	}
+	parts := []string{s.Header.Render("privlab"), name, st.Project.Method}
+	if st.Project.Variant != "" {
+		parts[len(parts)-1] += "/" + st.Project.Variant
+	}
+	// Parameter values; bare numbers get their name so they read.
+	for _, p := range st.Spec().Params {
+		if p.Name == "seed" || p.Name == "max-denominator" {
+			continue
+		}
+		v := st.Value(p.Name)
+		if _, isNum := model.ParseNumber(strings.TrimSuffix(v, "%")); isNum {
+			v = p.Name + " " + v
+		}
+		parts = append(parts, v)
+	}
+	left := strings.Join(parts, " · ")
+	right := s.HeaderDim.Render("? help")
+	gap := w - lenCells(left) - lenCells(right)
+	if gap < 1 {
+		return fit(left, w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (a *App) tabsView(w int) string {
+	s := a.st.Styles
+	var parts []string
+	for i, p := range a.panes {
+		label := fmt.Sprintf("%d %s", i+1, p.title())
+		if i == a.active {
+			parts = append(parts, s.TabActive.Render(label))
+		} else {
+			parts = append(parts, s.Tab.Render(label))
+		}
+	}
+	return fit(strings.Join(parts, "  "), w)
+}
+
+// summaryView is the bar under the pane: the worst case per constraint,
+// groups, rows, utility and run time, or what is going on.
+func (a *App) summaryView(w int) string {
+	st, s := a.st, a.st.Styles
+	var parts []string
+	switch {
+	case st.Loading:
+		parts = append(parts, a.spin.View()+" loading "+st.Project.Input)
+	case st.LoadErr != nil:
+		return fit(s.Error.Render("✗ "+st.LoadErr.Error()), w)
+	case st.RunErr != nil && !st.Running:
+		return fit(s.Error.Render("✗ "+st.RunErr.Error()), w)
+	}
+	if st.Result != nil {
+		r := st.Result
+		for _, f := range r.Summary {
+			if f.Limit == "" {
+				continue
+			}
+			if f.OK {
+				parts = append(parts, s.OK.Render("✓ "+shortFigure(f.Name)))
+			} else {
+				parts = append(parts, s.Error.Render("✗ "+shortFigure(f.Name)+" "+human(f.Value)))
+			}
+		}
+		if v := r.Violations(); v > 0 {
+			parts = append(parts, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
+		}
+		parts = append(parts, fmt.Sprintf("%s groups", thousands(len(r.Groups))))
+		rows := thousands(r.Published) + " rows"
+		if r.Suppressed > 0 {
+			rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
+		}
+		parts = append(parts, rows)
+		for _, f := range r.Summary {
+			if f.Name == "sum of ranges" {
+				parts = append(parts, "ranges "+human(f.Value))
+			}
+		}
+		if st.Workload != nil && st.Workload.Queries > 0 {
+			parts = append(parts, fmt.Sprintf("query err %.2f", st.Workload.MeanErr))
+		}
+		parts = append(parts, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+	}
+	if st.Running {
+		pct := ""
+		if f, ok := st.Progress.Load().(float64); ok && f > 0 {
+			pct = fmt.Sprintf(" %.0f%%", f*100)
+		}
+		parts = append(parts, a.spin.View()+" computing"+pct)
+	}
+	if st.Status != "" {
+		if st.StatusErr {
+			parts = append(parts, s.Error.Render(st.Status))
+		} else {
+			parts = append(parts, s.Warn.Render(st.Status))
+		}
+	}
+	return fit(s.Summary.Render(strings.Join(parts, " │ ")), w)
+}
+
+func shortFigure(name string) string {
+	if strings.HasPrefix(name, "posterior deviation") {
+		return "posterior = target"
+	}
+	return name
+}
+
+func (a *App) helpView(w int) string {
+	st := a.st
+	p := a.panes[a.active]
+	if a.showAll {
+		cols := [][]key.Binding{st.Keys.globalFull(), p.fullHelp()}
+		return a.help.FullHelpView(cols)
+	}
+	bindings := append(p.shortHelp(), st.Keys.globalHelp()...)
+	return fit(a.help.ShortHelpView(bindings), w)
+}
+
+// Run opens the workbench on input: a CSV path, dataset:NAME, or "" for
+// the default dataset (census, 10,000 rows).
+func Run(env pipeline.Env, input string) error {
+	if input == "" {
+		input = "dataset:census"
+	}
+	app := NewApp(env, pipeline.Project{Input: input, Method: "distribution"})
+	prog := tea.NewProgram(app, tea.WithAltScreen())
+	_, err := prog.Run()
+	return err
+}

@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/filepicker"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/datasets"
+)
+
+// confirmDialog asks a yes/no question.
+type confirmDialog struct {
+	st    *State
+	text  string
+	onYes func()
+}
+
+func newConfirmDialog(st *State, text string, onYes func()) *confirmDialog {
+	return &confirmDialog{st: st, text: text, onYes: onYes}
+}
+
+func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return false, nil
+	}
+	switch {
+	case key.Matches(k, d.st.Keys.Yes):
+		d.onYes()
+		return true, nil
+	case key.Matches(k, d.st.Keys.No), k.String() == "q", k.String() == "ctrl+c":
+		return true, nil
+	}
+	return false, nil
+}
+
+func (d *confirmDialog) view(w, h int) string {
+	return centered(d.st.Styles.Dialog.Render(d.text), w, h)
+}
+
+// centered puts a box in the middle of a w x h area.
+func centered(box string, w, h int) string {
+	lines := strings.Split(box, "\n")
+	top := (h - len(lines)) / 2
+	if top < 0 {
+		top = 0
+	}
+	var out []string
+	for i := 0; i < top; i++ {
+		out = append(out, "")
+	}
+	bw := 0
+	for _, l := range lines {
+		if x := lenCells(l); x > bw {
+			bw = x
+		}
+	}
+	left := (w - bw) / 2
+	if left < 0 {
+		left = 0
+	}
+	for _, l := range lines {
+		out = append(out, strings.Repeat(" ", left)+l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// saveDialog asks where to save project.json.
+type saveDialog struct {
+	st    *State
+	input textinput.Model
+	err   string
+}
+
+func newSaveDialog(st *State) *saveDialog {
+	in := textinput.New()
+	in.Prompt = "save project to: "
+	in.SetValue("project.json")
+	in.CursorEnd()
+	in.Focus()
+	in.Width = 40
+	return &saveDialog{st: st, input: in}
+}
+
+func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch k.String() {
+		case "esc":
+			return true, nil
+		case "enter":
+			path := strings.TrimSpace(d.input.Value())
+			if path == "" {
+				d.err = "give a file name"
+				return false, nil
+			}
+			if err := d.st.Project.Save(path); err != nil {
+				d.err = err.Error()
+				return false, nil
+			}
+			d.st.Dirty = false
+			d.st.Notify("project saved to %s (privlab run --config %s reads it)", path, path)
+			return true, nil
+		}
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	return false, cmd
+}
+
+func (d *saveDialog) view(w, h int) string {
+	body := "Save the whole configuration as project.json\n(the file privlab run --config accepts)\n\n" + d.input.View()
+	if d.err != "" {
+		body += "\n" + d.st.Styles.Error.Render(d.err)
+	}
+	body += "\n\n" + d.st.Styles.Muted.Render("enter save · esc cancel")
+	return centered(d.st.Styles.Dialog.Render(body), w, h)
+}
+
+// fileDialog picks a CSV file with bubbles/filepicker.
+type fileDialog struct {
+	st     *State
+	picker filepicker.Model
+}
+
+func newFileDialog(st *State) *fileDialog {
+	fp := filepicker.New()
+	fp.AllowedTypes = []string{".csv", ".tsv", ".txt"}
+	if wd, err := os.Getwd(); err == nil {
+		fp.CurrentDirectory = wd
+	}
+	fp.ShowHidden = false
+	fp.AutoHeight = false
+	fp.SetHeight(14)
+	return &fileDialog{st: st, picker: fp}
+}
+
+func (d *fileDialog) init() tea.Cmd { return d.picker.Init() }
+
+func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "esc" || k.String() == "q") {
+		return true, nil
+	}
+	var cmd tea.Cmd
+	d.picker, cmd = d.picker.Update(msg)
+	if ok, path := d.picker.DidSelectFile(msg); ok {
+		d.st.SetInput(path)
+		d.st.Notify("loading %s: set the roles in the Data pane", path)
+		return true, cmd
+	}
+	if ok, path := d.picker.DidSelectDisabledFile(msg); ok {
+		d.st.Notify("%s is not a CSV file", path)
+	}
+	return false, cmd
+}
+
+func (d *fileDialog) view(w, h int) string {
+	s := d.st.Styles
+	body := s.Title.Render("Open a CSV file") + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n" +
+		d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · → or enter open · ← up a directory · esc cancel")
+	return block(body, w, h)
+}
+
+// datasetDialog picks an embedded dataset.
+type datasetDialog struct {
+	st     *State
+	cursor int
+	list   []datasets.Dataset
+}
+
+func newDatasetDialog(st *State) *datasetDialog {
+	d := &datasetDialog{st: st, list: datasets.All()}
+	for i, ds := range d.list {
+		if "dataset:"+ds.Name == st.Project.Input {
+			d.cursor = i
+		}
+	}
+	return d
+}
+
+func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return false, nil
+	}
+	keys := d.st.Keys
+	switch {
+	case key.Matches(k, keys.Up):
+		if d.cursor > 0 {
+			d.cursor--
+		}
+	case key.Matches(k, keys.Down):
+		if d.cursor < len(d.list)-1 {
+			d.cursor++
+		}
+	case key.Matches(k, keys.Enter):
+		d.st.SetInput("dataset:" + d.list[d.cursor].Name)
+		return true, nil
+	case key.Matches(k, keys.Back), k.String() == "q":
+		return true, nil
+	}
+	return false, nil
+}
+
+func (d *datasetDialog) view(w, h int) string {
+	s := d.st.Styles
+	var b strings.Builder
+	b.WriteString(s.Title.Render("Load an embedded dataset") + "\n\n")
+	for i, ds := range d.list {
+		rows := fmt.Sprintf("%d rows", ds.DefaultRows)
+		if !ds.Fixed {
+			rows = fmt.Sprintf("%d rows, generated", ds.DefaultRows)
+		}
+		line := fmt.Sprintf("  %-19s %-22s %s", ds.Name, rows, ds.Title)
+		if i == d.cursor {
+			line = s.Selected.Render(fit("▸"+line[1:], w-2))
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n" + s.Muted.Render("enter load · esc cancel"))
+	return block(b.String(), w, h)
+}

@@ -1,0 +1,200 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"privlab/model"
+)
+
+// lenCells is the display width of s.
+func lenCells(s string) int { return lipgloss.Width(s) }
+
+// fit cuts or pads one line to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if lipgloss.Width(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	if pad := w - lipgloss.Width(s); pad > 0 {
+		s += strings.Repeat(" ", pad)
+	}
+	return s
+}
+
+// block makes text exactly w x h: every line fitted, missing lines blank,
+// extra lines dropped. Panes render through it so nothing is clipped
+// illegibly or overflows at 80x24.
+func block(text string, w, h int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		lines[i] = fit(l, w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sideBySide joins two blocks of the same height with a gap.
+func sideBySide(left string, lw int, right string, rw int, h int) string {
+	l := strings.Split(block(left, lw, h), "\n")
+	r := strings.Split(block(right, rw, h), "\n")
+	out := make([]string, h)
+	for i := range out {
+		out[i] = l[i] + " │ " + r[i]
+	}
+	return strings.Join(out, "\n")
+}
+
+// sparkline draws counts as one cell each with block characters.
+func sparkline(counts []int32) string {
+	const ticks = "▁▂▃▄▅▆▇█"
+	var max int32
+	for _, c := range counts {
+		if c > max {
+			max = c
+		}
+	}
+	runes := []rune(ticks)
+	var b strings.Builder
+	for _, c := range counts {
+		if c == 0 || max == 0 {
+			b.WriteRune(' ')
+			continue
+		}
+		i := int(math.Ceil(float64(c)/float64(max)*float64(len(runes)))) - 1
+		if i < 0 {
+			i = 0
+		}
+		b.WriteRune(runes[i])
+	}
+	return b.String()
+}
+
+// bar draws a horizontal bar of fraction f (0..1) in w cells.
+func bar(f float64, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if f < 0 || math.IsNaN(f) {
+		f = 0
+	}
+	if f > 1 {
+		f = 1
+	}
+	eighths := int(math.Round(f * float64(w) * 8))
+	full := eighths / 8
+	rem := eighths % 8
+	parts := []rune(" ▏▎▍▌▋▊▉")
+	s := strings.Repeat("█", full)
+	if rem > 0 && full < w {
+		s += string(parts[rem])
+	}
+	return s + strings.Repeat(" ", w-lipgloss.Width(s))
+}
+
+// bins groups n leaf values into at most max consecutive bins and returns
+// each bin's label and the summed series.
+func bins(labels []string, series [][]float64, max int) ([]string, [][]float64) {
+	n := len(labels)
+	if n <= max {
+		return labels, series
+	}
+	outL := make([]string, max)
+	outS := make([][]float64, len(series))
+	for s := range series {
+		outS[s] = make([]float64, max)
+	}
+	for b := 0; b < max; b++ {
+		lo, hi := b*n/max, (b+1)*n/max-1
+		if lo == hi {
+			outL[b] = labels[lo]
+		} else {
+			outL[b] = labels[lo] + "–" + labels[hi]
+		}
+		for s := range series {
+			for i := lo; i <= hi; i++ {
+				if i < len(series[s]) {
+					outS[s][b] += series[s][i]
+				}
+			}
+		}
+	}
+	return outL, outS
+}
+
+// human prints a number compactly: 1234567 -> 1.23M.
+func human(x float64) string {
+	a := math.Abs(x)
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return fmt.Sprint(x)
+	case a >= 1e9:
+		return trimZeros(fmt.Sprintf("%.2f", x/1e9)) + "G"
+	case a >= 1e6:
+		return trimZeros(fmt.Sprintf("%.2f", x/1e6)) + "M"
+	case a >= 1e4:
+		return trimZeros(fmt.Sprintf("%.1f", x/1e3)) + "k"
+	case x == math.Trunc(x):
+		return model.FormatNumber(x)
+	case a >= 1:
+		return trimZeros(fmt.Sprintf("%.2f", x))
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+func trimZeros(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// thousands prints an integer with separators: 10000 -> 10,000.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// scroll returns the first visible index so that cursor stays within a
+// window of h rows.
+func scroll(cursor, offset, h, n int) int {
+	if h <= 0 {
+		return 0
+	}
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+h {
+		offset = cursor - h + 1
+	}
+	if offset > n-h {
+		offset = n - h
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	return offset
+}

@@ -1,0 +1,290 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/model"
+)
+
+// dataPane lists the table's columns with kind, distinct and missing
+// counts and a mini histogram, and assigns roles with single keys.
+type dataPane struct {
+	st     *State
+	cursor int
+	offset int
+	table  *model.Table // the table the cached stats belong to
+	hists  []string
+	descs  []string
+}
+
+func newDataPane(st *State) *dataPane { return &dataPane{st: st} }
+
+func (p *dataPane) title() string   { return "Data" }
+func (p *dataPane) capturing() bool { return false }
+
+func (p *dataPane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole}
+}
+
+func (p *dataPane) fullHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{k.Up, k.Down, k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing}
+}
+
+// refresh recomputes the per-column histograms when the table changed.
+func (p *dataPane) refresh() {
+	t := p.st.Table
+	if t == p.table {
+		return
+	}
+	p.table = t
+	p.hists, p.descs = nil, nil
+	if t == nil {
+		return
+	}
+	for _, c := range t.Columns {
+		h, d := columnSketch(c)
+		p.hists = append(p.hists, h)
+		p.descs = append(p.descs, d)
+	}
+	if p.cursor >= len(t.Columns) {
+		p.cursor = 0
+	}
+}
+
+// columnSketch is a column's mini histogram (8 cells) and a description:
+// the range for numeric columns, the top values for categorical ones.
+func columnSketch(c *model.Column) (string, string) {
+	counts := c.Counts()
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	bins := make([]int32, 8)
+	if lo, hi, ok := c.Range(); ok {
+		for code, n := range counts {
+			b := 0
+			if hi > lo {
+				b = int((c.Nums[code] - lo) / (hi - lo) * 8)
+			}
+			if b > 7 {
+				b = 7
+			}
+			bins[b] += int32(n)
+		}
+		return sparkline(bins), model.FormatNumber(lo) + " .. " + model.FormatNumber(hi)
+	}
+	idx := make([]int, len(counts))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return counts[idx[a]] > counts[idx[b]] })
+	var top []string
+	for i, code := range idx {
+		if i < 8 {
+			bins[i] = int32(counts[code])
+		}
+		if i < 3 && total > 0 {
+			top = append(top, fmt.Sprintf("%s %.0f%%", c.Dict[code], 100*float64(counts[code])/float64(total)))
+		}
+	}
+	return sparkline(bins), strings.Join(top, ", ")
+}
+
+func (p *dataPane) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	st := p.st
+	if !ok || st.Table == nil {
+		return nil
+	}
+	keys := st.Keys
+	cols := st.Table.Columns
+	col := cols[p.cursor].Name
+	r := &st.Project.Roles
+	switch {
+	case key.Matches(k, keys.Up):
+		if p.cursor > 0 {
+			p.cursor--
+		}
+	case key.Matches(k, keys.Down):
+		if p.cursor < len(cols)-1 {
+			p.cursor++
+		}
+	case key.Matches(k, keys.ToggleQI):
+		if contains(r.QIs, col) {
+			r.QIs = remove(r.QIs, col)
+		} else {
+			p.clear(col)
+			r.QIs = append(r.QIs, col)
+		}
+		st.Changed()
+	case key.Matches(k, keys.SetSA):
+		p.clear(col)
+		r.SA = col
+		st.Changed()
+	case key.Matches(k, keys.ToggleID):
+		if contains(r.IDs, col) {
+			r.IDs = remove(r.IDs, col)
+		} else {
+			p.clear(col)
+			r.IDs = append(r.IDs, col)
+		}
+		st.Changed()
+	case key.Matches(k, keys.ClearRole):
+		p.clear(col)
+		st.Changed()
+	case key.Matches(k, keys.ToggleKind):
+		kind := "numeric"
+		if cols[p.cursor].Kind == model.Numeric {
+			kind = "categorical"
+		}
+		if kind == "numeric" {
+			if _, ok := model.ParseNumber(firstNonNumber(cols[p.cursor])); !ok {
+				st.Notify("%s cannot be numeric: %q is not a number", col, firstNonNumber(cols[p.cursor]))
+				return nil
+			}
+		}
+		if st.Project.Kinds == nil {
+			st.Project.Kinds = map[string]string{}
+		}
+		st.Project.Kinds[col] = kind
+		delete(st.Project.Hierarchies, col)
+		st.needLoad = true
+		st.Dirty = true
+	case key.Matches(k, keys.ToggleMissing):
+		if st.Project.Missing == "category" {
+			st.Project.Missing = "drop"
+		} else {
+			st.Project.Missing = "category"
+		}
+		st.Changed()
+	}
+	return nil
+}
+
+// firstNonNumber returns a value that does not parse as a number, or "0".
+func firstNonNumber(c *model.Column) string {
+	for _, v := range c.Dict {
+		if _, ok := model.ParseNumber(v); !ok {
+			return v
+		}
+	}
+	return "0"
+}
+
+// clear removes every role of a column.
+func (p *dataPane) clear(col string) {
+	r := &p.st.Project.Roles
+	r.QIs = remove(r.QIs, col)
+	r.IDs = remove(r.IDs, col)
+	if r.SA == col {
+		r.SA = ""
+	}
+}
+
+func (p *dataPane) view(w, h int) string {
+	st, s := p.st, p.st.Styles
+	if st.Table == nil {
+		if st.LoadErr != nil {
+			return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(st.LoadErr.Error(), w) +
+				"\n\n" + s.Muted.Render("ctrl+o opens another file · ctrl+l loads an embedded dataset")
+		}
+		return s.Muted.Render("loading " + st.Project.Input + " …")
+	}
+	t := st.Table
+	missing := "drop rows with a missing QI or SA value"
+	if st.Project.Missing == "category" {
+		missing = "treat missing values as a category (?)"
+	}
+	var b strings.Builder
+	b.WriteString(s.Title.Render("Columns of "+t.Name) + s.Muted.Render(fmt.Sprintf("  %s rows · missing: %s", thousands(t.Rows), missing)) + "\n")
+	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
+	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
+	rows := h - 5
+	p.offset = scroll(p.cursor, p.offset, rows, len(t.Columns))
+	for i := p.offset; i < len(t.Columns) && i < p.offset+rows; i++ {
+		c := t.Columns[i]
+		role := st.Project.Roles.Of(c.Name).Short()
+		line := fmt.Sprintf("  %-18s %-4s %-11s %8d %7d  %-8s  %s", clip(c.Name, 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
+		if i == p.cursor {
+			line = s.Selected.Render(fit("▸"+line[1:], w))
+		} else if role == "SA" {
+			line = s.Cursor.Render(line)
+		}
+		b.WriteString(fit(line, w) + "\n")
+	}
+	r := st.Project.Roles
+	hint := fmt.Sprintf("QI: %s · SA: %s · identifiers (dropped): %s", orNone(strings.Join(r.QIs, ", ")), orNone(r.SA), orNone(strings.Join(r.IDs, ", ")))
+	ins := "insensitive: " + orNone(strings.Join(r.Insensitive(t), ", "))
+	if how := st.Spec().Insensitive; how != "" {
+		ins += " — " + how
+	}
+	for len(strings.Split(b.String(), "\n")) < h-2 {
+		b.WriteString("\n")
+	}
+	b.WriteString(s.Muted.Render(fit(hint, w)) + "\n" + s.Muted.Render(fit(ins, w)))
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func remove(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// wrap breaks text into lines of at most w cells at spaces.
+func wrap(text string, w int) string {
+	if w < 10 {
+		return text
+	}
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			if line != "" && lenCells(line)+1+lenCells(word) > w {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

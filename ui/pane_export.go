@@ -1,0 +1,252 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
+	"privlab/model"
+)
+
+// exportPane writes the release: it shows what will be written, asks
+// before replacing an existing directory or writing a release that
+// violates its requirement, runs the independent verification and shows
+// its lines. The release and audit record are written as `privlab run`
+// writes them.
+type exportPane struct {
+	st      *State
+	input   textinput.Model
+	editing bool
+	confirm string // pending question, "" when none
+	force   bool
+	accept  bool
+	seq     int
+	busy    bool
+	lines   []string
+	err     error
+	done    string
+	// the plan of the current result
+	planOf *method.Result
+	plan   []model.FileEntry
+}
+
+type exportMsg struct {
+	seq int
+	ex  *pipeline.Exported
+	err error
+}
+
+func newExportPane(st *State) *exportPane {
+	in := textinput.New()
+	in.Prompt = "release directory: "
+	in.Width = 50
+	return &exportPane{st: st, input: in}
+}
+
+func (p *exportPane) title() string   { return "Export" }
+func (p *exportPane) capturing() bool { return p.editing || p.confirm != "" }
+func (p *exportPane) refresh()        {}
+
+func (p *exportPane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	switch {
+	case p.confirm != "":
+		return []key.Binding{k.Yes, k.No}
+	case p.editing:
+		return []key.Binding{k.Enter, k.Back}
+	}
+	return []key.Binding{k.Export, key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit directory"))}
+}
+
+func (p *exportPane) fullHelp() []key.Binding { return p.shortHelp() }
+
+// dir is the chosen directory (a default from the input's name).
+func (p *exportPane) dir() string {
+	if v := strings.TrimSpace(p.input.Value()); v != "" {
+		return v
+	}
+	base := p.st.Project.Input
+	if name, ok := datasetName(base); ok {
+		base = name
+	} else {
+		base = strings.TrimSuffix(baseName(base), ".csv")
+	}
+	return "release-" + base + "-" + p.st.Project.Method
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+func (p *exportPane) update(msg tea.Msg) tea.Cmd {
+	st := p.st
+	switch msg := msg.(type) {
+	case exportMsg:
+		if msg.seq != p.seq {
+			return nil
+		}
+		p.busy = false
+		p.err = msg.err
+		p.lines = nil
+		if msg.err != nil {
+			var ve *model.VerifyError
+			if errors.As(msg.err, &ve) {
+				p.lines = ve.Lines
+			}
+			st.Fail(msg.err)
+			return nil
+		}
+		p.lines = msg.ex.Checks
+		p.done = fmt.Sprintf("wrote %s and %s", msg.ex.Dir, model.AuditPath(msg.ex.Dir))
+		st.Dirty = false
+		st.Notify("exported %s", msg.ex.Dir)
+		return nil
+	case tea.KeyMsg:
+		keys := st.Keys
+		if p.confirm != "" {
+			switch {
+			case key.Matches(msg, keys.Yes):
+				p.confirm = ""
+				return p.export()
+			case key.Matches(msg, keys.No):
+				p.confirm, p.force, p.accept = "", false, false
+				st.Notify("export cancelled")
+			}
+			return nil
+		}
+		if p.editing {
+			switch msg.String() {
+			case "esc", "enter":
+				p.editing = false
+				p.input.Blur()
+				return nil
+			}
+			var cmd tea.Cmd
+			p.input, cmd = p.input.Update(msg)
+			return cmd
+		}
+		switch {
+		case msg.String() == "e":
+			p.editing = true
+			p.input.SetValue(p.dir())
+			p.input.CursorEnd()
+			p.input.Focus()
+			return textinput.Blink
+		case key.Matches(msg, keys.Export):
+			return p.start()
+		}
+	}
+	return nil
+}
+
+// start checks what needs confirming before exporting.
+func (p *exportPane) start() tea.Cmd {
+	st := p.st
+	if st.Result == nil || st.Prep == nil || st.Running {
+		st.Notify("wait for the preview to finish before exporting")
+		return nil
+	}
+	p.force, p.accept = false, false
+	var q []string
+	if _, err := os.Stat(p.dir()); err == nil {
+		p.force = true
+		q = append(q, fmt.Sprintf("%s exists: replace it?", p.dir()))
+	}
+	if v := st.Result.Violations(); v > 0 {
+		p.accept = true
+		q = append(q, fmt.Sprintf("%d groups violate the privacy requirement: export anyway (the manifest will say so)?", v))
+	}
+	if len(q) > 0 {
+		p.confirm = strings.Join(q, "\n") + " (y/n)"
+		return nil
+	}
+	return p.export()
+}
+
+func (p *exportPane) export() tea.Cmd {
+	st := p.st
+	p.seq++
+	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
+	seq, prep, res, dir := p.seq, st.Prep, st.Result, p.dir()
+	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept}
+	return guarded(func() tea.Msg {
+		ex, err := pipeline.Export(prep, res, dir, opt)
+		return exportMsg{seq: seq, ex: ex, err: err}
+	}, func(err error) tea.Msg { return exportMsg{seq: seq, err: err} })
+}
+
+// planFiles lists the files of the current result's release.
+func (p *exportPane) planFiles() []model.FileEntry {
+	r := p.st.Result
+	if r == nil || r.Release == nil {
+		return nil
+	}
+	if p.planOf == r {
+		return p.plan
+	}
+	p.planOf, p.plan = r, nil
+	rel, _, err := r.Release(1)
+	if err != nil {
+		return nil
+	}
+	for _, f := range rel.Files {
+		p.plan = append(p.plan, model.FileEntry{Name: f.Name, Rows: f.Rows})
+	}
+	return p.plan
+}
+
+func (p *exportPane) view(w, h int) string {
+	st, s := p.st, p.st.Styles
+	var b strings.Builder
+	b.WriteString(s.Title.Render("Export the release") + "\n\n")
+	if p.editing {
+		b.WriteString(p.input.View() + "\n")
+	} else {
+		b.WriteString(s.Label.Render("directory  ") + p.dir() + s.Muted.Render("   (e: edit)") + "\n")
+	}
+	b.WriteString(s.Label.Render("audit      ") + model.AuditPath(p.dir()) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n\n")
+	if st.Result == nil {
+		b.WriteString(s.Muted.Render("no release yet: wait for the preview") + "\n")
+		return b.String()
+	}
+	b.WriteString(s.Label.Render("will write") + "\n")
+	for _, f := range p.planFiles() {
+		b.WriteString(fmt.Sprintf("  %-20s %s rows\n", f.Name, thousands(f.Rows)))
+	}
+	b.WriteString("  manifest.json        parameters, effective target, worst cases, SHA-256 of every file\n")
+	b.WriteString("  report.md            a summary to file with the release\n")
+	if ins := st.Spec().Insensitive; ins != "" {
+		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
+	}
+	b.WriteString("\n")
+	switch {
+	case p.confirm != "":
+		b.WriteString(s.Warn.Render(p.confirm) + "\n")
+	case p.busy:
+		b.WriteString(s.Muted.Render("writing and verifying…") + "\n")
+	case p.err != nil:
+		b.WriteString(s.Error.Render(wrap("✗ "+p.err.Error(), w)) + "\n")
+	case p.done != "":
+		b.WriteString(s.OK.Render("✓ "+p.done) + "\n")
+	default:
+		b.WriteString(s.Muted.Render("enter: write the release (atomically), then verify it from its files") + "\n")
+	}
+	for _, l := range p.lines {
+		style := s.OK
+		if strings.HasPrefix(l, "FAIL") {
+			style = s.Error
+		}
+		b.WriteString(style.Render(fit(l, w)) + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,395 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/model"
+)
+
+// builders the b key cycles through.
+var builders = []string{"auto", "flat", "masking", "binary", "ternary", "intervals"}
+
+// hierarchyPane shows, per attribute, the chosen builder or file and the
+// tree with each node's range and row count; nodes fold and unfold.
+type hierarchyPane struct {
+	st       *State
+	attr     int  // selected attribute
+	inTree   bool // focus on the tree (else the attribute list)
+	cursor   int  // selected visible node
+	offset   int
+	expanded map[string]map[int]bool
+	input    textinput.Model
+	editing  bool
+	err      string
+	// row counts per node, cached for the hierarchy they belong to
+	countsOf *model.Hierarchy
+	counts   []int
+}
+
+func newHierarchyPane(st *State) *hierarchyPane {
+	in := textinput.New()
+	in.Prompt = "hierarchy file: "
+	in.Width = 50
+	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, input: in}
+}
+
+func (p *hierarchyPane) title() string   { return "Hierarchy" }
+func (p *hierarchyPane) capturing() bool { return p.editing }
+func (p *hierarchyPane) refresh()        {}
+
+func (p *hierarchyPane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	if p.editing {
+		return []key.Binding{k.Enter, k.Back}
+	}
+	return []key.Binding{k.Builder, k.Wider, k.Narrow, k.File, k.Expand}
+}
+
+func (p *hierarchyPane) fullHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Builder, k.Wider, k.Narrow, k.File, k.Expand}
+}
+
+// attrs are the attributes that need a hierarchy: the QIs and the SA.
+func (p *hierarchyPane) attrs() []string {
+	return p.st.Project.Roles.Used()
+}
+
+func (p *hierarchyPane) current() (string, *model.Hierarchy) {
+	as := p.attrs()
+	if len(as) == 0 {
+		return "", nil
+	}
+	if p.attr >= len(as) {
+		p.attr = len(as) - 1
+	}
+	a := as[p.attr]
+	if p.st.Prep != nil {
+		return a, p.st.Prep.Hierarchies[a]
+	}
+	return a, nil
+}
+
+func (p *hierarchyPane) spec(attr string) string {
+	if s, ok := p.st.Project.Hierarchies[attr]; ok {
+		return s
+	}
+	if name, ok := datasetName(p.st.Project.Input); ok && p.st.Env.Datasets != nil {
+		if s := p.st.Env.Datasets.DefaultHierarchy(name, attr); s != "" {
+			return s + " (dataset default)"
+		}
+	}
+	return "auto"
+}
+
+func (p *hierarchyPane) setSpec(attr, spec string) {
+	if p.st.Project.Hierarchies == nil {
+		p.st.Project.Hierarchies = map[string]string{}
+	}
+	p.st.Project.Hierarchies[attr] = spec
+	p.st.Changed()
+}
+
+func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
+	st := p.st
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	keys := st.Keys
+	attr, h := p.current()
+	if p.editing {
+		switch k.String() {
+		case "esc":
+			p.editing, p.err = false, ""
+			p.input.Blur()
+			return nil
+		case "enter":
+			path := strings.TrimSpace(p.input.Value())
+			if err := checkHierarchyFile(attr, path, st.Table); err != nil {
+				p.err = err.Error()
+				return nil
+			}
+			p.editing, p.err = false, ""
+			p.input.Blur()
+			p.setSpec(attr, path)
+			return nil
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return cmd
+	}
+	if attr == "" {
+		return nil
+	}
+	switch {
+	case key.Matches(k, keys.Left):
+		p.inTree = false
+	case key.Matches(k, keys.Right):
+		p.inTree = true
+	case key.Matches(k, keys.Up):
+		if p.inTree {
+			if p.cursor > 0 {
+				p.cursor--
+			}
+		} else if p.attr > 0 {
+			p.attr--
+			p.cursor, p.offset = 0, 0
+		}
+	case key.Matches(k, keys.Down):
+		if p.inTree {
+			if h != nil && p.cursor < len(p.visible(attr, h))-1 {
+				p.cursor++
+			}
+		} else if p.attr < len(p.attrs())-1 {
+			p.attr++
+			p.cursor, p.offset = 0, 0
+		}
+	case key.Matches(k, keys.Builder):
+		p.cycleBuilder(attr)
+	case key.Matches(k, keys.Wider):
+		p.scaleWidth(attr, 2)
+	case key.Matches(k, keys.Narrow):
+		p.scaleWidth(attr, 0.5)
+	case key.Matches(k, keys.File):
+		p.editing = true
+		p.input.SetValue("")
+		p.input.Focus()
+		return textinput.Blink
+	case key.Matches(k, keys.Expand):
+		if h != nil && p.inTree {
+			vis := p.visible(attr, h)
+			if p.cursor < len(vis) {
+				n := vis[p.cursor]
+				p.expandedOf(attr)[n] = !p.isExpanded(attr, n)
+			}
+		} else {
+			p.inTree = true
+		}
+	}
+	return nil
+}
+
+func (p *hierarchyPane) cycleBuilder(attr string) {
+	cur := strings.Fields(p.spec(attr))[0]
+	name, _, _ := strings.Cut(cur, ":")
+	col := p.st.Table.Column(attr)
+	i := 0
+	for j, b := range builders {
+		if b == name {
+			i = j
+		}
+	}
+	for step := 1; step <= len(builders); step++ {
+		next := builders[(i+step)%len(builders)]
+		if next == "intervals" {
+			if col == nil || col.Kind != model.Numeric {
+				continue
+			}
+			next = "intervals:" + model.FormatNumber(model.AutoWidth(col))
+		}
+		p.setSpec(attr, next)
+		p.cursor, p.offset = 0, 0
+		delete(p.expanded, attr)
+		return
+	}
+}
+
+func (p *hierarchyPane) scaleWidth(attr string, f float64) {
+	col := p.st.Table.Column(attr)
+	if col == nil || col.Kind != model.Numeric {
+		p.st.Notify("%s is categorical: interval widths apply to numeric attributes", attr)
+		return
+	}
+	cur := strings.Fields(p.spec(attr))[0]
+	w := model.AutoWidth(col)
+	if strings.HasPrefix(cur, "intervals:") {
+		first, _, _ := strings.Cut(strings.TrimPrefix(cur, "intervals:"), ",")
+		if x, ok := model.ParseNumber(first); ok {
+			w = x
+		}
+	}
+	w *= f
+	if w < 1 && isIntegral(col) {
+		w = 1
+	}
+	w = math.Max(w, 1e-9)
+	p.setSpec(attr, "intervals:"+model.FormatNumber(w))
+	delete(p.expanded, attr)
+}
+
+func isIntegral(c *model.Column) bool {
+	for _, v := range c.Nums {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func checkHierarchyFile(attr, path string, t *model.Table) error {
+	if path == "" {
+		return fmt.Errorf("give a file path")
+	}
+	h, err := model.LoadHierarchyFile(attr, path)
+	if err != nil {
+		return err
+	}
+	if t != nil {
+		if c := t.Column(attr); c != nil {
+			if _, err := h.MapColumn(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (p *hierarchyPane) expandedOf(attr string) map[int]bool {
+	m := p.expanded[attr]
+	if m == nil {
+		m = map[int]bool{}
+		p.expanded[attr] = m
+	}
+	return m
+}
+
+// isExpanded: the root and its children start unfolded.
+func (p *hierarchyPane) isExpanded(attr string, n int) bool {
+	if v, ok := p.expandedOf(attr)[n]; ok {
+		return v
+	}
+	return n == 0
+}
+
+// visible lists the nodes shown, depth first, skipping folded subtrees.
+func (p *hierarchyPane) visible(attr string, h *model.Hierarchy) []int {
+	var out []int
+	var walk func(n int)
+	walk = func(n int) {
+		out = append(out, n)
+		if p.isExpanded(attr, n) {
+			for _, c := range h.Nodes[n].Children {
+				walk(c)
+			}
+		}
+	}
+	walk(0)
+	return out
+}
+
+// nodeCounts counts the table's rows under every node.
+func nodeCounts(h *model.Hierarchy, c *model.Column) []int {
+	counts := make([]int, len(h.Nodes))
+	leafOf, err := h.MapColumn(c)
+	if err != nil {
+		return counts
+	}
+	per := c.Counts()
+	for code, n := range per {
+		for x := leafOf[code]; x >= 0; x = h.Nodes[x].Parent {
+			counts[x] += n
+		}
+	}
+	return counts
+}
+
+func (p *hierarchyPane) view(w, h int) string {
+	st, s := p.st, p.st.Styles
+	as := p.attrs()
+	if len(as) == 0 {
+		return s.Muted.Render("Choose quasi-identifiers and the sensitive attribute in the Data pane (1) first.")
+	}
+	attr, hier := p.current()
+	// left: the attributes and their specs
+	lw := 30
+	if w < 70 {
+		lw = w / 3
+	}
+	var left strings.Builder
+	left.WriteString(s.Title.Render("Attributes") + "\n")
+	for i, a := range as {
+		role := st.Project.Roles.Of(a).Short()
+		line := fmt.Sprintf(" %s %-12s %s", role, clip(a, 12), p.spec(a))
+		if i == p.attr {
+			style := s.Selected
+			if p.inTree {
+				style = s.Cursor
+			}
+			line = style.Render(fit("▸"+line[1:], lw))
+		}
+		left.WriteString(fit(line, lw) + "\n")
+	}
+	left.WriteString("\n" + s.Muted.Render(wrap("b cycles auto, flat, masking, binary, ternary, intervals; +/- change the interval width; f loads a file (value;level1;...;*).", lw)))
+	// right: the tree
+	rw := w - lw - 3
+	var right strings.Builder
+	if p.editing {
+		right.WriteString(p.input.View() + "\n")
+		if p.err != "" {
+			right.WriteString(s.Error.Render(wrap(p.err, rw)) + "\n")
+		}
+		right.WriteString(s.Muted.Render("enter load · esc cancel") + "\n")
+	}
+	if hier == nil {
+		if st.RunErr != nil {
+			right.WriteString(s.Error.Render(wrap(st.RunErr.Error(), rw)))
+		} else {
+			right.WriteString(s.Muted.Render("building…"))
+		}
+		return sideBySide(left.String(), lw, right.String(), rw, h)
+	}
+	if p.countsOf != hier {
+		p.countsOf, p.counts = hier, nodeCounts(hier, st.Table.Column(attr))
+	}
+	counts := p.counts
+	kind := "categorical"
+	if hier.Numeric {
+		kind = "numeric"
+	}
+	right.WriteString(s.Title.Render(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", attr, len(hier.Nodes), len(hier.Leaves), hier.Height(), kind)) + "\n")
+	vis := p.visible(attr, hier)
+	if p.cursor >= len(vis) {
+		p.cursor = len(vis) - 1
+	}
+	rows := h - 2
+	if p.editing {
+		rows -= 3
+	}
+	p.offset = scroll(p.cursor, p.offset, rows, len(vis))
+	for i := p.offset; i < len(vis) && i < p.offset+rows; i++ {
+		n := vis[i]
+		nd := hier.Nodes[n]
+		mark := "  "
+		if len(nd.Children) > 0 {
+			mark = "▸ "
+			if p.isExpanded(attr, n) {
+				mark = "▾ "
+			}
+		}
+		detail := fmt.Sprintf("range %s · %s rows", human(hier.Range(n)), thousands(counts[n]))
+		if len(nd.Children) > 0 {
+			detail = fmt.Sprintf("%d values · ", hier.LeafCount(n)) + detail
+		}
+		line := strings.Repeat("  ", nd.Depth) + mark + nd.Label + "  " + s.Muted.Render(detail)
+		if i == p.cursor && p.inTree {
+			line = s.Selected.Render(fit(strings.Repeat("  ", nd.Depth)+mark+nd.Label+"  "+detail, rw))
+		}
+		right.WriteString(fit(line, rw) + "\n")
+	}
+	return sideBySide(left.String(), lw, right.String(), rw, h)
+}
+
+// datasetName returns NAME for dataset:NAME inputs.
+func datasetName(input string) (string, bool) {
+	if strings.HasPrefix(input, "dataset:") {
+		return strings.TrimPrefix(input, "dataset:"), true
+	}
+	return "", false
+}

@@ -1,0 +1,433 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/table"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/method"
+)
+
+// previewPane is the live preview: a table of groups with size, QI
+// summary, SA histogram and the method's privacy figures (violations
+// marked), sortable by any column; enter opens a group's detail: its
+// members as published and as original, and its distributions as bars.
+type previewPane struct {
+	st      *State
+	tbl     table.Model
+	sortCol int // 0 id, 1 size, 2.. figures
+	desc    bool
+	order   []int // group indexes in display order
+	res     *method.Result
+	width   int
+	detail  *method.Detail
+	detailG int
+	dOffset int
+}
+
+func newPreviewPane(st *State) *previewPane {
+	t := table.New(table.WithFocused(true))
+	ts := table.DefaultStyles()
+	ts.Header = st.Styles.TableHeader.PaddingRight(1)
+	ts.Cell = st.Styles.TableCell.PaddingRight(1)
+	ts.Selected = st.Styles.TableSelected
+	t.SetStyles(ts)
+	km := table.DefaultKeyMap()
+	km.PageDown.SetKeys("pgdown", "f")
+	km.PageUp.SetKeys("pgup", "b")
+	km.HalfPageUp.SetKeys("ctrl+u")
+	km.HalfPageDown.SetKeys("ctrl+d")
+	t.KeyMap = km
+	return &previewPane{st: st, tbl: t}
+}
+
+func (p *previewPane) title() string   { return "Preview" }
+func (p *previewPane) capturing() bool { return false }
+
+func (p *previewPane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	if p.detail != nil {
+		return []key.Binding{k.Up, k.Down, k.Back}
+	}
+	return []key.Binding{k.Detail, k.Sort, k.Reverse}
+}
+
+func (p *previewPane) fullHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Back}
+}
+
+// sortNames are the sortable columns of the current method.
+func (p *previewPane) sortNames() []string {
+	names := []string{"id", "size"}
+	for _, f := range p.st.Spec().Figures {
+		names = append(names, f.Key)
+	}
+	return names
+}
+
+// refresh re-sorts when a new result arrived; the cursor stays on the
+// same group id where it can.
+func (p *previewPane) refresh() {
+	if p.st.Result == p.res {
+		return
+	}
+	keep := -1
+	if c := p.tbl.Cursor(); p.res != nil && c >= 0 && c < len(p.order) {
+		keep = p.res.Groups[p.order[p.tbl.Cursor()]].ID
+	}
+	p.res = p.st.Result
+	p.detail = nil
+	p.resort()
+	if keep >= 0 && p.res != nil {
+		for i, gi := range p.order {
+			if p.res.Groups[gi].ID == keep {
+				p.tbl.SetCursor(i)
+			}
+		}
+	}
+}
+
+func (p *previewPane) resort() {
+	r := p.res
+	if r == nil {
+		p.order = nil
+		p.tbl.SetRows(nil)
+		return
+	}
+	p.order = make([]int, len(r.Groups))
+	for i := range p.order {
+		p.order[i] = i
+	}
+	if p.sortCol >= len(p.sortNames()) {
+		p.sortCol = 0
+	}
+	key := func(i int) float64 {
+		g := r.Groups[i]
+		switch p.sortCol {
+		case 0:
+			return float64(g.ID)
+		case 1:
+			return float64(len(g.Rows))
+		}
+		if p.sortCol-2 < len(g.Figures) {
+			return g.Figures[p.sortCol-2]
+		}
+		return 0
+	}
+	sort.SliceStable(p.order, func(a, b int) bool {
+		ka, kb := key(p.order[a]), key(p.order[b])
+		if p.desc {
+			return ka > kb
+		}
+		return ka < kb
+	})
+	if p.width > 0 {
+		p.layout(p.width)
+	}
+}
+
+func (p *previewPane) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || p.res == nil {
+		return nil
+	}
+	keys := p.st.Keys
+	if p.detail != nil {
+		switch {
+		case key.Matches(k, keys.Back):
+			p.detail = nil
+		case key.Matches(k, keys.Up):
+			if p.dOffset > 0 {
+				p.dOffset--
+			}
+		case key.Matches(k, keys.Down):
+			p.dOffset++
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, keys.Sort):
+		p.sortCol = (p.sortCol + 1) % len(p.sortNames())
+		p.desc = p.sortCol >= 2 // figures: worst first
+		p.resort()
+		p.tbl.GotoTop()
+		return nil
+	case key.Matches(k, keys.Reverse):
+		p.desc = !p.desc
+		p.resort()
+		return nil
+	case key.Matches(k, keys.Detail):
+		if c := p.tbl.Cursor(); c >= 0 && c < len(p.order) && p.res.Detail != nil {
+			d := p.res.Detail(p.order[c])
+			p.detail, p.detailG, p.dOffset = &d, p.order[c], 0
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	p.tbl, cmd = p.tbl.Update(msg)
+	return cmd
+}
+
+// layout builds the table's columns and rows for width w.
+func (p *previewPane) layout(w int) {
+	spec := p.st.Spec()
+	narrow := w < 110
+	figW := make([]int, len(spec.Figures))
+	fixed := 0
+	cols := []table.Column{{Title: "id", Width: 5}, {Title: "size", Width: 6}}
+	for i, f := range spec.Figures {
+		title := f.Label
+		if narrow {
+			title = f.Key
+		}
+		figW[i] = max(len(title), 7)
+		fixed += figW[i] + 1
+	}
+	fixed += 6 + 7 + 9 + 3 // id, size, SA, ok (+padding)
+	qiW := w - fixed - 2
+	if qiW < 8 {
+		qiW = 8
+	}
+	cols = append(cols, table.Column{Title: "quasi-identifiers", Width: qiW}, table.Column{Title: "SA", Width: 8})
+	for i, f := range spec.Figures {
+		title := f.Label
+		if narrow {
+			title = f.Key
+		}
+		cols = append(cols, table.Column{Title: title, Width: figW[i]})
+	}
+	cols = append(cols, table.Column{Title: "ok", Width: 2})
+	sortName := p.sortNames()[p.sortCol]
+	for i := range cols {
+		name := cols[i].Title
+		if (i == 0 && sortName == "id") || (i == 1 && sortName == "size") || (i >= 4 && i-4 < len(spec.Figures) && spec.Figures[i-4].Key == sortName) {
+			arrow := "▲"
+			if p.desc {
+				arrow = "▼"
+			}
+			cols[i].Title = clip(name, cols[i].Width-1) + arrow
+		}
+	}
+	rows := make([]table.Row, len(p.order))
+	for i, gi := range p.order {
+		g := p.res.Groups[gi]
+		row := table.Row{fmt.Sprint(g.ID), thousands(len(g.Rows)), strings.Join(g.QI, " "), sparkline(g.SAHist)}
+		for fi, f := range spec.Figures {
+			v := ""
+			if fi < len(g.Figures) {
+				v = f.Format(g.Figures[fi])
+				if f.Digits < 0 {
+					v = human(g.Figures[fi])
+				}
+			}
+			row = append(row, v)
+		}
+		mark := "✓"
+		if g.Violation {
+			mark = "✗"
+		}
+		rows[i] = append(row, mark)
+	}
+	cur := p.tbl.Cursor()
+	p.tbl.SetRows(nil) // columns and rows change together
+	p.tbl.SetColumns(cols)
+	p.tbl.SetRows(rows)
+	if cur < 0 {
+		cur = 0
+	}
+	if cur >= len(rows) {
+		cur = len(rows) - 1
+	}
+	p.tbl.SetCursor(cur)
+	p.width = w
+}
+
+func (p *previewPane) view(w, h int) string {
+	st, s := p.st, p.st.Styles
+	if msg := p.notReady(w); msg != "" {
+		return msg
+	}
+	if p.detail != nil {
+		return p.detailView(w, h)
+	}
+	if p.width != w {
+		p.layout(w)
+	}
+	p.tbl.SetHeight(h - 1)
+	r := p.res
+	sortName := p.sortNames()[p.sortCol]
+	dir := "ascending"
+	if p.desc {
+		dir = "descending"
+	}
+	title := fmt.Sprintf("Groups (%s)  sorted by %s, %s", thousands(len(r.Groups)), sortName, dir)
+	if v := r.Violations(); v > 0 {
+		title += s.Error.Render(fmt.Sprintf("  · %d violate", v))
+	}
+	if st.Running {
+		title += s.Muted.Render("  · recomputing…")
+	}
+	return s.Title.Render(fit(title, w)) + "\n" + p.tbl.View()
+}
+
+// notReady explains why there is no table yet ("" when there is one).
+func (p *previewPane) notReady(w int) string {
+	st, s := p.st, p.st.Styles
+	switch {
+	case st.LoadErr != nil:
+		return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(st.LoadErr.Error(), w) +
+			"\n\n" + s.Muted.Render("ctrl+o opens another file · ctrl+l loads an embedded dataset")
+	case st.Table == nil:
+		return s.Muted.Render("loading " + st.Project.Input + " …")
+	case p.res == nil && st.RunErr != nil:
+		return s.Error.Render("No preview:") + "\n\n" + wrap(st.RunErr.Error(), w) + "\n\n" +
+			s.Muted.Render("Set the roles in the Data pane (1): space toggles a QI, a marks the sensitive attribute.")
+	case p.res == nil:
+		return s.Muted.Render("computing the first preview …")
+	}
+	return ""
+}
+
+// compactView is the small live preview beside the parameters.
+func (p *previewPane) compactView(w, h int) string {
+	st, s := p.st, p.st.Styles
+	if msg := p.notReady(w); msg != "" {
+		return msg
+	}
+	r := p.res
+	var b strings.Builder
+	head := fmt.Sprintf("Live preview: %s groups", thousands(len(r.Groups)))
+	if st.Running {
+		head += " · recomputing…"
+	}
+	b.WriteString(s.Title.Render(head) + "\n")
+	for _, f := range r.Summary {
+		mark := "  "
+		if f.Limit != "" {
+			mark = s.OK.Render("✓ ")
+			if !f.OK {
+				mark = s.Error.Render("✗ ")
+			}
+		}
+		b.WriteString(fit(fmt.Sprintf("%s%-28s %s", mark, clip(f.Name, 28), human(f.Value)), w) + "\n")
+	}
+	if st.Workload != nil && st.Workload.Queries > 0 {
+		b.WriteString(fit(fmt.Sprintf("  %-28s %.4f", "workload rel. error (mean)", st.Workload.MeanErr), w) + "\n")
+	}
+	spec := st.Spec()
+	b.WriteString("\n")
+	hdr := fmt.Sprintf("%5s %6s", "id", "size")
+	for _, f := range spec.Figures {
+		hdr += fmt.Sprintf(" %7s", clip(f.Key, 7))
+	}
+	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
+	lines := strings.Count(b.String(), "\n")
+	for i := 0; i < len(p.order) && lines < h; i++ {
+		g := r.Groups[p.order[i]]
+		line := fmt.Sprintf("%5d %6s", g.ID, thousands(len(g.Rows)))
+		for fi, f := range spec.Figures {
+			v := ""
+			if fi < len(g.Figures) {
+				v = f.Format(g.Figures[fi])
+				if f.Digits < 0 {
+					v = human(g.Figures[fi])
+				}
+			}
+			line += fmt.Sprintf(" %7s", clip(v, 7))
+		}
+		if g.Violation {
+			line = s.Error.Render(line + " ✗")
+		}
+		b.WriteString(fit(line, w) + "\n")
+		lines++
+	}
+	return b.String()
+}
+
+// detailView shows one group: members original vs published, and its
+// distributions.
+func (p *previewPane) detailView(w, h int) string {
+	s := p.st.Styles
+	d := p.detail
+	g := p.res.Groups[p.detailG]
+	var b strings.Builder
+	b.WriteString(s.Title.Render(fmt.Sprintf("Group %d · %s rows · %s", g.ID, thousands(len(g.Rows)), strings.Join(g.QI, " "))) + s.Muted.Render("  (esc back)") + "\n")
+	for _, n := range d.Notes {
+		b.WriteString(s.Warn.Render(fit(n, w)) + "\n")
+	}
+	memberH := (h - 3) / 2
+	if memberH < 3 {
+		memberH = 3
+	}
+	// One row per published subdomain: the member's QIs, its original SA
+	// and what was published for it (fakes have no original).
+	saW := 16
+	qiW := w - 2*saW - 4
+	sa := d.Header[len(d.Header)-1]
+	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-*s  %-*s  %-*s", qiW, clip("members: "+strings.Join(d.Header[:len(d.Header)-1], ", "), qiW), saW, clip(sa+" original", saW), saW, clip(sa+" published", saW)), w)) + "\n")
+	if p.dOffset > len(d.Published)-1 {
+		p.dOffset = max(0, len(d.Published)-1)
+	}
+	for i := p.dOffset; i < len(d.Published) && i < p.dOffset+memberH-1; i++ {
+		pub := d.Published[i]
+		orig := "—"
+		if i < len(d.Original) {
+			orig = d.Original[i][len(d.Original[i])-1]
+		}
+		qis := strings.Join(pub[:len(pub)-1], " ")
+		line := fmt.Sprintf("%-*s  %-*s  %-*s", qiW, clip(qis, qiW), saW, clip(orig, saW), saW, clip(pub[len(pub)-1], saW))
+		b.WriteString(fit(line, w) + "\n")
+	}
+	for i := len(d.Published) - p.dOffset; i < memberH-1; i++ {
+		b.WriteString("\n")
+	}
+	// distributions
+	if len(d.Dists) > 0 {
+		nb := h - memberH - 3 - len(d.Notes)
+		if nb < 1 {
+			nb = 1
+		}
+		series := make([][]float64, len(d.Dists))
+		for i, nd := range d.Dists {
+			series[i] = nd.Values
+		}
+		lbls, ser := bins(d.DistLabels, series, nb)
+		maxV := 0.0
+		for _, se := range ser {
+			for _, x := range se {
+				maxV = maxF(maxV, x)
+			}
+		}
+		lblW := 14
+		barW := (w - lblW) / len(ser)
+		hdr := fmt.Sprintf("%-*s", lblW, "value")
+		for i, nd := range d.Dists {
+			hdr += s.Bars[i%3].Render(fit(nd.Name, barW))
+		}
+		b.WriteString(hdr + "\n")
+		for i, l := range lbls {
+			line := fmt.Sprintf("%-*s", lblW, clip(l, lblW-1))
+			for k := range ser {
+				f := 0.0
+				if maxV > 0 {
+					f = ser[k][i] / maxV
+				}
+				line += s.Bars[k%3].Render(bar(f, barW-1)) + " "
+			}
+			b.WriteString(fit(line, w) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func maxF(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
+	"privlab/model"
+)
+
+// queryPane answers queries in the SPEC Section 4 language on the
+// original table and on the release: true answer, bounds or estimate,
+// relative error. Up/down recall earlier queries.
+type queryPane struct {
+	st      *State
+	input   textinput.Model
+	history []string
+	hpos    int
+	answers []queryAnswer
+	seq     int
+	busy    bool
+}
+
+type queryAnswer struct {
+	text string
+	res  *pipeline.QueryResult
+	err  error
+}
+
+type queryMsg struct {
+	seq  int
+	text string
+	res  *pipeline.QueryResult
+	err  error
+}
+
+func newQueryPane(st *State) *queryPane {
+	in := textinput.New()
+	in.Prompt = "query> "
+	in.Placeholder = "AVG(salary) WHERE gender = 'F'"
+	in.Width = 70
+	return &queryPane{st: st, input: in}
+}
+
+func (p *queryPane) title() string   { return "Query" }
+func (p *queryPane) capturing() bool { return p.input.Focused() }
+func (p *queryPane) refresh()        {}
+
+func (p *queryPane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	if p.input.Focused() {
+		return []key.Binding{k.Run, k.History, k.Back}
+	}
+	return []key.Binding{key.NewBinding(key.WithKeys("enter", "/"), key.WithHelp("enter", "type a query"))}
+}
+
+func (p *queryPane) fullHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{k.Run, k.History, k.Back}
+}
+
+// example suggests a query for the current roles.
+func (p *queryPane) example() string {
+	r := p.st.Project.Roles
+	if r.SA == "" || len(r.QIs) == 0 || p.st.Table == nil {
+		return "COUNT(*)"
+	}
+	agg := "COUNT(*)"
+	if c := p.st.Table.Column(r.SA); c != nil && c.Kind == model.Numeric {
+		agg = "AVG(" + quoteIdent(r.SA) + ")"
+	}
+	for _, q := range r.QIs {
+		c := p.st.Table.Column(q)
+		if c != nil && c.Kind == model.Numeric {
+			lo, hi, _ := c.Range()
+			a := lo + (hi-lo)/4
+			b := lo + (hi-lo)/2
+			return fmt.Sprintf("%s WHERE %s BETWEEN %s AND %s", agg, quoteIdent(q), model.FormatNumber(math.Round(a)), model.FormatNumber(math.Round(b)))
+		}
+	}
+	c := p.st.Table.Column(r.QIs[0])
+	if c != nil && len(c.Dict) > 0 {
+		return fmt.Sprintf("%s WHERE %s = '%s'", agg, quoteIdent(r.QIs[0]), strings.ReplaceAll(c.Dict[0], "'", "''"))
+	}
+	return agg
+}
+
+func quoteIdent(s string) string {
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return `"` + s + `"`
+		}
+	}
+	return s
+}
+
+func (p *queryPane) update(msg tea.Msg) tea.Cmd {
+	st := p.st
+	switch msg := msg.(type) {
+	case queryMsg:
+		if msg.seq != p.seq {
+			return nil
+		}
+		p.busy = false
+		p.answers = append([]queryAnswer{{text: msg.text, res: msg.res, err: msg.err}}, p.answers...)
+		if len(p.answers) > 20 {
+			p.answers = p.answers[:20]
+		}
+		return nil
+	case tea.KeyMsg:
+		if !p.input.Focused() {
+			if msg.String() == "enter" || msg.String() == "/" {
+				p.input.Placeholder = p.example()
+				p.input.Focus()
+				return textinput.Blink
+			}
+			return nil
+		}
+		switch msg.String() {
+		case "esc":
+			p.input.Blur()
+			return nil
+		case "up":
+			if p.hpos > 0 {
+				p.hpos--
+				p.input.SetValue(p.history[p.hpos])
+				p.input.CursorEnd()
+			}
+			return nil
+		case "down":
+			if p.hpos < len(p.history)-1 {
+				p.hpos++
+				p.input.SetValue(p.history[p.hpos])
+			} else {
+				p.hpos = len(p.history)
+				p.input.SetValue("")
+			}
+			p.input.CursorEnd()
+			return nil
+		case "tab":
+			if p.input.Value() == "" {
+				p.input.SetValue(p.example())
+				p.input.CursorEnd()
+			}
+			return nil
+		case "enter":
+			text := strings.TrimSpace(p.input.Value())
+			if text == "" {
+				text = p.example()
+			}
+			if len(p.history) == 0 || p.history[len(p.history)-1] != text {
+				p.history = append(p.history, text)
+			}
+			p.hpos = len(p.history)
+			p.input.SetValue("")
+			if st.Result == nil || st.Prep == nil {
+				p.answers = append([]queryAnswer{{text: text, err: fmt.Errorf("no release yet: wait for the preview")}}, p.answers...)
+				return nil
+			}
+			p.seq++
+			p.busy = true
+			seq, truth, ans := p.seq, st.Prep.Table, st.Result.Answerer
+			return guarded(func() tea.Msg {
+				r, err := answer(text, truth, ans)
+				return queryMsg{seq: seq, text: text, res: r, err: err}
+			}, func(err error) tea.Msg { return queryMsg{seq: seq, text: text, err: err} })
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func answer(text string, truth *model.Table, a method.Answerer) (*pipeline.QueryResult, error) {
+	if a == nil {
+		return nil, fmt.Errorf("this method's release does not answer queries")
+	}
+	return pipeline.Answer(text, truth, a)
+}
+
+func (p *queryPane) view(w, h int) string {
+	s := p.st.Styles
+	var b strings.Builder
+	b.WriteString(s.Title.Render("Query the release") + s.Muted.Render("  COUNT(*) | SUM | AVG | MIN | MAX (sa) [WHERE col = v | != | < | <= | > | >= | BETWEEN a AND b | IN (..) {AND ...}]") + "\n")
+	if p.input.Focused() {
+		b.WriteString(p.input.View() + "\n")
+		b.WriteString(s.Muted.Render("enter run · ↑/↓ history · tab example · esc leave the input") + "\n")
+	} else {
+		b.WriteString(s.Muted.Render("enter (or /) to type a query, e.g. "+p.example()) + "\n\n")
+	}
+	if p.busy {
+		b.WriteString(s.Muted.Render("answering…") + "\n")
+	}
+	for _, a := range p.answers {
+		b.WriteString("\n" + s.Label.Render("> ") + a.text + "\n")
+		if a.err != nil {
+			msg := a.err.Error()
+			if qe, ok := a.err.(*model.QueryError); ok {
+				msg += "\n" + qe.Caret()
+			}
+			b.WriteString(s.Error.Render(msg) + "\n")
+			continue
+		}
+		r := a.res
+		line := ""
+		if r.HasTru {
+			if r.Truth.Empty {
+				line += "true: (no row)"
+			} else {
+				line += fmt.Sprintf("true %s (%s rows)", human(r.Truth.Value), thousands(r.Truth.Count))
+			}
+		}
+		an := r.Answer
+		switch {
+		case an.Empty:
+			line += " · release: (no row)"
+		case an.HasBounds && an.Low == an.High:
+			line += fmt.Sprintf(" · release %s (exact)", human(an.Low))
+		case an.HasBounds:
+			line += fmt.Sprintf(" · release [%s, %s]", human(an.Low), human(an.High))
+		case an.HasEst:
+			line += fmt.Sprintf(" · release ≈ %s", human(an.Estimate))
+		}
+		if !math.IsNaN(r.RelErr) {
+			line += fmt.Sprintf(" · rel. error %.4f", r.RelErr)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,192 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// State is what every pane reads and edits: the project being tuned, the
+// loaded table and the latest result. Panes change the project through
+// its methods, which mark what must be recomputed; the App then loads or
+// recomputes in the background.
+type State struct {
+	Env     pipeline.Env
+	Project pipeline.Project
+
+	Table   *model.Table
+	LoadErr error
+	Loading bool
+
+	Prep     *pipeline.Prepared
+	Result   *method.Result
+	RunErr   error
+	Running  bool
+	Elapsed  time.Duration
+	Workload *workload.Result
+	// Progress of the running computation (0..1), written by the worker.
+	Progress *atomic.Value
+
+	// Dirty is true when the project changed since the last export or save.
+	Dirty bool
+	// Status is a transient message for the summary bar.
+	Status    string
+	StatusErr bool
+
+	Styles *Styles
+	Keys   KeyMap
+
+	needLoad bool
+	needRun  bool
+}
+
+// Changed marks the project as edited: the preview recomputes.
+func (s *State) Changed() {
+	s.needRun = true
+	s.Dirty = true
+}
+
+// SetInput switches to another table (a file or dataset:NAME); the
+// roles are reset to the dataset's defaults (none for a file).
+func (s *State) SetInput(input string) {
+	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: defaultParams(s.Project.Method)}
+	s.Project = s.Env.WithDefaults(s.Project)
+	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
+	s.needLoad = true
+	s.Dirty = true
+}
+
+// Notify sets the status message.
+func (s *State) Notify(format string, args ...any) {
+	s.Status, s.StatusErr = fmt.Sprintf(format, args...), false
+}
+
+// Fail sets an error status message.
+func (s *State) Fail(err error) {
+	s.Status, s.StatusErr = err.Error(), true
+}
+
+// Spec is the current method's declaration (zero when unknown).
+func (s *State) Spec() method.Spec {
+	for _, m := range methods() {
+		if m.Spec().Name == s.Project.Method {
+			return m.Spec()
+		}
+	}
+	return method.Spec{}
+}
+
+// Value returns a parameter's current text (its default when unset).
+func (s *State) Value(name string) string {
+	if v, ok := s.Project.Params[name]; ok {
+		return v
+	}
+	if p, ok := s.Spec().Param(name); ok {
+		return p.Default
+	}
+	return ""
+}
+
+// messages of the background work ------------------------------------
+
+type loadedMsg struct {
+	seq   int
+	table *model.Table
+	err   error
+}
+
+type debounceMsg struct{ seq int }
+
+type resultMsg struct {
+	seq      int
+	prep     *pipeline.Prepared
+	res      *method.Result
+	err      error
+	elapsed  time.Duration
+	workload *workload.Result
+}
+
+// guarded runs background work and turns a panic into an error message,
+// so a bug never ends the session with a stack trace.
+func guarded(work func() tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = onPanic(fmt.Errorf("internal error: %v (please report it)", r))
+			}
+		}()
+		return work()
+	}
+}
+
+// loadCmd loads the project's table off the UI goroutine.
+func loadCmd(env pipeline.Env, p pipeline.Project, seq int) tea.Cmd {
+	return guarded(func() tea.Msg {
+		t, err := env.LoadTable(p)
+		return loadedMsg{seq: seq, table: t, err: err}
+	}, func(err error) tea.Msg { return loadedMsg{seq: seq, err: err} })
+}
+
+// previewQueries is the size of the live workload (the summary bar's
+// utility figure).
+const previewQueries = 50
+
+// runCmd prepares and runs the method on a snapshot of the project; the
+// context is cancelled when a newer change supersedes it.
+func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, seq int, progress *atomic.Value) tea.Cmd {
+	return guarded(func() tea.Msg {
+		start := time.Now()
+		prep, err := env.Prepare(p, t)
+		if err != nil {
+			return resultMsg{seq: seq, err: err}
+		}
+		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(f) })
+		if err != nil {
+			return resultMsg{seq: seq, prep: prep, err: err}
+		}
+		msg := resultMsg{seq: seq, prep: prep, res: res, elapsed: time.Since(start)}
+		if res.Answerer != nil && res.Workload != "" && ctx.Err() == nil {
+			if w, err := pipeline.Eval(prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}); err == nil {
+				msg.workload = &w
+			}
+		}
+		return msg
+	}, func(err error) tea.Msg { return resultMsg{seq: seq, err: err} })
+}
+
+// fixRoles drops roles that name columns the loaded table lacks, saying so.
+func (s *State) fixRoles() {
+	if s.Table == nil {
+		return
+	}
+	var gone []string
+	keep := func(list []string) []string {
+		var out []string
+		for _, c := range list {
+			if s.Table.Column(c) != nil {
+				out = append(out, c)
+			} else {
+				gone = append(gone, c)
+			}
+		}
+		return out
+	}
+	r := &s.Project.Roles
+	r.QIs, r.IDs = keep(r.QIs), keep(r.IDs)
+	if r.SA != "" && s.Table.Column(r.SA) == nil {
+		gone = append(gone, r.SA)
+		r.SA = ""
+	}
+	if len(gone) > 0 {
+		s.Notify("ignored roles of missing columns: %s", strings.Join(gone, ", "))
+	}
+}

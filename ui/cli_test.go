@@ -1,0 +1,374 @@
+package ui
+
+// End-to-end tests of the privlab binary's command line (SPEC 5): the
+// binary is built once and driven like a user would, checking exit codes,
+// messages and the files written.
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var privlabBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "privlab-bin-")
+	if err != nil {
+		panic(err)
+	}
+	privlabBin = filepath.Join(dir, "privlab")
+	if runtime.GOOS == "windows" {
+		privlabBin += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", privlabBin, "..")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic("building privlab: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// cli runs privlab in dir and returns stdout, stderr and the exit code.
+func cli(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(privlabBin, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errb.String(), "goroutine ") || strings.Contains(errb.String(), "panic:") {
+		t.Fatalf("privlab %v printed a stack trace:\n%s", args, errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// saByGroup returns each group's published subdomains, sorted.
+func saByGroup(t *testing.T, path string) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range readCSV(t, path)[1:] {
+		sub := r[1]
+		if r[1] != r[2] {
+			sub = r[1] + "-" + r[2]
+		}
+		out[r[0]] = append(out[r[0]], sub)
+	}
+	for g := range out {
+		sort.Strings(out[g])
+	}
+	return out
+}
+
+var figure2 = []string{"run", "--in", "dataset:employees", "--qi", "zipcode,gender", "--sa", "salary",
+	"--method", "distribution", "--grouping", "level:zipcode=2", "--target", "uniform"}
+
+func TestCLIFigure2ReleaseCheckAndQuery(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := cli(t, dir, append(figure2, "--out", "out/r", "--seed", "1")...)
+	if code != 0 {
+		t.Fatalf("run exit %d\n%s\n%s", code, out, errs)
+	}
+	// Koudas et al. 2009, Figure 2: group 1 (911**) published as is, group
+	// 2 (912**) {30K,40K},{50K,60K},{30K-60K}, group 3 (913**) two roots,
+	// {30K,40K}, {50K,60K}.
+	got := saByGroup(t, filepath.Join(dir, "out/r/sa.csv"))
+	want := map[string][]string{
+		"1": {"30000", "40000", "50000", "60000"},
+		"2": {"30000-40000", "30000-60000", "50000-60000"},
+		"3": {"30000-40000", "30000-60000", "30000-60000", "50000-60000"},
+	}
+	for g, subs := range want {
+		if strings.Join(got[g], " ") != strings.Join(subs, " ") {
+			t.Errorf("group %s: %v, want %v", g, got[g], subs)
+		}
+	}
+	qi := readCSV(t, filepath.Join(dir, "out/r/qi.csv"))
+	if strings.Join(qi[0], ",") != "GroupID,zipcode,gender" || len(qi) != 12 {
+		t.Fatalf("qi.csv header %v rows %d", qi[0], len(qi))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out/r.audit.json")); err != nil {
+		t.Fatal("no audit record beside the release")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out/r/r.audit.json")); err == nil {
+		t.Fatal("audit record inside the release")
+	}
+	out, errs, code = cli(t, dir, "check", "out/r", "--original", "dataset:employees")
+	if code != 0 || !strings.Contains(out, "passes every check") {
+		t.Fatalf("check exit %d\n%s\n%s", code, out, errs)
+	}
+	// Section 2: average salary of female employees, bounds [35K, 55K].
+	out, _, code = cli(t, dir, "query", "--release", "out/r", "--original", "dataset:employees", "AVG(salary) WHERE gender = 'F'")
+	if code != 0 || !strings.Contains(out, "release    [35000, 55000]") || !strings.Contains(out, "true       45000") {
+		t.Fatalf("query exit %d:\n%s", code, out)
+	}
+	out, _, _ = cli(t, dir, append(append([]string{"query"}, figure2[1:]...), "COUNT(*) WHERE gender = 'F'")...)
+	if !strings.Contains(out, "release    6 (exact)") {
+		t.Fatalf("COUNT should be exact:\n%s", out)
+	}
+}
+
+func TestCLIFakesRemoveGroup2Generalization(t *testing.T) {
+	dir := t.TempDir()
+	_, errs, code := cli(t, dir, append(figure2, "--fakes", "1", "--out", "f", "--seed", "2")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := saByGroup(t, filepath.Join(dir, "f/sa.csv"))
+	// Section 2: with the fake 60K, group 2 needs no generalization.
+	if strings.Join(got["2"], " ") != "30000 40000 50000 60000" {
+		t.Fatalf("group 2 with one fake: %v", got["2"])
+	}
+	out, _, _ := cli(t, dir, "query", "--release", "f", "AVG(salary) WHERE zipcode BETWEEN 91200 AND 91299")
+	if !strings.Contains(out, "[40000, 50000]") {
+		t.Fatalf("group 2 bounds with the fake: %s", out)
+	}
+	if _, _, code := cli(t, dir, "check", "f", "--original", "dataset:employees"); code != 0 {
+		t.Fatal("check of the fake-value release failed")
+	}
+}
+
+func TestCLISeedGivesByteIdenticalRelease(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "--in", "dataset:census", "--rows", "2000", "--grouping", "mondrian:40", "--fakes", "5%", "--seed", "7"}
+	if _, e, c := cli(t, dir, append(args, "--out", "a")...); c != 0 {
+		t.Fatal(e)
+	}
+	if _, e, c := cli(t, dir, append(args, "--out", "b")...); c != 0 {
+		t.Fatal(e)
+	}
+	for _, f := range []string{"qi.csv", "sa.csv", "hierarchy.csv", "manifest.json", "report.md"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "a", f))
+		b, _ := os.ReadFile(filepath.Join(dir, "b", f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Fatalf("%s differs between two runs with --seed 7", f)
+		}
+	}
+	// Without a seed the shuffle comes from crypto/rand.
+	if _, e, c := cli(t, dir, "run", "--in", "dataset:census", "--rows", "2000", "--grouping", "mondrian:40", "--out", "c"); c != 0 {
+		t.Fatal(e)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "a", "qi.csv"))
+	c, _ := os.ReadFile(filepath.Join(dir, "c", "qi.csv"))
+	if bytes.Equal(a, c) {
+		t.Fatal("an unseeded release has the same row order as a seeded one")
+	}
+	man, _ := os.ReadFile(filepath.Join(dir, "a", "manifest.json"))
+	if strings.Contains(string(man), `"seed"`) {
+		t.Fatal("the seed is private and belongs in the audit record, not the manifest")
+	}
+}
+
+func TestCLIRefusesToOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	if _, e, c := cli(t, dir, append(figure2, "--out", "r")...); c != 0 {
+		t.Fatal(e)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "r", "qi.csv"))
+	_, errs, code := cli(t, dir, append(figure2, "--out", "r")...)
+	if code != 2 || !strings.Contains(errs, "already exists") || !strings.Contains(errs, "--force") {
+		t.Fatalf("second run without --force: exit %d %s", code, errs)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "r", "qi.csv"))
+	if !bytes.Equal(before, after) {
+		t.Fatal("the refused run changed the release")
+	}
+	if _, e, c := cli(t, dir, append(figure2, "--out", "r", "--force")...); c != 0 {
+		t.Fatal(e)
+	}
+}
+
+func TestCLICheckDetectsTampering(t *testing.T) {
+	dir := t.TempDir()
+	if _, e, c := cli(t, dir, append(figure2, "--out", "r")...); c != 0 {
+		t.Fatal(e)
+	}
+	// Publish every group's subdomains as single values: the group 3
+	// distribution then leaks (and the hash no longer matches).
+	rows := readCSV(t, filepath.Join(dir, "r", "sa.csv"))
+	for _, r := range rows[1:] {
+		r[2] = r[1]
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	os.WriteFile(filepath.Join(dir, "r", "sa.csv"), b.Bytes(), 0o644)
+	out, errs, code := cli(t, dir, "check", "r", "--original", "dataset:employees")
+	if code != 1 {
+		t.Fatalf("check of a tampered release: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{"FAIL files", "FAIL P'-privacy"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCLIBadInputsNameFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]struct{ content, want string }{
+		"ragged.csv":     {"a,b,c\n1,2,3\n4,5\n", "ragged.csv:3: column 3 (c): ragged row"},
+		"quote.csv":      {"a,b\n1,\"open\n2,3\n", "quote.csv:2: column 2 (b): unterminated quoted field"},
+		"dup.csv":        {"a,b,a\n1,2,3\n", "dup.csv:1: column 3 (a): duplicate column name"},
+		"empty.csv":      {"", "empty.csv:1: file is empty"},
+		"header.csv":     {"a,b,c\n", "header.csv:2: header only"},
+		"utf8.csv":       {"a,b\n1,\xff\n", "utf8.csv:2: column 2 (b): value is not valid UTF-8"},
+		"emptyname.csv":  {"a,,c\n1,2,3\n", "emptyname.csv:1: column 2: empty column name"},
+		"barequote.csv":  {"a,b\n1,x\"y\n", "barequote.csv:2: column 2 (b): bare \""},
+		"toomany.csv":    {"a,b\n1,2\n3,4,5\n", "toomany.csv:3: column 3: ragged row: too many fields"},
+		"notnumeric.csv": {"a\n1\n2\n", ""},
+	}
+	for name, f := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(f.content), 0o644)
+		if f.want == "" {
+			continue
+		}
+		_, errs, code := cli(t, dir, "inspect", name)
+		if code != 2 || !strings.Contains(errs, "privlab: "+f.want) {
+			t.Errorf("inspect %s: exit %d, stderr %q, want it to contain %q", name, code, errs, f.want)
+		}
+	}
+	// A QI that does not exist names the parameter and lists the columns.
+	_, errs, code := cli(t, dir, "run", "--in", "notnumeric.csv", "--qi", "zip", "--sa", "a", "--out", "x")
+	if code != 2 || !strings.Contains(errs, "parameter qi") || !strings.Contains(errs, `no column "zip"`) || !strings.Contains(errs, "columns are: a") {
+		t.Errorf("unknown QI: exit %d %s", code, errs)
+	}
+	// The input file is never written.
+	before, _ := os.ReadFile(filepath.Join(dir, "ragged.csv"))
+	cli(t, dir, "run", "--in", "ragged.csv", "--qi", "a", "--sa", "b", "--out", "x")
+	after, _ := os.ReadFile(filepath.Join(dir, "ragged.csv"))
+	if !bytes.Equal(before, after) {
+		t.Fatal("the input file changed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
+		t.Fatal("a failed run left a release directory")
+	}
+}
+
+func TestCLIParametersAreValidated(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fakes", "-1"}, "parameter fakes"},
+		{[]string{"--max-denominator", "x"}, "parameter max-denominator"},
+		{[]string{"--grouping", "mondrian:0"}, "parameter grouping"},
+		{[]string{"--target", "normal:1"}, "parameter target"},
+		{[]string{"--k", "5"}, "not a parameter of method distribution"},
+		{[]string{"--method", "kja"}, "unknown method"},
+		{[]string{"--seed", "abc"}, "seed"},
+	}
+	for _, c := range cases {
+		args := append(append([]string{"run", "--in", "dataset:employees", "--out", "x"}, c.args...))
+		_, errs, code := cli(t, dir, args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
+		}
+	}
+	_, errs, _ := cli(t, dir, "run", "--in", "dataset:employees", "--out", "x", "--method", "kja")
+	if !strings.Contains(errs, "known methods: distribution") {
+		t.Errorf("unknown method should list the known ones: %s", errs)
+	}
+}
+
+func TestCLIQueryErrorsPointAtTheToken(t *testing.T) {
+	dir := t.TempDir()
+	if _, e, c := cli(t, dir, append(figure2, "--out", "r")...); c != 0 {
+		t.Fatal(e)
+	}
+	_, errs, code := cli(t, dir, "query", "--release", "r", "AVG(salary) WHERE zipcode BETWEN 1 AND 2")
+	if code != 2 || !strings.Contains(errs, "query:1:27:") || !strings.Contains(errs, "                          ^") {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	_, errs, code = cli(t, dir, "query", "--release", "r", "AVG(salary) WHERE salary > 3")
+	if code != 2 || !strings.Contains(errs, "not a published quasi-identifier") {
+		t.Fatalf("WHERE on the SA: exit %d %s", code, errs)
+	}
+}
+
+func TestCLIGenAndDatasets(t *testing.T) {
+	dir := t.TempDir()
+	out, _, code := cli(t, dir, "datasets")
+	if code != 0 {
+		t.Fatal("datasets failed")
+	}
+	for _, name := range []string{"employees", "patients", "jobs", "census", "capitalloss", "universe"} {
+		if !strings.Contains(out, name) {
+			t.Errorf("datasets lacks %s", name)
+		}
+	}
+	for _, f := range []string{"a.csv", "b.csv"} {
+		if _, e, c := cli(t, dir, "gen", "census", "--rows", "3000", "--seed", "7", "--out", f); c != 0 {
+			t.Fatal(e)
+		}
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "a.csv"))
+	b, _ := os.ReadFile(filepath.Join(dir, "b.csv"))
+	if !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) != 3001 {
+		t.Fatal("gen census is not byte-identical for the same seed or has the wrong row count")
+	}
+	if _, e, c := cli(t, dir, "gen", "employees", "--out", "e.csv", "--hierarchies", "h"); c != 0 {
+		t.Fatal(e)
+	}
+	zip, _ := os.ReadFile(filepath.Join(dir, "h", "zipcode.csv"))
+	if !strings.Contains(string(zip), "91110;9111*;911**;91***;9****;*") {
+		t.Fatalf("zipcode hierarchy:\n%s", zip)
+	}
+	// The written hierarchies load back and drive a run.
+	_, e, c := cli(t, dir, "run", "--in", "e.csv", "--qi", "zipcode,gender", "--sa", "salary", "--id", "name",
+		"--hierarchy", "zipcode=h/zipcode.csv", "--hierarchy", "salary=h/salary.csv", "--grouping", "level:zipcode=2",
+		"--target", "uniform", "--out", "r")
+	if c != 0 {
+		t.Fatal(e)
+	}
+	if _, e, c := cli(t, dir, "check", "r", "--original", "e.csv"); c != 0 {
+		t.Fatal(e)
+	}
+	out, _, code = cli(t, dir, "inspect", "dataset:employees")
+	if code != 0 || !strings.Contains(out, "salary") || !strings.Contains(out, "30000 .. 60000") {
+		t.Fatalf("inspect: %s", out)
+	}
+	if _, e, c := cli(t, dir, "gen", "universe", "--rows", "500", "--ratio", "3", "--seed", "1", "--out", "u"); c != 0 {
+		t.Fatal(e)
+	}
+	pd := readCSV(t, filepath.Join(dir, "u", "pd.csv"))
+	if len(pd) != 1501 {
+		t.Fatalf("pd.csv has %d rows, want 1500", len(pd)-1)
+	}
+}
+
+func TestCLIEvalReportsBoundsThatContainTheTruth(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := cli(t, dir, "eval", "--in", "dataset:capitalloss", "--rows", "3000", "--grouping", "qi-sa", "--queries", "40", "--seed", "3")
+	if code != 0 || !strings.Contains(out, "40 of 40 contain the true answer") {
+		t.Fatalf("eval exit %d\n%s\n%s", code, out, errs)
+	}
+}

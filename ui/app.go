@@ -65,6 +65,7 @@ type App struct {
 	loadSeq int
 	runSeq  int
 	cancel  context.CancelFunc
+	runCtx  context.Context // the running computation's context (tests look at it)
 
 	dialog dialog // overlay (quit confirm, pickers, save prompt), or nil
 	quit   bool
@@ -92,7 +93,7 @@ func defaultParams(methodName string) model.Values {
 // NewApp builds the workbench for a project. The table loads in the
 // background as soon as the program starts.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
-	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}}
+	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
 	st.Progress.Store(0.0)
 	if p.Params == nil {
 		p.Params = defaultParams(p.Method)
@@ -157,10 +158,10 @@ func (a *App) startRun() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a.cancel = cancel
+	a.cancel, a.runCtx = cancel, ctx
 	st.Running = true
 	st.Progress.Store(0.0)
-	return runCmd(ctx, st.Env, st.Project.Clone(), st.Table, a.runSeq, st.Progress)
+	return runCmd(ctx, st.Env, st.Project.Clone(), st.Table, a.runSeq, st.Progress, st.Now)
 }
 
 // Update routes messages: sizes and results to everyone, keys to the
@@ -427,7 +428,7 @@ func (a *App) summaryView(w int) string {
 		if v := r.Violations(); v > 0 {
 			parts = append(parts, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
 		}
-		parts = append(parts, fmt.Sprintf("%s groups", thousands(len(r.Groups))))
+		parts = append(parts, plural(len(r.Groups), "group"))
 		rows := thousands(r.Published) + " rows"
 		if r.Suppressed > 0 {
 			rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
@@ -458,6 +459,14 @@ func (a *App) summaryView(w int) string {
 		}
 	}
 	return fit(s.Summary.Render(strings.Join(parts, " │ ")), w)
+}
+
+// plural writes "1 group", "2 groups".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return thousands(n) + " " + word + "s"
 }
 
 func shortFigure(name string) string {

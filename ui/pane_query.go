@@ -214,7 +214,7 @@ func (p *queryPane) view(w, h int) string {
 			if r.Truth.Empty {
 				line += "true: (no row)"
 			} else {
-				line += fmt.Sprintf("true %s (%s rows)", human(r.Truth.Value), thousands(r.Truth.Count))
+				line += fmt.Sprintf("true %s (%s rows)", pipeline.FormatFigure(r.Truth.Value), thousands(r.Truth.Count))
 			}
 		}
 		an := r.Answer
@@ -222,11 +222,11 @@ func (p *queryPane) view(w, h int) string {
 		case an.Empty:
 			line += " · release: (no row)"
 		case an.HasBounds && an.Low == an.High:
-			line += fmt.Sprintf(" · release %s (exact)", human(an.Low))
+			line += fmt.Sprintf(" · release %s (exact)", pipeline.FormatFigure(an.Low))
 		case an.HasBounds:
-			line += fmt.Sprintf(" · release [%s, %s]", human(an.Low), human(an.High))
+			line += fmt.Sprintf(" · release [%s, %s]", pipeline.FormatFigure(an.Low), pipeline.FormatFigure(an.High))
 		case an.HasEst:
-			line += fmt.Sprintf(" · release ≈ %s", human(an.Estimate))
+			line += fmt.Sprintf(" · release ≈ %s", pipeline.FormatFigure(an.Estimate))
 		}
 		if !math.IsNaN(r.RelErr) {
 			line += fmt.Sprintf(" · rel. error %.4f", r.RelErr)

@@ -44,6 +44,8 @@ type State struct {
 
 	Styles *Styles
 	Keys   KeyMap
+	// Now is the clock for run times (tests fix it so screens are stable).
+	Now func() time.Time
 
 	needLoad bool
 	needRun  bool
@@ -142,9 +144,9 @@ const previewQueries = 50
 
 // runCmd prepares and runs the method on a snapshot of the project; the
 // context is cancelled when a newer change supersedes it.
-func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, seq int, progress *atomic.Value) tea.Cmd {
+func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, seq int, progress *atomic.Value, now func() time.Time) tea.Cmd {
 	return guarded(func() tea.Msg {
-		start := time.Now()
+		start := now()
 		prep, err := env.Prepare(p, t)
 		if err != nil {
 			return resultMsg{seq: seq, err: err}
@@ -153,7 +155,7 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 		if err != nil {
 			return resultMsg{seq: seq, prep: prep, err: err}
 		}
-		msg := resultMsg{seq: seq, prep: prep, res: res, elapsed: time.Since(start)}
+		msg := resultMsg{seq: seq, prep: prep, res: res, elapsed: now().Sub(start)}
 		if res.Answerer != nil && res.Workload != "" && ctx.Err() == nil {
 			if w, err := pipeline.Eval(prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}); err == nil {
 				msg.workload = &w

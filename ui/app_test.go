@@ -1,0 +1,367 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"privlab/algorithms/pipeline"
+	"privlab/datasets"
+)
+
+func init() {
+	lipgloss.SetColorProfile(termenv.Ascii)
+}
+
+var testEnv = pipeline.Env{Datasets: datasets.Catalog{}}
+
+// fixedClock makes run times 0 ms so screens are stable.
+func fixedClock() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+func newTestApp(input string) *App {
+	a := NewApp(testEnv, pipeline.Project{Input: input, Method: "distribution"})
+	a.st.Now = fixedClock
+	return a
+}
+
+// settle runs the app's commands synchronously until it is idle: the
+// table loads and the preview computes. Only the workbench's own messages
+// are delivered; spinner and cursor ticks are dropped so nothing loops.
+func settle(t *testing.T, a *App, cmd tea.Cmd) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0 && steps < 500; steps++ {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch m := runWithTimeout(t, c).(type) {
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+		case loadedMsg, debounceMsg, resultMsg, queryMsg, exportMsg:
+			_, next := a.Update(m)
+			queue = append(queue, next)
+		}
+	}
+}
+
+func runWithTimeout(t *testing.T, c tea.Cmd) tea.Msg {
+	t.Helper()
+	done := make(chan tea.Msg, 1)
+	go func() { done <- c() }()
+	select {
+	case m := <-done:
+		return m
+	case <-time.After(20 * time.Second):
+		t.Fatal("a command did not finish")
+	}
+	return nil
+}
+
+func ready(t *testing.T, input string, w, h int) *App {
+	t.Helper()
+	a := newTestApp(input)
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	settle(t, a, a.schedule())
+	if a.st.Result == nil && a.st.LoadErr == nil && a.st.RunErr == nil {
+		t.Fatal("no result after settling")
+	}
+	return a
+}
+
+func press(t *testing.T, a *App, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "tab":
+			msg = tea.KeyMsg{Type: tea.KeyTab}
+		case "up":
+			msg = tea.KeyMsg{Type: tea.KeyUp}
+		case "down":
+			msg = tea.KeyMsg{Type: tea.KeyDown}
+		case "space":
+			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+		case "ctrl+c":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlC}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		_, cmd := a.Update(msg)
+		settle(t, a, cmd)
+	}
+}
+
+func TestStaleResultIsDropped(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	before := a.st.Result
+	// A result computed for an older change arrives late.
+	_, _ = a.Update(resultMsg{seq: a.runSeq - 1, res: nil, err: context.Canceled})
+	if a.st.Result != before || a.st.RunErr != nil {
+		t.Fatal("a stale result replaced the current one")
+	}
+	// The current sequence number is accepted.
+	a.Update(resultMsg{seq: a.runSeq, res: before})
+	if a.st.Result != before {
+		t.Fatal("the current result was not kept")
+	}
+}
+
+func TestNewerChangeCancelsRunningComputation(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.Changed()
+	debounce := a.schedule() // debounce tick for run n
+	if debounce == nil {
+		t.Fatal("a change scheduled nothing")
+	}
+	cmd := a.startRun() // the run starts
+	first := a.runCtx
+	if first == nil || first.Err() != nil {
+		t.Fatal("the run has no live context")
+	}
+	firstSeq := a.runSeq
+	// Another key press before it finishes.
+	a.st.Changed()
+	a.schedule()
+	if first.Err() == nil {
+		t.Fatal("the newer change did not cancel the running computation")
+	}
+	// The superseded run's result is dropped when it arrives.
+	msg := runWithTimeout(t, cmd)
+	if rm, ok := msg.(resultMsg); !ok || rm.seq != firstSeq {
+		t.Fatalf("unexpected message %T", msg)
+	}
+	prev := a.st.Result
+	a.Update(msg)
+	if a.st.Result != prev {
+		t.Fatal("the cancelled run's result was applied")
+	}
+	if !a.st.Running {
+		t.Fatal("the newer run should still be pending")
+	}
+}
+
+func TestKeysNeverWaitForComputation(t *testing.T) {
+	a := ready(t, "dataset:census", 80, 24)
+	// Change a parameter: Update must return at once with a command and
+	// not run the method itself.
+	press(t, a, "4")
+	start := time.Now()
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})
+	if time.Since(start) > time.Second || cmd == nil {
+		t.Fatal("a key press blocked or scheduled nothing")
+	}
+	if !a.st.Running {
+		t.Fatal("the recompute was not marked as running")
+	}
+}
+
+func TestViewFitsEveryPaneAt80x24AndAfterResize(t *testing.T) {
+	a := ready(t, "dataset:census", 80, 24)
+	check := func(w, h int) {
+		for i := 0; i < lastPane; i++ {
+			a.active = i
+			v := a.View()
+			lines := strings.Split(v, "\n")
+			if len(lines) != h {
+				t.Fatalf("pane %d at %dx%d: %d lines", i+1, w, h, len(lines))
+			}
+			for n, l := range lines {
+				if lipgloss.Width(l) > w {
+					t.Fatalf("pane %d at %dx%d: line %d is %d cells wide: %q", i+1, w, h, n+1, lipgloss.Width(l), l)
+				}
+			}
+		}
+	}
+	check(80, 24)
+	a.Update(tea.WindowSizeMsg{Width: 132, Height: 40})
+	check(132, 40)
+	a.Update(tea.WindowSizeMsg{Width: 60, Height: 18})
+	check(60, 18)
+}
+
+func TestDataPaneAssignsRoles(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "1")
+	// employees: name, zipcode, gender, salary; make gender insensitive
+	// and name a QI, then set salary as SA again.
+	press(t, a, "down", "down", "n")
+	if contains(a.st.Project.Roles.QIs, "gender") {
+		t.Fatal("n did not clear gender's role")
+	}
+	press(t, a, "up", "up", "space")
+	if !contains(a.st.Project.Roles.QIs, "name") {
+		t.Fatal("space did not make name a QI")
+	}
+	press(t, a, "down", "a")
+	if a.st.Project.Roles.SA != "zipcode" {
+		t.Fatalf("a did not set the SA: %q", a.st.Project.Roles.SA)
+	}
+	if !a.st.Dirty {
+		t.Fatal("role changes should mark the project dirty")
+	}
+}
+
+func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "4")
+	p := a.panes[paneMethod].(*paramsPane)
+	// move to "fakes" and type an invalid value
+	for i, par := range a.st.Spec().Params {
+		if par.Name == "fakes" {
+			p.cursor = i
+		}
+	}
+	press(t, a, "enter")
+	p.input.SetValue("-3")
+	press(t, a, "enter")
+	if !p.editing || !strings.Contains(p.err, "parameter fakes") {
+		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.editing, p.err)
+	}
+	if !strings.Contains(a.View(), "refused: parameter fakes") {
+		t.Fatal("the refusal is not on screen")
+	}
+	if a.st.Value("fakes") != "0" {
+		t.Fatalf("fakes changed to %q", a.st.Value("fakes"))
+	}
+	p.input.SetValue("2")
+	press(t, a, "enter")
+	if p.editing || a.st.Value("fakes") != "2" || a.st.Result == nil {
+		t.Fatal("a valid value was not applied")
+	}
+	for _, g := range a.st.Result.Groups {
+		if g.Figures[3] > 2 {
+			t.Fatalf("group %d uses %v fakes with a budget of 2", g.ID, g.Figures[3])
+		}
+	}
+}
+
+func TestQuitAsksWithUnexportedChanges(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.Dirty = false
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	if cmd == nil || !a.quit {
+		t.Fatal("q without changes should quit")
+	}
+	b := ready(t, "dataset:employees", 80, 24)
+	press(t, b, "4", "+")
+	b.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	if b.quit || b.dialog == nil || !strings.Contains(b.View(), "Quit anyway?") {
+		t.Fatal("q with changes should ask")
+	}
+	b.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")})
+	if b.quit || b.dialog != nil {
+		t.Fatal("n should keep the workbench open")
+	}
+	b.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
+	b.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	if !b.quit {
+		t.Fatal("y should quit")
+	}
+}
+
+func TestBadFileShowsErrorWithLine(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.csv")
+	os.WriteFile(path, []byte("a,b\n1,2\n3\n"), 0o644)
+	a := ready(t, path, 80, 24)
+	v := a.View()
+	if !strings.Contains(v, "bad.csv:3: column 2 (b): ragged") {
+		t.Fatalf("the load error is not shown with file:line:\n%s", v)
+	}
+}
+
+func TestExportWritesAVerifiedRelease(t *testing.T) {
+	dir := t.TempDir()
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "7", "e")
+	p := a.panes[paneExport].(*exportPane)
+	p.input.SetValue(filepath.Join(dir, "rel"))
+	press(t, a, "enter", "enter")
+	if p.err != nil || !strings.Contains(p.done, "wrote") {
+		t.Fatalf("export failed: %v %q", p.err, p.done)
+	}
+	rep, err := pipeline.Check(filepath.Join(dir, "rel"), a.st.Prep.Table)
+	if err != nil || !rep.OK() {
+		t.Fatalf("the exported release fails check: %v %v", err, rep)
+	}
+	if a.st.Dirty {
+		t.Fatal("export should clear the unexported-changes flag")
+	}
+	// Exporting again asks before replacing.
+	press(t, a, "enter")
+	if !strings.Contains(p.confirm, "exists: replace it?") {
+		t.Fatalf("no confirmation before replacing: %q", p.confirm)
+	}
+	press(t, a, "n")
+	if p.confirm != "" {
+		t.Fatal("n should cancel")
+	}
+}
+
+func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.Project.Params["grouping"] = "level:zipcode=2"
+	a.st.Project.Params["target"] = "uniform"
+	a.st.Changed()
+	settle(t, a, a.schedule())
+	press(t, a, "6", "enter")
+	p := a.panes[paneQuery].(*queryPane)
+	p.input.SetValue("AVG(salary) WHERE gender = 'F'")
+	press(t, a, "enter")
+	if len(p.answers) != 1 || p.answers[0].err != nil {
+		t.Fatalf("no answer: %+v", p.answers)
+	}
+	if !strings.Contains(a.View(), "release [35000, 55000]") {
+		t.Fatalf("Figure 2 query bounds not shown:\n%s", a.View())
+	}
+	press(t, a, "up")
+	if p.input.Value() != "AVG(salary) WHERE gender = 'F'" {
+		t.Fatalf("history recall: %q", p.input.Value())
+	}
+	p.input.SetValue("AVG(salary) WHERE gender BETWEN 1 AND 2")
+	press(t, a, "enter")
+	if !strings.Contains(a.View(), "query:1:26") {
+		t.Fatal("parse error position not shown")
+	}
+}
+
+func TestKeyMapHelpIsComplete(t *testing.T) {
+	k := DefaultKeyMap()
+	all := []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Quit, k.Cancel, k.Save, k.Open, k.Dataset,
+		k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.Builder, k.Wider, k.Narrow,
+		k.File, k.Inc, k.Dec, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse, k.Detail, k.Run, k.Export}
+	for _, b := range all {
+		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("binding %v lacks keys or help", b.Keys())
+		}
+	}
+	// Global keys must not shadow a pane key.
+	global := map[string]bool{}
+	for _, b := range []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Quit, k.Cancel, k.Save, k.Open, k.Dataset} {
+		for _, s := range b.Keys() {
+			global[s] = true
+		}
+	}
+	for _, b := range []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing,
+		k.Builder, k.Wider, k.Narrow, k.File, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse} {
+		for _, s := range b.Keys() {
+			if global[s] {
+				t.Errorf("pane key %q is also a global key", s)
+			}
+		}
+	}
+}

@@ -287,7 +287,7 @@ func TestCLIParametersAreValidated(t *testing.T) {
 		{[]string{"--seed", "abc"}, "seed"},
 	}
 	for _, c := range cases {
-		args := append(append([]string{"run", "--in", "dataset:employees", "--out", "x"}, c.args...))
+		args := append([]string{"run", "--in", "dataset:employees", "--out", "x"}, c.args...)
 		_, errs, code := cli(t, dir, args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)

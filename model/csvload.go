@@ -3,12 +3,18 @@ package model
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"runtime"
+	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,7 +22,8 @@ import (
 type LoadOptions struct {
 	// Name is the file name used in error messages (LoadFile sets the path).
 	Name string
-	// Delimiter is the field separator; 0 detects one of , ; tab |.
+	// Delimiter is the field separator; 0 detects one of , ; tab |. Any
+	// other single ASCII character except a quote, CR or LF may be given.
 	Delimiter rune
 	// Header names the columns of a file that has no header row. When empty
 	// the first row is the header.
@@ -26,9 +33,11 @@ type LoadOptions struct {
 	MissingTokens []string
 	// Kinds overrides the inferred kind of the named columns.
 	Kinds map[string]Kind
-	// TrimSpace removes spaces around unquoted fields. It is switched on
-	// automatically when every delimiter in the first lines is followed by a
-	// space (as in the raw UCI Adult file, "39, State-gov, ...").
+	// TrimSpace removes spaces around unquoted fields (the text inside
+	// quotes is kept as it is). It is switched on automatically when every
+	// delimiter in the first lines is followed by a space (as in the raw UCI
+	// Adult file, "39, State-gov, ..."). With it, spaces may also surround a
+	// quoted field: 1, "a, b", 3.
 	TrimSpace bool
 }
 
@@ -37,7 +46,8 @@ var DefaultMissingTokens = []string{"", "?", "NA", "NULL"}
 
 // LoadFile reads a CSV file into a Table. The file is only read, never
 // written. On any error no table is returned and the error is an
-// *InputError naming the file and line.
+// *InputError naming the file and line (or a *ParamError for an option
+// that does not fit the file, such as a --kind for an unknown column).
 func LoadFile(path string, opt LoadOptions) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -64,153 +74,153 @@ func openReason(err error) string {
 }
 
 // Load reads CSV text into a Table; see LoadFile.
+//
+// The text is read by a scanner that follows RFC 4180 as encoding/csv does
+// (quoted fields may hold the delimiter, quotes written "" and line breaks;
+// CRLF and LF both end a record; empty lines are skipped) but that knows the
+// line and field of every problem. The scanner runs in its own goroutine and
+// hands batches of records to the dictionary encoder, so a large file is
+// parsed and encoded at the same time.
 func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 	name := opt.Name
 	if name == "" {
 		name = "input"
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
+	br := bufio.NewReaderSize(r, sampleSize)
 	// Strip a UTF-8 byte order mark.
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
 	}
-	sample, _ := br.Peek(64 << 10)
-	if len(bytes.TrimSpace(sample)) == 0 {
-		return nil, &InputError{File: name, Line: 1, Msg: "file is empty, expected a header row and data rows",
-			Hint: "the first line names the columns, e.g. age,sex,zipcode"}
-	}
+	sample, _ := br.Peek(sampleSize)
 	delim := opt.Delimiter
 	if delim == 0 {
 		delim = DetectDelimiter(sample)
 	}
+	if delim <= 0 || delim >= utf8.RuneSelf || delim == '"' || delim == '\r' || delim == '\n' {
+		return nil, &ParamError{Param: "delimiter", Value: string(delim), Reason: "must be a single ASCII character other than a quote or a line break",
+			Hint: "the common ones are , ; tab and |"}
+	}
 	trim := opt.TrimSpace || spaceAfterDelimiter(sample, delim)
-
-	cr := csv.NewReader(br)
-	cr.Comma = delim
-	cr.FieldsPerRecord = -1 // we check counts ourselves to word the error
-	cr.ReuseRecord = true
-	cr.LazyQuotes = false
 
 	missing := opt.MissingTokens
 	if missing == nil {
 		missing = DefaultMissingTokens
 	}
-	isMissing := make(map[string]bool, len(missing))
-	for _, m := range missing {
-		isMissing[m] = true
+
+	sc := &scanner{r: br, name: name, delim: byte(delim), trim: trim, line: 1}
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			sc.size = fi.Size()
+		}
 	}
 
 	var header []string
+	headerEnd := 1 // the first line after the header
 	if len(opt.Header) > 0 {
 		header = append([]string(nil), opt.Header...)
 		if err := checkHeader(name, 0, header); err != nil {
 			return nil, err
 		}
 	} else {
-		rec, err := cr.Read()
+		rec, err := sc.header()
 		if err != nil {
-			return nil, csvError(name, cr, err, 0)
-		}
-		header = make([]string, len(rec))
-		for i, h := range rec {
-			if !utf8.ValidString(h) {
-				line, col := cr.FieldPos(i)
-				_ = col
-				return nil, &InputError{File: name, Line: line, Column: i + 1, Msg: "header is not valid UTF-8",
-					Hint: "save the file as UTF-8"}
-			}
-			header[i] = strings.TrimSpace(h)
-		}
-		line, _ := cr.FieldPos(0)
-		if err := checkHeader(name, line, header); err != nil {
 			return nil, err
 		}
+		if rec == nil {
+			return nil, &InputError{File: name, Line: 1, Msg: "file is empty, expected a header row and data rows",
+				Hint: "the first line names the columns, e.g. age,sex,zipcode"}
+		}
+		header = make([]string, len(rec.fields))
+		for i, f := range rec.fields {
+			h := rec.text(f)
+			if !utf8.Valid(h) {
+				return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: "header is not valid UTF-8",
+					Hint: "save the file as UTF-8"}
+			}
+			header[i] = strings.TrimSpace(string(h))
+		}
+		if err := checkHeader(name, rec.line, header); err != nil {
+			return nil, err
+		}
+		headerEnd = sc.line
 	}
+	sc.names = header
 
 	n := len(header)
-	cols := make([]*Column, n)
-	index := make([]map[string]uint32, n)
-	for i, h := range header {
-		cols[i] = &Column{Name: h}
-		index[i] = make(map[string]uint32)
+	enc := newEncoder(name, header, missing)
+	out := make(chan *chunk, 2)
+	// The scanner already holds one chunk (the one the header came from),
+	// so chunkCount-1 more make the pool; all chunkCount fit in free.
+	free := make(chan *chunk, chunkCount)
+	for i := 1; i < chunkCount; i++ {
+		free <- &chunk{}
 	}
-	rows := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
+	stop := make(chan struct{})
+	go sc.run(n, out, free, stop)
+	var err error
+	for c := range out {
+		if err == nil {
+			err = enc.add(c, sc.size)
+			if err == nil && c.err != nil {
+				err = c.err
+			}
+			if err != nil {
+				close(stop) // the scanner quits; keep draining until it closes out
+			}
 		}
-		if err != nil {
-			return nil, csvError(name, cr, err, n)
-		}
-		if len(rec) != n {
-			// A lone empty field is a blank line with spaces; skip it.
-			if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-				continue
-			}
-			line, _ := cr.FieldPos(0)
-			col := n + 1
-			what := "too many"
-			if len(rec) < n {
-				col, what = len(rec)+1, "too few"
-			}
-			field := ""
-			if col <= n {
-				field = header[col-1]
-			}
-			return nil, &InputError{File: name, Line: line, Column: col, Field: field,
-				Msg:  fmt.Sprintf("ragged row: %s fields, expected %d (as in the header), found %d", what, n, len(rec)),
-				Hint: fmt.Sprintf("every row needs %d fields separated by %q; quote values that contain it", n, string(delim))}
-		}
-		for i, v := range rec {
-			if trim {
-				v = strings.TrimSpace(v)
-			}
-			c := cols[i]
-			if isMissing[v] {
-				c.Codes = append(c.Codes, Missing)
-				c.MissingCount++
-				continue
-			}
-			code, ok := index[i][v]
-			if !ok {
-				if !utf8.ValidString(v) {
-					line, _ := cr.FieldPos(i)
-					return nil, &InputError{File: name, Line: line, Column: i + 1, Field: header[i],
-						Msg: "value is not valid UTF-8", Hint: "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"}
-				}
-				v = strings.Clone(v)
-				code = uint32(len(c.Dict))
-				index[i][v] = code
-				c.Dict = append(c.Dict, v)
-				line, _ := cr.FieldPos(i)
-				c.firstLine = append(c.firstLine, line)
-			}
-			c.Codes = append(c.Codes, code)
-		}
-		rows++
+		free <- c
 	}
-	if rows == 0 {
-		return nil, &InputError{File: name, Line: 2, Msg: "header only: no data rows",
+	if err != nil {
+		return nil, err
+	}
+	if enc.rows == 0 {
+		return nil, &InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
 			Hint: "add at least one row of values below the header"}
 	}
-	t := &Table{Name: name, Columns: cols, Rows: rows}
-	for _, c := range cols {
+	t := &Table{Name: name, Columns: enc.cols, Rows: enc.rows}
+	for _, c := range enc.cols {
 		c.Codes = c.Codes[:len(c.Codes):len(c.Codes)]
 		inferKind(c)
 	}
-	for colName, k := range opt.Kinds {
-		c := t.Column(colName)
-		if c == nil {
+	kinds := make([]string, 0, len(opt.Kinds))
+	for colName := range opt.Kinds {
+		kinds = append(kinds, colName)
+	}
+	sort.Strings(kinds) // report problems in a stable order
+	for _, colName := range kinds {
+		i := t.ColumnIndex(colName)
+		if i < 0 {
 			return nil, &ParamError{Param: "kind", Value: colName, Reason: fmt.Sprintf("%s has no column %q", name, colName),
 				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
 		}
-		if err := c.SetKind(k); err != nil {
+		c := t.Columns[i]
+		if opt.Kinds[colName] == Numeric {
+			// Dict is in order of first appearance, so the first value that
+			// does not parse is the first one in the file.
+			for code, s := range c.Dict {
+				if _, ok := ParseNumber(s); !ok {
+					return nil, &InputError{File: name, Line: c.firstLine[code], Column: i + 1, Field: c.Name,
+						Msg:  fmt.Sprintf("value %q is not a number, so the column cannot be numeric", s),
+						Hint: "leave the column categorical or fix the value"}
+				}
+			}
+		}
+		if err := c.SetKind(opt.Kinds[colName]); err != nil {
 			return nil, &InputError{File: name, Msg: err.Error(), Hint: "leave the column categorical or fix the value"}
 		}
 	}
 	return t, nil
 }
+
+// sampleSize is how much of the input delimiter detection looks at.
+const sampleSize = 64 << 10
+
+// chunkSize is the size of the blocks the scanner reads; chunkCount blocks
+// circulate between the scanner and the encoder.
+const (
+	chunkSize  = 1 << 20
+	chunkCount = 4
+)
 
 func checkHeader(name string, line int, header []string) error {
 	seen := make(map[string]int, len(header))
@@ -229,35 +239,798 @@ func checkHeader(name string, line int, header []string) error {
 	return nil
 }
 
-// csvError turns an encoding/csv error into an InputError.
-func csvError(name string, cr *csv.Reader, err error, fields int) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		e := &InputError{File: name, Line: pe.Line, Column: pe.Column}
-		switch {
-		case errors.Is(pe.Err, csv.ErrQuote):
-			if pe.StartLine != pe.Line {
-				e.Msg = fmt.Sprintf("unterminated quoted field (the record starts on line %d)", pe.StartLine)
-				e.Line = pe.StartLine
-			} else {
-				e.Msg = `extraneous or missing " in a quoted field`
-			}
-			e.Column = 0
-			e.Hint = `close every quoted field with "; write a quote inside a quoted field as ""`
-		case errors.Is(pe.Err, csv.ErrBareQuote):
-			e.Msg = `bare " in an unquoted field`
-			e.Column = 0
-			e.Hint = `quote the whole field and double the quote inside it: "a ""b"" c"`
-		default:
-			e.Msg = pe.Err.Error()
+// Scanner -----------------------------------------------------------------
+
+// chunk is a block of input holding complete records: the field texts stay
+// in buf (quoted fields are unescaped in place) and offs gives the start
+// and end of every field, n fields per record.
+type chunk struct {
+	buf   []byte
+	n     int      // valid bytes in buf
+	offs  []uint32 // start, end of each field
+	lines []int    // the line each record starts on
+	// flines lists the fields that start on a later line than their record
+	// (records with quoted line breaks), in field order.
+	flines []fieldLine
+	nrec   int
+	raw    int   // bytes of buf taken by the complete records
+	err    error // the scanner stopped here (after nrec records)
+}
+
+type fieldLine struct {
+	field int // index within the chunk (record*n + column)
+	line  int
+}
+
+// fieldLineOf returns the line where field k (of record r) starts.
+func (c *chunk) fieldLineOf(r, k int) int {
+	if len(c.flines) > 0 {
+		i := sort.Search(len(c.flines), func(i int) bool { return c.flines[i].field >= k })
+		if i < len(c.flines) && c.flines[i].field == k {
+			return c.flines[i].line
 		}
-		return e
 	}
-	if err == io.EOF {
-		return &InputError{File: name, Line: 1, Msg: "file is empty, expected a header row and data rows",
-			Hint: "the first line names the columns, e.g. age,sex,zipcode"}
+	return c.lines[r]
+}
+
+// span is one field found by the slow path.
+type span struct {
+	start, end int
+	line       int
+}
+
+// record is a header record (text copied out of the chunk).
+type record struct {
+	buf    []byte
+	fields []span
+	line   int
+}
+
+func (r *record) text(s span) []byte { return r.buf[s.start:s.end] }
+
+type scanner struct {
+	r     io.Reader
+	name  string
+	delim byte
+	trim  bool
+	size  int64    // input size when known (for pre-sizing columns)
+	names []string // the header, for error messages
+
+	cur  *chunk // the chunk being filled
+	pos  int    // next unread byte of cur.buf
+	eof  bool   // r is exhausted: cur.buf[:cur.n] is the rest of the input
+	rerr error  // a read error other than EOF
+	line int    // line number at pos
+
+	tmp       []span // the fields of the record parse read
+	lineAfter int    // the line after that record
+}
+
+type status int
+
+const (
+	stOK       status = iota // a record was read
+	stSkip                   // a blank line (or a record of one blank field) was skipped
+	stNeedMore               // the record does not end inside the buffered data
+	stEnd                    // no more input
+	stErr
+)
+
+// fill reads more input into cur after the bytes from pos on, moving them
+// to the front of a (possibly new, possibly larger) buffer dst.
+func (s *scanner) fill(dst *chunk) {
+	src := s.cur
+	keep := 0
+	if src != nil {
+		keep = src.n - s.pos
 	}
-	return &InputError{File: name, Msg: "read failed: " + err.Error()}
+	need := chunkSize
+	if keep*2 > need {
+		need = keep * 2
+	}
+	if cap(dst.buf) < need {
+		nb := make([]byte, need)
+		if src != nil {
+			copy(nb, src.buf[s.pos:src.n])
+		}
+		dst.buf = nb
+	} else {
+		dst.buf = dst.buf[:cap(dst.buf)]
+		if src != nil {
+			copy(dst.buf, src.buf[s.pos:src.n])
+		}
+	}
+	dst.n = keep
+	dst.offs, dst.lines, dst.flines = dst.offs[:0], dst.lines[:0], dst.flines[:0]
+	dst.nrec, dst.raw, dst.err = 0, 0, nil
+	s.cur, s.pos = dst, 0
+	for dst.n < len(dst.buf) && !s.eof {
+		m, err := s.r.Read(dst.buf[dst.n:])
+		dst.n += m
+		if err == io.EOF {
+			s.eof = true
+		} else if err != nil {
+			s.eof, s.rerr = true, err
+		}
+	}
+}
+
+// header reads the first record that is not blank; nil at the end of the
+// input.
+func (s *scanner) header() (*record, error) {
+	s.fill(&chunk{})
+	for {
+		st, err := s.next(-1)
+		switch st {
+		case stOK:
+			c := s.cur
+			rec := &record{line: c.lines[0]}
+			for k := 0; k < len(c.offs)/2; k++ {
+				start, end := int(c.offs[2*k]), int(c.offs[2*k+1])
+				rec.fields = append(rec.fields, span{start: len(rec.buf), end: len(rec.buf) + end - start, line: c.fieldLineOf(0, k)})
+				rec.buf = append(rec.buf, c.buf[start:end]...)
+			}
+			c.offs, c.lines, c.flines, c.nrec = c.offs[:0], c.lines[:0], c.flines[:0], 0
+			return rec, nil
+		case stSkip:
+			continue
+		case stNeedMore:
+			s.fill(&chunk{buf: make([]byte, 0, 2*len(s.cur.buf))})
+		case stEnd:
+			if s.rerr != nil {
+				return nil, &InputError{File: s.name, Msg: "read failed: " + s.rerr.Error()}
+			}
+			return nil, nil
+		case stErr:
+			return nil, err
+		}
+	}
+}
+
+// run scans records of n fields and sends them in chunks; the last chunk
+// sent carries the error that stopped the scan, if any.
+func (s *scanner) run(n int, out chan<- *chunk, free chan *chunk, stop <-chan struct{}) {
+	defer close(out)
+	send := func(c *chunk) bool {
+		select {
+		case out <- c:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	take := func() *chunk {
+		select {
+		case c := <-free:
+			return c
+		case <-stop:
+			return nil
+		}
+	}
+	if s.cur == nil { // no header row was read
+		s.fill(&chunk{})
+	}
+	for {
+		st, err := s.next(n)
+		switch st {
+		case stOK, stSkip:
+			continue
+		case stNeedMore:
+			c := s.cur
+			c.raw = s.pos
+			next := take()
+			if next == nil {
+				return
+			}
+			if c.nrec == 0 {
+				// No complete record: read on. When the buffer holds only
+				// part of one long record, read into a larger buffer (fill
+				// copies the part over).
+				if s.pos == 0 && cap(next.buf) < 2*c.n {
+					next.buf = make([]byte, 0, 2*c.n)
+				}
+				s.fill(next)
+				free <- c
+				continue
+			}
+			s.fill(next)
+			if !send(c) {
+				return
+			}
+		case stEnd, stErr:
+			c := s.cur
+			c.raw = s.pos
+			if st == stEnd && s.rerr != nil {
+				err = &InputError{File: s.name, Msg: "read failed: " + s.rerr.Error()}
+			}
+			c.err = err
+			send(c)
+			return
+		}
+	}
+}
+
+func (s *scanner) errAt(line, field int, msg, hint string) error {
+	e := &InputError{File: s.name, Line: line, Column: field, Msg: msg, Hint: hint}
+	if field >= 1 && field <= len(s.names) {
+		e.Field = s.names[field-1]
+	}
+	return e
+}
+
+// next reads one record into s.cur. n is the number of fields every record
+// must have (-1 for any).
+func (s *scanner) next(n int) (status, error) {
+	c := s.cur
+	p := s.pos
+	if p >= c.n {
+		if s.eof {
+			return stEnd, nil
+		}
+		return stNeedMore, nil
+	}
+	buf := c.buf[:c.n]
+	rest := buf[p:]
+	nl := bytes.IndexByte(rest, '\n')
+	var lineEnd, next int
+	if nl < 0 {
+		if !s.eof {
+			return stNeedMore, nil
+		}
+		lineEnd, next = len(buf), len(buf)
+	} else {
+		lineEnd, next = p+nl, p+nl+1
+	}
+	if bytes.IndexByte(buf[p:lineEnd], '"') >= 0 {
+		return s.slow(n)
+	}
+	// Fast path: one physical line without quotes.
+	e := lineEnd
+	if e > p && buf[e-1] == '\r' {
+		e--
+	}
+	line := s.line
+	if e == p { // an empty line
+		s.pos, s.line = next, line+1
+		return stSkip, nil
+	}
+	mark := len(c.offs)
+	fields := 0
+	start := p
+	d := s.delim
+	for {
+		i := bytes.IndexByte(buf[start:e], d)
+		end := e
+		if i >= 0 {
+			end = start + i
+		}
+		fields++
+		if fields <= n || n < 0 {
+			fs, fe := start, end
+			if s.trim {
+				fs, fe = trimSpan(buf, fs, fe)
+			}
+			c.offs = append(c.offs, uint32(fs), uint32(fe))
+		}
+		if i < 0 {
+			break
+		}
+		start = end + 1
+	}
+	if n >= 0 && fields != n {
+		c.offs = c.offs[:mark]
+		if fields == 1 && isBlank(buf[p:e]) {
+			s.pos, s.line = next, line+1
+			return stSkip, nil
+		}
+		return stErr, s.ragged(line, fields, n)
+	}
+	if n < 0 && fields == 1 && isBlank(buf[p:e]) {
+		c.offs = c.offs[:mark]
+		s.pos, s.line = next, line+1
+		return stSkip, nil
+	}
+	c.lines = append(c.lines, line)
+	c.nrec++
+	s.pos, s.line = next, line+1
+	return stOK, nil
+}
+
+func (s *scanner) ragged(line, found, n int) error {
+	col := n + 1
+	what := "too many"
+	if found < n {
+		col, what = found+1, "too few"
+	}
+	return s.errAt(line, col,
+		fmt.Sprintf("ragged row: %s fields, expected %d (as in the header), found %d", what, n, found),
+		fmt.Sprintf("every row needs %d fields separated by %q; quote values that contain it", n, string(rune(s.delim))))
+}
+
+// slow reads a record with quotes. It first checks, without changing the
+// buffer, that the record ends inside the buffered data (or that the input
+// ends), then parses it, unescaping quoted fields in place.
+func (s *scanner) slow(n int) (status, error) {
+	st, _, err := s.parse(false)
+	if st != stOK {
+		return st, err
+	}
+	st, next, err := s.parse(true)
+	if st != stOK {
+		return st, err
+	}
+	c := s.cur
+	line := s.line
+	fields := s.tmp
+	if len(fields) == 1 && (n != 1) && isBlank(c.buf[fields[0].start:fields[0].end]) {
+		s.pos, s.line = next, s.lineAfter
+		return stSkip, nil
+	}
+	if n >= 0 && len(fields) != n {
+		return stErr, s.ragged(line, len(fields), n)
+	}
+	base := c.nrec * len(fields)
+	if n >= 0 {
+		base = c.nrec * n
+	}
+	for k, f := range fields {
+		c.offs = append(c.offs, uint32(f.start), uint32(f.end))
+		if f.line != line {
+			c.flines = append(c.flines, fieldLine{field: base + k, line: f.line})
+		}
+	}
+	c.lines = append(c.lines, line)
+	c.nrec++
+	s.pos, s.line = next, s.lineAfter
+	return stOK, nil
+}
+
+// parse reads the record at s.pos into s.tmp. With write it unescapes quoted
+// fields in place; without it it only finds out whether the record is
+// complete (stNeedMore if not) or bad (stErr). It returns the position after
+// the record and sets s.lineAfter.
+func (s *scanner) parse(write bool) (status, int, error) {
+	c := s.cur
+	buf := c.buf[:c.n]
+	n := len(buf)
+	d := s.delim
+	i := s.pos
+	line := s.line
+	s.tmp = s.tmp[:0]
+	for field := 1; ; field++ {
+		if s.trim {
+			j := i
+			for j < n && (buf[j] == ' ' || buf[j] == '\t') && buf[j] != d {
+				j++
+			}
+			if j < n && buf[j] == '"' {
+				i = j
+			}
+		}
+		fline := line
+		if i < n && buf[i] == '"' {
+			i++
+			w, cstart := i, i
+			for {
+				if i >= n {
+					if !s.eof {
+						return stNeedMore, 0, nil
+					}
+					return stErr, 0, s.errAt(fline, field, `unterminated quoted field: the closing " is missing`,
+						`close every quoted field with "; write a quote inside a quoted field as ""`)
+				}
+				b := buf[i]
+				if b == '"' {
+					if i+1 >= n && !s.eof {
+						return stNeedMore, 0, nil
+					}
+					if i+1 < n && buf[i+1] == '"' {
+						if write {
+							buf[w] = '"'
+						}
+						w++
+						i += 2
+						continue
+					}
+					i++ // the closing quote
+					break
+				}
+				if b == '\r' {
+					if i+1 >= n && !s.eof {
+						return stNeedMore, 0, nil
+					}
+					if i+1 < n && buf[i+1] == '\n' { // CRLF inside quotes reads as LF
+						i++
+						b = '\n'
+					}
+				}
+				if b == '\n' {
+					line++
+				}
+				if write {
+					buf[w] = b
+				}
+				w++
+				i++
+			}
+			s.tmp = append(s.tmp, span{start: cstart, end: w, line: fline})
+			if s.trim {
+				for i < n && (buf[i] == ' ' || buf[i] == '\t') && buf[i] != d {
+					i++
+				}
+			}
+			if i >= n {
+				if !s.eof {
+					return stNeedMore, 0, nil
+				}
+				s.lineAfter = line + 1
+				return stOK, n, nil
+			}
+			switch b := buf[i]; {
+			case b == d:
+				i++
+				continue
+			case b == '\n':
+				s.lineAfter = line + 1
+				return stOK, i + 1, nil
+			case b == '\r' && i+1 < n && buf[i+1] == '\n':
+				s.lineAfter = line + 1
+				return stOK, i + 2, nil
+			case b == '\r' && i+1 >= n:
+				if !s.eof {
+					return stNeedMore, 0, nil
+				}
+				s.lineAfter = line + 1
+				return stOK, n, nil
+			}
+			return stErr, 0, s.errAt(line, field, `text after the closing " of a quoted field`,
+				`close every quoted field with "; write a quote inside a quoted field as ""`)
+		}
+		// Unquoted field.
+		j := i
+		for j < n && buf[j] != d && buf[j] != '\n' && buf[j] != '"' {
+			j++
+		}
+		if j < n && buf[j] == '"' {
+			return stErr, 0, s.errAt(line, field, `bare " in an unquoted field`,
+				`quote the whole field and double the quote inside it: "a ""b"" c"`)
+		}
+		if j >= n {
+			if !s.eof {
+				return stNeedMore, 0, nil
+			}
+			end := j
+			if end > i && buf[end-1] == '\r' {
+				end--
+			}
+			s.appendUnquoted(buf, i, end, fline)
+			s.lineAfter = line + 1
+			return stOK, n, nil
+		}
+		if buf[j] == d {
+			s.appendUnquoted(buf, i, j, fline)
+			i = j + 1
+			continue
+		}
+		end := j // buf[j] == '\n'
+		if end > i && buf[end-1] == '\r' {
+			end--
+		}
+		s.appendUnquoted(buf, i, end, fline)
+		s.lineAfter = line + 1
+		return stOK, j + 1, nil
+	}
+}
+
+func (s *scanner) appendUnquoted(buf []byte, start, end, line int) {
+	if s.trim {
+		start, end = trimSpan(buf, start, end)
+	}
+	s.tmp = append(s.tmp, span{start: start, end: end, line: line})
+}
+
+// trimSpan narrows buf[start:end] to drop leading and trailing white space
+// (as strings.TrimSpace does).
+func trimSpan(buf []byte, start, end int) (int, int) {
+	for start < end {
+		b := buf[start]
+		if b < utf8.RuneSelf {
+			if asciiSpace[b] == 0 {
+				break
+			}
+			start++
+			continue
+		}
+		r, size := utf8.DecodeRune(buf[start:end])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		start += size
+	}
+	for start < end {
+		b := buf[end-1]
+		if b < utf8.RuneSelf {
+			if asciiSpace[b] == 0 {
+				break
+			}
+			end--
+			continue
+		}
+		r, size := utf8.DecodeLastRune(buf[start:end])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		end -= size
+	}
+	return start, end
+}
+
+var asciiSpace = [256]uint8{'\t': 1, '\n': 1, '\v': 1, '\f': 1, '\r': 1, ' ': 1}
+
+func isBlank(b []byte) bool {
+	s, e := trimSpan(b, 0, len(b))
+	return s == e
+}
+
+// Encoder -----------------------------------------------------------------
+
+// encoder turns records into dictionary-encoded columns.
+type encoder struct {
+	name   string
+	cols   []*Column
+	index  []*dictIndex
+	rows   int
+	sized  bool
+	header []string
+}
+
+func newEncoder(name string, header []string, missing []string) *encoder {
+	e := &encoder{name: name, header: header, cols: make([]*Column, len(header)), index: make([]*dictIndex, len(header))}
+	for i, h := range header {
+		e.cols[i] = &Column{Name: h}
+		// Missing tokens are looked up like values, so one lookup per field
+		// tells a missing value, a known value and a new one apart.
+		x := newDictIndex()
+		for _, tok := range missing {
+			if _, found := x.lookup([]byte(tok), 0, len(tok)); !found {
+				x.insert(tok, Missing)
+			}
+		}
+		e.index[i] = x
+	}
+	return e
+}
+
+// add encodes the records of c. size is the input size in bytes (0 when
+// unknown), used once to reserve room for every row. Columns are
+// independent, so with more than one CPU two workers share them, each
+// taking the next column not yet done.
+func (e *encoder) add(c *chunk, size int64) error {
+	n := len(e.cols)
+	if c.nrec == 0 {
+		return nil
+	}
+	if !e.sized && size > 0 && c.raw > 0 {
+		e.sized = true
+		est := int(float64(size)/float64(c.raw)*float64(c.nrec)*1.02) + 64
+		if est > e.rows+c.nrec && est < 1<<31 {
+			for _, col := range e.cols {
+				codes := make([]uint32, len(col.Codes), est)
+				copy(codes, col.Codes)
+				col.Codes = codes
+			}
+		}
+	}
+	bad := make([]int, n) // per column: the record of its first bad value, or -1
+	var next atomic.Int32
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			bad[i] = e.encodeColumn(c, i)
+		}
+	}
+	if n > 1 && c.nrec >= 64 && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+		work()
+		wg.Wait()
+	} else {
+		work()
+	}
+	// The first bad value in file order: the earliest record, then column.
+	br, bi := -1, -1
+	for i, r := range bad {
+		if r >= 0 && (br < 0 || r < br) {
+			br, bi = r, i
+		}
+	}
+	if br >= 0 {
+		k := br*n + bi
+		return &InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
+			Msg: "value is not valid UTF-8", Hint: "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"}
+	}
+	e.rows += c.nrec
+	return nil
+}
+
+// encodeColumn appends the codes of column i of c's records. It returns the
+// record of the first value that is not valid UTF-8 (and stops there), or
+// -1.
+func (e *encoder) encodeColumn(c *chunk, i int) int {
+	n := len(e.cols)
+	col := e.cols[i]
+	x := e.index[i]
+	buf, offs := c.buf, c.offs[:2*n*c.nrec]
+	codes := col.Codes
+	missing := 0
+	defer func() {
+		col.Codes = codes
+		col.MissingCount += missing
+	}()
+	for r, k := 0, i; r < c.nrec; r, k = r+1, k+n {
+		start, end := int(offs[2*k]), int(offs[2*k+1])
+		code, found := x.lookup(buf, start, end)
+		if !found {
+			v := buf[start:end]
+			if !utf8.Valid(v) {
+				return r
+			}
+			s := string(v)
+			code = uint32(len(col.Dict))
+			x.insert(s, code)
+			col.Dict = append(col.Dict, s)
+			col.firstLine = append(col.firstLine, c.fieldLineOf(r, k))
+		} else if code == Missing {
+			missing++
+		}
+		codes = append(codes, code)
+	}
+	return -1
+}
+
+// dictIndex maps field text to a code: an open-addressing hash table
+// specialised for the short keys of CSV fields. A key of up to 8 bytes is
+// stored packed in its slot, so a probe costs one memory access and no
+// string comparison; longer keys are stored with their 64-bit hash and
+// compared on a hash match. It is several times faster than a
+// map[string]uint32 on high-cardinality columns.
+type dictIndex struct {
+	slots []dictSlot
+	mask  uint64
+	count int
+	// long keys (over 8 bytes) and their codes
+	longKeys []string
+	longVals []uint32
+	// where the last failed lookup stopped (for insert)
+	pending dictSlot
+	at      uint64
+}
+
+// dictSlot is one table entry. meta is 0 for an empty slot; otherwise its
+// high 32 bits are the key length + 1 (with bit 63 set for long keys) and
+// its low 32 bits the code (short keys) or the index into longKeys.
+type dictSlot struct {
+	word uint64 // the packed key, or the hash of a long key
+	meta uint64
+}
+
+const longKey = 1 << 63
+
+func newDictIndex() *dictIndex {
+	return &dictIndex{slots: make([]dictSlot, 16), mask: 15}
+}
+
+// lookup returns the code of buf[start:end] and whether it is known.
+func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
+	n := end - start
+	var word, meta, h uint64
+	if n <= 8 {
+		if start+8 <= len(buf) {
+			word = binary.LittleEndian.Uint64(buf[start:]) & (1<<(8*uint(n)) - 1)
+			if n == 8 {
+				word = binary.LittleEndian.Uint64(buf[start:])
+			}
+		} else {
+			for i := end - 1; i >= start; i-- {
+				word = word<<8 | uint64(buf[i])
+			}
+		}
+		meta = uint64(n+1) << 32
+		h = mixShort(word, n)
+	} else {
+		word = hashBytes(buf[start:end])
+		meta = longKey | uint64((n+1)&0x7fffffff)<<32
+		h = word
+	}
+	i := h & x.mask
+	for {
+		s := x.slots[i]
+		if s.meta == 0 {
+			x.pending, x.at = dictSlot{word: word, meta: meta}, i
+			return 0, false
+		}
+		if s.word == word && s.meta>>32 == meta>>32 {
+			if meta&longKey == 0 {
+				return uint32(s.meta), true
+			}
+			k := uint32(s.meta)
+			if x.longKeys[k] == string(buf[start:end]) {
+				return x.longVals[k], true
+			}
+		}
+		i = (i + 1) & x.mask
+	}
+}
+
+// insert adds the key the last lookup did not find, with its code.
+func (x *dictIndex) insert(key string, code uint32) {
+	s := x.pending
+	if s.meta&longKey != 0 {
+		s.meta |= uint64(len(x.longKeys))
+		x.longKeys = append(x.longKeys, key)
+		x.longVals = append(x.longVals, code)
+	} else {
+		s.meta |= uint64(code)
+	}
+	x.slots[x.at] = s
+	x.count++
+	if 2*x.count > len(x.slots) {
+		x.grow()
+	}
+}
+
+func (x *dictIndex) grow() {
+	slots := make([]dictSlot, 2*len(x.slots))
+	mask := uint64(len(slots) - 1)
+	for _, s := range x.slots {
+		if s.meta == 0 {
+			continue
+		}
+		h := s.word
+		if s.meta&longKey == 0 {
+			h = mixShort(s.word, int(s.meta>>32)-1)
+		}
+		i := h & mask
+		for slots[i].meta != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = s
+	}
+	x.slots, x.mask = slots, mask
+}
+
+// mixShort hashes a key of n <= 8 bytes packed into w (splitmix64).
+func mixShort(w uint64, n int) uint64 {
+	z := w + uint64(n)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// hashBytes is a 64-bit hash of a byte string (splitmix-style mixing of
+// 8-byte words).
+func hashBytes(b []byte) uint64 {
+	h := uint64(len(b)) * 0x9e3779b97f4a7c15
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+		b = b[8:]
+	}
+	var w uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(b[i])
+	}
+	h = (h ^ w) * 0x94d049bb133111eb
+	h ^= h >> 29
+	h = (h ^ h>>32) * 0xbf58476d1ce4e5b9
+	return h ^ h>>29
 }
 
 // inferKind makes a column numeric when it has values and all of them parse
@@ -278,6 +1051,8 @@ func inferKind(c *Column) {
 	}
 	c.Kind, c.Nums = Numeric, nums
 }
+
+// Detection ---------------------------------------------------------------
 
 // DetectDelimiter picks the separator among , ; tab | that splits the first
 // lines of sample into the same number (more than one) of fields, preferring

@@ -1,7 +1,10 @@
 package model
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -106,7 +109,11 @@ func LoadTargetFile(path string) (Target, error) {
 
 // ParseTargetCSV reads value,weight rows.
 func ParseTargetCSV(file string, r io.Reader) (Target, error) {
-	cr := csv.NewReader(r)
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
+		br.Discard(3)
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	t := Target{Kind: TargetCustom, File: file, Weights: map[string]float64{}}
 	total := 0.0
@@ -117,7 +124,12 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 			break
 		}
 		if err != nil {
-			return Target{}, &InputError{File: file, Msg: err.Error()}
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return Target{}, &InputError{File: file, Line: pe.StartLine, Msg: "malformed CSV: " + pe.Err.Error(),
+					Hint: "rows are value,weight; quote values that contain a comma"}
+			}
+			return Target{}, &InputError{File: file, Msg: "read failed: " + err.Error()}
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -164,22 +176,38 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 			m[i] = 1
 		}
 	case TargetTable, TargetGroup:
+		if len(counts) != n {
+			return nil, &ParamError{Param: "target", Value: t.String(),
+				Reason: fmt.Sprintf("%d counts given for a domain of %d values", len(counts), n)}
+		}
+		for i, x := range counts {
+			if !(x >= 0) || math.IsInf(x, 0) {
+				return nil, &ParamError{Param: "target", Value: t.String(),
+					Reason: fmt.Sprintf("count %v of %s is not a finite number >= 0", x, h.Nodes[h.Leaves[i]].Label)}
+			}
+		}
 		copy(m, counts)
 	case TargetNormal:
 		if !h.Numeric {
 			return nil, &ParamError{Param: "target", Value: t.String(), Reason: "a normal target needs a numeric sensitive attribute", Hint: "use uniform, table, zipf:S or a custom file"}
 		}
 		// Each value gets the normal mass of the interval between the
-		// midpoints to its neighbours (the ends reach to infinity).
+		// midpoints to its neighbours in value order (the ends reach to
+		// infinity).
 		cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(x-t.Mu)/(t.Sigma*math.Sqrt2)) }
-		for i := range m {
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		val := func(i int) float64 { return h.Nodes[h.Leaves[i]].Value }
+		sort.SliceStable(order, func(a, b int) bool { return val(order[a]) < val(order[b]) })
+		for j, i := range order {
 			lo, hi := math.Inf(-1), math.Inf(1)
-			v := h.Nodes[h.Leaves[i]].Value
-			if i > 0 {
-				lo = (h.Nodes[h.Leaves[i-1]].Value + v) / 2
+			if j > 0 {
+				lo = (val(order[j-1]) + val(i)) / 2
 			}
-			if i < n-1 {
-				hi = (v + h.Nodes[h.Leaves[i+1]].Value) / 2
+			if j < n-1 {
+				hi = (val(i) + val(order[j+1])) / 2
 			}
 			m[i] = cdf(hi) - cdf(lo)
 		}
@@ -190,25 +218,30 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 			m[i] = math.Pow(1/float64(i+1), t.S)
 		}
 	case TargetCustom:
-		for v := range t.Weights {
-			if _, ok := h.Leaf(v); !ok {
+		// Map each listed value to its leaf (any spelling of a number
+		// matches); values are checked in file order so the error names the
+		// first unknown one.
+		order := t.order
+		if len(order) != len(t.Weights) {
+			order = order[:0:0]
+			for v := range t.Weights {
+				order = append(order, v)
+			}
+			sort.Strings(order)
+		}
+		by := make(map[int]string, len(order))
+		for _, v := range order {
+			l, ok := h.Leaf(v)
+			if !ok {
 				return nil, &InputError{File: t.File, Msg: fmt.Sprintf("value %q is not in the domain of %s", v, h.Attr),
 					Hint: "list only values the sensitive attribute's hierarchy has"}
 			}
-		}
-		for i, l := range h.Leaves {
-			lbl := h.Nodes[l].Label
-			if w, ok := t.Weights[lbl]; ok {
-				m[i] = w
-				continue
+			if prev, dup := by[l]; dup {
+				return nil, &InputError{File: t.File, Msg: fmt.Sprintf("values %q and %q are the same value of %s", prev, v, h.Attr),
+					Hint: "list each value once"}
 			}
-			for v, w := range t.Weights { // other spellings of the same number
-				if h.Numeric {
-					if x, ok := ParseNumber(v); ok && x == h.Nodes[l].Value {
-						m[i] = w
-					}
-				}
-			}
+			by[l] = v
+			m[h.LeafPos(l)] = t.Weights[v]
 		}
 	}
 	total := 0.0
@@ -242,12 +275,16 @@ type Annotated struct {
 }
 
 // Annotate builds the privacy-annotated hierarchy for the requested leaf
-// masses. With maxDen > 0 each node's children get the nearest ratio of
-// integers whose sum is at most maxDen*(children-1) (maxDen for a binary
-// node); with maxDen == 0 the ratios are exact when the masses are
-// rational counts (as table and group targets are) and within 1e-9
-// otherwise. A zero-mass subtree gets weights by leaf count so conditional
-// probabilities inside it stay defined.
+// masses. With maxDen > 0 the children of each node get the ratio of
+// integers, each at most maxDen, whose shares are nearest (in the largest
+// absolute difference) to the children's shares of the node's mass: with
+// maxDen 8, 0.7:0.3 gives 7:3, 1/3:2/3 gives 1:2 and 0.51:0.49 gives 1:1.
+// Small weights keep allocations feasible for small groups (SPEC 2.4: the
+// bound is the "denominator" of the per-node ratios). With maxDen == 0 the
+// ratios are exact when the masses are counts or fractions of counts (as
+// table and group targets are) and within 1e-9 otherwise. A zero-mass
+// subtree gets weights by leaf count so conditional probabilities inside it
+// stay defined; a child whose share rounds to nothing gets weight 0.
 func Annotate(h *Hierarchy, requested []float64, maxDen int) *Annotated {
 	a := &Annotated{H: h, Weight: make([]int64, len(h.Nodes)), Requested: requested, MaxDenominator: maxDen}
 	mass := make([]float64, len(h.Nodes))
@@ -268,23 +305,25 @@ func Annotate(h *Hierarchy, requested []float64, maxDen int) *Annotated {
 	}
 	sum(0)
 	a.Weight[0] = 1
+	var q []float64
+	var r ratioScratch
 	for n := range h.Nodes {
 		ch := h.Nodes[n].Children
 		if len(ch) == 0 {
 			continue
 		}
-		q := make([]float64, len(ch))
+		q = q[:0]
 		total := 0.0
-		for i, c := range ch {
-			q[i] = mass[c]
-			total += q[i]
+		for _, c := range ch {
+			q = append(q, mass[c])
+			total += mass[c]
 		}
 		if !(total > 0) {
 			for i, c := range ch {
 				q[i] = float64(h.LeafCount(c))
 			}
 		}
-		w := approxRatio(q, maxDen)
+		w := r.approx(q, maxDen)
 		for i, c := range ch {
 			a.Weight[c] = w[i]
 		}
@@ -293,16 +332,38 @@ func Annotate(h *Hierarchy, requested []float64, maxDen int) *Annotated {
 	return a
 }
 
-// approxRatio returns integer weights in the ratio of q (q >= 0, sum > 0).
+// approxRatio returns integer weights in the ratio of q (q >= 0, sum > 0);
+// see Annotate for what maxDen means.
 func approxRatio(q []float64, maxDen int) []int64 {
+	var r ratioScratch
+	return append([]int64(nil), r.approx(q, maxDen)...)
+}
+
+// ratioScratch holds the buffers of approx so that annotating a large
+// hierarchy does not allocate per node. The returned slice is only valid
+// until the next call.
+type ratioScratch struct {
+	p, rem    []float64
+	w, best   []int64
+	order     []int
+	exactMode []int64
+}
+
+// maxRatioSearch bounds the sums of weights tried one by one for a node
+// with more than two children; with a larger bound the search also tries
+// the largest sum that keeps every weight within the bound.
+const maxRatioSearch = 4096
+
+func (r *ratioScratch) approx(q []float64, maxDen int) []int64 {
 	total := 0.0
 	for _, x := range q {
 		total += x
 	}
-	p := make([]float64, len(q))
-	for i, x := range q {
-		p[i] = x / total
+	r.p = r.p[:0]
+	for _, x := range q {
+		r.p = append(r.p, x/total)
 	}
+	p := r.p
 	if maxDen <= 0 {
 		// Exact: integer masses as they are; otherwise a fine grid.
 		integral := true
@@ -311,58 +372,222 @@ func approxRatio(q []float64, maxDen int) []int64 {
 				integral = false
 			}
 		}
-		w := make([]int64, len(q))
 		if integral {
-			for i, x := range q {
-				w[i] = int64(x)
+			r.w = r.w[:0]
+			for _, x := range q {
+				r.w = append(r.w, int64(x))
 			}
+			return reduce(r.w)
+		}
+		// Probabilities made from counts (as Masses gives them) are
+		// fractions with a common denominator: find it, so that 2/3 : 1/3
+		// gives 2:1 and not 666666667:333333333.
+		if len(q) == 2 {
+			a, d := bestFraction(p[0], math.MaxInt64, math.MaxInt64, exactGrid)
+			r.w = append(r.w[:0], a, d-a)
+			return reduce(r.w)
+		}
+		if w := r.commonDenominator(p); w != nil {
 			return reduce(w)
 		}
-		return reduce(roundToSum(p, 1_000_000_000))
+		return reduce(r.roundToSum(p, exactGrid))
 	}
-	limit := maxDen * (len(q) - 1)
-	if limit < 1 {
-		limit = 1
+	if len(q) == 2 {
+		a, d := bestFraction(p[0], int64(maxDen), int64(maxDen), math.MaxInt64)
+		r.w = append(r.w[:0], a, d-a)
+		return reduce(r.w)
 	}
-	var best []int64
+	// More children: try every sum of weights d (largest remainders), skip
+	// those that give a weight above the bound, keep the first best.
+	r.best = r.best[:0]
 	bestErr := math.Inf(1)
-	for d := 1; d <= limit; d++ {
-		w := roundToSum(p, int64(d))
+	try := func(d int) bool {
+		if d < 1 {
+			return false
+		}
+		w := r.roundToSum(p, int64(d))
 		e := 0.0
 		for i := range w {
+			if w[i] > int64(maxDen) {
+				return false
+			}
 			if x := math.Abs(float64(w[i])/float64(d) - p[i]); x > e {
 				e = x
 			}
 		}
 		if e < bestErr-1e-12 {
-			best, bestErr = w, e
-			if e < 1e-12 {
-				break
+			r.best, bestErr = append(r.best[:0], w...), e
+		}
+		return e < 1e-12
+	}
+	// Beyond (maxDen+1)/pmax the largest share rounds above the bound.
+	pmax := 0.0
+	for _, x := range p {
+		pmax = math.Max(pmax, x)
+	}
+	limit := maxDen * len(q)
+	if m := (float64(maxDen) + 1) / pmax; m < float64(limit) {
+		limit = int(m)
+	}
+	for d := 1; d <= limit && d <= maxRatioSearch; d++ {
+		if try(d) {
+			return reduce(r.best)
+		}
+	}
+	if limit > maxRatioSearch {
+		d := int(float64(maxDen) / pmax)
+		if !try(d) {
+			try(d - 1)
+		}
+	}
+	return reduce(r.best)
+}
+
+// exactGrid is the denominator of "exact" weights that are not small
+// ratios: errors stay below 1e-9.
+const exactGrid = 1_000_000_000
+
+// commonDenominator writes p as integers over their least common
+// denominator when every p[i] is (within 1e-12) a fraction and that
+// denominator is at most exactGrid; otherwise it returns nil.
+func (r *ratioScratch) commonDenominator(p []float64) []int64 {
+	var d int64 = 1
+	for _, x := range p {
+		a, b := bestFraction(x, math.MaxInt64, math.MaxInt64, exactGrid)
+		if math.Abs(float64(a)/float64(b)-x) > 1e-12 {
+			return nil
+		}
+		d = d / gcd(d, b) * b
+		if d > exactGrid {
+			return nil
+		}
+	}
+	r.w = r.w[:0]
+	var sum int64
+	for _, x := range p {
+		w := int64(math.Round(x * float64(d)))
+		r.w = append(r.w, w)
+		sum += w
+	}
+	if sum != d {
+		return nil
+	}
+	return r.w
+}
+
+// bestFraction returns the fraction a/d nearest to x in [0,1] with
+// a <= capA, d-a <= capB and d <= capD: the weights a : d-a of a binary
+// node. Of two equally near ones (within 1e-12) it takes the one with the
+// smaller denominator, and a fraction within 1e-12 of x ends the search.
+// It walks the Stern-Brocot tree in O(log) steps (jumping over runs of
+// mediants on the same side), so a large bound costs no more than a small
+// one; the tests check it against trying every pair.
+//
+// Why the walk finds the best: lo and hi are neighbours, so every fraction
+// strictly between them is (m*lo + n*hi) with m, n >= 1, whose numerator
+// and complement are at least those of the mediant. Once the mediant breaks
+// a cap, nothing between lo and hi fits, and the nearest allowed fraction
+// is lo or hi.
+func bestFraction(x float64, capA, capB, capD int64) (int64, int64) {
+	if x <= 0 {
+		return 0, 1
+	}
+	if x >= 1 {
+		return 1, 1
+	}
+	// lo = a0/b0 <= x <= a1/b1 = hi
+	a0, b0, a1, b1 := int64(0), int64(1), int64(1), int64(1)
+	hit := func(a, b int64) bool { return math.Abs(float64(a)-x*float64(b)) <= 1e-12*float64(b) }
+	// room is how many times step fits on base within cap.
+	room := func(base, step, cap int64) int64 {
+		if step == 0 {
+			return math.MaxInt64
+		}
+		if base >= cap {
+			return 0
+		}
+		return (cap - base) / step
+	}
+	// steps is the largest k >= 1 with k <= num/den, capped at max.
+	steps := func(num, den float64, max int64) int64 {
+		if den <= 0 {
+			return max
+		}
+		k := num / den
+		if !(k < float64(max)) {
+			return max
+		}
+		if k < 1 {
+			return 1
+		}
+		return int64(k)
+	}
+	for {
+		ma, mb := a0+a1, b0+b1
+		if ma > capA || mb-ma > capB || mb > capD {
+			break
+		}
+		if hit(ma, mb) {
+			return ma, mb // x is (within rounding) this fraction
+		}
+		if float64(ma) < x*float64(mb) {
+			// mediant < x: raise lo to the last of (a0+k*a1)/(b0+k*b1) <= x
+			max := min(room(a0, a1, capA), room(b0-a0, b1-a1, capB), room(b0, b1, capD))
+			k := steps(x*float64(b0)-float64(a0), float64(a1)-x*float64(b1), max)
+			a0, b0 = a0+k*a1, b0+k*b1
+			if hit(a0, b0) {
+				return a0, b0
+			}
+		} else {
+			// mediant > x: lower hi to the last of (a1+k*a0)/(b1+k*b0) >= x
+			max := min(room(a1, a0, capA), room(b1-a1, b0-a0, capB), room(b1, b0, capD))
+			k := steps(float64(a1)-x*float64(b1), x*float64(b0)-float64(a0), max)
+			a1, b1 = a1+k*a0, b1+k*b0
+			if hit(a1, b1) {
+				return a1, b1
 			}
 		}
 	}
-	return reduce(best)
+	e0 := x - float64(a0)/float64(b0)
+	e1 := float64(a1)/float64(b1) - x
+	switch {
+	case e0 < e1-1e-12:
+		return a0, b0
+	case e1 < e0-1e-12:
+		return a1, b1
+	case b1 < b0:
+		return a1, b1
+	}
+	return a0, b0
+}
+
+// roundToSum rounds p*d to integers summing to d (largest remainder; ties
+// go to the lower index). The result is only valid until the next call.
+func (r *ratioScratch) roundToSum(p []float64, d int64) []int64 {
+	r.w, r.rem, r.order = r.w[:0], r.rem[:0], r.order[:0]
+	var sum int64
+	for i, x := range p {
+		f := math.Floor(x * float64(d))
+		r.w = append(r.w, int64(f))
+		sum += int64(f)
+		r.rem = append(r.rem, x*float64(d)-f)
+		r.order = append(r.order, i)
+	}
+	w, rem, order := r.w, r.rem, r.order
+	if k := int(d - sum); k > 0 {
+		sort.SliceStable(order, func(a, b int) bool { return rem[order[a]] > rem[order[b]] })
+		for j := 0; j < k && j < len(order); j++ {
+			w[order[j]]++
+		}
+	}
+	return w
 }
 
 // roundToSum rounds p*d to integers summing to d (largest remainder; ties
 // go to the lower index).
 func roundToSum(p []float64, d int64) []int64 {
-	w := make([]int64, len(p))
-	rem := make([]float64, len(p))
-	order := make([]int, len(p))
-	var sum int64
-	for i, x := range p {
-		f := math.Floor(x * float64(d))
-		w[i] = int64(f)
-		sum += w[i]
-		rem[i] = x*float64(d) - f
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return rem[order[a]] > rem[order[b]] })
-	for k := 0; k < int(d-sum) && k < len(order); k++ {
-		w[order[k]]++
-	}
-	return w
+	var r ratioScratch
+	return append([]int64(nil), r.roundToSum(p, d)...)
 }
 
 func reduce(w []int64) []int64 {
@@ -402,11 +627,26 @@ func (a *Annotated) ChildShare(n int) float64 {
 }
 
 func (a *Annotated) leafProbs() []float64 {
-	out := make([]float64, len(a.H.Leaves))
-	for i, l := range a.H.Leaves {
+	// The share of every node once (summing each node's children once), then
+	// per leaf the product up to the root in the same order as ChildShare
+	// would give it.
+	h := a.H
+	share := make([]float64, len(h.Nodes))
+	for n := range h.Nodes {
+		ch := h.Nodes[n].Children
+		var s int64
+		for _, c := range ch {
+			s += a.Weight[c]
+		}
+		for _, c := range ch {
+			share[c] = float64(a.Weight[c]) / float64(s)
+		}
+	}
+	out := make([]float64, len(h.Leaves))
+	for i, l := range h.Leaves {
 		p := 1.0
-		for n := l; a.H.Nodes[n].Parent >= 0; n = a.H.Nodes[n].Parent {
-			p *= a.ChildShare(n)
+		for n := l; h.Nodes[n].Parent >= 0; n = h.Nodes[n].Parent {
+			p *= share[n]
 		}
 		out[i] = p
 	}

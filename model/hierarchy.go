@@ -268,7 +268,14 @@ func newHierarchy(attr string, specs []nodeSpec) (*Hierarchy, error) {
 		}
 	}
 	if numeric && len(h.numOf) != len(h.Leaves) {
-		return nil, fmt.Errorf("hierarchy for %q: two leaves have the same numeric value", attr)
+		first := map[float64]string{}
+		for _, l := range h.Leaves {
+			nd := h.Nodes[l]
+			if prev, dup := first[nd.Value]; dup {
+				return nil, fmt.Errorf("hierarchy for %q: leaves %q and %q are the same number", attr, prev, nd.Label)
+			}
+			first[nd.Value] = nd.Label
+		}
 	}
 	return h, nil
 }

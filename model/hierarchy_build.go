@@ -138,7 +138,27 @@ func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
 			parent = id
 		}
 	}
-	// A label used as a leaf must not also be an inner node at level 0.
+	// Two spellings of one number ("5" and "5.0") would be one value of a
+	// numeric attribute.
+	numeric := true
+	for _, r := range rows {
+		if _, ok := ParseNumber(r[0]); !ok {
+			numeric = false // the labels are compared as text
+			break
+		}
+	}
+	numLine := make(map[float64]int, len(rows))
+	for i, r := range rows {
+		if !numeric {
+			break
+		}
+		v, _ := ParseNumber(r[0])
+		if prev, dup := numLine[v]; dup {
+			return nil, &InputError{File: file, Line: lines[i], Column: 1,
+				Msg: fmt.Sprintf("value %q is the same number as the value on line %d", r[0], prev), Hint: "list each value once"}
+		}
+		numLine[v] = lines[i]
+	}
 	h, err := newHierarchy(attr, specs)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
@@ -175,6 +195,11 @@ func Masking(attr string, values []string) (*Hierarchy, error) {
 			maxLen = n
 		}
 	}
+	if maxLen > maxMaskLength {
+		return nil, &ParamError{Param: "hierarchy " + attr, Value: "masking",
+			Reason: fmt.Sprintf("masking is for short codes (at most %d characters); the longest value has %d", maxMaskLength, maxLen),
+			Hint:   "use flat, binary or a hierarchy file"}
+	}
 	var b treeBuilder
 	root := b.add("*", -1)
 	type key struct {
@@ -203,6 +228,9 @@ func Masking(attr string, values []string) (*Hierarchy, error) {
 	return newHierarchy(attr, b.specs)
 }
 
+// maxMaskLength bounds the values Masking accepts: one level per character.
+const maxMaskLength = 64
+
 func mask(r []rune, n int) string {
 	out := append([]rune(nil), r...)
 	for i := len(out) - 1; i >= 0 && i >= len(out)-n; i-- {
@@ -214,77 +242,156 @@ func mask(r []rune, n int) string {
 // Intervals builds numeric intervals: level 1 groups values into intervals
 // of width widths[0] aligned at multiples of the width, level 2 into
 // widths[1], and so on; with a single width w the widths go w, 2w, 4w, ...
-// until one interval holds every value. The root is *. Each width must
-// divide the next so that intervals nest.
+// until one interval holds every value (or, for values on both sides of 0,
+// until one interval holds the negative and one the other values). The root
+// is *. Each width must be a whole multiple of the previous one so that
+// intervals nest.
+//
+// Intervals are numbered (value v is in interval floor(v/w) of width w) and
+// a coarser interval is found by dividing the number, so nesting holds
+// exactly even for widths such as 0.1 and 0.3 that float64 cannot represent.
+// Labels are lo-hi for whole numbers (0-4 holds 0..4) and [lo,hi) otherwise.
 func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, error) {
-	if len(widths) == 0 || widths[0] <= 0 || math.IsInf(widths[0], 0) || math.IsNaN(widths[0]) {
-		return nil, &ParamError{Param: "hierarchy " + attr, Value: fmt.Sprint(widths), Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
+	param := "hierarchy " + attr
+	if len(widths) == 0 {
+		return nil, &ParamError{Param: param, Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
+	}
+	for _, w := range widths {
+		if !(w > 0) || math.IsInf(w, 0) {
+			return nil, &ParamError{Param: param, Value: widthsText(widths), Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
+		}
 	}
 	vals := append([]float64(nil), values...)
+	for _, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("hierarchy for %q: value %v is not a finite number", attr, v)
+		}
+	}
 	sort.Float64s(vals)
 	vals = dedupFloats(vals)
 	if len(vals) == 0 {
 		return nil, fmt.Errorf("hierarchy for %q: no values", attr)
 	}
-	ws := append([]float64(nil), widths...)
-	for i := 1; i < len(ws); i++ {
-		r := ws[i] / ws[i-1]
-		if ws[i] <= ws[i-1] || math.Abs(r-math.Round(r)) > 1e-9 {
-			return nil, &ParamError{Param: "hierarchy " + attr, Value: fmt.Sprint(widths),
+	w0 := widths[0]
+	// ratio[l] = widths[l] / widths[0], a whole number.
+	ratio := []int64{1}
+	for i := 1; i < len(widths); i++ {
+		r := widths[i] / widths[i-1]
+		if widths[i] <= widths[i-1] || math.Abs(r-math.Round(r)) > 1e-9 {
+			return nil, &ParamError{Param: param, Value: widthsText(widths),
 				Reason: "each interval width must be a multiple of the previous one so intervals nest", Hint: "e.g. intervals:5,10,20"}
 		}
+		next := ratio[i-1] * int64(math.Round(r))
+		if next > 1<<40 {
+			return nil, &ParamError{Param: param, Value: widthsText(widths), Reason: "the widths grow too far apart", Hint: "e.g. intervals:5,10,20"}
+		}
+		ratio = append(ratio, next)
 	}
-	span := vals[len(vals)-1] - vals[0]
-	if len(ws) == 1 {
-		for w := ws[0] * 2; ; w *= 2 {
-			lo := math.Floor(vals[0]/w) * w
-			if vals[len(vals)-1] < lo+w || len(ws) > 60 {
+	clean := cleanNumber
+	// idx0[i] is the number of the finest interval holding vals[i].
+	idx0 := make([]int64, len(vals))
+	for i, v := range vals {
+		q := math.Floor(v / w0)
+		if math.Abs(q) > 1<<52 {
+			return nil, &ParamError{Param: param, Value: widthsText(widths),
+				Reason: fmt.Sprintf("width %s is too small for the value %s", FormatNumber(w0), FormatNumber(v)), Hint: "choose a larger width"}
+		}
+		k := int64(q)
+		// v/w0 may round across a boundary: settle on the interval whose
+		// (printed) bounds hold v. Only a quotient near a whole number can.
+		if f := v/w0 - q; f < 1e-6 || f > 1-1e-6 {
+			if clean(float64(k+1)*w0) <= v {
+				k++
+			} else if clean(float64(k)*w0) > v {
+				k--
+			}
+		}
+		idx0[i] = k
+	}
+	if len(widths) == 1 {
+		// Double until one interval would hold every value. Intervals are
+		// aligned at multiples of the width, so values on both sides of 0
+		// never share one: stop once the negative and the non-negative
+		// values each fill one interval (the root joins them).
+		lo, hi := idx0[0], idx0[len(idx0)-1]
+		prevLo, prevHi := lo, hi
+		for r := int64(2); len(ratio) <= 60; r *= 2 {
+			a, b := floorDiv(lo, r), floorDiv(hi, r)
+			if a == b || (prevLo == -1 && prevHi == 0) {
 				break
 			}
-			ws = append(ws, w)
+			ratio = append(ratio, r)
+			prevLo, prevHi = a, b
 		}
-		_ = span
 	}
-	integral := true
+	integral := w0 == math.Trunc(w0)
 	for _, v := range vals {
 		if v != math.Trunc(v) {
 			integral = false
 		}
 	}
-	for _, w := range ws {
-		if w != math.Trunc(w) {
-			integral = false
-		}
-	}
-	label := func(lo, w float64) string {
+	label := func(k, r int64) string {
+		lo := clean(float64(k*r) * w0)
 		if integral {
-			return FormatNumber(lo) + "-" + FormatNumber(lo+w-1)
+			return FormatNumber(lo) + "-" + FormatNumber(clean(float64((k+1)*r)*w0-1))
 		}
-		return "[" + FormatNumber(lo) + "," + FormatNumber(lo+w) + ")"
+		return "[" + FormatNumber(lo) + "," + FormatNumber(clean(float64((k+1)*r)*w0)) + ")"
 	}
-	var b treeBuilder
+	b := treeBuilder{specs: make([]nodeSpec, 0, 2*len(vals)+1)}
 	root := b.add("*", -1)
-	type key struct {
-		level int
-		lo    float64
+	// The values are sorted, so at every level the interval number only
+	// grows: the node of the last value is the only one to compare with.
+	levels := len(ratio)
+	curK := make([]int64, levels)
+	curID := make([]int, levels)
+	for i := range curID {
+		curID[i] = -1
 	}
-	index := map[key]int{}
-	for _, v := range vals {
+	for i, v := range vals {
 		parent := root
-		for lvl := len(ws) - 1; lvl >= 0; lvl-- {
-			w := ws[lvl]
-			lo := math.Floor(v/w) * w
-			k := key{lvl, lo}
-			id, ok := index[k]
-			if !ok {
-				id = b.add(label(lo, w), parent)
-				index[k] = id
+		for lvl := levels - 1; lvl >= 0; lvl-- {
+			k := floorDiv(idx0[i], ratio[lvl])
+			if curID[lvl] < 0 || curK[lvl] != k {
+				curK[lvl], curID[lvl] = k, b.add(label(k, ratio[lvl]), parent)
+				for j := lvl - 1; j >= 0; j-- {
+					curID[j] = -1 // a new interval starts new ones below it
+				}
 			}
-			parent = id
+			parent = curID[lvl]
 		}
 		b.add(FormatNumber(v), parent)
 	}
 	return newHierarchy(attr, b.specs)
+}
+
+func widthsText(ws []float64) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = FormatNumber(w)
+	}
+	return strings.Join(parts, ",")
+}
+
+// floorDiv is a/b rounded down (b > 0).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// cleanNumber rounds away the last-digit noise of a product such as 3*0.1
+// (0.30000000000000004 -> 0.3). Whole numbers below 2^53 are exact already.
+func cleanNumber(x float64) float64 {
+	if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		return x
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	if err != nil {
+		return x
+	}
+	return v
 }
 
 func dedupFloats(v []float64) []float64 {
@@ -363,6 +470,24 @@ func SortedValues(c *Column) []string {
 	return out
 }
 
+// distinctText returns a column's values as written, in value order; of
+// several spellings of one number (1, 1.0) the first is kept.
+func distinctText(c *Column) []string {
+	codes := c.SortedCodes()
+	out := make([]string, 0, len(codes))
+	seen := map[float64]bool{}
+	for _, code := range codes {
+		if c.Kind == Numeric {
+			if seen[c.Nums[code]] {
+				continue
+			}
+			seen[c.Nums[code]] = true
+		}
+		out = append(out, c.Dict[code])
+	}
+	return out
+}
+
 // BuildHierarchy makes the hierarchy a spec asks for, over the values of
 // column c. Specs: "flat", "masking", "binary", "ternary",
 // "intervals:W[,W2,...]", "auto" (the default: intervals for numeric
@@ -375,7 +500,9 @@ func BuildHierarchy(spec string, c *Column) (*Hierarchy, error) {
 	case "flat":
 		return Flat(c.Name, SortedValues(c))
 	case "masking", "mask":
-		return Masking(c.Name, SortedValues(c))
+		// Mask the values as written: a numeric zip code 02134 keeps its
+		// leading zero.
+		return Masking(c.Name, distinctText(c))
 	case "binary":
 		return Balanced(c.Name, SortedValues(c), 2)
 	case "ternary":

@@ -65,7 +65,7 @@ var StandardParams = map[string]ParamSpec{
 		Help: "largest allowed distortion of the generalization",
 		Why:  "distortion is a fraction of the hierarchy height (Sattar et al., delta')"},
 	"max-denominator": {Name: "max-denominator", Kind: ParamInt, Min: 0, Max: 1 << 20, Default: "8", Step: 1,
-		Help: "bound on the target's per-node weight ratios (0 = exact)",
+		Help: "largest integer weight in the target's per-node ratios, e.g. 0.7:0.3 -> 7:3 (0 = exact)",
 		Why:  "weights are small integer ratios so that small groups stay feasible (SPEC 2.4)"},
 	"seed": {Name: "seed", Kind: ParamSeed, Default: "random",
 		Help: "random seed for shuffling and tie-breaking; random uses crypto/rand",
@@ -124,6 +124,9 @@ func (s ParamSpec) Validate(v string, rows int) error {
 		}
 		if s.Kind == ParamInt && x != math.Trunc(x) {
 			return fail("must be a whole number " + s.RangeText(rows))
+		}
+		if s.Kind == ParamInt && math.Abs(x) > 1<<53 {
+			return fail("too large; must be " + s.RangeText(rows))
 		}
 		if x < s.Min || (s.MinOpen && x == s.Min) {
 			return rangeErr()

@@ -149,6 +149,10 @@ func lexQuery(s string) ([]token, error) {
 			kind := tString
 			if r != '\'' {
 				kind = tIdent // "name" and `name` quote column names
+				if b.Len() == 0 {
+					// An empty name would read as * in COUNT("").
+					return nil, &QueryError{Query: s, Pos: pos, Msg: "empty column name", Hint: "write the column's name between the quotes"}
+				}
 			}
 			toks = append(toks, token{kind: kind, text: b.String(), pos: pos})
 			i = j + 1
@@ -220,7 +224,7 @@ type parser struct {
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
-func (p *parser) next() token  { t := p.toks[p.i]; p.i++; return t }
+func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
 func (p *parser) errAt(t token, msg, hint string) error {
 	return &QueryError{Query: p.q, Pos: t.pos, Msg: msg, Hint: hint}
 }

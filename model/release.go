@@ -119,6 +119,12 @@ type VerifyError struct {
 
 func (e *VerifyError) Error() string { return "release failed verification: " + e.Err.Error() }
 
+// existsError is the *ParamError for an existing release directory that
+// also matches errors.Is(err, ErrExists).
+type existsError struct{ *ParamError }
+
+func (e *existsError) Unwrap() []error { return []error{e.ParamError, ErrExists} }
+
 // failpoint lets tests simulate a crash at a named stage of WriteRelease.
 var failpoint = func(stage string) error { return nil }
 
@@ -131,10 +137,34 @@ func AuditPath(dir string) string {
 // temporary sibling directory, each file is synced and re-read to check its
 // hash, the release is verified, and only then renamed into place. On any
 // failure nothing is left behind and an existing release is untouched.
+//
+// An existing dir is refused unless opt.Force is set (the error matches
+// errors.Is(err, ErrExists) and errors.As(err, **ParamError)); even with
+// Force only a directory that looks like a release (it has a manifest.json,
+// or is empty) is replaced.
 func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error) {
+	if strings.TrimSpace(dir) == "" {
+		return nil, &ParamError{Param: "out", Reason: "no output directory given", Hint: "pass --out DIR"}
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if filepath.Dir(abs) == abs {
+		return nil, &ParamError{Param: "out", Value: dir, Reason: "is a file system root", Hint: "choose a new directory"}
+	}
+	seen := map[string]bool{"manifest.json": true, "report.md": true}
+	for _, f := range rel.Files {
+		if f.Name == "" || f.Name != filepath.Base(f.Name) || f.Name == "." || f.Name == ".." || strings.ContainsAny(f.Name, `/\`) {
+			return nil, fmt.Errorf("release file name %q is not a plain file name", f.Name)
+		}
+		if seen[f.Name] {
+			return nil, fmt.Errorf("release file name %q is used twice or is reserved", f.Name)
+		}
+		seen[f.Name] = true
+		if f.Rows > 0 && f.Fill == nil {
+			return nil, fmt.Errorf("release file %q has %d rows but no Fill function", f.Name, f.Rows)
+		}
 	}
 	for _, in := range opt.Inputs {
 		if in == "" || strings.HasPrefix(in, "dataset:") {
@@ -151,7 +181,7 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	}
 	if st, err := os.Stat(abs); err == nil {
 		if !opt.Force {
-			return nil, &ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}
+			return nil, &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}}
 		}
 		if !st.IsDir() {
 			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is not a directory", Hint: "choose another output directory"}
@@ -177,7 +207,7 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	}()
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", Version
-	m.Files = nil
+	m.Files = []FileEntry{}
 	for _, f := range rel.Files {
 		if err := failpoint("file:" + f.Name); err != nil {
 			return nil, err

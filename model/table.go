@@ -6,6 +6,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -154,17 +155,51 @@ func (c *Column) SetKind(k Kind) error {
 }
 
 // ParseNumber parses a decimal number the way the loader does: plain
-// decimal or exponent notation, no thousands separators, no NaN or Inf.
+// decimal or exponent notation ([+-]digits[.digits][e[+-]digits]), no
+// thousands separators or underscores, no hexadecimal, no NaN or Inf, and
+// nothing that overflows a float64.
 func ParseNumber(s string) (float64, bool) {
 	if s == "" || len(s) > 64 {
 		return 0, false
 	}
-	c := s[0]
-	if !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.') {
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return 0, false
+		}
+	}
+	if i != len(s) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	if err != nil || math.IsInf(v, 0) {
 		return 0, false
 	}
 	return v, true

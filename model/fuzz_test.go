@@ -1,0 +1,464 @@
+package model
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzLoad: Load never panics; a table it returns is consistent; and it
+// agrees with encoding/csv (the reference RFC 4180 reader) on what the
+// input holds: the same values where both accept the input, an error where
+// encoding/csv rejects it, and the same line for ragged rows and bad UTF-8.
+func FuzzLoad(f *testing.F) {
+	for _, s := range []string{
+		"a,b,c\n1,2,3\n",
+		"a;b\r\n\"x;y\";\"p\r\nq\"\r\n",
+		"a,b\n1,\"2",
+		"a,b\n1,2\"x\n",
+		"\xEF\xBB\xBFa|b\n?|NA\n",
+		"a, b\n1, \"x, y\"\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tb, err := Load(bytes.NewReader(data), LoadOptions{Name: "f.csv"})
+		if err == nil {
+			checkTable(t, tb)
+			checkFirstLines(t, tb)
+			if tb.Rows == 0 || len(tb.Columns) == 0 {
+				t.Fatalf("empty table without an error")
+			}
+		} else {
+			if tb != nil {
+				t.Fatalf("table and error")
+			}
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %T: %v", err, err)
+			}
+			if ie.File != "f.csv" || ie.Line < 0 || ie.Column < 0 {
+				t.Fatalf("bad position in %v", err)
+			}
+		}
+		compareWithEncodingCSV(t, data, tb, err)
+	})
+}
+
+// compareWithEncodingCSV checks Load's result against what encoding/csv
+// reads from the same text with the same delimiter, applying the loader's
+// own rules (blank lines skipped, header trimmed and checked, same field
+// count on every row, UTF-8, missing tokens).
+func compareWithEncodingCSV(t *testing.T, data []byte, tb *Table, err error) {
+	in := bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+	sample := in
+	if len(sample) > sampleSize {
+		sample = sample[:sampleSize]
+	}
+	delim := DetectDelimiter(sample)
+	if spaceAfterDelimiter(sample, delim) {
+		return // trimming is the loader's own extension
+	}
+	cr := csv.NewReader(bytes.NewReader(in))
+	cr.Comma = delim
+	cr.FieldsPerRecord = -1
+	blank := func(rec []string) bool { return len(rec) == 1 && strings.TrimSpace(rec[0]) == "" }
+	// expect an error at (line, column); line 0 means any error will do.
+	fail := func(line, col int, why string) {
+		t.Helper()
+		if err == nil {
+			t.Fatalf("loaded %d rows; encoding/csv says: %s", tb.Rows, why)
+		}
+		var ie *InputError
+		if line > 0 && (!errors.As(err, &ie) || ie.Line != line || ie.Column != col) {
+			t.Fatalf("got %v; want an error at line %d column %d: %s", err, line, col, why)
+		}
+	}
+	var header []string
+	for {
+		rec, rerr := cr.Read()
+		if rerr == io.EOF {
+			fail(1, 0, "empty file")
+			return
+		}
+		if rerr != nil {
+			fail(0, 0, rerr.Error())
+			return
+		}
+		if blank(rec) {
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		for i, h := range rec {
+			if !utf8.ValidString(h) {
+				l, _ := cr.FieldPos(i)
+				fail(l, i+1, "header not UTF-8")
+				return
+			}
+		}
+		seen := map[string]bool{}
+		for i, h := range rec {
+			h = strings.TrimSpace(h)
+			if h == "" || seen[h] {
+				fail(line, i+1, "empty or duplicate name")
+				return
+			}
+			seen[h] = true
+			header = append(header, h)
+		}
+		break
+	}
+	n := len(header)
+	missing := map[string]bool{}
+	for _, m := range DefaultMissingTokens {
+		missing[m] = true
+	}
+	var rows [][]string
+	var firstLines []map[string]int
+	for range header {
+		firstLines = append(firstLines, map[string]int{})
+	}
+	for {
+		rec, rerr := cr.Read()
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			fail(0, 0, rerr.Error())
+			return
+		}
+		if len(rec) != n {
+			if len(rec) == 1 && blank(rec) {
+				continue
+			}
+			line, _ := cr.FieldPos(0)
+			col := n + 1
+			if len(rec) < n {
+				col = len(rec) + 1
+			}
+			fail(line, col, "ragged row")
+			return
+		}
+		for i, v := range rec {
+			l, _ := cr.FieldPos(i)
+			if missing[v] {
+				continue
+			}
+			if !utf8.ValidString(v) {
+				fail(l, i+1, "value not UTF-8")
+				return
+			}
+			if _, ok := firstLines[i][v]; !ok {
+				firstLines[i][v] = l
+			}
+		}
+		rows = append(rows, append([]string(nil), rec...))
+	}
+	if len(rows) == 0 {
+		fail(0, 0, "header only")
+		return
+	}
+	if err != nil {
+		t.Fatalf("Load failed: %v; encoding/csv read %d rows", err, len(rows))
+	}
+	if !reflect.DeepEqual(tb.Names(), header) || tb.Rows != len(rows) {
+		t.Fatalf("columns %q rows %d; encoding/csv: %q rows %d", tb.Names(), tb.Rows, header, len(rows))
+	}
+	for i, c := range tb.Columns {
+		for r, rec := range rows {
+			if missing[rec[i]] {
+				if !c.IsMissing(r) {
+					t.Fatalf("row %d column %d: %q should be missing", r, i, rec[i])
+				}
+			} else if c.IsMissing(r) || c.Value(r) != rec[i] {
+				t.Fatalf("row %d column %d: got %q, encoding/csv %q", r, i, c.Value(r), rec[i])
+			}
+		}
+		for code, v := range c.Dict {
+			if c.firstLine[code] != firstLines[i][v] {
+				t.Fatalf("column %d value %q first on line %d, encoding/csv says %d", i, v, c.firstLine[code], firstLines[i][v])
+			}
+		}
+	}
+}
+
+// FuzzParseHierarchy: ParseHierarchy never panics, and a hierarchy it
+// returns is a proper tree whose leaf-first rows read back the same.
+func FuzzParseHierarchy(f *testing.F) {
+	for _, s := range []string{
+		"a;x;*\nb;x;*\nc;y;*\n",
+		"1;1-2;*\n2;1-2;*\n3;3-4;*\n",
+		"a;*\na;*\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := ParseHierarchy("attr", "h.csv", bytes.NewReader(data))
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.File != "h.csv" {
+				t.Fatalf("error %T: %v", err, err)
+			}
+			return
+		}
+		checkTree(t, h)
+		// The leaf-first rows parse back into the same leaves and subdomains.
+		text := writeRowsQuoted(h.Rows())
+		h2, err := ParseHierarchy("attr", "rows.csv", strings.NewReader(text))
+		if err != nil {
+			t.Fatalf("rows of a parsed hierarchy do not parse: %v\n%s", err, text)
+		}
+		checkTree(t, h2)
+		if !reflect.DeepEqual(leafLabels(h), leafLabels(h2)) || !reflect.DeepEqual(subdomains(h), subdomains(h2)) {
+			t.Fatalf("round trip changed the tree:\n%s\n%s", h, h2)
+		}
+	})
+}
+
+// writeRowsQuoted writes hierarchy rows separated by ; with every field
+// quoted. (Unquoted, a one-level file holding the label "," would read as
+// two empty labels: without a ; the delimiter is detected.)
+func writeRowsQuoted(rows [][]string) string {
+	var b strings.Builder
+	for _, r := range rows {
+		for i, f := range r {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			b.WriteString(`"` + strings.ReplaceAll(f, `"`, `""`) + `"`)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// checkTree asserts the tree invariants of a Hierarchy: node 0 is the only
+// root, parents and children agree, depths count from the root, the
+// children of a node partition its leaves in order, Leaves lists exactly
+// the childless nodes, leaves are distinct values, and for numeric trees
+// Low/High are the smallest and largest leaf value under each node.
+func checkTree(t testing.TB, h *Hierarchy) {
+	t.Helper()
+	if len(h.Nodes) == 0 || h.Nodes[0].Parent != -1 {
+		t.Fatalf("no root at node 0")
+	}
+	leafAt := map[int]int{}
+	for pos, l := range h.Leaves {
+		leafAt[l] = pos
+	}
+	if len(leafAt) != len(h.Leaves) {
+		t.Fatalf("a leaf is listed twice")
+	}
+	for n, nd := range h.Nodes {
+		if n > 0 {
+			if nd.Parent < 0 || nd.Parent >= len(h.Nodes) {
+				t.Fatalf("node %d (%q) has parent %d: not a single root", n, nd.Label, nd.Parent)
+			}
+			p := h.Nodes[nd.Parent]
+			if nd.Depth != p.Depth+1 {
+				t.Fatalf("node %q at depth %d under %q at depth %d", nd.Label, nd.Depth, p.Label, p.Depth)
+			}
+			found := 0
+			for _, c := range p.Children {
+				if c == n {
+					found++
+				}
+			}
+			if found != 1 {
+				t.Fatalf("node %q appears %d times among its parent's children", nd.Label, found)
+			}
+		} else if nd.Depth != 0 {
+			t.Fatalf("root at depth %d", nd.Depth)
+		}
+		if len(nd.Children) == 0 {
+			pos, ok := leafAt[n]
+			if !ok || nd.First != pos || nd.Last != pos {
+				t.Fatalf("leaf %q: First %d Last %d, position %d (listed %v)", nd.Label, nd.First, nd.Last, pos, ok)
+			}
+			if h.Numeric && (nd.Low != nd.Value || nd.High != nd.Value) {
+				t.Fatalf("leaf %q: Low %v High %v Value %v", nd.Label, nd.Low, nd.High, nd.Value)
+			}
+			continue
+		}
+		if _, ok := leafAt[n]; ok {
+			t.Fatalf("inner node %q is listed as a leaf", nd.Label)
+		}
+		next := nd.First
+		lo, hi := h.Nodes[nd.Children[0]].Low, h.Nodes[nd.Children[0]].High
+		for _, c := range nd.Children {
+			cn := h.Nodes[c]
+			if cn.Parent != n {
+				t.Fatalf("child %q of %q has parent %d", cn.Label, nd.Label, cn.Parent)
+			}
+			if cn.First != next || cn.Last < cn.First {
+				t.Fatalf("children of %q do not partition its leaves: %q covers %d..%d, expected to start at %d", nd.Label, cn.Label, cn.First, cn.Last, next)
+			}
+			next = cn.Last + 1
+			if cn.Low < lo {
+				lo = cn.Low
+			}
+			if cn.High > hi {
+				hi = cn.High
+			}
+		}
+		if next != nd.Last+1 {
+			t.Fatalf("children of %q cover up to %d, node ends at %d", nd.Label, next-1, nd.Last)
+		}
+		if h.Numeric && (nd.Low != lo || nd.High != hi) {
+			t.Fatalf("node %q: Low/High %v/%v, children span %v/%v", nd.Label, nd.Low, nd.High, lo, hi)
+		}
+	}
+	if h.Nodes[0].First != 0 || h.Nodes[0].Last != len(h.Leaves)-1 {
+		t.Fatalf("root covers %d..%d of %d leaves", h.Nodes[0].First, h.Nodes[0].Last, len(h.Leaves))
+	}
+	labels := map[string]bool{}
+	for _, l := range h.Leaves {
+		lbl := h.Nodes[l].Label
+		if labels[lbl] {
+			t.Fatalf("leaf value %q twice", lbl)
+		}
+		labels[lbl] = true
+		if n, ok := h.Leaf(lbl); !ok || n != l {
+			t.Fatalf("Leaf(%q) = %d, %v; want %d", lbl, n, ok, l)
+		}
+	}
+}
+
+func leafLabels(h *Hierarchy) []string {
+	out := make([]string, len(h.Leaves))
+	for i, l := range h.Leaves {
+		out[i] = h.Nodes[l].Label
+	}
+	return out
+}
+
+// subdomains lists the distinct subdomains of a tree as leaf ranges (and
+// value ranges for numeric trees), in depth-first order.
+func subdomains(h *Hierarchy) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, nd := range h.Nodes {
+		s := fmt.Sprintf("%d-%d", nd.First, nd.Last)
+		if h.Numeric {
+			s += fmt.Sprintf("[%v,%v]", nd.Low, nd.High)
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return sortedCopy(out)
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// FuzzParseQuery: ParseQuery never panics; errors point inside the text;
+// parsing is deterministic; and a parsed query printed back in canonical
+// form parses to the same query.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{
+		"COUNT(*)",
+		"AVG(salary) WHERE gender = 'F' AND age BETWEEN 30 AND 40",
+		"count(x) where a in (1, 'b', c) and d <> -1.5e3",
+		"SUM(*)",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseQuery(s)
+		if err != nil {
+			var qe *QueryError
+			if !errors.As(err, &qe) {
+				t.Fatalf("error %T: %v", err, err)
+			}
+			if qe.Pos < 1 || qe.Pos > utf8.RuneCountInString(s)+1 {
+				t.Fatalf("error position %d outside 1..%d: %v", qe.Pos, utf8.RuneCountInString(s)+1, err)
+			}
+			_ = qe.Caret()
+			return
+		}
+		q2, err := ParseQuery(s)
+		if err != nil || !reflect.DeepEqual(q, q2) {
+			t.Fatalf("re-parsing %q gave %+v, %v; first %+v", s, q2, err, q)
+		}
+		canon := formatQuery(q)
+		q3, err := ParseQuery(canon)
+		if err != nil {
+			t.Fatalf("canonical form %q of %q does not parse: %v", canon, s, err)
+		}
+		if !reflect.DeepEqual(querySemantics(q), querySemantics(q3)) {
+			t.Fatalf("canonical form %q of %q means %+v, not %+v", canon, s, querySemantics(q3), querySemantics(q))
+		}
+	})
+}
+
+// formatQuery prints a query in canonical form: column names in double
+// quotes, text values in single quotes, numbers as written.
+func formatQuery(q *Query) string {
+	ident := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	lit := func(l Literal) string {
+		if l.IsNum && l.Text == strings.TrimSpace(l.Text) {
+			if _, ok := ParseNumber(l.Text); ok {
+				return l.Text
+			}
+		}
+		return "'" + strings.ReplaceAll(l.Text, "'", "''") + "'"
+	}
+	var b strings.Builder
+	b.WriteString(q.Agg.String() + "(")
+	if q.Column == "" {
+		b.WriteString("*")
+	} else {
+		b.WriteString(ident(q.Column))
+	}
+	b.WriteString(")")
+	for i, p := range q.Preds {
+		if i == 0 {
+			b.WriteString(" WHERE ")
+		} else {
+			b.WriteString(" AND ")
+		}
+		b.WriteString(ident(p.Column) + " " + p.Op.String() + " ")
+		switch p.Op {
+		case OpBetween:
+			b.WriteString(lit(p.Values[0]) + " AND " + lit(p.Values[1]))
+		case OpIn:
+			var parts []string
+			for _, v := range p.Values {
+				parts = append(parts, lit(v))
+			}
+			b.WriteString("(" + strings.Join(parts, ", ") + ")")
+		default:
+			b.WriteString(lit(p.Values[0]))
+		}
+	}
+	return b.String()
+}
+
+// querySemantics is a query without the text positions.
+func querySemantics(q *Query) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v(%q)", q.Agg, q.Column)
+	for _, p := range q.Preds {
+		fmt.Fprintf(&b, " [%q %v", p.Column, p.Op)
+		for _, v := range p.Values {
+			fmt.Fprintf(&b, " %q/%v/%v", v.Text, v.IsNum, v.Num)
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}

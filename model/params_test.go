@@ -1,0 +1,254 @@
+package model
+
+import (
+	"errors"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestStandardParams(t *testing.T) {
+	tests := []struct {
+		name  string
+		rows  int
+		rng   string // RangeText(rows)
+		valid []string
+		// invalid values and a piece of the reason each must give
+		invalid map[string]string
+	}{
+		{name: "k", rows: 100, rng: ">= 2 and <= 100 (rows)",
+			valid: []string{"2", "5", "100", " 7 ", "5.0", "1e1"},
+			invalid: map[string]string{
+				"1":    "must be >= 2 and <= 100 (rows)",
+				"-3":   "must be >= 2 and <= 100 (rows)",
+				"101":  "must be >= 2 and <= 100 (rows)",
+				"2.5":  "must be a whole number >= 2 and <= 100 (rows)",
+				"abc":  "not a number; must be >= 2 and <= 100 (rows)",
+				"":     "not a number",
+				"0x10": "not a number",
+				"Inf":  "not a number",
+			}},
+		{name: "k", rows: 0, rng: ">= 2 and <= rows",
+			valid:   []string{"2", "1000000"},
+			invalid: map[string]string{"1": "must be >= 2 and <= rows", "1e300": "too large; must be >= 2 and <= rows"}},
+		{name: "alpha", rng: "in (0,1]",
+			valid: []string{"1", "0.5", "1e-3", ".25"},
+			invalid: map[string]string{
+				"0": "must be in (0,1]", "1.5": "must be in (0,1]", "-0.1": "must be in (0,1]",
+				"NaN": "not a number; must be in (0,1]", "2/3": "not a number",
+			}},
+		{name: "beta", rng: "in (0,1]",
+			valid:   []string{"1", "0.05"},
+			invalid: map[string]string{"0": "must be in (0,1]", "1.0001": "must be in (0,1]"}},
+		{name: "sampling-rate", rng: "in (0,1]",
+			valid:   []string{"1", "0.5"},
+			invalid: map[string]string{"0": "must be in (0,1]", "2": "must be in (0,1]", "x": "not a number"}},
+		{name: "max-distortion", rng: "in [0,1]",
+			valid:   []string{"0", "1", "0.5"},
+			invalid: map[string]string{"-0.01": "must be in [0,1]", "1.01": "must be in [0,1]"}},
+		{name: "max-denominator", rng: ">= 0 and <= 1048576",
+			valid: []string{"0", "8", "1048576"},
+			invalid: map[string]string{
+				"-1": "must be >= 0 and <= 1048576", "2000000": "must be >= 0 and <= 1048576",
+				"1.5": "must be a whole number >= 0 and <= 1048576",
+			}},
+		{name: "fakes", rng: "an integer >= 0 or a percentage like 5%",
+			valid: []string{"0", "5", "5%", "12.5%", " 3 ", "1000%", "0%"},
+			invalid: map[string]string{
+				"-1": "must be an integer >= 0 or a percentage like 5%", "1.5": "must be an integer >= 0",
+				"abc": "must be an integer >= 0", "%": "a percentage must be between 0% and 1000%",
+				"1001%": "between 0% and 1000%", "-5%": "between 0% and 1000%", "1000001": "at most 1000000",
+			}},
+		{name: "seed", rng: "random or an integer >= 0",
+			valid: []string{"random", "RANDOM", "", "42", "18446744073709551615"},
+			invalid: map[string]string{
+				"-1": "must be random or an integer >= 0", "abc": "must be random or an integer >= 0",
+				"1.5": "must be random", "18446744073709551616": "must be random",
+			}},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.name] = true
+		spec, ok := StandardParams[tt.name]
+		if !ok {
+			t.Fatalf("no standard parameter %q", tt.name)
+		}
+		if spec.Name != tt.name || spec.Help == "" || spec.Why == "" {
+			t.Errorf("%s: name %q, help %q, why %q", tt.name, spec.Name, spec.Help, spec.Why)
+		}
+		if err := spec.Validate(spec.Default, tt.rows); err != nil {
+			t.Errorf("%s: default %q is invalid: %v", tt.name, spec.Default, err)
+		}
+		if got := spec.RangeText(tt.rows); got != tt.rng {
+			t.Errorf("%s: RangeText(%d) = %q, want %q", tt.name, tt.rows, got, tt.rng)
+		}
+		for _, v := range tt.valid {
+			if err := spec.Validate(v, tt.rows); err != nil {
+				t.Errorf("%s = %q (rows %d): %v", tt.name, v, tt.rows, err)
+			}
+		}
+		for v, reason := range tt.invalid {
+			err := spec.Validate(v, tt.rows)
+			var pe *ParamError
+			if !errors.As(err, &pe) {
+				t.Errorf("%s = %q: got %v, want a parameter error", tt.name, v, err)
+				continue
+			}
+			if pe.Param != tt.name || pe.Value != strings.TrimSpace(v) || !strings.Contains(pe.Reason, reason) || pe.Hint != spec.Why {
+				t.Errorf("%s = %q: got param %q value %q reason %q hint %q; want reason with %q",
+					tt.name, v, pe.Param, pe.Value, pe.Reason, pe.Hint, reason)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "parameter "+tt.name+" = ") && !strings.HasPrefix(msg, "parameter "+tt.name+": ") || !strings.Contains(msg, reason) {
+				t.Errorf("%s = %q: message %q does not name the parameter and %q", tt.name, v, msg, reason)
+			}
+		}
+	}
+	for name := range StandardParams {
+		if !covered[name] {
+			t.Errorf("standard parameter %q has no test", name)
+		}
+	}
+	// The messages in full, as a user reads them.
+	err := StandardParams["k"].Validate("1", 0)
+	if want := `parameter k = "1": must be >= 2 and <= rows (hint: a group must hold at least two records to hide anyone and cannot exceed the table (Sacharidis et al., Wong et al.))`; err == nil || err.Error() != want {
+		t.Errorf("k=1:\n got %v\nwant %s", err, want)
+	}
+	err = StandardParams["alpha"].Validate("0", 0)
+	if want := `parameter alpha = "0": must be in (0,1] (hint: it is a probability bound: (alpha,k)-anonymity (Wong et al.) and alpha-presence (Wang))`; err == nil || err.Error() != want {
+		t.Errorf("alpha=0:\n got %v\nwant %s", err, want)
+	}
+}
+
+func TestParamSpecKinds(t *testing.T) {
+	choice := ParamSpec{Name: "method", Kind: ParamChoice, Choices: []string{"kja", "sampling"}}
+	if err := choice.Validate("kja", 0); err != nil {
+		t.Error(err)
+	}
+	if err := choice.Validate("nope", 0); err == nil || !strings.Contains(err.Error(), "must be one of kja, sampling") {
+		t.Errorf("choice: %v", err)
+	}
+	open := ParamSpec{Name: "p", Kind: ParamFloat, Min: 0, Max: 1, MaxOpen: true}
+	if got := open.RangeText(0); got != "in [0,1)" {
+		t.Errorf("RangeText %q", got)
+	}
+	if err := open.Validate("1", 0); err == nil || !strings.Contains(err.Error(), "in [0,1)") {
+		t.Errorf("open max: %v", err)
+	}
+	if err := open.Validate("0.999", 0); err != nil {
+		t.Error(err)
+	}
+	lower := ParamSpec{Name: "w", Kind: ParamFloat, Min: 1}
+	if got := lower.RangeText(0); got != ">= 1" {
+		t.Errorf("RangeText %q", got)
+	}
+	if lower.Validate("1e300", 0) != nil || lower.Validate("0.5", 0) == nil {
+		t.Errorf("lower bound only")
+	}
+	text := ParamSpec{Name: "grouping", Kind: ParamText, Why: "see SPEC", Check: func(v string) error {
+		if !strings.HasPrefix(v, "column:") {
+			return errors.New("must be column:NAME")
+		}
+		return nil
+	}}
+	if err := text.Validate("column:age", 0); err != nil {
+		t.Error(err)
+	}
+	err := text.Validate("rows", 0)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "grouping" || pe.Reason != "must be column:NAME" || pe.Hint != "see SPEC" {
+		t.Errorf("text check: %v", err)
+	}
+	// A Check returning a *ParamError is passed on as it is.
+	own := &ParamError{Param: "grouping", Reason: "own"}
+	text.Check = func(string) error { return own }
+	if err := text.Validate("x", 0); err != own {
+		t.Errorf("got %v, want the check's own error", err)
+	}
+}
+
+func TestParseFakes(t *testing.T) {
+	good := map[string]Fakes{
+		"5": {Count: 5}, " 7 ": {Count: 7}, "0": {}, "5%": {Percent: 5, IsPercent: true},
+		"12.5 %": {Percent: 12.5, IsPercent: true}, "0%": {IsPercent: true},
+	}
+	for s, want := range good {
+		if got, err := ParseFakes(s); err != nil || got != want {
+			t.Errorf("ParseFakes(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"-1", "1.5", "x", "", "%", "-5%", "1001%", "NaN%", "1000001", "5%%"} {
+		if f, err := ParseFakes(s); err == nil {
+			t.Errorf("ParseFakes(%q) = %+v, want an error", s, f)
+		}
+	}
+	for _, tt := range []struct {
+		f    Fakes
+		n    int
+		want int
+	}{
+		{Fakes{Count: 5}, 100, 5}, {Fakes{Count: 5}, 0, 5},
+		{Fakes{Percent: 10, IsPercent: true}, 25, 2}, {Fakes{Percent: 10, IsPercent: true}, 10, 1},
+		{Fakes{Percent: 12.5, IsPercent: true}, 8, 1}, {Fakes{Percent: 0.5, IsPercent: true}, 199, 0},
+		{Fakes{Percent: 0.5, IsPercent: true}, 200, 1}, {Fakes{Percent: 100, IsPercent: true}, 7, 7},
+		{Fakes{Percent: 1000, IsPercent: true}, 3, 30},
+		// 2.3 * 1000 / 100 is 22.999999999999996 in float64: still 23.
+		{Fakes{Percent: 2.3, IsPercent: true}, 1000, 23},
+	} {
+		if got := tt.f.For(tt.n); got != tt.want {
+			t.Errorf("%v.For(%d) = %d, want %d", tt.f, tt.n, got, tt.want)
+		}
+	}
+	if s := (Fakes{Count: 5}).String(); s != "5" {
+		t.Errorf("String %q", s)
+	}
+	if s := (Fakes{Percent: 12.5, IsPercent: true}).String(); s != "12.5%" {
+		t.Errorf("String %q", s)
+	}
+}
+
+func TestParseSeed(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		seed  uint64
+		fixed bool
+	}{
+		{"", 0, false}, {"random", 0, false}, {"Random", 0, false}, {"42", 42, true}, {" 7 ", 7, true},
+		{"0", 0, true}, {"18446744073709551615", 18446744073709551615, true},
+	} {
+		seed, fixed, err := ParseSeed(tt.in)
+		if err != nil || seed != tt.seed || fixed != tt.fixed {
+			t.Errorf("ParseSeed(%q) = %d, %v, %v", tt.in, seed, fixed, err)
+		}
+	}
+	for _, s := range []string{"-1", "1e3", "abc", "1.5", "18446744073709551616", "+5"} {
+		if _, _, err := ParseSeed(s); err == nil || err.Error() != "must be random or an integer >= 0" {
+			t.Errorf("ParseSeed(%q): %v", s, err)
+		}
+	}
+}
+
+func TestValues(t *testing.T) {
+	v := Values{"k": "5", "alpha": "0.25", "fakes": "10%"}
+	if v.Int("k") != 5 || v.Float("alpha") != 0.25 || v.Int("unset") != 0 || v.Float("unset") != 0 {
+		t.Errorf("getters: %d %v", v.Int("k"), v.Float("alpha"))
+	}
+	if f := v.Fakes(); f != (Fakes{Percent: 10, IsPercent: true}) {
+		t.Errorf("fakes %+v", f)
+	}
+	c := v.Clone()
+	c["k"] = "9"
+	if v["k"] != "5" || !reflect.DeepEqual(keys(c), keys(v)) {
+		t.Errorf("clone is not a copy")
+	}
+}
+
+func keys(v Values) []string {
+	var out []string
+	for k := range v {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -127,6 +127,10 @@ func Summary(w io.Writer, p *Prepared, res *method.Result, elapsed time.Duration
 	fmt.Fprintf(w, "time       %s\n", elapsed.Round(time.Millisecond))
 }
 
+// FormatFigure prints a figure exactly where it is whole and with two
+// decimals otherwise.
+func FormatFigure(x float64) string { return fmtFig(x) }
+
 func fmtFig(x float64) string {
 	switch {
 	case math.IsInf(x, 0) || math.IsNaN(x):

@@ -200,7 +200,7 @@ func (p *targetPane) view(w, h int) string {
 		left.WriteString(fit(line, lw) + "\n")
 	}
 	left.WriteString("\n" + s.Label.Render("max denominator ") + st.Value("max-denominator") + s.Muted.Render("  (+/-; 0 = exact)") + "\n")
-	left.WriteString(s.Muted.Render(wrap("Real masses become per-node integer ratios whose sum is at most this bound (x children-1): small ratios keep small groups feasible, at a distance from the requested target.", lw)) + "\n")
+	left.WriteString(s.Muted.Render(wrap("Real masses become per-node ratios of integers no larger than this bound: small ratios keep small groups feasible, at a distance from the requested target.", lw)) + "\n")
 	if p.editing {
 		left.WriteString("\n" + p.input.View() + "\n")
 		if p.err != "" {

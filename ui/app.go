@@ -211,15 +211,24 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		if msg.seq != a.runSeq {
 			return a, nil // stale: a newer change is being computed
 		}
-		a.cancel = nil
 		st.Running = false
 		st.RunErr = msg.err
-		if msg.err == nil {
-			st.Prep, st.Result, st.Elapsed, st.Workload = msg.prep, msg.res, msg.elapsed, msg.workload
-		} else if msg.prep != nil {
-			st.Prep = msg.prep
+		if msg.err != nil {
+			a.cancel = nil
+			if msg.prep != nil {
+				st.Prep = msg.prep
+			}
+			a.refreshAll()
+			return a, nil
 		}
+		st.Prep, st.Result, st.Elapsed, st.Workload = msg.prep, msg.res, msg.elapsed, nil
 		a.refreshAll()
+		// The context stays live for the workload; a newer change cancels it.
+		return a, workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+	case workloadMsg:
+		if msg.seq == a.runSeq {
+			st.Workload = msg.w
+		}
 		return a, nil
 	case tea.KeyMsg:
 		cmds = append(cmds, a.handleKey(msg))

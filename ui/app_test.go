@@ -47,7 +47,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, queryMsg, exportMsg:
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, queryMsg, exportMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
 		}

@@ -17,20 +17,33 @@ import (
 	"privlab/algorithms/pipeline"
 )
 
-// runProgram drives the real program: it waits for `first` on screen,
-// sends keys, waits for `then`, quits and returns the final screen.
-func runProgram(t *testing.T, first string, keys []tea.KeyMsg, then string) string {
+// waitAll waits until the output read so far holds every string (one
+// wait for all of them: output read by one WaitFor is gone for the next).
+func waitAll(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, s := range want {
+			if !bytes.Contains(b, []byte(s)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(30*time.Second))
+}
+
+// runProgram drives the real program: it waits until the start screen is
+// complete (groups and the workload figure), sends keys, waits for the
+// strings of the new state, quits and returns the final screen.
+func runProgram(t *testing.T, keys []tea.KeyMsg, then ...string) string {
 	t.Helper()
 	a := newTestApp("dataset:census")
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(80, 24))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(first)) },
-		teatest.WithDuration(30*time.Second))
+	waitAll(t, tm, "139 groups", "query err 6.40")
 	for _, k := range keys {
 		tm.Send(k)
 	}
-	if then != "" {
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(then)) },
-			teatest.WithDuration(30*time.Second))
+	if len(then) > 0 {
+		waitAll(t, tm, then...)
 	}
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
@@ -44,16 +57,16 @@ func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: [
 // and the preview after a parameter change on the Method pane.
 func TestGoldenStartAndLiveChange(t *testing.T) {
 	t.Run("start", func(t *testing.T) {
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, "139 groups", nil, "")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, nil)))
 	})
 	// grouping mondrian:50 -> mondrian:100 with one press of +
 	change := []tea.KeyMsg{runes("4"), {Type: tea.KeyDown}, {Type: tea.KeyDown}, runes("+")}
 	t.Run("method after change", func(t *testing.T) {
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, "139 groups", change, "72 groups")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, change, "72 groups", "query err 7.73")))
 	})
 	t.Run("preview after change", func(t *testing.T) {
 		keys := append(append([]tea.KeyMsg(nil), change...), runes("5"))
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, "139 groups", keys, "Groups (72)")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, keys, "Groups (72)", "query err 7.73")))
 	})
 }
 

@@ -109,12 +109,11 @@ type loadedMsg struct {
 type debounceMsg struct{ seq int }
 
 type resultMsg struct {
-	seq      int
-	prep     *pipeline.Prepared
-	res      *method.Result
-	err      error
-	elapsed  time.Duration
-	workload *workload.Result
+	seq     int
+	prep    *pipeline.Prepared
+	res     *method.Result
+	err     error
+	elapsed time.Duration
 }
 
 // guarded runs background work and turns a panic into an error message,
@@ -155,14 +154,32 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 		if err != nil {
 			return resultMsg{seq: seq, prep: prep, err: err}
 		}
-		msg := resultMsg{seq: seq, prep: prep, res: res, elapsed: now().Sub(start)}
-		if res.Answerer != nil && res.Workload != "" && ctx.Err() == nil {
-			if w, err := pipeline.Eval(prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}); err == nil {
-				msg.workload = &w
-			}
-		}
-		return msg
+		return resultMsg{seq: seq, prep: prep, res: res, elapsed: now().Sub(start)}
 	}, func(err error) tea.Msg { return resultMsg{seq: seq, err: err} })
+}
+
+// workloadMsg carries the live workload's error for run seq.
+type workloadMsg struct {
+	seq int
+	w   *workload.Result
+}
+
+// workloadCmd answers the live workload after the groups are on screen, so
+// the utility figure never delays the preview.
+func workloadCmd(ctx context.Context, prep *pipeline.Prepared, res *method.Result, seq int) tea.Cmd {
+	if res.Answerer == nil || res.Workload == "" {
+		return nil
+	}
+	return guarded(func() tea.Msg {
+		if ctx.Err() != nil {
+			return workloadMsg{seq: seq}
+		}
+		w, err := pipeline.Eval(prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
+		if err != nil {
+			return workloadMsg{seq: seq}
+		}
+		return workloadMsg{seq: seq, w: &w}
+	}, func(error) tea.Msg { return workloadMsg{seq: seq} })
 }
 
 // fixRoles drops roles that name columns the loaded table lacks, saying so.

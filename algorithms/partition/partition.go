@@ -14,7 +14,8 @@ import (
 // Dim is one quasi-identifier seen as an ordered axis: every row has a
 // rank, and Value gives the position of a rank on the axis (for numeric
 // attributes the value itself, for categorical ones the leaf position in
-// the hierarchy, so that nearby ranks are similar values).
+// the hierarchy, so that nearby ranks are similar values). Ranks are in
+// value order: Value is increasing.
 type Dim struct {
 	Rank  []int32   // per table row
 	Value []float64 // per rank
@@ -54,6 +55,7 @@ func Mondrian(ctx context.Context, rows []int32, dims []Dim, minSize int) ([][]i
 	type task struct{ rows []int32 }
 	stack := []task{{rows}}
 	steps := 0
+	var scratch []int32
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -63,7 +65,7 @@ func Mondrian(ctx context.Context, rows []int32, dims []Dim, minSize int) ([][]i
 				return nil, err
 			}
 		}
-		left, right, ok := bestSplit(t.rows, dims, spans, minSize)
+		left, right, ok := bestSplit(t.rows, dims, spans, minSize, &scratch)
 		if !ok {
 			out = append(out, t.rows)
 			continue
@@ -75,13 +77,14 @@ func Mondrian(ctx context.Context, rows []int32, dims []Dim, minSize int) ([][]i
 }
 
 type candidate struct {
-	dim   int
-	width float64
+	dim      int
+	width    float64
+	min, max int32 // rank range inside the partition
 }
 
 // bestSplit tries dimensions from the widest normalised range down and
 // returns the first allowable median split.
-func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int) (left, right []int32, ok bool) {
+func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, scratch *[]int32) (left, right []int32, ok bool) {
 	if len(rows) < 2*minSize {
 		return nil, nil, false
 	}
@@ -90,70 +93,88 @@ func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int) (left, ri
 		if spans[i] <= 0 {
 			continue
 		}
-		lo, hi := d.Value[d.Rank[rows[0]]], d.Value[d.Rank[rows[0]]]
+		lo, hi := d.Rank[rows[0]], d.Rank[rows[0]]
 		for _, r := range rows {
-			v := d.Value[d.Rank[r]]
-			if v < lo {
-				lo = v
+			x := d.Rank[r]
+			if x < lo {
+				lo = x
 			}
-			if v > hi {
-				hi = v
+			if x > hi {
+				hi = x
 			}
 		}
 		if hi > lo {
-			cands = append(cands, candidate{i, (hi - lo) / spans[i]})
+			cands = append(cands, candidate{i, (d.Value[hi] - d.Value[lo]) / spans[i], lo, hi})
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool { return cands[a].width > cands[b].width })
 	for _, c := range cands {
-		if l, r, ok := medianSplit(rows, dims[c.dim], minSize); ok {
+		if l, r, ok := medianSplit(rows, dims[c.dim], c.min, c.max, minSize, scratch); ok {
 			return l, r, true
 		}
 	}
 	return nil, nil, false
 }
 
-// medianSplit cuts rows by value at the threshold whose left side is
-// closest to half the rows, with both sides >= minSize.
-func medianSplit(rows []int32, d Dim, minSize int) (left, right []int32, ok bool) {
-	// Count rows per distinct value position.
-	type bucket struct {
-		v float64
-		n int
-	}
-	counts := map[float64]int{}
-	for _, r := range rows {
-		counts[d.Value[d.Rank[r]]]++
-	}
-	bs := make([]bucket, 0, len(counts))
-	for v, n := range counts {
-		bs = append(bs, bucket{v, n})
-	}
-	sort.Slice(bs, func(a, b int) bool { return bs[a].v < bs[b].v })
+// medianSplit cuts rows by rank at the threshold whose left side is
+// closest to half the rows, with both sides >= minSize. Ranks are in value
+// order, so counting rows per rank (a dense histogram over the partition's
+// rank range, or a sort when that range is much wider than the partition)
+// finds the median without comparing values.
+func medianSplit(rows []int32, d Dim, lo, hi int32, minSize int, scratch *[]int32) (left, right []int32, ok bool) {
 	n := len(rows)
-	best, bestDiff := -1, n+1
-	cum := 0
-	for i := 0; i < len(bs)-1; i++ {
-		cum += bs[i].n
+	span := int(hi-lo) + 1
+	best, bestDiff := int32(-1), n+1
+	consider := func(rank int32, cum int) {
 		if cum < minSize || n-cum < minSize {
-			continue
+			return
 		}
 		diff := cum - n/2
 		if diff < 0 {
 			diff = -diff
 		}
 		if diff < bestDiff {
-			best, bestDiff = i, diff
+			best, bestDiff = rank, diff
+		}
+	}
+	if span <= 4*n+64 {
+		if cap(*scratch) < span {
+			*scratch = make([]int32, span)
+		}
+		hist := (*scratch)[:span]
+		for i := range hist {
+			hist[i] = 0
+		}
+		for _, r := range rows {
+			hist[d.Rank[r]-lo]++
+		}
+		cum := 0
+		for i := 0; i < span-1; i++ {
+			if hist[i] == 0 {
+				continue
+			}
+			cum += int(hist[i])
+			consider(lo+int32(i), cum)
+		}
+	} else {
+		ranks := make([]int32, n)
+		for i, r := range rows {
+			ranks[i] = d.Rank[r]
+		}
+		sort.Slice(ranks, func(a, b int) bool { return ranks[a] < ranks[b] })
+		for i := 0; i < n-1; i++ {
+			if ranks[i] != ranks[i+1] {
+				consider(ranks[i], i+1)
+			}
 		}
 	}
 	if best < 0 {
 		return nil, nil, false
 	}
-	cut := bs[best].v
 	left = make([]int32, 0, n/2+1)
 	right = make([]int32, 0, n/2+1)
 	for _, r := range rows {
-		if d.Value[d.Rank[r]] <= cut {
+		if d.Rank[r] <= best {
 			left = append(left, r)
 		} else {
 			right = append(right, r)

@@ -115,7 +115,7 @@ usage:
 common flags:
   --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V
   --hierarchy ATTR=FILE|flat|masking|binary|ternary|intervals:W (repeatable)
-  --target uniform|table|group|normal:MU,SIGMA|zipf:S|FILE  --max-denominator N
+  --target uniform|table|group|group-uniform|normal:MU,SIGMA|zipf:S|FILE  --max-denominator N
   --grouping sa-only|qi-sa|column:NAME|level:ATTR=L|mondrian:SIZE
   --k --alpha --beta --fakes N|P% --sampling-rate --max-distortion --seed N
   --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)

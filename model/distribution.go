@@ -25,6 +25,9 @@ const (
 	TargetNormal                    // normal(mu, sigma) discretised over the domain
 	TargetZipf                      // zipf(s) over the domain's value ranks
 	TargetCustom                    // value,weight pairs from a CSV file
+	// TargetGroupUniform is uniform over each group's own value range
+	// (Koudas et al. 2009, Section 6.4).
+	TargetGroupUniform
 )
 
 // DefaultMaxDenominator bounds the per-node weight ratios of a target
@@ -50,6 +53,8 @@ func (t Target) String() string {
 		return "table"
 	case TargetGroup:
 		return "group"
+	case TargetGroupUniform:
+		return "group-uniform"
 	case TargetNormal:
 		return "normal:" + FormatNumber(t.Mu) + "," + FormatNumber(t.Sigma)
 	case TargetZipf:
@@ -60,7 +65,7 @@ func (t Target) String() string {
 	return "uniform"
 }
 
-// ParseTarget reads --target: uniform | table | group | normal:MU,SIGMA |
+// ParseTarget reads --target: uniform | table | group | group-uniform | normal:MU,SIGMA |
 // zipf:S | FILE (a CSV of value,weight).
 func ParseTarget(spec string) (Target, error) {
 	name, arg, _ := strings.Cut(strings.TrimSpace(spec), ":")
@@ -74,6 +79,8 @@ func ParseTarget(spec string) (Target, error) {
 		return Target{Kind: TargetTable}, nil
 	case "group":
 		return Target{Kind: TargetGroup}, nil
+	case "group-uniform":
+		return Target{Kind: TargetGroupUniform}, nil
 	case "normal":
 		a, b, ok := strings.Cut(arg, ",")
 		mu, ok1 := ParseNumber(strings.TrimSpace(a))
@@ -175,7 +182,7 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 		for i := range m {
 			m[i] = 1
 		}
-	case TargetTable, TargetGroup:
+	case TargetTable, TargetGroup, TargetGroupUniform:
 		if len(counts) != n {
 			return nil, &ParamError{Param: "target", Value: t.String(),
 				Reason: fmt.Sprintf("%d counts given for a domain of %d values", len(counts), n)}
@@ -187,6 +194,25 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 			}
 		}
 		copy(m, counts)
+		if t.Kind == TargetGroupUniform {
+			// Equal mass on every value between the group's smallest and
+			// largest value in domain order.
+			first, last := -1, -1
+			for i, x := range counts {
+				if x > 0 {
+					if first < 0 {
+						first = i
+					}
+					last = i
+				}
+			}
+			for i := range m {
+				m[i] = 0
+				if first >= 0 && i >= first && i <= last {
+					m[i] = 1
+				}
+			}
+		}
 	case TargetNormal:
 		if !h.Numeric {
 			return nil, &ParamError{Param: "target", Value: t.String(), Reason: "a normal target needs a numeric sensitive attribute", Hint: "use uniform, table, zipf:S or a custom file"}

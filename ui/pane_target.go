@@ -23,6 +23,7 @@ var targetKinds = []struct {
 	{"normal", "normal(mu, sigma) discretised over the domain"},
 	{"zipf", "zipf(s) over the values' ranks"},
 	{"custom", "value,weight pairs from a CSV file"},
+	{"group-uniform", "uniform over each group's own range"},
 }
 
 // targetPane picks the target distribution and shows the table's
@@ -246,7 +247,8 @@ func (p *targetPane) chartView(w, h int) string {
 		table[i] = c / total
 	}
 	target := prep.Target
-	if target.Kind == model.TargetGroup {
+	perGroup := target.Kind == model.TargetGroup || target.Kind == model.TargetGroupUniform
+	if perGroup {
 		target = model.Target{Kind: model.TargetTable}
 	}
 	req, err := target.Masses(hier, counts)
@@ -261,8 +263,8 @@ func (p *targetPane) chartView(w, h int) string {
 	var b strings.Builder
 	title := fmt.Sprintf("%s: table vs requested vs effective P'", sa)
 	b.WriteString(s.Title.Render(fit(title, w)) + "\n")
-	if prep.Target.Kind == model.TargetGroup {
-		b.WriteString(s.Muted.Render(fit("group: each group uses its own distribution exactly (shown: the whole table)", w)) + "\n")
+	if perGroup {
+		b.WriteString(s.Muted.Render(fit(prep.Target.String()+": each group has its own target (shown: the whole table)", w)) + "\n")
 	} else {
 		b.WriteString(fmt.Sprintf("EMD(P', P) %.4f · max |P' - P| %.4f", ann.EMD(), ann.MaxAbs()) + "\n")
 	}

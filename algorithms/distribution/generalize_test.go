@@ -176,3 +176,51 @@ func TestExample5(t *testing.T) {
 		t.Fatalf("exactly two fakes: %v, want 7", two)
 	}
 }
+
+// boundsFor bounds AVG over all of a group's tuples from its subdomains.
+func avgBoundsAll(s *Solver, g *Generalization, tuples int) (float64, float64) {
+	var lows, highs []float64
+	for _, c := range g.Copies {
+		for k := int32(0); k < c.Count; k++ {
+			lows = append(lows, s.h.Nodes[c.Node].Low)
+			highs = append(highs, s.h.Nodes[c.Node].High)
+		}
+	}
+	b := newBoundsIndex(nil, nil, nil, "", true, [][]float64{lows}, [][]float64{highs})
+	return b.lowSum[0][tuples] / float64(tuples), b.highSum[0][tuples] / float64(tuples)
+}
+
+func TestSection2FakeValueExamples(t *testing.T) {
+	s := uniformSolver(t, 30000, 60000, 10000)
+	// Group 2 of Figure 2 is {40K, 30K, 50K}: without fakes its AVG is
+	// bounded by [110K/3, 160K/3]; the fake 60K removes all generalization
+	// and gives [40K, 50K].
+	g2 := solveCost(t, s, 0, 40000, 30000, 50000)
+	if lo, hi := avgBoundsAll(s, g2, 3); lo != 110000.0/3 || hi != 160000.0/3 {
+		t.Fatalf("group 2 without fakes: [%v, %v], want [110K/3, 160K/3]", lo, hi)
+	}
+	g2f := solveCost(t, s, 1, 40000, 30000, 50000)
+	if g2f.NumFakes != 1 || g2f.SumOfRanges != 0 {
+		t.Fatalf("group 2 with t=1: %d fakes, cost %v", g2f.NumFakes, g2f.SumOfRanges)
+	}
+	if lo, _ := s.h.Bounds(int(g2f.Fakes[0].Node)); lo != "60000" {
+		t.Fatalf("group 2's fake is %s, want 60000", lo)
+	}
+	if lo, hi := avgBoundsAll(s, g2f, 3); lo != 40000 || hi != 50000 {
+		t.Fatalf("group 2 with the fake: [%v, %v], want [40K, 50K]", lo, hi)
+	}
+	// Group 3 is {40K, 60K, 60K, 60K}: generalization alone gives
+	// [140K/4, 220K/4]; the fakes three 30K, two 40K and three 50K make it
+	// uniform without generalization but widen the bounds to [130K/4, 230K/4].
+	g3 := solveCost(t, s, 0, 40000, 60000, 60000, 60000)
+	if lo, hi := avgBoundsAll(s, g3, 4); lo != 140000.0/4 || hi != 220000.0/4 {
+		t.Fatalf("group 3 without fakes: [%v, %v], want [140K/4, 220K/4]", lo, hi)
+	}
+	g3f := s.MinSumOfRange(leavesOf(t, s, 40000, 60000, 60000, 60000, 30000, 30000, 30000, 40000, 40000, 50000, 50000, 50000))
+	if g3f.SumOfRanges != 0 {
+		t.Fatalf("group 3 with the eight fakes still generalizes: %v", g3f.SumOfRanges)
+	}
+	if lo, hi := avgBoundsAll(s, g3f, 4); lo != 130000.0/4 || hi != 230000.0/4 {
+		t.Fatalf("group 3 with eight fakes: [%v, %v], want [130K/4, 230K/4]", lo, hi)
+	}
+}

@@ -41,7 +41,7 @@ func (Method) Spec() method.Spec {
 		NeedsSA: true,
 		Params: []model.ParamSpec{
 			{Name: "target", Kind: model.ParamText, Default: "table",
-				Help:  "target distribution: uniform, table, group, normal:MU,SIGMA, zipf:S or a value,weight CSV",
+				Help:  "target distribution: uniform, table, group, group-uniform, normal:MU,SIGMA, zipf:S or a value,weight CSV",
 				Why:   "the distribution every tuple's SA must appear to follow (Section 3.1)",
 				Check: func(s string) error { _, err := model.ParseTarget(s); return err }},
 			maxDen,
@@ -85,6 +85,8 @@ type run struct {
 	h        *model.Hierarchy
 	global   *model.Annotated // nil with per-group targets
 	perGroup bool
+	target   model.Target
+	maxDen   int
 	grouping Grouping
 	groups   []group
 	bounds   *boundsIndex
@@ -125,7 +127,8 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, &model.ParamError{Param: "hierarchy " + sa.Name, Reason: err.Error(),
 			Hint: "the SA domain is the hierarchy's leaves; list every value of the column in it"}
 	}
-	r := &run{in: in, sa: sa, h: h, grouping: grouping, perGroup: target.Kind == model.TargetGroup}
+	r := &run{in: in, sa: sa, h: h, grouping: grouping, target: target, maxDen: maxDen,
+		perGroup: target.Kind == model.TargetGroup || target.Kind == model.TargetGroupUniform}
 	fakes := values.Fakes()
 	if (fakes.Count > 0 || (fakes.IsPercent && fakes.Percent > 0)) && !h.IsBinary() {
 		return nil, &model.ParamError{Param: "fakes", Value: values["fakes"], Reason: ErrFakesNeedBinary.Error(),
@@ -233,19 +236,22 @@ func (r *run) solveAll(ctx context.Context, fakes model.Fakes) error {
 	return firstEr
 }
 
-// groupTarget is the group's own distribution with exact ratios: the
-// identity target, under which only permutation happens (SPEC 2.4).
+// groupTarget is the target of one group. For "group" it is the group's
+// own distribution with exact ratios: the identity target, under which
+// only permutation happens (SPEC 2.4). For "group-uniform" it is uniform
+// over the group's own value range (Koudas et al. 2009, Section 6.4),
+// with the configured denominator bound.
 func (r *run) groupTarget(g *group) *model.Annotated {
 	counts := make([]float64, len(r.h.Leaves))
 	for _, l := range g.leaves {
 		counts[r.h.LeafPos(int(l))]++
 	}
-	m, _ := model.Target{Kind: model.TargetGroup}.Masses(r.h, counts)
-	// Exact integer counts: Annotate with 0 keeps the ratios exact.
-	for i := range m {
-		m[i] = counts[i]
+	m, _ := r.target.Masses(r.h, counts)
+	if r.target.Kind == model.TargetGroup {
+		// Exact integer counts: Annotate with 0 keeps the ratios exact.
+		return model.Annotate(r.h, counts, 0)
 	}
-	return model.Annotate(r.h, m, 0)
+	return model.Annotate(r.h, m, r.maxDen)
 }
 
 // posterior returns P(x = v | released group) per leaf position: the

@@ -85,11 +85,14 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stdout, "privlab %s\n", model.Version)
 		return exitOK
 	}
+	if cmd == "--config" && len(rest) == 1 {
+		return startWorkbench(rest[0], stderr)
+	}
 	if strings.HasPrefix(cmd, "-") {
 		fmt.Fprintf(stderr, "privlab: unknown flag %s before a command (hint: privlab help)\n", cmd)
 		return exitUsage
 	}
-	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(strings.ToLower(cmd), ".csv") || strings.HasPrefix(cmd, "dataset:") {
+	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(strings.ToLower(cmd), ".csv") || strings.HasSuffix(strings.ToLower(cmd), ".json") || strings.HasPrefix(cmd, "dataset:") {
 		return startWorkbench(cmd, stderr)
 	}
 	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect; privlab help)\n", cmd)
@@ -102,6 +105,7 @@ func usage(w io.Writer) {
 usage:
   privlab                          open the workbench on dataset:census (10,000 rows)
   privlab FILE.csv                 open the workbench on a file
+  privlab project.json             open the workbench on a saved project (also --config project.json)
   privlab run    [flags] --out DIR anonymize and write a release directory
   privlab check  DIR [--original FILE]   re-verify a release from its files (exit 1 on a violation)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release

@@ -496,13 +496,20 @@ func (a *App) helpView(w int) string {
 	return fit(a.help.ShortHelpView(bindings), w)
 }
 
-// Run opens the workbench on input: a CSV path, dataset:NAME, or "" for
-// the default dataset (census, 10,000 rows).
+// Run opens the workbench on input: a CSV path, dataset:NAME, a saved
+// project.json, or "" for the default dataset (census, 10,000 rows).
 func Run(env pipeline.Env, input string) error {
 	if input == "" {
 		input = "dataset:census"
 	}
-	app := NewApp(env, pipeline.Project{Input: input, Method: "distribution"})
+	p := pipeline.Project{Input: input, Method: "distribution"}
+	if strings.HasSuffix(strings.ToLower(input), ".json") {
+		var err error
+		if p, err = pipeline.LoadProject(input); err != nil {
+			return err
+		}
+	}
+	app := NewApp(env, p)
 	prog := tea.NewProgram(app, tea.WithAltScreen())
 	_, err := prog.Run()
 	return err

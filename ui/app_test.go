@@ -365,3 +365,49 @@ func TestKeyMapHelpIsComplete(t *testing.T) {
 		}
 	}
 }
+
+func TestSavedProjectDrivesRunConfigAndReopens(t *testing.T) {
+	dir := t.TempDir()
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.Project.Params["grouping"] = "level:zipcode=2"
+	a.st.Project.Params["target"] = "uniform"
+	a.st.Project.Params["fakes"] = "1"
+	a.st.Changed()
+	settle(t, a, a.schedule())
+	a.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	d, ok := a.dialog.(*saveDialog)
+	if !ok {
+		t.Fatal("ctrl+s did not open the save dialog")
+	}
+	path := filepath.Join(dir, "project.json")
+	d.input.SetValue(path)
+	press(t, a, "enter")
+	if a.dialog != nil || a.st.Dirty {
+		t.Fatal("saving did not close the dialog or clear the changes flag")
+	}
+	p, err := pipeline.LoadProject(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Params["grouping"] != "level:zipcode=2" || p.Params["fakes"] != "1" || p.Roles.SA != "salary" {
+		t.Fatalf("saved project: %+v", p)
+	}
+	// The command line reads the same file.
+	out, errs, code := cli(t, dir, "run", "--config", path, "--out", "r")
+	if code != 0 || !strings.Contains(out, "grouping=level:zipcode=2") || !strings.Contains(out, "fakes=1") {
+		t.Fatalf("run --config: exit %d\n%s\n%s", code, out, errs)
+	}
+	// Flags override the file.
+	out, _, _ = cli(t, dir, "run", "--config", path, "--fakes", "0", "--out", "r2")
+	if !strings.Contains(out, "fakes=0") {
+		t.Fatalf("a flag did not override the project file:\n%s", out)
+	}
+	// The workbench reopens it.
+	b := NewApp(testEnv, p)
+	b.st.Now = fixedClock
+	b.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	settle(t, b, b.schedule())
+	if b.st.Result == nil || len(b.st.Result.Groups) != 3 || b.st.Value("fakes") != "1" {
+		t.Fatal("the reopened project did not reproduce the preview")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/pipeline"
 	"privlab/datasets"
 )
 
@@ -129,7 +130,7 @@ type fileDialog struct {
 
 func newFileDialog(st *State) *fileDialog {
 	fp := filepicker.New()
-	fp.AllowedTypes = []string{".csv", ".tsv", ".txt"}
+	fp.AllowedTypes = []string{".csv", ".tsv", ".txt", ".json"}
 	if wd, err := os.Getwd(); err == nil {
 		fp.CurrentDirectory = wd
 	}
@@ -148,6 +149,16 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	var cmd tea.Cmd
 	d.picker, cmd = d.picker.Update(msg)
 	if ok, path := d.picker.DidSelectFile(msg); ok {
+		if strings.HasSuffix(strings.ToLower(path), ".json") {
+			p, err := pipeline.LoadProject(path)
+			if err != nil {
+				d.st.Fail(err)
+				return true, cmd
+			}
+			d.st.OpenProject(p)
+			d.st.Notify("opened project %s", path)
+			return true, cmd
+		}
 		d.st.SetInput(path)
 		d.st.Notify("loading %s: set the roles in the Data pane", path)
 		return true, cmd
@@ -160,7 +171,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *fileDialog) view(w, h int) string {
 	s := d.st.Styles
-	body := s.Title.Render("Open a CSV file") + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n" +
+	body := s.Title.Render("Open a CSV file or a project.json") + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n" +
 		d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · → or enter open · ← up a directory · esc cancel")
 	return block(body, w, h)
 }

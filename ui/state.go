@@ -67,6 +67,17 @@ func (s *State) SetInput(input string) {
 	s.Dirty = true
 }
 
+// OpenProject replaces the whole configuration with a saved project.json.
+func (s *State) OpenProject(p pipeline.Project) {
+	if p.Method == "" {
+		p.Method = s.Project.Method
+	}
+	s.Project = s.Env.WithDefaults(p)
+	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
+	s.needLoad = true
+	s.Dirty = false
+}
+
 // Notify sets the status message.
 func (s *State) Notify(format string, args ...any) {
 	s.Status, s.StatusErr = fmt.Sprintf(format, args...), false

@@ -111,6 +111,7 @@ usage:
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
   privlab eval   [flags]           random query workload: average relative error
+                                   (--queries N --range F --csv FILE; --sweep PARAM=V1,V2,... compares values)
   privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
   privlab gen    universe --rows N --ratio R --seed S --out DIR
   privlab datasets                 list the embedded datasets
@@ -321,23 +322,55 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 	if err := noPositional(a, "eval"); err != nil {
 		return err
 	}
+	if a.Queries <= 0 {
+		return &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: "must be >= 1"}
+	}
+	if !(a.RangeFrac > 0 && a.RangeFrac <= 1) {
+		return &model.ParamError{Param: "range", Value: fmt.Sprint(a.RangeFrac), Reason: "must be in (0,1]", Hint: "a fraction of the QI's domain, e.g. 0.1"}
+	}
+	opt := workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: a.Seed}
+	ctx, cancel := interruptible()
+	defer cancel()
+	if a.Sweep != "" {
+		param, values, err := pipeline.ParseSweep(a.Sweep)
+		if err != nil {
+			return err
+		}
+		project := env.WithDefaults(a.Project)
+		t, err := env.LoadTable(project)
+		if err != nil {
+			return err
+		}
+		rows, err := pipeline.Sweep(ctx, env, project, t, param, values, opt)
+		if err != nil {
+			return err
+		}
+		pipeline.PrintSweep(w, rows)
+		if a.CSV != "" {
+			return writeFileAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) })
+		}
+		return nil
+	}
 	p, err := prepare(a)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := interruptible()
-	defer cancel()
 	res, err := pipeline.Run(ctx, p, nil)
 	if err != nil {
 		return err
 	}
-	seed := a.Seed
-	r, err := pipeline.Eval(p, res, workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: seed})
+	r, err := pipeline.Eval(p, res, opt)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "workload   %s, %d queries (%d skipped: empty or zero truth), range %.0f%% of the domain\n", res.Workload, r.Queries, r.Skipped, a.RangeFrac*100)
 	fmt.Fprintf(w, "rel. error mean %.4f  median %.4f  max %.4f\n", r.MeanErr, r.MedErr, r.MaxErr)
+	if a.CSV != "" {
+		if err := writeFileAtomic(a.CSV, r.WriteCSV); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", a.CSV)
+	}
 	if r.Bounded > 0 {
 		fmt.Fprintf(w, "bounds     %d of %d contain the true answer\n", r.Contains, r.Bounded)
 		if r.Contains != r.Bounded {

@@ -33,7 +33,7 @@ type pane interface {
 	refresh()
 }
 
-// Pane indexes (also the number keys 1-7).
+// Pane indexes (also the number keys 1-8).
 const (
 	paneData = iota
 	paneHierarchy
@@ -42,6 +42,7 @@ const (
 	panePreview
 	paneQuery
 	paneExport
+	paneSweep
 	lastPane
 )
 
@@ -109,6 +110,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		newPreviewPane(st),
 		newQueryPane(st),
 		newExportPane(st),
+		newSweepPane(st),
 	}
 	a.active = panePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {

@@ -47,7 +47,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, queryMsg, exportMsg:
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, queryMsg, exportMsg, sweepMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
 		}
@@ -336,6 +336,32 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 	press(t, a, "enter")
 	if !strings.Contains(a.View(), "query:1:26") {
 		t.Fatal("parse error position not shown")
+	}
+}
+
+func TestSweepPaneComparesValues(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "8")
+	p := a.panes[paneSweep].(*sweepPane)
+	for i, par := range p.params() {
+		if par.Name == "fakes" {
+			p.cursor = i
+		}
+	}
+	press(t, a, "e")
+	p.input.SetValue("0,1,2")
+	press(t, a, "enter", "enter")
+	if p.err != nil || len(p.rows) != 3 {
+		t.Fatalf("sweep: err %v, %d rows", p.err, len(p.rows))
+	}
+	// More fake values never raise the optimum sum of ranges (the budget
+	// is "at most t").
+	if !(p.rows[0].UtilityVal >= p.rows[1].UtilityVal && p.rows[1].UtilityVal >= p.rows[2].UtilityVal) {
+		t.Fatalf("sum of ranges should not grow with the fake budget: %+v", p.rows)
+	}
+	v := a.View()
+	if !strings.Contains(v, "sum of ranges (lower is") || !strings.Contains(v, "workload error") {
+		t.Fatalf("sweep chart missing:\n%s", v)
 	}
 }
 

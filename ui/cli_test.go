@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -370,5 +371,34 @@ func TestCLIEvalReportsBoundsThatContainTheTruth(t *testing.T) {
 	out, errs, code := cli(t, dir, "eval", "--in", "dataset:capitalloss", "--rows", "3000", "--grouping", "qi-sa", "--queries", "40", "--seed", "3")
 	if code != 0 || !strings.Contains(out, "40 of 40 contain the true answer") {
 		t.Fatalf("eval exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+func TestCLIEvalSweepWritesCSV(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := cli(t, dir, "eval", "--in", "dataset:capitalloss", "--rows", "3000", "--grouping", "qi-sa",
+		"--queries", "20", "--seed", "3", "--sweep", "fakes=0,5%,20%", "--csv", "sweep.csv")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	rows := readCSV(t, filepath.Join(dir, "sweep.csv"))
+	if len(rows) != 4 || rows[0][0] != "parameter" || rows[1][1] != "0" || rows[3][1] != "20%" {
+		t.Fatalf("sweep.csv: %v", rows)
+	}
+	// Koudas et al. 2009, Section 6.2: fake values lower the sum of ranges.
+	none, _ := strconv.ParseFloat(rows[1][7], 64)
+	many, _ := strconv.ParseFloat(rows[3][7], 64)
+	if !(many < none) {
+		t.Fatalf("sum of ranges with 20%% fakes (%s) should be below none (%s)", rows[3][7], rows[1][7])
+	}
+	_, _, code = cli(t, dir, "eval", "--in", "dataset:capitalloss", "--rows", "500", "--queries", "5", "--csv", "q.csv")
+	q := readCSV(t, filepath.Join(dir, "q.csv"))
+	if code != 0 || len(q) != 6 || q[0][0] != "query" || q[0][7] != "contains_truth" {
+		t.Fatalf("per-query csv: %v", q)
+	}
+	for _, r := range q[1:] {
+		if r[8] == "false" && r[7] != "true" {
+			t.Fatalf("bounds do not contain the truth: %v", r)
+		}
 	}
 }

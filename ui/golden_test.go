@@ -78,7 +78,7 @@ func TestGoldenPanes(t *testing.T) {
 	a.st.Project.Params["target"] = "uniform"
 	a.st.Changed()
 	settle(t, a, a.schedule())
-	for i, name := range []string{"data", "hierarchy", "target", "method", "preview", "query", "export"} {
+	for i, name := range []string{"data", "hierarchy", "target", "method", "preview", "query", "export", "sweep"} {
 		a.active = i
 		t.Run(name, func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
 	}
@@ -101,6 +101,10 @@ func TestGoldenPanes(t *testing.T) {
 		press(t, a, "5", "?")
 		teatest.RequireEqualOutput(t, []byte(a.View()))
 		press(t, a, "?")
+	})
+	t.Run("sweep result", func(t *testing.T) {
+		press(t, a, "8", "down", "down", "down", "enter")
+		teatest.RequireEqualOutput(t, []byte(a.View()))
 	})
 	t.Run("fakes", func(t *testing.T) {
 		press(t, a, "4")

@@ -340,6 +340,7 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 		{Name: "fake values", Value: float64(totalFakes), OK: true},
 		{Name: "target distance (max EMD)", Value: worstDist, OK: true},
 	}
+	res.Utility = model.Figure{Name: "sum of ranges", Value: totalSOR, OK: true}
 	if r.global != nil {
 		res.Summary = append(res.Summary,
 			model.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},

@@ -197,7 +197,10 @@ type Result struct {
 	Values model.Values
 	Groups []Group
 	// Summary holds the worst case per constraint and the utility figures.
-	Summary    []model.Figure
+	Summary []model.Figure
+	// Utility is the method's own information-loss figure (lower is
+	// better), e.g. the sum of ranges for distribution.
+	Utility    model.Figure
 	RowsIn     int
 	Published  int
 	Suppressed int

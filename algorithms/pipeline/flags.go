@@ -34,6 +34,8 @@ type Args struct {
 	HierDir     string
 	Queries     int
 	RangeFrac   float64
+	CSV         string
+	Sweep       string
 	Help        bool
 	flagsSet    map[string]bool
 	paramsGiven model.Values
@@ -137,6 +139,8 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
 	fs.IntVar(&a.Queries, "queries", 100, "eval: number of random queries")
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")
+	fs.StringVar(&a.CSV, "csv", "", "eval: write the per-query results (or the sweep table) to this CSV file")
+	fs.StringVar(&a.Sweep, "sweep", "", "eval: PARAM=V1,V2,... re-run once per value and compare")
 	fs.BoolVar(&a.Help, "help", false, "show help")
 	fs.BoolVar(&a.Help, "h", false, "show help")
 	for _, n := range paramNames() {

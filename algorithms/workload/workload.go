@@ -4,9 +4,13 @@
 package workload
 
 import (
+	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"sort"
+
+	"github.com/gocarina/gocsv"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -104,6 +108,32 @@ type Result struct {
 	MaxErr   float64
 	Contains int // bounds that contain the truth (must be all)
 	Bounded  int // answers that were bounds
+	// Rows has one entry per evaluated query (skipped ones included).
+	Rows []Row
+}
+
+// Row is one query of a workload, as `privlab eval --csv` writes it.
+type Row struct {
+	Query    string  `csv:"query"`
+	Truth    float64 `csv:"truth"`
+	Selected int     `csv:"selected_rows"`
+	Low      float64 `csv:"low"`
+	High     float64 `csv:"high"`
+	Estimate float64 `csv:"estimate"`
+	RelErr   float64 `csv:"rel_error"`
+	Contains bool    `csv:"contains_truth"`
+	Skipped  bool    `csv:"skipped"`
+}
+
+// WriteCSV writes the per-query rows (gocsv with an explicit writer, never
+// its package-wide settings).
+func (r Result) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := gocsv.MarshalCSV(r.Rows, gocsv.NewSafeCSVWriter(cw)); err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // Evaluate answers every query on the truth and the release. The relative
@@ -117,8 +147,11 @@ func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, err
 		if err != nil {
 			return res, err
 		}
+		row := Row{Query: q.Text, Truth: truth.Value, Selected: truth.Count}
 		if truth.Empty || truth.Value == 0 {
 			res.Skipped++
+			row.Skipped = true
+			res.Rows = append(res.Rows, row)
 			continue
 		}
 		b, err := a.Answer(q)
@@ -129,15 +162,20 @@ func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, err
 		switch {
 		case b.HasBounds:
 			res.Bounded++
+			row.Low, row.High = b.Low, b.High
 			if b.Low <= truth.Value+1e-9*math.Abs(truth.Value) && truth.Value <= b.High+1e-9*math.Abs(truth.Value) {
 				res.Contains++
+				row.Contains = true
 			}
 			e = (b.High - b.Low) / math.Abs(truth.Value)
 		case b.HasEst:
+			row.Estimate = b.Estimate
 			e = math.Abs(b.Estimate-truth.Value) / math.Abs(truth.Value)
 		default:
 			continue
 		}
+		row.RelErr = e
+		res.Rows = append(res.Rows, row)
 		errs = append(errs, e)
 	}
 	res.Queries = len(errs)

@@ -268,20 +268,37 @@ func (t *Table) MustColumns(param string, names []string) ([]*Column, error) {
 }
 
 // SelectRows returns a new table holding the given rows in the given order.
-// Dictionaries are shared (they are never modified after loading).
+// Each column's dictionary keeps only the values those rows hold (in order
+// of first appearance among them), so distinct counts, domains and
+// hierarchies built on the result describe the selected rows alone.
 func (t *Table) SelectRows(rows []int) *Table {
 	out := &Table{Name: t.Name, Rows: len(rows)}
 	for _, c := range t.Columns {
-		nc := *c
-		nc.Codes = make([]uint32, len(rows))
-		nc.MissingCount = 0
-		for i, r := range rows {
-			nc.Codes[i] = c.Codes[r]
-			if c.Codes[r] == Missing {
-				nc.MissingCount++
-			}
+		nc := &Column{Name: c.Name, Kind: c.Kind, Codes: make([]uint32, len(rows))}
+		remap := make([]uint32, len(c.Dict))
+		for i := range remap {
+			remap[i] = Missing
 		}
-		out.Columns = append(out.Columns, &nc)
+		for i, r := range rows {
+			code := c.Codes[r]
+			if code == Missing {
+				nc.Codes[i] = Missing
+				nc.MissingCount++
+				continue
+			}
+			if remap[code] == Missing {
+				remap[code] = uint32(len(nc.Dict))
+				nc.Dict = append(nc.Dict, c.Dict[code])
+				if c.Kind == Numeric {
+					nc.Nums = append(nc.Nums, c.Nums[code])
+				}
+				if int(code) < len(c.firstLine) {
+					nc.firstLine = append(nc.firstLine, c.firstLine[code])
+				}
+			}
+			nc.Codes[i] = remap[code]
+		}
+		out.Columns = append(out.Columns, nc)
 	}
 	return out
 }

@@ -186,7 +186,11 @@ func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, err
 	for _, e := range errs {
 		res.MeanErr += e / float64(len(errs))
 	}
-	res.MedErr = errs[len(errs)/2]
+	if n := len(errs); n%2 == 1 {
+		res.MedErr = errs[n/2]
+	} else {
+		res.MedErr = (errs[n/2-1] + errs[n/2]) / 2
+	}
 	res.MaxErr = errs[len(errs)-1]
 	return res, nil
 }

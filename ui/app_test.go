@@ -226,10 +226,10 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 		}
 	}
 	press(t, a, "enter")
-	p.input.SetValue("-3")
+	p.edit.input.SetValue("-3")
 	press(t, a, "enter")
-	if !p.editing || !strings.Contains(p.err, "parameter fakes") {
-		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.editing, p.err)
+	if !p.edit.active || !strings.Contains(p.edit.err, "parameter fakes") {
+		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.edit.active, p.edit.err)
 	}
 	if !strings.Contains(a.View(), "refused: parameter fakes") {
 		t.Fatal("the refusal is not on screen")
@@ -237,9 +237,9 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	if a.st.Value("fakes") != "0" {
 		t.Fatalf("fakes changed to %q", a.st.Value("fakes"))
 	}
-	p.input.SetValue("2")
+	p.edit.input.SetValue("2")
 	press(t, a, "enter")
-	if p.editing || a.st.Value("fakes") != "2" || a.st.Result == nil {
+	if p.edit.active || a.st.Value("fakes") != "2" || a.st.Result == nil {
 		t.Fatal("a valid value was not applied")
 	}
 	for _, g := range a.st.Result.Groups {
@@ -289,7 +289,7 @@ func TestExportWritesAVerifiedRelease(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "7", "e")
 	p := a.panes[paneExport].(*exportPane)
-	p.input.SetValue(filepath.Join(dir, "rel"))
+	p.edit.input.SetValue(filepath.Join(dir, "rel"))
 	press(t, a, "enter", "enter")
 	if p.err != nil || !strings.Contains(p.done, "wrote") {
 		t.Fatalf("export failed: %v %q", p.err, p.done)
@@ -349,7 +349,7 @@ func TestSweepPaneComparesValues(t *testing.T) {
 		}
 	}
 	press(t, a, "e")
-	p.input.SetValue("0,1,2")
+	p.edit.input.SetValue("0,1,2")
 	press(t, a, "enter", "enter")
 	if p.err != nil || len(p.rows) != 3 {
 		t.Fatalf("sweep: err %v, %d rows", p.err, len(p.rows))

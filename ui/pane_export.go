@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/method"
@@ -22,8 +21,8 @@ import (
 // writes them.
 type exportPane struct {
 	st      *State
-	input   textinput.Model
-	editing bool
+	edit    lineEditor
+	chosen  string // the directory typed by the user ("" = default)
 	confirm string // pending question, "" when none
 	force   bool
 	accept  bool
@@ -44,14 +43,11 @@ type exportMsg struct {
 }
 
 func newExportPane(st *State) *exportPane {
-	in := textinput.New()
-	in.Prompt = "release directory: "
-	in.Width = 50
-	return &exportPane{st: st, input: in}
+	return &exportPane{st: st, edit: newLineEditor(50)}
 }
 
 func (p *exportPane) title() string   { return "Export" }
-func (p *exportPane) capturing() bool { return p.editing || p.confirm != "" }
+func (p *exportPane) capturing() bool { return p.edit.active || p.confirm != "" }
 func (p *exportPane) refresh()        {}
 
 func (p *exportPane) shortHelp() []key.Binding {
@@ -59,7 +55,7 @@ func (p *exportPane) shortHelp() []key.Binding {
 	switch {
 	case p.confirm != "":
 		return []key.Binding{k.Yes, k.No}
-	case p.editing:
+	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Export, key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit directory"))}
@@ -69,8 +65,8 @@ func (p *exportPane) fullHelp() []key.Binding { return p.shortHelp() }
 
 // dir is the chosen directory (a default from the input's name).
 func (p *exportPane) dir() string {
-	if v := strings.TrimSpace(p.input.Value()); v != "" {
-		return v
+	if p.chosen != "" {
+		return p.chosen
 	}
 	base := p.st.Project.Input
 	if name, ok := datasetName(base); ok {
@@ -124,24 +120,15 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		if p.editing {
-			switch msg.String() {
-			case "esc", "enter":
-				p.editing = false
-				p.input.Blur()
+		if p.edit.active {
+			return p.edit.update(msg, func(v string) error {
+				p.chosen = strings.TrimSpace(v)
 				return nil
-			}
-			var cmd tea.Cmd
-			p.input, cmd = p.input.Update(msg)
-			return cmd
+			})
 		}
 		switch {
 		case msg.String() == "e":
-			p.editing = true
-			p.input.SetValue(p.dir())
-			p.input.CursorEnd()
-			p.input.Focus()
-			return textinput.Blink
+			return p.edit.open("release directory: ", p.dir())
 		case key.Matches(msg, keys.Export):
 			return p.start()
 		}
@@ -209,8 +196,8 @@ func (p *exportPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Export the release") + "\n\n")
-	if p.editing {
-		b.WriteString(p.input.View() + "\n")
+	if p.edit.active {
+		b.WriteString(p.edit.view(s, w, ""))
 	} else {
 		b.WriteString(s.Label.Render("directory  ") + p.dir() + s.Muted.Render("   (e: edit)") + "\n")
 	}

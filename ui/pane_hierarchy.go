@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
@@ -24,28 +23,23 @@ type hierarchyPane struct {
 	cursor   int  // selected visible node
 	offset   int
 	expanded map[string]map[int]bool
-	input    textinput.Model
-	editing  bool
-	err      string
+	edit     lineEditor
 	// row counts per node, cached for the hierarchy they belong to
 	countsOf *model.Hierarchy
 	counts   []int
 }
 
 func newHierarchyPane(st *State) *hierarchyPane {
-	in := textinput.New()
-	in.Prompt = "hierarchy file: "
-	in.Width = 50
-	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, input: in}
+	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, edit: newLineEditor(50)}
 }
 
 func (p *hierarchyPane) title() string   { return "Hierarchy" }
-func (p *hierarchyPane) capturing() bool { return p.editing }
+func (p *hierarchyPane) capturing() bool { return p.edit.active }
 func (p *hierarchyPane) refresh()        {}
 
 func (p *hierarchyPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.editing {
+	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Builder, k.Wider, k.Narrow, k.File, k.Expand}
@@ -104,26 +98,15 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	}
 	keys := st.Keys
 	attr, h := p.current()
-	if p.editing {
-		switch k.String() {
-		case "esc":
-			p.editing, p.err = false, ""
-			p.input.Blur()
-			return nil
-		case "enter":
-			path := strings.TrimSpace(p.input.Value())
+	if p.edit.active {
+		return p.edit.update(msg, func(v string) error {
+			path := strings.TrimSpace(v)
 			if err := checkHierarchyFile(attr, path, st.Table); err != nil {
-				p.err = err.Error()
-				return nil
+				return err
 			}
-			p.editing, p.err = false, ""
-			p.input.Blur()
 			p.setSpec(attr, path)
 			return nil
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return cmd
+		})
 	}
 	if attr == "" {
 		return nil
@@ -158,10 +141,7 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, keys.Narrow):
 		p.scaleWidth(attr, 0.5)
 	case key.Matches(k, keys.File):
-		p.editing = true
-		p.input.SetValue("")
-		p.input.Focus()
-		return textinput.Blink
+		return p.edit.open("hierarchy file: ", "")
 	case key.Matches(k, keys.Expand):
 		if h != nil && p.inTree {
 			vis := p.visible(attr, h)
@@ -330,11 +310,8 @@ func (p *hierarchyPane) view(w, h int) string {
 	// right: the tree
 	rw := w - lw - 3
 	var right strings.Builder
-	if p.editing {
-		right.WriteString(p.input.View() + "\n")
-		if p.err != "" {
-			right.WriteString(s.Error.Render(wrap(p.err, rw)) + "\n")
-		}
+	if p.edit.active {
+		right.WriteString(p.edit.view(s, rw, ""))
 		right.WriteString(s.Muted.Render("enter load · esc cancel") + "\n")
 	}
 	if hier == nil {
@@ -359,7 +336,7 @@ func (p *hierarchyPane) view(w, h int) string {
 		p.cursor = len(vis) - 1
 	}
 	rows := h - 2
-	if p.editing {
+	if p.edit.active {
 		rows -= 3
 	}
 	p.offset = scroll(p.cursor, p.offset, rows, len(vis))

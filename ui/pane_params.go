@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
@@ -20,25 +19,21 @@ import (
 type paramsPane struct {
 	st      *State
 	cursor  int
-	input   textinput.Model
-	editing bool
-	err     string
+	edit    lineEditor
 	preview *previewPane
 }
 
 func newParamsPane(st *State) *paramsPane {
-	in := textinput.New()
-	in.Width = 30
-	return &paramsPane{st: st, input: in, preview: newPreviewPane(st)}
+	return &paramsPane{st: st, edit: newLineEditor(30), preview: newPreviewPane(st)}
 }
 
 func (p *paramsPane) title() string   { return "Method" }
-func (p *paramsPane) capturing() bool { return p.editing }
+func (p *paramsPane) capturing() bool { return p.edit.active }
 func (p *paramsPane) refresh()        { p.preview.refresh() }
 
 func (p *paramsPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.editing {
+	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit}
@@ -79,26 +74,17 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 	}
 	par := spec.Params[p.cursor]
 	keys := st.Keys
-	if p.editing {
-		switch k.String() {
-		case "esc":
-			p.editing, p.err = false, ""
-			p.input.Blur()
-			return nil
-		case "enter":
-			v := strings.TrimSpace(p.input.Value())
+	if p.edit.active {
+		// An invalid value is refused inline with the reason; the
+		// parameter keeps its value.
+		return p.edit.update(msg, func(v string) error {
+			v = strings.TrimSpace(v)
 			if err := par.Validate(v, p.rows()); err != nil {
-				p.err = err.Error() // refused inline; the value stays unchanged
-				return nil
+				return err
 			}
-			p.editing, p.err = false, ""
-			p.input.Blur()
 			p.setValue(par.Name, v)
 			return nil
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return cmd
+		})
 	}
 	switch {
 	case key.Matches(k, keys.Up):
@@ -123,12 +109,7 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 			p.setValue(par.Name, next)
 		}
 	case key.Matches(k, keys.Edit):
-		p.editing, p.err = true, ""
-		p.input.Prompt = par.Name + ": "
-		p.input.SetValue(st.Value(par.Name))
-		p.input.CursorEnd()
-		p.input.Focus()
-		return textinput.Blink
+		return p.edit.open(par.Name+": ", st.Value(par.Name))
 	case key.Matches(k, keys.Method):
 		ms := methods()
 		for i, m := range ms {
@@ -301,11 +282,8 @@ func (p *paramsPane) view(w, h int) string {
 			left.WriteString(s.Muted.Render(wrap("allowed: "+r, lw)) + "\n")
 		}
 	}
-	if p.editing {
-		left.WriteString("\n" + p.input.View() + "\n")
-		if p.err != "" {
-			left.WriteString(s.Error.Render(wrap("refused: "+p.err, lw)) + "\n")
-		}
+	if p.edit.active {
+		left.WriteString("\n" + p.edit.view(s, lw, "refused: "))
 	}
 	rw := w - lw - 3
 	return sideBySide(left.String(), lw, p.preview.compactView(rw, h), rw, h)

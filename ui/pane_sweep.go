@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/pipeline"
@@ -22,8 +21,7 @@ type sweepPane struct {
 	st      *State
 	cursor  int
 	values  map[string]string // edited value lists per parameter
-	input   textinput.Model
-	editing bool
+	edit    lineEditor
 	seq     int
 	busy    bool
 	cancel  context.CancelFunc
@@ -38,19 +36,16 @@ type sweepMsg struct {
 }
 
 func newSweepPane(st *State) *sweepPane {
-	in := textinput.New()
-	in.Prompt = "values: "
-	in.Width = 50
-	return &sweepPane{st: st, values: map[string]string{}, input: in}
+	return &sweepPane{st: st, values: map[string]string{}, edit: newLineEditor(50)}
 }
 
 func (p *sweepPane) title() string   { return "Sweep" }
-func (p *sweepPane) capturing() bool { return p.editing }
+func (p *sweepPane) capturing() bool { return p.edit.active }
 func (p *sweepPane) refresh()        {}
 
 func (p *sweepPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.editing {
+	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit values")), k.Run}
@@ -140,21 +135,14 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			p.cursor = 0
 		}
 		par := ps[p.cursor]
-		if p.editing {
-			switch msg.String() {
-			case "esc":
-				p.editing = false
-				p.input.Blur()
+		if p.edit.active {
+			return p.edit.update(msg, func(v string) error {
+				if _, _, err := pipeline.ParseSweep(par.Name + "=" + v); err != nil {
+					return err
+				}
+				p.values[par.Name] = v
 				return nil
-			case "enter":
-				p.values[par.Name] = p.input.Value()
-				p.editing = false
-				p.input.Blur()
-				return nil
-			}
-			var cmd tea.Cmd
-			p.input, cmd = p.input.Update(msg)
-			return cmd
+			})
 		}
 		keys := st.Keys
 		switch {
@@ -167,11 +155,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 				p.cursor++
 			}
 		case msg.String() == "e":
-			p.editing = true
-			p.input.SetValue(p.valuesOf(par))
-			p.input.CursorEnd()
-			p.input.Focus()
-			return textinput.Blink
+			return p.edit.open("values: ", p.valuesOf(par))
 		case key.Matches(msg, keys.Run):
 			return p.start(par)
 		}
@@ -217,8 +201,8 @@ func (p *sweepPane) view(w, h int) string {
 		}
 		b.WriteString(fit(line, w) + "\n")
 	}
-	if p.editing {
-		b.WriteString(p.input.View() + s.Muted.Render("  (separated by , or ;  enter keep, esc cancel)") + "\n")
+	if p.edit.active {
+		b.WriteString(p.edit.view(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · enter keep · esc cancel") + "\n")
 	}
 	b.WriteString("\n")
 	switch {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
@@ -31,9 +30,7 @@ var targetKinds = []struct {
 // the bounded-denominator weights give, with their distance.
 type targetPane struct {
 	st      *State
-	input   textinput.Model
-	editing bool
-	err     string
+	edit    lineEditor
 	// chart cache: the chart of one prepared run at one size
 	chartOf    any
 	chartW     int
@@ -42,18 +39,16 @@ type targetPane struct {
 }
 
 func newTargetPane(st *State) *targetPane {
-	in := textinput.New()
-	in.Width = 40
-	return &targetPane{st: st, input: in}
+	return &targetPane{st: st, edit: newLineEditor(40)}
 }
 
 func (p *targetPane) title() string   { return "Target" }
-func (p *targetPane) capturing() bool { return p.editing }
+func (p *targetPane) capturing() bool { return p.edit.active }
 func (p *targetPane) refresh()        {}
 
 func (p *targetPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.editing {
+	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, k.Edit, k.Inc, k.Dec}
@@ -119,45 +114,29 @@ func (p *targetPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := st.Keys
-	if p.editing {
-		switch k.String() {
-		case "esc":
-			p.editing, p.err = false, ""
-			p.input.Blur()
-			return nil
-		case "enter":
-			v := strings.TrimSpace(p.input.Value())
+	if p.edit.active {
+		return p.edit.update(msg, func(v string) error {
+			v = strings.TrimSpace(v)
 			spec, _ := st.Spec().Param("target")
 			if err := spec.Validate(v, 0); err != nil {
-				p.err = err.Error()
-				return nil
+				return err
 			}
-			p.editing, p.err = false, ""
-			p.input.Blur()
 			p.set(v)
 			return nil
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return cmd
+		})
 	}
 	i := p.kindIndex()
 	switch {
 	case key.Matches(k, keys.Up):
 		if i > 0 {
-			p.pick(i - 1)
+			return p.pick(i - 1)
 		}
 	case key.Matches(k, keys.Down):
 		if i < len(targetKinds)-1 {
-			p.pick(i + 1)
+			return p.pick(i + 1)
 		}
 	case key.Matches(k, keys.Edit):
-		p.editing = true
-		p.input.Prompt = "target: "
-		p.input.SetValue(st.Value("target"))
-		p.input.CursorEnd()
-		p.input.Focus()
-		return textinput.Blink
+		return p.edit.open("target: ", st.Value("target"))
 	case key.Matches(k, keys.Inc), key.Matches(k, keys.Dec):
 		d, _ := strconv.Atoi(st.Value("max-denominator"))
 		if key.Matches(k, keys.Inc) {
@@ -172,16 +151,13 @@ func (p *targetPane) update(msg tea.Msg) tea.Cmd {
 }
 
 // pick switches to target kind i; kinds needing an argument open the editor.
-func (p *targetPane) pick(i int) {
+func (p *targetPane) pick(i int) tea.Cmd {
 	spec := p.defaultSpec(i)
 	if spec == "" {
-		p.editing = true
-		p.input.Prompt = "value,weight CSV file: "
-		p.input.SetValue("")
-		p.input.Focus()
-		return
+		return p.edit.open("value,weight CSV file: ", "")
 	}
 	p.set(spec)
+	return nil
 }
 
 func (p *targetPane) view(w, h int) string {
@@ -202,11 +178,8 @@ func (p *targetPane) view(w, h int) string {
 	}
 	left.WriteString("\n" + s.Label.Render("max denominator ") + st.Value("max-denominator") + s.Muted.Render("  (+/-; 0 = exact)") + "\n")
 	left.WriteString(s.Muted.Render(wrap("Real masses become per-node ratios of integers no larger than this bound: small ratios keep small groups feasible, at a distance from the requested target.", lw)) + "\n")
-	if p.editing {
-		left.WriteString("\n" + p.input.View() + "\n")
-		if p.err != "" {
-			left.WriteString(s.Error.Render(wrap(p.err, lw)) + "\n")
-		}
+	if p.edit.active {
+		left.WriteString("\n" + p.edit.view(s, lw, ""))
 	}
 	rw := w - lw - 3
 	if p.chartOf != any(st.Prep) || p.chartW != rw || p.chartH != h || st.Prep == nil {

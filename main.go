@@ -347,7 +347,7 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 		}
 		pipeline.PrintSweep(w, rows)
 		if a.CSV != "" {
-			return writeFileAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) })
+			return model.WriteAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) })
 		}
 		return nil
 	}
@@ -366,7 +366,7 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 	fmt.Fprintf(w, "workload   %s, %d queries (%d skipped: empty or zero truth), range %.0f%% of the domain\n", res.Workload, r.Queries, r.Skipped, a.RangeFrac*100)
 	fmt.Fprintf(w, "rel. error mean %.4f  median %.4f  max %.4f\n", r.MeanErr, r.MedErr, r.MaxErr)
 	if a.CSV != "" {
-		if err := writeFileAtomic(a.CSV, r.WriteCSV); err != nil {
+		if err := model.WriteAtomic(a.CSV, r.WriteCSV); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", a.CSV)
@@ -420,7 +420,7 @@ func cmdGen(a *pipeline.Args, w io.Writer) error {
 			return err
 		}
 	} else {
-		if err := writeFileAtomic(a.Out, func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }); err != nil {
+		if err := model.WriteAtomic(a.Out, func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", a.Out)
@@ -451,34 +451,6 @@ func cmdGen(a *pipeline.Args, w io.Writer) error {
 		fmt.Fprintf(w, "wrote %d hierarchies to %s\n", len(t.Columns), a.HierDir)
 	}
 	return nil
-}
-
-// writeFileAtomic writes through a temporary sibling and a rename.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	name := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return os.Rename(name, path)
 }
 
 func cmdInspect(a *pipeline.Args, w io.Writer) error {

@@ -392,41 +392,49 @@ func writeJSONAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	tmp.Close()
-	if err := writeFileSync(name, append(b, '\n')); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+	return WriteFileAtomic(path, append(b, '\n'))
 }
 
 // WriteFileAtomic writes data to path through a temporary sibling and a
 // rename, so readers never see half a file.
 func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	return WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic streams a file into a temporary sibling (creating the
+// directory if needed), syncs it and renames it into place; on any error
+// the temporary file is removed and path is untouched.
+func WriteAtomic(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	tmp.Close()
-	if err := writeFileSync(name, data); err != nil {
-		os.Remove(name)
-		return err
+	name := f.Name()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
 	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
+	if err == nil {
+		err = f.Sync()
 	}
-	return nil
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
 }
 
 func syncDir(dir string) error {

@@ -18,15 +18,15 @@ import (
 // workload, and draws utility and workload error as bars (the headless
 // twin is privlab eval --sweep).
 type sweepPane struct {
-	st      *State
-	cursor  int
-	values  map[string]string // edited value lists per parameter
-	edit    lineEditor
-	seq     int
-	busy    bool
-	cancel  context.CancelFunc
-	rows    []pipeline.SweepRow
-	err     error
+	st     *State
+	cursor int
+	values map[string]string // edited value lists per parameter
+	edit   lineEditor
+	seq    int
+	busy   bool
+	cancel context.CancelFunc
+	rows   []pipeline.SweepRow
+	err    error
 }
 
 type sweepMsg struct {

@@ -29,8 +29,8 @@ var targetKinds = []struct {
 // distribution, the requested target and the effective target P' that
 // the bounded-denominator weights give, with their distance.
 type targetPane struct {
-	st      *State
-	edit    lineEditor
+	st   *State
+	edit lineEditor
 	// chart cache: the chart of one prepared run at one size
 	chartOf    any
 	chartW     int

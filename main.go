@@ -60,7 +60,7 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	if len(args) == 0 {
-		return startWorkbench("", stderr)
+		return startWorkbench(nil, stderr)
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -85,15 +85,16 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stdout, "privlab %s\n", model.Version)
 		return exitOK
 	}
-	if cmd == "--config" && len(rest) == 1 {
-		return startWorkbench(rest[0], stderr)
-	}
+	// The workbench: privlab [FILE.csv | dataset:NAME | project.json] [flags].
 	if strings.HasPrefix(cmd, "-") {
-		fmt.Fprintf(stderr, "privlab: unknown flag %s before a command (hint: privlab help)\n", cmd)
-		return exitUsage
+		return startWorkbench(args, stderr)
 	}
-	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(strings.ToLower(cmd), ".csv") || strings.HasSuffix(strings.ToLower(cmd), ".json") || strings.HasPrefix(cmd, "dataset:") {
-		return startWorkbench(cmd, stderr)
+	lower := strings.ToLower(cmd)
+	if strings.HasSuffix(lower, ".json") {
+		return startWorkbench(append([]string{"--config", cmd}, rest...), stderr)
+	}
+	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(lower, ".csv") || strings.HasPrefix(cmd, "dataset:") {
+		return startWorkbench(append([]string{"--in", cmd}, rest...), stderr)
 	}
 	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect; privlab help)\n", cmd)
 	return exitUsage
@@ -106,6 +107,7 @@ usage:
   privlab                          open the workbench on dataset:census (10,000 rows)
   privlab FILE.csv                 open the workbench on a file
   privlab project.json             open the workbench on a saved project (also --config project.json)
+                                   (the workbench takes the run flags too: privlab dataset:census --rows 45000)
   privlab run    [flags] --out DIR anonymize and write a release directory
   privlab check  DIR [--original FILE]   re-verify a release from its files (exit 1 on a violation)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
@@ -467,9 +469,19 @@ func cmdInspect(a *pipeline.Args, w io.Writer) error {
 	return nil
 }
 
-// startWorkbench opens the TUI on a file or the default dataset.
-func startWorkbench(input string, stderr io.Writer) int {
-	if err := ui.Run(env, input); err != nil {
+// startWorkbench opens the TUI; its flags are the run flags (--in,
+// --config, --rows, --qi, --grouping, ...), so any headless setting can
+// start the workbench too.
+func startWorkbench(args []string, stderr io.Writer) int {
+	a, err := pipeline.ParseArgs("privlab", args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if len(a.Positional) > 0 {
+		return fail(stderr, &model.ParamError{Param: "privlab", Value: a.Positional[0], Reason: "unexpected argument",
+			Hint: "privlab [FILE.csv | dataset:NAME | project.json] [flags]; privlab help"})
+	}
+	if err := ui.Run(env, a.Project); err != nil {
 		fmt.Fprintf(stderr, "privlab: %v\n", err)
 		return exitUsage
 	}

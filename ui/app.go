@@ -498,18 +498,18 @@ func (a *App) helpView(w int) string {
 	return fit(a.help.ShortHelpView(bindings), w)
 }
 
-// Run opens the workbench on input: a CSV path, dataset:NAME, a saved
-// project.json, or "" for the default dataset (census, 10,000 rows).
-func Run(env pipeline.Env, input string) error {
-	if input == "" {
-		input = "dataset:census"
+// Run opens the workbench on a project: its input is a CSV path or
+// dataset:NAME ("" opens the default dataset, census with 10,000 rows);
+// settings left open take the dataset's and the method's defaults.
+func Run(env pipeline.Env, p pipeline.Project) error {
+	if p.Input == "" {
+		p.Input = "dataset:census"
 	}
-	p := pipeline.Project{Input: input, Method: "distribution"}
-	if strings.HasSuffix(strings.ToLower(input), ".json") {
-		var err error
-		if p, err = pipeline.LoadProject(input); err != nil {
-			return err
-		}
+	if p.Method == "" {
+		p.Method = "distribution"
+	}
+	if len(p.Params) == 0 {
+		p.Params = defaultParams(p.Method)
 	}
 	app := NewApp(env, p)
 	prog := tea.NewProgram(app, tea.WithAltScreen())

@@ -205,23 +205,31 @@ func (f seedFlag) Set(s string) error {
 
 func flagError(cmd string, err error) error {
 	msg := err.Error()
-	msg = strings.Replace(msg, "flag provided but not defined: -", "unknown flag --", 1)
-	var name string
-	if strings.HasPrefix(msg, "invalid value ") {
-		// invalid value "x" for flag -name: reason
-		if i := strings.Index(msg, " for flag -"); i >= 0 {
-			rest := msg[i+len(" for flag -"):]
-			name, _, _ = strings.Cut(rest, ":")
-		}
+	help := "privlab " + cmd + " --help lists the flags"
+	if cmd == "privlab" {
+		help = "privlab help lists the commands and flags"
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		return &model.ParamError{Param: "help", Reason: "see privlab " + cmd + " --help"}
+		return &model.ParamError{Param: "help", Reason: "see " + help}
 	}
-	p := &model.ParamError{Param: cmd, Reason: msg, Hint: "privlab " + cmd + " --help lists the flags"}
-	if name != "" {
-		p.Param = name
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return &model.ParamError{Param: "--" + strings.TrimLeft(name, "-"), Reason: "unknown flag", Hint: help}
 	}
-	return p
+	// invalid value "x" for flag -name: reason
+	if strings.HasPrefix(msg, "invalid value ") {
+		if i := strings.Index(msg, " for flag -"); i >= 0 {
+			name, reason, _ := strings.Cut(msg[i+len(" for flag -"):], ": ")
+			value := strings.Trim(msg[len("invalid value "):i], `"`)
+			if reason == "parse error" {
+				reason = "not a valid number"
+			}
+			return &model.ParamError{Param: name, Value: value, Reason: reason, Hint: help}
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return &model.ParamError{Param: strings.TrimLeft(name, "-"), Reason: "needs a value", Hint: help}
+	}
+	return &model.ParamError{Param: cmd, Reason: msg, Hint: help}
 }
 
 // mergeProject overlays the flags the user set on a project file.

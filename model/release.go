@@ -47,27 +47,30 @@ type Figure struct {
 // Manifest is release/manifest.json (SPEC 7.1). It holds nothing private:
 // no input path, no seed, no row mapping (those go to the audit record).
 type Manifest struct {
-	Tool        string            `json:"tool"`
-	Version     string            `json:"version"`
-	Method      string            `json:"method"`
-	Variant     string            `json:"variant,omitempty"`
-	Paper       string            `json:"paper,omitempty"`
-	Parameters  map[string]string `json:"parameters"`
-	QIs         []string          `json:"quasi_identifiers"`
-	SA          string            `json:"sensitive"`
-	Dropped     []string          `json:"dropped_columns"`
-	RowsIn      int               `json:"rows_in"`
-	Published   int               `json:"rows_published"`
-	Suppressed  int               `json:"rows_suppressed"`
-	Groups      int               `json:"groups"`
-	WorstCases  []Figure          `json:"worst_cases"`
-	Utility     []Figure          `json:"utility,omitempty"`
-	Details     any               `json:"details,omitempty"`
-	Files       []FileEntry       `json:"files"`
-	Verified    bool              `json:"verified"`
-	Checks      []string          `json:"checks,omitempty"`
-	AcceptedBad bool              `json:"accepted_violations,omitempty"`
-	Notes       []string          `json:"notes,omitempty"`
+	Tool       string            `json:"tool"`
+	Version    string            `json:"version"`
+	Method     string            `json:"method"`
+	Variant    string            `json:"variant,omitempty"`
+	Paper      string            `json:"paper,omitempty"`
+	Parameters map[string]string `json:"parameters"`
+	QIs        []string          `json:"quasi_identifiers"`
+	SA         string            `json:"sensitive"`
+	Dropped    []string          `json:"dropped_columns"`
+	RowsIn     int               `json:"rows_in"`
+	Published  int               `json:"rows_published"`
+	Suppressed int               `json:"rows_suppressed"`
+	// MissingValues is the policy for missing values: drop (rows left out)
+	// or category (published as "?").
+	MissingValues string      `json:"missing_values,omitempty"`
+	Groups        int         `json:"groups"`
+	WorstCases    []Figure    `json:"worst_cases"`
+	Utility       []Figure    `json:"utility,omitempty"`
+	Details       any         `json:"details,omitempty"`
+	Files         []FileEntry `json:"files"`
+	Verified      bool        `json:"verified"`
+	Checks        []string    `json:"checks,omitempty"`
+	AcceptedBad   bool        `json:"accepted_violations,omitempty"`
+	Notes         []string    `json:"notes,omitempty"`
 }
 
 // Audit is the private record written beside the release (SPEC 7.2).
@@ -447,6 +450,19 @@ func syncDir(dir string) error {
 		return nil // some file systems cannot sync directories; the rename is still atomic
 	}
 	return nil
+}
+
+// ReadAudit reads an audit record.
+func ReadAudit(path string) (*Audit, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: openReason(err)}
+	}
+	var a Audit
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, &InputError{File: path, Msg: "not valid JSON: " + err.Error()}
+	}
+	return &a, nil
 }
 
 // ReadManifest reads dir/manifest.json.

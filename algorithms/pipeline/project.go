@@ -6,8 +6,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -40,22 +43,55 @@ type Project struct {
 	Public string `json:"public,omitempty"`
 }
 
-// LoadProject reads a project.json.
+// LoadProject reads a project.json. Errors name the file and the line:
+// syntax errors, unknown fields, wrong types, a file cut short, and
+// anything after the project's closing brace.
 func LoadProject(path string) (Project, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + err.Error()}
 	}
+	lineAt := func(off int64) int {
+		if off > int64(len(b)) {
+			off = int64(len(b))
+		}
+		return 1 + strings.Count(string(b[:off]), "\n")
+	}
+	fail := func(off int64, msg string) (Project, error) {
+		return Project{}, &model.InputError{File: path, Line: lineAt(off), Msg: "not a valid project file: " + msg,
+			Hint: "the workbench writes this file with ctrl+s (save project)"}
+	}
 	var p Project
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		line := 0
-		if se, ok := err.(*json.SyntaxError); ok {
-			line = 1 + strings.Count(string(b[:se.Offset]), "\n")
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return fail(se.Offset, err.Error())
+		case errors.As(err, &te):
+			return fail(te.Offset, err.Error())
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return fail(int64(len(b)), "unexpected EOF: the file ends before the project is complete")
 		}
-		return Project{}, &model.InputError{File: path, Line: line, Msg: "not a valid project file: " + err.Error(),
-			Hint: "the workbench writes this file with s (save project)"}
+		// An unknown field carries no offset: find the field's name before
+		// where the decoder stopped.
+		off := dec.InputOffset()
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if i := bytes.LastIndex(b[:min(off, int64(len(b)))], []byte(name)); i >= 0 {
+				off = int64(i)
+			}
+		}
+		return fail(off, err.Error())
+	}
+	if dec.More() {
+		return fail(dec.InputOffset(), "unexpected data after the project")
+	}
+	if tok, err := dec.Token(); err == nil {
+		return fail(dec.InputOffset(), fmt.Sprintf("unexpected %v after the project", tok))
+	} else if err != io.EOF {
+		return fail(dec.InputOffset(), "unexpected data after the project")
 	}
 	return p, nil
 }

@@ -70,6 +70,13 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			rowMap[name] = rows
 		}
 	}
+	// Rows dropped for missing values were not published.
+	rel.Manifest.RowsIn = p.Source.Rows
+	rel.Manifest.Suppressed += p.Dropped
+	rel.Manifest.MissingValues = "drop"
+	if p.Project.Missing == "category" {
+		rel.Manifest.MissingValues = "category"
+	}
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
@@ -88,7 +95,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		AcceptViolations: opt.AcceptViolations,
 		Audit:            audit,
 		Verify: func(tmp string) ([]string, error) {
-			rep, err := verify.Check(tmp, verify.Options{Original: p.Table})
+			rep, err := verify.Check(tmp, verify.Options{Original: p.Source, Audit: audit})
 			if err != nil {
 				return nil, err
 			}
@@ -102,9 +109,17 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
 }
 
-// Check verifies a release directory, optionally against the original.
+// Check verifies a release directory, optionally against the original;
+// with the original it also reads the audit record beside the release, if
+// there is one, to pin published rows to input rows.
 func Check(dir string, original *model.Table) (*verify.Report, error) {
-	return verify.Check(dir, verify.Options{Original: original})
+	opt := verify.Options{Original: original}
+	if original != nil {
+		if a, err := model.ReadAudit(model.AuditPath(dir)); err == nil {
+			opt.Audit = a
+		}
+	}
+	return verify.Check(dir, opt)
 }
 
 // Summary writes a run's summary: settings, worst cases, figures.

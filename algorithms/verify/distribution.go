@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -20,6 +21,7 @@ type annotated struct {
 	weight   []int64
 	leaves   []int // leaf nodes
 	byBounds map[[2]string]int
+	ids      map[string]int // NodeID -> row
 	root     int
 }
 
@@ -47,6 +49,7 @@ func readHierarchy(dir string) (*annotated, error) {
 	if len(id) != n {
 		return nil, bad(0, "duplicate NodeID")
 	}
+	a.ids = id
 	numeric := true
 	for r := 0; r < n; r++ {
 		p := t.Columns[1].Value(r)
@@ -236,7 +239,7 @@ func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) er
 	r.add(unknownGroup == 0 && unknownNode == 0, "subdomains", "every sa.csv row names a group of qi.csv and a node of hierarchy.csv (%d unknown groups, %d unknown subdomains)", unknownGroup, unknownNode)
 
 	// Group weights: hierarchy.csv's, or per group from group_weights.csv.
-	groupWeights, err := readGroupWeights(dir, groupIdx, len(h.parent))
+	groupWeights, err := readGroupWeights(dir, groupIdx, h)
 	if err != nil {
 		return err
 	}
@@ -295,7 +298,7 @@ func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) er
 	r.add(over == 0 && berr == nil, "fake budget", "%d fake values in all, every group within the budget %s (%d groups over)", fakes, orDefault(m.Parameters["fakes"], "0"), over)
 
 	if opt.Original != nil {
-		checkAgainstOriginal(m, qi, qiGroup, sizes, subs, h, leafIndex, opt.Original, r)
+		checkAgainstOriginal(m, qi, qiGroup, subs, h, opt.Original, opt.Audit, r)
 	}
 	return nil
 }
@@ -307,7 +310,11 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func readGroupWeights(dir string, groupIdx map[string]int, nodes int) ([][]int64, error) {
+// readGroupWeights reads group_weights.csv (per-group targets), if the
+// release has one: each group's weight for every node, by NodeID, with the
+// same rule as hierarchy.csv (every internal node's children's weights
+// have a positive sum).
+func readGroupWeights(dir string, groupIdx map[string]int, h *annotated) ([][]int64, error) {
 	t, err := loadCSV(dir, "group_weights.csv")
 	if err != nil {
 		if ie, ok := err.(*model.InputError); ok && ie.Msg == "file does not exist" {
@@ -315,32 +322,72 @@ func readGroupWeights(dir string, groupIdx map[string]int, nodes int) ([][]int64
 		}
 		return nil, err
 	}
+	file := dir + "/group_weights.csv"
 	if !checkHeader(t, []string{"GroupID", "NodeID", "Weight"}) {
-		return nil, &model.InputError{File: dir + "/group_weights.csv", Line: 1, Msg: "expected header GroupID,NodeID,Weight"}
+		return nil, &model.InputError{File: file, Line: 1, Msg: "expected header GroupID,NodeID,Weight"}
 	}
+	nodes := len(h.parent)
 	out := make([][]int64, len(groupIdx))
+	seen := make([][]bool, len(groupIdx))
 	for row := 0; row < t.Rows; row++ {
 		gi, ok := groupIdx[t.Columns[0].Value(row)]
-		node, err1 := strconv.Atoi(t.Columns[1].Value(row))
-		w, err2 := strconv.ParseInt(t.Columns[2].Value(row), 10, 64)
-		if !ok || err1 != nil || err2 != nil || node < 0 || node >= nodes || w < 0 {
-			return nil, &model.InputError{File: dir + "/group_weights.csv", Line: row + 2, Msg: "bad GroupID, NodeID or Weight"}
+		node, known := h.ids[t.Columns[1].Value(row)]
+		w, err := strconv.ParseInt(t.Columns[2].Value(row), 10, 64)
+		if !ok || !known || err != nil || w < 0 {
+			return nil, &model.InputError{File: file, Line: row + 2, Msg: "unknown GroupID or NodeID, or a Weight that is not an integer >= 0"}
 		}
 		if out[gi] == nil {
 			out[gi] = make([]int64, nodes)
+			seen[gi] = make([]bool, nodes)
 		}
-		out[gi][node] = w
+		if seen[gi][node] {
+			return nil, &model.InputError{File: file, Line: row + 2, Msg: "weight given twice for this group and node"}
+		}
+		out[gi][node], seen[gi][node] = w, true
+	}
+	for gi, ws := range out {
+		if ws == nil {
+			continue
+		}
+		for x := range h.children {
+			if !seen[gi][x] {
+				return nil, &model.InputError{File: file, Msg: fmt.Sprintf("a group lacks the weight of NodeID %s", nodeName(h, x))}
+			}
+			if len(h.children[x]) == 0 {
+				continue
+			}
+			var sum int64
+			for _, c := range h.children[x] {
+				sum += ws[c]
+			}
+			if sum <= 0 {
+				return nil, &model.InputError{File: file, Msg: fmt.Sprintf("in a group the children of NodeID %s have weights summing to 0", nodeName(h, x))}
+			}
+		}
 	}
 	return out, nil
 }
 
-// checkAgainstOriginal matches the published tuples with the original
-// rows by their QI values and checks Definition 3.1: the group's real
-// values can be mapped one-to-one into its subdomains (a maximum flow:
-// rows -> groups holding their QI tuple -> subdomains containing their
-// value). It also checks that rows are shuffled.
-func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sizes []int, subs []map[int]float64,
-	h *annotated, leafIndex []int, orig *model.Table, r *Report) {
+func nodeName(h *annotated, x int) string {
+	for id, i := range h.ids {
+		if i == x {
+			return id
+		}
+	}
+	return strconv.Itoa(x)
+}
+
+// checkAgainstOriginal compares the release with the original table.
+// Published tuples are matched with original rows by their QI values
+// (after the release's missing-value policy); when the audit record is
+// given it pins each published row to its input row instead. Definition
+// 3.1 is then checked group by group as a maximum flow from the group's
+// original values into the subdomains that contain them. Without the
+// audit, that is exact only when every QI combination lies in one group;
+// otherwise which original row is which published row is not fixed by the
+// files, and the line says so and fails.
+func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, subs []map[int]float64,
+	h *annotated, orig *model.Table, audit *model.Audit, r *Report) {
 	cols, err := orig.MustColumns("qi", m.QIs)
 	if err != nil {
 		r.add(false, "original", "%v", err)
@@ -351,47 +398,97 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, siz
 		r.add(false, "original", "the original has no sensitive column %q", m.SA)
 		return
 	}
-	keyOf := func(t *model.Table, cs []*model.Column, row int) string {
+	category := m.MissingValues == "category"
+	text := func(c *model.Column, row int) (string, bool) {
+		if c.IsMissing(row) {
+			return "?", category
+		}
+		return c.Value(row), true
+	}
+	keyOf := func(cs []*model.Column, row int) (string, bool) {
 		b := make([]byte, 0, 32)
 		for _, c := range cs {
-			b = append(b, c.Value(row)...)
+			v, ok := text(c, row)
+			if !ok {
+				return "", false
+			}
+			b = append(b, v...)
 			b = append(b, 0)
 		}
-		return string(b)
+		return string(b), true
 	}
 	qiCols := qi.Columns[1:]
-	// Original rows by QI key (rows with a missing SA cannot be published).
+	// The original rows a release of this policy publishes, by QI key.
 	origByKey := map[string][]int{}
 	for row := 0; row < orig.Rows; row++ {
-		if saCol.IsMissing(row) {
-			continue
+		k, ok := keyOf(cols, row)
+		if _, saOK := text(saCol, row); !ok || !saOK {
+			continue // dropped for a missing value
 		}
-		k := keyOf(orig, cols, row)
 		origByKey[k] = append(origByKey[k], row)
 	}
 	pubByKey := map[string]map[int]int{} // key -> group -> count
-	pubOrder := make([]string, qi.Rows)
+	pubKey := make([]string, qi.Rows)
 	for row := 0; row < qi.Rows; row++ {
-		k := keyOf(qi, qiCols, row)
-		pubOrder[row] = k
+		k, _ := keyOf(qiCols, row)
+		pubKey[row] = k
 		if pubByKey[k] == nil {
 			pubByKey[k] = map[int]int{}
 		}
 		pubByKey[k][qiGroup[row]]++
 	}
-	mismatch := 0
+	differ := 0
 	for k, gs := range pubByKey {
 		n := 0
 		for _, c := range gs {
 			n += c
 		}
 		if n != len(origByKey[k]) {
-			mismatch++
+			differ++
 		}
 	}
-	r.add(mismatch == 0, "tuples", "the published QI tuples are exactly the original's (%d QI combinations differ in count)", mismatch)
-	if mismatch > 0 {
+	for k := range origByKey {
+		if _, ok := pubByKey[k]; !ok {
+			differ++
+		}
+	}
+	r.add(differ == 0, "tuples", "the published QI tuples are exactly the original's (%d QI combinations differ in count)", differ)
+	if differ > 0 {
 		return
+	}
+
+	// Which original row stands behind each published row.
+	pinned := make([]int, qi.Rows)
+	switch {
+	case audit != nil && len(audit.RowMap["qi.csv"]) > 0:
+		rows := audit.RowMap["qi.csv"]
+		bad := len(rows) != qi.Rows
+		for i := 0; !bad && i < qi.Rows; i++ {
+			k, ok := keyOf(cols, rows[i])
+			bad = rows[i] < 0 || rows[i] >= orig.Rows || !ok || k != pubKey[i]
+			pinned[i] = rows[i]
+		}
+		if bad {
+			r.add(false, "audit", "the audit record's row map does not fit this original and release")
+			return
+		}
+		r.add(true, "audit", "the audit record pins every published row to an input row with the same QI values")
+	default:
+		spanning := 0
+		for _, gs := range pubByKey {
+			if len(gs) > 1 {
+				spanning++
+			}
+		}
+		if spanning > 0 {
+			r.add(false, "generalization", "undetermined: %d QI combinations lie in more than one group, so the files do not say which original value is in which group; check with the audit record written beside the release", spanning)
+			return
+		}
+		next := map[string]int{}
+		for i, k := range pubKey {
+			pinned[i] = origByKey[k][next[k]]
+			next[k]++
+		}
 	}
 
 	// Leaf of each original SA value in the hierarchy.
@@ -401,82 +498,73 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, siz
 		leafOf[h.low[l]] = l
 		numLeaf[h.lowNum[l]] = l
 	}
-	missingValue := ""
-	// Flow network: source -> (key,value) -> (group,value) -> (group,node) -> sink.
-	f := newFlow()
-	src, sink := f.node(), f.node()
-	groupValue := map[[2]int]int{}
-	groupNode := map[[2]int]int{}
-	total := 0
-	for k, rows := range origByKey {
-		gs := pubByKey[k]
-		byValue := map[int]int{}
-		for _, row := range rows {
-			v := saCol.Value(row)
-			l, ok := leafOf[v]
-			if !ok && saCol.Kind == model.Numeric {
-				l, ok = numLeaf[saCol.Num(row)]
-			}
-			if !ok {
-				missingValue = v
-				continue
-			}
-			byValue[l]++
+	groupValues := make([]map[int]int, len(subs))
+	for i, row := range pinned {
+		v, _ := text(saCol, row)
+		l, ok := leafOf[v]
+		if !ok && saCol.Kind == model.Numeric && !saCol.IsMissing(row) {
+			l, ok = numLeaf[saCol.Num(row)]
 		}
-		for l, c := range byValue {
-			kv := f.node()
-			f.edge(src, kv, c)
-			total += c
-			for g, gc := range gs {
-				gv, ok := groupValue[[2]int{g, l}]
-				if !ok {
-					gv = f.node()
-					groupValue[[2]int{g, l}] = gv
-					// (group, value) -> every subdomain of the group containing it
-					for x := l; x >= 0; x = h.parent[x] {
-						if cnt := subs[g][x]; cnt > 0 {
-							gn, ok := groupNode[[2]int{g, x}]
-							if !ok {
-								gn = f.node()
-								groupNode[[2]int{g, x}] = gn
-								f.edge(gn, sink, int(cnt))
-							}
-							f.edge(gv, gn, math.MaxInt32)
-						}
-					}
-				}
-				f.edge(kv, gv, gc)
-			}
+		if !ok {
+			r.add(false, "generalization", "original value %q of %s is not in hierarchy.csv", v, m.SA)
+			return
 		}
+		g := qiGroup[i]
+		if groupValues[g] == nil {
+			groupValues[g] = map[int]int{}
+		}
+		groupValues[g][l]++
 	}
-	if missingValue != "" {
-		r.add(false, "generalization", "original value %q of %s is not in hierarchy.csv", missingValue, m.SA)
-		return
-	}
-	flow := f.maxflow(src, sink)
-	if flow == total {
+	matched, total := matchGroups(groupValues, subs, h)
+	if matched == total {
 		r.add(true, "generalization", "every original value maps to a distinct subdomain of its group that contains it (Definition 3.1; %d values)", total)
 	} else {
-		r.add(false, "generalization", "only %d of %d original values can be mapped into their groups' subdomains (Definition 3.1)", flow, total)
+		r.add(false, "generalization", "only %d of %d original values can be mapped into their groups' subdomains (Definition 3.1)", matched, total)
 	}
 
 	// Shuffle: the published order must not be the input order.
 	if qi.Rows >= 8 && len(pubByKey) >= 2 {
-		next := map[string]int{}
-		prev, increasing := -1, true
-		for _, k := range pubOrder {
-			rows := origByKey[k]
-			i := next[k]
-			next[k] = i + 1
-			if i >= len(rows) {
-				continue
-			}
-			if rows[i] < prev {
+		increasing := true
+		for i := 1; i < len(pinned); i++ {
+			if pinned[i] < pinned[i-1] {
 				increasing = false
 				break
 			}
-			prev = rows[i]
 		}
 		r.add(!increasing, "shuffled", "qi.csv rows are not in the input's order")
 	}
+}
+
+// matchGroups finds, per group, a maximum matching of its original values
+// (leaf -> count) into its subdomains (node -> copies), where a value may
+// take any subdomain on its leaf's path to the root.
+func matchGroups(values []map[int]int, subs []map[int]float64, h *annotated) (matched, total int) {
+	for g, vals := range values {
+		if len(vals) == 0 {
+			continue
+		}
+		f := newFlow()
+		src, sink := f.node(), f.node()
+		nodeOf := map[int]int{}
+		for l, c := range vals {
+			total += c
+			v := f.node()
+			f.edge(src, v, c)
+			for x := l; x >= 0; x = h.parent[x] {
+				cnt := int(subs[g][x])
+				if cnt == 0 {
+					continue
+				}
+				n, ok := nodeOf[x]
+				if !ok {
+					n = f.node()
+					nodeOf[x] = n
+					f.edge(n, sink, cnt)
+				}
+				f.edge(v, n, c)
+			}
+		}
+		matched += f.maxflow(src, sink)
+	}
+	return matched, total
 }

@@ -78,6 +78,9 @@ type Options struct {
 	Original *model.Table
 	// Public is the public database (k-join-anonymity).
 	Public *model.Table
+	// Audit is the private record written beside the release; with the
+	// original it pins each published row to its input row.
+	Audit *model.Audit
 }
 
 // checker verifies one method's release.

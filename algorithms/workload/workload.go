@@ -172,6 +172,9 @@ func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, err
 			row.Estimate = b.Estimate
 			e = math.Abs(b.Estimate-truth.Value) / math.Abs(truth.Value)
 		default:
+			// Neither bounds nor an estimate: keep the row, measure nothing.
+			row.Skipped = true
+			res.Rows = append(res.Rows, row)
 			continue
 		}
 		row.RelErr = e

@@ -421,7 +421,7 @@ func (r *ratioScratch) approx(q []float64, maxDen int) []int64 {
 	if len(q) == 2 {
 		a, d := bestFraction(p[0], int64(maxDen), int64(maxDen), math.MaxInt64)
 		r.w = append(r.w[:0], a, d-a)
-		return reduce(r.w)
+		return reduce(keepSupport(r.w, p, maxDen))
 	}
 	// More children: try every sum of weights d (largest remainders), skip
 	// those that give a weight above the bound, keep the first best.
@@ -432,12 +432,19 @@ func (r *ratioScratch) approx(q []float64, maxDen int) []int64 {
 			return false
 		}
 		w := r.roundToSum(p, int64(d))
-		e := 0.0
 		for i := range w {
 			if w[i] > int64(maxDen) {
 				return false
 			}
-			if x := math.Abs(float64(w[i])/float64(d) - p[i]); x > e {
+		}
+		w = keepSupport(w, p, maxDen)
+		sum := int64(0)
+		for _, x := range w {
+			sum += x
+		}
+		e := 0.0
+		for i := range w {
+			if x := math.Abs(float64(w[i])/float64(sum) - p[i]); x > e {
 				e = x
 			}
 		}
@@ -466,7 +473,30 @@ func (r *ratioScratch) approx(q []float64, maxDen int) []int64 {
 			try(d - 1)
 		}
 	}
-	return reduce(r.best)
+	return reduce(keepSupport(r.best, p, maxDen))
+}
+
+// keepSupport gives weight at least 1 to every child with positive mass.
+// Rounding a small share to 0 would make values present in the data
+// impossible under P', and every tuple holding one would be generalized to
+// the same ancestor: its subdomain would give its value away. A binary
+// node gets the most extreme ratio the bound allows, 1:maxDen.
+func keepSupport(w []int64, p []float64, maxDen int) []int64 {
+	if len(w) == 2 {
+		switch {
+		case p[0] > 0 && w[0] == 0:
+			w[0], w[1] = 1, int64(maxDen)
+		case p[1] > 0 && w[1] == 0:
+			w[0], w[1] = int64(maxDen), 1
+		}
+		return w
+	}
+	for i := range w {
+		if p[i] > 0 && w[i] == 0 {
+			w[i] = 1
+		}
+	}
+	return w
 }
 
 // exactGrid is the denominator of "exact" weights that are not small

@@ -81,14 +81,17 @@ func TestApproxRatio(t *testing.T) {
 		// the first convergent of 1/pi within 1e-12: 265381/833719
 		{"irrational exact", []float64{1 / math.Pi, 1 - 1/math.Pi}, 0, []int64{265381, 568338}},
 		{"zero mass child", []float64{0, 5}, 8, []int64{0, 1}},
-		{"tiny mass rounds to zero", []float64{0.97, 0.03}, 8, []int64{1, 0}},
+		// A positive mass never rounds to weight 0 (its values would become
+		// impossible under P' and their subdomains would reveal them).
+		{"tiny mass keeps weight 1", []float64{0.97, 0.03}, 8, []int64{8, 1}},
+		{"tiny mass keeps weight 1, ternary", []float64{0.97, 0.02, 0.01}, 8, []int64{8, 1, 1}},
 		{"small mass kept", []float64{0.9, 0.1}, 8, []int64{8, 1}},
 		{"ternary exact within bound", []float64{0.5, 0.3, 0.2}, 8, []int64{5, 3, 2}},
 		{"ternary counts exact", []float64{10, 20, 30}, 0, []int64{1, 2, 3}},
 		{"ternary maxDen 1", []float64{0.5, 0.3, 0.2}, 1, []int64{1, 1, 1}},
 		{"ternary maxDen 2", []float64{0.5, 0.3, 0.2}, 2, []int64{2, 1, 1}},
 		{"maxDen 1 binary", []float64{0.6, 0.4}, 1, []int64{1, 1}},
-		{"maxDen 1 binary, skewed", []float64{0.8, 0.2}, 1, []int64{1, 0}},
+		{"maxDen 1 binary, skewed", []float64{0.8, 0.2}, 1, []int64{1, 1}},
 		// With both terms <= 2^20 the two nearest fractions to pi-3 are the
 		// convergent 51669/364913 (error 1.61e-12) and the semiconvergent
 		// 140914/995207 (1.14e-12); they tie within 1e-12, so the smaller wins.
@@ -115,6 +118,7 @@ func TestApproxRatio(t *testing.T) {
 // and keeps the first that is nearer by more than 1e-12 (stopping at one
 // within 1e-12). For more children it tries every sum d, rounds with
 // largest remainders and skips roundings with a weight above maxDen.
+// Either way a child with positive mass then gets weight at least 1.
 func bruteRatio(q []float64, maxDen int) []int64 {
 	total := 0.0
 	for _, x := range q {
@@ -139,7 +143,7 @@ func bruteRatio(q []float64, maxDen int) []int64 {
 				}
 			}
 		}
-		return reduce(best)
+		return reduce(keepSupport(best, p, maxDen))
 	}
 	for d := 1; d <= maxDen*len(q); d++ {
 		w := roundToSum(p, int64(d))
@@ -149,7 +153,16 @@ func bruteRatio(q []float64, maxDen int) []int64 {
 				e = math.Inf(1)
 				break
 			}
-			e = math.Max(e, math.Abs(float64(w[i])/float64(d)-p[i]))
+		}
+		if e == 0 {
+			w = keepSupport(w, p, maxDen)
+			sum := int64(0)
+			for _, x := range w {
+				sum += x
+			}
+			for i := range w {
+				e = math.Max(e, math.Abs(float64(w[i])/float64(sum)-p[i]))
+			}
 		}
 		if e < bestErr-1e-12 {
 			best, bestErr = w, e
@@ -158,7 +171,7 @@ func bruteRatio(q []float64, maxDen int) []int64 {
 			}
 		}
 	}
-	return reduce(best)
+	return reduce(keepSupport(best, p, maxDen))
 }
 
 // The Stern-Brocot search of binary nodes picks what trying every pair of

@@ -426,15 +426,20 @@ func (a *App) summaryView(w int) string {
 	}
 	if st.Result != nil {
 		r := st.Result
+		// One mark when every constraint holds; otherwise each that fails.
+		allOK, constraints := true, 0
 		for _, f := range r.Summary {
 			if f.Limit == "" {
 				continue
 			}
-			if f.OK {
-				parts = append(parts, s.OK.Render("✓ "+shortFigure(f.Name)))
-			} else {
+			constraints++
+			if !f.OK {
+				allOK = false
 				parts = append(parts, s.Error.Render("✗ "+shortFigure(f.Name)+" "+human(f.Value)))
 			}
+		}
+		if allOK && constraints > 0 {
+			parts = append(parts, s.OK.Render("✓ private"))
 		}
 		if v := r.Violations(); v > 0 {
 			parts = append(parts, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
@@ -481,8 +486,13 @@ func plural(n int, word string) string {
 }
 
 func shortFigure(name string) string {
-	if strings.HasPrefix(name, "posterior deviation") {
-		return "posterior = target"
+	switch {
+	case strings.HasPrefix(name, "posterior deviation"):
+		return "posterior ≠ target"
+	case strings.HasPrefix(name, "max P'(v)"):
+		return "max P'(v)"
+	case strings.HasPrefix(name, "members with P'(v) = 0"):
+		return "P'(v)=0 members"
 	}
 	return name
 }

@@ -243,8 +243,8 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 		t.Fatal("a valid value was not applied")
 	}
 	for _, g := range a.st.Result.Groups {
-		if g.Figures[3] > 2 {
-			t.Fatalf("group %d uses %v fakes with a budget of 2", g.ID, g.Figures[3])
+		if g.Figures[2] > 2 {
+			t.Fatalf("group %d uses %v fakes with a budget of 2", g.ID, g.Figures[2])
 		}
 	}
 }

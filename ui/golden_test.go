@@ -38,7 +38,7 @@ func runProgram(t *testing.T, keys []tea.KeyMsg, then ...string) string {
 	t.Helper()
 	a := newTestApp("dataset:census")
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(80, 24))
-	waitAll(t, tm, "139 groups", "query err 6.40")
+	waitAll(t, tm, "139 groups", "query err 43.83")
 	for _, k := range keys {
 		tm.Send(k)
 	}
@@ -62,11 +62,11 @@ func TestGoldenStartAndLiveChange(t *testing.T) {
 	// grouping mondrian:50 -> mondrian:100 with one press of +
 	change := []tea.KeyMsg{runes("4"), {Type: tea.KeyDown}, {Type: tea.KeyDown}, runes("+")}
 	t.Run("method after change", func(t *testing.T) {
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, change, "72 groups", "query err 7.73")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, change, "72 groups", "query err 44.05")))
 	})
 	t.Run("preview after change", func(t *testing.T) {
 		keys := append(append([]tea.KeyMsg(nil), change...), runes("5"))
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, keys, "Groups (72)", "query err 7.73")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, keys, "Groups (72)", "query err 44.05")))
 	})
 }
 

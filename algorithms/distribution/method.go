@@ -19,14 +19,20 @@ type Method struct{}
 // Name is the method's command-line name.
 const Name = "distribution"
 
-// Figure keys, in Spec().Figures order.
+// Figure positions, in Spec().Figures order.
 const (
 	FigDist = iota
 	FigSOR
-	FigAvgRange
 	FigFakes
+	FigConfidence
+	FigImpossible
 	FigPosterior
 )
+
+// maxConfidence is the highest P'(v) a group's target may give one value:
+// at 1 every tuple's value is disclosed with certainty (a degenerate
+// target, e.g. a group's own distribution when the group holds one value).
+const maxConfidence = 1 - 1e-9
 
 // Spec declares the method's parameters and per-group figures.
 func (Method) Spec() method.Spec {
@@ -57,10 +63,12 @@ func (Method) Spec() method.Spec {
 				Help: "EMD between the group's original SA distribution and the effective target"},
 			{Key: "sor", Label: "sum ranges", Digits: -1,
 				Help: "sum of the ranges of the group's generalized subdomains (Section 4.1)"},
-			{Key: "range", Label: "avg range", Digits: 1,
-				Help: "sum of ranges per published subdomain"},
 			{Key: "fakes", Label: "fakes", Digits: -1,
 				Help: "fake SA values added to the group (Section 5)"},
+			{Key: "conf", Label: "max P'(v)", Digits: 3, Rule: method.AtMost, Limit: maxConfidence,
+				Help: "the largest probability the group's target gives one value: an attacker's confidence in the likeliest value of any tuple; 1 discloses every value"},
+			{Key: "zero", Label: "P'(v)=0", Digits: -1, Rule: method.AtMost, Limit: 0,
+				Help: "members whose value has probability 0 under the target: their subdomain would betray them"},
 			{Key: "post", Label: "posterior dev", Digits: 3, Rule: method.AtMost, Limit: 0,
 				Help: "max |P(x=v | released group) - P'(v)|: 0 means every tuple's SA follows the effective target (Definition 3.2)"},
 		},
@@ -292,7 +300,7 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 	res := &method.Result{Spec: spec, Values: values, RowsIn: r.in.Table.Rows, Published: r.in.Table.Rows,
 		Workload: "avg-range"}
 	totalSOR, totalFakes, worstPost, subdomains := 0.0, 0, 0.0, 0
-	worstDist := 0.0
+	worstDist, worstConf, totalImpossible := 0.0, 0.0, 0
 	h := r.h
 	for i := range r.groups {
 		g := &r.groups[i]
@@ -312,13 +320,19 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 		}
 		dist := model.EMD(h.Numeric, orig, g.ann.Effective)
 		size := g.gen.Size()
+		conf, impossible := 0.0, 0
+		for j, p := range g.ann.Effective {
+			conf = math.Max(conf, p)
+			if p == 0 && orig[j] > 0 {
+				impossible += int(math.Round(orig[j] * float64(len(g.leaves))))
+			}
+		}
 		mg := method.Group{
-			ID:     i + 1,
-			Rows:   g.rows,
-			QI:     r.qiSummary(g.rows),
-			SAHist: histBins(h, g.leaves, 8),
-			Figures: []float64{dist, g.gen.SumOfRanges, g.gen.SumOfRanges / float64(size),
-				float64(g.gen.NumFakes), dev},
+			ID:      i + 1,
+			Rows:    g.rows,
+			QI:      r.qiSummary(g.rows),
+			SAHist:  histBins(h, g.leaves, 8),
+			Figures: []float64{dist, g.gen.SumOfRanges, float64(g.gen.NumFakes), conf, float64(impossible), dev},
 		}
 		for fi, f := range spec.Figures {
 			if f.Violated(mg.Figures[fi], values) {
@@ -331,9 +345,13 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 		subdomains += size
 		worstPost = math.Max(worstPost, dev)
 		worstDist = math.Max(worstDist, dist)
+		worstConf = math.Max(worstConf, conf)
+		totalImpossible += impossible
 	}
 	res.Summary = []model.Figure{
 		{Name: "posterior deviation (max)", Value: worstPost, Limit: "0", OK: worstPost <= 1e-9},
+		{Name: "max P'(v) in a group", Value: worstConf, Limit: "< 1", OK: worstConf <= maxConfidence},
+		{Name: "members with P'(v) = 0", Value: float64(totalImpossible), Limit: "0", OK: totalImpossible == 0},
 		{Name: "groups", Value: float64(len(r.groups)), OK: true},
 		{Name: "sum of ranges", Value: totalSOR, OK: true},
 		{Name: "avg range per subdomain", Value: totalSOR / math.Max(1, float64(subdomains)), OK: true},

@@ -157,12 +157,17 @@ func (r *run) release(seed uint64, values model.Values, target model.Target) (*m
 	}
 	params := values.Clone()
 	delete(params, "seed") // the seed is private (audit record)
-	worst := res.Summary[0]
+	var worst []model.Figure
+	for _, f := range res.Summary {
+		if f.Limit != "" {
+			worst = append(worst, f)
+		}
+	}
 	man := model.Manifest{
 		Method: Name, Paper: res.Spec.Paper, Parameters: params,
 		QIs: qis, SA: r.in.Roles.SA, Dropped: droppedColumns(t, r.in.Roles),
 		RowsIn: r.in.Table.Rows, Published: len(qrows), Groups: len(r.groups),
-		WorstCases: []model.Figure{worst},
+		WorstCases: worst,
 		Utility: []model.Figure{
 			{Name: "sum of ranges", Value: det.SumOfRanges, OK: true},
 			{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(len(srows))), OK: true},

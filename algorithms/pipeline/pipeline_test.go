@@ -790,8 +790,8 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	if got := strings.Join(listDir(t, dir), " "); got != "employees.csv rel rel.audit.json" {
 		t.Fatalf("beside the release: %s", got)
 	}
-	// 12 checks plus the audit line: export pins published rows to input rows.
-	if ex.Dir != out || ex.Seed != 1 || !ex.Manifest.Verified || len(ex.Checks) != 13 {
+	// 12 checks plus the audit and support lines: export pins published rows to input rows.
+	if ex.Dir != out || ex.Seed != 1 || !ex.Manifest.Verified || len(ex.Checks) != 14 {
 		t.Fatalf("exported %+v", ex)
 	}
 	for _, l := range ex.Checks {
@@ -843,7 +843,7 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	}
 	// Check re-verifies it (and uses the audit record beside it).
 	rep, err := Check(out, p.Table)
-	if err != nil || !rep.OK() || len(rep.Lines) != 13 {
+	if err != nil || !rep.OK() || len(rep.Lines) != 14 {
 		t.Fatalf("Check: %v %v", rep, err)
 	}
 }
@@ -1316,6 +1316,8 @@ func TestSummary(t *testing.T) {
 		"groups     3 (0 with violations)\n" +
 		"rows       11 in, 11 published, 0 suppressed\n" +
 		"  posterior deviation (max)                0\n" +
+		"  max P'(v) in a group                     0.25\n" +
+		"  members with P'(v) = 0                   0\n" +
 		"  groups                                   3\n" +
 		"  sum of ranges                            130000\n" +
 		"  avg range per subdomain                  11818.18\n" +

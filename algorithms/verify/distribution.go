@@ -298,7 +298,10 @@ func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) er
 	r.add(over == 0 && berr == nil, "fake budget", "%d fake values in all, every group within the budget %s (%d groups over)", fakes, orDefault(m.Parameters["fakes"], "0"), over)
 
 	if opt.Original != nil {
-		checkAgainstOriginal(m, qi, qiGroup, subs, h, opt.Original, opt.Audit, r)
+		targetOf := func(gi int) []float64 {
+			return h.mixture(weightsOf(gi), map[int]float64{h.root: 1}, len(h.leaves), leafIndex)
+		}
+		checkAgainstOriginal(m, qi, qiGroup, subs, h, leafIndex, targetOf, opt.Original, opt.Audit, r)
 	}
 	return nil
 }
@@ -387,7 +390,7 @@ func nodeName(h *annotated, x int) string {
 // otherwise which original row is which published row is not fixed by the
 // files, and the line says so and fails.
 func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, subs []map[int]float64,
-	h *annotated, orig *model.Table, audit *model.Audit, r *Report) {
+	h *annotated, leafIndex []int, targetOf func(int) []float64, orig *model.Table, audit *model.Audit, r *Report) {
 	cols, err := orig.MustColumns("qi", m.QIs)
 	if err != nil {
 		r.add(false, "original", "%v", err)
@@ -515,6 +518,20 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		}
 		groupValues[g][l]++
 	}
+	// A value the target makes impossible is betrayed by its subdomain.
+	impossible := 0
+	for g, vals := range groupValues {
+		if len(vals) == 0 {
+			continue
+		}
+		tgt := targetOf(g)
+		for l, c := range vals {
+			if tgt[leafIndex[l]] == 0 {
+				impossible += c
+			}
+		}
+	}
+	r.add(impossible == 0, "support", "every original value has positive probability under its group's target (%d do not)", impossible)
 	matched, total := matchGroups(groupValues, subs, h)
 	if matched == total {
 		r.add(true, "generalization", "every original value maps to a distinct subdomain of its group that contains it (Definition 3.1; %d values)", total)

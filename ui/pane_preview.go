@@ -185,7 +185,7 @@ func (p *previewPane) layout(w int) {
 		if narrow {
 			title = f.Key
 		}
-		figW[i] = max(len(title), 7)
+		figW[i] = max(len(title), 6)
 		fixed += figW[i] + 1
 	}
 	fixed += 6 + 7 + 9 + 3 // id, size, SA, ok (+padding)

@@ -168,6 +168,9 @@ func fail(stderr io.Writer, err error) int {
 		for _, l := range ve.Lines {
 			fmt.Fprintln(stderr, l)
 		}
+		if len(ve.Lines) == 0 {
+			fmt.Fprintf(stderr, "privlab: the written release could not be read back: %v\n", ve.Err)
+		}
 		fmt.Fprintf(stderr, "privlab: the release fails its privacy verification and was not written (hint: --accept-violations writes it anyway, marked in the manifest)\n")
 		return exitPrivacy
 	}

@@ -286,6 +286,8 @@ func TestCLIParametersAreValidated(t *testing.T) {
 		{[]string{"--k", "5"}, "not a parameter of method distribution"},
 		{[]string{"--method", "kja"}, "unknown method"},
 		{[]string{"--seed", "abc"}, "seed"},
+		{[]string{"--qi", "zipcode,gender", "--sa", "salary", "--grouping", "column:salary"}, "salary is the sensitive, not a quasi-identifier"},
+		{[]string{"--qi", "zipcode,gender", "--sa", "salary", "--id", "name", "--grouping", "level:name=1"}, "name is the identifier, not a quasi-identifier"},
 	}
 	for _, c := range cases {
 		args := append([]string{"run", "--in", "dataset:employees", "--out", "x"}, c.args...)
@@ -400,5 +402,26 @@ func TestCLIEvalSweepWritesCSV(t *testing.T) {
 		if r[8] == "false" && r[7] != "true" {
 			t.Fatalf("bounds do not contain the truth: %v", r)
 		}
+	}
+}
+
+func TestCLIHierarchyFileInAnyRowOrder(t *testing.T) {
+	dir := t.TempDir()
+	if _, e, c := cli(t, dir, "gen", "employees", "--out", "e.csv"); c != 0 {
+		t.Fatal(e)
+	}
+	// Figure 3's tree, listed with 60K before 50K.
+	os.WriteFile(filepath.Join(dir, "salary.csv"), []byte("60000;50000-60000;*\n30000;30000-40000;*\n50000;50000-60000;*\n40000;30000-40000;*\n"), 0o644)
+	out, errs, code := cli(t, dir, "run", "--in", "e.csv", "--qi", "zipcode,gender", "--sa", "salary", "--id", "name",
+		"--hierarchy", "salary=salary.csv", "--hierarchy", "zipcode=masking", "--grouping", "level:zipcode=2", "--target", "uniform", "--out", "r")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, e, c := cli(t, dir, "check", "r", "--original", "e.csv"); c != 0 {
+		t.Fatal(e)
+	}
+	got := saByGroup(t, filepath.Join(dir, "r/sa.csv"))
+	if strings.Join(got["2"], " ") != "30000-40000 30000-60000 50000-60000" {
+		t.Fatalf("group 2: %v", got["2"])
 	}
 }

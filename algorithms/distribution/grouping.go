@@ -96,6 +96,14 @@ func (g Grouping) Groups(ctx context.Context, in *method.Input) ([][]int32, erro
 			return nil, &model.ParamError{Param: "grouping", Value: g.String(), Reason: fmt.Sprintf("no column %q", g.Column),
 				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
 		}
+		// Groups are numbered in the order of this column's values, and a
+		// group is the set of rows sharing one: grouping by a column that
+		// is not published as a quasi-identifier would publish it.
+		if role := in.Roles.Of(g.Column); role != model.QuasiIdentifier {
+			return nil, &model.ParamError{Param: "grouping", Value: g.String(),
+				Reason: fmt.Sprintf("%s is the %s, not a quasi-identifier: the groups (and their ids) would publish it", g.Column, role),
+				Hint:   "group by a quasi-identifier: " + strings.Join(in.Roles.QIs, ", ")}
+		}
 		h := in.Hierarchies[g.Column]
 		if g.Kind == "level" {
 			if h == nil {

@@ -106,12 +106,28 @@ func (r *run) release(seed uint64, values model.Values, target model.Target) (*m
 	if weights == nil && len(r.groups) > 0 {
 		weights = r.groups[0].ann
 	}
-	hierFile := model.ReleaseFile{Name: "hierarchy.csv", Header: []string{"NodeID", "ParentID", "Low", "High", "Weight"}, Rows: len(h.Nodes),
-		Fill: func(n int, rec []string) {
-			rec[0] = strconv.Itoa(n)
+	// Nodes are written depth first with children in domain order and
+	// numbered in that order, so the file reads as the tree it is.
+	order := make([]int, 0, len(h.Nodes))
+	var walk func(n int)
+	walk = func(n int) {
+		order = append(order, n)
+		for _, c := range h.Nodes[n].Children {
+			walk(c)
+		}
+	}
+	walk(0)
+	nodeID := make([]int, len(h.Nodes))
+	for i, n := range order {
+		nodeID[n] = i
+	}
+	hierFile := model.ReleaseFile{Name: "hierarchy.csv", Header: []string{"NodeID", "ParentID", "Low", "High", "Weight"}, Rows: len(order),
+		Fill: func(i int, rec []string) {
+			n := order[i]
+			rec[0] = strconv.Itoa(i)
 			rec[1] = ""
 			if p := h.Nodes[n].Parent; p >= 0 {
-				rec[1] = strconv.Itoa(p)
+				rec[1] = strconv.Itoa(nodeID[p])
 			}
 			rec[2], rec[3] = bounds[n][0], bounds[n][1]
 			rec[4] = strconv.FormatInt(weights.Weight[n], 10)
@@ -122,9 +138,9 @@ func (r *run) release(seed uint64, values model.Values, target model.Target) (*m
 		files = append(files, model.ReleaseFile{Name: "group_weights.csv", Header: []string{"GroupID", "NodeID", "Weight"},
 			Rows: len(r.groups) * edges,
 			Fill: func(i int, rec []string) {
-				g, n := i/edges, i%edges
+				g, n := i/edges, order[i%edges]
 				rec[0] = strconv.Itoa(g + 1)
-				rec[1] = strconv.Itoa(n)
+				rec[1] = strconv.Itoa(nodeID[n])
 				rec[2] = strconv.FormatInt(r.groups[g].ann.Weight[n], 10)
 			}})
 	}

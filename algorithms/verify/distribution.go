@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 
 	"privlab/model"
@@ -97,6 +98,13 @@ func readHierarchy(dir string) (*annotated, error) {
 	for x := range seen {
 		if !seen[x] {
 			return nil, bad(x+2, "node not connected to the root")
+		}
+	}
+	// A numeric tree reads in value order whatever the file's row order.
+	if numeric {
+		for x := range a.children {
+			ch := a.children[x]
+			sort.SliceStable(ch, func(i, j int) bool { return a.lowNum[ch[i]] < a.lowNum[ch[j]] })
 		}
 	}
 	// Leaves in depth-first order, and the tiling of each internal node.

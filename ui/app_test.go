@@ -365,6 +365,43 @@ func TestSweepPaneComparesValues(t *testing.T) {
 	}
 }
 
+func TestExportRefusesAfterAFailedChange(t *testing.T) {
+	dir := t.TempDir()
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.Project.Params["grouping"] = "column:nosuch" // valid syntax, fails when run
+	a.st.Changed()
+	settle(t, a, a.schedule())
+	if a.st.RunErr == nil || a.st.Result == nil {
+		t.Fatal("expected a failed recompute with the earlier preview still on screen")
+	}
+	press(t, a, "7", "e")
+	p := a.panes[paneExport].(*exportPane)
+	p.edit.input.SetValue(filepath.Join(dir, "stale"))
+	press(t, a, "enter", "enter")
+	if _, err := os.Stat(filepath.Join(dir, "stale")); err == nil {
+		t.Fatal("exported the previous settings' release after a failed change")
+	}
+	if !strings.Contains(a.st.Status, "fix it before exporting") {
+		t.Fatalf("status %q", a.st.Status)
+	}
+}
+
+func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "6", "enter")
+	a.panes[paneQuery].(*queryPane).input.SetValue("COUNT(*)")
+	press(t, a, "enter", "esc")
+	if strings.Contains(a.View(), "earlier settings") {
+		t.Fatal("a fresh answer is marked stale")
+	}
+	a.st.Project.Params["target"] = "table"
+	a.st.Changed()
+	settle(t, a, a.schedule())
+	if !strings.Contains(a.View(), "(answered for earlier settings)") {
+		t.Fatalf("an answer for earlier settings is not marked:\n%s", a.View())
+	}
+}
+
 func TestKeyMapHelpIsComplete(t *testing.T) {
 	k := DefaultKeyMap()
 	all := []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Quit, k.Cancel, k.Save, k.Open, k.Dataset,

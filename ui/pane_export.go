@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
@@ -31,9 +30,6 @@ type exportPane struct {
 	lines   []string
 	err     error
 	done    string
-	// the plan of the current result
-	planOf *method.Result
-	plan   []model.FileEntry
 }
 
 type exportMsg struct {
@@ -143,6 +139,11 @@ func (p *exportPane) start() tea.Cmd {
 		st.Notify("wait for the preview to finish before exporting")
 		return nil
 	}
+	if st.RunErr != nil {
+		// The preview on screen belongs to earlier settings.
+		st.Fail(fmt.Errorf("the last change failed (%v): fix it before exporting", st.RunErr))
+		return nil
+	}
 	p.force, p.accept = false, false
 	var q []string
 	if _, err := os.Stat(p.dir()); err == nil {
@@ -174,22 +175,10 @@ func (p *exportPane) export() tea.Cmd {
 
 // planFiles lists the files of the current result's release.
 func (p *exportPane) planFiles() []model.FileEntry {
-	r := p.st.Result
-	if r == nil || r.Release == nil {
+	if p.st.Result == nil {
 		return nil
 	}
-	if p.planOf == r {
-		return p.plan
-	}
-	p.planOf, p.plan = r, nil
-	rel, _, err := r.Release(1)
-	if err != nil {
-		return nil
-	}
-	for _, f := range rel.Files {
-		p.plan = append(p.plan, model.FileEntry{Name: f.Name, Rows: f.Rows})
-	}
-	return p.plan
+	return p.st.Result.Files
 }
 
 func (p *exportPane) view(w, h int) string {

@@ -12,6 +12,10 @@ import (
 	"privlab/algorithms/method"
 )
 
+// detailRows is how many members a group's detail lists (a million-row
+// group is not turned into strings).
+const detailRows = 500
+
 // previewPane is the live preview: a table of groups with size, QI
 // summary, SA histogram and the method's privacy figures (violations
 // marked), sortable by any column; enter opens a group's detail: its
@@ -163,7 +167,7 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Detail):
 		if c := p.tbl.Cursor(); c >= 0 && c < len(p.order) && p.res.Detail != nil {
-			d := p.res.Detail(p.order[c])
+			d := p.res.Detail(p.order[c], detailRows)
 			p.detail, p.detailG, p.dOffset = &d, p.order[c], 0
 		}
 		return nil
@@ -356,7 +360,11 @@ func (p *previewPane) detailView(w, h int) string {
 	d := p.detail
 	g := p.res.Groups[p.detailG]
 	var b strings.Builder
-	b.WriteString(s.Title.Render(fmt.Sprintf("Group %d · %s rows · %s", g.ID, thousands(len(g.Rows)), strings.Join(g.QI, " "))) + s.Muted.Render("  (esc back)") + "\n")
+	title := fmt.Sprintf("Group %d · %s rows · %s", g.ID, thousands(len(g.Rows)), strings.Join(g.QI, " "))
+	if d.Members > len(d.Original) {
+		title += fmt.Sprintf(" · first %d listed", len(d.Original))
+	}
+	b.WriteString(s.Title.Render(title) + s.Muted.Render("  (esc back)") + "\n")
 	for _, n := range d.Notes {
 		b.WriteString(s.Warn.Render(fit(n, w)) + "\n")
 	}

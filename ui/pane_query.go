@@ -31,6 +31,7 @@ type queryAnswer struct {
 	text string
 	res  *pipeline.QueryResult
 	err  error
+	of   *method.Result // the release it was answered on
 }
 
 type queryMsg struct {
@@ -38,6 +39,7 @@ type queryMsg struct {
 	text string
 	res  *pipeline.QueryResult
 	err  error
+	of   *method.Result
 }
 
 func newQueryPane(st *State) *queryPane {
@@ -108,7 +110,7 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.busy = false
-		p.answers = append([]queryAnswer{{text: msg.text, res: msg.res, err: msg.err}}, p.answers...)
+		p.answers = append([]queryAnswer{{text: msg.text, res: msg.res, err: msg.err, of: msg.of}}, p.answers...)
 		if len(p.answers) > 20 {
 			p.answers = p.answers[:20]
 		}
@@ -165,11 +167,11 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 			}
 			p.seq++
 			p.busy = true
-			seq, truth, ans := p.seq, st.Prep.Table, st.Result.Answerer
+			seq, truth, res := p.seq, st.Prep.Table, st.Result
 			return guarded(func() tea.Msg {
-				r, err := answer(text, truth, ans)
-				return queryMsg{seq: seq, text: text, res: r, err: err}
-			}, func(err error) tea.Msg { return queryMsg{seq: seq, text: text, err: err} })
+				r, err := answer(text, truth, res.Answerer)
+				return queryMsg{seq: seq, text: text, res: r, err: err, of: res}
+			}, func(err error) tea.Msg { return queryMsg{seq: seq, text: text, err: err, of: res} })
 		}
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
@@ -199,7 +201,11 @@ func (p *queryPane) view(w, h int) string {
 		b.WriteString(s.Muted.Render("answering…") + "\n")
 	}
 	for _, a := range p.answers {
-		b.WriteString("\n" + s.Label.Render("> ") + a.text + "\n")
+		stale := ""
+		if a.of != p.st.Result {
+			stale = s.Muted.Render("  (answered for earlier settings)")
+		}
+		b.WriteString("\n" + s.Label.Render("> ") + a.text + stale + "\n")
 		if a.err != nil {
 			msg := a.err.Error()
 			if qe, ok := a.err.(*model.QueryError); ok {

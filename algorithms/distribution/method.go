@@ -365,6 +365,11 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 			model.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, values["max-denominator"]))
+	res.Files = []model.FileEntry{{Name: "qi.csv", Rows: r.in.Table.Rows}, {Name: "sa.csv", Rows: subdomains},
+		{Name: "hierarchy.csv", Rows: len(h.Nodes)}}
+	if r.perGroup {
+		res.Files = append(res.Files, model.FileEntry{Name: "group_weights.csv", Rows: len(r.groups) * len(h.Nodes)})
+	}
 	r.res = res
 	res.Answerer = r
 	res.Detail = r.detail
@@ -444,13 +449,17 @@ func histBins(h *model.Hierarchy, leaves []int32, bins int) []int32 {
 	return out
 }
 
-// detail shows a group's members with their original and generalized SA,
-// and the original, target and released distributions.
-func (r *run) detail(i int) method.Detail {
+// detail shows a group's members with their original and generalized SA
+// (the first limit of them, then the fakes), and the group's original,
+// target and released distributions.
+func (r *run) detail(i, limit int) method.Detail {
 	g := &r.groups[i]
 	h := r.h
-	d := method.Detail{Header: append(append([]string(nil), r.in.Roles.QIs...), r.in.Roles.SA)}
+	d := method.Detail{Header: append(append([]string(nil), r.in.Roles.QIs...), r.in.Roles.SA), Members: len(g.rows)}
 	for j, row := range g.rows {
+		if j >= limit {
+			break
+		}
 		var orig, pub []string
 		for _, name := range r.in.Roles.QIs {
 			v := r.in.Table.Column(name).Value(int(row))
@@ -468,7 +477,7 @@ func (r *run) detail(i int) method.Detail {
 		used[n]++
 	}
 	for _, c := range g.gen.Copies {
-		for k := used[c.Node]; k < c.Count; k++ {
+		for k := used[c.Node]; k < c.Count && len(d.Published) < len(d.Original)+min(g.gen.NumFakes, limit); k++ {
 			row := make([]string, len(r.in.Roles.QIs))
 			for q := range row {
 				row[q] = "(fake)"

@@ -1035,7 +1035,7 @@ func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text str
 		strings.Join(strings.Fields(h.String()), " "), o.a.Weight, text)
 	members := 0
 	for i, grp := range res.Groups {
-		d := res.Detail(i)
+		d := res.Detail(i, 1<<30)
 		members += len(grp.Rows)
 		if len(d.Original) != len(grp.Rows) {
 			t.Fatalf("%s group %d: %d original rows for %d members", where, i, len(d.Original), len(grp.Rows))
@@ -1128,13 +1128,13 @@ func TestOracleExactTargetMaxDenominator0(t *testing.T) {
 		want, wantG := o.bruteMinSOR([]float64{1, 2, 3}, 0)
 		if got := res.Groups[0].Figures[distribution.FigSOR]; got != want {
 			var pub []string
-			for _, row := range res.Detail(0).Published {
+			for _, row := range res.Detail(0, 1<<30).Published {
 				pub = append(pub, row[len(row)-1])
 			}
 			t.Errorf("target %s, max-denominator 0: sum of ranges %v (published %v), optimum for the exact target %v (%s)",
 				target, got, pub, want, describeG(h, wantG))
 		}
-		for _, d := range res.Detail(0).Dists {
+		for _, d := range res.Detail(0, 1<<30).Dists {
 			if d.Name != "target" {
 				continue
 			}

@@ -175,7 +175,9 @@ type Answerer interface {
 // Detail is what the preview shows for one group: its members as
 // published and as original, and its distributions.
 type Detail struct {
-	Header    []string   // column names
+	Header []string // column names
+	// Members is the group's size; Original and Published may list fewer.
+	Members   int
 	Original  [][]string // one row per member
 	Published [][]string // one row per published row (may differ in count)
 	// Dists are named distributions over DistLabels (e.g. original, target,
@@ -210,8 +212,12 @@ type Result struct {
 	Release func(seed uint64) (*model.Release, map[string][]int, error)
 	// Answerer answers queries on the (unexported) release.
 	Answerer Answerer
-	// Detail explains one group (by index in Groups).
-	Detail func(i int) Detail
+	// Detail explains one group (by index in Groups), listing at most
+	// limit members (the distributions always cover the whole group).
+	Detail func(i, limit int) Detail
+	// Files lists what the release will hold (names and row counts),
+	// without building it.
+	Files []model.FileEntry
 	// Workload is the query shape the method's paper evaluates with.
 	Workload string
 }

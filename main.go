@@ -198,8 +198,15 @@ func prepare(a *pipeline.Args) (*pipeline.Prepared, error) {
 	return env.Prepare(a.Project, t)
 }
 
+// interruptible returns a context that the first Ctrl-C cancels (the
+// command stops and says so); a second Ctrl-C ends the process at once.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		<-ctx.Done()
+		stop() // restore the default: the next Ctrl-C kills
+	}()
+	return ctx, stop
 }
 
 func cmdRun(a *pipeline.Args, w io.Writer) error {
@@ -279,7 +286,7 @@ func cmdQuery(a *pipeline.Args, w io.Writer) error {
 	}
 	text := a.Positional[0]
 	if a.Release != "" {
-		ans, _, err := pipeline.OpenRelease(a.Release)
+		ans, man, err := pipeline.OpenRelease(a.Release)
 		if err != nil {
 			return err
 		}
@@ -288,6 +295,9 @@ func cmdQuery(a *pipeline.Args, w io.Writer) error {
 			if orig, err = loadOriginal(a, a.Original); err != nil {
 				return err
 			}
+			// The truth is taken over the rows the release could publish.
+			policy, _ := model.ParseMissingPolicy(man.MissingValues)
+			orig, _ = orig.HandleMissing(append(append([]string(nil), man.QIs...), man.SA), policy)
 		}
 		r, err := pipeline.Answer(text, orig, ans)
 		if err != nil {

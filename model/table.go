@@ -309,8 +309,10 @@ type MissingPolicy int
 const (
 	// DropMissing removes every row with a missing value in a used column.
 	DropMissing MissingPolicy = iota
-	// MissingAsCategory keeps such rows; a missing value becomes the value
-	// "?" (the column turns categorical if it was numeric).
+	// MissingAsCategory keeps such rows when the column is categorical: a
+	// missing value becomes the value "?". A number cannot be "?", so rows
+	// missing a numeric value are still dropped (the column keeps its
+	// numeric order and range queries).
 	MissingAsCategory
 )
 
@@ -328,37 +330,48 @@ func ParseMissingPolicy(s string) (MissingPolicy, error) {
 // HandleMissing applies the policy to the named columns and returns the
 // resulting table and the number of dropped rows. The receiver is unchanged.
 func (t *Table) HandleMissing(cols []string, p MissingPolicy) (*Table, int) {
-	var used []*Column
+	var drop, categorize []*Column
 	for _, n := range cols {
-		if c := t.Column(n); c != nil && c.MissingCount > 0 {
-			used = append(used, c)
+		c := t.Column(n)
+		switch {
+		case c == nil || c.MissingCount == 0:
+		case p == DropMissing || c.Kind == Numeric:
+			drop = append(drop, c)
+		default:
+			categorize = append(categorize, c)
 		}
 	}
-	if len(used) == 0 {
-		return t, 0
-	}
-	if p == DropMissing {
+	out, dropped := t, 0
+	if len(drop) > 0 {
 		keep := make([]int, 0, t.Rows)
 	rows:
 		for r := 0; r < t.Rows; r++ {
-			for _, c := range used {
+			for _, c := range drop {
 				if c.Codes[r] == Missing {
 					continue rows
 				}
 			}
 			keep = append(keep, r)
 		}
-		return t.SelectRows(keep), t.Rows - len(keep)
+		out, dropped = t.SelectRows(keep), t.Rows-len(keep)
 	}
-	out := &Table{Name: t.Name, Rows: t.Rows, Columns: append([]*Column(nil), t.Columns...)}
-	for _, c := range used {
+	if len(categorize) == 0 {
+		return out, dropped
+	}
+	res := &Table{Name: out.Name, Rows: out.Rows, Columns: append([]*Column(nil), out.Columns...)}
+	for _, orig := range categorize {
+		i := out.ColumnIndex(orig.Name)
+		c := out.Columns[i]
+		if c.MissingCount == 0 {
+			continue
+		}
 		nc := &Column{Name: c.Name, Kind: Categorical, Dict: append(append([]string(nil), c.Dict...), "?"),
-			Codes: make([]uint32, t.Rows), firstLine: c.firstLine}
+			Codes: make([]uint32, out.Rows), firstLine: c.firstLine}
 		q := uint32(len(c.Dict))
 		// "?" may already be a regular value when the user chose other tokens.
-		for i, s := range c.Dict {
+		for j, s := range c.Dict {
 			if s == "?" {
-				q = uint32(i)
+				q = uint32(j)
 				nc.Dict = nc.Dict[:len(c.Dict)]
 			}
 		}
@@ -368,7 +381,7 @@ func (t *Table) HandleMissing(cols []string, p MissingPolicy) (*Table, int) {
 			}
 			nc.Codes[r] = code
 		}
-		out.Columns[t.ColumnIndex(c.Name)] = nc
+		res.Columns[i] = nc
 	}
-	return out, 0
+	return res, dropped
 }

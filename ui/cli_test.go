@@ -425,3 +425,27 @@ func TestCLIHierarchyFileInAnyRowOrder(t *testing.T) {
 		t.Fatalf("group 2: %v", got["2"])
 	}
 }
+
+func TestCLIReleaseHoldsNothingPrivate(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "private", "alice"), 0o755)
+	os.WriteFile(filepath.Join(dir, "private", "alice", "hr-target.csv"), []byte("value,weight\n30000,1\n40000,2\n50000,2\n60000,1\n"), 0o644)
+	_, errs, code := cli(t, dir, "run", "--in", "dataset:employees", "--grouping", "level:zipcode=2",
+		"--target", "private/alice/hr-target.csv", "--seed", "99", "--out", "r")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	for _, f := range []string{"qi.csv", "sa.csv", "hierarchy.csv", "manifest.json", "report.md"} {
+		b, _ := os.ReadFile(filepath.Join(dir, "r", f))
+		for _, secret := range []string{"alice", "hr-target", "Alice", "Debra", "requested_target", `"seed"`, "dataset:employees"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s contains %q", f, secret)
+			}
+		}
+	}
+	// The audit record beside the release keeps the private details.
+	audit, _ := os.ReadFile(filepath.Join(dir, "r.audit.json"))
+	if !strings.Contains(string(audit), `"seed": 99`) || !strings.Contains(string(audit), "hr-target.csv") {
+		t.Fatalf("audit record lacks the seed or the target file:\n%s", audit)
+	}
+}

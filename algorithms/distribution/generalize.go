@@ -8,6 +8,7 @@
 package distribution
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -267,6 +268,12 @@ var ErrFakesNeedBinary = errors.New("fake values need a binary hierarchy for the
 // evaluated for k = 0..budget and the cheapest k is traced back to the
 // actual fake values and subdomains. Ties go to fewer fakes.
 func (s *Solver) Solve(leaves []int32, budget int) (*Generalization, error) {
+	return s.SolveContext(context.Background(), leaves, budget)
+}
+
+// SolveContext is Solve that stops with the context's error when it is
+// cancelled (the fake-value search can take long for large budgets).
+func (s *Solver) SolveContext(ctx context.Context, leaves []int32, budget int) (*Generalization, error) {
 	if budget <= 0 {
 		return s.MinSumOfRange(leaves), nil
 	}
@@ -276,9 +283,14 @@ func (s *Solver) Solve(leaves []int32, budget int) (*Generalization, error) {
 	s.load(leaves)
 	defer s.reset()
 	dp := newFakeDP(s)
+	dp.ctx = ctx
 	bestK, best := 0, math.Inf(1)
 	for k := 0; k <= budget; k++ {
-		if c := dp.f(0, int32(k), 0); c < best-1e-9 {
+		c := dp.f(0, int32(k), 0)
+		if dp.cancelled {
+			return nil, ctx.Err()
+		}
+		if c < best-1e-9 {
 			best, bestK = c, k
 		}
 	}
@@ -298,6 +310,10 @@ func (s *Solver) Solve(leaves []int32, budget int) (*Generalization, error) {
 type fakeDP struct {
 	s    *Solver
 	memo map[dpState]float64
+	// ctx is checked every few thousand new states; once it is done every
+	// call returns at once and cancelled is set.
+	ctx       context.Context
+	cancelled bool
 }
 
 type dpState struct{ n, k, r int32 }
@@ -343,6 +359,13 @@ func (d *fakeDP) f(n int, k, r int32) float64 {
 	key := dpState{int32(n), k, r}
 	if v, ok := d.memo[key]; ok {
 		return v
+	}
+	if d.cancelled {
+		return math.Inf(1)
+	}
+	if len(d.memo)&4095 == 0 && d.ctx != nil && d.ctx.Err() != nil {
+		d.cancelled = true
+		return math.Inf(1)
 	}
 	best := math.Inf(1)
 	L, R := nd.Children[0], nd.Children[1]

@@ -226,7 +226,7 @@ func (r *run) solveAll(ctx context.Context, fakes model.Fakes) error {
 				} else {
 					g.ann = r.global
 				}
-				gen, err := s.Solve(g.leaves, fakes.For(len(g.rows)))
+				gen, err := s.SolveContext(ctx, g.leaves, fakes.For(len(g.rows)))
 				mu.Lock()
 				if err != nil && firstEr == nil {
 					firstEr = err

@@ -16,7 +16,6 @@ type Details struct {
 	MaxDenominator int       `json:"max_denominator"`
 	PerGroupTarget bool      `json:"per_group_target"`
 	Domain         []string  `json:"domain"`
-	Requested      []float64 `json:"requested_target,omitempty"`
 	Effective      []float64 `json:"effective_target,omitempty"`
 	TargetEMD      float64   `json:"effective_vs_requested_emd"`
 	TargetMaxAbs   float64   `json:"effective_vs_requested_max_abs"`
@@ -146,13 +145,21 @@ func (r *run) release(seed uint64, values model.Values, target model.Target) (*m
 	}
 
 	res := r.res
-	det := Details{Grouping: r.grouping.String(), Target: target.String(), MaxDenominator: values.Int("max-denominator"),
+	// A custom target's file path is private: the effective target below
+	// says all a reader needs.
+	targetName := target.String()
+	if target.Kind == model.TargetCustom {
+		targetName = "custom"
+	}
+	det := Details{Grouping: r.grouping.String(), Target: targetName, MaxDenominator: values.Int("max-denominator"),
 		PerGroupTarget: r.perGroup, Subdomains: len(srows)}
 	for _, l := range h.Leaves {
 		det.Domain = append(det.Domain, h.Nodes[l].Label)
 	}
 	if r.global != nil {
-		det.Requested, det.Effective = roundAll(r.global.Requested), roundAll(r.global.Effective)
+		// Only the effective target is published (it is needed to read
+		// sa.csv); the requested one may be the table's exact histogram.
+		det.Effective = roundAll(r.global.Effective)
 		det.TargetEMD, det.TargetMaxAbs = r.global.EMD(), r.global.MaxAbs()
 	}
 	for _, g := range r.groups {
@@ -173,6 +180,7 @@ func (r *run) release(seed uint64, values model.Values, target model.Target) (*m
 	}
 	params := values.Clone()
 	delete(params, "seed") // the seed is private (audit record)
+	params["target"] = targetName
 	var worst []model.Figure
 	for _, f := range res.Summary {
 		if f.Limit != "" {

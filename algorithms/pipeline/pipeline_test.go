@@ -591,22 +591,25 @@ func TestPrepareMissingCategory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Dropped != 0 || p.InputRow != nil || p.Table.Rows != 7 {
+	// Rows missing a number (age on row 2, zip on row 4, income on row 5)
+	// are dropped even so: a number cannot be "?". The missing sex on row 7
+	// becomes "?".
+	if p.Dropped != 3 || fmt.Sprint(p.InputRow) != "[0 2 5 6]" || p.Table.Rows != 4 {
 		t.Fatalf("dropped %d inputRow %v rows %d", p.Dropped, p.InputRow, p.Table.Rows)
 	}
 	var ages, sexes []string
-	for r := 0; r < 7; r++ {
+	for r := 0; r < 4; r++ {
 		ages = append(ages, p.Table.Column("age").Value(r))
 		sexes = append(sexes, p.Table.Column("sex").Value(r))
 	}
-	if strings.Join(ages, ",") != "30,?,40,50,60,70,80" || strings.Join(sexes, ",") != "F,M,F,M,F,M,?" {
+	if strings.Join(ages, ",") != "30,40,70,80" || strings.Join(sexes, ",") != "F,F,M,?" {
 		t.Fatalf("ages %v sexes %v", ages, sexes)
 	}
-	if p.Table.Column("age").Kind != model.Categorical {
-		t.Fatal("age with ? should be categorical")
+	if p.Table.Column("age").Kind != model.Numeric || p.Table.Column("sex").Kind != model.Categorical {
+		t.Fatal("age must stay numeric; sex is categorical")
 	}
-	// The unused column keeps its missing value.
-	if !p.Table.Column("note").IsMissing(2) {
+	// The unused column keeps its missing value (input row 3 is row 1 now).
+	if !p.Table.Column("note").IsMissing(1) {
 		t.Fatal("note changed")
 	}
 	// A bad policy.
@@ -618,7 +621,7 @@ func TestPrepareMissingCategory(t *testing.T) {
 	// Every row dropped.
 	allMissing := loadText(t, "a.csv", "q,s\n1,\n2,NA\n")
 	_, err = Env{}.Prepare(Project{Roles: model.Roles{QIs: []string{"q"}, SA: "s"}}, allMissing)
-	if pe := paramError(t, err); pe.Param != "missing" || pe.Hint != "use --missing category to keep them" {
+	if pe := paramError(t, err); pe.Param != "missing" || pe.Hint != "use --missing category to keep categorical missing values as ?" {
 		t.Fatalf("all dropped: %+v", pe)
 	}
 }

@@ -256,16 +256,18 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	prep.Table, prep.Dropped = src.HandleMissing(p.Roles.Used(), policy)
 	if prep.Table.Rows == 0 {
 		return nil, &model.ParamError{Param: "missing", Value: p.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",
-			Hint: "use --missing category to keep them"}
+			Hint: "use --missing category to keep categorical missing values as ?"}
 	}
 	if prep.Dropped > 0 {
+		// Which input rows survived: rows with a missing value in a used
+		// column the policy drops (every column under drop, numeric ones
+		// under category), as HandleMissing decides.
 		prep.InputRow = make([]int, 0, prep.Table.Rows)
-		// Recompute which rows survived (same rule as HandleMissing).
 		cols, _ := src.MustColumns("qi", p.Roles.Used())
 	rows:
 		for r := 0; r < src.Rows; r++ {
 			for _, c := range cols {
-				if c.IsMissing(r) {
+				if c.IsMissing(r) && (policy == model.DropMissing || c.Kind == model.Numeric) {
 					continue rows
 				}
 			}

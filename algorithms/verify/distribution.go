@@ -410,9 +410,11 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		return
 	}
 	category := m.MissingValues == "category"
+	// A missing value is published as "?" under the category policy for
+	// categorical columns; otherwise its row is not published.
 	text := func(c *model.Column, row int) (string, bool) {
 		if c.IsMissing(row) {
-			return "?", category
+			return "?", category && c.Kind != model.Numeric
 		}
 		return c.Value(row), true
 	}

@@ -126,7 +126,7 @@ common flags:
   --grouping sa-only|qi-sa|column:NAME|level:ATTR=L|mondrian:SIZE
   --k --alpha --beta --fakes N|P% --sampling-rate --max-distortion --seed N
   --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)
-  --rows N (synthetic datasets)  --config project.json  --out DIR  --force  --accept-violations
+  --rows N --data-seed N (synthetic datasets)  --config project.json  --out DIR  --force  --accept-violations
 
 queries:  COUNT(*) | SUM(sa) | AVG(sa) | MIN(sa) | MAX(sa) [WHERE pred {AND pred}]
           pred: col = v | != | < | <= | > | >= | col BETWEEN a AND b | col IN (v1, v2)
@@ -251,7 +251,7 @@ func cmdRun(a *pipeline.Args, w io.Writer) error {
 
 // loadOriginal loads --original (a file or dataset:NAME).
 func loadOriginal(a *pipeline.Args, spec string) (*model.Table, error) {
-	p := pipeline.Project{Input: spec, Rows: a.Rows, Columns: a.Project.Columns, Kinds: a.Project.Kinds}
+	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns, Kinds: a.Project.Kinds}
 	return env.LoadTable(p)
 }
 
@@ -362,7 +362,19 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 		}
 		pipeline.PrintSweep(w, rows)
 		if a.CSV != "" {
-			return model.WriteAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) })
+			if err := model.WriteAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) }); err != nil {
+				return err
+			}
+		}
+		var bad []string
+		for _, r := range rows {
+			if r.Error != "" {
+				bad = append(bad, r.Value)
+			}
+		}
+		if len(bad) > 0 {
+			return &model.ParamError{Param: "sweep", Value: a.Sweep, Reason: fmt.Sprintf("%d of %d values failed: %s", len(bad), len(rows), strings.Join(bad, ", ")),
+				Hint: "each value must be valid for --" + param}
 		}
 		return nil
 	}
@@ -474,6 +486,9 @@ func cmdInspect(a *pipeline.Args, w io.Writer) error {
 	}
 	p := a.Project
 	p.Input = a.Positional[0]
+	if a.SeedSet && p.DataSeed == 0 {
+		p.DataSeed = a.Seed // inspect has no release: --seed seeds the dataset, as in gen
+	}
 	t, err := env.LoadTable(p)
 	if err != nil {
 		return err

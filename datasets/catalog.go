@@ -46,3 +46,12 @@ func (Catalog) Defaults(name string) (model.Roles, string, bool) {
 	}
 	return d.Roles, d.Target, true
 }
+
+// List describes every dataset, in menu order.
+func (Catalog) List() []model.DatasetInfo {
+	var out []model.DatasetInfo
+	for _, d := range All() {
+		out = append(out, model.DatasetInfo{Name: d.Name, Title: d.Title, Source: d.Source, DefaultRows: d.DefaultRows, Generated: !d.Fixed})
+	}
+	return out
+}

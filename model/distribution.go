@@ -44,6 +44,8 @@ type Target struct {
 	Weights map[string]float64
 	// order keeps the custom file's value order for messages.
 	order []string
+	// lines gives each custom value's line in the file (for messages).
+	lines map[string]int
 }
 
 // String gives the spec the target was parsed from.
@@ -163,6 +165,10 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 		}
 		t.Weights[v] = w
 		t.order = append(t.order, v)
+		if t.lines == nil {
+			t.lines = map[string]int{}
+		}
+		t.lines[v] = line
 		total += w
 	}
 	if total <= 0 {
@@ -259,11 +265,11 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 		for _, v := range order {
 			l, ok := h.Leaf(v)
 			if !ok {
-				return nil, &InputError{File: t.File, Msg: fmt.Sprintf("value %q is not in the domain of %s", v, h.Attr),
+				return nil, &InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("value %q is not in the domain of %s", v, h.Attr),
 					Hint: "list only values the sensitive attribute's hierarchy has"}
 			}
 			if prev, dup := by[l]; dup {
-				return nil, &InputError{File: t.File, Msg: fmt.Sprintf("values %q and %q are the same value of %s", prev, v, h.Attr),
+				return nil, &InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("values %q and %q are the same value of %s", prev, v, h.Attr),
 					Hint: "list each value once"}
 			}
 			by[l] = v

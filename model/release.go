@@ -250,6 +250,33 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	if err := syncDir(tmp); err != nil {
 		return nil, err
 	}
+	// The audit record goes to a temporary file first, so a failure to
+	// write it stops the export before the release appears.
+	var auditTmp string
+	if opt.Audit != nil {
+		a := *opt.Audit
+		a.Release = abs
+		b, err := json.MarshalIndent(&a, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		f, err := os.CreateTemp(parent, "."+filepath.Base(abs)+".audit.tmp-")
+		if err != nil {
+			return nil, fmt.Errorf("audit record: %w", err)
+		}
+		auditTmp = f.Name()
+		f.Close()
+		defer os.Remove(auditTmp) // gone after the rename; cleans up a failure
+		if err := os.Chmod(auditTmp, 0o600); err != nil {
+			return nil, err
+		}
+		if err := writeFileSync(auditTmp, append(b, '\n')); err != nil {
+			return nil, fmt.Errorf("audit record: %w", err)
+		}
+		if st, err := os.Stat(AuditPath(abs)); err == nil && st.IsDir() {
+			return nil, &ParamError{Param: "out", Value: dir, Reason: AuditPath(abs) + " is a directory; the audit record cannot be written beside the release"}
+		}
+	}
 	if err := failpoint("rename"); err != nil {
 		return nil, err
 	}
@@ -271,10 +298,8 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 		os.RemoveAll(old)
 	}
 	syncDir(parent)
-	if opt.Audit != nil {
-		a := *opt.Audit
-		a.Release = abs
-		if err := writeJSONAtomic(AuditPath(abs), &a); err != nil {
+	if auditTmp != "" {
+		if err := os.Rename(auditTmp, AuditPath(abs)); err != nil {
 			return &m, fmt.Errorf("release written, but the audit record failed: %w", err)
 		}
 	}
@@ -387,15 +412,6 @@ func writeFileSync(path string, b []byte) error {
 		return fmt.Errorf("%s: re-read content differs from what was written", path)
 	}
 	return nil
-}
-
-// writeJSONAtomic writes a JSON file through a temporary sibling and rename.
-func writeJSONAtomic(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return WriteFileAtomic(path, append(b, '\n'))
 }
 
 // WriteFileAtomic writes data to path through a temporary sibling and a

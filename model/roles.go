@@ -122,3 +122,12 @@ func (r Roles) Validate(t *Table) error {
 	}
 	return nil
 }
+
+// DatasetInfo describes an embedded dataset for menus and listings.
+type DatasetInfo struct {
+	Name        string
+	Title       string
+	Source      string
+	DefaultRows int
+	Generated   bool // any number of rows, deterministic by seed
+}

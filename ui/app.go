@@ -233,7 +233,19 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		}
 		return a, nil
 	case tea.KeyMsg:
-		cmds = append(cmds, a.handleKey(msg))
+		// Keys typed faster than the terminal is read arrive as one message
+		// of several runes ("++"); outside a text input they are separate
+		// presses.
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && a.dialog == nil && !a.panes[a.active].capturing() {
+			for _, r := range msg.Runes {
+				cmds = append(cmds, a.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+				if a.quit || a.dialog != nil {
+					break
+				}
+			}
+		} else {
+			cmds = append(cmds, a.handleKey(msg))
+		}
 	default:
 		// Messages addressed to a dialog or a pane (file reads, export
 		// results, query answers).

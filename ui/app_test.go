@@ -402,6 +402,22 @@ func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
 	}
 }
 
+func TestKeyBurstIsSeveralPresses(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "4")
+	p := a.panes[paneMethod].(*paramsPane)
+	for i, par := range a.st.Spec().Params {
+		if par.Name == "fakes" {
+			p.cursor = i
+		}
+	}
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+++")})
+	settle(t, a, cmd)
+	if a.st.Value("fakes") != "3" {
+		t.Fatalf("three + typed at once gave fakes %s, want 3", a.st.Value("fakes"))
+	}
+}
+
 func TestKeyMapHelpIsComplete(t *testing.T) {
 	k := DefaultKeyMap()
 	all := []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Quit, k.Cancel, k.Save, k.Open, k.Dataset,

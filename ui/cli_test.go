@@ -449,3 +449,31 @@ func TestCLIReleaseHoldsNothingPrivate(t *testing.T) {
 		t.Fatalf("audit record lacks the seed or the target file:\n%s", audit)
 	}
 }
+
+func TestCLIAuditFailureLeavesNoRelease(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "r.audit.json"), 0o755) // the audit record cannot be written
+	_, errs, code := cli(t, dir, append(figure2, "--out", "r")...)
+	if code != 2 || !strings.Contains(errs, "audit record") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r")); err == nil {
+		t.Fatal("the release was written although its audit record could not be")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}
+
+func TestCLIDataSeed(t *testing.T) {
+	dir := t.TempDir()
+	a, _, _ := cli(t, dir, "inspect", "dataset:census", "--rows", "1000", "--seed", "7")
+	b, _, _ := cli(t, dir, "inspect", "dataset:census", "--rows", "1000", "--data-seed", "7")
+	c, _, _ := cli(t, dir, "inspect", "dataset:census", "--rows", "1000")
+	cli(t, dir, "gen", "census", "--rows", "1000", "--seed", "7", "--out", "g.csv")
+	d, _, _ := cli(t, dir, "inspect", "g.csv")
+	if a != b || a == c || strings.SplitN(a, "\n", 2)[1] != strings.SplitN(d, "\n", 2)[1] {
+		t.Fatalf("--seed/--data-seed do not seed the dataset as gen does:\n%s\n%s\n%s\n%s", a, b, c, d)
+	}
+}

@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/pipeline"
-	"privlab/datasets"
+	"privlab/model"
 )
 
 // confirmDialog asks a yes/no question.
@@ -180,11 +180,14 @@ func (d *fileDialog) view(w, h int) string {
 type datasetDialog struct {
 	st     *State
 	cursor int
-	list   []datasets.Dataset
+	list   []model.DatasetInfo
 }
 
 func newDatasetDialog(st *State) *datasetDialog {
-	d := &datasetDialog{st: st, list: datasets.All()}
+	d := &datasetDialog{st: st}
+	if st.Env.Datasets != nil {
+		d.list = st.Env.Datasets.List()
+	}
 	for i, ds := range d.list {
 		if "dataset:"+ds.Name == st.Project.Input {
 			d.cursor = i
@@ -209,6 +212,9 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 			d.cursor++
 		}
 	case key.Matches(k, keys.Enter):
+		if len(d.list) == 0 {
+			return true, nil
+		}
 		d.st.SetInput("dataset:" + d.list[d.cursor].Name)
 		return true, nil
 	case key.Matches(k, keys.Back), k.String() == "q":
@@ -223,7 +229,7 @@ func (d *datasetDialog) view(w, h int) string {
 	b.WriteString(s.Title.Render("Load an embedded dataset") + "\n\n")
 	for i, ds := range d.list {
 		rows := fmt.Sprintf("%d rows", ds.DefaultRows)
-		if !ds.Fixed {
+		if ds.Generated {
 			rows = fmt.Sprintf("%d rows, generated", ds.DefaultRows)
 		}
 		line := fmt.Sprintf("  %-19s %-22s %s", ds.Name, rows, ds.Title)

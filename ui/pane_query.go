@@ -216,8 +216,11 @@ func (p *queryPane) view(w, h int) string {
 		}
 		r := a.res
 		line := ""
+		count := r.Query.Agg == model.Count
 		if r.HasTru {
-			if r.Truth.Empty {
+			if r.Truth.Empty && count {
+				line += "true 0"
+			} else if r.Truth.Empty {
 				line += "true: (no row)"
 			} else {
 				line += fmt.Sprintf("true %s (%s rows)", pipeline.FormatFigure(r.Truth.Value), thousands(r.Truth.Count))
@@ -225,6 +228,8 @@ func (p *queryPane) view(w, h int) string {
 		}
 		an := r.Answer
 		switch {
+		case an.Empty && count:
+			line += " · release 0 (exact)"
 		case an.Empty:
 			line += " · release: (no row)"
 		case an.HasBounds && an.Low == an.High:

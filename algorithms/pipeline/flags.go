@@ -135,6 +135,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.StringVar(&a.Original, "original", "", "original table for check/query (file or dataset:NAME)")
 	fs.StringVar(&a.Release, "release", "", "answer from an exported release directory")
 	fs.IntVar(&a.Rows, "rows", 0, "rows of a synthetic dataset")
+	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
 	fs.IntVar(&a.Queries, "queries", 100, "eval: number of random queries")
@@ -258,6 +259,9 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	}
 	if set["columns"] {
 		out.Columns = flags.Columns
+	}
+	if set["data-seed"] {
+		out.DataSeed = flags.DataSeed
 	}
 	for k, v := range flags.Hierarchies {
 		if out.Hierarchies == nil {

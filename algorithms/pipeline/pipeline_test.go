@@ -1200,12 +1200,23 @@ func TestAnswerAndPrint(t *testing.T) {
 	if got := printed(r); got != want || !math.IsNaN(r.RelErr) || r.HasTru {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	// Nothing selected.
+	// Nothing selected: a count of 0; other aggregates are undefined.
 	r, err = Answer("COUNT(*) WHERE zipcode = 1", p.Table, res.Answerer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want = "query      COUNT(*) WHERE zipcode = 1\n" +
+		"true       0  (0 rows)\n" +
+		"release    0 (exact)\n" +
+		"how        deterministic bounds from the selected count per group\n"
+	if got := printed(r); got != want || !math.IsNaN(r.RelErr) {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	r, err = Answer("AVG(salary) WHERE zipcode = 1", p.Table, res.Answerer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "query      AVG(salary) WHERE zipcode = 1\n" +
 		"true       (no row selected)\n" +
 		"release    (no row selected)\n" +
 		"how        deterministic bounds from the selected count per group\n"

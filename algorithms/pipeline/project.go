@@ -138,6 +138,8 @@ type Datasets interface {
 	LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error)
 	// Defaults returns the dataset's default roles and target.
 	Defaults(name string) (model.Roles, string, bool)
+	// List describes every embedded dataset.
+	List() []model.DatasetInfo
 }
 
 // Env carries what the pipeline needs from outside.

@@ -199,8 +199,11 @@ func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, e
 // Print writes a query result.
 func (r *QueryResult) Print(w io.Writer) {
 	fmt.Fprintf(w, "query      %s\n", r.Query.Text)
+	count := r.Query.Agg == model.Count
 	if r.HasTru {
-		if r.Truth.Empty {
+		if r.Truth.Empty && count {
+			fmt.Fprintf(w, "true       0  (0 rows)\n")
+		} else if r.Truth.Empty {
 			fmt.Fprintf(w, "true       (no row selected)\n")
 		} else {
 			fmt.Fprintf(w, "true       %s  (%d rows)\n", fmtFig(r.Truth.Value), r.Truth.Count)
@@ -208,6 +211,8 @@ func (r *QueryResult) Print(w io.Writer) {
 	}
 	a := r.Answer
 	switch {
+	case a.Empty && count:
+		fmt.Fprintf(w, "release    0 (exact)\n")
 	case a.Empty:
 		fmt.Fprintf(w, "release    (no row selected)\n")
 	case a.HasBounds && a.Low == a.High:

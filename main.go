@@ -228,8 +228,8 @@ func cmdRun(a *pipeline.Args, w io.Writer) error {
 		return err
 	}
 	pipeline.Summary(w, p, res, time.Since(start))
-	if n := res.Violations(); n > 0 && !a.Accept {
-		return errPrivacy{fmt.Sprintf("%d groups violate the privacy requirement; no release written (hint: change the parameters, or --accept-violations)", n)}
+	if !res.Satisfied() && !a.Accept {
+		return errPrivacy{fmt.Sprintf("%d groups violate the privacy requirement; no release written (hint: change the parameters, or --accept-violations)", res.Violations())}
 	}
 	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept})
 	if err != nil {

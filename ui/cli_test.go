@@ -477,3 +477,28 @@ func TestCLIDataSeed(t *testing.T) {
 		t.Fatalf("--seed/--data-seed do not seed the dataset as gen does:\n%s\n%s\n%s\n%s", a, b, c, d)
 	}
 }
+
+func TestCLIDegenerateTargetIsAViolation(t *testing.T) {
+	dir := t.TempDir()
+	// Each group's own distribution on groups of identical QIs: most groups
+	// hold one value, which their target then gives probability 1.
+	args := []string{"run", "--in", "dataset:census", "--rows", "2000", "--grouping", "qi-sa", "--target", "group", "--out", "r"}
+	out, errs, code := cli(t, dir, args...)
+	if code != 1 || !strings.Contains(errs, "groups violate the privacy requirement") || !strings.Contains(out, "! max P'(v) in a group") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r")); err == nil {
+		t.Fatal("a violating release was written")
+	}
+	if _, e, c := cli(t, dir, append(args, "--accept-violations")...); c != 0 {
+		t.Fatal(e)
+	}
+	man, _ := os.ReadFile(filepath.Join(dir, "r", "manifest.json"))
+	if !strings.Contains(string(man), `"accepted_violations": true`) {
+		t.Fatal("the manifest does not say the violations were accepted")
+	}
+	out, _, code = cli(t, dir, "check", "r")
+	if code != 1 || !strings.Contains(out, "FAIL disclosure") {
+		t.Fatalf("check: exit %d\n%s", code, out)
+	}
+}

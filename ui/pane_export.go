@@ -150,7 +150,7 @@ func (p *exportPane) start() tea.Cmd {
 		p.force = true
 		q = append(q, fmt.Sprintf("%s exists: replace it?", p.dir()))
 	}
-	if v := st.Result.Violations(); v > 0 {
+	if v := st.Result.Violations(); v > 0 || !st.Result.Satisfied() {
 		p.accept = true
 		q = append(q, fmt.Sprintf("%d groups violate the privacy requirement: export anyway (the manifest will say so)?", v))
 	}

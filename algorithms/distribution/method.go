@@ -32,7 +32,7 @@ const (
 // maxConfidence is the highest P'(v) a group's target may give one value:
 // at 1 every tuple's value is disclosed with certainty (a degenerate
 // target, e.g. a group's own distribution when the group holds one value).
-const maxConfidence = 1 - 1e-9
+const maxConfidence = 1 - 1e-6
 
 // Spec declares the method's parameters and per-group figures.
 func (Method) Spec() method.Spec {

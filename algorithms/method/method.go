@@ -222,6 +222,20 @@ type Result struct {
 	Workload string
 }
 
+// Satisfied reports whether no group breaks a figure and every summary
+// constraint holds: the release meets its privacy requirement.
+func (r *Result) Satisfied() bool {
+	if r.Violations() > 0 {
+		return false
+	}
+	for _, f := range r.Summary {
+		if f.Limit != "" && !f.OK {
+			return false
+		}
+	}
+	return true
+}
+
 // Violations counts groups that break a figure.
 func (r *Result) Violations() int {
 	n := 0

@@ -793,8 +793,8 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	if got := strings.Join(listDir(t, dir), " "); got != "employees.csv rel rel.audit.json" {
 		t.Fatalf("beside the release: %s", got)
 	}
-	// 12 checks plus the audit and support lines: export pins published rows to input rows.
-	if ex.Dir != out || ex.Seed != 1 || !ex.Manifest.Verified || len(ex.Checks) != 14 {
+	// 13 checks plus the audit and support lines: export pins published rows to input rows.
+	if ex.Dir != out || ex.Seed != 1 || !ex.Manifest.Verified || len(ex.Checks) != 15 {
 		t.Fatalf("exported %+v", ex)
 	}
 	for _, l := range ex.Checks {
@@ -846,7 +846,7 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	}
 	// Check re-verifies it (and uses the audit record beside it).
 	rep, err := Check(out, p.Table)
-	if err != nil || !rep.OK() || len(rep.Lines) != 14 {
+	if err != nil || !rep.OK() || len(rep.Lines) != 15 {
 		t.Fatalf("Check: %v %v", rep, err)
 	}
 }

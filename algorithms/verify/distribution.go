@@ -280,12 +280,25 @@ func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) er
 			}
 		}
 	}
+	// A target that gives one value probability 1 discloses every value of
+	// its group, however private the generalization.
+	certain := 0
+	for gi := range sizes {
+		for _, p := range h.mixture(weightsOf(gi), map[int]float64{h.root: 1}, len(h.leaves), leafIndex) {
+			if p >= 1-1e-6 {
+				certain++
+				break
+			}
+		}
+	}
 	ok := worst <= 1e-9
 	if ok {
 		r.add(true, "P'-privacy", "in all %d groups every value's posterior equals the effective target (Definition 3.2; max deviation %.2g)", len(sizes), worst)
 	} else {
 		r.add(false, "P'-privacy", "group %s: posterior deviates from the target by %.4g (Definition 3.2)", worstGroup, worst)
 	}
+
+	r.add(certain == 0, "disclosure", "no group's target gives one value probability 1 (%d groups do)", certain)
 
 	// Fakes: each group needs at least one subdomain per tuple, and the
 	// extra ones (fakes) must fit the budget.

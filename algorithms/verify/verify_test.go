@@ -34,7 +34,7 @@ Nancy,91340,F,60000
 `
 
 var (
-	namesNoOriginal = []string{"files", "contents", "columns", "sa columns", "hierarchy", "subdomains", "P'-privacy", "tuples covered", "fake budget"}
+	namesNoOriginal = []string{"files", "contents", "columns", "sa columns", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
 	namesOriginal   = append(append([]string(nil), namesNoOriginal...), "tuples", "support", "generalization", "shuffled")
 )
 
@@ -298,6 +298,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 		"ok   hierarchy: 7 nodes over 4 values; children tile their parent",
 		"ok   subdomains: every sa.csv row names a group of qi.csv and a node of hierarchy.csv (0 unknown groups, 0 unknown subdomains)",
 		"ok   P'-privacy: in all 3 groups every value's posterior equals the effective target (Definition 3.2; max deviation 0)",
+		"ok   disclosure: no group's target gives one value probability 1 (0 groups do)",
 		"ok   tuples covered: every group has at least one subdomain per published tuple (0 groups short)",
 		"ok   fake budget: 0 fake values in all, every group within the budget 0 (0 groups over)",
 	}

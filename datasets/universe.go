@@ -3,6 +3,7 @@ package datasets
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -249,30 +250,17 @@ func WriteUniverse(dir string, rows int, ratio float64, seed uint64) error {
 	})
 }
 
-// writeFileAtomic writes a file through a temporary sibling and a rename, so
-// a failure never leaves a half-written file under the final name.
+// writeFileAtomic writes a file through model.WriteAtomic (a temporary
+// sibling and a rename), buffered for the generators.
 func writeFileAtomic(path string, write func(w *bufio.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	err := model.WriteAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	bw := bufio.NewWriterSize(f, 256<<10)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -6,7 +6,7 @@
 //	privlab                         workbench on the embedded default dataset
 //	privlab FILE.csv                workbench on a file
 //	privlab run    [flags]          anonymize and write a release directory
-//	privlab check  DIR [--original FILE]   re-verify a release from its files
+//	privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files
 //	privlab query  [flags] "QUERY"  answer on the original and the release
 //	privlab eval   [flags]          random workload: average relative error
 //	privlab gen    NAME [--rows N] [--seed S] [--out FILE]   synthetic data
@@ -109,7 +109,7 @@ usage:
   privlab project.json             open the workbench on a saved project (also --config project.json)
                                    (the workbench takes the run flags too: privlab dataset:census --rows 45000)
   privlab run    [flags] --out DIR anonymize and write a release directory
-  privlab check  DIR [--original FILE]   re-verify a release from its files (exit 1 on a violation)
+  privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
   privlab eval   [flags]           random query workload: average relative error
@@ -257,7 +257,7 @@ func loadOriginal(a *pipeline.Args, spec string) (*model.Table, error) {
 
 func cmdCheck(a *pipeline.Args, w io.Writer) error {
 	if len(a.Positional) != 1 {
-		return &model.ParamError{Param: "check", Reason: "expected one release directory", Hint: "privlab check DIR [--original FILE]"}
+		return &model.ParamError{Param: "check", Reason: "expected one release directory", Hint: "privlab check DIR [--original FILE] [--public FILE]"}
 	}
 	var orig *model.Table
 	if a.Original != "" {
@@ -266,7 +266,14 @@ func cmdCheck(a *pipeline.Args, w io.Writer) error {
 			return err
 		}
 	}
-	rep, err := pipeline.Check(a.Positional[0], orig)
+	var pub *model.Table
+	if a.Project.Public != "" {
+		var err error
+		if pub, err = loadOriginal(a, a.Project.Public); err != nil {
+			return err
+		}
+	}
+	rep, err := pipeline.Check(a.Positional[0], orig, pub)
 	if err != nil {
 		return err
 	}

@@ -38,13 +38,13 @@ func (Catalog) LoadHierarchy(name, spec string, col *model.Column) (*model.Hiera
 	return dd.Hierarchy(col)
 }
 
-// Defaults returns the dataset's default roles and target.
-func (Catalog) Defaults(name string) (model.Roles, string, bool) {
+// Defaults returns the dataset's default roles and suggested parameter values.
+func (Catalog) Defaults(name string) (model.Roles, model.Values, bool) {
 	d, err := Lookup(name)
 	if err != nil {
-		return model.Roles{}, "", false
+		return model.Roles{}, nil, false
 	}
-	return d.Roles, d.Target, true
+	return d.Roles, d.Suggested, true
 }
 
 // List describes every dataset, in menu order.

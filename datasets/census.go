@@ -45,8 +45,8 @@ func census() Dataset {
 			"salary-class":   "flat",
 			"capital-loss":   "binary",
 		},
-		Target: "table",
-		gen:    writeCensus,
+		Suggested: model.Values{"target": "table"},
+		gen:       writeCensus,
 	}
 }
 

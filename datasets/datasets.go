@@ -35,7 +35,10 @@ type Dataset struct {
 	// or "embedded:FILE" naming a file under datasets/hierarchies/ in the
 	// leaf-first layout model.ParseHierarchy reads. Every column has one.
 	Hierarchies map[string]string
-	Target      string // default target spec for the distribution method
+	// Suggested are parameter values that suit the dataset, applied to the
+	// methods that read them (e.g. the target distribution of the
+	// distribution method).
+	Suggested model.Values
 
 	// table is the embedded CSV file of a fixed table.
 	table string

@@ -57,7 +57,7 @@ func TestAllAndLookup(t *testing.T) {
 			t.Errorf("%s: fixed table listed after a generator", d.Name)
 		}
 		seenGenerator = seenGenerator || !d.Fixed
-		if d.Title == "" || d.Source == "" || d.Target == "" || d.DefaultRows <= 0 || len(d.Columns) == 0 {
+		if d.Title == "" || d.Source == "" || len(d.Suggested) == 0 || d.DefaultRows <= 0 || len(d.Columns) == 0 {
 			t.Errorf("%s: incomplete description %+v", d.Name, d)
 		}
 		if len(d.Hierarchies) != len(d.Columns) {
@@ -128,7 +128,7 @@ func TestFixedTables(t *testing.T) {
 				}
 			}
 		}
-		if err := d.Roles.Validate(tab); err != nil {
+		if err := d.Roles.Validate(tab, true); err != nil {
 			t.Errorf("%s: default roles: %v", tc.name, err)
 		}
 		// rows and seed are ignored.
@@ -169,7 +169,7 @@ func TestGeneratorsDeterministic(t *testing.T) {
 			if def := mustLoad(t, d, 0, 1); def.Rows != d.DefaultRows {
 				t.Fatalf("rows=0 gave %d rows, want DefaultRows %d", def.Rows, d.DefaultRows)
 			}
-			if err := d.Roles.Validate(tab); err != nil {
+			if err := d.Roles.Validate(tab, true); err != nil {
 				t.Fatalf("default roles: %v", err)
 			}
 			for _, c := range tab.Columns {

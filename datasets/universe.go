@@ -51,8 +51,8 @@ func universe() Dataset {
 			"sex":             "flat",
 			"occupation":      "flat",
 		},
-		Target: "table",
-		gen:    writeMT,
+		Suggested: model.Values{"target": "table"},
+		gen:       writeMT,
 	}
 }
 

@@ -51,7 +51,7 @@ var DefaultMissingTokens = []string{"", "?", "NA", "NULL"}
 func LoadFile(path string, opt LoadOptions) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: openReason(err), Hint: "check the path; use dataset:NAME for an embedded dataset (privlab datasets lists them)"}
+		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "check the path; use dataset:NAME for an embedded dataset (privlab datasets lists them)"}
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
@@ -63,7 +63,8 @@ func LoadFile(path string, opt LoadOptions) (*Table, error) {
 	return Load(f, opt)
 }
 
-func openReason(err error) string {
+// OpenReason says in words why a file could not be opened.
+func OpenReason(err error) string {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return "file does not exist"

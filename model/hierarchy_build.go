@@ -19,7 +19,7 @@ import (
 func LoadHierarchyFile(attr, path string) (*Hierarchy, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: openReason(err), Hint: "give a hierarchy CSV file or a builder such as intervals:10, binary, masking, flat"}
+		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "give a hierarchy CSV file or a builder such as intervals:10, binary, masking, flat"}
 	}
 	defer f.Close()
 	return ParseHierarchy(attr, path, f)

@@ -13,7 +13,6 @@ type ParamKind int
 const (
 	ParamInt    ParamKind = iota // a whole number within [Min, Max]
 	ParamFloat                   // a real number within the range
-	ParamFakes                   // a count N >= 0 or a percentage P%
 	ParamSeed                    // "random" or a whole number >= 0
 	ParamText                    // free text checked by Check
 	ParamChoice                  // one of Choices
@@ -41,32 +40,43 @@ type ParamSpec struct {
 	Step float64
 	// Check validates ParamText values (and adds checks to other kinds).
 	Check func(value string) error
+	// StepText moves a ParamText value one step up (dir > 0) or down, for
+	// text values with an order (e.g. "5" or "5%").
+	StepText func(cur string, dir int) string
+	// Presets are the values +/- cycles through for a ParamText without
+	// StepText (they may name the roles' columns).
+	Presets func(r Roles) []string
+	// Sweep is the value list a parameter sweep proposes ("" steps around
+	// the current value).
+	Sweep string
+	// Header shows the value in the workbench's header line.
+	Header bool
+	// File is true when the value may name an input file: the release is
+	// never written over it.
+	File bool
+	// Allowed describes the accepted values of a ParamText (for help and
+	// range messages).
+	Allowed string
 }
 
 // StandardParams are the privacy parameters of SPEC 2.5, shared by the
 // methods that use them.
 var StandardParams = map[string]ParamSpec{
-	"k": {Name: "k", Kind: ParamInt, Min: 2, MaxRows: true, Default: "5", Step: 1,
+	"k": {Name: "k", Kind: ParamInt, Min: 2, MaxRows: true, Default: "5", Step: 1, Header: true,
 		Help: "minimum group size (k-anonymity)",
 		Why:  "a group must hold at least two records to hide anyone and cannot exceed the table (Sacharidis et al., Wong et al.)"},
-	"alpha": {Name: "alpha", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05,
+	"alpha": {Name: "alpha", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
 		Help: "largest allowed fraction of one sensitive value in a group / presence bound",
 		Why:  "it is a probability bound: (alpha,k)-anonymity (Wong et al.) and alpha-presence (Wang)"},
-	"beta": {Name: "beta", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05,
+	"beta": {Name: "beta", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
 		Help: "largest allowed association probability",
 		Why:  "it is a probability bound: beta-association (Wang)"},
-	"fakes": {Name: "fakes", Kind: ParamFakes, Min: 0, Default: "0", Step: 1,
-		Help: "at most this many fake sensitive values per group: N or P% of the group size",
-		Why:  "a count of values added to a group (Koudas et al. 2009, Section 5; percentages as in Section 6.2)"},
-	"sampling-rate": {Name: "sampling-rate", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05,
+	"sampling-rate": {Name: "sampling-rate", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
 		Help: "fraction of records sampled into the release",
 		Why:  "it is a probability (Sattar et al., called beta there)"},
-	"max-distortion": {Name: "max-distortion", Kind: ParamFloat, Min: 0, Max: 1, Default: "0.5", Step: 0.05,
+	"max-distortion": {Name: "max-distortion", Kind: ParamFloat, Min: 0, Max: 1, Default: "0.5", Step: 0.05, Header: true,
 		Help: "largest allowed distortion of the generalization",
 		Why:  "distortion is a fraction of the hierarchy height (Sattar et al., delta')"},
-	"max-denominator": {Name: "max-denominator", Kind: ParamInt, Min: 0, Max: 1 << 20, Default: "8", Step: 1,
-		Help: "largest integer weight in the target's per-node ratios, e.g. 0.7:0.3 -> 7:3 (0 = exact)",
-		Why:  "weights are small integer ratios so that small groups stay feasible (SPEC 2.4)"},
 	"seed": {Name: "seed", Kind: ParamSeed, Default: "random",
 		Help: "random seed for shuffling and tie-breaking; random uses crypto/rand",
 		Why:  "a fixed seed reproduces a byte-identical release (SPEC 7.3)"},
@@ -75,14 +85,12 @@ var StandardParams = map[string]ParamSpec{
 // RangeText renders the allowed range as in SPEC 2.5, e.g. "in (0,1]".
 func (s ParamSpec) RangeText(rows int) string {
 	switch s.Kind {
-	case ParamFakes:
-		return "an integer >= 0 or a percentage like 5%"
 	case ParamSeed:
 		return "random or an integer >= 0"
 	case ParamChoice:
 		return "one of " + strings.Join(s.Choices, ", ")
 	case ParamText:
-		return ""
+		return s.Allowed
 	}
 	lo, hi := "[", "]"
 	if s.MinOpen {
@@ -141,10 +149,6 @@ func (s ParamSpec) Validate(v string, rows int) error {
 		if (s.MaxRows || s.Max != 0) && (x > max || (s.MaxOpen && x == max)) {
 			return rangeErr()
 		}
-	case ParamFakes:
-		if _, err := ParseFakes(v); err != nil {
-			return fail(err.Error())
-		}
 	case ParamSeed:
 		if _, _, err := ParseSeed(v); err != nil {
 			return fail(err.Error())
@@ -169,50 +173,6 @@ func (s ParamSpec) Validate(v string, rows int) error {
 		}
 	}
 	return nil
-}
-
-// Fakes is the fake-value budget per group (Koudas et al. 2009, Section 5):
-// an absolute count, or a percentage of each group's size (Section 6.2).
-type Fakes struct {
-	Count     int
-	Percent   float64
-	IsPercent bool
-}
-
-// ParseFakes reads "N" or "P%".
-func ParseFakes(s string) (Fakes, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasSuffix(s, "%") {
-		p, ok := ParseNumber(strings.TrimSpace(strings.TrimSuffix(s, "%")))
-		if !ok || p < 0 || p > 1000 || math.IsNaN(p) {
-			return Fakes{}, fmt.Errorf("a percentage must be between 0%% and 1000%%")
-		}
-		return Fakes{Percent: p, IsPercent: true}, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return Fakes{}, fmt.Errorf("must be an integer >= 0 or a percentage like 5%%")
-	}
-	if n > 1_000_000 {
-		return Fakes{}, fmt.Errorf("at most 1000000 fake values per group")
-	}
-	return Fakes{Count: n}, nil
-}
-
-// For returns the budget for a group of n values: the count, or
-// floor(P% of n).
-func (f Fakes) For(n int) int {
-	if f.IsPercent {
-		return int(math.Floor(f.Percent*float64(n)/100 + 1e-9))
-	}
-	return f.Count
-}
-
-func (f Fakes) String() string {
-	if f.IsPercent {
-		return FormatNumber(f.Percent) + "%"
-	}
-	return strconv.Itoa(f.Count)
 }
 
 // ParseSeed reads "random" (or "") as no fixed seed, or an integer.
@@ -242,12 +202,6 @@ func (v Values) Int(name string) int {
 func (v Values) Float(name string) float64 {
 	x, _ := ParseNumber(v[name])
 	return x
-}
-
-// Fakes returns the fake-value budget.
-func (v Values) Fakes() Fakes {
-	f, _ := ParseFakes(v["fakes"])
-	return f
 }
 
 // Clone copies the values.

@@ -47,19 +47,6 @@ func TestStandardParams(t *testing.T) {
 		{name: "max-distortion", rng: "in [0,1]",
 			valid:   []string{"0", "1", "0.5"},
 			invalid: map[string]string{"-0.01": "must be in [0,1]", "1.01": "must be in [0,1]"}},
-		{name: "max-denominator", rng: ">= 0 and <= 1048576",
-			valid: []string{"0", "8", "1048576"},
-			invalid: map[string]string{
-				"-1": "must be >= 0 and <= 1048576", "2000000": "must be >= 0 and <= 1048576",
-				"1.5": "must be a whole number >= 0 and <= 1048576",
-			}},
-		{name: "fakes", rng: "an integer >= 0 or a percentage like 5%",
-			valid: []string{"0", "5", "5%", "12.5%", " 3 ", "1000%", "0%"},
-			invalid: map[string]string{
-				"-1": "must be an integer >= 0 or a percentage like 5%", "1.5": "must be an integer >= 0",
-				"abc": "must be an integer >= 0", "%": "a percentage must be between 0% and 1000%",
-				"1001%": "between 0% and 1000%", "-5%": "between 0% and 1000%", "1000001": "at most 1000000",
-			}},
 		{name: "seed", rng: "random or an integer >= 0",
 			valid: []string{"random", "RANDOM", "", "42", "18446744073709551615"},
 			invalid: map[string]string{
@@ -168,46 +155,6 @@ func TestParamSpecKinds(t *testing.T) {
 	}
 }
 
-func TestParseFakes(t *testing.T) {
-	good := map[string]Fakes{
-		"5": {Count: 5}, " 7 ": {Count: 7}, "0": {}, "5%": {Percent: 5, IsPercent: true},
-		"12.5 %": {Percent: 12.5, IsPercent: true}, "0%": {IsPercent: true},
-	}
-	for s, want := range good {
-		if got, err := ParseFakes(s); err != nil || got != want {
-			t.Errorf("ParseFakes(%q) = %+v, %v; want %+v", s, got, err, want)
-		}
-	}
-	for _, s := range []string{"-1", "1.5", "x", "", "%", "-5%", "1001%", "NaN%", "1000001", "5%%"} {
-		if f, err := ParseFakes(s); err == nil {
-			t.Errorf("ParseFakes(%q) = %+v, want an error", s, f)
-		}
-	}
-	for _, tt := range []struct {
-		f    Fakes
-		n    int
-		want int
-	}{
-		{Fakes{Count: 5}, 100, 5}, {Fakes{Count: 5}, 0, 5},
-		{Fakes{Percent: 10, IsPercent: true}, 25, 2}, {Fakes{Percent: 10, IsPercent: true}, 10, 1},
-		{Fakes{Percent: 12.5, IsPercent: true}, 8, 1}, {Fakes{Percent: 0.5, IsPercent: true}, 199, 0},
-		{Fakes{Percent: 0.5, IsPercent: true}, 200, 1}, {Fakes{Percent: 100, IsPercent: true}, 7, 7},
-		{Fakes{Percent: 1000, IsPercent: true}, 3, 30},
-		// 2.3 * 1000 / 100 is 22.999999999999996 in float64: still 23.
-		{Fakes{Percent: 2.3, IsPercent: true}, 1000, 23},
-	} {
-		if got := tt.f.For(tt.n); got != tt.want {
-			t.Errorf("%v.For(%d) = %d, want %d", tt.f, tt.n, got, tt.want)
-		}
-	}
-	if s := (Fakes{Count: 5}).String(); s != "5" {
-		t.Errorf("String %q", s)
-	}
-	if s := (Fakes{Percent: 12.5, IsPercent: true}).String(); s != "12.5%" {
-		t.Errorf("String %q", s)
-	}
-}
-
 func TestParseSeed(t *testing.T) {
 	for _, tt := range []struct {
 		in    string
@@ -233,9 +180,6 @@ func TestValues(t *testing.T) {
 	v := Values{"k": "5", "alpha": "0.25", "fakes": "10%"}
 	if v.Int("k") != 5 || v.Float("alpha") != 0.25 || v.Int("unset") != 0 || v.Float("unset") != 0 {
 		t.Errorf("getters: %d %v", v.Int("k"), v.Float("alpha"))
-	}
-	if f := v.Fakes(); f != (Fakes{Percent: 10, IsPercent: true}) {
-		t.Errorf("fakes %+v", f)
 	}
 	c := v.Clone()
 	c["k"] = "9"

@@ -441,18 +441,26 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 }
 
 func evalPred(c *Column, code uint32, pr Pred) bool {
+	if c.Kind == Numeric {
+		return pr.MatchValue(c.Dict[code], c.Nums[code], true)
+	}
+	return pr.MatchValue(c.Dict[code], 0, false)
+}
+
+// MatchValue reports whether one value satisfies the predicate: num is
+// compared when numeric is set, text otherwise (exactly, case and all).
+func (pr Pred) MatchValue(text string, num float64, numeric bool) bool {
 	cmp := func(l Literal) int {
-		if c.Kind == Numeric {
-			x := c.Nums[code]
+		if numeric {
 			switch {
-			case x < l.Num:
+			case num < l.Num:
 				return -1
-			case x > l.Num:
+			case num > l.Num:
 				return 1
 			}
 			return 0
 		}
-		return strings.Compare(c.Dict[code], l.Text)
+		return strings.Compare(text, l.Text)
 	}
 	switch pr.Op {
 	case OpEq:
@@ -477,6 +485,59 @@ func evalPred(c *Column, code uint32, pr Pred) bool {
 		}
 	}
 	return false
+}
+
+// Overlap is the fraction of the interval [lo, hi] that a numeric
+// predicate selects, with values spread uniformly over it (the
+// uniform-within-range estimate of generalized releases). A point
+// interval (lo == hi) gives 0 or 1. = and IN select points: on an
+// interval with whole ends each point counts as one of its hi-lo+1
+// integers, on any other interval as nothing.
+func (pr Pred) Overlap(lo, hi float64) float64 {
+	if lo == hi {
+		if pr.MatchValue("", lo, true) {
+			return 1
+		}
+		return 0
+	}
+	clip := func(a, b float64) float64 { // length of [a,b] inside [lo,hi]
+		a, b = math.Max(a, lo), math.Min(b, hi)
+		if b <= a {
+			return 0
+		}
+		return b - a
+	}
+	w := hi - lo
+	whole := lo == math.Trunc(lo) && hi == math.Trunc(hi)
+	point := func(x float64) float64 {
+		if x < lo || x > hi {
+			return 0
+		}
+		if whole {
+			return 1 / (w + 1)
+		}
+		return 0
+	}
+	v := func(i int) float64 { return pr.Values[i].Num }
+	switch pr.Op {
+	case OpEq:
+		return point(v(0))
+	case OpNe:
+		return 1 - point(v(0))
+	case OpLt, OpLe:
+		return clip(math.Inf(-1), v(0)) / w
+	case OpGt, OpGe:
+		return clip(v(0), math.Inf(1)) / w
+	case OpBetween:
+		return clip(v(0), v(1)) / w
+	case OpIn:
+		f := 0.0
+		for i := range pr.Values {
+			f += point(v(i))
+		}
+		return math.Min(1, f)
+	}
+	return 0
 }
 
 // Match reports whether row r satisfies every predicate (missing values

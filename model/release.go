@@ -42,6 +42,8 @@ type Figure struct {
 	// Limit is the parameter value the figure is held against, if any.
 	Limit string `json:"limit,omitempty"`
 	OK    bool   `json:"ok"`
+	// Short names the figure in the workbench's summary bar ("" uses Name).
+	Short string `json:"-"`
 }
 
 // Manifest is release/manifest.json (SPEC 7.1). It holds nothing private:
@@ -243,7 +245,16 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 		}
 	}
 	if rel.Report != nil {
-		if err := writeFileSync(filepath.Join(tmp, "report.md"), []byte(rel.Report(&m))); err != nil {
+		// report.md is listed with its hash like every data file, so that
+		// an edit of the report is caught; it is rendered from the manifest
+		// as verified, then the manifest is written again to list it.
+		text := []byte(rel.Report(&m))
+		if err := writeFileSync(filepath.Join(tmp, "report.md"), text); err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(text)
+		m.Files = append(m.Files, FileEntry{Name: "report.md", Rows: 0, SHA256: hex.EncodeToString(sum[:])})
+		if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
 			return nil, err
 		}
 	}
@@ -472,7 +483,7 @@ func syncDir(dir string) error {
 func ReadAudit(path string) (*Audit, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: openReason(err)}
+		return nil, &InputError{File: path, Msg: OpenReason(err)}
 	}
 	var a Audit
 	if err := json.Unmarshal(b, &a); err != nil {
@@ -485,7 +496,7 @@ func ReadAudit(path string) (*Audit, error) {
 func ReadManifest(dir string) (*Manifest, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
-		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: openReason(err), Hint: "is this a privlab release directory?"}
+		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {

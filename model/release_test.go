@@ -95,7 +95,9 @@ func TestWriteRelease(t *testing.T) {
 	if readFile(t, filepath.Join(dir, "qi.csv")) != wantQI || readFile(t, filepath.Join(dir, "sa.csv")) != wantSA {
 		t.Errorf("file contents differ")
 	}
-	wantFiles := []FileEntry{{Name: "qi.csv", Rows: 3, SHA256: sha(wantQI)}, {Name: "sa.csv", Rows: 2, SHA256: sha(wantSA)}}
+	// report.md is listed with its hash, so an edit of it is caught.
+	wantFiles := []FileEntry{{Name: "qi.csv", Rows: 3, SHA256: sha(wantQI)}, {Name: "sa.csv", Rows: 2, SHA256: sha(wantSA)},
+		{Name: "report.md", SHA256: sha(readFile(t, filepath.Join(dir, "report.md")))}}
 	if !reflect.DeepEqual(m.Files, wantFiles) {
 		t.Errorf("files %+v\nwant %+v", m.Files, wantFiles)
 	}

@@ -77,20 +77,22 @@ func (r Roles) Used() []string {
 }
 
 // Validate checks the roles against a table: named columns exist, exactly
-// one sensitive attribute, at least one quasi-identifier, no column in two
-// roles.
-func (r Roles) Validate(t *Table) error {
+// one sensitive attribute when needSA (none is then an error), at least one
+// quasi-identifier, no column in two roles.
+func (r Roles) Validate(t *Table, needSA bool) error {
 	if _, err := t.MustColumns("qi", r.QIs); err != nil {
 		return err
 	}
 	if _, err := t.MustColumns("id", r.IDs); err != nil {
 		return err
 	}
-	if r.SA == "" {
+	if r.SA == "" && needSA {
 		return &ParamError{Param: "sa", Reason: "no sensitive attribute chosen", Hint: "pass --sa COLUMN; columns are: " + strings.Join(t.Names(), ", ")}
 	}
-	if _, err := t.MustColumns("sa", []string{r.SA}); err != nil {
-		return err
+	if r.SA != "" {
+		if _, err := t.MustColumns("sa", []string{r.SA}); err != nil {
+			return err
+		}
 	}
 	if len(r.QIs) == 0 {
 		return &ParamError{Param: "qi", Reason: "no quasi-identifier chosen", Hint: "pass --qi a,b,c"}
@@ -107,8 +109,10 @@ func (r Roles) Validate(t *Table) error {
 		seen[name] = role
 		return nil
 	}
-	if err := check("sa", r.SA); err != nil {
-		return err
+	if r.SA != "" {
+		if err := check("sa", r.SA); err != nil {
+			return err
+		}
 	}
 	for _, q := range r.QIs {
 		if err := check("qi", q); err != nil {

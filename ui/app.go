@@ -33,11 +33,12 @@ type pane interface {
 	refresh()
 }
 
-// Pane indexes (also the number keys 1-8).
+// Pane indexes in App.panes. The tabs show the panes the current method
+// has (the charts pane only when it draws charts), numbered 1-8 in order.
 const (
 	paneData = iota
 	paneHierarchy
-	paneTarget
+	paneCharts
 	paneMethod
 	panePreview
 	paneQuery
@@ -80,24 +81,13 @@ type dialog interface {
 
 func methods() []method.Method { return catalog.All() }
 
-// defaultParams are the workbench's starting parameters for a method: its
-// declared defaults, with a Mondrian grouping for distribution so that a
-// newcomer sees groups at once.
-func defaultParams(methodName string) model.Values {
-	v := model.Values{}
-	if methodName == "distribution" || methodName == "" {
-		v["grouping"] = "mondrian:50"
-	}
-	return v
-}
-
 // NewApp builds the workbench for a project. The table loads in the
 // background as soon as the program starts.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
 	st.Progress.Store(0.0)
 	if p.Params == nil {
-		p.Params = defaultParams(p.Method)
+		p.Params = suggested(p.Method)
 	}
 	st.Project = env.WithDefaults(p)
 	st.needLoad = true
@@ -105,7 +95,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	a.panes = []pane{
 		newDataPane(st),
 		newHierarchyPane(st),
-		newTargetPane(st),
+		newChartsPane(st),
 		newParamsPane(st),
 		newPreviewPane(st),
 		newQueryPane(st),
@@ -298,14 +288,19 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		a.showAll = !a.showAll
 		return nil
-	case key.Matches(msg, k.NextPane):
-		a.active = (a.active + 1) % lastPane
-		return nil
-	case key.Matches(msg, k.PrevPane):
-		a.active = (a.active + lastPane - 1) % lastPane
+	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
+		vis := a.visible()
+		i := indexOf(vis, a.active)
+		if key.Matches(msg, k.NextPane) {
+			a.active = vis[(i+1)%len(vis)]
+		} else {
+			a.active = vis[(i+len(vis)-1)%len(vis)]
+		}
 		return nil
 	case key.Matches(msg, k.Jump):
-		a.active = int(msg.String()[0] - '1')
+		if vis, i := a.visible(), int(msg.String()[0]-'1'); i < len(vis) {
+			a.active = vis[i]
+		}
 		return nil
 	case key.Matches(msg, k.Cancel):
 		if st.Running {
@@ -331,6 +326,28 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return p.update(msg)
+}
+
+// visible lists the panes the current method has, in tab order: the
+// charts pane only for a method that draws charts.
+func (a *App) visible() []int {
+	var out []int
+	for i := range a.panes {
+		if i == paneCharts && a.st.Spec().Charts == "" {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+func indexOf(list []int, x int) int {
+	for i, y := range list {
+		if y == x {
+			return i
+		}
+	}
+	return 0
 }
 
 func (a *App) askQuit() {
@@ -366,6 +383,9 @@ func (a *App) View() (out string) {
 	if bodyH < 1 {
 		bodyH = 1
 	}
+	if a.active == paneCharts && st.Spec().Charts == "" {
+		a.active = paneMethod // the method changed to one without charts
+	}
 	var body string
 	if a.dialog != nil {
 		body = a.dialog.view(w, bodyH)
@@ -391,7 +411,7 @@ func (a *App) headerView(w int) string {
 	}
 	// Parameter values; bare numbers get their name so they read.
 	for _, p := range st.Spec().Params {
-		if p.Name == "seed" || p.Name == "max-denominator" {
+		if !p.Header {
 			continue
 		}
 		v := st.Value(p.Name)
@@ -412,8 +432,8 @@ func (a *App) headerView(w int) string {
 func (a *App) tabsView(w int) string {
 	s := a.st.Styles
 	var parts []string
-	for i, p := range a.panes {
-		label := fmt.Sprintf("%d %s", i+1, p.title())
+	for n, i := range a.visible() {
+		label := fmt.Sprintf("%d %s", n+1, a.panes[i].title())
 		if i == a.active {
 			parts = append(parts, s.TabActive.Render(label))
 		} else {
@@ -447,7 +467,11 @@ func (a *App) summaryView(w int) string {
 			constraints++
 			if !f.OK {
 				allOK = false
-				parts = append(parts, s.Error.Render("✗ "+shortFigure(f.Name)+" "+human(f.Value)))
+				name := f.Short
+				if name == "" {
+					name = f.Name
+				}
+				parts = append(parts, s.Error.Render("✗ "+name+" "+human(f.Value)))
 			}
 		}
 		if allOK && constraints > 0 {
@@ -462,10 +486,12 @@ func (a *App) summaryView(w int) string {
 			rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
 		}
 		parts = append(parts, rows)
-		for _, f := range r.Summary {
-			if f.Name == "sum of ranges" {
-				parts = append(parts, "ranges "+human(f.Value))
+		if u := r.Utility; u.Name != "" {
+			name := u.Short
+			if name == "" {
+				name = u.Name
 			}
+			parts = append(parts, name+" "+human(u.Value))
 		}
 		if st.Workload != nil && st.Workload.Queries > 0 {
 			parts = append(parts, fmt.Sprintf("query err %.2f", st.Workload.MeanErr))
@@ -497,18 +523,6 @@ func plural(n int, word string) string {
 	return thousands(n) + " " + word + "s"
 }
 
-func shortFigure(name string) string {
-	switch {
-	case strings.HasPrefix(name, "posterior deviation"):
-		return "posterior ≠ target"
-	case strings.HasPrefix(name, "max P'(v)"):
-		return "max P'(v)"
-	case strings.HasPrefix(name, "members with P'(v) = 0"):
-		return "P'(v)=0 members"
-	}
-	return name
-}
-
 func (a *App) helpView(w int) string {
 	st := a.st
 	p := a.panes[a.active]
@@ -528,10 +542,10 @@ func Run(env pipeline.Env, p pipeline.Project) error {
 		p.Input = "dataset:census"
 	}
 	if p.Method == "" {
-		p.Method = "distribution"
+		p.Method = catalog.Names()[0]
 	}
 	if len(p.Params) == 0 {
-		p.Params = defaultParams(p.Method)
+		p.Params = suggested(p.Method)
 	}
 	app := NewApp(env, p)
 	prog := tea.NewProgram(app, tea.WithAltScreen())

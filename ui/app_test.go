@@ -222,14 +222,14 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	// move to "fakes" and type an invalid value
 	for i, par := range a.st.Spec().Params {
 		if par.Name == "fakes" {
-			p.cursor = i
+			p.list.cursor = i
 		}
 	}
 	press(t, a, "enter")
-	p.edit.input.SetValue("-3")
+	p.list.edit.input.SetValue("-3")
 	press(t, a, "enter")
-	if !p.edit.active || !strings.Contains(p.edit.err, "parameter fakes") {
-		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.edit.active, p.edit.err)
+	if !p.list.edit.active || !strings.Contains(p.list.edit.err, "parameter fakes") {
+		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.list.edit.active, p.list.edit.err)
 	}
 	if !strings.Contains(a.View(), "refused: parameter fakes") {
 		t.Fatal("the refusal is not on screen")
@@ -237,9 +237,9 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	if a.st.Value("fakes") != "0" {
 		t.Fatalf("fakes changed to %q", a.st.Value("fakes"))
 	}
-	p.edit.input.SetValue("2")
+	p.list.edit.input.SetValue("2")
 	press(t, a, "enter")
-	if p.edit.active || a.st.Value("fakes") != "2" || a.st.Result == nil {
+	if p.list.edit.active || a.st.Value("fakes") != "2" || a.st.Result == nil {
 		t.Fatal("a valid value was not applied")
 	}
 	for _, g := range a.st.Result.Groups {
@@ -294,7 +294,7 @@ func TestExportWritesAVerifiedRelease(t *testing.T) {
 	if p.err != nil || !strings.Contains(p.done, "wrote") {
 		t.Fatalf("export failed: %v %q", p.err, p.done)
 	}
-	rep, err := pipeline.Check(filepath.Join(dir, "rel"), a.st.Prep.Table)
+	rep, err := pipeline.Check(filepath.Join(dir, "rel"), a.st.Prep.Table, nil)
 	if err != nil || !rep.OK() {
 		t.Fatalf("the exported release fails check: %v %v", err, rep)
 	}
@@ -408,7 +408,7 @@ func TestKeyBurstIsSeveralPresses(t *testing.T) {
 	p := a.panes[paneMethod].(*paramsPane)
 	for i, par := range a.st.Spec().Params {
 		if par.Name == "fakes" {
-			p.cursor = i
+			p.list.cursor = i
 		}
 	}
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+++")})

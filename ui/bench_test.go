@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 )
 
@@ -18,7 +19,7 @@ import (
 func BenchmarkPreviewRecompute(b *testing.B) {
 	for _, rows := range []int{10_000, 45_000} {
 		p := testEnv.WithDefaults(pipeline.Project{Input: "dataset:census", Rows: rows, Method: "distribution",
-			Params: defaultParams("distribution")})
+			Params: suggested(catalog.Names()[0])})
 		t, err := testEnv.LoadTable(p)
 		if err != nil {
 			b.Fatal(err)
@@ -39,7 +40,7 @@ func BenchmarkPreviewRecompute(b *testing.B) {
 // workload error (50 AVG range queries on truth and release).
 func BenchmarkPreviewWorkload(b *testing.B) {
 	p := testEnv.WithDefaults(pipeline.Project{Input: "dataset:census", Rows: 45_000, Method: "distribution",
-		Params: defaultParams("distribution")})
+		Params: suggested(catalog.Names()[0])})
 	t, err := testEnv.LoadTable(p)
 	if err != nil {
 		b.Fatal(err)

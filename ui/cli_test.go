@@ -312,8 +312,21 @@ func TestCLIQueryErrorsPointAtTheToken(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, errs)
 	}
 	_, errs, code = cli(t, dir, "query", "--release", "r", "AVG(salary) WHERE salary > 3")
-	if code != 2 || !strings.Contains(errs, "not a published quasi-identifier") {
+	if code != 2 || !strings.Contains(errs, "query:1:19: a condition on the sensitive attribute salary needs COUNT(*)") {
 		t.Fatalf("WHERE on the SA: exit %d %s", code, errs)
+	}
+	_, errs, code = cli(t, dir, "query", "--release", "r", "COUNT(*) WHERE name = 'Alice'")
+	if code != 2 || !strings.Contains(errs, "name is neither a published quasi-identifier nor the sensitive attribute") {
+		t.Fatalf("WHERE on a dropped column: exit %d %s", code, errs)
+	}
+	// A COUNT with a condition on the sensitive attribute is bounded. Of
+	// Figure 2's groups, 911** has 2 women and subdomains {30K} {40K}
+	// {50K} {60K} (2 inside >= 50K): 0..2; 912** has 3 women and
+	// [30-40K] [30-60K] [50-60K] (1 inside, 2 meet): 1..2; 913** has one
+	// woman and [30-40K] [30-60K] x2 [50-60K] (1 inside, 3 meet): 0..1.
+	out, errs, code := cli(t, dir, "query", "--release", "r", "--original", "dataset:employees", "COUNT(*) WHERE gender = 'F' AND salary >= 50000")
+	if code != 0 || !strings.Contains(out, "true       3  (3 rows)") || !strings.Contains(out, "release    [1, 5]") {
+		t.Fatalf("COUNT with an SA condition: exit %d\n%s%s", code, out, errs)
 	}
 }
 

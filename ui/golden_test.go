@@ -108,7 +108,7 @@ func TestGoldenPanes(t *testing.T) {
 	})
 	t.Run("fakes", func(t *testing.T) {
 		press(t, a, "4")
-		a.panes[paneMethod].(*paramsPane).cursor = 3 // fakes
+		a.panes[paneMethod].(*paramsPane).list.cursor = 3 // fakes
 		press(t, a, "+")
 		press(t, a, "5")
 		teatest.RequireEqualOutput(t, []byte(a.View()))
@@ -139,7 +139,7 @@ func TestGoldenExportConfirmation(t *testing.T) {
 	})
 	t.Run("written", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(written)) })
 	t.Run("confirm replace", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(confirm)) })
-	rep, err := pipeline.Check(filepath.Join(dir, "release-employees-distribution"), nil)
+	rep, err := pipeline.Check(filepath.Join(dir, "release-employees-distribution"), nil, nil)
 	if err != nil || !rep.OK() {
 		t.Fatalf("the exported release fails check: %v", err)
 	}

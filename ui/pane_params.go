@@ -12,133 +12,135 @@ import (
 	"privlab/model"
 )
 
-// paramsPane picks the method and variant and edits exactly the
-// parameters the method declares: +/- step them, enter types a value,
-// invalid values are refused inline with the reason. The right side is a
-// live preview of the groups, so tuning shows its effect at once.
-type paramsPane struct {
-	st      *State
-	cursor  int
-	edit    lineEditor
-	preview *previewPane
+// paramList edits a list of the current method's parameters: up/down pick
+// one, +/- step it (numbers by their declared step, text through its
+// declared presets or steps), enter types a value, which is refused inline
+// with the reason when invalid. The Method pane edits every parameter
+// with it, a charts pane the parameters its charts depend on.
+type paramList struct {
+	st     *State
+	cursor int
+	edit   lineEditor
+	// names returns the parameters to edit (nil: every declared one).
+	names func() []string
 }
 
-func newParamsPane(st *State) *paramsPane {
-	return &paramsPane{st: st, edit: newLineEditor(30), preview: newPreviewPane(st)}
+func newParamList(st *State, names func() []string) paramList {
+	return paramList{st: st, edit: newLineEditor(30), names: names}
 }
 
-func (p *paramsPane) title() string   { return "Method" }
-func (p *paramsPane) capturing() bool { return p.edit.active }
-func (p *paramsPane) refresh()        { p.preview.refresh() }
-
-func (p *paramsPane) shortHelp() []key.Binding {
-	k := p.st.Keys
-	if p.edit.active {
-		return []key.Binding{k.Enter, k.Back}
+// params are the declarations edited.
+func (l *paramList) params() []model.ParamSpec {
+	spec := l.st.Spec()
+	if l.names == nil {
+		return spec.Params
 	}
-	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit}
-}
-
-func (p *paramsPane) fullHelp() []key.Binding {
-	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit, k.Method, k.Variant}
-}
-
-func (p *paramsPane) setValue(name, v string) {
-	if p.st.Project.Params == nil {
-		p.st.Project.Params = model.Values{}
+	var out []model.ParamSpec
+	for _, n := range l.names() {
+		if p, ok := spec.Param(n); ok {
+			out = append(out, p)
+		}
 	}
-	p.st.Project.Params[name] = v
-	p.st.Changed()
+	return out
 }
 
-func (p *paramsPane) rows() int {
-	if p.st.Table != nil {
-		return p.st.Table.Rows
+func (l *paramList) current() (model.ParamSpec, bool) {
+	ps := l.params()
+	if len(ps) == 0 {
+		return model.ParamSpec{}, false
+	}
+	if l.cursor >= len(ps) {
+		l.cursor = 0
+	}
+	return ps[l.cursor], true
+}
+
+func (l *paramList) rows() int {
+	if l.st.Table != nil {
+		return l.st.Table.Rows
 	}
 	return 0
 }
 
-func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
-	st := p.st
-	k, ok := msg.(tea.KeyMsg)
+// update handles a key; it reports whether the key was used.
+func (l *paramList) update(k tea.KeyMsg) (tea.Cmd, bool) {
+	st := l.st
+	par, ok := l.current()
 	if !ok {
-		return nil
+		return nil, false
 	}
-	spec := st.Spec()
-	if len(spec.Params) == 0 {
-		return nil
-	}
-	if p.cursor >= len(spec.Params) {
-		p.cursor = 0
-	}
-	par := spec.Params[p.cursor]
 	keys := st.Keys
-	if p.edit.active {
+	if l.edit.active {
 		// An invalid value is refused inline with the reason; the
 		// parameter keeps its value.
-		return p.edit.update(msg, func(v string) error {
+		return l.edit.update(k, func(v string) error {
 			v = strings.TrimSpace(v)
-			if err := par.Validate(v, p.rows()); err != nil {
+			if err := par.Validate(v, l.rows()); err != nil {
 				return err
 			}
-			p.setValue(par.Name, v)
+			st.SetParam(par.Name, v)
 			return nil
-		})
+		}), true
 	}
 	switch {
 	case key.Matches(k, keys.Up):
-		if p.cursor > 0 {
-			p.cursor--
+		if l.cursor > 0 {
+			l.cursor--
 		}
 	case key.Matches(k, keys.Down):
-		if p.cursor < len(spec.Params)-1 {
-			p.cursor++
+		if l.cursor < len(l.params())-1 {
+			l.cursor++
 		}
 	case key.Matches(k, keys.Inc), key.Matches(k, keys.Dec):
-		dir := 1.0
+		dir := 1
 		if key.Matches(k, keys.Dec) {
 			dir = -1
 		}
-		next, err := p.step(par, st.Value(par.Name), dir)
+		next, err := stepParam(par, st.Value(par.Name), dir, l.rows(), st.Project.Roles)
 		if err != nil {
 			st.Notify("%v", err)
-			return nil
+			return nil, true
 		}
 		if next != st.Value(par.Name) {
-			p.setValue(par.Name, next)
+			st.SetParam(par.Name, next)
 		}
 	case key.Matches(k, keys.Edit):
-		return p.edit.open(par.Name+": ", st.Value(par.Name))
-	case key.Matches(k, keys.Method):
-		ms := methods()
-		for i, m := range ms {
-			if m.Spec().Name == st.Project.Method {
-				st.Project.Method = ms[(i+1)%len(ms)].Spec().Name
-				st.Project.Params = defaultParams(st.Project.Method)
-				st.Project.Variant = ""
-				p.cursor = 0
-				st.Changed()
-				break
-			}
-		}
-	case key.Matches(k, keys.Variant):
-		if len(spec.Variants) > 0 {
-			i := 0
-			for j, v := range spec.Variants {
-				if v == st.Project.Variant {
-					i = j
-				}
-			}
-			st.Project.Variant = spec.Variants[(i+1)%len(spec.Variants)]
-			st.Changed()
-		}
+		return l.edit.open(par.Name+": ", st.Value(par.Name)), true
+	default:
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
-// step moves a parameter one step up or down within its declared range.
-func (p *paramsPane) step(par model.ParamSpec, cur string, dir float64) (string, error) {
+// view lists the parameters with the cursor, the help of the selected one
+// and the editor, in width w.
+func (l *paramList) view(w int) string {
+	st, s := l.st, l.st.Styles
+	var b strings.Builder
+	ps := l.params()
+	for i, par := range ps {
+		line := fmt.Sprintf("  %-16s %s", par.Name, st.Value(par.Name))
+		if i == l.cursor {
+			line = s.Selected.Render(fit("▸ "+line[2:]+"  ◂▸", w))
+		}
+		b.WriteString(fit(line, w) + "\n")
+	}
+	if par, ok := l.current(); ok {
+		b.WriteString("\n" + s.Muted.Render(wrap(par.Help, w)) + "\n")
+		if r := par.RangeText(l.rows()); r != "" {
+			b.WriteString(s.Muted.Render(wrap("allowed: "+r, w)) + "\n")
+		}
+	}
+	if l.edit.active {
+		b.WriteString("\n" + l.edit.view(s, w, "refused: "))
+	}
+	return b.String()
+}
+
+// stepParam moves a parameter one step up or down within its declared
+// range: numbers by Step, seeds through random, 1, 2, ..., text by its
+// declared StepText or through its Presets.
+func stepParam(par model.ParamSpec, cur string, dir int, rows int, roles model.Roles) (string, error) {
 	switch par.Kind {
 	case model.ParamInt, model.ParamFloat:
 		x, ok := model.ParseNumber(cur)
@@ -149,13 +151,13 @@ func (p *paramsPane) step(par model.ParamSpec, cur string, dir float64) (string,
 		if st == 0 {
 			st = 1
 		}
-		x += dir * st
+		x += float64(dir) * st
 		lo, hi := par.Min, par.Max
 		if par.MinOpen {
 			lo += st / 1000
 		}
 		if par.MaxRows {
-			hi = float64(p.rows())
+			hi = float64(rows)
 		}
 		if x < lo {
 			x = par.Min
@@ -168,21 +170,10 @@ func (p *paramsPane) step(par model.ParamSpec, cur string, dir float64) (string,
 		}
 		x = math.Round(x*1e6) / 1e6
 		v := model.FormatNumber(x)
-		if err := par.Validate(v, p.rows()); err != nil {
+		if err := par.Validate(v, rows); err != nil {
 			return cur, err
 		}
 		return v, nil
-	case model.ParamFakes:
-		f, err := model.ParseFakes(cur)
-		if err != nil {
-			f = model.Fakes{}
-		}
-		if f.IsPercent {
-			f.Percent = math.Max(0, f.Percent+dir)
-		} else {
-			f.Count = int(math.Max(0, float64(f.Count)+dir))
-		}
-		return f.String(), nil
 	case model.ParamSeed:
 		v, fixed, _ := model.ParseSeed(cur)
 		switch {
@@ -199,35 +190,23 @@ func (p *paramsPane) step(par model.ParamSpec, cur string, dir float64) (string,
 	case model.ParamChoice:
 		return cycle(par.Choices, cur, dir), nil
 	case model.ParamText:
-		return cycle(p.presets(par), cur, dir), nil
+		if par.StepText != nil {
+			return par.StepText(cur, dir), nil
+		}
+		return cycle(presets(par, roles), cur, dir), nil
 	}
 	return cur, nil
 }
 
 // presets are the values +/- cycles through for a text parameter.
-func (p *paramsPane) presets(par model.ParamSpec) []string {
-	st := p.st
-	switch par.Name {
-	case "grouping":
-		out := []string{"sa-only", "qi-sa", "mondrian:10", "mondrian:25", "mondrian:50", "mondrian:100", "mondrian:200", "mondrian:500"}
-		if qs := st.Project.Roles.QIs; len(qs) > 0 {
-			out = append(out, "level:"+qs[0]+"=1", "level:"+qs[0]+"=2", "level:"+qs[0]+"=3", "column:"+qs[0])
-		}
-		return out
-	case "target":
-		tp := &targetPane{st: st}
-		var out []string
-		for i := range targetKinds {
-			if s := tp.defaultSpec(i); s != "" {
-				out = append(out, s)
-			}
-		}
-		return out
+func presets(par model.ParamSpec, roles model.Roles) []string {
+	if par.Presets != nil {
+		return par.Presets(roles)
 	}
 	return []string{par.Default}
 }
 
-func cycle(list []string, cur string, dir float64) string {
+func cycle(list []string, cur string, dir int) string {
 	if len(list) == 0 {
 		return cur
 	}
@@ -244,6 +223,71 @@ func cycle(list []string, cur string, dir float64) string {
 		return list[(i+1)%len(list)]
 	}
 	return list[(i-1+len(list))%len(list)]
+}
+
+// paramsPane picks the method and variant and edits exactly the
+// parameters the method declares. The right side is a live preview of the
+// groups, so tuning shows its effect at once.
+type paramsPane struct {
+	st      *State
+	list    paramList
+	preview *previewPane
+}
+
+func newParamsPane(st *State) *paramsPane {
+	return &paramsPane{st: st, list: newParamList(st, nil), preview: newPreviewPane(st)}
+}
+
+func (p *paramsPane) title() string   { return "Method" }
+func (p *paramsPane) capturing() bool { return p.list.edit.active }
+func (p *paramsPane) refresh()        { p.preview.refresh() }
+
+func (p *paramsPane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	if p.list.edit.active {
+		return []key.Binding{k.Enter, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit, k.Method}
+}
+
+func (p *paramsPane) fullHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit, k.Method, k.Variant}
+}
+
+func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
+	st := p.st
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	if cmd, used := p.list.update(k); used {
+		return cmd
+	}
+	spec := st.Spec()
+	switch {
+	case key.Matches(k, st.Keys.Method):
+		ms := methods()
+		for i, m := range ms {
+			if m.Spec().Name == st.Project.Method {
+				st.SetMethod(ms[(i+1)%len(ms)].Spec().Name)
+				p.list.cursor = 0
+				break
+			}
+		}
+	case key.Matches(k, st.Keys.Variant):
+		if len(spec.Variants) > 0 {
+			i := 0
+			for j, v := range spec.Variants {
+				if v == st.Project.Variant {
+					i = j
+				}
+			}
+			st.Project.Variant = spec.Variants[(i+1)%len(spec.Variants)]
+			st.Changed()
+		}
+	}
+	return nil
 }
 
 func (p *paramsPane) view(w, h int) string {
@@ -268,23 +312,7 @@ func (p *paramsPane) view(w, h int) string {
 		left.WriteString(s.Label.Render("variant ") + v + s.Muted.Render("  (V: next)") + "\n")
 	}
 	left.WriteString("\n")
-	for i, par := range spec.Params {
-		line := fmt.Sprintf("  %-16s %s", par.Name, st.Value(par.Name))
-		if i == p.cursor {
-			line = s.Selected.Render(fit("▸ "+line[2:]+"  ◂▸", lw))
-		}
-		left.WriteString(fit(line, lw) + "\n")
-	}
-	if p.cursor < len(spec.Params) {
-		par := spec.Params[p.cursor]
-		left.WriteString("\n" + s.Muted.Render(wrap(par.Help, lw)) + "\n")
-		if r := par.RangeText(p.rows()); r != "" {
-			left.WriteString(s.Muted.Render(wrap("allowed: "+r, lw)) + "\n")
-		}
-	}
-	if p.edit.active {
-		left.WriteString("\n" + p.edit.view(s, lw, "refused: "))
-	}
+	left.WriteString(p.list.view(lw))
 	rw := w - lw - 3
 	return sideBySide(left.String(), lw, p.preview.compactView(rw, h), rw, h)
 }

@@ -150,7 +150,13 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 				p.dOffset--
 			}
 		case key.Matches(k, keys.Down):
-			p.dOffset++
+			rows := 0
+			for _, sec := range p.detail.Sections {
+				rows = max(rows, len(sec.Rows))
+			}
+			if p.dOffset < rows-1 {
+				p.dOffset++
+			}
 		}
 		return nil
 	}
@@ -353,89 +359,16 @@ func (p *previewPane) compactView(w, h int) string {
 	return b.String()
 }
 
-// detailView shows one group: members original vs published, and its
-// distributions.
+// detailView shows one group: the sections its method gives (its
+// members as published and as original, its distributions, notes).
 func (p *previewPane) detailView(w, h int) string {
 	s := p.st.Styles
 	d := p.detail
 	g := p.res.Groups[p.detailG]
-	var b strings.Builder
 	title := fmt.Sprintf("Group %d · %s rows · %s", g.ID, thousands(len(g.Rows)), strings.Join(g.QI, " "))
-	if d.Members > len(d.Original) {
-		title += fmt.Sprintf(" · first %d listed", len(d.Original))
+	if d.Title != "" {
+		title += " · " + d.Title
 	}
-	b.WriteString(s.Title.Render(title) + s.Muted.Render("  (esc back)") + "\n")
-	for _, n := range d.Notes {
-		b.WriteString(s.Warn.Render(fit(n, w)) + "\n")
-	}
-	memberH := (h - 3) / 2
-	if memberH < 3 {
-		memberH = 3
-	}
-	// One row per published subdomain: the member's QIs, its original SA
-	// and what was published for it (fakes have no original).
-	saW := 16
-	qiW := w - 2*saW - 4
-	sa := d.Header[len(d.Header)-1]
-	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-*s  %-*s  %-*s", qiW, clip("members: "+strings.Join(d.Header[:len(d.Header)-1], ", "), qiW), saW, clip(sa+" original", saW), saW, clip(sa+" published", saW)), w)) + "\n")
-	if p.dOffset > len(d.Published)-1 {
-		p.dOffset = max(0, len(d.Published)-1)
-	}
-	for i := p.dOffset; i < len(d.Published) && i < p.dOffset+memberH-1; i++ {
-		pub := d.Published[i]
-		orig := "—"
-		if i < len(d.Original) {
-			orig = d.Original[i][len(d.Original[i])-1]
-		}
-		qis := strings.Join(pub[:len(pub)-1], " ")
-		line := fmt.Sprintf("%-*s  %-*s  %-*s", qiW, clip(qis, qiW), saW, clip(orig, saW), saW, clip(pub[len(pub)-1], saW))
-		b.WriteString(fit(line, w) + "\n")
-	}
-	for i := len(d.Published) - p.dOffset; i < memberH-1; i++ {
-		b.WriteString("\n")
-	}
-	// distributions
-	if len(d.Dists) > 0 {
-		nb := h - memberH - 3 - len(d.Notes)
-		if nb < 1 {
-			nb = 1
-		}
-		series := make([][]float64, len(d.Dists))
-		for i, nd := range d.Dists {
-			series[i] = nd.Values
-		}
-		lbls, ser := bins(d.DistLabels, series, nb)
-		maxV := 0.0
-		for _, se := range ser {
-			for _, x := range se {
-				maxV = maxF(maxV, x)
-			}
-		}
-		lblW := 14
-		barW := (w - lblW) / len(ser)
-		hdr := fmt.Sprintf("%-*s", lblW, "value")
-		for i, nd := range d.Dists {
-			hdr += s.Bars[i%3].Render(fit(nd.Name, barW))
-		}
-		b.WriteString(hdr + "\n")
-		for i, l := range lbls {
-			line := fmt.Sprintf("%-*s", lblW, clip(l, lblW-1))
-			for k := range ser {
-				f := 0.0
-				if maxV > 0 {
-					f = ser[k][i] / maxV
-				}
-				line += s.Bars[k%3].Render(bar(f, barW-1)) + " "
-			}
-			b.WriteString(fit(line, w) + "\n")
-		}
-	}
-	return b.String()
-}
-
-func maxF(a, b float64) float64 {
-	if a > b {
-		return a
-	}
-	return b
+	head := fit(s.Title.Render(title)+s.Muted.Render("  (esc back)"), w)
+	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset)
 }

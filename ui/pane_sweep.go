@@ -64,40 +64,47 @@ func (p *sweepPane) params() []model.ParamSpec {
 	return out
 }
 
-// defaultValues proposes values for a parameter around its current one.
+// defaultValues proposes values for a parameter: the list it declares,
+// else presets or steps around the current value.
 func (p *sweepPane) defaultValues(par model.ParamSpec) string {
-	switch par.Name {
-	case "fakes":
-		return "0,1,2,5%,10%,20%"
-	case "max-denominator":
-		return "0,1,2,4,8,16,32"
+	if par.Sweep != "" {
+		return par.Sweep
+	}
+	st := p.st
+	rows := 0
+	if st.Table != nil {
+		rows = st.Table.Rows
 	}
 	switch par.Kind {
 	case model.ParamText, model.ParamChoice:
-		pp := &paramsPane{st: p.st}
-		list := pp.presets(par)
-		if len(list) > 8 {
-			list = list[:8]
+		if par.StepText == nil {
+			list := presets(par, st.Project.Roles)
+			if par.Kind == model.ParamChoice {
+				list = par.Choices
+			}
+			if len(list) > 8 {
+				list = list[:8]
+			}
+			return joinValues(list)
 		}
-		return joinValues(list)
+		fallthrough
 	case model.ParamInt, model.ParamFloat:
-		pp := &paramsPane{st: p.st}
-		cur := p.st.Value(par.Name)
+		cur := st.Value(par.Name)
 		vals := []string{cur}
 		down, up := cur, cur
 		for i := 0; i < 3; i++ {
-			if v, err := pp.step(par, down, -1); err == nil && v != down {
+			if v, err := stepParam(par, down, -1, rows, st.Project.Roles); err == nil && v != down {
 				down = v
 				vals = append([]string{v}, vals...)
 			}
-			if v, err := pp.step(par, up, 1); err == nil && v != up {
+			if v, err := stepParam(par, up, 1, rows, st.Project.Roles); err == nil && v != up {
 				up = v
 				vals = append(vals, v)
 			}
 		}
 		return joinValues(vals)
 	}
-	return p.st.Value(par.Name)
+	return st.Value(par.Name)
 }
 
 // joinValues separates by commas, or by semicolons when a value has a comma.

@@ -57,10 +57,39 @@ func (s *State) Changed() {
 	s.Dirty = true
 }
 
+// SetParam sets a parameter's value: the preview recomputes.
+func (s *State) SetParam(name, v string) {
+	if s.Project.Params == nil {
+		s.Project.Params = model.Values{}
+	}
+	s.Project.Params[name] = v
+	s.Changed()
+}
+
+// SetMethod switches to another method with the values it suggests (and
+// those the dataset suggests for it); roles and hierarchies stay.
+func (s *State) SetMethod(name string) {
+	s.Project.Method = name
+	s.Project.Variant = ""
+	s.Project.Params = suggested(name)
+	s.Project = s.Env.WithDefaults(s.Project)
+	s.Changed()
+}
+
+// suggested are the values a method starts with in the workbench.
+func suggested(name string) model.Values {
+	for _, m := range methods() {
+		if m.Spec().Name == name {
+			return m.Spec().Suggested.Clone()
+		}
+	}
+	return model.Values{}
+}
+
 // SetInput switches to another table (a file or dataset:NAME); the
 // roles are reset to the dataset's defaults (none for a file).
 func (s *State) SetInput(input string) {
-	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: defaultParams(s.Project.Method)}
+	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: suggested(s.Project.Method)}
 	s.Project = s.Env.WithDefaults(s.Project)
 	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
 	s.needLoad = true

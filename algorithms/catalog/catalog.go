@@ -1,6 +1,7 @@
-// Package catalog lists the registered anonymization methods. A method
-// joins the command line and the workbench by being listed here; nothing
-// else switches on method names.
+// Package catalog is the one registry of anonymization methods: each entry
+// is a method together with its independent checker. The command line,
+// the workbench, export, check, query and eval look methods up here;
+// nothing else names a method.
 package catalog
 
 import (
@@ -8,15 +9,32 @@ import (
 	"strings"
 
 	"privlab/algorithms/distribution"
+	distcheck "privlab/algorithms/distribution/check"
 	"privlab/algorithms/method"
+	"privlab/algorithms/verify"
 	"privlab/model"
 )
 
+// Entry is a registered method and the checker of its releases.
+type Entry struct {
+	Method method.Method
+	Check  verify.Checker
+}
+
+// Entries returns every registered method, in menu order.
+func Entries() []Entry {
+	return []Entry{
+		{distribution.Method{}, distcheck.Check},
+	}
+}
+
 // All returns every registered method, in menu order.
 func All() []method.Method {
-	return []method.Method{
-		distribution.Method{},
+	var out []method.Method
+	for _, e := range Entries() {
+		out = append(out, e.Method)
 	}
+	return out
 }
 
 // Names lists the registered method names.
@@ -39,6 +57,21 @@ func Lookup(name string) (method.Method, error) {
 		Hint: "known methods: " + strings.Join(Names(), ", ")}
 }
 
+// Checker returns the checker of a method's releases.
+func Checker(name string) (verify.Checker, bool) {
+	for _, e := range Entries() {
+		if e.Method.Spec().Name == name {
+			return e.Check, true
+		}
+	}
+	return nil, false
+}
+
+// Check verifies the release in dir with its method's checker.
+func Check(dir string, opt verify.Options) (*verify.Report, error) {
+	return verify.Run(dir, opt, Checker)
+}
+
 // ParamNames lists every parameter any registered method reads (the
 // command line defines a flag for each).
 func ParamNames() []string {
@@ -54,4 +87,17 @@ func ParamNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Param finds a parameter's declaration in any registered method.
+func Param(name string) (model.ParamSpec, bool) {
+	for _, m := range All() {
+		if p, ok := m.Spec().Param(name); ok {
+			return p, true
+		}
+	}
+	if p, ok := model.StandardParams[name]; ok {
+		return p, true
+	}
+	return model.ParamSpec{}, false
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"privlab/algorithms/method"
@@ -119,3 +121,49 @@ func BenchmarkRun(b *testing.B) {
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+// BenchmarkAnnotate times the privacy-annotated hierarchy of a table-like
+// target (uneven counts) over binary trees, with bounded and exact weights.
+func BenchmarkAnnotate(b *testing.B) {
+	for _, leaves := range []int{128, 4096} {
+		h, err := model.Balanced("sa", seqStrings(leaves), 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		counts := make([]float64, leaves)
+		r := rand.New(rand.NewPCG(5, 6))
+		for i := range counts {
+			counts[i] = float64(1 + r.IntN(1000))
+		}
+		m, err := Target{Kind: TargetTable}.Masses(h, counts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, maxDen := range []int{8, 0} {
+			b.Run(fmt.Sprintf("leaves=%d/maxDen=%d", leaves, maxDen), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					Annotate(h, m, maxDen)
+				}
+			})
+		}
+	}
+	// A flat hierarchy is one node with many children.
+	h, _ := model.Flat("sa", seqStrings(1000))
+	m, _ := Target{Kind: TargetZipf, S: 1}.Masses(h, nil)
+	b.Run("flat=1000/maxDen=8", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			Annotate(h, m, 8)
+		}
+	})
+}
+
+
+func seqStrings(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = strconv.Itoa(i + 1)
+	}
+	return out
+}

@@ -28,11 +28,24 @@ type boundsIndex struct {
 	high    [][]float64 // per group: highs descending
 	lowSum  [][]float64 // prefix sums: lowSum[g][m] = sum of the m smallest lows
 	highSum [][]float64
+	// dom is the SA domain in leaf order and spans[g] the leaf span of
+	// every subdomain of group g: they bound COUNT with a condition on the
+	// sensitive attribute.
+	dom   saDomain
+	spans [][][2]int32
 }
 
-func newBoundsIndex(t *model.Table, groupOf []int32, qis []string, sa string, numeric bool, lows, highs [][]float64) *boundsIndex {
+// saDomain is the sensitive attribute's domain in leaf order.
+type saDomain struct {
+	text    []string
+	num     []float64
+	numeric bool
+}
+
+func newBoundsIndex(t *model.Table, groupOf []int32, qis []string, sa string, numeric bool, lows, highs [][]float64,
+	dom saDomain, spans [][][2]int32) *boundsIndex {
 	b := &boundsIndex{table: t, groupOf: groupOf, sa: sa, numeric: numeric, qis: map[string]bool{},
-		low: lows, high: highs}
+		low: lows, high: highs, dom: dom, spans: spans}
 	for _, q := range qis {
 		b.qis[q] = true
 	}
@@ -56,14 +69,29 @@ func prefix(v []float64) []float64 {
 }
 
 // Answer bounds the query. COUNT is exact; SUM, AVG, MIN and MAX get
-// [lower, upper] bounds that always contain the true answer.
+// [lower, upper] bounds that always contain the true answer. A COUNT with
+// a condition on the sensitive attribute is bounded too: of the m_g
+// selected tuples of group g, at least m_g minus the subdomains not inside
+// the condition satisfy it, and at most the subdomains that meet it.
 func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
+	onQI := *q
+	onQI.Preds = nil
+	var onSA []model.Pred
 	for _, p := range q.Preds {
-		if !b.qis[p.Column] {
+		switch {
+		case p.Column == b.sa:
+			onSA = append(onSA, p)
+		case !b.qis[p.Column]:
 			return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: p.Pos,
-				Msg:  fmt.Sprintf("%s is not a published quasi-identifier", p.Column),
-				Hint: "distribution releases answer conditions on the quasi-identifiers (Koudas et al. 2009, Section 3.3)"}
+				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
+				Hint: "distribution releases answer conditions on the quasi-identifiers and COUNT conditions on the sensitive attribute (Koudas et al. 2009, Section 3.3)"}
+		default:
+			onQI.Preds = append(onQI.Preds, p)
 		}
+	}
+	if len(onSA) > 0 && q.Agg != model.Count {
+		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: onSA[0].Pos,
+			Msg: fmt.Sprintf("a condition on the sensitive attribute %s needs COUNT(*)", b.sa), Hint: "the release generalizes the sensitive values"}
 	}
 	if q.Column != "" && q.Column != b.sa {
 		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos,
@@ -73,7 +101,7 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos,
 			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, b.sa), Hint: "use COUNT(*)"}
 	}
-	m, err := q.Bind(b.table)
+	m, err := onQI.Bind(b.table)
 	if err != nil {
 		return method.Bounds{}, err
 	}
@@ -97,6 +125,13 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 	case model.Count:
 		out.Low, out.High = float64(total), float64(total)
 		out.Note = "exact: quasi-identifiers are published unchanged"
+		if len(onSA) > 0 {
+			out.Low, out.High = b.countSA(onSA, sel)
+			out.Note = "bounds: the selected tuples may take any of their group's subdomains"
+			if out.High == 0 {
+				out.Empty = true
+			}
+		}
 	case model.Sum, model.Avg:
 		for g, k := range sel {
 			if k > 0 {
@@ -128,12 +163,52 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 	return out, nil
 }
 
+// countSA bounds the number of selected tuples whose sensitive value
+// satisfies every predicate of onSA, given the selected count per group.
+func (b *boundsIndex) countSA(onSA []model.Pred, sel []int) (low, high float64) {
+	n := len(b.dom.text)
+	// ok[i] counts the leaves before i that satisfy the conditions.
+	ok := make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		all := true
+		for _, p := range onSA {
+			if !p.MatchValue(b.dom.text[i], b.dom.num[i], b.dom.numeric) {
+				all = false
+				break
+			}
+		}
+		ok[i+1] = ok[i]
+		if all {
+			ok[i+1]++
+		}
+	}
+	for g, m := range sel {
+		if m == 0 {
+			continue
+		}
+		inside, meets := 0, 0
+		for _, s := range b.spans[g] {
+			c := ok[s[1]+1] - ok[s[0]]
+			if c > 0 {
+				meets++
+			}
+			if int(c) == int(s[1]-s[0])+1 {
+				inside++
+			}
+		}
+		low += float64(max(0, m-(len(b.spans[g])-inside)))
+		high += float64(min(m, meets))
+	}
+	return low, high
+}
+
 // Answer bounds a query on the run's release.
 func (r *run) Answer(q *model.Query) (method.Bounds, error) {
 	r.once.Do(func() {
 		groupOf := make([]int32, r.in.Table.Rows)
 		lows := make([][]float64, len(r.groups))
 		highs := make([][]float64, len(r.groups))
+		spans := make([][][2]int32, len(r.groups))
 		for gi := range r.groups {
 			g := &r.groups[gi]
 			for _, row := range g.rows {
@@ -144,10 +219,16 @@ func (r *run) Answer(q *model.Query) (method.Bounds, error) {
 				for k := int32(0); k < c.Count; k++ {
 					lows[gi] = append(lows[gi], nd.Low)
 					highs[gi] = append(highs[gi], nd.High)
+					spans[gi] = append(spans[gi], [2]int32{int32(nd.First), int32(nd.Last)})
 				}
 			}
 		}
-		r.bounds = newBoundsIndex(r.in.Table, groupOf, r.in.Roles.QIs, r.in.Roles.SA, r.h.Numeric, lows, highs)
+		dom := saDomain{numeric: r.h.Numeric}
+		for _, l := range r.h.Leaves {
+			dom.text = append(dom.text, r.h.Nodes[l].Label)
+			dom.num = append(dom.num, r.h.Nodes[l].Value)
+		}
+		r.bounds = newBoundsIndex(r.in.Table, groupOf, r.in.Roles.QIs, r.in.Roles.SA, r.h.Numeric, lows, highs, dom, spans)
 	})
 	return r.bounds.Answer(q)
 }
@@ -191,15 +272,27 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	}
 	lows := make([][]float64, len(index))
 	highs := make([][]float64, len(index))
+	spans := make([][][2]int32, len(index))
 	numeric := lo.Kind == model.Numeric && hi.Kind == model.Numeric
+	dom, pos, err := manifestDomain(man, numeric)
+	if err != nil {
+		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: err.Error()}
+	}
 	for r := 0; r < sa.Rows; r++ {
 		g, ok := index[sg.Value(r)]
 		if !ok {
 			return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Line: r + 2,
 				Msg: "GroupID " + strconv.Quote(sg.Value(r)) + " has no rows in qi.csv"}
 		}
+		a, okA := pos(lo.Value(r))
+		z, okZ := pos(hi.Value(r))
+		if !okA || !okZ || z < a {
+			return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Line: r + 2,
+				Msg: "Low and High are not values of the manifest's domain, in order"}
+		}
 		lows[g] = append(lows[g], lo.Num(r))
 		highs[g] = append(highs[g], hi.Num(r))
+		spans[g] = append(spans[g], [2]int32{a, z})
 	}
 	sizes := make([]int, len(index))
 	for _, g := range groupOf {
@@ -210,5 +303,43 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 			return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Msg: "a group has fewer subdomains than tuples"}
 		}
 	}
-	return newBoundsIndex(qi, groupOf, man.QIs, man.SA, numeric, lows, highs), nil
+	return newBoundsIndex(qi, groupOf, man.QIs, man.SA, numeric, lows, highs, dom, spans), nil
+}
+
+// manifestDomain reads the SA domain (leaf order) from the manifest's
+// details, with a lookup from a value's text to its position (numbers
+// match by value).
+func manifestDomain(man *model.Manifest, numeric bool) (saDomain, func(string) (int32, bool), error) {
+	det, _ := man.Details.(map[string]any)
+	list, _ := det["domain"].([]any)
+	dom := saDomain{numeric: numeric}
+	byText := map[string]int32{}
+	byNum := map[float64]int32{}
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return dom, nil, fmt.Errorf("details.domain must list the sensitive values as text")
+		}
+		x, _ := model.ParseNumber(s)
+		dom.text = append(dom.text, s)
+		dom.num = append(dom.num, x)
+		byText[s] = int32(i)
+		byNum[x] = int32(i)
+	}
+	if len(list) == 0 {
+		return dom, nil, fmt.Errorf("details.domain is missing: the sensitive attribute's domain is needed to read sa.csv")
+	}
+	pos := func(s string) (int32, bool) {
+		if i, ok := byText[s]; ok {
+			return i, true
+		}
+		if numeric {
+			if x, ok := model.ParseNumber(s); ok {
+				i, ok := byNum[x]
+				return i, ok
+			}
+		}
+		return 0, false
+	}
+	return dom, pos, nil
 }

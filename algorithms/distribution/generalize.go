@@ -47,7 +47,7 @@ func (g *Generalization) Size() int {
 // Solver solves groups against one privacy-annotated hierarchy. It keeps
 // scratch space between groups, so one Solver serves one goroutine.
 type Solver struct {
-	A     *model.Annotated
+	A     *Annotated
 	h     *model.Hierarchy
 	wsum  []int64   // sum of the children's weights per node
 	rng   []float64 // Range per node
@@ -57,7 +57,7 @@ type Solver struct {
 }
 
 // NewSolver prepares a solver for the annotated hierarchy.
-func NewSolver(a *model.Annotated) *Solver {
+func NewSolver(a *Annotated) *Solver {
 	h := a.H
 	s := &Solver{A: a, h: h, wsum: make([]int64, len(h.Nodes)), rng: make([]float64, len(h.Nodes)),
 		count: make([]int32, len(h.Nodes)), copy_: make([]int32, len(h.Nodes))}
@@ -99,13 +99,6 @@ func MaxBoundAllocation(counts []int, weights []int64, m int) []int {
 		out[i] = int(j * w / g)
 	}
 	return out
-}
-
-func gcd(a, b int64) int64 {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
 }
 
 // load counts the group's leaves into s.count for every node on their

@@ -21,11 +21,11 @@ func uniformSolver(t testing.TB, lo, hi, step int) *Solver {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := model.Target{Kind: model.TargetUniform}.Masses(h, nil)
+	m, err := Target{Kind: TargetUniform}.Masses(h, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewSolver(model.Annotate(h, m, 8))
+	return NewSolver(Annotate(h, m, 8))
 }
 
 func leavesOf(t testing.TB, s *Solver, vals ...int) []int32 {
@@ -186,7 +186,7 @@ func avgBoundsAll(s *Solver, g *Generalization, tuples int) (float64, float64) {
 			highs = append(highs, s.h.Nodes[c.Node].High)
 		}
 	}
-	b := newBoundsIndex(nil, nil, nil, "", true, [][]float64{lows}, [][]float64{highs})
+	b := newBoundsIndex(nil, nil, nil, "", true, [][]float64{lows}, [][]float64{highs}, saDomain{}, nil)
 	return b.lowSum[0][tuples] / float64(tuples), b.highSum[0][tuples] / float64(tuples)
 }
 

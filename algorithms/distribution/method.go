@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/workload"
 	"privlab/model"
 )
 
@@ -36,28 +37,12 @@ const maxConfidence = 1 - 1e-6
 
 // Spec declares the method's parameters and per-group figures.
 func (Method) Spec() method.Spec {
-	std := model.StandardParams
-	fakes := std["fakes"]
-	fakes.Help = "at most this many fake SA values per group: N or P% of the group size (Section 5)"
-	maxDen := std["max-denominator"]
 	return method.Spec{
 		Name:    Name,
 		Title:   "Distribution-based anonymization: SA generalization, permutation and fake values",
 		Paper:   "Koudas, Srivastava, Yu, Zhang 2009, Sections 3-5",
 		NeedsSA: true,
-		Params: []model.ParamSpec{
-			{Name: "target", Kind: model.ParamText, Default: "table",
-				Help:  "target distribution: uniform, table, group, group-uniform, normal:MU,SIGMA, zipf:S or a value,weight CSV",
-				Why:   "the distribution every tuple's SA must appear to follow (Section 3.1)",
-				Check: func(s string) error { _, err := model.ParseTarget(s); return err }},
-			maxDen,
-			{Name: "grouping", Kind: model.ParamText, Default: "sa-only",
-				Help:  "groups: sa-only, qi-sa, column:NAME, level:ATTR=L or mondrian:SIZE",
-				Why:   "grouping is decoupled from privacy (Sections 1 and 4.2)",
-				Check: checkGrouping},
-			fakes,
-			std["seed"],
-		},
+		Params:  []model.ParamSpec{targetParam, maxDenParam, groupingParam, fakesParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
 			{Key: "dist", Label: "target dist", Digits: 3,
 				Help: "EMD between the group's original SA distribution and the effective target"},
@@ -74,6 +59,14 @@ func (Method) Spec() method.Spec {
 		},
 		Files:       []string{"qi.csv", "sa.csv", "hierarchy.csv"},
 		Insensitive: "dropped: the release holds the quasi-identifiers and the generalized sensitive attribute only",
+		Suggested:   model.Values{paramGrouping: "mondrian:50"},
+		Charts:      "Target",
+		ChartParams: []string{paramTarget, paramMaxDen},
+		Certifies: "every tuple's sensitive value appears to follow the effective target distribution (Definition 3.2); " +
+			"the quasi-identifiers are published unchanged, so presence and re-identification are not hidden",
+		Example: method.Example{Input: "dataset:employees", Roles: model.Roles{QIs: []string{"zipcode", "gender"}, SA: "salary"},
+			Params: model.Values{paramGrouping: "level:zipcode=2", paramTarget: "uniform", "seed": "1"},
+			Query:  "AVG(salary) WHERE gender = 'F'"},
 	}
 }
 
@@ -83,7 +76,7 @@ type group struct {
 	// leaves holds the SA leaf node of each member, aligned with rows.
 	leaves []int32
 	gen    *Generalization
-	ann    *model.Annotated // the group's target (shared unless per-group)
+	ann    *Annotated // the group's target (shared unless per-group)
 }
 
 // run is the state a Result's closures share.
@@ -91,13 +84,15 @@ type run struct {
 	in       *method.Input
 	sa       *model.Column
 	h        *model.Hierarchy
-	global   *model.Annotated // nil with per-group targets
+	global   *Annotated // nil with per-group targets
 	perGroup bool
-	target   model.Target
+	target   Target
 	maxDen   int
 	grouping Grouping
 	groups   []group
 	bounds   *boundsIndex
+	// tableCounts counts the table's SA values per leaf position.
+	tableCounts []float64
 	res      *method.Result
 	once     sync.Once
 }
@@ -110,12 +105,12 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	grouping, _ := ParseGrouping(values["grouping"])
-	target, err := model.ParseTarget(values["target"])
+	grouping, _ := ParseGrouping(values[paramGrouping])
+	target, err := ParseTarget(values["target"])
 	if err != nil {
 		return nil, err
 	}
-	maxDen := values.Int("max-denominator")
+	maxDen := values.Int(paramMaxDen)
 	sa := in.Table.Column(in.Roles.SA)
 	if sa == nil {
 		return nil, &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column"}
@@ -136,15 +131,16 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 			Hint: "the SA domain is the hierarchy's leaves; list every value of the column in it"}
 	}
 	r := &run{in: in, sa: sa, h: h, grouping: grouping, target: target, maxDen: maxDen,
-		perGroup: target.Kind == model.TargetGroup || target.Kind == model.TargetGroupUniform}
-	fakes := values.Fakes()
-	if (fakes.Count > 0 || (fakes.IsPercent && fakes.Percent > 0)) && !h.IsBinary() {
-		return nil, &model.ParamError{Param: "fakes", Value: values["fakes"], Reason: ErrFakesNeedBinary.Error(),
+		perGroup: target.Kind == TargetGroup || target.Kind == TargetGroupUniform}
+	fakes, _ := ParseFakes(values[paramFakes])
+	if fakes.Any() && !h.IsBinary() {
+		return nil, &model.ParamError{Param: paramFakes, Value: values[paramFakes], Reason: ErrFakesNeedBinary.Error(),
 			Hint: fmt.Sprintf("the hierarchy of %s has a node with %d children; use --hierarchy %s=binary", sa.Name, h.MaxArity(), sa.Name)}
 	}
 
 	// Table leaf counts for the table target.
 	tableCounts := make([]float64, len(h.Leaves))
+	r.tableCounts = tableCounts
 	for row := 0; row < in.Table.Rows; row++ {
 		if code := sa.Codes[row]; code != model.Missing {
 			tableCounts[h.LeafPos(leafOf[code])]++
@@ -155,7 +151,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		if err != nil {
 			return nil, err
 		}
-		r.global = model.Annotate(h, masses, maxDen)
+		r.global = Annotate(h, masses, maxDen)
 	}
 
 	rowsByGroup, err := grouping.Groups(ctx, in)
@@ -177,7 +173,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 }
 
 // solveAll solves the groups on all cores, largest groups first.
-func (r *run) solveAll(ctx context.Context, fakes model.Fakes) error {
+func (r *run) solveAll(ctx context.Context, fakes Fakes) error {
 	order := make([]int, len(r.groups))
 	for i := range order {
 		order[i] = i
@@ -249,22 +245,22 @@ func (r *run) solveAll(ctx context.Context, fakes model.Fakes) error {
 // only permutation happens (SPEC 2.4). For "group-uniform" it is uniform
 // over the group's own value range (Koudas et al. 2009, Section 6.4),
 // with the configured denominator bound.
-func (r *run) groupTarget(g *group) *model.Annotated {
+func (r *run) groupTarget(g *group) *Annotated {
 	counts := make([]float64, len(r.h.Leaves))
 	for _, l := range g.leaves {
 		counts[r.h.LeafPos(int(l))]++
 	}
 	m, _ := r.target.Masses(r.h, counts)
-	if r.target.Kind == model.TargetGroup {
+	if r.target.Kind == TargetGroup {
 		// Exact integer counts: Annotate with 0 keeps the ratios exact.
-		return model.Annotate(r.h, counts, 0)
+		return Annotate(r.h, counts, 0)
 	}
-	return model.Annotate(r.h, m, r.maxDen)
+	return Annotate(r.h, m, r.maxDen)
 }
 
 // posterior returns P(x = v | released group) per leaf position: the
 // average over the group's subdomains of P'(v | subdomain).
-func posterior(a *model.Annotated, gen *Generalization) []float64 {
+func posterior(a *Annotated, gen *Generalization) []float64 {
 	h := a.H
 	amount := make(map[int]float64, len(gen.Copies))
 	total := 0.0
@@ -296,9 +292,12 @@ func posterior(a *model.Annotated, gen *Generalization) []float64 {
 	return out
 }
 
-func (r *run) result(spec method.Spec, values model.Values, target model.Target) (*method.Result, error) {
+func (r *run) result(spec method.Spec, values model.Values, target Target) (*method.Result, error) {
 	res := &method.Result{Spec: spec, Values: values, RowsIn: r.in.Table.Rows, Published: r.in.Table.Rows,
-		Workload: "avg-range"}
+		Workload: workload.AvgRange}
+	if !r.h.Numeric {
+		res.Workload = workload.CountIn
+	}
 	totalSOR, totalFakes, worstPost, subdomains := 0.0, 0, 0.0, 0
 	worstDist, worstConf, totalImpossible := 0.0, 0.0, 0
 	h := r.h
@@ -318,7 +317,7 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 		if dev < 1e-12 {
 			dev = 0 // floating-point noise; verification checks exactly
 		}
-		dist := model.EMD(h.Numeric, orig, g.ann.Effective)
+		dist := EMD(h.Numeric, orig, g.ann.Effective)
 		size := g.gen.Size()
 		conf, impossible := 0.0, 0
 		for j, p := range g.ann.Effective {
@@ -349,16 +348,16 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 		totalImpossible += impossible
 	}
 	res.Summary = []model.Figure{
-		{Name: "posterior deviation (max)", Value: worstPost, Limit: "0", OK: worstPost <= 1e-9},
-		{Name: "max P'(v) in a group", Value: worstConf, Limit: "< 1", OK: worstConf <= maxConfidence},
-		{Name: "members with P'(v) = 0", Value: float64(totalImpossible), Limit: "0", OK: totalImpossible == 0},
+		{Name: "posterior deviation (max)", Short: "posterior ≠ target", Value: worstPost, Limit: "0", OK: worstPost <= 1e-9},
+		{Name: "max P'(v) in a group", Short: "max P'(v)", Value: worstConf, Limit: "< 1", OK: worstConf <= maxConfidence},
+		{Name: "members with P'(v) = 0", Short: "P'(v)=0 members", Value: float64(totalImpossible), Limit: "0", OK: totalImpossible == 0},
 		{Name: "groups", Value: float64(len(r.groups)), OK: true},
 		{Name: "sum of ranges", Value: totalSOR, OK: true},
 		{Name: "avg range per subdomain", Value: totalSOR / math.Max(1, float64(subdomains)), OK: true},
 		{Name: "fake values", Value: float64(totalFakes), OK: true},
 		{Name: "target distance (max EMD)", Value: worstDist, OK: true},
 	}
-	res.Utility = model.Figure{Name: "sum of ranges", Value: totalSOR, OK: true}
+	res.Utility = model.Figure{Name: "sum of ranges", Short: "ranges", Value: totalSOR, OK: true}
 	if r.global != nil {
 		res.Summary = append(res.Summary,
 			model.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
@@ -373,6 +372,7 @@ func (r *run) result(spec method.Spec, values model.Values, target model.Target)
 	r.res = res
 	res.Answerer = r
 	res.Detail = r.detail
+	res.Charts = r.charts
 	res.Release = func(seed uint64) (*model.Release, map[string][]int, error) { return r.release(seed, values, target) }
 	return res, nil
 }
@@ -455,56 +455,93 @@ func histBins(h *model.Hierarchy, leaves []int32, bins int) []int32 {
 func (r *run) detail(i, limit int) method.Detail {
 	g := &r.groups[i]
 	h := r.h
-	d := method.Detail{Header: append(append([]string(nil), r.in.Roles.QIs...), r.in.Roles.SA), Members: len(g.rows)}
+	sa := r.in.Roles.SA
+	members := method.Section{
+		Header: append(append([]string(nil), r.in.Roles.QIs...), sa+" original", sa+" published"),
+		Total:  len(g.rows) + g.gen.NumFakes}
 	for j, row := range g.rows {
 		if j >= limit {
 			break
 		}
-		var orig, pub []string
+		var line []string
 		for _, name := range r.in.Roles.QIs {
-			v := r.in.Table.Column(name).Value(int(row))
-			orig = append(orig, v)
-			pub = append(pub, v)
+			line = append(line, r.in.Table.Column(name).Value(int(row)))
 		}
-		orig = append(orig, r.sa.Value(int(row)))
-		pub = append(pub, r.subdomainText(int(g.gen.Assign[j])))
-		d.Original = append(d.Original, orig)
-		d.Published = append(d.Published, pub)
+		line = append(line, r.sa.Value(int(row)), r.subdomainText(int(g.gen.Assign[j])))
+		members.Rows = append(members.Rows, line)
 	}
 	// The fakes: copies not taken by a real value.
 	used := map[int32]int32{}
 	for _, n := range g.gen.Assign {
 		used[n]++
 	}
+	fakes := 0
 	for _, c := range g.gen.Copies {
-		for k := used[c.Node]; k < c.Count && len(d.Published) < len(d.Original)+min(g.gen.NumFakes, limit); k++ {
-			row := make([]string, len(r.in.Roles.QIs))
-			for q := range row {
-				row[q] = "(fake)"
+		for k := used[c.Node]; k < c.Count && fakes < min(g.gen.NumFakes, limit); k++ {
+			line := make([]string, len(r.in.Roles.QIs))
+			for q := range line {
+				line[q] = "(fake)"
 			}
-			d.Published = append(d.Published, append(row, r.subdomainText(int(c.Node))))
+			members.Rows = append(members.Rows, append(line, "—", r.subdomainText(int(c.Node))))
+			fakes++
 		}
 	}
+	chart := method.Section{}
 	for _, l := range h.Leaves {
-		d.DistLabels = append(d.DistLabels, h.Nodes[l].Label)
+		chart.Labels = append(chart.Labels, h.Nodes[l].Label)
 	}
 	orig := make([]float64, len(h.Leaves))
 	for _, l := range g.leaves {
 		orig[h.LeafPos(int(l))] += 1 / float64(len(g.leaves))
 	}
-	d.Dists = []method.NamedDist{
+	chart.Series = []method.Series{
 		{Name: "original", Values: orig},
 		{Name: "target", Values: g.ann.Effective},
 		{Name: "released", Values: posterior(g.ann, g.gen)},
 	}
+	d := method.Detail{}
 	if g.gen.NumFakes > 0 {
 		var fs []string
 		for _, f := range g.gen.Fakes {
 			fs = append(fs, fmt.Sprintf("%s x%d", h.Nodes[f.Node].Label, f.Count))
 		}
-		d.Notes = append(d.Notes, "fake values: "+strings.Join(fs, ", "))
+		d.Sections = append(d.Sections, method.Section{Notes: []string{"fake values: " + strings.Join(fs, ", ")}})
 	}
+	d.Sections = append(d.Sections, members, chart)
 	return d
+}
+
+// charts draws the table's SA distribution, the requested target and the
+// effective target P' the bounded-denominator weights give, with their
+// distance (SPEC 2.4). Per-group targets are drawn for the whole table.
+func (r *run) charts() []method.Section {
+	h := r.h
+	total := 0.0
+	for _, c := range r.tableCounts {
+		total += c
+	}
+	table := make([]float64, len(r.tableCounts))
+	for i, c := range r.tableCounts {
+		table[i] = c / math.Max(1, total)
+	}
+	ann := r.global
+	sec := method.Section{Title: fmt.Sprintf("%s: table vs requested vs effective P'", r.in.Roles.SA)}
+	if ann == nil {
+		t := Target{Kind: TargetTable}
+		m, err := t.Masses(h, r.tableCounts)
+		if err != nil {
+			return []method.Section{{Notes: []string{err.Error()}}}
+		}
+		ann = Annotate(h, m, r.maxDen)
+		sec.Notes = []string{r.target.String() + ": each group has its own target (shown: the whole table)"}
+	} else {
+		sec.Notes = []string{fmt.Sprintf("EMD(P', P) %.4f · max |P' - P| %.4f", ann.EMD(), ann.MaxAbs())}
+	}
+	for _, l := range h.Leaves {
+		sec.Labels = append(sec.Labels, h.Nodes[l].Label)
+	}
+	sec.Series = []method.Series{{Name: "table", Values: table}, {Name: "requested", Values: ann.Requested}, {Name: "effective", Values: ann.Effective}}
+	return []method.Section{sec}
 }
 
 func (r *run) subdomainText(n int) string {

@@ -42,7 +42,7 @@ import (
 type oracleCase struct {
 	desc   string
 	h      *model.Hierarchy
-	a      *model.Annotated
+	a      *distribution.Annotated
 	values []int // the domain, ascending
 }
 
@@ -95,7 +95,7 @@ func randomCase(t testing.TB, r *model.Rand, n, arity int) *oracleCase {
 			}
 		}
 	}
-	a := model.Annotate(h, masses, maxDen)
+	a := distribution.Annotate(h, masses, maxDen)
 	return &oracleCase{
 		desc: fmt.Sprintf("domain=%v arity=%d target=%s masses=%v maxDen=%d weights=%v",
 			vals, arity, kind, masses, maxDen, a.Weight),
@@ -108,7 +108,7 @@ func randomCase(t testing.TB, r *model.Rand, n, arity int) *oracleCase {
 
 type oracle struct {
 	h     *model.Hierarchy
-	a     *model.Annotated
+	a     *distribution.Annotated
 	n     int          // number of nodes
 	nl    int          // number of leaves
 	cond  [][]*big.Rat // cond[D][i] = P(Leaves[i] | D)
@@ -123,7 +123,7 @@ type oracle struct {
 
 // share is weight(n) / (sum of the weights of n and its siblings): the
 // probability of entering n from its parent. Zero weights give zero.
-func share(h *model.Hierarchy, a *model.Annotated, n int) *big.Rat {
+func share(h *model.Hierarchy, a *distribution.Annotated, n int) *big.Rat {
 	par := h.Nodes[n].Parent
 	var s int64
 	for _, c := range h.Nodes[par].Children {
@@ -137,7 +137,7 @@ func share(h *model.Hierarchy, a *model.Annotated, n int) *big.Rat {
 
 // condProb is P(x = leaf | x in D): the product of the shares on the path
 // from D down to leaf, 0 when the leaf is not under D.
-func condProb(h *model.Hierarchy, a *model.Annotated, d, leaf int) *big.Rat {
+func condProb(h *model.Hierarchy, a *distribution.Annotated, d, leaf int) *big.Rat {
 	p := big.NewRat(1, 1)
 	for n := leaf; n != d; n = h.Nodes[n].Parent {
 		if n < 0 || h.Nodes[n].Parent < 0 {
@@ -148,7 +148,7 @@ func condProb(h *model.Hierarchy, a *model.Annotated, d, leaf int) *big.Rat {
 	return p
 }
 
-func newOracle(t testing.TB, h *model.Hierarchy, a *model.Annotated) *oracle {
+func newOracle(t testing.TB, h *model.Hierarchy, a *distribution.Annotated) *oracle {
 	t.Helper()
 	o := &oracle{h: h, a: a, n: len(h.Nodes), nl: len(h.Leaves)}
 	o.cond = make([][]*big.Rat, o.n)
@@ -526,7 +526,7 @@ func TestOracleSelfCheckPaperExamples(t *testing.T) {
 		for i := range m {
 			m[i] = 1
 		}
-		return newOracle(t, h, model.Annotate(h, m, 0))
+		return newOracle(t, h, distribution.Annotate(h, m, 0))
 	}
 	fl := func(v ...float64) []float64 { return v }
 	o := uniform(1, 4)
@@ -561,7 +561,7 @@ func TestOracleSelfCheckPaperExamples(t *testing.T) {
 	// U-private.
 	v := []string{"30", "40", "50", "60"}
 	h, _ := model.Balanced("sa", v, 2)
-	a := model.Annotate(h, []float64{1, 1, 1, 1}, 0)
+	a := distribution.Annotate(h, []float64{1, 1, 1, 1}, 0)
 	o = newOracle(t, h, a)
 	node := func(lo, hi float64) int {
 		for d, nd := range h.Nodes {
@@ -1001,7 +1001,7 @@ func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text str
 			}
 		}
 	}
-	target, err := model.ParseTarget(values["target"])
+	target, err := distribution.ParseTarget(values["target"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1010,8 +1010,8 @@ func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text str
 		t.Fatal(err)
 	}
 	maxDen, _ := strconv.Atoi(values["max-denominator"])
-	o := newOracle(t, h, model.Annotate(h, masses, maxDen))
-	budgetOf, err := model.ParseFakes(values["fakes"])
+	o := newOracle(t, h, distribution.Annotate(h, masses, maxDen))
+	budgetOf, err := distribution.ParseFakes(values["fakes"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1037,25 +1037,33 @@ func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text str
 	for i, grp := range res.Groups {
 		d := res.Detail(i, 1<<30)
 		members += len(grp.Rows)
-		if len(d.Original) != len(grp.Rows) {
-			t.Fatalf("%s group %d: %d original rows for %d members", where, i, len(d.Original), len(grp.Rows))
+		// The members table lists QIs, the original and the published
+		// value; fakes have no original ("—").
+		var rows [][]string
+		for _, sec := range d.Sections {
+			if len(sec.Header) > 0 {
+				rows = sec.Rows
+			}
 		}
 		copies := map[int]int{}
 		sor := 0.0
-		for _, row := range d.Published {
+		var vals []float64
+		for _, row := range rows {
 			n := node(row[len(row)-1])
 			copies[n]++
 			sor += o.rng[n]
+			if orig := row[len(row)-2]; orig != "—" {
+				v, _ := model.ParseNumber(orig)
+				vals = append(vals, v)
+			}
 		}
-		var vals []float64
-		for _, row := range d.Original {
-			v, _ := model.ParseNumber(row[len(row)-1])
-			vals = append(vals, v)
+		if len(vals) != len(grp.Rows) {
+			t.Fatalf("%s group %d: %d original rows for %d members", where, i, len(vals), len(grp.Rows))
 		}
-		fakes := len(d.Published) - len(vals)
+		fakes := len(rows) - len(vals)
 		budget := budgetOf.For(len(vals))
 		if fakes < 0 || fakes > budget {
-			t.Fatalf("%s group %d: %d published subdomains for %d members (budget %d)", where, i, len(d.Published), len(vals), budget)
+			t.Fatalf("%s group %d: %d published subdomains for %d members (budget %d)", where, i, len(rows), len(vals), budget)
 		}
 		if ok, why := o.pPrivate(copies); !ok {
 			t.Fatalf("%s group %d (%v): published %s is not P-private: %s", where, i, vals, describeG(h, copies), why)
@@ -1124,17 +1132,23 @@ func TestOracleExactTargetMaxDenominator0(t *testing.T) {
 		}
 		// The exact target from the counts (1, 1, 1), and the oracle's optimum.
 		h := hs["sa"]
-		o := newOracle(t, h, model.Annotate(h, []float64{1, 1, 1}, 0))
+		o := newOracle(t, h, distribution.Annotate(h, []float64{1, 1, 1}, 0))
 		want, wantG := o.bruteMinSOR([]float64{1, 2, 3}, 0)
 		if got := res.Groups[0].Figures[distribution.FigSOR]; got != want {
 			var pub []string
-			for _, row := range res.Detail(0, 1<<30).Published {
-				pub = append(pub, row[len(row)-1])
+			for _, sec := range res.Detail(0, 1<<30).Sections {
+				for _, row := range sec.Rows {
+					pub = append(pub, row[len(row)-1])
+				}
 			}
 			t.Errorf("target %s, max-denominator 0: sum of ranges %v (published %v), optimum for the exact target %v (%s)",
 				target, got, pub, want, describeG(h, wantG))
 		}
-		for _, d := range res.Detail(0, 1<<30).Dists {
+		var series []method.Series
+		for _, sec := range res.Detail(0, 1<<30).Sections {
+			series = append(series, sec.Series...)
+		}
+		for _, d := range series {
 			if d.Name != "target" {
 				continue
 			}

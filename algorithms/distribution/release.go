@@ -37,7 +37,7 @@ type Summary struct {
 // footnote 1: a QI table and an SA table joined by the group id). Rows of
 // both tables are shuffled independently with the seed, so row positions
 // link neither table to the other nor to the input.
-func (r *run) release(seed uint64, values model.Values, target model.Target) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64, values model.Values, target Target) (*model.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
 	t := r.in.Table
 	qis := r.in.Roles.QIs
@@ -148,7 +148,7 @@ func (r *run) release(seed uint64, values model.Values, target model.Target) (*m
 	// A custom target's file path is private: the effective target below
 	// says all a reader needs.
 	targetName := target.String()
-	if target.Kind == model.TargetCustom {
+	if target.Kind == TargetCustom {
 		targetName = "custom"
 	}
 	det := Details{Grouping: r.grouping.String(), Target: targetName, MaxDenominator: values.Int("max-denominator"),

@@ -1,12 +1,21 @@
-// Package method declares what every anonymization method provides, so that
-// the command line, the workbench's forms and preview columns, validation and
-// help are all driven by the declarations and never by a switch on method
-// names.
+// Package method is the contract every anonymization method fulfils. A
+// method declares what it reads (a sensitive attribute or not, a public
+// table or not, its parameters with their presets and sweep values), what
+// it shows (per-group figures with their thresholds, charts, a group
+// detail made of titled tables, charts and notes) and what it publishes;
+// the command line, the workbench, the verifier and the sweep are driven by
+// these declarations and never by a switch on a method's name.
+//
+// A method lives in one package under algorithms/ (algorithms/NAME), its
+// independent checker in algorithms/NAME/check (which imports model and
+// algorithms/verify only, never the method), and both are registered with
+// one line in algorithms/catalog.
 package method
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"privlab/model"
@@ -34,11 +43,15 @@ type Figure struct {
 	Against string
 	Limit   float64
 	Rule    Rule
+	// PerGroup says the threshold differs per group (or per record): it is
+	// the group's own Group.Limits entry, not Against or Limit.
+	PerGroup bool
 	// Digits is the number of decimals to show (-1: integer).
 	Digits int
 }
 
-// Threshold returns the limit of the figure under the given values.
+// Threshold returns the declared limit of the figure under the given
+// values (for PerGroup figures see Group.Limit).
 func (f Figure) Threshold(v model.Values) float64 {
 	if f.Against != "" {
 		return v.Float(f.Against)
@@ -46,29 +59,61 @@ func (f Figure) Threshold(v model.Values) float64 {
 	return f.Limit
 }
 
-// Violated reports whether x breaks the figure's rule.
-func (f Figure) Violated(x float64, v model.Values) bool {
+// Breaks reports whether x breaks the figure's rule against limit.
+func (f Figure) Breaks(x, limit float64) bool {
 	const eps = 1e-9
 	switch f.Rule {
 	case AtMost:
-		return x > f.Threshold(v)+eps
+		return x > limit+eps
 	case AtLeast:
-		return x < f.Threshold(v)-eps
+		return x < limit-eps
 	}
 	return false
 }
 
+// Violated reports whether x breaks the figure's declared threshold.
+func (f Figure) Violated(x float64, v model.Values) bool {
+	return f.Breaks(x, f.Threshold(v))
+}
+
 // Format renders a figure value.
 func (f Figure) Format(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
 	if f.Digits < 0 {
 		return model.FormatNumber(x)
 	}
 	return fmt.Sprintf("%.*f", f.Digits, x)
 }
 
+// PublicUse says whether a method reads a public table.
+type PublicUse int
+
+const (
+	// NoPublic methods read the table alone.
+	NoPublic PublicUse = iota
+	// PublicOptional methods use a public table when one is given.
+	PublicOptional
+	// PublicRequired methods cannot run without one.
+	PublicRequired
+)
+
+// Example is a small configuration on embedded data that shows the
+// method at work: the contract test runs it, the README cites it.
+type Example struct {
+	Input   string // dataset:NAME
+	Public  string // dataset:NAME of the public table, for methods that read one
+	Roles   model.Roles
+	Variant string
+	Params  model.Values
+	// Query is a query the release of this example answers.
+	Query string
+}
+
 // Spec is a method's declaration.
 type Spec struct {
-	Name  string // command-line name, e.g. "distribution"
+	Name  string // command-line name
 	Title string
 	// Paper cites the method's source by authors and section.
 	Paper string
@@ -78,12 +123,29 @@ type Spec struct {
 	Params []model.ParamSpec
 	// Figures are the per-group figures, in column order.
 	Figures []Figure
-	// Files names the published files.
+	// Files names the published files (a pattern such as at_<qi>.csv where
+	// the names depend on the data).
 	Files []string
 	// Insensitive says what happens to insensitive columns.
 	Insensitive string
-	// NeedsSA is true when the method requires a sensitive attribute.
+	// NeedsSA is true when the method reads a sensitive attribute; a method
+	// without one runs on the quasi-identifiers alone.
 	NeedsSA bool
+	// Public says whether the method reads a public table (--public).
+	Public PublicUse
+	// Suggested are the values the workbench starts with where they differ
+	// from the defaults (e.g. a grouping that shows groups at once).
+	Suggested model.Values
+	// Charts titles the workbench pane that shows Result.Charts ("" when
+	// the method draws none), and ChartParams are the parameters that pane
+	// edits beside the charts.
+	Charts      string
+	ChartParams []string
+	// Certifies says in one sentence what a release that passes its checks
+	// guarantees, and what it does not.
+	Certifies string
+	// Example runs the method on embedded data.
+	Example Example
 }
 
 // Param returns the declaration of a parameter.
@@ -131,14 +193,27 @@ func (s Spec) Validate(in model.Values, rows int) (model.Values, error) {
 // Input is everything a run reads.
 type Input struct {
 	Table *model.Table
+	// Public is the public table (nil unless the method reads one and the
+	// user gave it). Its QI columns (and identifier columns, when both
+	// tables have them) carry the same names as Table's.
+	Public *model.Table
+	// Roles names the QIs, the identifiers and the SA ("" when the method
+	// declares none).
 	Roles model.Roles
-	// Hierarchies has one hierarchy for the SA and for every QI.
+	// Hierarchies has one hierarchy for every QI and for the SA.
 	Hierarchies map[string]*model.Hierarchy
-	Target      model.Target
 	Variant     string
 	Values      model.Values
 	// Progress, when set, receives the fraction done (0..1).
 	Progress func(done float64)
+}
+
+// VariantOr returns the variant, or the method's default when none is set.
+func (in *Input) VariantOr(s Spec) string {
+	if in.Variant != "" || len(s.Variants) == 0 {
+		return in.Variant
+	}
+	return s.Variants[0]
 }
 
 // Group is one group of the result, as the preview shows it.
@@ -148,12 +223,33 @@ type Group struct {
 	// QI summarises each QI over the group (a value, a range or a
 	// generalized label), aligned with Roles.QIs.
 	QI []string
-	// SAHist counts the group's SA values per SA-hierarchy leaf position
-	// (nil when not applicable).
+	// SAHist counts the group's SA values in at most a few bins of the SA
+	// domain (nil when not applicable).
 	SAHist []int32
 	// Figures are aligned with Spec.Figures.
-	Figures   []float64
+	Figures []float64
+	// Limits holds the group's own threshold of every PerGroup figure
+	// (aligned with Figures; other entries are ignored).
+	Limits    []float64
 	Violation bool
+}
+
+// Limit is the threshold figure i of the group is held against.
+func (g Group) Limit(spec Spec, i int, v model.Values) float64 {
+	if spec.Figures[i].PerGroup && i < len(g.Limits) {
+		return g.Limits[i]
+	}
+	return spec.Figures[i].Threshold(v)
+}
+
+// Judge sets Violation from the group's figures and thresholds.
+func (g *Group) Judge(spec Spec, v model.Values) {
+	g.Violation = false
+	for i, f := range spec.Figures {
+		if i < len(g.Figures) && f.Breaks(g.Figures[i], g.Limit(spec, i, v)) {
+			g.Violation = true
+		}
+	}
 }
 
 // Bounds is a query answer on a release: deterministic bounds, an
@@ -172,23 +268,31 @@ type Answerer interface {
 	Answer(q *model.Query) (Bounds, error)
 }
 
-// Detail is what the preview shows for one group: its members as
-// published and as original, and its distributions.
+// Detail explains one group on screen: titled sections, each a table, a
+// chart or notes (or several of them), drawn in order by the workbench
+// without knowing the method.
 type Detail struct {
-	Header []string // column names
-	// Members is the group's size; Original and Published may list fewer.
-	Members   int
-	Original  [][]string // one row per member
-	Published [][]string // one row per published row (may differ in count)
-	// Dists are named distributions over DistLabels (e.g. original, target,
-	// released).
-	DistLabels []string
-	Dists      []NamedDist
-	Notes      []string
+	Title    string
+	Sections []Section
 }
 
-// NamedDist is one distribution to draw as bars.
-type NamedDist struct {
+// Section is one part of a Detail or a chart pane.
+type Section struct {
+	Title string
+	// Notes are lines of text.
+	Notes []string
+	// Header and Rows make a table; Total is the number of rows in all
+	// when only some are listed.
+	Header []string
+	Rows   [][]string
+	Total  int
+	// Labels and Series make a bar chart: one bar per label and series.
+	Labels []string
+	Series []Series
+}
+
+// Series is one named series of a chart.
+type Series struct {
 	Name   string
 	Values []float64
 }
@@ -198,27 +302,35 @@ type Result struct {
 	Spec   Spec
 	Values model.Values
 	Groups []Group
-	// Summary holds the worst case per constraint and the utility figures.
+	// Summary holds the worst case per constraint (figures with a Limit)
+	// and the method's summary figures.
 	Summary []model.Figure
 	// Utility is the method's own information-loss figure (lower is
 	// better), e.g. the sum of ranges for distribution.
-	Utility    model.Figure
+	Utility model.Figure
+	// RowsIn counts the input records; Published the records the release
+	// represents; Suppressed those left out (sampled-out records count as
+	// neither, see Notes).
 	RowsIn     int
 	Published  int
 	Suppressed int
 	Notes      []string
 	// Release builds the publishable files with the given seed (rows are
-	// shuffled with it) and the audit row map.
+	// shuffled with it) and the audit row map (per file, the input row of
+	// each published row where rows stand for records).
 	Release func(seed uint64) (*model.Release, map[string][]int, error)
 	// Answerer answers queries on the (unexported) release.
 	Answerer Answerer
 	// Detail explains one group (by index in Groups), listing at most
-	// limit members (the distributions always cover the whole group).
+	// limit rows per table.
 	Detail func(i, limit int) Detail
+	// Charts draws the method's charts (for the pane Spec.Charts names).
+	Charts func() []Section
 	// Files lists what the release will hold (names and row counts),
 	// without building it.
 	Files []model.FileEntry
-	// Workload is the query shape the method's paper evaluates with.
+	// Workload is the query shape the method's paper evaluates with (see
+	// algorithms/workload).
 	Workload string
 }
 

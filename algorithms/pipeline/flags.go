@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -94,19 +93,23 @@ func (f paramFlag) Set(s string) error {
 	return nil
 }
 
-// commonParams are the SPEC 5 parameter flags; every one becomes a method
-// parameter (the method says whether it reads it).
-var commonParams = []string{"k", "alpha", "beta", "fakes", "sampling-rate", "max-distortion", "target", "max-denominator", "grouping", "seed"}
-
+// paramNames are the parameter flags: the standard parameters of SPEC 2.5
+// and every parameter a registered method declares (the method says
+// whether it reads one).
 func paramNames() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, n := range append(append([]string(nil), commonParams...), catalog.ParamNames()...) {
+	for n := range model.StandardParams {
+		out = append(out, n)
+		seen[n] = true
+	}
+	for _, n := range catalog.ParamNames() {
 		if !seen[n] {
 			seen[n] = true
 			out = append(out, n)
 		}
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -128,7 +131,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Var(mapFlag{&p.Kinds, "kind"}, "kind", "COLUMN=numeric|categorical; repeatable")
 	fs.Var(listFlag{&p.Columns}, "columns", "column names for a CSV file without a header row")
 	fs.StringVar(&p.Missing, "missing", "", "missing values: drop (default) or category")
-	fs.StringVar(&a.Public, "public", "", "public database CSV (k-join-anonymity)")
+	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
 	fs.BoolVar(&a.Force, "force", false, "replace an existing release")
 	fs.BoolVar(&a.Accept, "accept-violations", false, "write a release even if it fails its privacy verification (the manifest says so)")
@@ -279,15 +282,8 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 }
 
 func paramHelp(name string) string {
-	for _, m := range catalog.All() {
-		if p, ok := m.Spec().Param(name); ok {
-			return p.Help
-		}
-	}
-	if p, ok := model.StandardParams[name]; ok {
-		return p.Help
-	}
-	return ""
+	p, _ := catalog.Param(name)
+	return p.Help
 }
 
 // MethodHelp describes every registered method's parameters and figures,
@@ -313,20 +309,4 @@ func MethodHelp(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s\n  publishes: %s\n", strings.Join(figs, ", "), strings.Join(s.Files, ", "))
 	}
-}
-
-// KnownParams lists parameter flags for error hints.
-func KnownParams() string {
-	n := paramNames()
-	sort.Strings(n)
-	return strings.Join(n, ", ")
-}
-
-// IntArg parses a positive integer argument for messages naming it.
-func IntArg(name, s string) (int, error) {
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 0 {
-		return 0, &model.ParamError{Param: name, Value: s, Reason: "must be an integer >= 0"}
-	}
-	return v, nil
 }

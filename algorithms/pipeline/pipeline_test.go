@@ -442,18 +442,12 @@ func TestParseArgsErrors(t *testing.T) {
 	}
 }
 
-func TestKnownParamsAndIntArg(t *testing.T) {
-	if got := KnownParams(); got != "alpha, beta, fakes, grouping, k, max-denominator, max-distortion, sampling-rate, seed, target" {
-		t.Fatalf("KnownParams: %s", got)
-	}
-	if v, err := IntArg("rows", "12"); v != 12 || err != nil {
-		t.Fatalf("IntArg 12: %v %v", v, err)
-	}
-	for _, s := range []string{"-1", "x", "1.5", ""} {
-		_, err := IntArg("rows", s)
-		pe := paramError(t, err)
-		if pe.Param != "rows" || pe.Value != s || pe.Reason != "must be an integer >= 0" {
-			t.Fatalf("IntArg %q: %+v", s, pe)
+func TestParamFlagsAndMethodHelp(t *testing.T) {
+	// Every SPEC 5 parameter is a flag.
+	got := strings.Join(paramNames(), ", ")
+	for _, want := range []string{"alpha", "beta", "fakes", "grouping", "k", "max-denominator", "max-distortion", "sampling-rate", "seed", "target"} {
+		if !strings.Contains(", "+got+", ", ", "+want+", ") {
+			t.Fatalf("no flag --%s: %s", want, got)
 		}
 	}
 	var b bytes.Buffer
@@ -489,9 +483,6 @@ func TestPrepareDefaults(t *testing.T) {
 	want := model.Values{"target": "table", "max-denominator": "8", "grouping": "sa-only", "fakes": "0", "seed": "random"}
 	if !reflect.DeepEqual(p.Values, want) {
 		t.Fatalf("values %v, want %v", p.Values, want)
-	}
-	if p.Target.Kind != model.TargetTable {
-		t.Fatalf("target %v", p.Target)
 	}
 	if p.Table != src || p.Source != src || p.Dropped != 0 || p.InputRow != nil {
 		t.Fatalf("no missing values: table %p source %p dropped %d inputRow %v", p.Table, src, p.Dropped, p.InputRow)
@@ -539,7 +530,7 @@ func TestPrepareDefaults(t *testing.T) {
 	// Describe.
 	p, _ = Env{}.Prepare(figure2("in.csv"), src)
 	got := strings.Join(p.Describe(), "\n")
-	wantDesc := "input      in.csv (11 rows)\nroles      QI zipcode,gender; SA salary\n" +
+	wantDesc := "input      in.csv (11 rows)\nroles      QI zipcode,gender; SA salary (numeric, hierarchy of 4 values, height 2)\n" +
 		"method     distribution  fakes=0 grouping=level:zipcode=2 max-denominator=8 seed=1 target=uniform"
 	if got != wantDesc {
 		t.Fatalf("Describe:\n%s\nwant\n%s", got, wantDesc)
@@ -845,7 +836,7 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 		t.Fatalf("release answer %+v / run answer %+v (%v %v)", r1.Answer, r2.Answer, err1, err2)
 	}
 	// Check re-verifies it (and uses the audit record beside it).
-	rep, err := Check(out, p.Table)
+	rep, err := Check(out, p.Table, nil)
 	if err != nil || !rep.OK() || len(rep.Lines) != 15 {
 		t.Fatalf("Check: %v %v", rep, err)
 	}
@@ -1121,7 +1112,7 @@ func TestExportRefusesAFailingRelease(t *testing.T) {
 	if _, err := os.Stat(model.AuditPath(out)); err != nil {
 		t.Fatal("no audit for the accepted release")
 	}
-	if r, err := Check(out, nil); err != nil || r.OK() {
+	if r, err := Check(out, nil, nil); err != nil || r.OK() {
 		t.Fatalf("Check of the accepted release: %v %v", r, err)
 	}
 }
@@ -1325,7 +1316,7 @@ func TestSummary(t *testing.T) {
 	// (30K+30K+10K+10K) = 130K over 11 subdomains; group 3's original
 	// distribution (0, 1/4, 0, 3/4) is 1/3 from uniform (EMD over 3 steps).
 	want := "input      in.csv (11 rows)\n" +
-		"roles      QI zipcode,gender; SA salary\n" +
+		"roles      QI zipcode,gender; SA salary (numeric, hierarchy of 4 values, height 2)\n" +
 		"method     distribution  fakes=0 grouping=level:zipcode=2 max-denominator=8 seed=1 target=uniform\n" +
 		"groups     3 (0 with violations)\n" +
 		"rows       11 in, 11 published, 0 suppressed\n" +
@@ -1354,7 +1345,7 @@ func TestSummary(t *testing.T) {
 	b.Reset()
 	Summary(&b, p, hand, 0)
 	want = "input      in.csv (11 rows)\n" +
-		"roles      QI zipcode,gender; SA salary\n" +
+		"roles      QI zipcode,gender; SA salary (numeric, hierarchy of 4 values, height 2)\n" +
 		"method     distribution  fakes=0 grouping=level:zipcode=2 max-denominator=8 seed=1 target=uniform\n" +
 		"groups     3 (2 with violations)\n" +
 		"rows       10 in, 8 published, 2 suppressed\n" +

@@ -39,7 +39,8 @@ type Project struct {
 	Method      string            `json:"method"`
 	Variant     string            `json:"variant,omitempty"`
 	Params      model.Values      `json:"params,omitempty"`
-	// Public is the public database file (k-join-anonymity).
+	// Public is the public table (a CSV path or dataset:NAME) for methods
+	// that read one.
 	Public string `json:"public,omitempty"`
 }
 
@@ -136,8 +137,9 @@ type Datasets interface {
 	DefaultHierarchy(name, column string) string
 	// LoadHierarchy builds a spec that the dataset understands (embedded files).
 	LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error)
-	// Defaults returns the dataset's default roles and target.
-	Defaults(name string) (model.Roles, string, bool)
+	// Defaults returns the dataset's default roles and the parameter
+	// values it suggests (applied to the methods that read them).
+	Defaults(name string) (model.Roles, model.Values, bool)
 	// List describes every embedded dataset.
 	List() []model.DatasetInfo
 }
@@ -190,28 +192,32 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, Kinds: kinds})
 }
 
-// WithDefaults fills what the user left open: the dataset's default roles
-// and target, and the method's default.
+// WithDefaults fills what the user left open: the method (the first
+// registered), the dataset's default roles, and the values the dataset
+// suggests for parameters the method reads.
 func (e Env) WithDefaults(p Project) Project {
 	p = p.Clone()
-	if name, ok := DatasetName(p.Input); ok && e.Datasets != nil {
-		if roles, target, ok := e.Datasets.Defaults(name); ok {
-			if len(p.Roles.QIs) == 0 && p.Roles.SA == "" {
-				p.Roles = roles
-			}
-			if p.Params == nil {
-				p.Params = model.Values{}
-			}
-			if _, set := p.Params["target"]; !set && target != "" && (p.Method == "" || p.Method == "distribution") {
-				p.Params["target"] = target
-			}
-		}
-	}
 	if p.Method == "" {
 		p.Method = catalog.Names()[0]
 	}
 	if p.Params == nil {
 		p.Params = model.Values{}
+	}
+	if name, ok := DatasetName(p.Input); ok && e.Datasets != nil {
+		if roles, suggested, ok := e.Datasets.Defaults(name); ok {
+			if len(p.Roles.QIs) == 0 && p.Roles.SA == "" {
+				p.Roles = roles
+			}
+			if m, err := catalog.Lookup(p.Method); err == nil {
+				for k, v := range suggested {
+					if _, reads := m.Spec().Param(k); reads {
+						if _, set := p.Params[k]; !set {
+							p.Params[k] = v
+						}
+					}
+				}
+			}
+		}
 	}
 	return p
 }
@@ -229,7 +235,9 @@ type Prepared struct {
 	Method      method.Method
 	Values      model.Values
 	Hierarchies map[string]*model.Hierarchy
-	Target      model.Target
+	// Public is the public table (nil unless the method reads one and the
+	// project names it).
+	Public *model.Table
 }
 
 // Prepare resolves the project against a loaded table.
@@ -247,7 +255,11 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 		}
 		return nil, &model.ParamError{Param: "variant", Value: p.Variant, Reason: "unknown variant of " + spec.Name, Hint: hint}
 	}
-	if err := p.Roles.Validate(src); err != nil {
+	if !spec.NeedsSA && p.Roles.SA != "" {
+		// The method reads no sensitive attribute: the column is not used.
+		p.Roles.SA = ""
+	}
+	if err := p.Roles.Validate(src, spec.NeedsSA); err != nil {
 		return nil, err
 	}
 	policy, err := model.ParseMissingPolicy(p.Missing)
@@ -280,10 +292,8 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t, ok := prep.Values["target"]; ok {
-		if prep.Target, err = model.ParseTarget(t); err != nil {
-			return nil, err
-		}
+	if prep.Public, err = e.loadPublic(p, spec, prep.Table, policy); err != nil {
+		return nil, err
 	}
 	prep.Hierarchies = map[string]*model.Hierarchy{}
 	for _, attr := range p.Roles.Used() {
@@ -299,6 +309,52 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 		}
 	}
 	return prep, nil
+}
+
+// loadPublic loads the public table of a method that reads one: the same
+// loader and errors as the input, the input's column kinds, every QI
+// present, and the input's missing-value policy on the QIs.
+func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy model.MissingPolicy) (*model.Table, error) {
+	if spec.Public == method.NoPublic {
+		if p.Public != "" {
+			return nil, &model.ParamError{Param: "public", Value: p.Public, Reason: "method " + spec.Name + " reads no public table",
+				Hint: "leave out --public"}
+		}
+		return nil, nil
+	}
+	if p.Public == "" {
+		if spec.Public == method.PublicRequired {
+			return nil, &model.ParamError{Param: "public", Reason: "method " + spec.Name + " needs a public table",
+				Hint: "pass --public FILE.csv (a table with the same quasi-identifier columns)"}
+		}
+		return nil, nil
+	}
+	q := Project{Input: p.Public, Rows: p.Rows, DataSeed: p.DataSeed, Columns: p.Columns}
+	pub, err := e.LoadTable(q)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range append(append([]string(nil), p.Roles.QIs...), p.Roles.IDs...) {
+		c := pub.Column(name)
+		if c == nil {
+			if p.Roles.Of(name) == model.Identifier {
+				continue // an identifier joins the tables only when both have it
+			}
+			return nil, &model.InputError{File: p.Public, Line: 1, Msg: fmt.Sprintf("the public table has no quasi-identifier column %q", name),
+				Hint: "its columns are: " + strings.Join(pub.Names(), ", ")}
+		}
+		if want := t.Column(name).Kind; c.Kind != want {
+			if err := c.SetKind(want); err != nil {
+				return nil, &model.InputError{File: p.Public, Line: 1, Msg: fmt.Sprintf("column %s is %s in the input but not in the public table: %v", name, want, err),
+					Hint: "both tables must hold the same kinds of values"}
+			}
+		}
+	}
+	pub, _ = pub.HandleMissing(p.Roles.QIs, policy)
+	if pub.Rows == 0 {
+		return nil, &model.InputError{File: p.Public, Msg: "the public table has no row with every quasi-identifier present"}
+	}
+	return pub, nil
 }
 
 // hierarchy builds the hierarchy of one attribute: the user's spec, else
@@ -339,7 +395,7 @@ func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*model.Hierarchy,
 
 // Input builds the method input.
 func (p *Prepared) Input() *method.Input {
-	return &method.Input{Table: p.Table, Roles: p.Project.Roles, Hierarchies: p.Hierarchies, Target: p.Target,
+	return &method.Input{Table: p.Table, Public: p.Public, Roles: p.Project.Roles, Hierarchies: p.Hierarchies,
 		Variant: p.Project.Variant, Values: p.Values}
 }
 
@@ -363,10 +419,19 @@ func (p *Prepared) Describe() []string {
 	for _, k := range keys {
 		params = append(params, k+"="+p.Values[k])
 	}
+	sa := p.Project.Roles.SA
+	if h := p.Hierarchies[sa]; sa != "" && h != nil {
+		sa = fmt.Sprintf("%s (%s, hierarchy of %d values, height %d)", sa, p.Table.Column(sa).Kind, len(h.Leaves), h.Height())
+	} else if sa == "" {
+		sa = "none (the method reads none)"
+	}
 	out := []string{
 		fmt.Sprintf("input      %s (%d rows%s)", p.Table.Name, p.Table.Rows, droppedText(p.Dropped)),
-		fmt.Sprintf("roles      QI %s; SA %s", strings.Join(p.Project.Roles.QIs, ","), p.Project.Roles.SA),
+		fmt.Sprintf("roles      QI %s; SA %s", strings.Join(p.Project.Roles.QIs, ","), sa),
 		fmt.Sprintf("method     %s  %s", p.Method.Spec().Name, strings.Join(params, " ")),
+	}
+	if p.Public != nil {
+		out = append(out, fmt.Sprintf("public     %s (%d rows)", p.Public.Name, p.Public.Rows))
 	}
 	return out
 }

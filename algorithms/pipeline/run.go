@@ -85,8 +85,10 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	for _, h := range p.Project.Hierarchies {
 		inputs = append(inputs, h)
 	}
-	if tv := p.Values["target"]; tv != "" {
-		inputs = append(inputs, tv)
+	for _, par := range p.Method.Spec().Params {
+		if par.File && p.Values[par.Name] != "" {
+			inputs = append(inputs, p.Values[par.Name])
+		}
 	}
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
@@ -95,7 +97,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		AcceptViolations: opt.AcceptViolations,
 		Audit:            audit,
 		Verify: func(tmp string) ([]string, error) {
-			rep, err := verify.Check(tmp, verify.Options{Original: p.Source, Audit: audit})
+			rep, err := catalog.Check(tmp, verify.Options{Original: p.Source, Public: p.Public, Audit: audit})
 			if err != nil {
 				return nil, err
 			}
@@ -109,17 +111,18 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
 }
 
-// Check verifies a release directory, optionally against the original;
-// with the original it also reads the audit record beside the release, if
-// there is one, to pin published rows to input rows.
-func Check(dir string, original *model.Table) (*verify.Report, error) {
-	opt := verify.Options{Original: original}
+// Check verifies a release directory, optionally against the original
+// (and the public table, for methods that read one); with the original it
+// also reads the audit record beside the release, if there is one, to pin
+// published rows to input rows.
+func Check(dir string, original, public *model.Table) (*verify.Report, error) {
+	opt := verify.Options{Original: original, Public: public}
 	if original != nil {
 		if a, err := model.ReadAudit(model.AuditPath(dir)); err == nil {
 			opt.Audit = a
 		}
 	}
-	return verify.Check(dir, opt)
+	return catalog.Check(dir, opt)
 }
 
 // Summary writes a run's summary: settings, worst cases, figures.

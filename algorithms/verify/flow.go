@@ -1,8 +1,8 @@
 package verify
 
-// flow is a small max-flow solver (Dinic's algorithm) for the matching
+// Flow is a small max-flow solver (Dinic's algorithm) for the matching
 // checks: integer capacities, adjacency lists of edge indexes.
-type flow struct {
+type Flow struct {
 	head  []int
 	to    []int
 	cap   []int
@@ -11,14 +11,17 @@ type flow struct {
 	iter  []int
 }
 
-func newFlow() *flow { return &flow{} }
+// NewFlow returns an empty network.
+func NewFlow() *Flow { return &Flow{} }
 
-func (f *flow) node() int {
+// Node adds a node and returns its index.
+func (f *Flow) Node() int {
 	f.head = append(f.head, -1)
 	return len(f.head) - 1
 }
 
-func (f *flow) edge(u, v, c int) {
+// Edge adds an edge u -> v of capacity c.
+func (f *Flow) Edge(u, v, c int) {
 	f.to = append(f.to, v, u)
 	f.cap = append(f.cap, c, 0)
 	f.next = append(f.next, f.head[u], f.head[v])
@@ -26,7 +29,7 @@ func (f *flow) edge(u, v, c int) {
 	f.head[v] = len(f.to) - 1
 }
 
-func (f *flow) bfs(s, t int) bool {
+func (f *Flow) bfs(s, t int) bool {
 	f.level = make([]int, len(f.head))
 	for i := range f.level {
 		f.level[i] = -1
@@ -48,7 +51,7 @@ func (f *flow) bfs(s, t int) bool {
 
 // dfs pushes flow along level-increasing paths (iterative, so deep
 // networks cannot overflow the stack).
-func (f *flow) dfs(s, t int) int {
+func (f *Flow) dfs(s, t int) int {
 	total := 0
 	for {
 		// find one augmenting path with the current iterators
@@ -92,7 +95,8 @@ func (f *flow) dfs(s, t int) int {
 	}
 }
 
-func (f *flow) maxflow(s, t int) int {
+// MaxFlow returns the value of a maximum flow from s to t.
+func (f *Flow) MaxFlow(s, t int) int {
 	total := 0
 	for f.bfs(s, t) {
 		f.iter = append([]int(nil), f.head...)

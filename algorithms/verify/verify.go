@@ -1,20 +1,31 @@
-// Package verify re-checks a published release from its files alone (plus
-// the original table when given), with code independent of the algorithms
-// that produced it (SPEC 7.4). It is the one verification path: `privlab
-// check`, the export path and the tests all use it.
+// Package verify is the shared machinery of the independent checkers that
+// re-check a published release from its files alone (plus the original and
+// public tables when given), with code independent of the algorithms that
+// produced it (SPEC 7.4). Each method's checker lives beside the method
+// (algorithms/NAME/check) and imports this package and model only; Run
+// does what every release needs (manifest, file list, hashes, plain file
+// names) and hands over to the method's checker.
+//
+// Trust model: the manifest is not signed, so nothing it claims is
+// trusted. Checkers recompute every figure it states from the data files
+// and compare (Report.Claim); names it gives are bound to the data files'
+// headers; only files the manifest lists, by plain names inside the
+// release directory, are ever read.
 package verify
 
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"privlab/model"
 )
 
-// Line is one checked constraint.
+// Line is one checked constraint or claim.
 type Line struct {
 	OK   bool
 	Name string
@@ -68,7 +79,8 @@ func (r *Report) Err() error {
 	return errors.New("failed: " + strings.Join(bad, ", "))
 }
 
-func (r *Report) add(ok bool, name, format string, args ...any) {
+// Add appends a line.
+func (r *Report) Add(ok bool, name, format string, args ...any) {
 	r.Lines = append(r.Lines, Line{OK: ok, Name: name, Text: fmt.Sprintf(format, args...)})
 }
 
@@ -76,21 +88,28 @@ func (r *Report) add(ok bool, name, format string, args ...any) {
 type Options struct {
 	// Original is the input table, when the user has it.
 	Original *model.Table
-	// Public is the public database (k-join-anonymity).
+	// Public is the public table (for methods that read one).
 	Public *model.Table
 	// Audit is the private record written beside the release; with the
 	// original it pins each published row to its input row.
 	Audit *model.Audit
 }
 
-// checker verifies one method's release.
-type checker func(dir string, m *model.Manifest, opt Options, r *Report) error
+// Checker verifies one method's release. A returned error means the
+// release could not be read at all; privacy failures are lines in r.
+type Checker func(rel *Release, opt Options, r *Report) error
 
-var checkers = map[string]checker{}
+// Release is a release directory opened for checking: its manifest and
+// the files it lists.
+type Release struct {
+	Dir      string
+	Manifest *model.Manifest
+	listed   map[string]bool
+}
 
-// Check verifies the release in dir. A returned error means the release
-// could not be read at all; privacy failures are lines in the report.
-func Check(dir string, opt Options) (*Report, error) {
+// Run verifies the release in dir with the checker lookup gives for its
+// method, after the checks every release needs.
+func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory privlab run --out wrote"}
@@ -99,38 +118,64 @@ func Check(dir string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, ok := checkers[m.Method]
+	c, ok := lookup(m.Method)
 	if !ok {
 		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
 	}
-	checkFiles(dir, m, r)
-	if err := c(dir, m, opt, r); err != nil {
+	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
+	if err := rel.checkFiles(r); err != nil {
+		return nil, err
+	}
+	if err := c(rel, opt, r); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// checkFiles compares every listed file with its SHA-256 and makes sure no
-// unlisted data file is in the directory.
-func checkFiles(dir string, m *model.Manifest, r *Report) {
+// PlainName reports whether name is a plain file name: no directory part,
+// not . or .., no separator of any platform.
+func PlainName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, `/\:`) &&
+		filepath.Base(name) == name && !filepath.IsAbs(name)
+}
+
+// checkFiles refuses file entries that are not plain names of regular
+// files inside the release, compares every listed file with its SHA-256
+// and makes sure no unlisted file is in the directory.
+func (rel *Release) checkFiles(r *Report) error {
+	man := filepath.Join(rel.Dir, "manifest.json")
+	for _, f := range rel.Manifest.Files {
+		if !PlainName(f.Name) || f.Name == "manifest.json" {
+			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q, which is not a plain file name inside the release", f.Name),
+				Hint: "a release lists its own files by name; nothing outside it is read"}
+		}
+		if rel.listed[f.Name] {
+			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q twice", f.Name)}
+		}
+		st, err := os.Lstat(filepath.Join(rel.Dir, f.Name))
+		if err == nil && !st.Mode().IsRegular() {
+			return &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a regular file (a link or a directory)", f.Name),
+				Hint: "a release holds plain files only; nothing outside it is read"}
+		}
+		rel.listed[f.Name] = true
+	}
 	bad := []string{}
-	listed := map[string]bool{"manifest.json": true, "report.md": true}
-	for _, f := range m.Files {
-		listed[f.Name] = true
-		sum, err := model.FileSHA256(filepath.Join(dir, f.Name))
+	for _, f := range rel.Manifest.Files {
+		sum, err := model.FileSHA256(filepath.Join(rel.Dir, f.Name))
 		if err != nil || sum != f.SHA256 {
 			bad = append(bad, f.Name)
 		}
 	}
-	entries, _ := os.ReadDir(dir)
+	entries, _ := os.ReadDir(rel.Dir)
 	var extra []string
 	for _, e := range entries {
-		if !listed[e.Name()] {
+		if !rel.listed[e.Name()] && e.Name() != "manifest.json" {
 			extra = append(extra, e.Name())
 		}
 	}
-	r.add(len(bad) == 0, "files", "%d files match their SHA-256%s", len(m.Files)-len(bad), listIf(" ; changed or missing: ", bad))
-	r.add(len(extra) == 0, "contents", "no unlisted files in the release%s", listIf(" ; unlisted: ", extra))
+	r.Add(len(bad) == 0, "files", "%d files match their SHA-256%s", len(rel.Manifest.Files)-len(bad), listIf(" ; changed or missing: ", bad))
+	r.Add(len(extra) == 0, "contents", "no unlisted files in the release%s", listIf(" ; unlisted: ", extra))
+	return nil
 }
 
 func listIf(prefix string, items []string) string {
@@ -140,13 +185,31 @@ func listIf(prefix string, items []string) string {
 	return prefix + strings.Join(items, ", ")
 }
 
-// loadCSV reads a release table strictly as text (no missing tokens).
-func loadCSV(dir, name string) (*model.Table, error) {
-	return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+// Has reports whether the manifest lists the file.
+func (rel *Release) Has(name string) bool { return rel.listed[name] }
+
+// Table reads a listed release file strictly as text (no missing-value
+// tokens). A file the manifest does not list is an error: the checker
+// never reads what the release does not declare.
+func (rel *Release) Table(name string) (*model.Table, error) {
+	if !rel.listed[name] {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name),
+			Hint: "a " + rel.Manifest.Method + " release publishes it; the manifest's files must name it"}
+	}
+	return model.LoadFile(filepath.Join(rel.Dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 }
 
-// checkHeader reports whether t's columns are exactly want.
-func checkHeader(t *model.Table, want []string) bool {
+// Files lists the names the manifest lists, in its order.
+func (rel *Release) Files() []string {
+	out := make([]string, len(rel.Manifest.Files))
+	for i, f := range rel.Manifest.Files {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// CheckHeader reports whether t's columns are exactly want.
+func CheckHeader(t *model.Table, want []string) bool {
 	got := t.Names()
 	if len(got) != len(want) {
 		return false
@@ -157,4 +220,219 @@ func checkHeader(t *model.Table, want []string) bool {
 		}
 	}
 	return true
+}
+
+// Claim compares a figure the manifest states with the one recomputed
+// from the files: a difference beyond rounding is a failed line naming
+// the claim, the stated and the recomputed value.
+func (r *Report) Claim(name string, stated, recomputed float64) bool {
+	ok := stated == recomputed || math.Abs(stated-recomputed) <= 1e-6*math.Max(1, math.Abs(recomputed)) ||
+		(math.IsNaN(stated) && math.IsNaN(recomputed))
+	if !ok {
+		r.Add(false, "claim "+name, "the manifest states %s, the files give %s", model.FormatNumber(stated), model.FormatNumber(recomputed))
+	}
+	return ok
+}
+
+// ClaimText compares a text the manifest states with the one the files
+// give.
+func (r *Report) ClaimText(name, stated, recomputed string) bool {
+	if stated != recomputed {
+		r.Add(false, "claim "+name, "the manifest states %q, the files give %q", stated, recomputed)
+		return false
+	}
+	return true
+}
+
+// Claims adds one passing line summarising the claims compared when none
+// failed (failures were added one by one).
+func (r *Report) Claims(before int, n int) {
+	for _, l := range r.Lines[before:] {
+		if !l.OK && strings.HasPrefix(l.Name, "claim ") {
+			return
+		}
+	}
+	r.Add(true, "claims", "the %d figures the manifest states agree with the files", n)
+}
+
+// RowCounts compares every file entry's row count with the table read.
+func (r *Report) RowCounts(rel *Release, tables map[string]*model.Table) int {
+	n := 0
+	for _, f := range rel.Manifest.Files {
+		if t, ok := tables[f.Name]; ok {
+			r.Claim("files."+f.Name+".rows", float64(f.Rows), float64(t.Rows))
+			n++
+		}
+	}
+	return n
+}
+
+// Originals indexes the original rows a release publishes by their QI
+// values, under the release's missing-value policy (a missing categorical
+// value is published as "?" under the category policy; otherwise its row
+// is not published).
+type Originals struct {
+	Table *model.Table
+	QIs   []*model.Column
+	SA    *model.Column // nil when the release has no sensitive attribute
+	// ByKey lists the published original rows of every QI tuple.
+	ByKey    map[string][]int
+	category bool
+}
+
+// NewOriginals resolves the manifest's QIs and SA on the original; an
+// original without them is an input error.
+func NewOriginals(orig *model.Table, m *model.Manifest) (*Originals, error) {
+	cols, err := orig.MustColumns("original", m.QIs)
+	if err != nil {
+		return nil, err
+	}
+	o := &Originals{Table: orig, QIs: cols, ByKey: map[string][]int{}, category: m.MissingValues == "category"}
+	if m.SA != "" {
+		if o.SA = orig.Column(m.SA); o.SA == nil {
+			return nil, &model.ParamError{Param: "original", Value: orig.Name, Reason: fmt.Sprintf("the original has no sensitive column %q", m.SA),
+				Hint: "give the table the release was made from"}
+		}
+	}
+	for row := 0; row < orig.Rows; row++ {
+		k, ok := o.Key(cols, row)
+		if !ok {
+			continue
+		}
+		if o.SA != nil {
+			if _, ok := o.Text(o.SA, row); !ok {
+				continue
+			}
+		}
+		o.ByKey[k] = append(o.ByKey[k], row)
+	}
+	return o, nil
+}
+
+// Text is a cell as the release would publish it; false when the row
+// is not published for it.
+func (o *Originals) Text(c *model.Column, row int) (string, bool) {
+	if c.IsMissing(row) {
+		return "?", o.category && c.Kind != model.Numeric
+	}
+	return c.Value(row), true
+}
+
+// Key joins the published texts of cols in a row (false when a missing
+// value drops the row).
+func (o *Originals) Key(cols []*model.Column, row int) (string, bool) {
+	b := make([]byte, 0, 32)
+	for _, c := range cols {
+		v, ok := o.Text(c, row)
+		if !ok {
+			return "", false
+		}
+		b = append(b, v...)
+		b = append(b, 0)
+	}
+	return string(b), true
+}
+
+// Rows is the number of original rows a release publishes.
+func (o *Originals) Rows() int {
+	n := 0
+	for _, rows := range o.ByKey {
+		n += len(rows)
+	}
+	return n
+}
+
+// PublishedKey joins the texts of published columns in a row.
+func PublishedKey(cols []*model.Column, row int) string {
+	b := make([]byte, 0, 32)
+	for _, c := range cols {
+		b = append(b, c.Value(row)...)
+		b = append(b, 0)
+	}
+	return string(b)
+}
+
+// SameTuples compares the published QI tuples (one per row of cols) with
+// the original's as multisets and adds the line; it returns each
+// published row's key.
+func (o *Originals) SameTuples(file string, cols []*model.Column, rows int, r *Report) ([]string, bool) {
+	keys := make([]string, rows)
+	count := map[string]int{}
+	for row := 0; row < rows; row++ {
+		keys[row] = PublishedKey(cols, row)
+		count[keys[row]]++
+	}
+	differ := 0
+	for k, n := range count {
+		if n != len(o.ByKey[k]) {
+			differ++
+		}
+	}
+	for k := range o.ByKey {
+		if _, ok := count[k]; !ok {
+			differ++
+		}
+	}
+	r.Add(differ == 0, "tuples", "the quasi-identifier tuples of %s are exactly the original's (%d QI combinations differ in count)", file, differ)
+	return keys, differ == 0
+}
+
+// Pin gives the original row behind every published row of a file: from
+// the audit record's row map when it has one for the file (every row must
+// carry the same QI values), else by QI values when every combination's
+// rows are interchangeable (interchangeable reports, per key, whether the
+// file's rows with that key can stand for any of its original rows). A
+// false result has added the failing line.
+func (o *Originals) Pin(file string, keys []string, audit *model.Audit, interchangeable func(key string) bool, r *Report) ([]int, bool) {
+	pinned := make([]int, len(keys))
+	if audit != nil && len(audit.RowMap[file]) > 0 {
+		rows := audit.RowMap[file]
+		bad := len(rows) != len(keys)
+		for i := 0; !bad && i < len(keys); i++ {
+			var k string
+			var ok bool
+			if rows[i] >= 0 && rows[i] < o.Table.Rows {
+				k, ok = o.Key(o.QIs, rows[i])
+			}
+			bad = !ok || k != keys[i]
+			pinned[i] = rows[i]
+		}
+		if bad {
+			r.Add(false, "audit", "the audit record's row map does not fit this original and %s", file)
+			return nil, false
+		}
+		r.Add(true, "audit", "the audit record pins every row of %s to an input row with the same QI values", file)
+		return pinned, true
+	}
+	spanning := 0
+	for k := range o.ByKey {
+		if interchangeable != nil && !interchangeable(k) {
+			spanning++
+		}
+	}
+	if spanning > 0 {
+		r.Add(false, "pinning", "undetermined: %d QI combinations of %s lie in more than one group, so the files do not say which original row is which; check with the audit record written beside the release", spanning, file)
+		return nil, false
+	}
+	next := map[string]int{}
+	for i, k := range keys {
+		pinned[i] = o.ByKey[k][next[k]]
+		next[k]++
+	}
+	return pinned, true
+}
+
+// Shuffled adds the line that a file's rows are not in the input's order
+// (given the input row behind each published row). Small files and files
+// of one repeated tuple are exempt: their order says nothing.
+func Shuffled(file string, pinned []int, distinct int, r *Report) {
+	if len(pinned) < 8 || distinct < 2 {
+		return
+	}
+	desc := sort.SliceIsSorted(pinned, func(i, j int) bool { return pinned[i] > pinned[j] })
+	if sort.IntsAreSorted(pinned) || desc {
+		r.Add(false, "shuffled", "%s rows are in the input's order", file)
+		return
+	}
+	r.Add(true, "shuffled", "%s rows are not in the input's order", file)
 }

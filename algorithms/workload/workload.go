@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/gocarina/gocsv"
 
@@ -21,9 +22,16 @@ import (
 //     y - x a fixed fraction of its domain (Koudas et al. 2009, Section 6.1).
 //   - "count-range": COUNT(*) over a box covering a fraction of every
 //     numeric QI's domain (Sacharidis et al., Section 5).
+//   - "count-in": COUNT(*) with a condition on qd randomly chosen QIs and
+//     one on the sensitive attribute, each selecting a fraction
+//     s^(1/(qd+1)) of its domain, so that the query selects about s of the
+//     table (Wong et al., Section 7; Wang, Section 7): A IN (b values) with
+//     b = ceil(|A| * s^(1/(qd+1))) for a categorical attribute, a range
+//     of that fraction of the domain for a numeric one.
 const (
 	AvgRange   = "avg-range"
 	CountRange = "count-range"
+	CountIn    = "count-in"
 )
 
 // Options tune Generate.
@@ -32,6 +40,10 @@ type Options struct {
 	Queries int     // number of queries (default 100)
 	Range   float64 // fraction of the domain a range covers (default 0.1)
 	Seed    uint64
+	// Dims is qd, the number of QIs a count-in query conditions on
+	// (default min(4, QIs)); Selectivity is its s (default 0.05).
+	Dims        int
+	Selectivity float64
 }
 
 // Generate makes a random workload for the table and roles.
@@ -43,6 +55,9 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 		opt.Range = 0.1
 	}
 	rng := model.NewRand(opt.Seed)
+	if opt.Shape == CountIn {
+		return countIn(t, roles, opt, rng)
+	}
 	var numeric []*model.Column
 	for _, q := range roles.QIs {
 		if c := t.Column(q); c != nil && c.Kind == model.Numeric && len(c.Nums) > 1 {
@@ -77,6 +92,73 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// countIn generates the count-in shape.
+func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([]*model.Query, error) {
+	var qis []*model.Column
+	for _, q := range roles.QIs {
+		if c := t.Column(q); c != nil && len(c.Dict) > 0 {
+			qis = append(qis, c)
+		}
+	}
+	sa := t.Column(roles.SA)
+	if len(qis) == 0 || sa == nil || len(sa.Dict) == 0 {
+		return nil, fmt.Errorf("the %s workload needs quasi-identifiers and a sensitive attribute with values", CountIn)
+	}
+	qd := opt.Dims
+	if qd <= 0 {
+		qd = min(4, len(qis))
+	}
+	if qd > len(qis) {
+		return nil, &model.ParamError{Param: "qd", Value: fmt.Sprint(qd), Reason: fmt.Sprintf("there are only %d quasi-identifiers", len(qis))}
+	}
+	s := opt.Selectivity
+	if s <= 0 || s > 1 {
+		s = 0.05
+	}
+	frac := math.Pow(s, 1/float64(qd+1))
+	var out []*model.Query
+	for i := 0; i < opt.Queries; i++ {
+		perm := rng.Perm(len(qis))
+		var preds []string
+		for _, j := range perm[:qd] {
+			preds = append(preds, condition(qis[j], frac, rng))
+		}
+		preds = append(preds, condition(sa, frac, rng))
+		q, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// condition selects a fraction of c's domain: a range of a numeric
+// column, ceil(|A| * frac) distinct values of a categorical one.
+func condition(c *model.Column, frac float64, rng *model.Rand) string {
+	if c.Kind == model.Numeric && len(c.Nums) > 1 {
+		lo, hi := rangeIn(c, frac, rng)
+		return fmt.Sprintf("%q BETWEEN %s AND %s", c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+	}
+	b := int(math.Ceil(float64(len(c.Dict)) * frac))
+	b = max(1, min(b, len(c.Dict)))
+	codes := rng.Perm(len(c.Dict))[:b]
+	vals := make([]string, b)
+	for i, code := range codes {
+		vals[i] = QuoteValue(c.Dict[code])
+	}
+	return fmt.Sprintf("%q IN (%s)", c.Name, strings.Join(vals, ", "))
+}
+
+// QuoteValue writes a value as a query literal: a number as it is, text in
+// single quotes with '' for a quote.
+func QuoteValue(v string) string {
+	if _, ok := model.ParseNumber(v); ok && !strings.ContainsAny(v, " '") {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
 }
 
 // rangeIn picks [x, x+R*span] inside the column's domain (integers stay

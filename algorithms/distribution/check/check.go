@@ -1,15 +1,20 @@
-package verify
+// Package check is the independent checker of distribution releases
+// (Koudas et al. 2009): it reads qi.csv, sa.csv and hierarchy.csv and
+// re-checks Definition 3.2 per group, the fake budget and, with the
+// original, Definition 3.1. It imports model and algorithms/verify only,
+// never the method, so a bug in the method cannot hide itself here.
+package check
 
 import (
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
+	"privlab/algorithms/verify"
 	"privlab/model"
 )
-
-func init() { checkers["distribution"] = checkDistribution }
 
 // annotated is hierarchy.csv read back: a tree with integer edge weights.
 type annotated struct {
@@ -29,15 +34,15 @@ type annotated struct {
 // readHierarchy parses and validates hierarchy.csv: a single root, parents
 // that exist, no cycles, every internal node's children tile its range
 // without overlap, integer weights >= 0 with a positive sum per node.
-func readHierarchy(dir string) (*annotated, error) {
-	t, err := loadCSV(dir, "hierarchy.csv")
+func readHierarchy(rel *verify.Release) (*annotated, error) {
+	t, err := rel.Table("hierarchy.csv")
 	if err != nil {
 		return nil, err
 	}
 	bad := func(line int, msg string) error {
-		return &model.InputError{File: dir + "/hierarchy.csv", Line: line, Msg: msg}
+		return &model.InputError{File: rel.Dir + "/hierarchy.csv", Line: line, Msg: msg}
 	}
-	if !checkHeader(t, []string{"NodeID", "ParentID", "Low", "High", "Weight"}) {
+	if !verify.CheckHeader(t, []string{"NodeID", "ParentID", "Low", "High", "Weight"}) {
 		return nil, bad(1, "expected header NodeID,ParentID,Low,High,Weight")
 	}
 	n := t.Rows
@@ -187,27 +192,29 @@ func (a *annotated) mixture(weight []int64, copies map[int]float64, nLeaves int,
 	return out
 }
 
-func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) error {
-	qi, err := loadCSV(dir, "qi.csv")
+// Check verifies a distribution release.
+func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
+	m := rel.Manifest
+	qi, err := rel.Table("qi.csv")
 	if err != nil {
 		return err
 	}
-	sa, err := loadCSV(dir, "sa.csv")
+	sa, err := rel.Table("sa.csv")
 	if err != nil {
 		return err
 	}
-	h, err := readHierarchy(dir)
+	h, err := readHierarchy(rel)
 	if err != nil {
 		return err
 	}
 	wantQI := append([]string{"GroupID"}, m.QIs...)
-	r.add(checkHeader(qi, wantQI), "columns", "qi.csv holds GroupID and the %d quasi-identifiers only (no identifier, no sensitive value)", len(m.QIs))
-	r.add(checkHeader(sa, []string{"GroupID", "Low", "High"}), "sa columns", "sa.csv holds GroupID, Low, High only")
+	r.Add(verify.CheckHeader(qi, wantQI), "columns", "qi.csv holds GroupID and the %d quasi-identifiers only (no identifier, no sensitive value)", len(m.QIs))
+	r.Add(verify.CheckHeader(sa, []string{"GroupID", "Low", "High"}), "sa columns", "sa.csv holds GroupID, Low, High only")
 	leafIndex := make([]int, len(h.parent))
 	for i, l := range h.leaves {
 		leafIndex[l] = i
 	}
-	r.add(true, "hierarchy", "%d nodes over %d values; children tile their parent", len(h.parent), len(h.leaves))
+	r.Add(true, "hierarchy", "%d nodes over %d values; children tile their parent", len(h.parent), len(h.leaves))
 
 	// Group sizes and subdomains.
 	groupIdx := map[string]int{}
@@ -244,10 +251,10 @@ func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) er
 		subs[gi][x]++
 		nsub[gi]++
 	}
-	r.add(unknownGroup == 0 && unknownNode == 0, "subdomains", "every sa.csv row names a group of qi.csv and a node of hierarchy.csv (%d unknown groups, %d unknown subdomains)", unknownGroup, unknownNode)
+	r.Add(unknownGroup == 0 && unknownNode == 0, "subdomains", "every sa.csv row names a group of qi.csv and a node of hierarchy.csv (%d unknown groups, %d unknown subdomains)", unknownGroup, unknownNode)
 
 	// Group weights: hierarchy.csv's, or per group from group_weights.csv.
-	groupWeights, err := readGroupWeights(dir, groupIdx, h)
+	groupWeights, err := readGroupWeights(rel, groupIdx, h)
 	if err != nil {
 		return err
 	}
@@ -293,16 +300,16 @@ func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) er
 	}
 	ok := worst <= 1e-9
 	if ok {
-		r.add(true, "P'-privacy", "in all %d groups every value's posterior equals the effective target (Definition 3.2; max deviation %.2g)", len(sizes), worst)
+		r.Add(true, "P'-privacy", "in all %d groups every value's posterior equals the effective target (Definition 3.2; max deviation %.2g)", len(sizes), worst)
 	} else {
-		r.add(false, "P'-privacy", "group %s: posterior deviates from the target by %.4g (Definition 3.2)", worstGroup, worst)
+		r.Add(false, "P'-privacy", "group %s: posterior deviates from the target by %.4g (Definition 3.2)", worstGroup, worst)
 	}
 
-	r.add(certain == 0, "disclosure", "no group's target gives one value probability 1 (%d groups do)", certain)
+	r.Add(certain == 0, "disclosure", "no group's target gives one value probability 1 (%d groups do)", certain)
 
 	// Fakes: each group needs at least one subdomain per tuple, and the
 	// extra ones (fakes) must fit the budget.
-	budget, berr := model.ParseFakes(orDefault(m.Parameters["fakes"], "0"))
+	budget, berr := parseFakes(orDefault(m.Parameters["fakes"], "0"))
 	short, over, fakes := 0, 0, 0
 	for gi := range sizes {
 		f := nsub[gi] - sizes[gi]
@@ -311,20 +318,38 @@ func checkDistribution(dir string, m *model.Manifest, opt Options, r *Report) er
 			continue
 		}
 		fakes += f
-		if berr == nil && f > budget.For(sizes[gi]) {
+		if berr == nil && f > budget(sizes[gi]) {
 			over++
 		}
 	}
-	r.add(short == 0, "tuples covered", "every group has at least one subdomain per published tuple (%d groups short)", short)
-	r.add(over == 0 && berr == nil, "fake budget", "%d fake values in all, every group within the budget %s (%d groups over)", fakes, orDefault(m.Parameters["fakes"], "0"), over)
+	r.Add(short == 0, "tuples covered", "every group has at least one subdomain per published tuple (%d groups short)", short)
+	r.Add(over == 0 && berr == nil, "fake budget", "%d fake values in all, every group within the budget %s (%d groups over)", fakes, orDefault(m.Parameters["fakes"], "0"), over)
 
 	if opt.Original != nil {
 		targetOf := func(gi int) []float64 {
 			return h.mixture(weightsOf(gi), map[int]float64{h.root: 1}, len(h.leaves), leafIndex)
 		}
-		checkAgainstOriginal(m, qi, qiGroup, subs, h, leafIndex, targetOf, opt.Original, opt.Audit, r)
+		return checkAgainstOriginal(m, qi, qiGroup, subs, h, leafIndex, targetOf, opt.Original, opt.Audit, r)
 	}
 	return nil
+}
+
+// parseFakes reads the fake budget "N" or "P%" (Koudas et al. 2009,
+// Sections 5 and 6.2) and returns the budget of a group of n tuples.
+func parseFakes(s string) (func(n int) int, error) {
+	s = strings.TrimSpace(s)
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(x >= 0) || x > 1000 {
+			return nil, fmt.Errorf("bad percentage %q", s)
+		}
+		return func(n int) int { return int(math.Floor(x*float64(n)/100 + 1e-9)) }, nil
+	}
+	c, err := strconv.Atoi(s)
+	if err != nil || c < 0 {
+		return nil, fmt.Errorf("bad count %q", s)
+	}
+	return func(int) int { return c }, nil
 }
 
 func orDefault(s, d string) string {
@@ -338,16 +363,16 @@ func orDefault(s, d string) string {
 // release has one: each group's weight for every node, by NodeID, with the
 // same rule as hierarchy.csv (every internal node's children's weights
 // have a positive sum).
-func readGroupWeights(dir string, groupIdx map[string]int, h *annotated) ([][]int64, error) {
-	t, err := loadCSV(dir, "group_weights.csv")
+func readGroupWeights(rel *verify.Release, groupIdx map[string]int, h *annotated) ([][]int64, error) {
+	if !rel.Has("group_weights.csv") {
+		return nil, nil
+	}
+	t, err := rel.Table("group_weights.csv")
 	if err != nil {
-		if ie, ok := err.(*model.InputError); ok && ie.Msg == "file does not exist" {
-			return nil, nil
-		}
 		return nil, err
 	}
-	file := dir + "/group_weights.csv"
-	if !checkHeader(t, []string{"GroupID", "NodeID", "Weight"}) {
+	file := rel.Dir + "/group_weights.csv"
+	if !verify.CheckHeader(t, []string{"GroupID", "NodeID", "Weight"}) {
 		return nil, &model.InputError{File: file, Line: 1, Msg: "expected header GroupID,NodeID,Weight"}
 	}
 	nodes := len(h.parent)
@@ -411,110 +436,25 @@ func nodeName(h *annotated, x int) string {
 // otherwise which original row is which published row is not fixed by the
 // files, and the line says so and fails.
 func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, subs []map[int]float64,
-	h *annotated, leafIndex []int, targetOf func(int) []float64, orig *model.Table, audit *model.Audit, r *Report) {
-	cols, err := orig.MustColumns("qi", m.QIs)
+	h *annotated, leafIndex []int, targetOf func(int) []float64, orig *model.Table, audit *model.Audit, r *verify.Report) error {
+	o, err := verify.NewOriginals(orig, m)
 	if err != nil {
-		r.add(false, "original", "%v", err)
-		return
+		return err
 	}
-	saCol := orig.Column(m.SA)
-	if saCol == nil {
-		r.add(false, "original", "the original has no sensitive column %q", m.SA)
-		return
+	keys, same := o.SameTuples("qi.csv", qi.Columns[1:], qi.Rows, r)
+	if !same {
+		return nil
 	}
-	category := m.MissingValues == "category"
-	// A missing value is published as "?" under the category policy for
-	// categorical columns; otherwise its row is not published.
-	text := func(c *model.Column, row int) (string, bool) {
-		if c.IsMissing(row) {
-			return "?", category && c.Kind != model.Numeric
+	groupsOf := map[string]map[int]bool{}
+	for row, k := range keys {
+		if groupsOf[k] == nil {
+			groupsOf[k] = map[int]bool{}
 		}
-		return c.Value(row), true
+		groupsOf[k][qiGroup[row]] = true
 	}
-	keyOf := func(cs []*model.Column, row int) (string, bool) {
-		b := make([]byte, 0, 32)
-		for _, c := range cs {
-			v, ok := text(c, row)
-			if !ok {
-				return "", false
-			}
-			b = append(b, v...)
-			b = append(b, 0)
-		}
-		return string(b), true
-	}
-	qiCols := qi.Columns[1:]
-	// The original rows a release of this policy publishes, by QI key.
-	origByKey := map[string][]int{}
-	for row := 0; row < orig.Rows; row++ {
-		k, ok := keyOf(cols, row)
-		if _, saOK := text(saCol, row); !ok || !saOK {
-			continue // dropped for a missing value
-		}
-		origByKey[k] = append(origByKey[k], row)
-	}
-	pubByKey := map[string]map[int]int{} // key -> group -> count
-	pubKey := make([]string, qi.Rows)
-	for row := 0; row < qi.Rows; row++ {
-		k, _ := keyOf(qiCols, row)
-		pubKey[row] = k
-		if pubByKey[k] == nil {
-			pubByKey[k] = map[int]int{}
-		}
-		pubByKey[k][qiGroup[row]]++
-	}
-	differ := 0
-	for k, gs := range pubByKey {
-		n := 0
-		for _, c := range gs {
-			n += c
-		}
-		if n != len(origByKey[k]) {
-			differ++
-		}
-	}
-	for k := range origByKey {
-		if _, ok := pubByKey[k]; !ok {
-			differ++
-		}
-	}
-	r.add(differ == 0, "tuples", "the published QI tuples are exactly the original's (%d QI combinations differ in count)", differ)
-	if differ > 0 {
-		return
-	}
-
-	// Which original row stands behind each published row.
-	pinned := make([]int, qi.Rows)
-	switch {
-	case audit != nil && len(audit.RowMap["qi.csv"]) > 0:
-		rows := audit.RowMap["qi.csv"]
-		bad := len(rows) != qi.Rows
-		for i := 0; !bad && i < qi.Rows; i++ {
-			k, ok := keyOf(cols, rows[i])
-			bad = rows[i] < 0 || rows[i] >= orig.Rows || !ok || k != pubKey[i]
-			pinned[i] = rows[i]
-		}
-		if bad {
-			r.add(false, "audit", "the audit record's row map does not fit this original and release")
-			return
-		}
-		r.add(true, "audit", "the audit record pins every published row to an input row with the same QI values")
-	default:
-		spanning := 0
-		for _, gs := range pubByKey {
-			if len(gs) > 1 {
-				spanning++
-			}
-		}
-		if spanning > 0 {
-			r.add(false, "generalization", "undetermined: %d QI combinations lie in more than one group, so the files do not say which original value is in which group; check with the audit record written beside the release", spanning)
-			return
-		}
-		next := map[string]int{}
-		for i, k := range pubKey {
-			pinned[i] = origByKey[k][next[k]]
-			next[k]++
-		}
+	pinned, ok := o.Pin("qi.csv", keys, audit, func(k string) bool { return len(groupsOf[k]) <= 1 }, r)
+	if !ok {
+		return nil
 	}
 
 	// Leaf of each original SA value in the hierarchy.
@@ -524,16 +464,17 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		leafOf[h.low[l]] = l
 		numLeaf[h.lowNum[l]] = l
 	}
+	saCol := o.SA
 	groupValues := make([]map[int]int, len(subs))
 	for i, row := range pinned {
-		v, _ := text(saCol, row)
+		v, _ := o.Text(saCol, row)
 		l, ok := leafOf[v]
 		if !ok && saCol.Kind == model.Numeric && !saCol.IsMissing(row) {
 			l, ok = numLeaf[saCol.Num(row)]
 		}
 		if !ok {
-			r.add(false, "generalization", "original value %q of %s is not in hierarchy.csv", v, m.SA)
-			return
+			r.Add(false, "generalization", "original value %q of %s is not in hierarchy.csv", v, m.SA)
+			return nil
 		}
 		g := qiGroup[i]
 		if groupValues[g] == nil {
@@ -554,25 +495,15 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 			}
 		}
 	}
-	r.add(impossible == 0, "support", "every original value has positive probability under its group's target (%d do not)", impossible)
+	r.Add(impossible == 0, "support", "every original value has positive probability under its group's target (%d do not)", impossible)
 	matched, total := matchGroups(groupValues, subs, h)
 	if matched == total {
-		r.add(true, "generalization", "every original value maps to a distinct subdomain of its group that contains it (Definition 3.1; %d values)", total)
+		r.Add(true, "generalization", "every original value maps to a distinct subdomain of its group that contains it (Definition 3.1; %d values)", total)
 	} else {
-		r.add(false, "generalization", "only %d of %d original values can be mapped into their groups' subdomains (Definition 3.1)", matched, total)
+		r.Add(false, "generalization", "only %d of %d original values can be mapped into their groups' subdomains (Definition 3.1)", matched, total)
 	}
-
-	// Shuffle: the published order must not be the input order.
-	if qi.Rows >= 8 && len(pubByKey) >= 2 {
-		increasing := true
-		for i := 1; i < len(pinned); i++ {
-			if pinned[i] < pinned[i-1] {
-				increasing = false
-				break
-			}
-		}
-		r.add(!increasing, "shuffled", "qi.csv rows are not in the input's order")
-	}
+	verify.Shuffled("qi.csv", pinned, len(groupsOf), r)
+	return nil
 }
 
 // matchGroups finds, per group, a maximum matching of its original values
@@ -583,13 +514,13 @@ func matchGroups(values []map[int]int, subs []map[int]float64, h *annotated) (ma
 		if len(vals) == 0 {
 			continue
 		}
-		f := newFlow()
-		src, sink := f.node(), f.node()
+		f := verify.NewFlow()
+		src, sink := f.Node(), f.Node()
 		nodeOf := map[int]int{}
 		for l, c := range vals {
 			total += c
-			v := f.node()
-			f.edge(src, v, c)
+			v := f.Node()
+			f.Edge(src, v, c)
 			for x := l; x >= 0; x = h.parent[x] {
 				cnt := int(subs[g][x])
 				if cnt == 0 {
@@ -597,14 +528,14 @@ func matchGroups(values []map[int]int, subs []map[int]float64, h *annotated) (ma
 				}
 				n, ok := nodeOf[x]
 				if !ok {
-					n = f.node()
+					n = f.Node()
 					nodeOf[x] = n
-					f.edge(n, sink, cnt)
+					f.Edge(n, sink, cnt)
 				}
-				f.edge(v, n, c)
+				f.Edge(v, n, c)
 			}
 		}
-		matched += f.maxflow(src, sink)
+		matched += f.MaxFlow(src, sink)
 	}
 	return matched, total
 }

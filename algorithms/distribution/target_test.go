@@ -1,4 +1,4 @@
-package model
+package distribution
 
 import (
 	"errors"
@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"privlab/model"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,7 +17,7 @@ import (
 // Koudas et al. 2009, Figure 3: a binary hierarchy over the salaries 30K,
 // 40K, 50K, 60K with the uniform target has weight 1 on every edge.
 func TestAnnotateFigure3Uniform(t *testing.T) {
-	h := tree(t)(Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
+	h := tree(t)(model.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
 	wantTree(t, h, `
 30000-60000
   30000-40000
@@ -215,7 +217,7 @@ func TestBestFractionMatchesBruteForce(t *testing.T) {
 }
 
 func TestAnnotate(t *testing.T) {
-	h := tree(t)(Balanced("v", seq(1, 4), 2))
+	h := tree(t)(model.Balanced("v", seq(1, 4), 2))
 	t.Run("table counts, exact", func(t *testing.T) {
 		m, err := Target{Kind: TargetTable}.Masses(h, []float64{2, 2, 1, 1})
 		if err != nil {
@@ -263,7 +265,7 @@ func TestAnnotate(t *testing.T) {
 		}
 	})
 	t.Run("zero-mass subtree weighted by leaf count", func(t *testing.T) {
-		h5 := tree(t)(Balanced("v", seq(1, 5), 2)) // [1-3: [1-2: 1 2] 3] [4-5: 4 5]
+		h5 := tree(t)(model.Balanced("v", seq(1, 5), 2)) // [1-3: [1-2: 1 2] 3] [4-5: 4 5]
 		a := Annotate(h5, []float64{0, 0, 0, 0.5, 0.5}, 8)
 		if got := []string{a.WeightString(0), a.WeightString(node(t, h5, "1-3")), a.WeightString(node(t, h5, "1-2"))}; !reflect.DeepEqual(got, []string{"0:1", "2:1", "1:1"}) {
 			t.Errorf("weights %v", got)
@@ -273,7 +275,7 @@ func TestAnnotate(t *testing.T) {
 		}
 	})
 	t.Run("flat hierarchy", func(t *testing.T) {
-		f := tree(t)(Flat("c", []string{"a", "b", "c"}))
+		f := tree(t)(model.Flat("c", []string{"a", "b", "c"}))
 		a := Annotate(f, []float64{0.5, 0.3, 0.2}, 8)
 		if a.WeightString(0) != "5:3:2" || !reflect.DeepEqual(a.Effective, []float64{0.5, 0.3, 0.2}) {
 			t.Errorf("weights %s effective %v", a.WeightString(0), a.Effective)
@@ -304,15 +306,15 @@ func TestEMD(t *testing.T) {
 	}
 	// Annotated.EMD picks the ordered distance for numeric domains and the
 	// equal distance for categorical ones.
-	num := &Annotated{H: &Hierarchy{Numeric: true}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
-	cat := &Annotated{H: &Hierarchy{}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
+	num := &Annotated{H: &model.Hierarchy{Numeric: true}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
+	cat := &Annotated{H: &model.Hierarchy{}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
 	if num.EMD() != 0.5 || cat.EMD() != 1 || num.MaxAbs() != 1 {
 		t.Errorf("numeric %v categorical %v max %v", num.EMD(), cat.EMD(), num.MaxAbs())
 	}
 }
 
 func TestMasses(t *testing.T) {
-	nums := tree(t)(Balanced("v", seq(1, 5), 2))
+	nums := tree(t)(model.Balanced("v", seq(1, 5), 2))
 	t.Run("normal", func(t *testing.T) {
 		m, err := Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(nums, nil)
 		if err != nil {
@@ -337,15 +339,15 @@ func TestMasses(t *testing.T) {
 			}
 		}
 		// Leaves out of value order get the mass of their own neighbourhood.
-		odd := tree(t)(ParseHierarchy("v", "h.csv", strings.NewReader("1;a;*\n3;a;*\n5;a;*\n2;b;*\n4;b;*\n")))
+		odd := tree(t)(model.ParseHierarchy("v", "h.csv", strings.NewReader("1;a;*\n3;a;*\n5;a;*\n2;b;*\n4;b;*\n")))
 		m2, _ := Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(odd, nil)
 		for i, l := range odd.Leaves {
 			if v := odd.Nodes[l].Value; math.Abs(m2[i]-want[int(v)-1]) > 1e-12 {
 				t.Errorf("value %v got mass %v, want %v", v, m2[i], want[int(v)-1])
 			}
 		}
-		_, err = Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(tree(t)(Flat("c", []string{"a", "b"})), nil)
-		var pe *ParamError
+		_, err = Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(tree(t)(model.Flat("c", []string{"a", "b"})), nil)
+		var pe *model.ParamError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "numeric") {
 			t.Errorf("normal on categorical: %v", err)
 		}
@@ -354,7 +356,7 @@ func TestMasses(t *testing.T) {
 		}
 	})
 	t.Run("zipf", func(t *testing.T) {
-		h := tree(t)(Flat("c", []string{"a", "b", "c", "d"}))
+		h := tree(t)(model.Flat("c", []string{"a", "b", "c", "d"}))
 		m, _ := Target{Kind: TargetZipf, S: 1}.Masses(h, nil)
 		want := []float64{12.0 / 25, 6.0 / 25, 4.0 / 25, 3.0 / 25} // (1/k) / (25/12)
 		for i := range want {
@@ -389,7 +391,7 @@ func TestMasses(t *testing.T) {
 		}
 	})
 	t.Run("custom", func(t *testing.T) {
-		sal := tree(t)(Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
+		sal := tree(t)(model.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
 		tg, err := ParseTargetCSV("w.csv", strings.NewReader("\xEF\xBB\xBFvalue,weight\n30000,1\n\n4e4,3\n"))
 		if err != nil {
 			t.Fatal(err)
@@ -400,7 +402,7 @@ func TestMasses(t *testing.T) {
 		}
 		tg, _ = ParseTargetCSV("w.csv", strings.NewReader("30000,1\n70000,2\n80000,1\n"))
 		_, err = tg.Masses(sal, nil)
-		var ie *InputError
+		var ie *model.InputError
 		if !errors.As(err, &ie) || ie.File != "w.csv" || !strings.Contains(err.Error(), `value "70000" is not in the domain of salary`) {
 			t.Errorf("unknown value: %v", err)
 		}
@@ -427,7 +429,7 @@ func TestParseTargetCSVErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := ParseTargetCSV("w.csv", strings.NewReader(tt.in))
-		var ie *InputError
+		var ie *model.InputError
 		if !errors.As(err, &ie) || ie.File != "w.csv" || ie.Line != tt.line || ie.Column != tt.col || !strings.Contains(ie.Msg, tt.msg) {
 			t.Errorf("%q: got %v, want line %d column %d %q", tt.in, err, tt.line, tt.col, tt.msg)
 		}
@@ -454,7 +456,7 @@ func TestParseTarget(t *testing.T) {
 	}
 	for _, spec := range []string{"normal:1", "normal:1,0", "normal:1,-2", "normal:x,1", "zipf:-1", "zipf:", "zipf:Inf", "nosuchfile.csv"} {
 		_, err := ParseTarget(spec)
-		var pe *ParamError
+		var pe *model.ParamError
 		if !errors.As(err, &pe) || pe.Param != "target" {
 			t.Errorf("ParseTarget(%q): got %v, want a target parameter error", spec, err)
 		}
@@ -465,4 +467,46 @@ func TestParseTarget(t *testing.T) {
 	if err != nil || tg.Kind != TargetCustom || tg.String() != p || !reflect.DeepEqual(tg.Weights, map[string]float64{"a": 1, "b": 3}) {
 		t.Errorf("custom file: %+v %v", tg, err)
 	}
+}
+
+func seq(lo, hi int) []string {
+	var out []string
+	for i := lo; i <= hi; i++ {
+		out = append(out, strconv.Itoa(i))
+	}
+	return out
+}
+
+// tree fails the test on a builder error: tree(t)(model.Flat(...)).
+func tree(t *testing.T) func(*model.Hierarchy, error) *model.Hierarchy {
+	return func(h *model.Hierarchy, err error) *model.Hierarchy {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+}
+
+func wantTree(t *testing.T, h *model.Hierarchy, want string) {
+	t.Helper()
+	want = strings.TrimLeft(want, "\n")
+	if got := h.String(); got != want {
+		t.Errorf("tree\n%s\nwant\n%s", got, want)
+	}
+}
+
+// node finds the deepest node with this label.
+func node(t *testing.T, h *model.Hierarchy, label string) int {
+	t.Helper()
+	found := -1
+	for i, nd := range h.Nodes {
+		if nd.Label == label && (found < 0 || nd.Depth > h.Nodes[found].Depth) {
+			found = i
+		}
+	}
+	if found < 0 {
+		t.Fatalf("no node %q", label)
+	}
+	return found
 }

@@ -1,4 +1,4 @@
-package verify_test
+package check_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -103,7 +104,7 @@ func figure2Release(t *testing.T) (string, string) {
 
 func check(t *testing.T, dir string, orig *model.Table) *verify.Report {
 	t.Helper()
-	rep, err := verify.Check(dir, verify.Options{Original: orig})
+	rep, err := catalog.Check(dir, verify.Options{Original: orig})
 	if err != nil {
 		t.Fatalf("Check(%s): %v", dir, err)
 	}
@@ -291,7 +292,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 		t.Fatalf("Dir %q", rep.Dir)
 	}
 	wantStrings := []string{
-		"ok   files: 3 files match their SHA-256",
+		"ok   files: 4 files match their SHA-256",
 		"ok   contents: no unlisted files in the release",
 		"ok   columns: qi.csv holds GroupID and the 2 quasi-identifiers only (no identifier, no sensitive value)",
 		"ok   sa columns: sa.csv holds GroupID, Low, High only",
@@ -318,7 +319,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 	if l := line(t, rep, "generalization"); l.String() != "ok   generalization: every original value maps to a distinct subdomain of its group that contains it (Definition 3.1; 11 values)" {
 		t.Fatalf("%s", l)
 	}
-	if l := line(t, rep, "tuples"); l.Text != "the published QI tuples are exactly the original's (0 QI combinations differ in count)" {
+	if l := line(t, rep, "tuples"); l.Text != "the quasi-identifier tuples of qi.csv are exactly the original's (0 QI combinations differ in count)" {
 		t.Fatalf("%s", l)
 	}
 }
@@ -398,7 +399,7 @@ func TestTamperEditSARow(t *testing.T) {
 	if l := line(t, rep, "P'-privacy"); l.Text != "group 1: posterior deviates from the target by 0.125 (Definition 3.2)" {
 		t.Fatalf("%s", l)
 	}
-	if l := line(t, rep, "files"); l.Text != "2 files match their SHA-256 ; changed or missing: sa.csv" {
+	if l := line(t, rep, "files"); l.Text != "3 files match their SHA-256 ; changed or missing: sa.csv" {
 		t.Fatalf("%s", l)
 	}
 	// With the hashes fixed, the privacy failure remains alone.
@@ -524,7 +525,7 @@ func TestHierarchyReadErrors(t *testing.T) {
 				recs[i] = append([]string(nil), base[i]...)
 			}
 			writeCSV(t, filepath.Join(dir, "hierarchy.csv"), c.edit(recs))
-			rep, err := verify.Check(dir, verify.Options{})
+			rep, err := catalog.Check(dir, verify.Options{})
 			if err == nil {
 				t.Fatalf("no error; report:\n%s", strings.Join(rep.Strings(), "\n"))
 			}
@@ -553,10 +554,10 @@ func TestUnlistedFile(t *testing.T) {
 	if l := line(t, rep, "contents"); l.String() != "FAIL contents: no unlisted files in the release ; unlisted: notes.txt" {
 		t.Fatalf("%s", l)
 	}
-	// report.md is always allowed.
+	// report.md is listed with its hash: an edit fails files.
 	os.Remove(filepath.Join(out, "notes.txt"))
 	writeFile(t, filepath.Join(out, "report.md"), "changed\n")
-	wantFailing(t, check(t, out, nil))
+	wantFailing(t, check(t, out, nil), "files")
 	// A listed file that is missing fails files.
 	os.Remove(filepath.Join(out, "report.md"))
 	rehash(t, out, func(m map[string]any) {
@@ -564,7 +565,7 @@ func TestUnlistedFile(t *testing.T) {
 	})
 	rep = check(t, out, nil)
 	wantFailing(t, rep, "files")
-	if l := line(t, rep, "files"); l.Text != "3 files match their SHA-256 ; changed or missing: extra.csv" {
+	if l := line(t, rep, "files"); l.Text != "3 files match their SHA-256 ; changed or missing: report.md, extra.csv" {
 		t.Fatalf("%s", l)
 	}
 }
@@ -628,7 +629,7 @@ func TestOriginalWithAnExtraRow(t *testing.T) {
 	orig := loadText(t, employees+"Zoe,91110,M,40000\n")
 	rep := check(t, out, orig)
 	wantFailing(t, rep, "tuples")
-	if l := line(t, rep, "tuples"); l.Text != "the published QI tuples are exactly the original's (1 QI combinations differ in count)" {
+	if l := line(t, rep, "tuples"); l.Text != "the quasi-identifier tuples of qi.csv are exactly the original's (1 QI combinations differ in count)" {
 		t.Fatalf("%s", l)
 	}
 	if len(rep.Lines) != len(namesNoOriginal)+1 {
@@ -637,14 +638,14 @@ func TestOriginalWithAnExtraRow(t *testing.T) {
 	// A missing row, or a missing QI column or SA column in the original.
 	orig = loadText(t, strings.Replace(employees, "Bob,91110,M,40000\n", "", 1))
 	wantFailing(t, check(t, out, orig), "tuples")
-	orig = loadText(t, "name,zipcode,salary\nA,91110,30000\n")
-	rep = check(t, out, orig)
-	wantFailing(t, rep, "original")
-	orig = loadText(t, "name,zipcode,gender\nA,91110,F\n")
-	rep = check(t, out, orig)
-	wantFailing(t, rep, "original")
-	if l := line(t, rep, "original"); l.Text != `the original has no sensitive column "salary"` {
-		t.Fatalf("%s", l)
+	// An original without the release's columns is an input error (exit 2
+	// on the command line), not a failed check.
+	for _, text := range []string{"name,zipcode,salary\nA,91110,30000\n", "name,zipcode,gender\nA,91110,F\n"} {
+		_, err := catalog.Check(out, verify.Options{Original: loadText(t, text)})
+		var pe *model.ParamError
+		if !errors.As(err, &pe) || pe.Param != "original" {
+			t.Fatalf("original %q: %v", text, err)
+		}
 	}
 }
 
@@ -707,7 +708,7 @@ func TestHandWrittenFigure2(t *testing.T) {
 	// The same release with qi.csv in input order: not shuffled.
 	rep = check(t, "testdata/figure2-inorder", orig)
 	wantFailing(t, rep, "shuffled")
-	if l := line(t, rep, "shuffled"); l.String() != "FAIL shuffled: qi.csv rows are not in the input's order" {
+	if l := line(t, rep, "shuffled"); l.String() != "FAIL shuffled: qi.csv rows are in the input's order" {
 		t.Fatalf("%s", l)
 	}
 	wantFailing(t, check(t, "testdata/figure2-inorder", nil))
@@ -774,7 +775,7 @@ func TestGroupWeightsErrors(t *testing.T) {
 			dir := copyDir(t, "testdata/figure2-group")
 			writeFile(t, filepath.Join(dir, "group_weights.csv"), c.text)
 			rehash(t, dir, nil)
-			_, err := verify.Check(dir, verify.Options{})
+			_, err := catalog.Check(dir, verify.Options{})
 			var ie *model.InputError
 			if !errors.As(err, &ie) || ie.File != dir+"/group_weights.csv" || ie.Line != c.line || ie.Msg != c.msg {
 				t.Fatalf("error %v, want %s:%d: %s", err, dir+"/group_weights.csv", c.line, c.msg)
@@ -804,7 +805,7 @@ func TestGroupWeightsZeroSumIsRejected(t *testing.T) {
 			[]string{"3", "50000", "60000"}, []string{"3", "50000", "60000"})
 	})
 	rehash(t, dir, nil)
-	rep, err := verify.Check(dir, verify.Options{})
+	rep, err := catalog.Check(dir, verify.Options{})
 	if err == nil && rep.OK() {
 		t.Fatalf("a group target whose node {30000-40000} has children weights 0+0 passes:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
@@ -862,14 +863,14 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	// original row is in which group: without the audit record the check
 	// cannot decide and says so.
 	fits := loadText(t, "q,s\nA,1\nA,3\nB,2\nB,4\n")
-	wantFailing(t, check(t, dir, fits), "generalization")
-	if l := line(t, check(t, dir, fits), "generalization"); !strings.Contains(l.Text, "undetermined") {
+	wantFailing(t, check(t, dir, fits), "pinning")
+	if l := line(t, check(t, dir, fits), "pinning"); !strings.Contains(l.Text, "undetermined") {
 		t.Fatalf("%s", l)
 	}
 	// With the audit record pinning qi.csv rows (1,A)(2,B)(2,A)(1,B) to
 	// input rows, the fitting original passes: group 1 = {A:1, B:2}.
 	pins := &model.Audit{RowMap: map[string][]int{"qi.csv": {0, 3, 1, 2}}}
-	rep, err := verify.Check(dir, verify.Options{Original: fits, Audit: pins})
+	rep, err := catalog.Check(dir, verify.Options{Original: fits, Audit: pins})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -878,7 +879,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	// B's values 3 and 4 fit neither {1} nor {2}, whatever the pins.
 	bad := loadText(t, "q,s\nA,1\nA,2\nB,3\nB,4\n")
 	for _, rows := range [][]int{{0, 2, 1, 3}, {1, 2, 0, 3}, {0, 3, 1, 2}} {
-		rep, err := verify.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+		rep, err := catalog.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -887,7 +888,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 		}
 	}
 	// Pins that contradict the QI values are refused.
-	rep, _ = verify.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
+	rep, _ = catalog.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
 	wantFailing(t, rep, "audit")
 }
 
@@ -897,7 +898,7 @@ func TestCheckErrors(t *testing.T) {
 	writeFile(t, file, "a\n1\n")
 	var ie *model.InputError
 	for _, p := range []string{file, filepath.Join(dir, "nosuch")} {
-		rep, err := verify.Check(p, verify.Options{})
+		rep, err := catalog.Check(p, verify.Options{})
 		if rep != nil || !errors.As(err, &ie) || ie.File != p || ie.Msg != "not a release directory" {
 			t.Fatalf("%s: %v %v", p, rep, err)
 		}
@@ -905,23 +906,23 @@ func TestCheckErrors(t *testing.T) {
 	// A directory without manifest.json.
 	empty := filepath.Join(dir, "empty")
 	os.Mkdir(empty, 0o755)
-	rep, err := verify.Check(empty, verify.Options{})
+	rep, err := catalog.Check(empty, verify.Options{})
 	if rep != nil || !errors.As(err, &ie) || ie.File != filepath.Join(empty, "manifest.json") || ie.Msg != "file does not exist" {
 		t.Fatalf("no manifest: %v %v", rep, err)
 	}
 	// A manifest that is not JSON, or names an unknown method.
 	writeFile(t, filepath.Join(empty, "manifest.json"), "{not json")
-	if rep, err := verify.Check(empty, verify.Options{}); rep != nil || !errors.As(err, &ie) || !strings.HasPrefix(ie.Msg, "not valid JSON") {
+	if rep, err := catalog.Check(empty, verify.Options{}); rep != nil || !errors.As(err, &ie) || !strings.HasPrefix(ie.Msg, "not valid JSON") {
 		t.Fatalf("bad json: %v %v", rep, err)
 	}
 	writeFile(t, filepath.Join(empty, "manifest.json"), `{"method":"nosuch"}`)
-	if rep, err := verify.Check(empty, verify.Options{}); rep != nil || !errors.As(err, &ie) || ie.Msg != `unknown method "nosuch"` {
+	if rep, err := catalog.Check(empty, verify.Options{}); rep != nil || !errors.As(err, &ie) || ie.Msg != `unknown method "nosuch"` {
 		t.Fatalf("unknown method: %v %v", rep, err)
 	}
 	// A release whose listed data file is gone cannot be read: an error.
 	out, _ := figure2Release(t)
 	os.Remove(filepath.Join(out, "sa.csv"))
-	if rep, err := verify.Check(out, verify.Options{}); rep != nil || !errors.As(err, &ie) || ie.Msg != "file does not exist" {
+	if rep, err := catalog.Check(out, verify.Options{}); rep != nil || !errors.As(err, &ie) || ie.Msg != "file does not exist" {
 		t.Fatalf("missing sa.csv: %v %v", rep, err)
 	}
 }

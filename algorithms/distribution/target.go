@@ -1,4 +1,4 @@
-package model
+package distribution
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"privlab/model"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,9 +59,9 @@ func (t Target) String() string {
 	case TargetGroupUniform:
 		return "group-uniform"
 	case TargetNormal:
-		return "normal:" + FormatNumber(t.Mu) + "," + FormatNumber(t.Sigma)
+		return "normal:" + model.FormatNumber(t.Mu) + "," + model.FormatNumber(t.Sigma)
 	case TargetZipf:
-		return "zipf:" + FormatNumber(t.S)
+		return "zipf:" + model.FormatNumber(t.S)
 	case TargetCustom:
 		return t.File
 	}
@@ -72,7 +73,7 @@ func (t Target) String() string {
 func ParseTarget(spec string) (Target, error) {
 	name, arg, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	bad := func(reason, hint string) (Target, error) {
-		return Target{}, &ParamError{Param: "target", Value: spec, Reason: reason, Hint: hint}
+		return Target{}, &model.ParamError{Param: "target", Value: spec, Reason: reason, Hint: hint}
 	}
 	switch strings.ToLower(name) {
 	case "", "uniform":
@@ -85,8 +86,8 @@ func ParseTarget(spec string) (Target, error) {
 		return Target{Kind: TargetGroupUniform}, nil
 	case "normal":
 		a, b, ok := strings.Cut(arg, ",")
-		mu, ok1 := ParseNumber(strings.TrimSpace(a))
-		sigma, ok2 := ParseNumber(strings.TrimSpace(b))
+		mu, ok1 := model.ParseNumber(strings.TrimSpace(a))
+		sigma, ok2 := model.ParseNumber(strings.TrimSpace(b))
 		if !ok || !ok1 || !ok2 {
 			return bad("normal needs a mean and a standard deviation", "e.g. normal:2048,300")
 		}
@@ -95,7 +96,7 @@ func ParseTarget(spec string) (Target, error) {
 		}
 		return Target{Kind: TargetNormal, Mu: mu, Sigma: sigma}, nil
 	case "zipf":
-		s, ok := ParseNumber(strings.TrimSpace(arg))
+		s, ok := model.ParseNumber(strings.TrimSpace(arg))
 		if !ok || s < 0 || math.IsInf(s, 0) {
 			return bad("zipf needs an exponent s >= 0", "e.g. zipf:0.5")
 		}
@@ -109,7 +110,7 @@ func ParseTarget(spec string) (Target, error) {
 func LoadTargetFile(path string) (Target, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Target{}, &ParamError{Param: "target", Value: path, Reason: "not a known target and not a readable file (" + openReason(err) + ")",
+		return Target{}, &model.ParamError{Param: "target", Value: path, Reason: "not a known target and not a readable file (" + model.OpenReason(err) + ")",
 			Hint: "use uniform, table, group, normal:MU,SIGMA, zipf:S or a CSV file of value,weight"}
 	}
 	defer f.Close()
@@ -135,33 +136,33 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return Target{}, &InputError{File: file, Line: pe.StartLine, Msg: "malformed CSV: " + pe.Err.Error(),
+				return Target{}, &model.InputError{File: file, Line: pe.StartLine, Msg: "malformed CSV: " + pe.Err.Error(),
 					Hint: "rows are value,weight; quote values that contain a comma"}
 			}
-			return Target{}, &InputError{File: file, Msg: "read failed: " + err.Error()}
+			return Target{}, &model.InputError{File: file, Msg: "read failed: " + err.Error()}
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
 		if len(rec) != 2 {
-			return Target{}, &InputError{File: file, Line: line, Msg: fmt.Sprintf("expected 2 fields (value,weight), found %d", len(rec))}
+			return Target{}, &model.InputError{File: file, Line: line, Msg: fmt.Sprintf("expected 2 fields (value,weight), found %d", len(rec))}
 		}
 		v, ws := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
-		w, ok := ParseNumber(ws)
+		w, ok := model.ParseNumber(ws)
 		if !ok {
 			if first {
 				first = false
 				continue // header
 			}
-			return Target{}, &InputError{File: file, Line: line, Column: 2, Msg: fmt.Sprintf("weight %q is not a number", ws)}
+			return Target{}, &model.InputError{File: file, Line: line, Column: 2, Msg: fmt.Sprintf("weight %q is not a number", ws)}
 		}
 		first = false
 		if w < 0 || math.IsInf(w, 0) {
-			return Target{}, &InputError{File: file, Line: line, Column: 2, Msg: "weight must be >= 0"}
+			return Target{}, &model.InputError{File: file, Line: line, Column: 2, Msg: "weight must be >= 0"}
 		}
 		if _, dup := t.Weights[v]; dup {
-			return Target{}, &InputError{File: file, Line: line, Column: 1, Msg: fmt.Sprintf("value %q listed twice", v)}
+			return Target{}, &model.InputError{File: file, Line: line, Column: 1, Msg: fmt.Sprintf("value %q listed twice", v)}
 		}
 		t.Weights[v] = w
 		t.order = append(t.order, v)
@@ -172,7 +173,7 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 		total += w
 	}
 	if total <= 0 {
-		return Target{}, &InputError{File: file, Msg: "no positive weight", Hint: "rows are value,weight with weight >= 0"}
+		return Target{}, &model.InputError{File: file, Msg: "no positive weight", Hint: "rows are value,weight with weight >= 0"}
 	}
 	return t, nil
 }
@@ -180,7 +181,7 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 // Masses returns the requested probability of every leaf of h, in leaf
 // order. counts are the leaf counts the table (TargetTable) or the group
 // (TargetGroup) holds; they are ignored by the other kinds.
-func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
+func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) {
 	n := len(h.Leaves)
 	m := make([]float64, n)
 	switch t.Kind {
@@ -190,12 +191,12 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 		}
 	case TargetTable, TargetGroup, TargetGroupUniform:
 		if len(counts) != n {
-			return nil, &ParamError{Param: "target", Value: t.String(),
+			return nil, &model.ParamError{Param: "target", Value: t.String(),
 				Reason: fmt.Sprintf("%d counts given for a domain of %d values", len(counts), n)}
 		}
 		for i, x := range counts {
 			if !(x >= 0) || math.IsInf(x, 0) {
-				return nil, &ParamError{Param: "target", Value: t.String(),
+				return nil, &model.ParamError{Param: "target", Value: t.String(),
 					Reason: fmt.Sprintf("count %v of %s is not a finite number >= 0", x, h.Nodes[h.Leaves[i]].Label)}
 			}
 		}
@@ -221,7 +222,7 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 		}
 	case TargetNormal:
 		if !h.Numeric {
-			return nil, &ParamError{Param: "target", Value: t.String(), Reason: "a normal target needs a numeric sensitive attribute", Hint: "use uniform, table, zipf:S or a custom file"}
+			return nil, &model.ParamError{Param: "target", Value: t.String(), Reason: "a normal target needs a numeric sensitive attribute", Hint: "use uniform, table, zipf:S or a custom file"}
 		}
 		// Each value gets the normal mass of the interval between the
 		// midpoints to its neighbours in value order (the ends reach to
@@ -265,11 +266,11 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 		for _, v := range order {
 			l, ok := h.Leaf(v)
 			if !ok {
-				return nil, &InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("value %q is not in the domain of %s", v, h.Attr),
+				return nil, &model.InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("value %q is not in the domain of %s", v, h.Attr),
 					Hint: "list only values the sensitive attribute's hierarchy has"}
 			}
 			if prev, dup := by[l]; dup {
-				return nil, &InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("values %q and %q are the same value of %s", prev, v, h.Attr),
+				return nil, &model.InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("values %q and %q are the same value of %s", prev, v, h.Attr),
 					Hint: "list each value once"}
 			}
 			by[l] = v
@@ -281,7 +282,7 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 		total += x
 	}
 	if !(total > 0) {
-		return nil, &ParamError{Param: "target", Value: t.String(), Reason: "the distribution has no mass on the domain",
+		return nil, &model.ParamError{Param: "target", Value: t.String(), Reason: "the distribution has no mass on the domain",
 			Hint: "with normal:MU,SIGMA put MU near the values; with a file give some value a positive weight"}
 	}
 	for i := range m {
@@ -295,7 +296,7 @@ func (t Target) Masses(h *Hierarchy, counts []float64) ([]float64, error) {
 // children are in the ratio of their probability mass. It represents the
 // effective distribution P' that a release is private for.
 type Annotated struct {
-	H *Hierarchy
+	H *model.Hierarchy
 	// Weight[n] is the weight of the edge from n's parent to n (1 for the
 	// root). The weights of a node's children have no common factor.
 	Weight []int64
@@ -317,7 +318,7 @@ type Annotated struct {
 // table and group targets are) and within 1e-9 otherwise. A zero-mass
 // subtree gets weights by leaf count so conditional probabilities inside it
 // stay defined; a child whose share rounds to nothing gets weight 0.
-func Annotate(h *Hierarchy, requested []float64, maxDen int) *Annotated {
+func Annotate(h *model.Hierarchy, requested []float64, maxDen int) *Annotated {
 	a := &Annotated{H: h, Weight: make([]int64, len(h.Nodes)), Requested: requested, MaxDenominator: maxDen}
 	mass := make([]float64, len(h.Nodes))
 	for i, l := range h.Leaves {

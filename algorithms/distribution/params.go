@@ -1,0 +1,121 @@
+package distribution
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"privlab/model"
+)
+
+// Fakes is the fake-value budget per group (Koudas et al. 2009, Section 5):
+// an absolute count, or a percentage of each group's size (Section 6.2).
+type Fakes struct {
+	Count     int
+	Percent   float64
+	IsPercent bool
+}
+
+// ParseFakes reads "N" or "P%".
+func ParseFakes(s string) (Fakes, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, "%") {
+		p, ok := model.ParseNumber(strings.TrimSpace(strings.TrimSuffix(s, "%")))
+		if !ok || p < 0 || p > 1000 || math.IsNaN(p) {
+			return Fakes{}, fmt.Errorf("a percentage must be between 0%% and 1000%%")
+		}
+		return Fakes{Percent: p, IsPercent: true}, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return Fakes{}, fmt.Errorf("must be an integer >= 0 or a percentage like 5%%")
+	}
+	if n > 1_000_000 {
+		return Fakes{}, fmt.Errorf("at most 1000000 fake values per group")
+	}
+	return Fakes{Count: n}, nil
+}
+
+// For returns the budget for a group of n values: the count, or
+// floor(P% of n).
+func (f Fakes) For(n int) int {
+	if f.IsPercent {
+		return int(math.Floor(f.Percent*float64(n)/100 + 1e-9))
+	}
+	return f.Count
+}
+
+func (f Fakes) String() string {
+	if f.IsPercent {
+		return model.FormatNumber(f.Percent) + "%"
+	}
+	return strconv.Itoa(f.Count)
+}
+
+// Any reports whether the budget allows a fake value in some group.
+func (f Fakes) Any() bool { return f.Count > 0 || (f.IsPercent && f.Percent > 0) }
+
+// stepFakes moves a budget one step, keeping its form (N or P%).
+func stepFakes(cur string, dir int) string {
+	f, err := ParseFakes(cur)
+	if err != nil {
+		f = Fakes{}
+	}
+	if f.IsPercent {
+		f.Percent = math.Max(0, f.Percent+float64(dir))
+	} else {
+		f.Count = max(0, f.Count+dir)
+	}
+	return f.String()
+}
+
+// Parameter names.
+const (
+	paramTarget   = "target"
+	paramMaxDen   = "max-denominator"
+	paramGrouping = "grouping"
+	paramFakes    = "fakes"
+)
+
+// defaultMaxDenominator bounds the per-node weight ratios of a target
+// (SPEC 2.4): small ratios keep allocations feasible for small groups.
+const defaultMaxDenominator = 8
+
+var (
+	targetParam = model.ParamSpec{Name: paramTarget, Kind: model.ParamText, Default: "table", Header: true, File: true,
+		Help:    "target distribution: uniform, table, group, group-uniform, normal:MU,SIGMA, zipf:S or a value,weight CSV",
+		Why:     "the distribution every tuple's SA must appear to follow (Section 3.1)",
+		Allowed: "uniform, table, group, group-uniform, normal:MU,SIGMA, zipf:S or a value,weight CSV file",
+		Check:   func(s string) error { _, err := ParseTarget(s); return err },
+		Presets: func(model.Roles) []string {
+			return []string{"uniform", "table", "group", "zipf:0.5", "group-uniform"}
+		},
+		Sweep: "uniform,table,group-uniform,zipf:0.5,zipf:1"}
+	maxDenParam = model.ParamSpec{Name: paramMaxDen, Kind: model.ParamInt, Min: 0, Max: 1 << 20,
+		Default: strconv.Itoa(defaultMaxDenominator), Step: 1,
+		Help:  "largest integer weight in the target's per-node ratios, e.g. 0.7:0.3 -> 7:3 (0 = exact)",
+		Why:   "weights are small integer ratios so that small groups stay feasible (SPEC 2.4)",
+		Sweep: "0,1,2,4,8,16,32"}
+	groupingParam = model.ParamSpec{Name: paramGrouping, Kind: model.ParamText, Default: "sa-only", Header: true,
+		Help:    "groups: sa-only, qi-sa, column:NAME, level:ATTR=L or mondrian:SIZE",
+		Why:     "grouping is decoupled from privacy (Sections 1 and 4.2)",
+		Allowed: "sa-only, qi-sa, column:NAME, level:ATTR=L or mondrian:SIZE",
+		Check:   checkGrouping,
+		Presets: func(r model.Roles) []string {
+			out := []string{"sa-only", "qi-sa", "mondrian:10", "mondrian:25", "mondrian:50", "mondrian:100", "mondrian:200", "mondrian:500"}
+			if len(r.QIs) > 0 {
+				q := r.QIs[0]
+				out = append(out, "level:"+q+"=1", "level:"+q+"=2", "level:"+q+"=3", "column:"+q)
+			}
+			return out
+		},
+		Sweep: "sa-only,qi-sa,mondrian:10,mondrian:50,mondrian:200"}
+	fakesParam = model.ParamSpec{Name: paramFakes, Kind: model.ParamText, Default: "0", Header: true,
+		Help:     "at most this many fake SA values per group: N or P% of the group size (Section 5)",
+		Why:      "a count of values added to a group (Koudas et al. 2009, Section 5; percentages as in Section 6.2)",
+		Allowed:  "an integer >= 0 or a percentage like 5%",
+		Check:    func(s string) error { _, err := ParseFakes(s); return err },
+		StepText: stepFakes,
+		Sweep:    "0,1,2,5%,10%,20%"}
+)

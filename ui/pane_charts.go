@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/method"
+)
+
+// chartsPane shows the charts the current method draws (its Spec.Charts
+// names the pane, e.g. distribution's "Target") beside the parameters they
+// depend on, which it edits like the Method pane does. Methods that draw
+// no charts have no such pane.
+type chartsPane struct {
+	st   *State
+	list paramList
+	// cache: the charts of one result at one size
+	of    *method.Result
+	cw    int
+	ch    int
+	cache string
+}
+
+func newChartsPane(st *State) *chartsPane {
+	p := &chartsPane{st: st}
+	p.list = newParamList(st, func() []string { return st.Spec().ChartParams })
+	return p
+}
+
+func (p *chartsPane) title() string {
+	if t := p.st.Spec().Charts; t != "" {
+		return t
+	}
+	return "Charts"
+}
+func (p *chartsPane) capturing() bool { return p.list.edit.active }
+func (p *chartsPane) refresh()        {}
+
+func (p *chartsPane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	if p.list.edit.active {
+		return []key.Binding{k.Enter, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit}
+}
+
+func (p *chartsPane) fullHelp() []key.Binding { return p.shortHelp() }
+
+func (p *chartsPane) update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		cmd, _ := p.list.update(k)
+		return cmd
+	}
+	return nil
+}
+
+func (p *chartsPane) view(w, h int) string {
+	st, s := p.st, p.st.Styles
+	lw := 36
+	var left strings.Builder
+	left.WriteString(s.Title.Render(p.title()) + "\n\n")
+	left.WriteString(p.list.view(lw))
+	rw := w - lw - 3
+	if p.of != st.Result || p.cw != rw || p.ch != h || st.Result == nil {
+		p.of, p.cw, p.ch = st.Result, rw, h
+		p.cache = p.chartView(rw, h)
+	}
+	return sideBySide(left.String(), lw, p.cache, rw, h)
+}
+
+func (p *chartsPane) chartView(w, h int) string {
+	st, s := p.st, p.st.Styles
+	r := st.Result
+	switch {
+	case st.RunErr != nil && !st.Running:
+		return s.Error.Render(wrap(st.RunErr.Error(), w))
+	case r == nil || r.Charts == nil:
+		return s.Muted.Render("computing…")
+	}
+	return renderSections(s, r.Charts(), w, h, 0)
+}

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"privlab/algorithms/method"
+)
+
+// renderSections draws a method's titled sections (notes, tables, bar
+// charts) in w x h without knowing the method: a group's detail and a
+// charts pane both go through it. Tables share the height with charts;
+// offset scrolls the tables' rows.
+func renderSections(s *Styles, secs []method.Section, w, h, offset int) string {
+	fixed, tables, charts := 0, 0, 0
+	for _, sec := range secs {
+		if sec.Title != "" {
+			fixed++
+		}
+		fixed += len(sec.Notes)
+		if len(sec.Header) > 0 {
+			tables++
+			fixed++ // header
+		}
+		if len(sec.Series) > 0 {
+			charts++
+			fixed++ // legend
+		}
+	}
+	room := max(h-fixed, tables+charts)
+	tableRoom, chartRoom := room, 0
+	if charts > 0 {
+		tableRoom = room / 2
+		if tables == 0 {
+			tableRoom = 0
+		}
+		chartRoom = room - tableRoom
+	}
+	var b strings.Builder
+	for _, sec := range secs {
+		if sec.Title != "" {
+			b.WriteString(s.Title.Render(fit(sec.Title, w)) + "\n")
+		}
+		for _, n := range sec.Notes {
+			b.WriteString(fit(n, w) + "\n")
+		}
+		if len(sec.Header) > 0 {
+			b.WriteString(tableView(s, sec, w, max(1, tableRoom/tables), offset))
+		}
+		if len(sec.Series) > 0 {
+			b.WriteString(chartView(s, sec, w, max(1, chartRoom/charts)))
+		}
+	}
+	return b.String()
+}
+
+// tableView draws a table's header and up to h rows from offset, columns
+// sized to their content and shrunk, widest first, to fit w.
+func tableView(s *Styles, sec method.Section, w, h, offset int) string {
+	if offset > len(sec.Rows)-h {
+		offset = max(0, len(sec.Rows)-h)
+	}
+	end := min(len(sec.Rows), offset+h)
+	widths := make([]int, len(sec.Header))
+	for i, hd := range sec.Header {
+		widths[i] = lenCells(hd)
+	}
+	for _, row := range sec.Rows[offset:end] {
+		for i := range widths {
+			if i < len(row) {
+				widths[i] = max(widths[i], lenCells(row[i]))
+			}
+		}
+	}
+	fitWidths(widths, w-(len(widths)-1)*2)
+	line := func(cells []string) string {
+		parts := make([]string, len(widths))
+		for i, cw := range widths {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			parts[i] = fit(c, cw)
+		}
+		return fit(strings.Join(parts, "  "), w)
+	}
+	var b strings.Builder
+	b.WriteString(s.Label.Render(line(sec.Header)) + "\n")
+	for _, row := range sec.Rows[offset:end] {
+		b.WriteString(line(row) + "\n")
+	}
+	total := max(sec.Total, len(sec.Rows))
+	if end-offset < total {
+		more := fmt.Sprintf("rows %d-%d of %s", offset+1, end, thousands(total))
+		if total > len(sec.Rows) {
+			more += fmt.Sprintf(" (the first %s are listed)", thousands(len(sec.Rows)))
+		}
+		b.WriteString(s.Muted.Render(fit(more+" · ↑/↓ scroll", w)) + "\n")
+	}
+	return b.String()
+}
+
+// fitWidths shrinks the widest columns until the sum fits total (each
+// column keeps at least 3 cells).
+func fitWidths(widths []int, total int) {
+	for {
+		sum, wi := 0, 0
+		for i, x := range widths {
+			sum += x
+			if x > widths[wi] {
+				wi = i
+			}
+		}
+		if sum <= total || widths[wi] <= 3 {
+			return
+		}
+		widths[wi]--
+	}
+}
+
+// chartView draws a bar chart in w x h: a legend line, then one line per
+// (binned) label with a bar per series, all on one scale.
+func chartView(s *Styles, sec method.Section, w, h int) string {
+	series := make([][]float64, len(sec.Series))
+	for i, se := range sec.Series {
+		series[i] = se.Values
+	}
+	lbls, ser := bins(sec.Labels, series, max(1, h))
+	maxV := 0.0
+	for _, se := range ser {
+		for _, x := range se {
+			maxV = maxF(maxV, x)
+		}
+	}
+	lblW := 12
+	barW := max(3, (w-lblW)/max(1, len(ser)))
+	var b strings.Builder
+	hdr := fmt.Sprintf("%-*s", lblW, "value")
+	for i, se := range sec.Series {
+		hdr += s.Bars[i%len(s.Bars)].Render(fit(se.Name, barW-1)) + " "
+	}
+	b.WriteString(fit(hdr, w) + "\n")
+	for i, l := range lbls {
+		line := fmt.Sprintf("%-*s", lblW, clip(l, lblW-1))
+		for k := range ser {
+			f := 0.0
+			if maxV > 0 && i < len(ser[k]) {
+				f = ser[k][i] / maxV
+			}
+			line += s.Bars[k%len(s.Bars)].Render(bar(f, barW-1)) + " "
+		}
+		b.WriteString(fit(line, w) + "\n")
+	}
+	return b.String()
+}
+
+func maxF(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}

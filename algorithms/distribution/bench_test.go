@@ -159,7 +159,6 @@ func BenchmarkAnnotate(b *testing.B) {
 	})
 }
 
-
 func seqStrings(n int) []string {
 	out := make([]string, n)
 	for i := range out {

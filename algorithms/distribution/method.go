@@ -93,8 +93,8 @@ type run struct {
 	bounds   *boundsIndex
 	// tableCounts counts the table's SA values per leaf position.
 	tableCounts []float64
-	res      *method.Result
-	once     sync.Once
+	res         *method.Result
+	once        sync.Once
 }
 
 // Run anonymizes the input: it forms the groups, builds the target of each

@@ -153,7 +153,7 @@ func condition(c *model.Column, frac float64, rng *model.Rand) string {
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in
-// single quotes with '' for a quote.
+// single quotes with ” for a quote.
 func QuoteValue(v string) string {
 	if _, ok := model.ParseNumber(v); ok && !strings.ContainsAny(v, " '") {
 		return v

@@ -350,7 +350,13 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 	if !(a.RangeFrac > 0 && a.RangeFrac <= 1) {
 		return &model.ParamError{Param: "range", Value: fmt.Sprint(a.RangeFrac), Reason: "must be in (0,1]", Hint: "a fraction of the QI's domain, e.g. 0.1"}
 	}
-	opt := workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: a.Seed}
+	if !(a.Selectivity > 0 && a.Selectivity <= 1) {
+		return &model.ParamError{Param: "selectivity", Value: fmt.Sprint(a.Selectivity), Reason: "must be in (0,1]", Hint: "the fraction of the table a query selects, e.g. 0.05"}
+	}
+	if a.Dims < 0 {
+		return &model.ParamError{Param: "qd", Value: fmt.Sprint(a.Dims), Reason: "must be >= 0", Hint: "0 conditions on min(4, QIs) quasi-identifiers"}
+	}
+	opt := workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: a.Seed, Selectivity: a.Selectivity, Dims: a.Dims}
 	ctx, cancel := interruptible()
 	defer cancel()
 	if a.Sweep != "" {
@@ -397,8 +403,12 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "workload   %s, %d queries (%d skipped: empty or zero truth), range %.0f%% of the domain\n", res.Workload, r.Queries, r.Skipped, a.RangeFrac*100)
-	fmt.Fprintf(w, "rel. error mean %.4f  median %.4f  max %.4f\n", r.MeanErr, r.MedErr, r.MaxErr)
+	fmt.Fprintf(w, "workload   %s, %d queries (%d skipped: empty or zero truth), %s\n", res.Workload, r.Queries, r.Skipped, workload.Describe(res.Workload, opt))
+	what := "rel. error"
+	if r.Bounded > 0 {
+		what = "bound width / truth" // bounds are not errors: their width over the true answer
+	}
+	fmt.Fprintf(w, "%s mean %.4f  median %.4f  max %.4f\n", what, r.MeanErr, r.MedErr, r.MaxErr)
 	if a.CSV != "" {
 		if err := model.WriteAtomic(a.CSV, r.WriteCSV); err != nil {
 			return err

@@ -308,11 +308,13 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	if old != "" {
 		os.RemoveAll(old)
 	}
-	syncDir(parent)
 	if auditTmp != "" {
 		if err := os.Rename(auditTmp, AuditPath(abs)); err != nil {
 			return &m, fmt.Errorf("release written, but the audit record failed: %w", err)
 		}
+	}
+	if err := syncDir(parent); err != nil {
+		return &m, fmt.Errorf("release written, but %w", err)
 	}
 	return &m, nil
 }
@@ -467,14 +469,17 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 	return err
 }
 
+// syncDir flushes a directory's entries to disk. File systems that cannot
+// sync a directory (EINVAL, unsupported) are not an error: the rename is
+// atomic all the same.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return nil // some file systems cannot sync directories; the rename is still atomic
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !errors.Is(err, errors.ErrUnsupported) {
+		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
 }
@@ -503,14 +508,4 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: "not valid JSON: " + err.Error()}
 	}
 	return &m, nil
-}
-
-// ReadManifestRaw returns manifest.json decoded into v (for method-specific
-// details).
-func ReadManifestRaw(dir string, v any) error {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, v)
 }

@@ -136,10 +136,6 @@ func TestWriteRelease(t *testing.T) {
 	if a.Input != "in.csv" || a.Seed != 42 || !a.SeedFixed || a.Release != dir {
 		t.Errorf("audit %+v", a)
 	}
-	var raw2 map[string]any
-	if err := ReadManifestRaw(dir, &raw2); err != nil || raw2["method"] != "distribution" {
-		t.Errorf("ReadManifestRaw: %v %v", raw2["method"], err)
-	}
 }
 
 func TestWriteReleaseRefusesToOverwrite(t *testing.T) {

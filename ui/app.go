@@ -217,6 +217,12 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.refreshAll()
 		// The context stays live for the workload; a newer change cancels it.
 		return a, workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+	case openDialogMsg:
+		a.dialog = msg.d
+		if fd, ok := msg.d.(*fileDialog); ok {
+			return a, fd.init()
+		}
+		return a, nil
 	case workloadMsg:
 		if msg.seq == a.runSeq {
 			st.Workload = msg.w

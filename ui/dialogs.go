@@ -122,10 +122,24 @@ func (d *saveDialog) view(w, h int) string {
 	return centered(d.st.Styles.Dialog.Render(body), w, h)
 }
 
-// fileDialog picks a CSV file with bubbles/filepicker.
+// fileDialog picks a CSV file with bubbles/filepicker: the input table
+// or a project (ctrl+o), or the file another setting names (onPick).
 type fileDialog struct {
 	st     *State
 	picker filepicker.Model
+	title  string
+	onPick func(path string)
+}
+
+// openDialogMsg asks the App to show a dialog (a pane cannot).
+type openDialogMsg struct{ d dialog }
+
+// newPickDialog picks a file for onPick.
+func newPickDialog(st *State, title string, onPick func(path string)) *fileDialog {
+	d := newFileDialog(st)
+	d.picker.AllowedTypes = []string{".csv", ".tsv", ".txt", ".data"}
+	d.title, d.onPick = title, onPick
+	return d
 }
 
 func newFileDialog(st *State) *fileDialog {
@@ -137,7 +151,7 @@ func newFileDialog(st *State) *fileDialog {
 	fp.ShowHidden = false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
-	return &fileDialog{st: st, picker: fp}
+	return &fileDialog{st: st, picker: fp, title: "Open a CSV file or a project.json"}
 }
 
 func (d *fileDialog) init() tea.Cmd { return d.picker.Init() }
@@ -149,6 +163,10 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	var cmd tea.Cmd
 	d.picker, cmd = d.picker.Update(msg)
 	if ok, path := d.picker.DidSelectFile(msg); ok {
+		if d.onPick != nil {
+			d.onPick(path)
+			return true, cmd
+		}
 		if strings.HasSuffix(strings.ToLower(path), ".json") {
 			p, err := pipeline.LoadProject(path)
 			if err != nil {
@@ -171,7 +189,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *fileDialog) view(w, h int) string {
 	s := d.st.Styles
-	body := s.Title.Render("Open a CSV file or a project.json") + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n" +
+	body := s.Title.Render(d.title) + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n" +
 		d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · → or enter open · ← up a directory · esc cancel")
 	return block(body, w, h)
 }

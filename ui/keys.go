@@ -32,6 +32,8 @@ type KeyMap struct {
 	ClearRole     key.Binding
 	ToggleKind    key.Binding
 	ToggleMissing key.Binding
+	Public        key.Binding
+	PublicPath    key.Binding
 	// hierarchy pane
 	Builder key.Binding
 	Wider   key.Binding
@@ -82,6 +84,8 @@ func DefaultKeyMap() KeyMap {
 		ClearRole:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no role")),
 		ToggleKind:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
 		ToggleMissing: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "missing: drop/category")),
+		Public:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick public table")),
+		PublicPath:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type public table")),
 
 		Builder: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "builder")),
 		Wider:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "wider")),

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/method"
 	"privlab/model"
 )
 
@@ -17,24 +18,45 @@ type dataPane struct {
 	st     *State
 	cursor int
 	offset int
+	edit   lineEditor   // types the public table's path
 	table  *model.Table // the table the cached stats belong to
 	hists  []string
 	descs  []string
 }
 
-func newDataPane(st *State) *dataPane { return &dataPane{st: st} }
+func newDataPane(st *State) *dataPane { return &dataPane{st: st, edit: newLineEditor(50)} }
 
 func (p *dataPane) title() string   { return "Data" }
-func (p *dataPane) capturing() bool { return false }
+func (p *dataPane) capturing() bool { return p.edit.active }
+
+// readsPublic is true when the current method reads a public table.
+func (p *dataPane) readsPublic() bool { return p.st.Spec().Public != method.NoPublic }
 
 func (p *dataPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole}
+	if p.edit.active {
+		return []key.Binding{k.Enter, k.Back}
+	}
+	out := []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole}
+	if p.readsPublic() {
+		out = append(out, k.Public)
+	}
+	return out
 }
 
 func (p *dataPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down, k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing}
+	out := []key.Binding{k.Up, k.Down, k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing}
+	if p.readsPublic() {
+		out = append(out, k.Public, k.PublicPath)
+	}
+	return out
+}
+
+// setPublic names the public table ("" for none).
+func (st *State) setPublic(path string) {
+	st.Project.Public = path
+	st.Changed()
 }
 
 // refresh recomputes the per-column histograms when the table changed.
@@ -104,10 +126,24 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := st.Keys
+	if p.edit.active {
+		return p.edit.update(k, func(v string) error {
+			st.setPublic(strings.TrimSpace(v))
+			return nil
+		})
+	}
 	cols := st.Table.Columns
 	col := cols[p.cursor].Name
 	r := &st.Project.Roles
 	switch {
+	case p.readsPublic() && key.Matches(k, keys.Public):
+		d := newPickDialog(st, "Pick the public table", func(path string) {
+			st.setPublic(path)
+			st.Notify("public table %s", path)
+		})
+		return func() tea.Msg { return openDialogMsg{d} }
+	case p.readsPublic() && key.Matches(k, keys.PublicPath):
+		return p.edit.open("public table (FILE.csv or dataset:NAME): ", st.Project.Public)
 	case key.Matches(k, keys.Up):
 		if p.cursor > 0 {
 			p.cursor--
@@ -206,7 +242,14 @@ func (p *dataPane) view(w, h int) string {
 	b.WriteString(s.Title.Render("Columns of "+t.Name) + s.Muted.Render(fmt.Sprintf("  %s rows · missing: %s", thousands(t.Rows), missing)) + "\n")
 	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
 	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
-	rows := h - 5
+	footN := 2
+	if p.readsPublic() {
+		footN++
+	}
+	if p.edit.active {
+		footN += 2
+	}
+	rows := h - 3 - footN
 	p.offset = scroll(p.cursor, p.offset, rows, len(t.Columns))
 	for i := p.offset; i < len(t.Columns) && i < p.offset+rows; i++ {
 		c := t.Columns[i]
@@ -225,10 +268,23 @@ func (p *dataPane) view(w, h int) string {
 	if how := st.Spec().Insensitive; how != "" {
 		ins += " — " + how
 	}
-	for len(strings.Split(b.String(), "\n")) < h-2 {
+	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w))}
+	if p.readsPublic() {
+		pub := "public table: " + orNone(st.Project.Public) + " (p: pick a file, P: type a path or dataset:NAME)"
+		style := s.Muted
+		if st.Project.Public == "" && st.Spec().Public == method.PublicRequired {
+			style = s.Warn
+			pub = "public table: none — " + st.Project.Method + " needs one (p: pick a file, P: type a path or dataset:NAME)"
+		}
+		foot = append(foot, style.Render(fit(pub, w)))
+	}
+	if p.edit.active {
+		foot = append(foot, p.edit.view(s, w, ""))
+	}
+	for len(strings.Split(b.String(), "\n")) < h-len(foot) {
 		b.WriteString("\n")
 	}
-	b.WriteString(s.Muted.Render(fit(hint, w)) + "\n" + s.Muted.Render(fit(ins, w)))
+	b.WriteString(strings.Join(foot, "\n"))
 	return b.String()
 }
 

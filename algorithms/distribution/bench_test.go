@@ -56,7 +56,7 @@ func BenchmarkMinSORFake(b *testing.B) {
 			s, leaves := benchGroup(b, 45_000, c.d)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := s.Solve(leaves, c.t); err != nil {
+				if _, err := s.SolveContext(context.Background(), leaves, c.t); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -70,35 +70,24 @@ func NewSolver(a *Annotated) *Solver {
 	return s
 }
 
-// MaxBoundAllocation returns the maximum m-bound allocation of counts subject
-// to weights (Koudas et al. 2009, Section 4.1): the largest (n_1..n_k) with
-// n_i <= counts_i, n_1:...:n_k = w_1:...:w_k and sum n_i <= m. Weights are
-// taken as given (they need not be reduced); zero weights get zero.
-func MaxBoundAllocation(counts []int, weights []int64, m int) []int {
-	var g, total int64
-	for _, w := range weights {
-		g = gcd(g, w)
-		total += w
+// maxBound is the multiplier j of the maximum m-bound allocation
+// (Koudas et al. 2009, Section 4.1): the largest j with j*w_i <= count_i
+// for every child i of positive weight and j*sum(w) <= m, so that the
+// allocation n_i = j*w_i is the largest in the ratio of the (reduced)
+// weights that the counts and m allow.
+func maxBound(m, wsum int64, k int, count, weight func(i int) int64) int64 {
+	if wsum <= 0 {
+		return 0
 	}
-	out := make([]int, len(counts))
-	if total == 0 {
-		return out
-	}
-	j := int64(m) * g / total
-	for i, w := range weights {
-		if w > 0 {
-			if x := int64(counts[i]) * g / w; x < j {
+	j := m / wsum
+	for i := 0; i < k; i++ {
+		if w := weight(i); w > 0 {
+			if x := count(i) / w; x < j {
 				j = x
 			}
 		}
 	}
-	if j < 0 {
-		j = 0
-	}
-	for i, w := range weights {
-		out[i] = int(j * w / g)
-	}
-	return out
+	return max(j, 0)
 }
 
 // load counts the group's leaves into s.count for every node on their
@@ -151,14 +140,8 @@ func (s *Solver) minSOR(n int, m int32) {
 		return
 	}
 	ws := s.wsum[n]
-	j := int64(m) / ws
-	for _, c := range nd.Children {
-		if w := s.A.Weight[c]; w > 0 {
-			if x := int64(s.count[c]) / w; x < j {
-				j = x
-			}
-		}
-	}
+	ch := nd.Children
+	j := maxBound(int64(m), ws, len(ch), func(i int) int64 { return int64(s.count[ch[i]]) }, func(i int) int64 { return s.A.Weight[ch[i]] })
 	s.addCopies(n, m-int32(j*ws))
 	if j == 0 {
 		return
@@ -255,17 +238,13 @@ func quickSortNC(v []NodeCount) {
 // with a node of more than two children.
 var ErrFakesNeedBinary = errors.New("fake values need a binary hierarchy for the sensitive attribute (Koudas et al. 2009, Section 5 assumes one)")
 
-// Solve finds the P-private generalization of the group with the minimum
-// sum of ranges using at most budget fake values (Problem 5.1). With
-// budget 0 it is MinSumOfRange; otherwise minSORFake (Algorithm 2) is
+// SolveContext finds the P-private generalization of the group with the
+// minimum sum of ranges using at most budget fake values (Problem 5.1).
+// With budget 0 it is MinSumOfRange; otherwise minSORFake (Algorithm 2) is
 // evaluated for k = 0..budget and the cheapest k is traced back to the
-// actual fake values and subdomains. Ties go to fewer fakes.
-func (s *Solver) Solve(leaves []int32, budget int) (*Generalization, error) {
-	return s.SolveContext(context.Background(), leaves, budget)
-}
-
-// SolveContext is Solve that stops with the context's error when it is
-// cancelled (the fake-value search can take long for large budgets).
+// actual fake values and subdomains. Ties go to fewer fakes. It stops with
+// the context's error when the context is cancelled (the fake-value search
+// can take long for large budgets).
 func (s *Solver) SolveContext(ctx context.Context, leaves []int32, budget int) (*Generalization, error) {
 	if budget <= 0 {
 		return s.MinSumOfRange(leaves), nil

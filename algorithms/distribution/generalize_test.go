@@ -1,6 +1,7 @@
 package distribution
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -59,18 +60,41 @@ func describe(s *Solver, g *Generalization) string {
 	return strings.Join(parts, " ")
 }
 
+// allocation is the maximum m-bound allocation n_i = j*w_i (weights
+// reduced first), from maxBound.
+func allocation(counts []int64, weights []int64, m int64) []int64 {
+	var g, sum int64
+	for _, w := range weights {
+		g = gcd(g, w)
+	}
+	if g == 0 {
+		return make([]int64, len(weights)) // every weight is 0
+	}
+	w := make([]int64, len(weights))
+	for i := range weights {
+		w[i] = weights[i] / g
+		sum += w[i]
+	}
+	j := maxBound(m, sum, len(w), func(i int) int64 { return counts[i] }, func(i int) int64 { return w[i] })
+	out := make([]int64, len(w))
+	for i := range w {
+		out[i] = j * w[i]
+	}
+	return out
+}
+
 func TestMaxBoundAllocationSection41(t *testing.T) {
 	// Koudas et al. 2009, Section 4.1: N=(3,8,6,9), W=(1,2,2,1).
-	got := MaxBoundAllocation([]int{3, 8, 6, 9}, []int64{1, 2, 2, 1}, 15)
+	got := allocation([]int64{3, 8, 6, 9}, []int64{1, 2, 2, 1}, 15)
 	if fmt.Sprint(got) != "[2 4 4 2]" {
 		t.Fatalf("m=15: got %v, want [2 4 4 2]", got)
 	}
-	got = MaxBoundAllocation([]int{3, 8, 6, 9}, []int64{1, 2, 2, 1}, 5)
+	got = allocation([]int64{3, 8, 6, 9}, []int64{1, 2, 2, 1}, 5)
 	if fmt.Sprint(got) != "[0 0 0 0]" {
 		t.Fatalf("m=5: got %v, want [0 0 0 0]", got)
 	}
 	// Unreduced weights behave like reduced ones.
-	got = MaxBoundAllocation([]int{4, 2}, []int64{2, 2}, 6)
+	got = allocation([]int64{4, 2}, []int64{2, 2}, 6)
 	if fmt.Sprint(got) != "[2 2]" {
 		t.Fatalf("got %v, want [2 2]", got)
 	}
@@ -91,7 +115,7 @@ func TestExample1(t *testing.T) {
 
 func solveCost(t *testing.T, s *Solver, budget int, vals ...int) *Generalization {
 	t.Helper()
-	g, err := s.Solve(leavesOf(t, s, vals...), budget)
+	g, err := s.SolveContext(context.Background(), leavesOf(t, s, vals...), budget)
 	if err != nil {
 		t.Fatal(err)
 	}

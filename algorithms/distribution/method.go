@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
 )
@@ -329,7 +330,7 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 		mg := method.Group{
 			ID:      i + 1,
 			Rows:    g.rows,
-			QI:      r.qiSummary(g.rows),
+			QI:      release.QISummary(r.in, g.rows),
 			SAHist:  histBins(h, g.leaves, 8),
 			Figures: []float64{dist, g.gen.SumOfRanges, float64(g.gen.NumFakes), conf, float64(impossible), dev},
 		}
@@ -377,76 +378,14 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 	return res, nil
 }
 
-// qiSummary describes each QI over a group: the value when all members
-// share it, else the range (numeric) or the lowest common generalization
-// in the QI's hierarchy (categorical).
-func (r *run) qiSummary(rows []int32) []string {
-	out := make([]string, len(r.in.Roles.QIs))
-	for qi, name := range r.in.Roles.QIs {
-		c := r.in.Table.Column(name)
-		first := c.Codes[rows[0]]
-		same := true
-		for _, row := range rows {
-			if c.Codes[row] != first {
-				same = false
-				break
-			}
-		}
-		if same {
-			out[qi] = c.Value(int(rows[0]))
-			continue
-		}
-		if c.Kind == model.Numeric {
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, row := range rows {
-				if c.Codes[row] != model.Missing {
-					v := c.Num(int(row))
-					lo, hi = math.Min(lo, v), math.Max(hi, v)
-				}
-			}
-			out[qi] = model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
-			continue
-		}
-		out[qi] = lcaLabel(r.in.Hierarchies[name], c, rows)
-	}
-	return out
-}
-
-func lcaLabel(h *model.Hierarchy, c *model.Column, rows []int32) string {
-	if h == nil {
-		return "*"
-	}
-	lca := -1
-	for _, row := range rows {
-		l, ok := h.Leaf(c.Value(int(row)))
-		if !ok {
-			return "*"
-		}
-		if lca < 0 {
-			lca = l
-			continue
-		}
-		for !(h.Nodes[lca].First <= h.Nodes[l].First && h.Nodes[l].Last <= h.Nodes[lca].Last) {
-			lca = h.Nodes[lca].Parent
-		}
-	}
-	if lca < 0 {
-		return "*"
-	}
-	return h.Nodes[lca].Label
-}
-
-// histBins counts leaves into at most bins buckets of leaf positions.
+// histBins counts a group's SA leaves into at most bins buckets of the
+// domain (the preview's sparkline).
 func histBins(h *model.Hierarchy, leaves []int32, bins int) []int32 {
-	n := len(h.Leaves)
-	if n < bins {
-		bins = n
+	pos := make([]int32, len(leaves))
+	for i, l := range leaves {
+		pos[i] = int32(h.LeafPos(int(l)))
 	}
-	out := make([]int32, bins)
-	for _, l := range leaves {
-		out[h.LeafPos(int(l))*bins/n]++
-	}
-	return out
+	return release.HistBins(len(h.Leaves), pos, bins)
 }
 
 // detail shows a group's members with their original and generalized SA

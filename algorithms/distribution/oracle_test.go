@@ -638,71 +638,6 @@ func TestOracleSelfCheckPruning(t *testing.T) {
 // ---------------------------------------------------------------------------
 // 1a. The maximum m-bound allocation (Section 4.1) by enumeration.
 
-// bruteMaxAllocation enumerates every (n'_1..n'_k) with n'_i <= counts_i,
-// n' = lambda * w for some lambda >= 0 (only zeros when every weight is 0)
-// and sum n'_i <= m, and returns the one with the largest sum (the
-// allocations are a chain, so that one is the maximum).
-func bruteMaxAllocation(counts []int, w []int64, m int) []int {
-	k := len(counts)
-	best, bestSum := make([]int, k), 0
-	cur := make([]int, k)
-	allZero := true
-	for _, x := range w {
-		if x != 0 {
-			allZero = false
-		}
-	}
-	var rec func(i, sum int)
-	rec = func(i, sum int) {
-		if sum > m {
-			return
-		}
-		if i == k {
-			for a := 0; a < k; a++ {
-				if allZero && cur[a] != 0 {
-					return
-				}
-				for b := 0; b < k; b++ {
-					if int64(cur[a])*w[b] != int64(cur[b])*w[a] {
-						return
-					}
-				}
-			}
-			if sum > bestSum {
-				bestSum = sum
-				copy(best, cur)
-			}
-			return
-		}
-		for x := 0; x <= counts[i]; x++ {
-			cur[i] = x
-			rec(i+1, sum+x)
-		}
-		cur[i] = 0
-	}
-	rec(0, 0)
-	return best
-}
-
-func TestOracleMaxBoundAllocationProperty(t *testing.T) {
-	r := model.NewRand(41)
-	for iter := 0; iter < 400; iter++ {
-		k := 1 + r.Intn(4)
-		counts := make([]int, k)
-		w := make([]int64, k)
-		for i := range counts {
-			counts[i] = r.Intn(7)
-			w[i] = int64(r.Intn(5))
-		}
-		m := r.Intn(22)
-		got := distribution.MaxBoundAllocation(counts, w, m)
-		want := bruteMaxAllocation(counts, w, m)
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("MaxBoundAllocation(%v, %v, %d) = %v, want %v", counts, w, m, got, want)
-		}
-	}
-}
-
 // ---------------------------------------------------------------------------
 // 1. MinSumOfRange against the brute-force optimum (binary and ternary).
 
@@ -731,7 +666,7 @@ func TestOracleMinSumOfRangeProperty(t *testing.T) {
 					labels(c.h, g), got.SumOfRanges, describeG(c.h, copiesMap(got)), want, describeG(c.h, wantG))
 			}
 			// Solve with a zero budget is MinSumOfRange.
-			sg, err := s.Solve(g, 0)
+			sg, err := s.SolveContext(context.Background(), g, 0)
 			if err != nil || sg.SumOfRanges != want || sg.NumFakes != 0 {
 				t.Fatalf("%s\ng=%v: Solve(g, 0) = %+v, %v; want cost %v", c.desc, labels(c.h, g), sg, err, want)
 			}
@@ -754,7 +689,7 @@ func TestOracleFakesProperty(t *testing.T) {
 		g := randomLeaves(r, c.h, 1+r.Intn(5))
 		budget := 1 + r.Intn(3)
 		cases++
-		got, err := s.Solve(g, budget)
+		got, err := s.SolveContext(context.Background(), g, budget)
 		if err != nil {
 			t.Fatalf("%s\ng=%v t=%d: %v", c.desc, labels(c.h, g), budget, err)
 		}
@@ -826,7 +761,7 @@ func TestOracleFakesNeedBinaryProperty(t *testing.T) {
 		s := distribution.NewSolver(c.a)
 		g := randomLeaves(r, c.h, 1+r.Intn(5))
 		budget := 1 + r.Intn(3)
-		got, err := s.Solve(g, budget)
+		got, err := s.SolveContext(context.Background(), g, budget)
 		if !errors.Is(err, distribution.ErrFakesNeedBinary) {
 			t.Fatalf("%s\nSolve(%v, %d) = %+v, %v; want ErrFakesNeedBinary", c.desc, labels(c.h, g), budget, got, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/release"
 	"privlab/model"
 )
 
@@ -22,15 +23,10 @@ type Details struct {
 	Subdomains     int       `json:"sa_rows"`
 	FakeValues     int       `json:"fake_values"`
 	SumOfRanges    float64   `json:"sum_of_ranges"`
-	FigureSummary  []Summary `json:"group_figures"`
-}
-
-// Summary is min / mean / max of one per-group figure over the groups.
-type Summary struct {
-	Figure string  `json:"figure"`
-	Min    float64 `json:"min"`
-	Mean   float64 `json:"mean"`
-	Max    float64 `json:"max"`
+	// FigureSummary summarises the per-group figures but the group's
+	// distance to the target, which describes its private original
+	// distribution.
+	FigureSummary []release.FigureSummary `json:"group_figures"`
 }
 
 // release builds the publishable files (Koudas et al. 2009, Section 2,
@@ -166,41 +162,18 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		det.FakeValues += g.gen.NumFakes
 		det.SumOfRanges += g.gen.SumOfRanges
 	}
-	for fi, f := range res.Spec.Figures {
-		if f.Key == "dist" {
-			continue // a group's distance to the target describes its private original distribution
-		}
-		s := Summary{Figure: f.Label, Min: math.Inf(1), Max: math.Inf(-1)}
-		for _, g := range res.Groups {
-			x := g.Figures[fi]
-			s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
-			s.Mean += x / float64(len(res.Groups))
-		}
-		det.FigureSummary = append(det.FigureSummary, s)
+	det.FigureSummary = release.Summaries(res, func(key string) bool { return key != "dist" })
+	man := release.Manifest(res, r.in)
+	man.Parameters[paramTarget] = targetName
+	man.Published = len(qrows)
+	man.Utility = []model.Figure{
+		{Name: "sum of ranges", Value: det.SumOfRanges, OK: true},
+		{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(len(srows))), OK: true},
 	}
-	params := values.Clone()
-	delete(params, "seed") // the seed is private (audit record)
-	params["target"] = targetName
-	var worst []model.Figure
-	for _, f := range res.Summary {
-		if f.Limit != "" {
-			worst = append(worst, f)
-		}
-	}
-	man := model.Manifest{
-		Method: Name, Paper: res.Spec.Paper, Parameters: params,
-		QIs: qis, SA: r.in.Roles.SA, Dropped: droppedColumns(t, r.in.Roles),
-		RowsIn: r.in.Table.Rows, Published: len(qrows), Groups: len(r.groups),
-		WorstCases: worst,
-		Utility: []model.Figure{
-			{Name: "sum of ranges", Value: det.SumOfRanges, OK: true},
-			{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(len(srows))), OK: true},
-		},
-		Details: det,
-		Notes: []string{
-			"qi.csv holds the quasi-identifiers unchanged; sa.csv holds each group's generalized sensitive subdomains (fake values included and indistinguishable), shuffled; join them on GroupID.",
-			"A tuple's sensitive value follows the effective target: P(v | subdomain) is given by the Weight column of hierarchy.csv (children's weights are in the ratio of their probability mass).",
-		},
+	man.Details = det
+	man.Notes = []string{
+		"qi.csv holds the quasi-identifiers unchanged; sa.csv holds each group's generalized sensitive subdomains (fake values included and indistinguishable), shuffled; join them on GroupID.",
+		"A tuple's sensitive value follows the effective target: P(v | subdomain) is given by the Weight column of hierarchy.csv (children's weights are in the ratio of their probability mass).",
 	}
 	if r.perGroup {
 		man.Notes = append(man.Notes, "each group has its own target: read weights from group_weights.csv (GroupID, NodeID, Weight) instead of hierarchy.csv's Weight column")
@@ -217,53 +190,17 @@ func roundAll(v []float64) []float64 {
 	return out
 }
 
-func droppedColumns(t *model.Table, roles model.Roles) []string {
-	out := []string{}
-	for _, c := range t.Columns {
-		if role := roles.Of(c.Name); role == model.Identifier || role == model.Insensitive {
-			out = append(out, c.Name)
-		}
-	}
-	return out
-}
-
-// report renders report.md: what a privacy officer files with the release.
+// report renders report.md: the common report with the target, the fake
+// values and the sum of ranges.
 func report(m *model.Manifest) string {
-	var b strings.Builder
 	d, _ := m.Details.(Details)
-	fmt.Fprintf(&b, "# privlab release: distribution-based anonymization\n\n")
-	fmt.Fprintf(&b, "Method: Koudas, Srivastava, Yu, Zhang 2009 (sensitive-attribute generalization and permutation")
-	if d.FakeValues > 0 {
-		fmt.Fprintf(&b, " with fake values")
-	}
-	fmt.Fprintf(&b, ").\n\n")
-	fmt.Fprintf(&b, "| | |\n|---|---|\n")
-	fmt.Fprintf(&b, "| quasi-identifiers (published unchanged) | %s |\n", strings.Join(m.QIs, ", "))
-	fmt.Fprintf(&b, "| sensitive attribute (generalized) | %s |\n", m.SA)
-	fmt.Fprintf(&b, "| dropped columns | %s |\n", strings.Join(m.Dropped, ", "))
-	fmt.Fprintf(&b, "| rows in / published | %d / %d |\n", m.RowsIn, m.Published)
-	fmt.Fprintf(&b, "| groups | %d (grouping %s) |\n", m.Groups, d.Grouping)
-	fmt.Fprintf(&b, "| target | %s (max denominator %d) |\n", d.Target, d.MaxDenominator)
+	var b strings.Builder
 	if !d.PerGroupTarget {
 		fmt.Fprintf(&b, "| effective vs requested target | EMD %.4f, max abs diff %.4f |\n", d.TargetEMD, d.TargetMaxAbs)
 	}
 	fmt.Fprintf(&b, "| fake values | %d |\n", d.FakeValues)
 	fmt.Fprintf(&b, "| sum of ranges | %s |\n", model.FormatNumber(d.SumOfRanges))
-	fmt.Fprintf(&b, "\n## Privacy\n\nEvery tuple's sensitive value appears to follow the effective target distribution: for every group, the average over its published subdomains of P'(v | subdomain) equals P'(v) for every value v (Definition 3.2).\n\n")
-	if m.Verified {
-		b.WriteString("Independent verification from the published files: **passed**.\n\n")
-	} else if len(m.Checks) > 0 {
-		b.WriteString("Independent verification from the published files: **FAILED**.\n\n")
-	}
-	for _, c := range m.Checks {
-		fmt.Fprintf(&b, "- %s\n", c)
-	}
-	if m.AcceptedBad {
-		b.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
-	}
-	b.WriteString("\n## Files\n\n")
-	for _, f := range m.Files {
-		fmt.Fprintf(&b, "- `%s`: %d rows, sha256 %s\n", f.Name, f.Rows, f.SHA256)
-	}
-	return b.String()
+	b.WriteString("\nThe quasi-identifiers are published unchanged; every group's sensitive values are generalized to subdomains " +
+		"whose posterior, averaged over the group, equals the effective target for every value (Definition 3.2).\n")
+	return release.Report(Method{}.Spec(), m, b.String())
 }

@@ -365,13 +365,6 @@ func Annotate(h *model.Hierarchy, requested []float64, maxDen int) *Annotated {
 	return a
 }
 
-// approxRatio returns integer weights in the ratio of q (q >= 0, sum > 0);
-// see Annotate for what maxDen means.
-func approxRatio(q []float64, maxDen int) []int64 {
-	var r ratioScratch
-	return append([]int64(nil), r.approx(q, maxDen)...)
-}
-
 // ratioScratch holds the buffers of approx so that annotating a large
 // hierarchy does not allocate per node. The returned slice is only valid
 // until the next call.
@@ -644,13 +637,6 @@ func (r *ratioScratch) roundToSum(p []float64, d int64) []int64 {
 		}
 	}
 	return w
-}
-
-// roundToSum rounds p*d to integers summing to d (largest remainder; ties
-// go to the lower index).
-func roundToSum(p []float64, d int64) []int64 {
-	var r ratioScratch
-	return append([]int64(nil), r.roundToSum(p, d)...)
 }
 
 func reduce(w []int64) []int64 {

@@ -510,3 +510,16 @@ func node(t *testing.T, h *model.Hierarchy, label string) int {
 	}
 	return found
 }
+
+// approxRatio returns integer weights in the ratio of q (see Annotate for
+// maxDen), in a slice of its own.
+func approxRatio(q []float64, maxDen int) []int64 {
+	var r ratioScratch
+	return append([]int64(nil), r.approx(q, maxDen)...)
+}
+
+// roundToSum rounds p*d to integers summing to d, in a slice of its own.
+func roundToSum(p []float64, d int64) []int64 {
+	var r ratioScratch
+	return append([]int64(nil), r.roundToSum(p, d)...)
+}

@@ -33,6 +33,8 @@ type Args struct {
 	HierDir     string
 	Queries     int
 	RangeFrac   float64
+	Selectivity float64
+	Dims        int
 	CSV         string
 	Sweep       string
 	Help        bool
@@ -143,6 +145,8 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
 	fs.IntVar(&a.Queries, "queries", 100, "eval: number of random queries")
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")
+	fs.Float64Var(&a.Selectivity, "selectivity", 0.05, "eval: fraction of the table a count-in query selects (s)")
+	fs.IntVar(&a.Dims, "qd", 0, "eval: quasi-identifiers a count-in query conditions on (default min(4, QIs))")
 	fs.StringVar(&a.CSV, "csv", "", "eval: write the per-query results (or the sweep table) to this CSV file")
 	fs.StringVar(&a.Sweep, "sweep", "", "eval: PARAM=V1,V2,... re-run once per value and compare")
 	fs.BoolVar(&a.Help, "help", false, "show help")

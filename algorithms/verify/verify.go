@@ -114,22 +114,45 @@ func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory privlab run --out wrote"}
 	}
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: model.OpenReason(err), Hint: "is this a privlab release directory?"}
+	}
+	err := run(dir, opt, lookup, r)
+	if err == nil {
+		return r, nil
+	}
+	// A release that cannot be read as its method writes it fails the
+	// check; a problem with the original or the public table is the
+	// caller's input error.
+	var ie *model.InputError
+	if errors.As(err, &ie) && inside(dir, ie.File) {
+		r.Add(false, "readable", "%v", err)
+		return r, nil
+	}
+	return nil, err
+}
+
+func run(dir string, opt Options, lookup func(method string) (Checker, bool), r *Report) error {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c, ok := lookup(m.Method)
 	if !ok {
-		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
+		return &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
 	}
 	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
 	if err := rel.checkFiles(r); err != nil {
-		return nil, err
+		return err
 	}
-	if err := c(rel, opt, r); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return c(rel, opt, r)
+}
+
+// inside reports whether path names dir or a file in it.
+func inside(dir, path string) bool {
+	d, err1 := filepath.Abs(dir)
+	p, err2 := filepath.Abs(path)
+	return err1 == nil && err2 == nil && (p == d || strings.HasPrefix(p, d+string(filepath.Separator)))
 }
 
 // PlainName reports whether name is a plain file name: no directory part,

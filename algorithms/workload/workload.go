@@ -46,6 +46,26 @@ type Options struct {
 	Selectivity float64
 }
 
+// Describe says in words what a workload of the shape selects.
+func Describe(shape string, opt Options) string {
+	if shape == CountIn {
+		qd := "min(4, QIs)"
+		if opt.Dims > 0 {
+			qd = fmt.Sprint(opt.Dims)
+		}
+		s := opt.Selectivity
+		if s <= 0 || s > 1 {
+			s = 0.05
+		}
+		return fmt.Sprintf("conditions on %s quasi-identifiers and the sensitive attribute, selectivity %g", qd, s)
+	}
+	r := opt.Range
+	if r <= 0 || r > 1 {
+		r = 0.1
+	}
+	return fmt.Sprintf("range %.0f%% of the domain", r*100)
+}
+
 // Generate makes a random workload for the table and roles.
 func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, error) {
 	if opt.Queries <= 0 {

@@ -1,0 +1,340 @@
+package catalog_test
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"go/parser"
+	"go/token"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
+	"privlab/algorithms/verify"
+	"privlab/algorithms/workload"
+	"privlab/datasets"
+	"privlab/model"
+)
+
+var env = pipeline.Env{Datasets: datasets.Catalog{}}
+
+// TestContract runs every registered method through what the tool does
+// with it: run its example, export, check (which must pass), tamper with
+// every published file (check must fail, with and without re-computed
+// hashes), answer a query from the run and from the exported files, run
+// the workload and one sweep step. The workbench's rendering of every
+// method is ui's TestContract (algorithms never import ui). A new method
+// is picked up with no edit.
+func TestContract(t *testing.T) {
+	for _, e := range catalog.Entries() {
+		spec := e.Method.Spec()
+		t.Run(spec.Name, func(t *testing.T) {
+			ex := spec.Example
+			if ex.Input == "" {
+				t.Fatalf("%s declares no example (Spec.Example)", spec.Name)
+			}
+			p := pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name,
+				Variant: ex.Variant, Params: ex.Params.Clone()}
+			if p.Params == nil {
+				p.Params = model.Values{}
+			}
+			p.Params["seed"] = "7"
+			src, err := env.LoadTable(env.WithDefaults(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prep, err := env.Prepare(p, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := pipeline.Run(context.Background(), prep, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Satisfied() || len(res.Groups) == 0 {
+				t.Fatalf("the example is not private or has no groups: %d groups, %d violate", len(res.Groups), res.Violations())
+			}
+			for _, g := range res.Groups {
+				if len(g.Figures) != len(spec.Figures) || len(g.QI) != len(prep.Project.Roles.QIs) {
+					t.Fatalf("group %d: %d figures for %d declared, %d QI summaries", g.ID, len(g.Figures), len(spec.Figures), len(g.QI))
+				}
+			}
+			if res.Detail == nil || len(res.Detail(0, 10).Sections) == 0 {
+				t.Fatal("no group detail")
+			}
+			if (spec.Charts != "") != (res.Charts != nil) {
+				t.Fatalf("Spec.Charts %q but Result.Charts set: %v", spec.Charts, res.Charts != nil)
+			}
+
+			dir := t.TempDir()
+			out := filepath.Join(dir, "release")
+			ex2, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := verify.Options{Original: prep.Source, Public: prep.Public}
+			if a, err := model.ReadAudit(model.AuditPath(out)); err == nil {
+				opt.Audit = a
+			}
+			rep, err := catalog.Check(out, opt)
+			if err != nil || !rep.OK() {
+				t.Fatalf("check of the exported release: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
+			}
+			for _, name := range spec.Files {
+				if !strings.Contains(name, "<") && !listed(ex2.Manifest, name) {
+					t.Errorf("declared file %s is not in the release", name)
+				}
+			}
+			assertNoIdentifiers(t, out, ex2.Manifest, prep)
+
+			// Tampering: one cell of every published CSV file, with the
+			// hashes left alone and with them re-computed.
+			for _, f := range ex2.Manifest.Files {
+				if !strings.HasSuffix(f.Name, ".csv") || f.Rows == 0 {
+					continue
+				}
+				for _, rehash := range []bool{false, true} {
+					t.Run(f.Name+map[bool]string{false: "", true: "/rehashed"}[rehash], func(t *testing.T) {
+						bad := copyDir(t, out)
+						if !flipCell(t, filepath.Join(bad, f.Name)) {
+							t.Skipf("%s has no cell that can change", f.Name)
+						}
+						if rehash {
+							rehashManifest(t, bad)
+						}
+						rep, err := catalog.Check(bad, opt)
+						if err == nil && rep.OK() {
+							t.Fatalf("check passes a release with an edited %s:\n%s", f.Name, strings.Join(rep.Strings(), "\n"))
+						}
+					})
+				}
+			}
+
+			// Queries, from the run and from the exported files.
+			if ex.Query == "" {
+				t.Fatal("the example names no query (Spec.Example.Query)")
+			}
+			live, err := pipeline.Answer(ex.Query, prep.Table, res.Answerer)
+			if err != nil {
+				t.Fatalf("query on the run: %v", err)
+			}
+			a, _, err := pipeline.OpenRelease(out)
+			if err != nil {
+				t.Fatalf("open the release: %v", err)
+			}
+			files, err := pipeline.Answer(ex.Query, prep.Table, a)
+			if err != nil {
+				t.Fatalf("query on the files: %v", err)
+			}
+			if !sameAnswer(live.Answer.Low, files.Answer.Low) || !sameAnswer(live.Answer.High, files.Answer.High) ||
+				!sameAnswer(live.Answer.Estimate, files.Answer.Estimate) {
+				t.Fatalf("the run answers %+v, the exported files %+v", live.Answer, files.Answer)
+			}
+
+			// The method's workload and one sweep step.
+			w, err := pipeline.Eval(prep, res, workload.Options{Queries: 20, Seed: 1})
+			if err != nil || w.Queries+w.Skipped != 20 {
+				t.Fatalf("eval: %v (%d queries, %d skipped)", err, w.Queries, w.Skipped)
+			}
+			if w.Bounded > 0 && w.Contains != w.Bounded {
+				t.Fatalf("eval: %d of %d bounds contain the truth", w.Contains, w.Bounded)
+			}
+			for _, par := range spec.Params {
+				if par.Kind == model.ParamSeed {
+					continue
+				}
+				rows, err := pipeline.Sweep(context.Background(), env, p, src, par.Name, []string{prep.Values[par.Name]},
+					workload.Options{Queries: 10, Seed: 1})
+				if err != nil || len(rows) != 1 || rows[0].Error != "" {
+					t.Fatalf("sweep %s: %v %+v", par.Name, err, rows)
+				}
+				break
+			}
+		})
+	}
+}
+
+// TestCheckersAreIndependent: a method's checker imports model and the
+// shared verify code (and the standard library) only, never the method.
+func TestCheckersAreIndependent(t *testing.T) {
+	for _, e := range catalog.Entries() {
+		fn := runtime.FuncForPC(reflect.ValueOf(e.Check).Pointer()).Name()
+		pkg := fn[:strings.LastIndex(fn, ".")]
+		methodPkg := reflect.TypeOf(e.Method).PkgPath()
+		if pkg == methodPkg || !strings.HasPrefix(pkg, "privlab/algorithms/") {
+			t.Fatalf("%s: checker %s is not a package of its own", e.Method.Spec().Name, fn)
+		}
+		dir := filepath.Join("..", "..", strings.TrimPrefix(pkg, "privlab/"))
+		pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			for name, f := range p.Files {
+				for _, imp := range f.Imports {
+					path, _ := strconv.Unquote(imp.Path.Value)
+					if strings.HasPrefix(path, "privlab/") && path != "privlab/model" && path != "privlab/algorithms/verify" {
+						t.Errorf("%s imports %s: a checker may import only model and algorithms/verify", name, path)
+					}
+				}
+			}
+		}
+	}
+}
+
+func listed(m *model.Manifest, name string) bool {
+	for _, f := range m.Files {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func sameAnswer(a, b float64) bool {
+	return a == b || math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(a)) || (math.IsNaN(a) && math.IsNaN(b))
+}
+
+// assertNoIdentifiers: no published file has a column named after an
+// identifier or an insensitive column, and no identifier value appears in
+// any published cell.
+func assertNoIdentifiers(t *testing.T, dir string, m *model.Manifest, prep *pipeline.Prepared) {
+	t.Helper()
+	ids := map[string]bool{}
+	for _, name := range prep.Project.Roles.IDs {
+		c := prep.Source.Column(name)
+		for _, v := range c.Dict {
+			ids[v] = true
+		}
+	}
+	for _, f := range m.Files {
+		if !strings.HasSuffix(f.Name, ".csv") {
+			continue
+		}
+		recs := readCSV(t, filepath.Join(dir, f.Name))
+		for _, col := range recs[0] {
+			for _, d := range m.Dropped {
+				if col == d {
+					t.Errorf("%s publishes the dropped column %s", f.Name, col)
+				}
+			}
+		}
+		for _, rec := range recs[1:] {
+			for _, v := range rec {
+				if ids[v] && len(v) > 2 {
+					t.Errorf("%s publishes the identifier value %q", f.Name, v)
+				}
+			}
+		}
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// flipCell changes one data cell of a CSV file to another value of its
+// column (or a new one when the column holds one value).
+func flipCell(t *testing.T, path string) bool {
+	t.Helper()
+	recs := readCSV(t, path)
+	if len(recs) < 2 {
+		return false
+	}
+	row, col := 1, 0
+	// Prefer the last column (the sensitive or generalized value in most
+	// layouts), then any column with two distinct values.
+	for c := len(recs[0]) - 1; c >= 0; c-- {
+		for r := 2; r < len(recs); r++ {
+			if recs[r][c] != recs[1][c] {
+				recs[1][c] = recs[r][c]
+				return writeCSV(t, path, recs)
+			}
+		}
+	}
+	recs[row][col] += "x"
+	return writeCSV(t, path, recs)
+}
+
+func writeCSV(t *testing.T, path string, recs [][]string) bool {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	if err := w.WriteAll(recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	es, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := os.ReadFile(model.AuditPath(src)); err == nil {
+		os.WriteFile(model.AuditPath(dst), b, 0o600)
+	}
+	return dst
+}
+
+// rehashManifest re-computes the SHA-256 of every listed file, so that an
+// edited file is judged on its content.
+func rehashManifest(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m["files"].([]any) {
+		e := f.(map[string]any)
+		if sum, err := model.FileSHA256(filepath.Join(dir, e["name"].(string))); err == nil {
+			e["sha256"] = sum
+		}
+	}
+	b, _ = json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,272 @@
+// Package release holds what every method needs to turn its groups into a
+// publishable release and into the workbench's preview: group summaries
+// (QI ranges or common generalizations, SA histograms), shuffled tables,
+// the manifest's common part and report.md. Methods build their own files
+// with it; nothing here knows a method.
+package release
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"privlab/algorithms/method"
+	"privlab/model"
+)
+
+// Dropped lists the table's columns a release leaves out: identifiers
+// and insensitive columns (and the SA when the method reads none).
+func Dropped(t *model.Table, roles model.Roles) []string {
+	out := []string{}
+	for _, c := range t.Columns {
+		if role := roles.Of(c.Name); role == model.Identifier || role == model.Insensitive {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// QISummary describes each QI over a group's rows: the value when all
+// share it, else the range (numeric) or the lowest common generalization
+// in the QI's hierarchy (categorical).
+func QISummary(in *method.Input, rows []int32) []string {
+	out := make([]string, len(in.Roles.QIs))
+	for qi, name := range in.Roles.QIs {
+		out[qi] = Summary(in.Table.Column(name), in.Hierarchies[name], rows)
+	}
+	return out
+}
+
+// Summary describes one column over rows (see QISummary).
+func Summary(c *model.Column, h *model.Hierarchy, rows []int32) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	first := c.Codes[rows[0]]
+	same := true
+	for _, row := range rows {
+		if c.Codes[row] != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		return c.Value(int(rows[0]))
+	}
+	if c.Kind == model.Numeric {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, row := range rows {
+			if c.Codes[row] != model.Missing {
+				v := c.Num(int(row))
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		return model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
+	}
+	return LCALabel(h, c, rows)
+}
+
+// LCALabel is the label of the lowest node of h that covers every value
+// of c in rows ("*" without a hierarchy).
+func LCALabel(h *model.Hierarchy, c *model.Column, rows []int32) string {
+	if h == nil {
+		return "*"
+	}
+	lca := -1
+	for _, row := range rows {
+		l, ok := h.Leaf(c.Value(int(row)))
+		if !ok {
+			return "*"
+		}
+		if lca < 0 {
+			lca = l
+			continue
+		}
+		lca = CommonAncestor(h, lca, l)
+	}
+	if lca < 0 {
+		return "*"
+	}
+	return h.Nodes[lca].Label
+}
+
+// CommonAncestor is the lowest node of h above both a and b.
+func CommonAncestor(h *model.Hierarchy, a, b int) int {
+	for !(h.Nodes[a].First <= h.Nodes[b].First && h.Nodes[b].Last <= h.Nodes[a].Last) {
+		a = h.Nodes[a].Parent
+	}
+	return a
+}
+
+// HistBins counts leaf positions (0..n-1 of an n-leaf domain) into at
+// most bins equal buckets of the domain: the preview's SA sparkline.
+func HistBins(n int, positions []int32, bins int) []int32 {
+	if n < bins {
+		bins = n
+	}
+	if bins <= 0 {
+		return nil
+	}
+	out := make([]int32, bins)
+	for _, p := range positions {
+		out[int(p)*bins/n]++
+	}
+	return out
+}
+
+// SAHist is the preview's SA sparkline of a group: its rows' SA values
+// counted into at most 8 buckets of the SA hierarchy's leaf order.
+func SAHist(in *method.Input, rows []int32) []int32 {
+	c := in.Table.Column(in.Roles.SA)
+	h := in.Hierarchies[in.Roles.SA]
+	if c == nil || h == nil {
+		return nil
+	}
+	pos := make([]int32, 0, len(rows))
+	for _, r := range rows {
+		if l, ok := h.Leaf(c.Value(int(r))); ok {
+			pos = append(pos, int32(h.LeafPos(l)))
+		}
+	}
+	return HistBins(len(h.Leaves), pos, 8)
+}
+
+// FigureSummary is min / mean / max of one per-group figure over the
+// groups (the manifest states it; the checker recomputes it).
+type FigureSummary struct {
+	Figure string  `json:"figure"`
+	Min    float64 `json:"min"`
+	Mean   float64 `json:"mean"`
+	Max    float64 `json:"max"`
+}
+
+// Summaries summarises every per-group figure of the result whose key
+// keep accepts (nil keeps all). A figure that describes a group's private
+// original data is not published: leave it out with keep.
+func Summaries(res *method.Result, keep func(key string) bool) []FigureSummary {
+	var out []FigureSummary
+	for fi, f := range res.Spec.Figures {
+		if keep != nil && !keep(f.Key) {
+			continue
+		}
+		s := FigureSummary{Figure: f.Label, Min: math.Inf(1), Max: math.Inf(-1)}
+		for _, g := range res.Groups {
+			x := g.Figures[fi]
+			s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
+			s.Mean += x / float64(len(res.Groups))
+		}
+		if len(res.Groups) == 0 {
+			s.Min, s.Max = 0, 0
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Params are the parameters a manifest publishes: every value but the
+// seed, which is private (it goes to the audit record).
+func Params(v model.Values) map[string]string {
+	out := map[string]string{}
+	for k, x := range v {
+		if k != "seed" {
+			out[k] = x
+		}
+	}
+	return out
+}
+
+// Manifest fills the manifest fields every release has from the run: the
+// method, its variant and paper, parameters, roles, dropped columns, row
+// and group counts, the worst case of every constraint and the utility.
+func Manifest(res *method.Result, in *method.Input) model.Manifest {
+	spec := res.Spec
+	m := model.Manifest{
+		Method: spec.Name, Variant: in.Variant, Paper: spec.Paper, Parameters: Params(res.Values),
+		QIs: in.Roles.QIs, SA: in.Roles.SA, Dropped: Dropped(in.Table, in.Roles),
+		RowsIn: res.RowsIn, Published: res.Published, Suppressed: res.Suppressed, Groups: len(res.Groups),
+		WorstCases: []model.Figure{},
+	}
+	if len(spec.Variants) > 0 && m.Variant == "" {
+		m.Variant = spec.Variants[0]
+	}
+	for _, f := range res.Summary {
+		if f.Limit != "" {
+			m.WorstCases = append(m.WorstCases, f)
+		}
+	}
+	if res.Utility.Name != "" {
+		m.Utility = append(m.Utility, res.Utility)
+	}
+	return m
+}
+
+// Shuffled returns a permutation of 0..n-1 drawn from rng: the order in
+// which a table's rows are written, so that row position links no
+// published table to another or to the input (SPEC 7.3).
+func Shuffled(n int, rng *model.Rand) []int32 {
+	p := make([]int32, n)
+	for i := range p {
+		p[i] = int32(i)
+	}
+	rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
+}
+
+// Report renders the common report.md: what was published, by which
+// method, what a passing check certifies, the worst cases, the
+// independent verification and the files. extra adds method sections
+// (Markdown) after the summary table.
+func Report(spec method.Spec, m *model.Manifest, extra string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# privlab release: %s\n\n", spec.Title)
+	fmt.Fprintf(&b, "Method: %s (%s)", spec.Name, spec.Paper)
+	if m.Variant != "" {
+		fmt.Fprintf(&b, ", variant %s", m.Variant)
+	}
+	b.WriteString(".\n\n| | |\n|---|---|\n")
+	fmt.Fprintf(&b, "| quasi-identifiers | %s |\n", strings.Join(m.QIs, ", "))
+	if m.SA != "" {
+		fmt.Fprintf(&b, "| sensitive attribute | %s |\n", m.SA)
+	}
+	fmt.Fprintf(&b, "| dropped columns | %s |\n", strings.Join(m.Dropped, ", "))
+	fmt.Fprintf(&b, "| records in / published / suppressed | %d / %d / %d |\n", m.RowsIn, m.Published, m.Suppressed)
+	fmt.Fprintf(&b, "| groups | %d |\n", m.Groups)
+	keys := make([]string, 0, len(m.Parameters))
+	for k := range m.Parameters {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "| %s | %s |\n", k, m.Parameters[k])
+	}
+	b.WriteString(extra)
+	b.WriteString("\n## Privacy\n\n")
+	if spec.Certifies != "" {
+		b.WriteString("A release that passes its checks certifies that " + spec.Certifies + ".\n\n")
+	}
+	for _, f := range m.WorstCases {
+		mark := "holds"
+		if !f.OK {
+			mark = "FAILS"
+		}
+		fmt.Fprintf(&b, "- %s: %s (limit %s) — %s\n", f.Name, model.FormatNumber(f.Value), f.Limit, mark)
+	}
+	b.WriteString("\n")
+	if m.Verified {
+		b.WriteString("Independent verification from the published files: **passed**.\n\n")
+	} else if len(m.Checks) > 0 {
+		b.WriteString("Independent verification from the published files: **FAILED**.\n\n")
+	}
+	for _, c := range m.Checks {
+		fmt.Fprintf(&b, "- %s\n", c)
+	}
+	if m.AcceptedBad {
+		b.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
+	}
+	b.WriteString("\n## Files\n\n")
+	for _, f := range m.Files {
+		fmt.Fprintf(&b, "- `%s`: %d rows, sha256 %s\n", f.Name, f.Rows, f.SHA256)
+	}
+	return b.String()
+}

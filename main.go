@@ -421,6 +421,11 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 			return errPrivacy{"some bounds do not contain the true answer"}
 		}
 	}
+	secs, err := env.RunStudy(ctx, p, opt)
+	if err != nil {
+		return err
+	}
+	pipeline.PrintSections(w, secs)
 	return nil
 }
 

@@ -317,3 +317,19 @@ func (h *Hierarchy) String() string {
 	walk(0)
 	return b.String()
 }
+
+// LeafFraction is the fraction of the values under node n that satisfy
+// the predicate: the uniform-within-subdomain estimate of how many records
+// generalized to n match it (Wong et al. and Sattar et al. estimate count
+// queries on generalized tables this way).
+func (h *Hierarchy) LeafFraction(n int, pr Pred) float64 {
+	nd := h.Nodes[n]
+	match := 0
+	for i := nd.First; i <= nd.Last; i++ {
+		l := h.Nodes[h.Leaves[i]]
+		if pr.MatchValue(l.Label, l.Value, h.Numeric) {
+			match++
+		}
+	}
+	return float64(match) / float64(nd.Last-nd.First+1)
+}

@@ -146,6 +146,12 @@ func TestContract(t *testing.T) {
 			if w.Bounded > 0 && w.Contains != w.Bounded {
 				t.Fatalf("eval: %d of %d bounds contain the truth", w.Contains, w.Bounded)
 			}
+			if spec.Study != nil {
+				secs, err := env.RunStudy(context.Background(), prep, workload.Options{Queries: 10, Seed: 1})
+				if err != nil || len(secs) == 0 {
+					t.Fatalf("study: %v (%d sections)", err, len(secs))
+				}
+			}
 			for _, par := range spec.Params {
 				if par.Kind == model.ParamSeed {
 					continue

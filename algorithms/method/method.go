@@ -146,6 +146,34 @@ type Spec struct {
 	Certifies string
 	// Example runs the method on embedded data.
 	Example Example
+	// Study reproduces the shape of the paper's evaluation, or compares the
+	// method with its baselines (nil when the method has none): privlab
+	// eval prints its tables after the method's own workload.
+	Study Study
+}
+
+// Study runs a method's evaluation through the lab and returns tables.
+type Study func(ctx context.Context, lab *Lab) ([]Section, error)
+
+// Lab is what a study may use: the prepared input of the run it studies,
+// other registered methods (by name, so no method imports another), the
+// workload, and embedded data. The pipeline provides it.
+type Lab struct {
+	// Input is the prepared input of the run being studied.
+	Input *Input
+	// Run runs a registered method on in with the given variant and
+	// values (validated against that method's declaration).
+	Run func(ctx context.Context, name, variant string, values model.Values, in *Input) (*Result, error)
+	// Error answers a random workload of the shape ("" = the result's
+	// own) on the result and returns the average relative error (or
+	// bound width over the truth for bounds) and the queries measured.
+	Error func(res *Result, in *Input, shape string) (mean float64, queries int, err error)
+	// Open loads input (and public, "" for none) with the study's roles,
+	// hierarchy settings and missing-value policy: a dataset:NAME
+	// generator takes rows and seed (0: its default).
+	Open func(input, public string, rows int, seed uint64) (*Input, error)
+	// Progress reports the fraction done (may be nil).
+	Progress func(done float64)
 }
 
 // Param returns the declaration of a parameter.

@@ -784,8 +784,9 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	if got := strings.Join(listDir(t, dir), " "); got != "employees.csv rel rel.audit.json" {
 		t.Fatalf("beside the release: %s", got)
 	}
-	// 13 checks plus the audit and support lines: export pins published rows to input rows.
-	if ex.Dir != out || ex.Seed != 1 || !ex.Manifest.Verified || len(ex.Checks) != 15 {
+	// 13 checks plus the audit and support lines (export pins published
+	// rows to input rows) and the claims.
+	if ex.Dir != out || ex.Seed != 1 || !ex.Manifest.Verified || len(ex.Checks) != 16 {
 		t.Fatalf("exported %+v", ex)
 	}
 	for _, l := range ex.Checks {
@@ -837,7 +838,7 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	}
 	// Check re-verifies it (and uses the audit record beside it).
 	rep, err := Check(out, p.Table, nil)
-	if err != nil || !rep.OK() || len(rep.Lines) != 15 {
+	if err != nil || !rep.OK() || len(rep.Lines) != 16 {
 		t.Fatalf("Check: %v %v", rep, err)
 	}
 }
@@ -1078,7 +1079,7 @@ func TestExportRefusesAFailingRelease(t *testing.T) {
 	if !errors.As(err, &ve) {
 		t.Fatalf("err %v, want *model.VerifyError", err)
 	}
-	if ve.Err.Error() != "failed: P'-privacy, generalization" {
+	if ve.Err.Error() != "failed: P'-privacy, generalization, claim posterior deviation (max), claim sum of ranges, claim avg range per subdomain" {
 		t.Fatalf("failed lines: %v\n%s", ve.Err, strings.Join(ve.Lines, "\n"))
 	}
 	var failed []string
@@ -1087,7 +1088,7 @@ func TestExportRefusesAFailingRelease(t *testing.T) {
 			failed = append(failed, l)
 		}
 	}
-	if len(failed) != 2 || !strings.HasPrefix(failed[0], "FAIL P'-privacy: group ") {
+	if len(failed) != 6 || !strings.HasPrefix(failed[0], "FAIL P'-privacy: group ") {
 		t.Fatalf("lines %v", failed)
 	}
 	if got := strings.Join(listDir(t, dir), " "); got != "employees.csv" {

@@ -68,8 +68,10 @@ func (r *Report) Strings() []string {
 // Err is nil when every line passed, else an error naming the failures.
 func (r *Report) Err() error {
 	var bad []string
+	seen := map[string]bool{}
 	for _, l := range r.Lines {
-		if !l.OK {
+		if !l.OK && !seen[l.Name] {
+			seen[l.Name] = true
 			bad = append(bad, l.Name)
 		}
 	}
@@ -268,14 +270,19 @@ func (r *Report) ClaimText(name, stated, recomputed string) bool {
 }
 
 // Claims adds one passing line summarising the claims compared when none
-// failed (failures were added one by one).
-func (r *Report) Claims(before int, n int) {
+// failed (failures were added one by one), naming those left for the
+// original to confirm.
+func (r *Report) Claims(before int, n int, later []string) {
 	for _, l := range r.Lines[before:] {
 		if !l.OK && strings.HasPrefix(l.Name, "claim ") {
 			return
 		}
 	}
-	r.Add(true, "claims", "the %d figures the manifest states agree with the files", n)
+	text := fmt.Sprintf("the %d figures the manifest states agree with the files", n)
+	if len(later) > 0 {
+		text += "; unconfirmed without --original: " + strings.Join(later, ", ")
+	}
+	r.Add(true, "claims", "%s", text)
 }
 
 // RowCounts compares every file entry's row count with the table read.
@@ -458,4 +465,76 @@ func Shuffled(file string, pinned []int, distinct int, r *Report) {
 		return
 	}
 	r.Add(true, "shuffled", "%s rows are not in the input's order", file)
+}
+
+// Recomputed holds what a checker recomputed from the files for the
+// claims every manifest makes; Report.Compare holds the manifest to them.
+type Recomputed struct {
+	// Groups and Published (the records the release represents).
+	Groups    int
+	Published int
+	// Tables are the data files read, by name: their rows are compared
+	// with the manifest's files entries.
+	Tables map[string]*model.Table
+	// Figures are the recomputed values of the manifest's worst cases and
+	// utility figures, by name. A stated figure missing here cannot be
+	// verified and fails; a worst case's ok flag must match Holds.
+	Figures map[string]float64
+	Holds   map[string]bool
+	// Later names the figures only the original can confirm (figures about
+	// the original values): without --original they are reported as
+	// unconfirmed, not failed.
+	Later map[string]bool
+}
+
+// Compare checks the manifest's common claims against the recomputed
+// ones: group and record counts, every file's rows, every worst case and
+// utility figure (value and ok flag), and with the original table the
+// input row count. It adds one summary line when all agree.
+func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
+	m := rel.Manifest
+	before := len(r.Lines)
+	n := 2
+	r.Claim("groups", float64(m.Groups), float64(rc.Groups))
+	r.Claim("rows_published", float64(m.Published), float64(rc.Published))
+	if m.Published+m.Suppressed > m.RowsIn || m.RowsIn < 0 || m.Suppressed < 0 {
+		r.Add(false, "claim rows_in", "the manifest states %d rows in, %d published and %d suppressed, which do not add up", m.RowsIn, m.Published, m.Suppressed)
+	}
+	n += r.RowCounts(rel, rc.Tables)
+	var later []string
+	for _, list := range [][]model.Figure{m.WorstCases, m.Utility} {
+		for _, f := range list {
+			x, ok := rc.Figures[f.Name]
+			if !ok && rc.Later[f.Name] && opt.Original == nil {
+				later = append(later, f.Name)
+				continue
+			}
+			n++
+			if !ok {
+				r.Add(false, "claim "+f.Name, "the manifest states a figure the files cannot confirm")
+				continue
+			}
+			r.Claim(f.Name, f.Value, x)
+			if holds, known := rc.Holds[f.Name]; known && holds != f.OK {
+				r.Add(false, "claim "+f.Name, "the manifest says ok=%v, the files say %v", f.OK, holds)
+			}
+		}
+	}
+	if opt.Original != nil {
+		n++
+		r.Claim("rows_in", float64(m.RowsIn), float64(opt.Original.Rows))
+	}
+	r.Claims(before, n, later)
+}
+
+// BindNames checks that the names the manifest gives (quasi-identifiers,
+// sensitive attribute) are the columns of a data file, in order, after
+// the fixed columns the file starts or ends with: renaming a column in
+// the manifest, or a header in the file, fails.
+func (r *Report) BindNames(file string, t *model.Table, want []string) bool {
+	ok := CheckHeader(t, want)
+	if !ok {
+		r.Add(false, "names", "%s has columns %s; the manifest implies %s", file, strings.Join(t.Names(), ","), strings.Join(want, ","))
+	}
+	return ok
 }

@@ -29,7 +29,14 @@ type annotated struct {
 	byBounds map[[2]string]int
 	ids      map[string]int // NodeID -> row
 	root     int
+	numeric  bool
+	table    *model.Table // hierarchy.csv as read
+	first    []int        // leaf index range of every node
+	last     []int
 }
+
+// leafCount is the number of values under node x.
+func (a *annotated) leafCount(x int) int { return a.last[x] - a.first[x] + 1 }
 
 // readHierarchy parses and validates hierarchy.csv: a single root, parents
 // that exist, no cycles, every internal node's children tile its range
@@ -47,7 +54,8 @@ func readHierarchy(rel *verify.Release) (*annotated, error) {
 	}
 	n := t.Rows
 	a := &annotated{parent: make([]int, n), children: make([][]int, n), low: make([]string, n), high: make([]string, n),
-		lowNum: make([]float64, n), highNum: make([]float64, n), weight: make([]int64, n), byBounds: map[[2]string]int{}, root: -1}
+		lowNum: make([]float64, n), highNum: make([]float64, n), weight: make([]int64, n), byBounds: map[[2]string]int{}, root: -1,
+		table: t, first: make([]int, n), last: make([]int, n)}
 	id := map[string]int{}
 	for r := 0; r < n; r++ {
 		id[t.Columns[0].Value(r)] = r
@@ -120,6 +128,7 @@ func readHierarchy(rel *verify.Release) (*annotated, error) {
 				return -1, -1
 			}
 			a.leaves = append(a.leaves, x)
+			a.first[x], a.last[x] = len(a.leaves)-1, len(a.leaves)-1
 			return len(a.leaves) - 1, len(a.leaves) - 1
 		}
 		first, last := -1, -1
@@ -136,11 +145,13 @@ func readHierarchy(rel *verify.Release) (*annotated, error) {
 		if a.low[a.leaves[first]] != a.low[x] || a.high[a.leaves[last]] != a.high[x] {
 			return -1, -1
 		}
+		a.first[x], a.last[x] = first, last
 		return first, last
 	}
 	if f, _ := walk(a.root); f < 0 {
 		return nil, bad(0, "the children of some node do not tile its Low..High range, or a leaf has Low != High")
 	}
+	a.numeric = numeric
 	if numeric {
 		for i := 1; i < len(a.leaves); i++ {
 			if !(a.lowNum[a.leaves[i-1]] < a.lowNum[a.leaves[i]]) {
@@ -254,7 +265,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	r.Add(unknownGroup == 0 && unknownNode == 0, "subdomains", "every sa.csv row names a group of qi.csv and a node of hierarchy.csv (%d unknown groups, %d unknown subdomains)", unknownGroup, unknownNode)
 
 	// Group weights: hierarchy.csv's, or per group from group_weights.csv.
-	groupWeights, err := readGroupWeights(rel, groupIdx, h)
+	groupWeights, gw, err := readGroupWeights(rel, groupIdx, h)
 	if err != nil {
 		return err
 	}
@@ -289,13 +300,15 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	}
 	// A target that gives one value probability 1 discloses every value of
 	// its group, however private the generalization.
-	certain := 0
+	certain, maxConf := 0, 0.0
 	for gi := range sizes {
+		top := 0.0
 		for _, p := range h.mixture(weightsOf(gi), map[int]float64{h.root: 1}, len(h.leaves), leafIndex) {
-			if p >= 1-1e-6 {
-				certain++
-				break
-			}
+			top = math.Max(top, p)
+		}
+		maxConf = math.Max(maxConf, top)
+		if top >= 1-1e-6 {
+			certain++
 		}
 	}
 	ok := worst <= 1e-9
@@ -325,12 +338,45 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	r.Add(short == 0, "tuples covered", "every group has at least one subdomain per published tuple (%d groups short)", short)
 	r.Add(over == 0 && berr == nil, "fake budget", "%d fake values in all, every group within the budget %s (%d groups over)", fakes, orDefault(m.Parameters["fakes"], "0"), over)
 
+	// The claims: the manifest's counts, worst cases and utility against
+	// the files. Ranges are max-min of numeric subdomains and the number
+	// of values minus one of categorical ones (footnote 3).
+	sor := 0.0
+	for gi := range subs {
+		for x, c := range subs[gi] {
+			if h.numeric {
+				sor += c * (h.highNum[x] - h.lowNum[x])
+			} else {
+				sor += c * float64(h.leafCount(x)-1)
+			}
+		}
+	}
+	rc := verify.Recomputed{Groups: len(sizes), Published: qi.Rows,
+		Tables: map[string]*model.Table{"qi.csv": qi, "sa.csv": sa, "hierarchy.csv": h.table},
+		Figures: map[string]float64{
+			"posterior deviation (max)": worst, "max P'(v) in a group": maxConf,
+			"sum of ranges": sor, "avg range per subdomain": sor / math.Max(1, float64(sa.Rows)),
+		},
+		Holds: map[string]bool{"posterior deviation (max)": worst <= 1e-9, "max P'(v) in a group": maxConf <= 1-1e-6},
+		Later: map[string]bool{"members with P'(v) = 0": true},
+	}
+	if gw != nil {
+		rc.Tables["group_weights.csv"] = gw
+	}
 	if opt.Original != nil {
 		targetOf := func(gi int) []float64 {
 			return h.mixture(weightsOf(gi), map[int]float64{h.root: 1}, len(h.leaves), leafIndex)
 		}
-		return checkAgainstOriginal(m, qi, qiGroup, subs, h, leafIndex, targetOf, opt.Original, opt.Audit, r)
+		impossible, err := checkAgainstOriginal(m, qi, qiGroup, subs, h, leafIndex, targetOf, opt.Original, opt.Audit, r)
+		if err != nil {
+			return err
+		}
+		if impossible >= 0 {
+			rc.Figures["members with P'(v) = 0"] = float64(impossible)
+			rc.Holds["members with P'(v) = 0"] = impossible == 0
+		}
 	}
+	r.Compare(rel, rc, opt)
 	return nil
 }
 
@@ -363,17 +409,17 @@ func orDefault(s, d string) string {
 // release has one: each group's weight for every node, by NodeID, with the
 // same rule as hierarchy.csv (every internal node's children's weights
 // have a positive sum).
-func readGroupWeights(rel *verify.Release, groupIdx map[string]int, h *annotated) ([][]int64, error) {
+func readGroupWeights(rel *verify.Release, groupIdx map[string]int, h *annotated) ([][]int64, *model.Table, error) {
 	if !rel.Has("group_weights.csv") {
-		return nil, nil
+		return nil, nil, nil
 	}
 	t, err := rel.Table("group_weights.csv")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	file := rel.Dir + "/group_weights.csv"
 	if !verify.CheckHeader(t, []string{"GroupID", "NodeID", "Weight"}) {
-		return nil, &model.InputError{File: file, Line: 1, Msg: "expected header GroupID,NodeID,Weight"}
+		return nil, nil, &model.InputError{File: file, Line: 1, Msg: "expected header GroupID,NodeID,Weight"}
 	}
 	nodes := len(h.parent)
 	out := make([][]int64, len(groupIdx))
@@ -383,14 +429,14 @@ func readGroupWeights(rel *verify.Release, groupIdx map[string]int, h *annotated
 		node, known := h.ids[t.Columns[1].Value(row)]
 		w, err := strconv.ParseInt(t.Columns[2].Value(row), 10, 64)
 		if !ok || !known || err != nil || w < 0 {
-			return nil, &model.InputError{File: file, Line: row + 2, Msg: "unknown GroupID or NodeID, or a Weight that is not an integer >= 0"}
+			return nil, nil, &model.InputError{File: file, Line: row + 2, Msg: "unknown GroupID or NodeID, or a Weight that is not an integer >= 0"}
 		}
 		if out[gi] == nil {
 			out[gi] = make([]int64, nodes)
 			seen[gi] = make([]bool, nodes)
 		}
 		if seen[gi][node] {
-			return nil, &model.InputError{File: file, Line: row + 2, Msg: "weight given twice for this group and node"}
+			return nil, nil, &model.InputError{File: file, Line: row + 2, Msg: "weight given twice for this group and node"}
 		}
 		out[gi][node], seen[gi][node] = w, true
 	}
@@ -400,7 +446,7 @@ func readGroupWeights(rel *verify.Release, groupIdx map[string]int, h *annotated
 		}
 		for x := range h.children {
 			if !seen[gi][x] {
-				return nil, &model.InputError{File: file, Msg: fmt.Sprintf("a group lacks the weight of NodeID %s", nodeName(h, x))}
+				return nil, nil, &model.InputError{File: file, Msg: fmt.Sprintf("a group lacks the weight of NodeID %s", nodeName(h, x))}
 			}
 			if len(h.children[x]) == 0 {
 				continue
@@ -410,11 +456,11 @@ func readGroupWeights(rel *verify.Release, groupIdx map[string]int, h *annotated
 				sum += ws[c]
 			}
 			if sum <= 0 {
-				return nil, &model.InputError{File: file, Msg: fmt.Sprintf("in a group the children of NodeID %s have weights summing to 0", nodeName(h, x))}
+				return nil, nil, &model.InputError{File: file, Msg: fmt.Sprintf("in a group the children of NodeID %s have weights summing to 0", nodeName(h, x))}
 			}
 		}
 	}
-	return out, nil
+	return out, t, nil
 }
 
 func nodeName(h *annotated, x int) string {
@@ -426,7 +472,9 @@ func nodeName(h *annotated, x int) string {
 	return strconv.Itoa(x)
 }
 
-// checkAgainstOriginal compares the release with the original table.
+// checkAgainstOriginal compares the release with the original table and
+// returns the members whose value the target makes impossible (-1 when
+// the comparison stopped early).
 // Published tuples are matched with original rows by their QI values
 // (after the release's missing-value policy); when the audit record is
 // given it pins each published row to its input row instead. Definition
@@ -436,14 +484,14 @@ func nodeName(h *annotated, x int) string {
 // otherwise which original row is which published row is not fixed by the
 // files, and the line says so and fails.
 func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, subs []map[int]float64,
-	h *annotated, leafIndex []int, targetOf func(int) []float64, orig *model.Table, audit *model.Audit, r *verify.Report) error {
+	h *annotated, leafIndex []int, targetOf func(int) []float64, orig *model.Table, audit *model.Audit, r *verify.Report) (int, error) {
 	o, err := verify.NewOriginals(orig, m)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	keys, same := o.SameTuples("qi.csv", qi.Columns[1:], qi.Rows, r)
 	if !same {
-		return nil
+		return -1, nil
 	}
 	groupsOf := map[string]map[int]bool{}
 	for row, k := range keys {
@@ -454,7 +502,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 	}
 	pinned, ok := o.Pin("qi.csv", keys, audit, func(k string) bool { return len(groupsOf[k]) <= 1 }, r)
 	if !ok {
-		return nil
+		return -1, nil
 	}
 
 	// Leaf of each original SA value in the hierarchy.
@@ -474,7 +522,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		}
 		if !ok {
 			r.Add(false, "generalization", "original value %q of %s is not in hierarchy.csv", v, m.SA)
-			return nil
+			return -1, nil
 		}
 		g := qiGroup[i]
 		if groupValues[g] == nil {
@@ -503,7 +551,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		r.Add(false, "generalization", "only %d of %d original values can be mapped into their groups' subdomains (Definition 3.1)", matched, total)
 	}
 	verify.Shuffled("qi.csv", pinned, len(groupsOf), r)
-	return nil
+	return impossible, nil
 }
 
 // matchGroups finds, per group, a maximum matching of its original values

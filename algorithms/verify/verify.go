@@ -147,7 +147,58 @@ func run(dir string, opt Options, lookup func(method string) (Checker, bool), r 
 	if err := rel.checkFiles(r); err != nil {
 		return err
 	}
+	if err := rel.bindReport(r); err != nil {
+		return err
+	}
 	return c(rel, opt, r)
+}
+
+// bindReport holds the names the manifest gives (quasi-identifiers,
+// sensitive attribute, method) to report.md, which the release lists with
+// its hash: renaming a column in the manifest alone fails.
+func (rel *Release) bindReport(r *Report) error {
+	if !rel.listed["report.md"] {
+		return nil
+	}
+	b, err := rel.Bytes("report.md")
+	if err != nil {
+		return err
+	}
+	m := rel.Manifest
+	want := map[string]string{"quasi-identifiers": strings.Join(m.QIs, ", ")}
+	if m.SA != "" {
+		want["sensitive attribute"] = m.SA
+	}
+	found := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) == 4 && strings.TrimSpace(cells[0]) == "" {
+			found[strings.TrimSpace(cells[1])] = strings.TrimSpace(cells[2])
+		}
+	}
+	ok := true
+	for k, v := range want {
+		if got, has := found[k]; !has || got != v {
+			r.Add(false, "names", "the manifest names the %s %q, report.md %q", k, v, got)
+			ok = false
+		}
+	}
+	if ok {
+		r.Add(true, "names", "the quasi-identifiers and the sensitive attribute the manifest names are those of report.md")
+	}
+	return nil
+}
+
+// Bytes reads a listed release file whole (report.md).
+func (rel *Release) Bytes(name string) ([]byte, error) {
+	if !rel.listed[name] {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name)}
+	}
+	b, err := os.ReadFile(filepath.Join(rel.Dir, name))
+	if err != nil {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
+	}
+	return b, nil
 }
 
 // inside reports whether path names dir or a file in it.

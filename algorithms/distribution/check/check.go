@@ -283,16 +283,23 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	for id, gi := range groupIdx {
 		ids[gi] = id
 	}
+	facts := groupFacts{sizes: sizes, nsub: nsub, qiGroup: qiGroup,
+		sor: make([]float64, len(sizes)), conf: make([]float64, len(sizes)), post: make([]float64, len(sizes))}
 	for gi := range sizes {
 		w := weightsOf(gi)
 		target := h.mixture(w, map[int]float64{h.root: 1}, len(h.leaves), leafIndex)
 		if nsub[gi] == 0 {
 			worst, worstGroup = math.Inf(1), ids[gi]
+			facts.post[gi] = math.Inf(1)
 			continue
 		}
 		mix := h.mixture(w, subs[gi], len(h.leaves), leafIndex)
 		for i := range mix {
 			d := math.Abs(mix[i]/float64(nsub[gi]) - target[i])
+			if d < 1e-12 {
+				d = 0 // floating-point noise, as the method rounds it
+			}
+			facts.post[gi] = math.Max(facts.post[gi], d)
 			if d > worst {
 				worst, worstGroup = d, ids[gi]
 			}
@@ -307,6 +314,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 			top = math.Max(top, p)
 		}
 		maxConf = math.Max(maxConf, top)
+		facts.conf[gi] = top
 		if top >= 1-1e-6 {
 			certain++
 		}
@@ -345,10 +353,17 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	for gi := range subs {
 		for x, c := range subs[gi] {
 			if h.numeric {
-				sor += c * (h.highNum[x] - h.lowNum[x])
+				facts.sor[gi] += c * (h.highNum[x] - h.lowNum[x])
 			} else {
-				sor += c * float64(h.leafCount(x)-1)
+				facts.sor[gi] += c * float64(h.leafCount(x)-1)
 			}
+		}
+		sor += facts.sor[gi]
+	}
+	facts.qiValues = make([][]string, qi.Rows)
+	for row := range facts.qiValues {
+		for _, c := range qi.Columns[1:] {
+			facts.qiValues[row] = append(facts.qiValues[row], c.Value(row))
 		}
 	}
 	rc := verify.Recomputed{Groups: len(sizes), Published: qi.Rows,
@@ -367,16 +382,19 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		targetOf := func(gi int) []float64 {
 			return h.mixture(weightsOf(gi), map[int]float64{h.root: 1}, len(h.leaves), leafIndex)
 		}
-		impossible, err := checkAgainstOriginal(m, qi, qiGroup, subs, h, leafIndex, targetOf, opt.Original, opt.Audit, r)
+		zero, err := checkAgainstOriginal(m, qi, qiGroup, subs, h, leafIndex, targetOf, opt.Original, opt.Audit, r)
 		if err != nil {
 			return err
 		}
-		if impossible >= 0 {
-			rc.Figures["members with P'(v) = 0"] = float64(impossible)
+		if zero != nil {
+			impossible := sumFloats(zero)
+			rc.Figures["members with P'(v) = 0"] = impossible
 			rc.Holds["members with P'(v) = 0"] = impossible == 0
+			facts.zero = zero
 		}
 	}
 	r.Compare(rel, rc, opt)
+	checkDetails(rel, h, weightsOf, gw != nil, facts, opt, r)
 	return nil
 }
 
@@ -473,8 +491,8 @@ func nodeName(h *annotated, x int) string {
 }
 
 // checkAgainstOriginal compares the release with the original table and
-// returns the members whose value the target makes impossible (-1 when
-// the comparison stopped early).
+// returns per group the members whose value the target makes impossible
+// (nil when the comparison stopped early).
 // Published tuples are matched with original rows by their QI values
 // (after the release's missing-value policy); when the audit record is
 // given it pins each published row to its input row instead. Definition
@@ -484,14 +502,14 @@ func nodeName(h *annotated, x int) string {
 // otherwise which original row is which published row is not fixed by the
 // files, and the line says so and fails.
 func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, subs []map[int]float64,
-	h *annotated, leafIndex []int, targetOf func(int) []float64, orig *model.Table, audit *model.Audit, r *verify.Report) (int, error) {
+	h *annotated, leafIndex []int, targetOf func(int) []float64, orig *model.Table, audit *model.Audit, r *verify.Report) ([]float64, error) {
 	o, err := verify.NewOriginals(orig, m)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	keys, same := o.SameTuples("qi.csv", qi.Columns[1:], qi.Rows, r)
 	if !same {
-		return -1, nil
+		return nil, nil
 	}
 	groupsOf := map[string]map[int]bool{}
 	for row, k := range keys {
@@ -502,7 +520,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 	}
 	pinned, ok := o.Pin("qi.csv", keys, audit, func(k string) bool { return len(groupsOf[k]) <= 1 }, r)
 	if !ok {
-		return -1, nil
+		return nil, nil
 	}
 
 	// Leaf of each original SA value in the hierarchy.
@@ -522,7 +540,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		}
 		if !ok {
 			r.Add(false, "generalization", "original value %q of %s is not in hierarchy.csv", v, m.SA)
-			return -1, nil
+			return nil, nil
 		}
 		g := qiGroup[i]
 		if groupValues[g] == nil {
@@ -532,6 +550,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 	}
 	// A value the target makes impossible is betrayed by its subdomain.
 	impossible := 0
+	zero := make([]float64, len(subs))
 	for g, vals := range groupValues {
 		if len(vals) == 0 {
 			continue
@@ -540,6 +559,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		for l, c := range vals {
 			if tgt[leafIndex[l]] == 0 {
 				impossible += c
+				zero[g] += float64(c)
 			}
 		}
 	}
@@ -551,7 +571,7 @@ func checkAgainstOriginal(m *model.Manifest, qi *model.Table, qiGroup []int, sub
 		r.Add(false, "generalization", "only %d of %d original values can be mapped into their groups' subdomains (Definition 3.1)", matched, total)
 	}
 	verify.Shuffled("qi.csv", pinned, len(groupsOf), r)
-	return impossible, nil
+	return zero, nil
 }
 
 // matchGroups finds, per group, a maximum matching of its original values

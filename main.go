@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
 	"privlab/datasets"
@@ -137,7 +138,7 @@ exit codes: 0 ok, 1 privacy requirement not met / check failed, 2 usage or input
 }
 
 // withArgs parses the flags of a command and reports errors uniformly.
-func withArgs(cmd string, args []string, stdout, stderr io.Writer, f func(*pipeline.Args, io.Writer) error) int {
+func withArgs(cmd string, args []string, stdout, stderr io.Writer, f func(a *pipeline.Args, w, ew io.Writer) error) int {
 	a, err := pipeline.ParseArgs(cmd, args)
 	if err != nil {
 		return fail(stderr, err)
@@ -146,7 +147,7 @@ func withArgs(cmd string, args []string, stdout, stderr io.Writer, f func(*pipel
 		usage(stdout)
 		return exitOK
 	}
-	if err := f(a, stdout); err != nil {
+	if err := f(a, stdout, stderr); err != nil {
 		return fail(stderr, err)
 	}
 	return exitOK
@@ -209,7 +210,35 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return ctx, stop
 }
 
-func cmdRun(a *pipeline.Args, w io.Writer) error {
+// runAnnounced runs the method; a run estimated to take long is announced
+// on stderr first, and on a terminal a progress line shows the percentage
+// done and the time left. ctrl+c stops it (nothing is written).
+func runAnnounced(ctx context.Context, p *pipeline.Prepared, ew io.Writer) (*method.Result, error) {
+	if secs, why := pipeline.Estimate(p); time.Duration(secs*float64(time.Second)) > pipeline.LongRun {
+		fmt.Fprintf(ew, "privlab: this run may take about %s (%s); ctrl+c stops it and nothing is written\n",
+			time.Duration(secs*float64(time.Second)).Round(time.Second), why)
+	}
+	var progress func(float64)
+	clear := func() {}
+	if isTerminal(ew) {
+		progress, clear = pipeline.ProgressLine(ew, time.Now)
+	}
+	defer clear()
+	return pipeline.Run(ctx, p, progress)
+}
+
+// isTerminal reports whether w is a terminal (progress lines go only
+// there, never into a file or a pipe).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 	if err := noPositional(a, "run"); err != nil {
 		return err
 	}
@@ -223,7 +252,7 @@ func cmdRun(a *pipeline.Args, w io.Writer) error {
 	ctx, cancel := interruptible()
 	defer cancel()
 	start := time.Now()
-	res, err := pipeline.Run(ctx, p, nil)
+	res, err := runAnnounced(ctx, p, ew)
 	if err != nil {
 		return err
 	}
@@ -231,7 +260,7 @@ func cmdRun(a *pipeline.Args, w io.Writer) error {
 	if !res.Satisfied() && !a.Accept {
 		return errPrivacy{fmt.Sprintf("%d groups violate the privacy requirement; no release written (hint: change the parameters, or --accept-violations)", res.Violations())}
 	}
-	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept})
+	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth})
 	if err != nil {
 		return err
 	}
@@ -249,27 +278,75 @@ func cmdRun(a *pipeline.Args, w io.Writer) error {
 	return nil
 }
 
-// loadOriginal loads --original (a file or dataset:NAME).
-func loadOriginal(a *pipeline.Args, spec string) (*model.Table, error) {
-	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns, Kinds: a.Project.Kinds}
+// loadOriginal loads --original or --public (a file or dataset:NAME) for
+// the release in dir. Settings the command line leaves open (--columns of
+// a header-less file, --kind, --rows and --data-seed of a generator,
+// --max-cell) come from the release's audit record when it was made from
+// the same input, so the user does not repeat them.
+func loadOriginal(a *pipeline.Args, spec, dir string) (*model.Table, error) {
+	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns,
+		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell}
+	if made, ok := pipeline.AuditProject(dir); ok && (sameInput(made.Input, spec) || sameInput(made.Public, spec)) {
+		if len(p.Columns) == 0 && sameInput(made.Input, spec) {
+			p.Columns = made.Columns
+		}
+		if p.Kinds == nil {
+			p.Kinds = made.Kinds
+		}
+		if p.Rows == 0 {
+			p.Rows = made.Rows
+		}
+		if p.DataSeed == 0 {
+			p.DataSeed = made.DataSeed
+		}
+		if p.MaxCell == 0 {
+			p.MaxCell = made.MaxCell
+		}
+	}
 	return env.LoadTable(p)
 }
 
-func cmdCheck(a *pipeline.Args, w io.Writer) error {
+// sameInput reports whether two input specs name the same file (or the
+// same dataset:NAME).
+func sameInput(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// releaseDir is the release a command reads: check's argument or
+// --release.
+func releaseDir(a *pipeline.Args) string {
+	if a.Release != "" {
+		return a.Release
+	}
+	if len(a.Positional) == 1 {
+		return a.Positional[0]
+	}
+	return ""
+}
+
+func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 	if len(a.Positional) != 1 {
 		return &model.ParamError{Param: "check", Reason: "expected one release directory", Hint: "privlab check DIR [--original FILE] [--public FILE]"}
 	}
 	var orig *model.Table
 	if a.Original != "" {
 		var err error
-		if orig, err = loadOriginal(a, a.Original); err != nil {
+		if orig, err = loadOriginal(a, a.Original, releaseDir(a)); err != nil {
 			return err
 		}
 	}
 	var pub *model.Table
 	if a.Project.Public != "" {
 		var err error
-		if pub, err = loadOriginal(a, a.Project.Public); err != nil {
+		if pub, err = loadOriginal(a, a.Project.Public, releaseDir(a)); err != nil {
 			return err
 		}
 	}
@@ -287,7 +364,7 @@ func cmdCheck(a *pipeline.Args, w io.Writer) error {
 	return nil
 }
 
-func cmdQuery(a *pipeline.Args, w io.Writer) error {
+func cmdQuery(a *pipeline.Args, w, ew io.Writer) error {
 	if len(a.Positional) != 1 {
 		return &model.ParamError{Param: "query", Reason: "expected one query", Hint: `privlab query [flags] "AVG(salary) WHERE gender = 'F'"`}
 	}
@@ -299,7 +376,7 @@ func cmdQuery(a *pipeline.Args, w io.Writer) error {
 		}
 		var orig *model.Table
 		if a.Original != "" {
-			if orig, err = loadOriginal(a, a.Original); err != nil {
+			if orig, err = loadOriginal(a, a.Original, releaseDir(a)); err != nil {
 				return err
 			}
 			// The truth is taken over the rows the release could publish.
@@ -319,7 +396,7 @@ func cmdQuery(a *pipeline.Args, w io.Writer) error {
 	}
 	ctx, cancel := interruptible()
 	defer cancel()
-	res, err := pipeline.Run(ctx, p, nil)
+	res, err := runAnnounced(ctx, p, ew)
 	if err != nil {
 		return err
 	}
@@ -340,7 +417,7 @@ func queryError(err error) error {
 	return err
 }
 
-func cmdEval(a *pipeline.Args, w io.Writer) error {
+func cmdEval(a *pipeline.Args, w, ew io.Writer) error {
 	if err := noPositional(a, "eval"); err != nil {
 		return err
 	}
@@ -391,11 +468,14 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 		}
 		return nil
 	}
+	if a.Release != "" {
+		return evalRelease(a, w, opt)
+	}
 	p, err := prepare(a)
 	if err != nil {
 		return err
 	}
-	res, err := pipeline.Run(ctx, p, nil)
+	res, err := runAnnounced(ctx, p, ew)
 	if err != nil {
 		return err
 	}
@@ -403,7 +483,57 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "workload   %s, %d queries (%d skipped: empty or zero truth), %s\n", res.Workload, r.Queries, r.Skipped, workload.Describe(res.Workload, opt))
+	if err := printWorkload(w, a, res.Workload, r, opt); err != nil {
+		return err
+	}
+	secs, err := env.RunStudy(ctx, p, opt)
+	if err != nil {
+		return err
+	}
+	pipeline.PrintSections(w, secs)
+	return nil
+}
+
+// evalRelease runs the workload on an exported release, with the original
+// table (--original) for the truth.
+func evalRelease(a *pipeline.Args, w io.Writer, opt workload.Options) error {
+	if a.Original == "" {
+		return &model.ParamError{Param: "original", Reason: "eval --release needs the original table for the true answers",
+			Hint: "privlab eval --release DIR --original FILE"}
+	}
+	ans, man, err := pipeline.OpenRelease(a.Release)
+	if err != nil {
+		return err
+	}
+	orig, err := loadOriginal(a, a.Original, a.Release)
+	if err != nil {
+		return err
+	}
+	roles := model.Roles{QIs: man.QIs, SA: man.SA}
+	policy, _ := model.ParseMissingPolicy(man.MissingValues)
+	orig, _ = orig.HandleMissing(roles.Used(), policy)
+	if err := roles.Validate(orig, man.SA != ""); err != nil {
+		return &model.ParamError{Param: "original", Value: a.Original, Reason: "it is not the table of this release: " + err.Error()}
+	}
+	shape := man.Workload
+	if shape == "" {
+		shape = workload.CountIn
+	}
+	opt.Shape = shape
+	qs, err := workload.Generate(orig, roles, opt)
+	if err != nil {
+		return err
+	}
+	r, err := workload.Evaluate(orig, ans, qs)
+	if err != nil {
+		return err
+	}
+	return printWorkload(w, a, shape, r, opt)
+}
+
+// printWorkload writes a workload's result (and its CSV with --csv).
+func printWorkload(w io.Writer, a *pipeline.Args, shape string, r workload.Result, opt workload.Options) error {
+	fmt.Fprintf(w, "workload   %s, %d queries (%d skipped: empty or zero truth), %s\n", shape, r.Queries, r.Skipped, workload.Describe(shape, opt))
 	what := "rel. error"
 	if r.Bounded > 0 {
 		what = "bound width / truth" // bounds are not errors: their width over the true answer
@@ -421,15 +551,10 @@ func cmdEval(a *pipeline.Args, w io.Writer) error {
 			return errPrivacy{"some bounds do not contain the true answer"}
 		}
 	}
-	secs, err := env.RunStudy(ctx, p, opt)
-	if err != nil {
-		return err
-	}
-	pipeline.PrintSections(w, secs)
 	return nil
 }
 
-func cmdDatasets(a *pipeline.Args, w io.Writer) error {
+func cmdDatasets(a *pipeline.Args, w, ew io.Writer) error {
 	if err := noPositional(a, "datasets"); err != nil {
 		return err
 	}
@@ -445,7 +570,7 @@ func cmdDatasets(a *pipeline.Args, w io.Writer) error {
 	return nil
 }
 
-func cmdGen(a *pipeline.Args, w io.Writer) error {
+func cmdGen(a *pipeline.Args, w, ew io.Writer) error {
 	if len(a.Positional) != 1 {
 		return &model.ParamError{Param: "gen", Reason: "expected one dataset name", Hint: "privlab gen NAME [--rows N] [--seed S] [--out FILE]; privlab datasets lists them"}
 	}
@@ -502,7 +627,7 @@ func cmdGen(a *pipeline.Args, w io.Writer) error {
 	return nil
 }
 
-func cmdInspect(a *pipeline.Args, w io.Writer) error {
+func cmdInspect(a *pipeline.Args, w, ew io.Writer) error {
 	if len(a.Positional) != 1 {
 		return &model.ParamError{Param: "inspect", Reason: "expected one input", Hint: "privlab inspect FILE|dataset:NAME"}
 	}

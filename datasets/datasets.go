@@ -13,6 +13,8 @@ import (
 	"embed"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 
 	"privlab/model"
@@ -92,6 +94,9 @@ func (d Dataset) Write(w io.Writer, rows int, seed uint64) error {
 	if d.gen == nil {
 		return fmt.Errorf("dataset %s has no generator", d.Name)
 	}
+	if err := d.CheckRows(rows); err != nil {
+		return err
+	}
 	if rows <= 0 {
 		rows = d.DefaultRows
 	}
@@ -166,4 +171,64 @@ func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
 // FILE of an "embedded:FILE" spec).
 func EmbeddedHierarchy(file string) ([]byte, error) {
 	return files.ReadFile("hierarchies/" + file)
+}
+
+// CheckRows refuses a row count a generator cannot honour: negative, more
+// rows than a table can index (2^31-1), or a table that would not fit in
+// this machine's memory once loaded (the estimate is in the message).
+func (d Dataset) CheckRows(rows int) error {
+	if rows < 0 {
+		return &model.ParamError{Param: "rows", Value: fmt.Sprint(rows), Reason: "must be >= 0", Hint: "the number of rows to generate (0: the default)"}
+	}
+	if d.Fixed || rows == 0 {
+		return nil
+	}
+	if rows > 1<<31-1 {
+		return &model.ParamError{Param: "rows", Value: fmt.Sprint(rows), Reason: "more rows than a table can hold (2147483647)"}
+	}
+	// A loaded row takes a 4-byte code per column, and a run a few times
+	// that (groups, row maps, sort scratch).
+	need := float64(rows) * float64(len(d.Columns)) * 4 * 4
+	if have := memTotal(); need > have {
+		return &model.ParamError{Param: "rows", Value: fmt.Sprint(rows),
+			Reason: fmt.Sprintf("%s rows of %s would need about %s of memory to load and anonymize; this machine has %s", humanCount(float64(rows)), d.Name, humanBytes(need), humanBytes(have)),
+			Hint:   "use fewer rows"}
+	}
+	return nil
+}
+
+// memTotal is the machine's memory in bytes (/proc/meminfo; 16 GiB when
+// it cannot be read).
+func memTotal() float64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+				if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
+					return kb * 1024
+				}
+			}
+		}
+	}
+	return 16 << 30
+}
+
+func humanBytes(b float64) string {
+	for _, u := range []string{"B", "KB", "MB", "GB", "TB"} {
+		if b < 1024 || u == "TB" {
+			return fmt.Sprintf("%.0f %s", b, u)
+		}
+		b /= 1024
+	}
+	return ""
+}
+
+func humanCount(n float64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f billion", n/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f million", n/1e6)
+	}
+	return fmt.Sprintf("%.0f", n)
 }

@@ -39,7 +39,15 @@ type LoadOptions struct {
 	// Adult file, "39, State-gov, ..."). With it, spaces may also surround a
 	// quoted field: 1, "a, b", 3.
 	TrimSpace bool
+	// MaxCell is the longest cell accepted, in bytes (0: DefaultMaxCell;
+	// negative: no limit). A longer cell is an input error naming its line
+	// and column: no single value of microdata is that long, and a runaway
+	// quote or a binary file would otherwise fill memory.
+	MaxCell int
 }
+
+// DefaultMaxCell is the default cell-size limit (64 KiB).
+const DefaultMaxCell = 64 << 10
 
 // DefaultMissingTokens are the values read as missing unless told otherwise.
 var DefaultMissingTokens = []string{"", "?", "NA", "NULL"}
@@ -149,6 +157,10 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 
 	n := len(header)
 	enc := newEncoder(name, header, missing)
+	enc.maxCell = opt.MaxCell
+	if enc.maxCell == 0 {
+		enc.maxCell = DefaultMaxCell
+	}
 	out := make(chan *chunk, 2)
 	// The scanner already holds one chunk (the one the header came from),
 	// so chunkCount-1 more make the pool; all chunkCount fit in free.
@@ -195,19 +207,31 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
 		}
 		c := t.Columns[i]
-		if opt.Kinds[colName] == Numeric {
-			// Dict is in order of first appearance, so the first value that
-			// does not parse is the first one in the file.
-			for code, s := range c.Dict {
-				if _, ok := ParseNumber(s); !ok {
-					return nil, &InputError{File: name, Line: c.firstLine[code], Column: i + 1, Field: c.Name,
-						Msg:  fmt.Sprintf("value %q is not a number, so the column cannot be numeric", s),
-						Hint: "leave the column categorical or fix the value"}
-				}
+		if opt.Kinds[colName] == Numeric && c.Kind != Numeric {
+			// The user asked for numbers: cells that are not numbers are
+			// read as missing values, and the table says so.
+			if n, first := c.numbersOnly(); n > 0 {
+				t.Notes = append(t.Notes, fmt.Sprintf("%s:%d: column %d (%s): %d cells are not numbers and are read as missing values (first %q; --kind %s=numeric)",
+					name, first.Line, i+1, c.Name, n, first.Value, c.Name))
 			}
+			continue
 		}
 		if err := c.SetKind(opt.Kinds[colName]); err != nil {
 			return nil, &InputError{File: name, Msg: err.Error(), Hint: "leave the column categorical or fix the value"}
+		}
+	}
+	if len(opt.Header) == 0 && t.HeaderLooksLikeData() {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s:1: the header row looks like data (%s): if the file has no header row, name the columns with --columns a,b,c",
+			name, strings.Join(t.Names(), ",")))
+	}
+	for i, c := range t.Columns {
+		if _, forced := opt.Kinds[c.Name]; forced {
+			continue
+		}
+		if c.almostNumeric(); c.AlmostNumeric != nil {
+			a := c.AlmostNumeric
+			t.Notes = append(t.Notes, fmt.Sprintf("%s:%d: column %d (%s) is read as categorical because %d cells are not numbers (first %q); pass --kind %s=numeric to read them as missing values",
+				name, a.Line, i+1, c.Name, a.Cells, a.Value, c.Name))
 		}
 	}
 	return t, nil
@@ -777,12 +801,13 @@ func isBlank(b []byte) bool {
 
 // encoder turns records into dictionary-encoded columns.
 type encoder struct {
-	name   string
-	cols   []*Column
-	index  []*dictIndex
-	rows   int
-	sized  bool
-	header []string
+	maxCell int // longest cell in bytes (< 0: no limit)
+	name    string
+	cols    []*Column
+	index   []*dictIndex
+	rows    int
+	sized   bool
+	header  []string
 }
 
 func newEncoder(name string, header []string, missing []string) *encoder {
@@ -822,7 +847,8 @@ func (e *encoder) add(c *chunk, size int64) error {
 			}
 		}
 	}
-	bad := make([]int, n) // per column: the record of its first bad value, or -1
+	bad := make([]int, n)   // per column: the record of its first bad value, or -1
+	long := make([]bool, n) // whether that value is too long (else not UTF-8)
 	var next atomic.Int32
 	work := func() {
 		for {
@@ -830,7 +856,7 @@ func (e *encoder) add(c *chunk, size int64) error {
 			if i >= n {
 				return
 			}
-			bad[i] = e.encodeColumn(c, i)
+			bad[i], long[i] = e.encodeColumn(c, i)
 		}
 	}
 	if n > 1 && c.nrec >= 64 && runtime.GOMAXPROCS(0) > 1 {
@@ -854,6 +880,11 @@ func (e *encoder) add(c *chunk, size int64) error {
 	}
 	if br >= 0 {
 		k := br*n + bi
+		if long[bi] {
+			return &InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
+				Msg:  fmt.Sprintf("value is longer than %d bytes", e.maxCell),
+				Hint: "is a quote left open? a larger limit: --max-cell BYTES"}
+		}
 		return &InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
 			Msg: "value is not valid UTF-8", Hint: "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"}
 	}
@@ -862,9 +893,9 @@ func (e *encoder) add(c *chunk, size int64) error {
 }
 
 // encodeColumn appends the codes of column i of c's records. It returns the
-// record of the first value that is not valid UTF-8 (and stops there), or
-// -1.
-func (e *encoder) encodeColumn(c *chunk, i int) int {
+// record of the first value that is too long or not valid UTF-8 (and stops
+// there; long says which), or -1.
+func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 	n := len(e.cols)
 	col := e.cols[i]
 	x := e.index[i]
@@ -877,11 +908,14 @@ func (e *encoder) encodeColumn(c *chunk, i int) int {
 	}()
 	for r, k := 0, i; r < c.nrec; r, k = r+1, k+n {
 		start, end := int(offs[2*k]), int(offs[2*k+1])
+		if e.maxCell >= 0 && end-start > e.maxCell {
+			return r, true
+		}
 		code, found := x.lookup(buf, start, end)
 		if !found {
 			v := buf[start:end]
 			if !utf8.Valid(v) {
-				return r
+				return r, false
 			}
 			s := string(v)
 			code = uint32(len(col.Dict))
@@ -893,7 +927,7 @@ func (e *encoder) encodeColumn(c *chunk, i int) int {
 		}
 		codes = append(codes, code)
 	}
-	return -1
+	return -1, false
 }
 
 // dictIndex maps field text to a code: an open-addressing hash table

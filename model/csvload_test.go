@@ -174,9 +174,6 @@ func TestLoadBadInput(t *testing.T) {
 		// the first bad value in the file.
 		{name: "first invalid UTF-8 in file order", in: "a,b\n1,2\n3,\xff\n\xfe,4\n", line: 3, col: 2, field: "b"},
 		{name: "invalid UTF-8 in a quoted multi-line value", in: "a,b\n1,\"x\ny\"\n\"p\nq\",\"\xfe\"\n", line: 5, col: 2, field: "b"},
-		{name: "numeric kind on a text column", in: "a,b\n1,2\n2,x\n3,y\n", opt: LoadOptions{Kinds: map[string]Kind{"b": Numeric}},
-			want: `t.csv:3: column 2 (b): value "x" is not a number, so the column cannot be numeric (hint: leave the column categorical or fix the value)`,
-			line: 3, col: 2, field: "b"},
 		{name: "kind for an unknown column", in: "a,b\n1,2\n", opt: LoadOptions{Kinds: map[string]Kind{"zz": Numeric}},
 			want:       `parameter kind = "zz": t.csv has no column "zz" (hint: columns are: a, b)`,
 			paramError: true},
@@ -313,10 +310,15 @@ func TestLoadARXFixtures(t *testing.T) {
 		if got := values(t, tb, "age"); !reflect.DeepEqual(got, []string{"34", "4e", "66", "70", "34", "7f", "45"}) {
 			t.Errorf("age %q", got)
 		}
-		_, err = LoadFile(p, LoadOptions{Kinds: map[string]Kind{"age": Numeric}})
-		var ie *InputError
-		if !errors.As(err, &ie) || ie.Line != 3 || ie.Column != 1 || ie.Field != "age" || !strings.Contains(err.Error(), `"4e"`) {
-			t.Errorf("numeric age: got %v, want line 3 column 1 naming 4e", err)
+		// Asked for numbers, the two cells that are not become missing and
+		// the table says so.
+		tb, err = LoadFile(p, LoadOptions{Kinds: map[string]Kind{"age": Numeric}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := tb.Column("age"); c.Kind != Numeric || c.MissingCount != 2 || len(tb.Notes) != 1 ||
+			!strings.Contains(tb.Notes[0], p+`:3: column 1 (age): 2 cells are not numbers and are read as missing values (first "4e"`) {
+			t.Errorf("numeric age: %v missing %d notes %q", c.Kind, c.MissingCount, tb.Notes)
 		}
 	})
 	t.Run("adult.csv", func(t *testing.T) {
@@ -580,8 +582,8 @@ func TestLoadGoodInput(t *testing.T) {
 		}
 	})
 	t.Run("record longer than a read buffer", func(t *testing.T) {
-		long := strings.Repeat("ab\"\"cd,\n", 400000) // 3.2 MB with quotes and line breaks
-		tb := mustLoad(t, "a,b\n\""+long+"\",1\nz,2\n", LoadOptions{})
+		long := strings.Repeat("ab\"\"cd,\n", 400000)                             // 3.2 MB with quotes and line breaks
+		tb := mustLoad(t, "a,b\n\""+long+"\",1\nz,2\n", LoadOptions{MaxCell: -1}) // no cell limit: the scanner, not the limit, is under test
 		want := strings.ReplaceAll(long, `""`, `"`)
 		if got := tb.Column("a").Value(0); got != want {
 			t.Errorf("long value of %d bytes, want %d", len(got), len(want))
@@ -670,5 +672,89 @@ func TestParseNumber(t *testing.T) {
 		if v, ok := ParseNumber(s); ok {
 			t.Errorf("ParseNumber(%q) = %v, want no number", s, v)
 		}
+	}
+}
+
+func TestKindNotes(t *testing.T) {
+	// A numeric column with a few text cells is read as categorical, and
+	// the table says which cells and how to read it as numbers.
+	var b strings.Builder
+	b.WriteString("a,b\n")
+	for i := 0; i < 40; i++ {
+		v := fmt.Sprint(i)
+		if i == 7 || i == 30 {
+			v = "n/a"
+		}
+		fmt.Fprintf(&b, "%s,x%d\n", v, i%3)
+	}
+	tb, err := loadText(t, b.String(), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := tb.Column("a")
+	if a.Kind != Categorical || a.AlmostNumeric == nil || *a.AlmostNumeric != (KindNote{Cells: 2, Line: 9, Value: "n/a"}) {
+		t.Fatalf("kind %v note %+v", a.Kind, a.AlmostNumeric)
+	}
+	want := `t.csv:9: column 1 (a) is read as categorical because 2 cells are not numbers (first "n/a"); pass --kind a=numeric to read them as missing values`
+	if len(tb.Notes) != 1 || tb.Notes[0] != want {
+		t.Fatalf("notes %q", tb.Notes)
+	}
+	// A text column says nothing.
+	if tb.Column("b").AlmostNumeric != nil {
+		t.Fatal("b noted")
+	}
+	// With --kind a=numeric the two cells are missing values.
+	tb, err = loadText(t, b.String(), LoadOptions{Kinds: map[string]Kind{"a": Numeric}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := tb.Column("a"); a.Kind != Numeric || a.MissingCount != 2 || len(a.Dict) != 38 || a.Value(9) != "9" || !a.IsMissing(7) {
+		t.Fatalf("numeric a: %v %d %d", a.Kind, a.MissingCount, len(a.Dict))
+	}
+	if len(tb.Notes) != 1 || !strings.HasPrefix(tb.Notes[0], "t.csv:9: column 1 (a): 2 cells are not numbers and are read as missing values") {
+		t.Fatalf("notes %q", tb.Notes)
+	}
+}
+
+func TestMaxCell(t *testing.T) {
+	long := strings.Repeat("x", DefaultMaxCell+1)
+	in := "a,b\n1,2\n3,\"" + long + "\"\n"
+	_, err := loadText(t, in, LoadOptions{})
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Line != 3 || ie.Column != 2 || ie.Field != "b" ||
+		!strings.Contains(err.Error(), "value is longer than 65536 bytes") || !strings.Contains(err.Error(), "--max-cell") {
+		t.Fatalf("got %v", err)
+	}
+	if tb, err := loadText(t, in, LoadOptions{MaxCell: -1}); err != nil || len(tb.Column("b").Dict[1]) != DefaultMaxCell+1 {
+		t.Fatalf("no limit: %v", err)
+	}
+	if _, err := loadText(t, "a\n12345\n", LoadOptions{MaxCell: 4}); err == nil || !strings.Contains(err.Error(), "longer than 4 bytes") {
+		t.Fatalf("limit 4: %v", err)
+	}
+}
+
+func TestHeaderLooksLikeData(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		note bool
+	}{
+		{"39,State-gov,77516\n50,Self-emp,83311\n38,Private,215646\n", true}, // UCI adult.data: no header
+		{"1,2,3\n4,5,6\n", true},
+		{"age,job\n39,clerk\n", false},
+		{"age,2019\n39,x\n", false}, // a year as a name, but age is numeric and named
+	} {
+		tb, err := loadText(t, tt.in, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := len(tb.Notes) > 0 && strings.Contains(tb.Notes[0], "the header row looks like data")
+		if got != tt.note {
+			t.Errorf("%q: notes %q", tt.in, tb.Notes)
+		}
+	}
+	// Named columns: no note.
+	tb, err := loadText(t, "39,State-gov\n50,Self-emp\n", LoadOptions{Header: []string{"age", "workclass"}})
+	if err != nil || len(tb.Notes) != 0 {
+		t.Fatalf("%v %q", err, tb.Notes)
 	}
 }

@@ -277,7 +277,12 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 	ratio := []int64{1}
 	for i := 1; i < len(widths); i++ {
 		r := widths[i] / widths[i-1]
-		if widths[i] <= widths[i-1] || math.Abs(r-math.Round(r)) > 1e-9 {
+		if widths[i] <= widths[i-1] {
+			return nil, &ParamError{Param: param, Value: widthsText(widths),
+				Reason: fmt.Sprintf("interval widths must grow from level to level (%s is not wider than %s)", model0(widths[i]), model0(widths[i-1])),
+				Hint:   "e.g. intervals:5,10,20"}
+		}
+		if math.Abs(r-math.Round(r)) > 1e-9 {
 			return nil, &ParamError{Param: param, Value: widthsText(widths),
 				Reason: "each interval width must be a multiple of the previous one so intervals nest", Hint: "e.g. intervals:5,10,20"}
 		}
@@ -363,6 +368,9 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 	}
 	return newHierarchy(attr, b.specs)
 }
+
+// model0 writes a width as a number.
+func model0(x float64) string { return FormatNumber(x) }
 
 func widthsText(ws []float64) string {
 	parts := make([]string, len(ws))

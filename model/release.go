@@ -12,7 +12,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Version is the tool version written into every manifest.
@@ -63,16 +66,19 @@ type Manifest struct {
 	Suppressed int               `json:"rows_suppressed"`
 	// MissingValues is the policy for missing values: drop (rows left out)
 	// or category (published as "?").
-	MissingValues string      `json:"missing_values,omitempty"`
-	Groups        int         `json:"groups"`
-	WorstCases    []Figure    `json:"worst_cases"`
-	Utility       []Figure    `json:"utility,omitempty"`
-	Details       any         `json:"details,omitempty"`
-	Files         []FileEntry `json:"files"`
-	Verified      bool        `json:"verified"`
-	Checks        []string    `json:"checks,omitempty"`
-	AcceptedBad   bool        `json:"accepted_violations,omitempty"`
-	Notes         []string    `json:"notes,omitempty"`
+	MissingValues string   `json:"missing_values,omitempty"`
+	Groups        int      `json:"groups"`
+	WorstCases    []Figure `json:"worst_cases"`
+	Utility       []Figure `json:"utility,omitempty"`
+	// Workload is the query shape the method's paper evaluates with
+	// (privlab eval --release uses it).
+	Workload    string      `json:"workload,omitempty"`
+	Details     any         `json:"details,omitempty"`
+	Files       []FileEntry `json:"files"`
+	Verified    bool        `json:"verified"`
+	Checks      []string    `json:"checks,omitempty"`
+	AcceptedBad bool        `json:"accepted_violations,omitempty"`
+	Notes       []string    `json:"notes,omitempty"`
 }
 
 // Audit is the private record written beside the release (SPEC 7.2).
@@ -185,11 +191,11 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 		}
 	}
 	if st, err := os.Stat(abs); err == nil {
+		if !st.IsDir() {
+			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is a file, not a release directory", Hint: "choose another output directory"}
+		}
 		if !opt.Force {
 			return nil, &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}}
-		}
-		if !st.IsDir() {
-			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is not a directory", Hint: "choose another output directory"}
 		}
 		if !looksLikeRelease(abs) {
 			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (no manifest.json); refusing to replace it",
@@ -200,7 +206,9 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".tmp-")
+	removeStale(parent)
+	tag := fmt.Sprintf("%d-", os.Getpid()) // whose temporary files these are
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".tmp-"+tag)
 	if err != nil {
 		return nil, fmt.Errorf("create temporary directory beside %s: %w", dir, err)
 	}
@@ -271,7 +279,7 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 		if err != nil {
 			return nil, err
 		}
-		f, err := os.CreateTemp(parent, "."+filepath.Base(abs)+".audit.tmp-")
+		f, err := os.CreateTemp(parent, "."+filepath.Base(abs)+".audit.tmp-"+tag)
 		if err != nil {
 			return nil, fmt.Errorf("audit record: %w", err)
 		}
@@ -317,6 +325,43 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 		return &m, fmt.Errorf("release written, but %w", err)
 	}
 	return &m, nil
+}
+
+// staleName matches the temporary files and directories WriteRelease makes
+// beside a release: .NAME.tmp-PID-X, .NAME.old-PID-X, .NAME.audit.tmp-PID-X.
+var staleName = regexp.MustCompile(`^\..+\.(tmp|old|audit\.tmp)-([0-9]+)-[0-9]+$`)
+
+// removeStale removes what an export killed before it finished left in
+// parent: only privlab's own temporary names, and only when the process
+// that made them is gone (a running export's are left alone).
+func removeStale(parent string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		m := staleName.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		pid, err := strconv.Atoi(m[2])
+		if err != nil || processAlive(pid) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(parent, e.Name()))
+	}
+}
+
+// processAlive reports whether a process with this id runs.
+func processAlive(pid int) bool {
+	if pid == os.Getpid() {
+		return true
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	return p.Signal(syscall.Signal(0)) == nil
 }
 
 func looksLikeRelease(dir string) bool {

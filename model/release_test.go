@@ -182,8 +182,10 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 	// Nor is a file.
 	file := filepath.Join(parent, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	if _, err := WriteRelease(file, testRelease(), WriteOptions{Force: true}); err == nil || !strings.Contains(err.Error(), "not a directory") {
-		t.Errorf("file: %v", err)
+	for _, force := range []bool{true, false} {
+		if _, err := WriteRelease(file, testRelease(), WriteOptions{Force: force}); err == nil || !strings.Contains(err.Error(), "exists and is a file, not a release directory") {
+			t.Errorf("file (force %v): %v", force, err)
+		}
 	}
 	// An empty directory counts as a release to fill.
 	empty := filepath.Join(parent, "empty")
@@ -419,3 +421,25 @@ func TestRand(t *testing.T) {
 
 // pinnedPerm is NewRand(1).Perm(10) as released by privlab 0.1.0.
 var pinnedPerm = []int{4, 3, 6, 2, 8, 7, 1, 9, 0, 5}
+
+func TestWriteReleaseRemovesStaleTemporaries(t *testing.T) {
+	parent := t.TempDir()
+	// Left by a killed export (its process is gone): removed. A running
+	// export's (this process): kept. Other dot names: kept.
+	dead := []string{".rel.tmp-999999999-123", ".other.old-999999999-5", ".rel.audit.tmp-999999999-7"}
+	alive := fmt.Sprintf(".rel.tmp-%d-9", os.Getpid())
+	for _, n := range append(dead, alive, ".rel.tmp-x", ".keep") {
+		if err := os.Mkdir(filepath.Join(parent, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := WriteRelease(filepath.Join(parent, "rel"), testRelease(), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := entries(t, parent)
+	want := []string{alive, ".keep", ".rel.tmp-x", "rel"}
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parent holds %v, want %v", got, want)
+	}
+}

@@ -59,6 +59,103 @@ type Column struct {
 	// firstLine is the input line where each Dict entry first appeared
 	// (0 when the table was not loaded from text).
 	firstLine []int
+	// AlmostNumeric is set when the column was read as categorical only
+	// because a few cells are not numbers.
+	AlmostNumeric *KindNote
+}
+
+// KindNote describes the cells that keep a column from being numeric.
+type KindNote struct {
+	Cells int    // cells that are not numbers
+	Line  int    // the first such cell's line in the input
+	Value string // and its text
+}
+
+// almostNumeric sets AlmostNumeric when at most 5% of the column's
+// non-missing cells (and at most 5 distinct values) are not numbers and
+// at least two distinct values are.
+func (c *Column) almostNumeric() {
+	if c.Kind == Numeric || len(c.Dict) < 3 {
+		return
+	}
+	var bad []int
+	numbers := 0
+	for code, s := range c.Dict {
+		if _, ok := ParseNumber(s); ok {
+			numbers++
+		} else if bad = append(bad, code); len(bad) > 5 {
+			return
+		}
+	}
+	if numbers < 2 {
+		return
+	}
+	counts := c.Counts()
+	cells, total := 0, 0
+	for code, n := range counts {
+		total += n
+		for _, b := range bad {
+			if b == code {
+				cells += n
+			}
+		}
+	}
+	if cells*20 > total {
+		return
+	}
+	first := bad[0]
+	for _, b := range bad {
+		if c.line(b) < c.line(first) {
+			first = b
+		}
+	}
+	c.AlmostNumeric = &KindNote{Cells: cells, Line: c.line(first), Value: c.Dict[first]}
+}
+
+func (c *Column) line(code int) int {
+	if code < len(c.firstLine) {
+		return c.firstLine[code]
+	}
+	return 0
+}
+
+// numbersOnly makes the column numeric, reading the cells that are not
+// numbers as missing values; it returns how many cells that changed and
+// the first such value (by line).
+func (c *Column) numbersOnly() (cells int, first KindNote) {
+	remap := make([]uint32, len(c.Dict))
+	var dict []string
+	var lines []int
+	var nums []float64
+	first.Line = -1
+	for code, s := range c.Dict {
+		v, ok := ParseNumber(s)
+		if !ok {
+			remap[code] = Missing
+			if l := c.line(code); first.Line < 0 || l < first.Line {
+				first = KindNote{Line: l, Value: s}
+			}
+			continue
+		}
+		remap[code] = uint32(len(dict))
+		dict = append(dict, s)
+		nums = append(nums, v)
+		if code < len(c.firstLine) {
+			lines = append(lines, c.firstLine[code])
+		}
+	}
+	for r, code := range c.Codes {
+		if code != Missing && remap[code] == Missing {
+			cells++
+			c.MissingCount++
+		}
+		if code != Missing {
+			c.Codes[r] = remap[code]
+		}
+	}
+	c.Dict, c.Nums, c.firstLine, c.Kind = dict, nums, lines, Numeric
+	first.Cells = cells
+	return cells, first
 }
 
 // Value returns the text of row r ("" when missing).
@@ -220,6 +317,30 @@ type Table struct {
 	Name    string
 	Columns []*Column
 	Rows    int
+	// Notes are what the loader has to say about the table: columns read
+	// as categorical because of a few cells, cells read as missing because
+	// a column was made numeric.
+	Notes []string
+}
+
+// HeaderLooksLikeData reports whether the column names look like a row of
+// data: every name is a number, or every numeric column (there is one) is
+// named by a number, as a header-less file's first row would be.
+func (t *Table) HeaderLooksLikeData() bool {
+	numbers, numericCols, numericNamed := 0, 0, 0
+	for _, c := range t.Columns {
+		_, isNum := ParseNumber(c.Name)
+		if isNum {
+			numbers++
+		}
+		if c.Kind == Numeric {
+			numericCols++
+			if isNum {
+				numericNamed++
+			}
+		}
+	}
+	return len(t.Columns) > 0 && (numbers == len(t.Columns) || (numericCols > 0 && numericNamed == numericCols))
 }
 
 // Column returns the column with this name, or nil.

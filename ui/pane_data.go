@@ -242,7 +242,11 @@ func (p *dataPane) view(w, h int) string {
 	b.WriteString(s.Title.Render("Columns of "+t.Name) + s.Muted.Render(fmt.Sprintf("  %s rows · missing: %s", thousands(t.Rows), missing)) + "\n")
 	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
 	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
-	footN := 2
+	notes := t.Notes
+	if len(notes) > 2 {
+		notes = append(append([]string(nil), notes[:1]...), fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
+	}
+	footN := 2 + len(notes)
 	if p.readsPublic() {
 		footN++
 	}
@@ -269,6 +273,10 @@ func (p *dataPane) view(w, h int) string {
 		ins += " — " + how
 	}
 	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w))}
+	for _, n := range notes {
+		// The note's file name is on the screen already.
+		foot = append(foot, s.Warn.Render(fit("! "+strings.TrimPrefix(n, t.Name+":"), w)))
+	}
 	if p.readsPublic() {
 		pub := "public table: " + orNone(st.Project.Public) + " (p: pick a file, P: type a path or dataset:NAME)"
 		style := s.Muted

@@ -240,9 +240,16 @@ func (p *queryPane) view(w, h int) string {
 			line += fmt.Sprintf(" · release ≈ %s", pipeline.FormatFigure(an.Estimate))
 		}
 		if !math.IsNaN(r.RelErr) {
-			line += fmt.Sprintf(" · rel. error %.4f", r.RelErr)
+			if an.HasBounds {
+				line += fmt.Sprintf(" · bound width/true %.4f", r.RelErr)
+			} else {
+				line += fmt.Sprintf(" · rel. error %.4f", r.RelErr)
+			}
 		}
 		b.WriteString(line + "\n")
+		for _, m := range r.Warnings {
+			b.WriteString(s.Warn.Render(fit("! "+m, w)) + "\n")
+		}
 	}
 	return b.String()
 }

@@ -246,6 +246,12 @@ var ErrFakesNeedBinary = errors.New("fake values need a binary hierarchy for the
 // the context's error when the context is cancelled (the fake-value search
 // can take long for large budgets).
 func (s *Solver) SolveContext(ctx context.Context, leaves []int32, budget int) (*Generalization, error) {
+	return s.solve(ctx, leaves, budget, nil)
+}
+
+// solve is SolveContext that reports, after each k of the fake-value
+// search, the work done for it in units of (k+1)^2 - k^2 (see fakeWork).
+func (s *Solver) solve(ctx context.Context, leaves []int32, budget int, done func(units float64)) (*Generalization, error) {
 	if budget <= 0 {
 		return s.MinSumOfRange(leaves), nil
 	}
@@ -261,6 +267,9 @@ func (s *Solver) SolveContext(ctx context.Context, leaves []int32, budget int) (
 		c := dp.f(0, int32(k), 0)
 		if dp.cancelled {
 			return nil, ctx.Err()
+		}
+		if done != nil {
+			done(float64(2*k + 1))
 		}
 		if c < best-1e-9 {
 			best, bestK = c, k
@@ -286,6 +295,7 @@ type fakeDP struct {
 	// call returns at once and cancelled is set.
 	ctx       context.Context
 	cancelled bool
+	ops       uint64 // inner steps, to look at ctx often enough
 }
 
 type dpState struct{ n, k, r int32 }
@@ -343,6 +353,10 @@ func (d *fakeDP) f(n int, k, r int32) float64 {
 	L, R := nd.Children[0], nd.Children[1]
 	rg := s.rng[n]
 	for x := int32(0); x <= k; x++ {
+		if d.ops++; d.ops&0xffff == 0 && d.ctx != nil && d.ctx.Err() != nil {
+			d.cancelled = true
+			return math.Inf(1)
+		}
 		r1, r2, here := d.split(n, k, r, x)
 		cost := float64(here) * rg
 		if cost >= best {
@@ -395,3 +409,19 @@ func (d *fakeDP) trace(n int, k, r int32, fakes map[int32]int32) {
 	}
 	panic("distribution: minSORFake traceback found no optimal choice")
 }
+
+// fakeWork is the work of the fake-value search of a group with budget t
+// in units of one DP step per hierarchy node: minSORFake is evaluated for
+// k = 0..t, each costing O(k) per state (Koudas et al. 2009, Theorem 2),
+// so (t+1)^2 in all. A group without fakes costs 1.
+func fakeWork(t int) float64 {
+	if t <= 0 {
+		return 1
+	}
+	return float64(t+1) * float64(t+1)
+}
+
+// secondsPerUnit is the measured cost of one unit of fakeWork per
+// hierarchy node (about 100 ns on a 2-core 2.4 GHz machine; see
+// BenchmarkMinSORFake).
+const secondsPerUnit = 100e-9

@@ -58,12 +58,18 @@ func ParseGrouping(s string) (Grouping, error) {
 	case "level":
 		attr, l, ok := strings.Cut(arg, "=")
 		n, err := strconv.Atoi(l)
+		if ne, isNum := err.(*strconv.NumError); isNum && ne.Err == strconv.ErrRange {
+			return bad("the level is too large")
+		}
 		if !ok || attr == "" || err != nil || n < 0 {
 			return bad("level needs ATTR=L with L >= 0 levels above the values")
 		}
 		return Grouping{Kind: kind, Column: attr, Level: n}, nil
 	case "mondrian":
 		n, err := strconv.Atoi(arg)
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return bad("the group size is too large")
+		}
 		if err != nil || n < 1 {
 			return bad("mondrian needs a minimum group size >= 1")
 		}
@@ -115,6 +121,11 @@ func (g Grouping) Groups(ctx context.Context, in *method.Input) ([][]int32, erro
 			leafOf, err := h.MapColumn(c)
 			if err != nil {
 				return nil, &model.ParamError{Param: "grouping", Value: g.String(), Reason: err.Error()}
+			}
+			if height := h.Height(); g.Level > height {
+				return nil, &model.ParamError{Param: "grouping", Value: g.String(),
+					Reason: fmt.Sprintf("level %d is above the root of %s's hierarchy, which has %d levels above the values", g.Level, g.Column, height),
+					Hint:   fmt.Sprintf("use a level from 0 to %d (or sa-only for one group)", height)}
 			}
 			// Key: the generalized node's first leaf position (value order).
 			key := make([]uint64, len(c.Dict))

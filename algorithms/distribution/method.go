@@ -65,10 +65,49 @@ func (Method) Spec() method.Spec {
 		ChartParams: []string{paramTarget, paramMaxDen},
 		Certifies: "every tuple's sensitive value appears to follow the effective target distribution (Definition 3.2); " +
 			"the quasi-identifiers are published unchanged, so presence and re-identification are not hidden",
+		Estimate: estimate,
 		Example: method.Example{Input: "dataset:employees", Roles: model.Roles{QIs: []string{"zipcode", "gender"}, SA: "salary"},
 			Params: model.Values{paramGrouping: "level:zipcode=2", paramTarget: "uniform", "seed": "1"},
 			Query:  "AVG(salary) WHERE gender = 'F'"},
 	}
+}
+
+// estimate predicts the run's time: the fake-value search dominates it,
+// (t+1)^2 steps per hierarchy node for a group with budget t (Theorem 2).
+// Percentage budgets need the groups' sizes, so the grouping is formed
+// (it is fast next to the search it announces).
+func estimate(in *method.Input) (float64, string) {
+	fakes, err := ParseFakes(in.Values[paramFakes])
+	if err != nil || !fakes.Any() {
+		return 0, ""
+	}
+	h := in.Hierarchies[in.Roles.SA]
+	nodes := 1
+	if h != nil {
+		nodes = len(h.Nodes)
+	}
+	var sizes []int
+	if g, err := ParseGrouping(in.Values[paramGrouping]); err == nil {
+		if rows, err := g.Groups(context.Background(), in); err == nil {
+			for _, r := range rows {
+				sizes = append(sizes, len(r))
+			}
+		}
+	}
+	if sizes == nil {
+		sizes = []int{in.Table.Rows}
+	}
+	units, largest, most := 0.0, 0.0, 0
+	for _, n := range sizes {
+		t := fakes.For(n)
+		units += fakeWork(t)
+		largest = math.Max(largest, fakeWork(t))
+		most = max(most, t)
+	}
+	// Groups are solved in parallel, but a group on one core.
+	work := math.Max(largest, units/float64(max(1, runtime.GOMAXPROCS(0))))
+	secs := work * float64(nodes) * secondsPerUnit
+	return secs, fmt.Sprintf("fake values: up to %d in a group of %d groups; the search grows with the square of the budget (Koudas et al. 2009, Theorem 2)", most, len(sizes))
 }
 
 // group is one solved group.
@@ -186,12 +225,26 @@ func (r *run) solveAll(ctx context.Context, fakes Fakes) error {
 	}
 	var (
 		next    int
-		done    int
+		done    float64 // units of fakeWork
 		mu      sync.Mutex
 		wg      sync.WaitGroup
 		firstEr error
 	)
-	total := len(order)
+	total := 0.0
+	for _, g := range r.groups {
+		total += fakeWork(fakes.For(len(g.rows)))
+	}
+	lastReport := 0.0
+	// tick adds finished work and reports progress every 1% or so.
+	tick := func(units float64) {
+		mu.Lock()
+		done += units
+		if r.in.Progress != nil && done-lastReport >= total/200 {
+			lastReport = done
+			r.in.Progress(done / total)
+		}
+		mu.Unlock()
+	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -223,17 +276,17 @@ func (r *run) solveAll(ctx context.Context, fakes Fakes) error {
 				} else {
 					g.ann = r.global
 				}
-				gen, err := s.SolveContext(ctx, g.leaves, fakes.For(len(g.rows)))
+				budget := fakes.For(len(g.rows))
+				gen, err := s.solve(ctx, g.leaves, budget, tick)
 				mu.Lock()
 				if err != nil && firstEr == nil {
 					firstEr = err
 				}
 				g.gen = gen
-				done++
-				if r.in.Progress != nil && done%64 == 0 {
-					r.in.Progress(float64(done) / float64(total))
-				}
 				mu.Unlock()
+				if budget <= 0 {
+					tick(1)
+				}
 			}
 		}()
 	}

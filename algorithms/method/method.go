@@ -146,6 +146,10 @@ type Spec struct {
 	Certifies string
 	// Example runs the method on embedded data.
 	Example Example
+	// Estimate predicts the run's time in seconds and says what drives it
+	// (nil: always quick); runs estimated above a few seconds are
+	// announced before they start.
+	Estimate func(in *Input) (seconds float64, why string)
 	// Study reproduces the shape of the paper's evaluation, or compares the
 	// method with its baselines (nil when the method has none): privlab
 	// eval prints its tables after the method's own workload.

@@ -21,6 +21,7 @@ type Args struct {
 	Out        string
 	Force      bool
 	Accept     bool
+	Growth     bool
 	Original   string
 	Public     string
 	Release    string
@@ -42,7 +43,8 @@ type Args struct {
 	paramsGiven model.Values
 }
 
-// listFlag collects a comma-separated list.
+// listFlag collects a comma-separated list of names; an empty name (a,,b
+// or a trailing comma) is an error.
 type listFlag struct{ v *[]string }
 
 func (l listFlag) String() string {
@@ -53,10 +55,11 @@ func (l listFlag) String() string {
 }
 func (l listFlag) Set(s string) error {
 	*l.v = nil
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			*l.v = append(*l.v, x)
+	for i, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x == "" {
+			return fmt.Errorf("empty name at position %d of the list", i+1)
 		}
+		*l.v = append(*l.v, x)
 	}
 	return nil
 }
@@ -133,10 +136,12 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Var(mapFlag{&p.Kinds, "kind"}, "kind", "COLUMN=numeric|categorical; repeatable")
 	fs.Var(listFlag{&p.Columns}, "columns", "column names for a CSV file without a header row")
 	fs.StringVar(&p.Missing, "missing", "", "missing values: drop (default) or category")
+	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536; -1: no limit)")
 	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
 	fs.BoolVar(&a.Force, "force", false, "replace an existing release")
 	fs.BoolVar(&a.Accept, "accept-violations", false, "write a release even if it fails its privacy verification (the manifest says so)")
+	fs.BoolVar(&a.Growth, "allow-growth", false, "write a release file of more than 10 times the input's rows (e.g. many fake values)")
 	fs.StringVar(&a.Original, "original", "", "original table for check/query (file or dataset:NAME)")
 	fs.StringVar(&a.Release, "release", "", "answer from an exported release directory")
 	fs.IntVar(&a.Rows, "rows", 0, "rows of a synthetic dataset")
@@ -180,6 +185,9 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	}
 	if a.Public != "" {
 		a.Project.Public = a.Public
+	}
+	if a.Rows < 0 {
+		return nil, &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0", Hint: "the number of rows of a generated dataset (0: its default)"}
 	}
 	if a.Rows > 0 {
 		a.Project.Rows = a.Rows
@@ -269,6 +277,9 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	}
 	if set["data-seed"] {
 		out.DataSeed = flags.DataSeed
+	}
+	if set["max-cell"] {
+		out.MaxCell = flags.MaxCell
 	}
 	for k, v := range flags.Hierarchies {
 		if out.Hierarchies == nil {

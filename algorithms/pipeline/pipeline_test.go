@@ -1393,3 +1393,21 @@ func TestEval(t *testing.T) {
 		t.Fatal("eval without a numeric QI")
 	}
 }
+
+func TestExportAsksBeforeAReleaseGrows(t *testing.T) {
+	res := &method.Result{RowsIn: 100, Files: []model.FileEntry{{Name: "qi.csv", Rows: 100}, {Name: "sa.csv", Rows: 300000}}}
+	if f, g := Growth(res); f != "sa.csv" || g != 3000 {
+		t.Fatalf("growth %s %v", f, g)
+	}
+	_, err := Export(&Prepared{}, res, filepath.Join(t.TempDir(), "rel"), ExportOptions{})
+	pe := paramError(t, err)
+	if pe.Param != "out" || pe.Reason != "sa.csv would hold 3000 times the input's 100 rows" || !strings.Contains(pe.Hint, "--allow-growth") {
+		t.Fatalf("%+v", pe)
+	}
+	// Below the floor, or within the factor: no question.
+	for _, rows := range []int{MinGrowthRows, 1000} {
+		if f, _ := Growth(&method.Result{RowsIn: 100, Files: []model.FileEntry{{Name: "sa.csv", Rows: rows}}}); f != "" {
+			t.Fatalf("%d rows: %s", rows, f)
+		}
+	}
+}

@@ -32,7 +32,10 @@ type Project struct {
 	// Kinds overrides inferred column kinds (numeric or categorical).
 	Kinds map[string]string `json:"kinds,omitempty"`
 	// Missing is "drop" (default) or "category".
-	Missing string      `json:"missing,omitempty"`
+	Missing string `json:"missing,omitempty"`
+	// MaxCell raises the loader's cell-size limit (bytes; 0: the default,
+	// 64 KiB; -1: none).
+	MaxCell int         `json:"max_cell,omitempty"`
 	Roles   model.Roles `json:"roles"`
 	// Hierarchies maps attribute -> builder spec or file.
 	Hierarchies map[string]string `json:"hierarchies,omitempty"`
@@ -189,7 +192,7 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 	if p.Input == "" {
 		return nil, &model.ParamError{Param: "in", Reason: "no input table", Hint: "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"}
 	}
-	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, Kinds: kinds})
+	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, Kinds: kinds, MaxCell: p.MaxCell})
 }
 
 // WithDefaults fills what the user left open: the method (the first
@@ -432,6 +435,9 @@ func (p *Prepared) Describe() []string {
 	}
 	if p.Public != nil {
 		out = append(out, fmt.Sprintf("public     %s (%d rows)", p.Public.Name, p.Public.Rows))
+	}
+	for _, n := range p.Source.Notes {
+		out = append(out, "warning    "+n)
 	}
 	return out
 }

@@ -2,11 +2,13 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"privlab/algorithms/catalog"
@@ -29,11 +31,77 @@ func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.
 	return p.Method.Run(ctx, in)
 }
 
+// Estimate predicts a prepared run's time in seconds and says what drives
+// it (0 when the method declares no estimate).
+func Estimate(p *Prepared) (float64, string) {
+	est := p.Method.Spec().Estimate
+	if est == nil {
+		return 0, ""
+	}
+	return est(p.Input())
+}
+
+// LongRun is the estimated time above which a run is announced.
+const LongRun = 5 * time.Second
+
+// ProgressLine returns a progress callback that rewrites one line of w
+// with the percentage done and the time left (at most five times a
+// second), and a function that clears the line.
+func ProgressLine(w io.Writer, now func() time.Time) (progress func(float64), clear func()) {
+	start := now()
+	var mu sync.Mutex
+	var last time.Time
+	shown := false
+	progress = func(f float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		t := now()
+		if t.Sub(last) < 200*time.Millisecond || f <= 0 {
+			return
+		}
+		last, shown = t, true
+		left := time.Duration(float64(t.Sub(start)) * (1 - f) / f).Round(time.Second)
+		fmt.Fprintf(w, "\rcomputing %3.0f%% · about %s left · ctrl+c stops  ", f*100, left)
+	}
+	clear = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if shown {
+			fmt.Fprintf(w, "\r%60s\r", "")
+		}
+	}
+	return progress, clear
+}
+
 // ExportOptions control Export.
 type ExportOptions struct {
 	Force bool
 	// AcceptViolations writes a release that fails verification.
 	AcceptViolations bool
+	// AllowGrowth writes a release file of more than MaxGrowth times the
+	// input's rows.
+	AllowGrowth bool
+}
+
+// MaxGrowth is how many times the input's rows a release file may hold
+// before the export asks (--allow-growth): fake values can make sa.csv,
+// and per-group targets group_weights.csv, grow far beyond the input.
+// Files under MinGrowthRows rows never ask.
+const (
+	MaxGrowth     = 10
+	MinGrowthRows = 200_000
+)
+
+// Growth returns the release file that grows the most beyond MaxGrowth
+// times the input rows ("" when none does) and its factor.
+func Growth(res *method.Result) (string, float64) {
+	worst, factor := "", 0.0
+	for _, f := range res.Files {
+		if g := float64(f.Rows) / math.Max(1, float64(res.RowsIn)); g > MaxGrowth && g > factor && f.Rows > MinGrowthRows {
+			worst, factor = f.Name, g
+		}
+	}
+	return worst, factor
 }
 
 // Exported describes a written release.
@@ -49,6 +117,11 @@ type Exported struct {
 // independent checker against the published files and the input before
 // the directory is renamed into place, and the audit record beside it.
 func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Exported, error) {
+	if file, g := Growth(res); file != "" && !opt.AllowGrowth {
+		return nil, &model.ParamError{Param: "out", Value: dir,
+			Reason: fmt.Sprintf("%s would hold %.0f times the input's %d rows", file, g, res.RowsIn),
+			Hint:   "lower the parameter that adds rows (e.g. fake values), or pass --allow-growth to write it anyway"}
+	}
 	seed, fixed, err := model.ParseSeed(p.Values["seed"])
 	if err != nil {
 		return nil, &model.ParamError{Param: "seed", Value: p.Values["seed"], Reason: err.Error()}
@@ -125,6 +198,27 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 	return catalog.Check(dir, opt)
 }
 
+// AuditProject returns the project a release was made from, from the
+// audit record beside it (false when there is none or it does not read).
+func AuditProject(dir string) (Project, bool) {
+	if dir == "" {
+		return Project{}, false
+	}
+	a, err := model.ReadAudit(model.AuditPath(dir))
+	if err != nil || a.Config == nil {
+		return Project{}, false
+	}
+	b, err := json.Marshal(a.Config)
+	if err != nil {
+		return Project{}, false
+	}
+	var p Project
+	if json.Unmarshal(b, &p) != nil {
+		return Project{}, false
+	}
+	return p, true
+}
+
 // Summary writes a run's summary: settings, worst cases, figures.
 func Summary(w io.Writer, p *Prepared, res *method.Result, elapsed time.Duration) {
 	for _, l := range p.Describe() {
@@ -170,6 +264,9 @@ type QueryResult struct {
 	// RelErr is (upper-lower)/truth for bounds, |est-truth|/truth for
 	// estimates (NaN when undefined).
 	RelErr float64
+	// Warnings name condition values no row of the table has (with the
+	// nearest values): comparisons are exact, case and all.
+	Warnings []string
 }
 
 // Answer evaluates a query on the truth (when a table is given) and on the
@@ -181,6 +278,7 @@ func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, e
 	}
 	out := &QueryResult{Query: q, RelErr: math.NaN()}
 	if truth != nil {
+		out.Warnings = unknownValues(q, truth)
 		if out.Truth, err = q.Truth(truth); err != nil {
 			return nil, err
 		}
@@ -236,6 +334,92 @@ func (r *QueryResult) Print(w io.Writer) {
 	if a.Note != "" {
 		fmt.Fprintf(w, "how        %s\n", a.Note)
 	}
+	for _, m := range r.Warnings {
+		fmt.Fprintf(w, "warning    %s\n", m)
+	}
+}
+
+// unknownValues warns about values of = / != / IN conditions on
+// categorical columns that no row holds, suggesting the nearest values
+// (the same letters in another case first, then small edit distances).
+func unknownValues(q *model.Query, t *model.Table) []string {
+	var out []string
+	for _, p := range q.Preds {
+		c := t.Column(p.Column)
+		if c == nil || c.Kind == model.Numeric || (p.Op != model.OpEq && p.Op != model.OpNe && p.Op != model.OpIn) {
+			continue
+		}
+		have := make(map[string]bool, len(c.Dict))
+		for _, v := range c.Dict {
+			have[v] = true
+		}
+		for _, l := range p.Values {
+			if have[l.Text] {
+				continue
+			}
+			msg := fmt.Sprintf("no row has %s = '%s'", p.Column, l.Text)
+			if near := nearest(l.Text, c.Dict, 3); len(near) > 0 {
+				msg += "; did you mean '" + strings.Join(near, "', '") + "'?"
+			}
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// nearest returns up to n values closest to s: equal but for case, then
+// within an edit distance of a third of its length (at least 2).
+func nearest(s string, values []string, n int) []string {
+	type cand struct {
+		v string
+		d int
+	}
+	var cs []cand
+	limit := max(2, len([]rune(s))/3)
+	for _, v := range values {
+		d := editDistance(strings.ToLower(s), strings.ToLower(v))
+		if strings.EqualFold(s, v) {
+			d = 0
+		} else if d == 0 {
+			d = 1
+		}
+		if d <= limit {
+			cs = append(cs, cand{v, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].v < cs[j].v
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].v)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between two strings (runes).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 // OpenRelease reads an exported release of any registered method.
@@ -311,5 +495,11 @@ func PrintInspect(w io.Writer, t *model.Table) {
 			desc = fmt.Sprintf("%s .. %s", model.FormatNumber(p.Min), model.FormatNumber(p.Max))
 		}
 		fmt.Fprintf(w, "%-20s %-12s %9d %8d  %s\n", p.Name, p.Kind, p.Distinct, p.Missing, desc)
+	}
+	if len(t.Notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "warning: %s\n", n)
 	}
 }

@@ -185,7 +185,7 @@ func Manifest(res *method.Result, in *method.Input) model.Manifest {
 		Method: spec.Name, Variant: in.Variant, Paper: spec.Paper, Parameters: Params(res.Values),
 		QIs: in.Roles.QIs, SA: in.Roles.SA, Dropped: Dropped(in.Table, in.Roles),
 		RowsIn: res.RowsIn, Published: res.Published, Suppressed: res.Suppressed, Groups: len(res.Groups),
-		WorstCases: []model.Figure{},
+		WorstCases: []model.Figure{}, Workload: res.Workload,
 	}
 	if len(spec.Variants) > 0 && m.Variant == "" {
 		m.Variant = spec.Variants[0]

@@ -113,21 +113,21 @@ usage:
   privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
-  privlab eval   [flags]           random query workload: average relative error
-                                   (--queries N --range F --csv FILE; --sweep PARAM=V1,V2,... compares values)
+  privlab eval   [flags]           random query workload: average relative error, and the method's study
+                                   (--sweep PARAM=V1,V2,... compares values; --release DIR --original FILE)
   privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
   privlab gen    universe --rows N --ratio R --seed S --out DIR
   privlab datasets                 list the embedded datasets
   privlab inspect FILE|dataset:NAME   column profile: kind, distinct, missing, range / top values
 
 common flags:
-  --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V
+  --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V  --public FILE|dataset:NAME
   --hierarchy ATTR=FILE|flat|masking|binary|ternary|intervals:W (repeatable)
-  --target uniform|table|group|group-uniform|normal:MU,SIGMA|zipf:S|FILE  --max-denominator N
-  --grouping sa-only|qi-sa|column:NAME|level:ATTR=L|mondrian:SIZE
-  --k --alpha --beta --fakes N|P% --sampling-rate --max-distortion --seed N
-  --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)
-  --rows N --data-seed N (synthetic datasets)  --config project.json  --out DIR  --force  --accept-violations
+  --k --alpha --beta --sampling-rate --max-distortion --seed N, and each method's own (below)
+  --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)  --max-cell BYTES
+  --rows N --data-seed N (synthetic datasets)  --config project.json  --out DIR  --force
+  --accept-violations  --allow-growth (a release file over 10x the input's rows)
+  eval: --queries N --range F --selectivity S --qd N --csv FILE --sweep PARAM=V1,V2,... --release DIR --original FILE
 
 queries:  COUNT(*) | SUM(sa) | AVG(sa) | MIN(sa) | MAX(sa) [WHERE pred {AND pred}]
           pred: col = v | != | < | <= | > | >= | col BETWEEN a AND b | col IN (v1, v2)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -461,4 +463,32 @@ func querySemantics(q *Query) string {
 		b.WriteString("]")
 	}
 	return b.String()
+}
+
+// FuzzReadManifest: any manifest.json is read without a panic, and a
+// manifest that reads renders a report (twice the same: the report is a
+// function of the manifest, which check relies on).
+func FuzzReadManifest(f *testing.F) {
+	f.Add([]byte(`{"method":"distribution","parameters":{"fakes":"0"},"quasi_identifiers":["a"],"sensitive":"s","rows_in":3,"rows_published":3,"groups":1,"details":{"domain":["1","2"],"group_figures":[{"figure":"x","min":1}]},"files":[{"name":"qi.csv","rows":3,"sha256":"00"}]}`))
+	f.Add([]byte(`{"method":"x","details":[1,[2,{"a":null}],"|pipe|"],"worst_cases":[{"name":"w","value":1e308,"ok":true}]}`))
+	f.Add([]byte(`{"files":[{"name":"../etc/passwd"}],"notes":["a\nb"]}`))
+	f.Add([]byte(`{not json`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadManifest(dir)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %T %v", err, err)
+			}
+			return
+		}
+		if r1, r2 := RenderReport(m), RenderReport(m); r1 != r2 {
+			t.Fatal("the report of one manifest differs between renderings")
+		}
+	})
 }

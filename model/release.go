@@ -52,11 +52,14 @@ type Figure struct {
 // Manifest is release/manifest.json (SPEC 7.1). It holds nothing private:
 // no input path, no seed, no row mapping (those go to the audit record).
 type Manifest struct {
-	Tool       string            `json:"tool"`
-	Version    string            `json:"version"`
-	Method     string            `json:"method"`
-	Variant    string            `json:"variant,omitempty"`
-	Paper      string            `json:"paper,omitempty"`
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	Method  string `json:"method"`
+	Variant string `json:"variant,omitempty"`
+	Title   string `json:"title,omitempty"`
+	Paper   string `json:"paper,omitempty"`
+	// Certifies says what a release that passes its checks guarantees.
+	Certifies  string            `json:"certifies,omitempty"`
 	Parameters map[string]string `json:"parameters"`
 	QIs        []string          `json:"quasi_identifiers"`
 	SA         string            `json:"sensitive"`
@@ -94,12 +97,11 @@ type Audit struct {
 	Config any              `json:"config,omitempty"`
 }
 
-// Release is what a method hands to the writer.
+// Release is what a method hands to the writer (report.md is rendered
+// from the manifest, see RenderReport).
 type Release struct {
 	Files    []ReleaseFile
 	Manifest Manifest
-	// Report renders report.md from the final manifest.
-	Report func(m *Manifest) string
 }
 
 // WriteOptions control WriteRelease.
@@ -252,11 +254,11 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 			return nil, err
 		}
 	}
-	if rel.Report != nil {
+	{
 		// report.md is listed with its hash like every data file, so that
 		// an edit of the report is caught; it is rendered from the manifest
 		// as verified, then the manifest is written again to list it.
-		text := []byte(rel.Report(&m))
+		text := []byte(RenderReport(&m))
 		if err := writeFileSync(filepath.Join(tmp, "report.md"), text); err != nil {
 			return nil, err
 		}

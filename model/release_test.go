@@ -25,9 +25,6 @@ func testRelease() *Release {
 		},
 		Manifest: Manifest{Method: "distribution", Parameters: map[string]string{"fakes": "0"}, QIs: []string{"age", "sex"}, SA: "salary",
 			RowsIn: 3, Published: 3, Groups: 2},
-		Report: func(m *Manifest) string {
-			return fmt.Sprintf("# Release\n%d files, verified %v\n", len(m.Files), m.Verified)
-		},
 	}
 }
 
@@ -117,7 +114,7 @@ func TestWriteRelease(t *testing.T) {
 		!reflect.DeepEqual(m.Checks, []string{"posterior = target: ok"}) || m.Method != "distribution" {
 		t.Errorf("manifest %+v", m)
 	}
-	if got := readFile(t, filepath.Join(dir, "report.md")); got != "# Release\n2 files, verified true\n" {
+	if got := readFile(t, filepath.Join(dir, "report.md")); got != RenderReport(m) || !strings.Contains(got, "**passed**") {
 		t.Errorf("report %q", got)
 	}
 	// Nothing private in the release: the seed and input are in the audit
@@ -319,7 +316,15 @@ func TestWriteReleaseVerification(t *testing.T) {
 	if !strings.Contains(raw, `"accepted_violations": true`) || !strings.Contains(raw, `"verified": false`) {
 		t.Errorf("manifest on disk does not say so:\n%s", raw)
 	}
-	if got := readFile(t, filepath.Join(dir, "report.md")); got != "# Release\n2 files, verified false\n" {
+	// The report is the manifest's, rendered: it says the release failed
+	// and that the user accepted it.
+	got := readFile(t, filepath.Join(dir, "report.md"))
+	onDisk, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != RenderReport(onDisk) || !strings.Contains(got, "Independent verification from the published files: **FAILED**.") ||
+		!strings.Contains(got, "- group 2: posterior 0.5 > target 0.25") || !strings.Contains(got, "**The user accepted a release that fails its privacy requirement.**") {
 		t.Errorf("report %q", got)
 	}
 }

@@ -320,8 +320,9 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
-// rehashManifest re-computes the SHA-256 of every listed file, so that an
-// edited file is judged on its content.
+// rehashManifest re-computes the SHA-256 of every listed file and renders
+// report.md anew (anyone can), so that an edited file is judged on its
+// content.
 func rehashManifest(t *testing.T, dir string) {
 	t.Helper()
 	path := filepath.Join(dir, "manifest.json")
@@ -337,6 +338,22 @@ func rehashManifest(t *testing.T, dir string) {
 		e := f.(map[string]any)
 		if sum, err := model.FileSHA256(filepath.Join(dir, e["name"].(string))); err == nil {
 			e["sha256"] = sum
+		}
+	}
+	b, _ = json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(model.RenderReport(man)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m["files"].([]any) {
+		if e := f.(map[string]any); e["name"] == "report.md" {
+			e["sha256"], _ = model.FileSHA256(filepath.Join(dir, "report.md"))
 		}
 	}
 	b, _ = json.MarshalIndent(m, "", "  ")

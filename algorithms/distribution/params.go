@@ -84,7 +84,7 @@ const defaultMaxDenominator = 8
 
 var (
 	targetParam = model.ParamSpec{Name: paramTarget, Kind: model.ParamText, Default: "table", Header: true, File: true,
-		Help:    "target distribution: uniform, table, group, group-uniform, normal:MU,SIGMA, zipf:S or a value,weight CSV",
+		Help:    "the target distribution every tuple's sensitive value must appear to follow",
 		Why:     "the distribution every tuple's SA must appear to follow (Section 3.1)",
 		Allowed: "uniform, table, group, group-uniform, normal:MU,SIGMA, zipf:S or a value,weight CSV file",
 		Check:   func(s string) error { _, err := ParseTarget(s); return err },
@@ -98,7 +98,7 @@ var (
 		Why:   "weights are small integer ratios so that small groups stay feasible (SPEC 2.4)",
 		Sweep: "0,1,2,4,8,16,32"}
 	groupingParam = model.ParamSpec{Name: paramGrouping, Kind: model.ParamText, Default: "sa-only", Header: true,
-		Help:    "groups: sa-only, qi-sa, column:NAME, level:ATTR=L or mondrian:SIZE",
+		Help:    "how records are grouped before their sensitive values are generalized",
 		Why:     "grouping is decoupled from privacy (Sections 1 and 4.2)",
 		Allowed: "sa-only, qi-sa, column:NAME, level:ATTR=L or mondrian:SIZE",
 		Check:   checkGrouping,
@@ -112,7 +112,7 @@ var (
 		},
 		Sweep: "sa-only,qi-sa,mondrian:10,mondrian:50,mondrian:200"}
 	fakesParam = model.ParamSpec{Name: paramFakes, Kind: model.ParamText, Default: "0", Header: true,
-		Help:     "at most this many fake SA values per group: N or P% of the group size (Section 5)",
+		Help:     "at most this many fake sensitive values per group (Section 5)",
 		Why:      "a count of values added to a group (Koudas et al. 2009, Section 5; percentages as in Section 6.2)",
 		Allowed:  "an integer >= 0 or a percentage like 5%",
 		Check:    func(s string) error { _, err := ParseFakes(s); return err },

@@ -1,10 +1,8 @@
 package distribution
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"privlab/algorithms/release"
 	"privlab/model"
@@ -178,7 +176,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	if r.perGroup {
 		man.Notes = append(man.Notes, "each group has its own target: read weights from group_weights.csv (GroupID, NodeID, Weight) instead of hierarchy.csv's Weight column")
 	}
-	rel := &model.Release{Files: files, Manifest: man, Report: report}
+	rel := &model.Release{Files: files, Manifest: man}
 	return rel, map[string][]int{"qi.csv": rowMap}, nil
 }
 
@@ -188,19 +186,4 @@ func roundAll(v []float64) []float64 {
 		out[i] = math.Round(x*1e9) / 1e9
 	}
 	return out
-}
-
-// report renders report.md: the common report with the target, the fake
-// values and the sum of ranges.
-func report(m *model.Manifest) string {
-	d, _ := m.Details.(Details)
-	var b strings.Builder
-	if !d.PerGroupTarget {
-		fmt.Fprintf(&b, "| effective vs requested target | EMD %.4f, max abs diff %.4f |\n", d.TargetEMD, d.TargetMaxAbs)
-	}
-	fmt.Fprintf(&b, "| fake values | %d |\n", d.FakeValues)
-	fmt.Fprintf(&b, "| sum of ranges | %s |\n", model.FormatNumber(d.SumOfRanges))
-	b.WriteString("\nThe quasi-identifiers are published unchanged; every group's sensitive values are generalized to subdomains " +
-		"whose posterior, averaged over the group, equals the effective target for every value (Definition 3.2).\n")
-	return release.Report(Method{}.Spec(), m, b.String())
 }

@@ -6,10 +6,7 @@
 package release
 
 import (
-	"fmt"
 	"math"
-	"sort"
-	"strings"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -185,7 +182,7 @@ func Manifest(res *method.Result, in *method.Input) model.Manifest {
 		Method: spec.Name, Variant: in.Variant, Paper: spec.Paper, Parameters: Params(res.Values),
 		QIs: in.Roles.QIs, SA: in.Roles.SA, Dropped: Dropped(in.Table, in.Roles),
 		RowsIn: res.RowsIn, Published: res.Published, Suppressed: res.Suppressed, Groups: len(res.Groups),
-		WorstCases: []model.Figure{}, Workload: res.Workload,
+		WorstCases: []model.Figure{}, Workload: res.Workload, Title: spec.Title, Certifies: spec.Certifies,
 	}
 	if len(spec.Variants) > 0 && m.Variant == "" {
 		m.Variant = spec.Variants[0]
@@ -211,62 +208,4 @@ func Shuffled(n int, rng *model.Rand) []int32 {
 	}
 	rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
 	return p
-}
-
-// Report renders the common report.md: what was published, by which
-// method, what a passing check certifies, the worst cases, the
-// independent verification and the files. extra adds method sections
-// (Markdown) after the summary table.
-func Report(spec method.Spec, m *model.Manifest, extra string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# privlab release: %s\n\n", spec.Title)
-	fmt.Fprintf(&b, "Method: %s (%s)", spec.Name, spec.Paper)
-	if m.Variant != "" {
-		fmt.Fprintf(&b, ", variant %s", m.Variant)
-	}
-	b.WriteString(".\n\n| | |\n|---|---|\n")
-	fmt.Fprintf(&b, "| quasi-identifiers | %s |\n", strings.Join(m.QIs, ", "))
-	if m.SA != "" {
-		fmt.Fprintf(&b, "| sensitive attribute | %s |\n", m.SA)
-	}
-	fmt.Fprintf(&b, "| dropped columns | %s |\n", strings.Join(m.Dropped, ", "))
-	fmt.Fprintf(&b, "| records in / published / suppressed | %d / %d / %d |\n", m.RowsIn, m.Published, m.Suppressed)
-	fmt.Fprintf(&b, "| groups | %d |\n", m.Groups)
-	keys := make([]string, 0, len(m.Parameters))
-	for k := range m.Parameters {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "| %s | %s |\n", k, m.Parameters[k])
-	}
-	b.WriteString(extra)
-	b.WriteString("\n## Privacy\n\n")
-	if spec.Certifies != "" {
-		b.WriteString("A release that passes its checks certifies that " + spec.Certifies + ".\n\n")
-	}
-	for _, f := range m.WorstCases {
-		mark := "holds"
-		if !f.OK {
-			mark = "FAILS"
-		}
-		fmt.Fprintf(&b, "- %s: %s (limit %s) — %s\n", f.Name, model.FormatNumber(f.Value), f.Limit, mark)
-	}
-	b.WriteString("\n")
-	if m.Verified {
-		b.WriteString("Independent verification from the published files: **passed**.\n\n")
-	} else if len(m.Checks) > 0 {
-		b.WriteString("Independent verification from the published files: **FAILED**.\n\n")
-	}
-	for _, c := range m.Checks {
-		fmt.Fprintf(&b, "- %s\n", c)
-	}
-	if m.AcceptedBad {
-		b.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
-	}
-	b.WriteString("\n## Files\n\n")
-	for _, f := range m.Files {
-		fmt.Fprintf(&b, "- `%s`: %d rows, sha256 %s\n", f.Name, f.Rows, f.SHA256)
-	}
-	return b.String()
 }

@@ -153,9 +153,11 @@ func run(dir string, opt Options, lookup func(method string) (Checker, bool), r 
 	return c(rel, opt, r)
 }
 
-// bindReport holds the names the manifest gives (quasi-identifiers,
-// sensitive attribute, method) to report.md, which the release lists with
-// its hash: renaming a column in the manifest alone fails.
+// bindReport compares report.md with the report the manifest renders
+// (model.RenderReport): the report states the manifest's names and
+// figures, which the method's checker recomputes from the data files, so
+// an edit of either is caught. A release without a report (hand-written)
+// has nothing to compare.
 func (rel *Release) bindReport(r *Report) error {
 	if !rel.listed["report.md"] {
 		return nil
@@ -164,29 +166,29 @@ func (rel *Release) bindReport(r *Report) error {
 	if err != nil {
 		return err
 	}
-	m := rel.Manifest
-	want := map[string]string{"quasi-identifiers": strings.Join(m.QIs, ", ")}
-	if m.SA != "" {
-		want["sensitive attribute"] = m.SA
-	}
-	found := map[string]string{}
-	for _, line := range strings.Split(string(b), "\n") {
-		cells := strings.Split(line, "|")
-		if len(cells) == 4 && strings.TrimSpace(cells[0]) == "" {
-			found[strings.TrimSpace(cells[1])] = strings.TrimSpace(cells[2])
+	got, want := strings.Split(string(b), "\n"), strings.Split(model.RenderReport(rel.Manifest), "\n")
+	for i := 0; i < len(got) || i < len(want); i++ {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			r.Add(false, "report", "report.md does not say what the manifest states: line %d reads %q, the manifest gives %q", i+1, clipText(g), clipText(w))
+			return nil
 		}
 	}
-	ok := true
-	for k, v := range want {
-		if got, has := found[k]; !has || got != v {
-			r.Add(false, "names", "the manifest names the %s %q, report.md %q", k, v, got)
-			ok = false
-		}
-	}
-	if ok {
-		r.Add(true, "names", "the quasi-identifiers and the sensitive attribute the manifest names are those of report.md")
-	}
+	r.Add(true, "report", "report.md states the manifest's names and figures")
 	return nil
+}
+
+func clipText(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
 }
 
 // Bytes reads a listed release file whole (report.md).
@@ -536,6 +538,9 @@ type Recomputed struct {
 	// the original values): without --original they are reported as
 	// unconfirmed, not failed.
 	Later map[string]bool
+	// Complete is true when every input record is either published or
+	// suppressed (no sampling): rows_in = rows_published + rows_suppressed.
+	Complete bool
 }
 
 // Compare checks the manifest's common claims against the recomputed
@@ -548,8 +553,28 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 	n := 2
 	r.Claim("groups", float64(m.Groups), float64(rc.Groups))
 	r.Claim("rows_published", float64(m.Published), float64(rc.Published))
-	if m.Published+m.Suppressed > m.RowsIn || m.RowsIn < 0 || m.Suppressed < 0 {
+	if m.Published+m.Suppressed > m.RowsIn || m.RowsIn < 0 || m.Suppressed < 0 || (rc.Complete && m.Published+m.Suppressed != m.RowsIn) {
 		r.Add(false, "claim rows_in", "the manifest states %d rows in, %d published and %d suppressed, which do not add up", m.RowsIn, m.Published, m.Suppressed)
+	}
+	// The names: no dropped column may be published, and with the original
+	// the dropped columns are exactly the ones the release leaves out.
+	kept := map[string]bool{m.SA: m.SA != ""}
+	for _, q := range m.QIs {
+		kept[q] = true
+	}
+	for _, d := range m.Dropped {
+		if kept[d] {
+			r.Add(false, "claim dropped_columns", "%s is both published and dropped", d)
+		}
+	}
+	if opt.Original != nil {
+		var want []string
+		for _, name := range opt.Original.Names() {
+			if !kept[name] {
+				want = append(want, name)
+			}
+		}
+		r.ClaimText("dropped_columns", strings.Join(m.Dropped, ","), strings.Join(want, ","))
 	}
 	n += r.RowCounts(rel, rc.Tables)
 	var later []string

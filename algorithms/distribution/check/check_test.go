@@ -36,18 +36,18 @@ Nancy,91340,F,60000
 `
 
 var (
-	// The lines of a check: names binds the manifest's column names to
-	// report.md (hand-written releases without a report have no such line).
-	namesChecks     = []string{"files", "contents", "names", "columns", "sa columns", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
+	// The lines of a check: report compares report.md with the manifest
+	// (hand-written releases without a report have no such line).
+	namesChecks     = []string{"files", "contents", "report", "columns", "sa columns", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
 	namesNoOriginal = append(append([]string(nil), namesChecks...), "claims")
 	namesOriginal   = append(append([]string(nil), namesChecks...), "tuples", "support", "generalization", "shuffled", "claims")
 )
 
-// withoutReport drops the names line from a list of line names.
+// withoutReport drops the report line from a list of line names.
 func withoutReport(list []string) []string {
 	var out []string
 	for _, n := range list {
-		if n != "names" {
+		if n != "report" {
 			out = append(out, n)
 		}
 	}
@@ -136,13 +136,13 @@ func names(r *verify.Report) []string {
 	return out
 }
 
-// failing lists the failing lines but the claims: an edit of the data
-// usually also makes some figure of the manifest disagree, which
-// TestClaims covers on its own.
+// failing lists the failing lines but the claims and the report: an edit
+// of the data usually also makes some figure of the manifest (and the
+// report that states it) disagree, which TestReleaseEdits covers.
 func failing(r *verify.Report) []string {
 	out := []string{}
 	for _, l := range r.Lines {
-		if !l.OK && !strings.HasPrefix(l.Name, "claim ") {
+		if !l.OK && !strings.HasPrefix(l.Name, "claim ") && l.Name != "report" {
 			out = append(out, l.Name)
 		}
 	}
@@ -322,7 +322,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 	wantStrings := []string{
 		"ok   files: 4 files match their SHA-256",
 		"ok   contents: no unlisted files in the release",
-		"ok   names: the quasi-identifiers and the sensitive attribute the manifest names are those of report.md",
+		"ok   report: report.md states the manifest's names and figures",
 		"ok   columns: qi.csv holds GroupID and the 2 quasi-identifiers only (no identifier, no sensitive value)",
 		"ok   sa columns: sa.csv holds GroupID, Low, High only",
 		"ok   hierarchy: 7 nodes over 4 values; children tile their parent",
@@ -593,11 +593,15 @@ func TestUnlistedFile(t *testing.T) {
 	if l := line(t, rep, "contents"); l.String() != "FAIL contents: no unlisted files in the release ; unlisted: notes.txt" {
 		t.Fatalf("%s", l)
 	}
-	// report.md is listed with its hash: an edit fails files (and here the
-	// names it no longer gives).
+	// report.md is listed with its hash: an edit fails files (and the
+	// report line: it no longer states the manifest).
 	os.Remove(filepath.Join(out, "notes.txt"))
 	writeFile(t, filepath.Join(out, "report.md"), "changed\n")
-	wantFailing(t, check(t, out, nil), "files", "names", "names")
+	rep = check(t, out, nil)
+	wantFailing(t, rep, "files")
+	if l := line(t, rep, "report"); l.OK {
+		t.Fatalf("%s", l)
+	}
 	// A listed file that is missing fails files (and cannot be read).
 	os.Remove(filepath.Join(out, "report.md"))
 	rehash(t, out, func(m map[string]any) {

@@ -1,0 +1,171 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// RenderReport renders report.md from a manifest alone: what was published,
+// by which method, the parameters and every figure the manifest states,
+// what a passing check certifies, the worst cases, the verification and
+// the files (SPEC 7.1). Because the report is a function of the manifest,
+// `privlab check` regenerates it and compares: an edited report fails, and
+// the manifest's figures are themselves recomputed from the data files.
+// The manifest goes through JSON first, so the report reads the same
+// whether it is rendered at export or from the file.
+func RenderReport(m *Manifest) string {
+	var c Manifest
+	b, _ := json.Marshal(m)
+	if err := json.Unmarshal(b, &c); err != nil {
+		c = *m
+	}
+	var files []FileEntry
+	for _, f := range c.Files {
+		if f.Name != "report.md" {
+			files = append(files, f)
+		}
+	}
+	var w strings.Builder
+	title := c.Title
+	if title == "" {
+		title = c.Method
+	}
+	fmt.Fprintf(&w, "# privlab release: %s\n\n", title)
+	fmt.Fprintf(&w, "Method: %s (%s)", c.Method, c.Paper)
+	if c.Variant != "" {
+		fmt.Fprintf(&w, ", variant %s", c.Variant)
+	}
+	w.WriteString(".\n\n| | |\n|---|---|\n")
+	row := func(k, v string) { fmt.Fprintf(&w, "| %s | %s |\n", k, strings.ReplaceAll(v, "|", "\\|")) }
+	row("quasi-identifiers", strings.Join(c.QIs, ", "))
+	if c.SA != "" {
+		row("sensitive attribute", c.SA)
+	}
+	row("dropped columns", strings.Join(c.Dropped, ", "))
+	row("records in / published / suppressed", fmt.Sprintf("%d / %d / %d", c.RowsIn, c.Published, c.Suppressed))
+	if c.MissingValues != "" {
+		row("missing values", c.MissingValues)
+	}
+	row("groups", strconv.Itoa(c.Groups))
+	for _, k := range sortedKeys(c.Parameters) {
+		row("parameter "+k, c.Parameters[k])
+	}
+	for _, f := range c.Utility {
+		row(f.Name, reportNumber(f.Value))
+	}
+	for _, kv := range flatten("", c.Details) {
+		row(kv[0], kv[1])
+	}
+	w.WriteString("\n## Privacy\n\n")
+	if c.Certifies != "" {
+		w.WriteString("A release that passes its checks certifies that " + c.Certifies + ".\n\n")
+	}
+	for _, f := range c.WorstCases {
+		mark := "holds"
+		if !f.OK {
+			mark = "FAILS"
+		}
+		fmt.Fprintf(&w, "- %s: %s (limit %s) — %s\n", f.Name, reportNumber(f.Value), f.Limit, mark)
+	}
+	w.WriteString("\n")
+	if c.Verified {
+		w.WriteString("Independent verification from the published files: **passed**.\n\n")
+	} else if len(c.Checks) > 0 {
+		w.WriteString("Independent verification from the published files: **FAILED**.\n\n")
+	}
+	for _, l := range c.Checks {
+		fmt.Fprintf(&w, "- %s\n", l)
+	}
+	if c.AcceptedBad {
+		w.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(&w, "\n%s\n", n)
+	}
+	w.WriteString("\n## Files\n\n")
+	for _, f := range files {
+		fmt.Fprintf(&w, "- `%s`: %d rows, sha256 %s\n", f.Name, f.Rows, f.SHA256)
+	}
+	return w.String()
+}
+
+// flatten lists a JSON value as key/value rows: objects by sorted key
+// (nested keys joined with "."), arrays of scalars joined with ", " (long
+// ones cut after 12 items), arrays of objects by index.
+func flatten(prefix string, v any) [][2]string {
+	var out [][2]string
+	switch x := v.(type) {
+	case nil:
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out = append(out, flatten(join(prefix, k), x[k])...)
+		}
+	case []any:
+		scalars := true
+		for _, e := range x {
+			switch e.(type) {
+			case map[string]any, []any:
+				scalars = false
+			}
+		}
+		if scalars {
+			var parts []string
+			for i, e := range x {
+				if i == 12 {
+					parts = append(parts, fmt.Sprintf("… (%d in all)", len(x)))
+					break
+				}
+				parts = append(parts, scalar(e))
+			}
+			out = append(out, [2]string{prefix, strings.Join(parts, ", ")})
+			break
+		}
+		for i, e := range x {
+			out = append(out, flatten(join(prefix, strconv.Itoa(i+1)), e)...)
+		}
+	default:
+		out = append(out, [2]string{prefix, scalar(x)})
+	}
+	return out
+}
+
+func join(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
+}
+
+func scalar(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return reportNumber(x)
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// reportNumber writes a figure exactly (shortest round-trip form).
+func reportNumber(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

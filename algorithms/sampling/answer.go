@@ -2,9 +2,11 @@ package sampling
 
 import (
 	"encoding/binary"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -204,6 +206,25 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
+// headerOnly reads a CSV file that holds its header row and nothing else
+// as a table without rows (nil for any other file).
+func headerOnly(path string) *model.Table {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) != 1 {
+		return nil
+	}
+	t := &model.Table{Name: path}
+	for _, name := range recs[0] {
+		t.Columns = append(t.Columns, &model.Column{Name: name})
+	}
+	return t
+}
+
 // readDetails decodes the manifest's details.
 func readDetails(m *model.Manifest) (Details, error) {
 	var d Details
@@ -241,7 +262,10 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	path := filepath.Join(dir, "published.csv")
 	t, err := model.LoadFile(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
-		return nil, err
+		// A release may publish no record at all: a header alone.
+		if t = headerOnly(path); t == nil {
+			return nil, err
+		}
 	}
 	want := append(append([]string(nil), m.QIs...), m.SA)
 	if len(t.Columns) != len(want) {

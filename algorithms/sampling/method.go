@@ -317,11 +317,11 @@ func (r *run) result(spec method.Spec) *method.Result {
 	avgDist := sumDist / math.Max(1, float64(n))
 	rows := float64(max(1, r.in.Table.Rows))
 	res.Summary = []model.Figure{
-		{Name: "worst margin (expected - observed confidence)", Short: "worst margin", Value: worstMargin, Limit: ">= 0",
+		{Name: "worst margin (expected - observed confidence)", Short: "margin", Value: worstMargin, Limit: ">= 0",
 			OK: worstMargin >= 0, Bar: true},
 		{Name: "max distortion", Short: "max δ", Value: worstDist, Limit: r.values[paramMaxDist], OK: worstDist <= r.maxDist},
 		{Name: "published %", Value: 100 * float64(n) / rows, OK: true},
-		{Name: "suppressed %", Short: "suppressed %", Value: 100 * float64(len(rec.supp)) / rows, OK: true, Bar: true},
+		{Name: "suppressed %", Short: "suppr %", Value: 100 * float64(len(rec.supp)) / rows, OK: true, Bar: true},
 		{Name: "unsampled %", Value: 100 * float64(r.in.Table.Rows-r.sampled) / rows, OK: true},
 		{Name: "average distortion", Value: avgDist, OK: true},
 		{Name: "average group size (Avg.k)", Value: float64(n) / math.Max(1, float64(len(r.pub))), OK: true},

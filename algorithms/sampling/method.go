@@ -61,6 +61,7 @@ func (Method) Spec() method.Spec {
 		},
 		Files:       []string{"published.csv"},
 		Insensitive: "dropped: the release holds the generalized quasi-identifiers and the sensitive attribute only",
+		Suggested:   model.Values{paramRate: "0.9", paramMaxDist: "0.6"},
 		Charts:      "Sampling",
 		ChartParams: []string{paramRate, paramMaxDist},
 		Certifies: "every published record's observed confidence beta·#s/|E| is at most its expected confidence 1-(1-Pr(t))^n " +

@@ -3,7 +3,6 @@ package sampling
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 )
 
 // recoder runs Algorithm 1 of Sattar et al. (Section 5.3) on the sampled
@@ -80,8 +79,6 @@ type cell struct {
 	sa    int32
 	rows  []int32
 }
-
-var errNoQI = errors.New("no quasi-identifier")
 
 func newRecoder(tax []*taxonomy, beta, maxDist float64, saP []float64) *recoder {
 	return &recoder{tax: tax, beta: beta, maxDist: maxDist, saP: saP, index: map[string]int32{},

@@ -29,6 +29,12 @@ type Method struct{}
 // Name is the method's command-line name.
 const Name = "sampling"
 
+// Variants: which attribute a step generalizes.
+const (
+	VariantPaper       = "paper"
+	VariantWithinLimit = "within-limit"
+)
+
 // Figure positions, in Spec().Figures order.
 const (
 	FigObserved = iota
@@ -45,6 +51,10 @@ func (Method) Spec() method.Spec {
 		Title:   "Sampling and local recoding: observed confidence capped by expected confidence",
 		Paper:   "Sattar, Li, Ding, Liu, Vincent, Sections 3-5",
 		NeedsSA: true,
+		// paper: the attribute Definition 11 picks, suppressed when its
+		// step exceeds delta'; within-limit: the largest left domain size
+		// among the steps that stay within delta' (see recoder).
+		Variants: []string{VariantPaper, VariantWithinLimit},
 		Params: []model.ParamSpec{model.StandardParams[paramRate], model.StandardParams[paramMaxDist], minGenParam,
 			marginalsParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
@@ -212,6 +222,7 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 		levels[i] = r.minGen[q]
 	}
 	rec := newRecoder(r.tax, r.beta, r.maxDist, r.saP)
+	rec.withinLimit = in.VariantOr(Method{}.Spec()) == VariantWithinLimit
 	r.rec = rec
 	nodes := make([]int32, d)
 	minDist := math.Inf(1)

@@ -76,7 +76,8 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 		paramMinGen:  mg,
 		"seed":       fmt.Sprint(rng.Intn(1000)),
 	}
-	return &method.Input{Table: tb, Roles: model.Roles{QIs: qis, SA: "s"}, Hierarchies: hs, Values: values}
+	variant := []string{VariantPaper, VariantWithinLimit}[rng.Intn(2)]
+	return &method.Input{Table: tb, Roles: model.Roles{QIs: qis, SA: "s"}, Hierarchies: hs, Values: values, Variant: variant}
 }
 
 // published is one published record as the definitions see it: its
@@ -105,7 +106,7 @@ func TestPropertiesOnRandomInputs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("iteration %d: %v", iter, err)
 		}
-		name := fmt.Sprintf("iteration %d (%d rows, %v)", iter, in.Table.Rows, in.Values)
+		name := fmt.Sprintf("iteration %d (%d rows, %s, %v)", iter, in.Table.Rows, in.Variant, in.Values)
 		n := in.Table.Rows
 		beta, delta := in.Values.Float(paramRate), in.Values.Float(paramMaxDist)
 		sampled := int(math.Floor(beta*float64(n) + 1e-9))

@@ -28,8 +28,13 @@ import (
 //   - A step raises the attribute with the largest left domain size
 //     (Definition 11; ties go to the earlier QI) by one level. When that
 //     step would take the distortion above delta', or every attribute is
-//     at its root, the records are suppressed instead (step 12-13: a
-//     record whose distortion exceeds delta' is not published).
+//     at its root, the records are suppressed instead (steps 12-13: a
+//     record whose distortion exceeds delta' is not published; variant
+//     paper). The paper does not say whether another attribute may be
+//     generalized instead when Definition 11's pick would exceed delta';
+//     variant within-limit does that: it picks the largest left domain
+//     size among the attributes whose step keeps the distortion within
+//     delta', and suppresses only when there is none.
 //   - Records whose minimum generalization (step 3) already exceeds
 //     delta' are suppressed before the loop.
 //   - n in Eq. 1 is the size of the published set. Suppressions shrink it,
@@ -45,17 +50,20 @@ type recoder struct {
 	tax     []*taxonomy
 	beta    float64
 	maxDist float64
-	saP     []float64 // Pr(s) per sensitive code
-	groups  []group
-	index   map[string]int32
-	cells   []cell
-	queue   []int32
-	queued  []bool
-	n       int     // n of Eq. 1 in the current pass
-	supp    []int32 // suppressed rows
-	key     []byte
-	steps   int
-	passes  int
+	// withinLimit picks among the attributes whose step keeps the
+	// distortion within delta' (variant within-limit).
+	withinLimit bool
+	saP         []float64 // Pr(s) per sensitive code
+	groups      []group
+	index       map[string]int32
+	cells       []cell
+	queue       []int32
+	queued      []bool
+	n           int     // n of Eq. 1 in the current pass
+	supp        []int32 // suppressed rows
+	key         []byte
+	steps       int
+	passes      int
 }
 
 // group is one equivalence group: its generalized values (taxonomy node
@@ -105,6 +113,23 @@ func (r *recoder) groupOf(nodes []int32) int32 {
 		}
 	}
 	g.dist = Distortion(terms)
+	if r.withinLimit && g.next >= 0 {
+		// Variant within-limit: the largest left domain size among the
+		// attributes whose step keeps the distortion within delta'.
+		g.next, best = -1, 0
+		for i, x := range nodes {
+			t := r.tax[i]
+			if t.parent[x] < 0 || t.lds[x] <= best {
+				continue
+			}
+			old := terms[i]
+			terms[i] = t.term(t.parent[x])
+			if Distortion(terms) <= r.maxDist {
+				best, g.next = t.lds[x], i
+			}
+			terms[i] = old
+		}
+	}
 	if g.next >= 0 {
 		terms[g.next] = r.tax[g.next].term(r.tax[g.next].parent[nodes[g.next]])
 		g.distNext = Distortion(terms)

@@ -103,7 +103,7 @@ func loadAdult(like *method.Input) (*method.Input, error) {
 		}
 		hs[a] = h
 	}
-	return &method.Input{Table: t, Roles: roles, Hierarchies: hs, Values: like.Values}, nil
+	return &method.Input{Table: t, Roles: roles, Hierarchies: hs, Variant: like.Variant, Values: like.Values}, nil
 }
 
 func fileExists(p string) bool {

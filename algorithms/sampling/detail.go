@@ -62,10 +62,9 @@ func (r *run) detail(i, limit int) method.Detail {
 		closest = false
 	}
 	notes := method.Section{Notes: []string{
-		fmt.Sprintf("published as %v; %d records of %d published; distortion %.3f (limit %s)",
-			r.labels(gi), g.size, r.published(), g.dist, model.FormatNumber(r.maxDist)),
-		fmt.Sprintf("observed = beta·#s/|E| with beta %s; expected = 1-(1-Pr(t))^n with n = %d", model.FormatNumber(r.beta), r.published()),
-		"each record's limit is its own expected confidence: it depends on its sensitive value",
+		fmt.Sprintf("%d of %d published records · distortion %.3f (limit %s)", g.size, r.published(), g.dist, model.FormatNumber(r.maxDist)),
+		fmt.Sprintf("obs = beta·#s/|E|, beta %s · exp = 1-(1-Pr(t))^n, n %d", model.FormatNumber(r.beta), r.published()),
+		"a record's limit is its own expected confidence (it depends on its sensitive value)",
 	}}
 	return method.Detail{Title: fmt.Sprintf("%d sensitive values", len(cells)), Sections: []method.Section{notes, values, members}}
 }

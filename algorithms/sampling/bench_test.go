@@ -34,3 +34,20 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunWithinLimit is the within-limit variant at the budget
+// sizes.
+func BenchmarkRunWithinLimit(b *testing.B) {
+	for _, rows := range []int{45_000, 1_000_000} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			in := censusInput(b, rows, "occupation", model.Values{paramRate: "0.9", paramMaxDist: "0.6", "seed": "3"})
+			in.Variant = VariantWithinLimit
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := (Method{}).Run(context.Background(), in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -349,6 +349,14 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	r.Claim("details.max_distortion_published", d.MaxDistortionSeen, maxDist)
 	r.Claim("details.avg_distortion", d.AvgDistortion, avgDist)
 
+	// The limits the worst cases are held against.
+	limits := map[string]string{"worst margin (expected - observed confidence)": ">= 0", "max distortion": m.Parameters["max-distortion"]}
+	for _, f := range m.WorstCases {
+		if want, ok := limits[f.Name]; ok {
+			r.ClaimText("worst_cases."+f.Name+".limit", f.Limit, want)
+		}
+	}
+
 	rc := verify.Recomputed{Groups: len(groups), Published: n, Tables: map[string]*model.Table{file: t},
 		Figures: map[string]float64{
 			"worst margin (expected - observed confidence)": worstMargin,

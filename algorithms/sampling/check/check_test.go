@@ -325,6 +325,7 @@ func TestTampering(t *testing.T) {
 			w := m["worst_cases"].([]any)[0].(map[string]any)
 			w["value"] = num(w["value"]) + 0.1
 		}},
+		{"worst case limit", func(m map[string]any) { m["worst_cases"].([]any)[1].(map[string]any)["limit"] = "0.9" }},
 		{"worst case ok flag", func(m map[string]any) { m["worst_cases"].([]any)[1].(map[string]any)["ok"] = false }},
 		{"utility", func(m map[string]any) {
 			u := m["utility"].([]any)[0].(map[string]any)

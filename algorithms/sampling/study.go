@@ -141,9 +141,11 @@ func compare(ctx context.Context, lab *method.Lab, name string, in *method.Input
 		head.Rows = [][]string{row}
 		head.Notes = []string{"generalization baseline (kja mondrian) not available"}
 	case err != nil:
-		return nil, err
+		row = append(row, "—")
+		head.Rows = [][]string{row}
+		head.Notes = []string{"generalization baseline (kja mondrian) failed: " + err.Error()}
 	default:
-		releases = append(releases, studied{name: "Mondrian k = Avg.k", k: avgK, res: mAvg})
+		releases = append(releases, studied{name: fmt.Sprintf("Mondrian k = Avg.k = %d", avgK), k: avgK, res: mAvg})
 		sweep = method.Section{Title: "Mondrian: records that break Eq. 3 (beta = 1) by k (Figure 3)", Header: []string{"k", "groups", "unsatisfied", "share"}}
 		maxK := -1
 		for _, k := range maxKs {
@@ -152,14 +154,15 @@ func compare(ctx context.Context, lab *method.Lab, name string, in *method.Input
 			}
 			res, err := base(k)
 			if err != nil {
-				return nil, err
+				sweep.Notes = append(sweep.Notes, fmt.Sprintf("k = %d: %v", k, err))
+				break
 			}
 			bad := r.unsatisfied(res)
 			sweep.Rows = append(sweep.Rows, []string{fmt.Sprint(k), fmt.Sprint(len(res.Groups)), fmt.Sprint(bad),
 				fmt.Sprintf("%.2f%%", 100*float64(bad)/math.Max(1, float64(in.Table.Rows)))})
 			if bad == 0 {
 				maxK = k
-				releases = append(releases, studied{name: "Mondrian k = Max.k", k: k, res: res})
+				releases = append(releases, studied{name: fmt.Sprintf("Mondrian k = Max.k = %d", k), k: k, res: res})
 				break
 			}
 		}
@@ -260,6 +263,11 @@ func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (me
 		Header: []string{"release", "small <1%", "large >10%", "all"}}
 	rows := float64(in.Table.Rows)
 	for _, rel := range rels {
+		if rel.res.Answerer == nil {
+			sec.Rows = append(sec.Rows, []string{rel.name, "—", "—", "—"})
+			sec.Notes = append(sec.Notes, rel.name+": answers no queries")
+			continue
+		}
 		w, err := workload.Evaluate(in.Table, rel.res.Answerer, qs)
 		if err != nil {
 			sec.Rows = append(sec.Rows, []string{rel.name, "—", "—", "—"})

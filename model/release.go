@@ -47,6 +47,9 @@ type Figure struct {
 	OK    bool   `json:"ok"`
 	// Short names the figure in the workbench's summary bar ("" uses Name).
 	Short string `json:"-"`
+	// Bar shows the figure in the workbench's summary bar even when it
+	// holds (a constraint that fails is always shown there).
+	Bar bool `json:"-"`
 }
 
 // Manifest is release/manifest.json (SPEC 7.1). It holds nothing private:

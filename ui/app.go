@@ -483,6 +483,17 @@ func (a *App) summaryView(w int) string {
 		if allOK && constraints > 0 {
 			parts = append(parts, s.OK.Render("✓ private"))
 		}
+		// Figures the method asks to show (a failing constraint is shown
+		// above already).
+		for _, f := range r.Summary {
+			if f.Bar && (f.Limit == "" || f.OK) {
+				name := f.Short
+				if name == "" {
+					name = f.Name
+				}
+				parts = append(parts, name+" "+human(f.Value))
+			}
+		}
 		if v := r.Violations(); v > 0 {
 			parts = append(parts, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
 		}

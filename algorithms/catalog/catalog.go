@@ -11,6 +11,8 @@ import (
 	"privlab/algorithms/distribution"
 	distcheck "privlab/algorithms/distribution/check"
 	"privlab/algorithms/method"
+	"privlab/algorithms/sampling"
+	samplingcheck "privlab/algorithms/sampling/check"
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
@@ -25,6 +27,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{distribution.Method{}, distcheck.Check},
+		{sampling.Method{}, samplingcheck.Check},
 	}
 }
 

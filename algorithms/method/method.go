@@ -178,6 +178,11 @@ type Lab struct {
 	Open func(input, public string, rows int, seed uint64) (*Input, error)
 	// Progress reports the fraction done (may be nil).
 	Progress func(done float64)
+	// Queries and Seed are the size and seed of the eval's workload
+	// (privlab eval --queries, --seed), for studies that generate their
+	// own queries (0 queries: the study's default).
+	Queries int
+	Seed    uint64
 }
 
 // Param returns the declaration of a parameter.

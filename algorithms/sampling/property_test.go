@@ -1,0 +1,260 @@
+package sampling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"privlab/algorithms/method"
+	samplingcheck "privlab/algorithms/sampling/check"
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// randomInput draws a small table: 1-3 QIs (numeric with interval or
+// binary hierarchies, categorical with flat or ternary ones) and a
+// categorical sensitive attribute, with skewed values.
+func randomInput(t *testing.T, rng *model.Rand) *method.Input {
+	t.Helper()
+	rows := 1 + rng.Intn(250)
+	d := 1 + rng.Intn(3)
+	var header []string
+	specs := map[string]string{}
+	var qis []string
+	for i := 0; i < d; i++ {
+		name := fmt.Sprintf("q%d", i)
+		header = append(header, name)
+		qis = append(qis, name)
+		if rng.Intn(2) == 0 {
+			specs[name] = []string{"intervals:5", "intervals:5,10,20", "binary"}[rng.Intn(3)]
+		} else {
+			specs[name] = []string{"flat", "ternary", "binary"}[rng.Intn(3)]
+		}
+	}
+	header = append(header, "s")
+	var b strings.Builder
+	b.WriteString(strings.Join(header, ",") + "\n")
+	sa := 1 + rng.Intn(5)
+	for r := 0; r < rows; r++ {
+		for i := 0; i < d; i++ {
+			if strings.HasPrefix(specs[qis[i]], "intervals") || (specs[qis[i]] == "binary" && i%2 == 0) {
+				fmt.Fprintf(&b, "%d,", 18+rng.Intn(1+rng.Intn(50)))
+			} else {
+				fmt.Fprintf(&b, "c%d,", rng.Intn(1+rng.Intn(8)))
+			}
+		}
+		fmt.Fprintf(&b, "s%d\n", rng.Intn(1+rng.Intn(sa)))
+	}
+	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "random.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := map[string]*model.Hierarchy{}
+	for _, name := range append(append([]string(nil), qis...), "s") {
+		spec := specs[name]
+		if name == "s" {
+			spec = "flat"
+		}
+		if tb.Column(name).Kind != model.Numeric && strings.HasPrefix(spec, "intervals") {
+			spec = "flat"
+		}
+		h, err := model.BuildHierarchy(spec, tb.Column(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs[name] = h
+	}
+	mg := []string{"auto", "none", "q0=1", "q0=2"}[rng.Intn(4)]
+	values := model.Values{
+		paramRate:    model.FormatNumber(float64(1+rng.Intn(20)) / 20),
+		paramMaxDist: model.FormatNumber(float64(rng.Intn(21)) / 20),
+		paramMinGen:  mg,
+		"seed":       fmt.Sprint(rng.Intn(1000)),
+	}
+	variant := []string{VariantPaper, VariantWithinLimit}[rng.Intn(2)]
+	return &method.Input{Table: tb, Roles: model.Roles{QIs: qis, SA: "s"}, Hierarchies: hs, Values: values, Variant: variant}
+}
+
+// published is one published record as the definitions see it: its
+// generalized labels and sensitive value.
+type published struct {
+	row    int
+	labels []string
+	sa     string
+}
+
+// TestPropertiesOnRandomInputs checks every release against the paper's
+// definitions, recomputed here from scratch: every published record
+// satisfies Eq. 3 and the distortion limit, its generalized values cover
+// its original values at least as far up as the minimum generalization,
+// and suppressed + published + unsampled = n with floor(beta n) sampled.
+// A fixed seed reproduces the run; the independent checker accepts it.
+func TestPropertiesOnRandomInputs(t *testing.T) {
+	rng := model.NewRand(2024)
+	for iter := 0; iter < 300; iter++ {
+		in := randomInput(t, rng)
+		res, err := Method{}.Run(context.Background(), in)
+		var pe *model.ParamError
+		if errors.As(err, &pe) && pe.Param == paramMaxDist {
+			continue // the minimum generalization alone exceeds delta'
+		}
+		if err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+		name := fmt.Sprintf("iteration %d (%d rows, %s, %v)", iter, in.Table.Rows, in.Variant, in.Values)
+		n := in.Table.Rows
+		beta, delta := in.Values.Float(paramRate), in.Values.Float(paramMaxDist)
+		sampled := int(math.Floor(beta*float64(n) + 1e-9))
+		if res.Published+res.Suppressed != sampled || res.RowsIn != n {
+			t.Fatalf("%s: %d published + %d suppressed != %d sampled", name, res.Published, res.Suppressed, sampled)
+		}
+		var pub []published
+		seen := map[int32]bool{}
+		for _, g := range res.Groups {
+			if g.Violation {
+				t.Fatalf("%s: group %d violates", name, g.ID)
+			}
+			for _, row := range g.Rows {
+				if seen[row] {
+					t.Fatalf("%s: row %d published twice", name, row)
+				}
+				seen[row] = true
+				pub = append(pub, published{int(row), g.QI, in.Table.Column("s").Value(int(row))})
+			}
+		}
+		if len(pub) != res.Published {
+			t.Fatalf("%s: groups hold %d rows, Published %d", name, len(pub), res.Published)
+		}
+		checkDefinitions(t, name, in, pub, beta, delta)
+
+		// A fixed seed reproduces the run.
+		again, err := Method{}.Run(context.Background(), in)
+		if err != nil || !reflect.DeepEqual(groupRows(again), groupRows(res)) {
+			t.Fatalf("%s: a second run with the same seed differs (%v)", name, err)
+		}
+		if iter%10 == 0 {
+			checkRelease(t, name, in, res)
+		}
+	}
+}
+
+func groupRows(r *method.Result) [][]int32 {
+	var out [][]int32
+	for _, g := range r.Groups {
+		out = append(out, g.Rows)
+	}
+	return out
+}
+
+// checkDefinitions recomputes Definitions 5, 8-10 and Eqs. 1-3 from the
+// original table, the hierarchies and the published records.
+func checkDefinitions(t *testing.T, name string, in *method.Input, pub []published, beta, delta float64) {
+	t.Helper()
+	tb := in.Table
+	n := tb.Rows
+	qis := in.Roles.QIs
+	// Public marginals: the table's frequencies.
+	freq := func(col string, pred func(v string) bool) float64 {
+		c := tb.Column(col)
+		k := 0
+		for r := 0; r < n; r++ {
+			if pred(c.Value(r)) {
+				k++
+			}
+		}
+		return float64(k) / float64(n)
+	}
+	under := func(h *model.Hierarchy, label, value string) bool {
+		l, ok := h.Leaf(value)
+		if !ok {
+			t.Fatalf("%s: %q not in the hierarchy of %s", name, value, h.Attr)
+		}
+		for x := l; x >= 0; x = h.Nodes[x].Parent {
+			if h.Nodes[x].Label == label {
+				return true
+			}
+		}
+		return false
+	}
+	mg, _ := parseMinGen(in.Values[paramMinGen])
+	groups := map[string][]published{}
+	for _, p := range pub {
+		k := strings.Join(p.labels, "\x00")
+		groups[k] = append(groups[k], p)
+	}
+	for _, members := range groups {
+		labels := members[0].labels
+		prQ := 1.0
+		dist := 0.0
+		for i, q := range qis {
+			h := in.Hierarchies[q]
+			prQ *= freq(q, func(v string) bool { return under(h, labels[i], v) })
+			var x int
+			for j := range h.Nodes {
+				if h.Nodes[j].Label == labels[i] {
+					x = j
+				}
+			}
+			if h.Height() > 0 {
+				dist += 1 - float64(h.Nodes[x].Depth)/float64(h.Height())
+			}
+			// The minimum generalization: at least L levels above the value.
+			levels := mg.levels[q]
+			if mg.auto && h.Numeric {
+				levels = 1
+			}
+			for _, p := range members {
+				if !under(h, labels[i], tb.Column(q).Value(p.row)) {
+					t.Fatalf("%s: %s = %s does not cover the original %s", name, q, labels[i], tb.Column(q).Value(p.row))
+				}
+				l, _ := h.Leaf(tb.Column(q).Value(p.row))
+				if x != 0 && h.Nodes[l].Depth-h.Nodes[x].Depth < levels {
+					t.Fatalf("%s: %s = %s is below the minimum generalization of %d levels", name, q, labels[i], levels)
+				}
+			}
+		}
+		dist /= float64(len(qis))
+		if dist > delta+1e-12 {
+			t.Fatalf("%s: distortion %v > delta' %v", name, dist, delta)
+		}
+		count := map[string]int{}
+		for _, p := range members {
+			count[p.sa]++
+		}
+		for s, c := range count {
+			prT := prQ * freq("s", func(v string) bool { return v == s })
+			exp := 1 - math.Pow(1-prT, float64(len(pub)))
+			obs := beta * float64(c) / float64(len(members))
+			if obs > exp+1e-9 {
+				t.Fatalf("%s: group %v, s = %s: observed %v > expected %v", name, labels, s, obs, exp)
+			}
+		}
+	}
+}
+
+// checkRelease writes the release with its audit record and runs the
+// independent checker on it, with the original.
+func checkRelease(t *testing.T, name string, in *method.Input, res *method.Result) {
+	t.Helper()
+	rel, rowMap, err := res.Release(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel.Manifest.RowsIn = in.Table.Rows
+	rel.Manifest.MissingValues = "drop"
+	dir := filepath.Join(t.TempDir(), "rel")
+	audit := &model.Audit{RowMap: rowMap}
+	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: audit}); err != nil {
+		t.Fatal(err)
+	}
+	lookup := func(string) (verify.Checker, bool) { return samplingcheck.Check, true }
+	rep, err := verify.Run(dir, verify.Options{Original: in.Table, Audit: audit}, lookup)
+	if err != nil || !rep.OK() {
+		t.Fatalf("%s: the checker refuses the release: %v\n%s", name, err, strings.Join(rep.Strings(), "\n"))
+	}
+}

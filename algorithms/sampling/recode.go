@@ -1,0 +1,248 @@
+package sampling
+
+import (
+	"context"
+	"encoding/binary"
+)
+
+// recoder runs Algorithm 1 of Sattar et al. (Section 5.3) on the sampled
+// records.
+//
+// The paper rescans every record after every generalization (steps 4-19,
+// O(n^2)). Here the state is kept as equivalence groups (Definition 8)
+// split into cells, one per sensitive value: every record of a cell has
+// the same generalized QIs and the same sensitive value, hence the same
+// Pr(t), observed and expected confidence and distortion, so Eq. 3 is
+// decided per cell. Group sizes and cell counts are updated incrementally
+// when records move, and only the cells whose confidence may have risen
+// are checked again: the other cells of a group that lost records, and
+// the cell that received them. A work queue holds those cells.
+//
+// Where the paper's loop is ambiguous, the choices are:
+//   - A violating cell sends up (or suppresses) the smallest number of its
+//     records that lets the rest satisfy Eq. 3 (toMove): the paper's
+//     record-by-record pass generalizes one violating record and
+//     recomputes the confidences before the next, which stops at the same
+//     point. The records that move are the last sampled ones of the cell
+//     (the sample's order is random).
+//   - A step raises the attribute with the largest left domain size
+//     (Definition 11; ties go to the earlier QI) by one level. When that
+//     step would take the distortion above delta', or every attribute is
+//     at its root, the records are suppressed instead (steps 12-13: a
+//     record whose distortion exceeds delta' is not published; variant
+//     paper). The paper does not say whether another attribute may be
+//     generalized instead when Definition 11's pick would exceed delta';
+//     variant within-limit does that: it picks the largest left domain
+//     size among the attributes whose step keeps the distortion within
+//     delta', and suppresses only when there is none.
+//   - Records whose minimum generalization (step 3) already exceeds
+//     delta' are suppressed before the loop.
+//   - n in Eq. 1 is the size of the published set. Suppressions shrink it,
+//     which lowers every expected confidence, so after the queue empties
+//     the pass is repeated with the new n until a pass suppresses nothing.
+//
+// Termination: every step moves at least one record up one level or
+// suppresses at least one record; a record can go up at most the sum of
+// the taxonomy heights and be suppressed once, so there are at most
+// n x (sum of heights + 1) steps, and each pass after the first follows a
+// suppression.
+type recoder struct {
+	tax     []*taxonomy
+	beta    float64
+	maxDist float64
+	// withinLimit picks among the attributes whose step keeps the
+	// distortion within delta' (variant within-limit).
+	withinLimit bool
+	saP         []float64 // Pr(s) per sensitive code
+	groups      []group
+	index       map[string]int32
+	cells       []cell
+	queue       []int32
+	queued      []bool
+	n           int     // n of Eq. 1 in the current pass
+	supp        []int32 // suppressed rows
+	key         []byte
+	steps       int
+	passes      int
+}
+
+// group is one equivalence group: its generalized values (taxonomy node
+// per QI), size, cells and what generalizing it next means.
+type group struct {
+	nodes []int32
+	size  int
+	cells []int32
+	qmass float64 // prod Pr(q'_i)
+	dist  float64 // Definition 10
+	// next is the QI Definition 11 picks (-1: all at the root) and
+	// distNext the distortion after raising it.
+	next     int
+	distNext float64
+}
+
+// cell is the records of one group with one sensitive value, in sample
+// order.
+type cell struct {
+	group int32
+	sa    int32
+	rows  []int32
+}
+
+func newRecoder(tax []*taxonomy, beta, maxDist float64, saP []float64) *recoder {
+	return &recoder{tax: tax, beta: beta, maxDist: maxDist, saP: saP, index: map[string]int32{},
+		key: make([]byte, 4*len(tax))}
+}
+
+// groupOf finds or creates the group with these nodes.
+func (r *recoder) groupOf(nodes []int32) int32 {
+	for i, x := range nodes {
+		binary.LittleEndian.PutUint32(r.key[4*i:], uint32(x))
+	}
+	if g, ok := r.index[string(r.key)]; ok {
+		return g
+	}
+	g := group{nodes: append([]int32(nil), nodes...), qmass: 1, next: -1}
+	terms := make([]float64, len(nodes))
+	best := int32(0)
+	for i, x := range nodes {
+		t := r.tax[i]
+		g.qmass *= t.mass[x]
+		terms[i] = t.term(x)
+		if t.parent[x] >= 0 && t.lds[x] > best {
+			best, g.next = t.lds[x], i
+		}
+	}
+	g.dist = Distortion(terms)
+	if r.withinLimit && g.next >= 0 {
+		// Variant within-limit: the largest left domain size among the
+		// attributes whose step keeps the distortion within delta'.
+		g.next, best = -1, 0
+		for i, x := range nodes {
+			t := r.tax[i]
+			if t.parent[x] < 0 || t.lds[x] <= best {
+				continue
+			}
+			old := terms[i]
+			terms[i] = t.term(t.parent[x])
+			if Distortion(terms) <= r.maxDist {
+				best, g.next = t.lds[x], i
+			}
+			terms[i] = old
+		}
+	}
+	if g.next >= 0 {
+		terms[g.next] = r.tax[g.next].term(r.tax[g.next].parent[nodes[g.next]])
+		g.distNext = Distortion(terms)
+	}
+	id := int32(len(r.groups))
+	r.groups = append(r.groups, g)
+	r.index[string(r.key)] = id
+	return id
+}
+
+// cellOf finds or creates the cell of group g with sensitive code sa.
+func (r *recoder) cellOf(g int32, sa int32) int32 {
+	for _, c := range r.groups[g].cells {
+		if r.cells[c].sa == sa {
+			return c
+		}
+	}
+	id := int32(len(r.cells))
+	r.cells = append(r.cells, cell{group: g, sa: sa})
+	r.queued = append(r.queued, false)
+	r.groups[g].cells = append(r.groups[g].cells, id)
+	return id
+}
+
+func (r *recoder) enqueue(c int32) {
+	if !r.queued[c] && len(r.cells[c].rows) > 0 {
+		r.queued[c] = true
+		r.queue = append(r.queue, c)
+	}
+}
+
+// add places a sampled record with its (minimally generalized) nodes.
+func (r *recoder) add(row int32, nodes []int32, sa int32) {
+	g := r.groupOf(nodes)
+	if r.groups[g].dist > r.maxDist {
+		r.supp = append(r.supp, row)
+		return
+	}
+	c := r.cellOf(g, sa)
+	r.cells[c].rows = append(r.cells[c].rows, row)
+	r.groups[g].size++
+}
+
+// published is the number of records in groups.
+func (r *recoder) published(sampled int) int { return sampled - len(r.supp) }
+
+// expected is Eq. 1 for cell c under the current n.
+func (r *recoder) expected(c *cell) float64 {
+	g := &r.groups[c.group]
+	return ExpectedConfidence(g.qmass*r.saP[c.sa], r.n)
+}
+
+// run is steps 4-19: it fixes every violating cell until none is left.
+func (r *recoder) run(ctx context.Context, sampled int) error {
+	for {
+		r.passes++
+		before := len(r.supp)
+		r.n = r.published(sampled)
+		for c := range r.cells {
+			r.enqueue(int32(c))
+		}
+		for len(r.queue) > 0 {
+			if r.steps&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			c := r.queue[len(r.queue)-1]
+			r.queue = r.queue[:len(r.queue)-1]
+			r.queued[c] = false
+			r.fix(c)
+		}
+		if len(r.supp) == before {
+			return nil
+		}
+	}
+}
+
+// fix moves the records of cell ci that keep it from satisfying Eq. 3 one
+// level up (or suppresses them) and queues the cells that may now
+// violate.
+func (r *recoder) fix(ci int32) {
+	c := &r.cells[ci]
+	gi := c.group
+	count, size := len(c.rows), r.groups[gi].size
+	if count == 0 {
+		return
+	}
+	x := toMove(r.beta, r.expected(c), count, size)
+	if x == 0 {
+		return
+	}
+	r.steps++
+	moved := c.rows[count-x:]
+	c.rows = c.rows[:count-x]
+	g := &r.groups[gi]
+	g.size -= x
+	sa := c.sa
+	if g.next < 0 || g.distNext > r.maxDist {
+		r.supp = append(r.supp, moved...)
+	} else {
+		nodes := append([]int32(nil), g.nodes...)
+		nodes[g.next] = r.tax[g.next].parent[nodes[g.next]]
+		g2 := r.groupOf(nodes) // may grow r.groups
+		c2 := r.cellOf(g2, sa) // may grow r.cells
+		r.cells[c2].rows = append(r.cells[c2].rows, moved...)
+		r.groups[g2].size += x
+		r.enqueue(c2)
+	}
+	// The group lost records: every other value's confidence rose.
+	for _, oc := range r.groups[gi].cells {
+		if oc != ci {
+			r.enqueue(oc)
+		}
+	}
+}

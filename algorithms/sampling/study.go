@@ -1,0 +1,308 @@
+package sampling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// The baseline of Sattar et al., Section 6.1: Mondrian k-anonymity, run
+// through the lab by name (never imported).
+const (
+	baselineMethod  = "kja"
+	baselineVariant = "mondrian"
+)
+
+// adultDir is where the study looks for UCI Adult (ARX's cut with its
+// hierarchies), relative to the working directory (the repository root
+// for privlab eval).
+var adultDir = filepath.Join("..", "shared", "data", "adult")
+
+// maxKs are the k the Max.k search tries, in order (Table 5 reports 70
+// and 90).
+var maxKs = []int{2, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 200, 300, 500, 1000}
+
+// study reproduces the shape of Section 6.1 (Figure 4, Table 5): the
+// method's release against Mondrian with k = Avg.k (the release's average
+// group size) and k = Max.k (the smallest k for which every Mondrian
+// record satisfies Eq. 3), by the average relative error of random count
+// queries, split into small (< 1% of the records), large (> 10%) and all
+// queries. It runs on the studied input and on UCI Adult when
+// ../shared/data/adult is present.
+func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
+	type dataset struct {
+		name string
+		in   *method.Input
+	}
+	sets := []dataset{{lab.Input.Table.Name, lab.Input}}
+	var notes []string
+	adult, err := loadAdult(lab.Input)
+	switch {
+	case err != nil:
+		notes = append(notes, "UCI Adult: "+err.Error())
+	case adult == nil:
+		notes = append(notes, "UCI Adult not found at "+filepath.Join(adultDir, "adult.csv")+" (run privlab eval from the repository root to include it)")
+	default:
+		sets = append(sets, dataset{"UCI Adult (" + filepath.Join(adultDir, "adult.csv") + ")", adult})
+	}
+	queries := lab.Queries
+	if queries <= 0 {
+		queries = 200
+	}
+	var secs []method.Section
+	for i, ds := range sets {
+		s, err := compare(ctx, lab, ds.name, ds.in, queries)
+		if err != nil {
+			return nil, err
+		}
+		secs = append(secs, s...)
+		if lab.Progress != nil {
+			lab.Progress(float64(i+1) / float64(len(sets)))
+		}
+	}
+	if len(notes) > 0 {
+		secs = append(secs, method.Section{Notes: notes})
+	}
+	return secs, nil
+}
+
+// loadAdult loads Adult with the study's roles and parameters (nil when
+// the files are absent or lack the roles' columns).
+func loadAdult(like *method.Input) (*method.Input, error) {
+	path := filepath.Join(adultDir, "adult.csv")
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil
+	}
+	t, err := model.LoadFile(path, model.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	roles := model.Roles{QIs: like.Roles.QIs, SA: like.Roles.SA}
+	used := roles.Used()
+	if _, err := t.MustColumns("qi", used); err != nil {
+		return nil, fmt.Errorf("it has no column for every attribute of the study (%v)", used)
+	}
+	t, _ = t.HandleMissing(used, model.DropMissing)
+	hs := map[string]*model.Hierarchy{}
+	for _, a := range used {
+		var h *model.Hierarchy
+		if f := filepath.Join(adultDir, "adult_hierarchy_"+a+".csv"); fileExists(f) {
+			h, err = model.LoadHierarchyFile(a, f)
+		} else {
+			h, err = model.BuildHierarchy("auto", t.Column(a))
+		}
+		if err != nil {
+			return nil, err
+		}
+		hs[a] = h
+	}
+	return &method.Input{Table: t, Roles: roles, Hierarchies: hs, Variant: like.Variant, Values: like.Values}, nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// compare runs the method and the baseline on one input.
+func compare(ctx context.Context, lab *method.Lab, name string, in *method.Input, queries int) ([]method.Section, error) {
+	own, err := Method{}.Run(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	avgK := max(2, int(math.Round(float64(own.Published)/math.Max(1, float64(len(own.Groups))))))
+	head := method.Section{Title: "Sattar et al., Section 6.1 on " + name,
+		Header: []string{"records", "beta", "delta'", "published", "suppressed", "groups", "Avg.k", "Max.k"}}
+	row := []string{fmt.Sprint(in.Table.Rows), in.Values[paramRate], in.Values[paramMaxDist], fmt.Sprint(own.Published),
+		fmt.Sprint(own.Suppressed), fmt.Sprint(len(own.Groups)), fmt.Sprint(avgK)}
+
+	// The criterion of Eq. 3 on a Mondrian release (every record
+	// published: beta = 1).
+	r := &run{in: in, values: in.Values, beta: 1}
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	releases := []studied{{name: "sampling (this release)", res: own}}
+	base := func(k int) (*method.Result, error) {
+		return lab.Run(ctx, baselineMethod, baselineVariant, model.Values{"k": fmt.Sprint(k)}, in)
+	}
+	mAvg, err := base(avgK)
+	var sweep method.Section
+	switch {
+	case isUnknownMethod(err):
+		row = append(row, "—")
+		head.Rows = [][]string{row}
+		head.Notes = []string{"generalization baseline (kja mondrian) not available"}
+	case err != nil:
+		row = append(row, "—")
+		head.Rows = [][]string{row}
+		head.Notes = []string{"generalization baseline (kja mondrian) failed: " + err.Error()}
+	default:
+		releases = append(releases, studied{name: fmt.Sprintf("Mondrian k = Avg.k = %d", avgK), k: avgK, res: mAvg})
+		sweep = method.Section{Title: "Mondrian: records that break Eq. 3 (beta = 1) by k (Figure 3)", Header: []string{"k", "groups", "unsatisfied", "share"}}
+		maxK := -1
+		for _, k := range maxKs {
+			if k > in.Table.Rows/2 && k > 2 {
+				break
+			}
+			res, err := base(k)
+			if err != nil {
+				sweep.Notes = append(sweep.Notes, fmt.Sprintf("k = %d: %v", k, err))
+				break
+			}
+			bad := r.unsatisfied(res)
+			sweep.Rows = append(sweep.Rows, []string{fmt.Sprint(k), fmt.Sprint(len(res.Groups)), fmt.Sprint(bad),
+				fmt.Sprintf("%.2f%%", 100*float64(bad)/math.Max(1, float64(in.Table.Rows)))})
+			if bad == 0 {
+				maxK = k
+				releases = append(releases, studied{name: fmt.Sprintf("Mondrian k = Max.k = %d", k), k: k, res: res})
+				break
+			}
+		}
+		if maxK < 0 {
+			row = append(row, "none")
+			sweep.Notes = []string{"no k tried gives a Mondrian release where every record satisfies Eq. 3"}
+		} else {
+			row = append(row, fmt.Sprint(maxK))
+		}
+		head.Rows = [][]string{row}
+	}
+	errs, err := queryErrors(in, releases, queries, lab.Seed)
+	if err != nil {
+		return nil, err
+	}
+	out := []method.Section{head, errs}
+	if sweep.Title != "" {
+		out = append(out, sweep)
+	}
+	return out, nil
+}
+
+// studied is one release the study measures.
+type studied struct {
+	name string
+	k    int
+	res  *method.Result
+}
+
+func isUnknownMethod(err error) bool {
+	var pe *model.ParamError
+	return errors.As(err, &pe) && pe.Param == "method"
+}
+
+// unsatisfied counts the records of a release (all published, beta = 1)
+// whose observed confidence #s/|E| exceeds the expected confidence of
+// their group's generalization: each QI's range of values in the group,
+// in taxonomy order, with the mass of the values in it.
+func (r *run) unsatisfied(res *method.Result) int {
+	n := 0
+	for _, g := range res.Groups {
+		n += len(g.Rows)
+	}
+	bad := 0
+	masses := make([]float64, len(r.tax))
+	for _, g := range res.Groups {
+		if len(g.Rows) == 0 {
+			continue
+		}
+		for i, t := range r.tax {
+			lo, hi := int32(math.MaxInt32), int32(-1)
+			for _, row := range g.Rows {
+				pos := t.first[r.leaf[i][r.qiCols[i].Codes[row]]]
+				lo, hi = min(lo, pos), max(hi, pos)
+			}
+			m := 0.0
+			for p := lo; p <= hi; p++ {
+				m += t.mass[t.leaves[p]]
+			}
+			masses[i] = m
+		}
+		counts := map[uint32]int{}
+		for _, row := range g.Rows {
+			counts[r.sa.Codes[row]]++
+		}
+		for code, c := range counts {
+			exp := ExpectedConfidence(RecordProbability(masses, r.saP[code]), n)
+			if !Satisfies(ObservedConfidence(1, c, len(g.Rows)), exp) {
+				bad += c
+			}
+		}
+	}
+	return bad
+}
+
+// queryErrors measures each release's average relative error on random
+// count queries (the paper's template: conditions on QIs and the
+// sensitive value, ranges not aligned with the generalizations), split by
+// the true answer's size.
+func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (method.Section, error) {
+	sels := []float64{0.002, 0.01, 0.05, 0.15, 0.3}
+	var qs []*model.Query
+	for i, s := range sels {
+		n := queries / len(sels)
+		if i < queries%len(sels) {
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		q, err := workload.Generate(in.Table, in.Roles, workload.Options{Shape: workload.CountIn, Queries: n, Seed: seed + uint64(i), Selectivity: s})
+		if err != nil {
+			return method.Section{}, err
+		}
+		qs = append(qs, q...)
+	}
+	sec := method.Section{Title: fmt.Sprintf("Average relative error of %d count queries (Figure 4)", len(qs)),
+		Header: []string{"release", "small <1%", "large >10%", "all"}}
+	rows := float64(in.Table.Rows)
+	for _, rel := range rels {
+		if rel.res.Answerer == nil {
+			sec.Rows = append(sec.Rows, []string{rel.name, "—", "—", "—"})
+			sec.Notes = append(sec.Notes, rel.name+": answers no queries")
+			continue
+		}
+		w, err := workload.Evaluate(in.Table, rel.res.Answerer, qs)
+		if err != nil {
+			sec.Rows = append(sec.Rows, []string{rel.name, "—", "—", "—"})
+			sec.Notes = append(sec.Notes, rel.name+": "+err.Error())
+			continue
+		}
+		var small, large, all bucket
+		for _, q := range w.Rows {
+			if q.Skipped {
+				continue
+			}
+			all.add(q.RelErr)
+			switch {
+			case float64(q.Selected) < 0.01*rows:
+				small.add(q.RelErr)
+			case float64(q.Selected) > 0.1*rows:
+				large.add(q.RelErr)
+			}
+		}
+		sec.Rows = append(sec.Rows, []string{rel.name, small.String(), large.String(), all.String()})
+	}
+	sec.Notes = append(sec.Notes, "the sampling estimates are scaled by 1/beta (Section 6.1.1); queries with an empty true answer are left out")
+	return sec, nil
+}
+
+type bucket struct {
+	sum float64
+	n   int
+}
+
+func (b *bucket) add(x float64) { b.sum += x; b.n++ }
+
+func (b bucket) String() string {
+	if b.n == 0 {
+		return "— (0)"
+	}
+	return fmt.Sprintf("%.3f (%d)", b.sum/float64(b.n), b.n)
+}

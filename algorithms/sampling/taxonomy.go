@@ -1,0 +1,267 @@
+package sampling
+
+import (
+	"fmt"
+	"math"
+
+	"privlab/model"
+)
+
+// Attribute is one quasi-identifier's public knowledge as the manifest
+// publishes it: its taxonomy (Sattar et al., Figure 1) with the public
+// probability of every value (Definition 5). Nodes are in depth-first
+// order, the root first; a node's parent comes before it.
+type Attribute struct {
+	Name  string `json:"attribute"`
+	Nodes []Node `json:"nodes"`
+}
+
+// Node is one taxonomy node: its label (the value a release publishes),
+// its parent's index (-1 for the root) and, for a leaf, the public
+// probability of the value.
+type Node struct {
+	Value  string  `json:"value"`
+	Parent int     `json:"parent"`
+	P      float64 `json:"p,omitempty"`
+}
+
+// Value is one sensitive value with its public probability Pr(s).
+type Value struct {
+	Value string  `json:"value"`
+	P     float64 `json:"p"`
+}
+
+// taxonomy is an Attribute read into arrays: everything the algorithm,
+// the answerer and the figures need about one quasi-identifier. The run
+// builds it from the Attribute it publishes, and OpenRelease from the
+// manifest, so both answer from the same structure.
+type taxonomy struct {
+	name   string
+	label  []string
+	parent []int32
+	depth  []int32
+	// first and last are the leaf positions a node covers.
+	first, last []int32
+	leaves      []int32 // node of each leaf position
+	// height is the largest leaf depth: the maximal level of Definition
+	// 10, with the root at level 0 (SPEC 2.3).
+	height int32
+	// below is the height of the subtree under a node (0 for a leaf).
+	below []int32
+	// mass is the public probability of a node's subdomain: the sum of
+	// its leaves' probabilities, added in leaf order.
+	mass []float64
+	// lds is the left domain size of a node (Definition 11).
+	lds     []int32
+	numeric bool
+	value   []float64 // parsed leaf labels (numeric taxonomies)
+	byLabel map[string]int32
+	byNum   map[float64]int32
+}
+
+// exportAttribute writes hierarchy h as the manifest's Attribute with the
+// probability of each leaf given by prob (indexed by h's node id).
+func exportAttribute(h *model.Hierarchy, name string, prob func(node int) float64) Attribute {
+	a := Attribute{Name: name}
+	var walk func(n, parent int)
+	walk = func(n, parent int) {
+		idx := len(a.Nodes)
+		nd := Node{Value: h.Nodes[n].Label, Parent: parent}
+		if h.IsLeaf(n) {
+			nd.P = prob(n)
+		}
+		a.Nodes = append(a.Nodes, nd)
+		for _, c := range h.Nodes[n].Children {
+			walk(c, idx)
+		}
+	}
+	walk(0, -1)
+	return a
+}
+
+// preorder maps h's node ids to their depth-first index (the order
+// exportAttribute writes).
+func preorder(h *model.Hierarchy) []int32 {
+	out := make([]int32, len(h.Nodes))
+	next := int32(0)
+	var walk func(n int)
+	walk = func(n int) {
+		out[n] = next
+		next++
+		for _, c := range h.Nodes[n].Children {
+			walk(c)
+		}
+	}
+	walk(0)
+	return out
+}
+
+// newTaxonomy validates an Attribute and builds its arrays. Labels must be
+// unique (a release names a generalized value by its label), parents must
+// precede children, leaves' probabilities must lie in [0,1] and sum to at
+// most 1.
+func newTaxonomy(a Attribute) (*taxonomy, error) {
+	n := len(a.Nodes)
+	if n == 0 {
+		return nil, fmt.Errorf("taxonomy of %s has no nodes", a.Name)
+	}
+	t := &taxonomy{name: a.Name, label: make([]string, n), parent: make([]int32, n), depth: make([]int32, n),
+		first: make([]int32, n), last: make([]int32, n), below: make([]int32, n), mass: make([]float64, n),
+		lds: make([]int32, n), byLabel: make(map[string]int32, n)}
+	children := make([][]int32, n)
+	for i, nd := range a.Nodes {
+		if _, dup := t.byLabel[nd.Value]; dup {
+			return nil, fmt.Errorf("taxonomy of %s has two nodes labelled %q", a.Name, nd.Value)
+		}
+		t.byLabel[nd.Value] = int32(i)
+		t.label[i] = nd.Value
+		switch {
+		case i == 0 && nd.Parent != -1:
+			return nil, fmt.Errorf("taxonomy of %s: the first node must be the root (parent -1)", a.Name)
+		case i > 0 && (nd.Parent < 0 || nd.Parent >= i):
+			return nil, fmt.Errorf("taxonomy of %s: node %q must come after its parent", a.Name, nd.Value)
+		}
+		t.parent[i] = int32(nd.Parent)
+		if i > 0 {
+			t.depth[i] = t.depth[nd.Parent] + 1
+			children[nd.Parent] = append(children[nd.Parent], int32(i))
+		}
+		if math.IsNaN(nd.P) || nd.P < 0 || nd.P > 1 {
+			return nil, fmt.Errorf("taxonomy of %s: value %q has probability %v, not in [0,1]", a.Name, nd.Value, nd.P)
+		}
+	}
+	// Leaves in depth-first order, children in file order.
+	var walk func(x int32)
+	walk = func(x int32) {
+		t.first[x] = int32(len(t.leaves))
+		if len(children[x]) == 0 {
+			t.leaves = append(t.leaves, x)
+		}
+		for _, c := range children[x] {
+			walk(c)
+		}
+		t.last[x] = int32(len(t.leaves)) - 1
+	}
+	walk(0)
+	sum := 0.0
+	for _, l := range t.leaves {
+		sum += a.Nodes[l].P
+		if t.depth[l] > t.height {
+			t.height = t.depth[l]
+		}
+	}
+	for x := range children {
+		if len(children[x]) > 0 && a.Nodes[x].P != 0 {
+			return nil, fmt.Errorf("taxonomy of %s: the inner node %q carries a probability; only values (leaves) do", a.Name, a.Nodes[x].Value)
+		}
+	}
+	if sum > 1+1e-9 {
+		return nil, fmt.Errorf("taxonomy of %s: the values' probabilities sum to %v > 1", a.Name, sum)
+	}
+	// Masses in leaf order, subtree heights, left domain sizes.
+	for x := 0; x < n; x++ {
+		m := 0.0
+		for i := t.first[x]; i <= t.last[x]; i++ {
+			m += a.Nodes[t.leaves[i]].P
+		}
+		t.mass[x] = m
+	}
+	for _, l := range t.leaves {
+		for x, up := l, int32(0); x >= 0; x, up = t.parent[x], up+1 {
+			if up > t.below[x] {
+				t.below[x] = up
+			}
+		}
+	}
+	perDepth := make([]int32, t.height+2)
+	for x := 0; x < n; x++ {
+		perDepth[t.depth[x]]++
+	}
+	cum := make([]int32, len(perDepth))
+	for d := range perDepth {
+		cum[d] = perDepth[d]
+		if d > 0 {
+			cum[d] += cum[d-1]
+		}
+	}
+	for x := 0; x < n; x++ {
+		t.lds[x] = cum[t.depth[x]]
+	}
+	// Numeric when every leaf label is a number.
+	t.numeric = len(t.leaves) > 0
+	t.value = make([]float64, len(t.leaves))
+	for i, l := range t.leaves {
+		v, ok := model.ParseNumber(t.label[l])
+		if !ok {
+			t.numeric = false
+			break
+		}
+		t.value[i] = v
+	}
+	if t.numeric {
+		t.byNum = make(map[float64]int32, len(t.leaves))
+		for i, l := range t.leaves {
+			t.byNum[t.value[i]] = l
+		}
+	} else {
+		t.value = nil
+	}
+	return t, nil
+}
+
+// leaf finds the leaf of a value given as text (numbers also by value, so
+// that "30" and "30.0" match).
+func (t *taxonomy) leaf(text string) (int32, bool) {
+	if x, ok := t.byLabel[text]; ok && t.below[x] == 0 {
+		return x, true
+	}
+	if t.numeric {
+		if v, ok := model.ParseNumber(text); ok {
+			x, ok := t.byNum[v]
+			return x, ok
+		}
+	}
+	return 0, false
+}
+
+// covers reports whether node x's subdomain holds leaf l.
+func (t *taxonomy) covers(x, l int32) bool {
+	return t.first[x] <= t.first[l] && t.last[l] <= t.last[x]
+}
+
+// up returns the node levels above x (the root when the tree is not that
+// deep).
+func (t *taxonomy) up(x int32, levels int) int32 {
+	for ; levels > 0 && t.parent[x] >= 0; levels-- {
+		x = t.parent[x]
+	}
+	return x
+}
+
+// term is one attribute's share of Definition 10's distortion: 1 - current
+// level / maximal level, with the root at level 0. An attribute whose
+// taxonomy is a single value loses nothing (0).
+func (t *taxonomy) term(x int32) float64 {
+	if t.height == 0 {
+		return 0
+	}
+	return 1 - float64(t.depth[x])/float64(t.height)
+}
+
+// fraction is the share of node x's values that satisfy the predicate:
+// the uniform-within-subdomain estimate of how many records generalized
+// to x match it (Sattar et al., Section 6.1.1; the same rule as
+// model.Hierarchy.LeafFraction).
+func (t *taxonomy) fraction(x int32, pr model.Pred) float64 {
+	match := 0
+	for i := t.first[x]; i <= t.last[x]; i++ {
+		v := 0.0
+		if t.numeric {
+			v = t.value[i]
+		}
+		if pr.MatchValue(t.label[t.leaves[i]], v, t.numeric) {
+			match++
+		}
+	}
+	return float64(match) / float64(t.last[x]-t.first[x]+1)
+}

@@ -1,9 +1,6 @@
 package sampling
 
 import (
-	"fmt"
-	"math"
-	"strings"
 
 	"privlab/algorithms/release"
 	"privlab/model"
@@ -109,25 +106,5 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	if r.margins.source == "table" {
 		man.Notes = append(man.Notes, "The public marginals are the input table's own value frequencies (as in the paper's experiments); the paper's adversary knows them.")
 	}
-	return &model.Release{Files: []model.ReleaseFile{file}, Manifest: man, Report: report}, map[string][]int{"published.csv": rowMap}, nil
-}
-
-// report renders report.md.
-func report(m *model.Manifest) string {
-	d, _ := m.Details.(Details)
-	var b strings.Builder
-	share := func(n int) string {
-		return fmt.Sprintf("%d (%.1f%%)", n, 100*float64(n)/math.Max(1, float64(d.RowsConsidered)))
-	}
-	fmt.Fprintf(&b, "| sampling rate beta | %s |\n", model.FormatNumber(d.SamplingRate))
-	fmt.Fprintf(&b, "| published | %s |\n", share(d.RowsPublished))
-	fmt.Fprintf(&b, "| suppressed (sampled, not publishable) | %s |\n", share(d.RowsSuppressed))
-	fmt.Fprintf(&b, "| not sampled | %s |\n", share(d.RowsUnsampled))
-	fmt.Fprintf(&b, "| worst margin (expected - observed) | %.4f |\n", d.WorstMargin)
-	fmt.Fprintf(&b, "| distortion: average / max (limit) | %.4f / %.4f (%s) |\n", d.AvgDistortion, d.MaxDistortionSeen, model.FormatNumber(d.MaxDistortion))
-	fmt.Fprintf(&b, "| public marginals | %s |\n", d.Marginals)
-	b.WriteString("\nA record is published only if an adversary who finds it in the release is no more confident that it is a victim's " +
-		"than of seeing the same record in a random data set drawn from the public marginals (Sattar et al., Eq. 3). " +
-		"Records are sampled at rate beta, generalized bottom-up one level at a time, and suppressed when the distortion would exceed its limit.\n")
-	return release.Report(Method{}.Spec(), m, b.String())
+	return &model.Release{Files: []model.ReleaseFile{file}, Manifest: man}, map[string][]int{"published.csv": rowMap}, nil
 }

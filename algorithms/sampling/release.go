@@ -1,7 +1,6 @@
 package sampling
 
 import (
-
 	"privlab/algorithms/release"
 	"privlab/model"
 )

@@ -94,7 +94,8 @@ func RenderReport(m *Manifest) string {
 
 // flatten lists a JSON value as key/value rows: objects by sorted key
 // (nested keys joined with "."), arrays of scalars joined with ", " (long
-// ones cut after 12 items), arrays of objects by index.
+// ones cut after 12 items), short arrays of flat objects one row per
+// object, anything larger as a count (the manifest holds it whole).
 func flatten(prefix string, v any) [][2]string {
 	var out [][2]string
 	switch x := v.(type) {
@@ -109,32 +110,73 @@ func flatten(prefix string, v any) [][2]string {
 			out = append(out, flatten(join(prefix, k), x[k])...)
 		}
 	case []any:
-		scalars := true
-		for _, e := range x {
-			switch e.(type) {
-			case map[string]any, []any:
-				scalars = false
-			}
-		}
-		if scalars {
-			var parts []string
-			for i, e := range x {
-				if i == 12 {
-					parts = append(parts, fmt.Sprintf("… (%d in all)", len(x)))
-					break
-				}
-				parts = append(parts, scalar(e))
+		if parts, ok := scalars(x); ok {
+			if len(parts) > 12 {
+				parts = append(parts[:12], fmt.Sprintf("… (%d in all)", len(x)))
 			}
 			out = append(out, [2]string{prefix, strings.Join(parts, ", ")})
 			break
 		}
-		for i, e := range x {
-			out = append(out, flatten(join(prefix, strconv.Itoa(i+1)), e)...)
+		if len(x) <= 12 {
+			flat := true
+			var rows [][2]string
+			for i, e := range x {
+				obj, isObj := e.(map[string]any)
+				if !isObj {
+					flat = false
+					break
+				}
+				var kv []string
+				for _, k := range sortedKeysAny(obj) {
+					sv, isScalar := scalarOf(obj[k])
+					if !isScalar {
+						flat = false
+						break
+					}
+					kv = append(kv, k+" "+sv)
+				}
+				rows = append(rows, [2]string{prefix + " " + strconv.Itoa(i+1), strings.Join(kv, ", ")})
+			}
+			if flat {
+				out = append(out, rows...)
+				break
+			}
 		}
+		out = append(out, [2]string{prefix, fmt.Sprintf("%d entries (in manifest.json)", len(x))})
 	default:
 		out = append(out, [2]string{prefix, scalar(x)})
 	}
 	return out
+}
+
+// scalars renders an array of scalars (false if an item is not one).
+func scalars(x []any) ([]string, bool) {
+	parts := make([]string, 0, len(x))
+	for _, e := range x {
+		s, ok := scalarOf(e)
+		if !ok {
+			return nil, false
+		}
+		parts = append(parts, s)
+	}
+	return parts, true
+}
+
+func scalarOf(v any) (string, bool) {
+	switch v.(type) {
+	case map[string]any, []any:
+		return "", false
+	}
+	return scalar(v), true
+}
+
+func sortedKeysAny(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func join(prefix, k string) string {

@@ -656,7 +656,7 @@ func startWorkbench(args []string, stderr io.Writer) int {
 		return fail(stderr, &model.ParamError{Param: "privlab", Value: a.Positional[0], Reason: "unexpected argument",
 			Hint: "privlab [FILE.csv | dataset:NAME | project.json] [flags]; privlab help"})
 	}
-	if err := ui.Run(env, a.Project); err != nil {
+	if err := ui.Run(env, a.Project, a.Config); err != nil {
 		fmt.Fprintf(stderr, "privlab: %v\n", err)
 		return exitUsage
 	}

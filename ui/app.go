@@ -85,7 +85,7 @@ func methods() []method.Method { return catalog.All() }
 // background as soon as the program starts.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
-	st.Progress.Store(0.0)
+	st.Progress.Store(progressMark{})
 	if p.Params == nil {
 		p.Params = suggested(p.Method)
 	}
@@ -106,6 +106,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
 		a.active = paneData // a plain file: roles come first
 	}
+
 	return a
 }
 
@@ -152,8 +153,8 @@ func (a *App) startRun() tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.cancel, a.runCtx = cancel, ctx
 	st.Running = true
-	st.Progress.Store(0.0)
-	return runCmd(ctx, st.Env, st.Project.Clone(), st.Table, a.runSeq, st.Progress, st.Now)
+	st.Progress.Store(progressMark{seq: a.runSeq, start: st.Now()})
+	return runCmd(ctx, st.Env, st.Project.Clone(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
 }
 
 // Update routes messages: sizes and results to everyone, keys to the
@@ -185,10 +186,10 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		}
 		st.Loading = false
 		st.Table, st.LoadErr = msg.table, msg.err
-		if msg.err != nil {
-			st.Fail(msg.err)
-		} else {
-			st.Status, st.StatusErr = "", false
+		if msg.err == nil {
+			if st.StatusErr {
+				st.Status, st.StatusErr = "", false
+			}
 			st.needRun = true
 			st.fixRoles()
 		}
@@ -206,14 +207,14 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		st.Running = false
 		st.RunErr = msg.err
 		if msg.err != nil {
+			// The result on screen stays, marked stale: it is not what the
+			// settings now give, and export refuses it.
 			a.cancel = nil
-			if msg.prep != nil {
-				st.Prep = msg.prep
-			}
 			a.refreshAll()
 			return a, nil
 		}
-		st.Prep, st.Result, st.Elapsed, st.Workload = msg.prep, msg.res, msg.elapsed, nil
+		st.Prep, st.Result, st.Elapsed, st.ResultOf = msg.prep, msg.res, msg.elapsed, msg.changes
+		st.WorkloadOld = st.Workload != nil
 		a.refreshAll()
 		// The context stays live for the workload; a newer change cancels it.
 		return a, workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
@@ -225,7 +226,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		return a, nil
 	case workloadMsg:
 		if msg.seq == a.runSeq {
-			st.Workload = msg.w
+			st.Workload, st.WorkloadOld = msg.w, false
 		}
 		return a, nil
 	case tea.KeyMsg:
@@ -245,10 +246,10 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	default:
 		// Messages addressed to a dialog or a pane (file reads, export
 		// results, query answers).
-		if a.dialog != nil {
-			done, cmd := a.dialog.update(msg)
-			if done {
-				a.dialog = nil
+		if d := a.dialog; d != nil {
+			done, cmd := d.update(msg)
+			if done && a.dialog == d {
+				a.dialog = nil // (an answer may have opened the next dialog)
 			}
 			cmds = append(cmds, cmd)
 		}
@@ -272,10 +273,10 @@ func (a *App) refreshAll() {
 
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	st, k := a.st, a.st.Keys
-	if a.dialog != nil {
-		done, cmd := a.dialog.update(msg)
-		if done {
-			a.dialog = nil
+	if d := a.dialog; d != nil {
+		done, cmd := d.update(msg)
+		if done && a.dialog == d {
+			a.dialog = nil // (an answer may have opened the next dialog)
 		}
 		return cmd
 	}
@@ -309,23 +310,43 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.Cancel):
-		if st.Running {
+		if st.Running || st.needRun {
 			a.cancelRun()
 			a.runSeq++ // drop the cancelled result
-			st.Running = false
-			st.Notify("computation cancelled; change a setting to recompute")
+			st.Running, st.needRun, st.Cancelled = false, false, true
+			st.Notify("computation cancelled: the preview shows earlier settings (ctrl+r recomputes)")
+		}
+		return nil
+	case key.Matches(msg, k.FullError):
+		if err := st.shownError(); err != nil {
+			a.dialog = &errorDialog{st: st, err: err}
+		}
+		return nil
+	case key.Matches(msg, k.Recompute):
+		if st.Table != nil && !st.Running {
+			st.needRun, st.Cancelled = true, false
 		}
 		return nil
 	case key.Matches(msg, k.Save):
+		if st.ProjectPath != "" {
+			if err := st.save(st.ProjectPath); err != nil {
+				st.Fail(err)
+			}
+			return nil
+		}
 		a.dialog = newSaveDialog(st)
 		return nil
 	case key.Matches(msg, k.Open):
-		d := newFileDialog(st)
-		a.dialog = d
-		return d.init()
+		return a.unlessDirty("open another file", func() tea.Cmd {
+			d := newFileDialog(st)
+			a.dialog = d
+			return d.init()
+		})
 	case key.Matches(msg, k.Dataset):
-		a.dialog = newDatasetDialog(st)
-		return nil
+		return a.unlessDirty("load another dataset", func() tea.Cmd {
+			a.dialog = newDatasetDialog(st)
+			return nil
+		})
 	}
 	if a.showAll && key.Matches(msg, k.Back) {
 		a.showAll = false
@@ -361,7 +382,19 @@ func (a *App) askQuit() {
 		a.quit = true
 		return
 	}
-	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\nQuit anyway? (y/n)", func() { a.quit = true })
+	d := newConfirmDialog(a.st, "The project has changes that were not exported or saved.\nQuit anyway? (y/n, ctrl+c again quits)", func() tea.Cmd { a.quit = true; return nil })
+	d.ctrlC = true
+	a.dialog = d
+}
+
+// unlessDirty runs then at once when nothing is unsaved, else after the
+// user confirms that the unexported changes may go.
+func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
+	if !a.st.Dirty {
+		return then()
+	}
+	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? (y/n)", then)
+	return nil
 }
 
 // View draws header, tabs, the active pane, the summary bar and the help.
@@ -428,9 +461,13 @@ func (a *App) headerView(w int) string {
 	}
 	left := strings.Join(parts, " · ")
 	right := s.HeaderDim.Render("? help")
+	if st.Dirty {
+		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · ? help")
+	}
 	gap := w - lenCells(left) - lenCells(right)
 	if gap < 1 {
-		return fit(left, w)
+		// The help key and the unsaved mark stay at every width.
+		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
@@ -449,39 +486,53 @@ func (a *App) tabsView(w int) string {
 	return fit(strings.Join(parts, "  "), w)
 }
 
-// summaryView is the bar under the pane: the worst case per constraint,
-// groups, rows, utility and run time, or what is going on.
+// summaryView is the bar under the pane: an error that persists (until
+// its cause is fixed), the worst case per constraint, groups, rows,
+// utility and run time (marked stale when they belong to earlier
+// settings), progress, and the transient status message.
 func (a *App) summaryView(w int) string {
 	st, s := a.st, a.st.Styles
-	var parts []string
+	// lead (errors, the verdict) and tail (progress, the status message)
+	// always show; figures in between give way when the line is full.
+	var lead, parts, tail []string
+	errText := func(err error) string {
+		return s.Error.Render(clip("✗ "+firstLine(err.Error()), max(20, w/2-14)) + " (! full)")
+	}
 	switch {
 	case st.Loading:
-		parts = append(parts, a.spin.View()+" loading "+st.Project.Input)
+		lead = append(lead, a.spin.View()+" loading "+st.Project.Input)
 	case st.LoadErr != nil:
-		return fit(s.Error.Render("✗ "+st.LoadErr.Error()), w)
+		lead = append(lead, errText(st.LoadErr))
 	case st.RunErr != nil && !st.Running:
-		return fit(s.Error.Render("✗ "+st.RunErr.Error()), w)
+		lead = append(lead, errText(st.RunErr))
 	}
-	if st.Result != nil {
+	if st.Result != nil && st.LoadErr == nil {
 		r := st.Result
-		// One mark when every constraint holds; otherwise each that fails.
-		allOK, constraints := true, 0
-		for _, f := range r.Summary {
-			if f.Limit == "" {
-				continue
-			}
-			constraints++
-			if !f.OK {
-				allOK = false
-				name := f.Short
-				if name == "" {
-					name = f.Name
+		switch {
+		case st.Stale() && st.RunErr != nil:
+			// the error says it: the figures are of earlier settings
+		case st.Stale():
+			lead = append(lead, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
+		default:
+			// One mark when every constraint holds; otherwise each that fails.
+			allOK, constraints := true, 0
+			for _, f := range r.Summary {
+				if f.Limit == "" {
+					continue
 				}
-				parts = append(parts, s.Error.Render("✗ "+name+" "+human(f.Value)))
+				constraints++
+				if !f.OK {
+					allOK = false
+					name := f.Short
+					if name == "" {
+						name = f.Name
+					}
+					lead = append(lead, s.Error.Render("✗ "+name+" "+human(f.Value)))
+				}
 			}
-		}
-		if allOK && constraints > 0 {
-			parts = append(parts, s.OK.Render("✓ private"))
+			if allOK && constraints > 0 {
+				lead = append(lead, s.OK.Render("✓ private"))
+			}
 		}
 		// Figures the method asks to show (a failing constraint is shown
 		// above already).
@@ -511,25 +562,55 @@ func (a *App) summaryView(w int) string {
 			parts = append(parts, name+" "+human(u.Value))
 		}
 		if st.Workload != nil && st.Workload.Queries > 0 {
-			parts = append(parts, fmt.Sprintf("query err %.2f", st.Workload.MeanErr))
+			q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
+			if st.WorkloadOld {
+				q = s.Muted.Render(q + "…") // the new result's is on its way
+			}
+			parts = append(parts, q)
 		}
 		parts = append(parts, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
 	}
 	if st.Running {
-		pct := ""
-		if f, ok := st.Progress.Load().(float64); ok && f > 0 {
-			pct = fmt.Sprintf(" %.0f%%", f*100)
-		}
-		parts = append(parts, a.spin.View()+" computing"+pct)
+		tail = append(tail, a.spin.View()+" computing"+a.progressText())
 	}
 	if st.Status != "" {
 		if st.StatusErr {
-			parts = append(parts, s.Error.Render(st.Status))
+			tail = append(tail, s.Error.Render(st.Status))
 		} else {
-			parts = append(parts, s.Warn.Render(st.Status))
+			tail = append(tail, s.Warn.Render(st.Status))
 		}
 	}
-	return fit(s.Summary.Render(strings.Join(parts, " │ ")), w)
+	line := func() string {
+		all := append(append(append([]string(nil), lead...), parts...), tail...)
+		return strings.Join(all, " │ ")
+	}
+	for len(parts) > 0 && lenCells(line()) > w {
+		parts = parts[:len(parts)-1]
+	}
+	return fit(s.Summary.Render(line()), w)
+}
+
+// progressText is the running computation's percentage and, after two
+// seconds, the time left: only the current run's progress counts.
+func (a *App) progressText() string {
+	m, ok := a.st.Progress.Load().(progressMark)
+	if !ok || m.seq != a.runSeq || m.f <= 0 {
+		return ""
+	}
+	out := fmt.Sprintf(" %.0f%%", m.f*100)
+	if el := a.st.Now().Sub(m.start); el > 2*time.Second {
+		left := time.Duration(float64(el) * (1 - m.f) / m.f).Round(time.Second)
+		out += fmt.Sprintf(", about %s left (ctrl+x stops)", left)
+	}
+	return out
+}
+
+// firstLine is the first line of a message.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // plural writes "1 group", "2 groups".
@@ -554,7 +635,7 @@ func (a *App) helpView(w int) string {
 // Run opens the workbench on a project: its input is a CSV path or
 // dataset:NAME ("" opens the default dataset, census with 10,000 rows);
 // settings left open take the dataset's and the method's defaults.
-func Run(env pipeline.Env, p pipeline.Project) error {
+func Run(env pipeline.Env, p pipeline.Project, projectPath string) error {
 	if p.Input == "" {
 		p.Input = "dataset:census"
 	}
@@ -565,6 +646,7 @@ func Run(env pipeline.Env, p pipeline.Project) error {
 		p.Params = suggested(p.Method)
 	}
 	app := NewApp(env, p)
+	app.st.ProjectPath = projectPath
 	prog := tea.NewProgram(app, tea.WithAltScreen())
 	_, err := prog.Run()
 	return err

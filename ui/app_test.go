@@ -97,6 +97,16 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 		case "ctrl+c":
 			msg = tea.KeyMsg{Type: tea.KeyCtrlC}
+		case "ctrl+x":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlX}
+		case "ctrl+r":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlR}
+		case "ctrl+l":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlL}
+		case "ctrl+s":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlS}
+		case "ctrl+o":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlO}
 		default:
 			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 		}
@@ -381,8 +391,108 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err == nil {
 		t.Fatal("exported the previous settings' release after a failed change")
 	}
-	if !strings.Contains(a.st.Status, "fix it before exporting") {
-		t.Fatalf("status %q", a.st.Status)
+	if !strings.Contains(p.refused, "the preview shows earlier settings; the last run failed: fix the error") ||
+		!strings.Contains(a.View(), "not exported: the preview shows earlier settings") {
+		t.Fatalf("refused %q\n%s", p.refused, a.View())
+	}
+	// The error stays on the summary bar, and a status message does not
+	// hide it; fixing the cause clears it.
+	a.st.Notify("a passing note")
+	if v := a.View(); !strings.Contains(v, "✗ parameter grouping") || !strings.Contains(v, "a passing note") {
+		t.Fatalf("error or note missing:\n%s", v)
+	}
+	press(t, a, "!")
+	if v := a.View(); !strings.Contains(v, "The error") || !strings.Contains(v, "What to do: in the Method pane (4), select grouping") {
+		t.Fatalf("full error:\n%s", v)
+	}
+	press(t, a, "esc")
+	a.st.SetParam("grouping", "sa-only")
+	settle(t, a, a.schedule())
+	if a.st.RunErr != nil || strings.Contains(a.View(), "✗ parameter grouping") || !a.st.Current() {
+		t.Fatalf("the error did not clear when fixed:\n%s", a.View())
+	}
+	press(t, a, "7", "enter")
+	if _, err := os.Stat(filepath.Join(dir, "stale")); err != nil {
+		t.Fatalf("no export once the preview is current: %v %q", err, p.refused)
+	}
+}
+
+func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
+	dir := t.TempDir()
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.SetParam("fakes", "1")
+	cmd := a.schedule() // the debounced run is pending
+	_ = cmd
+	press(t, a, "ctrl+x")
+	if !a.st.Stale() || !a.st.Cancelled || a.st.Current() {
+		t.Fatalf("stale %v cancelled %v current %v", a.st.Stale(), a.st.Cancelled, a.st.Current())
+	}
+	press(t, a, "5")
+	if v := a.View(); !strings.Contains(v, "stale: earlier settings (ctrl+r)") || !strings.Contains(v, "⚠ stale: the last run cancelled") {
+		t.Fatalf("preview not marked stale:\n%s", v)
+	}
+	press(t, a, "7", "e")
+	p := a.panes[paneExport].(*exportPane)
+	p.edit.input.SetValue(filepath.Join(dir, "rel"))
+	press(t, a, "enter", "enter")
+	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(p.refused, "cancelled: ctrl+r recomputes") {
+		t.Fatalf("export after cancel: %v %q", err, p.refused)
+	}
+	press(t, a, "ctrl+r")
+	settle(t, a, a.schedule())
+	if !a.st.Current() || a.st.Value("fakes") != "1" {
+		t.Fatalf("ctrl+r did not recompute: current %v", a.st.Current())
+	}
+	press(t, a, "enter")
+	if _, err := os.Stat(filepath.Join(dir, "rel")); err != nil {
+		t.Fatalf("export after recompute: %v %q", err, p.refused)
+	}
+}
+
+func TestQuitAndOpenAskBeforeDiscarding(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.SetParam("fakes", "1")
+	settle(t, a, a.schedule())
+	if !strings.Contains(a.View(), "● unsaved") {
+		t.Fatal("no unsaved mark")
+	}
+	press(t, a, "ctrl+l")
+	if _, ok := a.dialog.(*confirmDialog); !ok {
+		t.Fatalf("ctrl+l with unsaved changes: dialog %T", a.dialog)
+	}
+	press(t, a, "y")
+	if _, ok := a.dialog.(*datasetDialog); !ok {
+		t.Fatalf("after yes: dialog %T", a.dialog)
+	}
+	press(t, a, "esc", "ctrl+c")
+	if _, ok := a.dialog.(*confirmDialog); !ok || a.quit {
+		t.Fatal("ctrl+c with unsaved changes did not ask")
+	}
+	press(t, a, "ctrl+c")
+	if !a.quit {
+		t.Fatal("a second ctrl+c did not quit")
+	}
+}
+
+func TestSaveWritesBackToTheOpenedProject(t *testing.T) {
+	dir := t.TempDir()
+	a := ready(t, "dataset:employees", 80, 24)
+	path := filepath.Join(dir, "p.json")
+	press(t, a, "ctrl+s")
+	d, ok := a.dialog.(*saveDialog)
+	if !ok {
+		t.Fatalf("first save: %T", a.dialog)
+	}
+	d.input.SetValue(path)
+	press(t, a, "enter")
+	a.st.SetParam("fakes", "2")
+	press(t, a, "ctrl+s")
+	if a.dialog != nil || a.st.Dirty {
+		t.Fatalf("second save asked again: %T dirty %v", a.dialog, a.st.Dirty)
+	}
+	p, err := pipeline.LoadProject(path)
+	if err != nil || p.Params["fakes"] != "2" {
+		t.Fatalf("saved %v %v", p.Params, err)
 	}
 }
 

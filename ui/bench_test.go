@@ -27,7 +27,7 @@ func BenchmarkPreviewRecompute(b *testing.B) {
 		b.Run(fmt.Sprintf("census/rows=%d", rows), func(b *testing.B) {
 			progress := &atomic.Value{}
 			for i := 0; i < b.N; i++ {
-				msg := runCmd(context.Background(), testEnv, p, t, 1, progress, time.Now)().(resultMsg)
+				msg := runCmd(context.Background(), testEnv, p, t, 1, 0, progress, time.Now)().(resultMsg)
 				if msg.err != nil || msg.res == nil {
 					b.Fatal(msg.err)
 				}
@@ -45,7 +45,7 @@ func BenchmarkPreviewWorkload(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	msg := runCmd(context.Background(), testEnv, p, t, 1, &atomic.Value{}, time.Now)().(resultMsg)
+	msg := runCmd(context.Background(), testEnv, p, t, 1, 0, &atomic.Value{}, time.Now)().(resultMsg)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w := workloadCmd(context.Background(), msg.prep, msg.res, 1)().(workloadMsg)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -14,14 +15,16 @@ import (
 	"privlab/model"
 )
 
-// confirmDialog asks a yes/no question.
+// confirmDialog asks a yes/no question. For the quit question a second
+// ctrl+c means yes.
 type confirmDialog struct {
 	st    *State
 	text  string
-	onYes func()
+	onYes func() tea.Cmd
+	ctrlC bool // ctrl+c answers yes
 }
 
-func newConfirmDialog(st *State, text string, onYes func()) *confirmDialog {
+func newConfirmDialog(st *State, text string, onYes func() tea.Cmd) *confirmDialog {
 	return &confirmDialog{st: st, text: text, onYes: onYes}
 }
 
@@ -31,9 +34,8 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return false, nil
 	}
 	switch {
-	case key.Matches(k, d.st.Keys.Yes):
-		d.onYes()
-		return true, nil
+	case key.Matches(k, d.st.Keys.Yes), k.String() == "ctrl+c" && d.ctrlC:
+		return true, d.onYes()
 	case key.Matches(k, d.st.Keys.No), k.String() == "q", k.String() == "ctrl+c":
 		return true, nil
 	}
@@ -41,7 +43,7 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 }
 
 func (d *confirmDialog) view(w, h int) string {
-	return centered(d.st.Styles.Dialog.Render(d.text), w, h)
+	return centered(d.st.Styles.Dialog.Render(d.text+"\n\n"+d.st.Styles.Muted.Render("y yes · n/esc no")), w, h)
 }
 
 // centered puts a box in the middle of a w x h area.
@@ -82,6 +84,9 @@ func newSaveDialog(st *State) *saveDialog {
 	in := textinput.New()
 	in.Prompt = "save project to: "
 	in.SetValue("project.json")
+	if st.ProjectPath != "" {
+		in.SetValue(st.ProjectPath)
+	}
 	in.CursorEnd()
 	in.Focus()
 	in.Width = 40
@@ -99,12 +104,10 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				d.err = "give a file name"
 				return false, nil
 			}
-			if err := d.st.Project.Save(path); err != nil {
+			if err := d.st.save(path); err != nil {
 				d.err = err.Error()
 				return false, nil
 			}
-			d.st.Dirty = false
-			d.st.Notify("project saved to %s (privlab run --config %s reads it)", path, path)
 			return true, nil
 		}
 	}
@@ -174,6 +177,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				return true, cmd
 			}
 			d.st.OpenProject(p)
+			d.st.ProjectPath = path
 			d.st.Notify("opened project %s", path)
 			return true, cmd
 		}
@@ -258,4 +262,109 @@ func (d *datasetDialog) view(w, h int) string {
 	}
 	b.WriteString("\n" + s.Muted.Render("enter load · esc cancel"))
 	return block(b.String(), w, h)
+}
+
+// errorDialog shows the whole of the error that is on the summary bar,
+// with what to do in the workbench (its keys, not command-line flags).
+type errorDialog struct {
+	st  *State
+	err error
+}
+
+func (d *errorDialog) update(msg tea.Msg) (bool, tea.Cmd) {
+	if _, ok := msg.(tea.KeyMsg); ok {
+		return true, nil
+	}
+	return false, nil
+}
+
+func (d *errorDialog) view(w, h int) string {
+	s := d.st.Styles
+	bw := min(w-4, 76)
+	body := s.Error.Render("The error") + "\n\n" + wrap(withoutHint(d.err), bw)
+	if hint := workbenchHint(d.err); hint != "" {
+		body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
+	}
+	body += "\n\n" + s.Muted.Render("any key closes")
+	return centered(s.Dialog.Render(body), w, h)
+}
+
+// shownError is the error on the summary bar: a load error, else the last
+// run's, else an error status message.
+func (st *State) shownError() error {
+	switch {
+	case st.LoadErr != nil:
+		return st.LoadErr
+	case st.RunErr != nil:
+		return st.RunErr
+	case st.StatusErr && st.Status != "":
+		return errors.New(st.Status)
+	}
+	return nil
+}
+
+// withoutHint is an error's text without its command-line hint.
+func withoutHint(err error) string {
+	var pe *model.ParamError
+	var ie *model.InputError
+	switch {
+	case errors.As(err, &pe):
+		c := *pe
+		c.Hint = ""
+		return c.Error()
+	case errors.As(err, &ie):
+		c := *ie
+		c.Hint = ""
+		return c.Error()
+	}
+	return err.Error()
+}
+
+// workbenchHint says what to do about an error with the workbench's keys:
+// the parameter or setting it names maps to the pane and key that change
+// it; other hints are given as they are.
+func workbenchHint(err error) string {
+	var pe *model.ParamError
+	var ie *model.InputError
+	switch {
+	case errors.As(err, &pe):
+		name := pe.Param
+		switch {
+		case name == "sa":
+			return "in the Data pane (1), move to the sensitive column and press a."
+		case name == "qi":
+			return "in the Data pane (1), press space on each quasi-identifier column."
+		case name == "id":
+			return "in the Data pane (1), press i on an identifier column."
+		case name == "public":
+			return "in the Data pane (1), press p to pick the public table (or P to type a path)."
+		case name == "missing":
+			return "in the Data pane (1), press m to keep missing values as a category (or drop their rows)."
+		case name == "kind":
+			return "in the Data pane (1), press t on the column to switch numeric/categorical."
+		case strings.HasPrefix(name, "hierarchy"):
+			return "in the Hierarchy pane (2), press b to pick another builder or f for a hierarchy file."
+		case name == "method" || name == "variant":
+			return "in the Method pane (4), press M for another method or V for another variant."
+		case name == "in" || name == "original":
+			return "ctrl+o opens another file; ctrl+l loads an embedded dataset."
+		case name == "out":
+			return "in the Export pane (7), press e to choose another directory."
+		}
+		return fmt.Sprintf("in the Method pane (4), select %s and press +/- or enter to type a value. %s", name, pe.Hint)
+	case errors.As(err, &ie):
+		return "ctrl+o opens another file; ctrl+l loads an embedded dataset. " + ie.Hint
+	}
+	return ""
+}
+
+// save writes the project to path and remembers it: ctrl+s writes back to
+// it from then on.
+func (st *State) save(path string) error {
+	if err := st.Project.Save(path); err != nil {
+		return err
+	}
+	st.ProjectPath, st.Dirty = path, false
+	st.Notify("project saved to %s (privlab run --config %s reads it)", path, path)
+	return nil
 }

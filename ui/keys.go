@@ -7,15 +7,17 @@ import "github.com/charmbracelet/bubbles/key"
 // help text, so the help bar and the full help (?) come from here.
 type KeyMap struct {
 	// global
-	NextPane key.Binding
-	PrevPane key.Binding
-	Jump     key.Binding
-	Help     key.Binding
-	Quit     key.Binding
-	Cancel   key.Binding
-	Save     key.Binding
-	Open     key.Binding
-	Dataset  key.Binding
+	NextPane  key.Binding
+	PrevPane  key.Binding
+	Jump      key.Binding
+	Help      key.Binding
+	Quit      key.Binding
+	Cancel    key.Binding
+	Recompute key.Binding
+	FullError key.Binding
+	Save      key.Binding
+	Open      key.Binding
+	Dataset   key.Binding
 	// movement
 	Up    key.Binding
 	Down  key.Binding
@@ -59,15 +61,17 @@ type KeyMap struct {
 // DefaultKeyMap returns the workbench's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Jump:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1-8", "jump to pane")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Cancel:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel computation")),
-		Save:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save project.json")),
-		Open:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),
-		Dataset:  key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
+		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1-8", "jump to pane")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Cancel:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel computation")),
+		Recompute: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recompute")),
+		FullError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "the full error")),
+		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save project.json")),
+		Open:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),
+		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
 
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -116,5 +120,5 @@ func (k KeyMap) globalHelp() []key.Binding {
 
 // globalFull is the full list of global keys.
 func (k KeyMap) globalFull() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.Open, k.Dataset, k.Cancel, k.Quit}
+	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.Open, k.Dataset, k.Cancel, k.Recompute, k.FullError, k.Quit}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -25,6 +26,8 @@ type exportPane struct {
 	confirm string // pending question, "" when none
 	force   bool
 	accept  bool
+	growth  bool
+	refused string // why the last enter did not export
 	seq     int
 	busy    bool
 	lines   []string
@@ -139,16 +142,30 @@ func (p *exportPane) start() tea.Cmd {
 		st.Notify("wait for the preview to finish before exporting")
 		return nil
 	}
-	if st.RunErr != nil {
-		// The preview on screen belongs to earlier settings.
-		st.Fail(fmt.Errorf("the last change failed (%v): fix it before exporting", st.RunErr))
+	if !st.Current() {
+		// The preview on screen belongs to earlier settings: never export
+		// something other than what the settings give.
+		why := "the last run failed: fix the error (! shows it) and export again"
+		if st.Cancelled {
+			why = "the last run was cancelled: ctrl+r recomputes, then export"
+		}
+		p.refused = "not exported: the preview shows earlier settings; " + why
 		return nil
 	}
-	p.force, p.accept = false, false
+	p.refused = ""
+	p.force, p.accept, p.growth = false, false, false
 	var q []string
-	if _, err := os.Stat(p.dir()); err == nil {
+	if st, err := os.Stat(p.dir()); err == nil {
+		if !st.IsDir() || !looksLikeRelease(p.dir()) {
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (press e to choose another directory)", p.dir())
+			return nil
+		}
 		p.force = true
 		q = append(q, fmt.Sprintf("%s exists: replace it?", p.dir()))
+	}
+	if file, g := pipeline.Growth(st.Result); file != "" {
+		p.growth = true
+		q = append(q, fmt.Sprintf("%s will hold %.0f times the input's rows: write it anyway?", file, g))
 	}
 	if v := st.Result.Violations(); v > 0 || !st.Result.Satisfied() {
 		p.accept = true
@@ -166,7 +183,7 @@ func (p *exportPane) export() tea.Cmd {
 	p.seq++
 	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
 	seq, prep, res, dir := p.seq, st.Prep, st.Result, p.dir()
-	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept}
+	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept, AllowGrowth: p.growth}
 	return guarded(func() tea.Msg {
 		ex, err := pipeline.Export(prep, res, dir, opt)
 		return exportMsg{seq: seq, ex: ex, err: err}
@@ -204,8 +221,19 @@ func (p *exportPane) view(w, h int) string {
 	if ins := st.Spec().Insensitive; ins != "" {
 		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
 	}
+	if c := st.Spec().Certifies; c != "" {
+		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
+	}
+	for _, warn := range st.Result.Warnings {
+		b.WriteString(s.Warn.Render(wrap("  ! "+warn, w-2)) + "\n")
+	}
 	b.WriteString("\n")
+	if st.Stale() {
+		b.WriteString(s.Warn.Render(wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed (ctrl+r)", w)) + "\n")
+	}
 	switch {
+	case p.refused != "":
+		b.WriteString(s.Error.Render(wrap("✗ "+p.refused, w)) + "\n")
 	case p.confirm != "":
 		b.WriteString(s.Warn.Render(p.confirm) + "\n")
 	case p.busy:
@@ -225,4 +253,18 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(style.Render(fit(l, w)) + "\n")
 	}
 	return b.String()
+}
+
+// looksLikeRelease reports whether an existing directory may be replaced
+// by an export: it holds a manifest.json, or nothing.
+func looksLikeRelease(dir string) bool {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	if len(es) == 0 {
+		return true
+	}
+	_, err = os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil
 }

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
 )
 
 // detailRows is how many members a group's detail lists (a million-row
@@ -275,7 +276,14 @@ func (p *previewPane) view(w, h int) string {
 	if p.desc {
 		dir = "descending"
 	}
-	title := fmt.Sprintf("Groups (%s)  sorted by %s, %s", thousands(len(r.Groups)), sortName, dir)
+	title := fmt.Sprintf("Groups (%s)", thousands(len(r.Groups)))
+	if st.Stale() {
+		title += s.Warn.Render(" · stale: earlier settings (ctrl+r)")
+	}
+	title += fmt.Sprintf("  sorted by %s, %s", sortName, dir)
+	if _, demo := pipeline.DatasetName(st.Project.Input); demo && !st.Dirty {
+		title += s.Muted.Render(" · demo data: ctrl+o opens your own")
+	}
 	if v := r.Violations(); v > 0 {
 		title += s.Error.Render(fmt.Sprintf("  · %d violate", v))
 	}
@@ -316,6 +324,12 @@ func (p *previewPane) compactView(w, h int) string {
 		head += " · recomputing…"
 	}
 	b.WriteString(s.Title.Render(head) + "\n")
+	if st.Stale() {
+		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings (ctrl+r)", w)) + "\n")
+	}
+	for _, warn := range r.Warnings {
+		b.WriteString(s.Warn.Render(fit("! "+warn, w)) + "\n")
+	}
 	for _, f := range r.Summary {
 		mark := "  "
 		if f.Limit != "" {

@@ -33,12 +33,28 @@ type State struct {
 	Running  bool
 	Elapsed  time.Duration
 	Workload *workload.Result
-	// Progress of the running computation (0..1), written by the worker.
+	// WorkloadOld is true while Workload belongs to the previous result
+	// (the new one's is being answered): it stays on screen, marked.
+	WorkloadOld bool
+	// Progress of the running computation, written by the worker: a
+	// progressMark of the run that wrote it.
 	Progress *atomic.Value
+
+	// Changes counts the edits of the settings; ResultOf is the count the
+	// shown Result was computed for. They differ when the last run was
+	// cancelled or failed: the preview is stale and export refuses.
+	Changes  int
+	ResultOf int
+	// Cancelled is set when the user stopped the last run.
+	Cancelled bool
 
 	// Dirty is true when the project changed since the last export or save.
 	Dirty bool
-	// Status is a transient message for the summary bar.
+	// ProjectPath is the project.json the settings were opened from or
+	// saved to (ctrl+s writes back to it).
+	ProjectPath string
+	// Status is a transient message for the summary bar (errors that
+	// persist are LoadErr and RunErr).
 	Status    string
 	StatusErr bool
 
@@ -55,6 +71,28 @@ type State struct {
 func (s *State) Changed() {
 	s.needRun = true
 	s.Dirty = true
+	s.Changes++
+	s.Cancelled = false
+}
+
+// Current reports whether the shown result is that of the current
+// settings: computed for them, not superseded, without an error.
+func (s *State) Current() bool {
+	return s.Result != nil && s.ResultOf == s.Changes && s.RunErr == nil && !s.Running && !s.needRun
+}
+
+// Stale reports whether a result is shown that belongs to earlier
+// settings and none is coming (the run was cancelled or failed).
+func (s *State) Stale() bool {
+	return s.Result != nil && s.ResultOf != s.Changes && !s.Running && !s.needRun
+}
+
+// progressMark is the progress of one run: its sequence number, the
+// fraction done and when it started (for the time left).
+type progressMark struct {
+	seq   int
+	f     float64
+	start time.Time
 }
 
 // SetParam sets a parameter's value: the preview recomputes.
@@ -94,6 +132,7 @@ func (s *State) SetInput(input string) {
 	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
 	s.needLoad = true
 	s.Dirty = true
+	s.Changes++
 }
 
 // OpenProject replaces the whole configuration with a saved project.json.
@@ -105,6 +144,7 @@ func (s *State) OpenProject(p pipeline.Project) {
 	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
 	s.needLoad = true
 	s.Dirty = false
+	s.Changes++
 }
 
 // Notify sets the status message.
@@ -150,6 +190,7 @@ type debounceMsg struct{ seq int }
 
 type resultMsg struct {
 	seq     int
+	changes int // State.Changes when the run was started
 	prep    *pipeline.Prepared
 	res     *method.Result
 	err     error
@@ -183,19 +224,19 @@ const previewQueries = 50
 
 // runCmd prepares and runs the method on a snapshot of the project; the
 // context is cancelled when a newer change supersedes it.
-func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, seq int, progress *atomic.Value, now func() time.Time) tea.Cmd {
+func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, seq, changes int, progress *atomic.Value, now func() time.Time) tea.Cmd {
 	return guarded(func() tea.Msg {
 		start := now()
 		prep, err := env.Prepare(p, t)
 		if err != nil {
-			return resultMsg{seq: seq, err: err}
+			return resultMsg{seq: seq, changes: changes, err: err}
 		}
-		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(f) })
+		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start}) })
 		if err != nil {
-			return resultMsg{seq: seq, prep: prep, err: err}
+			return resultMsg{seq: seq, changes: changes, prep: prep, err: err}
 		}
-		return resultMsg{seq: seq, prep: prep, res: res, elapsed: now().Sub(start)}
-	}, func(err error) tea.Msg { return resultMsg{seq: seq, err: err} })
+		return resultMsg{seq: seq, changes: changes, prep: prep, res: res, elapsed: now().Sub(start)}
+	}, func(err error) tea.Msg { return resultMsg{seq: seq, changes: changes, err: err} })
 }
 
 // workloadMsg carries the live workload's error for run seq.

@@ -418,6 +418,24 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 			model.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, values["max-denominator"]))
+	// Private but of little use: most values at the root, or a target far
+	// from the one asked for.
+	atRoot := 0
+	for i := range r.groups {
+		for _, c := range r.groups[i].gen.Copies {
+			if c.Node == 0 {
+				atRoot += int(c.Count)
+			}
+		}
+	}
+	if subdomains > 0 && atRoot*2 > subdomains {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%.0f%% of the sensitive values are generalized to the whole domain: the release says little about them",
+			100*float64(atRoot)/float64(subdomains)))
+	}
+	if r.global != nil && (r.global.EMD() > 0.05 || r.global.MaxAbs() > 0.1) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the effective target is far from the requested one (EMD %.3f, max |P'-P| %.3f): raise max-denominator",
+			r.global.EMD(), r.global.MaxAbs()))
+	}
 	res.Files = []model.FileEntry{{Name: "qi.csv", Rows: r.in.Table.Rows}, {Name: "sa.csv", Rows: subdomains},
 		{Name: "hierarchy.csv", Rows: len(h.Nodes)}}
 	if r.perGroup {

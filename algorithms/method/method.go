@@ -352,6 +352,11 @@ type Result struct {
 	Published  int
 	Suppressed int
 	Notes      []string
+	// Warnings say how a release that meets its privacy requirement may
+	// still be of little use (most values generalized to the root, a
+	// target far from the one asked for): the workbench shows them beside
+	// the tick.
+	Warnings []string
 	// Release builds the publishable files with the given seed (rows are
 	// shuffled with it) and the audit row map (per file, the input row of
 	// each published row where rows stand for records).

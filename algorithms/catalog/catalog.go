@@ -10,6 +10,8 @@ import (
 
 	"privlab/algorithms/distribution"
 	distcheck "privlab/algorithms/distribution/check"
+	"privlab/algorithms/lossyjoin"
+	ljcheck "privlab/algorithms/lossyjoin/check"
 	"privlab/algorithms/method"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -25,6 +27,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{distribution.Method{}, distcheck.Check},
+		{lossyjoin.Method{}, ljcheck.Check},
 	}
 }
 

@@ -342,12 +342,12 @@ func (r *run) summary(c class) []string {
 func (r *run) lca(q int, rows []int32) string {
 	a := &r.prob.attrs[q]
 	col := r.in.Table.Column(r.in.Roles.QIs[q])
-	first := a.codeOf(rows[0])
+	first := a.codes[rows[0]]
 	same := true
 	common := a.path[first]
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, row := range rows {
-		code := a.codeOf(row)
+		code := a.codes[row]
 		if code != first {
 			same = false
 		}

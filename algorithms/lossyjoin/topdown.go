@@ -43,12 +43,18 @@ import (
 
 // qiAttr is one quasi-identifier prepared for specialization.
 type qiAttr struct {
-	h     *model.Hierarchy
-	codes []uint32 // per row: the column's dictionary code
+	h *model.Hierarchy
+	// codes holds each row's dictionary code (a missing value, which the
+	// pipeline never passes, has the extra code len(Dict)).
+	codes []uint32
 	// path[code] lists the hierarchy nodes from the root to the code's leaf.
 	path [][]int32
 	// childPos[node] is the node's position among its parent's children.
 	childPos []int32
+	// childAt[depth][code] is the position, among the children of the
+	// code's ancestor at depth, of its ancestor at depth+1 (the inner loop
+	// of the specialization: one lookup per row).
+	childAt [][]int32
 }
 
 // problem is the input of the specialization.
@@ -106,6 +112,15 @@ func newProblem(t *model.Table, qis []string, hs map[string]*model.Hierarchy, sa
 				Hint: "the hierarchy must list every value of the column"}
 		}
 		a := qiAttr{h: h, codes: c.Codes, path: make([][]int32, len(c.Dict)+1), childPos: make([]int32, len(h.Nodes))}
+		if c.MissingCount > 0 {
+			a.codes = make([]uint32, len(c.Codes))
+			for r, code := range c.Codes {
+				if code == model.Missing {
+					code = uint32(len(c.Dict))
+				}
+				a.codes[r] = code
+			}
+		}
 		for code, leaf := range leafOf {
 			var path []int32
 			for n := leaf; n >= 0; n = h.Nodes[n].Parent {
@@ -122,6 +137,16 @@ func newProblem(t *model.Table, qis []string, hs map[string]*model.Hierarchy, sa
 		for n := range h.Nodes {
 			for i, ch := range h.Nodes[n].Children {
 				a.childPos[ch] = int32(i)
+			}
+		}
+		a.childAt = make([][]int32, h.Height()+1)
+		for d := range a.childAt {
+			a.childAt[d] = make([]int32, len(a.path))
+			for code, path := range a.path {
+				a.childAt[d][code] = -1
+				if d+1 < len(path) {
+					a.childAt[d][code] = a.childPos[path[d+1]]
+				}
 			}
 		}
 		p.attrs = append(p.attrs, a)
@@ -142,81 +167,73 @@ func newProblem(t *model.Table, qis []string, hs map[string]*model.Hierarchy, sa
 	return p, nil
 }
 
-// codeOf is row r's code in attribute a (the extra path slot for a
-// missing value).
-func (a *qiAttr) codeOf(r int32) uint32 {
-	c := a.codes[r]
-	if c == model.Missing {
-		return uint32(len(a.path) - 1)
-	}
-	return c
-}
-
 // scratch is one worker's reusable memory.
 type scratch struct {
-	local  []int32 // SA value -> local index (stamped)
-	stamp  []int32
-	cur    int32
-	values []int32 // local index -> SA value
-	cnt    []int32 // child*mLocal + local value
-	size   []int32
-	m1     []int32 // per child: largest count
-	arg1   []int32 // per child: its local value
-	m2     []int32 // per child: second largest count (other values)
-	live   []bool  // per child: kept (not merged back)
-	moved  []int32 // child*mLocal + local value: tuples moved back
-	rc     []int32 // remainder counts per local value
-	dest   []int32 // per row of the partition: 0 remainder, 1+i child i
-	buf    []int32
-	touch  []int32 // touched cnt entries
-	childN []int32
+	stamp []int32 // per SA value: the partition that numbered it
+	local []int32 // per SA value: its local index in that partition
+	cur   int32
+	ml    int     // distinct SA values in the partition
+	lsa   []int32 // per row of the partition: its local SA index
+	dest  []int32 // per row of the partition: its child's position
+	cnt   []int32 // child*ml + local value
+	moved []int32 // child*ml + local value: tuples moved back
+	size  []int32
+	m1    []int32 // per child: largest count
+	arg1  []int32 // per child: its local value
+	m2    []int32 // per child: second largest count (other values)
+	live  []bool  // per child: kept (not merged back)
+	rc    []int32 // remainder counts per local value
+	// the best split so far: its dest, live and moved
+	bestDest  []int32
+	bestLive  []bool
+	bestMoved []int32
+	buf       []int32
+	childN    []int32
 }
 
-// split is the outcome of specializing a partition on one attribute.
-type split struct {
-	attr     int
-	children int // children kept
-	moved    int // tuples specialized (not in the remainder)
-}
-
-func (s *scratch) grow(m, rows int) {
-	if len(s.local) < m {
-		s.local = make([]int32, m)
-		s.stamp = make([]int32, m)
+// prepare numbers the partition's sensitive values locally (only the
+// values present count, whatever the domain's size).
+func (p *problem) prepare(s *scratch, part *partition) {
+	if len(s.local) < p.m {
+		s.local = make([]int32, p.m)
+		s.stamp = make([]int32, p.m)
 	}
-	if cap(s.dest) < rows {
-		s.dest = make([]int32, rows)
-		s.buf = make([]int32, rows)
+	n := len(part.rows)
+	if cap(s.dest) < n {
+		s.dest = make([]int32, n)
+		s.bestDest = make([]int32, n)
+		s.buf = make([]int32, n)
+		s.lsa = make([]int32, n)
 	}
-}
-
-// simulate specializes part on attribute q (steps 7-10 of Algorithm 1)
-// on counts only and leaves the outcome in s (live children, tuples moved
-// back per child and value). It returns the number of children kept and
-// of tuples outside the remainder.
-func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialized int) {
-	a := &p.attrs[q]
-	node := part.vec[q]
-	depth := a.h.Nodes[node].Depth
-	nch := len(a.h.Nodes[node].Children)
-	// Local SA indexes: only the values present in the partition.
+	s.lsa = s.lsa[:n]
 	s.cur++
 	if s.cur == 1<<30 {
-		for i := range s.stamp {
-			s.stamp[i] = 0
-		}
+		clear(s.stamp)
 		s.cur = 1
 	}
-	s.values = s.values[:0]
-	for _, r := range part.rows {
+	ml := int32(0)
+	for i, r := range part.rows {
 		v := p.sa[r]
 		if s.stamp[v] != s.cur {
 			s.stamp[v] = s.cur
-			s.local[v] = int32(len(s.values))
-			s.values = append(s.values, v)
+			s.local[v] = ml
+			ml++
 		}
+		s.lsa[i] = s.local[v]
 	}
-	ml := len(s.values)
+	s.ml = int(ml)
+}
+
+// simulate specializes part on attribute q (steps 7-10 of Algorithm 1)
+// on counts only and leaves the outcome in s (each row's child, the live
+// children, the tuples moved back per child and value). It returns the
+// number of children kept and of tuples outside the remainder.
+func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialized int) {
+	a := &p.attrs[q]
+	node := part.vec[q]
+	child := a.childAt[a.h.Nodes[node].Depth]
+	nch := len(a.h.Nodes[node].Children)
+	ml := s.ml
 	need := nch * ml
 	if cap(s.cnt) < need {
 		s.cnt = make([]int32, need)
@@ -236,10 +253,12 @@ func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialize
 	s.live = s.live[:nch]
 	s.rc = resize(s.rc, ml)
 	dest := s.dest[:len(part.rows)]
+	codes := a.codes
+	lsa := s.lsa
 	for i, r := range part.rows {
-		ch := a.childPos[a.path[a.codeOf(r)][depth+1]]
+		ch := child[codes[r]]
 		dest[i] = ch
-		s.cnt[int(ch)*ml+int(s.local[p.sa[r]])]++
+		s.cnt[int(ch)*ml+int(lsa[i])]++
 		s.size[ch]++
 	}
 	for c := 0; c < nch; c++ {
@@ -318,6 +337,13 @@ func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialize
 	return kept, specialized
 }
 
+// keep saves the outcome of the last simulate as the best split.
+func (s *scratch) keep(nch int) {
+	s.dest, s.bestDest = s.bestDest, s.dest
+	s.bestLive = append(s.bestLive[:0], s.live[:nch]...)
+	s.bestMoved = append(s.bestMoved[:0], s.moved...)
+}
+
 // spare is how many tuples of local value v child c can give the
 // remainder (rsize tuples, most frequent value rmax times) while staying
 // (alpha,k)-anonymous, capped at what the remainder needs: enough to
@@ -375,39 +401,35 @@ func resize(b []int32, n int) []int32 {
 // (children first, then the remainder), or nil when the partition is
 // final.
 func (p *problem) step(s *scratch, part *partition) []partition {
-	s.grow(p.m, len(part.rows))
-	best := split{attr: -1}
+	p.prepare(s, part)
+	best, bestKept, bestSpec := -1, 0, 0
 	for q := range p.attrs {
 		if part.frozen[q] || p.attrs[q].h.IsLeaf(int(part.vec[q])) {
 			continue
 		}
 		kept, spec := p.simulate(s, part, q)
-		if kept == 0 {
-			continue
-		}
-		if best.attr < 0 || kept > best.children || (kept == best.children && spec > best.moved) {
-			best = split{attr: q, children: kept, moved: spec}
+		if kept > 0 && (best < 0 || kept > bestKept || (kept == bestKept && spec > bestSpec)) {
+			best, bestKept, bestSpec = q, kept, spec
+			s.keep(len(p.attrs[q].h.Nodes[part.vec[q]].Children))
 		}
 	}
-	if best.attr < 0 {
+	if best < 0 {
 		return nil
 	}
-	// Re-run the winner to have its outcome in s, then move the rows.
-	p.simulate(s, part, best.attr)
-	q := best.attr
+	q := best
 	a := &p.attrs[q]
 	nch := len(a.h.Nodes[part.vec[q]].Children)
-	ml := len(s.values)
-	dest := s.dest[:len(part.rows)]
+	ml := s.ml
+	dest := s.bestDest[:len(part.rows)]
 	// dest: child position -> 1+child, or 0 for the remainder.
-	for i, r := range part.rows {
+	for i := range part.rows {
 		c := dest[i]
-		lv := s.local[p.sa[r]]
+		lv := s.lsa[i]
 		switch {
-		case !s.live[c]:
+		case !s.bestLive[c]:
 			dest[i] = 0
-		case s.moved[int(c)*ml+int(lv)] > 0:
-			s.moved[int(c)*ml+int(lv)]--
+		case s.bestMoved[int(c)*ml+int(lv)] > 0:
+			s.bestMoved[int(c)*ml+int(lv)]--
 			dest[i] = 0
 		default:
 			dest[i] = c + 1

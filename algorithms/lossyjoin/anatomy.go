@@ -2,6 +2,7 @@ package lossyjoin
 
 import (
 	"container/heap"
+	"context"
 	"fmt"
 	"math"
 
@@ -22,7 +23,7 @@ import (
 // are merged until each holds at least k tuples; a merge of groups whose
 // values are all distinct keeps every value's share at most 1/l. So the
 // groups satisfy the same (alpha,k) as the other variants.
-func anatomize(p *problem, rows []int32, l int, rng *model.Rand, values []string) ([][]int32, error) {
+func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.Rand, values []string) ([][]int32, error) {
 	n := len(rows)
 	buckets := make([][]int32, p.m)
 	for _, r := range rows {
@@ -59,6 +60,9 @@ func anatomize(p *problem, rows []int32, l int, rng *model.Rand, values []string
 	var groups [][]int32
 	take := make([]bucketItem, 0, l)
 	for h.Len() >= l {
+		if len(groups)%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		take = take[:0]
 		g := make([]int32, 0, l)
 		for i := 0; i < l; i++ {

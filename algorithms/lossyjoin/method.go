@@ -85,7 +85,7 @@ func (Method) Spec() method.Spec {
 		Variants: []string{VariantLossy, VariantAlpha, VariantAnatomy},
 		Params:   []model.ParamSpec{kParam, alphaParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
-			{Key: "size", Label: "size", Digits: -1, Rule: method.AtLeast, Against: "k",
+			{Key: "size", Label: "records", Digits: -1, Rule: method.AtLeast, Against: "k",
 				Help: "records in the class: each is linked to the class's bag of sensitive values together with size-1 others"},
 			{Key: "frac", Label: "max SA frac", Digits: 3, Rule: method.AtMost, Against: "alpha",
 				Help: "the largest share of one sensitive value in the class: an attacker's confidence in any member's value"},
@@ -173,7 +173,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	}
 	if variant == VariantAnatomy {
 		seed, _, _ := model.ParseSeed(values["seed"])
-		groups, err := anatomize(p, rows, r.l, model.NewRand(seed), r.sa.Dict)
+		groups, err := anatomize(ctx, p, rows, r.l, model.NewRand(seed), r.sa.Dict)
 		if err != nil {
 			return nil, err
 		}
@@ -397,7 +397,7 @@ func (r *run) detail(i, limit int) method.Detail {
 	sa := in.Roles.SA
 	id := fmt.Sprint(i + 1)
 	a := len(c.rows)
-	d := method.Detail{Title: fmt.Sprintf("Class %s: %d records", id, a)}
+	d := method.Detail{Title: "ClassID " + id + " in the release"}
 	var notes []string
 	if c.vec != nil {
 		var parts []string
@@ -430,7 +430,7 @@ func (r *run) detail(i, limit int) method.Detail {
 	if r.variant == VariantAlpha {
 		notes = append(notes, "published in generalized.csv with the generalized quasi-identifiers above and the exact sensitive values")
 	} else {
-		notes = append(notes, fmt.Sprintf("the lossy join of nss.csv and ss.csv on ClassID pairs each of the %d NSS rows with each of the %d SS rows: %d join rows for %d records (Table 7: 12 rows from 6)",
+		notes = append(notes, fmt.Sprintf("lossy join on ClassID: %d x %d = %d join rows for %d records (Table 7: 12 rows from 6)",
 			a, a, a*a, a))
 	}
 	d.Sections = append(d.Sections, method.Section{Notes: notes})

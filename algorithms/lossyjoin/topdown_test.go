@@ -316,3 +316,49 @@ func bruteForce(t *testing.T, in *method.Input, res *method.Result, q *model.Que
 	}
 	return total
 }
+
+// TestSumAvg: SUM and AVG of a numeric sensitive attribute follow the same
+// join semantics as COUNT.
+func TestSumAvg(t *testing.T) {
+	in := input(t, "A,S\na,10\na,20\nb,30\nb,40\nb,50\nb,60\n", []string{"flat"}, VariantLossy, 2, 0.5)
+	res, err := Method{}.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]float64{
+		"SUM(S) WHERE A = 'a'":              30,
+		"AVG(S) WHERE A = 'a' AND S >= 15":  20,
+		"SUM(S) WHERE S > 35":               150,
+		"COUNT(*) WHERE A = 'b' AND S < 45": 2,
+	} {
+		got, err := res.Answerer.Answer(mustParse(t, q))
+		if err != nil || !got.HasEst || got.Estimate != want {
+			t.Errorf("%s: %+v %v, want %v", q, got, err, want)
+		}
+	}
+	got, err := res.Answerer.Answer(mustParse(t, "COUNT(*) WHERE A = 'c'"))
+	if err != nil || !got.Empty {
+		t.Errorf("no NSS row selected: %+v %v, want an empty (exact 0) answer", got, err)
+	}
+}
+
+func mustParse(t *testing.T, s string) *model.Query {
+	t.Helper()
+	q, err := model.ParseQuery(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestCancel: a cancelled run stops with the context's error.
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, v := range []string{VariantLossy, VariantAnatomy} {
+		in := input(t, randomTable(model.NewRand(1), 200, 4), randomSpecs, v, 2, 0.5)
+		if _, err := (Method{}).Run(ctx, in); err != context.Canceled {
+			t.Fatalf("%s: got %v, want context.Canceled", v, err)
+		}
+	}
+}

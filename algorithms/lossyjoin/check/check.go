@@ -289,7 +289,7 @@ func holds(cl *classes, k int, alpha float64) map[string]bool {
 // classes.
 func claims(r *verify.Report, cl *classes, det *details, variant string) {
 	r.Claim("details.classes", float64(det.Classes), float64(len(cl.ids)))
-	want := []string{"size", "max SA frac", "SA values"}
+	want := []string{"records", "max SA frac", "SA values"}
 	if len(det.GroupFigures) != len(want) {
 		r.Add(false, "claim details.group_figures", "the manifest states %d per-class figures, the release has %d", len(det.GroupFigures), len(want))
 		return

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"privlab/algorithms/lossyjoin"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
 )
@@ -285,5 +287,30 @@ func TestDeterministic(t *testing.T) {
 		if !reflect.DeepEqual(first, res.Groups) {
 			t.Fatalf("run %d differs from the first: %d vs %d classes", i, len(res.Groups), len(first))
 		}
+	}
+}
+
+// TestStudy: the study compares the three variants on the input and on
+// census with the paper's setup; on census, as in Section 7,
+// Alpha(Lossy) answers with a lower error than Anatomy and Alpha.
+func TestStudy(t *testing.T) {
+	prep := prepareJobs(t, "", model.Values{"k": "2", "alpha": "0.5", "seed": "1"})
+	secs, err := env.RunStudy(context.Background(), prep, workload.Options{Queries: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(secs) < 2 || len(secs[1].Rows) != 3 {
+		t.Fatalf("sections %+v", secs)
+	}
+	errOf := map[string]float64{}
+	for _, r := range secs[1].Rows {
+		x, err := strconv.ParseFloat(r[4], 64)
+		if err != nil {
+			t.Fatalf("census row %v: %v", r, secs[1].Notes)
+		}
+		errOf[r[1]] = x
+	}
+	if !(errOf["lossy"] < errOf["anatomy"] && errOf["anatomy"] < errOf["alpha"]) {
+		t.Fatalf("census errors %v: want Alpha(Lossy) < Anatomy < Alpha", errOf)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 
 	"privlab/model"
@@ -189,6 +189,33 @@ type scratch struct {
 	bestMoved []int32
 	buf       []int32
 	childN    []int32
+	// arenas for the small slices of new partitions
+	i32 []int32
+	u16 []uint16
+}
+
+// vec returns a copy of v from the worker's arena.
+func (s *scratch) vec(v []int32) []int32 {
+	if len(s.i32) < len(v) {
+		s.i32 = make([]int32, max(4096, len(v)))
+	}
+	out := s.i32[:len(v):len(v)]
+	s.i32 = s.i32[len(v):]
+	copy(out, v)
+	return out
+}
+
+// path returns p with x appended, from the worker's arena.
+func (s *scratch) path(p []uint16, x uint16) []uint16 {
+	n := len(p) + 1
+	if len(s.u16) < n {
+		s.u16 = make([]uint16, max(8192, n))
+	}
+	out := s.u16[:n:n]
+	s.u16 = s.u16[n:]
+	copy(out, p)
+	out[len(p)] = x
+	return out
 }
 
 // prepare numbers the partition's sensitive values locally (only the
@@ -443,7 +470,7 @@ func (p *problem) step(s *scratch, part *partition) []partition {
 	for d := 1; d < len(s.childN); d++ {
 		s.childN[d] += s.childN[d-1]
 	}
-	start := append([]int32(nil), s.childN...)
+	start := s.vec(s.childN)
 	buf := s.buf[:len(part.rows)]
 	for i, r := range part.rows {
 		d := dest[i]
@@ -457,23 +484,16 @@ func (p *problem) step(s *scratch, part *partition) []partition {
 		if lo == hi {
 			continue
 		}
-		vec := append([]int32(nil), part.vec...)
+		vec := s.vec(part.vec)
 		vec[q] = int32(a.h.Nodes[part.vec[q]].Children[c])
 		out = append(out, partition{rows: part.rows[lo:hi], vec: vec, frozen: part.frozen,
-			path: appendPath(part.path, uint16(1+c))})
+			path: s.path(part.path, uint16(1+c))})
 	}
 	if n := start[1]; n > 0 {
 		frozen := append([]bool(nil), part.frozen...)
 		frozen[q] = true
-		out = append(out, partition{rows: part.rows[:n], vec: part.vec, frozen: frozen, path: appendPath(part.path, 0)})
+		out = append(out, partition{rows: part.rows[:n], vec: part.vec, frozen: frozen, path: s.path(part.path, 0)})
 	}
-	return out
-}
-
-func appendPath(p []uint16, x uint16) []uint16 {
-	out := make([]uint16, len(p)+1)
-	copy(out, p)
-	out[len(p)] = x
 	return out
 }
 
@@ -523,10 +543,19 @@ func (p *problem) specialize(ctx context.Context, rows []int32, progress func(fl
 
 				var kids []partition
 				err := ctx.Err()
+				finished := 0
 				if err == nil {
-					kids = p.step(s, &part)
-					if kids == nil {
+					// A small partition's whole subtree is solved here,
+					// without the shared stack.
+					if len(part.rows) < localRows {
+						before := len(local)
+						local, err = p.solveLocal(ctx, s, part, local)
+						for _, c := range local[before:] {
+							finished += len(c.rows)
+						}
+					} else if kids = p.step(s, &part); kids == nil {
 						local = append(local, class{rows: part.rows, vec: part.vec, path: part.path})
+						finished = len(part.rows)
 					}
 				}
 				mu.Lock()
@@ -538,9 +567,9 @@ func (p *problem) specialize(ctx context.Context, rows []int32, progress func(fl
 				for i := len(kids) - 1; i >= 0; i-- {
 					stack = append(stack, kids[i])
 				}
-				if kids == nil && err == nil {
-					done += len(part.rows)
-					if progress != nil && total > 0 && done*20/total != (done-len(part.rows))*20/total {
+				if finished > 0 {
+					done += finished
+					if progress != nil && total > 0 && done*20/total != (done-finished)*20/total {
 						progress(float64(done) / float64(total))
 					}
 				}
@@ -557,6 +586,32 @@ func (p *problem) specialize(ctx context.Context, rows []int32, progress func(fl
 	return out, nil
 }
 
+// localRows is the partition size below which a worker specializes the
+// whole subtree itself.
+const localRows = 4096
+
+// solveLocal specializes part and all its descendants depth first and
+// appends the final partitions to out.
+func (p *problem) solveLocal(ctx context.Context, s *scratch, part partition, out []class) ([]class, error) {
+	stack := []partition{part}
+	for n := 0; len(stack) > 0; n++ {
+		if n%256 == 0 && ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		kids := p.step(s, &cur)
+		if kids == nil {
+			out = append(out, class{rows: cur.rows, vec: cur.vec, path: cur.path})
+			continue
+		}
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, kids[i])
+		}
+	}
+	return out, nil
+}
+
 // sortClasses orders classes by their path: children in hierarchy order
 // before the remainder of their parent (a remainder's path ends in 0 but
 // sorts after the children, 1+i).
@@ -567,13 +622,12 @@ func sortClasses(cs []class) {
 		}
 		return int(x)
 	}
-	sort.Slice(cs, func(i, j int) bool {
-		a, b := cs[i].path, cs[j].path
-		for x := 0; x < len(a) && x < len(b); x++ {
-			if a[x] != b[x] {
-				return key(a[x]) < key(b[x])
+	slices.SortFunc(cs, func(a, b class) int {
+		for x := 0; x < len(a.path) && x < len(b.path); x++ {
+			if a.path[x] != b.path[x] {
+				return key(a.path[x]) - key(b.path[x])
 			}
 		}
-		return len(a) < len(b)
+		return len(a.path) - len(b.path)
 	})
 }

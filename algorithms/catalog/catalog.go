@@ -10,6 +10,8 @@ import (
 
 	"privlab/algorithms/distribution"
 	distcheck "privlab/algorithms/distribution/check"
+	"privlab/algorithms/lossyjoin"
+	ljcheck "privlab/algorithms/lossyjoin/check"
 	"privlab/algorithms/method"
 	"privlab/algorithms/sampling"
 	samplingcheck "privlab/algorithms/sampling/check"
@@ -27,6 +29,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{distribution.Method{}, distcheck.Check},
+		{lossyjoin.Method{}, ljcheck.Check},
 		{sampling.Method{}, samplingcheck.Check},
 	}
 }

@@ -3,7 +3,6 @@ package catalog_test
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"go/parser"
 	"go/token"
 	"math"
@@ -18,6 +17,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
+	"privlab/algorithms/verify/verifytest"
 	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
@@ -107,7 +107,7 @@ func TestContract(t *testing.T) {
 							t.Skipf("%s has no cell that can change", f.Name)
 						}
 						if rehash {
-							rehashManifest(t, bad)
+							verifytest.Restate(t, bad, nil)
 						}
 						rep, err := catalog.Check(bad, opt)
 						if err == nil && rep.OK() {
@@ -318,46 +318,4 @@ func copyDir(t *testing.T, src string) string {
 		os.WriteFile(model.AuditPath(dst), b, 0o600)
 	}
 	return dst
-}
-
-// rehashManifest re-computes the SHA-256 of every listed file and renders
-// report.md anew (anyone can), so that an edited file is judged on its
-// content.
-func rehashManifest(t *testing.T, dir string) {
-	t.Helper()
-	path := filepath.Join(dir, "manifest.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range m["files"].([]any) {
-		e := f.(map[string]any)
-		if sum, err := model.FileSHA256(filepath.Join(dir, e["name"].(string))); err == nil {
-			e["sha256"] = sum
-		}
-	}
-	b, _ = json.MarshalIndent(m, "", "  ")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	man, err := model.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(model.RenderReport(man)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range m["files"].([]any) {
-		if e := f.(map[string]any); e["name"] == "report.md" {
-			e["sha256"], _ = model.FileSHA256(filepath.Join(dir, "report.md"))
-		}
-	}
-	b, _ = json.MarshalIndent(m, "", "  ")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

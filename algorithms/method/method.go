@@ -176,6 +176,10 @@ type Lab struct {
 	// hierarchy settings and missing-value policy: a dataset:NAME
 	// generator takes rows and seed (0: its default).
 	Open func(input, public string, rows int, seed uint64) (*Input, error)
+	// OpenAs loads input like Open but with the given roles and hierarchy
+	// specs (attribute -> builder or file; the dataset's defaults for the
+	// rest) instead of the study's: a paper's own setup on other data.
+	OpenAs func(input string, roles model.Roles, hierarchies map[string]string, rows int, seed uint64) (*Input, error)
 	// Progress reports the fraction done (may be nil).
 	Progress func(done float64)
 	// Queries and Seed are the size and seed of the eval's workload

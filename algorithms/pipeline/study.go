@@ -71,6 +71,20 @@ func (e Env) Lab(p *Prepared, opt workload.Options) *method.Lab {
 			}
 			return prep.Input(), nil
 		},
+		OpenAs: func(input string, roles model.Roles, hierarchies map[string]string, rows int, seed uint64) (*method.Input, error) {
+			q := p.Project.Clone()
+			q.Input, q.Public, q.Rows, q.DataSeed = input, "", rows, seed
+			q.Roles, q.Hierarchies, q.Kinds, q.Columns = roles, hierarchies, nil, nil
+			t, err := e.LoadTable(q)
+			if err != nil {
+				return nil, err
+			}
+			prep, err := e.Prepare(q, t)
+			if err != nil {
+				return nil, err
+			}
+			return prep.Input(), nil
+		},
 	}
 }
 

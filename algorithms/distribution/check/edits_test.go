@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/verify"
+	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
 )
 
@@ -180,59 +181,36 @@ func TestReleaseEdits(t *testing.T) {
 }
 
 // editManifest applies edit to manifest.json and, when rehash is set,
-// re-computes every listed file's hash first and then, as anyone can,
-// renders report.md anew from the edited manifest: only the content
-// checks can then catch the edit.
+// restates the release as anyone can (verifytest.Restate: hashes and
+// report.md anew), so that only the content checks can catch the edit; an
+// edited report only gets its new hash.
 func editManifest(t *testing.T, dir string, edit func(map[string]any), rehash, rerender bool) {
 	t.Helper()
-	path := filepath.Join(dir, "manifest.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	if rehash {
-		for _, f := range m["files"].([]any) {
-			e := f.(map[string]any)
-			if sum, err := model.FileSHA256(filepath.Join(dir, e["name"].(string))); err == nil {
-				e["sha256"] = sum
-			}
+	switch {
+	case rehash && rerender:
+		verifytest.Restate(t, dir, edit)
+	case rehash:
+		rehashOnly(t, dir, edit)
+	default:
+		b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if edit != nil {
-		edit(m)
-	}
-	b, _ = json.MarshalIndent(m, "", "  ")
-	writeFile(t, path, string(b))
-	if rehash && rerender {
-		rerenderReport(t, dir)
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			edit(m)
+		}
+		b, _ = json.MarshalIndent(m, "", "  ")
+		writeFile(t, filepath.Join(dir, "manifest.json"), string(b))
 	}
 }
 
-// rerenderReport writes report.md as the manifest renders it and lists
-// its new hash.
-func rerenderReport(t *testing.T, dir string) {
+// rehashOnly edits the manifest and re-computes the hashes, the report
+// left as it is.
+func rehashOnly(t *testing.T, dir string, edit func(map[string]any)) {
 	t.Helper()
-	man, err := model.ReadManifest(dir)
-	if err != nil {
-		return // a manifest the edit broke: nothing to render
-	}
-	text := model.RenderReport(man)
-	writeFile(t, filepath.Join(dir, "report.md"), text)
-	path := filepath.Join(dir, "manifest.json")
-	b, _ := os.ReadFile(path)
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range m["files"].([]any) {
-		if e := f.(map[string]any); e["name"] == "report.md" {
-			e["sha256"], _ = model.FileSHA256(filepath.Join(dir, "report.md"))
-		}
-	}
-	b, _ = json.MarshalIndent(m, "", "  ")
-	writeFile(t, path, string(b))
+	rehash(t, dir, edit)
 }

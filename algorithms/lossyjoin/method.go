@@ -1,0 +1,560 @@
+// Package lossyjoin is (alpha,k)-anonymity by lossy join (Wong, Liu, Yin,
+// Huang, Fu, Pei): the table is partitioned into QID-ECs that satisfy
+// (alpha,k) by top-down specialization over the QI hierarchies
+// (Algorithm 1, Section 6), and instead of one generalized table two
+// tables are published (Section 5): NSS, the exact QI values with each
+// record's ClassID, and SS, each record's ClassID with its sensitive
+// value. Their join on ClassID is lossy: a class of a records gives a^2
+// join rows, so every individual is linked to the bag of its class's
+// sensitive values (Theorem 1).
+//
+// Variants: lossy (the method), alpha (the same QID-ECs published as one
+// generalized table, the (alpha,k)-anonymity of Wong et al. 2006 the paper
+// calls Alpha) and anatomy (Xiao and Tao's l-diverse buckets with
+// l = ceil(1/alpha), formed without regard to QI values, published as
+// NSS/SS) — the three algorithms Section 7 compares.
+package lossyjoin
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/release"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// Method is (alpha,k)-anonymity by lossy join as a registered method.
+type Method struct{}
+
+// Name is the method's command-line name.
+const Name = "lossyjoin"
+
+// Variants.
+const (
+	VariantLossy   = "lossy"
+	VariantAlpha   = "alpha"
+	VariantAnatomy = "anatomy"
+)
+
+// Figure positions, in Spec().Figures order.
+const (
+	FigSize = iota
+	FigFraction
+	FigDistinct
+)
+
+// Published file names.
+const (
+	FileNSS         = "nss.csv"
+	FileSS          = "ss.csv"
+	FileGeneralized = "generalized.csv"
+	FileDomains     = "domains.csv"
+	// ClassID is the join attribute of NSS and SS (Section 5).
+	ClassID = "ClassID"
+)
+
+// Remark is the annotation Section 5 asks the release to carry.
+const Remark = "Each row of nss.csv and each row of ss.csv corresponds to one record of the original table. " +
+	"Joining the two tables on ClassID does not give the original table: the join is lossy, a class of a records " +
+	"gives a*a join rows, so each individual is linked to the bag of sensitive values of its class (Wong et al., Section 5)."
+
+// Criterion says how Algorithm 1 picks the attribute to specialize.
+const Criterion = "most child partitions kept after merging back violating children (ties: most tuples specialized, then QI order)"
+
+var (
+	kParam     = withHelp(model.StandardParams["k"], "2", "minimum class size: every individual shares its bag of sensitive values with at least k-1 others (Definition 1)")
+	alphaParam = withHelp(model.StandardParams["alpha"], "0.33", "largest fraction of one sensitive value in a class ((alpha,k)-anonymity, Definition 1)")
+)
+
+func withHelp(p model.ParamSpec, def, help string) model.ParamSpec {
+	p.Default, p.Help = def, help
+	return p
+}
+
+// Spec declares the method.
+func (Method) Spec() method.Spec {
+	return method.Spec{
+		Name:     Name,
+		Title:    "(alpha,k)-anonymity by lossy join: exact QIs and sensitive values in two tables joined by class",
+		Paper:    "Wong, Liu, Yin, Huang, Fu, Pei, (alpha,k)-anonymity based privacy preservation by lossy join, Sections 4-7",
+		Variants: []string{VariantLossy, VariantAlpha, VariantAnatomy},
+		Params:   []model.ParamSpec{kParam, alphaParam, model.StandardParams["seed"]},
+		Figures: []method.Figure{
+			{Key: "size", Label: "records", Digits: -1, Rule: method.AtLeast, Against: "k",
+				Help: "records in the class: each is linked to the class's bag of sensitive values together with size-1 others"},
+			{Key: "frac", Label: "max SA frac", Digits: 3, Rule: method.AtMost, Against: "alpha",
+				Help: "the largest share of one sensitive value in the class: an attacker's confidence in any member's value"},
+			{Key: "distinct", Label: "SA values", Digits: -1,
+				Help: "distinct sensitive values in the class"},
+		},
+		Files: []string{FileNSS, FileSS, FileGeneralized + " <variant alpha>", FileDomains + " <variant alpha>"},
+		Insensitive: "dropped: nss.csv holds the quasi-identifiers and ClassID, ss.csv ClassID and the sensitive attribute " +
+			"(variant alpha: generalized.csv holds the generalized quasi-identifiers and the sensitive attribute)",
+		NeedsSA:     true,
+		Charts:      "Classes",
+		ChartParams: []string{"k", "alpha"},
+		Certifies: "every class holds at least k records and no sensitive value makes up more than alpha of a class, " +
+			"recomputed from the published files (generalized (alpha,k)-anonymity, Definition 1); the quasi-identifiers are " +
+			"published exactly (variants lossy and anatomy), so membership in the table is not hidden",
+		Example: method.Example{Input: "dataset:jobs",
+			Roles:  model.Roles{QIs: []string{"job", "birth", "postcode"}, SA: "illness"},
+			Params: model.Values{"k": "2", "alpha": "0.5", "seed": "1"},
+			Query:  "COUNT(*) WHERE job = 'clerk' AND illness = 'flu'"},
+		Study: study,
+	}
+}
+
+// run is the state a Result's closures share.
+type run struct {
+	in      *method.Input
+	variant string
+	prob    *problem
+	classes []class // vec is nil for anatomy
+	classOf []int32 // per table row
+	sa      *model.Column
+	saH     *model.Hierarchy
+	k       int
+	alpha   float64
+	l       int
+	values  model.Values
+	res     *method.Result
+	// ncp is the normalized certainty penalty of the classes'
+	// generalization (NaN for anatomy).
+	ncp float64
+	// joinRows is the size of the lossy join: the sum of squared class
+	// sizes.
+	joinRows int
+}
+
+// Run partitions the table into (alpha,k)-anonymous classes and builds the
+// result of the variant.
+func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error) {
+	spec := Method{}.Spec()
+	values, err := spec.Validate(in.Values, in.Table.Rows)
+	if err != nil {
+		return nil, err
+	}
+	variant := in.VariantOr(spec)
+	switch variant {
+	case VariantLossy, VariantAlpha, VariantAnatomy:
+	default:
+		return nil, &model.ParamError{Param: "variant", Value: variant, Reason: "unknown variant of " + Name,
+			Hint: "variants: " + strings.Join(spec.Variants, ", ")}
+	}
+	for _, q := range in.Roles.QIs {
+		if q == ClassID {
+			return nil, &model.ParamError{Param: "qi", Value: q, Reason: "a quasi-identifier may not be called ClassID (the release uses that name)"}
+		}
+	}
+	if in.Roles.SA == ClassID {
+		return nil, &model.ParamError{Param: "sa", Value: ClassID, Reason: "the sensitive attribute may not be called ClassID (the release uses that name)"}
+	}
+	if len(in.Roles.QIs) == 0 {
+		return nil, &model.ParamError{Param: "qi", Reason: "no quasi-identifiers", Hint: "name them with --qi"}
+	}
+	k, alpha := values.Int("k"), values.Float("alpha")
+	p, err := newProblem(in.Table, in.Roles.QIs, in.Hierarchies, in.Roles.SA, k, alpha)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{in: in, variant: variant, prob: p, sa: in.Table.Column(in.Roles.SA), saH: in.Hierarchies[in.Roles.SA],
+		k: k, alpha: alpha, values: values, l: anatomyL(alpha), ncp: math.NaN()}
+	rows := make([]int32, in.Table.Rows)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	if err := r.feasible(); err != nil {
+		return nil, err
+	}
+	if variant == VariantAnatomy {
+		seed, _, _ := model.ParseSeed(values["seed"])
+		groups, err := anatomize(ctx, p, rows, r.l, model.NewRand(seed), r.sa.Dict)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range groups {
+			r.classes = append(r.classes, class{rows: g})
+		}
+	} else {
+		if r.classes, err = p.specialize(ctx, rows, in.Progress); err != nil {
+			return nil, err
+		}
+	}
+	return r.result(spec)
+}
+
+// feasible explains an impossible (alpha,k) before running (SPEC 2.5):
+// the whole table is the coarsest class, so it must satisfy (alpha,k).
+func (r *run) feasible() error {
+	n := r.in.Table.Rows
+	if n < r.k {
+		return &model.ParamError{Param: "k", Value: fmt.Sprint(r.k), Reason: fmt.Sprintf("the table has only %d rows", n),
+			Hint: "k must not exceed the number of records"}
+	}
+	counts := make([]int, r.prob.m)
+	top := 0
+	for _, v := range r.prob.sa {
+		counts[v]++
+		if counts[v] > counts[top] {
+			top = int(v)
+		}
+	}
+	if !feasible(n, counts[top], r.k, r.alpha) {
+		name := "(missing)"
+		if top < len(r.sa.Dict) {
+			name = r.sa.Dict[top]
+		}
+		return &model.ParamError{Param: "alpha", Value: model.FormatNumber(r.alpha),
+			Reason: fmt.Sprintf("no (alpha,k)-anonymous partition exists: %s = %q holds %d of %d rows (%.1f%%), above alpha even in one class of all records",
+				r.in.Roles.SA, name, counts[top], n, 100*float64(counts[top])/float64(n)),
+			Hint: fmt.Sprintf("raise alpha to at least %.3f or choose another sensitive attribute", float64(counts[top])/float64(n))}
+	}
+	return nil
+}
+
+// result builds the groups, their figures and the summary.
+func (r *run) result(spec method.Spec) (*method.Result, error) {
+	in := r.in
+	n := in.Table.Rows
+	res := &method.Result{Spec: spec, Values: r.values, RowsIn: n, Published: n, Workload: workload.CountIn}
+	r.res = res
+	r.classOf = make([]int32, n)
+	counts := make([]int32, r.prob.m)
+	saPos := r.saPositions()
+	minSize, maxFrac := math.MaxInt, 0.0
+	joinRows := 0
+	ncpSum := 0.0
+	for i, c := range r.classes {
+		maxCount, distinct := 0, 0
+		for _, row := range c.rows {
+			r.classOf[row] = int32(i)
+			v := r.prob.sa[row]
+			if counts[v] == 0 {
+				distinct++
+			}
+			counts[v]++
+			maxCount = max(maxCount, int(counts[v]))
+		}
+		for _, row := range c.rows {
+			counts[r.prob.sa[row]] = 0
+		}
+		size := len(c.rows)
+		frac := float64(maxCount) / float64(size)
+		g := method.Group{ID: i + 1, Rows: c.rows, QI: r.summary(c),
+			Figures: []float64{float64(size), frac, float64(distinct)}}
+		if saPos != nil {
+			pos := make([]int32, len(c.rows))
+			for j, row := range c.rows {
+				pos[j] = saPos[r.sa.Codes[row]]
+			}
+			g.SAHist = release.HistBins(len(r.saH.Leaves), pos, 8)
+		}
+		g.Judge(spec, r.values)
+		res.Groups = append(res.Groups, g)
+		minSize = min(minSize, size)
+		maxFrac = math.Max(maxFrac, frac)
+		joinRows += size * size
+		if c.vec != nil {
+			ncpSum += float64(size) * r.classNCP(c.vec)
+		}
+	}
+	if len(r.classes) == 0 {
+		minSize = 0
+	}
+	r.joinRows = joinRows
+	if r.variant != VariantAnatomy {
+		r.ncp = ncpSum / math.Max(1, float64(n))
+	}
+	kText, aText := r.values["k"], r.values["alpha"]
+	res.Summary = []model.Figure{
+		{Name: "smallest class", Short: "min class", Value: float64(minSize), Limit: kText, OK: minSize >= r.k},
+		{Name: "largest SA fraction in a class", Short: "max SA frac", Value: maxFrac, Limit: aText,
+			OK: maxFrac <= r.alpha+1e-9},
+		{Name: "classes", Value: float64(len(r.classes)), OK: true},
+		{Name: "average class size", Value: float64(n) / math.Max(1, float64(len(r.classes))), OK: true},
+	}
+	if r.variant == VariantAlpha {
+		res.Utility = model.Figure{Name: "NCP", Short: "NCP", Value: r.ncp, OK: true}
+		res.Summary = append(res.Summary, model.Figure{Name: "NCP of the generalized QIs", Value: r.ncp, OK: true})
+		res.Files = []model.FileEntry{{Name: FileGeneralized, Rows: n}, {Name: FileDomains, Rows: len(r.domainRows())}}
+		res.Notes = append(res.Notes, "alpha: the classes' generalized quasi-identifiers are published in one table (Wong et al. 2006, the paper's Alpha)")
+	} else {
+		res.Utility = model.Figure{Name: "lossy join rows per record", Short: "join/rec", Value: float64(joinRows) / math.Max(1, float64(n)), OK: true}
+		res.Summary = append(res.Summary, model.Figure{Name: "lossy join rows", Value: float64(joinRows), OK: true},
+			model.Figure{Name: "lossy join rows per record", Value: res.Utility.Value, OK: true})
+		res.Files = []model.FileEntry{{Name: FileNSS, Rows: n}, {Name: FileSS, Rows: n}}
+	}
+	switch r.variant {
+	case VariantLossy:
+		res.Summary = append(res.Summary, model.Figure{Name: "NCP the classes would have generalized (Alpha)", Value: r.ncp, OK: true})
+		res.Notes = append(res.Notes, "attribute choice: "+Criterion)
+	case VariantAnatomy:
+		res.Notes = append(res.Notes, fmt.Sprintf("anatomy: l = ceil(1/alpha) = %d distinct sensitive values per bucket, buckets formed without regard to the quasi-identifiers (Xiao and Tao)", r.l))
+	}
+	res.Answerer = r.answerer()
+	res.Detail = r.detail
+	res.Charts = r.charts
+	res.Release = r.release
+	return res, nil
+}
+
+// saPositions maps each SA code to its leaf position (nil without a
+// hierarchy that covers the column).
+func (r *run) saPositions() []int32 {
+	if r.saH == nil {
+		return nil
+	}
+	leafOf, err := r.saH.MapColumn(r.sa)
+	if err != nil {
+		return nil
+	}
+	out := make([]int32, len(leafOf))
+	for code, l := range leafOf {
+		out[code] = int32(r.saH.LeafPos(l))
+	}
+	return out
+}
+
+// summary describes a class's QIs: its generalization (Table 3's row for
+// the class) for the top-down variants; for Anatomy, whose buckets have
+// no generalization, the value, the range or the lowest common
+// generalization of its members.
+func (r *run) summary(c class) []string {
+	out := make([]string, len(r.prob.attrs))
+	for q := range r.prob.attrs {
+		a := &r.prob.attrs[q]
+		if c.vec != nil {
+			out[q] = a.h.Nodes[c.vec[q]].Label
+			continue
+		}
+		out[q] = r.lca(q, c.rows)
+	}
+	return out
+}
+
+// lca is the value shared by rows, the numeric range, or the label of the
+// lowest common ancestor of their leaves.
+func (r *run) lca(q int, rows []int32) string {
+	a := &r.prob.attrs[q]
+	col := r.in.Table.Column(r.in.Roles.QIs[q])
+	first := a.codes[rows[0]]
+	same := true
+	common := a.path[first]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, row := range rows {
+		code := a.codes[row]
+		if code != first {
+			same = false
+		}
+		p := a.path[code]
+		i := 0
+		for i < len(common) && i < len(p) && common[i] == p[i] {
+			i++
+		}
+		common = common[:i]
+		if col.Kind == model.Numeric && col.Codes[row] != model.Missing {
+			v := col.Nums[col.Codes[row]]
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	switch {
+	case same:
+		return col.Value(int(rows[0]))
+	case col.Kind == model.Numeric && lo <= hi:
+		return model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
+	case len(common) > 0:
+		return a.h.Nodes[common[len(common)-1]].Label
+	}
+	return "*"
+}
+
+// classNCP is the normalized certainty penalty of a generalization vector
+// averaged over the QIs: (range of the node) / (range of the domain), with
+// a categorical range counted as leaves - 1 (SPEC 2.3).
+func (r *run) classNCP(vec []int32) float64 {
+	s := 0.0
+	for q, node := range vec {
+		h := r.prob.attrs[q].h
+		if d := h.Range(0); d > 0 {
+			s += h.Range(int(node)) / d
+		}
+	}
+	return s / float64(len(vec))
+}
+
+// detail shows a class as published and as it was: its NSS rows and SS rows
+// (or its generalized rows), how many rows the lossy join makes of it, and
+// its members' original records.
+func (r *run) detail(i, limit int) method.Detail {
+	c := r.classes[i]
+	in := r.in
+	qis := in.Roles.QIs
+	sa := in.Roles.SA
+	id := fmt.Sprint(i + 1)
+	a := len(c.rows)
+	d := method.Detail{Title: "ClassID " + id + " in the release"}
+	var notes []string
+	if c.vec != nil {
+		var parts []string
+		for q, node := range c.vec {
+			parts = append(parts, qis[q]+"="+r.prob.attrs[q].h.Nodes[node].Label)
+		}
+		notes = append(notes, "QID-EC: "+strings.Join(parts, ", "))
+	}
+	// Sensitive values by frequency.
+	count := map[string]int{}
+	for _, row := range c.rows {
+		count[r.sa.Value(int(row))]++
+	}
+	vals := make([]string, 0, len(count))
+	for v := range count {
+		vals = append(vals, v)
+	}
+	sort.Slice(vals, func(x, y int) bool {
+		if count[vals[x]] != count[vals[y]] {
+			return count[vals[x]] > count[vals[y]]
+		}
+		return vals[x] < vals[y]
+	})
+	var shares []string
+	for _, v := range vals {
+		shares = append(shares, fmt.Sprintf("%s %d/%d", v, count[v], a))
+	}
+	notes = append(notes, fmt.Sprintf("bag of %s: %s (max share %.3f, alpha %s)", sa, strings.Join(shares, ", "),
+		float64(count[vals[0]])/float64(a), r.values["alpha"]))
+	if r.variant == VariantAlpha {
+		notes = append(notes, "published in generalized.csv with the generalized quasi-identifiers above and the exact sensitive values")
+	} else {
+		notes = append(notes, fmt.Sprintf("lossy join on ClassID: %d x %d = %d join rows for %d records (Table 7: 12 rows from 6)",
+			a, a, a*a, a))
+	}
+	d.Sections = append(d.Sections, method.Section{Notes: notes})
+	qiCols := make([]*model.Column, len(qis))
+	for q, name := range qis {
+		qiCols[q] = in.Table.Column(name)
+	}
+	if r.variant == VariantAlpha {
+		gen := method.Section{Title: "generalized.csv rows of the class (published)", Header: append(append([]string(nil), qis...), sa), Total: a}
+		for j, row := range c.rows {
+			if j >= limit {
+				break
+			}
+			line := r.summary(c)
+			gen.Rows = append(gen.Rows, append(line, r.sa.Value(int(row))))
+		}
+		d.Sections = append(d.Sections, gen)
+	} else {
+		nss := method.Section{Title: "nss.csv rows of the class (published)", Header: append(append([]string(nil), qis...), ClassID), Total: a}
+		ss := method.Section{Title: "ss.csv rows of the class (published, in no particular order)", Header: []string{ClassID, sa}, Total: a}
+		for j, row := range c.rows {
+			if j >= limit {
+				break
+			}
+			var line []string
+			for _, col := range qiCols {
+				line = append(line, col.Value(int(row)))
+			}
+			nss.Rows = append(nss.Rows, append(line, id))
+		}
+		sorted := make([]string, 0, a)
+		for _, row := range c.rows {
+			sorted = append(sorted, r.sa.Value(int(row)))
+		}
+		sort.Strings(sorted)
+		for j, v := range sorted {
+			if j >= limit {
+				break
+			}
+			ss.Rows = append(ss.Rows, []string{id, v})
+		}
+		d.Sections = append(d.Sections, nss, ss)
+	}
+	orig := method.Section{Title: "original records (private: never published together)", Header: append(append([]string(nil), qis...), sa), Total: a}
+	for j, row := range c.rows {
+		if j >= limit {
+			break
+		}
+		var line []string
+		for _, col := range qiCols {
+			line = append(line, col.Value(int(row)))
+		}
+		orig.Rows = append(orig.Rows, append(line, r.sa.Value(int(row))))
+	}
+	chart := method.Section{Title: "share of each sensitive value in the class"}
+	for _, v := range vals {
+		chart.Labels = append(chart.Labels, v)
+	}
+	share := make([]float64, len(vals))
+	limitLine := make([]float64, len(vals))
+	for j, v := range vals {
+		share[j] = float64(count[v]) / float64(a)
+		limitLine[j] = r.alpha
+	}
+	chart.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: limitLine}}
+	d.Sections = append(d.Sections, orig, chart)
+	return d
+}
+
+// charts draws the table's sensitive distribution against alpha (a value
+// above alpha makes (alpha,k) infeasible), the class sizes and the
+// classes' largest sensitive shares.
+func (r *run) charts() []method.Section {
+	n := r.in.Table.Rows
+	counts := make([]int, r.prob.m)
+	for _, v := range r.prob.sa {
+		counts[v]++
+	}
+	order := make([]int, 0, len(counts))
+	for v, c := range counts {
+		if c > 0 {
+			order = append(order, v)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] > counts[order[b]] })
+	if len(order) > 12 {
+		order = order[:12]
+	}
+	table := method.Section{Title: fmt.Sprintf("%s in the table vs alpha (most frequent values)", r.in.Roles.SA)}
+	var share, lim []float64
+	for _, v := range order {
+		name := "(missing)"
+		if v < len(r.sa.Dict) {
+			name = r.sa.Dict[v]
+		}
+		table.Labels = append(table.Labels, name)
+		share = append(share, float64(counts[v])/float64(max(1, n)))
+		lim = append(lim, r.alpha)
+	}
+	table.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: lim}}
+
+	sizes := method.Section{Title: "classes by size"}
+	const bins = 10
+	sizeCount := make([]float64, bins+1)
+	for _, c := range r.classes {
+		sizeCount[min(bins, max(0, len(c.rows)-r.k))]++
+	}
+	for i := 0; i <= bins; i++ {
+		label := fmt.Sprint(r.k + i)
+		if i == bins {
+			label = ">=" + label
+		}
+		sizes.Labels = append(sizes.Labels, label)
+	}
+	sizes.Series = []method.Series{{Name: "classes", Values: sizeCount}}
+
+	fracs := method.Section{Title: "classes by largest sensitive share"}
+	fracCount := make([]float64, 10)
+	for _, g := range r.res.Groups {
+		fracCount[min(9, int(g.Figures[FigFraction]*10-1e-9))]++
+	}
+	for i := range fracCount {
+		fracs.Labels = append(fracs.Labels, fmt.Sprintf("<=%.1f", float64(i+1)/10))
+	}
+	fracs.Series = []method.Series{{Name: "classes", Values: fracCount}}
+	return []method.Section{table, sizes, fracs}
+}

@@ -1,0 +1,217 @@
+package lossyjoin
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"privlab/algorithms/release"
+	"privlab/model"
+)
+
+// Details is the method-specific part of manifest.json.
+type Details struct {
+	// Remark is the annotation of Section 5 (lossy and anatomy).
+	Remark    string `json:"remark,omitempty"`
+	Criterion string `json:"criterion,omitempty"`
+	Classes   int    `json:"classes"`
+	// JoinRows is the size of the lossy join of nss.csv and ss.csv on
+	// ClassID: the sum of the squared class sizes (Table 7 has 12).
+	JoinRows int `json:"join_rows,omitempty"`
+	// L is Anatomy's l = ceil(1/alpha).
+	L             int                     `json:"l,omitempty"`
+	GroupFigures  []release.FigureSummary `json:"group_figures"`
+	DomainEntries int                     `json:"domain_entries,omitempty"`
+}
+
+// linked reports whether two row maps pair the same input rows at the
+// same positions often enough to link the files through row order: ten
+// coincidences (independent uniform shuffles give one on average, ten with
+// probability about 1e-7), or every row of a file of three or more. The
+// checker applies the same rule.
+func linked(a, b []int) bool {
+	same := 0
+	for i := range a {
+		if i < len(b) && a[i] == b[i] {
+			same++
+		}
+	}
+	return same >= 10 || (len(a) >= 3 && same == len(a))
+}
+
+// release builds the publishable files. nss.csv and ss.csv (Section 5:
+// "Original QID attributes | Class ID" and "Class ID | Sensitive
+// attribute") are shuffled independently, so a row's position links it
+// neither to the input nor to the other file; variant alpha publishes
+// generalized.csv (the generalized QIs and the sensitive value, shuffled)
+// and domains.csv (the values each generalized label stands for, needed to
+// read it).
+func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+	rng := model.NewRand(seed)
+	in := r.in
+	qis := in.Roles.QIs
+	qiCols := make([]*model.Column, len(qis))
+	for i, q := range qis {
+		qiCols[i] = in.Table.Column(q)
+	}
+	// Records listed class by class.
+	records := make([]int32, 0, in.Table.Rows)
+	for _, c := range r.classes {
+		records = append(records, c.rows...)
+	}
+	n := len(records)
+	res := r.res
+	man := release.Manifest(res, in)
+	det := Details{Classes: len(r.classes),
+		GroupFigures: release.Summaries(res, nil)}
+	rowMaps := map[string][]int{}
+	var files []model.ReleaseFile
+	if r.variant == VariantAlpha {
+		perm := release.Shuffled(n, rng)
+		labels := r.labels()
+		rowMap := make([]int, n)
+		for i, p := range perm {
+			rowMap[i] = int(records[p])
+		}
+		rowMaps[FileGeneralized] = rowMap
+		dom := r.domainRows()
+		det.DomainEntries = len(dom)
+		files = []model.ReleaseFile{
+			{Name: FileGeneralized, Header: append(append([]string(nil), qis...), in.Roles.SA), Rows: n,
+				Fill: func(i int, rec []string) {
+					row := records[perm[i]]
+					c := r.classes[r.classOf[row]]
+					for q := range qis {
+						rec[q] = labels[q][c.vec[q]]
+					}
+					rec[len(qis)] = r.sa.Value(int(row))
+				}},
+			{Name: FileDomains, Header: []string{"attribute", "label", "value"}, Rows: len(dom),
+				Fill: func(i int, rec []string) { copy(rec, dom[i][:]) }},
+		}
+		man.Notes = []string{
+			"generalized.csv is one generalized table: every record with its class's generalized quasi-identifiers and its sensitive value, shuffled; records with the same generalized quasi-identifiers form a QID-EC.",
+			"domains.csv lists, for every generalized label, the values of the quasi-identifier's domain it stands for (and each quasi-identifier's whole domain).",
+		}
+	} else {
+		nssPerm := release.Shuffled(n, rng)
+		ssPerm := release.Shuffled(n, rng)
+		nssMap, ssMap := make([]int, n), make([]int, n)
+		for i := range nssPerm {
+			nssMap[i] = int(records[nssPerm[i]])
+		}
+		for {
+			for i := range ssPerm {
+				ssMap[i] = int(records[ssPerm[i]])
+			}
+			if !linked(nssMap, ssMap) {
+				break
+			}
+			// Positions would pair records as they were: draw again.
+			ssPerm = release.Shuffled(n, rng)
+		}
+		rowMaps[FileNSS], rowMaps[FileSS] = nssMap, ssMap
+		files = []model.ReleaseFile{
+			{Name: FileNSS, Header: append(append([]string(nil), qis...), ClassID), Rows: n,
+				Fill: func(i int, rec []string) {
+					row := nssMap[i]
+					for q, col := range qiCols {
+						rec[q] = col.Value(row)
+					}
+					rec[len(qis)] = strconv.Itoa(int(r.classOf[row]) + 1)
+				}},
+			{Name: FileSS, Header: []string{ClassID, in.Roles.SA}, Rows: n,
+				Fill: func(i int, rec []string) {
+					row := ssMap[i]
+					rec[0] = strconv.Itoa(int(r.classOf[row]) + 1)
+					rec[1] = r.sa.Value(row)
+				}},
+		}
+		det.Remark = Remark
+		det.JoinRows = r.joinRows
+		man.Notes = []string{Remark,
+			"ClassID is the only link between the tables. An estimate of COUNT(*) with conditions on the quasi-identifiers and the sensitive attribute is, per class, (NSS rows that match) x (SS rows that match) / class size (Section 7)."}
+		if r.variant == VariantAnatomy {
+			det.L = r.l
+			man.Notes = append(man.Notes, fmt.Sprintf("anatomy: the classes are Xiao and Tao's l-diverse buckets (l = %d), formed without regard to the quasi-identifiers", r.l))
+		}
+	}
+	if r.variant == VariantLossy || r.variant == VariantAlpha {
+		det.Criterion = Criterion
+	}
+	man.Details = det
+	rel := &model.Release{Files: files, Manifest: man}
+	return rel, rowMaps, nil
+}
+
+// labels gives the published label of every hierarchy node a class uses,
+// per QI: the node's label, made unique where two nodes of one hierarchy
+// share a label but not their values (a leaf keeps its value).
+func (r *run) labels() []map[int32]string {
+	out := make([]map[int32]string, len(r.prob.attrs))
+	for q := range r.prob.attrs {
+		h := r.prob.attrs[q].h
+		used := r.usedNodes(q)
+		// Leaves first, so that a value is always written as itself.
+		sort.SliceStable(used, func(i, j int) bool { return h.IsLeaf(int(used[i])) && !h.IsLeaf(int(used[j])) })
+		span := map[string][2]int{}
+		m := map[int32]string{}
+		for _, n := range used {
+			nd := h.Nodes[n]
+			lab := nd.Label
+			if s, ok := span[lab]; ok && s != [2]int{nd.First, nd.Last} {
+				lo, hi := h.Nodes[h.Leaves[nd.First]].Label, h.Nodes[h.Leaves[nd.Last]].Label
+				lab = fmt.Sprintf("%s [%s..%s]", lab, lo, hi)
+				for k := 2; ; k++ {
+					if s, ok := span[lab]; !ok || s == [2]int{nd.First, nd.Last} {
+						break
+					}
+					lab = fmt.Sprintf("%s [%s..%s] #%d", nd.Label, lo, hi, k)
+				}
+			}
+			span[lab] = [2]int{nd.First, nd.Last}
+			m[n] = lab
+		}
+		out[q] = m
+	}
+	return out
+}
+
+// usedNodes lists the nodes of QI q that some class uses, and the root, in
+// hierarchy order.
+func (r *run) usedNodes(q int) []int32 {
+	h := r.prob.attrs[q].h
+	seen := map[int32]bool{0: true}
+	for _, c := range r.classes {
+		seen[c.vec[q]] = true
+	}
+	out := make([]int32, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := h.Nodes[out[i]], h.Nodes[out[j]]
+		if a.First != b.First {
+			return a.First < b.First
+		}
+		return a.Depth < b.Depth
+	})
+	return out
+}
+
+// domainRows are the rows of domains.csv: for every QI and every label it
+// uses (and its root), the values of the label's subdomain.
+func (r *run) domainRows() [][3]string {
+	labels := r.labels()
+	var out [][3]string
+	for q, name := range r.in.Roles.QIs {
+		h := r.prob.attrs[q].h
+		for _, n := range r.usedNodes(q) {
+			nd := h.Nodes[n]
+			for i := nd.First; i <= nd.Last; i++ {
+				out = append(out, [3]string{name, labels[q][n], h.Nodes[h.Leaves[i]].Label})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+// Package verifytest helps the checkers' tests forge releases as anyone
+// holding one could: edit the manifest, re-compute every file's hash and
+// render report.md anew, so that only the content checks can catch an
+// edit.
+package verifytest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"privlab/model"
+)
+
+// Restate re-computes the SHA-256 of every listed file, applies edit
+// (nil: none) to dir/manifest.json and, when the release has a report,
+// renders report.md from the edited manifest and lists its new hash.
+func Restate(t testing.TB, dir string, edit func(m map[string]any)) {
+	t.Helper()
+	m := read(t, dir)
+	rehash(dir, m, "")
+	if edit != nil {
+		edit(m)
+	}
+	write(t, dir, m)
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		return // the edit broke the manifest: nothing to render
+	}
+	hasReport := false
+	if files, ok := m["files"].([]any); ok {
+		for _, f := range files {
+			if e, ok := f.(map[string]any); ok && e["name"] == "report.md" {
+				hasReport = true
+			}
+		}
+	}
+	if !hasReport {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(model.RenderReport(man)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rehash(dir, m, "report.md")
+	write(t, dir, m)
+}
+
+func read(t testing.TB, dir string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func write(t testing.TB, dir string, m map[string]any) {
+	t.Helper()
+	b, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rehash re-computes the hash of every listed file, or only of the one
+// named.
+func rehash(dir string, m map[string]any, only string) {
+	files, _ := m["files"].([]any)
+	for _, f := range files {
+		e, ok := f.(map[string]any)
+		if !ok {
+			continue
+		}
+		name, _ := e["name"].(string)
+		if only != "" && name != only {
+			continue
+		}
+		if sum, err := model.FileSHA256(filepath.Join(dir, name)); err == nil && filepath.Base(name) == name {
+			e["sha256"] = sum
+		}
+	}
+}

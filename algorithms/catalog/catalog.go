@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"privlab/algorithms/ambiguity"
+	ambcheck "privlab/algorithms/ambiguity/check"
 	"privlab/algorithms/distribution"
 	distcheck "privlab/algorithms/distribution/check"
 	"privlab/algorithms/method"
@@ -25,6 +27,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{distribution.Method{}, distcheck.Check},
+		{ambiguity.Method{}, ambcheck.Check},
 	}
 }
 

@@ -66,6 +66,8 @@ func (Method) Spec() method.Spec {
 		Files:       []string{"at_<qi>.csv", "st.csv"},
 		Insensitive: "dropped: the release holds one value table per quasi-identifier and the sensitive table only",
 		Suggested:   model.Values{"alpha": "0.5", "beta": "0.25"},
+		Charts:      "Presence",
+		ChartParams: []string{"alpha", "beta"},
 		Certifies: "every record a group covers is present with probability |G|/prod_i|G_ATi| <= alpha and has any sensitive value " +
 			"with probability c/|G| <= beta given presence (Wang, Theorems 5.1-5.2), and every group holds ceil(1/beta) distinct " +
 			"sensitive values (Theorem 7.2); the probabilities assume an attacker who knows nothing beyond the release, and the " +
@@ -381,6 +383,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	r.res = res
 	res.Answerer = s
 	res.Detail = r.detail
+	res.Charts = r.charts
 	res.Release = r.release
 	return res, nil
 }
@@ -458,7 +461,7 @@ func (r *run) detail(gi, limit int) method.Detail {
 	s := r.sch
 	id := r.ids[gi]
 	grp := r.groups[gi]
-	d := method.Detail{Title: fmt.Sprintf("Group %d: %d records", id, len(grp))}
+	d := method.Detail{}
 	d.Sections = append(d.Sections, method.Section{Title: "Why (Wang, Theorems 5.1-5.2)", Notes: r.reasoning(gi)})
 	for i, col := range r.qiCols {
 		sec := method.Section{Title: fmt.Sprintf("AT %s (%s)", col.Name, r.atFiles[i]), Header: []string{col.Name, "GroupID"}}
@@ -558,7 +561,7 @@ func (r *run) reasoning(gi int) []string {
 			size, join-1, size-1, join, size, size, join, pres),
 		fmt.Sprintf("Joined with ST's %d values the group gives %d*%d = %d tuples; %s has frequency %d,", size, join, size, join*size, sa, c),
 		fmt.Sprintf("so Pr((%s,%s) and %s in T) = %d*C(%d,%d)/C(%d,%d) = %s,", who, sa, who, c, join*size-1, size-1, join*size, size, fraction(c, join)),
-		fmt.Sprintf("and Pr((%s,%s) | %s in T) = (%s)/(%s) = %d/%d = %s (Thm 5.2).", who, sa, who, fraction(c, join), pres, c, size, fraction(c, size)),
+		fmt.Sprintf("and Pr((%s,%s) | %s in T) = (%s)/(%s) = %s = c/|G| with c = %d, |G| = %d (Thm 5.2).", who, sa, who, fraction(c, join), pres, fraction(c, size), c, size),
 		fmt.Sprintf("alpha = %s, beta = %s: presence %.3f, largest association %.3f.", r.values["alpha"], r.values["beta"], s.presence(gi), s.association(gi)),
 	}
 	return lines
@@ -568,4 +571,37 @@ func (r *run) reasoning(gi int) []string {
 // files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	return openScheme(dir)
+}
+
+// charts draws how the groups sit against the parameters: their presence
+// probabilities in tenths of alpha, and their sizes from ceil(1/beta) up.
+func (r *run) charts() []method.Section {
+	s := r.sch
+	alpha := r.values.Float("alpha")
+	pres := method.Section{Title: fmt.Sprintf("groups by presence Pr(t in T), alpha = %s", r.values["alpha"])}
+	counts := make([]float64, 10)
+	for g := 0; g < s.groups; g++ {
+		b := int(s.presence(g) / alpha * 10)
+		counts[min(max(b, 0), 9)]++
+	}
+	for b := range counts {
+		pres.Labels = append(pres.Labels, fmt.Sprintf("<=%.3g", alpha*float64(b+1)/10))
+	}
+	pres.Series = []method.Series{{Name: "groups", Values: counts}}
+	sizes := method.Section{Title: fmt.Sprintf("groups by size |G|, ceil(1/beta) = %d", r.g)}
+	top := r.g + 7
+	byS := make([]float64, top-r.g+1)
+	for _, n := range s.size {
+		byS[min(n, top)-r.g]++
+	}
+	for n := r.g; n <= top; n++ {
+		label := strconv.Itoa(n)
+		if n == top {
+			label = ">=" + label
+		}
+		sizes.Labels = append(sizes.Labels, label)
+	}
+	sizes.Series = []method.Series{{Name: "groups", Values: byS}}
+	sizes.Notes = []string{fmt.Sprintf("%d records in %d groups, %d suppressed", r.res.Published, s.groups, r.res.Suppressed)}
+	return []method.Section{pres, sizes}
 }

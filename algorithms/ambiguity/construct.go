@@ -381,13 +381,20 @@ func (b *builder) pickAdd(s int32) {
 // published in violation.
 func construct(ctx context.Context, c *codes, alpha float64, g int, progress func(float64)) ([][]int32, *builder, error) {
 	b := newBuilder(c, alpha, g)
+	groups, err := b.build(ctx, progress)
+	return groups, b, err
+}
+
+// build runs Steps 2 and 3 on the buckets of Step 1.
+func (b *builder) build(ctx context.Context, progress func(float64)) ([][]int32, error) {
+	c, g, alpha := b.c, b.g, b.alpha
 	arena := make([]int32, 0, c.n)
 	var groups [][]int32
 	picked := 0
 	for int(b.ge[1]) >= g {
 		if len(groups)%512 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			if progress != nil && c.n > 0 {
 				progress(0.9 * float64(picked) / float64(c.n))
@@ -426,9 +433,9 @@ func construct(ctx context.Context, c *codes, alpha float64, g int, progress fun
 	}
 	b.stats.Step2 = len(groups)
 	if err := b.residues(ctx, groups); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return groups, b, nil
+	return groups, nil
 }
 
 // residues is Step 3: it places what is left in the sensitive buckets.

@@ -183,6 +183,7 @@ func openScheme(dir string) (*scheme, error) {
 		if !ok {
 			g = int32(len(groupIdx))
 			groupIdx[id] = g
+			s.ids = append(s.ids, id)
 		}
 		return g
 	}

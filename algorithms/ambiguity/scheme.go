@@ -20,6 +20,8 @@ type scheme struct {
 	qis    []string
 	sa     string
 	groups int
+	// ids are the GroupIDs of a scheme read from files (nil for a run's).
+	ids []string
 	// size is |G| per group: the sum of its ST frequencies.
 	size []int
 	// maxFreq is the largest ST frequency per group.
@@ -73,6 +75,17 @@ func (s *scheme) join(g int) float64 {
 // sensitive values v of group g, c being v's frequency (Wang, Theorem 5.2).
 func (s *scheme) association(g int) float64 {
 	return float64(s.maxFreq[g]) / float64(s.size[g])
+}
+
+// associationOf is Pr((t, v) in T | t in T) = c / |G| for the sensitive
+// value v (0 when the group does not hold it).
+func (s *scheme) associationOf(g int, v string) float64 {
+	for r, code := range s.st.code {
+		if int(s.st.group[r]) == g && s.st.text[code] == v {
+			return float64(s.st.freq[r]) / float64(s.size[g])
+		}
+	}
+	return 0
 }
 
 // groupFigures returns, per group, the figures of Spec().Figures.
@@ -244,9 +257,11 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 	}
 	count := sortedSum(counts)
 	b := method.Bounds{HasEst: true, Note: estimateNote}
-	// A record meeting every condition puts its values in its group's
-	// tables, so that group contributes: an estimate of 0 is exact.
-	if count == 0 {
+	// A published record meeting every condition puts its values in its
+	// group's tables, so that group contributes: a count of 0 means no
+	// published record is selected (suppressed ones may be), and SUM and
+	// AVG have nothing to add up.
+	if count == 0 && q.Agg != model.Count {
 		b.Empty = true
 		return b, nil
 	}

@@ -171,6 +171,19 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		Figures: map[string]float64{worstPresence: maxP, worstAssociation: maxA, utilityName: float64(published) / float64(rl.groups)},
 		Holds:   map[string]bool{worstPresence: holdsP, worstAssociation: holdsA},
 	}
+	// The method always states these figures; one left out is not verified.
+	stated := map[string]bool{}
+	for _, f := range m.WorstCases {
+		stated[f.Name] = true
+	}
+	for _, f := range m.Utility {
+		stated[f.Name] = true
+	}
+	for _, name := range []string{worstPresence, worstAssociation, utilityName} {
+		if !stated[name] {
+			r.Add(false, "claim "+name, "the manifest does not state it")
+		}
+	}
 	r.Compare(rel, rc, opt)
 
 	// The details.
@@ -392,6 +405,7 @@ func checkOriginal(rel *verify.Release, rl *release, opt verify.Options, publish
 	tabs := append(append([]*table(nil), rl.at...), rl.st)
 	uncovered, fabricated, freqOff := 0, 0, 0
 	for ti, tb := range tabs {
+		isST := tb == rl.st
 		codes := codeOf(tb.value)
 		// first[key] is the smallest input row behind a table row: the
 		// row's position in the input, for the shuffle check.
@@ -402,7 +416,11 @@ func checkOriginal(rel *verify.Release, rl *release, opt verify.Options, publish
 				text, _ := o.Text(cols[ti], row)
 				code, ok := codes[text]
 				if !ok {
-					uncovered++
+					if isST {
+						freqOff++
+					} else {
+						uncovered++
+					}
 					continue
 				}
 				key := uint64(gi)<<32 | uint64(code)
@@ -422,20 +440,25 @@ func checkOriginal(rel *verify.Release, rl *release, opt verify.Options, publish
 				continue
 			}
 			pinned[row] = f
-			if tb == rl.st && count[key] != rl.freq[row] {
+			if isST && count[key] != rl.freq[row] {
 				freqOff++
 			}
 			delete(first, key)
 		}
-		uncovered += len(first) // member values the table lacks
-		fabricated += extra
+		// first now holds the member values the table lacks.
+		if isST {
+			freqOff += len(first) + extra
+		} else {
+			uncovered += len(first)
+			fabricated += extra
+		}
 		if extra == 0 {
 			verify.Shuffled(tb.file, pinned, rl.groups, r)
 		}
 	}
 	r.Add(uncovered == 0, "coverage", "every one of the %d published records is covered by the group that holds it: each of its values is in that group's tables (Lemma 5.1; %d values missing)", published, uncovered)
 	r.Add(fabricated == 0, "values", "every published value is a value of a member of its group (%d are not)", fabricated)
-	r.Add(freqOff == 0, "frequencies", "st.csv's frequencies are the members' sensitive values, group by group (%d differ)", freqOff)
+	r.Add(freqOff == 0, "frequencies", "%s lists exactly the members' sensitive values with their frequencies, group by group (%d differ)", rl.st.file, freqOff)
 	return nil
 }
 

@@ -289,8 +289,16 @@ func (r *run) buildScheme() *scheme {
 // rows come group by group, in the order of first appearance.
 func newScheme(qis []string, sa string, groups [][]int32, qiCols []*model.Column, saCol *model.Column) *scheme {
 	s := &scheme{qis: qis, sa: sa, groups: len(groups), at: make([]valueTable, len(qiCols))}
+	rows := 0
+	for _, g := range groups {
+		rows += len(g)
+	}
 	build := func(c *model.Column, freq bool) valueTable {
-		t := valueTable{name: c.Name, kind: c.Kind, text: c.Dict, num: c.Nums, start: make([]int32, len(groups)+1)}
+		t := valueTable{name: c.Name, kind: c.Kind, text: c.Dict, num: c.Nums, start: make([]int32, len(groups)+1),
+			code: make([]int32, 0, rows), group: make([]int32, 0, rows)}
+		if freq {
+			t.freq = make([]int32, 0, rows)
+		}
 		// slot[code] is the row of code in the current group (+1), or 0.
 		slot := make([]int32, len(c.Dict))
 		for gi, grp := range groups {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"privlab/algorithms/ambiguity"
+	ambcheck "privlab/algorithms/ambiguity/check"
 	"privlab/algorithms/distribution"
 	distcheck "privlab/algorithms/distribution/check"
 	"privlab/algorithms/lossyjoin"
@@ -31,6 +33,7 @@ func Entries() []Entry {
 		{distribution.Method{}, distcheck.Check},
 		{lossyjoin.Method{}, ljcheck.Check},
 		{sampling.Method{}, samplingcheck.Check},
+		{ambiguity.Method{}, ambcheck.Check},
 	}
 }
 

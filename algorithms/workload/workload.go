@@ -27,7 +27,11 @@ import (
 //     s^(1/(qd+1)) of its domain, so that the query selects about s of the
 //     table (Wong et al., Section 7; Wang, Section 7): A IN (b values) with
 //     b = ceil(|A| * s^(1/(qd+1))) for a categorical attribute, a range
-//     of that fraction of the domain for a numeric one.
+//     of that fraction of the domain for a numeric one. With
+//     Options.SAPoint the condition on the sensitive attribute is SA = v
+//     for one random value v, and the qd QI conditions carry the
+//     selectivity alone: each selects s^(1/qd) of its domain (the COUNT
+//     ... WHERE S = v queries of Wang, Section 8.1).
 const (
 	AvgRange   = "avg-range"
 	CountRange = "count-range"
@@ -44,6 +48,10 @@ type Options struct {
 	// (default min(4, QIs)); Selectivity is its s (default 0.05).
 	Dims        int
 	Selectivity float64
+	// SAPoint makes a count-in query's condition on the sensitive
+	// attribute SA = v (one value) instead of an IN over a fraction of its
+	// values; the QI conditions then select s of the table together.
+	SAPoint bool
 }
 
 // Describe says in words what a workload of the shape selects.
@@ -56,6 +64,9 @@ func Describe(shape string, opt Options) string {
 		s := opt.Selectivity
 		if s <= 0 || s > 1 {
 			s = 0.05
+		}
+		if opt.SAPoint {
+			return fmt.Sprintf("conditions on %s quasi-identifiers selecting %g of the table, and SA = v for one random value v", qd, s)
 		}
 		return fmt.Sprintf("conditions on %s quasi-identifiers and the sensitive attribute, selectivity %g", qd, s)
 	}
@@ -138,6 +149,9 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 		s = 0.05
 	}
 	frac := math.Pow(s, 1/float64(qd+1))
+	if opt.SAPoint {
+		frac = math.Pow(s, 1/float64(qd))
+	}
 	var out []*model.Query
 	for i := 0; i < opt.Queries; i++ {
 		perm := rng.Perm(len(qis))
@@ -145,7 +159,11 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 		for _, j := range perm[:qd] {
 			preds = append(preds, condition(qis[j], frac, rng))
 		}
-		preds = append(preds, condition(sa, frac, rng))
+		if opt.SAPoint {
+			preds = append(preds, fmt.Sprintf("%q = %s", sa.Name, QuoteValue(sa.Dict[rng.Intn(len(sa.Dict))])))
+		} else {
+			preds = append(preds, condition(sa, frac, rng))
+		}
 		q, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
 		if err != nil {
 			return nil, err

@@ -470,3 +470,48 @@ func TestEvaluateUnansweredQueryKeepsItsRow(t *testing.T) {
 		t.Fatalf("rows %+v, want one per query (2)", res.Rows)
 	}
 }
+
+// TestGenerateCountInSAPoint: with SAPoint every query conditions on qd
+// QIs and on the SA with SA = v for one value of the SA's domain; each QI
+// condition selects s^(1/qd) of its domain.
+func TestGenerateCountInSAPoint(t *testing.T) {
+	tb := ages0to100(t)
+	roles := model.Roles{QIs: []string{"age", "sex"}, SA: "sal"}
+	qs, err := Generate(tb, roles, Options{Shape: CountIn, Queries: 50, Seed: 3, Dims: 1, Selectivity: 0.25, SAPoint: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sal := tb.Column("sal")
+	for _, q := range qs {
+		if len(q.Preds) != 2 {
+			t.Fatalf("%s: %d conditions, want 1 QI + SA", q.Text, len(q.Preds))
+		}
+		sa := q.Preds[1]
+		if sa.Column != "sal" || sa.Op != model.OpEq || len(sa.Values) != 1 {
+			t.Fatalf("%s: the SA condition is not SA = v", q.Text)
+		}
+		found := false
+		for _, v := range sal.Dict {
+			found = found || v == sa.Values[0].Text
+		}
+		if !found {
+			t.Fatalf("%s: %s is not a value of sal", q.Text, sa.Values[0].Text)
+		}
+		qi := q.Preds[0]
+		switch qi.Column {
+		case "age": // 25% of 0..100 = 25 years
+			if w := qi.Values[1].Num - qi.Values[0].Num; qi.Op != model.OpBetween || w != 25 {
+				t.Fatalf("%s: age range of width %v, want 25", q.Text, w)
+			}
+		case "sex": // ceil(2 * 0.25) = 1 value
+			if qi.Op != model.OpIn || len(qi.Values) != 1 {
+				t.Fatalf("%s: want one sex value", q.Text)
+			}
+		default:
+			t.Fatalf("%s: condition on %s", q.Text, qi.Column)
+		}
+	}
+	if d := Describe(CountIn, Options{Dims: 2, Selectivity: 0.01, SAPoint: true}); !strings.Contains(d, "SA = v") {
+		t.Errorf("Describe: %q", d)
+	}
+}

@@ -1,0 +1,599 @@
+// Package check is the independent checker of ambiguity releases (Hui
+// Wang, Ambiguity): from at_<qi>.csv and st.csv alone it recomputes every
+// group's presence probability |G| / prod_i |G_ATi| (Theorem 5.1) and
+// association probability c / |G| (Theorem 5.2), holds them against alpha
+// and beta, checks the structure Algorithm 2 guarantees (duplicate-free
+// auxiliary tables, one occurrence of each sensitive value per group and
+// at least ceil(1/beta) of them: Theorems 7.1-7.2) and every figure the
+// manifest states. With the original table it proves the release is
+// faithful: each published record is covered by exactly the group that
+// holds it (Lemma 5.1), each group's tables hold its members' values and
+// nothing else, and the frequencies are its members' sensitive values.
+// It imports model and algorithms/verify only, never the method.
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// The names the manifest gives its figures (the method's contract).
+const (
+	worstPresence    = "max presence probability"
+	worstAssociation = "max association probability"
+	utilityName      = "average group size"
+	auditGroups      = "groups"
+)
+
+// figureLabels are the per-group figures, in the method's order.
+var figureLabels = []string{"Pr(t in T)", "Pr(t,s|t)", "join", "SA values"}
+
+// details is the manifest's method part.
+type details struct {
+	AuxiliaryTables []struct {
+		QI   string `json:"qi"`
+		File string `json:"file"`
+	} `json:"auxiliary_tables"`
+	SensitiveTable string            `json:"sensitive_table"`
+	Kinds          map[string]string `json:"kinds"`
+	CeilInvBeta    float64           `json:"ceil_inv_beta"`
+	MinGroupSize   float64           `json:"min_group_size"`
+	MaxGroupSize   float64           `json:"max_group_size"`
+	MinDistinctSA  float64           `json:"min_distinct_sensitive"`
+	MaxFrequency   float64           `json:"max_frequency"`
+	FigureSummary  []struct {
+		Figure string  `json:"figure"`
+		Min    float64 `json:"min"`
+		Mean   float64 `json:"mean"`
+		Max    float64 `json:"max"`
+	} `json:"group_figures"`
+}
+
+// table is one value table read back: per row its value (as a code of
+// the file's column) and its group index.
+type table struct {
+	file  string
+	t     *model.Table
+	value *model.Column
+	group []int32
+	// count is the rows per group.
+	count []int
+}
+
+// release is what the checker reads.
+type release struct {
+	groups int
+	ids    []int // GroupID of each group index (1..groups)
+	at     []*table
+	st     *table
+	freq   []int // per st row
+	size   []int // per group
+	maxF   []int
+}
+
+// Check verifies an ambiguity release.
+func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
+	m := rel.Manifest
+	man := filepath.Join(rel.Dir, "manifest.json")
+	det, err := readDetails(m, man)
+	if err != nil {
+		return err
+	}
+	alpha, aok := param(m, "alpha")
+	beta, bok := param(m, "beta")
+	r.Add(aok && bok, "parameters", "alpha = %s and beta = %s are probabilities in (0,1]", m.Parameters["alpha"], m.Parameters["beta"])
+	if !aok || !bok {
+		return nil
+	}
+	if len(det.AuxiliaryTables) != len(m.QIs) || len(m.QIs) == 0 || m.SA == "" {
+		return &model.InputError{File: man, Msg: fmt.Sprintf("details name %d auxiliary tables for %d quasi-identifiers", len(det.AuxiliaryTables), len(m.QIs)),
+			Hint: "an ambiguity release has one at_<qi>.csv per quasi-identifier, and a sensitive attribute"}
+	}
+	names := map[string]bool{det.SensitiveTable: true}
+	for i, a := range det.AuxiliaryTables {
+		r.ClaimText(fmt.Sprintf("details.auxiliary_tables[%d].qi", i), a.QI, m.QIs[i])
+		if names[a.File] {
+			return &model.InputError{File: man, Msg: fmt.Sprintf("details name %s twice", a.File)}
+		}
+		names[a.File] = true
+	}
+	for _, col := range append(append([]string(nil), m.QIs...), m.SA) {
+		if k := det.Kinds[col]; k != "numeric" && k != "categorical" {
+			r.Add(false, "claim details.kinds", "the kind of %s is %q; want numeric or categorical", col, k)
+		}
+	}
+	// Every listed file is one of the tables (or the report).
+	var extra []string
+	for _, f := range rel.Files() {
+		if !names[f] && f != "report.md" {
+			extra = append(extra, f)
+		}
+	}
+	r.Add(len(extra) == 0, "release files", "the release lists the %d auxiliary tables, the sensitive table and the report only%s", len(m.QIs), listIf(" ; also: ", extra))
+
+	rl, ok, err := read(rel, det, r)
+	if err != nil || !ok {
+		return err
+	}
+
+	// The privacy figures, group by group.
+	g := ceilInv(beta)
+	pres := make([]float64, rl.groups)
+	assoc := make([]float64, rl.groups)
+	join := make([]float64, rl.groups)
+	distinct := make([]float64, rl.groups)
+	worstP, worstA, badDiv := -1, -1, 0
+	for gi := 0; gi < rl.groups; gi++ {
+		j := 1.0
+		for _, at := range rl.at {
+			j *= float64(at.count[gi])
+		}
+		join[gi] = j
+		pres[gi] = float64(rl.size[gi]) / j
+		assoc[gi] = float64(rl.maxF[gi]) / float64(rl.size[gi])
+		distinct[gi] = float64(rl.st.count[gi])
+		if worstP < 0 || pres[gi] > pres[worstP] {
+			worstP = gi
+		}
+		if worstA < 0 || assoc[gi] > assoc[worstA] {
+			worstA = gi
+		}
+		if rl.maxF[gi] != 1 || rl.st.count[gi] < g {
+			badDiv++
+		}
+	}
+	maxP, maxA := pres[worstP], assoc[worstA]
+	holdsP, holdsA := maxP <= alpha+1e-9, maxA <= beta+1e-9
+	r.Add(holdsP, "alpha-presence", "every record a group covers has Pr(t in T) = |G| / prod_i |G_ATi| <= alpha = %s (Theorem 5.1; max %.4g in group %d)",
+		m.Parameters["alpha"], maxP, rl.ids[worstP])
+	r.Add(holdsA, "beta-association", "every sensitive value has Pr((t,s) in T | t in T) = c / |G| <= beta = %s (Theorem 5.2; max %.4g in group %d)",
+		m.Parameters["beta"], maxA, rl.ids[worstA])
+	r.Add(badDiv == 0, "diversity", "every group holds each sensitive value once and at least ceil(1/beta) = %d of them (Algorithm 2, Theorems 7.1-7.2; %d groups do not)", g, badDiv)
+
+	published := 0
+	for _, s := range rl.size {
+		published += s
+	}
+	tables := map[string]*model.Table{rl.st.file: rl.st.t}
+	for _, at := range rl.at {
+		tables[at.file] = at.t
+	}
+	rc := verify.Recomputed{Groups: rl.groups, Published: published, Tables: tables,
+		Figures: map[string]float64{worstPresence: maxP, worstAssociation: maxA, utilityName: float64(published) / float64(rl.groups)},
+		Holds:   map[string]bool{worstPresence: holdsP, worstAssociation: holdsA},
+	}
+	// The method always states these figures; one left out is not verified.
+	stated := map[string]bool{}
+	for _, f := range m.WorstCases {
+		stated[f.Name] = true
+	}
+	for _, f := range m.Utility {
+		stated[f.Name] = true
+	}
+	for _, name := range []string{worstPresence, worstAssociation, utilityName} {
+		if !stated[name] {
+			r.Add(false, "claim "+name, "the manifest does not state it")
+		}
+	}
+	r.Compare(rel, rc, opt)
+
+	// The details.
+	minS, maxS, minD, maxF := rl.size[0], rl.size[0], rl.st.count[0], rl.maxF[0]
+	for gi := range rl.size {
+		minS, maxS = min(minS, rl.size[gi]), max(maxS, rl.size[gi])
+		minD, maxF = min(minD, rl.st.count[gi]), max(maxF, rl.maxF[gi])
+	}
+	r.Claim("details.ceil_inv_beta", det.CeilInvBeta, float64(g))
+	r.Claim("details.min_group_size", det.MinGroupSize, float64(minS))
+	r.Claim("details.max_group_size", det.MaxGroupSize, float64(maxS))
+	r.Claim("details.min_distinct_sensitive", det.MinDistinctSA, float64(minD))
+	r.Claim("details.max_frequency", det.MaxFrequency, float64(maxF))
+	perGroup := [][]float64{pres, assoc, join, distinct}
+	if len(det.FigureSummary) != len(figureLabels) {
+		r.Add(false, "claim details.group_figures", "the manifest summarises %d figures, the method has %d", len(det.FigureSummary), len(figureLabels))
+	} else {
+		for i, f := range det.FigureSummary {
+			r.ClaimText(fmt.Sprintf("details.group_figures[%d].figure", i), f.Figure, figureLabels[i])
+			lo, mean, hi := summary(perGroup[i])
+			r.Claim("details.group_figures."+figureLabels[i]+".min", f.Min, lo)
+			r.Claim("details.group_figures."+figureLabels[i]+".mean", f.Mean, mean)
+			r.Claim("details.group_figures."+figureLabels[i]+".max", f.Max, hi)
+		}
+	}
+
+	if opt.Original != nil {
+		return checkOriginal(rel, rl, opt, published, r)
+	}
+	return nil
+}
+
+// readDetails decodes the manifest's details strictly: an unknown field
+// is a claim the checker cannot verify.
+func readDetails(m *model.Manifest, man string) (*details, error) {
+	raw, err := json.Marshal(m.Details)
+	if err != nil {
+		return nil, &model.InputError{File: man, Msg: "details: " + err.Error()}
+	}
+	var d details
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, &model.InputError{File: man, Msg: "details are not those of an ambiguity release: " + err.Error()}
+	}
+	return &d, nil
+}
+
+func param(m *model.Manifest, name string) (float64, bool) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(m.Parameters[name]), 64)
+	return x, err == nil && x > 0 && x <= 1
+}
+
+// ceilInv is the least g with 1/g <= beta.
+func ceilInv(beta float64) int {
+	g := 1
+	for 1/float64(g) > beta {
+		g++
+	}
+	return g
+}
+
+func summary(x []float64) (lo, mean, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		mean += v / float64(len(x))
+	}
+	return lo, mean, hi
+}
+
+func listIf(prefix string, items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return prefix + strings.Join(items, ", ")
+}
+
+// read loads st.csv and every auxiliary table and checks their form:
+// headers bound to the manifest's names, GroupIDs 1..G, positive whole
+// frequencies, no duplicate rows, every group in every table.
+func read(rel *verify.Release, det *details, r *verify.Report) (*release, bool, error) {
+	m := rel.Manifest
+	st, err := rel.Table(det.SensitiveTable)
+	if err != nil {
+		return nil, false, err
+	}
+	if !r.BindNames(det.SensitiveTable, st, []string{"GroupID", m.SA, "Frequency"}) {
+		return nil, false, nil
+	}
+	rl := &release{}
+	file := filepath.Join(rel.Dir, det.SensitiveTable)
+	byID := map[string]int32{}
+	stIDs := make([]int, st.Rows)
+	rl.freq = make([]int, st.Rows)
+	for row := 0; row < st.Rows; row++ {
+		id, err := strconv.Atoi(st.Columns[0].Value(row))
+		if err != nil || id < 1 || strconv.Itoa(id) != st.Columns[0].Value(row) {
+			return nil, false, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("GroupID %q is not a whole number >= 1", st.Columns[0].Value(row))}
+		}
+		f, err := strconv.Atoi(st.Columns[2].Value(row))
+		if err != nil || f < 1 || strconv.Itoa(f) != st.Columns[2].Value(row) {
+			return nil, false, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("Frequency %q is not a whole number >= 1", st.Columns[2].Value(row))}
+		}
+		stIDs[row], rl.freq[row] = id, f
+		byID[st.Columns[0].Value(row)] = 0
+	}
+	rl.groups = len(byID)
+	if rl.groups == 0 {
+		r.Add(false, "groups", "%s has no group", det.SensitiveTable)
+		return nil, false, nil
+	}
+	// GroupIDs are 1..G: the audit record lists groups in that order.
+	ids := make([]int, 0, rl.groups)
+	for id := range byID {
+		n, _ := strconv.Atoi(id)
+		ids = append(ids, n)
+	}
+	sort.Ints(ids)
+	if ids[0] != 1 || ids[len(ids)-1] != rl.groups {
+		r.Add(false, "groups", "the GroupIDs of %s are not 1..%d", det.SensitiveTable, rl.groups)
+		return nil, false, nil
+	}
+	rl.ids = ids
+	for id := range byID {
+		n, _ := strconv.Atoi(id)
+		byID[id] = int32(n - 1)
+	}
+	rl.st = &table{file: det.SensitiveTable, t: st, value: st.Columns[1], group: make([]int32, st.Rows), count: make([]int, rl.groups)}
+	rl.size = make([]int, rl.groups)
+	rl.maxF = make([]int, rl.groups)
+	seen := map[uint64]bool{}
+	dups := 0
+	for row := 0; row < st.Rows; row++ {
+		gi := int32(stIDs[row] - 1)
+		rl.st.group[row] = gi
+		rl.st.count[gi]++
+		rl.size[gi] += rl.freq[row]
+		rl.maxF[gi] = max(rl.maxF[gi], rl.freq[row])
+		key := uint64(gi)<<32 | uint64(st.Columns[1].Codes[row])
+		if seen[key] {
+			dups++
+		}
+		seen[key] = true
+	}
+	r.Add(dups == 0, "duplicate-free", "%s lists each sensitive value once per group (%d repeated)", det.SensitiveTable, dups)
+
+	missing := 0
+	for _, a := range det.AuxiliaryTables {
+		t, err := rel.Table(a.File)
+		if err != nil {
+			return nil, false, err
+		}
+		if !r.BindNames(a.File, t, []string{a.QI, "GroupID"}) {
+			return nil, false, nil
+		}
+		at := &table{file: a.File, t: t, value: t.Columns[0], group: make([]int32, t.Rows), count: make([]int, rl.groups)}
+		clear(seen)
+		dups, unknown := 0, 0
+		for row := 0; row < t.Rows; row++ {
+			gi, ok := byID[t.Columns[1].Value(row)]
+			if !ok {
+				unknown++
+				at.group[row] = -1
+				continue
+			}
+			at.group[row] = gi
+			at.count[gi]++
+			key := uint64(gi)<<32 | uint64(t.Columns[0].Codes[row])
+			if seen[key] {
+				dups++
+			}
+			seen[key] = true
+		}
+		r.Add(dups == 0, "duplicate-free", "%s lists each value once per group (Definition 3.3; %d repeated)", a.File, dups)
+		r.Add(unknown == 0, "groups", "every GroupID of %s is a group of %s (%d are not)", a.File, det.SensitiveTable, unknown)
+		for _, c := range at.count {
+			if c == 0 {
+				missing++
+			}
+		}
+		rl.at = append(rl.at, at)
+	}
+	r.Add(missing == 0, "groups", "every group has values in every auxiliary table (%d gaps)", missing)
+	return rl, missing == 0, nil
+}
+
+// checkOriginal proves the release faithful to the original: which
+// records a group holds comes from the audit record's group map, or, when
+// there is none, from the files where they pin it (each record covered by
+// one group only); then every published record must be covered by its
+// group, each group's tables must hold exactly its members' values, and
+// the frequencies must be its members' sensitive values.
+func checkOriginal(rel *verify.Release, rl *release, opt verify.Options, published int, r *verify.Report) error {
+	m := rel.Manifest
+	o, err := verify.NewOriginals(opt.Original, m)
+	if err != nil {
+		return err
+	}
+	r.Claim("rows_suppressed", float64(m.Suppressed), float64(opt.Original.Rows-published))
+	members, ok := membersFromAudit(rl, o, opt.Audit, published, r)
+	if !ok {
+		return nil
+	}
+	if members == nil {
+		if members, ok = membersFromFiles(rl, o, r); !ok {
+			return nil
+		}
+	}
+	// codeOf maps an original text to the code of a file's column.
+	codeOf := func(c *model.Column) map[string]uint32 {
+		out := make(map[string]uint32, len(c.Dict))
+		for code, v := range c.Dict {
+			out[v] = uint32(code)
+		}
+		return out
+	}
+	cols := append(append([]*model.Column(nil), o.QIs...), o.SA)
+	tabs := append(append([]*table(nil), rl.at...), rl.st)
+	uncovered, fabricated, freqOff := 0, 0, 0
+	for ti, tb := range tabs {
+		isST := tb == rl.st
+		codes := codeOf(tb.value)
+		// first[key] is the smallest input row behind a table row: the
+		// row's position in the input, for the shuffle check.
+		first := make(map[uint64]int, tb.t.Rows)
+		count := make(map[uint64]int, tb.t.Rows)
+		for gi, rows := range members {
+			for _, row := range rows {
+				text, _ := o.Text(cols[ti], row)
+				code, ok := codes[text]
+				if !ok {
+					if isST {
+						freqOff++
+					} else {
+						uncovered++
+					}
+					continue
+				}
+				key := uint64(gi)<<32 | uint64(code)
+				if f, ok := first[key]; !ok || row < f {
+					first[key] = row
+				}
+				count[key]++
+			}
+		}
+		pinned := make([]int, tb.t.Rows)
+		extra := 0
+		for row := 0; row < tb.t.Rows; row++ {
+			key := uint64(tb.group[row])<<32 | uint64(tb.value.Codes[row])
+			f, ok := first[key]
+			if !ok {
+				extra++
+				continue
+			}
+			pinned[row] = f
+			if isST && count[key] != rl.freq[row] {
+				freqOff++
+			}
+			delete(first, key)
+		}
+		// first now holds the member values the table lacks.
+		if isST {
+			freqOff += len(first) + extra
+		} else {
+			uncovered += len(first)
+			fabricated += extra
+		}
+		if extra == 0 {
+			verify.Shuffled(tb.file, pinned, rl.groups, r)
+		}
+	}
+	r.Add(uncovered == 0, "coverage", "every one of the %d published records is covered by the group that holds it: each of its values is in that group's tables (Lemma 5.1; %d values missing)", published, uncovered)
+	r.Add(fabricated == 0, "values", "every published value is a value of a member of its group (%d are not)", fabricated)
+	r.Add(freqOff == 0, "frequencies", "%s lists exactly the members' sensitive values with their frequencies, group by group (%d differ)", rl.st.file, freqOff)
+	return nil
+}
+
+// membersFromAudit reads the audit record's group map (nil, true when
+// there is none).
+func membersFromAudit(rl *release, o *verify.Originals, audit *model.Audit, published int, r *verify.Report) ([][]int, bool) {
+	if audit == nil || len(audit.RowMap[auditGroups]) == 0 {
+		return nil, true
+	}
+	rows := audit.RowMap[auditGroups]
+	if len(rows) != published {
+		r.Add(false, "audit", "the audit record's group map lists %d records; the release publishes %d", len(rows), published)
+		return nil, false
+	}
+	members := make([][]int, rl.groups)
+	used := make(map[int]bool, len(rows))
+	off := 0
+	for gi := 0; gi < rl.groups; gi++ {
+		members[gi] = rows[off : off+rl.size[gi]]
+		off += rl.size[gi]
+		for _, row := range members[gi] {
+			ok := row >= 0 && row < o.Table.Rows && !used[row]
+			if ok {
+				_, ok = o.Key(o.QIs, row)
+			}
+			if !ok {
+				r.Add(false, "audit", "the audit record's group map does not fit this original: row %d is not a published record, or listed twice", row)
+				return nil, false
+			}
+			if _, ok := o.Text(o.SA, row); !ok {
+				r.Add(false, "audit", "the audit record's group map lists row %d, which has no sensitive value", row)
+				return nil, false
+			}
+			used[row] = true
+		}
+	}
+	r.Add(true, "audit", "the audit record assigns %d distinct input records to the %d groups, as many per group as st.csv says", len(rows), rl.groups)
+	return members, true
+}
+
+// joinBudget bounds the combinations membersFromFiles enumerates.
+const joinBudget = 4_000_000
+
+// membersFromFiles pins records to groups from the files alone: a record
+// belongs to a group that covers it (Lemma 5.1) and lists its sensitive
+// value. When some record is covered by several groups the files cannot
+// say which holds it, and the line says to use the audit record.
+func membersFromFiles(rl *release, o *verify.Originals, r *verify.Report) ([][]int, bool) {
+	total := 0.0
+	for gi := 0; gi < rl.groups; gi++ {
+		j := float64(rl.st.count[gi])
+		for _, at := range rl.at {
+			j *= float64(at.count[gi])
+		}
+		total += j
+	}
+	if total > joinBudget {
+		r.Add(false, "pinning", "undetermined: the join of the tables has %.0f combinations, too many to match records to groups from the files alone; check with the audit record written beside the release", total)
+		return nil, false
+	}
+	tabs := append(append([]*table(nil), rl.at...), rl.st)
+	// Per group, the values of each table.
+	vals := make([][][]uint32, rl.groups)
+	for gi := range vals {
+		vals[gi] = make([][]uint32, len(tabs))
+	}
+	for ti, tb := range tabs {
+		for row := 0; row < tb.t.Rows; row++ {
+			gi := tb.group[row]
+			vals[gi][ti] = append(vals[gi][ti], tb.value.Codes[row])
+		}
+	}
+	// Every combination a group covers, by its codes.
+	cover := map[string][]int32{}
+	key := make([]byte, 0, 4*len(tabs))
+	var walk func(gi, ti int)
+	walk = func(gi, ti int) {
+		if ti == len(tabs) {
+			cover[string(key)] = append(cover[string(key)], int32(gi))
+			return
+		}
+		for _, c := range vals[gi][ti] {
+			key = append(key, byte(c), byte(c>>8), byte(c>>16), byte(c>>24))
+			walk(gi, ti+1)
+			key = key[:len(key)-4]
+		}
+	}
+	for gi := range vals {
+		walk(gi, 0)
+	}
+	cols := append(append([]*model.Column(nil), o.QIs...), o.SA)
+	codes := make([]map[string]uint32, len(tabs))
+	for ti, tb := range tabs {
+		codes[ti] = make(map[string]uint32, len(tb.value.Dict))
+		for c, v := range tb.value.Dict {
+			codes[ti][v] = uint32(c)
+		}
+	}
+	members := make([][]int, rl.groups)
+	ambiguous := 0
+	for _, rows := range o.ByKey {
+		for _, row := range rows {
+			key = key[:0]
+			ok := true
+			for ti, c := range cols {
+				text, _ := o.Text(c, row)
+				code, found := codes[ti][text]
+				if !found {
+					ok = false
+					break
+				}
+				key = append(key, byte(code), byte(code>>8), byte(code>>16), byte(code>>24))
+			}
+			if !ok {
+				continue // not published (suppressed)
+			}
+			switch gs := cover[string(key)]; len(gs) {
+			case 0:
+			case 1:
+				members[gs[0]] = append(members[gs[0]], row)
+			default:
+				ambiguous++
+			}
+		}
+	}
+	if ambiguous > 0 {
+		r.Add(false, "pinning", "undetermined: %d records are covered by more than one group, so the files alone do not say which group holds them (the lossy join is the scheme's point); check with the audit record written beside the release", ambiguous)
+		return nil, false
+	}
+	bad := 0
+	for gi := range members {
+		if len(members[gi]) != rl.size[gi] {
+			bad++
+		}
+	}
+	r.Add(bad == 0, "pinning", "every record is covered by one group only, and every group covers as many records as st.csv says (%d groups do not)", bad)
+	return members, bad == 0
+}

@@ -1,0 +1,385 @@
+package ambiguity
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+
+	"privlab/algorithms/method"
+	"privlab/datasets"
+	"privlab/model"
+)
+
+// patients is Figure 1(a) of Wang's paper (the embedded dataset).
+func patients(t *testing.T) *model.Table {
+	t.Helper()
+	d, err := datasets.Lookup("patients")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := d.Load(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+var patientRoles = model.Roles{IDs: []string{"name"}, QIs: []string{"age", "gender", "zipcode"}, SA: "disease"}
+
+// figure2 builds the scheme of Figure 2 from Figure 1(a): group 1 holds
+// the four men (Alan, Charles, George, Henry), group 2 the four women.
+func figure2(t *testing.T) (*run, *scheme) {
+	t.Helper()
+	tb := patients(t)
+	in := &method.Input{Table: tb, Roles: patientRoles}
+	r := &run{in: in, values: model.Values{"alpha": "0.5", "beta": "0.5"}, g: 2}
+	if err := r.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	r.groups = [][]int32{{0, 1, 2, 3}, {4, 5, 6, 7}}
+	r.ids = []int{1, 2}
+	r.sch = r.buildScheme()
+	return r, r.sch
+}
+
+// row finds a patient's row by name.
+func row(t *testing.T, tb *model.Table, name string) int {
+	t.Helper()
+	c := tb.Column("name")
+	for r := 0; r < tb.Rows; r++ {
+		if c.Value(r) == name {
+			return r
+		}
+	}
+	t.Fatalf("no patient %s", name)
+	return -1
+}
+
+// binom is C(n, k) exactly.
+func binom(n, k int64) *big.Rat {
+	return new(big.Rat).SetInt(new(big.Int).Binomial(n, k))
+}
+
+// TestFigure2Tables: the auxiliary tables and the sensitive table of
+// Figure 2 (a)-(d).
+func TestFigure2Tables(t *testing.T) {
+	_, s := figure2(t)
+	want := map[string][][]string{
+		"age":     {{"45", "20", "50", "60"}, {"20", "50", "60"}},
+		"gender":  {{"M"}, {"F"}},
+		"zipcode": {{"11000", "12000", "23000"}, {"54000", "23000", "21000"}},
+	}
+	for i, q := range s.qis {
+		at := &s.at[i]
+		got := [][]string{nil, nil}
+		for r, code := range at.code {
+			got[at.group[r]] = append(got[at.group[r]], at.text[code])
+		}
+		for g := range got {
+			if strings.Join(got[g], ",") != strings.Join(want[q][g], ",") {
+				t.Errorf("AT %s group %d: %v, want %v", q, g+1, got[g], want[q][g])
+			}
+		}
+	}
+	st := map[string]int32{}
+	for r, code := range s.st.code {
+		st[string(rune('0'+s.st.group[r]+1))+" "+s.st.text[code]] = s.st.freq[r]
+	}
+	wantST := map[string]int32{"1 diabetes": 1, "1 flu": 1, "1 diarrhea": 1, "1 stroke": 1,
+		"2 leukemia": 2, "2 diabetes": 1, "2 dyspepsia": 1}
+	if len(st) != len(wantST) {
+		t.Fatalf("ST %v, want %v", st, wantST)
+	}
+	for k, f := range wantST {
+		if st[k] != f {
+			t.Errorf("ST %s: frequency %d, want %d", k, st[k], f)
+		}
+	}
+}
+
+// TestFigure2Probabilities reproduces Section 1.1 and Section 5 exactly:
+// Pr(Alan in T) = C(11,3)/C(12,4) = 1/3, Pr((Alan, diabetes) | Alan in T)
+// = (C(47,3)/C(48,4)) / (1/3) = 1/4, Pr(Alice in T) = C(8,3)/C(9,4) =
+// 4/9 and Pr((Alice, leukemia) | Alice in T) = (2 C(35,3)/C(36,4)) /
+// (4/9) = 1/2. The binomial derivations are computed exactly and must
+// equal Theorems 5.1 and 5.2 as the scheme computes them.
+func TestFigure2Probabilities(t *testing.T) {
+	r, s := figure2(t)
+	// The paper's combinatorics, exactly.
+	alanIn := new(big.Rat).Quo(binom(11, 3), binom(12, 4))
+	alanJoint := new(big.Rat).Quo(binom(47, 3), binom(48, 4))
+	alanAssoc := new(big.Rat).Quo(alanJoint, alanIn)
+	aliceIn := new(big.Rat).Quo(binom(8, 3), binom(9, 4))
+	aliceJoint := new(big.Rat).Quo(new(big.Rat).Mul(big.NewRat(2, 1), binom(35, 3)), binom(36, 4))
+	aliceAssoc := new(big.Rat).Quo(aliceJoint, aliceIn)
+	for _, c := range []struct {
+		name string
+		got  *big.Rat
+		want *big.Rat
+	}{
+		{"Pr(Alan in T)", alanIn, big.NewRat(1, 3)},
+		{"Pr((Alan,diabetes) and Alan in T)", alanJoint, big.NewRat(1, 12)},
+		{"Pr((Alan,diabetes) | Alan in T)", alanAssoc, big.NewRat(1, 4)},
+		{"Pr(Alice in T)", aliceIn, big.NewRat(4, 9)},
+		{"Pr((Alice,leukemia) | Alice in T)", aliceAssoc, big.NewRat(1, 2)},
+	} {
+		if c.got.Cmp(c.want) != 0 {
+			t.Errorf("%s = %s, want %s", c.name, c.got.RatString(), c.want.RatString())
+		}
+	}
+	// Theorem 5.1 and 5.2 as the scheme computes them.
+	if p := s.presence(0); p != 1.0/3 {
+		t.Errorf("presence of group 1 (Alan's) = %v, want 1/3", p)
+	}
+	if p := s.presence(1); p != 4.0/9 {
+		t.Errorf("presence of group 2 (Alice's) = %v, want 4/9", p)
+	}
+	if a := s.associationOf(0, "diabetes"); a != 1.0/4 {
+		t.Errorf("association (Alan, diabetes) = %v, want 1/4", a)
+	}
+	if a := s.associationOf(1, "leukemia"); a != 1.0/2 {
+		t.Errorf("association (Alice, leukemia) = %v, want 1/2", a)
+	}
+	if a := s.association(1); a != 1.0/2 {
+		t.Errorf("largest association of group 2 = %v, want 1/2", a)
+	}
+	// Lemma 5.1: Alan is covered by group 1 only, Alice by group 2 only.
+	tb := r.in.Table
+	for name, want := range map[string]int{"Alan": 0, "Alice": 1} {
+		if got := covering(s, tb, row(t, tb, name)); len(got) != 1 || got[0] != want {
+			t.Errorf("%s is covered by groups %v, want [%d]", name, got, want)
+		}
+	}
+	// The detail teaches the same numbers.
+	alan := strings.Join(r.reasoning(0), "\n")
+	for _, want := range []string{"Pr(Alan in T) = 1/3", "4*1*3 = 12", "C(11,3)/C(12,4) = 4/12 = 1/3",
+		"48 tuples", "1*C(47,3)/C(48,4) = 1/12", "Pr((Alan,diabetes) | Alan in T) = (1/12)/(1/3) = 1/4"} {
+		if !strings.Contains(alan, want) {
+			t.Errorf("Alan's reasoning lacks %q:\n%s", want, alan)
+		}
+	}
+	alice := strings.Join(r.reasoning(1), "\n")
+	for _, want := range []string{"Pr(Alice in T) = 4/9", "3*1*3 = 9", "C(8,3)/C(9,4) = 4/9", "36 tuples",
+		"2*C(35,3)/C(36,4) = 2/9", "Pr((Alice,leukemia) | Alice in T) = (2/9)/(4/9) = 1/2"} {
+		if !strings.Contains(alice, want) {
+			t.Errorf("Alice's reasoning lacks %q:\n%s", want, alice)
+		}
+	}
+}
+
+// covering lists the groups whose auxiliary tables hold every QI value of
+// a row (Lemma 5.1).
+func covering(s *scheme, tb *model.Table, r int) []int {
+	var out []int
+	for g := 0; g < s.groups; g++ {
+		ok := true
+		for i, q := range s.qis {
+			v := tb.Column(q).Value(r)
+			found := false
+			for x, code := range s.at[i].code {
+				if int(s.at[i].group[x]) == g && s.at[i].text[code] == v {
+					found = true
+				}
+			}
+			ok = ok && found
+		}
+		if ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// TestExample61 reproduces the estimates of Section 1.1 and Example 6.1
+// on Figure 2: Q1 (stroke, age >= 45) = 1 x 3/4 = 3/4 against 3/8 from the
+// generalized table of Figure 1(b), and Q2 = 1 x 2/4 x 1/3 + 1 x 2/3 x
+// 1/3 = 7/18 (the fractions multiplied across attributes).
+func TestExample61(t *testing.T) {
+	_, s := figure2(t)
+	tb := patients(t)
+	for _, c := range []struct {
+		q          string
+		est, truth float64
+		note       string
+	}{
+		{"COUNT(*) WHERE disease = 'stroke' AND age >= 45", 3.0 / 4, 1, "Q1"},
+		{"COUNT(*) WHERE age >= 50 AND zipcode = 23000 AND disease = 'diabetes'", 7.0 / 18, 1, "Q2"},
+	} {
+		q, err := model.ParseQuery(c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Answer(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.HasEst || math.Abs(b.Estimate-c.est) > 1e-15 {
+			t.Errorf("%s: estimate %v, want %v", c.note, b.Estimate, c.est)
+		}
+		truth, _ := q.Truth(tb)
+		if truth.Value != c.truth {
+			t.Errorf("%s: truth %v, want %v", c.note, truth.Value, c.truth)
+		}
+	}
+	// Figure 1(b): the men's group generalizes age to [20, 60]; assuming
+	// uniform ages in the range, Age >= 45 selects (60-45)/(60-20) = 3/8 of
+	// the one stroke record.
+	q, _ := model.ParseQuery("COUNT(*) WHERE age >= 45")
+	if f := q.Preds[0].Overlap(20, 60); f != 3.0/8 {
+		t.Errorf("generalized estimate of Q1 = %v, want 3/8", f)
+	}
+	// The pseudocode's loops, read literally, would add c*l/m per
+	// attribute: for Q2 that gives 1*2/4 + 1*1/3 + 1*2/3 + 1*1/3 = 11/6,
+	// not the example's 7/18.
+	if lit := 1.0*2/4 + 1.0*1/3 + 1.0*2/3 + 1.0*1/3; math.Abs(lit-7.0/18) < 0.1 {
+		t.Errorf("the literal reading %v should differ from 7/18", lit)
+	}
+}
+
+// TestCalPPro: Algorithm 3 on a group of Alan and Charles covers 2 age,
+// 1 gender, 2 zipcode and 2 disease buckets: 2 / (2*1*2) = 1/2, which is
+// Theorem 5.1's |G| / prod |G_ATi|. (The paper's text after Figure 4 says
+// 1/4 for "tuple 1 and 2", counting one disease bucket; tuples 1 and 2
+// have two diseases, so Algorithm 3 as written gives 1/2.)
+func TestCalPPro(t *testing.T) {
+	tb := patients(t)
+	in := &method.Input{Table: tb, Roles: patientRoles}
+	r := &run{in: in, values: model.Values{}, g: 2}
+	if err := r.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	b := newBuilder(r.codes(), 0.5, 2)
+	b.startGroup()
+	b.add(int32(row(t, tb, "Alan")))
+	b.add(int32(row(t, tb, "Charles")))
+	if p := b.calPPro(); p != 0.5 {
+		t.Errorf("CalPPro({Alan, Charles}) = %v, want 1/2", p)
+	}
+	s := newScheme(r.in.Roles.QIs, "disease", [][]int32{{0, 1}}, r.qiCols, r.sa)
+	if s.presence(0) != 0.5 {
+		t.Errorf("Theorem 5.1 on {Alan, Charles} = %v, want 1/2", s.presence(0))
+	}
+}
+
+// TestAlgorithm2OnPatients: what Algorithm 2 builds from Figure 1(a) is
+// (alpha, beta)-private, covers everyone, and each group holds ceil(1/beta)
+// distinct diseases once each (Theorems 7.1, 7.2).
+func TestAlgorithm2OnPatients(t *testing.T) {
+	for _, ab := range [][2]string{{"0.5", "0.5"}, {"0.5", "0.25"}, {"0.25", "0.5"}, {"1", "1"}, {"0.2", "0.34"}} {
+		in := &method.Input{Table: patients(t), Roles: patientRoles, Values: model.Values{"alpha": ab[0], "beta": ab[1], "seed": "3"}}
+		res, err := Method{}.Run(context.Background(), in)
+		if err != nil {
+			t.Fatalf("alpha %s beta %s: %v", ab[0], ab[1], err)
+		}
+		if !res.Satisfied() {
+			t.Errorf("alpha %s beta %s: not private", ab[0], ab[1])
+		}
+		checkGroups(t, in, res)
+	}
+	// Infeasible parameters are explained before running.
+	for _, c := range []struct{ alpha, beta, param string }{{"0.5", "0.1", "beta"}, {"0.01", "0.5", "alpha"}} {
+		in := &method.Input{Table: patients(t), Roles: patientRoles, Values: model.Values{"alpha": c.alpha, "beta": c.beta}}
+		_, err := Method{}.Run(context.Background(), in)
+		pe, ok := err.(*model.ParamError)
+		if !ok || pe.Param != c.param {
+			t.Errorf("alpha %s beta %s: error %v, want a ParamError on %s", c.alpha, c.beta, err, c.param)
+		}
+	}
+}
+
+// TestAlgorithm2Trace follows Algorithm 2 by hand on Figure 1(a) with
+// alpha = 0.5, beta = 0.5 (groups start with ceil(1/beta) = 2 records).
+// The disease buckets, largest first, are diabetes {Alan, Carol} and
+// leukemia {Alice, Grace}, then flu, diarrhea, stroke, dyspepsia (one
+// each, in the table's order).
+//
+//	Group 1: Alan (the first record of the largest bucket), then from
+//	leukemia the record new on the most attributes: Alice (20, F, 54000)
+//	differs from Alan everywhere; presence 2/(2*2*2) = 1/4 <= 0.5.
+//	Group 2: Carol, then Grace (60, F, 23000), new on age only: presence
+//	2/(2*1*1) = 1 > 0.5, so the alpha loop takes the next bucket, flu:
+//	Charles (20, M, 12000) is new everywhere, 3/(3*2*2) = 1/4.
+//	Group 3: George (diarrhea) and Henry (stroke): 2/(2*1*2) = 1/2.
+//	Step 2 stops (one non-empty bucket); Step 3 puts Helen (dyspepsia)
+//	into the first group without dyspepsia that stays within alpha:
+//	group 1, 3/(3*2*3) = 1/6.
+func TestAlgorithm2Trace(t *testing.T) {
+	in := &method.Input{Table: patients(t), Roles: patientRoles, Values: model.Values{"alpha": "0.5", "beta": "0.5"}}
+	res, err := Method{}.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := in.Table
+	want := []struct {
+		names    []string
+		presence float64
+	}{
+		{[]string{"Alan", "Alice", "Helen"}, 1.0 / 6},
+		{[]string{"Carol", "Grace", "Charles"}, 1.0 / 4},
+		{[]string{"George", "Henry"}, 1.0 / 2},
+	}
+	if len(res.Groups) != len(want) {
+		t.Fatalf("%d groups, want %d", len(res.Groups), len(want))
+	}
+	for i, w := range want {
+		g := res.Groups[i]
+		var names []string
+		for _, r := range g.Rows {
+			names = append(names, tb.Column("name").Value(int(r)))
+		}
+		if strings.Join(names, ",") != strings.Join(w.names, ",") || g.Figures[FigPresence] != w.presence {
+			t.Errorf("group %d = %v with presence %v, want %v with %v", i+1, names, g.Figures[FigPresence], w.names, w.presence)
+		}
+	}
+	if res.Suppressed != 0 || !strings.Contains(strings.Join(res.Notes, " "), "Step 3 placed 1 residues") {
+		t.Errorf("notes %v, %d suppressed", res.Notes, res.Suppressed)
+	}
+}
+
+// TestAggregatesOnFigure2: SUM and AVG use the same model as the count
+// (the expected sum over the join): AVG(age) of the diabetics is
+// (1 x (45+20+50+60)/4 + 1 x (20+50+60)/3) / 2; MIN and MAX are refused;
+// a column the release does not publish is an error at its position.
+func TestAggregatesOnFigure2(t *testing.T) {
+	_, s := figure2(t)
+	ask := func(text string) (method.Bounds, error) {
+		q, err := model.ParseQuery(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Answer(q)
+	}
+	sum := 175.0/4 + 130.0/3
+	if b, err := ask("SUM(age) WHERE disease = 'diabetes'"); err != nil || math.Abs(b.Estimate-sum) > 1e-12 {
+		t.Errorf("SUM: %+v %v, want %v", b, err, sum)
+	}
+	if b, err := ask("AVG(age) WHERE disease = 'diabetes'"); err != nil || math.Abs(b.Estimate-sum/2) > 1e-12 {
+		t.Errorf("AVG: %+v %v, want %v", b, err, sum/2)
+	}
+	// AVG(zipcode) restricted to men (gender only in group 1): group 1's
+	// four records times the mean of its zipcodes.
+	if b, err := ask("AVG(zipcode) WHERE gender = 'M'"); err != nil || math.Abs(b.Estimate-46000.0/3) > 1e-9 {
+		t.Errorf("AVG(zipcode): %+v %v, want %v", b, err, 46000.0/3)
+	}
+	if b, err := ask("AVG(age) WHERE disease = 'cancer'"); err != nil || !b.Empty {
+		t.Errorf("AVG over nothing: %+v %v, want empty", b, err)
+	}
+	if b, err := ask("COUNT(*) WHERE disease = 'cancer'"); err != nil || b.Empty || b.Estimate != 0 || !b.HasEst {
+		t.Errorf("COUNT over nothing: %+v %v, want the estimate 0", b, err)
+	}
+	if _, err := ask("MIN(age)"); err == nil {
+		t.Error("MIN answered")
+	}
+	_, err := ask("COUNT(*) WHERE name = 'Alan'")
+	if qe, ok := err.(*model.QueryError); !ok || qe.Pos != 16 {
+		t.Errorf("a condition on an unpublished column: %v", err)
+	}
+	if _, err := ask("COUNT(*) WHERE age = 'old'"); err == nil {
+		t.Error("a text value for a numeric column was accepted")
+	}
+	if b, err := ask("COUNT(*)"); err != nil || b.Estimate != 8 {
+		t.Errorf("COUNT(*) = %+v %v, want 8", b, err)
+	}
+}

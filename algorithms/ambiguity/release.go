@@ -1,0 +1,220 @@
+package ambiguity
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"privlab/algorithms/release"
+	"privlab/model"
+)
+
+// Details is the method-specific part of manifest.json. Every number in
+// it is recomputed by the checker from the files.
+type Details struct {
+	// AuxiliaryTables names the file of every quasi-identifier, in QI order.
+	AuxiliaryTables []ATFile `json:"auxiliary_tables"`
+	SensitiveTable  string   `json:"sensitive_table"`
+	// Kinds says how each published column compares (numeric or
+	// categorical): a query reads the files as the run read the table.
+	Kinds map[string]string `json:"kinds"`
+	// CeilInvBeta is ceil(1/beta), the least number of distinct sensitive
+	// values per group (Theorem 7.2).
+	CeilInvBeta   int `json:"ceil_inv_beta"`
+	MinGroupSize  int `json:"min_group_size"`
+	MaxGroupSize  int `json:"max_group_size"`
+	MinDistinctSA int `json:"min_distinct_sensitive"`
+	MaxFrequency  int `json:"max_frequency"`
+	// FigureSummary is min / mean / max of every per-group figure.
+	FigureSummary []release.FigureSummary `json:"group_figures"`
+}
+
+// ATFile is one auxiliary table.
+type ATFile struct {
+	QI   string `json:"qi"`
+	File string `json:"file"`
+}
+
+// auditGroups is the key of the audit record's row map that lists the
+// input rows of every group: group 1's rows (ascending), then group 2's,
+// ..., each group as many rows as its ST frequencies add up to. The files
+// cannot say which record is in which group when several groups cover the
+// same values (that is the point of the scheme); the audit record can.
+const auditGroups = "groups"
+
+// release builds the files: every at_<qi>.csv (value, GroupID) and st.csv
+// (GroupID, SA, Frequency) with rows shuffled by the seed, and GroupIDs a
+// permutation drawn from the seed, so that neither row positions nor
+// group numbers follow the input's order (SPEC 7.3).
+func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+	s := r.sch
+	rng := model.NewRand(seed)
+	perm := rng.Perm(s.groups) // group j is published as perm[j]+1 (see groupIDs)
+	var files []model.ReleaseFile
+	for i := range s.at {
+		at := &s.at[i]
+		order := release.Shuffled(len(at.code), rng)
+		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: []string{s.qis[i], "GroupID"}, Rows: len(order),
+			Fill: func(x int, rec []string) {
+				row := order[x]
+				rec[0] = at.text[at.code[row]]
+				rec[1] = strconv.Itoa(perm[at.group[row]] + 1)
+			}})
+	}
+	st := &s.st
+	order := release.Shuffled(len(st.code), rng)
+	files = append(files, model.ReleaseFile{Name: "st.csv", Header: []string{"GroupID", s.sa, "Frequency"}, Rows: len(order),
+		Fill: func(x int, rec []string) {
+			row := order[x]
+			rec[0] = strconv.Itoa(perm[st.group[row]] + 1)
+			rec[1] = st.text[st.code[row]]
+			rec[2] = strconv.Itoa(int(st.freq[row]))
+		}})
+
+	// The audit's group map: rows of group 1, 2, ... in published order.
+	byID := make([]int, s.groups)
+	for j, p := range perm {
+		byID[p] = j
+	}
+	rows := make([]int, 0, r.res.Published)
+	for _, j := range byID {
+		start := len(rows)
+		for _, row := range r.groups[j] {
+			rows = append(rows, int(row))
+		}
+		sort.Ints(rows[start:])
+	}
+
+	det := Details{SensitiveTable: "st.csv", Kinds: map[string]string{}, CeilInvBeta: r.g, MinGroupSize: s.size[0], MaxGroupSize: s.size[0],
+		MinDistinctSA: int(st.count[0])}
+	for i, q := range s.qis {
+		det.AuxiliaryTables = append(det.AuxiliaryTables, ATFile{QI: q, File: r.atFiles[i]})
+		det.Kinds[q] = s.at[i].kind.String()
+	}
+	det.Kinds[s.sa] = st.kind.String()
+	for g := 0; g < s.groups; g++ {
+		det.MinGroupSize = min(det.MinGroupSize, s.size[g])
+		det.MaxGroupSize = max(det.MaxGroupSize, s.size[g])
+		det.MinDistinctSA = min(det.MinDistinctSA, int(st.count[g]))
+		det.MaxFrequency = max(det.MaxFrequency, int(s.maxFreq[g]))
+	}
+	det.FigureSummary = release.Summaries(r.res, nil)
+	man := release.Manifest(r.res, r.in)
+	man.Details = det
+	man.Notes = []string{
+		"Each at_<qi>.csv lists, for one quasi-identifier, the distinct values of every QI-group (value, GroupID); st.csv lists every group's sensitive values with their frequency (GroupID, value, Frequency). " +
+			"No row stands for a record: a record's values are split over the tables and meet again only through GroupID (Wang, Definition 3.3).",
+		"A record covered by group G (each of its values is in G's auxiliary tables) is in the data with probability |G| / prod_i |G_ATi| (Theorem 5.1), " +
+			"and has sensitive value v with probability c_v / |G| given that it is (Theorem 5.2), for an attacker who knows nothing beyond the release.",
+		"Count queries are estimated per group: the ST count of matching sensitive values times the fraction of the group's AT values meeting each condition, multiplied across attributes (Section 6, Example 6.1).",
+	}
+	rel := &model.Release{Files: files, Manifest: man}
+	return rel, map[string][]int{auditGroups: rows}, nil
+}
+
+// openScheme reads a release's files back into a scheme.
+func openScheme(dir string) (*scheme, error) {
+	m, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	man := filepath.Join(dir, "manifest.json")
+	var det Details
+	if raw, err := json.Marshal(m.Details); err == nil {
+		err = json.Unmarshal(raw, &det)
+		if err != nil {
+			return nil, &model.InputError{File: man, Msg: "details: " + err.Error()}
+		}
+	}
+	if len(det.AuxiliaryTables) != len(m.QIs) || det.SensitiveTable == "" {
+		return nil, &model.InputError{File: man, Msg: "details must name one auxiliary table per quasi-identifier and the sensitive table"}
+	}
+	listed := map[string]bool{}
+	for _, f := range m.Files {
+		listed[f.Name] = true
+	}
+	s := &scheme{qis: m.QIs, sa: m.SA}
+	groupIdx := map[string]int32{}
+	load := func(file, col string, header []string) (*model.Table, error) {
+		if !listed[file] || filepath.Base(file) != file {
+			return nil, &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a file of the release", file)}
+		}
+		kinds := map[string]model.Kind{}
+		if det.Kinds[col] == "numeric" {
+			kinds[col] = model.Numeric
+		} else {
+			kinds[col] = model.Categorical
+		}
+		path := filepath.Join(dir, file)
+		t, err := model.LoadFile(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+		if err != nil {
+			return nil, err
+		}
+		if strings.Join(t.Names(), ",") != strings.Join(header, ",") {
+			return nil, &model.InputError{File: path, Line: 1, Msg: "expected the columns " + strings.Join(header, ",")}
+		}
+		return t, nil
+	}
+	group := func(t *model.Table, col, row int) int32 {
+		id := t.Columns[col].Value(row)
+		g, ok := groupIdx[id]
+		if !ok {
+			g = int32(len(groupIdx))
+			groupIdx[id] = g
+			s.ids = append(s.ids, id)
+		}
+		return g
+	}
+	st, err := load(det.SensitiveTable, m.SA, []string{"GroupID", m.SA, "Frequency"})
+	if err != nil {
+		return nil, err
+	}
+	s.st = tableOfColumn(st.Columns[1])
+	for row := 0; row < st.Rows; row++ {
+		f, err := strconv.Atoi(st.Columns[2].Value(row))
+		if err != nil || f <= 0 {
+			return nil, &model.InputError{File: filepath.Join(dir, det.SensitiveTable), Line: row + 2, Msg: "Frequency must be a whole number >= 1"}
+		}
+		s.st.code = append(s.st.code, int32(st.Columns[1].Codes[row]))
+		s.st.group = append(s.st.group, group(st, 0, row))
+		s.st.freq = append(s.st.freq, int32(f))
+	}
+	for i, a := range det.AuxiliaryTables {
+		if a.QI != m.QIs[i] {
+			return nil, &model.InputError{File: man, Msg: fmt.Sprintf("auxiliary table %d is for %s, not the quasi-identifier %s", i+1, a.QI, m.QIs[i])}
+		}
+		t, err := load(a.File, a.QI, []string{a.QI, "GroupID"})
+		if err != nil {
+			return nil, err
+		}
+		vt := tableOfColumn(t.Columns[0])
+		for row := 0; row < t.Rows; row++ {
+			id := t.Columns[1].Value(row)
+			g, ok := groupIdx[id]
+			if !ok {
+				return nil, &model.InputError{File: filepath.Join(dir, a.File), Line: row + 2, Msg: fmt.Sprintf("GroupID %s is not in %s", id, det.SensitiveTable)}
+			}
+			vt.code = append(vt.code, int32(t.Columns[0].Codes[row]))
+			vt.group = append(vt.group, g)
+		}
+		s.at = append(s.at, vt)
+	}
+	s.groups = len(groupIdx)
+	s.finish()
+	for i := range s.at {
+		for g, c := range s.at[i].count {
+			if c == 0 {
+				return nil, &model.InputError{File: filepath.Join(dir, det.AuxiliaryTables[i].File), Msg: fmt.Sprintf("a group of %s has no value here", det.SensitiveTable)}
+			}
+			_ = g
+		}
+	}
+	return s, nil
+}
+
+func tableOfColumn(c *model.Column) valueTable {
+	return valueTable{name: c.Name, kind: c.Kind, text: c.Dict, num: c.Nums}
+}

@@ -1,0 +1,370 @@
+package ambiguity
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"privlab/algorithms/method"
+	"privlab/model"
+)
+
+// scheme is an ambiguity scheme (Wang, Definition 3.3) as published: one
+// auxiliary table per quasi-identifier, a duplicate-free list of (value,
+// group) pairs, and the sensitive table of (group, value, frequency)
+// rows. The run builds it from its groups and OpenRelease from the files,
+// so the privacy figures and the query estimates of a run and of its
+// exported release come from the same code and agree exactly.
+type scheme struct {
+	qis    []string
+	sa     string
+	groups int
+	// ids are the GroupIDs of a scheme read from files (nil for a run's).
+	ids []string
+	// size is |G| per group: the sum of its ST frequencies.
+	size []int
+	// maxFreq is the largest ST frequency per group.
+	maxFreq []int32
+	at      []valueTable // per QI
+	st      valueTable   // the sensitive table (freq set)
+}
+
+// valueTable is one published table: a dictionary of values and its rows
+// as (value index, group index[, frequency]).
+type valueTable struct {
+	name  string
+	kind  model.Kind
+	text  []string
+	num   []float64
+	code  []int32
+	group []int32
+	freq  []int32 // ST only
+	// count is the number of rows per group: |G_ATi| for an AT, the
+	// number of distinct sensitive values for ST.
+	count []int32
+	// start, in a run's scheme, is where each group's rows begin (rows
+	// come group by group); nil for a scheme read from files.
+	start []int32
+}
+
+// rowsOf is the range of group g's rows in a run's scheme.
+func (t *valueTable) rowsOf(g int) (int, int) {
+	return int(t.start[g]), int(t.start[g+1])
+}
+
+// presence is Pr(t in T) = |G| / prod_i |G_ATi| for every record covered
+// by group g (Wang, Theorem 5.1): the join of the group's auxiliary
+// tables has prod_i |G_ATi| combinations, |G| of them are real, so a
+// given one is real with probability C(J-1,|G|-1)/C(J,|G|) = |G|/J.
+func (s *scheme) presence(g int) float64 {
+	return float64(s.size[g]) / s.join(g)
+}
+
+// join is prod_i |G_ATi|, the size of the join of group g's auxiliary
+// tables.
+func (s *scheme) join(g int) float64 {
+	j := 1.0
+	for _, at := range s.at {
+		j *= float64(at.count[g])
+	}
+	return j
+}
+
+// association is the largest Pr((t, v) in T | t in T) = c / |G| over the
+// sensitive values v of group g, c being v's frequency (Wang, Theorem 5.2).
+func (s *scheme) association(g int) float64 {
+	return float64(s.maxFreq[g]) / float64(s.size[g])
+}
+
+// associationOf is Pr((t, v) in T | t in T) = c / |G| for the sensitive
+// value v (0 when the group does not hold it).
+func (s *scheme) associationOf(g int, v string) float64 {
+	for r, code := range s.st.code {
+		if int(s.st.group[r]) == g && s.st.text[code] == v {
+			return float64(s.st.freq[r]) / float64(s.size[g])
+		}
+	}
+	return 0
+}
+
+// groupFigures returns, per group, the figures of Spec().Figures.
+func (s *scheme) figures() [][]float64 {
+	out := make([][]float64, s.groups)
+	for g := range out {
+		out[g] = []float64{s.presence(g), s.association(g), s.join(g), float64(s.st.count[g])}
+	}
+	return out
+}
+
+// finish derives the per-group counts, sizes and largest frequencies from
+// the table rows.
+func (s *scheme) finish() {
+	for i := range s.at {
+		s.at[i].count = countPerGroup(s.at[i].group, s.groups)
+	}
+	s.st.count = countPerGroup(s.st.group, s.groups)
+	s.size = make([]int, s.groups)
+	s.maxFreq = make([]int32, s.groups)
+	for r, g := range s.st.group {
+		s.size[g] += int(s.st.freq[r])
+		s.maxFreq[g] = max(s.maxFreq[g], s.st.freq[r])
+	}
+}
+
+func countPerGroup(group []int32, groups int) []int32 {
+	c := make([]int32, groups)
+	for _, g := range group {
+		c[g]++
+	}
+	return c
+}
+
+// estimateNote says how an answer is obtained.
+const estimateNote = "estimate (Wang, Section 6, Algorithm 1 as in Example 6.1): per group, the ST count of matching sensitive values " +
+	"times, for every condition on a quasi-identifier, the fraction of the group's AT values that satisfy it"
+
+// Answer estimates a query from the scheme (Wang, Section 6, Algorithm
+// 1). For every group, c is the count of the sensitive values meeting
+// the condition on S (the group's size without one); each condition on a
+// quasi-identifier QI_i scales it by l_i/m_i, the fraction of the group's
+// values in AT_i that satisfy it. The pseudocode's loops read as a sum of
+// c*l/m over the attributes, but Example 6.1 multiplies the fractions
+// across attributes (1 x 2/4 x 1/3 + 1 x 2/3 x 1/3 = 7/18 for Q2): the
+// estimate follows the example, which treats the attributes of a group
+// as independent and uniform over their published values.
+//
+// SUM and AVG of the sensitive attribute or of a numeric quasi-identifier
+// use the same model (the expected sum). MIN and MAX are not defined on
+// the lossy join. The per-group contributions are summed in increasing
+// order, so the answer does not depend on the order of groups or rows.
+func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
+	if q.Agg == model.Min || q.Agg == model.Max {
+		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: 1, Msg: fmt.Sprintf("an ambiguity release estimates COUNT, SUM and AVG; %s is not defined on its lossy join", q.Agg),
+			Hint: "ask COUNT(*) or AVG(col)"}
+	}
+	// Which table each predicate reads.
+	qiPreds := make([][]model.Pred, len(s.at))
+	var saPreds []model.Pred
+	for _, p := range q.Preds {
+		t, i, err := s.column(q, p.Column, p.Pos)
+		if err != nil {
+			return method.Bounds{}, err
+		}
+		if t.kind == model.Numeric {
+			for _, v := range p.Values {
+				if !v.IsNum {
+					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: v.Pos, Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+				}
+			}
+		}
+		if i < 0 {
+			saPreds = append(saPreds, p)
+		} else {
+			qiPreds[i] = append(qiPreds[i], p)
+		}
+	}
+	aggQI := -1 // the QI a SUM/AVG aggregates, -1 for the SA or COUNT
+	aggSA := false
+	if q.Column != "" {
+		t, i, err := s.column(q, q.Column, q.ColPos)
+		if err != nil {
+			return method.Bounds{}, err
+		}
+		if q.Agg != model.Count {
+			if t.kind != model.Numeric {
+				return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
+			}
+			aggQI, aggSA = i, i < 0
+		}
+	}
+
+	// c per group, and the sum of the matching sensitive values.
+	match := matches(&s.st, saPreds)
+	c := make([]float64, s.groups)
+	sv := make([]float64, s.groups)
+	for r, code := range s.st.code {
+		if match == nil || match[code] {
+			g := s.st.group[r]
+			c[g] += float64(s.st.freq[r])
+			if aggSA {
+				sv[g] += float64(s.st.freq[r]) * s.st.num[code]
+			}
+		}
+	}
+	// l_i per group for every QI with a condition (and the aggregated
+	// QI's sum of matching values).
+	l := make([][]int32, len(s.at))
+	var qsum []float64
+	for i := range s.at {
+		at := &s.at[i]
+		m := matches(at, qiPreds[i])
+		if m == nil && i != aggQI {
+			continue
+		}
+		l[i] = make([]int32, s.groups)
+		if i == aggQI {
+			qsum = make([]float64, s.groups)
+		}
+		for r, code := range at.code {
+			if m == nil || m[code] {
+				l[i][at.group[r]]++
+				if i == aggQI {
+					qsum[at.group[r]] += at.num[code]
+				}
+			}
+		}
+	}
+	var counts, sums []float64
+	for g := 0; g < s.groups; g++ {
+		if c[g] == 0 {
+			continue
+		}
+		x := c[g]
+		for i := range s.at {
+			if l[i] != nil {
+				x = x * float64(l[i][g]) / float64(s.at[i].count[g])
+			}
+		}
+		if x == 0 {
+			continue
+		}
+		counts = append(counts, x)
+		switch {
+		case aggSA:
+			y := sv[g]
+			for i := range s.at {
+				if l[i] != nil {
+					y = y * float64(l[i][g]) / float64(s.at[i].count[g])
+				}
+			}
+			sums = append(sums, y)
+		case aggQI >= 0:
+			// c x prod_{i != j} l_i/m_i x (sum of matching values of QI_j)/m_j
+			y := c[g]
+			for i := range s.at {
+				if l[i] == nil {
+					continue
+				}
+				if i == aggQI {
+					y = y * qsum[g] / float64(s.at[i].count[g])
+				} else {
+					y = y * float64(l[i][g]) / float64(s.at[i].count[g])
+				}
+			}
+			sums = append(sums, y)
+		}
+	}
+	count := sortedSum(counts)
+	b := method.Bounds{HasEst: true, Note: estimateNote}
+	// A published record meeting every condition puts its values in its
+	// group's tables, so that group contributes: a count of 0 means no
+	// published record is selected (suppressed ones may be), and SUM and
+	// AVG have nothing to add up.
+	if count == 0 && q.Agg != model.Count {
+		b.Empty = true
+		return b, nil
+	}
+	switch q.Agg {
+	case model.Count:
+		b.Estimate = count
+	case model.Sum:
+		b.Estimate = sortedSum(sums)
+	case model.Avg:
+		b.Estimate = sortedSum(sums) / count
+	}
+	return b, nil
+}
+
+// column resolves a query column: an auxiliary table (i >= 0) or the
+// sensitive table (i = -1).
+func (s *scheme) column(q *model.Query, name string, pos int) (*valueTable, int, error) {
+	for i, qi := range s.qis {
+		if qi == name {
+			return &s.at[i], i, nil
+		}
+	}
+	if name == s.sa {
+		return &s.st, -1, nil
+	}
+	cols := append(append([]string(nil), s.qis...), s.sa)
+	return nil, 0, &model.QueryError{Query: q.Text, Pos: pos, Msg: fmt.Sprintf("the release has no column %q", name),
+		Hint: "an ambiguity release publishes " + strings.Join(cols, ", ")}
+}
+
+// matches decides every predicate once per distinct value of a table (nil
+// when there is no predicate: everything matches).
+func matches(t *valueTable, preds []model.Pred) []bool {
+	if len(preds) == 0 {
+		return nil
+	}
+	out := make([]bool, len(t.text))
+	for v := range out {
+		ok := true
+		for _, p := range preds {
+			if !p.MatchValue(t.text[v], num(t, v), t.kind == model.Numeric) {
+				ok = false
+				break
+			}
+		}
+		out[v] = ok
+	}
+	return out
+}
+
+func num(t *valueTable, v int) float64 {
+	if t.num == nil {
+		return 0
+	}
+	return t.num[v]
+}
+
+// sortedSum adds the values in increasing order (a sum independent of
+// the order the groups come in).
+func sortedSum(x []float64) float64 {
+	sort.Float64s(x)
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// fraction renders a/b reduced, e.g. 4/12 -> "1/3" ("1" when b divides a).
+func fraction(a, b int64) string {
+	if b == 0 {
+		return "—"
+	}
+	g := gcd(a, b)
+	a, b = a/g, b/g
+	if b == 1 {
+		return fmt.Sprint(a)
+	}
+	return fmt.Sprintf("%d/%d", a, b)
+}
+
+func gcd(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	if a == 0 {
+		return 1
+	}
+	return a
+}
+
+// ceilInv is ceil(1/beta), the smallest group size whose association
+// 1/|G| stays within beta (Wang, Section 7, Step 2).
+func ceilInv(beta float64) int {
+	g := int(math.Ceil(1/beta - 1e-9))
+	for g > 1 && 1/float64(g-1) <= beta {
+		g--
+	}
+	for 1/float64(g) > beta {
+		g++
+	}
+	return max(g, 1)
+}

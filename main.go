@@ -94,6 +94,11 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 	if strings.HasSuffix(lower, ".json") {
 		return startWorkbench(append([]string{"--config", cmd}, rest...), stderr)
 	}
+	if _, err := os.Stat(filepath.Join(cmd, "manifest.json")); err == nil {
+		// A release directory: read it in the workbench (--original FILE
+		// gives the truth for its queries).
+		return startWorkbench(append([]string{"--release", cmd}, rest...), stderr)
+	}
 	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(lower, ".csv") || strings.HasPrefix(cmd, "dataset:") {
 		return startWorkbench(append([]string{"--in", cmd}, rest...), stderr)
 	}
@@ -285,7 +290,7 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 // the same input, so the user does not repeat them.
 func loadOriginal(a *pipeline.Args, spec, dir string) (*model.Table, error) {
 	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns,
-		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell}
+		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell, Delimiter: a.Project.Delimiter}
 	if made, ok := pipeline.AuditProject(dir); ok && (sameInput(made.Input, spec) || sameInput(made.Public, spec)) {
 		if len(p.Columns) == 0 && sameInput(made.Input, spec) {
 			p.Columns = made.Columns
@@ -301,6 +306,9 @@ func loadOriginal(a *pipeline.Args, spec, dir string) (*model.Table, error) {
 		}
 		if p.MaxCell == 0 {
 			p.MaxCell = made.MaxCell
+		}
+		if p.Delimiter == "" && sameInput(made.Input, spec) {
+			p.Delimiter = made.Delimiter
 		}
 	}
 	return env.LoadTable(p)
@@ -656,7 +664,10 @@ func startWorkbench(args []string, stderr io.Writer) int {
 		return fail(stderr, &model.ParamError{Param: "privlab", Value: a.Positional[0], Reason: "unexpected argument",
 			Hint: "privlab [FILE.csv | dataset:NAME | project.json] [flags]; privlab help"})
 	}
-	if err := ui.Run(env, a.Project, a.Config); err != nil {
+	if a.Release != "" && a.Original != "" {
+		a.Project.Input = a.Original // the truth for the release's queries
+	}
+	if err := ui.Run(env, ui.Options{Project: a.Project, ProjectPath: a.Config, Release: a.Release}); err != nil {
 		fmt.Fprintf(stderr, "privlab: %v\n", err)
 		return exitUsage
 	}

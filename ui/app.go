@@ -44,6 +44,7 @@ const (
 	paneQuery
 	paneExport
 	paneSweep
+	paneRelease
 	lastPane
 )
 
@@ -73,10 +74,11 @@ type App struct {
 	quit   bool
 }
 
-// dialog is a modal overlay.
+// dialog is a modal overlay; its keys are the footer's while it is open.
 type dialog interface {
 	update(msg tea.Msg) (done bool, cmd tea.Cmd)
 	view(w, h int) string
+	help() []key.Binding
 }
 
 func methods() []method.Method { return catalog.All() }
@@ -101,6 +103,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		newQueryPane(st),
 		newExportPane(st),
 		newSweepPane(st),
+		newReleasePane(st),
 	}
 	a.active = panePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
@@ -118,6 +121,22 @@ func (a *App) Init() tea.Cmd {
 // schedule starts whatever the state asks for: a load, or a debounced run.
 func (a *App) schedule() tea.Cmd {
 	st := a.st
+	if st.ReceivedDir != "" {
+		// A received release is read once the original (if any) is in.
+		st.needRun = false
+		if st.needLoad && st.Project.Input != "" {
+			st.needLoad = false
+			a.loadSeq++
+			st.Loading = true
+			return loadCmd(st.Env, st.Project.Clone(), a.loadSeq)
+		}
+		st.needLoad = false
+		if !st.askedRelease && !st.Loading {
+			st.askedRelease = true
+			return openReleaseCmd(st.ReceivedDir, st.originalFor())
+		}
+		return nil
+	}
 	switch {
 	case st.needLoad:
 		st.needLoad, st.needRun = false, false
@@ -218,6 +237,17 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.refreshAll()
 		// The context stays live for the workload; a newer change cancels it.
 		return a, workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+	case openReleaseMsg:
+		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, false
+		a.active = paneRelease
+		return a, a.schedule()
+	case releaseOpenedMsg:
+		st.Received, st.ReceivedErr = msg.rel, msg.err
+		if msg.err != nil {
+			st.Fail(msg.err)
+		}
+		a.active = paneRelease
+		return a, nil
 	case openDialogMsg:
 		a.dialog = msg.d
 		if fd, ok := msg.d.(*fileDialog); ok {
@@ -358,9 +388,17 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 // visible lists the panes the current method has, in tab order: the
 // charts pane only for a method that draws charts.
 func (a *App) visible() []int {
+	if a.st.ReceivedDir != "" {
+		// A received release: read it and query it (and the original).
+		out := []int{paneRelease, paneQuery}
+		if a.st.Table != nil {
+			out = append(out, paneData)
+		}
+		return out
+	}
 	var out []int
 	for i := range a.panes {
-		if i == paneCharts && a.st.Spec().Charts == "" {
+		if (i == paneCharts && a.st.Spec().Charts == "") || i == paneRelease {
 			continue
 		}
 		out = append(out, i)
@@ -623,6 +661,9 @@ func plural(n int, word string) string {
 
 func (a *App) helpView(w int) string {
 	st := a.st
+	if a.dialog != nil {
+		return fit(a.help.ShortHelpView(a.dialog.help()), w)
+	}
 	p := a.panes[a.active]
 	if a.showAll {
 		cols := [][]key.Binding{st.Keys.globalFull(), p.fullHelp()}
@@ -632,10 +673,26 @@ func (a *App) helpView(w int) string {
 	return fit(a.help.ShortHelpView(bindings), w)
 }
 
-// Run opens the workbench on a project: its input is a CSV path or
-// dataset:NAME ("" opens the default dataset, census with 10,000 rows);
-// settings left open take the dataset's and the method's defaults.
-func Run(env pipeline.Env, p pipeline.Project, projectPath string) error {
+// Options open the workbench: a project (its input a CSV path or
+// dataset:NAME; "" opens the default dataset), the project.json it came
+// from, or a received release directory to read (with the project's input
+// as its original, when given).
+type Options struct {
+	Project     pipeline.Project
+	ProjectPath string
+	Release     string
+}
+
+// Run opens the workbench.
+func Run(env pipeline.Env, o Options) error {
+	p := o.Project
+	if o.Release != "" {
+		app := NewApp(env, p)
+		app.st.ReceivedDir = o.Release
+		app.active = paneRelease
+		_, err := tea.NewProgram(app, tea.WithAltScreen()).Run()
+		return err
+	}
 	if p.Input == "" {
 		p.Input = "dataset:census"
 	}
@@ -646,7 +703,7 @@ func Run(env pipeline.Env, p pipeline.Project, projectPath string) error {
 		p.Params = suggested(p.Method)
 	}
 	app := NewApp(env, p)
-	app.st.ProjectPath = projectPath
+	app.st.ProjectPath = o.ProjectPath
 	prog := tea.NewProgram(app, tea.WithAltScreen())
 	_, err := prog.Run()
 	return err

@@ -42,6 +42,14 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	return false, nil
 }
 
+func (d *confirmDialog) help() []key.Binding {
+	k := d.st.Keys
+	if d.ctrlC {
+		return []key.Binding{k.Yes, k.No, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+	}
+	return []key.Binding{k.Yes, k.No}
+}
+
 func (d *confirmDialog) view(w, h int) string {
 	return centered(d.st.Styles.Dialog.Render(d.text+"\n\n"+d.st.Styles.Muted.Render("y yes · n/esc no")), w, h)
 }
@@ -116,6 +124,10 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	return false, cmd
 }
 
+func (d *saveDialog) help() []key.Binding {
+	return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")), d.st.Keys.Back}
+}
+
 func (d *saveDialog) view(w, h int) string {
 	body := "Save the whole configuration as project.json\n(the file privlab run --config accepts)\n\n" + d.input.View()
 	if d.err != "" {
@@ -132,6 +144,7 @@ type fileDialog struct {
 	picker filepicker.Model
 	title  string
 	onPick func(path string)
+	typing lineEditor // a path typed instead of picked
 }
 
 // openDialogMsg asks the App to show a dialog (a pane cannot).
@@ -147,54 +160,100 @@ func newPickDialog(st *State, title string, onPick func(path string)) *fileDialo
 
 func newFileDialog(st *State) *fileDialog {
 	fp := filepicker.New()
-	fp.AllowedTypes = []string{".csv", ".tsv", ".txt", ".json"}
+	fp.AllowedTypes = []string{".csv", ".tsv", ".txt", ".data", ".json"}
 	if wd, err := os.Getwd(); err == nil {
 		fp.CurrentDirectory = wd
+	}
+	if st.LastDir != "" {
+		fp.CurrentDirectory = st.LastDir
 	}
 	fp.ShowHidden = false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
-	return &fileDialog{st: st, picker: fp, title: "Open a CSV file or a project.json"}
+	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .tsv .txt .data) or a project.json", typing: newLineEditor(60)}
+}
+
+// picked acts on a chosen path: a project opens, a release directory is
+// received, a data file goes through the import wizard (or to onPick).
+func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
+	d.st.LastDir = dirOf(path)
+	if d.onPick != nil {
+		d.onPick(path)
+		return true, nil
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".json") {
+		p, err := pipeline.LoadProject(path)
+		if err != nil {
+			d.st.Fail(err)
+			return true, nil
+		}
+		d.st.OpenProject(p)
+		d.st.ProjectPath = path
+		d.st.Notify("opened project %s", path)
+		return true, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
+	}
+	return true, func() tea.Msg { return openDialogMsg{newImportDialog(d.st, path)} }
 }
 
 func (d *fileDialog) init() tea.Cmd { return d.picker.Init() }
 
 func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "esc" || k.String() == "q") {
-		return true, nil
+	if d.typing.active {
+		var done bool
+		var next tea.Cmd
+		cmd := d.typing.update(msg, func(v string) error {
+			path := strings.TrimSpace(v)
+			if _, err := os.Stat(path); err != nil {
+				return fmt.Errorf("%s: %s", path, model.OpenReason(err))
+			}
+			done, next = d.picked(path)
+			return nil
+		})
+		if done {
+			return true, next
+		}
+		return false, cmd
+	}
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch k.String() {
+		case "esc", "q":
+			return true, nil
+		case "/":
+			return false, d.typing.open("path: ", d.picker.CurrentDirectory+"/")
+		}
 	}
 	var cmd tea.Cmd
 	d.picker, cmd = d.picker.Update(msg)
 	if ok, path := d.picker.DidSelectFile(msg); ok {
-		if d.onPick != nil {
-			d.onPick(path)
-			return true, cmd
-		}
-		if strings.HasSuffix(strings.ToLower(path), ".json") {
-			p, err := pipeline.LoadProject(path)
-			if err != nil {
-				d.st.Fail(err)
-				return true, cmd
-			}
-			d.st.OpenProject(p)
-			d.st.ProjectPath = path
-			d.st.Notify("opened project %s", path)
-			return true, cmd
-		}
-		d.st.SetInput(path)
-		d.st.Notify("loading %s: set the roles in the Data pane", path)
-		return true, cmd
+		done, next := d.picked(path)
+		return done, tea.Batch(cmd, next)
 	}
 	if ok, path := d.picker.DidSelectDisabledFile(msg); ok {
-		d.st.Notify("%s is not a CSV file", path)
+		d.st.Notify("%s is not a file privlab reads (press / to type its path anyway)", path)
 	}
 	return false, cmd
 }
 
+func (d *fileDialog) help() []key.Binding {
+	k := d.st.Keys
+	if d.typing.active {
+		return []key.Binding{k.Enter, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/→", "open")),
+		key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "up a folder")),
+		key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "type a path")), k.Back}
+}
+
 func (d *fileDialog) view(w, h int) string {
 	s := d.st.Styles
-	body := s.Title.Render(d.title) + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n" +
-		d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · → or enter open · ← up a directory · esc cancel")
+	body := s.Title.Render(d.title) + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n"
+	if d.typing.active {
+		body += d.typing.view(s, w, "") + "\n"
+	}
+	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · → or enter open · ← up a directory · / type a path · esc cancel")
 	return block(body, w, h)
 }
 
@@ -245,6 +304,11 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	return false, nil
 }
 
+func (d *datasetDialog) help() []key.Binding {
+	k := d.st.Keys
+	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")), k.Back}
+}
+
 func (d *datasetDialog) view(w, h int) string {
 	s := d.st.Styles
 	var b strings.Builder
@@ -276,6 +340,10 @@ func (d *errorDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return true, nil
 	}
 	return false, nil
+}
+
+func (d *errorDialog) help() []key.Binding {
+	return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "close"))}
 }
 
 func (d *errorDialog) view(w, h int) string {

@@ -161,6 +161,16 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 			}
 			p.hpos = len(p.history)
 			p.input.SetValue("")
+			if rec := st.Received; rec != nil {
+				// A received release answers from its files.
+				p.seq++
+				p.busy = true
+				seq, truth, ans := p.seq, st.truthFor(), rec.Answerer
+				return guarded(func() tea.Msg {
+					r, err := answer(text, truth, ans)
+					return queryMsg{seq: seq, text: text, res: r, err: err}
+				}, func(err error) tea.Msg { return queryMsg{seq: seq, text: text, err: err} })
+			}
 			if st.Result == nil || st.Prep == nil {
 				p.answers = append([]queryAnswer{{text: text, err: fmt.Errorf("no release yet: wait for the preview")}}, p.answers...)
 				return nil
@@ -202,7 +212,7 @@ func (p *queryPane) view(w, h int) string {
 	}
 	for _, a := range p.answers {
 		stale := ""
-		if a.of != p.st.Result {
+		if p.st.Received == nil && a.of != p.st.Result {
 			stale = s.Muted.Render("  (answered for earlier settings)")
 		}
 		b.WriteString("\n" + s.Label.Render("> ") + a.text + stale + "\n")

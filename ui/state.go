@@ -53,6 +53,16 @@ type State struct {
 	// ProjectPath is the project.json the settings were opened from or
 	// saved to (ctrl+s writes back to it).
 	ProjectPath string
+	// LastDir is the folder the file pickers open in (the last one used).
+	LastDir string
+
+	// ReceivedDir is a release opened to be read (privlab DIR): the
+	// workbench then shows it and answers queries from it, with Table as
+	// the original when one is loaded.
+	ReceivedDir string
+	Received    *received
+	ReceivedErr error
+	askedRelease bool
 	// Status is a transient message for the summary bar (errors that
 	// persist are LoadErr and RunErr).
 	Status    string

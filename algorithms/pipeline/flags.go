@@ -137,6 +137,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Var(listFlag{&p.Columns}, "columns", "column names for a CSV file without a header row")
 	fs.StringVar(&p.Missing, "missing", "", "missing values: drop (default) or category")
 	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536; -1: no limit)")
+	fs.StringVar(&p.Delimiter, "delimiter", "", "field separator (default: detect , ; tab |)")
 	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
 	fs.BoolVar(&a.Force, "force", false, "replace an existing release")
@@ -280,6 +281,9 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	}
 	if set["max-cell"] {
 		out.MaxCell = flags.MaxCell
+	}
+	if set["delimiter"] {
+		out.Delimiter = flags.Delimiter
 	}
 	for k, v := range flags.Hierarchies {
 		if out.Hierarchies == nil {

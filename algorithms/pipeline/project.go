@@ -29,6 +29,8 @@ type Project struct {
 	DataSeed uint64 `json:"data_seed,omitempty"`
 	// Columns names the columns of a header-less CSV file.
 	Columns []string `json:"columns,omitempty"`
+	// Delimiter is the field separator ("" detects one of , ; tab |).
+	Delimiter string `json:"delimiter,omitempty"`
 	// Kinds overrides inferred column kinds (numeric or categorical).
 	Kinds map[string]string `json:"kinds,omitempty"`
 	// Missing is "drop" (default) or "category".
@@ -113,6 +115,9 @@ func (p Project) Save(path string) error {
 func (p Project) Clone() Project {
 	q := p
 	q.Columns = append([]string(nil), p.Columns...)
+	if p.Columns == nil {
+		q.Columns = nil
+	}
 	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
 	q.Kinds = cloneMap(p.Kinds)
 	q.Hierarchies = cloneMap(p.Hierarchies)
@@ -192,7 +197,18 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 	if p.Input == "" {
 		return nil, &model.ParamError{Param: "in", Reason: "no input table", Hint: "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"}
 	}
-	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, Kinds: kinds, MaxCell: p.MaxCell})
+	var delim rune
+	if p.Delimiter != "" {
+		r := []rune(p.Delimiter)
+		if p.Delimiter == `\t` || p.Delimiter == "tab" {
+			r = []rune{'\t'}
+		}
+		if len(r) != 1 {
+			return nil, &model.ParamError{Param: "delimiter", Value: p.Delimiter, Reason: "must be one character", Hint: "e.g. , ; | or tab"}
+		}
+		delim = r[0]
+	}
+	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, Kinds: kinds, MaxCell: p.MaxCell, Delimiter: delim})
 }
 
 // WithDefaults fills what the user left open: the method (the first

@@ -10,6 +10,8 @@ import (
 
 	"privlab/algorithms/distribution"
 	distcheck "privlab/algorithms/distribution/check"
+	"privlab/algorithms/kja"
+	kjacheck "privlab/algorithms/kja/check"
 	"privlab/algorithms/method"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -25,6 +27,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{distribution.Method{}, distcheck.Check},
+		{kja.Method{}, kjacheck.Check},
 	}
 }
 

@@ -53,8 +53,8 @@ const (
 
 var splitParam = model.ParamSpec{Name: paramSplit, Kind: model.ParamChoice, Choices: []string{SplitWidest, SplitRoundRobin},
 	Default: SplitWidest, Header: true,
-	Help: "Mondrian's split dimension: widest normalised range, or round-robin as Sacharidis et al. (Section 2.2) describe it",
-	Why:  "round-robin is the paper's rule; the widest normalised range gives lower NCP on the universe and on Adult (see the package's study), so it is the default",
+	Help:  "Mondrian's split dimension: widest normalised range, or round-robin as Sacharidis et al. (Section 2.2) describe it",
+	Why:   "round-robin is the paper's rule; the widest normalised range gives lower NCP on the universe and on Adult (see the package's study), so it is the default",
 	Sweep: SplitWidest + "," + SplitRoundRobin}
 
 // Figure positions, in Spec().Figures order.

@@ -108,6 +108,10 @@ func newAxes(in *method.Input, public *model.Table) ([]axis, error) {
 		if c == nil {
 			return nil, &model.ParamError{Param: "qi", Value: name, Reason: "no such column"}
 		}
+		if c.MissingCount > 0 {
+			return nil, &model.ParamError{Param: "qi", Value: name, Reason: "the quasi-identifier has missing values",
+				Hint: "a tuple without a value has no place in a G-box: drop those rows (--missing drop)"}
+		}
 		ax := axis{name: name, numeric: c.Kind == model.Numeric}
 		if !ax.numeric {
 			ax.pos = map[string]int{}
@@ -288,37 +292,85 @@ func buildJT(in *method.Input, public *model.Table) (*jt, error) {
 		}
 		t.sc[a] = ax.scale()
 	}
-	t.rankAxes()
+	t.rankCodes(mtCols, pdCols, mtVals, pdVals)
 	return t, nil
 }
 
-// rankAxes ranks every tuple's value per axis among the values present
-// (the dimensions partition.Mondrian cuts).
-func (t *jt) rankAxes() {
+// rankCodes ranks every tuple's value per axis among the values of both
+// tables' dictionaries (the dimensions partition.Mondrian cuts): the
+// distinct values are few next to the tuples, so ranks are found per
+// dictionary code, and each tuple costs one lookup. compact then drops the
+// values no tuple holds.
+func (t *jt) rankCodes(mtCols, pdCols []*model.Column, mtVals, pdVals [][]float64) {
 	t.rank = make([][]int32, t.d)
 	t.val = make([][]float64, t.d)
 	for a := 0; a < t.d; a++ {
-		distinct := map[float64]int32{}
-		for i := 0; i < t.n; i++ {
-			distinct[t.x[i*t.d+a]] = 0
+		vals := make([]float64, 0, len(mtVals[a]))
+		for _, v := range mtVals[a] {
+			if !math.IsNaN(v) {
+				vals = append(vals, v)
+			}
 		}
-		vals := make([]float64, 0, len(distinct))
-		for v := range distinct {
-			vals = append(vals, v)
+		if pdVals != nil {
+			for _, v := range pdVals[a] {
+				if !math.IsNaN(v) {
+					vals = append(vals, v)
+				}
+			}
 		}
 		sort.Float64s(vals)
-		for r, v := range vals {
-			distinct[v] = int32(r)
+		uniq := vals[:0]
+		for i, v := range vals {
+			if i == 0 || v != uniq[len(uniq)-1] {
+				uniq = append(uniq, v)
+			}
+		}
+		rankOf := func(v float64) int32 { return int32(sort.SearchFloat64s(uniq, v)) }
+		mtRank := make([]int32, len(mtVals[a]))
+		for code, v := range mtVals[a] {
+			mtRank[code] = rankOf(v)
 		}
 		rk := make([]int32, t.n)
-		// Consecutive tuples often share a value: remember the last lookup.
-		last, lastRank := math.NaN(), int32(0)
-		for i := 0; i < t.n; i++ {
-			v := t.x[i*t.d+a]
-			if v != last {
-				last, lastRank = v, distinct[v]
+		for r, code := range mtCols[a].Codes {
+			rk[r] = mtRank[code]
+		}
+		if pdVals != nil {
+			pdRank := make([]int32, len(pdVals[a]))
+			for code, v := range pdVals[a] {
+				pdRank[code] = rankOf(v)
 			}
-			rk[i] = lastRank
+			codes := pdCols[a].Codes
+			for j, r := range t.pd {
+				rk[t.mt+j] = pdRank[codes[r]]
+			}
+		}
+		if len(uniq) == 0 {
+			uniq = append(uniq, 0)
+		}
+		t.rank[a], t.val[a] = rk, append([]float64(nil), uniq...)
+	}
+	t.compact()
+}
+
+// compact renumbers the ranks of each axis over the values the tuples
+// hold, so that a dimension spans exactly the tuples' values (Mondrian
+// normalises its widths by that span).
+func (t *jt) compact() {
+	for a := 0; a < t.d; a++ {
+		used := make([]int32, len(t.val[a])+1)
+		for _, r := range t.rank[a][:t.n] {
+			used[r+1] = 1
+		}
+		var vals []float64
+		for r := range t.val[a] {
+			if used[r+1] == 1 {
+				vals = append(vals, t.val[a][r])
+			}
+			used[r+1] += used[r]
+		}
+		rk := make([]int32, t.n)
+		for i, r := range t.rank[a][:t.n] {
+			rk[i] = used[r]
 		}
 		if len(vals) == 0 {
 			vals = []float64{0}
@@ -340,8 +392,12 @@ func (t *jt) dims() []partition.Dim {
 // values alone: plain k-anonymity (and Refinement's first round) sees
 // nothing of PD, so Mondrian's normalised widths are MT's.
 func (t *jt) mtOnly() *jt {
-	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: t.sc}
-	s.rankAxes()
+	if t.n == t.mt {
+		return t
+	}
+	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: t.sc,
+		rank: append([][]int32(nil), t.rank...), val: append([][]float64(nil), t.val...)}
+	s.compact()
 	return s
 }
 

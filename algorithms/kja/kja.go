@@ -185,9 +185,20 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, err
 	}
 	progress(0.1)
+	r, err := execute(ctx, in, t, cfg, values, progress)
+	if err != nil {
+		return nil, err
+	}
+	progress(0.95)
+	return r.result(spec)
+}
+
+// execute runs the configured variant on JT.
+func execute(ctx context.Context, in *method.Input, t *jt, cfg config, values model.Values, progress func(float64)) (*run, error) {
 	alg := cfg.kAlgorithm()
 	var boxes []outBox
 	var sgs int
+	var err error
 	switch cfg.method {
 	case plainKA:
 		boxes, sgs, err = plain(ctx, t, alg, cfg.k)
@@ -199,9 +210,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	progress(0.95)
-	r := &run{in: in, cfg: cfg, t: t, boxes: boxes, sgs: sgs, values: values}
-	return r.result(spec)
+	return &run{in: in, cfg: cfg, t: t, boxes: boxes, sgs: sgs, values: values}, nil
 }
 
 // run is the state a Result's closures share.

@@ -35,10 +35,11 @@ func mondrian(rule partition.Rule) kAlgorithm {
 // recursively until groups hold at most k tuples; then merge undersized
 // groups with neighbouring ones at the least NCP increase.
 //
-// Neither step is quadratic here. The farthest pair is found with Xu et
+// Neither step is quadratic here. The farthest pair (the distance being
+// the normalised perimeter of the pair's box, an L1 distance) is found
+// exactly from 2^(d-1) projections for d <= 4, and beyond with Xu et
 // al.'s own iteration (from a random tuple, the tuple farthest from it,
-// then the one farthest from that, three rounds: O(n d) per split, the
-// distance being the normalised perimeter of the pair's box); the greedy
+// then the one farthest from that: O(n d) per split); the greedy
 // assignment keeps each side's bounding box and perimeter, so a tuple
 // costs O(d). Merging is done bottom-up in the split tree: a group of
 // fewer than k tuples can only come straight out of a split, and it is
@@ -113,9 +114,50 @@ func (td *tdRun) farthest(rows []int32, p []float64) (int, float64) {
 	return best, bestD
 }
 
-// seeds picks two far apart tuples (positions in rows) with Xu et al.'s
-// iteration.
+// exactSeedDims is the largest d for which seeds finds the exact farthest
+// pair: 2^(d-1) projections per split.
+const exactSeedDims = 4
+
+// seeds picks the two tuples (positions in rows) whose box has the
+// largest perimeter, as Sacharidis et al. describe TopDown's first step:
+// the farthest pair under the normalised L1 distance. Up to exactSeedDims
+// QIs it is found exactly: the L1 diameter is the largest spread of the
+// projections on the sign vectors (+-1, ..., +-1, 1), 2^(d-1) linear
+// passes. Beyond, Xu et al.'s own iteration approximates it: from a random
+// tuple to the tuple farthest from it, and on, keeping the best pair of
+// four rounds.
 func (td *tdRun) seeds(rows []int32) (int, int) {
+	if d := td.t.d; d <= exactSeedDims {
+		bu, bv, bd := 0, 0, -1.0
+		for mask := 0; mask < 1<<(d-1); mask++ {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			li, hiI := 0, 0
+			for j, r := range rows {
+				p := td.point(r)
+				s := p[d-1] * td.t.sc[d-1]
+				for a := 0; a < d-1; a++ {
+					if mask&(1<<a) != 0 {
+						s -= p[a] * td.t.sc[a]
+					} else {
+						s += p[a] * td.t.sc[a]
+					}
+				}
+				if s < lo {
+					lo, li = s, j
+				}
+				if s > hi {
+					hi, hiI = s, j
+				}
+			}
+			if hi-lo > bd {
+				bu, bv, bd = li, hiI, hi-lo
+			}
+		}
+		if bu == bv {
+			bv = (bu + 1) % len(rows)
+		}
+		return bu, bv
+	}
 	u := td.rng.Intn(len(rows))
 	v, _ := td.farthest(rows, td.point(rows[u]))
 	bu, bv, bd := u, v, td.dist(td.point(rows[u]), td.point(rows[v]))

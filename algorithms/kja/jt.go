@@ -395,9 +395,20 @@ func (t *jt) mtOnly() *jt {
 	if t.n == t.mt {
 		return t
 	}
-	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: t.sc,
+	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: make([]float64, t.d),
 		rank: append([][]int32(nil), t.rank...), val: append([][]float64(nil), t.val...)}
 	s.compact()
+	// TopDown's NCP is normalised by MT's own extents too.
+	for a := range s.sc {
+		s.sc[a] = t.sc[a]
+		if t.axes[a].numeric {
+			if lo, hi := s.val[a][0], s.val[a][len(s.val[a])-1]; hi > lo {
+				s.sc[a] = 1 / (hi - lo)
+			} else {
+				s.sc[a] = 0
+			}
+		}
+	}
 	return s
 }
 

@@ -144,6 +144,15 @@ func (c config) kAlgorithm() kAlgorithm {
 
 // Run anonymizes MT (with PD for the KJA variants).
 func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error) {
+	r, err := newRun(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return r.result(Method{}.Spec())
+}
+
+// newRun validates the input and runs the variant.
+func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	spec := Method{}.Spec()
 	values, err := spec.Validate(in.Values, in.Table.Rows)
 	if err != nil {
@@ -190,7 +199,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, err
 	}
 	progress(0.95)
-	return r.result(spec)
+	return r, nil
 }
 
 // execute runs the configured variant on JT.

@@ -2,10 +2,14 @@ package kja
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/partition"
+	"privlab/datasets"
 	"privlab/model"
 )
 
@@ -49,6 +53,93 @@ func BenchmarkAdultMondrian(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := (Method{}).Run(context.Background(), in); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAdultMondrianAlgorithm is Mondrian's splitting alone on Adult
+// (the algorithm time of the budget: <= 20 ms).
+func BenchmarkAdultMondrianAlgorithm(b *testing.B) {
+	in := adultInput(b)
+	t, err := buildJT(in, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	alg := mondrian(partition.Widest)
+	rows := allTuples(t.n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := alg(context.Background(), t, rows, 10, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAdultTopDown is plain TopDown on Adult, k = 10 (budget < 1 s).
+func BenchmarkAdultTopDown(b *testing.B) {
+	in := adultInput(b)
+	in.Variant, in.Values = TopDownPlain, model.Values{"k": "10", "seed": "1"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (Method{}).Run(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var benchUniverse = sync.OnceValues(func() (*model.Table, *model.Table) {
+	mt, err := datasets.Catalog{}.LoadTable("universe", 10000, 1)
+	if err != nil {
+		panic(err)
+	}
+	pd, err := datasets.Catalog{}.LoadTable("universe-public", 1000000, 1)
+	if err != nil {
+		panic(err)
+	}
+	return mt, pd
+})
+
+// universeInput is |MT| = 10,000 and a PD of ratio*|MT| people holding
+// MT's, d = 4 (Sacharidis et al., Table 3).
+func universeInput(tb testing.TB, ratio float64) *method.Input {
+	mt, pd := benchUniverse()
+	ids := map[string]bool{}
+	for r := 0; r < mt.Rows; r++ {
+		ids[mt.Column("id").Value(r)] = true
+	}
+	want := int(ratio * float64(mt.Rows))
+	var rows []int
+	others := want - mt.Rows
+	for r := 0; r < pd.Rows && len(rows) < want; r++ {
+		if ids[pd.Column("id").Value(r)] {
+			rows = append(rows, r)
+		} else if others > 0 {
+			rows = append(rows, r)
+			others--
+		}
+	}
+	qis := []string{"age", "income", "family-size", "education-years"}
+	return testInput(mt, pd.SelectRows(rows), qis, "occupation", []string{"id"})
+}
+
+// BenchmarkUniverse runs the six variants on |MT| = 10,000, d = 4, k = 50
+// with |PD|/|MT| from 1 to 100 (PD up to 1,000,000 rows); from 12.5 on the
+// ratio doubles. Budget: mondrian-direct on 1M JT rows < 3 s.
+func BenchmarkUniverse(b *testing.B) {
+	for _, ratio := range []float64{1, 12.5, 25, 50, 100} {
+		in := universeInput(b, ratio)
+		for _, v := range Variants {
+			b.Run(fmt.Sprintf("%s/ratio=%g", v, ratio), func(b *testing.B) {
+				run := *in
+				run.Variant, run.Values = v, model.Values{"k": "50", "seed": "1"}
+				for i := 0; i < b.N; i++ {
+					res, err := (Method{}).Run(context.Background(), &run)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(res.Utility.Value, "NCP")
+				}
+			})
 		}
 	}
 }

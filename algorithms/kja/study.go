@@ -180,8 +180,8 @@ func (u *universe) measure(ctx context.Context, g Grid, ratio float64, k, d int,
 		}
 		m := r.metrics()
 		row := []float64{m.NCP, m.DM}
-		for i, rr := range rs {
-			qs, err := rangeQueries(t, in, rr, g.Queries, g.Seed+uint64(i))
+		for _, rr := range rs {
+			qs, err := rangeQueries(t, in, rr, g.Queries, g.Seed+uint64(math.Round(rr*1000)))
 			if err != nil {
 				return nil, err
 			}

@@ -144,10 +144,14 @@ func TestChecksPassAndEditsFail(t *testing.T) {
 		orig, pub := prep.Source, prep.Public
 		full := func(d string) (*verify.Report, error) { return pipeline.Check(d, orig, pub) }
 		for name, check := range map[string]func(string) (*verify.Report, error){
-			"files alone":   func(d string) (*verify.Report, error) { return pipeline.Check(d, nil, nil) },
-			"original":      func(d string) (*verify.Report, error) { return pipeline.Check(d, orig, nil) },
-			"original+pd":   full,
-			"without audit": func(d string) (*verify.Report, error) { c := copyRelease(t, d); os.Remove(model.AuditPath(c)); return pipeline.Check(c, orig, pub) },
+			"files alone": func(d string) (*verify.Report, error) { return pipeline.Check(d, nil, nil) },
+			"original":    func(d string) (*verify.Report, error) { return pipeline.Check(d, orig, nil) },
+			"original+pd": full,
+			"without audit": func(d string) (*verify.Report, error) {
+				c := copyRelease(t, d)
+				os.Remove(model.AuditPath(c))
+				return pipeline.Check(c, orig, pub)
+			},
 		} {
 			if name == "without audit" && strings.HasPrefix(variant, "topdown") {
 				continue // overlapping boxes need the audit record to pin tuples

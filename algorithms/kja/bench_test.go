@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -140,6 +141,49 @@ func BenchmarkUniverse(b *testing.B) {
 					b.ReportMetric(res.Utility.Value, "NCP")
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkPaperGrid runs the paper's whole grid (Table 3: |MT| = 10,000,
+// |PD|/|MT| = 1..100, k = 5..500, d = 2..6, |R| = 2..50%) on the universe
+// and prints its tables (run with -benchtime 1x; it takes about a minute).
+func BenchmarkPaperGrid(b *testing.B) {
+	in := universeInput(b, 100)
+	in.Roles.QIs = []string{"age", "income", "family-size", "education-years", "rent", "sex"}
+	for _, q := range in.Roles.QIs {
+		if in.Hierarchies[q] == nil {
+			h, err := model.BuildHierarchy("auto", in.Table.Column(q))
+			if err != nil {
+				b.Fatal(err)
+			}
+			in.Hierarchies[q] = h
+		}
+	}
+	g := PaperGrid()
+	for i := 0; i < b.N; i++ {
+		secs, err := Study(context.Background(), in, &g, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out strings.Builder
+		pipelinePrint(&out, secs)
+		fmt.Println(out.String()) // b.Log would cut the tables short
+	}
+}
+
+// pipelinePrint writes sections as plain tables.
+func pipelinePrint(w *strings.Builder, secs []method.Section) {
+	for _, s := range secs {
+		fmt.Fprintf(w, "\n%s\n", s.Title)
+		for _, n := range s.Notes {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
+		if len(s.Header) > 0 {
+			fmt.Fprintf(w, "  %s\n", strings.Join(s.Header, "\t"))
+		}
+		for _, r := range s.Rows {
+			fmt.Fprintf(w, "  %s\n", strings.Join(r, "\t"))
 		}
 	}
 }

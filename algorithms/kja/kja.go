@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"privlab/algorithms/method"
@@ -159,6 +160,10 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 		return nil, err
 	}
 	cfg := config{variant: in.VariantOr(spec), k: values.Int(paramK), split: values[paramSplit]}
+	if !slices.Contains(Variants, cfg.variant) {
+		return nil, &model.ParamError{Param: "variant", Value: cfg.variant, Reason: "unknown variant of " + Name,
+			Hint: "variants: " + strings.Join(Variants, ", ")}
+	}
 	cfg.algorithm, cfg.method = parseVariant(cfg.variant)
 	if seed, fixed, err := model.ParseSeed(values["seed"]); err == nil && fixed {
 		cfg.seed = seed
@@ -180,7 +185,7 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	if cfg.method == plainKA {
 		public = nil // the baselines read MT alone
 	} else if public == nil {
-		return nil, &model.ParamError{Param: "public", Value: cfg.variant,
+		return nil, &model.ParamError{Param: "public",
 			Reason: "variant " + cfg.variant + " joins the table with a public database, and none is given",
 			Hint:   "pass --public FILE.csv (the same QI columns; --id COL joins it with the table) or use --variant mondrian or topdown (plain k-anonymity)"}
 	}

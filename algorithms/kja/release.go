@@ -92,7 +92,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	det := Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),
 		SAKind: sa.Kind.String(), Boxes: len(r.boxes), SensitiveGroups: r.sgs, JTRows: len(perm), PublicRows: len(perm) - t.mt,
-		SmallestBox: int(res.Summary[0].Value), SmallestGroup: int(res.Summary[7].Value)}
+		SmallestBox: summary(res, "smallest box (JT tuples)"), SmallestGroup: summary(res, "smallest sensitive group (MT tuples)")}
 	if r.cfg.method == plainKA {
 		det.Join = []string{}
 	}
@@ -119,6 +119,16 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man, Report: report}
 	return rel, map[string][]int{"jat.csv": jatMap, "si.csv": siMap}, nil
+}
+
+// summary is a count the run's summary states.
+func summary(res *method.Result, name string) int {
+	for _, f := range res.Summary {
+		if f.Name == name {
+			return int(f.Value)
+		}
+	}
+	return 0
 }
 
 func duplicate(names []string) string {

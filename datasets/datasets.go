@@ -55,7 +55,7 @@ func All() []Dataset {
 		census(),
 		capitalLoss("capitalloss"), capitalLoss("capitalloss-normal"),
 		capitalLoss("capitalloss-zipf"), capitalLoss("capitalloss-corr"),
-		universe(),
+		universe(), universePublic(),
 	}
 }
 

@@ -95,7 +95,9 @@ type Audit struct {
 	SeedFixed   bool   `json:"seed_fixed"`
 	Release     string `json:"release"`
 	// RowMap gives, per published file, the input row (0-based, counting
-	// data rows after any dropped rows) of each published row.
+	// data rows after any dropped rows) of each published row; a negative
+	// entry -1-j names row j of the public table instead (a method that
+	// publishes public-table tuples, e.g. k-join-anonymity).
 	RowMap map[string][]int `json:"row_map,omitempty"`
 	Config any              `json:"config,omitempty"`
 }

@@ -284,7 +284,7 @@ func TestCLIParametersAreValidated(t *testing.T) {
 		{[]string{"--grouping", "mondrian:0"}, "parameter grouping"},
 		{[]string{"--target", "normal:1"}, "parameter target"},
 		{[]string{"--k", "5"}, "not a parameter of method distribution"},
-		{[]string{"--method", "kja"}, "unknown method"},
+		{[]string{"--method", "nosuch"}, "unknown method"},
 		{[]string{"--seed", "abc"}, "seed"},
 		{[]string{"--qi", "zipcode,gender", "--sa", "salary", "--grouping", "column:salary"}, "salary is the sensitive, not a quasi-identifier"},
 		{[]string{"--qi", "zipcode,gender", "--sa", "salary", "--id", "name", "--grouping", "level:name=1"}, "name is the identifier, not a quasi-identifier"},
@@ -296,7 +296,7 @@ func TestCLIParametersAreValidated(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
 		}
 	}
-	_, errs, _ := cli(t, dir, "run", "--in", "dataset:employees", "--out", "x", "--method", "kja")
+	_, errs, _ := cli(t, dir, "run", "--in", "dataset:employees", "--out", "x", "--method", "nosuch")
 	if !strings.Contains(errs, "known methods: distribution") {
 		t.Errorf("unknown method should list the known ones: %s", errs)
 	}

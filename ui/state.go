@@ -59,9 +59,9 @@ type State struct {
 	// ReceivedDir is a release opened to be read (privlab DIR): the
 	// workbench then shows it and answers queries from it, with Table as
 	// the original when one is loaded.
-	ReceivedDir string
-	Received    *received
-	ReceivedErr error
+	ReceivedDir  string
+	Received     *received
+	ReceivedErr  error
 	askedRelease bool
 	// Status is a transient message for the summary bar (errors that
 	// persist are LoadErr and RunErr).

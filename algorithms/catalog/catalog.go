@@ -12,6 +12,8 @@ import (
 	ambcheck "privlab/algorithms/ambiguity/check"
 	"privlab/algorithms/distribution"
 	distcheck "privlab/algorithms/distribution/check"
+	"privlab/algorithms/kja"
+	kjacheck "privlab/algorithms/kja/check"
 	"privlab/algorithms/lossyjoin"
 	ljcheck "privlab/algorithms/lossyjoin/check"
 	"privlab/algorithms/method"
@@ -31,6 +33,7 @@ type Entry struct {
 func Entries() []Entry {
 	return []Entry{
 		{distribution.Method{}, distcheck.Check},
+		{kja.Method{}, kjacheck.Check},
 		{lossyjoin.Method{}, ljcheck.Check},
 		{sampling.Method{}, samplingcheck.Check},
 		{ambiguity.Method{}, ambcheck.Check},

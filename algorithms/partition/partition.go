@@ -44,6 +44,35 @@ func (d Dim) span() float64 {
 // cut, which keeps groups compact in every attribute; rows with equal
 // values always stay together. Groups come out in left-to-right order.
 func Mondrian(ctx context.Context, rows []int32, dims []Dim, minSize int) ([][]int32, error) {
+	return MondrianWith(ctx, rows, dims, minSize, Options{})
+}
+
+// Rule picks the dimension a Mondrian step cuts.
+type Rule int
+
+const (
+	// Widest cuts the dimension with the widest normalised range in the
+	// partition (falling back to the next widest when it cannot be cut).
+	Widest Rule = iota
+	// RoundRobin cuts dimension depth mod d, as Sacharidis et al. (Section
+	// 2.2) describe Mondrian: the first split along the first QI, the
+	// halves along the second, and so on (falling back to the following
+	// dimensions, in order, when that one cannot be cut).
+	RoundRobin
+)
+
+// Options tune MondrianWith.
+type Options struct {
+	Rule Rule
+	// Keep, when set, is asked about every partition before it is split
+	// further: a partition it rejects is dropped with everything inside it
+	// (k-join-anonymity discards partitions without a microdata tuple,
+	// Sacharidis et al., Section 4).
+	Keep func(rows []int32) bool
+}
+
+// MondrianWith is Mondrian with a split rule and an optional filter.
+func MondrianWith(ctx context.Context, rows []int32, dims []Dim, minSize int, opt Options) ([][]int32, error) {
 	if minSize < 1 {
 		minSize = 1
 	}
@@ -52,8 +81,11 @@ func Mondrian(ctx context.Context, rows []int32, dims []Dim, minSize int) ([][]i
 		spans[i] = d.span()
 	}
 	var out [][]int32
-	type task struct{ rows []int32 }
-	stack := []task{{rows}}
+	type task struct {
+		rows  []int32
+		depth int
+	}
+	stack := []task{{rows, 0}}
 	steps := 0
 	var scratch []int32
 	for len(stack) > 0 {
@@ -65,13 +97,16 @@ func Mondrian(ctx context.Context, rows []int32, dims []Dim, minSize int) ([][]i
 				return nil, err
 			}
 		}
-		left, right, ok := bestSplit(t.rows, dims, spans, minSize, &scratch)
+		if opt.Keep != nil && !opt.Keep(t.rows) {
+			continue
+		}
+		left, right, ok := bestSplit(t.rows, dims, spans, minSize, opt.Rule, t.depth, &scratch)
 		if !ok {
 			out = append(out, t.rows)
 			continue
 		}
 		// Right first so that left is processed (and emitted) first.
-		stack = append(stack, task{right}, task{left})
+		stack = append(stack, task{right, t.depth + 1}, task{left, t.depth + 1})
 	}
 	return out, nil
 }
@@ -82,9 +117,10 @@ type candidate struct {
 	min, max int32 // rank range inside the partition
 }
 
-// bestSplit tries dimensions from the widest normalised range down and
-// returns the first allowable median split.
-func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, scratch *[]int32) (left, right []int32, ok bool) {
+// bestSplit tries dimensions in the rule's order (widest normalised range
+// first, or round-robin from depth mod d) and returns the first allowable
+// median split.
+func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, rule Rule, depth int, scratch *[]int32) (left, right []int32, ok bool) {
 	if len(rows) < 2*minSize {
 		return nil, nil, false
 	}
@@ -107,7 +143,14 @@ func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, scratch *
 			cands = append(cands, candidate{i, (d.Value[hi] - d.Value[lo]) / spans[i], lo, hi})
 		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool { return cands[a].width > cands[b].width })
+	if rule == RoundRobin {
+		first := depth % len(dims)
+		sort.SliceStable(cands, func(a, b int) bool {
+			return (cands[a].dim-first+len(dims))%len(dims) < (cands[b].dim-first+len(dims))%len(dims)
+		})
+	} else {
+		sort.SliceStable(cands, func(a, b int) bool { return cands[a].width > cands[b].width })
+	}
 	for _, c := range cands {
 		if l, r, ok := medianSplit(rows, dims[c.dim], c.min, c.max, minSize, scratch); ok {
 			return l, r, true

@@ -641,3 +641,42 @@ func TestColumnDim(t *testing.T) {
 		t.Fatalf("all missing: rank %v value %v", d.Rank, d.Value)
 	}
 }
+
+// Round-robin cuts dimension depth mod d (Sacharidis et al., Section 2.2):
+// on a 4x4 grid with minSize 4 the first cut is along x, the second along
+// y, whatever the widths; the widest rule cuts the wider y first.
+func TestMondrianRoundRobinAndKeep(t *testing.T) {
+	// 16 rows on a grid: row i at (i%4, i/4); y is stretched 10x.
+	xs, ys := make([]int32, 16), make([]int32, 16)
+	for i := range xs {
+		xs[i], ys[i] = int32(i%4), int32(i/4)
+	}
+	dx := Dim{Rank: xs, Value: []float64{0, 1, 2, 3}}
+	dy := Dim{Rank: ys, Value: []float64{0, 10, 20, 30}}
+	rr, err := MondrianWith(context.Background(), allRows(16), []Dim{dx, dy}, 4, Options{Rule: RoundRobin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// x first: {x<=1} then y: {y<=1}; every group is a 2x2 block.
+	if got := groupsString(rr); got != "[0 1 4 5] [8 9 12 13] [2 3 6 7] [10 11 14 15]" {
+		t.Fatalf("round-robin: %s", got)
+	}
+	// Spans are normalised per dimension, so both have width 1: the widest
+	// rule breaks the tie by dimension order, as before.
+	if got := groupsString(mustMondrian(t, allRows(16), []Dim{dx, dy}, 4)); got != groupsString(rr) {
+		t.Fatalf("widest: %s", got)
+	}
+	// With y first in round-robin order (dims swapped) the blocks are the same
+	// sets in another order.
+	yx, _ := MondrianWith(context.Background(), allRows(16), []Dim{dy, dx}, 4, Options{Rule: RoundRobin})
+	if got := groupsString(yx); got != "[0 1 4 5] [2 3 6 7] [8 9 12 13] [10 11 14 15]" {
+		t.Fatalf("round-robin y first: %s", got)
+	}
+	// Keep drops a partition and everything inside it: keep only partitions
+	// holding row 0.
+	kept, _ := MondrianWith(context.Background(), allRows(16), []Dim{dx, dy}, 4, Options{Rule: RoundRobin,
+		Keep: func(rows []int32) bool { return rows[0] == 0 }})
+	if got := groupsString(kept); got != "[0 1 4 5]" {
+		t.Fatalf("keep: %s", got)
+	}
+}

@@ -134,11 +134,14 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	// Row maps refer to rows of the prepared table; translate them to
-	// rows of the input.
+	// rows of the input. A negative entry stands for no input row (e.g. a
+	// public-table tuple: -1-j is its row j) and is kept as it is.
 	if p.InputRow != nil {
 		for name, rows := range rowMap {
 			for i, r := range rows {
-				rows[i] = p.InputRow[r]
+				if r >= 0 {
+					rows[i] = p.InputRow[r]
+				}
 			}
 			rowMap[name] = rows
 		}

@@ -20,8 +20,11 @@ import (
 // Shapes:
 //   - "avg-range": AVG(sa) WHERE q BETWEEN x AND y over a numeric QI with
 //     y - x a fixed fraction of its domain (Koudas et al. 2009, Section 6.1).
-//   - "count-range": COUNT(*) over a box covering a fraction of every
-//     numeric QI's domain (Sacharidis et al., Section 5).
+//   - "count-range": COUNT(*) over a box covering the fraction Range of the
+//     numeric QIs' domain space (Sacharidis et al., Section 5: queries
+//     "that span a given percentage |R| of the entire domain space"), so
+//     Range^(1/d) of each of the d numeric QIs' domains. Categorical QIs
+//     are left out: a workload knows no order of their values.
 //   - "count-in": COUNT(*) with a condition on qd randomly chosen QIs and
 //     one on the sensitive attribute, each selecting a fraction
 //     s^(1/(qd+1)) of its domain, so that the query selects about s of the
@@ -74,6 +77,9 @@ func Describe(shape string, opt Options) string {
 	if r <= 0 || r > 1 {
 		r = 0.1
 	}
+	if shape == CountRange {
+		return fmt.Sprintf("box over %.0f%% of the numeric QIs' domain space", r*100)
+	}
 	return fmt.Sprintf("range %.0f%% of the domain", r*100)
 }
 
@@ -104,8 +110,9 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 		switch opt.Shape {
 		case CountRange:
 			text = "COUNT(*) WHERE "
+			side := math.Pow(opt.Range, 1/float64(len(numeric)))
 			for j, c := range numeric {
-				lo, hi := rangeIn(c, opt.Range, rng)
+				lo, hi := rangeIn(c, side, rng)
 				if j > 0 {
 					text += " AND "
 				}

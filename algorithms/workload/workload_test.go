@@ -117,12 +117,15 @@ func TestGenerateCountRangeExact(t *testing.T) {
 		t.Fatalf("%d queries", len(qs))
 	}
 	rng := model.NewRand(9)
+	// The box covers 0.2 of the (age, hours) space: sqrt(0.2) of each
+	// domain. age: width round(100 s) = 45, start floor(u * (100 - 100 s));
+	// hours: width 10 s, start 0.5 + u * (10 - 10 s).
+	s := math.Sqrt(0.2)
 	for i, q := range qs {
-		// age: width 20, start floor(u * 80); hours: width 2, start 0.5 + u * 8.
-		a := math.Floor(rng.Float64() * 80)
-		h := 0.5 + rng.Float64()*8
+		a := math.Floor(rng.Float64() * (100 - 100*s))
+		h := 0.5 + rng.Float64()*(10-10*s)
 		want := fmt.Sprintf(`COUNT(*) WHERE "age" BETWEEN %s AND %s AND "hours" BETWEEN %s AND %s`,
-			model.FormatNumber(a), model.FormatNumber(a+20), model.FormatNumber(h), model.FormatNumber(h+2))
+			model.FormatNumber(a), model.FormatNumber(a+45), model.FormatNumber(h), model.FormatNumber(h+10*s))
 		if q.Text != want {
 			t.Errorf("query %d: %s\nwant %s", i, q.Text, want)
 		}

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
+	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
 )
@@ -114,9 +115,13 @@ func copyRelease(t *testing.T, src string) string {
 }
 
 // editManifest changes the manifest (a JSON map) and, with rehash,
-// re-computes every listed file's SHA-256.
+// restates the release as anyone could (every hash and report.md anew).
 func editManifest(t *testing.T, dir string, rehash bool, edit func(m map[string]any)) {
 	t.Helper()
+	if rehash {
+		verifytest.Restate(t, dir, edit)
+		return
+	}
 	path := filepath.Join(dir, "manifest.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -128,14 +133,6 @@ func editManifest(t *testing.T, dir string, rehash bool, edit func(m map[string]
 	}
 	if edit != nil {
 		edit(m)
-	}
-	if rehash {
-		for _, f := range m["files"].([]any) {
-			e := f.(map[string]any)
-			if sum, err := model.FileSHA256(filepath.Join(dir, e["name"].(string))); err == nil {
-				e["sha256"] = sum
-			}
-		}
 	}
 	b, _ = json.MarshalIndent(m, "", "  ")
 	if err := os.WriteFile(path, b, 0o644); err != nil {

@@ -1,0 +1,462 @@
+package kja
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"privlab/algorithms/method"
+	"privlab/model"
+)
+
+// pubBox is a box as published: its bounds in axis units, its JT tuples
+// and its sensitive group (index into the index's groups).
+type pubBox struct {
+	lo, hi []float64
+	size   int
+	sg     int
+}
+
+// saCount is one sensitive value of a sensitive group and its count.
+type saCount struct {
+	text string
+	num  float64
+	n    float64
+}
+
+// index answers queries from what a release publishes (jat.csv, si.csv and
+// the QI domains of the manifest), the same way whether it is built from
+// a run or from the exported files: COUNT(*), and SUM/AVG of a numeric
+// sensitive attribute, as estimates with the reasoning of Sacharidis et
+// al., Section 3.3 and Figure 7. A box covered by a fraction f of its
+// volume (values spread uniformly inside it; categorical QIs count the
+// values of their range in hierarchy order) holds f of its MT tuples; the
+// MT tuples of a box are those of its sensitive group, shared among the
+// group's boxes (under Direct and plain k-anonymity a box is its own
+// group, so its count is exact); and they carry the group's sensitive
+// values in proportion.
+//
+// Sharing: the paper assumes the group's MT tuples "equally distributed"
+// among its boxes. Every box holds at least one MT tuple (Section 4), so
+// each box gets one and the rest in proportion to its other tuples:
+// est(b) = 1 + (n_s - B_s) (|b| - 1) / sum over the group (|b'| - 1).
+// With equal boxes, as in Figure 7, this is the paper's estimate.
+type index struct {
+	axes      []pubAxis
+	sa        string
+	saNumeric bool
+	boxes     []pubBox
+	est       []float64
+	groups    [][]saCount // per sensitive group, values in text order
+	groupN    []float64
+}
+
+// pubAxis is a QI as a reader of the release knows it.
+type pubAxis struct {
+	name    string
+	numeric bool
+	values  []string // categorical: the domain in hierarchy order
+}
+
+func newIndex(axes []pubAxis, sa string, saNumeric bool, boxes []pubBox, si [][]saCount) *index {
+	ix := &index{axes: axes, sa: sa, saNumeric: saNumeric, boxes: boxes, groups: si, groupN: make([]float64, len(si))}
+	for s, vals := range si {
+		sort.Slice(vals, func(i, j int) bool { return vals[i].text < vals[j].text })
+		for _, v := range vals {
+			ix.groupN[s] += v.n
+		}
+	}
+	nb := make([]float64, len(si))
+	rest := make([]float64, len(si))
+	for _, b := range boxes {
+		nb[b.sg]++
+		rest[b.sg] += float64(b.size - 1)
+	}
+	ix.est = make([]float64, len(boxes))
+	for i, b := range boxes {
+		s := b.sg
+		switch {
+		case nb[s] == 1:
+			ix.est[i] = ix.groupN[s]
+		case rest[s] > 0:
+			ix.est[i] = 1 + (ix.groupN[s]-nb[s])*float64(b.size-1)/rest[s]
+		default:
+			ix.est[i] = ix.groupN[s] / nb[s]
+		}
+	}
+	return ix
+}
+
+// index is the run's release as a reader sees it.
+func (r *run) index() *index {
+	axes := make([]pubAxis, r.t.d)
+	for a, ax := range r.t.axes {
+		axes[a] = pubAxis{name: ax.name, numeric: ax.numeric, values: ax.values}
+	}
+	boxes := make([]pubBox, len(r.boxes))
+	for i, b := range r.boxes {
+		boxes[i] = pubBox{lo: b.b.lo, hi: b.b.hi, size: len(b.tuples), sg: b.sg}
+	}
+	sa := r.in.Table.Column(r.in.Roles.SA)
+	counts := make([]map[uint32]float64, r.sgs)
+	for _, b := range r.boxes {
+		if counts[b.sg] == nil {
+			counts[b.sg] = map[uint32]float64{}
+		}
+		for _, i := range b.tuples[:b.mt] {
+			counts[b.sg][sa.Codes[i]]++
+		}
+	}
+	si := make([][]saCount, r.sgs)
+	for s, m := range counts {
+		for code, n := range m {
+			si[s] = append(si[s], saCount{text: sa.Dict[code], num: saNum(sa, code), n: n})
+		}
+	}
+	return newIndex(axes, r.in.Roles.SA, sa.Kind == model.Numeric, boxes, si)
+}
+
+func saNum(c *model.Column, code uint32) float64 {
+	if c.Kind == model.Numeric {
+		return c.Nums[code]
+	}
+	x, _ := model.ParseNumber(c.Dict[code])
+	return x
+}
+
+func rangeOp(op model.Op) bool {
+	return op == model.OpLt || op == model.OpLe || op == model.OpGt || op == model.OpGe || op == model.OpBetween
+}
+
+// fraction is the share of box b's extent on axis a that the predicates
+// select. On a numeric axis: one predicate is model.Pred.Overlap; several
+// range predicates are intersected first; otherwise (= / != / IN mixed
+// with others) the shares are multiplied. A box of one value selects all
+// or nothing. On a categorical axis: the share of the box's values, in
+// hierarchy order, that satisfy every predicate (ok[p] says value p does).
+func (ix *index) fraction(a int, preds []model.Pred, ok []int, b *pubBox) float64 {
+	lo, hi := b.lo[a], b.hi[a]
+	if !ix.axes[a].numeric {
+		l, h := int(lo), int(hi)
+		return float64(ok[h+1]-ok[l]) / float64(h-l+1)
+	}
+	if lo == hi {
+		for _, p := range preds {
+			if !p.MatchValue("", lo, true) {
+				return 0
+			}
+		}
+		return 1
+	}
+	if len(preds) == 1 {
+		return preds[0].Overlap(lo, hi)
+	}
+	allRange := true
+	for _, p := range preds {
+		allRange = allRange && rangeOp(p.Op)
+	}
+	if !allRange {
+		f := 1.0
+		for _, p := range preds {
+			f *= p.Overlap(lo, hi)
+		}
+		return f
+	}
+	ql, qh := math.Inf(-1), math.Inf(1)
+	for _, p := range preds {
+		switch p.Op {
+		case model.OpLt, model.OpLe:
+			qh = math.Min(qh, p.Values[0].Num)
+		case model.OpGt, model.OpGe:
+			ql = math.Max(ql, p.Values[0].Num)
+		case model.OpBetween:
+			ql, qh = math.Max(ql, p.Values[0].Num), math.Min(qh, p.Values[1].Num)
+		}
+	}
+	if ql > qh {
+		return 0
+	}
+	between := model.Pred{Op: model.OpBetween, Values: []model.Literal{{Num: ql, IsNum: true}, {Num: qh, IsNum: true}}}
+	return between.Overlap(lo, hi)
+}
+
+// Answer estimates COUNT(*) (and SUM/AVG of a numeric sensitive attribute)
+// with conditions on the QIs and the sensitive attribute.
+func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
+	qiPreds := make([][]model.Pred, len(ix.axes))
+	var saPreds []model.Pred
+	byName := map[string]int{}
+	for a, ax := range ix.axes {
+		byName[ax.name] = a
+	}
+	for _, p := range q.Preds {
+		a, isQI := byName[p.Column]
+		numeric := isQI && ix.axes[a].numeric
+		switch {
+		case isQI:
+			qiPreds[a] = append(qiPreds[a], p)
+		case p.Column == ix.sa:
+			saPreds = append(saPreds, p)
+			numeric = ix.saNumeric
+		default:
+			return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: p.Pos,
+				Msg:  fmt.Sprintf("%s is neither a quasi-identifier nor the sensitive attribute of this release", p.Column),
+				Hint: "k-join-anonymity releases answer conditions on the QI boxes and on the sensitive attribute (Sacharidis et al., Section 3.3)"}
+		}
+		if numeric {
+			for _, v := range p.Values {
+				if !v.IsNum {
+					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: v.Pos, Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+				}
+			}
+		}
+	}
+	switch {
+	case q.Column != "" && q.Column != ix.sa:
+		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
+	case q.Agg == model.Min || q.Agg == model.Max:
+		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s is not estimated from a k-join-anonymous release", q.Agg),
+			Hint: "use COUNT(*), SUM or AVG"}
+	case q.Agg != model.Count && !ix.saNumeric:
+		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
+	}
+	// Categorical axes: prefix counts of the values that satisfy the
+	// predicates, in hierarchy order.
+	oks := make([][]int, len(ix.axes))
+	for a, preds := range qiPreds {
+		if len(preds) == 0 || ix.axes[a].numeric {
+			continue
+		}
+		vals := ix.axes[a].values
+		ok := make([]int, len(vals)+1)
+		for p, v := range vals {
+			all := true
+			for _, pr := range preds {
+				all = all && pr.MatchValue(v, 0, false)
+			}
+			ok[p+1] = ok[p]
+			if all {
+				ok[p+1]++
+			}
+		}
+		oks[a] = ok
+	}
+	// Sensitive groups: the share of their values that satisfy the
+	// sensitive conditions (and their sum).
+	share := make([]float64, len(ix.groups))
+	sumShare := make([]float64, len(ix.groups))
+	for s, vals := range ix.groups {
+		if ix.groupN[s] == 0 {
+			continue
+		}
+		for _, v := range vals {
+			all := true
+			for _, pr := range saPreds {
+				all = all && pr.MatchValue(v.text, v.num, ix.saNumeric)
+			}
+			if all {
+				share[s] += v.n
+				sumShare[s] += v.n * v.num
+			}
+		}
+		share[s] /= ix.groupN[s]
+		sumShare[s] /= ix.groupN[s]
+	}
+	count, sum := 0.0, 0.0
+	for i := range ix.boxes {
+		b := &ix.boxes[i]
+		f := 1.0
+		for a, preds := range qiPreds {
+			if len(preds) > 0 {
+				if f *= ix.fraction(a, preds, oks[a], b); f == 0 {
+					break
+				}
+			}
+		}
+		if f == 0 {
+			continue
+		}
+		mt := f * ix.est[i]
+		count += mt * share[b.sg]
+		sum += mt * sumShare[b.sg]
+	}
+	out := method.Bounds{HasEst: true, Note: "estimate: uniform within each box, MT tuples and sensitive values from the sensitive groups (Sacharidis et al., Section 3.3)"}
+	switch q.Agg {
+	case model.Count:
+		out.Estimate = count
+	case model.Sum:
+		out.Estimate = sum
+	case model.Avg:
+		if count > 0 {
+			out.Estimate = sum / count
+		}
+	}
+	out.Empty = count == 0
+	return out, nil
+}
+
+// Details is the method-specific part of manifest.json.
+type Details struct {
+	// Algorithm is the k-anonymity algorithm and Methodology how it is
+	// used (k-anonymity, direct or refinement; Section 4).
+	Algorithm   string `json:"k_algorithm"`
+	Methodology string `json:"methodology"`
+	// Join names the identifier columns that joined MT and PD (the column
+	// names only; identifiers are never published).
+	Join []string `json:"join_columns"`
+	// Domain describes every QI: numeric ones with the extent NCP
+	// normalises by, categorical ones with their values in hierarchy order
+	// (how jat.csv's ranges read).
+	Domain []DomainEntry `json:"domain"`
+	// SAKind is numeric or categorical (how si.csv's values read).
+	SAKind          string `json:"sensitive_kind"`
+	Boxes           int    `json:"boxes"`
+	SensitiveGroups int    `json:"sensitive_groups"`
+	JTRows          int    `json:"jt_rows"`
+	PublicRows      int    `json:"public_rows"`
+	SmallestBox     int    `json:"smallest_box"`
+	SmallestGroup   int    `json:"smallest_sensitive_group"`
+}
+
+// DomainEntry is one QI of Details.Domain.
+type DomainEntry struct {
+	QI     string   `json:"qi"`
+	Kind   string   `json:"kind"`
+	Low    float64  `json:"low"`
+	High   float64  `json:"high"`
+	Values []string `json:"values,omitempty"`
+}
+
+// OpenRelease reads jat.csv, si.csv and the manifest's domains to answer
+// queries from the published files alone.
+func (Method) OpenRelease(dir string) (method.Answerer, error) {
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	mpath := filepath.Join(dir, "manifest.json")
+	if man.Method != Name {
+		return nil, &model.InputError{File: mpath, Msg: fmt.Sprintf("%s holds a %s release, not %s", dir, man.Method, Name)}
+	}
+	var det Details
+	b, _ := json.Marshal(man.Details)
+	if err := json.Unmarshal(b, &det); err != nil || len(det.Domain) != len(man.QIs) {
+		return nil, &model.InputError{File: mpath, Msg: "details.domain must describe every quasi-identifier"}
+	}
+	load := func(name string) (*model.Table, error) {
+		return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	}
+	jat, err := load("jat.csv")
+	if err != nil {
+		return nil, err
+	}
+	si, err := load("si.csv")
+	if err != nil {
+		return nil, err
+	}
+	jpath, spath := filepath.Join(dir, "jat.csv"), filepath.Join(dir, "si.csv")
+	axes := make([]pubAxis, len(man.QIs))
+	pos := make([]map[string]int, len(man.QIs))
+	for a, q := range man.QIs {
+		d := det.Domain[a]
+		axes[a] = pubAxis{name: q, numeric: d.Kind == "numeric", values: d.Values}
+		if !axes[a].numeric {
+			pos[a] = map[string]int{}
+			for i, v := range d.Values {
+				pos[a][v] = i
+			}
+		}
+	}
+	want := []string{"GroupID", "SG"}
+	for _, q := range man.QIs {
+		want = append(want, q+"_min", q+"_max")
+	}
+	if len(jat.Columns) != len(want) {
+		return nil, &model.InputError{File: jpath, Line: 1, Msg: "expected the columns GroupID, SG and <qi>_min, <qi>_max per quasi-identifier"}
+	}
+	if len(si.Columns) != 2 || si.Columns[0].Name != "SG" {
+		return nil, &model.InputError{File: spath, Line: 1, Msg: "expected the columns SG and the sensitive attribute"}
+	}
+	sgIndex := map[string]int{}
+	sgOf := func(s string) int {
+		g, ok := sgIndex[s]
+		if !ok {
+			g = len(sgIndex)
+			sgIndex[s] = g
+		}
+		return g
+	}
+	type gbox struct {
+		id int
+		pubBox
+	}
+	byID := map[int]*gbox{}
+	for r := 0; r < jat.Rows; r++ {
+		id, err := strconv.Atoi(jat.Columns[0].Value(r))
+		if err != nil {
+			return nil, &model.InputError{File: jpath, Line: r + 2, Msg: "GroupID is not an integer"}
+		}
+		b := byID[id]
+		if b == nil {
+			b = &gbox{id: id, pubBox: pubBox{lo: make([]float64, len(axes)), hi: make([]float64, len(axes)), sg: sgOf(jat.Columns[1].Value(r))}}
+			for a := range axes {
+				for j, dst := range []*float64{&b.lo[a], &b.hi[a]} {
+					text := jat.Columns[2+2*a+j].Value(r)
+					if axes[a].numeric {
+						x, ok := model.ParseNumber(text)
+						if !ok {
+							return nil, &model.InputError{File: jpath, Line: r + 2, Msg: fmt.Sprintf("%s is not a number", text)}
+						}
+						*dst = x
+					} else {
+						p, ok := pos[a][text]
+						if !ok {
+							return nil, &model.InputError{File: jpath, Line: r + 2, Msg: fmt.Sprintf("%q is not a value of %s in the manifest's domain", text, axes[a].name)}
+						}
+						*dst = float64(p)
+					}
+				}
+				if b.lo[a] > b.hi[a] {
+					return nil, &model.InputError{File: jpath, Line: r + 2, Msg: "a box's minimum exceeds its maximum"}
+				}
+			}
+			byID[id] = b
+		}
+		b.size++
+	}
+	ids := make([]int, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	boxes := make([]pubBox, len(ids))
+	for i, id := range ids {
+		boxes[i] = byID[id].pubBox
+	}
+	groups := make([][]saCount, len(sgIndex))
+	seen := make([]map[string]int, len(sgIndex))
+	saCol := si.Columns[1]
+	numeric := det.SAKind == "numeric"
+	for r := 0; r < si.Rows; r++ {
+		g, ok := sgIndex[si.Columns[0].Value(r)]
+		if !ok {
+			return nil, &model.InputError{File: spath, Line: r + 2, Msg: "SG " + strconv.Quote(si.Columns[0].Value(r)) + " has no box in jat.csv"}
+		}
+		text := saCol.Value(r)
+		if seen[g] == nil {
+			seen[g] = map[string]int{}
+		}
+		j, ok := seen[g][text]
+		if !ok {
+			x, _ := model.ParseNumber(text)
+			j = len(groups[g])
+			seen[g][text] = j
+			groups[g] = append(groups[g], saCount{text: text, num: x})
+		}
+		groups[g][j].n++
+	}
+	return newIndex(axes, saCol.Name, numeric, boxes, groups), nil
+}

@@ -1,0 +1,590 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// faith is what the faithfulness checks read.
+type faith struct {
+	m      *model.Manifest
+	det    details
+	method string
+	axes   []*axis
+	boxes  []*box
+	boxOf  []int // per jat.csv row
+	jat    *model.Table
+	si     *model.Table
+	sgIDs  map[string]int
+	siVals []map[string]int
+}
+
+// points are tuples of a table placed on the release's axes.
+type points struct {
+	rows []int       // the table row of each tuple
+	x    [][]float64 // coordinates
+	sa   []string    // sensitive values (microdata only)
+	keys []string    // identifiers (for the join)
+}
+
+// text is a cell as the release reads it under its missing-value policy
+// (false: the row is not published).
+func text(c *model.Column, row int, category bool) (string, bool) {
+	if c.IsMissing(row) {
+		return "?", category && c.Kind != model.Numeric
+	}
+	return c.Value(row), true
+}
+
+// place reads the rows of t that the release's policy keeps, on the axes.
+// bad is the first row with a value outside an axis's domain (-1: none);
+// with skipUnknown such rows are left out instead (public tuples the
+// method cannot place).
+func place(t *model.Table, qis []*model.Column, sa *model.Column, ids []*model.Column, axes []*axis, category, skipUnknown bool) (p points, bad int, badText string) {
+	bad = -1
+rows:
+	for row := 0; row < t.Rows; row++ {
+		x := make([]float64, len(axes))
+		texts := make([]string, len(axes))
+		for a, c := range qis {
+			v, ok := text(c, row, category)
+			if !ok {
+				continue rows
+			}
+			texts[a] = v
+		}
+		var s string
+		if sa != nil {
+			v, ok := text(sa, row, category)
+			if !ok {
+				continue rows
+			}
+			s = v
+		}
+		// Rows dropped for missing values are gone before a tuple is
+		// read, so the position below counts kept rows only.
+		keep := true
+		for a, ax := range axes {
+			v, ok := ax.value(texts[a])
+			if !ok {
+				if !skipUnknown && bad < 0 {
+					bad, badText = row, fmt.Sprintf("%s = %q", ax.QI, texts[a])
+				}
+				keep = false
+				break
+			}
+			x[a] = v
+		}
+		p.rows = append(p.rows, row)
+		if !keep {
+			p.x = append(p.x, nil)
+		} else {
+			p.x = append(p.x, x)
+		}
+		p.sa = append(p.sa, s)
+		p.keys = append(p.keys, key(ids, row))
+	}
+	return p, bad, badText
+}
+
+// key is a row's identifier over the join columns (numbers in canonical
+// form), "" when there is none.
+func key(ids []*model.Column, row int) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range ids {
+		if c.IsMissing(row) {
+			return ""
+		}
+		v := c.Value(row)
+		if x, ok := model.ParseNumber(v); ok {
+			v = model.FormatNumber(x)
+		}
+		b.WriteString(v)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func inBox(bx *box, x []float64) bool {
+	for a, v := range x {
+		if v < bx.lo[a] || v > bx.hi[a] {
+			return false
+		}
+	}
+	return true
+}
+
+// faithful compares the release with the original table (and the public
+// table): the microdata's sensitive values, the domain, and, with the
+// audit record pinning every jat.csv row to its tuple (or, without it, by
+// which box contains each microdata tuple), coverage, boxes and groups.
+func faithful(rel *verify.Release, opt verify.Options, r *verify.Report, rc *verify.Recomputed, f faith) error {
+	m := f.m
+	category := m.MissingValues == "category"
+	orig := opt.Original
+	qis, err := orig.MustColumns("original", m.QIs)
+	if err != nil {
+		return err
+	}
+	sa := orig.Column(m.SA)
+	if sa == nil {
+		return &model.ParamError{Param: "original", Value: orig.Name, Reason: fmt.Sprintf("the original has no sensitive column %q", m.SA),
+			Hint: "give the table the release was made from"}
+	}
+	kja := f.method != plainKA
+	var mtIDs, pdIDs []*model.Column
+	var pub *model.Table
+	if kja && opt.Public != nil {
+		pub = opt.Public
+		for _, c := range f.det.Join {
+			mc, pc := orig.Column(c), pub.Column(c)
+			if mc == nil || pc == nil {
+				r.Add(false, "join", "the release says MT and PD were joined on %s, which is not a column of both tables", c)
+				return nil
+			}
+			mtIDs, pdIDs = append(mtIDs, mc), append(pdIDs, pc)
+		}
+	}
+	mt, bad, badText := place(orig, qis, sa, mtIDs, f.axes, category, false)
+	if bad >= 0 {
+		r.Add(false, "domain", "original row %d has %s, outside the domain the manifest states", bad+2, badText)
+		return nil
+	}
+	mtIndex := make([]int, orig.Rows)
+	for i := range mtIndex {
+		mtIndex[i] = -1
+	}
+	for i, row := range mt.rows {
+		mtIndex[row] = i
+	}
+
+	// The microdata's sensitive values, all together.
+	want := map[string]int{}
+	for _, s := range mt.sa {
+		want[s]++
+	}
+	got := map[string]int{}
+	for row := 0; row < f.si.Rows; row++ {
+		got[f.si.Columns[1].Value(row)]++
+	}
+	differ := 0
+	for v, n := range want {
+		if got[v] != n {
+			differ++
+		}
+	}
+	for v := range got {
+		if _, ok := want[v]; !ok {
+			differ++
+		}
+	}
+	r.Add(differ == 0 && f.si.Rows == len(mt.rows), "sensitive values", "si.csv holds exactly the %d sensitive values of the microdata (%d values differ in count)", len(mt.rows), differ)
+
+	// The public tuples JT holds: rows not joined with a microdata row,
+	// an identifier once, values the axes can place (Section 3.1).
+	var ext points
+	var eligible []bool
+	if pub != nil {
+		pq, err := pub.MustColumns("public", m.QIs)
+		if err != nil {
+			return err
+		}
+		ext, _, _ = place(pub, pq, nil, pdIDs, f.axes, category, true)
+		mtKeys := map[string]bool{}
+		for _, k := range mt.keys {
+			if k != "" {
+				mtKeys[k] = true
+			}
+		}
+		seen := map[string]bool{}
+		eligible = make([]bool, len(ext.rows))
+		for j, k := range ext.keys {
+			if k != "" {
+				if mtKeys[k] || seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
+			eligible[j] = ext.x[j] != nil
+		}
+	}
+
+	// The domain NCP is normalised by: the extent over MT (plain) or over
+	// JT (MT and the public tuples).
+	if !kja || pub != nil {
+		for a, ax := range f.axes {
+			if !ax.numeric {
+				continue
+			}
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, x := range mt.x {
+				lo, hi = math.Min(lo, x[a]), math.Max(hi, x[a])
+			}
+			for j, x := range ext.x {
+				if eligible[j] {
+					lo, hi = math.Min(lo, x[a]), math.Max(hi, x[a])
+				}
+			}
+			if len(mt.x) > 0 {
+				r.Claim("details.domain."+ax.QI+".low", ax.Low, lo)
+				r.Claim("details.domain."+ax.QI+".high", ax.High, hi)
+			}
+		}
+	}
+
+	var rowMap, siMap []int
+	if opt.Audit != nil {
+		if rm := opt.Audit.RowMap["jat.csv"]; len(rm) == f.jat.Rows {
+			rowMap = rm
+		}
+		if rm := opt.Audit.RowMap["si.csv"]; len(rm) == f.si.Rows {
+			siMap = rm
+		}
+		if rowMap == nil {
+			r.Add(false, "audit", "the audit record's row map does not fit jat.csv")
+			return nil
+		}
+	}
+	mtCount := make([]int, len(f.boxes))
+	groupVals := make([]map[string]int, len(f.siVals))
+	boxOfMT := make([]int, len(mt.rows))
+	for i := range boxOfMT {
+		boxOfMT[i] = -1
+	}
+	addMT := func(i, b int) {
+		mtCount[b]++
+		boxOfMT[i] = b
+		g := f.boxes[b].sg
+		if groupVals[g] == nil {
+			groupVals[g] = map[string]int{}
+		}
+		groupVals[g][mt.sa[i]]++
+	}
+	if rowMap != nil {
+		if !pinned(r, f, mt, mtIndex, ext, eligible, pub != nil, rowMap, addMT, orig.Rows) {
+			return nil
+		}
+	} else if !contained(r, f, mt, ext, eligible, pub != nil, addMT) {
+		return nil
+	}
+	noMT := 0
+	for _, n := range mtCount {
+		if n == 0 {
+			noMT++
+		}
+	}
+	r.Add(noMT == 0, "microdata per box", "every box holds at least one microdata tuple (%d hold none; Section 4)", noMT)
+	wrong := 0
+	for g := range f.siVals {
+		if !sameBag(groupVals[g], f.siVals[g]) {
+			wrong++
+		}
+	}
+	r.Add(wrong == 0, "sensitive groups", "the sensitive values of every group in si.csv are those of its microdata tuples (%d groups differ; Section 3.2)", wrong)
+	figures(*rc, f.boxes, f.axes, mtCount)
+	if siMap != nil {
+		badSI := 0
+		seen := make([]bool, len(mt.rows))
+		pins := make([]int, len(siMap))
+		for row, e := range siMap {
+			pins[row] = e
+			i := -1
+			if e >= 0 && e < len(mtIndex) {
+				i = mtIndex[e]
+			}
+			if i < 0 || seen[i] || mt.sa[i] != f.si.Columns[1].Value(row) || boxOfMT[i] < 0 ||
+				f.sgIDs[f.si.Columns[0].Value(row)] != f.boxes[boxOfMT[i]].sg {
+				badSI++
+				continue
+			}
+			seen[i] = true
+		}
+		r.Add(badSI == 0, "si rows", "the audit record pins every si.csv row to a microdata tuple of its group with its value (%d do not)", badSI)
+		verify.Shuffled("si.csv", pins, len(want), r)
+	}
+	return nil
+}
+
+func sameBag(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, n := range a {
+		if b[k] != n {
+			return false
+		}
+	}
+	return true
+}
+
+// pinned checks the release with the audit record's row map: every
+// jat.csv row is a microdata tuple (its input row) or a public tuple (-1-j
+// for row j of the public table), each once and inside its box; every
+// microdata tuple is published; and, with the public table, every box is
+// the MBB of its members.
+func pinned(r *verify.Report, f faith, mt points, mtIndex []int, ext points, eligible []bool, havePub bool,
+	rowMap []int, addMT func(i, b int), origRows int) bool {
+	d := len(f.axes)
+	lo := make([][]float64, len(f.boxes))
+	hi := make([][]float64, len(f.boxes))
+	for b := range f.boxes {
+		lo[b], hi[b] = make([]float64, d), make([]float64, d)
+		for a := 0; a < d; a++ {
+			lo[b][a], hi[b][a] = math.Inf(1), math.Inf(-1)
+		}
+	}
+	usedMT := make([]bool, len(mt.rows))
+	usedPD := map[int]bool{}
+	badRows, outside, public := 0, 0, 0
+	order := make([]int, len(rowMap))
+	for row, e := range rowMap {
+		b := f.boxOf[row]
+		var x []float64
+		if e >= 0 {
+			order[row] = e
+			i := -1
+			if e < len(mtIndex) {
+				i = mtIndex[e]
+			}
+			if i < 0 || usedMT[i] {
+				badRows++
+				continue
+			}
+			usedMT[i] = true
+			addMT(i, b)
+			x = mt.x[i]
+		} else {
+			j := -1 - e
+			order[row] = origRows + j
+			public++
+			if f.method == plainKA || usedPD[j] {
+				badRows++
+				continue
+			}
+			usedPD[j] = true
+			if havePub {
+				// j counts the public rows kept under the missing-value
+				// policy, which place keeps in order.
+				if j >= len(ext.rows) || !eligible[j] {
+					badRows++
+					continue
+				}
+				x = ext.x[j]
+			}
+		}
+		if x == nil {
+			continue
+		}
+		if !inBox(f.boxes[b], x) {
+			outside++
+		}
+		for a, v := range x {
+			lo[b][a], hi[b][a] = math.Min(lo[b][a], v), math.Max(hi[b][a], v)
+		}
+	}
+	r.Add(true, "audit", "the audit record pins every jat.csv row to a microdata or public tuple")
+	uncovered := 0
+	for _, u := range usedMT {
+		if !u {
+			uncovered++
+		}
+	}
+	r.Add(badRows == 0, "tuples", "every jat.csv row is a distinct tuple of the join table%s (%d are not)",
+		map[bool]string{true: "", false: " (public tuples unconfirmed without --public)"}[havePub || f.method == plainKA], badRows)
+	r.Add(uncovered == 0, "coverage", "every one of the %d microdata tuples is published in exactly one box (%d are not)", len(mt.rows), uncovered)
+	r.Add(outside == 0, "inside", "every tuple lies inside its box (%d do not)", outside)
+	if havePub || f.method == plainKA {
+		loose := 0
+		for b, bx := range f.boxes {
+			for a := 0; a < d; a++ {
+				if lo[b][a] != bx.lo[a] || hi[b][a] != bx.hi[a] {
+					loose++
+					break
+				}
+			}
+		}
+		r.Add(loose == 0, "MBB", "every box is the minimum bounding box of its members (%d are not; Section 4)", loose)
+	} else {
+		r.Add(true, "MBB", "unconfirmed without --public: the boxes' tightness over their public tuples")
+	}
+	verify.Shuffled("jat.csv", order, len(f.boxes), r)
+	return true
+}
+
+// contained checks the release without the audit record: each microdata
+// tuple is pinned to the box that contains it, which the files fix only
+// when no tuple lies in two boxes (Mondrian's boxes are disjoint). With
+// the public table every box must find its public rows among the
+// eligible public tuples inside it, and every face of a box must be
+// touched by a tuple inside it (the MBB's necessary condition).
+func contained(r *verify.Report, f faith, mt points, ext points, eligible []bool, havePub bool, addMT func(i, b int)) bool {
+	ix := newIndex(f.boxes)
+	uncovered, ambiguous := 0, 0
+	d := len(f.axes)
+	touched := make([][]bool, len(f.boxes))
+	for b := range touched {
+		touched[b] = make([]bool, 2*d)
+	}
+	touch := func(b int, x []float64) {
+		for a, v := range x {
+			if v == f.boxes[b].lo[a] {
+				touched[b][2*a] = true
+			}
+			if v == f.boxes[b].hi[a] {
+				touched[b][2*a+1] = true
+			}
+		}
+	}
+	for i, x := range mt.x {
+		found, n := -1, 0
+		ix.stab(x, func(b int) { found, n = b, n+1 })
+		switch n {
+		case 0:
+			uncovered++
+		case 1:
+			addMT(i, found)
+			touch(found, x)
+		default:
+			ambiguous++
+		}
+	}
+	r.Add(uncovered == 0, "coverage", "every one of the %d microdata tuples lies inside a box (%d do not)", len(mt.rows), uncovered)
+	if ambiguous > 0 {
+		r.Add(false, "pinning", "undetermined: %d microdata tuples lie in more than one box, so the files do not say which box holds them; check with the audit record written beside the release", ambiguous)
+		return false
+	}
+	avail := make([]int, len(f.boxes))
+	for j, x := range ext.x {
+		if !eligible[j] {
+			continue
+		}
+		ix.stab(x, func(b int) {
+			avail[b]++
+			touch(b, x)
+		})
+	}
+	mtIn := make([]int, len(f.boxes))
+	for i := range mt.x {
+		ix.stab(mt.x[i], func(b int) { mtIn[b]++ })
+	}
+	if havePub || f.method == plainKA {
+		short, loose := 0, 0
+		for b, bx := range f.boxes {
+			if bx.rows-mtIn[b] > avail[b] || bx.rows < mtIn[b] {
+				short++
+			}
+			for _, t := range touched[b] {
+				if !t {
+					loose++
+					break
+				}
+			}
+		}
+		r.Add(short == 0, "tuples", "every box's rows are its microdata tuples and public tuples inside it (%d boxes cannot be)", short)
+		r.Add(loose == 0, "MBB", "every face of every box is touched by a tuple inside it (%d boxes are not tight)", loose)
+	} else {
+		r.Add(true, "MBB", "unconfirmed without --public: the boxes' public tuples and tightness")
+	}
+	return true
+}
+
+// index finds the boxes that contain a point: a bounding-volume
+// hierarchy over the boxes (split at the median centre of the widest
+// axis, a few boxes per leaf).
+type index struct {
+	boxes []*box
+	order []int
+	nodes []node
+}
+
+type node struct {
+	lo, hi      []float64
+	left, right int
+	first, end  int
+}
+
+func newIndex(boxes []*box) *index {
+	ix := &index{boxes: boxes, order: make([]int, len(boxes))}
+	for i := range ix.order {
+		ix.order[i] = i
+	}
+	if len(boxes) > 0 {
+		ix.build(0, len(boxes))
+	}
+	return ix
+}
+
+func (ix *index) build(first, end int) int {
+	d := len(ix.boxes[0].lo)
+	n := node{lo: make([]float64, d), hi: make([]float64, d), left: -1, right: -1, first: first, end: end}
+	for a := 0; a < d; a++ {
+		n.lo[a], n.hi[a] = math.Inf(1), math.Inf(-1)
+		for _, i := range ix.order[first:end] {
+			n.lo[a], n.hi[a] = math.Min(n.lo[a], ix.boxes[i].lo[a]), math.Max(n.hi[a], ix.boxes[i].hi[a])
+		}
+	}
+	id := len(ix.nodes)
+	ix.nodes = append(ix.nodes, n)
+	if end-first <= 4 {
+		return id
+	}
+	// Widest axis relative to the root's extent.
+	root := ix.nodes[0]
+	axis, widest := 0, -1.0
+	for a := 0; a < d; a++ {
+		w := n.hi[a] - n.lo[a]
+		if ext := root.hi[a] - root.lo[a]; ext > 0 {
+			w /= ext
+		}
+		if w > widest {
+			axis, widest = a, w
+		}
+	}
+	part := ix.order[first:end]
+	sort.Slice(part, func(x, y int) bool {
+		return ix.boxes[part[x]].lo[axis]+ix.boxes[part[x]].hi[axis] < ix.boxes[part[y]].lo[axis]+ix.boxes[part[y]].hi[axis]
+	})
+	mid := first + (end-first)/2
+	l := ix.build(first, mid)
+	rr := ix.build(mid, end)
+	ix.nodes[id].left, ix.nodes[id].right = l, rr
+	return id
+}
+
+func (ix *index) stab(x []float64, fn func(b int)) {
+	if len(ix.nodes) == 0 {
+		return
+	}
+	stack := []int{0}
+	for len(stack) > 0 {
+		n := &ix.nodes[stack[len(stack)-1]]
+		stack = stack[:len(stack)-1]
+		in := true
+		for a, v := range x {
+			if v < n.lo[a] || v > n.hi[a] {
+				in = false
+				break
+			}
+		}
+		if !in {
+			continue
+		}
+		if n.left < 0 {
+			for _, i := range ix.order[n.first:n.end] {
+				if inBox(ix.boxes[i], x) {
+					fn(i)
+				}
+			}
+			continue
+		}
+		stack = append(stack, n.left, n.right)
+	}
+}

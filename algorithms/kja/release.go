@@ -1,0 +1,254 @@
+package kja
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/release"
+	"privlab/model"
+)
+
+// release builds jat.csv and si.csv (Sacharidis et al., Sections 3.1-3.2):
+// jat.csv holds one row per JT tuple kept, microdata and public tuples
+// alike, with its box and sensitive group; si.csv one row per microdata
+// tuple with its sensitive group and sensitive value. No artificial tuple
+// is ever added (Section 3.1: they would open presence attacks). Both files
+// are shuffled with the seed, so row positions link neither to the other
+// nor to the input. The audit row map pins every jat.csv row to its tuple:
+// an MT row, or -1-j for row j of the public table.
+func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+	rng := model.NewRand(seed)
+	t := r.t
+	qis := r.in.Roles.QIs
+	header := []string{"GroupID", "SG"}
+	for _, q := range qis {
+		header = append(header, q+"_min", q+"_max")
+	}
+	if dup := duplicate(header); dup != "" {
+		return nil, nil, &model.ParamError{Param: "qi", Value: dup, Reason: "jat.csv would have two columns named " + dup,
+			Hint: "rename the quasi-identifier"}
+	}
+	// Box texts, once per box.
+	texts := make([][]string, len(r.boxes))
+	var jrows []int32 // per jat row: box
+	var jtuple []int32
+	for i, b := range r.boxes {
+		texts[i] = make([]string, 2*t.d)
+		for a := range t.axes {
+			texts[i][2*a], texts[i][2*a+1] = t.axes[a].text(b.b.lo[a]), t.axes[a].text(b.b.hi[a])
+		}
+		for _, tu := range b.tuples {
+			jrows = append(jrows, int32(i))
+			jtuple = append(jtuple, tu)
+		}
+	}
+	perm := release.Shuffled(len(jrows), rng)
+	jatMap := make([]int, len(perm))
+	for i, p := range perm {
+		tu := jtuple[p]
+		if t.isMT(tu) {
+			jatMap[i] = int(tu)
+		} else {
+			jatMap[i] = -1 - int(t.pd[int(tu)-t.mt])
+		}
+	}
+	jat := model.ReleaseFile{Name: "jat.csv", Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
+		bi := jrows[perm[i]]
+		rec[0] = strconv.Itoa(int(bi) + 1)
+		rec[1] = strconv.Itoa(r.boxes[bi].sg + 1)
+		copy(rec[2:], texts[bi])
+	}}
+	// si.csv: the SA values of every sensitive group.
+	type siRow struct{ sg, row int32 }
+	var srows []siRow
+	for _, b := range r.boxes {
+		for _, tu := range b.tuples[:b.mt] {
+			srows = append(srows, siRow{int32(b.sg), tu})
+		}
+	}
+	rng.Shuffle(len(srows), func(i, j int) { srows[i], srows[j] = srows[j], srows[i] })
+	sa := r.in.Table.Column(r.in.Roles.SA)
+	siMap := make([]int, len(srows))
+	for i, s := range srows {
+		siMap[i] = int(s.row)
+	}
+	si := model.ReleaseFile{Name: "si.csv", Header: []string{"SG", r.in.Roles.SA}, Rows: len(srows), Fill: func(i int, rec []string) {
+		rec[0] = strconv.Itoa(int(srows[i].sg) + 1)
+		rec[1] = sa.Value(int(srows[i].row))
+	}}
+
+	res := r.res
+	man := release.Manifest(res, r.in)
+	man.Variant = r.cfg.variant
+	man.Published = t.mt
+	m := r.metrics()
+	man.Utility = []model.Figure{
+		{Name: "NCP", Value: m.NCP, OK: true},
+		{Name: "NCP per record and QI", Value: m.GCP, OK: true},
+		{Name: "DM", Value: m.DM, OK: true},
+	}
+	det := Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),
+		SAKind: sa.Kind.String(), Boxes: len(r.boxes), SensitiveGroups: r.sgs, JTRows: len(perm), PublicRows: len(perm) - t.mt,
+		SmallestBox: summary(res, "smallest box (JT tuples)"), SmallestGroup: summary(res, "smallest sensitive group (MT tuples)")}
+	if r.cfg.method == plainKA {
+		det.Join = []string{}
+	}
+	for _, ax := range t.axes {
+		e := DomainEntry{QI: ax.name, Kind: "numeric", Low: ax.lo, High: ax.hi}
+		if !ax.numeric {
+			e.Kind, e.Values = "categorical", ax.values
+		}
+		det.Domain = append(det.Domain, e)
+	}
+	man.Details = det
+	man.Notes = []string{
+		"jat.csv holds one row per JT tuple kept, microdata and public-database tuples alike and indistinguishable (Sacharidis et al., Definition 5), with its G-box (<qi>_min, <qi>_max) and sensitive group SG; si.csv holds the sensitive values of each SG, one row per microdata tuple (Section 3.2). Join them on SG.",
+		"A categorical QI's range runs from <qi>_min to <qi>_max in the order details.domain lists its values (hierarchy order); numeric ranges are closed intervals.",
+		"No artificial tuple is published (Section 3.1): every row of jat.csv is a real microdata or public-database individual.",
+	}
+	switch r.cfg.method {
+	case directKA:
+		man.Notes = append(man.Notes, "Direct: every box is its own sensitive group, so si.csv gives each box's microdata count and values exactly; a box may hold a single microdata tuple, whose sensitive value a reader who knows that person is in the microdata then learns.")
+	case refineKA:
+		man.Notes = append(man.Notes, "Refinement: a sensitive group is a k-anonymous group of the first round (Section 3.2); each of its boxes holds at least one of its microdata tuples, which carry the group's sensitive values exactly as in the k-anonymous table.")
+	default:
+		man.Notes = append(man.Notes, "Plain k-anonymity: every row of jat.csv is a microdata tuple and every box its own sensitive group.")
+	}
+	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man}
+	return rel, map[string][]int{"jat.csv": jatMap, "si.csv": siMap}, nil
+}
+
+// summary is a count the run's summary states.
+func summary(res *method.Result, name string) int {
+	for _, f := range res.Summary {
+		if f.Name == name {
+			return int(f.Value)
+		}
+	}
+	return 0
+}
+
+func duplicate(names []string) string {
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return n
+		}
+		seen[n] = true
+	}
+	return ""
+}
+
+// detail shows a box: as published, its private composition (microdata
+// and public tuples: never exported) and its sensitive group's values.
+func (r *run) detail(i, limit int) method.Detail {
+	b := r.boxes[i]
+	t := r.t
+	pub := method.Section{Title: "published box", Header: []string{"QI", "min", "max"}}
+	for a, ax := range t.axes {
+		pub.Rows = append(pub.Rows, []string{ax.name, ax.text(b.b.lo[a]), ax.text(b.b.hi[a])})
+	}
+	notes := method.Section{Notes: []string{
+		fmt.Sprintf("%d JT tuples: breach probability 1/%d = %.4f (Theorem 2)", len(b.tuples), len(b.tuples), 1/float64(len(b.tuples))),
+		fmt.Sprintf("private: %d microdata and %d public tuples (never exported)", b.mt, len(b.tuples)-b.mt),
+		fmt.Sprintf("sensitive group %d: %d microdata tuples share its values", b.sg+1, r.sgMT[b.sg]),
+	}}
+	members := method.Section{Title: "members (private)", Header: append([]string{"from"}, append(append([]string(nil), r.in.Roles.QIs...), r.in.Roles.SA)...),
+		Total: len(b.tuples)}
+	sa := r.in.Table.Column(r.in.Roles.SA)
+	for j, tu := range b.tuples {
+		if j >= limit {
+			break
+		}
+		row := []string{"MT"}
+		if !t.isMT(tu) {
+			row[0] = "PD"
+		}
+		for a := range t.axes {
+			row = append(row, t.axes[a].text(t.coord(tu, a)))
+		}
+		if t.isMT(tu) {
+			row = append(row, sa.Value(int(tu)))
+		} else {
+			row = append(row, "—")
+		}
+		members.Rows = append(members.Rows, row)
+	}
+	counts := map[string]float64{}
+	for _, o := range r.boxes {
+		if o.sg == b.sg {
+			for _, tu := range o.tuples[:o.mt] {
+				counts[sa.Value(int(tu))]++
+			}
+		}
+	}
+	chart := method.Section{Title: fmt.Sprintf("sensitive group %d (si.csv)", b.sg+1)}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	series := method.Series{Name: "values"}
+	for _, k := range keys {
+		chart.Labels = append(chart.Labels, k)
+		series.Values = append(series.Values, counts[k])
+	}
+	chart.Series = []method.Series{series}
+	return method.Detail{Title: fmt.Sprintf("Box %d", i+1), Sections: []method.Section{notes, pub, members, chart}}
+}
+
+// charts draws the boxes: how many JT tuples they hold, how many of them
+// are microdata (private), and the share of NCP each QI carries.
+func (r *run) charts() []method.Section {
+	sizes := make([]int, len(r.boxes))
+	mts := make([]int, len(r.boxes))
+	for i, b := range r.boxes {
+		sizes[i], mts[i] = len(b.tuples), b.mt
+	}
+	per := make([]float64, r.t.d)
+	for _, b := range r.boxes {
+		for a := range per {
+			per[a] += float64(b.mt) * (b.b.hi[a] - b.b.lo[a]) * r.t.sc[a]
+		}
+	}
+	for a := range per {
+		per[a] /= float64(max(1, r.t.mt))
+	}
+	loss := method.Section{Title: "NCP per QI: mean normalised extent of a microdata tuple's box",
+		Labels: r.in.Roles.QIs, Series: []method.Series{{Name: "extent", Values: per}}}
+	return []method.Section{
+		histogram("boxes by JT tuples |g| (k = "+r.values[paramK]+")", sizes),
+		histogram("boxes by microdata tuples (private)", mts),
+		loss,
+	}
+}
+
+// histogram counts values into at most 8 ranges.
+func histogram(title string, xs []int) method.Section {
+	s := method.Section{Title: title}
+	if len(xs) == 0 {
+		return s
+	}
+	lo, hi := xs[0], xs[0]
+	for _, x := range xs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	width := (hi-lo)/8 + 1
+	n := (hi-lo)/width + 1
+	counts := make([]float64, n)
+	for _, x := range xs {
+		counts[(x-lo)/width]++
+	}
+	for i := 0; i < n; i++ {
+		a, b := lo+i*width, lo+(i+1)*width-1
+		if a == b {
+			s.Labels = append(s.Labels, strconv.Itoa(a))
+		} else {
+			s.Labels = append(s.Labels, strconv.Itoa(a)+"-"+strconv.Itoa(b))
+		}
+	}
+	s.Series = []method.Series{{Name: "boxes", Values: counts}}
+	return s
+}

@@ -1,0 +1,393 @@
+package kja
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// Grid is the shape of the experiments of Sacharidis et al., Section 5
+// (Table 3): one parameter varies while the others keep their defaults.
+// MT and PD are drawn from a universe (the paper samples IPUMS; "for
+// convenience, we assume that PD contains all MT tuples, and hence, JT =
+// PD"): MT is |MT| random tuples with a sensitive value, PD is MT plus
+// (ratio-1)|MT| other random tuples of the universe.
+type Grid struct {
+	MT      int       // |MT| (the paper: 10,000)
+	Ratios  []float64 // |PD|/|MT| (the paper: 1, 5, 10, 50, 100)
+	Ks      []int     // k (the paper: 5, 10, 50, 100, 500)
+	Ds      []int     // d, the first d QIs (the paper: 2..6)
+	Rs      []float64 // |R|, fraction of the domain space a query covers (2..50%)
+	Ratio   float64   // defaults (the paper: 100, 50, 4, 10%)
+	K       int
+	D       int
+	R       float64
+	Queries int // per measurement (the paper: 100)
+	Seed    uint64
+	Split   string
+}
+
+// PaperGrid is Table 3 of the paper, on a universe big enough for it.
+func PaperGrid() Grid {
+	return Grid{MT: 10000, Ratios: []float64{1, 5, 10, 50, 100}, Ks: []int{5, 10, 50, 100, 500}, Ds: []int{2, 3, 4, 5, 6},
+		Rs: []float64{0.02, 0.05, 0.1, 0.2, 0.5}, Ratio: 100, K: 50, D: 4, R: 0.1, Queries: 100, Seed: 1, Split: SplitWidest}
+}
+
+// DefaultGrid is what privlab eval runs: the paper's grid scaled down to
+// stay within seconds: |MT| = |universe|/100 clamped to 200..1,000 (and
+// to the microdata at hand), the k, d and |R| series at |PD|/|MT| = 10
+// (the paper's default is 100; the ratio series goes there when the
+// universe is big enough), ratios the universe cannot supply left out.
+func DefaultGrid(universe, microdata, qis int) Grid {
+	g := PaperGrid()
+	g.MT = min(microdata, max(200, min(1000, universe/100)))
+	g.Ratio = 10
+	g.fit(universe, qis)
+	return g
+}
+
+// fit drops grid points the universe cannot supply.
+func (g *Grid) fit(universe, qis int) {
+	var ratios []float64
+	for _, r := range g.Ratios {
+		if int(math.Round(r*float64(g.MT))) <= universe {
+			ratios = append(ratios, r)
+		}
+	}
+	g.Ratios = ratios
+	for len(g.Ratios) > 0 && float64(universe) < g.Ratio*float64(g.MT) {
+		g.Ratio = g.Ratios[len(g.Ratios)-1]
+	}
+	var ks []int
+	for _, k := range g.Ks {
+		if 2*k <= g.MT {
+			ks = append(ks, k)
+		}
+	}
+	g.Ks = ks
+	if g.K*2 > g.MT && len(ks) > 0 {
+		g.K = ks[len(ks)-1]
+	}
+	var ds []int
+	for _, d := range g.Ds {
+		if d <= qis {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) == 0 {
+		ds = []int{qis}
+	}
+	g.Ds = ds
+	g.D = min(g.D, qis)
+}
+
+// universe is JT of the study's input: its microdata tuples (those with a
+// sensitive value) first, then the public database's other individuals.
+type universe struct {
+	in *method.Input
+	t  *jt
+}
+
+func newUniverse(in *method.Input) (*universe, error) {
+	t, err := buildJT(in, in.Public)
+	if err != nil {
+		return nil, err
+	}
+	return &universe{in: in, t: t}, nil
+}
+
+// point is one measurement: the six variants on one draw of MT and PD.
+type point struct {
+	ncp, dm, are map[string]float64
+}
+
+// draw samples MT (m microdata tuples) and PD (MT and ratio*m - m others)
+// and returns JT over the first d QIs and MT's input.
+func (u *universe) draw(m int, ratio float64, d int, seed uint64) (*jt, *method.Input) {
+	rng := model.NewRand(seed)
+	perm := rng.Perm(u.t.mt)
+	mt := make([]int32, m)
+	taken := make([]bool, u.t.n)
+	for i := range mt {
+		mt[i] = int32(perm[i])
+		taken[perm[i]] = true
+	}
+	sort.Slice(mt, func(a, b int) bool { return mt[a] < mt[b] })
+	others := int(math.Round(ratio*float64(m))) - m
+	pool := make([]int32, 0, u.t.n-m)
+	for i := 0; i < u.t.n; i++ {
+		if !taken[i] {
+			pool = append(pool, int32(i))
+		}
+	}
+	rng.Shuffle(len(pool), func(a, b int) { pool[a], pool[b] = pool[b], pool[a] })
+	ext := pool[:min(others, len(pool))]
+	rows := make([]int, m)
+	for i, r := range mt {
+		rows[i] = int(r)
+	}
+	roles := u.in.Roles
+	roles.QIs = roles.QIs[:d]
+	in := &method.Input{Table: u.in.Table.SelectRows(rows), Roles: roles, Hierarchies: u.in.Hierarchies}
+	return u.t.subset(mt, ext, d), in
+}
+
+// subset is JT restricted to the given microdata and external tuples,
+// over its first d axes. The domain stays the universe's, so that every
+// draw and every variant is normalised alike (the paper's QI domains are
+// fixed, Table 2) and plain k-anonymity's NCP does not move with PD.
+func (t *jt) subset(mt, ext []int32, d int) *jt {
+	s := &jt{d: d, mt: len(mt), n: len(mt) + len(ext), axes: t.axes[:d], sc: t.sc[:d], val: append([][]float64(nil), t.val[:d]...)}
+	s.x = make([]float64, s.n*d)
+	s.rank = make([][]int32, d)
+	for a := range s.rank {
+		s.rank[a] = make([]int32, s.n)
+	}
+	for i, tu := range append(append([]int32(nil), mt...), ext...) {
+		copy(s.x[i*d:i*d+d], t.x[int(tu)*t.d:int(tu)*t.d+d])
+		for a := 0; a < d; a++ {
+			s.rank[a][i] = t.rank[a][tu]
+		}
+	}
+	s.compact()
+	return s
+}
+
+// measure runs the six variants on one draw.
+func (u *universe) measure(ctx context.Context, g Grid, ratio float64, k, d int, rs []float64) (map[string][]float64, error) {
+	t, in := u.draw(g.MT, ratio, d, g.Seed)
+	out := map[string][]float64{}
+	spec := Method{}.Spec()
+	for _, v := range studyVariants {
+		cfg := config{variant: v, k: k, split: g.Split, seed: g.Seed}
+		cfg.algorithm, cfg.method = parseVariant(v)
+		values := model.Values{paramK: strconv.Itoa(k), paramSplit: g.Split, "seed": strconv.FormatUint(g.Seed, 10)}
+		in.Values = values
+		r, err := execute(ctx, in, t, cfg, values, nil)
+		if err != nil {
+			return nil, err
+		}
+		res, err := r.result(spec)
+		if err != nil {
+			return nil, err
+		}
+		m := r.metrics()
+		row := []float64{m.NCP, m.DM}
+		for _, rr := range rs {
+			qs, err := rangeQueries(t, in, rr, g.Queries, g.Seed+uint64(math.Round(rr*1000)))
+			if err != nil {
+				return nil, err
+			}
+			w, err := workload.Evaluate(in.Table, res.Answerer, qs)
+			if err != nil {
+				return nil, err
+			}
+			row = append(row, w.MeanErr)
+		}
+		out[v] = row
+	}
+	return out, nil
+}
+
+// studyVariants are the columns of the study's tables.
+var studyVariants = []string{MondrianPlain, MondrianDirect, MondrianRefine, TopDownPlain, TopDownDirect, TopDownRefine}
+
+// rangeQueries are the paper's range-count queries: COUNT(*) over a box
+// covering the fraction r of the QI domain space, i.e. r^(1/d) of each
+// QI's domain (a numeric range, or a run of values in hierarchy order for
+// a categorical QI), placed uniformly at random.
+func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*model.Query, error) {
+	rng := model.NewRand(seed)
+	side := math.Pow(r, 1/float64(t.d))
+	integral := make([]bool, t.d)
+	for a := range t.axes {
+		integral[a] = true
+		for i := 0; i < t.n && integral[a]; i++ {
+			integral[a] = t.x[i*t.d+a] == math.Trunc(t.x[i*t.d+a])
+		}
+	}
+	out := make([]*model.Query, 0, n)
+	for q := 0; q < n; q++ {
+		var preds []string
+		for a := range t.axes {
+			ax := &t.axes[a]
+			if ax.numeric {
+				w := side * (ax.hi - ax.lo)
+				x := ax.lo + rng.Float64()*(ax.hi-ax.lo-w)
+				if integral[a] {
+					w, x = math.Max(1, math.Round(w)), math.Floor(x)
+				}
+				preds = append(preds, fmt.Sprintf("%q BETWEEN %s AND %s", ax.name, model.FormatNumber(x), model.FormatNumber(x+w)))
+				continue
+			}
+			c := max(1, int(math.Round(side*float64(len(ax.values)))))
+			start := rng.Intn(len(ax.values) - c + 1)
+			var vals []string
+			for _, v := range ax.values[start : start+c] {
+				vals = append(vals, workload.QuoteValue(v))
+			}
+			preds = append(preds, fmt.Sprintf("%q IN (%s)", ax.name, strings.Join(vals, ", ")))
+		}
+		qy, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, qy)
+	}
+	return out, nil
+}
+
+// Study runs the grid on the universe of in (nil: DefaultGrid) and returns
+// the paper's tables: NCP, DM and the average relative error of
+// range-count queries against |PD|/|MT|, k, d and |R|.
+func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(float64)) ([]method.Section, error) {
+	u, err := newUniverse(in)
+	if err != nil {
+		return nil, err
+	}
+	var g Grid
+	if grid != nil {
+		g = *grid
+		g.fit(u.t.n, len(in.Roles.QIs))
+	} else {
+		g = DefaultGrid(u.t.n, u.t.mt, len(in.Roles.QIs))
+	}
+	if g.MT < 10 || len(g.Ks) == 0 || len(g.Ratios) == 0 {
+		return []method.Section{{Title: "k-join-anonymity study", Notes: []string{
+			fmt.Sprintf("the universe (%d individuals, %d with a sensitive value) is too small for the study's grid", u.t.n, u.t.mt)}}}, nil
+	}
+	where := "the input table (no public table: the universe is the table itself, and PD is drawn from it)"
+	if in.Public != nil {
+		where = fmt.Sprintf("JT of the input: %d microdata and %d public individuals", u.t.mt, u.t.n-u.t.mt)
+	}
+	intro := method.Section{Title: "k-join-anonymity study (the shape of Sacharidis et al., Section 5, Figures 10-17)", Notes: []string{
+		"universe: " + where,
+		fmt.Sprintf("MT: %d random microdata tuples; PD: MT and other random individuals of the universe (JT = PD, as in Section 5)", g.MT),
+		fmt.Sprintf("defaults: |PD|/|MT| = %s, k = %d, d = %d (the first d QIs: %s), |R| = %s%% of the domain space, %d queries, seed %d",
+			model.FormatNumber(g.Ratio), g.K, g.D, strings.Join(in.Roles.QIs[:g.D], ","), model.FormatNumber(g.R*100), g.Queries, g.Seed),
+		"NCP: normalised box perimeter summed over MT tuples, every variant normalised by the universe's domain; DM: MT tuples per box, summed; ARE: mean |estimate - truth| / truth",
+	}}
+	secs := []method.Section{intro}
+	header := append([]string{""}, studyVariants...)
+	total := float64(len(g.Ratios) + len(g.Ks) + len(g.Ds) + 1)
+	done := 0.0
+	step := func() {
+		done++
+		if progress != nil {
+			progress(done / total)
+		}
+	}
+	table := func(title, label string, keys []string, rows []map[string][]float64, col int, digits int) method.Section {
+		s := method.Section{Title: title, Header: append([]string{label}, header[1:]...)}
+		for i, key := range keys {
+			line := []string{key}
+			for _, v := range studyVariants {
+				line = append(line, strconv.FormatFloat(rows[i][v][col], 'f', digits, 64))
+			}
+			s.Rows = append(s.Rows, line)
+		}
+		return s
+	}
+	// |PD|/|MT|.
+	var keys []string
+	var rows []map[string][]float64
+	for _, ratio := range g.Ratios {
+		m, err := u.measure(ctx, g, ratio, g.K, g.D, []float64{g.R})
+		if err != nil {
+			return nil, err
+		}
+		keys, rows = append(keys, model.FormatNumber(ratio)), append(rows, m)
+		step()
+	}
+	at := fmt.Sprintf("k = %d, d = %d", g.K, g.D)
+	secs = append(secs,
+		table("NCP vs |PD|/|MT| ("+at+"; Figures 10a, 12a)", "|PD|/|MT|", keys, rows, 0, 1),
+		table("DM vs |PD|/|MT| ("+at+"; Figures 11a, 13a)", "|PD|/|MT|", keys, rows, 1, 0),
+		table(fmt.Sprintf("ARE vs |PD|/|MT| (%s, |R| = %s%%; Figures 14a, 15a)", at, model.FormatNumber(g.R*100)), "|PD|/|MT|", keys, rows, 2, 3))
+	// k.
+	keys, rows = nil, nil
+	for _, k := range g.Ks {
+		m, err := u.measure(ctx, g, g.Ratio, k, g.D, []float64{g.R})
+		if err != nil {
+			return nil, err
+		}
+		keys, rows = append(keys, strconv.Itoa(k)), append(rows, m)
+		step()
+	}
+	at = fmt.Sprintf("|PD|/|MT| = %s, d = %d", model.FormatNumber(g.Ratio), g.D)
+	secs = append(secs,
+		table("NCP vs k ("+at+"; Figures 10b, 12b)", "k", keys, rows, 0, 1),
+		table("DM vs k ("+at+"; Figures 11b, 13b)", "k", keys, rows, 1, 0),
+		table("ARE vs k ("+at+"; Figures 14b, 15b)", "k", keys, rows, 2, 3))
+	// d.
+	keys, rows = nil, nil
+	for _, d := range g.Ds {
+		m, err := u.measure(ctx, g, g.Ratio, g.K, d, nil)
+		if err != nil {
+			return nil, err
+		}
+		keys, rows = append(keys, strconv.Itoa(d)), append(rows, m)
+		step()
+	}
+	at = fmt.Sprintf("|PD|/|MT| = %s, k = %d", model.FormatNumber(g.Ratio), g.K)
+	secs = append(secs,
+		table("NCP vs d ("+at+"; Figures 10c, 12c)", "d", keys, rows, 0, 1),
+		table("DM vs d ("+at+"; Figures 11c, 13c)", "d", keys, rows, 1, 0))
+	// |R|.
+	m, err := u.measure(ctx, g, g.Ratio, g.K, g.D, g.Rs)
+	if err != nil {
+		return nil, err
+	}
+	step()
+	s := method.Section{Title: fmt.Sprintf("ARE vs |R| (|PD|/|MT| = %s, k = %d, d = %d; Figures 14c, 15c)", model.FormatNumber(g.Ratio), g.K, g.D),
+		Header: append([]string{"|R|"}, header[1:]...)}
+	for i, r := range g.Rs {
+		line := []string{model.FormatNumber(r*100) + "%"}
+		for _, v := range studyVariants {
+			line = append(line, strconv.FormatFloat(m[v][2+i], 'f', 3, 64))
+		}
+		s.Rows = append(s.Rows, line)
+	}
+	secs = append(secs, s)
+	// The split rule (SPEC 3.2): plain Mondrian's NCP under both rules.
+	rule := method.Section{Title: "Mondrian's split rule: NCP at the defaults", Header: []string{"rule", "mondrian", "mondrian-direct", "mondrian-refine"}}
+	for _, split := range []string{SplitWidest, SplitRoundRobin} {
+		g2 := g
+		g2.Split = split
+		m, err := u.measureOnly(ctx, g2, []string{MondrianPlain, MondrianDirect, MondrianRefine})
+		if err != nil {
+			return nil, err
+		}
+		rule.Rows = append(rule.Rows, []string{split, strconv.FormatFloat(m[0], 'f', 1, 64), strconv.FormatFloat(m[1], 'f', 1, 64), strconv.FormatFloat(m[2], 'f', 1, 64)})
+	}
+	secs = append(secs, rule)
+	return secs, nil
+}
+
+// measureOnly is the NCP of some variants at the grid's defaults.
+func (u *universe) measureOnly(ctx context.Context, g Grid, variants []string) ([]float64, error) {
+	t, in := u.draw(g.MT, g.Ratio, g.D, g.Seed)
+	var out []float64
+	for _, v := range variants {
+		cfg := config{variant: v, k: g.K, split: g.Split, seed: g.Seed}
+		cfg.algorithm, cfg.method = parseVariant(v)
+		r, err := execute(ctx, in, t, cfg, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r.metrics().NCP)
+	}
+	return out, nil
+}
+
+// study is the method's Spec.Study: the default grid on the run's input.
+func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
+	return Study(ctx, lab.Input, nil, lab.Progress)
+}

@@ -49,7 +49,7 @@ const (
 )
 
 // debounce is how long the preview waits after the last change.
-const debounce = 150 * time.Millisecond
+const debounce = 30 * time.Millisecond
 
 // App is the root model of the workbench.
 type App struct {

@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
+	"privlab/model"
 )
 
 // BenchmarkPreviewRecompute is the workbench's recompute path after a key
@@ -78,6 +81,71 @@ func BenchmarkCensusGroupings(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkKeyToPreview is the whole path from a key press to the screen
+// that shows its result, for every method on census with 45,000 rows: the
+// key's Update, the recompute command (run at once here, where the program
+// waits the debounce first), the result's Update and the View. The
+// reported key-to-screen time is this plus the debounce.
+func BenchmarkKeyToPreview(b *testing.B) {
+	roles := model.Roles{QIs: []string{"age", "workclass", "education", "marital-status", "race", "sex", "native-country"}, SA: "occupation"}
+	t, err := testEnv.LoadTable(pipeline.Project{Input: "dataset:census", Rows: 45_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range catalog.All() {
+		spec := m.Spec()
+		// The first variant that runs on the census alone (a method's
+		// default may need a public table).
+		var p pipeline.Project
+		for _, v := range append([]string{""}, spec.Variants...) {
+			p = pipeline.Project{Input: "dataset:census", Rows: 45_000, Method: spec.Name, Variant: v, Roles: roles, Params: suggested(spec.Name)}
+			if prep, err := testEnv.Prepare(p, t); err == nil {
+				if _, err := pipeline.Run(context.Background(), prep, nil); err == nil {
+					break
+				}
+			}
+		}
+		b.Run(spec.Name, func(b *testing.B) {
+			a := NewApp(testEnv, p)
+			a.st.Now = fixedClock
+			a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			settleB(b, a, a.schedule())
+			if a.st.Result == nil {
+				b.Fatalf("no preview: %v %v", a.st.LoadErr, a.st.RunErr)
+			}
+			a.active = panePreview
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				a.st.SetParam("seed", fmt.Sprint(i+1)) // a change, as a key makes
+				a.schedule()
+				msg := a.startRun()().(resultMsg)
+				a.Update(msg)
+				_ = a.View()
+			}
+			b.ReportMetric(float64(debounce.Milliseconds()), "debounce-ms")
+		})
+	}
+}
+
+// settleB runs commands until idle (benchmarks' settle).
+func settleB(b *testing.B, a *App, cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0 && steps < 500; steps++ {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch m := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg:
+			_, next := a.Update(m)
+			queue = append(queue, next)
 		}
 	}
 }

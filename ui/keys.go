@@ -37,11 +37,13 @@ type KeyMap struct {
 	Public        key.Binding
 	PublicPath    key.Binding
 	// hierarchy pane
-	Builder key.Binding
-	Wider   key.Binding
-	Narrow  key.Binding
-	File    key.Binding
-	Expand  key.Binding
+	Builder  key.Binding
+	Wider    key.Binding
+	Narrow   key.Binding
+	File     key.Binding
+	FilePath key.Binding
+	Widths   key.Binding
+	Expand   key.Binding
 	// target and parameters
 	Inc     key.Binding
 	Dec     key.Binding
@@ -52,6 +54,8 @@ type KeyMap struct {
 	Sort    key.Binding
 	Reverse key.Binding
 	Detail  key.Binding
+	Filter  key.Binding
+	JumpTo  key.Binding
 	// query and export
 	Run     key.Binding
 	Export  key.Binding
@@ -91,11 +95,13 @@ func DefaultKeyMap() KeyMap {
 		Public:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick public table")),
 		PublicPath:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type public table")),
 
-		Builder: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "builder")),
-		Wider:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "wider")),
-		Narrow:  key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "narrower")),
-		File:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "hierarchy file")),
-		Expand:  key.NewBinding(key.WithKeys("enter", " "), key.WithHelp("enter", "expand/collapse")),
+		Builder:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "builder")),
+		Wider:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "wider")),
+		Narrow:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "narrower")),
+		File:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "pick a file")),
+		FilePath: key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "type a file path")),
+		Widths:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "interval widths")),
+		Expand:   key.NewBinding(key.WithKeys("enter", " "), key.WithHelp("enter", "expand/collapse")),
 
 		Inc:     key.NewBinding(key.WithKeys("+", "=", "right", "l"), key.WithHelp("+/→", "increase")),
 		Dec:     key.NewBinding(key.WithKeys("-", "left", "h"), key.WithHelp("-/←", "decrease")),
@@ -106,6 +112,8 @@ func DefaultKeyMap() KeyMap {
 		Sort:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column")),
 		Reverse: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse sort")),
 		Detail:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "group detail")),
+		Filter:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "violating / at root / all")),
+		JumpTo:  key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to group")),
 
 		Run:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
 		Export:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export")),

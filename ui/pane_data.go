@@ -246,7 +246,7 @@ func (p *dataPane) view(w, h int) string {
 	if len(notes) > 2 {
 		notes = append(append([]string(nil), notes[:1]...), fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
-	footN := 2 + len(notes)
+	footN := 3 + len(notes)
 	if p.readsPublic() {
 		footN++
 	}
@@ -272,7 +272,11 @@ func (p *dataPane) view(w, h int) string {
 	if how := st.Spec().Insensitive; how != "" {
 		ins += " — " + how
 	}
-	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w))}
+	keysHint := "space QI · a sensitive · i identifier · n no role · t numeric/categorical · m missing values"
+	if p.readsPublic() {
+		keysHint += " · p/P public table"
+	}
+	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w)), s.Muted.Render(fit(keysHint, w))}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
 		foot = append(foot, s.Warn.Render(fit("! "+strings.TrimPrefix(n, t.Name+":"), w)))

@@ -3,11 +3,13 @@ package ui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
 
@@ -24,13 +26,15 @@ type hierarchyPane struct {
 	offset   int
 	expanded map[string]map[int]bool
 	edit     lineEditor
+	editing  string              // "file" (a path) or "widths" (interval widths)
+	files    map[string][]string // hierarchy files used per attribute (the b cycle offers them)
 	// row counts per node, cached for the hierarchy they belong to
 	countsOf *model.Hierarchy
 	counts   []int
 }
 
 func newHierarchyPane(st *State) *hierarchyPane {
-	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, edit: newLineEditor(50)}
+	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, edit: newLineEditor(50), files: map[string][]string{}}
 }
 
 func (p *hierarchyPane) title() string   { return "Hierarchy" }
@@ -42,12 +46,12 @@ func (p *hierarchyPane) shortHelp() []key.Binding {
 	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Builder, k.Wider, k.Narrow, k.File, k.Expand}
+	return []key.Binding{k.Builder, k.File, k.Widths, k.Wider, k.Narrow, k.Expand}
 }
 
 func (p *hierarchyPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Builder, k.Wider, k.Narrow, k.File, k.Expand}
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Builder, k.File, k.FilePath, k.Widths, k.Wider, k.Narrow, k.Expand}
 }
 
 // attrs are the attributes that need a hierarchy: the QIs and the SA.
@@ -70,16 +74,31 @@ func (p *hierarchyPane) current() (string, *model.Hierarchy) {
 	return a, nil
 }
 
+// spec is the attribute's hierarchy as the pipeline resolves it, with
+// where it comes from when the user did not set it.
 func (p *hierarchyPane) spec(attr string) string {
 	if s, ok := p.st.Project.Hierarchies[attr]; ok {
-		return s
+		return shortPath(s)
 	}
-	if name, ok := datasetName(p.st.Project.Input); ok && p.st.Env.Datasets != nil {
-		if s := p.st.Env.Datasets.DefaultHierarchy(name, attr); s != "" {
-			return s + " (dataset default)"
-		}
+	if p.st.Table == nil || p.st.Table.Column(attr) == nil {
+		return "auto"
 	}
-	return "auto"
+	spec := p.st.Env.HierarchySpec(p.st.Project, p.st.Table.Column(attr), attr == p.st.Project.Roles.SA)
+	switch {
+	case spec == pipeline.FoundHierarchy(p.st.Project.Input, attr) && spec != "":
+		return shortPath(spec) + " (found beside the data)"
+	case strings.HasPrefix(p.st.Project.Input, "dataset:") && spec != "auto" && spec != "binary" && spec != "flat":
+		return spec + " (dataset default)"
+	}
+	return spec
+}
+
+// shortPath is a file's name without its folder (builder specs as given).
+func shortPath(spec string) string {
+	if strings.ContainsAny(spec, `/\`) {
+		return filepath.Base(spec)
+	}
+	return spec
 }
 
 func (p *hierarchyPane) setSpec(attr, spec string) {
@@ -88,6 +107,27 @@ func (p *hierarchyPane) setSpec(attr, spec string) {
 	}
 	p.st.Project.Hierarchies[attr] = spec
 	p.st.Changed()
+	if isFileSpec(spec) && !contains(p.files[attr], spec) {
+		p.files[attr] = append(p.files[attr], spec)
+	}
+}
+
+// isFileSpec reports whether a hierarchy spec names a file.
+func isFileSpec(spec string) bool {
+	name, _, _ := strings.Cut(spec, ":")
+	return !contains(builders, name) && name != "embedded"
+}
+
+// useFile loads a hierarchy file for an attribute, refusing one that does
+// not fit the column (the reason is the status).
+func (p *hierarchyPane) useFile(attr, path string) error {
+	if err := checkHierarchyFile(attr, path, p.st.Table); err != nil {
+		return err
+	}
+	p.setSpec(attr, path)
+	p.cursor, p.offset = 0, 0
+	delete(p.expanded, attr)
+	return nil
 }
 
 func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
@@ -100,12 +140,21 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	attr, h := p.current()
 	if p.edit.active {
 		return p.edit.update(msg, func(v string) error {
-			path := strings.TrimSpace(v)
-			if err := checkHierarchyFile(attr, path, st.Table); err != nil {
-				return err
+			v = strings.TrimSpace(v)
+			if p.editing == "widths" {
+				spec := "intervals:" + strings.ReplaceAll(v, " ", "")
+				col := st.Table.Column(attr)
+				if col == nil {
+					return fmt.Errorf("no column %s", attr)
+				}
+				if _, err := model.BuildHierarchy(spec, col); err != nil {
+					return err
+				}
+				p.setSpec(attr, spec)
+				delete(p.expanded, attr)
+				return nil
 			}
-			p.setSpec(attr, path)
-			return nil
+			return p.useFile(attr, v)
 		})
 	}
 	if attr == "" {
@@ -141,7 +190,36 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, keys.Narrow):
 		p.scaleWidth(attr, 0.5)
 	case key.Matches(k, keys.File):
+		dir := st.LastDir
+		if dir == "" && !strings.HasPrefix(st.Project.Input, "dataset:") {
+			dir = dirOf(st.Project.Input)
+		}
+		d := newPickDialog(st, "Pick a hierarchy file for "+attr+" (value;level1;...;*)", func(path string) {
+			if err := p.useFile(attr, path); err != nil {
+				st.Fail(err)
+				return
+			}
+			st.Notify("hierarchy of %s from %s", attr, path)
+		})
+		if dir != "" {
+			d.picker.CurrentDirectory = dir
+		}
+		return func() tea.Msg { return openDialogMsg{d} }
+	case key.Matches(k, keys.FilePath):
+		p.editing = "file"
 		return p.edit.open("hierarchy file: ", "")
+	case key.Matches(k, keys.Widths):
+		col := st.Table.Column(attr)
+		if col == nil || col.Kind != model.Numeric {
+			st.Notify("%s is categorical: interval widths apply to numeric attributes", attr)
+			return nil
+		}
+		p.editing = "widths"
+		cur := strings.TrimPrefix(strings.Fields(p.spec(attr))[0], "intervals:")
+		if !strings.Contains(p.spec(attr), "intervals") {
+			cur = model.FormatNumber(model.AutoWidth(col))
+		}
+		return p.edit.open("interval widths (e.g. 5,10,20): ", cur)
 	case key.Matches(k, keys.Expand):
 		if h != nil && p.inTree {
 			vis := p.visible(attr, h)
@@ -156,29 +234,39 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// cycleBuilder moves to the next hierarchy for the attribute: the
+// builders that fit its kind, then the files used for it (and the one
+// found beside the data).
 func (p *hierarchyPane) cycleBuilder(attr string) {
-	cur := strings.Fields(p.spec(attr))[0]
-	name, _, _ := strings.Cut(cur, ":")
 	col := p.st.Table.Column(attr)
-	i := 0
-	for j, b := range builders {
-		if b == name {
-			i = j
-		}
-	}
-	for step := 1; step <= len(builders); step++ {
-		next := builders[(i+step)%len(builders)]
-		if next == "intervals" {
+	var options []string
+	for _, b := range builders {
+		if b == "intervals" {
 			if col == nil || col.Kind != model.Numeric {
 				continue
 			}
-			next = "intervals:" + model.FormatNumber(model.AutoWidth(col))
+			b = "intervals:" + model.FormatNumber(model.AutoWidth(col))
 		}
-		p.setSpec(attr, next)
-		p.cursor, p.offset = 0, 0
-		delete(p.expanded, attr)
-		return
+		options = append(options, b)
 	}
+	files := append([]string(nil), p.files[attr]...)
+	if f := pipeline.FoundHierarchy(p.st.Project.Input, attr); f != "" && !contains(files, f) {
+		files = append(files, f)
+	}
+	options = append(options, files...)
+	cur := p.st.Project.Hierarchies[attr]
+	i := -1
+	for j, o := range options {
+		name, _, _ := strings.Cut(o, ":")
+		curName, _, _ := strings.Cut(cur, ":")
+		if o == cur || (!isFileSpec(o) && name == curName) {
+			i = j
+		}
+	}
+	next := options[(i+1)%len(options)]
+	p.setSpec(attr, next)
+	p.cursor, p.offset = 0, 0
+	delete(p.expanded, attr)
 }
 
 func (p *hierarchyPane) scaleWidth(attr string, f float64) {
@@ -306,7 +394,7 @@ func (p *hierarchyPane) view(w, h int) string {
 		}
 		left.WriteString(fit(line, lw) + "\n")
 	}
-	left.WriteString("\n" + s.Muted.Render(wrap("b cycles auto, flat, masking, binary, ternary, intervals; +/- change the interval width; f loads a file (value;level1;...;*).", lw)))
+	left.WriteString("\n" + s.Muted.Render(wrap("b cycles the builders that fit the column and the files used; f picks a file (value;level1;...;*), F types its path; w types interval widths, +/- doubles or halves them.", lw)))
 	// right: the tree
 	rw := w - lw - 3
 	var right strings.Builder
@@ -354,9 +442,10 @@ func (p *hierarchyPane) view(w, h int) string {
 		if len(nd.Children) > 0 {
 			detail = fmt.Sprintf("%d values · ", hier.LeafCount(n)) + detail
 		}
-		line := strings.Repeat("  ", nd.Depth) + mark + nd.Label + "  " + s.Muted.Render(detail)
+		label := displayLabel(hier, n)
+		line := strings.Repeat("  ", nd.Depth) + mark + label + "  " + s.Muted.Render(detail)
 		if i == p.cursor && p.inTree {
-			line = s.Selected.Render(fit(strings.Repeat("  ", nd.Depth)+mark+nd.Label+"  "+detail, rw))
+			line = s.Selected.Render(fit(strings.Repeat("  ", nd.Depth)+mark+label+"  "+detail, rw))
 		}
 		right.WriteString(fit(line, rw) + "\n")
 	}
@@ -369,4 +458,33 @@ func datasetName(input string) (string, bool) {
 		return strings.TrimPrefix(input, "dataset:"), true
 	}
 	return "", false
+}
+
+// displayLabel is a node's label as the workbench shows it: a categorical
+// node whose label is a mask or a bare * reads as the values it covers,
+// "{Adm-clerical, …, Sales} (4 values)".
+func displayLabel(h *model.Hierarchy, n int) string {
+	nd := h.Nodes[n]
+	if h.Numeric || len(nd.Children) == 0 || !strings.Contains(nd.Label, "*") {
+		return nd.Label
+	}
+	first := h.Nodes[h.Leaves[nd.First]].Label
+	last := h.Nodes[h.Leaves[nd.Last]].Label
+	if !hasLetter(first) {
+		return nd.Label // a masked code (911**) reads as it is
+	}
+	count := nd.Last - nd.First + 1
+	if count == 2 {
+		return fmt.Sprintf("{%s, %s}", first, last)
+	}
+	return fmt.Sprintf("{%s, …, %s} (%d values)", first, last, count)
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

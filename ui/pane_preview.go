@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -32,7 +33,12 @@ type previewPane struct {
 	detail  *method.Detail
 	detailG int
 	dOffset int
+	filter  int // 0 every group, 1 violating, 2 generalized to the root
+	jump    lineEditor
 }
+
+// filters are the group filters the f key cycles through.
+var filters = []string{"all groups", "violating groups", "groups at the root"}
 
 func newPreviewPane(st *State) *previewPane {
 	t := table.New(table.WithFocused(true))
@@ -47,23 +53,26 @@ func newPreviewPane(st *State) *previewPane {
 	km.HalfPageUp.SetKeys("ctrl+u")
 	km.HalfPageDown.SetKeys("ctrl+d")
 	t.KeyMap = km
-	return &previewPane{st: st, tbl: t}
+	return &previewPane{st: st, tbl: t, jump: newLineEditor(12)}
 }
 
 func (p *previewPane) title() string   { return "Preview" }
-func (p *previewPane) capturing() bool { return false }
+func (p *previewPane) capturing() bool { return p.jump.active }
 
 func (p *previewPane) shortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.detail != nil {
 		return []key.Binding{k.Up, k.Down, k.Back}
 	}
-	return []key.Binding{k.Detail, k.Sort, k.Reverse}
+	if p.jump.active {
+		return []key.Binding{k.Enter, k.Back}
+	}
+	return []key.Binding{k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo}
 }
 
 func (p *previewPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Back}
+	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo, k.Back}
 }
 
 // sortNames are the sortable columns of the current method.
@@ -104,9 +113,12 @@ func (p *previewPane) resort() {
 		p.tbl.SetRows(nil)
 		return
 	}
-	p.order = make([]int, len(r.Groups))
-	for i := range p.order {
-		p.order[i] = i
+	p.order = p.order[:0]
+	for i, g := range r.Groups {
+		if (p.filter == 1 && !g.Violation) || (p.filter == 2 && !g.AtRoot) {
+			continue
+		}
+		p.order = append(p.order, i)
 	}
 	if p.sortCol >= len(p.sortNames()) {
 		p.sortCol = 0
@@ -142,6 +154,28 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := p.st.Keys
+	if p.jump.active {
+		return p.jump.update(k, func(v string) error {
+			id, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("a group id is a number")
+			}
+			for i, gi := range p.order {
+				if p.res.Groups[gi].ID == id {
+					p.tbl.SetCursor(i)
+					return nil
+				}
+			}
+			for _, g := range p.res.Groups {
+				if g.ID == id {
+					p.filter = 0 // the group is filtered out: show all
+					p.resort()
+					return p.jumpTo(id)
+				}
+			}
+			return fmt.Errorf("no group %d (ids 1 to %d)", id, len(p.res.Groups))
+		})
+	}
 	if p.detail != nil {
 		switch {
 		case key.Matches(k, keys.Back):
@@ -172,6 +206,13 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 		p.desc = !p.desc
 		p.resort()
 		return nil
+	case key.Matches(k, keys.Filter):
+		p.filter = (p.filter + 1) % len(filters)
+		p.resort()
+		p.tbl.GotoTop()
+		return nil
+	case key.Matches(k, keys.JumpTo):
+		return p.jump.open("group id: ", "")
 	case key.Matches(k, keys.Detail):
 		if c := p.tbl.Cursor(); c >= 0 && c < len(p.order) && p.res.Detail != nil {
 			d := p.res.Detail(p.order[c], detailRows)
@@ -182,6 +223,17 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	p.tbl, cmd = p.tbl.Update(msg)
 	return cmd
+}
+
+// jumpTo moves the cursor to the group with this id.
+func (p *previewPane) jumpTo(id int) error {
+	for i, gi := range p.order {
+		if p.res.Groups[gi].ID == id {
+			p.tbl.SetCursor(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("no group %d", id)
 }
 
 // layout builds the table's columns and rows for width w.
@@ -277,6 +329,9 @@ func (p *previewPane) view(w, h int) string {
 		dir = "descending"
 	}
 	title := fmt.Sprintf("Groups (%s)", thousands(len(r.Groups)))
+	if p.filter > 0 {
+		title = fmt.Sprintf("Groups (%s of %s: %s)", thousands(len(p.order)), thousands(len(r.Groups)), filters[p.filter])
+	}
 	if st.Stale() {
 		title += s.Warn.Render(" · stale: earlier settings (ctrl+r)")
 	}
@@ -290,7 +345,12 @@ func (p *previewPane) view(w, h int) string {
 	if st.Running {
 		title += s.Muted.Render("  · recomputing…")
 	}
-	return s.Title.Render(fit(title, w)) + "\n" + p.tbl.View()
+	out := s.Title.Render(fit(title, w)) + "\n"
+	if p.jump.active {
+		out += p.jump.view(s, w, "")
+		p.tbl.SetHeight(h - 3)
+	}
+	return out + p.tbl.View()
 }
 
 // notReady explains why there is no table yet ("" when there is one).

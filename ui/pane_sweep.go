@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -223,9 +224,14 @@ func (p *sweepPane) view(w, h int) string {
 	if len(p.rows) == 0 {
 		return b.String()
 	}
-	maxU, maxE := 0.0, 0.0
+	// Bars span the values' own range, min to max, so close values that
+	// differ still look different (141.78M against 141.84M).
+	minU, maxU, minE, maxE := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, r := range p.rows {
-		maxU, maxE = maxF(maxU, r.UtilityVal), maxF(maxE, r.MeanErr)
+		if r.Error == "" {
+			minU, maxU = math.Min(minU, r.UtilityVal), math.Max(maxU, r.UtilityVal)
+			minE, maxE = math.Min(minE, r.MeanErr), math.Max(maxE, r.MeanErr)
+		}
 	}
 	barW := (w - 46) / 2
 	if barW < 4 {
@@ -236,18 +242,13 @@ func (p *sweepPane) view(w, h int) string {
 		util = "utility"
 	}
 	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-12s %6s %4s  %-*s  %-*s", p.rows[0].Param, "groups", "viol", barW+8, clip(util+" (lower is better)", barW+8), barW+7, "workload error"), w)) + "\n")
+	b.WriteString(s.Muted.Render(fit("bars run from the smallest value to the largest of each column", w)) + "\n")
 	for _, r := range p.rows {
 		if r.Error != "" {
 			b.WriteString(fit(fmt.Sprintf("%-12s %s", clip(r.Value, 12), s.Error.Render(r.Error)), w) + "\n")
 			continue
 		}
-		fu, fe := 0.0, 0.0
-		if maxU > 0 {
-			fu = r.UtilityVal / maxU
-		}
-		if maxE > 0 {
-			fe = r.MeanErr / maxE
-		}
+		fu, fe := scaled(r.UtilityVal, minU, maxU), scaled(r.MeanErr, minE, maxE)
 		viol := fmt.Sprint(r.Violating)
 		if r.Violating > 0 {
 			viol = s.Error.Render(viol)
@@ -257,4 +258,12 @@ func (p *sweepPane) view(w, h int) string {
 		b.WriteString(fit(line, w) + "\n")
 	}
 	return b.String()
+}
+
+// scaled places x on a bar from min (a sliver) to max (full).
+func scaled(x, min, max float64) float64 {
+	if !(max > min) {
+		return 1
+	}
+	return 0.05 + 0.95*(x-min)/(max-min)
 }

@@ -392,6 +392,7 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 				mg.Violation = true
 			}
 		}
+		mg.AtRoot = len(g.gen.Copies) == 1 && g.gen.Copies[0].Node == 0
 		res.Groups = append(res.Groups, mg)
 		totalSOR += g.gen.SumOfRanges
 		totalFakes += g.gen.NumFakes

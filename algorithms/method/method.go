@@ -273,6 +273,9 @@ type Group struct {
 	// (aligned with Figures; other entries are ignored).
 	Limits    []float64
 	Violation bool
+	// AtRoot is true when everything the group publishes is generalized
+	// to the root (the release says nothing specific about it).
+	AtRoot bool
 }
 
 // Limit is the threshold figure i of the group is held against.

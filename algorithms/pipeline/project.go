@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -380,21 +381,8 @@ func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy mode
 // the dataset's default, else binary for a numeric SA (as Koudas et al.
 // 2009 use), flat for a categorical SA, and auto intervals / flat for QIs.
 func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*model.Hierarchy, error) {
-	spec := p.Hierarchies[c.Name]
+	spec := e.HierarchySpec(p, c, isSA)
 	name, isDataset := DatasetName(p.Input)
-	if spec == "" && isDataset && e.Datasets != nil {
-		spec = e.Datasets.DefaultHierarchy(name, c.Name)
-	}
-	if spec == "" {
-		switch {
-		case isSA && c.Kind == model.Numeric:
-			spec = "binary"
-		case isSA:
-			spec = "flat"
-		default:
-			spec = "auto"
-		}
-	}
 	var h *model.Hierarchy
 	var err error
 	if strings.HasPrefix(spec, "embedded:") && isDataset && e.Datasets != nil {
@@ -410,6 +398,52 @@ func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*model.Hierarchy,
 			Hint: "the hierarchy must list every value of the column"}
 	}
 	return h, nil
+}
+
+// HierarchySpec is the hierarchy an attribute gets: the user's spec, else
+// the dataset's default, else a file beside the data (FoundHierarchy),
+// else binary for a numeric SA, flat for a categorical SA, auto for QIs.
+// The workbench shows it and privlab run uses it: the same everywhere.
+func (e Env) HierarchySpec(p Project, c *model.Column, isSA bool) string {
+	spec := p.Hierarchies[c.Name]
+	name, isDataset := DatasetName(p.Input)
+	if spec == "" && isDataset && e.Datasets != nil {
+		spec = e.Datasets.DefaultHierarchy(name, c.Name)
+		if strings.HasPrefix(spec, "intervals") && c.Kind != model.Numeric {
+			spec = "" // the user made the column categorical: the default no longer fits
+		}
+	}
+	if spec == "" && !isDataset {
+		spec = FoundHierarchy(p.Input, c.Name)
+	}
+	if spec == "" {
+		switch {
+		case isSA && c.Kind == model.Numeric:
+			spec = "binary"
+		case isSA:
+			spec = "flat"
+		default:
+			spec = "auto"
+		}
+	}
+	return spec
+}
+
+// FoundHierarchy is the hierarchy file beside a data file in the common
+// layout DIR/STEM_hierarchy_COLUMN.csv (ARX writes hierarchies so, as in
+// UCI Adult's adult.csv and adult_hierarchy_age.csv), or "" when there is
+// none. The workbench and privlab run both use it when no hierarchy is set.
+func FoundHierarchy(input, column string) string {
+	if input == "" {
+		return ""
+	}
+	dir, base := filepath.Split(input)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	path := filepath.Join(dir, stem+"_hierarchy_"+column+".csv")
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		return path
+	}
+	return ""
 }
 
 // Input builds the method input.
@@ -451,6 +485,17 @@ func (p *Prepared) Describe() []string {
 	}
 	if p.Public != nil {
 		out = append(out, fmt.Sprintf("public     %s (%d rows)", p.Public.Name, p.Public.Rows))
+	}
+	var hs []string
+	for _, attr := range p.Project.Roles.Used() {
+		if spec := p.Project.Hierarchies[attr]; spec == "" {
+			if f := FoundHierarchy(p.Project.Input, attr); f != "" {
+				hs = append(hs, attr+"="+filepath.Base(f)+" (found beside the data)")
+			}
+		}
+	}
+	if len(hs) > 0 {
+		out = append(out, "hierarchy  "+strings.Join(hs, ", "))
 	}
 	for _, n := range p.Source.Notes {
 		out = append(out, "warning    "+n)

@@ -6,7 +6,10 @@
 package release
 
 import (
+	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -61,7 +64,47 @@ func Summary(c *model.Column, h *model.Hierarchy, rows []int32) string {
 		}
 		return model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
 	}
-	return LCALabel(h, c, rows)
+	label := LCALabel(h, c, rows)
+	if !strings.Contains(label, "*") {
+		return label
+	}
+	// A bare * or a masked word says nothing: name the values instead,
+	// in the hierarchy's order.
+	seen := map[uint32]bool{}
+	var vals []string
+	for _, r := range rows {
+		if code := c.Codes[r]; code != model.Missing && !seen[code] {
+			seen[code] = true
+			vals = append(vals, c.Dict[code])
+		}
+	}
+	if len(vals) > 0 && !hasLetter(vals[0]) {
+		return label // a masked code (911**) reads as it is
+	}
+	pos := func(v string) int {
+		if h != nil {
+			if l, ok := h.Leaf(v); ok {
+				return h.LeafPos(l)
+			}
+		}
+		return 0
+	}
+	sort.SliceStable(vals, func(i, j int) bool {
+		return pos(vals[i]) < pos(vals[j]) || (pos(vals[i]) == pos(vals[j]) && vals[i] < vals[j])
+	})
+	if len(vals) <= 2 {
+		return "{" + strings.Join(vals, ", ") + "}"
+	}
+	return fmt.Sprintf("{%s, …, %s} (%d values)", vals[0], vals[len(vals)-1], len(vals))
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // LCALabel is the label of the lowest node of h that covers every value

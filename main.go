@@ -665,7 +665,21 @@ func startWorkbench(args []string, stderr io.Writer) int {
 			Hint: "privlab [FILE.csv | dataset:NAME | project.json] [flags]; privlab help"})
 	}
 	if a.Release != "" && a.Original != "" {
-		a.Project.Input = a.Original // the truth for the release's queries
+		// The truth for the release's queries, read as the release's input
+		// was (its audit record remembers --columns, kinds, delimiter).
+		a.Project.Input = a.Original
+		if made, ok := pipeline.AuditProject(a.Release); ok && sameInput(made.Input, a.Original) {
+			if len(a.Project.Columns) == 0 {
+				a.Project.Columns = made.Columns
+			}
+			if a.Project.Kinds == nil {
+				a.Project.Kinds = made.Kinds
+			}
+			if a.Project.Delimiter == "" {
+				a.Project.Delimiter = made.Delimiter
+			}
+			a.Project.Rows, a.Project.DataSeed = made.Rows, made.DataSeed
+		}
 	}
 	if err := ui.Run(env, ui.Options{Project: a.Project, ProjectPath: a.Config, Release: a.Release}); err != nil {
 		fmt.Fprintf(stderr, "privlab: %v\n", err)

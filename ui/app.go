@@ -74,6 +74,9 @@ type App struct {
 	quit   bool
 }
 
+// showPaneMsg brings a pane to the front.
+type showPaneMsg struct{ pane int }
+
 // dialog is a modal overlay; its keys are the footer's while it is open.
 type dialog interface {
 	update(msg tea.Msg) (done bool, cmd tea.Cmd)
@@ -233,10 +236,16 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			return a, nil
 		}
 		st.Prep, st.Result, st.Elapsed, st.ResultOf = msg.prep, msg.res, msg.elapsed, msg.changes
+		if strings.HasPrefix(st.Status, "computation cancelled") {
+			st.Status = "" // the preview is current again
+		}
 		st.WorkloadOld = st.Workload != nil
 		a.refreshAll()
 		// The context stays live for the workload; a newer change cancels it.
 		return a, workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+	case showPaneMsg:
+		a.active = msg.pane
+		return a, nil
 	case openReleaseMsg:
 		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, false
 		a.active = paneRelease
@@ -475,6 +484,14 @@ func (a *App) View() (out string) {
 
 func (a *App) headerView(w int) string {
 	st, s := a.st, a.st.Styles
+	if st.ReceivedDir != "" {
+		left := s.Header.Render("privlab") + " · received release " + st.ReceivedDir
+		if st.Table != nil {
+			left += fmt.Sprintf(" · original %s (%s rows)", strings.TrimPrefix(st.Project.Input, "dataset:"), thousands(st.Table.Rows))
+		}
+		right := s.HeaderDim.Render("? help")
+		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
+	}
 	name := st.Project.Input
 	if name == "" {
 		name = "no table"

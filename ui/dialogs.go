@@ -168,6 +168,7 @@ func newFileDialog(st *State) *fileDialog {
 		fp.CurrentDirectory = st.LastDir
 	}
 	fp.ShowHidden = false
+	fp.ShowPermissions, fp.ShowSize = false, false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
 	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .tsv .txt .data) or a project.json", typing: newLineEditor(60)}

@@ -155,3 +155,127 @@ func TestGoldenBadFile(t *testing.T) {
 	}
 	teatest.RequireEqualOutput(t, []byte(view))
 }
+
+// copyImport copies the import fixtures (a header-less people.data and
+// the hierarchy file beside it) to a temporary folder.
+func copyImport(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"people.data", "people_hierarchy_zip.csv"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "import", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestGoldenImportAndHierarchy: a header-less file opens through the
+// import wizard (no header: the columns are named), and the hierarchy
+// beside it in the ARX layout is found and offered; the hierarchy picker
+// lists it.
+func TestGoldenImportAndHierarchy(t *testing.T) {
+	dir := copyImport(t)
+	var wizard, named, hier, picker string
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 80, 24)
+		_, cmd := a.Update(openDialogMsg{newImportDialog(a.st, "people.data")})
+		settle(t, a, cmd)
+		wizard = a.View()
+		d := a.dialog.(*importDialog)
+		if d.header {
+			t.Fatal("the wizard did not see that the file has no header row")
+		}
+		press(t, a, "N")
+		d.edit.input.SetValue("age,sex,zip,disease")
+		press(t, a, "enter")
+		named = a.View()
+		press(t, a, "enter")
+		settle(t, a, a.schedule())
+		if a.st.Table == nil || a.st.Table.Column("zip") == nil || strings.Join(a.st.Project.Columns, ",") != "age,sex,zip,disease" {
+			t.Fatalf("imported %v with columns %v", a.st.LoadErr, a.st.Project.Columns)
+		}
+		// Roles: QIs age, sex, zip; SA disease.
+		press(t, a, "1", "space", "down", "space", "down", "space", "down", "a")
+		settle(t, a, a.schedule())
+		press(t, a, "2", "down", "down")
+		hier = a.View()
+		if !strings.Contains(hier, "found beside the data: people_hierarchy_zip.csv") {
+			t.Fatalf("the hierarchy beside the data is not offered:\n%s", hier)
+		}
+		press(t, a, "f")
+		if fd, ok := a.dialog.(*fileDialog); ok {
+			a.Update(fd.init()()) // the folder's listing
+		} else {
+			t.Fatalf("f opened %T", a.dialog)
+		}
+		picker = a.View()
+	})
+	t.Run("wizard", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(wizard)) })
+	t.Run("named", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(named)) })
+	t.Run("hierarchy found", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(hier)) })
+	t.Run("hierarchy picker", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(picker)) })
+}
+
+// TestGoldenStaleAndErrors: a cancelled run leaves a stale preview that
+// export refuses; an error stays until its cause is fixed.
+func TestGoldenStaleAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	var stale, refused, failed, fixed string
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 80, 24)
+		a.st.SetParam("fakes", "1")
+		a.schedule()
+		press(t, a, "ctrl+x", "5")
+		stale = a.View()
+		press(t, a, "7", "enter")
+		refused = a.View()
+		press(t, a, "ctrl+r")
+		settle(t, a, a.schedule())
+		a.st.SetParam("grouping", "column:nosuch")
+		settle(t, a, a.schedule())
+		press(t, a, "5")
+		failed = a.View()
+		a.st.SetParam("grouping", "sa-only")
+		settle(t, a, a.schedule())
+		fixed = a.View()
+	})
+	t.Run("stale preview", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(stale)) })
+	t.Run("export refused", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(refused)) })
+	t.Run("error", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(failed)) })
+	t.Run("error cleared", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(fixed)) })
+}
+
+// TestGoldenReceivedRelease: a release opened to be read shows its
+// manifest, its check and its groups, and the Query pane answers from it.
+func TestGoldenReceivedRelease(t *testing.T) {
+	dir := t.TempDir()
+	var rel, query string
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 80, 24)
+		press(t, a, "7", "enter")
+		r := NewApp(testEnv, pipeline.Project{Input: "dataset:employees"})
+		r.st.Now = fixedClock
+		r.st.ReceivedDir = "release-employees-distribution"
+		r.active = paneRelease
+		r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		settle(t, r, r.schedule())
+		if r.st.Received == nil {
+			t.Fatalf("not received: %v", r.st.ReceivedErr)
+		}
+		rel = r.View()
+		r.active = paneQuery
+		press(t, r, "enter")
+		r.panes[paneQuery].(*queryPane).input.SetValue("AVG(salary) WHERE gender = 'F'")
+		press(t, r, "enter", "esc")
+		query = r.View()
+	})
+	if !strings.Contains(rel, "✓ the release passes every check against dataset:employees") || !strings.Contains(query, "· release [") {
+		t.Fatalf("received release:\n%s\n%s", rel, query)
+	}
+	t.Run("release", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(rel)) })
+	t.Run("query", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(query)) })
+}

@@ -146,7 +146,7 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 			return false, nil
 		}
 		d.st.importFile(d.path, d.delim, d.header, d.names, d.kinds)
-		return true, nil
+		return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
 	}
 	return false, nil
 }

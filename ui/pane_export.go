@@ -71,7 +71,8 @@ func (p *exportPane) dir() string {
 	if name, ok := datasetName(base); ok {
 		base = name
 	} else {
-		base = strings.TrimSuffix(baseName(base), ".csv")
+		base = baseName(base)
+		base = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	return "release-" + base + "-" + p.st.Project.Method
 }

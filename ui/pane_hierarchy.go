@@ -255,6 +255,9 @@ func (p *hierarchyPane) cycleBuilder(attr string) {
 	}
 	options = append(options, files...)
 	cur := p.st.Project.Hierarchies[attr]
+	if cur == "" && col != nil {
+		cur = p.st.Env.HierarchySpec(p.st.Project, col, attr == p.st.Project.Roles.SA)
+	}
 	i := -1
 	for j, o := range options {
 		name, _, _ := strings.Cut(o, ":")
@@ -418,12 +421,17 @@ func (p *hierarchyPane) view(w, h int) string {
 	if hier.Numeric {
 		kind = "numeric"
 	}
-	right.WriteString(s.Title.Render(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", attr, len(hier.Nodes), len(hier.Leaves), hier.Height(), kind)) + "\n")
+	right.WriteString(s.Title.Render(fit(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", attr, len(hier.Nodes), len(hier.Leaves), hier.Height(), kind), rw)) + "\n")
+	from := "from " + p.spec(attr)
+	if f, ok := strings.CutSuffix(p.spec(attr), " (found beside the data)"); ok {
+		from = "found beside the data: " + f
+	}
+	right.WriteString(s.Muted.Render(fit(from, rw)) + "\n")
 	vis := p.visible(attr, hier)
 	if p.cursor >= len(vis) {
 		p.cursor = len(vis) - 1
 	}
-	rows := h - 2
+	rows := h - 3
 	if p.edit.active {
 		rows -= 3
 	}

@@ -649,7 +649,13 @@ func (a *App) summaryView(w int) string {
 // seconds, the time left: only the current run's progress counts.
 func (a *App) progressText() string {
 	m, ok := a.st.Progress.Load().(progressMark)
-	if !ok || m.seq != a.runSeq || m.f <= 0 {
+	if !ok || m.seq != a.runSeq {
+		return ""
+	}
+	if m.f <= 0 {
+		if d := time.Duration(m.est * float64(time.Second)); d > pipeline.LongRun {
+			return fmt.Sprintf(": may take about %s (ctrl+x stops)", d.Round(time.Second))
+		}
 		return ""
 	}
 	out := fmt.Sprintf(" %.0f%%", m.f*100)

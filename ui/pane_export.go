@@ -225,7 +225,7 @@ func (p *exportPane) view(w, h int) string {
 	if c := st.Spec().Certifies; c != "" {
 		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
 	}
-	for _, warn := range st.Result.Warnings {
+	for _, warn := range st.usefulness() {
 		b.WriteString(s.Warn.Render(wrap("  ! "+warn, w-2)) + "\n")
 	}
 	b.WriteString("\n")

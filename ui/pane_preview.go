@@ -363,8 +363,12 @@ func (p *previewPane) notReady(w int) string {
 	case st.Table == nil:
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	case p.res == nil && st.RunErr != nil:
-		return s.Error.Render("No preview:") + "\n\n" + wrap(st.RunErr.Error(), w) + "\n\n" +
-			s.Muted.Render("Set the roles in the Data pane (1): space toggles a QI, a marks the sensitive attribute.")
+		hint := workbenchHint(st.RunErr)
+		if hint == "" {
+			hint = "set the roles in the Data pane (1): space toggles a QI, a marks the sensitive attribute."
+		}
+		return s.Error.Render("No preview:") + "\n\n" + wrap(withoutHint(st.RunErr), w) + "\n\n" +
+			s.Muted.Render(wrap("What to do: "+hint, w))
 	case p.res == nil:
 		return s.Muted.Render("computing the first preview …")
 	}
@@ -387,7 +391,7 @@ func (p *previewPane) compactView(w, h int) string {
 	if st.Stale() {
 		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings (ctrl+r)", w)) + "\n")
 	}
-	for _, warn := range r.Warnings {
+	for _, warn := range st.usefulness() {
 		b.WriteString(s.Warn.Render(fit("! "+warn, w)) + "\n")
 	}
 	for _, f := range r.Summary {

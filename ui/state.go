@@ -103,6 +103,7 @@ type progressMark struct {
 	seq   int
 	f     float64
 	start time.Time
+	est   float64 // the method's estimate of the run's seconds
 }
 
 // SetParam sets a parameter's value: the preview recomputes.
@@ -241,7 +242,9 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 		if err != nil {
 			return resultMsg{seq: seq, changes: changes, err: err}
 		}
-		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start}) })
+		est, _ := pipeline.Estimate(prep)
+		progress.Store(progressMark{seq, 0, start, est})
+		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est}) })
 		if err != nil {
 			return resultMsg{seq: seq, changes: changes, prep: prep, err: err}
 		}
@@ -299,4 +302,22 @@ func (s *State) fixRoles() {
 	if len(gone) > 0 {
 		s.Notify("ignored roles of missing columns: %s", strings.Join(gone, ", "))
 	}
+}
+
+// usefulness are the warnings that a private release may still be of
+// little use: the method's own (most values at the root, a target far
+// from the one asked for) and the live workload's error above 100%.
+func (s *State) usefulness() []string {
+	if s.Result == nil {
+		return nil
+	}
+	out := append([]string(nil), s.Result.Warnings...)
+	if w := s.Workload; w != nil && w.Queries > 0 && w.MeanErr > 1 {
+		if w.Bounded > 0 {
+			out = append(out, fmt.Sprintf("query answers are bounds %.0f times as wide as the true answer on average (%s workload)", w.MeanErr, s.Result.Workload))
+		} else {
+			out = append(out, fmt.Sprintf("query answers are off by %.0f%% on average (%s workload)", 100*w.MeanErr, s.Result.Workload))
+		}
+	}
+	return out
 }

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
@@ -128,9 +129,9 @@ usage:
 common flags:
   --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V  --public FILE|dataset:NAME
   --hierarchy ATTR=FILE|flat|masking|binary|ternary|intervals:W (repeatable)
-  --k --alpha --beta --sampling-rate --max-distortion --seed N, and each method's own (below)
+  `+pipeline.StandardFlags()+` N, and each method's own parameters (below)
   --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)  --max-cell BYTES
-  --rows N --data-seed N (synthetic datasets)  --config project.json  --out DIR  --force
+  --rows N --data-seed N --public-rows N (synthetic datasets)  --config project.json  --out DIR  --force
   --accept-violations  --allow-growth (a release file over 10x the input's rows)
   eval: --queries N --range F --selectivity S --qd N --csv FILE --sweep PARAM=V1,V2,... --release DIR --original FILE
 
@@ -314,6 +315,48 @@ func loadOriginal(a *pipeline.Args, spec, dir string) (*model.Table, error) {
 	return env.LoadTable(p)
 }
 
+// loadPublicFor loads check's --public for the release in dir as run
+// loads it (pipeline.Env.LoadPublic: every QI present, the original's
+// column kinds, the release's missing-value policy). The public table
+// proves faithfulness together with the original, so it needs --original,
+// and a release whose method reads no public table refuses one.
+func loadPublicFor(a *pipeline.Args, dir string, orig *model.Table) (*model.Table, error) {
+	spec := a.Project.Public
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	if m, err := catalog.Lookup(man.Method); err == nil && m.Spec().Public == method.NoPublic {
+		return nil, &model.ParamError{Param: "public", Value: spec, Reason: "the release's method " + man.Method + " reads no public table",
+			Hint: "leave out --public"}
+	}
+	if orig == nil {
+		return nil, &model.ParamError{Param: "public", Value: spec, Reason: "check reads the public table together with the original",
+			Hint: "privlab check DIR --original FILE --public FILE"}
+	}
+	p := pipeline.Project{Public: spec, PublicRows: a.Project.PublicRows, DataSeed: a.Project.DataSeed, MaxCell: a.Project.MaxCell,
+		Roles: model.Roles{QIs: man.QIs, IDs: a.Project.Roles.IDs}}
+	if made, ok := pipeline.AuditProject(dir); ok && sameInput(made.Public, spec) {
+		if p.PublicRows == 0 {
+			p.PublicRows = made.PublicRows
+		}
+		if p.DataSeed == 0 {
+			p.DataSeed = made.DataSeed
+		}
+		if p.MaxCell == 0 {
+			p.MaxCell = made.MaxCell
+		}
+		if len(p.Roles.IDs) == 0 {
+			p.Roles.IDs = made.Roles.IDs
+		}
+	}
+	policy, err := model.ParseMissingPolicy(man.MissingValues)
+	if err != nil {
+		policy = model.DropMissing
+	}
+	return env.LoadPublic(p, orig, policy)
+}
+
 // sameInput reports whether two input specs name the same file (or the
 // same dataset:NAME).
 func sameInput(a, b string) bool {
@@ -354,7 +397,7 @@ func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 	var pub *model.Table
 	if a.Project.Public != "" {
 		var err error
-		if pub, err = loadOriginal(a, a.Project.Public, releaseDir(a)); err != nil {
+		if pub, err = loadPublicFor(a, releaseDir(a), orig); err != nil {
 			return err
 		}
 	}
@@ -546,7 +589,11 @@ func printWorkload(w io.Writer, a *pipeline.Args, shape string, r workload.Resul
 	if r.Bounded > 0 {
 		what = "bound width / truth" // bounds are not errors: their width over the true answer
 	}
-	fmt.Fprintf(w, "%s mean %.4f  median %.4f  max %.4f\n", what, r.MeanErr, r.MedErr, r.MaxErr)
+	if r.Queries == 0 {
+		fmt.Fprintf(w, "%s —: no query selected a record of the original (try --selectivity or --range)\n", what)
+	} else {
+		fmt.Fprintf(w, "%s mean %.4f  median %.4f  max %.4f\n", what, r.MeanErr, r.MedErr, r.MaxErr)
+	}
 	if a.CSV != "" {
 		if err := model.WriteAtomic(a.CSV, r.WriteCSV); err != nil {
 			return err

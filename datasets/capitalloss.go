@@ -36,7 +36,6 @@ func capitalLoss(name string) Dataset {
 		Columns:     []string{"age", "capital-loss"},
 		Roles:       model.Roles{QIs: []string{"age"}, SA: "capital-loss"},
 		Hierarchies: map[string]string{"age": "intervals:5,10,20", "capital-loss": "binary"},
-		Suggested:   model.Values{"target": "table"},
 	}
 	var draw func(r *model.Rand, age int) int
 	switch name {

@@ -38,13 +38,14 @@ func (Catalog) LoadHierarchy(name, spec string, col *model.Column) (*model.Hiera
 	return dd.Hierarchy(col)
 }
 
-// Defaults returns the dataset's default roles and suggested parameter values.
-func (Catalog) Defaults(name string) (model.Roles, model.Values, bool) {
+// Defaults returns the dataset's default roles (methods declare the
+// parameter values that suit a dataset, method.Spec.ForDataset).
+func (Catalog) Defaults(name string) (model.Roles, bool) {
 	d, err := Lookup(name)
 	if err != nil {
-		return model.Roles{}, nil, false
+		return model.Roles{}, false
 	}
-	return d.Roles, d.Suggested, true
+	return d.Roles, true
 }
 
 // List describes every dataset, in menu order.

@@ -45,8 +45,7 @@ func census() Dataset {
 			"salary-class":   "flat",
 			"capital-loss":   "binary",
 		},
-		Suggested: model.Values{"target": "table"},
-		gen:       writeCensus,
+		gen: writeCensus,
 	}
 }
 

@@ -37,10 +37,6 @@ type Dataset struct {
 	// or "embedded:FILE" naming a file under datasets/hierarchies/ in the
 	// leaf-first layout model.ParseHierarchy reads. Every column has one.
 	Hierarchies map[string]string
-	// Suggested are parameter values that suit the dataset, applied to the
-	// methods that read them (e.g. the target distribution of the
-	// distribution method).
-	Suggested model.Values
 
 	// table is the embedded CSV file of a fixed table.
 	table string

@@ -57,7 +57,7 @@ func TestAllAndLookup(t *testing.T) {
 			t.Errorf("%s: fixed table listed after a generator", d.Name)
 		}
 		seenGenerator = seenGenerator || !d.Fixed
-		if d.Title == "" || d.Source == "" || len(d.Suggested) == 0 || d.DefaultRows <= 0 || len(d.Columns) == 0 {
+		if d.Title == "" || d.Source == "" || d.DefaultRows <= 0 || len(d.Columns) == 0 {
 			t.Errorf("%s: incomplete description %+v", d.Name, d)
 		}
 		if len(d.Hierarchies) != len(d.Columns) {

@@ -16,7 +16,6 @@ func employees() Dataset {
 		Columns:     []string{"name", "zipcode", "gender", "salary"},
 		Roles:       model.Roles{IDs: []string{"name"}, QIs: []string{"zipcode", "gender"}, SA: "salary"},
 		Hierarchies: map[string]string{"name": "flat", "zipcode": "masking", "gender": "flat", "salary": "binary"},
-		Suggested:   model.Values{"target": "uniform"},
 		table:       "employees.csv",
 	}
 }
@@ -35,7 +34,6 @@ func patients() Dataset {
 		Columns:     []string{"name", "age", "gender", "zipcode", "disease"},
 		Roles:       model.Roles{IDs: []string{"name"}, QIs: []string{"age", "gender", "zipcode"}, SA: "disease"},
 		Hierarchies: map[string]string{"name": "flat", "age": "binary", "gender": "flat", "zipcode": "binary", "disease": "flat"},
-		Suggested:   model.Values{"target": "table"},
 		table:       "patients.csv",
 	}
 }
@@ -55,7 +53,6 @@ func jobs() Dataset {
 		Columns:     []string{"job", "birth", "postcode", "illness"},
 		Roles:       model.Roles{QIs: []string{"job", "birth", "postcode"}, SA: "illness"},
 		Hierarchies: map[string]string{"job": "embedded:job.csv", "birth": "flat", "postcode": "flat", "illness": "flat"},
-		Suggested:   model.Values{"target": "table"},
 		table:       "jobs.csv",
 	}
 }

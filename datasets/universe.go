@@ -51,8 +51,7 @@ func universe() Dataset {
 			"sex":             "flat",
 			"occupation":      "flat",
 		},
-		Suggested: model.Values{"target": "table"},
-		gen:       writeMT,
+		gen: writeMT,
 	}
 }
 

@@ -33,8 +33,7 @@ func universePublic() Dataset {
 			"rent":            "intervals:100,500,1000",
 			"sex":             "flat",
 		},
-		Suggested: model.Values{"k": "50"},
-		gen:       writePD,
+		gen: writePD,
 	}
 }
 

@@ -61,6 +61,9 @@ func (Method) Spec() method.Spec {
 		Files:       []string{"qi.csv", "sa.csv", "hierarchy.csv"},
 		Insensitive: "dropped: the release holds the quasi-identifiers and the generalized sensitive attribute only",
 		Suggested:   model.Values{paramGrouping: "mondrian:50"},
+		// Figure 2 of Koudas et al. 2009 generalizes the employees' salaries
+		// towards the uniform distribution.
+		ForDataset:  map[string]model.Values{"employees": {paramTarget: "uniform"}},
 		Charts:      "Target",
 		ChartParams: []string{paramTarget, paramMaxDen},
 		Certifies: "every tuple's sensitive value appears to follow the effective target distribution (Definition 3.2); " +

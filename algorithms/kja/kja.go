@@ -89,6 +89,8 @@ func (Method) Spec() method.Spec {
 		NeedsSA:     true,
 		Public:      method.PublicOptional,
 		Suggested:   model.Values{paramK: "10"},
+		// Section 5 of Sacharidis et al. runs the universe data at k = 50.
+		ForDataset:  map[string]model.Values{"universe": {paramK: "50"}},
 		Charts:      "Boxes",
 		ChartParams: []string{paramK, paramSplit},
 		Certifies: "every published box holds at least k indistinguishable JT tuples and at least one microdata tuple, " +

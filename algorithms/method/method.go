@@ -136,6 +136,10 @@ type Spec struct {
 	// Suggested are the values the workbench starts with where they differ
 	// from the defaults (e.g. a grouping that shows groups at once).
 	Suggested model.Values
+	// ForDataset are values that suit one embedded dataset (by name, e.g.
+	// the paper's own setting for its worked example), applied over
+	// Suggested when the input is that dataset.
+	ForDataset map[string]model.Values
 	// Charts titles the workbench pane that shows Result.Charts ("" when
 	// the method draws none), and ChartParams are the parameters that pane
 	// edits beside the charts.

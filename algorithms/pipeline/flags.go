@@ -139,6 +139,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536; -1: no limit)")
 	fs.StringVar(&p.Delimiter, "delimiter", "", "field separator (default: detect , ; tab |)")
 	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
+	fs.IntVar(&p.PublicRows, "public-rows", 0, "rows of a synthetic public table (dataset:NAME; 0: its default)")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
 	fs.BoolVar(&a.Force, "force", false, "replace an existing release")
 	fs.BoolVar(&a.Accept, "accept-violations", false, "write a release even if it fails its privacy verification (the manifest says so)")
@@ -192,6 +193,9 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	}
 	if a.Rows > 0 {
 		a.Project.Rows = a.Rows
+	}
+	if a.Project.PublicRows < 0 {
+		return nil, &model.ParamError{Param: "public-rows", Value: fmt.Sprint(a.Project.PublicRows), Reason: "must be >= 0", Hint: "the number of rows of a generated public table (0: its default)"}
 	}
 	if a.Project.Params == nil {
 		a.Project.Params = model.Values{}
@@ -285,6 +289,9 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	if set["delimiter"] {
 		out.Delimiter = flags.Delimiter
 	}
+	if set["public-rows"] {
+		out.PublicRows = flags.PublicRows
+	}
 	for k, v := range flags.Hierarchies {
 		if out.Hierarchies == nil {
 			out.Hierarchies = map[string]string{}
@@ -305,8 +312,21 @@ func paramHelp(name string) string {
 	return p.Help
 }
 
-// MethodHelp describes every registered method's parameters and figures,
-// generated from their declarations.
+// StandardFlags lists the flags of the standard parameters (SPEC 2.5),
+// ending with --seed, for the usage text.
+func StandardFlags() string {
+	var names []string
+	for n := range model.StandardParams {
+		if n != "seed" {
+			names = append(names, "--"+n)
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(append(names, "--seed"), " ")
+}
+
+// MethodHelp writes each registered method's declaration for the usage
+// text: variants, parameters, figures and files.
 func MethodHelp(w io.Writer) {
 	for _, m := range catalog.All() {
 		s := m.Spec()

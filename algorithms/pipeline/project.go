@@ -46,8 +46,11 @@ type Project struct {
 	Variant     string            `json:"variant,omitempty"`
 	Params      model.Values      `json:"params,omitempty"`
 	// Public is the public table (a CSV path or dataset:NAME) for methods
-	// that read one.
-	Public string `json:"public,omitempty"`
+	// that read one. PublicRows sizes a synthetic public table (0: its
+	// default); it shares DataSeed with the input, so a generated public
+	// table draws from the same population as a generated input.
+	Public     string `json:"public,omitempty"`
+	PublicRows int    `json:"public_rows,omitempty"`
 }
 
 // LoadProject reads a project.json. Errors name the file and the line:
@@ -148,7 +151,7 @@ type Datasets interface {
 	LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error)
 	// Defaults returns the dataset's default roles and the parameter
 	// values it suggests (applied to the methods that read them).
-	Defaults(name string) (model.Roles, model.Values, bool)
+	Defaults(name string) (model.Roles, bool)
 	// List describes every embedded dataset.
 	List() []model.DatasetInfo
 }
@@ -213,8 +216,8 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 }
 
 // WithDefaults fills what the user left open: the method (the first
-// registered), the dataset's default roles, and the values the dataset
-// suggests for parameters the method reads.
+// registered), the dataset's default roles, and the values the method
+// declares for that dataset (method.Spec.ForDataset).
 func (e Env) WithDefaults(p Project) Project {
 	p = p.Clone()
 	if p.Method == "" {
@@ -224,16 +227,14 @@ func (e Env) WithDefaults(p Project) Project {
 		p.Params = model.Values{}
 	}
 	if name, ok := DatasetName(p.Input); ok && e.Datasets != nil {
-		if roles, suggested, ok := e.Datasets.Defaults(name); ok {
-			if len(p.Roles.QIs) == 0 && p.Roles.SA == "" {
-				p.Roles = roles
-			}
-			if m, err := catalog.Lookup(p.Method); err == nil {
-				for k, v := range suggested {
-					if _, reads := m.Spec().Param(k); reads {
-						if _, set := p.Params[k]; !set {
-							p.Params[k] = v
-						}
+		if roles, ok := e.Datasets.Defaults(name); ok && len(p.Roles.QIs) == 0 && p.Roles.SA == "" {
+			p.Roles = roles
+		}
+		if m, err := catalog.Lookup(p.Method); err == nil {
+			for k, v := range m.Spec().ForDataset[name] {
+				if _, reads := m.Spec().Param(k); reads {
+					if _, set := p.Params[k]; !set {
+						p.Params[k] = v
 					}
 				}
 			}
@@ -331,9 +332,8 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	return prep, nil
 }
 
-// loadPublic loads the public table of a method that reads one: the same
-// loader and errors as the input, the input's column kinds, every QI
-// present, and the input's missing-value policy on the QIs.
+// loadPublic loads the public table of a method that reads one (see
+// LoadPublic), or refuses one given to a method that reads none.
 func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy model.MissingPolicy) (*model.Table, error) {
 	if spec.Public == method.NoPublic {
 		if p.Public != "" {
@@ -349,7 +349,17 @@ func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy mode
 		}
 		return nil, nil
 	}
-	q := Project{Input: p.Public, Rows: p.Rows, DataSeed: p.DataSeed, Columns: p.Columns}
+	return e.LoadPublic(p, t, policy)
+}
+
+// LoadPublic loads p.Public, the public table: the same loader and errors
+// as the input, every QI present with the kind it has in t (the input or
+// the original of a release), and the missing-value policy on the QIs.
+// Settings that describe the input file alone (its column names, its row
+// count) are not applied to it; a synthetic public table takes
+// PublicRows and shares DataSeed. run and check both load it here.
+func (e Env) LoadPublic(p Project, t *model.Table, policy model.MissingPolicy) (*model.Table, error) {
+	q := Project{Input: p.Public, Rows: p.PublicRows, DataSeed: p.DataSeed, MaxCell: p.MaxCell}
 	pub, err := e.LoadTable(q)
 	if err != nil {
 		return nil, err
@@ -363,7 +373,11 @@ func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy mode
 			return nil, &model.InputError{File: p.Public, Line: 1, Msg: fmt.Sprintf("the public table has no quasi-identifier column %q", name),
 				Hint: "its columns are: " + strings.Join(pub.Names(), ", ")}
 		}
-		if want := t.Column(name).Kind; c.Kind != want {
+		want := c.Kind
+		if tc := t.Column(name); tc != nil {
+			want = tc.Kind
+		}
+		if c.Kind != want {
 			if err := c.SetKind(want); err != nil {
 				return nil, &model.InputError{File: p.Public, Line: 1, Msg: fmt.Sprintf("column %s is %s in the input but not in the public table: %v", name, want, err),
 					Hint: "both tables must hold the same kinds of values"}

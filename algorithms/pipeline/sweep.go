@@ -27,6 +27,7 @@ type SweepRow struct {
 	UtilityVal float64 `csv:"utility"`
 	MeanErr    float64 `csv:"workload_mean_rel_error"`
 	MedianErr  float64 `csv:"workload_median_rel_error"`
+	Measured   int     `csv:"workload_queries"` // queries measured (0: the errors mean nothing)
 	Millis     int64   `csv:"run_ms"`
 	Error      string  `csv:"error"`
 }
@@ -91,7 +92,7 @@ func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string
 			if err != nil {
 				row.Error = err.Error()
 			} else {
-				row.MeanErr, row.MedianErr = w.MeanErr, w.MedErr
+				row.MeanErr, row.MedianErr, row.Measured = w.MeanErr, w.MedErr, w.Queries
 			}
 		}
 		rows = append(rows, row)
@@ -120,7 +121,11 @@ func PrintSweep(w io.Writer, rows []SweepRow) {
 			fmt.Fprintf(w, "%-16s %s\n", r.Value, r.Error)
 			continue
 		}
-		fmt.Fprintf(w, "%-16s %8d %9d %14s %12.4f %12.4f %8d\n", r.Value, r.Groups, r.Violating, fmtFig(r.UtilityVal), r.MeanErr, r.MedianErr, r.Millis)
+		mean, median := "—", "—"
+		if r.Measured > 0 {
+			mean, median = fmt.Sprintf("%.4f", r.MeanErr), fmt.Sprintf("%.4f", r.MedianErr)
+		}
+		fmt.Fprintf(w, "%-16s %8d %9d %14s %12s %12s %8d\n", r.Value, r.Groups, r.Violating, fmtFig(r.UtilityVal), mean, median, r.Millis)
 	}
 	if rows[0].Utility != "" {
 		fmt.Fprintf(w, "(utility: %s, lower is better)\n", rows[0].Utility)

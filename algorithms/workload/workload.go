@@ -112,7 +112,7 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 			text = "COUNT(*) WHERE "
 			side := math.Pow(opt.Range, 1/float64(len(numeric)))
 			for j, c := range numeric {
-				lo, hi := rangeIn(c, side, rng)
+				lo, hi := rangeIn(c, side, rng, false)
 				if j > 0 {
 					text += " AND "
 				}
@@ -120,7 +120,7 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 			}
 		default: // AvgRange
 			c := numeric[0]
-			lo, hi := rangeIn(c, opt.Range, rng)
+			lo, hi := rangeIn(c, opt.Range, rng, false)
 			text = fmt.Sprintf("AVG(%q) WHERE %q BETWEEN %s AND %s", roles.SA, c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 		}
 		q, err := model.ParseQuery(text)
@@ -184,7 +184,7 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 // column, ceil(|A| * frac) distinct values of a categorical one.
 func condition(c *model.Column, frac float64, rng *model.Rand) string {
 	if c.Kind == model.Numeric && len(c.Nums) > 1 {
-		lo, hi := rangeIn(c, frac, rng)
+		lo, hi := rangeIn(c, frac, rng, true)
 		return fmt.Sprintf("%q BETWEEN %s AND %s", c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 	}
 	b := int(math.Ceil(float64(len(c.Dict)) * frac))
@@ -206,9 +206,16 @@ func QuoteValue(v string) string {
 	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
 }
 
+// fewValues is the number of distinct values up to which a numeric
+// column's ranges are placed around one of its values.
+const fewValues = 32
+
 // rangeIn picks [x, x+R*span] inside the column's domain (integers stay
-// integers).
-func rangeIn(c *model.Column, frac float64, rng *model.Rand) (float64, float64) {
+// integers). Anchored, a column with few distinct values (a postcode with
+// two) gets a range that contains one of them, picked at random: a range
+// placed anywhere in the span would mostly select nothing (the count-in
+// conditions; the range shapes keep the papers' uniform placement).
+func rangeIn(c *model.Column, frac float64, rng *model.Rand, anchored bool) (float64, float64) {
 	lo, hi, _ := c.Range()
 	w := (hi - lo) * frac
 	integral := true
@@ -219,6 +226,16 @@ func rangeIn(c *model.Column, frac float64, rng *model.Rand) (float64, float64) 
 		}
 	}
 	x := lo + rng.Float64()*(hi-lo-w)
+	if anchored && len(c.Dict) <= fewValues {
+		v := c.Nums[rng.Intn(len(c.Nums))]
+		from, to := math.Max(lo, v-w), math.Min(v, hi-w)
+		x = from + rng.Float64()*math.Max(0, to-from)
+		if integral {
+			w = math.Round(w)
+			x = math.Min(v, math.Max(lo, math.Ceil(x)))
+		}
+		return x, math.Max(x+w, v)
+	}
 	if integral {
 		w = math.Max(1, math.Round(w))
 		x = math.Floor(x)

@@ -518,3 +518,36 @@ func TestGenerateCountInSAPoint(t *testing.T) {
 		t.Errorf("Describe: %q", d)
 	}
 }
+
+// A count-in condition on a numeric column with few values (the jobs
+// table's postcode: 4350 and 5432, at the two ends of its span) always
+// selects one of them; placed uniformly in the span it would select none.
+func TestCountInFewValuesSelectsAValue(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("postcode,birth,ill\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%d,%s\n", []int{4350, 5432}[i%2], []int{1940, 1955, 1975}[i%3], []string{"flu", "HIV", "fever"}[i%3])
+	}
+	tb := load(t, b.String())
+	roles := model.Roles{QIs: []string{"postcode", "birth"}, SA: "ill"}
+	qs, err := Generate(tb, roles, Options{Shape: CountIn, Queries: 200, Seed: 5, Dims: 2, Selectivity: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		for _, p := range q.Preds {
+			if p.Column == "ill" {
+				continue
+			}
+			sel := 0
+			for _, v := range tb.Column(p.Column).Nums {
+				if p.Op == model.OpBetween && v >= p.Values[0].Num && v <= p.Values[1].Num {
+					sel++
+				}
+			}
+			if sel == 0 {
+				t.Fatalf("%s: the condition on %s selects no value", q.Text, p.Column)
+			}
+		}
+	}
+}

@@ -49,6 +49,12 @@ type ParamSpec struct {
 	// Sweep is the value list a parameter sweep proposes ("" steps around
 	// the current value).
 	Sweep string
+	// Explain is a paragraph the workbench shows beside the parameter
+	// while it is selected (what the value trades off), and Describe says
+	// in one line what a value means (e.g. what each preset does); nil
+	// when the presets speak for themselves.
+	Explain  string
+	Describe func(value string) string
 	// Header shows the value in the workbench's header line.
 	Header bool
 	// File is true when the value may name an input file: the release is

@@ -78,6 +78,26 @@ const (
 	paramFakes    = "fakes"
 )
 
+// describeTarget says in one line what a target source does.
+func describeTarget(v string) string {
+	kind, _, _ := strings.Cut(v, ":")
+	switch kind {
+	case "uniform":
+		return "uniform over the domain"
+	case "table":
+		return "the table's own SA distribution (t-closeness style)"
+	case "group":
+		return "each group's own distribution: permutation only"
+	case "group-uniform":
+		return "uniform over each group's own range (Section 6.4)"
+	case "normal":
+		return "normal(mu, sigma) discretised over the domain"
+	case "zipf":
+		return "zipf(s) over the values' ranks"
+	}
+	return "value,weight pairs from a CSV file"
+}
+
 // defaultMaxDenominator bounds the per-node weight ratios of a target
 // (SPEC 2.4): small ratios keep allocations feasible for small groups.
 const defaultMaxDenominator = 8
@@ -91,12 +111,17 @@ var (
 		Presets: func(model.Roles) []string {
 			return []string{"uniform", "table", "group", "zipf:0.5", "group-uniform"}
 		},
-		Sweep: "uniform,table,group-uniform,zipf:0.5,zipf:1"}
+		Sweep:    "uniform;table;group;zipf:0.5;zipf:1;group-uniform",
+		Describe: describeTarget,
+		Explain: "Every tuple's sensitive value must appear to follow this distribution (Definition 3.2). " +
+			"normal:MU,SIGMA and zipf:S are discretised over the domain (Section 6.3); a CSV file gives value,weight pairs."}
 	maxDenParam = model.ParamSpec{Name: paramMaxDen, Kind: model.ParamInt, Min: 0, Max: 1 << 20,
 		Default: strconv.Itoa(defaultMaxDenominator), Step: 1,
 		Help:  "largest integer weight in the target's per-node ratios, e.g. 0.7:0.3 -> 7:3 (0 = exact)",
 		Why:   "weights are small integer ratios so that small groups stay feasible (SPEC 2.4)",
-		Sweep: "0,1,2,4,8,16,32"}
+		Sweep: "0,1,2,4,8,16,32",
+		Explain: "Real masses become per-node ratios of integers no larger than this bound: small ratios keep small groups " +
+			"feasible, at a distance from the requested target (the effective target P' is shown with its EMD and max difference)."}
 	groupingParam = model.ParamSpec{Name: paramGrouping, Kind: model.ParamText, Default: "sa-only", Header: true,
 		Help:    "how records are grouped before their sensitive values are generalized",
 		Why:     "grouping is decoupled from privacy (Sections 1 and 4.2)",
@@ -110,7 +135,9 @@ var (
 			}
 			return out
 		},
-		Sweep: "sa-only,qi-sa,mondrian:10,mondrian:50,mondrian:200"}
+		Sweep: "sa-only,qi-sa,mondrian:10,mondrian:25,mondrian:50,mondrian:100,mondrian:200",
+		Explain: "Groups decide which tuples share a generalization; privacy comes from the target, not from the grouping " +
+			"(Sections 1 and 4.2): sa-only is one group, qi-sa one per QI combination, mondrian:SIZE median splits down to SIZE."}
 	fakesParam = model.ParamSpec{Name: paramFakes, Kind: model.ParamText, Default: "0", Header: true,
 		Help:     "at most this many fake sensitive values per group (Section 5)",
 		Why:      "a count of values added to a group (Koudas et al. 2009, Section 5; percentages as in Section 6.2)",

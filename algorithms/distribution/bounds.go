@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -274,9 +275,20 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	highs := make([][]float64, len(index))
 	spans := make([][][2]int32, len(index))
 	numeric := lo.Kind == model.Numeric && hi.Kind == model.Numeric
+	saName := man.SA
 	dom, pos, err := manifestDomain(man, numeric)
 	if err != nil {
 		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: err.Error()}
+	}
+	// The domain file names the attribute: an answer is about that column,
+	// never about a name the manifest alone gives.
+	if d, err := model.LoadFile(filepath.Join(dir, fileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
+		if len(d.Columns) != 1 || d.Columns[0].Name != man.SA {
+			return nil, &model.InputError{File: filepath.Join(dir, fileDomain), Line: 1,
+				Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, fileDomain, strings.Join(d.Names(), ",")),
+				Hint: "privlab check tells which file was edited"}
+		}
+		saName = d.Columns[0].Name
 	}
 	for r := 0; r < sa.Rows; r++ {
 		g, ok := index[sg.Value(r)]
@@ -303,7 +315,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 			return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Msg: "a group has fewer subdomains than tuples"}
 		}
 	}
-	return newBoundsIndex(qi, groupOf, man.QIs, man.SA, numeric, lows, highs, dom, spans), nil
+	return newBoundsIndex(qi, groupOf, man.QIs, saName, numeric, lows, highs, dom, spans), nil
 }
 
 // manifestDomain reads the SA domain (leaf order) from the manifest's

@@ -58,7 +58,7 @@ func (Method) Spec() method.Spec {
 			{Key: "post", Label: "posterior dev", Digits: 3, Rule: method.AtMost, Limit: 0,
 				Help: "max |P(x=v | released group) - P'(v)|: 0 means every tuple's SA follows the effective target (Definition 3.2)"},
 		},
-		Files:       []string{"qi.csv", "sa.csv", "hierarchy.csv"},
+		Files:       []string{"qi.csv", "sa.csv", "hierarchy.csv", fileDomain},
 		Insensitive: "dropped: the release holds the quasi-identifiers and the generalized sensitive attribute only",
 		Suggested:   model.Values{paramGrouping: "mondrian:50"},
 		// Figure 2 of Koudas et al. 2009 generalizes the employees' salaries

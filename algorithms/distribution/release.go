@@ -8,6 +8,9 @@ import (
 	"privlab/model"
 )
 
+// fileDomain lists the sensitive attribute's domain (see release).
+const fileDomain = "sa_domain.csv"
+
 // Details is the method-specific part of manifest.json.
 type Details struct {
 	Grouping       string    `json:"grouping"`
@@ -125,7 +128,15 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 			rec[2], rec[3] = bounds[n][0], bounds[n][1]
 			rec[4] = strconv.FormatInt(weights.Weight[n], 10)
 		}}
-	files := []model.ReleaseFile{qiFile, saFile, hierFile}
+	// sa_domain.csv: the sensitive attribute's values in leaf order, under
+	// a header that names the attribute. It says how to read a Low..High
+	// range of a categorical attribute, and it binds the attribute's name
+	// to the data files (check compares it with the manifest), so a
+	// renamed attribute cannot make a query answer about the wrong column.
+	// It lists the domain, not records: its order is the hierarchy's.
+	domFile := model.ReleaseFile{Name: fileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
+		Fill: func(i int, rec []string) { rec[0] = h.Nodes[h.Leaves[i]].Label }}
+	files := []model.ReleaseFile{qiFile, saFile, hierFile, domFile}
 	if r.perGroup {
 		edges := len(h.Nodes)
 		files = append(files, model.ReleaseFile{Name: "group_weights.csv", Header: []string{"GroupID", "NodeID", "Weight"},

@@ -203,6 +203,9 @@ func (a *annotated) mixture(weight []int64, copies map[int]float64, nLeaves int,
 	return out
 }
 
+// fileDomain lists the sensitive attribute's domain under its name.
+const fileDomain = "sa_domain.csv"
+
 // Check verifies a distribution release.
 func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	m := rel.Manifest
@@ -221,6 +224,19 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	wantQI := append([]string{"GroupID"}, m.QIs...)
 	r.Add(verify.CheckHeader(qi, wantQI), "columns", "qi.csv holds GroupID and the %d quasi-identifiers only (no identifier, no sensitive value)", len(m.QIs))
 	r.Add(verify.CheckHeader(sa, []string{"GroupID", "Low", "High"}), "sa columns", "sa.csv holds GroupID, Low, High only")
+	// sa_domain.csv names the sensitive attribute in its header and lists
+	// hierarchy.csv's leaves in order: the manifest's name is bound to it.
+	dom, err := rel.Table(fileDomain)
+	if err != nil {
+		return err
+	}
+	if r.BindNames(fileDomain, dom, []string{m.SA}) {
+		bad := dom.Rows != len(h.leaves)
+		for i := 0; !bad && i < dom.Rows; i++ {
+			bad = dom.Columns[0].Value(i) != h.low[h.leaves[i]]
+		}
+		r.Add(!bad, "sa domain", "%s lists the %d values of %s, hierarchy.csv's leaves in order", fileDomain, dom.Rows, m.SA)
+	}
 	leafIndex := make([]int, len(h.parent))
 	for i, l := range h.leaves {
 		leafIndex[l] = i

@@ -38,7 +38,7 @@ Nancy,91340,F,60000
 var (
 	// The lines of a check: report compares report.md with the manifest
 	// (hand-written releases without a report have no such line).
-	namesChecks     = []string{"files", "contents", "report", "columns", "sa columns", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
+	namesChecks     = []string{"files", "contents", "report", "columns", "sa columns", "sa domain", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
 	namesNoOriginal = append(append([]string(nil), namesChecks...), "claims")
 	namesOriginal   = append(append([]string(nil), namesChecks...), "tuples", "support", "generalization", "shuffled", "claims")
 )
@@ -320,11 +320,12 @@ func TestPipelineReleasePasses(t *testing.T) {
 		t.Fatalf("Dir %q", rep.Dir)
 	}
 	wantStrings := []string{
-		"ok   files: 4 files match their SHA-256",
+		"ok   files: 5 files match their SHA-256",
 		"ok   contents: no unlisted files in the release",
 		"ok   report: report.md states the manifest's names and figures",
 		"ok   columns: qi.csv holds GroupID and the 2 quasi-identifiers only (no identifier, no sensitive value)",
 		"ok   sa columns: sa.csv holds GroupID, Low, High only",
+		"ok   sa domain: sa_domain.csv lists the 4 values of salary, hierarchy.csv's leaves in order",
 		"ok   hierarchy: 7 nodes over 4 values; children tile their parent",
 		"ok   subdomains: every sa.csv row names a group of qi.csv and a node of hierarchy.csv (0 unknown groups, 0 unknown subdomains)",
 		"ok   P'-privacy: in all 3 groups every value's posterior equals the effective target (Definition 3.2; max deviation 0)",
@@ -433,7 +434,7 @@ func TestTamperEditSARow(t *testing.T) {
 	if l := line(t, rep, "P'-privacy"); l.Text != "group 1: posterior deviates from the target by 0.125 (Definition 3.2)" {
 		t.Fatalf("%s", l)
 	}
-	if l := line(t, rep, "files"); l.Text != "3 files match their SHA-256 ; changed or missing: sa.csv" {
+	if l := line(t, rep, "files"); l.Text != "4 files match their SHA-256 ; changed or missing: sa.csv" {
 		t.Fatalf("%s", l)
 	}
 	// With the hashes fixed, the privacy failure remains alone.
@@ -609,7 +610,7 @@ func TestUnlistedFile(t *testing.T) {
 	})
 	rep = check(t, out, nil)
 	wantFailing(t, rep, "files", "readable")
-	if l := line(t, rep, "files"); l.Text != "3 files match their SHA-256 ; changed or missing: report.md, extra.csv" {
+	if l := line(t, rep, "files"); l.Text != "4 files match their SHA-256 ; changed or missing: report.md, extra.csv" {
 		t.Fatalf("%s", l)
 	}
 }
@@ -771,7 +772,7 @@ func TestHandWrittenPerGroupTarget(t *testing.T) {
 	// target and fails.
 	dir := copyDir(t, "testdata/figure2-group")
 	os.Remove(filepath.Join(dir, "group_weights.csv"))
-	rehash(t, dir, func(m map[string]any) { m["files"] = m["files"].([]any)[:3] })
+	rehash(t, dir, func(m map[string]any) { m["files"] = m["files"].([]any)[:4] })
 	rep := check(t, dir, nil)
 	wantFailing(t, rep, "P'-privacy")
 	if l := line(t, rep, "P'-privacy"); l.Text != "group 3: posterior deviates from the target by 0.5 (Definition 3.2)" {
@@ -896,12 +897,13 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "qi.csv"), "GroupID,q\n1,A\n2,B\n2,A\n1,B\n")
 	writeFile(t, filepath.Join(dir, "sa.csv"), "GroupID,Low,High\n1,1,1\n2,3,3\n1,2,2\n2,4,4\n")
 	writeFile(t, filepath.Join(dir, "hierarchy.csv"), "NodeID,ParentID,Low,High,Weight\n0,,1,4,1\n1,0,1,2,1\n2,1,1,1,1\n3,1,2,2,1\n4,0,3,4,1\n5,4,3,3,1\n6,4,4,4,1\n")
+	writeFile(t, filepath.Join(dir, "sa_domain.csv"), "s\n1\n2\n3\n4\n")
 	writeFile(t, filepath.Join(dir, "group_weights.csv"), "GroupID,NodeID,Weight\n"+
 		"1,0,1\n1,1,1\n1,2,1\n1,3,1\n1,4,0\n1,5,1\n1,6,1\n"+
 		"2,0,1\n2,1,0\n2,2,1\n2,3,1\n2,4,1\n2,5,1\n2,6,1\n")
 	writeFile(t, filepath.Join(dir, "manifest.json"), `{"method":"distribution","parameters":{"fakes":"0"},"quasi_identifiers":["q"],"sensitive":"s",
 "rows_in":4,"rows_published":4,"groups":2,
-"files":[{"name":"qi.csv","rows":4},{"name":"sa.csv","rows":4},{"name":"hierarchy.csv","rows":7},{"name":"group_weights.csv","rows":14}]}`)
+"files":[{"name":"qi.csv","rows":4},{"name":"sa.csv","rows":4},{"name":"hierarchy.csv","rows":7},{"name":"sa_domain.csv","rows":4},{"name":"group_weights.csv","rows":14}]}`)
 	rehash(t, dir, nil)
 	wantFailing(t, check(t, dir, nil)) // P'-private on its own
 	// Each QI value lies in both groups, so the files alone do not say which

@@ -82,6 +82,9 @@ func RenderReport(m *Manifest) string {
 	if c.AcceptedBad {
 		w.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
 	}
+	if len(c.Notes) > 0 {
+		w.WriteString("\n## Notes from the run\n\nThe producer's words about how the release was made; `privlab check` does not prove them.\n")
+	}
 	for _, n := range c.Notes {
 		fmt.Fprintf(&w, "\n%s\n", n)
 	}

@@ -79,9 +79,28 @@ func Checker(name string) (verify.Checker, bool) {
 	return nil, false
 }
 
-// Check verifies the release in dir with its method's checker.
+// Check verifies the release in dir with its method's checker, holding
+// the manifest's words about the method to its declaration.
 func Check(dir string, opt verify.Options) (*verify.Report, error) {
-	return verify.Run(dir, opt, Checker)
+	return verify.RunDeclared(dir, opt, Declared)
+}
+
+// Declared is what the registry declares of a method for the verifier.
+func Declared(name string) (verify.Declared, bool) {
+	for _, e := range Entries() {
+		s := e.Method.Spec()
+		if s.Name != name {
+			continue
+		}
+		d := verify.Declared{Check: e.Check, Title: s.Title, Paper: s.Paper, Certifies: s.Certifies, Variants: s.Variants, Params: []string{}}
+		for _, p := range s.Params {
+			if p.Kind != model.ParamSeed {
+				d.Params = append(d.Params, p.Name)
+			}
+		}
+		return d, true
+	}
+	return verify.Declared{}, false
 }
 
 // ParamNames lists every parameter any registered method reads (the

@@ -109,17 +109,44 @@ type Release struct {
 	listed   map[string]bool
 }
 
+// Declared is what the registry declares of a method, which a manifest's
+// words must repeat: the title, paper and certification report.md shows,
+// the variants and the parameters it may state, and the checker.
+type Declared struct {
+	Check     Checker
+	Title     string
+	Paper     string
+	Certifies string
+	Variants  []string
+	Params    []string
+}
+
 // Run verifies the release in dir with the checker lookup gives for its
 // method, after the checks every release needs.
 func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*Report, error) {
+	return RunDeclared(dir, opt, func(method string) (Declared, bool) {
+		c, ok := lookup(method)
+		return Declared{Check: c}, ok
+	})
+}
+
+// RunDeclared is Run with the method's declaration: the manifest's title,
+// paper, certification, variant and parameter names are held to it.
+func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory privlab run --out wrote"}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: model.OpenReason(err), Hint: "is this a privlab release directory?"}
+	man := filepath.Join(dir, "manifest.json")
+	st, err := os.Lstat(man)
+	if err != nil {
+		return nil, &model.InputError{File: man, Msg: model.OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
-	err := run(dir, opt, lookup, r)
+	if !st.Mode().IsRegular() {
+		return nil, &model.InputError{File: man, Msg: "manifest.json is not a regular file (a link or a directory)",
+			Hint: "a release holds plain files only; nothing outside it is read"}
+	}
+	err = run(dir, opt, lookup, r)
 	if err == nil {
 		return r, nil
 	}
@@ -134,13 +161,13 @@ func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*
 	return nil, err
 }
 
-func run(dir string, opt Options, lookup func(method string) (Checker, bool), r *Report) error {
+func run(dir string, opt Options, lookup func(method string) (Declared, bool), r *Report) error {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return err
 	}
-	c, ok := lookup(m.Method)
-	if !ok {
+	d, ok := lookup(m.Method)
+	if !ok || d.Check == nil {
 		return &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
 	}
 	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
@@ -150,7 +177,157 @@ func run(dir string, opt Options, lookup func(method string) (Checker, bool), r 
 	if err := rel.bindReport(r); err != nil {
 		return err
 	}
-	return c(rel, opt, r)
+	if d.Title != "" || d.Params != nil {
+		rel.bindDeclaration(d, r)
+	}
+	if err := d.Check(rel, opt, r); err != nil {
+		return err
+	}
+	rel.bindChecks(r)
+	return nil
+}
+
+// bindDeclaration holds the manifest's words about the method to the
+// registry: the title, paper and certification report.md repeats must be
+// the method's own (or left out), the variant one it has, and every parameter one it
+// reads (a parameter the method does not read would be reported as if it
+// bound the data).
+func (rel *Release) bindDeclaration(d Declared, r *Report) {
+	m := rel.Manifest
+	var bad []string
+	for _, c := range []struct{ field, stated, want string }{
+		{"title", m.Title, d.Title}, {"paper", m.Paper, d.Paper}, {"certifies", m.Certifies, d.Certifies},
+	} {
+		if c.stated != "" && c.stated != c.want { // an empty field claims nothing
+			bad = append(bad, fmt.Sprintf("%s reads %q, the method declares %q", c.field, clipText(c.stated), clipText(c.want)))
+		}
+	}
+	if len(d.Variants) == 0 && m.Variant != "" || len(d.Variants) > 0 && !contains(d.Variants, m.Variant) {
+		bad = append(bad, fmt.Sprintf("variant %q is not one of %s's (%s)", m.Variant, m.Method, strings.Join(d.Variants, ", ")))
+	}
+	var keys []string
+	for k := range m.Parameters {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !contains(d.Params, k) {
+			bad = append(bad, fmt.Sprintf("parameter %q is not one %s reads (%s)", k, m.Method, strings.Join(d.Params, ", ")))
+		}
+	}
+	if len(bad) > 0 {
+		r.Add(false, "declaration", "%s", strings.Join(bad, "; "))
+		return
+	}
+	r.Add(true, "declaration", "title, paper, certification, variant and parameters are %s's own", m.Method)
+}
+
+// momentLines name the checks whose text depends on the moment they ran
+// (export checks the files before report.md is added): only their
+// outcome is compared.
+var momentLines = map[string]bool{"files": true, "contents": true, "report": true, "claims": true, "declaration": true, "faithful": true}
+
+// bindChecks holds the verification lines the manifest states (the
+// export's own check, which report.md repeats) to the lines just
+// recomputed: a stated line whose check ran here must read the same; one
+// that needs what this check was not given (the original, the audit
+// record) is named as unconfirmed; and verified must say whether every
+// stated line passed.
+func (rel *Release) bindChecks(r *Report) {
+	m := rel.Manifest
+	if len(m.Checks) == 0 {
+		return // written before its verification, or by hand
+	}
+	got := map[string][]Line{}
+	for _, l := range r.Lines {
+		got[l.Name] = append(got[l.Name], l)
+	}
+	stated := map[string]int{}
+	for _, s := range m.Checks {
+		name, _, _ := parseLine(s)
+		stated[name]++
+	}
+	var differ, unconfirmed []string
+	failing := false
+	for _, s := range m.Checks {
+		name, ok, text := parseLine(s)
+		failing = failing || !ok
+		lines, ran := got[name]
+		switch {
+		case !ran:
+			unconfirmed = append(unconfirmed, name)
+		case momentLines[name]:
+			if !ok && allOK(lines) {
+				differ = append(differ, name)
+			}
+		case hasLine(lines, ok, text):
+		case stated[name] > len(lines):
+			// A check of this name also ran with the original here (one
+			// line of each kind): this one needs what was not given.
+			unconfirmed = append(unconfirmed, name)
+		default:
+			differ = append(differ, name)
+		}
+	}
+	if m.Verified == failing && len(m.Checks) > 0 {
+		r.Add(false, "claim verified", "the manifest says verified=%v, its own check lines say %v", m.Verified, !failing)
+	}
+	if len(differ) > 0 {
+		r.Add(false, "claim checks", "the manifest's verification lines %s do not read as the files give them", strings.Join(uniq(differ), ", "))
+		return
+	}
+	text := fmt.Sprintf("the %d verification lines the manifest states agree with this check", len(m.Checks)-len(unconfirmed))
+	if len(unconfirmed) > 0 {
+		text += "; unconfirmed without the original or the audit record: " + strings.Join(uniq(unconfirmed), ", ")
+	}
+	r.Add(true, "checks", "%s", text)
+}
+
+// parseLine reads a Line's String form back.
+func parseLine(s string) (name string, ok bool, text string) {
+	mark, rest, _ := strings.Cut(s, " ")
+	rest = strings.TrimLeft(rest, " ")
+	name, text, _ = strings.Cut(rest, ": ")
+	return name, mark == "ok", text
+}
+
+func hasLine(lines []Line, ok bool, text string) bool {
+	for _, l := range lines {
+		if l.OK == ok && l.Text == text {
+			return true
+		}
+	}
+	return false
+}
+
+func allOK(lines []Line) bool {
+	for _, l := range lines {
+		if !l.OK {
+			return false
+		}
+	}
+	return true
+}
+
+func uniq(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // bindReport compares report.md with the report the manifest renders
@@ -312,6 +489,16 @@ func (r *Report) Claim(name string, stated, recomputed float64) bool {
 	return ok
 }
 
+// ClaimCount compares a count the manifest states with the one the files
+// give, exactly (a count has no rounding).
+func (r *Report) ClaimCount(name string, stated, recomputed int) bool {
+	if stated != recomputed {
+		r.Add(false, "claim "+name, "the manifest states %d, the files give %d", stated, recomputed)
+		return false
+	}
+	return true
+}
+
 // ClaimText compares a text the manifest states with the one the files
 // give.
 func (r *Report) ClaimText(name, stated, recomputed string) bool {
@@ -343,7 +530,7 @@ func (r *Report) RowCounts(rel *Release, tables map[string]*model.Table) int {
 	n := 0
 	for _, f := range rel.Manifest.Files {
 		if t, ok := tables[f.Name]; ok {
-			r.Claim("files."+f.Name+".rows", float64(f.Rows), float64(t.Rows))
+			r.ClaimCount("files."+f.Name+".rows", f.Rows, t.Rows)
 			n++
 		}
 	}
@@ -534,6 +721,12 @@ type Recomputed struct {
 	// verified and fails; a worst case's ok flag must match Holds.
 	Figures map[string]float64
 	Holds   map[string]bool
+	// Limits are the limits the worst cases are held against, as the
+	// manifest must state them (from the parameters the checker validated,
+	// or the method's fixed limits): a worst case whose stated limit
+	// differs fails, so the report cannot say "holds" against a bound the
+	// data was never held to. Nil: the checker binds limits itself.
+	Limits map[string]string
 	// Later names the figures only the original can confirm (figures about
 	// the original values): without --original they are reported as
 	// unconfirmed, not failed.
@@ -551,8 +744,8 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 	m := rel.Manifest
 	before := len(r.Lines)
 	n := 2
-	r.Claim("groups", float64(m.Groups), float64(rc.Groups))
-	r.Claim("rows_published", float64(m.Published), float64(rc.Published))
+	r.ClaimCount("groups", m.Groups, rc.Groups)
+	r.ClaimCount("rows_published", m.Published, rc.Published)
 	if m.Published+m.Suppressed > m.RowsIn || m.RowsIn < 0 || m.Suppressed < 0 || (rc.Complete && m.Published+m.Suppressed != m.RowsIn) {
 		r.Add(false, "claim rows_in", "the manifest states %d rows in, %d published and %d suppressed, which do not add up", m.RowsIn, m.Published, m.Suppressed)
 	}
@@ -596,9 +789,22 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 			}
 		}
 	}
+	if rc.Limits != nil {
+		for _, f := range m.WorstCases {
+			if want, ok := rc.Limits[f.Name]; !ok {
+				r.Add(false, "claim "+f.Name+" limit", "the manifest holds a figure against %q that the checker does not know", f.Limit)
+			} else if f.Limit != want {
+				r.Add(false, "claim "+f.Name+" limit", "the manifest states the limit %q, the parameters give %q", f.Limit, want)
+			}
+		}
+	}
 	if opt.Original != nil {
 		n++
-		r.Claim("rows_in", float64(m.RowsIn), float64(opt.Original.Rows))
+		r.ClaimCount("rows_in", m.RowsIn, opt.Original.Rows)
+	} else {
+		// rows_in and the dropped columns describe the input: only the
+		// original confirms them.
+		later = append(later, "rows_in", "dropped_columns")
 	}
 	r.Claims(before, n, later)
 }

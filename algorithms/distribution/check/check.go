@@ -388,8 +388,11 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 			"posterior deviation (max)": worst, "max P'(v) in a group": maxConf,
 			"sum of ranges": sor, "avg range per subdomain": sor / math.Max(1, float64(sa.Rows)),
 		},
-		Holds:    map[string]bool{"posterior deviation (max)": worst <= 1e-9, "max P'(v) in a group": maxConf <= 1-1e-6},
-		Later:    map[string]bool{"members with P'(v) = 0": true},
+		Holds: map[string]bool{"posterior deviation (max)": worst <= 1e-9, "max P'(v) in a group": maxConf <= 1-1e-6},
+		Later: map[string]bool{"members with P'(v) = 0": true},
+		// Definition 3.2 holds exactly, no value may be certain, no member
+		// impossible: the method's fixed limits.
+		Limits:   map[string]string{"posterior deviation (max)": "0", "max P'(v) in a group": "< 1", "members with P'(v) = 0": "0"},
 		Complete: true,
 	}
 	if gw != nil {

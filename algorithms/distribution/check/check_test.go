@@ -38,16 +38,17 @@ Nancy,91340,F,60000
 var (
 	// The lines of a check: report compares report.md with the manifest
 	// (hand-written releases without a report have no such line).
-	namesChecks     = []string{"files", "contents", "report", "columns", "sa columns", "sa domain", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
-	namesNoOriginal = append(append([]string(nil), namesChecks...), "claims")
-	namesOriginal   = append(append([]string(nil), namesChecks...), "tuples", "support", "generalization", "shuffled", "claims")
+	namesChecks     = []string{"files", "contents", "report", "declaration", "columns", "sa columns", "sa domain", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
+	namesNoOriginal = append(append([]string(nil), namesChecks...), "claims", "checks")
+	namesOriginal   = append(append([]string(nil), namesChecks...), "tuples", "support", "generalization", "shuffled", "claims", "checks")
 )
 
-// withoutReport drops the report line from a list of line names.
+// withoutReport drops the lines a hand-written release has no data for:
+// the report and the verification lines of an export.
 func withoutReport(list []string) []string {
 	var out []string
 	for _, n := range list {
-		if n != "report" {
+		if n != "report" && n != "checks" {
 			out = append(out, n)
 		}
 	}
@@ -323,6 +324,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 		"ok   files: 5 files match their SHA-256",
 		"ok   contents: no unlisted files in the release",
 		"ok   report: report.md states the manifest's names and figures",
+		"ok   declaration: title, paper, certification, variant and parameters are distribution's own",
 		"ok   columns: qi.csv holds GroupID and the 2 quasi-identifiers only (no identifier, no sensitive value)",
 		"ok   sa columns: sa.csv holds GroupID, Low, High only",
 		"ok   sa domain: sa_domain.csv lists the 4 values of salary, hierarchy.csv's leaves in order",
@@ -332,7 +334,8 @@ func TestPipelineReleasePasses(t *testing.T) {
 		"ok   disclosure: no group's target gives one value probability 1 (0 groups do)",
 		"ok   tuples covered: every group has at least one subdomain per published tuple (0 groups short)",
 		"ok   fake budget: 0 fake values in all, every group within the budget 0 (0 groups over)",
-		"ok   claims: the 9 figures the manifest states agree with the files; unconfirmed without --original: members with P'(v) = 0",
+		"ok   claims: the 9 figures the manifest states agree with the files; unconfirmed without --original: members with P'(v) = 0, rows_in, dropped_columns",
+		"ok   checks: the 13 verification lines the manifest states agree with this check; unconfirmed without the original or the audit record: faithful",
 	}
 	if strings.Join(rep.Strings(), "\n") != strings.Join(wantStrings, "\n") {
 		t.Fatalf("report:\n%s", strings.Join(rep.Strings(), "\n"))
@@ -677,7 +680,7 @@ func TestOriginalWithAnExtraRow(t *testing.T) {
 	if l := line(t, rep, "tuples"); l.Text != "the quasi-identifier tuples of qi.csv are exactly the original's (1 QI combinations differ in count)" {
 		t.Fatalf("%s", l)
 	}
-	if got := len(rep.Lines) - len(claimLines(rep)); got != len(namesChecks)+1 {
+	if got := len(rep.Lines) - len(claimLines(rep)); got != len(namesChecks)+2 { // tuples, checks
 		t.Fatalf("checks went on after the tuples failed: %q", names(rep))
 	}
 	// A missing row, or a missing QI column or SA column in the original.
@@ -742,7 +745,7 @@ func TestHandWrittenFigure2(t *testing.T) {
 	// (testdata/figure2), passes with and without the original.
 	rep := check(t, "testdata/figure2", nil)
 	wantFailing(t, rep)
-	if len(rep.Lines) != len(namesNoOriginal)-1 {
+	if len(rep.Lines) != len(namesNoOriginal)-2 {
 		t.Fatalf("lines %q", names(rep))
 	}
 	rep = check(t, "testdata/figure2", orig)

@@ -104,6 +104,9 @@ func TestReleaseEdits(t *testing.T) {
 		{name: "worst_cases value", manifest: func(m map[string]any) {
 			m["worst_cases"].([]any)[1].(map[string]any)["value"] = 0.2
 		}},
+		{name: "worst_cases limit", manifest: func(m map[string]any) {
+			m["worst_cases"].([]any)[1].(map[string]any)["limit"] = "< 0.3"
+		}},
 		{name: "worst_cases ok flag", manifest: func(m map[string]any) {
 			w := m["worst_cases"].([]any)[0].(map[string]any)
 			w["value"], w["ok"] = 0.5, true

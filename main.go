@@ -357,6 +357,42 @@ func loadPublicFor(a *pipeline.Args, dir string, orig *model.Table) (*model.Tabl
 	return env.LoadPublic(p, orig, policy)
 }
 
+// sameAsAudited refuses an --original that the audit record beside the
+// release says is not its input: a file whose SHA-256 differs from the
+// input's, or a generated dataset asked for with other rows or seed. It
+// is an input error (exit 2), not a failed check: the release is not at
+// fault. Without an audit record nothing is compared.
+func sameAsAudited(a *pipeline.Args, dir string) error {
+	audit, err := model.ReadAudit(model.AuditPath(dir))
+	if err != nil {
+		return nil
+	}
+	if name, ok := strings.CutPrefix(a.Original, "dataset:"); ok {
+		made, ok := pipeline.AuditProject(dir)
+		if !ok || made.Input != a.Original {
+			return nil // another dataset: its columns decide
+		}
+		rows := made.Rows
+		if d, err := datasets.Lookup(name); err == nil && rows == 0 {
+			rows = d.DefaultRows
+		}
+		if a.Rows != 0 && a.Rows != rows || a.Project.DataSeed != 0 && a.Project.DataSeed != made.DataSeed {
+			return &model.ParamError{Param: "original", Value: a.Original,
+				Reason: fmt.Sprintf("the audit record says the release was made from %s with %d rows and data seed %d", made.Input, rows, made.DataSeed),
+				Hint:   "leave out --rows and --data-seed: check takes them from the audit record"}
+		}
+		return nil
+	}
+	if audit.InputSHA256 == "" {
+		return nil
+	}
+	if sum, err := model.FileSHA256(a.Original); err == nil && sum != audit.InputSHA256 {
+		return &model.InputError{File: a.Original, Msg: "not the input of this release: its SHA-256 differs from the one the audit record beside the release holds",
+			Hint: "give the file the release was made from (check reads " + model.AuditPath(dir) + ")"}
+	}
+	return nil
+}
+
 // sameInput reports whether two input specs name the same file (or the
 // same dataset:NAME).
 func sameInput(a, b string) bool {
@@ -391,6 +427,9 @@ func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 	if a.Original != "" {
 		var err error
 		if orig, err = loadOriginal(a, a.Original, releaseDir(a)); err != nil {
+			return err
+		}
+		if err := sameAsAudited(a, releaseDir(a)); err != nil {
 			return err
 		}
 	}

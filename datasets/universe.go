@@ -229,6 +229,12 @@ func WriteUniverse(dir string, rows int, ratio float64, seed uint64) error {
 		return &model.ParamError{Param: "ratio", Value: strconv.FormatFloat(ratio, 'g', -1, 64),
 			Reason: fmt.Sprintf("rows*ratio must be at most %d", maxUniverse)}
 	}
+	// PD's order is a permutation of its people (8 bytes each), and the
+	// public table is loaded as a table to be used (CheckRows' estimate).
+	if err := universePublic().CheckRows(int(total)); err != nil {
+		return &model.ParamError{Param: "ratio", Value: strconv.FormatFloat(ratio, 'g', -1, 64),
+			Reason: fmt.Sprintf("a public table of %.0f rows: %s", total, err.(*model.ParamError).Reason), Hint: "use fewer rows or a smaller ratio"}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

@@ -140,8 +140,16 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 				Hint: "the first line names the columns, e.g. age,sex,zipcode"}
 		}
 		header = make([]string, len(rec.fields))
+		maxCell := opt.MaxCell
+		if maxCell == 0 {
+			maxCell = DefaultMaxCell
+		}
 		for i, f := range rec.fields {
 			h := rec.text(f)
+			if maxCell > 0 && len(h) > maxCell {
+				return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: fmt.Sprintf("column name is longer than %d bytes", maxCell),
+					Hint: "is a quote left open? a larger limit: --max-cell BYTES"}
+			}
 			if !utf8.Valid(h) {
 				return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: "header is not valid UTF-8",
 					Hint: "save the file as UTF-8"}

@@ -731,6 +731,11 @@ func TestMaxCell(t *testing.T) {
 	if _, err := loadText(t, "a\n12345\n", LoadOptions{MaxCell: 4}); err == nil || !strings.Contains(err.Error(), "longer than 4 bytes") {
 		t.Fatalf("limit 4: %v", err)
 	}
+	// The header row is held to the same limit.
+	_, err = loadText(t, "a,"+long+"\n1,2\n", LoadOptions{})
+	if !errors.As(err, &ie) || ie.Line != 1 || ie.Column != 2 || !strings.Contains(err.Error(), "column name is longer than 65536 bytes") {
+		t.Fatalf("long header: %v", err)
+	}
 }
 
 func TestHeaderLooksLikeData(t *testing.T) {

@@ -188,6 +188,9 @@ func ParseSeed(s string) (seed uint64, fixed bool, err error) {
 		return 0, false, nil
 	}
 	v, err := strconv.ParseUint(s, 10, 64)
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return 0, false, fmt.Errorf("too large: must be random or an integer from 0 to %d", uint64(math.MaxUint64))
+	}
 	if err != nil {
 		return 0, false, fmt.Errorf("must be random or an integer >= 0")
 	}

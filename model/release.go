@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the tool version written into every manifest.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // ReleaseFile is one published CSV table. Rows are produced on demand by
 // Fill so that a million-row release is never held as strings.

@@ -28,6 +28,9 @@ func ParseFakes(s string) (Fakes, error) {
 		return Fakes{Percent: p, IsPercent: true}, nil
 	}
 	n, err := strconv.Atoi(s)
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(s, "-") {
+		return Fakes{}, fmt.Errorf("too large: at most 1000000 fake values per group")
+	}
 	if err != nil || n < 0 {
 		return Fakes{}, fmt.Errorf("must be an integer >= 0 or a percentage like 5%%")
 	}

@@ -360,6 +360,7 @@ type Result struct {
 	// represents; Suppressed those left out (sampled-out records count as
 	// neither, see Notes).
 	RowsIn     int
+	RowsPublic int // rows of the public table read (set by the pipeline)
 	Published  int
 	Suppressed int
 	Notes      []string

@@ -29,7 +29,11 @@ func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.
 	}()
 	in := p.Input()
 	in.Progress = progress
-	return p.Method.Run(ctx, in)
+	res, err = p.Method.Run(ctx, in)
+	if res != nil && in.Public != nil {
+		res.RowsPublic = in.Public.Rows
+	}
+	return res, err
 }
 
 // Estimate predicts a prepared run's time in seconds and says what drives
@@ -87,18 +91,21 @@ type ExportOptions struct {
 // MaxGrowth is how many times the input's rows a release file may hold
 // before the export asks (--allow-growth): fake values can make sa.csv,
 // and per-group targets group_weights.csv, grow far beyond the input.
-// Files under MinGrowthRows rows never ask.
+// Files under MinGrowthRows rows never ask. The input is the table and
+// the public table a method read (a k-join-anonymity release publishes
+// the public tuples it joins).
 const (
 	MaxGrowth     = 10
-	MinGrowthRows = 200_000
+	MinGrowthRows = 100_000
 )
 
 // Growth returns the release file that grows the most beyond MaxGrowth
 // times the input rows ("" when none does) and its factor.
 func Growth(res *method.Result) (string, float64) {
 	worst, factor := "", 0.0
+	in := math.Max(1, float64(res.RowsIn+res.RowsPublic))
 	for _, f := range res.Files {
-		if g := float64(f.Rows) / math.Max(1, float64(res.RowsIn)); g > MaxGrowth && g > factor && f.Rows > MinGrowthRows {
+		if g := float64(f.Rows) / in; g > MaxGrowth && g > factor && f.Rows > MinGrowthRows {
 			worst, factor = f.Name, g
 		}
 	}

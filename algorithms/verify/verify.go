@@ -353,12 +353,21 @@ func (rel *Release) bindReport(r *Report) error {
 			w = want[i]
 		}
 		if g != w {
-			r.Add(false, "report", "report.md does not say what the manifest states: line %d reads %q, the manifest gives %q", i+1, clipText(g), clipText(w))
+			r.Add(false, "report", "report.md does not say what the manifest states: line %d reads %q, the manifest gives %q%s", i+1, clipText(g), clipText(w), versionNote(rel.Manifest))
 			return nil
 		}
 	}
 	r.Add(true, "report", "report.md states the manifest's names and figures")
 	return nil
+}
+
+// versionNote explains a report that differs because another version of
+// privlab wrote it (the report is rendered by this version's rules).
+func versionNote(m *model.Manifest) string {
+	if m.Version == model.Version {
+		return ""
+	}
+	return fmt.Sprintf(" (the release was written by privlab %s, this is %s: its report follows the older rules)", m.Version, model.Version)
 }
 
 func clipText(s string) string {

@@ -299,7 +299,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	for id, gi := range groupIdx {
 		ids[gi] = id
 	}
-	facts := groupFacts{sizes: sizes, nsub: nsub, qiGroup: qiGroup,
+	facts := groupFacts{sizes: sizes, nsub: nsub, qiGroup: qiGroup, qis: m.QIs,
 		sor: make([]float64, len(sizes)), conf: make([]float64, len(sizes)), post: make([]float64, len(sizes))}
 	for gi := range sizes {
 		w := weightsOf(gi)

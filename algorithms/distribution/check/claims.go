@@ -44,6 +44,7 @@ type groupFacts struct {
 	zero     []float64 // members whose value the target makes impossible (nil without the original)
 	qiGroup  []int
 	qiValues [][]string // per qi.csv row, its QI values
+	qis      []string   // the QI names, in qiValues order
 }
 
 // checkDetails holds every figure of the manifest's details and the
@@ -123,6 +124,11 @@ func checkDetails(rel *verify.Release, h *annotated, weights func(gi int) []int6
 			emd, maxAbs := distance(h.numeric, eff, req)
 			r.Claim("details.effective_vs_requested_emd", d.TargetEMD, emd)
 			r.Claim("details.effective_vs_requested_max_abs", d.TargetMaxAbs, maxAbs)
+			// max-denominator 0 means exact weights: the effective target is
+			// the requested one.
+			if d.MaxDenominator == 0 && maxAbs > 1e-6 {
+				r.Add(false, "claim max-denominator", "the manifest states exact weights (0), but the effective target is %s from the requested one", model.FormatNumber(maxAbs))
+			}
 		}
 	}
 	// The per-group figures' summaries.
@@ -178,6 +184,43 @@ func checkGrouping(grouping string, g groupFacts, r *verify.Report) {
 		}
 		if len(key) != len(g.sizes) {
 			bad("a group holds several QI tuples")
+		}
+	case "column", "level":
+		// A column's value, or its generalization at a level, decides the
+		// group: a value never lies in two groups (and for column:NAME a
+		// group holds one value).
+		name, _, _ := strings.Cut(arg, "=")
+		col := -1
+		for i, q := range g.qis {
+			if q == name {
+				col = i
+			}
+		}
+		if col < 0 {
+			bad("%s is not a published quasi-identifier", name)
+			return
+		}
+		groupOf := map[string]int{}
+		values := make([]map[string]bool, len(g.sizes))
+		for row, vals := range g.qiValues {
+			v, gi := vals[col], g.qiGroup[row]
+			if prev, ok := groupOf[v]; ok && prev != gi {
+				bad("%s = %s lies in two groups", name, v)
+				return
+			}
+			groupOf[v] = gi
+			if values[gi] == nil {
+				values[gi] = map[string]bool{}
+			}
+			values[gi][v] = true
+		}
+		if kind == "column" {
+			for _, vs := range values {
+				if len(vs) > 1 {
+					bad("a group holds %d values of %s", len(vs), name)
+					return
+				}
+			}
 		}
 	case "mondrian":
 		size, err := strconv.Atoi(arg)

@@ -91,6 +91,10 @@ func TestReleaseEdits(t *testing.T) {
 		{name: "parameters.fakes", manifest: func(m map[string]any) { m["parameters"].(map[string]any)["fakes"] = "none" }},
 		{name: "parameters.target", manifest: func(m map[string]any) { m["parameters"].(map[string]any)["target"] = "table" }},
 		{name: "parameters.grouping", manifest: func(m map[string]any) { m["parameters"].(map[string]any)["grouping"] = "sa-only" }},
+		{name: "parameters.grouping column", manifest: func(m map[string]any) {
+			m["parameters"].(map[string]any)["grouping"] = "column:gender"
+			m["details"].(map[string]any)["grouping"] = "column:gender"
+		}},
 		{name: "parameters.max-denominator", manifest: func(m map[string]any) { m["parameters"].(map[string]any)["max-denominator"] = "1" }},
 		{name: "quasi_identifiers renamed", manifest: func(m map[string]any) { m["quasi_identifiers"] = []any{"zip", "gender"} }},
 		{name: "sensitive renamed", manifest: func(m map[string]any) { m["sensitive"] = "gender2" }},

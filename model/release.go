@@ -31,6 +31,23 @@ type ReleaseFile struct {
 	Fill func(i int, rec []string)
 }
 
+// WriteCSV writes the file's CSV text (the bytes a release holds).
+func (f ReleaseFile) WriteCSV(out io.Writer) error {
+	w := csv.NewWriter(out)
+	if err := w.Write(f.Header); err != nil {
+		return err
+	}
+	rec := make([]string, len(f.Header))
+	for i := 0; i < f.Rows; i++ {
+		f.Fill(i, rec)
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
 // FileEntry describes a written file in the manifest.
 type FileEntry struct {
 	Name   string `json:"name"`
@@ -50,6 +67,9 @@ type Figure struct {
 	// Bar shows the figure in the workbench's summary bar even when it
 	// holds (a constraint that fails is always shown there).
 	Bar bool `json:"-"`
+	// Help says in one line what the figure measures (the cross-method
+	// risk figures carry it into the manifest and the report).
+	Help string `json:"help,omitempty"`
 }
 
 // Manifest is release/manifest.json (SPEC 7.1). It holds nothing private:
@@ -78,7 +98,13 @@ type Manifest struct {
 	Utility       []Figure `json:"utility,omitempty"`
 	// Workload is the query shape the method's paper evaluates with
 	// (privlab eval --release uses it).
-	Workload    string      `json:"workload,omitempty"`
+	Workload string `json:"workload,omitempty"`
+	// Risk are the figures every release gets whatever its method
+	// (algorithms/risk: re-identification, diversity, closeness, loss),
+	// computed from the published files; RiskSummary says what they mean
+	// in plain words.
+	Risk        []Figure    `json:"risk,omitempty"`
+	RiskSummary string      `json:"risk_summary,omitempty"`
 	Details     any         `json:"details,omitempty"`
 	Files       []FileEntry `json:"files"`
 	Verified    bool        `json:"verified"`
@@ -391,21 +417,7 @@ func writeCSV(path string, f ReleaseFile) (string, error) {
 	}
 	h := sha256.New()
 	bw := bufio.NewWriterSize(io.MultiWriter(out, h), 1<<16)
-	w := csv.NewWriter(bw)
-	if err := w.Write(f.Header); err != nil {
-		out.Close()
-		return "", err
-	}
-	rec := make([]string, len(f.Header))
-	for i := 0; i < f.Rows; i++ {
-		f.Fill(i, rec)
-		if err := w.Write(rec); err != nil {
-			out.Close()
-			return "", err
-		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	if err := f.WriteCSV(bw); err != nil {
 		out.Close()
 		return "", err
 	}

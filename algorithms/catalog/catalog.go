@@ -23,20 +23,24 @@ import (
 	"privlab/model"
 )
 
-// Entry is a registered method and the checker of its releases.
+// Entry is a registered method, the checker of its releases and the
+// reader of a release as an attacker sees it (the cross-method figures
+// of algorithms/risk are computed from it); both live in the method's
+// check package, independent of the method.
 type Entry struct {
 	Method method.Method
 	Check  verify.Checker
+	View   verify.Viewer
 }
 
 // Entries returns every registered method, in menu order.
 func Entries() []Entry {
 	return []Entry{
-		{distribution.Method{}, distcheck.Check},
-		{kja.Method{}, kjacheck.Check},
-		{lossyjoin.Method{}, ljcheck.Check},
-		{sampling.Method{}, samplingcheck.Check},
-		{ambiguity.Method{}, ambcheck.Check},
+		{distribution.Method{}, distcheck.Check, distcheck.View},
+		{kja.Method{}, kjacheck.Check, kjacheck.View},
+		{lossyjoin.Method{}, ljcheck.Check, ljcheck.View},
+		{sampling.Method{}, samplingcheck.Check, samplingcheck.View},
+		{ambiguity.Method{}, ambcheck.Check, ambcheck.View},
 	}
 }
 
@@ -69,6 +73,17 @@ func Lookup(name string) (method.Method, error) {
 		Hint: "known methods: " + strings.Join(Names(), ", ")}
 }
 
+// Viewer returns the reader of a method's releases as an attacker sees
+// them.
+func Viewer(name string) (verify.Viewer, bool) {
+	for _, e := range Entries() {
+		if e.Method.Spec().Name == name {
+			return e.View, true
+		}
+	}
+	return nil, false
+}
+
 // Checker returns the checker of a method's releases.
 func Checker(name string) (verify.Checker, bool) {
 	for _, e := range Entries() {
@@ -92,7 +107,7 @@ func Declared(name string) (verify.Declared, bool) {
 		if s.Name != name {
 			continue
 		}
-		d := verify.Declared{Check: e.Check, Title: s.Title, Paper: s.Paper, Certifies: s.Certifies, Variants: s.Variants, Params: []string{}}
+		d := verify.Declared{Check: e.Check, View: e.View, Title: s.Title, Paper: s.Paper, Certifies: s.Certifies, Variants: s.Variants, Params: []string{}}
 		for _, p := range s.Params {
 			if p.Kind != model.ParamSeed {
 				d.Params = append(d.Params, p.Name)

@@ -14,6 +14,7 @@
 package verify
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -22,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"privlab/algorithms/risk"
 	"privlab/model"
 )
 
@@ -101,12 +103,40 @@ type Options struct {
 // release could not be read at all; privacy failures are lines in r.
 type Checker func(rel *Release, opt Options, r *Report) error
 
+// Viewer reads one method's release as an attacker sees it: the regions
+// of records a person's quasi-identifiers cannot split, and what each
+// tells of their sensitive value (algorithms/risk computes the figures
+// every release gets from it).
+type Viewer func(rel *Release) (*risk.View, error)
+
 // Release is a release directory opened for checking: its manifest and
 // the files it lists.
 type Release struct {
 	Dir      string
 	Manifest *model.Manifest
 	listed   map[string]bool
+	// mem holds the files of a release built in memory (OpenMemory).
+	mem map[string][]byte
+}
+
+// OpenMemory opens a release built but not written (model.Release, its
+// files rendered exactly as an export writes them), so that what reads
+// releases (the checkers' views, the risk figures) measures what an
+// export would publish without writing it. Its Dir names no directory.
+func OpenMemory(rel *model.Release) (*Release, error) {
+	m := rel.Manifest
+	m.Files = nil
+	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, mem: map[string][]byte{}}
+	for _, f := range rel.Files {
+		var b bytes.Buffer
+		if err := f.WriteCSV(&b); err != nil {
+			return nil, err
+		}
+		out.mem[f.Name] = b.Bytes()
+		out.listed[f.Name] = true
+		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
+	}
+	return out, nil
 }
 
 // Declared is what the registry declares of a method, which a manifest's
@@ -114,6 +144,7 @@ type Release struct {
 // the variants and the parameters it may state, and the checker.
 type Declared struct {
 	Check     Checker
+	View      Viewer
 	Title     string
 	Paper     string
 	Certifies string
@@ -183,8 +214,67 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 	if err := d.Check(rel, opt, r); err != nil {
 		return err
 	}
+	if d.View != nil {
+		rel.bindRisk(d.View, r)
+	}
 	rel.bindChecks(r)
 	return nil
+}
+
+// Risk reads the release as an attacker does and computes the figures
+// every release gets (algorithms/risk), at the given at-risk threshold.
+func (rel *Release) Risk(view Viewer, threshold float64) (*risk.Report, *risk.View, error) {
+	v, err := view(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	return risk.Compute(v, risk.Options{Threshold: threshold}), v, nil
+}
+
+// bindRisk recomputes the cross-method figures the manifest states (and
+// the plain-words summary report.md repeats) from the files: a figure
+// stated but not recomputed, recomputed but not stated, or of another
+// value or meaning fails.
+func (rel *Release) bindRisk(view Viewer, r *Report) {
+	m := rel.Manifest
+	if len(m.Risk) == 0 && m.RiskSummary == "" {
+		return // a release written before the figures existed, or by hand
+	}
+	rep, _, err := rel.Risk(view, risk.ThresholdOf(m.Risk))
+	if err != nil {
+		r.Add(false, "risk", "the release cannot be read as an attacker reads it: %v", err)
+		return
+	}
+	before := len(r.Lines)
+	want := map[string]model.Figure{}
+	for _, f := range rep.ManifestFigures() {
+		want[f.Name] = f
+	}
+	stated := map[string]bool{}
+	for _, f := range m.Risk {
+		stated[f.Name] = true
+		w, ok := want[f.Name]
+		if !ok {
+			r.Add(false, "claim risk."+f.Name, "the manifest states a figure the files do not give")
+			continue
+		}
+		r.Claim("risk."+f.Name, f.Value, w.Value)
+		if f.Help != w.Help || f.Limit != w.Limit {
+			r.Add(false, "claim risk."+f.Name, "the manifest words the figure %q (limit %q), the files give %q (limit %q)", clipText(f.Help), f.Limit, clipText(w.Help), w.Limit)
+		}
+	}
+	for name := range want {
+		if !stated[name] {
+			r.Add(false, "claim risk."+name, "the files give a figure the manifest leaves out")
+		}
+	}
+	r.ClaimText("risk_summary", m.RiskSummary, rep.Summary)
+	for _, l := range r.Lines[before:] {
+		if !l.OK {
+			return
+		}
+	}
+	r.Add(true, "risk", "the %d figures every release gets (re-identification, diversity, closeness, loss) agree with the files", len(m.Risk))
 }
 
 // bindDeclaration holds the manifest's words about the method to the
@@ -382,6 +472,9 @@ func (rel *Release) Bytes(name string) ([]byte, error) {
 	if !rel.listed[name] {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name)}
 	}
+	if rel.mem != nil {
+		return rel.mem[name], nil
+	}
 	b, err := os.ReadFile(filepath.Join(rel.Dir, name))
 	if err != nil {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
@@ -460,7 +553,12 @@ func (rel *Release) Table(name string) (*model.Table, error) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name),
 			Hint: "a " + rel.Manifest.Method + " release publishes it; the manifest's files must name it"}
 	}
-	return model.LoadFile(filepath.Join(rel.Dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}
+	if rel.mem != nil {
+		opt.Name = name
+		return model.Load(bytes.NewReader(rel.mem[name]), opt)
+	}
+	return model.LoadFile(filepath.Join(rel.Dir, name), opt)
 }
 
 // Files lists the names the manifest lists, in its order.

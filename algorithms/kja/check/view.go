@@ -1,0 +1,116 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"privlab/algorithms/risk"
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// View is a k-join-anonymity release as an attacker reads it
+// (risk.View): a region is a G-box of jat.csv (its rows are the join
+// table's tuples inside it, microdata and public ones alike), a member's
+// belief is its sensitive group's values in si.csv (Sacharidis et al.,
+// Section 3.2), and a box's loss is the share of each QI's domain it
+// spans (Section 2.1). Every tuple of a box is an individual of the
+// public population, so the journalist's candidates are the prosecutor's
+// (Theorem 2 bounds both by 1/|box|).
+func View(rel *verify.Release) (*risk.View, error) {
+	m := rel.Manifest
+	jat, err := rel.Table("jat.csv")
+	if err != nil {
+		return nil, err
+	}
+	si, err := rel.Table("si.csv")
+	if err != nil {
+		return nil, err
+	}
+	var det struct {
+		Domain []struct {
+			QI     string   `json:"qi"`
+			Kind   string   `json:"kind"`
+			Low    float64  `json:"low"`
+			High   float64  `json:"high"`
+			Values []string `json:"values"`
+		} `json:"domain"`
+	}
+	b, _ := json.Marshal(m.Details)
+	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&det); err != nil || len(det.Domain) != len(m.QIs) || len(jat.Columns) != 2+2*len(m.QIs) || len(si.Columns) != 2 {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "the release's domain, jat.csv or si.csv does not have the shape of a kja release"}
+	}
+	// The sensitive values, in order, and each sensitive group's counts.
+	numeric := si.Columns[1].Kind == model.Numeric
+	values := append([]string(nil), si.Columns[1].Dict...)
+	if numeric {
+		sort.Slice(values, func(i, j int) bool {
+			a, _ := model.ParseNumber(values[i])
+			b, _ := model.ParseNumber(values[j])
+			return a < b
+		})
+	} else {
+		sort.Strings(values)
+	}
+	pos := map[string]int{}
+	for i, v := range values {
+		pos[v] = i
+	}
+	counts := map[string][]int{}
+	for row := 0; row < si.Rows; row++ {
+		sg := si.Columns[0].Value(row)
+		if counts[sg] == nil {
+			counts[sg] = make([]int, len(values))
+		}
+		counts[sg][pos[si.Columns[1].Value(row)]]++
+	}
+	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
+	beliefOf := map[string]int32{}
+	for sg, c := range counts {
+		beliefOf[sg] = bld.Counts(c)
+	}
+	// Each QI's axis: numeric extents, or positions in the value order.
+	at := make([]map[string]int, len(m.QIs))
+	for a, d := range det.Domain {
+		if d.Kind != "numeric" {
+			at[a] = map[string]int{}
+			for i, v := range d.Values {
+				at[a][v] = i
+			}
+		}
+	}
+	cells := make([]string, len(m.QIs))
+	for row := 0; row < jat.Rows; row++ {
+		var loss float64
+		for a, d := range det.Domain {
+			lo, hi := jat.Columns[2+2*a].Value(row), jat.Columns[3+2*a].Value(row)
+			cells[a] = lo
+			if hi != lo {
+				cells[a] = lo + ".." + hi
+			}
+			if at[a] == nil {
+				x, _ := strconv.ParseFloat(lo, 64)
+				y, _ := strconv.ParseFloat(hi, 64)
+				loss += risk.NumericLoss(x, y, d.Low, d.High)
+			} else {
+				loss += risk.SetLoss(at[a][hi]-at[a][lo]+1, len(d.Values))
+			}
+		}
+		sg := jat.Columns[1].Value(row)
+		belief, ok := beliefOf[sg]
+		if !ok {
+			return nil, &model.InputError{File: filepath.Join(rel.Dir, "jat.csv"), Line: row + 2, Msg: fmt.Sprintf("SG %s has no row in si.csv", sg)}
+		}
+		bld.Add(cells, belief, loss/float64(len(m.QIs)))
+	}
+	v := bld.View(m.RowsIn, m.Suppressed, true,
+		"A box holds public-database individuals beside the microdata ones, and the attacker cannot tell them apart (Sacharidis et al., Theorem 2).")
+	for i := range v.Regions {
+		v.Regions[i].Population = v.Regions[i].Records
+	}
+	return v, nil
+}

@@ -55,7 +55,7 @@ func (Method) Spec() method.Spec {
 		// step exceeds delta'; within-limit: the largest left domain size
 		// among the steps that stay within delta' (see recoder).
 		Variants: []string{VariantPaper, VariantWithinLimit},
-		Params: []model.ParamSpec{model.StandardParams[paramRate], model.StandardParams[paramMaxDist], minGenParam,
+		Params: []model.ParamSpec{rateParam, maxDistParam, minGenParam,
 			marginalsParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
 			{Key: "obs", Label: "obs conf", Digits: 3, Rule: method.AtMost, PerGroup: true,
@@ -71,7 +71,6 @@ func (Method) Spec() method.Spec {
 		},
 		Files:       []string{"published.csv"},
 		Insensitive: "dropped: the release holds the generalized quasi-identifiers and the sensitive attribute only",
-		Suggested:   model.Values{paramRate: "0.9", paramMaxDist: "0.6"},
 		Charts:      "Sampling",
 		ChartParams: []string{paramRate, paramMaxDist},
 		Certifies: "every published record's observed confidence beta·#s/|E| is at most its expected confidence 1-(1-Pr(t))^n " +

@@ -19,9 +19,14 @@ func (r *run) detail(i, limit int) method.Detail {
 		f  cellFigures
 	}
 	var cells []cf
+	near := 0
 	for _, ci := range g.cells {
-		if len(r.rec.cells[ci].rows) > 0 {
-			cells = append(cells, cf{ci, r.cellFigures(&r.rec.cells[ci])})
+		if n := len(r.rec.cells[ci].rows); n > 0 {
+			f := r.cellFigures(&r.rec.cells[ci])
+			cells = append(cells, cf{ci, f})
+			if f.nearCap() {
+				near += n
+			}
 		}
 	}
 	sort.SliceStable(cells, func(a, b int) bool { return cells[a].f.margin < cells[b].f.margin })
@@ -65,6 +70,7 @@ func (r *run) detail(i, limit int) method.Detail {
 		fmt.Sprintf("%d of %d published records · distortion %.3f (limit %s)", g.size, r.published(), g.dist, model.FormatNumber(r.maxDist)),
 		fmt.Sprintf("obs = beta·#s/|E|, beta %s · exp = 1-(1-Pr(t))^n, n %d", model.FormatNumber(r.beta), r.published()),
 		"a record's limit is its own expected confidence (it depends on its sensitive value)",
+		fmt.Sprintf("%d of its %d records are near their cap (observed >= %.0f%% of expected confidence)", near, g.size, 100*nearCapShare),
 	}}
 	return method.Detail{Title: fmt.Sprintf("%d sensitive values", len(cells)), Sections: []method.Section{notes, values, members}}
 }

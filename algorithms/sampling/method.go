@@ -42,7 +42,12 @@ const (
 	FigMargin
 	FigCap
 	FigDistortion
+	FigNearCap
 )
+
+// nearCapShare is how close to its cap a record counts as near it: its
+// observed confidence is at least 95% of its expected confidence.
+const nearCapShare = 0.95
 
 // Spec declares the method.
 func (Method) Spec() method.Spec {
@@ -55,7 +60,7 @@ func (Method) Spec() method.Spec {
 		// step exceeds delta'; within-limit: the largest left domain size
 		// among the steps that stay within delta' (see recoder).
 		Variants: []string{VariantPaper, VariantWithinLimit},
-		Params: []model.ParamSpec{model.StandardParams[paramRate], model.StandardParams[paramMaxDist], minGenParam,
+		Params: []model.ParamSpec{rateParam, maxDistParam, minGenParam,
 			marginalsParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
 			{Key: "obs", Label: "obs conf", Digits: 3, Rule: method.AtMost, PerGroup: true,
@@ -68,10 +73,11 @@ func (Method) Spec() method.Spec {
 				Help: "observed / expected confidence of the group's closest record, in percent"},
 			{Key: "dist", Label: "distortion", Digits: 3, Rule: method.AtMost, Against: paramMaxDist,
 				Help: "distortion of the group's records (Definition 10): mean over the QIs of 1 - level/max level"},
+			{Key: "near", Label: "near cap", Digits: -1,
+				Help: "records of the group whose observed confidence is at least 95% of their expected confidence (their cap, Eq. 3): sort by it to find the records closest to their limit"},
 		},
 		Files:       []string{"published.csv"},
 		Insensitive: "dropped: the release holds the generalized quasi-identifiers and the sensitive attribute only",
-		Suggested:   model.Values{paramRate: "0.9", paramMaxDist: "0.6"},
 		Charts:      "Sampling",
 		ChartParams: []string{paramRate, paramMaxDist},
 		Certifies: "every published record's observed confidence beta·#s/|E| is at most its expected confidence 1-(1-Pr(t))^n " +
@@ -109,6 +115,16 @@ type run struct {
 
 // Run samples, generalizes and suppresses (Algorithm 1).
 func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error) {
+	r, err := execute(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return r.res, nil
+}
+
+// execute is Run keeping the run's state (tests read the recoder's step
+// and pass counts from it).
+func execute(ctx context.Context, in *method.Input) (*run, error) {
 	spec := Method{}.Spec()
 	values, err := spec.Validate(in.Values, in.Table.Rows)
 	if err != nil {
@@ -125,7 +141,8 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	if err := r.anonymize(ctx, seed); err != nil {
 		return nil, err
 	}
-	return r.result(spec), nil
+	r.result(spec)
+	return r, nil
 }
 
 // prepare reads the columns, the public marginals and the taxonomies.
@@ -269,6 +286,12 @@ type cellFigures struct {
 	observed, expected, margin float64
 }
 
+// nearCap reports whether the cell's records are within 5% of their cap:
+// observed >= 95% of expected confidence.
+func (f cellFigures) nearCap() bool {
+	return f.expected > 0 && f.observed >= nearCapShare*f.expected
+}
+
 func (r *run) cellFigures(c *cell) cellFigures {
 	g := &r.rec.groups[c.group]
 	obs := ObservedConfidence(r.beta, len(c.rows), g.size)
@@ -300,6 +323,7 @@ func (r *run) result(spec method.Spec) *method.Result {
 		g := &rec.groups[gi]
 		var rows []int32
 		best := cellFigures{margin: math.Inf(1)}
+		groupNear := 0
 		for _, ci := range g.cells {
 			c := &rec.cells[ci]
 			if len(c.rows) == 0 {
@@ -310,18 +334,19 @@ func (r *run) result(spec method.Spec) *method.Result {
 			if f.margin < best.margin {
 				best = f
 			}
-			if f.expected > 0 && f.observed >= 0.95*f.expected {
-				near += len(c.rows)
+			if f.nearCap() {
+				groupNear += len(c.rows)
 			}
 		}
 		mg := method.Group{ID: i + 1, Rows: rows, QI: r.labels(gi), SAHist: release.SAHist(r.in, rows),
-			Figures: []float64{best.observed, best.expected, best.margin, capShare(best), g.dist},
-			Limits:  []float64{best.expected, 0, 0, 0, 0}}
+			Figures: []float64{best.observed, best.expected, best.margin, capShare(best), g.dist, float64(groupNear)},
+			Limits:  []float64{best.expected, 0, 0, 0, 0, 0}}
 		mg.Judge(spec, r.values)
 		res.Groups = append(res.Groups, mg)
 		worstMargin = math.Min(worstMargin, best.margin)
 		worstDist = math.Max(worstDist, g.dist)
 		sumDist += g.dist * float64(g.size)
+		near += groupNear
 	}
 	if len(r.pub) == 0 {
 		worstMargin = 0

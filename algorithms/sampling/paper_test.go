@@ -189,3 +189,38 @@ func TestToMove(t *testing.T) {
 		}
 	}
 }
+
+// Section 6: "sampling beta = 90% and acceptable distortion threshold
+// delta' = 0.6" are the method's own defaults (the command line and the
+// workbench start there), while the parameters keep the standard names,
+// ranges and help (SPEC 2.5).
+func TestPaperDefaults(t *testing.T) {
+	spec := Method{}.Spec()
+	v, err := spec.Validate(nil, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v[paramRate] != "0.9" || v[paramMaxDist] != "0.6" {
+		t.Fatalf("defaults: sampling-rate %s, max-distortion %s; the paper's are 0.9 and 0.6", v[paramRate], v[paramMaxDist])
+	}
+	for _, name := range []string{paramRate, paramMaxDist} {
+		p, ok := spec.Param(name)
+		if !ok {
+			t.Fatalf("no parameter %s", name)
+		}
+		std := model.StandardParams[name]
+		if p.Name != std.Name || p.Kind != std.Kind || p.Min != std.Min || p.Max != std.Max || p.MinOpen != std.MinOpen ||
+			p.Step != std.Step || p.Help != std.Help || p.RangeText(0) != std.RangeText(0) {
+			t.Errorf("%s differs from the standard parameter in more than its default", name)
+		}
+		if _, dup := spec.Suggested[name]; dup {
+			t.Errorf("Suggested still sets %s (the default is the paper's)", name)
+		}
+	}
+	if _, err := spec.Validate(model.Values{paramRate: "0"}, 100); err == nil {
+		t.Error("sampling-rate 0 is accepted")
+	}
+	if _, err := spec.Validate(model.Values{paramMaxDist: "1.01"}, 100); err == nil {
+		t.Error("max-distortion 1.01 is accepted")
+	}
+}

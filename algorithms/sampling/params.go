@@ -24,7 +24,13 @@ const (
 )
 
 var (
-	minGenParam = model.ParamSpec{Name: paramMinGen, Kind: model.ParamText, Default: "auto", Header: true,
+	// rateParam and maxDistParam are the standard sampling-rate and
+	// max-distortion (SPEC 2.5, same names and validation) with the
+	// paper's defaults: "sampling beta = 90% and acceptable distortion
+	// threshold delta' = 0.6" (Sattar et al., Section 6).
+	rateParam    = withDefault(model.StandardParams[paramRate], "0.9")
+	maxDistParam = withDefault(model.StandardParams[paramMaxDist], "0.6")
+	minGenParam  = model.ParamSpec{Name: paramMinGen, Kind: model.ParamText, Default: "auto", Header: true,
 		Help:    "minimum generalization per QI, in levels above the value: auto (numeric QIs 1 level, e.g. 5-year age intervals), none, or ATTR=L,ATTR=L",
 		Why:     "legislation may forbid publishing exact values, e.g. age at least in 5-year intervals (Sattar et al., Section 4)",
 		Allowed: "auto, none or ATTR=L[,ATTR=L...] with L >= 0 levels above the value",
@@ -50,6 +56,11 @@ var (
 		},
 		Presets: func(model.Roles) []string { return []string{"table"} }}
 )
+
+func withDefault(p model.ParamSpec, def string) model.ParamSpec {
+	p.Default = def
+	return p
+}
 
 // minGen is the minimum generalization rule: levels above the value per
 // attribute. auto means 1 level for numeric QIs, 0 for the others.

@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
@@ -25,6 +27,14 @@ const (
 // for privlab eval).
 var adultDir = filepath.Join("..", "shared", "data", "adult")
 
+// adultSA is the sensitive attribute of the paper's Adult experiments:
+// "the salary attribute as the sensitive information ... < 50k and >= 50k"
+// (Sattar et al., Section 6); ARX's Adult names it salary-class.
+const adultSA = "salary-class"
+
+// paperQueries is the size of the paper's workload (Section 6.1.1).
+const paperQueries = 1000
+
 // maxKs are the k the Max.k search tries, in order (Table 5 reports 70
 // and 90).
 var maxKs = []int{2, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 200, 300, 500, 1000}
@@ -35,13 +45,30 @@ var maxKs = []int{2, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 2
 // record satisfies Eq. 3), by the average relative error of random count
 // queries, split into small (< 1% of the records), large (> 10%) and all
 // queries. It runs on the studied input and on UCI Adult when
-// ../shared/data/adult is present.
+// ../shared/data/adult is present (with the paper's sensitive attribute,
+// the salary). Each query table is followed by its verdict: which release
+// wins each query class, how that compares with the paper's finding, and
+// where the setup differs from the paper's.
 func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	type dataset struct {
-		name string
-		in   *method.Input
+		name  string
+		in    *method.Input
+		setup []string
 	}
-	sets := []dataset{{lab.Input.Table.Name, lab.Input}}
+	queries := lab.Queries
+	if queries <= 0 {
+		queries = 200
+	}
+	common := []string{}
+	if queries != paperQueries {
+		common = append(common, fmt.Sprintf("%s random count queries, the paper %s (Section 6.1.1; --queries %d to match)", thousands(queries), thousands(paperQueries), paperQueries))
+	}
+	common = append(common, "queries condition on up to 4 quasi-identifiers and the sensitive value, drawn at true-answer selectivities 0.2%-30%; "+
+		"the paper draws ranges on the quasi-identifiers and a sensitive value, not aligned with the generalizations")
+	in := lab.Input
+	sets := []dataset{{in.Table.Name, in, append([]string{
+		fmt.Sprintf("%s records with sensitive attribute %s; the paper's census sets (IPUMS Occupation and Salary) hold 25,000-150,000 records (Table 5)", thousands(in.Table.Rows), in.Roles.SA),
+	}, common...)}}
 	var notes []string
 	adult, err := loadAdult(lab.Input)
 	switch {
@@ -50,15 +77,18 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	case adult == nil:
 		notes = append(notes, "UCI Adult not found at "+filepath.Join(adultDir, "adult.csv")+" (run privlab eval from the repository root to include it)")
 	default:
-		sets = append(sets, dataset{"UCI Adult (" + filepath.Join(adultDir, "adult.csv") + ")", adult})
-	}
-	queries := lab.Queries
-	if queries <= 0 {
-		queries = 200
+		setup := []string{fmt.Sprintf("%s records: ARX's cut of Adult is UCI's training split without unknown values; the paper's Adult has 45,222 (Section 6)", thousands(adult.Table.Rows))}
+		if adult.Roles.SA == adultSA {
+			setup = append(setup, "sensitive attribute "+adultSA+" (<=50K, >50K), as the paper's salary; the studied input's "+in.Roles.SA+" is not used here")
+		} else {
+			setup = append(setup, "sensitive attribute "+adult.Roles.SA+"; the paper's is the salary ("+adultSA+")")
+		}
+		setup = append(setup, "quasi-identifiers "+strings.Join(adult.Roles.QIs, ", ")+"; the paper uses 6 without naming them")
+		sets = append(sets, dataset{"UCI Adult (" + filepath.Join(adultDir, "adult.csv") + ")", adult, append(setup, common...)})
 	}
 	var secs []method.Section
 	for i, ds := range sets {
-		s, err := compare(ctx, lab, ds.name, ds.in, queries)
+		s, err := compare(ctx, lab, ds.name, ds.in, queries, ds.setup)
 		if err != nil {
 			return nil, err
 		}
@@ -73,8 +103,10 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	return secs, nil
 }
 
-// loadAdult loads Adult with the study's roles and parameters (nil when
-// the files are absent or lack the roles' columns).
+// loadAdult loads Adult with the study's quasi-identifiers, the paper's
+// sensitive attribute (salary-class, when Adult has it and it is not a
+// quasi-identifier; the study's otherwise) and parameters (nil when the
+// files are absent or lack the roles' columns).
 func loadAdult(like *method.Input) (*method.Input, error) {
 	path := filepath.Join(adultDir, "adult.csv")
 	if _, err := os.Stat(path); err != nil {
@@ -85,6 +117,9 @@ func loadAdult(like *method.Input) (*method.Input, error) {
 		return nil, err
 	}
 	roles := model.Roles{QIs: like.Roles.QIs, SA: like.Roles.SA}
+	if t.Column(adultSA) != nil && !slices.Contains(roles.QIs, adultSA) {
+		roles.SA = adultSA
+	}
 	used := roles.Used()
 	if _, err := t.MustColumns("qi", used); err != nil {
 		return nil, fmt.Errorf("it has no column for every attribute of the study (%v)", used)
@@ -111,8 +146,10 @@ func fileExists(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// compare runs the method and the baseline on one input.
-func compare(ctx context.Context, lab *method.Lab, name string, in *method.Input, queries int) ([]method.Section, error) {
+// compare runs the method and the baseline on one input: the run's
+// figures, the query errors, the verdict against the paper followed by
+// setup (where the setup differs from the paper's), and the Max.k search.
+func compare(ctx context.Context, lab *method.Lab, name string, in *method.Input, queries int, setup []string) ([]method.Section, error) {
 	own, err := Method{}.Run(ctx, in)
 	if err != nil {
 		return nil, err
@@ -174,11 +211,13 @@ func compare(ctx context.Context, lab *method.Lab, name string, in *method.Input
 		}
 		head.Rows = [][]string{row}
 	}
-	errs, err := queryErrors(in, releases, queries, lab.Seed)
+	errs, measured, err := queryErrors(in, releases, queries, lab.Seed)
 	if err != nil {
 		return nil, err
 	}
-	out := []method.Section{head, errs}
+	against := method.Section{Title: "Against the paper (Section 6.1.1, Figure 4) on " + name,
+		Notes: append(verdict(releases, measured), prefixed("the setup differs from the paper's: ", setup)...)}
+	out := []method.Section{head, errs, against}
 	if sweep.Title != "" {
 		out = append(out, sweep)
 	}
@@ -242,7 +281,9 @@ func (r *run) unsatisfied(res *method.Result) int {
 // count queries (the paper's template: conditions on QIs and the
 // sensitive value, ranges not aligned with the generalizations), split by
 // the true answer's size.
-func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (method.Section, error) {
+// measured holds each release's errors per query class (small, large,
+// all; n = 0 when the release answers none).
+func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (method.Section, [][3]bucket, error) {
 	sels := []float64{0.002, 0.01, 0.05, 0.15, 0.3}
 	var qs []*model.Query
 	for i, s := range sels {
@@ -255,14 +296,15 @@ func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (me
 		}
 		q, err := workload.Generate(in.Table, in.Roles, workload.Options{Shape: workload.CountIn, Queries: n, Seed: seed + uint64(i), Selectivity: s})
 		if err != nil {
-			return method.Section{}, err
+			return method.Section{}, nil, err
 		}
 		qs = append(qs, q...)
 	}
 	sec := method.Section{Title: fmt.Sprintf("Average relative error of %d count queries (Figure 4)", len(qs)),
 		Header: []string{"release", "small <1%", "large >10%", "all"}}
 	rows := float64(in.Table.Rows)
-	for _, rel := range rels {
+	measured := make([][3]bucket, len(rels))
+	for ri, rel := range rels {
 		if rel.res.Answerer == nil {
 			sec.Rows = append(sec.Rows, []string{rel.name, "—", "—", "—"})
 			sec.Notes = append(sec.Notes, rel.name+": answers no queries")
@@ -288,9 +330,101 @@ func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (me
 			}
 		}
 		sec.Rows = append(sec.Rows, []string{rel.name, small.String(), large.String(), all.String()})
+		measured[ri] = [3]bucket{small, large, all}
 	}
 	sec.Notes = append(sec.Notes, "the sampling estimates are scaled by 1/beta (Section 6.1.1); queries with an empty true answer are left out")
-	return sec, nil
+	return sec, measured, nil
+}
+
+// thousands writes n with comma separators (45222 -> 45,222), as the
+// paper writes its sizes.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// prefixed puts a prefix before the first line.
+func prefixed(prefix string, lines []string) []string {
+	out := append([]string(nil), lines...)
+	if len(out) > 0 {
+		out[0] = prefix + out[0]
+	}
+	return out
+}
+
+// queryClasses name the columns of the query table.
+var queryClasses = [3]string{"small <1%", "large >10%", "all"}
+
+// verdict closes a query table: per query class, the release with the
+// lowest average error and how the method (rels[0]) fares against each
+// baseline; then the paper's finding and whether this table agrees.
+func verdict(rels []studied, measured [][3]bucket) []string {
+	var out, lost []string
+	compared := false
+	for c, class := range queryClasses {
+		own := measured[0][c]
+		best := -1
+		for i := range rels {
+			if b := measured[i][c]; b.n > 0 && (best < 0 || b.mean() < measured[best][c].mean()) {
+				best = i
+			}
+		}
+		if best < 0 || own.n == 0 {
+			out = append(out, class+" queries: none measured")
+			continue
+		}
+		var below, above []string
+		for i := 1; i < len(rels); i++ {
+			b := measured[i][c]
+			if b.n == 0 {
+				continue
+			}
+			compared = true
+			vs := fmt.Sprintf("%s (%.3f)", rels[i].name, b.mean())
+			switch {
+			case own.mean() < b.mean():
+				below = append(below, vs)
+			case own.mean() > b.mean():
+				above = append(above, vs)
+				lost = append(lost, fmt.Sprintf("%s queries against %s", class, rels[i].name))
+			default:
+				above = append(above, vs+" (equal)")
+				lost = append(lost, fmt.Sprintf("%s queries against %s (equal)", class, rels[i].name))
+			}
+		}
+		winner := rels[best].name
+		if best == 0 {
+			winner = Name
+		}
+		line := fmt.Sprintf("%s queries: %s wins (%.3f); %s %.3f", class, winner, measured[best][c].mean(), Name, own.mean())
+		if len(below) > 0 {
+			line += " is below " + strings.Join(below, " and ")
+		}
+		if len(above) > 0 {
+			if len(below) > 0 {
+				line += " but"
+			}
+			line += " is not below " + strings.Join(above, " and ")
+		}
+		out = append(out, line)
+	}
+	paper := "Sattar et al. report sampling's error below Mondrian's (k = Avg.k and k = Max.k) for small, large and all queries " +
+		"(Section 6.1.1, Figure 4: \"the query errors of our method are always less than those of Mondrian\")"
+	switch {
+	case !compared:
+		out = append(out, paper+"; without the baseline this table cannot say")
+	case len(lost) == 0:
+		out = append(out, paper+"; this table agrees")
+	default:
+		out = append(out, paper+"; this table contradicts it for "+strings.Join(lost, ", "))
+	}
+	return out
 }
 
 type bucket struct {
@@ -299,6 +433,8 @@ type bucket struct {
 }
 
 func (b *bucket) add(x float64) { b.sum += x; b.n++ }
+
+func (b bucket) mean() float64 { return b.sum / float64(max(1, b.n)) }
 
 func (b bucket) String() string {
 	if b.n == 0 {

@@ -75,8 +75,21 @@ func TestStudy(t *testing.T) {
 	if !strings.Contains(errs.Rows[2][3], "0.000") {
 		t.Errorf("the truth-answering baseline has an error: %v", errs.Rows[2])
 	}
-	if secs[2].Header[0] != "k" || len(ks) < 2 {
-		t.Fatalf("Max.k search: %+v (k tried %v)", secs[2], ks)
+	// The verdict: the truth-answering baseline wins every class, which
+	// contradicts the paper; the setup differences follow.
+	against := strings.Join(secs[2].Notes, "\n")
+	for _, want := range []string{
+		"all queries: Mondrian k = Avg.k = " + head.Rows[0][6] + " wins (0.000); sampling ",
+		"this table contradicts it for small <1% queries against Mondrian k = Avg.k",
+		"the setup differs from the paper's: 3,000 records with sensitive attribute occupation",
+		"50 random count queries, the paper 1,000",
+	} {
+		if !strings.Contains(against, want) {
+			t.Errorf("the verdict lacks %q:\n%s", want, against)
+		}
+	}
+	if secs[3].Header[0] != "k" || len(ks) < 2 {
+		t.Fatalf("Max.k search: %+v (k tried %v)", secs[3], ks)
 	}
 
 	// Without the baseline the study says so and still measures the
@@ -90,6 +103,48 @@ func TestStudy(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(secs[0].Notes, " "), "generalization baseline (kja mondrian) not available") || len(secs[1].Rows) != 1 {
 		t.Fatalf("without the baseline: %+v", secs)
+	}
+	if !strings.Contains(strings.Join(secs[2].Notes, " "), "without the baseline this table cannot say") {
+		t.Fatalf("verdict without the baseline: %v", secs[2].Notes)
+	}
+}
+
+// The verdict names each class's winner and compares with the paper: here
+// the method wins small and all queries and loses large ones to Avg.k.
+func TestVerdict(t *testing.T) {
+	rels := []studied{{name: "sampling (this release)"}, {name: "Mondrian k = Avg.k = 8"}, {name: "Mondrian k = Max.k = 90"}}
+	b := func(mean float64, n int) bucket { return bucket{sum: mean * float64(n), n: n} }
+	measured := [][3]bucket{
+		{b(0.5, 4), b(0.25, 2), b(0.375, 8)},
+		{b(0.75, 4), b(0.125, 2), b(0.5, 8)},
+		{b(2, 4), b(0.5, 2), b(1, 8)},
+	}
+	want := []string{
+		"small <1% queries: sampling wins (0.500); sampling 0.500 is below Mondrian k = Avg.k = 8 (0.750) and Mondrian k = Max.k = 90 (2.000)",
+		"large >10% queries: Mondrian k = Avg.k = 8 wins (0.125); sampling 0.250 is below Mondrian k = Max.k = 90 (0.500) but is not below Mondrian k = Avg.k = 8 (0.125)",
+		"all queries: sampling wins (0.375); sampling 0.375 is below Mondrian k = Avg.k = 8 (0.500) and Mondrian k = Max.k = 90 (1.000)",
+		"Sattar et al. report sampling's error below Mondrian's (k = Avg.k and k = Max.k) for small, large and all queries " +
+			"(Section 6.1.1, Figure 4: \"the query errors of our method are always less than those of Mondrian\"); " +
+			"this table contradicts it for large >10% queries against Mondrian k = Avg.k = 8",
+	}
+	if got := verdict(rels, measured); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("verdict:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	measured[1][1] = b(0.3, 2)
+	if got := verdict(rels, measured); !strings.HasSuffix(got[3], "; this table agrees") {
+		t.Fatalf("the method below both baselines everywhere: %q", got[3])
+	}
+	measured[0][0] = bucket{}
+	if got := verdict(rels, measured); got[0] != "small <1% queries: none measured" {
+		t.Fatalf("no small queries: %q", got[0])
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 45222: "45,222", 1234567: "1,234,567", -30162: "-30,162"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
 
@@ -113,14 +168,28 @@ func TestStudyAdult(t *testing.T) {
 	}
 	found := false
 	for _, s := range secs {
-		if strings.Contains(s.Title, "UCI Adult") {
+		switch {
+		case strings.HasPrefix(s.Title, "Sattar et al., Section 6.1 on UCI Adult"):
 			found = true
 			if s.Rows[0][0] != "30162" {
 				t.Errorf("Adult has %s records, want 30162", s.Rows[0][0])
+			}
+		case strings.HasPrefix(s.Title, "Against the paper") && strings.Contains(s.Title, "UCI Adult"):
+			notes := strings.Join(s.Notes, "\n")
+			for _, want := range []string{"30,162 records", "the paper's Adult has 45,222",
+				"sensitive attribute salary-class (<=50K, >50K), as the paper's salary; the studied input's occupation is not used here"} {
+				if !strings.Contains(notes, want) {
+					t.Errorf("the Adult verdict lacks %q:\n%s", want, notes)
+				}
 			}
 		}
 	}
 	if !found {
 		t.Fatalf("no Adult section: %+v", secs)
+	}
+	// The Adult run uses the paper's sensitive attribute.
+	adult, err := loadAdult(in)
+	if err != nil || adult.Roles.SA != adultSA || strings.Join(adult.Roles.QIs, ",") != strings.Join(in.Roles.QIs, ",") {
+		t.Fatalf("Adult roles %+v (%v), want the study's QIs and %s", adult.Roles, err, adultSA)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -181,8 +182,12 @@ func expected(p float64, n int) float64 {
 	return -math.Expm1(float64(n) * math.Log1p(-p))
 }
 
-// tolerance absorbs floating-point noise in Eq. 3 and the distortion bound.
-const tolerance = 1e-9
+// tolerance absorbs floating-point noise in Eq. 3 and the distortion
+// bound; toleranceText is how the check lines state it.
+const (
+	tolerance     = 1e-9
+	toleranceText = "1e-9"
+)
 
 // Check verifies a sampling release.
 func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
@@ -240,7 +245,8 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	r.Claim("details.max_distortion", d.MaxDistortion, delta)
 	mg, err := minGeneralization(m.Parameters["min-generalization"], m.QIs, trees)
 	r.Add(err == nil && sameLevels(mg, d.MinGeneralization), "min-generalization",
-		"the minimum generalization %q gives %v (details state %v)%s", m.Parameters["min-generalization"], mg, d.MinGeneralization, errText(err))
+		"the minimum generalization %q gives %s (details state %s)%s", m.Parameters["min-generalization"],
+		levelsText(m.QIs, mg), levelsText(m.QIs, d.MinGeneralization), errText(err))
 	src := m.Parameters["marginals"]
 	r.ClaimText("details.marginals", d.Marginals, src)
 	r.Add(src == "table" || src == "file", "marginals", "public marginals from %q (table or file)", src)
@@ -283,7 +289,12 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		g.sa[t.Columns[d1].Value(row)]++
 		rowGroup[row] = k
 	}
-	r.Add(belowMin == 0, "minimum generalization", "every published value is generalized at least as the rule requires (%d values are not)", belowMin)
+	// From the files alone the record's own value is unknown: a published
+	// value passes when some value below it is the rule's levels down
+	// (its subtree is that high). With the original and the audit record,
+	// againstOriginal measures from the record's own value.
+	r.Add(belowMin == 0, "minimum generalization",
+		"every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with --original and the audit record", belowMin)
 
 	// Eq. 3 per record, distortion per record.
 	n := t.Rows
@@ -330,11 +341,12 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	avgDist := sumDist / math.Max(1, float64(n))
 	r.Add(unknownSA == 0, "sensitive values", "every published sensitive value has a public probability (%d do not)", unknownSA)
 	if violating == 0 {
-		r.Add(true, "Eq. 3", "all %d published records: observed confidence <= expected confidence (worst margin %.4g)", n, worstMargin)
+		r.Add(true, "Eq. 3", "all %d published records: observed confidence <= expected confidence within %s (worst margin %.4g)", n, toleranceText, worstMargin)
 	} else {
-		r.Add(false, "Eq. 3", "%d published records have observed > expected confidence; worst margin %.4g at %s", violating, worstMargin, worstAt)
+		r.Add(false, "Eq. 3", "%d published records have observed > expected confidence by more than %s; worst margin %.4g at %s", violating, toleranceText, worstMargin, worstAt)
 	}
-	r.Add(over == 0, "distortion", "every record's distortion is at most delta' = %s (max %.4f; %d records over)", m.Parameters["max-distortion"], maxDist, over)
+	r.Add(over == 0, "distortion", "every record's distortion is at most delta' = %s within %s (max %.4f; %d records over)",
+		m.Parameters["max-distortion"], toleranceText, maxDist, over)
 
 	// Counts of Algorithm 1.
 	dropped := m.RowsIn - d.RowsConsidered
@@ -368,7 +380,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 			"max distortion": over == 0,
 		}}
 	if opt.Original != nil {
-		if err := againstOriginal(m, &d, t, trees, opt, r); err != nil {
+		if err := againstOriginal(m, &d, t, trees, mg, opt, r); err != nil {
 			return err
 		}
 	}
@@ -450,6 +462,36 @@ func minGeneralization(s string, qis []string, trees []*tree) (map[string]int, e
 	return out, nil
 }
 
+// levelsText renders levels per attribute in QI order ("age 1, sex 0"),
+// then any attribute that is not a QI, by name.
+func levelsText(qis []string, levels map[string]int) string {
+	if levels == nil {
+		return "none"
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, q := range qis {
+		if l, ok := levels[q]; ok {
+			parts = append(parts, fmt.Sprintf("%s %d", q, l))
+			seen[q] = true
+		}
+	}
+	var rest []string
+	for k := range levels {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		parts = append(parts, fmt.Sprintf("%s %d", k, levels[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
 func sameLevels(a, b map[string]int) bool {
 	if len(a) != len(b) {
 		return false
@@ -466,8 +508,10 @@ func sameLevels(a, b map[string]int) bool {
 // considered, the table's marginals when the manifest says they are the
 // table's own, and, through the audit record, that every published row is
 // a distinct input row whose values its generalized values cover, with its
-// sensitive value, in shuffled order.
-func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tree, opt verify.Options, r *verify.Report) error {
+// sensitive value, in shuffled order, and that each published value is at
+// least the minimum generalization's levels above the record's own value
+// (mg: levels per QI; Sattar et al., Section 4 and Algorithm 1, step 3).
+func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tree, mg map[string]int, opt verify.Options, r *verify.Report) error {
 	o, err := verify.NewOriginals(opt.Original, m)
 	if err != nil {
 		return err
@@ -525,6 +569,10 @@ func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tre
 	seen := map[int]bool{}
 	bad := len(rows) != t.Rows
 	d1 := len(m.QIs)
+	// short counts published values fewer levels above the record's own
+	// value than the rule asks; the root is exempt (it is as general as a
+	// value gets, even where the value's leaf is shallower than the rule).
+	short, shortAt := 0, ""
 	for i := 0; !bad && i < t.Rows; i++ {
 		row := rows[i]
 		if row < 0 || row >= opt.Original.Rows || seen[row] {
@@ -542,6 +590,14 @@ func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tre
 			x := tr.byLabel[t.Columns[q].Value(i)]
 			if !ok || !(tr.first[x] <= tr.first[l] && tr.last[l] <= tr.last[x]) {
 				bad = true
+				continue
+			}
+			if need := mg[m.QIs[q]]; x != 0 && tr.depth[l]-tr.depth[x] < need {
+				if short == 0 {
+					shortAt = fmt.Sprintf("%s: %s = %s is %d level(s) above %s, the rule asks %d (line %d)",
+						file, m.QIs[q], tr.nodes[x].Value, tr.depth[l]-tr.depth[x], text, need, i+2)
+				}
+				short++
 			}
 		}
 		if s, ok := o.Text(o.SA, row); !ok || s != t.Columns[d1].Value(i) {
@@ -553,6 +609,13 @@ func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tre
 		return nil
 	}
 	r.Add(true, "faithful", "every published row is a distinct original row: its generalized values cover the original values and its sensitive value is the original's")
+	if short == 0 {
+		r.Add(true, "minimum generalization of each record", "every published value is at least the rule's levels (%s) above the record's own value, or the root",
+			levelsText(m.QIs, mg))
+	} else {
+		r.Add(false, "minimum generalization of each record", "%d published values are fewer levels above the record's own value than the rule (%s) asks; first %s",
+			short, levelsText(m.QIs, mg), shortAt)
+	}
 	distinct := map[string]bool{}
 	for i := 0; i < t.Rows; i++ {
 		distinct[verify.PublishedKey(t.Columns, i)] = true

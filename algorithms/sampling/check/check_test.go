@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,13 @@ func release(t *testing.T, params model.Values) (string, *model.Table) {
 	for k, v := range params {
 		p.Params[k] = v
 	}
+	return releaseOf(t, p)
+}
+
+// releaseOf runs and exports a project and returns the release directory
+// and the original table.
+func releaseOf(t *testing.T, p pipeline.Project) (string, *model.Table) {
+	t.Helper()
 	src, err := env.LoadTable(env.WithDefaults(p))
 	if err != nil {
 		t.Fatal(err)
@@ -159,6 +167,25 @@ func TestReleasePasses(t *testing.T) {
 	for _, o := range []*model.Table{nil, orig} {
 		if rep := check(t, dir, o); !rep.OK() {
 			t.Fatalf("original %v: %s", o != nil, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+	// The lines read as text: levels in QI order (no Go map syntax), the
+	// tolerance of Eq. 3 and the distortion bound stated.
+	rep := check(t, dir, orig)
+	for name, want := range map[string]string{
+		"min-generalization":                    `"auto" gives age 1, sex 0, education 0, marital-status 0, race 0, native-country 0 (details state age 1, sex 0, education 0, marital-status 0, race 0, native-country 0)`,
+		"Eq. 3":                                 "observed confidence <= expected confidence within 1e-9",
+		"distortion":                            "at most delta' = 0.6 within 1e-9",
+		"minimum generalization of each record": "(age 1, sex 0, education 0, marital-status 0, race 0, native-country 0)",
+	} {
+		text := ""
+		for _, l := range rep.Lines {
+			if l.Name == name {
+				text = l.Text
+			}
+		}
+		if !strings.Contains(text, want) || strings.Contains(text, "map[") {
+			t.Errorf("line %s: %q, want it to contain %q", name, text, want)
 		}
 	}
 	// With a marginals file and explicit rules too.
@@ -394,4 +421,78 @@ func TestViolationIsReported(t *testing.T) {
 	if _, err := catalog.Check(bad, verify.Options{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestMinimumGeneralizationOfTheRecord: on an unbalanced taxonomy a
+// published value can have the rule's levels of taxonomy below it and yet
+// be fewer levels above the record's own value. The binary tree over
+// a..e is a-e -> {a-c -> {a-b -> {a, b}, c}, d-e -> {d, e}}: with the rule
+// g=2, a record of c goes to the root a-e (Algorithm 1, step 3); publishing
+// it as a-c covers c and a-c has two levels below it (a-b, a), but it is
+// one level above c. The files alone cannot tell; with the original and
+// the audit record the checker does.
+func TestMinimumGeneralizationOfTheRecord(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("g,s\n")
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "%c,s%d\n", 'a'+i%5, (i/5)%3)
+	}
+	in := filepath.Join(t.TempDir(), "unbalanced.csv")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir, orig := releaseOf(t, pipeline.Project{Input: in, Method: "sampling", Roles: model.Roles{QIs: []string{"g"}, SA: "s"},
+		Hierarchies: map[string]string{"g": "binary"},
+		Params:      model.Values{"sampling-rate": "0.9", "max-distortion": "1", "min-generalization": "g=2", "seed": "3"}})
+	rep := check(t, dir, orig)
+	if !rep.OK() || !hasLine(rep, "minimum generalization of each record", true) {
+		t.Fatalf("the release fails or lacks the per-record line:\n%s", strings.Join(rep.Strings(), "\n"))
+	}
+	audit, err := model.ReadAudit(model.AuditPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := audit.RowMap["published.csv"]
+	pub := readCSV(t, filepath.Join(dir, "published.csv"))
+	tampered := -1
+	for i := 1; i < len(pub); i++ {
+		if orig.Column("g").Value(rows[i-1]) == "c" {
+			if pub[i][0] != "a-e" {
+				t.Fatalf("a record of c is published as %q, want the root a-e (two levels up from c)", pub[i][0])
+			}
+			if tampered < 0 {
+				tampered = i
+			}
+		}
+	}
+	if tampered < 0 {
+		t.Fatal("no record of c is published")
+	}
+	pub[tampered][0] = "a-c"
+	bad := copyRelease(t, dir)
+	writeCSV(t, filepath.Join(bad, "published.csv"), pub)
+	editManifest(t, bad, true, nil)
+	rep = check(t, bad, orig)
+	// The subtree test from the files passes, coverage passes, the
+	// record's own value fails.
+	if !hasLine(rep, "minimum generalization", true) || !hasLine(rep, "faithful", true) ||
+		!hasLine(rep, "minimum generalization of each record", false) {
+		t.Fatalf("a-c for a record of c:\n%s", strings.Join(rep.Strings(), "\n"))
+	}
+	// Without the original the files alone cannot tell (the line is
+	// absent, not passed).
+	if hasLine(check(t, bad, nil), "minimum generalization of each record", true) {
+		t.Fatal("the per-record line passes without the original")
+	}
+}
+
+// hasLine reports whether the report has a line of that name with that
+// outcome.
+func hasLine(r *verify.Report, name string, ok bool) bool {
+	for _, l := range r.Lines {
+		if l.Name == name && l.OK == ok {
+			return true
+		}
+	}
+	return false
 }

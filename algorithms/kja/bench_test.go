@@ -62,7 +62,7 @@ func BenchmarkAdultMondrian(b *testing.B) {
 // (the algorithm time of the budget: <= 20 ms).
 func BenchmarkAdultMondrianAlgorithm(b *testing.B) {
 	in := adultInput(b)
-	t, err := buildJT(in, nil)
+	t, err := buildJT(in, nil, pdCounts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -96,7 +96,7 @@ type universe struct {
 }
 
 func newUniverse(in *method.Input) (*universe, error) {
-	t, err := buildJT(in, in.Public)
+	t, err := buildJT(in, in.Public, pdCounts)
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,9 @@ type jt struct {
 	// Notes on what the join did.
 	joined, duplicates, unknown, differ int
 	joinCols                            []string
+	// fixedDomain is set on the study's draws (jt.subset): the domain is
+	// the universe's, for the algorithms as for NCP, in every variant.
+	fixedDomain bool
 	// qiShared counts the MT tuples whose QI tuple some public tuple
 	// also has, when no identifier joined the tables (0 otherwise): a
 	// large share says PD probably holds MT's people (see qiOverlap).
@@ -543,12 +546,14 @@ func (t *jt) mtOnly() *jt {
 	if t.n == t.mt {
 		return t
 	}
-	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: make([]float64, t.d),
+	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: append([]float64(nil), t.sc...),
 		rank: append([][]int32(nil), t.rank...), val: append([][]float64(nil), t.val...)}
 	s.compact()
+	if t.fixedDomain {
+		return s // the study's draws keep the universe's domain (jt.subset)
+	}
 	// TopDown's NCP is normalised by MT's own extents too.
 	for a := range s.sc {
-		s.sc[a] = t.sc[a]
 		if t.axes[a].numeric {
 			if lo, hi := s.val[a][0], s.val[a][len(s.val[a])-1]; hi > lo {
 				s.sc[a] = 1 / (hi - lo)

@@ -413,34 +413,38 @@ func (t *jt) qiOverlap() int {
 	if t.mt == 0 || t.n == t.mt {
 		return 0
 	}
-	key := func(i int) string {
-		b := make([]byte, 0, 8*t.d)
+	buf := make([]byte, 0, 8*t.d)
+	key := func(i int) []byte { // reused: m[string(key(i))] does not allocate
+		buf = buf[:0]
 		for _, v := range t.x[i*t.d : i*t.d+t.d] {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			if v == 0 {
+				v = 0 // -0 and 0 are one value
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 		}
-		return string(b)
+		return buf
 	}
 	shared := 0
 	if t.mt <= t.n-t.mt {
 		mtKeys := make(map[string]int, t.mt) // key -> MT tuples not yet matched
 		for i := 0; i < t.mt; i++ {
-			mtKeys[key(i)]++
+			mtKeys[string(key(i))]++
 		}
 		for i := t.mt; i < t.n; i++ {
 			k := key(i)
-			if n := mtKeys[k]; n > 0 {
+			if n := mtKeys[string(k)]; n > 0 {
 				shared += n
-				mtKeys[k] = 0
+				mtKeys[string(k)] = 0
 			}
 		}
 		return shared
 	}
 	pdKeys := make(map[string]bool, t.n-t.mt)
 	for i := t.mt; i < t.n; i++ {
-		pdKeys[key(i)] = true
+		pdKeys[string(key(i))] = true
 	}
 	for i := 0; i < t.mt; i++ {
-		if pdKeys[key(i)] {
+		if pdKeys[string(key(i))] {
 			shared++
 		}
 	}

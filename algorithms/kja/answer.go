@@ -305,12 +305,17 @@ type Details struct {
 	Algorithm   string `json:"k_algorithm"`
 	Methodology string `json:"methodology"`
 	// Join names the identifier columns that joined MT and PD (the column
-	// names only; identifiers are never published).
+	// names only; identifiers are never published). The plain variants
+	// name them when a public table set their NCP domain.
 	Join []string `json:"join_columns"`
 	// Domain describes every QI: numeric ones with the extent NCP
 	// normalises by, categorical ones with their values in hierarchy order
 	// (how jat.csv's ranges read).
 	Domain []DomainEntry `json:"domain"`
+	// NCPDomain says what the numeric extents span: "JT" (the microdata
+	// and the public tuples, whenever a public table is given, in every
+	// variant) or "MT" (the microdata alone).
+	NCPDomain string `json:"ncp_domain"`
 	// SAKind is numeric or categorical (how si.csv's values read).
 	SAKind          string `json:"sensitive_kind"`
 	Boxes           int    `json:"boxes"`

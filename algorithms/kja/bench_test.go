@@ -47,6 +47,23 @@ func adultInput(tb testing.TB) *method.Input {
 
 // BenchmarkAdultMondrian is plain Mondrian on Adult, k = 10: the whole
 // Run (JT, Mondrian, groups and the query index).
+//
+// The budgets these benchmarks hold (SPEC 8, and issue 10 item 11; on a
+// 2-core machine, benchmarks, not timed tests):
+//   - plain Mondrian on Adult (30,162 rows, 8 QIs, k = 10): <= 20 ms of
+//     algorithm time (BenchmarkAdultMondrianAlgorithm; a widely used
+//     Python Mondrian takes about 350 ms), the whole privlab run process
+//     < 0.15 s, and every method's whole Run on Adult < 100 ms (this
+//     benchmark);
+//   - plain TopDown on Adult: < 1 s (BenchmarkAdultTopDown; a Python
+//     TopDown takes about 21 s);
+//   - |MT| = 10,000, d = 4, k = 50, |PD|/|MT| = 1..100 (PD up to 1,000,000
+//     rows), all six variants: mondrian-direct on 1M JT rows < 3 s, memory
+//     linear in rows (BenchmarkUniverse: heavy, generates a 1M-row PD);
+//   - each method on 1,000,000 rows: < 3 s.
+//
+// Last measured (AMD EPYC, 2 cores, shared, -benchtime 10x): this
+// benchmark 22 ms per Run, BenchmarkAdultMondrianAlgorithm 12.6 ms.
 func BenchmarkAdultMondrian(b *testing.B) {
 	in := adultInput(b)
 	in.Variant, in.Values = MondrianPlain, model.Values{"k": "10", "seed": "1"}
@@ -62,7 +79,7 @@ func BenchmarkAdultMondrian(b *testing.B) {
 // (the algorithm time of the budget: <= 20 ms).
 func BenchmarkAdultMondrianAlgorithm(b *testing.B) {
 	in := adultInput(b)
-	t, err := buildJT(in, nil)
+	t, err := buildJT(in, nil, pdCounts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package kja
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -67,6 +68,13 @@ type jt struct {
 	// Notes on what the join did.
 	joined, duplicates, unknown, differ int
 	joinCols                            []string
+	// fixedDomain is set on the study's draws (jt.subset): the domain is
+	// the universe's, for the algorithms as for NCP, in every variant.
+	fixedDomain bool
+	// qiShared counts the MT tuples whose QI tuple some public tuple
+	// also has, when no identifier joined the tables (0 otherwise): a
+	// large share says PD probably holds MT's people (see qiOverlap).
+	qiShared int
 }
 
 func (t *jt) isMT(i int32) bool { return int(i) < t.mt }
@@ -175,18 +183,38 @@ func joinKey(cols []*model.Column, row int) string {
 	return b.String()
 }
 
+// jtUse says what the public table is read for.
+type jtUse int
+
+const (
+	// pdCounts: PD's tuples join JT and count toward k (the KJA
+	// variants, Sacharidis et al., Section 4), so an identifier that PD
+	// and MT share must join them, or MT's people would count twice.
+	pdCounts jtUse = iota
+	// pdDomain: PD only widens the domain NCP is normalised by (the plain
+	// baselines, so that their NCP compares with the KJA variants').
+	pdDomain
+)
+
 // buildJT forms JT from MT and, when public is given, PD (Sacharidis et al.,
 // Section 3.1, JT+ = PD full outer join MT+ on the ID, then JT = JT+
-// without the ID). The identifier columns both tables have join them: a
-// PD row whose identifier is an MT row's is that MT tuple (MT's values are
-// used), a repeated identifier in PD is the same person once. Without a
-// common identifier every PD row is another individual. PD rows with a
-// categorical value outside the QI's hierarchy cannot be placed on its
-// axis and are left out.
-func buildJT(in *method.Input, public *model.Table) (*jt, error) {
+// without the ID). The identifier columns (Roles.IDs) join them: a PD row
+// whose identifier is an MT row's is that MT tuple (MT's values are used),
+// a repeated identifier in PD is the same person once. Without an
+// identifier every PD row is another individual, so when PD's tuples count
+// toward k (use pdCounts) an identifier PD lacks, or a column that looks
+// like one shared by both tables without --id, is refused (see
+// checkIdentifiers). PD rows with a categorical value outside the QI's
+// hierarchy cannot be placed on its axis and are left out.
+func buildJT(in *method.Input, public *model.Table, use jtUse) (*jt, error) {
 	axes, err := newAxes(in, public)
 	if err != nil {
 		return nil, err
+	}
+	if public != nil && use == pdCounts {
+		if err := checkIdentifiers(in, public); err != nil {
+			return nil, err
+		}
 	}
 	d := len(axes)
 	t := &jt{d: d, mt: in.Table.Rows, axes: axes}
@@ -293,7 +321,134 @@ func buildJT(in *method.Input, public *model.Table) (*jt, error) {
 		t.sc[a] = ax.scale()
 	}
 	t.rankCodes(mtCols, pdCols, mtVals, pdVals)
+	if public != nil && use == pdCounts && len(t.joinCols) == 0 {
+		t.qiShared = t.qiOverlap()
+	}
 	return t, nil
+}
+
+// identifierShare is the share of distinct values among a column's
+// values above which a column both tables hold is taken for an
+// identifier (a person's id, not an attribute many people share).
+const identifierShare = 0.9
+
+// checkIdentifiers refuses a join that cannot be what the user means.
+// Sacharidis et al. (Section 3.1) join MT and PD on the identifier: a
+// person in both is one JT tuple. An identifier column PD lacks would be
+// silently ignored, counting everyone twice; and a column both tables
+// hold that identifies MT's rows (its values nearly all distinct) and
+// shares values with PD's, when no identifier is named at all, says PD
+// holds MT's people, who would then count twice toward k: both are
+// parameter errors with the fix in the hint.
+func checkIdentifiers(in *method.Input, public *model.Table) error {
+	for _, id := range in.Roles.IDs {
+		if in.Table.Column(id) != nil && public.Column(id) == nil {
+			return &model.ParamError{Param: "id", Value: id,
+				Reason: fmt.Sprintf("the public table %s has no column %q to join the tables on", public.Name, id),
+				Hint: "the identifier joins MT and PD so that a person in both counts once (Sacharidis et al., Section 3.1): " +
+					"add the column to the public table, or leave " + id + " out of --id if it does not identify PD's people " +
+					"(k-join-anonymity publishes no column but the quasi-identifiers and the sensitive attribute)"}
+		}
+	}
+	if len(in.Roles.IDs) > 0 {
+		return nil
+	}
+	best, bestCommon := "", 0
+	for _, c := range in.Table.Columns {
+		if c.Name == in.Roles.SA || in.Roles.Of(c.Name) == model.QuasiIdentifier {
+			continue
+		}
+		pc := public.Column(c.Name)
+		if pc == nil {
+			continue
+		}
+		mtVals := presentValues(c)
+		if len(mtVals) == 0 || float64(len(mtVals)) < identifierShare*float64(in.Table.Rows-c.MissingCount) {
+			continue // many people share its values: not an identifier
+		}
+		common := 0
+		for v := range presentValues(pc) {
+			if mtVals[v] {
+				common++
+			}
+		}
+		if common > bestCommon {
+			best, bestCommon = c.Name, common
+		}
+	}
+	if bestCommon > 0 {
+		return &model.ParamError{Param: "id",
+			Reason: fmt.Sprintf("the table and the public table %s share column %s with %d common values, and no identifier joins them: "+
+				"every person in both would count twice toward k", public.Name, best, bestCommon),
+			Hint: "pass --id " + best + " to join the tables on it (Sacharidis et al., Section 3.1), or, if the public table really holds " +
+				"other people, rename the column in one of the tables"}
+	}
+	return nil
+}
+
+// presentValues is the set of values a column's rows hold, numbers in
+// canonical form (7, 7.0 and 007 are one value, as in joinKey).
+func presentValues(c *model.Column) map[string]bool {
+	out := map[string]bool{}
+	for code, n := range c.Counts() {
+		if n == 0 {
+			continue
+		}
+		v := c.Dict[code]
+		if x, ok := model.ParseNumber(v); ok {
+			v = model.FormatNumber(x)
+		}
+		out[v] = true
+	}
+	return out
+}
+
+// qiShareWarning is the share of MT tuples with a QI tuple PD also has
+// above which an unjoined PD probably holds MT's people.
+const qiShareWarning = 0.5
+
+// qiOverlap counts the MT tuples whose exact QI tuple some public tuple
+// of JT also has (the smaller side is hashed, so it costs O(n)).
+func (t *jt) qiOverlap() int {
+	if t.mt == 0 || t.n == t.mt {
+		return 0
+	}
+	buf := make([]byte, 0, 8*t.d)
+	key := func(i int) []byte { // reused: m[string(key(i))] does not allocate
+		buf = buf[:0]
+		for _, v := range t.x[i*t.d : i*t.d+t.d] {
+			if v == 0 {
+				v = 0 // -0 and 0 are one value
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		}
+		return buf
+	}
+	shared := 0
+	if t.mt <= t.n-t.mt {
+		mtKeys := make(map[string]int, t.mt) // key -> MT tuples not yet matched
+		for i := 0; i < t.mt; i++ {
+			mtKeys[string(key(i))]++
+		}
+		for i := t.mt; i < t.n; i++ {
+			k := key(i)
+			if n := mtKeys[string(k)]; n > 0 {
+				shared += n
+				mtKeys[string(k)] = 0
+			}
+		}
+		return shared
+	}
+	pdKeys := make(map[string]bool, t.n-t.mt)
+	for i := t.mt; i < t.n; i++ {
+		pdKeys[string(key(i))] = true
+	}
+	for i := 0; i < t.mt; i++ {
+		if pdKeys[string(key(i))] {
+			shared++
+		}
+	}
+	return shared
 }
 
 // rankCodes ranks every tuple's value per axis among the values of both
@@ -395,12 +550,14 @@ func (t *jt) mtOnly() *jt {
 	if t.n == t.mt {
 		return t
 	}
-	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: make([]float64, t.d),
+	s := &jt{d: t.d, n: t.mt, mt: t.mt, x: t.x[:t.mt*t.d], axes: t.axes, sc: append([]float64(nil), t.sc...),
 		rank: append([][]int32(nil), t.rank...), val: append([][]float64(nil), t.val...)}
 	s.compact()
+	if t.fixedDomain {
+		return s // the study's draws keep the universe's domain (jt.subset)
+	}
 	// TopDown's NCP is normalised by MT's own extents too.
 	for a := range s.sc {
-		s.sc[a] = t.sc[a]
 		if t.axes[a].numeric {
 			if lo, hi := s.val[a][0], s.val[a][len(s.val[a])-1]; hi > lo {
 				s.sc[a] = 1 / (hi - lo)

@@ -92,8 +92,9 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	det := Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),
 		SAKind: sa.Kind.String(), Boxes: len(r.boxes), SensitiveGroups: r.sgs, JTRows: len(perm), PublicRows: len(perm) - t.mt,
 		SmallestBox: summary(res, "smallest box (JT tuples)"), SmallestGroup: summary(res, "smallest sensitive group (MT tuples)")}
-	if r.cfg.method == plainKA {
-		det.Join = []string{}
+	det.NCPDomain = "MT"
+	if r.in.Public != nil {
+		det.NCPDomain = "JT"
 	}
 	for _, ax := range t.axes {
 		e := DomainEntry{QI: ax.name, Kind: "numeric", Low: ax.lo, High: ax.hi}

@@ -30,25 +30,37 @@ type Grid struct {
 	D       int
 	R       float64
 	Queries int // per measurement (the paper: 100)
-	Seed    uint64
-	Split   string
+	// Draws is how many random draws of MT and PD each point averages
+	// (the paper: five, Section 5), with seeds Seed, Seed+1, ...
+	Draws int
+	Seed  uint64
+	Split string
 }
 
 // PaperGrid is Table 3 of the paper, on a universe big enough for it.
 func PaperGrid() Grid {
 	return Grid{MT: 10000, Ratios: []float64{1, 5, 10, 50, 100}, Ks: []int{5, 10, 50, 100, 500}, Ds: []int{2, 3, 4, 5, 6},
-		Rs: []float64{0.02, 0.05, 0.1, 0.2, 0.5}, Ratio: 100, K: 50, D: 4, R: 0.1, Queries: 100, Seed: 1, Split: SplitWidest}
+		Rs: []float64{0.02, 0.05, 0.1, 0.2, 0.5}, Ratio: 100, K: 50, D: 4, R: 0.1, Queries: 100, Draws: 5, Seed: 1, Split: SplitWidest}
 }
+
+// drawBudget bounds the default study's work: points average
+// drawBudget/|MT| draws, between 1 and the paper's 5. One draw of the
+// default grid at |MT| = 200 (a 10,000-row table) takes about 0.3 s on
+// the 2-core reference machine, so census-size input averages five draws
+// within about 2 s, and |MT| = 1,000 (the universe's default) one.
+const drawBudget = 1500
 
 // DefaultGrid is what privlab eval runs: the paper's grid scaled down to
 // stay within seconds: |MT| = |universe|/100 clamped to 200..1,000 (and
 // to the microdata at hand), the k, d and |R| series at |PD|/|MT| = 10
 // (the paper's default is 100; the ratio series goes there when the
-// universe is big enough), ratios the universe cannot supply left out.
+// universe is big enough), ratios the universe cannot supply left out,
+// and as many of the paper's five draws per point as drawBudget allows.
 func DefaultGrid(universe, microdata, qis int) Grid {
 	g := PaperGrid()
 	g.MT = min(microdata, max(200, min(1000, universe/100)))
 	g.Ratio = 10
+	g.Draws = min(5, max(1, drawBudget/max(1, g.MT)))
 	g.fit(universe, qis)
 	return g
 }
@@ -96,7 +108,7 @@ type universe struct {
 }
 
 func newUniverse(in *method.Input) (*universe, error) {
-	t, err := buildJT(in, in.Public)
+	t, err := buildJT(in, in.Public, pdCounts)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +156,8 @@ func (u *universe) draw(m int, ratio float64, d int, seed uint64) (*jt, *method.
 // draw and every variant is normalised alike (the paper's QI domains are
 // fixed, Table 2) and plain k-anonymity's NCP does not move with PD.
 func (t *jt) subset(mt, ext []int32, d int) *jt {
-	s := &jt{d: d, mt: len(mt), n: len(mt) + len(ext), axes: t.axes[:d], sc: t.sc[:d], val: append([][]float64(nil), t.val[:d]...)}
+	s := &jt{d: d, mt: len(mt), n: len(mt) + len(ext), axes: t.axes[:d], sc: t.sc[:d], val: append([][]float64(nil), t.val[:d]...),
+		fixedDomain: true}
 	s.x = make([]float64, s.n*d)
 	s.rank = make([][]int32, d)
 	for a := range s.rank {
@@ -160,38 +173,48 @@ func (t *jt) subset(mt, ext []int32, d int) *jt {
 	return s
 }
 
-// measure runs the six variants on one draw.
+// measure runs the six variants at one point of the grid, averaged over
+// g.Draws draws of MT and PD: per variant NCP, DM and the ARE of each |R|.
 func (u *universe) measure(ctx context.Context, g Grid, ratio float64, k, d int, rs []float64) (map[string][]float64, error) {
-	t, in := u.draw(g.MT, ratio, d, g.Seed)
+	draws := max(1, g.Draws)
 	out := map[string][]float64{}
 	spec := Method{}.Spec()
-	for _, v := range studyVariants {
-		cfg := config{variant: v, k: k, split: g.Split, seed: g.Seed}
-		cfg.algorithm, cfg.method = parseVariant(v)
-		values := model.Values{paramK: strconv.Itoa(k), paramSplit: g.Split, "seed": strconv.FormatUint(g.Seed, 10)}
-		in.Values = values
-		r, err := execute(ctx, in, t, cfg, values, nil)
-		if err != nil {
-			return nil, err
-		}
-		res, err := r.result(spec)
-		if err != nil {
-			return nil, err
-		}
-		m := r.metrics()
-		row := []float64{m.NCP, m.DM}
-		for _, rr := range rs {
-			qs, err := rangeQueries(t, in, rr, g.Queries, g.Seed+uint64(math.Round(rr*1000)))
+	for i := 0; i < draws; i++ {
+		seed := g.Seed + uint64(i)
+		t, in := u.draw(g.MT, ratio, d, seed)
+		for _, v := range studyVariants {
+			cfg := config{variant: v, k: k, split: g.Split, seed: seed}
+			cfg.algorithm, cfg.method = parseVariant(v)
+			values := model.Values{paramK: strconv.Itoa(k), paramSplit: g.Split, "seed": strconv.FormatUint(seed, 10)}
+			in.Values = values
+			r, err := execute(ctx, in, t, cfg, values, nil)
 			if err != nil {
 				return nil, err
 			}
-			w, err := workload.Evaluate(in.Table, res.Answerer, qs)
+			res, err := r.result(spec)
 			if err != nil {
 				return nil, err
 			}
-			row = append(row, w.MeanErr)
+			m := r.metrics()
+			row := []float64{m.NCP, m.DM}
+			for _, rr := range rs {
+				qs, err := rangeQueries(t, in, rr, g.Queries, seed+uint64(math.Round(rr*1000)))
+				if err != nil {
+					return nil, err
+				}
+				w, err := workload.Evaluate(in.Table, res.Answerer, qs)
+				if err != nil {
+					return nil, err
+				}
+				row = append(row, w.MeanErr)
+			}
+			if out[v] == nil {
+				out[v] = make([]float64, len(row))
+			}
+			for j, x := range row {
+				out[v][j] += x / float64(draws)
+			}
 		}
-		out[v] = row
 	}
 	return out, nil
 }
@@ -244,9 +267,26 @@ func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*mo
 	return out, nil
 }
 
+// series are the measurements of one table of the study: per key (a
+// ratio, k, d or |R|) and variant, NCP, DM and ARE.
+type series struct {
+	keys []string
+	rows []map[string][]float64
+}
+
+// col is one variant's figure (NCP 0, DM 1, ARE 2) along the series.
+func (s series) col(v string, i int) []float64 {
+	out := make([]float64, len(s.rows))
+	for j, r := range s.rows {
+		out[j] = r[v][i]
+	}
+	return out
+}
+
 // Study runs the grid on the universe of in (nil: DefaultGrid) and returns
 // the paper's tables: NCP, DM and the average relative error of
-// range-count queries against |PD|/|MT|, k, d and |R|.
+// range-count queries against |PD|/|MT|, k, d and |R|, then the trends
+// of Figures 10-15 held against those tables.
 func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(float64)) ([]method.Section, error) {
 	u, err := newUniverse(in)
 	if err != nil {
@@ -267,13 +307,27 @@ func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(floa
 	if in.Public != nil {
 		where = fmt.Sprintf("JT of the input: %d microdata and %d public individuals", u.t.mt, u.t.n-u.t.mt)
 	}
+	draws := max(1, g.Draws)
+	averaged := fmt.Sprintf("every figure is the mean of %d random draws of MT and PD (seeds %d..%d), as the paper averages five", draws, g.Seed, g.Seed+uint64(draws)-1)
+	if draws == 1 {
+		averaged = fmt.Sprintf("every figure is one random draw of MT and PD (seed %d; the paper averages five: expect noise between neighbouring points)", g.Seed)
+	}
+	var ks []string
+	for _, k := range g.Ks {
+		ks = append(ks, strconv.Itoa(k))
+	}
 	intro := method.Section{Title: "k-join-anonymity study (the shape of Sacharidis et al., Section 5, Figures 10-17)", Notes: []string{
 		"universe: " + where,
 		fmt.Sprintf("MT: %d random microdata tuples; PD: MT and other random individuals of the universe (JT = PD, as in Section 5)", g.MT),
 		fmt.Sprintf("defaults: |PD|/|MT| = %s, k = %d, d = %d (the first d QIs: %s), |R| = %s%% of the domain space, %d queries, seed %d",
 			model.FormatNumber(g.Ratio), g.K, g.D, strings.Join(in.Roles.QIs[:g.D], ","), model.FormatNumber(g.R*100), g.Queries, g.Seed),
+		averaged,
 		"NCP: normalised box perimeter summed over MT tuples, every variant normalised by the universe's domain; DM: MT tuples per box, summed; ARE: mean |estimate - truth| / truth",
 	}}
+	if k := in.Values[paramK]; k != "" {
+		intro.Notes = append(intro.Notes, fmt.Sprintf("the study uses the paper's grid (k = %s, default %d), not the run's k = %s, which applies to the workload line above",
+			strings.Join(ks, ", "), g.K, k))
+	}
 	secs := []method.Section{intro}
 	header := append([]string{""}, studyVariants...)
 	total := float64(len(g.Ratios) + len(g.Ks) + len(g.Ds) + 1)
@@ -284,78 +338,75 @@ func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(floa
 			progress(done / total)
 		}
 	}
-	table := func(title, label string, keys []string, rows []map[string][]float64, col int, digits int) method.Section {
-		s := method.Section{Title: title, Header: append([]string{label}, header[1:]...)}
-		for i, key := range keys {
+	table := func(title, label string, s series, col int, digits int) method.Section {
+		sec := method.Section{Title: title, Header: append([]string{label}, header[1:]...)}
+		for i, key := range s.keys {
 			line := []string{key}
 			for _, v := range studyVariants {
-				line = append(line, strconv.FormatFloat(rows[i][v][col], 'f', digits, 64))
+				line = append(line, strconv.FormatFloat(s.rows[i][v][col], 'f', digits, 64))
 			}
-			s.Rows = append(s.Rows, line)
+			sec.Rows = append(sec.Rows, line)
 		}
-		return s
+		return sec
 	}
 	// |PD|/|MT|.
-	var keys []string
-	var rows []map[string][]float64
+	var byRatio, byK, byD, byR series
 	for _, ratio := range g.Ratios {
 		m, err := u.measure(ctx, g, ratio, g.K, g.D, []float64{g.R})
 		if err != nil {
 			return nil, err
 		}
-		keys, rows = append(keys, model.FormatNumber(ratio)), append(rows, m)
+		byRatio.keys, byRatio.rows = append(byRatio.keys, model.FormatNumber(ratio)), append(byRatio.rows, m)
 		step()
 	}
 	at := fmt.Sprintf("k = %d, d = %d", g.K, g.D)
 	secs = append(secs,
-		table("NCP vs |PD|/|MT| ("+at+"; Figures 10a, 12a)", "|PD|/|MT|", keys, rows, 0, 1),
-		table("DM vs |PD|/|MT| ("+at+"; Figures 11a, 13a)", "|PD|/|MT|", keys, rows, 1, 0),
-		table(fmt.Sprintf("ARE vs |PD|/|MT| (%s, |R| = %s%%; Figures 14a, 15a)", at, model.FormatNumber(g.R*100)), "|PD|/|MT|", keys, rows, 2, 3))
+		table("NCP vs |PD|/|MT| ("+at+"; Figures 10a, 12a)", "|PD|/|MT|", byRatio, 0, 1),
+		table("DM vs |PD|/|MT| ("+at+"; Figures 11a, 13a)", "|PD|/|MT|", byRatio, 1, 0),
+		table(fmt.Sprintf("ARE vs |PD|/|MT| (%s, |R| = %s%%; Figures 14a, 15a)", at, model.FormatNumber(g.R*100)), "|PD|/|MT|", byRatio, 2, 3))
 	// k.
-	keys, rows = nil, nil
 	for _, k := range g.Ks {
 		m, err := u.measure(ctx, g, g.Ratio, k, g.D, []float64{g.R})
 		if err != nil {
 			return nil, err
 		}
-		keys, rows = append(keys, strconv.Itoa(k)), append(rows, m)
+		byK.keys, byK.rows = append(byK.keys, strconv.Itoa(k)), append(byK.rows, m)
 		step()
 	}
 	at = fmt.Sprintf("|PD|/|MT| = %s, d = %d", model.FormatNumber(g.Ratio), g.D)
 	secs = append(secs,
-		table("NCP vs k ("+at+"; Figures 10b, 12b)", "k", keys, rows, 0, 1),
-		table("DM vs k ("+at+"; Figures 11b, 13b)", "k", keys, rows, 1, 0),
-		table("ARE vs k ("+at+"; Figures 14b, 15b)", "k", keys, rows, 2, 3))
+		table("NCP vs k ("+at+"; Figures 10b, 12b)", "k", byK, 0, 1),
+		table("DM vs k ("+at+"; Figures 11b, 13b)", "k", byK, 1, 0),
+		table("ARE vs k ("+at+"; Figures 14b, 15b)", "k", byK, 2, 3))
 	// d.
-	keys, rows = nil, nil
 	for _, d := range g.Ds {
 		m, err := u.measure(ctx, g, g.Ratio, g.K, d, nil)
 		if err != nil {
 			return nil, err
 		}
-		keys, rows = append(keys, strconv.Itoa(d)), append(rows, m)
+		byD.keys, byD.rows = append(byD.keys, strconv.Itoa(d)), append(byD.rows, m)
 		step()
 	}
 	at = fmt.Sprintf("|PD|/|MT| = %s, k = %d", model.FormatNumber(g.Ratio), g.K)
 	secs = append(secs,
-		table("NCP vs d ("+at+"; Figures 10c, 12c)", "d", keys, rows, 0, 1),
-		table("DM vs d ("+at+"; Figures 11c, 13c)", "d", keys, rows, 1, 0))
-	// |R|.
+		table("NCP vs d ("+at+"; Figures 10c, 12c)", "d", byD, 0, 1),
+		table("DM vs d ("+at+"; Figures 11c, 13c)", "d", byD, 1, 0))
+	// |R|: one measurement answers every range size; as a series, its
+	// ARE is the third figure of each row.
 	m, err := u.measure(ctx, g, g.Ratio, g.K, g.D, g.Rs)
 	if err != nil {
 		return nil, err
 	}
 	step()
-	s := method.Section{Title: fmt.Sprintf("ARE vs |R| (|PD|/|MT| = %s, k = %d, d = %d; Figures 14c, 15c)", model.FormatNumber(g.Ratio), g.K, g.D),
-		Header: append([]string{"|R|"}, header[1:]...)}
 	for i, r := range g.Rs {
-		line := []string{model.FormatNumber(r*100) + "%"}
+		row := map[string][]float64{}
 		for _, v := range studyVariants {
-			line = append(line, strconv.FormatFloat(m[v][2+i], 'f', 3, 64))
+			row[v] = []float64{m[v][0], m[v][1], m[v][2+i]}
 		}
-		s.Rows = append(s.Rows, line)
+		byR.keys, byR.rows = append(byR.keys, model.FormatNumber(r*100)+"%"), append(byR.rows, row)
 	}
-	secs = append(secs, s)
+	secs = append(secs, table(fmt.Sprintf("ARE vs |R| (|PD|/|MT| = %s, k = %d, d = %d; Figures 14c, 15c)", model.FormatNumber(g.Ratio), g.K, g.D),
+		"|R|", byR, 2, 3))
 	// The split rule (SPEC 3.2): plain Mondrian's NCP under both rules.
 	rule := method.Section{Title: "Mondrian's split rule: NCP at the defaults", Header: []string{"rule", "mondrian", "mondrian-direct", "mondrian-refine"}}
 	for _, split := range []string{SplitWidest, SplitRoundRobin} {
@@ -367,22 +418,193 @@ func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(floa
 		}
 		rule.Rows = append(rule.Rows, []string{split, strconv.FormatFloat(m[0], 'f', 1, 64), strconv.FormatFloat(m[1], 'f', 1, 64), strconv.FormatFloat(m[2], 'f', 1, 64)})
 	}
-	secs = append(secs, rule)
+	secs = append(secs, rule, trends(byRatio, byK, byD, byR))
 	return secs, nil
 }
 
-// measureOnly is the NCP of some variants at the grid's defaults.
-func (u *universe) measureOnly(ctx context.Context, g Grid, variants []string) ([]float64, error) {
-	t, in := u.draw(g.MT, g.Ratio, g.D, g.Seed)
-	var out []float64
-	for _, v := range variants {
-		cfg := config{variant: v, k: g.K, split: g.Split, seed: g.Seed}
-		cfg.algorithm, cfg.method = parseVariant(v)
-		r, err := execute(ctx, in, t, cfg, nil, nil)
-		if err != nil {
-			return nil, err
+// kjaVariants are the study's KJA columns.
+var kjaVariants = []string{MondrianDirect, MondrianRefine, TopDownDirect, TopDownRefine}
+
+// direction is how a series moves along its parameter.
+type direction int
+
+const (
+	flat direction = iota
+	steadyUp
+	mostlyUp // higher at the end, with a step down on the way
+	steadyDown
+	mostlyDown
+)
+
+// same is the relative difference below which two figures are equal (the
+// tables print 1 or 3 decimals; averaging leaves float noise only).
+const same = 1e-9
+
+// trend classifies a series by its ends and its steps: steady when
+// every step goes one way, mostly when the ends and most steps do (a
+// series whose ends differ but whose steps mostly go the other way is
+// classed by its steps, so a rise then a fall reads as neither).
+func trend(xs []float64) direction {
+	if len(xs) < 2 {
+		return flat
+	}
+	eq := func(a, b float64) bool { return math.Abs(a-b) <= same*math.Max(math.Abs(a), math.Abs(b)) }
+	first, last := xs[0], xs[len(xs)-1]
+	if eq(first, last) {
+		return flat
+	}
+	up := last > first
+	with, against := 0, 0
+	for i := 1; i < len(xs); i++ {
+		switch {
+		case eq(xs[i], xs[i-1]):
+		case (xs[i] > xs[i-1]) == up:
+			with++
+		default:
+			against++
 		}
-		out = append(out, r.metrics().NCP)
+	}
+	switch {
+	case against == 0 && up:
+		return steadyUp
+	case against == 0:
+		return steadyDown
+	case with <= against:
+		return flat // the ends differ, but the steps go either way
+	case up:
+		return mostlyUp
+	}
+	return mostlyDown
+}
+
+// path writes a series as a -> b -> c.
+func path(xs []float64, digits int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatFloat(x, 'f', digits, 64)
+	}
+	return strings.Join(parts, " -> ")
+}
+
+// expect holds a trend the paper states against some variants' series:
+// it agrees when every series moves the stated way at every step, agrees
+// overall when every series ends the stated way, and disagrees where a
+// series does not.
+func expect(claim string, want direction, s series, variants []string, col, digits int) string {
+	steady, overall := want, want+1 // steadyUp then mostlyUp, steadyDown then mostlyDown
+	var bumpy, against []string
+	for _, v := range variants {
+		xs := s.col(v, col)
+		switch trend(xs) {
+		case steady:
+		case overall:
+			bumpy = append(bumpy, v+" "+path(xs, digits))
+		default:
+			against = append(against, v+" "+path(xs, digits))
+		}
+	}
+	switch {
+	case len(against) == len(variants):
+		return "DISAGREES: " + claim + ": no variant does here (" + strings.Join(against, "; ") + ")"
+	case len(against) > 0:
+		out := "PARTLY DISAGREES: " + claim + ": not here for " + strings.Join(against, "; ")
+		if len(bumpy) > 0 {
+			out += "; only overall for " + strings.Join(bumpy, "; ")
+		}
+		return out
+	case len(bumpy) > 0:
+		return "agrees overall: " + claim + ", but not at every step for " + strings.Join(bumpy, "; ")
+	}
+	return "agrees: " + claim + ", at every step for " + strings.Join(variants, ", ")
+}
+
+// trends holds the trends of Sacharidis et al.'s Figures 10-15 against
+// the tables just printed (the same numbers, unrounded), and says plainly
+// where this data disagrees with the paper's IPUMS results.
+func trends(byRatio, byK, byD, byR series) method.Section {
+	sec := method.Section{Title: "Trends against the paper (Sacharidis et al., Section 5, Figures 10-15; IPUMS there, this input here)"}
+	add := func(line string) { sec.Notes = append(sec.Notes, line) }
+	// Ratio 1 is JT = MT, where KJA is k-anonymity: the fall starts there.
+	add(expect("KJA's NCP falls as |PD|/|MT| grows (Figures 10a, 12a)", steadyDown, byRatio, kjaVariants, 0, 1))
+	plainFlat := true
+	for _, v := range []string{MondrianPlain, TopDownPlain} {
+		plainFlat = plainFlat && trend(byRatio.col(v, 0)) == flat
+	}
+	if plainFlat {
+		add("agrees: plain k-anonymity's NCP stays constant as |PD|/|MT| grows (it does not read PD; Figure 10a)")
+	} else {
+		add("DISAGREES: plain k-anonymity's NCP moves with |PD|/|MT| (" + MondrianPlain + " " + path(byRatio.col(MondrianPlain, 0), 1) +
+			"; " + TopDownPlain + " " + path(byRatio.col(TopDownPlain, 0), 1) + "), though it does not read PD")
+	}
+	add(expect("KJA's DM falls as |PD|/|MT| grows (Figures 11a, 13a)", steadyDown, byRatio, kjaVariants, 1, 0))
+	add(expect("Refinement's ARE falls as |PD|/|MT| grows (Figures 14a, 15a)", steadyDown, byRatio, []string{MondrianRefine, TopDownRefine}, 2, 3))
+	add(expect("NCP rises with k (Figures 10b, 12b)", steadyUp, byK, studyVariants, 0, 1))
+	add(expect("DM rises with k (Figures 11b, 13b)", steadyUp, byK, studyVariants, 1, 0))
+	add(expect("ARE rises with k (Figures 14b, 15b)", steadyUp, byK, []string{MondrianPlain, MondrianRefine, TopDownPlain, TopDownRefine}, 2, 3))
+	add(expect("NCP rises with d (Figures 10c, 12c)", steadyUp, byD, studyVariants, 0, 1))
+	add(expect("ARE falls as |R| grows (Figure 14c: \"the estimation accuracy increases with |R|\")", steadyDown, byR,
+		[]string{MondrianPlain, MondrianRefine, TopDownPlain, TopDownRefine}, 2, 3))
+	// Direct against Refinement, at every point where PD takes part.
+	for _, alg := range []struct{ name, direct, refine, paper string }{
+		{"Mondrian", MondrianDirect, MondrianRefine, "Direct"},
+		{"TopDown", TopDownDirect, TopDownRefine, "Refinement"},
+	} {
+		points, directWins, refineWins, directDM := 0, 0, 0, 0
+		for table, s := range []series{byRatio, byK, byD} {
+			for i, key := range s.keys {
+				if table == 0 && key == "1" {
+					continue // |PD|/|MT| = 1: JT = MT, both are k-anonymity
+				}
+				d, r := s.rows[i][alg.direct][0], s.rows[i][alg.refine][0]
+				if s.rows[i][alg.direct][1] < s.rows[i][alg.refine][1]*(1-same) {
+					directDM++
+				}
+				points++
+				switch {
+				case d < r*(1-same):
+					directWins++
+				case r < d*(1-same):
+					refineWins++
+				}
+			}
+		}
+		paper := fmt.Sprintf("the paper finds %s better for %s, on IPUMS (Section 5; on uniform data the two are close)", alg.paper, alg.name)
+		better, counts := "Direct", ""
+		if refineWins > directWins {
+			better = "Refinement"
+			counts = fmt.Sprintf("lower NCP at %d of %d points, Direct at %d; Direct has the lower DM at %d", refineWins, points, directWins, directDM)
+		} else {
+			counts = fmt.Sprintf("lower NCP at %d of %d points, Refinement at %d; Direct has the lower DM at %d", directWins, points, refineWins, directDM)
+		}
+		switch {
+		case directWins == refineWins:
+			add(fmt.Sprintf("neither agrees nor disagrees: for %s, Direct and Refinement each have the lower NCP at %d of %d points; %s", alg.name, directWins, points, paper))
+		case better == alg.paper:
+			add(fmt.Sprintf("agrees: for %s, %s has the %s; %s", alg.name, better, counts, paper))
+		default:
+			add(fmt.Sprintf("DISAGREES: for %s, %s has the %s; %s", alg.name, better, counts, paper))
+		}
+	}
+	return sec
+}
+
+// measureOnly is the NCP of some variants at the grid's defaults,
+// averaged over g.Draws draws.
+func (u *universe) measureOnly(ctx context.Context, g Grid, variants []string) ([]float64, error) {
+	draws := max(1, g.Draws)
+	out := make([]float64, len(variants))
+	for i := 0; i < draws; i++ {
+		seed := g.Seed + uint64(i)
+		t, in := u.draw(g.MT, g.Ratio, g.D, seed)
+		for j, v := range variants {
+			cfg := config{variant: v, k: g.K, split: g.Split, seed: seed}
+			cfg.algorithm, cfg.method = parseVariant(v)
+			r, err := execute(ctx, in, t, cfg, nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			out[j] += r.metrics().NCP / float64(draws)
+		}
 	}
 	return out, nil
 }

@@ -37,6 +37,7 @@ type details struct {
 	PublicRows      int      `json:"public_rows"`
 	SmallestBox     int      `json:"smallest_box"`
 	SmallestGroup   int      `json:"smallest_sensitive_group"`
+	NCPDomain       string   `json:"ncp_domain"`
 }
 
 type domain struct {
@@ -126,6 +127,10 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	if s, ok := m.Parameters["split"]; ok && s != "widest" && s != "round-robin" {
 		r.Add(false, "parameter split", "split = %q is neither widest nor round-robin", s)
 	}
+	// The domain NCP is normalised by: JT's whenever a public table was
+	// given (every variant), MT's for the plain variants without one.
+	r.Add(det.NCPDomain == "JT" || (det.NCPDomain == "MT" && method == plainKA), "NCP domain",
+		"details.ncp_domain = %q: numeric extents span JT (microdata and public tuples), or MT for plain k-anonymity without a public table", det.NCPDomain)
 	axes, err := readDomain(man, m, det)
 	if err != nil {
 		return err
@@ -225,6 +230,28 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	if nSG == 0 {
 		minSG = 0
 	}
+	// How many microdata tuples a sensitive group holds (Sacharidis et
+	// al., Section 3.2): under Refinement a group is a first-round
+	// k-anonymous group of MT, so at least k; under plain k-anonymity it
+	// is a box of microdata tuples only, so at least k too; under Direct
+	// it is a box, whose k counts JT tuples, so a single microdata tuple
+	// is allowed.
+	smallSG := 0
+	for _, n := range siN {
+		if kerr == nil && n < k {
+			smallSG++
+		}
+	}
+	switch method {
+	case refineKA:
+		r.Add(kerr == nil && smallSG == 0, "sensitive group size", "under refinement a sensitive group is a first-round k-anonymous group of the microdata: every one holds at least k = %s microdata tuples in si.csv (smallest %d; %d hold fewer)",
+			m.Parameters["k"], minSG, smallSG)
+	case plainKA:
+		r.Add(kerr == nil && smallSG == 0, "sensitive group size", "under k-anonymity a sensitive group is one box of microdata tuples only: every one holds at least k = %s microdata tuples in si.csv (smallest %d; %d hold fewer)",
+			m.Parameters["k"], minSG, smallSG)
+	default:
+		r.Add(true, "sensitive group size", "under %s a sensitive group is one box, and k counts its JT tuples: it may hold a single microdata tuple (smallest %d), so its microdata count is not held to k", method, minSG)
+	}
 
 	// Figures from the files: MT tuples per box are the group's count when
 	// a group is one box (plain and Direct); under Refinement only the
@@ -263,7 +290,8 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 			badJoin++
 		}
 	}
-	r.Add(badJoin == 0 && (method != plainKA || len(det.Join) == 0), "join columns", "the columns that joined the tables are dropped columns (identifiers), none for plain k-anonymity")
+	r.Add(badJoin == 0 && (method != plainKA || len(det.Join) == 0 || det.NCPDomain == "JT"), "join columns",
+		"the columns that joined the tables are dropped columns (identifiers); plain k-anonymity names them only when a public table set its NCP domain")
 	r.Claims(before, 6, nil)
 
 	if opt.Original != nil {

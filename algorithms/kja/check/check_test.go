@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -360,5 +362,147 @@ func TestCheckWithRawPublicTable(t *testing.T) {
 	rep, err := pipeline.Check(dir, origRaw, raw)
 	if err != nil || !rep.OK() {
 		t.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
+	}
+}
+
+// TestRefinementGroupsHoldK forges a Refinement release that agrees with
+// its input in every other respect: one box whose microdata tuples are
+// fewer than k is moved, with exactly its tuples' si.csv rows, into a new
+// sensitive group, and the manifest's counts are restated. The box still
+// holds k JT tuples and every sensitive value stays with its tuple, so
+// only the rule that a sensitive group is a first-round k-anonymous group
+// of MT (Sacharidis et al., Section 3.2) catches it.
+func TestRefinementGroupsHoldK(t *testing.T) {
+	mtPath, pdPath := universe(t)
+	dir, prep := export(t, mtPath, pdPath, "mondrian-refine")
+	const k = 8
+	audit, err := model.ReadAudit(model.AuditPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jat := readCSV(t, filepath.Join(dir, "jat.csv"))
+	si := readCSV(t, filepath.Join(dir, "si.csv"))
+	// Microdata tuples (input rows) per box, and the largest SG id.
+	mtOf := map[string][]int{}
+	maxSG := 0
+	for row, e := range audit.RowMap["jat.csv"] {
+		if e >= 0 {
+			mtOf[jat[row+1][0]] = append(mtOf[jat[row+1][0]], e)
+		}
+		var sg int
+		fmt.Sscan(jat[row+1][1], &sg)
+		maxSG = max(maxSG, sg)
+	}
+	victim := ""
+	for id, rows := range mtOf {
+		if len(rows) < k && (victim == "" || len(rows) < len(mtOf[victim]) || len(rows) == len(mtOf[victim]) && id < victim) {
+			victim = id
+		}
+	}
+	if victim == "" {
+		t.Fatal("no box of the release holds fewer than k microdata tuples: the forgery needs one")
+	}
+	newSG := strconv.Itoa(maxSG + 1)
+	for _, rec := range jat[1:] {
+		if rec[0] == victim {
+			rec[1] = newSG
+		}
+	}
+	moved := map[int]bool{}
+	for _, e := range mtOf[victim] {
+		moved[e] = true
+	}
+	for row, e := range audit.RowMap["si.csv"] {
+		if moved[e] {
+			si[row+1][0] = newSG
+		}
+	}
+	bad := copyRelease(t, dir)
+	writeCSV(t, filepath.Join(bad, "jat.csv"), jat)
+	writeCSV(t, filepath.Join(bad, "si.csv"), si)
+	verifytest.Restate(t, bad, func(m map[string]any) {
+		d := details(m)
+		d["sensitive_groups"] = d["sensitive_groups"].(float64) + 1
+		d["smallest_sensitive_group"] = float64(len(mtOf[victim]))
+	})
+	for name, check := range map[string]func() (*verify.Report, error){
+		"files alone": func() (*verify.Report, error) { return pipeline.Check(bad, nil, nil) },
+		"original+pd": func() (*verify.Report, error) { return pipeline.Check(bad, prep.Source, prep.Public) },
+	} {
+		rep, err := check()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var failed []string
+		for _, l := range rep.Lines {
+			if !l.OK {
+				failed = append(failed, l.Name)
+			}
+		}
+		if strings.Join(failed, ",") != "sensitive group size" {
+			t.Errorf("%s: a sensitive group of %d microdata tuples (k = %d): failed lines %v, want exactly the group size\n%s",
+				name, len(mtOf[victim]), k, failed, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+}
+
+// lineOf is the report line of that name (nil: none).
+func lineOf(rep *verify.Report, name string) *verify.Line {
+	for i := range rep.Lines {
+		if rep.Lines[i].Name == name {
+			return &rep.Lines[i]
+		}
+	}
+	return nil
+}
+
+// TestNCPNormaliserLines: every variant given a public table normalises
+// NCP by JT's domain; the checker confirms it with --public, names it
+// unconfirmed (a passing line) without, and catches a manifest that
+// calls the domain MT's while it is JT's, or a KJA domain that is MT's.
+func TestNCPNormaliserLines(t *testing.T) {
+	mtPath, pdPath := universe(t)
+	for _, variant := range []string{"mondrian-direct", "topdown-refine", "mondrian"} {
+		dir, prep := export(t, mtPath, pdPath, variant)
+		withPD, err := pipeline.Check(dir, prep.Source, prep.Public)
+		if err != nil || !withPD.OK() || lineOf(withPD, "NCP normaliser") == nil || lineOf(withPD, "NCP normaliser unconfirmed") != nil {
+			t.Fatalf("%s with --public: %v\n%s", variant, err, strings.Join(withPD.Strings(), "\n"))
+		}
+		alone, err := pipeline.Check(dir, prep.Source, nil)
+		if l := lineOf(alone, "NCP normaliser unconfirmed"); err != nil || !alone.OK() || l == nil || lineOf(alone, "NCP normaliser") != nil {
+			t.Fatalf("%s without --public: %v\n%s", variant, err, strings.Join(alone.Strings(), "\n"))
+		}
+		// The manifest calls JT's domain MT's: a KJA variant cannot have
+		// one, and plain k-anonymity's MT extent is narrower.
+		bad := copyRelease(t, dir)
+		verifytest.Restate(t, bad, func(m map[string]any) { details(m)["ncp_domain"] = "MT" })
+		rep, err := pipeline.Check(bad, prep.Source, nil)
+		if err == nil && rep.OK() {
+			t.Errorf("%s: ncp_domain MT passes:\n%s", variant, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+	// Without a public table, plain k-anonymity's domain is MT's and the
+	// original alone confirms it.
+	p := pipeline.Project{Input: mtPath, Method: "kja", Variant: "mondrian",
+		Roles: model.Roles{IDs: []string{"id"}, QIs: []string{"age", "income"}, SA: "occupation"}, Params: model.Values{"k": "8", "seed": "5"}}
+	src, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(p, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Run(context.Background(), prep, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rel")
+	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := pipeline.Check(out, prep.Source, nil)
+	if l := lineOf(rep, "NCP normaliser"); err != nil || !rep.OK() || l == nil || !strings.Contains(l.Text, "microdata's extent") {
+		t.Fatalf("plain without PD: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}
 }

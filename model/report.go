@@ -71,6 +71,20 @@ func RenderReport(m *Manifest) string {
 		fmt.Fprintf(&w, "- %s: %s (limit %s) — %s\n", f.Name, reportNumber(f.Value), f.Limit, mark)
 	}
 	w.WriteString("\n")
+	if c.RiskSummary != "" {
+		w.WriteString("## In plain words\n\n" + c.RiskSummary + "\n\n")
+	}
+	if len(c.Risk) > 0 {
+		w.WriteString("## Risk and utility (the figures every method's release gets)\n\n| figure | value | what it measures |\n|---|---|---|\n")
+		for _, f := range c.Risk {
+			name := f.Name
+			if f.Limit != "" {
+				name += " (above " + f.Limit + ")"
+			}
+			fmt.Fprintf(&w, "| %s | %s | %s |\n", strings.ReplaceAll(name, "|", "\\|"), reportNumber(f.Value), strings.ReplaceAll(f.Help, "|", "\\|"))
+		}
+		w.WriteString("\n")
+	}
 	if c.Verified {
 		w.WriteString("Independent verification from the published files: **passed**.\n\n")
 	} else if len(c.Checks) > 0 {

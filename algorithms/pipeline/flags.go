@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -140,6 +141,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.StringVar(&p.Delimiter, "delimiter", "", "field separator (default: detect , ; tab |)")
 	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
 	fs.IntVar(&p.PublicRows, "public-rows", 0, "rows of a synthetic public table (dataset:NAME; 0: its default)")
+	fs.Float64Var(&p.RiskThreshold, "risk-threshold", 0, "prosecutor risk above which a record counts as at risk (default 0.2)")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
 	fs.BoolVar(&a.Force, "force", false, "replace an existing release")
 	fs.BoolVar(&a.Accept, "accept-violations", false, "write a release even if it fails its privacy verification (the manifest says so)")
@@ -193,6 +195,9 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	}
 	if a.Rows > 0 {
 		a.Project.Rows = a.Rows
+	}
+	if t := a.Project.RiskThreshold; t < 0 || t > 1 || math.IsNaN(t) {
+		return nil, &model.ParamError{Param: "risk-threshold", Value: fmt.Sprint(t), Reason: "must be in (0,1]", Hint: "a probability, e.g. 0.2 (records in classes of fewer than 5)"}
 	}
 	if a.Project.PublicRows < 0 {
 		return nil, &model.ParamError{Param: "public-rows", Value: fmt.Sprint(a.Project.PublicRows), Reason: "must be >= 0", Hint: "the number of rows of a generated public table (0: its default)"}
@@ -291,6 +296,9 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	}
 	if set["public-rows"] {
 		out.PublicRows = flags.PublicRows
+	}
+	if set["risk-threshold"] {
+		out.RiskThreshold = flags.RiskThreshold
 	}
 	for k, v := range flags.Hierarchies {
 		if out.Hierarchies == nil {

@@ -51,6 +51,9 @@ type Project struct {
 	// table draws from the same population as a generated input.
 	Public     string `json:"public,omitempty"`
 	PublicRows int    `json:"public_rows,omitempty"`
+	// RiskThreshold is the prosecutor risk above which a record counts as
+	// at risk in the figures every release gets (0: risk's default).
+	RiskThreshold float64 `json:"risk_threshold,omitempty"`
 }
 
 // LoadProject reads a project.json. Errors name the file and the line:

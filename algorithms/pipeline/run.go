@@ -14,6 +14,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
+	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
@@ -161,6 +162,11 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
+	// The figures every release gets, measured on the release as it will
+	// be published (check recomputes them from the files).
+	if err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold); err != nil {
+		return nil, err
+	}
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
@@ -196,6 +202,46 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+}
+
+// Risk measures a run's release as an attacker would read it once
+// published (algorithms/risk), without writing it: the release is built
+// in memory (rows shuffled with a fixed seed: order does not change a
+// figure) and read by the method's viewer. threshold is the prosecutor
+// risk above which a record counts as at risk (0: the default).
+func Risk(res *method.Result, threshold float64) (*risk.Report, *risk.View, error) {
+	if res == nil || res.Release == nil {
+		return nil, nil, fmt.Errorf("no release to measure")
+	}
+	rel, _, err := res.Release(1)
+	if err != nil {
+		return nil, nil, err
+	}
+	rel.Manifest.RowsIn = res.RowsIn
+	return measure(rel, res.Spec.Name, threshold)
+}
+
+func measure(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+	view, ok := catalog.Viewer(method)
+	if !ok || view == nil {
+		return nil, nil, fmt.Errorf("method %s registers no viewer", method)
+	}
+	mem, err := verify.OpenMemory(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mem.Risk(view, threshold)
+}
+
+// stateRisk puts the release's risk figures and their summary into its
+// manifest.
+func stateRisk(rel *model.Release, method string, threshold float64) error {
+	rep, _, err := measure(rel, method, threshold)
+	if err != nil {
+		return fmt.Errorf("measuring the release's risk: %w", err)
+	}
+	rel.Manifest.Risk, rel.Manifest.RiskSummary = rep.ManifestFigures(), rep.Summary
+	return nil
 }
 
 // statedChecks are the verification lines the manifest states (and
@@ -273,6 +319,9 @@ func Summary(w io.Writer, p *Prepared, res *method.Result, elapsed time.Duration
 			mark = "! "
 		}
 		fmt.Fprintf(w, "%s%-40s %s\n", mark, f.Name, fmtFig(f.Value))
+	}
+	for _, n := range res.Warnings {
+		fmt.Fprintf(w, "warning    %s\n", n)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "note       %s\n", n)

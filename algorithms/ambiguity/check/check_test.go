@@ -124,11 +124,11 @@ func TestReleasesPass(t *testing.T) {
 			dir, prep := export(t, c.p)
 			files := "files,contents,report,declaration,parameters,release files,duplicate-free,groups,alpha-presence,beta-association,diversity,claims"
 			rep := check(t, dir, nil, false)
-			if !rep.OK() || lineNames(rep) != files+",checks" {
+			if !rep.OK() || lineNames(rep) != files+",risk,checks" {
 				t.Fatalf("files only: %s\n%s", lineNames(rep), strings.Join(rep.Strings(), "\n"))
 			}
 			rep = check(t, dir, prep.Source, true)
-			want := files + ",audit,shuffled,coverage,values,frequencies,checks"
+			want := files + ",audit,shuffled,coverage,values,frequencies,risk,checks"
 			if !rep.OK() || lineNames(rep) != want {
 				t.Fatalf("with the original: %s\n%s", lineNames(rep), strings.Join(rep.Strings(), "\n"))
 			}

@@ -39,8 +39,8 @@ var (
 	// The lines of a check: report compares report.md with the manifest
 	// (hand-written releases without a report have no such line).
 	namesChecks     = []string{"files", "contents", "report", "declaration", "columns", "sa columns", "sa domain", "hierarchy", "subdomains", "P'-privacy", "disclosure", "tuples covered", "fake budget"}
-	namesNoOriginal = append(append([]string(nil), namesChecks...), "claims", "checks")
-	namesOriginal   = append(append([]string(nil), namesChecks...), "tuples", "support", "generalization", "shuffled", "claims", "checks")
+	namesNoOriginal = append(append([]string(nil), namesChecks...), "claims", "risk", "checks")
+	namesOriginal   = append(append([]string(nil), namesChecks...), "tuples", "support", "generalization", "shuffled", "claims", "risk", "checks")
 )
 
 // withoutReport drops the lines a hand-written release has no data for:
@@ -48,7 +48,7 @@ var (
 func withoutReport(list []string) []string {
 	var out []string
 	for _, n := range list {
-		if n != "report" && n != "checks" {
+		if n != "report" && n != "checks" && n != "risk" {
 			out = append(out, n)
 		}
 	}
@@ -335,7 +335,8 @@ func TestPipelineReleasePasses(t *testing.T) {
 		"ok   tuples covered: every group has at least one subdomain per published tuple (0 groups short)",
 		"ok   fake budget: 0 fake values in all, every group within the budget 0 (0 groups over)",
 		"ok   claims: the 9 figures the manifest states agree with the files; unconfirmed without --original: members with P'(v) = 0, rows_in, dropped_columns",
-		"ok   checks: the 13 verification lines the manifest states agree with this check; unconfirmed without the original or the audit record: faithful",
+		"ok   risk: the 23 figures every release gets (re-identification, diversity, closeness, loss) agree with the files",
+		"ok   checks: the 14 verification lines the manifest states agree with this check; unconfirmed without the original or the audit record: faithful",
 	}
 	if strings.Join(rep.Strings(), "\n") != strings.Join(wantStrings, "\n") {
 		t.Fatalf("report:\n%s", strings.Join(rep.Strings(), "\n"))
@@ -680,7 +681,7 @@ func TestOriginalWithAnExtraRow(t *testing.T) {
 	if l := line(t, rep, "tuples"); l.Text != "the quasi-identifier tuples of qi.csv are exactly the original's (1 QI combinations differ in count)" {
 		t.Fatalf("%s", l)
 	}
-	if got := len(rep.Lines) - len(claimLines(rep)); got != len(namesChecks)+2 { // tuples, checks
+	if got := len(rep.Lines) - len(claimLines(rep)); got != len(namesChecks)+3 { // tuples, risk, checks
 		t.Fatalf("checks went on after the tuples failed: %q", names(rep))
 	}
 	// A missing row, or a missing QI column or SA column in the original.
@@ -745,7 +746,7 @@ func TestHandWrittenFigure2(t *testing.T) {
 	// (testdata/figure2), passes with and without the original.
 	rep := check(t, "testdata/figure2", nil)
 	wantFailing(t, rep)
-	if len(rep.Lines) != len(namesNoOriginal)-2 {
+	if len(rep.Lines) != len(namesNoOriginal)-3 {
 		t.Fatalf("lines %q", names(rep))
 	}
 	rep = check(t, "testdata/figure2", orig)

@@ -465,8 +465,10 @@ func summary(v *View, rep *Report) string {
 	if v.SA != "" {
 		if f, ok := rep.Get(KeyTopBelief); ok {
 			fmt.Fprintf(&b, " An adversary who knows a person's quasi-identifiers believes their %s is one particular value with probability at most %s", v.SA, trimFloat(f.Value))
-			if l, ok := rep.Get(KeyDistinctL); ok {
+			if l, ok := rep.Get(KeyDistinctL); ok && l.Value > 1 {
 				fmt.Fprintf(&b, ", and finds at least %d values to choose from", int(l.Value))
+			} else if ok {
+				b.WriteString("; some classes publish a single value, which they disclose")
 			}
 			b.WriteString(".")
 		}

@@ -56,7 +56,7 @@ func TestRiskAgainstBruteForce(t *testing.T) {
 		{"sampling census", pipeline.Project{Input: "dataset:census", Rows: 2000, Roles: model.Roles{QIs: []string{"age", "sex", "education", "race"}, SA: "occupation"},
 			Method: "sampling", Params: model.Values{"sampling-rate": "0.9", "max-distortion": "0.6"}}, readRecordLevel("published.csv")},
 		{"kja mondrian-refine universe", pipeline.Project{Input: filepath.Join(dir, "u", "mt.csv"), Public: filepath.Join(dir, "u", "pd.csv"),
-			Roles: model.Roles{IDs: []string{"id"}, QIs: []string{"age", "income", "sex"}, SA: "occupation"},
+			Roles:  model.Roles{IDs: []string{"id"}, QIs: []string{"age", "income", "sex"}, SA: "occupation"},
 			Method: "kja", Variant: "mondrian-refine", Params: model.Values{"k": "10"}}, readKJA},
 	}
 	for _, c := range cases {

@@ -526,6 +526,9 @@ func cmdEval(a *pipeline.Args, w, ew io.Writer) error {
 	opt := workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: a.Seed, Selectivity: a.Selectivity, Dims: a.Dims}
 	ctx, cancel := interruptible()
 	defer cancel()
+	if a.Compare {
+		return evalCompare(ctx, a, w, ew, opt)
+	}
 	if a.Sweep != "" {
 		param, values, err := pipeline.ParseSweep(a.Sweep)
 		if err != nil {
@@ -576,11 +579,47 @@ func cmdEval(a *pipeline.Args, w, ew io.Writer) error {
 	if err := printWorkload(w, a, res.Workload, r, opt); err != nil {
 		return err
 	}
+	if rep, _, err := pipeline.Risk(res, p.Project.RiskThreshold); err == nil {
+		fmt.Fprintln(w)
+		pipeline.PrintRisk(w, rep)
+	} else {
+		fmt.Fprintf(w, "risk figures not computed: %v\n", err)
+	}
 	secs, err := env.RunStudy(ctx, p, opt)
 	if err != nil {
 		return err
 	}
 	pipeline.PrintSections(w, secs)
+	return nil
+}
+
+// evalCompare runs every method on the input with comparable settings
+// (--k, default 10) and prints one table of their figures.
+func evalCompare(ctx context.Context, a *pipeline.Args, w, ew io.Writer, opt workload.Options) error {
+	project := env.WithDefaults(a.Project)
+	t, err := env.LoadTable(project)
+	if err != nil {
+		return err
+	}
+	k := 10
+	if s, ok := a.Project.Params["k"]; ok {
+		x, ok := model.ParseNumber(s)
+		if !ok || x < 2 || x != float64(int(x)) {
+			return &model.ParamError{Param: "k", Value: s, Reason: "must be an integer >= 2", Hint: "the group size every method that has one gets"}
+		}
+		k = int(x)
+	}
+	progress, clear := func(float64) {}, func() {}
+	if isTerminal(ew) {
+		progress, clear = pipeline.ProgressLine(ew, time.Now)
+	}
+	opt.Shape = workload.CountIn
+	rows, err := pipeline.Compare(ctx, env, project, t, pipeline.CompareOptions{K: k, Workload: opt, Threshold: project.RiskThreshold, Progress: progress})
+	clear()
+	if err != nil {
+		return err
+	}
+	pipeline.PrintCompare(w, rows, k, opt)
 	return nil
 }
 

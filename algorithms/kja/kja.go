@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"privlab/algorithms/method"
@@ -101,6 +102,14 @@ func (Method) Spec() method.Spec {
 		NeedsSA:     true,
 		Public:      method.PublicOptional,
 		Suggested:   model.Values{paramK: "10"},
+		// Plain Mondrian k-anonymity, or its refinement with the public
+		// database when there is one (Section 4).
+		Compare: func(k int, _ *model.Table, _ model.Roles, public bool) (string, model.Values) {
+			if public {
+				return MondrianRefine, model.Values{paramK: strconv.Itoa(k)}
+			}
+			return MondrianPlain, model.Values{paramK: strconv.Itoa(k)}
+		},
 		// Section 5 of Sacharidis et al. runs the universe data at k = 50.
 		ForDataset:  map[string]model.Values{"universe": {paramK: "50"}},
 		Charts:      "Boxes",

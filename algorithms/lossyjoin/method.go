@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"privlab/algorithms/method"
@@ -71,6 +72,22 @@ var (
 	alphaParam = withHelp(model.StandardParams["alpha"], "0.33", "largest fraction of one sensitive value in a class ((alpha,k)-anonymity, Definition 1)")
 )
 
+// compareSettings make lossyjoin comparable with the other methods: the
+// group size k, and alpha at its default unless the most frequent
+// sensitive value's share is higher (no (alpha,k)-anonymous partition
+// exists below it, Definition 1), then that share rounded up.
+func compareSettings(k int, t *model.Table, roles model.Roles, _ bool) (string, model.Values) {
+	alpha := 0.33
+	if c := t.Column(roles.SA); c != nil && t.Rows > 0 {
+		top := 0
+		for _, n := range c.Counts() {
+			top = max(top, n)
+		}
+		alpha = math.Max(alpha, math.Ceil(100*float64(top)/float64(t.Rows))/100)
+	}
+	return VariantLossy, model.Values{"k": strconv.Itoa(k), "alpha": strconv.FormatFloat(math.Min(1, alpha), 'g', -1, 64)}
+}
+
 func withHelp(p model.ParamSpec, def, help string) model.ParamSpec {
 	p.Default, p.Help = def, help
 	return p
@@ -95,7 +112,8 @@ func (Method) Spec() method.Spec {
 		Files: []string{FileNSS, FileSS, FileGeneralized + " <variant alpha>", FileDomains + " <variant alpha>"},
 		Insensitive: "dropped: nss.csv holds the quasi-identifiers and ClassID, ss.csv ClassID and the sensitive attribute " +
 			"(variant alpha: generalized.csv holds the generalized quasi-identifiers and the sensitive attribute)",
-		NeedsSA:     true,
+		NeedsSA: true,
+		Compare: compareSettings,
 		Charts:      "Classes",
 		ChartParams: []string{"k", "alpha"},
 		Certifies: "every class holds at least k records and no sensitive value makes up more than alpha of a class, " +

@@ -136,6 +136,12 @@ type Spec struct {
 	// Suggested are the values the workbench starts with where they differ
 	// from the defaults (e.g. a grouping that shows groups at once).
 	Suggested model.Values
+	// Compare gives the settings that make the method comparable with the
+	// others on the same data (privlab eval --compare, the Compare pane):
+	// the variant and values for a group size k on table t with the roles,
+	// given whether a public table is at hand; nil uses the defaults (a
+	// method without a group size).
+	Compare func(k int, t *model.Table, roles model.Roles, public bool) (variant string, values model.Values)
 	// ForDataset are values that suit one embedded dataset (by name, e.g.
 	// the paper's own setting for its worked example), applied over
 	// Suggested when the input is that dataset.

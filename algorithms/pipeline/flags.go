@@ -39,6 +39,7 @@ type Args struct {
 	Dims        int
 	CSV         string
 	Sweep       string
+	Compare     bool
 	Help        bool
 	flagsSet    map[string]bool
 	paramsGiven model.Values
@@ -157,7 +158,8 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Float64Var(&a.Selectivity, "selectivity", 0.05, "eval: fraction of the table a count-in query selects (s)")
 	fs.IntVar(&a.Dims, "qd", 0, "eval: quasi-identifiers a count-in query conditions on (default min(4, QIs))")
 	fs.StringVar(&a.CSV, "csv", "", "eval: write the per-query results (or the sweep table) to this CSV file")
-	fs.StringVar(&a.Sweep, "sweep", "", "eval: PARAM=V1,V2,... re-run once per value and compare")
+	fs.StringVar(&a.Sweep, "sweep", "", "eval: PARAM=V1,V2,... or PARAM=FROM..TO[:STEP] re-run once per value and compare")
+	fs.BoolVar(&a.Compare, "compare", false, "eval: run every method on the same data with comparable settings and compare their figures")
 	fs.BoolVar(&a.Help, "help", false, "show help")
 	fs.BoolVar(&a.Help, "h", false, "show help")
 	for _, n := range paramNames() {

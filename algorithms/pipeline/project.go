@@ -230,8 +230,22 @@ func (e Env) WithDefaults(p Project) Project {
 		p.Params = model.Values{}
 	}
 	if name, ok := DatasetName(p.Input); ok && e.Datasets != nil {
-		if roles, ok := e.Datasets.Defaults(name); ok && len(p.Roles.QIs) == 0 && p.Roles.SA == "" {
-			p.Roles = roles
+		if roles, ok := e.Datasets.Defaults(name); ok {
+			switch {
+			case len(p.Roles.QIs) == 0 && p.Roles.SA == "":
+				p.Roles = roles
+			case len(p.Roles.QIs) == 0:
+				// The user chose the sensitive attribute: the dataset's
+				// other quasi-identifiers stay.
+				for _, q := range roles.QIs {
+					if q != p.Roles.SA {
+						p.Roles.QIs = append(p.Roles.QIs, q)
+					}
+				}
+				if p.Roles.IDs == nil {
+					p.Roles.IDs = roles.IDs
+				}
+			}
 		}
 		if m, err := catalog.Lookup(p.Method); err == nil {
 			for k, v := range m.Spec().ForDataset[name] {

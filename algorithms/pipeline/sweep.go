@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -28,14 +29,29 @@ type SweepRow struct {
 	MeanErr    float64 `csv:"workload_mean_rel_error"`
 	MedianErr  float64 `csv:"workload_median_rel_error"`
 	Measured   int     `csv:"workload_queries"` // queries measured (0: the errors mean nothing)
+	// Worst is the method's first worst case (its privacy requirement's
+	// figure) and WorstLimit what it is held against.
+	Worst      string  `csv:"worst_case"`
+	WorstVal   float64 `csv:"worst_case_value"`
+	WorstLimit string  `csv:"worst_case_limit"`
+	Holds      bool    `csv:"requirement_holds"`
 	Millis     int64   `csv:"run_ms"`
 	Error      string  `csv:"error"`
 }
 
 // ParseSweep reads PARAM=V1,V2,... or, when values contain commas (as
-// normal:MU,SIGMA does), PARAM=V1;V2;...
+// normal:MU,SIGMA does), PARAM=V1;V2;..., or a range PARAM=FROM..TO with
+// an optional step (PARAM=FROM..TO:STEP, default 1): k=2..20:2.
 func ParseSweep(s string) (string, []string, error) {
 	name, list, ok := strings.Cut(s, "=")
+	if ok {
+		if vals, isRange, err := sweepRange(strings.TrimSpace(list)); isRange {
+			if err != nil {
+				return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: err.Error(), Hint: "e.g. --sweep k=2..20 or k=2..20:2 or alpha=0.1..0.5:0.1"}
+			}
+			return strings.TrimSpace(name), vals, nil
+		}
+	}
 	sep := ","
 	if strings.Contains(list, ";") {
 		sep = ";"
@@ -50,6 +66,45 @@ func ParseSweep(s string) (string, []string, error) {
 		return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: "expected PARAM=V1,V2,...", Hint: "e.g. --sweep fakes=0,1,5,10%"}
 	}
 	return strings.TrimSpace(name), vals, nil
+}
+
+// maxSweepValues bounds a range's expansion.
+const maxSweepValues = 1000
+
+// sweepRange expands FROM..TO[:STEP]; isRange is false when list is not
+// a range.
+func sweepRange(list string) (vals []string, isRange bool, err error) {
+	from, rest, ok := strings.Cut(list, "..")
+	if !ok || strings.ContainsAny(list, ",;") {
+		return nil, false, nil
+	}
+	to, stepText, hasStep := strings.Cut(rest, ":")
+	a, okA := model.ParseNumber(strings.TrimSpace(from))
+	b, okB := model.ParseNumber(strings.TrimSpace(to))
+	step := 1.0
+	okS := true
+	if hasStep {
+		step, okS = model.ParseNumber(strings.TrimSpace(stepText))
+	}
+	switch {
+	case !okA || !okB || !okS:
+		return nil, true, fmt.Errorf("a range needs numbers: FROM..TO[:STEP]")
+	case step <= 0 || math.IsNaN(step) || math.IsInf(step, 0):
+		return nil, true, fmt.Errorf("the step must be > 0")
+	case b < a:
+		return nil, true, fmt.Errorf("the range runs from %s down to %s", model.FormatNumber(a), model.FormatNumber(b))
+	case (b-a)/step+1 > maxSweepValues:
+		return nil, true, fmt.Errorf("the range has more than %d values", maxSweepValues)
+	}
+	for i := 0; ; i++ {
+		x := a + float64(i)*step
+		if x > b+1e-9*math.Max(1, math.Abs(b)) {
+			break
+		}
+		x = math.Round(x*1e9) / 1e9 // 0.1+0.2 reads as 0.3
+		vals = append(vals, model.FormatNumber(x))
+	}
+	return vals, true, nil
 }
 
 // Sweep re-runs the project once per value of one parameter on the same
@@ -85,6 +140,10 @@ func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string
 		}
 		row.Millis = time.Since(start).Milliseconds()
 		row.Groups, row.Violating = len(res.Groups), res.Violations()
+		row.Holds = res.Satisfied()
+		if len(res.Summary) > 0 {
+			row.Worst, row.WorstVal, row.WorstLimit = res.Summary[0].Name, res.Summary[0].Value, res.Summary[0].Limit
+		}
 		row.Published, row.Suppressed = res.Published, res.Suppressed
 		row.Utility, row.UtilityVal = res.Utility.Name, res.Utility.Value
 		if res.Answerer != nil && res.Workload != "" {
@@ -115,7 +174,8 @@ func PrintSweep(w io.Writer, rows []SweepRow) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%-16s %8s %9s %14s %12s %12s %8s\n", rows[0].Param, "groups", "violating", "utility", "mean err", "median err", "ms")
+	fmt.Fprintf(w, "%-16s %8s %9s %12s %4s %14s %12s %12s %8s\n", rows[0].Param, "groups", "violating", "worst case", "ok", "utility", "mean err", "median err", "ms")
+	worst, utility := "", ""
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%-16s %s\n", r.Value, r.Error)
@@ -125,9 +185,23 @@ func PrintSweep(w io.Writer, rows []SweepRow) {
 		if r.Measured > 0 {
 			mean, median = fmt.Sprintf("%.4f", r.MeanErr), fmt.Sprintf("%.4f", r.MedianErr)
 		}
-		fmt.Fprintf(w, "%-16s %8d %9d %14s %12s %12s %8d\n", r.Value, r.Groups, r.Violating, fmtFig(r.UtilityVal), mean, median, r.Millis)
+		holds := "✓"
+		if !r.Holds {
+			holds = "✗"
+		}
+		fmt.Fprintf(w, "%-16s %8d %9d %12s %4s %14s %12s %12s %8d\n", r.Value, r.Groups, r.Violating, fmtFig(r.WorstVal), holds, fmtFig(r.UtilityVal), mean, median, r.Millis)
+		if r.Worst != "" {
+			worst = r.Worst
+			if r.WorstLimit != "" {
+				worst += ", held against " + r.WorstLimit
+			}
+		}
+		utility = r.Utility
 	}
-	if rows[0].Utility != "" {
-		fmt.Fprintf(w, "(utility: %s, lower is better)\n", rows[0].Utility)
+	if worst != "" {
+		fmt.Fprintf(w, "(worst case: %s)\n", worst)
+	}
+	if utility != "" {
+		fmt.Fprintf(w, "(utility: %s, lower is better)\n", utility)
 	}
 }

@@ -252,6 +252,10 @@ type Result struct {
 	MaxErr   float64
 	Contains int // bounds that contain the truth (must be all)
 	Bounded  int // answers that were bounds
+	// EstErr is the mean relative error of an estimate of every answer:
+	// the estimate itself, or the middle of the bounds, so that methods
+	// that answer with bounds and methods that estimate compare.
+	EstErr float64
 	// Rows has one entry per evaluated query (skipped ones included).
 	Rows []Row
 }
@@ -312,9 +316,11 @@ func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, err
 				row.Contains = true
 			}
 			e = (b.High - b.Low) / math.Abs(truth.Value)
+			res.EstErr += math.Abs((b.Low+b.High)/2-truth.Value) / math.Abs(truth.Value)
 		case b.HasEst:
 			row.Estimate = b.Estimate
 			e = math.Abs(b.Estimate-truth.Value) / math.Abs(truth.Value)
+			res.EstErr += e
 		default:
 			// Neither bounds nor an estimate: keep the row, measure nothing.
 			row.Skipped = true
@@ -329,6 +335,7 @@ func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, err
 	if len(errs) == 0 {
 		return res, nil
 	}
+	res.EstErr /= float64(len(errs))
 	sort.Float64s(errs)
 	for _, e := range errs {
 		res.MeanErr += e / float64(len(errs))

@@ -1,0 +1,331 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/algorithms/risk"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// CompareRow is one method in a comparison: its comparable settings,
+// whether its own requirement holds, the figures every release gets and
+// the error of the same workload.
+type CompareRow struct {
+	Method    string
+	Variant   string
+	Settings  string // the values that differ from the method's defaults
+	Holds     bool   // the method's own privacy requirement
+	Worst     string // the method's first worst case, as text
+	Published int
+	Risk      *risk.Report
+	// Workload: the mean relative error of an estimate of every answer
+	// (the middle of bounds), and for methods that answer with bounds the
+	// bound width over the truth.
+	EstErr  float64
+	Width   float64
+	Bounded bool
+	Queries int
+	Millis  int64
+	Err     string
+	// Project reproduces the row's run (the workbench opens it).
+	Project Project
+}
+
+// CompareOptions tune Compare.
+type CompareOptions struct {
+	// K is the group size of the methods that have one (0: 10).
+	K int
+	// Workload is the common workload (its shape is count-in unless set).
+	Workload workload.Options
+	// Threshold is the at-risk threshold of the risk figures.
+	Threshold float64
+	// Progress receives the share of methods done.
+	Progress func(done float64)
+}
+
+// Compare runs every registered method on the project's table, QIs and
+// sensitive attribute with comparable settings (method.Spec.Compare: the
+// same k or group size where a method has one, its defaults otherwise),
+// measures each release with the figures every release gets and with
+// one common workload (COUNT with IN-conditions on QIs and the sensitive
+// attribute, the query shape every method answers), and returns one row
+// per method. A method that cannot run on the input gets a row with its
+// error.
+func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt CompareOptions) ([]CompareRow, error) {
+	if opt.K <= 0 {
+		opt.K = 10
+	}
+	if opt.Workload.Shape == "" {
+		opt.Workload.Shape = workload.CountIn
+	}
+	var rows []CompareRow
+	methods := catalog.All()
+	var qs []*model.Query
+	for i, m := range methods {
+		if err := ctx.Err(); err != nil {
+			return rows, err
+		}
+		spec := m.Spec()
+		row := CompareRow{Method: spec.Name}
+		q := p.Clone()
+		q.Method, q.Variant, q.Params = spec.Name, "", model.Values{}
+		if v, ok := p.Params["seed"]; ok {
+			q.Params["seed"] = v
+		}
+		if spec.Public == method.NoPublic {
+			q.Public = ""
+		}
+		if spec.Compare != nil {
+			variant, values := spec.Compare(opt.K, t, q.Roles, q.Public != "")
+			q.Variant = variant
+			for k, v := range values {
+				q.Params[k] = v
+			}
+			row.Settings = settingsText(values)
+		} else {
+			row.Settings = "its defaults (no group size)"
+		}
+		row.Variant, row.Project = q.Variant, q
+		start := time.Now()
+		prep, err := env.Prepare(q, t)
+		if err == nil {
+			var res *method.Result
+			if res, err = Run(ctx, prep, nil); err == nil {
+				row.Millis = time.Since(start).Milliseconds()
+				if row.Variant == "" {
+					row.Variant = prep.Input().VariantOr(spec)
+				}
+				row.Holds, row.Published = res.Satisfied(), res.Published
+				if len(res.Summary) > 0 {
+					f := res.Summary[0]
+					row.Worst = fmt.Sprintf("%s %.4g", f.Name, f.Value)
+					if f.Limit != "" {
+						row.Worst += " (limit " + f.Limit + ")"
+					}
+				}
+				if row.Risk, _, err = Risk(res, opt.Threshold); err == nil && res.Answerer != nil {
+					if qs == nil {
+						if qs, err = workload.Generate(prep.Table, prep.Project.Roles, opt.Workload); err != nil {
+							qs = []*model.Query{}
+						}
+					}
+					var w workload.Result
+					if w, err = workload.Evaluate(prep.Table, res.Answerer, qs); err == nil {
+						row.EstErr, row.Queries = w.EstErr, w.Queries
+						if w.Bounded > 0 {
+							row.Bounded, row.Width = true, w.MeanErr
+						}
+					}
+				}
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return rows, ctx.Err()
+			}
+			row.Err = err.Error()
+		}
+		rows = append(rows, row)
+		if opt.Progress != nil {
+			opt.Progress(float64(i+1) / float64(len(methods)))
+		}
+	}
+	return rows, nil
+}
+
+// settingsText lists values as k=10, grouping=mondrian:10 (sorted).
+func settingsText(v model.Values) string {
+	var parts []string
+	for k, x := range v {
+		parts = append(parts, k+"="+x)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+// CompareLine is one figure of a comparison across methods: its value per
+// row (NaN where a method has none) and which rows are best.
+type CompareLine struct {
+	Name   string
+	Help   string
+	Values []float64
+	Text   []string
+	Best   []bool
+}
+
+// compared are the risk figures a comparison shows, in order.
+var compared = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg, risk.KeyAtRisk, risk.KeyDistinctL,
+	risk.KeyEntropyL, risk.KeyTopBelief, risk.KeyTCloseness, risk.KeyNCP, risk.KeyPresence}
+
+// CompareLines turns comparison rows into lines, one per figure, with
+// the best value of each line marked (lower or higher as the figure
+// says; a method that failed or has no such figure is never best).
+func CompareLines(rows []CompareRow) []CompareLine {
+	var out []CompareLine
+	text := func(name, help string, f func(r CompareRow) (float64, string, bool), better int) {
+		l := CompareLine{Name: name, Help: help}
+		best, n := math.NaN(), 0
+		for _, r := range rows {
+			x, s, ok := f(r)
+			if !ok || r.Err != "" {
+				x, s = math.NaN(), "—"
+			}
+			l.Values, l.Text = append(l.Values, x), append(l.Text, s)
+			if !math.IsNaN(x) {
+				n++
+			}
+			if !math.IsNaN(x) && better != 0 && (math.IsNaN(best) || float64(better)*(x-best) > 0) {
+				best = x
+			}
+		}
+		if n < 2 {
+			best = math.NaN() // nothing to compare with
+		}
+		for _, x := range l.Values {
+			l.Best = append(l.Best, !math.IsNaN(best) && math.Abs(x-best) <= 1e-12*math.Max(1, math.Abs(best)))
+		}
+		out = append(out, l)
+	}
+	text("own requirement holds", "the method's own privacy requirement, as its checker holds it", func(r CompareRow) (float64, string, bool) {
+		if r.Holds {
+			return 1, "✓", true
+		}
+		return 0, "✗", true
+	}, 0)
+	text("rows published", "records the release represents", func(r CompareRow) (float64, string, bool) {
+		return float64(r.Published), fmt.Sprint(r.Published), true
+	}, +1)
+	for _, key := range compared {
+		var name, help string
+		better := 0
+		for _, r := range rows {
+			if r.Risk == nil {
+				continue
+			}
+			if f, ok := r.Risk.Get(key); ok {
+				name, help, better = f.Name, f.Help, f.Better
+				break
+			}
+		}
+		if name == "" {
+			continue
+		}
+		text(name, help, func(r CompareRow) (float64, string, bool) {
+			if r.Risk == nil {
+				return 0, "", false
+			}
+			f, ok := r.Risk.Get(key)
+			return f.Value, f.Format(), ok
+		}, better)
+	}
+	text("workload error (estimate)", "mean relative error of COUNT queries with IN-conditions on QIs and the SA (bounds: their middle)", func(r CompareRow) (float64, string, bool) {
+		return r.EstErr, fmt.Sprintf("%.4f", r.EstErr), r.Queries > 0
+	}, -1)
+	text("bound width / truth", "for methods that answer with bounds: their width over the true answer", func(r CompareRow) (float64, string, bool) {
+		return r.Width, fmt.Sprintf("%.4f", r.Width), r.Bounded
+	}, -1)
+	text("time (ms)", "the run's time", func(r CompareRow) (float64, string, bool) {
+		return float64(r.Millis), fmt.Sprint(r.Millis), true
+	}, -1)
+	return out
+}
+
+// PrintCompare writes the comparison as a table: one column per method,
+// one line per figure, the best value of a line marked with *.
+func PrintCompare(w io.Writer, rows []CompareRow, k int, wl workload.Options) {
+	if len(rows) == 0 {
+		return
+	}
+	lines := CompareLines(rows)
+	label := 36
+	col := 13
+	for _, r := range rows {
+		col = max(col, len(r.Method)+2)
+	}
+	fmt.Fprintf(w, "Every method on the same data, QIs and sensitive attribute (k = %d where a method has a group size); * marks the best of a line\n", k)
+	fmt.Fprintf(w, "%-*s", label, "")
+	for _, r := range rows {
+		fmt.Fprintf(w, " %-*s", col, r.Method)
+	}
+	fmt.Fprintln(w)
+	for _, l := range lines {
+		fmt.Fprintf(w, "%-*s", label, clip(l.Name, label))
+		for i, s := range l.Text {
+			if l.Best[i] {
+				s += " *"
+			}
+			fmt.Fprintf(w, " %-*s", col, clip(s, col))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "settings:")
+	for _, r := range rows {
+		if r.Err != "" {
+			fmt.Fprintf(w, "  %-13s not run: %s\n", r.Method, r.Err)
+			continue
+		}
+		fmt.Fprintf(w, "  %-13s variant %s; %s; %s\n", r.Method, orDash(r.Variant), r.Settings, r.Worst)
+	}
+	fmt.Fprintf(w, "workload: %d count-in queries, seed %d (%s)\n", wl.Queries, wl.Seed, workload.Describe(workload.CountIn, wl))
+	fmt.Fprintln(w, "figures:")
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %-36s %s\n", l.Name, l.Help)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// clip cuts s to n runes with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// PrintRisk writes the figures every release gets, one per line with what
+// it measures, the class-size distribution and the worst QI pairs.
+func PrintRisk(w io.Writer, rep *risk.Report) {
+	fmt.Fprintln(w, "risk and utility (the figures every method's release gets)")
+	for _, f := range rep.Figures {
+		name := f.Name
+		if f.Limit != "" {
+			name += " (above " + f.Limit + ")"
+		}
+		fmt.Fprintf(w, "  %-46s %12s  %s\n", name, f.Format(), f.Help)
+	}
+	var bands []string
+	for _, b := range rep.Sizes {
+		if b.Records > 0 {
+			bands = append(bands, fmt.Sprintf("%s: %d", b.Label(), b.Records))
+		}
+	}
+	fmt.Fprintf(w, "  records by class size: %s\n", strings.Join(bands, ", "))
+	if len(rep.Pairs) > 0 {
+		var worst []string
+		for _, p := range rep.Pairs {
+			if p.Unique > 0 {
+				worst = append(worst, fmt.Sprintf("%s+%s %d", p.A, p.B, p.Unique))
+			}
+		}
+		if len(worst) > 0 {
+			fmt.Fprintf(w, "  records unique on a pair of QIs: %s\n", strings.Join(worst, ", "))
+		}
+	}
+	fmt.Fprintf(w, "  in plain words: %s\n", rep.Summary)
+}

@@ -112,8 +112,8 @@ func (Method) Spec() method.Spec {
 		Files: []string{FileNSS, FileSS, FileGeneralized + " <variant alpha>", FileDomains + " <variant alpha>"},
 		Insensitive: "dropped: nss.csv holds the quasi-identifiers and ClassID, ss.csv ClassID and the sensitive attribute " +
 			"(variant alpha: generalized.csv holds the generalized quasi-identifiers and the sensitive attribute)",
-		NeedsSA: true,
-		Compare: compareSettings,
+		NeedsSA:     true,
+		Compare:     compareSettings,
 		Charts:      "Classes",
 		ChartParams: []string{"k", "alpha"},
 		Certifies: "every class holds at least k records and no sensitive value makes up more than alpha of a class, " +

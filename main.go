@@ -477,6 +477,9 @@ func cmdQuery(a *pipeline.Args, w, ew io.Writer) error {
 		if err != nil {
 			return queryError(err)
 		}
+		if orig == nil {
+			r.Warnings = append(r.Warnings, pipeline.PublishedValueWarnings(r.Query, a.Release)...)
+		}
 		r.Print(w)
 		return nil
 	}
@@ -657,7 +660,16 @@ func evalRelease(a *pipeline.Args, w io.Writer, opt workload.Options) error {
 	if err != nil {
 		return err
 	}
-	return printWorkload(w, a, shape, r, opt)
+	if err := printWorkload(w, a, shape, r, opt); err != nil {
+		return err
+	}
+	if rep, _, err := pipeline.ReleaseRisk(a.Release, a.Project.RiskThreshold); err == nil {
+		fmt.Fprintln(w)
+		pipeline.PrintRisk(w, rep)
+	} else {
+		fmt.Fprintf(w, "risk figures not computed: %v\n", err)
+	}
+	return nil
 }
 
 // printWorkload writes a workload's result (and its CSV with --csv).

@@ -221,6 +221,23 @@ func Risk(res *method.Result, threshold float64) (*risk.Report, *risk.View, erro
 	return measure(rel, res.Spec.Name, threshold)
 }
 
+// ReleaseRisk measures an exported release from its files, at the
+// threshold its manifest states unless one is given.
+func ReleaseRisk(dir string, threshold float64) (*risk.Report, *risk.View, error) {
+	rel, err := verify.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	view, ok := catalog.Viewer(rel.Manifest.Method)
+	if !ok {
+		return nil, nil, &model.InputError{File: dir, Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
+	}
+	if threshold <= 0 {
+		threshold = risk.ThresholdOf(rel.Manifest.Risk)
+	}
+	return rel.Risk(view, threshold)
+}
+
 func measure(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
 	view, ok := catalog.Viewer(method)
 	if !ok || view == nil {
@@ -427,6 +444,40 @@ func (r *QueryResult) Print(w io.Writer) {
 	for _, m := range r.Warnings {
 		fmt.Fprintf(w, "warning    %s\n", m)
 	}
+}
+
+// PublishedValueWarnings warns, without the original, about values of
+// conditions on categorical columns that the release in dir publishes
+// exactly (record-level QI cells that are not generalized, and the
+// sensitive attribute's values) and does not hold: the same warning as
+// with the original, from the published domain.
+func PublishedValueWarnings(q *model.Query, dir string) []string {
+	_, v, err := ReleaseRisk(dir, 0)
+	if err != nil {
+		return nil
+	}
+	var cols []*model.Column
+	if v.SA != "" && !v.SANumeric {
+		cols = append(cols, &model.Column{Name: v.SA, Dict: v.SAValues})
+	}
+	if v.Cells != nil && !v.Generalized {
+		for i, q := range v.QIs {
+			if _, ok := model.ParseNumber(firstOr(v.Cells[i])); !ok {
+				cols = append(cols, &model.Column{Name: q, Dict: v.Cells[i]})
+			}
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	return unknownValues(q, &model.Table{Columns: cols})
+}
+
+func firstOr(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return list[0]
 }
 
 // unknownValues warns about values of = / != / IN conditions on

@@ -500,21 +500,8 @@ func PlainName(name string) bool {
 // files inside the release, compares every listed file with its SHA-256
 // and makes sure no unlisted file is in the directory.
 func (rel *Release) checkFiles(r *Report) error {
-	man := filepath.Join(rel.Dir, "manifest.json")
-	for _, f := range rel.Manifest.Files {
-		if !PlainName(f.Name) || f.Name == "manifest.json" {
-			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q, which is not a plain file name inside the release", f.Name),
-				Hint: "a release lists its own files by name; nothing outside it is read"}
-		}
-		if rel.listed[f.Name] {
-			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q twice", f.Name)}
-		}
-		st, err := os.Lstat(filepath.Join(rel.Dir, f.Name))
-		if err == nil && !st.Mode().IsRegular() {
-			return &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a regular file (a link or a directory)", f.Name),
-				Hint: "a release holds plain files only; nothing outside it is read"}
-		}
-		rel.listed[f.Name] = true
+	if err := rel.list(); err != nil {
+		return err
 	}
 	bad := []string{}
 	for _, f := range rel.Manifest.Files {
@@ -532,6 +519,44 @@ func (rel *Release) checkFiles(r *Report) error {
 	}
 	r.Add(len(bad) == 0, "files", "%d files match their SHA-256%s", len(rel.Manifest.Files)-len(bad), listIf(" ; changed or missing: ", bad))
 	r.Add(len(extra) == 0, "contents", "no unlisted files in the release%s", listIf(" ; unlisted: ", extra))
+	return nil
+}
+
+// Open opens the release in dir for reading its files (a received
+// release in the workbench, eval --release): the manifest, and the files
+// it lists as plain names of regular files inside dir. It verifies
+// nothing: Run does.
+func Open(dir string) (*Release, error) {
+	man := filepath.Join(dir, "manifest.json")
+	if st, err := os.Lstat(man); err != nil || !st.Mode().IsRegular() {
+		return nil, &model.InputError{File: man, Msg: "not a release: no manifest.json as a regular file", Hint: "give the directory privlab run --out wrote"}
+	}
+	m, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
+	return rel, rel.list()
+}
+
+// list takes the manifest's file entries: plain names of regular files.
+func (rel *Release) list() error {
+	man := filepath.Join(rel.Dir, "manifest.json")
+	for _, f := range rel.Manifest.Files {
+		if !PlainName(f.Name) || f.Name == "manifest.json" {
+			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q, which is not a plain file name inside the release", f.Name),
+				Hint: "a release lists its own files by name; nothing outside it is read"}
+		}
+		if rel.listed[f.Name] {
+			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q twice", f.Name)}
+		}
+		st, err := os.Lstat(filepath.Join(rel.Dir, f.Name))
+		if err == nil && !st.Mode().IsRegular() {
+			return &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a regular file (a link or a directory)", f.Name),
+				Hint: "a release holds plain files only; nothing outside it is read"}
+		}
+		rel.listed[f.Name] = true
+	}
 	return nil
 }
 

@@ -103,14 +103,33 @@ type Manifest struct {
 	// (algorithms/risk: re-identification, diversity, closeness, loss),
 	// computed from the published files; RiskSummary says what they mean
 	// in plain words.
-	Risk        []Figure    `json:"risk,omitempty"`
-	RiskSummary string      `json:"risk_summary,omitempty"`
-	Details     any         `json:"details,omitempty"`
-	Files       []FileEntry `json:"files"`
-	Verified    bool        `json:"verified"`
-	Checks      []string    `json:"checks,omitempty"`
-	AcceptedBad bool        `json:"accepted_violations,omitempty"`
-	Notes       []string    `json:"notes,omitempty"`
+	Risk        []Figure `json:"risk,omitempty"`
+	RiskSummary string   `json:"risk_summary,omitempty"`
+	// WorkloadError is the utility the release keeps: a random workload
+	// of the method's query shape answered on the input and on the
+	// release (check --original recomputes it from the files).
+	WorkloadError *WorkloadError `json:"workload_error,omitempty"`
+	Details       any            `json:"details,omitempty"`
+	Files         []FileEntry    `json:"files"`
+	Verified      bool           `json:"verified"`
+	Checks        []string       `json:"checks,omitempty"`
+	AcceptedBad   bool           `json:"accepted_violations,omitempty"`
+	Notes         []string       `json:"notes,omitempty"`
+}
+
+// WorkloadError states a workload's error: Queries random queries of the
+// Shape drawn with Seed from the input, Measured of them with a non-empty
+// true answer; Mean is the mean relative error of the answers (for
+// bounds, their width over the truth: Bounds says which), EstErr the mean
+// relative error of an estimate of every answer (bounds: their middle).
+type WorkloadError struct {
+	Shape    string  `json:"shape"`
+	Queries  int     `json:"queries"`
+	Seed     uint64  `json:"seed"`
+	Measured int     `json:"measured"`
+	Mean     float64 `json:"mean"`
+	EstErr   float64 `json:"estimate_error"`
+	Bounds   bool    `json:"bounds"`
 }
 
 // Audit is the private record written beside the release (SPEC 7.2).

@@ -85,6 +85,15 @@ func RenderReport(m *Manifest) string {
 		}
 		w.WriteString("\n")
 	}
+	if e := c.WorkloadError; e != nil {
+		w.WriteString("## Utility\n\n")
+		what := "mean relative error"
+		if e.Bounds {
+			what = "mean bound width over the true answer (the answers are deterministic bounds)"
+		}
+		fmt.Fprintf(&w, "A random workload of %d %s queries (seed %d) answered on the input and on the release: %s %s over the %d queries with a non-empty answer; an estimate of every answer (bounds: their middle) is off by %s on average.\n\n",
+			e.Queries, e.Shape, e.Seed, what, reportNumber(e.Mean), e.Measured, reportNumber(e.EstErr))
+	}
 	if c.Verified {
 		w.WriteString("Independent verification from the published files: **passed**.\n\n")
 	} else if len(c.Checks) > 0 {

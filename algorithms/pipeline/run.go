@@ -167,6 +167,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold); err != nil {
 		return nil, err
 	}
+	if rel.Manifest.WorkloadError, err = measureWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload); err != nil {
+		return nil, err
+	}
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
@@ -299,7 +302,66 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 			opt.Audit = a
 		}
 	}
-	return catalog.Check(dir, opt)
+	rep, err := catalog.Check(dir, opt)
+	if err != nil || rep == nil {
+		return rep, err
+	}
+	checkWorkload(dir, original, rep)
+	return rep, nil
+}
+
+// workloadQueries is the size of the workload an export measures.
+const workloadQueries = 100
+
+// measureWorkload answers the method's workload (seeded, so check can
+// draw it again) on the input table and on the release's answers.
+func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string) (*model.WorkloadError, error) {
+	if a == nil || shape == "" {
+		return nil, nil
+	}
+	opt := workload.Options{Shape: shape, Queries: workloadQueries, Seed: 1}
+	qs, err := workload.Generate(t, roles, opt)
+	if err != nil {
+		return nil, nil // a table the shape does not fit: no claim
+	}
+	r, err := workload.Evaluate(t, a, qs)
+	if err != nil {
+		return nil, err
+	}
+	return &model.WorkloadError{Shape: shape, Queries: workloadQueries, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
+}
+
+// checkWorkload recomputes the workload error the manifest states from
+// the release's files and the original (the true answers): without the
+// original it is named as unconfirmed.
+func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
+	m, err := model.ReadManifest(dir)
+	if err != nil || m.WorkloadError == nil {
+		return
+	}
+	e := m.WorkloadError
+	if original == nil {
+		rep.Add(true, "workload", "the stated workload error (%d %s queries) needs the original for the true answers: unconfirmed", e.Queries, e.Shape)
+		return
+	}
+	ans, _, err := OpenRelease(dir)
+	if err != nil {
+		rep.Add(false, "workload", "the release's answers cannot be read: %v", err)
+		return
+	}
+	policy, _ := model.ParseMissingPolicy(m.MissingValues)
+	orig, _ := original.HandleMissing(append(append([]string(nil), m.QIs...), m.SA), policy)
+	got, err := measureWorkload(orig, model.Roles{QIs: m.QIs, SA: m.SA}, ans, e.Shape)
+	switch {
+	case err != nil || got == nil:
+		rep.Add(false, "workload", "the stated workload cannot be drawn again: %v", err)
+	case e.Queries != workloadQueries || e.Seed != 1 || got.Measured != e.Measured || got.Bounds != e.Bounds ||
+		math.Abs(got.Mean-e.Mean) > 1e-9*math.Max(1, got.Mean) || math.Abs(got.EstErr-e.EstErr) > 1e-9*math.Max(1, got.EstErr):
+		rep.Add(false, "workload", "the manifest states a mean error of %s over %d queries, the files and the original give %s over %d",
+			model.FormatNumber(e.Mean), e.Measured, model.FormatNumber(got.Mean), got.Measured)
+	default:
+		rep.Add(true, "workload", "the stated workload error (%s over %d %s queries) is what the release answers", model.FormatNumber(e.Mean), e.Measured, e.Shape)
+	}
 }
 
 // AuditProject returns the project a release was made from, from the

@@ -44,9 +44,11 @@ const (
 	worstAssociation = "max association probability"
 	utilityName      = "average group size"
 	// The figures across groups (see acrossGroups): informational, outside
-	// the paper's model, stated in the manifest beside the utility.
-	coveredByMany    = "input records covered by more than one group"
-	combinedPresence = "max combined presence 1-prod(1-p_G) over covering groups (outside Wang's model)"
+	// the paper's model, stated in the manifest beside the utility. The
+	// workbench's preview shows a name's first 28 characters: they say
+	// what the figure is, and that the second is outside the model.
+	coveredByMany    = "records covered by >1 group (input records, published or not)"
+	combinedPresence = "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 )
 
 // suppressionWarning is the fraction of suppressed records above which a

@@ -34,8 +34,8 @@ const (
 	auditGroups      = "groups"
 	// Informational figures across groups (outside Wang's model), which
 	// only the original confirms: they count the input's records.
-	coveredByMany    = "input records covered by more than one group"
-	combinedPresence = "max combined presence 1-prod(1-p_G) over covering groups (outside Wang's model)"
+	coveredByMany    = "records covered by >1 group (input records, published or not)"
+	combinedPresence = "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 )
 
 // figureLabels are the per-group figures, in the method's order.

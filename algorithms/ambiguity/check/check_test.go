@@ -447,8 +447,8 @@ func TestAcrossGroups(t *testing.T) {
 	for _, f := range m.Utility {
 		stated[f.Name] = f.Value
 	}
-	many := "input records covered by more than one group"
-	combined := "max combined presence 1-prod(1-p_G) over covering groups (outside Wang's model)"
+	many := "records covered by >1 group (input records, published or not)"
+	combined := "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 	if stated[many] != 2 || stated[combined] != 5.0/8 {
 		t.Fatalf("the manifest states %v", m.Utility)
 	}

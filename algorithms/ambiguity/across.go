@@ -1,6 +1,7 @@
 package ambiguity
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"sort"
@@ -45,11 +46,11 @@ type across struct {
 // itself needs at the last level: on census with 4 QIs about 20 ms at
 // 45,000 rows and 0.5-0.6 s at 1,000,000 (where about a thousand groups
 // cover every combination).
-func (s *scheme) acrossGroups(qiCols []*model.Column, sa *model.Column) across {
+func (s *scheme) acrossGroups(ctx context.Context, qiCols []*model.Column, sa *model.Column) (across, error) {
 	k := len(s.at)
 	var out across
 	if k == 0 || s.groups == 0 {
-		return out
+		return out, nil
 	}
 	// holders[i] lists, per value code v, the groups whose AT_i holds v
 	// (groups[off[v]:off[v+1]], increasing: a run's tables come group by
@@ -166,6 +167,9 @@ func (s *scheme) acrossGroups(qiCols []*model.Column, sa *model.Column) across {
 		if level == 0 {
 			h := holders[qi]
 			for c, v := range vals {
+				if ctx.Err() != nil {
+					return // the caller returns the error
+				}
 				if int(v)+1 >= len(h.off) || h.off[v+1] == h.off[v] {
 					continue // no group covers these records
 				}
@@ -250,7 +254,7 @@ func (s *scheme) acrossGroups(qiCols []*model.Column, sa *model.Column) across {
 	if len(counts) > 0 {
 		walk(0, 0, len(counts), nil)
 	}
-	return out
+	return out, ctx.Err()
 }
 
 // distinctTuples lists the distinct combinations of the columns' codes

@@ -118,7 +118,7 @@ func BenchmarkAcrossGroups(b *testing.B) {
 				b.ResetTimer()
 				var x across
 				for i := 0; i < b.N; i++ {
-					x = s.acrossGroups(r.qiCols, r.sa)
+					x, _ = s.acrossGroups(context.Background(), r.qiCols, r.sa)
 				}
 				b.ReportMetric(float64(x.Multi), "multi")
 			})

@@ -138,6 +138,9 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	r.groups, r.stats = groups, b.stats
 	r.ids = groupIDs(len(groups), values["seed"])
 	r.sch = r.buildScheme()
+	if r.across, err = r.sch.acrossGroups(ctx, r.qiCols, r.sa); err != nil {
+		return nil, err
+	}
 	return r.result(spec)
 }
 
@@ -398,7 +401,6 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		minDistinct = min(minDistinct, int(s.st.count[gi]))
 	}
 	res.Suppressed = r.stats.Suppressed
-	r.across = s.acrossGroups(r.qiCols, r.sa)
 	fp, fa := spec.Figures[FigPresence], spec.Figures[FigAssociation]
 	avg := float64(res.Published) / float64(len(r.groups))
 	res.Summary = []model.Figure{

@@ -8,8 +8,11 @@
 // manifest states. With the original table it proves the release is
 // faithful: each published record is covered by exactly the group that
 // holds it (Lemma 5.1), each group's tables hold its members' values and
-// nothing else, and the frequencies are its members' sensitive values.
-// It imports model and algorithms/verify only, never the method.
+// nothing else, and the frequencies are its members' sensitive values;
+// and it recomputes the figures across groups the manifest states
+// (records covered by more than one group, the largest combined presence
+// 1 - prod_G (1 - p_G); outside Wang's model), which count the input's
+// records. It imports model and algorithms/verify only, never the method.
 package check
 
 import (

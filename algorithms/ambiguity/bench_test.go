@@ -93,3 +93,35 @@ func BenchmarkConstruct(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAcrossGroups is the figures across groups alone (acrossGroups)
+// on the scheme of a census run, at 45,000 and 1,000,000 rows.
+func BenchmarkAcrossGroups(b *testing.B) {
+	for _, ab := range [][2]string{{"0.5", "0.25"}, {"0.2", "0.1"}} {
+		for _, n := range []int{45_000, 1_000_000} {
+			b.Run(fmt.Sprintf("alpha=%s/beta=%s/n=%d", ab[0], ab[1], n), func(b *testing.B) {
+				in := censusInput(b, n)
+				in.Values = model.Values{"alpha": ab[0], "beta": ab[1]}
+				res, err := (Method{}).Run(context.Background(), in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r := &run{in: in}
+				if err := r.resolve(); err != nil {
+					b.Fatal(err)
+				}
+				var groups [][]int32
+				for _, g := range res.Groups {
+					groups = append(groups, g.Rows)
+				}
+				s := newScheme(in.Roles.QIs, in.Roles.SA, groups, r.qiCols, r.sa)
+				b.ResetTimer()
+				var x across
+				for i := 0; i < b.N; i++ {
+					x, _ = s.acrossGroups(context.Background(), r.qiCols, r.sa)
+				}
+				b.ReportMetric(float64(x.Multi), "multi")
+			})
+		}
+	}
+}

@@ -43,7 +43,17 @@ const (
 	worstPresence    = "max presence probability"
 	worstAssociation = "max association probability"
 	utilityName      = "average group size"
+	// The figures across groups (see acrossGroups): informational, outside
+	// the paper's model, stated in the manifest beside the utility. The
+	// workbench's preview shows a name's first 28 characters: they say
+	// what the figure is, and that the second is outside the model.
+	coveredByMany    = "records covered by >1 group (input records, published or not)"
+	combinedPresence = "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 )
+
+// suppressionWarning is the fraction of suppressed records above which a
+// result warns that the release says little.
+const suppressionWarning = 0.10
 
 // Spec declares the method.
 func (Method) Spec() method.Spec {
@@ -70,8 +80,11 @@ func (Method) Spec() method.Spec {
 		ChartParams: []string{"alpha", "beta"},
 		Certifies: "every record a group covers is present with probability |G|/prod_i|G_ATi| <= alpha and has any sensitive value " +
 			"with probability c/|G| <= beta given presence (Wang, Theorems 5.1-5.2), and every group holds ceil(1/beta) distinct " +
-			"sensitive values (Theorem 7.2); the probabilities assume an attacker who knows nothing beyond the release, and the " +
-			"correlations between attributes are deliberately not preserved",
+			"sensitive values (Theorem 7.2); the probabilities assume an attacker who knows nothing beyond the release and reads " +
+			"one group at a time: Theorem 5.1 bounds presence within a group, and a record whose values also appear in other groups' " +
+			"tables is covered by each of them, so an attacker who combines the groups may believe it present with up to " +
+			"1 - prod_G (1 - p_G), which can exceed alpha and is stated beside the release as a figure outside the paper's model; " +
+			"the correlations between attributes are deliberately not preserved",
 		Example: method.Example{Input: "dataset:patients",
 			Roles:  model.Roles{IDs: []string{"name"}, QIs: []string{"age", "gender", "zipcode"}, SA: "disease"},
 			Params: model.Values{"alpha": "0.5", "beta": "0.5", "seed": "1"},
@@ -92,7 +105,9 @@ type run struct {
 	stats   stats
 	g       int // ceil(1/beta)
 	atFiles []string
-	res     *method.Result
+	// across is how the groups overlap on the input's records.
+	across across
+	res    *method.Result
 }
 
 // Run builds the ambiguity scheme with Algorithm 2.
@@ -123,6 +138,9 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	r.groups, r.stats = groups, b.stats
 	r.ids = groupIDs(len(groups), values["seed"])
 	r.sch = r.buildScheme()
+	if r.across, err = r.sch.acrossGroups(ctx, r.qiCols, r.sa); err != nil {
+		return nil, err
+	}
 	return r.result(spec)
 }
 
@@ -236,22 +254,42 @@ func feasible(c *codes, alpha, beta float64, r *run) error {
 			Reason: fmt.Sprintf("beta-association needs groups of ceil(1/beta) = %d distinct values of %s, which has %d", r.g, r.sa.Name, ds),
 			Hint:   fmt.Sprintf("raise beta to at least 1/%d = %.4g", max(ds, 1), 1/float64(max(ds, 1)))}
 	}
-	best, bestH := math.Inf(1), r.g
-	for h := r.g; h <= ds; h++ {
+	// lowest is the least presence a group of h records with distinct
+	// sensitive values can have.
+	lowest := func(h int) float64 {
 		j := 1.0
 		for _, di := range d {
 			j *= float64(min(h, di))
 		}
-		if p := float64(h) / j; p < best {
+		return float64(h) / j
+	}
+	best, bestH := math.Inf(1), r.g
+	for h := r.g; h <= ds; h++ {
+		if p := lowest(h); p < best {
 			best, bestH = p, h
 		}
 		if best <= alpha {
 			return nil
 		}
 	}
+	reason := fmt.Sprintf("no group can reach alpha-presence: with distinct sensitive values the lowest possible presence is %.4g (%d records)", best, bestH)
+	if best <= 1 {
+		return &model.ParamError{Param: "alpha", Value: r.values["alpha"], Reason: reason,
+			Hint: fmt.Sprintf("raise alpha to at least %.4g, or add quasi-identifiers with more values", best)}
+	}
+	// Above 1 no alpha in (0,1] helps: the groups ceil(1/beta) asks for
+	// hold more records than their values can combine into. Smaller groups
+	// (a higher beta) may fit.
+	hint := "add quasi-identifiers with more distinct values"
+	for h := r.g - 1; h >= 2; h-- {
+		if p := lowest(h); p <= 1 {
+			hint += fmt.Sprintf(", or raise beta to 1/%d = %.4g, where groups of %d records can reach presence %.4g (with alpha >= %.4g)", h, 1/float64(h), h, p, p)
+			break
+		}
+	}
 	return &model.ParamError{Param: "alpha", Value: r.values["alpha"],
-		Reason: fmt.Sprintf("no group can reach alpha-presence: with distinct sensitive values the lowest possible presence is %.4g (%d records)", best, bestH),
-		Hint:   fmt.Sprintf("raise alpha to at least %.4g, or add quasi-identifiers with more values", best)}
+		Reason: reason + fmt.Sprintf(", above 1: no alpha in (0,1] can be met, because a group of %d records has fewer than %d combinations of these quasi-identifiers' values", bestH, bestH),
+		Hint:   hint}
 }
 
 // groupIDs numbers the groups as the release will: with a fixed seed the
@@ -373,12 +411,19 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		{Name: "min distinct sensitive values (Theorem 7.2: >= ceil(1/beta))", Value: float64(minDistinct), OK: minDistinct >= r.g},
 		{Name: "residues placed by Step 3", Value: float64(r.stats.Placed), OK: true},
 		{Name: "records suppressed", Value: float64(res.Suppressed), OK: true},
+		{Name: coveredByMany, Value: float64(r.across.Multi), OK: true},
+		{Name: combinedPresence, Value: r.across.MaxCombined, OK: true},
 	}
 	res.Utility = model.Figure{Name: utilityName, Short: "avg |G|", Value: avg, OK: true}
 	res.Notes = append(res.Notes, fmt.Sprintf("Algorithm 2: ceil(1/beta) = %d; Step 2 built %d groups, Step 3 placed %d residues, %d records suppressed",
 		r.g, r.stats.Step2, r.stats.Placed, res.Suppressed))
-	if r.stats.Failed {
-		res.Notes = append(res.Notes, fmt.Sprintf("Step 2 stopped at a group that stayed above alpha with one record from every non-empty bucket; its %d records went to Step 3", r.stats.FailedSize))
+	if r.stats.Parked > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("Step 2 gave up on %d groups that stayed above alpha with one record from every non-empty bucket: "+
+			"each time the seed record was set aside for Step 3 and construction went on (Wang, Section 7, does not say what to do then)", r.stats.Parked))
+	}
+	if frac := float64(res.Suppressed) / float64(max(res.RowsIn, 1)); frac > suppressionWarning {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%.0f%% of the records are suppressed (%d of %d): no group could take them within alpha = %s; "+
+			"raise alpha, add quasi-identifiers with more values, or raise beta", 100*frac, res.Suppressed, res.RowsIn, values["alpha"]))
 	}
 	if r.stats.Cut > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("pick: %d of %d picks took the best of the first %d candidates of a bucket (the bucket index bound was not reached)",
@@ -589,8 +634,7 @@ func (r *run) charts() []method.Section {
 	pres := method.Section{Title: fmt.Sprintf("groups by presence Pr(t in T), alpha = %s", r.values["alpha"])}
 	counts := make([]float64, 10)
 	for g := 0; g < s.groups; g++ {
-		b := int(s.presence(g) / alpha * 10)
-		counts[min(max(b, 0), 9)]++
+		counts[presenceBin(s.presence(g), alpha)]++
 	}
 	for b := range counts {
 		pres.Labels = append(pres.Labels, fmt.Sprintf("<=%.3g", alpha*float64(b+1)/10))
@@ -612,4 +656,14 @@ func (r *run) charts() []method.Section {
 	sizes.Series = []method.Series{{Name: "groups", Values: byS}}
 	sizes.Notes = []string{fmt.Sprintf("%d records in %d groups, %d suppressed", r.res.Published, s.groups, r.res.Suppressed)}
 	return []method.Section{pres, sizes}
+}
+
+// presenceBin is the bar of the presence chart a probability p falls in:
+// bar b (0..9) holds (alpha*b/10, alpha*(b+1)/10], upper-inclusive as its
+// label "<=" says, so p = alpha/2 is in the "<=alpha/2" bar. Values
+// within rounding of a bound count as on it; p above alpha (a violating
+// group) goes to the last bar.
+func presenceBin(p, alpha float64) int {
+	b := int(math.Ceil(p/alpha*10-1e-9)) - 1
+	return min(max(b, 0), 9)
 }

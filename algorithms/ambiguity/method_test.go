@@ -3,6 +3,7 @@ package ambiguity
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -106,5 +107,57 @@ func TestSeedNumbersGroups(t *testing.T) {
 	}
 	if len(rel.Files) != 5 {
 		t.Errorf("%d files", len(rel.Files))
+	}
+}
+
+// TestPresenceChart: the bars are upper-inclusive, as their "<=" labels
+// say. Algorithm 2 on Figure 1(a) at alpha = beta = 0.5 gives presences
+// 1/6, 1/4 and 1/2 (TestAlgorithm2Trace): 1/6 is in "<=0.2", 1/4 exactly
+// on the bound of "<=0.25" (not in "<=0.3"), 1/2 = alpha in the last bar.
+func TestPresenceChart(t *testing.T) {
+	for _, c := range []struct {
+		p, alpha float64
+		bin      int
+	}{{0.25, 0.5, 4}, {0.05, 0.5, 0}, {0.0500001, 0.5, 1}, {0.5, 0.5, 9}, {0.3, 1, 2}, {0.3000001, 1, 3}, {0, 0.5, 0}, {0.7, 0.5, 9}, {0.1, 0.2, 4}} {
+		if b := presenceBin(c.p, c.alpha); b != c.bin {
+			t.Errorf("presence %v at alpha %v: bar %d, want %d", c.p, c.alpha, b, c.bin)
+		}
+	}
+	in := &method.Input{Table: patients(t), Roles: patientRoles, Values: model.Values{"alpha": "0.5", "beta": "0.5"}}
+	res, err := Method{}.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pres := res.Charts()[0]
+	want := []float64{0, 0, 0, 1, 1, 0, 0, 0, 0, 1}
+	if fmt.Sprint(pres.Series[0].Values) != fmt.Sprint(want) || pres.Labels[3] != "<=0.2" || pres.Labels[4] != "<=0.25" || pres.Labels[9] != "<=0.5" {
+		t.Errorf("bars %v labelled %v, want %v", pres.Series[0].Values, pres.Labels, want)
+	}
+}
+
+// TestInfeasibleAlphaHint: with sex alone (2 values) and groups of
+// ceil(1/0.25) = 4 records, a group's join has at most 2 combinations,
+// so presence is at least 4/2 = 2: no alpha in (0,1] helps, and the hint
+// says to add quasi-identifiers or raise beta (groups of 2 reach 2/2 = 1)
+// instead of "raise alpha to 2". Within (0,1] the hint names the alpha.
+func TestInfeasibleAlphaHint(t *testing.T) {
+	in := censusInput(t, 3000)
+	in.Roles.QIs = []string{"sex"}
+	in.Values = model.Values{"alpha": "0.5", "beta": "0.25"}
+	_, err := (Method{}).Run(context.Background(), in)
+	var pe *model.ParamError
+	if !errors.As(err, &pe) || pe.Param != "alpha" {
+		t.Fatalf("%v, want a ParamError on alpha", err)
+	}
+	if !strings.Contains(pe.Reason, "lowest possible presence is 2 (4 records), above 1: no alpha in (0,1] can be met") ||
+		strings.Contains(pe.Hint, "raise alpha") ||
+		pe.Hint != "add quasi-identifiers with more distinct values, or raise beta to 1/2 = 0.5, where groups of 2 records can reach presence 1 (with alpha >= 1)" {
+		t.Errorf("reason %q, hint %q", pe.Reason, pe.Hint)
+	}
+	in.Roles.QIs = []string{"sex", "race"}
+	in.Values = model.Values{"alpha": "0.5", "beta": "0.1"}
+	_, err = (Method{}).Run(context.Background(), in)
+	if !errors.As(err, &pe) || pe.Param != "alpha" || !strings.HasPrefix(pe.Hint, "raise alpha to at least 1,") {
+		t.Errorf("sex, race at beta 0.1: %v", err)
 	}
 }

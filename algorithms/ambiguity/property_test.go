@@ -86,6 +86,7 @@ func TestPropertyRandomTables(t *testing.T) {
 		checkTheorem51(t, in, res)
 		checkRelease(t, in, res, rng)
 		checkEstimates(t, in, res, rng)
+		checkAcrossGroups(t, in, res)
 		// Deterministic: the same input gives the same groups.
 		again, err := Method{}.Run(context.Background(), in)
 		if err != nil || !reflect.DeepEqual(groupRows(res), groupRows(again)) {
@@ -278,6 +279,53 @@ func checkRelease(t *testing.T, in *method.Input, res *method.Result, rng *model
 		if err1 != nil || err2 != nil || a.Estimate != b.Estimate || a.Empty != b.Empty {
 			t.Fatalf("%s: the run answers %+v (%v), the files %+v (%v)", q.Text, a, err1, b, err2)
 		}
+	}
+}
+
+// checkAcrossGroups recomputes the figures across groups by brute force:
+// for every input record, every group whose tables hold each of its QI
+// values (covering, a scan of the whole scheme), and 1 - prod (1 - p_G)
+// over those groups, p_G counted from the group's records.
+func checkAcrossGroups(t *testing.T, in *method.Input, res *method.Result) {
+	t.Helper()
+	r := &run{in: in}
+	if err := r.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	s := newScheme(in.Roles.QIs, in.Roles.SA, groupRows(res), r.qiCols, r.sa)
+	presence := make([]float64, len(res.Groups))
+	for gi, grp := range res.Groups {
+		join := 1.0
+		for _, q := range in.Roles.QIs {
+			vals := map[string]bool{}
+			for _, row := range grp.Rows {
+				vals[in.Table.Column(q).Value(int(row))] = true
+			}
+			join *= float64(len(vals))
+		}
+		presence[gi] = float64(len(grp.Rows)) / join
+	}
+	many, worst := 0.0, 0.0
+	for row := 0; row < in.Table.Rows; row++ {
+		gs := covering(s, in.Table, row)
+		if len(gs) > 1 {
+			many++
+		}
+		absent := 1.0
+		for _, g := range gs {
+			absent *= 1 - presence[g]
+		}
+		if len(gs) > 0 {
+			worst = math.Max(worst, 1-absent)
+		}
+	}
+	figs := map[string]float64{}
+	for _, f := range res.Summary {
+		figs[f.Name] = f.Value
+	}
+	if figs[coveredByMany] != many || math.Abs(figs[combinedPresence]-worst) > 1e-12 {
+		t.Fatalf("across groups: %v records covered by several groups, max combined %v; brute force %v and %v",
+			figs[coveredByMany], figs[combinedPresence], many, worst)
 	}
 }
 

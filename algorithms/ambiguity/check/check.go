@@ -8,8 +8,11 @@
 // manifest states. With the original table it proves the release is
 // faithful: each published record is covered by exactly the group that
 // holds it (Lemma 5.1), each group's tables hold its members' values and
-// nothing else, and the frequencies are its members' sensitive values.
-// It imports model and algorithms/verify only, never the method.
+// nothing else, and the frequencies are its members' sensitive values;
+// and it recomputes the figures across groups the manifest states
+// (records covered by more than one group, the largest combined presence
+// 1 - prod_G (1 - p_G); outside Wang's model), which count the input's
+// records. It imports model and algorithms/verify only, never the method.
 package check
 
 import (
@@ -32,6 +35,10 @@ const (
 	worstAssociation = "max association probability"
 	utilityName      = "average group size"
 	auditGroups      = "groups"
+	// Informational figures across groups (outside Wang's model), which
+	// only the original confirms: they count the input's records.
+	coveredByMany    = "records covered by >1 group (input records, published or not)"
+	combinedPresence = "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 )
 
 // figureLabels are the per-group figures, in the method's order.
@@ -170,6 +177,15 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	rc := verify.Recomputed{Groups: rl.groups, Published: published, Tables: tables,
 		Figures: map[string]float64{worstPresence: maxP, worstAssociation: maxA, utilityName: float64(published) / float64(rl.groups)},
 		Holds:   map[string]bool{worstPresence: holdsP, worstAssociation: holdsA},
+		Later:   map[string]bool{coveredByMany: true, combinedPresence: true},
+	}
+	var o *verify.Originals
+	if opt.Original != nil {
+		if o, err = verify.NewOriginals(opt.Original, m); err != nil {
+			return err
+		}
+		many, combined := acrossGroups(rl, o, pres)
+		rc.Figures[coveredByMany], rc.Figures[combinedPresence] = float64(many), combined
 	}
 	// The method always states these figures; one left out is not verified.
 	stated := map[string]bool{}
@@ -210,10 +226,90 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		}
 	}
 
-	if opt.Original != nil {
-		return checkOriginal(rel, rl, opt, published, r)
+	if o != nil {
+		return checkOriginal(rel, rl, o, opt, published, r)
 	}
 	return nil
+}
+
+// acrossGroups recomputes the figures across groups from the files and
+// the original: how many of the input's records (published or not) are
+// covered by more than one group, each of their values being in that
+// group's auxiliary table, and the largest 1 - prod_G (1 - p_G) over the
+// groups G covering a record, p_G being the presence recomputed from the
+// files. Records with the same QI values are looked up once.
+func acrossGroups(rl *release, o *verify.Originals, pres []float64) (many int, combined float64) {
+	k := len(rl.at)
+	// code[i] maps an original text to the code of AT_i's value column;
+	// holders[i][code] lists the groups holding it; vals[gi][i] the codes
+	// group gi holds in AT_i.
+	code := make([]map[string]uint32, k)
+	holders := make([][][]int32, k)
+	vals := make([][][]uint32, rl.groups)
+	for gi := range vals {
+		vals[gi] = make([][]uint32, k)
+	}
+	for i, at := range rl.at {
+		code[i] = make(map[string]uint32, len(at.value.Dict))
+		for c, v := range at.value.Dict {
+			code[i][v] = uint32(c)
+		}
+		holders[i] = make([][]int32, len(at.value.Dict))
+		for row := 0; row < at.t.Rows; row++ {
+			gi, c := at.group[row], at.value.Codes[row]
+			if gi < 0 {
+				continue // a GroupID st.csv lacks (failed above)
+			}
+			holders[i][c] = append(holders[i][c], gi)
+			vals[gi][i] = append(vals[gi][i], c)
+		}
+	}
+	has := func(list []uint32, c uint32) bool {
+		for _, x := range list {
+			if x == c {
+				return true
+			}
+		}
+		return false
+	}
+	tuple := make([]uint32, k)
+	for _, rows := range o.ByKey {
+		row := rows[0]
+		shortest, found := -1, true
+		for i, col := range o.QIs {
+			text, _ := o.Text(col, row)
+			c, ok := code[i][text]
+			if !ok {
+				found = false
+				break
+			}
+			tuple[i] = c
+			if shortest < 0 || len(holders[i][c]) < len(holders[shortest][tuple[shortest]]) {
+				shortest = i
+			}
+		}
+		if !found {
+			continue // a value no group holds: covered by none
+		}
+		covering, absent := 0, 1.0
+		for _, gi := range holders[shortest][tuple[shortest]] {
+			all := true
+			for i := 0; i < k && all; i++ {
+				all = i == shortest || has(vals[gi][i], tuple[i])
+			}
+			if all {
+				covering++
+				absent *= 1 - pres[gi]
+			}
+		}
+		if covering > 1 {
+			many += len(rows)
+		}
+		if covering > 0 {
+			combined = math.Max(combined, 1-absent)
+		}
+	}
+	return many, combined
 }
 
 // readDetails decodes the manifest's details strictly: an unknown field
@@ -377,12 +473,8 @@ func read(rel *verify.Release, det *details, r *verify.Report) (*release, bool, 
 // one group only); then every published record must be covered by its
 // group, each group's tables must hold exactly its members' values, and
 // the frequencies must be its members' sensitive values.
-func checkOriginal(rel *verify.Release, rl *release, opt verify.Options, published int, r *verify.Report) error {
+func checkOriginal(rel *verify.Release, rl *release, o *verify.Originals, opt verify.Options, published int, r *verify.Report) error {
 	m := rel.Manifest
-	o, err := verify.NewOriginals(opt.Original, m)
-	if err != nil {
-		return err
-	}
 	r.Claim("rows_suppressed", float64(m.Suppressed), float64(opt.Original.Rows-published))
 	members, ok := membersFromAudit(rl, o, opt.Audit, published, r)
 	if !ok {

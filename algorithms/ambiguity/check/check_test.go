@@ -412,6 +412,8 @@ func TestTamperManifest(t *testing.T) {
 		"auxiliary tables swapped": func(m map[string]any) { a := det(m)["auxiliary_tables"].([]any); a[0], a[1] = a[1], a[0] },
 		"sensitive table renamed":  func(m map[string]any) { det(m)["sensitive_table"] = "at_age.csv" },
 		"rows_suppressed":          func(m map[string]any) { m["rows_suppressed"] = 5.0; m["rows_in"] = num(m["rows_in"]) + 5 },
+		"covered by many":          func(m map[string]any) { ut(m, 1)["value"] = num(ut(m, 1)["value"]) - 1 },
+		"combined presence":        func(m map[string]any) { ut(m, 2)["value"] = 0.5 },
 	}
 	for name, fn := range edits {
 		bad := copyDir(t, dir)
@@ -424,6 +426,51 @@ func TestTamperManifest(t *testing.T) {
 }
 
 func wc(m map[string]any, i int) map[string]any { return m["worst_cases"].([]any)[i].(map[string]any) }
+func ut(m map[string]any, i int) map[string]any { return m["utility"].([]any)[i].(map[string]any) }
+
+// TestAcrossGroups: the manifest states the figures across groups
+// (outside Wang's model) and the checker recomputes them from the files
+// and the original. Algorithm 2 on Figure 1(a) at alpha = beta = 0.5
+// builds {Alan, Alice, Helen} (presence 1/6), {Carol, Grace, Charles}
+// (1/4) and {George, Henry} (1/2); George (50, M, 23000) and Henry (60,
+// M, 12000) are covered by the last two groups, so 2 records are covered
+// by more than one group and the largest combined belief is 1 - (3/4)(1/2)
+// = 5/8. Without the original the figures are named as unconfirmed; with
+// it, a changed figure fails.
+func TestAcrossGroups(t *testing.T) {
+	dir, prep := export(t, patientsProject())
+	m, err := model.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stated := map[string]float64{}
+	for _, f := range m.Utility {
+		stated[f.Name] = f.Value
+	}
+	many := "records covered by >1 group (input records, published or not)"
+	combined := "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
+	if stated[many] != 2 || stated[combined] != 5.0/8 {
+		t.Fatalf("the manifest states %v", m.Utility)
+	}
+	rep := check(t, dir, nil, false)
+	if !rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "unconfirmed without --original: "+many+", "+combined) {
+		t.Errorf("files only:\n%s", strings.Join(rep.Strings(), "\n"))
+	}
+	if rep = check(t, dir, prep.Source, true); !rep.OK() {
+		t.Errorf("with the original:\n%s", strings.Join(rep.Strings(), "\n"))
+	}
+	for i, name := range []string{many, combined} {
+		bad := copyDir(t, dir)
+		rehash(t, bad, func(m map[string]any) { ut(m, i+1)["value"] = 0.75 })
+		if rep := check(t, bad, nil, false); !rep.OK() {
+			t.Errorf("%s changed, files only: the check fails although only the original confirms it:\n%s", name, strings.Join(rep.Strings(), "\n"))
+		}
+		rep := check(t, bad, prep.Source, true)
+		if f := failing(rep); strings.Join(f, ",") != "claim "+name {
+			t.Errorf("%s changed, with the original: failing %v", name, f)
+		}
+	}
+}
 func gf(m map[string]any, i int) map[string]any {
 	return m["details"].(map[string]any)["group_figures"].([]any)[i].(map[string]any)
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,24 +178,11 @@ func checkJoin(rel *verify.Release, opt verify.Options, r *verify.Report, k int,
 	saCol := ss.Columns[1]
 
 	// Classes: sizes from each file, sensitive values from ss.csv.
-	cl := &classes{}
-	index := map[string]int{}
 	nssSize := map[string]int{}
 	for row := 0; row < nss.Rows; row++ {
 		nssSize[nssClass.Value(row)]++
 	}
-	ssOf := make([]int, ss.Rows)
-	for row := 0; row < ss.Rows; row++ {
-		id := ssClass.Value(row)
-		i, ok := index[id]
-		if !ok {
-			i = cl.add(id)
-			index[id] = i
-		}
-		cl.size[i]++
-		cl.counts[i][saCol.Value(row)]++
-		ssOf[row] = i
-	}
+	cl, index, ssOf := readClasses(ssClass, saCol, ss.Rows)
 	differ := 0
 	for id, n := range nssSize {
 		if i, ok := index[id]; !ok || cl.size[i] != n {
@@ -238,6 +226,26 @@ func checkJoin(rel *verify.Release, opt verify.Options, r *verify.Report, k int,
 	}
 	r.Compare(rel, rc, opt)
 	return nil
+}
+
+// readClasses reads the classes of ss.csv: each ClassID's size and
+// sensitive values, its index, and the class of every row.
+func readClasses(ssClass, saCol *model.Column, rows int) (*classes, map[string]int, []int) {
+	cl := &classes{}
+	index := map[string]int{}
+	ssOf := make([]int, rows)
+	for row := 0; row < rows; row++ {
+		id := ssClass.Value(row)
+		i, ok := index[id]
+		if !ok {
+			i = cl.add(id)
+			index[id] = i
+		}
+		cl.size[i]++
+		cl.counts[i][saCol.Value(row)]++
+		ssOf[row] = i
+	}
+	return cl, index, ssOf
 }
 
 // judge adds the (alpha,k) lines.
@@ -335,7 +343,12 @@ func saMultiset(o *verify.Originals, file string, sa *model.Column, rows int, r 
 
 // joinOriginal proves nss.csv and ss.csv faithful to the original: the QI
 // and SA multisets, every class's sensitive values are its records'
-// (Temp table of Section 3, projected), and row order links nothing.
+// (Temp table of Section 3, projected), and row order links nothing. With
+// the audit record's row map of nss.csv the records are pinned exactly;
+// without it (local recoding splits identical QI tuples across classes,
+// so the files alone cannot pin them) the check decides whether an
+// assignment of the original records to the classes exists (assignable)
+// and tests the row order statistically (positionLink).
 func joinOriginal(m *model.Manifest, nss, ss *model.Table, ssOf []int, cl *classes, index map[string]int,
 	opt verify.Options, r *verify.Report) error {
 	o, err := verify.NewOriginals(opt.Original, m)
@@ -349,14 +362,26 @@ func joinOriginal(m *model.Manifest, nss, ss *model.Table, ssOf []int, cl *class
 		return nil
 	}
 	nssClass := nss.Columns[nq]
-	classesOf := map[string]map[string]bool{}
+	// nssOf is the class of each nss.csv row (-1: a ClassID ss.csv lacks,
+	// which "one record per row" has failed).
+	nssOf := make([]int, nss.Rows)
+	classesOf := map[string]map[int]bool{}
 	for row, key := range keys {
-		if classesOf[key] == nil {
-			classesOf[key] = map[string]bool{}
+		i, ok := index[nssClass.Value(row)]
+		if !ok {
+			i = -1
 		}
-		classesOf[key][nssClass.Value(row)] = true
+		nssOf[row] = i
+		if classesOf[key] == nil {
+			classesOf[key] = map[int]bool{}
+		}
+		classesOf[key][i] = true
 	}
-	pinned, ok := o.Pin(fileNSS, keys, opt.Audit, func(key string) bool { return len(classesOf[key]) <= 1 }, r)
+	if opt.Audit == nil || len(opt.Audit.RowMap[fileNSS]) == 0 {
+		withoutAudit(o, keys, nssOf, classesOf, ss, ssOf, cl, r)
+		return nil
+	}
+	pinned, ok := o.Pin(fileNSS, keys, opt.Audit, nil, r)
 	if !ok {
 		return nil
 	}
@@ -368,8 +393,8 @@ func joinOriginal(m *model.Manifest, nss, ss *model.Table, ssOf []int, cl *class
 	origCounts := make([]map[string]int, len(cl.ids))
 	unknown := 0
 	for row, in := range pinned {
-		i, ok := index[nssClass.Value(row)]
-		if !ok {
+		i := nssOf[row]
+		if i < 0 {
 			unknown++
 			continue
 		}
@@ -388,13 +413,16 @@ func joinOriginal(m *model.Manifest, nss, ss *model.Table, ssOf []int, cl *class
 	r.Add(bad == 0, "classes faithful", "every class's ss.csv values are the original values of its nss.csv records (%d classes differ)", bad)
 	verify.Shuffled(fileNSS, pinned, len(classesOf), r)
 
-	// ss.csv rows are pinned by the audit record only.
-	var ssRows []int
-	if opt.Audit != nil {
-		ssRows = opt.Audit.RowMap[fileSS]
-	}
+	// ss.csv rows are pinned by the audit record only; without its row
+	// map of ss.csv the row order is tested against independent shuffles.
+	ssRows := opt.Audit.RowMap[fileSS]
 	if len(ssRows) == 0 {
-		r.Add(true, "position link", "undecided: without the audit record's row map of ss.csv the files do not say which record an ss.csv row is")
+		allowed := make([][]string, len(pinned))
+		for row, in := range pinned {
+			v, _ := o.Text(o.SA, in)
+			allowed[row] = []string{v}
+		}
+		positionLink(nssOf, allowed, "the audit record pins", ss, ssOf, cl, r)
 		return nil
 	}
 	nssAt := map[int]int{}
@@ -431,6 +459,254 @@ func joinOriginal(m *model.Manifest, nss, ss *model.Table, ssOf []int, cl *class
 	linked := coincide >= 10 || (n >= 3 && coincide == n)
 	r.Add(!linked, "position link", "row i of nss.csv and row i of ss.csv are the same record at %d of %d positions (independent shuffles give about one)", coincide, n)
 	return nil
+}
+
+// withoutAudit checks nss.csv and ss.csv against the original when no
+// audit record pins the rows. Local recoding (Algorithm 1, Section 6)
+// puts records with identical QI tuples into different classes, so which
+// original record a row of such a tuple is cannot be read from the
+// files; what can be decided is whether the original records can be
+// distributed over the classes so that every class receives exactly its
+// nss.csv QI tuples and its ss.csv sensitive values (assignable). The
+// rows whose tuple lies in one class are pinned, and their order is held
+// against the input's and, position by position, against ss.csv's
+// (positionLink).
+func withoutAudit(o *verify.Originals, keys []string, nssOf []int, classesOf map[string]map[int]bool,
+	ss *model.Table, ssOf []int, cl *classes, r *verify.Report) {
+	assignable(o, keys, nssOf, classesOf, cl, r)
+	// Rows of tuples that lie in one class: interchangeable records, so
+	// pinned in the original's order of the tuple's rows.
+	next := map[string]int{}
+	var order []int
+	distinct := map[string]bool{}
+	allowed := make([][]string, len(keys))
+	valuesOf := map[string][]string{}
+	for row, key := range keys {
+		if len(classesOf[key]) != 1 || nssOf[row] < 0 {
+			continue
+		}
+		order = append(order, o.ByKey[key][next[key]])
+		next[key]++
+		distinct[key] = true
+		vs, ok := valuesOf[key]
+		if !ok {
+			seen := map[string]bool{}
+			for _, in := range o.ByKey[key] {
+				v, _ := o.Text(o.SA, in)
+				if !seen[v] {
+					seen[v] = true
+					vs = append(vs, v)
+				}
+			}
+			valuesOf[key] = vs
+		}
+		allowed[row] = vs
+	}
+	verify.Shuffled(fileNSS, order, len(distinct), r)
+	positionLink(nssOf, allowed, "the QI values pin (a tuple in one class)", ss, ssOf, cl, r)
+}
+
+// assignable decides whether the original records can be the classes'
+// members: for every QI tuple (key) its original records, each with its
+// sensitive value, must be distributed over the classes so that class c
+// receives exactly nss(c, key) of them (its nss.csv rows of the tuple) and,
+// over all tuples, exactly ss(c, v) records of each sensitive value v (its
+// ss.csv rows). With x(key, v, c) the records of tuple key and value v in
+// class c, the margins are
+//
+//	sum_c x(key, v, c) = orig(key, v), sum_v x(key, v, c) = nss(c, key), sum_key x(key, v, c) = ss(c, v).
+//
+// Two maximum flows test two pairs of margins: (key, v) -> (c, v) with
+// capacity nss(c, key) into sinks ss(c, v), and (key, v) -> (key, c) with
+// capacity ss(c, v) into sinks nss(c, key). Each is a necessary condition
+// (both must carry every record); together they are sufficient when no
+// class holds records of two tuples that span classes: every other class
+// then takes all records of its tuples, and the one spanning tuple of a
+// class must supply exactly the rest of its ss.csv values, which the
+// first flow routes. Otherwise the three margins form a three-way
+// transportation problem the flows only bound, and the line says so.
+func assignable(o *verify.Originals, keys []string, nssOf []int, classesOf map[string]map[int]bool, cl *classes, r *verify.Report) {
+	type keyValue struct{ key, v string }
+	orig := map[keyValue]int{}
+	var pairs []keyValue
+	n := 0
+	for key, rows := range o.ByKey {
+		for _, in := range rows {
+			v, _ := o.Text(o.SA, in)
+			kv := keyValue{key, v}
+			if orig[kv] == 0 {
+				pairs = append(pairs, kv)
+			}
+			orig[kv]++
+			n++
+		}
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i].key != pairs[j].key {
+			return pairs[i].key < pairs[j].key
+		}
+		return pairs[i].v < pairs[j].v
+	})
+	type keyClass struct {
+		key string
+		c   int
+	}
+	nssCount := map[keyClass]int{}
+	classList := map[string][]int{}
+	unknown := 0
+	for row, key := range keys {
+		c := nssOf[row]
+		if c < 0 {
+			unknown++
+			continue
+		}
+		kc := keyClass{key, c}
+		if nssCount[kc] == 0 {
+			classList[key] = append(classList[key], c)
+		}
+		nssCount[kc]++
+	}
+	for _, cs := range classList {
+		sort.Ints(cs)
+	}
+	// Flow 1: tuple and value to class and value.
+	f1 := verify.NewFlow()
+	src1, sink1 := f1.Node(), f1.Node()
+	type classValue struct {
+		c int
+		v string
+	}
+	cvNode := map[classValue]int{}
+	for c := range cl.ids {
+		vs := make([]string, 0, len(cl.counts[c]))
+		for v := range cl.counts[c] {
+			vs = append(vs, v)
+		}
+		sort.Strings(vs)
+		for _, v := range vs {
+			node := f1.Node()
+			cvNode[classValue{c, v}] = node
+			f1.Edge(node, sink1, cl.counts[c][v])
+		}
+	}
+	for _, kv := range pairs {
+		node := f1.Node()
+		f1.Edge(src1, node, orig[kv])
+		for _, c := range classList[kv.key] {
+			if to, ok := cvNode[classValue{c, kv.v}]; ok {
+				f1.Edge(node, to, nssCount[keyClass{kv.key, c}])
+			}
+		}
+	}
+	flow1 := f1.MaxFlow(src1, sink1)
+	// Flow 2: tuple and value to tuple and class.
+	f2 := verify.NewFlow()
+	src2, sink2 := f2.Node(), f2.Node()
+	kcNode := map[keyClass]int{}
+	for _, kv := range pairs {
+		node := f2.Node()
+		f2.Edge(src2, node, orig[kv])
+		for _, c := range classList[kv.key] {
+			kc := keyClass{kv.key, c}
+			to, ok := kcNode[kc]
+			if !ok {
+				to = f2.Node()
+				kcNode[kc] = to
+				f2.Edge(to, sink2, nssCount[kc])
+			}
+			if s := cl.counts[c][kv.v]; s > 0 {
+				f2.Edge(node, to, s)
+			}
+		}
+	}
+	flow2 := f2.MaxFlow(src2, sink2)
+
+	spanning, mixed := 0, 0
+	spanningIn := make([]int, len(cl.ids))
+	for _, cs := range classesOf {
+		if len(cs) > 1 {
+			spanning++
+			for c := range cs {
+				if c >= 0 {
+					spanningIn[c]++
+				}
+			}
+		}
+	}
+	for _, s := range spanningIn {
+		if s > 1 {
+			mixed++
+		}
+	}
+	// Class sizes: nss.csv's must be ss.csv's ("one record per row").
+	nssSize := make([]int, len(cl.ids))
+	for kc, x := range nssCount {
+		nssSize[kc.c] += x
+	}
+	sizesAgree := unknown == 0
+	for c := range cl.ids {
+		sizesAgree = sizesAgree && nssSize[c] == cl.size[c]
+	}
+	what := fmt.Sprintf("the original records can be distributed over the classes so that each receives exactly its nss.csv QI tuples and its ss.csv sensitive values (maximum flows %d and %d of %d records; %d QI tuples lie in more than one class", flow1, flow2, n, spanning)
+	switch {
+	case flow1 != n || flow2 != n:
+		r.Add(false, "classes faithful", "no assignment of the original records to the classes gives each class its nss.csv QI tuples and its ss.csv sensitive values (maximum flows %d and %d of %d records): some class's ss.csv values are not those of its nss.csv records", flow1, flow2, n)
+	case mixed == 0 && sizesAgree:
+		r.Add(true, "classes faithful", "consistent with the original: %s, and no class holds two of them, so the flows prove it; the audit record pins it exactly)", what)
+	default:
+		r.Add(true, "classes faithful", "consistent, not proven without the audit record: %s and %d classes hold two or more of them, where the flows are necessary, not sufficient)", what, mixed)
+	}
+}
+
+// falseAlarm is the chance of failing a genuine release the position
+// test allows.
+const falseAlarm = 1e-9
+
+// positionLink tests whether row order pairs nss.csv with ss.csv when no
+// audit record pins ss.csv's rows (Section 5 publishes the two tables
+// shuffled independently). allowed[i] lists the sensitive values the
+// record behind nss.csv row i can have (nil: the row is not pinned);
+// position i matches when ss.csv row i has nss.csv row i's class and one
+// of those values. Independent shuffles put a uniformly random record at
+// position i, which matches with probability p_i = sum over the allowed
+// values v of count_c(v)/n (c the row's class, count_c(v) its ss.csv rows
+// of value v); the matches number sum p_i on average, with variance about
+// sum p_i(1-p_i). By Bernstein's inequality they exceed the mean by t
+// with probability at most exp(-t^2/(2(var + t/3))): a count above the
+// mean by the t that makes this 1e-9 fails (about 6.4 standard
+// deviations when they are many, never less than 2 ln(1e9)/3, about 14,
+// matches), and so does a match at every one of ten or more pinned
+// positions (a ss.csv written in nss.csv's record order) unless every
+// position is bound to match. The generator redraws a shuffle this test
+// would fail.
+func positionLink(nssOf []int, allowed [][]string, pinnedBy string, ss *model.Table, ssOf []int, cl *classes, r *verify.Report) {
+	n := ss.Rows
+	sa := ss.Columns[1]
+	matches, pinned := 0, 0
+	mean, variance := 0.0, 0.0
+	for i := 0; i < len(allowed) && i < n; i++ {
+		c := nssOf[i]
+		if allowed[i] == nil || c < 0 {
+			continue
+		}
+		pinned++
+		in := 0
+		for _, v := range allowed[i] {
+			in += cl.counts[c][v]
+		}
+		p := float64(in) / float64(n)
+		mean += p
+		variance += p * (1 - p)
+		if ssOf[i] == c && slices.Contains(allowed[i], sa.Value(i)) {
+			matches++
+		}
+	}
+	limit := math.Log(1 / falseAlarm)
+	t := limit/3 + math.Sqrt(limit*limit/9+2*limit*variance)
+	everyOne := pinned >= 10 && matches == pinned && mean < float64(pinned)-1e-9
+	linked := float64(matches) > mean+t || everyOne
+	r.Add(!linked, "position link", "row i of ss.csv has the class and a sensitive value of the record behind row i of nss.csv at %d of the %d positions whose record %s (independent shuffles give %.1f, standard deviation %.1f; more than %.1f, or all of ten or more, is a link)",
+		matches, pinned, pinnedBy, mean, math.Sqrt(variance), mean+t)
 }
 
 func distinctRows(rows []int) bool {

@@ -1,0 +1,181 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// instance is a small original table and a release of it: record i has
+// QI tuple key[i] and sensitive value sa[i]; nss.csv row i is record i's
+// tuple in class nssClass[i], ss.csv row i is class ssClass[i] with
+// value ssValue[i].
+type instance struct {
+	key, sa          []string
+	nssClass         []int
+	ssClass, ssValue []string
+}
+
+func load(t *testing.T, header string, rows []string) *model.Table {
+	t.Helper()
+	kinds := map[string]model.Kind{}
+	for _, name := range strings.Split(header, ",") {
+		kinds[name] = model.Categorical
+	}
+	tab, err := model.Load(strings.NewReader(header+"\n"+strings.Join(rows, "\n")+"\n"),
+		model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// checkInstance runs joinOriginal without an audit record and returns
+// its lines by name.
+func checkInstance(t *testing.T, in instance) map[string]verify.Line {
+	t.Helper()
+	var orig, nssRows, ssRows []string
+	for i := range in.key {
+		orig = append(orig, in.key[i]+","+in.sa[i])
+		nssRows = append(nssRows, fmt.Sprintf("%s,%d", in.key[i], in.nssClass[i]))
+		ssRows = append(ssRows, in.ssClass[i]+","+in.ssValue[i])
+	}
+	o := load(t, "q,s", orig)
+	nss := load(t, "q,ClassID", nssRows)
+	ss := load(t, "ClassID,s", ssRows)
+	cl, index, ssOf := readClasses(ss.Columns[0], ss.Columns[1], ss.Rows)
+	r := &verify.Report{}
+	m := &model.Manifest{QIs: []string{"q"}, SA: "s"}
+	if err := joinOriginal(m, nss, ss, ssOf, cl, index, verify.Options{Original: o}, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]verify.Line{}
+	for _, l := range r.Lines {
+		lines[l.Name] = l
+	}
+	return lines
+}
+
+// bruteAssignable tries every assignment of records to classes: one
+// exists that gives every class exactly its nss.csv tuples and its
+// ss.csv values.
+func bruteAssignable(in instance, classes int) bool {
+	n := len(in.key)
+	want := map[string]int{}
+	for i := 0; i < n; i++ {
+		want[fmt.Sprintf("k%s|%d", in.key[i], in.nssClass[i])]++
+		want["v"+in.ssValue[i]+"|"+in.ssClass[i]]++
+	}
+	at := make([]int, n)
+	for {
+		got := map[string]int{}
+		for i, c := range at {
+			got[fmt.Sprintf("k%s|%d", in.key[i], c)]++
+			got[fmt.Sprintf("v%s|%d", in.sa[i], c)]++
+		}
+		same := len(got) == len(want)
+		for k, x := range want {
+			same = same && got[k] == x
+		}
+		if same {
+			return true
+		}
+		i := 0
+		for i < n && at[i] == classes-1 {
+			at[i] = 0
+			i++
+		}
+		if i == n {
+			return false
+		}
+		at[i]++
+	}
+}
+
+// TestAssignableBruteForce: on random small releases, some faithful and
+// some with sensitive values swapped between classes, the check without
+// the audit record passes every release an assignment of the original
+// records explains (found by trying all of them), and says "consistent
+// with the original" (proven) only for those; both outcomes and the
+// unproven case occur.
+func TestAssignableBruteForce(t *testing.T) {
+	rng := model.NewRand(7)
+	outcomes := map[string]int{}
+	for trial := 0; trial < 600; trial++ {
+		n := 4 + rng.Intn(4)
+		classes := 2 + rng.Intn(2)
+		in := instance{}
+		for i := 0; i < n; i++ {
+			in.key = append(in.key, fmt.Sprint("k", rng.Intn(3)))
+			in.sa = append(in.sa, fmt.Sprint("v", rng.Intn(3)))
+			c := i % classes // every class non-empty
+			if i >= classes {
+				c = rng.Intn(classes)
+			}
+			in.nssClass = append(in.nssClass, c)
+			in.ssClass = append(in.ssClass, fmt.Sprint(c))
+			in.ssValue = append(in.ssValue, in.sa[i])
+		}
+		if rng.Intn(2) == 0 {
+			i, j := rng.Intn(n), rng.Intn(n)
+			in.ssValue[i], in.ssValue[j] = in.ssValue[j], in.ssValue[i]
+		}
+		feasible := bruteAssignable(in, classes)
+		line, ok := checkInstance(t, in)["classes faithful"]
+		if !ok {
+			t.Fatalf("trial %d: no classes faithful line", trial)
+		}
+		proven := strings.HasPrefix(line.Text, "consistent with the original")
+		switch {
+		case feasible && !line.OK:
+			t.Fatalf("trial %d: an assignment exists but the check fails: %+v\n%s", trial, in, line)
+		case !feasible && proven:
+			t.Fatalf("trial %d: no assignment exists but the check proves one: %+v\n%s", trial, in, line)
+		}
+		switch {
+		case !line.OK:
+			outcomes["fail"]++
+		case proven:
+			outcomes["proven"]++
+		default:
+			outcomes["unproven"]++
+			if !feasible {
+				outcomes["unproven, infeasible"]++
+			}
+		}
+	}
+	if outcomes["fail"] == 0 || outcomes["proven"] == 0 || outcomes["unproven"] == 0 {
+		t.Fatalf("outcomes %v: every kind must occur", outcomes)
+	}
+	t.Logf("outcomes: %v", outcomes)
+}
+
+// TestAssignableExample works three releases of the records (a,x),
+// (a,y), (b,x), (b,y) by hand.
+func TestAssignableExample(t *testing.T) {
+	// Class 1 holds one a, class 2 the other a and both b. Faithful:
+	// class 1 gets (a,x), class 2 (a,y), (b,x), (b,y). Tuple a spans both
+	// classes, but each class holds one spanning tuple: proven.
+	good := instance{key: []string{"a", "a", "b", "b"}, sa: []string{"x", "y", "x", "y"},
+		nssClass: []int{1, 2, 2, 2}, ssClass: []string{"1", "2", "2", "2"}, ssValue: []string{"x", "y", "x", "y"}}
+	if l := checkInstance(t, good)["classes faithful"]; !l.OK || !strings.HasPrefix(l.Text, "consistent with the original") {
+		t.Fatalf("faithful release: %s", l)
+	}
+	// Class 1 with value y is explained too: (a,y) in class 1, and class
+	// 2 gets (a,x), (b,x), (b,y).
+	other := good
+	other.ssValue = []string{"y", "x", "x", "y"}
+	if l := checkInstance(t, other)["classes faithful"]; !l.OK || !strings.HasPrefix(l.Text, "consistent with the original") {
+		t.Fatalf("a release another assignment explains: %s", l)
+	}
+	// Both a in class 1, both b in class 2: class 1 must hold a's values
+	// x and y, not x and x.
+	bad := instance{key: good.key, sa: good.sa,
+		nssClass: []int{1, 1, 2, 2}, ssClass: []string{"1", "1", "2", "2"}, ssValue: []string{"x", "x", "y", "y"}}
+	if l := checkInstance(t, bad)["classes faithful"]; l.OK {
+		t.Fatalf("class 1 = {a, a} cannot hold x, x (a has x and y): %s", l)
+	}
+}

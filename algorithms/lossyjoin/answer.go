@@ -10,18 +10,24 @@ import (
 	"privlab/model"
 )
 
-// Count queries on a release (Wong et al., Section 7):
+// Count queries on a release, of the form of Wong et al., Section 7:
 //
 //	SELECT COUNT(*) WHERE pred(A1) AND ... AND pred(Aqd) AND pred(As)
 //
-// On NSS and SS (variants lossy and anatomy) the answer follows the join
-// semantics: the join on ClassID pairs each of a class's a NSS rows with
-// each of its a SS rows, and each of those a^2 rows stands for 1/a of a
-// record, so a class contributes (NSS rows matching the QI conditions) x
-// (SS rows matching the SA conditions) / a. (The paper's SQL, which counts
-// every SS row of a class that has one matching NSS row, overcounts; the
-// proportional count is the expected answer on the lossy join and is how
-// Xiao and Tao estimate on Anatomy's tables.) On the generalized table
+// On NSS and SS (variants lossy and anatomy) the answer is the expected
+// count on the lossy join: the join on ClassID pairs each of a class's a
+// NSS rows with each of its a SS rows, and each of those a^2 rows stands
+// for 1/a of a record, so a class contributes (NSS rows matching the QI
+// conditions) x (SS rows matching the SA conditions) / a. This
+// proportional estimate is Xiao and Tao's (Anatomy, VLDB 2006), not Wong
+// et al.'s: the SQL of Section 7,
+//
+//	SELECT COUNT(*) FROM SS WHERE SS.ClassID IN
+//	    (SELECT NSS.ClassID FROM NSS WHERE pred(A1) AND ... AND pred(As))
+//
+// read literally (the SA condition on the SS rows), counts every matching
+// SS row of each class that has one matching NSS row, which overcounts;
+// the study measures both (literalSQL). On the generalized table
 // (variant alpha) each record counts with the fraction of its generalized
 // cell's values that satisfy the condition, the values spread uniformly
 // (model.Hierarchy.LeafFraction). SUM and AVG of the sensitive attribute
@@ -44,7 +50,7 @@ func splitPreds(q *model.Query, qis map[string]bool, sa string) (onQI, onSA []mo
 	}
 	if q.Agg == model.Min || q.Agg == model.Max {
 		return nil, nil, &model.QueryError{Query: q.Text, Pos: 1, Msg: q.Agg.String() + " is not answered on a lossy-join release",
-			Hint: "use COUNT(*), SUM or AVG of the sensitive attribute (estimates, Section 7)"}
+			Hint: "use COUNT(*), SUM or AVG of the sensitive attribute (estimates)"}
 	}
 	if q.Column != "" && q.Column != sa {
 		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", sa)}
@@ -53,11 +59,62 @@ func splitPreds(q *model.Query, qis map[string]bool, sa string) (onQI, onSA []mo
 }
 
 // saSide counts, per class, the sensitive values satisfying the SA
-// conditions and sums them (for SUM and AVG).
+// conditions and sums them (for SUM and AVG). The conditions depend on the
+// value only, so each class keeps its values with their counts and a
+// query tests every distinct value once.
 type saSide struct {
 	table   *model.Table // holds the SA column
 	classOf []int32
 	sa      string
+	// hist lists, per class, the codes of its rows' values with their
+	// counts; rep[code] is a row holding the code (Missing: the last).
+	hist [][]codeCount
+	rep  []int
+}
+
+type codeCount struct {
+	code uint32
+	n    float64
+}
+
+// newSASide indexes the sensitive column of t by class.
+func newSASide(t *model.Table, classOf []int32, sa string, classes int) saSide {
+	s := saSide{table: t, classOf: classOf, sa: sa, hist: make([][]codeCount, classes)}
+	col := t.Column(sa)
+	if col == nil {
+		return s
+	}
+	s.rep = make([]int, len(col.Dict)+1)
+	for i := range s.rep {
+		s.rep[i] = -1
+	}
+	for r, c := range classOf {
+		code := col.Codes[r]
+		if s.rep[codeIndex(col, code)] < 0 {
+			s.rep[codeIndex(col, code)] = r
+		}
+		h := s.hist[c]
+		found := false
+		for i := range h {
+			if h[i].code == code {
+				h[i].n++
+				found = true
+				break
+			}
+		}
+		if !found {
+			s.hist[c] = append(h, codeCount{code: code, n: 1})
+		}
+	}
+	return s
+}
+
+// codeIndex places a code, Missing last.
+func codeIndex(col *model.Column, code uint32) int {
+	if code == model.Missing {
+		return len(col.Dict)
+	}
+	return int(code)
 }
 
 func (s *saSide) counts(q *model.Query, onSA []model.Pred, classes int) (cnt, sum []float64, err error) {
@@ -74,16 +131,21 @@ func (s *saSide) counts(q *model.Query, onSA []model.Pred, classes int) (cnt, su
 	if q.Agg != model.Count && col.Kind != model.Numeric {
 		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric sensitive attribute", q.Agg, s.sa), Hint: "use COUNT(*)"}
 	}
+	match := make([]bool, len(s.rep))
+	for i, r := range s.rep {
+		match[i] = r >= 0 && m.Match(r)
+	}
 	cnt = make([]float64, classes)
 	sum = make([]float64, classes)
-	for r := 0; r < s.table.Rows; r++ {
-		if !m.Match(r) {
-			continue
-		}
-		c := s.classOf[r]
-		cnt[c]++
-		if q.Agg != model.Count {
-			sum[c] += col.Nums[col.Codes[r]]
+	for c, h := range s.hist {
+		for _, e := range h {
+			if !match[codeIndex(col, e.code)] {
+				continue
+			}
+			cnt[c] += e.n
+			if q.Agg != model.Count && e.code != model.Missing {
+				sum[c] += e.n * col.Nums[e.code]
+			}
 		}
 	}
 	return cnt, sum, nil
@@ -129,32 +191,58 @@ type joinIndex struct {
 	qis     map[string]bool
 }
 
+// proportionalNote is the note of a proportional answer.
+const proportionalNote = "expected answer on the lossy join: per class, matching NSS rows x matching SS rows / class size " +
+	"(Xiao and Tao's Anatomy estimate; the SQL of Wong et al., Section 7, read literally, counts every matching SS row of a class with one matching NSS row)"
+
 // Answer estimates the query by the join semantics (see above).
 func (x *joinIndex) Answer(q *model.Query) (method.Bounds, error) {
+	b, _, err := x.answerBoth(q)
+	return b, err
+}
+
+// literalSQL answers by the SQL of Wong et al., Section 7, read
+// literally: every matching SS row of a class with a matching NSS row
+// counts whole (the study's comparison; releases answer proportionally).
+type literalSQL struct{ x *joinIndex }
+
+func (l literalSQL) Answer(q *model.Query) (method.Bounds, error) {
+	_, b, err := l.x.answerBoth(q)
+	return b, err
+}
+
+// answerBoth answers q proportionally and by the literal SQL in one pass.
+func (x *joinIndex) answerBoth(q *model.Query) (proportional, literal method.Bounds, err error) {
 	onQI, onSA, err := splitPreds(q, x.qis, x.ss.sa)
 	if err != nil {
-		return method.Bounds{}, err
+		return proportional, literal, err
 	}
 	sub := *q
 	sub.Preds = onQI
 	m, err := sub.Bind(x.nss)
 	if err != nil {
-		return method.Bounds{}, err
+		return proportional, literal, err
 	}
-	weight := make([]float64, len(x.size))
+	matching := make([]float64, len(x.size))
 	for r := 0; r < x.nss.Rows; r++ {
 		if m.Match(r) {
-			weight[x.classOf[r]]++
+			matching[x.classOf[r]]++
 		}
-	}
-	for c := range weight {
-		weight[c] /= x.size[c]
 	}
 	cnt, sum, err := x.ss.counts(q, onSA, len(x.size))
 	if err != nil {
-		return method.Bounds{}, err
+		return proportional, literal, err
 	}
-	return finish(q, weight, cnt, sum, "expected answer on the lossy join: per class, matching NSS rows x matching SS rows / class size (Wong et al., Section 7)"), nil
+	share := make([]float64, len(x.size))
+	whole := make([]float64, len(x.size))
+	for c, n := range matching {
+		share[c] = n / x.size[c]
+		if n > 0 {
+			whole[c] = 1
+		}
+	}
+	return finish(q, share, cnt, sum, proportionalNote),
+		finish(q, whole, cnt, sum, "the SQL of Wong et al., Section 7, read literally: every matching SS row of each class with a matching NSS row"), nil
 }
 
 // genIndex answers on the generalized table.
@@ -246,7 +334,7 @@ func (x *genIndex) Answer(q *model.Query) (method.Bounds, error) {
 // answerer builds the run's query answerer: the same code answers from
 // the exported files.
 func (r *run) answerer() method.Answerer {
-	ss := saSide{table: r.in.Table, classOf: r.classOf, sa: r.in.Roles.SA}
+	ss := newSASide(r.in.Table, r.classOf, r.in.Roles.SA, len(r.classes))
 	qiSet := map[string]bool{}
 	for _, q := range r.in.Roles.QIs {
 		qiSet[q] = true
@@ -328,15 +416,16 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, &model.InputError{File: filepath.Join(dir, FileSS), Line: 1, Msg: "expected ClassID in nss.csv and ClassID, " + man.SA + " in ss.csv"}
 	}
 	index := classIndex(nc, sc)
-	x := &joinIndex{nss: nss, classOf: make([]int32, nss.Rows), size: make([]float64, len(index)), qis: qiSet,
-		ss: saSide{table: ss, classOf: make([]int32, ss.Rows), sa: man.SA}}
+	x := &joinIndex{nss: nss, classOf: make([]int32, nss.Rows), size: make([]float64, len(index)), qis: qiSet}
 	for r := 0; r < nss.Rows; r++ {
 		x.classOf[r] = index[nc.Value(r)]
 		x.size[x.classOf[r]]++
 	}
+	ssClass := make([]int32, ss.Rows)
 	for r := 0; r < ss.Rows; r++ {
-		x.ss.classOf[r] = index[sc.Value(r)]
+		ssClass[r] = index[sc.Value(r)]
 	}
+	x.ss = newSASide(ss, ssClass, man.SA, len(index))
 	for c, s := range x.size {
 		if s == 0 {
 			x.size[c] = 1 // a class only ss.csv names (a broken release): count its rows once
@@ -382,8 +471,8 @@ func openGeneralized(dir string, man *model.Manifest, gen, dom *model.Table, qiS
 	if ac == nil || lc == nil || vc == nil {
 		return nil, bad(FileDomains, "expected columns attribute, label, value")
 	}
-	x := &genIndex{qis: man.QIs, qiSet: qiSet, domains: make([]labelDomains, len(man.QIs)),
-		ss: saSide{table: gen, classOf: make([]int32, gen.Rows), sa: man.SA}}
+	x := &genIndex{qis: man.QIs, qiSet: qiSet, domains: make([]labelDomains, len(man.QIs))}
+	genClass := make([]int32, gen.Rows)
 	qiIndex := map[string]int{}
 	for i, q := range man.QIs {
 		qiIndex[q] = i
@@ -440,7 +529,8 @@ func openGeneralized(dir string, man *model.Manifest, gen, dom *model.Table, qiS
 			classes[string(key)] = c
 			x.cells = append(x.cells, cell)
 		}
-		x.ss.classOf[r] = c
+		genClass[r] = c
 	}
+	x.ss = newSASide(gen, genClass, man.SA, len(x.cells))
 	return x, nil
 }

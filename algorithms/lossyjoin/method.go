@@ -67,6 +67,12 @@ const Remark = "Each row of nss.csv and each row of ss.csv corresponds to one re
 // Criterion says how Algorithm 1 picks the attribute to specialize.
 const Criterion = "most child partitions kept after merging back violating children (ties: most tuples specialized, then QI order)"
 
+// RemainderRule says where this implementation departs from Algorithm 1's
+// line 13 (see topdown.go): the release's notes state it.
+const RemainderRule = "remainder: the tuples moved back to a partition in steps 8-10 keep its generalization and are specialized further " +
+	"on the other quasi-identifiers (never again on the one just split), where Algorithm 1's line 13 (Wong et al., Section 6) " +
+	"puts the remainder straight into the output; so classes are finer, and every class has its own generalization"
+
 var (
 	kParam     = withHelp(model.StandardParams["k"], "2", "minimum class size: every individual shares its bag of sensitive values with at least k-1 others (Definition 1)")
 	alphaParam = withHelp(model.StandardParams["alpha"], "0.33", "largest fraction of one sensitive value in a class ((alpha,k)-anonymity, Definition 1)")
@@ -290,9 +296,10 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	}
 	kText, aText := r.values["k"], r.values["alpha"]
 	res.Summary = []model.Figure{
-		{Name: "smallest class", Short: "min class", Value: float64(minSize), Limit: kText, OK: minSize >= r.k},
+		// The worst cases of (alpha,k) are always in the summary bar.
+		{Name: "smallest class", Short: "min class", Value: float64(minSize), Limit: kText, OK: minSize >= r.k, Bar: true},
 		{Name: "largest SA fraction in a class", Short: "max SA frac", Value: maxFrac, Limit: aText,
-			OK: maxFrac <= r.alpha+1e-9},
+			OK: maxFrac <= r.alpha+1e-9, Bar: true},
 		{Name: "classes", Value: float64(len(r.classes)), OK: true},
 		{Name: "average class size", Value: float64(n) / math.Max(1, float64(len(r.classes))), OK: true},
 	}
@@ -307,10 +314,12 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 			model.Figure{Name: "lossy join rows per record", Value: res.Utility.Value, OK: true})
 		res.Files = []model.FileEntry{{Name: FileNSS, Rows: n}, {Name: FileSS, Rows: n}}
 	}
+	if r.variant != VariantAnatomy {
+		res.Notes = append(res.Notes, "attribute choice: "+Criterion, RemainderRule)
+	}
 	switch r.variant {
 	case VariantLossy:
 		res.Summary = append(res.Summary, model.Figure{Name: "NCP the classes would have generalized (Alpha)", Value: r.ncp, OK: true})
-		res.Notes = append(res.Notes, "attribute choice: "+Criterion)
 	case VariantAnatomy:
 		res.Notes = append(res.Notes, fmt.Sprintf("anatomy: l = ceil(1/alpha) = %d distinct sensitive values per bucket, buckets formed without regard to the quasi-identifiers (Xiao and Tao)", r.l))
 	}
@@ -448,8 +457,8 @@ func (r *run) detail(i, limit int) method.Detail {
 	if r.variant == VariantAlpha {
 		notes = append(notes, "published in generalized.csv with the generalized quasi-identifiers above and the exact sensitive values")
 	} else {
-		notes = append(notes, fmt.Sprintf("lossy join on ClassID: %d x %d = %d join rows for %d records (Table 7: 12 rows from 6)",
-			a, a, a*a, a))
+		notes = append(notes, fmt.Sprintf("lossy join on ClassID: %d x %d = %d join rows for %d records; the whole release: %d join rows for its %d records (as Table 7's 12 rows from 6)",
+			a, a, a*a, a, r.joinRows, in.Table.Rows))
 	}
 	d.Sections = append(d.Sections, method.Section{Notes: notes})
 	qiCols := make([]*model.Column, len(qis))

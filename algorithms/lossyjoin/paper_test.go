@@ -3,6 +3,7 @@ package lossyjoin_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -193,8 +194,10 @@ func TestTables4to7(t *testing.T) {
 	}
 }
 
-// TestDetailJoinCombinations: a class's detail shows its NSS and SS rows
-// and the a^2 join rows it makes.
+// TestDetailJoinCombinations: a class's detail shows its NSS and SS rows,
+// the a^2 join rows it makes and the join rows of the whole release (on
+// Table 1, Table 7's 12 from 6 records; on 400 census rows the sum of
+// the squared class sizes).
 func TestDetailJoinCombinations(t *testing.T) {
 	_, res := runJobs(t, lossyjoin.VariantLossy)
 	d := res.Detail(0, 10)
@@ -209,8 +212,38 @@ func TestDetailJoinCombinations(t *testing.T) {
 			}
 		}
 	}
-	if tables != 2 || !strings.Contains(text, "4 join rows for 2 records") || !strings.Contains(text, "12 rows from 6") {
+	if tables != 2 || !strings.Contains(text, "4 join rows for 2 records") || !strings.Contains(text, "the whole release: 12 join rows for its 6 records") {
 		t.Fatalf("detail:\n%+v", d)
+	}
+	_, census, _ := exportCensusRun(t, lossyjoin.VariantLossy)
+	joinRows := 0
+	for _, g := range census.Groups {
+		joinRows += len(g.Rows) * len(g.Rows)
+	}
+	text = ""
+	for _, s := range census.Detail(0, 10).Sections {
+		text += strings.Join(s.Notes, "\n")
+	}
+	if want := fmt.Sprintf("the whole release: %d join rows for its 400 records", joinRows); joinRows == 12 || !strings.Contains(text, want) {
+		t.Fatalf("census detail: want %q in\n%s", want, text)
+	}
+}
+
+// TestSummaryBar: the worst cases of (alpha,k) are in the workbench's
+// summary bar even when they hold.
+func TestSummaryBar(t *testing.T) {
+	_, res := runJobs(t, lossyjoin.VariantLossy)
+	bar := map[string]bool{}
+	for _, f := range res.Summary {
+		if f.Bar {
+			bar[f.Name] = f.OK
+		}
+	}
+	if ok, in := bar["smallest class"]; !in || !ok {
+		t.Errorf("smallest class not in the bar: %+v", res.Summary)
+	}
+	if ok, in := bar["largest SA fraction in a class"]; !in || !ok {
+		t.Errorf("largest SA fraction not in the bar: %+v", res.Summary)
 	}
 }
 
@@ -245,7 +278,8 @@ func TestAlphaIsTable3(t *testing.T) {
 // TestQueryExample answers COUNT(*) WHERE job = 'clerk' AND illness = 'flu'
 // (truth 1): on NSS/SS each of the two classes with a clerk contributes
 // 1 x 1 / 2; on Table 3 the white-collar class counts 1/2 clerk x 1 flu and
-// the (*, 1955, 5432) class 1/4 x 1.
+// the (*, 1955, 5432) class 1/4 x 1. The SQL of Section 7 read literally
+// counts the flu row of both classes whole: 2.
 func TestQueryExample(t *testing.T) {
 	q := "COUNT(*) WHERE job = 'clerk' AND illness = 'flu'"
 	for variant, want := range map[string]float64{lossyjoin.VariantLossy: 1, lossyjoin.VariantAlpha: 0.75} {
@@ -256,6 +290,20 @@ func TestQueryExample(t *testing.T) {
 		}
 		if !a.Answer.HasEst || a.Answer.Estimate != want || a.Truth.Value != 1 {
 			t.Errorf("%s: %+v, want estimate %v (truth 1)", variant, a.Answer, want)
+		}
+		literal := lossyjoin.LiteralSQL(res.Answerer)
+		if variant == lossyjoin.VariantAlpha {
+			if literal != nil {
+				t.Errorf("alpha answers by the literal SQL of NSS and SS")
+			}
+			continue
+		}
+		b, err := pipeline.Answer(q, prep.Table, literal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Answer.HasEst || b.Answer.Estimate != 2 {
+			t.Errorf("literal SQL: %+v, want 2", b.Answer)
 		}
 	}
 }
@@ -309,8 +357,64 @@ func TestStudy(t *testing.T) {
 			t.Fatalf("census row %v: %v", r, secs[1].Notes)
 		}
 		errOf[r[1]] = x
+		// The literal SQL of Section 7 counts whole classes: it
+		// overcounts far more than the proportional estimate; Alpha has no
+		// SS table to run it on. The paper's 1000 queries are measured.
+		literal, err := strconv.ParseFloat(r[5], 64)
+		switch {
+		case r[1] == lossyjoin.VariantAlpha && r[5] != "—":
+			t.Fatalf("census row %v: a literal SQL error for Alpha", r)
+		case r[1] != lossyjoin.VariantAlpha && (err != nil || literal <= 5*x):
+			t.Fatalf("census row %v: want a literal SQL error far above %v", r, x)
+		case r[6] != "1000":
+			t.Fatalf("census row %v: want the paper's 1000 queries measured", r)
+		}
 	}
 	if !(errOf["lossy"] < errOf["anatomy"] && errOf["anatomy"] < errOf["alpha"]) {
 		t.Fatalf("census errors %v: want Alpha(Lossy) < Anatomy < Alpha", errOf)
+	}
+	if !strings.Contains(strings.Join(secs[1].Notes, "\n"), "1000 queries") || !strings.Contains(strings.Join(secs[1].Notes, "\n"), "BETWEEN") {
+		t.Fatalf("census notes %v: want the query count and the BETWEEN ranges", secs[1].Notes)
+	}
+}
+
+// TestStudyEmptyWorkload: a workload of which no query selects a record
+// measures nothing, and the comparison says "—", not an error of 0.
+func TestStudyEmptyWorkload(t *testing.T) {
+	prep := prepareJobs(t, "", model.Values{"k": "2", "alpha": "0.5", "seed": "1"})
+	lab := env.Lab(prep, workload.Options{})
+	sec := lossyjoin.Compare(context.Background(), lab, lab.Input, lab.Input.Values,
+		func(*method.Result) ([]float64, int, error) { return []float64{0, 0}, 0, nil }, "empty")
+	for _, r := range sec.Rows {
+		if r[4] != "—" || r[5] != "—" || r[6] != "0" {
+			t.Fatalf("row %v: want — for the errors of no query", r)
+		}
+	}
+	if !strings.Contains(strings.Join(sec.Notes, "\n"), "no query of the workload selected a record") {
+		t.Fatalf("notes %v", sec.Notes)
+	}
+}
+
+// TestManifestNotes: the release tells its readers how classes were
+// formed where the paper is silent or differs (the attribute criterion,
+// the remainder specialized further instead of Algorithm 1's line 13) and
+// whose query estimate its note describes (Xiao and Tao's, not the
+// literal SQL of Section 7); Anatomy, formed without Algorithm 1, states
+// neither rule.
+func TestManifestNotes(t *testing.T) {
+	for _, v := range []string{lossyjoin.VariantLossy, lossyjoin.VariantAlpha, lossyjoin.VariantAnatomy} {
+		_, _, dir := exportCensusRun(t, v)
+		m, err := model.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := strings.Join(m.Notes, "\n")
+		topDown := v != lossyjoin.VariantAnatomy
+		if strings.Contains(notes, "line 13") != topDown || strings.Contains(notes, lossyjoin.Criterion) != topDown {
+			t.Errorf("%s notes:\n%s", v, notes)
+		}
+		if v != lossyjoin.VariantAlpha && (!strings.Contains(notes, "Xiao and Tao") || !strings.Contains(notes, "read literally")) {
+			t.Errorf("%s notes do not attribute the estimate:\n%s", v, notes)
+		}
 	}
 }

@@ -240,7 +240,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		det.Remark = Remark
 		det.JoinRows = r.joinRows
 		man.Notes = []string{Remark,
-			"ClassID is the only link between the tables. An estimate of COUNT(*) with conditions on the quasi-identifiers and the sensitive attribute is, per class, (NSS rows that match) x (SS rows that match) / class size (Section 7)."}
+			"ClassID is the only link between the tables. An estimate of COUNT(*) with conditions on the quasi-identifiers and the sensitive attribute is, per class, (NSS rows that match) x (SS rows that match) / class size: the expected count on the lossy join, as Xiao and Tao estimate on Anatomy's tables. (The SQL of Wong et al., Section 7, read literally, counts every matching SS row of a class with one matching NSS row, which overcounts.)"}
 		if r.variant == VariantAnatomy {
 			det.L = r.l
 			man.Notes = append(man.Notes, fmt.Sprintf("anatomy: the classes are Xiao and Tao's l-diverse buckets (l = %d), formed without regard to the quasi-identifiers", r.l))
@@ -248,6 +248,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	if r.variant == VariantLossy || r.variant == VariantAlpha {
 		det.Criterion = Criterion
+		man.Notes = append(man.Notes, "attribute choice (Algorithm 1, Section 6): "+Criterion+".", RemainderRule+".")
 	}
 	man.Details = det
 	rel := &model.Release{Files: files, Manifest: man}

@@ -7,8 +7,11 @@
 // states, and with the original table proves the release faithful: the
 // published QI and SA multisets are the original's, every class's
 // sensitive values are those of its records, and row order links neither
-// file to the input nor NSS to SS. It imports model and algorithms/verify
-// only, never the method.
+// file to the input nor NSS to SS. The audit record pins every row to its
+// record; without it the classes are held to the original by maximum
+// flows (assignable) and the row order by a test against independent
+// shuffles (positionLink). It imports model and algorithms/verify only,
+// never the method.
 package check
 
 import (

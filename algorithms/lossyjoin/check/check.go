@@ -476,7 +476,7 @@ func joinOriginal(m *model.Manifest, nss, ss *model.Table, ssOf []int, cl *class
 // (positionLink).
 func withoutAudit(o *verify.Originals, keys []string, nssOf []int, classesOf map[string]map[int]bool,
 	ss *model.Table, ssOf []int, cl *classes, r *verify.Report) {
-	assignable(o, keys, nssOf, classesOf, cl, r)
+	assignable(o, keys, nssOf, cl, r)
 	// Rows of tuples that lie in one class: interchangeable records, so
 	// pinned in the original's order of the tuple's rows.
 	next := map[string]int{}
@@ -506,7 +506,7 @@ func withoutAudit(o *verify.Originals, keys []string, nssOf []int, classesOf map
 		allowed[row] = vs
 	}
 	verify.Shuffled(fileNSS, order, len(distinct), r)
-	positionLink(nssOf, allowed, "the QI values pin (a tuple in one class)", ss, ssOf, cl, r)
+	positionLink(nssOf, allowed, "the QI values pin, their tuple lying in one class,", ss, ssOf, cl, r)
 }
 
 // assignable decides whether the original records can be the classes'
@@ -528,8 +528,7 @@ func withoutAudit(o *verify.Originals, keys []string, nssOf []int, classesOf map
 // class must supply exactly the rest of its ss.csv values, which the
 // first flow routes. Otherwise the three margins form a three-way
 // transportation problem the flows only bound, and the line says so.
-func assignable(o *verify.Originals, keys []string, nssOf []int, classesOf map[string]map[int]bool, cl *classes, r *verify.Report) {
-	type keyValue struct{ key, v string }
+func assignable(o *verify.Originals, keys []string, nssOf []int, cl *classes, r *verify.Report) {
 	orig := map[keyValue]int{}
 	var pairs []keyValue
 	n := 0
@@ -550,10 +549,6 @@ func assignable(o *verify.Originals, keys []string, nssOf []int, classesOf map[s
 		}
 		return pairs[i].v < pairs[j].v
 	})
-	type keyClass struct {
-		key string
-		c   int
-	}
 	nssCount := map[keyClass]int{}
 	classList := map[string][]int{}
 	unknown := 0
@@ -624,41 +619,145 @@ func assignable(o *verify.Originals, keys []string, nssOf []int, classesOf map[s
 	}
 	flow2 := f2.MaxFlow(src2, sink2)
 
-	spanning, mixed := 0, 0
-	spanningIn := make([]int, len(cl.ids))
-	for _, cs := range classesOf {
+	spanning := 0
+	for _, cs := range classList {
 		if len(cs) > 1 {
 			spanning++
-			for c := range cs {
-				if c >= 0 {
-					spanningIn[c]++
+		}
+	}
+	left, contradiction := peel(orig, classList, nssCount, cl)
+	what := fmt.Sprintf("the original records can be distributed over the classes so that each receives exactly its nss.csv QI tuples and its ss.csv sensitive values (maximum flows %d and %d of %d records; %d QI tuples lie in more than one class", flow1, flow2, n, spanning)
+	switch {
+	case flow1 != n || flow2 != n || unknown > 0:
+		r.Add(false, "classes faithful", "no assignment of the original records to the classes gives each class its nss.csv QI tuples and its ss.csv sensitive values (maximum flows %d and %d of %d records): some class's ss.csv values are not those of its nss.csv records", flow1, flow2, n)
+	case contradiction != "":
+		r.Add(false, "classes faithful", "no assignment of the original records to the classes gives each class its nss.csv QI tuples and its ss.csv sensitive values: %s", contradiction)
+	case left == 0:
+		r.Add(true, "classes faithful", "consistent with the original: %s, and the classes that hold at most one of them fix, class by class, which records each holds, so an assignment exists; the audit record pins it exactly)", what)
+	default:
+		r.Add(true, "classes faithful", "consistent, not proven without the audit record: %s; %d classes hold two or more of them after the others are fixed, where the flows are necessary, not sufficient)", what, left)
+	}
+}
+
+type keyValue struct{ key, v string }
+
+type keyClass struct {
+	key string
+	c   int
+}
+
+// peel fixes the assignment class by class where the files force it. A
+// class whose QI tuples all lie in no other unfixed class takes all their
+// remaining records; a class with one tuple that lies elsewhere too takes
+// the records of its other tuples and, of that tuple, exactly the
+// sensitive values its ss.csv rows still lack. Each step is forced, so a
+// count that does not fit (a tuple's remaining records not its nss.csv
+// rows, a class short of a value) proves that no assignment exists
+// (contradiction); when every class is fixed the steps are an assignment
+// (left = 0). Fixing a class can leave a tuple in one unfixed class,
+// which may then be fixed in turn.
+func peel(orig map[keyValue]int, classList map[string][]int, nssCount map[keyClass]int, cl *classes) (left int, contradiction string) {
+	remainingOf := map[string]map[string]int{} // key -> value -> records not yet placed
+	for kv, x := range orig {
+		if remainingOf[kv.key] == nil {
+			remainingOf[kv.key] = map[string]int{}
+		}
+		remainingOf[kv.key][kv.v] = x
+	}
+	keysOf := make([][]string, len(cl.ids))
+	open := map[string]int{} // key -> unfixed classes holding it
+	var sorted []string
+	for key := range classList {
+		sorted = append(sorted, key)
+	}
+	sort.Strings(sorted)
+	for _, key := range sorted {
+		for _, c := range classList[key] {
+			keysOf[c] = append(keysOf[c], key)
+		}
+		open[key] = len(classList[key])
+	}
+	fixed := make([]bool, len(cl.ids))
+	queue := make([]int, len(cl.ids))
+	for c := range queue {
+		queue[c] = c
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if fixed[c] {
+			continue
+		}
+		shared := ""
+		several := false
+		for _, key := range keysOf[c] {
+			if open[key] > 1 {
+				several = shared != ""
+				shared = key
+				if several {
+					break
 				}
 			}
 		}
+		if several {
+			continue
+		}
+		need := map[string]int{}
+		for v, x := range cl.counts[c] {
+			need[v] = x
+		}
+		for _, key := range keysOf[c] {
+			if key == shared {
+				continue
+			}
+			total := 0
+			for v, x := range remainingOf[key] {
+				total += x
+				need[v] -= x
+				if need[v] < 0 {
+					return 0, fmt.Sprintf("class %s holds every remaining record of a QI tuple, whose %s values are more than its ss.csv rows of %s", cl.ids[c], v, v)
+				}
+			}
+			if total != nssCount[keyClass{key, c}] {
+				return 0, fmt.Sprintf("class %s holds every remaining record of a QI tuple: %d, not its %d nss.csv rows of the tuple", cl.ids[c], total, nssCount[keyClass{key, c}])
+			}
+			remainingOf[key] = nil
+			open[key] = 0
+		}
+		total := 0
+		for v, x := range need {
+			total += x
+			if shared == "" && x != 0 {
+				return 0, fmt.Sprintf("class %s's records give %s %d times fewer than its ss.csv rows", cl.ids[c], v, x)
+			}
+		}
+		if shared != "" {
+			if total != nssCount[keyClass{shared, c}] {
+				return 0, fmt.Sprintf("class %s lacks %d sensitive values for its %d nss.csv rows of a QI tuple", cl.ids[c], total, nssCount[keyClass{shared, c}])
+			}
+			for v, x := range need {
+				if x > remainingOf[shared][v] {
+					return 0, fmt.Sprintf("class %s needs %d more records of value %s from a QI tuple that has %d left", cl.ids[c], x, v, remainingOf[shared][v])
+				}
+				remainingOf[shared][v] -= x
+			}
+			open[shared]--
+			if open[shared] == 1 {
+				for _, other := range classList[shared] {
+					if !fixed[other] && other != c {
+						queue = append(queue, other)
+					}
+				}
+			}
+		}
+		fixed[c] = true
 	}
-	for _, s := range spanningIn {
-		if s > 1 {
-			mixed++
+	for c := range fixed {
+		if !fixed[c] {
+			left++
 		}
 	}
-	// Class sizes: nss.csv's must be ss.csv's ("one record per row").
-	nssSize := make([]int, len(cl.ids))
-	for kc, x := range nssCount {
-		nssSize[kc.c] += x
-	}
-	sizesAgree := unknown == 0
-	for c := range cl.ids {
-		sizesAgree = sizesAgree && nssSize[c] == cl.size[c]
-	}
-	what := fmt.Sprintf("the original records can be distributed over the classes so that each receives exactly its nss.csv QI tuples and its ss.csv sensitive values (maximum flows %d and %d of %d records; %d QI tuples lie in more than one class", flow1, flow2, n, spanning)
-	switch {
-	case flow1 != n || flow2 != n:
-		r.Add(false, "classes faithful", "no assignment of the original records to the classes gives each class its nss.csv QI tuples and its ss.csv sensitive values (maximum flows %d and %d of %d records): some class's ss.csv values are not those of its nss.csv records", flow1, flow2, n)
-	case mixed == 0 && sizesAgree:
-		r.Add(true, "classes faithful", "consistent with the original: %s, and no class holds two of them, so the flows prove it; the audit record pins it exactly)", what)
-	default:
-		r.Add(true, "classes faithful", "consistent, not proven without the audit record: %s and %d classes hold two or more of them, where the flows are necessary, not sufficient)", what, mixed)
-	}
+	return left, ""
 }
 
 // falseAlarm is the chance of failing a genuine release the position

@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -506,7 +507,7 @@ func withoutAudit(o *verify.Originals, keys []string, nssOf []int, classesOf map
 		allowed[row] = vs
 	}
 	verify.Shuffled(fileNSS, order, len(distinct), r)
-	positionLink(nssOf, allowed, "the QI values pin, their tuple lying in one class,", ss, ssOf, cl, r)
+	positionLink(nssOf, allowed, "the QI values pin (their tuple lies in one class)", ss, ssOf, cl, r)
 }
 
 // assignable decides whether the original records can be the classes'
@@ -522,12 +523,13 @@ func withoutAudit(o *verify.Originals, keys []string, nssOf []int, classesOf map
 // Two maximum flows test two pairs of margins: (key, v) -> (c, v) with
 // capacity nss(c, key) into sinks ss(c, v), and (key, v) -> (key, c) with
 // capacity ss(c, v) into sinks nss(c, key). Each is a necessary condition
-// (both must carry every record); together they are sufficient when no
-// class holds records of two tuples that span classes: every other class
-// then takes all records of its tuples, and the one spanning tuple of a
-// class must supply exactly the rest of its ss.csv values, which the
-// first flow routes. Otherwise the three margins form a three-way
-// transportation problem the flows only bound, and the line says so.
+// (both must carry every record), but the three margins together form a
+// three-way transportation problem the flows only bound. So the check
+// also builds an assignment (peel): where the files force one, class by
+// class, a contradiction disproves the release; elsewhere it tries one
+// that fits. A complete assignment proves the release consistent with
+// the original; without one the line says the flows are necessary, not
+// sufficient.
 func assignable(o *verify.Originals, keys []string, nssOf []int, cl *classes, r *verify.Report) {
 	orig := map[keyValue]int{}
 	var pairs []keyValue
@@ -633,9 +635,9 @@ func assignable(o *verify.Originals, keys []string, nssOf []int, cl *classes, r 
 	case contradiction != "":
 		r.Add(false, "classes faithful", "no assignment of the original records to the classes gives each class its nss.csv QI tuples and its ss.csv sensitive values: %s", contradiction)
 	case left == 0:
-		r.Add(true, "classes faithful", "consistent with the original: %s, and the classes that hold at most one of them fix, class by class, which records each holds, so an assignment exists; the audit record pins it exactly)", what)
+		r.Add(true, "classes faithful", "consistent with the original: %s, and an assignment of every record was found, class by class; the audit record pins it exactly)", what)
 	default:
-		r.Add(true, "classes faithful", "consistent, not proven without the audit record: %s; %d classes hold two or more of them after the others are fixed, where the flows are necessary, not sufficient)", what, left)
+		r.Add(true, "classes faithful", "consistent, not proven without the audit record: %s; for %d classes no assignment was found, and the flows are necessary, not sufficient)", what, left)
 	}
 }
 
@@ -655,7 +657,9 @@ type keyClass struct {
 // rows, a class short of a value) proves that no assignment exists
 // (contradiction); when every class is fixed the steps are an assignment
 // (left = 0). Fixing a class can leave a tuple in one unfixed class,
-// which may then be fixed in turn.
+// which may then be fixed in turn. The classes still unfixed then take,
+// one by one, records that fit (fitClass), in up to four orders: left
+// counts the classes of the best order that found none.
 func peel(orig map[keyValue]int, classList map[string][]int, nssCount map[keyClass]int, cl *classes) (left int, contradiction string) {
 	remainingOf := map[string]map[string]int{} // key -> value -> records not yet placed
 	for kv, x := range orig {
@@ -752,12 +756,179 @@ func peel(orig map[keyValue]int, classList map[string][]int, nssCount map[keyCla
 		}
 		fixed[c] = true
 	}
+	// The rest: class by class, records that fit (a transportation
+	// problem within the class, taking plentiful records first). Success
+	// is an assignment; a class that finds none proves nothing, so three
+	// other orders of the classes are tried.
+	var rest []int
+	involved := map[string]bool{}
 	for c := range fixed {
 		if !fixed[c] {
-			left++
+			rest = append(rest, c)
+			for _, key := range keysOf[c] {
+				involved[key] = true
+			}
 		}
 	}
+	if len(rest) == 0 {
+		return 0, ""
+	}
+	saved := map[string]map[string]int{}
+	for key := range involved {
+		saved[key] = maps.Clone(remainingOf[key])
+	}
+	rng := model.NewRand(1)
+	left = len(rest)
+	for attempt := 0; attempt < 4 && left > 0; attempt++ {
+		order := append([]int(nil), rest...)
+		switch {
+		case attempt == 1:
+			slices.Reverse(order)
+		case attempt > 1:
+			for i := len(order) - 1; i > 0; i-- {
+				j := rng.Intn(i + 1)
+				order[i], order[j] = order[j], order[i]
+			}
+		}
+		for key := range involved {
+			remainingOf[key] = maps.Clone(saved[key])
+		}
+		failed := 0
+		for _, c := range order {
+			if !fitClass(c, keysOf[c], cl, nssCount, remainingOf) {
+				failed++
+			}
+		}
+		left = min(left, failed)
+	}
 	return left, ""
+}
+
+// fitClass places records of the class's QI tuples (remaining) into
+// class c so that it receives exactly its nss.csv tuples and ss.csv
+// values, and takes them from remaining; false when none fit.
+func fitClass(c int, keys []string, cl *classes, nssCount map[keyClass]int, remaining map[string]map[string]int) bool {
+	vs := make([]string, 0, len(cl.counts[c]))
+	for v := range cl.counts[c] {
+		vs = append(vs, v)
+	}
+	sort.Strings(vs)
+	supply := make([]int, len(keys))
+	capacity := make([][]int, len(keys))
+	for i, key := range keys {
+		supply[i] = nssCount[keyClass{key, c}]
+		capacity[i] = make([]int, len(vs))
+		for j, v := range vs {
+			capacity[i][j] = remaining[key][v]
+		}
+	}
+	demand := make([]int, len(vs))
+	for j, v := range vs {
+		demand[j] = cl.counts[c][v]
+	}
+	x, ok := transport(supply, demand, capacity)
+	if !ok {
+		return false
+	}
+	for i, key := range keys {
+		for j, v := range vs {
+			remaining[key][v] -= x[i][j]
+		}
+	}
+	return true
+}
+
+// transport finds x[i][j] <= capacity[i][j] with row sums supply and
+// column sums demand (equal totals), by augmenting paths; false when
+// none exists.
+func transport(supply, demand []int, capacity [][]int) ([][]int, bool) {
+	total, want := 0, 0
+	for _, s := range supply {
+		total += s
+	}
+	for _, d := range demand {
+		want += d
+	}
+	if total != want {
+		return nil, false
+	}
+	nr, nc := len(supply), len(demand)
+	x := make([][]int, nr)
+	for i := range x {
+		x[i] = make([]int, nc)
+	}
+	// Each row tries its columns by capacity, largest first.
+	byCapacity := make([][]int, nr)
+	for i := range byCapacity {
+		byCapacity[i] = make([]int, nc)
+		for j := range byCapacity[i] {
+			byCapacity[i][j] = j
+		}
+		sort.SliceStable(byCapacity[i], func(a, b int) bool {
+			return capacity[i][byCapacity[i][a]] > capacity[i][byCapacity[i][b]]
+		})
+	}
+	rowLeft := append([]int(nil), supply...)
+	colLeft := append([]int(nil), demand...)
+	for flow := 0; flow < total; {
+		// Breadth-first search from rows with supply left: a row reaches
+		// column j through spare capacity, a column reaches row i back
+		// through flow already placed.
+		fromRow := make([]int, nc) // column -> row it was reached from
+		fromCol := make([]int, nr) // row -> column it was reached from (-1: a start)
+		seenRow := make([]bool, nr)
+		seenCol := make([]bool, nc)
+		var queue []int
+		for i := range rowLeft {
+			if rowLeft[i] > 0 {
+				seenRow[i] = true
+				fromCol[i] = -1
+				queue = append(queue, i)
+			}
+		}
+		end := -1
+		for len(queue) > 0 && end < 0 {
+			i := queue[0]
+			queue = queue[1:]
+			for _, j := range byCapacity[i] {
+				if seenCol[j] || x[i][j] >= capacity[i][j] {
+					continue
+				}
+				seenCol[j] = true
+				fromRow[j] = i
+				if colLeft[j] > 0 {
+					end = j
+					break
+				}
+				for k := 0; k < nr; k++ {
+					if !seenRow[k] && x[k][j] > 0 {
+						seenRow[k] = true
+						fromCol[k] = j
+						queue = append(queue, k)
+					}
+				}
+			}
+		}
+		if end < 0 {
+			return nil, false
+		}
+		// Push one unit back along the path.
+		j := end
+		colLeft[j]--
+		for {
+			i := fromRow[j]
+			x[i][j]++
+			prev := fromCol[i]
+			if prev < 0 {
+				rowLeft[i]--
+				break
+			}
+			x[i][prev]--
+			j = prev
+		}
+		flow++
+	}
+	return x, true
 }
 
 // falseAlarm is the chance of failing a genuine release the position
@@ -807,7 +978,7 @@ func positionLink(nssOf []int, allowed [][]string, pinnedBy string, ss *model.Ta
 	t := limit/3 + math.Sqrt(limit*limit/9+2*limit*variance)
 	everyOne := pinned >= 10 && matches == pinned && mean < float64(pinned)-1e-9
 	linked := float64(matches) > mean+t || everyOne
-	r.Add(!linked, "position link", "row i of ss.csv has the class and a sensitive value of the record behind row i of nss.csv at %d of the %d positions whose record %s (independent shuffles give %.1f, standard deviation %.1f; more than %.1f, or all of ten or more, is a link)",
+	r.Add(!linked, "position link", "row i of ss.csv has the class and a sensitive value of the record behind row i of nss.csv at %d of the %d positions whose record %s; independent shuffles give %.1f, standard deviation %.1f, and more than %.1f, or all of ten or more, is a link",
 		matches, pinned, pinnedBy, mean, math.Sqrt(variance), mean+t)
 }
 

@@ -80,7 +80,11 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	sec := compare(ctx, lab, in, in.Values, own,
 		fmt.Sprintf("Wong et al., Section 7, on this input (%d rows, k = %s, alpha = %s): average relative error of COUNT queries",
 			in.Table.Rows, in.Values["k"], in.Values["alpha"]))
-	sec.Notes = append([]string{"workload: eval's count-in queries (--queries, --qd, --selectivity); " + shapeNote}, sec.Notes...)
+	generated := lab.Queries
+	if generated <= 0 {
+		generated = 100 // the workload package's default
+	}
+	sec.Notes = append([]string{fmt.Sprintf("workload: eval's %d count-in queries (--queries, --qd, --selectivity); %s", generated, shapeNote)}, sec.Notes...)
 	secs = append(secs, sec)
 	if lab.Progress != nil {
 		lab.Progress(0.3)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"privlab/algorithms/method"
@@ -57,8 +58,21 @@ var AdultDir = filepath.Join("..", "shared", "data", "adult")
 // variantNames are the paper's names of the variants.
 var variantNames = map[string]string{VariantLossy: "Alpha(Lossy)", VariantAlpha: "Alpha", VariantAnatomy: "Anatomy"}
 
-// shapeNote says how the workload differs from the paper's.
-const shapeNote = "numeric quasi-identifiers (age) get a BETWEEN range over the same share of their domain instead of the paper's IN set of b values"
+// shapeNote says how the workload on in differs from the paper's: the
+// workload package conditions numeric QIs on ranges.
+func shapeNote(in *method.Input) string {
+	var numeric []string
+	for _, q := range in.Roles.QIs {
+		if c := in.Table.Column(q); c != nil && c.Kind == model.Numeric && len(c.Nums) > 1 {
+			numeric = append(numeric, q)
+		}
+	}
+	if len(numeric) == 0 {
+		return "every condition is an IN set of b values, as in the paper"
+	}
+	return fmt.Sprintf("numeric quasi-identifiers (%s) get a BETWEEN range over the same share of their domain instead of the paper's IN set of b values",
+		strings.Join(numeric, ", "))
+}
 
 func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	var secs []method.Section
@@ -84,7 +98,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	if generated <= 0 {
 		generated = 100 // the workload package's default
 	}
-	sec.Notes = append([]string{fmt.Sprintf("workload: eval's %d count-in queries (--queries, --qd, --selectivity); %s", generated, shapeNote)}, sec.Notes...)
+	sec.Notes = append([]string{fmt.Sprintf("workload: eval's %d count-in queries (--queries, --qd, --selectivity); %s", generated, shapeNote(in))}, sec.Notes...)
 	secs = append(secs, sec)
 	if lab.Progress != nil {
 		lab.Progress(0.3)
@@ -143,7 +157,7 @@ func paperCompare(ctx context.Context, lab *method.Lab, in *method.Input, querie
 		return meanErrors(res, qs, truth)
 	}, title)
 	sec.Notes = append([]string{fmt.Sprintf("workload: the paper's, %d queries COUNT(*) WHERE %d QI conditions AND one on %s, selectivity s = %g (seed %d); %s",
-		len(qs), paperDims, in.Roles.SA, paperSelectivity, lab.Seed, shapeNote)}, sec.Notes...)
+		len(qs), paperDims, in.Roles.SA, paperSelectivity, lab.Seed, shapeNote(in))}, sec.Notes...)
 	return sec
 }
 

@@ -70,6 +70,7 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 	var rows []CompareRow
 	methods := catalog.All()
 	var qs []*model.Query
+	var truths []model.Answer
 	for i, m := range methods {
 		if err := ctx.Err(); err != nil {
 			return rows, err
@@ -114,12 +115,17 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 				}
 				if row.Risk, _, err = Risk(res, opt.Threshold); err == nil && res.Answerer != nil {
 					if qs == nil {
-						if qs, err = workload.Generate(prep.Table, prep.Project.Roles, opt.Workload); err != nil {
-							qs = []*model.Query{}
+						// One workload and one computation of its true
+						// answers for every method: the same table.
+						if qs, err = workload.Generate(prep.Table, prep.Project.Roles, opt.Workload); err == nil {
+							truths, err = workload.Truths(prep.Table, qs)
+						}
+						if err != nil {
+							qs, truths = []*model.Query{}, nil
 						}
 					}
 					var w workload.Result
-					if w, err = workload.Evaluate(prep.Table, res.Answerer, qs); err == nil {
+					if w, err = workload.EvaluateTruths(truths, res.Answerer, qs); err == nil {
 						row.EstErr, row.Queries = w.EstErr, w.Queries
 						if w.Bounded > 0 {
 							row.Bounded, row.Width = true, w.MeanErr

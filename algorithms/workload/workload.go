@@ -288,13 +288,33 @@ func (r Result) WriteCSV(w io.Writer) error {
 // error is (upper - lower) / truth for bounds (Koudas et al. 2009, Section
 // 6: err) and |estimate - truth| / truth for estimates.
 func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, error) {
+	truths, err := Truths(t, qs)
+	if err != nil {
+		return Result{}, err
+	}
+	return EvaluateTruths(truths, a, qs)
+}
+
+// Truths answers every query on the table (the true answers), so that
+// several releases of one table are measured against one computation.
+func Truths(t *model.Table, qs []*model.Query) ([]model.Answer, error) {
+	out := make([]model.Answer, len(qs))
+	for i, q := range qs {
+		a, err := q.Truth(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// EvaluateTruths is Evaluate with the true answers given.
+func EvaluateTruths(truths []model.Answer, a method.Answerer, qs []*model.Query) (Result, error) {
 	var res Result
 	var errs []float64
-	for _, q := range qs {
-		truth, err := q.Truth(t)
-		if err != nil {
-			return res, err
-		}
+	for i, q := range qs {
+		truth := truths[i]
 		row := Row{Query: q.Text, Truth: truth.Value, Selected: truth.Count}
 		if truth.Empty || truth.Value == 0 {
 			res.Skipped++

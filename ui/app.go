@@ -144,6 +144,8 @@ func (a *App) schedule() tea.Cmd {
 	case st.needLoad:
 		st.needLoad, st.needRun = false, false
 		a.cancelRun()
+		a.runSeq++ // a run of the old table is not this table's result
+		st.Running = false
 		a.loadSeq++
 		st.Loading = true
 		return loadCmd(st.Env, st.Project.Clone(), a.loadSeq)
@@ -299,6 +301,12 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	if a.quit {
 		a.cancelRun()
 		return a, tea.Quit
+	}
+	// A key may have dropped the result (another method, table or
+	// project) or left a received release: panes follow at once.
+	a.refreshAll()
+	if st.ReceivedDir == "" && a.active == paneRelease {
+		a.active = panePreview
 	}
 	cmds = append(cmds, a.schedule())
 	return a, tea.Batch(cmds...)

@@ -191,8 +191,7 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		}
 		st.Project.Kinds[col] = kind
 		delete(st.Project.Hierarchies, col)
-		st.needLoad = true
-		st.Dirty = true
+		st.Reload() // the shown result is of the old kind: stale until the new run lands
 	case key.Matches(k, keys.ToggleMissing):
 		if st.Project.Missing == "category" {
 			st.Project.Missing = "drop"

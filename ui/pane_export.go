@@ -219,10 +219,11 @@ func (p *exportPane) view(w, h int) string {
 	}
 	b.WriteString("  manifest.json        parameters, effective target, worst cases, SHA-256 of every file\n")
 	b.WriteString("  report.md            a summary to file with the release\n")
-	if ins := st.Spec().Insensitive; ins != "" {
+	spec := st.Result.Spec // the plan is the shown result's, files and certification alike
+	if ins := spec.Insensitive; ins != "" {
 		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
 	}
-	if c := st.Spec().Certifies; c != "" {
+	if c := spec.Certifies; c != "" {
 		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
 	}
 	for _, warn := range st.usefulness() {

@@ -77,7 +77,10 @@ type State struct {
 	needRun  bool
 }
 
-// Changed marks the project as edited: the preview recomputes.
+// Changed marks the project as edited: the preview recomputes. Every
+// edit that changes what a run gives goes through here (or through
+// Reload, SetInput, OpenProject, which count as edits too), so the
+// shown result is stale until a run on the new settings lands.
 func (s *State) Changed() {
 	s.needRun = true
 	s.Dirty = true
@@ -85,16 +88,30 @@ func (s *State) Changed() {
 	s.Cancelled = false
 }
 
+// Reload marks the table to be read again (a column's kind changed): the
+// shown result belongs to the old table and is stale until a run on the
+// reloaded one lands.
+func (s *State) Reload() {
+	s.Changed()
+	s.needLoad = true
+}
+
+// pending reports whether a load or a run for the current settings is
+// under way or scheduled.
+func (s *State) pending() bool {
+	return s.Running || s.needRun || s.Loading || s.needLoad
+}
+
 // Current reports whether the shown result is that of the current
 // settings: computed for them, not superseded, without an error.
 func (s *State) Current() bool {
-	return s.Result != nil && s.ResultOf == s.Changes && s.RunErr == nil && !s.Running && !s.needRun
+	return s.Result != nil && s.ResultOf == s.Changes && s.RunErr == nil && s.LoadErr == nil && !s.pending()
 }
 
 // Stale reports whether a result is shown that belongs to earlier
 // settings and none is coming (the run was cancelled or failed).
 func (s *State) Stale() bool {
-	return s.Result != nil && s.ResultOf != s.Changes && !s.Running && !s.needRun
+	return s.Result != nil && s.ResultOf != s.Changes && !s.pending()
 }
 
 // progressMark is the progress of one run: its sequence number, the
@@ -116,13 +133,26 @@ func (s *State) SetParam(name, v string) {
 }
 
 // SetMethod switches to another method with the values it suggests (and
-// those the dataset suggests for it); roles and hierarchies stay.
+// those the dataset suggests for it); roles and hierarchies stay, and so
+// does the public table when the new method reads one. The previous
+// method's result is dropped: its groups, figures and files mean nothing
+// under the new method's headings.
 func (s *State) SetMethod(name string) {
 	s.Project.Method = name
 	s.Project.Variant = ""
 	s.Project.Params = suggested(name)
 	s.Project = s.Env.WithDefaults(s.Project)
+	if s.Spec().Public == method.NoPublic {
+		s.Project.Public, s.Project.PublicRows = "", 0
+	}
+	s.dropResult()
 	s.Changed()
+}
+
+// dropResult forgets the shown result and everything derived from it.
+func (s *State) dropResult() {
+	s.Result, s.Prep, s.RunErr = nil, nil, nil
+	s.Workload, s.WorkloadOld = nil, false
 }
 
 // suggested are the values a method starts with in the workbench.
@@ -140,10 +170,8 @@ func suggested(name string) model.Values {
 func (s *State) SetInput(input string) {
 	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: suggested(s.Project.Method)}
 	s.Project = s.Env.WithDefaults(s.Project)
-	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
-	s.needLoad = true
+	s.newTable()
 	s.Dirty = true
-	s.Changes++
 }
 
 // OpenProject replaces the whole configuration with a saved project.json.
@@ -152,10 +180,25 @@ func (s *State) OpenProject(p pipeline.Project) {
 		p.Method = s.Project.Method
 	}
 	s.Project = s.Env.WithDefaults(p)
-	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
-	s.needLoad = true
+	s.newTable()
 	s.Dirty = false
-	s.Changes++
+}
+
+// newTable forgets what belonged to the previous table (its result, a
+// received release being read) and loads the project's input: the
+// workbench is back to tuning, and nothing is shown or exported until a
+// run on the new settings lands.
+func (s *State) newTable() {
+	s.Table, s.LoadErr = nil, nil
+	s.dropResult()
+	s.leaveRelease()
+	s.Changed()
+	s.needLoad = true
+}
+
+// leaveRelease ends the reading of a received release.
+func (s *State) leaveRelease() {
+	s.ReceivedDir, s.Received, s.ReceivedErr, s.askedRelease = "", nil, nil, false
 }
 
 // Notify sets the status message.
@@ -247,6 +290,9 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est}) })
 		if err != nil {
 			return resultMsg{seq: seq, changes: changes, prep: prep, err: err}
+		}
+		if res.Spec.Name == "" {
+			res.Spec = prep.Method.Spec() // the result is drawn under its own method's headings
 		}
 		return resultMsg{seq: seq, changes: changes, prep: prep, res: res, elapsed: now().Sub(start)}
 	}, func(err error) tea.Msg { return resultMsg{seq: seq, changes: changes, err: err} })

@@ -67,6 +67,7 @@ type App struct {
 	// number are stale and dropped.
 	loadSeq int
 	runSeq  int
+	relSeq  int // received releases: only the last one opened is shown
 	cancel  context.CancelFunc
 	runCtx  context.Context // the running computation's context (tests look at it)
 
@@ -136,7 +137,8 @@ func (a *App) schedule() tea.Cmd {
 		st.needLoad = false
 		if !st.askedRelease && !st.Loading {
 			st.askedRelease = true
-			return openReleaseCmd(st.ReceivedDir, st.originalFor())
+			a.relSeq++
+			return openReleaseCmd(st.ReceivedDir, st.originalFor(), a.relSeq)
 		}
 		return nil
 	}
@@ -249,14 +251,37 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.active = msg.pane
 		return a, nil
 	case openReleaseMsg:
-		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, false
+		// The workbench's table and result have nothing to do with the
+		// release: they go (unsaved changes were confirmed before the
+		// picker opened), and the release's own input is looked for.
+		a.cancelRun()
+		a.runSeq++
+		a.loadSeq++
+		a.relSeq++
+		st.Running, st.Loading, st.needRun, st.needLoad = false, false, false, false
+		st.Table, st.LoadErr = nil, nil
+		st.dropResult()
+		st.Project = pipeline.Project{Method: st.Project.Method, Params: st.Project.Params}
+		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, true
+		st.Dirty = false
+		st.Status, st.StatusErr = "", false
 		a.active = paneRelease
-		return a, a.schedule()
+		a.refreshAll()
+		return a, receiveCmd(st.Env, msg.dir, a.relSeq)
 	case releaseOpenedMsg:
+		if msg.seq != a.relSeq || st.ReceivedDir == "" {
+			return a, nil // another release was opened, or the workbench moved on
+		}
 		st.Received, st.ReceivedErr = msg.rel, msg.err
 		if msg.err != nil {
 			st.Fail(msg.err)
 		}
+		if msg.input.Input != "" {
+			st.Project.Input, st.Project.Rows, st.Project.DataSeed = msg.input.Input, msg.input.Rows, msg.input.DataSeed
+			st.Project.Columns, st.Project.Delimiter, st.Project.Kinds = msg.input.Columns, msg.input.Delimiter, msg.input.Kinds
+			st.Table = msg.original
+		}
+		a.refreshAll()
 		a.active = paneRelease
 		return a, nil
 	case openDialogMsg:
@@ -569,7 +594,18 @@ func (a *App) summaryView(w int) string {
 	case st.RunErr != nil && !st.Running:
 		lead = append(lead, errText(st.RunErr))
 	}
-	if st.Result != nil && st.LoadErr == nil {
+	if st.ReceivedDir != "" {
+		// A received release: its check's verdict, not the workbench's
+		// result (there is none to speak of while reading a release).
+		switch r := st.Received; {
+		case r == nil && st.ReceivedErr == nil && !st.Loading:
+			lead = append(lead, a.spin.View()+" reading and checking "+st.ReceivedDir)
+		case r != nil && r.CheckErr == nil && r.CheckOK:
+			lead = append(lead, s.OK.Render("✓ the release passes its check"))
+		case r != nil:
+			lead = append(lead, s.Error.Render("✗ the release fails its check"))
+		}
+	} else if st.Result != nil && st.LoadErr == nil {
 		r := st.Result
 		switch {
 		case st.Stale() && st.RunErr != nil:
@@ -633,7 +669,7 @@ func (a *App) summaryView(w int) string {
 		}
 		parts = append(parts, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
 	}
-	if st.Running {
+	if st.Running && st.ReceivedDir == "" {
 		tail = append(tail, a.spin.View()+" computing"+a.progressText())
 	}
 	if st.Status != "" {

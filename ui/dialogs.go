@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/filepicker"
@@ -171,16 +172,31 @@ func newFileDialog(st *State) *fileDialog {
 	fp.ShowPermissions, fp.ShowSize = false, false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
-	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .tsv .txt .data) or a project.json", typing: newLineEditor(60)}
+	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .tsv .txt .data), a project.json or a release folder", typing: newLineEditor(60)}
 }
 
-// picked acts on a chosen path: a project opens, a release directory is
-// received, a data file goes through the import wizard (or to onPick).
+// picked acts on a chosen path: a project opens, a release directory (or
+// its manifest.json) is received, a data file goes through the import
+// wizard (or to onPick).
 func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 	d.st.LastDir = dirOf(path)
 	if d.onPick != nil {
 		d.onPick(path)
 		return true, nil
+	}
+	if filepath.Base(path) == "manifest.json" && isRelease(filepath.Dir(path)) {
+		dir := filepath.Dir(path)
+		d.st.LastDir = dirOf(dir)
+		return true, func() tea.Msg { return openReleaseMsg{dir: dir} }
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		if !isRelease(path) {
+			// Not a release (no manifest.json): browse it.
+			d.picker.CurrentDirectory = path
+			return false, d.picker.Init()
+		}
+		d.st.LastDir = dirOf(filepath.Clean(path))
+		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
 	if strings.HasSuffix(strings.ToLower(path), ".json") {
 		p, err := pipeline.LoadProject(path)
@@ -192,9 +208,6 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 		d.st.ProjectPath = path
 		d.st.Notify("opened project %s", path)
 		return true, nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
 	return true, func() tea.Msg { return openDialogMsg{newImportDialog(d.st, path)} }
 }
@@ -216,7 +229,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		if done {
 			return true, next
 		}
-		return false, cmd
+		return false, tea.Batch(cmd, next)
 	}
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch k.String() {
@@ -227,7 +240,14 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
+	from := d.picker.CurrentDirectory
 	d.picker, cmd = d.picker.Update(msg)
+	if k, ok := msg.(tea.KeyMsg); ok && d.onPick == nil && key.Matches(k, d.st.Keys.Enter) &&
+		d.picker.CurrentDirectory != from && isRelease(d.picker.CurrentDirectory) {
+		// enter on a release folder opens the release (→ still browses
+		// its files).
+		return d.picked(d.picker.CurrentDirectory)
+	}
 	if ok, path := d.picker.DidSelectFile(msg); ok {
 		done, next := d.picked(path)
 		return done, tea.Batch(cmd, next)
@@ -254,7 +274,7 @@ func (d *fileDialog) view(w, h int) string {
 	if d.typing.active {
 		body += d.typing.view(s, w, "") + "\n"
 	}
-	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · → or enter open · ← up a directory · / type a path · esc cancel")
+	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · / type a path · esc cancel")
 	return block(body, w, h)
 }
 

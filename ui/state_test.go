@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
+	"privlab/model"
 )
 
 // deliver runs cmd (and the batches it holds) and hands the App only the
@@ -139,4 +142,163 @@ func TestMethodSwitchDropsTheOldResult(t *testing.T) {
 			t.Errorf("the live preview lacks lossyjoin's %s column:\n%s", f.Key, a.View())
 		}
 	}
+}
+
+// exportEmployees writes release-employees-distribution (and its audit
+// record) in the working directory.
+func exportEmployees(t *testing.T) {
+	t.Helper()
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "7", "enter")
+	if !isRelease("release-employees-distribution") {
+		t.Fatalf("no release written:\n%s", a.View())
+	}
+}
+
+// TestReleaseFromThePickerUsesItsOwnInput: a release opened over another
+// table is checked against the input its audit record names, never
+// against the table that happened to be loaded; without a usable audit
+// record it is checked from its files alone. Leaving it (ctrl+l) goes
+// back to the workbench.
+func TestReleaseFromThePickerUsesItsOwnInput(t *testing.T) {
+	dir := t.TempDir()
+	inDir(t, dir, func() {
+		exportEmployees(t)
+		a := ready(t, "dataset:census", 100, 30)
+		if a.st.Result == nil {
+			t.Fatal("census did not run")
+		}
+		_, cmd := a.Update(openReleaseMsg{dir: "release-employees-distribution"})
+		if a.st.Result != nil || a.st.Table != nil {
+			t.Fatal("census is still loaded while the release is read")
+		}
+		settle(t, a, cmd)
+		r := a.st.Received
+		if r == nil || !r.CheckOK || a.st.Table == nil || a.st.Table.Rows != 11 {
+			t.Fatalf("the release was not checked against employees: %v %+v", a.st.ReceivedErr, r)
+		}
+		v := a.View()
+		for _, want := range []string{"original employees (11 rows)", "passes every check against its input dataset:employees", "1 Release  2 Query  3 Data"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("the release view lacks %q:\n%s", want, v)
+			}
+		}
+		if strings.Contains(v, "✓ private") || strings.Contains(v, "139 groups") {
+			t.Errorf("the summary bar shows the workbench's result in release mode:\n%s", v)
+		}
+		// Every check line, in a scrollable list.
+		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		press(t, a, "c")
+		v = a.View()
+		if !strings.Contains(v, fmt.Sprintf("Check report (%d lines)", len(r.Check))) || !strings.Contains(v, prefix(r.Check[0], 40)) {
+			t.Errorf("c does not list the check report:\n%s", v)
+		}
+		last := prefix(r.Check[len(r.Check)-1], 40)
+		if strings.Contains(v, last) {
+			t.Fatalf("the whole report fits at 80x24; the scrolling is not tested:\n%s", v)
+		}
+		for range r.Check {
+			press(t, a, "down")
+		}
+		if v = a.View(); !strings.Contains(v, last) {
+			t.Errorf("the last check line is not reachable:\n%s", v)
+		}
+		press(t, a, "esc")
+
+		// Leaving: ctrl+l loads a dataset and the workbench is back.
+		press(t, a, "ctrl+l", "enter")
+		settle(t, a, a.schedule())
+		if a.st.ReceivedDir != "" || a.st.Received != nil || a.active == paneRelease {
+			t.Fatalf("still in release mode after ctrl+l: %q, pane %d", a.st.ReceivedDir, a.active)
+		}
+		if v := a.View(); !strings.Contains(v, "1 Data  2 Hierarchy") {
+			t.Fatalf("the workbench's tabs are not back:\n%s", v)
+		}
+
+		// Without its audit record, the release is read from its files.
+		if err := os.Rename(model.AuditPath("release-employees-distribution"), "elsewhere.json"); err != nil {
+			t.Fatal(err)
+		}
+		_, cmd = a.Update(openReleaseMsg{dir: "release-employees-distribution"})
+		settle(t, a, cmd)
+		if a.st.Received == nil || a.st.Table != nil {
+			t.Fatalf("without an audit record: table %v, err %v", a.st.Table != nil, a.st.ReceivedErr)
+		}
+		if v := a.View(); !strings.Contains(strings.Join(strings.Fields(v), " "), "from its files alone (no audit record beside it names its input)") {
+			t.Errorf("the view does not say the check read the files alone:\n%s", v)
+		}
+	})
+}
+
+// TestReleaseAuditInputMustMatch: an audit record naming a file that has
+// changed since the export does not make that file the original.
+func TestReleaseAuditInputMustMatch(t *testing.T) {
+	dir := copyImport(t)
+	inDir(t, dir, func() {
+		a := newTestApp("people.data")
+		a.st.Project.Columns = []string{"age", "sex", "zip", "disease"}
+		a.st.Project.Roles.QIs, a.st.Project.Roles.SA = []string{"age", "sex"}, "disease"
+		a.st.Project.Params["grouping"] = "sa-only"
+		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		settle(t, a, a.schedule())
+		press(t, a, "7", "enter")
+		rel := a.panes[paneExport].(*exportPane).dir()
+		if !isRelease(rel) {
+			t.Fatalf("no release: %v %v\n%s", a.st.LoadErr, a.st.RunErr, a.View())
+		}
+		_, cmd := a.Update(openReleaseMsg{dir: rel})
+		settle(t, a, cmd)
+		if a.st.Table == nil || !strings.Contains(a.st.Received.Against, "against its input people.data") {
+			t.Fatalf("the unchanged input was not used: %+v", a.st.Received)
+		}
+		f, _ := os.OpenFile("people.data", os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString("99,F,99999,flu\n")
+		f.Close()
+		_, cmd = a.Update(openReleaseMsg{dir: rel})
+		settle(t, a, cmd)
+		if a.st.Table != nil || !strings.Contains(a.st.Received.Against, "people.data has changed since the export") {
+			t.Fatalf("a changed input was used as the original: %q", a.st.Received.Against)
+		}
+	})
+}
+
+// TestPickerOpensReleaseFolders: enter on a folder holding a
+// manifest.json, or on the manifest itself, reads the release.
+func TestPickerOpensReleaseFolders(t *testing.T) {
+	dir := t.TempDir()
+	inDir(t, dir, func() {
+		exportEmployees(t)
+		st := ready(t, "dataset:employees", 80, 24).st
+		d := newFileDialog(st)
+		if !strings.Contains(d.title, "release folder") {
+			t.Errorf("the picker's title does not mention releases: %q", d.title)
+		}
+		for _, path := range []string{"release-employees-distribution", filepath.Join("release-employees-distribution", "manifest.json")} {
+			done, cmd := d.picked(path)
+			if !done || cmd == nil {
+				t.Fatalf("%s: not opened", path)
+			}
+			if m, ok := cmd().(openReleaseMsg); !ok || m.dir != "release-employees-distribution" {
+				t.Fatalf("%s: %#v", path, m)
+			}
+		}
+		// Through the picker's own keys: enter on the folder.
+		d = newFileDialog(st)
+		d.picker.CurrentDirectory = dir
+		d.update(d.init()())
+		_, cmd := d.update(keyMsg("enter"))
+		if cmd == nil {
+			t.Fatal("enter on the release folder did nothing")
+		}
+		if m, ok := cmd().(openReleaseMsg); !ok || filepath.Base(m.dir) != "release-employees-distribution" {
+			t.Fatalf("enter on the release folder: %#v", m)
+		}
+	})
+}
+
+func prefix(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

@@ -584,7 +584,7 @@ func (a *App) summaryView(w int) string {
 	// always show; figures in between give way when the line is full.
 	var lead, parts, tail []string
 	errText := func(err error) string {
-		return s.Error.Render(clip("✗ "+firstLine(err.Error()), max(20, w/2-14)) + " (! full)")
+		return s.Error.Render(clip("✗ "+firstLine(withoutHint(err)), max(20, w/2-14)) + " (! full)")
 	}
 	switch {
 	case st.Loading:

@@ -114,7 +114,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				return false, nil
 			}
 			if err := d.st.save(path); err != nil {
-				d.err = err.Error()
+				d.err = editorText(err)
 				return false, nil
 			}
 			return true, nil
@@ -371,7 +371,7 @@ func (d *errorDialog) view(w, h int) string {
 	s := d.st.Styles
 	bw := min(w-4, 76)
 	body := s.Error.Render("The error") + "\n\n" + wrap(withoutHint(d.err), bw)
-	if hint := workbenchHint(d.err); hint != "" {
+	if hint := d.st.hint(d.err); hint != "" {
 		body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
 	}
 	body += "\n\n" + s.Muted.Render("any key closes")
@@ -390,61 +390,6 @@ func (st *State) shownError() error {
 		return errors.New(st.Status)
 	}
 	return nil
-}
-
-// withoutHint is an error's text without its command-line hint.
-func withoutHint(err error) string {
-	var pe *model.ParamError
-	var ie *model.InputError
-	switch {
-	case errors.As(err, &pe):
-		c := *pe
-		c.Hint = ""
-		return c.Error()
-	case errors.As(err, &ie):
-		c := *ie
-		c.Hint = ""
-		return c.Error()
-	}
-	return err.Error()
-}
-
-// workbenchHint says what to do about an error with the workbench's keys:
-// the parameter or setting it names maps to the pane and key that change
-// it; other hints are given as they are.
-func workbenchHint(err error) string {
-	var pe *model.ParamError
-	var ie *model.InputError
-	switch {
-	case errors.As(err, &pe):
-		name := pe.Param
-		switch {
-		case name == "sa":
-			return "in the Data pane (1), move to the sensitive column and press a."
-		case name == "qi":
-			return "in the Data pane (1), press space on each quasi-identifier column."
-		case name == "id":
-			return "in the Data pane (1), press i on an identifier column."
-		case name == "public":
-			return "in the Data pane (1), press p to pick the public table (or P to type a path)."
-		case name == "missing":
-			return "in the Data pane (1), press m to keep missing values as a category (or drop their rows)."
-		case name == "kind":
-			return "in the Data pane (1), press t on the column to switch numeric/categorical."
-		case strings.HasPrefix(name, "hierarchy"):
-			return "in the Hierarchy pane (2), press b to pick another builder or f for a hierarchy file."
-		case name == "method" || name == "variant":
-			return "in the Method pane (4), press M for another method or V for another variant."
-		case name == "in" || name == "original":
-			return "ctrl+o opens another file; ctrl+l loads an embedded dataset."
-		case name == "out":
-			return "in the Export pane (7), press e to choose another directory."
-		}
-		return fmt.Sprintf("in the Method pane (4), select %s and press +/- or enter to type a value. %s", name, pe.Hint)
-	case errors.As(err, &ie):
-		return "ctrl+o opens another file; ctrl+l loads an embedded dataset. " + ie.Hint
-	}
-	return ""
 }
 
 // save writes the project to path and remembers it: ctrl+s writes back to

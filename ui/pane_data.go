@@ -227,8 +227,7 @@ func (p *dataPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	if st.Table == nil {
 		if st.LoadErr != nil {
-			return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(st.LoadErr.Error(), w) +
-				"\n\n" + s.Muted.Render("ctrl+o opens another file · ctrl+l loads an embedded dataset")
+			return st.loadErrorView(w)
 		}
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	}
@@ -278,7 +277,7 @@ func (p *dataPane) view(w, h int) string {
 	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w)), s.Muted.Render(fit(keysHint, w))}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
-		foot = append(foot, s.Warn.Render(fit("! "+strings.TrimPrefix(n, t.Name+":"), w)))
+		foot = append(foot, s.Warn.Render(fit("! "+st.ui(strings.TrimPrefix(n, t.Name+":")), w)))
 	}
 	if p.readsPublic() {
 		pub := "public table: " + orNone(st.Project.Public) + " (p: pick a file, P: type a path or dataset:NAME)"
@@ -297,6 +296,13 @@ func (p *dataPane) view(w, h int) string {
 	}
 	b.WriteString(strings.Join(foot, "\n"))
 	return b.String()
+}
+
+// loadErrorView explains why the table did not load and what to do.
+func (st *State) loadErrorView(w int) string {
+	s := st.Styles
+	return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(withoutHint(st.LoadErr), w) +
+		"\n\n" + s.Muted.Render(wrap("What to do: "+st.hint(st.LoadErr), w))
 }
 
 func orNone(s string) string {

@@ -241,7 +241,7 @@ func (p *exportPane) view(w, h int) string {
 	case p.busy:
 		b.WriteString(s.Muted.Render("writing and verifying…") + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap("✗ "+p.err.Error(), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap("✗ "+st.explain(p.err), w)) + "\n")
 	case p.done != "":
 		b.WriteString(s.OK.Render("✓ "+p.done) + "\n")
 	default:

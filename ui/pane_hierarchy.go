@@ -407,7 +407,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	}
 	if hier == nil {
 		if st.RunErr != nil {
-			right.WriteString(s.Error.Render(wrap(st.RunErr.Error(), rw)))
+			right.WriteString(s.Error.Render(wrap(st.explain(st.RunErr), rw)))
 		} else {
 			right.WriteString(s.Muted.Render("building…"))
 		}

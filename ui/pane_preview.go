@@ -368,12 +368,11 @@ func (p *previewPane) notReady(w int) string {
 	st, s := p.st, p.st.Styles
 	switch {
 	case st.LoadErr != nil:
-		return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(st.LoadErr.Error(), w) +
-			"\n\n" + s.Muted.Render("ctrl+o opens another file · ctrl+l loads an embedded dataset")
+		return st.loadErrorView(w)
 	case st.Table == nil:
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	case p.res == nil && st.RunErr != nil:
-		hint := workbenchHint(st.RunErr)
+		hint := st.hint(st.RunErr)
 		if hint == "" {
 			hint = "set the roles in the Data pane (1): space toggles a QI, a marks the sensitive attribute."
 		}

@@ -139,7 +139,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 	}
 	t, err := env.LoadTable(in)
 	if err != nil {
-		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(err.Error())
+		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(withoutHint(err))
 	}
 	if made.Public != "" {
 		if path, found := findInput(made.Public, dir); found {
@@ -310,7 +310,7 @@ func (p *releasePane) view(w, h int) string {
 	r := st.Received
 	if r == nil {
 		if st.ReceivedErr != nil {
-			return s.Error.Render(wrap(st.ReceivedErr.Error(), w))
+			return s.Error.Render(wrap(st.explain(st.ReceivedErr), w))
 		}
 		return s.Muted.Render("reading the release …")
 	}
@@ -328,7 +328,7 @@ func (p *releasePane) view(w, h int) string {
 		strings.Join(m.QIs, ","), orNone(m.SA), m.RowsIn, m.Published, m.Suppressed, m.Groups, strings.Join(params, " ")), w) + "\n")
 	switch {
 	case r.CheckErr != nil:
-		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+r.CheckErr.Error(), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
 	case r.CheckOK:
 		b.WriteString(s.OK.Render(wrap("✓ the release passes every check "+r.Against, w)) + "\n")
 	default:

@@ -208,7 +208,7 @@ func (s *State) Notify(format string, args ...any) {
 
 // Fail sets an error status message.
 func (s *State) Fail(err error) {
-	s.Status, s.StatusErr = err.Error(), true
+	s.Status, s.StatusErr = s.explain(err), true
 }
 
 // Spec is the current method's declaration (zero when unknown).
@@ -357,7 +357,10 @@ func (s *State) usefulness() []string {
 	if s.Result == nil {
 		return nil
 	}
-	out := append([]string(nil), s.Result.Warnings...)
+	var out []string
+	for _, w := range s.Result.Warnings {
+		out = append(out, s.ui(w))
+	}
 	if w := s.Workload; w != nil && w.Queries > 0 && w.MeanErr > 1 {
 		if w.Bounded > 0 {
 			out = append(out, fmt.Sprintf("query answers are bounds %.0f times as wide as the true answer on average (%s workload)", w.MeanErr, s.Result.Workload))

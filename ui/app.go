@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -132,7 +133,7 @@ func (a *App) schedule() tea.Cmd {
 			st.needLoad = false
 			a.loadSeq++
 			st.Loading = true
-			return loadCmd(st.Env, st.Project.Clone(), a.loadSeq)
+			return loadCmd(st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 		}
 		st.needLoad = false
 		if !st.askedRelease && !st.Loading {
@@ -150,7 +151,7 @@ func (a *App) schedule() tea.Cmd {
 		st.Running = false
 		a.loadSeq++
 		st.Loading = true
-		return loadCmd(st.Env, st.Project.Clone(), a.loadSeq)
+		return loadCmd(st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 	case st.needRun:
 		st.needRun = false
 		a.cancelRun() // a newer change supersedes the running computation
@@ -211,6 +212,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			return a, nil // a newer load superseded this one
 		}
 		st.Loading = false
+		st.expireStatus(msg.changes)
 		st.Table, st.LoadErr = msg.table, msg.err
 		if msg.err == nil {
 			if st.StatusErr {
@@ -231,6 +233,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			return a, nil // stale: a newer change is being computed
 		}
 		st.Running = false
+		st.expireStatus(msg.changes)
 		st.RunErr = msg.err
 		if msg.err != nil {
 			// The result on screen stays, marked stale: it is not what the
@@ -575,45 +578,46 @@ func (a *App) tabsView(w int) string {
 }
 
 // summaryView is the bar under the pane: an error that persists (until
-// its cause is fixed), the worst case per constraint, groups, rows,
-// utility and run time (marked stale when they belong to earlier
-// settings), progress, and the transient status message.
+// its cause is fixed), the verdict and what it covers, the worst case per
+// constraint, groups, rows, utility and run time (marked stale when they
+// belong to earlier settings), progress, the first usefulness warning and
+// the transient status message.
 func (a *App) summaryView(w int) string {
 	st, s := a.st, a.st.Styles
-	// lead (errors, the verdict) and tail (progress, the status message)
-	// always show; figures in between give way when the line is full.
-	var lead, parts, tail []string
+	var bar barLine
 	errText := func(err error) string {
 		return s.Error.Render(clip("✗ "+firstLine(withoutHint(err)), max(20, w/2-14)) + " (! full)")
 	}
 	switch {
 	case st.Loading:
-		lead = append(lead, a.spin.View()+" loading "+st.Project.Input)
+		bar.fixed(100, a.spin.View()+" loading "+st.Project.Input)
 	case st.LoadErr != nil:
-		lead = append(lead, errText(st.LoadErr))
+		bar.fixed(100, errText(st.LoadErr))
 	case st.RunErr != nil && !st.Running:
-		lead = append(lead, errText(st.RunErr))
+		bar.fixed(100, errText(st.RunErr))
 	}
 	if st.ReceivedDir != "" {
 		// A received release: its check's verdict, not the workbench's
 		// result (there is none to speak of while reading a release).
 		switch r := st.Received; {
 		case r == nil && st.ReceivedErr == nil && !st.Loading:
-			lead = append(lead, a.spin.View()+" reading and checking "+st.ReceivedDir)
+			bar.fixed(100, a.spin.View()+" reading and checking "+st.ReceivedDir)
 		case r != nil && r.CheckErr == nil && r.CheckOK:
-			lead = append(lead, s.OK.Render("✓ the release passes its check"))
+			bar.fixed(100, s.OK.Render("✓ the release passes its check"))
 		case r != nil:
-			lead = append(lead, s.Error.Render("✗ the release fails its check"))
+			bar.fixed(100, s.Error.Render("✗ the release fails its check"))
 		}
 	} else if st.Result != nil && st.LoadErr == nil {
 		r := st.Result
+		warn := ""
 		switch {
 		case st.Stale() && st.RunErr != nil:
 			// the error says it: the figures are of earlier settings
 		case st.Stale():
-			lead = append(lead, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
+			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
 		default:
-			// One mark when every constraint holds; otherwise each that fails.
+			// One mark when every constraint holds, saying briefly what
+			// it covers; otherwise each constraint that fails.
 			allOK, constraints := true, 0
 			for _, f := range r.Summary {
 				if f.Limit == "" {
@@ -626,11 +630,21 @@ func (a *App) summaryView(w int) string {
 					if name == "" {
 						name = f.Name
 					}
-					lead = append(lead, s.Error.Render("✗ "+name+" "+human(f.Value)))
+					bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
 				}
 			}
 			if allOK && constraints > 0 {
-				lead = append(lead, s.OK.Render("✓ private"))
+				mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
+				// The gist is brief: at most a quarter of the line.
+				bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
+					if n < 14 {
+						return mark // too short to say anything
+					}
+					return mark + s.Muted.Render(": "+clip(covers, n))
+				})
+			}
+			if ws := st.usefulness(); len(ws) > 0 {
+				warn = ws[0]
 			}
 		}
 		// Figures the method asks to show (a failing constraint is shown
@@ -641,52 +655,137 @@ func (a *App) summaryView(w int) string {
 				if name == "" {
 					name = f.Name
 				}
-				parts = append(parts, name+" "+human(f.Value))
+				bar.part(80, name+" "+human(f.Value))
 			}
 		}
 		if v := r.Violations(); v > 0 {
-			parts = append(parts, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
+			bar.part(85, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
 		}
-		parts = append(parts, plural(len(r.Groups), "group"))
+		bar.part(75, plural(len(r.Groups), "group"))
 		rows := thousands(r.Published) + " rows"
 		if r.Suppressed > 0 {
 			rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
 		}
-		parts = append(parts, rows)
+		bar.part(30, rows)
 		if u := r.Utility; u.Name != "" {
 			name := u.Short
 			if name == "" {
 				name = u.Name
 			}
-			parts = append(parts, name+" "+human(u.Value))
+			bar.part(62, name+" "+human(u.Value))
 		}
 		if st.Workload != nil && st.Workload.Queries > 0 {
 			q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
 			if st.WorkloadOld {
 				q = s.Muted.Render(q + "…") // the new result's is on its way
 			}
-			parts = append(parts, q)
+			bar.part(35, q)
 		}
-		parts = append(parts, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+		if warn != "" {
+			// The first usefulness warning, at the end of the line (! on
+			// the Method pane lists them all).
+			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return s.Warn.Render("! " + clip(warn, n)) })
+		}
 	}
 	if st.Running && st.ReceivedDir == "" {
-		tail = append(tail, a.spin.View()+" computing"+a.progressText())
+		bar.fixed(95, a.spin.View()+" computing"+a.progressText())
 	}
 	if st.Status != "" {
+		style := s.Warn
 		if st.StatusErr {
-			tail = append(tail, s.Error.Render(st.Status))
-		} else {
-			tail = append(tail, s.Warn.Render(st.Status))
+			style = s.Error
+		}
+		bar.shrinking(90, lenCells(st.Status), 20, func(n int) string { return style.Render(clip(st.Status, n)) })
+	}
+	return fit(s.Summary.Render(bar.render(w)), w)
+}
+
+// barLine is a line of entries separated by │ that fits a width: the
+// entry of lowest priority gives way first (a part is dropped, a text
+// shrinks to its minimum), in display order otherwise.
+type barLine struct{ entries []barEntry }
+
+type barEntry struct {
+	prio  int
+	text  func(n int) string // the entry at n cells (n: its text's width)
+	n     int
+	min   int  // the narrowest the text shrinks to
+	drop  bool // dropped when the line is full
+	shown bool
+}
+
+// fixed adds an entry that always shows.
+func (b *barLine) fixed(prio int, s string) {
+	b.entries = append(b.entries, barEntry{prio: prio, text: func(int) string { return s }, shown: true})
+}
+
+// part adds an entry that is dropped when the line is full.
+func (b *barLine) part(prio int, s string) {
+	b.entries = append(b.entries, barEntry{prio: prio, text: func(int) string { return s }, drop: true, shown: true})
+}
+
+// shrinking adds a text of n cells that shrinks down to min cells.
+func (b *barLine) shrinking(prio, n, min int, text func(n int) string) {
+	b.entries = append(b.entries, barEntry{prio: prio, text: text, n: n, min: min, shown: true})
+}
+
+func (b *barLine) line() string {
+	var out []string
+	for _, e := range b.entries {
+		if e.shown {
+			out = append(out, e.text(e.n))
 		}
 	}
-	line := func() string {
-		all := append(append(append([]string(nil), lead...), parts...), tail...)
-		return strings.Join(all, " │ ")
+	return strings.Join(out, " │ ")
+}
+
+func (b *barLine) render(w int) string {
+	order := make([]int, len(b.entries))
+	for i := range order {
+		order[i] = i
 	}
-	for len(parts) > 0 && lenCells(line()) > w {
-		parts = parts[:len(parts)-1]
+	sort.SliceStable(order, func(x, y int) bool { return b.entries[order[x]].prio < b.entries[order[y]].prio })
+	for _, i := range order {
+		over := lenCells(b.line()) - w
+		if over <= 0 {
+			break
+		}
+		e := &b.entries[i]
+		switch {
+		case e.drop:
+			e.shown = false
+		case e.n > e.min:
+			e.n = max(e.min, e.n-over)
+		}
 	}
-	return fit(s.Summary.Render(line()), w)
+	return b.line()
+}
+
+// certifiesShort is the gist of what a method's tick certifies: the
+// first clause of its Certifies sentence, without the references in
+// brackets ("every class holds at least k records and no sensitive value
+// makes up more than alpha of a class").
+func certifiesShort(c string) string {
+	var b strings.Builder
+	depth := 0
+	for i, r := range c {
+		switch {
+		case r == '(' && (depth > 0 || (i > 0 && c[i-1] == ' ')):
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	for _, sep := range []string{";", ", "} {
+		if i := strings.Index(out, sep); i > 0 {
+			out = out[:i]
+		}
+	}
+	return strings.TrimSpace(out)
 }
 
 // progressText is the running computation's percentage and, after two

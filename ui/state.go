@@ -67,6 +67,7 @@ type State struct {
 	// persist are LoadErr and RunErr).
 	Status    string
 	StatusErr bool
+	statusOf  int // Changes when the status was set
 
 	Styles *Styles
 	Keys   KeyMap
@@ -201,9 +202,20 @@ func (s *State) leaveRelease() {
 	s.ReceivedDir, s.Received, s.ReceivedErr, s.askedRelease = "", nil, nil, false
 }
 
-// Notify sets the status message.
+// Notify sets the status message. It is transient: it goes when a load
+// or a result of later settings lands (expireStatus).
 func (s *State) Notify(format string, args ...any) {
-	s.Status, s.StatusErr = fmt.Sprintf(format, args...), false
+	s.Status, s.StatusErr, s.statusOf = fmt.Sprintf(format, args...), false, s.Changes
+}
+
+// expireStatus drops a transient message when work for settings edited
+// after it was shown lands (changes: the settings' count the load or run
+// was started for): "exported ..." or "loading ..." then speaks of
+// something no longer on screen. Errors stay until their cause is fixed.
+func (s *State) expireStatus(changes int) {
+	if s.Status != "" && !s.StatusErr && changes > s.statusOf {
+		s.Status = ""
+	}
 }
 
 // Fail sets an error status message.
@@ -235,9 +247,10 @@ func (s *State) Value(name string) string {
 // messages of the background work ------------------------------------
 
 type loadedMsg struct {
-	seq   int
-	table *model.Table
-	err   error
+	seq     int
+	changes int // State.Changes when the load was started
+	table   *model.Table
+	err     error
 }
 
 type debounceMsg struct{ seq int }
@@ -265,11 +278,11 @@ func guarded(work func() tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
 }
 
 // loadCmd loads the project's table off the UI goroutine.
-func loadCmd(env pipeline.Env, p pipeline.Project, seq int) tea.Cmd {
+func loadCmd(env pipeline.Env, p pipeline.Project, seq, changes int) tea.Cmd {
 	return guarded(func() tea.Msg {
 		t, err := env.LoadTable(p)
-		return loadedMsg{seq: seq, table: t, err: err}
-	}, func(err error) tea.Msg { return loadedMsg{seq: seq, err: err} })
+		return loadedMsg{seq: seq, changes: changes, table: t, err: err}
+	}, func(err error) tea.Msg { return loadedMsg{seq: seq, changes: changes, err: err} })
 }
 
 // previewQueries is the size of the live workload (the summary bar's
@@ -350,16 +363,40 @@ func (s *State) fixRoles() {
 	}
 }
 
+// uselessShare is the share of the records, suppressed or in groups
+// generalized to the root, above which a release is said to be of
+// little use.
+const uselessShare = 0.10
+
 // usefulness are the warnings that a private release may still be of
 // little use: the method's own (most values at the root, a target far
-// from the one asked for) and the live workload's error above 100%.
+// from the one asked for), the method-neutral ones the workbench reads
+// from any result (records suppressed, records in groups generalized to
+// the root, each above 10%), and the live workload's error above 100%.
 func (s *State) usefulness() []string {
-	if s.Result == nil {
+	r := s.Result
+	if r == nil {
 		return nil
 	}
 	var out []string
-	for _, w := range s.Result.Warnings {
+	for _, w := range r.Warnings {
 		out = append(out, s.ui(w))
+	}
+	if r.RowsIn > 0 {
+		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare {
+			out = append(out, fmt.Sprintf("%.0f%% of the records are suppressed (above %.0f%%)", 100*share, 100*uselessShare))
+		}
+		atRoot, groups := 0, 0
+		for _, g := range r.Groups {
+			if g.AtRoot {
+				atRoot += len(g.Rows)
+				groups++
+			}
+		}
+		if share := float64(atRoot) / float64(r.RowsIn); groups > 0 && share > uselessShare {
+			out = append(out, fmt.Sprintf("%.0f%% of the records are in %s generalized to the root (above %.0f%%): the release says nothing specific about them",
+				100*share, plural(groups, "group"), 100*uselessShare))
+		}
 	}
 	if w := s.Workload; w != nil && w.Queries > 0 && w.MeanErr > 1 {
 		if w.Bounded > 0 {

@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
+)
+
+// summaryLine is the summary bar of the current screen.
+func summaryLine(a *App) string {
+	lines := strings.Split(a.View(), "\n")
+	return lines[len(lines)-2]
+}
+
+// TestTickSaysWhatItCovers: for every method, the tick on the summary bar
+// carries the gist of what the method certifies (the first clause of its
+// Certifies, without references).
+func TestTickSaysWhatItCovers(t *testing.T) {
+	for _, m := range catalog.All() {
+		spec := m.Spec()
+		ex := spec.Example
+		t.Run(spec.Name, func(t *testing.T) {
+			a := NewApp(testEnv, pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name, Variant: ex.Variant, Params: ex.Params.Clone()})
+			a.st.Now = fixedClock
+			a.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+			settle(t, a, a.schedule())
+			if a.st.Result == nil || !a.st.Result.Satisfied() {
+				t.Skipf("the example is not private here: %v", a.st.RunErr)
+			}
+			gist := certifiesShort(spec.Certifies)
+			if gist == "" || strings.Contains(gist, ";") {
+				t.Fatalf("gist %q of %q", gist, spec.Certifies)
+			}
+			bar := summaryLine(a)
+			if !strings.Contains(bar, "✓ private: "+clip(gist, 40)[:20]) {
+				t.Errorf("the tick does not say what it covers (%q):\n%s", gist, bar)
+			}
+		})
+	}
+	if got := certifiesShort("every tuple's value follows the target (Definition 3.2); the QIs are published, so presence is not hidden"); got != "every tuple's value follows the target" {
+		t.Errorf("certifiesShort: %q", got)
+	}
+	if got := certifiesShort("its observed confidence 1-(1-Pr(t))^n is at most beta (Eq. 3), and more"); got != "its observed confidence 1-(1-Pr(t))^n is at most beta" {
+		t.Errorf("certifiesShort keeps formulas: %q", got)
+	}
+}
+
+// TestFirstWarningOnTheBar: the first usefulness warning is the bar's
+// tail entry, and the workbench adds method-neutral warnings (records
+// suppressed, records in groups at the root, above 10%).
+func TestFirstWarningOnTheBar(t *testing.T) {
+	a := ready(t, "dataset:census", 120, 30)
+	ws := a.st.usefulness()
+	if len(ws) == 0 {
+		t.Fatal("census with its defaults gives no usefulness warning")
+	}
+	if bar := summaryLine(a); !strings.Contains(bar, "! "+ws[0][:30]) {
+		t.Errorf("the bar lacks the first warning %q:\n%s", ws[0], bar)
+	}
+	// Method-neutral warnings from any result.
+	st := &State{Result: &method.Result{RowsIn: 100, Suppressed: 20, Groups: []method.Group{
+		{Rows: make([]int32, 15), AtRoot: true}, {Rows: make([]int32, 65)}}}}
+	got := strings.Join(st.usefulness(), "\n")
+	for _, want := range []string{"20% of the records are suppressed (above 10%)", "15% of the records are in 1 group generalized to the root (above 10%)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("usefulness lacks %q:\n%s", want, got)
+		}
+	}
+	st.Result.Suppressed, st.Result.Groups[0].Rows = 10, make([]int32, 10)
+	if got := st.usefulness(); len(got) != 0 {
+		t.Errorf("10%% is not above the threshold: %q", got)
+	}
+}
+
+// TestTransientMessagesExpire: a message goes when a load or a result of
+// later settings lands; it outlives the work it announces.
+func TestTransientMessagesExpire(t *testing.T) {
+	dir := copyImport(t)
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 100, 30)
+		a.st.Notify("exported release-x")
+		press(t, a, "ctrl+r")
+		settle(t, a, a.schedule())
+		if a.st.Status == "" {
+			t.Fatal("a recompute of the same settings dropped the message")
+		}
+		a.st.SetParam("seed", "7")
+		settle(t, a, a.schedule())
+		if a.st.Status != "" {
+			t.Fatalf("the message outlived a result of new settings: %q", a.st.Status)
+		}
+		// The import's message lasts through its load and first run.
+		a.st.importFile("people.data", ',', false, []string{"age", "sex", "zip", "disease"}, nil)
+		settle(t, a, a.schedule())
+		if !strings.Contains(a.st.Status, "loading people.data") {
+			t.Fatalf("the import's message went with its own load: %q", a.st.Status)
+		}
+		press(t, a, "1", "space")
+		settle(t, a, a.schedule())
+		if a.st.Status != "" {
+			t.Fatalf("the import's message outlived the next edit: %q", a.st.Status)
+		}
+		// Errors stay.
+		a.st.Fail(errString("bad file"))
+		a.st.SetParam("seed", "8")
+		settle(t, a, a.schedule())
+		if a.st.Status == "" {
+			t.Fatal("an error message expired like a transient one")
+		}
+	})
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

@@ -835,8 +835,20 @@ func (a *App) helpView(w int) string {
 		cols := [][]key.Binding{st.Keys.globalFull(), p.fullHelp()}
 		return a.help.FullHelpView(cols)
 	}
-	bindings := append(p.shortHelp(), st.Keys.globalHelp()...)
-	return fit(a.help.ShortHelpView(bindings), w)
+	// The pane's keys give way (whole, with …) before "? help" does: it
+	// is reserved before fitting, as in the header.
+	var bindings []key.Binding
+	for _, b := range append(p.shortHelp(), st.Keys.globalHelp()...) {
+		if !key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}, b) {
+			bindings = append(bindings, b)
+		}
+	}
+	tail := a.help.ShortHelpView([]key.Binding{st.Keys.Help})
+	sep := a.help.Styles.ShortSeparator.Inline(true).Render(a.help.ShortSeparator)
+	a.help.Width = max(1, w-lenCells(sep+tail))
+	head := a.help.ShortHelpView(bindings)
+	a.help.Width = w
+	return fit(head+sep+tail, w)
 }
 
 // Options open the workbench: a project (its input a CSV path or

@@ -244,7 +244,13 @@ func (p *dataPane) view(w, h int) string {
 	if len(notes) > 2 {
 		notes = append(append([]string(nil), notes[:1]...), fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
-	footN := 3 + len(notes)
+	// Every key shows: the hint wraps at its items, not inside one.
+	keyItems := []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m missing values"}
+	if p.readsPublic() {
+		keyItems = append(keyItems, "p/P public table")
+	}
+	keyLines := wrapItems(keyItems, " · ", w)
+	footN := 2 + len(keyLines) + len(notes)
 	if p.readsPublic() {
 		footN++
 	}
@@ -270,11 +276,10 @@ func (p *dataPane) view(w, h int) string {
 	if how := st.Spec().Insensitive; how != "" {
 		ins += " — " + how
 	}
-	keysHint := "space QI · a sensitive · i identifier · n no role · t numeric/categorical · m missing values"
-	if p.readsPublic() {
-		keysHint += " · p/P public table"
+	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w))}
+	for _, l := range keyLines {
+		foot = append(foot, s.Muted.Render(fit(l, w)))
 	}
-	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w)), s.Muted.Render(fit(keysHint, w))}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
 		foot = append(foot, s.Warn.Render(fit("! "+st.ui(strings.TrimPrefix(n, t.Name+":")), w)))
@@ -337,6 +342,27 @@ func remove(list []string, s string) []string {
 		}
 	}
 	return out
+}
+
+// wrapItems joins items with sep into lines of at most w cells, breaking
+// only between items.
+func wrapItems(items []string, sep string, w int) []string {
+	var lines []string
+	line := ""
+	for _, it := range items {
+		if line != "" && lenCells(line+sep+it) > w {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += sep
+		}
+		line += it
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // wrap breaks text into lines of at most w cells at spaces.

@@ -118,3 +118,32 @@ func TestTransientMessagesExpire(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// TestFooterKeepsHelpAndDataKeys: at 80 columns "? help" ends the
+// footer of every pane, and the Data pane's hint shows all its keys.
+func TestFooterKeepsHelpAndDataKeys(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	for _, p := range a.visible() {
+		a.active = p
+		lines := strings.Split(a.View(), "\n")
+		if foot := strings.TrimRight(lines[len(lines)-1], " "); !strings.HasSuffix(foot, "? help") {
+			t.Errorf("pane %s: the footer lacks ? help: %q", a.panes[p].title(), foot)
+		}
+	}
+	for _, m := range []string{"distribution", "kja"} {
+		a.st.SetMethod(m)
+		a.active = paneData
+		v := a.View()
+		for _, k := range []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m missing values"} {
+			if !strings.Contains(v, k) {
+				t.Errorf("%s: the Data pane's hint lacks %q:\n%s", m, k, v)
+			}
+		}
+		if a.panes[paneData].(*dataPane).readsPublic() && !strings.Contains(v, "p/P public table") {
+			t.Errorf("%s: the Data pane's hint lacks the public table's keys:\n%s", m, v)
+		}
+		if strings.Count(v, "\n") != 23 {
+			t.Errorf("%s: the screen is %d lines", m, strings.Count(v, "\n")+1)
+		}
+	}
+}

@@ -72,6 +72,8 @@ type App struct {
 	cancel  context.CancelFunc
 	runCtx  context.Context // the running computation's context (tests look at it)
 
+	eta etaTracker // the running computation's time left
+
 	dialog dialog // overlay (quit confirm, pickers, save prompt), or nil
 	quit   bool
 }
@@ -206,6 +208,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		a.spin, cmd = a.spin.Update(msg)
+		a.observeProgress()
 		return a, cmd
 	case loadedMsg:
 		if msg.seq != a.loadSeq {
@@ -788,12 +791,16 @@ func certifiesShort(c string) string {
 	return strings.TrimSpace(out)
 }
 
-// progressText is the running computation's percentage and, after two
-// seconds, the time left: only the current run's progress counts.
+// progressText is the running computation's phase, percentage and,
+// after two seconds and 5%, the time left (smoothed, see etaTracker):
+// only the current run's progress counts.
 func (a *App) progressText() string {
 	m, ok := a.st.Progress.Load().(progressMark)
 	if !ok || m.seq != a.runSeq {
 		return ""
+	}
+	if !m.running {
+		return ": preparing"
 	}
 	if m.f <= 0 {
 		if d := time.Duration(m.est * float64(time.Second)); d > pipeline.LongRun {
@@ -802,11 +809,60 @@ func (a *App) progressText() string {
 		return ""
 	}
 	out := fmt.Sprintf(" %.0f%%", m.f*100)
-	if el := a.st.Now().Sub(m.start); el > 2*time.Second {
-		left := time.Duration(float64(el) * (1 - m.f) / m.f).Round(time.Second)
-		out += fmt.Sprintf(", about %s left (ctrl+x stops)", left)
+	now := a.st.Now()
+	if left, ok := a.eta.left(m.seq, m.f, now); ok && now.Sub(m.start) > 2*time.Second {
+		out += fmt.Sprintf(", about %s left (ctrl+x stops)", left.Round(time.Second))
 	}
 	return out
+}
+
+// observeProgress feeds the time-left estimate (on every spinner tick).
+func (a *App) observeProgress() {
+	if m, ok := a.st.Progress.Load().(progressMark); ok && a.st.Running && m.seq == a.runSeq && m.running {
+		a.eta.observe(m.seq, m.f, a.st.Now())
+	}
+}
+
+// etaTracker estimates a run's time left from its progress: the rate
+// (fraction per second) is an exponential moving average of the rates
+// between observations, so one slow or fast stretch does not make the
+// estimate jump; there is no estimate before 5% (too little to go by).
+type etaTracker struct {
+	seq   int
+	lastF float64
+	lastT time.Time
+	rate  float64 // smoothed fraction done per second
+}
+
+// etaSmoothing is the weight of the newest rate in the average.
+const etaSmoothing = 0.3
+
+func (e *etaTracker) observe(seq int, f float64, now time.Time) {
+	if seq != e.seq || e.lastT.IsZero() {
+		*e = etaTracker{seq: seq, lastF: f, lastT: now}
+		return
+	}
+	dt := now.Sub(e.lastT).Seconds()
+	if f <= e.lastF || dt <= 0 {
+		return
+	}
+	r := (f - e.lastF) / dt
+	if e.rate == 0 {
+		e.rate = r
+	} else {
+		e.rate = etaSmoothing*r + (1-etaSmoothing)*e.rate
+	}
+	e.lastF, e.lastT = f, now
+}
+
+// left is the time left of run seq at fraction f, counting down from the
+// last observation while the progress stalls.
+func (e *etaTracker) left(seq int, f float64, now time.Time) (time.Duration, bool) {
+	if seq != e.seq || f < 0.05 || e.rate <= 0 {
+		return 0, false
+	}
+	secs := (1-f)/e.rate - now.Sub(e.lastT).Seconds()
+	return time.Duration(max(0, secs) * float64(time.Second)), true
 }
 
 // firstLine is the first line of a message.

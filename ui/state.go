@@ -122,6 +122,10 @@ type progressMark struct {
 	f     float64
 	start time.Time
 	est   float64 // the method's estimate of the run's seconds
+	// running is false while the run is prepared (hierarchies built,
+	// parameters validated, the public table read), which reports no
+	// fraction.
+	running bool
 }
 
 // SetParam sets a parameter's value: the preview recomputes.
@@ -299,8 +303,8 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 			return resultMsg{seq: seq, changes: changes, err: err}
 		}
 		est, _ := pipeline.Estimate(prep)
-		progress.Store(progressMark{seq, 0, start, est})
-		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est}) })
+		progress.Store(progressMark{seq, 0, start, est, true})
+		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est, true}) })
 		if err != nil {
 			return resultMsg{seq: seq, changes: changes, prep: prep, err: err}
 		}

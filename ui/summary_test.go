@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -145,5 +146,104 @@ func TestFooterKeepsHelpAndDataKeys(t *testing.T) {
 		if strings.Count(v, "\n") != 23 {
 			t.Errorf("%s: the screen is %d lines", m, strings.Count(v, "\n")+1)
 		}
+	}
+}
+
+// TestHierarchyHeaderShowsTheColumnsKind: a column made categorical
+// whose values are all numbers (zip codes) has a hierarchy whose leaves
+// all parse; the header gives the column's kind, the one t toggles.
+func TestHierarchyHeaderShowsTheColumnsKind(t *testing.T) {
+	a := ready(t, "dataset:employees", 100, 30)
+	press(t, a, "1", "down", "t") // zipcode: categorical
+	settle(t, a, a.schedule())
+	if a.st.Table.Column("zipcode").Kind.String() != "categorical" {
+		t.Fatal("zipcode did not become categorical")
+	}
+	press(t, a, "2") // zipcode is the first attribute
+	if h := a.st.Prep.Hierarchies["zipcode"]; h == nil || !h.Numeric {
+		t.Fatalf("the hierarchy's leaves are zip codes, all numbers: %+v", h)
+	}
+	if v := a.View(); !strings.Contains(v, "zipcode: ") || !strings.Contains(v, "categorical") || strings.Contains(v, ", numeric") {
+		t.Errorf("the header does not give zipcode's kind:\n%s", v)
+	}
+}
+
+// TestTimeLeftIsSmoothed: no estimate before 5%; a burst of fast
+// progress moves the estimate only part of the way.
+func TestTimeLeftIsSmoothed(t *testing.T) {
+	var e etaTracker
+	t0 := fixedClock()
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	e.observe(1, 0, at(0))
+	e.observe(1, 0.04, at(4)) // 1% a second
+	if _, ok := e.left(1, 0.04, at(4)); ok {
+		t.Fatal("an estimate before 5%")
+	}
+	e.observe(1, 0.10, at(10))
+	left, ok := e.left(1, 0.10, at(10))
+	if !ok || left != 90*time.Second {
+		t.Fatalf("at a steady 1%% a second and 10%% done: %v %v", left, ok)
+	}
+	e.observe(1, 0.30, at(11)) // a burst: 20% in a second
+	left, _ = e.left(1, 0.30, at(11))
+	// rate 0.3*0.2 + 0.7*0.01 = 0.067 a second: 0.7/0.067 = 10.4 s, not
+	// the 3.5 s the burst alone gives nor the 70 s of the old rate.
+	if left < 10*time.Second || left > 11*time.Second {
+		t.Fatalf("after a burst: %v", left)
+	}
+	if _, ok := e.left(2, 0.5, at(12)); ok {
+		t.Fatal("another run's estimate")
+	}
+}
+
+// TestExportOutcomeGoesWithItsPlan: the previous export's lines leave
+// when a new plan is shown (a new result) or an export is refused; the
+// plan claims nothing a method's manifest does not hold.
+func TestExportOutcomeGoesWithItsPlan(t *testing.T) {
+	dir := t.TempDir()
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 100, 30)
+		press(t, a, "7", "enter")
+		if v := a.View(); !strings.Contains(v, "✓ wrote release-employees-distribution") || !strings.Contains(v, "ok   files") {
+			t.Fatalf("no export:\n%s", v)
+		}
+		a.st.SetParam("seed", "3")
+		settle(t, a, a.schedule())
+		if v := a.View(); strings.Contains(v, "wrote release") || strings.Contains(v, "ok   files") {
+			t.Errorf("the previous export's outcome stays under a new plan:\n%s", v)
+		}
+		press(t, a, "enter", "y") // replace it
+		if v := a.View(); !strings.Contains(v, "ok   files") {
+			t.Fatalf("no second export:\n%s", v)
+		}
+		a.st.SetParam("seed", "4")
+		a.schedule()
+		press(t, a, "ctrl+x", "enter")
+		if v := a.View(); !strings.Contains(v, "not exported") || strings.Contains(v, "ok   files") {
+			t.Errorf("a refused export shows the previous export's lines:\n%s", v)
+		}
+		a.st.SetMethod("lossyjoin")
+		settle(t, a, a.schedule())
+		if v := a.View(); strings.Contains(v, "effective target") {
+			t.Errorf("the plan of lossyjoin speaks of an effective target:\n%s", v)
+		}
+	})
+}
+
+// TestProgressText: while the run is prepared it says so; then the
+// current run's percentage; another run's progress never shows.
+func TestProgressText(t *testing.T) {
+	a := ready(t, "dataset:employees", 100, 30)
+	a.st.Progress.Store(progressMark{seq: a.runSeq, start: a.st.Now()})
+	if got := a.progressText(); got != ": preparing" {
+		t.Errorf("preparing: %q", got)
+	}
+	a.st.Progress.Store(progressMark{seq: a.runSeq, f: 0.42, start: a.st.Now(), running: true})
+	if got := a.progressText(); got != " 42%" {
+		t.Errorf("running: %q", got)
+	}
+	a.st.Progress.Store(progressMark{seq: a.runSeq - 1, f: 0.92, running: true})
+	if got := a.progressText(); got != "" {
+		t.Errorf("an earlier run's progress: %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -67,8 +68,11 @@ type App struct {
 	// number are stale and dropped.
 	loadSeq int
 	runSeq  int
+	relSeq  int // received releases: only the last one opened is shown
 	cancel  context.CancelFunc
 	runCtx  context.Context // the running computation's context (tests look at it)
+
+	eta etaTracker // the running computation's time left
 
 	dialog dialog // overlay (quit confirm, pickers, save prompt), or nil
 	quit   bool
@@ -131,12 +135,13 @@ func (a *App) schedule() tea.Cmd {
 			st.needLoad = false
 			a.loadSeq++
 			st.Loading = true
-			return loadCmd(st.Env, st.Project.Clone(), a.loadSeq)
+			return loadCmd(st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 		}
 		st.needLoad = false
 		if !st.askedRelease && !st.Loading {
 			st.askedRelease = true
-			return openReleaseCmd(st.ReceivedDir, st.originalFor())
+			a.relSeq++
+			return openReleaseCmd(st.ReceivedDir, st.originalFor(), a.relSeq)
 		}
 		return nil
 	}
@@ -144,9 +149,11 @@ func (a *App) schedule() tea.Cmd {
 	case st.needLoad:
 		st.needLoad, st.needRun = false, false
 		a.cancelRun()
+		a.runSeq++ // a run of the old table is not this table's result
+		st.Running = false
 		a.loadSeq++
 		st.Loading = true
-		return loadCmd(st.Env, st.Project.Clone(), a.loadSeq)
+		return loadCmd(st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 	case st.needRun:
 		st.needRun = false
 		a.cancelRun() // a newer change supersedes the running computation
@@ -201,12 +208,14 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		a.spin, cmd = a.spin.Update(msg)
+		a.observeProgress()
 		return a, cmd
 	case loadedMsg:
 		if msg.seq != a.loadSeq {
 			return a, nil // a newer load superseded this one
 		}
 		st.Loading = false
+		st.expireStatus(msg.changes)
 		st.Table, st.LoadErr = msg.table, msg.err
 		if msg.err == nil {
 			if st.StatusErr {
@@ -227,6 +236,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			return a, nil // stale: a newer change is being computed
 		}
 		st.Running = false
+		st.expireStatus(msg.changes)
 		st.RunErr = msg.err
 		if msg.err != nil {
 			// The result on screen stays, marked stale: it is not what the
@@ -247,14 +257,37 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.active = msg.pane
 		return a, nil
 	case openReleaseMsg:
-		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, false
+		// The workbench's table and result have nothing to do with the
+		// release: they go (unsaved changes were confirmed before the
+		// picker opened), and the release's own input is looked for.
+		a.cancelRun()
+		a.runSeq++
+		a.loadSeq++
+		a.relSeq++
+		st.Running, st.Loading, st.needRun, st.needLoad = false, false, false, false
+		st.Table, st.LoadErr = nil, nil
+		st.dropResult()
+		st.Project = pipeline.Project{Method: st.Project.Method, Params: st.Project.Params}
+		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, true
+		st.Dirty = false
+		st.Status, st.StatusErr = "", false
 		a.active = paneRelease
-		return a, a.schedule()
+		a.refreshAll()
+		return a, receiveCmd(st.Env, msg.dir, a.relSeq)
 	case releaseOpenedMsg:
+		if msg.seq != a.relSeq || st.ReceivedDir == "" {
+			return a, nil // another release was opened, or the workbench moved on
+		}
 		st.Received, st.ReceivedErr = msg.rel, msg.err
 		if msg.err != nil {
 			st.Fail(msg.err)
 		}
+		if msg.input.Input != "" {
+			st.Project.Input, st.Project.Rows, st.Project.DataSeed = msg.input.Input, msg.input.Rows, msg.input.DataSeed
+			st.Project.Columns, st.Project.Delimiter, st.Project.Kinds = msg.input.Columns, msg.input.Delimiter, msg.input.Kinds
+			st.Table = msg.original
+		}
+		a.refreshAll()
 		a.active = paneRelease
 		return a, nil
 	case openDialogMsg:
@@ -299,6 +332,12 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	if a.quit {
 		a.cancelRun()
 		return a, tea.Quit
+	}
+	// A key may have dropped the result (another method, table or
+	// project) or left a received release: panes follow at once.
+	a.refreshAll()
+	if st.ReceivedDir == "" && a.active == paneRelease {
+		a.active = panePreview
 	}
 	cmds = append(cmds, a.schedule())
 	return a, tea.Batch(cmds...)
@@ -542,34 +581,46 @@ func (a *App) tabsView(w int) string {
 }
 
 // summaryView is the bar under the pane: an error that persists (until
-// its cause is fixed), the worst case per constraint, groups, rows,
-// utility and run time (marked stale when they belong to earlier
-// settings), progress, and the transient status message.
+// its cause is fixed), the verdict and what it covers, the worst case per
+// constraint, groups, rows, utility and run time (marked stale when they
+// belong to earlier settings), progress, the first usefulness warning and
+// the transient status message.
 func (a *App) summaryView(w int) string {
 	st, s := a.st, a.st.Styles
-	// lead (errors, the verdict) and tail (progress, the status message)
-	// always show; figures in between give way when the line is full.
-	var lead, parts, tail []string
+	var bar barLine
 	errText := func(err error) string {
-		return s.Error.Render(clip("✗ "+firstLine(err.Error()), max(20, w/2-14)) + " (! full)")
+		return s.Error.Render(clip("✗ "+firstLine(withoutHint(err)), max(20, w/2-14)) + " (! full)")
 	}
 	switch {
 	case st.Loading:
-		lead = append(lead, a.spin.View()+" loading "+st.Project.Input)
+		bar.fixed(100, a.spin.View()+" loading "+st.Project.Input)
 	case st.LoadErr != nil:
-		lead = append(lead, errText(st.LoadErr))
+		bar.fixed(100, errText(st.LoadErr))
 	case st.RunErr != nil && !st.Running:
-		lead = append(lead, errText(st.RunErr))
+		bar.fixed(100, errText(st.RunErr))
 	}
-	if st.Result != nil && st.LoadErr == nil {
+	if st.ReceivedDir != "" {
+		// A received release: its check's verdict, not the workbench's
+		// result (there is none to speak of while reading a release).
+		switch r := st.Received; {
+		case r == nil && st.ReceivedErr == nil && !st.Loading:
+			bar.fixed(100, a.spin.View()+" reading and checking "+st.ReceivedDir)
+		case r != nil && r.CheckErr == nil && r.CheckOK:
+			bar.fixed(100, s.OK.Render("✓ the release passes its check"))
+		case r != nil:
+			bar.fixed(100, s.Error.Render("✗ the release fails its check"))
+		}
+	} else if st.Result != nil && st.LoadErr == nil {
 		r := st.Result
+		warn := ""
 		switch {
 		case st.Stale() && st.RunErr != nil:
 			// the error says it: the figures are of earlier settings
 		case st.Stale():
-			lead = append(lead, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
+			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
 		default:
-			// One mark when every constraint holds; otherwise each that fails.
+			// One mark when every constraint holds, saying briefly what
+			// it covers; otherwise each constraint that fails.
 			allOK, constraints := true, 0
 			for _, f := range r.Summary {
 				if f.Limit == "" {
@@ -582,11 +633,21 @@ func (a *App) summaryView(w int) string {
 					if name == "" {
 						name = f.Name
 					}
-					lead = append(lead, s.Error.Render("✗ "+name+" "+human(f.Value)))
+					bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
 				}
 			}
 			if allOK && constraints > 0 {
-				lead = append(lead, s.OK.Render("✓ private"))
+				mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
+				// The gist is brief: at most a quarter of the line.
+				bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
+					if n < 14 {
+						return mark // too short to say anything
+					}
+					return mark + s.Muted.Render(": "+clip(covers, n))
+				})
+			}
+			if ws := st.usefulness(); len(ws) > 0 {
+				warn = ws[0]
 			}
 		}
 		// Figures the method asks to show (a failing constraint is shown
@@ -597,60 +658,149 @@ func (a *App) summaryView(w int) string {
 				if name == "" {
 					name = f.Name
 				}
-				parts = append(parts, name+" "+human(f.Value))
+				bar.part(80, name+" "+human(f.Value))
 			}
 		}
 		if v := r.Violations(); v > 0 {
-			parts = append(parts, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
+			bar.part(85, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
 		}
-		parts = append(parts, plural(len(r.Groups), "group"))
+		bar.part(75, plural(len(r.Groups), "group"))
 		rows := thousands(r.Published) + " rows"
 		if r.Suppressed > 0 {
 			rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
 		}
-		parts = append(parts, rows)
+		bar.part(30, rows)
 		if u := r.Utility; u.Name != "" {
 			name := u.Short
 			if name == "" {
 				name = u.Name
 			}
-			parts = append(parts, name+" "+human(u.Value))
+			bar.part(62, name+" "+human(u.Value))
 		}
 		if st.Workload != nil && st.Workload.Queries > 0 {
 			q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
 			if st.WorkloadOld {
 				q = s.Muted.Render(q + "…") // the new result's is on its way
 			}
-			parts = append(parts, q)
+			bar.part(35, q)
 		}
-		parts = append(parts, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+		if warn != "" {
+			// The first usefulness warning, at the end of the line (! on
+			// the Method pane lists them all).
+			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return s.Warn.Render("! " + clip(warn, n)) })
+		}
 	}
-	if st.Running {
-		tail = append(tail, a.spin.View()+" computing"+a.progressText())
+	if st.Running && st.ReceivedDir == "" {
+		bar.fixed(95, a.spin.View()+" computing"+a.progressText())
 	}
 	if st.Status != "" {
+		style := s.Warn
 		if st.StatusErr {
-			tail = append(tail, s.Error.Render(st.Status))
-		} else {
-			tail = append(tail, s.Warn.Render(st.Status))
+			style = s.Error
 		}
+		bar.shrinking(90, lenCells(st.Status), 20, func(n int) string { return style.Render(clip(st.Status, n)) })
 	}
-	line := func() string {
-		all := append(append(append([]string(nil), lead...), parts...), tail...)
-		return strings.Join(all, " │ ")
-	}
-	for len(parts) > 0 && lenCells(line()) > w {
-		parts = parts[:len(parts)-1]
-	}
-	return fit(s.Summary.Render(line()), w)
+	return fit(s.Summary.Render(bar.render(w)), w)
 }
 
-// progressText is the running computation's percentage and, after two
-// seconds, the time left: only the current run's progress counts.
+// barLine is a line of entries separated by │ that fits a width: the
+// entry of lowest priority gives way first (a part is dropped, a text
+// shrinks to its minimum), in display order otherwise.
+type barLine struct{ entries []barEntry }
+
+type barEntry struct {
+	prio  int
+	text  func(n int) string // the entry at n cells (n: its text's width)
+	n     int
+	min   int  // the narrowest the text shrinks to
+	drop  bool // dropped when the line is full
+	shown bool
+}
+
+// fixed adds an entry that always shows.
+func (b *barLine) fixed(prio int, s string) {
+	b.entries = append(b.entries, barEntry{prio: prio, text: func(int) string { return s }, shown: true})
+}
+
+// part adds an entry that is dropped when the line is full.
+func (b *barLine) part(prio int, s string) {
+	b.entries = append(b.entries, barEntry{prio: prio, text: func(int) string { return s }, drop: true, shown: true})
+}
+
+// shrinking adds a text of n cells that shrinks down to min cells.
+func (b *barLine) shrinking(prio, n, min int, text func(n int) string) {
+	b.entries = append(b.entries, barEntry{prio: prio, text: text, n: n, min: min, shown: true})
+}
+
+func (b *barLine) line() string {
+	var out []string
+	for _, e := range b.entries {
+		if e.shown {
+			out = append(out, e.text(e.n))
+		}
+	}
+	return strings.Join(out, " │ ")
+}
+
+func (b *barLine) render(w int) string {
+	order := make([]int, len(b.entries))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return b.entries[order[x]].prio < b.entries[order[y]].prio })
+	for _, i := range order {
+		over := lenCells(b.line()) - w
+		if over <= 0 {
+			break
+		}
+		e := &b.entries[i]
+		switch {
+		case e.drop:
+			e.shown = false
+		case e.n > e.min:
+			e.n = max(e.min, e.n-over)
+		}
+	}
+	return b.line()
+}
+
+// certifiesShort is the gist of what a method's tick certifies: the
+// first clause of its Certifies sentence, without the references in
+// brackets ("every class holds at least k records and no sensitive value
+// makes up more than alpha of a class").
+func certifiesShort(c string) string {
+	var b strings.Builder
+	depth := 0
+	for i, r := range c {
+		switch {
+		case r == '(' && (depth > 0 || (i > 0 && c[i-1] == ' ')):
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	for _, sep := range []string{";", ", "} {
+		if i := strings.Index(out, sep); i > 0 {
+			out = out[:i]
+		}
+	}
+	return strings.TrimSpace(out)
+}
+
+// progressText is the running computation's phase, percentage and,
+// after two seconds and 5%, the time left (smoothed, see etaTracker):
+// only the current run's progress counts.
 func (a *App) progressText() string {
 	m, ok := a.st.Progress.Load().(progressMark)
 	if !ok || m.seq != a.runSeq {
 		return ""
+	}
+	if !m.running {
+		return ": preparing"
 	}
 	if m.f <= 0 {
 		if d := time.Duration(m.est * float64(time.Second)); d > pipeline.LongRun {
@@ -659,11 +809,60 @@ func (a *App) progressText() string {
 		return ""
 	}
 	out := fmt.Sprintf(" %.0f%%", m.f*100)
-	if el := a.st.Now().Sub(m.start); el > 2*time.Second {
-		left := time.Duration(float64(el) * (1 - m.f) / m.f).Round(time.Second)
-		out += fmt.Sprintf(", about %s left (ctrl+x stops)", left)
+	now := a.st.Now()
+	if left, ok := a.eta.left(m.seq, m.f, now); ok && now.Sub(m.start) > 2*time.Second {
+		out += fmt.Sprintf(", about %s left (ctrl+x stops)", left.Round(time.Second))
 	}
 	return out
+}
+
+// observeProgress feeds the time-left estimate (on every spinner tick).
+func (a *App) observeProgress() {
+	if m, ok := a.st.Progress.Load().(progressMark); ok && a.st.Running && m.seq == a.runSeq && m.running {
+		a.eta.observe(m.seq, m.f, a.st.Now())
+	}
+}
+
+// etaTracker estimates a run's time left from its progress: the rate
+// (fraction per second) is an exponential moving average of the rates
+// between observations, so one slow or fast stretch does not make the
+// estimate jump; there is no estimate before 5% (too little to go by).
+type etaTracker struct {
+	seq   int
+	lastF float64
+	lastT time.Time
+	rate  float64 // smoothed fraction done per second
+}
+
+// etaSmoothing is the weight of the newest rate in the average.
+const etaSmoothing = 0.3
+
+func (e *etaTracker) observe(seq int, f float64, now time.Time) {
+	if seq != e.seq || e.lastT.IsZero() {
+		*e = etaTracker{seq: seq, lastF: f, lastT: now}
+		return
+	}
+	dt := now.Sub(e.lastT).Seconds()
+	if f <= e.lastF || dt <= 0 {
+		return
+	}
+	r := (f - e.lastF) / dt
+	if e.rate == 0 {
+		e.rate = r
+	} else {
+		e.rate = etaSmoothing*r + (1-etaSmoothing)*e.rate
+	}
+	e.lastF, e.lastT = f, now
+}
+
+// left is the time left of run seq at fraction f, counting down from the
+// last observation while the progress stalls.
+func (e *etaTracker) left(seq int, f float64, now time.Time) (time.Duration, bool) {
+	if seq != e.seq || f < 0.05 || e.rate <= 0 {
+		return 0, false
+	}
+	secs := (1-f)/e.rate - now.Sub(e.lastT).Seconds()
+	return time.Duration(max(0, secs) * float64(time.Second)), true
 }
 
 // firstLine is the first line of a message.
@@ -692,8 +891,20 @@ func (a *App) helpView(w int) string {
 		cols := [][]key.Binding{st.Keys.globalFull(), p.fullHelp()}
 		return a.help.FullHelpView(cols)
 	}
-	bindings := append(p.shortHelp(), st.Keys.globalHelp()...)
-	return fit(a.help.ShortHelpView(bindings), w)
+	// The pane's keys give way (whole, with …) before "? help" does: it
+	// is reserved before fitting, as in the header.
+	var bindings []key.Binding
+	for _, b := range append(p.shortHelp(), st.Keys.globalHelp()...) {
+		if !key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}, b) {
+			bindings = append(bindings, b)
+		}
+	}
+	tail := a.help.ShortHelpView([]key.Binding{st.Keys.Help})
+	sep := a.help.Styles.ShortSeparator.Inline(true).Render(a.help.ShortSeparator)
+	a.help.Width = max(1, w-lenCells(sep+tail))
+	head := a.help.ShortHelpView(bindings)
+	a.help.Width = w
+	return fit(head+sep+tail, w)
 }
 
 // Options open the workbench: a project (its input a CSV path or

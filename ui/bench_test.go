@@ -15,9 +15,10 @@ import (
 )
 
 // BenchmarkPreviewRecompute is the workbench's recompute path after a key
-// press on census with 45,000 rows: prepare the project and run the method
-// (SPEC 8 / issue: the preview within 250 ms of the last key, of which 150
-// ms is the debounce). The live workload's error follows in a second
+// press on census: prepare the project and run the method, without the
+// debounce (SPEC 8: the preview shows the last key's result within 100
+// ms at 45,000 rows, of which the debounce is 30 ms; BenchmarkKeyToPreview
+// times the whole path). The live workload's error follows in a second
 // command, timed by BenchmarkPreviewWorkload.
 func BenchmarkPreviewRecompute(b *testing.B) {
 	for _, rows := range []int{10_000, 45_000} {
@@ -86,10 +87,14 @@ func BenchmarkCensusGroupings(b *testing.B) {
 }
 
 // BenchmarkKeyToPreview is the whole path from a key press to the screen
-// that shows its result, for every method on census with 45,000 rows: the
-// key's Update, the recompute command (run at once here, where the program
-// waits the debounce first), the result's Update and the View. The
-// reported key-to-screen time is this plus the debounce.
+// that shows its result, for every method on census with 45,000 rows
+// (SPEC 8: within 100 ms): a tea.KeyMsg (+ on the seed, in the Method
+// pane) through App.Update, the real debounce (the tea.Tick command
+// sleeps it), the run, the result's Update, and the View that draws it.
+// The live workload's figure follows in another command and is not
+// waited for (the groups and the verdict are on screen without it).
+//
+//	go test ./ui -run '^$' -bench KeyToPreview -benchtime=3x
 func BenchmarkKeyToPreview(b *testing.B) {
 	roles := model.Roles{QIs: []string{"age", "workclass", "education", "marital-status", "race", "sex", "native-country"}, SA: "occupation"}
 	t, err := testEnv.LoadTable(pipeline.Project{Input: "dataset:census", Rows: 45_000})
@@ -109,26 +114,76 @@ func BenchmarkKeyToPreview(b *testing.B) {
 				}
 			}
 		}
-		b.Run(spec.Name, func(b *testing.B) {
+		name := spec.Name
+		if p.Variant != "" {
+			name += "/" + p.Variant
+		}
+		b.Run(name, func(b *testing.B) {
 			a := NewApp(testEnv, p)
-			a.st.Now = fixedClock
 			a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 			settleB(b, a, a.schedule())
 			if a.st.Result == nil {
 				b.Fatalf("no preview: %v %v", a.st.LoadErr, a.st.RunErr)
 			}
-			a.active = panePreview
+			// The Method pane with the seed selected: + is a change that
+			// always recomputes and never fails.
+			a.active = paneMethod
+			list := &a.panes[paneMethod].(*paramsPane).list
+			list.cursor = -1
+			for i, par := range list.params() {
+				if par.Kind == model.ParamSeed {
+					list.cursor = i
+				}
+			}
+			if list.cursor < 0 {
+				b.Skip("the method has no seed to step")
+			}
+			plus := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")}
+			var worst time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				a.st.SetParam("seed", fmt.Sprint(i+1)) // a change, as a key makes
-				a.schedule()
-				msg := a.startRun()().(resultMsg)
-				a.Update(msg)
+				start := time.Now()
+				before := a.st.Result
+				_, cmd := a.Update(plus)
+				untilResult(b, a, cmd)
+				if a.st.Result == before || a.st.RunErr != nil {
+					b.Fatalf("the key brought no new result: %v", a.st.RunErr)
+				}
 				_ = a.View()
+				worst = max(worst, time.Since(start))
 			}
+			b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
 			b.ReportMetric(float64(debounce.Milliseconds()), "debounce-ms")
 		})
 	}
+}
+
+// untilResult runs the commands a key returned, as the program would,
+// until the run's result is in: the debounce tick sleeps for real, the
+// run computes, each message goes through Update. The workload that
+// follows the result is left out.
+func untilResult(b *testing.B, a *App, cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch m := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+		case debounceMsg, loadedMsg:
+			_, next := a.Update(m)
+			queue = append(queue, next)
+		case resultMsg:
+			a.Update(m)
+			if m.seq == a.runSeq {
+				return
+			}
+		}
+	}
+	b.Fatal("the key scheduled no run")
 }
 
 // settleB runs commands until idle (benchmarks' settle).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/filepicker"
@@ -113,7 +114,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				return false, nil
 			}
 			if err := d.st.save(path); err != nil {
-				d.err = err.Error()
+				d.err = editorText(err)
 				return false, nil
 			}
 			return true, nil
@@ -171,16 +172,31 @@ func newFileDialog(st *State) *fileDialog {
 	fp.ShowPermissions, fp.ShowSize = false, false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
-	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .tsv .txt .data) or a project.json", typing: newLineEditor(60)}
+	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .tsv .txt .data), a project.json or a release folder", typing: newLineEditor(60)}
 }
 
-// picked acts on a chosen path: a project opens, a release directory is
-// received, a data file goes through the import wizard (or to onPick).
+// picked acts on a chosen path: a project opens, a release directory (or
+// its manifest.json) is received, a data file goes through the import
+// wizard (or to onPick).
 func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 	d.st.LastDir = dirOf(path)
 	if d.onPick != nil {
 		d.onPick(path)
 		return true, nil
+	}
+	if filepath.Base(path) == "manifest.json" && isRelease(filepath.Dir(path)) {
+		dir := filepath.Dir(path)
+		d.st.LastDir = dirOf(dir)
+		return true, func() tea.Msg { return openReleaseMsg{dir: dir} }
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		if !isRelease(path) {
+			// Not a release (no manifest.json): browse it.
+			d.picker.CurrentDirectory = path
+			return false, d.picker.Init()
+		}
+		d.st.LastDir = dirOf(filepath.Clean(path))
+		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
 	if strings.HasSuffix(strings.ToLower(path), ".json") {
 		p, err := pipeline.LoadProject(path)
@@ -192,9 +208,6 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 		d.st.ProjectPath = path
 		d.st.Notify("opened project %s", path)
 		return true, nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
 	return true, func() tea.Msg { return openDialogMsg{newImportDialog(d.st, path)} }
 }
@@ -216,7 +229,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		if done {
 			return true, next
 		}
-		return false, cmd
+		return false, tea.Batch(cmd, next)
 	}
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch k.String() {
@@ -227,7 +240,14 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
+	from := d.picker.CurrentDirectory
 	d.picker, cmd = d.picker.Update(msg)
+	if k, ok := msg.(tea.KeyMsg); ok && d.onPick == nil && key.Matches(k, d.st.Keys.Enter) &&
+		d.picker.CurrentDirectory != from && isRelease(d.picker.CurrentDirectory) {
+		// enter on a release folder opens the release (→ still browses
+		// its files).
+		return d.picked(d.picker.CurrentDirectory)
+	}
 	if ok, path := d.picker.DidSelectFile(msg); ok {
 		done, next := d.picked(path)
 		return done, tea.Batch(cmd, next)
@@ -254,7 +274,7 @@ func (d *fileDialog) view(w, h int) string {
 	if d.typing.active {
 		body += d.typing.view(s, w, "") + "\n"
 	}
-	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · → or enter open · ← up a directory · / type a path · esc cancel")
+	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · / type a path · esc cancel")
 	return block(body, w, h)
 }
 
@@ -351,7 +371,7 @@ func (d *errorDialog) view(w, h int) string {
 	s := d.st.Styles
 	bw := min(w-4, 76)
 	body := s.Error.Render("The error") + "\n\n" + wrap(withoutHint(d.err), bw)
-	if hint := workbenchHint(d.err); hint != "" {
+	if hint := d.st.hint(d.err); hint != "" {
 		body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
 	}
 	body += "\n\n" + s.Muted.Render("any key closes")
@@ -370,61 +390,6 @@ func (st *State) shownError() error {
 		return errors.New(st.Status)
 	}
 	return nil
-}
-
-// withoutHint is an error's text without its command-line hint.
-func withoutHint(err error) string {
-	var pe *model.ParamError
-	var ie *model.InputError
-	switch {
-	case errors.As(err, &pe):
-		c := *pe
-		c.Hint = ""
-		return c.Error()
-	case errors.As(err, &ie):
-		c := *ie
-		c.Hint = ""
-		return c.Error()
-	}
-	return err.Error()
-}
-
-// workbenchHint says what to do about an error with the workbench's keys:
-// the parameter or setting it names maps to the pane and key that change
-// it; other hints are given as they are.
-func workbenchHint(err error) string {
-	var pe *model.ParamError
-	var ie *model.InputError
-	switch {
-	case errors.As(err, &pe):
-		name := pe.Param
-		switch {
-		case name == "sa":
-			return "in the Data pane (1), move to the sensitive column and press a."
-		case name == "qi":
-			return "in the Data pane (1), press space on each quasi-identifier column."
-		case name == "id":
-			return "in the Data pane (1), press i on an identifier column."
-		case name == "public":
-			return "in the Data pane (1), press p to pick the public table (or P to type a path)."
-		case name == "missing":
-			return "in the Data pane (1), press m to keep missing values as a category (or drop their rows)."
-		case name == "kind":
-			return "in the Data pane (1), press t on the column to switch numeric/categorical."
-		case strings.HasPrefix(name, "hierarchy"):
-			return "in the Hierarchy pane (2), press b to pick another builder or f for a hierarchy file."
-		case name == "method" || name == "variant":
-			return "in the Method pane (4), press M for another method or V for another variant."
-		case name == "in" || name == "original":
-			return "ctrl+o opens another file; ctrl+l loads an embedded dataset."
-		case name == "out":
-			return "in the Export pane (7), press e to choose another directory."
-		}
-		return fmt.Sprintf("in the Method pane (4), select %s and press +/- or enter to type a value. %s", name, pe.Hint)
-	case errors.As(err, &ie):
-		return "ctrl+o opens another file; ctrl+l loads an embedded dataset. " + ie.Hint
-	}
-	return ""
 }
 
 // save writes the project to path and remembers it: ctrl+s writes back to

@@ -47,7 +47,7 @@ func (e *lineEditor) update(msg tea.Msg, submit func(string) error) tea.Cmd {
 			return nil
 		case "enter":
 			if err := submit(e.input.Value()); err != nil {
-				e.err = err.Error()
+				e.err = editorText(err)
 				return nil
 			}
 			e.close()

@@ -230,7 +230,10 @@ func (d *importDialog) view(w, h int) string {
 	}
 	b.WriteString(fmt.Sprintf("%s %-5s  %s\n", s.Label.Render("delimiter"), delimName(d.delim), head))
 	if d.err != nil {
-		b.WriteString(s.Error.Render(wrap(d.err.Error(), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
+		if h := d.st.hint(d.err); h != "" {
+			b.WriteString(s.Muted.Render(wrap("What to do: "+h, w)) + "\n")
+		}
 	}
 	if d.edit.active {
 		b.WriteString(d.edit.view(s, w, "refused: "))
@@ -258,7 +261,7 @@ func (d *importDialog) view(w, h int) string {
 			b.WriteString(fit(line, w) + "\n")
 		}
 		for _, n := range d.preview.Notes {
-			b.WriteString(s.Warn.Render(fit("! "+strings.TrimPrefix(n, d.path+":"), w)) + "\n")
+			b.WriteString(s.Warn.Render(fit("! "+d.st.ui(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
 		}
 	}
 	return block(b.String(), w, h)

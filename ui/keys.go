@@ -60,6 +60,8 @@ type KeyMap struct {
 	Run     key.Binding
 	Export  key.Binding
 	History key.Binding
+	// received release
+	CheckReport key.Binding
 }
 
 // DefaultKeyMap returns the workbench's keys.
@@ -118,6 +120,8 @@ func DefaultKeyMap() KeyMap {
 		Run:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
 		Export:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export")),
 		History: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+
+		CheckReport: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "whole check report")),
 	}
 }
 

@@ -75,7 +75,7 @@ func (p *chartsPane) chartView(w, h int) string {
 	r := st.Result
 	switch {
 	case st.RunErr != nil && !st.Running:
-		return s.Error.Render(wrap(st.RunErr.Error(), w))
+		return s.Error.Render(wrap(st.explain(st.RunErr), w))
 	case r == nil || r.Charts == nil:
 		return s.Muted.Render("computing…")
 	}

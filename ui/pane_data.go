@@ -191,8 +191,7 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		}
 		st.Project.Kinds[col] = kind
 		delete(st.Project.Hierarchies, col)
-		st.needLoad = true
-		st.Dirty = true
+		st.Reload() // the shown result is of the old kind: stale until the new run lands
 	case key.Matches(k, keys.ToggleMissing):
 		if st.Project.Missing == "category" {
 			st.Project.Missing = "drop"
@@ -228,8 +227,7 @@ func (p *dataPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	if st.Table == nil {
 		if st.LoadErr != nil {
-			return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(st.LoadErr.Error(), w) +
-				"\n\n" + s.Muted.Render("ctrl+o opens another file · ctrl+l loads an embedded dataset")
+			return st.loadErrorView(w)
 		}
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	}
@@ -246,7 +244,13 @@ func (p *dataPane) view(w, h int) string {
 	if len(notes) > 2 {
 		notes = append(append([]string(nil), notes[:1]...), fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
-	footN := 3 + len(notes)
+	// Every key shows: the hint wraps at its items, not inside one.
+	keyItems := []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m missing values"}
+	if p.readsPublic() {
+		keyItems = append(keyItems, "p/P public table")
+	}
+	keyLines := wrapItems(keyItems, " · ", w)
+	footN := 2 + len(keyLines) + len(notes)
 	if p.readsPublic() {
 		footN++
 	}
@@ -272,14 +276,13 @@ func (p *dataPane) view(w, h int) string {
 	if how := st.Spec().Insensitive; how != "" {
 		ins += " — " + how
 	}
-	keysHint := "space QI · a sensitive · i identifier · n no role · t numeric/categorical · m missing values"
-	if p.readsPublic() {
-		keysHint += " · p/P public table"
+	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w))}
+	for _, l := range keyLines {
+		foot = append(foot, s.Muted.Render(fit(l, w)))
 	}
-	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w)), s.Muted.Render(fit(keysHint, w))}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
-		foot = append(foot, s.Warn.Render(fit("! "+strings.TrimPrefix(n, t.Name+":"), w)))
+		foot = append(foot, s.Warn.Render(fit("! "+st.ui(strings.TrimPrefix(n, t.Name+":")), w)))
 	}
 	if p.readsPublic() {
 		pub := "public table: " + orNone(st.Project.Public) + " (p: pick a file, P: type a path or dataset:NAME)"
@@ -298,6 +301,13 @@ func (p *dataPane) view(w, h int) string {
 	}
 	b.WriteString(strings.Join(foot, "\n"))
 	return b.String()
+}
+
+// loadErrorView explains why the table did not load and what to do.
+func (st *State) loadErrorView(w int) string {
+	s := st.Styles
+	return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(withoutHint(st.LoadErr), w) +
+		"\n\n" + s.Muted.Render(wrap("What to do: "+st.hint(st.LoadErr), w))
 }
 
 func orNone(s string) string {
@@ -332,6 +342,27 @@ func remove(list []string, s string) []string {
 		}
 	}
 	return out
+}
+
+// wrapItems joins items with sep into lines of at most w cells, breaking
+// only between items.
+func wrapItems(items []string, sep string, w int) []string {
+	var lines []string
+	line := ""
+	for _, it := range items {
+		if line != "" && lenCells(line+sep+it) > w {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += sep
+		}
+		line += it
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // wrap breaks text into lines of at most w cells at spaces.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
@@ -33,6 +34,7 @@ type exportPane struct {
 	lines   []string
 	err     error
 	done    string
+	of      *method.Result // the result the plan on screen is of
 }
 
 type exportMsg struct {
@@ -47,7 +49,24 @@ func newExportPane(st *State) *exportPane {
 
 func (p *exportPane) title() string   { return "Export" }
 func (p *exportPane) capturing() bool { return p.edit.active || p.confirm != "" }
-func (p *exportPane) refresh()        {}
+
+// refresh shows the plan of a new result without the previous export's
+// outcome (it was of another release).
+func (p *exportPane) refresh() {
+	if p.st.Result != p.of {
+		p.of = p.st.Result
+		p.clearOutcome()
+		p.refused = ""
+	}
+}
+
+// clearOutcome forgets the previous export's outcome: its verification
+// lines, its error and what it wrote.
+func (p *exportPane) clearOutcome() {
+	if !p.busy {
+		p.lines, p.err, p.done = nil, nil, ""
+	}
+}
 
 func (p *exportPane) shortHelp() []key.Binding {
 	k := p.st.Keys
@@ -151,9 +170,11 @@ func (p *exportPane) start() tea.Cmd {
 			why = "the last run was cancelled: ctrl+r recomputes, then export"
 		}
 		p.refused = "not exported: the preview shows earlier settings; " + why
+		p.clearOutcome()
 		return nil
 	}
 	p.refused = ""
+	p.clearOutcome()
 	p.force, p.accept, p.growth = false, false, false
 	var q []string
 	if st, err := os.Stat(p.dir()); err == nil {
@@ -217,12 +238,15 @@ func (p *exportPane) view(w, h int) string {
 	for _, f := range p.planFiles() {
 		b.WriteString(fmt.Sprintf("  %-20s %s rows\n", f.Name, thousands(f.Rows)))
 	}
-	b.WriteString("  manifest.json        parameters, effective target, worst cases, SHA-256 of every file\n")
+	// What every manifest holds (SPEC 7.1), whatever the method; what a
+	// method adds (e.g. an effective target) is in its details.
+	b.WriteString("  manifest.json        parameters, worst cases, figures, SHA-256 of every file\n")
 	b.WriteString("  report.md            a summary to file with the release\n")
-	if ins := st.Spec().Insensitive; ins != "" {
+	spec := st.Result.Spec // the plan is the shown result's, files and certification alike
+	if ins := spec.Insensitive; ins != "" {
 		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
 	}
-	if c := st.Spec().Certifies; c != "" {
+	if c := spec.Certifies; c != "" {
 		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
 	}
 	for _, warn := range st.usefulness() {
@@ -240,7 +264,7 @@ func (p *exportPane) view(w, h int) string {
 	case p.busy:
 		b.WriteString(s.Muted.Render("writing and verifying…") + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap("✗ "+p.err.Error(), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap("✗ "+st.explain(p.err), w)) + "\n")
 	case p.done != "":
 		b.WriteString(s.OK.Render("✓ "+p.done) + "\n")
 	default:

@@ -407,7 +407,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	}
 	if hier == nil {
 		if st.RunErr != nil {
-			right.WriteString(s.Error.Render(wrap(st.RunErr.Error(), rw)))
+			right.WriteString(s.Error.Render(wrap(st.explain(st.RunErr), rw)))
 		} else {
 			right.WriteString(s.Muted.Render("building…"))
 		}
@@ -417,9 +417,14 @@ func (p *hierarchyPane) view(w, h int) string {
 		p.countsOf, p.counts = hier, nodeCounts(hier, st.Table.Column(attr))
 	}
 	counts := p.counts
+	// The column's kind (what t toggles), not how the hierarchy orders
+	// its leaves.
 	kind := "categorical"
 	if hier.Numeric {
 		kind = "numeric"
+	}
+	if c := st.Table.Column(attr); c != nil {
+		kind = c.Kind.String()
 	}
 	right.WriteString(s.Title.Render(fit(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", attr, len(hier.Nodes), len(hier.Leaves), hier.Height(), kind), rw)) + "\n")
 	from := "from " + p.spec(attr)

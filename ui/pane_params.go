@@ -98,7 +98,7 @@ func (l *paramList) update(k tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		next, err := stepParam(par, st.Value(par.Name), dir, l.rows(), st.Project.Roles)
 		if err != nil {
-			st.Notify("%v", err)
+			st.Notify("%s", editorText(err))
 			return nil, true
 		}
 		if next != st.Value(par.Name) {

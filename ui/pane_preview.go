@@ -75,10 +75,20 @@ func (p *previewPane) fullHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo, k.Back}
 }
 
-// sortNames are the sortable columns of the current method.
+// spec is the declaration of the method that made the shown result: a
+// result is always drawn under its own method's headings, even while
+// another method's first result is on its way.
+func (p *previewPane) spec() method.Spec {
+	if p.res != nil {
+		return p.res.Spec
+	}
+	return p.st.Spec()
+}
+
+// sortNames are the sortable columns of the shown result's method.
 func (p *previewPane) sortNames() []string {
 	names := []string{"id", "size"}
-	for _, f := range p.st.Spec().Figures {
+	for _, f := range p.spec().Figures {
 		names = append(names, f.Key)
 	}
 	return names
@@ -238,7 +248,7 @@ func (p *previewPane) jumpTo(id int) error {
 
 // layout builds the table's columns and rows for width w.
 func (p *previewPane) layout(w int) {
-	spec := p.st.Spec()
+	spec := p.spec()
 	narrow := w < 110
 	figW := make([]int, len(spec.Figures))
 	fixed := 0
@@ -358,12 +368,11 @@ func (p *previewPane) notReady(w int) string {
 	st, s := p.st, p.st.Styles
 	switch {
 	case st.LoadErr != nil:
-		return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(st.LoadErr.Error(), w) +
-			"\n\n" + s.Muted.Render("ctrl+o opens another file · ctrl+l loads an embedded dataset")
+		return st.loadErrorView(w)
 	case st.Table == nil:
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	case p.res == nil && st.RunErr != nil:
-		hint := workbenchHint(st.RunErr)
+		hint := st.hint(st.RunErr)
 		if hint == "" {
 			hint = "set the roles in the Data pane (1): space toggles a QI, a marks the sensitive attribute."
 		}
@@ -407,7 +416,7 @@ func (p *previewPane) compactView(w, h int) string {
 	if st.Workload != nil && st.Workload.Queries > 0 {
 		b.WriteString(fit(fmt.Sprintf("  %-28s %.4f", "workload rel. error (mean)", st.Workload.MeanErr), w) + "\n")
 	}
-	spec := st.Spec()
+	spec := r.Spec // the result's own method, whatever is selected now
 	b.WriteString("\n")
 	hdr := fmt.Sprintf("%5s %6s", "id", "size")
 	for _, f := range spec.Figures {

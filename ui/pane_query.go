@@ -217,7 +217,7 @@ func (p *queryPane) view(w, h int) string {
 		}
 		b.WriteString("\n" + s.Label.Render("> ") + a.text + stale + "\n")
 		if a.err != nil {
-			msg := a.err.Error()
+			msg := p.st.explain(a.err)
 			if qe, ok := a.err.(*model.QueryError); ok {
 				msg += "\n" + qe.Caret()
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
@@ -27,6 +28,9 @@ type received struct {
 	Check    []string
 	CheckOK  bool
 	CheckErr error
+	// Against says what the check compared the files with: the original
+	// (and public table) named, or why it read the files alone.
+	Against string
 	// Groups counts the rows of every file per group id (the first column
 	// named GroupID, ClassID or SG).
 	Groups []receivedGroup
@@ -38,30 +42,139 @@ type receivedGroup struct {
 	Rows []int // per Files entry
 }
 
+// openReleaseMsg asks the App to read a release (a directory picked
+// with ctrl+o): the original is found from the audit record beside it.
 type openReleaseMsg struct{ dir string }
 
+// releaseOpenedMsg is a release read and checked (seq: the App's release
+// sequence number, so a release opened later wins). original and input
+// are the original it was checked against and the project that loads it
+// (nil and empty when it was checked from its files alone).
 type releaseOpenedMsg struct {
-	rel *received
-	err error
+	seq      int
+	rel      *received
+	err      error
+	original *model.Table
+	input    pipeline.Project
 }
 
-// openReleaseCmd reads and checks a release in the background.
-func openReleaseCmd(dir string, original *model.Table) tea.Cmd {
+// openReleaseCmd reads and checks a release in the background against
+// the original the user gave (nil: from its files alone).
+func openReleaseCmd(dir string, original *model.Table, seq int) tea.Cmd {
 	return guarded(func() tea.Msg {
-		ans, man, err := pipeline.OpenRelease(dir)
-		if err != nil {
-			return releaseOpenedMsg{err: err}
+		against := "from its files alone"
+		if original != nil {
+			against = "against " + original.Name
 		}
-		r := &received{Dir: dir, Manifest: man, Answerer: ans}
-		rep, err := pipeline.Check(dir, original, nil)
-		if err != nil {
-			r.CheckErr = err
-		} else {
-			r.Check, r.CheckOK = rep.Strings(), rep.OK()
+		return readRelease(dir, original, nil, against, seq)
+	}, func(err error) tea.Msg { return releaseOpenedMsg{seq: seq, err: err} })
+}
+
+// receiveCmd reads a release picked in the workbench. Whatever table is
+// loaded has nothing to do with it: the original is the input its audit
+// record names, used only when it is there and is that input (a file
+// with the SHA-256 the record holds, or the same embedded dataset with
+// the same rows and seed); otherwise the release is checked from its
+// files alone, and the pane says why.
+func receiveCmd(env pipeline.Env, dir string, seq int) tea.Cmd {
+	return guarded(func() tea.Msg {
+		orig, pub, in, why := auditedOriginal(env, dir)
+		against := "from its files alone (" + why + ")"
+		if orig != nil {
+			against = "against its input " + in.Input + ", found through the audit record"
+			if pub != nil {
+				against += ", with the public table " + in.Public
+			}
 		}
-		r.Groups, r.Files = groupsOf(dir, man)
-		return releaseOpenedMsg{rel: r}
-	}, func(err error) tea.Msg { return releaseOpenedMsg{err: err} })
+		msg := readRelease(dir, orig, pub, against, seq)
+		if m, ok := msg.(releaseOpenedMsg); ok && orig != nil {
+			m.original, m.input = orig, in
+			return m
+		}
+		return msg
+	}, func(err error) tea.Msg { return releaseOpenedMsg{seq: seq, err: err} })
+}
+
+// readRelease opens and checks a release.
+func readRelease(dir string, original, public *model.Table, against string, seq int) tea.Msg {
+	ans, man, err := pipeline.OpenRelease(dir)
+	if err != nil {
+		return releaseOpenedMsg{seq: seq, err: err}
+	}
+	r := &received{Dir: dir, Manifest: man, Answerer: ans, Against: against}
+	rep, err := pipeline.Check(dir, original, public)
+	if err != nil {
+		r.CheckErr = err
+	} else {
+		r.Check, r.CheckOK = rep.Strings(), rep.OK()
+	}
+	r.Groups, r.Files = groupsOf(dir, man)
+	return releaseOpenedMsg{seq: seq, rel: r, original: original}
+}
+
+// auditedOriginal loads the input (and public table) the audit record
+// beside dir names, when it is there and is that input; else it says why
+// not.
+func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in pipeline.Project, why string) {
+	audit, err := model.ReadAudit(model.AuditPath(dir))
+	made, ok := pipeline.AuditProject(dir)
+	if err != nil || !ok || made.Input == "" {
+		return nil, nil, in, "no audit record beside it names its input"
+	}
+	in = pipeline.Project{Input: made.Input, Rows: made.Rows, DataSeed: made.DataSeed, Columns: made.Columns,
+		Delimiter: made.Delimiter, Kinds: made.Kinds, MaxCell: made.MaxCell, Missing: made.Missing,
+		Roles: made.Roles, Public: made.Public, PublicRows: made.PublicRows, Method: made.Method}
+	if _, isDataset := pipeline.DatasetName(made.Input); !isDataset {
+		path, found := findInput(made.Input, dir)
+		if !found {
+			return nil, nil, in, "its input " + made.Input + " is not here"
+		}
+		if audit.InputSHA256 == "" {
+			return nil, nil, in, "the audit record holds no SHA-256 to confirm " + made.Input + " is its input"
+		}
+		if sum, err := model.FileSHA256(path); err != nil || sum != audit.InputSHA256 {
+			return nil, nil, in, made.Input + " has changed since the export (its SHA-256 differs)"
+		}
+		in.Input = path
+	}
+	t, err := env.LoadTable(in)
+	if err != nil {
+		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(withoutHint(err))
+	}
+	if made.Public != "" {
+		if path, found := findInput(made.Public, dir); found {
+			in.Public = path
+		}
+		policy := model.DropMissing
+		if man, err := model.ReadManifest(dir); err == nil {
+			if p, err := model.ParseMissingPolicy(man.MissingValues); err == nil {
+				policy = p
+			}
+		}
+		if p, err := env.LoadPublic(in, t, policy); err == nil {
+			pub = p
+		}
+	}
+	return t, pub, in, ""
+}
+
+// findInput resolves an input path the audit record gives: as it is
+// (relative to the working directory, as it was at export), else relative
+// to the folder that holds the release. dataset:NAME stays as it is.
+func findInput(path, dir string) (string, bool) {
+	if _, isDataset := pipeline.DatasetName(path); isDataset {
+		return path, true
+	}
+	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+		return path, true
+	}
+	if !filepath.IsAbs(path) {
+		alt := filepath.Join(filepath.Dir(filepath.Clean(dir)), path)
+		if st, err := os.Stat(alt); err == nil && !st.IsDir() {
+			return alt, true
+		}
+	}
+	return path, false
 }
 
 // groupsOf counts each listed CSV file's rows per group id.
@@ -122,25 +235,61 @@ func groupsOf(dir string, man *model.Manifest) ([]receivedGroup, []string) {
 type releasePane struct {
 	st     *State
 	offset int
+	// the whole check report, opened with c and scrolled with up/down
+	report    bool
+	reportOff int
+	of        *received
 }
 
 func newReleasePane(st *State) *releasePane { return &releasePane{st: st} }
 
 func (p *releasePane) title() string   { return "Release" }
 func (p *releasePane) capturing() bool { return false }
-func (p *releasePane) refresh()        {}
+
+// refresh starts a newly opened release at its top.
+func (p *releasePane) refresh() {
+	if p.st.Received != p.of {
+		p.of, p.offset, p.report, p.reportOff = p.st.Received, 0, false, 0
+	}
+}
 
 func (p *releasePane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down}
+	if p.report {
+		return []key.Binding{k.Up, k.Down, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, k.CheckReport}
 }
 
-func (p *releasePane) fullHelp() []key.Binding { return p.shortHelp() }
+func (p *releasePane) fullHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{k.Up, k.Down, k.CheckReport, k.Back}
+}
 
 func (p *releasePane) update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	r := p.st.Received
 	if !ok || r == nil {
+		return nil
+	}
+	keys := p.st.Keys
+	if p.report {
+		switch {
+		case key.Matches(k, keys.Back), key.Matches(k, keys.CheckReport):
+			p.report = false
+		case key.Matches(k, keys.Up):
+			if p.reportOff > 0 {
+				p.reportOff--
+			}
+		case key.Matches(k, keys.Down):
+			if p.reportOff < len(r.Check)-1 {
+				p.reportOff++
+			}
+		}
+		return nil
+	}
+	if key.Matches(k, keys.CheckReport) {
+		p.report = true
 		return nil
 	}
 	switch {
@@ -161,11 +310,14 @@ func (p *releasePane) view(w, h int) string {
 	r := st.Received
 	if r == nil {
 		if st.ReceivedErr != nil {
-			return s.Error.Render(wrap(st.ReceivedErr.Error(), w))
+			return s.Error.Render(wrap(st.explain(st.ReceivedErr), w))
 		}
 		return s.Muted.Render("reading the release …")
 	}
 	m := r.Manifest
+	if p.report {
+		return p.reportView(w, h)
+	}
 	var b strings.Builder
 	b.WriteString(s.Title.Render(fit(fmt.Sprintf("Release %s · %s (%s)", r.Dir, m.Method, m.Paper), w)) + "\n")
 	var params []string
@@ -176,21 +328,13 @@ func (p *releasePane) view(w, h int) string {
 		strings.Join(m.QIs, ","), orNone(m.SA), m.RowsIn, m.Published, m.Suppressed, m.Groups, strings.Join(params, " ")), w) + "\n")
 	switch {
 	case r.CheckErr != nil:
-		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+r.CheckErr.Error(), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
 	case r.CheckOK:
-		against := "from its files alone"
-		if st.Table != nil {
-			against = "against " + st.Table.Name
-		}
-		b.WriteString(s.OK.Render(fit("✓ the release passes every check "+against+" ("+fmt.Sprint(len(r.Check))+" lines)", w)) + "\n")
+		b.WriteString(s.OK.Render(wrap("✓ the release passes every check "+r.Against, w)) + "\n")
 	default:
-		b.WriteString(s.Error.Render(fit("✗ the release FAILS its check:", w)) + "\n")
+		b.WriteString(s.Error.Render(wrap("✗ the release FAILS its check "+r.Against+":", w)) + "\n")
 	}
-	for _, l := range r.Check {
-		if strings.HasPrefix(l, "FAIL") {
-			b.WriteString(s.Error.Render(fit("  "+l, w)) + "\n")
-		}
-	}
+	b.WriteString(p.checkLines(w, max(3, h/4)))
 	if m.Certifies != "" {
 		b.WriteString(s.Muted.Render(wrap("A passing check certifies that "+m.Certifies+".", w)) + "\n")
 	}
@@ -214,6 +358,56 @@ func (p *releasePane) view(w, h int) string {
 		b.WriteString(fit(line, w) + "\n")
 	}
 	return b.String()
+}
+
+// checkLines lists up to n lines of the check report, failures first,
+// and how to see all of them.
+func (p *releasePane) checkLines(w, n int) string {
+	s, r := p.st.Styles, p.st.Received
+	lines := make([]string, 0, len(r.Check))
+	for _, l := range r.Check {
+		if strings.HasPrefix(l, "FAIL") {
+			lines = append(lines, l)
+		}
+	}
+	for _, l := range r.Check {
+		if !strings.HasPrefix(l, "FAIL") {
+			lines = append(lines, l)
+		}
+	}
+	var b strings.Builder
+	if len(lines) > n {
+		lines = lines[:n-1]
+	}
+	for _, l := range lines {
+		b.WriteString(checkStyle(s, l).Render(fit("  "+l, w)) + "\n")
+	}
+	if len(lines) < len(r.Check) {
+		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  … %d more check lines: c lists all %d", len(r.Check)-len(lines), len(r.Check)), w)) + "\n")
+	}
+	return b.String()
+}
+
+// reportView is the whole check report, scrolled with up/down.
+func (p *releasePane) reportView(w, h int) string {
+	s, r := p.st.Styles, p.st.Received
+	var b strings.Builder
+	b.WriteString(s.Title.Render(fit(fmt.Sprintf("Check report (%d lines) of %s %s", len(r.Check), r.Dir, r.Against), w)) + "\n")
+	rows := max(1, h-2)
+	p.reportOff = min(p.reportOff, max(0, len(r.Check)-rows))
+	for i := p.reportOff; i < len(r.Check) && i < p.reportOff+rows; i++ {
+		b.WriteString(checkStyle(s, r.Check[i]).Render(fit(r.Check[i], w)) + "\n")
+	}
+	more := fmt.Sprintf("lines %d-%d of %d · ↑/↓ scroll · esc back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check))
+	b.WriteString(s.Muted.Render(fit(more, w)))
+	return b.String()
+}
+
+func checkStyle(s *Styles, line string) lipgloss.Style {
+	if strings.HasPrefix(line, "FAIL") {
+		return s.Error
+	}
+	return s.OK
 }
 
 func sortedParamKeys(m map[string]string) []string {

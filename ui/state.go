@@ -67,6 +67,7 @@ type State struct {
 	// persist are LoadErr and RunErr).
 	Status    string
 	StatusErr bool
+	statusOf  int // Changes when the status was set
 
 	Styles *Styles
 	Keys   KeyMap
@@ -77,7 +78,10 @@ type State struct {
 	needRun  bool
 }
 
-// Changed marks the project as edited: the preview recomputes.
+// Changed marks the project as edited: the preview recomputes. Every
+// edit that changes what a run gives goes through here (or through
+// Reload, SetInput, OpenProject, which count as edits too), so the
+// shown result is stale until a run on the new settings lands.
 func (s *State) Changed() {
 	s.needRun = true
 	s.Dirty = true
@@ -85,16 +89,30 @@ func (s *State) Changed() {
 	s.Cancelled = false
 }
 
+// Reload marks the table to be read again (a column's kind changed): the
+// shown result belongs to the old table and is stale until a run on the
+// reloaded one lands.
+func (s *State) Reload() {
+	s.Changed()
+	s.needLoad = true
+}
+
+// pending reports whether a load or a run for the current settings is
+// under way or scheduled.
+func (s *State) pending() bool {
+	return s.Running || s.needRun || s.Loading || s.needLoad
+}
+
 // Current reports whether the shown result is that of the current
 // settings: computed for them, not superseded, without an error.
 func (s *State) Current() bool {
-	return s.Result != nil && s.ResultOf == s.Changes && s.RunErr == nil && !s.Running && !s.needRun
+	return s.Result != nil && s.ResultOf == s.Changes && s.RunErr == nil && s.LoadErr == nil && !s.pending()
 }
 
 // Stale reports whether a result is shown that belongs to earlier
 // settings and none is coming (the run was cancelled or failed).
 func (s *State) Stale() bool {
-	return s.Result != nil && s.ResultOf != s.Changes && !s.Running && !s.needRun
+	return s.Result != nil && s.ResultOf != s.Changes && !s.pending()
 }
 
 // progressMark is the progress of one run: its sequence number, the
@@ -104,6 +122,10 @@ type progressMark struct {
 	f     float64
 	start time.Time
 	est   float64 // the method's estimate of the run's seconds
+	// running is false while the run is prepared (hierarchies built,
+	// parameters validated, the public table read), which reports no
+	// fraction.
+	running bool
 }
 
 // SetParam sets a parameter's value: the preview recomputes.
@@ -116,13 +138,26 @@ func (s *State) SetParam(name, v string) {
 }
 
 // SetMethod switches to another method with the values it suggests (and
-// those the dataset suggests for it); roles and hierarchies stay.
+// those the dataset suggests for it); roles and hierarchies stay, and so
+// does the public table when the new method reads one. The previous
+// method's result is dropped: its groups, figures and files mean nothing
+// under the new method's headings.
 func (s *State) SetMethod(name string) {
 	s.Project.Method = name
 	s.Project.Variant = ""
 	s.Project.Params = suggested(name)
 	s.Project = s.Env.WithDefaults(s.Project)
+	if s.Spec().Public == method.NoPublic {
+		s.Project.Public, s.Project.PublicRows = "", 0
+	}
+	s.dropResult()
 	s.Changed()
+}
+
+// dropResult forgets the shown result and everything derived from it.
+func (s *State) dropResult() {
+	s.Result, s.Prep, s.RunErr = nil, nil, nil
+	s.Workload, s.WorkloadOld = nil, false
 }
 
 // suggested are the values a method starts with in the workbench.
@@ -140,10 +175,8 @@ func suggested(name string) model.Values {
 func (s *State) SetInput(input string) {
 	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: suggested(s.Project.Method)}
 	s.Project = s.Env.WithDefaults(s.Project)
-	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
-	s.needLoad = true
+	s.newTable()
 	s.Dirty = true
-	s.Changes++
 }
 
 // OpenProject replaces the whole configuration with a saved project.json.
@@ -152,20 +185,46 @@ func (s *State) OpenProject(p pipeline.Project) {
 		p.Method = s.Project.Method
 	}
 	s.Project = s.Env.WithDefaults(p)
-	s.Table, s.LoadErr, s.Result, s.Prep, s.RunErr = nil, nil, nil, nil, nil
-	s.needLoad = true
+	s.newTable()
 	s.Dirty = false
-	s.Changes++
 }
 
-// Notify sets the status message.
+// newTable forgets what belonged to the previous table (its result, a
+// received release being read) and loads the project's input: the
+// workbench is back to tuning, and nothing is shown or exported until a
+// run on the new settings lands.
+func (s *State) newTable() {
+	s.Table, s.LoadErr = nil, nil
+	s.dropResult()
+	s.leaveRelease()
+	s.Changed()
+	s.needLoad = true
+}
+
+// leaveRelease ends the reading of a received release.
+func (s *State) leaveRelease() {
+	s.ReceivedDir, s.Received, s.ReceivedErr, s.askedRelease = "", nil, nil, false
+}
+
+// Notify sets the status message. It is transient: it goes when a load
+// or a result of later settings lands (expireStatus).
 func (s *State) Notify(format string, args ...any) {
-	s.Status, s.StatusErr = fmt.Sprintf(format, args...), false
+	s.Status, s.StatusErr, s.statusOf = fmt.Sprintf(format, args...), false, s.Changes
+}
+
+// expireStatus drops a transient message when work for settings edited
+// after it was shown lands (changes: the settings' count the load or run
+// was started for): "exported ..." or "loading ..." then speaks of
+// something no longer on screen. Errors stay until their cause is fixed.
+func (s *State) expireStatus(changes int) {
+	if s.Status != "" && !s.StatusErr && changes > s.statusOf {
+		s.Status = ""
+	}
 }
 
 // Fail sets an error status message.
 func (s *State) Fail(err error) {
-	s.Status, s.StatusErr = err.Error(), true
+	s.Status, s.StatusErr = s.explain(err), true
 }
 
 // Spec is the current method's declaration (zero when unknown).
@@ -192,9 +251,10 @@ func (s *State) Value(name string) string {
 // messages of the background work ------------------------------------
 
 type loadedMsg struct {
-	seq   int
-	table *model.Table
-	err   error
+	seq     int
+	changes int // State.Changes when the load was started
+	table   *model.Table
+	err     error
 }
 
 type debounceMsg struct{ seq int }
@@ -222,11 +282,11 @@ func guarded(work func() tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
 }
 
 // loadCmd loads the project's table off the UI goroutine.
-func loadCmd(env pipeline.Env, p pipeline.Project, seq int) tea.Cmd {
+func loadCmd(env pipeline.Env, p pipeline.Project, seq, changes int) tea.Cmd {
 	return guarded(func() tea.Msg {
 		t, err := env.LoadTable(p)
-		return loadedMsg{seq: seq, table: t, err: err}
-	}, func(err error) tea.Msg { return loadedMsg{seq: seq, err: err} })
+		return loadedMsg{seq: seq, changes: changes, table: t, err: err}
+	}, func(err error) tea.Msg { return loadedMsg{seq: seq, changes: changes, err: err} })
 }
 
 // previewQueries is the size of the live workload (the summary bar's
@@ -243,10 +303,13 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 			return resultMsg{seq: seq, changes: changes, err: err}
 		}
 		est, _ := pipeline.Estimate(prep)
-		progress.Store(progressMark{seq, 0, start, est})
-		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est}) })
+		progress.Store(progressMark{seq, 0, start, est, true})
+		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est, true}) })
 		if err != nil {
 			return resultMsg{seq: seq, changes: changes, prep: prep, err: err}
+		}
+		if res.Spec.Name == "" {
+			res.Spec = prep.Method.Spec() // the result is drawn under its own method's headings
 		}
 		return resultMsg{seq: seq, changes: changes, prep: prep, res: res, elapsed: now().Sub(start)}
 	}, func(err error) tea.Msg { return resultMsg{seq: seq, changes: changes, err: err} })
@@ -304,14 +367,41 @@ func (s *State) fixRoles() {
 	}
 }
 
+// uselessShare is the share of the records, suppressed or in groups
+// generalized to the root, above which a release is said to be of
+// little use.
+const uselessShare = 0.10
+
 // usefulness are the warnings that a private release may still be of
 // little use: the method's own (most values at the root, a target far
-// from the one asked for) and the live workload's error above 100%.
+// from the one asked for), the method-neutral ones the workbench reads
+// from any result (records suppressed, records in groups generalized to
+// the root, each above 10%), and the live workload's error above 100%.
 func (s *State) usefulness() []string {
-	if s.Result == nil {
+	r := s.Result
+	if r == nil {
 		return nil
 	}
-	out := append([]string(nil), s.Result.Warnings...)
+	var out []string
+	for _, w := range r.Warnings {
+		out = append(out, s.ui(w))
+	}
+	if r.RowsIn > 0 {
+		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare {
+			out = append(out, fmt.Sprintf("%.0f%% of the records are suppressed (above %.0f%%)", 100*share, 100*uselessShare))
+		}
+		atRoot, groups := 0, 0
+		for _, g := range r.Groups {
+			if g.AtRoot {
+				atRoot += len(g.Rows)
+				groups++
+			}
+		}
+		if share := float64(atRoot) / float64(r.RowsIn); groups > 0 && share > uselessShare {
+			out = append(out, fmt.Sprintf("%.0f%% of the records are in %s generalized to the root (above %.0f%%): the release says nothing specific about them",
+				100*share, plural(groups, "group"), 100*uselessShare))
+		}
+	}
 	if w := s.Workload; w != nil && w.Queries > 0 && w.MeanErr > 1 {
 		if w.Bounded > 0 {
 			out = append(out, fmt.Sprintf("query answers are bounds %.0f times as wide as the true answer on average (%s workload)", w.MeanErr, s.Result.Workload))

@@ -119,8 +119,9 @@ usage:
   privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
-  privlab eval   [flags]           random query workload: average relative error, and the method's study
-                                   (--sweep PARAM=V1,V2,... compares values; --release DIR --original FILE)
+  privlab eval   [flags]           random query workload, the risk figures every release gets, and the method's study
+                                   (--compare: every method side by side; --sweep PARAM=V1,V2,... or PARAM=A..B[:STEP];
+                                   --release DIR --original FILE: an exported release)
   privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
   privlab gen    universe --rows N --ratio R --seed S --out DIR
   privlab datasets                 list the embedded datasets
@@ -133,7 +134,9 @@ common flags:
   --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)  --max-cell BYTES
   --rows N --data-seed N --public-rows N (synthetic datasets)  --config project.json  --out DIR  --force
   --accept-violations  --allow-growth (a release file over 10x the input's rows)
-  eval: --queries N --range F --selectivity S --qd N --csv FILE --sweep PARAM=V1,V2,... --release DIR --original FILE
+  --risk-threshold P (a record in a class of risk 1/|class| above P is at risk; default 0.2)
+  eval: --queries N --range F --selectivity S --qd N --csv FILE --sweep PARAM=V1,V2,...|PARAM=A..B[:STEP] --compare
+        --release DIR --original FILE
 
 queries:  COUNT(*) | SUM(sa) | AVG(sa) | MIN(sa) | MAX(sa) [WHERE pred {AND pred}]
           pred: col = v | != | < | <= | > | >= | col BETWEEN a AND b | col IN (v1, v2)

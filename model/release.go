@@ -122,10 +122,12 @@ type Manifest struct {
 // true answer; Mean is the mean relative error of the answers (for
 // bounds, their width over the truth: Bounds says which), EstErr the mean
 // relative error of an estimate of every answer (bounds: their middle).
+// The seed draws the queries only (a fixed one, not the release's seed,
+// which stays private).
 type WorkloadError struct {
 	Shape    string  `json:"shape"`
 	Queries  int     `json:"queries"`
-	Seed     uint64  `json:"seed"`
+	Seed     uint64  `json:"query_seed"`
 	Measured int     `json:"measured"`
 	Mean     float64 `json:"mean"`
 	EstErr   float64 `json:"estimate_error"`

@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/model"
 )
 
@@ -35,7 +36,7 @@ type pane interface {
 }
 
 // Pane indexes in App.panes. The tabs show the panes the current method
-// has (the charts pane only when it draws charts), numbered 1-8 in order.
+// has (the charts pane only when it draws charts), numbered 1-9 in order.
 const (
 	paneData = iota
 	paneHierarchy
@@ -45,6 +46,7 @@ const (
 	paneQuery
 	paneExport
 	paneSweep
+	paneCompare
 	paneRelease
 	lastPane
 )
@@ -110,6 +112,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		newQueryPane(st),
 		newExportPane(st),
 		newSweepPane(st),
+		newComparePane(st),
 		newReleasePane(st),
 	}
 	a.active = panePreview
@@ -250,9 +253,11 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			st.Status = "" // the preview is current again
 		}
 		st.WorkloadOld = st.Workload != nil
+		st.RiskOld = st.Risk != nil
 		a.refreshAll()
-		// The context stays live for the workload; a newer change cancels it.
-		return a, workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+		// The context stays live for the workload and the risk figures; a
+		// newer change cancels them.
+		return a, tea.Batch(workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq), riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq))
 	case showPaneMsg:
 		a.active = msg.pane
 		return a, nil
@@ -299,6 +304,12 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case workloadMsg:
 		if msg.seq == a.runSeq {
 			st.Workload, st.WorkloadOld = msg.w, false
+		}
+		return a, nil
+	case riskMsg:
+		if msg.seq == a.runSeq {
+			st.Risk, st.RiskOld = msg.rep, false
+			a.refreshAll()
 		}
 		return a, nil
 	case tea.KeyMsg:
@@ -388,6 +399,10 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.Cancel):
+		// Background jobs of the panes (a sweep, a comparison) stop too.
+		for _, p := range a.panes {
+			p.update(cancelJobMsg{})
+		}
 		if st.Running || st.needRun {
 			a.cancelRun()
 			a.runSeq++ // drop the cancelled result
@@ -568,16 +583,48 @@ func (a *App) headerView(w int) string {
 
 func (a *App) tabsView(w int) string {
 	s := a.st.Styles
-	var parts []string
-	for n, i := range a.visible() {
-		label := fmt.Sprintf("%d %s", n+1, a.panes[i].title())
-		if i == a.active {
-			parts = append(parts, s.TabActive.Render(label))
-		} else {
-			parts = append(parts, s.Tab.Render(label))
-		}
+	vis := a.visible()
+	titles := make([][]rune, len(vis))
+	for n, i := range vis {
+		titles[n] = []rune(a.panes[i].title())
 	}
-	return fit(strings.Join(parts, "  "), w)
+	render := func(sep string) string {
+		var parts []string
+		for n, i := range vis {
+			label := fmt.Sprintf("%d %s", n+1, string(titles[n]))
+			if i == a.active {
+				parts = append(parts, s.TabActive.Render(label))
+			} else {
+				parts = append(parts, s.Tab.Render(label))
+			}
+		}
+		return strings.Join(parts, sep)
+	}
+	// Every tab shows at every width: the separators narrow first, then
+	// the longest titles shorten ("Hierarchy" to "Hier.").
+	line := render("  ")
+	for lenCells(line) > w {
+		line = render(" ")
+		if lenCells(line) <= w {
+			break
+		}
+		longest := 0
+		for n := range titles {
+			if len(titles[n]) > len(titles[longest]) {
+				longest = n
+			}
+		}
+		if len(titles[longest]) <= 4 {
+			break
+		}
+		t := titles[longest]
+		if t[len(t)-1] == '.' {
+			t = t[:len(t)-1]
+		}
+		titles[longest] = append(t[:len(t)-1:len(t)-1], '.')
+		line = render(" ")
+	}
+	return fit(line, w)
 }
 
 // summaryView is the bar under the pane: an error that persists (until
@@ -677,8 +724,28 @@ func (a *App) summaryView(w int) string {
 			}
 			bar.part(62, name+" "+human(u.Value))
 		}
+		if rk := st.Risk; rk != nil {
+			// The figure every release gets that an officer reads first:
+			// records unique on the published QIs, or else the smallest
+			// class (k).
+			var t string
+			if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
+				share, _ := rk.Get(risk.KeyUniqueShare)
+				t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
+			} else if f, ok := rk.Get(risk.KeySmallest); ok {
+				t = "k " + thousands(int(f.Value))
+			}
+			if st.RiskOld {
+				t = s.Muted.Render(t + "…")
+			}
+			bar.part(64, t)
+		}
 		if st.Workload != nil && st.Workload.Queries > 0 {
+			// Bounds are not errors: their width over the true answer.
 			q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
+			if st.Workload.Bounded > 0 {
+				q = fmt.Sprintf("bound width %.2f", st.Workload.MeanErr)
+			}
 			if st.WorkloadOld {
 				q = s.Muted.Render(q + "…") // the new result's is on its way
 			}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, queryMsg, exportMsg, sweepMsg,
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, compareMsg, queryMsg, exportMsg, sweepMsg,
 			openDialogMsg, openReleaseMsg, releaseOpenedMsg, showPaneMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
@@ -371,7 +372,7 @@ func TestSweepPaneComparesValues(t *testing.T) {
 		t.Fatalf("sum of ranges should not grow with the fake budget: %+v", p.rows)
 	}
 	v := a.View()
-	if !strings.Contains(v, "sum of ranges (lower is") || !strings.Contains(v, "workload error") {
+	if !strings.Contains(v, "workload error vs fakes") || !strings.Contains(v, "posterior deviation (max)") || !strings.Contains(v, "●") {
 		t.Fatalf("sweep chart missing:\n%s", v)
 	}
 }
@@ -599,5 +600,75 @@ func TestSavedProjectDrivesRunConfigAndReopens(t *testing.T) {
 	settle(t, b, b.schedule())
 	if b.st.Result == nil || len(b.st.Result.Groups) != 3 || b.st.Value("fakes") != "1" {
 		t.Fatal("the reopened project did not reproduce the preview")
+	}
+}
+
+// The Compare pane runs every method with comparable settings in the
+// background, marks the best of each line, and opens the selected method
+// with those settings in the preview; ctrl+x stops a comparison.
+func TestComparePane(t *testing.T) {
+	a := ready(t, "dataset:census", 80, 24)
+	a.st.Project.Roles.SA = "occupation"
+	a.st.Project.Roles.QIs = []string{"age", "sex", "education"}
+	a.st.Changed()
+	settle(t, a, a.schedule())
+	p := a.panes[paneCompare].(*comparePane)
+	press(t, a, "9", "+", "+", "-") // k 10 -> 11
+	if a.active != paneCompare || p.k != 11 {
+		t.Fatalf("pane %d, k %d", a.active, p.k)
+	}
+	press(t, a, "enter")
+	if p.busy || p.err != nil || len(p.rows) != len(methods()) {
+		t.Fatalf("busy %v err %v rows %d", p.busy, p.err, len(p.rows))
+	}
+	v := a.View()
+	for _, want := range []string{"smallest class", "workload error", "*", "kja"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("%q missing:\n%s", want, v)
+		}
+	}
+	for _, r := range p.rows {
+		if r.Err != "" {
+			t.Fatalf("%s: %s", r.Method, r.Err)
+		}
+	}
+	// kja is the second column: open it.
+	press(t, a, "l", "enter")
+	if a.active != panePreview || a.st.Project.Method != "kja" || a.st.Project.Params["k"] != "11" {
+		t.Fatalf("pane %d, method %s, params %v", a.active, a.st.Project.Method, a.st.Project.Params)
+	}
+	if a.st.Result == nil || a.st.Result.Spec.Name != "kja" || !a.st.Current() {
+		t.Fatal("the preview does not show kja's result")
+	}
+	// A comparison in flight stops with ctrl+x and says so.
+	press(t, a, "9")
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	if !p.busy || cmd == nil {
+		t.Fatal("r did not start a comparison")
+	}
+	press(t, a, "ctrl+x")
+	settle(t, a, cmd)
+	if p.busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
+		t.Fatalf("after ctrl+x: busy %v err %v", p.busy, p.err)
+	}
+}
+
+// The line chart scales from the smallest value to the largest and puts
+// each point in its column; a NaN is a gap.
+func TestLineChart(t *testing.T) {
+	s := DefaultStyles()
+	out := lineChart(s, "t", []string{"a", "b", "c"}, []float64{1, 3, math.NaN()}, 30, 6)
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("%d lines:\n%s", len(lines), out)
+	}
+	if !strings.Contains(lines[1], "3 │") || !strings.Contains(lines[4], "1 │") {
+		t.Fatalf("axis labels:\n%s", out)
+	}
+	if strings.Count(out, "●") != 2 {
+		t.Fatalf("points:\n%s", out)
+	}
+	if !strings.Contains(lines[5], "a") || !strings.Contains(lines[5], "c") {
+		t.Fatalf("x labels:\n%s", out)
 	}
 }

@@ -38,7 +38,9 @@ func runProgram(t *testing.T, keys []tea.KeyMsg, then ...string) string {
 	t.Helper()
 	a := newTestApp("dataset:census")
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(80, 24))
-	waitAll(t, tm, "139 groups")
+	// The start screen is complete once its risk figure is in (one line of
+	// the summary bar: the figures follow the groups).
+	waitAll(t, tm, "139 groups │ 3,909 unique (39.1%) │")
 	for _, k := range keys {
 		tm.Send(k)
 	}
@@ -62,11 +64,11 @@ func TestGoldenStartAndLiveChange(t *testing.T) {
 	// grouping mondrian:50 -> mondrian:100 with one press of +
 	change := []tea.KeyMsg{runes("4"), {Type: tea.KeyDown}, {Type: tea.KeyDown}, runes("+")}
 	t.Run("method after change", func(t *testing.T) {
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, change, "72 groups", "44.048")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, change, "72 groups │ 3,909 unique (39.1%) │", "44.048")))
 	})
 	t.Run("preview after change", func(t *testing.T) {
 		keys := append(append([]tea.KeyMsg(nil), change...), runes("5"))
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, keys, "Groups (72)")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, keys, "Groups (72)", "72 groups │ 3,909 unique (39.1%) │")))
 	})
 }
 
@@ -278,4 +280,29 @@ func TestGoldenReceivedRelease(t *testing.T) {
 	}
 	t.Run("release", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(rel)) })
 	t.Run("query", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(query)) })
+}
+
+// TestGoldenCompareAndSweepChart: the Compare pane after a comparison on
+// census (every method, k = 10, occupation as the sensitive attribute),
+// and a sweep of k on kja plotted as charts.
+func TestGoldenCompareAndSweepChart(t *testing.T) {
+	a := ready(t, "dataset:census", 80, 24)
+	a.st.Project.Roles.QIs = []string{"age", "sex", "education", "marital-status"}
+	a.st.Project.Roles.SA = "occupation"
+	a.st.Project.Params["seed"] = "1"
+	a.st.Changed()
+	settle(t, a, a.schedule())
+	press(t, a, "9", "enter")
+	t.Run("compare", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
+	press(t, a, "l", "enter") // kja, with the settings it was compared with
+	p := a.panes[paneSweep].(*sweepPane)
+	press(t, a, "8")
+	for i, par := range p.params() {
+		if par.Name == "k" {
+			p.cursor = i
+		}
+	}
+	p.values["k"] = "2..30:4"
+	press(t, a, "enter")
+	t.Run("sweep chart", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
 }

@@ -12,6 +12,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/model"
 )
 
@@ -220,6 +221,10 @@ func (p *exportPane) planFiles() []model.FileEntry {
 	return p.st.Result.Files
 }
 
+// riskShown are the risk figures the export plan lists.
+var riskShown = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg, risk.KeyAtRisk, risk.KeyDistinctL,
+	risk.KeyTopBelief, risk.KeyTCloseness, risk.KeyNCP, risk.KeyPresence}
+
 func (p *exportPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
@@ -234,25 +239,6 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(s.Muted.Render("no release yet: wait for the preview") + "\n")
 		return b.String()
 	}
-	b.WriteString(s.Label.Render("will write") + "\n")
-	for _, f := range p.planFiles() {
-		b.WriteString(fmt.Sprintf("  %-20s %s rows\n", f.Name, thousands(f.Rows)))
-	}
-	// What every manifest holds (SPEC 7.1), whatever the method; what a
-	// method adds (e.g. an effective target) is in its details.
-	b.WriteString("  manifest.json        parameters, worst cases, figures, SHA-256 of every file\n")
-	b.WriteString("  report.md            a summary to file with the release\n")
-	spec := st.Result.Spec // the plan is the shown result's, files and certification alike
-	if ins := spec.Insensitive; ins != "" {
-		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
-	}
-	if c := spec.Certifies; c != "" {
-		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
-	}
-	for _, warn := range st.usefulness() {
-		b.WriteString(s.Warn.Render(wrap("  ! "+warn, w-2)) + "\n")
-	}
-	b.WriteString("\n")
 	if st.Stale() {
 		b.WriteString(s.Warn.Render(wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed (ctrl+r)", w)) + "\n")
 	}
@@ -276,6 +262,37 @@ func (p *exportPane) view(w, h int) string {
 			style = s.Error
 		}
 		b.WriteString(style.Render(fit(l, w)) + "\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(s.Label.Render("will write") + "\n")
+	for _, f := range p.planFiles() {
+		b.WriteString(fmt.Sprintf("  %-20s %s rows\n", f.Name, thousands(f.Rows)))
+	}
+	// What every manifest holds (SPEC 7.1), whatever the method; what a
+	// method adds (e.g. an effective target) is in its details.
+	b.WriteString("  manifest.json        parameters, worst cases, figures, SHA-256 of every file\n")
+	b.WriteString("  report.md            a summary to file with the release\n")
+	spec := st.Result.Spec // the plan is the shown result's, files and certification alike
+	if ins := spec.Insensitive; ins != "" {
+		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
+	}
+	if c := spec.Certifies; c != "" {
+		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
+	}
+	for _, warn := range st.usefulness() {
+		b.WriteString(s.Warn.Render(wrap("  ! "+warn, w-2)) + "\n")
+	}
+	if rk := st.Risk; rk != nil && !st.RiskOld && len(p.lines) == 0 {
+		// What the release risks, as the manifest and report.md will say.
+		b.WriteString(s.Label.Render("what it risks") + s.Muted.Render("  (every release gets these; report.md explains each)") + "\n")
+		var parts []string
+		for _, key := range riskShown {
+			if f, ok := rk.Get(key); ok {
+				parts = append(parts, f.Name+" "+f.Format())
+			}
+		}
+		b.WriteString(wrap("  "+strings.Join(parts, " · "), w-2) + "\n")
+		b.WriteString(s.Muted.Render(wrap("  "+rk.Summary, w-2)) + "\n")
 	}
 	return b.String()
 }

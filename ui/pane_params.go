@@ -127,7 +127,19 @@ func (l *paramList) view(w int) string {
 	}
 	if par, ok := l.current(); ok {
 		b.WriteString("\n" + s.Muted.Render(wrap(par.Help, w)) + "\n")
-		if r := par.RangeText(l.rows()); r != "" {
+		if par.Describe != nil && par.Presets != nil {
+			// Each preset with what it means (+/- cycles through them).
+			for _, v := range par.Presets(st.Project.Roles) {
+				mark := "  "
+				if v == st.Value(par.Name) {
+					mark = "▸ "
+				}
+				b.WriteString(fit(mark+fmt.Sprintf("%-13s ", v)+s.Muted.Render(par.Describe(v)), w) + "\n")
+			}
+		}
+		if par.Explain != "" {
+			b.WriteString(s.Muted.Render(wrap(par.Explain, w)) + "\n")
+		} else if r := par.RangeText(l.rows()); r != "" {
 			b.WriteString(s.Muted.Render(wrap("allowed: "+r, w)) + "\n")
 		}
 	}

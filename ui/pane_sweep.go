@@ -2,9 +2,11 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,19 +18,24 @@ import (
 
 // sweepPane compares values of one parameter: it re-runs the method for
 // each value on the same table, measures each release with the same random
-// workload, and draws utility and workload error as bars (the headless
-// twin is privlab eval --sweep).
+// workload, and plots the workload error and the privacy worst case
+// against the parameter (the headless twin is privlab eval --sweep). The
+// sweep runs in the background with its progress shown; ctrl+x stops it.
 type sweepPane struct {
-	st     *State
-	cursor int
-	values map[string]string // edited value lists per parameter
-	edit   lineEditor
-	seq    int
-	busy   bool
-	cancel context.CancelFunc
-	rows   []pipeline.SweepRow
-	err    error
+	st       *State
+	cursor   int
+	values   map[string]string // edited value lists per parameter
+	edit     lineEditor
+	seq      int
+	busy     bool
+	cancel   context.CancelFunc
+	progress *atomic.Value // float64: the share of values done
+	rows     []pipeline.SweepRow
+	err      error
 }
+
+// cancelJobMsg asks the panes to stop their background work (ctrl+x).
+type cancelJobMsg struct{}
 
 type sweepMsg struct {
 	seq  int
@@ -37,7 +44,9 @@ type sweepMsg struct {
 }
 
 func newSweepPane(st *State) *sweepPane {
-	return &sweepPane{st: st, values: map[string]string{}, edit: newLineEditor(50)}
+	p := &sweepPane{st: st, values: map[string]string{}, edit: newLineEditor(50), progress: &atomic.Value{}}
+	p.progress.Store(0.0)
+	return p
 }
 
 func (p *sweepPane) title() string   { return "Sweep" }
@@ -133,6 +142,14 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.busy, p.rows, p.err = false, msg.rows, msg.err
+		if errors.Is(msg.err, context.Canceled) {
+			p.err = errors.New("sweep stopped (ctrl+x): enter runs it again")
+		}
+		return nil
+	case cancelJobMsg:
+		if p.busy && p.cancel != nil {
+			p.cancel()
+		}
 		return nil
 	case tea.KeyMsg:
 		ps := p.params()
@@ -190,9 +207,11 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 	p.cancel = cancel
 	p.seq++
 	p.busy, p.err, p.rows = true, nil, nil
-	seq, env, proj, table := p.seq, st.Env, st.Project.Clone(), st.Table
+	p.progress.Store(0.0)
+	seq, env, proj, table, prog := p.seq, st.Env, st.Project.Clone(), st.Table, p.progress
 	return guarded(func() tea.Msg {
-		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
+		rows, err := pipeline.SweepWith(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1},
+			func(done float64) { prog.Store(done) })
 		return sweepMsg{seq: seq, rows: rows, err: err}
 	}, func(err error) tea.Msg { return sweepMsg{seq: seq, err: err} })
 }
@@ -215,55 +234,59 @@ func (p *sweepPane) view(w, h int) string {
 	b.WriteString("\n")
 	switch {
 	case p.busy:
-		b.WriteString(s.Muted.Render("sweeping…") + "\n")
+		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · ctrl+x stops", 100*p.progress.Load().(float64))) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(p.err.Error(), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
 	case len(p.rows) == 0:
-		b.WriteString(s.Muted.Render("enter: run the sweep for the selected parameter · e: edit its values") + "\n")
+		b.WriteString(s.Muted.Render("enter: run the sweep for the selected parameter · e: edit its values (a list, or FROM..TO[:STEP])") + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()
 	}
-	// Bars span the values' own range, min to max, so close values that
-	// differ still look different (141.78M against 141.84M).
-	minU, maxU, minE, maxE := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	// A line per value, then the workload error and the privacy worst case
+	// plotted against the parameter, each axis from its smallest value to
+	// its largest.
+	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-12s %6s %4s %12s %12s %10s", p.rows[0].Param, "groups", "viol", "worst case", "utility", "error"), w)) + "\n")
+	var labels []string
+	var errs, worst []float64
+	worstName, errName := "", "workload error"
 	for _, r := range p.rows {
-		if r.Error == "" {
-			minU, maxU = math.Min(minU, r.UtilityVal), math.Max(maxU, r.UtilityVal)
-			minE, maxE = math.Min(minE, r.MeanErr), math.Max(maxE, r.MeanErr)
-		}
-	}
-	barW := (w - 46) / 2
-	if barW < 4 {
-		barW = 4
-	}
-	util := p.rows[0].Utility
-	if util == "" {
-		util = "utility"
-	}
-	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-12s %6s %4s  %-*s  %-*s", p.rows[0].Param, "groups", "viol", barW+8, clip(util+" (lower is better)", barW+8), barW+7, "workload error"), w)) + "\n")
-	b.WriteString(s.Muted.Render(fit("bars run from the smallest value to the largest of each column", w)) + "\n")
-	for _, r := range p.rows {
+		labels = append(labels, r.Value)
 		if r.Error != "" {
-			b.WriteString(fit(fmt.Sprintf("%-12s %s", clip(r.Value, 12), s.Error.Render(r.Error)), w) + "\n")
+			b.WriteString(fit(fmt.Sprintf("%-12s %s", clip(r.Value, 12), s.Error.Render(st.ui(r.Error))), w) + "\n")
+			errs, worst = append(errs, math.NaN()), append(worst, math.NaN())
 			continue
 		}
-		fu, fe := scaled(r.UtilityVal, minU, maxU), scaled(r.MeanErr, minE, maxE)
+		e := math.NaN()
+		if r.Measured > 0 {
+			e = r.MeanErr
+		}
+		errs, worst = append(errs, e), append(worst, r.WorstVal)
+		if r.Worst != "" {
+			worstName = r.Worst
+			if r.WorstLimit != "" {
+				worstName += " (limit " + r.WorstLimit + ")"
+			}
+		}
 		viol := fmt.Sprint(r.Violating)
 		if r.Violating > 0 {
 			viol = s.Error.Render(viol)
 		}
-		line := fmt.Sprintf("%-12s %6s %4s  %s %7s  %s %6.3f", clip(r.Value, 12), thousands(r.Groups), viol,
-			s.Bars[1].Render(bar(fu, barW)), human(r.UtilityVal), s.Bars[2].Render(bar(fe, barW)), r.MeanErr)
-		b.WriteString(fit(line, w) + "\n")
+		errText := "—"
+		if !math.IsNaN(e) {
+			errText = fmt.Sprintf("%.3f", e)
+		}
+		b.WriteString(fit(fmt.Sprintf("%-12s %6s %4s %12s %12s %10s", clip(r.Value, 12), thousands(r.Groups), viol, human(r.WorstVal), human(r.UtilityVal), errText), w) + "\n")
 	}
+	used := strings.Count(b.String(), "\n")
+	ch := h - used - 1
+	if ch < 5 {
+		return b.String()
+	}
+	cw := (w - 2) / 2
+	left := lineChart(s, clip(errName+" vs "+p.rows[0].Param, cw), labels, errs, cw, ch)
+	rw := w - cw - 3 // sideBySide's " │ "
+	right := lineChart(s, clip(worstName+" vs "+p.rows[0].Param, rw), labels, worst, rw, ch)
+	b.WriteString("\n" + sideBySide(left, cw, right, rw, ch))
 	return b.String()
-}
-
-// scaled places x on a bar from min (a sliver) to max (full).
-func scaled(x, min, max float64) float64 {
-	if !(max > min) {
-		return 1
-	}
-	return 0.05 + 0.95*(x-min)/(max-min)
 }

@@ -11,6 +11,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
 )
@@ -36,6 +37,11 @@ type State struct {
 	// WorkloadOld is true while Workload belongs to the previous result
 	// (the new one's is being answered): it stays on screen, marked.
 	WorkloadOld bool
+	// Risk are the figures every release gets (algorithms/risk), measured
+	// on the shown result's release after it is on screen; RiskOld marks
+	// them while the new result's are on their way.
+	Risk    *risk.Report
+	RiskOld bool
 	// Progress of the running computation, written by the worker: a
 	// progressMark of the run that wrote it.
 	Progress *atomic.Value
@@ -158,6 +164,7 @@ func (s *State) SetMethod(name string) {
 func (s *State) dropResult() {
 	s.Result, s.Prep, s.RunErr = nil, nil, nil
 	s.Workload, s.WorkloadOld = nil, false
+	s.Risk, s.RiskOld = nil, false
 }
 
 // suggested are the values a method starts with in the workbench.
@@ -321,6 +328,27 @@ type workloadMsg struct {
 	w   *workload.Result
 }
 
+type riskMsg struct {
+	seq int
+	rep *risk.Report
+}
+
+// riskCmd measures the result's release as an attacker would read it once
+// published (built in memory, read by the method's viewer), after the
+// groups are on screen.
+func riskCmd(ctx context.Context, res *method.Result, threshold float64, seq int) tea.Cmd {
+	return guarded(func() tea.Msg {
+		if ctx.Err() != nil {
+			return riskMsg{seq: seq}
+		}
+		rep, _, err := pipeline.Risk(res, threshold)
+		if err != nil {
+			return riskMsg{seq: seq}
+		}
+		return riskMsg{seq: seq, rep: rep}
+	}, func(error) tea.Msg { return riskMsg{seq: seq} })
+}
+
 // workloadCmd answers the live workload after the groups are on screen, so
 // the utility figure never delays the preview.
 func workloadCmd(ctx context.Context, prep *pipeline.Prepared, res *method.Result, seq int) tea.Cmd {
@@ -372,6 +400,10 @@ func (s *State) fixRoles() {
 // little use.
 const uselessShare = 0.10
 
+// uniqueShare is the share of published records unique on the published
+// quasi-identifiers above which the workbench warns (the risk figures).
+const uniqueShare = 0.05
+
 // usefulness are the warnings that a private release may still be of
 // little use: the method's own (most values at the root, a target far
 // from the one asked for), the method-neutral ones the workbench reads
@@ -400,6 +432,12 @@ func (s *State) usefulness() []string {
 		if share := float64(atRoot) / float64(r.RowsIn); groups > 0 && share > uselessShare {
 			out = append(out, fmt.Sprintf("%.0f%% of the records are in %s generalized to the root (above %.0f%%): the release says nothing specific about them",
 				100*share, plural(groups, "group"), 100*uselessShare))
+		}
+	}
+	if rk := s.Risk; rk != nil && !s.RiskOld {
+		if f, ok := rk.Get(risk.KeyUniqueShare); ok && f.Value > uniqueShare {
+			out = append(out, fmt.Sprintf("%.0f%% of the published records are unique on the published quasi-identifiers (above %.0f%%): whoever knows a person's quasi-identifiers finds their record",
+				100*f.Value, 100*uniqueShare))
 		}
 	}
 	if w := s.Workload; w != nil && w.Queries > 0 && w.MeanErr > 1 {

@@ -211,7 +211,7 @@ func TestReleaseFromThePickerUsesItsOwnInput(t *testing.T) {
 		if a.st.ReceivedDir != "" || a.st.Received != nil || a.active == paneRelease {
 			t.Fatalf("still in release mode after ctrl+l: %q, pane %d", a.st.ReceivedDir, a.active)
 		}
-		if v := a.View(); !strings.Contains(v, "1 Data  2 Hierarchy") {
+		if v := a.View(); !strings.Contains(v, "1 Data") || !strings.Contains(v, "5 Preview") {
 			t.Fatalf("the workbench's tabs are not back:\n%s", v)
 		}
 

@@ -446,7 +446,7 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 			r.global.EMD(), r.global.MaxAbs()))
 	}
 	res.Files = []model.FileEntry{{Name: "qi.csv", Rows: r.in.Table.Rows}, {Name: "sa.csv", Rows: subdomains},
-		{Name: "hierarchy.csv", Rows: len(h.Nodes)}}
+		{Name: "hierarchy.csv", Rows: len(h.Nodes)}, {Name: fileDomain, Rows: len(h.Leaves)}}
 	if r.perGroup {
 		res.Files = append(res.Files, model.FileEntry{Name: "group_weights.csv", Rows: len(r.groups) * len(h.Nodes)})
 	}

@@ -86,19 +86,19 @@ func describeTarget(v string) string {
 	kind, _, _ := strings.Cut(v, ":")
 	switch kind {
 	case "uniform":
-		return "uniform over the domain"
+		return "the whole domain"
 	case "table":
-		return "the table's own SA distribution (t-closeness style)"
+		return "the table's own"
 	case "group":
-		return "each group's own distribution: permutation only"
+		return "each group's own"
 	case "group-uniform":
-		return "uniform over each group's own range (Section 6.4)"
+		return "per group's range"
 	case "normal":
-		return "normal(mu, sigma) discretised over the domain"
+		return "normal(mu, sigma)"
 	case "zipf":
-		return "zipf(s) over the values' ranks"
+		return "zipf(s) by rank"
 	}
-	return "value,weight pairs from a CSV file"
+	return "value,weight CSV"
 }
 
 // defaultMaxDenominator bounds the per-node weight ratios of a target
@@ -116,8 +116,8 @@ var (
 		},
 		Sweep:    "uniform;table;group;zipf:0.5;zipf:1;group-uniform",
 		Describe: describeTarget,
-		Explain: "Every tuple's sensitive value must appear to follow this distribution (Definition 3.2). " +
-			"normal:MU,SIGMA and zipf:S are discretised over the domain (Section 6.3); a CSV file gives value,weight pairs."}
+		Explain: "Definition 3.2. normal:MU,SIGMA and zipf:S are discretised over the domain (Section 6.3), " +
+			"table is t-closeness style, group only permutes, group-uniform is Section 6.4's; a CSV file gives value,weight pairs (e types one)."}
 	maxDenParam = model.ParamSpec{Name: paramMaxDen, Kind: model.ParamInt, Min: 0, Max: 1 << 20,
 		Default: strconv.Itoa(defaultMaxDenominator), Step: 1,
 		Help:  "largest integer weight in the target's per-node ratios, e.g. 0.7:0.3 -> 7:3 (0 = exact)",

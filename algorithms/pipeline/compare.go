@@ -50,6 +50,8 @@ type CompareOptions struct {
 	Threshold float64
 	// Progress receives the share of methods done.
 	Progress func(done float64)
+	// Now is the clock the run times are measured with (nil: time.Now).
+	Now func() time.Time
 }
 
 // Compare runs every registered method on the project's table, QIs and
@@ -66,6 +68,9 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 	}
 	if opt.Workload.Shape == "" {
 		opt.Workload.Shape = workload.CountIn
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
 	var rows []CompareRow
 	methods := catalog.All()
@@ -96,12 +101,12 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 			row.Settings = "its defaults (no group size)"
 		}
 		row.Variant, row.Project = q.Variant, q
-		start := time.Now()
+		start := opt.Now()
 		prep, err := env.Prepare(q, t)
 		if err == nil {
 			var res *method.Result
 			if res, err = Run(ctx, prep, nil); err == nil {
-				row.Millis = time.Since(start).Milliseconds()
+				row.Millis = opt.Now().Sub(start).Milliseconds()
 				if row.Variant == "" {
 					row.Variant = prep.Input().VariantOr(spec)
 				}

@@ -111,8 +111,21 @@ func sweepRange(list string) (vals []string, isRange bool, err error) {
 // table and measures each run with the same random workload, so the rows
 // compare like with like. An invalid value gives a row with its error.
 func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options) ([]SweepRow, error) {
+	return SweepWith(ctx, env, p, t, param, values, opt, nil)
+}
+
+// SweepWith is Sweep reporting the share of values done to progress.
+func SweepWith(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options, progress func(done float64)) ([]SweepRow, error) {
 	var rows []SweepRow
-	for _, v := range values {
+	defer func() {
+		if progress != nil {
+			progress(1)
+		}
+	}()
+	for i, v := range values {
+		if progress != nil {
+			progress(float64(i) / float64(len(values)))
+		}
 		if err := ctx.Err(); err != nil {
 			return rows, err
 		}

@@ -1,0 +1,223 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/pipeline"
+	"privlab/algorithms/workload"
+)
+
+// comparePane runs every method on the current data, QIs and sensitive
+// attribute with comparable settings (the same k where a method has a
+// group size) and shows one table: the method's own requirement, the
+// figures every release gets, the error of one common workload and the
+// time, the best of each line marked. Enter opens the selected method,
+// with its settings, in the preview. The headless twin is privlab eval
+// --compare.
+type comparePane struct {
+	st       *State
+	k        int
+	cursor   int // the selected method (column)
+	seq      int
+	busy     bool
+	cancel   context.CancelFunc
+	progress *atomic.Value // float64
+	rows     []pipeline.CompareRow
+	err      error
+}
+
+type compareMsg struct {
+	seq  int
+	rows []pipeline.CompareRow
+	err  error
+}
+
+func newComparePane(st *State) *comparePane {
+	p := &comparePane{st: st, k: 10, progress: &atomic.Value{}}
+	p.progress.Store(0.0)
+	return p
+}
+
+func (p *comparePane) title() string   { return "Compare" }
+func (p *comparePane) capturing() bool { return false }
+func (p *comparePane) refresh()        {}
+
+var (
+	keyRerun = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again"))
+	keyOpen  = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method"))
+)
+
+func (p *comparePane) shortHelp() []key.Binding {
+	k := p.st.Keys
+	return []key.Binding{keyOpen, k.Left, k.Right, k.Inc, k.Dec, keyRerun}
+}
+
+func (p *comparePane) fullHelp() []key.Binding { return p.shortHelp() }
+
+func (p *comparePane) update(msg tea.Msg) tea.Cmd {
+	st := p.st
+	switch msg := msg.(type) {
+	case compareMsg:
+		if msg.seq != p.seq {
+			return nil
+		}
+		p.busy, p.rows, p.err = false, msg.rows, msg.err
+		if errors.Is(msg.err, context.Canceled) {
+			p.err = errors.New("comparison stopped (ctrl+x): r runs it again")
+		}
+		return nil
+	case cancelJobMsg:
+		if p.busy && p.cancel != nil {
+			p.cancel()
+		}
+		return nil
+	case tea.KeyMsg:
+		k := st.Keys
+		switch {
+		case key.Matches(msg, k.Left):
+			if p.cursor > 0 {
+				p.cursor--
+			}
+		case key.Matches(msg, k.Right):
+			if p.cursor < len(methods())-1 {
+				p.cursor++
+			}
+		case key.Matches(msg, k.Wider):
+			p.k++
+		case key.Matches(msg, k.Narrow):
+			if p.k > 2 {
+				p.k--
+			}
+		case key.Matches(msg, keyRerun):
+			return p.start()
+		case key.Matches(msg, keyOpen):
+			if len(p.rows) == 0 || p.busy {
+				return p.start()
+			}
+			return p.open()
+		}
+	}
+	return nil
+}
+
+// start runs the comparison in the background; a new one cancels the old.
+func (p *comparePane) start() tea.Cmd {
+	st := p.st
+	if st.Table == nil {
+		st.Notify("wait for the table to load")
+		return nil
+	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	p.seq++
+	p.busy, p.err, p.rows = true, nil, nil
+	p.progress.Store(0.0)
+	seq, env, proj, table, prog, k, now := p.seq, st.Env, st.Project.Clone(), st.Table, p.progress, p.k, st.Now
+	return guarded(func() tea.Msg {
+		rows, err := pipeline.Compare(ctx, env, proj, table, pipeline.CompareOptions{K: k, Threshold: proj.RiskThreshold, Now: now,
+			Workload: workload.Options{Queries: previewQueries, Seed: 1}, Progress: func(done float64) { prog.Store(done) }})
+		return compareMsg{seq: seq, rows: rows, err: err}
+	}, func(err error) tea.Msg { return compareMsg{seq: seq, err: err} })
+}
+
+// open switches the workbench to the selected method with the settings
+// it was compared with, and shows its preview.
+func (p *comparePane) open() tea.Cmd {
+	st := p.st
+	if p.cursor >= len(p.rows) {
+		return nil
+	}
+	r := p.rows[p.cursor]
+	if r.Err != "" {
+		st.Notify("%s did not run here: %s", r.Method, st.ui(r.Err))
+		return nil
+	}
+	st.SetMethod(r.Method)
+	st.Project.Variant = r.Project.Variant
+	for name, v := range r.Project.Params {
+		st.Project.Params[name] = v
+	}
+	st.Changed()
+	return func() tea.Msg { return showPaneMsg{pane: panePreview} }
+}
+
+func (p *comparePane) view(w, h int) string {
+	st, s := p.st, p.st.Styles
+	var b strings.Builder
+	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (+/-)", p.k), w-16)) + "\n")
+	switch {
+	case p.busy:
+		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · ctrl+x stops", 100*p.progress.Load().(float64))) + "\n")
+	case p.err != nil:
+		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
+	case len(p.rows) == 0:
+		b.WriteString(s.Muted.Render(wrap("enter: run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
+	}
+	if len(p.rows) == 0 {
+		return b.String()
+	}
+	lines := pipeline.CompareLines(p.rows)
+	label := min(26, max(14, w/4))
+	col := max(6, (w-label)/len(p.rows)-1)
+	head := padRight("", label)
+	for i, r := range p.rows {
+		name := clip(r.Method, col)
+		if i == p.cursor {
+			name = s.Selected.Render(padRight(clip("▸"+r.Method, col), col))
+		} else {
+			name = s.Label.Render(padRight(name, col))
+		}
+		head += " " + name
+	}
+	b.WriteString(fit(head, w) + "\n")
+	for _, l := range lines {
+		line := padRight(clip(l.Name, label), label)
+		for i, t := range l.Text {
+			cell := padRight(clip(t, col), col)
+			switch {
+			case l.Best[i]:
+				cell = s.OK.Render(padRight(clip(t+"*", col), col))
+			case strings.HasPrefix(t, "✗"):
+				cell = s.Error.Render(cell)
+			}
+			line += " " + cell
+		}
+		b.WriteString(fit(line, w) + "\n")
+	}
+	// The selected method's settings, or why it did not run.
+	if p.cursor < len(p.rows) {
+		r := p.rows[p.cursor]
+		text := fmt.Sprintf("%s: variant %s; %s; %s", r.Method, orDash(r.Variant), r.Settings, r.Worst)
+		if r.Err != "" {
+			text = r.Method + " did not run: " + st.ui(r.Err)
+		}
+		b.WriteString(s.Muted.Render(wrap(text, w)) + "\n")
+	}
+	b.WriteString(s.Muted.Render(fit("* the best of a line · enter opens the selected method with these settings in the preview", w)) + "\n")
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// padRight left-aligns s in n cells.
+func padRight(s string, n int) string {
+	if l := lenCells(s); l < n {
+		return s + strings.Repeat(" ", n-l)
+	}
+	return s
+}

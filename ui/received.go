@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +14,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/model"
 )
 
@@ -31,15 +33,13 @@ type received struct {
 	// Against says what the check compared the files with: the original
 	// (and public table) named, or why it read the files alone.
 	Against string
-	// Groups counts the rows of every file per group id (the first column
-	// named GroupID, ClassID or SG).
-	Groups []receivedGroup
-	Files  []string // files with a group column, in manifest order
-}
-
-type receivedGroup struct {
-	ID   string
-	Rows []int // per Files entry
+	// Risk and View are the release as an attacker reads it (its method's
+	// viewer over its files): the figures every release gets and the
+	// classes a person's quasi-identifiers cannot split, riskiest first.
+	Risk    *risk.Report
+	View    *risk.View
+	Classes []int // indexes into View.Regions, smallest first
+	RiskErr error
 }
 
 // openReleaseMsg asks the App to read a release (a directory picked
@@ -108,7 +108,14 @@ func readRelease(dir string, original, public *model.Table, against string, seq 
 	} else {
 		r.Check, r.CheckOK = rep.Strings(), rep.OK()
 	}
-	r.Groups, r.Files = groupsOf(dir, man)
+	if r.Risk, r.View, r.RiskErr = pipeline.ReleaseRisk(dir, 0); r.RiskErr == nil {
+		r.Classes = make([]int, len(r.View.Regions))
+		for i := range r.Classes {
+			r.Classes[i] = i
+		}
+		regions := r.View.Regions
+		sort.SliceStable(r.Classes, func(a, b int) bool { return regions[r.Classes[a]].Records < regions[r.Classes[b]].Records })
+	}
 	return releaseOpenedMsg{seq: seq, rel: r, original: original}
 }
 
@@ -175,60 +182,6 @@ func findInput(path, dir string) (string, bool) {
 		}
 	}
 	return path, false
-}
-
-// groupsOf counts each listed CSV file's rows per group id.
-func groupsOf(dir string, man *model.Manifest) ([]receivedGroup, []string) {
-	index := map[string]int{}
-	var groups []receivedGroup
-	var files []string
-	for _, f := range man.Files {
-		if !strings.HasSuffix(f.Name, ".csv") || filepath.Base(f.Name) != f.Name {
-			continue
-		}
-		t, err := model.LoadFile(filepath.Join(dir, f.Name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
-		if err != nil {
-			continue
-		}
-		var col *model.Column
-		for _, name := range []string{"GroupID", "ClassID", "SG"} {
-			if col = t.Column(name); col != nil {
-				break
-			}
-		}
-		if col == nil {
-			continue
-		}
-		fi := len(files)
-		files = append(files, f.Name)
-		for r := 0; r < t.Rows; r++ {
-			id := col.Value(r)
-			g, ok := index[id]
-			if !ok {
-				g = len(groups)
-				index[id] = g
-				groups = append(groups, receivedGroup{ID: id})
-			}
-			for len(groups[g].Rows) <= fi {
-				groups[g].Rows = append(groups[g].Rows, 0)
-			}
-			groups[g].Rows[fi]++
-		}
-	}
-	for i := range groups {
-		for len(groups[i].Rows) < len(files) {
-			groups[i].Rows = append(groups[i].Rows, 0)
-		}
-	}
-	sort.SliceStable(groups, func(a, b int) bool {
-		x, okX := model.ParseNumber(groups[a].ID)
-		y, okY := model.ParseNumber(groups[b].ID)
-		if okX && okY {
-			return x < y
-		}
-		return groups[a].ID < groups[b].ID
-	})
-	return groups, files
 }
 
 // releasePane shows a received release.
@@ -298,7 +251,7 @@ func (p *releasePane) update(msg tea.Msg) tea.Cmd {
 			p.offset--
 		}
 	case key.Matches(k, p.st.Keys.Down):
-		if p.offset < len(r.Groups)-1 {
+		if p.offset < len(r.Classes)-1 {
 			p.offset++
 		}
 	}
@@ -336,28 +289,50 @@ func (p *releasePane) view(w, h int) string {
 	}
 	b.WriteString(p.checkLines(w, max(3, h/4)))
 	if m.Certifies != "" {
-		b.WriteString(s.Muted.Render(wrap("A passing check certifies that "+m.Certifies+".", w)) + "\n")
+		b.WriteString(s.Muted.Render(wrapN("A passing check certifies that "+m.Certifies+".", w, 2)) + "\n")
 	}
-	b.WriteString("\n")
-	if len(r.Files) == 0 {
-		b.WriteString(s.Muted.Render("no file of this release names a group") + "\n")
+	switch {
+	case r.RiskErr != nil:
+		b.WriteString(s.Error.Render(wrap("the release cannot be read as an attacker reads it: "+st.explain(r.RiskErr), w)) + "\n")
 		return b.String()
+	case r.Risk != nil:
+		b.WriteString(wrapN(r.Risk.Summary, w, 2) + "\n")
 	}
-	hdr := fmt.Sprintf("%-10s", "group")
-	for _, f := range r.Files {
-		hdr += fmt.Sprintf(" %14s", clip(f, 14))
-	}
-	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
+	// The classes an attacker who knows a person's quasi-identifiers
+	// cannot split, smallest first: what the release tells of each.
+	v := r.View
+	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-8s %-34s %s", "records", "published quasi-identifiers", "sensitive values an attacker weighs"), w)) + "\n")
 	rows := h - strings.Count(b.String(), "\n") - 1
-	for i := p.offset; i < len(r.Groups) && i < p.offset+rows; i++ {
-		g := r.Groups[i]
-		line := fmt.Sprintf("%-10s", clip(g.ID, 10))
-		for _, n := range g.Rows {
-			line += fmt.Sprintf(" %14s", thousands(n))
+	for i := p.offset; i < len(r.Classes) && i < p.offset+rows; i++ {
+		reg := v.Regions[r.Classes[i]]
+		cells := v.CellKey(reg)
+		if cells == "" {
+			cells = "(values published per attribute)"
+		}
+		if !math.IsNaN(reg.Presence) {
+			cells += fmt.Sprintf(" · presence %.3g", reg.Presence)
+		}
+		sa := strings.Join(v.Sorted(reg.Belief), ", ")
+		line := fmt.Sprintf("%-8s %-34s %s", thousands(reg.Records), clip(cells, 34), sa)
+		if reg.Records == 1 {
+			b.WriteString(s.Warn.Render(fit(line, w)) + "\n")
+			continue
 		}
 		b.WriteString(fit(line, w) + "\n")
 	}
 	return b.String()
+}
+
+// wrapN wraps text to w cells and keeps at most n lines, the last cut
+// with an ellipsis.
+func wrapN(text string, w, n int) string {
+	lines := strings.Split(wrap(text, w), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n")
+	}
+	lines = lines[:n]
+	lines[n-1] = clip(lines[n-1], w-1) + "…"
+	return strings.Join(lines, "\n")
 }
 
 // checkLines lists up to n lines of the check report, failures first,

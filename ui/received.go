@@ -114,7 +114,14 @@ func readRelease(dir string, original, public *model.Table, against string, seq 
 			r.Classes[i] = i
 		}
 		regions := r.View.Regions
-		sort.SliceStable(r.Classes, func(a, b int) bool { return regions[r.Classes[a]].Records < regions[r.Classes[b]].Records })
+		key := func(i int) string { return r.View.CellKey(regions[i]) }
+		sort.SliceStable(r.Classes, func(a, b int) bool {
+			x, y := regions[r.Classes[a]], regions[r.Classes[b]]
+			if x.Records != y.Records {
+				return x.Records < y.Records
+			}
+			return key(r.Classes[a]) < key(r.Classes[b]) // row order says nothing
+		})
 	}
 	return releaseOpenedMsg{seq: seq, rel: r, original: original}
 }

@@ -97,6 +97,9 @@ type Options struct {
 	// Audit is the private record written beside the release; with the
 	// original it pins each published row to its input row.
 	Audit *model.Audit
+	// SkipRisk leaves the cross-method figures unchecked (an export that
+	// checks them once already).
+	SkipRisk bool
 }
 
 // Checker verifies one method's release. A returned error means the
@@ -214,7 +217,7 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 	if err := d.Check(rel, opt, r); err != nil {
 		return err
 	}
-	if d.View != nil {
+	if d.View != nil && !opt.SkipRisk {
 		rel.bindRisk(d.View, r)
 	}
 	rel.bindChecks(r)

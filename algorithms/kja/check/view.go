@@ -83,22 +83,40 @@ func View(rel *verify.Release) (*risk.View, error) {
 			}
 		}
 	}
+	// A box's cell and loss per QI, by the pair of its bounds' codes:
+	// boxes repeat, so each pair is read once.
+	type cellOf struct {
+		text string
+		loss float64
+	}
+	seen := make([]map[uint64]cellOf, len(m.QIs))
+	for a := range seen {
+		seen[a] = map[uint64]cellOf{}
+	}
 	cells := make([]string, len(m.QIs))
 	for row := 0; row < jat.Rows; row++ {
 		var loss float64
 		for a, d := range det.Domain {
-			lo, hi := jat.Columns[2+2*a].Value(row), jat.Columns[3+2*a].Value(row)
-			cells[a] = lo
-			if hi != lo {
-				cells[a] = lo + ".." + hi
+			loCol, hiCol := jat.Columns[2+2*a], jat.Columns[3+2*a]
+			key := uint64(loCol.Codes[row])<<32 | uint64(hiCol.Codes[row])
+			c, ok := seen[a][key]
+			if !ok {
+				lo, hi := loCol.Value(row), hiCol.Value(row)
+				c.text = lo
+				if hi != lo {
+					c.text = lo + ".." + hi
+				}
+				if at[a] == nil {
+					x, _ := strconv.ParseFloat(lo, 64)
+					y, _ := strconv.ParseFloat(hi, 64)
+					c.loss = risk.NumericLoss(x, y, d.Low, d.High)
+				} else {
+					c.loss = risk.SetLoss(at[a][hi]-at[a][lo]+1, len(d.Values))
+				}
+				seen[a][key] = c
 			}
-			if at[a] == nil {
-				x, _ := strconv.ParseFloat(lo, 64)
-				y, _ := strconv.ParseFloat(hi, 64)
-				loss += risk.NumericLoss(x, y, d.Low, d.High)
-			} else {
-				loss += risk.SetLoss(at[a][hi]-at[a][lo]+1, len(d.Values))
-			}
+			cells[a] = c.text
+			loss += c.loss
 		}
 		sg := jat.Columns[1].Value(row)
 		belief, ok := beliefOf[sg]

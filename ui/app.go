@@ -257,7 +257,8 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.refreshAll()
 		// The context stays live for the workload and the risk figures; a
 		// newer change cancels them.
-		return a, tea.Batch(workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq), riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq))
+		return a, tea.Batch(workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq), riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq),
+			deferredCmd(a.runCtx, msg.res, msg.seq))
 	case showPaneMsg:
 		a.active = msg.pane
 		return a, nil
@@ -304,6 +305,16 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case workloadMsg:
 		if msg.seq == a.runSeq {
 			st.Workload, st.WorkloadOld = msg.w, false
+		}
+		return a, nil
+	case deferredMsg:
+		if msg.seq == a.runSeq && len(msg.figs) > 0 && st.Result != nil {
+			// A new result value: background work (an export) may be
+			// reading the old one's figures.
+			r := *st.Result
+			r.Summary = append(append([]model.Figure(nil), r.Summary...), msg.figs...)
+			st.Result = &r
+			a.refreshAll()
 		}
 		return a, nil
 	case riskMsg:

@@ -311,7 +311,8 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 		}
 		est, _ := pipeline.Estimate(prep)
 		progress.Store(progressMark{seq, 0, start, est, true})
-		res, err := pipeline.Run(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est, true}) })
+		// Deferred figures come after the groups are on screen (deferredCmd).
+		res, err := pipeline.RunPreview(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est, true}) })
 		if err != nil {
 			return resultMsg{seq: seq, changes: changes, prep: prep, err: err}
 		}
@@ -326,6 +327,27 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 type workloadMsg struct {
 	seq int
 	w   *workload.Result
+}
+
+// deferredMsg carries the figures a method computes after its result
+// (method.Result.Deferred) for run seq.
+type deferredMsg struct {
+	seq  int
+	figs []model.Figure
+}
+
+// deferredCmd computes the result's deferred figures in the background.
+func deferredCmd(ctx context.Context, res *method.Result, seq int) tea.Cmd {
+	if res.Deferred == nil {
+		return nil
+	}
+	return guarded(func() tea.Msg {
+		figs, err := res.Deferred(ctx)
+		if err != nil {
+			return deferredMsg{seq: seq}
+		}
+		return deferredMsg{seq: seq, figs: figs}
+	}, func(error) tea.Msg { return deferredMsg{seq: seq} })
 }
 
 type riskMsg struct {

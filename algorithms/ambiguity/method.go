@@ -16,6 +16,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/release"
@@ -138,10 +139,32 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	r.groups, r.stats = groups, b.stats
 	r.ids = groupIDs(len(groups), values["seed"])
 	r.sch = r.buildScheme()
-	if r.across, err = r.sch.acrossGroups(ctx, r.qiCols, r.sa); err != nil {
+	res, err := r.result(spec)
+	if err != nil {
 		return nil, err
 	}
-	return r.result(spec)
+	// The figures across groups cost more than the groups themselves on a
+	// large table: the workbench shows the groups first.
+	var mu sync.Mutex
+	var figs []model.Figure
+	res.Deferred = func(ctx context.Context) ([]model.Figure, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if figs != nil {
+			return figs, nil
+		}
+		a, err := r.sch.acrossGroups(ctx, r.qiCols, r.sa)
+		if err != nil {
+			return nil, err // cancelled: the next call computes them again
+		}
+		r.across = a
+		figs = []model.Figure{
+			{Name: coveredByMany, Value: float64(a.Multi), OK: true},
+			{Name: combinedPresence, Value: a.MaxCombined, OK: true},
+		}
+		return figs, nil
+	}
+	return res, nil
 }
 
 // resolve finds the columns and refuses names the release files need.
@@ -411,8 +434,6 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		{Name: "min distinct sensitive values (Theorem 7.2: >= ceil(1/beta))", Value: float64(minDistinct), OK: minDistinct >= r.g},
 		{Name: "residues placed by Step 3", Value: float64(r.stats.Placed), OK: true},
 		{Name: "records suppressed", Value: float64(res.Suppressed), OK: true},
-		{Name: coveredByMany, Value: float64(r.across.Multi), OK: true},
-		{Name: combinedPresence, Value: r.across.MaxCombined, OK: true},
 	}
 	res.Utility = model.Figure{Name: utilityName, Short: "avg |G|", Value: avg, OK: true}
 	res.Notes = append(res.Notes, fmt.Sprintf("Algorithm 2: ceil(1/beta) = %d; Step 2 built %d groups, Step 3 placed %d residues, %d records suppressed",

@@ -320,7 +320,11 @@ func checkAcrossGroups(t *testing.T, in *method.Input, res *method.Result) {
 		}
 	}
 	figs := map[string]float64{}
-	for _, f := range res.Summary {
+	deferred, err := res.Deferred(context.Background()) // the figures across groups come after the groups
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(res.Summary, deferred...) {
 		figs[f.Name] = f.Value
 	}
 	if figs[coveredByMany] != many || math.Abs(figs[combinedPresence]-worst) > 1e-12 {

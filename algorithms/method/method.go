@@ -381,6 +381,11 @@ type Result struct {
 	Release func(seed uint64) (*model.Release, map[string][]int, error)
 	// Answerer answers queries on the (unexported) release.
 	Answerer Answerer
+	// Deferred computes summary figures that cost more than the run itself
+	// (nil when there are none). The workbench shows the result first and
+	// adds them when they come; pipeline.Run waits for them, and an export
+	// calls it before Release. It returns the same figures every time.
+	Deferred func(ctx context.Context) ([]model.Figure, error)
 	// Detail explains one group (by index in Groups), listing at most
 	// limit rows per table.
 	Detail func(i, limit int) Detail

@@ -28,6 +28,26 @@ func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.
 			res, err = nil, fmt.Errorf("internal error in method %s: %v (please report it)", p.Method.Spec().Name, r)
 		}
 	}()
+	if res, err = RunPreview(ctx, p, progress); err != nil || res.Deferred == nil {
+		return res, err
+	}
+	figs, err := res.Deferred(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Summary = append(res.Summary, figs...)
+	return res, nil
+}
+
+// RunPreview is Run without the method's deferred figures
+// (method.Result.Deferred): the workbench draws the result at once and
+// adds them when they come.
+func RunPreview(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error in method %s: %v (please report it)", p.Method.Spec().Name, r)
+		}
+	}()
 	in := p.Input()
 	in.Progress = progress
 	res, err = p.Method.Run(ctx, in)
@@ -137,6 +157,14 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	}
 	if !fixed {
 		seed = model.CryptoSeed()
+	}
+	if res.Deferred != nil {
+		// The release states the deferred figures too (the method keeps
+		// them once computed; the result's own list is not touched, the
+		// workbench may be drawing it).
+		if _, err := res.Deferred(context.Background()); err != nil {
+			return nil, err
+		}
 	}
 	rel, rowMap, err := res.Release(seed)
 	if err != nil {

@@ -203,6 +203,10 @@ func checkGrouping(grouping string, g groupFacts, r *verify.Report) {
 		groupOf := map[string]int{}
 		values := make([]map[string]bool, len(g.sizes))
 		for row, vals := range g.qiValues {
+			if col >= len(vals) {
+				bad("qi.csv has no column %s", name) // its header already failed
+				return
+			}
 			v, gi := vals[col], g.qiGroup[row]
 			if prev, ok := groupOf[v]; ok && prev != gi {
 				bad("%s = %s lies in two groups", name, v)

@@ -618,8 +618,8 @@ func TestComparePane(t *testing.T) {
 		t.Fatalf("pane %d, k %d", a.active, p.k)
 	}
 	press(t, a, "enter")
-	if p.busy || p.err != nil || len(p.rows) != len(methods()) {
-		t.Fatalf("busy %v err %v rows %d", p.busy, p.err, len(p.rows))
+	if p.job.busy || p.err != nil || len(p.rows) != len(methods()) {
+		t.Fatalf("busy %v err %v rows %d", p.job.busy, p.err, len(p.rows))
 	}
 	v := a.View()
 	for _, want := range []string{"smallest class", "workload error", "*", "kja"} {
@@ -643,13 +643,13 @@ func TestComparePane(t *testing.T) {
 	// A comparison in flight stops with ctrl+x and says so.
 	press(t, a, "9")
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	if !p.busy || cmd == nil {
+	if !p.job.busy || cmd == nil {
 		t.Fatal("r did not start a comparison")
 	}
 	press(t, a, "ctrl+x")
 	settle(t, a, cmd)
-	if p.busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
-		t.Fatalf("after ctrl+x: busy %v err %v", p.busy, p.err)
+	if p.job.busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
+		t.Fatalf("after ctrl+x: busy %v err %v", p.job.busy, p.err)
 	}
 }
 

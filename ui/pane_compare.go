@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -25,10 +22,7 @@ type comparePane struct {
 	st       *State
 	k        int
 	cursor   int // the selected method (column)
-	seq      int
-	busy     bool
-	cancel   context.CancelFunc
-	progress *atomic.Value // float64
+	job      job
 	rows     []pipeline.CompareRow
 	err      error
 }
@@ -40,9 +34,7 @@ type compareMsg struct {
 }
 
 func newComparePane(st *State) *comparePane {
-	p := &comparePane{st: st, k: 10, progress: &atomic.Value{}}
-	p.progress.Store(0.0)
-	return p
+	return &comparePane{st: st, k: 10, job: newJob()}
 }
 
 func (p *comparePane) title() string   { return "Compare" }
@@ -65,18 +57,12 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
 	case compareMsg:
-		if msg.seq != p.seq {
-			return nil
-		}
-		p.busy, p.rows, p.err = false, msg.rows, msg.err
-		if errors.Is(msg.err, context.Canceled) {
-			p.err = errors.New("comparison stopped (ctrl+x): r runs it again")
+		if p.job.done(msg.seq) {
+			p.rows, p.err = msg.rows, stopped(msg.err, "comparison", "r runs it again")
 		}
 		return nil
 	case cancelJobMsg:
-		if p.busy && p.cancel != nil {
-			p.cancel()
-		}
+		p.job.stop()
 		return nil
 	case tea.KeyMsg:
 		k := st.Keys
@@ -98,7 +84,7 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, keyRerun):
 			return p.start()
 		case key.Matches(msg, keyOpen):
-			if len(p.rows) == 0 || p.busy {
+			if len(p.rows) == 0 || p.job.busy {
 				return p.start()
 			}
 			return p.open()
@@ -114,18 +100,12 @@ func (p *comparePane) start() tea.Cmd {
 		st.Notify("wait for the table to load")
 		return nil
 	}
-	if p.cancel != nil {
-		p.cancel()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	p.seq++
-	p.busy, p.err, p.rows = true, nil, nil
-	p.progress.Store(0.0)
-	seq, env, proj, table, prog, k, now := p.seq, st.Env, st.Project.Clone(), st.Table, p.progress, p.k, st.Now
+	ctx, seq, progress := p.job.start()
+	p.err, p.rows = nil, nil
+	env, proj, table, k, now := st.Env, st.Project.Clone(), st.Table, p.k, st.Now
 	return guarded(func() tea.Msg {
 		rows, err := pipeline.Compare(ctx, env, proj, table, pipeline.CompareOptions{K: k, Threshold: proj.RiskThreshold, Now: now,
-			Workload: workload.Options{Queries: previewQueries, Seed: 1}, Progress: func(done float64) { prog.Store(done) }})
+			Workload: workload.Options{Queries: previewQueries, Seed: 1}, Progress: progress})
 		return compareMsg{seq: seq, rows: rows, err: err}
 	}, func(err error) tea.Msg { return compareMsg{seq: seq, err: err} })
 }
@@ -156,8 +136,8 @@ func (p *comparePane) view(w, h int) string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (+/-)", p.k), w-16)) + "\n")
 	switch {
-	case p.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · ctrl+x stops", 100*p.progress.Load().(float64))) + "\n")
+	case p.job.busy:
+		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · ctrl+x stops", p.job.percent())) + "\n")
 	case p.err != nil:
 		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
 	case len(p.rows) == 0:

@@ -1,12 +1,9 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
-	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,10 +23,7 @@ type sweepPane struct {
 	cursor   int
 	values   map[string]string // edited value lists per parameter
 	edit     lineEditor
-	seq      int
-	busy     bool
-	cancel   context.CancelFunc
-	progress *atomic.Value // float64: the share of values done
+	job      job
 	rows     []pipeline.SweepRow
 	err      error
 }
@@ -44,9 +38,7 @@ type sweepMsg struct {
 }
 
 func newSweepPane(st *State) *sweepPane {
-	p := &sweepPane{st: st, values: map[string]string{}, edit: newLineEditor(50), progress: &atomic.Value{}}
-	p.progress.Store(0.0)
-	return p
+	return &sweepPane{st: st, values: map[string]string{}, edit: newLineEditor(50), job: newJob()}
 }
 
 func (p *sweepPane) title() string   { return "Sweep" }
@@ -138,18 +130,12 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
 	case sweepMsg:
-		if msg.seq != p.seq {
-			return nil
-		}
-		p.busy, p.rows, p.err = false, msg.rows, msg.err
-		if errors.Is(msg.err, context.Canceled) {
-			p.err = errors.New("sweep stopped (ctrl+x): enter runs it again")
+		if p.job.done(msg.seq) {
+			p.rows, p.err = msg.rows, stopped(msg.err, "sweep", "enter runs it again")
 		}
 		return nil
 	case cancelJobMsg:
-		if p.busy && p.cancel != nil {
-			p.cancel()
-		}
+		p.job.stop()
 		return nil
 	case tea.KeyMsg:
 		ps := p.params()
@@ -200,18 +186,11 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	if p.cancel != nil {
-		p.cancel()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	p.seq++
-	p.busy, p.err, p.rows = true, nil, nil
-	p.progress.Store(0.0)
-	seq, env, proj, table, prog := p.seq, st.Env, st.Project.Clone(), st.Table, p.progress
+	ctx, seq, progress := p.job.start()
+	p.err, p.rows = nil, nil
+	env, proj, table := st.Env, st.Project.Clone(), st.Table
 	return guarded(func() tea.Msg {
-		rows, err := pipeline.SweepWith(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1},
-			func(done float64) { prog.Store(done) })
+		rows, err := pipeline.SweepWith(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}, progress)
 		return sweepMsg{seq: seq, rows: rows, err: err}
 	}, func(err error) tea.Msg { return sweepMsg{seq: seq, err: err} })
 }
@@ -233,8 +212,8 @@ func (p *sweepPane) view(w, h int) string {
 	}
 	b.WriteString("\n")
 	switch {
-	case p.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · ctrl+x stops", 100*p.progress.Load().(float64))) + "\n")
+	case p.job.busy:
+		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · ctrl+x stops", p.job.percent())) + "\n")
 	case p.err != nil:
 		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
 	case len(p.rows) == 0:

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"privlab/model"
 )
 
 // Builder collects a release's published records into a View: records
@@ -226,4 +228,22 @@ func ParseRange(s string) (lo, hi float64, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// Ordered lists a sensitive column's distinct values in the view's order
+// (numbers by value, text alphabetically) with each value's position: the
+// SAValues of a view.
+func Ordered(dict []string, numeric bool) ([]string, map[string]int) {
+	values := append([]string(nil), dict...)
+	if numeric {
+		num := func(s string) float64 { x, _ := model.ParseNumber(s); return x }
+		sort.SliceStable(values, func(i, j int) bool { return num(values[i]) < num(values[j]) })
+	} else {
+		sort.Strings(values)
+	}
+	pos := make(map[string]int, len(values))
+	for i, v := range values {
+		pos[v] = i
+	}
+	return values, pos
 }

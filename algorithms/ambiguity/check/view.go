@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"sort"
 	"strconv"
 
 	"privlab/algorithms/risk"
@@ -59,20 +58,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 		}
 	}
 	numeric := st.Columns[1].Kind == model.Numeric
-	values := append([]string(nil), st.Columns[1].Dict...)
-	if numeric {
-		sort.Slice(values, func(i, j int) bool {
-			a, _ := model.ParseNumber(values[i])
-			b, _ := model.ParseNumber(values[j])
-			return a < b
-		})
-	} else {
-		sort.Strings(values)
-	}
-	pos := map[string]int{}
-	for i, v := range values {
-		pos[v] = i
-	}
+	values, pos := risk.Ordered(st.Columns[1].Dict, numeric)
 	counts := map[string][]int{}
 	var order []string
 	for row := 0; row < st.Rows; row++ {

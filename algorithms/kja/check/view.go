@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strconv"
 
 	"privlab/algorithms/risk"
@@ -46,20 +45,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 	}
 	// The sensitive values, in order, and each sensitive group's counts.
 	numeric := si.Columns[1].Kind == model.Numeric
-	values := append([]string(nil), si.Columns[1].Dict...)
-	if numeric {
-		sort.Slice(values, func(i, j int) bool {
-			a, _ := model.ParseNumber(values[i])
-			b, _ := model.ParseNumber(values[j])
-			return a < b
-		})
-	} else {
-		sort.Strings(values)
-	}
-	pos := map[string]int{}
-	for i, v := range values {
-		pos[v] = i
-	}
+	values, pos := risk.Ordered(si.Columns[1].Dict, numeric)
 	counts := map[string][]int{}
 	for row := 0; row < si.Rows; row++ {
 		sg := si.Columns[0].Value(row)

@@ -3,7 +3,6 @@ package check
 import (
 	"math"
 	"path/filepath"
-	"sort"
 
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
@@ -146,23 +145,9 @@ func generalizedView(rel *verify.Release) (*risk.View, error) {
 	return b.View(m.RowsIn, m.Suppressed, true), nil
 }
 
-// saValues lists a sensitive column's values in order (numbers by value)
-// with each value's position.
+// saValues lists a sensitive column's values in the view's order.
 func saValues(c *model.Column) ([]string, bool, map[string]int) {
 	numeric := c.Kind == model.Numeric
-	values := append([]string(nil), c.Dict...)
-	if numeric {
-		sort.Slice(values, func(i, j int) bool {
-			a, _ := model.ParseNumber(values[i])
-			b, _ := model.ParseNumber(values[j])
-			return a < b
-		})
-	} else {
-		sort.Strings(values)
-	}
-	pos := make(map[string]int, len(values))
-	for i, v := range values {
-		pos[v] = i
-	}
+	values, pos := risk.Ordered(c.Dict, numeric)
 	return values, numeric, pos
 }

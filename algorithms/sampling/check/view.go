@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"sort"
 
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
@@ -84,21 +83,8 @@ func View(rel *verify.Release) (*risk.View, error) {
 			}
 		}
 	}
-	values := append([]string(nil), pub.Columns[nq].Dict...)
 	numeric := pub.Columns[nq].Kind == model.Numeric
-	if numeric {
-		sort.Slice(values, func(i, j int) bool {
-			a, _ := model.ParseNumber(values[i])
-			b, _ := model.ParseNumber(values[j])
-			return a < b
-		})
-	} else {
-		sort.Strings(values)
-	}
-	pos := map[string]int{}
-	for i, v := range values {
-		pos[v] = i
-	}
+	values, pos := risk.Ordered(pub.Columns[nq].Dict, numeric)
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
 	oneHot := make([]int32, len(values))
 	for i := range values {

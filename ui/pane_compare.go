@@ -19,12 +19,12 @@ import (
 // with its settings, in the preview. The headless twin is privlab eval
 // --compare.
 type comparePane struct {
-	st       *State
-	k        int
-	cursor   int // the selected method (column)
-	job      job
-	rows     []pipeline.CompareRow
-	err      error
+	st     *State
+	k      int
+	cursor int // the selected method (column)
+	job    job
+	rows   []pipeline.CompareRow
+	err    error
 }
 
 type compareMsg struct {

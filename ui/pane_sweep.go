@@ -19,13 +19,13 @@ import (
 // against the parameter (the headless twin is privlab eval --sweep). The
 // sweep runs in the background with its progress shown; ctrl+x stops it.
 type sweepPane struct {
-	st       *State
-	cursor   int
-	values   map[string]string // edited value lists per parameter
-	edit     lineEditor
-	job      job
-	rows     []pipeline.SweepRow
-	err      error
+	st     *State
+	cursor int
+	values map[string]string // edited value lists per parameter
+	edit   lineEditor
+	job    job
+	rows   []pipeline.SweepRow
+	err    error
 }
 
 // cancelJobMsg asks the panes to stop their background work (ctrl+x).

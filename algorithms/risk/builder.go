@@ -22,6 +22,7 @@ type Builder struct {
 	mixes  []map[int32]int // per region: records per belief, when mixed
 	loss   []float64       // per region: summed loss
 	belief map[string]int32
+	value  []int32 // the belief of each known value (Value)
 	key    []byte
 	cells  []uint32
 }
@@ -72,6 +73,20 @@ func (b *Builder) Counts(counts []int) int32 {
 		}
 	}
 	return b.Belief(p)
+}
+
+// Value registers the belief of one known value (a record published
+// with its sensitive value: a class's beliefs then mix its records').
+func (b *Builder) Value(i int) int32 {
+	if b.value == nil {
+		b.value = make([]int32, len(b.v.SAValues))
+		for j := range b.value {
+			p := make([]float64, len(b.v.SAValues))
+			p[j] = 1
+			b.value[j] = b.Belief(p)
+		}
+	}
+	return b.value[i]
 }
 
 // Add adds one published record with its QI cells (aligned with the

@@ -120,12 +120,6 @@ func generalizedView(rel *verify.Release) (*risk.View, error) {
 	}
 	values, numeric, pos := saValues(gen.Columns[nq])
 	b := risk.NewBuilder(m.QIs, m.SA, values, numeric)
-	oneHot := make([]int32, len(values))
-	for i := range values {
-		p := make([]float64, len(values))
-		p[i] = 1
-		oneHot[i] = b.Belief(p)
-	}
 	cells := make([]string, nq)
 	for row := 0; row < gen.Rows; row++ {
 		var loss float64
@@ -140,7 +134,7 @@ func generalizedView(rel *verify.Release) (*risk.View, error) {
 				loss += risk.SetLoss(sp.n, d.n)
 			}
 		}
-		b.Add(cells, oneHot[pos[gen.Columns[nq].Value(row)]], loss/float64(nq))
+		b.Add(cells, b.Value(pos[gen.Columns[nq].Value(row)]), loss/float64(nq))
 	}
 	return b.View(m.RowsIn, m.Suppressed, true), nil
 }

@@ -86,12 +86,6 @@ func View(rel *verify.Release) (*risk.View, error) {
 	numeric := pub.Columns[nq].Kind == model.Numeric
 	values, pos := risk.Ordered(pub.Columns[nq].Dict, numeric)
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
-	oneHot := make([]int32, len(values))
-	for i := range values {
-		p := make([]float64, len(values))
-		p[i] = 1
-		oneHot[i] = bld.Belief(p)
-	}
 	cells := make([]string, nq)
 	for row := 0; row < pub.Rows; row++ {
 		var loss float64
@@ -106,7 +100,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 				loss += risk.SetLoss(c.n, root.n)
 			}
 		}
-		bld.Add(cells, oneHot[pos[pub.Columns[nq].Value(row)]], loss/float64(max(1, nq)))
+		bld.Add(cells, bld.Value(pos[pub.Columns[nq].Value(row)]), loss/float64(max(1, nq)))
 	}
 	return bld.View(m.RowsIn, m.Suppressed, true,
 		fmt.Sprintf("Sampling publishes a record with probability %s, so an attacker is unsure anyone is in the release; these figures assume the attacker knows the person is.", model.FormatNumber(det.Rate))), nil

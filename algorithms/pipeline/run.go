@@ -340,6 +340,13 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 	return rep, nil
 }
 
+func shapeOf(e *model.WorkloadError) string {
+	if e == nil {
+		return ""
+	}
+	return e.Shape
+}
+
 // workloadQueries is the size of the workload an export measures.
 const workloadQueries = 100
 
@@ -366,7 +373,15 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 // original it is named as unconfirmed.
 func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
 	m, err := model.ReadManifest(dir)
-	if err != nil || m.WorkloadError == nil {
+	if err != nil {
+		return
+	}
+	known := map[string]bool{workload.AvgRange: true, workload.CountRange: true, workload.CountIn: true}
+	if m.Workload != "" && !known[m.Workload] || m.WorkloadError != nil && m.WorkloadError.Shape != m.Workload {
+		rep.Add(false, "workload", "the manifest names the query shape %q (its workload error %q): privlab's are avg-range, count-range and count-in", m.Workload, shapeOf(m.WorkloadError))
+		return
+	}
+	if m.WorkloadError == nil {
 		return
 	}
 	e := m.WorkloadError

@@ -20,6 +20,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -215,12 +216,20 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 		rel.bindDeclaration(d, r)
 	}
 	if err := d.Check(rel, opt, r); err != nil {
+		// A release whose own names already fail (a renamed column) is at
+		// fault, not the original that lacks the renamed column.
+		for _, l := range r.Lines {
+			if !l.OK && opt.Original != nil {
+				r.Add(false, "original", "the original cannot be compared with this release: %v", err)
+				return nil
+			}
+		}
 		return err
 	}
 	if d.View != nil && !opt.SkipRisk {
 		rel.bindRisk(d.View, r)
 	}
-	rel.bindChecks(r)
+	rel.bindChecks(r, opt)
 	return nil
 }
 
@@ -262,6 +271,9 @@ func (rel *Release) bindRisk(view Viewer, r *Report) {
 			continue
 		}
 		r.Claim("risk."+f.Name, f.Value, w.Value)
+		if !f.OK {
+			r.Add(false, "claim risk."+f.Name, "the manifest marks a figure with no limit as failing")
+		}
 		if f.Help != w.Help || f.Limit != w.Limit {
 			r.Add(false, "claim risk."+f.Name, "the manifest words the figure %q (limit %q), the files give %q (limit %q)", clipText(f.Help), f.Limit, clipText(w.Help), w.Limit)
 		}
@@ -316,9 +328,28 @@ func (rel *Release) bindDeclaration(d Declared, r *Report) {
 }
 
 // momentLines name the checks whose text depends on the moment they ran
-// (export checks the files before report.md is added): only their
-// outcome is compared.
-var momentLines = map[string]bool{"files": true, "contents": true, "report": true, "claims": true, "declaration": true, "faithful": true}
+// (export checks the files before report.md is added, and with the
+// input): their outcome is compared, and their text where it can be
+// stated again (exportText).
+var momentLines = map[string]bool{"files": true, "contents": true, "report": true, "faithful": true}
+
+// exportText is what a moment line read when the export checked the
+// files, before report.md was added ("" where it cannot be said).
+func (rel *Release) exportText(name string) string {
+	switch name {
+	case "files":
+		n := 0
+		for _, f := range rel.Manifest.Files {
+			if f.Name != "report.md" {
+				n++
+			}
+		}
+		return fmt.Sprintf("%d files match their SHA-256", n)
+	case "contents":
+		return "no unlisted files in the release"
+	}
+	return ""
+}
 
 // bindChecks holds the verification lines the manifest states (the
 // export's own check, which report.md repeats) to the lines just
@@ -326,7 +357,7 @@ var momentLines = map[string]bool{"files": true, "contents": true, "report": tru
 // that needs what this check was not given (the original, the audit
 // record) is named as unconfirmed; and verified must say whether every
 // stated line passed.
-func (rel *Release) bindChecks(r *Report) {
+func (rel *Release) bindChecks(r *Report, opt Options) {
 	m := rel.Manifest
 	if len(m.Checks) == 0 {
 		return // written before its verification, or by hand
@@ -347,10 +378,16 @@ func (rel *Release) bindChecks(r *Report) {
 		failing = failing || !ok
 		lines, ran := got[name]
 		switch {
+		case name == "claims" && opt.Original != nil:
+			// With the original more claims are compared than the export's
+			// files-alone line counted: only the outcome.
+			if !ok && allOK(lines) {
+				differ = append(differ, name)
+			}
 		case !ran:
 			unconfirmed = append(unconfirmed, name)
 		case momentLines[name]:
-			if !ok && allOK(lines) {
+			if !ok && allOK(lines) || ok && rel.exportText(name) != "" && text != rel.exportText(name) {
 				differ = append(differ, name)
 			}
 		case hasLine(lines, ok, text):
@@ -616,13 +653,16 @@ func CheckHeader(t *model.Table, want []string) bool {
 // from the files: a difference beyond rounding is a failed line naming
 // the claim, the stated and the recomputed value.
 func (r *Report) Claim(name string, stated, recomputed float64) bool {
-	ok := stated == recomputed || math.Abs(stated-recomputed) <= 1e-6*math.Max(1, math.Abs(recomputed)) ||
+	ok := stated == recomputed || math.Abs(stated-recomputed) <= 1e-9*math.Max(1, math.Abs(recomputed)) ||
 		(math.IsNaN(stated) && math.IsNaN(recomputed))
 	if !ok {
 		r.Add(false, "claim "+name, "the manifest states %s, the files give %s", model.FormatNumber(stated), model.FormatNumber(recomputed))
 	}
 	return ok
 }
+
+// versionForm is the form of privlab's versions.
+var versionForm = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // ClaimCount compares a count the manifest states with the one the files
 // give, exactly (a count has no rounding).
@@ -924,6 +964,22 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 			}
 		}
 	}
+	for _, f := range m.Utility {
+		if !f.OK && f.Limit == "" {
+			r.Add(false, "claim "+f.Name, "the manifest marks a utility figure with no limit as failing")
+		}
+	}
+	for _, f := range m.Files {
+		if !strings.HasSuffix(f.Name, ".csv") && f.Rows != 0 {
+			r.Add(false, "claim files."+f.Name+".rows", "the manifest states %d rows of a file that is not a table", f.Rows)
+		}
+	}
+	if m.Tool != "" && m.Tool != "privlab" || m.Version != "" && !versionForm.MatchString(m.Version) {
+		r.Add(false, "claim tool", "the manifest names the tool %q version %q, not privlab's (a version reads like %s)", m.Tool, m.Version, model.Version)
+	}
+	if m.MissingValues != "" && m.MissingValues != "drop" && m.MissingValues != "category" {
+		r.Add(false, "claim missing_values", "the manifest states the policy %q; privlab's are drop and category", m.MissingValues)
+	}
 	if rc.Limits != nil {
 		for _, f := range m.WorstCases {
 			if want, ok := rc.Limits[f.Name]; !ok {
@@ -937,9 +993,9 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 		n++
 		r.ClaimCount("rows_in", m.RowsIn, opt.Original.Rows)
 	} else {
-		// rows_in and the dropped columns describe the input: only the
-		// original confirms them.
-		later = append(later, "rows_in", "dropped_columns")
+		// rows_in, the dropped columns and the missing-value policy
+		// describe the input: only the original confirms them.
+		later = append(later, "rows_in", "dropped_columns", "missing_values")
 	}
 	r.Claims(before, n, later)
 }

@@ -178,6 +178,8 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		Figures: map[string]float64{worstPresence: maxP, worstAssociation: maxA, utilityName: float64(published) / float64(rl.groups)},
 		Holds:   map[string]bool{worstPresence: holdsP, worstAssociation: holdsA},
 		Later:   map[string]bool{coveredByMany: true, combinedPresence: true},
+		// alpha-presence and beta-association (Theorems 5.1, 5.2).
+		Limits: map[string]string{worstPresence: m.Parameters["alpha"], worstAssociation: m.Parameters["beta"]},
 	}
 	var o *verify.Originals
 	if opt.Original != nil {

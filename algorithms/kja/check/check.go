@@ -264,6 +264,10 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		},
 		Holds: map[string]bool{"smallest box (JT tuples)": kOK, "largest breach probability": kOK},
 		Later: map[string]bool{},
+		// Each box holds k JT tuples, so the breach probability is at most
+		// 1/k (Theorem 2), and none lacks a microdata tuple (Section 4).
+		Limits: map[string]string{"smallest box (JT tuples)": m.Parameters["k"], "largest breach probability": "1/" + m.Parameters["k"],
+			"boxes without a microdata tuple": "0"},
 	}
 	later := []string{"boxes without a microdata tuple", "NCP", "NCP per record and QI", "DM"}
 	if method != refineKA {

@@ -55,13 +55,20 @@ func (p *sweepPane) shortHelp() []key.Binding {
 
 func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
 
-// params are the sweepable parameters: every declared one but the seed.
+// params are the sweepable parameters: every declared one but the seed,
+// and the group size k for a method that declares comparable settings
+// but no k (pipeline.GroupSize: e.g. distribution's mondrian:k).
 func (p *sweepPane) params() []model.ParamSpec {
 	var out []model.ParamSpec
-	for _, par := range p.st.Spec().Params {
+	spec := p.st.Spec()
+	for _, par := range spec.Params {
 		if par.Kind != model.ParamSeed {
 			out = append(out, par)
 		}
+	}
+	if _, reads := spec.Param(pipeline.GroupSize); !reads && spec.Compare != nil {
+		out = append(out, model.ParamSpec{Name: pipeline.GroupSize, Kind: model.ParamInt, Min: 2, Sweep: "2..50:8",
+			Help: "group size: the method's comparable settings for k (as the Compare pane uses them)"})
 	}
 	return out
 }

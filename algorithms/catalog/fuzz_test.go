@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -25,25 +26,33 @@ func exampleReleases(tb testing.TB, dir string) []string {
 			p.Params = model.Values{}
 		}
 		p.Params["seed"] = "7"
-		src, err := env.LoadTable(env.WithDefaults(p))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		prep, err := env.Prepare(p, src)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		res, err := pipeline.Run(context.Background(), prep, nil)
-		if err != nil {
-			tb.Fatal(err)
-		}
 		rel := filepath.Join(dir, spec.Name)
-		if _, err := pipeline.Export(prep, res, rel, pipeline.ExportOptions{}); err != nil {
-			tb.Fatal(err)
-		}
+		exportProject(tb, p, rel)
 		out = append(out, rel)
 	}
 	return out
+}
+
+// exportProject loads, prepares, runs and exports a project into out,
+// returning the run's result.
+func exportProject(tb testing.TB, p pipeline.Project, out string) *method.Result {
+	tb.Helper()
+	src, err := env.LoadTable(env.WithDefaults(p))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	prep, err := env.Prepare(p, src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := pipeline.Run(context.Background(), prep, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
+		tb.Fatal(err)
+	}
+	return res
 }
 
 // releaseFiles lists a release's files (manifest.json included), sorted.

@@ -1,8 +1,6 @@
 package catalog_test
 
 import (
-	"context"
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,11 +24,6 @@ import (
 // in one sensitive value and t-closeness, on releases of four methods.
 func TestRiskAgainstBruteForce(t *testing.T) {
 	dir := t.TempDir()
-	d, err := datasets.Lookup("universe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = d
 	if err := datasets.WriteUniverse(filepath.Join(dir, "u"), 300, 5, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -62,22 +55,8 @@ func TestRiskAgainstBruteForce(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.p.Params["seed"] = "11"
-			src, err := env.LoadTable(env.WithDefaults(c.p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			prep, err := env.Prepare(c.p, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := pipeline.Run(context.Background(), prep, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
 			out := filepath.Join(t.TempDir(), "rel")
-			if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
-				t.Fatal(err)
-			}
+			res := exportProject(t, c.p, out)
 			got := figuresOf(t, out)
 			want := bruteForce(c.read(t, out))
 			for key, w := range want {
@@ -238,25 +217,11 @@ func moveMass(p, q []float64, ordered bool) float64 {
 	return cost
 }
 
-func readAll(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
 // readRecordLevel: one row per record, QIs then the sensitive value.
 func readRecordLevel(name string) func(t *testing.T, dir string) []bfRecord {
 	return func(t *testing.T, dir string) []bfRecord {
 		var out []bfRecord
-		for _, r := range readAll(t, filepath.Join(dir, name))[1:] {
+		for _, r := range readCSV(t, filepath.Join(dir, name))[1:] {
 			out = append(out, bfRecord{cells: strings.Join(r[:len(r)-1], "\x00"), belief: map[string]float64{r[len(r)-1]: 1}})
 		}
 		return out
@@ -267,7 +232,7 @@ func readRecordLevel(name string) func(t *testing.T, dir string) []bfRecord {
 func readLossy(t *testing.T, dir string) []bfRecord {
 	bags := map[string]map[string]float64{}
 	sizes := map[string]float64{}
-	for _, r := range readAll(t, filepath.Join(dir, "ss.csv"))[1:] {
+	for _, r := range readCSV(t, filepath.Join(dir, "ss.csv"))[1:] {
 		if bags[r[0]] == nil {
 			bags[r[0]] = map[string]float64{}
 		}
@@ -275,7 +240,7 @@ func readLossy(t *testing.T, dir string) []bfRecord {
 		sizes[r[0]]++
 	}
 	var out []bfRecord
-	for _, r := range readAll(t, filepath.Join(dir, "nss.csv"))[1:] {
+	for _, r := range readCSV(t, filepath.Join(dir, "nss.csv"))[1:] {
 		c := r[len(r)-1]
 		b := map[string]float64{}
 		for v, n := range bags[c] {
@@ -290,7 +255,7 @@ func readLossy(t *testing.T, dir string) []bfRecord {
 func readKJA(t *testing.T, dir string) []bfRecord {
 	bags := map[string]map[string]float64{}
 	sizes := map[string]float64{}
-	for _, r := range readAll(t, filepath.Join(dir, "si.csv"))[1:] {
+	for _, r := range readCSV(t, filepath.Join(dir, "si.csv"))[1:] {
 		if bags[r[0]] == nil {
 			bags[r[0]] = map[string]float64{}
 		}
@@ -298,7 +263,7 @@ func readKJA(t *testing.T, dir string) []bfRecord {
 		sizes[r[0]]++
 	}
 	var out []bfRecord
-	for _, r := range readAll(t, filepath.Join(dir, "jat.csv"))[1:] {
+	for _, r := range readCSV(t, filepath.Join(dir, "jat.csv"))[1:] {
 		b := map[string]float64{}
 		for v, n := range bags[r[1]] {
 			b[v] = n / sizes[r[1]]
@@ -313,14 +278,14 @@ func readKJA(t *testing.T, dir string) []bfRecord {
 // weight over its siblings'), or group_weights.csv's for per-group
 // targets.
 func readDistribution(t *testing.T, dir string) []bfRecord {
-	h := readAll(t, filepath.Join(dir, "hierarchy.csv"))[1:]
+	h := readCSV(t, filepath.Join(dir, "hierarchy.csv"))[1:]
 	weights := map[string]map[string]float64{"": {}}
 	for _, r := range h {
 		w, _ := strconv.ParseFloat(r[4], 64)
 		weights[""][r[0]] = w
 	}
 	if _, err := os.Stat(filepath.Join(dir, "group_weights.csv")); err == nil {
-		for _, r := range readAll(t, filepath.Join(dir, "group_weights.csv"))[1:] {
+		for _, r := range readCSV(t, filepath.Join(dir, "group_weights.csv"))[1:] {
 			if weights[r[0]] == nil {
 				weights[r[0]] = map[string]float64{}
 			}
@@ -367,7 +332,7 @@ func readDistribution(t *testing.T, dir string) []bfRecord {
 	}
 	cache := map[string]map[string]float64{}
 	var out []bfRecord
-	for _, r := range readAll(t, filepath.Join(dir, "qi.csv"))[1:] {
+	for _, r := range readCSV(t, filepath.Join(dir, "qi.csv"))[1:] {
 		if cache[r[0]] == nil {
 			cache[r[0]] = target(r[0])
 		}

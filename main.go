@@ -475,7 +475,7 @@ func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 		return errPrivacy{"check failed: " + rep.Err().Error()}
 	}
 	if len(rep.Unproven) > 0 {
-		return errUnconfirmed{fmt.Sprintf("no check failed, but %d privacy guarantees could not be confirmed from the inputs given (the UNCONFIRMED lines name the file that confirms each)", len(rep.Unproven))}
+		return errUnconfirmed{fmt.Sprintf("no check failed, but %d privacy guarantee(s) could not be confirmed from the inputs given (exit 3; each UNCONFIRMED line names the file that confirms it)", len(rep.Unproven))}
 	}
 	fmt.Fprintf(w, "release %s passes every check\n", a.Positional[0])
 	return nil

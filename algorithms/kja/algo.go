@@ -395,8 +395,11 @@ func plain(ctx context.Context, t *jt, alg kAlgorithm, k int) ([]outBox, int, er
 
 // direct is KJA's Direct methodology (Section 4): kAlgorithm on the whole
 // JT; the groups without an MT tuple are discarded and the rest replaced
-// by their MBBs. Each box is its own sensitive group (SPEC 3.2: Direct has
-// no first-round k-anonymous groups to share a sensitive group).
+// by their MBBs. Direct has no first-round k-anonymous grouping of MT, so
+// its boxes are merged into sensitive groups of at least k MT tuples
+// (groupBoxes): Section 3.2 takes SI from a k-anonymous grouping of MT, so
+// that attribute disclosure is k-anonymity's, and a box of one MT tuple
+// with a group of its own would publish that person's sensitive value.
 func direct(ctx context.Context, t *jt, alg kAlgorithm, k int) ([]outBox, int, error) {
 	groups, err := alg(ctx, t, allTuples(t.n), k, t.hasMT)
 	if err != nil {
@@ -405,10 +408,95 @@ func direct(ctx context.Context, t *jt, alg kAlgorithm, k int) ([]outBox, int, e
 	var out []outBox
 	for _, g := range groups {
 		if t.hasMT(g) {
-			out = append(out, t.newBox(g, len(out)))
+			out = append(out, t.newBox(g, 0))
 		}
 	}
-	return out, len(out), nil
+	return out, t.groupBoxes(out, k), nil
+}
+
+// groupBoxes sets the sensitive group of every box and returns how many
+// there are: Mondrian over the boxes, each box whole. A set of boxes is
+// cut in two along the axis on which its boxes' centres spread widest
+// (normalised), at the cut in centre order closest to half its MT tuples
+// that leaves at least k MT tuples on each side (the next widest axis
+// when none does), until no cut is allowed; each part left is a sensitive
+// group. Every group so holds at least k MT tuples (all of MT does: k <=
+// |MT|), and its boxes are neighbours, as a Mondrian group's tuples are.
+func (t *jt) groupBoxes(boxes []outBox, k int) int {
+	sgs := 0
+	var split func(ix []int)
+	split = func(ix []int) {
+		if cut := t.boxCut(boxes, ix, k); cut > 0 {
+			split(ix[:cut])
+			split(ix[cut:])
+			return
+		}
+		for _, i := range ix {
+			boxes[i].sg = sgs
+		}
+		sgs++
+	}
+	if len(boxes) > 0 {
+		split(allInts(len(boxes)))
+	}
+	return sgs
+}
+
+// boxCut orders ix along the first axis (by decreasing normalised spread
+// of the boxes' centres) that allows a cut and returns the cut's position
+// (0: no axis allows one). Ties keep box order, so the grouping is
+// deterministic.
+func (t *jt) boxCut(boxes []outBox, ix []int, k int) int {
+	total := 0
+	for _, i := range ix {
+		total += boxes[i].mt
+	}
+	if total < 2*k || len(ix) < 2 {
+		return 0
+	}
+	centre := func(i, a int) float64 { return boxes[i].b.lo[a] + boxes[i].b.hi[a] }
+	axes := allInts(t.d)
+	spread := make([]float64, t.d)
+	for a := range axes {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, i := range ix {
+			lo, hi = math.Min(lo, centre(i, a)), math.Max(hi, centre(i, a))
+		}
+		spread[a] = (hi - lo) * t.sc[a]
+	}
+	sort.SliceStable(axes, func(x, y int) bool { return spread[axes[x]] > spread[axes[y]] })
+	for _, a := range axes {
+		sort.SliceStable(ix, func(x, y int) bool {
+			cx, cy := centre(ix[x], a), centre(ix[y], a)
+			return cx < cy || cx == cy && ix[x] < ix[y]
+		})
+		best, bestGap, left := 0, math.MaxInt, 0
+		for j := 0; j < len(ix)-1; j++ {
+			left += boxes[ix[j]].mt
+			if gap := abs(2*left - total); left >= k && total-left >= k && gap < bestGap {
+				best, bestGap = j+1, gap
+			}
+		}
+		if best > 0 {
+			return best
+		}
+	}
+	return 0
+}
+
+func allInts(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // refinement is KJA's Refinement methodology (Section 4): kAlgorithm on MT,

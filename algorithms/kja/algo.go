@@ -255,7 +255,15 @@ func (td *tdRun) split(rows []int32) []*tdGroup {
 func ncp(g *tdGroup) float64 { return float64(len(g.rows)) * g.per }
 
 // merge joins every group of fewer than k tuples with the group of the
-// list whose merge raises NCP least (the smallest undersized group first).
+// list whose merge raises NCP least (the smallest undersized group first),
+// keeping every group below 2k tuples: when the merge would reach 2k, the
+// undersized group borrows instead the k - |u| tuples of that group that
+// grow its box least, one at a time, which leaves the lender at least k
+// (it held at least 2k - |u|). Groups come out of split with at most k
+// tuples and out of merge with k..2k-1, so TopDown's groups hold k..2k-1
+// tuples (Xu et al.'s post-processing merges or borrows from neighbours;
+// Sacharidis et al., Section 2.2: "undersized groups are merged with
+// neighboring ones").
 func (td *tdRun) merge(groups []*tdGroup) []*tdGroup {
 	for len(groups) > 1 && td.err == nil {
 		u := -1
@@ -284,17 +292,41 @@ func (td *tdRun) merge(groups []*tdGroup) []*tdGroup {
 			}
 		}
 		w := groups[best]
-		for a := range w.lo {
-			w.lo[a], w.hi[a] = math.Min(w.lo[a], gu.lo[a]), math.Max(w.hi[a], gu.hi[a])
+		if len(w.rows)+len(gu.rows) >= 2*td.k {
+			td.borrow(gu, w)
+			continue
 		}
-		w.rows = append(w.rows, gu.rows...)
-		w.per = 0
-		for a := range w.lo {
-			w.per += (w.hi[a] - w.lo[a]) * td.t.sc[a]
+		for _, r := range gu.rows {
+			p := td.point(r)
+			td.add(w, r, p, td.grow(w, p))
 		}
 		groups = append(groups[:u], groups[u+1:]...)
 	}
 	return groups
+}
+
+// borrow moves to u, one at a time, the tuple of w that grows u's box
+// least, until u holds k tuples, and recomputes w's box.
+func (td *tdRun) borrow(u, w *tdGroup) {
+	for len(u.rows) < td.k {
+		td.cancelled()
+		best, bestGrow := -1, math.Inf(1)
+		for j, r := range w.rows {
+			if g := td.grow(u, td.point(r)); g < bestGrow {
+				best, bestGrow = j, g
+			}
+		}
+		r := w.rows[best]
+		td.add(u, r, td.point(r), bestGrow)
+		w.rows[best] = w.rows[len(w.rows)-1]
+		w.rows = w.rows[:len(w.rows)-1]
+	}
+	rest := td.newGroup(w.rows[0], len(w.rows))
+	for _, r := range w.rows[1:] {
+		p := td.point(r)
+		td.add(rest, r, p, td.grow(rest, p))
+	}
+	*w = *rest
 }
 
 // trim drops the external tuples of a group that only enlarge its box

@@ -119,7 +119,8 @@ func (Method) Spec() method.Spec {
 		Charts:      "Boxes",
 		ChartParams: []string{paramK, paramSplit},
 		Certifies: "every published box holds at least k JT tuples and at least one microdata tuple, and every JT tuple is a distinct person " +
-			"(a public row joins the microdata on the identifier, --id; one no identifier joins that equals a microdata tuple on every QI is counted as that person), " +
+			"(a public row joins the microdata on the identifier, --id; one no identifier joins that equals a microdata tuple on every QI is counted as that person, " +
+			"so without --id a person whose QI values differ between the tables could count twice), " +
 			"so a victim's breach probability is at most 1/k whatever public database the attacker has (Theorem 2), which check confirms only " +
 			"with --original and --public (it exits 3 without them); every sensitive group holds at least k microdata tuples (Section 3.2: under Direct, " +
 			"neighbouring boxes merged), and si.csv holds exactly the microdata's sensitive values; it does not hide sensitive values from " +
@@ -379,7 +380,8 @@ func (r *run) notes() []string {
 		} else {
 			out = append(out, fmt.Sprintf("no identifier joins the tables, so a public row equal to a microdata tuple on every QI may be that person: "+
 				"%d such rows (at each QI point at most as many as it has microdata tuples) are counted as the microdata person, not as another JT tuple, "+
-				"and the other %d public rows as other individuals; every JT tuple is then a distinct person whoever PD holds (--id COL joins on an identifier instead)",
+				"and the other %d public rows as other individuals; every JT tuple is then a distinct person whoever PD holds, if a person in both tables has the same QI values in each "+
+				"(--id COL joins on an identifier instead)",
 				t.qiPaired, len(t.pd)))
 		}
 		if t.unknown > 0 {

@@ -384,6 +384,7 @@ func TestCheckWithRawPublicTable(t *testing.T) {
 // microdata tuples (Sacharidis et al., Section 3.2; issue 18.1: Direct's
 // groups too) catches it.
 func TestSensitiveGroupsHoldK(t *testing.T) {
+	t.Parallel()
 	mtPath, pdPath := universe(t)
 	for _, variant := range []string{"mondrian-refine", "mondrian-direct", "topdown-direct"} {
 		dir, prep := export(t, mtPath, pdPath, variant)
@@ -654,6 +655,7 @@ func kjaChecks(t *testing.T, what, dir string, prep *pipeline.Prepared, fail str
 // everything restated, is never confirmed: without the public table k is
 // unconfirmed (exit 3), with it the recount finds rows no JT tuple can be.
 func TestPaddedBoxesFail(t *testing.T) {
+	t.Parallel()
 	mtPath, pdPath := universe(t)
 	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", []string{"id"}, "2")
 	bad := copyRelease(t, dir)
@@ -679,6 +681,7 @@ func TestPaddedBoxesFail(t *testing.T) {
 // it (the moved rows lie outside their new boxes, or the recount finds
 // them in none).
 func TestMovedPublicRowsFail(t *testing.T) {
+	t.Parallel()
 	mtPath, pdPath := universe(t)
 	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", []string{"id"}, "10")
 	audit, err := model.ReadAudit(model.AuditPath(dir))
@@ -739,6 +742,7 @@ func TestMovedPublicRowsFail(t *testing.T) {
 // paired with a microdata tuple of the box (the same person, maybe) could
 // be, fails the recount.
 func TestUnjoinedPublicRecount(t *testing.T) {
+	t.Parallel()
 	mtPath, pdPath := universe(t)
 	b, _ := os.ReadFile(pdPath)
 	os.WriteFile(pdPath, []byte(strings.Replace(string(b), "id,", "pid,", 1)), 0o644)

@@ -14,7 +14,8 @@
 //	privlab inspect FILE|dataset:NAME   column profile
 //
 // Exit codes: 0 success; 1 a privacy requirement not met or a check
-// failed; 2 usage or input error. Errors go to stderr as
+// failed; 2 usage or input error; 3 (check) no check failed, but a
+// privacy guarantee could not be confirmed from the inputs given. Errors go to stderr as
 // "privlab: FILE:LINE: message", never as a stack trace.
 package main
 
@@ -43,6 +44,9 @@ const (
 	exitOK      = 0
 	exitPrivacy = 1
 	exitUsage   = 2
+	// exitUnconfirmed: check found no failure, but a privacy guarantee
+	// could not be confirmed from the inputs given (verify.Report.Unproven).
+	exitUnconfirmed = 3
 )
 
 func main() {
@@ -116,7 +120,8 @@ usage:
   privlab project.json             open the workbench on a saved project (also --config project.json)
                                    (the workbench takes the run flags too: privlab dataset:census --rows 45000)
   privlab run    [flags] --out DIR anonymize and write a release directory
-  privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation)
+  privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation,
+                                   3 when a privacy guarantee needs a file not given)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
   privlab eval   [flags]           random query workload, the risk figures every release gets, and the method's study
@@ -141,7 +146,9 @@ common flags:
 queries:  COUNT(*) | SUM(sa) | AVG(sa) | MIN(sa) | MAX(sa) [WHERE pred {AND pred}]
           pred: col = v | != | < | <= | > | >= | col BETWEEN a AND b | col IN (v1, v2)
 
-exit codes: 0 ok, 1 privacy requirement not met / check failed, 2 usage or input error
+exit codes: 0 ok, 1 privacy requirement not met / check failed, 2 usage or input error,
+            3 (check) no check failed, but a privacy guarantee could not be confirmed from the
+            inputs given; pass the named file
 `)
 	pipeline.MethodHelp(w)
 }
@@ -167,11 +174,22 @@ type errPrivacy struct{ msg string }
 
 func (e errPrivacy) Error() string { return e.msg }
 
+// errUnconfirmed marks a check that found no failure but could not
+// confirm a privacy guarantee (exit 3); its details were printed.
+type errUnconfirmed struct{ msg string }
+
+func (e errUnconfirmed) Error() string { return e.msg }
+
 func fail(stderr io.Writer, err error) int {
 	var ep errPrivacy
 	if errors.As(err, &ep) {
 		fmt.Fprintf(stderr, "privlab: %s\n", ep.msg)
 		return exitPrivacy
+	}
+	var eu errUnconfirmed
+	if errors.As(err, &eu) {
+		fmt.Fprintf(stderr, "privlab: %s\n", eu.msg)
+		return exitUnconfirmed
 	}
 	var ve *model.VerifyError
 	if errors.As(err, &ve) {
@@ -450,8 +468,14 @@ func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 	for _, l := range rep.Strings() {
 		fmt.Fprintln(w, l)
 	}
+	for _, u := range rep.Unproven {
+		fmt.Fprintf(w, "UNCONFIRMED %s\n", u)
+	}
 	if !rep.OK() {
 		return errPrivacy{"check failed: " + rep.Err().Error()}
+	}
+	if len(rep.Unproven) > 0 {
+		return errUnconfirmed{fmt.Sprintf("no check failed, but %d privacy guarantee(s) could not be confirmed from the inputs given (exit 3; each UNCONFIRMED line names the file that confirms it)", len(rep.Unproven))}
 	}
 	fmt.Fprintf(w, "release %s passes every check\n", a.Positional[0])
 	return nil

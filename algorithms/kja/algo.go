@@ -255,7 +255,15 @@ func (td *tdRun) split(rows []int32) []*tdGroup {
 func ncp(g *tdGroup) float64 { return float64(len(g.rows)) * g.per }
 
 // merge joins every group of fewer than k tuples with the group of the
-// list whose merge raises NCP least (the smallest undersized group first).
+// list whose merge raises NCP least (the smallest undersized group first),
+// keeping every group below 2k tuples: when the merge would reach 2k, the
+// undersized group borrows instead the k - |u| tuples of that group that
+// grow its box least, one at a time, which leaves the lender at least k
+// (it held at least 2k - |u|). Groups come out of split with at most k
+// tuples and out of merge with k..2k-1, so TopDown's groups hold k..2k-1
+// tuples (Xu et al.'s post-processing merges or borrows from neighbours;
+// Sacharidis et al., Section 2.2: "undersized groups are merged with
+// neighboring ones").
 func (td *tdRun) merge(groups []*tdGroup) []*tdGroup {
 	for len(groups) > 1 && td.err == nil {
 		u := -1
@@ -284,17 +292,41 @@ func (td *tdRun) merge(groups []*tdGroup) []*tdGroup {
 			}
 		}
 		w := groups[best]
-		for a := range w.lo {
-			w.lo[a], w.hi[a] = math.Min(w.lo[a], gu.lo[a]), math.Max(w.hi[a], gu.hi[a])
+		if len(w.rows)+len(gu.rows) >= 2*td.k {
+			td.borrow(gu, w)
+			continue
 		}
-		w.rows = append(w.rows, gu.rows...)
-		w.per = 0
-		for a := range w.lo {
-			w.per += (w.hi[a] - w.lo[a]) * td.t.sc[a]
+		for _, r := range gu.rows {
+			p := td.point(r)
+			td.add(w, r, p, td.grow(w, p))
 		}
 		groups = append(groups[:u], groups[u+1:]...)
 	}
 	return groups
+}
+
+// borrow moves to u, one at a time, the tuple of w that grows u's box
+// least, until u holds k tuples, and recomputes w's box.
+func (td *tdRun) borrow(u, w *tdGroup) {
+	for len(u.rows) < td.k {
+		td.cancelled()
+		best, bestGrow := -1, math.Inf(1)
+		for j, r := range w.rows {
+			if g := td.grow(u, td.point(r)); g < bestGrow {
+				best, bestGrow = j, g
+			}
+		}
+		r := w.rows[best]
+		td.add(u, r, td.point(r), bestGrow)
+		w.rows[best] = w.rows[len(w.rows)-1]
+		w.rows = w.rows[:len(w.rows)-1]
+	}
+	rest := td.newGroup(w.rows[0], len(w.rows))
+	for _, r := range w.rows[1:] {
+		p := td.point(r)
+		td.add(rest, r, p, td.grow(rest, p))
+	}
+	*w = *rest
 }
 
 // trim drops the external tuples of a group that only enlarge its box
@@ -395,8 +427,11 @@ func plain(ctx context.Context, t *jt, alg kAlgorithm, k int) ([]outBox, int, er
 
 // direct is KJA's Direct methodology (Section 4): kAlgorithm on the whole
 // JT; the groups without an MT tuple are discarded and the rest replaced
-// by their MBBs. Each box is its own sensitive group (SPEC 3.2: Direct has
-// no first-round k-anonymous groups to share a sensitive group).
+// by their MBBs. Direct has no first-round k-anonymous grouping of MT, so
+// its boxes are merged into sensitive groups of at least k MT tuples
+// (groupBoxes): Section 3.2 takes SI from a k-anonymous grouping of MT, so
+// that attribute disclosure is k-anonymity's, and a box of one MT tuple
+// with a group of its own would publish that person's sensitive value.
 func direct(ctx context.Context, t *jt, alg kAlgorithm, k int) ([]outBox, int, error) {
 	groups, err := alg(ctx, t, allTuples(t.n), k, t.hasMT)
 	if err != nil {
@@ -405,10 +440,95 @@ func direct(ctx context.Context, t *jt, alg kAlgorithm, k int) ([]outBox, int, e
 	var out []outBox
 	for _, g := range groups {
 		if t.hasMT(g) {
-			out = append(out, t.newBox(g, len(out)))
+			out = append(out, t.newBox(g, 0))
 		}
 	}
-	return out, len(out), nil
+	return out, t.groupBoxes(out, k), nil
+}
+
+// groupBoxes sets the sensitive group of every box and returns how many
+// there are: Mondrian over the boxes, each box whole. A set of boxes is
+// cut in two along the axis on which its boxes' centres spread widest
+// (normalised), at the cut in centre order closest to half its MT tuples
+// that leaves at least k MT tuples on each side (the next widest axis
+// when none does), until no cut is allowed; each part left is a sensitive
+// group. Every group so holds at least k MT tuples (all of MT does: k <=
+// |MT|), and its boxes are neighbours, as a Mondrian group's tuples are.
+func (t *jt) groupBoxes(boxes []outBox, k int) int {
+	sgs := 0
+	var split func(ix []int)
+	split = func(ix []int) {
+		if cut := t.boxCut(boxes, ix, k); cut > 0 {
+			split(ix[:cut])
+			split(ix[cut:])
+			return
+		}
+		for _, i := range ix {
+			boxes[i].sg = sgs
+		}
+		sgs++
+	}
+	if len(boxes) > 0 {
+		split(allInts(len(boxes)))
+	}
+	return sgs
+}
+
+// boxCut orders ix along the first axis (by decreasing normalised spread
+// of the boxes' centres) that allows a cut and returns the cut's position
+// (0: no axis allows one). Ties keep box order, so the grouping is
+// deterministic.
+func (t *jt) boxCut(boxes []outBox, ix []int, k int) int {
+	total := 0
+	for _, i := range ix {
+		total += boxes[i].mt
+	}
+	if total < 2*k || len(ix) < 2 {
+		return 0
+	}
+	centre := func(i, a int) float64 { return boxes[i].b.lo[a] + boxes[i].b.hi[a] }
+	axes := allInts(t.d)
+	spread := make([]float64, t.d)
+	for a := range axes {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, i := range ix {
+			lo, hi = math.Min(lo, centre(i, a)), math.Max(hi, centre(i, a))
+		}
+		spread[a] = (hi - lo) * t.sc[a]
+	}
+	sort.SliceStable(axes, func(x, y int) bool { return spread[axes[x]] > spread[axes[y]] })
+	for _, a := range axes {
+		sort.SliceStable(ix, func(x, y int) bool {
+			cx, cy := centre(ix[x], a), centre(ix[y], a)
+			return cx < cy || cx == cy && ix[x] < ix[y]
+		})
+		best, bestGap, left := 0, math.MaxInt, 0
+		for j := 0; j < len(ix)-1; j++ {
+			left += boxes[ix[j]].mt
+			if gap := abs(2*left - total); left >= k && total-left >= k && gap < bestGap {
+				best, bestGap = j+1, gap
+			}
+		}
+		if best > 0 {
+			return best
+		}
+	}
+	return 0
+}
+
+func allInts(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // refinement is KJA's Refinement methodology (Section 4): kAlgorithm on MT,

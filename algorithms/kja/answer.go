@@ -35,9 +35,9 @@ type saCount struct {
 // volume (values spread uniformly inside it; categorical QIs count the
 // values of their range in hierarchy order) holds f of its MT tuples; the
 // MT tuples of a box are those of its sensitive group, shared among the
-// group's boxes (under Direct and plain k-anonymity a box is its own
-// group, so its count is exact); and they carry the group's sensitive
-// values in proportion.
+// group's boxes (under plain k-anonymity a box is its own group, so its
+// count is exact; Direct's groups merge boxes, issue 18.1); and they carry
+// the group's sensitive values in proportion.
 //
 // Sharing: the paper assumes the group's MT tuples "equally distributed"
 // among its boxes. Every box holds at least one MT tuple (Section 4), so
@@ -324,6 +324,16 @@ type Details struct {
 	PublicRows      int    `json:"public_rows"`
 	SmallestBox     int    `json:"smallest_box"`
 	SmallestGroup   int    `json:"smallest_sensitive_group"`
+	// Grouping is how the sensitive groups are formed, each of at least k
+	// MT tuples (Section 3.2): "box" (plain k-anonymity: a group is a
+	// box), "first-round" (Refinement: a k-anonymous group of MT's first
+	// round), "merged-boxes" (Direct: neighbouring boxes merged by
+	// Mondrian over the boxes, see groupBoxes).
+	Grouping string `json:"sensitive_grouping"`
+	// QIPaired counts the public rows no identifier joined that equal a
+	// microdata tuple on every QI and are counted as that person, not as
+	// another JT tuple (pairByQIs); 0 for the plain variants.
+	QIPaired int `json:"qi_paired"`
 }
 
 // DomainEntry is one QI of Details.Domain.

@@ -270,3 +270,82 @@ func TestTopDownSeedsAndGroups(t *testing.T) {
 		}
 	}
 }
+
+// cloud is a jt of n random points on d axes of width values each (small
+// widths force ties), every point an MT tuple, normalised by the domain.
+func cloud(rng *model.Rand, n, d, width int) *jt {
+	t := &jt{d: d, mt: n, n: n, sc: make([]float64, d), axes: make([]axis, d), rank: make([][]int32, d), val: make([][]float64, d)}
+	for i := 0; i < n*d; i++ {
+		t.x = append(t.x, float64(rng.Intn(width)))
+	}
+	for a := 0; a < d; a++ {
+		t.axes[a] = axis{name: fmt.Sprintf("q%d", a), numeric: true, lo: 0, hi: float64(width - 1)}
+		t.sc[a] = t.axes[a].scale()
+		vals := make([]float64, width)
+		for v := range vals {
+			vals[v] = float64(v)
+		}
+		t.val[a] = vals
+		t.rank[a] = make([]int32, n)
+		for i := 0; i < n; i++ {
+			t.rank[a][i] = int32(t.x[i*d+a])
+		}
+	}
+	t.compact()
+	return t
+}
+
+// checkTopDownGroups asserts TopDown's grouping (Xu et al., as Sacharidis
+// et al., Section 2.2, describe it): every tuple in exactly one group, every
+// group of k..2k-1 tuples, or more only when all its tuples share their QI
+// values (a split cannot part equal tuples' box, so merging them is free).
+func checkTopDownGroups(t *testing.T, what string, pt *jt, groups [][]int32, k int) {
+	t.Helper()
+	seen := make([]int, pt.n)
+	for _, g := range groups {
+		for _, i := range g {
+			seen[i]++
+		}
+		if len(g) < k && len(groups) > 1 || len(g) >= 2*k && pt.perimeter(pt.mbb(g)) > 0 {
+			t.Fatalf("%s: a group of %d tuples (k = %d) over a box of perimeter %v", what, len(g), k, pt.perimeter(pt.mbb(g)))
+		}
+	}
+	for i, n := range seen {
+		if n != 1 {
+			t.Fatalf("%s: tuple %d is in %d groups", what, i, n)
+		}
+	}
+}
+
+// TestTopDownGroupsBelow2k (issue 18.4): TopDown's groups hold fewer than
+// 2k tuples except where every tuple of the group has the same QI values:
+// seven points and k = 3, which the old merge returned as one group of 7
+// for seeds 1 and 5, and random small inputs with many seeds, d = 1..4 and
+// small domains (ties).
+func TestTopDownGroupsBelow2k(t *testing.T) {
+	seven := map[string][2]float64{"A": {4, 9}, "B": {7, 3}, "C": {8, 9}, "D": {2, 3}, "E": {3, 8}, "F": {6, 7}, "G": {6, 5}}
+	pt, _ := plane(seven, nil)
+	pt.sc = []float64{1.0 / 6, 1.0 / 6} // the domain: 2..8 by 3..9
+	for seed := uint64(1); seed <= 20; seed++ {
+		groups, err := topDown(seed)(context.Background(), pt, allTuples(pt.n), 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(groups) != 2 {
+			t.Fatalf("seed %d: %d groups of the seven points, want 2 (3 and 4 tuples)", seed, len(groups))
+		}
+		checkTopDownGroups(t, fmt.Sprintf("seven points, seed %d", seed), pt, groups, 3)
+	}
+	rng := model.NewRand(7)
+	for trial := 0; trial < 300; trial++ {
+		n, d := 2+rng.Intn(120), 1+rng.Intn(4)
+		k := 2 + rng.Intn(min(12, n-1))
+		pt := cloud(rng, n, d, 2+rng.Intn(12))
+		seed := uint64(trial + 1)
+		groups, err := topDown(seed)(context.Background(), pt, allTuples(pt.n), k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTopDownGroups(t, fmt.Sprintf("trial %d (n %d, d %d, k %d, seed %d)", trial, n, d, k, seed), pt, groups, k)
+	}
+}

@@ -93,28 +93,6 @@ func commonValues(a, b *model.Table, name string) int {
 	return len(seen)
 }
 
-// sharedQITuples counts MT rows whose QI values some PD row has too.
-func sharedQITuples(mt, pd *model.Table, qis []string) int {
-	key := func(t *model.Table, r int) string {
-		var parts []string
-		for _, q := range qis {
-			parts = append(parts, t.Column(q).Value(r))
-		}
-		return strings.Join(parts, "|")
-	}
-	inPD := map[string]bool{}
-	for r := 0; r < pd.Rows; r++ {
-		inPD[key(pd, r)] = true
-	}
-	n := 0
-	for r := 0; r < mt.Rows; r++ {
-		if inPD[key(mt, r)] {
-			n++
-		}
-	}
-	return n
-}
-
 // TestSharedIdentifierWithoutIDIsRefused: PD holds MT's 600 people with
 // their ids; without --id every KJA variant refuses, naming the column,
 // its common values and the fix, while the plain baselines (which count
@@ -164,29 +142,29 @@ func TestIdentifierMissingFromPublicIsRefused(t *testing.T) {
 	}
 }
 
-// TestUnjoinedPublicWarns: a PD holding MT's people under another id
-// column cannot be joined; the share of MT tuples whose QI tuple PD holds
-// too (counted here from the raw tables) raises a warning from 50% on. PD
-// of other people only shares few QI tuples, and a column both tables
-// hold that many people share (rent, sex) is no identifier: no refusal,
-// no warning.
-func TestUnjoinedPublicWarns(t *testing.T) {
+// TestUnjoinedPublicPairs: a PD joined on no identifier, holding MT's
+// people under another id column or other people only: the KJA variants
+// pair sum over QI points of min(mt_v, pd_v) public rows with microdata
+// tuples (counted here from the raw tables) and say so in a note, with no
+// warning (no person counts twice); a column both tables hold that many
+// people share (rent, sex) is no identifier: no refusal. The plain
+// baselines read PD for the domain only and pair nothing.
+func TestUnjoinedPublicPairs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		edit func([]string, map[string]bool) []string
-		warn bool
 	}{
-		{"same people, id renamed", renameID, true},
-		{"other people", othersOnly, false},
+		{"same people, id renamed", renameID},
+		{"other people", othersOnly},
 	} {
 		mt, pd := universeFiles(t, tc.edit)
 		if tc.name == "other people" && commonValues(mt, pd, "id") != 0 {
 			t.Fatalf("%s: PD shares ids with MT", tc.name)
 		}
 		in := testInput(mt, pd, joinQIs, "occupation", nil)
-		shared := sharedQITuples(mt, pd, joinQIs)
-		if got := shared*2 >= mt.Rows; got != tc.warn {
-			t.Fatalf("%s: %d of %d MT tuples shared: the case does not test what it says", tc.name, shared, mt.Rows)
+		want := pairedRows(mt, pd, joinQIs)
+		if (want >= mt.Rows) != (tc.name == "same people, id renamed") {
+			t.Fatalf("%s: %d rows pair: the case does not test what it says", tc.name, want)
 		}
 		for _, v := range []string{MondrianDirect, TopDownRefine, MondrianPlain} {
 			r, err := runOn(in, v, 20)
@@ -197,16 +175,38 @@ func TestUnjoinedPublicWarns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := tc.warn && v != MondrianPlain
-			if want {
-				if r.t.qiShared != shared || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], fmt.Sprintf("%d of the %d microdata tuples", shared, mt.Rows)) {
-					t.Fatalf("%s, %s: counted %d, warnings %q; want %d shared and one warning", tc.name, v, r.t.qiShared, res.Warnings, shared)
-				}
-			} else if len(res.Warnings) != 0 {
-				t.Fatalf("%s, %s: warnings %q", tc.name, v, res.Warnings)
+			if v == MondrianPlain {
+				want = 0
+			}
+			note := fmt.Sprintf("%d such rows", want)
+			if r.t.qiPaired != want || len(res.Warnings) != 0 || v != MondrianPlain && !strings.Contains(strings.Join(res.Notes, "\n"), note) {
+				t.Fatalf("%s, %s: paired %d, warnings %q, notes %q; want %d paired, no warning", tc.name, v, r.t.qiPaired, res.Warnings, res.Notes, want)
 			}
 		}
 	}
+}
+
+// pairedRows is sum over QI points v of min(mt_v, pd_v).
+func pairedRows(mt, pd *model.Table, qis []string) int {
+	key := func(tab *model.Table, r int) string {
+		var parts []string
+		for _, q := range qis {
+			parts = append(parts, tab.Column(q).Value(r))
+		}
+		return strings.Join(parts, "|")
+	}
+	mtAt, pdAt := map[string]int{}, map[string]int{}
+	for r := 0; r < mt.Rows; r++ {
+		mtAt[key(mt, r)]++
+	}
+	for r := 0; r < pd.Rows; r++ {
+		pdAt[key(pd, r)]++
+	}
+	n := 0
+	for v, c := range pdAt {
+		n += min(c, mtAt[v])
+	}
+	return n
 }
 
 // TestNCPNormalisedByJTInEveryVariant: with a public table every variant,
@@ -285,6 +285,69 @@ func TestNCPNormalisedByJTInEveryVariant(t *testing.T) {
 		}
 		if want := ncp(b, mtLo, mtHi); math.Abs(b.metrics().NCP-want) > 1e-6*want {
 			t.Fatalf("%s without PD: NCP %v, want %v (MT's extent)", v, b.metrics().NCP, want)
+		}
+	}
+}
+
+// TestUnjoinedPublicCountsPeopleOnce (issue 18.2): PD holds MT's 600
+// people under a column named pid, so no identifier joins the tables, and
+// a PD row equal to an MT tuple on the QIs may be that person. JT pairs
+// each such row with an MT tuple of its QI point (at most min(mt_v, pd_v)
+// at point v) and counts it as that person: its public tuples number
+// |PD| - sum over v of min(mt_v, pd_v), counted here from the raw tables,
+// and, with the true identifiers (MT's id, PD's pid), the JT tuples every
+// KJA variant publishes at a QI point are never more than the distinct
+// people there: each is a distinct person, so a box of k tuples hides a
+// victim among k people (Theorem 2).
+func TestUnjoinedPublicCountsPeopleOnce(t *testing.T) {
+	mt, pd := universeFiles(t, renameID)
+	paired := pairedRows(mt, pd, joinQIs)
+	if paired != mt.Rows {
+		t.Fatalf("PD pairs %d of MT's %d people: the case does not test what it says", paired, mt.Rows)
+	}
+	point := func(tab *model.Table, r int) string {
+		var parts []string
+		for _, q := range joinQIs {
+			parts = append(parts, tab.Column(q).Value(r))
+		}
+		return strings.Join(parts, "|")
+	}
+	people := map[string]map[string]bool{} // QI point -> true identifiers there
+	for _, side := range []struct {
+		tab *model.Table
+		id  string
+	}{{mt, "id"}, {pd, "pid"}} {
+		for r := 0; r < side.tab.Rows; r++ {
+			v := point(side.tab, r)
+			if people[v] == nil {
+				people[v] = map[string]bool{}
+			}
+			people[v][side.tab.Column(side.id).Value(r)] = true
+		}
+	}
+	in := testInput(mt, pd, joinQIs, "occupation", nil)
+	for _, v := range []string{MondrianDirect, MondrianRefine, TopDownDirect, TopDownRefine} {
+		r, err := runOn(in, v, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.t.pd) != pd.Rows-paired {
+			t.Fatalf("%s: JT holds %d public tuples, want %d - %d paired with MT tuples", v, len(r.t.pd), pd.Rows, paired)
+		}
+		published := map[string]int{}
+		for _, b := range r.boxes {
+			for _, tu := range b.tuples {
+				if r.t.isMT(tu) {
+					published[point(mt, int(tu))]++
+				} else {
+					published[point(pd, int(r.t.pd[int(tu)-r.t.mt]))]++
+				}
+			}
+		}
+		for p, n := range published {
+			if n > len(people[p]) {
+				t.Fatalf("%s: %d JT tuples published at QI point %s, where %d people are", v, n, p, len(people[p]))
+			}
 		}
 	}
 }

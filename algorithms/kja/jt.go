@@ -71,10 +71,10 @@ type jt struct {
 	// fixedDomain is set on the study's draws (jt.subset): the domain is
 	// the universe's, for the algorithms as for NCP, in every variant.
 	fixedDomain bool
-	// qiShared counts the MT tuples whose QI tuple some public tuple
-	// also has, when no identifier joined the tables (0 otherwise): a
-	// large share says PD probably holds MT's people (see qiOverlap).
-	qiShared int
+	// qiPaired counts the public rows no identifier joined that equal a
+	// microdata tuple on the QIs and are counted as that person, not as
+	// another JT tuple (see pairByQIs).
+	qiPaired int
 }
 
 func (t *jt) isMT(i int32) bool { return int(i) < t.mt }
@@ -218,95 +218,126 @@ func buildJT(in *method.Input, public *model.Table, use jtUse) (*jt, error) {
 	}
 	d := len(axes)
 	t := &jt{d: d, mt: in.Table.Rows, axes: axes}
-	mtVals := make([][]float64, d)
-	mtCols := make([]*model.Column, d)
+	mt := coded{cols: make([]*model.Column, d), vals: make([][]float64, d)}
 	for a := range axes {
-		mtCols[a] = in.Table.Column(axes[a].name)
-		mtVals[a] = codeValues(mtCols[a], &axes[a])
+		mt.cols[a] = in.Table.Column(axes[a].name)
+		mt.vals[a] = codeValues(mt.cols[a], &axes[a])
 	}
-	var pdCols []*model.Column
-	var pdVals [][]float64
+	var pd coded
 	if public != nil {
-		pdCols = make([]*model.Column, d)
-		pdVals = make([][]float64, d)
+		pd = coded{cols: make([]*model.Column, d), vals: make([][]float64, d)}
 		for a := range axes {
-			pdCols[a] = public.Column(axes[a].name)
-			if pdCols[a] == nil {
+			pd.cols[a] = public.Column(axes[a].name)
+			if pd.cols[a] == nil {
 				return nil, &model.ParamError{Param: "public", Value: public.Name,
 					Reason: fmt.Sprintf("the public table has no quasi-identifier column %q", axes[a].name),
 					Hint:   "PD must hold every QI of the table (Sacharidis et al., Section 3.1)"}
 			}
-			pdVals[a] = codeValues(pdCols[a], &axes[a])
+			pd.vals[a] = codeValues(pd.cols[a], &axes[a])
 		}
-		// The join: identifier columns of both tables.
-		var mtID, pdID []*model.Column
-		for _, id := range in.Roles.IDs {
-			mc, pc := in.Table.Column(id), public.Column(id)
-			if mc != nil && pc != nil {
-				mtID, pdID = append(mtID, mc), append(pdID, pc)
-				t.joinCols = append(t.joinCols, id)
-			}
-		}
-		var mtRowOf map[string]int
-		seen := map[string]bool{}
-		if len(mtID) > 0 {
-			mtRowOf = make(map[string]int, in.Table.Rows)
-			for r := 0; r < in.Table.Rows; r++ {
-				if k := joinKey(mtID, r); k != "" {
-					if _, dup := mtRowOf[k]; !dup {
-						mtRowOf[k] = r
-					}
-				}
-			}
-		}
-	rows:
-		for r := 0; r < public.Rows; r++ {
-			if mtRowOf != nil {
-				k := joinKey(pdID, r)
-				if k != "" {
-					if m, ok := mtRowOf[k]; ok {
-						if !seen[k] {
-							t.joined++
-							for a := range axes {
-								if pc := pdCols[a]; pdVals[a][pc.Codes[r]] != mtVals[a][mtCols[a].Codes[m]] {
-									t.differ++
-									break
-								}
-							}
-						}
-						seen[k] = true
-						continue
-					}
-					if seen[k] {
-						t.duplicates++
-						continue
-					}
-					seen[k] = true
-				}
-			}
-			for a := range axes {
-				code := pdCols[a].Codes[r]
-				if code == model.Missing || math.IsNaN(pdVals[a][code]) {
-					t.unknown++
-					continue rows
-				}
-			}
-			t.pd = append(t.pd, int32(r))
+		t.join(in, public, mt, pd, use)
+	}
+	t.place(mt, pd)
+	t.rankCodes(mt.cols, pd.cols, mt.vals, pd.vals)
+	return t, nil
+}
+
+// coded is a table's QI columns and the axis position of every code.
+type coded struct {
+	cols []*model.Column
+	vals [][]float64
+}
+
+func (c coded) at(a, row int) float64 { return c.vals[a][c.cols[a].Codes[row]] }
+
+// key appends a row's QI point to buf.
+func (c coded) key(row int, buf []byte) []byte { return pointKey(buf, c.vals, c.cols, row) }
+
+// join reads PD's rows into JT (t.pd): a row whose identifier is an MT
+// row's is that MT tuple, a repeated identifier is read once, a row with a
+// value outside an axis is left out; then, when PD's tuples count
+// (pdCounts), the rows no identifier joins are paired on the QIs
+// (pairByQIs).
+func (t *jt) join(in *method.Input, public *model.Table, mt, pd coded, use jtUse) {
+	var mtID, pdID []*model.Column
+	for _, id := range in.Roles.IDs {
+		mc, pc := in.Table.Column(id), public.Column(id)
+		if mc != nil && pc != nil {
+			mtID, pdID = append(mtID, mc), append(pdID, pc)
+			t.joinCols = append(t.joinCols, id)
 		}
 	}
+	var mtRowOf map[string]int
+	if len(mtID) > 0 {
+		mtRowOf = make(map[string]int, in.Table.Rows)
+		for r := 0; r < in.Table.Rows; r++ {
+			if k := joinKey(mtID, r); k != "" {
+				if _, dup := mtRowOf[k]; !dup {
+					mtRowOf[k] = r
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	matched := make([]bool, in.Table.Rows) // MT rows an identifier joined
+	var anon []int                         // t.pd positions of rows no identifier joins
+rows:
+	for r := 0; r < public.Rows; r++ {
+		k := ""
+		if mtRowOf != nil {
+			k = joinKey(pdID, r)
+		}
+		if m, ok := mtRowOf[k]; ok && k != "" {
+			matched[m] = true
+			if !seen[k] {
+				t.joined++
+				for a := range t.axes {
+					if pd.at(a, r) != mt.at(a, m) {
+						t.differ++
+						break
+					}
+				}
+			}
+			seen[k] = true
+			continue
+		}
+		if k != "" && seen[k] {
+			t.duplicates++
+			continue
+		}
+		seen[k] = true
+		for a := range t.axes {
+			if code := pd.cols[a].Codes[r]; code == model.Missing || math.IsNaN(pd.vals[a][code]) {
+				t.unknown++
+				continue rows
+			}
+		}
+		if k == "" {
+			anon = append(anon, len(t.pd))
+		}
+		t.pd = append(t.pd, int32(r))
+	}
+	if use == pdCounts {
+		t.pairByQIs(matched, anon, mt.key, pd.key)
+	}
+}
+
+// place lays out JT's coordinates (MT's rows, then the public tuples) and
+// the numeric axes' extents over them.
+func (t *jt) place(mt, pd coded) {
+	d := t.d
 	t.n = t.mt + len(t.pd)
 	t.x = make([]float64, t.n*d)
-	for a := range axes {
-		c := mtCols[a]
+	for a := range t.axes {
 		for r := 0; r < t.mt; r++ {
-			t.x[r*d+a] = mtVals[a][c.Codes[r]]
+			t.x[r*d+a] = mt.at(a, r)
 		}
 		for j, r := range t.pd {
-			t.x[(t.mt+j)*d+a] = pdVals[a][pdCols[a].Codes[r]]
+			t.x[(t.mt+j)*d+a] = pd.at(a, int(r))
 		}
 	}
 	t.sc = make([]float64, d)
-	for a := range axes {
+	for a := range t.axes {
 		ax := &t.axes[a]
 		if ax.numeric {
 			ax.lo, ax.hi = math.Inf(1), math.Inf(-1)
@@ -320,11 +351,6 @@ func buildJT(in *method.Input, public *model.Table, use jtUse) (*jt, error) {
 		}
 		t.sc[a] = ax.scale()
 	}
-	t.rankCodes(mtCols, pdCols, mtVals, pdVals)
-	if public != nil && use == pdCounts && len(t.joinCols) == 0 {
-		t.qiShared = t.qiOverlap()
-	}
-	return t, nil
 }
 
 // identifierShare is the share of distinct values among a column's
@@ -403,52 +429,57 @@ func presentValues(c *model.Column) map[string]bool {
 	return out
 }
 
-// qiShareWarning is the share of MT tuples with a QI tuple PD also has
-// above which an unjoined PD probably holds MT's people.
-const qiShareWarning = 0.5
+// pointKey appends a row's QI point (its axis positions) to buf.
+func pointKey(buf []byte, vals [][]float64, cols []*model.Column, row int) []byte {
+	for a, c := range cols {
+		v := vals[a][c.Codes[row]]
+		if v == 0 {
+			v = 0 // -0 and 0 are one value
+		}
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+	}
+	return buf
+}
 
-// qiOverlap counts the MT tuples whose exact QI tuple some public tuple
-// of JT also has (the smaller side is hashed, so it costs O(n)).
-func (t *jt) qiOverlap() int {
-	if t.mt == 0 || t.n == t.mt {
-		return 0
+// pairByQIs counts no person twice when no identifier joins a public row
+// (no --id, or the row's identifier is missing): such a row equal to a
+// microdata tuple on every QI may be that person, so, in the worst case,
+// it is. At every QI point v, min(mt_v, pd_v) of these public rows are
+// paired with the point's microdata tuples that no identifier joined and
+// leave JT (the first in row order: rows of one point are
+// indistinguishable), each counted as the microdata person it may be.
+// Every JT tuple left is then a distinct person whoever the public rows
+// are, and a box's size is a count of people (Sacharidis et al., Theorem
+// 2, counts people). anon lists positions in t.pd; t.qiPaired counts the
+// rows dropped.
+func (t *jt) pairByQIs(matched []bool, anon []int, mtPoint, pdPoint func(int, []byte) []byte) {
+	if len(anon) == 0 {
+		return
 	}
-	buf := make([]byte, 0, 8*t.d)
-	key := func(i int) []byte { // reused: m[string(key(i))] does not allocate
-		buf = buf[:0]
-		for _, v := range t.x[i*t.d : i*t.d+t.d] {
-			if v == 0 {
-				v = 0 // -0 and 0 are one value
-			}
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-		}
-		return buf
-	}
-	shared := 0
-	if t.mt <= t.n-t.mt {
-		mtKeys := make(map[string]int, t.mt) // key -> MT tuples not yet matched
-		for i := 0; i < t.mt; i++ {
-			mtKeys[string(key(i))]++
-		}
-		for i := t.mt; i < t.n; i++ {
-			k := key(i)
-			if n := mtKeys[string(k)]; n > 0 {
-				shared += n
-				mtKeys[string(k)] = 0
-			}
-		}
-		return shared
-	}
-	pdKeys := make(map[string]bool, t.n-t.mt)
-	for i := t.mt; i < t.n; i++ {
-		pdKeys[string(key(i))] = true
-	}
-	for i := 0; i < t.mt; i++ {
-		if pdKeys[string(key(i))] {
-			shared++
+	free := map[string]int{} // QI point -> microdata tuples not yet paired
+	var buf []byte
+	for r, m := range matched {
+		if !m {
+			buf = mtPoint(r, buf[:0])
+			free[string(buf)]++
 		}
 	}
-	return shared
+	drop := make([]bool, len(t.pd))
+	for _, j := range anon {
+		buf = pdPoint(int(t.pd[j]), buf[:0])
+		if n := free[string(buf)]; n > 0 {
+			free[string(buf)] = n - 1
+			drop[j] = true
+			t.qiPaired++
+		}
+	}
+	kept := t.pd[:0]
+	for j, r := range t.pd {
+		if !drop[j] {
+			kept = append(kept, r)
+		}
+	}
+	t.pd = kept
 }
 
 // rankCodes ranks every tuple's value per axis among the values of both

@@ -9,9 +9,13 @@
 // Refinement. Sensitive values are published apart, per sensitive group
 // (Section 3.2), so that public tuples never receive a sensitive value.
 //
-// JT joins MT and PD on the identifier (--id, Section 3.1); without one,
-// PD's rows are other people, and a column both tables hold that
-// identifies MT's rows is refused rather than count MT's people twice.
+// JT joins MT and PD on the identifier (--id, Section 3.1); a public row
+// no identifier joins that equals a microdata tuple on every QI may be
+// that person and is counted as that person (pairByQIs), so every JT
+// tuple is a distinct person; a column both tables hold that identifies
+// MT's rows without --id is refused (the identifier joins exactly).
+// Every sensitive group holds at least k MT tuples (Section 3.2): Direct
+// merges its boxes into such groups (groupBoxes).
 // With a public table every variant, the plain baselines too, normalises
 // NCP by JT's domain, so the six NCPs compare.
 //
@@ -114,12 +118,13 @@ func (Method) Spec() method.Spec {
 		ForDataset:  map[string]model.Values{"universe": {paramK: "50"}},
 		Charts:      "Boxes",
 		ChartParams: []string{paramK, paramSplit},
-		Certifies: "every published box holds at least k indistinguishable JT tuples and at least one microdata tuple, " +
-			"so a victim's breach probability is at most 1/k whatever public database the attacker has (Theorem 2), and si.csv holds " +
-			"exactly the microdata's sensitive values; it does not hide sensitive values from homogeneous groups (as k-anonymity " +
-			"does not), and under Direct a sensitive group is one box, which may hold a single microdata tuple; " +
-			"PD rows are other individuals unless an identifier joins them (--id), so a PD holding the microdata's people " +
-			"without one would count them twice (a shared identifier-like column without --id is refused)",
+		Certifies: "every published box holds at least k JT tuples and at least one microdata tuple, and every JT tuple is a distinct person " +
+			"(a public row joins the microdata on the identifier, --id; one no identifier joins that equals a microdata tuple on every QI is counted as that person, " +
+			"so without --id a person whose QI values differ between the tables could count twice), " +
+			"so a victim's breach probability is at most 1/k whatever public database the attacker has (Theorem 2), which check confirms only " +
+			"with --original and --public (it exits 3 without them); every sensitive group holds at least k microdata tuples (Section 3.2: under Direct, " +
+			"neighbouring boxes merged), and si.csv holds exactly the microdata's sensitive values; it does not hide sensitive values from " +
+			"homogeneous groups (as k-anonymity does not)",
 		Example: method.Example{Input: "dataset:universe", Public: "dataset:universe-public", Variant: MondrianDirect,
 			Roles:  model.Roles{IDs: []string{"id"}, QIs: []string{"age", "income", "family-size", "education-years"}, SA: "occupation"},
 			Params: model.Values{paramK: "20", "seed": "1"},
@@ -335,7 +340,6 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	}
 	res.Utility = model.Figure{Name: "NCP", Short: "NCP", Value: m.NCP, OK: true}
 	res.Notes = r.notes()
-	res.Warnings = r.warnings()
 	res.Files = []model.FileEntry{{Name: "jat.csv", Rows: published}, {Name: "si.csv", Rows: t.mt}}
 	r.ix = r.index()
 	r.res = res
@@ -370,9 +374,15 @@ func (r *run) notes() []string {
 			if t.duplicates > 0 {
 				out = append(out, fmt.Sprintf("%d public rows repeat an identifier and are read once", t.duplicates))
 			}
+			if t.qiPaired > 0 {
+				out = append(out, fmt.Sprintf("%d public rows without an identifier equal a microdata tuple on every QI and are counted as that person, not as another", t.qiPaired))
+			}
 		} else {
-			out = append(out, fmt.Sprintf("no identifier joins the tables: every public row counts as another individual (pass --id COL if PD holds MT's people); "+
-				"%d of the %d microdata tuples have a quasi-identifier tuple a public row also has", t.qiShared, t.mt))
+			out = append(out, fmt.Sprintf("no identifier joins the tables, so a public row equal to a microdata tuple on every QI may be that person: "+
+				"%d such rows (at each QI point at most as many as it has microdata tuples) are counted as the microdata person, not as another JT tuple, "+
+				"and the other %d public rows as other individuals; every JT tuple is then a distinct person whoever PD holds, if a person in both tables has the same QI values in each "+
+				"(--id COL joins on an identifier instead)",
+				t.qiPaired, len(t.pd)))
 		}
 		if t.unknown > 0 {
 			out = append(out, fmt.Sprintf("%d public rows have a value outside a QI's hierarchy and are left out", t.unknown))
@@ -387,19 +397,6 @@ func (r *run) notes() []string {
 		out = append(out, "Mondrian split dimension: "+c.split)
 	}
 	return out
-}
-
-// warnings say when the release may hide less than it states: a public
-// table joined on no identifier whose QI tuples cover most of MT's
-// probably holds MT's people, who then count twice toward k.
-func (r *run) warnings() []string {
-	t := r.t
-	if r.cfg.method == plainKA || t.mt == 0 || float64(t.qiShared) < qiShareWarning*float64(t.mt) {
-		return nil
-	}
-	return []string{fmt.Sprintf("%d of the %d microdata tuples (%.0f%%) have a quasi-identifier tuple the public table also holds: "+
-		"it probably contains the microdata's people, and without an identifier (--id COL) they may be counted twice toward k",
-		t.qiShared, t.mt, 100*float64(t.qiShared)/float64(t.mt))}
 }
 
 // boxLabels describes a box per QI: a value, or lowest..highest.

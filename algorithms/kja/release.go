@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/release"
@@ -91,7 +92,8 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	det := Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),
 		SAKind: sa.Kind.String(), Boxes: len(r.boxes), SensitiveGroups: r.sgs, JTRows: len(perm), PublicRows: len(perm) - t.mt,
-		SmallestBox: summary(res, "smallest box (JT tuples)"), SmallestGroup: summary(res, "smallest sensitive group (MT tuples)")}
+		SmallestBox: summary(res, "smallest box (JT tuples)"), SmallestGroup: summary(res, "smallest sensitive group (MT tuples)"),
+		Grouping: Groupings[r.cfg.method], QIPaired: t.qiPaired}
 	det.NCPDomain = "MT"
 	if r.in.Public != nil {
 		det.NCPDomain = "JT"
@@ -111,14 +113,33 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	switch r.cfg.method {
 	case directKA:
-		man.Notes = append(man.Notes, "Direct: every box is its own sensitive group, so si.csv gives each box's microdata count and values exactly; a box may hold a single microdata tuple, whose sensitive value a reader who knows that person is in the microdata then learns.")
+		man.Notes = append(man.Notes, "Direct: the sensitive groups merge neighbouring boxes until each holds at least k microdata tuples (details.sensitive_grouping merged-boxes: Mondrian over the boxes, each box whole, cut at the median of the boxes' centres along the widest axis while both sides keep k microdata tuples), so a group's sensitive values are as hidden as in a k-anonymous table (Section 3.2); si.csv gives each group's values, not each box's.")
 	case refineKA:
 		man.Notes = append(man.Notes, "Refinement: a sensitive group is a k-anonymous group of the first round (Section 3.2); each of its boxes holds at least one of its microdata tuples, which carry the group's sensitive values exactly as in the k-anonymous table.")
 	default:
 		man.Notes = append(man.Notes, "Plain k-anonymity: every row of jat.csv is a microdata tuple and every box its own sensitive group.")
 	}
+	if r.cfg.method != plainKA {
+		man.Notes = append(man.Notes, r.peopleNote())
+	}
 	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man}
 	return rel, map[string][]int{"jat.csv": jatMap, "si.csv": siMap}, nil
+}
+
+// Groupings are details.sensitive_grouping per methodology.
+var Groupings = map[string]string{plainKA: "box", refineKA: "first-round", directKA: "merged-boxes"}
+
+// peopleNote says how JT counts people (Section 3.1, issue 18.2).
+func (r *run) peopleNote() string {
+	t := r.t
+	if len(t.joinCols) > 0 {
+		return fmt.Sprintf("JT joins MT and PD on %s: a public row with a microdata row's identifier is that person (Section 3.1); "+
+			"%d public rows without an identifier equal a microdata tuple on every QI and count as that person (details.qi_paired). Every JT tuple is a distinct person.",
+			strings.Join(t.joinCols, ","), t.qiPaired)
+	}
+	return fmt.Sprintf("No identifier joins MT and PD, so a public row equal to a microdata tuple on every QI may be that person: %d such rows count as the microdata person, "+
+		"never as another JT tuple (details.qi_paired; at each QI point at most as many as it has microdata tuples). Every JT tuple is then a distinct person whoever the public table holds, "+
+		"provided a person in both tables has the same QI values in each (only an identifier, --id, joins one whose values differ).", t.qiPaired)
 }
 
 // summary is a count the run's summary states.

@@ -47,9 +47,26 @@ func (l Line) String() string {
 type Report struct {
 	Dir   string
 	Lines []Line
+	// Unproven names the privacy guarantees the check could not confirm
+	// from the inputs it was given, each as "name: why; pass FILE": no
+	// line failed for them, yet the release does not pass every check
+	// (privlab check exits 3). A claim about how the release was made that
+	// stays unconfirmed is a passing line, not this.
+	Unproven []string
 }
 
-// OK reports whether every line passed.
+// Unprove marks a privacy guarantee as unconfirmed from the inputs given
+// (the text names what would confirm it).
+func (r *Report) Unprove(name, format string, args ...any) {
+	r.Unproven = append(r.Unproven, name+": "+fmt.Sprintf(format, args...))
+}
+
+// Confirmed reports whether every line passed and every privacy
+// guarantee was confirmed.
+func (r *Report) Confirmed() bool { return r.OK() && len(r.Unproven) == 0 }
+
+// OK reports whether every line passed (a guarantee left unproven fails
+// no line: Confirmed says whether there is none).
 func (r *Report) OK() bool {
 	for _, l := range r.Lines {
 		if !l.OK {

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
@@ -35,10 +37,16 @@ func universe(t *testing.T) (string, string) {
 // categorical QI so that the release carries a value order.
 func export(t *testing.T, mt, pd, variant string) (string, *pipeline.Prepared) {
 	t.Helper()
+	return exportWith(t, mt, pd, variant, []string{"id"}, "8")
+}
+
+// exportWith is export with the identifier columns and k given.
+func exportWith(t *testing.T, mt, pd, variant string, ids []string, k string) (string, *pipeline.Prepared) {
+	t.Helper()
 	p := pipeline.Project{Input: mt, Public: pd, Method: "kja", Variant: variant,
-		Roles:  model.Roles{IDs: []string{"id"}, QIs: []string{"age", "income", "sex"}, SA: "occupation"},
+		Roles:  model.Roles{IDs: ids, QIs: []string{"age", "income", "sex"}, SA: "occupation"},
 		Kinds:  map[string]string{"sex": "categorical"},
-		Params: model.Values{"k": "8", "seed": "5"}}
+		Params: model.Values{"k": k, "seed": "5"}}
 	src, err := env.LoadTable(p)
 	if err != nil {
 		t.Fatal(err)
@@ -259,13 +267,15 @@ func TestChecksPassAndEditsFail(t *testing.T) {
 			{"manifest worst case ok", true, func(t *testing.T, dir string) {
 				editManifest(t, dir, func(m map[string]any) { m["worst_cases"].([]any)[1].(map[string]any)["ok"] = false })
 			}},
-			{"manifest utility NCP", strings.HasPrefix(variant, "mondrian") && variant != "mondrian-refine" || variant == "topdown-direct", func(t *testing.T, dir string) {
+			// A box's microdata count is in the files alone only under plain
+			// k-anonymity (Direct's sensitive groups span boxes, issue 18.1).
+			{"manifest utility NCP", variant == "mondrian", func(t *testing.T, dir string) {
 				editManifest(t, dir, func(m map[string]any) {
 					u := m["utility"].([]any)[0].(map[string]any)
 					u["value"] = u["value"].(float64) * 0.9
 				})
 			}},
-			{"manifest DM", variant != "mondrian-refine", func(t *testing.T, dir string) {
+			{"manifest DM", variant == "mondrian", func(t *testing.T, dir string) {
 				editManifest(t, dir, func(m map[string]any) {
 					u := m["utility"].([]any)[2].(map[string]any)
 					u["value"] = u["value"].(float64) - 1
@@ -365,24 +375,63 @@ func TestCheckWithRawPublicTable(t *testing.T) {
 	}
 }
 
-// TestRefinementGroupsHoldK forges a Refinement release that agrees with
-// its input in every other respect: one box whose microdata tuples are
-// fewer than k is moved, with exactly its tuples' si.csv rows, into a new
-// sensitive group, and the manifest's counts are restated. The box still
-// holds k JT tuples and every sensitive value stays with its tuple, so
-// only the rule that a sensitive group is a first-round k-anonymous group
-// of MT (Sacharidis et al., Section 3.2) catches it.
-func TestRefinementGroupsHoldK(t *testing.T) {
+// TestSensitiveGroupsHoldK forges a Direct or Refinement release that
+// agrees with its input in every other respect: one box whose microdata
+// tuples are fewer than k is moved, with exactly its tuples' si.csv rows,
+// into a new sensitive group, and the manifest's counts are restated. The
+// box still holds k JT tuples and every sensitive value stays with its
+// tuple, so only the rule that every sensitive group holds at least k
+// microdata tuples (Sacharidis et al., Section 3.2; issue 18.1: Direct's
+// groups too) catches it.
+func TestSensitiveGroupsHoldK(t *testing.T) {
+	t.Parallel()
 	mtPath, pdPath := universe(t)
-	dir, prep := export(t, mtPath, pdPath, "mondrian-refine")
-	const k = 8
+	for _, variant := range []string{"mondrian-refine", "mondrian-direct", "topdown-direct"} {
+		dir, prep := export(t, mtPath, pdPath, variant)
+		bad, small := splitGroup(t, dir, 8)
+		for name, check := range map[string]func() (*verify.Report, error){
+			"files alone": func() (*verify.Report, error) { return pipeline.Check(bad, nil, nil) },
+			"original+pd": func() (*verify.Report, error) { return pipeline.Check(bad, prep.Source, prep.Public) },
+		} {
+			rep, err := check()
+			if err != nil {
+				t.Fatalf("%s, %s: %v", variant, name, err)
+			}
+			// Besides the group size, only what the edited si.csv moves may
+			// fail: the manifest's stated verification line for the group
+			// size, its risk figures (not restated here) and, with the
+			// original, its workload error.
+			var failed []string
+			size := false
+			for _, l := range rep.Lines {
+				if l.OK {
+					continue
+				}
+				size = size || l.Name == "sensitive group size"
+				if l.Name != "sensitive group size" && l.Name != "claim checks" && l.Name != "workload" && !strings.HasPrefix(l.Name, "claim risk.") {
+					failed = append(failed, l.Name)
+				}
+			}
+			if !size || len(failed) > 0 {
+				t.Errorf("%s, %s: a sensitive group of %d microdata tuples (k = 8): group size failed %v, other failed lines %v\n%s",
+					variant, name, small, size, failed, strings.Join(rep.Strings(), "\n"))
+			}
+		}
+	}
+}
+
+// splitGroup copies the release in dir and moves the box with the fewest
+// microdata tuples (fewer than k) into a sensitive group of its own, with
+// its tuples' si.csv rows (found with the audit record), restating the
+// manifest's counts; it returns the copy and the new group's size.
+func splitGroup(t *testing.T, dir string, k int) (string, int) {
+	t.Helper()
 	audit, err := model.ReadAudit(model.AuditPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	jat := readCSV(t, filepath.Join(dir, "jat.csv"))
 	si := readCSV(t, filepath.Join(dir, "si.csv"))
-	// Microdata tuples (input rows) per box, and the largest SG id.
 	mtOf := map[string][]int{}
 	maxSG := 0
 	for row, e := range audit.RowMap["jat.csv"] {
@@ -412,10 +461,16 @@ func TestRefinementGroupsHoldK(t *testing.T) {
 	for _, e := range mtOf[victim] {
 		moved[e] = true
 	}
+	sizes := map[string]int{}
 	for row, e := range audit.RowMap["si.csv"] {
 		if moved[e] {
 			si[row+1][0] = newSG
 		}
+		sizes[si[row+1][0]]++
+	}
+	smallest := len(si)
+	for _, n := range sizes {
+		smallest = min(smallest, n)
 	}
 	bad := copyRelease(t, dir)
 	writeCSV(t, filepath.Join(bad, "jat.csv"), jat)
@@ -423,35 +478,9 @@ func TestRefinementGroupsHoldK(t *testing.T) {
 	verifytest.Restate(t, bad, func(m map[string]any) {
 		d := details(m)
 		d["sensitive_groups"] = d["sensitive_groups"].(float64) + 1
-		d["smallest_sensitive_group"] = float64(len(mtOf[victim]))
+		d["smallest_sensitive_group"] = float64(smallest)
 	})
-	for name, check := range map[string]func() (*verify.Report, error){
-		"files alone": func() (*verify.Report, error) { return pipeline.Check(bad, nil, nil) },
-		"original+pd": func() (*verify.Report, error) { return pipeline.Check(bad, prep.Source, prep.Public) },
-	} {
-		rep, err := check()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var failed []string
-		for _, l := range rep.Lines {
-			if !l.OK {
-				failed = append(failed, l.Name)
-			}
-		}
-		// The manifest's own verification line for the group size, stated
-		// at export, no longer reads as the files give it either.
-		// With the original, the stated workload error (answered from the
-		// edited si.csv) no longer holds either.
-		want := "sensitive group size,claim checks"
-		if name == "original+pd" {
-			want += ",workload"
-		}
-		if strings.Join(failed, ",") != want {
-			t.Errorf("%s: a sensitive group of %d microdata tuples (k = %d): failed lines %v, want exactly the group size (and the stated line)\n%s",
-				name, len(mtOf[victim]), k, failed, strings.Join(rep.Strings(), "\n"))
-		}
-	}
+	return bad, len(mtOf[victim])
 }
 
 // lineOf is the report line of that name (nil: none).
@@ -512,5 +541,223 @@ func TestNCPNormaliserLines(t *testing.T) {
 	rep, err := pipeline.Check(out, prep.Source, nil)
 	if l := lineOf(rep, "NCP normaliser"); err != nil || !rep.OK() || l == nil || !strings.Contains(l.Text, "microdata's extent") {
 		t.Fatalf("plain without PD: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
+	}
+}
+
+// forgeK restates a release whose jat.csv was edited as anyone holding it
+// could, claiming k: the parameter, the worst cases and their limits, the
+// details and row counts recounted from the files, the risk figures and
+// the stated verification lines as the project's own code gives them from
+// the forged files, every hash and report.md anew. Only what the files
+// cannot show (that a box's rows are distinct people) is left to catch.
+func forgeK(t *testing.T, dir string, k int) {
+	t.Helper()
+	jat := readCSV(t, filepath.Join(dir, "jat.csv"))
+	si := readCSV(t, filepath.Join(dir, "si.csv"))
+	sizes := map[string]int{}
+	for _, rec := range jat[1:] {
+		sizes[rec[0]]++
+	}
+	smallest := len(jat)
+	for _, n := range sizes {
+		smallest = min(smallest, n)
+	}
+	kText := strconv.Itoa(k)
+	verifytest.Restate(t, dir, func(m map[string]any) {
+		m["parameters"].(map[string]any)["k"] = kText
+		for _, w := range m["worst_cases"].([]any) {
+			f := w.(map[string]any)
+			switch f["name"] {
+			case "smallest box (JT tuples)":
+				f["value"], f["limit"] = float64(smallest), kText
+			case "largest breach probability":
+				f["value"], f["limit"] = 1/float64(smallest), "1/"+kText
+			}
+		}
+		d := details(m)
+		d["jt_rows"], d["public_rows"], d["smallest_box"] = float64(len(jat)-1), float64(len(jat)-len(si)), float64(smallest)
+		for _, f := range m["files"].([]any) {
+			if e := f.(map[string]any); e["name"] == "jat.csv" {
+				e["rows"] = float64(len(jat) - 1)
+			}
+		}
+	})
+	rr, _, err := pipeline.ReleaseRisk(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := catalog.Check(dir, verify.Options{SkipRisk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifytest.Restate(t, dir, func(m map[string]any) {
+		var risk any
+		b, _ := json.Marshal(rr.ManifestFigures())
+		json.Unmarshal(b, &risk)
+		m["risk"], m["risk_summary"] = risk, rr.Summary
+		checks := []any{}
+		for _, l := range alone.Strings() {
+			checks = append(checks, l)
+		}
+		for _, c := range m["checks"].([]any) {
+			if strings.HasPrefix(c.(string), "ok   faithful") {
+				checks = append(checks, c)
+			}
+		}
+		m["checks"], m["verified"] = checks, true
+	})
+}
+
+// kjaChecks runs check on a forged release without and with the public
+// table, with and without the audit record: it must never pass every
+// check, failing outright with --original and --public (a line other than
+// the workload error, which the forger could restate with the original).
+func kjaChecks(t *testing.T, what, dir string, prep *pipeline.Prepared, fail string) {
+	t.Helper()
+	noAudit := copyRelease(t, dir)
+	os.Remove(model.AuditPath(noAudit))
+	for _, c := range []struct {
+		name      string
+		dir       string
+		orig, pub *model.Table
+	}{
+		{"files alone", dir, nil, nil}, {"original", dir, prep.Source, nil},
+		{"original+pd", dir, prep.Source, prep.Public}, {"original+pd without audit", noAudit, prep.Source, prep.Public},
+	} {
+		rep, err := pipeline.Check(c.dir, c.orig, c.pub)
+		if err != nil {
+			t.Fatalf("%s, %s: %v", what, c.name, err)
+		}
+		if rep.Confirmed() {
+			t.Errorf("%s, %s: passes every check:\n%s", what, c.name, strings.Join(rep.Strings(), "\n"))
+			continue
+		}
+		if c.pub == nil {
+			if rep.OK() && (len(rep.Unproven) != 1 || !strings.HasPrefix(rep.Unproven[0], "k-join-anonymity: ")) {
+				t.Errorf("%s, %s: unproven %q, want k-join-anonymity", what, c.name, rep.Unproven)
+			}
+			continue
+		}
+		var failed []string
+		for _, l := range rep.Lines {
+			if !l.OK && l.Name != "workload" {
+				failed = append(failed, l.Name)
+			}
+		}
+		if len(failed) == 0 || len(rep.Unproven) > 0 || c.dir == noAudit && !slices.Contains(failed, fail) {
+			t.Errorf("%s, %s: failed %v (want %s), unproven %q\n%s", what, c.name, failed, fail, rep.Unproven, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+}
+
+// TestPaddedBoxesFail (issue 25.1): a k = 2 release whose boxes are padded
+// with copies of their own rows to 20 rows each, claiming k = 20 with
+// everything restated, is never confirmed: without the public table k is
+// unconfirmed (exit 3), with it the recount finds rows no JT tuple can be.
+func TestPaddedBoxesFail(t *testing.T) {
+	t.Parallel()
+	mtPath, pdPath := universe(t)
+	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", []string{"id"}, "2")
+	bad := copyRelease(t, dir)
+	jat := readCSV(t, filepath.Join(bad, "jat.csv"))
+	rows := map[string][][]string{}
+	for _, rec := range jat[1:] {
+		rows[rec[0]] = append(rows[rec[0]], rec)
+	}
+	for _, recs := range rows {
+		for n := len(recs); n < 20; n++ {
+			jat = append(jat, append([]string(nil), recs[n%len(recs)]...))
+		}
+	}
+	writeCSV(t, filepath.Join(bad, "jat.csv"), jat)
+	forgeK(t, bad, 20)
+	kjaChecks(t, "padded to 20", bad, prep, "people")
+}
+
+// TestMovedPublicRowsFail (issue 25.1): public rows of a k = 10 release
+// moved (GroupID, SG and ranges) from the largest boxes to the smallest
+// until every box holds as many rows as the surplus allows (above 10),
+// claiming that k: never confirmed without the public table, failed with
+// it (the moved rows lie outside their new boxes, or the recount finds
+// them in none).
+func TestMovedPublicRowsFail(t *testing.T) {
+	t.Parallel()
+	mtPath, pdPath := universe(t)
+	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", []string{"id"}, "10")
+	audit, err := model.ReadAudit(model.AuditPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := copyRelease(t, dir)
+	jat := readCSV(t, filepath.Join(bad, "jat.csv"))
+	size := map[string]int{}
+	for _, rec := range jat[1:] {
+		size[rec[0]]++
+	}
+	// The largest target the public rows of boxes above it can fill.
+	target := 10
+	for k := 11; k < 40; k++ {
+		short, spare := 0, 0
+		for _, n := range size {
+			short += max(0, k-n)
+			spare += max(0, n-k)
+		}
+		if short <= spare {
+			target = k
+		}
+	}
+	if target <= 10 {
+		t.Fatal("no surplus to move: the forgery needs boxes above k")
+	}
+	template := map[string][]string{}
+	for _, rec := range jat[1:] {
+		template[rec[0]] = rec
+	}
+	moved := 0
+	for row, e := range audit.RowMap["jat.csv"] {
+		rec := jat[row+1]
+		if e >= 0 || size[rec[0]] <= target {
+			continue
+		}
+		for id, n := range size {
+			if n < target {
+				size[rec[0]]--
+				size[id]++
+				copy(rec, template[id])
+				moved++
+				break
+			}
+		}
+	}
+	writeCSV(t, filepath.Join(bad, "jat.csv"), jat)
+	forgeK(t, bad, target)
+	kjaChecks(t, fmt.Sprintf("%d public rows moved, k = %d", moved, target), bad, prep, "people")
+}
+
+// TestUnjoinedPublicRecount (issue 18.2): PD holds MT's people under
+// another id column and no --id is given. The release counts each public
+// row equal to a microdata tuple on every QI as that person, and check
+// --original --public counts the same way: the release passes, naming
+// the 600 rows paired; a row added to a box, which only a public row
+// paired with a microdata tuple of the box (the same person, maybe) could
+// be, fails the recount.
+func TestUnjoinedPublicRecount(t *testing.T) {
+	t.Parallel()
+	mtPath, pdPath := universe(t)
+	b, _ := os.ReadFile(pdPath)
+	os.WriteFile(pdPath, []byte(strings.Replace(string(b), "id,", "pid,", 1)), 0o644)
+	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", nil, "8")
+	rep, err := pipeline.Check(dir, prep.Source, prep.Public)
+	if l := lineOf(rep, "people"); err != nil || !rep.Confirmed() || l == nil || !strings.Contains(l.Text, "600 public rows equal to a microdata tuple") {
+		t.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
+	}
+	bad := copyRelease(t, dir)
+	os.Remove(model.AuditPath(bad))
+	jat := readCSV(t, filepath.Join(bad, "jat.csv"))
+	writeCSV(t, filepath.Join(bad, "jat.csv"), append(jat, jat[1]))
+	forgeK(t, bad, 8)
+	rep, err = pipeline.Check(bad, prep.Source, prep.Public)
+	if l := lineOf(rep, "people"); err != nil || l == nil || l.OK {
+		t.Fatalf("a row added to a box passes the recount: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}
 }

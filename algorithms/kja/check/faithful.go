@@ -22,6 +22,7 @@ type faith struct {
 	si     *model.Table
 	sgIDs  map[string]int
 	siVals []map[string]int
+	k      string // the parameter as stated
 }
 
 // points are tuples of a table placed on the release's axes.
@@ -125,55 +126,151 @@ func inBox(bx *box, x []float64) bool {
 // faithful compares the release with the original table (and the public
 // table): the microdata's sensitive values, the domain, and, with the
 // audit record pinning every jat.csv row to its tuple (or, without it, by
-// which box contains each microdata tuple), coverage, boxes and groups.
+// which box contains each microdata tuple), coverage, boxes and groups;
+// with the public table, the recount of every box's public rows (people).
 func faithful(rel *verify.Release, opt verify.Options, r *verify.Report, rc *verify.Recomputed, f faith) error {
+	in, ok, err := readInputs(opt, r, f)
+	if err != nil || !ok {
+		return err
+	}
+	sensitiveValues(r, f, in.mt)
+	normaliser(r, f, in.mt, in.ext, in.eligible, in.domPub)
+	if !in.kja {
+		// Plain boxes hold microdata tuples only: the public tuples read
+		// for the domain take no part in the box checks below.
+		in.ext, in.eligible, in.pts = points{}, nil, pubPoints{}
+	}
+	var rowMap, siMap []int
+	if opt.Audit != nil {
+		if rm := opt.Audit.RowMap["jat.csv"]; len(rm) == f.jat.Rows {
+			rowMap = rm
+		}
+		if rm := opt.Audit.RowMap["si.csv"]; len(rm) == f.si.Rows {
+			siMap = rm
+		}
+		if rowMap == nil {
+			r.Add(false, "audit", "the audit record's row map does not fit jat.csv")
+			return nil
+		}
+	}
+	a := newAssignment(f, in.mt)
+	if rowMap != nil {
+		if !pinned(r, f, in, rowMap, a.add, opt.Original.Rows) {
+			return nil
+		}
+	} else if !contained(r, f, in, a.add) {
+		return nil
+	}
+	if in.havePub && in.kja {
+		recount(r, f, in.pts, a.mtCount)
+	}
+	a.lines(r, f)
+	figures(*rc, f.boxes, f.axes, a.mtCount)
+	if siMap != nil {
+		siRows(r, f, in.mt, in.mtIndex, a.boxOfMT, siMap)
+	}
+	return nil
+}
+
+// inputs are the original's microdata tuples and, with the public table,
+// JT's public tuples, on the release's axes.
+type inputs struct {
+	mt      points
+	mtIndex []int // original row -> microdata tuple (-1: not published)
+	ext     points
+	// eligible says which public rows are in JT by the identifier (not
+	// joined with a microdata row, an identifier once, placeable); pts
+	// are JT's public tuples by QI point, after the pairing on the QIs.
+	eligible []bool
+	pts      pubPoints
+	kja      bool // the public tuples count (a KJA variant)
+	domPub   bool // the public table was read (for JT's domain)
+	havePub  bool // ... and its tuples count
+}
+
+// readInputs places the original's rows and the public table's on the
+// axes (false: the original does not fit the release, a line says why).
+func readInputs(opt verify.Options, r *verify.Report, f faith) (*inputs, bool, error) {
 	m := f.m
 	category := m.MissingValues == "category"
 	orig := opt.Original
 	qis, err := orig.MustColumns("original", m.QIs)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	sa := orig.Column(m.SA)
 	if sa == nil {
-		return &model.ParamError{Param: "original", Value: orig.Name, Reason: fmt.Sprintf("the original has no sensitive column %q", m.SA),
+		return nil, false, &model.ParamError{Param: "original", Value: orig.Name, Reason: fmt.Sprintf("the original has no sensitive column %q", m.SA),
 			Hint: "give the table the release was made from"}
 	}
-	kja := f.method != plainKA
+	in := &inputs{kja: f.method != plainKA}
 	// The public table is read for JT's tuples (the KJA variants: boxes
 	// hold them) and for the domain NCP is normalised by (every variant
 	// whose manifest says the domain is JT's).
-	jtDomain := f.det.NCPDomain == "JT"
 	var mtIDs, pdIDs []*model.Column
-	var pub, domPub *model.Table
-	if opt.Public != nil && (kja || jtDomain) {
-		domPub = opt.Public
+	pub := opt.Public
+	if pub != nil && (in.kja || f.det.NCPDomain == "JT") {
 		for _, c := range f.det.Join {
-			mc, pc := orig.Column(c), domPub.Column(c)
+			mc, pc := orig.Column(c), pub.Column(c)
 			if mc == nil || pc == nil {
 				r.Add(false, "join", "the release says MT and PD were joined on %s, which is not a column of both tables", c)
-				return nil
+				return nil, false, nil
 			}
 			mtIDs, pdIDs = append(mtIDs, mc), append(pdIDs, pc)
 		}
-		if kja {
-			pub = domPub
+		in.domPub, in.havePub = true, in.kja
+	}
+	var bad int
+	var badText string
+	if in.mt, bad, badText = place(orig, qis, sa, mtIDs, f.axes, category, false); bad >= 0 {
+		r.Add(false, "domain", "original row %d has %s, outside the domain the manifest states", bad+2, badText)
+		return nil, false, nil
+	}
+	in.mtIndex = make([]int, orig.Rows)
+	for i := range in.mtIndex {
+		in.mtIndex[i] = -1
+	}
+	for i, row := range in.mt.rows {
+		in.mtIndex[row] = i
+	}
+	if in.domPub {
+		pq, err := pub.MustColumns("public", m.QIs)
+		if err != nil {
+			return nil, false, err
+		}
+		in.ext, _, _ = place(pub, pq, nil, pdIDs, f.axes, category, true)
+		in.eligible = eligibleRows(in.mt, in.ext)
+		in.pts = jtPublic(in.mt, in.ext, in.eligible, in.kja)
+	}
+	return in, true, nil
+}
+
+// eligibleRows are the public rows JT holds by the identifier
+// (Sacharidis et al., Section 3.1): not joined with a microdata row, an
+// identifier once, values the axes can place.
+func eligibleRows(mt, ext points) []bool {
+	mtKeys := map[string]bool{}
+	for _, k := range mt.keys {
+		if k != "" {
+			mtKeys[k] = true
 		}
 	}
-	mt, bad, badText := place(orig, qis, sa, mtIDs, f.axes, category, false)
-	if bad >= 0 {
-		r.Add(false, "domain", "original row %d has %s, outside the domain the manifest states", bad+2, badText)
-		return nil
+	seen := map[string]bool{}
+	eligible := make([]bool, len(ext.rows))
+	for j, k := range ext.keys {
+		if k != "" {
+			if mtKeys[k] || seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		eligible[j] = ext.x[j] != nil
 	}
-	mtIndex := make([]int, orig.Rows)
-	for i := range mtIndex {
-		mtIndex[i] = -1
-	}
-	for i, row := range mt.rows {
-		mtIndex[row] = i
-	}
+	return eligible
+}
 
-	// The microdata's sensitive values, all together.
+// sensitiveValues: si.csv holds exactly the microdata's sensitive values.
+func sensitiveValues(r *verify.Report, f faith, mt points) {
 	want := map[string]int{}
 	for _, s := range mt.sa {
 		want[s]++
@@ -194,80 +291,39 @@ func faithful(rel *verify.Release, opt verify.Options, r *verify.Report, rc *ver
 		}
 	}
 	r.Add(differ == 0 && f.si.Rows == len(mt.rows), "sensitive values", "si.csv holds exactly the %d sensitive values of the microdata (%d values differ in count)", len(mt.rows), differ)
+}
 
-	// The public tuples JT holds: rows not joined with a microdata row,
-	// an identifier once, values the axes can place (Section 3.1).
-	var ext points
-	var eligible []bool
-	if domPub != nil {
-		pq, err := domPub.MustColumns("public", m.QIs)
-		if err != nil {
-			return err
-		}
-		ext, _, _ = place(domPub, pq, nil, pdIDs, f.axes, category, true)
-		mtKeys := map[string]bool{}
-		for _, k := range mt.keys {
-			if k != "" {
-				mtKeys[k] = true
-			}
-		}
-		seen := map[string]bool{}
-		eligible = make([]bool, len(ext.rows))
-		for j, k := range ext.keys {
-			if k != "" {
-				if mtKeys[k] || seen[k] {
-					continue
-				}
-				seen[k] = true
-			}
-			eligible[j] = ext.x[j] != nil
-		}
-	}
+// assignment is which box holds each microdata tuple.
+type assignment struct {
+	mt        points
+	mtCount   []int // per box
+	groupVals []map[string]int
+	boxOfMT   []int
+}
 
-	normaliser(r, f, mt, ext, eligible, domPub != nil)
-	if !kja {
-		// Plain boxes hold microdata tuples only: the public tuples read
-		// for the domain take no part in the box checks below.
-		ext, eligible = points{}, nil
+func newAssignment(f faith, mt points) *assignment {
+	a := &assignment{mt: mt, mtCount: make([]int, len(f.boxes)), groupVals: make([]map[string]int, len(f.siVals)), boxOfMT: make([]int, len(mt.rows))}
+	for i := range a.boxOfMT {
+		a.boxOfMT[i] = -1
 	}
+	return a
+}
 
-	var rowMap, siMap []int
-	if opt.Audit != nil {
-		if rm := opt.Audit.RowMap["jat.csv"]; len(rm) == f.jat.Rows {
-			rowMap = rm
-		}
-		if rm := opt.Audit.RowMap["si.csv"]; len(rm) == f.si.Rows {
-			siMap = rm
-		}
-		if rowMap == nil {
-			r.Add(false, "audit", "the audit record's row map does not fit jat.csv")
-			return nil
-		}
+// add puts microdata tuple i in box b (of sensitive group g).
+func (a *assignment) add(i, b, g int) {
+	a.mtCount[b]++
+	a.boxOfMT[i] = b
+	if a.groupVals[g] == nil {
+		a.groupVals[g] = map[string]int{}
 	}
-	mtCount := make([]int, len(f.boxes))
-	groupVals := make([]map[string]int, len(f.siVals))
-	boxOfMT := make([]int, len(mt.rows))
-	for i := range boxOfMT {
-		boxOfMT[i] = -1
-	}
-	addMT := func(i, b int) {
-		mtCount[b]++
-		boxOfMT[i] = b
-		g := f.boxes[b].sg
-		if groupVals[g] == nil {
-			groupVals[g] = map[string]int{}
-		}
-		groupVals[g][mt.sa[i]]++
-	}
-	if rowMap != nil {
-		if !pinned(r, f, mt, mtIndex, ext, eligible, pub != nil, rowMap, addMT, orig.Rows) {
-			return nil
-		}
-	} else if !contained(r, f, mt, ext, eligible, pub != nil, addMT) {
-		return nil
-	}
+	a.groupVals[g][a.mt.sa[i]]++
+}
+
+// lines: every box holds a microdata tuple, and every group's sensitive
+// values are its microdata tuples'.
+func (a *assignment) lines(r *verify.Report, f faith) {
 	noMT := 0
-	for _, n := range mtCount {
+	for _, n := range a.mtCount {
 		if n == 0 {
 			noMT++
 		}
@@ -275,33 +331,37 @@ func faithful(rel *verify.Release, opt verify.Options, r *verify.Report, rc *ver
 	r.Add(noMT == 0, "microdata per box", "every box holds at least one microdata tuple (%d hold none; Section 4)", noMT)
 	wrong := 0
 	for g := range f.siVals {
-		if !sameBag(groupVals[g], f.siVals[g]) {
+		if !sameBag(a.groupVals[g], f.siVals[g]) {
 			wrong++
 		}
 	}
 	r.Add(wrong == 0, "sensitive groups", "the sensitive values of every group in si.csv are those of its microdata tuples (%d groups differ; Section 3.2)", wrong)
-	figures(*rc, f.boxes, f.axes, mtCount)
-	if siMap != nil {
-		badSI := 0
-		seen := make([]bool, len(mt.rows))
-		pins := make([]int, len(siMap))
-		for row, e := range siMap {
-			pins[row] = e
-			i := -1
-			if e >= 0 && e < len(mtIndex) {
-				i = mtIndex[e]
-			}
-			if i < 0 || seen[i] || mt.sa[i] != f.si.Columns[1].Value(row) || boxOfMT[i] < 0 ||
-				f.sgIDs[f.si.Columns[0].Value(row)] != f.boxes[boxOfMT[i]].sg {
-				badSI++
-				continue
-			}
-			seen[i] = true
+}
+
+// siRows holds si.csv's rows to the audit record's pins.
+func siRows(r *verify.Report, f faith, mt points, mtIndex, boxOfMT, siMap []int) {
+	badSI := 0
+	seen := make([]bool, len(mt.rows))
+	pins := make([]int, len(siMap))
+	for row, e := range siMap {
+		pins[row] = e
+		i := -1
+		if e >= 0 && e < len(mtIndex) {
+			i = mtIndex[e]
 		}
-		r.Add(badSI == 0, "si rows", "the audit record pins every si.csv row to a microdata tuple of its group with its value (%d do not)", badSI)
-		verify.Shuffled("si.csv", pins, len(want), r)
+		if i < 0 || seen[i] || mt.sa[i] != f.si.Columns[1].Value(row) || boxOfMT[i] < 0 ||
+			f.sgIDs[f.si.Columns[0].Value(row)] != f.boxes[boxOfMT[i]].sg {
+			badSI++
+			continue
+		}
+		seen[i] = true
 	}
-	return nil
+	r.Add(badSI == 0, "si rows", "the audit record pins every si.csv row to a microdata tuple of its group with its value (%d do not)", badSI)
+	distinct := map[string]bool{}
+	for _, s := range mt.sa {
+		distinct[s] = true
+	}
+	verify.Shuffled("si.csv", pins, len(distinct), r)
 }
 
 // normaliser checks the domain NCP is normalised by (Sacharidis et al.,
@@ -366,23 +426,16 @@ func sameBag(a, b map[string]int) bool {
 
 // pinned checks the release with the audit record's row map: every
 // jat.csv row is a microdata tuple (its input row) or a public tuple (-1-j
-// for row j of the public table), each once and inside its box; every
-// microdata tuple is published; and, with the public table, every box is
-// the MBB of its members.
-func pinned(r *verify.Report, f faith, mt points, mtIndex []int, ext points, eligible []bool, havePub bool,
-	rowMap []int, addMT func(i, b int), origRows int) bool {
-	d := len(f.axes)
-	lo := make([][]float64, len(f.boxes))
-	hi := make([][]float64, len(f.boxes))
-	for b := range f.boxes {
-		lo[b], hi[b] = make([]float64, d), make([]float64, d)
-		for a := 0; a < d; a++ {
-			lo[b][a], hi[b][a] = math.Inf(1), math.Inf(-1)
-		}
-	}
-	usedMT := make([]bool, len(mt.rows))
+// for row j of the public table), each once and inside its box, public
+// ones no more at a QI point than JT holds there; every microdata tuple
+// is published; and, with the public table, every box is the MBB of its
+// members.
+func pinned(r *verify.Report, f faith, in *inputs, rowMap []int, add func(i, b, g int), origRows int) bool {
+	mbb := newBounds(f)
+	usedMT := make([]bool, len(in.mt.rows))
 	usedPD := map[int]bool{}
-	badRows, outside, public := 0, 0, 0
+	atPoint := make([]int, len(in.pts.cap))
+	badRows, outside := 0, 0
 	order := make([]int, len(rowMap))
 	for row, e := range rowMap {
 		b := f.boxOf[row]
@@ -390,44 +443,42 @@ func pinned(r *verify.Report, f faith, mt points, mtIndex []int, ext points, eli
 		if e >= 0 {
 			order[row] = e
 			i := -1
-			if e < len(mtIndex) {
-				i = mtIndex[e]
+			if e < len(in.mtIndex) {
+				i = in.mtIndex[e]
 			}
 			if i < 0 || usedMT[i] {
 				badRows++
 				continue
 			}
 			usedMT[i] = true
-			addMT(i, b)
-			x = mt.x[i]
+			add(i, b, f.boxes[b].sg)
+			x = in.mt.x[i]
 		} else {
 			j := -1 - e
 			order[row] = origRows + j
-			public++
 			if f.method == plainKA || usedPD[j] {
 				badRows++
 				continue
 			}
 			usedPD[j] = true
-			if havePub {
+			if in.havePub {
 				// j counts the public rows kept under the missing-value
 				// policy, which place keeps in order.
-				if j >= len(ext.rows) || !eligible[j] {
+				if j >= len(in.ext.rows) || in.pts.of[j] < 0 {
 					badRows++
 					continue
 				}
-				x = ext.x[j]
+				atPoint[in.pts.of[j]]++
+				x = in.ext.x[j]
 			}
 		}
-		if x == nil {
-			continue
-		}
-		if !inBox(f.boxes[b], x) {
+		if x != nil && !inBox(f.boxes[b], x) {
 			outside++
 		}
-		for a, v := range x {
-			lo[b][a], hi[b][a] = math.Min(lo[b][a], v), math.Max(hi[b][a], v)
-		}
+		mbb.add(b, x)
+	}
+	for p, n := range atPoint {
+		badRows += max(0, n-in.pts.cap[p]) // more than JT holds there
 	}
 	r.Add(true, "audit", "the audit record pins every jat.csv row to a microdata or public tuple")
 	uncovered := 0
@@ -437,20 +488,11 @@ func pinned(r *verify.Report, f faith, mt points, mtIndex []int, ext points, eli
 		}
 	}
 	r.Add(badRows == 0, "tuples", "every jat.csv row is a distinct tuple of the join table%s (%d are not)",
-		map[bool]string{true: "", false: " (public tuples unconfirmed without --public)"}[havePub || f.method == plainKA], badRows)
-	r.Add(uncovered == 0, "coverage", "every one of the %d microdata tuples is published in exactly one box (%d are not)", len(mt.rows), uncovered)
+		map[bool]string{true: "", false: " (public tuples unconfirmed without --public)"}[in.havePub || f.method == plainKA], badRows)
+	r.Add(uncovered == 0, "coverage", "every one of the %d microdata tuples is published in exactly one box (%d are not)", len(in.mt.rows), uncovered)
 	r.Add(outside == 0, "inside", "every tuple lies inside its box (%d do not)", outside)
-	if havePub || f.method == plainKA {
-		loose := 0
-		for b, bx := range f.boxes {
-			for a := 0; a < d; a++ {
-				if lo[b][a] != bx.lo[a] || hi[b][a] != bx.hi[a] {
-					loose++
-					break
-				}
-			}
-		}
-		r.Add(loose == 0, "MBB", "every box is the minimum bounding box of its members (%d are not; Section 4)", loose)
+	if in.havePub || f.method == plainKA {
+		r.Add(mbb.loose() == 0, "MBB", "every box is the minimum bounding box of its members (%d are not; Section 4)", mbb.loose())
 	} else {
 		r.Add(true, "MBB", "unconfirmed without --public: the boxes' tightness over their public tuples")
 	}
@@ -458,81 +500,135 @@ func pinned(r *verify.Report, f faith, mt points, mtIndex []int, ext points, eli
 	return true
 }
 
-// contained checks the release without the audit record: each microdata
-// tuple is pinned to the box that contains it, which the files fix only
-// when no tuple lies in two boxes (Mondrian's boxes are disjoint). With
-// the public table every box must find its public rows among the
-// eligible public tuples inside it, and every face of a box must be
-// touched by a tuple inside it (the MBB's necessary condition).
-func contained(r *verify.Report, f faith, mt points, ext points, eligible []bool, havePub bool, addMT func(i, b int)) bool {
-	ix := newIndex(f.boxes)
-	uncovered, ambiguous := 0, 0
+// bounds are the boxes' members' bounding boxes, built up.
+type bounds struct {
+	f      faith
+	lo, hi [][]float64
+}
+
+func newBounds(f faith) *bounds {
 	d := len(f.axes)
-	touched := make([][]bool, len(f.boxes))
-	for b := range touched {
-		touched[b] = make([]bool, 2*d)
+	b := &bounds{f: f, lo: make([][]float64, len(f.boxes)), hi: make([][]float64, len(f.boxes))}
+	for i := range f.boxes {
+		b.lo[i], b.hi[i] = make([]float64, d), make([]float64, d)
+		for a := 0; a < d; a++ {
+			b.lo[i][a], b.hi[i][a] = math.Inf(1), math.Inf(-1)
+		}
 	}
-	touch := func(b int, x []float64) {
-		for a, v := range x {
-			if v == f.boxes[b].lo[a] {
-				touched[b][2*a] = true
-			}
-			if v == f.boxes[b].hi[a] {
-				touched[b][2*a+1] = true
+	return b
+}
+
+func (b *bounds) add(i int, x []float64) {
+	for a, v := range x {
+		b.lo[i][a], b.hi[i][a] = math.Min(b.lo[i][a], v), math.Max(b.hi[i][a], v)
+	}
+}
+
+// loose counts the boxes that are not their members' MBB.
+func (b *bounds) loose() int {
+	n := 0
+	for i, bx := range b.f.boxes {
+		for a := range bx.lo {
+			if b.lo[i][a] != bx.lo[a] || b.hi[i][a] != bx.hi[a] {
+				n++
+				break
 			}
 		}
 	}
-	for i, x := range mt.x {
+	return n
+}
+
+// contained checks the release without the audit record: each microdata
+// tuple is pinned to the box that contains it, which the files fix only
+// when no tuple lies in two boxes (Mondrian's boxes are disjoint). Every
+// face of a box must be touched by a tuple inside it (the MBB's necessary
+// condition): a microdata tuple, or, with the public table, a public
+// tuple of JT. Plain boxes hold their microdata tuples only; a KJA box's
+// public rows are recounted (recount).
+func contained(r *verify.Report, f faith, in *inputs, add func(i, b, g int)) bool {
+	ix := newIndex(f.boxes)
+	t := newTouches(f)
+	uncovered, ambiguous := 0, 0
+	mtIn := make([]int, len(f.boxes))
+	for i, x := range in.mt.x {
 		found, n := -1, 0
 		ix.stab(x, func(b int) { found, n = b, n+1 })
 		switch n {
 		case 0:
 			uncovered++
 		case 1:
-			addMT(i, found)
-			touch(found, x)
+			add(i, found, f.boxes[found].sg)
+			mtIn[found]++
+			t.touch(found, x)
 		default:
 			ambiguous++
 		}
 	}
-	r.Add(uncovered == 0, "coverage", "every one of the %d microdata tuples lies inside a box (%d do not)", len(mt.rows), uncovered)
+	r.Add(uncovered == 0, "coverage", "every one of the %d microdata tuples lies inside a box (%d do not)", len(in.mt.rows), uncovered)
 	if ambiguous > 0 {
 		r.Add(false, "pinning", "undetermined: %d microdata tuples lie in more than one box, so the files do not say which box holds them; check with the audit record written beside the release", ambiguous)
 		return false
 	}
-	avail := make([]int, len(f.boxes))
-	for j, x := range ext.x {
-		if !eligible[j] {
-			continue
+	for p, x := range in.pts.x {
+		if in.pts.cap[p] > 0 {
+			ix.stab(x, func(b int) { t.touch(b, x) })
 		}
-		ix.stab(x, func(b int) {
-			avail[b]++
-			touch(b, x)
-		})
 	}
-	mtIn := make([]int, len(f.boxes))
-	for i := range mt.x {
-		ix.stab(mt.x[i], func(b int) { mtIn[b]++ })
-	}
-	if havePub || f.method == plainKA {
-		short, loose := 0, 0
+	switch {
+	case f.method == plainKA:
+		short := 0
 		for b, bx := range f.boxes {
-			if bx.rows-mtIn[b] > avail[b] || bx.rows < mtIn[b] {
+			if bx.rows != mtIn[b] {
 				short++
 			}
-			for _, t := range touched[b] {
-				if !t {
-					loose++
-					break
-				}
-			}
 		}
-		r.Add(short == 0, "tuples", "every box's rows are its microdata tuples and public tuples inside it (%d boxes cannot be)", short)
-		r.Add(loose == 0, "MBB", "every face of every box is touched by a tuple inside it (%d boxes are not tight)", loose)
-	} else {
+		r.Add(short == 0, "tuples", "every box's rows are its microdata tuples (%d boxes are not)", short)
+		r.Add(t.loose() == 0, "MBB", "every face of every box is touched by a tuple inside it (%d boxes are not tight)", t.loose())
+	case in.havePub:
+		r.Add(t.loose() == 0, "MBB", "every face of every box is touched by a tuple inside it (%d boxes are not tight)", t.loose())
+	default:
 		r.Add(true, "MBB", "unconfirmed without --public: the boxes' public tuples and tightness")
 	}
 	return true
+}
+
+// touches records which faces of each box a tuple inside it touches.
+type touches struct {
+	f       faith
+	touched [][]bool
+}
+
+func newTouches(f faith) *touches {
+	t := &touches{f: f, touched: make([][]bool, len(f.boxes))}
+	for b := range t.touched {
+		t.touched[b] = make([]bool, 2*len(f.axes))
+	}
+	return t
+}
+
+func (t *touches) touch(b int, x []float64) {
+	for a, v := range x {
+		if v == t.f.boxes[b].lo[a] {
+			t.touched[b][2*a] = true
+		}
+		if v == t.f.boxes[b].hi[a] {
+			t.touched[b][2*a+1] = true
+		}
+	}
+}
+
+// loose counts the boxes with a face no tuple touches.
+func (t *touches) loose() int {
+	n := 0
+	for _, faces := range t.touched {
+		for _, ok := range faces {
+			if !ok {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
 
 // index finds the boxes that contain a point: a bounding-volume

@@ -31,13 +31,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 		return nil, err
 	}
 	var det struct {
-		Domain []struct {
-			QI     string   `json:"qi"`
-			Kind   string   `json:"kind"`
-			Low    float64  `json:"low"`
-			High   float64  `json:"high"`
-			Values []string `json:"values"`
-		} `json:"domain"`
+		Domain []domain `json:"domain"`
 	}
 	b, _ := json.Marshal(m.Details)
 	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&det); err != nil || len(det.Domain) != len(m.QIs) || len(jat.Columns) != 2+2*len(m.QIs) || len(si.Columns) != 2 {
@@ -59,57 +53,15 @@ func View(rel *verify.Release) (*risk.View, error) {
 	for sg, c := range counts {
 		beliefOf[sg] = bld.Counts(c)
 	}
-	// Each QI's axis: numeric extents, or positions in the value order.
-	at := make([]map[string]int, len(m.QIs))
-	for a, d := range det.Domain {
-		if d.Kind != "numeric" {
-			at[a] = map[string]int{}
-			for i, v := range d.Values {
-				at[a][v] = i
-			}
-		}
-	}
-	// A box's cell and loss per QI, by the pair of its bounds' codes:
-	// boxes repeat, so each pair is read once.
-	type cellOf struct {
-		text string
-		loss float64
-	}
-	seen := make([]map[uint64]cellOf, len(m.QIs))
-	for a := range seen {
-		seen[a] = map[uint64]cellOf{}
-	}
-	cells := make([]string, len(m.QIs))
+	cells := newBoxCells(jat, det.Domain)
 	for row := 0; row < jat.Rows; row++ {
-		var loss float64
-		for a, d := range det.Domain {
-			loCol, hiCol := jat.Columns[2+2*a], jat.Columns[3+2*a]
-			key := uint64(loCol.Codes[row])<<32 | uint64(hiCol.Codes[row])
-			c, ok := seen[a][key]
-			if !ok {
-				lo, hi := loCol.Value(row), hiCol.Value(row)
-				c.text = lo
-				if hi != lo {
-					c.text = lo + ".." + hi
-				}
-				if at[a] == nil {
-					x, _ := strconv.ParseFloat(lo, 64)
-					y, _ := strconv.ParseFloat(hi, 64)
-					c.loss = risk.NumericLoss(x, y, d.Low, d.High)
-				} else {
-					c.loss = risk.SetLoss(at[a][hi]-at[a][lo]+1, len(d.Values))
-				}
-				seen[a][key] = c
-			}
-			cells[a] = c.text
-			loss += c.loss
-		}
+		texts, loss := cells.row(row)
 		sg := jat.Columns[1].Value(row)
 		belief, ok := beliefOf[sg]
 		if !ok {
 			return nil, &model.InputError{File: filepath.Join(rel.Dir, "jat.csv"), Line: row + 2, Msg: fmt.Sprintf("SG %s has no row in si.csv", sg)}
 		}
-		bld.Add(cells, belief, loss/float64(len(m.QIs)))
+		bld.Add(texts, belief, loss/float64(len(m.QIs)))
 	}
 	v := bld.View(m.RowsIn, m.Suppressed, true,
 		"A box holds public-database individuals beside the microdata ones, and the attacker cannot tell them apart (Sacharidis et al., Theorem 2).")
@@ -117,4 +69,61 @@ func View(rel *verify.Release) (*risk.View, error) {
 		v.Regions[i].Population = v.Regions[i].Records
 	}
 	return v, nil
+}
+
+// boxCells reads a jat.csv row's box as the attacker's cell text and loss
+// per QI: boxes repeat, so each pair of bound codes is read once.
+type boxCells struct {
+	jat    *model.Table
+	domain []domain
+	at     []map[string]int // categorical: value -> position
+	seen   []map[uint64]cellOf
+	texts  []string
+}
+
+type cellOf struct {
+	text string
+	loss float64
+}
+
+func newBoxCells(jat *model.Table, dom []domain) *boxCells {
+	c := &boxCells{jat: jat, domain: dom, at: make([]map[string]int, len(dom)), seen: make([]map[uint64]cellOf, len(dom)), texts: make([]string, len(dom))}
+	for a, d := range dom {
+		c.seen[a] = map[uint64]cellOf{}
+		if d.Kind != "numeric" {
+			c.at[a] = map[string]int{}
+			for i, v := range d.Values {
+				c.at[a][v] = i
+			}
+		}
+	}
+	return c
+}
+
+// row is the row's cells (reused between calls) and its summed loss.
+func (c *boxCells) row(row int) ([]string, float64) {
+	var loss float64
+	for a, d := range c.domain {
+		loCol, hiCol := c.jat.Columns[2+2*a], c.jat.Columns[3+2*a]
+		key := uint64(loCol.Codes[row])<<32 | uint64(hiCol.Codes[row])
+		cell, ok := c.seen[a][key]
+		if !ok {
+			lo, hi := loCol.Value(row), hiCol.Value(row)
+			cell.text = lo
+			if hi != lo {
+				cell.text = lo + ".." + hi
+			}
+			if c.at[a] == nil {
+				x, _ := strconv.ParseFloat(lo, 64)
+				y, _ := strconv.ParseFloat(hi, 64)
+				cell.loss = risk.NumericLoss(x, y, d.Low, d.High)
+			} else {
+				cell.loss = risk.SetLoss(c.at[a][hi]-c.at[a][lo]+1, len(d.Values))
+			}
+			c.seen[a][key] = cell
+		}
+		c.texts[a] = cell.text
+		loss += cell.loss
+	}
+	return c.texts, loss
 }

@@ -382,7 +382,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	p := a.panes[a.active]
 	if p.capturing() {
-		if msg.String() == "ctrl+c" {
+		if key.Matches(msg, st.Keys.ForceQuit) {
 			a.askQuit()
 			return nil
 		}
@@ -405,7 +405,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.Jump):
-		if vis, i := a.visible(), int(msg.String()[0]-'1'); i < len(vis) {
+		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) {
 			a.active = vis[i]
 		}
 		return nil
@@ -438,6 +438,10 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			}
 			return nil
 		}
+		a.dialog = newSaveDialog(st)
+		return nil
+	case key.Matches(msg, k.SaveAs):
+		// Another file: the prompt starts at the current one's name.
 		a.dialog = newSaveDialog(st)
 		return nil
 	case key.Matches(msg, k.Open):
@@ -524,7 +528,6 @@ func (a *App) View() (out string) {
 		w, h = 80, 24
 	}
 	st := a.st
-	s := st.Styles
 	header := a.headerView(w)
 	tabs := a.tabsView(w)
 	summary := a.summaryView(w)
@@ -538,12 +541,14 @@ func (a *App) View() (out string) {
 		a.active = paneMethod // the method changed to one without charts
 	}
 	var body string
-	if a.dialog != nil {
+	switch {
+	case a.dialog != nil:
 		body = a.dialog.view(w, bodyH)
-	} else {
+	case a.showAll:
+		body = a.fullHelpView(w, bodyH)
+	default:
 		body = a.panes[a.active].view(w, bodyH)
 	}
-	_ = s
 	return strings.Join([]string{header, tabs, block(body, w, bodyH), summary, helpLine}, "\n")
 }
 
@@ -966,8 +971,9 @@ func (a *App) helpView(w int) string {
 	}
 	p := a.panes[a.active]
 	if a.showAll {
-		cols := [][]key.Binding{st.Keys.globalFull(), p.fullHelp()}
-		return a.help.FullHelpView(cols)
+		k := st.Keys
+		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp("esc/?", "close help"))
+		return fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
 	}
 	// The pane's keys give way (whole, with …) before "? help" does: it
 	// is reserved before fitting, as in the header.
@@ -983,6 +989,31 @@ func (a *App) helpView(w int) string {
 	head := a.help.ShortHelpView(bindings)
 	a.help.Width = w
 	return fit(head+sep+tail, w)
+}
+
+// fullHelpView is the full help (?): every key of the active pane, then
+// every global key, in columns of the body's height.
+func (a *App) fullHelpView(w, h int) string {
+	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
+	rows := max(4, h-2)
+	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.globalFull(), rows)...)
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · esc or ? closes", p.title()))
+	a.help.Width = w
+	return title + "\n\n" + a.help.FullHelpView(cols)
+}
+
+// helpColumns splits bindings into columns of at most n rows, so the
+// full help stays short at 24 rows.
+func helpColumns(bs []key.Binding, n int) [][]key.Binding {
+	var out [][]key.Binding
+	for len(bs) > n {
+		out = append(out, bs[:n])
+		bs = bs[n:]
+	}
+	if len(bs) > 0 {
+		out = append(out, bs)
+	}
+	return out
 }
 
 // Options open the workbench: a project (its input a CSV path or

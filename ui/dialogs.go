@@ -34,10 +34,11 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if !ok {
 		return false, nil
 	}
+	keys := d.st.Keys
 	switch {
-	case key.Matches(k, d.st.Keys.Yes), k.String() == "ctrl+c" && d.ctrlC:
+	case key.Matches(k, keys.Yes), d.ctrlC && key.Matches(k, keys.ForceQuit):
 		return true, d.onYes()
-	case key.Matches(k, d.st.Keys.No), k.String() == "q", k.String() == "ctrl+c":
+	case key.Matches(k, keys.No), key.Matches(k, keys.ForceQuit):
 		return true, nil
 	}
 	return false, nil
@@ -46,9 +47,9 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *confirmDialog) help() []key.Binding {
 	k := d.st.Keys
 	if d.ctrlC {
-		return []key.Binding{k.Yes, k.No, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+		return []key.Binding{k.Yes, k.No, described(k.ForceQuit, "ctrl+c", "quit")}
 	}
-	return []key.Binding{k.Yes, k.No}
+	return []key.Binding{k.Yes, k.No, described(k.ForceQuit, "ctrl+c", "no")}
 }
 
 func (d *confirmDialog) view(w, h int) string {
@@ -104,10 +105,10 @@ func newSaveDialog(st *State) *saveDialog {
 
 func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, d.st.Keys.Back):
 			return true, nil
-		case "enter":
+		case key.Matches(k, d.st.Keys.Enter):
 			path := strings.TrimSpace(d.input.Value())
 			if path == "" {
 				d.err = "give a file name"
@@ -126,7 +127,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 }
 
 func (d *saveDialog) help() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")), d.st.Keys.Back}
+	return []key.Binding{described(d.st.Keys.Enter, "enter", "save"), described(d.st.Keys.Back, "esc", "cancel")}
 }
 
 func (d *saveDialog) view(w, h int) string {
@@ -232,10 +233,10 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return false, tea.Batch(cmd, next)
 	}
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch k.String() {
-		case "esc", "q":
+		switch {
+		case key.Matches(k, d.st.Keys.Close):
 			return true, nil
-		case "/":
+		case key.Matches(k, d.st.Keys.TypePath):
 			return false, d.typing.open("path: ", d.picker.CurrentDirectory+"/")
 		}
 	}
@@ -263,9 +264,12 @@ func (d *fileDialog) help() []key.Binding {
 	if d.typing.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/→", "open")),
-		key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "up a folder")),
-		key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "type a path")), k.Back}
+	// The picker's own keys, as it matches them (its Back is our close
+	// on esc).
+	pk := d.picker.KeyMap
+	return []key.Binding{described(pk.Up, "↑/k", "up"), described(pk.Down, "↓/j", "down"), described(pk.Open, "enter/→", "open"),
+		described(pk.Back, "←/h", "up a folder"), described(pk.PageUp, "pgup/K", "page up"), described(pk.PageDown, "pgdn/J", "page down"),
+		described(pk.GoToTop, "g", "first"), described(pk.GoToLast, "G", "last"), k.TypePath, k.Close}
 }
 
 func (d *fileDialog) view(w, h int) string {
@@ -319,7 +323,7 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		d.st.SetInput("dataset:" + d.list[d.cursor].Name)
 		return true, nil
-	case key.Matches(k, keys.Back), k.String() == "q":
+	case key.Matches(k, keys.Close):
 		return true, nil
 	}
 	return false, nil
@@ -327,7 +331,7 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *datasetDialog) help() []key.Binding {
 	k := d.st.Keys
-	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")), k.Back}
+	return []key.Binding{k.Up, k.Down, described(k.Enter, "enter", "load"), k.Close}
 }
 
 func (d *datasetDialog) view(w, h int) string {
@@ -356,6 +360,10 @@ type errorDialog struct {
 	err error
 }
 
+// anyKey stands for every key in the error dialog's help: any key
+// closes it.
+var anyKey = key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "close"))
+
 func (d *errorDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if _, ok := msg.(tea.KeyMsg); ok {
 		return true, nil
@@ -364,7 +372,7 @@ func (d *errorDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 }
 
 func (d *errorDialog) help() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "close"))}
+	return []key.Binding{anyKey}
 }
 
 func (d *errorDialog) view(w, h int) string {

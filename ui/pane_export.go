@@ -77,7 +77,7 @@ func (p *exportPane) shortHelp() []key.Binding {
 	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Export, key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit directory"))}
+	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory")}
 }
 
 func (p *exportPane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -147,7 +147,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			})
 		}
 		switch {
-		case msg.String() == "e":
+		case key.Matches(msg, keys.EditText):
 			return p.edit.open("release directory: ", p.dir())
 		case key.Matches(msg, keys.Export):
 			return p.start()

@@ -47,12 +47,11 @@ func newPreviewPane(st *State) *previewPane {
 	ts.Cell = st.Styles.TableCell.PaddingRight(1)
 	ts.Selected = st.Styles.TableSelected
 	t.SetStyles(ts)
-	km := table.DefaultKeyMap()
-	km.PageDown.SetKeys("pgdown", "f")
-	km.PageUp.SetKeys("pgup", "b")
-	km.HalfPageUp.SetKeys("ctrl+u")
-	km.HalfPageDown.SetKeys("ctrl+d")
-	t.KeyMap = km
+	// The table scrolls with the workbench's bindings (g is go to group,
+	// not the table's first row), so its keys are in the help.
+	k := st.Keys
+	t.KeyMap = table.KeyMap{LineUp: k.Up, LineDown: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, GotoTop: k.Top, GotoBottom: k.Bottom}
 	return &previewPane{st: st, tbl: t, jump: newLineEditor(12)}
 }
 
@@ -72,7 +71,11 @@ func (p *previewPane) shortHelp() []key.Binding {
 
 func (p *previewPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo, k.Back}
+	if p.detail != nil || p.jump.active {
+		return p.shortHelp()
+	}
+	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo,
+		k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom}
 }
 
 // spec is the declaration of the method that made the shown result: a

@@ -50,7 +50,7 @@ func (p *sweepPane) shortHelp() []key.Binding {
 	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit values")), k.Run}
+	return []key.Binding{k.Up, k.Down, described(k.EditText, "e", "edit values"), k.Run}
 }
 
 func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -172,7 +172,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			if p.cursor < len(ps)-1 {
 				p.cursor++
 			}
-		case msg.String() == "e":
+		case key.Matches(msg, keys.EditText):
 			return p.edit.open("values: ", p.valuesOf(par))
 		case key.Matches(msg, keys.Run):
 			return p.start(par)

@@ -262,7 +262,8 @@ func (p *dataPane) view(w, h int) string {
 	for i := p.offset; i < len(t.Columns) && i < p.offset+rows; i++ {
 		c := t.Columns[i]
 		role := st.Project.Roles.Of(c.Name).Short()
-		line := fmt.Sprintf("  %-18s %-4s %-11s %8d %7d  %-8s  %s", clip(c.Name, 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
+		// Names are padded by display width: a wide character takes two cells.
+		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", padRight(clip(c.Name, 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
 		if i == p.cursor {
 			line = s.Selected.Render(fit("▸"+line[1:], w))
 		} else if role == "SA" {
@@ -317,14 +318,6 @@ func orNone(s string) string {
 	return s
 }
 
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -363,27 +356,4 @@ func wrapItems(items []string, sep string, w int) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-// wrap breaks text into lines of at most w cells at spaces.
-func wrap(text string, w int) string {
-	if w < 10 {
-		return text
-	}
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			if line != "" && lenCells(line)+1+lenCells(word) > w {
-				out = append(out, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += word
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
 }

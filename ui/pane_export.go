@@ -277,10 +277,10 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
 	}
 	if c := spec.Certifies; c != "" {
-		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
+		b.WriteString(s.Label.Render(indented("a passing check certifies that "+c, w)) + "\n")
 	}
 	for _, warn := range st.usefulness() {
-		b.WriteString(s.Warn.Render(wrap("  ! "+warn, w-2)) + "\n")
+		b.WriteString(s.Warn.Render(indented("! "+warn, w)) + "\n")
 	}
 	if rk := st.Risk; rk != nil && !st.RiskOld && len(p.lines) == 0 {
 		// What the release risks, as the manifest and report.md will say.
@@ -291,8 +291,8 @@ func (p *exportPane) view(w, h int) string {
 				parts = append(parts, f.Name+" "+f.Format())
 			}
 		}
-		b.WriteString(wrap("  "+strings.Join(parts, " · "), w-2) + "\n")
-		b.WriteString(s.Muted.Render(wrap("  "+rk.Summary, w-2)) + "\n")
+		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
+		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
 	}
 	return b.String()
 }

@@ -387,7 +387,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	left.WriteString(s.Title.Render("Attributes") + "\n")
 	for i, a := range as {
 		role := st.Project.Roles.Of(a).Short()
-		line := fmt.Sprintf(" %s %-12s %s", role, clip(a, 12), p.spec(a))
+		line := fmt.Sprintf(" %s %s %s", role, padRight(clip(a, 12), 12), p.spec(a))
 		if i == p.attr {
 			style := s.Selected
 			if p.inTree {

@@ -239,7 +239,7 @@ func (p *sweepPane) view(w, h int) string {
 	for _, r := range p.rows {
 		labels = append(labels, r.Value)
 		if r.Error != "" {
-			b.WriteString(fit(fmt.Sprintf("%-12s %s", clip(r.Value, 12), s.Error.Render(st.ui(r.Error))), w) + "\n")
+			b.WriteString(fit(padRight(clip(r.Value, 12), 12)+" "+s.Error.Render(st.ui(r.Error)), w) + "\n")
 			errs, worst = append(errs, math.NaN()), append(worst, math.NaN())
 			continue
 		}
@@ -262,7 +262,7 @@ func (p *sweepPane) view(w, h int) string {
 		if !math.IsNaN(e) {
 			errText = fmt.Sprintf("%.3f", e)
 		}
-		b.WriteString(fit(fmt.Sprintf("%-12s %6s %4s %12s %12s %10s", clip(r.Value, 12), thousands(r.Groups), viol, human(r.WorstVal), human(r.UtilityVal), errText), w) + "\n")
+		b.WriteString(fit(padRight(clip(r.Value, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %10s", thousands(r.Groups), viol, human(r.WorstVal), human(r.UtilityVal), errText), w) + "\n")
 	}
 	used := strings.Count(b.String(), "\n")
 	ch := h - used - 1

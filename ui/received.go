@@ -320,7 +320,7 @@ func (p *releasePane) view(w, h int) string {
 			cells += fmt.Sprintf(" · presence %.3g", reg.Presence)
 		}
 		sa := strings.Join(v.Sorted(reg.Belief), ", ")
-		line := fmt.Sprintf("%-8s %-34s %s", thousands(reg.Records), clip(cells, 34), sa)
+		line := fmt.Sprintf("%-8s %s %s", thousands(reg.Records), padRight(clip(cells, 34), 34), sa)
 		if reg.Records == 1 {
 			b.WriteString(s.Warn.Render(fit(line, w)) + "\n")
 			continue

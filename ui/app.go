@@ -98,7 +98,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
-		p.Params = suggested(p.Method)
+		p.Params = model.Values{}
 	}
 	st.Project = env.WithDefaults(p)
 	st.needLoad = true
@@ -1041,9 +1041,6 @@ func Run(env pipeline.Env, o Options) error {
 	}
 	if p.Method == "" {
 		p.Method = catalog.Names()[0]
-	}
-	if len(p.Params) == 0 {
-		p.Params = suggested(p.Method)
 	}
 	app := NewApp(env, p)
 	app.st.ProjectPath = o.ProjectPath

@@ -151,7 +151,7 @@ func (s *State) SetParam(name, v string) {
 func (s *State) SetMethod(name string) {
 	s.Project.Method = name
 	s.Project.Variant = ""
-	s.Project.Params = suggested(name)
+	s.Project.Params = model.Values{} // every parameter at its declared default
 	s.Project = s.Env.WithDefaults(s.Project)
 	if s.Spec().Public == method.NoPublic {
 		s.Project.Public, s.Project.PublicRows = "", 0
@@ -167,20 +167,10 @@ func (s *State) dropResult() {
 	s.Risk, s.RiskOld = nil, false
 }
 
-// suggested are the values a method starts with in the workbench.
-func suggested(name string) model.Values {
-	for _, m := range methods() {
-		if m.Spec().Name == name {
-			return m.Spec().Suggested.Clone()
-		}
-	}
-	return model.Values{}
-}
-
 // SetInput switches to another table (a file or dataset:NAME); the
 // roles are reset to the dataset's defaults (none for a file).
 func (s *State) SetInput(input string) {
-	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: suggested(s.Project.Method)}
+	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: model.Values{}}
 	s.Project = s.Env.WithDefaults(s.Project)
 	s.newTable()
 	s.Dirty = true

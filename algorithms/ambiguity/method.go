@@ -76,7 +76,6 @@ func (Method) Spec() method.Spec {
 		},
 		Files:       []string{"at_<qi>.csv", "st.csv"},
 		Insensitive: "dropped: the release holds one value table per quasi-identifier and the sensitive table only",
-		Suggested:   model.Values{"alpha": "0.5", "beta": "0.25"},
 		Charts:      "Presence",
 		ChartParams: []string{"alpha", "beta"},
 		Certifies: "every record a group covers is present with probability |G|/prod_i|G_ATi| <= alpha and has any sensitive value " +

@@ -133,9 +133,6 @@ type Spec struct {
 	NeedsSA bool
 	// Public says whether the method reads a public table (--public).
 	Public PublicUse
-	// Suggested are the values the workbench starts with where they differ
-	// from the defaults (e.g. a grouping that shows groups at once).
-	Suggested model.Values
 	// Compare gives the settings that make the method comparable with the
 	// others on the same data (privlab eval --compare, the Compare pane):
 	// the variant and values for a group size k on table t with the roles,
@@ -143,8 +140,10 @@ type Spec struct {
 	// method without a group size).
 	Compare func(k int, t *model.Table, roles model.Roles, public bool) (variant string, values model.Values)
 	// ForDataset are values that suit one embedded dataset (by name, e.g.
-	// the paper's own setting for its worked example), applied over
-	// Suggested when the input is that dataset.
+	// the paper's own setting for its worked example), applied over the
+	// defaults when the input is that dataset, by the command line and the
+	// workbench alike. Otherwise every parameter starts at its Default,
+	// everywhere: help, run, the workbench and the comparison.
 	ForDataset map[string]model.Values
 	// Charts titles the workbench pane that shows Result.Charts ("" when
 	// the method draws none), and ChartParams are the parameters that pane

@@ -186,7 +186,7 @@ func (a *App) startRun() tea.Cmd {
 	a.cancel, a.runCtx = cancel, ctx
 	st.Running = true
 	st.Progress.Store(progressMark{seq: a.runSeq, start: st.Now()})
-	return runCmd(ctx, st.Env, st.Project.Clone(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
+	return runCmd(ctx, st.Env, st.runProject(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
 }
 
 // Update routes messages: sizes and results to everyone, keys to the
@@ -570,8 +570,8 @@ func (a *App) headerView(w int) string {
 		name = fmt.Sprintf("%s (%s rows)", strings.TrimPrefix(name, "dataset:"), thousands(st.Table.Rows))
 	}
 	parts := []string{s.Header.Render("privlab"), name, st.Project.Method}
-	if st.Project.Variant != "" {
-		parts[len(parts)-1] += "/" + st.Project.Variant
+	if v, noPublic := st.Variant(); v != "" && (st.Project.Variant != "" || noPublic) {
+		parts[len(parts)-1] += "/" + v
 	}
 	// Parameter values; bare numbers get their name so they read.
 	for _, p := range st.Spec().Params {

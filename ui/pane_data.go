@@ -292,6 +292,9 @@ func (p *dataPane) view(w, h int) string {
 			style = s.Warn
 			pub = "public table: none — " + st.Project.Method + " needs one (p: pick a file, P: type a path or dataset:NAME)"
 		}
+		if v, noPublic := st.Variant(); noPublic {
+			pub = "public table: none — " + st.Project.Method + " runs its plain variant " + v + " (p: pick a file, P: type a path or dataset:NAME)"
+		}
 		foot = append(foot, style.Render(fit(pub, w)))
 	}
 	if p.edit.active {

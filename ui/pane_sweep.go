@@ -195,7 +195,7 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 	}
 	ctx, seq, progress := p.job.start()
 	p.err, p.rows = nil, nil
-	env, proj, table := st.Env, st.Project.Clone(), st.Table
+	env, proj, table := st.Env, st.runProject(), st.Table
 	return guarded(func() tea.Msg {
 		rows, err := pipeline.SweepWith(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}, progress)
 		return sweepMsg{seq: seq, rows: rows, err: err}

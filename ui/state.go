@@ -234,6 +234,37 @@ func (s *State) Spec() method.Spec {
 	return method.Spec{}
 }
 
+// Variant is the variant a run of the current settings uses: the one
+// chosen, else the method's variant for runs without a public table when
+// none is set (noPublic is then true), else the method's default ("" for
+// a method without variants).
+func (s *State) Variant() (v string, noPublic bool) {
+	spec := s.Spec()
+	switch {
+	case s.Project.Variant != "":
+		return s.Project.Variant, false
+	case s.Project.Public == "" && spec.NoPublicVariant != "":
+		return spec.NoPublicVariant, true
+	case len(spec.Variants) > 0:
+		return spec.Variants[0], false
+	}
+	return "", false
+}
+
+// runProject is the project a run of the current settings reads: the
+// variant without a public table when that one applies (see Variant),
+// and no public table for a method that reads none.
+func (s *State) runProject() pipeline.Project {
+	p := s.Project.Clone()
+	if v, noPublic := s.Variant(); noPublic {
+		p.Variant = v
+	}
+	if s.Spec().Public == method.NoPublic {
+		p.Public, p.PublicRows = "", 0
+	}
+	return p
+}
+
 // Value returns a parameter's current text (its default when unset).
 func (s *State) Value(name string) string {
 	if v, ok := s.Project.Params[name]; ok {

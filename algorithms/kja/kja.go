@@ -101,6 +101,9 @@ func (Method) Spec() method.Spec {
 		Insensitive: "dropped: the release holds the G-boxes of the quasi-identifiers and the sensitive groups only",
 		NeedsSA:     true,
 		Public:      method.PublicOptional,
+		// Without a public database, plain Mondrian k-anonymity: the
+		// baseline the KJA variants refine (Section 2.2).
+		NoPublicVariant: MondrianPlain,
 		// Plain Mondrian k-anonymity, or its refinement with the public
 		// database when there is one (Section 4).
 		Compare: func(k int, _ *model.Table, _ model.Roles, public bool) (string, model.Values) {

@@ -133,6 +133,10 @@ type Spec struct {
 	NeedsSA bool
 	// Public says whether the method reads a public table (--public).
 	Public PublicUse
+	// NoPublicVariant is the variant to run when no public table is given
+	// and no variant was chosen, for a method whose default variant needs
+	// one ("" otherwise): the workbench opens the method on it and says so.
+	NoPublicVariant string
 	// Compare gives the settings that make the method comparable with the
 	// others on the same data (privlab eval --compare, the Compare pane):
 	// the variant and values for a group size k on table t with the roles,

@@ -101,6 +101,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		p.Params = model.Values{}
 	}
 	st.Project = env.WithDefaults(p)
+	st.parkPublic()
 	st.needLoad = true
 	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 	a.panes = []pane{
@@ -438,11 +439,11 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			}
 			return nil
 		}
-		a.dialog = newSaveDialog(st)
+		a.dialog = newSaveDialog(st, false)
 		return nil
 	case key.Matches(msg, k.SaveAs):
 		// Another file: the prompt starts at the current one's name.
-		a.dialog = newSaveDialog(st)
+		a.dialog = newSaveDialog(st, true)
 		return nil
 	case key.Matches(msg, k.Open):
 		return a.unlessDirty("open another file", func() tea.Cmd {

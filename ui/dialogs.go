@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
@@ -83,14 +85,16 @@ func centered(box string, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
-// saveDialog asks where to save project.json.
+// saveDialog asks where to save the project (ctrl+s the first time, S
+// every time).
 type saveDialog struct {
 	st    *State
 	input textinput.Model
 	err   string
+	as    bool // save as another file
 }
 
-func newSaveDialog(st *State) *saveDialog {
+func newSaveDialog(st *State, as bool) *saveDialog {
 	in := textinput.New()
 	in.Prompt = "save project to: "
 	in.SetValue("project.json")
@@ -100,7 +104,7 @@ func newSaveDialog(st *State) *saveDialog {
 	in.CursorEnd()
 	in.Focus()
 	in.Width = 40
-	return &saveDialog{st: st, input: in}
+	return &saveDialog{st: st, input: in, as: as}
 }
 
 func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
@@ -131,7 +135,11 @@ func (d *saveDialog) help() []key.Binding {
 }
 
 func (d *saveDialog) view(w, h int) string {
-	body := "Save the whole configuration as project.json\n(the file privlab run --config accepts)\n\n" + d.input.View()
+	title := "Save the whole configuration as a project file"
+	if d.as {
+		title = "Save the project as another file (ctrl+s then writes to it)"
+	}
+	body := title + "\n(privlab run --config reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
 		body += "\n" + d.st.Styles.Error.Render(d.err)
 	}
@@ -401,12 +409,33 @@ func (st *State) shownError() error {
 }
 
 // save writes the project to path and remembers it: ctrl+s writes back to
-// it from then on.
+// it from then on. Every parameter of every method used is written with
+// its value, the seed too (random unless one was set), so the file says
+// what the workbench showed whatever the defaults become; the status line
+// names the file written.
 func (st *State) save(path string) error {
-	if err := st.Project.Save(path); err != nil {
+	p := st.Project.Clone()
+	p.Params = fullValues(st.Spec(), p.Params)
+	for name, s := range p.Methods {
+		if m, err := catalog.Lookup(name); err == nil {
+			s.Params = fullValues(m.Spec(), s.Params)
+			p.Methods[name] = s
+		}
+	}
+	if err := p.Save(path); err != nil {
 		return err
 	}
 	st.ProjectPath, st.Dirty = path, false
-	st.Notify("project saved to %s (privlab run --config %s reads it)", path, path)
+	st.Notify("saved %s (privlab run --config reads it; S saves as another file)", path)
 	return nil
+}
+
+// fullValues are every parameter the method declares, with its value:
+// the one set, else its default.
+func fullValues(spec method.Spec, set model.Values) model.Values {
+	out := spec.Defaults()
+	for name, v := range set {
+		out[name] = v
+	}
+	return out
 }

@@ -143,21 +143,37 @@ func (s *State) SetParam(name, v string) {
 	s.Changed()
 }
 
-// SetMethod switches to another method with the values it suggests (and
-// those the dataset suggests for it); roles and hierarchies stay, and so
-// does the public table when the new method reads one. The previous
-// method's result is dropped: its groups, figures and files mean nothing
-// under the new method's headings.
+// SetMethod switches to another method: the current method's settings
+// (variant, values, public table) are kept for when it comes back, and
+// the new one's come back as they were left, else at its declared
+// defaults (and the values the dataset declares for it); roles and
+// hierarchies stay (pipeline.Project.Switch). The previous method's
+// result is dropped: its groups, figures and files mean nothing under
+// the new method's headings.
 func (s *State) SetMethod(name string) {
-	s.Project.Method = name
-	s.Project.Variant = ""
-	s.Project.Params = model.Values{} // every parameter at its declared default
-	s.Project = s.Env.WithDefaults(s.Project)
-	if s.Spec().Public == method.NoPublic {
-		s.Project.Public, s.Project.PublicRows = "", 0
-	}
+	s.Project = s.Env.WithDefaults(s.Project.Switch(name))
 	s.dropResult()
 	s.Changed()
+}
+
+// parkPublic keeps a public table given with a method that reads none
+// (privlab --public FILE) for the methods that read one: the project
+// runs as it is, and the table is there when one of them is chosen.
+func (s *State) parkPublic() {
+	p := &s.Project
+	if p.Public == "" || s.Spec().Public != method.NoPublic {
+		return
+	}
+	for _, m := range methods() {
+		name := m.Spec().Name
+		if _, kept := p.Methods[name]; !kept && m.Spec().Public != method.NoPublic {
+			if p.Methods == nil {
+				p.Methods = map[string]pipeline.Settings{}
+			}
+			p.Methods[name] = pipeline.Settings{Public: p.Public, PublicRows: p.PublicRows}
+		}
+	}
+	p.Public, p.PublicRows = "", 0
 }
 
 // dropResult forgets the shown result and everything derived from it.
@@ -262,6 +278,7 @@ func (s *State) runProject() pipeline.Project {
 	if s.Spec().Public == method.NoPublic {
 		p.Public, p.PublicRows = "", 0
 	}
+	p.Methods = nil // the other methods' settings are not this run's
 	return p
 }
 

@@ -5,6 +5,8 @@
 //
 //	privlab                         workbench on the embedded default dataset
 //	privlab FILE.csv                workbench on a file
+//	privlab DIR                     workbench reading a release (its original
+//	                                found through the audit record beside it)
 //	privlab run    [flags]          anonymize and write a release directory
 //	privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files
 //	privlab query  [flags] "QUERY"  answer on the original and the release
@@ -96,8 +98,9 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		return startWorkbench(append([]string{"--config", cmd}, rest...), stderr)
 	}
 	if _, err := os.Stat(filepath.Join(cmd, "manifest.json")); err == nil {
-		// A release directory: read it in the workbench (--original FILE
-		// gives the truth for its queries).
+		// A release directory: read it in the workbench, checked against
+		// its original (--original FILE, else the input the audit record
+		// beside it names, when that file is there unchanged).
 		return startWorkbench(append([]string{"--release", cmd}, rest...), stderr)
 	}
 	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(lower, ".csv") || strings.HasPrefix(cmd, "dataset:") {
@@ -115,6 +118,8 @@ usage:
   privlab FILE.csv                 open the workbench on a file
   privlab project.json             open the workbench on a saved project (also --config project.json)
                                    (the workbench takes the run flags too: privlab dataset:census --rows 45000)
+  privlab DIR                      read a release in the workbench: its check, its risk, queries; its original
+                                   is found through the audit record beside it (or give --original FILE)
   privlab run    [flags] --out DIR anonymize and write a release directory
   privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release

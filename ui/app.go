@@ -145,6 +145,11 @@ func (a *App) schedule() tea.Cmd {
 		if !st.askedRelease && !st.Loading {
 			st.askedRelease = true
 			a.relSeq++
+			if st.Table == nil && st.Project.Input == "" {
+				// No original given: the audit record beside the release
+				// names it, as when the release is picked with ctrl+o.
+				return receiveCmd(st.Env, st.ReceivedDir, a.relSeq)
+			}
 			return openReleaseCmd(st.ReceivedDir, st.originalFor(), a.relSeq)
 		}
 		return nil
@@ -1029,13 +1034,21 @@ type Options struct {
 
 // Run opens the workbench.
 func Run(env pipeline.Env, o Options) error {
+	_, err := tea.NewProgram(newWorkbench(env, o), tea.WithAltScreen()).Run()
+	return err
+}
+
+// newWorkbench is the workbench Run opens: a received release (its
+// original the project's input when one is given, else the input its
+// audit record names), or the project (the default dataset when it names
+// no input).
+func newWorkbench(env pipeline.Env, o Options) *App {
 	p := o.Project
 	if o.Release != "" {
 		app := NewApp(env, p)
 		app.st.ReceivedDir = o.Release
 		app.active = paneRelease
-		_, err := tea.NewProgram(app, tea.WithAltScreen()).Run()
-		return err
+		return app
 	}
 	if p.Input == "" {
 		p.Input = "dataset:census"
@@ -1045,7 +1058,5 @@ func Run(env pipeline.Env, o Options) error {
 	}
 	app := NewApp(env, p)
 	app.st.ProjectPath = o.ProjectPath
-	prog := tea.NewProgram(app, tea.WithAltScreen())
-	_, err := prog.Run()
-	return err
+	return app
 }

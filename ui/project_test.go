@@ -136,3 +136,24 @@ func TestGoldenProjectSavedAndReopenedElsewhere(t *testing.T) {
 	t.Run("saved as", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(savedAs)) })
 	t.Run("reopened elsewhere", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(reopened)) })
 }
+
+// TestGoldenReleaseFindsItsOriginal: privlab DIR without --original finds
+// the release's input through the audit record beside it, as ctrl+o
+// does, and checks the release against it.
+func TestGoldenReleaseFindsItsOriginal(t *testing.T) {
+	dir := t.TempDir()
+	var view string
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 80, 24)
+		press(t, a, "7", "enter")
+		r := newWorkbench(testEnv, Options{Release: "release-employees-distribution"})
+		r.st.Now = fixedClock
+		r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		settle(t, r, r.schedule())
+		if r.st.Received == nil || r.st.Table == nil || !strings.Contains(r.st.Received.Against, "found through the audit record") {
+			t.Fatalf("the original was not found: %+v %v", r.st.Received, r.st.ReceivedErr)
+		}
+		view = r.View()
+	})
+	teatest.RequireEqualOutput(t, []byte(view))
+}

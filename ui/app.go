@@ -258,13 +258,19 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		if strings.HasPrefix(st.Status, "computation cancelled") {
 			st.Status = "" // the preview is current again
 		}
-		st.WorkloadOld = st.Workload != nil
-		st.RiskOld = st.Risk != nil
+		// The figures measured on the result are on their way (Old: the
+		// previous result's stay on screen, marked, until they land); a
+		// result without an answerer has no workload.
+		work := workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+		st.WorkloadOld = work != nil
+		if work == nil {
+			st.Workload = nil
+		}
+		st.RiskOld = true
 		a.refreshAll()
 		// The context stays live for the workload and the risk figures; a
 		// newer change cancels them.
-		return a, tea.Batch(workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq), riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq),
-			deferredCmd(a.runCtx, msg.res, msg.seq))
+		return a, tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq))
 	case showPaneMsg:
 		a.active = msg.pane
 		return a, nil
@@ -311,6 +317,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case workloadMsg:
 		if msg.seq == a.runSeq {
 			st.Workload, st.WorkloadOld = msg.w, false
+			st.noteWarnings()
 		}
 		return a, nil
 	case deferredMsg:
@@ -372,6 +379,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 }
 
 func (a *App) refreshAll() {
+	a.st.noteWarnings()
 	for _, p := range a.panes {
 		p.refresh()
 	}
@@ -681,7 +689,7 @@ func (a *App) summaryView(w int) string {
 		}
 	} else if st.Result != nil && st.LoadErr == nil {
 		r := st.Result
-		warn := ""
+		warn, warnOld := "", false
 		switch {
 		case st.Stale() && st.RunErr != nil:
 			// the error says it: the figures are of earlier settings
@@ -715,8 +723,8 @@ func (a *App) summaryView(w int) string {
 					return mark + s.Muted.Render(": "+clip(covers, n))
 				})
 			}
-			if ws := st.usefulness(); len(ws) > 0 {
-				warn = ws[0]
+			if ws, old := st.shownWarnings(); len(ws) > 0 {
+				warn, warnOld = ws[0], old
 			}
 		}
 		// Figures the method asks to show (a failing constraint is shown
@@ -776,8 +784,13 @@ func (a *App) summaryView(w int) string {
 		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
 		if warn != "" {
 			// The first usefulness warning, at the end of the line (! on
-			// the Method pane lists them all).
-			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return s.Warn.Render("! " + clip(warn, n)) })
+			// the Method pane lists them all), dimmed while it is the
+			// previous result's.
+			style := s.Warn
+			if warnOld {
+				style = s.Muted
+			}
+			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
 		}
 	}
 	if st.Running && st.ReceivedDir == "" {

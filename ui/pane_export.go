@@ -279,8 +279,9 @@ func (p *exportPane) view(w, h int) string {
 	if c := spec.Certifies; c != "" {
 		b.WriteString(s.Label.Render(indented("a passing check certifies that "+c, w)) + "\n")
 	}
-	for _, warn := range st.usefulness() {
-		b.WriteString(s.Warn.Render(indented("! "+warn, w)) + "\n")
+	ws, old := st.shownWarnings()
+	for _, warn := range ws {
+		b.WriteString(warnStyle(s, old).Render(indented("! "+warn, w)) + "\n")
 	}
 	if rk := st.Risk; rk != nil && !st.RiskOld && len(p.lines) == 0 {
 		// What the release risks, as the manifest and report.md will say.

@@ -403,8 +403,9 @@ func (p *previewPane) compactView(w, h int) string {
 	if st.Stale() {
 		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings (ctrl+r)", w)) + "\n")
 	}
-	for _, warn := range st.usefulness() {
-		b.WriteString(s.Warn.Render(fit("! "+warn, w)) + "\n")
+	ws, old := st.shownWarnings()
+	for _, warn := range ws {
+		b.WriteString(warnStyle(s, old).Render(fit("! "+warn, w)) + "\n")
 	}
 	for _, f := range r.Summary {
 		mark := "  "

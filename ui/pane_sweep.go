@@ -21,11 +21,18 @@ import (
 type sweepPane struct {
 	st     *State
 	cursor int
-	values map[string]string // edited value lists per parameter
+	values map[string]string // edited value lists per method and parameter
 	edit   lineEditor
 	job    job
 	rows   []pipeline.SweepRow
 	err    error
+	// of and table are the settings' count (State.Changes) and the table
+	// the sweep on screen (or running) was made for; cleared is the
+	// method it was of once other settings made it go.
+	of      int
+	table   *model.Table
+	method  string
+	cleared string
 }
 
 // cancelJobMsg asks the panes to stop their background work (ctrl+x).
@@ -43,7 +50,17 @@ func newSweepPane(st *State) *sweepPane {
 
 func (p *sweepPane) title() string   { return "Sweep" }
 func (p *sweepPane) capturing() bool { return p.edit.active }
-func (p *sweepPane) refresh()        {}
+
+// refresh drops the sweep (and stops a running one) once the settings
+// that made it change: another method, table, role, hierarchy or value;
+// its table and charts would speak of settings no longer there.
+func (p *sweepPane) refresh() {
+	st := p.st
+	if (len(p.rows) > 0 || p.err != nil || p.job.busy) && (st.Changes != p.of || st.Table != p.table) {
+		p.job.forget()
+		p.rows, p.err, p.cleared = nil, nil, p.method
+	}
+}
 
 func (p *sweepPane) shortHelp() []key.Binding {
 	k := p.st.Keys
@@ -127,7 +144,7 @@ func joinValues(vals []string) string {
 }
 
 func (p *sweepPane) valuesOf(par model.ParamSpec) string {
-	if v, ok := p.values[par.Name]; ok {
+	if v, ok := p.values[p.st.Project.Method+"/"+par.Name]; ok {
 		return v
 	}
 	return p.defaultValues(par)
@@ -158,7 +175,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 				if _, _, err := pipeline.ParseSweep(par.Name + "=" + v); err != nil {
 					return err
 				}
-				p.values[par.Name] = v
+				p.values[st.Project.Method+"/"+par.Name] = v
 				return nil
 			})
 		}
@@ -194,7 +211,8 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 		return nil
 	}
 	ctx, seq, progress := p.job.start()
-	p.err, p.rows = nil, nil
+	p.err, p.rows, p.cleared = nil, nil, ""
+	p.of, p.table, p.method = st.Changes, st.Table, st.Project.Method
 	env, proj, table := st.Env, st.runProject(), st.Table
 	return guarded(func() tea.Msg {
 		rows, err := pipeline.SweepWith(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}, progress)
@@ -224,6 +242,9 @@ func (p *sweepPane) view(w, h int) string {
 	case p.err != nil:
 		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
 	case len(p.rows) == 0:
+		if p.cleared != "" {
+			b.WriteString(s.Muted.Render(wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
+		}
 		b.WriteString(s.Muted.Render("enter: run the sweep for the selected parameter · e: edit its values (a list, or FROM..TO[:STEP])") + "\n")
 	}
 	if len(p.rows) == 0 {

@@ -157,3 +157,73 @@ func TestGoldenReleaseFindsItsOriginal(t *testing.T) {
 	})
 	teatest.RequireEqualOutput(t, []byte(view))
 }
+
+// TestGoldenRefusedHierarchyGoes: a hierarchy file that does not fit its
+// column is refused on the status line; the refusal goes with the next
+// change (here a method switch) and does not come back with an export.
+func TestGoldenRefusedHierarchyGoes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "zip.csv"), []byte("91110;911**;*\n"), 0o644)
+	var refused, switched, exported string
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 80, 24)
+		press(t, a, "2", "f")
+		d, ok := a.dialog.(*fileDialog)
+		if !ok {
+			t.Fatalf("f opened %T", a.dialog)
+		}
+		_, cmd := d.picked("zip.csv")
+		a.dialog = nil
+		settle(t, a, cmd)
+		refused = a.View()
+		if !a.st.StatusErr {
+			t.Fatalf("the file was not refused: %q", a.st.Status)
+		}
+		press(t, a, "4", "M")
+		settle(t, a, a.schedule())
+		switched = a.View()
+		press(t, a, "7", "enter")
+		exported = a.View()
+		if a.st.StatusErr {
+			t.Fatalf("the refusal is still on the status line: %q", a.st.Status)
+		}
+	})
+	for _, v := range []string{switched, exported} {
+		if strings.Contains(v, "zip.csv") {
+			t.Fatalf("the refusal survived:\n%s", v)
+		}
+	}
+	t.Run("refused", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(refused)) })
+	t.Run("after a method switch", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(switched)) })
+}
+
+// TestGoldenSweepClearedOnMethodChange: a sweep's table and charts
+// belong to the settings that made them: another method (or any other
+// change) clears them, and a sweep still running is stopped.
+func TestGoldenSweepClearedOnMethodChange(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "8", "enter")
+	p := a.panes[paneSweep].(*sweepPane)
+	if len(p.rows) == 0 {
+		t.Fatal("the sweep did not run")
+	}
+	swept := a.View()
+	press(t, a, "4", "M", "8")
+	if len(p.rows) != 0 || !strings.Contains(a.View(), "The last sweep (distribution) was of earlier settings") {
+		t.Fatalf("kja's Sweep pane shows distribution's sweep:\n%s", a.View())
+	}
+	cleared := a.View()
+	// A running sweep stops and its answer is dropped.
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if !p.job.busy {
+		t.Fatal("enter did not start a sweep")
+	}
+	a.st.SetParam("k", "3")
+	press(t, a, "8")
+	settle(t, a, cmd)
+	if p.job.busy || len(p.rows) != 0 {
+		t.Fatalf("the sweep of earlier settings landed: busy %v, %d rows", p.job.busy, len(p.rows))
+	}
+	t.Run("swept", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(swept)) })
+	t.Run("cleared", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(cleared)) })
+}

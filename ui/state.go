@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
@@ -82,6 +83,9 @@ type State struct {
 
 	needLoad bool
 	needRun  bool
+	// lastWarnings are the warnings of the last settled result (see
+	// shownWarnings).
+	lastWarnings []string
 }
 
 // Changed marks the project as edited: the preview recomputes. Every
@@ -181,6 +185,7 @@ func (s *State) dropResult() {
 	s.Result, s.Prep, s.RunErr = nil, nil, nil
 	s.Workload, s.WorkloadOld = nil, false
 	s.Risk, s.RiskOld = nil, false
+	s.lastWarnings = nil
 }
 
 // SetInput switches to another table (a file or dataset:NAME); the
@@ -225,19 +230,24 @@ func (s *State) Notify(format string, args ...any) {
 	s.Status, s.StatusErr, s.statusOf = fmt.Sprintf(format, args...), false, s.Changes
 }
 
-// expireStatus drops a transient message when work for settings edited
+// expireStatus drops the status message when work for settings edited
 // after it was shown lands (changes: the settings' count the load or run
 // was started for): "exported ..." or "loading ..." then speaks of
-// something no longer on screen. Errors stay until their cause is fixed.
+// something no longer on screen, and an error status is the refusal of
+// an action (a hierarchy file that does not fit, a save that failed)
+// that the user has moved on from. The errors of the settings themselves
+// (LoadErr, RunErr) are no messages: they go when their cause is fixed.
 func (s *State) expireStatus(changes int) {
-	if s.Status != "" && !s.StatusErr && changes > s.statusOf {
-		s.Status = ""
+	if s.Status != "" && changes > s.statusOf {
+		s.Status, s.StatusErr = "", false
 	}
 }
 
-// Fail sets an error status message.
+// Fail sets an error status message: an action was refused. It stays
+// through recomputations of the same settings and goes with the next
+// change (see expireStatus).
 func (s *State) Fail(err error) {
-	s.Status, s.StatusErr = s.explain(err), true
+	s.Status, s.StatusErr, s.statusOf = s.explain(err), true, s.Changes
 }
 
 // Spec is the current method's declaration (zero when unknown).
@@ -464,6 +474,38 @@ const uselessShare = 0.10
 // quasi-identifiers above which the workbench warns (the risk figures).
 const uniqueShare = 0.05
 
+// settled reports whether the shown result and every figure measured on
+// it (the workload, the risk figures) are those of the current settings.
+func (s *State) settled() bool {
+	return s.Result != nil && !s.pending() && !s.RiskOld && !s.WorkloadOld
+}
+
+// noteWarnings keeps the warnings of a settled result: they stay on
+// screen, dimmed, while the next result and its figures are on their way
+// (the lines do not vanish and come back).
+func (s *State) noteWarnings() {
+	if s.settled() {
+		s.lastWarnings = s.usefulness()
+	}
+}
+
+// shownWarnings are the warnings to show: the current ones once the
+// result has settled, else the last settled result's (old is then true).
+func (s *State) shownWarnings() (lines []string, old bool) {
+	if s.settled() {
+		return s.usefulness(), false
+	}
+	return s.lastWarnings, len(s.lastWarnings) > 0
+}
+
+// warnStyle is the style of warning lines: dimmed while they are old.
+func warnStyle(s *Styles, old bool) lipgloss.Style {
+	if old {
+		return s.Muted
+	}
+	return s.Warn
+}
+
 // usefulness are the warnings that a private release may still be of
 // little use: the method's own (most values at the root, a target far
 // from the one asked for), the method-neutral ones the workbench reads
@@ -479,7 +521,7 @@ func (s *State) usefulness() []string {
 		out = append(out, s.ui(w))
 	}
 	if r.RowsIn > 0 {
-		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare {
+		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare && !r.SuppressionWarned {
 			out = append(out, fmt.Sprintf("%.0f%% of the records are suppressed (above %.0f%%)", 100*share, 100*uselessShare))
 		}
 		atRoot, groups := 0, 0

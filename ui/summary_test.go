@@ -106,12 +106,18 @@ func TestTransientMessagesExpire(t *testing.T) {
 		if a.st.Status != "" {
 			t.Fatalf("the import's message outlived the next edit: %q", a.st.Status)
 		}
-		// Errors stay.
+		// An action's error stays through a recomputation of the same
+		// settings and goes with the next change.
 		a.st.Fail(errString("bad file"))
-		a.st.SetParam("seed", "8")
+		press(t, a, "ctrl+r")
 		settle(t, a, a.schedule())
 		if a.st.Status == "" {
-			t.Fatal("an error message expired like a transient one")
+			t.Fatal("an error went with a recomputation of the same settings")
+		}
+		a.st.SetParam("seed", "8")
+		settle(t, a, a.schedule())
+		if a.st.Status != "" || a.st.StatusErr {
+			t.Fatalf("an error outlived the next change: %q", a.st.Status)
 		}
 	})
 }
@@ -245,5 +251,49 @@ func TestProgressText(t *testing.T) {
 	a.st.Progress.Store(progressMark{seq: a.runSeq - 1, f: 0.92, running: true})
 	if got := a.progressText(); got != "" {
 		t.Errorf("an earlier run's progress: %q", got)
+	}
+}
+
+// While a preview recomputes, the warnings of the last result stay on
+// the Method pane (dimmed) until the new result and its figures are in:
+// the lines do not vanish and come back.
+func TestWarningsStayWhileRecomputing(t *testing.T) {
+	a := ready(t, "dataset:census", 100, 30)
+	press(t, a, "4")
+	const unique = "of the published records are unique"
+	has := func(step string) {
+		t.Helper()
+		if !strings.Contains(a.View(), unique) {
+			t.Fatalf("%s: the warning went:\n%s", step, a.View())
+		}
+	}
+	has("settled")
+	a.st.SetParam("seed", "5")
+	tick := a.schedule()
+	has("change pending")
+	_, run := a.Update(runWithTimeout(t, tick))
+	_, figures := a.Update(runWithTimeout(t, run)) // the result, its figures on their way
+	has("result in, figures on their way")
+	settle(t, a, figures)
+	has("settled again")
+	if _, old := a.st.shownWarnings(); old {
+		t.Fatal("the settled result's warnings are shown as old")
+	}
+}
+
+// Ambiguity says itself how many records it suppresses and why: the
+// workbench adds no second line about them.
+func TestSuppressionWarnedOnce(t *testing.T) {
+	a := ready(t, "dataset:census", 100, 30)
+	a.st.SetMethod("ambiguity")
+	settle(t, a, a.schedule())
+	n := 0
+	for _, w := range a.st.usefulness() {
+		if strings.Contains(w, "records are suppressed") {
+			n++
+		}
+	}
+	if n != 1 || a.st.Result.Suppressed*10 < a.st.Result.RowsIn {
+		t.Fatalf("%d lines about %d suppressed records: %q", n, a.st.Result.Suppressed, a.st.usefulness())
 	}
 }

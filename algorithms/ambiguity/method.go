@@ -444,6 +444,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	if frac := float64(res.Suppressed) / float64(max(res.RowsIn, 1)); frac > suppressionWarning {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%.0f%% of the records are suppressed (%d of %d): no group could take them within alpha = %s; "+
 			"raise alpha, add quasi-identifiers with more values, or raise beta", 100*frac, res.Suppressed, res.RowsIn, values["alpha"]))
+		res.SuppressionWarned = true
 	}
 	if r.stats.Cut > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("pick: %d of %d picks took the best of the first %d candidates of a bucket (the bucket index bound was not reached)",

@@ -378,6 +378,10 @@ type Result struct {
 	// target far from the one asked for): the workbench shows them beside
 	// the tick.
 	Warnings []string
+	// SuppressionWarned is true when Warnings already say how many records
+	// are suppressed and why: the workbench then adds no generic line of
+	// its own about them.
+	SuppressionWarned bool
 	// Release builds the publishable files with the given seed (rows are
 	// shuffled with it) and the audit row map (per file, the input row of
 	// each published row where rows stand for records).

@@ -272,7 +272,11 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 	}
 	pipeline.Summary(w, p, res, time.Since(start))
 	if !res.Satisfied() && !a.Accept {
-		return errPrivacy{fmt.Sprintf("%d groups violate the privacy requirement; no release written (hint: change the parameters, or --accept-violations)", res.Violations())}
+		groups := fmt.Sprintf("%d groups violate", res.Violations())
+		if res.Violations() == 1 {
+			groups = "1 group violates"
+		}
+		return errPrivacy{groups + " the privacy requirement; no release written (hint: change the parameters, or --accept-violations)"}
 	}
 	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth})
 	if err != nil {
@@ -286,7 +290,14 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 		if i > 0 {
 			fmt.Fprint(w, ", ")
 		}
-		fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
+		switch {
+		case !strings.HasSuffix(f.Name, ".csv"):
+			fmt.Fprint(w, f.Name) // report.md is no table: it has no rows to count
+		case f.Rows == 1:
+			fmt.Fprintf(w, "%s 1 row", f.Name)
+		default:
+			fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
+		}
 	}
 	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", model.AuditPath(a.Out))
 	return nil

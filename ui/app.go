@@ -739,7 +739,7 @@ func (a *App) summaryView(w int) string {
 			}
 		}
 		if v := r.Violations(); v > 0 {
-			bar.part(85, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
+			bar.part(85, s.Error.Render(violate(v)))
 		}
 		bar.part(75, plural(len(r.Groups), "group"))
 		rows := thousands(r.Published) + " rows"
@@ -757,13 +757,16 @@ func (a *App) summaryView(w int) string {
 		if rk := st.Risk; rk != nil {
 			// The figure every release gets that an officer reads first:
 			// records unique on the published QIs, or else the smallest
-			// class (k).
+			// class as an attacker reads the release. It is not called k:
+			// the header's k is the parameter asked for, and kja's boxes
+			// hold public tuples too (k 30162 asked, a smallest class of
+			// 33,178 published rows).
 			var t string
 			if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
 				share, _ := rk.Get(risk.KeyUniqueShare)
 				t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
 			} else if f, ok := rk.Get(risk.KeySmallest); ok {
-				t = "k " + thousands(int(f.Value))
+				t = "smallest class " + thousands(int(f.Value))
 			}
 			if st.RiskOld {
 				t = s.Muted.Render(t + "…")
@@ -981,6 +984,15 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return thousands(n) + " " + word + "s"
+}
+
+// violate says how many groups break the requirement: "1 group
+// violates", "3 groups violate".
+func violate(n int) string {
+	if n == 1 {
+		return "1 group violates"
+	}
+	return plural(n, "group") + " violate"
 }
 
 func (a *App) helpView(w int) string {

@@ -145,7 +145,13 @@ func (p *comparePane) view(w, h int) string {
 		return b.String()
 	}
 	lines := pipeline.CompareLines(p.rows)
-	label := min(26, max(14, w/4))
+	// The line names widen with the terminal, up to the longest, once
+	// every method's column has room for its name (13 cells).
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, lenCells(l.Name))
+	}
+	label := min(longest, max(20, w-len(p.rows)*13))
 	col := max(6, (w-label)/len(p.rows)-1)
 	head := padRight("", label)
 	for i, r := range p.rows {

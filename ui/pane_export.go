@@ -192,7 +192,7 @@ func (p *exportPane) start() tea.Cmd {
 	}
 	if v := st.Result.Violations(); v > 0 || !st.Result.Satisfied() {
 		p.accept = true
-		q = append(q, fmt.Sprintf("%d groups violate the privacy requirement: export anyway (the manifest will say so)?", v))
+		q = append(q, violate(v)+" the privacy requirement: export anyway (the manifest will say so)?")
 	}
 	if len(q) > 0 {
 		p.confirm = strings.Join(q, "\n") + " (y/n)"
@@ -266,7 +266,7 @@ func (p *exportPane) view(w, h int) string {
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("will write") + "\n")
 	for _, f := range p.planFiles() {
-		b.WriteString(fmt.Sprintf("  %-20s %s rows\n", f.Name, thousands(f.Rows)))
+		b.WriteString("  " + padRight(f.Name, 20) + " " + plural(f.Rows, "row") + "\n")
 	}
 	// What every manifest holds (SPEC 7.1), whatever the method; what a
 	// method adds (e.g. an effective target) is in its details.

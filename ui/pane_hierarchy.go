@@ -397,7 +397,7 @@ func (p *hierarchyPane) view(w, h int) string {
 		}
 		left.WriteString(fit(line, lw) + "\n")
 	}
-	left.WriteString("\n" + s.Muted.Render(wrap("b cycles the builders that fit the column and the files used; f picks a file (value;level1;...;*), F types its path; w types interval widths, +/- doubles or halves them.", lw)))
+	left.WriteString("\n" + s.Muted.Render(wrap("→ enters the tree (enter folds a node, ← comes back); b cycles the builders that fit the column and the files used; f picks a file (value;level1;...;*), F types its path; w types interval widths, +/- doubles or halves them.", lw)))
 	// right: the tree
 	rw := w - lw - 3
 	var right strings.Builder
@@ -456,9 +456,15 @@ func (p *hierarchyPane) view(w, h int) string {
 			detail = fmt.Sprintf("%d values · ", hier.LeafCount(n)) + detail
 		}
 		label := displayLabel(hier, n)
-		line := strings.Repeat("  ", nd.Depth) + mark + label + "  " + s.Muted.Render(detail)
+		// The cursor is a mark as well as a colour: it shows without
+		// colours (NO_COLOR, the ASCII profile).
+		cur := "  "
 		if i == p.cursor && p.inTree {
-			line = s.Selected.Render(fit(strings.Repeat("  ", nd.Depth)+mark+label+"  "+detail, rw))
+			cur = "» "
+		}
+		line := cur + strings.Repeat("  ", nd.Depth) + mark + label + "  " + s.Muted.Render(detail)
+		if i == p.cursor && p.inTree {
+			line = s.Selected.Render(fit(cur+strings.Repeat("  ", nd.Depth)+mark+label+"  "+detail, rw))
 		}
 		right.WriteString(fit(line, rw) + "\n")
 	}

@@ -88,7 +88,7 @@ func (Method) Spec() method.Spec {
 		Variants: Variants,
 		Params:   []model.ParamSpec{model.StandardParams[paramK], splitParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
-			{Key: "size", Label: "|g|", Rule: method.AtLeast, Against: paramK, Digits: -1,
+			{Key: method.SizeKey, Label: "|g|", Rule: method.AtLeast, Against: paramK, Digits: -1,
 				Help: "JT tuples (microdata and public) in the box: an attacker cannot tell them apart (Definition 6)"},
 			{Key: "breach", Label: "p_br", Rule: method.AtMost, PerGroup: true, Digits: 3,
 				Help: "breach probability 1/|g| of a victim in the box; at most 1/k (Theorem 2)"},

@@ -50,6 +50,12 @@ type Figure struct {
 	Digits int
 }
 
+// SizeKey is the Key of a figure that is a group's size as the method
+// counts it (held against k; kja counts the public tuples in a box too):
+// the workbench shows it in place of its own count of the group's
+// records, so a table of groups has one size column.
+const SizeKey = "size"
+
 // Threshold returns the declared limit of the figure under the given
 // values (for PerGroup figures see Group.Limit).
 func (f Figure) Threshold(v model.Values) float64 {

@@ -146,12 +146,12 @@ func (p *comparePane) view(w, h int) string {
 	}
 	lines := pipeline.CompareLines(p.rows)
 	// The line names widen with the terminal, up to the longest, once
-	// every method's column has room for its name (13 cells).
+	// every method's column has room for its name (13 cells and a space).
 	longest := 0
 	for _, l := range lines {
 		longest = max(longest, lenCells(l.Name))
 	}
-	label := min(longest, max(20, w-len(p.rows)*13))
+	label := min(longest, max(20, w-len(p.rows)*14))
 	col := max(6, (w-label)/len(p.rows)-1)
 	head := padRight("", label)
 	for i, r := range p.rows {

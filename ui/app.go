@@ -195,6 +195,40 @@ func (a *App) startRun() tea.Cmd {
 	return runCmd(ctx, st.Env, st.runProject(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
 }
 
+// landResult shows the result of the current run (or its error) and
+// starts measuring it: the workload, the risk figures, the deferred
+// figures.
+func (a *App) landResult(msg resultMsg) tea.Cmd {
+	st := a.st
+	st.Running = false
+	st.expireStatus(msg.changes)
+	st.RunErr = msg.err
+	if msg.err != nil {
+		// The result on screen stays, marked stale: it is not what the
+		// settings now give, and export refuses it.
+		a.cancel = nil
+		a.refreshAll()
+		return nil
+	}
+	st.Prep, st.Result, st.Elapsed, st.ResultOf = msg.prep, msg.res, msg.elapsed, msg.changes
+	if strings.HasPrefix(st.Status, "computation cancelled") {
+		st.Status = "" // the preview is current again
+	}
+	// The figures measured on the result are on their way (Old: the
+	// previous result's stay on screen, marked, until they land); a
+	// result without an answerer has no workload.
+	work := workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+	st.WorkloadOld = work != nil
+	if work == nil {
+		st.Workload = nil
+	}
+	st.RiskOld = true
+	a.refreshAll()
+	// The context stays live for the workload and the risk figures; a
+	// newer change cancels them.
+	return tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq))
+}
+
 // Update routes messages: sizes and results to everyone, keys to the
 // dialog, else to a capturing pane, else to the global keys and the
 // active pane. It never blocks: all heavy work runs in commands.
@@ -244,33 +278,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		if msg.seq != a.runSeq {
 			return a, nil // stale: a newer change is being computed
 		}
-		st.Running = false
-		st.expireStatus(msg.changes)
-		st.RunErr = msg.err
-		if msg.err != nil {
-			// The result on screen stays, marked stale: it is not what the
-			// settings now give, and export refuses it.
-			a.cancel = nil
-			a.refreshAll()
-			return a, nil
-		}
-		st.Prep, st.Result, st.Elapsed, st.ResultOf = msg.prep, msg.res, msg.elapsed, msg.changes
-		if strings.HasPrefix(st.Status, "computation cancelled") {
-			st.Status = "" // the preview is current again
-		}
-		// The figures measured on the result are on their way (Old: the
-		// previous result's stay on screen, marked, until they land); a
-		// result without an answerer has no workload.
-		work := workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
-		st.WorkloadOld = work != nil
-		if work == nil {
-			st.Workload = nil
-		}
-		st.RiskOld = true
-		a.refreshAll()
-		// The context stays live for the workload and the risk figures; a
-		// newer change cancels them.
-		return a, tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq))
+		return a, a.landResult(msg)
 	case showPaneMsg:
 		a.active = msg.pane
 		return a, nil
@@ -445,18 +453,15 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			st.needRun, st.Cancelled = true, false
 		}
 		return nil
-	case key.Matches(msg, k.Save):
-		if st.ProjectPath != "" {
-			if err := st.save(st.ProjectPath); err != nil {
-				st.Fail(err)
-			}
-			return nil
+	case key.Matches(msg, k.Save) && st.ProjectPath != "":
+		if err := st.save(st.ProjectPath); err != nil {
+			st.Fail(err)
 		}
-		a.dialog = newSaveDialog(st, false)
 		return nil
-	case key.Matches(msg, k.SaveAs):
-		// Another file: the prompt starts at the current one's name.
-		a.dialog = newSaveDialog(st, true)
+	case key.Matches(msg, k.Save), key.Matches(msg, k.SaveAs):
+		// The first save asks where; S asks for another file, starting at
+		// the current one's name.
+		a.dialog = newSaveDialog(st, key.Matches(msg, k.SaveAs))
 		return nil
 	case key.Matches(msg, k.Open):
 		return a.unlessDirty("open another file", func() tea.Cmd {
@@ -754,23 +759,7 @@ func (a *App) summaryView(w int) string {
 			}
 			bar.part(62, name+" "+human(u.Value))
 		}
-		if rk := st.Risk; rk != nil {
-			// The figure every release gets that an officer reads first:
-			// records unique on the published QIs, or else the smallest
-			// class as an attacker reads the release. It is not called k:
-			// the header's k is the parameter asked for, and kja's boxes
-			// hold public tuples too (k 30162 asked, a smallest class of
-			// 33,178 published rows).
-			var t string
-			if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
-				share, _ := rk.Get(risk.KeyUniqueShare)
-				t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
-			} else if f, ok := rk.Get(risk.KeySmallest); ok {
-				t = "smallest class " + thousands(int(f.Value))
-			}
-			if st.RiskOld {
-				t = s.Muted.Render(t + "…")
-			}
+		if t := a.riskPart(); t != "" {
 			bar.part(64, t)
 		}
 		if st.Workload != nil && st.Workload.Queries > 0 {
@@ -807,6 +796,31 @@ func (a *App) summaryView(w int) string {
 		bar.shrinking(90, lenCells(st.Status), 20, func(n int) string { return style.Render(clip(st.Status, n)) })
 	}
 	return fit(s.Summary.Render(bar.render(w)), w)
+}
+
+// riskPart is the figure every release gets that an officer reads
+// first: the records unique on the published QIs, or else the smallest
+// class as an attacker reads the release ("" before the figures are in).
+// It is not called k: the header's k is the parameter asked for, and
+// kja's boxes hold public tuples too (k 30162 asked, a smallest class of
+// 33,178 published rows).
+func (a *App) riskPart() string {
+	st := a.st
+	rk := st.Risk
+	if rk == nil {
+		return ""
+	}
+	var t string
+	if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
+		share, _ := rk.Get(risk.KeyUniqueShare)
+		t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
+	} else if f, ok := rk.Get(risk.KeySmallest); ok {
+		t = "smallest class " + thousands(int(f.Value))
+	}
+	if st.RiskOld {
+		t = st.Styles.Muted.Render(t + "…")
+	}
+	return t
 }
 
 // barLine is a line of entries separated by │ that fits a width: the

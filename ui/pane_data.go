@@ -286,16 +286,7 @@ func (p *dataPane) view(w, h int) string {
 		foot = append(foot, s.Warn.Render(fit("! "+st.ui(strings.TrimPrefix(n, t.Name+":")), w)))
 	}
 	if p.readsPublic() {
-		pub := "public table: " + orNone(st.Project.Public) + " (p: pick a file, P: type a path or dataset:NAME)"
-		style := s.Muted
-		if st.Project.Public == "" && st.Spec().Public == method.PublicRequired {
-			style = s.Warn
-			pub = "public table: none — " + st.Project.Method + " needs one (p: pick a file, P: type a path or dataset:NAME)"
-		}
-		if v, noPublic := st.Variant(); noPublic {
-			pub = "public table: none — " + st.Project.Method + " runs its plain variant " + v + " (p: pick a file, P: type a path or dataset:NAME)"
-		}
-		foot = append(foot, style.Render(fit(pub, w)))
+		foot = append(foot, p.publicLine(w))
 	}
 	if p.edit.active {
 		foot = append(foot, p.edit.view(s, w, ""))
@@ -305,6 +296,23 @@ func (p *dataPane) view(w, h int) string {
 	}
 	b.WriteString(strings.Join(foot, "\n"))
 	return b.String()
+}
+
+// publicLine names the public table of a method that reads one, and
+// what runs without it.
+func (p *dataPane) publicLine(w int) string {
+	st, s := p.st, p.st.Styles
+	keys := " (p: pick a file, P: type a path or dataset:NAME)"
+	if st.Project.Public != "" {
+		return s.Muted.Render(fit("public table: "+st.Project.Public+keys, w))
+	}
+	if v, noPublic := st.Variant(); noPublic {
+		return s.Muted.Render(fit("public table: none — "+st.Project.Method+" runs its plain variant "+v+keys, w))
+	}
+	if st.Spec().Public == method.PublicRequired {
+		return s.Warn.Render(fit("public table: none — "+st.Project.Method+" needs one"+keys, w))
+	}
+	return s.Muted.Render(fit("public table: none"+keys, w))
 }
 
 // loadErrorView explains why the table did not load and what to do.

@@ -5,6 +5,8 @@
 //
 //	privlab                         workbench on the embedded default dataset
 //	privlab FILE.csv                workbench on a file
+//	privlab DIR                     workbench reading a release (its original
+//	                                found through the audit record beside it)
 //	privlab run    [flags]          anonymize and write a release directory
 //	privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files
 //	privlab query  [flags] "QUERY"  answer on the original and the release
@@ -100,8 +102,9 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		return startWorkbench(append([]string{"--config", cmd}, rest...), stderr)
 	}
 	if _, err := os.Stat(filepath.Join(cmd, "manifest.json")); err == nil {
-		// A release directory: read it in the workbench (--original FILE
-		// gives the truth for its queries).
+		// A release directory: read it in the workbench, checked against
+		// its original (--original FILE, else the input the audit record
+		// beside it names, when that file is there unchanged).
 		return startWorkbench(append([]string{"--release", cmd}, rest...), stderr)
 	}
 	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(lower, ".csv") || strings.HasPrefix(cmd, "dataset:") {
@@ -119,6 +122,8 @@ usage:
   privlab FILE.csv                 open the workbench on a file
   privlab project.json             open the workbench on a saved project (also --config project.json)
                                    (the workbench takes the run flags too: privlab dataset:census --rows 45000)
+  privlab DIR                      read a release in the workbench: its check, its risk, queries; its original
+                                   is found through the audit record beside it (or give --original FILE)
   privlab run    [flags] --out DIR anonymize and write a release directory
   privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation,
                                    3 when a privacy guarantee needs a file not given)
@@ -285,7 +290,11 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 	}
 	pipeline.Summary(w, p, res, time.Since(start))
 	if !res.Satisfied() && !a.Accept {
-		return errPrivacy{fmt.Sprintf("%d groups violate the privacy requirement; no release written (hint: change the parameters, or --accept-violations)", res.Violations())}
+		groups := fmt.Sprintf("%d groups violate", res.Violations())
+		if res.Violations() == 1 {
+			groups = "1 group violates"
+		}
+		return errPrivacy{groups + " the privacy requirement; no release written (hint: change the parameters, or --accept-violations)"}
 	}
 	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth})
 	if err != nil {
@@ -299,7 +308,14 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 		if i > 0 {
 			fmt.Fprint(w, ", ")
 		}
-		fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
+		switch {
+		case !strings.HasSuffix(f.Name, ".csv"):
+			fmt.Fprint(w, f.Name) // report.md is no table: it has no rows to count
+		case f.Rows == 1:
+			fmt.Fprintf(w, "%s 1 row", f.Name)
+		default:
+			fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
+		}
 	}
 	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", model.AuditPath(a.Out))
 	return nil

@@ -2,7 +2,10 @@
 # End-to-end check of the workbench in a real terminal (tmux): start on
 # the default dataset, move to the Method pane, change a parameter and see
 # the figures change, export from the Export pane, and verify the release
-# with `privlab check`. Installs tmux when it can, skips (exit 0, with a
+# with `privlab check`; import a header-less file, export, reopen the
+# release (with its original, from the picker, and as privlab DIR, which
+# finds the original through the audit record); save a project and
+# reopen it from another folder. Installs tmux when it can, skips (exit 0, with a
 # message) when it cannot.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -197,7 +200,44 @@ wait_for "Groups (1)"
 keys q
 sleep 0.5
 if tmux -S "$sock" has-session -t e2e 2>/dev/null; then keys y; fi
-if grep -q "goroutine\|panic" stderr.txt stderr2.txt stderr3.txt 2>/dev/null; then
-  echo "e2e: FAILED the workbench printed a stack trace"; cat stderr.txt stderr2.txt stderr3.txt; exit 1
+
+echo "e2e: privlab DIR without --original finds the original through the audit record"
+tmux -S "$sock" kill-server >/dev/null 2>&1 || true
+tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "TERM=xterm-256color ./privlab release-people-distribution 2>stderr4.txt; echo exited \$? >> stderr4.txt"
+wait_for "the release passes every check against its input"
+wait_for ", found through"
+keys q
+sleep 0.5
+
+echo "e2e: save a project (ctrl+s, then S as another file) and reopen it from another folder"
+mkdir -p data proj elsewhere
+./privlab gen census --out data/census.csv >/dev/null
+tmux -S "$sock" kill-server >/dev/null 2>&1 || true
+tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "TERM=xterm-256color ./privlab data/census.csv --qi age,sex,education --sa occupation 2>stderr5.txt; echo exited \$? >> stderr5.txt"
+wait_for "groups │"
+keys C-s
+wait_for "Save the whole configuration"
+keys C-u
+tmux -S "$sock" send-keys -t e2e -l "proj/project.json"; sleep 0.3
+keys Enter
+wait_for "saved proj/project.json"
+keys S
+wait_for "Save the project as another file"
+keys C-u
+tmux -S "$sock" send-keys -t e2e -l "proj/copy.json"; sleep 0.3
+keys Enter
+wait_for "saved proj/copy.json"
+keys q
+sleep 0.5
+grep -q '"input": "../data/census.csv"' proj/project.json
+grep -q '"input": "../data/census.csv"' proj/copy.json
+tmux -S "$sock" kill-server >/dev/null 2>&1 || true
+tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "cd elsewhere && TERM=xterm-256color ../privlab ../proj/project.json 2>../stderr6.txt; echo exited \$? >> ../stderr6.txt"
+wait_for "../data/census.csv (10,000 rows)"
+wait_for "groups │"
+keys q
+sleep 0.5
+if grep -q "goroutine\|panic" stderr*.txt 2>/dev/null; then
+  echo "e2e: FAILED the workbench printed a stack trace"; cat stderr*.txt; exit 1
 fi
 echo "e2e: passed"

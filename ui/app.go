@@ -98,9 +98,10 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
-		p.Params = suggested(p.Method)
+		p.Params = model.Values{}
 	}
 	st.Project = env.WithDefaults(p)
+	st.parkPublic()
 	st.needLoad = true
 	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 	a.panes = []pane{
@@ -144,6 +145,11 @@ func (a *App) schedule() tea.Cmd {
 		if !st.askedRelease && !st.Loading {
 			st.askedRelease = true
 			a.relSeq++
+			if st.Table == nil && st.Project.Input == "" {
+				// No original given: the audit record beside the release
+				// names it, as when the release is picked with ctrl+o.
+				return receiveCmd(st.Env, st.ReceivedDir, a.relSeq)
+			}
 			return openReleaseCmd(st.ReceivedDir, st.originalFor(), a.relSeq)
 		}
 		return nil
@@ -186,7 +192,41 @@ func (a *App) startRun() tea.Cmd {
 	a.cancel, a.runCtx = cancel, ctx
 	st.Running = true
 	st.Progress.Store(progressMark{seq: a.runSeq, start: st.Now()})
-	return runCmd(ctx, st.Env, st.Project.Clone(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
+	return runCmd(ctx, st.Env, st.runProject(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
+}
+
+// landResult shows the result of the current run (or its error) and
+// starts measuring it: the workload, the risk figures, the deferred
+// figures.
+func (a *App) landResult(msg resultMsg) tea.Cmd {
+	st := a.st
+	st.Running = false
+	st.expireStatus(msg.changes)
+	st.RunErr = msg.err
+	if msg.err != nil {
+		// The result on screen stays, marked stale: it is not what the
+		// settings now give, and export refuses it.
+		a.cancel = nil
+		a.refreshAll()
+		return nil
+	}
+	st.Prep, st.Result, st.Elapsed, st.ResultOf = msg.prep, msg.res, msg.elapsed, msg.changes
+	if strings.HasPrefix(st.Status, "computation cancelled") {
+		st.Status = "" // the preview is current again
+	}
+	// The figures measured on the result are on their way (Old: the
+	// previous result's stay on screen, marked, until they land); a
+	// result without an answerer has no workload.
+	work := workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+	st.WorkloadOld = work != nil
+	if work == nil {
+		st.Workload = nil
+	}
+	st.RiskOld = true
+	a.refreshAll()
+	// The context stays live for the workload and the risk figures; a
+	// newer change cancels them.
+	return tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq))
 }
 
 // Update routes messages: sizes and results to everyone, keys to the
@@ -238,27 +278,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		if msg.seq != a.runSeq {
 			return a, nil // stale: a newer change is being computed
 		}
-		st.Running = false
-		st.expireStatus(msg.changes)
-		st.RunErr = msg.err
-		if msg.err != nil {
-			// The result on screen stays, marked stale: it is not what the
-			// settings now give, and export refuses it.
-			a.cancel = nil
-			a.refreshAll()
-			return a, nil
-		}
-		st.Prep, st.Result, st.Elapsed, st.ResultOf = msg.prep, msg.res, msg.elapsed, msg.changes
-		if strings.HasPrefix(st.Status, "computation cancelled") {
-			st.Status = "" // the preview is current again
-		}
-		st.WorkloadOld = st.Workload != nil
-		st.RiskOld = st.Risk != nil
-		a.refreshAll()
-		// The context stays live for the workload and the risk figures; a
-		// newer change cancels them.
-		return a, tea.Batch(workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq), riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq),
-			deferredCmd(a.runCtx, msg.res, msg.seq))
+		return a, a.landResult(msg)
 	case showPaneMsg:
 		a.active = msg.pane
 		return a, nil
@@ -305,6 +325,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case workloadMsg:
 		if msg.seq == a.runSeq {
 			st.Workload, st.WorkloadOld = msg.w, false
+			st.noteWarnings()
 		}
 		return a, nil
 	case deferredMsg:
@@ -366,6 +387,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 }
 
 func (a *App) refreshAll() {
+	a.st.noteWarnings()
 	for _, p := range a.panes {
 		p.refresh()
 	}
@@ -382,7 +404,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	p := a.panes[a.active]
 	if p.capturing() {
-		if msg.String() == "ctrl+c" {
+		if key.Matches(msg, st.Keys.ForceQuit) {
 			a.askQuit()
 			return nil
 		}
@@ -405,7 +427,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.Jump):
-		if vis, i := a.visible(), int(msg.String()[0]-'1'); i < len(vis) {
+		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) {
 			a.active = vis[i]
 		}
 		return nil
@@ -431,14 +453,15 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			st.needRun, st.Cancelled = true, false
 		}
 		return nil
-	case key.Matches(msg, k.Save):
-		if st.ProjectPath != "" {
-			if err := st.save(st.ProjectPath); err != nil {
-				st.Fail(err)
-			}
-			return nil
+	case key.Matches(msg, k.Save) && st.ProjectPath != "":
+		if err := st.save(st.ProjectPath); err != nil {
+			st.Fail(err)
 		}
-		a.dialog = newSaveDialog(st)
+		return nil
+	case key.Matches(msg, k.Save), key.Matches(msg, k.SaveAs):
+		// The first save asks where; S asks for another file, starting at
+		// the current one's name.
+		a.dialog = newSaveDialog(st, key.Matches(msg, k.SaveAs))
 		return nil
 	case key.Matches(msg, k.Open):
 		return a.unlessDirty("open another file", func() tea.Cmd {
@@ -524,7 +547,6 @@ func (a *App) View() (out string) {
 		w, h = 80, 24
 	}
 	st := a.st
-	s := st.Styles
 	header := a.headerView(w)
 	tabs := a.tabsView(w)
 	summary := a.summaryView(w)
@@ -538,12 +560,14 @@ func (a *App) View() (out string) {
 		a.active = paneMethod // the method changed to one without charts
 	}
 	var body string
-	if a.dialog != nil {
+	switch {
+	case a.dialog != nil:
 		body = a.dialog.view(w, bodyH)
-	} else {
+	case a.showAll:
+		body = a.fullHelpView(w, bodyH)
+	default:
 		body = a.panes[a.active].view(w, bodyH)
 	}
-	_ = s
 	return strings.Join([]string{header, tabs, block(body, w, bodyH), summary, helpLine}, "\n")
 }
 
@@ -565,8 +589,8 @@ func (a *App) headerView(w int) string {
 		name = fmt.Sprintf("%s (%s rows)", strings.TrimPrefix(name, "dataset:"), thousands(st.Table.Rows))
 	}
 	parts := []string{s.Header.Render("privlab"), name, st.Project.Method}
-	if st.Project.Variant != "" {
-		parts[len(parts)-1] += "/" + st.Project.Variant
+	if v, noPublic := st.Variant(); v != "" && (st.Project.Variant != "" || noPublic) {
+		parts[len(parts)-1] += "/" + v
 	}
 	// Parameter values; bare numbers get their name so they read.
 	for _, p := range st.Spec().Params {
@@ -670,7 +694,7 @@ func (a *App) summaryView(w int) string {
 		}
 	} else if st.Result != nil && st.LoadErr == nil {
 		r := st.Result
-		warn := ""
+		warn, warnOld := "", false
 		switch {
 		case st.Stale() && st.RunErr != nil:
 			// the error says it: the figures are of earlier settings
@@ -704,8 +728,8 @@ func (a *App) summaryView(w int) string {
 					return mark + s.Muted.Render(": "+clip(covers, n))
 				})
 			}
-			if ws := st.usefulness(); len(ws) > 0 {
-				warn = ws[0]
+			if ws, old := st.shownWarnings(); len(ws) > 0 {
+				warn, warnOld = ws[0], old
 			}
 		}
 		// Figures the method asks to show (a failing constraint is shown
@@ -720,7 +744,7 @@ func (a *App) summaryView(w int) string {
 			}
 		}
 		if v := r.Violations(); v > 0 {
-			bar.part(85, s.Error.Render(fmt.Sprintf("%d groups violate", v)))
+			bar.part(85, s.Error.Render(violate(v)))
 		}
 		bar.part(75, plural(len(r.Groups), "group"))
 		rows := thousands(r.Published) + " rows"
@@ -735,20 +759,7 @@ func (a *App) summaryView(w int) string {
 			}
 			bar.part(62, name+" "+human(u.Value))
 		}
-		if rk := st.Risk; rk != nil {
-			// The figure every release gets that an officer reads first:
-			// records unique on the published QIs, or else the smallest
-			// class (k).
-			var t string
-			if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
-				share, _ := rk.Get(risk.KeyUniqueShare)
-				t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
-			} else if f, ok := rk.Get(risk.KeySmallest); ok {
-				t = "k " + thousands(int(f.Value))
-			}
-			if st.RiskOld {
-				t = s.Muted.Render(t + "…")
-			}
+		if t := a.riskPart(); t != "" {
 			bar.part(64, t)
 		}
 		if st.Workload != nil && st.Workload.Queries > 0 {
@@ -765,8 +776,13 @@ func (a *App) summaryView(w int) string {
 		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
 		if warn != "" {
 			// The first usefulness warning, at the end of the line (! on
-			// the Method pane lists them all).
-			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return s.Warn.Render("! " + clip(warn, n)) })
+			// the Method pane lists them all), dimmed while it is the
+			// previous result's.
+			style := s.Warn
+			if warnOld {
+				style = s.Muted
+			}
+			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
 		}
 	}
 	if st.Running && st.ReceivedDir == "" {
@@ -780,6 +796,31 @@ func (a *App) summaryView(w int) string {
 		bar.shrinking(90, lenCells(st.Status), 20, func(n int) string { return style.Render(clip(st.Status, n)) })
 	}
 	return fit(s.Summary.Render(bar.render(w)), w)
+}
+
+// riskPart is the figure every release gets that an officer reads
+// first: the records unique on the published QIs, or else the smallest
+// class as an attacker reads the release ("" before the figures are in).
+// It is not called k: the header's k is the parameter asked for, and
+// kja's boxes hold public tuples too (k 30162 asked, a smallest class of
+// 33,178 published rows).
+func (a *App) riskPart() string {
+	st := a.st
+	rk := st.Risk
+	if rk == nil {
+		return ""
+	}
+	var t string
+	if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
+		share, _ := rk.Get(risk.KeyUniqueShare)
+		t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
+	} else if f, ok := rk.Get(risk.KeySmallest); ok {
+		t = "smallest class " + thousands(int(f.Value))
+	}
+	if st.RiskOld {
+		t = st.Styles.Muted.Render(t + "…")
+	}
+	return t
 }
 
 // barLine is a line of entries separated by │ that fits a width: the
@@ -959,6 +1000,15 @@ func plural(n int, word string) string {
 	return thousands(n) + " " + word + "s"
 }
 
+// violate says how many groups break the requirement: "1 group
+// violates", "3 groups violate".
+func violate(n int) string {
+	if n == 1 {
+		return "1 group violates"
+	}
+	return plural(n, "group") + " violate"
+}
+
 func (a *App) helpView(w int) string {
 	st := a.st
 	if a.dialog != nil {
@@ -966,8 +1016,9 @@ func (a *App) helpView(w int) string {
 	}
 	p := a.panes[a.active]
 	if a.showAll {
-		cols := [][]key.Binding{st.Keys.globalFull(), p.fullHelp()}
-		return a.help.FullHelpView(cols)
+		k := st.Keys
+		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp("esc/?", "close help"))
+		return fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
 	}
 	// The pane's keys give way (whole, with …) before "? help" does: it
 	// is reserved before fitting, as in the header.
@@ -985,6 +1036,31 @@ func (a *App) helpView(w int) string {
 	return fit(head+sep+tail, w)
 }
 
+// fullHelpView is the full help (?): every key of the active pane, then
+// every global key, in columns of the body's height.
+func (a *App) fullHelpView(w, h int) string {
+	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
+	rows := max(4, h-2)
+	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.globalFull(), rows)...)
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · esc or ? closes", p.title()))
+	a.help.Width = w
+	return title + "\n\n" + a.help.FullHelpView(cols)
+}
+
+// helpColumns splits bindings into columns of at most n rows, so the
+// full help stays short at 24 rows.
+func helpColumns(bs []key.Binding, n int) [][]key.Binding {
+	var out [][]key.Binding
+	for len(bs) > n {
+		out = append(out, bs[:n])
+		bs = bs[n:]
+	}
+	if len(bs) > 0 {
+		out = append(out, bs)
+	}
+	return out
+}
+
 // Options open the workbench: a project (its input a CSV path or
 // dataset:NAME; "" opens the default dataset), the project.json it came
 // from, or a received release directory to read (with the project's input
@@ -997,13 +1073,21 @@ type Options struct {
 
 // Run opens the workbench.
 func Run(env pipeline.Env, o Options) error {
+	_, err := tea.NewProgram(newWorkbench(env, o), tea.WithAltScreen()).Run()
+	return err
+}
+
+// newWorkbench is the workbench Run opens: a received release (its
+// original the project's input when one is given, else the input its
+// audit record names), or the project (the default dataset when it names
+// no input).
+func newWorkbench(env pipeline.Env, o Options) *App {
 	p := o.Project
 	if o.Release != "" {
 		app := NewApp(env, p)
 		app.st.ReceivedDir = o.Release
 		app.active = paneRelease
-		_, err := tea.NewProgram(app, tea.WithAltScreen()).Run()
-		return err
+		return app
 	}
 	if p.Input == "" {
 		p.Input = "dataset:census"
@@ -1011,12 +1095,7 @@ func Run(env pipeline.Env, o Options) error {
 	if p.Method == "" {
 		p.Method = catalog.Names()[0]
 	}
-	if len(p.Params) == 0 {
-		p.Params = suggested(p.Method)
-	}
 	app := NewApp(env, p)
 	app.st.ProjectPath = o.ProjectPath
-	prog := tea.NewProgram(app, tea.WithAltScreen())
-	_, err := prog.Run()
-	return err
+	return app
 }

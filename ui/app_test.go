@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -527,33 +526,6 @@ func TestKeyBurstIsSeveralPresses(t *testing.T) {
 	settle(t, a, cmd)
 	if a.st.Value("fakes") != "3" {
 		t.Fatalf("three + typed at once gave fakes %s, want 3", a.st.Value("fakes"))
-	}
-}
-
-func TestKeyMapHelpIsComplete(t *testing.T) {
-	k := DefaultKeyMap()
-	all := []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Quit, k.Cancel, k.Save, k.Open, k.Dataset,
-		k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.Builder, k.Wider, k.Narrow,
-		k.File, k.Inc, k.Dec, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse, k.Detail, k.Run, k.Export}
-	for _, b := range all {
-		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
-			t.Errorf("binding %v lacks keys or help", b.Keys())
-		}
-	}
-	// Global keys must not shadow a pane key.
-	global := map[string]bool{}
-	for _, b := range []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Quit, k.Cancel, k.Save, k.Open, k.Dataset} {
-		for _, s := range b.Keys() {
-			global[s] = true
-		}
-	}
-	for _, b := range []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing,
-		k.Builder, k.Wider, k.Narrow, k.File, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse} {
-		for _, s := range b.Keys() {
-			if global[s] {
-				t.Errorf("pane key %q is also a global key", s)
-			}
-		}
 	}
 }
 

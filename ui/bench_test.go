@@ -23,7 +23,7 @@ import (
 func BenchmarkPreviewRecompute(b *testing.B) {
 	for _, rows := range []int{10_000, 45_000} {
 		p := testEnv.WithDefaults(pipeline.Project{Input: "dataset:census", Rows: rows, Method: "distribution",
-			Params: suggested(catalog.Names()[0])})
+			Params: model.Values{}})
 		t, err := testEnv.LoadTable(p)
 		if err != nil {
 			b.Fatal(err)
@@ -44,7 +44,7 @@ func BenchmarkPreviewRecompute(b *testing.B) {
 // workload error (50 AVG range queries on truth and release).
 func BenchmarkPreviewWorkload(b *testing.B) {
 	p := testEnv.WithDefaults(pipeline.Project{Input: "dataset:census", Rows: 45_000, Method: "distribution",
-		Params: suggested(catalog.Names()[0])})
+		Params: model.Values{}})
 	t, err := testEnv.LoadTable(p)
 	if err != nil {
 		b.Fatal(err)
@@ -107,7 +107,7 @@ func BenchmarkKeyToPreview(b *testing.B) {
 		// default may need a public table).
 		var p pipeline.Project
 		for _, v := range append([]string{""}, spec.Variants...) {
-			p = pipeline.Project{Input: "dataset:census", Rows: 45_000, Method: spec.Name, Variant: v, Roles: roles, Params: suggested(spec.Name)}
+			p = pipeline.Project{Input: "dataset:census", Rows: 45_000, Method: spec.Name, Variant: v, Roles: roles, Params: model.Values{}}
 			if prep, err := testEnv.Prepare(p, t); err == nil {
 				if _, err := pipeline.Run(context.Background(), prep, nil); err == nil {
 					break

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +96,32 @@ func TestCLICompareAndSweepRange(t *testing.T) {
 	out, errs, code = cli(t, dir, "eval", "--in", "dataset:census", "--rows", "2000", "--sa", "occupation", "--method", "kja", "--variant", "mondrian", "--sweep", "k=2..10:4", "--queries", "20")
 	if code != 0 || strings.Count(out, "\n2 ")+strings.Count(out, "\n6 ")+strings.Count(out, "\n10 ") != 3 || !strings.Contains(out, "worst case") {
 		t.Fatalf("sweep: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// A release of one file says "1 file matches its SHA-256", and check
+// still accepts a release written before counts were put in the
+// singular ("1 files match their SHA-256" in its manifest and report).
+func TestCLIOneFileMatches(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := cli(t, dir, "run", "--in", "dataset:census", "--rows", "2000", "--method", "sampling", "--seed", "1", "--out", "rel")
+	if code != 0 || !strings.Contains(out, "release    rel (published.csv ") || !strings.Contains(out, ", report.md)") {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errs)
+	}
+	man, _ := os.ReadFile(filepath.Join(dir, "rel", "manifest.json"))
+	report, _ := os.ReadFile(filepath.Join(dir, "rel", "report.md"))
+	const now, before = "1 file matches its SHA-256", "1 files match their SHA-256"
+	if !strings.Contains(string(man), now) || !strings.Contains(string(report), now) {
+		t.Fatalf("the manifest and report do not say %q", now)
+	}
+	// The same release as an earlier version wrote it.
+	oldReport := strings.ReplaceAll(string(report), now, before)
+	sum := func(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
+	oldMan := strings.ReplaceAll(string(man), now, before)
+	oldMan = strings.ReplaceAll(oldMan, sum(report), sum([]byte(oldReport)))
+	os.WriteFile(filepath.Join(dir, "rel", "manifest.json"), []byte(oldMan), 0o644)
+	os.WriteFile(filepath.Join(dir, "rel", "report.md"), []byte(oldReport), 0o644)
+	if out, errs, code := cli(t, dir, "check", "rel"); code != 0 {
+		t.Fatalf("check refuses the earlier wording: exit %d\n%s\n%s", code, out, errs)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
@@ -34,10 +36,11 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if !ok {
 		return false, nil
 	}
+	keys := d.st.Keys
 	switch {
-	case key.Matches(k, d.st.Keys.Yes), k.String() == "ctrl+c" && d.ctrlC:
+	case key.Matches(k, keys.Yes), d.ctrlC && key.Matches(k, keys.ForceQuit):
 		return true, d.onYes()
-	case key.Matches(k, d.st.Keys.No), k.String() == "q", k.String() == "ctrl+c":
+	case key.Matches(k, keys.No), key.Matches(k, keys.ForceQuit):
 		return true, nil
 	}
 	return false, nil
@@ -46,9 +49,9 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *confirmDialog) help() []key.Binding {
 	k := d.st.Keys
 	if d.ctrlC {
-		return []key.Binding{k.Yes, k.No, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+		return []key.Binding{k.Yes, k.No, described(k.ForceQuit, "ctrl+c", "quit")}
 	}
-	return []key.Binding{k.Yes, k.No}
+	return []key.Binding{k.Yes, k.No, described(k.ForceQuit, "ctrl+c", "no")}
 }
 
 func (d *confirmDialog) view(w, h int) string {
@@ -82,14 +85,16 @@ func centered(box string, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
-// saveDialog asks where to save project.json.
+// saveDialog asks where to save the project (ctrl+s the first time, S
+// every time).
 type saveDialog struct {
 	st    *State
 	input textinput.Model
 	err   string
+	as    bool // save as another file
 }
 
-func newSaveDialog(st *State) *saveDialog {
+func newSaveDialog(st *State, as bool) *saveDialog {
 	in := textinput.New()
 	in.Prompt = "save project to: "
 	in.SetValue("project.json")
@@ -99,15 +104,15 @@ func newSaveDialog(st *State) *saveDialog {
 	in.CursorEnd()
 	in.Focus()
 	in.Width = 40
-	return &saveDialog{st: st, input: in}
+	return &saveDialog{st: st, input: in, as: as}
 }
 
 func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, d.st.Keys.Back):
 			return true, nil
-		case "enter":
+		case key.Matches(k, d.st.Keys.Enter):
 			path := strings.TrimSpace(d.input.Value())
 			if path == "" {
 				d.err = "give a file name"
@@ -126,11 +131,15 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 }
 
 func (d *saveDialog) help() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")), d.st.Keys.Back}
+	return []key.Binding{described(d.st.Keys.Enter, "enter", "save"), described(d.st.Keys.Back, "esc", "cancel")}
 }
 
 func (d *saveDialog) view(w, h int) string {
-	body := "Save the whole configuration as project.json\n(the file privlab run --config accepts)\n\n" + d.input.View()
+	title := "Save the whole configuration as a project file"
+	if d.as {
+		title = "Save the project as another file (ctrl+s then writes to it)"
+	}
+	body := title + "\n(privlab run --config reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
 		body += "\n" + d.st.Styles.Error.Render(d.err)
 	}
@@ -232,10 +241,10 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return false, tea.Batch(cmd, next)
 	}
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch k.String() {
-		case "esc", "q":
+		switch {
+		case key.Matches(k, d.st.Keys.Close):
 			return true, nil
-		case "/":
+		case key.Matches(k, d.st.Keys.TypePath):
 			return false, d.typing.open("path: ", d.picker.CurrentDirectory+"/")
 		}
 	}
@@ -263,9 +272,12 @@ func (d *fileDialog) help() []key.Binding {
 	if d.typing.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/→", "open")),
-		key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "up a folder")),
-		key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "type a path")), k.Back}
+	// The picker's own keys, as it matches them (its Back is our close
+	// on esc).
+	pk := d.picker.KeyMap
+	return []key.Binding{described(pk.Up, "↑/k", "up"), described(pk.Down, "↓/j", "down"), described(pk.Open, "enter/→", "open"),
+		described(pk.Back, "←/h", "up a folder"), described(pk.PageUp, "pgup/K", "page up"), described(pk.PageDown, "pgdn/J", "page down"),
+		described(pk.GoToTop, "g", "first"), described(pk.GoToLast, "G", "last"), k.TypePath, k.Close}
 }
 
 func (d *fileDialog) view(w, h int) string {
@@ -319,7 +331,7 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		d.st.SetInput("dataset:" + d.list[d.cursor].Name)
 		return true, nil
-	case key.Matches(k, keys.Back), k.String() == "q":
+	case key.Matches(k, keys.Close):
 		return true, nil
 	}
 	return false, nil
@@ -327,7 +339,7 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *datasetDialog) help() []key.Binding {
 	k := d.st.Keys
-	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")), k.Back}
+	return []key.Binding{k.Up, k.Down, described(k.Enter, "enter", "load"), k.Close}
 }
 
 func (d *datasetDialog) view(w, h int) string {
@@ -356,6 +368,10 @@ type errorDialog struct {
 	err error
 }
 
+// anyKey stands for every key in the error dialog's help: any key
+// closes it.
+var anyKey = key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "close"))
+
 func (d *errorDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if _, ok := msg.(tea.KeyMsg); ok {
 		return true, nil
@@ -364,7 +380,7 @@ func (d *errorDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 }
 
 func (d *errorDialog) help() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "close"))}
+	return []key.Binding{anyKey}
 }
 
 func (d *errorDialog) view(w, h int) string {
@@ -393,12 +409,33 @@ func (st *State) shownError() error {
 }
 
 // save writes the project to path and remembers it: ctrl+s writes back to
-// it from then on.
+// it from then on. Every parameter of every method used is written with
+// its value, the seed too (random unless one was set), so the file says
+// what the workbench showed whatever the defaults become; the status line
+// names the file written.
 func (st *State) save(path string) error {
-	if err := st.Project.Save(path); err != nil {
+	p := st.Project.Clone()
+	p.Params = fullValues(st.Spec(), p.Params)
+	for name, s := range p.Methods {
+		if m, err := catalog.Lookup(name); err == nil {
+			s.Params = fullValues(m.Spec(), s.Params)
+			p.Methods[name] = s
+		}
+	}
+	if err := p.Save(path); err != nil {
 		return err
 	}
 	st.ProjectPath, st.Dirty = path, false
-	st.Notify("project saved to %s (privlab run --config %s reads it)", path, path)
+	st.Notify("saved %s (privlab run --config reads it; S saves as another file)", path)
 	return nil
+}
+
+// fullValues are every parameter the method declares, with its value:
+// the one set, else its default.
+func fullValues(spec method.Spec, set model.Values) model.Values {
+	out := spec.Defaults()
+	for name, v := range set {
+		out[name] = v
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -14,6 +15,10 @@ type lineEditor struct {
 	active bool
 	err    string
 }
+
+// editorKeys are the keys an open editor acts on (enter, esc); every
+// other key is typed. Panes show them as their help while it is open.
+var editorKeys = DefaultKeyMap()
 
 func newLineEditor(width int) lineEditor {
 	in := textinput.New()
@@ -41,11 +46,11 @@ func (e *lineEditor) close() {
 // error as the reason.
 func (e *lineEditor) update(msg tea.Msg, submit func(string) error) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch k.String() {
-		case "esc":
+		switch {
+		case key.Matches(k, editorKeys.Back):
 			e.close()
 			return nil
-		case "enter":
+		case key.Matches(k, editorKeys.Enter):
 			if err := submit(e.input.Value()); err != nil {
 				e.err = editorText(err)
 				return nil

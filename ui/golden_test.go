@@ -302,7 +302,7 @@ func TestGoldenCompareAndSweepChart(t *testing.T) {
 			p.cursor = i
 		}
 	}
-	p.values["k"] = "2..30:4"
+	p.values["kja/k"] = "2..30:4"
 	press(t, a, "enter")
 	t.Run("sweep chart", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
 }

@@ -52,6 +52,14 @@ func (j *job) stop() {
 	}
 }
 
+// forget stops the running computation and drops its answer when it
+// comes (its settings are gone).
+func (j *job) forget() {
+	j.stop()
+	j.seq++
+	j.busy = false
+}
+
 // percent is the running computation's progress.
 func (j *job) percent() float64 { return 100 * j.progress.Load().(float64) }
 

@@ -1,10 +1,16 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // KeyMap holds every key binding of the workbench. Keys are matched with
-// key.Matches, never by comparing strings, and every binding carries its
-// help text, so the help bar and the full help (?) come from here.
+// key.Matches against these bindings, and every view's help lists the
+// bindings it matches, so the help bar and the full help (?) come from
+// the same bindings that act (TestEveryMatchedKeyIsInTheHelp presses
+// every other key on every view and checks that nothing happens). The
+// import wizard (import.go) still compares some of its keys as strings.
 type KeyMap struct {
 	// global
 	NextPane  key.Binding
@@ -12,21 +18,25 @@ type KeyMap struct {
 	Jump      key.Binding
 	Help      key.Binding
 	Quit      key.Binding
+	ForceQuit key.Binding // ctrl+c: asks to quit even while typing
 	Cancel    key.Binding
 	Recompute key.Binding
 	FullError key.Binding
 	Save      key.Binding
+	SaveAs    key.Binding
 	Open      key.Binding
 	Dataset   key.Binding
-	// movement
-	Up    key.Binding
-	Down  key.Binding
-	Left  key.Binding
-	Right key.Binding
-	Enter key.Binding
-	Back  key.Binding
-	Yes   key.Binding
-	No    key.Binding
+	// movement and dialogs
+	Up       key.Binding
+	Down     key.Binding
+	Left     key.Binding
+	Right    key.Binding
+	Enter    key.Binding
+	Back     key.Binding
+	Yes      key.Binding
+	No       key.Binding
+	Close    key.Binding
+	TypePath key.Binding
 	// data pane
 	ToggleQI      key.Binding
 	SetSA         key.Binding
@@ -50,16 +60,27 @@ type KeyMap struct {
 	Edit    key.Binding
 	Method  key.Binding
 	Variant key.Binding
-	// preview
-	Sort    key.Binding
-	Reverse key.Binding
-	Detail  key.Binding
-	Filter  key.Binding
-	JumpTo  key.Binding
-	// query and export
-	Run     key.Binding
-	Export  key.Binding
-	History key.Binding
+	// preview (the groups table scrolls with the page keys)
+	Sort         key.Binding
+	Reverse      key.Binding
+	Detail       key.Binding
+	Filter       key.Binding
+	JumpTo       key.Binding
+	PageUp       key.Binding
+	PageDown     key.Binding
+	HalfPageUp   key.Binding
+	HalfPageDown key.Binding
+	Top          key.Binding
+	Bottom       key.Binding
+	// query, export, sweep and compare
+	TypeQuery  key.Binding
+	Run        key.Binding
+	History    key.Binding
+	Example    key.Binding
+	Export     key.Binding
+	EditText   key.Binding // e: edit the pane's text (a directory, values)
+	Rerun      key.Binding
+	OpenMethod key.Binding
 	// received release
 	CheckReport key.Binding
 }
@@ -72,21 +93,25 @@ func DefaultKeyMap() KeyMap {
 		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "jump to pane")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit (also while typing)")),
 		Cancel:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel computation")),
 		Recompute: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recompute")),
 		FullError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "the full error")),
-		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save project.json")),
+		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save project")),
+		SaveAs:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "save project as…")),
 		Open:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),
 		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
 
-		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Left:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left")),
-		Right: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
-		Enter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select")),
-		Back:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Yes:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		No:    key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "no")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Left:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left")),
+		Right:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
+		Enter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Yes:      key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:       key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "no")),
+		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc/q", "close")),
+		TypePath: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "type a path")),
 
 		ToggleQI:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "toggle QI")),
 		SetSA:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "sensitive")),
@@ -111,18 +136,46 @@ func DefaultKeyMap() KeyMap {
 		Method:  key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "next method")),
 		Variant: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "next variant")),
 
-		Sort:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column")),
-		Reverse: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse sort")),
-		Detail:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "group detail")),
-		Filter:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "violating / at root / all")),
-		JumpTo:  key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to group")),
+		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column")),
+		Reverse:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse sort")),
+		Detail:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "group detail")),
+		Filter:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "violating / at root / all")),
+		JumpTo:       key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to group")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup/b", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown", "f"), key.WithHelp("pgdn/f", "page down")),
+		HalfPageUp:   key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
+		HalfPageDown: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
+		Top:          key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first group")),
+		Bottom:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last group")),
 
-		Run:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Export:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export")),
-		History: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+		TypeQuery:  key.NewBinding(key.WithKeys("enter", "/"), key.WithHelp("enter", "type a query")),
+		Run:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		History:    key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+		Example:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "example")),
+		Export:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export")),
+		EditText:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+		Rerun:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
+		OpenMethod: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
 
 		CheckReport: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "whole check report")),
 	}
+}
+
+// described is b with another help text: a view names what a shared
+// binding does there ("e edit values"), and matches b itself.
+func described(b key.Binding, keyText, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keyText, desc))
+}
+
+// keyIndex is the position of the pressed key among b's keys (-1 when b
+// does not match it): 1-9 jump to the pane of that number.
+func keyIndex(b key.Binding, msg tea.KeyMsg) int {
+	for i, k := range b.Keys() {
+		if key.Matches(msg, key.NewBinding(key.WithKeys(k))) {
+			return i
+		}
+	}
+	return -1
 }
 
 // globalHelp is the part of the help that applies everywhere.
@@ -132,5 +185,6 @@ func (k KeyMap) globalHelp() []key.Binding {
 
 // globalFull is the full list of global keys.
 func (k KeyMap) globalFull() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.Open, k.Dataset, k.Cancel, k.Recompute, k.FullError, k.Quit}
+	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Cancel, k.Recompute,
+		k.FullError, k.Quit, k.ForceQuit}
 }

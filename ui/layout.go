@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/dustin/go-humanize"
 
 	"privlab/model"
 )
@@ -133,49 +134,51 @@ func bins(labels []string, series [][]float64, max int) ([]string, [][]float64) 
 	return outL, outS
 }
 
-// human prints a number compactly: 1234567 -> 1.23M.
+// human prints a number compactly: 1234567 -> 1.23M, 12345 -> 12.3k
+// (SI prefixes from 10,000 on), 3.14159 -> 3.14, 0.0123 -> 0.0123.
 func human(x float64) string {
 	a := math.Abs(x)
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		return fmt.Sprint(x)
-	case a >= 1e9:
-		return trimZeros(fmt.Sprintf("%.2f", x/1e9)) + "G"
-	case a >= 1e6:
-		return trimZeros(fmt.Sprintf("%.2f", x/1e6)) + "M"
 	case a >= 1e4:
-		return trimZeros(fmt.Sprintf("%.1f", x/1e3)) + "k"
+		v, prefix := humanize.ComputeSI(x)
+		if prefix == "k" {
+			return decimals(v, 1) + prefix
+		}
+		return decimals(v, 2) + prefix
 	case x == math.Trunc(x):
 		return model.FormatNumber(x)
 	case a >= 1:
-		return trimZeros(fmt.Sprintf("%.2f", x))
+		return decimals(x, 2)
 	}
 	return fmt.Sprintf("%.3g", x)
 }
 
-func trimZeros(s string) string {
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+// decimals is x rounded to d decimals without trailing zeros (go-humanize
+// cuts the digits; rounding first keeps 1.999 from reading as 1.99).
+func decimals(x float64, d int) string {
+	p := math.Pow(10, float64(d))
+	return humanize.FtoaWithDigits(math.Round(x*p)/p, d)
 }
 
 // thousands prints an integer with separators: 10000 -> 10,000.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
+func thousands(n int) string { return humanize.Comma(int64(n)) }
+
+// clip cuts s to at most n cells, ending in … when cut.
+func clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
+
+// wrap breaks text into lines of at most w cells at spaces and hyphens;
+// a word longer than w stays whole.
+func wrap(text string, w int) string { return ansi.Wordwrap(text, w, "") }
+
+// indented wraps text to w cells with every line indented by two.
+func indented(text string, w int) string {
+	lines := strings.Split(wrap(text, w-2), "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
 	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // scroll returns the first visible index so that cursor stays within a

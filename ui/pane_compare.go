@@ -41,14 +41,12 @@ func (p *comparePane) title() string   { return "Compare" }
 func (p *comparePane) capturing() bool { return false }
 func (p *comparePane) refresh()        {}
 
-var (
-	keyRerun = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again"))
-	keyOpen  = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method"))
-)
-
+// shortHelp: ← and → move between the methods, + and - change k (the
+// parameter keys' → would move too: it is not offered here).
 func (p *comparePane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{keyOpen, k.Left, k.Right, k.Inc, k.Dec, keyRerun}
+	return []key.Binding{k.OpenMethod, described(k.Left, "←/h", "previous method"), described(k.Right, "→/l", "next method"),
+		described(k.Wider, "+", "k + 1"), described(k.Narrow, "-", "k - 1"), k.Rerun}
 }
 
 func (p *comparePane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -81,9 +79,9 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 			if p.k > 2 {
 				p.k--
 			}
-		case key.Matches(msg, keyRerun):
+		case key.Matches(msg, k.Rerun):
 			return p.start()
-		case key.Matches(msg, keyOpen):
+		case key.Matches(msg, k.OpenMethod):
 			if len(p.rows) == 0 || p.job.busy {
 				return p.start()
 			}
@@ -147,7 +145,13 @@ func (p *comparePane) view(w, h int) string {
 		return b.String()
 	}
 	lines := pipeline.CompareLines(p.rows)
-	label := min(26, max(14, w/4))
+	// The line names widen with the terminal, up to the longest, once
+	// every method's column has room for its name (13 cells and a space).
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, lenCells(l.Name))
+	}
+	label := min(longest, max(20, w-len(p.rows)*14))
 	col := max(6, (w-label)/len(p.rows)-1)
 	head := padRight("", label)
 	for i, r := range p.rows {

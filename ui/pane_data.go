@@ -262,7 +262,8 @@ func (p *dataPane) view(w, h int) string {
 	for i := p.offset; i < len(t.Columns) && i < p.offset+rows; i++ {
 		c := t.Columns[i]
 		role := st.Project.Roles.Of(c.Name).Short()
-		line := fmt.Sprintf("  %-18s %-4s %-11s %8d %7d  %-8s  %s", clip(c.Name, 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
+		// Names are padded by display width: a wide character takes two cells.
+		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", padRight(clip(c.Name, 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
 		if i == p.cursor {
 			line = s.Selected.Render(fit("▸"+line[1:], w))
 		} else if role == "SA" {
@@ -285,13 +286,7 @@ func (p *dataPane) view(w, h int) string {
 		foot = append(foot, s.Warn.Render(fit("! "+st.ui(strings.TrimPrefix(n, t.Name+":")), w)))
 	}
 	if p.readsPublic() {
-		pub := "public table: " + orNone(st.Project.Public) + " (p: pick a file, P: type a path or dataset:NAME)"
-		style := s.Muted
-		if st.Project.Public == "" && st.Spec().Public == method.PublicRequired {
-			style = s.Warn
-			pub = "public table: none — " + st.Project.Method + " needs one (p: pick a file, P: type a path or dataset:NAME)"
-		}
-		foot = append(foot, style.Render(fit(pub, w)))
+		foot = append(foot, p.publicLine(w))
 	}
 	if p.edit.active {
 		foot = append(foot, p.edit.view(s, w, ""))
@@ -301,6 +296,23 @@ func (p *dataPane) view(w, h int) string {
 	}
 	b.WriteString(strings.Join(foot, "\n"))
 	return b.String()
+}
+
+// publicLine names the public table of a method that reads one, and
+// what runs without it.
+func (p *dataPane) publicLine(w int) string {
+	st, s := p.st, p.st.Styles
+	keys := " (p: pick a file, P: type a path or dataset:NAME)"
+	if st.Project.Public != "" {
+		return s.Muted.Render(fit("public table: "+st.Project.Public+keys, w))
+	}
+	if v, noPublic := st.Variant(); noPublic {
+		return s.Muted.Render(fit("public table: none — "+st.Project.Method+" runs its plain variant "+v+keys, w))
+	}
+	if st.Spec().Public == method.PublicRequired {
+		return s.Warn.Render(fit("public table: none — "+st.Project.Method+" needs one"+keys, w))
+	}
+	return s.Muted.Render(fit("public table: none"+keys, w))
 }
 
 // loadErrorView explains why the table did not load and what to do.
@@ -315,14 +327,6 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 func contains(list []string, s string) bool {
@@ -363,27 +367,4 @@ func wrapItems(items []string, sep string, w int) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-// wrap breaks text into lines of at most w cells at spaces.
-func wrap(text string, w int) string {
-	if w < 10 {
-		return text
-	}
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			if line != "" && lenCells(line)+1+lenCells(word) > w {
-				out = append(out, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += word
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
 }

@@ -77,7 +77,7 @@ func (p *exportPane) shortHelp() []key.Binding {
 	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Export, key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit directory"))}
+	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory")}
 }
 
 func (p *exportPane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -147,7 +147,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			})
 		}
 		switch {
-		case msg.String() == "e":
+		case key.Matches(msg, keys.EditText):
 			return p.edit.open("release directory: ", p.dir())
 		case key.Matches(msg, keys.Export):
 			return p.start()
@@ -192,7 +192,7 @@ func (p *exportPane) start() tea.Cmd {
 	}
 	if v := st.Result.Violations(); v > 0 || !st.Result.Satisfied() {
 		p.accept = true
-		q = append(q, fmt.Sprintf("%d groups violate the privacy requirement: export anyway (the manifest will say so)?", v))
+		q = append(q, violate(v)+" the privacy requirement: export anyway (the manifest will say so)?")
 	}
 	if len(q) > 0 {
 		p.confirm = strings.Join(q, "\n") + " (y/n)"
@@ -266,7 +266,7 @@ func (p *exportPane) view(w, h int) string {
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("will write") + "\n")
 	for _, f := range p.planFiles() {
-		b.WriteString(fmt.Sprintf("  %-20s %s rows\n", f.Name, thousands(f.Rows)))
+		b.WriteString("  " + padRight(f.Name, 20) + " " + plural(f.Rows, "row") + "\n")
 	}
 	// What every manifest holds (SPEC 7.1), whatever the method; what a
 	// method adds (e.g. an effective target) is in its details.
@@ -277,10 +277,11 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
 	}
 	if c := spec.Certifies; c != "" {
-		b.WriteString(s.Label.Render(wrap("  a passing check certifies that "+c, w-2)) + "\n")
+		b.WriteString(s.Label.Render(indented("a passing check certifies that "+c, w)) + "\n")
 	}
-	for _, warn := range st.usefulness() {
-		b.WriteString(s.Warn.Render(wrap("  ! "+warn, w-2)) + "\n")
+	ws, old := st.shownWarnings()
+	for _, warn := range ws {
+		b.WriteString(warnStyle(s, old).Render(indented("! "+warn, w)) + "\n")
 	}
 	if rk := st.Risk; rk != nil && !st.RiskOld && len(p.lines) == 0 {
 		// What the release risks, as the manifest and report.md will say.
@@ -291,8 +292,8 @@ func (p *exportPane) view(w, h int) string {
 				parts = append(parts, f.Name+" "+f.Format())
 			}
 		}
-		b.WriteString(wrap("  "+strings.Join(parts, " · "), w-2) + "\n")
-		b.WriteString(s.Muted.Render(wrap("  "+rk.Summary, w-2)) + "\n")
+		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
+		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
 	}
 	return b.String()
 }

@@ -387,7 +387,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	left.WriteString(s.Title.Render("Attributes") + "\n")
 	for i, a := range as {
 		role := st.Project.Roles.Of(a).Short()
-		line := fmt.Sprintf(" %s %-12s %s", role, clip(a, 12), p.spec(a))
+		line := fmt.Sprintf(" %s %s %s", role, padRight(clip(a, 12), 12), p.spec(a))
 		if i == p.attr {
 			style := s.Selected
 			if p.inTree {
@@ -397,7 +397,7 @@ func (p *hierarchyPane) view(w, h int) string {
 		}
 		left.WriteString(fit(line, lw) + "\n")
 	}
-	left.WriteString("\n" + s.Muted.Render(wrap("b cycles the builders that fit the column and the files used; f picks a file (value;level1;...;*), F types its path; w types interval widths, +/- doubles or halves them.", lw)))
+	left.WriteString("\n" + s.Muted.Render(wrap("→ enters the tree (enter folds a node, ← comes back); b cycles the builders that fit the column and the files used; f picks a file (value;level1;...;*), F types its path; w types interval widths, +/- doubles or halves them.", lw)))
 	// right: the tree
 	rw := w - lw - 3
 	var right strings.Builder
@@ -442,27 +442,34 @@ func (p *hierarchyPane) view(w, h int) string {
 	}
 	p.offset = scroll(p.cursor, p.offset, rows, len(vis))
 	for i := p.offset; i < len(vis) && i < p.offset+rows; i++ {
-		n := vis[i]
-		nd := hier.Nodes[n]
-		mark := "  "
-		if len(nd.Children) > 0 {
-			mark = "▸ "
-			if p.isExpanded(attr, n) {
-				mark = "▾ "
-			}
-		}
-		detail := fmt.Sprintf("range %s · %s rows", human(hier.Range(n)), thousands(counts[n]))
-		if len(nd.Children) > 0 {
-			detail = fmt.Sprintf("%d values · ", hier.LeafCount(n)) + detail
-		}
-		label := displayLabel(hier, n)
-		line := strings.Repeat("  ", nd.Depth) + mark + label + "  " + s.Muted.Render(detail)
-		if i == p.cursor && p.inTree {
-			line = s.Selected.Render(fit(strings.Repeat("  ", nd.Depth)+mark+label+"  "+detail, rw))
-		}
+		line := p.nodeLine(attr, hier, vis[i], counts, i == p.cursor && p.inTree, rw)
 		right.WriteString(fit(line, rw) + "\n")
 	}
 	return sideBySide(left.String(), lw, right.String(), rw, h)
+}
+
+// nodeLine is node n of the tree: fold mark, label, values, range and
+// rows. The cursor is a » mark as well as a colour: it shows without
+// colours (NO_COLOR, the ASCII profile).
+func (p *hierarchyPane) nodeLine(attr string, hier *model.Hierarchy, n int, counts []int, cursor bool, w int) string {
+	s := p.st.Styles
+	nd := hier.Nodes[n]
+	mark := "  "
+	if len(nd.Children) > 0 {
+		mark = "▸ "
+		if p.isExpanded(attr, n) {
+			mark = "▾ "
+		}
+	}
+	detail := fmt.Sprintf("range %s · %s rows", human(hier.Range(n)), thousands(counts[n]))
+	if len(nd.Children) > 0 {
+		detail = fmt.Sprintf("%d values · ", hier.LeafCount(n)) + detail
+	}
+	head := strings.Repeat("  ", nd.Depth) + mark + displayLabel(hier, n) + "  "
+	if cursor {
+		return s.Selected.Render(fit("» "+head+detail, w))
+	}
+	return "  " + head + s.Muted.Render(detail)
 }
 
 // datasetName returns NAME for dataset:NAME inputs.

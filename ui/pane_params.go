@@ -290,8 +290,9 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, st.Keys.Variant):
 		if len(spec.Variants) > 0 {
 			i := 0
+			cur, _ := st.Variant()
 			for j, v := range spec.Variants {
-				if v == st.Project.Variant {
+				if v == cur {
 					i = j
 				}
 			}
@@ -317,11 +318,11 @@ func (p *paramsPane) view(w, h int) string {
 	left.WriteString("\n")
 	left.WriteString(s.Muted.Render(fit(spec.Paper, lw)) + "\n")
 	if len(spec.Variants) > 0 {
-		v := st.Project.Variant
-		if v == "" {
-			v = spec.Variants[0]
-		}
+		v, noPublic := st.Variant()
 		left.WriteString(s.Label.Render("variant ") + v + s.Muted.Render("  (V: next)") + "\n")
+		if noPublic {
+			left.WriteString(s.Warn.Render(wrap(fmt.Sprintf("no public table: the plain variant %s runs (p in %s picks one)", v, in("Data", paneData, st.tabOf)), lw)) + "\n")
+		}
 	}
 	left.WriteString("\n")
 	left.WriteString(p.list.view(lw))

@@ -47,12 +47,11 @@ func newPreviewPane(st *State) *previewPane {
 	ts.Cell = st.Styles.TableCell.PaddingRight(1)
 	ts.Selected = st.Styles.TableSelected
 	t.SetStyles(ts)
-	km := table.DefaultKeyMap()
-	km.PageDown.SetKeys("pgdown", "f")
-	km.PageUp.SetKeys("pgup", "b")
-	km.HalfPageUp.SetKeys("ctrl+u")
-	km.HalfPageDown.SetKeys("ctrl+d")
-	t.KeyMap = km
+	// The table scrolls with the workbench's bindings (g is go to group,
+	// not the table's first row), so its keys are in the help.
+	k := st.Keys
+	t.KeyMap = table.KeyMap{LineUp: k.Up, LineDown: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, GotoTop: k.Top, GotoBottom: k.Bottom}
 	return &previewPane{st: st, tbl: t, jump: newLineEditor(12)}
 }
 
@@ -72,7 +71,11 @@ func (p *previewPane) shortHelp() []key.Binding {
 
 func (p *previewPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo, k.Back}
+	if p.detail != nil || p.jump.active {
+		return p.shortHelp()
+	}
+	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo,
+		k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom}
 }
 
 // spec is the declaration of the method that made the shown result: a
@@ -87,11 +90,36 @@ func (p *previewPane) spec() method.Spec {
 
 // sortNames are the sortable columns of the shown result's method.
 func (p *previewPane) sortNames() []string {
-	names := []string{"id", "size"}
+	names := []string{"id"}
+	if !hasSizeFigure(p.spec()) {
+		names = append(names, "size")
+	}
 	for _, f := range p.spec().Figures {
 		names = append(names, f.Key)
 	}
 	return names
+}
+
+// hasSizeFigure reports whether the method counts its groups' size
+// itself (a figure keyed method.SizeKey): its tables then show that
+// figure as the size and not the workbench's count of the records.
+func hasSizeFigure(spec method.Spec) bool {
+	for _, f := range spec.Figures {
+		if f.Key == method.SizeKey {
+			return true
+		}
+	}
+	return false
+}
+
+// figureIndex is the position of the figure keyed name (-1: none).
+func figureIndex(spec method.Spec, name string) int {
+	for i, f := range spec.Figures {
+		if f.Key == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // refresh re-sorts when a new result arrived; the cursor stays on the
@@ -133,16 +161,17 @@ func (p *previewPane) resort() {
 	if p.sortCol >= len(p.sortNames()) {
 		p.sortCol = 0
 	}
+	name := p.sortNames()[p.sortCol]
+	fi := figureIndex(p.spec(), name)
 	key := func(i int) float64 {
 		g := r.Groups[i]
-		switch p.sortCol {
-		case 0:
+		switch {
+		case fi >= 0 && fi < len(g.Figures):
+			return g.Figures[fi]
+		case name == "id":
 			return float64(g.ID)
-		case 1:
+		case name == "size":
 			return float64(len(g.Rows))
-		}
-		if p.sortCol-2 < len(g.Figures) {
-			return g.Figures[p.sortCol-2]
 		}
 		return 0
 	}
@@ -208,7 +237,7 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Sort):
 		p.sortCol = (p.sortCol + 1) % len(p.sortNames())
-		p.desc = p.sortCol >= 2 // figures: worst first
+		p.desc = figureIndex(p.spec(), p.sortNames()[p.sortCol]) >= 0 // figures: worst first
 		p.resort()
 		p.tbl.GotoTop()
 		return nil
@@ -246,59 +275,22 @@ func (p *previewPane) jumpTo(id int) error {
 	return fmt.Errorf("no group %d", id)
 }
 
-// layout builds the table's columns and rows for width w.
+// layout builds the table's columns and rows for width w: id, the size
+// (the method's own size figure when it counts one, see hasSizeFigure),
+// the QI summary, the SA histogram, the figures and the mark.
 func (p *previewPane) layout(w int) {
 	spec := p.spec()
-	narrow := w < 110
-	figW := make([]int, len(spec.Figures))
-	fixed := 0
-	cols := []table.Column{{Title: "id", Width: 5}, {Title: "size", Width: 6}}
-	for i, f := range spec.Figures {
-		title := f.Label
-		if narrow {
-			title = f.Key
-		}
-		figW[i] = max(len(title), 6)
-		fixed += figW[i] + 1
-	}
-	fixed += 6 + 7 + 9 + 3 // id, size, SA, ok (+padding)
-	qiW := w - fixed - 2
-	if qiW < 8 {
-		qiW = 8
-	}
-	cols = append(cols, table.Column{Title: "quasi-identifiers", Width: qiW}, table.Column{Title: "SA", Width: 8})
-	for i, f := range spec.Figures {
-		title := f.Label
-		if narrow {
-			title = f.Key
-		}
-		cols = append(cols, table.Column{Title: title, Width: figW[i]})
-	}
-	cols = append(cols, table.Column{Title: "ok", Width: 2})
-	sortName := p.sortNames()[p.sortCol]
-	for i := range cols {
-		name := cols[i].Title
-		if (i == 0 && sortName == "id") || (i == 1 && sortName == "size") || (i >= 4 && i-4 < len(spec.Figures) && spec.Figures[i-4].Key == sortName) {
-			arrow := "▲"
-			if p.desc {
-				arrow = "▼"
-			}
-			cols[i].Title = clip(name, cols[i].Width-1) + arrow
-		}
-	}
+	own := !hasSizeFigure(spec)
 	rows := make([]table.Row, len(p.order))
 	for i, gi := range p.order {
 		g := p.res.Groups[gi]
-		row := table.Row{fmt.Sprint(g.ID), thousands(len(g.Rows)), strings.Join(g.QI, " "), sparkline(g.SAHist)}
+		row := table.Row{fmt.Sprint(g.ID)}
+		if own {
+			row = append(row, thousands(len(g.Rows)))
+		}
+		row = append(row, strings.Join(g.QI, " "), sparkline(g.SAHist))
 		for fi, f := range spec.Figures {
-			v := ""
-			if fi < len(g.Figures) {
-				v = f.Format(g.Figures[fi])
-				if f.Digits < 0 {
-					v = human(g.Figures[fi])
-				}
-			}
-			row = append(row, v)
+			row = append(row, figureText(f, g, fi))
 		}
 		mark := "✓"
 		if g.Violation {
@@ -308,16 +300,62 @@ func (p *previewPane) layout(w int) {
 	}
 	cur := p.tbl.Cursor()
 	p.tbl.SetRows(nil) // columns and rows change together
-	p.tbl.SetColumns(cols)
+	p.tbl.SetColumns(p.columns(w))
 	p.tbl.SetRows(rows)
-	if cur < 0 {
-		cur = 0
-	}
-	if cur >= len(rows) {
-		cur = len(rows) - 1
-	}
-	p.tbl.SetCursor(cur)
+	p.tbl.SetCursor(max(0, min(cur, len(rows)-1)))
 	p.width = w
+}
+
+// columns are the table's columns at width w, the sorted one marked ▲ or
+// ▼; figures are headed by their key below 110 columns, else by their
+// label.
+func (p *previewPane) columns(w int) []table.Column {
+	spec := p.spec()
+	var figs []table.Column
+	fixed := 6 + 9 + 3 // id, SA, ok (+padding)
+	if !hasSizeFigure(spec) {
+		fixed += 7
+	}
+	for _, f := range spec.Figures {
+		title := f.Label
+		if w < 110 {
+			title = f.Key
+		}
+		figs = append(figs, table.Column{Title: title, Width: max(lenCells(title), 6)})
+		fixed += max(lenCells(title), 6) + 1
+	}
+	cols := []table.Column{{Title: "id", Width: 5}}
+	sorts := []string{"id"}
+	if !hasSizeFigure(spec) {
+		cols, sorts = append(cols, table.Column{Title: "size", Width: 6}), append(sorts, "size")
+	}
+	cols = append(cols, table.Column{Title: "quasi-identifiers", Width: max(8, w-fixed-2)}, table.Column{Title: "SA", Width: 8})
+	sorts = append(sorts, "", "")
+	for i, f := range spec.Figures {
+		cols, sorts = append(cols, figs[i]), append(sorts, f.Key)
+	}
+	cols = append(cols, table.Column{Title: "ok", Width: 2})
+	arrow := "▲"
+	if p.desc {
+		arrow = "▼"
+	}
+	for i, name := range sorts {
+		if name != "" && name == p.sortNames()[p.sortCol] {
+			cols[i].Title = clip(cols[i].Title, cols[i].Width-1) + arrow
+		}
+	}
+	return cols
+}
+
+// figureText is figure fi of group g as the tables show it.
+func figureText(f method.Figure, g method.Group, fi int) string {
+	switch {
+	case fi >= len(g.Figures):
+		return ""
+	case f.Digits < 0:
+		return human(g.Figures[fi])
+	}
+	return f.Format(g.Figures[fi])
 }
 
 func (p *previewPane) view(w, h int) string {
@@ -392,7 +430,7 @@ func (p *previewPane) compactView(w, h int) string {
 	}
 	r := p.res
 	var b strings.Builder
-	head := fmt.Sprintf("Live preview: %s groups", thousands(len(r.Groups)))
+	head := "Live preview: " + plural(len(r.Groups), "group")
 	if st.Running {
 		head += " · recomputing…"
 	}
@@ -400,9 +438,56 @@ func (p *previewPane) compactView(w, h int) string {
 	if st.Stale() {
 		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings (ctrl+r)", w)) + "\n")
 	}
-	for _, warn := range st.usefulness() {
-		b.WriteString(s.Warn.Render(fit("! "+warn, w)) + "\n")
+	ws, old := st.shownWarnings()
+	for _, warn := range ws {
+		b.WriteString(warnStyle(s, old).Render(fit("! "+warn, w)) + "\n")
 	}
+	b.WriteString(p.summaryLines(w))
+	spec := r.Spec // the result's own method, whatever is selected now
+	own := !hasSizeFigure(spec)
+	b.WriteString("\n")
+	hdr := fmt.Sprintf("%5s", "id")
+	if own {
+		hdr += fmt.Sprintf(" %6s", "size")
+	}
+	for _, f := range spec.Figures {
+		hdr += " " + padLeft(clip(f.Key, 7), 7)
+	}
+	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
+	lines := strings.Count(b.String(), "\n")
+	for i := 0; i < len(p.order) && lines < h; i++ {
+		g := r.Groups[p.order[i]]
+		line := fmt.Sprintf("%5d", g.ID)
+		if own {
+			line += fmt.Sprintf(" %6s", thousands(len(g.Rows)))
+		}
+		for fi, f := range spec.Figures {
+			line += " " + padLeft(clip(figureText(f, g, fi), 7), 7)
+		}
+		if g.Violation {
+			line = s.Error.Render(line + " ✗")
+		}
+		b.WriteString(fit(line, w) + "\n")
+		lines++
+	}
+	return b.String()
+}
+
+// summaryLines are the result's summary figures (✓ or ✗ where one has a
+// limit) and the live workload's error, the names as wide as the longest
+// where the pane has room: they widen with the terminal.
+func (p *previewPane) summaryLines(w int) string {
+	st, s, r := p.st, p.st.Styles, p.res
+	const workloadName = "workload rel. error (mean)"
+	nameW := 0
+	for _, f := range r.Summary {
+		nameW = max(nameW, lenCells(f.Name))
+	}
+	if st.Workload != nil && st.Workload.Queries > 0 {
+		nameW = max(nameW, lenCells(workloadName))
+	}
+	nameW = min(nameW, max(12, w-14)) // room for the mark and the value
+	var b strings.Builder
 	for _, f := range r.Summary {
 		mark := "  "
 		if f.Limit != "" {
@@ -411,37 +496,10 @@ func (p *previewPane) compactView(w, h int) string {
 				mark = s.Error.Render("✗ ")
 			}
 		}
-		b.WriteString(fit(fmt.Sprintf("%s%-28s %s", mark, clip(f.Name, 28), human(f.Value)), w) + "\n")
+		b.WriteString(fit(mark+padRight(clip(f.Name, nameW), nameW)+" "+human(f.Value), w) + "\n")
 	}
 	if st.Workload != nil && st.Workload.Queries > 0 {
-		b.WriteString(fit(fmt.Sprintf("  %-28s %.4f", "workload rel. error (mean)", st.Workload.MeanErr), w) + "\n")
-	}
-	spec := r.Spec // the result's own method, whatever is selected now
-	b.WriteString("\n")
-	hdr := fmt.Sprintf("%5s %6s", "id", "size")
-	for _, f := range spec.Figures {
-		hdr += fmt.Sprintf(" %7s", clip(f.Key, 7))
-	}
-	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
-	lines := strings.Count(b.String(), "\n")
-	for i := 0; i < len(p.order) && lines < h; i++ {
-		g := r.Groups[p.order[i]]
-		line := fmt.Sprintf("%5d %6s", g.ID, thousands(len(g.Rows)))
-		for fi, f := range spec.Figures {
-			v := ""
-			if fi < len(g.Figures) {
-				v = f.Format(g.Figures[fi])
-				if f.Digits < 0 {
-					v = human(g.Figures[fi])
-				}
-			}
-			line += fmt.Sprintf(" %7s", clip(v, 7))
-		}
-		if g.Violation {
-			line = s.Error.Render(line + " ✗")
-		}
-		b.WriteString(fit(line, w) + "\n")
-		lines++
+		b.WriteString(fit("  "+padRight(workloadName, nameW)+fmt.Sprintf(" %.4f", st.Workload.MeanErr), w) + "\n")
 	}
 	return b.String()
 }

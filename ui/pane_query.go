@@ -57,15 +57,12 @@ func (p *queryPane) refresh()        {}
 func (p *queryPane) shortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.input.Focused() {
-		return []key.Binding{k.Run, k.History, k.Back}
+		return []key.Binding{k.Run, k.History, k.Example, described(k.Back, "esc", "leave the input")}
 	}
-	return []key.Binding{key.NewBinding(key.WithKeys("enter", "/"), key.WithHelp("enter", "type a query"))}
+	return []key.Binding{k.TypeQuery}
 }
 
-func (p *queryPane) fullHelp() []key.Binding {
-	k := p.st.Keys
-	return []key.Binding{k.Run, k.History, k.Back}
-}
+func (p *queryPane) fullHelp() []key.Binding { return p.shortHelp() }
 
 // example suggests a query for the current roles.
 func (p *queryPane) example() string {
@@ -116,42 +113,29 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case tea.KeyMsg:
+		k := st.Keys
 		if !p.input.Focused() {
-			if msg.String() == "enter" || msg.String() == "/" {
+			if key.Matches(msg, k.TypeQuery) {
 				p.input.Placeholder = p.example()
 				p.input.Focus()
 				return textinput.Blink
 			}
 			return nil
 		}
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, k.Back):
 			p.input.Blur()
 			return nil
-		case "up":
-			if p.hpos > 0 {
-				p.hpos--
-				p.input.SetValue(p.history[p.hpos])
-				p.input.CursorEnd()
-			}
+		case key.Matches(msg, k.History):
+			p.recall(msg.Type == tea.KeyUp)
 			return nil
-		case "down":
-			if p.hpos < len(p.history)-1 {
-				p.hpos++
-				p.input.SetValue(p.history[p.hpos])
-			} else {
-				p.hpos = len(p.history)
-				p.input.SetValue("")
-			}
-			p.input.CursorEnd()
-			return nil
-		case "tab":
+		case key.Matches(msg, k.Example):
 			if p.input.Value() == "" {
 				p.input.SetValue(p.example())
 				p.input.CursorEnd()
 			}
 			return nil
-		case "enter":
+		case key.Matches(msg, k.Run):
 			text := strings.TrimSpace(p.input.Value())
 			if text == "" {
 				text = p.example()
@@ -188,6 +172,23 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+// recall moves through the earlier queries: up to older ones, down to
+// newer ones and past the newest to an empty input.
+func (p *queryPane) recall(older bool) {
+	switch {
+	case older && p.hpos > 0:
+		p.hpos--
+		p.input.SetValue(p.history[p.hpos])
+	case !older && p.hpos < len(p.history)-1:
+		p.hpos++
+		p.input.SetValue(p.history[p.hpos])
+	case !older:
+		p.hpos = len(p.history)
+		p.input.SetValue("")
+	}
+	p.input.CursorEnd()
 }
 
 func answer(text string, truth *model.Table, a method.Answerer) (*pipeline.QueryResult, error) {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -8,7 +10,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
 )
@@ -21,11 +25,19 @@ import (
 type sweepPane struct {
 	st     *State
 	cursor int
-	values map[string]string // edited value lists per parameter
+	values map[string]string // edited value lists per method and parameter
 	edit   lineEditor
 	job    job
 	rows   []pipeline.SweepRow
+	figs   []sweepFigures // aligned with rows
 	err    error
+	// of and table are the settings' count (State.Changes) and the table
+	// the sweep on screen (or running) was made for; cleared is the
+	// method it was of once other settings made it go.
+	of      int
+	table   *model.Table
+	method  string
+	cleared string
 }
 
 // cancelJobMsg asks the panes to stop their background work (ctrl+x).
@@ -34,7 +46,17 @@ type cancelJobMsg struct{}
 type sweepMsg struct {
 	seq  int
 	rows []pipeline.SweepRow
+	figs []sweepFigures
 	err  error
+}
+
+// sweepFigures is what the workbench measures of each swept value
+// beyond the sweep's row: the short name of the method's utility figure
+// and the figures every release gets (risk), so that the chart plots the
+// privacy figure that moves.
+type sweepFigures struct {
+	utility                  string
+	unique, belief, smallest float64
 }
 
 func newSweepPane(st *State) *sweepPane {
@@ -43,14 +65,24 @@ func newSweepPane(st *State) *sweepPane {
 
 func (p *sweepPane) title() string   { return "Sweep" }
 func (p *sweepPane) capturing() bool { return p.edit.active }
-func (p *sweepPane) refresh()        {}
+
+// refresh drops the sweep (and stops a running one) once the settings
+// that made it change: another method, table, role, hierarchy or value;
+// its table and charts would speak of settings no longer there.
+func (p *sweepPane) refresh() {
+	st := p.st
+	if (len(p.rows) > 0 || p.err != nil || p.job.busy) && (st.Changes != p.of || st.Table != p.table) {
+		p.job.forget()
+		p.rows, p.err, p.cleared = nil, nil, p.method
+	}
+}
 
 func (p *sweepPane) shortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit values")), k.Run}
+	return []key.Binding{k.Up, k.Down, described(k.EditText, "e", "edit values"), k.Run}
 }
 
 func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -127,7 +159,7 @@ func joinValues(vals []string) string {
 }
 
 func (p *sweepPane) valuesOf(par model.ParamSpec) string {
-	if v, ok := p.values[par.Name]; ok {
+	if v, ok := p.values[p.st.Project.Method+"/"+par.Name]; ok {
 		return v
 	}
 	return p.defaultValues(par)
@@ -138,7 +170,14 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case sweepMsg:
 		if p.job.done(msg.seq) {
-			p.rows, p.err = msg.rows, stopped(msg.err, "sweep", "enter runs it again")
+			p.rows, p.figs, p.err = msg.rows, msg.figs, stopped(msg.err, "sweep", "enter runs it again")
+			if msg.err != nil {
+				// A value whose run the stop cut short has no figures: its
+				// row goes (no raw "context canceled" in the table).
+				for len(p.rows) > 0 && errors.Is(msg.err, context.Canceled) && p.rows[len(p.rows)-1].Error == context.Canceled.Error() {
+					p.rows = p.rows[:len(p.rows)-1]
+				}
+			}
 		}
 		return nil
 	case cancelJobMsg:
@@ -158,7 +197,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 				if _, _, err := pipeline.ParseSweep(par.Name + "=" + v); err != nil {
 					return err
 				}
-				p.values[par.Name] = v
+				p.values[st.Project.Method+"/"+par.Name] = v
 				return nil
 			})
 		}
@@ -172,7 +211,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			if p.cursor < len(ps)-1 {
 				p.cursor++
 			}
-		case msg.String() == "e":
+		case key.Matches(msg, keys.EditText):
 			return p.edit.open("values: ", p.valuesOf(par))
 		case key.Matches(msg, keys.Run):
 			return p.start(par)
@@ -194,12 +233,34 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 		return nil
 	}
 	ctx, seq, progress := p.job.start()
-	p.err, p.rows = nil, nil
-	env, proj, table := st.Env, st.Project.Clone(), st.Table
+	p.err, p.rows, p.figs, p.cleared = nil, nil, nil, ""
+	p.of, p.table, p.method = st.Changes, st.Table, st.Project.Method
+	env, proj, table := st.Env, st.runProject(), st.Table
 	return guarded(func() tea.Msg {
-		rows, err := pipeline.SweepWith(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}, progress)
-		return sweepMsg{seq: seq, rows: rows, err: err}
+		figs := make([]sweepFigures, len(vals))
+		rows, err := pipeline.SweepEach(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}, progress,
+			func(i int, res *method.Result) { figs[i] = measureSweep(res, proj.RiskThreshold) })
+		return sweepMsg{seq: seq, rows: rows, figs: figs[:len(rows)], err: err}
 	}, func(err error) tea.Msg { return sweepMsg{seq: seq, err: err} })
+}
+
+// measureSweep measures one swept value's result: its utility figure's
+// name and the risk figures of its release (NaN where there are none).
+func measureSweep(res *method.Result, threshold float64) sweepFigures {
+	f := sweepFigures{utility: res.Utility.Short, unique: math.NaN(), belief: math.NaN(), smallest: math.NaN()}
+	if f.utility == "" {
+		f.utility = res.Utility.Name
+	}
+	rep, _, err := pipeline.Risk(res, threshold)
+	if err != nil {
+		return f
+	}
+	for key, x := range map[string]*float64{risk.KeyUnique: &f.unique, risk.KeyTopBelief: &f.belief, risk.KeySmallest: &f.smallest} {
+		if v, ok := rep.Get(key); ok {
+			*x = v.Value
+		}
+	}
+	return f
 }
 
 func (p *sweepPane) view(w, h int) string {
@@ -224,55 +285,154 @@ func (p *sweepPane) view(w, h int) string {
 	case p.err != nil:
 		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
 	case len(p.rows) == 0:
+		if p.cleared != "" {
+			b.WriteString(s.Muted.Render(wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
+		}
 		b.WriteString(s.Muted.Render("enter: run the sweep for the selected parameter · e: edit its values (a list, or FROM..TO[:STEP])") + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()
 	}
-	// A line per value, then the workload error and the privacy worst case
-	// plotted against the parameter, each axis from its smallest value to
-	// its largest.
-	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-12s %6s %4s %12s %12s %10s", p.rows[0].Param, "groups", "viol", "worst case", "utility", "error"), w)) + "\n")
-	var labels []string
-	var errs, worst []float64
-	worstName, errName := "", "workload error"
-	for _, r := range p.rows {
-		labels = append(labels, r.Value)
+	b.WriteString(p.tableView(w))
+	used := strings.Count(b.String(), "\n")
+	if ch := h - used - 1; ch >= 5 {
+		b.WriteString("\n" + p.charts(w, ch))
+	}
+	return b.String()
+}
+
+// tableView is a line per value: groups, violations, the method's worst
+// case, its utility figure (named as the method names it), the records
+// unique on the published QIs and the workload error.
+func (p *sweepPane) tableView(w int) string {
+	st, s := p.st, p.st.Styles
+	utility := "utility"
+	for _, f := range p.figs {
+		if f.utility != "" {
+			utility = f.utility
+		}
+	}
+	var b strings.Builder
+	b.WriteString(s.Label.Render(fit(padRight(clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
+		"groups", "viol", "worst case", clip(utility, 12), "unique", "error"), w)) + "\n")
+	for i, r := range p.rows {
+		name := padRight(clip(r.Value, 12), 12)
 		if r.Error != "" {
-			b.WriteString(fit(fmt.Sprintf("%-12s %s", clip(r.Value, 12), s.Error.Render(st.ui(r.Error))), w) + "\n")
-			errs, worst = append(errs, math.NaN()), append(worst, math.NaN())
+			b.WriteString(fit(name+" "+s.Error.Render(st.ui(r.Error)), w) + "\n")
 			continue
 		}
-		e := math.NaN()
-		if r.Measured > 0 {
-			e = r.MeanErr
-		}
-		errs, worst = append(errs, e), append(worst, r.WorstVal)
-		if r.Worst != "" {
-			worstName = r.Worst
-			if r.WorstLimit != "" {
-				worstName += " (limit " + r.WorstLimit + ")"
-			}
-		}
-		viol := fmt.Sprint(r.Violating)
+		viol := padLeft(fmt.Sprint(r.Violating), 4)
 		if r.Violating > 0 {
 			viol = s.Error.Render(viol)
 		}
 		errText := "—"
-		if !math.IsNaN(e) {
-			errText = fmt.Sprintf("%.3f", e)
+		if r.Measured > 0 {
+			errText = fmt.Sprintf("%.3f", r.MeanErr)
 		}
-		b.WriteString(fit(fmt.Sprintf("%-12s %6s %4s %12s %12s %10s", clip(r.Value, 12), thousands(r.Groups), viol, human(r.WorstVal), human(r.UtilityVal), errText), w) + "\n")
+		b.WriteString(fit(name+fmt.Sprintf(" %6s %s %12s %12s %8s %8s", thousands(r.Groups), viol, human(r.WorstVal), human(r.UtilityVal),
+			orDash(humanOrNaN(p.figs[i].unique)), errText), w) + "\n")
 	}
-	used := strings.Count(b.String(), "\n")
-	ch := h - used - 1
-	if ch < 5 {
-		return b.String()
-	}
-	cw := (w - 2) / 2
-	left := lineChart(s, clip(errName+" vs "+p.rows[0].Param, cw), labels, errs, cw, ch)
-	rw := w - cw - 3 // sideBySide's " │ "
-	right := lineChart(s, clip(worstName+" vs "+p.rows[0].Param, rw), labels, worst, rw, ch)
-	b.WriteString("\n" + sideBySide(left, cw, right, rw, ch))
 	return b.String()
+}
+
+// charts plots the workload error and the privacy figure that moves
+// against the parameter (see privacySeries), each axis from its smallest
+// value to its largest.
+func (p *sweepPane) charts(w, h int) string {
+	s := p.st.Styles
+	var labels []string
+	var errs []float64
+	for _, r := range p.rows {
+		labels = append(labels, r.Value)
+		e := math.NaN()
+		if r.Error == "" && r.Measured > 0 {
+			e = r.MeanErr
+		}
+		errs = append(errs, e)
+	}
+	param := p.rows[0].Param
+	cw := (w - 2) / 2
+	left := lineChart(s, clip("workload error vs "+param, cw), labels, errs, cw, h)
+	rw := w - cw - 3 // sideBySide's " │ "
+	name, ys := p.privacySeries()
+	right := lineChart(s, clip(name+" vs "+param, rw), labels, ys, rw, h)
+	return sideBySide(left, cw, right, rw, h)
+}
+
+// privacySeries is the privacy figure to plot: the method's worst case
+// when it moves over the values, else the first that does of the records
+// unique on the published QIs, the largest belief in one sensitive value
+// and the smallest class (a line that is always 0 says nothing); the
+// worst case when none moves. Its name says the limits it was held to,
+// as a range when they differ ("(limit 7-13)").
+func (p *sweepPane) privacySeries() (string, []float64) {
+	n := len(p.rows)
+	worst, unique, belief, smallest := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	worstName := "worst case"
+	var limits []string
+	for i, r := range p.rows {
+		worst[i], unique[i], belief[i], smallest[i] = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		if r.Error != "" {
+			continue
+		}
+		worst[i] = r.WorstVal
+		unique[i], belief[i], smallest[i] = p.figs[i].unique, p.figs[i].belief, p.figs[i].smallest
+		if r.Worst != "" {
+			worstName = r.Worst
+		}
+		if r.WorstLimit != "" {
+			limits = append(limits, r.WorstLimit)
+		}
+	}
+	if len(limits) > 0 {
+		worstName += " (limit " + limitRange(limits) + ")"
+	}
+	for _, c := range []struct {
+		name string
+		ys   []float64
+	}{{worstName, worst}, {"records unique on the published QIs", unique}, {"largest belief in one sensitive value", belief}, {"smallest class", smallest}} {
+		if moves(c.ys) {
+			return c.name, c.ys
+		}
+	}
+	return worstName, worst
+}
+
+// moves reports whether the values (NaN: none) are not all the same.
+func moves(ys []float64) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, y := range ys {
+		if !math.IsNaN(y) {
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+		}
+	}
+	return hi > lo
+}
+
+// limitRange is the limits a worst case was held to over a sweep: one
+// value, or the smallest to the largest ("7-13").
+func limitRange(limits []string) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, l := range limits {
+		x, ok := model.ParseNumber(l)
+		if !ok {
+			if l != limits[0] {
+				return "varies"
+			}
+			return l
+		}
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	if lo == hi {
+		return model.FormatNumber(lo)
+	}
+	return model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
+}
+
+// humanOrNaN is human(x), "" for NaN.
+func humanOrNaN(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return human(x)
 }

@@ -284,8 +284,9 @@ func (p *releasePane) view(w, h int) string {
 	for _, k := range sortedParamKeys(m.Parameters) {
 		params = append(params, k+"="+m.Parameters[k])
 	}
-	b.WriteString(fit(fmt.Sprintf("QIs %s · SA %s · %d records in, %d published, %d suppressed · %d groups · %s",
-		strings.Join(m.QIs, ","), orNone(m.SA), m.RowsIn, m.Published, m.Suppressed, m.Groups, strings.Join(params, " ")), w) + "\n")
+	b.WriteString(fit(fmt.Sprintf("QIs %s · SA %s · %s in, %s published, %s suppressed · %s · %s",
+		strings.Join(m.QIs, ","), orNone(m.SA), plural(m.RowsIn, "record"), thousands(m.Published), thousands(m.Suppressed),
+		plural(m.Groups, "group"), strings.Join(params, " ")), w) + "\n")
 	switch {
 	case r.CheckErr != nil:
 		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
@@ -320,7 +321,7 @@ func (p *releasePane) view(w, h int) string {
 			cells += fmt.Sprintf(" · presence %.3g", reg.Presence)
 		}
 		sa := strings.Join(v.Sorted(reg.Belief), ", ")
-		line := fmt.Sprintf("%-8s %-34s %s", thousands(reg.Records), clip(cells, 34), sa)
+		line := fmt.Sprintf("%-8s %s %s", thousands(reg.Records), padRight(clip(cells, 34), 34), sa)
 		if reg.Records == 1 {
 			b.WriteString(s.Warn.Render(fit(line, w)) + "\n")
 			continue

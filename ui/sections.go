@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+
 	"privlab/algorithms/method"
 )
 
@@ -54,41 +57,34 @@ func renderSections(s *Styles, secs []method.Section, w, h, offset int) string {
 	return b.String()
 }
 
-// tableView draws a table's header and up to h rows from offset, columns
-// sized to their content and shrunk, widest first, to fit w.
+// tableView draws a table's header and up to h rows from offset with
+// lipgloss/table: no borders, two cells between columns, each column as
+// wide as its content, shrunk (cells cut with …) to fit w.
 func tableView(s *Styles, sec method.Section, w, h, offset int) string {
 	if offset > len(sec.Rows)-h {
 		offset = max(0, len(sec.Rows)-h)
 	}
 	end := min(len(sec.Rows), offset+h)
-	widths := make([]int, len(sec.Header))
-	for i, hd := range sec.Header {
-		widths[i] = lenCells(hd)
-	}
-	for _, row := range sec.Rows[offset:end] {
-		for i := range widths {
-			if i < len(row) {
-				widths[i] = max(widths[i], lenCells(row[i]))
+	last := len(sec.Header) - 1
+	tbl := table.New().Headers(sec.Header...).Rows(sec.Rows[offset:end]...).Wrap(false).
+		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
+		BorderHeader(false).BorderColumn(false).BorderRow(false).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			st := s.TableCell
+			if row == table.HeaderRow {
+				st = s.Label
 			}
-		}
-	}
-	fitWidths(widths, w-(len(widths)-1)*2)
-	line := func(cells []string) string {
-		parts := make([]string, len(widths))
-		for i, cw := range widths {
-			c := ""
-			if i < len(cells) {
-				c = cells[i]
+			if col < last {
+				st = st.PaddingRight(2)
 			}
-			parts[i] = fit(c, cw)
-		}
-		return fit(strings.Join(parts, "  "), w)
+			return st
+		})
+	out := tbl.String()
+	if lipgloss.Width(out) > w {
+		out = tbl.Width(w).String()
 	}
 	var b strings.Builder
-	b.WriteString(s.Label.Render(line(sec.Header)) + "\n")
-	for _, row := range sec.Rows[offset:end] {
-		b.WriteString(line(row) + "\n")
-	}
+	b.WriteString(out + "\n")
 	total := max(sec.Total, len(sec.Rows))
 	if end-offset < total {
 		more := fmt.Sprintf("rows %d-%d of %s", offset+1, end, thousands(total))
@@ -98,24 +94,6 @@ func tableView(s *Styles, sec method.Section, w, h, offset int) string {
 		b.WriteString(s.Muted.Render(fit(more+" · ↑/↓ scroll", w)) + "\n")
 	}
 	return b.String()
-}
-
-// fitWidths shrinks the widest columns until the sum fits total (each
-// column keeps at least 3 cells).
-func fitWidths(widths []int, total int) {
-	for {
-		sum, wi := 0, 0
-		for i, x := range widths {
-			sum += x
-			if x > widths[wi] {
-				wi = i
-			}
-		}
-		if sum <= total || widths[wi] <= 3 {
-			return
-		}
-		widths[wi]--
-	}
 }
 
 // chartView draws a bar chart in w x h: a legend line, then one line per

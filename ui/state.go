@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
@@ -82,6 +83,9 @@ type State struct {
 
 	needLoad bool
 	needRun  bool
+	// lastWarnings are the warnings of the last settled result (see
+	// shownWarnings).
+	lastWarnings []string
 }
 
 // Changed marks the project as edited: the preview recomputes. Every
@@ -143,21 +147,37 @@ func (s *State) SetParam(name, v string) {
 	s.Changed()
 }
 
-// SetMethod switches to another method with the values it suggests (and
-// those the dataset suggests for it); roles and hierarchies stay, and so
-// does the public table when the new method reads one. The previous
-// method's result is dropped: its groups, figures and files mean nothing
-// under the new method's headings.
+// SetMethod switches to another method: the current method's settings
+// (variant, values, public table) are kept for when it comes back, and
+// the new one's come back as they were left, else at its declared
+// defaults (and the values the dataset declares for it); roles and
+// hierarchies stay (pipeline.Project.Switch). The previous method's
+// result is dropped: its groups, figures and files mean nothing under
+// the new method's headings.
 func (s *State) SetMethod(name string) {
-	s.Project.Method = name
-	s.Project.Variant = ""
-	s.Project.Params = suggested(name)
-	s.Project = s.Env.WithDefaults(s.Project)
-	if s.Spec().Public == method.NoPublic {
-		s.Project.Public, s.Project.PublicRows = "", 0
-	}
+	s.Project = s.Env.WithDefaults(s.Project.Switch(name))
 	s.dropResult()
 	s.Changed()
+}
+
+// parkPublic keeps a public table given with a method that reads none
+// (privlab --public FILE) for the methods that read one: the project
+// runs as it is, and the table is there when one of them is chosen.
+func (s *State) parkPublic() {
+	p := &s.Project
+	if p.Public == "" || s.Spec().Public != method.NoPublic {
+		return
+	}
+	for _, m := range methods() {
+		name := m.Spec().Name
+		if _, kept := p.Methods[name]; !kept && m.Spec().Public != method.NoPublic {
+			if p.Methods == nil {
+				p.Methods = map[string]pipeline.Settings{}
+			}
+			p.Methods[name] = pipeline.Settings{Public: p.Public, PublicRows: p.PublicRows}
+		}
+	}
+	p.Public, p.PublicRows = "", 0
 }
 
 // dropResult forgets the shown result and everything derived from it.
@@ -165,22 +185,13 @@ func (s *State) dropResult() {
 	s.Result, s.Prep, s.RunErr = nil, nil, nil
 	s.Workload, s.WorkloadOld = nil, false
 	s.Risk, s.RiskOld = nil, false
-}
-
-// suggested are the values a method starts with in the workbench.
-func suggested(name string) model.Values {
-	for _, m := range methods() {
-		if m.Spec().Name == name {
-			return m.Spec().Suggested.Clone()
-		}
-	}
-	return model.Values{}
+	s.lastWarnings = nil
 }
 
 // SetInput switches to another table (a file or dataset:NAME); the
 // roles are reset to the dataset's defaults (none for a file).
 func (s *State) SetInput(input string) {
-	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: suggested(s.Project.Method)}
+	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: model.Values{}}
 	s.Project = s.Env.WithDefaults(s.Project)
 	s.newTable()
 	s.Dirty = true
@@ -219,19 +230,24 @@ func (s *State) Notify(format string, args ...any) {
 	s.Status, s.StatusErr, s.statusOf = fmt.Sprintf(format, args...), false, s.Changes
 }
 
-// expireStatus drops a transient message when work for settings edited
+// expireStatus drops the status message when work for settings edited
 // after it was shown lands (changes: the settings' count the load or run
 // was started for): "exported ..." or "loading ..." then speaks of
-// something no longer on screen. Errors stay until their cause is fixed.
+// something no longer on screen, and an error status is the refusal of
+// an action (a hierarchy file that does not fit, a save that failed)
+// that the user has moved on from. The errors of the settings themselves
+// (LoadErr, RunErr) are no messages: they go when their cause is fixed.
 func (s *State) expireStatus(changes int) {
-	if s.Status != "" && !s.StatusErr && changes > s.statusOf {
-		s.Status = ""
+	if s.Status != "" && changes > s.statusOf {
+		s.Status, s.StatusErr = "", false
 	}
 }
 
-// Fail sets an error status message.
+// Fail sets an error status message: an action was refused. It stays
+// through recomputations of the same settings and goes with the next
+// change (see expireStatus).
 func (s *State) Fail(err error) {
-	s.Status, s.StatusErr = s.explain(err), true
+	s.Status, s.StatusErr, s.statusOf = s.explain(err), true, s.Changes
 }
 
 // Spec is the current method's declaration (zero when unknown).
@@ -242,6 +258,38 @@ func (s *State) Spec() method.Spec {
 		}
 	}
 	return method.Spec{}
+}
+
+// Variant is the variant a run of the current settings uses: the one
+// chosen, else the method's variant for runs without a public table when
+// none is set (noPublic is then true), else the method's default ("" for
+// a method without variants).
+func (s *State) Variant() (v string, noPublic bool) {
+	spec := s.Spec()
+	switch {
+	case s.Project.Variant != "":
+		return s.Project.Variant, false
+	case s.Project.Public == "" && spec.NoPublicVariant != "":
+		return spec.NoPublicVariant, true
+	case len(spec.Variants) > 0:
+		return spec.Variants[0], false
+	}
+	return "", false
+}
+
+// runProject is the project a run of the current settings reads: the
+// variant without a public table when that one applies (see Variant),
+// and no public table for a method that reads none.
+func (s *State) runProject() pipeline.Project {
+	p := s.Project.Clone()
+	if v, noPublic := s.Variant(); noPublic {
+		p.Variant = v
+	}
+	if s.Spec().Public == method.NoPublic {
+		p.Public, p.PublicRows = "", 0
+	}
+	p.Methods = nil // the other methods' settings are not this run's
+	return p
 }
 
 // Value returns a parameter's current text (its default when unset).
@@ -426,6 +474,38 @@ const uselessShare = 0.10
 // quasi-identifiers above which the workbench warns (the risk figures).
 const uniqueShare = 0.05
 
+// settled reports whether the shown result and every figure measured on
+// it (the workload, the risk figures) are those of the current settings.
+func (s *State) settled() bool {
+	return s.Result != nil && !s.pending() && !s.RiskOld && !s.WorkloadOld
+}
+
+// noteWarnings keeps the warnings of a settled result: they stay on
+// screen, dimmed, while the next result and its figures are on their way
+// (the lines do not vanish and come back).
+func (s *State) noteWarnings() {
+	if s.settled() {
+		s.lastWarnings = s.usefulness()
+	}
+}
+
+// shownWarnings are the warnings to show: the current ones once the
+// result has settled, else the last settled result's (old is then true).
+func (s *State) shownWarnings() (lines []string, old bool) {
+	if s.settled() {
+		return s.usefulness(), false
+	}
+	return s.lastWarnings, len(s.lastWarnings) > 0
+}
+
+// warnStyle is the style of warning lines: dimmed while they are old.
+func warnStyle(s *Styles, old bool) lipgloss.Style {
+	if old {
+		return s.Muted
+	}
+	return s.Warn
+}
+
 // usefulness are the warnings that a private release may still be of
 // little use: the method's own (most values at the root, a target far
 // from the one asked for), the method-neutral ones the workbench reads
@@ -441,7 +521,7 @@ func (s *State) usefulness() []string {
 		out = append(out, s.ui(w))
 	}
 	if r.RowsIn > 0 {
-		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare {
+		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare && !r.SuppressionWarned {
 			out = append(out, fmt.Sprintf("%.0f%% of the records are suppressed (above %.0f%%)", 100*share, 100*uselessShare))
 		}
 		atRoot, groups := 0, 0

@@ -302,3 +302,32 @@ func prefix(s string, n int) string {
 	}
 	return s
 }
+
+// kja's default variant joins the table with a public database: without
+// one the workbench opens kja on its declared plain variant (not on an
+// error), says so, and a public table brings the default variant back.
+func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
+	for _, m := range methods() {
+		if v := m.Spec().NoPublicVariant; v != "" && !contains(m.Spec().Variants, v) {
+			t.Errorf("%s: the variant without a public table %q is not one of its variants", m.Spec().Name, v)
+		}
+	}
+	a := ready(t, "dataset:census", 100, 30)
+	a.st.SetMethod("kja")
+	settle(t, a, a.schedule())
+	if a.st.RunErr != nil || a.st.Result == nil || a.st.Prep.Project.Variant != "mondrian" {
+		t.Fatalf("kja without a public table: %v", a.st.RunErr)
+	}
+	press(t, a, "4")
+	if v := a.View(); !strings.Contains(v, "kja/mondrian") || !strings.Contains(v, "no public table: the plain variant") {
+		t.Fatalf("the Method pane does not say which variant runs:\n%s", v)
+	}
+	if a.st.Project.Variant != "" {
+		t.Fatalf("the fallback was written into the settings: %q", a.st.Project.Variant)
+	}
+	a.st.setPublic("dataset:census")
+	settle(t, a, a.schedule())
+	if a.st.Prep == nil || a.st.Prep.Input().VariantOr(a.st.Spec()) != "mondrian-direct" {
+		t.Fatalf("with a public table the default variant does not run: %v", a.st.RunErr)
+	}
+}

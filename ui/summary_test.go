@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,9 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
+	"privlab/algorithms/workload"
+	"privlab/model"
 )
 
 // summaryLine is the summary bar of the current screen.
@@ -106,12 +110,18 @@ func TestTransientMessagesExpire(t *testing.T) {
 		if a.st.Status != "" {
 			t.Fatalf("the import's message outlived the next edit: %q", a.st.Status)
 		}
-		// Errors stay.
+		// An action's error stays through a recomputation of the same
+		// settings and goes with the next change.
 		a.st.Fail(errString("bad file"))
-		a.st.SetParam("seed", "8")
+		press(t, a, "ctrl+r")
 		settle(t, a, a.schedule())
 		if a.st.Status == "" {
-			t.Fatal("an error message expired like a transient one")
+			t.Fatal("an error went with a recomputation of the same settings")
+		}
+		a.st.SetParam("seed", "8")
+		settle(t, a, a.schedule())
+		if a.st.Status != "" || a.st.StatusErr {
+			t.Fatalf("an error outlived the next change: %q", a.st.Status)
 		}
 	})
 }
@@ -245,5 +255,171 @@ func TestProgressText(t *testing.T) {
 	a.st.Progress.Store(progressMark{seq: a.runSeq - 1, f: 0.92, running: true})
 	if got := a.progressText(); got != "" {
 		t.Errorf("an earlier run's progress: %q", got)
+	}
+}
+
+// While a preview recomputes, the warnings of the last result stay on
+// the Method pane (dimmed) until the new result and its figures are in:
+// the lines do not vanish and come back.
+func TestWarningsStayWhileRecomputing(t *testing.T) {
+	a := ready(t, "dataset:census", 100, 30)
+	press(t, a, "4")
+	const unique = "of the published records are unique"
+	has := func(step string) {
+		t.Helper()
+		if !strings.Contains(a.View(), unique) {
+			t.Fatalf("%s: the warning went:\n%s", step, a.View())
+		}
+	}
+	has("settled")
+	a.st.SetParam("seed", "5")
+	tick := a.schedule()
+	has("change pending")
+	_, run := a.Update(runWithTimeout(t, tick))
+	_, figures := a.Update(runWithTimeout(t, run)) // the result, its figures on their way
+	has("result in, figures on their way")
+	settle(t, a, figures)
+	has("settled again")
+	if _, old := a.st.shownWarnings(); old {
+		t.Fatal("the settled result's warnings are shown as old")
+	}
+}
+
+// Ambiguity says itself how many records it suppresses and why: the
+// workbench adds no second line about them.
+func TestSuppressionWarnedOnce(t *testing.T) {
+	a := ready(t, "dataset:census", 100, 30)
+	a.st.SetMethod("ambiguity")
+	settle(t, a, a.schedule())
+	n := 0
+	for _, w := range a.st.usefulness() {
+		if strings.Contains(w, "records are suppressed") {
+			n++
+		}
+	}
+	if n != 1 || a.st.Result.Suppressed*10 < a.st.Result.RowsIn {
+		t.Fatalf("%d lines about %d suppressed records: %q", n, a.st.Result.Suppressed, a.st.usefulness())
+	}
+}
+
+// Figure names widen with the terminal: at 200 columns none is cut, on
+// the Method pane or in the comparison.
+func TestFigureNamesWidenWithTheTerminal(t *testing.T) {
+	a := ready(t, "dataset:census", 200, 40)
+	a.st.SetMethod("ambiguity")
+	settle(t, a, a.schedule())
+	press(t, a, "4")
+	v := a.View()
+	for _, f := range a.st.Result.Summary {
+		if !strings.Contains(v, f.Name) {
+			t.Errorf("%q is cut at 200 columns:\n%s", f.Name, v)
+		}
+	}
+	rows, err := pipeline.Compare(context.Background(), testEnv, a.st.Project, a.st.Table,
+		pipeline.CompareOptions{K: 10, Workload: workload.Options{Queries: 5, Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := a.panes[paneCompare].(*comparePane)
+	p.rows = rows
+	press(t, a, "9")
+	v = a.View()
+	for _, l := range pipeline.CompareLines(rows) {
+		if !strings.Contains(v, l.Name) {
+			t.Errorf("the comparison's line %q is cut at 200 columns", l.Name)
+		}
+	}
+}
+
+// kja and lossyjoin count their groups' size themselves: their tables of
+// groups show one size column, not "size size".
+func TestGroupTablesHaveOneSizeColumn(t *testing.T) {
+	for _, m := range []string{"kja", "lossyjoin", "distribution"} {
+		a := ready(t, "dataset:census", 100, 30)
+		a.st.Project.Roles = model.Roles{QIs: []string{"age", "sex", "education"}, SA: "occupation"}
+		a.st.SetMethod(m)
+		a.st.Project.Variant = a.st.Spec().NoPublicVariant // kja: the plain variant
+		settle(t, a, a.schedule())
+		for _, pane := range []string{"4", "5"} {
+			press(t, a, pane)
+			found := 0
+			for _, l := range strings.Split(a.View(), "\n") {
+				if _, row, ok := strings.Cut(l, "│ "); ok && pane == "4" {
+					l = row // the Method pane's preview is on the right
+				}
+				if f := strings.Fields(l); len(f) > 2 && strings.TrimRight(f[0], "▲▼") == "id" {
+					found++
+					if n := strings.Count(l, "size"); n != 1 {
+						t.Errorf("%s pane %s: %d size columns: %q", m, pane, n, l)
+					}
+				}
+			}
+			if found != 1 {
+				t.Errorf("%s pane %s: %d group table headers:\n%s", m, pane, found, a.View())
+			}
+		}
+	}
+}
+
+// The summary bar's class figure is named for what it measures, the
+// smallest class of the release as an attacker reads it, not "k": with a
+// public table kja's boxes hold public tuples too, so it differs from the
+// k the header shows.
+func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
+	dir := t.TempDir()
+	writePeople(t, dir)
+	writePublic(t, dir)
+	inDir(t, dir, func() {
+		a := people(t, "kja")
+		a.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+		a.st.setPublic("public.csv")
+		a.st.SetParam("k", "7")
+		settle(t, a, a.schedule())
+		f, ok := a.st.Risk.Get(risk.KeySmallest)
+		if !ok || a.st.RunErr != nil {
+			t.Fatalf("no smallest class: %v", a.st.RunErr)
+		}
+		lines := strings.Split(a.View(), "\n")
+		header, bar := lines[0], lines[len(lines)-2]
+		if !strings.Contains(header, "k 7") || !strings.Contains(bar, "smallest class "+thousands(int(f.Value))) || strings.Contains(bar, "│ k ") {
+			t.Fatalf("header %q\nbar %q", header, bar)
+		}
+	})
+}
+
+// The sweep plots the privacy figure that moves: not a worst case that is
+// 0 for every value, and its title gives the range of the limits
+// ("(limit 7-13)", not the last one's 13).
+func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
+	p := newSweepPane(&State{Styles: DefaultStyles(), Keys: DefaultKeyMap()})
+	for i, k := range []string{"7", "10", "13"} {
+		p.rows = append(p.rows, pipeline.SweepRow{Param: "k", Value: k, Worst: "posterior deviation (max)", WorstVal: 0, WorstLimit: k})
+		p.figs = append(p.figs, sweepFigures{utility: "ranges", unique: 40, belief: 0.3 + 0.1*float64(i), smallest: 7})
+	}
+	if name, ys := p.privacySeries(); name != "largest belief in one sensitive value" || ys[2] != 0.5 {
+		t.Fatalf("plots %q %v", name, ys)
+	}
+	p.rows[1].WorstVal = 0.2
+	if name, _ := p.privacySeries(); name != "posterior deviation (max) (limit 7-13)" {
+		t.Fatalf("plots %q", name)
+	}
+	if v := p.tableView(80); !strings.Contains(strings.Split(v, "\n")[0], "ranges") {
+		t.Fatalf("the utility column is not named as the method names it:\n%s", v)
+	}
+}
+
+// A sweep stopped with ctrl+x keeps the values it finished and says it
+// stopped; the value it cut short is no row with "context canceled".
+func TestStoppedSweepHasNoCancelledRow(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	p := a.panes[paneSweep].(*sweepPane)
+	press(t, a, "8")
+	_, seq, _ := p.job.start()
+	p.of, p.table = a.st.Changes, a.st.Table
+	rows := []pipeline.SweepRow{{Param: "fakes", Value: "0", Groups: 3}, {Param: "fakes", Value: "1", Error: context.Canceled.Error()}}
+	a.Update(sweepMsg{seq: seq, rows: rows, figs: make([]sweepFigures, 2), err: context.Canceled})
+	v := a.View()
+	if len(p.rows) != 1 || strings.Contains(v, "context canceled") || !strings.Contains(v, "sweep stopped (ctrl+x)") {
+		t.Fatalf("%d rows:\n%s", len(p.rows), v)
 	}
 }

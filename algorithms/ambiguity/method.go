@@ -76,7 +76,6 @@ func (Method) Spec() method.Spec {
 		},
 		Files:       []string{"at_<qi>.csv", "st.csv"},
 		Insensitive: "dropped: the release holds one value table per quasi-identifier and the sensitive table only",
-		Suggested:   model.Values{"alpha": "0.5", "beta": "0.25"},
 		Charts:      "Presence",
 		ChartParams: []string{"alpha", "beta"},
 		Certifies: "every record a group covers is present with probability |G|/prod_i|G_ATi| <= alpha and has any sensitive value " +
@@ -445,6 +444,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	if frac := float64(res.Suppressed) / float64(max(res.RowsIn, 1)); frac > suppressionWarning {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%.0f%% of the records are suppressed (%d of %d): no group could take them within alpha = %s; "+
 			"raise alpha, add quasi-identifiers with more values, or raise beta", 100*frac, res.Suppressed, res.RowsIn, values["alpha"]))
+		res.SuppressionWarned = true
 	}
 	if r.stats.Cut > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("pick: %d of %d picks took the best of the first %d candidates of a bucket (the bucket index bound was not reached)",

@@ -68,7 +68,6 @@ func (Method) Spec() method.Spec {
 		},
 		Files:       []string{"qi.csv", "sa.csv", "hierarchy.csv", fileDomain},
 		Insensitive: "dropped: the release holds the quasi-identifiers and the generalized sensitive attribute only",
-		Suggested:   model.Values{paramGrouping: "mondrian:50"},
 		// Groups of at least k (Mondrian), each following the table's own
 		// distribution: the grouping decoupled from privacy (Section 1).
 		Compare: func(k int, _ *model.Table, _ model.Roles, _ bool) (string, model.Values) {

@@ -92,7 +92,7 @@ func (Method) Spec() method.Spec {
 		Variants: Variants,
 		Params:   []model.ParamSpec{model.StandardParams[paramK], splitParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
-			{Key: "size", Label: "|g|", Rule: method.AtLeast, Against: paramK, Digits: -1,
+			{Key: method.SizeKey, Label: "|g|", Rule: method.AtLeast, Against: paramK, Digits: -1,
 				Help: "JT tuples (microdata and public) in the box: an attacker cannot tell them apart (Definition 6)"},
 			{Key: "breach", Label: "p_br", Rule: method.AtMost, PerGroup: true, Digits: 3,
 				Help: "breach probability 1/|g| of a victim in the box; at most 1/k (Theorem 2)"},
@@ -105,7 +105,9 @@ func (Method) Spec() method.Spec {
 		Insensitive: "dropped: the release holds the G-boxes of the quasi-identifiers and the sensitive groups only",
 		NeedsSA:     true,
 		Public:      method.PublicOptional,
-		Suggested:   model.Values{paramK: "10"},
+		// Without a public database, plain Mondrian k-anonymity: the
+		// baseline the KJA variants refine (Section 2.2).
+		NoPublicVariant: MondrianPlain,
 		// Plain Mondrian k-anonymity, or its refinement with the public
 		// database when there is one (Section 4).
 		Compare: func(k int, _ *model.Table, _ model.Roles, public bool) (string, model.Values) {

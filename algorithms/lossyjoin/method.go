@@ -108,7 +108,7 @@ func (Method) Spec() method.Spec {
 		Variants: []string{VariantLossy, VariantAlpha, VariantAnatomy},
 		Params:   []model.ParamSpec{kParam, alphaParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
-			{Key: "size", Label: "records", Digits: -1, Rule: method.AtLeast, Against: "k",
+			{Key: method.SizeKey, Label: "records", Digits: -1, Rule: method.AtLeast, Against: "k",
 				Help: "records in the class: each is linked to the class's bag of sensitive values together with size-1 others"},
 			{Key: "frac", Label: "max SA frac", Digits: 3, Rule: method.AtMost, Against: "alpha",
 				Help: "the largest share of one sensitive value in the class: an attacker's confidence in any member's value"},

@@ -50,6 +50,12 @@ type Figure struct {
 	Digits int
 }
 
+// SizeKey is the Key of a figure that is a group's size as the method
+// counts it (held against k; kja counts the public tuples in a box too):
+// the workbench shows it in place of its own count of the group's
+// records, so a table of groups has one size column.
+const SizeKey = "size"
+
 // Threshold returns the declared limit of the figure under the given
 // values (for PerGroup figures see Group.Limit).
 func (f Figure) Threshold(v model.Values) float64 {
@@ -133,9 +139,10 @@ type Spec struct {
 	NeedsSA bool
 	// Public says whether the method reads a public table (--public).
 	Public PublicUse
-	// Suggested are the values the workbench starts with where they differ
-	// from the defaults (e.g. a grouping that shows groups at once).
-	Suggested model.Values
+	// NoPublicVariant is the variant to run when no public table is given
+	// and no variant was chosen, for a method whose default variant needs
+	// one ("" otherwise): the workbench opens the method on it and says so.
+	NoPublicVariant string
 	// Compare gives the settings that make the method comparable with the
 	// others on the same data (privlab eval --compare, the Compare pane):
 	// the variant and values for a group size k on table t with the roles,
@@ -143,8 +150,10 @@ type Spec struct {
 	// method without a group size).
 	Compare func(k int, t *model.Table, roles model.Roles, public bool) (variant string, values model.Values)
 	// ForDataset are values that suit one embedded dataset (by name, e.g.
-	// the paper's own setting for its worked example), applied over
-	// Suggested when the input is that dataset.
+	// the paper's own setting for its worked example), applied over the
+	// defaults when the input is that dataset, by the command line and the
+	// workbench alike. Otherwise every parameter starts at its Default,
+	// everywhere: help, run, the workbench and the comparison.
 	ForDataset map[string]model.Values
 	// Charts titles the workbench pane that shows Result.Charts ("" when
 	// the method draws none), and ChartParams are the parameters that pane
@@ -375,6 +384,10 @@ type Result struct {
 	// target far from the one asked for): the workbench shows them beside
 	// the tick.
 	Warnings []string
+	// SuppressionWarned is true when Warnings already say how many records
+	// are suppressed and why: the workbench then adds no generic line of
+	// its own about them.
+	SuppressionWarned bool
 	// Release builds the publishable files with the given seed (rows are
 	// shuffled with it) and the audit row map (per file, the input row of
 	// each published row where rows stand for records).

@@ -115,16 +115,18 @@ func readCSV(t *testing.T, path string) [][]string {
 // ---------------------------------------------------------------- project
 
 func TestProjectSaveLoadRoundTrip(t *testing.T) {
+	// The files a project names are saved relative to its folder.
+	dir := t.TempDir()
 	p := Project{
-		Input: "data/in.csv", Rows: 500, DataSeed: 9, Columns: []string{"a", "b", "c"},
+		Input: filepath.Join(dir, "data", "in.csv"), Rows: 500, DataSeed: 9, Columns: []string{"a", "b", "c"},
 		Kinds: map[string]string{"c": "numeric"}, Missing: "category",
 		Roles:       model.Roles{IDs: []string{"x"}, QIs: []string{"a", "b"}, SA: "s"},
 		Hierarchies: map[string]string{"a": "binary", "b": "intervals:5"},
 		Method:      "distribution", Variant: "v1",
 		Params: model.Values{"fakes": "5%", "seed": "7", "target": "normal:10,2"},
-		Public: "pd.csv",
+		Public: filepath.Join(dir, "pd.csv"),
 	}
-	path := filepath.Join(t.TempDir(), "project.json")
+	path := filepath.Join(dir, "project.json")
 	if err := p.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +142,11 @@ func TestProjectSaveLoadRoundTrip(t *testing.T) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, p)
 	}
 	// Saving again replaces the file atomically (no temporary left).
-	p.Input = "other.csv"
+	p.Input = filepath.Join(dir, "other.csv")
 	if err := p.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := LoadProject(path); got.Input != "other.csv" {
+	if got, _ := LoadProject(path); got.Input != p.Input {
 		t.Fatalf("second save: %q", got.Input)
 	}
 	es, _ := os.ReadDir(filepath.Dir(path))
@@ -152,7 +154,7 @@ func TestProjectSaveLoadRoundTrip(t *testing.T) {
 		t.Fatalf("directory holds %d entries", len(es))
 	}
 	// A minimal project omits the empty fields.
-	min := Project{Input: "a.csv", Method: "distribution"}
+	min := Project{Input: filepath.Join(dir, "a.csv"), Method: "distribution"}
 	if err := min.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -352,12 +354,12 @@ func TestParseArgsConfigMerge(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "project.json")
 	base := Project{
-		Input: "base.csv", Rows: 40, Columns: []string{"a", "b", "c", "s"}, Kinds: map[string]string{"c": "numeric"}, Missing: "category",
+		Input: filepath.Join(dir, "base.csv"), Rows: 40, Columns: []string{"a", "b", "c", "s"}, Kinds: map[string]string{"c": "numeric"}, Missing: "category",
 		Roles:       model.Roles{IDs: []string{"i"}, QIs: []string{"a", "b"}, SA: "s"},
 		Hierarchies: map[string]string{"a": "flat", "b": "binary"},
 		Method:      "distribution", Variant: "v",
 		Params: model.Values{"target": "uniform", "fakes": "1", "seed": "3"},
-		Public: "pd.csv",
+		Public: filepath.Join(dir, "pd.csv"),
 	}
 	if err := base.Save(cfg); err != nil {
 		t.Fatal(err)
@@ -480,7 +482,7 @@ func TestPrepareDefaults(t *testing.T) {
 	if p.Project.Method != "distribution" || p.Method.Spec().Name != "distribution" {
 		t.Fatalf("method %q", p.Project.Method)
 	}
-	want := model.Values{"target": "table", "max-denominator": "8", "grouping": "sa-only", "fakes": "0", "seed": "random"}
+	want := model.Values{"target": "table", "max-denominator": "8", "grouping": "mondrian:50", "fakes": "0", "seed": "random"}
 	if !reflect.DeepEqual(p.Values, want) {
 		t.Fatalf("values %v, want %v", p.Values, want)
 	}

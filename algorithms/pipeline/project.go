@@ -54,6 +54,53 @@ type Project struct {
 	// RiskThreshold is the prosecutor risk above which a record counts as
 	// at risk in the figures every release gets (0: risk's default).
 	RiskThreshold float64 `json:"risk_threshold,omitempty"`
+	// Methods keeps the settings of the other methods (by name): the
+	// workbench brings them back when it switches to one (see Switch). A
+	// run reads the current method's settings only.
+	Methods map[string]Settings `json:"methods,omitempty"`
+}
+
+// Settings are one method's choices: its variant, its parameter values
+// and, for a method that reads one, its public table.
+type Settings struct {
+	Variant    string       `json:"variant,omitempty"`
+	Params     model.Values `json:"params,omitempty"`
+	Public     string       `json:"public,omitempty"`
+	PublicRows int          `json:"public_rows,omitempty"`
+}
+
+// Switch returns the project with method name in place of the current
+// one: the current method's settings go into Methods, and name's come
+// back from there (its declared defaults when it has none). The public
+// table goes with the method that read it; a method without settings of
+// its own that reads one keeps the current public table.
+func (p Project) Switch(name string) Project {
+	q := p.Clone()
+	if q.Method == name {
+		return q
+	}
+	if q.Methods == nil {
+		q.Methods = map[string]Settings{}
+	}
+	if q.Method != "" {
+		q.Methods[q.Method] = Settings{Variant: q.Variant, Params: q.Params, Public: q.Public, PublicRows: q.PublicRows}
+	}
+	s, had := q.Methods[name]
+	delete(q.Methods, name)
+	if len(q.Methods) == 0 {
+		q.Methods = nil
+	}
+	q.Method, q.Variant, q.Params = name, s.Variant, s.Params.Clone()
+	if q.Params == nil {
+		q.Params = model.Values{}
+	}
+	if had {
+		q.Public, q.PublicRows = s.Public, s.PublicRows
+	}
+	if m, err := catalog.Lookup(name); err == nil && m.Spec().Public == method.NoPublic {
+		q.Public, q.PublicRows = "", 0
+	}
+	return q
 }
 
 // LoadProject reads a project.json. Errors name the file and the line:
@@ -106,16 +153,118 @@ func LoadProject(path string) (Project, error) {
 	} else if err != io.EOF {
 		return fail(dec.InputOffset(), "unexpected data after the project")
 	}
-	return p, nil
+	dir := filepath.Dir(path)
+	return p.mapPaths(func(v string, always bool) string { return resolvePath(dir, v, always) }), nil
 }
 
-// Save writes the project as indented JSON, atomically.
+// Save writes the project as indented JSON, atomically. The files it
+// names (the input, public tables, hierarchy files, parameter values
+// that name a file) are written relative to the project file's folder,
+// so the project opens from any working directory (LoadProject resolves
+// them against that folder); a path with no relative form stays
+// absolute.
 func (p Project) Save(path string) error {
-	b, err := json.MarshalIndent(p, "", "  ")
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	q := p.mapPaths(func(v string, always bool) string { return relPath(dir, v, always) })
+	b, err := json.MarshalIndent(q, "", "  ")
 	if err != nil {
 		return err
 	}
 	return model.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// mapPaths returns the project with f applied to every value that names
+// a file: the input and public tables (always files, unless
+// dataset:NAME), hierarchy specs that are not builders (always files),
+// and the values of parameters declared as files (files only when one is
+// there: target=uniform is a preset).
+func (p Project) mapPaths(f func(v string, always bool) string) Project {
+	q := p.Clone()
+	table := func(v string) string {
+		if _, ok := DatasetName(v); ok || v == "" {
+			return v
+		}
+		return f(v, true)
+	}
+	params := func(name string, vals model.Values) {
+		m, err := catalog.Lookup(name)
+		if err != nil {
+			return
+		}
+		for _, ps := range m.Spec().Params {
+			if v, ok := vals[ps.Name]; ok && ps.File && v != "" {
+				vals[ps.Name] = f(v, false)
+			}
+		}
+	}
+	q.Input, q.Public = table(q.Input), table(q.Public)
+	for attr, spec := range q.Hierarchies {
+		if IsHierarchyFile(spec) {
+			q.Hierarchies[attr] = f(spec, true)
+		}
+	}
+	params(q.Method, q.Params)
+	for name, s := range q.Methods {
+		s.Public = table(s.Public)
+		params(name, s.Params)
+		q.Methods[name] = s
+	}
+	return q
+}
+
+// IsHierarchyFile reports whether a hierarchy spec names a file rather
+// than a builder (flat, masking, binary, ternary, intervals[:W], auto)
+// or a dataset's embedded hierarchy.
+func IsHierarchyFile(spec string) bool {
+	name, _, _ := strings.Cut(spec, ":")
+	switch strings.ToLower(name) {
+	case "", "auto", "flat", "masking", "mask", "binary", "ternary", "intervals", "interval", "embedded":
+		return false
+	}
+	return true
+}
+
+// relPath writes path v (relative to the working directory, or
+// absolute) relative to dir; a value that need not be a file (always
+// false) is a path only when the file is there.
+func relPath(dir, v string, always bool) string {
+	if !always && !isFile(v) {
+		return v
+	}
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return v
+	}
+	if rel, err := filepath.Rel(dir, abs); err == nil {
+		return rel
+	}
+	return abs
+}
+
+// resolvePath reads a path of a project file in dir: relative to dir,
+// else (a project saved before paths were relative to it) relative to
+// the working directory when the file is there; a value that need not
+// be a file stays as it is unless the file is in dir.
+func resolvePath(dir, v string, always bool) string {
+	if filepath.IsAbs(v) {
+		return v
+	}
+	cand := filepath.Join(dir, v)
+	switch {
+	case isFile(cand):
+		return cand
+	case isFile(v) || !always:
+		return v
+	}
+	return cand
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }
 
 // Clone deep-copies the project.
@@ -129,6 +278,13 @@ func (p Project) Clone() Project {
 	q.Kinds = cloneMap(p.Kinds)
 	q.Hierarchies = cloneMap(p.Hierarchies)
 	q.Params = p.Params.Clone()
+	if p.Methods != nil {
+		q.Methods = make(map[string]Settings, len(p.Methods))
+		for name, s := range p.Methods {
+			s.Params = s.Params.Clone()
+			q.Methods[name] = s
+		}
+	}
 	return q
 }
 

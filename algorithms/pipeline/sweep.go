@@ -12,6 +12,7 @@ import (
 	"github.com/gocarina/gocsv"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
 )
@@ -149,6 +150,14 @@ func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string
 
 // SweepWith is Sweep reporting the share of values done to progress.
 func SweepWith(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options, progress func(done float64)) ([]SweepRow, error) {
+	return SweepEach(ctx, env, p, t, param, values, opt, progress, nil)
+}
+
+// SweepEach is SweepWith handing each value's result to each (when not
+// nil) with the index of its row, in the sweep's goroutine, so that the
+// caller measures more of it (the workbench: the risk figures).
+func SweepEach(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options,
+	progress func(done float64), each func(row int, res *method.Result)) ([]SweepRow, error) {
 	var rows []SweepRow
 	defer func() {
 		if progress != nil {
@@ -194,6 +203,9 @@ func SweepWith(ctx context.Context, env Env, p Project, t *model.Table, param st
 		}
 		row.Published, row.Suppressed = res.Published, res.Suppressed
 		row.Utility, row.UtilityVal = res.Utility.Name, res.Utility.Value
+		if each != nil {
+			each(len(rows), res)
+		}
 		if res.Answerer != nil && res.Workload != "" {
 			w, err := Eval(prep, res, opt)
 			if err != nil {

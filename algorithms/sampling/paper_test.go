@@ -213,9 +213,6 @@ func TestPaperDefaults(t *testing.T) {
 			p.Step != std.Step || p.Help != std.Help || p.RangeText(0) != std.RangeText(0) {
 			t.Errorf("%s differs from the standard parameter in more than its default", name)
 		}
-		if _, dup := spec.Suggested[name]; dup {
-			t.Errorf("Suggested still sets %s (the default is the paper's)", name)
-		}
 	}
 	if _, err := spec.Validate(model.Values{paramRate: "0"}, 100); err == nil {
 		t.Error("sampling-rate 0 is accepted")

@@ -350,6 +350,23 @@ func (rel *Release) bindDeclaration(d Declared, r *Report) {
 // stated again (exportText).
 var momentLines = map[string]bool{"files": true, "contents": true, "report": true, "faithful": true}
 
+// filesMatch counts the files whose SHA-256 matches: "1 file matches its
+// SHA-256", "4 files match their SHA-256".
+func filesMatch(n int) string {
+	if n == 1 {
+		return "1 file matches its SHA-256"
+	}
+	return fmt.Sprintf("%d files match their SHA-256", n)
+}
+
+// statesExportText reports whether a manifest's moment line reads as the
+// export wrote it: in today's words, or, for a release of one file made
+// before counts were put in the singular, "1 files match their SHA-256".
+func (rel *Release) statesExportText(name, text string) bool {
+	want := rel.exportText(name)
+	return text == want || name == "files" && want == filesMatch(1) && text == "1 files match their SHA-256"
+}
+
 // exportText is what a moment line read when the export checked the
 // files, before report.md was added ("" where it cannot be said).
 func (rel *Release) exportText(name string) string {
@@ -361,7 +378,7 @@ func (rel *Release) exportText(name string) string {
 				n++
 			}
 		}
-		return fmt.Sprintf("%d files match their SHA-256", n)
+		return filesMatch(n)
 	case "contents":
 		return "no unlisted files in the release"
 	}
@@ -404,7 +421,7 @@ func (rel *Release) bindChecks(r *Report, opt Options) {
 		case !ran:
 			unconfirmed = append(unconfirmed, name)
 		case momentLines[name]:
-			if !ok && allOK(lines) || ok && rel.exportText(name) != "" && text != rel.exportText(name) {
+			if !ok && allOK(lines) || ok && rel.exportText(name) != "" && !rel.statesExportText(name, text) {
 				differ = append(differ, name)
 			}
 		case hasLine(lines, ok, text):
@@ -574,7 +591,7 @@ func (rel *Release) checkFiles(r *Report) error {
 			extra = append(extra, e.Name())
 		}
 	}
-	r.Add(len(bad) == 0, "files", "%d files match their SHA-256%s", len(rel.Manifest.Files)-len(bad), listIf(" ; changed or missing: ", bad))
+	r.Add(len(bad) == 0, "files", "%s%s", filesMatch(len(rel.Manifest.Files)-len(bad)), listIf(" ; changed or missing: ", bad))
 	r.Add(len(extra) == 0, "contents", "no unlisted files in the release%s", listIf(" ; unlisted: ", extra))
 	return nil
 }

@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// writePeople writes a small table every method runs on: age, zip, sex
+// and disease, 200 rows.
+func writePeople(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("age,zip,sex,disease\n")
+	diseases := []string{"flu", "cold", "asthma", "ulcer", "gastritis", "bronchitis"}
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "%d,%d,%s,%s\n", 20+(i*7)%50, 91100+10*((i*3)%6), []string{"F", "M"}[i%2], diseases[(i*5)%len(diseases)])
+	}
+	path := filepath.Join(dir, "people.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// helpDefaults reads each method's parameter defaults from privlab help:
+// "  --NAME   help (default VALUE; range)".
+func helpDefaults(t *testing.T, dir string) map[string]map[string]string {
+	out, _, code := cli(t, dir, "help")
+	if code != 0 {
+		t.Fatalf("privlab help: exit %d", code)
+	}
+	method := regexp.MustCompile(`^method (\S+) — `)
+	param := regexp.MustCompile(`^  --(\S+)\s.*\(default ([^;)]*)`)
+	got := map[string]map[string]string{}
+	cur := ""
+	for _, l := range strings.Split(out, "\n") {
+		if m := method.FindStringSubmatch(l); m != nil {
+			cur = m[1]
+			got[cur] = map[string]string{}
+		} else if m := param.FindStringSubmatch(l); m != nil && cur != "" {
+			got[cur][m[1]] = m[2]
+		}
+	}
+	return got
+}
+
+// runValues reads the values privlab run used from its "method" line:
+// "method     NAME  a=1 b=2".
+func runValues(t *testing.T, dir, input, name string) model.Values {
+	args := []string{"run", "--in", input, "--qi", "age,zip,sex", "--sa", "disease", "--method", name, "--out", "rel-" + name, "--accept-violations"}
+	if name == "kja" {
+		args = append(args, "--variant", "mondrian") // no public table: the plain variant
+	}
+	out, errs, _ := cli(t, dir, args...)
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "method" && f[1] == name {
+			v := model.Values{}
+			for _, kv := range f[2:] {
+				k, val, _ := strings.Cut(kv, "=")
+				v[k] = val
+			}
+			return v
+		}
+	}
+	t.Fatalf("privlab run --method %s printed no method line:\n%s\n%s", name, out, errs)
+	return nil
+}
+
+// TestOneDefaultPerParameter: every parameter of every method starts at
+// the value its method declares, in privlab help, privlab run, the
+// workbench (opened on the method, or switched to it) and the
+// comparison (headless, and opened from the Compare pane), except the
+// values the comparison sets to make the methods comparable. The
+// workbench used to start from values of its own (ambiguity's beta 0.25,
+// kja's k 10, distribution's grouping mondrian:50) while help, run and
+// Compare used the declared defaults.
+func TestOneDefaultPerParameter(t *testing.T) {
+	dir := t.TempDir()
+	input := writePeople(t, dir)
+	roles := model.Roles{QIs: []string{"age", "zip", "sex"}, SA: "disease"}
+	help := helpDefaults(t, dir)
+	proj := pipeline.Project{Input: input, Roles: roles}
+	table, err := testEnv.LoadTable(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pipeline.Compare(context.Background(), testEnv, proj, table,
+		pipeline.CompareOptions{K: 10, Workload: workload.Options{Queries: 5, Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range catalog.All() {
+		spec := m.Spec()
+		run := runValues(t, dir, input, spec.Name)
+		fresh := NewApp(testEnv, pipeline.Project{Input: input, Method: spec.Name, Roles: roles})
+		switched := NewApp(testEnv, pipeline.Project{Input: input, Method: catalog.Names()[(i+1)%len(catalog.All())], Roles: roles})
+		switched.st.SetMethod(spec.Name)
+		opened := ready(t, input, 80, 24)
+		cp := opened.panes[paneCompare].(*comparePane)
+		cp.rows, cp.cursor = rows, i
+		cp.open()
+		var comparable model.Values
+		if spec.Compare != nil {
+			_, comparable = spec.Compare(10, table, roles, false)
+		}
+		compared := model.Values{}
+		if prep, err := testEnv.Prepare(rows[i].Project, table); err == nil {
+			compared = prep.Values
+		} else {
+			t.Errorf("%s: the comparison's settings do not prepare: %v", spec.Name, err)
+		}
+		for _, p := range spec.Params {
+			got := map[string]string{"help": help[spec.Name][p.Name], "run": run[p.Name],
+				"workbench": fresh.st.Value(p.Name), "workbench after M": switched.st.Value(p.Name)}
+			if _, set := comparable[p.Name]; !set {
+				got["compare"], got["compare pane"] = compared[p.Name], opened.st.Value(p.Name)
+			}
+			for where, v := range got {
+				if v != p.Default {
+					t.Errorf("%s %s: %s starts at %q, the declaration at %q", spec.Name, p.Name, where, v, p.Default)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/pipeline"
+)
+
+// everyKey is every key a test presses: the printable characters, space,
+// the named keys and ctrl+letter.
+func everyKey() []tea.KeyMsg {
+	var out []tea.KeyMsg
+	for r := '!'; r <= '~'; r++ {
+		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	for _, t := range []tea.KeyType{tea.KeySpace, tea.KeyEnter, tea.KeyEsc, tea.KeyTab, tea.KeyShiftTab, tea.KeyUp, tea.KeyDown,
+		tea.KeyLeft, tea.KeyRight, tea.KeyHome, tea.KeyEnd, tea.KeyPgUp, tea.KeyPgDown, tea.KeyBackspace, tea.KeyDelete} {
+		out = append(out, tea.KeyMsg{Type: t})
+	}
+	for t := tea.KeyCtrlA; t <= tea.KeyCtrlZ; t++ {
+		out = append(out, tea.KeyMsg{Type: t})
+	}
+	return out
+}
+
+// inHelp reports whether one of the bindings holds the key.
+func inHelp(k tea.KeyMsg, help []key.Binding) bool {
+	for _, b := range help {
+		if key.Matches(k, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// fingerprint is what a key may change: the screen, the settings, the
+// pane, the dialog and the status line.
+func fingerprint(a *App) string {
+	p, _ := json.Marshal(a.st.Project)
+	return fmt.Sprintf("%s\n%s\n%d %v %T %q", a.View(), p, a.active, a.showAll, a.dialog, a.st.Status)
+}
+
+// shownHelp is the help the view shows: a dialog's keys while one is
+// open (global keys do not reach it), else the full help of ?.
+func shownHelp(a *App) []key.Binding {
+	if a.dialog != nil {
+		return a.dialog.help()
+	}
+	k := a.st.Keys
+	help := append(k.globalFull(), a.panes[a.active].fullHelp()...)
+	if a.showAll {
+		help = append(help, k.Back)
+	}
+	return help
+}
+
+// TestEveryMatchedKeyIsInTheHelp is in the style of gh-dash's
+// internal/tui/keys/keys_test.go: the help a view shows holds every key
+// the view acts on. On every pane and dialog, every key that is not in
+// the view's help is pressed, and nothing may change; a key compared as
+// a string instead of matched against a binding of the help fails here.
+func TestEveryMatchedKeyIsInTheHelp(t *testing.T) {
+	dir := t.TempDir()
+	inDir(t, dir, func() {
+		// A release to read, for the received release's views.
+		a := ready(t, "dataset:employees", 80, 24)
+		press(t, a, "7", "enter")
+	})
+	views := map[string]func(t *testing.T) *App{
+		"full help": func(t *testing.T) *App { a := at(t, "5"); press(t, a, "?"); return a },
+		"hierarchy tree": func(t *testing.T) *App {
+			a := at(t, "2")
+			press(t, a, "right")
+			return a
+		},
+		"group detail": func(t *testing.T) *App { a := at(t, "5"); press(t, a, "enter"); return a },
+		"kja data": func(t *testing.T) *App {
+			a := at(t, "1")
+			a.st.SetMethod("kja")
+			settle(t, a, a.schedule())
+			return a
+		},
+		"quit question":  func(t *testing.T) *App { a := at(t, "1"); a.st.Dirty = true; press(t, a, "q"); return a },
+		"dataset dialog": func(t *testing.T) *App { a := at(t, "1"); press(t, a, "ctrl+l"); return a },
+		"file dialog": func(t *testing.T) *App {
+			a := at(t, "1")
+			press(t, a, "ctrl+o")
+			a.Update(a.dialog.(*fileDialog).init()())
+			return a
+		},
+		"release":      func(t *testing.T) *App { return receivedApp(t, dir) },
+		"check report": func(t *testing.T) *App { a := receivedApp(t, dir); press(t, a, "c"); return a },
+	}
+	for i, name := range []string{"data", "hierarchy", "target", "method", "preview", "query", "export", "sweep", "compare"} {
+		views[name] = func(t *testing.T) *App { return at(t, fmt.Sprint(i+1)) }
+	}
+	for name, setup := range views {
+		t.Run(name, func(t *testing.T) {
+			a := setup(t)
+			if a.dialog == nil && a.panes[a.active].capturing() {
+				t.Fatal("the view is typing text")
+			}
+			for _, k := range everyKey() {
+				if inHelp(k, shownHelp(a)) {
+					continue
+				}
+				before := fingerprint(a)
+				_, cmd := a.Update(k)
+				settle(t, a, cmd)
+				if fingerprint(a) != before {
+					t.Errorf("%q acts but is not in the help", k.String())
+					a = setup(t)
+				}
+			}
+		})
+	}
+}
+
+// at is the employees example on pane n (its tab number), one group per
+// combination of QI values: more groups than the table has room for.
+func at(t *testing.T, n string) *App {
+	a := ready(t, "dataset:employees", 80, 12)
+	a.st.SetParam("grouping", "qi-sa")
+	settle(t, a, a.schedule())
+	a.st.Dirty = false
+	press(t, a, n)
+	return a
+}
+
+// receivedApp opens the release in dir for reading.
+func receivedApp(t *testing.T, dir string) *App {
+	a := NewApp(testEnv, pipeline.Project{})
+	a.st.Now = fixedClock
+	a.st.ReceivedDir = dir + "/release-employees-distribution"
+	a.active = paneRelease
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	settle(t, a, a.schedule())
+	return a
+}
+
+// Every binding has keys and a help text, and no global key shadows a
+// key of a pane.
+func TestKeyMapHelpIsComplete(t *testing.T) {
+	k := DefaultKeyMap()
+	v := reflect.ValueOf(k)
+	for i := 0; i < v.NumField(); i++ {
+		b := v.Field(i).Interface().(key.Binding)
+		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("binding %s lacks keys or help", v.Type().Field(i).Name)
+		}
+	}
+	global := map[string]bool{}
+	for _, b := range k.globalFull() {
+		for _, s := range b.Keys() {
+			global[s] = true
+		}
+	}
+	for _, b := range []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.Public, k.PublicPath,
+		k.Builder, k.Wider, k.Narrow, k.File, k.FilePath, k.Widths, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse, k.Filter, k.JumpTo,
+		k.PageUp, k.PageDown, k.Top, k.Bottom, k.EditText, k.Rerun, k.CheckReport} {
+		for _, s := range b.Keys() {
+			if global[s] {
+				t.Errorf("pane key %q is also a global key", s)
+			}
+		}
+	}
+}

@@ -687,6 +687,8 @@ func (a *App) summaryView(w int) string {
 		switch r := st.Received; {
 		case r == nil && st.ReceivedErr == nil && !st.Loading:
 			bar.fixed(100, a.spin.View()+" reading and checking "+st.ReceivedDir)
+		case r != nil && r.CheckErr == nil && r.CheckOK && len(r.Unproven) > 0:
+			bar.fixed(100, s.Warn.Render("! no check failed, but a privacy guarantee is unconfirmed"))
 		case r != nil && r.CheckErr == nil && r.CheckOK:
 			bar.fixed(100, s.OK.Render("✓ the release passes its check"))
 		case r != nil:

@@ -30,6 +30,9 @@ type received struct {
 	Check    []string
 	CheckOK  bool
 	CheckErr error
+	// Unproven are the privacy guarantees no check failed but the files
+	// (and tables) given could not confirm (verify.Report.Unproven).
+	Unproven []string
 	// Against says what the check compared the files with: the original
 	// (and public table) named, or why it read the files alone.
 	Against string
@@ -106,7 +109,7 @@ func readRelease(dir string, original, public *model.Table, against string, seq 
 	if err != nil {
 		r.CheckErr = err
 	} else {
-		r.Check, r.CheckOK = rep.Strings(), rep.OK()
+		r.Check, r.CheckOK, r.Unproven = rep.Strings(), rep.OK(), rep.Unproven
 	}
 	if r.Risk, r.View, r.RiskErr = pipeline.ReleaseRisk(dir, 0); r.RiskErr == nil {
 		r.Classes = make([]int, len(r.View.Regions))
@@ -290,6 +293,9 @@ func (p *releasePane) view(w, h int) string {
 	switch {
 	case r.CheckErr != nil:
 		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
+	case r.CheckOK && len(r.Unproven) > 0:
+		b.WriteString(s.Warn.Render(wrap(fmt.Sprintf("! no check failed %s, but %s could not be confirmed: %s",
+			r.Against, plural(len(r.Unproven), "privacy guarantee"), strings.Join(r.Unproven, "; ")), w)) + "\n")
 	case r.CheckOK:
 		b.WriteString(s.OK.Render(wrap("✓ the release passes every check "+r.Against, w)) + "\n")
 	default:

@@ -75,7 +75,8 @@ func (Method) Spec() method.Spec {
 		},
 		// Figure 2 of Koudas et al. 2009 generalizes the employees' salaries
 		// towards the uniform distribution.
-		ForDataset:  map[string]model.Values{"employees": {paramTarget: "uniform"}},
+		ForDataset: map[string]model.Values{"employees": {paramTarget: "uniform"},
+			"census": {paramGrouping: "mondrian:50"}},
 		Charts:      "Target",
 		ChartParams: []string{paramTarget, paramMaxDen},
 		Certifies: "every tuple's sensitive value appears to follow the effective target distribution (Definition 3.2); " +

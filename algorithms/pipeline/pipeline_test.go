@@ -482,7 +482,7 @@ func TestPrepareDefaults(t *testing.T) {
 	if p.Project.Method != "distribution" || p.Method.Spec().Name != "distribution" {
 		t.Fatalf("method %q", p.Project.Method)
 	}
-	want := model.Values{"target": "table", "max-denominator": "8", "grouping": "mondrian:50", "fakes": "0", "seed": "random"}
+	want := model.Values{"target": "table", "max-denominator": "8", "grouping": "sa-only", "fakes": "0", "seed": "random"}
 	if !reflect.DeepEqual(p.Values, want) {
 		t.Fatalf("values %v, want %v", p.Values, want)
 	}

@@ -147,6 +147,10 @@ type Audit struct {
 	// publishes public-table tuples, e.g. k-join-anonymity).
 	RowMap map[string][]int `json:"row_map,omitempty"`
 	Config any              `json:"config,omitempty"`
+	// ManifestSHA256 is the SHA-256 of the manifest.json the export wrote:
+	// with the audit record, check holds every claim of the manifest to
+	// its producer's (a manifest edited after export fails).
+	ManifestSHA256 string `json:"manifest_sha256,omitempty"`
 }
 
 // Release is what a method hands to the writer (report.md is rendered
@@ -569,28 +573,42 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// ReadAudit reads an audit record.
+// ReadAudit reads an audit record strictly (DecodeStrict): a repeated key
+// or one the record does not have is an error naming its line.
 func ReadAudit(path string) (*Audit, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: OpenReason(err)}
 	}
 	var a Audit
-	if err := json.Unmarshal(b, &a); err != nil {
-		return nil, &InputError{File: path, Msg: "not valid JSON: " + err.Error()}
+	if err := DecodeStrict(b, &a); err != nil {
+		return nil, jsonInputError(path, err, "an audit record is written by privlab run beside its release")
 	}
 	return &a, nil
 }
 
-// ReadManifest reads dir/manifest.json.
+// ReadManifest reads dir/manifest.json strictly (DecodeStrict): a key
+// given twice (in any case) or one a manifest does not have is an error
+// naming its line, so that every JSON reader reads the manifest alike.
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	path := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
+		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
 	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: "not valid JSON: " + err.Error()}
+	if err := DecodeStrict(b, &m); err != nil {
+		return nil, jsonInputError(path, err, "a manifest holds the keys privlab writes, each once")
 	}
 	return &m, nil
+}
+
+// jsonInputError turns a DecodeStrict error into an *InputError naming
+// the file and line.
+func jsonInputError(path string, err error, hint string) *InputError {
+	var je *JSONError
+	if errors.As(err, &je) {
+		return &InputError{File: path, Line: je.Line, Msg: je.Error(), Hint: hint}
+	}
+	return &InputError{File: path, Msg: "not valid JSON: " + err.Error(), Hint: hint}
 }

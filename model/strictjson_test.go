@@ -16,7 +16,7 @@ import (
 func TestReadManifestIsStrict(t *testing.T) {
 	for _, c := range []struct {
 		name, text, want string
-		line                 int
+		line             int
 	}{
 		{"two readings", "{\n\"parameters\": {\"fakes\": \"0\"},\n\"Parameters\": {\"fakes\": \"2\"}\n}", `key "Parameters" is given again as "parameters"`, 3},
 		{"repeated exactly", "{\"method\": \"kja\",\n\"method\": \"distribution\"}", `key "method" is given twice`, 2},

@@ -15,6 +15,7 @@ package verify
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -1010,4 +1011,16 @@ func (r *Report) BindNames(file string, t *model.Table, want []string) bool {
 		r.Add(false, "names", "%s has columns %s; the manifest implies %s", file, strings.Join(t.Names(), ","), strings.Join(want, ","))
 	}
 	return ok
+}
+
+// DecodeDetails decodes the manifest's details into v, a pointer to the
+// checker's own declaration of them, strictly (model.DecodeStrict): a key
+// the declaration does not name exactly is an error, so that report.md
+// (which shows every key) can state nothing the checker does not read.
+func DecodeDetails(m *model.Manifest, v any) error {
+	b, err := json.Marshal(m.Details)
+	if err != nil {
+		return err
+	}
+	return model.DecodeStrict(b, v)
 }

@@ -12,7 +12,6 @@
 package check
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -101,8 +100,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		return err
 	}
 	var det details
-	b, _ := json.Marshal(m.Details)
-	if err := json.Unmarshal(b, &det); err != nil {
+	if err := verify.DecodeDetails(m, &det); err != nil {
 		return &model.InputError{File: man, Msg: "details: " + err.Error()}
 	}
 	want := []string{"GroupID", "SG"}

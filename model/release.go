@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the tool version written into every manifest.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // ReleaseFile is one published CSV table. Rows are produced on demand by
 // Fill so that a million-row release is never held as strings.
@@ -333,6 +333,9 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	if opt.Audit != nil {
 		a := *opt.Audit
 		a.Release = abs
+		if a.ManifestSHA256, err = FileSHA256(filepath.Join(tmp, "manifest.json")); err != nil {
+			return nil, err
+		}
 		b, err := json.MarshalIndent(&a, "", "  ")
 		if err != nil {
 			return nil, err

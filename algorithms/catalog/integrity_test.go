@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
@@ -45,15 +46,11 @@ func sharedExamples(t *testing.T) []string {
 	return examples
 }
 
-// copyWithAudit copies a release and its audit record into a new
-// directory.
-func copyWithAudit(t *testing.T, rel string) string {
+// copyBare copies a release without its audit record (copyDir copies
+// both), as a recipient holds it.
+func copyBare(t *testing.T, rel string) string {
 	dir := copyDir(t, rel)
-	b, err := os.ReadFile(model.AuditPath(rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(model.AuditPath(dir), b, 0o600); err != nil {
+	if err := os.Remove(model.AuditPath(dir)); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -192,6 +189,126 @@ func TestTwoReadingsOfTheManifestFailForEveryMethod(t *testing.T) {
 				return strings.Replace(text, "{", "{\n  \"k_anonymity_guaranteed\": 100,", 1)
 			})
 			mustFail(t, dir, verify.Options{}, `unknown key "k_anonymity_guaranteed"`)
+		})
+	}
+}
+
+// received checks a release as privlab check does (pipeline.Check: the
+// audit record beside it is read).
+func received(t *testing.T, dir string) *verify.Report {
+	t.Helper()
+	rep, err := pipeline.Check(dir, nil, nil)
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	return rep
+}
+
+func lineNamed(rep *verify.Report, name string) (verify.Line, bool) {
+	for _, l := range rep.Lines {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return verify.Line{}, false
+}
+
+// Issue 25, item 4: claims about how a release was made that the files
+// cannot confirm (the audit's forgeries: a variant, kja's split,
+// ambiguity's kinds, the version) are named as unconfirmed by check, and
+// with the audit record beside the release they fail: it holds the
+// SHA-256 of the manifest the producer wrote.
+func TestDescriptiveClaimsAreNamedOrBound(t *testing.T) {
+	t.Parallel()
+	forgeries := map[string]struct {
+		edit func(m map[string]any)
+		want string // in the unconfirmed line
+	}{
+		"distribution": {func(m map[string]any) {
+			m["parameters"].(map[string]any)["grouping"] = "mondrian:2"
+			m["details"].(map[string]any)["grouping"] = "mondrian:2"
+		}, `parameters.grouping "mondrian:2"`},
+		"kja":       {func(m map[string]any) { m["parameters"].(map[string]any)["split"] = "round-robin" }, `parameters.split "round-robin"`},
+		"lossyjoin": {func(m map[string]any) { m["details"].(map[string]any)["criterion"] = "the best one" }, `details.criterion "the best one"`},
+		"sampling":  {func(m map[string]any) { m["variant"] = "within-limit" }, `variant "within-limit"`},
+		"ambiguity": {func(m map[string]any) { m["details"].(map[string]any)["kinds"].(map[string]any)["age"] = "categorical" }, `details.kinds {"age":"categorical"`},
+	}
+	for i, rel := range sharedExamples(t) {
+		method := catalog.Names()[i]
+		f := forgeries[method]
+		t.Run(method, func(t *testing.T) {
+			// The release as exported: the audit record binds every claim.
+			rep := received(t, copyDir(t, rel))
+			if l, ok := lineNamed(rep, "provenance"); !rep.OK() || !ok || !strings.Contains(l.Text, "version") {
+				t.Fatalf("an exported release with its audit record:\n%s", strings.Join(rep.Strings(), "\n"))
+			}
+			for _, edit := range []struct {
+				name, want string
+				f          func(m map[string]any)
+			}{
+				{"version", `version "9.9.9"`, func(m map[string]any) { m["version"] = "9.9.9" }},
+				{"method's own", f.want, f.edit},
+			} {
+				t.Run(edit.name, func(t *testing.T) {
+					// Without the audit record: passes, naming the claim.
+					dir := copyBare(t, rel)
+					verifytest.Restate(t, dir, edit.f)
+					rep := received(t, dir)
+					l, ok := lineNamed(rep, "unconfirmed")
+					if !rep.OK() || !ok || !strings.Contains(l.Text, edit.want) {
+						t.Fatalf("without the audit record, want a pass naming %s as unconfirmed:\n%s", edit.want, strings.Join(rep.Strings(), "\n"))
+					}
+					// With it: fails, naming the manifest.
+					dir = copyDir(t, rel)
+					verifytest.Restate(t, dir, edit.f)
+					rep = received(t, dir)
+					if l, ok := lineNamed(rep, "claim manifest"); rep.OK() || !ok || l.OK {
+						t.Fatalf("with the audit record, want a failing claim manifest line:\n%s", strings.Join(rep.Strings(), "\n"))
+					}
+				})
+			}
+		})
+	}
+}
+
+// Issue 25, item 5: what a killed export leaves (.r.tmp-PID-X: the
+// manifest before verification, verified=false, no check lines, no
+// report.md) never passes check, under its own name or renamed; nor does a
+// finished release still in an export's temporary directory.
+func TestUnfinishedReleasesNeverPass(t *testing.T) {
+	t.Parallel()
+	for i, rel := range sharedExamples(t) {
+		method := catalog.Names()[i]
+		t.Run(method, func(t *testing.T) {
+			killed := func(name string) string {
+				dir := filepath.Join(t.TempDir(), name)
+				if err := os.Rename(copyDir(t, rel), dir); err != nil {
+					t.Fatal(err)
+				}
+				os.Remove(filepath.Join(dir, "report.md"))
+				verifytest.Restate(t, dir, func(m map[string]any) {
+					delete(m, "checks")
+					m["verified"] = false
+					var files []any
+					for _, f := range m["files"].([]any) {
+						if f.(map[string]any)["name"] != "report.md" {
+							files = append(files, f)
+						}
+					}
+					m["files"] = files
+				})
+				return dir
+			}
+			finishedInTemp := filepath.Join(t.TempDir(), ".r.tmp-4242-17")
+			if err := os.Rename(copyDir(t, rel), finishedInTemp); err != nil {
+				t.Fatal(err)
+			}
+			for _, dir := range []string{killed(".r.tmp-4242-17"), killed("r"), finishedInTemp} {
+				rep := received(t, dir)
+				if l, ok := lineNamed(rep, "finished"); rep.OK() || !ok || l.OK {
+					t.Errorf("%s passes or has no failing finished line:\n%s", filepath.Base(dir), strings.Join(rep.Strings(), "\n"))
+				}
+			}
 		})
 	}
 }

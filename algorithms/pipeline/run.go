@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -321,16 +322,20 @@ func statedChecks(dir string, full *verify.Report) ([]string, error) {
 	return lines, alone.Err()
 }
 
-// Check verifies a release directory, optionally against the original
-// (and the public table, for methods that read one); with the original it
-// also reads the audit record beside the release, if there is one, to pin
-// published rows to input rows.
+// Check verifies a received release directory, optionally against the
+// original (and the public table, for methods that read one). It reads
+// the audit record beside the release, if there is one: it binds every
+// claim of the manifest to the one its producer wrote, and with the
+// original it pins published rows to input rows. An audit record that
+// does not read (a key given twice) is an input error.
 func Check(dir string, original, public *model.Table) (*verify.Report, error) {
-	opt := verify.Options{Original: original, Public: public}
-	if original != nil {
-		if a, err := model.ReadAudit(model.AuditPath(dir)); err == nil {
-			opt.Audit = a
+	opt := verify.Options{Original: original, Public: public, Received: true}
+	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
+		a, err := model.ReadAudit(model.AuditPath(dir))
+		if err != nil {
+			return nil, err
 		}
+		opt.Audit = a
 	}
 	rep, err := catalog.Check(dir, opt)
 	if err != nil || rep == nil {

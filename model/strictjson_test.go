@@ -65,7 +65,7 @@ func TestDecodeStrictRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, m) {
 		t.Errorf("got %+v, want %+v", got, m)
 	}
-	a := Audit{Input: "in.csv", Seed: 3, RowMap: map[string][]int{"a.csv": {1, -1}}, Config: map[string]any{"method": "kja"}, ManifestSHA256: "ab"}
+	a := Audit{Input: "in.csv", Seed: 3, RowMap: map[string][]int{"a.csv": {1, -1}}, Config: map[string]any{"method": "kja"}, ManifestDigest: "ab"}
 	b, _ = json.Marshal(&a)
 	var ga Audit
 	if err := DecodeStrict(b, &ga); err != nil || !reflect.DeepEqual(ga, a) {

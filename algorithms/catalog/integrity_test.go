@@ -217,7 +217,7 @@ func lineNamed(rep *verify.Report, name string) (verify.Line, bool) {
 // cannot confirm (the audit's forgeries: a variant, kja's split,
 // ambiguity's kinds, the version) are named as unconfirmed by check, and
 // with the audit record beside the release they fail: it holds the
-// SHA-256 of the manifest the producer wrote.
+// digest of the manifest the producer wrote.
 func TestDescriptiveClaimsAreNamedOrBound(t *testing.T) {
 	t.Parallel()
 	forgeries := map[string]struct {

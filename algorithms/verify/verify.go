@@ -1086,8 +1086,9 @@ var describedAlways = []string{"version", "missing_values", "notes"}
 
 // bindDescribed names the claims about how a received release was made
 // that the files cannot confirm, or, when the audit record beside the
-// release holds the SHA-256 of the manifest its producer wrote, binds
-// every claim to it: a manifest edited after export fails.
+// release holds the digest of the manifest its producer wrote
+// (model.ManifestDigest), binds every claim to it: a manifest edited after
+// export fails.
 func (rel *Release) bindDescribed(d Declared, opt Options, r *Report) {
 	m := rel.Manifest
 	var claims, names []string
@@ -1097,14 +1098,14 @@ func (rel *Release) bindDescribed(d Declared, opt Options, r *Report) {
 			names = append(names, path)
 		}
 	}
-	if a := opt.Audit; a != nil && a.ManifestSHA256 != "" {
-		sum, err := model.FileSHA256(filepath.Join(rel.Dir, "manifest.json"))
-		if err != nil || sum != a.ManifestSHA256 {
-			r.Add(false, "claim manifest", "the audit record beside the release holds the SHA-256 of another manifest.json (%.12s..., this one is %.12s...): the manifest was edited after export, or the audit record is another release's",
-				a.ManifestSHA256, sum)
+	if a := opt.Audit; a != nil && a.ManifestDigest != "" {
+		sum, err := model.ManifestDigest(m)
+		if err != nil || sum != a.ManifestDigest {
+			r.Add(false, "claim manifest", "the audit record beside the release holds the digest of another manifest (%.12s..., this one's is %.12s...): the manifest was edited after export, or the audit record is another release's",
+				a.ManifestDigest, sum)
 			return
 		}
-		r.Add(true, "provenance", "the audit record holds this manifest's SHA-256: every claim in it is its producer's, those the files cannot confirm too (%s)", strings.Join(names, ", "))
+		r.Add(true, "provenance", "the audit record holds this manifest's digest: every claim in it is its producer's, those the files cannot confirm too (%s)", strings.Join(names, ", "))
 		return
 	}
 	if len(claims) == 0 {

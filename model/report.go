@@ -86,7 +86,9 @@ func RenderReport(m *Manifest) string {
 		}
 		w.WriteString("\n")
 	}
-	if e := c.WorkloadError; e != nil {
+	if e := c.WorkloadError; e != nil && e.Queries == 0 {
+		w.WriteString("## Utility\n\nNo random workload was measured (0 queries were asked for).\n\n")
+	} else if e != nil {
 		w.WriteString("## Utility\n\n")
 		what := "mean relative error"
 		if e.Bounds {

@@ -173,7 +173,7 @@ func releaseTarget(dir string, rel *Release, opt WriteOptions) (string, error) {
 }
 
 // checkExisting refuses an existing output directory unless force is set
-// and it may be replaced (replaceable).
+// and it may be replaced (Replaceable).
 func checkExisting(abs, dir string, force bool) error {
 	st, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -188,18 +188,18 @@ func checkExisting(abs, dir string, force bool) error {
 	if !force {
 		return &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}}
 	}
-	if why := replaceable(abs); why != "" {
+	if why := Replaceable(abs); why != "" {
 		return &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (" + why + "); refusing to replace it, even with --force",
 			Hint: "choose another directory, or move what it holds yourself"}
 	}
 	return nil
 }
 
-// replaceable says why --force may not replace dir ("" when it may): it
+// Replaceable says why --force may not replace dir ("" when it may): it
 // must be empty, or a privlab release (its manifest.json reads as one,
 // written by privlab) holding nothing but manifest.json and the regular
 // files its manifest lists.
-func replaceable(dir string) string {
+func Replaceable(dir string) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return OpenReason(err)
@@ -447,7 +447,7 @@ func (w *writer) commit() error {
 // moveAside moves the earlier release and its audit record to
 // .NAME.old-PID-X (and .NAME.old-PID-X.audit.json).
 func (w *writer) moveAside() error {
-	if why := replaceable(w.abs); why != "" {
+	if why := Replaceable(w.abs); why != "" {
 		return &ParamError{Param: "out", Value: w.dir, Reason: "changed while the release was written and is no longer a privlab release (" + why + "); refusing to replace it"}
 	}
 	old := w.sibling("old")

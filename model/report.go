@@ -75,28 +75,8 @@ func RenderReport(m *Manifest) string {
 	if c.RiskSummary != "" {
 		w.WriteString("## In plain words\n\n" + mdBlock(c.RiskSummary) + "\n\n")
 	}
-	if len(c.Risk) > 0 {
-		w.WriteString("## Risk and utility (the figures every method's release gets)\n\n| figure | value | what it measures |\n|---|---|---|\n")
-		for _, f := range c.Risk {
-			name := f.Name
-			if f.Limit != "" {
-				name += " (above " + f.Limit + ")"
-			}
-			fmt.Fprintf(&w, "| %s | %s | %s |\n", mdText(name), reportNumber(f.Value), mdText(f.Help))
-		}
-		w.WriteString("\n")
-	}
-	if e := c.WorkloadError; e != nil && e.Queries == 0 {
-		w.WriteString("## Utility\n\nNo random workload was measured (0 queries were asked for).\n\n")
-	} else if e != nil {
-		w.WriteString("## Utility\n\n")
-		what := "mean relative error"
-		if e.Bounds {
-			what = "mean bound width over the true answer (the answers are deterministic bounds)"
-		}
-		fmt.Fprintf(&w, "A random workload of %d %s queries (seed %d) answered on the input and on the release: %s %s over the %d queries with a non-empty answer; an estimate of every answer (bounds: their middle) is off by %s on average.\n\n",
-			e.Queries, mdText(e.Shape), e.Seed, what, reportNumber(e.Mean), e.Measured, reportNumber(e.EstErr))
-	}
+	renderRisk(&w, c.Risk)
+	renderWorkload(&w, c.WorkloadError)
 	if c.Verified {
 		w.WriteString("Independent verification from the published files: **passed**.\n\n")
 	} else if len(c.Checks) > 0 {
@@ -108,17 +88,57 @@ func RenderReport(m *Manifest) string {
 	if c.AcceptedBad {
 		w.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
 	}
-	if len(c.Notes) > 0 {
-		w.WriteString("\n## Notes from the run\n\nThe producer's words about how the release was made; `privlab check` does not prove them.\n")
-	}
-	for _, n := range c.Notes {
-		fmt.Fprintf(&w, "\n> %s\n", mdBlock(n))
-	}
+	renderNotes(&w, c.Notes)
 	w.WriteString("\n## Files\n\n")
 	for _, f := range files {
 		fmt.Fprintf(&w, "- %s: %d rows, sha256 %s\n", mdText(f.Name), f.Rows, mdText(f.SHA256))
 	}
 	return w.String()
+}
+
+// renderRisk writes the table of the figures every release gets.
+func renderRisk(w *strings.Builder, risk []Figure) {
+	if len(risk) == 0 {
+		return
+	}
+	w.WriteString("## Risk and utility (the figures every method's release gets)\n\n| figure | value | what it measures |\n|---|---|---|\n")
+	for _, f := range risk {
+		name := f.Name
+		if f.Limit != "" {
+			name += " (above " + f.Limit + ")"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mdText(name), reportNumber(f.Value), mdText(f.Help))
+	}
+	w.WriteString("\n")
+}
+
+// renderWorkload writes the workload error's section.
+func renderWorkload(w *strings.Builder, e *WorkloadError) {
+	if e == nil {
+		return
+	}
+	w.WriteString("## Utility\n\n")
+	if e.Queries == 0 {
+		w.WriteString("No random workload was measured (0 queries were asked for).\n\n")
+		return
+	}
+	what := "mean relative error"
+	if e.Bounds {
+		what = "mean bound width over the true answer (the answers are deterministic bounds)"
+	}
+	fmt.Fprintf(w, "A random workload of %d %s queries (seed %d) answered on the input and on the release: %s %s over the %d queries with a non-empty answer; an estimate of every answer (bounds: their middle) is off by %s on average.\n\n",
+		e.Queries, mdText(e.Shape), e.Seed, what, reportNumber(e.Mean), e.Measured, reportNumber(e.EstErr))
+}
+
+// renderNotes quotes the run's notes under the producer's-words label.
+func renderNotes(w *strings.Builder, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	w.WriteString("\n## Notes from the run\n\nThe producer's words about how the release was made; `privlab check` does not prove them.\n")
+	for _, n := range notes {
+		fmt.Fprintf(w, "\n> %s\n", mdBlock(n))
+	}
 }
 
 // flatten lists a JSON value as key/value rows: objects by sorted key

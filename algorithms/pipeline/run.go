@@ -195,19 +195,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	// Row maps refer to rows of the prepared table; translate them to
-	// rows of the input. A negative entry stands for no input row (e.g. a
-	// public-table tuple: -1-j is its row j) and is kept as it is.
-	if p.InputRow != nil {
-		for name, rows := range rowMap {
-			for i, r := range rows {
-				if r >= 0 {
-					rows[i] = p.InputRow[r]
-				}
-			}
-			rowMap[name] = rows
-		}
-	}
+	inputRows(p, rowMap)
 	// Rows dropped for missing values were not published.
 	rel.Manifest.RowsIn = p.Source.Rows
 	rel.Manifest.Suppressed += p.Dropped
@@ -230,19 +218,10 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
 	}
-	inputs := []string{p.Project.Input, p.Project.Public}
-	for _, h := range p.Project.Hierarchies {
-		inputs = append(inputs, h)
-	}
-	for _, par := range p.Method.Spec().Params {
-		if par.File && p.Values[par.Name] != "" {
-			inputs = append(inputs, p.Values[par.Name])
-		}
-	}
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
 		Force:            opt.Force,
-		Inputs:           inputs,
+		Inputs:           inputFiles(p),
 		AcceptViolations: opt.AcceptViolations,
 		Audit:            audit,
 		Context:          ctx,
@@ -265,6 +244,38 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+}
+
+// inputRows translates row maps, which refer to rows of the prepared
+// table, to rows of the input. A negative entry stands for no input row
+// (e.g. a public-table tuple: -1-j is its row j) and is kept as it is.
+func inputRows(p *Prepared, rowMap map[string][]int) {
+	if p.InputRow == nil {
+		return
+	}
+	for _, rows := range rowMap {
+		for i, r := range rows {
+			if r >= 0 {
+				rows[i] = p.InputRow[r]
+			}
+		}
+	}
+}
+
+// inputFiles are the files a release must never be written over: the
+// input, the public table, the hierarchies and the method's file
+// parameters (e.g. a target file).
+func inputFiles(p *Prepared) []string {
+	inputs := []string{p.Project.Input, p.Project.Public}
+	for _, h := range p.Project.Hierarchies {
+		inputs = append(inputs, h)
+	}
+	for _, par := range p.Method.Spec().Params {
+		if par.File && p.Values[par.Name] != "" {
+			inputs = append(inputs, p.Values[par.Name])
+		}
+	}
+	return inputs
 }
 
 // Risk measures a run's release as an attacker would read it once

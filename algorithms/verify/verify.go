@@ -988,6 +988,23 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 			r.Add(false, "claim "+f.Name, "the manifest marks a utility figure with no limit as failing")
 		}
 	}
+	r.compareForms(m, rc)
+	if opt.Original != nil {
+		n++
+		r.ClaimCount("rows_in", m.RowsIn, opt.Original.Rows)
+	} else {
+		// rows_in and the dropped columns describe the input: only the
+		// original confirms them (the missing-value policy is named with
+		// the claims no file confirms, bindDescribed).
+		later = append(later, "rows_in", "dropped_columns")
+	}
+	r.Claims(before, n, later)
+}
+
+// compareForms holds the manifest's words to their forms: file rows only
+// for tables, privlab's tool name, version form and missing-value
+// policies, and every worst case's limit to the one the parameters give.
+func (r *Report) compareForms(m *model.Manifest, rc Recomputed) {
 	for _, f := range m.Files {
 		if !strings.HasSuffix(f.Name, ".csv") && f.Rows != 0 {
 			r.Add(false, "claim files."+f.Name+".rows", "the manifest states %d rows of a file that is not a table", f.Rows)
@@ -999,25 +1016,16 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 	if m.MissingValues != "" && m.MissingValues != "drop" && m.MissingValues != "category" {
 		r.Add(false, "claim missing_values", "the manifest states the policy %q; privlab's are drop and category", m.MissingValues)
 	}
-	if rc.Limits != nil {
-		for _, f := range m.WorstCases {
-			if want, ok := rc.Limits[f.Name]; !ok {
-				r.Add(false, "claim "+f.Name+" limit", "the manifest holds a figure against %q that the checker does not know", f.Limit)
-			} else if f.Limit != want {
-				r.Add(false, "claim "+f.Name+" limit", "the manifest states the limit %q, the parameters give %q", f.Limit, want)
-			}
+	if rc.Limits == nil {
+		return
+	}
+	for _, f := range m.WorstCases {
+		if want, ok := rc.Limits[f.Name]; !ok {
+			r.Add(false, "claim "+f.Name+" limit", "the manifest holds a figure against %q that the checker does not know", f.Limit)
+		} else if f.Limit != want {
+			r.Add(false, "claim "+f.Name+" limit", "the manifest states the limit %q, the parameters give %q", f.Limit, want)
 		}
 	}
-	if opt.Original != nil {
-		n++
-		r.ClaimCount("rows_in", m.RowsIn, opt.Original.Rows)
-	} else {
-		// rows_in and the dropped columns describe the input: only the
-		// original confirms them (the missing-value policy is named with
-		// the claims no file confirms, bindDescribed).
-		later = append(later, "rows_in", "dropped_columns")
-	}
-	r.Claims(before, n, later)
 }
 
 // BindNames checks that the names the manifest gives (quasi-identifiers,

@@ -17,7 +17,9 @@
 //
 // Exit codes: 0 success; 1 a privacy requirement not met or a check
 // failed; 2 usage or input error; 3 (check) no check failed, but a
-// privacy guarantee could not be confirmed from the inputs given. Errors go to stderr as
+// privacy guarantee could not be confirmed from the inputs given; 130
+// interrupted (Ctrl-C: the command stops within a second and leaves no
+// half-written release). Errors go to stderr as
 // "privlab: FILE:LINE: message", never as a stack trace.
 package main
 
@@ -30,6 +32,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"privlab/algorithms/catalog"
@@ -41,7 +44,8 @@ import (
 	"privlab/ui"
 )
 
-// Exit codes (SPEC 5).
+// Exit codes (SPEC 5), and 130 (128 + SIGINT, the shell's code for a
+// command Ctrl-C stopped) for an interrupted command.
 const (
 	exitOK      = 0
 	exitPrivacy = 1
@@ -49,7 +53,12 @@ const (
 	// exitUnconfirmed: check found no failure, but a privacy guarantee
 	// could not be confirmed from the inputs given (verify.Report.Unproven).
 	exitUnconfirmed = 3
+	exitInterrupted = 130
 )
+
+// interruptGrace is how long an interrupted command has to stop and clean
+// up by itself before the process removes what it was writing and exits.
+const interruptGrace = 500 * time.Millisecond
 
 func main() {
 	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
@@ -153,7 +162,7 @@ queries:  COUNT(*) | SUM(sa) | AVG(sa) | MIN(sa) | MAX(sa) [WHERE pred {AND pred
 
 exit codes: 0 ok, 1 privacy requirement not met / check failed, 2 usage or input error,
             3 (check) no check failed, but a privacy guarantee could not be confirmed from the
-            inputs given; pass the named file
+            inputs given; pass the named file, 130 interrupted (ctrl+c)
 `)
 	pipeline.MethodHelp(w)
 }
@@ -208,8 +217,8 @@ func fail(stderr io.Writer, err error) int {
 		return exitPrivacy
 	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "privlab: cancelled")
-		return exitUsage
+		fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")
+		return exitInterrupted
 	}
 	fmt.Fprintf(stderr, "privlab: %v\n", err)
 	return exitUsage
@@ -231,15 +240,45 @@ func prepare(a *pipeline.Args) (*pipeline.Prepared, error) {
 	return env.Prepare(a.Project, t)
 }
 
-// interruptible returns a context that the first Ctrl-C cancels (the
-// command stops and says so); a second Ctrl-C ends the process at once.
-func interruptible() (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+// interruptible returns a context that the first Ctrl-C cancels: the
+// command stops, cleans up and exits with code 130. A command that has
+// not returned within interruptGrace (a step that does not look at the
+// context, such as verifying a large release), or a second Ctrl-C, ends
+// the process: the release being written is removed first
+// (model.AbortWrites), so no temporary directory is left.
+func interruptible(stderr io.Writer) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt)
+	done := make(chan struct{})
 	go func() {
-		<-ctx.Done()
-		stop() // restore the default: the next Ctrl-C kills
+		select {
+		case <-sig:
+		case <-done:
+			return
+		}
+		cancel()
+		select {
+		case <-done:
+			return // the command stopped by itself
+		case <-sig:
+		case <-time.After(interruptGrace):
+		}
+		if _, placed := model.AbortWrites(); len(placed) > 0 {
+			fmt.Fprintf(stderr, "privlab: interrupted after the release %s was written (it is complete)\n", strings.Join(placed, ", "))
+		} else {
+			fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")
+		}
+		os.Exit(exitInterrupted)
 	}()
-	return ctx, stop
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sig)
+			close(done)
+			cancel()
+		})
+	}
 }
 
 // runAnnounced runs the method; a run estimated to take long is announced
@@ -281,7 +320,7 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := interruptible()
+	ctx, cancel := interruptible(ew)
 	defer cancel()
 	start := time.Now()
 	res, err := runAnnounced(ctx, p, ew)
@@ -296,7 +335,13 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 		}
 		return errPrivacy{groups + " the privacy requirement; no release written (hint: change the parameters, or --accept-violations)"}
 	}
-	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth})
+	queries := a.Queries
+	if queries == 0 {
+		queries = pipeline.NoQueries
+	}
+	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
+	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth,
+		Context: ctx, Warn: warn, Queries: queries})
 	if err != nil {
 		return err
 	}
@@ -530,7 +575,7 @@ func cmdQuery(a *pipeline.Args, w, ew io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := interruptible()
+	ctx, cancel := interruptible(ew)
 	defer cancel()
 	res, err := runAnnounced(ctx, p, ew)
 	if err != nil {
@@ -570,7 +615,7 @@ func cmdEval(a *pipeline.Args, w, ew io.Writer) error {
 		return &model.ParamError{Param: "qd", Value: fmt.Sprint(a.Dims), Reason: "must be >= 0", Hint: "0 conditions on min(4, QIs) quasi-identifiers"}
 	}
 	opt := workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: a.Seed, Selectivity: a.Selectivity, Dims: a.Dims}
-	ctx, cancel := interruptible()
+	ctx, cancel := interruptible(ew)
 	defer cancel()
 	if a.Compare {
 		return evalCompare(ctx, a, w, ew, opt)

@@ -12,14 +12,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
-	"syscall"
 )
 
 // Version is the tool version written into every manifest.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // ReleaseFile is one published CSV table. Rows are produced on demand by
 // Fill so that a million-row release is never held as strings.
@@ -147,6 +143,10 @@ type Audit struct {
 	// publishes public-table tuples, e.g. k-join-anonymity).
 	RowMap map[string][]int `json:"row_map,omitempty"`
 	Config any              `json:"config,omitempty"`
+	// ManifestDigest is the digest (ManifestDigest) of the manifest the
+	// export wrote: with the audit record, check holds every claim of the
+	// manifest to its producer's (a manifest edited after export fails).
+	ManifestDigest string `json:"manifest_digest,omitempty"`
 }
 
 // Release is what a method hands to the writer (report.md is rendered
@@ -156,312 +156,22 @@ type Release struct {
 	Manifest Manifest
 }
 
-// WriteOptions control WriteRelease.
-type WriteOptions struct {
-	// Force replaces an existing release directory.
-	Force bool
-	// Inputs are files that must never be written or removed (the input
-	// table, hierarchy and target files).
-	Inputs []string
-	// Verify re-checks the written files (in the temporary directory) and
-	// returns one line per constraint; an error means a violation.
-	Verify func(dir string) ([]string, error)
-	// AcceptViolations writes the release even when Verify fails; the
-	// manifest then says so.
-	AcceptViolations bool
-	// Audit, when set, is written to AuditPath(dir).
-	Audit *Audit
+// ManifestDigest is the SHA-256 of a manifest's content as privlab reads
+// it (ReadManifest), written back as compact JSON with its keys in a fixed
+// order: a manifest whose claims are unchanged has the same digest however
+// its file is laid out; any changed claim changes it.
+func ManifestDigest(m *Manifest) (string, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
-
-// ErrExists is returned when the release directory exists and Force is off.
-var ErrExists = errors.New("release directory already exists")
-
-// VerifyError carries the verification lines of a failed check.
-type VerifyError struct {
-	Lines []string
-	Err   error
-}
-
-func (e *VerifyError) Error() string { return "release failed verification: " + e.Err.Error() }
-
-// existsError is the *ParamError for an existing release directory that
-// also matches errors.Is(err, ErrExists).
-type existsError struct{ *ParamError }
-
-func (e *existsError) Unwrap() []error { return []error{e.ParamError, ErrExists} }
-
-// failpoint lets tests simulate a crash at a named stage of WriteRelease.
-var failpoint = func(stage string) error { return nil }
 
 // AuditPath is where the audit record of release dir goes: beside it.
 func AuditPath(dir string) string {
 	return filepath.Clean(dir) + ".audit.json"
-}
-
-// WriteRelease writes rel into dir atomically: everything goes into a
-// temporary sibling directory, each file is synced and re-read to check its
-// hash, the release is verified, and only then renamed into place. On any
-// failure nothing is left behind and an existing release is untouched.
-//
-// An existing dir is refused unless opt.Force is set (the error matches
-// errors.Is(err, ErrExists) and errors.As(err, **ParamError)); even with
-// Force only a directory that looks like a release (it has a manifest.json,
-// or is empty) is replaced.
-func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error) {
-	if strings.TrimSpace(dir) == "" {
-		return nil, &ParamError{Param: "out", Reason: "no output directory given", Hint: "pass --out DIR"}
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	if filepath.Dir(abs) == abs {
-		return nil, &ParamError{Param: "out", Value: dir, Reason: "is a file system root", Hint: "choose a new directory"}
-	}
-	seen := map[string]bool{"manifest.json": true, "report.md": true}
-	for _, f := range rel.Files {
-		if f.Name == "" || f.Name != filepath.Base(f.Name) || f.Name == "." || f.Name == ".." || strings.ContainsAny(f.Name, `/\`) {
-			return nil, fmt.Errorf("release file name %q is not a plain file name", f.Name)
-		}
-		if seen[f.Name] {
-			return nil, fmt.Errorf("release file name %q is used twice or is reserved", f.Name)
-		}
-		seen[f.Name] = true
-		if f.Rows > 0 && f.Fill == nil {
-			return nil, fmt.Errorf("release file %q has %d rows but no Fill function", f.Name, f.Rows)
-		}
-	}
-	for _, in := range opt.Inputs {
-		if in == "" || strings.HasPrefix(in, "dataset:") {
-			continue
-		}
-		ia, err := filepath.Abs(in)
-		if err != nil {
-			continue
-		}
-		if ia == abs || strings.HasPrefix(ia, abs+string(filepath.Separator)) || ia == AuditPath(abs) {
-			return nil, &ParamError{Param: "out", Value: dir, Reason: "the release would overwrite or remove the input file " + in,
-				Hint: "choose another output directory"}
-		}
-	}
-	if st, err := os.Stat(abs); err == nil {
-		if !st.IsDir() {
-			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is a file, not a release directory", Hint: "choose another output directory"}
-		}
-		if !opt.Force {
-			return nil, &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}}
-		}
-		if !looksLikeRelease(abs) {
-			return nil, &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (no manifest.json); refusing to replace it",
-				Hint: "choose a new directory or remove it yourself"}
-		}
-	}
-	parent := filepath.Dir(abs)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", parent, err)
-	}
-	removeStale(parent)
-	tag := fmt.Sprintf("%d-", os.Getpid()) // whose temporary files these are
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".tmp-"+tag)
-	if err != nil {
-		return nil, fmt.Errorf("create temporary directory beside %s: %w", dir, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			os.RemoveAll(tmp)
-		}
-	}()
-	m := rel.Manifest
-	m.Tool, m.Version = "privlab", Version
-	m.Files = []FileEntry{}
-	for _, f := range rel.Files {
-		if err := failpoint("file:" + f.Name); err != nil {
-			return nil, err
-		}
-		sum, err := writeCSV(filepath.Join(tmp, f.Name), f)
-		if err != nil {
-			return nil, err
-		}
-		m.Files = append(m.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sum})
-	}
-	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
-		return nil, err
-	}
-	if err := failpoint("verify"); err != nil {
-		return nil, err
-	}
-	if opt.Verify != nil {
-		lines, verr := opt.Verify(tmp)
-		m.Checks = lines
-		m.Verified = verr == nil
-		if verr != nil {
-			if !opt.AcceptViolations {
-				return nil, &VerifyError{Lines: lines, Err: verr}
-			}
-			m.AcceptedBad = true
-			m.Notes = append(m.Notes, "the release FAILED its own privacy verification and was written because the user accepted the violations")
-		}
-		if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
-			return nil, err
-		}
-	}
-	{
-		// report.md is listed with its hash like every data file, so that
-		// an edit of the report is caught; it is rendered from the manifest
-		// as verified, then the manifest is written again to list it.
-		text := []byte(RenderReport(&m))
-		if err := writeFileSync(filepath.Join(tmp, "report.md"), text); err != nil {
-			return nil, err
-		}
-		sum := sha256.Sum256(text)
-		m.Files = append(m.Files, FileEntry{Name: "report.md", Rows: 0, SHA256: hex.EncodeToString(sum[:])})
-		if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
-			return nil, err
-		}
-	}
-	if err := syncDir(tmp); err != nil {
-		return nil, err
-	}
-	// The audit record goes to a temporary file first, so a failure to
-	// write it stops the export before the release appears.
-	var auditTmp string
-	if opt.Audit != nil {
-		a := *opt.Audit
-		a.Release = abs
-		b, err := json.MarshalIndent(&a, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		f, err := os.CreateTemp(parent, "."+filepath.Base(abs)+".audit.tmp-"+tag)
-		if err != nil {
-			return nil, fmt.Errorf("audit record: %w", err)
-		}
-		auditTmp = f.Name()
-		f.Close()
-		defer os.Remove(auditTmp) // gone after the rename; cleans up a failure
-		if err := os.Chmod(auditTmp, 0o600); err != nil {
-			return nil, err
-		}
-		if err := writeFileSync(auditTmp, append(b, '\n')); err != nil {
-			return nil, fmt.Errorf("audit record: %w", err)
-		}
-		if st, err := os.Stat(AuditPath(abs)); err == nil && st.IsDir() {
-			return nil, &ParamError{Param: "out", Value: dir, Reason: AuditPath(abs) + " is a directory; the audit record cannot be written beside the release"}
-		}
-	}
-	if err := failpoint("rename"); err != nil {
-		return nil, err
-	}
-	var old string
-	if _, err := os.Stat(abs); err == nil {
-		old = filepath.Join(parent, "."+filepath.Base(abs)+".old-"+filepath.Base(tmp)[len(filepath.Base(abs))+6:])
-		if err := os.Rename(abs, old); err != nil {
-			return nil, fmt.Errorf("move the old release aside: %w", err)
-		}
-	}
-	if err := os.Rename(tmp, abs); err != nil {
-		if old != "" {
-			os.Rename(old, abs)
-		}
-		return nil, fmt.Errorf("rename the release into place: %w", err)
-	}
-	done = true
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	if auditTmp != "" {
-		if err := os.Rename(auditTmp, AuditPath(abs)); err != nil {
-			return &m, fmt.Errorf("release written, but the audit record failed: %w", err)
-		}
-	}
-	if err := syncDir(parent); err != nil {
-		return &m, fmt.Errorf("release written, but %w", err)
-	}
-	return &m, nil
-}
-
-// staleName matches the temporary files and directories WriteRelease makes
-// beside a release: .NAME.tmp-PID-X, .NAME.old-PID-X, .NAME.audit.tmp-PID-X.
-var staleName = regexp.MustCompile(`^\..+\.(tmp|old|audit\.tmp)-([0-9]+)-[0-9]+$`)
-
-// removeStale removes what an export killed before it finished left in
-// parent: only privlab's own temporary names, and only when the process
-// that made them is gone (a running export's are left alone).
-func removeStale(parent string) {
-	entries, err := os.ReadDir(parent)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		m := staleName.FindStringSubmatch(e.Name())
-		if m == nil {
-			continue
-		}
-		pid, err := strconv.Atoi(m[2])
-		if err != nil || processAlive(pid) {
-			continue
-		}
-		os.RemoveAll(filepath.Join(parent, e.Name()))
-	}
-}
-
-// processAlive reports whether a process with this id runs.
-func processAlive(pid int) bool {
-	if pid == os.Getpid() {
-		return true
-	}
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	return p.Signal(syscall.Signal(0)) == nil
-}
-
-func looksLikeRelease(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	if len(entries) == 0 {
-		return true
-	}
-	_, err = os.Stat(filepath.Join(dir, "manifest.json"))
-	return err == nil
-}
-
-// writeCSV writes one table, syncs it, and re-reads it to check the hash.
-func writeCSV(path string, f ReleaseFile) (string, error) {
-	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	bw := bufio.NewWriterSize(io.MultiWriter(out, h), 1<<16)
-	if err := f.WriteCSV(bw); err != nil {
-		out.Close()
-		return "", err
-	}
-	if err := bw.Flush(); err != nil {
-		out.Close()
-		return "", err
-	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return "", err
-	}
-	if err := out.Close(); err != nil {
-		return "", err
-	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	got, err := FileSHA256(path)
-	if err != nil {
-		return "", err
-	}
-	if got != sum {
-		return "", fmt.Errorf("%s: re-read hash %s differs from written %s", path, got, sum)
-	}
-	return sum, nil
 }
 
 // FileSHA256 hashes a file.
@@ -569,28 +279,42 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// ReadAudit reads an audit record.
+// ReadAudit reads an audit record strictly (DecodeStrict): a repeated key
+// or one the record does not have is an error naming its line.
 func ReadAudit(path string) (*Audit, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: OpenReason(err)}
 	}
 	var a Audit
-	if err := json.Unmarshal(b, &a); err != nil {
-		return nil, &InputError{File: path, Msg: "not valid JSON: " + err.Error()}
+	if err := DecodeStrict(b, &a); err != nil {
+		return nil, jsonInputError(path, err, "an audit record is written by privlab run beside its release")
 	}
 	return &a, nil
 }
 
-// ReadManifest reads dir/manifest.json.
+// ReadManifest reads dir/manifest.json strictly (DecodeStrict): a key
+// given twice (in any case) or one a manifest does not have is an error
+// naming its line, so that every JSON reader reads the manifest alike.
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	path := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
+		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
 	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: "not valid JSON: " + err.Error()}
+	if err := DecodeStrict(b, &m); err != nil {
+		return nil, jsonInputError(path, err, "a manifest holds the keys privlab writes, each once")
 	}
 	return &m, nil
+}
+
+// jsonInputError turns a DecodeStrict error into an *InputError naming
+// the file and line.
+func jsonInputError(path string, err error, hint string) *InputError {
+	var je *JSONError
+	if errors.As(err, &je) {
+		return &InputError{File: path, Line: je.Line, Msg: je.Error(), Hint: hint}
+	}
+	return &InputError{File: path, Msg: "not valid JSON: " + err.Error(), Hint: hint}
 }

@@ -154,7 +154,17 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 		t.Errorf("parent holds %v", got)
 	}
 
+	// Even with Force, a directory whose manifest is not a release's, or
+	// that holds a file its manifest does not list, is not replaced
+	// (issue 25, item 6; TestForceReplacesOnlyReleases).
+	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true}); err == nil || !strings.Contains(err.Error(), "not a privlab release") {
+		t.Fatalf("a directory with keep.txt and {} as manifest: %v", err)
+	}
+	os.RemoveAll(dir)
 	// With Force an earlier release is replaced.
+	if _, err := WriteRelease(dir, testRelease(), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -198,8 +208,10 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 func TestWriteReleaseProtectsInputs(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
-	os.Mkdir(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{}"), 0o644)
+	if _, err := WriteRelease(dir, testRelease(), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := entries(t, dir)
 	input := filepath.Join(dir, "data", "input.csv")
 	for _, in := range []string{input, dir, AuditPath(dir)} {
 		_, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true, Inputs: []string{"dataset:census", "", in}})
@@ -208,7 +220,7 @@ func TestWriteReleaseProtectsInputs(t *testing.T) {
 			t.Errorf("input %s: got %v", in, err)
 		}
 	}
-	if got := entries(t, dir); !reflect.DeepEqual(got, []string{"manifest.json"}) {
+	if got := entries(t, dir); !reflect.DeepEqual(got, before) {
 		t.Errorf("directory changed: %v", got)
 	}
 	// An input beside the release is fine.
@@ -430,8 +442,13 @@ var pinnedPerm = []int{4, 3, 6, 2, 8, 7, 1, 9, 0, 5}
 func TestWriteReleaseRemovesStaleTemporaries(t *testing.T) {
 	parent := t.TempDir()
 	// Left by a killed export (its process is gone): removed. A running
-	// export's (this process): kept. Other dot names: kept.
-	dead := []string{".rel.tmp-999999999-123", ".other.old-999999999-5", ".rel.audit.tmp-999999999-7"}
+	// export's (this process): kept. An earlier release another release's
+	// --force moved aside: kept (never removed, TestReplaceRecoversAtEveryStep).
+	// Other dot names: kept.
+	dead := []string{".rel.tmp-999999999-123", ".other.tmp-999999999-5", ".rel.audit.tmp-999999999-7", ".rel.del-999999999-8"}
+	if err := os.Mkdir(filepath.Join(parent, ".other.old-999999999-5"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	alive := fmt.Sprintf(".rel.tmp-%d-9", os.Getpid())
 	for _, n := range append(dead, alive, ".rel.tmp-x", ".keep") {
 		if err := os.Mkdir(filepath.Join(parent, n), 0o755); err != nil {
@@ -442,7 +459,7 @@ func TestWriteReleaseRemovesStaleTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := entries(t, parent)
-	want := []string{alive, ".keep", ".rel.tmp-x", "rel"}
+	want := []string{alive, ".keep", ".rel.tmp-x", "rel", ".other.old-999999999-5"}
 	sort.Strings(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parent holds %v, want %v", got, want)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // RenderReport renders report.md from a manifest alone: what was published,
@@ -33,13 +34,13 @@ func RenderReport(m *Manifest) string {
 	if title == "" {
 		title = c.Method
 	}
-	fmt.Fprintf(&w, "# privlab release: %s\n\n", title)
-	fmt.Fprintf(&w, "Method: %s (%s)", c.Method, c.Paper)
+	fmt.Fprintf(&w, "# privlab release: %s\n\n", mdText(title))
+	fmt.Fprintf(&w, "Method: %s (%s)", mdText(c.Method), mdText(c.Paper))
 	if c.Variant != "" {
-		fmt.Fprintf(&w, ", variant %s", c.Variant)
+		fmt.Fprintf(&w, ", variant %s", mdText(c.Variant))
 	}
 	w.WriteString(".\n\n| | |\n|---|---|\n")
-	row := func(k, v string) { fmt.Fprintf(&w, "| %s | %s |\n", k, strings.ReplaceAll(v, "|", "\\|")) }
+	row := func(k, v string) { fmt.Fprintf(&w, "| %s | %s |\n", mdText(k), mdText(v)) }
 	row("quasi-identifiers", strings.Join(c.QIs, ", "))
 	if c.SA != "" {
 		row("sensitive attribute", c.SA)
@@ -61,61 +62,83 @@ func RenderReport(m *Manifest) string {
 	}
 	w.WriteString("\n## Privacy\n\n")
 	if c.Certifies != "" {
-		w.WriteString("A release that passes its checks certifies that " + c.Certifies + ".\n\n")
+		w.WriteString("A release that passes its checks certifies that " + mdText(c.Certifies) + ".\n\n")
 	}
 	for _, f := range c.WorstCases {
 		mark := "holds"
 		if !f.OK {
 			mark = "FAILS"
 		}
-		fmt.Fprintf(&w, "- %s: %s (limit %s) — %s\n", f.Name, reportNumber(f.Value), f.Limit, mark)
+		fmt.Fprintf(&w, "- %s: %s (limit %s) — %s\n", mdText(f.Name), reportNumber(f.Value), mdText(f.Limit), mark)
 	}
 	w.WriteString("\n")
 	if c.RiskSummary != "" {
-		w.WriteString("## In plain words\n\n" + c.RiskSummary + "\n\n")
+		w.WriteString("## In plain words\n\n" + mdBlock(c.RiskSummary) + "\n\n")
 	}
-	if len(c.Risk) > 0 {
-		w.WriteString("## Risk and utility (the figures every method's release gets)\n\n| figure | value | what it measures |\n|---|---|---|\n")
-		for _, f := range c.Risk {
-			name := f.Name
-			if f.Limit != "" {
-				name += " (above " + f.Limit + ")"
-			}
-			fmt.Fprintf(&w, "| %s | %s | %s |\n", strings.ReplaceAll(name, "|", "\\|"), reportNumber(f.Value), strings.ReplaceAll(f.Help, "|", "\\|"))
-		}
-		w.WriteString("\n")
-	}
-	if e := c.WorkloadError; e != nil {
-		w.WriteString("## Utility\n\n")
-		what := "mean relative error"
-		if e.Bounds {
-			what = "mean bound width over the true answer (the answers are deterministic bounds)"
-		}
-		fmt.Fprintf(&w, "A random workload of %d %s queries (seed %d) answered on the input and on the release: %s %s over the %d queries with a non-empty answer; an estimate of every answer (bounds: their middle) is off by %s on average.\n\n",
-			e.Queries, e.Shape, e.Seed, what, reportNumber(e.Mean), e.Measured, reportNumber(e.EstErr))
-	}
+	renderRisk(&w, c.Risk)
+	renderWorkload(&w, c.WorkloadError)
 	if c.Verified {
 		w.WriteString("Independent verification from the published files: **passed**.\n\n")
 	} else if len(c.Checks) > 0 {
 		w.WriteString("Independent verification from the published files: **FAILED**.\n\n")
 	}
 	for _, l := range c.Checks {
-		fmt.Fprintf(&w, "- %s\n", l)
+		fmt.Fprintf(&w, "- %s\n", mdText(l))
 	}
 	if c.AcceptedBad {
 		w.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
 	}
-	if len(c.Notes) > 0 {
-		w.WriteString("\n## Notes from the run\n\nThe producer's words about how the release was made; `privlab check` does not prove them.\n")
-	}
-	for _, n := range c.Notes {
-		fmt.Fprintf(&w, "\n%s\n", n)
-	}
+	renderNotes(&w, c.Notes)
 	w.WriteString("\n## Files\n\n")
 	for _, f := range files {
-		fmt.Fprintf(&w, "- `%s`: %d rows, sha256 %s\n", f.Name, f.Rows, f.SHA256)
+		fmt.Fprintf(&w, "- %s: %d rows, sha256 %s\n", mdText(f.Name), f.Rows, mdText(f.SHA256))
 	}
 	return w.String()
+}
+
+// renderRisk writes the table of the figures every release gets.
+func renderRisk(w *strings.Builder, risk []Figure) {
+	if len(risk) == 0 {
+		return
+	}
+	w.WriteString("## Risk and utility (the figures every method's release gets)\n\n| figure | value | what it measures |\n|---|---|---|\n")
+	for _, f := range risk {
+		name := f.Name
+		if f.Limit != "" {
+			name += " (above " + f.Limit + ")"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mdText(name), reportNumber(f.Value), mdText(f.Help))
+	}
+	w.WriteString("\n")
+}
+
+// renderWorkload writes the workload error's section.
+func renderWorkload(w *strings.Builder, e *WorkloadError) {
+	if e == nil {
+		return
+	}
+	w.WriteString("## Utility\n\n")
+	if e.Queries == 0 {
+		w.WriteString("No random workload was measured (0 queries were asked for).\n\n")
+		return
+	}
+	what := "mean relative error"
+	if e.Bounds {
+		what = "mean bound width over the true answer (the answers are deterministic bounds)"
+	}
+	fmt.Fprintf(w, "A random workload of %d %s queries (seed %d) answered on the input and on the release: %s %s over the %d queries with a non-empty answer; an estimate of every answer (bounds: their middle) is off by %s on average.\n\n",
+		e.Queries, mdText(e.Shape), e.Seed, what, reportNumber(e.Mean), e.Measured, reportNumber(e.EstErr))
+}
+
+// renderNotes quotes the run's notes under the producer's-words label.
+func renderNotes(w *strings.Builder, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	w.WriteString("\n## Notes from the run\n\nThe producer's words about how the release was made; `privlab check` does not prove them.\n")
+	for _, n := range notes {
+		fmt.Fprintf(w, "\n> %s\n", mdBlock(n))
+	}
 }
 
 // flatten lists a JSON value as key/value rows: objects by sorted key
@@ -237,3 +260,61 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// mdText escapes a value for one line of report.md, so that nothing a
+// manifest holds can change the report's structure: control characters
+// (newlines above all) and the line and paragraph separators are written
+// as visible escapes (\n, \u2028), and every character Markdown reads as
+// markup (pipes, emphasis, links, code, HTML, headings) is backslash-
+// escaped. An underscore inside a word stays as it is: Markdown does not
+// read it as emphasis there (sum_of_ranges); so does a '>' inside a line
+// (only a line's first one quotes, see mdBlock).
+func mdText(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case r == '_':
+			if i > 0 && i < len(rs)-1 && wordRune(rs[i-1]) && wordRune(rs[i+1]) {
+				b.WriteRune(r)
+			} else {
+				b.WriteString(`\_`)
+			}
+		case strings.ContainsRune("\\`*[]<|#~&", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdBlock escapes a value that starts a line of report.md (a note, the
+// plain-words summary): mdText, and a leading character that would make
+// the line a list item, a heading, a quote or a rule is escaped too.
+func mdBlock(s string) string {
+	t := mdText(s)
+	lead := strings.TrimLeft(t, " ")
+	if lead != t {
+		t = lead // leading blanks would make an indented code block
+	}
+	if t != "" && strings.ContainsRune("-+=:>", rune(t[0])) {
+		return `\` + t
+	}
+	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
+	if digits > 0 && digits < len(t) && (t[digits] == '.' || t[digits] == ')') {
+		return t[:digits] + `\` + t[digits:]
+	}
+	return t
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -179,8 +179,12 @@ func (p *exportPane) start() tea.Cmd {
 	p.force, p.accept, p.growth = false, false, false
 	var q []string
 	if st, err := os.Stat(p.dir()); err == nil {
-		if !st.IsDir() || !looksLikeRelease(p.dir()) {
-			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (press e to choose another directory)", p.dir())
+		why := "it is a file"
+		if st.IsDir() {
+			why = model.Replaceable(p.dir()) // the rule the export holds it to
+		}
+		if why != "" {
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press e to choose another directory)", p.dir(), why)
 			return nil
 		}
 		p.force = true
@@ -296,18 +300,4 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
 	}
 	return b.String()
-}
-
-// looksLikeRelease reports whether an existing directory may be replaced
-// by an export: it holds a manifest.json, or nothing.
-func looksLikeRelease(dir string) bool {
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	if len(es) == 0 {
-		return true
-	}
-	_, err = os.Stat(filepath.Join(dir, "manifest.json"))
-	return err == nil
 }

@@ -31,16 +31,29 @@ type Entry struct {
 	Method method.Method
 	Check  verify.Checker
 	View   verify.Viewer
+	// Described names the manifest's claims about how a release was made
+	// that the checker does not prove from the files (beyond the version,
+	// the missing-value policy and the notes, which no checker proves):
+	// check names them as unconfirmed unless the audit record binds the
+	// manifest (verify.Declared.Described; the README's table on check).
+	Described []string
 }
 
 // Entries returns every registered method, in menu order.
 func Entries() []Entry {
 	return []Entry{
-		{distribution.Method{}, distcheck.Check, distcheck.View},
-		{kja.Method{}, kjacheck.Check, kjacheck.View},
-		{lossyjoin.Method{}, ljcheck.Check, ljcheck.View},
-		{sampling.Method{}, samplingcheck.Check, samplingcheck.View},
-		{ambiguity.Method{}, ambcheck.Check, ambcheck.View},
+		// The grouping and a per-group or file target shape the groups
+		// but leave no trace the checker reads back.
+		{distribution.Method{}, distcheck.Check, distcheck.View, []string{"parameters.grouping", "parameters.target"}},
+		// How Mondrian chose its split dimension.
+		{kja.Method{}, kjacheck.Check, kjacheck.View, []string{"parameters.split"}},
+		// Lossy join and Anatomy publish the same two tables; the
+		// attribute-choice criterion and the remark are words.
+		{lossyjoin.Method{}, ljcheck.Check, ljcheck.View, []string{"variant", "details.criterion", "details.remark"}},
+		// Which attribute a step generalized (paper or within-limit).
+		{sampling.Method{}, samplingcheck.Check, samplingcheck.View, []string{"variant"}},
+		// Whether a QI was read as numeric or categorical.
+		{ambiguity.Method{}, ambcheck.Check, ambcheck.View, []string{"details.kinds"}},
 	}
 }
 
@@ -107,7 +120,8 @@ func Declared(name string) (verify.Declared, bool) {
 		if s.Name != name {
 			continue
 		}
-		d := verify.Declared{Check: e.Check, View: e.View, Title: s.Title, Paper: s.Paper, Certifies: s.Certifies, Variants: s.Variants, Params: []string{}}
+		d := verify.Declared{Check: e.Check, View: e.View, Title: s.Title, Paper: s.Paper, Certifies: s.Certifies, Variants: s.Variants, Params: []string{},
+			Described: e.Described}
 		for _, p := range s.Params {
 			if p.Kind != model.ParamSeed {
 				d.Params = append(d.Params, p.Name)

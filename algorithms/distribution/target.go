@@ -277,9 +277,19 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 			m[h.LeafPos(l)] = t.Weights[v]
 		}
 	}
-	total := 0.0
+	// Only the masses' ratios matter: scaled so that the largest is 1,
+	// their sum cannot overflow (weights of 1e308 each are the uniform
+	// target, not a sum of +Inf).
+	top := 0.0
 	for _, x := range m {
-		total += x
+		top = math.Max(top, x)
+	}
+	total := 0.0
+	for i := range m {
+		if top > 0 && !math.IsInf(top, 0) {
+			m[i] /= top
+		}
+		total += m[i]
 	}
 	if !(total > 0) {
 		return nil, &model.ParamError{Param: "target", Value: t.String(), Reason: "the distribution has no mass on the domain",

@@ -138,7 +138,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Var(mapFlag{&p.Kinds, "kind"}, "kind", "COLUMN=numeric|categorical; repeatable")
 	fs.Var(listFlag{&p.Columns}, "columns", "column names for a CSV file without a header row")
 	fs.StringVar(&p.Missing, "missing", "", "missing values: drop (default) or category")
-	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536; -1: no limit)")
+	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536)")
 	fs.StringVar(&p.Delimiter, "delimiter", "", "field separator (default: detect , ; tab |)")
 	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
 	fs.IntVar(&p.PublicRows, "public-rows", 0, "rows of a synthetic public table (dataset:NAME; 0: its default)")
@@ -153,7 +153,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
-	fs.IntVar(&a.Queries, "queries", 100, "eval: number of random queries")
+	fs.IntVar(&a.Queries, "queries", DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")
 	fs.Float64Var(&a.Selectivity, "selectivity", 0.05, "eval: fraction of the table a count-in query selects (s)")
 	fs.IntVar(&a.Dims, "qd", 0, "eval: quasi-identifiers a count-in query conditions on (default min(4, QIs))")
@@ -200,6 +200,14 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	}
 	if t := a.Project.RiskThreshold; t < 0 || t > 1 || math.IsNaN(t) {
 		return nil, &model.ParamError{Param: "risk-threshold", Value: fmt.Sprint(t), Reason: "must be in (0,1]", Hint: "a probability, e.g. 0.2 (records in classes of fewer than 5)"}
+	}
+	if mc := a.Project.MaxCell; mc < 0 || a.flagsSet["max-cell"] && mc < 1 {
+		return nil, &model.ParamError{Param: "max-cell", Value: fmt.Sprint(mc), Reason: "must be a number of bytes >= 1",
+			Hint: "the longest cell the loader accepts (default 65536); there is no unlimited setting"}
+	}
+	if a.Queries < 0 || a.Queries > MaxQueries {
+		return nil, &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: fmt.Sprintf("must be between 0 and %d", MaxQueries),
+			Hint: "run: the size of the workload whose error the manifest states (0: none); eval: the number of random queries"}
 	}
 	if a.Project.PublicRows < 0 {
 		return nil, &model.ParamError{Param: "public-rows", Value: fmt.Sprint(a.Project.PublicRows), Reason: "must be >= 0", Hint: "the number of rows of a generated public table (0: its default)"}

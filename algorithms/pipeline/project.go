@@ -456,6 +456,9 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if err := p.Roles.Validate(src, spec.NeedsSA); err != nil {
 		return nil, err
 	}
+	if err := src.CheckMagnitudes(p.Input, p.Roles.Used()); err != nil {
+		return nil, err
+	}
 	policy, err := model.ParseMissingPolicy(p.Missing)
 	if err != nil {
 		return nil, err
@@ -488,6 +491,11 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	}
 	if prep.Public, err = e.loadPublic(p, spec, prep.Table, policy); err != nil {
 		return nil, err
+	}
+	if prep.Public != nil {
+		if err := prep.Public.CheckMagnitudes(p.Public, p.Roles.QIs); err != nil {
+			return nil, err
+		}
 	}
 	prep.Hierarchies = map[string]*model.Hierarchy{}
 	for _, attr := range p.Roles.Used() {

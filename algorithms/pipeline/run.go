@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -107,7 +108,27 @@ type ExportOptions struct {
 	// AllowGrowth writes a release file of more than MaxGrowth times the
 	// input's rows.
 	AllowGrowth bool
+	// Context cancels the export (nil: never); a cancelled export leaves
+	// nothing behind.
+	Context context.Context
+	// Warn is told what the export found beside the release (an earlier
+	// release restored or kept after an interrupted --force).
+	Warn func(msg string)
+	// Queries is the size of the workload whose error the manifest
+	// states (0: the default, DefaultQueries; NoQueries: none).
+	Queries int
 }
+
+// DefaultQueries is the size of the workload an export measures unless
+// told otherwise; NoQueries asks for none (run --queries 0: the manifest
+// then states a workload of 0 queries and no error).
+const (
+	DefaultQueries = 100
+	NoQueries      = -1
+	// MaxQueries bounds the workload a manifest may state (check draws it
+	// again).
+	MaxQueries = 100_000
+)
 
 // MaxGrowth is how many times the input's rows a release file may hold
 // before the export asks (--allow-growth): fake values can make sa.csv,
@@ -158,11 +179,15 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if !fixed {
 		seed = model.CryptoSeed()
 	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if res.Deferred != nil {
 		// The release states the deferred figures too (the method keeps
 		// them once computed; the result's own list is not touched, the
 		// workbench may be drawing it).
-		if _, err := res.Deferred(context.Background()); err != nil {
+		if _, err := res.Deferred(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -170,19 +195,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	// Row maps refer to rows of the prepared table; translate them to
-	// rows of the input. A negative entry stands for no input row (e.g. a
-	// public-table tuple: -1-j is its row j) and is kept as it is.
-	if p.InputRow != nil {
-		for name, rows := range rowMap {
-			for i, r := range rows {
-				if r >= 0 {
-					rows[i] = p.InputRow[r]
-				}
-			}
-			rowMap[name] = rows
-		}
-	}
+	inputRows(p, rowMap)
 	// Rows dropped for missing values were not published.
 	rel.Manifest.RowsIn = p.Source.Rows
 	rel.Manifest.Suppressed += p.Dropped
@@ -195,28 +208,24 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold); err != nil {
 		return nil, err
 	}
-	if rel.Manifest.WorkloadError, err = measureWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload); err != nil {
+	if rel.Manifest.WorkloadError, err = measureWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries()); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
 	}
-	inputs := []string{p.Project.Input, p.Project.Public}
-	for _, h := range p.Project.Hierarchies {
-		inputs = append(inputs, h)
-	}
-	for _, par := range p.Method.Spec().Params {
-		if par.File && p.Values[par.Name] != "" {
-			inputs = append(inputs, p.Values[par.Name])
-		}
-	}
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
 		Force:            opt.Force,
-		Inputs:           inputs,
+		Inputs:           inputFiles(p),
 		AcceptViolations: opt.AcceptViolations,
 		Audit:            audit,
+		Context:          ctx,
+		Warn:             opt.Warn,
 		Verify: func(tmp string) ([]string, error) {
 			// The risk figures were measured by the method's viewer on the
 			// very bytes written (stateRisk): check recomputes them later.
@@ -235,6 +244,38 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+}
+
+// inputRows translates row maps, which refer to rows of the prepared
+// table, to rows of the input. A negative entry stands for no input row
+// (e.g. a public-table tuple: -1-j is its row j) and is kept as it is.
+func inputRows(p *Prepared, rowMap map[string][]int) {
+	if p.InputRow == nil {
+		return
+	}
+	for _, rows := range rowMap {
+		for i, r := range rows {
+			if r >= 0 {
+				rows[i] = p.InputRow[r]
+			}
+		}
+	}
+}
+
+// inputFiles are the files a release must never be written over: the
+// input, the public table, the hierarchies and the method's file
+// parameters (e.g. a target file).
+func inputFiles(p *Prepared) []string {
+	inputs := []string{p.Project.Input, p.Project.Public}
+	for _, h := range p.Project.Hierarchies {
+		inputs = append(inputs, h)
+	}
+	for _, par := range p.Method.Spec().Params {
+		if par.File && p.Values[par.Name] != "" {
+			inputs = append(inputs, p.Values[par.Name])
+		}
+	}
+	return inputs
 }
 
 // Risk measures a run's release as an attacker would read it once
@@ -321,16 +362,20 @@ func statedChecks(dir string, full *verify.Report) ([]string, error) {
 	return lines, alone.Err()
 }
 
-// Check verifies a release directory, optionally against the original
-// (and the public table, for methods that read one); with the original it
-// also reads the audit record beside the release, if there is one, to pin
-// published rows to input rows.
+// Check verifies a received release directory, optionally against the
+// original (and the public table, for methods that read one). It reads
+// the audit record beside the release, if there is one: it binds every
+// claim of the manifest to the one its producer wrote, and with the
+// original it pins published rows to input rows. An audit record that
+// does not read (a key given twice) is an input error.
 func Check(dir string, original, public *model.Table) (*verify.Report, error) {
-	opt := verify.Options{Original: original, Public: public}
-	if original != nil {
-		if a, err := model.ReadAudit(model.AuditPath(dir)); err == nil {
-			opt.Audit = a
+	opt := verify.Options{Original: original, Public: public, Received: true}
+	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
+		a, err := model.ReadAudit(model.AuditPath(dir))
+		if err != nil {
+			return nil, err
 		}
+		opt.Audit = a
 	}
 	rep, err := catalog.Check(dir, opt)
 	if err != nil || rep == nil {
@@ -347,16 +392,28 @@ func shapeOf(e *model.WorkloadError) string {
 	return e.Shape
 }
 
-// workloadQueries is the size of the workload an export measures.
-const workloadQueries = 100
+// queries is the size of the workload the export measures.
+func (o ExportOptions) queries() int {
+	switch o.Queries {
+	case 0:
+		return DefaultQueries
+	case NoQueries:
+		return 0
+	}
+	return o.Queries
+}
 
-// measureWorkload answers the method's workload (seeded, so check can
-// draw it again) on the input table and on the release's answers.
-func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string) (*model.WorkloadError, error) {
+// measureWorkload answers n queries of the method's workload (seeded, so
+// check can draw them again) on the input table and on the release's
+// answers. With n = 0 it states that no workload was measured.
+func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string, n int) (*model.WorkloadError, error) {
 	if a == nil || shape == "" {
 		return nil, nil
 	}
-	opt := workload.Options{Shape: shape, Queries: workloadQueries, Seed: 1}
+	if n == 0 {
+		return &model.WorkloadError{Shape: shape, Queries: 0, Seed: 1}, nil
+	}
+	opt := workload.Options{Shape: shape, Queries: n, Seed: 1}
 	qs, err := workload.Generate(t, roles, opt)
 	if err != nil {
 		return nil, nil // a table the shape does not fit: no claim
@@ -365,7 +422,7 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 	if err != nil {
 		return nil, err
 	}
-	return &model.WorkloadError{Shape: shape, Queries: workloadQueries, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
+	return &model.WorkloadError{Shape: shape, Queries: n, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
 }
 
 // checkWorkload recomputes the workload error the manifest states from
@@ -385,6 +442,15 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
 		return
 	}
 	e := m.WorkloadError
+	if e.Queries < 0 || e.Queries > MaxQueries || e.Seed != 1 {
+		rep.Add(false, "workload", "the manifest states a workload of %d queries drawn with seed %d; privlab draws 0 to %d with seed 1", e.Queries, e.Seed, MaxQueries)
+		return
+	}
+	if e.Queries == 0 {
+		none := e.Measured == 0 && e.Mean == 0 && e.EstErr == 0 && !e.Bounds
+		rep.Add(none, "workload", "the manifest states that no workload was measured (0 queries)%s", map[bool]string{true: "", false: ", yet gives an error"}[none])
+		return
+	}
 	if original == nil {
 		rep.Add(true, "workload", "the stated workload error (%d %s queries) needs the original for the true answers: unconfirmed", e.Queries, e.Shape)
 		return
@@ -396,11 +462,11 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
 	}
 	policy, _ := model.ParseMissingPolicy(m.MissingValues)
 	orig, _ := original.HandleMissing(append(append([]string(nil), m.QIs...), m.SA), policy)
-	got, err := measureWorkload(orig, model.Roles{QIs: m.QIs, SA: m.SA}, ans, e.Shape)
+	got, err := measureWorkload(orig, model.Roles{QIs: m.QIs, SA: m.SA}, ans, e.Shape, e.Queries)
 	switch {
 	case err != nil || got == nil:
 		rep.Add(false, "workload", "the stated workload cannot be drawn again: %v", err)
-	case e.Queries != workloadQueries || e.Seed != 1 || got.Measured != e.Measured || got.Bounds != e.Bounds ||
+	case got.Measured != e.Measured || got.Bounds != e.Bounds ||
 		math.Abs(got.Mean-e.Mean) > 1e-9*math.Max(1, got.Mean) || math.Abs(got.EstErr-e.EstErr) > 1e-9*math.Max(1, got.EstErr):
 		rep.Add(false, "workload", "the manifest states a mean error of %s over %d queries, the files and the original give %s over %d",
 			model.FormatNumber(e.Mean), e.Measured, model.FormatNumber(got.Mean), got.Measured)

@@ -15,6 +15,7 @@ package verify
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -118,6 +119,15 @@ type Options struct {
 	// SkipRisk leaves the cross-method figures unchecked (an export that
 	// checks them once already).
 	SkipRisk bool
+	// Received checks the release as one received: it must be finished
+	// (bindFinished), and the claims about how it was made that the files
+	// cannot confirm are named, or bound by the audit record
+	// (bindDescribed). Every product path sets it (privlab check, the
+	// workbench's received release, via pipeline.Check); the export, which
+	// checks its own temporary directory before it states its
+	// verification and writes report.md, does not, and neither do the
+	// checkers' tests of hand-written releases.
+	Received bool
 }
 
 // Checker verifies one method's release. A returned error means the
@@ -171,6 +181,11 @@ type Declared struct {
 	Certifies string
 	Variants  []string
 	Params    []string
+	// Described names the manifest's claims about how the release was
+	// made that the checker does not prove from the files (paths such as
+	// "variant", "parameters.split", "details.kinds"): a received release
+	// names them as unconfirmed, or the audit record binds them.
+	Described []string
 }
 
 // Run verifies the release in dir with the checker lookup gives for its
@@ -228,6 +243,10 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 	}
 	if err := rel.bindReport(r); err != nil {
 		return err
+	}
+	if opt.Received {
+		rel.bindFinished(r)
+		defer rel.bindDescribed(d, opt, r)
 	}
 	if d.Title != "" || d.Params != nil {
 		rel.bindDeclaration(d, r)
@@ -1003,6 +1022,23 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 			r.Add(false, "claim "+f.Name, "the manifest marks a utility figure with no limit as failing")
 		}
 	}
+	r.compareForms(m, rc)
+	if opt.Original != nil {
+		n++
+		r.ClaimCount("rows_in", m.RowsIn, opt.Original.Rows)
+	} else {
+		// rows_in and the dropped columns describe the input: only the
+		// original confirms them (the missing-value policy is named with
+		// the claims no file confirms, bindDescribed).
+		later = append(later, "rows_in", "dropped_columns")
+	}
+	r.Claims(before, n, later)
+}
+
+// compareForms holds the manifest's words to their forms: file rows only
+// for tables, privlab's tool name, version form and missing-value
+// policies, and every worst case's limit to the one the parameters give.
+func (r *Report) compareForms(m *model.Manifest, rc Recomputed) {
 	for _, f := range m.Files {
 		if !strings.HasSuffix(f.Name, ".csv") && f.Rows != 0 {
 			r.Add(false, "claim files."+f.Name+".rows", "the manifest states %d rows of a file that is not a table", f.Rows)
@@ -1014,24 +1050,16 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 	if m.MissingValues != "" && m.MissingValues != "drop" && m.MissingValues != "category" {
 		r.Add(false, "claim missing_values", "the manifest states the policy %q; privlab's are drop and category", m.MissingValues)
 	}
-	if rc.Limits != nil {
-		for _, f := range m.WorstCases {
-			if want, ok := rc.Limits[f.Name]; !ok {
-				r.Add(false, "claim "+f.Name+" limit", "the manifest holds a figure against %q that the checker does not know", f.Limit)
-			} else if f.Limit != want {
-				r.Add(false, "claim "+f.Name+" limit", "the manifest states the limit %q, the parameters give %q", f.Limit, want)
-			}
+	if rc.Limits == nil {
+		return
+	}
+	for _, f := range m.WorstCases {
+		if want, ok := rc.Limits[f.Name]; !ok {
+			r.Add(false, "claim "+f.Name+" limit", "the manifest holds a figure against %q that the checker does not know", f.Limit)
+		} else if f.Limit != want {
+			r.Add(false, "claim "+f.Name+" limit", "the manifest states the limit %q, the parameters give %q", f.Limit, want)
 		}
 	}
-	if opt.Original != nil {
-		n++
-		r.ClaimCount("rows_in", m.RowsIn, opt.Original.Rows)
-	} else {
-		// rows_in, the dropped columns and the missing-value policy
-		// describe the input: only the original confirms them.
-		later = append(later, "rows_in", "dropped_columns", "missing_values")
-	}
-	r.Claims(before, n, later)
 }
 
 // BindNames checks that the names the manifest gives (quasi-identifiers,
@@ -1044,4 +1072,136 @@ func (r *Report) BindNames(file string, t *model.Table, want []string) bool {
 		r.Add(false, "names", "%s has columns %s; the manifest implies %s", file, strings.Join(t.Names(), ","), strings.Join(want, ","))
 	}
 	return ok
+}
+
+// DecodeDetails decodes the manifest's details into v, a pointer to the
+// checker's own declaration of them, strictly (model.DecodeStrict): a key
+// the declaration does not name exactly is an error, so that report.md
+// (which shows every key) can state nothing the checker does not read.
+func DecodeDetails(m *model.Manifest, v any) error {
+	b, err := json.Marshal(m.Details)
+	if err != nil {
+		return err
+	}
+	return model.DecodeStrict(b, v)
+}
+
+// temporaryName matches the temporary directories an export writes a
+// release into before renaming it into place (.NAME.tmp-PID-X).
+var temporaryName = regexp.MustCompile(`^\..+\.tmp-[0-9]+-[0-9]+$`)
+
+// bindFinished fails a release its producer did not finish: one that
+// states no verification (an export killed before it verified leaves
+// verified=false and no check lines), has no report.md, or still sits in
+// an export's temporary directory. A release that failed its verification
+// and was accepted states its failing lines, and those fail it.
+func (rel *Release) bindFinished(r *Report) {
+	m := rel.Manifest
+	var missing []string
+	if len(m.Checks) == 0 {
+		missing = append(missing, "it states no verification lines")
+	}
+	if !m.Verified && !m.AcceptedBad {
+		missing = append(missing, "verified is false")
+	}
+	if !rel.listed["report.md"] {
+		missing = append(missing, "it has no report.md")
+	}
+	if abs, err := filepath.Abs(rel.Dir); err == nil && temporaryName.MatchString(filepath.Base(abs)) {
+		missing = append(missing, "it is an export's temporary directory ("+filepath.Base(abs)+")")
+	}
+	if m.AcceptedBad && m.Verified {
+		missing = append(missing, "it says both verified and accepted_violations")
+	}
+	if len(missing) > 0 {
+		r.Add(false, "finished", "the producer did not finish this release: %s (an export stopped before it verified and renamed the release leaves such a directory)", strings.Join(missing, "; "))
+		return
+	}
+	r.Add(true, "finished", "the producer verified the release (%d verification lines) and wrote its report", len(m.Checks))
+}
+
+// describedAlways are the claims of every manifest that no checker proves
+// from the files: the version that wrote it, the missing-value policy
+// (the original shows it only where a used column has a missing value)
+// and the notes (the producer's words, quoted as such in report.md).
+var describedAlways = []string{"version", "missing_values", "notes"}
+
+// bindDescribed names the claims about how a received release was made
+// that the files cannot confirm, or, when the audit record beside the
+// release holds the digest of the manifest its producer wrote
+// (model.ManifestDigest), binds every claim to it: a manifest edited after
+// export fails.
+func (rel *Release) bindDescribed(d Declared, opt Options, r *Report) {
+	m := rel.Manifest
+	var claims, names []string
+	for _, path := range append(append([]string{}, describedAlways...), d.Described...) {
+		if v, ok := claimAt(m, path); ok {
+			claims = append(claims, path+" "+v)
+			names = append(names, path)
+		}
+	}
+	if a := opt.Audit; a != nil && a.ManifestDigest != "" {
+		sum, err := model.ManifestDigest(m)
+		if err != nil || sum != a.ManifestDigest {
+			r.Add(false, "claim manifest", "the audit record beside the release holds the digest of another manifest (%.12s..., this one's is %.12s...): the manifest was edited after export, or the audit record is another release's",
+				a.ManifestDigest, sum)
+			return
+		}
+		r.Add(true, "provenance", "the audit record holds this manifest's digest: every claim in it is its producer's, those the files cannot confirm too (%s)", strings.Join(names, ", "))
+		return
+	}
+	if len(claims) == 0 {
+		return
+	}
+	r.Add(true, "unconfirmed", "the producer's words on how the release was made, which check does not prove from the files (the audit record beside the release binds them): %s", strings.Join(claims, "; "))
+}
+
+// claimAt renders the manifest's value at a described path ("version",
+// "variant", "missing_values", "notes", "parameters.NAME",
+// "details.KEY[.KEY...]"); false when the manifest states none.
+func claimAt(m *model.Manifest, path string) (string, bool) {
+	head, rest, _ := strings.Cut(path, ".")
+	switch head {
+	case "version":
+		return quoted(m.Version)
+	case "variant":
+		return quoted(m.Variant)
+	case "missing_values":
+		return quoted(m.MissingValues)
+	case "notes":
+		if len(m.Notes) == 0 {
+			return "", false
+		}
+		return fmt.Sprintf("(%d, quoted in report.md)", len(m.Notes)), true
+	case "parameters":
+		v, ok := m.Parameters[rest]
+		if !ok {
+			return "", false
+		}
+		return quoted(v)
+	case "details":
+		var v any = m.Details
+		for _, k := range strings.Split(rest, ".") {
+			obj, ok := v.(map[string]any)
+			if !ok {
+				return "", false
+			}
+			if v, ok = obj[k]; !ok {
+				return "", false
+			}
+		}
+		if s, ok := v.(string); ok {
+			return quoted(s)
+		}
+		b, err := json.Marshal(v)
+		return clipText(string(b)), err == nil
+	}
+	return "", false
+}
+
+func quoted(s string) (string, bool) {
+	if s == "" {
+		return "", false
+	}
+	return fmt.Sprintf("%q", clipText(s)), true
 }

@@ -16,8 +16,6 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -317,14 +315,8 @@ func acrossGroups(rl *release, o *verify.Originals, pres []float64) (many int, c
 // readDetails decodes the manifest's details strictly: an unknown field
 // is a claim the checker cannot verify.
 func readDetails(m *model.Manifest, man string) (*details, error) {
-	raw, err := json.Marshal(m.Details)
-	if err != nil {
-		return nil, &model.InputError{File: man, Msg: "details: " + err.Error()}
-	}
 	var d details
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&d); err != nil {
+	if err := verify.DecodeDetails(m, &d); err != nil {
 		return nil, &model.InputError{File: man, Msg: "details are not those of an ambiguity release: " + err.Error()}
 	}
 	return &d, nil

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -52,8 +51,7 @@ type groupFacts struct {
 func checkDetails(rel *verify.Release, h *annotated, weights func(gi int) []int64, gw bool, g groupFacts, opt verify.Options, r *verify.Report) {
 	m := rel.Manifest
 	var d details
-	b, _ := json.Marshal(m.Details)
-	if err := json.Unmarshal(b, &d); err != nil {
+	if err := verify.DecodeDetails(m, &d); err != nil {
 		r.Add(false, "claim details", "the manifest's details do not read: %v", err)
 		return
 	}

@@ -15,7 +15,6 @@
 package check
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -160,8 +159,7 @@ func open(rel *verify.Release, r *verify.Report) (*release, bool, error) {
 	if c.si, err = rel.Table("si.csv"); err != nil {
 		return nil, false, err
 	}
-	b, _ := json.Marshal(c.m.Details)
-	if err := json.Unmarshal(b, &c.det); err != nil {
+	if err := verify.DecodeDetails(c.m, &c.det); err != nil {
 		return nil, false, &model.InputError{File: c.man, Msg: "details: " + err.Error()}
 	}
 	want := []string{"GroupID", "SG"}

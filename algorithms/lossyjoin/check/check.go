@@ -15,8 +15,6 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -147,14 +145,8 @@ func params(m *model.Manifest, r *verify.Report) (int, float64) {
 // readDetails decodes the manifest's details strictly: a field the method
 // does not write is a failure, not ignored.
 func readDetails(rel *verify.Release) (*details, error) {
-	b, err := json.Marshal(rel.Manifest.Details)
-	if err != nil {
-		return nil, err
-	}
 	d := &details{}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(d); err != nil {
+	if err := verify.DecodeDetails(rel.Manifest, d); err != nil {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "details: " + err.Error()}
 	}
 	return d, nil

@@ -11,7 +11,6 @@ package check
 import (
 	"encoding/binary"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -194,12 +193,12 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	m := rel.Manifest
 	man := filepath.Join(rel.Dir, "manifest.json")
 	var d details
-	b, err := json.Marshal(m.Details)
-	if err == nil {
-		err = json.Unmarshal(b, &d)
-	}
-	if err != nil || m.Details == nil {
-		return &model.InputError{File: man, Msg: "details: not the details of a sampling release", Hint: "the manifest's details carry the public knowledge"}
+	if err := verify.DecodeDetails(m, &d); err != nil || m.Details == nil {
+		msg := "not the details of a sampling release"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return &model.InputError{File: man, Msg: "details: " + msg, Hint: "the manifest's details carry the public knowledge"}
 	}
 	t, err := rel.Table(file)
 	if err != nil {

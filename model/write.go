@@ -1,0 +1,581 @@
+package model
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WriteOptions control WriteRelease.
+type WriteOptions struct {
+	// Force replaces an existing release directory (a privlab release
+	// holding only its listed files, or an empty directory).
+	Force bool
+	// Inputs are files that must never be written or removed (the input
+	// table, hierarchy and target files).
+	Inputs []string
+	// Verify re-checks the written files (in the temporary directory) and
+	// returns one line per constraint; an error means a violation.
+	Verify func(dir string) ([]string, error)
+	// AcceptViolations writes the release even when Verify fails; the
+	// manifest then says so.
+	AcceptViolations bool
+	// Audit, when set, is written to AuditPath(dir).
+	Audit *Audit
+	// Context cancels the write (nil: never): it is looked at between
+	// files, every few thousand rows and before the release is put in
+	// place; a cancelled write leaves nothing behind.
+	Context context.Context
+	// Warn is told what the write found and did beside the release: an
+	// earlier release restored or kept after an interrupted replacement,
+	// an audit record put in place (nil: not told).
+	Warn func(msg string)
+}
+
+// ErrExists is returned when the release directory exists and Force is off,
+// or when another export created it while this one ran.
+var ErrExists = errors.New("release directory already exists")
+
+// VerifyError carries the verification lines of a failed check.
+type VerifyError struct {
+	Lines []string
+	Err   error
+}
+
+func (e *VerifyError) Error() string { return "release failed verification: " + e.Err.Error() }
+
+// existsError is the *ParamError for an existing release directory that
+// also matches errors.Is(err, ErrExists).
+type existsError struct{ *ParamError }
+
+func (e *existsError) Unwrap() []error { return []error{e.ParamError, ErrExists} }
+
+// failpoint lets tests stop WriteRelease at a named stage: an error fails
+// the write there (it cleans up as after any failure); errCrash stops it
+// as a killed process would, leaving everything as it is.
+var failpoint = func(stage string) error { return nil }
+
+// errCrash is what a failpoint returns to simulate a crash.
+var errCrash = errors.New("simulated crash")
+
+// ownerPID is the process id written into temporary names (tests use a
+// dead one to leave what a killed export leaves).
+var ownerPID = os.Getpid()
+
+// WriteRelease writes rel into dir atomically: everything goes into a
+// temporary sibling directory, each file is synced and re-read to check its
+// hash, the release is verified, and only then renamed into place with a
+// rename that never replaces (a concurrent export that got there first
+// wins; this one fails with ErrExists). The audit record goes beside it.
+//
+// An existing dir is refused unless opt.Force is set (the error matches
+// errors.Is(err, ErrExists) and errors.As(err, **ParamError)); even with
+// Force only an empty directory or a privlab release that holds nothing
+// but its listed files is replaced. The earlier release stays until the
+// new one is in place (it is moved aside, then removed); what an
+// interrupted replacement leaves is restored or named by the next write to
+// dir (opt.Warn), never removed silently. On any failure nothing is left
+// behind and an existing release is untouched.
+func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error) {
+	abs, err := releaseTarget(dir, rel, opt)
+	if err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", parent, err)
+	}
+	recoverLeftovers(parent, filepath.Base(abs), opt.warn)
+	if err := checkExisting(abs, dir, opt.Force); err != nil {
+		return nil, err
+	}
+	w := &writer{abs: abs, parent: parent, dir: dir, opt: opt}
+	defer w.cleanup()
+	if w.tmp, err = w.temporary(true); err != nil {
+		return nil, fmt.Errorf("create temporary directory beside %s: %w", dir, err)
+	}
+	m, err := w.writeFiles(rel)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.writeAudit(); err != nil {
+		return nil, err
+	}
+	if err := w.commit(); err != nil {
+		return nil, err
+	}
+	return m, w.finish()
+}
+
+func (o WriteOptions) warn(msg string) {
+	if o.Warn != nil {
+		o.Warn(msg)
+	}
+}
+
+func (o WriteOptions) cancelled() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
+}
+
+// releaseTarget validates the output directory and the release's file
+// names, and returns the directory's absolute path.
+func releaseTarget(dir string, rel *Release, opt WriteOptions) (string, error) {
+	if strings.TrimSpace(dir) == "" {
+		return "", &ParamError{Param: "out", Reason: "no output directory given", Hint: "pass --out DIR"}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if filepath.Dir(abs) == abs {
+		return "", &ParamError{Param: "out", Value: dir, Reason: "is a file system root", Hint: "choose a new directory"}
+	}
+	seen := map[string]bool{"manifest.json": true, "report.md": true}
+	for _, f := range rel.Files {
+		if f.Name == "" || f.Name != filepath.Base(f.Name) || f.Name == "." || f.Name == ".." || strings.ContainsAny(f.Name, `/\`) {
+			return "", fmt.Errorf("release file name %q is not a plain file name", f.Name)
+		}
+		if seen[f.Name] {
+			return "", fmt.Errorf("release file name %q is used twice or is reserved", f.Name)
+		}
+		seen[f.Name] = true
+		if f.Rows > 0 && f.Fill == nil {
+			return "", fmt.Errorf("release file %q has %d rows but no Fill function", f.Name, f.Rows)
+		}
+	}
+	for _, in := range opt.Inputs {
+		if in == "" || strings.HasPrefix(in, "dataset:") {
+			continue
+		}
+		ia, err := filepath.Abs(in)
+		if err != nil {
+			continue
+		}
+		if ia == abs || strings.HasPrefix(ia, abs+string(filepath.Separator)) || ia == AuditPath(abs) {
+			return "", &ParamError{Param: "out", Value: dir, Reason: "the release would overwrite or remove the input file " + in,
+				Hint: "choose another output directory"}
+		}
+	}
+	return abs, nil
+}
+
+// checkExisting refuses an existing output directory unless force is set
+// and it may be replaced (Replaceable).
+func checkExisting(abs, dir string, force bool) error {
+	st, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &ParamError{Param: "out", Value: dir, Reason: OpenReason(err)}
+	}
+	if !st.IsDir() {
+		return &ParamError{Param: "out", Value: dir, Reason: "exists and is a file, not a release directory", Hint: "choose another output directory"}
+	}
+	if !force {
+		return &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}}
+	}
+	if why := Replaceable(abs); why != "" {
+		return &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (" + why + "); refusing to replace it, even with --force",
+			Hint: "choose another directory, or move what it holds yourself"}
+	}
+	return nil
+}
+
+// Replaceable says why --force may not replace dir ("" when it may): it
+// must be empty, or a privlab release (its manifest.json reads as one,
+// written by privlab) holding nothing but manifest.json and the regular
+// files its manifest lists.
+func Replaceable(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return OpenReason(err)
+	}
+	if len(entries) == 0 {
+		return ""
+	}
+	m, err := ReadManifest(dir)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return "its manifest.json does not read as a release's: " + ie.Msg
+		}
+		return err.Error()
+	}
+	if m.Tool != "privlab" || m.Method == "" || len(m.Files) == 0 {
+		return "its manifest.json is not one privlab wrote"
+	}
+	listed := map[string]bool{"manifest.json": true}
+	for _, f := range m.Files {
+		listed[f.Name] = true
+	}
+	for _, e := range entries {
+		if !listed[e.Name()] {
+			return fmt.Sprintf("it holds %s, which its manifest does not list", e.Name())
+		}
+		if !e.Type().IsRegular() {
+			return fmt.Sprintf("%s is not a regular file", e.Name())
+		}
+	}
+	return ""
+}
+
+// writer is one WriteRelease under way: its temporary directory and
+// audit record, and the earlier release it moved aside.
+type writer struct {
+	abs, parent, dir string
+	opt              WriteOptions
+	tmp, auditTmp    string
+	audit            *Audit
+	old              string // the earlier release, moved aside
+	placed, crashed  bool
+}
+
+// stage passes a named stage of the write (failpoint) and, until the
+// release is in place, looks at the context (once it is, the write
+// finishes: an interrupt then does not undo a written release).
+func (w *writer) stage(name string) error {
+	if err := failpoint(name); err != nil {
+		w.crashed = errors.Is(err, errCrash)
+		return err
+	}
+	if w.placed {
+		return nil
+	}
+	return w.opt.cancelled()
+}
+
+// sibling names a file beside the release: .NAME.KIND-PID-X.
+func (w *writer) sibling(kind string) string {
+	return filepath.Join(w.parent, fmt.Sprintf(".%s.%s-%d-%s", filepath.Base(w.abs), kind, ownerPID, w.tmpSuffix()))
+}
+
+// tmpSuffix is the random part of the temporary directory's name.
+func (w *writer) tmpSuffix() string {
+	s := filepath.Base(w.tmp)
+	return s[strings.LastIndex(s, "-")+1:]
+}
+
+// temporary makes the temporary directory .NAME.tmp-PID-X (dir true) or
+// its audit record .NAME.tmp-PID-X.audit.json, registered so that
+// AbortWrites can remove it.
+func (w *writer) temporary(dir bool) (string, error) {
+	inflight.Lock()
+	defer inflight.Unlock()
+	if inflight.aborted {
+		return "", context.Canceled
+	}
+	prefix := fmt.Sprintf(".%s.tmp-%d-", filepath.Base(w.abs), ownerPID)
+	var name string
+	if dir {
+		d, err := os.MkdirTemp(w.parent, prefix)
+		if err != nil {
+			return "", err
+		}
+		name = d
+	} else {
+		f, err := os.OpenFile(AuditPath(w.tmp), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return "", err
+		}
+		f.Close()
+		name = f.Name()
+	}
+	inflight.paths[name] = true
+	return name, nil
+}
+
+// cleanup removes what a failed write made (nothing after a simulated
+// crash: a killed process removes nothing).
+func (w *writer) cleanup() {
+	inflight.Lock()
+	defer inflight.Unlock()
+	for _, p := range []string{w.tmp, w.auditTmp} {
+		if p != "" {
+			delete(inflight.paths, p)
+			if !w.crashed && !(p == w.tmp && w.placed) {
+				os.RemoveAll(p)
+			}
+		}
+	}
+}
+
+// writeFiles writes the data files, the manifest, the verification and
+// report.md into the temporary directory and syncs it.
+func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
+	tmp := w.tmp
+	m := rel.Manifest
+	m.Tool, m.Version = "privlab", Version
+	m.Files = []FileEntry{}
+	for _, f := range rel.Files {
+		if err := w.stage("file:" + f.Name); err != nil {
+			return nil, err
+		}
+		sum, err := writeCSV(w.opt.Context, filepath.Join(tmp, f.Name), f)
+		if err != nil {
+			return nil, err
+		}
+		m.Files = append(m.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sum})
+	}
+	if err := checkFinite(&m); err != nil {
+		return nil, err
+	}
+	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+		return nil, err
+	}
+	if err := w.stage("verify"); err != nil {
+		return nil, err
+	}
+	if w.opt.Verify != nil {
+		lines, verr := w.opt.Verify(tmp)
+		m.Checks = lines
+		m.Verified = verr == nil
+		if verr != nil {
+			if !w.opt.AcceptViolations {
+				return nil, &VerifyError{Lines: lines, Err: verr}
+			}
+			m.AcceptedBad = true
+			m.Notes = append(m.Notes, "the release FAILED its own privacy verification and was written because the user accepted the violations")
+		}
+	}
+	if err := w.stage("report"); err != nil {
+		return nil, err
+	}
+	// report.md is listed with its hash like every data file, so that an
+	// edit of the report is caught; it is rendered from the manifest as
+	// verified, then the manifest is written to list it.
+	text := []byte(RenderReport(&m))
+	if err := writeFileSync(filepath.Join(tmp, "report.md"), text); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(text)
+	m.Files = append(m.Files, FileEntry{Name: "report.md", Rows: 0, SHA256: hex.EncodeToString(sum[:])})
+	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+		return nil, err
+	}
+	return &m, syncDir(tmp)
+}
+
+// writeAudit writes the audit record, with the digest of the manifest
+// just written, to a temporary file: a failure to write it stops the
+// export before the release appears.
+func (w *writer) writeAudit() error {
+	if w.opt.Audit == nil {
+		return nil
+	}
+	a := *w.opt.Audit
+	a.Release = w.abs
+	var err error
+	written, err := ReadManifest(w.tmp)
+	if err != nil {
+		return err
+	}
+	if a.ManifestDigest, err = ManifestDigest(written); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(&a, "", "  ")
+	if err != nil {
+		return err
+	}
+	if w.auditTmp, err = w.temporary(false); err != nil {
+		return fmt.Errorf("audit record: %w", err)
+	}
+	if err := writeFileSync(w.auditTmp, append(b, '\n')); err != nil {
+		return fmt.Errorf("audit record: %w", err)
+	}
+	if st, err := os.Stat(AuditPath(w.abs)); err == nil && st.IsDir() {
+		return &ParamError{Param: "out", Value: w.dir, Reason: AuditPath(w.abs) + " is a directory; the audit record cannot be written beside the release"}
+	}
+	w.audit = &a
+	return nil
+}
+
+// commit puts the release in place. An earlier release (Force) and its
+// audit record are moved aside first, so that the new release is never
+// beside the old record; the new directory is renamed without replacing
+// (renameNoReplace), then the audit record. Until the new release is in
+// place a failure puts the earlier one back.
+func (w *writer) commit() error {
+	inflight.Lock()
+	defer inflight.Unlock()
+	if inflight.aborted {
+		return context.Canceled
+	}
+	if err := w.stage("rename"); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(w.abs); err == nil {
+		if !w.opt.Force {
+			return w.notPlaced(fs.ErrExist) // made by another export meanwhile
+		}
+		if err := w.moveAside(); err != nil {
+			return err
+		}
+	}
+	if err := renameNoReplace(w.tmp, w.abs); err != nil {
+		return w.notPlaced(err)
+	}
+	w.placed = true
+	inflight.placed = append(inflight.placed, w.abs)
+	if err := w.stage("placed"); err != nil {
+		return err
+	}
+	if w.auditTmp != "" {
+		if err := os.Rename(w.auditTmp, AuditPath(w.abs)); err != nil {
+			return fmt.Errorf("release written, but the audit record failed: %w", err)
+		}
+		if err := w.stage("audit"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveAside moves the earlier release and its audit record to
+// .NAME.old-PID-X (and .NAME.old-PID-X.audit.json).
+func (w *writer) moveAside() error {
+	if why := Replaceable(w.abs); why != "" {
+		return &ParamError{Param: "out", Value: w.dir, Reason: "changed while the release was written and is no longer a privlab release (" + why + "); refusing to replace it"}
+	}
+	old := w.sibling("old")
+	if err := os.Rename(w.abs, old); err != nil {
+		return fmt.Errorf("move the earlier release aside: %w", err)
+	}
+	w.old = old
+	if err := w.stage("aside"); err != nil {
+		return w.restore(err)
+	}
+	if _, err := os.Lstat(AuditPath(w.abs)); err == nil {
+		if err := os.Rename(AuditPath(w.abs), AuditPath(old)); err != nil {
+			return w.restore(fmt.Errorf("move the earlier audit record aside: %w", err))
+		}
+	}
+	if err := w.stage("aside-audit"); err != nil {
+		return w.restore(err)
+	}
+	return nil
+}
+
+// restore puts the earlier release back after a failure before the new
+// one is in place (not after a simulated crash).
+func (w *writer) restore(cause error) error {
+	if w.crashed || w.old == "" {
+		return cause
+	}
+	if err := renameNoReplace(w.old, w.abs); err != nil {
+		return fmt.Errorf("%w; the earlier release is kept at %s", cause, w.old)
+	}
+	if _, err := os.Lstat(AuditPath(w.old)); err == nil {
+		os.Rename(AuditPath(w.old), AuditPath(w.abs))
+	}
+	w.old = ""
+	return cause
+}
+
+// notPlaced explains a failed rename into place, the earlier release
+// restored where it can be.
+func (w *writer) notPlaced(err error) error {
+	if errors.Is(err, fs.ErrExist) {
+		err = &existsError{&ParamError{Param: "out", Value: w.dir, Reason: "was created by another export while this one ran; this release is not written",
+			Hint: "export to another directory, or pass --force to replace the other one"}}
+	} else {
+		err = fmt.Errorf("rename the release into place: %w", err)
+	}
+	return w.restore(err)
+}
+
+// finish removes the earlier release once the new one and its audit
+// record are in place (renamed to .NAME.del-PID-X first, so that a
+// removal cut short leaves no directory that looks like a release), and
+// syncs the parent directory.
+func (w *writer) finish() error {
+	if w.old != "" {
+		del := w.sibling("del")
+		if err := os.Rename(w.old, del); err == nil {
+			if err := w.stage("delete-audit"); err != nil {
+				return err
+			}
+			os.Remove(AuditPath(w.old))
+			if err := w.stage("delete"); err != nil {
+				return err
+			}
+			os.RemoveAll(del)
+		} else {
+			w.opt.warn(fmt.Sprintf("the earlier release replaced by %s is kept at %s: it could not be removed (%v)", w.dir, w.old, err))
+		}
+	}
+	if err := syncDir(w.parent); err != nil {
+		return fmt.Errorf("release written, but %w", err)
+	}
+	return nil
+}
+
+// writeCSV writes one table, syncs it, and re-reads it to check the hash;
+// ctx (may be nil) is looked at every few thousand rows.
+func writeCSV(ctx context.Context, path string, f ReleaseFile) (string, error) {
+	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(out, h), 1<<16)
+	if err := writeRows(ctx, bw, f); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := bw.Flush(); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	got, err := FileSHA256(path)
+	if err != nil {
+		return "", err
+	}
+	if got != sum {
+		return "", fmt.Errorf("%s: re-read hash %s differs from written %s", path, got, sum)
+	}
+	return sum, nil
+}
+
+// writeRows is ReleaseFile.WriteCSV, cancellable.
+func writeRows(ctx context.Context, out io.Writer, f ReleaseFile) error {
+	w := csv.NewWriter(out)
+	if err := w.Write(f.Header); err != nil {
+		return err
+	}
+	rec := make([]string, len(f.Header))
+	for i := 0; i < f.Rows; i++ {
+		if ctx != nil && i%4096 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		f.Fill(i, rec)
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}

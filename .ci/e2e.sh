@@ -214,7 +214,7 @@ mkdir -p data proj elsewhere
 ./privlab gen census --out data/census.csv >/dev/null
 tmux -S "$sock" kill-server >/dev/null 2>&1 || true
 tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "TERM=xterm-256color ./privlab data/census.csv --qi age,sex,education --sa occupation 2>stderr5.txt; echo exited \$? >> stderr5.txt"
-wait_for "groups │"
+wait_re "groups? │"
 keys C-s
 wait_for "Save the whole configuration"
 keys C-u
@@ -234,7 +234,7 @@ grep -q '"input": "../data/census.csv"' proj/copy.json
 tmux -S "$sock" kill-server >/dev/null 2>&1 || true
 tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "cd elsewhere && TERM=xterm-256color ../privlab ../proj/project.json 2>../stderr6.txt; echo exited \$? >> ../stderr6.txt"
 wait_for "../data/census.csv (10,000 rows)"
-wait_for "groups │"
+wait_re "groups? │"
 keys q
 sleep 0.5
 if grep -q "goroutine\|panic" stderr*.txt 2>/dev/null; then

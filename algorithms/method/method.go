@@ -377,7 +377,9 @@ type Result struct {
 	Warnings []string
 	// Release builds the publishable files with the given seed (rows are
 	// shuffled with it) and the audit row map (per file, the input row of
-	// each published row where rows stand for records).
+	// each published row where rows stand for records). Rows are rows of
+	// Input.Table; the slices stay the method's (the files' Fill may read
+	// them), so a caller translating them copies them first.
 	Release func(seed uint64) (*model.Release, map[string][]int, error)
 	// Answerer answers queries on the (unexported) release.
 	Answerer Answerer

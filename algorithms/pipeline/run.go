@@ -171,17 +171,24 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	// Row maps refer to rows of the prepared table; translate them to
-	// rows of the input. A negative entry stands for no input row (e.g. a
-	// public-table tuple: -1-j is its row j) and is kept as it is.
+	// rows of the input, into new slices: a method's files may read the
+	// very slices it returned (method.Result.Release), so rewriting them
+	// in place made the files index the prepared table with input rows.
+	// A negative entry stands for no input row (e.g. a public-table
+	// tuple: -1-j is its row j) and is kept as it is.
 	if p.InputRow != nil {
+		translated := make(map[string][]int, len(rowMap))
 		for name, rows := range rowMap {
+			out := make([]int, len(rows))
 			for i, r := range rows {
+				out[i] = r
 				if r >= 0 {
-					rows[i] = p.InputRow[r]
+					out[i] = p.InputRow[r]
 				}
 			}
-			rowMap[name] = rows
+			translated[name] = out
 		}
+		rowMap = translated
 	}
 	// Rows dropped for missing values were not published.
 	rel.Manifest.RowsIn = p.Source.Rows

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -139,14 +140,19 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	join := make([]float64, rl.groups)
 	distinct := make([]float64, rl.groups)
 	worstP, worstA, badDiv := -1, -1, 0
+	holdsP, holdsA := true, true
 	for gi := 0; gi < rl.groups; gi++ {
-		j := 1.0
+		j := big.NewInt(1)
 		for _, at := range rl.at {
-			j *= float64(at.count[gi])
+			j.Mul(j, big.NewInt(int64(at.count[gi])))
 		}
-		join[gi] = j
-		pres[gi] = float64(rl.size[gi]) / j
+		join[gi], _ = new(big.Float).SetInt(j).Float64()
+		pres[gi] = float64(rl.size[gi]) / join[gi]
 		assoc[gi] = float64(rl.maxF[gi]) / float64(rl.size[gi])
+		// Exactly, on the counts: |G| <= alpha x prod_i |G_ATi| and c <=
+		// beta x |G|, alpha and beta the decimals the manifest states.
+		holdsP = holdsP && alpha.AllowsBig(big.NewInt(int64(rl.size[gi])), j)
+		holdsA = holdsA && beta.Allows(rl.maxF[gi], rl.size[gi])
 		distinct[gi] = float64(rl.st.count[gi])
 		if worstP < 0 || pres[gi] > pres[worstP] {
 			worstP = gi
@@ -159,7 +165,6 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		}
 	}
 	maxP, maxA := pres[worstP], assoc[worstA]
-	holdsP, holdsA := maxP <= alpha+1e-9, maxA <= beta+1e-9
 	r.Add(holdsP, "alpha-presence", "every record a group covers has Pr(t in T) = |G| / prod_i |G_ATi| <= alpha = %s (Theorem 5.1; max %.4g in group %d)",
 		m.Parameters["alpha"], maxP, rl.ids[worstP])
 	r.Add(holdsA, "beta-association", "every sensitive value has Pr((t,s) in T | t in T) = c / |G| <= beta = %s (Theorem 5.2; max %.4g in group %d)",
@@ -330,18 +335,17 @@ func readDetails(m *model.Manifest, man string) (*details, error) {
 	return &d, nil
 }
 
-func param(m *model.Manifest, name string) (float64, bool) {
-	x, err := strconv.ParseFloat(strings.TrimSpace(m.Parameters[name]), 64)
-	return x, err == nil && x > 0 && x <= 1
+// param reads a probability bound of the manifest exactly (the decimal
+// it states, not the float64 nearest it): it must lie in (0,1].
+func param(m *model.Manifest, name string) (model.Bound, bool) {
+	x, ok := model.ParseBound(m.Parameters[name])
+	r := x.Rat()
+	return x, ok && r.Sign() > 0 && r.Cmp(big.NewRat(1, 1)) <= 0
 }
 
-// ceilInv is the least g with 1/g <= beta.
-func ceilInv(beta float64) int {
-	g := 1
-	for 1/float64(g) > beta {
-		g++
-	}
-	return g
+// ceilInv is the least g with 1/g <= beta, exactly.
+func ceilInv(beta model.Bound) int {
+	return max(beta.MinSize(1), 1)
 }
 
 func summary(x []float64) (lo, mean, hi float64) {

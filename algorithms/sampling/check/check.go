@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
@@ -149,6 +150,21 @@ func readTree(a attribute) (*tree, error) {
 	return t, nil
 }
 
+// exactDistortion is Definition 10's distortion of a record generalized
+// to nodes, as an exact rational: (1/d) sum_i (H_i - level_i) / H_i.
+func exactDistortion(trees []*tree, nodes []int) *big.Rat {
+	sum := new(big.Rat)
+	for i, x := range nodes {
+		if h := trees[i].height; h > 0 {
+			sum.Add(sum, big.NewRat(int64(h-trees[i].depth[x]), int64(h)))
+		}
+	}
+	if len(nodes) == 0 {
+		return sum
+	}
+	return sum.Quo(sum, big.NewRat(int64(len(nodes)), 1))
+}
+
 // term is 1 - level/max level (Definition 10; root at level 0).
 func (t *tree) term(x int) float64 {
 	if t.height == 0 {
@@ -182,8 +198,10 @@ func expected(p float64, n int) float64 {
 	return -math.Expm1(float64(n) * math.Log1p(-p))
 }
 
-// tolerance absorbs floating-point noise in Eq. 3 and the distortion
-// bound; toleranceText is how the check lines state it.
+// tolerance absorbs floating-point noise in Eq. 3, whose expected
+// confidence 1 - (1 - Pr(t))^n is computed in float64 (as the method
+// computes it); toleranceText is how the check lines state it. The
+// distortion bound and the sample's size are exact.
 const (
 	tolerance     = 1e-9
 	toleranceText = "1e-9"
@@ -236,9 +254,12 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		return &model.InputError{File: man, Msg: fmt.Sprintf("sensitive_marginals sum to %v > 1", saSum)}
 	}
 
-	// Parameters that bound the data.
+	// Parameters that bound the data, as floats (Eq. 3) and exactly (the
+	// sample's size and delta').
 	beta, okB := param(m, "sampling-rate")
 	delta, okD := param(m, "max-distortion")
+	betaB, _ := model.ParseBound(m.Parameters["sampling-rate"])
+	deltaB, _ := model.ParseBound(m.Parameters["max-distortion"])
 	r.Add(okB && beta > 0 && beta <= 1 && okD && delta >= 0 && delta <= 1, "parameters",
 		"sampling-rate %s in (0,1] and max-distortion %s in [0,1]", m.Parameters["sampling-rate"], m.Parameters["max-distortion"])
 	r.Claim("details.sampling_rate", d.SamplingRate, beta)
@@ -312,7 +333,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		dist := terms / float64(d1)
 		maxDist = math.Max(maxDist, dist)
 		sumDist += dist * float64(g.size)
-		if dist > delta+tolerance {
+		if !deltaB.AllowsRat(exactDistortion(trees, g.nodes)) {
 			over += g.size
 		}
 		for s, c := range g.sa {
@@ -345,13 +366,13 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	} else {
 		r.Add(false, "Eq. 3", "%d published records have observed > expected confidence by more than %s; worst margin %.4g at %s", violating, toleranceText, worstMargin, worstAt)
 	}
-	r.Add(over == 0, "distortion", "every record's distortion is at most delta' = %s within %s (max %.4f; %d records over)",
-		m.Parameters["max-distortion"], toleranceText, maxDist, over)
+	r.Add(over == 0, "distortion", "every record's distortion is at most delta' = %s, exactly (max %.4f; %d records over)",
+		m.Parameters["max-distortion"], maxDist, over)
 
 	// Counts of Algorithm 1.
 	dropped := m.RowsIn - d.RowsConsidered
 	okCounts := d.RowsPublished == n && d.RowsConsidered >= 0 && dropped >= 0 &&
-		d.RowsSampled == int(math.Floor(beta*float64(d.RowsConsidered)+1e-9)) &&
+		d.RowsSampled == betaB.Floor(max(d.RowsConsidered, 0)) &&
 		d.RowsUnsampled == d.RowsConsidered-d.RowsSampled &&
 		d.RowsSuppressed+d.RowsPublished == d.RowsSampled && d.RowsSuppressed >= 0 &&
 		m.Suppressed-d.RowsSuppressed == dropped

@@ -532,6 +532,8 @@ func sameLevels(a, b map[string]int) bool {
 // sensitive value, in shuffled order, and that each published value is at
 // least the minimum generalization's levels above the record's own value
 // (mg: levels per QI; Sattar et al., Section 4 and Algorithm 1, step 3).
+// Without the audit record a maximum flow decides whether such an
+// assignment exists (faithfulByFlow); the row order is then not tested.
 func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tree, mg map[string]int, opt verify.Options, r *verify.Report) error {
 	o, err := verify.NewOriginals(opt.Original, m)
 	if err != nil {
@@ -584,7 +586,9 @@ func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tre
 		rows = opt.Audit.RowMap[file]
 	}
 	if len(rows) == 0 && t.Rows > 0 {
-		r.Add(false, "pinning", "undetermined: sampling publishes some records, so the files do not say which original row is which; check with the audit record written beside the release")
+		// Which original row is which only the audit record says; without
+		// it a maximum flow decides whether any faithful assignment exists.
+		faithfulByFlow(m, t, trees, mg, o, eligible, r)
 		return nil
 	}
 	seen := map[int]bool{}

@@ -23,7 +23,7 @@ var env = pipeline.Env{Datasets: datasets.Catalog{}}
 
 // export runs the project and writes its release to a temporary
 // directory; it returns the release directory and the prepared run.
-func export(t *testing.T, p pipeline.Project) (string, *pipeline.Prepared) {
+func export(t testing.TB, p pipeline.Project) (string, *pipeline.Prepared) {
 	t.Helper()
 	p = env.WithDefaults(p)
 	src, err := env.LoadTable(p)

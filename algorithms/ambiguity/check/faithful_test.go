@@ -222,3 +222,26 @@ func lineRan(rep *verify.Report, name string) bool {
 	}
 	return false
 }
+
+// BenchmarkCheckOriginal times check --original on census releases of
+// 100,000 and 1,000,000 rows, with the audit record and without it (the
+// flows of membersByFlow). The release is made outside the timer.
+func BenchmarkCheckOriginal(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		dir, prep := export(b, censusProject(n))
+		a, err := model.ReadAudit(model.AuditPath(dir))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, audit := range []*model.Audit{a, nil} {
+			b.Run(fmt.Sprintf("rows=%d/audit=%v", n, audit != nil), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					rep, err := catalog.Check(dir, verify.Options{Original: prep.Source, Audit: audit})
+					if err != nil || !rep.OK() {
+						b.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
+					}
+				}
+			})
+		}
+	}
+}

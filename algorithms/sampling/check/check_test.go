@@ -22,7 +22,7 @@ var env = pipeline.Env{Datasets: datasets.Catalog{}}
 
 // release exports the census example (3,000 rows) and returns the
 // release directory and the original table.
-func release(t *testing.T, params model.Values) (string, *model.Table) {
+func release(t testing.TB, params model.Values) (string, *model.Table) {
 	t.Helper()
 	p := pipeline.Project{Input: "dataset:census", Rows: 3000, Method: "sampling",
 		Roles:  model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"},
@@ -35,7 +35,7 @@ func release(t *testing.T, params model.Values) (string, *model.Table) {
 
 // releaseOf runs and exports a project and returns the release directory
 // and the original table.
-func releaseOf(t *testing.T, p pipeline.Project) (string, *model.Table) {
+func releaseOf(t testing.TB, p pipeline.Project) (string, *model.Table) {
 	t.Helper()
 	src, err := env.LoadTable(env.WithDefaults(p))
 	if err != nil {

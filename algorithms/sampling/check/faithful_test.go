@@ -2,12 +2,14 @@ package check_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
@@ -125,4 +127,31 @@ func (c *coverage) unfaithfulSwap(recs [][]string) (int, int) {
 		}
 	}
 	return -1, -1
+}
+
+// BenchmarkCheckOriginal times check --original on census releases of
+// 100,000 and 1,000,000 rows, with the audit record and without it (the
+// maximum flow of faithfulByFlow). The release is made outside the
+// timer.
+func BenchmarkCheckOriginal(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		p := pipeline.Project{Input: "dataset:census", Rows: n, Method: "sampling",
+			Roles:  model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"},
+			Params: model.Values{"sampling-rate": "0.9", "max-distortion": "0.6", "seed": "3"}}
+		dir, orig := releaseOf(b, p)
+		a, err := model.ReadAudit(model.AuditPath(dir))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, audit := range []*model.Audit{a, nil} {
+			b.Run(fmt.Sprintf("rows=%d/audit=%v", n, audit != nil), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					rep, err := catalog.Check(dir, verify.Options{Original: orig, Audit: audit})
+					if err != nil || !rep.OK() {
+						b.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
+					}
+				}
+			})
+		}
+	}
 }

@@ -508,58 +508,110 @@ func checkOriginal(rel *verify.Release, rl *release, o *verify.Originals, opt ve
 // values the table lacks, the sensitive values and frequencies that
 // differ (st.csv), and the table's values no member has (auxiliary
 // tables); with shuffle, it tests the row order against the input's.
+// A member's value is looked up among its group's few table rows.
 func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Originals, rl *release, shuffle bool, r *verify.Report) (uncovered, freqOff int, fabricated []value) {
 	col := o.SA
 	if !isST {
 		col = o.QIs[ti]
 	}
-	codes := make(map[string]uint32, len(tb.value.Dict))
-	for code, v := range tb.value.Dict {
-		codes[v] = uint32(code)
+	code := tableCodes(tb, col, o)
+	// The table's rows, group by group.
+	// (A row of a GroupID st.csv lacks, group -1, failed above: it is in
+	// no group and so no member's.)
+	start := make([]int, rl.groups+1)
+	for row := 0; row < tb.t.Rows; row++ {
+		if g := tb.group[row]; g >= 0 {
+			start[g+1]++
+		}
 	}
-	// first[key] is the smallest input row behind a table row: the row's
-	// position in the input, for the shuffle check.
-	first := make(map[uint64]int, tb.t.Rows)
-	count := make(map[uint64]int, tb.t.Rows)
+	for g := 0; g < rl.groups; g++ {
+		start[g+1] += start[g]
+	}
+	byGroup, next := make([]int, tb.t.Rows), append([]int(nil), start[:rl.groups]...)
+	for row := 0; row < tb.t.Rows; row++ {
+		if g := tb.group[row]; g >= 0 {
+			byGroup[next[g]] = row
+			next[g]++
+		}
+	}
+	// first[row] is the smallest input row behind a table row (its
+	// position in the input, for the shuffle check), count[row] its members.
+	first, count := make([]int, tb.t.Rows), make([]int, tb.t.Rows)
+	for i := range first {
+		first[i] = -1
+	}
+	lacking := map[uint64]bool{} // group<<32 | code of member values the table lacks
 	for gi, rows := range members {
 		for _, row := range rows {
-			text, _ := o.Text(col, row)
-			code, ok := codes[text]
-			if !ok {
+			c := code(row)
+			if c < 0 {
 				uncovered++
 				continue
 			}
-			key := uint64(gi)<<32 | uint64(code)
-			if f, ok := first[key]; !ok || row < f {
-				first[key] = row
+			j := -1
+			for _, k := range byGroup[start[gi]:start[gi+1]] {
+				if int32(tb.value.Codes[k]) == c {
+					j = k
+				}
 			}
-			count[key]++
+			if j < 0 {
+				lacking[uint64(gi)<<32|uint64(c)] = true
+				continue
+			}
+			if first[j] < 0 || row < first[j] {
+				first[j] = row
+			}
+			count[j]++
 		}
 	}
-	pinned := make([]int, tb.t.Rows)
+	uncovered += len(lacking)
 	for row := 0; row < tb.t.Rows; row++ {
-		key := uint64(tb.group[row])<<32 | uint64(tb.value.Codes[row])
-		f, ok := first[key]
-		if !ok {
+		switch {
+		case first[row] < 0:
 			fabricated = append(fabricated, value{ti, tb.group[row], tb.value.Codes[row]})
-			continue
-		}
-		pinned[row] = f
-		if isST && count[key] != rl.freq[row] {
+		case isST && count[row] != rl.freq[row]:
 			freqOff++
 		}
-		delete(first, key)
 	}
-	// first now holds the member values the table lacks.
-	uncovered += len(first)
 	if shuffle && len(fabricated) == 0 {
-		verify.Shuffled(tb.file, pinned, rl.groups, r)
+		verify.Shuffled(tb.file, first, rl.groups, r)
 	}
 	if isST {
 		// In st.csv a value missing or extra is a frequency that differs.
 		freqOff, uncovered, fabricated = freqOff+uncovered+len(fabricated), 0, nil
 	}
 	return uncovered, freqOff, fabricated
+}
+
+// tableCodes maps an original row's value of col to the code of the
+// table's value column (-1: the table has no such value), looking each
+// distinct value up once.
+func tableCodes(tb *table, col *model.Column, o *verify.Originals) func(row int) int32 {
+	codes := make(map[string]int32, len(tb.value.Dict))
+	for c, v := range tb.value.Dict {
+		codes[v] = int32(c)
+	}
+	lookup := func(row int) int32 {
+		text, _ := o.Text(col, row)
+		if c, ok := codes[text]; ok {
+			return c
+		}
+		return -1
+	}
+	byCode := make([]int32, len(col.Dict))
+	for i := range byCode {
+		byCode[i] = -2 // not looked up yet
+	}
+	return func(row int) int32 {
+		oc := col.Codes[row]
+		if oc == model.Missing {
+			return lookup(row)
+		}
+		if byCode[oc] == -2 {
+			byCode[oc] = lookup(row)
+		}
+		return byCode[oc]
+	}
 }
 
 // fabricatedLine adds the line that every published value is a value of
@@ -589,15 +641,15 @@ func membersFromAudit(rl *release, o *verify.Originals, audit *model.Audit, publ
 		return nil, false
 	}
 	members := make([][]int, rl.groups)
-	used := make(map[int]bool, len(rows))
+	used := make([]bool, o.Table.Rows)
 	off := 0
 	for gi := 0; gi < rl.groups; gi++ {
 		members[gi] = rows[off : off+rl.size[gi]]
 		off += rl.size[gi]
 		for _, row := range members[gi] {
 			ok := row >= 0 && row < o.Table.Rows && !used[row]
-			if ok {
-				_, ok = o.Key(o.QIs, row)
+			for i := 0; ok && i < len(o.QIs); i++ {
+				_, ok = o.Text(o.QIs[i], row)
 			}
 			if !ok {
 				r.Add(false, "audit", "the audit record's group map does not fit this original: row %d is not a published record, or listed twice", row)

@@ -314,7 +314,7 @@ func impossible(rl *release, b *boxes, fabricated []value) int {
 	}
 	n := 0
 	for _, v := range fabricated {
-		if !b.held(v, sas[v.group]) {
+		if v.group < 0 || !b.held(v, sas[v.group]) {
 			n++
 		}
 	}

@@ -19,8 +19,8 @@ type matcher struct {
 	group []int32 // per row of this value: its group
 	need  []int   // per row: records it still lacks
 	took  [][]int32
-	spare []int             // per tuple: records not placed
-	held  map[int32][]int32 // per tuple: the rows holding one of its records (repeated per record)
+	spare []int     // per tuple: records not placed
+	held  [][]int32 // per tuple: the rows holding one of its records (repeated per record)
 	// Levels of the current phase (valid where the stamp is the phase).
 	phase          int32
 	levX, levT     []int32
@@ -29,7 +29,7 @@ type matcher struct {
 }
 
 func newMatcher(b *boxes, sa uint32, rows []int, rl *release, spare []int) *matcher {
-	m := &matcher{b: b, sa: sa, spare: spare, held: map[int32][]int32{}}
+	m := &matcher{b: b, sa: sa, spare: spare, held: make([][]int32, len(b.ts.codes))}
 	for _, row := range rows {
 		m.group = append(m.group, rl.st.group[row])
 		m.need = append(m.need, rl.freq[row])
@@ -213,15 +213,10 @@ func membersByFlow(rl *release, o *verify.Originals) ([][]int, int, *boxes) {
 	return members, placed, b
 }
 
-// freeChoice is the number of covering tuples above which a row takes
-// the first with a record to spare.
-const freeChoice = 64
-
 // greedy is the start of the flows: the st.csv rows with the fewest
 // covering tuples first, each takes records of the covered tuple with
 // some to spare on which the rows' demand presses least (per record of
-// the tuple; a row with more than freeChoice tuples takes the first). It
-// returns each row's tuples.
+// the tuple). It returns each row's tuples.
 func greedy(rl *release, b *boxes, spare []int) [][]int32 {
 	n := rl.st.t.Rows
 	cands := make([]int, n)
@@ -247,8 +242,7 @@ func greedy(rl *release, b *boxes, spare []int) [][]int32 {
 				if spare[t] > 0 && (best < 0 || press[t] < press[best]) {
 					best = t
 				}
-				// A row with many tuples to choose from takes the first.
-				return best < 0 || cands[row] <= freeChoice
+				return true
 			})
 			if best < 0 {
 				break

@@ -1259,60 +1259,10 @@ func genOriginal(m *model.Manifest, gen *model.Table, doms map[string]*domain, c
 		}
 		return nil
 	}
-	// Without the audit record: a maximum matching of published rows onto
-	// original records they cover, by distinct (labels, value) and
-	// (values, value) combinations; only when it stays small.
-	type group struct {
-		row   int // a representative row
-		count int
-	}
-	pub := map[string]*group{}
-	var pubKeys []string
-	for row := 0; row < gen.Rows; row++ {
-		key := verify.PublishedKey(gen.Columns, row)
-		if g, ok := pub[key]; ok {
-			g.count++
-			continue
-		}
-		pub[key] = &group{row: row, count: 1}
-		pubKeys = append(pubKeys, key)
-	}
-	// Original records by QI values and sensitive value.
-	origRows := map[string][]int{}
-	for key, rs := range o.ByKey {
-		for _, x := range rs {
-			v, _ := o.Text(o.SA, x)
-			origRows[key+v] = append(origRows[key+v], x)
-		}
-	}
-	origKeys := make([]string, 0, len(origRows))
-	for key := range origRows {
-		origKeys = append(origKeys, key)
-	}
-	sort.Strings(origKeys)
-	if len(pubKeys)*len(origKeys) > 4_000_000 {
-		r.Add(false, "generalization", "undetermined: %d x %d combinations are too many to match without the audit record written beside the release", len(pubKeys), len(origKeys))
-		return nil
-	}
-	f := verify.NewFlow()
-	src, sink := f.Node(), f.Node()
-	origNode := map[string]int{}
-	for _, key := range origKeys {
-		n := f.Node()
-		origNode[key] = n
-		f.Edge(n, sink, len(origRows[key]))
-	}
-	for _, key := range pubKeys {
-		g := pub[key]
-		n := f.Node()
-		f.Edge(src, n, g.count)
-		for _, ok := range origKeys {
-			if covered(g.row, origRows[ok][0]) {
-				f.Edge(n, origNode[ok], g.count)
-			}
-		}
-	}
-	matched := f.MaxFlow(src, sink)
-	r.Add(matched == gen.Rows, "generalization", "%d of %d rows of generalized.csv match distinct original records whose values their labels cover", matched, gen.Rows)
+	// Without the audit record: a maximum flow over distinct combinations
+	// (genMatched) decides whether the rows can go to distinct records.
+	matched, pubN, origN := genMatched(m, gen, doms, o)
+	r.Add(matched == gen.Rows, "generalization", "%d of %d rows of generalized.csv match distinct original records whose values their labels cover, with their sensitive value (maximum flow over %d published and %d original combinations, without the audit record, which alone says which row is which)",
+		matched, gen.Rows, pubN, origN)
 	return nil
 }

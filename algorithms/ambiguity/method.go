@@ -117,7 +117,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	alpha, beta := values.Float("alpha"), values.Float("beta")
+	alpha, beta := values.Bound("alpha"), values.Bound("beta")
 	r := &run{in: in, values: values, g: ceilInv(beta)}
 	if err := r.resolve(); err != nil {
 		return nil, err
@@ -248,7 +248,7 @@ func (r *run) codes() *codes {
 // needs ceil(1/beta) distinct sensitive values, and a group of h records
 // with distinct sensitive values has presence at least h / prod_i min(h,
 // d_i), d_i being the distinct values of QI_i.
-func feasible(c *codes, alpha, beta float64, r *run) error {
+func feasible(c *codes, alpha, beta model.Bound, r *run) error {
 	seenSA := make([]bool, c.saDom)
 	seen := make([][]bool, c.k)
 	for i := range seen {
@@ -278,19 +278,20 @@ func feasible(c *codes, alpha, beta float64, r *run) error {
 	}
 	// lowest is the least presence a group of h records with distinct
 	// sensitive values can have.
-	lowest := func(h int) float64 {
-		j := 1.0
+	lowestJoin := func(h int) joinSize {
+		j := oneJoin()
 		for _, di := range d {
-			j *= float64(min(h, di))
+			j = j.times(min(h, di))
 		}
-		return float64(h) / j
+		return j
 	}
+	lowest := func(h int) float64 { return float64(h) / lowestJoin(h).float() }
 	best, bestH := math.Inf(1), r.g
 	for h := r.g; h <= ds; h++ {
 		if p := lowest(h); p < best {
 			best, bestH = p, h
 		}
-		if best <= alpha {
+		if lowestJoin(h).within(alpha, h) {
 			return nil
 		}
 	}
@@ -405,9 +406,10 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		rank[i] = ranks(col)
 	}
 	maxP, maxA, minDistinct := 0.0, 0.0, math.MaxInt
+	presentOK, associatedOK := true, true // exactly, group by group
 	buf := make([]uint32, 0, 64)
 	for gi, grp := range r.groups {
-		g := method.Group{ID: r.ids[gi], Rows: grp, QI: r.qiSummary(gi, rank, buf), Figures: figs[gi]}
+		g := method.Group{ID: r.ids[gi], Rows: grp, QI: r.qiSummary(gi, rank, buf), Figures: figs[gi], Exact: s.exact(gi)}
 		if leafPos != nil {
 			pos := make([]int32, len(grp))
 			for j, row := range grp {
@@ -416,6 +418,8 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 			g.SAHist = release.HistBins(len(r.in.Hierarchies[r.in.Roles.SA].Leaves), pos, 8)
 		}
 		g.Judge(spec, values)
+		presentOK = presentOK && !g.Breaks(spec, FigPresence, values)
+		associatedOK = associatedOK && !g.Breaks(spec, FigAssociation, values)
 		res.Groups = append(res.Groups, g)
 		res.Published += s.size[gi]
 		maxP = math.Max(maxP, figs[gi][FigPresence])
@@ -423,11 +427,10 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		minDistinct = min(minDistinct, int(s.st.count[gi]))
 	}
 	res.Suppressed = r.stats.Suppressed
-	fp, fa := spec.Figures[FigPresence], spec.Figures[FigAssociation]
 	avg := float64(res.Published) / float64(len(r.groups))
 	res.Summary = []model.Figure{
-		{Name: worstPresence, Short: "Pr(t∈T)", Value: maxP, Limit: values["alpha"], OK: !fp.Violated(maxP, values)},
-		{Name: worstAssociation, Short: "assoc", Value: maxA, Limit: values["beta"], OK: !fa.Violated(maxA, values)},
+		{Name: worstPresence, Short: "Pr(t∈T)", Value: maxP, Limit: values["alpha"], OK: presentOK},
+		{Name: worstAssociation, Short: "assoc", Value: maxA, Limit: values["beta"], OK: associatedOK},
 		{Name: "groups", Value: float64(len(r.groups)), OK: true},
 		{Name: utilityName, Value: avg, OK: true},
 		{Name: "min distinct sensitive values (Theorem 7.2: >= ceil(1/beta))", Value: float64(minDistinct), OK: minDistinct >= r.g},

@@ -220,7 +220,11 @@ func (p *tourPane) view(w, h int) string {
 	for len(shown) < p.room {
 		shown = append(shown, "")
 	}
-	rule := s.Muted.Render(fit("── live preview: "+setupText(tr.tour, step.Setup)+" "+strings.Repeat("─", w), w))
+	rule := "── live preview: " + setupText(tr.tour, step.Setup) + " "
+	if n := w - lenCells(rule); n > 0 {
+		rule += strings.Repeat("─", n)
+	}
+	rule = s.Muted.Render(fit(rule, w))
 	return strings.Join(append(append([]string{head, cite}, shown...), rule, p.preview.view(w, previewH)), "\n")
 }
 

@@ -495,7 +495,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			a.dialog = newDatasetDialog(st)
 			return nil
 		})
-	case key.Matches(msg, k.Tours) && st.ReceivedDir == "":
+	case key.Matches(msg, k.Tours):
 		a.dialog = newTourDialog(st)
 		return nil
 	}

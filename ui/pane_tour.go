@@ -136,7 +136,7 @@ func (p *tourPane) shortHelp() []key.Binding {
 func (p *tourPane) fullHelp() []key.Binding {
 	k := p.st.Keys
 	return []key.Binding{k.NextStep, k.PrevStep, k.Up, k.Down, k.PageUp, k.PageDown,
-		described(k.Back, "esc", "leave the tour (the settings stay)")}
+		described(k.Enter, "enter", "back to the step's settings"), described(k.Back, "esc", "leave the tour (the settings stay)")}
 }
 
 func (p *tourPane) update(msg tea.Msg) tea.Cmd {
@@ -165,6 +165,8 @@ func (p *tourPane) update(msg tea.Msg) tea.Cmd {
 			step = max(1, p.room-1)
 		}
 		p.offset = max(0, p.offset-step)
+	case key.Matches(km, k.Enter):
+		st.ShowStep(tr.cur)
 	case key.Matches(km, k.Back):
 		st.Tour = nil
 		return func() tea.Msg { return showPaneMsg{pane: panePreview} }
@@ -221,6 +223,9 @@ func (p *tourPane) view(w, h int) string {
 		shown = append(shown, "")
 	}
 	rule := "── live preview: " + setupText(tr.tour, step.Setup) + " "
+	if !sameRun(st.projectOf(tr.tour, step.Setup), st.Project) {
+		rule = "── live preview of your settings (enter: the step's) "
+	}
 	if n := w - lenCells(rule); n > 0 {
 		rule += strings.Repeat("─", n)
 	}

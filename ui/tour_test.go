@@ -61,6 +61,18 @@ func TestTourStepsLoadTheirSetups(t *testing.T) {
 	if a.st.Tour.cur != 0 || a.st.Project.Input != "dataset:kja-fig3" || a.st.Project.Public != "" {
 		t.Fatalf("back at step 1: %+v", a.st.Project)
 	}
+	// Settings changed elsewhere are the preview's until enter brings
+	// back the step's; the rule above the preview says whose they are.
+	a.st.SetParam("k", "4")
+	settle(t, a, a.schedule())
+	if !strings.Contains(a.View(), "live preview of your settings") {
+		t.Fatal("the tour does not say the preview shows other settings than the step's")
+	}
+	press(t, a, "enter")
+	settle(t, a, a.schedule())
+	if a.st.Project.Params["k"] != "3" || !strings.Contains(a.View(), "live preview: kja-fig3 · kja/mondrian") {
+		t.Fatalf("enter: k = %s", a.st.Project.Params["k"])
+	}
 	press(t, a, "esc")
 	if a.st.Tour != nil || a.active != panePreview || a.st.Project.Input != "dataset:kja-fig3" {
 		t.Fatalf("esc: tour %v, pane %d, input %s", a.st.Tour, a.active, a.st.Project.Input)

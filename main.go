@@ -13,6 +13,7 @@
 //	privlab eval   [flags]          random workload: average relative error
 //	privlab gen    NAME [--rows N] [--seed S] [--out FILE]   synthetic data
 //	privlab datasets                list embedded datasets
+//	privlab tour [NAME [--steps]]   teaching tours: each paper's worked example
 //	privlab inspect FILE|dataset:NAME   column profile
 //
 // Exit codes: 0 success; 1 a privacy requirement not met or a check
@@ -38,6 +39,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/tour"
 	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
@@ -95,6 +97,8 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		return withArgs(cmd, rest, stdout, stderr, cmdInspect)
 	case "datasets":
 		return withArgs(cmd, rest, stdout, stderr, cmdDatasets)
+	case "tour":
+		return cmdTour(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return exitOK
@@ -119,7 +123,7 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(lower, ".csv") || strings.HasPrefix(cmd, "dataset:") {
 		return startWorkbench(append([]string{"--in", cmd}, rest...), stderr)
 	}
-	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect; privlab help)\n", cmd)
+	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect, tour; privlab help)\n", cmd)
 	return exitUsage
 }
 
@@ -144,6 +148,8 @@ usage:
   privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
   privlab gen    universe --rows N --ratio R --seed S --out DIR
   privlab datasets                 list the embedded datasets
+  privlab tour                     list the teaching tours: each paper's worked example, step by step
+  privlab tour NAME [--steps]      open the workbench on a tour (--steps: print its steps)
   privlab inspect FILE|dataset:NAME   column profile: kind, distinct, missing, range / top values
 
 common flags:
@@ -910,5 +916,52 @@ func startWorkbench(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "privlab: %v\n", err)
 		return exitUsage
 	}
+	return exitOK
+}
+
+// cmdTour lists the teaching tours, opens the workbench on one, or
+// prints its steps (privlab tour [NAME [--steps]]).
+func cmdTour(args []string, w, ew io.Writer) int {
+	steps := false
+	var names []string
+	for _, a := range args {
+		switch {
+		case a == "--steps" || a == "-steps":
+			steps = true
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(w, "usage: privlab tour                 list the tours\n       privlab tour NAME            open the workbench on a tour\n       privlab tour NAME --steps    print its steps")
+			return exitOK
+		case strings.HasPrefix(a, "-"):
+			return fail(ew, &model.ParamError{Param: "tour", Value: a, Reason: "unknown flag", Hint: "privlab tour [NAME [--steps]]"})
+		default:
+			names = append(names, a)
+		}
+	}
+	if len(names) > 1 || steps && len(names) == 0 {
+		return fail(ew, &model.ParamError{Param: "tour", Value: strings.Join(names, " "), Reason: "expected one tour name",
+			Hint: "privlab tour [NAME [--steps]]; tours: " + strings.Join(tour.Names(), ", ")})
+	}
+	if len(names) == 0 {
+		tour.PrintList(w)
+		return exitOK
+	}
+	t, err := tour.Lookup(names[0])
+	if err != nil {
+		return fail(ew, err)
+	}
+	if !steps {
+		if err := ui.Run(env, ui.Options{Tour: t.Name}); err != nil {
+			fmt.Fprintf(ew, "privlab: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	ctx, cancel := interruptible(ew)
+	defer cancel()
+	list, err := t.Steps(ctx, env)
+	if err != nil {
+		return fail(ew, err)
+	}
+	tour.Print(w, t, list)
 	return exitOK
 }

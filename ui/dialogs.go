@@ -329,7 +329,7 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		if len(d.list) == 0 {
 			return true, nil
 		}
-		d.st.SetInput("dataset:" + d.list[d.cursor].Name)
+		d.st.LoadDataset(d.list[d.cursor].Name)
 		return true, nil
 	case key.Matches(k, keys.Close):
 		return true, nil

@@ -254,7 +254,7 @@ func (st *State) tabOf(pane int) string {
 func (st *State) workbenchPanes() []int {
 	var out []int
 	for i := 0; i < lastPane; i++ {
-		if (i == paneCharts && st.Spec().Charts == "") || i == paneRelease {
+		if (i == paneCharts && st.Spec().Charts == "") || i == paneRelease || i == paneTour {
 			continue
 		}
 		out = append(out, i)

@@ -26,6 +26,7 @@ type KeyMap struct {
 	SaveAs    key.Binding
 	Open      key.Binding
 	Dataset   key.Binding
+	Tours     key.Binding
 	// movement and dialogs
 	Up       key.Binding
 	Down     key.Binding
@@ -83,6 +84,9 @@ type KeyMap struct {
 	OpenMethod key.Binding
 	// received release
 	CheckReport key.Binding
+	// teaching tour
+	NextStep key.Binding
+	PrevStep key.Binding
 }
 
 // DefaultKeyMap returns the workbench's keys.
@@ -101,6 +105,7 @@ func DefaultKeyMap() KeyMap {
 		SaveAs:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "save project as…")),
 		Open:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),
 		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
+		Tours:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "teaching tours")),
 
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -158,6 +163,9 @@ func DefaultKeyMap() KeyMap {
 		OpenMethod: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
 
 		CheckReport: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "whole check report")),
+
+		NextStep: key.NewBinding(key.WithKeys("right", "l", "n", " "), key.WithHelp("→/n", "next step")),
+		PrevStep: key.NewBinding(key.WithKeys("left", "h", "p"), key.WithHelp("←/p", "previous step")),
 	}
 }
 
@@ -185,6 +193,6 @@ func (k KeyMap) globalHelp() []key.Binding {
 
 // globalFull is the full list of global keys.
 func (k KeyMap) globalFull() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Cancel, k.Recompute,
+	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
 }

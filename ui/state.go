@@ -66,8 +66,10 @@ type State struct {
 	// ReceivedDir is a release opened to be read (privlab DIR): the
 	// workbench then shows it and answers queries from it, with Table as
 	// the original when one is loaded.
-	ReceivedDir  string
-	Received     *received
+	ReceivedDir string
+	Received    *received
+	// Tour is the teaching tour on screen (nil: none; pane_tour.go).
+	Tour         *tourState
 	ReceivedErr  error
 	askedRelease bool
 	// Status is a transient message for the summary bar (errors that

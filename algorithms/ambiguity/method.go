@@ -63,7 +63,7 @@ func (Method) Spec() method.Spec {
 		Title:   "Ambiguity: per-attribute auxiliary tables hiding presence and association",
 		Paper:   "Hui (Wendy) Wang, Ambiguity: Hide the Presence of Individuals and Their Privacy with Low Information Loss, Sections 3-7",
 		NeedsSA: true,
-		Params:  []model.ParamSpec{model.StandardParams["alpha"], model.StandardParams["beta"], model.StandardParams["seed"]},
+		Params:  []model.ParamSpec{model.StandardParams["alpha"], model.StandardParams["beta"], groupingParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
 			{Key: "presence", Label: "Pr(t in T)", Against: "alpha", Rule: method.AtMost, Digits: 3,
 				Help: "presence probability |G| / prod_i |G_ATi| of every record the group covers (Theorem 5.1)"},
@@ -108,6 +108,7 @@ type run struct {
 	// across is how the groups overlap on the input's records.
 	across across
 	res    *method.Result
+	given  string // the column that gave the groups ("": Algorithm 2; grouping.go)
 }
 
 // Run builds the ambiguity scheme with Algorithm 2.
@@ -123,10 +124,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, err
 	}
 	c := r.codes()
-	if err := feasible(c, alpha, beta, r); err != nil {
-		return nil, err
-	}
-	groups, b, err := construct(ctx, c, alpha, r.g, in.Progress)
+	groups, st, err := r.form(ctx, c, alpha, beta)
 	if err != nil {
 		return nil, err
 	}
@@ -135,13 +133,14 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 			Reason: fmt.Sprintf("no QI-group reaches %s-presence: all %d records would be suppressed", values["alpha"], in.Table.Rows),
 			Hint:   "raise alpha, add quasi-identifiers, or lower ceil(1/beta)"}
 	}
-	r.groups, r.stats = groups, b.stats
+	r.groups, r.stats = groups, st
 	r.ids = groupIDs(len(groups), values["seed"])
 	r.sch = r.buildScheme()
 	res, err := r.result(spec)
 	if err != nil {
 		return nil, err
 	}
+	r.noteGiven(res)
 	// The figures across groups cost more than the groups themselves on a
 	// large table: the workbench shows the groups first.
 	var mu sync.Mutex

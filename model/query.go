@@ -60,12 +60,69 @@ type Literal struct {
 	Pos   int // 1-based column in the query text
 }
 
-// Pred is one condition of a WHERE clause.
+// Pred is one condition of a WHERE clause. A parsed predicate's Values
+// are not to be modified: a long IN list is indexed once (see inSet).
 type Pred struct {
 	Column string
 	Pos    int
 	Op     Op
 	Values []Literal
+	// in indexes a long IN list's values, built by ParseQuery, so that
+	// MatchValue costs one lookup instead of one comparison per value:
+	// with a comparison per value, deciding every value of a column with
+	// an IN list over a share of its values is quadratic in its distinct
+	// values (issue 20).
+	in *inSet
+}
+
+// inList is the IN list length from which ParseQuery indexes the list
+// (shorter lists are scanned: as fast, and no map).
+const inList = 8
+
+// inSet is an IN list's values as sets: their texts, compared exactly,
+// and their numbers (Literal.Num, 0 for text), compared by value. first
+// and n identify the Values slice it was built from, so that a predicate
+// whose list was replaced is scanned, never answered from a stale set.
+type inSet struct {
+	text  map[string]struct{}
+	num   map[float64]struct{}
+	first *Literal
+	n     int
+	// nan is set when a value is NaN: MatchValue's comparison finds a
+	// NaN neither below nor above any number, so it matches everything.
+	nan bool
+}
+
+func newInSet(values []Literal) *inSet {
+	s := &inSet{text: make(map[string]struct{}, len(values)), num: make(map[float64]struct{}, len(values)),
+		first: &values[0], n: len(values)}
+	for _, v := range values {
+		s.text[v.Text] = struct{}{}
+		s.num[v.Num] = struct{}{}
+		s.nan = s.nan || math.IsNaN(v.Num)
+	}
+	return s
+}
+
+// of reports whether the set was built from values.
+func (s *inSet) of(values []Literal) bool {
+	return s != nil && len(values) == s.n && &values[0] == s.first
+}
+
+// has reports whether a value is in the set: the same answer as
+// comparing it with each value of the list (map keys compare with ==, so
+// 0 and -0 are one number as they are to <, > and ==; a NaN, which the
+// comparison finds equal to every number, matches a non-empty list).
+func (s *inSet) has(text string, num float64, numeric bool) bool {
+	if numeric {
+		if s.nan || math.IsNaN(num) {
+			return true
+		}
+		_, ok := s.num[num]
+		return ok
+	}
+	_, ok := s.text[text]
+	return ok
 }
 
 // Query is a parsed query.
@@ -374,6 +431,9 @@ func (p *parser) pred() (Pred, error) {
 			pr.Values = append(pr.Values, v)
 			sep := p.next()
 			if sep.kind == tSym && sep.text == ")" {
+				if len(pr.Values) > inList {
+					pr.in = newInSet(pr.Values)
+				}
 				return pr, nil
 			}
 			if sep.kind != tSym || sep.text != "," {
@@ -409,8 +469,12 @@ func (q *Query) Columns() []string {
 // per predicate. This is the one query evaluator: truth answers and the
 // release answers of every method use it.
 type Matcher struct {
-	cols []*Column
-	ok   [][]bool
+	// codes[i] are the rows' codes of predicate i's column; pass[i][c+1]
+	// is 1 when code c satisfies it and pass[i][0] is 0: Missing + 1
+	// wraps to 0 in uint32, so a missing value never matches and a row
+	// costs no branch per predicate.
+	codes [][]uint32
+	pass  [][]byte
 }
 
 // Bind resolves the query's columns on t and checks value types; errors
@@ -430,12 +494,14 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 				}
 			}
 		}
-		ok := make([]bool, len(c.Dict))
+		pass := make([]byte, len(c.Dict)+1)
 		for code := range c.Dict {
-			ok[code] = evalPred(c, uint32(code), pr)
+			if evalPred(c, uint32(code), pr) {
+				pass[code+1] = 1
+			}
 		}
-		m.cols = append(m.cols, c)
-		m.ok = append(m.ok, ok)
+		m.codes = append(m.codes, c.Codes)
+		m.pass = append(m.pass, pass)
 	}
 	return m, nil
 }
@@ -450,6 +516,9 @@ func evalPred(c *Column, code uint32, pr Pred) bool {
 // MatchValue reports whether one value satisfies the predicate: num is
 // compared when numeric is set, text otherwise (exactly, case and all).
 func (pr Pred) MatchValue(text string, num float64, numeric bool) bool {
+	if pr.Op == OpIn && pr.in.of(pr.Values) {
+		return pr.in.has(text, num, numeric)
+	}
 	cmp := func(l Literal) int {
 		if numeric {
 			switch {
@@ -543,13 +612,82 @@ func (pr Pred) Overlap(lo, hi float64) float64 {
 // Match reports whether row r satisfies every predicate (missing values
 // never match).
 func (m *Matcher) Match(r int) bool {
-	for i, c := range m.cols {
-		code := c.Codes[r]
-		if code == Missing || !m.ok[i][code] {
+	for i, codes := range m.codes {
+		if m.pass[i][codes[r]+1] == 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// matchBlock is the rows per call of Matcher.block.
+const matchBlock = 2048
+
+// block sets hit[j] to 1 when row from+j matches and 0 otherwise, for
+// the rows from..from+len(hit)-1, a predicate at a time (no branch per
+// row); it reports whether any row matched.
+func (m *Matcher) block(from int, hit []byte) bool {
+	if len(m.codes) == 0 {
+		for j := range hit {
+			hit[j] = 1
+		}
+		return len(hit) > 0
+	}
+	pass := m.pass[0]
+	for j, c := range m.codes[0][from : from+len(hit)] {
+		hit[j] = pass[c+1]
+	}
+	for i := 1; i < len(m.codes); i++ {
+		if !anyHit(hit) {
+			return false
+		}
+		pass := m.pass[i]
+		for j, c := range m.codes[i][from : from+len(hit)] {
+			hit[j] &= pass[c+1]
+		}
+	}
+	return anyHit(hit)
+}
+
+func anyHit(hit []byte) bool {
+	var or byte
+	for _, h := range hit {
+		or |= h
+	}
+	return or != 0
+}
+
+// Each calls fn with every matching row of the table's rows in order
+// (the rows the matcher's columns hold).
+func (m *Matcher) Each(rows int, fn func(r int)) {
+	hit := make([]byte, matchBlock)
+	for from := 0; from < rows; from += matchBlock {
+		h := hit[:min(matchBlock, rows-from)]
+		if !m.block(from, h) {
+			continue
+		}
+		for j, x := range h {
+			if x != 0 {
+				fn(from + j)
+			}
+		}
+	}
+}
+
+// Count is the number of matching rows among the first rows.
+func (m *Matcher) Count(rows int) int {
+	hit := make([]byte, matchBlock)
+	n := 0
+	for from := 0; from < rows; from += matchBlock {
+		h := hit[:min(matchBlock, rows-from)]
+		if !m.block(from, h) {
+			continue
+		}
+		for _, x := range h {
+			n += int(x)
+		}
+	}
+	return n
 }
 
 // Answer is the exact answer of a query on a table.
@@ -560,6 +698,29 @@ type Answer struct {
 	// Empty is true when no row was selected (SUM is then 0 and AVG, MIN,
 	// MAX are undefined).
 	Empty bool
+}
+
+// add counts row r of col into the answer (a missing value is not
+// counted), in row order.
+func (a *Answer) add(agg Agg, col *Column, r int) {
+	code := col.Codes[r]
+	if code == Missing {
+		return
+	}
+	a.Count++
+	a.Empty = false
+	if agg == Count {
+		return
+	}
+	x := col.Nums[code]
+	switch agg {
+	case Sum, Avg:
+		a.Value += x
+	case Min:
+		a.Value = math.Min(a.Value, x)
+	case Max:
+		a.Value = math.Max(a.Value, x)
+	}
 }
 
 // Truth answers q exactly on t.
@@ -586,27 +747,11 @@ func (q *Query) Truth(t *Table) (Answer, error) {
 	case Max:
 		a.Value = math.Inf(-1)
 	}
-	for r := 0; r < t.Rows; r++ {
-		if !m.Match(r) {
-			continue
-		}
-		if col != nil && col.Codes[r] == Missing {
-			continue
-		}
-		a.Count++
-		a.Empty = false
-		if col == nil || q.Agg == Count {
-			continue
-		}
-		x := col.Nums[col.Codes[r]]
-		switch q.Agg {
-		case Sum, Avg:
-			a.Value += x
-		case Min:
-			a.Value = math.Min(a.Value, x)
-		case Max:
-			a.Value = math.Max(a.Value, x)
-		}
+	if col == nil {
+		a.Count = m.Count(t.Rows)
+		a.Empty = a.Count == 0
+	} else {
+		m.Each(t.Rows, func(r int) { a.add(q.Agg, col, r) })
 	}
 	switch q.Agg {
 	case Count:

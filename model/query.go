@@ -1,8 +1,10 @@
 package model
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -649,12 +651,29 @@ func (m *Matcher) block(from int, hit []byte) bool {
 	return anyHit(hit)
 }
 
+// anyHit reports whether a block has a hit (eight rows per load).
 func anyHit(hit []byte) bool {
-	var or byte
-	for _, h := range hit {
-		or |= h
+	var or uint64
+	i := 0
+	for ; i+8 <= len(hit); i += 8 {
+		or |= binary.LittleEndian.Uint64(hit[i:])
+	}
+	for ; i < len(hit); i++ {
+		or |= uint64(hit[i])
 	}
 	return or != 0
+}
+
+// hits counts a block's hits (each byte 0 or 1: one bit per row).
+func hits(hit []byte) int {
+	n, i := 0, 0
+	for ; i+8 <= len(hit); i += 8 {
+		n += bits.OnesCount64(binary.LittleEndian.Uint64(hit[i:]))
+	}
+	for ; i < len(hit); i++ {
+		n += int(hit[i])
+	}
+	return n
 }
 
 // Each calls fn with every matching row of the table's rows in order
@@ -680,11 +699,8 @@ func (m *Matcher) Count(rows int) int {
 	n := 0
 	for from := 0; from < rows; from += matchBlock {
 		h := hit[:min(matchBlock, rows-from)]
-		if !m.block(from, h) {
-			continue
-		}
-		for _, x := range h {
-			n += int(x)
+		if m.block(from, h) {
+			n += hits(h)
 		}
 	}
 	return n

@@ -286,35 +286,42 @@ func (r Result) WriteCSV(w io.Writer) error {
 
 // Evaluate answers every query on the truth and the release. The relative
 // error is (upper - lower) / truth for bounds (Koudas et al. 2009, Section
-// 6: err) and |estimate - truth| / truth for estimates.
+// 6: err) and |estimate - truth| / truth for estimates. The true answers
+// are computed on the other cores while the release answers (in query
+// order, on this goroutine: an Answerer need not be safe for concurrent
+// use); the result and the error are those of Truths then
+// EvaluateTruths.
 func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, error) {
-	truths, err := Truths(t, qs)
+	tr := startTruths(t, qs)
+	res, err := evaluate(func(i int) (model.Answer, error) {
+		err := tr.wait(i)
+		return tr.out[i], err
+	}, a, qs)
 	if err != nil {
-		return Result{}, err
-	}
-	return EvaluateTruths(truths, a, qs)
-}
-
-// Truths answers every query on the table (the true answers), so that
-// several releases of one table are measured against one computation.
-func Truths(t *model.Table, qs []*model.Query) ([]model.Answer, error) {
-	out := make([]model.Answer, len(qs))
-	for i, q := range qs {
-		a, err := q.Truth(t)
-		if err != nil {
-			return nil, err
+		// Truths fails on the first query whose truth fails before any
+		// release answer is asked for: that error comes first.
+		if terr := tr.firstErr(); terr != nil {
+			return Result{}, terr
 		}
-		out[i] = a
 	}
-	return out, nil
+	return res, err
 }
 
 // EvaluateTruths is Evaluate with the true answers given.
 func EvaluateTruths(truths []model.Answer, a method.Answerer, qs []*model.Query) (Result, error) {
+	return evaluate(func(i int) (model.Answer, error) { return truths[i], nil }, a, qs)
+}
+
+// evaluate answers the queries on the release in order, query i's truth
+// given by truthOf(i).
+func evaluate(truthOf func(i int) (model.Answer, error), a method.Answerer, qs []*model.Query) (Result, error) {
 	var res Result
 	var errs []float64
 	for i, q := range qs {
-		truth := truths[i]
+		truth, err := truthOf(i)
+		if err != nil {
+			return Result{}, err
+		}
 		row := Row{Query: q.Text, Truth: truth.Value, Selected: truth.Count}
 		if truth.Empty || truth.Value == 0 {
 			res.Skipped++

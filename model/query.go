@@ -179,7 +179,7 @@ type token struct {
 }
 
 func lexQuery(s string) ([]token, error) {
-	var toks []token
+	toks := make([]token, 0, 16+2*strings.Count(s, ","))
 	rs := []rune(s)
 	i := 0
 	for i < len(rs) {
@@ -189,31 +189,19 @@ func lexQuery(s string) ([]token, error) {
 		case unicode.IsSpace(r):
 			i++
 		case r == '\'' || r == '"' || r == '`':
-			j := i + 1
-			var b strings.Builder
-			for ; j < len(rs); j++ {
-				if rs[j] == r {
-					if j+1 < len(rs) && rs[j+1] == r { // doubled quote
-						b.WriteRune(r)
-						j++
-						continue
-					}
-					break
-				}
-				b.WriteRune(rs[j])
-			}
+			text, j := quoted(rs, i)
 			if j >= len(rs) {
 				return nil, &QueryError{Query: s, Pos: pos, Msg: "unterminated quoted text", Hint: "close it with " + string(r)}
 			}
 			kind := tString
 			if r != '\'' {
 				kind = tIdent // "name" and `name` quote column names
-				if b.Len() == 0 {
+				if text == "" {
 					// An empty name would read as * in COUNT("").
 					return nil, &QueryError{Query: s, Pos: pos, Msg: "empty column name", Hint: "write the column's name between the quotes"}
 				}
 			}
-			toks = append(toks, token{kind: kind, text: b.String(), pos: pos})
+			toks = append(toks, token{kind: kind, text: text, pos: pos})
 			i = j + 1
 		case unicode.IsDigit(r) || ((r == '-' || r == '+' || r == '.') && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == '.')):
 			j := i + 1
@@ -270,6 +258,36 @@ func lexQuery(s string) ([]token, error) {
 	}
 	toks = append(toks, token{kind: tEOF, pos: len(rs) + 1})
 	return toks, nil
+}
+
+// quoted reads the text quoted by rs[i] (a doubled quote stands for
+// one) and returns it with the index of the closing quote (len(rs) when
+// there is none).
+func quoted(rs []rune, i int) (string, int) {
+	q := rs[i]
+	doubled := false
+	j := i + 1
+	for ; j < len(rs); j++ {
+		if rs[j] == q {
+			if j+1 < len(rs) && rs[j+1] == q {
+				doubled = true
+				j++
+				continue
+			}
+			break
+		}
+	}
+	if !doubled {
+		return string(rs[i+1 : min(j, len(rs))]), j
+	}
+	var b strings.Builder
+	for k := i + 1; k < j; k++ {
+		b.WriteRune(rs[k])
+		if rs[k] == q {
+			k++ // the doubled quote's second half
+		}
+	}
+	return b.String(), j
 }
 
 func isIdentRune(r rune) bool {

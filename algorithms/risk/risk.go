@@ -241,20 +241,54 @@ func tallyRegions(v *View, threshold float64) *tally {
 		}
 		if r.Belief >= 0 {
 			t.used[r.Belief] = true
-			b := v.Beliefs[r.Belief]
-			for k, i := range b.Values {
-				t.overall[i] += b.P[k] * float64(r.Records)
-			}
 			t.total += float64(r.Records)
 		}
 	}
 	if t.records == 0 {
 		t.smallest = 0
 	}
+	overall(v, t.overall)
 	for i := range t.overall {
 		t.overall[i] = ratio(t.overall[i], t.total)
 	}
 	return t
+}
+
+// overall sums the regions' beliefs weighted by their records into sum:
+// region by region as before while the values summed stay under
+// exactBudget (bit for bit), otherwise belief by belief, each weighted
+// by its regions' records (linear in the beliefs' values; the same sums
+// to within rounding, TestFastEMDInCompute).
+func overall(v *View, sum []float64) {
+	work := 0
+	for _, r := range v.Regions {
+		if r.Records > 0 && r.Belief >= 0 {
+			work += len(v.Beliefs[r.Belief].Values)
+		}
+	}
+	if work <= exactBudget {
+		for _, r := range v.Regions {
+			if r.Records > 0 && r.Belief >= 0 {
+				b := v.Beliefs[r.Belief]
+				for k, i := range b.Values {
+					sum[i] += b.P[k] * float64(r.Records)
+				}
+			}
+		}
+		return
+	}
+	records := make([]int, len(v.Beliefs))
+	for _, r := range v.Regions {
+		if r.Records > 0 && r.Belief >= 0 {
+			records[r.Belief] += r.Records
+		}
+	}
+	for id, n := range records {
+		b := v.Beliefs[id]
+		for k, i := range b.Values {
+			sum[i] += b.P[k] * float64(n)
+		}
+	}
 }
 
 // Compute measures a view.
@@ -403,10 +437,11 @@ func beliefFigures(v *View, t *tally) (distinct, entropyL, top, tc float64) {
 
 // exactBudget is the number of (belief, SA value) steps up to which each
 // belief's EMD is summed value by value, as EMD does on dense
-// distributions (bit for bit); above it, a sensitive attribute of many
-// values with many beliefs, the EMD is computed from the belief's values
-// and prefix sums of the overall distribution (equal to within 1e-12:
-// TestFastEMD).
+// distributions (bit for bit), and the regions' beliefs are summed region
+// by region; above it, a sensitive attribute of many values with many
+// beliefs, the EMD is computed from the belief's values and prefix sums
+// of the overall distribution (equal to within 1e-12: TestFastEMD), and
+// the overall distribution belief by belief.
 var exactBudget = 1 << 26
 
 // exactEMD is EMD(b.Dense(m), q, ordered) without the dense belief: the

@@ -47,6 +47,7 @@ func TestContract(t *testing.T) {
 	for _, e := range catalog.Entries() {
 		spec := e.Method.Spec()
 		t.Run(spec.Name, func(t *testing.T) {
+			t.Parallel() // each method's runs and releases are its own
 			ex := spec.Example
 			if ex.Input == "" {
 				t.Fatalf("%s declares no example (Spec.Example)", spec.Name)
@@ -56,7 +57,10 @@ func TestContract(t *testing.T) {
 			// exported, checked and tampered with too.
 			for _, v := range spec.Variants {
 				if v != ex.Variant && !(ex.Variant == "" && v == spec.Variants[0]) {
-					t.Run("variant "+v, func(t *testing.T) { contract(t, spec, v, false) })
+					t.Run("variant "+v, func(t *testing.T) {
+						t.Parallel()
+						contract(t, spec, v, false)
+					})
 				}
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -75,6 +76,8 @@ type Pred struct {
 	// an IN list over a share of its values is quadratic in its distinct
 	// values (issue 20).
 	in *inSet
+	// codes are the dictionary codes a QueryWriter wrote the list from.
+	codes *codeHint
 }
 
 // inList is the IN list length from which ParseQuery indexes the list
@@ -82,31 +85,30 @@ type Pred struct {
 const inList = 8
 
 // inSet is an IN list's values as sets: their texts, compared exactly,
-// and their numbers (Literal.Num, 0 for text), compared by value. first
-// and n identify the Values slice it was built from, so that a predicate
-// whose list was replaced is scanned, never answered from a stale set.
+// and their numbers (Literal.Num, 0 for text), compared by value, each
+// built the first time it is asked for (a query may be answered on
+// several goroutines at once; a list bound by its codes never needs
+// them). first and n identify the Values slice it was made for, so that
+// a predicate whose list was replaced is scanned, never answered from a
+// stale set.
 type inSet struct {
-	text  map[string]struct{}
-	num   map[float64]struct{}
-	first *Literal
-	n     int
+	values   []Literal
+	first    *Literal
+	n        int
+	textOnce sync.Once
+	text     map[string]struct{}
+	numOnce  sync.Once
+	num      map[float64]struct{}
 	// nan is set when a value is NaN: MatchValue's comparison finds a
 	// NaN neither below nor above any number, so it matches everything.
 	nan bool
 }
 
 func newInSet(values []Literal) *inSet {
-	s := &inSet{text: make(map[string]struct{}, len(values)), num: make(map[float64]struct{}, len(values)),
-		first: &values[0], n: len(values)}
-	for _, v := range values {
-		s.text[v.Text] = struct{}{}
-		s.num[v.Num] = struct{}{}
-		s.nan = s.nan || math.IsNaN(v.Num)
-	}
-	return s
+	return &inSet{values: values, first: &values[0], n: len(values)}
 }
 
-// of reports whether the set was built from values.
+// of reports whether the set was made for values.
 func (s *inSet) of(values []Literal) bool {
 	return s != nil && len(values) == s.n && &values[0] == s.first
 }
@@ -117,12 +119,25 @@ func (s *inSet) of(values []Literal) bool {
 // comparison finds equal to every number, matches a non-empty list).
 func (s *inSet) has(text string, num float64, numeric bool) bool {
 	if numeric {
+		s.numOnce.Do(func() {
+			s.num = make(map[float64]struct{}, len(s.values))
+			for _, v := range s.values {
+				s.num[v.Num] = struct{}{}
+				s.nan = s.nan || math.IsNaN(v.Num)
+			}
+		})
 		if s.nan || math.IsNaN(num) {
 			return true
 		}
 		_, ok := s.num[num]
 		return ok
 	}
+	s.textOnce.Do(func() {
+		s.text = make(map[string]struct{}, len(s.values))
+		for _, v := range s.values {
+			s.text[v.Text] = struct{}{}
+		}
+	})
 	_, ok := s.text[text]
 	return ok
 }
@@ -515,9 +530,15 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 			}
 		}
 		pass := make([]byte, len(c.Dict)+1)
-		for code := range c.Dict {
-			if evalPred(c, uint32(code), pr) {
+		if pr.Op == OpIn && pr.codes.of(pr.Values, c) {
+			for _, code := range pr.codes.codes {
 				pass[code+1] = 1
+			}
+		} else {
+			for code := range c.Dict {
+				if evalPred(c, uint32(code), pr) {
+					pass[code+1] = 1
+				}
 			}
 		}
 		m.codes = append(m.codes, c.Codes)

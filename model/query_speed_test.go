@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -309,4 +310,137 @@ func BenchmarkParseLongIn(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// withoutIndexes is a query with its predicates' IN indexes and code
+// hints dropped (what parsing the text gives, field for field).
+func withoutIndexes(q *Query) Query {
+	c := *q
+	c.Preds = append([]Pred(nil), q.Preds...)
+	for i := range c.Preds {
+		c.Preds[i].in, c.Preds[i].codes = nil, nil
+	}
+	return c
+}
+
+// writerNames and writerValues are the names and values a generated
+// query may meet: plain, needing escapes, unicode, not UTF-8, numbers
+// of every form.
+var (
+	writerNames  = []string{"age", "marital-status", "a b", `quo"te`, `back\slash`, "tab\there", "ü", "日本", "x\xffy", "new\nline", "o'k"}
+	writerValues = append([]string{"", " ", "5 ", "x y", "it's", "''", `"`, "\xff", "日本", "1e400", "NaN", "Inf", "+5", "-.5", ".5", "5.",
+		"1e5", "1E+5", "5e-3", "0x10", "1_000", "٣", "5abc", "abc5", "-", "+", ".", "e5", "1e", "1.2.3", "--5"}, speedValues...)
+)
+
+// A QueryWriter's query is what ParseQuery reads from its text, field by
+// field, and its error when the text does not parse: for every shape of
+// condition, name and value a workload writes.
+func TestQueryWriterIsParseQuery(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	pick := func(list []string) string { return list[rng.IntN(len(list))] }
+	number := func() string {
+		x := []float64{rng.NormFloat64() * 1e3, float64(rng.IntN(100)), 1e21, -1e-7, math.NaN(), math.Inf(1), 0.1 + 0.2}[rng.IntN(7)]
+		return FormatNumber(x)
+	}
+	direct, parsed := 0, 0
+	for trial := 0; trial < 3000; trial++ {
+		col := &Column{Name: pick(writerNames), Kind: Kind(rng.IntN(2))}
+		for i := 0; i < 1+rng.IntN(12); i++ {
+			col.Dict = append(col.Dict, pick(writerValues))
+		}
+		agg, on := Count, ""
+		if rng.IntN(3) == 0 {
+			agg, on = Avg, pick(writerNames)
+		}
+		w := NewQueryWriter(agg, on)
+		for k := 0; k < 1+rng.IntN(3); k++ {
+			switch rng.IntN(3) {
+			case 0:
+				w.Between(pick(writerNames), number(), number())
+			case 1:
+				w.Equal(pick(writerNames), pick(writerValues))
+			default:
+				codes := make([]uint32, 1+rng.IntN(len(col.Dict)))
+				for i := range codes {
+					codes[i] = uint32(rng.IntN(len(col.Dict)))
+				}
+				w.In(col, codes)
+			}
+		}
+		if !w.parse {
+			direct++
+		} else {
+			parsed++
+		}
+		got, gerr := w.Query()
+		want, werr := ParseQuery(w.b.String())
+		if (gerr != nil) != (werr != nil) || gerr != nil && gerr.Error() != werr.Error() {
+			t.Fatalf("%q: writer error %v, ParseQuery %v", w.b.String(), gerr, werr)
+		}
+		if werr == nil && !reflect.DeepEqual(withoutIndexes(got), withoutIndexes(want)) {
+			t.Fatalf("%q:\nwriter %+v\nparsed %+v", w.b.String(), withoutIndexes(got), withoutIndexes(want))
+		}
+	}
+	if direct < 300 || parsed < 300 {
+		t.Fatalf("%d queries built directly, %d parsed: the test does not see both", direct, parsed)
+	}
+}
+
+// A list written from a categorical column's codes binds to that column
+// by its codes, to the same rows as the parsed text's list: on the column
+// (even with duplicate codes and long lists) and not on a copy of it.
+func TestCodeHintBindsAsParsed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rng.IntN(40)
+		tb := &Table{Rows: 300}
+		c := &Column{Name: "c", Kind: Categorical}
+		for i := 0; i < n; i++ {
+			c.Dict = append(c.Dict, pick2(rng, i))
+		}
+		for r := 0; r < tb.Rows; r++ {
+			code := uint32(rng.IntN(n + 1))
+			if int(code) == n {
+				code = Missing
+			}
+			c.Codes = append(c.Codes, code)
+		}
+		tb.Columns = []*Column{c}
+		codes := make([]uint32, 1+rng.IntN(n))
+		for i := range codes {
+			codes[i] = uint32(rng.IntN(n))
+		}
+		w := NewQueryWriter(Count, "")
+		w.In(c, codes)
+		q, err := w.Query()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Preds[0].codes == nil {
+			t.Fatal("a categorical list carries no codes")
+		}
+		parsed, err := ParseQuery(q.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := q.Truth(tb)
+		want, _ := parsed.Truth(tb)
+		if got != want {
+			t.Fatalf("%s: by codes %+v, parsed %+v", q.Text, got, want)
+		}
+		// The same values in another dictionary order: the codes do not
+		// apply, the values are compared.
+		other := &Column{Name: "c", Kind: Categorical, Dict: append([]string(nil), c.Dict...), Codes: c.Codes}
+		if q.Preds[0].codes.of(q.Preds[0].Values, other) {
+			t.Fatal("the codes apply to another dictionary")
+		}
+	}
+}
+
+// pick2 is a dictionary entry: distinct texts, some numbers.
+func pick2(rng *rand.Rand, i int) string {
+	if rng.IntN(3) == 0 {
+		return fmt.Sprint(i)
+	}
+	return fmt.Sprintf("v'%d", i)
 }

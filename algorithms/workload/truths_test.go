@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,8 +79,9 @@ func TestGenerateSameQueries(t *testing.T) {
 	}
 }
 
-// Truths (tuples for COUNT(*), every core) gives what Query.Truth gives
-// on the rows, query by query, bit for bit; Query.Truth is held to the
+// Truths (tuples for COUNT(*), every core, lists bound by their codes)
+// gives what Query.Truth gives on the rows for the query's text parsed
+// back, query by query, bit for bit; Query.Truth is held to the
 // row-by-row text evaluator in package model (TestTruthMatchesScan).
 func TestTruthsMatchRowTruths(t *testing.T) {
 	t.Parallel()
@@ -112,7 +114,12 @@ func TestTruthsMatchRowTruths(t *testing.T) {
 			}
 			nonEmpty := 0
 			for i, q := range qs {
-				want, err := q.Truth(tb)
+				// The text read back: no IN index, no codes.
+				parsed, err := model.ParseQuery(q.Text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := parsed.Truth(tb)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -208,5 +215,40 @@ func TestEvaluateErrorOrder(t *testing.T) {
 	res, err := Evaluate(tb, a, qs[:2])
 	if err != nil || res.Queries != 2 || len(a.asked) != 2 {
 		t.Fatalf("%+v %v asked %v", res, err, a.asked)
+	}
+}
+
+// The queries Generate builds are those ParseQuery reads from their
+// texts, field for field (model.TestQueryWriterIsParseQuery holds the
+// writer to the parser on any name and value).
+func TestGenerateBuildsTheParsedQuery(t *testing.T) {
+	t.Parallel()
+	for seed := uint64(1); seed <= 3; seed++ {
+		tb := wideTable(t, seed, 500, 100)
+		for _, shape := range []string{AvgRange, CountRange, CountIn} {
+			roles := wideRoles
+			if shape == AvgRange {
+				roles.SA = "sal"
+			}
+			qs, err := Generate(tb, roles, Options{Shape: shape, Queries: 20, Seed: seed, SAPoint: seed == 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range qs {
+				p, err := model.ParseQuery(q.Text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if q.Text != p.Text || q.Agg != p.Agg || q.Column != p.Column || q.ColPos != p.ColPos || len(q.Preds) != len(p.Preds) {
+					t.Fatalf("%s: built %+v, parsed %+v", q.Text, q, p)
+				}
+				for i := range q.Preds {
+					a, b := q.Preds[i], p.Preds[i]
+					if a.Column != b.Column || a.Pos != b.Pos || a.Op != b.Op || !reflect.DeepEqual(a.Values, b.Values) {
+						t.Fatalf("%s: condition %d built %+v, parsed %+v", q.Text, i, a, b)
+					}
+				}
+			}
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/gocarina/gocsv"
 
@@ -106,24 +105,22 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 	}
 	var out []*model.Query
 	for i := 0; i < opt.Queries; i++ {
-		var text string
+		var w *model.QueryWriter
 		switch opt.Shape {
 		case CountRange:
-			text = "COUNT(*) WHERE "
+			w = model.NewQueryWriter(model.Count, "")
 			side := math.Pow(opt.Range, 1/float64(len(numeric)))
-			for j, c := range numeric {
+			for _, c := range numeric {
 				lo, hi := rangeIn(c, side, rng, false)
-				if j > 0 {
-					text += " AND "
-				}
-				text += fmt.Sprintf("%q BETWEEN %s AND %s", c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+				w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 			}
 		default: // AvgRange
 			c := numeric[0]
 			lo, hi := rangeIn(c, opt.Range, rng, false)
-			text = fmt.Sprintf("AVG(%q) WHERE %q BETWEEN %s AND %s", roles.SA, c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+			w = model.NewQueryWriter(model.Avg, roles.SA)
+			w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 		}
-		q, err := model.ParseQuery(text)
+		q, err := w.Query()
 		if err != nil {
 			return nil, err
 		}
@@ -162,16 +159,16 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 	var out []*model.Query
 	for i := 0; i < opt.Queries; i++ {
 		perm := rng.Perm(len(qis))
-		var preds []string
+		w := model.NewQueryWriter(model.Count, "")
 		for _, j := range perm[:qd] {
-			preds = append(preds, condition(qis[j], frac, rng))
+			condition(w, qis[j], frac, rng)
 		}
 		if opt.SAPoint {
-			preds = append(preds, fmt.Sprintf("%q = %s", sa.Name, QuoteValue(sa.Dict[rng.Intn(len(sa.Dict))])))
+			w.Equal(sa.Name, sa.Dict[rng.Intn(len(sa.Dict))])
 		} else {
-			preds = append(preds, condition(sa, frac, rng))
+			condition(w, sa, frac, rng)
 		}
-		q, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+		q, err := w.Query()
 		if err != nil {
 			return nil, err
 		}
@@ -182,29 +179,25 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 
 // condition selects a fraction of c's domain: a range of a numeric
 // column, ceil(|A| * frac) distinct values of a categorical one.
-func condition(c *model.Column, frac float64, rng *model.Rand) string {
+func condition(w *model.QueryWriter, c *model.Column, frac float64, rng *model.Rand) {
 	if c.Kind == model.Numeric && len(c.Nums) > 1 {
 		lo, hi := rangeIn(c, frac, rng, true)
-		return fmt.Sprintf("%q BETWEEN %s AND %s", c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+		w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+		return
 	}
 	b := int(math.Ceil(float64(len(c.Dict)) * frac))
 	b = max(1, min(b, len(c.Dict)))
-	codes := rng.Perm(len(c.Dict))[:b]
-	vals := make([]string, b)
-	for i, code := range codes {
-		vals[i] = QuoteValue(c.Dict[code])
+	perm := rng.Perm(len(c.Dict))[:b]
+	codes := make([]uint32, b)
+	for i, code := range perm {
+		codes[i] = uint32(code)
 	}
-	return fmt.Sprintf("%q IN (%s)", c.Name, strings.Join(vals, ", "))
+	w.In(c, codes)
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in
-// single quotes with ” for a quote.
-func QuoteValue(v string) string {
-	if _, ok := model.ParseNumber(v); ok && !strings.ContainsAny(v, " '") {
-		return v
-	}
-	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
-}
+// single quotes with ” for a quote (model.QuoteLiteral).
+func QuoteValue(v string) string { return model.QuoteLiteral(v) }
 
 // fewValues is the number of distinct values up to which a numeric
 // column's ranges are placed around one of its values.

@@ -364,7 +364,7 @@ func TestQueryWriterIsParseQuery(t *testing.T) {
 				for i := range codes {
 					codes[i] = uint32(rng.IntN(len(col.Dict)))
 				}
-				w.In(col, codes)
+				w.In(NewLiterals(col), codes)
 			}
 		}
 		if !w.parse {
@@ -411,7 +411,7 @@ func TestCodeHintBindsAsParsed(t *testing.T) {
 			codes[i] = uint32(rng.IntN(n))
 		}
 		w := NewQueryWriter(Count, "")
-		w.In(c, codes)
+		w.In(NewLiterals(c), codes)
 		q, err := w.Query()
 		if err != nil {
 			t.Fatal(err)

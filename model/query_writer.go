@@ -129,18 +129,61 @@ func (w *QueryWriter) Equal(column, value string) {
 	p.Values = []Literal{w.value(value)}
 }
 
-// In adds column IN (the values of c's codes): a categorical column's
-// list also carries the codes, so that binding it to c sets them without
-// reading the dictionary (codeHint).
-func (w *QueryWriter) In(c *Column, codes []uint32) {
+// Literals are a column's values as query literals, each written once
+// for all the queries of a workload that list it (NewLiterals).
+type Literals struct {
+	c    *Column
+	done []bool
+	lits []writtenValue
+}
+
+// writtenValue is a value as QueryWriter.value writes it.
+type writtenValue struct {
+	text  string // as written
+	runes int
+	lit   Literal // Pos unset
+	parse bool
+}
+
+// NewLiterals starts the literals of c's values.
+func NewLiterals(c *Column) *Literals {
+	return &Literals{c: c, done: make([]bool, len(c.Dict)), lits: make([]writtenValue, len(c.Dict))}
+}
+
+func (l *Literals) get(code uint32) *writtenValue {
+	if !l.done[code] {
+		var w QueryWriter
+		lit := w.value(l.c.Dict[code])
+		l.lits[code] = writtenValue{text: w.b.String(), runes: w.runes, lit: lit, parse: w.parse}
+		l.done[code] = true
+	}
+	return &l.lits[code]
+}
+
+// In adds column IN (the values of the column's codes): a categorical
+// column's list also carries the codes, so that binding it to that
+// column sets them without reading the dictionary (codeHint).
+func (w *QueryWriter) In(l *Literals, codes []uint32) {
+	c := l.c
 	p := w.pred(c.Name, OpIn)
 	w.write(" IN (")
 	p.Values = make([]Literal, len(codes))
+	size := 2 * len(codes)
+	for _, code := range codes {
+		size += len(l.get(code).text)
+	}
+	w.b.Grow(size + 1)
 	for i, code := range codes {
 		if i > 0 {
-			w.write(", ")
+			w.b.WriteString(", ")
+			w.runes += 2
 		}
-		p.Values[i] = w.value(c.Dict[code])
+		v := l.get(code)
+		p.Values[i] = v.lit
+		p.Values[i].Pos = w.runes + 1
+		w.b.WriteString(v.text)
+		w.runes += v.runes
+		w.parse = w.parse || v.parse
 	}
 	w.write(")")
 	if len(p.Values) > inList {

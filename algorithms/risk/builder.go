@@ -167,15 +167,19 @@ func mix64(x uint64) uint64 {
 // counts[i] times (a class's published values).
 func (b *Builder) Counts(counts []int) int32 {
 	var n int
-	for _, c := range counts {
-		n += c
-	}
 	bl := b.start()
 	for i, c := range counts {
-		if n > 0 && c != 0 {
+		if c != 0 {
+			n += c
 			bl.Values = append(bl.Values, int32(i))
-			bl.P = append(bl.P, float64(c)/float64(n))
+			bl.P = append(bl.P, float64(c))
 		}
+	}
+	for k := range bl.P {
+		bl.P[k] /= float64(n)
+	}
+	if n == 0 {
+		bl.Values, bl.P = bl.Values[:0], bl.P[:0]
 	}
 	return b.register(*bl)
 }

@@ -442,35 +442,49 @@ func beliefFigures(v *View, t *tally) (distinct, entropyL, top, tc float64) {
 // beliefs, the EMD is computed from the belief's values and prefix sums
 // of the overall distribution (equal to within 1e-12: TestFastEMD), and
 // the overall distribution belief by belief.
-var exactBudget = 1 << 26
+var exactBudget = 1 << 24
 
 // exactEMD is EMD(b.Dense(m), q, ordered) without the dense belief: the
-// same additions in the same order.
+// same additions in the same order (a value the belief leaves out adds
+// 0 - q[i], as the dense loop does).
 func exactEMD(q []float64, ordered bool) func(Belief) float64 {
 	m := len(q)
 	return func(b Belief) float64 {
 		if m < 2 {
 			return 0
 		}
-		var d float64
-		k := 0
-		at := func(i int) float64 {
-			if k < len(b.Values) && int(b.Values[k]) == i {
-				k++
-				return b.P[k-1]
+		var d, cum float64
+		last := m
+		if ordered {
+			last = m - 1
+		}
+		i := 0
+		for k := 0; k <= len(b.Values); k++ {
+			next, p := last, 0.0
+			if k < len(b.Values) {
+				next, p = min(int(b.Values[k]), last), b.P[k]
 			}
-			return 0
+			for ; i < next; i++ {
+				if ordered {
+					cum += 0 - q[i]
+					d += math.Abs(cum)
+				} else {
+					d += math.Abs(0 - q[i])
+				}
+			}
+			if i == last {
+				break
+			}
+			if ordered {
+				cum += p - q[i]
+				d += math.Abs(cum)
+			} else {
+				d += math.Abs(p - q[i])
+			}
+			i++
 		}
 		if ordered {
-			var cum float64
-			for i := 0; i < m-1; i++ {
-				cum += at(i) - q[i]
-				d += math.Abs(cum)
-			}
 			return d / float64(m-1)
-		}
-		for i := 0; i < m; i++ {
-			d += math.Abs(at(i) - q[i])
 		}
 		return d / 2
 	}

@@ -157,16 +157,17 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 		frac = math.Pow(s, 1/float64(qd))
 	}
 	var out []*model.Query
+	lits := map[*model.Column]*model.Literals{}
 	for i := 0; i < opt.Queries; i++ {
 		perm := rng.Perm(len(qis))
 		w := model.NewQueryWriter(model.Count, "")
 		for _, j := range perm[:qd] {
-			condition(w, qis[j], frac, rng)
+			condition(w, lits, qis[j], frac, rng)
 		}
 		if opt.SAPoint {
 			w.Equal(sa.Name, sa.Dict[rng.Intn(len(sa.Dict))])
 		} else {
-			condition(w, sa, frac, rng)
+			condition(w, lits, sa, frac, rng)
 		}
 		q, err := w.Query()
 		if err != nil {
@@ -179,7 +180,8 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 
 // condition selects a fraction of c's domain: a range of a numeric
 // column, ceil(|A| * frac) distinct values of a categorical one.
-func condition(w *model.QueryWriter, c *model.Column, frac float64, rng *model.Rand) {
+// lits keeps each column's values as literals from query to query.
+func condition(w *model.QueryWriter, lits map[*model.Column]*model.Literals, c *model.Column, frac float64, rng *model.Rand) {
 	if c.Kind == model.Numeric && len(c.Nums) > 1 {
 		lo, hi := rangeIn(c, frac, rng, true)
 		w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
@@ -192,7 +194,10 @@ func condition(w *model.QueryWriter, c *model.Column, frac float64, rng *model.R
 	for i, code := range perm {
 		codes[i] = uint32(code)
 	}
-	w.In(c, codes)
+	if lits[c] == nil {
+		lits[c] = model.NewLiterals(c)
+	}
+	w.In(lits[c], codes)
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in

@@ -173,14 +173,17 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	// Row maps refer to rows of the prepared table; translate them to
 	// rows of the input. A negative entry stands for no input row (e.g. a
 	// public-table tuple: -1-j is its row j) and is kept as it is.
+	// New slices: a method's files may still read its own maps.
 	if p.InputRow != nil {
 		for name, rows := range rowMap {
+			in := make([]int, len(rows))
 			for i, r := range rows {
+				in[i] = r
 				if r >= 0 {
-					rows[i] = p.InputRow[r]
+					in[i] = p.InputRow[r]
 				}
 			}
-			rowMap[name] = rows
+			rowMap[name] = in
 		}
 	}
 	// Rows dropped for missing values were not published.

@@ -571,7 +571,10 @@ func syncDir(dir string) error {
 
 // ReadAudit reads an audit record.
 func ReadAudit(path string) (*Audit, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFileLimit(path, MaxAuditBytes, "an audit record")
+	if ie := (*InputError)(nil); errors.As(err, &ie) {
+		return nil, ie
+	}
 	if err != nil {
 		return nil, &InputError{File: path, Msg: OpenReason(err)}
 	}
@@ -584,7 +587,10 @@ func ReadAudit(path string) (*Audit, error) {
 
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	b, err := ReadFileLimit(filepath.Join(dir, "manifest.json"), MaxManifestBytes, "a manifest")
+	if ie := (*InputError)(nil); errors.As(err, &ie) {
+		return nil, ie
+	}
 	if err != nil {
 		return nil, &InputError{File: filepath.Join(dir, "manifest.json"), Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
 	}

@@ -132,6 +132,8 @@ common flags:
   --hierarchy ATTR=FILE|flat|masking|binary|ternary|intervals:W (repeatable)
   `+pipeline.StandardFlags()+` N, and each method's own parameters (below)
   --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)  --max-cell BYTES
+  --missing-values "?," (cells read as missing; default "",?,NA,NULL; an empty item is the empty cell)
+  --header yes|no (default: a first row that looks like data is read as data, and said)
   --rows N --data-seed N --public-rows N (synthetic datasets)  --config project.json  --out DIR  --force
   --accept-violations  --allow-growth (a release file over 10x the input's rows)
   --risk-threshold P (a record in a class of risk 1/|class| above P is at risk; default 0.2)
@@ -290,14 +292,22 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 // loadOriginal loads --original or --public (a file or dataset:NAME) for
 // the release in dir. Settings the command line leaves open (--columns of
 // a header-less file, --kind, --rows and --data-seed of a generator,
-// --max-cell) come from the release's audit record when it was made from
-// the same input, so the user does not repeat them.
+// --max-cell, --header, --missing-values) come from the release's audit
+// record when it was made from the same input, so the user does not
+// repeat them.
 func loadOriginal(a *pipeline.Args, spec, dir string) (*model.Table, error) {
 	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns,
-		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell, Delimiter: a.Project.Delimiter}
+		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell, Delimiter: a.Project.Delimiter,
+		Header: a.Project.Header, MissingValues: a.Project.MissingValues}
 	if made, ok := pipeline.AuditProject(dir); ok && (sameInput(made.Input, spec) || sameInput(made.Public, spec)) {
 		if len(p.Columns) == 0 && sameInput(made.Input, spec) {
 			p.Columns = made.Columns
+		}
+		if p.Header == "" && sameInput(made.Input, spec) {
+			p.Header = made.Header
+		}
+		if p.MissingValues == nil {
+			p.MissingValues = made.MissingValues
 		}
 		if p.Kinds == nil {
 			p.Kinds = made.Kinds
@@ -338,8 +348,11 @@ func loadPublicFor(a *pipeline.Args, dir string, orig *model.Table) (*model.Tabl
 			Hint: "privlab check DIR --original FILE --public FILE"}
 	}
 	p := pipeline.Project{Public: spec, PublicRows: a.Project.PublicRows, DataSeed: a.Project.DataSeed, MaxCell: a.Project.MaxCell,
-		Roles: model.Roles{QIs: man.QIs, IDs: a.Project.Roles.IDs}}
+		Roles: model.Roles{QIs: man.QIs, IDs: a.Project.Roles.IDs}, MissingValues: a.Project.MissingValues}
 	if made, ok := pipeline.AuditProject(dir); ok && sameInput(made.Public, spec) {
+		if p.MissingValues == nil {
+			p.MissingValues = made.MissingValues
+		}
 		if p.PublicRows == 0 {
 			p.PublicRows = made.PublicRows
 		}
@@ -817,6 +830,12 @@ func startWorkbench(args []string, stderr io.Writer) int {
 			}
 			if a.Project.Delimiter == "" {
 				a.Project.Delimiter = made.Delimiter
+			}
+			if a.Project.Header == "" {
+				a.Project.Header = made.Header
+			}
+			if a.Project.MissingValues == nil {
+				a.Project.MissingValues = made.MissingValues
 			}
 			a.Project.Rows, a.Project.DataSeed = made.Rows, made.DataSeed
 		}

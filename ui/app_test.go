@@ -533,7 +533,7 @@ func TestKeyBurstIsSeveralPresses(t *testing.T) {
 func TestKeyMapHelpIsComplete(t *testing.T) {
 	k := DefaultKeyMap()
 	all := []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Quit, k.Cancel, k.Save, k.Open, k.Dataset,
-		k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.Builder, k.Wider, k.Narrow,
+		k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.MissingTokens, k.Builder, k.Wider, k.Narrow,
 		k.File, k.Inc, k.Dec, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse, k.Detail, k.Run, k.Export}
 	for _, b := range all {
 		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
@@ -547,7 +547,7 @@ func TestKeyMapHelpIsComplete(t *testing.T) {
 			global[s] = true
 		}
 	}
-	for _, b := range []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing,
+	for _, b := range []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.MissingTokens,
 		k.Builder, k.Wider, k.Narrow, k.File, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse} {
 		for _, s := range b.Keys() {
 			if global[s] {

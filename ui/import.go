@@ -15,22 +15,28 @@ import (
 
 // importDialog is the import wizard: before a file is loaded it shows its
 // first rows as the loader will read them (the detected delimiter, the
-// header row or "no header: name the columns", each column's kind) and
-// lets the user change each of them. Enter loads the file with those
-// settings, which the project remembers (--delimiter, --columns, --kind).
+// header row or "no header: name the columns", the values read as
+// missing, each column's kind) and lets the user change each of them.
+// Enter loads the file with those settings, which the project remembers
+// (--delimiter, --columns or --header, --missing-values, --kind).
 type importDialog struct {
-	st      *State
-	path    string
-	sample  []byte // the file's first bytes, cut at a line end
-	delim   rune
-	header  bool
-	names   []string // the user's names for a header-less file
-	kinds   map[string]model.Kind
-	preview *model.Table
-	err     error
-	cursor  int
-	edit    lineEditor
-	editing string // "name" (one column) or "names" (all)
+	st     *State
+	path   string
+	sample []byte // the file's first bytes, cut at a line end
+	delim  rune
+	header bool
+	// detected is what the loader makes of the first row by itself
+	// (model.FirstRowIsData): the project says --header yes only when the
+	// user reads a row as the header that the loader would read as data.
+	detected bool
+	names    []string // the user's names for a header-less file
+	kinds    map[string]model.Kind
+	tokens   []string // missing-value tokens (nil: the default ones)
+	preview  *model.Table
+	err      error
+	cursor   int
+	edit     lineEditor
+	editing  string // "name" (one column), "names" (all) or "tokens"
 }
 
 // sampleBytes is how much of the file the wizard reads.
@@ -40,7 +46,7 @@ const sampleBytes = 64 << 10
 var delimiters = []rune{',', ';', '\t', '|'}
 
 func newImportDialog(st *State, path string) *importDialog {
-	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: newLineEditor(60)}
+	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: newLineEditor(60), tokens: st.Project.MissingValues}
 	f, err := os.Open(path)
 	if err != nil {
 		d.err = &model.InputError{File: path, Msg: model.OpenReason(err)}
@@ -57,19 +63,20 @@ func newImportDialog(st *State, path string) *importDialog {
 	}
 	d.sample = b
 	d.delim = model.DetectDelimiter(b)
-	d.header = true
-	d.reload()
-	if d.preview != nil && d.preview.HeaderLooksLikeData() {
-		// The first row is data: the columns need names.
-		d.header = false
-		d.reload()
+	// The loader's own detection, on the same first bytes it reads.
+	t, err := model.Load(bytes.NewReader(b), model.LoadOptions{Name: path, Delimiter: d.delim, MissingTokens: d.tokens, MaxCell: -1})
+	d.detected = err == nil && t.FirstRowData
+	d.header = !d.detected
+	if d.detected {
+		d.names = t.Names()
 	}
+	d.reload()
 	return d
 }
 
 // reload reads the sample with the current settings.
 func (d *importDialog) reload() {
-	opt := model.LoadOptions{Name: d.path, Delimiter: d.delim, Kinds: d.kinds, MaxCell: -1}
+	opt := model.LoadOptions{Name: d.path, Delimiter: d.delim, Kinds: d.kinds, MaxCell: -1, HeaderRow: model.HeaderYes, MissingTokens: d.tokens}
 	if !d.header {
 		n := d.fields()
 		for len(d.names) < n {
@@ -141,11 +148,14 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	case k.String() == "N" && !d.header:
 		d.editing = "names"
 		return false, d.edit.open("column names, comma separated: ", strings.Join(d.names, ","))
+	case k.String() == "v":
+		d.editing = "tokens"
+		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(d.missing()))
 	case key.Matches(k, keys.Enter):
 		if d.err != nil || d.preview == nil {
 			return false, nil
 		}
-		d.st.importFile(d.path, d.delim, d.header, d.names, d.kinds)
+		d.st.importFile(d)
 		return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
 	}
 	return false, nil
@@ -153,7 +163,16 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 // submitName takes a typed column name (or all of them).
 func (d *importDialog) submitName(v string) error {
-	if d.editing == "names" {
+	if d.editing == "tokens" {
+		toks, err := model.ParseMissingTokens(v)
+		if err != nil {
+			return err
+		}
+		if model.FormatMissingTokens(toks) == model.FormatMissingTokens(model.DefaultMissingTokens) {
+			toks = nil
+		}
+		d.tokens = toks
+	} else if d.editing == "names" {
 		var names []string
 		for _, n := range strings.Split(v, ",") {
 			if n = strings.TrimSpace(n); n == "" {
@@ -186,6 +205,14 @@ func (d *importDialog) submitName(v string) error {
 	return d.err
 }
 
+// missing are the tokens read as missing.
+func (d *importDialog) missing() []string {
+	if d.tokens != nil {
+		return d.tokens
+	}
+	return model.DefaultMissingTokens
+}
+
 func (d *importDialog) column() *model.Column {
 	if d.preview == nil || d.cursor >= len(d.preview.Columns) {
 		return nil
@@ -202,6 +229,7 @@ func (d *importDialog) help() []key.Binding {
 		key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")),
 		key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")),
 		key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
+		key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")),
 	}
 	if !d.header {
 		out = append(out, key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
@@ -225,10 +253,14 @@ func (d *importDialog) view(w, h int) string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Import "+d.path) + "\n")
 	head := "header row: yes (its names are the columns')"
-	if !d.header {
+	switch {
+	case !d.header && d.detected:
+		head = "header row: no, row 1 is data — name the columns (r one, N all)"
+	case !d.header:
 		head = "header row: no — name the columns (r renames one, N names all)"
 	}
-	b.WriteString(fmt.Sprintf("%s %-5s  %s\n", s.Label.Render("delimiter"), delimName(d.delim), head))
+	b.WriteString(fit(fmt.Sprintf("%s %-5s  %s", s.Label.Render("delimiter"), delimName(d.delim), head), w) + "\n")
+	b.WriteString(fit(fmt.Sprintf("%s %s (v)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing())), w) + "\n")
 	if d.err != nil {
 		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
 		if h := d.st.hint(d.err); h != "" {
@@ -239,7 +271,7 @@ func (d *importDialog) view(w, h int) string {
 		b.WriteString(d.edit.view(s, w, "refused: "))
 	}
 	if d.preview != nil {
-		b.WriteString(s.Label.Render(fit(fmt.Sprintf("  %-3s %-20s %-12s %s", "#", "column", "kind", "first values"), w)) + "\n")
+		b.WriteString(s.Label.Render(fit(fmt.Sprintf("  %-3s %-20s %-12s %7s  %s", "#", "column", "kind", "missing", "first values"), w)) + "\n")
 		rows := h - strings.Count(b.String(), "\n") - 1
 		for i, c := range d.preview.Columns {
 			if i >= rows {
@@ -254,7 +286,7 @@ func (d *importDialog) view(w, h int) string {
 			if _, set := d.kinds[c.Name]; set {
 				kind += "*"
 			}
-			line := fmt.Sprintf("  %-3d %-20s %-12s %s", i+1, clip(c.Name, 20), kind, strings.Join(vals, ", "))
+			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, clip(c.Name, 20), kind, c.MissingCount, strings.Join(vals, ", "))
 			if i == d.cursor {
 				line = s.Selected.Render(fit("▸"+line[1:], w))
 			}
@@ -268,24 +300,29 @@ func (d *importDialog) view(w, h int) string {
 }
 
 // importFile loads a file with the wizard's settings: the project keeps
-// them (its delimiter, the column names of a header-less file, the kinds
-// the user set), so privlab run --config reads the file the same way.
-func (st *State) importFile(path string, delim rune, header bool, names []string, kinds map[string]model.Kind) {
-	st.SetInput(path)
-	st.Project.Delimiter = delimName(delim)
+// them (its delimiter, the column names of a header-less file or a header
+// row the loader would have read as data, the missing-value tokens, the
+// kinds the user set), so privlab run --config reads the file the same
+// way.
+func (st *State) importFile(d *importDialog) {
+	st.SetInput(d.path)
+	st.Project.Delimiter = delimName(d.delim)
 	st.Project.Columns = nil
-	if !header {
-		st.Project.Columns = append([]string(nil), names...)
+	if !d.header {
+		st.Project.Columns = append([]string(nil), d.names...)
+	} else if d.detected {
+		st.Project.Header = "yes"
 	}
+	st.Project.MissingValues = d.tokens
 	st.Project.Kinds = nil
-	for c, k := range kinds {
+	for c, k := range d.kinds {
 		if st.Project.Kinds == nil {
 			st.Project.Kinds = map[string]string{}
 		}
 		st.Project.Kinds[c] = k.String()
 	}
-	st.LastDir = dirOf(path)
-	st.Notify("loading %s: set the roles in the Data pane", path)
+	st.LastDir = dirOf(d.path)
+	st.Notify("loading %s: set the roles in the Data pane", d.path)
 }
 
 // dirOf is the directory of a path.

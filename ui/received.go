@@ -137,6 +137,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 	}
 	in = pipeline.Project{Input: made.Input, Rows: made.Rows, DataSeed: made.DataSeed, Columns: made.Columns,
 		Delimiter: made.Delimiter, Kinds: made.Kinds, MaxCell: made.MaxCell, Missing: made.Missing,
+		Header: made.Header, MissingValues: made.MissingValues,
 		Roles: made.Roles, Public: made.Public, PublicRows: made.PublicRows, Method: made.Method}
 	if _, isDataset := pipeline.DatasetName(made.Input); !isDataset {
 		path, found := findInput(made.Input, dir)

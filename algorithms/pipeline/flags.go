@@ -85,6 +85,24 @@ func (f mapFlag) Set(s string) error {
 	return nil
 }
 
+// tokensFlag reads --missing-values (model.ParseMissingTokens).
+type tokensFlag struct{ v *[]string }
+
+func (f tokensFlag) String() string {
+	if f.v == nil || *f.v == nil {
+		return ""
+	}
+	return model.FormatMissingTokens(*f.v)
+}
+func (f tokensFlag) Set(s string) error {
+	toks, err := model.ParseMissingTokens(s)
+	if err != nil {
+		return err
+	}
+	*f.v = toks
+	return nil
+}
+
 // paramFlag stores a method parameter's text.
 type paramFlag struct {
 	vals *model.Values
@@ -138,6 +156,8 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Var(mapFlag{&p.Kinds, "kind"}, "kind", "COLUMN=numeric|categorical; repeatable")
 	fs.Var(listFlag{&p.Columns}, "columns", "column names for a CSV file without a header row")
 	fs.StringVar(&p.Missing, "missing", "", "missing values: drop (default) or category")
+	fs.Var(tokensFlag{&p.MissingValues}, "missing-values", `cell values read as missing, comma separated; an empty item is the empty cell (default "",?,NA,NULL)`)
+	fs.StringVar(&p.Header, "header", "", "whether the input's first row names the columns: yes, no or detect (default: a first row that looks like data is data)")
 	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536; -1: no limit)")
 	fs.StringVar(&p.Delimiter, "delimiter", "", "field separator (default: detect , ; tab |)")
 	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
@@ -191,6 +211,12 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	}
 	if a.Public != "" {
 		a.Project.Public = a.Public
+	}
+	if h, err := model.ParseHeaderMode(a.Project.Header); err != nil {
+		return nil, err
+	} else if h == model.HeaderYes && len(a.Project.Columns) > 0 {
+		return nil, &model.ParamError{Param: "header", Value: a.Project.Header, Reason: "--columns names the columns of a file without a header row",
+			Hint: "leave out --header yes, or --columns"}
 	}
 	if a.Rows < 0 {
 		return nil, &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0", Hint: "the number of rows of a generated dataset (0: its default)"}
@@ -286,6 +312,12 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	}
 	if set["columns"] {
 		out.Columns = flags.Columns
+	}
+	if set["header"] {
+		out.Header = flags.Header
+	}
+	if set["missing-values"] {
+		out.MissingValues = flags.MissingValues
 	}
 	if set["data-seed"] {
 		out.DataSeed = flags.DataSeed

@@ -256,15 +256,7 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case guessed:
-		t.FirstRowData = true
-		t.Notes = append([]string{fmt.Sprintf("%s:1: the first row looks like data (%s), so it is read as data and the columns are named %s; name them with --columns a,b,c (or pass --header yes if the first row names the columns)",
-			name, firstValues(t, 0, 6), nameRange(header))}, t.Notes...)
-	case len(opt.Header) == 0 && opt.HeaderRow == HeaderDetect && t.HeaderLooksLikeData():
-		t.Notes = append([]string{fmt.Sprintf("%s:1: the header row looks like data (%s): if the file has no header row, name the columns with --columns a,b,c",
-			name, strings.Join(t.Names(), ","))}, t.Notes...)
-	}
+	firstRowNotes(t, opt, guessed)
 	return t, nil
 }
 

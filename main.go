@@ -4,7 +4,7 @@
 // action (SPEC Section 5):
 //
 //	privlab                         workbench on the embedded default dataset
-//	privlab FILE.csv                workbench on a file
+//	privlab FILE                    workbench on a file (CSV, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE)
 //	privlab run    [flags]          anonymize and write a release directory
 //	privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files
 //	privlab query  [flags] "QUERY"  answer on the original and the release
@@ -35,6 +35,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/source"
 	"privlab/ui"
 )
 
@@ -100,11 +101,22 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		// gives the truth for its queries).
 		return startWorkbench(append([]string{"--release", cmd}, rest...), stderr)
 	}
-	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(lower, ".csv") || strings.HasPrefix(cmd, "dataset:") {
+	if _, err := os.Stat(source.Path(cmd)); err == nil || isDataFile(lower) || strings.HasPrefix(cmd, "dataset:") {
 		return startWorkbench(append([]string{"--in", cmd}, rest...), stderr)
 	}
 	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect; privlab help)\n", cmd)
 	return exitUsage
+}
+
+// isDataFile reports whether a (lower-case) name ends as a table's file
+// does (privlab FILE opens it; a missing one is then an error naming it).
+func isDataFile(name string) bool {
+	for _, ext := range source.Extensions() {
+		if strings.HasSuffix(source.Path(name), ext) {
+			return true
+		}
+	}
+	return false
 }
 
 func usage(w io.Writer) {
@@ -112,7 +124,7 @@ func usage(w io.Writer) {
 
 usage:
   privlab                          open the workbench on dataset:census (10,000 rows)
-  privlab FILE.csv                 open the workbench on a file
+  privlab FILE                     open the workbench on a file: CSV, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE
   privlab project.json             open the workbench on a saved project (also --config project.json)
                                    (the workbench takes the run flags too: privlab dataset:census --rows 45000)
   privlab run    [flags] --out DIR anonymize and write a release directory
@@ -129,6 +141,7 @@ usage:
 
 common flags:
   --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V  --public FILE|dataset:NAME
+  (FILE, for --in, --public, --original and inspect: CSV text, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE)
   --hierarchy ATTR=FILE|flat|masking|binary|ternary|intervals:W (repeatable)
   `+pipeline.StandardFlags()+` N, and each method's own parameters (below)
   --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)  --max-cell BYTES
@@ -402,15 +415,15 @@ func sameAsAudited(a *pipeline.Args, dir string) error {
 	if audit.InputSHA256 == "" {
 		return nil
 	}
-	if sum, err := model.FileSHA256(a.Original); err == nil && sum != audit.InputSHA256 {
+	if sum, err := model.FileSHA256(source.Path(a.Original)); err == nil && sum != audit.InputSHA256 {
 		return &model.InputError{File: a.Original, Msg: "not the input of this release: its SHA-256 differs from the one the audit record beside the release holds",
 			Hint: "give the file the release was made from (check reads " + model.AuditPath(dir) + ")"}
 	}
 	return nil
 }
 
-// sameInput reports whether two input specs name the same file (or the
-// same dataset:NAME).
+// sameInput reports whether two input specs name the same file (and the
+// same sheet or table of it), or the same dataset:NAME.
 func sameInput(a, b string) bool {
 	if a == "" || b == "" {
 		return false
@@ -418,9 +431,11 @@ func sameInput(a, b string) bool {
 	if a == b {
 		return true
 	}
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+	pa, parta := source.Split(a)
+	pb, partb := source.Split(b)
+	sa, err1 := os.Stat(pa)
+	sb, err2 := os.Stat(pb)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb) && strings.EqualFold(parta, partb)
 }
 
 // releaseDir is the release a command reads: check's argument or

@@ -138,6 +138,8 @@ type WorkloadError struct {
 type Audit struct {
 	Input       string `json:"input"`
 	InputSHA256 string `json:"input_sha256,omitempty"`
+	// InputFormat is the input file's format: csv, xlsx, parquet, sqlite.
+	InputFormat string `json:"input_format,omitempty"`
 	Seed        uint64 `json:"seed"`
 	SeedFixed   bool   `json:"seed_fixed"`
 	Release     string `json:"release"`

@@ -11,18 +11,24 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // importDialog is the import wizard: before a file is loaded it shows its
-// first rows as the loader will read them (the detected delimiter, the
-// header row or "no header: name the columns", the values read as
-// missing, each column's kind) and lets the user change each of them.
-// Enter loads the file with those settings, which the project remembers
-// (--delimiter, --columns or --header, --missing-values, --kind).
+// first rows as the loader will read them (the detected delimiter of a CSV
+// file, the sheet of a workbook or the table of a database, the header row
+// or "no header: name the columns", the values read as missing, each
+// column's kind) and lets the user change each of them. Enter loads the
+// file with those settings, which the project remembers (FILE.xlsx:SHEET,
+// FILE.db:TABLE, --delimiter, --columns or --header, --missing-values,
+// --kind).
 type importDialog struct {
 	st     *State
 	path   string
-	sample []byte // the file's first bytes, cut at a line end
+	format source.Format
+	parts  []string // the sheets of a workbook, the tables of a database
+	part   string   // the chosen one
+	sample []byte   // a CSV file's first bytes, cut at a line end
 	delim  rune
 	header bool
 	// detected is what the loader makes of the first row by itself
@@ -47,9 +53,22 @@ var delimiters = []rune{',', ';', '\t', '|'}
 
 func newImportDialog(st *State, path string) *importDialog {
 	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: newLineEditor(60), tokens: st.Project.MissingValues}
-	f, err := os.Open(path)
+	d.path, d.part = source.Split(path)
+	d.format = source.FormatOf(d.path)
+	if d.format != source.CSV {
+		d.parts, d.err = source.Parts(d.path)
+		if d.part == "" && len(d.parts) > 0 {
+			d.part = d.parts[0]
+		}
+		d.header = true
+		if d.err == nil {
+			d.detect()
+		}
+		return d
+	}
+	f, err := os.Open(d.path)
 	if err != nil {
-		d.err = &model.InputError{File: path, Msg: model.OpenReason(err)}
+		d.err = &model.InputError{File: d.path, Msg: model.OpenReason(err)}
 		return d
 	}
 	defer f.Close()
@@ -63,37 +82,91 @@ func newImportDialog(st *State, path string) *importDialog {
 	}
 	d.sample = b
 	d.delim = model.DetectDelimiter(b)
-	// The loader's own detection, on the same first bytes it reads.
-	t, err := model.Load(bytes.NewReader(b), model.LoadOptions{Name: path, Delimiter: d.delim, MissingTokens: d.tokens, MaxCell: -1})
+	d.detect()
+	return d
+}
+
+// detect reads the first rows as the loader does by itself (its own
+// header detection, model.FirstRowIsData) and starts from what it finds.
+func (d *importDialog) detect() {
+	opt := model.LoadOptions{Name: d.path, MissingTokens: d.tokens, MaxCell: -1}
+	var t *model.Table
+	var err error
+	if d.format == source.CSV {
+		opt.Delimiter = d.delim
+		t, err = model.Load(bytes.NewReader(d.sample), opt)
+	} else {
+		t, err = source.Preview(d.spec(), opt, previewRows)
+	}
 	d.detected = err == nil && t.FirstRowData
 	d.header = !d.detected
+	d.names = nil
 	if d.detected {
 		d.names = t.Names()
 	}
 	d.reload()
-	return d
+}
+
+// previewRows is how many rows of a sheet or table the wizard reads.
+const previewRows = 200
+
+// spec is the table the wizard reads: the file, and its sheet or table.
+func (d *importDialog) spec() string {
+	if d.part == "" {
+		return d.path
+	}
+	return d.path + ":" + d.part
+}
+
+// headerRow says whether the format has a header row to ask about (a
+// Parquet schema and a database table name their columns).
+func (d *importDialog) headerRow() bool {
+	return d.format == source.CSV || d.format == source.Excel
 }
 
 // reload reads the sample with the current settings.
 func (d *importDialog) reload() {
-	opt := model.LoadOptions{Name: d.path, Delimiter: d.delim, Kinds: d.kinds, MaxCell: -1, HeaderRow: model.HeaderYes, MissingTokens: d.tokens}
-	if !d.header {
-		n := d.fields()
-		for len(d.names) < n {
-			d.names = append(d.names, fmt.Sprintf("c%d", len(d.names)+1))
+	opt := model.LoadOptions{Name: d.path, Kinds: d.kinds, MaxCell: -1, MissingTokens: d.tokens}
+	if d.headerRow() {
+		opt.HeaderRow = model.HeaderYes
+		if !d.header {
+			n := d.fields()
+			for len(d.names) < n {
+				d.names = append(d.names, fmt.Sprintf("c%d", len(d.names)+1))
+			}
+			d.names = d.names[:n]
+			opt.Header = d.names
 		}
-		d.names = d.names[:n]
-		opt.Header = d.names
 	}
-	t, err := model.Load(bytes.NewReader(d.sample), opt)
+	var t *model.Table
+	var err error
+	if d.format == source.CSV {
+		opt.Delimiter = d.delim
+		t, err = model.Load(bytes.NewReader(d.sample), opt)
+	} else {
+		t, err = source.Preview(d.spec(), opt, previewRows)
+	}
 	d.preview, d.err = t, err
 	if t != nil && d.cursor >= len(t.Columns) {
 		d.cursor = 0
 	}
 }
 
-// fields is the number of fields of the first line.
+// fields is the number of fields of the first row.
 func (d *importDialog) fields() int {
+	if d.format != source.CSV {
+		if d.preview != nil && len(d.names) == 0 {
+			return len(d.preview.Columns)
+		}
+		if len(d.names) > 0 {
+			return len(d.names)
+		}
+		t, err := source.Preview(d.spec(), model.LoadOptions{HeaderRow: model.HeaderNo, MaxCell: -1}, 1)
+		if err != nil {
+			return 1
+		}
+		return len(t.Columns)
+	}
 	line := d.sample
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
@@ -121,7 +194,16 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		if d.preview != nil && d.cursor < len(d.preview.Columns)-1 {
 			d.cursor++
 		}
-	case k.String() == "d":
+	case k.String() == "s" && len(d.parts) > 1:
+		for i, p := range d.parts {
+			if p == d.part {
+				d.part = d.parts[(i+1)%len(d.parts)]
+				break
+			}
+		}
+		d.kinds = map[string]model.Kind{}
+		d.detect()
+	case k.String() == "d" && d.format == source.CSV:
 		for i, r := range delimiters {
 			if r == d.delim {
 				d.delim = delimiters[(i+1)%len(delimiters)]
@@ -130,7 +212,7 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		d.names = nil
 		d.reload()
-	case k.String() == "h":
+	case k.String() == "h" && d.headerRow():
 		d.header = !d.header
 		d.reload()
 	case k.String() == "t":
@@ -142,7 +224,7 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 			}
 			d.reload()
 		}
-	case k.String() == "r" && !d.header:
+	case k.String() == "r" && !d.header && d.cursor < len(d.names):
 		d.editing = "name"
 		return false, d.edit.open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
 	case k.String() == "N" && !d.header:
@@ -225,17 +307,58 @@ func (d *importDialog) help() []key.Binding {
 	if d.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	out := []key.Binding{
-		key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")),
-		key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")),
-		key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
-		key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")),
+	var out []key.Binding
+	switch {
+	case d.format == source.CSV:
+		out = append(out, key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")))
+	case len(d.parts) > 1:
+		out = append(out, key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next "+d.partWord())))
 	}
+	if d.headerRow() {
+		out = append(out, key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")))
+	}
+	out = append(out, key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
+		key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")))
 	if !d.header {
 		out = append(out, key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
 			key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name all")))
 	}
 	return append(out, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")), k.Back)
+}
+
+// partWord names what a part of the file is: a sheet or a table.
+func (d *importDialog) partWord() string {
+	if d.format == source.Excel {
+		return "sheet"
+	}
+	return "table"
+}
+
+// sourceLine is the wizard's first line: the delimiter of a CSV file, the
+// sheet or table of a workbook or database, and the header row.
+func (d *importDialog) sourceLine() string {
+	s := d.st.Styles
+	head := "header row: yes (its names are the columns')"
+	switch {
+	case !d.header && d.detected:
+		head = "header row: no, row 1 is data — name the columns (r one, N all)"
+	case !d.header:
+		head = "header row: no — name the columns (r renames one, N names all)"
+	}
+	switch d.format {
+	case source.CSV:
+		return fmt.Sprintf("%s %-5s  %s", s.Label.Render("delimiter"), delimName(d.delim), head)
+	case source.Parquet:
+		return s.Label.Render("Parquet") + "  columns and kinds from its schema"
+	}
+	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), d.part)
+	if len(d.parts) > 1 {
+		what += fmt.Sprintf(" (s: next of %d)", len(d.parts))
+	}
+	if d.format == source.Excel {
+		return what + "  " + head
+	}
+	return what + "  columns and kinds from the database"
 }
 
 func delimName(r rune) string {
@@ -252,14 +375,7 @@ func (d *importDialog) view(w, h int) string {
 	s := d.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Import "+d.path) + "\n")
-	head := "header row: yes (its names are the columns')"
-	switch {
-	case !d.header && d.detected:
-		head = "header row: no, row 1 is data — name the columns (r one, N all)"
-	case !d.header:
-		head = "header row: no — name the columns (r renames one, N names all)"
-	}
-	b.WriteString(fit(fmt.Sprintf("%s %-5s  %s", s.Label.Render("delimiter"), delimName(d.delim), head), w) + "\n")
+	b.WriteString(fit(d.sourceLine(), w) + "\n")
 	b.WriteString(fit(fmt.Sprintf("%s %s (v)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing())), w) + "\n")
 	if d.err != nil {
 		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
@@ -305,12 +421,15 @@ func (d *importDialog) view(w, h int) string {
 // kinds the user set), so privlab run --config reads the file the same
 // way.
 func (st *State) importFile(d *importDialog) {
-	st.SetInput(d.path)
-	st.Project.Delimiter = delimName(d.delim)
+	st.SetInput(d.spec())
+	if d.format == source.CSV {
+		st.Project.Delimiter = delimName(d.delim)
+	}
 	st.Project.Columns = nil
-	if !d.header {
+	switch {
+	case d.headerRow() && !d.header:
 		st.Project.Columns = append([]string(nil), d.names...)
-	} else if d.detected {
+	case d.headerRow() && d.detected:
 		st.Project.Header = "yes"
 	}
 	st.Project.MissingValues = d.tokens

@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // dataPane lists the table's columns with kind, distinct and missing
@@ -149,10 +150,11 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 			st.setPublic(path)
 			st.Notify("public table %s", path)
 		})
+		d.picker.AllowedTypes = source.Extensions()
 		return func() tea.Msg { return openDialogMsg{d} }
 	case p.readsPublic() && key.Matches(k, keys.PublicPath):
 		p.editing = "public"
-		return p.edit.open("public table (FILE.csv or dataset:NAME): ", st.Project.Public)
+		return p.edit.open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
 	case key.Matches(k, keys.MissingTokens):
 		p.editing = "tokens"
 		return p.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(st.missingTokens()))

@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/model/source"
 )
 
 // summaryLine is the summary bar of the current screen.
@@ -96,7 +97,7 @@ func TestTransientMessagesExpire(t *testing.T) {
 			t.Fatalf("the message outlived a result of new settings: %q", a.st.Status)
 		}
 		// The import's message lasts through its load and first run.
-		a.st.importFile(&importDialog{path: "people.data", delim: ',', names: []string{"age", "sex", "zip", "disease"}})
+		a.st.importFile(&importDialog{path: "people.data", format: source.CSV, delim: ',', names: []string{"age", "sex", "zip", "disease"}})
 		settle(t, a, a.schedule())
 		if !strings.Contains(a.st.Status, "loading people.data") {
 			t.Fatalf("the import's message went with its own load: %q", a.st.Status)

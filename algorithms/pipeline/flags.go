@@ -146,7 +146,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.SetOutput(io.Discard)
 	p := &a.Project
 	fs.StringVar(&a.Config, "config", "", "project.json to start from (the workbench saves it)")
-	fs.StringVar(&p.Input, "in", "", "input CSV file or dataset:NAME")
+	fs.StringVar(&p.Input, "in", "", "input table: a CSV file, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE, or dataset:NAME")
 	fs.Var(listFlag{&p.Roles.QIs}, "qi", "quasi-identifiers, comma separated")
 	fs.StringVar(&p.Roles.SA, "sa", "", "the sensitive attribute")
 	fs.Var(listFlag{&p.Roles.IDs}, "id", "identifier columns (dropped from the release)")
@@ -160,7 +160,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.StringVar(&p.Header, "header", "", "whether the input's first row names the columns: yes, no or detect (default: a first row that looks like data is data)")
 	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536; -1: no limit)")
 	fs.StringVar(&p.Delimiter, "delimiter", "", "field separator (default: detect , ; tab |)")
-	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
+	fs.StringVar(&a.Public, "public", "", "public table (a file as --in takes, or dataset:NAME), for methods that read one")
 	fs.IntVar(&p.PublicRows, "public-rows", 0, "rows of a synthetic public table (dataset:NAME; 0: its default)")
 	fs.Float64Var(&p.RiskThreshold, "risk-threshold", 0, "prosecutor risk above which a record counts as at risk (default 0.2)")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")

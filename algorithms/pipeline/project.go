@@ -19,11 +19,13 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // Project is a complete configuration: project.json.
 type Project struct {
-	// Input is a CSV path or dataset:NAME.
+	// Input is a table's file (CSV, FILE.xlsx[:SHEET], FILE.parquet,
+	// FILE.db:TABLE; model/source) or dataset:NAME.
 	Input string `json:"input"`
 	// Rows and DataSeed size and seed a synthetic dataset (0: its default).
 	Rows     int    `json:"rows,omitempty"`
@@ -232,7 +234,7 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
+	return source.Load(p.Input, model.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
 		Delimiter: delim, MissingTokens: p.MissingValues})
 }
 
@@ -486,7 +488,7 @@ func FoundHierarchy(input, column string) string {
 	if input == "" {
 		return ""
 	}
-	dir, base := filepath.Split(input)
+	dir, base := filepath.Split(source.Path(input))
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	path := filepath.Join(dir, stem+"_hierarchy_"+column+".csv")
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {

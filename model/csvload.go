@@ -29,10 +29,12 @@ type LoadOptions struct {
 	// row is data).
 	Header []string
 	// HeaderRow says, when Header is empty, whether the first row names
-	// the columns: HeaderDetect (the zero value) reads it as the header
-	// unless it looks like data (see FirstRowIsData; the table then says
-	// so in Table.FirstRowData and a note), HeaderYes and HeaderNo decide.
-	// Columns without a header row are named c1, c2, ... (ColumnNames).
+	// the columns: HeaderYes (the zero value: files privlab writes, such
+	// as a release's, have a header) and HeaderNo decide; HeaderDetect, as
+	// every user's table is read (pipeline, the import wizard), reads it
+	// as the header unless it looks like data (see FirstRowIsData; the
+	// table then says so in Table.FirstRowData and a note). Columns
+	// without a header row are named c1, c2, ... (ColumnNames).
 	HeaderRow HeaderMode
 	// MissingTokens are the values that mean "missing"; nil means
 	// DefaultMissingTokens.
@@ -56,16 +58,17 @@ type LoadOptions struct {
 type HeaderMode int
 
 const (
+	// HeaderYes: the first row is the header.
+	HeaderYes HeaderMode = iota
 	// HeaderDetect reads the first row as the header unless it looks
 	// like data.
-	HeaderDetect HeaderMode = iota
-	// HeaderYes: the first row is the header.
-	HeaderYes
+	HeaderDetect
 	// HeaderNo: the first row is data.
 	HeaderNo
 )
 
-// ParseHeaderMode reads "detect" (or ""), "yes" or "no".
+// ParseHeaderMode reads "detect" (or "": a project that says nothing
+// detects), "yes" or "no".
 func ParseHeaderMode(s string) (HeaderMode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "detect", "auto":

@@ -89,7 +89,7 @@ func newImportDialog(st *State, path string) *importDialog {
 // detect reads the first rows as the loader does by itself (its own
 // header detection, model.FirstRowIsData) and starts from what it finds.
 func (d *importDialog) detect() {
-	opt := model.LoadOptions{Name: d.path, MissingTokens: d.tokens, MaxCell: -1}
+	opt := model.LoadOptions{Name: d.path, MissingTokens: d.tokens, MaxCell: -1, HeaderRow: model.HeaderDetect}
 	var t *model.Table
 	var err error
 	if d.format == source.CSV {

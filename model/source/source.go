@@ -221,7 +221,7 @@ func fits(format Format, path, part string, opt model.LoadOptions) error {
 		return &model.ParamError{Param: "delimiter", Value: string(opt.Delimiter), Reason: "applies to CSV text, and " + path + " is " + string(format),
 			Hint: "leave out --delimiter"}
 	}
-	if (format == Parquet || format == SQLite) && (len(opt.Header) > 0 || opt.HeaderRow != model.HeaderDetect) {
+	if (format == Parquet || format == SQLite) && (len(opt.Header) > 0 || opt.HeaderRow == model.HeaderNo) {
 		return &model.ParamError{Param: "columns", Reason: path + " names its columns itself (a " + string(format) + " schema has no header row)",
 			Hint: "leave out --columns and --header"}
 	}

@@ -223,7 +223,7 @@ func TestSheetHeaderRow(t *testing.T) {
 	if err := sourcetest.WriteExcel(path, "Sheet1", named); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := Load(path, model.LoadOptions{})
+	tb, err := Load(path, model.LoadOptions{HeaderRow: model.HeaderDetect})
 	if err != nil || tb.Rows != 3 || !tb.FirstRowData || strings.Join(tb.Names(), ",") != "c1,c2" {
 		t.Fatalf("detected: %v %v", tb, err)
 	}

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +44,9 @@ func loadParquet(path string, opt model.LoadOptions) (*model.Table, error) {
 	if err != nil {
 		return nil, asInput(path, Parquet, err)
 	}
+	if err := checkTrailer(path, f, st.Size()); err != nil {
+		return nil, err
+	}
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, asInput(path, Parquet, err)
@@ -79,6 +83,33 @@ func loadParquet(path string, opt model.LoadOptions) (*model.Table, error) {
 		return nil, err
 	}
 	return b.Table()
+}
+
+// checkTrailer reads a Parquet file's last 8 bytes (the footer's length
+// and the magic PAR1) before parquet-go does: it allocates the length the
+// file states before comparing it with the file's size (a damaged byte
+// made it allocate 4 GB).
+func checkTrailer(path string, f io.ReaderAt, size int64) error {
+	var tail [8]byte
+	if size < 12 {
+		return &model.InputError{File: path, Msg: "not a readable Parquet file: too short", Hint: "is the file complete?"}
+	}
+	if _, err := f.ReadAt(tail[:], size-8); err != nil {
+		return asInput(path, Parquet, err)
+	}
+	switch string(tail[4:]) {
+	case "PAR1":
+	case "PARE":
+		return &model.InputError{File: path, Msg: "an encrypted Parquet file", Hint: "write the file without encryption"}
+	default:
+		return &model.InputError{File: path, Msg: fmt.Sprintf("not a readable Parquet file: it ends in %q, not PAR1", tail[4:]),
+			Hint: "is the file complete? write it again"}
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return &model.InputError{File: path, Msg: fmt.Sprintf("not a readable Parquet file: its footer claims %d bytes of a file of %d", n, size),
+			Hint: "is the file complete? write it again"}
+	}
+	return nil
 }
 
 // checkChunks refuses, before a page is decoded, what parquet-go v0.32.0

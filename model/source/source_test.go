@@ -2,12 +2,16 @@ package source
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 
 	"privlab/datasets"
 	"privlab/model"
@@ -331,5 +335,57 @@ func TestSplit(t *testing.T) {
 		if p+"|"+part != want {
 			t.Errorf("Split(%q) = %q, %q", spec, p, part)
 		}
+	}
+}
+
+// TestDamagedParquetStaysSmall: what fuzzing found to crash or balloon
+// parquet-go v0.32.0 is refused before it decodes: LZ4 pages (a damaged
+// one made its decoder double its buffer until out of memory), a footer
+// length beyond the file (it allocated the 4 GB stated), a page header
+// that claims more than its column chunk. Each is an input error, and
+// little memory is allocated.
+func TestDamagedParquetStaysSmall(t *testing.T) {
+	dir := t.TempDir()
+	src := table(t, "age,job\n30,a\n41,b\n30,c\n")
+	good := filepath.Join(dir, "good.parquet")
+	if err := sourcetest.WriteParquetWith(good, src, 0, &parquet.Uncompressed); err != nil {
+		t.Fatal(err)
+	}
+	lz4 := filepath.Join(dir, "lz4.parquet")
+	if err := sourcetest.WriteParquetWith(lz4, src, 0, &parquet.Lz4Raw); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	footer := append([]byte(nil), b...)
+	binary.LittleEndian.PutUint32(footer[len(footer)-8:], 0xfffffff0)
+	os.WriteFile(filepath.Join(dir, "footer.parquet"), footer, 0o644)
+	// The first page header follows the magic PAR1: its uncompressed and
+	// compressed sizes are zigzag varints after the page type; make both
+	// huge (a 5-byte varint in place of a 1-byte one shifts the header,
+	// so the header is damaged or claims too much, either way refused).
+	page := append(append(append([]byte(nil), b[:6]...), 0xfe, 0xff, 0xff, 0xff, 0x0f), b[7:]...)
+	os.WriteFile(filepath.Join(dir, "page.parquet"), page, 0o644)
+	for name, want := range map[string]string{
+		"lz4.parquet":    "compressed with LZ4",
+		"footer.parquet": "its footer claims 4294967280 bytes",
+		"page.parquet":   "column age: a",
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Load(filepath.Join(dir, name), model.LoadOptions{})
+		runtime.ReadMemStats(&after)
+		var ie *model.InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 64<<20 {
+			t.Errorf("%s: %d MB allocated", name, d>>20)
+		}
+	}
+	if tb, err := Load(good, model.LoadOptions{}); err != nil || tb.Rows != 3 {
+		t.Fatalf("the intact file: %v %v", tb, err)
 	}
 }

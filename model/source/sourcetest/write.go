@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
 	"github.com/xuri/excelize/v2"
 	_ "modernc.org/sqlite"
 
@@ -86,6 +87,12 @@ func WriteExcel(path, sheet string, t *model.Table) error {
 // dictionary-encoded (as pyarrow writes by default), Snappy-compressed,
 // in row groups of rowGroup rows (0: one group).
 func WriteParquet(path string, t *model.Table, rowGroup int) error {
+	return WriteParquetWith(path, t, rowGroup, &parquet.Snappy)
+}
+
+// WriteParquetWith writes t as WriteParquet does, with the given
+// compression codec.
+func WriteParquetWith(path string, t *model.Table, rowGroup int, codec compress.Codec) error {
 	fields := make([]reflect.StructField, len(t.Columns))
 	for i, c := range t.Columns {
 		typ := reflect.TypeOf("")
@@ -102,7 +109,7 @@ func WriteParquet(path string, t *model.Table, rowGroup int) error {
 	if err != nil {
 		return err
 	}
-	w := parquet.NewWriter(f, schema, parquet.Compression(&parquet.Snappy))
+	w := parquet.NewWriter(f, schema, parquet.Compression(codec))
 	batch := make([]parquet.Row, 0, 1024)
 	flush := func() error {
 		_, err := w.WriteRows(batch)

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"privlab/algorithms/catalog"
@@ -71,35 +69,6 @@ func Estimate(p *Prepared) (float64, string) {
 
 // LongRun is the estimated time above which a run is announced.
 const LongRun = 5 * time.Second
-
-// ProgressLine returns a progress callback that rewrites one line of w
-// with the percentage done and the time left (at most five times a
-// second), and a function that clears the line.
-func ProgressLine(w io.Writer, now func() time.Time) (progress func(float64), clear func()) {
-	start := now()
-	var mu sync.Mutex
-	var last time.Time
-	shown := false
-	progress = func(f float64) {
-		mu.Lock()
-		defer mu.Unlock()
-		t := now()
-		if t.Sub(last) < 200*time.Millisecond || f <= 0 {
-			return
-		}
-		last, shown = t, true
-		left := time.Duration(float64(t.Sub(start)) * (1 - f) / f).Round(time.Second)
-		fmt.Fprintf(w, "\rcomputing %3.0f%% · about %s left · ctrl+c stops  ", f*100, left)
-	}
-	clear = func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if shown {
-			fmt.Fprintf(w, "\r%60s\r", "")
-		}
-	}
-	return progress, clear
-}
 
 // ExportOptions control Export.
 type ExportOptions struct {
@@ -509,29 +478,6 @@ func AuditProject(dir string) (Project, bool) {
 	return p, true
 }
 
-// Summary writes a run's summary: settings, worst cases, figures.
-func Summary(w io.Writer, p *Prepared, res *method.Result, elapsed time.Duration) {
-	for _, l := range p.Describe() {
-		fmt.Fprintln(w, l)
-	}
-	fmt.Fprintf(w, "groups     %d (%d with violations)\n", len(res.Groups), res.Violations())
-	fmt.Fprintf(w, "rows       %d in, %d published, %d suppressed\n", res.RowsIn, res.Published, res.Suppressed)
-	for _, f := range res.Summary {
-		mark := "  "
-		if !f.OK {
-			mark = "! "
-		}
-		fmt.Fprintf(w, "%s%-40s %s\n", mark, f.Name, fmtFig(f.Value))
-	}
-	for _, n := range res.Warnings {
-		fmt.Fprintf(w, "warning    %s\n", n)
-	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(w, "note       %s\n", n)
-	}
-	fmt.Fprintf(w, "time       %s\n", elapsed.Round(time.Millisecond))
-}
-
 // FormatFigure prints a figure exactly where it is whole and with two
 // decimals otherwise.
 func FormatFigure(x float64) string { return fmtFig(x) }
@@ -588,48 +534,6 @@ func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, e
 		}
 	}
 	return out, nil
-}
-
-// Print writes a query result.
-func (r *QueryResult) Print(w io.Writer) {
-	fmt.Fprintf(w, "query      %s\n", r.Query.Text)
-	count := r.Query.Agg == model.Count
-	if r.HasTru {
-		if r.Truth.Empty && count {
-			fmt.Fprintf(w, "true       0  (0 rows)\n")
-		} else if r.Truth.Empty {
-			fmt.Fprintf(w, "true       (no row selected)\n")
-		} else {
-			fmt.Fprintf(w, "true       %s  (%d rows)\n", fmtFig(r.Truth.Value), r.Truth.Count)
-		}
-	}
-	a := r.Answer
-	switch {
-	case a.Empty && count:
-		fmt.Fprintf(w, "release    0 (exact)\n")
-	case a.Empty:
-		fmt.Fprintf(w, "release    (no row selected)\n")
-	case a.HasBounds && a.Low == a.High:
-		fmt.Fprintf(w, "release    %s (exact)\n", fmtFig(a.Low))
-	case a.HasBounds:
-		fmt.Fprintf(w, "release    [%s, %s]\n", fmtFig(a.Low), fmtFig(a.High))
-	case a.HasEst:
-		fmt.Fprintf(w, "release    %s (estimate)\n", fmtFig(a.Estimate))
-	}
-	if !math.IsNaN(r.RelErr) {
-		fmt.Fprintf(w, "rel. error %.4f\n", r.RelErr)
-	}
-	if r.HasTru && a.HasBounds && !a.Empty && !r.Truth.Empty {
-		if r.Truth.Value < a.Low-1e-9*math.Abs(a.Low) || r.Truth.Value > a.High+1e-9*math.Abs(a.High) {
-			fmt.Fprintf(w, "WARNING    the bounds do not contain the true answer\n")
-		}
-	}
-	if a.Note != "" {
-		fmt.Fprintf(w, "how        %s\n", a.Note)
-	}
-	for _, m := range r.Warnings {
-		fmt.Fprintf(w, "warning    %s\n", m)
-	}
 }
 
 // PublishedValueWarnings warns, without the original, about values of
@@ -810,23 +714,4 @@ func Inspect(t *model.Table) []Profile {
 		out = append(out, p)
 	}
 	return out
-}
-
-// PrintInspect writes the profile as a table.
-func PrintInspect(w io.Writer, t *model.Table) {
-	fmt.Fprintf(w, "%s: %d rows, %d columns\n\n", t.Name, t.Rows, len(t.Columns))
-	fmt.Fprintf(w, "%-20s %-12s %9s %8s  %s\n", "column", "kind", "distinct", "missing", "range / top values")
-	for _, p := range Inspect(t) {
-		desc := strings.Join(p.Top, ", ")
-		if p.Kind == model.Numeric {
-			desc = fmt.Sprintf("%s .. %s", model.FormatNumber(p.Min), model.FormatNumber(p.Max))
-		}
-		fmt.Fprintf(w, "%-20s %-12s %9d %8d  %s\n", p.Name, p.Kind, p.Distinct, p.Missing, desc)
-	}
-	if len(t.Notes) > 0 {
-		fmt.Fprintln(w)
-	}
-	for _, n := range t.Notes {
-		fmt.Fprintf(w, "warning: %s\n", n)
-	}
 }

@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
@@ -95,50 +93,4 @@ func (e Env) RunStudy(ctx context.Context, p *Prepared, opt workload.Options) ([
 		return nil, nil
 	}
 	return study(ctx, e.Lab(p, opt))
-}
-
-// PrintSections writes a study's tables and notes as text.
-func PrintSections(w io.Writer, secs []method.Section) {
-	for _, s := range secs {
-		fmt.Fprintln(w)
-		if s.Title != "" {
-			fmt.Fprintln(w, s.Title)
-		}
-		for _, n := range s.Notes {
-			fmt.Fprintln(w, "  "+n)
-		}
-		if len(s.Header) == 0 {
-			continue
-		}
-		widths := make([]int, len(s.Header))
-		for i, h := range s.Header {
-			widths[i] = len(h)
-		}
-		for _, r := range s.Rows {
-			for i := range widths {
-				if i < len(r) && len(r[i]) > widths[i] {
-					widths[i] = len(r[i])
-				}
-			}
-		}
-		line := func(cells []string) {
-			parts := make([]string, len(widths))
-			for i := range widths {
-				c := ""
-				if i < len(cells) {
-					c = cells[i]
-				}
-				if i == 0 {
-					parts[i] = fmt.Sprintf("%-*s", widths[i], c)
-				} else {
-					parts[i] = fmt.Sprintf("%*s", widths[i], c)
-				}
-			}
-			fmt.Fprintln(w, strings.TrimRight("  "+strings.Join(parts, "  "), " "))
-		}
-		line(s.Header)
-		for _, r := range s.Rows {
-			line(r)
-		}
-	}
 }

@@ -6,20 +6,10 @@ import (
 	"strings"
 
 	"privlab/algorithms/method"
-	"privlab/algorithms/pipeline"
 )
 
 // Width is the width steps are wrapped to when printed.
 const Width = 78
-
-// PrintList writes the tours, one a line.
-func PrintList(w io.Writer) {
-	fmt.Fprintf(w, "%-13s %-6s %s\n", "tour", "steps", "what it shows")
-	for _, t := range All() {
-		fmt.Fprintf(w, "%-13s %-6d %s (%s)\n", t.Name, len(t.Tour.Steps), t.Title, t.Paper)
-	}
-	fmt.Fprintln(w, "\nprivlab tour NAME opens the workbench on the tour; privlab tour NAME --steps prints its steps.")
-}
 
 // Print writes a tour's steps as text (for slides, and for tests).
 func Print(w io.Writer, t Tour, steps []method.Step) {
@@ -36,7 +26,7 @@ func Print(w io.Writer, t Tour, steps []method.Step) {
 				fmt.Fprintln(w, "  "+l)
 			}
 		}
-		pipeline.PrintSections(w, st.Sections)
+		method.WriteSections(w, st.Sections)
 	}
 }
 

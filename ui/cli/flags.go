@@ -1,4 +1,4 @@
-package pipeline
+package cli
 
 import (
 	"errors"
@@ -10,12 +10,13 @@ import (
 	"strings"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
 
 // Args is a parsed command line (SPEC 5).
 type Args struct {
-	Project Project
+	Project pipeline.Project
 	// set records which project settings came from flags (they override
 	// a --config file).
 	Config     string
@@ -138,9 +139,9 @@ func paramNames() []string {
 	return out
 }
 
-// ParseArgs parses the flags of a subcommand. Flags and positional
+// parseArgs parses the flags of a subcommand. Flags and positional
 // arguments may be interleaved (privlab check DIR --original FILE).
-func ParseArgs(cmd string, args []string) (*Args, error) {
+func parseArgs(cmd string, args []string) (*Args, error) {
 	a := &Args{flagsSet: map[string]bool{}}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -173,7 +174,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
-	fs.IntVar(&a.Queries, "queries", DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")
+	fs.IntVar(&a.Queries, "queries", pipeline.DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")
 	fs.Float64Var(&a.Selectivity, "selectivity", 0.05, "eval: fraction of the table a count-in query selects (s)")
 	fs.IntVar(&a.Dims, "qd", 0, "eval: quasi-identifiers a count-in query conditions on (default min(4, QIs))")
@@ -203,7 +204,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	}
 	fs.Visit(func(f *flag.Flag) { a.flagsSet[f.Name] = true })
 	if a.Config != "" {
-		base, err := LoadProject(a.Config)
+		base, err := pipeline.LoadProject(a.Config)
 		if err != nil {
 			return nil, err
 		}
@@ -231,8 +232,8 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 		return nil, &model.ParamError{Param: "max-cell", Value: fmt.Sprint(mc), Reason: "must be a number of bytes >= 1",
 			Hint: "the longest cell the loader accepts (default 65536); there is no unlimited setting"}
 	}
-	if a.Queries < 0 || a.Queries > MaxQueries {
-		return nil, &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: fmt.Sprintf("must be between 0 and %d", MaxQueries),
+	if a.Queries < 0 || a.Queries > pipeline.MaxQueries {
+		return nil, &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: fmt.Sprintf("must be between 0 and %d", pipeline.MaxQueries),
 			Hint: "run: the size of the workload whose error the manifest states (0: none); eval: the number of random queries"}
 	}
 	if a.Project.PublicRows < 0 {
@@ -295,7 +296,7 @@ func flagError(cmd string, err error) error {
 }
 
 // mergeProject overlays the flags the user set on a project file.
-func mergeProject(base, flags Project, set map[string]bool) Project {
+func mergeProject(base, flags pipeline.Project, set map[string]bool) pipeline.Project {
 	out := base.Clone()
 	if set["in"] {
 		out.Input = flags.Input
@@ -360,42 +361,4 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 func paramHelp(name string) string {
 	p, _ := catalog.Param(name)
 	return p.Help
-}
-
-// StandardFlags lists the flags of the standard parameters (SPEC 2.5),
-// ending with --seed, for the usage text.
-func StandardFlags() string {
-	var names []string
-	for n := range model.StandardParams {
-		if n != "seed" {
-			names = append(names, "--"+n)
-		}
-	}
-	sort.Strings(names)
-	return strings.Join(append(names, "--seed"), " ")
-}
-
-// MethodHelp writes each registered method's declaration for the usage
-// text: variants, parameters, figures and files.
-func MethodHelp(w io.Writer) {
-	for _, m := range catalog.All() {
-		s := m.Spec()
-		fmt.Fprintf(w, "\nmethod %s — %s\n  %s\n", s.Name, s.Title, s.Paper)
-		if len(s.Variants) > 0 {
-			fmt.Fprintf(w, "  variants: %s (default %s)\n", strings.Join(s.Variants, ", "), s.Variants[0])
-		}
-		for _, p := range s.Params {
-			rng := p.RangeText(0)
-			if rng != "" {
-				rng = "; " + rng
-			}
-			fmt.Fprintf(w, "  --%-16s %s (default %s%s)\n", p.Name, p.Help, p.Default, rng)
-		}
-		fmt.Fprintf(w, "  per-group figures: ")
-		var figs []string
-		for _, f := range s.Figures {
-			figs = append(figs, f.Label)
-		}
-		fmt.Fprintf(w, "%s\n  publishes: %s\n", strings.Join(figs, ", "), strings.Join(s.Files, ", "))
-	}
 }

@@ -557,16 +557,7 @@ func TestSavedProjectDrivesRunConfigAndReopens(t *testing.T) {
 	if p.Params["grouping"] != "level:zipcode=2" || p.Params["fakes"] != "1" || p.Roles.SA != "salary" {
 		t.Fatalf("saved project: %+v", p)
 	}
-	// The command line reads the same file.
-	out, errs, code := cli(t, dir, "run", "--config", path, "--out", "r")
-	if code != 0 || !strings.Contains(out, "grouping=level:zipcode=2") || !strings.Contains(out, "fakes=1") {
-		t.Fatalf("run --config: exit %d\n%s\n%s", code, out, errs)
-	}
-	// Flags override the file.
-	out, _, _ = cli(t, dir, "run", "--config", path, "--fakes", "0", "--out", "r2")
-	if !strings.Contains(out, "fakes=0") {
-		t.Fatalf("a flag did not override the project file:\n%s", out)
-	}
+	// The command line reads the same file: ui/cli/testdata/config.txtar.
 	// The workbench reopens it.
 	b := NewApp(testEnv, p)
 	b.st.Now = fixedClock

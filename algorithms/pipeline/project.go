@@ -333,6 +333,11 @@ type Datasets interface {
 // Env carries what the pipeline needs from outside.
 type Env struct {
 	Datasets Datasets
+	// SharedData is the folder of the real datasets kept beside the
+	// project (UCI Adult in adult/), given to the methods' studies; ""
+	// when there is none (the command line resolves it once, with
+	// datasets.SharedDir).
+	SharedData string
 }
 
 // DatasetName returns NAME for an input "dataset:NAME".

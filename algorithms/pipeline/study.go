@@ -15,9 +15,10 @@ import (
 // inputs loaded like this project's.
 func (e Env) Lab(p *Prepared, opt workload.Options) *method.Lab {
 	return &method.Lab{
-		Input:   p.Input(),
-		Queries: opt.Queries,
-		Seed:    opt.Seed,
+		Input:      p.Input(),
+		Queries:    opt.Queries,
+		Seed:       opt.Seed,
+		SharedData: e.SharedData,
 		Run: func(ctx context.Context, name, variant string, values model.Values, in *method.Input) (res *method.Result, err error) {
 			m, err := catalog.Lookup(name)
 			if err != nil {

@@ -59,8 +59,19 @@ const (
 // up by itself before the process removes what it was writing and exits.
 const interruptGrace = 500 * time.Millisecond
 
-// env is how the pipeline reaches the embedded datasets.
-var env = pipeline.Env{Datasets: datasets.Catalog{}}
+// env is how the pipeline reaches the embedded datasets, and the real
+// ones kept beside the project (resolved once, at start-up:
+// $PRIVLAB_SHARED_DATA, else shared/data beside the module root).
+var env = pipeline.Env{Datasets: datasets.Catalog{}, SharedData: sharedData()}
+
+// sharedData is the folder of the real datasets, "" when there is none.
+func sharedData() string {
+	dir, err := datasets.SharedDir()
+	if err != nil {
+		return ""
+	}
+	return dir
+}
 
 // Execute runs one command line, writing to the given streams, and
 // returns the exit code. It never lets a panic escape as a stack trace.

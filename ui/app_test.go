@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -130,6 +131,20 @@ func TestStaleResultIsDropped(t *testing.T) {
 	a.Update(resultMsg{seq: a.runSeq, res: before})
 	if a.st.Result != before {
 		t.Fatal("the current result was not kept")
+	}
+}
+
+// A run that ends in an error releases its context (it used to drop the
+// cancel function, leaving the context live: go vet's lostcancel).
+func TestFailedRunReleasesItsContext(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	a.st.Changed()
+	a.schedule()
+	a.startRun()
+	ctx := a.runCtx
+	a.Update(resultMsg{seq: a.runSeq, changes: a.st.Changes, err: errors.New("no such parameter")})
+	if ctx.Err() == nil || a.cancel != nil {
+		t.Fatalf("the failed run's context is still live (err %v)", ctx.Err())
 	}
 }
 

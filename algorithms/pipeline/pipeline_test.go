@@ -514,9 +514,25 @@ func TestRunTurnsPanicsIntoErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Method = panicMethod{}
+	// The stack goes into a file the message names, never to the
+	// terminal.
+	t.Setenv("TMPDIR", t.TempDir())
 	res, err := Run(context.Background(), p, nil)
-	if res != nil || err == nil || err.Error() != "internal error in method boom: index out of range (please report it)" {
+	if res != nil || err == nil {
 		t.Fatalf("%v %v", res, err)
+	}
+	path, ok := strings.CutPrefix(err.Error(), "internal error in method boom: index out of range (please report it; details in ")
+	path, ok2 := strings.CutSuffix(path, ")")
+	if !ok || !ok2 || filepath.Dir(path) != os.Getenv("TMPDIR") || !strings.HasPrefix(filepath.Base(path), "privlab-crash-") {
+		t.Fatalf("error %q: want the crash file named", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "internal error: index out of range") || !strings.Contains(string(b), "panicMethod.Run") {
+		t.Fatalf("crash file %s: %v\n%s", path, err, b)
+	}
+	// The same panic again: the same file.
+	if _, err := RunPreview(context.Background(), p, nil); err == nil || !strings.Contains(err.Error(), "details in ") {
+		t.Fatalf("RunPreview: %v", err)
 	}
 }
 

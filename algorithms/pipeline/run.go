@@ -24,7 +24,7 @@ import (
 func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("internal error in method %s: %v (please report it)", p.Method.Spec().Name, r)
+			res, err = nil, model.Recovered(r, "in method "+p.Method.Spec().Name)
 		}
 	}()
 	if res, err = RunPreview(ctx, p, progress); err != nil || res.Deferred == nil {
@@ -44,7 +44,7 @@ func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.
 func RunPreview(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("internal error in method %s: %v (please report it)", p.Method.Spec().Name, r)
+			res, err = nil, model.Recovered(r, "in method "+p.Method.Spec().Name)
 		}
 	}()
 	in := p.Input()

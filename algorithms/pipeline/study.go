@@ -36,7 +36,7 @@ func (e Env) Lab(p *Prepared, opt workload.Options) *method.Lab {
 			}
 			defer func() {
 				if r := recover(); r != nil {
-					res, err = nil, fmt.Errorf("internal error in method %s: %v (please report it)", name, r)
+					res, err = nil, model.Recovered(r, "in method "+name)
 				}
 			}()
 			return m.Run(ctx, &run)

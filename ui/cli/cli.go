@@ -74,14 +74,27 @@ func sharedData() string {
 }
 
 // Execute runs one command line, writing to the given streams, and
-// returns the exit code. It never lets a panic escape as a stack trace.
+// returns the exit code. It never lets a panic escape as a stack trace:
+// the stack goes into a crash file the message names.
 func Execute(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "privlab: internal error: %v (please report it)\n", r)
-			code = exitUsage
+			code = internalError(stderr, r)
 		}
 	}()
+	return execute(args, stdout, stderr)
+}
+
+// internalError reports a recovered panic (model.Recovered: the stack in
+// a file, never on the terminal) and returns the exit code.
+func internalError(stderr io.Writer, r any) int {
+	fmt.Fprintf(stderr, "privlab: %v\n", model.Recovered(r, ""))
+	return exitUsage
+}
+
+// execute dispatches a command line to its command, or to the
+// workbench.
+func execute(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return startWorkbench(nil, stderr)
 	}

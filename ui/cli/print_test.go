@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -256,5 +257,33 @@ func TestPrintInspect(t *testing.T) {
 		"score                numeric              3        1  1.5 .. 3\n"
 	if b.String() != wantText {
 		t.Fatalf("printInspect:\n%s\nwant\n%s", b.String(), wantText)
+	}
+}
+
+// TestInternalErrorNamesTheCrashFile: a panic in a command prints one
+// line naming the crash file that holds its stack (exit 2), never the
+// stack itself.
+func TestInternalErrorNamesTheCrashFile(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	var stderr bytes.Buffer
+	code := func() (code int) {
+		defer func() {
+			if r := recover(); r != nil {
+				code = internalError(&stderr, r)
+			}
+		}()
+		var m map[string]int
+		m["x"]++ // a write to a nil map panics
+		return exitOK
+	}()
+	line := stderr.String()
+	path, ok := strings.CutPrefix(line, "privlab: internal error: assignment to entry in nil map (please report it; details in ")
+	path, ok2 := strings.CutSuffix(path, ")\n")
+	if code != exitUsage || !ok || !ok2 || strings.Contains(line, "goroutine") {
+		t.Fatalf("exit %d, stderr %q", code, line)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "goroutine ") || !strings.Contains(string(b), "TestInternalErrorNamesTheCrashFile") {
+		t.Fatalf("crash file %s: %v\n%s", path, err, b)
 	}
 }

@@ -51,6 +51,12 @@ type Project struct {
 	// table draws from the same population as a generated input.
 	Public     string `json:"public,omitempty"`
 	PublicRows int    `json:"public_rows,omitempty"`
+	// Population is a population table the attacks of the release read
+	// (a CSV path or dataset:NAME): the data's people and others, one row
+	// per person, with the quasi-identifier columns (SPEC 3.7).
+	// PopulationColumns names its columns when it has no header row.
+	Population        string   `json:"population,omitempty"`
+	PopulationColumns []string `json:"population_columns,omitempty"`
 	// RiskThreshold is the prosecutor risk above which a record counts as
 	// at risk in the figures every release gets (0: risk's default).
 	RiskThreshold float64 `json:"risk_threshold,omitempty"`
@@ -200,7 +206,7 @@ func (p Project) mapPaths(f func(v string, always bool) string) Project {
 			}
 		}
 	}
-	q.Input, q.Public = table(q.Input), table(q.Public)
+	q.Input, q.Public, q.Population = table(q.Input), table(q.Public), table(q.Population)
 	for attr, spec := range q.Hierarchies {
 		if IsHierarchyFile(spec) {
 			q.Hierarchies[attr] = f(spec, true)
@@ -273,6 +279,9 @@ func (p Project) Clone() Project {
 	q.Columns = append([]string(nil), p.Columns...)
 	if p.Columns == nil {
 		q.Columns = nil
+	}
+	if p.PopulationColumns != nil {
+		q.PopulationColumns = append([]string(nil), p.PopulationColumns...)
 	}
 	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
 	q.Kinds = cloneMap(p.Kinds)

@@ -1,0 +1,184 @@
+package attack
+
+import (
+	"encoding/binary"
+	"sort"
+
+	"privlab/algorithms/risk"
+	"privlab/model"
+)
+
+// placed is a table of people placed among a view's regions: its rows
+// grouped into distinct quasi-identifier tuples (people with the same
+// values are placed alike), and each tuple's candidate regions, the
+// regions whose cells cover every one of its values. Covers are computed
+// once per QI and distinct value, and each tuple's candidates by
+// intersecting per-QI posting lists (cell -> regions), starting from the
+// QI with the fewest: never people times regions.
+type placed struct {
+	table *model.Table
+	what  string // "population" or "original"
+	cols  []*model.Column
+	// tupleOf gives each row's tuple; count and first each tuple's people
+	// and its first row; codes its value codes (model.Missing: missing).
+	tupleOf []int32
+	count   []int32
+	first   []int32
+	codes   [][]uint32
+	// covers[i][code] are the cells of QI i covering a value code (the
+	// last entry: a missing value, read as "?").
+	covers [][][]uint32
+	// start and regions list each tuple's candidate regions (sorted):
+	// regions[start[t]:start[t+1]].
+	start   []int32
+	regions []int32
+}
+
+// candidates are tuple t's candidate regions.
+func (p *placed) candidates(t int) []int32 { return p.regions[p.start[t]:p.start[t+1]] }
+
+// cover is the cells of QI i that cover tuple t's value.
+func (p *placed) cover(t, i int) []uint32 {
+	c := p.codes[t][i]
+	if c == model.Missing {
+		c = uint32(len(p.cols[i].Dict))
+	}
+	return p.covers[i][c]
+}
+
+// place places the rows of t (which must have the view's QI columns)
+// among the view's regions.
+func place(t *model.Table, what string, v *risk.View, e *risk.Exposure) (*placed, error) {
+	cols, err := t.MustColumns(what, v.QIs)
+	if err != nil {
+		return nil, err
+	}
+	p := &placed{table: t, what: what, cols: cols, tupleOf: make([]int32, t.Rows), covers: make([][][]uint32, len(cols))}
+	for i, c := range cols {
+		raw := append(append(make([]string, 0, len(c.Dict)+1), c.Dict...), "?")
+		p.covers[i] = e.Cover[i](raw)
+	}
+	p.group()
+	p.locate(v, e)
+	return p, nil
+}
+
+// group finds the distinct tuples.
+func (p *placed) group() {
+	index := map[string]int32{}
+	key := make([]byte, 4*len(p.cols))
+	for row := range p.tupleOf {
+		for i, c := range p.cols {
+			binary.LittleEndian.PutUint32(key[4*i:], c.Codes[row])
+		}
+		t, ok := index[string(key)]
+		if !ok {
+			t = int32(len(p.count))
+			index[string(key)] = t
+			p.count = append(p.count, 0)
+			p.first = append(p.first, int32(row))
+			codes := make([]uint32, len(p.cols))
+			for i, c := range p.cols {
+				codes[i] = c.Codes[row]
+			}
+			p.codes = append(p.codes, codes)
+		}
+		p.count[t]++
+		p.tupleOf[row] = t
+	}
+}
+
+// locate fills every tuple's candidate regions.
+func (p *placed) locate(v *risk.View, e *risk.Exposure) {
+	labels := e.Labels(v)
+	post := make([][][]int32, len(p.cols))
+	for i := range post {
+		post[i] = make([][]int32, len(labels[i]))
+	}
+	for r := range v.Regions {
+		for i := range post {
+			for _, c := range e.RegionCells(v, r, i) {
+				if int(c) < len(post[i]) {
+					post[i][c] = append(post[i][c], int32(r))
+				}
+			}
+		}
+	}
+	stamp := make([]int32, len(v.Regions))
+	for i := range stamp {
+		stamp[i] = -1
+	}
+	p.start = make([]int32, 1, len(p.count)+1)
+	for t := range p.count {
+		p.regions = p.appendCandidates(p.regions, t, v, e, post, stamp)
+		p.start = append(p.start, int32(len(p.regions)))
+	}
+}
+
+// appendCandidates appends tuple t's candidate regions, sorted.
+func (p *placed) appendCandidates(out []int32, t int, v *risk.View, e *risk.Exposure, post [][][]int32, stamp []int32) []int32 {
+	best, size := -1, 0
+	for i := range p.cols {
+		n := 0
+		for _, c := range p.cover(t, i) {
+			n += len(post[i][c])
+		}
+		if n == 0 {
+			return out
+		}
+		if best < 0 || n < size {
+			best, size = i, n
+		}
+	}
+	from := len(out)
+	for _, c := range p.cover(t, best) {
+		for _, r := range post[best][c] {
+			if stamp[r] == int32(t) {
+				continue
+			}
+			stamp[r] = int32(t)
+			if p.fits(t, int(r), best, v, e) {
+				out = append(out, r)
+			}
+		}
+	}
+	cand := out[from:]
+	sort.Slice(cand, func(a, b int) bool { return cand[a] < cand[b] })
+	return out
+}
+
+// fits reports whether region r's cells cover tuple t on every QI but
+// skip.
+func (p *placed) fits(t, r, skip int, v *risk.View, e *risk.Exposure) bool {
+	for i := range p.cols {
+		if i != skip && !meets(e.RegionCells(v, r, i), p.cover(t, i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// meets reports whether two sorted code lists share a code.
+func meets(a, b []uint32) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for _, x := range a {
+		j := sort.Search(len(b), func(j int) bool { return b[j] >= x })
+		if j < len(b) && b[j] == x {
+			return true
+		}
+	}
+	return false
+}
+
+// covered counts, per region, the people whose tuple it covers.
+func (p *placed) covered(regions int) []int {
+	m := make([]int, regions)
+	for t := range p.count {
+		for _, r := range p.candidates(t) {
+			m[r] += int(p.count[t])
+		}
+	}
+	return m
+}

@@ -35,6 +35,13 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 		f.Figure = fmt.Sprintf("largest observed confidence (%s x the belief in one sensitive value)", model.FormatNumber(scale))
 	}
 	top, at := tightest(v, e, scale, &f)
+	single := 0
+	for _, reg := range v.Regions {
+		if reg.Belief >= 0 && reg.Records > 0 && maxOf(v.Beliefs[reg.Belief]) >= 1-1e-12 {
+			single += reg.Records
+		}
+	}
+	one := fmt.Sprintf("; %s in %s with one sensitive value", records(single), plural(e.Unit))
 	if orig == nil {
 		certain := 0
 		for _, reg := range v.Regions {
@@ -44,7 +51,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 		}
 		f.Records = certain
 		f.Detail = fmt.Sprintf("largest belief %s; %s in %s that give one value a belief >= %s (the original, --original, says whether it is right)",
-			trim(top), records(certain), plural(e.Unit), trim(Certain))
+			trim(top), records(certain), plural(e.Unit), trim(Certain)) + one
 		if certain > 0 && at >= 0 {
 			f.Example = fmt.Sprintf("the %s %s gives one value a belief of %s for its %s", e.Unit, regionLabel(v, e, at), trim(maxOf(v.Beliefs[v.Regions[at].Belief])), records(v.Regions[at].Records))
 		}
@@ -54,7 +61,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 	f.Attacker = "knows a person of the original is in the release and their quasi-identifiers, and mixes what their candidate " + plural(e.Unit) + " publish of " + v.SA
 	right, scored, example := orig.inferRight(v)
 	f.Records = right
-	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s", trim(top), people(right), scored, v.SA, trim(Certain))
+	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s", trim(top), people(right), scored, v.SA, trim(Certain)) + one
 	if example >= 0 {
 		f.Example = personLabel(orig, example) + fmt.Sprintf(": the release gives their most likely %s a belief >= %s, and it is theirs", v.SA, trim(Certain))
 	}

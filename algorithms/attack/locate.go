@@ -2,6 +2,7 @@ package attack
 
 import (
 	"encoding/binary"
+	bits2 "math/bits"
 	"sort"
 
 	"privlab/algorithms/risk"
@@ -104,24 +105,122 @@ func (p *placed) locate(v *risk.View, e *risk.Exposure) {
 			}
 		}
 	}
-	stamp := make([]int32, len(v.Regions))
-	for i := range stamp {
-		stamp[i] = -1
+	if p.bitsets(v, e, post) {
+		return
+	}
+	s := &scratch{region: fill(len(v.Regions)), cell: make([][]int32, len(p.cols))}
+	for i := range s.cell {
+		s.cell[i] = fill(len(labels[i]))
 	}
 	p.start = make([]int32, 1, len(p.count)+1)
 	for t := range p.count {
-		p.regions = p.appendCandidates(p.regions, t, v, e, post, stamp)
+		p.regions = p.appendCandidates(p.regions, t, v, e, post, s)
 		p.start = append(p.start, int32(len(p.regions)))
 	}
 }
 
-// appendCandidates appends tuple t's candidate regions, sorted.
-func (p *placed) appendCandidates(out []int32, t int, v *risk.View, e *risk.Exposure, post [][][]int32, stamp []int32) []int32 {
+// bitsetBudget bounds the words of the per-value region bitsets (128 MB);
+// a larger release is placed through the posting lists alone.
+var bitsetBudget = 1 << 24
+
+// bitsets places the tuples with one bitset of regions per QI and
+// distinct value (the regions whose cells cover it): a tuple's candidates
+// are the AND of its values' bitsets, read in region order. False (and
+// nothing done) when the bitsets would exceed bitsetBudget words.
+func (p *placed) bitsets(v *risk.View, e *risk.Exposure, post [][][]int32) bool {
+	words := (len(v.Regions) + 63) / 64
+	total := 0
+	for i := range p.cols {
+		total += (len(post[i]) + len(p.covers[i])) * words
+	}
+	if total > bitsetBudget {
+		return false
+	}
+	byValue := make([][][]uint64, len(p.cols))
+	for i := range p.cols {
+		cell := make([][]uint64, len(post[i]))
+		for c, regions := range post[i] {
+			cell[c] = make([]uint64, words)
+			for _, r := range regions {
+				cell[c][r>>6] |= 1 << (uint(r) & 63)
+			}
+		}
+		byValue[i] = make([][]uint64, len(p.covers[i]))
+		for x, cov := range p.covers[i] {
+			b := make([]uint64, words)
+			for _, c := range cov {
+				for w, bits := range cell[c] {
+					b[w] |= bits
+				}
+			}
+			byValue[i][x] = b
+		}
+	}
+	acc := make([]uint64, words)
+	p.start = make([]int32, 1, len(p.count)+1)
+	for t := range p.count {
+		p.regions = p.andCandidates(p.regions, t, byValue, acc)
+		p.start = append(p.start, int32(len(p.regions)))
+	}
+	return true
+}
+
+// andCandidates appends the regions set in every one of tuple t's value
+// bitsets, in order.
+func (p *placed) andCandidates(out []int32, t int, byValue [][][]uint64, acc []uint64) []int32 {
+	for i := range p.cols {
+		c := p.codes[t][i]
+		if c == model.Missing {
+			c = uint32(len(p.cols[i].Dict))
+		}
+		b := byValue[i][c]
+		any := uint64(0)
+		for w := range acc {
+			if i == 0 {
+				acc[w] = b[w]
+			} else {
+				acc[w] &= b[w]
+			}
+			any |= acc[w]
+		}
+		if any == 0 {
+			return out
+		}
+	}
+	for w, bits := range acc {
+		for bits != 0 {
+			out = append(out, int32(w<<6+bits2.TrailingZeros64(bits)))
+			bits &= bits - 1
+		}
+	}
+	return out
+}
+
+// scratch marks, for the tuple being placed, the regions already seen and
+// the cells of each QI that cover its value.
+type scratch struct {
+	region []int32
+	cell   [][]int32
+}
+
+func fill(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = -1
+	}
+	return out
+}
+
+// appendCandidates appends tuple t's candidate regions, sorted: those of
+// the posting lists of the QI whose covering cells list the fewest
+// regions, kept when their cells on every other QI cover the tuple.
+func (p *placed) appendCandidates(out []int32, t int, v *risk.View, e *risk.Exposure, post [][][]int32, s *scratch) []int32 {
 	best, size := -1, 0
 	for i := range p.cols {
 		n := 0
 		for _, c := range p.cover(t, i) {
 			n += len(post[i][c])
+			s.cell[i][c] = int32(t)
 		}
 		if n == 0 {
 			return out
@@ -133,11 +232,11 @@ func (p *placed) appendCandidates(out []int32, t int, v *risk.View, e *risk.Expo
 	from := len(out)
 	for _, c := range p.cover(t, best) {
 		for _, r := range post[best][c] {
-			if stamp[r] == int32(t) {
+			if s.region[r] == int32(t) {
 				continue
 			}
-			stamp[r] = int32(t)
-			if p.fits(t, int(r), best, v, e) {
+			s.region[r] = int32(t)
+			if p.fits(t, int(r), best, v, e, s) {
 				out = append(out, r)
 			}
 		}
@@ -148,10 +247,26 @@ func (p *placed) appendCandidates(out []int32, t int, v *risk.View, e *risk.Expo
 }
 
 // fits reports whether region r's cells cover tuple t on every QI but
-// skip.
-func (p *placed) fits(t, r, skip int, v *risk.View, e *risk.Exposure) bool {
+// skip (the covering cells are marked in s).
+func (p *placed) fits(t, r, skip int, v *risk.View, e *risk.Exposure, s *scratch) bool {
 	for i := range p.cols {
-		if i != skip && !meets(e.RegionCells(v, r, i), p.cover(t, i)) {
+		if i == skip {
+			continue
+		}
+		if e.Sets == nil {
+			if s.cell[i][v.Regions[r].Cells[i]] != int32(t) {
+				return false
+			}
+			continue
+		}
+		hit := false
+		for _, c := range e.Sets[r][i] {
+			if s.cell[i][c] == int32(t) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
 			return false
 		}
 	}

@@ -3,6 +3,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"privlab/algorithms/risk"
 )
@@ -32,7 +33,7 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 		Figure: "largest probability that a person of the population is in the data", Needs: []string{"population"}}
 	m := pop.covered(len(v.Regions))
 	presence := make([]float64, len(pop.count)) // per tuple
-	why := make([]string, len(pop.count))
+	from := make([]int32, len(pop.count))       // the region that gives it
 	for t := range pop.count {
 		for _, r := range pop.candidates(t) {
 			reg := v.Regions[r]
@@ -40,13 +41,13 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 				continue
 			}
 			if p := math.Min(1, float64(reg.Records)/float64(m[r])); p > presence[t] {
-				presence[t] = p
-				why[t] = fmt.Sprintf("the %s %s holds %s and covers %s of the population", e.Unit, regionLabel(v, e, int(r)), records(reg.Records), people(m[r]))
+				presence[t], from[t] = p, r
 			}
 		}
 	}
+	var witnessed map[int]witnessCell
 	if e.Witnessed && e.Sets != nil {
-		pop.witness(v, e, presence, why)
+		witnessed = pop.witness(v, e, presence)
 	}
 	certain, above, example, population := 0, 0, -1, 0
 	for t, p := range presence {
@@ -69,56 +70,68 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 		f.Detail += fmt.Sprintf("; %s above the bound %s", people(above), trim(e.Presence))
 	}
 	if example >= 0 {
-		f.Example = personLabel(pop, int(pop.first[example])) + " is certainly in the data: " + why[example]
+		why := fmt.Sprintf("the %s %s holds %s and covers %s of the population", e.Unit, regionLabel(v, e, int(from[example])),
+			records(v.Regions[from[example]].Records), people(m[from[example]]))
+		if c, ok := witnessed[example]; ok {
+			why = fmt.Sprintf("the %s %s lists %s = %s, which no one else it covers holds", e.Unit, regionLabel(v, e, int(c.region)),
+				v.QIs[c.qi], e.Labels(v)[c.qi][c.code])
+		}
+		f.Example = personLabel(pop, int(pop.first[example])) + " is certainly in the data: " + why
 	}
 	return f
 }
 
+// witnessCell is a value a region lists (the code of a cell of a QI).
+type witnessCell struct {
+	region int32
+	qi     int
+	code   uint32
+}
+
 // witness marks certain the people who alone can hold a value a region
-// lists (each listed value is some record's).
-func (p *placed) witness(v *risk.View, e *risk.Exposure, presence []float64, why []string) {
-	type cell struct {
-		region int32
-		qi     int
-		code   uint32
+// lists (each listed value is some record's), and returns, for each
+// tuple it made certain, the first such value in (region, QI, cell)
+// order.
+func (p *placed) witness(v *risk.View, e *risk.Exposure, presence []float64) map[int]witnessCell {
+	// One slot per value a region lists: its covered people and the
+	// last tuple seen holding it.
+	base := make([][]int32, len(v.Regions))
+	n := int32(0)
+	for r := range base {
+		base[r] = make([]int32, len(p.cols))
+		for i := range p.cols {
+			base[r][i] = n
+			n += int32(len(e.Sets[r][i]))
+		}
 	}
-	type holders struct {
-		people int
-		tuple  int
-	}
-	seen := map[cell]holders{}
+	held := make([]int32, n)
+	by := make([]int32, n)
 	for t := range p.count {
 		for _, r := range p.candidates(t) {
 			for i := range p.cols {
+				set := e.Sets[r][i]
 				for _, c := range p.cover(t, i) {
-					if !meets(e.RegionCells(v, int(r), i), []uint32{c}) {
-						continue
+					j := sort.Search(len(set), func(j int) bool { return set[j] >= c })
+					if j < len(set) && set[j] == c {
+						held[base[r][i]+int32(j)] += p.count[t]
+						by[base[r][i]+int32(j)] = int32(t)
 					}
-					h := seen[cell{r, i, c}]
-					h.people += int(p.count[t])
-					h.tuple = t
-					seen[cell{r, i, c}] = h
 				}
 			}
 		}
 	}
-	// One witness per person, the first in (region, QI, cell) order, so
-	// the words do not depend on map order.
-	best := map[int]cell{}
-	for c, h := range seen {
-		if h.people != 1 {
-			continue
-		}
-		if b, ok := best[h.tuple]; !ok || c.region < b.region || c.region == b.region && (c.qi < b.qi || c.qi == b.qi && c.code < b.code) {
-			best[h.tuple] = c
+	out := map[int]witnessCell{}
+	for r := range base {
+		for i := range p.cols {
+			for j, c := range e.Sets[r][i] {
+				slot := base[r][i] + int32(j)
+				if held[slot] != 1 || presence[by[slot]] >= 1 {
+					continue
+				}
+				presence[by[slot]] = 1
+				out[int(by[slot])] = witnessCell{int32(r), i, c}
+			}
 		}
 	}
-	labels := e.Labels(v)
-	for t, c := range best {
-		if presence[t] >= 1 {
-			continue // certain already: the region says so
-		}
-		presence[t] = 1
-		why[t] = fmt.Sprintf("the %s %s lists %s = %s, which no one else it covers holds", e.Unit, regionLabel(v, e, int(c.region)), v.QIs[c.qi], labels[c.qi][c.code])
-	}
+	return out
 }

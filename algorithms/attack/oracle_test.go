@@ -137,14 +137,22 @@ func (w *world) covers(t *model.Table, row, r int) bool {
 
 // TestAttacksAgainstBruteForce compares the placement, linkage, presence
 // and inference with a brute force over every person and region on
-// random tiny releases of each shape.
+// random tiny releases of each shape, placed by bitsets and by posting
+// lists alone (a release beyond the bitsets' budget).
 func TestAttacksAgainstBruteForce(t *testing.T) {
-	t.Parallel()
+	defer func(b int) { bitsetBudget = b }(bitsetBudget)
+	for _, budget := range []int{bitsetBudget, 0} {
+		bitsetBudget = budget
+		bruteForce(t, budget)
+	}
+}
+
+func bruteForce(t *testing.T, budget int) {
 	for _, kind := range []string{"exact", "intervals", "sets"} {
 		rng := rand.New(rand.NewPCG(7, uint64(len(kind))))
 		for trial := 0; trial < 300; trial++ {
 			w := randomWorld(rng, kind)
-			name := fmt.Sprintf("%s/%d", kind, trial)
+			name := fmt.Sprintf("%s/%d (bitset budget %d)", kind, trial, budget)
 			checkLinkage(t, name, w)
 			checkMembership(t, name, w)
 			checkInference(t, name, w)

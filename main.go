@@ -141,8 +141,9 @@ usage:
   privlab DIR                      read a release in the workbench: its check, its risk, queries; its original
                                    is found through the audit record beside it (or give --original FILE)
   privlab run    [flags] --out DIR anonymize and write a release directory
-  privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation,
-                                   3 when a privacy guarantee needs a file not given)
+  privlab check  DIR [--original FILE] [--public FILE] [--population FILE]   re-verify a release from its files
+                                   (exit 1 on a violation, 3 when a privacy guarantee needs a file not given); the
+                                   attacks the manifest states are recomputed with the files they read
   privlab attack DIR [--original FILE] [--population FILE [--population-columns a,b,c]] [--public FILE]
                  [--marginals FILE] [--json]
                                    attack the release as its methods' papers' attackers would: linkage, attribute
@@ -535,7 +536,11 @@ func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 			return err
 		}
 	}
-	rep, err := pipeline.Check(a.Positional[0], orig, pub)
+	k := &risk.Knowledge{Original: orig, Public: pub}
+	if err := attackExtras(a, k); err != nil {
+		return err
+	}
+	rep, err := pipeline.CheckWith(a.Positional[0], k)
 	if err != nil {
 		return err
 	}
@@ -593,23 +598,30 @@ func attackKnowledge(a *pipeline.Args, dir string) (*risk.Knowledge, error) {
 			return nil, err
 		}
 	}
-	if p := a.Project.Population; p != "" {
-		if k.Population, k.PopulationName, err = env.LoadPopulation(p, a.Project.PopulationColumns, a.Project.MaxCell); err != nil {
-			return nil, err
-		}
-	}
 	if a.Project.Public != "" {
 		if k.Public, err = env.LoadTable(pipeline.Project{Input: a.Project.Public, MaxCell: a.Project.MaxCell}); err != nil {
 			return nil, err
 		}
 	}
+	return k, attackExtras(a, k)
+}
+
+// attackExtras loads the population (--population, --population-columns)
+// and the public marginals (--marginals FILE) an attacker holds.
+func attackExtras(a *pipeline.Args, k *risk.Knowledge) error {
+	var err error
+	if p := a.Project.Population; p != "" {
+		if k.Population, k.PopulationName, err = env.LoadPopulation(p, a.Project.PopulationColumns, a.Project.MaxCell); err != nil {
+			return err
+		}
+	}
 	if f := a.Project.Params["marginals"]; f != "" && f != "table" {
 		if k.Marginals, err = attack.ReadMarginals(f); err != nil {
-			return nil, err
+			return err
 		}
 		k.MarginalsName = filepath.Base(f)
 	}
-	return k, nil
+	return nil
 }
 
 func cmdQuery(a *pipeline.Args, w, ew io.Writer) error {

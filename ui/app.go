@@ -340,7 +340,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		return a, nil
 	case riskMsg:
 		if msg.seq == a.runSeq {
-			st.Risk, st.RiskOld = msg.rep, false
+			st.Risk, st.RiskOld, st.RiskSingle = msg.rep, false, msg.single
 			a.refreshAll()
 		}
 		return a, nil

@@ -23,7 +23,8 @@ func linkage(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *ris
 		return notRun(Linkage, "holds the quasi-identifiers and identities of a population", "needs --population FILE or --original FILE")
 	}
 	if e.PublishesPublic && k.Population == nil && k.Public == nil {
-		return notRun(Linkage, attacker, "the release's "+plural(e.Unit)+" hold public-table people the original lacks: needs --public FILE or --population FILE (every person once)")
+		return notRun(Linkage, "holds the quasi-identifiers and identities of a population",
+			"the release's "+plural(e.Unit)+" hold public-table people the original lacks: needs --public FILE or --population FILE (every person once)")
 	}
 	f := risk.Finding{Attack: Linkage, Attacker: attacker, Bound: math.NaN(), BoundBy: e.KBy,
 		Figure: "largest probability of re-identifying a record (1/people its " + e.Unit + " covers)",

@@ -24,7 +24,7 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 	attacker := "holds the quasi-identifiers of " + popName + ", the data's people and others"
 	switch {
 	case e.NoMembership != "":
-		return notRun(Membership, attacker, e.NoMembership)
+		return notRun(Membership, "holds a population: the data's people and others", e.NoMembership)
 	case k.Population == nil:
 		return notRun(Membership, "holds a population: the data's people and others",
 			"needs --population FILE (people beyond the data's: the original alone says nothing of presence)")

@@ -2,7 +2,11 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
 	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
@@ -42,4 +46,157 @@ func (e Env) LoadPopulation(path string, columns []string, maxCell int) (*model.
 		return nil, "", err
 	}
 	return t, fmt.Sprintf("%s's %d people", filepath.Base(path), t.Rows), nil
+}
+
+// PopulationWords names a population in a manifest: its size only (the
+// file it came from is private, as the input's path is).
+func PopulationWords(n int) string { return fmt.Sprintf("a population of %d people", n) }
+
+// exportKnowledge is what the attacks measured at export hold: the input
+// as loaded (the original a recipient checks with), the public table and
+// the project's population.
+func exportKnowledge(p *Prepared) *risk.Knowledge {
+	k := &risk.Knowledge{Original: p.Source, Public: p.Public, Population: p.Population}
+	if p.Population != nil {
+		k.PopulationName = PopulationWords(p.Population.Rows)
+	}
+	return k
+}
+
+// stateAttacks puts the attacks measured on the release, as it will be
+// published, into its manifest.
+func stateAttacks(rel *model.Release, method string, k *risk.Knowledge) error {
+	m, ok := AttackMethod(method)
+	if !ok || m.Expose == nil {
+		return nil // a method without an exposer states no attacks
+	}
+	mem, err := verify.OpenMemory(rel)
+	if err != nil {
+		return err
+	}
+	rep, err := attack.Run(mem, m, k)
+	if err != nil {
+		return fmt.Errorf("attacking the release: %w", err)
+	}
+	rel.Manifest.Attacks = ManifestAttacks(rep, k)
+	return nil
+}
+
+// ManifestAttacks are the findings as a manifest states them: no example
+// (it would publish who is in the data), and what each read beside the
+// release, the public table included where the population took it in.
+func ManifestAttacks(rep *attack.Report, k *risk.Knowledge) []model.AttackFigure {
+	out := make([]model.AttackFigure, 0, len(rep.Findings))
+	for _, f := range rep.Findings {
+		a := model.AttackFigure{Attack: f.Attack, Attacker: f.Attacker, Figure: f.Figure, BoundBy: f.BoundBy, Records: f.Records,
+			Detail: f.Detail, NotRun: f.NotRun, Needs: append([]string(nil), f.Needs...)}
+		if f.NotRun == "" {
+			a.Measured = finite(f.Measured)
+		}
+		a.Bound = finite(f.Bound)
+		if h := f.Holds(); h >= 0 {
+			b := h == 1
+			a.Holds = &b
+		}
+		if k.Population == nil && k.Public != nil && slices.Contains(a.Needs, "original") && f.Attack == attack.Linkage {
+			a.Needs = append(a.Needs, "public")
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// checkAttacks recomputes the attacks the manifest states from the
+// release's files and what they read at export: each with what the
+// recipient gave (the original, the public table, the population) is
+// recomputed and must read the same, figure for figure and word for
+// word; one that read what was not given is named as unconfirmed.
+func checkAttacks(dir string, k *risk.Knowledge, rep *verify.Report) {
+	m, err := model.ReadManifest(dir)
+	if err != nil || len(m.Attacks) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	for _, a := range m.Attacks {
+		for _, n := range a.Needs {
+			used[n] = true
+		}
+	}
+	// The export's knowledge: what it did not read is not given here.
+	have := &risk.Knowledge{}
+	given := map[string]bool{}
+	if used["original"] && k.Original != nil {
+		have.Original, given["original"] = k.Original, true
+		if used["public"] && k.Public != nil {
+			have.Public, given["public"] = k.Public, true
+		}
+	}
+	if used["population"] && k.Population != nil {
+		have.Population, have.PopulationName, given["population"] = k.Population, PopulationWords(k.Population.Rows), true
+	}
+	if used["marginals"] && k.Marginals != nil {
+		have.Marginals, have.MarginalsName, given["marginals"] = k.Marginals, k.MarginalsName, true
+	}
+	got, err := Attack(dir, have)
+	if err != nil {
+		rep.Add(false, "attacks", "the attacks the manifest states cannot be recomputed: %v", err)
+		return
+	}
+	recomputed := map[string]model.AttackFigure{}
+	for _, a := range ManifestAttacks(got, have) {
+		recomputed[a.Attack] = a
+	}
+	var differ, unconfirmed []string
+	for _, a := range m.Attacks {
+		if !all(a.Needs, given) {
+			unconfirmed = append(unconfirmed, a.Attack+" (needs --"+strings.Join(a.Needs, ", --")+")")
+			continue
+		}
+		b, ok := recomputed[a.Attack]
+		if !ok || !sameAttack(a, b) {
+			differ = append(differ, a.Attack)
+			rep.Add(false, "claim attacks."+a.Attack, "the manifest states %s, the files give %s", attackText(a), attackText(b))
+		}
+	}
+	if len(differ) > 0 {
+		return
+	}
+	text := fmt.Sprintf("the %d attacks the manifest states agree with the files", len(m.Attacks)-len(unconfirmed))
+	if len(unconfirmed) > 0 {
+		text += "; unconfirmed without the files they read: " + strings.Join(unconfirmed, "; ")
+	}
+	rep.Add(true, "attacks", "%s", text)
+}
+
+func all(needs []string, given map[string]bool) bool {
+	for _, n := range needs {
+		if !given[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameAttack compares two attack figures field by field.
+func sameAttack(a, b model.AttackFigure) bool {
+	return attackText(a) == attackText(b)
+}
+
+// attackText renders every field of an attack figure.
+func attackText(a model.AttackFigure) string {
+	num := func(x *float64) string {
+		if x == nil {
+			return "null"
+		}
+		return strconv.FormatFloat(*x, 'g', -1, 64)
+	}
+	return fmt.Sprintf("%s: attacker %q, measured %s (%s), bound %s (%s), %s, %d records, %q, needs %v%s",
+		a.Attack, a.Attacker, num(a.Measured), a.Figure, num(a.Bound), a.BoundBy, a.Verdict(), a.Records, a.Detail, a.Needs, map[bool]string{true: ", not run: " + a.NotRun}[a.NotRun != ""])
 }

@@ -204,3 +204,21 @@ func SortedUnique(c []uint32) []uint32 {
 	}
 	return out
 }
+
+// SingleValued counts the published records in regions whose belief puts
+// all its mass on one sensitive value: their class discloses it.
+func SingleValued(v *View) int {
+	n := 0
+	for _, r := range v.Regions {
+		if r.Belief < 0 || r.Records == 0 {
+			continue
+		}
+		for _, p := range v.Beliefs[r.Belief] {
+			if p >= 1-1e-12 {
+				n += r.Records
+				break
+			}
+		}
+	}
+	return n
+}

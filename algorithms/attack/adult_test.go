@@ -79,6 +79,18 @@ func TestAdultAmbiguityPresence(t *testing.T) {
 	if f.Records != 1381 {
 		t.Errorf("ambiguity presence: %d people certainly present, want 1381 (seeded sample)", f.Records)
 	}
+	// Made with the population (run --population), its report.md states
+	// the count instead of promising presence <= alpha.
+	rel = release(t, in, pipeline.Project{Method: "ambiguity", Roles: model.Roles{QIs: adultQIs, SA: "salary-class"},
+		Population: adultData, PopulationColumns: uciColumns})
+	b, err := os.ReadFile(filepath.Join(rel, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "The method's bound is BROKEN by membership") || !strings.Contains(string(b), "it succeeds on 1381 (1381 people of 32561 certainly in the data") ||
+		strings.Contains(string(b), "believed with probability at most") {
+		t.Errorf("report.md of the ambiguity release does not state the broken presence bound with its count:\n%s", b)
+	}
 }
 
 // TestAdultSamplingMarginals: sampling's certificate (Eq. 3) holds under

@@ -137,13 +137,17 @@ func (w *world) covers(t *model.Table, row, r int) bool {
 
 // TestAttacksAgainstBruteForce compares the placement, linkage, presence
 // and inference with a brute force over every person and region on
-// random tiny releases of each shape, placed by bitsets and by posting
-// lists alone (a release beyond the bitsets' budget).
+// random tiny releases of each shape, placed each way: by looking exact
+// cells up, by bitsets and by posting lists alone (a release beyond the
+// bitsets' budget).
 func TestAttacksAgainstBruteForce(t *testing.T) {
-	defer func(b int) { bitsetBudget = b }(bitsetBudget)
-	for _, budget := range []int{bitsetBudget, 0} {
-		bitsetBudget = budget
-		bruteForce(t, budget)
+	defer func(b int, x bool) { bitsetBudget, tryExact = b, x }(bitsetBudget, tryExact)
+	for _, way := range []struct {
+		exact  bool
+		budget int
+	}{{true, bitsetBudget}, {false, bitsetBudget}, {false, 0}} {
+		tryExact, bitsetBudget = way.exact, way.budget
+		bruteForce(t, way.budget)
 	}
 }
 

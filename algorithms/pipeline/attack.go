@@ -48,6 +48,18 @@ func (e Env) LoadPopulation(path string, columns []string, maxCell int) (*model.
 	return t, fmt.Sprintf("%s's %d people", filepath.Base(path), t.Rows), nil
 }
 
+// LoadPopulationOf loads the project's population table, if it names one
+// and it is not loaded yet (run loads it before the method runs, so a bad
+// file is reported at once).
+func (e Env) LoadPopulationOf(p *Prepared) error {
+	if p.Population != nil || p.Project.Population == "" {
+		return nil
+	}
+	t, _, err := e.LoadPopulation(p.Project.Population, p.Project.PopulationColumns, p.Project.MaxCell)
+	p.Population = t
+	return err
+}
+
 // PopulationWords names a population in a manifest: its size only (the
 // file it came from is private, as the input's path is).
 func PopulationWords(n int) string { return fmt.Sprintf("a population of %d people", n) }
@@ -199,4 +211,17 @@ func attackText(a model.AttackFigure) string {
 	}
 	return fmt.Sprintf("%s: attacker %q, measured %s (%s), bound %s (%s), %s, %d records, %q, needs %v%s",
 		a.Attack, a.Attacker, num(a.Measured), a.Figure, num(a.Bound), a.BoundBy, a.Verdict(), a.Records, a.Detail, a.Needs, map[bool]string{true: ", not run: " + a.NotRun}[a.NotRun != ""])
+}
+
+// AttackSummary says in one short line what an attack stated in a
+// manifest found ("membership: broken, 1 against the bound 0.5 (1381)").
+func AttackSummary(a model.AttackFigure) string {
+	switch {
+	case a.NotRun != "":
+		return a.Attack + ": not run (" + a.NotRun + ")"
+	case a.Bound == nil:
+		return fmt.Sprintf("%s: not bounded, %s %s (succeeds on %d)", a.Attack, a.Figure, strconv.FormatFloat(*a.Measured, 'g', 4, 64), a.Records)
+	}
+	return fmt.Sprintf("%s: %s, %s %s against the bound %s (succeeds on %d)", a.Attack, a.Verdict(), a.Figure,
+		strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)
 }

@@ -441,8 +441,9 @@ type Prepared struct {
 	// Public is the public table (nil unless the method reads one and the
 	// project names it).
 	Public *model.Table
-	// Population is the project's population table (nil: none), which the
-	// attacks measured at export read (SPEC 3.7).
+	// Population is the project's population table, which the attacks
+	// measured at export read (SPEC 3.7): loaded by LoadPopulation (the
+	// export loads it when no one has), not on every preview.
 	Population *model.Table
 }
 
@@ -504,11 +505,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if prep.Public, err = e.loadPublic(p, spec, prep.Table, policy); err != nil {
 		return nil, err
 	}
-	if p.Population != "" {
-		if prep.Population, _, err = e.LoadPopulation(p.Population, p.PopulationColumns, p.MaxCell); err != nil {
-			return nil, err
-		}
-	}
+
 	if prep.Public != nil {
 		if err := prep.Public.CheckMagnitudes(p.Public, p.Roles.QIs); err != nil {
 			return nil, err

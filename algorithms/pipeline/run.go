@@ -210,6 +210,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
+	if err := (Env{}).LoadPopulationOf(p); err != nil {
+		return nil, err
+	}
 	if err := stateAttacks(rel, res.Spec.Name, exportKnowledge(p)); err != nil {
 		return nil, err
 	}

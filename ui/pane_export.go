@@ -209,9 +209,12 @@ func (p *exportPane) export() tea.Cmd {
 	st := p.st
 	p.seq++
 	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
-	seq, prep, res, dir := p.seq, st.Prep, st.Result, p.dir()
+	seq, prep, res, dir, env := p.seq, st.Prep, st.Result, p.dir(), st.Env
 	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept, AllowGrowth: p.growth}
 	return guarded(func() tea.Msg {
+		if err := env.LoadPopulationOf(prep); err != nil { // the project's population (run --population)
+			return exportMsg{seq: seq, err: err}
+		}
 		ex, err := pipeline.Export(prep, res, dir, opt)
 		return exportMsg{seq: seq, ex: ex, err: err}
 	}, func(err error) tea.Msg { return exportMsg{seq: seq, err: err} })

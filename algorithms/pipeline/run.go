@@ -203,17 +203,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
-	// The figures every release gets, measured on the release as it will
-	// be published (check recomputes them from the files).
-	rk, view, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
-	if err != nil {
-		return nil, err
-	}
-	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
-	if err := (Env{}).LoadPopulationOf(p); err != nil {
-		return nil, err
-	}
-	if err := stateAttacks(rel, res.Spec.Name, exportKnowledge(p)); err != nil {
+	if err := stateFindings(p, res, rel); err != nil {
 		return nil, err
 	}
 	if rel.Manifest.WorkloadError, err = measureWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries()); err != nil {
@@ -330,6 +320,21 @@ func measure(rel *model.Release, method string, threshold float64) (*risk.Report
 		return nil, nil, err
 	}
 	return mem.Risk(view, threshold)
+}
+
+// stateFindings puts into the manifest what is measured on the release
+// as it will be published (check recomputes it from the files): the
+// figures every release gets, the warnings, and the attacks.
+func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
+	rk, view, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
+	if err != nil {
+		return err
+	}
+	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
+	if err := (Env{}).LoadPopulationOf(p); err != nil {
+		return err
+	}
+	return stateAttacks(rel, res.Spec.Name, exportKnowledge(p))
 }
 
 // stateRisk puts the release's risk figures and their summary into its

@@ -302,5 +302,13 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
 		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
 	}
+	if at := st.Attacks; at != nil && !st.AttacksOld && len(p.lines) == 0 {
+		// What an attacker can still do, as the manifest and report.md
+		// will state it (run --population names the population).
+		b.WriteString(s.Label.Render("what an attacker can still do") + s.Muted.Render("  (privlab attack; the manifest states these)") + "\n")
+		for _, row := range attackRows(at.Findings) {
+			b.WriteString(attackStyle(s, row)(fit("  "+row, w)) + "\n")
+		}
+	}
 	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/attack"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
@@ -46,6 +47,11 @@ type State struct {
 	// (with Risk).
 	RiskSingle int
 	RiskOld    bool
+	// Attacks are the attacks measured on the shown result's release
+	// (algorithms/attack), after the risk figures; AttacksOld marks them
+	// while the new result's are on their way.
+	Attacks    *attack.Report
+	AttacksOld bool
 	// Progress of the running computation, written by the worker: a
 	// progressMark of the run that wrote it.
 	Progress *atomic.Value
@@ -188,6 +194,7 @@ func (s *State) dropResult() {
 	s.Result, s.Prep, s.RunErr = nil, nil, nil
 	s.Workload, s.WorkloadOld = nil, false
 	s.Risk, s.RiskOld = nil, false
+	s.Attacks, s.AttacksOld = nil, false
 	s.lastWarnings = nil
 }
 

@@ -50,6 +50,9 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 			}
 		}
 		f.Records = certain
+		if certain > 0 {
+			f.Short = records(certain) + " with a sensitive value believed >= " + trim(Certain)
+		}
 		f.Detail = fmt.Sprintf("largest belief %s; %s in %s that give one value a belief >= %s (the original, --original, says whether it is right)",
 			trim(top), records(certain), plural(e.Unit), trim(Certain)) + one
 		if certain > 0 && at >= 0 {
@@ -61,6 +64,9 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 	f.Attacker = "knows a person of the original is in the release and their quasi-identifiers, and mixes what their candidate " + plural(e.Unit) + " publish of " + v.SA
 	right, scored, example := orig.inferRight(v)
 	f.Records = right
+	if right > 0 {
+		f.Short = people(right) + " with a certain sensitive value"
+	}
 	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s", trim(top), people(right), scored, v.SA, trim(Certain)) + one
 	if example >= 0 {
 		f.Example = personLabel(orig, example) + fmt.Sprintf(": the release gives their most likely %s a belief >= %s, and it is theirs", v.SA, trim(Certain))

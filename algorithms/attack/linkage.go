@@ -60,6 +60,9 @@ func linkage(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *ris
 	}
 	f.Detail = fmt.Sprintf("%s of %d match exactly one person; expected correct re-identifications %.1f; the fewest people a %s covers: %d",
 		records(f.Records), published, expected, e.Unit, smallest)
+	if f.Records > 0 {
+		f.Short = records(f.Records) + " re-identified"
+	}
 	if at >= 0 {
 		f.Example = fmt.Sprintf("the published record of the %s %s is %s", e.Unit, regionLabel(v, e, at), personLabel(pop, pop.firstIn(at)))
 	}

@@ -65,6 +65,9 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 		}
 	}
 	f.Records = certain
+	if certain > 0 {
+		f.Short = people(certain) + " certainly present"
+	}
 	f.Detail = fmt.Sprintf("%s of %d certainly in the data", people(certain), population)
 	if !math.IsNaN(e.Presence) {
 		f.Detail += fmt.Sprintf("; %s above the bound %s", people(above), trim(e.Presence))

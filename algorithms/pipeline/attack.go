@@ -1,15 +1,18 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -224,4 +227,63 @@ func AttackSummary(a model.AttackFigure) string {
 	}
 	return fmt.Sprintf("%s: %s, %s %s against the bound %s (succeeds on %d)", a.Attack, a.Verdict(), a.Figure,
 		strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)
+}
+
+// population caches the last population table loaded (the workbench
+// measures attacks on every preview; the file is read once).
+var population struct {
+	sync.Mutex
+	key   string
+	table *model.Table
+}
+
+// cachedPopulation loads a population table, or returns the one loaded
+// last from the same file with the same columns.
+func (e Env) cachedPopulation(path string, columns []string, maxCell int) (*model.Table, error) {
+	key := fmt.Sprintf("%s\x00%q\x00%d", path, columns, maxCell)
+	population.Lock()
+	defer population.Unlock()
+	if population.key == key && population.table != nil {
+		return population.table, nil
+	}
+	t, _, err := e.LoadPopulation(path, columns, maxCell)
+	if err != nil {
+		return nil, err
+	}
+	population.key, population.table = key, t
+	return t, nil
+}
+
+// PreviewAttacks measures the attacks on a run's release as it would be
+// published (built in memory, as Risk measures it), with what an export
+// would give them: the input, the public table and the project's
+// population. The workbench shows them beside the method's definition.
+func (e Env) PreviewAttacks(ctx context.Context, p *Prepared, res *method.Result) (*attack.Report, error) {
+	if res == nil || res.Release == nil {
+		return nil, fmt.Errorf("no release to attack")
+	}
+	m, ok := AttackMethod(res.Spec.Name)
+	if !ok || m.Expose == nil {
+		return nil, fmt.Errorf("method %s registers no exposer", res.Spec.Name)
+	}
+	rel, _, err := res.Release(1)
+	if err != nil {
+		return nil, err
+	}
+	rel.Manifest.RowsIn = res.RowsIn
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	k := &risk.Knowledge{Original: p.Source, Public: p.Public}
+	if path := p.Project.Population; path != "" {
+		if k.Population, err = e.cachedPopulation(path, p.Project.PopulationColumns, p.Project.MaxCell); err != nil {
+			return nil, err
+		}
+		k.PopulationName = PopulationWords(k.Population.Rows)
+	}
+	mem, err := verify.OpenMemory(rel)
+	if err != nil {
+		return nil, err
+	}
+	return attack.Run(mem, m, k)
 }

@@ -110,8 +110,10 @@ type Finding struct {
 	// Example describes one success without a sensitive value of the
 	// original the attacker did not already hold.
 	Example string
-	// Detail adds figures in words.
+	// Detail adds figures in words; Short says the success in a few
+	// ("12 people certainly present"; "" when the attack succeeds on none).
 	Detail string
+	Short  string
 	// Needs names what the attack read beside the release ("original",
 	// "population", "marginals"), NotRun why it could not run.
 	Needs  []string

@@ -182,6 +182,7 @@ func measure(v *risk.View, beta float64, exp func(region, value int) float64, f 
 	f.Measured = worst
 	f.Detail = fmt.Sprintf("%d of %d published records over their cap", f.Records, publishedOf(v))
 	if f.Records > 0 {
+		f.Short = fmt.Sprintf("%d records over their cap", f.Records)
 		f.Example = fmt.Sprintf("the %d records of the group (%s): observed confidence exceeds the expected by %.4g", v.Regions[at].Records, v.CellKey(v.Regions[at]), worst)
 	}
 }

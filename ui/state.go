@@ -10,8 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/attack"
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"

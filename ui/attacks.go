@@ -70,7 +70,7 @@ func (a *App) attackPart() (string, func(...string) string) {
 	text, broken := attackVerdict(st.Attacks.Findings)
 	switch {
 	case st.AttacksOld:
-		return text + "…", s.Muted.Render
+		return "attacks: …", s.Muted.Render // the new result's are on their way
 	case broken:
 		return text, s.Error.Render
 	}

@@ -11,7 +11,7 @@ import (
 // probability (the form sampling's --marginals takes): per attribute, each
 // value's probability.
 func ReadMarginals(path string) (map[string]map[string]float64, error) {
-	t, err := model.LoadFile(path, model.LoadOptions{MissingTokens: []string{}, Kinds: map[string]model.Kind{"attribute": model.Categorical, "value": model.Categorical}})
+	t, err := model.LoadFile(path, model.LoadOptions{MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}

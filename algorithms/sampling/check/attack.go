@@ -143,8 +143,19 @@ func Attack(rel *verify.Release, v *risk.View, k *risk.Knowledge) ([]risk.Findin
 	}
 	f.Attacker = "computes Pr(t) from " + from
 	masses := make([][]float64, len(trees))
+	var kept []string
 	for i, t := range trees {
-		masses[i] = t.massesUnder(marg[rel.Manifest.QIs[i]])
+		p, ok := marg[rel.Manifest.QIs[i]]
+		if !ok {
+			// An attribute the attacker's marginals do not give keeps the
+			// release's.
+			masses[i], kept = t.mass, append(kept, rel.Manifest.QIs[i])
+			continue
+		}
+		masses[i] = t.massesUnder(p)
+	}
+	if len(kept) > 0 {
+		f.Attacker += " (the release's own for " + strings.Join(kept, ", ") + ")"
 	}
 	saP := sa
 	if p, ok := marg[rel.Manifest.SA]; ok {

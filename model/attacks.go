@@ -83,6 +83,8 @@ func renderPlainWords(w *strings.Builder, c *Manifest) {
 			}
 			if a.Bound != nil {
 				bound = reportNumber(*a.Bound) + " (" + a.BoundBy + ")"
+			} else if a.NotRun != "" {
+				bound = "—"
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdText(a.Attack), mdText(a.Attacker), mdText(measured), mdText(bound), mdText(a.Verdict()))
 		}

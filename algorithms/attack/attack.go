@@ -18,6 +18,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
@@ -71,18 +72,21 @@ func RunView(rel *verify.Release, v *risk.View, e *risk.Exposure, extra verify.A
 	if k == nil {
 		k = &risk.Knowledge{}
 	}
-	pop, popName, err := population(k, v)
+	pop, popName, err := population(k, v, e)
 	if err != nil {
 		return nil, err
 	}
 	var popAt, origAt *placed
 	if pop != nil {
 		what := "population"
-		if pop == k.Original {
-			what = "original"
+		if k.Population == nil {
+			what = "original" // (and the public table's people beyond it)
 		}
 		if popAt, err = place(pop, what, v, e); err != nil {
 			return nil, err
+		}
+		if k.Population == nil && pop != k.Original {
+			popAt.rowsOf = "the original, then the public table's people it lacks"
 		}
 	}
 	if k.Original != nil {
@@ -112,7 +116,7 @@ func RunView(rel *verify.Release, v *risk.View, e *risk.Exposure, extra verify.A
 // else the original together with the public table (a public row equal
 // to an original row on the quasi-identifiers counted as that person, as
 // Sacharidis et al. pair them), else none.
-func population(k *risk.Knowledge, v *risk.View) (*model.Table, string, error) {
+func population(k *risk.Knowledge, v *risk.View, e *risk.Exposure) (*model.Table, string, error) {
 	switch {
 	case k.Population != nil:
 		return k.Population, k.PopulationName, nil
@@ -121,16 +125,27 @@ func population(k *risk.Knowledge, v *risk.View) (*model.Table, string, error) {
 	case k.Public == nil:
 		return k.Original, fmt.Sprintf("the original's %d people", k.Original.Rows), nil
 	}
-	t, err := union(k.Original, k.Public, v.QIs)
+	join := e.JoinColumns
+	if _, err := k.Original.MustColumns("original", join); err != nil || len(join) == 0 {
+		join = nil
+	} else if _, err := k.Public.MustColumns("public", join); err != nil {
+		join = nil
+	}
+	t, err := union(k.Original, k.Public, v.QIs, join)
 	if err != nil {
 		return nil, "", err
 	}
-	return t, fmt.Sprintf("the original's and the public table's %d people (a public row equal to an original one counted as that person)", t.Rows), nil
+	how := "a public row equal to an original one on the quasi-identifiers counted as that person"
+	if join != nil {
+		how = "a person in both joined on " + strings.Join(join, ", ")
+	}
+	return t, fmt.Sprintf("the original's and the public table's %d people (%s)", t.Rows, how), nil
 }
 
 // union is the rows of a and, of b, those no row of a already stands for
-// (at each QI tuple, b adds the rows it has beyond a's), on the QIs.
-func union(a, b *model.Table, qis []string) (*model.Table, error) {
+// (the same values of the join columns, or, without them, at each QI
+// tuple the rows b has beyond a's), on the QIs.
+func union(a, b *model.Table, qis, join []string) (*model.Table, error) {
 	ac, err := a.MustColumns("original", qis)
 	if err != nil {
 		return nil, err
@@ -165,15 +180,22 @@ func union(a, b *model.Table, qis []string) (*model.Table, error) {
 		}
 		out.Rows++
 	}
+	aKey, bKey := ac, bc
+	if join != nil {
+		aKey, _ = a.MustColumns("original", join)
+		bKey, _ = b.MustColumns("public", join)
+	}
 	have := map[string]int{}
 	for row := 0; row < a.Rows; row++ {
-		have[verify.PublishedKey(ac, row)]++
+		have[verify.PublishedKey(aKey, row)]++
 		add(ac, row)
 	}
 	for row := 0; row < b.Rows; row++ {
-		k := verify.PublishedKey(bc, row)
+		k := verify.PublishedKey(bKey, row)
 		if have[k] > 0 {
-			have[k]--
+			if join == nil {
+				have[k]-- // each original row pairs with one public row
+			}
 			continue
 		}
 		add(bc, row)

@@ -40,7 +40,11 @@ func personLabel(p *placed, row int) string {
 		}
 		parts[i] = c.Name + " " + s
 	}
-	return fmt.Sprintf("row %d of the %s (%s)", row+1, p.what, strings.Join(parts, ", "))
+	of := "the " + p.what
+	if p.rowsOf != "" {
+		of = p.rowsOf
+	}
+	return fmt.Sprintf("row %d of %s (%s)", row+1, of, strings.Join(parts, ", "))
 }
 
 func clip(s []string, n int) []string {

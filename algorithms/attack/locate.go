@@ -19,6 +19,8 @@ import (
 type placed struct {
 	table *model.Table
 	what  string // "population" or "original"
+	// rowsOf names the table its rows are numbered in ("": what's).
+	rowsOf string
 	cols  []*model.Column
 	// tupleOf gives each row's tuple; count and first each tuple's people
 	// and its first row; codes its value codes (model.Missing: missing).

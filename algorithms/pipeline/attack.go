@@ -184,6 +184,9 @@ func checkAttacks(dir string, k *risk.Knowledge, rep *verify.Report) {
 		return
 	}
 	text := fmt.Sprintf("the %d attacks the manifest states agree with the files", len(m.Attacks)-len(unconfirmed))
+	if len(m.Attacks)-len(unconfirmed) == 1 {
+		text = "the 1 attack the manifest states agrees with the files"
+	}
 	if len(unconfirmed) > 0 {
 		text += "; unconfirmed without the files they read: " + strings.Join(unconfirmed, "; ")
 	}

@@ -55,8 +55,11 @@ type Exposure struct {
 	// people, whom the attacker holds, with the microdata's.
 	NoMembership string
 	// PublishesPublic says the regions hold a public table's people beside
-	// the data's: a population must hold them too.
+	// the data's: a population must hold them too. JoinColumns identify a
+	// person in both tables (kja's --id); without them a public row equal
+	// to a data row on the quasi-identifiers is counted as that person.
 	PublishesPublic bool
+	JoinColumns     []string
 }
 
 // Labels are the cells a person is placed in, per QI.

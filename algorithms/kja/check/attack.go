@@ -39,6 +39,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		Presence:        math.NaN(),
 		PresenceBy:      "k-anonymity does not hide who is in the microdata",
 		PublishesPublic: det.PublicRows > 0,
+		JoinColumns:     det.Join,
 	}
 	if e.PublishesPublic {
 		e.PresenceBy = "a box mixes the public database's people with the microdata's (Sacharidis et al., Section 3.1)"

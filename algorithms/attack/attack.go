@@ -191,6 +191,9 @@ func union(a, b *model.Table, qis, join []string) (*model.Table, error) {
 		add(ac, row)
 	}
 	for row := 0; row < b.Rows; row++ {
+		if missingAny(bc, row) {
+			continue // a public row without every QI is no one the release can hold (as run loads it)
+		}
 		k := verify.PublishedKey(bKey, row)
 		if have[k] > 0 {
 			if join == nil {
@@ -206,4 +209,14 @@ func union(a, b *model.Table, qis, join []string) (*model.Table, error) {
 // notRun is a finding of an attack that could not run.
 func notRun(attack, attacker, why string) risk.Finding {
 	return risk.Finding{Attack: attack, Attacker: attacker, Measured: math.NaN(), Bound: math.NaN(), NotRun: why}
+}
+
+// missingAny reports whether a row lacks a value of cols.
+func missingAny(cols []*model.Column, row int) bool {
+	for _, c := range cols {
+		if c.IsMissing(row) {
+			return true
+		}
+	}
+	return false
 }

@@ -21,7 +21,7 @@ type placed struct {
 	what  string // "population" or "original"
 	// rowsOf names the table its rows are numbered in ("": what's).
 	rowsOf string
-	cols  []*model.Column
+	cols   []*model.Column
 	// tupleOf gives each row's tuple; count and first each tuple's people
 	// and its first row; codes its value codes (model.Missing: missing).
 	tupleOf []int32

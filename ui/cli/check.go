@@ -9,6 +9,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/datasets"
 	"privlab/model"
 	"privlab/model/source"
@@ -47,7 +48,11 @@ func cmdCheck(a *Args, w, ew io.Writer) error {
 			return err
 		}
 	}
-	rep, err := pipeline.Check(a.Positional[0], orig, pub)
+	k := &risk.Knowledge{Original: orig, Public: pub}
+	if err := attackExtras(a, k); err != nil {
+		return err
+	}
+	rep, err := pipeline.CheckWith(a.Positional[0], k)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,9 @@
 //	                                found through the audit record beside it)
 //	privlab run    [flags]          anonymize and write a release directory
 //	privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files
+//	privlab attack DIR [--original FILE] [--population FILE] [--public FILE] [--marginals FILE] [--json]
+//	                                the attacks each method's papers defend against, measured
+//	                                beside the method's bounds (exit 1 when one is broken)
 //	privlab query  [flags] "QUERY"  answer on the original and the release
 //	privlab eval   [flags]          random workload: average relative error
 //	privlab gen    NAME [--rows N] [--seed S] [--out FILE]   synthetic data
@@ -104,6 +107,8 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		return withArgs(cmd, rest, stdout, stderr, cmdRun)
 	case "check":
 		return withArgs(cmd, rest, stdout, stderr, cmdCheck)
+	case "attack":
+		return withArgs(cmd, rest, stdout, stderr, cmdAttack)
 	case "query":
 		return withArgs(cmd, rest, stdout, stderr, cmdQuery)
 	case "eval":

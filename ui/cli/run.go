@@ -41,6 +41,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := env.LoadPopulationOf(p); err != nil {
+		return err
+	}
 	ctx, cancel := interruptible(ew)
 	defer cancel()
 	start := time.Now()
@@ -68,6 +71,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	}
 	for _, l := range ex.Checks {
 		fmt.Fprintln(w, l)
+	}
+	for _, at := range ex.Manifest.Attacks {
+		fmt.Fprintf(w, "attack     %s\n", pipeline.AttackSummary(at))
 	}
 	fmt.Fprintf(w, "release    %s (", a.Out)
 	for i, f := range ex.Manifest.Files {

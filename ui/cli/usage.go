@@ -21,8 +21,15 @@ usage:
   privlab DIR                      read a release in the workbench: its check, its risk, queries; its original
                                    is found through the audit record beside it (or give --original FILE)
   privlab run    [flags] --out DIR anonymize and write a release directory
-  privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation,
-                                   3 when a privacy guarantee needs a file not given)
+  privlab check  DIR [--original FILE] [--public FILE] [--population FILE]   re-verify a release from its files
+                                   (exit 1 on a violation, 3 when a privacy guarantee needs a file not given); the
+                                   attacks the manifest states are recomputed with the files they read
+  privlab attack DIR [--original FILE] [--population FILE [--population-columns a,b,c]] [--public FILE]
+                 [--marginals FILE] [--json]
+                                   attack the release as its methods' papers' attackers would: linkage, attribute
+                                   inference, membership, Eq. 3 under other marginals; each measured beside the
+                                   method's bound (exit 1 when an attack breaks a bound; --population defaults to
+                                   the original)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
   privlab eval   [flags]           random query workload, the risk figures every release gets, and the method's study

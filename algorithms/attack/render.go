@@ -1,0 +1,41 @@
+package attack
+
+import (
+	"fmt"
+	"math"
+
+	"privlab/algorithms/risk"
+)
+
+// Line renders a finding as one line: the attack, what the attacker
+// holds, the measured figure, the method's bound (or "no bound") and the
+// verdict (holds, broken, not bounded, or not run and why).
+func Line(f risk.Finding) string {
+	if f.NotRun != "" {
+		return fmt.Sprintf("%s · attacker %s · not run: %s", f.Attack, f.Attacker, f.NotRun)
+	}
+	measured := fmt.Sprintf("measured %s (%s", number(f.Measured), f.Figure)
+	if f.Detail != "" {
+		measured += "; " + f.Detail
+	}
+	measured += ")"
+	bound := "no bound"
+	if !math.IsNaN(f.Bound) {
+		bound = "bound " + number(f.Bound)
+	}
+	if f.BoundBy != "" {
+		bound += " (" + f.BoundBy + ")"
+	}
+	return fmt.Sprintf("%s · attacker %s · %s · %s · %s", f.Attack, f.Attacker, measured, bound, f.Verdict())
+}
+
+// number writes a figure in at most four decimals (a count whole).
+func number(x float64) string {
+	switch {
+	case x == math.Trunc(x) && math.Abs(x) < 1e15:
+		return fmt.Sprintf("%.0f", x)
+	case math.Abs(x) < 0.001:
+		return fmt.Sprintf("%.3g", x)
+	}
+	return trim(x)
+}

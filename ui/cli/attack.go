@@ -35,7 +35,7 @@ func cmdAttack(a *Args, w, ew io.Writer) error {
 		printAttacks(w, rep)
 	}
 	if n := rep.Broken(); n > 0 {
-		return errPrivacy{fmt.Sprintf("%d attack(s) broke the bound their method promises", n)}
+		return privacyFailure(fmt.Sprintf("%d attack(s) broke the bound their method promises", n))
 	}
 	return nil
 }

@@ -63,10 +63,10 @@ func cmdCheck(a *Args, w, ew io.Writer) error {
 		fmt.Fprintf(w, "UNCONFIRMED %s\n", u)
 	}
 	if !rep.OK() {
-		return errPrivacy{"check failed: " + rep.Err().Error()}
+		return privacyFailure("check failed: " + rep.Err().Error())
 	}
 	if len(rep.Unproven) > 0 {
-		return errUnconfirmed{fmt.Sprintf("no check failed, but %d privacy guarantee(s) could not be confirmed from the inputs given (exit 3; each UNCONFIRMED line names the file that confirms it)", len(rep.Unproven))}
+		return exitError{exitUnconfirmed, fmt.Sprintf("no check failed, but %d privacy guarantee(s) could not be confirmed from the inputs given (exit 3; each UNCONFIRMED line names the file that confirms it)", len(rep.Unproven))}
 	}
 	fmt.Fprintf(w, "release %s passes every check\n", a.Positional[0])
 	return nil

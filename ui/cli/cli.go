@@ -176,27 +176,26 @@ func withArgs(cmd string, args []string, stdout, stderr io.Writer, f func(a *Arg
 	return exitOK
 }
 
-// errPrivacy marks a privacy failure (exit 1) whose details were printed.
-type errPrivacy struct{ msg string }
+// exitError is an outcome whose details were printed and that ends with
+// its own exit code: exitPrivacy (a privacy requirement not met, a check
+// failed, a bound broken) or exitUnconfirmed (check found no failure but
+// could not confirm a privacy guarantee).
+type exitError struct {
+	code int
+	msg  string
+}
 
-func (e errPrivacy) Error() string { return e.msg }
+func (e exitError) Error() string { return e.msg }
 
-// errUnconfirmed marks a check that found no failure but could not
-// confirm a privacy guarantee (exit 3); its details were printed.
-type errUnconfirmed struct{ msg string }
+// privacyFailure is the exit 1 outcome.
+func privacyFailure(msg string) error { return exitError{exitPrivacy, msg} }
 
-func (e errUnconfirmed) Error() string { return e.msg }
-
+// fail reports err on stderr and returns its exit code.
 func fail(stderr io.Writer, err error) int {
-	var ep errPrivacy
-	if errors.As(err, &ep) {
-		fmt.Fprintf(stderr, "privlab: %s\n", ep.msg)
-		return exitPrivacy
-	}
-	var eu errUnconfirmed
-	if errors.As(err, &eu) {
-		fmt.Fprintf(stderr, "privlab: %s\n", eu.msg)
-		return exitUnconfirmed
+	var ee exitError
+	if errors.As(err, &ee) {
+		fmt.Fprintf(stderr, "privlab: %s\n", ee.msg)
+		return ee.code
 	}
 	var ve *model.VerifyError
 	if errors.As(err, &ve) {

@@ -37,36 +37,7 @@ func cmdEval(a *Args, w, ew io.Writer) error {
 		return evalCompare(ctx, a, w, ew, opt)
 	}
 	if a.Sweep != "" {
-		param, values, err := pipeline.ParseSweep(a.Sweep)
-		if err != nil {
-			return err
-		}
-		project := env.WithDefaults(a.Project)
-		t, err := env.LoadTable(project)
-		if err != nil {
-			return err
-		}
-		rows, err := pipeline.Sweep(ctx, env, project, t, param, values, opt)
-		if err != nil {
-			return err
-		}
-		printSweep(w, rows)
-		if a.CSV != "" {
-			if err := model.WriteAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) }); err != nil {
-				return err
-			}
-		}
-		var bad []string
-		for _, r := range rows {
-			if r.Error != "" {
-				bad = append(bad, r.Value)
-			}
-		}
-		if len(bad) > 0 {
-			return &model.ParamError{Param: "sweep", Value: a.Sweep, Reason: fmt.Sprintf("%d of %d values failed: %s", len(bad), len(rows), strings.Join(bad, ", ")),
-				Hint: "each value must be valid for --" + param}
-		}
-		return nil
+		return evalSweep(ctx, a, w, opt)
 	}
 	if a.Release != "" {
 		return evalRelease(a, w, opt)
@@ -97,6 +68,42 @@ func cmdEval(a *Args, w, ew io.Writer) error {
 		return err
 	}
 	method.WriteSections(w, secs)
+	return nil
+}
+
+// evalSweep re-runs the method once per value of --sweep and prints
+// (and with --csv writes) one line per value; a value that fails fails
+// the sweep after the others are printed.
+func evalSweep(ctx context.Context, a *Args, w io.Writer, opt workload.Options) error {
+	param, values, err := pipeline.ParseSweep(a.Sweep)
+	if err != nil {
+		return err
+	}
+	project := env.WithDefaults(a.Project)
+	t, err := env.LoadTable(project)
+	if err != nil {
+		return err
+	}
+	rows, err := pipeline.Sweep(ctx, env, project, t, param, values, opt)
+	if err != nil {
+		return err
+	}
+	printSweep(w, rows)
+	if a.CSV != "" {
+		if err := model.WriteAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) }); err != nil {
+			return err
+		}
+	}
+	var bad []string
+	for _, r := range rows {
+		if r.Error != "" {
+			bad = append(bad, r.Value)
+		}
+	}
+	if len(bad) > 0 {
+		return &model.ParamError{Param: "sweep", Value: a.Sweep, Reason: fmt.Sprintf("%d of %d values failed: %s", len(bad), len(rows), strings.Join(bad, ", ")),
+			Hint: "each value must be valid for --" + param}
+	}
 	return nil
 }
 
@@ -197,7 +204,7 @@ func printWorkload(w io.Writer, a *Args, shape string, r workload.Result, opt wo
 	if r.Bounded > 0 {
 		fmt.Fprintf(w, "bounds     %d of %d contain the true answer\n", r.Contains, r.Bounded)
 		if r.Contains != r.Bounded {
-			return errPrivacy{"some bounds do not contain the true answer"}
+			return privacyFailure("some bounds do not contain the true answer")
 		}
 	}
 	return nil

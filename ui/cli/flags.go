@@ -147,6 +147,40 @@ func parseArgs(cmd string, args []string) (*Args, error) {
 	a := &Args{flagsSet: map[string]bool{}}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	defineFlags(fs, a)
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, flagError(cmd, err)
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		a.Positional = append(a.Positional, rest[0])
+		rest = rest[1:]
+	}
+	fs.Visit(func(f *flag.Flag) { a.flagsSet[f.Name] = true })
+	if a.Config != "" {
+		base, err := pipeline.LoadProject(a.Config)
+		if err != nil {
+			return nil, err
+		}
+		a.Project = mergeProject(base, a.Project, a.flagsSet)
+	}
+	if a.Public != "" {
+		a.Project.Public = a.Public
+	}
+	if err := validateArgs(a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// defineFlags declares every flag of the command line on fs, storing into
+// a: the project's settings, the commands' own, and each registered
+// method's parameters.
+func defineFlags(fs *flag.FlagSet, a *Args) {
 	p := &a.Project
 	fs.StringVar(&a.Config, "config", "", "project.json to start from (the workbench saves it)")
 	fs.StringVar(&p.Input, "in", "", "input table: a CSV file, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE, or dataset:NAME")
@@ -195,54 +229,36 @@ func parseArgs(cmd string, args []string) (*Args, error) {
 		fs.Var(paramFlag{&a.paramsGiven, n}, n, paramHelp(n))
 	}
 	fs.Var(seedFlag{a}, "seed", "random seed (default: crypto/rand for releases)")
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			return nil, flagError(cmd, err)
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		a.Positional = append(a.Positional, rest[0])
-		rest = rest[1:]
-	}
-	fs.Visit(func(f *flag.Flag) { a.flagsSet[f.Name] = true })
-	if a.Config != "" {
-		base, err := pipeline.LoadProject(a.Config)
-		if err != nil {
-			return nil, err
-		}
-		a.Project = mergeProject(base, a.Project, a.flagsSet)
-	}
-	if a.Public != "" {
-		a.Project.Public = a.Public
-	}
+}
+
+// validateArgs refuses settings no command can use and fills in what
+// the flags imply (the project's rows, its parameters).
+func validateArgs(a *Args) error {
 	if h, err := model.ParseHeaderMode(a.Project.Header); err != nil {
-		return nil, err
+		return err
 	} else if h == model.HeaderYes && len(a.Project.Columns) > 0 {
-		return nil, &model.ParamError{Param: "header", Value: a.Project.Header, Reason: "--columns names the columns of a file without a header row",
+		return &model.ParamError{Param: "header", Value: a.Project.Header, Reason: "--columns names the columns of a file without a header row",
 			Hint: "leave out --header yes, or --columns"}
 	}
 	if a.Rows < 0 {
-		return nil, &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0", Hint: "the number of rows of a generated dataset (0: its default)"}
+		return &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0", Hint: "the number of rows of a generated dataset (0: its default)"}
 	}
 	if a.Rows > 0 {
 		a.Project.Rows = a.Rows
 	}
 	if t := a.Project.RiskThreshold; t < 0 || t > 1 || math.IsNaN(t) {
-		return nil, &model.ParamError{Param: "risk-threshold", Value: fmt.Sprint(t), Reason: "must be in (0,1]", Hint: "a probability, e.g. 0.2 (records in classes of fewer than 5)"}
+		return &model.ParamError{Param: "risk-threshold", Value: fmt.Sprint(t), Reason: "must be in (0,1]", Hint: "a probability, e.g. 0.2 (records in classes of fewer than 5)"}
 	}
 	if mc := a.Project.MaxCell; mc < 0 || a.flagsSet["max-cell"] && mc < 1 {
-		return nil, &model.ParamError{Param: "max-cell", Value: fmt.Sprint(mc), Reason: "must be a number of bytes >= 1",
+		return &model.ParamError{Param: "max-cell", Value: fmt.Sprint(mc), Reason: "must be a number of bytes >= 1",
 			Hint: "the longest cell the loader accepts (default 65536); there is no unlimited setting"}
 	}
 	if a.Queries < 0 || a.Queries > pipeline.MaxQueries {
-		return nil, &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: fmt.Sprintf("must be between 0 and %d", pipeline.MaxQueries),
+		return &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: fmt.Sprintf("must be between 0 and %d", pipeline.MaxQueries),
 			Hint: "run: the size of the workload whose error the manifest states (0: none); eval: the number of random queries"}
 	}
 	if a.Project.PublicRows < 0 {
-		return nil, &model.ParamError{Param: "public-rows", Value: fmt.Sprint(a.Project.PublicRows), Reason: "must be >= 0", Hint: "the number of rows of a generated public table (0: its default)"}
+		return &model.ParamError{Param: "public-rows", Value: fmt.Sprint(a.Project.PublicRows), Reason: "must be >= 0", Hint: "the number of rows of a generated public table (0: its default)"}
 	}
 	if a.Project.Params == nil {
 		a.Project.Params = model.Values{}
@@ -250,7 +266,7 @@ func parseArgs(cmd string, args []string) (*Args, error) {
 	for k, v := range a.paramsGiven {
 		a.Project.Params[k] = v
 	}
-	return a, nil
+	return nil
 }
 
 // seedFlag keeps --seed both as a method parameter and as the generator

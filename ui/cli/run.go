@@ -57,7 +57,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 		if res.Violations() == 1 {
 			groups = "1 group violates"
 		}
-		return errPrivacy{groups + " the privacy requirement; no release written (hint: change the parameters, or --accept-violations)"}
+		return privacyFailure(groups + " the privacy requirement; no release written (hint: change the parameters, or --accept-violations)")
 	}
 	queries := a.Queries
 	if queries == 0 {

@@ -15,30 +15,26 @@ import (
 	"privlab/model"
 )
 
-// employees is Figure 1 of Koudas et al. 2009 (salaries in units).
-const employees = `name,zipcode,gender,salary
-Alice,91110,F,30000
-Bob,91110,M,40000
-Carol,91110,M,50000
-Debra,91130,F,60000
-Elaine,91210,F,40000
-Grace,91220,F,30000
-Helen,91240,F,50000
-Jason,91310,M,40000
-Kyle,91320,M,60000
-Leo,91330,M,60000
-Nancy,91340,F,60000
-`
-
-// figure2 is the project that reproduces Figure 2 (zipcode masked to
-// 911**/912**/913**, uniform target over Figure 3's binary hierarchy).
-func figure2(input string) pipeline.Project {
-	return pipeline.Project{
-		Input:       input,
+// figure2 prepares the project that reproduces Figure 2 of Koudas et al.
+// 2009 on Figure 1's employees (zipcode masked to 911**/912**/913**,
+// uniform target over Figure 3's binary hierarchy).
+func figure2(t *testing.T) *pipeline.Prepared {
+	t.Helper()
+	p := pipeline.Project{
+		Input:       "dataset:employees",
 		Roles:       model.Roles{IDs: []string{"name"}, QIs: []string{"zipcode", "gender"}, SA: "salary"},
 		Hierarchies: map[string]string{"zipcode": "masking"},
 		Params:      model.Values{"grouping": "level:zipcode=2", "target": "uniform", "seed": "1"},
 	}
+	src, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(p, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prep
 }
 
 func loadText(t *testing.T, name, text string) *model.Table {
@@ -57,11 +53,7 @@ func printed(r *pipeline.QueryResult) string {
 }
 
 func TestAnswerAndPrint(t *testing.T) {
-	src := loadText(t, "in.csv", employees)
-	p, err := pipeline.Env{}.Prepare(figure2("in.csv"), src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := figure2(t)
 	res, err := pipeline.Run(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -181,11 +173,7 @@ func TestPrintEstimatesAndWarnings(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	src := loadText(t, "in.csv", employees)
-	p, err := pipeline.Env{}.Prepare(figure2("in.csv"), src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := figure2(t)
 	res, err := pipeline.Run(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +183,7 @@ func TestSummary(t *testing.T) {
 	// Figure 2: sum of ranges = group 2 (10K+10K+30K) + group 3
 	// (30K+30K+10K+10K) = 130K over 11 subdomains; group 3's original
 	// distribution (0, 1/4, 0, 3/4) is 1/3 from uniform (EMD over 3 steps).
-	want := "input      in.csv (11 rows)\n" +
+	want := "input      dataset:employees (11 rows)\n" +
 		"roles      QI zipcode,gender; SA salary (numeric, hierarchy of 4 values, height 2)\n" +
 		"method     distribution  fakes=0 grouping=level:zipcode=2 max-denominator=8 seed=1 target=uniform\n" +
 		"groups     3 (0 with violations)\n" +
@@ -224,7 +212,7 @@ func TestSummary(t *testing.T) {
 	}
 	b.Reset()
 	printSummary(&b, p, hand, 0)
-	want = "input      in.csv (11 rows)\n" +
+	want = "input      dataset:employees (11 rows)\n" +
 		"roles      QI zipcode,gender; SA salary (numeric, hierarchy of 4 values, height 2)\n" +
 		"method     distribution  fakes=0 grouping=level:zipcode=2 max-denominator=8 seed=1 target=uniform\n" +
 		"groups     3 (2 with violations)\n" +

@@ -226,7 +226,7 @@ func fail(stderr io.Writer, err error) int {
 		fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "privlab: %v\n", err)
+	fmt.Fprintf(stderr, "privlab: %s\n", pipeline.ErrorText(err))
 	return exitUsage
 }
 
@@ -913,7 +913,7 @@ func startWorkbench(args []string, stderr io.Writer) int {
 		}
 	}
 	if err := ui.Run(env, ui.Options{Project: a.Project, ProjectPath: a.Config, Release: a.Release}); err != nil {
-		fmt.Fprintf(stderr, "privlab: %v\n", err)
+		fmt.Fprintf(stderr, "privlab: %s\n", pipeline.ErrorText(err))
 		return exitUsage
 	}
 	return exitOK
@@ -951,7 +951,7 @@ func cmdTour(args []string, w, ew io.Writer) int {
 	}
 	if !steps {
 		if err := ui.Run(env, ui.Options{Tour: t.Name}); err != nil {
-			fmt.Fprintf(ew, "privlab: %v\n", err)
+			fmt.Fprintf(ew, "privlab: %s\n", pipeline.ErrorText(err))
 			return exitUsage
 		}
 		return exitOK

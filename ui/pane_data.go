@@ -283,7 +283,7 @@ func (p *dataPane) view(w, h int) string {
 	}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
-		foot = append(foot, s.Warn.Render(fit("! "+st.ui(strings.TrimPrefix(n, t.Name+":")), w)))
+		foot = append(foot, s.Warn.Render(fit("! "+strings.TrimPrefix(n, t.Name+":"), w)))
 	}
 	if p.readsPublic() {
 		foot = append(foot, p.publicLine(w))

@@ -283,7 +283,7 @@ func (p *sweepPane) view(w, h int) string {
 	case p.job.busy:
 		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · ctrl+x stops", p.job.percent())) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		if p.cleared != "" {
 			b.WriteString(s.Muted.Render(wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
@@ -305,7 +305,7 @@ func (p *sweepPane) view(w, h int) string {
 // case, its utility figure (named as the method names it), the records
 // unique on the published QIs and the workload error.
 func (p *sweepPane) tableView(w int) string {
-	st, s := p.st, p.st.Styles
+	s := p.st.Styles
 	utility := "utility"
 	for _, f := range p.figs {
 		if f.utility != "" {
@@ -318,7 +318,7 @@ func (p *sweepPane) tableView(w int) string {
 	for i, r := range p.rows {
 		name := padRight(clip(r.Value, 12), 12)
 		if r.Error != "" {
-			b.WriteString(fit(name+" "+s.Error.Render(st.ui(r.Error)), w) + "\n")
+			b.WriteString(fit(name+" "+s.Error.Render(r.Error), w) + "\n")
 			continue
 		}
 		viol := padLeft(fmt.Sprint(r.Violating), 4)

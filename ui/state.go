@@ -520,7 +520,7 @@ func (s *State) usefulness() []string {
 	}
 	var out []string
 	for _, w := range r.Warnings {
-		out = append(out, s.ui(w))
+		out = append(out, w)
 	}
 	if r.RowsIn > 0 {
 		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare && !r.SuppressionWarned {

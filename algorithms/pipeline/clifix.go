@@ -1,0 +1,115 @@
+package pipeline
+
+// The command line's words for what the workbench says with panes and
+// keys: an error's fixes (model.Fix) as flags. This file is command-line
+// code only (ui's TestNoFlagOutsideTheCommandLine lets it, main.go and
+// flags.go spell flags); it moves with the command line.
+
+import (
+	"strings"
+
+	"privlab/model"
+)
+
+// ErrorText is an error as the command line prints it: its fixes said
+// as the flags that make them.
+func ErrorText(err error) string {
+	hint, fixes, _, ok := model.HintOf(err)
+	if !ok {
+		return err.Error()
+	}
+	return model.ErrorWithHint(err, model.HintText(hint, fixes, FixText))
+}
+
+// FixText says a fix as the flag that makes it ("pass --k 5",
+// "use --hierarchy age=intervals:5").
+func FixText(f model.Fix) string {
+	s := fixFlag(f)
+	if f.Why != "" {
+		s += " " + f.Why
+	}
+	return s
+}
+
+func fixFlag(f model.Fix) string {
+	v := f.Value
+	or := func(placeholder string) string {
+		if v == "" {
+			return placeholder
+		}
+		return v
+	}
+	switch f.Setting {
+	case model.SetParam:
+		return paramFix(f)
+	case model.SetQI:
+		return "pass --qi " + or("a,b,c")
+	case model.SetSA:
+		return "pass --sa " + or("COLUMN")
+	case model.SetID:
+		if f.Change == model.Leave {
+			return "leave " + v + " out of --id"
+		}
+		return "pass --id " + or("COL")
+	case model.SetPublic:
+		if f.Change == model.Leave {
+			return "leave out --public"
+		}
+		return "pass --public " + or("FILE.csv")
+	case model.SetInput:
+		return "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"
+	case model.SetOriginal:
+		return "pass --original " + or("FILE")
+	case model.SetHierarchy:
+		return "use --hierarchy " + f.Attr + "=" + or("BUILDER")
+	case model.SetKind:
+		return "pass --kind " + f.Attr + "=" + v
+	case model.SetColumns:
+		return "pass the names with --columns " + or("a,b,c")
+	case model.SetDelimiter:
+		return "pass --delimiter " + or("CHAR")
+	case model.SetMaxCell:
+		return "pass a larger limit with --max-cell " + or("BYTES")
+	case model.SetMissing:
+		return "use --missing " + or("category")
+	case model.SetMethod:
+		return "pass --method " + or("NAME")
+	case model.SetVariant:
+		return "use --variant " + or("NAME")
+	case model.SetSweep:
+		return "e.g. --sweep " + v
+	case model.SetOut:
+		return "pass --out " + or("DIR")
+	case model.SetForce:
+		return "pass --force"
+	case model.SetAllowGrowth:
+		return "pass --allow-growth"
+	case model.SetAcceptViolations:
+		return "pass --accept-violations"
+	}
+	return f.String()
+}
+
+// paramFix says a method parameter's fix: --NAME VALUE.
+func paramFix(f model.Fix) string {
+	flag := "--" + f.Param
+	switch {
+	case f.Change == model.Raise && f.Value != "":
+		return "raise " + flag + " to at least " + f.Value
+	case f.Change == model.Lower && f.Value != "":
+		return "lower " + flag + " to at most " + f.Value
+	case f.Change == model.Raise:
+		return "raise " + flag
+	case f.Change == model.Lower:
+		return "lower " + flag
+	case f.Value != "":
+		return "pass " + flag + " " + f.Value
+	}
+	return "pass " + flag + " " + strings.ToUpper(f.Param)
+}
+
+// RunConfigCommand is the command that runs a saved project file (path
+// "": the command without it).
+func RunConfigCommand(path string) string {
+	return strings.TrimSpace("privlab run --config " + path)
+}

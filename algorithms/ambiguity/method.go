@@ -169,7 +169,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 func (r *run) resolve() error {
 	in := r.in
 	if len(in.Roles.QIs) == 0 {
-		return &model.ParamError{Param: "qi", Reason: "the ambiguity scheme needs at least one quasi-identifier", Hint: "pass --qi a,b,c"}
+		return &model.ParamError{Param: "qi", Reason: "the ambiguity scheme needs at least one quasi-identifier", Fixes: []model.Fix{{Setting: model.SetQI}}}
 	}
 	if len(in.Roles.QIs) > 64 {
 		return &model.ParamError{Param: "qi", Value: fmt.Sprint(len(in.Roles.QIs)), Reason: "at most 64 quasi-identifiers"}
@@ -180,7 +180,8 @@ func (r *run) resolve() error {
 	}
 	r.qiCols = cols
 	if r.sa = in.Table.Column(in.Roles.SA); r.sa == nil {
-		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Hint: "the ambiguity scheme needs a sensitive attribute: pass --sa"}
+		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Hint: "the ambiguity scheme needs a sensitive attribute",
+			Fixes: []model.Fix{{Setting: model.SetSA}}}
 	}
 	for _, q := range in.Roles.QIs {
 		if q == "GroupID" {

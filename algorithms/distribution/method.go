@@ -179,7 +179,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	}
 	if err := h.CheckIntervals(); err != nil {
 		return nil, &model.ParamError{Param: "hierarchy " + sa.Name, Reason: err.Error(),
-			Hint: "use --hierarchy " + sa.Name + "=binary (or ternary, intervals:W)"}
+			Hint: "ternary and intervals:W build trees of intervals too", Fixes: []model.Fix{{Setting: model.SetHierarchy, Attr: sa.Name, Value: "binary"}}}
 	}
 	leafOf, err := h.MapColumn(sa)
 	if err != nil {
@@ -191,7 +191,8 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	fakes, _ := ParseFakes(values[paramFakes])
 	if fakes.Any() && !h.IsBinary() {
 		return nil, &model.ParamError{Param: paramFakes, Value: values[paramFakes], Reason: ErrFakesNeedBinary.Error(),
-			Hint: fmt.Sprintf("the hierarchy of %s has a node with %d children; use --hierarchy %s=binary", sa.Name, h.MaxArity(), sa.Name)}
+			Hint:  fmt.Sprintf("the hierarchy of %s has a node with %d children", sa.Name, h.MaxArity()),
+			Fixes: []model.Fix{{Setting: model.SetHierarchy, Attr: sa.Name, Value: "binary"}}}
 	}
 
 	// Table leaf counts for the table target.

@@ -230,7 +230,9 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	} else if in.Public == nil {
 		return nil, &model.ParamError{Param: "public",
 			Reason: "variant " + cfg.variant + " joins the table with a public database, and none is given",
-			Hint:   "pass --public FILE.csv (the same QI columns; --id COL joins it with the table) or use --variant mondrian or topdown (plain k-anonymity)"}
+			Hint: "the public table has the same QI columns, and an identifier column joins it with the table",
+			Fixes: []model.Fix{{Setting: model.SetPublic},
+				{Setting: model.SetVariant, Value: MondrianPlain, Why: "(plain k-anonymity)"}, {Setting: model.SetVariant, Value: TopDownPlain, Why: "(plain k-anonymity)"}}}
 	}
 	progress := func(f float64) {
 		if in.Progress != nil {
@@ -405,7 +407,7 @@ func (r *run) notes() []string {
 			out = append(out, fmt.Sprintf("no identifier joins the tables, so a public row equal to a microdata tuple on every QI may be that person: "+
 				"%d such rows (at each QI point at most as many as it has microdata tuples) are counted as the microdata person, not as another JT tuple, "+
 				"and the other %d public rows as other individuals; every JT tuple is then a distinct person whoever PD holds, if a person in both tables has the same QI values in each "+
-				"(--id COL joins on an identifier instead)",
+				"(an identifier column, when one is named, joins them instead)",
 				t.qiPaired, len(t.pd)))
 		}
 		if t.unknown > 0 {

@@ -180,7 +180,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, &model.ParamError{Param: "sa", Value: ClassID, Reason: "the sensitive attribute may not be called ClassID (the release uses that name)"}
 	}
 	if len(in.Roles.QIs) == 0 {
-		return nil, &model.ParamError{Param: "qi", Reason: "no quasi-identifiers", Hint: "name them with --qi"}
+		return nil, &model.ParamError{Param: "qi", Reason: "no quasi-identifiers", Fixes: []model.Fix{{Setting: model.SetQI}}}
 	}
 	k, alpha := values.Int("k"), values.Bound("alpha")
 	p, err := newProblem(in.Table, in.Roles.QIs, in.Hierarchies, in.Roles.SA, k, alpha)

@@ -50,7 +50,8 @@ func ParseSweep(s string) (string, []string, error) {
 	if ok {
 		if vals, isRange, err := sweepRange(strings.TrimSpace(list)); isRange {
 			if err != nil {
-				return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: err.Error(), Hint: "e.g. --sweep k=2..20 or k=2..20:2 or alpha=0.1..0.5:0.1"}
+				return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: err.Error(),
+					Hint: "a range is FROM..TO with an optional :STEP, e.g. alpha=0.1..0.5:0.1", Fixes: []model.Fix{{Setting: model.SetSweep, Value: "k=2..20:2"}}}
 			}
 			return strings.TrimSpace(name), vals, nil
 		}
@@ -66,7 +67,8 @@ func ParseSweep(s string) (string, []string, error) {
 		}
 	}
 	if !ok || strings.TrimSpace(name) == "" || len(vals) == 0 {
-		return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: "expected PARAM=V1,V2,...", Hint: "e.g. --sweep fakes=0,1,5,10%"}
+		return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: "expected PARAM=V1,V2,...",
+			Fixes: []model.Fix{{Setting: model.SetSweep, Value: "fakes=0,1,5,10%"}}}
 	}
 	return strings.TrimSpace(name), vals, nil
 }

@@ -150,7 +150,7 @@ func execute(ctx context.Context, in *method.Input) (*run, error) {
 func (r *run) prepare() error {
 	in := r.in
 	if len(in.Roles.QIs) == 0 {
-		return &model.ParamError{Param: "qi", Reason: "sampling needs at least one quasi-identifier", Hint: "--qi a,b,c"}
+		return &model.ParamError{Param: "qi", Reason: "sampling needs at least one quasi-identifier", Fixes: []model.Fix{{Setting: model.SetQI}}}
 	}
 	cols, err := in.Table.MustColumns("qi", in.Roles.QIs)
 	if err != nil {
@@ -158,7 +158,7 @@ func (r *run) prepare() error {
 	}
 	r.qiCols = cols
 	if r.sa = in.Table.Column(in.Roles.SA); r.sa == nil {
-		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Hint: "--sa names the sensitive attribute"}
+		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Fixes: []model.Fix{{Setting: model.SetSA}}}
 	}
 	used := append(append([]string(nil), in.Roles.QIs...), in.Roles.SA)
 	if src := strings.TrimSpace(r.values[paramMarginal]); src == "" || src == "table" {
@@ -266,7 +266,8 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 	if r.sampled > 0 && len(rec.supp) == r.sampled {
 		return &model.ParamError{Param: paramMaxDist, Value: r.values[paramMaxDist],
 			Reason: fmt.Sprintf("the minimum generalization (%s) alone has distortion %.3f, so no record can be published", r.values[paramMinGen], minDist),
-			Hint:   fmt.Sprintf("raise --max-distortion to at least %.3f or lower --min-generalization", minDist)}
+			Fixes: []model.Fix{{Setting: model.SetParam, Param: paramMaxDist, Change: model.Raise, Value: fmt.Sprintf("%.3f", minDist)},
+				{Setting: model.SetParam, Param: paramMinGen, Change: model.Lower}}}
 	}
 	if in.Progress != nil {
 		in.Progress(0.3)

@@ -61,7 +61,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	}
 	common := []string{}
 	if queries != paperQueries {
-		common = append(common, fmt.Sprintf("%s random count queries, the paper %s (Section 6.1.1; --queries %d to match)", thousands(queries), thousands(paperQueries), paperQueries))
+		common = append(common, fmt.Sprintf("%s random count queries, the paper %s (Section 6.1.1; a workload of %d queries matches it)", thousands(queries), thousands(paperQueries), paperQueries))
 	}
 	common = append(common, "queries condition on up to 4 quasi-identifiers and the sensitive value, drawn at true-answer selectivities 0.2%-30%; "+
 		"the paper draws ranges on the quasi-identifiers and a sensitive value, not aligned with the generalizations")

@@ -203,7 +203,7 @@ func TestLoadProjectErrors(t *testing.T) {
 			if ie.File != path || !strings.Contains(ie.Msg, c.msg) || !strings.HasPrefix(ie.Msg, "not a valid project file: ") {
 				t.Fatalf("file %q msg %q", ie.File, ie.Msg)
 			}
-			if ie.Hint != "the workbench writes this file with ctrl+s (save project)" {
+			if ie.Hint != "the workbench writes this file when it saves the project" {
 				t.Fatalf("hint %q", ie.Hint)
 			}
 		})

@@ -119,7 +119,7 @@ func LoadProject(path string) (Project, error) {
 	}
 	fail := func(off int64, msg string) (Project, error) {
 		return Project{}, &model.InputError{File: path, Line: lineAt(off), Msg: "not a valid project file: " + msg,
-			Hint: "the workbench writes this file with ctrl+s (save project)"}
+			Hint: "the workbench writes this file when it saves the project"}
 	}
 	var p Project
 	dec := json.NewDecoder(bytes.NewReader(b))

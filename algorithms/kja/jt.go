@@ -407,7 +407,7 @@ func checkIdentifiers(in *method.Input, public *model.Table) error {
 		return &model.ParamError{Param: "id",
 			Reason: fmt.Sprintf("the table and the public table %s share column %s with %d common values, and no identifier joins them: "+
 				"every person in both would count twice toward k", public.Name, best, bestCommon),
-			Hint: "if the public table really holds other people, rename the column in one of the tables",
+			Hint:  "if the public table really holds other people, rename the column in one of the tables",
 			Fixes: []model.Fix{{Setting: model.SetID, Value: best, Why: "to join the tables on it (Sacharidis et al., Section 3.1)"}}}
 	}
 	return nil

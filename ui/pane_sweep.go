@@ -89,7 +89,7 @@ func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
 
 // params are the sweepable parameters: every declared one but the seed,
 // and the group size k for a method that declares comparable settings
-// but no k (pipeline.GroupSize: e.g. distribution's mondrian:k).
+// but no k (method.ComparableGroupSize: e.g. distribution's mondrian:k).
 func (p *sweepPane) params() []model.ParamSpec {
 	var out []model.ParamSpec
 	spec := p.st.Spec()
@@ -98,9 +98,10 @@ func (p *sweepPane) params() []model.ParamSpec {
 			out = append(out, par)
 		}
 	}
-	if _, reads := spec.Param(pipeline.GroupSize); !reads && spec.Compare != nil {
-		out = append(out, model.ParamSpec{Name: pipeline.GroupSize, Kind: model.ParamInt, Min: 2, Sweep: "2..50:8",
-			Help: "group size: the method's comparable settings for k (as the Compare pane uses them)"})
+	if _, reads := spec.Param(method.GroupSizeParam); !reads && spec.Compare != nil {
+		k := method.ComparableGroupSize
+		k.Sweep = "2..50:8"
+		out = append(out, k)
 	}
 	return out
 }

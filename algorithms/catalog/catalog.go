@@ -149,15 +149,13 @@ func ParamNames() []string {
 	return out
 }
 
-// Param finds a parameter's declaration in any registered method.
+// Param finds a parameter's declaration in any registered method (the
+// first that declares it, in menu order).
 func Param(name string) (model.ParamSpec, bool) {
 	for _, m := range All() {
 		if p, ok := m.Spec().Param(name); ok {
 			return p, true
 		}
-	}
-	if p, ok := model.StandardParams[name]; ok {
-		return p, true
 	}
 	return model.ParamSpec{}, false
 }

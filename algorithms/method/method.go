@@ -231,14 +231,14 @@ func (s Spec) Defaults() model.Values {
 	return v
 }
 
-// Validate checks every parameter value (filling in defaults) and returns
-// the complete set. Unknown names are errors naming the parameters the
-// method reads.
+// Validate fills in the defaults and checks every parameter's value,
+// a default too (the default k may exceed a small table), in the order
+// the method declares them, and returns the complete set. Unknown names
+// are errors naming the parameters the method reads.
 func (s Spec) Validate(in model.Values, rows int) (model.Values, error) {
 	out := s.Defaults()
 	for name, val := range in {
-		p, ok := s.Param(name)
-		if !ok {
+		if _, ok := s.Param(name); !ok {
 			var names []string
 			for _, p := range s.Params {
 				names = append(names, p.Name)
@@ -246,10 +246,12 @@ func (s Spec) Validate(in model.Values, rows int) (model.Values, error) {
 			return nil, &model.ParamError{Param: name, Value: val, Reason: "not a parameter of method " + s.Name,
 				Hint: s.Name + " reads: " + strings.Join(names, ", ")}
 		}
-		if err := p.Validate(val, rows); err != nil {
+		out[name] = strings.TrimSpace(val)
+	}
+	for _, p := range s.Params {
+		if err := p.Validate(out[p.Name], rows); err != nil {
 			return nil, err
 		}
-		out[name] = strings.TrimSpace(val)
 	}
 	return out, nil
 }

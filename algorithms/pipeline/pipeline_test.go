@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
@@ -450,6 +451,12 @@ func TestParamFlagsAndMethodHelp(t *testing.T) {
 	for _, want := range []string{"alpha", "beta", "fakes", "grouping", "k", "max-denominator", "max-distortion", "sampling-rate", "seed", "target"} {
 		if !strings.Contains(", "+got+", ", ", "+want+", ") {
 			t.Fatalf("no flag --%s: %s", want, got)
+		}
+	}
+	// The usage text's standard parameters are flags, declared by a method.
+	for _, n := range standardParams {
+		if _, ok := catalog.Param(n); !ok {
+			t.Errorf("standard parameter %s is no method's", n)
 		}
 	}
 	var b bytes.Buffer

@@ -62,7 +62,7 @@ func (Method) Spec() method.Spec {
 		// among the steps that stay within delta' (see recoder).
 		Variants: []string{VariantPaper, VariantWithinLimit},
 		Params: []model.ParamSpec{rateParam, maxDistParam, minGenParam,
-			marginalsParam, model.StandardParams["seed"]},
+			marginalsParam, model.SeedParam},
 		Figures: []method.Figure{
 			{Key: "obs", Label: "obs conf", Digits: 3, Rule: method.AtMost, PerGroup: true,
 				Help: "observed confidence beta·#s/|E| (Eq. 2) of the group's record closest to its cap; the cap is that record's expected confidence"},
@@ -127,19 +127,15 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 // and pass counts from it).
 func execute(ctx context.Context, in *method.Input) (*run, error) {
 	spec := Method{}.Spec()
-	values, err := spec.Validate(in.Values, in.Table.Rows)
+	cfg, err := Decode(in.Values, in.Table.Rows)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{in: in, values: values, beta: values.Float(paramRate), maxDist: values.Float(paramMaxDist)}
+	r := &run{in: in, values: cfg.Values, beta: cfg.Rate.Float(), maxDist: cfg.MaxDistortion.Float()}
 	if err := r.prepare(); err != nil {
 		return nil, err
 	}
-	seed, fixed, _ := model.ParseSeed(values["seed"])
-	if !fixed {
-		seed = model.CryptoSeed()
-	}
-	if err := r.anonymize(ctx, seed); err != nil {
+	if err := r.anonymize(ctx, cfg.Seed); err != nil {
 		return nil, err
 	}
 	r.result(spec)

@@ -1,7 +1,9 @@
 // Package model holds the domain types every part of privlab shares: the
-// columnar Table and its CSV loader, attribute roles, hierarchies, target
-// distributions, parameters, queries and the release writer. It imports
-// nothing else of privlab and nothing of the user interface.
+// columnar Table and its CSV loader, attribute roles, hierarchies, the
+// generic parameter declarations and exact bounds (the methods declare
+// their own parameters), errors with their fixes (Fix), queries and the
+// release writer. It imports nothing else of privlab and nothing of the
+// user interface.
 package model
 
 import (

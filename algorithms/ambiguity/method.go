@@ -120,7 +120,8 @@ func (Method) Spec() method.Spec {
 			Roles:  model.Roles{IDs: []string{"name"}, QIs: []string{"age", "gender", "zipcode"}, SA: "disease"},
 			Params: model.Values{"alpha": "0.5", "beta": "0.5", "seed": "1"},
 			Query:  "COUNT(*) WHERE disease = 'stroke' AND age >= 45"},
-		Study: study,
+		Study:     study,
+		Baselines: []method.Baseline{mondrian},
 	}
 }
 

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,4 +96,44 @@ func mustNumber(t *testing.T, s string) float64 {
 		t.Fatalf("%q is not a number", s)
 	}
 	return x
+}
+
+// TestBaselinesAreRegistered: a baseline a method's study or tour runs is
+// declared in its Spec, registered here with that variant, and says why
+// the paper compares with it; a tour's setups name no other method (a
+// run of an undeclared one fails in the lab: pipeline.Undeclared).
+func TestBaselinesAreRegistered(t *testing.T) {
+	for _, m := range catalog.All() {
+		spec := m.Spec()
+		for _, b := range spec.Baselines {
+			other, err := catalog.Lookup(b.Method)
+			if err != nil {
+				t.Errorf("%s's baseline %s is not registered: %v", spec.Name, b, err)
+				continue
+			}
+			if b.Variant != "" && !slices.Contains(other.Spec().Variants, b.Variant) {
+				t.Errorf("%s's baseline %s: %s has no variant %s", spec.Name, b, b.Method, b.Variant)
+			}
+			if !strings.Contains(b.Why, "Section") {
+				t.Errorf("%s's baseline %s cites no section of the paper: %q", spec.Name, b, b.Why)
+			}
+			if b.Method == spec.Name || !spec.Runs(b.Method, b.Variant) {
+				t.Errorf("%s's baseline %s", spec.Name, b)
+			}
+		}
+		if tm, ok := m.(method.Touring); ok {
+			for _, s := range tm.Tour().Setups {
+				if s.Method != "" && !spec.Runs(s.Method, s.Variant) {
+					t.Errorf("%s's tour runs %s %s, which it does not declare", spec.Name, s.Method, s.Variant)
+				}
+			}
+		}
+	}
+	// The two studies that compare with a generalization declare it.
+	for _, name := range []string{"ambiguity", "sampling"} {
+		m, err := catalog.Lookup(name)
+		if err != nil || len(m.Spec().Baselines) == 0 {
+			t.Errorf("%s declares no baseline: %v", name, err)
+		}
+	}
 }

@@ -88,7 +88,8 @@ func (Method) Spec() method.Spec {
 			Roles:  model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"},
 			Params: model.Values{paramRate: "0.9", paramMaxDist: "0.6", "seed": "3"},
 			Query:  "COUNT(*) WHERE age BETWEEN 30 AND 39 AND sex = 'Female' AND occupation = 'Sales'"},
-		Study: study,
+		Study:     study,
+		Baselines: []method.Baseline{mondrian},
 	}
 }
 

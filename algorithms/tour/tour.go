@@ -124,6 +124,15 @@ func (t Tour) Lab(env pipeline.Env) *method.TourLab {
 			return prep.Input(), nil
 		},
 		Run: func(ctx context.Context, s method.Setup) (*method.Input, *method.Result, error) {
+			if s.Method != "" {
+				m, err := catalog.Lookup(t.Name)
+				if err != nil {
+					return nil, nil, err
+				}
+				if err := pipeline.Undeclared(m.Spec(), s.Method, s.Variant); err != nil {
+					return nil, nil, err
+				}
+			}
 			prep, err := prepare(s)
 			if err != nil {
 				return nil, nil, err

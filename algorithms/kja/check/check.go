@@ -11,7 +11,8 @@
 // Theorem 2) needs JT: with both tables the public rows are matched to
 // distinct public tuples of JT inside their boxes (recount); without them
 // a release with public rows has k unconfirmed (verify.Report.Unproven).
-// It imports model and algorithms/verify only, never the method.
+// It imports model, algorithms/verify and algorithms/risk only, never the
+// method.
 package check
 
 import (

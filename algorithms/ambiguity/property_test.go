@@ -63,6 +63,7 @@ func randomParams(rng *model.Rand) model.Values {
 // every result to the definitions (checkGroups), to Theorem 5.1 by brute
 // force, to its own release files, and to an independent estimator.
 func TestPropertyRandomTables(t *testing.T) {
+	t.Parallel()
 	rng := model.NewRand(2024)
 	ran, refused := 0, 0
 	for iter := 0; iter < 400; iter++ {

@@ -201,6 +201,7 @@ func TestReleasePasses(t *testing.T) {
 // field makes the check fail (with the original and the audit record;
 // published-file edits also with the hashes re-computed).
 func TestTampering(t *testing.T) {
+	t.Parallel()
 	dir, orig := release(t, nil)
 	pub := readCSV(t, filepath.Join(dir, "published.csv"))
 	header := pub[0]

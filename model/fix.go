@@ -26,6 +26,8 @@ const (
 	SetKind             Setting = "kind"              // how Fix.Attr is read: numeric or categorical
 	SetColumns          Setting = "columns"           // the names of a file's columns
 	SetDelimiter        Setting = "delimiter"         // a file's field separator
+	SetHeader           Setting = "header"            // whether a file's first row names its columns
+	SetMissingValues    Setting = "missing-values"    // the cell values read as missing
 	SetMaxCell          Setting = "max-cell"          // the longest cell the loader reads
 	SetMissing          Setting = "missing"           // the missing-value policy: drop or category
 	SetMethod           Setting = "method"            // the method
@@ -39,7 +41,7 @@ const (
 
 // Settings lists every setting a Fix can name.
 var Settings = []Setting{SetParam, SetInput, SetOriginal, SetPublic, SetQI, SetSA, SetID, SetHierarchy, SetKind,
-	SetColumns, SetDelimiter, SetMaxCell, SetMissing, SetMethod, SetVariant, SetSweep, SetOut, SetForce,
+	SetColumns, SetDelimiter, SetHeader, SetMissingValues, SetMaxCell, SetMissing, SetMethod, SetVariant, SetSweep, SetOut, SetForce,
 	SetAllowGrowth, SetAcceptViolations}
 
 // Change says what a Fix does to its setting.
@@ -123,9 +125,22 @@ func (f Fix) words() string {
 	case SetKind:
 		return "read " + f.Attr + " as " + v
 	case SetColumns:
+		if f.Change == Leave {
+			return "give no column names"
+		}
 		return "name the columns"
 	case SetDelimiter:
+		if f.Change == Leave {
+			return "give no delimiter"
+		}
 		return "choose the delimiter"
+	case SetHeader:
+		if v == "yes" {
+			return "read the first row as the header"
+		}
+		return "say whether the first row names the columns"
+	case SetMissingValues:
+		return "choose the values read as missing"
 	case SetMaxCell:
 		return "raise the longest cell the loader reads"
 	case SetMissing:
@@ -205,3 +220,23 @@ func ErrorWithHint(err error, text string) string {
 	}
 	return strings.Replace(full, h.Error(), h.withHint(text), 1)
 }
+
+// Note is a remark on how a table was read that is no error (a column
+// read as categorical, a first row read as data): its text in words every
+// front end shows, and the fixes that would read it otherwise.
+type Note struct {
+	Text  string
+	Fixes []Fix
+}
+
+// Say is the note with its fixes said by render.
+func (n Note) Say(render func(Fix) string) string {
+	if fix := HintText("", n.Fixes, render); fix != "" {
+		return n.Text + "; " + fix
+	}
+	return n.Text
+}
+
+// String is the note with its fixes in words that name no front end's
+// flags or keys.
+func (n Note) String() string { return n.Say(Fix.String) }

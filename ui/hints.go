@@ -56,7 +56,7 @@ func (st *State) fixWords(f model.Fix) string {
 		}
 		return fmt.Sprintf("press %s in %s to pick the public table (%s types a path or dataset:NAME)", keyName(k.Public), data, keyName(k.PublicPath))
 	case model.SetKind:
-		return fmt.Sprintf("press %s on %s in %s to read it as %s", keyName(k.ToggleKind), f.Attr, data, v)
+		return fmt.Sprintf("read %s as %s with %s in %s", f.Attr, v, keyName(k.ToggleKind), data)
 	case model.SetMissing:
 		if v == "drop" {
 			return fmt.Sprintf("press %s in %s to drop the rows with missing values", keyName(k.ToggleMissing), data)
@@ -69,9 +69,19 @@ func (st *State) fixWords(f model.Fix) string {
 	case model.SetOriginal:
 		return fmt.Sprintf("open the release with %s: its input is found through the audit record beside it", keyName(k.Open))
 	case model.SetColumns:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", keyName(k.Open))
+		}
 		return fmt.Sprintf("open the file again with %s: the import wizard names the columns", keyName(k.Open))
 	case model.SetDelimiter:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("open the file again with %s: the import wizard reads it without a delimiter", keyName(k.Open))
+		}
 		return fmt.Sprintf("open the file again with %s: the import wizard chooses the delimiter", keyName(k.Open))
+	case model.SetHeader:
+		return fmt.Sprintf("open the file again with %s: the import wizard says whether the first row names the columns", keyName(k.Open))
+	case model.SetMissingValues:
+		return fmt.Sprintf("press %s in %s to choose the values read as missing", keyName(k.MissingTokens), data)
 	case model.SetMaxCell:
 		return fmt.Sprintf("set max_cell (bytes) in a project file and open it with %s", keyName(k.Open))
 	case model.SetMethod:
@@ -195,6 +205,16 @@ func (st *State) hint(err error) string {
 			return other + "."
 		}
 		return out + " (" + other + ")"
+	}
+	return out
+}
+
+// noteTexts are a table's notes with their fixes said with the
+// workbench's panes and keys.
+func (st *State) noteTexts(notes []model.Note) []string {
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = n.Say(st.fixText)
 	}
 	return out
 }

@@ -126,7 +126,7 @@ func TestHintsNameThePaneAndKey(t *testing.T) {
 			"parameter in: no input table (hint: pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them))"},
 		{typicalErrors[17], []string{"type the values with e in the Sweep pane (8) (e.g. k=2..20:2)"},
 			`parameter k = "1": must be at least 2 (hint: e.g. --sweep k=2..20:2)`},
-		{typicalErrors[19], []string{"press t on zip in the Data pane (1) to read it as numeric to read them as missing values"},
+		{typicalErrors[19], []string{"read zip as numeric with t in the Data pane (1) to read them as missing values"},
 			`parameter kind = "zip": not numeric (hint: pass --kind zip=numeric to read them as missing values)`},
 		{typicalErrors[20], []string{"press V in the Method pane (4) for the variant mondrian"},
 			`preparing: parameter variant = "x": unknown (hint: use --variant mondrian)`},
@@ -200,5 +200,34 @@ func TestErrorWithHint(t *testing.T) {
 	plain := errors.New("no hint")
 	if withoutHint(plain) != "no hint" || pipeline.ErrorText(plain) != "no hint" {
 		t.Error("an error without a hint reads as itself")
+	}
+}
+
+// TestNotesSayTheirFixes: the loader's notes carry their fixes, which the
+// workbench says with its keys and the command line with its flags.
+func TestNotesSayTheirFixes(t *testing.T) {
+	st := ready(t, "dataset:employees", 80, 24).st
+	var b strings.Builder
+	b.WriteString("zip,sex\n")
+	for i := 0; i < 40; i++ {
+		zip := fmt.Sprint(10000 + i)
+		if i == 7 {
+			zip = "x"
+		}
+		fmt.Fprintf(&b, "%s,%c\n", zip, "MF"[i%2])
+	}
+	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "t.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Notes) != 1 {
+		t.Fatalf("notes %+v", tb.Notes)
+	}
+	const text = `t.csv:9: column 1 (zip) is read as categorical because 1 cells are not numbers (first "x"); `
+	if got, want := st.noteTexts(tb.Notes)[0], text+"read zip as numeric with t in the Data pane (1) to read them as missing values"; got != want {
+		t.Errorf("workbench:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := tb.Notes[0].Say(pipeline.FixText), text+"pass --kind zip=numeric to read them as missing values"; got != want {
+		t.Errorf("command line:\n%s\nwant\n%s", got, want)
 	}
 }

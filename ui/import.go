@@ -408,7 +408,7 @@ func (d *importDialog) view(w, h int) string {
 			}
 			b.WriteString(fit(line, w) + "\n")
 		}
-		for _, n := range d.preview.Notes {
+		for _, n := range d.st.noteTexts(d.preview.Notes) {
 			b.WriteString(s.Warn.Render(fit("! "+strings.TrimPrefix(n, d.path+":"), w)) + "\n")
 		}
 	}

@@ -39,9 +39,13 @@ func fixFlag(f model.Fix) string {
 		}
 		return v
 	}
-	switch f.Setting {
-	case model.SetParam:
+	switch {
+	case f.Setting == model.SetParam:
 		return paramFix(f)
+	case f.Change == model.Leave && f.Setting != model.SetID:
+		return "leave out --" + string(f.Setting) // a Setting is named as its flag
+	}
+	switch f.Setting {
 	case model.SetQI:
 		return "pass --qi " + or("a,b,c")
 	case model.SetSA:
@@ -52,9 +56,6 @@ func fixFlag(f model.Fix) string {
 		}
 		return "pass --id " + or("COL")
 	case model.SetPublic:
-		if f.Change == model.Leave {
-			return "leave out --public"
-		}
 		return "pass --public " + or("FILE.csv")
 	case model.SetInput:
 		return "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"
@@ -68,6 +69,10 @@ func fixFlag(f model.Fix) string {
 		return "pass the names with --columns " + or("a,b,c")
 	case model.SetDelimiter:
 		return "pass --delimiter " + or("CHAR")
+	case model.SetHeader:
+		return "pass --header " + or("yes")
+	case model.SetMissingValues:
+		return "pass --missing-values " + or(`"?,"`)
 	case model.SetMaxCell:
 		return "pass a larger limit with --max-cell " + or("BYTES")
 	case model.SetMissing:

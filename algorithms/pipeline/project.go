@@ -713,7 +713,7 @@ func (p *Prepared) Describe() []string {
 		out = append(out, "hierarchy  "+strings.Join(hs, ", "))
 	}
 	for _, n := range p.Source.Notes {
-		out = append(out, "warning    "+n)
+		out = append(out, "warning    "+n.Say(FixText))
 	}
 	return out
 }

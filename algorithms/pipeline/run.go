@@ -828,6 +828,6 @@ func PrintInspect(w io.Writer, t *model.Table) {
 		fmt.Fprintln(w)
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintf(w, "warning: %s\n", n)
+		fmt.Fprintf(w, "warning: %s\n", n.Say(FixText))
 	}
 }

@@ -78,21 +78,56 @@ func (f Fix) String() string {
 	return s
 }
 
+// paramWords says a parameter's fix.
+func (f Fix) paramWords() string {
+	v := f.Value
+	switch {
+	case f.Change == Raise && v != "":
+		return "raise " + f.Param + " to at least " + v
+	case f.Change == Lower && v != "":
+		return "lower " + f.Param + " to at most " + v
+	case f.Change == Raise, f.Change == Lower:
+		return map[Change]string{Raise: "raise ", Lower: "lower "}[f.Change] + f.Param
+	case v != "":
+		return "set " + f.Param + " to " + v
+	}
+	return "set " + f.Param
+}
+
+// fileWords says the fix of how a file is read.
+func (f Fix) fileWords() string {
+	leave := f.Change == Leave
+	switch f.Setting {
+	case SetColumns:
+		if leave {
+			return "give no column names"
+		}
+		return "name the columns"
+	case SetDelimiter:
+		if leave {
+			return "give no delimiter"
+		}
+		return "choose the delimiter"
+	case SetHeader:
+		if f.Value == "yes" {
+			return "read the first row as the header"
+		}
+		return "say whether the first row names the columns"
+	case SetMissingValues:
+		return "choose the values read as missing"
+	case SetMaxCell:
+		return "raise the longest cell the loader reads"
+	}
+	return "change " + string(f.Setting)
+}
+
 func (f Fix) words() string {
 	v := f.Value
 	switch f.Setting {
 	case SetParam:
-		switch {
-		case f.Change == Raise && v != "":
-			return "raise " + f.Param + " to at least " + v
-		case f.Change == Lower && v != "":
-			return "lower " + f.Param + " to at most " + v
-		case f.Change == Raise, f.Change == Lower:
-			return map[Change]string{Raise: "raise ", Lower: "lower "}[f.Change] + f.Param
-		case v != "":
-			return "set " + f.Param + " to " + v
-		}
-		return "set " + f.Param
+		return f.paramWords()
+	case SetColumns, SetDelimiter, SetHeader, SetMissingValues, SetMaxCell:
+		return f.fileWords()
 	case SetQI:
 		return "choose the quasi-identifiers"
 	case SetSA:
@@ -124,25 +159,6 @@ func (f Fix) words() string {
 		return "choose another hierarchy for " + f.Attr
 	case SetKind:
 		return "read " + f.Attr + " as " + v
-	case SetColumns:
-		if f.Change == Leave {
-			return "give no column names"
-		}
-		return "name the columns"
-	case SetDelimiter:
-		if f.Change == Leave {
-			return "give no delimiter"
-		}
-		return "choose the delimiter"
-	case SetHeader:
-		if v == "yes" {
-			return "read the first row as the header"
-		}
-		return "say whether the first row names the columns"
-	case SetMissingValues:
-		return "choose the values read as missing"
-	case SetMaxCell:
-		return "raise the longest cell the loader reads"
 	case SetMissing:
 		if v == "drop" {
 			return "drop the rows with missing values"

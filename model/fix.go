@@ -137,8 +137,10 @@ func (f Fix) words() string {
 		return "choose the sensitive attribute"
 	case SetID:
 		switch {
-		case f.Change == Leave:
+		case f.Change == Leave && v != "":
 			return "do not mark " + v + " as an identifier"
+		case f.Change == Leave:
+			return "mark no identifier"
 		case v != "":
 			return "mark " + v + " as the identifier"
 		}
@@ -153,12 +155,13 @@ func (f Fix) words() string {
 	case SetOriginal:
 		return "give the release's original table"
 	case SetHierarchy:
+		attr := or(f.Attr, "the attribute")
 		if v != "" {
-			return "give " + f.Attr + " the " + v + " hierarchy"
+			return "give " + attr + " the " + v + " hierarchy"
 		}
-		return "choose another hierarchy for " + f.Attr
+		return "choose another hierarchy for " + attr
 	case SetKind:
-		return "read " + f.Attr + " as " + v
+		return "read " + or(f.Attr, "the column") + " as " + or(v, "numeric or categorical")
 	case SetMissing:
 		if v == "drop" {
 			return "drop the rows with missing values"
@@ -172,7 +175,7 @@ func (f Fix) words() string {
 		}
 		return "choose another variant"
 	case SetSweep:
-		return "sweep " + v
+		return "sweep " + or(v, "other values")
 	case SetOut:
 		return "choose another output directory"
 	case SetForce, SetAllowGrowth, SetAcceptViolations:
@@ -256,3 +259,11 @@ func (n Note) Say(render func(Fix) string) string {
 // String is the note with its fixes in words that name no front end's
 // flags or keys.
 func (n Note) String() string { return n.Say(Fix.String) }
+
+// or is s, or otherwise when s is empty.
+func or(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
+}

@@ -46,7 +46,7 @@ func (st *State) fixWords(f model.Fix) string {
 	case model.SetSA:
 		return fmt.Sprintf("press %s on %s in %s", keyName(k.SetSA), or(v, "the sensitive column"), data)
 	case model.SetID:
-		if f.Change == model.Leave {
+		if f.Change == model.Leave && v != "" {
 			return fmt.Sprintf("press %s on %s in %s to unmark it", keyName(k.ToggleID), v, data)
 		}
 		return fmt.Sprintf("press %s on %s in %s", keyName(k.ToggleID), or(v, "the identifier column"), data)
@@ -56,6 +56,9 @@ func (st *State) fixWords(f model.Fix) string {
 		}
 		return fmt.Sprintf("press %s in %s to pick the public table (%s types a path or dataset:NAME)", keyName(k.Public), data, keyName(k.PublicPath))
 	case model.SetKind:
+		if f.Attr == "" || v == "" {
+			return fmt.Sprintf("press %s on %s in %s (numeric/categorical)", keyName(k.ToggleKind), or(f.Attr, "the column"), data)
+		}
 		return fmt.Sprintf("read %s as %s with %s in %s", f.Attr, v, keyName(k.ToggleKind), data)
 	case model.SetMissing:
 		if v == "drop" {
@@ -89,7 +92,7 @@ func (st *State) fixWords(f model.Fix) string {
 	case model.SetVariant:
 		return fmt.Sprintf("press %s in %s for %s", keyName(k.Variant), in("Method", paneMethod, st.tabOf), or(prefixed("the variant ", v), "another variant"))
 	case model.SetSweep:
-		return fmt.Sprintf("type the values with %s in %s (e.g. %s)", keyName(k.EditText), in("Sweep", paneSweep, st.tabOf), v)
+		return fmt.Sprintf("type the values with %s in %s%s", keyName(k.EditText), in("Sweep", paneSweep, st.tabOf), prefixed(" (e.g. ", v)+closing(v))
 	case model.SetOut:
 		return fmt.Sprintf("press %s in %s to choose the directory", keyName(k.EditText), in("Export", paneExport, st.tabOf))
 	case model.SetForce, model.SetAllowGrowth, model.SetAcceptViolations:
@@ -122,11 +125,12 @@ func (st *State) paramFixText(f model.Fix) string {
 func (st *State) hierarchyFixText(f model.Fix) string {
 	k := st.Keys
 	where := in("Hierarchy", paneHierarchy, st.tabOf)
-	if f.Value != "" {
+	if f.Value != "" && f.Attr != "" {
 		return fmt.Sprintf("give %s the %s hierarchy in %s (%s cycles the builders, %s types interval widths, %s picks a file)",
 			f.Attr, f.Value, where, keyName(k.Builder), keyName(k.Widths), keyName(k.File))
 	}
-	return fmt.Sprintf("pick another hierarchy for %s in %s (%s cycles the builders, %s picks a file)", f.Attr, where, keyName(k.Builder), keyName(k.File))
+	return fmt.Sprintf("pick another hierarchy for %s in %s (%s cycles the builders, %s picks a file)", or(f.Attr, "the attribute"), where,
+		keyName(k.Builder), keyName(k.File))
 }
 
 func or(s, otherwise string) string {
@@ -134,6 +138,13 @@ func or(s, otherwise string) string {
 		return otherwise
 	}
 	return s
+}
+
+func closing(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ")"
 }
 
 func prefixed(prefix, s string) string {

@@ -181,6 +181,17 @@ func TestEverySettingHasWorkbenchWords(t *testing.T) {
 		if !named {
 			t.Errorf("%s: %q names no key of the KeyMap", s, wb)
 		}
+		// A fix that knows no column or value (an error naming only its
+		// setting) still reads as a sentence.
+		for _, change := range []model.Change{model.Give, model.Raise, model.Lower, model.Leave} {
+			bare := model.Fix{Setting: s, Param: "k", Change: change}
+			for _, text := range []string{st.fixText(bare), pipeline.FixText(bare), bare.String()} {
+				if strings.Contains(text, "  ") || strings.Contains(text, " =") || strings.Contains(text, "()") || strings.HasSuffix(text, " ") ||
+					strings.Contains(text, "e.g. )") || strings.Contains(text, "= ") {
+					t.Errorf("%s (change %d) without a column or value: %q", s, change, text)
+				}
+			}
+		}
 	}
 }
 

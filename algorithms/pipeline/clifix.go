@@ -52,7 +52,7 @@ func fixFlag(f model.Fix) string {
 		return "pass --sa " + or("COLUMN")
 	case model.SetID:
 		if f.Change == model.Leave {
-			return "leave " + v + " out of --id"
+			return "leave " + or("COL") + " out of --id"
 		}
 		return "pass --id " + or("COL")
 	case model.SetPublic:
@@ -62,9 +62,9 @@ func fixFlag(f model.Fix) string {
 	case model.SetOriginal:
 		return "pass --original " + or("FILE")
 	case model.SetHierarchy:
-		return "use --hierarchy " + f.Attr + "=" + or("BUILDER")
+		return "use --hierarchy " + attrOr(f, "ATTR") + "=" + or("BUILDER")
 	case model.SetKind:
-		return "pass --kind " + f.Attr + "=" + v
+		return "pass --kind " + attrOr(f, "COL") + "=" + or("numeric|categorical")
 	case model.SetColumns:
 		return "pass the names with --columns " + or("a,b,c")
 	case model.SetDelimiter:
@@ -82,7 +82,7 @@ func fixFlag(f model.Fix) string {
 	case model.SetVariant:
 		return "use --variant " + or("NAME")
 	case model.SetSweep:
-		return "e.g. --sweep " + v
+		return "e.g. --sweep " + or("PARAM=V1,V2")
 	case model.SetOut:
 		return "pass --out " + or("DIR")
 	case model.SetForce:
@@ -93,6 +93,13 @@ func fixFlag(f model.Fix) string {
 		return "pass --accept-violations"
 	}
 	return f.String()
+}
+
+func attrOr(f model.Fix, placeholder string) string {
+	if f.Attr == "" {
+		return placeholder
+	}
+	return f.Attr
 }
 
 // paramFix says a method parameter's fix: --NAME VALUE.

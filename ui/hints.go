@@ -105,7 +105,7 @@ func (st *State) fixWords(f model.Fix) string {
 // keys step it or take a typed value.
 func (st *State) paramFixText(f model.Fix) string {
 	k := st.Keys
-	where := fmt.Sprintf("in %s (select %s; %s/%s step it, %s types a value)", in("Method", paneMethod, st.tabOf), f.Param,
+	where := fmt.Sprintf("in %s (select %s; %s and %s step it, %s types a value)", in("Method", paneMethod, st.tabOf), f.Param,
 		keyName(k.Inc), keyName(k.Dec), keyName(k.Edit))
 	switch {
 	case f.Change == model.Raise && f.Value != "":

@@ -104,7 +104,7 @@ func TestHintsNameThePaneAndKey(t *testing.T) {
 			"people.data:1: a column without a name (hint: pass the names with --columns a,b,c if the file has no header row; give every column a name)"},
 		{typicalErrors[3], []string{"set max_cell (bytes) in a project file", "is a quote left open?"},
 			"big.csv:7: a cell longer than 65536 bytes (hint: pass a larger limit with --max-cell BYTES; is a quote left open?)"},
-		{typicalErrors[4], []string{"raise max-distortion to at least 0.120 in the Method pane (4) (select max-distortion; +/→/-/← step it, enter types a value)",
+		{typicalErrors[4], []string{"raise max-distortion to at least 0.120 in the Method pane (4) (select max-distortion; +/→ and -/← step it, enter types a value)",
 			", or lower min-generalization in the Method pane (4)"},
 			`parameter max-distortion = "0.05": no generalization meets it (hint: raise --max-distortion to at least 0.120, or lower --min-generalization)`},
 		{typicalErrors[5], []string{"press space on each quasi-identifier in the Data pane (1)"},

@@ -4,8 +4,8 @@
 // the sensitive values' probabilities) it recomputes every record's
 // observed confidence beta·#s/|E| (Eq. 2), expected confidence
 // 1-(1-Pr(t))^n (Eq. 1) and distortion (Definition 10), and fails when a
-// record breaks Eq. 3 or the distortion limit. It imports model and
-// algorithms/verify only, never the method.
+// record breaks Eq. 3 or the distortion limit. It imports model,
+// algorithms/verify and algorithms/risk only, never the method.
 package check
 
 import (

@@ -240,7 +240,7 @@ func (c *release) readBoxes(r *verify.Report) error {
 	// A KJA box's rows are microdata and public tuples alike: only the
 	// original and the public table show that they are distinct people.
 	r.Add(c.kOK, "k-join-anonymity", "every one of %d boxes has at least k = %s rows in jat.csv (smallest %d); they are k distinct people, "+
-		"and the breach probability at most 1/%d (Theorem 2), once the public rows are recounted against JT (--original and --public)",
+		"and the breach probability at most 1/%d (Theorem 2), once the public rows are recounted against JT (the original and the public table)",
 		len(c.boxes), k, c.minSize, max(c.minSize, 1))
 	return nil
 }

@@ -313,7 +313,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	// (its subtree is that high). With the original and the audit record,
 	// againstOriginal measures from the record's own value.
 	r.Add(belowMin == 0, "minimum generalization",
-		"every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with --original and the audit record", belowMin)
+		"every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with the original and the audit record", belowMin)
 
 	// Eq. 3 per record, distortion per record.
 	n := t.Rows

@@ -221,8 +221,9 @@ func evalStudySweep(t *testing.T, spec method.Spec, p pipeline.Project, src *mod
 	}
 }
 
-// TestCheckersAreIndependent: a method's checker imports model and the
-// shared verify code (and the standard library) only, never the method.
+// TestCheckersAreIndependent: a method's checker imports model, the
+// shared verify and risk code (and the standard library) only, never the
+// method.
 func TestCheckersAreIndependent(t *testing.T) {
 	for _, e := range catalog.Entries() {
 		fn := runtime.FuncForPC(reflect.ValueOf(e.Check).Pointer()).Name()

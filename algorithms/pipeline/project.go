@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -137,7 +136,7 @@ func LoadProject(path string) (Project, error) {
 	}
 	fail := func(off int64, msg string) (Project, error) {
 		return Project{}, &model.InputError{File: path, Line: lineAt(off), Msg: "not a valid project file: " + msg,
-			Hint: "the workbench writes this file with ctrl+s (save project)"}
+			Hint: "the workbench writes this file when it saves the project"}
 	}
 	var p Project
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -387,7 +386,7 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 		return t, nil
 	}
 	if p.Input == "" {
-		return nil, &model.ParamError{Param: "in", Reason: "no input table", Hint: "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"}
+		return nil, &model.ParamError{Param: "in", Reason: "no input table", Fixes: []model.Fix{{Setting: model.SetInput}}}
 	}
 	var delim rune
 	if p.Delimiter != "" {
@@ -505,7 +504,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	prep.Table, prep.Dropped = src.HandleMissing(p.Roles.Used(), policy)
 	if prep.Table.Rows == 0 {
 		return nil, &model.ParamError{Param: "missing", Value: p.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",
-			Hint: "use --missing category to keep categorical missing values as ?"}
+			Fixes: []model.Fix{{Setting: model.SetMissing, Value: "category", Why: "(categorical missing values are then kept as ?)"}}}
 	}
 	if prep.Dropped > 0 {
 		// Which input rows survived: rows with a missing value in a used
@@ -558,14 +557,14 @@ func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy mode
 	if spec.Public == method.NoPublic {
 		if p.Public != "" {
 			return nil, &model.ParamError{Param: "public", Value: p.Public, Reason: "method " + spec.Name + " reads no public table",
-				Hint: "leave out --public"}
+				Fixes: []model.Fix{{Setting: model.SetPublic, Change: model.Leave}}}
 		}
 		return nil, nil
 	}
 	if p.Public == "" {
 		if spec.Public == method.PublicRequired {
 			return nil, &model.ParamError{Param: "public", Reason: "method " + spec.Name + " needs a public table",
-				Hint: "pass --public FILE.csv (a table with the same quasi-identifier columns)"}
+				Hint: "a table with the same quasi-identifier columns", Fixes: []model.Fix{{Setting: model.SetPublic}}}
 		}
 		return nil, nil
 	}
@@ -693,53 +692,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// Describe lists the project settings one per line (for run output).
-func (p *Prepared) Describe() []string {
-	var keys []string
-	for k := range p.Values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var params []string
-	for _, k := range keys {
-		params = append(params, k+"="+p.Values[k])
-	}
-	sa := p.Project.Roles.SA
-	if h := p.Hierarchies[sa]; sa != "" && h != nil {
-		sa = fmt.Sprintf("%s (%s, hierarchy of %d values, height %d)", sa, p.Table.Column(sa).Kind, len(h.Leaves), h.Height())
-	} else if sa == "" {
-		sa = "none (the method reads none)"
-	}
-	out := []string{
-		fmt.Sprintf("input      %s (%d rows%s)", p.Table.Name, p.Table.Rows, droppedText(p.Dropped)),
-		fmt.Sprintf("roles      QI %s; SA %s", strings.Join(p.Project.Roles.QIs, ","), sa),
-		fmt.Sprintf("method     %s  %s", p.Method.Spec().Name, strings.Join(params, " ")),
-	}
-	if p.Public != nil {
-		out = append(out, fmt.Sprintf("public     %s (%d rows)", p.Public.Name, p.Public.Rows))
-	}
-	var hs []string
-	for _, attr := range p.Project.Roles.Used() {
-		if spec := p.Project.Hierarchies[attr]; spec == "" {
-			if f := FoundHierarchy(p.Project.Input, attr); f != "" {
-				hs = append(hs, attr+"="+filepath.Base(f)+" (found beside the data)")
-			}
-		}
-	}
-	if len(hs) > 0 {
-		out = append(out, "hierarchy  "+strings.Join(hs, ", "))
-	}
-	for _, n := range p.Source.Notes {
-		out = append(out, "warning    "+n)
-	}
-	return out
-}
-
-func droppedText(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(", %d dropped for missing values", n)
 }

@@ -44,6 +44,7 @@ import (
 	"privlab/datasets"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/cli/clitext"
 )
 
 // Exit codes (SPEC 5), and 130 (128 + SIGINT, the shell's code for a
@@ -212,7 +213,7 @@ func fail(stderr io.Writer, err error) int {
 		fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "privlab: %v\n", err)
+	fmt.Fprintf(stderr, "privlab: %s\n", clitext.ErrorText(err))
 	return exitUsage
 }
 

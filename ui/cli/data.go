@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/ui/cli/clitext"
 )
 
 func cmdDatasets(a *Args, w, ew io.Writer) error {
@@ -117,6 +118,6 @@ func printInspect(w io.Writer, t *model.Table) {
 		fmt.Fprintln(w)
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintf(w, "warning: %s\n", n)
+		fmt.Fprintf(w, "warning: %s\n", n.Say(clitext.FixText))
 	}
 }

@@ -116,12 +116,10 @@ func evalCompare(ctx context.Context, a *Args, w, ew io.Writer, opt workload.Opt
 		return err
 	}
 	k := 10
-	if s, ok := a.Project.Params["k"]; ok {
-		x, ok := model.ParseNumber(s)
-		if !ok || x < 2 || x != float64(int(x)) {
-			return &model.ParamError{Param: "k", Value: s, Reason: "must be an integer >= 2", Hint: "the group size every method that has one gets"}
+	if s, ok := a.Project.Params[method.GroupSizeParam]; ok {
+		if k, err = method.ParseGroupSize(s, t.Rows); err != nil {
+			return err
 		}
-		k = int(x)
 	}
 	progress, clear := func(float64) {}, func() {}
 	if isTerminal(ew) {

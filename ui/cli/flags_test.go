@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
@@ -221,6 +222,12 @@ func TestParamFlagsAndMethodHelp(t *testing.T) {
 	for _, want := range []string{"alpha", "beta", "fakes", "grouping", "k", "max-denominator", "max-distortion", "sampling-rate", "seed", "target"} {
 		if !strings.Contains(", "+got+", ", ", "+want+", ") {
 			t.Fatalf("no flag --%s: %s", want, got)
+		}
+	}
+	// The usage text's standard parameters are flags, declared by a method.
+	for _, n := range standardParams {
+		if _, ok := catalog.Param(n); !ok {
+			t.Errorf("standard parameter %s is no method's", n)
 		}
 	}
 	var b bytes.Buffer

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/ui/cli/clitext"
 )
 
 // runAnnounced runs the method; a run estimated to take long is announced
@@ -95,7 +98,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 
 // printSummary writes a run's summary: settings, worst cases, figures.
 func printSummary(w io.Writer, p *pipeline.Prepared, res *method.Result, elapsed time.Duration) {
-	for _, l := range p.Describe() {
+	for _, l := range describe(p) {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintf(w, "groups     %d (%d with violations)\n", len(res.Groups), res.Violations())
@@ -143,4 +146,54 @@ func progressLine(w io.Writer, now func() time.Time) (progress func(float64), cl
 		}
 	}
 	return progress, clear
+}
+
+// describe lists the project settings one per line (run prints them
+// before its figures).
+func describe(p *pipeline.Prepared) []string {
+	var keys []string
+	for k := range p.Values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var params []string
+	for _, k := range keys {
+		params = append(params, k+"="+p.Values[k])
+	}
+	sa := p.Project.Roles.SA
+	if h := p.Hierarchies[sa]; sa != "" && h != nil {
+		sa = fmt.Sprintf("%s (%s, hierarchy of %d values, height %d)", sa, p.Table.Column(sa).Kind, len(h.Leaves), h.Height())
+	} else if sa == "" {
+		sa = "none (the method reads none)"
+	}
+	out := []string{
+		fmt.Sprintf("input      %s (%d rows%s)", p.Table.Name, p.Table.Rows, droppedText(p.Dropped)),
+		fmt.Sprintf("roles      QI %s; SA %s", strings.Join(p.Project.Roles.QIs, ","), sa),
+		fmt.Sprintf("method     %s  %s", p.Method.Spec().Name, strings.Join(params, " ")),
+	}
+	if p.Public != nil {
+		out = append(out, fmt.Sprintf("public     %s (%d rows)", p.Public.Name, p.Public.Rows))
+	}
+	var hs []string
+	for _, attr := range p.Project.Roles.Used() {
+		if spec := p.Project.Hierarchies[attr]; spec == "" {
+			if f := pipeline.FoundHierarchy(p.Project.Input, attr); f != "" {
+				hs = append(hs, attr+"="+filepath.Base(f)+" (found beside the data)")
+			}
+		}
+	}
+	if len(hs) > 0 {
+		out = append(out, "hierarchy  "+strings.Join(hs, ", "))
+	}
+	for _, n := range p.Source.Notes {
+		out = append(out, "warning    "+n.Say(clitext.FixText))
+	}
+	return out
+}
+
+func droppedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d dropped for missing values", n)
 }

@@ -3,11 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"privlab/algorithms/catalog"
-	"privlab/model"
 )
 
 func usage(w io.Writer) {
@@ -70,12 +68,9 @@ exit codes: 0 ok, 1 privacy requirement not met / check failed, 2 usage or input
 // ending with --seed, for the usage text.
 func standardFlags() string {
 	var names []string
-	for n := range model.StandardParams {
-		if n != "seed" {
-			names = append(names, "--"+n)
-		}
+	for _, n := range standardParams {
+		names = append(names, "--"+n)
 	}
-	sort.Strings(names)
 	return strings.Join(append(names, "--seed"), " ")
 }
 

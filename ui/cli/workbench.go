@@ -7,6 +7,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 	"privlab/ui"
+	"privlab/ui/cli/clitext"
 )
 
 // startWorkbench opens the TUI; its flags are the run flags (--in,
@@ -45,7 +46,7 @@ func startWorkbench(args []string, stderr io.Writer) int {
 		}
 	}
 	if err := ui.Run(env, ui.Options{Project: a.Project, ProjectPath: a.Config, Release: a.Release}); err != nil {
-		fmt.Fprintf(stderr, "privlab: %v\n", err)
+		fmt.Fprintf(stderr, "privlab: %s\n", clitext.ErrorText(err))
 		return exitUsage
 	}
 	return exitOK

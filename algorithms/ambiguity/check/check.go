@@ -12,7 +12,8 @@
 // and it recomputes the figures across groups the manifest states
 // (records covered by more than one group, the largest combined presence
 // 1 - prod_G (1 - p_G); outside Wang's model), which count the input's
-// records. It imports model and algorithms/verify only, never the method.
+// records. It imports model, algorithms/verify and algorithms/risk only,
+// never the method.
 package check
 
 import (

@@ -1,8 +1,9 @@
 // Package check is the independent checker of distribution releases
 // (Koudas et al. 2009): it reads qi.csv, sa.csv and hierarchy.csv and
 // re-checks Definition 3.2 per group, the fake budget and, with the
-// original, Definition 3.1. It imports model and algorithms/verify only,
-// never the method, so a bug in the method cannot hide itself here.
+// original, Definition 3.1. It imports model, algorithms/verify and
+// algorithms/risk only, never the method, so a bug in the method cannot
+// hide itself here.
 package check
 
 import (

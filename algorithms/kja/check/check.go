@@ -11,7 +11,8 @@
 // Theorem 2) needs JT: with both tables the public rows are matched to
 // distinct public tuples of JT inside their boxes (recount); without them
 // a release with public rows has k unconfirmed (verify.Report.Unproven).
-// It imports model and algorithms/verify only, never the method.
+// It imports model, algorithms/verify and algorithms/risk only, never the
+// method.
 package check
 
 import (
@@ -239,7 +240,7 @@ func (c *release) readBoxes(r *verify.Report) error {
 	// A KJA box's rows are microdata and public tuples alike: only the
 	// original and the public table show that they are distinct people.
 	r.Add(c.kOK, "k-join-anonymity", "every one of %d boxes has at least k = %s rows in jat.csv (smallest %d); they are k distinct people, "+
-		"and the breach probability at most 1/%d (Theorem 2), once the public rows are recounted against JT (--original and --public)",
+		"and the breach probability at most 1/%d (Theorem 2), once the public rows are recounted against JT (the original and the public table)",
 		len(c.boxes), k, c.minSize, max(c.minSize, 1))
 	return nil
 }
@@ -375,7 +376,7 @@ func (c *release) unproven(r *verify.Report, opt verify.Options) {
 	}
 	k := c.m.Parameters["k"]
 	r.Unprove("k-join-anonymity", "the %d public rows of jat.csv were not recounted against the join table: that every box holds k = %s distinct people, "+
-		"and so a breach probability of at most 1/%s (Theorem 2), is unconfirmed; pass --original FILE --public FILE", c.jat.Rows-c.si.Rows, k, k)
+		"and so a breach probability of at most 1/%s (Theorem 2), is unconfirmed without the original and the public table", c.jat.Rows-c.si.Rows, k, k)
 }
 
 func contains(list []string, s string) bool {

@@ -395,7 +395,7 @@ func normaliser(r *verify.Report, f faith, mt points, ext points, eligible []boo
 			}
 		}
 		r.Add(uncovered == 0, "NCP normaliser unconfirmed",
-			"the stated domain is JT's (microdata and public tuples), which only --public can confirm; it covers the microdata (%d QIs do not)", uncovered)
+			"the stated domain is JT's (microdata and public tuples), which only the public table can confirm; it covers the microdata (%d QIs do not)", uncovered)
 		return
 	}
 	wrong := 0
@@ -488,13 +488,13 @@ func pinned(r *verify.Report, f faith, in *inputs, rowMap []int, add func(i, b, 
 		}
 	}
 	r.Add(badRows == 0, "tuples", "every jat.csv row is a distinct tuple of the join table%s (%d are not)",
-		map[bool]string{true: "", false: " (public tuples unconfirmed without --public)"}[in.havePub || f.method == plainKA], badRows)
+		map[bool]string{true: "", false: " (public tuples unconfirmed without the public table)"}[in.havePub || f.method == plainKA], badRows)
 	r.Add(uncovered == 0, "coverage", "every one of the %d microdata tuples is published in exactly one box (%d are not)", len(in.mt.rows), uncovered)
 	r.Add(outside == 0, "inside", "every tuple lies inside its box (%d do not)", outside)
 	if in.havePub || f.method == plainKA {
 		r.Add(mbb.loose() == 0, "MBB", "every box is the minimum bounding box of its members (%d are not; Section 4)", mbb.loose())
 	} else {
-		r.Add(true, "MBB", "unconfirmed without --public: the boxes' tightness over their public tuples")
+		r.Add(true, "MBB", "unconfirmed without the public table: the boxes' tightness over their public tuples")
 	}
 	verify.Shuffled("jat.csv", order, len(f.boxes), r)
 	return true
@@ -587,7 +587,7 @@ func contained(r *verify.Report, f faith, in *inputs, add func(i, b, g int)) boo
 	case in.havePub:
 		r.Add(t.loose() == 0, "MBB", "every face of every box is touched by a tuple inside it (%d boxes are not tight)", t.loose())
 	default:
-		r.Add(true, "MBB", "unconfirmed without --public: the boxes' public tuples and tightness")
+		r.Add(true, "MBB", "unconfirmed without the public table: the boxes' public tuples and tightness")
 	}
 	return true
 }

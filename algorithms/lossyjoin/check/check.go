@@ -10,8 +10,8 @@
 // file to the input nor NSS to SS. The audit record pins every row to its
 // record; without it the classes are held to the original by maximum
 // flows (assignable) and the row order by a test against independent
-// shuffles (positionLink). It imports model and algorithms/verify only,
-// never the method.
+// shuffles (positionLink). It imports model, algorithms/verify and
+// algorithms/risk only, never the method.
 package check
 
 import (

@@ -4,8 +4,8 @@
 // the sensitive values' probabilities) it recomputes every record's
 // observed confidence beta·#s/|E| (Eq. 2), expected confidence
 // 1-(1-Pr(t))^n (Eq. 1) and distortion (Definition 10), and fails when a
-// record breaks Eq. 3 or the distortion limit. It imports model and
-// algorithms/verify only, never the method.
+// record breaks Eq. 3 or the distortion limit. It imports model,
+// algorithms/verify and algorithms/risk only, never the method.
 package check
 
 import (
@@ -313,7 +313,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	// (its subtree is that high). With the original and the audit record,
 	// againstOriginal measures from the record's own value.
 	r.Add(belowMin == 0, "minimum generalization",
-		"every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with --original and the audit record", belowMin)
+		"every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with the original and the audit record", belowMin)
 
 	// Eq. 3 per record, distortion per record.
 	n := t.Rows

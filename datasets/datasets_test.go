@@ -463,13 +463,14 @@ func checkCensusNumeric(t *testing.T, tab *model.Table) {
 	}
 }
 
-// adultPath is the raw UCI file, relative to this package's directory.
-const adultPath = "../../shared/data/adult-uci/adult.data"
-
 func TestCensusAgainstAdultFile(t *testing.T) {
+	adultPath, err := SharedFile("adult-uci", "adult.data")
+	if err != nil {
+		t.Skip("the raw UCI Adult file: ", err)
+	}
 	f, err := os.Open(adultPath)
 	if err != nil {
-		t.Skipf("%s not available (the shared data directory is absent): %v", adultPath, err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	// Columns of adult.data (see its README) -> census column.

@@ -11,13 +11,20 @@ import (
 	"testing"
 )
 
-// sharedData returns the path of a file under shared/data, skipping the
-// test when the shared data set is not present (e.g. on a clean clone).
+// sharedData returns the path of a file in the folder of real datasets
+// ($PRIVLAB_SHARED_DATA, else shared/data beside the repository: model
+// cannot import datasets.SharedFile, which reads the same variable),
+// skipping the test, with how to enable it, when it is not there (e.g.
+// on a clean clone).
 func sharedData(t testing.TB, rel ...string) string {
 	t.Helper()
-	p := filepath.Join(append([]string{"..", "..", "shared", "data"}, rel...)...)
+	dir := os.Getenv("PRIVLAB_SHARED_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "data")
+	}
+	p := filepath.Join(append([]string{dir}, rel...)...)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data file %s is not present (it lives beside the repository, in ../shared/data); skipping", p)
+		t.Skipf("shared data file %s is not present: set PRIVLAB_SHARED_DATA=DIR (the folder holding adult/ and adult-uci/) or put it at ../shared/data beside the repository", p)
 	}
 	return p
 }

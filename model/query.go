@@ -315,7 +315,6 @@ type parser struct {
 	i    int
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
 func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
 func (p *parser) errAt(t token, msg, hint string) error {
 	return &QueryError{Query: p.q, Pos: t.pos, Msg: msg, Hint: hint}

@@ -214,8 +214,9 @@ func (a *App) landResult(msg resultMsg) tea.Cmd {
 	st.RunErr = msg.err
 	if msg.err != nil {
 		// The result on screen stays, marked stale: it is not what the
-		// settings now give, and export refuses it.
-		a.cancel = nil
+		// settings now give, and export refuses it. Nothing runs under
+		// the run's context any more: release it.
+		a.cancelRun()
 		a.refreshAll()
 		return nil
 	}
@@ -247,7 +248,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		// A bug in a pane must not end the session (or print a stack
 		// trace): report it and carry on.
 		if r := recover(); r != nil {
-			a.st.Fail(fmt.Errorf("internal error: %v (please report it)", r))
+			a.st.Fail(model.Recovered(r, ""))
 			m, cmd = a, nil
 		}
 	}()
@@ -576,7 +577,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 func (a *App) View() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = fmt.Sprintf("privlab: internal error while drawing: %v (please report it; press q to quit)", r)
+			out = fmt.Sprintf("privlab: %v; press q to quit", model.Recovered(r, "while drawing"))
 		}
 	}()
 	if a.quit {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -32,63 +31,20 @@ func writePeople(t *testing.T, dir string) string {
 	return path
 }
 
-// helpDefaults reads each method's parameter defaults from privlab help:
-// "  --NAME   help (default VALUE; range)".
-func helpDefaults(t *testing.T, dir string) map[string]map[string]string {
-	out, _, code := cli(t, dir, "help")
-	if code != 0 {
-		t.Fatalf("privlab help: exit %d", code)
-	}
-	method := regexp.MustCompile(`^method (\S+) — `)
-	param := regexp.MustCompile(`^  --(\S+)\s.*\(default ([^;)]*)`)
-	got := map[string]map[string]string{}
-	cur := ""
-	for _, l := range strings.Split(out, "\n") {
-		if m := method.FindStringSubmatch(l); m != nil {
-			cur = m[1]
-			got[cur] = map[string]string{}
-		} else if m := param.FindStringSubmatch(l); m != nil && cur != "" {
-			got[cur][m[1]] = m[2]
-		}
-	}
-	return got
-}
-
-// runValues reads the values privlab run used from its "method" line:
-// "method     NAME  a=1 b=2".
-func runValues(t *testing.T, dir, input, name string) model.Values {
-	args := []string{"run", "--in", input, "--qi", "age,zip,sex", "--sa", "disease", "--method", name, "--out", "rel-" + name, "--accept-violations"}
-	if name == "kja" {
-		args = append(args, "--variant", "mondrian") // no public table: the plain variant
-	}
-	out, errs, _ := cli(t, dir, args...)
-	for _, l := range strings.Split(out, "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "method" && f[1] == name {
-			v := model.Values{}
-			for _, kv := range f[2:] {
-				k, val, _ := strings.Cut(kv, "=")
-				v[k] = val
-			}
-			return v
-		}
-	}
-	t.Fatalf("privlab run --method %s printed no method line:\n%s\n%s", name, out, errs)
-	return nil
-}
-
 // TestOneDefaultPerParameter: every parameter of every method starts at
-// the value its method declares, in privlab help, privlab run, the
-// workbench (opened on the method, or switched to it) and the
-// comparison (headless, and opened from the Compare pane), except the
-// values the comparison sets to make the methods comparable. The
+// the value its method declares, in the workbench (opened on the method,
+// or switched to it) and the comparison (headless, and opened from the
+// Compare pane), except the values the comparison sets to make the
+// methods comparable. The
 // workbench used to start from values of its own (ambiguity's beta 0.25,
 // kja's k 10, distribution's grouping mondrian:50) while help, run and
-// Compare used the declared defaults.
+// Compare used the declared defaults. (ui/cli's
+// TestHelpAndRunStartAtTheDeclaredDefaults holds privlab help and privlab
+// run to the same declaration.)
 func TestOneDefaultPerParameter(t *testing.T) {
 	dir := t.TempDir()
 	input := writePeople(t, dir)
 	roles := model.Roles{QIs: []string{"age", "zip", "sex"}, SA: "disease"}
-	help := helpDefaults(t, dir)
 	proj := pipeline.Project{Input: input, Roles: roles}
 	table, err := testEnv.LoadTable(proj)
 	if err != nil {
@@ -101,7 +57,6 @@ func TestOneDefaultPerParameter(t *testing.T) {
 	}
 	for i, m := range catalog.All() {
 		spec := m.Spec()
-		run := runValues(t, dir, input, spec.Name)
 		fresh := NewApp(testEnv, pipeline.Project{Input: input, Method: spec.Name, Roles: roles})
 		switched := NewApp(testEnv, pipeline.Project{Input: input, Method: catalog.Names()[(i+1)%len(catalog.All())], Roles: roles})
 		switched.st.SetMethod(spec.Name)
@@ -120,8 +75,7 @@ func TestOneDefaultPerParameter(t *testing.T) {
 			t.Errorf("%s: the comparison's settings do not prepare: %v", spec.Name, err)
 		}
 		for _, p := range spec.Params {
-			got := map[string]string{"help": help[spec.Name][p.Name], "run": run[p.Name],
-				"workbench": fresh.st.Value(p.Name), "workbench after M": switched.st.Value(p.Name)}
+			got := map[string]string{"workbench": fresh.st.Value(p.Name), "workbench after M": switched.st.Value(p.Name)}
 			if _, set := comparable[p.Name]; !set {
 				got["compare"], got["compare pane"] = compared[p.Name], opened.st.Value(p.Name)
 			}

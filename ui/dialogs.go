@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/cli/clitext"
 )
 
 // confirmDialog asks a yes/no question. For the quit question a second
@@ -140,7 +141,7 @@ func (d *saveDialog) view(w, h int) string {
 	if d.as {
 		title = "Save the project as another file (ctrl+s then writes to it)"
 	}
-	body := title + "\n(" + pipeline.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
+	body := title + "\n(" + clitext.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
 		body += "\n" + d.st.Styles.Error.Render(d.err)
 	}
@@ -427,7 +428,7 @@ func (st *State) save(path string) error {
 		return err
 	}
 	st.ProjectPath, st.Dirty = path, false
-	st.Notify("saved %s (%s reads it; %s saves as another file)", path, pipeline.RunConfigCommand(""), st.Keys.SaveAs.Help().Key)
+	st.Notify("saved %s (%s reads it; %s saves as another file)", path, clitext.RunConfigCommand(""), st.Keys.SaveAs.Help().Key)
 	return nil
 }
 

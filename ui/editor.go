@@ -64,9 +64,6 @@ func (e *lineEditor) update(msg tea.Msg, submit func(string) error) tea.Cmd {
 	return cmd
 }
 
-// value is the current text.
-func (e *lineEditor) value() string { return e.input.Value() }
-
 // view renders the input, and the refusal reason below it, wrapped to w.
 func (e *lineEditor) view(s *Styles, w int, refused string) string {
 	out := e.input.View() + "\n"

@@ -56,65 +56,6 @@ func formatFiles(t *testing.T, dir string, rows int) *model.Table {
 	return tb
 }
 
-// TestCLIFormatsMatchTheCSV: the census table as .xlsx, .parquet and a
-// SQLite table gives, with the same seed, the very release its CSV gives
-// (byte for byte), inspect shows the same profile, and check --original
-// FILE proves the release faithful to that file (the audit record holds
-// its SHA-256 and format).
-func TestCLIFormatsMatchTheCSV(t *testing.T) {
-	dir := t.TempDir()
-	formatFiles(t, dir, 1500)
-	profile := func(spec string) string {
-		out, errs, code := cli(t, dir, "inspect", spec)
-		if code != 0 {
-			t.Fatalf("inspect %s (%d): %s", spec, code, errs)
-		}
-		return out[strings.Index(out, " rows, "):] // after the table's name
-	}
-	want := profile("census.csv")
-	for i, spec := range []string{"census.csv", "census.xlsx", "census.xlsx:people", "census.parquet", "census.db:people"} {
-		if got := profile(spec); got != want {
-			t.Errorf("inspect %s:\n%s\nwant (as the CSV):\n%s", spec, got, want)
-		}
-		out := "r" + string(rune('0'+i))
-		if o, errs, code := cli(t, dir, "run", "--in", spec, "--qi", "age,sex,race", "--sa", "salary-class", "--method", "lossyjoin",
-			"--k", "5", "--alpha", "0.9", "--seed", "3", "--out", out); code != 0 {
-			t.Fatalf("run --in %s (%d):\n%s%s", spec, code, o, errs)
-		}
-		for _, f := range []string{"nss.csv", "ss.csv", "manifest.json", "report.md"} {
-			a, _ := os.ReadFile(filepath.Join(dir, "r0", f))
-			b, err := os.ReadFile(filepath.Join(dir, out, f))
-			if err != nil || !bytes.Equal(a, b) {
-				t.Errorf("%s: %s differs from the CSV's release (%v)", spec, f, err)
-			}
-		}
-		o, errs, code := cli(t, dir, "check", out, "--original", spec)
-		if code != 0 || !strings.Contains(o, "passes every check") {
-			t.Fatalf("check %s --original %s (%d):\n%s%s", out, spec, code, o, errs)
-		}
-		audit, err := model.ReadAudit(model.AuditPath(filepath.Join(dir, out)))
-		format := map[string]string{"census.csv": "csv", "census.xlsx": "xlsx", "census.xlsx:people": "xlsx", "census.parquet": "parquet", "census.db:people": "sqlite"}[spec]
-		if err != nil || audit.InputFormat != format || len(audit.InputSHA256) != 64 {
-			t.Errorf("%s: audit format %q sha %q (%v)", spec, audit.InputFormat, audit.InputSHA256, err)
-		}
-	}
-	// Another file than the input is refused by its SHA-256.
-	if _, errs, code := cli(t, dir, "check", "r3", "--original", "census.csv"); code != 2 || !strings.Contains(errs, "not the input of this release") {
-		t.Errorf("check the Parquet release against the CSV (%d): %s", code, errs)
-	}
-	// Errors name the sheet or table, exit 2.
-	for spec, msg := range map[string]string{
-		"census.xlsx:nope":    `census.xlsx: no sheet "nope" (hint: sheets: people)`,
-		"census.db:nope":      `census.db: no table "nope" (hint: tables: people, extra)`,
-		"census.db":           "which table?",
-		"census.parquet:nope": "a Parquet file has no sheets or tables",
-	} {
-		if _, errs, code := cli(t, dir, "inspect", spec); code != 2 || !strings.Contains(errs, msg) {
-			t.Errorf("inspect %s (%d): %s", spec, code, errs)
-		}
-	}
-}
-
 // TestGoldenImportFormats: the import wizard on a workbook (its sheets),
 // a Parquet file and a database (its tables) shows the columns and kinds
 // the loader reads, and enter loads the same table as the CSV.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/ui/cli/clitext"
 )
 
 // typicalErrors are errors the pipeline, the loader and the methods give,
@@ -140,7 +140,7 @@ func TestHintsNameThePaneAndKey(t *testing.T) {
 				t.Errorf("hint of %q:\n%s\nlacks %q", c.err, got, w)
 			}
 		}
-		if got := pipeline.ErrorText(c.err); got != c.cli {
+		if got := clitext.ErrorText(c.err); got != c.cli {
 			t.Errorf("the command line says\n%s\nwant\n%s", got, c.cli)
 		}
 	}
@@ -167,7 +167,7 @@ func TestEverySettingHasWorkbenchWords(t *testing.T) {
 	}
 	for _, s := range model.Settings {
 		f := model.Fix{Setting: s, Param: "k", Attr: "age", Value: "v"}
-		wb, cli := st.fixText(f), pipeline.FixText(f)
+		wb, cli := st.fixText(f), clitext.FixText(f)
 		if wb == f.String() || cli == f.String() {
 			t.Errorf("%s: said in neutral words (workbench %q, command line %q)", s, wb, cli)
 		}
@@ -185,7 +185,7 @@ func TestEverySettingHasWorkbenchWords(t *testing.T) {
 		// setting) still reads as a sentence.
 		for _, change := range []model.Change{model.Give, model.Raise, model.Lower, model.Leave} {
 			bare := model.Fix{Setting: s, Param: "k", Change: change}
-			for _, text := range []string{st.fixText(bare), pipeline.FixText(bare), bare.String()} {
+			for _, text := range []string{st.fixText(bare), clitext.FixText(bare), bare.String()} {
 				if strings.Contains(text, "  ") || strings.Contains(text, " =") || strings.Contains(text, "()") || strings.HasSuffix(text, " ") ||
 					strings.Contains(text, "e.g. )") || strings.Contains(text, "= ") {
 					t.Errorf("%s (change %d) without a column or value: %q", s, change, text)
@@ -205,11 +205,11 @@ func TestErrorWithHint(t *testing.T) {
 	if got, want := withoutHint(err), "loading: a.csv:2: bad"; got != want {
 		t.Errorf("withoutHint = %q, want %q", got, want)
 	}
-	if got, want := pipeline.ErrorText(err), "loading: a.csv:2: bad (hint: pass --delimiter CHAR; look)"; got != want {
+	if got, want := clitext.ErrorText(err), "loading: a.csv:2: bad (hint: pass --delimiter CHAR; look)"; got != want {
 		t.Errorf("command line: %q, want %q", got, want)
 	}
 	plain := errors.New("no hint")
-	if withoutHint(plain) != "no hint" || pipeline.ErrorText(plain) != "no hint" {
+	if withoutHint(plain) != "no hint" || clitext.ErrorText(plain) != "no hint" {
 		t.Error("an error without a hint reads as itself")
 	}
 }
@@ -238,7 +238,7 @@ func TestNotesSayTheirFixes(t *testing.T) {
 	if got, want := st.noteTexts(tb.Notes)[0], text+"read zip as numeric with t in the Data pane (1) to read them as missing values"; got != want {
 		t.Errorf("workbench:\n%s\nwant\n%s", got, want)
 	}
-	if got, want := tb.Notes[0].Say(pipeline.FixText), text+"pass --kind zip=numeric to read them as missing values"; got != want {
+	if got, want := tb.Notes[0].Say(clitext.FixText), text+"pass --kind zip=numeric to read them as missing values"; got != want {
 		t.Errorf("command line:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -344,7 +344,7 @@ func guarded(work func() tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = onPanic(fmt.Errorf("internal error: %v (please report it)", r))
+				msg = onPanic(model.Recovered(r, ""))
 			}
 		}()
 		return work()

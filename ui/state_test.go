@@ -331,3 +331,15 @@ func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
 		t.Fatalf("with a public table the default variant does not run: %v", a.st.RunErr)
 	}
 }
+
+// A panic in background work becomes an error message naming the crash
+// file that holds its stack; the session goes on.
+func TestGuardedKeepsTheStackInAFile(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	msg := guarded(func() tea.Msg { panic("boom") }, func(err error) tea.Msg { return err })()
+	err, ok := msg.(error)
+	if !ok || !strings.HasPrefix(err.Error(), "internal error: boom (please report it; details in "+os.Getenv("TMPDIR")) ||
+		strings.Contains(err.Error(), "goroutine") {
+		t.Fatalf("%v", msg)
+	}
+}

@@ -326,20 +326,6 @@ func (p *placed) fits(t, r, skip int, v *risk.View, e *risk.Exposure, s *scratch
 	return true
 }
 
-// meets reports whether two sorted code lists share a code.
-func meets(a, b []uint32) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	for _, x := range a {
-		j := sort.Search(len(b), func(j int) bool { return b[j] >= x })
-		if j < len(b) && b[j] == x {
-			return true
-		}
-	}
-	return false
-}
-
 // covered counts, per region, the people whose tuple it covers.
 func (p *placed) covered(regions int) []int {
 	m := make([]int, regions)

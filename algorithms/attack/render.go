@@ -1,9 +1,7 @@
 package attack
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 
 	"privlab/algorithms/risk"
@@ -29,57 +27,6 @@ func Line(f risk.Finding) string {
 		bound += " (" + f.BoundBy + ")"
 	}
 	return fmt.Sprintf("%s · attacker %s · %s · %s · %s", f.Attack, f.Attacker, measured, bound, f.Verdict())
-}
-
-// Print writes one line per finding, and each success's example.
-func Print(w io.Writer, rep *Report) {
-	for _, f := range rep.Findings {
-		fmt.Fprintln(w, Line(f))
-		if f.Example != "" {
-			fmt.Fprintf(w, "  e.g. %s\n", f.Example)
-		}
-	}
-}
-
-// jsonFinding is a finding as privlab attack --json writes it: exactly
-// these keys (SPEC 3.7).
-type jsonFinding struct {
-	Attack   string   `json:"attack"`
-	Attacker string   `json:"attacker"`
-	Measured *float64 `json:"measured"`
-	Bound    *float64 `json:"bound"`
-	Holds    *bool    `json:"holds"`
-	Records  int      `json:"records"`
-	Example  string   `json:"example"`
-}
-
-// JSON writes the findings as a JSON array (measured null for an attack
-// that did not run; bound null without one; holds null when not bounded).
-func JSON(w io.Writer, rep *Report) error {
-	out := make([]jsonFinding, 0, len(rep.Findings))
-	for _, f := range rep.Findings {
-		j := jsonFinding{Attack: f.Attack, Attacker: f.Attacker, Records: f.Records, Example: f.Example,
-			Measured: finite(f.Measured), Bound: finite(f.Bound)}
-		if f.NotRun != "" {
-			j.Measured = nil
-			j.Example = "not run: " + f.NotRun
-		}
-		if h := f.Holds(); h >= 0 {
-			b := h == 1
-			j.Holds = &b
-		}
-		out = append(out, j)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-func finite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
 }
 
 // number writes a figure in at most four decimals (a count whole).

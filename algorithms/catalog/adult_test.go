@@ -11,12 +11,9 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
+	"privlab/datasets"
 	"privlab/model"
 )
-
-// adultPath is the raw UCI Adult training split shipped beside the
-// project (not part of it): header-less, "?" for missing values.
-var adultPath = filepath.Join("..", "..", "..", "shared", "data", "adult-uci", "adult.data")
 
 var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
 	"occupation", "relationship", "race", "sex", "capital-gain", "capital-loss", "hours-per-week",
@@ -29,8 +26,9 @@ var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "educatio
 // get the same records with a header and fnlwgt as the identifier that
 // joins the two (Sacharidis et al.'s PD holding MT's people).
 func TestAdultEveryMethod(t *testing.T) {
-	if _, err := os.Stat(adultPath); err != nil {
-		t.Skipf("skipping: %s is not here (the shared data folder is absent)", adultPath)
+	adultPath, err := datasets.SharedFile("adult-uci", "adult.data") // the raw UCI training split: header-less, "?" missing
+	if err != nil {
+		t.Skip("the raw UCI Adult file: ", err)
 	}
 	if testing.Short() {
 		t.Skip("skipping 13 runs on 30,000 rows in -short mode")
@@ -52,13 +50,13 @@ func TestAdultEveryMethod(t *testing.T) {
 		for _, v := range variants {
 			t.Run(spec.Name+" "+v, func(t *testing.T) {
 				t.Parallel()
-				adultRun(t, spec, v, public)
+				adultRun(t, spec, v, adultPath, public)
 			})
 		}
 	}
 }
 
-func adultRun(t *testing.T, spec method.Spec, variant, public string) {
+func adultRun(t *testing.T, spec method.Spec, variant, adultPath, public string) {
 	roles := model.Roles{IDs: []string{"fnlwgt"}, QIs: []string{"age", "sex", "race", "marital-status", "education-num"}, SA: "occupation"}
 	p := pipeline.Project{Input: adultPath, Columns: adultColumns, Roles: roles, Method: spec.Name, Variant: variant, Params: model.Values{}}
 	if spec.Public != method.NoPublic {

@@ -120,16 +120,6 @@ func EntryOf(name string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// Checker returns the checker of a method's releases.
-func Checker(name string) (verify.Checker, bool) {
-	for _, e := range Entries() {
-		if e.Method.Spec().Name == name {
-			return e.Check, true
-		}
-	}
-	return nil, false
-}
-
 // Check verifies the release in dir with its method's checker, holding
 // the manifest's words about the method to its declaration.
 func Check(dir string, opt verify.Options) (*verify.Report, error) {

@@ -70,137 +70,154 @@ func TestContract(t *testing.T) {
 // contract runs one variant of a method's example through run, export,
 // check and tampering, and (all) through queries, eval, study and sweep.
 func contract(t *testing.T, spec method.Spec, variant string, all bool) {
-	{
-		{
-			ex := spec.Example
-			p := pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name,
-				Variant: variant, Params: ex.Params.Clone(), Rows: exampleRows, PublicRows: examplePublicRows}
-			if p.Params == nil {
-				p.Params = model.Values{}
-			}
-			p.Params["seed"] = "7"
-			src, err := env.LoadTable(env.WithDefaults(p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			prep, err := env.Prepare(p, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := pipeline.Run(context.Background(), prep, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Satisfied() || len(res.Groups) == 0 {
-				t.Fatalf("the example is not private or has no groups: %d groups, %d violate", len(res.Groups), res.Violations())
-			}
-			for _, g := range res.Groups {
-				if len(g.Figures) != len(spec.Figures) || len(g.QI) != len(prep.Project.Roles.QIs) {
-					t.Fatalf("group %d: %d figures for %d declared, %d QI summaries", g.ID, len(g.Figures), len(spec.Figures), len(g.QI))
-				}
-			}
-			if res.Detail == nil || len(res.Detail(0, 10).Sections) == 0 {
-				t.Fatal("no group detail")
-			}
-			if (spec.Charts != "") != (res.Charts != nil) {
-				t.Fatalf("Spec.Charts %q but Result.Charts set: %v", spec.Charts, res.Charts != nil)
-			}
-
-			dir := t.TempDir()
-			out := filepath.Join(dir, "release")
-			ex2, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			opt := verify.Options{Original: prep.Source, Public: prep.Public}
-			if a, err := model.ReadAudit(model.AuditPath(out)); err == nil {
-				opt.Audit = a
-			}
-			rep, err := catalog.Check(out, opt)
-			if err != nil || !rep.OK() {
-				t.Fatalf("check of the exported release: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
-			}
-			for _, name := range spec.Files {
-				// Spec.Files names the example variant's files.
-				if all && !strings.Contains(name, "<") && !listed(ex2.Manifest, name) {
-					t.Errorf("declared file %s is not in the release", name)
-				}
-			}
-			assertNoIdentifiers(t, out, ex2.Manifest, prep)
-
-			// Tampering: one cell of every published CSV file, with the
-			// hashes left alone and with them re-computed.
-			for _, f := range ex2.Manifest.Files {
-				if !strings.HasSuffix(f.Name, ".csv") || f.Rows == 0 {
-					continue
-				}
-				for _, rehash := range []bool{false, true} {
-					t.Run(f.Name+map[bool]string{false: "", true: "/rehashed"}[rehash], func(t *testing.T) {
-						bad := copyDir(t, out)
-						if !flipCell(t, filepath.Join(bad, f.Name)) {
-							t.Skipf("%s has no cell that can change", f.Name)
-						}
-						if rehash {
-							verifytest.Restate(t, bad, nil)
-						}
-						rep, err := catalog.Check(bad, opt)
-						if err == nil && rep.OK() {
-							t.Fatalf("check passes a release with an edited %s:\n%s", f.Name, strings.Join(rep.Strings(), "\n"))
-						}
-					})
-				}
-			}
-
-			if !all {
-				return
-			}
-			// Queries, from the run and from the exported files.
-			if ex.Query == "" {
-				t.Fatal("the example names no query (Spec.Example.Query)")
-			}
-			live, err := pipeline.Answer(ex.Query, prep.Table, res.Answerer)
-			if err != nil {
-				t.Fatalf("query on the run: %v", err)
-			}
-			a, _, err := pipeline.OpenRelease(out)
-			if err != nil {
-				t.Fatalf("open the release: %v", err)
-			}
-			files, err := pipeline.Answer(ex.Query, prep.Table, a)
-			if err != nil {
-				t.Fatalf("query on the files: %v", err)
-			}
-			if !sameAnswer(live.Answer.Low, files.Answer.Low) || !sameAnswer(live.Answer.High, files.Answer.High) ||
-				!sameAnswer(live.Answer.Estimate, files.Answer.Estimate) {
-				t.Fatalf("the run answers %+v, the exported files %+v", live.Answer, files.Answer)
-			}
-
-			// The method's workload and one sweep step.
-			w, err := pipeline.Eval(prep, res, workload.Options{Queries: 20, Seed: 1})
-			if err != nil || w.Queries+w.Skipped != 20 {
-				t.Fatalf("eval: %v (%d queries, %d skipped)", err, w.Queries, w.Skipped)
-			}
-			if w.Bounded > 0 && w.Contains != w.Bounded {
-				t.Fatalf("eval: %d of %d bounds contain the truth", w.Contains, w.Bounded)
-			}
-			if spec.Study != nil {
-				secs, err := env.RunStudy(context.Background(), prep, workload.Options{Queries: 10, Seed: 1})
-				if err != nil || len(secs) == 0 {
-					t.Fatalf("study: %v (%d sections)", err, len(secs))
-				}
-			}
-			for _, par := range spec.Params {
-				if par.Kind == model.ParamSeed {
-					continue
-				}
-				rows, err := pipeline.Sweep(context.Background(), env, p, src, par.Name, []string{prep.Values[par.Name]},
-					workload.Options{Queries: 10, Seed: 1})
-				if err != nil || len(rows) != 1 || rows[0].Error != "" {
-					t.Fatalf("sweep %s: %v %+v", par.Name, err, rows)
-				}
-				break
-			}
+	p, src, prep, res := runExample(t, spec, variant)
+	out := filepath.Join(t.TempDir(), "release")
+	ex, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := verify.Options{Original: prep.Source, Public: prep.Public}
+	if a, err := model.ReadAudit(model.AuditPath(out)); err == nil {
+		opt.Audit = a
+	}
+	rep, err := catalog.Check(out, opt)
+	if err != nil || !rep.OK() {
+		t.Fatalf("check of the exported release: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
+	}
+	for _, name := range spec.Files {
+		// Spec.Files names the example variant's files.
+		if all && !strings.Contains(name, "<") && !listed(ex.Manifest, name) {
+			t.Errorf("declared file %s is not in the release", name)
 		}
+	}
+	assertNoIdentifiers(t, out, ex.Manifest, prep)
+	tamperEach(t, out, ex.Manifest, opt)
+	if !all {
+		return
+	}
+	answersAgree(t, spec, prep, res, out)
+	evalStudySweep(t, spec, p, src, prep, res)
+}
+
+// runExample runs one variant of the method's example (seed 7) and holds
+// its result to the declaration: private, groups with the declared
+// figures, a group detail, charts as declared.
+func runExample(t *testing.T, spec method.Spec, variant string) (pipeline.Project, *model.Table, *pipeline.Prepared, *method.Result) {
+	t.Helper()
+	ex := spec.Example
+	p := pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name,
+		Variant: variant, Params: ex.Params.Clone(), Rows: exampleRows, PublicRows: examplePublicRows}
+	if p.Params == nil {
+		p.Params = model.Values{}
+	}
+	p.Params["seed"] = "7"
+	src, err := env.LoadTable(env.WithDefaults(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(p, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Run(context.Background(), prep, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Satisfied() || len(res.Groups) == 0 {
+		t.Fatalf("the example is not private or has no groups: %d groups, %d violate", len(res.Groups), res.Violations())
+	}
+	for _, g := range res.Groups {
+		if len(g.Figures) != len(spec.Figures) || len(g.QI) != len(prep.Project.Roles.QIs) {
+			t.Fatalf("group %d: %d figures for %d declared, %d QI summaries", g.ID, len(g.Figures), len(spec.Figures), len(g.QI))
+		}
+	}
+	if res.Detail == nil || len(res.Detail(0, 10).Sections) == 0 {
+		t.Fatal("no group detail")
+	}
+	if (spec.Charts != "") != (res.Charts != nil) {
+		t.Fatalf("Spec.Charts %q but Result.Charts set: %v", spec.Charts, res.Charts != nil)
+	}
+	return p, src, prep, res
+}
+
+// tamperEach edits one cell of every published CSV file, with the hashes
+// left alone and with them re-computed: check must fail each copy.
+func tamperEach(t *testing.T, out string, man *model.Manifest, opt verify.Options) {
+	for _, f := range man.Files {
+		if !strings.HasSuffix(f.Name, ".csv") || f.Rows == 0 {
+			continue
+		}
+		for _, rehash := range []bool{false, true} {
+			t.Run(f.Name+map[bool]string{false: "", true: "/rehashed"}[rehash], func(t *testing.T) {
+				bad := copyDir(t, out)
+				if !flipCell(t, filepath.Join(bad, f.Name)) {
+					t.Skipf("%s has no cell that can change", f.Name)
+				}
+				if rehash {
+					verifytest.Restate(t, bad, nil)
+				}
+				rep, err := catalog.Check(bad, opt)
+				if err == nil && rep.OK() {
+					t.Fatalf("check passes a release with an edited %s:\n%s", f.Name, strings.Join(rep.Strings(), "\n"))
+				}
+			})
+		}
+	}
+}
+
+// answersAgree: the example's query is answered alike by the run and by
+// the exported files.
+func answersAgree(t *testing.T, spec method.Spec, prep *pipeline.Prepared, res *method.Result, out string) {
+	t.Helper()
+	query := spec.Example.Query
+	if query == "" {
+		t.Fatal("the example names no query (Spec.Example.Query)")
+	}
+	live, err := pipeline.Answer(query, prep.Table, res.Answerer)
+	if err != nil {
+		t.Fatalf("query on the run: %v", err)
+	}
+	a, _, err := pipeline.OpenRelease(out)
+	if err != nil {
+		t.Fatalf("open the release: %v", err)
+	}
+	files, err := pipeline.Answer(query, prep.Table, a)
+	if err != nil {
+		t.Fatalf("query on the files: %v", err)
+	}
+	if !sameAnswer(live.Answer.Low, files.Answer.Low) || !sameAnswer(live.Answer.High, files.Answer.High) ||
+		!sameAnswer(live.Answer.Estimate, files.Answer.Estimate) {
+		t.Fatalf("the run answers %+v, the exported files %+v", live.Answer, files.Answer)
+	}
+}
+
+// evalStudySweep runs the method's workload, its study and one sweep
+// step.
+func evalStudySweep(t *testing.T, spec method.Spec, p pipeline.Project, src *model.Table, prep *pipeline.Prepared, res *method.Result) {
+	t.Helper()
+	w, err := pipeline.Eval(prep, res, workload.Options{Queries: 20, Seed: 1})
+	if err != nil || w.Queries+w.Skipped != 20 {
+		t.Fatalf("eval: %v (%d queries, %d skipped)", err, w.Queries, w.Skipped)
+	}
+	if w.Bounded > 0 && w.Contains != w.Bounded {
+		t.Fatalf("eval: %d of %d bounds contain the truth", w.Contains, w.Bounded)
+	}
+	if spec.Study != nil {
+		secs, err := env.RunStudy(context.Background(), prep, workload.Options{Queries: 10, Seed: 1})
+		if err != nil || len(secs) == 0 {
+			t.Fatalf("study: %v (%d sections)", err, len(secs))
+		}
+	}
+	for _, par := range spec.Params {
+		if par.Kind == model.ParamSeed {
+			continue
+		}
+		rows, err := pipeline.Sweep(context.Background(), env, p, src, par.Name, []string{prep.Values[par.Name]},
+			workload.Options{Queries: 10, Seed: 1})
+		if err != nil || len(rows) != 1 || rows[0].Error != "" {
+			t.Fatalf("sweep %s: %v %+v", par.Name, err, rows)
+		}
+		break
 	}
 }
 

@@ -27,16 +27,14 @@ import (
 //
 // PRIVLAB_BENCH_ROWS sets the census size (default 1,000,000; 0 leaves
 // census out); PRIVLAB_BENCH_10M=1 adds the 10,000,000-row runs of kja
-// (Mondrian) and distribution. Adult runs when /work/shared/data is
-// present. .ci/bench.sh prints the same figures for the privlab binary.
+// (Mondrian) and distribution. Adult runs when the folder of real
+// datasets holds it (datasets.SharedFile). .ci/bench.sh prints the same figures for the privlab binary.
 
 // censusQIs are issue 20's census roles.
 var censusQIs = model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"}
 
 // adultRoles are issue 20's Adult roles (8 QIs).
 var adultRoles = model.Roles{QIs: []string{"sex", "age", "race", "marital-status", "education", "native-country", "workclass", "occupation"}, SA: "salary-class"}
-
-const adultCSV = "../../../shared/data/adult/adult.csv"
 
 // benchParams are a method's parameters in the issue's runs (kja:
 // Mondrian, k = 10; the others their defaults) with a fixed seed.
@@ -129,11 +127,11 @@ func benchWhole(b *testing.B, name string, p pipeline.Project) {
 
 func BenchmarkWholeRun(b *testing.B) {
 	dir := b.TempDir()
-	if _, err := os.Stat(adultCSV); err == nil {
+	if adultCSV, err := datasets.SharedFile("adult", "adult.csv"); err == nil {
 		v, params := benchParams("kja")
 		benchWhole(b, "adult/kja", pipeline.Project{Input: adultCSV, Roles: adultRoles, Method: "kja", Variant: v, Params: params})
 	} else {
-		b.Log("Adult skipped: /work/shared/data is absent")
+		b.Log("Adult skipped: ", err)
 	}
 	sizes := []int{1_000_000}
 	if s := os.Getenv("PRIVLAB_BENCH_ROWS"); s != "" {

@@ -2,17 +2,12 @@ package distribution
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"privlab/algorithms/method"
+	"privlab/datasets"
 	"privlab/model"
 )
-
-// adultPath is the raw UCI Adult training split shipped beside the
-// project (not part of it).
-var adultPath = filepath.Join("..", "..", "..", "shared", "data", "adult-uci", "adult.data")
 
 var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
 	"occupation", "relationship", "race", "sex", "capital-gain", "capital-loss", "hours-per-week",
@@ -26,8 +21,9 @@ var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "educatio
 // average generalized range several times at a small distance from the
 // requested target.
 func TestAdultCapitalLossDenominator(t *testing.T) {
-	if _, err := os.Stat(adultPath); err != nil {
-		t.Skipf("skipping: %s is not here (the shared data folder is absent)", adultPath)
+	adultPath, err := datasets.SharedFile("adult-uci", "adult.data") // the raw UCI training split: header-less, "?" missing
+	if err != nil {
+		t.Skip("the raw UCI Adult file: ", err)
 	}
 	all, err := model.LoadFile(adultPath, model.LoadOptions{Header: adultColumns})
 	if err != nil {

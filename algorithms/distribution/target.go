@@ -382,10 +382,9 @@ func Annotate(h *model.Hierarchy, requested []float64, maxDen int) *Annotated {
 // hierarchy does not allocate per node. The returned slice is only valid
 // until the next call.
 type ratioScratch struct {
-	p, rem    []float64
-	w, best   []int64
-	order     []int
-	exactMode []int64
+	p, rem  []float64
+	w, best []int64
+	order   []int
 }
 
 // maxRatioSearch bounds the sums of weights tried one by one for a node

@@ -14,19 +14,21 @@ import (
 	"privlab/model"
 )
 
-// adultDir is the ARX version of UCI Adult beside the project (not part
-// of it): 30,162 rows, 8 QIs, categorical ones ordered by the ARX
-// hierarchies.
-var adultDir = filepath.Join("..", "..", "..", "shared", "data", "adult")
-
 var adultQIs = []string{"sex", "age", "race", "marital-status", "education", "native-country", "workclass", "occupation"}
 
-// adultInput loads Adult as the pipeline would (nil when absent).
+// adultInput loads the ARX version of UCI Adult from the folder of real
+// datasets (30,162 rows, 8 QIs, categorical ones ordered by the ARX
+// hierarchies) as the pipeline would, skipping when it is absent.
 func adultInput(tb testing.TB) *method.Input {
 	tb.Helper()
-	t, err := model.LoadFile(filepath.Join(adultDir, "adult.csv"), model.LoadOptions{})
+	path, err := datasets.SharedFile("adult", "adult.csv")
 	if err != nil {
-		tb.Skipf("skipping: %s is not here (the shared data folder is absent): %v", adultDir, err)
+		tb.Skip("UCI Adult: ", err)
+	}
+	adultDir := filepath.Dir(path)
+	t, err := model.LoadFile(path, model.LoadOptions{})
+	if err != nil {
+		tb.Fatal(err)
 	}
 	hs := map[string]*model.Hierarchy{}
 	for _, q := range append(append([]string(nil), adultQIs...), "salary-class") {

@@ -115,11 +115,6 @@ func newUniverse(in *method.Input) (*universe, error) {
 	return &universe{in: in, t: t}, nil
 }
 
-// point is one measurement: the six variants on one draw of MT and PD.
-type point struct {
-	ncp, dm, are map[string]float64
-}
-
 // draw samples MT (m microdata tuples) and PD (MT and ratio*m - m others)
 // and returns JT over the first d QIs and MT's input.
 func (u *universe) draw(m int, ratio float64, d int, seed uint64) (*jt, *method.Input) {

@@ -44,7 +44,7 @@ func tourRefinement(ctx context.Context, lab *method.TourLab) (method.Step, erro
 		Header: []string{"first round", "public inside", "published boxes", "discarded", "trimmed"}}
 	var discarded, trimmed []string
 	for sg := 0; sg < r.sgs; sg++ {
-		var mt, pd, pub []int32
+		var mt, pd []int32
 		kept := map[int32]bool{}
 		var boxes []string
 		for _, b := range r.boxes {
@@ -71,8 +71,6 @@ func tourRefinement(ctx context.Context, lab *method.TourLab) (method.Step, erro
 				gone = append(gone, i)
 			case !kept[i]:
 				cut = append(cut, i)
-			default:
-				pub = append(pub, i)
 			}
 			if !r.t.isMT(i) {
 				pd = append(pd, i)

@@ -3,7 +3,6 @@ package lossyjoin_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"privlab/algorithms/lossyjoin"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/datasets"
 	"privlab/model"
 )
 
@@ -54,14 +54,15 @@ func censusInput(b *testing.B, n int) *method.Input {
 	return in
 }
 
-// adultInput prepares UCI Adult from ../shared/data with ARX's
-// hierarchies (skipped when absent).
+// adultInput prepares UCI Adult from the folder of real datasets with
+// ARX's hierarchies (skipped, saying how to enable it, when absent).
 func adultInput(b *testing.B) *method.Input {
 	b.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data", "adult")
-	if _, err := os.Stat(filepath.Join(dir, "adult.csv")); err != nil {
-		b.Skip("UCI Adult is not in ../shared/data/adult")
+	path, err := datasets.SharedFile("adult", "adult.csv")
+	if err != nil {
+		b.Skip("UCI Adult: ", err)
 	}
+	dir := filepath.Dir(path)
 	benchMu.Lock()
 	defer benchMu.Unlock()
 	if in, ok := benchInputs["adult"]; ok {

@@ -536,9 +536,7 @@ func (r *run) detail(i, limit int) method.Detail {
 		orig.Rows = append(orig.Rows, append(line, r.sa.Value(int(row))))
 	}
 	chart := method.Section{Title: "share of each sensitive value in the class"}
-	for _, v := range vals {
-		chart.Labels = append(chart.Labels, v)
-	}
+	chart.Labels = append(chart.Labels, vals...)
 	share := make([]float64, len(vals))
 	limitLine := make([]float64, len(vals))
 	for j, v := range vals {

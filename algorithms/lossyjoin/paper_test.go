@@ -379,6 +379,44 @@ func TestStudy(t *testing.T) {
 	}
 }
 
+// TestStudyReadsAdultFromTheGivenFolder: the study reads UCI Adult, with
+// ARX's hierarchies beside it, from the folder of real datasets the
+// caller gives (method.Lab.SharedData), never from a path relative to
+// the working directory; without one it says why Adult did not run.
+func TestStudyReadsAdultFromTheGivenFolder(t *testing.T) {
+	t.Parallel()
+	prep := prepareJobs(t, "", model.Values{"k": "2", "alpha": "0.5", "seed": "1"})
+	shared := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(shared, "adult"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(shared, "adult", "adult.csv"), []byte("age\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, want string }{
+		{"", "not run: no folder of real datasets was given"},
+		{t.TempDir(), "adult.csv is not present"},
+		{shared, "not run: opened " + filepath.Join(shared, "adult", "adult.csv") + " with the hierarchy of age in " + filepath.Join(shared, "adult")},
+	} {
+		lab := env.Lab(prep, workload.Options{Queries: 5, Seed: 1})
+		lab.SharedData = c.dir
+		lab.OpenAs = func(input string, roles model.Roles, hs map[string]string, rows int, seed uint64) (*method.Input, error) {
+			if input == "dataset:census" {
+				return nil, fmt.Errorf("census skipped")
+			}
+			return nil, fmt.Errorf("opened %s with the hierarchy of age in %s", input, filepath.Dir(hs["age"]))
+		}
+		secs, err := lossyjoin.Method{}.Spec().Study(context.Background(), lab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := secs[len(secs)-1]
+		if last.Title != "UCI Adult" || !strings.Contains(strings.Join(last.Notes, "\n"), c.want) {
+			t.Errorf("shared data %q: %q %q, want a note saying %q", c.dir, last.Title, last.Notes, c.want)
+		}
+	}
+}
+
 // TestStudyEmptyWorkload: a workload of which no query selects a record
 // measures nothing, and the comparison says "—", not an error of 0.
 func TestStudyEmptyWorkload(t *testing.T) {

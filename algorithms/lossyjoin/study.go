@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -25,8 +24,8 @@ import (
 // and the number of queries), then with the paper's workload (qd = 4,
 // s = 0.05, at least 1000 queries) on census with the paper's setup
 // (Table 8: eight QIs, occupation as the sensitive attribute, k = 2,
-// alpha = 0.33, n = 45,222) and on UCI Adult when ../shared/data/adult
-// holds it. The workload package conditions a numeric QI (age) on a
+// alpha = 0.33, n = 45,222) and on UCI Adult when the folder of real
+// datasets (method.Lab.SharedData) holds it. The workload package conditions a numeric QI (age) on a
 // BETWEEN range covering the same share of its domain, not on the
 // paper's IN set of b values; the sections say so.
 
@@ -50,10 +49,6 @@ const (
 	paperDims        = 4
 	paperSelectivity = 0.05
 )
-
-// AdultDir is where the study looks for UCI Adult (ARX's cut, with its
-// hierarchies), relative to the working directory.
-var AdultDir = filepath.Join("..", "shared", "data", "adult")
 
 // variantNames are the paper's names of the variants.
 var variantNames = map[string]string{VariantLossy: "Alpha(Lossy)", VariantAlpha: "Alpha", VariantAnatomy: "Anatomy"}
@@ -120,11 +115,13 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	if lab.Progress != nil {
 		lab.Progress(0.6)
 	}
-	adult := filepath.Join(AdultDir, "adult.csv")
-	if _, err := os.Stat(adult); err == nil {
+	// UCI Adult as ARX cuts it, with its hierarchies, from the folder of
+	// real datasets the caller gave (lab.SharedData).
+	adult, err := lab.SharedFile("adult", "adult.csv")
+	if err == nil {
 		hs := map[string]string{}
 		for _, a := range append(append([]string(nil), paperRoles.QIs...), paperRoles.SA) {
-			hs[a] = filepath.Join(AdultDir, "adult_hierarchy_"+a+".csv")
+			hs[a] = filepath.Join(filepath.Dir(adult), "adult_hierarchy_"+a+".csv")
 		}
 		ain, err := lab.OpenAs(adult, paperRoles, hs, 0, 0)
 		if err != nil {
@@ -134,7 +131,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 				fmt.Sprintf("Wong et al., Section 7, Table 8 setup on UCI Adult (%s, %d rows, ARX hierarchies, k = 2, alpha = 0.33)", adult, ain.Table.Rows)))
 		}
 	} else {
-		secs = append(secs, method.Section{Title: "UCI Adult", Notes: []string{"not run: " + adult + " is not present"}})
+		secs = append(secs, method.Section{Title: "UCI Adult", Notes: []string{"not run: " + err.Error()}})
 	}
 	if lab.Progress != nil {
 		lab.Progress(1)

@@ -244,6 +244,12 @@ type Lab struct {
 	// own queries (0 queries: the study's default).
 	Queries int
 	Seed    uint64
+	// SharedData is the folder of the real datasets kept beside the
+	// project (UCI Adult as ARX cuts it, with its hierarchies, in adult/),
+	// "" when the caller has none: a study that runs on one then says it
+	// did not and why. The caller passes it in; a study never looks for
+	// it relative to the working directory.
+	SharedData string
 }
 
 // Param returns the declaration of a parameter.

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"sort"
@@ -286,95 +285,4 @@ func attackLines(rows []CompareRow, text func(name, help string, f func(r Compar
 			return 0, "", false
 		}, -1)
 	}
-}
-
-// PrintCompare writes the comparison as a table: one column per method,
-// one line per figure, the best value of a line marked with *.
-func PrintCompare(w io.Writer, rows []CompareRow, k int, wl workload.Options) {
-	if len(rows) == 0 {
-		return
-	}
-	lines := CompareLines(rows)
-	label := 36
-	col := 13
-	for _, r := range rows {
-		col = max(col, len(r.Method)+2)
-	}
-	fmt.Fprintf(w, "Every method on the same data, QIs and sensitive attribute (k = %d where a method has a group size); * marks the best of a line\n", k)
-	fmt.Fprintf(w, "%-*s", label, "")
-	for _, r := range rows {
-		fmt.Fprintf(w, " %-*s", col, r.Method)
-	}
-	fmt.Fprintln(w)
-	for _, l := range lines {
-		fmt.Fprintf(w, "%-*s", label, clip(l.Name, label))
-		for i, s := range l.Text {
-			if l.Best[i] {
-				s += " *"
-			}
-			fmt.Fprintf(w, " %-*s", col, clip(s, col))
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintln(w, "settings:")
-	for _, r := range rows {
-		if r.Err != "" {
-			fmt.Fprintf(w, "  %-13s not run: %s\n", r.Method, r.Err)
-			continue
-		}
-		fmt.Fprintf(w, "  %-13s variant %s; %s; %s\n", r.Method, orDash(r.Variant), r.Settings, r.Worst)
-	}
-	fmt.Fprintf(w, "workload: %d count-in queries, seed %d (%s)\n", wl.Queries, wl.Seed, workload.Describe(workload.CountIn, wl))
-	fmt.Fprintln(w, "figures:")
-	for _, l := range lines {
-		fmt.Fprintf(w, "  %-36s %s\n", l.Name, l.Help)
-	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-// clip cuts s to n runes with an ellipsis.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// PrintRisk writes the figures every release gets, one per line with what
-// it measures, the class-size distribution and the worst QI pairs.
-func PrintRisk(w io.Writer, rep *risk.Report) {
-	fmt.Fprintln(w, "risk and utility (the figures every method's release gets)")
-	for _, f := range rep.Figures {
-		name := f.Name
-		if f.Limit != "" {
-			name += " (above " + f.Limit + ")"
-		}
-		fmt.Fprintf(w, "  %-46s %12s  %s\n", name, f.Format(), f.Help)
-	}
-	var bands []string
-	for _, b := range rep.Sizes {
-		if b.Records > 0 {
-			bands = append(bands, fmt.Sprintf("%s: %d", b.Label(), b.Records))
-		}
-	}
-	fmt.Fprintf(w, "  records by class size: %s\n", strings.Join(bands, ", "))
-	if len(rep.Pairs) > 0 {
-		var worst []string
-		for _, p := range rep.Pairs {
-			if p.Unique > 0 {
-				worst = append(worst, fmt.Sprintf("%s+%s %d", p.A, p.B, p.Unique))
-			}
-		}
-		if len(worst) > 0 {
-			fmt.Fprintf(w, "  records unique on a pair of QIs: %s\n", strings.Join(worst, ", "))
-		}
-	}
-	fmt.Fprintf(w, "  in plain words: %s\n", rep.Summary)
 }

@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -342,6 +341,11 @@ type Datasets interface {
 // Env carries what the pipeline needs from outside.
 type Env struct {
 	Datasets Datasets
+	// SharedData is the folder of the real datasets kept beside the
+	// project (UCI Adult in adult/), given to the methods' studies; ""
+	// when there is none (the command line resolves it once, with
+	// datasets.SharedDir).
+	SharedData string
 }
 
 // DatasetName returns NAME for an input "dataset:NAME".
@@ -688,53 +692,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// Describe lists the project settings one per line (for run output).
-func (p *Prepared) Describe() []string {
-	var keys []string
-	for k := range p.Values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var params []string
-	for _, k := range keys {
-		params = append(params, k+"="+p.Values[k])
-	}
-	sa := p.Project.Roles.SA
-	if h := p.Hierarchies[sa]; sa != "" && h != nil {
-		sa = fmt.Sprintf("%s (%s, hierarchy of %d values, height %d)", sa, p.Table.Column(sa).Kind, len(h.Leaves), h.Height())
-	} else if sa == "" {
-		sa = "none (the method reads none)"
-	}
-	out := []string{
-		fmt.Sprintf("input      %s (%d rows%s)", p.Table.Name, p.Table.Rows, droppedText(p.Dropped)),
-		fmt.Sprintf("roles      QI %s; SA %s", strings.Join(p.Project.Roles.QIs, ","), sa),
-		fmt.Sprintf("method     %s  %s", p.Method.Spec().Name, strings.Join(params, " ")),
-	}
-	if p.Public != nil {
-		out = append(out, fmt.Sprintf("public     %s (%d rows)", p.Public.Name, p.Public.Rows))
-	}
-	var hs []string
-	for _, attr := range p.Project.Roles.Used() {
-		if spec := p.Project.Hierarchies[attr]; spec == "" {
-			if f := FoundHierarchy(p.Project.Input, attr); f != "" {
-				hs = append(hs, attr+"="+filepath.Base(f)+" (found beside the data)")
-			}
-		}
-	}
-	if len(hs) > 0 {
-		out = append(out, "hierarchy  "+strings.Join(hs, ", "))
-	}
-	for _, n := range p.Source.Notes {
-		out = append(out, "warning    "+n.Say(FixText))
-	}
-	return out
-}
-
-func droppedText(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(", %d dropped for missing values", n)
 }

@@ -73,18 +73,3 @@ func TestLoadPublicErrors(t *testing.T) {
 		t.Fatalf("public table %+v", prep.Public)
 	}
 }
-
-// A synthetic public table is sized by --public-rows, not by the input's
-// --rows (universe-public must not shrink to |MT|).
-func TestPublicRowsSizeTheGeneratedPublicTable(t *testing.T) {
-	a, err := ParseArgs("run", []string{"--rows", "300", "--public", "dataset:universe-public", "--public-rows", "900"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Project.Rows != 300 || a.Project.PublicRows != 900 {
-		t.Fatalf("rows %d, public rows %d", a.Project.Rows, a.Project.PublicRows)
-	}
-	if _, err := ParseArgs("run", []string{"--public-rows", "-1"}); err == nil || paramError(t, err).Param != "public-rows" {
-		t.Fatalf("--public-rows -1: %v", err)
-	}
-}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -18,9 +17,10 @@ import (
 func (e Env) Lab(p *Prepared, opt workload.Options) *method.Lab {
 	studied := p.Method.Spec()
 	return &method.Lab{
-		Input:   p.Input(),
-		Queries: opt.Queries,
-		Seed:    opt.Seed,
+		Input:      p.Input(),
+		Queries:    opt.Queries,
+		Seed:       opt.Seed,
+		SharedData: e.SharedData,
 		Run: func(ctx context.Context, name, variant string, values model.Values, in *method.Input) (res *method.Result, err error) {
 			if err := Undeclared(studied, name, variant); err != nil {
 				return nil, err
@@ -41,7 +41,7 @@ func (e Env) Lab(p *Prepared, opt workload.Options) *method.Lab {
 			}
 			defer func() {
 				if r := recover(); r != nil {
-					res, err = nil, fmt.Errorf("internal error in method %s: %v (please report it)", name, r)
+					res, err = nil, model.Recovered(r, "in method "+name)
 				}
 			}()
 			return m.Run(ctx, &run)
@@ -108,50 +108,4 @@ func (e Env) RunStudy(ctx context.Context, p *Prepared, opt workload.Options) ([
 		return nil, nil
 	}
 	return study(ctx, e.Lab(p, opt))
-}
-
-// PrintSections writes a study's tables and notes as text.
-func PrintSections(w io.Writer, secs []method.Section) {
-	for _, s := range secs {
-		fmt.Fprintln(w)
-		if s.Title != "" {
-			fmt.Fprintln(w, s.Title)
-		}
-		for _, n := range s.Notes {
-			fmt.Fprintln(w, "  "+n)
-		}
-		if len(s.Header) == 0 {
-			continue
-		}
-		widths := make([]int, len(s.Header))
-		for i, h := range s.Header {
-			widths[i] = len(h)
-		}
-		for _, r := range s.Rows {
-			for i := range widths {
-				if i < len(r) && len(r[i]) > widths[i] {
-					widths[i] = len(r[i])
-				}
-			}
-		}
-		line := func(cells []string) {
-			parts := make([]string, len(widths))
-			for i := range widths {
-				c := ""
-				if i < len(cells) {
-					c = cells[i]
-				}
-				if i == 0 {
-					parts[i] = fmt.Sprintf("%-*s", widths[i], c)
-				} else {
-					parts[i] = fmt.Sprintf("%*s", widths[i], c)
-				}
-			}
-			fmt.Fprintln(w, strings.TrimRight("  "+strings.Join(parts, "  "), " "))
-		}
-		line(s.Header)
-		for _, r := range s.Rows {
-			line(r)
-		}
-	}
 }

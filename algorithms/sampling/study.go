@@ -21,11 +21,6 @@ import (
 var mondrian = method.Baseline{Method: "kja", Variant: "mondrian",
 	Why: "Sattar et al., Section 6.1: Mondrian k-anonymity is the generalization whose records break Eq. 3 (Figure 3, Table 5)"}
 
-// adultDir is where the study looks for UCI Adult (ARX's cut with its
-// hierarchies), relative to the working directory (the repository root
-// for privlab eval).
-var adultDir = filepath.Join("..", "shared", "data", "adult")
-
 // adultSA is the sensitive attribute of the paper's Adult experiments:
 // "the salary attribute as the sensitive information ... < 50k and >= 50k"
 // (Sattar et al., Section 6); ARX's Adult names it salary-class.
@@ -43,8 +38,8 @@ var maxKs = []int{2, 5, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 2
 // group size) and k = Max.k (the smallest k for which every Mondrian
 // record satisfies Eq. 3), by the average relative error of random count
 // queries, split into small (< 1% of the records), large (> 10%) and all
-// queries. It runs on the studied input and on UCI Adult when
-// ../shared/data/adult is present (with the paper's sensitive attribute,
+// queries. It runs on the studied input and on UCI Adult when the folder
+// of real datasets (method.Lab.SharedData) holds it (with the paper's sensitive attribute,
 // the salary). Each query table is followed by its verdict: which release
 // wins each query class, how that compares with the paper's finding, and
 // where the setup differs from the paper's.
@@ -69,12 +64,16 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 		fmt.Sprintf("%s records with sensitive attribute %s; the paper's census sets (IPUMS Occupation and Salary) hold 25,000-150,000 records (Table 5)", thousands(in.Table.Rows), in.Roles.SA),
 	}, common...)}}
 	var notes []string
-	adult, err := loadAdult(lab.Input)
+	adultPath, err := lab.SharedFile("adult", "adult.csv")
+	var adult *method.Input
+	if err == nil {
+		adult, err = loadAdult(adultPath, lab.Input)
+	}
 	switch {
+	case adultPath == "":
+		notes = append(notes, "UCI Adult not run: "+err.Error())
 	case err != nil:
 		notes = append(notes, "UCI Adult: "+err.Error())
-	case adult == nil:
-		notes = append(notes, "UCI Adult not found at "+filepath.Join(adultDir, "adult.csv")+" (run privlab eval from the repository root to include it)")
 	default:
 		setup := []string{fmt.Sprintf("%s records: ARX's cut of Adult is UCI's training split without unknown values; the paper's Adult has 45,222 (Section 6)", thousands(adult.Table.Rows))}
 		if adult.Roles.SA == adultSA {
@@ -83,7 +82,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 			setup = append(setup, "sensitive attribute "+adult.Roles.SA+"; the paper's is the salary ("+adultSA+")")
 		}
 		setup = append(setup, "quasi-identifiers "+strings.Join(adult.Roles.QIs, ", ")+"; the paper uses 6 without naming them")
-		sets = append(sets, dataset{"UCI Adult (" + filepath.Join(adultDir, "adult.csv") + ")", adult, append(setup, common...)})
+		sets = append(sets, dataset{"UCI Adult (" + adultPath + ")", adult, append(setup, common...)})
 	}
 	var secs []method.Section
 	for i, ds := range sets {
@@ -104,13 +103,10 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 
 // loadAdult loads Adult with the study's quasi-identifiers, the paper's
 // sensitive attribute (salary-class, when Adult has it and it is not a
-// quasi-identifier; the study's otherwise) and parameters (nil when the
-// files are absent or lack the roles' columns).
-func loadAdult(like *method.Input) (*method.Input, error) {
-	path := filepath.Join(adultDir, "adult.csv")
-	if _, err := os.Stat(path); err != nil {
-		return nil, nil
-	}
+// quasi-identifier; the study's otherwise) and parameters (an error when
+// Adult lacks a column of the roles); its hierarchies are the files
+// beside it.
+func loadAdult(path string, like *method.Input) (*method.Input, error) {
 	t, err := model.LoadFile(path, model.LoadOptions{})
 	if err != nil {
 		return nil, err
@@ -127,7 +123,7 @@ func loadAdult(like *method.Input) (*method.Input, error) {
 	hs := map[string]*model.Hierarchy{}
 	for _, a := range used {
 		var h *model.Hierarchy
-		if f := filepath.Join(adultDir, "adult_hierarchy_"+a+".csv"); fileExists(f) {
+		if f := filepath.Join(filepath.Dir(path), "adult_hierarchy_"+a+".csv"); fileExists(f) {
 			h, err = model.LoadHierarchyFile(a, f)
 		} else {
 			h, err = model.BuildHierarchy("auto", t.Column(a))

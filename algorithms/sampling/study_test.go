@@ -2,13 +2,13 @@ package sampling
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"privlab/algorithms/method"
+	"privlab/datasets"
 	"privlab/model"
 )
 
@@ -148,21 +148,32 @@ func TestThousands(t *testing.T) {
 	}
 }
 
-// On UCI Adult (../shared/data/adult, skipped when absent) the study adds
-// a second dataset.
+// On UCI Adult (in the folder of real datasets, datasets.SharedDir:
+// skipped, saying how to enable it, when absent) the study adds a second
+// dataset; without the folder it says why it did not run.
 func TestStudyAdult(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "adult")
-	if _, err := os.Stat(filepath.Join(dir, "adult.csv")); err != nil {
-		t.Skip("UCI Adult is not in ../shared/data/adult")
-	}
-	defer func(old string) { adultDir = old }(adultDir)
-	adultDir = dir
+	t.Parallel()
 	in := censusInput(t, 1000, "occupation", model.Values{paramRate: "0.9", paramMaxDist: "0.6", "seed": "3"})
 	lab := &method.Lab{Input: in, Queries: 20, Seed: 1,
 		Run: func(ctx context.Context, name, variant string, v model.Values, in *method.Input) (*method.Result, error) {
 			return chunks(in, v.Int("k")), nil
 		}}
 	secs, err := study(context.Background(), lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(secs[len(secs)-1].Notes, "\n"); !strings.Contains(notes, "UCI Adult not run: no folder of real datasets was given") {
+		t.Fatalf("without the shared data: %q", notes)
+	}
+	path, err := datasets.SharedFile("adult", "adult.csv")
+	if err != nil {
+		t.Skip("UCI Adult: ", err)
+	}
+	lab = &method.Lab{Input: in, Queries: 20, Seed: 1, SharedData: filepath.Dir(filepath.Dir(path)),
+		Run: func(ctx context.Context, name, variant string, v model.Values, in *method.Input) (*method.Result, error) {
+			return chunks(in, v.Int("k")), nil
+		}}
+	secs, err = study(context.Background(), lab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +199,7 @@ func TestStudyAdult(t *testing.T) {
 		t.Fatalf("no Adult section: %+v", secs)
 	}
 	// The Adult run uses the paper's sensitive attribute.
-	adult, err := loadAdult(in)
+	adult, err := loadAdult(path, in)
 	if err != nil || adult.Roles.SA != adultSA || strings.Join(adult.Roles.QIs, ",") != strings.Join(in.Roles.QIs, ",") {
 		t.Fatalf("Adult roles %+v (%v), want the study's QIs and %s", adult.Roles, err, adultSA)
 	}

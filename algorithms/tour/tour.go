@@ -10,7 +10,6 @@ package tour
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -159,13 +158,4 @@ func (t Tour) Steps(ctx context.Context, env pipeline.Env) ([]method.Step, error
 		out = append(out, st)
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

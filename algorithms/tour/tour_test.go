@@ -3,6 +3,7 @@ package tour
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,8 +15,10 @@ import (
 
 var env = pipeline.Env{Datasets: datasets.Catalog{}}
 
-// printed builds a tour's steps and prints them as privlab tour NAME
-// --steps does.
+// printed builds a tour's steps and renders them as plain text: the
+// tour's title and paper, each step's title, citation, paragraphs and
+// tables (what privlab tour NAME --steps prints, but for the command
+// that makes each step's release and the wrapping).
 func printed(t *testing.T, name string) (string, []method.Step) {
 	t.Helper()
 	tr, err := Lookup(name)
@@ -27,7 +30,14 @@ func printed(t *testing.T, name string) (string, []method.Step) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	Print(&b, tr, steps)
+	fmt.Fprintf(&b, "%s\n%s\n", tr.Title, tr.Paper)
+	for i, st := range steps {
+		fmt.Fprintf(&b, "\n== Step %d of %d: %s\n(%s)\n", i+1, len(steps), st.Title, st.Cite)
+		for _, p := range st.Text {
+			fmt.Fprintf(&b, "\n%s\n", p)
+		}
+		method.WriteSections(&b, st.Sections)
+	}
 	return b.String(), steps
 }
 

@@ -1,9 +1,10 @@
-package pipeline
-
-// The command line's words for what the workbench says with panes and
-// keys: an error's fixes (model.Fix) as flags. This file is command-line
-// code only (ui's TestNoFlagOutsideTheCommandLine lets it, main.go and
-// flags.go spell flags); it moves with the command line.
+// Package clitext holds the command line's words that the workbench
+// needs too: an error's fixes (model.Fix) said as the flags that make
+// them, and the command that runs a saved project. It is part of the
+// command line (ui's TestNoFlagOutsideTheCommandLine lets ui/cli spell
+// flags), in a package of its own so that the workbench, which package
+// cli starts, can name the command without importing it.
+package clitext
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package pipeline
+package cli
 
 import (
 	"errors"
@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
 	"privlab/model"
 )
 
 // Args is a parsed command line (SPEC 5).
 type Args struct {
-	Project Project
+	Project pipeline.Project
 	// set records which project settings came from flags (they override
 	// a --config file).
 	Config   string
@@ -129,12 +130,46 @@ func paramNames() []string { return catalog.ParamNames() }
 // method's).
 var standardParams = []string{"alpha", "beta", "k", "max-distortion", "sampling-rate"}
 
-// ParseArgs parses the flags of a subcommand. Flags and positional
+// parseArgs parses the flags of a subcommand. Flags and positional
 // arguments may be interleaved (privlab check DIR --original FILE).
-func ParseArgs(cmd string, args []string) (*Args, error) {
+func parseArgs(cmd string, args []string) (*Args, error) {
 	a := &Args{flagsSet: map[string]bool{}}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	defineFlags(fs, a)
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, flagError(cmd, err)
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		a.Positional = append(a.Positional, rest[0])
+		rest = rest[1:]
+	}
+	fs.Visit(func(f *flag.Flag) { a.flagsSet[f.Name] = true })
+	if a.Config != "" {
+		base, err := pipeline.LoadProject(a.Config)
+		if err != nil {
+			return nil, err
+		}
+		a.Project = mergeProject(base, a.Project, a.flagsSet)
+	}
+	if a.Public != "" {
+		a.Project.Public = a.Public
+	}
+	if err := validateArgs(a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// defineFlags declares every flag of the command line on fs, storing into
+// a: the project's settings, the commands' own, and each registered
+// method's parameters.
+func defineFlags(fs *flag.FlagSet, a *Args) {
 	p := &a.Project
 	fs.StringVar(&a.Config, "config", "", "project.json to start from (the workbench saves it)")
 	fs.StringVar(&p.Input, "in", "", "input table: a CSV file, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE, or dataset:NAME")
@@ -167,7 +202,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
-	fs.IntVar(&a.Queries, "queries", DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")
+	fs.IntVar(&a.Queries, "queries", pipeline.DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")
 	fs.Float64Var(&a.Selectivity, "selectivity", 0.05, "eval: fraction of the table a count-in query selects (s)")
 	fs.IntVar(&a.Dims, "qd", 0, "eval: quasi-identifiers a count-in query conditions on (default min(4, QIs))")
@@ -183,54 +218,36 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 		fs.Var(paramFlag{&a.paramsGiven, n}, n, paramHelp(n))
 	}
 	fs.Var(seedFlag{a}, "seed", "random seed (default: crypto/rand for releases)")
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			return nil, flagError(cmd, err)
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		a.Positional = append(a.Positional, rest[0])
-		rest = rest[1:]
-	}
-	fs.Visit(func(f *flag.Flag) { a.flagsSet[f.Name] = true })
-	if a.Config != "" {
-		base, err := LoadProject(a.Config)
-		if err != nil {
-			return nil, err
-		}
-		a.Project = mergeProject(base, a.Project, a.flagsSet)
-	}
-	if a.Public != "" {
-		a.Project.Public = a.Public
-	}
+}
+
+// validateArgs refuses settings no command can use and fills in what
+// the flags imply (the project's rows, its parameters).
+func validateArgs(a *Args) error {
 	if h, err := model.ParseHeaderMode(a.Project.Header); err != nil {
-		return nil, err
+		return err
 	} else if h == model.HeaderYes && len(a.Project.Columns) > 0 {
-		return nil, &model.ParamError{Param: "header", Value: a.Project.Header, Reason: "--columns names the columns of a file without a header row",
+		return &model.ParamError{Param: "header", Value: a.Project.Header, Reason: "--columns names the columns of a file without a header row",
 			Hint: "leave out --header yes, or --columns"}
 	}
 	if a.Rows < 0 {
-		return nil, &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0", Hint: "the number of rows of a generated dataset (0: its default)"}
+		return &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0", Hint: "the number of rows of a generated dataset (0: its default)"}
 	}
 	if a.Rows > 0 {
 		a.Project.Rows = a.Rows
 	}
 	if t := a.Project.RiskThreshold; t < 0 || t > 1 || math.IsNaN(t) {
-		return nil, &model.ParamError{Param: "risk-threshold", Value: fmt.Sprint(t), Reason: "must be in (0,1]", Hint: "a probability, e.g. 0.2 (records in classes of fewer than 5)"}
+		return &model.ParamError{Param: "risk-threshold", Value: fmt.Sprint(t), Reason: "must be in (0,1]", Hint: "a probability, e.g. 0.2 (records in classes of fewer than 5)"}
 	}
 	if mc := a.Project.MaxCell; mc < 0 || a.flagsSet["max-cell"] && mc < 1 {
-		return nil, &model.ParamError{Param: "max-cell", Value: fmt.Sprint(mc), Reason: "must be a number of bytes >= 1",
+		return &model.ParamError{Param: "max-cell", Value: fmt.Sprint(mc), Reason: "must be a number of bytes >= 1",
 			Hint: "the longest cell the loader accepts (default 65536); there is no unlimited setting"}
 	}
-	if a.Queries < 0 || a.Queries > MaxQueries {
-		return nil, &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: fmt.Sprintf("must be between 0 and %d", MaxQueries),
+	if a.Queries < 0 || a.Queries > pipeline.MaxQueries {
+		return &model.ParamError{Param: "queries", Value: fmt.Sprint(a.Queries), Reason: fmt.Sprintf("must be between 0 and %d", pipeline.MaxQueries),
 			Hint: "run: the size of the workload whose error the manifest states (0: none); eval: the number of random queries"}
 	}
 	if a.Project.PublicRows < 0 {
-		return nil, &model.ParamError{Param: "public-rows", Value: fmt.Sprint(a.Project.PublicRows), Reason: "must be >= 0", Hint: "the number of rows of a generated public table (0: its default)"}
+		return &model.ParamError{Param: "public-rows", Value: fmt.Sprint(a.Project.PublicRows), Reason: "must be >= 0", Hint: "the number of rows of a generated public table (0: its default)"}
 	}
 	if a.Project.Params == nil {
 		a.Project.Params = model.Values{}
@@ -238,7 +255,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	for k, v := range a.paramsGiven {
 		a.Project.Params[k] = v
 	}
-	return a, nil
+	return nil
 }
 
 // seedFlag keeps --seed both as a method parameter and as the generator
@@ -289,7 +306,7 @@ func flagError(cmd string, err error) error {
 }
 
 // mergeProject overlays the flags the user set on a project file.
-func mergeProject(base, flags Project, set map[string]bool) Project {
+func mergeProject(base, flags pipeline.Project, set map[string]bool) pipeline.Project {
 	out := base.Clone()
 	if set["in"] {
 		out.Input = flags.Input
@@ -360,39 +377,4 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 func paramHelp(name string) string {
 	p, _ := catalog.Param(name)
 	return p.Help
-}
-
-// StandardFlags lists the flags of the standard parameters (SPEC 2.5),
-// ending with --seed, for the usage text.
-func StandardFlags() string {
-	var names []string
-	for _, n := range standardParams {
-		names = append(names, "--"+n)
-	}
-	return strings.Join(append(names, "--seed"), " ")
-}
-
-// MethodHelp writes each registered method's declaration for the usage
-// text: variants, parameters, figures and files.
-func MethodHelp(w io.Writer) {
-	for _, m := range catalog.All() {
-		s := m.Spec()
-		fmt.Fprintf(w, "\nmethod %s — %s\n  %s\n", s.Name, s.Title, s.Paper)
-		if len(s.Variants) > 0 {
-			fmt.Fprintf(w, "  variants: %s (default %s)\n", strings.Join(s.Variants, ", "), s.Variants[0])
-		}
-		for _, p := range s.Params {
-			rng := p.RangeText(0)
-			if rng != "" {
-				rng = "; " + rng
-			}
-			fmt.Fprintf(w, "  --%-16s %s (default %s%s)\n", p.Name, p.Help, p.Default, rng)
-		}
-		fmt.Fprintf(w, "  per-group figures: ")
-		var figs []string
-		for _, f := range s.Figures {
-			figs = append(figs, f.Label)
-		}
-		fmt.Fprintf(w, "%s\n  publishes: %s\n", strings.Join(figs, ", "), strings.Join(s.Files, ", "))
-	}
 }

@@ -1,0 +1,216 @@
+package pipeline
+
+// Answers: one query on the truth and a release, and a random workload.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/algorithms/workload"
+	"privlab/model"
+)
+
+// FormatFigure prints a figure exactly where it is whole and with two
+// decimals otherwise.
+func FormatFigure(x float64) string { return fmtFig(x) }
+
+func fmtFig(x float64) string {
+	switch {
+	case math.IsInf(x, 0) || math.IsNaN(x):
+		return fmt.Sprint(x)
+	case x == math.Trunc(x) && math.Abs(x) < 1e15:
+		return model.FormatNumber(x)
+	case math.Abs(x) >= 1:
+		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
+	}
+	return fmt.Sprintf("%.4g", x)
+}
+
+// QueryResult is a query answered on the truth and on the release.
+type QueryResult struct {
+	Query  *model.Query
+	Truth  model.Answer
+	HasTru bool
+	Answer method.Bounds
+	// RelErr is (upper-lower)/truth for bounds, |est-truth|/truth for
+	// estimates (NaN when undefined).
+	RelErr float64
+	// Warnings name condition values no row of the table has (with the
+	// nearest values): comparisons are exact, case and all.
+	Warnings []string
+}
+
+// Answer evaluates a query on the truth (when a table is given) and on the
+// release answerer.
+func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, error) {
+	q, err := model.ParseQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	out := &QueryResult{Query: q, RelErr: math.NaN()}
+	if truth != nil {
+		out.Warnings = unknownValues(q, truth)
+		if out.Truth, err = q.Truth(truth); err != nil {
+			return nil, err
+		}
+		out.HasTru = true
+	}
+	if out.Answer, err = a.Answer(q); err != nil {
+		return nil, err
+	}
+	if out.HasTru && !out.Truth.Empty && out.Truth.Value != 0 {
+		if out.Answer.HasBounds {
+			out.RelErr = (out.Answer.High - out.Answer.Low) / math.Abs(out.Truth.Value)
+		} else if out.Answer.HasEst {
+			out.RelErr = math.Abs(out.Answer.Estimate-out.Truth.Value) / math.Abs(out.Truth.Value)
+		}
+	}
+	return out, nil
+}
+
+// PublishedValueWarnings warns, without the original, about values of
+// conditions on categorical columns that the release in dir publishes
+// exactly (record-level QI cells that are not generalized, and the
+// sensitive attribute's values) and does not hold: the same warning as
+// with the original, from the published domain.
+func PublishedValueWarnings(q *model.Query, dir string) []string {
+	_, v, err := ReleaseRisk(dir, 0)
+	if err != nil {
+		return nil
+	}
+	var cols []*model.Column
+	if v.SA != "" && !v.SANumeric {
+		cols = append(cols, &model.Column{Name: v.SA, Dict: v.SAValues})
+	}
+	if v.Cells != nil && !v.Generalized {
+		for i, q := range v.QIs {
+			if _, ok := model.ParseNumber(firstOr(v.Cells[i])); !ok {
+				cols = append(cols, &model.Column{Name: q, Dict: v.Cells[i]})
+			}
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	return unknownValues(q, &model.Table{Columns: cols})
+}
+
+func firstOr(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return list[0]
+}
+
+// unknownValues warns about values of = / != / IN conditions on
+// categorical columns that no row holds, suggesting the nearest values
+// (the same letters in another case first, then small edit distances).
+func unknownValues(q *model.Query, t *model.Table) []string {
+	var out []string
+	for _, p := range q.Preds {
+		c := t.Column(p.Column)
+		if c == nil || c.Kind == model.Numeric || (p.Op != model.OpEq && p.Op != model.OpNe && p.Op != model.OpIn) {
+			continue
+		}
+		have := make(map[string]bool, len(c.Dict))
+		for _, v := range c.Dict {
+			have[v] = true
+		}
+		for _, l := range p.Values {
+			if have[l.Text] {
+				continue
+			}
+			msg := fmt.Sprintf("no row has %s = '%s'", p.Column, l.Text)
+			if near := nearest(l.Text, c.Dict, 3); len(near) > 0 {
+				msg += "; did you mean '" + strings.Join(near, "', '") + "'?"
+			}
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// nearest returns up to n values closest to s: equal but for case, then
+// within an edit distance of a third of its length (at least 2).
+func nearest(s string, values []string, n int) []string {
+	type cand struct {
+		v string
+		d int
+	}
+	var cs []cand
+	limit := max(2, len([]rune(s))/3)
+	for _, v := range values {
+		d := editDistance(strings.ToLower(s), strings.ToLower(v))
+		if strings.EqualFold(s, v) {
+			d = 0
+		} else if d == 0 {
+			d = 1
+		}
+		if d <= limit {
+			cs = append(cs, cand{v, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].v < cs[j].v
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].v)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between two strings (runes).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// OpenRelease reads an exported release of any registered method.
+func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := catalog.Lookup(man.Method)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := m.OpenRelease(dir)
+	return a, man, err
+}
+
+// Eval runs a random workload of the method's query shape.
+func Eval(p *Prepared, res *method.Result, opt workload.Options) (workload.Result, error) {
+	if opt.Shape == "" {
+		opt.Shape = res.Workload
+	}
+	qs, err := workload.Generate(p.Table, p.Project.Roles, opt)
+	if err != nil {
+		return workload.Result{}, err
+	}
+	return workload.Evaluate(p.Table, res.Answerer, qs)
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"privlab/algorithms/pipeline"
+	"privlab/datasets"
+	"privlab/model"
+	"privlab/ui/cli/clitext"
+)
+
+func cmdDatasets(a *Args, w, ew io.Writer) error {
+	if err := noPositional(a, "datasets"); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%-20s %8s %5s  %s\n", "name", "rows", "cols", "description")
+	for _, d := range datasets.All() {
+		rows := fmt.Sprintf("%d", d.DefaultRows)
+		if !d.Fixed {
+			rows += "*"
+		}
+		fmt.Fprintf(w, "%-20s %8s %5d  %s (%s)\n", d.Name, rows, len(d.Columns), d.Title, d.Source)
+	}
+	fmt.Fprintln(w, "\n* generated: any --rows, deterministic by --seed. Use as --in dataset:NAME.")
+	return nil
+}
+
+func cmdGen(a *Args, w, ew io.Writer) error {
+	if len(a.Positional) != 1 {
+		return &model.ParamError{Param: "gen", Reason: "expected one dataset name", Hint: "privlab gen NAME [--rows N] [--seed S] [--out FILE]; privlab datasets lists them"}
+	}
+	name := a.Positional[0]
+	if a.Rows < 0 {
+		return &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0"}
+	}
+	if name == "universe" && a.Out != "" {
+		if err := datasets.WriteUniverse(a.Out, a.Rows, a.Ratio, a.Seed); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(a.Out, "mt.csv"), filepath.Join(a.Out, "pd.csv"))
+		return nil
+	}
+	d, err := datasets.Lookup(name)
+	if err != nil {
+		return err
+	}
+	if a.Out == "" {
+		if err := d.Write(w, a.Rows, a.Seed); err != nil {
+			return err
+		}
+	} else {
+		if err := model.WriteAtomic(a.Out, func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", a.Out)
+	}
+	if a.HierDir != "" {
+		t, err := d.Load(a.Rows, a.Seed)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(a.HierDir, 0o755); err != nil {
+			return err
+		}
+		for _, c := range t.Columns {
+			h, err := d.Hierarchy(c)
+			if err != nil {
+				return err
+			}
+			path := filepath.Join(a.HierDir, c.Name+".csv")
+			var b strings.Builder
+			for _, row := range h.Rows() {
+				b.WriteString(strings.Join(row, ";"))
+				b.WriteByte('\n')
+			}
+			if err := model.WriteFileAtomic(path, []byte(b.String())); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(w, "wrote %d hierarchies to %s\n", len(t.Columns), a.HierDir)
+	}
+	return nil
+}
+
+func cmdInspect(a *Args, w, ew io.Writer) error {
+	if len(a.Positional) != 1 {
+		return &model.ParamError{Param: "inspect", Reason: "expected one input", Hint: "privlab inspect FILE|dataset:NAME"}
+	}
+	p := a.Project
+	p.Input = a.Positional[0]
+	if a.SeedSet && p.DataSeed == 0 {
+		p.DataSeed = a.Seed // inspect has no release: --seed seeds the dataset, as in gen
+	}
+	t, err := env.LoadTable(p)
+	if err != nil {
+		return err
+	}
+	printInspect(w, t)
+	return nil
+}
+
+// printInspect writes the profile as a table.
+func printInspect(w io.Writer, t *model.Table) {
+	fmt.Fprintf(w, "%s: %d rows, %d columns\n\n", t.Name, t.Rows, len(t.Columns))
+	fmt.Fprintf(w, "%-20s %-12s %9s %8s  %s\n", "column", "kind", "distinct", "missing", "range / top values")
+	for _, p := range pipeline.Inspect(t) {
+		desc := strings.Join(p.Top, ", ")
+		if p.Kind == model.Numeric {
+			desc = fmt.Sprintf("%s .. %s", model.FormatNumber(p.Min), model.FormatNumber(p.Max))
+		}
+		fmt.Fprintf(w, "%-20s %-12s %9d %8d  %s\n", p.Name, p.Kind, p.Distinct, p.Missing, desc)
+	}
+	if len(t.Notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "warning: %s\n", n.Say(clitext.FixText))
+	}
+}

@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
+	"privlab/model"
+	"privlab/ui/cli/clitext"
+)
+
+// runAnnounced runs the method; a run estimated to take long is announced
+// on stderr first, and on a terminal a progress line shows the percentage
+// done and the time left. ctrl+c stops it (nothing is written).
+func runAnnounced(ctx context.Context, p *pipeline.Prepared, ew io.Writer) (*method.Result, error) {
+	if secs, why := pipeline.Estimate(p); time.Duration(secs*float64(time.Second)) > pipeline.LongRun {
+		fmt.Fprintf(ew, "privlab: this run may take about %s (%s); ctrl+c stops it and nothing is written\n",
+			time.Duration(secs*float64(time.Second)).Round(time.Second), why)
+	}
+	var progress func(float64)
+	clear := func() {}
+	if isTerminal(ew) {
+		progress, clear = progressLine(ew, time.Now)
+	}
+	defer clear()
+	return pipeline.Run(ctx, p, progress)
+}
+
+func cmdRun(a *Args, w, ew io.Writer) error {
+	if err := noPositional(a, "run"); err != nil {
+		return err
+	}
+	if a.Out == "" {
+		return &model.ParamError{Param: "out", Reason: "no release directory given", Hint: "pass --out DIR"}
+	}
+	p, err := prepare(a)
+	if err != nil {
+		return err
+	}
+	if err := env.LoadPopulationOf(p); err != nil {
+		return err
+	}
+	ctx, cancel := interruptible(ew)
+	defer cancel()
+	start := time.Now()
+	res, err := runAnnounced(ctx, p, ew)
+	if err != nil {
+		return err
+	}
+	printSummary(w, p, res, time.Since(start))
+	if !res.Satisfied() && !a.Accept {
+		groups := fmt.Sprintf("%d groups violate", res.Violations())
+		if res.Violations() == 1 {
+			groups = "1 group violates"
+		}
+		return privacyFailure(groups + " the privacy requirement; no release written (hint: change the parameters, or --accept-violations)")
+	}
+	queries := a.Queries
+	if queries == 0 {
+		queries = pipeline.NoQueries
+	}
+	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
+	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth,
+		Context: ctx, Warn: warn, Queries: queries})
+	if err != nil {
+		return err
+	}
+	for _, l := range ex.Checks {
+		fmt.Fprintln(w, l)
+	}
+	for _, at := range ex.Manifest.Attacks {
+		fmt.Fprintf(w, "attack     %s\n", pipeline.AttackSummary(at))
+	}
+	fmt.Fprintf(w, "release    %s (", a.Out)
+	for i, f := range ex.Manifest.Files {
+		if i > 0 {
+			fmt.Fprint(w, ", ")
+		}
+		switch {
+		case !strings.HasSuffix(f.Name, ".csv"):
+			fmt.Fprint(w, f.Name) // report.md is no table: it has no rows to count
+		case f.Rows == 1:
+			fmt.Fprintf(w, "%s 1 row", f.Name)
+		default:
+			fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
+		}
+	}
+	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", model.AuditPath(a.Out))
+	return nil
+}
+
+// printSummary writes a run's summary: settings, worst cases, figures.
+func printSummary(w io.Writer, p *pipeline.Prepared, res *method.Result, elapsed time.Duration) {
+	for _, l := range describe(p) {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintf(w, "groups     %d (%d with violations)\n", len(res.Groups), res.Violations())
+	fmt.Fprintf(w, "rows       %d in, %d published, %d suppressed\n", res.RowsIn, res.Published, res.Suppressed)
+	for _, f := range res.Summary {
+		mark := "  "
+		if !f.OK {
+			mark = "! "
+		}
+		fmt.Fprintf(w, "%s%-40s %s\n", mark, f.Name, pipeline.FormatFigure(f.Value))
+	}
+	for _, n := range res.Warnings {
+		fmt.Fprintf(w, "warning    %s\n", n)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note       %s\n", n)
+	}
+	fmt.Fprintf(w, "time       %s\n", elapsed.Round(time.Millisecond))
+}
+
+// progressLine returns a progress callback that rewrites one line of w
+// with the percentage done and the time left (at most five times a
+// second), and a function that clears the line.
+func progressLine(w io.Writer, now func() time.Time) (progress func(float64), clear func()) {
+	start := now()
+	var mu sync.Mutex
+	var last time.Time
+	shown := false
+	progress = func(f float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		t := now()
+		if t.Sub(last) < 200*time.Millisecond || f <= 0 {
+			return
+		}
+		last, shown = t, true
+		left := time.Duration(float64(t.Sub(start)) * (1 - f) / f).Round(time.Second)
+		fmt.Fprintf(w, "\rcomputing %3.0f%% · about %s left · ctrl+c stops  ", f*100, left)
+	}
+	clear = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if shown {
+			fmt.Fprintf(w, "\r%60s\r", "")
+		}
+	}
+	return progress, clear
+}
+
+// describe lists the project settings one per line (run prints them
+// before its figures).
+func describe(p *pipeline.Prepared) []string {
+	var keys []string
+	for k := range p.Values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var params []string
+	for _, k := range keys {
+		params = append(params, k+"="+p.Values[k])
+	}
+	sa := p.Project.Roles.SA
+	if h := p.Hierarchies[sa]; sa != "" && h != nil {
+		sa = fmt.Sprintf("%s (%s, hierarchy of %d values, height %d)", sa, p.Table.Column(sa).Kind, len(h.Leaves), h.Height())
+	} else if sa == "" {
+		sa = "none (the method reads none)"
+	}
+	out := []string{
+		fmt.Sprintf("input      %s (%d rows%s)", p.Table.Name, p.Table.Rows, droppedText(p.Dropped)),
+		fmt.Sprintf("roles      QI %s; SA %s", strings.Join(p.Project.Roles.QIs, ","), sa),
+		fmt.Sprintf("method     %s  %s", p.Method.Spec().Name, strings.Join(params, " ")),
+	}
+	if p.Public != nil {
+		out = append(out, fmt.Sprintf("public     %s (%d rows)", p.Public.Name, p.Public.Rows))
+	}
+	var hs []string
+	for _, attr := range p.Project.Roles.Used() {
+		if spec := p.Project.Hierarchies[attr]; spec == "" {
+			if f := pipeline.FoundHierarchy(p.Project.Input, attr); f != "" {
+				hs = append(hs, attr+"="+filepath.Base(f)+" (found beside the data)")
+			}
+		}
+	}
+	if len(hs) > 0 {
+		out = append(out, "hierarchy  "+strings.Join(hs, ", "))
+	}
+	for _, n := range p.Source.Notes {
+		out = append(out, "warning    "+n.Say(clitext.FixText))
+	}
+	return out
+}
+
+func droppedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d dropped for missing values", n)
+}

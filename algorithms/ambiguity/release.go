@@ -109,7 +109,11 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	man.Utility = append(man.Utility,
 		model.Figure{Name: coveredByMany, Value: float64(r.across.Multi), OK: true},
 		model.Figure{Name: combinedPresence, Value: r.across.MaxCombined, OK: true})
-	man.Details = det
+	details, err := model.EncodeDetails(det)
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	man.Notes = []string{
 		"Each at_<qi>.csv lists, for one quasi-identifier, the distinct values of every QI-group (value, GroupID); st.csv lists every group's sensitive values with their frequency (GroupID, value, Frequency). " +
 			"No row stands for a record: a record's values are split over the tables and meet again only through GroupID (Wang, Definition 3.3).",

@@ -250,7 +250,11 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		det.Criterion = Criterion
 		man.Notes = append(man.Notes, "attribute choice (Algorithm 1, Section 6): "+Criterion+".", RemainderRule+".")
 	}
-	man.Details = det
+	details, err := model.EncodeDetails(det)
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	rel := &model.Release{Files: files, Manifest: man}
 	return rel, rowMaps, nil
 }

@@ -93,7 +93,11 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	// in the details.
 	man.Parameters[paramMarginal] = r.margins.source
 	man.Utility = []model.Figure{{Name: "average distortion", Value: det.AvgDistortion, OK: true}}
-	man.Details = det
+	details, err := model.EncodeDetails(det)
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	man.Notes = []string{
 		"published.csv holds a random sample of the records (rate sampling_rate), each with its generalized quasi-identifiers and its sensitive value, in random order; " +
 			"rows_suppressed_by_method records were sampled but not published, rows_unsampled were not sampled (which ones is not published).",

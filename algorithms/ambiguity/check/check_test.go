@@ -172,7 +172,7 @@ func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
 		WorstCases: []model.Figure{{Name: "max presence probability", Value: 4.0 / 9, Limit: "0.5", OK: true},
 			{Name: "max association probability", Value: 0.5, Limit: "0.5", OK: true}},
 		Utility: []model.Figure{{Name: "average group size", Value: 4, OK: true}},
-		Details: map[string]any{
+		Details: verifytest.Details(t, map[string]any{
 			"auxiliary_tables": []map[string]string{{"qi": "age", "file": "at_age.csv"}, {"qi": "gender", "file": "at_gender.csv"},
 				{"qi": "zipcode", "file": "at_zipcode.csv"}},
 			"sensitive_table": "st.csv",
@@ -180,7 +180,7 @@ func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
 			"ceil_inv_beta":   2, "min_group_size": 4, "max_group_size": 4, "min_distinct_sensitive": 3, "max_frequency": 2,
 			"group_figures": []map[string]any{summary("Pr(t in T)", 1.0/3, 7.0/18, 4.0/9), summary("Pr(t,s|t)", 0.25, 0.375, 0.5),
 				summary("join", 9, 10.5, 12), summary("SA values", 3, 3.5, 4)},
-		}}
+		})}
 	if edit != nil {
 		edit(&m)
 	}
@@ -222,7 +222,7 @@ func TestFigure2(t *testing.T) {
 	rep = check(t, figure2Release(t, func(m *model.Manifest) {
 		m.Parameters["beta"] = "0.4"
 		m.WorstCases[1].Limit, m.WorstCases[1].OK = "0.4", false
-		m.Details.(map[string]any)["ceil_inv_beta"] = 3
+		m.Details = verifytest.EditDetails(t, m.Details, func(d map[string]any) { d["ceil_inv_beta"] = 3 })
 	}), orig, false)
 	if f := failing(rep); strings.Join(f, ",") != "beta-association,diversity" {
 		t.Errorf("beta 0.4: failing %v", f)

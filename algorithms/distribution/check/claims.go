@@ -2,6 +2,7 @@ package check
 
 import (
 	"math"
+	"privlab/algorithms/distribution/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -9,29 +10,6 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
-
-// details is the distribution-specific part of manifest.json, as the
-// checker reads it (its own declaration: the checker does not import the
-// method).
-type details struct {
-	Grouping       string    `json:"grouping"`
-	Target         string    `json:"target"`
-	MaxDenominator int       `json:"max_denominator"`
-	PerGroupTarget bool      `json:"per_group_target"`
-	Domain         []string  `json:"domain"`
-	Effective      []float64 `json:"effective_target"`
-	TargetEMD      float64   `json:"effective_vs_requested_emd"`
-	TargetMaxAbs   float64   `json:"effective_vs_requested_max_abs"`
-	Subdomains     int       `json:"sa_rows"`
-	FakeValues     int       `json:"fake_values"`
-	SumOfRanges    float64   `json:"sum_of_ranges"`
-	FigureSummary  []struct {
-		Figure string  `json:"figure"`
-		Min    float64 `json:"min"`
-		Mean   float64 `json:"mean"`
-		Max    float64 `json:"max"`
-	} `json:"group_figures"`
-}
 
 // groupFacts are what the checker recomputed per group.
 type groupFacts struct {
@@ -50,8 +28,8 @@ type groupFacts struct {
 // parameters that bound the data to the files.
 func checkDetails(rel *verify.Release, h *annotated, weights func(gi int) []int64, gw bool, g groupFacts, opt verify.Options, r *verify.Report) {
 	m := rel.Manifest
-	var d details
-	if err := verify.DecodeDetails(m, &d); err != nil {
+	d, err := format.Read(m)
+	if err != nil {
 		r.Add(false, "claim details", "the manifest's details do not read: %v", err)
 		return
 	}

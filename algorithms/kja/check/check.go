@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/algorithms/kja/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,40 +27,14 @@ import (
 	"privlab/model"
 )
 
-// details is the manifest's method part, as the method writes it.
-type details struct {
-	Algorithm       string   `json:"k_algorithm"`
-	Methodology     string   `json:"methodology"`
-	Join            []string `json:"join_columns"`
-	Domain          []domain `json:"domain"`
-	SAKind          string   `json:"sensitive_kind"`
-	Boxes           int      `json:"boxes"`
-	SensitiveGroups int      `json:"sensitive_groups"`
-	JTRows          int      `json:"jt_rows"`
-	PublicRows      int      `json:"public_rows"`
-	SmallestBox     int      `json:"smallest_box"`
-	SmallestGroup   int      `json:"smallest_sensitive_group"`
-	NCPDomain       string   `json:"ncp_domain"`
-	Grouping        string   `json:"sensitive_grouping"`
-	QIPaired        int      `json:"qi_paired"`
-}
-
 // groupings is how each methodology forms its sensitive groups
 // (Sacharidis et al., Section 3.2): a box, a first-round k-anonymous
 // group of MT, or neighbouring boxes merged (Direct).
 var groupings = map[string]string{plainKA: "box", refineKA: "first-round", directKA: "merged-boxes"}
 
-type domain struct {
-	QI     string   `json:"qi"`
-	Kind   string   `json:"kind"`
-	Low    float64  `json:"low"`
-	High   float64  `json:"high"`
-	Values []string `json:"values"`
-}
-
 // axis reads one QI of the release.
 type axis struct {
-	domain
+	format.DomainEntry
 	numeric bool
 	pos     map[string]int
 	extent  float64
@@ -102,7 +77,7 @@ type release struct {
 	rel    *verify.Release
 	m      *model.Manifest
 	man    string // manifest.json's path
-	det    details
+	det    format.Details
 	method string
 	k      int
 	kerr   error
@@ -159,8 +134,8 @@ func open(rel *verify.Release, r *verify.Report) (*release, bool, error) {
 	if c.si, err = rel.Table("si.csv"); err != nil {
 		return nil, false, err
 	}
-	if err := verify.DecodeDetails(c.m, &c.det); err != nil {
-		return nil, false, &model.InputError{File: c.man, Msg: "details: " + err.Error()}
+	if c.det, err = format.Read(c.m); err != nil {
+		return nil, false, &model.InputError{File: c.man, Msg: err.Error()}
 	}
 	want := []string{"GroupID", "SG"}
 	for _, q := range c.m.QIs {
@@ -422,13 +397,13 @@ func figures(rc verify.Recomputed, boxes []*box, axes []*axis, mt []int) {
 
 // readDomain reads details.domain: one entry per QI, in order, numeric
 // with low <= high or categorical with distinct values.
-func readDomain(man string, m *model.Manifest, det details) ([]*axis, error) {
+func readDomain(man string, m *model.Manifest, det format.Details) ([]*axis, error) {
 	if len(det.Domain) != len(m.QIs) {
 		return nil, &model.InputError{File: man, Msg: fmt.Sprintf("details.domain describes %d quasi-identifiers, the manifest names %d", len(det.Domain), len(m.QIs))}
 	}
 	out := make([]*axis, len(m.QIs))
 	for i, d := range det.Domain {
-		a := &axis{domain: d, numeric: d.Kind == "numeric"}
+		a := &axis{DomainEntry: d, numeric: d.Kind == format.Numeric}
 		switch {
 		case d.QI != m.QIs[i]:
 			return nil, &model.InputError{File: man, Msg: fmt.Sprintf("details.domain[%d] describes %q, not %q", i, d.QI, m.QIs[i])}

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math"
+	"privlab/algorithms/kja/format"
 	"sort"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // faith is what the faithfulness checks read.
 type faith struct {
 	m      *model.Manifest
-	det    details
+	det    format.Details
 	method string
 	axes   []*axis
 	boxes  []*box

@@ -1,10 +1,9 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"privlab/algorithms/kja/format"
 	"strconv"
 
 	"privlab/algorithms/risk"
@@ -30,11 +29,11 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if err != nil {
 		return nil, err
 	}
-	var det struct {
-		Domain []domain `json:"domain"`
+	det, err := format.Read(m)
+	if err != nil {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: err.Error()}
 	}
-	b, _ := json.Marshal(m.Details)
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&det); err != nil || len(det.Domain) != len(m.QIs) || len(jat.Columns) != 2+2*len(m.QIs) || len(si.Columns) != 2 {
+	if len(det.Domain) != len(m.QIs) || len(jat.Columns) != 2+2*len(m.QIs) || len(si.Columns) != 2 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "the release's domain, jat.csv or si.csv does not have the shape of a kja release"}
 	}
 	// The sensitive values, in order, and each sensitive group's counts.
@@ -75,7 +74,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 // per QI: boxes repeat, so each pair of bound codes is read once.
 type boxCells struct {
 	jat    *model.Table
-	domain []domain
+	domain []format.DomainEntry
 	at     []map[string]int // categorical: value -> position
 	seen   []map[uint64]cellOf
 	texts  []string
@@ -86,7 +85,7 @@ type cellOf struct {
 	loss float64
 }
 
-func newBoxCells(jat *model.Table, dom []domain) *boxCells {
+func newBoxCells(jat *model.Table, dom []format.DomainEntry) *boxCells {
 	c := &boxCells{jat: jat, domain: dom, at: make([]map[string]int, len(dom)), seen: make([]map[uint64]cellOf, len(dom)), texts: make([]string, len(dom))}
 	for a, d := range dom {
 		c.seen[a] = map[uint64]cellOf{}

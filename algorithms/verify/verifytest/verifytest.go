@@ -85,3 +85,26 @@ func rehash(dir string, m map[string]any, only string) {
 		}
 	}
 }
+
+// Details encodes a method's details as a hand-written manifest holds
+// them (model.EncodeDetails).
+func Details(t testing.TB, v any) json.RawMessage {
+	t.Helper()
+	b, err := model.EncodeDetails(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// EditDetails applies edit to the details as a JSON object and encodes
+// them again.
+func EditDetails(t testing.TB, raw json.RawMessage, edit func(d map[string]any)) json.RawMessage {
+	t.Helper()
+	var d map[string]any
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	edit(d)
+	return Details(t, d)
+}

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -141,13 +142,12 @@ type Checker func(rel *Release, opt Options, r *Report) error
 type Viewer func(rel *Release) (*risk.View, error)
 
 // Release is a release directory opened for checking: its manifest and
-// the files it lists.
+// the files it lists, each read once (files).
 type Release struct {
 	Dir      string
 	Manifest *model.Manifest
 	listed   map[string]bool
-	// mem holds the files of a release built in memory (OpenMemory).
-	mem map[string][]byte
+	files    files
 }
 
 // OpenMemory opens a release built but not written (model.Release, its
@@ -157,13 +157,13 @@ type Release struct {
 func OpenMemory(rel *model.Release) (*Release, error) {
 	m := rel.Manifest
 	m.Files = nil
-	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, mem: map[string][]byte{}}
+	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: files{mem: map[string][]byte{}}}
 	for _, f := range rel.Files {
 		var b bytes.Buffer
 		if err := f.WriteCSV(&b); err != nil {
 			return nil, err
 		}
-		out.mem[f.Name] = b.Bytes()
+		out.files.mem[f.Name] = b.Bytes()
 		out.listed[f.Name] = true
 		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
 	}
@@ -238,6 +238,7 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 		return &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
 	}
 	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
+	defer rel.forget()
 	if err := rel.checkFiles(r); err != nil {
 		return err
 	}
@@ -251,7 +252,11 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 	if d.Title != "" || d.Params != nil {
 		rel.bindDeclaration(d, r)
 	}
-	if err := d.Check(rel, opt, r); err != nil {
+	// The attacker's view reads the same tables as the checker, at once.
+	figures := rel.startRisk(d.View, opt)
+	err = d.Check(rel, opt, r)
+	figures.wait()
+	if err != nil {
 		// A release whose own names already fail (a renamed column) is at
 		// fault, not the original that lacks the renamed column.
 		for _, l := range r.Lines {
@@ -262,8 +267,8 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 		}
 		return err
 	}
-	if d.View != nil && !opt.SkipRisk {
-		rel.bindRisk(d.View, r)
+	if figures != nil {
+		rel.bindRisk(figures.result(), figures.err, r)
 	}
 	rel.bindChecks(r, opt)
 	return nil
@@ -279,16 +284,59 @@ func (rel *Release) Risk(view Viewer, threshold float64) (*risk.Report, *risk.Vi
 	return risk.Compute(v, risk.Options{Threshold: threshold}), v, nil
 }
 
-// bindRisk recomputes the cross-method figures the manifest states (and
-// the plain-words summary report.md repeats) from the files: a figure
-// stated but not recomputed, recomputed but not stated, or of another
-// value or meaning fails.
-func (rel *Release) bindRisk(view Viewer, r *Report) {
+// riskFigures are the cross-method figures being recomputed beside the
+// checker (startRisk).
+type riskFigures struct {
+	done  chan struct{}
+	rep   *risk.Report
+	err   error
+	panic any
+}
+
+// startRisk recomputes the figures the manifest states from the files,
+// while the checker runs (nil when it states none: a release written
+// before the figures existed, or by hand, or SkipRisk).
+func (rel *Release) startRisk(view Viewer, opt Options) *riskFigures {
 	m := rel.Manifest
-	if len(m.Risk) == 0 && m.RiskSummary == "" {
-		return // a release written before the figures existed, or by hand
+	if view == nil || opt.SkipRisk || len(m.Risk) == 0 && m.RiskSummary == "" {
+		return nil
 	}
-	rep, _, err := rel.Risk(view, risk.ThresholdOf(m.Risk))
+	f := &riskFigures{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		defer func() {
+			if v := recover(); v != nil {
+				f.panic = &checkPanic{name: "risk", value: v, stack: debug.Stack()}
+			}
+		}()
+		f.rep, _, f.err = rel.Risk(view, risk.ThresholdOf(m.Risk))
+	}()
+	return f
+}
+
+// wait waits for the figures, if any were started.
+func (f *riskFigures) wait() {
+	if f != nil {
+		<-f.done
+	}
+}
+
+// result is the recomputed figures (once waited for); a panic of the
+// view panics here, when the figures are used (not when the checker
+// failed first, as the view did not run then).
+func (f *riskFigures) result() *risk.Report {
+	if f.panic != nil {
+		panic(f.panic)
+	}
+	return f.rep
+}
+
+// bindRisk holds the cross-method figures the manifest states (and the
+// plain-words summary report.md repeats) to the ones recomputed from the
+// files: a figure stated but not recomputed, recomputed but not stated,
+// or of another value or meaning fails.
+func (rel *Release) bindRisk(rep *risk.Report, err error, r *Report) {
+	m := rel.Manifest
 	if err != nil {
 		r.Add(false, "risk", "the release cannot be read as an attacker reads it: %v", err)
 		return
@@ -565,10 +613,7 @@ func (rel *Release) Bytes(name string) ([]byte, error) {
 	if !rel.listed[name] {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name)}
 	}
-	if rel.mem != nil {
-		return rel.mem[name], nil
-	}
-	b, err := os.ReadFile(filepath.Join(rel.Dir, name))
+	b, err := rel.bytesOf(name)
 	if err != nil {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
 	}
@@ -597,9 +642,8 @@ func (rel *Release) checkFiles(r *Report) error {
 		return err
 	}
 	bad := []string{}
-	for _, f := range rel.Manifest.Files {
-		sum, err := model.FileSHA256(filepath.Join(rel.Dir, f.Name))
-		if err != nil || sum != f.SHA256 {
+	for i, sum := range rel.hashAll() {
+		if f := rel.Manifest.Files[i]; sum == "" || sum != f.SHA256 {
 			bad = append(bad, f.Name)
 		}
 	}
@@ -664,19 +708,15 @@ func listIf(prefix string, items []string) string {
 func (rel *Release) Has(name string) bool { return rel.listed[name] }
 
 // Table reads a listed release file strictly as text (no missing-value
-// tokens). A file the manifest does not list is an error: the checker
+// tokens), once: every check and the viewer share the table (they only
+// read it). A file the manifest does not list is an error: the checker
 // never reads what the release does not declare.
 func (rel *Release) Table(name string) (*model.Table, error) {
 	if !rel.listed[name] {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name),
 			Hint: "a " + rel.Manifest.Method + " release publishes it; the manifest's files must name it"}
 	}
-	opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}
-	if rel.mem != nil {
-		opt.Name = name
-		return model.Load(bytes.NewReader(rel.mem[name]), opt)
-	}
-	return model.LoadFile(filepath.Join(rel.Dir, name), opt)
+	return rel.table(name)
 }
 
 // Files lists the names the manifest lists, in its order.

@@ -126,6 +126,8 @@ func runAtOnce[C any](c *C, checks []Check[C], r *Report) error {
 		}()
 	}
 	wg.Wait()
+	// As if one after the other: a check after an error never ran (it may
+	// have met the same problem, and panicked on it).
 	for i := range checks {
 		if panics[i] != nil {
 			panic(panics[i])

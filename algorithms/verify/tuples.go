@@ -126,7 +126,7 @@ func (o *Original) Match(file string, cols []*model.Column, rows int) *TupleMatc
 	}
 	pub, orig := NewTupleKeys(pubRadix), NewTupleKeys(radix)
 	if len(cols) == len(o.QIs) {
-		orig = pub // one numbering
+		pub = orig // one numbering, over the translated codes' ranges
 	}
 	codes := make([]uint32, len(cols))
 	for row := 0; row < rows; row++ {

@@ -68,7 +68,11 @@ func TestRunChecksStop(t *testing.T) {
 		want error
 	}{{broken, broken}, {ErrStop, nil}} {
 		list := []Check[toy]{named("a", 0),
-			{Name: "b", Run: func(_ *toy, r *Report) error { time.Sleep(5 * time.Millisecond); r.Add(false, "b", "half"); return c.err }},
+			{Name: "b", Run: func(_ *toy, r *Report) error {
+				time.Sleep(5 * time.Millisecond)
+				r.Add(false, "b", "half")
+				return c.err
+			}},
 			{Name: "c", Run: func(_ *toy, r *Report) error { r.Add(true, "c", "after"); return errors.New("later") }},
 			{Name: "d", Run: func(*toy, *Report) error { panic("after the error") }},
 		}

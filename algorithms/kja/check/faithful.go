@@ -13,8 +13,10 @@ import (
 type points struct {
 	rows []int       // the table row of each tuple
 	x    [][]float64 // coordinates (nil: a value off the axes)
-	sa   []string    // sensitive values (microdata only)
-	keys []int32     // identifiers over the join columns (-1: none)
+	sa   []int32     // sensitive values (microdata only), as codes
+	// saTexts are the sensitive values' texts by code.
+	saTexts []string
+	keys    []int32 // identifiers over the join columns (-1: none)
 }
 
 // placer places a table's rows on the axes, reading each column's codes:
@@ -65,6 +67,9 @@ func place(qis []*model.Column, sa *model.Column, ids *joinKeys, axes []*axis, c
 		rows = len(sa.Codes)
 	}
 	flat := make([]float64, 0, rows*len(axes))
+	if sa != nil {
+		pts.saTexts = append(append([]string{}, sa.Dict...), "?")
+	}
 rows:
 	for row := 0; row < rows; row++ {
 		for a, c := range qis {
@@ -93,21 +98,26 @@ rows:
 			pts.x[len(pts.x)-1] = flat[start:len(flat):len(flat)]
 		}
 		if sa != nil {
-			s, _ := text(sa, row, category)
-			pts.sa = append(pts.sa, s)
+			pts.sa = append(pts.sa, int32(verify.Code(sa, row)))
 		}
 		pts.keys = append(pts.keys, ids.key(row))
 	}
 	return pts, bad, badText
 }
 
-// text is a cell as the release reads it under its missing-value policy
-// (false: the row is not published).
-func text(c *model.Column, row int, category bool) (string, bool) {
-	if c.IsMissing(row) {
-		return "?", category && c.Kind != model.Numeric
+// saBag counts sensitive values (codes) by their text.
+func (p *points) saBag(codes []int32) map[string]int {
+	n := make([]int, len(p.saTexts))
+	for _, code := range codes {
+		n[code]++
 	}
-	return c.Value(row), true
+	bag := map[string]int{}
+	for code, c := range n {
+		if c > 0 {
+			bag[p.saTexts[code]] += c
+		}
+	}
+	return bag
 }
 
 // joinKeys numbers the identifiers of two tables' join columns in one
@@ -318,10 +328,7 @@ func sensitiveValues(c *release, r *verify.Report) error {
 	if in == nil {
 		return nil
 	}
-	want := map[string]int{}
-	for _, s := range in.mt.sa {
-		want[s]++
-	}
+	want := in.mt.saBag(in.mt.sa)
 	col := c.si.Columns[1]
 	got := map[string]int{}
 	for code, n := range col.Counts() {

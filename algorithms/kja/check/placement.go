@@ -21,8 +21,8 @@ type placement struct {
 	// does not fit jat.csv (nothing more is compared).
 	byAudit, misfit bool
 	siMap           []int
-	mtCount         []int // microdata tuples per box
-	groupVals       []map[string]int
+	mtCount         []int     // microdata tuples per box
+	groupVals       [][]int32 // the sensitive values (codes) of each group's microdata tuples
 	boxOfMT         []int
 	// done: every microdata tuple is placed (the figures follow).
 	done bool
@@ -55,7 +55,7 @@ func (c *release) placementOf() (*placement, error) {
 		if in.kja {
 			p.pts, p.ext = in.pts, in.ext
 		}
-		p.groupVals = make([]map[string]int, len(g.vals))
+		p.groupVals = make([][]int32, len(g.vals))
 		for i := range p.boxOfMT {
 			p.boxOfMT[i] = -1
 		}
@@ -79,10 +79,7 @@ func (c *release) placementOf() (*placement, error) {
 func (p *placement) add(i, bi, g int) {
 	p.mtCount[bi]++
 	p.boxOfMT[i] = bi
-	if p.groupVals[g] == nil {
-		p.groupVals[g] = map[string]int{}
-	}
-	p.groupVals[g][p.in.mt.sa[i]]++
+	p.groupVals[g] = append(p.groupVals[g], p.in.mt.sa[i])
 }
 
 // pinned places the rows by the audit record's row map: every jat.csv
@@ -394,7 +391,7 @@ func groupValues(c *release, r *verify.Report) error {
 	}
 	wrong := 0
 	for sg := range g.vals {
-		if !sameBag(p.groupVals[sg], g.vals[sg]) {
+		if !sameBag(p.in.mt.saBag(p.groupVals[sg]), g.vals[sg]) {
 			wrong++
 		}
 	}
@@ -424,6 +421,10 @@ func siRows(c *release, r *verify.Report) error {
 	}
 	b, _ := c.boxesOf()
 	in, sgCol, saCol := p.in, c.si.Columns[0], c.si.Columns[1]
+	sgOf := make([]int, len(sgCol.Dict)+1) // an unknown group reads as group 0, as a map's zero value
+	for code := range sgCol.Dict {
+		sgOf[code] = b.sgIDs[sgCol.Dict[code]]
+	}
 	bad := 0
 	seen := make([]bool, len(in.mt.rows))
 	for row, e := range p.siMap {
@@ -431,18 +432,14 @@ func siRows(c *release, r *verify.Report) error {
 		if e >= 0 && e < len(in.mtIndex) {
 			i = in.mtIndex[e]
 		}
-		if i < 0 || seen[i] || in.mt.sa[i] != saCol.Value(row) || p.boxOfMT[i] < 0 ||
-			b.sgIDs[sgCol.Value(row)] != b.list[p.boxOfMT[i]].sg {
+		if i < 0 || seen[i] || in.mt.saTexts[in.mt.sa[i]] != saCol.Value(row) || p.boxOfMT[i] < 0 ||
+			sgOf[verify.Code(sgCol, row)] != b.list[p.boxOfMT[i]].sg {
 			bad++
 			continue
 		}
 		seen[i] = true
 	}
 	r.Add(bad == 0, "si rows", "the audit record pins every si.csv row to a microdata tuple of its group with its value (%d do not)", bad)
-	distinct := map[string]bool{}
-	for _, s := range in.mt.sa {
-		distinct[s] = true
-	}
-	verify.Shuffled(format.FileSI, p.siMap, len(distinct), r)
+	verify.Shuffled(format.FileSI, p.siMap, len(in.mt.saBag(in.mt.sa)), r)
 	return nil
 }

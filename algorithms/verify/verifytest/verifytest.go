@@ -5,6 +5,7 @@
 package verifytest
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -107,4 +108,35 @@ func EditDetails(t testing.TB, raw json.RawMessage, edit func(d map[string]any))
 	}
 	edit(d)
 	return Details(t, d)
+}
+
+// ReadCSV reads a release file's records (the header first).
+func ReadCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// WriteCSV writes records as a release file (an edit of one).
+func WriteCSV(t testing.TB, path string, recs [][]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	if err := w.WriteAll(recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

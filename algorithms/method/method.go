@@ -7,9 +7,10 @@
 // these declarations and never by a switch on a method's name.
 //
 // A method lives in one package under algorithms/ (algorithms/NAME), its
-// independent checker in algorithms/NAME/check (which imports model and
-// algorithms/verify only, never the method), and both are registered with
-// one line in algorithms/catalog.
+// independent checker in algorithms/NAME/check (which imports model,
+// algorithms/verify, algorithms/risk and the method's format package
+// algorithms/NAME/format only, never the method), and both are registered
+// with one line in algorithms/catalog.
 package method
 
 import (

@@ -2,9 +2,11 @@
 // re-check a published release from its files alone (plus the original and
 // public tables when given), with code independent of the algorithms that
 // produced it (SPEC 7.4). Each method's checker lives beside the method
-// (algorithms/NAME/check) and imports this package and model only; Run
-// does what every release needs (manifest, file list, hashes, plain file
-// names) and hands over to the method's checker.
+// (algorithms/NAME/check) and imports this package, model, algorithms/risk
+// and the method's format package only; RunDeclared does what every
+// release needs (manifest, file list, hashes, plain file names, report.md,
+// the declaration, the risk figures) and hands over to the method's
+// checker, a list of named checks (Check, RunChecks).
 //
 // Trust model: the manifest is not signed, so nothing it claims is
 // trusted. Checkers recompute every figure it states from the data files

@@ -196,7 +196,10 @@ keys C-l
 wait_for "Load an embedded dataset"
 keys Enter
 wait_for "1 Data  2 Hierarchy"
-wait_for "Groups (1)"
+# employees is Koudas et al.'s worked example: it opens with Figure 2's
+# grouping and target, and the status line says so.
+wait_for "Groups (3)"
+wait_for "employees is the worked example"
 keys q
 sleep 0.5
 if tmux -S "$sock" has-session -t e2e 2>/dev/null; then keys y; fi
@@ -214,7 +217,7 @@ mkdir -p data proj elsewhere
 ./privlab gen census --out data/census.csv >/dev/null
 tmux -S "$sock" kill-server >/dev/null 2>&1 || true
 tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "TERM=xterm-256color ./privlab data/census.csv --qi age,sex,education --sa occupation 2>stderr5.txt; echo exited \$? >> stderr5.txt"
-wait_re "groups? │"
+wait_re "[0-9] groups? │"
 keys C-s
 wait_for "Save the whole configuration"
 keys C-u
@@ -234,7 +237,21 @@ grep -q '"input": "../data/census.csv"' proj/copy.json
 tmux -S "$sock" kill-server >/dev/null 2>&1 || true
 tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "cd elsewhere && TERM=xterm-256color ../privlab ../proj/project.json 2>../stderr6.txt; echo exited \$? >> ../stderr6.txt"
 wait_for "../data/census.csv (10,000 rows)"
-wait_re "groups? │"
+wait_re "[0-9] groups? │"
+keys q
+sleep 0.5
+echo "e2e: a teaching tour: privlab tour kja steps through the paper's points, ctrl+t lists the tours"
+tmux -S "$sock" kill-server >/dev/null 2>&1 || true
+tmux -S "$sock" new-session -d -s e2e -x 100 -y 30 "TERM=xterm-256color ./privlab tour kja 2>stderr7.txt; echo exited \$? >> stderr7.txt"
+wait_for "Step 1 of 5 · Figure 3"
+wait_for "Groups (4)"
+keys n; keys n; keys n
+wait_for "Step 4 of 5 · Figure 5"
+wait_for "kja-fig1 + kja-fig1-pd"
+wait_for "NCP 4 │"
+keys C-t
+wait_for "Teaching tours"
+keys Escape
 keys q
 sleep 0.5
 if grep -q "goroutine\|panic" stderr*.txt 2>/dev/null; then

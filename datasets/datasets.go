@@ -48,6 +48,7 @@ type Dataset struct {
 func All() []Dataset {
 	return []Dataset{
 		employees(), patients(), jobs(),
+		kjaFig3(), kjaFig8(), kjaFig1(), kjaFig1PD(), clinic(), clinicPopulation(),
 		census(),
 		capitalLoss("capitalloss"), capitalLoss("capitalloss-normal"),
 		capitalLoss("capitalloss-zipf"), capitalLoss("capitalloss-corr"),

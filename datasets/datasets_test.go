@@ -46,7 +46,7 @@ func writeBytes(t testing.TB, d Dataset, rows int, seed uint64) []byte {
 
 func TestAllAndLookup(t *testing.T) {
 	all := All()
-	want := []string{"employees", "patients", "jobs", "census", "capitalloss", "capitalloss-normal",
+	want := []string{"employees", "patients", "jobs", "kja-fig3", "kja-fig8", "kja-fig1", "kja-fig1-pd", "clinic", "clinic-population", "census", "capitalloss", "capitalloss-normal",
 		"capitalloss-zipf", "capitalloss-corr", "universe", "universe-public"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
@@ -803,5 +803,57 @@ func BenchmarkUniverse1M(b *testing.B) {
 		if err := WriteUniverse(dir, 1_000_000, 2, 1); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPaperExampleTables: the worked-example tables added for the tours
+// (issue 24): their sizes, rows the papers print, and the marginals
+// clinic-population is built to have (Sattar et al., Section 3:
+// Pr(age 20-30) = 0.15, Pr(female) = 0.5, Pr(diabetes) = 0.05).
+func TestPaperExampleTables(t *testing.T) {
+	cases := []struct {
+		name string
+		rows int
+		row  int
+		want []string
+	}{
+		{"kja-fig3", 13, 2, []string{"C", "6", "6", "v3"}},
+		{"kja-fig8", 13, 12, []string{"Z", "11", "7.2"}},
+		{"kja-fig1", 7, 6, []string{"G", "4", "6", "v3", "g2"}},
+		{"kja-fig1-pd", 12, 6, []string{"G1", "4", "6"}},
+		{"clinic", 4, 0, []string{"Alice", "22", "F", "5095", "Cancer"}},
+		{"clinic-population", 20, 0, []string{"Ann", "24", "F", "diabetes"}},
+	}
+	for _, c := range cases {
+		d := mustLookup(t, c.name)
+		tab := mustLoad(t, d, 0, 0)
+		if !d.Fixed || tab.Rows != c.rows || d.DefaultRows != c.rows {
+			t.Errorf("%s: fixed %v, %d rows (default %d), want %d", c.name, d.Fixed, tab.Rows, d.DefaultRows, c.rows)
+			continue
+		}
+		for i, v := range c.want {
+			if got := tab.Columns[i].Value(c.row); got != v {
+				t.Errorf("%s row %d column %s = %q, want %q", c.name, c.row+1, tab.Columns[i].Name, got, v)
+			}
+		}
+		if err := d.Roles.Validate(tab, d.Roles.SA != ""); err != nil {
+			t.Errorf("%s: default roles: %v", c.name, err)
+		}
+	}
+	pop := mustLoad(t, mustLookup(t, "clinic-population"), 0, 0)
+	young, female, diabetes := 0, 0, 0
+	for r := 0; r < pop.Rows; r++ {
+		if a := pop.Column("age").Nums[pop.Column("age").Codes[r]]; a >= 20 && a < 30 {
+			young++
+		}
+		if pop.Column("sex").Value(r) == "F" {
+			female++
+		}
+		if pop.Column("disease").Value(r) == "diabetes" {
+			diabetes++
+		}
+	}
+	if young*20 != 3*pop.Rows || female*2 != pop.Rows || diabetes*20 != pop.Rows {
+		t.Fatalf("clinic-population marginals: %d, %d, %d of %d; want 0.15, 0.5, 0.05", young, female, diabetes, pop.Rows)
 	}
 }

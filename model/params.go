@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -136,13 +137,13 @@ func (s ParamSpec) Validate(v string, rows int) error {
 		if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
 			return fail("not a number; must be " + s.RangeText(rows))
 		}
-		if s.Kind == ParamInt && x != math.Trunc(x) {
+		if r, ok := ParseExact(v); s.Kind == ParamInt && (x != math.Trunc(x) || ok && !r.IsInt()) {
 			return fail("must be a whole number " + s.RangeText(rows))
 		}
 		if s.Kind == ParamInt && math.Abs(x) > 1<<53 {
 			return fail("too large; must be " + s.RangeText(rows))
 		}
-		if x < s.Min || (s.MinOpen && x == s.Min) {
+		if x < s.Min || (s.MinOpen && x == s.Min) || s.outside(v, s.Min, -1, s.MinOpen) {
 			return rangeErr()
 		}
 		max := s.Max
@@ -152,7 +153,7 @@ func (s ParamSpec) Validate(v string, rows int) error {
 				max = float64(rows)
 			}
 		}
-		if (s.MaxRows || s.Max != 0) && (x > max || (s.MaxOpen && x == max)) {
+		if (s.MaxRows || s.Max != 0) && (x > max || (s.MaxOpen && x == max) || s.outside(v, max, 1, s.MaxOpen)) {
 			return rangeErr()
 		}
 	case ParamSeed:
@@ -179,6 +180,42 @@ func (s ParamSpec) Validate(v string, rows int) error {
 		}
 	}
 	return nil
+}
+
+// outside reports whether the exact value of v lies beyond the end of
+// the range at limit (side -1: below a minimum, +1: above a maximum;
+// open: the end itself is excluded), where the float64 nearest v may
+// not: "1.00000000000000001" reads as the float 1 but exceeds 1.
+func (s ParamSpec) outside(v string, limit float64, side int, open bool) bool {
+	x, ok := ParseExact(v)
+	if !ok || math.IsInf(limit, 0) {
+		return false
+	}
+	c := x.Cmp(new(big.Rat).SetFloat64(limit))
+	return c == side || (open && c == 0)
+}
+
+// maxExponent bounds the exponent ParseExact expands: beyond it a value
+// is outside every float64 anyway, and 10^exp would cost memory.
+const maxExponent = 400
+
+// ParseExact reads a number as the exact rational its decimal text
+// writes: "0.4999999999" is 4999999999/10^10, not the float64 nearest
+// it. It takes what ParseNumber takes (plain decimal or exponent
+// notation) with an exponent of at most 400 either way.
+func ParseExact(s string) (*big.Rat, bool) {
+	s = strings.TrimSpace(s)
+	if _, ok := ParseNumber(s); !ok {
+		return nil, false
+	}
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil || e > maxExponent || e < -maxExponent {
+			return nil, false
+		}
+	}
+	r, ok := new(big.Rat).SetString(s)
+	return r, ok
 }
 
 // ParseSeed reads "random" (or "") as no fixed seed, or an integer.
@@ -211,6 +248,19 @@ func (v Values) Int(name string) int {
 func (v Values) Float(name string) float64 {
 	x, _ := ParseNumber(v[name])
 	return x
+}
+
+// Bound returns the value of name as an exact bound (see Bound); a value
+// ParseExact refuses (none when validated) falls back to its float64.
+func (v Values) Bound(name string) Bound {
+	if b, ok := ParseBound(v[name]); ok {
+		return b
+	}
+	r := new(big.Rat)
+	if x, ok := ParseNumber(strings.TrimSpace(v[name])); ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
+		r.SetFloat64(x)
+	}
+	return NewBound(r)
 }
 
 // Clone copies the values.

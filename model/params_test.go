@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"math/big"
 	"reflect"
 	"sort"
 	"strings"
@@ -20,22 +21,26 @@ func TestStandardParams(t *testing.T) {
 		{name: "k", rows: 100, rng: ">= 2 and <= 100 (rows)",
 			valid: []string{"2", "5", "100", " 7 ", "5.0", "1e1"},
 			invalid: map[string]string{
-				"1":    "must be >= 2 and <= 100 (rows)",
-				"-3":   "must be >= 2 and <= 100 (rows)",
-				"101":  "must be >= 2 and <= 100 (rows)",
-				"2.5":  "must be a whole number >= 2 and <= 100 (rows)",
-				"abc":  "not a number; must be >= 2 and <= 100 (rows)",
-				"":     "not a number",
-				"0x10": "not a number",
-				"Inf":  "not a number",
+				"1":   "must be >= 2 and <= 100 (rows)",
+				"-3":  "must be >= 2 and <= 100 (rows)",
+				"101": "must be >= 2 and <= 100 (rows)",
+				"2.5": "must be a whole number >= 2 and <= 100 (rows)",
+				// The float64 nearest it is 2; the number is not whole.
+				"2.0000000000000001": "must be a whole number",
+				"abc":                "not a number; must be >= 2 and <= 100 (rows)",
+				"":                   "not a number",
+				"0x10":               "not a number",
+				"Inf":                "not a number",
 			}},
 		{name: "k", rows: 0, rng: ">= 2 and <= rows",
 			valid:   []string{"2", "1000000"},
 			invalid: map[string]string{"1": "must be >= 2 and <= rows", "1e300": "too large; must be >= 2 and <= rows"}},
 		{name: "alpha", rng: "in (0,1]",
-			valid: []string{"1", "0.5", "1e-3", ".25"},
+			valid: []string{"1", "0.5", "1e-3", ".25", "0.4999999999", "0.99999999999999999999"},
 			invalid: map[string]string{
 				"0": "must be in (0,1]", "1.5": "must be in (0,1]", "-0.1": "must be in (0,1]",
+				// The float64 nearest it is 1; the number exceeds 1.
+				"1.00000000000000001": "must be in (0,1]", "1e-999": "must be in (0,1]",
 				"NaN": "not a number; must be in (0,1]", "2/3": "not a number",
 			}},
 		{name: "beta", rng: "in (0,1]",
@@ -198,4 +203,75 @@ func keys(v Values) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestBound: a bound read from decimal text is held against counts
+// exactly, where the float64 nearest it (and a tolerance of 1e-9) is
+// not: 1/2 breaks 0.4999999999, 1/3 breaks 0.3333333333333333 (issue
+// 18.5).
+func TestBound(t *testing.T) {
+	tests := []struct {
+		text        string
+		count, size int
+		allows      bool
+	}{
+		{"0.5", 1, 2, true},
+		{"0.4999999999", 1, 2, false},
+		{"0.4999999999", 4999999999, 10000000000, true},
+		{"0.4999999999", 5000000000, 10000000000, false},
+		{"0.3333333333333333", 1, 3, false},
+		{"0.3333333333333334", 1, 3, true},
+		{"0.33", 33, 100, true},
+		{"0.33", 34, 100, false},
+		{"1", 7, 7, true},
+		{"1e-3", 1, 1000, true},
+		{"1e-3", 1, 999, false},
+		{"0.25", 0, 0, true},
+		// Beyond 64 bits: the numerator and denominator of a 30-digit
+		// decimal do not fit, the big path decides.
+		{"0.333333333333333333333333333333", 1, 3, false},
+		{"0.333333333333333333333333333334", 1, 3, true},
+	}
+	for _, tt := range tests {
+		b, ok := ParseBound(tt.text)
+		if !ok {
+			t.Fatalf("ParseBound(%q) failed", tt.text)
+		}
+		if got := b.Allows(tt.count, tt.size); got != tt.allows {
+			t.Errorf("%s.Allows(%d, %d) = %v, want %v", tt.text, tt.count, tt.size, got, tt.allows)
+		}
+		if got := b.AllowsBig(big.NewInt(int64(tt.count)), big.NewInt(int64(tt.size))); got != tt.allows {
+			t.Errorf("%s.AllowsBig(%d, %d) = %v, want %v", tt.text, tt.count, tt.size, got, tt.allows)
+		}
+	}
+	// MinSize and Floor: Anatomy's l = ceil(1/alpha), the sample of a rate.
+	for _, tt := range []struct {
+		text           string
+		count, minSize int
+		n, floor       int
+	}{
+		{"0.5", 1, 2, 7, 3},
+		{"0.4999999999", 1, 3, 10, 4},
+		{"0.3333333333333333", 1, 4, 3, 0},
+		{"0.33", 33, 100, 100, 33},
+		{"0.9", 9, 10, 10, 9},
+		{"0.9", 10, 12, 30718, 27646},
+		{"1", 5, 5, 5, 5},
+	} {
+		b, _ := ParseBound(tt.text)
+		if got := b.MinSize(tt.count); got != tt.minSize {
+			t.Errorf("%s.MinSize(%d) = %d, want %d", tt.text, tt.count, got, tt.minSize)
+		}
+		if got := b.Floor(tt.n); got != tt.floor {
+			t.Errorf("%s.Floor(%d) = %d, want %d", tt.text, tt.n, got, tt.floor)
+		}
+	}
+	if got := (Values{"alpha": "0.4999999999"}).Bound("alpha").String(); got != "4999999999/10000000000" {
+		t.Errorf("Values.Bound = %s", got)
+	}
+	for _, bad := range []string{"1e99999999", "1e-401", "2/3", "x", ""} {
+		if _, ok := ParseExact(bad); ok {
+			t.Errorf("ParseExact(%q) accepted", bad)
+		}
+	}
 }

@@ -1,9 +1,12 @@
 package model
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -60,12 +63,83 @@ type Literal struct {
 	Pos   int // 1-based column in the query text
 }
 
-// Pred is one condition of a WHERE clause.
+// Pred is one condition of a WHERE clause. A parsed predicate's Values
+// are not to be modified: a long IN list is indexed once (see inSet).
 type Pred struct {
 	Column string
 	Pos    int
 	Op     Op
 	Values []Literal
+	// in indexes a long IN list's values, built by ParseQuery, so that
+	// MatchValue costs one lookup instead of one comparison per value:
+	// with a comparison per value, deciding every value of a column with
+	// an IN list over a share of its values is quadratic in its distinct
+	// values (issue 20).
+	in *inSet
+	// codes are the dictionary codes a QueryWriter wrote the list from.
+	codes *codeHint
+}
+
+// inList is the IN list length from which ParseQuery indexes the list
+// (shorter lists are scanned: as fast, and no map).
+const inList = 8
+
+// inSet is an IN list's values as sets: their texts, compared exactly,
+// and their numbers (Literal.Num, 0 for text), compared by value, each
+// built the first time it is asked for (a query may be answered on
+// several goroutines at once; a list bound by its codes never needs
+// them). first and n identify the Values slice it was made for, so that
+// a predicate whose list was replaced is scanned, never answered from a
+// stale set.
+type inSet struct {
+	values   []Literal
+	first    *Literal
+	n        int
+	textOnce sync.Once
+	text     map[string]struct{}
+	numOnce  sync.Once
+	num      map[float64]struct{}
+	// nan is set when a value is NaN: MatchValue's comparison finds a
+	// NaN neither below nor above any number, so it matches everything.
+	nan bool
+}
+
+func newInSet(values []Literal) *inSet {
+	return &inSet{values: values, first: &values[0], n: len(values)}
+}
+
+// of reports whether the set was made for values.
+func (s *inSet) of(values []Literal) bool {
+	return s != nil && len(values) == s.n && &values[0] == s.first
+}
+
+// has reports whether a value is in the set: the same answer as
+// comparing it with each value of the list (map keys compare with ==, so
+// 0 and -0 are one number as they are to <, > and ==; a NaN, which the
+// comparison finds equal to every number, matches a non-empty list).
+func (s *inSet) has(text string, num float64, numeric bool) bool {
+	if numeric {
+		s.numOnce.Do(func() {
+			s.num = make(map[float64]struct{}, len(s.values))
+			for _, v := range s.values {
+				s.num[v.Num] = struct{}{}
+				s.nan = s.nan || math.IsNaN(v.Num)
+			}
+		})
+		if s.nan || math.IsNaN(num) {
+			return true
+		}
+		_, ok := s.num[num]
+		return ok
+	}
+	s.textOnce.Do(func() {
+		s.text = make(map[string]struct{}, len(s.values))
+		for _, v := range s.values {
+			s.text[v.Text] = struct{}{}
+		}
+	})
+	_, ok := s.text[text]
+	return ok
 }
 
 // Query is a parsed query.
@@ -120,7 +194,7 @@ type token struct {
 }
 
 func lexQuery(s string) ([]token, error) {
-	var toks []token
+	toks := make([]token, 0, 16+2*strings.Count(s, ","))
 	rs := []rune(s)
 	i := 0
 	for i < len(rs) {
@@ -130,31 +204,19 @@ func lexQuery(s string) ([]token, error) {
 		case unicode.IsSpace(r):
 			i++
 		case r == '\'' || r == '"' || r == '`':
-			j := i + 1
-			var b strings.Builder
-			for ; j < len(rs); j++ {
-				if rs[j] == r {
-					if j+1 < len(rs) && rs[j+1] == r { // doubled quote
-						b.WriteRune(r)
-						j++
-						continue
-					}
-					break
-				}
-				b.WriteRune(rs[j])
-			}
+			text, j := quoted(rs, i)
 			if j >= len(rs) {
 				return nil, &QueryError{Query: s, Pos: pos, Msg: "unterminated quoted text", Hint: "close it with " + string(r)}
 			}
 			kind := tString
 			if r != '\'' {
 				kind = tIdent // "name" and `name` quote column names
-				if b.Len() == 0 {
+				if text == "" {
 					// An empty name would read as * in COUNT("").
 					return nil, &QueryError{Query: s, Pos: pos, Msg: "empty column name", Hint: "write the column's name between the quotes"}
 				}
 			}
-			toks = append(toks, token{kind: kind, text: b.String(), pos: pos})
+			toks = append(toks, token{kind: kind, text: text, pos: pos})
 			i = j + 1
 		case unicode.IsDigit(r) || ((r == '-' || r == '+' || r == '.') && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == '.')):
 			j := i + 1
@@ -211,6 +273,36 @@ func lexQuery(s string) ([]token, error) {
 	}
 	toks = append(toks, token{kind: tEOF, pos: len(rs) + 1})
 	return toks, nil
+}
+
+// quoted reads the text quoted by rs[i] (a doubled quote stands for
+// one) and returns it with the index of the closing quote (len(rs) when
+// there is none).
+func quoted(rs []rune, i int) (string, int) {
+	q := rs[i]
+	doubled := false
+	j := i + 1
+	for ; j < len(rs); j++ {
+		if rs[j] == q {
+			if j+1 < len(rs) && rs[j+1] == q {
+				doubled = true
+				j++
+				continue
+			}
+			break
+		}
+	}
+	if !doubled {
+		return string(rs[i+1 : min(j, len(rs))]), j
+	}
+	var b strings.Builder
+	for k := i + 1; k < j; k++ {
+		b.WriteRune(rs[k])
+		if rs[k] == q {
+			k++ // the doubled quote's second half
+		}
+	}
+	return b.String(), j
 }
 
 func isIdentRune(r rune) bool {
@@ -374,6 +466,9 @@ func (p *parser) pred() (Pred, error) {
 			pr.Values = append(pr.Values, v)
 			sep := p.next()
 			if sep.kind == tSym && sep.text == ")" {
+				if len(pr.Values) > inList {
+					pr.in = newInSet(pr.Values)
+				}
 				return pr, nil
 			}
 			if sep.kind != tSym || sep.text != "," {
@@ -409,8 +504,12 @@ func (q *Query) Columns() []string {
 // per predicate. This is the one query evaluator: truth answers and the
 // release answers of every method use it.
 type Matcher struct {
-	cols []*Column
-	ok   [][]bool
+	// codes[i] are the rows' codes of predicate i's column; pass[i][c+1]
+	// is 1 when code c satisfies it and pass[i][0] is 0: Missing + 1
+	// wraps to 0 in uint32, so a missing value never matches and a row
+	// costs no branch per predicate.
+	codes [][]uint32
+	pass  [][]byte
 }
 
 // Bind resolves the query's columns on t and checks value types; errors
@@ -430,12 +529,20 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 				}
 			}
 		}
-		ok := make([]bool, len(c.Dict))
-		for code := range c.Dict {
-			ok[code] = evalPred(c, uint32(code), pr)
+		pass := make([]byte, len(c.Dict)+1)
+		if pr.Op == OpIn && pr.codes.of(pr.Values, c) {
+			for _, code := range pr.codes.codes {
+				pass[code+1] = 1
+			}
+		} else {
+			for code := range c.Dict {
+				if evalPred(c, uint32(code), pr) {
+					pass[code+1] = 1
+				}
+			}
 		}
-		m.cols = append(m.cols, c)
-		m.ok = append(m.ok, ok)
+		m.codes = append(m.codes, c.Codes)
+		m.pass = append(m.pass, pass)
 	}
 	return m, nil
 }
@@ -450,6 +557,9 @@ func evalPred(c *Column, code uint32, pr Pred) bool {
 // MatchValue reports whether one value satisfies the predicate: num is
 // compared when numeric is set, text otherwise (exactly, case and all).
 func (pr Pred) MatchValue(text string, num float64, numeric bool) bool {
+	if pr.Op == OpIn && pr.in.of(pr.Values) {
+		return pr.in.has(text, num, numeric)
+	}
 	cmp := func(l Literal) int {
 		if numeric {
 			switch {
@@ -543,13 +653,96 @@ func (pr Pred) Overlap(lo, hi float64) float64 {
 // Match reports whether row r satisfies every predicate (missing values
 // never match).
 func (m *Matcher) Match(r int) bool {
-	for i, c := range m.cols {
-		code := c.Codes[r]
-		if code == Missing || !m.ok[i][code] {
+	for i, codes := range m.codes {
+		if m.pass[i][codes[r]+1] == 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// matchBlock is the rows per call of Matcher.block.
+const matchBlock = 2048
+
+// block sets hit[j] to 1 when row from+j matches and 0 otherwise, for
+// the rows from..from+len(hit)-1, a predicate at a time (no branch per
+// row); it reports whether any row matched.
+func (m *Matcher) block(from int, hit []byte) bool {
+	if len(m.codes) == 0 {
+		for j := range hit {
+			hit[j] = 1
+		}
+		return len(hit) > 0
+	}
+	pass := m.pass[0]
+	for j, c := range m.codes[0][from : from+len(hit)] {
+		hit[j] = pass[c+1]
+	}
+	for i := 1; i < len(m.codes); i++ {
+		if !anyHit(hit) {
+			return false
+		}
+		pass := m.pass[i]
+		for j, c := range m.codes[i][from : from+len(hit)] {
+			hit[j] &= pass[c+1]
+		}
+	}
+	return anyHit(hit)
+}
+
+// anyHit reports whether a block has a hit (eight rows per load).
+func anyHit(hit []byte) bool {
+	var or uint64
+	i := 0
+	for ; i+8 <= len(hit); i += 8 {
+		or |= binary.LittleEndian.Uint64(hit[i:])
+	}
+	for ; i < len(hit); i++ {
+		or |= uint64(hit[i])
+	}
+	return or != 0
+}
+
+// hits counts a block's hits (each byte 0 or 1: one bit per row).
+func hits(hit []byte) int {
+	n, i := 0, 0
+	for ; i+8 <= len(hit); i += 8 {
+		n += bits.OnesCount64(binary.LittleEndian.Uint64(hit[i:]))
+	}
+	for ; i < len(hit); i++ {
+		n += int(hit[i])
+	}
+	return n
+}
+
+// Each calls fn with every matching row of the table's rows in order
+// (the rows the matcher's columns hold).
+func (m *Matcher) Each(rows int, fn func(r int)) {
+	hit := make([]byte, matchBlock)
+	for from := 0; from < rows; from += matchBlock {
+		h := hit[:min(matchBlock, rows-from)]
+		if !m.block(from, h) {
+			continue
+		}
+		for j, x := range h {
+			if x != 0 {
+				fn(from + j)
+			}
+		}
+	}
+}
+
+// Count is the number of matching rows among the first rows.
+func (m *Matcher) Count(rows int) int {
+	hit := make([]byte, matchBlock)
+	n := 0
+	for from := 0; from < rows; from += matchBlock {
+		h := hit[:min(matchBlock, rows-from)]
+		if m.block(from, h) {
+			n += hits(h)
+		}
+	}
+	return n
 }
 
 // Answer is the exact answer of a query on a table.
@@ -560,6 +753,29 @@ type Answer struct {
 	// Empty is true when no row was selected (SUM is then 0 and AVG, MIN,
 	// MAX are undefined).
 	Empty bool
+}
+
+// add counts row r of col into the answer (a missing value is not
+// counted), in row order.
+func (a *Answer) add(agg Agg, col *Column, r int) {
+	code := col.Codes[r]
+	if code == Missing {
+		return
+	}
+	a.Count++
+	a.Empty = false
+	if agg == Count {
+		return
+	}
+	x := col.Nums[code]
+	switch agg {
+	case Sum, Avg:
+		a.Value += x
+	case Min:
+		a.Value = math.Min(a.Value, x)
+	case Max:
+		a.Value = math.Max(a.Value, x)
+	}
 }
 
 // Truth answers q exactly on t.
@@ -586,27 +802,11 @@ func (q *Query) Truth(t *Table) (Answer, error) {
 	case Max:
 		a.Value = math.Inf(-1)
 	}
-	for r := 0; r < t.Rows; r++ {
-		if !m.Match(r) {
-			continue
-		}
-		if col != nil && col.Codes[r] == Missing {
-			continue
-		}
-		a.Count++
-		a.Empty = false
-		if col == nil || q.Agg == Count {
-			continue
-		}
-		x := col.Nums[col.Codes[r]]
-		switch q.Agg {
-		case Sum, Avg:
-			a.Value += x
-		case Min:
-			a.Value = math.Min(a.Value, x)
-		case Max:
-			a.Value = math.Max(a.Value, x)
-		}
+	if col == nil {
+		a.Count = m.Count(t.Rows)
+		a.Empty = a.Count == 0
+	} else {
+		m.Each(t.Rows, func(r int) { a.add(q.Agg, col, r) })
 	}
 	switch q.Agg {
 	case Count:

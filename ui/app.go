@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
+	"privlab/algorithms/tour"
 	"privlab/model"
 )
 
@@ -48,6 +49,7 @@ const (
 	paneSweep
 	paneCompare
 	paneRelease
+	paneTour
 	lastPane
 )
 
@@ -104,17 +106,19 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st.parkPublic()
 	st.needLoad = true
 	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+	preview := newPreviewPane(st)
 	a.panes = []pane{
 		newDataPane(st),
 		newHierarchyPane(st),
 		newChartsPane(st),
 		newParamsPane(st),
-		newPreviewPane(st),
+		preview,
 		newQueryPane(st),
 		newExportPane(st),
 		newSweepPane(st),
 		newComparePane(st),
 		newReleasePane(st),
+		newTourPane(st, preview),
 	}
 	a.active = panePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
@@ -124,9 +128,14 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	return a
 }
 
-// Init starts loading the table.
+// Init starts loading the table (and computing a tour's steps when the
+// workbench opens on a tour).
 func (a *App) Init() tea.Cmd {
-	return tea.Batch(a.schedule(), a.spin.Tick)
+	var tourSteps tea.Cmd
+	if tr := a.st.Tour; tr != nil && tr.steps == nil && tr.err == nil {
+		tourSteps = tourStepsCmd(a.st.Env, tr.tour)
+	}
+	return tea.Batch(a.schedule(), a.spin.Tick, tourSteps)
 }
 
 // schedule starts whatever the state asks for: a load, or a debounced run.
@@ -266,6 +275,15 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			}
 			st.needRun = true
 			st.fixRoles()
+			if msg.table.FirstRowData && !st.askedHeader && a.dialog == nil {
+				// The first row looked like data, so it was read as data
+				// and the columns are c1, c2, ...: the import wizard asks
+				// for their names (and says what it read).
+				st.askedHeader = true
+				a.refreshAll()
+				d := newImportDialog(st, st.Project.Input)
+				return a, tea.Batch(a.schedule(), func() tea.Msg { return openDialogMsg{d} })
+			}
 		}
 		a.refreshAll()
 		return a, a.schedule()
@@ -282,6 +300,18 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case showPaneMsg:
 		a.active = msg.pane
 		return a, nil
+	case openTourMsg:
+		return a, a.unlessDirty("open the tour", func() tea.Cmd {
+			a.active = paneTour
+			return tea.Batch(a.st.StartTour(msg.tour), a.schedule())
+		})
+	case tourStepsMsg:
+		if tr := st.Tour; tr != nil && tr.tour.Name == msg.name && tr.steps == nil {
+			tr.steps, tr.err = msg.steps, msg.err
+			st.ShowStep(0)
+			a.refreshAll()
+		}
+		return a, a.schedule()
 	case openReleaseMsg:
 		// The workbench's table and result have nothing to do with the
 		// release: they go (unsaved changes were confirmed before the
@@ -379,7 +409,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	// A key may have dropped the result (another method, table or
 	// project) or left a received release: panes follow at once.
 	a.refreshAll()
-	if st.ReceivedDir == "" && a.active == paneRelease {
+	if st.ReceivedDir == "" && a.active == paneRelease || st.Tour == nil && a.active == paneTour {
 		a.active = panePreview
 	}
 	cmds = append(cmds, a.schedule())
@@ -474,6 +504,9 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			a.dialog = newDatasetDialog(st)
 			return nil
 		})
+	case key.Matches(msg, k.Tours):
+		a.dialog = newTourDialog(st)
+		return nil
 	}
 	if a.showAll && key.Matches(msg, k.Back) {
 		a.showAll = false
@@ -495,7 +528,7 @@ func (a *App) visible() []int {
 	}
 	var out []int
 	for i := range a.panes {
-		if (i == paneCharts && a.st.Spec().Charts == "") || i == paneRelease {
+		if (i == paneCharts && a.st.Spec().Charts == "") || i == paneRelease || (i == paneTour && a.st.Tour == nil) {
 			continue
 		}
 		out = append(out, i)
@@ -720,7 +753,7 @@ func (a *App) summaryView(w int) string {
 					bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
 				}
 			}
-			if allOK && constraints > 0 {
+			if allOK && constraints > 0 && r.Violations() == 0 {
 				mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
 				// The gist is brief: at most a quarter of the line.
 				bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
@@ -1071,6 +1104,8 @@ type Options struct {
 	Project     pipeline.Project
 	ProjectPath string
 	Release     string
+	// Tour opens the workbench on a teaching tour (algorithms/tour).
+	Tour string
 }
 
 // Run opens the workbench.
@@ -1096,6 +1131,14 @@ func newWorkbench(env pipeline.Env, o Options) *App {
 	}
 	if p.Method == "" {
 		p.Method = catalog.Names()[0]
+	}
+	if o.Tour != "" {
+		if t, err := tour.Lookup(o.Tour); err == nil {
+			app := NewApp(env, t.Start())
+			app.st.Tour = &tourState{tour: t}
+			app.active = paneTour
+			return app
+		}
 	}
 	app := NewApp(env, p)
 	app.st.ProjectPath = o.ProjectPath

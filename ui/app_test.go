@@ -48,7 +48,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
 		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, deferredMsg, compareMsg, queryMsg, exportMsg, sweepMsg,
-			openDialogMsg, openReleaseMsg, releaseOpenedMsg, showPaneMsg:
+			openDialogMsg, openReleaseMsg, releaseOpenedMsg, showPaneMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
 		}
@@ -104,6 +104,8 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeyCtrlR}
 		case "ctrl+l":
 			msg = tea.KeyMsg{Type: tea.KeyCtrlL}
+		case "ctrl+t":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlT}
 		case "ctrl+s":
 			msg = tea.KeyMsg{Type: tea.KeyCtrlS}
 		case "ctrl+o":

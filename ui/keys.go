@@ -26,6 +26,7 @@ type KeyMap struct {
 	SaveAs    key.Binding
 	Open      key.Binding
 	Dataset   key.Binding
+	Tours     key.Binding
 	// movement and dialogs
 	Up       key.Binding
 	Down     key.Binding
@@ -44,6 +45,7 @@ type KeyMap struct {
 	ClearRole     key.Binding
 	ToggleKind    key.Binding
 	ToggleMissing key.Binding
+	MissingTokens key.Binding
 	Public        key.Binding
 	PublicPath    key.Binding
 	// hierarchy pane
@@ -83,6 +85,9 @@ type KeyMap struct {
 	OpenMethod key.Binding
 	// received release
 	CheckReport key.Binding
+	// teaching tour
+	NextStep key.Binding
+	PrevStep key.Binding
 }
 
 // DefaultKeyMap returns the workbench's keys.
@@ -101,6 +106,7 @@ func DefaultKeyMap() KeyMap {
 		SaveAs:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "save project as…")),
 		Open:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),
 		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
+		Tours:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "teaching tours")),
 
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -119,6 +125,7 @@ func DefaultKeyMap() KeyMap {
 		ClearRole:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no role")),
 		ToggleKind:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
 		ToggleMissing: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "missing: drop/category")),
+		MissingTokens: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing-value tokens")),
 		Public:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick public table")),
 		PublicPath:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type public table")),
 
@@ -158,6 +165,9 @@ func DefaultKeyMap() KeyMap {
 		OpenMethod: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
 
 		CheckReport: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "whole check report")),
+
+		NextStep: key.NewBinding(key.WithKeys("right", "l", "n", " "), key.WithHelp("→/n", "next step")),
+		PrevStep: key.NewBinding(key.WithKeys("left", "h", "p"), key.WithHelp("←/p", "previous step")),
 	}
 }
 
@@ -185,6 +195,6 @@ func (k KeyMap) globalHelp() []key.Binding {
 
 // globalFull is the full list of global keys.
 func (k KeyMap) globalFull() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Cancel, k.Recompute,
+	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
 }

@@ -88,6 +88,8 @@ func TestEveryMatchedKeyIsInTheHelp(t *testing.T) {
 		},
 		"quit question":  func(t *testing.T) *App { a := at(t, "1"); a.st.Dirty = true; press(t, a, "q"); return a },
 		"dataset dialog": func(t *testing.T) *App { a := at(t, "1"); press(t, a, "ctrl+l"); return a },
+		"tour dialog":    func(t *testing.T) *App { a := at(t, "1"); press(t, a, "ctrl+t"); return a },
+		"tour":           func(t *testing.T) *App { return tourApp(t, "lossyjoin", 80, 12) },
 		"file dialog": func(t *testing.T) *App {
 			a := at(t, "1")
 			press(t, a, "ctrl+o")

@@ -66,10 +66,15 @@ type State struct {
 	// ReceivedDir is a release opened to be read (privlab DIR): the
 	// workbench then shows it and answers queries from it, with Table as
 	// the original when one is loaded.
-	ReceivedDir  string
-	Received     *received
+	ReceivedDir string
+	Received    *received
+	// Tour is the teaching tour on screen (nil: none; pane_tour.go).
+	Tour         *tourState
 	ReceivedErr  error
 	askedRelease bool
+	// askedHeader is set once the import wizard was opened on a table
+	// whose first row was read as data (it is not opened again).
+	askedHeader bool
 	// Status is a transient message for the summary bar (errors that
 	// persist are LoadErr and RunErr).
 	Status    string
@@ -212,7 +217,7 @@ func (s *State) OpenProject(p pipeline.Project) {
 // workbench is back to tuning, and nothing is shown or exported until a
 // run on the new settings lands.
 func (s *State) newTable() {
-	s.Table, s.LoadErr = nil, nil
+	s.Table, s.LoadErr, s.askedHeader = nil, nil, false
 	s.dropResult()
 	s.leaveRelease()
 	s.Changed()

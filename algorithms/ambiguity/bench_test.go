@@ -74,7 +74,7 @@ func BenchmarkConstruct(b *testing.B) {
 			b.Run(fmt.Sprintf("alpha=%g/beta=%g/n=%d", ab[0], ab[1], n), func(b *testing.B) {
 				in := censusInput(b, n)
 				in.Values = model.Values{}
-				r := &run{in: in, values: model.Values{}, g: ceilInv(ab[1])}
+				r := &run{in: in, values: model.Values{}, g: ceilInv(model.Values{"beta": fmt.Sprint(ab[1])}.Bound("beta"))}
 				if err := r.resolve(); err != nil {
 					b.Fatal(err)
 				}
@@ -83,7 +83,7 @@ func BenchmarkConstruct(b *testing.B) {
 				var bl *builder
 				for i := 0; i < b.N; i++ {
 					var err error
-					if _, bl, err = construct(context.Background(), c, ab[0], r.g, nil); err != nil {
+					if _, bl, err = construct(context.Background(), c, model.Values{"alpha": fmt.Sprint(ab[0])}.Bound("alpha"), r.g, nil); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/bits"
 	"sort"
+
+	"privlab/model"
 )
 
 // codes is the input of Algorithm 2: every record's quasi-identifier
@@ -79,7 +81,7 @@ func (c *counter) add(s, v uint32, d int32) int32 {
 // builder holds the state of Algorithm 2 (Wang, Section 7).
 type builder struct {
 	c      *codes
-	alpha  float64
+	alpha  model.Bound
 	g      int // ceil(1/beta)
 	window int
 
@@ -121,7 +123,7 @@ type builder struct {
 	hook func(b *builder, s int32, picked int32)
 }
 
-func newBuilder(c *codes, alpha float64, g int) *builder {
+func newBuilder(c *codes, alpha model.Bound, g int) *builder {
 	b := &builder{c: c, alpha: alpha, g: g, window: defaultWindow}
 	// Step 1: bucketization on the sensitive attribute and every QI
 	// (Algorithm 2, lines 1-2).
@@ -260,6 +262,16 @@ func (b *builder) calPPro() float64 {
 		j *= float64(len(b.vset[i]))
 	}
 	return float64(len(b.members)) / j
+}
+
+// present reports whether the group under construction meets
+// alpha-presence, |G| / prod_i |G_ATi| <= alpha, exactly.
+func (b *builder) present() bool {
+	j := oneJoin()
+	for i := range b.vset {
+		j = j.times(len(b.vset[i]))
+	}
+	return j.within(b.alpha, len(b.members))
 }
 
 // gain is the factor by which adding a record new on the QIs of mask
@@ -419,7 +431,7 @@ func (b *builder) pickAdd(s int32) {
 // than alpha", the pseudocode "<= alpha"; alpha-presence is <=).
 // Residues that fit no group are suppressed: they are counted, never
 // published in violation.
-func construct(ctx context.Context, c *codes, alpha float64, g int, progress func(float64)) ([][]int32, *builder, error) {
+func construct(ctx context.Context, c *codes, alpha model.Bound, g int, progress func(float64)) ([][]int32, *builder, error) {
 	b := newBuilder(c, alpha, g)
 	groups, err := b.build(ctx, progress)
 	return groups, b, err
@@ -427,7 +439,7 @@ func construct(ctx context.Context, c *codes, alpha float64, g int, progress fun
 
 // build runs Steps 2 and 3 on the buckets of Step 1.
 func (b *builder) build(ctx context.Context, progress func(float64)) ([][]int32, error) {
-	c, g, alpha := b.c, b.g, b.alpha
+	c, g := b.c, b.g
 	arena := make([]int32, 0, c.n)
 	var groups [][]int32
 	picked := 0
@@ -446,7 +458,7 @@ func (b *builder) build(ctx context.Context, progress func(float64)) ([][]int32,
 			b.pickAdd(b.order[next])
 		}
 		failed := false
-		for b.calPPro() > alpha {
+		for !b.present() {
 			if next >= int(b.ge[1]) {
 				failed = true
 				break
@@ -528,7 +540,7 @@ func (b *builder) residues(ctx context.Context, groups [][]int32) error {
 	for j := range has {
 		has[j] = make([]uint64, words)
 	}
-	join := make([]float64, m)
+	join := make([]joinSize, m)
 	for gi, grp := range groups {
 		for _, r := range grp {
 			if j := idx[c.sa[r]]; j >= 0 {
@@ -553,10 +565,10 @@ func (b *builder) residues(ctx context.Context, groups [][]int32) error {
 			}
 			placed := false
 			for gi := start; gi < m; gi = nextClear(has[j], gi+1, m) {
-				size := float64(len(groups[gi]) + 1)
+				size := len(groups[gi]) + 1
 				// A record can only raise the join size: when the group
 				// takes one more record without a new value, it takes t.
-				if size/join[gi] > b.alpha && size/b.joinWith(groups[gi], t) > b.alpha {
+				if !join[gi].within(b.alpha, size) && !b.joinWith(groups[gi], t).within(b.alpha, size) {
 					continue
 				}
 				if b.pos[t] >= 0 { // a parked seed has left its bucket already
@@ -580,10 +592,10 @@ func (b *builder) residues(ctx context.Context, groups [][]int32) error {
 
 // joinWith is prod_i |G_ATi| of the records of grp, plus record t when t
 // >= 0.
-func (b *builder) joinWith(grp []int32, t int32) float64 {
+func (b *builder) joinWith(grp []int32, t int32) joinSize {
 	c := b.c
 	b.stamp++
-	j := 1.0
+	j := oneJoin()
 	for i := 0; i < c.k; i++ {
 		m := 0
 		for _, r := range grp {
@@ -596,7 +608,7 @@ func (b *builder) joinWith(grp []int32, t int32) float64 {
 		if t >= 0 && b.mark[i][c.vals[int(t)*c.k+i]] != b.stamp {
 			m++
 		}
-		j *= float64(m)
+		j = j.times(m)
 	}
 	return j
 }

@@ -63,7 +63,7 @@ func (Method) Spec() method.Spec {
 		Title:   "Ambiguity: per-attribute auxiliary tables hiding presence and association",
 		Paper:   "Hui (Wendy) Wang, Ambiguity: Hide the Presence of Individuals and Their Privacy with Low Information Loss, Sections 3-7",
 		NeedsSA: true,
-		Params:  []model.ParamSpec{model.StandardParams["alpha"], model.StandardParams["beta"], model.StandardParams["seed"]},
+		Params:  []model.ParamSpec{model.StandardParams["alpha"], model.StandardParams["beta"], groupingParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
 			{Key: "presence", Label: "Pr(t in T)", Against: "alpha", Rule: method.AtMost, Digits: 3,
 				Help: "presence probability |G| / prod_i |G_ATi| of every record the group covers (Theorem 5.1)"},
@@ -108,6 +108,7 @@ type run struct {
 	// across is how the groups overlap on the input's records.
 	across across
 	res    *method.Result
+	given  string // the column that gave the groups ("": Algorithm 2; grouping.go)
 }
 
 // Run builds the ambiguity scheme with Algorithm 2.
@@ -117,16 +118,13 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	alpha, beta := values.Float("alpha"), values.Float("beta")
+	alpha, beta := values.Bound("alpha"), values.Bound("beta")
 	r := &run{in: in, values: values, g: ceilInv(beta)}
 	if err := r.resolve(); err != nil {
 		return nil, err
 	}
 	c := r.codes()
-	if err := feasible(c, alpha, beta, r); err != nil {
-		return nil, err
-	}
-	groups, b, err := construct(ctx, c, alpha, r.g, in.Progress)
+	groups, st, err := r.form(ctx, c, alpha, beta)
 	if err != nil {
 		return nil, err
 	}
@@ -135,13 +133,14 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 			Reason: fmt.Sprintf("no QI-group reaches %s-presence: all %d records would be suppressed", values["alpha"], in.Table.Rows),
 			Hint:   "raise alpha, add quasi-identifiers, or lower ceil(1/beta)"}
 	}
-	r.groups, r.stats = groups, b.stats
+	r.groups, r.stats = groups, st
 	r.ids = groupIDs(len(groups), values["seed"])
 	r.sch = r.buildScheme()
 	res, err := r.result(spec)
 	if err != nil {
 		return nil, err
 	}
+	r.noteGiven(res)
 	// The figures across groups cost more than the groups themselves on a
 	// large table: the workbench shows the groups first.
 	var mu sync.Mutex
@@ -248,7 +247,7 @@ func (r *run) codes() *codes {
 // needs ceil(1/beta) distinct sensitive values, and a group of h records
 // with distinct sensitive values has presence at least h / prod_i min(h,
 // d_i), d_i being the distinct values of QI_i.
-func feasible(c *codes, alpha, beta float64, r *run) error {
+func feasible(c *codes, alpha, beta model.Bound, r *run) error {
 	seenSA := make([]bool, c.saDom)
 	seen := make([][]bool, c.k)
 	for i := range seen {
@@ -278,19 +277,20 @@ func feasible(c *codes, alpha, beta float64, r *run) error {
 	}
 	// lowest is the least presence a group of h records with distinct
 	// sensitive values can have.
-	lowest := func(h int) float64 {
-		j := 1.0
+	lowestJoin := func(h int) joinSize {
+		j := oneJoin()
 		for _, di := range d {
-			j *= float64(min(h, di))
+			j = j.times(min(h, di))
 		}
-		return float64(h) / j
+		return j
 	}
+	lowest := func(h int) float64 { return float64(h) / lowestJoin(h).float() }
 	best, bestH := math.Inf(1), r.g
 	for h := r.g; h <= ds; h++ {
 		if p := lowest(h); p < best {
 			best, bestH = p, h
 		}
-		if best <= alpha {
+		if lowestJoin(h).within(alpha, h) {
 			return nil
 		}
 	}
@@ -405,9 +405,10 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		rank[i] = ranks(col)
 	}
 	maxP, maxA, minDistinct := 0.0, 0.0, math.MaxInt
+	presentOK, associatedOK := true, true // exactly, group by group
 	buf := make([]uint32, 0, 64)
 	for gi, grp := range r.groups {
-		g := method.Group{ID: r.ids[gi], Rows: grp, QI: r.qiSummary(gi, rank, buf), Figures: figs[gi]}
+		g := method.Group{ID: r.ids[gi], Rows: grp, QI: r.qiSummary(gi, rank, buf), Figures: figs[gi], Exact: s.exact(gi)}
 		if leafPos != nil {
 			pos := make([]int32, len(grp))
 			for j, row := range grp {
@@ -416,6 +417,8 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 			g.SAHist = release.HistBins(len(r.in.Hierarchies[r.in.Roles.SA].Leaves), pos, 8)
 		}
 		g.Judge(spec, values)
+		presentOK = presentOK && !g.Breaks(spec, FigPresence, values)
+		associatedOK = associatedOK && !g.Breaks(spec, FigAssociation, values)
 		res.Groups = append(res.Groups, g)
 		res.Published += s.size[gi]
 		maxP = math.Max(maxP, figs[gi][FigPresence])
@@ -423,11 +426,10 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		minDistinct = min(minDistinct, int(s.st.count[gi]))
 	}
 	res.Suppressed = r.stats.Suppressed
-	fp, fa := spec.Figures[FigPresence], spec.Figures[FigAssociation]
 	avg := float64(res.Published) / float64(len(r.groups))
 	res.Summary = []model.Figure{
-		{Name: worstPresence, Short: "Pr(t∈T)", Value: maxP, Limit: values["alpha"], OK: !fp.Violated(maxP, values)},
-		{Name: worstAssociation, Short: "assoc", Value: maxA, Limit: values["beta"], OK: !fa.Violated(maxA, values)},
+		{Name: worstPresence, Short: "Pr(t∈T)", Value: maxP, Limit: values["alpha"], OK: presentOK},
+		{Name: worstAssociation, Short: "assoc", Value: maxA, Limit: values["beta"], OK: associatedOK},
 		{Name: "groups", Value: float64(len(r.groups)), OK: true},
 		{Name: utilityName, Value: avg, OK: true},
 		{Name: "min distinct sensitive values (Theorem 7.2: >= ceil(1/beta))", Value: float64(minDistinct), OK: minDistinct >= r.g},

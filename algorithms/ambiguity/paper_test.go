@@ -272,7 +272,7 @@ func TestCalPPro(t *testing.T) {
 	if err := r.resolve(); err != nil {
 		t.Fatal(err)
 	}
-	b := newBuilder(r.codes(), 0.5, 2)
+	b := newBuilder(r.codes(), model.Values{"alpha": "0.5"}.Bound("alpha"), 2)
 	b.startGroup()
 	b.add(int32(row(t, tb, "Alan")))
 	b.add(int32(row(t, tb, "Charles")))

@@ -63,6 +63,7 @@ func randomParams(rng *model.Rand) model.Values {
 // every result to the definitions (checkGroups), to Theorem 5.1 by brute
 // force, to its own release files, and to an independent estimator.
 func TestPropertyRandomTables(t *testing.T) {
+	t.Parallel()
 	rng := model.NewRand(2024)
 	ran, refused := 0, 0
 	for iter := 0; iter < 400; iter++ {
@@ -420,13 +421,13 @@ func TestPickIsOptimal(t *testing.T) {
 	for iter := 0; iter < 200; iter++ {
 		in := randomInput(t, rng)
 		v := randomParams(rng)
-		r := &run{in: in, values: v, g: ceilInv(v.Float("beta"))}
+		r := &run{in: in, values: v, g: ceilInv(v.Bound("beta"))}
 		if err := r.resolve(); err != nil {
 			t.Fatal(err)
 		}
 		c := r.codes()
 		for _, window := range []int{1 << 30, 2} {
-			b := newBuilder(c, v.Float("alpha"), r.g)
+			b := newBuilder(c, v.Bound("alpha"), r.g)
 			b.window = window
 			cut := 0
 			b.hook = func(b *builder, s int32, picked int32) {

@@ -2,7 +2,7 @@ package ambiguity
 
 import (
 	"fmt"
-	"math"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -69,6 +69,21 @@ func (s *scheme) join(g int) float64 {
 		j *= float64(at.count[g])
 	}
 	return j
+}
+
+// exactJoin is join(g) exactly.
+func (s *scheme) exactJoin(g int) joinSize {
+	j := oneJoin()
+	for _, at := range s.at {
+		j = j.times(int(at.count[g]))
+	}
+	return j
+}
+
+// exact returns group g's presence and association as exact rationals,
+// aligned with figures (nil for the join and the distinct count).
+func (s *scheme) exact(g int) []*big.Rat {
+	return []*big.Rat{s.exactJoin(g).presence(s.size[g]), big.NewRat(int64(s.maxFreq[g]), int64(s.size[g])), nil, nil}
 }
 
 // association is the largest Pr((t, v) in T | t in T) = c / |G| over the
@@ -357,14 +372,8 @@ func gcd(a, b int64) int64 {
 }
 
 // ceilInv is ceil(1/beta), the smallest group size whose association
-// 1/|G| stays within beta (Wang, Section 7, Step 2).
-func ceilInv(beta float64) int {
-	g := int(math.Ceil(1/beta - 1e-9))
-	for g > 1 && 1/float64(g-1) <= beta {
-		g--
-	}
-	for 1/float64(g) > beta {
-		g++
-	}
-	return max(g, 1)
+// 1/|G| stays within beta (Wang, Section 7, Step 2), exactly: beta =
+// 0.3333333333333333 needs 4 (a third is above it).
+func ceilInv(beta model.Bound) int {
+	return max(beta.MinSize(1), 1)
 }

@@ -27,6 +27,16 @@ import (
 
 var env = pipeline.Env{Datasets: datasets.Catalog{}}
 
+// exampleRows and examplePublicRows size the examples' generated
+// datasets in these tests (a worked-example table keeps its rows): a
+// fifth of their defaults, since every release is checked and tampered
+// with many times (the checks and their assertions are the same at any
+// size).
+const (
+	exampleRows       = 2000
+	examplePublicRows = 20000
+)
+
 // TestContract runs every registered method through what the tool does
 // with it: run its example, export, check (which must pass), tamper with
 // every published file (check must fail, with and without re-computed
@@ -38,6 +48,7 @@ func TestContract(t *testing.T) {
 	for _, e := range catalog.Entries() {
 		spec := e.Method.Spec()
 		t.Run(spec.Name, func(t *testing.T) {
+			t.Parallel() // each method's runs and releases are its own
 			ex := spec.Example
 			if ex.Input == "" {
 				t.Fatalf("%s declares no example (Spec.Example)", spec.Name)
@@ -47,7 +58,10 @@ func TestContract(t *testing.T) {
 			// exported, checked and tampered with too.
 			for _, v := range spec.Variants {
 				if v != ex.Variant && !(ex.Variant == "" && v == spec.Variants[0]) {
-					t.Run("variant "+v, func(t *testing.T) { contract(t, spec, v, false) })
+					t.Run("variant "+v, func(t *testing.T) {
+						t.Parallel()
+						contract(t, spec, v, false)
+					})
 				}
 			}
 		})
@@ -61,7 +75,7 @@ func contract(t *testing.T, spec method.Spec, variant string, all bool) {
 		{
 			ex := spec.Example
 			p := pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name,
-				Variant: variant, Params: ex.Params.Clone()}
+				Variant: variant, Params: ex.Params.Clone(), Rows: exampleRows, PublicRows: examplePublicRows}
 			if p.Params == nil {
 				p.Params = model.Values{}
 			}

@@ -21,7 +21,8 @@ func exampleReleases(tb testing.TB, dir string) []string {
 	for _, e := range catalog.Entries() {
 		spec := e.Method.Spec()
 		ex := spec.Example
-		p := pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name, Variant: ex.Variant, Params: ex.Params.Clone()}
+		p := pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name, Variant: ex.Variant, Params: ex.Params.Clone(),
+			Rows: exampleRows, PublicRows: examplePublicRows}
 		if p.Params == nil {
 			p.Params = model.Values{}
 		}

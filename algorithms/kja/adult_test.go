@@ -51,6 +51,7 @@ func TestAdultMondrian(t *testing.T) {
 // TestAdultStudy is the paper's study on Adult (no public table: MT and PD
 // are drawn from Adult itself, JT = PD), with the default grid.
 func TestAdultStudy(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the study takes a few seconds")
 	}

@@ -538,10 +538,12 @@ func abs(x int) int {
 // the sensitive groups (Section 3.2): every MT tuple keeps the SA bag it
 // has in the k-anonymous table. An external tuple inside two first-round
 // boxes (TopDown's boxes may overlap) is offered to the one of smaller
-// perimeter, so no tuple is published twice.
-func refinement(ctx context.Context, t *jt, alg kAlgorithm, k int, progress func(float64)) ([]outBox, int, error) {
+// perimeter, so no tuple is published twice. round1 forms the first
+// round (alg, or a given grouping); trace, when set, sees every box's
+// JT tuples and the groups alg forms of them (the tour shows them).
+func refinement(ctx context.Context, t *jt, round1, alg kAlgorithm, k int, progress func(float64), trace refineTrace) ([]outBox, int, error) {
 	m := t.mtOnly()
-	first, err := alg(ctx, m, allTuples(t.mt), k, nil)
+	first, err := round1(ctx, m, allTuples(t.mt), k, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -588,6 +590,9 @@ func refinement(ctx context.Context, t *jt, alg kAlgorithm, k int, progress func
 		if err != nil {
 			return nil, 0, err
 		}
+		if trace != nil {
+			trace(sg, g, inner)
+		}
 		for _, h := range inner {
 			if t.hasMT(h) {
 				out = append(out, t.newBox(t.trim(h, k), sg))
@@ -596,6 +601,11 @@ func refinement(ctx context.Context, t *jt, alg kAlgorithm, k int, progress func
 	}
 	return out, len(first), nil
 }
+
+// refineTrace sees a first-round box's JT tuples (sg: its index) and
+// the groups the second round forms of them, before those without a
+// microdata tuple go and the rest are trimmed.
+type refineTrace func(sg int, members []int32, inner [][]int32)
 
 func allTuples(n int) []int32 {
 	out := make([]int32, n)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/partition"
+	"privlab/datasets"
 	"privlab/model"
 )
 
@@ -26,10 +27,12 @@ import (
 //     with SI estimates 2, exactly C and D; the SA distribution in the
 //     range is (5/3, 5/3, 1/3) from AT and (1, 1, 0) from JAT.
 //   - Fig. 8: the group {L, M, Y, Z} (k = 3) drops the external Z.
-// Not reproducible from the text: Fig. 4 (TopDown's farthest pair G, E
-// and its four groups: the coordinates that make G and E the farthest pair
-// contradict Fig. 3's splits), Fig. 5/6's exact boxes beyond the counts
-// above, Fig. 8/9's PD tuples N..Z (only Z's role is described).
+// The coordinates are those of the embedded datasets kja-fig3, kja-fig8,
+// kja-fig1 and kja-fig1-pd (datasets/papers.go), read here through the
+// datasets; grouping_test.go runs the method on them. Not reproducible
+// from the text: Fig. 4 (TopDown's farthest pair G, E and its four
+// groups: the coordinates that make G and E the farthest pair contradict
+// Fig. 3's splits) and Fig. 9 (TopDown's random groups).
 
 // plane is a jt of named 2-d points whose perimeters are raw (the domain
 // scale is 1), so that the paper's unnormalised figures read directly.
@@ -86,14 +89,29 @@ func names(id map[string]int32, tuples []int32) string {
 	return strings.Join(out, "")
 }
 
-// fig3 is MT of Fig. 3: A..M with distinct values on both QIs.
-var fig3 = map[string][2]float64{
-	"B": {1, 1}, "A": {2, 4}, "D": {3, 2}, "H": {4, 8}, "I": {5, 7}, "C": {6, 6},
-	"J": {7, 6}, "F": {8, 3}, "E": {9, 1}, "K": {10, 9}, "G": {11, 2}, "L": {12, 7}, "M": {13, 8},
+// points reads an embedded dataset's named points (QI1, QI2): the
+// coordinates the paper's figures imply (see datasets/papers.go).
+func points(t testing.TB, name string) map[string][2]float64 {
+	t.Helper()
+	d, err := datasets.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := d.Load(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][2]float64{}
+	for r := 0; r < tab.Rows; r++ {
+		x, _ := model.ParseNumber(tab.Column("QI1").Value(r))
+		y, _ := model.ParseNumber(tab.Column("QI2").Value(r))
+		out[tab.Column("name").Value(r)] = [2]float64{x, y}
+	}
+	return out
 }
 
 func TestFig3MondrianFourGroups(t *testing.T) {
-	pt, id := plane(fig3, nil)
+	pt, id := plane(points(t, "kja-fig3"), nil)
 	for _, rule := range []partition.Rule{partition.RoundRobin, partition.Widest} {
 		groups, err := mondrian(rule)(context.Background(), pt, allTuples(pt.n), 3, nil)
 		if err != nil {
@@ -111,20 +129,26 @@ func TestFig3MondrianFourGroups(t *testing.T) {
 	}
 }
 
-// fig7 places Fig. 2's MT (A..G), Fig. 5's public tuples U, V, Y, G1, G2
-// and the boxes of AT and JAT (see the comment at the top).
-var (
-	fig7MT = map[string][2]float64{
-		"A": {-2, 4}, "B": {0, 2}, "C": {1.5, 4}, "D": {4, 2.5}, // g1 = [-2,4] x [2,4]
-		"E": {0, 0}, "F": {2, 2}, "G": {4, 6}, // g2 = [0,4] x [0,6]
+// fig7MT and fig7PD are Fig. 2's MT (A..G) and Fig. 5's public tuples
+// U, V, Y, G1, G2 (datasets kja-fig1 and kja-fig1-pd), with the boxes of
+// AT and JAT (see the comment at the top).
+func fig7Points(t testing.TB) (mt, pd map[string][2]float64) {
+	mt = points(t, "kja-fig1")
+	pd = map[string][2]float64{}
+	for n, p := range points(t, "kja-fig1-pd") {
+		if _, inMT := mt[n]; !inMT && n != "X" {
+			pd[n] = p
+		}
 	}
-	fig7PD = map[string][2]float64{"U": {-1, 3}, "V": {3, 3}, "Y": {1, 1}, "G1": {4, 6}, "G2": {4, 6}}
-	fig7SA = map[string]string{"A": "v1", "B": "v2", "C": "v1", "D": "v2", "E": "v1", "F": "v2", "G": "v3"}
-)
+	return mt, pd
+}
+
+var fig7SA = map[string]string{"A": "v1", "B": "v2", "C": "v1", "D": "v2", "E": "v1", "F": "v2", "G": "v3"}
 
 // fig7Run builds the run of a grouping given by member names.
 func fig7Run(t *testing.T, groups [][]string, sgs []int) *run {
 	t.Helper()
+	fig7MT, fig7PD := fig7Points(t)
 	pt, id := plane(fig7MT, fig7PD)
 	// MT's table, in the order plane numbers MT tuples (by name).
 	var b strings.Builder
@@ -219,7 +243,8 @@ func TestFig7RangeCount(t *testing.T) {
 }
 
 func TestFig8TrimDropsZ(t *testing.T) {
-	pt, id := plane(map[string][2]float64{"L": {12, 7}, "M": {13, 8}}, map[string][2]float64{"Y": {12.5, 7.5}, "Z": {14, 9}})
+	mt, pd := points(t, "kja-fig3"), points(t, "kja-fig8")
+	pt, id := plane(map[string][2]float64{"L": mt["L"], "M": mt["M"]}, map[string][2]float64{"Y": pd["Y"], "Z": pd["Z"]})
 	got := pt.trim([]int32{id["L"], id["M"], id["Y"], id["Z"]}, 3)
 	if names(id, got) != "LMY" {
 		t.Fatalf("kept %s, want L, M, Y (Z only enlarges the box)", names(id, got))
@@ -236,7 +261,7 @@ func TestFig8TrimDropsZ(t *testing.T) {
 // exact on Fig. 3's points) and assigns each other tuple to the seed whose
 // group's NCP grows least; its groups hold at least k tuples.
 func TestTopDownSeedsAndGroups(t *testing.T) {
-	pt, id := plane(fig3, nil)
+	pt, id := plane(points(t, "kja-fig3"), nil)
 	pt.sc = []float64{1.0 / 12, 1.0 / 8} // normalised by the domain
 	best, bestD := "", -1.0
 	for a, i := range id {

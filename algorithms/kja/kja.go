@@ -91,7 +91,7 @@ func (Method) Spec() method.Spec {
 		Title:    "k-join-anonymity: k-anonymity with a public database (Mondrian, TopDown; Direct, Refinement)",
 		Paper:    "Sacharidis, Mouratidis, Papadias, k-Anonymity in the Presence of External Databases (IEEE TKDE), Sections 2-4",
 		Variants: Variants,
-		Params:   []model.ParamSpec{model.StandardParams[paramK], splitParam, model.StandardParams["seed"]},
+		Params:   []model.ParamSpec{model.StandardParams[paramK], splitParam, groupingParam, model.StandardParams["seed"]},
 		Figures: []method.Figure{
 			{Key: method.SizeKey, Label: "|g|", Rule: method.AtLeast, Against: paramK, Digits: -1,
 				Help: "JT tuples (microdata and public) in the box: an attacker cannot tell them apart (Definition 6)"},
@@ -144,6 +144,10 @@ type config struct {
 	k         int
 	split     string
 	seed      uint64
+	// given is the first-round grouping taken from a column (nil: the
+	// algorithm forms it; see grouping.go).
+	given   [][]int32
+	givenBy string // the column
 }
 
 const (
@@ -203,6 +207,10 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	} else {
 		cfg.seed = model.CryptoSeed()
 	}
+	if cfg.given, err = givenGroups(in, values[paramGrouping], cfg); err != nil {
+		return nil, err
+	}
+	cfg.givenBy, _ = parseGrouping(values[paramGrouping])
 	if in.Table.Column(in.Roles.SA) == nil {
 		return nil, &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column",
 			Hint: "k-join-anonymity publishes the sensitive values apart, per sensitive group (Section 3.2)"}
@@ -246,16 +254,20 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 // execute runs the configured variant on JT.
 func execute(ctx context.Context, in *method.Input, t *jt, cfg config, values model.Values, progress func(float64)) (*run, error) {
 	alg := cfg.kAlgorithm()
+	first := alg
+	if cfg.given != nil {
+		first = given(cfg.given)
+	}
 	var boxes []outBox
 	var sgs int
 	var err error
 	switch cfg.method {
 	case plainKA:
-		boxes, sgs, err = plain(ctx, t, alg, cfg.k)
+		boxes, sgs, err = plain(ctx, t, first, cfg.k)
 	case directKA:
 		boxes, sgs, err = direct(ctx, t, alg, cfg.k)
 	default:
-		boxes, sgs, err = refinement(ctx, t, alg, cfg.k, progress)
+		boxes, sgs, err = refinement(ctx, t, first, alg, cfg.k, progress, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -357,15 +369,25 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 func (r *run) notes() []string {
 	t, c := r.t, r.cfg
 	var out []string
+	if c.given != nil {
+		out = append(out, fmt.Sprintf("the k-anonymous grouping of the %d microdata tuples is given by column %s (%d groups), not formed by %s", t.mt, c.givenBy, len(c.given), c.algorithm))
+	}
 	switch c.method {
 	case plainKA:
-		out = append(out, fmt.Sprintf("%s k-anonymity on the %d microdata tuples alone (the baseline of Section 2.2)", c.algorithm, t.mt))
+		if c.given != nil {
+			out = append(out, "its boxes are published as they are (the baseline of Section 2.2)")
+		} else {
+			out = append(out, fmt.Sprintf("%s k-anonymity on the %d microdata tuples alone (the baseline of Section 2.2)", c.algorithm, t.mt))
+		}
 		if r.in.Public != nil {
 			out = append(out, "the public table is not anonymized with the microdata: it only widens the domain NCP is normalised by")
 		}
 	default:
 		how := "Direct: " + c.algorithm + " on all of JT, boxes without a microdata tuple discarded"
-		if c.method == refineKA {
+		switch {
+		case c.method == refineKA && c.given != nil:
+			how = "Refinement: the given groups of MT, then " + c.algorithm + " on the JT tuples inside each box"
+		case c.method == refineKA:
 			how = "Refinement: " + c.algorithm + " on MT, then again on the JT tuples inside each box"
 		}
 		out = append(out, fmt.Sprintf("%s (Section 4); JT holds %d microdata and %d public tuples", how, t.mt, len(t.pd)))

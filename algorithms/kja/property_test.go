@@ -248,6 +248,7 @@ func checkRelease(dir string, opt verify.Options) (*verify.Report, error) {
 // the answers must be identical, COUNT over the whole domain is |MT|,
 // and a sensitive value's count over the whole domain is exact.
 func TestReleasesCheckAndAnswer(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 12; seed++ {
 		inst := randomInstance(t, 100+seed)
 		k := 2 + int(seed%5)

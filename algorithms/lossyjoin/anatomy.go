@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
-	"math"
 
 	"privlab/model"
 )
@@ -37,14 +36,14 @@ func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.
 			if v < len(values) {
 				name = values[v]
 			}
-			return nil, &model.ParamError{Param: "alpha", Value: model.FormatNumber(p.alpha),
+			return nil, &model.ParamError{Param: "alpha", Value: p.alphaText,
 				Reason: fmt.Sprintf("Anatomy needs l = ceil(1/alpha) = %d distinct values per group, so no value may hold more than 1/%d of the rows; %q holds %d of %d (%.1f%%)",
 					l, l, name, len(b), n, 100*float64(len(b))/float64(n)),
 				Hint: fmt.Sprintf("raise alpha to at least %.3f (Xiao and Tao's eligibility condition)", float64(len(b))/float64(n))}
 		}
 	}
 	if n < l {
-		return nil, &model.ParamError{Param: "alpha", Value: model.FormatNumber(p.alpha),
+		return nil, &model.ParamError{Param: "alpha", Value: p.alphaText,
 			Reason: fmt.Sprintf("Anatomy needs l = %d distinct values per group but the table has %d rows", l, n)}
 	}
 	for _, b := range buckets {
@@ -130,9 +129,10 @@ func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.
 }
 
 // anatomyL is Anatomy's l for a given alpha: the smallest l with
-// 1/l <= alpha.
-func anatomyL(alpha float64) int {
-	return int(math.Ceil(1/alpha - 1e-9))
+// 1/l <= alpha, exactly (alpha = 0.3333333333333333 needs l = 4: a
+// third is above it).
+func anatomyL(alpha model.Bound) int {
+	return alpha.MinSize(1)
 }
 
 type bucketItem struct {

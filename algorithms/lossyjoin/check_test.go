@@ -578,6 +578,7 @@ func TestRandomReleases(t *testing.T) {
 // link; the generator draws ss.csv again then, so every seed's release
 // passes.
 func TestShuffleRedrawnWhenOrderLinks(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("age,zip,disease\n")
 	for i := 0; i < 10; i++ {

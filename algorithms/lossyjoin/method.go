@@ -19,6 +19,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,7 +144,7 @@ type run struct {
 	sa      *model.Column
 	saH     *model.Hierarchy
 	k       int
-	alpha   float64
+	alpha   model.Bound
 	l       int
 	values  model.Values
 	res     *method.Result
@@ -181,11 +182,12 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	if len(in.Roles.QIs) == 0 {
 		return nil, &model.ParamError{Param: "qi", Reason: "no quasi-identifiers", Hint: "name them with --qi"}
 	}
-	k, alpha := values.Int("k"), values.Float("alpha")
+	k, alpha := values.Int("k"), values.Bound("alpha")
 	p, err := newProblem(in.Table, in.Roles.QIs, in.Hierarchies, in.Roles.SA, k, alpha)
 	if err != nil {
 		return nil, err
 	}
+	p.alphaText = values["alpha"]
 	r := &run{in: in, variant: variant, prob: p, sa: in.Table.Column(in.Roles.SA), saH: in.Hierarchies[in.Roles.SA],
 		k: k, alpha: alpha, values: values, l: anatomyL(alpha), ncp: math.NaN()}
 	rows := make([]int32, in.Table.Rows)
@@ -233,7 +235,7 @@ func (r *run) feasible() error {
 		if top < len(r.sa.Dict) {
 			name = r.sa.Dict[top]
 		}
-		return &model.ParamError{Param: "alpha", Value: model.FormatNumber(r.alpha),
+		return &model.ParamError{Param: "alpha", Value: r.values["alpha"],
 			Reason: fmt.Sprintf("no (alpha,k)-anonymous partition exists: %s = %q holds %d of %d rows (%.1f%%), above alpha even in one class of all records",
 				r.in.Roles.SA, name, counts[top], n, 100*float64(counts[top])/float64(n)),
 			Hint: fmt.Sprintf("raise alpha to at least %.3f or choose another sensitive attribute", float64(counts[top])/float64(n))}
@@ -251,6 +253,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	counts := make([]int32, r.prob.m)
 	saPos := r.saPositions()
 	minSize, maxFrac := math.MaxInt, 0.0
+	fracOK := true // every class's largest share is within alpha, exactly
 	joinRows := 0
 	ncpSum := 0.0
 	for i, c := range r.classes {
@@ -270,7 +273,9 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		size := len(c.rows)
 		frac := float64(maxCount) / float64(size)
 		g := method.Group{ID: i + 1, Rows: c.rows, QI: r.summary(c),
-			Figures: []float64{float64(size), frac, float64(distinct)}}
+			Figures: []float64{float64(size), frac, float64(distinct)},
+			Exact:   []*big.Rat{nil, big.NewRat(int64(maxCount), int64(size)), nil}}
+		fracOK = fracOK && r.alpha.Allows(maxCount, size)
 		if saPos != nil {
 			pos := make([]int32, len(c.rows))
 			for j, row := range c.rows {
@@ -299,7 +304,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		// The worst cases of (alpha,k) are always in the summary bar.
 		{Name: "smallest class", Short: "min class", Value: float64(minSize), Limit: kText, OK: minSize >= r.k, Bar: true},
 		{Name: "largest SA fraction in a class", Short: "max SA frac", Value: maxFrac, Limit: aText,
-			OK: maxFrac <= r.alpha+1e-9, Bar: true},
+			OK: fracOK, Bar: true},
 		{Name: "classes", Value: float64(len(r.classes)), OK: true},
 		{Name: "average class size", Value: float64(n) / math.Max(1, float64(len(r.classes))), OK: true},
 	}
@@ -520,7 +525,7 @@ func (r *run) detail(i, limit int) method.Detail {
 	limitLine := make([]float64, len(vals))
 	for j, v := range vals {
 		share[j] = float64(count[v]) / float64(a)
-		limitLine[j] = r.alpha
+		limitLine[j] = r.alpha.Float()
 	}
 	chart.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: limitLine}}
 	d.Sections = append(d.Sections, orig, chart)
@@ -555,7 +560,7 @@ func (r *run) charts() []method.Section {
 		}
 		table.Labels = append(table.Labels, name)
 		share = append(share, float64(counts[v])/float64(max(1, n)))
-		lim = append(lim, r.alpha)
+		lim = append(lim, r.alpha.Float())
 	}
 	table.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: lim}}
 

@@ -342,6 +342,7 @@ func TestDeterministic(t *testing.T) {
 // census with the paper's setup; on census, as in Section 7,
 // Alpha(Lossy) answers with a lower error than Anatomy and Alpha.
 func TestStudy(t *testing.T) {
+	t.Parallel()
 	prep := prepareJobs(t, "", model.Values{"k": "2", "alpha": "0.5", "seed": "1"})
 	secs, err := env.RunStudy(context.Background(), prep, workload.Options{Queries: 200, Seed: 1})
 	if err != nil {

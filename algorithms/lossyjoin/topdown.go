@@ -2,7 +2,6 @@ package lossyjoin
 
 import (
 	"context"
-	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -63,14 +62,17 @@ type problem struct {
 	sa    []int32 // per row: the sensitive value's index 0..m-1
 	m     int
 	k     int
-	alpha float64
+	alpha model.Bound
+	// alphaText is alpha as the user wrote it (for messages).
+	alphaText string
 }
 
 // feasible is the (alpha,k) test of one group: at least k tuples and no
-// sensitive value above alpha of them. The checker applies the same
-// tolerance.
-func feasible(size, maxCount int, k int, alpha float64) bool {
-	return size >= k && float64(maxCount) <= alpha*float64(size)+1e-9*float64(size)
+// sensitive value above alpha of them, decided exactly (maxCount <=
+// alpha x size on integers, alpha the decimal the user wrote), as the
+// checker decides it.
+func feasible(size, maxCount int, k int, alpha model.Bound) bool {
+	return size >= k && alpha.Allows(maxCount, size)
 }
 
 // partition is a set of rows with its generalization vector (one hierarchy
@@ -92,7 +94,7 @@ type class struct {
 }
 
 // newProblem prepares the QIs and the sensitive attribute of t.
-func newProblem(t *model.Table, qis []string, hs map[string]*model.Hierarchy, sa string, k int, alpha float64) (*problem, error) {
+func newProblem(t *model.Table, qis []string, hs map[string]*model.Hierarchy, sa string, k int, alpha model.Bound) (*problem, error) {
 	p := &problem{k: k, alpha: alpha}
 	for _, name := range qis {
 		c := t.Column(name)
@@ -383,17 +385,19 @@ func (p *problem) spare(s *scratch, c, v, ml, rsize, rmax int) int {
 	if int(s.arg1[c]) == v {
 		other = int(s.m2[c])
 	}
-	// The child keeps k tuples and other <= alpha (size - t).
-	t := min(have, size-p.k, int(math.Floor(float64(size)-float64(other)/p.alpha+1e-9)))
+	// The child keeps k tuples and other <= alpha (size - t), i.e. size -
+	// t >= ceil(other / alpha).
+	t := min(have, size-p.k, size-p.alpha.MinSize(other))
 	// The remainder needs k tuples and rmax <= alpha (rsize + t).
-	want := max(1, p.k-rsize, int(math.Ceil(float64(rmax)/p.alpha-float64(rsize)-1e-9)))
+	want := max(1, p.k-rsize, p.alpha.MinSize(rmax)-rsize)
 	if rc := int(s.rc[v]); rc < rmax {
 		want = min(want, rmax-rc) // v must not overtake rmax
 	} else {
 		want = 1
 	}
 	t = min(t, want)
-	// Confirm with the exact test (the bounds above round).
+	// Confirm with the (alpha,k) test: the child's most frequent value
+	// may be v itself.
 	for ; t > 0 && !feasible(size-t, max(other, have-t), p.k, p.alpha); t-- {
 	}
 	return max(t, 0)

@@ -150,9 +150,12 @@ func TestRandomProperties(t *testing.T) {
 	}
 }
 
-// checkDefinition checks (alpha,k) and the partition from the rows alone.
+// checkDefinition checks (alpha,k) and the partition from the rows alone,
+// on integers: alpha is a whole number of hundredths.
 func checkDefinition(t *testing.T, name string, in *method.Input, res *method.Result, k int, alpha float64) {
 	t.Helper()
+	pct := int(math.Round(alpha * 100))
+	l := (100 + pct - 1) / pct // ceil(1/alpha)
 	seen := make([]int, in.Table.Rows)
 	sa := in.Table.Column(in.Roles.SA)
 	gens := map[string]bool{}
@@ -166,12 +169,12 @@ func checkDefinition(t *testing.T, name string, in *method.Input, res *method.Re
 			count[sa.Value(int(r))]++
 		}
 		for v, c := range count {
-			if float64(c) > alpha*float64(len(g.Rows))+1e-9 {
+			if c*100 > pct*len(g.Rows) {
 				t.Fatalf("%s: %s is %d of %d > alpha", name, v, c, len(g.Rows))
 			}
 		}
 		if in.Variant == VariantAnatomy {
-			if len(count) < anatomyL(alpha) {
+			if len(count) < l {
 				t.Fatalf("%s: %d distinct values < l", name, len(count))
 			}
 			continue

@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
 	"privlab/model"
@@ -66,7 +67,10 @@ func (f Figure) Threshold(v model.Values) float64 {
 	return f.Limit
 }
 
-// Breaks reports whether x breaks the figure's rule against limit.
+// Breaks reports whether x breaks the figure's rule against limit,
+// within 1e-9: for figures that are not ratios of counts (a distance, a
+// confidence). A group that carries its figure's exact value is judged
+// exactly instead (Group.Exact, Group.Breaks).
 func (f Figure) Breaks(x, limit float64) bool {
 	const eps = 1e-9
 	switch f.Rule {
@@ -291,7 +295,14 @@ type Group struct {
 	Figures []float64
 	// Limits holds the group's own threshold of every PerGroup figure
 	// (aligned with Figures; other entries are ignored).
-	Limits    []float64
+	Limits []float64
+	// Exact holds, aligned with Figures, the exact value of figures that
+	// are ratios of counts (a sensitive value's share c/|G|, a presence
+	// |G|/prod|G_ATi|); nil entries (or a nil slice) leave the figure to
+	// its float64. An exact figure held against a parameter is judged
+	// against the parameter's exact decimal value, so 1/2 breaks alpha =
+	// 0.4999999999 (model.Bound).
+	Exact     []*big.Rat
 	Violation bool
 	// AtRoot is true when everything the group publishes is generalized
 	// to the root (the release says nothing specific about it).
@@ -309,11 +320,29 @@ func (g Group) Limit(spec Spec, i int, v model.Values) float64 {
 // Judge sets Violation from the group's figures and thresholds.
 func (g *Group) Judge(spec Spec, v model.Values) {
 	g.Violation = false
-	for i, f := range spec.Figures {
-		if i < len(g.Figures) && f.Breaks(g.Figures[i], g.Limit(spec, i, v)) {
+	for i := range spec.Figures {
+		if i < len(g.Figures) && g.Breaks(spec, i, v) {
 			g.Violation = true
 		}
 	}
+}
+
+// Breaks reports whether figure i of the group breaks its threshold:
+// exactly when the group carries the figure's exact value and the
+// figure is held against a parameter (Exact), else by Figure.Breaks.
+func (g Group) Breaks(spec Spec, i int, v model.Values) bool {
+	f := spec.Figures[i]
+	if i < len(g.Exact) && g.Exact[i] != nil && f.Against != "" && !f.PerGroup {
+		bound := v.Bound(f.Against)
+		switch f.Rule {
+		case AtMost:
+			return !bound.AllowsRat(g.Exact[i])
+		case AtLeast:
+			return g.Exact[i].Cmp(bound.Rat()) < 0
+		}
+		return false
+	}
+	return f.Breaks(g.Figures[i], g.Limit(spec, i, v))
 }
 
 // Bounds is a query answer on a release: deterministic bounds, an
@@ -391,7 +420,9 @@ type Result struct {
 	SuppressionWarned bool
 	// Release builds the publishable files with the given seed (rows are
 	// shuffled with it) and the audit row map (per file, the input row of
-	// each published row where rows stand for records).
+	// each published row where rows stand for records). Rows are rows of
+	// Input.Table; the slices stay the method's (the files' Fill may read
+	// them), so a caller translating them copies them first.
 	Release func(seed uint64) (*model.Release, map[string][]int, error)
 	// Answerer answers queries on the (unexported) release.
 	Answerer Answerer

@@ -2,6 +2,7 @@ package method
 
 import (
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -79,3 +80,41 @@ func TestRolesWithoutSA(t *testing.T) {
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// A figure that is a ratio of counts carries its exact value and is
+// judged against the parameter's exact decimal value: 1/2 breaks alpha =
+// 0.4999999999 and 1/3 breaks 0.3333333333333333, which the float64
+// within 1e-9 lets pass (issue 18.5); the float path is unchanged.
+func TestJudgeExact(t *testing.T) {
+	spec := Spec{Figures: []Figure{{Key: "frac", Rule: AtMost, Against: "alpha"}, {Key: "min", Rule: AtLeast, Against: "beta"}}}
+	cases := []struct {
+		alpha     string
+		exact     *big.Rat
+		violation bool
+	}{
+		{"0.5", big.NewRat(1, 2), false},
+		{"0.4999999999", big.NewRat(1, 2), true},
+		{"0.4999999999", nil, false}, // the float 0.5 within 1e-9
+		{"0.3333333333333333", big.NewRat(1, 3), true},
+		{"0.3333333333333334", big.NewRat(1, 3), false},
+		{"0.3333333333333333", nil, false}, // the float 1/3 within 1e-9
+		{"1", big.NewRat(1, 1), false},
+	}
+	for i, c := range cases {
+		x := 0.5
+		if c.alpha == "0.3333333333333333" {
+			x = 1.0 / 3
+		}
+		g := Group{Figures: []float64{x, 1}, Exact: []*big.Rat{c.exact, nil}}
+		g.Judge(spec, model.Values{"alpha": c.alpha, "beta": "1"})
+		if g.Violation != c.violation {
+			t.Errorf("case %d: %v against alpha %s: violation %v, want %v", i, c.exact, c.alpha, g.Violation, c.violation)
+		}
+	}
+	// AtLeast: 1/3 is below 0.3333333333333334.
+	g := Group{Figures: []float64{0, 1.0 / 3}, Exact: []*big.Rat{nil, big.NewRat(1, 3)}}
+	g.Judge(spec, model.Values{"alpha": "1", "beta": "0.3333333333333334"})
+	if !g.Violation {
+		t.Error("1/3 passes AtLeast 0.3333333333333334")
+	}
+}

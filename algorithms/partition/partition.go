@@ -69,6 +69,9 @@ type Options struct {
 	// (k-join-anonymity discards partitions without a microdata tuple,
 	// Sacharidis et al., Section 4).
 	Keep func(rows []int32) bool
+	// OnSplit, when set, sees every split: the dimension cut and the two
+	// parts (a tour shows Mondrian's cuts with it).
+	OnSplit func(dim int, left, right []int32)
 }
 
 // MondrianWith is Mondrian with a split rule and an optional filter.
@@ -100,10 +103,13 @@ func MondrianWith(ctx context.Context, rows []int32, dims []Dim, minSize int, op
 		if opt.Keep != nil && !opt.Keep(t.rows) {
 			continue
 		}
-		left, right, ok := bestSplit(t.rows, dims, spans, minSize, opt.Rule, t.depth, &scratch)
+		left, right, dim, ok := bestSplit(t.rows, dims, spans, minSize, opt.Rule, t.depth, &scratch)
 		if !ok {
 			out = append(out, t.rows)
 			continue
+		}
+		if opt.OnSplit != nil {
+			opt.OnSplit(dim, left, right)
 		}
 		// Right first so that left is processed (and emitted) first.
 		stack = append(stack, task{right, t.depth + 1}, task{left, t.depth + 1})
@@ -119,10 +125,10 @@ type candidate struct {
 
 // bestSplit tries dimensions in the rule's order (widest normalised range
 // first, or round-robin from depth mod d) and returns the first allowable
-// median split.
-func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, rule Rule, depth int, scratch *[]int32) (left, right []int32, ok bool) {
+// median split and the dimension it cuts.
+func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, rule Rule, depth int, scratch *[]int32) (left, right []int32, dim int, ok bool) {
 	if len(rows) < 2*minSize {
-		return nil, nil, false
+		return nil, nil, 0, false
 	}
 	var cands []candidate
 	for i, d := range dims {
@@ -153,10 +159,10 @@ func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, rule Rule
 	}
 	for _, c := range cands {
 		if l, r, ok := medianSplit(rows, dims[c.dim], c.min, c.max, minSize, scratch); ok {
-			return l, r, true
+			return l, r, c.dim, true
 		}
 	}
-	return nil, nil, false
+	return nil, nil, 0, false
 }
 
 // medianSplit cuts rows by rank at the threshold whose left side is

@@ -19,6 +19,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // Run executes the prepared method. Panics inside a method are turned into
@@ -195,7 +196,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	inputRows(p, rowMap)
+	rowMap = inputRows(p, rowMap)
 	// Rows dropped for missing values were not published.
 	rel.Manifest.RowsIn = p.Source.Rows
 	rel.Manifest.Suppressed += p.Dropped
@@ -216,7 +217,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	}
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
 	if _, ok := DatasetName(p.Project.Input); !ok {
-		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
+		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
+		audit.InputSHA256, _ = model.FileSHA256(path)
+		audit.InputFormat = string(source.FormatOf(path))
 	}
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
@@ -249,24 +252,34 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 // inputRows translates row maps, which refer to rows of the prepared
 // table, to rows of the input. A negative entry stands for no input row
 // (e.g. a public-table tuple: -1-j is its row j) and is kept as it is.
-func inputRows(p *Prepared, rowMap map[string][]int) {
+func inputRows(p *Prepared, rowMap map[string][]int) map[string][]int {
+	// Into new slices: a method's files may read the very slices it
+	// returned (method.Result.Release), so rewriting them in place made
+	// the files index the prepared table with input rows. A negative
+	// entry stands for no input row (e.g. a public-table tuple: -1-j is
+	// its row j) and is kept as it is.
 	if p.InputRow == nil {
-		return
+		return rowMap
 	}
-	for _, rows := range rowMap {
+	translated := make(map[string][]int, len(rowMap))
+	for name, rows := range rowMap {
+		out := make([]int, len(rows))
 		for i, r := range rows {
+			out[i] = r
 			if r >= 0 {
-				rows[i] = p.InputRow[r]
+				out[i] = p.InputRow[r]
 			}
 		}
+		translated[name] = out
 	}
+	return translated
 }
 
 // inputFiles are the files a release must never be written over: the
 // input, the public table, the hierarchies and the method's file
 // parameters (e.g. a target file).
 func inputFiles(p *Prepared) []string {
-	inputs := []string{p.Project.Input, p.Project.Public}
+	inputs := []string{source.Path(p.Project.Input), source.Path(p.Project.Public)}
 	for _, h := range p.Project.Hierarchies {
 		inputs = append(inputs, h)
 	}

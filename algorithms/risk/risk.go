@@ -33,7 +33,7 @@ type View struct {
 	SAValues  []string
 	// Beliefs are the attacker's distributions over SAValues, shared by
 	// regions (a group's target, a class's value frequencies).
-	Beliefs [][]float64
+	Beliefs []Belief
 	Regions []Region
 	// Cells label the published QI cells, per QI, for the regions'
 	// Cells codes; nil when the release publishes no record-level QI
@@ -49,6 +49,23 @@ type View struct {
 	Generalized bool
 	// Notes say in one line each what the view assumes.
 	Notes []string
+}
+
+// Belief is a distribution over a view's SAValues, by the values it
+// gives a probability other than 0: Values in increasing order, P[k]
+// the probability of SAValues[Values[k]].
+type Belief struct {
+	Values []int32
+	P      []float64
+}
+
+// Dense is the belief as one probability per SA value (m values).
+func (b Belief) Dense(m int) []float64 {
+	p := make([]float64, m)
+	for k, i := range b.Values {
+		p[i] = b.P[k]
+	}
+	return p
 }
 
 // Region is a set of published records an attacker who knows a person's
@@ -173,6 +190,107 @@ const (
 	namePrefixRisky = "records at risk"
 )
 
+// tally is what one pass over a view's regions gathers.
+type tally struct {
+	records, smallest, unique, atRisk int
+	prosSum, prosMax                  float64
+	journSum, journMax                float64
+	journal                           bool
+	loss, dm                          float64
+	presence                          float64
+	used                              []bool    // beliefs of regions with records
+	overall                           []float64 // records-weighted SA distribution
+	total                             float64   // records with a belief
+	sizes                             []Band
+}
+
+// tallyRegions passes once over the regions. Every sum adds the regions
+// in their order (the figures do not depend on how the pass is split).
+func tallyRegions(v *View, threshold float64) *tally {
+	t := &tally{smallest: math.MaxInt, presence: math.NaN(), used: make([]bool, len(v.Beliefs)),
+		overall: make([]float64, len(v.SAValues)), sizes: newBands()}
+	for _, r := range v.Regions {
+		t.records += r.Records
+		t.loss += r.Loss * float64(r.Records)
+		t.dm += float64(r.Records) * float64(r.Records)
+		addBand(t.sizes, r.Records)
+		if r.Records == 0 {
+			continue
+		}
+		t.smallest = min(t.smallest, r.Records)
+		p := 1 / float64(r.Records)
+		t.prosSum += p * float64(r.Records)
+		t.prosMax = math.Max(t.prosMax, p)
+		if r.Records == 1 {
+			t.unique++
+		}
+		if p > threshold+1e-12 {
+			t.atRisk += r.Records
+		}
+		if r.Population > 0 {
+			t.journal = true
+			j := 1 / float64(r.Population)
+			t.journSum += j * float64(r.Records)
+			t.journMax = math.Max(t.journMax, j)
+		}
+		if !math.IsNaN(r.Presence) {
+			if math.IsNaN(t.presence) {
+				t.presence = r.Presence
+			}
+			t.presence = math.Max(t.presence, r.Presence)
+		}
+		if r.Belief >= 0 {
+			t.used[r.Belief] = true
+			t.total += float64(r.Records)
+		}
+	}
+	if t.records == 0 {
+		t.smallest = 0
+	}
+	overall(v, t.overall)
+	for i := range t.overall {
+		t.overall[i] = ratio(t.overall[i], t.total)
+	}
+	return t
+}
+
+// overall sums the regions' beliefs weighted by their records into sum:
+// region by region as before while the values summed stay under
+// exactBudget (bit for bit), otherwise belief by belief, each weighted
+// by its regions' records (linear in the beliefs' values; the same sums
+// to within rounding, TestFastEMDInCompute).
+func overall(v *View, sum []float64) {
+	work := 0
+	for _, r := range v.Regions {
+		if r.Records > 0 && r.Belief >= 0 {
+			work += len(v.Beliefs[r.Belief].Values)
+		}
+	}
+	if work <= exactBudget {
+		for _, r := range v.Regions {
+			if r.Records > 0 && r.Belief >= 0 {
+				b := v.Beliefs[r.Belief]
+				for k, i := range b.Values {
+					sum[i] += b.P[k] * float64(r.Records)
+				}
+			}
+		}
+		return
+	}
+	records := make([]int, len(v.Beliefs))
+	for _, r := range v.Regions {
+		if r.Records > 0 && r.Belief >= 0 {
+			records[r.Belief] += r.Records
+		}
+	}
+	for id, n := range records {
+		b := v.Beliefs[id]
+		for k, i := range b.Values {
+			sum[i] += b.P[k] * float64(n)
+		}
+	}
+}
+
 // Compute measures a view.
 func Compute(v *View, opt Options) *Report {
 	if opt.Threshold <= 0 || opt.Threshold > 1 {
@@ -182,51 +300,19 @@ func Compute(v *View, opt Options) *Report {
 	add := func(key, name string, value float64, better, digits int, help string) {
 		rep.Figures = append(rep.Figures, Figure{Key: key, Name: name, Value: value, Better: better, Digits: digits, Help: help})
 	}
-	records, smallest := 0, math.MaxInt
-	for _, r := range v.Regions {
-		records += r.Records
-		if r.Records > 0 {
-			smallest = min(smallest, r.Records)
-		}
-	}
-	if records == 0 {
-		smallest = 0
-	}
+	t := tallyRegions(v, opt.Threshold)
+	records := t.records
 	add(KeyRecords, "records published", float64(records), 0, -1,
 		"rows of the release that stand for individuals (every attacker starts from these)")
 	add(KeyClasses, "equivalence classes", float64(len(v.Regions)), 0, -1,
 		"sets of published records an attacker who knows a person's quasi-identifiers cannot tell apart")
-	add(KeySmallest, "smallest class", float64(smallest), +1, -1,
+	add(KeySmallest, "smallest class", float64(t.smallest), +1, -1,
 		"the fewest records anyone hides among (the k of k-anonymity); prosecutor: knows the person is in the release and their quasi-identifiers")
 
 	// Re-identification (prosecutor, journalist).
-	unique, atRisk := 0, 0
-	var prosSum, prosMax float64
-	var journSum, journMax float64
-	journal := false
-	for _, r := range v.Regions {
-		if r.Records == 0 {
-			continue
-		}
-		p := 1 / float64(r.Records)
-		prosSum += p * float64(r.Records)
-		prosMax = math.Max(prosMax, p)
-		if r.Records == 1 {
-			unique++
-		}
-		if p > opt.Threshold+1e-12 {
-			atRisk += r.Records
-		}
-		if r.Population > 0 {
-			journal = true
-			j := 1 / float64(r.Population)
-			journSum += j * float64(r.Records)
-			journMax = math.Max(journMax, j)
-		}
-	}
-	add(KeyUnique, "records unique on the published QIs", float64(unique), -1, -1,
+	add(KeyUnique, "records unique on the published QIs", float64(t.unique), -1, -1,
 		"records no other published record shares the quasi-identifier cells of: a prosecutor who knows a person's quasi-identifiers finds their record")
-	add(KeyUniqueShare, "share unique on the published QIs", ratio(float64(unique), float64(records)), -1, 4,
+	add(KeyUniqueShare, "share unique on the published QIs", ratio(float64(t.unique), float64(records)), -1, 4,
 		"the same as a share of the published records")
 	if v.Cells != nil && len(v.QIs) >= 2 {
 		rep.Pairs = uniquePairs(v)
@@ -237,37 +323,23 @@ func Compute(v *View, opt Options) *Report {
 		add(KeyUniquePair, "records unique on a pair of QIs (worst pair)", float64(worst), -1, -1,
 			"records an attacker who knows only two of a person's quasi-identifiers singles out (the worst pair)")
 	}
-	add(KeyProsMax, "prosecutor risk (max)", prosMax, -1, 4,
+	add(KeyProsMax, "prosecutor risk (max)", t.prosMax, -1, 4,
 		"the largest 1/|class|: the chance a prosecutor who knows the person is in the release picks their record")
-	add(KeyProsAvg, "prosecutor risk (average)", ratio(prosSum, float64(records)), -1, 4,
+	add(KeyProsAvg, "prosecutor risk (average)", ratio(t.prosSum, float64(records)), -1, 4,
 		"1/|class| averaged over the published records: the expected share a prosecutor re-identifies")
-	rep.Figures = append(rep.Figures, Figure{Key: KeyAtRisk, Name: namePrefixRisky, Value: float64(atRisk), Better: -1, Digits: -1,
+	rep.Figures = append(rep.Figures, Figure{Key: KeyAtRisk, Name: namePrefixRisky, Value: float64(t.atRisk), Better: -1, Digits: -1,
 		Limit: fmt.Sprint(opt.Threshold),
 		Help:  "records whose prosecutor risk 1/|class| exceeds the threshold (the limit)"})
-	if journal {
-		add(KeyJournMax, "journalist risk (max)", journMax, -1, 4,
+	if t.journal {
+		add(KeyJournMax, "journalist risk (max)", t.journMax, -1, 4,
 			"the largest 1/(public individuals matching a class): a journalist who does not know whether the person is in the release")
-		add(KeyJournAvg, "journalist risk (average)", ratio(journSum, float64(records)), -1, 4,
+		add(KeyJournAvg, "journalist risk (average)", ratio(t.journSum, float64(records)), -1, 4,
 			"the journalist risk averaged over the published records")
 	}
 
 	// Attribute disclosure: l-diversity, the top belief, t-closeness.
 	if v.SA != "" && len(v.Beliefs) > 0 {
-		stats := beliefStats(v)
-		distinct, entropyL, top, t := math.Inf(1), math.Inf(1), 0.0, 0.0
-		for _, r := range v.Regions {
-			if r.Records == 0 || r.Belief < 0 {
-				continue
-			}
-			s := stats[r.Belief]
-			distinct = math.Min(distinct, s.distinct)
-			entropyL = math.Min(entropyL, s.entropyL)
-			top = math.Max(top, s.top)
-			t = math.Max(t, s.emd)
-		}
-		if math.IsInf(distinct, 1) {
-			distinct, entropyL = 0, 0
-		}
+		distinct, entropyL, top, tc := beliefFigures(v, t)
 		add(KeyDistinctL, "distinct l-diversity", distinct, +1, -1,
 			"the fewest sensitive values an attacker who found a person's class must still choose from")
 		add(KeyEntropyL, "entropy l-diversity", entropyL, +1, 2,
@@ -278,46 +350,32 @@ func Compute(v *View, opt Options) *Report {
 		if v.SANumeric {
 			distance = "ordered distance (numeric)"
 		}
-		add(KeyTCloseness, "t-closeness (max EMD)", t, -1, 4,
+		add(KeyTCloseness, "t-closeness (max EMD)", tc, -1, 4,
 			"the largest Earth Mover's Distance between a class's sensitive values and the whole release's, "+distance+": what finding the class teaches beyond the table")
 	}
+	utility(v, t, add)
+	rep.Sizes = t.sizes
+	rep.Summary = summary(v, rep)
+	return rep
+}
 
-	// Utility loss.
+// utility adds the loss, DM, presence and suppression figures.
+func utility(v *View, t *tally, add func(key, name string, value float64, better, digits int, help string)) {
 	if v.Generalized {
-		var loss float64
-		for _, r := range v.Regions {
-			loss += r.Loss * float64(r.Records)
-		}
-		add(KeyNCP, "NCP (generalization loss)", ratio(loss, float64(records)), -1, 4,
+		add(KeyNCP, "NCP (generalization loss)", ratio(t.loss, float64(t.records)), -1, 4,
 			"the share of each quasi-identifier's domain a published cell covers, averaged over QIs and records (0 exact, 1 fully generalized)")
 	}
-	var dm float64
-	for _, r := range v.Regions {
-		dm += float64(r.Records) * float64(r.Records)
-	}
-	dm += float64(v.Suppressed) * float64(max(v.RowsIn, records))
+	dm := t.dm + float64(v.Suppressed)*float64(max(v.RowsIn, t.records))
 	add(KeyDM, "DM (discernibility)", dm, -1, -1,
 		"the sum over records of their class's size (a suppressed record costs the whole table): lower keeps records apart")
-	presence := math.NaN()
-	for _, r := range v.Regions {
-		if !math.IsNaN(r.Presence) && r.Records > 0 {
-			if math.IsNaN(presence) {
-				presence = r.Presence
-			}
-			presence = math.Max(presence, r.Presence)
-		}
-	}
-	if !math.IsNaN(presence) {
-		add(KeyPresence, "presence probability (max)", presence, -1, 4,
+	if !math.IsNaN(t.presence) {
+		add(KeyPresence, "presence probability (max)", t.presence, -1, 4,
 			"the largest probability that an individual matching a class's values is in the data (Wang, Theorem 5.1)")
 	}
 	if v.RowsIn > 0 {
 		add(KeySuppressed, "suppressed share", ratio(float64(v.Suppressed), float64(v.RowsIn)), -1, 4,
 			"input records the release leaves out")
 	}
-	rep.Sizes = bands(v)
-	rep.Summary = summary(v, rep)
-	return rep
 }
 
 // Get returns a figure by key.
@@ -337,45 +395,165 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-type beliefStat struct {
-	distinct, entropyL, top, emd float64
-}
-
-// beliefStats measures every belief once: distinct values, entropy l,
-// the top probability and its EMD to the release's overall distribution
-// (the beliefs weighted by the records that hold them).
-func beliefStats(v *View) []beliefStat {
-	m := len(v.SAValues)
-	overall := make([]float64, m)
-	var total float64
-	for _, r := range v.Regions {
-		if r.Belief < 0 || r.Records == 0 {
+// beliefFigures are the least distinct and entropy l-diversity, the
+// largest belief in one value and the largest EMD to the release's
+// overall distribution, over the beliefs of regions with records (each
+// belief measured once).
+func beliefFigures(v *View, t *tally) (distinct, entropyL, top, tc float64) {
+	distinct, entropyL = math.Inf(1), math.Inf(1)
+	used := 0
+	for _, u := range t.used {
+		if u {
+			used++
+		}
+	}
+	emd := exactEMD(t.overall, v.SANumeric)
+	if used*len(t.overall) > exactBudget {
+		emd = newFastEMD(t.overall, v.SANumeric)
+	}
+	for id, u := range t.used {
+		if !u {
 			continue
 		}
-		for i, p := range v.Beliefs[r.Belief] {
-			overall[i] += p * float64(r.Records)
-		}
-		total += float64(r.Records)
-	}
-	for i := range overall {
-		overall[i] = ratio(overall[i], total)
-	}
-	out := make([]beliefStat, len(v.Beliefs))
-	for b, p := range v.Beliefs {
-		var s beliefStat
-		var h float64
-		for _, x := range p {
+		b := v.Beliefs[id]
+		var d, h, tp float64
+		for _, x := range b.P {
 			if x > 1e-12 {
-				s.distinct++
+				d++
 				h -= x * math.Log(x)
 			}
-			s.top = math.Max(s.top, x)
+			tp = math.Max(tp, x)
 		}
-		s.entropyL = math.Exp(h)
-		s.emd = EMD(p, overall, v.SANumeric)
-		out[b] = s
+		distinct = math.Min(distinct, d)
+		entropyL = math.Min(entropyL, math.Exp(h))
+		top = math.Max(top, tp)
+		tc = math.Max(tc, emd(b))
 	}
-	return out
+	if math.IsInf(distinct, 1) {
+		distinct, entropyL = 0, 0
+	}
+	return distinct, entropyL, top, tc
+}
+
+// exactBudget is the number of (belief, SA value) steps up to which each
+// belief's EMD is summed value by value, as EMD does on dense
+// distributions (bit for bit), and the regions' beliefs are summed region
+// by region; above it, a sensitive attribute of many values with many
+// beliefs, the EMD is computed from the belief's values and prefix sums
+// of the overall distribution (equal to within 1e-12: TestFastEMD), and
+// the overall distribution belief by belief.
+var exactBudget = 1 << 24
+
+// exactEMD is EMD(b.Dense(m), q, ordered) without the dense belief: the
+// same additions in the same order (a value the belief leaves out adds
+// 0 - q[i], as the dense loop does).
+func exactEMD(q []float64, ordered bool) func(Belief) float64 {
+	m := len(q)
+	return func(b Belief) float64 {
+		if m < 2 {
+			return 0
+		}
+		var d, cum float64
+		last := m
+		if ordered {
+			last = m - 1
+		}
+		i := 0
+		for k := 0; k <= len(b.Values); k++ {
+			next, p := last, 0.0
+			if k < len(b.Values) {
+				next, p = min(int(b.Values[k]), last), b.P[k]
+			}
+			for ; i < next; i++ {
+				if ordered {
+					cum += 0 - q[i]
+					d += math.Abs(cum)
+				} else {
+					d += math.Abs(0 - q[i])
+				}
+			}
+			if i == last {
+				break
+			}
+			if ordered {
+				cum += p - q[i]
+				d += math.Abs(cum)
+			} else {
+				d += math.Abs(p - q[i])
+			}
+			i++
+		}
+		if ordered {
+			return d / float64(m-1)
+		}
+		return d / 2
+	}
+}
+
+// newFastEMD computes a belief's EMD to q in time linear in the belief's
+// values (times log m for the ordered distance). Equal distance: the
+// values a belief leaves out each add q[i], so half of
+// sum(q) + sum over its values of (|p - q| - q). Ordered distance: between
+// two of the belief's values its cumulative P is a constant c, and
+// sum |c - Q(i)| over a stretch follows from where the increasing
+// cumulative Q crosses c and the prefix sums of Q (kept with Kahan's
+// compensation, so that a long domain loses no precision).
+func newFastEMD(q []float64, ordered bool) func(Belief) float64 {
+	m := len(q)
+	if m < 2 {
+		return func(Belief) float64 { return 0 }
+	}
+	if !ordered {
+		var sum float64
+		for _, x := range q {
+			sum += x
+		}
+		return func(b Belief) float64 {
+			d := sum
+			for k, i := range b.Values {
+				d += math.Abs(b.P[k]-q[i]) - q[i]
+			}
+			return d / 2
+		}
+	}
+	cq := make([]float64, m)   // Q(i) = q[0] + ... + q[i]
+	sq := make([]float64, m+1) // sq[i] = Q(0) + ... + Q(i-1)
+	var c, comp, s, sComp float64
+	for i, x := range q {
+		c, comp = kahan(c, comp, x)
+		cq[i] = c
+		sq[i+1], sComp = kahan(s, sComp, c)
+		s = sq[i+1]
+	}
+	// stretch is sum over i in [a, b) of |p - Q(i)|.
+	stretch := func(p float64, a, b int) float64 {
+		if a >= b {
+			return 0
+		}
+		x := a + sort.Search(b-a, func(j int) bool { return cq[a+j] >= p })
+		return p*float64(x-a) - (sq[x] - sq[a]) + (sq[b] - sq[x]) - p*float64(b-x)
+	}
+	return func(b Belief) float64 {
+		var d, cum float64
+		from := 0
+		for k, i := range b.Values {
+			if int(i) >= m-1 {
+				break
+			}
+			d += stretch(cum, from, int(i))
+			cum += b.P[k]
+			from = int(i)
+		}
+		d += stretch(cum, from, m-1)
+		return d / float64(m-1)
+	}
+}
+
+// kahan adds x to the sum s with compensation c.
+func kahan(s, c, x float64) (float64, float64) {
+	y := x - c
+	t := s + y
+	return t, (t - s) - y
 }
 
 // EMD is the Earth Mover's Distance between two distributions over the
@@ -404,20 +582,32 @@ func EMD(p, q []float64, ordered bool) float64 {
 }
 
 // uniquePairs counts, for each pair of QIs, the records whose two cells no
-// other record shares.
+// other record shares: the records of each pair of cells summed in a
+// table indexed by the two codes (a map when the table would be larger
+// than the regions), then the pairs holding one record counted.
 func uniquePairs(v *View) []Pair {
 	var out []Pair
-	counts := map[uint64]int{}
+	var dense []int32
+	sparse := map[uint64]int{}
 	for a := 0; a < len(v.QIs); a++ {
 		for b := a + 1; b < len(v.QIs); b++ {
-			clear(counts)
-			for _, r := range v.Regions {
-				counts[uint64(r.Cells[a])<<32|uint64(r.Cells[b])] += r.Records
-			}
+			na, nb := len(v.Cells[a]), len(v.Cells[b])
 			u := 0
-			for _, n := range counts {
-				if n == 1 {
-					u++
+			if size := uint64(na) * uint64(nb); size <= uint64(max(4*len(v.Regions), 1<<16)) {
+				if uint64(cap(dense)) < size {
+					dense = make([]int32, size)
+				}
+				dense = dense[:size]
+				u = densePairs(v, a, b, nb, dense)
+			} else {
+				clear(sparse)
+				for _, r := range v.Regions {
+					sparse[uint64(r.Cells[a])<<32|uint64(r.Cells[b])] += r.Records
+				}
+				for _, n := range sparse {
+					if n == 1 {
+						u++
+					}
 				}
 			}
 			out = append(out, Pair{A: v.QIs[a], B: v.QIs[b], Unique: u})
@@ -426,19 +616,38 @@ func uniquePairs(v *View) []Pair {
 	return out
 }
 
-// bands is the class-size distribution in the bands ARX and sdcMicro
-// users read: 1, 2, 3-4, 5-9, 10-19, 20-49, 50-99, 100+.
-func bands(v *View) []Band {
-	out := []Band{{1, 1, 0}, {2, 2, 0}, {3, 4, 0}, {5, 9, 0}, {10, 19, 0}, {20, 49, 0}, {50, 99, 0}, {100, 0, 0}}
+// densePairs counts the records unique on cells a and b with a zeroed
+// table of one entry per pair of codes (left zeroed).
+func densePairs(v *View, a, b, nb int, counts []int32) int {
 	for _, r := range v.Regions {
-		for i := range out {
-			if r.Records >= out[i].Min && (out[i].Max == 0 || r.Records <= out[i].Max) {
-				out[i].Records += r.Records
-				break
-			}
+		k := int(r.Cells[a])*nb + int(r.Cells[b])
+		counts[k] = int32(min(int(counts[k])+r.Records, 2)) // 2: more than one
+	}
+	u := 0
+	for _, r := range v.Regions {
+		k := int(r.Cells[a])*nb + int(r.Cells[b])
+		if counts[k] == 1 {
+			u++
+		}
+		counts[k] = 0
+	}
+	return u
+}
+
+// newBands is the class-size distribution in the bands ARX and sdcMicro
+// users read: 1, 2, 3-4, 5-9, 10-19, 20-49, 50-99, 100+.
+func newBands() []Band {
+	return []Band{{1, 1, 0}, {2, 2, 0}, {3, 4, 0}, {5, 9, 0}, {10, 19, 0}, {20, 49, 0}, {50, 99, 0}, {100, 0, 0}}
+}
+
+// addBand counts a class of the given records in its band.
+func addBand(bands []Band, records int) {
+	for i := range bands {
+		if records >= bands[i].Min && (bands[i].Max == 0 || records <= bands[i].Max) {
+			bands[i].Records += records
+			return
 		}
 	}
-	return out
 }
 
 // summary is the plain-language paragraph of report.md.
@@ -501,16 +710,16 @@ func (v *View) Sorted(belief int32) []string {
 	if belief < 0 {
 		return nil
 	}
-	p := v.Beliefs[belief]
-	idx := make([]int, len(p))
-	for i := range idx {
-		idx[i] = i
+	b := v.Beliefs[belief]
+	idx := make([]int, len(b.Values))
+	for k := range idx {
+		idx[k] = k
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] > p[idx[b]] })
+	sort.SliceStable(idx, func(x, y int) bool { return b.P[idx[x]] > b.P[idx[y]] })
 	var out []string
-	for _, i := range idx {
-		if p[i] > 1e-12 {
-			out = append(out, fmt.Sprintf("%s %.3g", v.SAValues[i], p[i]))
+	for _, k := range idx {
+		if b.P[k] > 1e-12 {
+			out = append(out, fmt.Sprintf("%s %.3g", v.SAValues[b.Values[k]], b.P[k]))
 		}
 	}
 	return out

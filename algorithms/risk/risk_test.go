@@ -52,7 +52,7 @@ func TestBuilderMixesBeliefs(t *testing.T) {
 	b.Add([]string{"k"}, q, 0)
 	b.Add([]string{"k"}, q, 0)
 	v := b.View(3, 0, false)
-	got := v.Beliefs[v.Regions[0].Belief]
+	got := v.Beliefs[v.Regions[0].Belief].Dense(3)
 	want := []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
 	for i := range want {
 		if math.Abs(got[i]-want[i]) > 1e-12 {

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -222,8 +223,8 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 	// the chance of any record to be published is at most beta
 	// (Definition 7).
 	rows := in.Table.Rows
-	r.sampled = int(math.Floor(r.beta*float64(rows) + 1e-9))
-	rng := model.NewRand(seed ^ 0x736d706c696e6721) // its own stream, not the shuffle's
+	r.sampled = r.values.Bound(paramRate).Floor(rows) // exactly: 0.9 x 10 is 9
+	rng := model.NewRand(seed ^ 0x736d706c696e6721)   // its own stream, not the shuffle's
 	perm := make([]int32, rows)
 	for i := range perm {
 		perm[i] = int32(i)
@@ -238,7 +239,10 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 	for i, q := range in.Roles.QIs {
 		levels[i] = r.minGen[q]
 	}
-	rec := newRecoder(r.tax, r.beta, r.maxDist, r.saP)
+	rec, err := newRecoder(r.tax, r.beta, r.values.Bound(paramMaxDist), r.saP)
+	if err != nil {
+		return err
+	}
 	rec.withinLimit = in.VariantOr(Method{}.Spec()) == VariantWithinLimit
 	r.rec = rec
 	nodes := make([]int32, d)
@@ -319,6 +323,7 @@ func (r *run) result(spec method.Spec) *method.Result {
 	res := &method.Result{Spec: spec, Values: r.values, RowsIn: r.in.Table.Rows, Published: n,
 		Suppressed: len(rec.supp), Workload: workload.CountIn}
 	worstMargin, worstDist, sumDist, near := math.Inf(1), 0.0, 0.0, 0
+	distOK := true // every published group within delta', exactly
 	for i, gi := range r.pub {
 		g := &rec.groups[gi]
 		var rows []int32
@@ -340,7 +345,9 @@ func (r *run) result(spec method.Spec) *method.Result {
 		}
 		mg := method.Group{ID: i + 1, Rows: rows, QI: r.labels(gi), SAHist: release.SAHist(r.in, rows),
 			Figures: []float64{best.observed, best.expected, best.margin, capShare(best), g.dist, float64(groupNear)},
-			Limits:  []float64{best.expected, 0, 0, 0, 0, 0}}
+			Limits:  []float64{best.expected, 0, 0, 0, 0, 0},
+			Exact:   []*big.Rat{nil, nil, nil, nil, rec.scale.rat(g.units), nil}}
+		distOK = distOK && rec.scale.within(rec.delta, g.units)
 		mg.Judge(spec, r.values)
 		res.Groups = append(res.Groups, mg)
 		worstMargin = math.Min(worstMargin, best.margin)
@@ -356,7 +363,7 @@ func (r *run) result(spec method.Spec) *method.Result {
 	res.Summary = []model.Figure{
 		{Name: "worst margin (expected - observed confidence)", Short: "margin", Value: worstMargin, Limit: ">= 0",
 			OK: worstMargin >= 0, Bar: true},
-		{Name: "max distortion", Short: "max δ", Value: worstDist, Limit: r.values[paramMaxDist], OK: worstDist <= r.maxDist},
+		{Name: "max distortion", Short: "max δ", Value: worstDist, Limit: r.values[paramMaxDist], OK: distOK},
 		{Name: "published %", Value: 100 * float64(n) / rows, OK: true},
 		{Name: "suppressed %", Short: "suppr %", Value: 100 * float64(len(rec.supp)) / rows, OK: true, Bar: true},
 		{Name: "unsampled %", Value: 100 * float64(r.in.Table.Rows-r.sampled) / rows, OK: true},

@@ -141,7 +141,10 @@ func TestLeftDomainSizeExample(t *testing.T) {
 	if got := sex.lds[node(t, sex, "male")]; got != 3 {
 		t.Errorf("left domain size of male: %d, want 3", got)
 	}
-	rec := newRecoder([]*taxonomy{sex, age}, 0.9, 1, []float64{1})
+	rec, err := newRecoder([]*taxonomy{sex, age}, 0.9, model.Values{"d": "1"}.Bound("d"), []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	g := rec.groupOf([]int32{node(t, sex, "male"), node(t, age, "26-50")})
 	if rec.groups[g].next != 1 {
 		t.Fatalf("Definition 11 picks attribute %d, want 1 (age)", rec.groups[g].next)

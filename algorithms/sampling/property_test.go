@@ -99,6 +99,7 @@ type published struct {
 // over all passes (so in each pass), and at most suppressed + 1 passes.
 // A fixed seed reproduces the run; the independent checker accepts it.
 func TestPropertiesOnRandomInputs(t *testing.T) {
+	t.Parallel()
 	rng := model.NewRand(2024)
 	maxPasses, maxStepShare := 0, 0.0
 	for iter := 0; iter < 300; iter++ {

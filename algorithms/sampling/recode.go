@@ -3,6 +3,8 @@ package sampling
 import (
 	"context"
 	"encoding/binary"
+
+	"privlab/model"
 )
 
 // recoder runs Algorithm 1 of Sattar et al. (Section 5.3) on the sampled
@@ -70,6 +72,10 @@ type recoder struct {
 	tax     []*taxonomy
 	beta    float64
 	maxDist float64
+	// delta is delta' exactly; scale holds distortions as integers, so
+	// that every limit test is exact (Definition 10).
+	delta model.Bound
+	scale distScale
 	// withinLimit picks among the attributes whose step keeps the
 	// distortion within delta' (variant within-limit).
 	withinLimit bool
@@ -94,10 +100,12 @@ type group struct {
 	cells []int32
 	qmass float64 // prod Pr(q'_i)
 	dist  float64 // Definition 10
+	units int64   // dist as distScale units (exact)
 	// next is the QI Definition 11 picks (-1: all at the root) and
-	// distNext the distortion after raising it.
-	next     int
-	distNext float64
+	// distNext the distortion after raising it (unitsNext exactly).
+	next      int
+	distNext  float64
+	unitsNext int64
 }
 
 // cell is the records of one group with one sensitive value, in sample
@@ -108,9 +116,13 @@ type cell struct {
 	rows  []int32
 }
 
-func newRecoder(tax []*taxonomy, beta, maxDist float64, saP []float64) *recoder {
-	return &recoder{tax: tax, beta: beta, maxDist: maxDist, saP: saP, index: map[string]int32{},
-		key: make([]byte, 4*len(tax))}
+func newRecoder(tax []*taxonomy, beta float64, delta model.Bound, saP []float64) (*recoder, error) {
+	scale, err := newDistScale(tax)
+	if err != nil {
+		return nil, &model.ParamError{Param: paramMaxDist, Reason: err.Error(), Hint: "use taxonomies of fewer distinct heights"}
+	}
+	return &recoder{tax: tax, beta: beta, maxDist: delta.Float(), delta: delta, scale: scale, saP: saP, index: map[string]int32{},
+		key: make([]byte, 4*len(tax))}, nil
 }
 
 // groupOf finds or creates the group with these nodes.
@@ -133,6 +145,7 @@ func (r *recoder) groupOf(nodes []int32) int32 {
 		}
 	}
 	g.dist = Distortion(terms)
+	g.units = r.scale.units(r.tax, nodes)
 	if r.withinLimit && g.next >= 0 {
 		// Variant within-limit: the largest left domain size among the
 		// attributes whose step keeps the distortion within delta'.
@@ -142,17 +155,16 @@ func (r *recoder) groupOf(nodes []int32) int32 {
 			if t.parent[x] < 0 || t.lds[x] <= best {
 				continue
 			}
-			old := terms[i]
-			terms[i] = t.term(t.parent[x])
-			if Distortion(terms) <= r.maxDist {
+			// A step up one level adds L/H_i units.
+			if r.scale.within(r.delta, g.units+r.scale.mult[i]) {
 				best, g.next = t.lds[x], i
 			}
-			terms[i] = old
 		}
 	}
 	if g.next >= 0 {
 		terms[g.next] = r.tax[g.next].term(r.tax[g.next].parent[nodes[g.next]])
 		g.distNext = Distortion(terms)
+		g.unitsNext = g.units + r.scale.mult[g.next]
 	}
 	id := int32(len(r.groups))
 	r.groups = append(r.groups, g)
@@ -184,7 +196,7 @@ func (r *recoder) enqueue(c int32) {
 // add places a sampled record with its (minimally generalized) nodes.
 func (r *recoder) add(row int32, nodes []int32, sa int32) {
 	g := r.groupOf(nodes)
-	if r.groups[g].dist > r.maxDist {
+	if !r.scale.within(r.delta, r.groups[g].units) {
 		r.supp = append(r.supp, row)
 		return
 	}
@@ -253,7 +265,7 @@ func (r *recoder) fix(ci int32) {
 	g := &r.groups[gi]
 	g.size -= x
 	sa := c.sa
-	if g.next < 0 || g.distNext > r.maxDist {
+	if g.next < 0 || !r.scale.within(r.delta, g.unitsNext) {
 		r.supp = append(r.supp, moved...)
 	} else {
 		nodes := append([]int32(nil), g.nodes...)

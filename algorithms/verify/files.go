@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -48,27 +47,36 @@ func (fs *files) get(name string) *file {
 	return f
 }
 
-// content reads a listed file once.
+// content reads a listed file once, a regular file of a size that can be
+// held beside its table (heldBytes; a larger one is an error here, and is
+// hashed as a stream and loaded by the loader, within its own bounds).
 func (rel *Release) content(name string) (*file, error) {
 	f := rel.files.get(name)
 	f.read.Do(func() {
 		if data, ok := rel.files.mem[name]; ok {
 			f.data = data
 		} else {
-			f.data, f.err = os.ReadFile(filepath.Join(rel.Dir, name))
+			f.data, f.err = model.ReadFileLimit(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 		}
 	})
 	return f, f.err
 }
+
+// heldBytes is the largest file read whole: a quarter of the memory
+// privlab may use.
+func heldBytes() int64 { return int64(model.Memory() / 4) }
 
 // sha256 is a listed file's SHA-256, from the bytes read once ("" when
 // it cannot be read).
 func (rel *Release) sha256(name string) string {
 	f := rel.files.get(name)
 	f.hash.Do(func() {
-		if data, err := rel.bytesOf(name); err == nil {
+		data, err := rel.bytesOf(name)
+		if err == nil {
 			sum := sha256.Sum256(data)
 			f.sum = hex.EncodeToString(sum[:])
+		} else if _, mem := rel.files.mem[name]; !mem {
+			f.sum, _ = model.FileSHA256(filepath.Join(rel.Dir, name)) // too large to hold: a stream
 		}
 	})
 	return f.sum
@@ -133,7 +141,7 @@ func (rel *Release) bytesOf(name string) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
-	return os.ReadFile(filepath.Join(rel.Dir, name))
+	return model.ReadFileLimit(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 }
 
 // forget lets go of the bytes read for hashes that no table took.

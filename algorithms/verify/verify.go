@@ -616,6 +616,13 @@ func (rel *Release) Bytes(name string) ([]byte, error) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name)}
 	}
 	b, err := rel.bytesOf(name)
+	var ie *model.InputError
+	if errors.As(err, &ie) {
+		return nil, ie
+	}
+	if err == nil && int64(len(b)) > model.MaxManifestBytes {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: fmt.Sprintf("is %d bytes, more than a release's %s can be (%d)", len(b), name, model.MaxManifestBytes)}
+	}
 	if err != nil {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
 	}

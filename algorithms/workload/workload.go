@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/gocarina/gocsv"
 
@@ -106,24 +105,22 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 	}
 	var out []*model.Query
 	for i := 0; i < opt.Queries; i++ {
-		var text string
+		var w *model.QueryWriter
 		switch opt.Shape {
 		case CountRange:
-			text = "COUNT(*) WHERE "
+			w = model.NewQueryWriter(model.Count, "")
 			side := math.Pow(opt.Range, 1/float64(len(numeric)))
-			for j, c := range numeric {
+			for _, c := range numeric {
 				lo, hi := rangeIn(c, side, rng, false)
-				if j > 0 {
-					text += " AND "
-				}
-				text += fmt.Sprintf("%q BETWEEN %s AND %s", c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+				w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 			}
 		default: // AvgRange
 			c := numeric[0]
 			lo, hi := rangeIn(c, opt.Range, rng, false)
-			text = fmt.Sprintf("AVG(%q) WHERE %q BETWEEN %s AND %s", roles.SA, c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+			w = model.NewQueryWriter(model.Avg, roles.SA)
+			w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 		}
-		q, err := model.ParseQuery(text)
+		q, err := w.Query()
 		if err != nil {
 			return nil, err
 		}
@@ -160,18 +157,19 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 		frac = math.Pow(s, 1/float64(qd))
 	}
 	var out []*model.Query
+	lits := map[*model.Column]*model.Literals{}
 	for i := 0; i < opt.Queries; i++ {
 		perm := rng.Perm(len(qis))
-		var preds []string
+		w := model.NewQueryWriter(model.Count, "")
 		for _, j := range perm[:qd] {
-			preds = append(preds, condition(qis[j], frac, rng))
+			condition(w, lits, qis[j], frac, rng)
 		}
 		if opt.SAPoint {
-			preds = append(preds, fmt.Sprintf("%q = %s", sa.Name, QuoteValue(sa.Dict[rng.Intn(len(sa.Dict))])))
+			w.Equal(sa.Name, sa.Dict[rng.Intn(len(sa.Dict))])
 		} else {
-			preds = append(preds, condition(sa, frac, rng))
+			condition(w, lits, sa, frac, rng)
 		}
-		q, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+		q, err := w.Query()
 		if err != nil {
 			return nil, err
 		}
@@ -182,29 +180,29 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 
 // condition selects a fraction of c's domain: a range of a numeric
 // column, ceil(|A| * frac) distinct values of a categorical one.
-func condition(c *model.Column, frac float64, rng *model.Rand) string {
+// lits keeps each column's values as literals from query to query.
+func condition(w *model.QueryWriter, lits map[*model.Column]*model.Literals, c *model.Column, frac float64, rng *model.Rand) {
 	if c.Kind == model.Numeric && len(c.Nums) > 1 {
 		lo, hi := rangeIn(c, frac, rng, true)
-		return fmt.Sprintf("%q BETWEEN %s AND %s", c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+		w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
+		return
 	}
 	b := int(math.Ceil(float64(len(c.Dict)) * frac))
 	b = max(1, min(b, len(c.Dict)))
-	codes := rng.Perm(len(c.Dict))[:b]
-	vals := make([]string, b)
-	for i, code := range codes {
-		vals[i] = QuoteValue(c.Dict[code])
+	perm := rng.Perm(len(c.Dict))[:b]
+	codes := make([]uint32, b)
+	for i, code := range perm {
+		codes[i] = uint32(code)
 	}
-	return fmt.Sprintf("%q IN (%s)", c.Name, strings.Join(vals, ", "))
+	if lits[c] == nil {
+		lits[c] = model.NewLiterals(c)
+	}
+	w.In(lits[c], codes)
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in
-// single quotes with ” for a quote.
-func QuoteValue(v string) string {
-	if _, ok := model.ParseNumber(v); ok && !strings.ContainsAny(v, " '") {
-		return v
-	}
-	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
-}
+// single quotes with ” for a quote (model.QuoteLiteral).
+func QuoteValue(v string) string { return model.QuoteLiteral(v) }
 
 // fewValues is the number of distinct values up to which a numeric
 // column's ranges are placed around one of its values.
@@ -286,35 +284,42 @@ func (r Result) WriteCSV(w io.Writer) error {
 
 // Evaluate answers every query on the truth and the release. The relative
 // error is (upper - lower) / truth for bounds (Koudas et al. 2009, Section
-// 6: err) and |estimate - truth| / truth for estimates.
+// 6: err) and |estimate - truth| / truth for estimates. The true answers
+// are computed on the other cores while the release answers (in query
+// order, on this goroutine: an Answerer need not be safe for concurrent
+// use); the result and the error are those of Truths then
+// EvaluateTruths.
 func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, error) {
-	truths, err := Truths(t, qs)
+	tr := startTruths(t, qs)
+	res, err := evaluate(func(i int) (model.Answer, error) {
+		err := tr.wait(i)
+		return tr.out[i], err
+	}, a, qs)
 	if err != nil {
-		return Result{}, err
-	}
-	return EvaluateTruths(truths, a, qs)
-}
-
-// Truths answers every query on the table (the true answers), so that
-// several releases of one table are measured against one computation.
-func Truths(t *model.Table, qs []*model.Query) ([]model.Answer, error) {
-	out := make([]model.Answer, len(qs))
-	for i, q := range qs {
-		a, err := q.Truth(t)
-		if err != nil {
-			return nil, err
+		// Truths fails on the first query whose truth fails before any
+		// release answer is asked for: that error comes first.
+		if terr := tr.firstErr(); terr != nil {
+			return Result{}, terr
 		}
-		out[i] = a
 	}
-	return out, nil
+	return res, err
 }
 
 // EvaluateTruths is Evaluate with the true answers given.
 func EvaluateTruths(truths []model.Answer, a method.Answerer, qs []*model.Query) (Result, error) {
+	return evaluate(func(i int) (model.Answer, error) { return truths[i], nil }, a, qs)
+}
+
+// evaluate answers the queries on the release in order, query i's truth
+// given by truthOf(i).
+func evaluate(truthOf func(i int) (model.Answer, error), a method.Answerer, qs []*model.Query) (Result, error) {
 	var res Result
 	var errs []float64
 	for i, q := range qs {
-		truth := truths[i]
+		truth, err := truthOf(i)
+		if err != nil {
+			return Result{}, err
+		}
 		row := Row{Query: q.Text, Truth: truth.Value, Selected: truth.Count}
 		if truth.Empty || truth.Value == 0 {
 			res.Skipped++

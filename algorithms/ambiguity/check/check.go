@@ -18,6 +18,7 @@ package check
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -137,14 +138,19 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	join := make([]float64, rl.groups)
 	distinct := make([]float64, rl.groups)
 	worstP, worstA, badDiv := -1, -1, 0
+	holdsP, holdsA := true, true
 	for gi := 0; gi < rl.groups; gi++ {
-		j := 1.0
+		j := big.NewInt(1)
 		for _, at := range rl.at {
-			j *= float64(at.count[gi])
+			j.Mul(j, big.NewInt(int64(at.count[gi])))
 		}
-		join[gi] = j
-		pres[gi] = float64(rl.size[gi]) / j
+		join[gi], _ = new(big.Float).SetInt(j).Float64()
+		pres[gi] = float64(rl.size[gi]) / join[gi]
 		assoc[gi] = float64(rl.maxF[gi]) / float64(rl.size[gi])
+		// Exactly, on the counts: |G| <= alpha x prod_i |G_ATi| and c <=
+		// beta x |G|, alpha and beta the decimals the manifest states.
+		holdsP = holdsP && alpha.AllowsBig(big.NewInt(int64(rl.size[gi])), j)
+		holdsA = holdsA && beta.Allows(rl.maxF[gi], rl.size[gi])
 		distinct[gi] = float64(rl.st.count[gi])
 		if worstP < 0 || pres[gi] > pres[worstP] {
 			worstP = gi
@@ -157,7 +163,6 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		}
 	}
 	maxP, maxA := pres[worstP], assoc[worstA]
-	holdsP, holdsA := maxP <= alpha+1e-9, maxA <= beta+1e-9
 	r.Add(holdsP, "alpha-presence", "every record a group covers has Pr(t in T) = |G| / prod_i |G_ATi| <= alpha = %s (Theorem 5.1; max %.4g in group %d)",
 		m.Parameters["alpha"], maxP, rl.ids[worstP])
 	r.Add(holdsA, "beta-association", "every sensitive value has Pr((t,s) in T | t in T) = c / |G| <= beta = %s (Theorem 5.2; max %.4g in group %d)",
@@ -237,76 +242,67 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 // covered by more than one group, each of their values being in that
 // group's auxiliary table, and the largest 1 - prod_G (1 - p_G) over the
 // groups G covering a record, p_G being the presence recomputed from the
-// files. Records with the same QI values are looked up once.
+// files. Records with the same QI values are counted once: each group's
+// combinations are enumerated and looked up among them (a group with
+// more than enumBudget combinations scans them instead).
 func acrossGroups(rl *release, o *verify.Originals, pres []float64) (many int, combined float64) {
 	k := len(rl.at)
-	// code[i] maps an original text to the code of AT_i's value column;
-	// holders[i][code] lists the groups holding it; vals[gi][i] the codes
-	// group gi holds in AT_i.
 	code := make([]map[string]uint32, k)
-	holders := make([][][]int32, k)
-	vals := make([][][]uint32, rl.groups)
-	for gi := range vals {
-		vals[gi] = make([][]uint32, k)
-	}
 	for i, at := range rl.at {
 		code[i] = make(map[string]uint32, len(at.value.Dict))
 		for c, v := range at.value.Dict {
 			code[i][v] = uint32(c)
 		}
-		holders[i] = make([][]int32, len(at.value.Dict))
-		for row := 0; row < at.t.Rows; row++ {
-			gi, c := at.group[row], at.value.Codes[row]
-			if gi < 0 {
-				continue // a GroupID st.csv lacks (failed above)
-			}
-			holders[i][c] = append(holders[i][c], gi)
-			vals[gi][i] = append(vals[gi][i], c)
-		}
 	}
-	has := func(list []uint32, c uint32) bool {
-		for _, x := range list {
-			if x == c {
-				return true
-			}
-		}
-		return false
-	}
+	// The input's distinct QI tuples whose every value some group holds.
+	var keys [][]uint32
+	var count []int
 	tuple := make([]uint32, k)
+next:
 	for _, rows := range o.ByKey {
-		row := rows[0]
-		shortest, found := -1, true
 		for i, col := range o.QIs {
-			text, _ := o.Text(col, row)
+			text, _ := o.Text(col, rows[0])
 			c, ok := code[i][text]
 			if !ok {
-				found = false
-				break
+				continue next // a value no group holds: covered by none
 			}
 			tuple[i] = c
-			if shortest < 0 || len(holders[i][c]) < len(holders[shortest][tuple[shortest]]) {
-				shortest = i
+		}
+		keys, count = append(keys, append([]uint32(nil), tuple...)), append(count, len(rows))
+	}
+	ix := newKeyIndex(radices(rl, false), keys)
+	gv := newGroupValues(rl)
+	covering := make([]int, len(keys))
+	absent := make([]float64, len(keys))
+	for j := range absent {
+		absent[j] = 1
+	}
+	cover := func(g int32, j int32) {
+		covering[j]++
+		absent[j] *= 1 - pres[g]
+	}
+	for g := int32(0); int(g) < rl.groups; g++ {
+		if gv.size(g) > enumBudget {
+			for j, t := range keys {
+				if gv.covers(g, t) {
+					cover(g, int32(j))
+				}
 			}
+			continue
 		}
-		if !found {
-			continue // a value no group holds: covered by none
-		}
-		covering, absent := 0, 1.0
-		for _, gi := range holders[shortest][tuple[shortest]] {
-			all := true
-			for i := 0; i < k && all; i++ {
-				all = i == shortest || has(vals[gi][i], tuple[i])
+		gv.combos(g, tuple, func() bool {
+			if j := ix.find(tuple); j >= 0 {
+				cover(g, j)
 			}
-			if all {
-				covering++
-				absent *= 1 - pres[gi]
-			}
+			return true
+		})
+	}
+	for j := range keys {
+		if covering[j] > 1 {
+			many += count[j]
 		}
-		if covering > 1 {
-			many += len(rows)
-		}
-		if covering > 0 {
-			combined = math.Max(combined, 1-absent)
+		if covering[j] > 0 {
+			combined = math.Max(combined, 1-absent[j])
 		}
 	}
 	return many, combined
@@ -322,18 +318,17 @@ func readDetails(m *model.Manifest, man string) (*details, error) {
 	return &d, nil
 }
 
-func param(m *model.Manifest, name string) (float64, bool) {
-	x, err := strconv.ParseFloat(strings.TrimSpace(m.Parameters[name]), 64)
-	return x, err == nil && x > 0 && x <= 1
+// param reads a probability bound of the manifest exactly (the decimal
+// it states, not the float64 nearest it): it must lie in (0,1].
+func param(m *model.Manifest, name string) (model.Bound, bool) {
+	x, ok := model.ParseBound(m.Parameters[name])
+	r := x.Rat()
+	return x, ok && r.Sign() > 0 && r.Cmp(big.NewRat(1, 1)) <= 0
 }
 
-// ceilInv is the least g with 1/g <= beta.
-func ceilInv(beta float64) int {
-	g := 1
-	for 1/float64(g) > beta {
-		g++
-	}
-	return g
+// ceilInv is the least g with 1/g <= beta, exactly.
+func ceilInv(beta model.Bound) int {
+	return max(beta.MinSize(1), 1)
 }
 
 func summary(x []float64) (lo, mean, hi float64) {
@@ -462,11 +457,12 @@ func read(rel *verify.Release, det *details, r *verify.Report) (*release, bool, 
 }
 
 // checkOriginal proves the release faithful to the original: which
-// records a group holds comes from the audit record's group map, or, when
-// there is none, from the files where they pin it (each record covered by
-// one group only); then every published record must be covered by its
-// group, each group's tables must hold exactly its members' values, and
-// the frequencies must be its members' sensitive values.
+// records a group holds comes from the audit record's group map, or,
+// when there is none, from maximum flows that find an assignment
+// consistent with the files (membersByFlow); then every published record
+// must be covered by its group, each group's tables must hold exactly its
+// members' values, and the frequencies must be its members' sensitive
+// values.
 func checkOriginal(rel *verify.Release, rl *release, o *verify.Originals, opt verify.Options, published int, r *verify.Report) error {
 	m := rel.Manifest
 	r.Claim("rows_suppressed", float64(m.Suppressed), float64(opt.Original.Rows-published))
@@ -474,78 +470,155 @@ func checkOriginal(rel *verify.Release, rl *release, o *verify.Originals, opt ve
 	if !ok {
 		return nil
 	}
-	if members == nil {
-		if members, ok = membersFromFiles(rl, o, r); !ok {
+	byFlow := members == nil
+	var cand func([]value) int
+	if byFlow {
+		var placed int
+		var b *boxes
+		members, placed, b = membersByFlow(rl, o)
+		cand = func(f []value) int { return impossible(rl, b, f) }
+		if placed < published {
+			r.Add(false, "faithful", "no assignment of distinct original records to the groups gives each group its st.csv frequencies of records it covers (Lemma 5.1): at most %d of the %d published records (maximum flow, without the audit record)", placed, published)
 			return nil
 		}
+		r.Add(true, "faithful", "distinct original records can be assigned to the groups so that each group holds exactly its st.csv frequencies of records it covers (Lemma 5.1; maximum flow over value combinations, without the audit record, which alone says which group holds whom)")
 	}
-	// codeOf maps an original text to the code of a file's column.
-	codeOf := func(c *model.Column) map[string]uint32 {
-		out := make(map[string]uint32, len(c.Dict))
-		for code, v := range c.Dict {
-			out[v] = uint32(code)
-		}
-		return out
-	}
-	cols := append(append([]*model.Column(nil), o.QIs...), o.SA)
 	tabs := append(append([]*table(nil), rl.at...), rl.st)
-	uncovered, fabricated, freqOff := 0, 0, 0
+	uncovered, freqOff := 0, 0
+	var fabricated []value
 	for ti, tb := range tabs {
-		isST := tb == rl.st
-		codes := codeOf(tb.value)
-		// first[key] is the smallest input row behind a table row: the
-		// row's position in the input, for the shuffle check.
-		first := make(map[uint64]int, tb.t.Rows)
-		count := make(map[uint64]int, tb.t.Rows)
-		for gi, rows := range members {
-			for _, row := range rows {
-				text, _ := o.Text(cols[ti], row)
-				code, ok := codes[text]
-				if !ok {
-					if isST {
-						freqOff++
-					} else {
-						uncovered++
-					}
-					continue
-				}
-				key := uint64(gi)<<32 | uint64(code)
-				if f, ok := first[key]; !ok || row < f {
-					first[key] = row
-				}
-				count[key]++
-			}
-		}
-		pinned := make([]int, tb.t.Rows)
-		extra := 0
-		for row := 0; row < tb.t.Rows; row++ {
-			key := uint64(tb.group[row])<<32 | uint64(tb.value.Codes[row])
-			f, ok := first[key]
-			if !ok {
-				extra++
-				continue
-			}
-			pinned[row] = f
-			if isST && count[key] != rl.freq[row] {
-				freqOff++
-			}
-			delete(first, key)
-		}
-		// first now holds the member values the table lacks.
-		if isST {
-			freqOff += len(first) + extra
-		} else {
-			uncovered += len(first)
-			fabricated += extra
-		}
-		if extra == 0 {
-			verify.Shuffled(tb.file, pinned, rl.groups, r)
-		}
+		u, f, extra := againstMembers(tb, ti, tb == rl.st, members, o, rl, !byFlow, r)
+		uncovered, freqOff, fabricated = uncovered+u, freqOff+f, append(fabricated, extra...)
 	}
 	r.Add(uncovered == 0, "coverage", "every one of the %d published records is covered by the group that holds it: each of its values is in that group's tables (Lemma 5.1; %d values missing)", published, uncovered)
-	r.Add(fabricated == 0, "values", "every published value is a value of a member of its group (%d are not)", fabricated)
+	fabricatedLine(fabricated, cand, r)
 	r.Add(freqOff == 0, "frequencies", "%s lists exactly the members' sensitive values with their frequencies, group by group (%d differ)", rl.st.file, freqOff)
 	return nil
+}
+
+// againstMembers holds one table to the members: it returns the member
+// values the table lacks, the sensitive values and frequencies that
+// differ (st.csv), and the table's values no member has (auxiliary
+// tables); with shuffle, it tests the row order against the input's.
+// A member's value is looked up among its group's few table rows.
+func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Originals, rl *release, shuffle bool, r *verify.Report) (uncovered, freqOff int, fabricated []value) {
+	col := o.SA
+	if !isST {
+		col = o.QIs[ti]
+	}
+	code := tableCodes(tb, col, o)
+	// The table's rows, group by group.
+	// (A row of a GroupID st.csv lacks, group -1, failed above: it is in
+	// no group and so no member's.)
+	start := make([]int, rl.groups+1)
+	for row := 0; row < tb.t.Rows; row++ {
+		if g := tb.group[row]; g >= 0 {
+			start[g+1]++
+		}
+	}
+	for g := 0; g < rl.groups; g++ {
+		start[g+1] += start[g]
+	}
+	byGroup, next := make([]int, tb.t.Rows), append([]int(nil), start[:rl.groups]...)
+	for row := 0; row < tb.t.Rows; row++ {
+		if g := tb.group[row]; g >= 0 {
+			byGroup[next[g]] = row
+			next[g]++
+		}
+	}
+	// first[row] is the smallest input row behind a table row (its
+	// position in the input, for the shuffle check), count[row] its members.
+	first, count := make([]int, tb.t.Rows), make([]int, tb.t.Rows)
+	for i := range first {
+		first[i] = -1
+	}
+	lacking := map[uint64]bool{} // group<<32 | code of member values the table lacks
+	for gi, rows := range members {
+		for _, row := range rows {
+			c := code(row)
+			if c < 0 {
+				uncovered++
+				continue
+			}
+			j := -1
+			for _, k := range byGroup[start[gi]:start[gi+1]] {
+				if int32(tb.value.Codes[k]) == c {
+					j = k
+				}
+			}
+			if j < 0 {
+				lacking[uint64(gi)<<32|uint64(c)] = true
+				continue
+			}
+			if first[j] < 0 || row < first[j] {
+				first[j] = row
+			}
+			count[j]++
+		}
+	}
+	uncovered += len(lacking)
+	for row := 0; row < tb.t.Rows; row++ {
+		switch {
+		case first[row] < 0:
+			fabricated = append(fabricated, value{ti, tb.group[row], tb.value.Codes[row]})
+		case isST && count[row] != rl.freq[row]:
+			freqOff++
+		}
+	}
+	if shuffle && len(fabricated) == 0 {
+		verify.Shuffled(tb.file, first, rl.groups, r)
+	}
+	if isST {
+		// In st.csv a value missing or extra is a frequency that differs.
+		freqOff, uncovered, fabricated = freqOff+uncovered+len(fabricated), 0, nil
+	}
+	return uncovered, freqOff, fabricated
+}
+
+// tableCodes maps an original row's value of col to the code of the
+// table's value column (-1: the table has no such value), looking each
+// distinct value up once.
+func tableCodes(tb *table, col *model.Column, o *verify.Originals) func(row int) int32 {
+	codes := make(map[string]int32, len(tb.value.Dict))
+	for c, v := range tb.value.Dict {
+		codes[v] = int32(c)
+	}
+	lookup := func(row int) int32 {
+		text, _ := o.Text(col, row)
+		if c, ok := codes[text]; ok {
+			return c
+		}
+		return -1
+	}
+	byCode := make([]int32, len(col.Dict))
+	for i := range byCode {
+		byCode[i] = -2 // not looked up yet
+	}
+	return func(row int) int32 {
+		oc := col.Codes[row]
+		if oc == model.Missing {
+			return lookup(row)
+		}
+		if byCode[oc] == -2 {
+			byCode[oc] = lookup(row)
+		}
+		return byCode[oc]
+	}
+}
+
+// fabricatedLine adds the line that every published value is a value of
+// a member of its group. With the audit record (cand nil) the members
+// are known. Without it the flow's assignment is one of possibly many: a
+// value none of its members has fails only when no record the group could
+// hold has it (cand counts those), and which member holds it stays
+// unsettled.
+func fabricatedLine(fabricated []value, cand func([]value) int, r *verify.Report) {
+	if cand == nil || len(fabricated) == 0 {
+		r.Add(len(fabricated) == 0, "values", "every published value is a value of a member of its group (%d are not)", len(fabricated))
+		return
+	}
+	n := cand(fabricated)
+	r.Add(n == 0, "values", "every published value is the value of an original record its group could hold (%d are not; which member holds which value only the audit record settles)", n)
 }
 
 // membersFromAudit reads the audit record's group map (nil, true when
@@ -560,15 +633,15 @@ func membersFromAudit(rl *release, o *verify.Originals, audit *model.Audit, publ
 		return nil, false
 	}
 	members := make([][]int, rl.groups)
-	used := make(map[int]bool, len(rows))
+	used := make([]bool, o.Table.Rows)
 	off := 0
 	for gi := 0; gi < rl.groups; gi++ {
 		members[gi] = rows[off : off+rl.size[gi]]
 		off += rl.size[gi]
 		for _, row := range members[gi] {
 			ok := row >= 0 && row < o.Table.Rows && !used[row]
-			if ok {
-				_, ok = o.Key(o.QIs, row)
+			for i := 0; ok && i < len(o.QIs); i++ {
+				_, ok = o.Text(o.QIs[i], row)
 			}
 			if !ok {
 				r.Add(false, "audit", "the audit record's group map does not fit this original: row %d is not a published record, or listed twice", row)
@@ -583,103 +656,4 @@ func membersFromAudit(rl *release, o *verify.Originals, audit *model.Audit, publ
 	}
 	r.Add(true, "audit", "the audit record assigns %d distinct input records to the %d groups, as many per group as st.csv says", len(rows), rl.groups)
 	return members, true
-}
-
-// joinBudget bounds the combinations membersFromFiles enumerates.
-const joinBudget = 4_000_000
-
-// membersFromFiles pins records to groups from the files alone: a record
-// belongs to a group that covers it (Lemma 5.1) and lists its sensitive
-// value. When some record is covered by several groups the files cannot
-// say which holds it, and the line says to use the audit record.
-func membersFromFiles(rl *release, o *verify.Originals, r *verify.Report) ([][]int, bool) {
-	total := 0.0
-	for gi := 0; gi < rl.groups; gi++ {
-		j := float64(rl.st.count[gi])
-		for _, at := range rl.at {
-			j *= float64(at.count[gi])
-		}
-		total += j
-	}
-	if total > joinBudget {
-		r.Add(false, "pinning", "undetermined: the join of the tables has %.0f combinations, too many to match records to groups from the files alone; check with the audit record written beside the release", total)
-		return nil, false
-	}
-	tabs := append(append([]*table(nil), rl.at...), rl.st)
-	// Per group, the values of each table.
-	vals := make([][][]uint32, rl.groups)
-	for gi := range vals {
-		vals[gi] = make([][]uint32, len(tabs))
-	}
-	for ti, tb := range tabs {
-		for row := 0; row < tb.t.Rows; row++ {
-			gi := tb.group[row]
-			vals[gi][ti] = append(vals[gi][ti], tb.value.Codes[row])
-		}
-	}
-	// Every combination a group covers, by its codes.
-	cover := map[string][]int32{}
-	key := make([]byte, 0, 4*len(tabs))
-	var walk func(gi, ti int)
-	walk = func(gi, ti int) {
-		if ti == len(tabs) {
-			cover[string(key)] = append(cover[string(key)], int32(gi))
-			return
-		}
-		for _, c := range vals[gi][ti] {
-			key = append(key, byte(c), byte(c>>8), byte(c>>16), byte(c>>24))
-			walk(gi, ti+1)
-			key = key[:len(key)-4]
-		}
-	}
-	for gi := range vals {
-		walk(gi, 0)
-	}
-	cols := append(append([]*model.Column(nil), o.QIs...), o.SA)
-	codes := make([]map[string]uint32, len(tabs))
-	for ti, tb := range tabs {
-		codes[ti] = make(map[string]uint32, len(tb.value.Dict))
-		for c, v := range tb.value.Dict {
-			codes[ti][v] = uint32(c)
-		}
-	}
-	members := make([][]int, rl.groups)
-	ambiguous := 0
-	for _, rows := range o.ByKey {
-		for _, row := range rows {
-			key = key[:0]
-			ok := true
-			for ti, c := range cols {
-				text, _ := o.Text(c, row)
-				code, found := codes[ti][text]
-				if !found {
-					ok = false
-					break
-				}
-				key = append(key, byte(code), byte(code>>8), byte(code>>16), byte(code>>24))
-			}
-			if !ok {
-				continue // not published (suppressed)
-			}
-			switch gs := cover[string(key)]; len(gs) {
-			case 0:
-			case 1:
-				members[gs[0]] = append(members[gs[0]], row)
-			default:
-				ambiguous++
-			}
-		}
-	}
-	if ambiguous > 0 {
-		r.Add(false, "pinning", "undetermined: %d records are covered by more than one group, so the files alone do not say which group holds them (the lossy join is the scheme's point); check with the audit record written beside the release", ambiguous)
-		return nil, false
-	}
-	bad := 0
-	for gi := range members {
-		if len(members[gi]) != rl.size[gi] {
-			bad++
-		}
-	}
-	r.Add(bad == 0, "pinning", "every record is covered by one group only, and every group covers as many records as st.csv says (%d groups do not)", bad)
-	return members, bad == 0
 }

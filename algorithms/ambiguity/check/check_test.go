@@ -23,7 +23,7 @@ var env = pipeline.Env{Datasets: datasets.Catalog{}}
 
 // export runs the project and writes its release to a temporary
 // directory; it returns the release directory and the prepared run.
-func export(t *testing.T, p pipeline.Project) (string, *pipeline.Prepared) {
+func export(t testing.TB, p pipeline.Project) (string, *pipeline.Prepared) {
 	t.Helper()
 	p = env.WithDefaults(p)
 	src, err := env.LoadTable(p)
@@ -108,17 +108,18 @@ func lineNames(r *verify.Report) string {
 }
 
 // TestReleasesPass: pipeline releases pass from the files alone, with the
-// original and the audit record; without the audit record the files pin
-// the patients' records (each is covered by one group) but not the
-// census's, and the check says so.
+// original and the audit record, and with the original alone: maximum
+// flows then find an assignment of the records to the groups consistent
+// with the files (the census's records are covered by several groups, so
+// the files alone do not say which holds whom; issue 18.6), and the row
+// order, which only the audit record pins, is not tested.
 func TestReleasesPass(t *testing.T) {
 	for _, c := range []struct {
-		name     string
-		p        pipeline.Project
-		pinnable bool
+		name string
+		p    pipeline.Project
 	}{
-		{"patients", patientsProject(), true},
-		{"census", censusProject(2000), false},
+		{"patients", patientsProject()},
+		{"census", censusProject(2000)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir, prep := export(t, c.p)
@@ -133,14 +134,9 @@ func TestReleasesPass(t *testing.T) {
 				t.Fatalf("with the original: %s\n%s", lineNames(rep), strings.Join(rep.Strings(), "\n"))
 			}
 			rep = check(t, dir, prep.Source, false)
-			if c.pinnable {
-				if !rep.OK() || !strings.Contains(lineNames(rep), "pinning,shuffled,coverage") {
-					t.Fatalf("pinned by the files: %s\n%s", lineNames(rep), strings.Join(rep.Strings(), "\n"))
-				}
-				return
-			}
-			if f := failing(rep); len(f) != 1 || f[0] != "pinning" {
-				t.Fatalf("without the audit record: failing %v\n%s", f, strings.Join(rep.Strings(), "\n"))
+			want = files + ",faithful,coverage,values,frequencies,risk,checks"
+			if !rep.OK() || lineNames(rep) != want {
+				t.Fatalf("without the audit record: %s\n%s", lineNames(rep), strings.Join(rep.Strings(), "\n"))
 			}
 		})
 	}
@@ -193,7 +189,7 @@ func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
 
 // TestFigure2 checks the paper's own scheme: it is (0.5, 0.5)-private
 // (presence 1/3 and 4/9, association 1/4 and 1/2) and faithful to Figure
-// 1(a), which the files alone pin (gender separates the groups), but it is
+// 1(a), which the files alone show (gender separates the groups), but it is
 // not what Algorithm 2 builds: group 2 holds leukemia twice (Theorem 7.2's
 // one occurrence per value fails). With alpha = 0.4, Alice's 4/9 breaks
 // alpha-presence; with beta = 0.4, leukemia's 1/2 breaks beta-association.
@@ -207,7 +203,7 @@ func TestFigure2(t *testing.T) {
 	if f := failing(rep); strings.Join(f, ",") != "diversity" {
 		t.Fatalf("failing %v\n%s", f, strings.Join(rep.Strings(), "\n"))
 	}
-	for _, name := range []string{"alpha-presence", "beta-association", "pinning", "coverage", "values", "frequencies"} {
+	for _, name := range []string{"alpha-presence", "beta-association", "faithful", "coverage", "values", "frequencies"} {
 		if !strings.Contains(strings.Join(rep.Strings(), "\n"), "ok   "+name) {
 			t.Errorf("no passing %s line:\n%s", name, strings.Join(rep.Strings(), "\n"))
 		}

@@ -18,6 +18,7 @@ import (
 // pass. Each case says what it changes; the test logs the failing lines
 // (go test -v), which the closing notes quote.
 func TestReleaseEdits(t *testing.T) {
+	t.Parallel()
 	out, in := figure2Release(t)
 	orig, err := model.LoadFile(in, model.LoadOptions{})
 	if err != nil {

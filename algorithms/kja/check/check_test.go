@@ -121,6 +121,16 @@ func otherRow(recs [][]string, c int) int {
 func TestChecksPassAndEditsFail(t *testing.T) {
 	mtPath, pdPath := universe(t)
 	for _, variant := range []string{"mondrian-refine", "topdown-direct", "mondrian"} {
+		t.Run(variant, func(t *testing.T) {
+			t.Parallel() // each variant exports and edits its own copies
+			checksPassAndEditsFail(t, mtPath, pdPath, variant)
+		})
+	}
+}
+
+// checksPassAndEditsFail is TestChecksPassAndEditsFail for one variant.
+func checksPassAndEditsFail(t *testing.T, mtPath, pdPath, variant string) {
+	{
 		dir, prep := export(t, mtPath, pdPath, variant)
 		orig, pub := prep.Source, prep.Public
 		full := func(d string) (*verify.Report, error) { return pipeline.Check(d, orig, pub) }

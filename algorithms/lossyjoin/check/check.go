@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/big"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -79,6 +80,15 @@ func (c *classes) add(id string) int {
 	return len(c.ids) - 1
 }
 
+// maxCount is class i's largest count of one sensitive value.
+func (c *classes) maxCount(i int) int {
+	m := 0
+	for _, n := range c.counts[i] {
+		m = max(m, n)
+	}
+	return m
+}
+
 // figures are the per-class figures the workbench shows: size, largest
 // sensitive share, distinct sensitive values.
 func (c *classes) figures(i int) (size, frac, distinct float64) {
@@ -93,9 +103,11 @@ func (c *classes) figures(i int) (size, frac, distinct float64) {
 	return float64(s), float64(m) / float64(s), float64(len(c.counts[i]))
 }
 
-// feasible is the (alpha,k) test of one class (the method's tolerance).
-func feasible(size, maxCount, k int, alpha float64) bool {
-	return size >= k && float64(maxCount) <= alpha*float64(size)+1e-9*float64(size)
+// feasible is the (alpha,k) test of one class, exact: maxCount <= alpha
+// x size on integers, alpha the decimal the manifest states (0.4999999999
+// is not 1/2).
+func feasible(size, maxCount, k int, alpha model.Bound) bool {
+	return size >= k && alpha.Allows(maxCount, size)
 }
 
 // Check verifies a lossyjoin release.
@@ -119,17 +131,17 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 // params reads k and alpha, the parameters that bound the data: a value
 // out of range fails (and the checks go on with the weakest bound, k = 2
 // and alpha = 1, so the other lines still say what holds).
-func params(m *model.Manifest, r *verify.Report) (int, float64) {
+func params(m *model.Manifest, r *verify.Report) (int, model.Bound) {
 	k, err := strconv.Atoi(strings.TrimSpace(m.Parameters["k"]))
 	kok := err == nil && k >= 2
-	alpha, err := strconv.ParseFloat(strings.TrimSpace(m.Parameters["alpha"]), 64)
-	aok := err == nil && alpha > 0 && alpha <= 1
+	alpha, aok := model.ParseBound(m.Parameters["alpha"])
+	aok = aok && alpha.Rat().Sign() > 0 && alpha.Rat().Cmp(big.NewRat(1, 1)) <= 0
 	r.Add(kok && aok, "parameters", "k = %q (an integer >= 2) and alpha = %q (in (0,1])", m.Parameters["k"], m.Parameters["alpha"])
 	if !kok {
 		k = 2
 	}
 	if !aok {
-		alpha = 1
+		alpha, _ = model.ParseBound("1")
 	}
 	for _, f := range m.WorstCases {
 		switch f.Name {
@@ -153,7 +165,7 @@ func readDetails(rel *verify.Release) (*details, error) {
 }
 
 // checkJoin verifies nss.csv and ss.csv.
-func checkJoin(rel *verify.Release, opt verify.Options, r *verify.Report, k int, alpha float64, det *details) error {
+func checkJoin(rel *verify.Release, opt verify.Options, r *verify.Report, k int, alpha model.Bound, det *details) error {
 	m := rel.Manifest
 	nss, err := rel.Table(fileNSS)
 	if err != nil {
@@ -194,7 +206,7 @@ func checkJoin(rel *verify.Release, opt verify.Options, r *verify.Report, k int,
 		"every ClassID has as many rows in nss.csv as in ss.csv, each row one record (%d classes differ; %d and %d rows)", differ, nss.Rows, ss.Rows)
 	judge(cl, k, alpha, r)
 	if m.Variant == "anatomy" {
-		l := int(math.Ceil(1/alpha - 1e-9))
+		l := alpha.MinSize(1) // ceil(1/alpha), exactly
 		r.Claim("details.l", float64(det.L), float64(l))
 		few := 0
 		for i := range cl.ids {
@@ -245,19 +257,14 @@ func readClasses(ssClass, saCol *model.Column, rows int) (*classes, map[string]i
 }
 
 // judge adds the (alpha,k) lines.
-func judge(cl *classes, k int, alpha float64, r *verify.Report) {
+func judge(cl *classes, k int, alpha model.Bound, r *verify.Report) {
 	small, over := 0, 0
 	worstID := ""
 	for i := range cl.ids {
-		size, _, _ := cl.figures(i)
-		m := 0
-		for _, n := range cl.counts[i] {
-			m = max(m, n)
-		}
-		if int(size) < k {
+		if cl.size[i] < k {
 			small++
 		}
-		if !feasible(cl.size[i], m, 1, alpha) {
+		if !feasible(cl.size[i], cl.maxCount(i), 1, alpha) {
 			over++
 			worstID = cl.ids[i]
 		}
@@ -265,14 +272,14 @@ func judge(cl *classes, k int, alpha float64, r *verify.Report) {
 	r.Add(len(cl.ids) > 0, "classes", "%d classes", len(cl.ids))
 	r.Add(small == 0, "k-anonymity", "every class holds at least k = %d records (%d classes fewer)", k, small)
 	if over == 0 {
-		r.Add(true, "alpha", "no sensitive value exceeds alpha = %s of its class (Definition 1)", model.FormatNumber(alpha))
+		r.Add(true, "alpha", "no sensitive value exceeds alpha = %s of its class (Definition 1)", model.FormatNumber(alpha.Float()))
 	} else {
-		r.Add(false, "alpha", "%d classes have a sensitive value above alpha = %s (e.g. class %s)", over, model.FormatNumber(alpha), worstID)
+		r.Add(false, "alpha", "%d classes have a sensitive value above alpha = %s (e.g. class %s)", over, model.FormatNumber(alpha.Float()), worstID)
 	}
 }
 
 // worst recomputes the worst cases.
-func worst(cl *classes, k int, alpha float64) map[string]float64 {
+func worst(cl *classes, k int, alpha model.Bound) map[string]float64 {
 	small, frac := math.Inf(1), 0.0
 	for i := range cl.ids {
 		s, f, _ := cl.figures(i)
@@ -284,9 +291,13 @@ func worst(cl *classes, k int, alpha float64) map[string]float64 {
 	return map[string]float64{figSmallest: small, figFraction: frac}
 }
 
-func holds(cl *classes, k int, alpha float64) map[string]bool {
+func holds(cl *classes, k int, alpha model.Bound) map[string]bool {
 	w := worst(cl, k, alpha)
-	return map[string]bool{figSmallest: w[figSmallest] >= float64(k), figFraction: w[figFraction] <= alpha+1e-9}
+	within := true
+	for i := range cl.ids {
+		within = within && feasible(cl.size[i], cl.maxCount(i), 1, alpha)
+	}
+	return map[string]bool{figSmallest: w[figSmallest] >= float64(k), figFraction: within}
 }
 
 // claims compares details.classes and details.group_figures with the
@@ -1131,7 +1142,7 @@ func (d *domain) covers(label, v string) bool {
 }
 
 // checkGeneralized verifies generalized.csv and domains.csv.
-func checkGeneralized(rel *verify.Release, opt verify.Options, r *verify.Report, k int, alpha float64, det *details) error {
+func checkGeneralized(rel *verify.Release, opt verify.Options, r *verify.Report, k int, alpha model.Bound, det *details) error {
 	m := rel.Manifest
 	gen, err := rel.Table(fileGen)
 	if err != nil {
@@ -1240,60 +1251,10 @@ func genOriginal(m *model.Manifest, gen *model.Table, doms map[string]*domain, c
 		}
 		return nil
 	}
-	// Without the audit record: a maximum matching of published rows onto
-	// original records they cover, by distinct (labels, value) and
-	// (values, value) combinations; only when it stays small.
-	type group struct {
-		row   int // a representative row
-		count int
-	}
-	pub := map[string]*group{}
-	var pubKeys []string
-	for row := 0; row < gen.Rows; row++ {
-		key := verify.PublishedKey(gen.Columns, row)
-		if g, ok := pub[key]; ok {
-			g.count++
-			continue
-		}
-		pub[key] = &group{row: row, count: 1}
-		pubKeys = append(pubKeys, key)
-	}
-	// Original records by QI values and sensitive value.
-	origRows := map[string][]int{}
-	for key, rs := range o.ByKey {
-		for _, x := range rs {
-			v, _ := o.Text(o.SA, x)
-			origRows[key+v] = append(origRows[key+v], x)
-		}
-	}
-	origKeys := make([]string, 0, len(origRows))
-	for key := range origRows {
-		origKeys = append(origKeys, key)
-	}
-	sort.Strings(origKeys)
-	if len(pubKeys)*len(origKeys) > 4_000_000 {
-		r.Add(false, "generalization", "undetermined: %d x %d combinations are too many to match without the audit record written beside the release", len(pubKeys), len(origKeys))
-		return nil
-	}
-	f := verify.NewFlow()
-	src, sink := f.Node(), f.Node()
-	origNode := map[string]int{}
-	for _, key := range origKeys {
-		n := f.Node()
-		origNode[key] = n
-		f.Edge(n, sink, len(origRows[key]))
-	}
-	for _, key := range pubKeys {
-		g := pub[key]
-		n := f.Node()
-		f.Edge(src, n, g.count)
-		for _, ok := range origKeys {
-			if covered(g.row, origRows[ok][0]) {
-				f.Edge(n, origNode[ok], g.count)
-			}
-		}
-	}
-	matched := f.MaxFlow(src, sink)
-	r.Add(matched == gen.Rows, "generalization", "%d of %d rows of generalized.csv match distinct original records whose values their labels cover", matched, gen.Rows)
+	// Without the audit record: a maximum flow over distinct combinations
+	// (genMatched) decides whether the rows can go to distinct records.
+	matched, pubN, origN := genMatched(m, gen, doms, o)
+	r.Add(matched == gen.Rows, "generalization", "%d of %d rows of generalized.csv match distinct original records whose values their labels cover, with their sensitive value (maximum flow over %d published and %d original combinations, without the audit record, which alone says which row is which)",
+		matched, gen.Rows, pubN, origN)
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
+	"math/big"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -148,6 +148,21 @@ func readTree(a attribute) (*tree, error) {
 	return t, nil
 }
 
+// exactDistortion is Definition 10's distortion of a record generalized
+// to nodes, as an exact rational: (1/d) sum_i (H_i - level_i) / H_i.
+func exactDistortion(trees []*tree, nodes []int) *big.Rat {
+	sum := new(big.Rat)
+	for i, x := range nodes {
+		if h := trees[i].height; h > 0 {
+			sum.Add(sum, big.NewRat(int64(h-trees[i].depth[x]), int64(h)))
+		}
+	}
+	if len(nodes) == 0 {
+		return sum
+	}
+	return sum.Quo(sum, big.NewRat(int64(len(nodes)), 1))
+}
+
 // term is 1 - level/max level (Definition 10; root at level 0).
 func (t *tree) term(x int) float64 {
 	if t.height == 0 {
@@ -181,8 +196,10 @@ func expected(p float64, n int) float64 {
 	return -math.Expm1(float64(n) * math.Log1p(-p))
 }
 
-// tolerance absorbs floating-point noise in Eq. 3 and the distortion
-// bound; toleranceText is how the check lines state it.
+// tolerance absorbs floating-point noise in Eq. 3, whose expected
+// confidence 1 - (1 - Pr(t))^n is computed in float64 (as the method
+// computes it); toleranceText is how the check lines state it. The
+// distortion bound and the sample's size are exact.
 const (
 	tolerance     = 1e-9
 	toleranceText = "1e-9"
@@ -235,9 +252,12 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		return &model.InputError{File: man, Msg: fmt.Sprintf("sensitive_marginals sum to %v > 1", saSum)}
 	}
 
-	// Parameters that bound the data.
+	// Parameters that bound the data, as floats (Eq. 3) and exactly (the
+	// sample's size and delta').
 	beta, okB := param(m, "sampling-rate")
 	delta, okD := param(m, "max-distortion")
+	betaB, _ := model.ParseBound(m.Parameters["sampling-rate"])
+	deltaB, _ := model.ParseBound(m.Parameters["max-distortion"])
 	r.Add(okB && beta > 0 && beta <= 1 && okD && delta >= 0 && delta <= 1, "parameters",
 		"sampling-rate %s in (0,1] and max-distortion %s in [0,1]", m.Parameters["sampling-rate"], m.Parameters["max-distortion"])
 	r.Claim("details.sampling_rate", d.SamplingRate, beta)
@@ -311,7 +331,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 		dist := terms / float64(d1)
 		maxDist = math.Max(maxDist, dist)
 		sumDist += dist * float64(g.size)
-		if dist > delta+tolerance {
+		if !deltaB.AllowsRat(exactDistortion(trees, g.nodes)) {
 			over += g.size
 		}
 		for s, c := range g.sa {
@@ -344,13 +364,13 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 	} else {
 		r.Add(false, "Eq. 3", "%d published records have observed > expected confidence by more than %s; worst margin %.4g at %s", violating, toleranceText, worstMargin, worstAt)
 	}
-	r.Add(over == 0, "distortion", "every record's distortion is at most delta' = %s within %s (max %.4f; %d records over)",
-		m.Parameters["max-distortion"], toleranceText, maxDist, over)
+	r.Add(over == 0, "distortion", "every record's distortion is at most delta' = %s, exactly (max %.4f; %d records over)",
+		m.Parameters["max-distortion"], maxDist, over)
 
 	// Counts of Algorithm 1.
 	dropped := m.RowsIn - d.RowsConsidered
 	okCounts := d.RowsPublished == n && d.RowsConsidered >= 0 && dropped >= 0 &&
-		d.RowsSampled == int(math.Floor(beta*float64(d.RowsConsidered)+1e-9)) &&
+		d.RowsSampled == betaB.Floor(max(d.RowsConsidered, 0)) &&
 		d.RowsUnsampled == d.RowsConsidered-d.RowsSampled &&
 		d.RowsSuppressed+d.RowsPublished == d.RowsSampled && d.RowsSuppressed >= 0 &&
 		m.Suppressed-d.RowsSuppressed == dropped
@@ -390,7 +410,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 // headerOnly reads a CSV file that holds its header row and nothing else
 // as a table without rows (nil for any other file).
 func headerOnly(path string) *model.Table {
-	f, err := os.Open(path)
+	f, err := model.OpenText(path) // records bounded
 	if err != nil {
 		return nil
 	}
@@ -510,6 +530,8 @@ func sameLevels(a, b map[string]int) bool {
 // sensitive value, in shuffled order, and that each published value is at
 // least the minimum generalization's levels above the record's own value
 // (mg: levels per QI; Sattar et al., Section 4 and Algorithm 1, step 3).
+// Without the audit record a maximum flow decides whether such an
+// assignment exists (faithfulByFlow); the row order is then not tested.
 func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tree, mg map[string]int, opt verify.Options, r *verify.Report) error {
 	o, err := verify.NewOriginals(opt.Original, m)
 	if err != nil {
@@ -562,7 +584,9 @@ func againstOriginal(m *model.Manifest, d *details, t *model.Table, trees []*tre
 		rows = opt.Audit.RowMap[file]
 	}
 	if len(rows) == 0 && t.Rows > 0 {
-		r.Add(false, "pinning", "undetermined: sampling publishes some records, so the files do not say which original row is which; check with the audit record written beside the release")
+		// Which original row is which only the audit record says; without
+		// it a maximum flow decides whether any faithful assignment exists.
+		faithfulByFlow(m, t, trees, mg, o, eligible, r)
 		return nil
 	}
 	seen := map[int]bool{}

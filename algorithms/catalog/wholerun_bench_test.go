@@ -1,0 +1,177 @@
+package catalog_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
+	"privlab/datasets"
+	"privlab/model"
+)
+
+// Whole runs in process, as `privlab run` does them (SPEC 8, issue 20):
+// load the CSV file, prepare, run the method, export (release written, the
+// in-process check, the stated checks, the risk figures, the workload).
+// Each iteration reports its stages as metrics (load-ms, alg-ms,
+// export-ms) so that a profile (-cpuprofile) and the split agree:
+//
+//	go test ./algorithms/catalog -run '^$' -bench WholeRun -benchtime 1x -cpuprofile cpu.out
+//
+// PRIVLAB_BENCH_ROWS sets the census size (default 1,000,000; 0 leaves
+// census out); PRIVLAB_BENCH_10M=1 adds the 10,000,000-row runs of kja
+// (Mondrian) and distribution. Adult runs when /work/shared/data is
+// present. .ci/bench.sh prints the same figures for the privlab binary.
+
+// censusQIs are issue 20's census roles.
+var censusQIs = model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"}
+
+// adultRoles are issue 20's Adult roles (8 QIs).
+var adultRoles = model.Roles{QIs: []string{"sex", "age", "race", "marital-status", "education", "native-country", "workclass", "occupation"}, SA: "salary-class"}
+
+const adultCSV = "../../../shared/data/adult/adult.csv"
+
+// benchParams are a method's parameters in the issue's runs (kja:
+// Mondrian, k = 10; the others their defaults) with a fixed seed.
+func benchParams(method string) (string, model.Values) {
+	if method == "kja" {
+		return "mondrian", model.Values{"k": "10", "seed": "1"}
+	}
+	return "", model.Values{"seed": "1"}
+}
+
+// writeCensus writes a census CSV of the given rows into dir (cached per
+// process).
+func writeCensus(b *testing.B, dir string, rows int) string {
+	path := filepath.Join(dir, fmt.Sprintf("census-%d.csv", rows))
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	d, err := datasets.Lookup("census")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := model.WriteAtomic(path, func(w io.Writer) error { return d.Write(w, rows, 1) }); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// writeWide writes rows with one categorical column of distinct values
+// (a "code" QI when qi is set, else the SA "diag"), the table the
+// quadratic workload was measured on (issue 20).
+func writeWide(b *testing.B, dir string, rows int, qi bool) string {
+	path := filepath.Join(dir, fmt.Sprintf("wide-%d-%v.csv", rows, qi))
+	rng := rand.New(rand.NewPCG(7, uint64(rows)))
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if qi {
+		fmt.Fprintln(f, "code,age,sex,disease")
+		for i := 0; i < rows; i++ {
+			fmt.Fprintf(f, "c%06d,%d,%s,d%d\n", i, 17+rng.IntN(60), []string{"F", "M"}[rng.IntN(2)], rng.IntN(12))
+		}
+		return path
+	}
+	fmt.Fprintln(f, "age,sex,zip,diag")
+	for i := 0; i < rows; i++ {
+		fmt.Fprintf(f, "%d,%s,z%d,s%06d\n", 17+rng.IntN(60), []string{"F", "M"}[rng.IntN(2)], rng.IntN(50), i)
+	}
+	return path
+}
+
+// wholeRun is one `privlab run`: it returns the stage times.
+func wholeRun(b *testing.B, p pipeline.Project, out string) (load, alg, export time.Duration) {
+	t0 := time.Now()
+	t, err := env.LoadTable(env.WithDefaults(p))
+	if err != nil {
+		b.Fatal(err)
+	}
+	prep, err := env.Prepare(p, t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t1 := time.Now()
+	res, err := pipeline.Run(context.Background(), prep, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t2 := time.Now()
+	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{Force: true, AcceptViolations: true}); err != nil {
+		b.Fatal(err)
+	}
+	return t1.Sub(t0), t2.Sub(t1), time.Since(t2)
+}
+
+func benchWhole(b *testing.B, name string, p pipeline.Project) {
+	b.Run(name, func(b *testing.B) {
+		out := filepath.Join(b.TempDir(), "rel")
+		var load, alg, export time.Duration
+		for i := 0; i < b.N; i++ {
+			l, a, e := wholeRun(b, p, out)
+			load, alg, export = load+l, alg+a, export+e
+		}
+		n := float64(b.N)
+		b.ReportMetric(float64(load.Milliseconds())/n, "load-ms")
+		b.ReportMetric(float64(alg.Milliseconds())/n, "alg-ms")
+		b.ReportMetric(float64(export.Milliseconds())/n, "export-ms")
+	})
+}
+
+func BenchmarkWholeRun(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := os.Stat(adultCSV); err == nil {
+		v, params := benchParams("kja")
+		benchWhole(b, "adult/kja", pipeline.Project{Input: adultCSV, Roles: adultRoles, Method: "kja", Variant: v, Params: params})
+	} else {
+		b.Log("Adult skipped: /work/shared/data is absent")
+	}
+	sizes := []int{1_000_000}
+	if s := os.Getenv("PRIVLAB_BENCH_ROWS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			b.Fatalf("PRIVLAB_BENCH_ROWS=%q: %v", s, err)
+		}
+		sizes = []int{n}
+		if n == 0 {
+			sizes = nil
+		}
+	}
+	for _, rows := range sizes {
+		path := writeCensus(b, dir, rows)
+		for _, m := range catalog.Names() {
+			v, params := benchParams(m)
+			benchWhole(b, fmt.Sprintf("census-%d/%s", rows, m), pipeline.Project{Input: path, Roles: censusQIs, Method: m, Variant: v, Params: params})
+		}
+	}
+	if os.Getenv("PRIVLAB_BENCH_10M") != "" {
+		path := writeCensus(b, dir, 10_000_000)
+		for _, m := range []string{"kja", "distribution"} {
+			v, params := benchParams(m)
+			benchWhole(b, fmt.Sprintf("census-10000000/%s", m), pipeline.Project{Input: path, Roles: censusQIs, Method: m, Variant: v, Params: params})
+		}
+	}
+}
+
+// BenchmarkWideWorkload is a whole run on a table with a 10,000-distinct
+// categorical QI, and one with a 20,000-distinct SA (issue 20: 60 s and
+// over 120 s before the workload became linear in distinct values).
+func BenchmarkWideWorkload(b *testing.B) {
+	dir := b.TempDir()
+	qi := writeWide(b, dir, 10_000, true)
+	sa := writeWide(b, dir, 20_000, false)
+	for _, m := range catalog.Names() {
+		v, params := benchParams(m)
+		benchWhole(b, "qi-10000/"+m, pipeline.Project{Input: qi, Roles: model.Roles{QIs: []string{"code", "age", "sex"}, SA: "disease"}, Method: m, Variant: v, Params: params})
+		benchWhole(b, "sa-20000/"+m, pipeline.Project{Input: sa, Roles: model.Roles{QIs: []string{"age", "sex", "zip"}, SA: "diag"}, Method: m, Variant: v, Params: params})
+	}
+}

@@ -1,0 +1,142 @@
+package method
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"privlab/model"
+)
+
+// A Tour teaches a method on its paper's own worked example: a list of
+// steps, each showing what the paper shows at that point (a figure, a
+// table, an equation) with the numbers computed by running the method
+// on the paper's own table. A method that has one implements Touring;
+// the tour package lists the registered methods' tours (privlab tour,
+// the workbench's tour view).
+//
+// Steps are independent: each builds itself through the lab, so a step
+// is added to a tour (an attack on the example, say) by appending one
+// TourStep to Steps.
+type Tour struct {
+	Title string
+	// Paper cites the paper by authors (the steps cite sections and
+	// figures).
+	Paper string
+	// Setups are the paper's own tables, each with the settings of its
+	// worked example: the tour opens on the first, and loading one of
+	// their tables in the workbench (ctrl+l) takes its settings.
+	Setups []Setup
+	Steps  []TourStep
+}
+
+// Touring is implemented by a method that has a tour of its paper.
+type Touring interface {
+	Tour() Tour
+}
+
+// TourStep builds one step of a tour.
+type TourStep func(ctx context.Context, lab *TourLab) (Step, error)
+
+// Setup is a complete run configuration on embedded data: the paper's
+// table (and public table), roles, hierarchies, variant and parameter
+// values. The workbench loads it into the live preview.
+type Setup struct {
+	// Method is the method that runs ("" for the tour's own; a step
+	// may compare with another method's release of the same table).
+	Method string
+	Input  string // dataset:NAME
+	Public string // dataset:NAME of the public table ("" for none)
+	Roles  model.Roles
+	// Hierarchies maps an attribute to a builder spec or the dataset's
+	// embedded hierarchy (the dataset's default for the others).
+	Hierarchies map[string]string
+	Variant     string
+	Params      model.Values
+}
+
+// Step is one step of a tour: a title, the paper's place it follows
+// (section, figure, table or equation), its text and tables, and the
+// settings the live preview shows beside it.
+type Step struct {
+	Title string
+	// Cite names where in the paper the step is ("Figure 3; Section 2.2").
+	Cite string
+	// Text is paragraphs; Sections are tables, charts and notes (as a
+	// group detail).
+	Text     []string
+	Sections []Section
+	// Setup is the run the step explains: the workbench shows its live
+	// preview beside the step.
+	Setup Setup
+}
+
+// TourLab is what a tour's steps may use: runs of the tour's method on
+// embedded data, prepared the way the command line prepares them. The
+// pipeline provides it.
+type TourLab struct {
+	// Prepare loads a setup's tables and hierarchies and validates its
+	// values: the input a run of the setup reads.
+	Prepare func(s Setup) (*Input, error)
+	// Run prepares and runs a setup (with its deferred figures).
+	Run func(ctx context.Context, s Setup) (*Input, *Result, error)
+}
+
+// FileTable is a published file as a table of a step, its rows sorted
+// (a release shuffles them; a paper's figure lists them in order).
+func FileTable(f model.ReleaseFile) Section {
+	rows := make([][]string, f.Rows)
+	for i := range rows {
+		rows[i] = make([]string, len(f.Header))
+		f.Fill(i, rows[i])
+	}
+	sort.SliceStable(rows, func(a, b int) bool {
+		for c := range rows[a] {
+			if x, y := rows[a][c], rows[b][c]; x != y {
+				return lessValue(x, y)
+			}
+		}
+		return false
+	})
+	return Section{Title: f.Name, Header: f.Header, Rows: rows}
+}
+
+// lessValue orders numbers by value, and text (or text before numbers)
+// by its characters.
+func lessValue(x, y string) bool {
+	a, okA := model.ParseNumber(x)
+	b, okB := model.ParseNumber(y)
+	switch {
+	case okA && okB:
+		return a < b
+	case okA != okB:
+		return okA
+	}
+	return x < y
+}
+
+// ReleaseFile finds a published file by name.
+func ReleaseFile(rel *model.Release, name string) (model.ReleaseFile, bool) {
+	for _, f := range rel.Files {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return model.ReleaseFile{}, false
+}
+
+// Ratio writes x as the fraction p/q of smallest denominator q <= 1000
+// that equals it (to 1e-12), the way a paper prints probabilities, else
+// as a decimal.
+func Ratio(x float64) string {
+	if x == math.Trunc(x) {
+		return model.FormatNumber(x)
+	}
+	for q := 2.0; q <= 1000; q++ {
+		if p := math.Round(x * q); math.Abs(x-p/q) < 1e-12 {
+			return fmt.Sprintf("%.0f/%.0f", p, q)
+		}
+	}
+	return fmt.Sprintf("%.4g", x)
+}

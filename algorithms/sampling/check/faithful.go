@@ -1,0 +1,270 @@
+package check
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// Faithfulness without the audit record. A sampling release is faithful
+// when its published rows can be given distinct original rows, each
+// published value covering the record's own value (at least the minimum
+// generalization's levels above it, or the root) and the sensitive value
+// being the record's. That is a bipartite b-matching, decided here by a
+// maximum flow (verify.Flow) over distinct value combinations, not rows:
+// published (generalized tuple, sensitive value) with their counts on one
+// side, original (leaf tuple, sensitive value) with theirs on the other,
+// an edge where the first covers the second. A record has one sensitive
+// value, so the flow splits into one network per sensitive value.
+
+// combos counts distinct tuples of node ids (a key per tuple, in order of
+// first appearance).
+type combos struct {
+	index map[string]int32
+	nodes [][]int32
+	count []int
+	key   []byte
+}
+
+func newCombos() *combos { return &combos{index: map[string]int32{}} }
+
+func (c *combos) add(nodes []int32) {
+	c.key = c.key[:0]
+	for _, x := range nodes {
+		c.key = binary.LittleEndian.AppendUint32(c.key, uint32(x))
+	}
+	key := c.key
+	id, ok := c.index[string(key)]
+	if !ok {
+		id = int32(len(c.nodes))
+		c.index[string(key)] = id
+		c.nodes = append(c.nodes, append([]int32(nil), nodes...))
+		c.count = append(c.count, 0)
+	}
+	c.count[id]++
+}
+
+// bySA groups combos by sensitive value.
+type bySA map[string]*combos
+
+func (b bySA) add(sa string, nodes []int32) {
+	c := b[sa]
+	if c == nil {
+		c = newCombos()
+		b[sa] = c
+	}
+	c.add(nodes)
+}
+
+// published groups the rows of published.csv (QIs as taxonomy nodes;
+// every label is a node, Check has made sure).
+func published(t *model.Table, trees []*tree) bySA {
+	d := len(trees)
+	node := make([][]int32, d) // per QI, per dictionary code
+	for i, tr := range trees {
+		for _, label := range t.Columns[i].Dict {
+			node[i] = append(node[i], int32(tr.byLabel[label]))
+		}
+	}
+	out := bySA{}
+	nodes := make([]int32, d)
+	for row := 0; row < t.Rows; row++ {
+		for i, tr := range trees {
+			if code := t.Columns[i].Codes[row]; code != model.Missing {
+				nodes[i] = node[i][code]
+			} else {
+				nodes[i] = int32(tr.byLabel[""])
+			}
+		}
+		out.add(t.Columns[d].Value(row), nodes)
+	}
+	return out
+}
+
+// originals groups the eligible original rows by their leaves; rows with
+// a value outside a taxonomy cannot be published and are left out. Each
+// column's distinct values are looked up once.
+func originals(o *verify.Originals, eligible []int, trees []*tree) bySA {
+	leafOf := func(i int, row int) int32 {
+		text, _ := o.Text(o.QIs[i], row)
+		if l, ok := trees[i].leaf(text); ok {
+			return int32(l)
+		}
+		return -1
+	}
+	leaves := make([][]int32, len(trees)) // per QI, per dictionary code
+	for i, col := range o.QIs {
+		leaves[i] = make([]int32, len(col.Dict))
+		for c := range col.Dict {
+			leaves[i][c] = -2 // not looked up yet
+		}
+	}
+	bySACode := map[uint32]*combos{}
+	nodes := make([]int32, len(trees))
+rows:
+	for _, row := range eligible {
+		for i, col := range o.QIs {
+			code := col.Codes[row]
+			l := int32(-1)
+			switch {
+			case code == model.Missing:
+				l = leafOf(i, row)
+			case leaves[i][code] == -2:
+				leaves[i][code] = leafOf(i, row)
+				l = leaves[i][code]
+			default:
+				l = leaves[i][code]
+			}
+			if l < 0 {
+				continue rows
+			}
+			nodes[i] = l
+		}
+		c := bySACode[o.SA.Codes[row]]
+		if c == nil {
+			c = newCombos()
+			bySACode[o.SA.Codes[row]] = c
+		}
+		c.add(nodes)
+	}
+	out := bySA{}
+	for code, c := range bySACode {
+		text := "?"
+		if code != model.Missing {
+			text = o.SA.Dict[code]
+		}
+		out[text] = c
+	}
+	return out
+}
+
+// trie indexes published tuples by node, QI after QI: child[node id at
+// this level | parent trie node] is the next trie node; at the last level
+// it is the published tuple's index.
+type trie struct {
+	child map[uint64]int32
+	next  int32
+}
+
+func newTrie(c *combos) *trie {
+	t := &trie{child: map[uint64]int32{}, next: 1}
+	for p, nodes := range c.nodes {
+		at := int32(0)
+		for q, x := range nodes {
+			key := uint64(at)<<32 | uint64(uint32(x))
+			if q == len(nodes)-1 {
+				t.child[key] = int32(p)
+				break
+			}
+			n, ok := t.child[key]
+			if !ok {
+				n = t.next
+				t.next++
+				t.child[key] = n
+			}
+			at = n
+		}
+	}
+	return t
+}
+
+// covering calls fn with every published tuple that covers the leaves:
+// per QI an ancestor-or-self of the leaf, at least mg[q] levels above it
+// unless it is the root (strict), or any (loose).
+func (t *trie) covering(trees []*tree, mg []int, leaves []int32, fn func(p int32)) {
+	var walk func(q int, at int32)
+	walk = func(q int, at int32) {
+		tr := trees[q]
+		l := int(leaves[q])
+		for x := l; x >= 0; x = tr.nodes[x].Parent {
+			if mg != nil && x != 0 && tr.depth[l]-tr.depth[x] < mg[q] {
+				continue
+			}
+			n, ok := t.child[uint64(at)<<32|uint64(uint32(x))]
+			if !ok {
+				continue
+			}
+			if q == len(leaves)-1 {
+				fn(n)
+			} else {
+				walk(q+1, n)
+			}
+		}
+	}
+	if len(leaves) > 0 {
+		walk(0, 0)
+	}
+}
+
+// matched is the largest number of published rows of one sensitive value
+// that distinct original rows of that value can take.
+func matched(pub, orig *combos, trees []*tree, mg []int) int {
+	if orig == nil {
+		return 0
+	}
+	tr := newTrie(pub)
+	f := verify.NewFlow()
+	src, sink := f.Node(), f.Node()
+	pn := make([]int, len(pub.nodes))
+	for p := range pub.nodes {
+		pn[p] = f.Node()
+		f.Edge(pn[p], sink, pub.count[p])
+	}
+	for o, leaves := range orig.nodes {
+		on := -1
+		tr.covering(trees, mg, leaves, func(p int32) {
+			if on < 0 {
+				on = f.Node()
+				f.Edge(src, on, orig.count[o])
+			}
+			f.Edge(on, pn[p], min(orig.count[o], pub.count[p]))
+		})
+	}
+	return f.MaxFlow(src, sink)
+}
+
+// flowOver sums matched over the sensitive values.
+func flowOver(pub, orig bySA, trees []*tree, mg []int) int {
+	total := 0
+	for sa, p := range pub {
+		total += matched(p, orig[sa], trees, mg)
+	}
+	return total
+}
+
+// faithfulByFlow adds the faithful and minimum-generalization lines from
+// a maximum flow, for a release checked without the audit record.
+func faithfulByFlow(m *model.Manifest, t *model.Table, trees []*tree, mg map[string]int, o *verify.Originals, eligible []int, r *verify.Report) {
+	pub, orig := published(t, trees), originals(o, eligible, trees)
+	levels := make([]int, len(trees))
+	for q, name := range m.QIs {
+		levels[q] = mg[name]
+	}
+	combosOf := func(b bySA) int {
+		n := 0
+		for _, c := range b {
+			n += len(c.nodes)
+		}
+		return n
+	}
+	how := fmt.Sprintf("maximum flow over %d published and %d original value combinations, without the audit record, which alone says which row is which",
+		combosOf(pub), combosOf(orig))
+	strict := flowOver(pub, orig, trees, levels)
+	if strict == t.Rows {
+		r.Add(true, "faithful", "the %d published rows can be given distinct original rows whose values their generalized values cover, with their sensitive value (%s)", t.Rows, how)
+		r.Add(true, "minimum generalization of each record", "in that assignment every published value is at least the rule's levels (%s) above the record's own value, or the root",
+			levelsText(m.QIs, mg))
+		return
+	}
+	loose := flowOver(pub, orig, trees, nil)
+	if loose < t.Rows {
+		r.Add(false, "faithful", "no assignment gives the published rows distinct original rows whose values their generalized values cover, with their sensitive value: at most %d of %d (%s)",
+			loose, t.Rows, how)
+		return
+	}
+	r.Add(true, "faithful", "the %d published rows can be given distinct original rows whose values their generalized values cover, with their sensitive value (%s)", t.Rows, how)
+	r.Add(false, "minimum generalization of each record", "no faithful assignment keeps every published value the rule's levels (%s) above the record's own value: at most %d of %d rows",
+		levelsText(m.QIs, mg), strict, t.Rows)
+}

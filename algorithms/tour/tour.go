@@ -1,0 +1,199 @@
+// Package tour lists the teaching tours of the registered methods, each
+// method's paper on its own worked example (method.Touring), and runs
+// them headless: `privlab tour` lists them, `privlab tour NAME --steps`
+// prints the steps, and the workbench's tour view shows them beside the
+// live preview. A tour's steps run the real method on the paper's own
+// table through a lab (method.TourLab) that prepares every run the way
+// the command line does.
+package tour
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
+	"privlab/model"
+)
+
+// Tour is a registered method's tour.
+type Tour struct {
+	// Name is the method's name: privlab tour NAME.
+	Name string
+	method.Tour
+}
+
+// All returns the tours of the registered methods, in menu order.
+func All() []Tour {
+	var out []Tour
+	for _, m := range catalog.All() {
+		if t, ok := m.(method.Touring); ok {
+			out = append(out, Tour{Name: m.Spec().Name, Tour: t.Tour()})
+		}
+	}
+	return out
+}
+
+// Names lists the tours' names.
+func Names() []string {
+	var out []string
+	for _, t := range All() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// Lookup finds a tour by name; the error lists the tours.
+func Lookup(name string) (Tour, error) {
+	for _, t := range All() {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return Tour{}, &model.ParamError{Param: "tour", Value: name, Reason: "no such tour",
+		Hint: "tours: " + strings.Join(Names(), ", ") + " (privlab tour lists them)"}
+}
+
+// ForDataset finds the worked example an embedded dataset is the table
+// of: the tour and the setup (method and settings) of that example.
+func ForDataset(name string) (Tour, method.Setup, bool) {
+	for _, t := range All() {
+		for _, s := range t.Setups {
+			if s.Input == "dataset:"+name {
+				return t, s, true
+			}
+		}
+	}
+	return Tour{}, method.Setup{}, false
+}
+
+// Method is the method a setup runs (the tour's unless it names another).
+func (t Tour) Method(s method.Setup) string {
+	if s.Method != "" {
+		return s.Method
+	}
+	return t.Name
+}
+
+// Project is a setup as a project: what the command line and the
+// workbench run.
+func (t Tour) Project(s method.Setup) pipeline.Project {
+	p := pipeline.Project{Input: s.Input, Public: s.Public, Method: t.Method(s), Variant: s.Variant,
+		Roles:  model.Roles{IDs: append([]string(nil), s.Roles.IDs...), QIs: append([]string(nil), s.Roles.QIs...), SA: s.Roles.SA},
+		Params: s.Params.Clone()}
+	if p.Params == nil {
+		p.Params = model.Values{}
+	}
+	if len(s.Hierarchies) > 0 {
+		p.Hierarchies = map[string]string{}
+		for a, h := range s.Hierarchies {
+			p.Hierarchies[a] = h
+		}
+	}
+	return p
+}
+
+// Start is the project the tour opens on: its first setup.
+func (t Tour) Start() pipeline.Project {
+	if len(t.Setups) == 0 {
+		return pipeline.Project{Method: t.Name}
+	}
+	return t.Project(t.Setups[0])
+}
+
+// Lab gives a tour's steps runs prepared as the command line prepares
+// them.
+func (t Tour) Lab(env pipeline.Env) *method.TourLab {
+	prepare := func(s method.Setup) (*pipeline.Prepared, error) {
+		p := t.Project(s)
+		tab, err := env.LoadTable(env.WithDefaults(p))
+		if err != nil {
+			return nil, err
+		}
+		return env.Prepare(p, tab)
+	}
+	return &method.TourLab{
+		Prepare: func(s method.Setup) (*method.Input, error) {
+			prep, err := prepare(s)
+			if err != nil {
+				return nil, err
+			}
+			return prep.Input(), nil
+		},
+		Run: func(ctx context.Context, s method.Setup) (*method.Input, *method.Result, error) {
+			prep, err := prepare(s)
+			if err != nil {
+				return nil, nil, err
+			}
+			res, err := pipeline.Run(ctx, prep, nil)
+			return prep.Input(), res, err
+		},
+	}
+}
+
+// Steps builds every step of the tour; a step without a setup of its own
+// shows the tour's first.
+func (t Tour) Steps(ctx context.Context, env pipeline.Env) ([]method.Step, error) {
+	lab := t.Lab(env)
+	out := make([]method.Step, 0, len(t.Tour.Steps))
+	for i, build := range t.Tour.Steps {
+		st, err := build(ctx, lab)
+		if err != nil {
+			return nil, fmt.Errorf("tour %s, step %d: %w", t.Name, i+1, err)
+		}
+		if st.Setup.Input == "" && len(t.Setups) > 0 {
+			st.Setup = t.Setups[0]
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// Flags are the command-line flags that run a setup (privlab run FLAGS
+// --out DIR gives the release the step shows).
+func (t Tour) Flags(s method.Setup) string {
+	parts := []string{"--in " + s.Input}
+	if s.Public != "" {
+		parts = append(parts, "--public "+s.Public)
+	}
+	if len(s.Roles.QIs) > 0 {
+		parts = append(parts, "--qi "+strings.Join(s.Roles.QIs, ","))
+	}
+	if s.Roles.SA != "" {
+		parts = append(parts, "--sa "+s.Roles.SA)
+	}
+	if len(s.Roles.IDs) > 0 {
+		parts = append(parts, "--id "+strings.Join(s.Roles.IDs, ","))
+	}
+	parts = append(parts, "--method "+t.Method(s))
+	if s.Variant != "" {
+		parts = append(parts, "--variant "+s.Variant)
+	}
+	for _, a := range sortedKeys(s.Hierarchies) {
+		parts = append(parts, "--hierarchy "+a+"="+s.Hierarchies[a])
+	}
+	for _, name := range sortedKeys(s.Params) {
+		parts = append(parts, "--"+name+" "+quoteFlag(s.Params[name]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// quoteFlag quotes a value a shell would split.
+func quoteFlag(v string) string {
+	if strings.ContainsAny(v, " '\"*?;&|<>()$") {
+		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+	}
+	return v
+}

@@ -1,0 +1,242 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// QueryWriter writes a generated query's text and builds, as it writes,
+// the Query that ParseQuery reads from that text: a random workload's IN
+// lists run to thousands of values per query (a 20,000-value attribute),
+// and lexing them back cost more than answering them. Column names are
+// written double-quoted, values as QuoteLiteral writes them, numbers as
+// given. Whatever the writer cannot vouch for (a name that needs
+// escaping, text that is not UTF-8, a number ParseNumber does not read)
+// makes Query parse the text instead, so the result is always
+// ParseQuery's (TestQueryWriterIsParseQuery).
+type QueryWriter struct {
+	b      strings.Builder
+	runes  int
+	q      Query
+	parse  bool // read the text back with ParseQuery
+	nPreds int
+}
+
+// NewQueryWriter starts a query: COUNT(*) when column is "", else
+// AGG("column").
+func NewQueryWriter(agg Agg, column string) *QueryWriter {
+	w := &QueryWriter{q: Query{Agg: agg}}
+	w.write(agg.String() + "(")
+	if column == "" {
+		w.write("*)")
+		return w
+	}
+	w.q.Column, w.q.ColPos = column, w.name(column)
+	w.write(")")
+	return w
+}
+
+func (w *QueryWriter) write(s string) {
+	w.b.WriteString(s)
+	w.runes += utf8.RuneCountInString(s)
+}
+
+// name writes a column name (%q) and returns its 1-based column.
+func (w *QueryWriter) name(name string) int {
+	pos := w.runes + 1
+	quoted := strconv.Quote(name)
+	if quoted != `"`+name+`"` || name == "" {
+		w.parse = true // escaped: only the lexer says what it reads
+	}
+	w.write(quoted)
+	return pos
+}
+
+// pred starts a condition on a column.
+func (w *QueryWriter) pred(column string, op Op) *Pred {
+	if w.nPreds == 0 {
+		w.write(" WHERE ")
+	} else {
+		w.write(" AND ")
+	}
+	w.nPreds++
+	w.q.Preds = append(w.q.Preds, Pred{Column: column, Op: op})
+	p := &w.q.Preds[len(w.q.Preds)-1]
+	p.Pos = w.name(column)
+	return p
+}
+
+// number writes a number as given (FormatNumber's text) as a literal.
+func (w *QueryWriter) number(text string) Literal {
+	l := Literal{Text: text, Pos: w.runes + 1, IsNum: true}
+	var ok bool
+	if l.Num, ok = ParseNumber(text); !ok || !bareNumber(text) {
+		w.parse = true
+	}
+	w.write(text)
+	return l
+}
+
+// bareNumber reports whether the lexer reads text, a number ParseNumber
+// reads, as one number token: it starts as the lexer's numbers start and
+// holds only what they hold.
+func bareNumber(text string) bool {
+	if text == "" || !(text[0] >= '0' && text[0] <= '9') &&
+		!(len(text) > 1 && strings.ContainsRune("+-.", rune(text[0])) && (text[1] >= '0' && text[1] <= '9' || text[1] == '.')) {
+		return false
+	}
+	for i := 1; i < len(text); i++ {
+		c := text[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || (c == '-' || c == '+') && (text[i-1] == 'e' || text[i-1] == 'E')) {
+			return false
+		}
+	}
+	return true
+}
+
+// value writes a value as QuoteLiteral does and returns its literal.
+func (w *QueryWriter) value(v string) Literal {
+	pos := w.runes + 1
+	num, ok := ParseNumber(v)
+	if !utf8.ValidString(v) {
+		w.parse = true
+	}
+	if ok && !strings.ContainsAny(v, " '") { // bare: a number
+		if !bareNumber(v) {
+			w.parse = true
+		}
+		w.write(v)
+		return Literal{Text: v, Num: num, IsNum: true, Pos: pos}
+	}
+	w.write(quote(v))
+	return Literal{Text: v, Num: num, IsNum: ok, Pos: pos}
+}
+
+// Between adds column BETWEEN lo AND hi (numbers as text).
+func (w *QueryWriter) Between(column, lo, hi string) {
+	p := w.pred(column, OpBetween)
+	w.write(" BETWEEN ")
+	a := w.number(lo)
+	w.write(" AND ")
+	p.Values = []Literal{a, w.number(hi)}
+}
+
+// Equal adds column = value.
+func (w *QueryWriter) Equal(column, value string) {
+	p := w.pred(column, OpEq)
+	w.write(" = ")
+	p.Values = []Literal{w.value(value)}
+}
+
+// Literals are a column's values as query literals, each written once
+// for all the queries of a workload that list it (NewLiterals).
+type Literals struct {
+	c    *Column
+	done []bool
+	lits []writtenValue
+}
+
+// writtenValue is a value as QueryWriter.value writes it.
+type writtenValue struct {
+	text  string // as written
+	runes int
+	lit   Literal // Pos unset
+	parse bool
+}
+
+// NewLiterals starts the literals of c's values.
+func NewLiterals(c *Column) *Literals {
+	return &Literals{c: c, done: make([]bool, len(c.Dict)), lits: make([]writtenValue, len(c.Dict))}
+}
+
+func (l *Literals) get(code uint32) *writtenValue {
+	if !l.done[code] {
+		var w QueryWriter
+		lit := w.value(l.c.Dict[code])
+		l.lits[code] = writtenValue{text: w.b.String(), runes: w.runes, lit: lit, parse: w.parse}
+		l.done[code] = true
+	}
+	return &l.lits[code]
+}
+
+// In adds column IN (the values of the column's codes): a categorical
+// column's list also carries the codes, so that binding it to that
+// column sets them without reading the dictionary (codeHint).
+func (w *QueryWriter) In(l *Literals, codes []uint32) {
+	c := l.c
+	p := w.pred(c.Name, OpIn)
+	w.write(" IN (")
+	p.Values = make([]Literal, len(codes))
+	size := 2 * len(codes)
+	for _, code := range codes {
+		size += len(l.get(code).text)
+	}
+	w.b.Grow(size + 1)
+	for i, code := range codes {
+		if i > 0 {
+			w.b.WriteString(", ")
+			w.runes += 2
+		}
+		v := l.get(code)
+		p.Values[i] = v.lit
+		p.Values[i].Pos = w.runes + 1
+		w.b.WriteString(v.text)
+		w.runes += v.runes
+		w.parse = w.parse || v.parse
+	}
+	w.write(")")
+	if len(p.Values) > inList {
+		p.in = newInSet(p.Values)
+	}
+	if c.Kind == Categorical && len(codes) > 0 {
+		p.codes = &codeHint{dict: &c.Dict[0], n: len(c.Dict), codes: codes, first: &p.Values[0], values: len(p.Values)}
+	}
+}
+
+// Query returns the query: the one built, or ParseQuery's reading of the
+// text when the writer could not vouch for it.
+func (w *QueryWriter) Query() (*Query, error) {
+	text := w.b.String()
+	if w.parse {
+		return ParseQuery(text)
+	}
+	w.q.Text = text
+	q := w.q
+	return &q, nil
+}
+
+// QuoteLiteral writes a value as a query literal: a number as it is, text
+// in single quotes with ” for a quote.
+func QuoteLiteral(v string) string {
+	if _, ok := ParseNumber(v); ok && !strings.ContainsAny(v, " '") {
+		return v
+	}
+	return quote(v)
+}
+
+func quote(v string) string {
+	if !strings.Contains(v, "'") {
+		return "'" + v + "'"
+	}
+	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+}
+
+// codeHint is an IN list written from a categorical column's codes: the
+// values are that dictionary's entries at codes, so a column with that
+// very dictionary (its first entry's address and length) matches exactly
+// the codes (a dictionary holds each text once). first and values
+// identify the list, as in inSet.
+type codeHint struct {
+	dict   *string
+	n      int
+	codes  []uint32
+	first  *Literal
+	values int
+}
+
+// of reports whether the hint holds for the list and column.
+func (h *codeHint) of(values []Literal, c *Column) bool {
+	return h != nil && c.Kind == Categorical && len(c.Dict) == h.n && h.n > 0 && &c.Dict[0] == h.dict &&
+		len(values) == h.values && &values[0] == h.first
+}

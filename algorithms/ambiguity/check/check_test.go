@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -225,35 +224,6 @@ func TestFigure2(t *testing.T) {
 	}
 }
 
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-func writeCSV(t *testing.T, path string, recs [][]string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(recs); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // rehash rewrites every listed file's SHA-256 (after an optional edit of
 // the manifest), so that a tampered file is judged on its content.
 func rehash(t *testing.T, dir string, edit func(m map[string]any)) {
@@ -310,7 +280,7 @@ func TestTamperFiles(t *testing.T) {
 			continue
 		}
 		name := f.Name
-		width := len(readCSV(t, filepath.Join(dir, name))[0])
+		width := len(verifytest.ReadCSV(t, filepath.Join(dir, name))[0])
 		for c := 0; c < width; c++ {
 			c := c
 			edits = append(edits,
@@ -353,7 +323,7 @@ func TestTamperFiles(t *testing.T) {
 		for _, re := range []bool{false, true} {
 			bad := copyDir(t, dir)
 			file := filepath.Join(bad, strings.Split(e.name, "/")[0])
-			writeCSV(t, file, e.fn(readCSV(t, file)))
+			verifytest.WriteCSV(t, file, e.fn(verifytest.ReadCSV(t, file)))
 			if re {
 				rehash(t, bad, nil)
 			}
@@ -481,13 +451,13 @@ func TestUnreadable(t *testing.T) {
 	} {
 		bad := copyDir(t, dir)
 		path := filepath.Join(bad, c.file)
-		recs := readCSV(t, path)
+		recs := verifytest.ReadCSV(t, path)
 		for i, h := range recs[0] {
 			if h == c.cell {
 				recs[1][i] = "many"
 			}
 		}
-		writeCSV(t, path, recs)
+		verifytest.WriteCSV(t, path, recs)
 		rehash(t, bad, nil)
 		rep, err := catalog.Check(bad, verify.Options{})
 		if err != nil || rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), c.want) {
@@ -505,7 +475,7 @@ func TestRowsInInputOrder(t *testing.T) {
 	rows := a.RowMap["groups"]
 	// group of each input row, from the audit's group map and st.csv.
 	path := filepath.Join(bad, "st.csv")
-	recs := readCSV(t, path)
+	recs := verifytest.ReadCSV(t, path)
 	size := map[int]int{}
 	for _, r := range recs[1:] {
 		g, _ := strconv.Atoi(r[0])
@@ -526,7 +496,7 @@ func TestRowsInInputOrder(t *testing.T) {
 	}
 	body := recs[1:]
 	sort.SliceStable(body, func(i, j int) bool { return first[body[i][0]+"|"+body[i][1]] < first[body[j][0]+"|"+body[j][1]] })
-	writeCSV(t, path, recs)
+	verifytest.WriteCSV(t, path, recs)
 	rehash(t, bad, nil)
 	rep := check(t, bad, prep.Source, true)
 	if f := failing(rep); strings.Join(f, ",") != "shuffled" {

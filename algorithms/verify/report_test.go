@@ -131,24 +131,6 @@ func TestPlainName(t *testing.T) {
 	}
 }
 
-// Transitional: a manifest without details reads as empty ones; a key the
-// declaration lacks is an error.
-func TestDecodeDetails(t *testing.T) {
-	t.Parallel()
-	var d struct {
-		Boxes int `json:"boxes"`
-	}
-	if err := DecodeDetails(&model.Manifest{}, &d); err != nil || d.Boxes != 0 {
-		t.Errorf("no details: %v", err)
-	}
-	if err := DecodeDetails(&model.Manifest{Details: []byte(`{"boxes": 3}`)}, &d); err != nil || d.Boxes != 3 {
-		t.Errorf("details: %v %+v", err, d)
-	}
-	if err := DecodeDetails(&model.Manifest{Details: []byte(`{"boxes": 3, "k": 2}`)}, &d); err == nil || !strings.Contains(err.Error(), `unknown key "k"`) {
-		t.Errorf("an unknown key: %v", err)
-	}
-}
-
 func TestRowCounts(t *testing.T) {
 	t.Parallel()
 	tab, _ := model.Load(strings.NewReader("a\n1\n2\n"), model.LoadOptions{})

@@ -814,81 +814,6 @@ func (r *Report) RowCounts(rel *Release, tables map[string]*model.Table) int {
 	return n
 }
 
-// Originals indexes the original rows a release publishes by their QI
-// values, under the release's missing-value policy (a missing categorical
-// value is published as "?" under the category policy; otherwise its row
-// is not published).
-type Originals struct {
-	Table *model.Table
-	QIs   []*model.Column
-	SA    *model.Column // nil when the release has no sensitive attribute
-	// ByKey lists the published original rows of every QI tuple.
-	ByKey    map[string][]int
-	category bool
-}
-
-// NewOriginals resolves the manifest's QIs and SA on the original; an
-// original without them is an input error.
-func NewOriginals(orig *model.Table, m *model.Manifest) (*Originals, error) {
-	cols, err := orig.MustColumns("original", m.QIs)
-	if err != nil {
-		return nil, err
-	}
-	o := &Originals{Table: orig, QIs: cols, ByKey: map[string][]int{}, category: m.MissingValues == "category"}
-	if m.SA != "" {
-		if o.SA = orig.Column(m.SA); o.SA == nil {
-			return nil, &model.ParamError{Param: "original", Value: orig.Name, Reason: fmt.Sprintf("the original has no sensitive column %q", m.SA),
-				Hint: "give the table the release was made from"}
-		}
-	}
-	for row := 0; row < orig.Rows; row++ {
-		k, ok := o.Key(cols, row)
-		if !ok {
-			continue
-		}
-		if o.SA != nil {
-			if _, ok := o.Text(o.SA, row); !ok {
-				continue
-			}
-		}
-		o.ByKey[k] = append(o.ByKey[k], row)
-	}
-	return o, nil
-}
-
-// Text is a cell as the release would publish it; false when the row
-// is not published for it.
-func (o *Originals) Text(c *model.Column, row int) (string, bool) {
-	if c.IsMissing(row) {
-		return "?", o.category && c.Kind != model.Numeric
-	}
-	return c.Value(row), true
-}
-
-// Key joins the published texts of cols in a row (false when a missing
-// value drops the row).
-func (o *Originals) Key(cols []*model.Column, row int) (string, bool) {
-	b := make([]byte, 0, 32)
-	for _, c := range cols {
-		v, ok := o.Text(c, row)
-		if !ok {
-			return "", false
-		}
-		b = append(b, v...)
-		b = append(b, 0)
-	}
-	return string(b), true
-}
-
-// Rows is the number of original rows a release publishes.
-func (o *Originals) Rows() int {
-	n := 0
-	for _, rows := range o.ByKey {
-		n += len(rows)
-	}
-	return n
-}
-
 // PublishedKey joins the texts of published columns in a row.
 func PublishedKey(cols []*model.Column, row int) string {
 	b := make([]byte, 0, 32)
@@ -897,76 +822,6 @@ func PublishedKey(cols []*model.Column, row int) string {
 		b = append(b, 0)
 	}
 	return string(b)
-}
-
-// SameTuples compares the published QI tuples (one per row of cols) with
-// the original's as multisets and adds the line; it returns each
-// published row's key.
-func (o *Originals) SameTuples(file string, cols []*model.Column, rows int, r *Report) ([]string, bool) {
-	keys := make([]string, rows)
-	count := map[string]int{}
-	for row := 0; row < rows; row++ {
-		keys[row] = PublishedKey(cols, row)
-		count[keys[row]]++
-	}
-	differ := 0
-	for k, n := range count {
-		if n != len(o.ByKey[k]) {
-			differ++
-		}
-	}
-	for k := range o.ByKey {
-		if _, ok := count[k]; !ok {
-			differ++
-		}
-	}
-	r.Add(differ == 0, "tuples", "the quasi-identifier tuples of %s are exactly the original's (%d QI combinations differ in count)", file, differ)
-	return keys, differ == 0
-}
-
-// Pin gives the original row behind every published row of a file: from
-// the audit record's row map when it has one for the file (every row must
-// carry the same QI values), else by QI values when every combination's
-// rows are interchangeable (interchangeable reports, per key, whether the
-// file's rows with that key can stand for any of its original rows). A
-// false result has added the failing line.
-func (o *Originals) Pin(file string, keys []string, audit *model.Audit, interchangeable func(key string) bool, r *Report) ([]int, bool) {
-	pinned := make([]int, len(keys))
-	if audit != nil && len(audit.RowMap[file]) > 0 {
-		rows := audit.RowMap[file]
-		bad := len(rows) != len(keys)
-		for i := 0; !bad && i < len(keys); i++ {
-			var k string
-			var ok bool
-			if rows[i] >= 0 && rows[i] < o.Table.Rows {
-				k, ok = o.Key(o.QIs, rows[i])
-			}
-			bad = !ok || k != keys[i]
-			pinned[i] = rows[i]
-		}
-		if bad {
-			r.Add(false, "audit", "the audit record's row map does not fit this original and %s", file)
-			return nil, false
-		}
-		r.Add(true, "audit", "the audit record pins every row of %s to an input row with the same QI values", file)
-		return pinned, true
-	}
-	spanning := 0
-	for k := range o.ByKey {
-		if interchangeable != nil && !interchangeable(k) {
-			spanning++
-		}
-	}
-	if spanning > 0 {
-		r.Add(false, "pinning", "undetermined: %d QI combinations of %s lie in more than one group, so the files do not say which original row is which; check with the audit record written beside the release", spanning, file)
-		return nil, false
-	}
-	next := map[string]int{}
-	for i, k := range keys {
-		pinned[i] = o.ByKey[k][next[k]]
-		next[k]++
-	}
-	return pinned, true
 }
 
 // Shuffled adds the line that a file's rows are not in the input's order
@@ -1121,22 +976,6 @@ func (r *Report) BindNames(file string, t *model.Table, want []string) bool {
 		r.Add(false, "names", "%s has columns %s; the manifest implies %s", file, strings.Join(t.Names(), ","), strings.Join(want, ","))
 	}
 	return ok
-}
-
-// DecodeDetails decodes the manifest's details into v, a pointer to the
-// checker's own declaration of them, strictly (model.DecodeStrict): a key
-// the declaration does not name exactly is an error, so that report.md
-// (which shows every key) can state nothing the checker does not read.
-//
-// Transitional: a method with a format package reads its details with it
-// (format.Read, model.DecodeDetails); this reads a manifest without
-// details as empty ones, as the checkers that still use it expect.
-func DecodeDetails(m *model.Manifest, v any) error {
-	b := []byte(m.Details)
-	if len(b) == 0 {
-		b = []byte("null")
-	}
-	return model.DecodeStrict(b, v)
 }
 
 // temporaryName matches the temporary directories an export writes a

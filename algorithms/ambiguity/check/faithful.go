@@ -242,8 +242,6 @@ func newBoxes(rl *release, ts *tuples) *boxes {
 	return b
 }
 
-func (b *boxes) size(g int32) int { return b.sizes[g] }
-
 // each calls fn with every tuple of sensitive code sa that group g
 // covers, until fn returns false.
 func (b *boxes) each(g int32, sa uint32, fn func(t int32) bool) {

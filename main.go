@@ -9,6 +9,9 @@
 //	                                found through the audit record beside it)
 //	privlab run    [flags]          anonymize and write a release directory
 //	privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files
+//	privlab attack DIR [--original FILE] [--population FILE] [--public FILE] [--marginals FILE] [--json]
+//	                                the attacks each method's papers defend against, measured
+//	                                beside the method's bounds (exit 1 when one is broken)
 //	privlab query  [flags] "QUERY"  answer on the original and the release
 //	privlab eval   [flags]          random workload: average relative error
 //	privlab gen    NAME [--rows N] [--seed S] [--out FILE]   synthetic data
@@ -36,9 +39,11 @@ import (
 	"sync"
 	"time"
 
+	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/algorithms/tour"
 	"privlab/algorithms/workload"
 	"privlab/datasets"
@@ -88,6 +93,8 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		return withArgs(cmd, rest, stdout, stderr, cmdRun)
 	case "check":
 		return withArgs(cmd, rest, stdout, stderr, cmdCheck)
+	case "attack":
+		return withArgs(cmd, rest, stdout, stderr, cmdAttack)
 	case "query":
 		return withArgs(cmd, rest, stdout, stderr, cmdQuery)
 	case "eval":
@@ -150,8 +157,15 @@ usage:
   privlab DIR                      read a release in the workbench: its check, its risk, queries; its original
                                    is found through the audit record beside it (or give --original FILE)
   privlab run    [flags] --out DIR anonymize and write a release directory
-  privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files (exit 1 on a violation,
-                                   3 when a privacy guarantee needs a file not given)
+  privlab check  DIR [--original FILE] [--public FILE] [--population FILE]   re-verify a release from its files
+                                   (exit 1 on a violation, 3 when a privacy guarantee needs a file not given); the
+                                   attacks the manifest states are recomputed with the files they read
+  privlab attack DIR [--original FILE] [--population FILE [--population-columns a,b,c]] [--public FILE]
+                 [--marginals FILE] [--json]
+                                   attack the release as its methods' papers' attackers would: linkage, attribute
+                                   inference, membership, Eq. 3 under other marginals; each measured beside the
+                                   method's bound (exit 1 when an attack breaks a bound; --population defaults to
+                                   the original)
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
   privlab eval   [flags]           random query workload, the risk figures every release gets, and the method's study
@@ -341,6 +355,9 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := env.LoadPopulationOf(p); err != nil {
+		return err
+	}
 	ctx, cancel := interruptible(ew)
 	defer cancel()
 	start := time.Now()
@@ -368,6 +385,9 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 	}
 	for _, l := range ex.Checks {
 		fmt.Fprintln(w, l)
+	}
+	for _, at := range ex.Manifest.Attacks {
+		fmt.Fprintf(w, "attack     %s\n", pipeline.AttackSummary(at))
 	}
 	fmt.Fprintf(w, "release    %s (", a.Out)
 	for i, f := range ex.Manifest.Files {
@@ -556,7 +576,11 @@ func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 			return err
 		}
 	}
-	rep, err := pipeline.Check(a.Positional[0], orig, pub)
+	k := &risk.Knowledge{Original: orig, Public: pub}
+	if err := attackExtras(a, k); err != nil {
+		return err
+	}
+	rep, err := pipeline.CheckWith(a.Positional[0], k)
 	if err != nil {
 		return err
 	}
@@ -573,6 +597,70 @@ func cmdCheck(a *pipeline.Args, w, ew io.Writer) error {
 		return errUnconfirmed{fmt.Sprintf("no check failed, but %d privacy guarantee(s) could not be confirmed from the inputs given (exit 3; each UNCONFIRMED line names the file that confirms it)", len(rep.Unproven))}
 	}
 	fmt.Fprintf(w, "release %s passes every check\n", a.Positional[0])
+	return nil
+}
+
+func cmdAttack(a *pipeline.Args, w, ew io.Writer) error {
+	if len(a.Positional) != 1 {
+		return &model.ParamError{Param: "attack", Reason: "expected one release directory",
+			Hint: "privlab attack DIR [--original FILE] [--population FILE] [--public FILE] [--marginals FILE] [--json]"}
+	}
+	dir := a.Positional[0]
+	k, err := attackKnowledge(a, dir)
+	if err != nil {
+		return err
+	}
+	rep, err := pipeline.Attack(dir, k)
+	if err != nil {
+		return err
+	}
+	if a.JSON {
+		if err := attack.JSON(w, rep); err != nil {
+			return err
+		}
+	} else {
+		attack.Print(w, rep)
+	}
+	if n := rep.Broken(); n > 0 {
+		return errPrivacy{fmt.Sprintf("%d attack(s) broke the bound their method promises", n)}
+	}
+	return nil
+}
+
+// attackKnowledge loads what privlab attack's attacker holds: the
+// original (as check loads it), the population, the public table and the
+// public marginals.
+func attackKnowledge(a *pipeline.Args, dir string) (*risk.Knowledge, error) {
+	k := &risk.Knowledge{}
+	var err error
+	if a.Original != "" {
+		if k.Original, err = loadOriginal(a, a.Original, dir); err != nil {
+			return nil, err
+		}
+	}
+	if a.Project.Public != "" {
+		if k.Public, err = env.LoadTable(pipeline.Project{Input: a.Project.Public, MaxCell: a.Project.MaxCell}); err != nil {
+			return nil, err
+		}
+	}
+	return k, attackExtras(a, k)
+}
+
+// attackExtras loads the population (--population, --population-columns)
+// and the public marginals (--marginals FILE) an attacker holds.
+func attackExtras(a *pipeline.Args, k *risk.Knowledge) error {
+	var err error
+	if p := a.Project.Population; p != "" {
+		if k.Population, k.PopulationName, err = env.LoadPopulation(p, a.Project.PopulationColumns, a.Project.MaxCell); err != nil {
+			return err
+		}
+	}
+	if f := a.Project.Params["marginals"]; f != "" && f != "table" {
+		if k.Marginals, err = attack.ReadMarginals(f); err != nil {
+			return err
+		}
+		k.MarginalsName = filepath.Base(f)
+	}
 	return nil
 }
 

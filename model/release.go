@@ -101,6 +101,11 @@ type Manifest struct {
 	// in plain words.
 	Risk        []Figure `json:"risk,omitempty"`
 	RiskSummary string   `json:"risk_summary,omitempty"`
+	// Attacks are the attacks its methods' papers defend against,
+	// measured on the release at export (algorithms/attack; check
+	// recomputes them), and Warnings what the workbench warned of.
+	Attacks  []AttackFigure `json:"attacks,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
 	// WorkloadError is the utility the release keeps: a random workload
 	// of the method's query shape answered on the input and on the
 	// release (check --original recomputes it from the files).

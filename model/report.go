@@ -77,9 +77,7 @@ func RenderReport(m *Manifest) string {
 		fmt.Fprintf(&w, "- %s: %s (limit %s) — %s\n", mdText(f.Name), reportNumber(f.Value), mdText(f.Limit), mark)
 	}
 	w.WriteString("\n")
-	if c.RiskSummary != "" {
-		w.WriteString("## In plain words\n\n" + mdBlock(c.RiskSummary) + "\n\n")
-	}
+	renderPlainWords(&w, &c)
 	renderRisk(&w, c.Risk)
 	renderWorkload(&w, c.WorkloadError)
 	if c.Verified {

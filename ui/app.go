@@ -231,11 +231,12 @@ func (a *App) landResult(msg resultMsg) tea.Cmd {
 	if work == nil {
 		st.Workload = nil
 	}
-	st.RiskOld = true
+	st.RiskOld, st.AttacksOld = true, true
 	a.refreshAll()
-	// The context stays live for the workload and the risk figures; a
-	// newer change cancels them.
-	return tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq))
+	// The context stays live for the workload, the risk figures and the
+	// attacks; a newer change cancels them.
+	return tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq),
+		attackCmd(a.runCtx, st.Env, msg.prep, msg.res, msg.seq))
 }
 
 // Update routes messages: sizes and results to everyone, keys to the
@@ -370,7 +371,13 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		return a, nil
 	case riskMsg:
 		if msg.seq == a.runSeq {
-			st.Risk, st.RiskOld = msg.rep, false
+			st.Risk, st.RiskOld, st.RiskSingle = msg.rep, false, msg.single
+			a.refreshAll()
+		}
+		return a, nil
+	case attackMsg:
+		if msg.seq == a.runSeq {
+			st.Attacks, st.AttacksOld = msg.rep, false
 			a.refreshAll()
 		}
 		return a, nil
@@ -762,6 +769,11 @@ func (a *App) summaryView(w int) string {
 					}
 					return mark + s.Muted.Render(": "+clip(covers, n))
 				})
+			}
+			if t, style := a.attackPart(); t != "" {
+				// The worst measured attack, apart from the definition's
+				// verdict, in its own colour.
+				bar.shrinking(57, min(lenCells(t), max(24, w/4)), min(lenCells(t), 14), func(n int) string { return style(clip(t, n)) })
 			}
 			if ws, old := st.shownWarnings(); len(ws) > 0 {
 				warn, warnOld = ws[0], old

@@ -209,9 +209,12 @@ func (p *exportPane) export() tea.Cmd {
 	st := p.st
 	p.seq++
 	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
-	seq, prep, res, dir := p.seq, st.Prep, st.Result, p.dir()
+	seq, prep, res, dir, env := p.seq, st.Prep, st.Result, p.dir(), st.Env
 	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept, AllowGrowth: p.growth}
 	return guarded(func() tea.Msg {
+		if err := env.LoadPopulationOf(prep); err != nil { // the project's population (run --population)
+			return exportMsg{seq: seq, err: err}
+		}
 		ex, err := pipeline.Export(prep, res, dir, opt)
 		return exportMsg{seq: seq, ex: ex, err: err}
 	}, func(err error) tea.Msg { return exportMsg{seq: seq, err: err} })
@@ -298,6 +301,14 @@ func (p *exportPane) view(w, h int) string {
 		}
 		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
 		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
+	}
+	if at := st.Attacks; at != nil && !st.AttacksOld && len(p.lines) == 0 {
+		// What an attacker can still do, as the manifest and report.md
+		// will state it (run --population names the population).
+		b.WriteString(s.Label.Render("what an attacker can still do") + s.Muted.Render("  (privlab attack; the manifest states these)") + "\n")
+		for _, row := range attackRows(at.Findings) {
+			b.WriteString(attackStyle(s, row)(fit("  "+row, w)) + "\n")
+		}
 	}
 	return b.String()
 }

@@ -321,6 +321,10 @@ func (p *releasePane) view(w, h int) string {
 	case r.Risk != nil:
 		b.WriteString(wrapN(r.Risk.Summary, w, 2) + "\n")
 	}
+	// The attacks the manifest states (check recomputes them).
+	for _, row := range statedAttackRows(m.Attacks) {
+		b.WriteString(attackStyle(s, row)(fit(row, w)) + "\n")
+	}
 	// The classes an attacker who knows a person's quasi-identifiers
 	// cannot split, smallest first: what the release tells of each.
 	v := r.View

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"privlab/algorithms/attack"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
@@ -41,8 +42,16 @@ type State struct {
 	// Risk are the figures every release gets (algorithms/risk), measured
 	// on the shown result's release after it is on screen; RiskOld marks
 	// them while the new result's are on their way.
-	Risk    *risk.Report
-	RiskOld bool
+	Risk *risk.Report
+	// RiskSingle counts the records in classes with one sensitive value
+	// (with Risk).
+	RiskSingle int
+	RiskOld    bool
+	// Attacks are the attacks measured on the shown result's release
+	// (algorithms/attack), after the risk figures; AttacksOld marks them
+	// while the new result's are on their way.
+	Attacks    *attack.Report
+	AttacksOld bool
 	// Progress of the running computation, written by the worker: a
 	// progressMark of the run that wrote it.
 	Progress *atomic.Value
@@ -190,6 +199,7 @@ func (s *State) dropResult() {
 	s.Result, s.Prep, s.RunErr = nil, nil, nil
 	s.Workload, s.WorkloadOld = nil, false
 	s.Risk, s.RiskOld = nil, false
+	s.Attacks, s.AttacksOld = nil, false
 	s.lastWarnings = nil
 }
 
@@ -406,6 +416,8 @@ func deferredCmd(ctx context.Context, res *method.Result, seq int) tea.Cmd {
 type riskMsg struct {
 	seq int
 	rep *risk.Report
+	// single counts the records in classes with one sensitive value.
+	single int
 }
 
 // riskCmd measures the result's release as an attacker would read it once
@@ -416,11 +428,11 @@ func riskCmd(ctx context.Context, res *method.Result, threshold float64, seq int
 		if ctx.Err() != nil {
 			return riskMsg{seq: seq}
 		}
-		rep, _, err := pipeline.Risk(res, threshold)
+		rep, v, err := pipeline.Risk(res, threshold)
 		if err != nil {
 			return riskMsg{seq: seq}
 		}
-		return riskMsg{seq: seq, rep: rep}
+		return riskMsg{seq: seq, rep: rep, single: pipeline.Single(v)}
 	}, func(error) tea.Msg { return riskMsg{seq: seq} })
 }
 
@@ -470,15 +482,6 @@ func (s *State) fixRoles() {
 	}
 }
 
-// uselessShare is the share of the records, suppressed or in groups
-// generalized to the root, above which a release is said to be of
-// little use.
-const uselessShare = 0.10
-
-// uniqueShare is the share of published records unique on the published
-// quasi-identifiers above which the workbench warns (the risk figures).
-const uniqueShare = 0.05
-
 // settled reports whether the shown result and every figure measured on
 // it (the workload, the risk figures) are those of the current settings.
 func (s *State) settled() bool {
@@ -521,32 +524,18 @@ func (s *State) usefulness() []string {
 	if r == nil {
 		return nil
 	}
+	// The release's warnings, as its manifest and report.md state them
+	// (pipeline.ResultWarnings, FileWarnings).
 	var out []string
-	for _, w := range r.Warnings {
+	for _, w := range pipeline.ResultWarnings(r) {
 		out = append(out, s.ui(w))
 	}
-	if r.RowsIn > 0 {
-		if share := float64(r.Suppressed) / float64(r.RowsIn); share > uselessShare && !r.SuppressionWarned {
-			out = append(out, fmt.Sprintf("%.0f%% of the records are suppressed (above %.0f%%)", 100*share, 100*uselessShare))
-		}
-		atRoot, groups := 0, 0
-		for _, g := range r.Groups {
-			if g.AtRoot {
-				atRoot += len(g.Rows)
-				groups++
-			}
-		}
-		if share := float64(atRoot) / float64(r.RowsIn); groups > 0 && share > uselessShare {
-			out = append(out, fmt.Sprintf("%.0f%% of the records are in %s generalized to the root (above %.0f%%): the release says nothing specific about them",
-				100*share, plural(groups, "group"), 100*uselessShare))
-		}
+	var rk *risk.Report
+	single := 0
+	if !s.RiskOld {
+		rk, single = s.Risk, s.RiskSingle
 	}
-	if rk := s.Risk; rk != nil && !s.RiskOld {
-		if f, ok := rk.Get(risk.KeyUniqueShare); ok && f.Value > uniqueShare {
-			out = append(out, fmt.Sprintf("%.0f%% of the published records are unique on the published quasi-identifiers (above %.0f%%): whoever knows a person's quasi-identifiers finds their record",
-				100*f.Value, 100*uniqueShare))
-		}
-	}
+	out = append(out, pipeline.FileWarnings(rk, single, r.RowsIn, r.Suppressed, r.SuppressionWarned)...)
 	if w := s.Workload; w != nil && w.Queries > 0 && w.MeanErr > 1 {
 		if w.Bounded > 0 {
 			out = append(out, fmt.Sprintf("query answers are bounds %.0f times as wide as the true answer on average (%s workload)", w.MeanErr, s.Result.Workload))

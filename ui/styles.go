@@ -20,10 +20,13 @@ type Styles struct {
 	Error     lipgloss.Style
 	OK        lipgloss.Style
 	Warn      lipgloss.Style
-	Summary   lipgloss.Style
-	Help      lipgloss.Style
-	Dialog    lipgloss.Style
-	Box       lipgloss.Style
+	// Attack colours what the attacks measured (the summary bar, the
+	// export plan), apart from the method's own verdict.
+	Attack  lipgloss.Style
+	Summary lipgloss.Style
+	Help    lipgloss.Style
+	Dialog  lipgloss.Style
+	Box     lipgloss.Style
 	// Bars colours the series of a distribution chart.
 	Bars [3]lipgloss.Style
 	// Table styles the bubbles tables.
@@ -41,6 +44,7 @@ var (
 	colSelBg  = lipgloss.AdaptiveColor{Light: "#E0E7FF", Dark: "#312E81"}
 	colBar2   = lipgloss.AdaptiveColor{Light: "#0369A1", Dark: "#38BDF8"}
 	colBar3   = lipgloss.AdaptiveColor{Light: "#A16207", Dark: "#FACC15"}
+	colAttack = lipgloss.AdaptiveColor{Light: "#9D174D", Dark: "#F472B6"}
 )
 
 // DefaultStyles builds the style sheet.
@@ -60,6 +64,7 @@ func DefaultStyles() *Styles {
 	s.Error = lipgloss.NewStyle().Foreground(colError)
 	s.OK = lipgloss.NewStyle().Foreground(colOK)
 	s.Warn = lipgloss.NewStyle().Foreground(colWarn)
+	s.Attack = lipgloss.NewStyle().Foreground(colAttack)
 	s.Summary = lipgloss.NewStyle().Foreground(colMuted)
 	s.Help = lipgloss.NewStyle().Foreground(colMuted)
 	s.Dialog = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(colAccent).Padding(0, 1)

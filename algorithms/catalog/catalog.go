@@ -37,6 +37,11 @@ type Entry struct {
 	// check names them as unconfirmed unless the audit record binds the
 	// manifest (verify.Declared.Described; the README's table on check).
 	Described []string
+	// Expose reads what a release shows the attacks of algorithms/attack
+	// beyond its view; Attack runs the attacks only this method's paper
+	// defines (nil: none). Both live in the method's check package.
+	Expose verify.Exposer
+	Attack verify.Attacker
 }
 
 // Entries returns every registered method, in menu order.
@@ -44,16 +49,21 @@ func Entries() []Entry {
 	return []Entry{
 		// The grouping and a per-group or file target shape the groups
 		// but leave no trace the checker reads back.
-		{distribution.Method{}, distcheck.Check, distcheck.View, []string{"parameters.grouping", "parameters.target"}},
+		{Method: distribution.Method{}, Check: distcheck.Check, View: distcheck.View, Described: []string{"parameters.grouping", "parameters.target"},
+			Expose: distcheck.Expose},
 		// How Mondrian chose its split dimension.
-		{kja.Method{}, kjacheck.Check, kjacheck.View, []string{"parameters.split"}},
+		{Method: kja.Method{}, Check: kjacheck.Check, View: kjacheck.View, Described: []string{"parameters.split"},
+			Expose: kjacheck.Expose},
 		// Lossy join and Anatomy publish the same two tables; the
 		// attribute-choice criterion and the remark are words.
-		{lossyjoin.Method{}, ljcheck.Check, ljcheck.View, []string{"variant", "details.criterion", "details.remark"}},
+		{Method: lossyjoin.Method{}, Check: ljcheck.Check, View: ljcheck.View, Described: []string{"variant", "details.criterion", "details.remark"},
+			Expose: ljcheck.Expose},
 		// Which attribute a step generalized (paper or within-limit).
-		{sampling.Method{}, samplingcheck.Check, samplingcheck.View, []string{"variant"}},
+		{Method: sampling.Method{}, Check: samplingcheck.Check, View: samplingcheck.View, Described: []string{"variant"},
+			Expose: samplingcheck.Expose, Attack: samplingcheck.Attack},
 		// Whether a QI was read as numeric or categorical.
-		{ambiguity.Method{}, ambcheck.Check, ambcheck.View, []string{"details.kinds"}},
+		{Method: ambiguity.Method{}, Check: ambcheck.Check, View: ambcheck.View, Described: []string{"details.kinds"},
+			Expose: ambcheck.Expose},
 	}
 }
 
@@ -95,6 +105,16 @@ func Viewer(name string) (verify.Viewer, bool) {
 		}
 	}
 	return nil, false
+}
+
+// EntryOf returns a method's registration.
+func EntryOf(name string) (Entry, bool) {
+	for _, e := range Entries() {
+		if e.Method.Spec().Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
 }
 
 // Checker returns the checker of a method's releases.

@@ -108,7 +108,7 @@ func mustFail(t *testing.T, dir string, opt verify.Options, want string) {
 // reportHeadings are the only headings report.md may have.
 var reportHeadings = map[string]bool{
 	"## Privacy": true, "## In plain words": true, "## Risk and utility (the figures every method's release gets)": true,
-	"## Utility": true, "## Notes from the run": true, "## Files": true,
+	"## Utility": true, "## Notes from the run": true, "## Files": true, "## Attacks": true, "## Warnings": true,
 }
 
 // checkHeadings fails on a heading of report.md that privlab does not

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/risk"
@@ -27,6 +29,9 @@ type CompareRow struct {
 	Worst     string // the method's first worst case, as text
 	Published int
 	Risk      *risk.Report
+	// Attacks are the attacks measured on the release (SPEC 3.7), with
+	// the input as the population.
+	Attacks *attack.Report
 	// Workload: the mean relative error of an estimate of every answer
 	// (the middle of bounds), and for methods that answer with bounds the
 	// bound width over the truth.
@@ -118,6 +123,7 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 						row.Worst += " (limit " + f.Limit + ")"
 					}
 				}
+				row.Attacks, _ = env.PreviewAttacks(ctx, prep, res)
 				if row.Risk, _, err = Risk(res, opt.Threshold); err == nil && res.Answerer != nil {
 					if qs == nil {
 						// One workload and one computation of its true
@@ -238,6 +244,7 @@ func CompareLines(rows []CompareRow) []CompareLine {
 			return f.Value, f.Format(), ok
 		}, better)
 	}
+	attackLines(rows, text)
 	text("workload error (estimate)", "mean relative error of COUNT queries with IN-conditions on QIs and the SA (bounds: their middle)", func(r CompareRow) (float64, string, bool) {
 		return r.EstErr, fmt.Sprintf("%.4f", r.EstErr), r.Queries > 0
 	}, -1)
@@ -248,6 +255,37 @@ func CompareLines(rows []CompareRow) []CompareLine {
 		return float64(r.Millis), fmt.Sprint(r.Millis), true
 	}, -1)
 	return out
+}
+
+// attackLines adds one line per attack measured on any row: the records
+// or people it succeeds on, marked broken (✗), holds (✓) or not bounded
+// (—).
+func attackLines(rows []CompareRow, text func(name, help string, f func(r CompareRow) (float64, string, bool), better int)) {
+	var names []string
+	for _, r := range rows {
+		if r.Attacks == nil {
+			continue
+		}
+		for _, f := range r.Attacks.Findings {
+			if f.NotRun == "" && !slices.Contains(names, f.Attack) {
+				names = append(names, f.Attack) // a line per attack some method ran
+			}
+		}
+	}
+	for _, name := range names {
+		text("attack: "+name, "what the attack succeeds on, against the method's bound (✗ broken, ✓ holds, — not bounded)", func(r CompareRow) (float64, string, bool) {
+			if r.Attacks == nil {
+				return 0, "", false
+			}
+			for _, f := range r.Attacks.Findings {
+				if f.Attack == name && f.NotRun == "" {
+					mark := map[int]string{0: " ✗", 1: " ✓", -1: " —"}[f.Holds()]
+					return float64(f.Records), fmt.Sprint(f.Records) + mark, true
+				}
+			}
+			return 0, "", false
+		}, -1)
+	}
 }
 
 // PrintCompare writes the comparison as a table: one column per method,

@@ -18,14 +18,16 @@ type Args struct {
 	Project Project
 	// set records which project settings came from flags (they override
 	// a --config file).
-	Config     string
-	Out        string
-	Force      bool
-	Accept     bool
-	Growth     bool
-	Original   string
-	Public     string
-	Release    string
+	Config   string
+	Out      string
+	Force    bool
+	Accept   bool
+	Growth   bool
+	Original string
+	Public   string
+	Release  string
+	// JSON asks attack for its findings as JSON.
+	JSON       bool
 	Positional []string
 	// gen / eval
 	Rows        int
@@ -169,6 +171,9 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.BoolVar(&a.Growth, "allow-growth", false, "write a release file of more than 10 times the input's rows (e.g. many fake values)")
 	fs.StringVar(&a.Original, "original", "", "original table for check/query (file or dataset:NAME)")
 	fs.StringVar(&a.Release, "release", "", "answer from an exported release directory")
+	fs.StringVar(&p.Population, "population", "", "attack, run: a population the attacker holds (the data's people and others), for linkage and membership")
+	fs.Var(listFlag{&p.PopulationColumns}, "population-columns", "column names for a population file without a header row (e.g. UCI adult.data)")
+	fs.BoolVar(&a.JSON, "json", false, "attack: the findings as a JSON array")
 	fs.IntVar(&a.Rows, "rows", 0, "rows of a synthetic dataset")
 	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
@@ -341,6 +346,12 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	}
 	if set["risk-threshold"] {
 		out.RiskThreshold = flags.RiskThreshold
+	}
+	if set["population"] {
+		out.Population = flags.Population
+	}
+	if set["population-columns"] {
+		out.PopulationColumns = flags.PopulationColumns
 	}
 	for k, v := range flags.Hierarchies {
 		if out.Hierarchies == nil {

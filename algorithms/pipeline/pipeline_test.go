@@ -843,7 +843,7 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	}
 	// Check re-verifies it (and uses the audit record beside it).
 	rep, err := Check(out, p.Table, nil)
-	if err != nil || !rep.OK() || len(rep.Lines) != 24 { // the 19 of export, the names report.md binds, finished, the stated lines, the audit record's binding, the workload
+	if err != nil || !rep.OK() || len(rep.Lines) != 26 { // the 19 of export, the names report.md binds, finished, the stated lines, the audit record's binding, the workload, the attacks and the warnings
 		t.Fatalf("Check: %v %v", rep, err)
 	}
 }

@@ -60,6 +60,12 @@ type Project struct {
 	// table draws from the same population as a generated input.
 	Public     string `json:"public,omitempty"`
 	PublicRows int    `json:"public_rows,omitempty"`
+	// Population is a population table the attacks of the release read
+	// (a CSV path or dataset:NAME): the data's people and others, one row
+	// per person, with the quasi-identifier columns (SPEC 3.7).
+	// PopulationColumns names its columns when it has no header row.
+	Population        string   `json:"population,omitempty"`
+	PopulationColumns []string `json:"population_columns,omitempty"`
 	// RiskThreshold is the prosecutor risk above which a record counts as
 	// at risk in the figures every release gets (0: risk's default).
 	RiskThreshold float64 `json:"risk_threshold,omitempty"`
@@ -212,7 +218,7 @@ func (p Project) mapPaths(f func(v string, always bool) string) Project {
 			}
 		}
 	}
-	q.Input, q.Public = table(q.Input), table(q.Public)
+	q.Input, q.Public, q.Population = table(q.Input), table(q.Public), table(q.Population)
 	for attr, spec := range q.Hierarchies {
 		if IsHierarchyFile(spec) {
 			q.Hierarchies[attr] = f(spec, true)
@@ -288,6 +294,9 @@ func (p Project) Clone() Project {
 	}
 	if p.MissingValues != nil {
 		q.MissingValues = append([]string(nil), p.MissingValues...)
+	}
+	if p.PopulationColumns != nil {
+		q.PopulationColumns = append([]string(nil), p.PopulationColumns...)
 	}
 	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
 	q.Kinds = cloneMap(p.Kinds)
@@ -452,6 +461,10 @@ type Prepared struct {
 	// Public is the public table (nil unless the method reads one and the
 	// project names it).
 	Public *model.Table
+	// Population is the project's population table, which the attacks
+	// measured at export read (SPEC 3.7): loaded by LoadPopulation (the
+	// export loads it when no one has), not on every preview.
+	Population *model.Table
 }
 
 // Prepare resolves the project against a loaded table.
@@ -512,6 +525,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if prep.Public, err = e.loadPublic(p, spec, prep.Table, policy); err != nil {
 		return nil, err
 	}
+
 	if prep.Public != nil {
 		if err := prep.Public.CheckMagnitudes(p.Public, p.Roles.QIs); err != nil {
 			return nil, err

@@ -204,9 +204,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
-	// The figures every release gets, measured on the release as it will
-	// be published (check recomputes them from the files).
-	if err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold); err != nil {
+	if err := stateFindings(p, res, rel); err != nil {
 		return nil, err
 	}
 	if rel.Manifest.WorkloadError, err = measureWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries()); err != nil {
@@ -337,15 +335,30 @@ func measure(rel *model.Release, method string, threshold float64) (*risk.Report
 	return mem.Risk(view, threshold)
 }
 
+// stateFindings puts into the manifest what is measured on the release
+// as it will be published (check recomputes it from the files): the
+// figures every release gets, the warnings, and the attacks.
+func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
+	rk, view, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
+	if err != nil {
+		return err
+	}
+	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
+	if err := (Env{}).LoadPopulationOf(p); err != nil {
+		return err
+	}
+	return stateAttacks(rel, res.Spec.Name, exportKnowledge(p))
+}
+
 // stateRisk puts the release's risk figures and their summary into its
 // manifest.
-func stateRisk(rel *model.Release, method string, threshold float64) error {
-	rep, _, err := measure(rel, method, threshold)
+func stateRisk(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+	rep, v, err := measure(rel, method, threshold)
 	if err != nil {
-		return fmt.Errorf("measuring the release's risk: %w", err)
+		return nil, nil, fmt.Errorf("measuring the release's risk: %w", err)
 	}
 	rel.Manifest.Risk, rel.Manifest.RiskSummary = rep.ManifestFigures(), rep.Summary
-	return nil
+	return rep, v, nil
 }
 
 // statedChecks are the verification lines the manifest states (and
@@ -382,6 +395,14 @@ func statedChecks(dir string, full *verify.Report) ([]string, error) {
 // original it pins published rows to input rows. An audit record that
 // does not read (a key given twice) is an input error.
 func Check(dir string, original, public *model.Table) (*verify.Report, error) {
+	return CheckWith(dir, &risk.Knowledge{Original: original, Public: public})
+}
+
+// CheckWith is Check with all an attacker may hold (the population and
+// marginals too): the attacks the manifest states are recomputed with
+// what they read at export.
+func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
+	original, public := k.Original, k.Public
 	opt := verify.Options{Original: original, Public: public, Received: true}
 	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
 		a, err := model.ReadAudit(model.AuditPath(dir))
@@ -406,6 +427,8 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 		return rep, err
 	}
 	rep.Lines = append(rep.Lines, workload.Lines...)
+	checkAttacks(dir, k, rep)
+	checkWarnings(dir, rep)
 	return rep, nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 )
 
 // View is a release as an attacker reads it.
@@ -450,48 +449,12 @@ func oldBands(v *oldView) []Band {
 	return out
 }
 
-// summary is the plain-language paragraph of report.md.
+// oldSummary is the plain-language paragraph of report.md. Its words
+// changed after this oracle was taken (the attacks measure what it used
+// to promise); it reads only the figures, the SA's name and the notes, so
+// the production wording over the oracle's figures compares them.
 func oldSummary(v *oldView, rep *Report) string {
-	get := func(k string) float64 { f, _ := rep.Get(k); return f.Value }
-	var b strings.Builder
-	k := int(get(KeySmallest))
-	records := int(get(KeyRecords))
-	switch {
-	case records == 0:
-		b.WriteString("The release publishes no record.")
-		return b.String()
-	case k <= 1:
-		fmt.Fprintf(&b, "Some individuals are not hidden among others: %d of the %d published records are unique on the published quasi-identifiers", int(get(KeyUnique)), records)
-	default:
-		fmt.Fprintf(&b, "Every individual in the release is hidden among at least %d records that share the published quasi-identifier values", k)
-	}
-	if k > 1 {
-		b.WriteString(", so a prosecutor who knows a person's quasi-identifiers and that they are in the release picks their record with probability at most ")
-		fmt.Fprintf(&b, "%s.", trimFloat(get(KeyProsMax)))
-	} else {
-		b.WriteString(", which the method does not hide.")
-	}
-	if v.SA != "" {
-		if f, ok := rep.Get(KeyTopBelief); ok {
-			fmt.Fprintf(&b, " An adversary who knows a person's quasi-identifiers believes their %s is one particular value with probability at most %s", v.SA, trimFloat(f.Value))
-			if l, ok := rep.Get(KeyDistinctL); ok && l.Value > 1 {
-				fmt.Fprintf(&b, ", and finds at least %d values to choose from", int(l.Value))
-			} else if ok {
-				b.WriteString("; some classes publish a single value, which they disclose")
-			}
-			b.WriteString(".")
-		}
-	}
-	if f, ok := rep.Get(KeyPresence); ok {
-		fmt.Fprintf(&b, " That a given individual is in the data at all is believed with probability at most %s.", trimFloat(f.Value))
-	}
-	if k > 1 && get(KeyUnique) == 0 {
-		b.WriteString(" No record is unique on the published quasi-identifiers.")
-	}
-	for _, n := range v.Notes {
-		b.WriteString(" " + n)
-	}
-	return b.String()
+	return summary(&View{SA: v.SA, Notes: v.Notes}, rep)
 }
 
 // Sorted returns the beliefs' values in the view's order with their

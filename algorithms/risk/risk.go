@@ -59,6 +59,16 @@ type Belief struct {
 	P      []float64
 }
 
+// At is the belief's probability of SA value i (0 when it holds none).
+func (b Belief) At(i int) float64 {
+	for k, v := range b.Values {
+		if int(v) == i {
+			return b.P[k]
+		}
+	}
+	return 0
+}
+
 // Dense is the belief as one probability per SA value (m values).
 func (b Belief) Dense(m int) []float64 {
 	p := make([]float64, m)
@@ -650,7 +660,10 @@ func addBand(bands []Band, records int) {
 	}
 }
 
-// summary is the plain-language paragraph of report.md.
+// summary is the plain-language paragraph of report.md on the figures
+// every release gets: what the published classes are, measured, never a
+// promise about an attacker the figures do not model (the attacks of
+// algorithms/attack measure those).
 func summary(v *View, rep *Report) string {
 	get := func(k string) float64 { f, _ := rep.Get(k); return f.Value }
 	var b strings.Builder
@@ -661,21 +674,15 @@ func summary(v *View, rep *Report) string {
 		b.WriteString("The release publishes no record.")
 		return b.String()
 	case k <= 1:
-		fmt.Fprintf(&b, "Some individuals are not hidden among others: %d of the %d published records are unique on the published quasi-identifiers", int(get(KeyUnique)), records)
+		fmt.Fprintf(&b, "Some individuals are not hidden among others: %d of the %d published records are unique on the published quasi-identifiers, which the method does not hide.", int(get(KeyUnique)), records)
 	default:
-		fmt.Fprintf(&b, "Every individual in the release is hidden among at least %d records that share the published quasi-identifier values", k)
-	}
-	if k > 1 {
-		b.WriteString(", so a prosecutor who knows a person's quasi-identifiers and that they are in the release picks their record with probability at most ")
-		fmt.Fprintf(&b, "%s.", trimFloat(get(KeyProsMax)))
-	} else {
-		b.WriteString(", which the method does not hide.")
+		fmt.Fprintf(&b, "The published records fall in classes of at least %d records that share the published quasi-identifier values (records, not necessarily distinct people): a prosecutor who knows a person's quasi-identifiers and that they are in the release, and counts records as people, picks their record with probability %s at most.", k, trimFloat(get(KeyProsMax)))
 	}
 	if v.SA != "" {
 		if f, ok := rep.Get(KeyTopBelief); ok {
-			fmt.Fprintf(&b, " An adversary who knows a person's quasi-identifiers believes their %s is one particular value with probability at most %s", v.SA, trimFloat(f.Value))
+			fmt.Fprintf(&b, " The largest belief a class gives one value of %s is %s", v.SA, trimFloat(f.Value))
 			if l, ok := rep.Get(KeyDistinctL); ok && l.Value > 1 {
-				fmt.Fprintf(&b, ", and finds at least %d values to choose from", int(l.Value))
+				fmt.Fprintf(&b, ", and every class holds at least %d values", int(l.Value))
 			} else if ok {
 				b.WriteString("; some classes publish a single value, which they disclose")
 			}
@@ -683,7 +690,7 @@ func summary(v *View, rep *Report) string {
 		}
 	}
 	if f, ok := rep.Get(KeyPresence); ok {
-		fmt.Fprintf(&b, " That a given individual is in the data at all is believed with probability at most %s.", trimFloat(f.Value))
+		fmt.Fprintf(&b, " The method's model gives a class a presence probability of up to %s, for an attacker who knows nothing beyond the release.", trimFloat(f.Value))
 	}
 	if k > 1 && get(KeyUnique) == 0 {
 		b.WriteString(" No record is unique on the published quasi-identifiers.")

@@ -58,7 +58,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 		bld.AddRegion(size, bld.Counts(counts[g]), 0, presence)
 	}
 	return bld.View(m.RowsIn, m.Suppressed, false,
-		"Quasi-identifiers are published apart from each other: an attacker cannot tell which combination of a group's values is a real record, and the presence probability bounds whether a person is in the data at all."), nil
+		"Quasi-identifiers are published apart from each other: an attacker who knows nothing beyond the release cannot tell which combination of a group's values is a real record."), nil
 }
 
 func errText(err error) string {

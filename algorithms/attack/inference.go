@@ -1,0 +1,211 @@
+package attack
+
+import (
+	"fmt"
+	"math"
+
+	"privlab/algorithms/risk"
+	"privlab/model"
+)
+
+// Inference is the name of the attribute-inference attack.
+const Inference = "attribute inference"
+
+// Certain is the posterior from which an inferred value counts as
+// disclosed.
+const Certain = 0.9
+
+// inference measures what the release tells of a person's sensitive
+// value (homogeneity and skew). Every region's belief, scaled as the
+// method's bound reads it, is held against the bound at the tightest
+// place; with the original, each person's posterior is the mix of their
+// candidate regions' beliefs weighted by the regions' records (the
+// attacker knows the person is in the release), and the people whose
+// most likely value is right with posterior >= Certain are counted.
+// Without it, the records of regions that give one value >= Certain are.
+func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) risk.Finding {
+	f := risk.Finding{Attack: Inference, Bound: math.NaN(), BoundBy: e.PosteriorBy,
+		Attacker: "knows a person is in the release and their quasi-identifiers, and reads what their " + e.Unit + " publishes of " + v.SA}
+	scale := e.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	f.Figure = "largest belief in one sensitive value"
+	if scale != 1 {
+		f.Figure = fmt.Sprintf("largest observed confidence (%s x the belief in one sensitive value)", model.FormatNumber(scale))
+	}
+	top, at := tightest(v, e, scale, &f)
+	single := 0
+	for _, reg := range v.Regions {
+		if reg.Belief >= 0 && reg.Records > 0 && maxOf(v.Beliefs[reg.Belief].P) >= 1-1e-12 {
+			single += reg.Records
+		}
+	}
+	one := fmt.Sprintf("; %s in %s with one sensitive value", records(single), plural(e.Unit))
+	if orig == nil {
+		certain := 0
+		for _, reg := range v.Regions {
+			if reg.Belief >= 0 && reg.Records > 0 && maxOf(v.Beliefs[reg.Belief].P) >= Certain {
+				certain += reg.Records
+			}
+		}
+		f.Records = certain
+		if certain > 0 {
+			f.Short = records(certain) + " with a sensitive value believed >= " + trim(Certain)
+		}
+		f.Detail = fmt.Sprintf("largest belief %s; %s in %s that give one value a belief >= %s (the original, --original, says whether it is right)",
+			trim(top), records(certain), plural(e.Unit), trim(Certain)) + one
+		if certain > 0 && at >= 0 {
+			f.Example = fmt.Sprintf("the %s %s gives one value a belief of %s for its %s", e.Unit, regionLabel(v, e, at), trim(maxOf(v.Beliefs[v.Regions[at].Belief].P)), records(v.Regions[at].Records))
+		}
+		return f
+	}
+	f.Needs = []string{"original"}
+	f.Attacker = "knows a person of the original is in the release and their quasi-identifiers, and mixes what their candidate " + plural(e.Unit) + " publish of " + v.SA
+	right, scored, example := orig.inferRight(v)
+	f.Records = right
+	if right > 0 {
+		f.Short = people(right) + " with a certain sensitive value"
+	}
+	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s", trim(top), people(right), scored, v.SA, trim(Certain)) + one
+	if example >= 0 {
+		f.Example = personLabel(orig, example) + fmt.Sprintf(": the release gives their most likely %s a belief >= %s, and it is theirs", v.SA, trim(Certain))
+	}
+	return f
+}
+
+// tightest sets the finding's measured figure and bound at the place the
+// belief comes closest to (or furthest beyond) its bound, and returns the
+// largest belief and the region that gives it.
+func tightest(v *risk.View, e *risk.Exposure, scale float64, f *risk.Finding) (float64, int) {
+	top, at := 0.0, -1
+	best, bestP := math.Inf(-1), 0.0
+	for r, reg := range v.Regions {
+		if reg.Belief < 0 || reg.Records == 0 {
+			continue
+		}
+		bl := v.Beliefs[reg.Belief]
+		for k, sv := range bl.Values {
+			s, p := int(sv), bl.P[k]
+			if p <= 0 {
+				continue
+			}
+			if p > top {
+				top, at = p, r
+			}
+			if e.Posterior == nil {
+				continue
+			}
+			b := e.Posterior(r, s)
+			if math.IsNaN(b) {
+				continue
+			}
+			if x := scale*p - b; x > best || x == best && p > bestP {
+				best, bestP = x, p
+				f.Measured, f.Bound = scale*p, b
+			}
+		}
+	}
+	if math.IsInf(best, -1) {
+		f.Measured, f.Bound = scale*top, math.NaN()
+	}
+	return top, at
+}
+
+// inferRight counts the rows whose most likely value is their own with a
+// posterior >= Certain, and returns one such row (-1: none).
+func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
+	sa := p.table.Column(v.SA)
+	if sa == nil {
+		return 0, 0, -1
+	}
+	index := valueIndex(v.SAValues)
+	guess := make([]int32, len(p.count)) // per tuple: the value inferred >= Certain (-1: none)
+	post := make([]float64, len(v.SAValues))
+	for t := range p.count {
+		guess[t] = -1
+		clear(post)
+		var w float64
+		for _, r := range p.candidates(t) {
+			reg := v.Regions[r]
+			if reg.Belief < 0 || reg.Records == 0 {
+				continue
+			}
+			bl := v.Beliefs[reg.Belief]
+			for k, sv := range bl.Values {
+				s, x := int(sv), bl.P[k]
+				post[s] += x * float64(reg.Records)
+			}
+			w += float64(reg.Records)
+		}
+		if w == 0 {
+			continue
+		}
+		best := 0
+		for s := range post {
+			if post[s] > post[best] {
+				best = s
+			}
+		}
+		if post[best]/w >= Certain-1e-12 {
+			guess[t] = int32(best)
+		}
+	}
+	example = -1
+	for row, t := range p.tupleOf {
+		if sa.IsMissing(row) {
+			continue
+		}
+		scored++
+		if s, ok := index(sa.Value(row)); ok && guess[t] == int32(s) {
+			right++
+			if example < 0 {
+				example = row
+			}
+		}
+	}
+	return right, scored, example
+}
+
+// valueIndex finds a sensitive value's position among the view's values
+// (by text, or by number where both read as numbers).
+func valueIndex(values []string) func(string) (int, bool) {
+	byText := map[string]int{}
+	byNum := map[float64]int{}
+	for i, s := range values {
+		byText[s] = i
+		if x, ok := model.ParseNumber(s); ok {
+			byNum[x] = i
+		}
+	}
+	return func(s string) (int, bool) {
+		if i, ok := byText[s]; ok {
+			return i, true
+		}
+		if x, ok := model.ParseNumber(s); ok {
+			i, ok := byNum[x]
+			return i, ok
+		}
+		return 0, false
+	}
+}
+
+func maxOf(p []float64) float64 {
+	m := 0.0
+	for _, x := range p {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+// trim writes a probability with at most four decimals.
+func trim(x float64) string {
+	s := fmt.Sprintf("%.4f", x)
+	for len(s) > 1 && s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

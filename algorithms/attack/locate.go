@@ -1,0 +1,352 @@
+package attack
+
+import (
+	"encoding/binary"
+	bits2 "math/bits"
+	"sort"
+
+	"privlab/algorithms/risk"
+	"privlab/model"
+)
+
+// placed is a table of people placed among a view's regions: its rows
+// grouped into distinct quasi-identifier tuples (people with the same
+// values are placed alike), and each tuple's candidate regions, the
+// regions whose cells cover every one of its values. Covers are computed
+// once per QI and distinct value, and each tuple's candidates by
+// intersecting per-QI posting lists (cell -> regions), starting from the
+// QI with the fewest: never people times regions.
+type placed struct {
+	table *model.Table
+	what  string // "population" or "original"
+	// rowsOf names the table its rows are numbered in ("": what's).
+	rowsOf string
+	cols   []*model.Column
+	// tupleOf gives each row's tuple; count and first each tuple's people
+	// and its first row; codes its value codes (model.Missing: missing).
+	tupleOf []int32
+	count   []int32
+	first   []int32
+	codes   [][]uint32
+	// covers[i][code] are the cells of QI i covering a value code (the
+	// last entry: a missing value, read as "?").
+	covers [][][]uint32
+	// start and regions list each tuple's candidate regions (sorted):
+	// regions[start[t]:start[t+1]].
+	start   []int32
+	regions []int32
+}
+
+// candidates are tuple t's candidate regions.
+func (p *placed) candidates(t int) []int32 { return p.regions[p.start[t]:p.start[t+1]] }
+
+// cover is the cells of QI i that cover tuple t's value.
+func (p *placed) cover(t, i int) []uint32 {
+	c := p.codes[t][i]
+	if c == model.Missing {
+		c = uint32(len(p.cols[i].Dict))
+	}
+	return p.covers[i][c]
+}
+
+// place places the rows of t (which must have the view's QI columns)
+// among the view's regions.
+func place(t *model.Table, what string, v *risk.View, e *risk.Exposure) (*placed, error) {
+	cols, err := t.MustColumns(what, v.QIs)
+	if err != nil {
+		return nil, err
+	}
+	p := &placed{table: t, what: what, cols: cols, tupleOf: make([]int32, t.Rows), covers: make([][][]uint32, len(cols))}
+	for i, c := range cols {
+		raw := append(append(make([]string, 0, len(c.Dict)+1), c.Dict...), "?")
+		p.covers[i] = e.Cover[i](raw)
+	}
+	p.group()
+	p.locate(v, e)
+	return p, nil
+}
+
+// group finds the distinct tuples.
+func (p *placed) group() {
+	index := map[string]int32{}
+	key := make([]byte, 4*len(p.cols))
+	for row := range p.tupleOf {
+		for i, c := range p.cols {
+			binary.LittleEndian.PutUint32(key[4*i:], c.Codes[row])
+		}
+		t, ok := index[string(key)]
+		if !ok {
+			t = int32(len(p.count))
+			index[string(key)] = t
+			p.count = append(p.count, 0)
+			p.first = append(p.first, int32(row))
+			codes := make([]uint32, len(p.cols))
+			for i, c := range p.cols {
+				codes[i] = c.Codes[row]
+			}
+			p.codes = append(p.codes, codes)
+		}
+		p.count[t]++
+		p.tupleOf[row] = t
+	}
+}
+
+// locate fills every tuple's candidate regions.
+func (p *placed) locate(v *risk.View, e *risk.Exposure) {
+	labels := e.Labels(v)
+	post := make([][][]int32, len(p.cols))
+	for i := range post {
+		post[i] = make([][]int32, len(labels[i]))
+	}
+	for r := range v.Regions {
+		for i := range post {
+			for _, c := range e.RegionCells(v, r, i) {
+				if int(c) < len(post[i]) {
+					post[i][c] = append(post[i][c], int32(r))
+				}
+			}
+		}
+	}
+	if tryExact && p.exact(v, e) || p.bitsets(v, e, post) {
+		return
+	}
+	s := &scratch{region: fill(len(v.Regions)), cell: make([][]int32, len(p.cols))}
+	for i := range s.cell {
+		s.cell[i] = fill(len(labels[i]))
+	}
+	p.start = make([]int32, 1, len(p.count)+1)
+	for t := range p.count {
+		p.regions = p.appendCandidates(p.regions, t, v, e, post, s)
+		p.start = append(p.start, int32(len(p.regions)))
+	}
+}
+
+// tryExact lets exact place a release it can (the tests switch it off to
+// compare the other ways with a brute force).
+var tryExact = true
+
+// exact places the tuples by looking their cells up when every value is
+// published as one cell and every region has one cell per QI (the exact
+// quasi-identifiers of distribution and lossyjoin): the candidates are
+// the region of the tuple's cells. False (and nothing done) otherwise.
+func (p *placed) exact(v *risk.View, e *risk.Exposure) bool {
+	if e.Sets != nil {
+		return false
+	}
+	for i := range p.covers {
+		for _, c := range p.covers[i] {
+			if len(c) > 1 {
+				return false
+			}
+		}
+	}
+	index := make(map[string]int32, len(v.Regions))
+	key := make([]byte, 4*len(p.cols))
+	for r, reg := range v.Regions {
+		for i, c := range reg.Cells {
+			binary.LittleEndian.PutUint32(key[4*i:], c)
+		}
+		if _, dup := index[string(key)]; !dup {
+			index[string(key)] = int32(r)
+		}
+	}
+	if len(index) != len(v.Regions) {
+		return false // two regions with the same cells: not a partition
+	}
+	p.start = make([]int32, 1, len(p.count)+1)
+	for t := range p.count {
+		found := true
+		for i := range p.cols {
+			c := p.cover(t, i)
+			if len(c) == 0 {
+				found = false
+				break
+			}
+			binary.LittleEndian.PutUint32(key[4*i:], c[0])
+		}
+		if r, ok := index[string(key)]; ok && found {
+			p.regions = append(p.regions, r)
+		}
+		p.start = append(p.start, int32(len(p.regions)))
+	}
+	return true
+}
+
+// bitsetBudget bounds the words of the per-value region bitsets (128 MB);
+// a larger release is placed through the posting lists alone.
+var bitsetBudget = 1 << 24
+
+// bitsets places the tuples with one bitset of regions per QI and
+// distinct value (the regions whose cells cover it): a tuple's candidates
+// are the AND of its values' bitsets, read in region order. False (and
+// nothing done) when the bitsets would exceed bitsetBudget words.
+func (p *placed) bitsets(v *risk.View, e *risk.Exposure, post [][][]int32) bool {
+	words := (len(v.Regions) + 63) / 64
+	total := 0
+	for i := range p.cols {
+		total += (len(post[i]) + len(p.covers[i])) * words
+	}
+	if total > bitsetBudget {
+		return false
+	}
+	byValue := make([][][]uint64, len(p.cols))
+	for i := range p.cols {
+		cell := make([][]uint64, len(post[i]))
+		for c, regions := range post[i] {
+			cell[c] = make([]uint64, words)
+			for _, r := range regions {
+				cell[c][r>>6] |= 1 << (uint(r) & 63)
+			}
+		}
+		byValue[i] = make([][]uint64, len(p.covers[i]))
+		for x, cov := range p.covers[i] {
+			b := make([]uint64, words)
+			for _, c := range cov {
+				for w, bits := range cell[c] {
+					b[w] |= bits
+				}
+			}
+			byValue[i][x] = b
+		}
+	}
+	acc := make([]uint64, words)
+	p.start = make([]int32, 1, len(p.count)+1)
+	for t := range p.count {
+		p.regions = p.andCandidates(p.regions, t, byValue, acc)
+		p.start = append(p.start, int32(len(p.regions)))
+	}
+	return true
+}
+
+// andCandidates appends the regions set in every one of tuple t's value
+// bitsets, in order.
+func (p *placed) andCandidates(out []int32, t int, byValue [][][]uint64, acc []uint64) []int32 {
+	for i := range p.cols {
+		c := p.codes[t][i]
+		if c == model.Missing {
+			c = uint32(len(p.cols[i].Dict))
+		}
+		b := byValue[i][c]
+		any := uint64(0)
+		for w := range acc {
+			if i == 0 {
+				acc[w] = b[w]
+			} else {
+				acc[w] &= b[w]
+			}
+			any |= acc[w]
+		}
+		if any == 0 {
+			return out
+		}
+	}
+	for w, bits := range acc {
+		for bits != 0 {
+			out = append(out, int32(w<<6+bits2.TrailingZeros64(bits)))
+			bits &= bits - 1
+		}
+	}
+	return out
+}
+
+// scratch marks, for the tuple being placed, the regions already seen and
+// the cells of each QI that cover its value.
+type scratch struct {
+	region []int32
+	cell   [][]int32
+}
+
+func fill(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = -1
+	}
+	return out
+}
+
+// appendCandidates appends tuple t's candidate regions, sorted: those of
+// the posting lists of the QI whose covering cells list the fewest
+// regions, kept when their cells on every other QI cover the tuple.
+func (p *placed) appendCandidates(out []int32, t int, v *risk.View, e *risk.Exposure, post [][][]int32, s *scratch) []int32 {
+	best, size := -1, 0
+	for i := range p.cols {
+		n := 0
+		for _, c := range p.cover(t, i) {
+			n += len(post[i][c])
+			s.cell[i][c] = int32(t)
+		}
+		if n == 0 {
+			return out
+		}
+		if best < 0 || n < size {
+			best, size = i, n
+		}
+	}
+	from := len(out)
+	for _, c := range p.cover(t, best) {
+		for _, r := range post[best][c] {
+			if s.region[r] == int32(t) {
+				continue
+			}
+			s.region[r] = int32(t)
+			if p.fits(t, int(r), best, v, e, s) {
+				out = append(out, r)
+			}
+		}
+	}
+	cand := out[from:]
+	sort.Slice(cand, func(a, b int) bool { return cand[a] < cand[b] })
+	return out
+}
+
+// fits reports whether region r's cells cover tuple t on every QI but
+// skip (the covering cells are marked in s).
+func (p *placed) fits(t, r, skip int, v *risk.View, e *risk.Exposure, s *scratch) bool {
+	for i := range p.cols {
+		if i == skip {
+			continue
+		}
+		if e.Sets == nil {
+			if s.cell[i][v.Regions[r].Cells[i]] != int32(t) {
+				return false
+			}
+			continue
+		}
+		hit := false
+		for _, c := range e.Sets[r][i] {
+			if s.cell[i][c] == int32(t) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
+}
+
+// meets reports whether two sorted code lists share a code.
+func meets(a, b []uint32) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for _, x := range a {
+		j := sort.Search(len(b), func(j int) bool { return b[j] >= x })
+		if j < len(b) && b[j] == x {
+			return true
+		}
+	}
+	return false
+}
+
+// covered counts, per region, the people whose tuple it covers.
+func (p *placed) covered(regions int) []int {
+	m := make([]int, regions)
+	for t := range p.count {
+		for _, r := range p.candidates(t) {
+			m[r] += int(p.count[t])
+		}
+	}
+	return m
+}

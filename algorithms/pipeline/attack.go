@@ -1,0 +1,292 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"privlab/algorithms/attack"
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
+	"privlab/algorithms/risk"
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// AttackMethod is what the registry gives the attacks of a method.
+func AttackMethod(name string) (attack.Method, bool) {
+	e, ok := catalog.EntryOf(name)
+	if !ok {
+		return attack.Method{}, false
+	}
+	return attack.Method{View: e.View, Expose: e.Expose, Attack: e.Attack}, true
+}
+
+// Attack runs the attacks on the release in dir (privlab attack).
+func Attack(dir string, k *risk.Knowledge) (*attack.Report, error) {
+	rel, err := verify.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := AttackMethod(rel.Manifest.Method)
+	if !ok {
+		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
+	}
+	return attack.Run(rel, m, k)
+}
+
+// LoadPopulation loads a population table (--population): the same loader
+// as the input, with columns named by --population-columns when the file
+// has no header row.
+func (e Env) LoadPopulation(path string, columns []string, maxCell int) (*model.Table, string, error) {
+	t, err := e.LoadTable(Project{Input: path, Columns: columns, MaxCell: maxCell})
+	if err != nil {
+		return nil, "", err
+	}
+	return t, fmt.Sprintf("%s's %d people", filepath.Base(path), t.Rows), nil
+}
+
+// LoadPopulationOf loads the project's population table, if it names one
+// and it is not loaded yet (run loads it before the method runs, so a bad
+// file is reported at once).
+func (e Env) LoadPopulationOf(p *Prepared) error {
+	if p.Population != nil || p.Project.Population == "" {
+		return nil
+	}
+	t, _, err := e.LoadPopulation(p.Project.Population, p.Project.PopulationColumns, p.Project.MaxCell)
+	p.Population = t
+	return err
+}
+
+// PopulationWords names a population in a manifest: its size only (the
+// file it came from is private, as the input's path is).
+func PopulationWords(n int) string { return fmt.Sprintf("a population of %d people", n) }
+
+// exportKnowledge is what the attacks measured at export hold: the input
+// as loaded (the original a recipient checks with), the public table and
+// the project's population.
+func exportKnowledge(p *Prepared) *risk.Knowledge {
+	k := &risk.Knowledge{Original: p.Source, Public: p.Public, Population: p.Population}
+	if p.Population != nil {
+		k.PopulationName = PopulationWords(p.Population.Rows)
+	}
+	return k
+}
+
+// stateAttacks puts the attacks measured on the release, as it will be
+// published, into its manifest.
+func stateAttacks(rel *model.Release, method string, k *risk.Knowledge) error {
+	m, ok := AttackMethod(method)
+	if !ok || m.Expose == nil {
+		return nil // a method without an exposer states no attacks
+	}
+	mem, err := verify.OpenMemory(rel)
+	if err != nil {
+		return err
+	}
+	rep, err := attack.Run(mem, m, k)
+	if err != nil {
+		return fmt.Errorf("attacking the release: %w", err)
+	}
+	rel.Manifest.Attacks = ManifestAttacks(rep, k)
+	return nil
+}
+
+// ManifestAttacks are the findings as a manifest states them: no example
+// (it would publish who is in the data), and what each read beside the
+// release, the public table included where the population took it in.
+func ManifestAttacks(rep *attack.Report, k *risk.Knowledge) []model.AttackFigure {
+	out := make([]model.AttackFigure, 0, len(rep.Findings))
+	for _, f := range rep.Findings {
+		a := model.AttackFigure{Attack: f.Attack, Attacker: f.Attacker, Figure: f.Figure, BoundBy: f.BoundBy, Records: f.Records,
+			Detail: f.Detail, NotRun: f.NotRun, Needs: append([]string(nil), f.Needs...)}
+		if f.NotRun == "" {
+			a.Measured = finite(f.Measured)
+		}
+		a.Bound = finite(f.Bound)
+		if h := f.Holds(); h >= 0 {
+			b := h == 1
+			a.Holds = &b
+		}
+		if k.Population == nil && k.Public != nil && slices.Contains(a.Needs, "original") && f.Attack == attack.Linkage {
+			a.Needs = append(a.Needs, "public")
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// checkAttacks recomputes the attacks the manifest states from the
+// release's files and what they read at export: each with what the
+// recipient gave (the original, the public table, the population) is
+// recomputed and must read the same, figure for figure and word for
+// word; one that read what was not given is named as unconfirmed.
+func checkAttacks(dir string, k *risk.Knowledge, rep *verify.Report) {
+	m, err := model.ReadManifest(dir)
+	if err != nil || len(m.Attacks) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	for _, a := range m.Attacks {
+		for _, n := range a.Needs {
+			used[n] = true
+		}
+	}
+	// The export's knowledge: what it did not read is not given here.
+	have := &risk.Knowledge{}
+	given := map[string]bool{}
+	if used["original"] && k.Original != nil {
+		have.Original, given["original"] = k.Original, true
+		if used["public"] && k.Public != nil {
+			have.Public, given["public"] = k.Public, true
+		}
+	}
+	if used["population"] && k.Population != nil {
+		have.Population, have.PopulationName, given["population"] = k.Population, PopulationWords(k.Population.Rows), true
+	}
+	if used["marginals"] && k.Marginals != nil {
+		have.Marginals, have.MarginalsName, given["marginals"] = k.Marginals, k.MarginalsName, true
+	}
+	got, err := Attack(dir, have)
+	if err != nil {
+		rep.Add(false, "attacks", "the attacks the manifest states cannot be recomputed: %v", err)
+		return
+	}
+	recomputed := map[string]model.AttackFigure{}
+	for _, a := range ManifestAttacks(got, have) {
+		recomputed[a.Attack] = a
+	}
+	var differ, unconfirmed []string
+	for _, a := range m.Attacks {
+		if !all(a.Needs, given) {
+			unconfirmed = append(unconfirmed, a.Attack+" (needs --"+strings.Join(a.Needs, ", --")+")")
+			continue
+		}
+		b, ok := recomputed[a.Attack]
+		if !ok || !sameAttack(a, b) {
+			differ = append(differ, a.Attack)
+			rep.Add(false, "claim attacks."+a.Attack, "the manifest states %s, the files give %s", attackText(a), attackText(b))
+		}
+	}
+	if len(differ) > 0 {
+		return
+	}
+	text := fmt.Sprintf("the %d attacks the manifest states agree with the files", len(m.Attacks)-len(unconfirmed))
+	if len(m.Attacks)-len(unconfirmed) == 1 {
+		text = "the 1 attack the manifest states agrees with the files"
+	}
+	if len(unconfirmed) > 0 {
+		text += "; unconfirmed without the files they read: " + strings.Join(unconfirmed, "; ")
+	}
+	rep.Add(true, "attacks", "%s", text)
+}
+
+func all(needs []string, given map[string]bool) bool {
+	for _, n := range needs {
+		if !given[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameAttack compares two attack figures field by field.
+func sameAttack(a, b model.AttackFigure) bool {
+	return attackText(a) == attackText(b)
+}
+
+// attackText renders every field of an attack figure.
+func attackText(a model.AttackFigure) string {
+	num := func(x *float64) string {
+		if x == nil {
+			return "null"
+		}
+		return strconv.FormatFloat(*x, 'g', -1, 64)
+	}
+	return fmt.Sprintf("%s: attacker %q, measured %s (%s), bound %s (%s), %s, %d records, %q, needs %v%s",
+		a.Attack, a.Attacker, num(a.Measured), a.Figure, num(a.Bound), a.BoundBy, a.Verdict(), a.Records, a.Detail, a.Needs, map[bool]string{true: ", not run: " + a.NotRun}[a.NotRun != ""])
+}
+
+// AttackSummary says in one short line what an attack stated in a
+// manifest found ("membership: broken, 1 against the bound 0.5 (1381)").
+func AttackSummary(a model.AttackFigure) string {
+	switch {
+	case a.NotRun != "":
+		return a.Attack + ": not run (" + a.NotRun + ")"
+	case a.Bound == nil:
+		return fmt.Sprintf("%s: not bounded, %s %s (succeeds on %d)", a.Attack, a.Figure, strconv.FormatFloat(*a.Measured, 'g', 4, 64), a.Records)
+	}
+	return fmt.Sprintf("%s: %s, %s %s against the bound %s (succeeds on %d)", a.Attack, a.Verdict(), a.Figure,
+		strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)
+}
+
+// population caches the last population table loaded (the workbench
+// measures attacks on every preview; the file is read once).
+var population struct {
+	sync.Mutex
+	key   string
+	table *model.Table
+}
+
+// cachedPopulation loads a population table, or returns the one loaded
+// last from the same file with the same columns.
+func (e Env) cachedPopulation(path string, columns []string, maxCell int) (*model.Table, error) {
+	key := fmt.Sprintf("%s\x00%q\x00%d", path, columns, maxCell)
+	population.Lock()
+	defer population.Unlock()
+	if population.key == key && population.table != nil {
+		return population.table, nil
+	}
+	t, _, err := e.LoadPopulation(path, columns, maxCell)
+	if err != nil {
+		return nil, err
+	}
+	population.key, population.table = key, t
+	return t, nil
+}
+
+// PreviewAttacks measures the attacks on a run's release as it would be
+// published (built in memory, as Risk measures it), with what an export
+// would give them: the input, the public table and the project's
+// population. The workbench shows them beside the method's definition.
+func (e Env) PreviewAttacks(ctx context.Context, p *Prepared, res *method.Result) (*attack.Report, error) {
+	if res == nil || res.Release == nil {
+		return nil, fmt.Errorf("no release to attack")
+	}
+	m, ok := AttackMethod(res.Spec.Name)
+	if !ok || m.Expose == nil {
+		return nil, fmt.Errorf("method %s registers no exposer", res.Spec.Name)
+	}
+	rel, _, err := res.Release(1)
+	if err != nil {
+		return nil, err
+	}
+	rel.Manifest.RowsIn = res.RowsIn
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	k := &risk.Knowledge{Original: p.Source, Public: p.Public}
+	if path := p.Project.Population; path != "" {
+		if k.Population, err = e.cachedPopulation(path, p.Project.PopulationColumns, p.Project.MaxCell); err != nil {
+			return nil, err
+		}
+		k.PopulationName = PopulationWords(k.Population.Rows)
+	}
+	mem, err := verify.OpenMemory(rel)
+	if err != nil {
+		return nil, err
+	}
+	return attack.Run(mem, m, k)
+}

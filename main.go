@@ -255,7 +255,7 @@ func fail(stderr io.Writer, err error) int {
 		fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "privlab: %v\n", err)
+	fmt.Fprintf(stderr, "privlab: %s\n", pipeline.ErrorText(err))
 	return exitUsage
 }
 
@@ -815,12 +815,10 @@ func evalCompare(ctx context.Context, a *pipeline.Args, w, ew io.Writer, opt wor
 		return err
 	}
 	k := 10
-	if s, ok := a.Project.Params["k"]; ok {
-		x, ok := model.ParseNumber(s)
-		if !ok || x < 2 || x != float64(int(x)) {
-			return &model.ParamError{Param: "k", Value: s, Reason: "must be an integer >= 2", Hint: "the group size every method that has one gets"}
+	if s, ok := a.Project.Params[method.GroupSizeParam]; ok {
+		if k, err = method.ParseGroupSize(s, t.Rows); err != nil {
+			return err
 		}
-		k = int(x)
 	}
 	progress, clear := func(float64) {}, func() {}
 	if isTerminal(ew) {
@@ -1035,7 +1033,7 @@ func startWorkbench(args []string, stderr io.Writer) int {
 		}
 	}
 	if err := ui.Run(env, ui.Options{Project: a.Project, ProjectPath: a.Config, Release: a.Release}); err != nil {
-		fmt.Fprintf(stderr, "privlab: %v\n", err)
+		fmt.Fprintf(stderr, "privlab: %s\n", pipeline.ErrorText(err))
 		return exitUsage
 	}
 	return exitOK
@@ -1073,7 +1071,7 @@ func cmdTour(args []string, w, ew io.Writer) int {
 	}
 	if !steps {
 		if err := ui.Run(env, ui.Options{Tour: t.Name}); err != nil {
-			fmt.Fprintf(ew, "privlab: %v\n", err)
+			fmt.Fprintf(ew, "privlab: %s\n", pipeline.ErrorText(err))
 			return exitUsage
 		}
 		return exitOK

@@ -36,7 +36,7 @@ var occupationClasses = []string{"management", "professional", "office", "sales"
 func universe() Dataset {
 	return Dataset{
 		Name:        "universe",
-		Title:       "IPUMS-like people (MT of a k-join-anonymity universe; see privlab gen universe --ratio)",
+		Title:       "IPUMS-like people (MT of a k-join-anonymity universe; privlab gen universe sets its |PD|/|MT| ratio)",
 		Source:      "Sacharidis, Mouratidis, Papadias, k-join-anonymity, Section 5, Table 2",
 		DefaultRows: 10000,
 		Columns:     universeColumns,

@@ -79,7 +79,7 @@ func ParseHeaderMode(s string) (HeaderMode, error) {
 		return HeaderNo, nil
 	}
 	return 0, &ParamError{Param: "header", Value: s, Reason: "must be yes, no or detect",
-		Hint: "yes: the first row names the columns; no: it is data (name the columns with --columns); detect (default)"}
+		Hint: "yes: the first row names the columns; no: it is data, and the columns need names; detect (default)"}
 }
 
 // String is the mode as ParseHeaderMode reads it ("" for detect).
@@ -275,14 +275,14 @@ func readHeader(sc *scanner, name string, maxCell int) ([]string, error) {
 	}
 	if len(rec.fields) > MaxColumns {
 		return nil, &InputError{File: name, Line: rec.line, Column: MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", MaxColumns),
-			Hint: "is the delimiter right? (--delimiter)"}
+			Hint: "is the delimiter right?", Fixes: []Fix{{Setting: SetDelimiter}}}
 	}
 	header := make([]string, len(rec.fields))
 	for i, f := range rec.fields {
 		h := rec.text(f)
 		if maxCell > 0 && len(h) > maxCell {
 			return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: fmt.Sprintf("column name is longer than %d bytes", maxCell),
-				Hint: "is a quote left open? a larger limit: --max-cell BYTES"}
+				Hint: "is a quote left open?", Fixes: []Fix{{Setting: SetMaxCell}}}
 		}
 		if !utf8.Valid(h) {
 			return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: "header is not valid UTF-8",
@@ -336,8 +336,8 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 		if i < len(declared) && declared[i] == Categorical && c.Kind == Numeric {
 			c.Kind, c.Nums = Categorical, nil
 			if _, forced := opt.Kinds[c.Name]; !forced {
-				t.Notes = append(t.Notes, fmt.Sprintf("%s: column %d (%s) holds numbers as text, so it is read as categorical (first %q); pass --kind %s=numeric to compare them as numbers",
-					name, i+1, c.Name, c.Dict[0], c.Name))
+				t.Notes = append(t.Notes, Note{Text: fmt.Sprintf("%s: column %d (%s) holds numbers as text, so it is read as categorical (first %q)",
+					name, i+1, c.Name, c.Dict[0]), Fixes: []Fix{{Setting: SetKind, Attr: c.Name, Value: "numeric", Why: "to compare them as numbers"}}})
 			}
 		}
 	}
@@ -357,8 +357,8 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 			// The user asked for numbers: cells that are not numbers are
 			// read as missing values, and the table says so.
 			if n, first := c.numbersOnly(); n > 0 {
-				t.Notes = append(t.Notes, fmt.Sprintf("%s:%d: column %d (%s): %d cells are not numbers and are read as missing values (first %q; --kind %s=numeric)",
-					name, first.Line, i+1, c.Name, n, first.Value, c.Name))
+				t.Notes = append(t.Notes, Note{Text: fmt.Sprintf("%s:%d: column %d (%s): %d cells are not numbers and are read as missing values (first %q; the column is read as numeric)",
+					name, first.Line, i+1, c.Name, n, first.Value)})
 			}
 			continue
 		}
@@ -372,8 +372,8 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 		}
 		if c.almostNumeric(); c.AlmostNumeric != nil {
 			a := c.AlmostNumeric
-			t.Notes = append(t.Notes, fmt.Sprintf("%s:%d: column %d (%s) is read as categorical because %d cells are not numbers (first %q); pass --kind %s=numeric to read them as missing values",
-				name, a.Line, i+1, c.Name, a.Cells, a.Value, c.Name))
+			t.Notes = append(t.Notes, Note{Text: fmt.Sprintf("%s:%d: column %d (%s) is read as categorical because %d cells are not numbers (first %q)",
+				name, a.Line, i+1, c.Name, a.Cells, a.Value), Fixes: []Fix{{Setting: SetKind, Attr: c.Name, Value: "numeric", Why: "to read them as missing values"}}})
 		}
 	}
 	return t, nil
@@ -530,7 +530,7 @@ func checkHeader(name string, line int, header []string) error {
 	for i, h := range header {
 		if h == "" {
 			return &InputError{File: name, Line: line, Column: i + 1, Msg: "empty column name in the header",
-				Hint: "give every column a name; if the file has no header row, pass the names with --columns"}
+				Hint: "give every column a name", Fixes: []Fix{{Setting: SetColumns, Why: "if the file has no header row"}}}
 		}
 		if j, dup := seen[h]; dup {
 			return &InputError{File: name, Line: line, Column: i + 1, Field: h,
@@ -796,7 +796,7 @@ func (s *scanner) checkPartial(n int) error {
 		case b == s.delim && !inQuote:
 			if field++; field > maxFields {
 				if n < 0 {
-					return s.errAt(line, field, fmt.Sprintf("more than %d columns", MaxColumns), "is the delimiter right? (--delimiter)")
+					return s.errAt(line, field, fmt.Sprintf("more than %d columns", MaxColumns), "is the delimiter right?", Fix{Setting: SetDelimiter})
 				}
 				return s.errAt(line, field, fmt.Sprintf("ragged row: too many fields, expected %d (as in the header)", n),
 					fmt.Sprintf("every row needs %d fields separated by %q; quote values that contain it", n, string(rune(s.delim))))
@@ -809,14 +809,14 @@ func (s *scanner) checkPartial(n int) error {
 				what = "column name"
 			}
 			return s.errAt(fline, field, fmt.Sprintf("%s is longer than %d bytes", what, s.maxCell),
-				"is a quote left open? a larger limit: --max-cell BYTES")
+				"is a quote left open?", Fix{Setting: SetMaxCell})
 		}
 	}
 	return nil
 }
 
-func (s *scanner) errAt(line, field int, msg, hint string) error {
-	e := &InputError{File: s.name, Line: line, Column: field, Msg: msg, Hint: hint}
+func (s *scanner) errAt(line, field int, msg, hint string, fixes ...Fix) error {
+	e := &InputError{File: s.name, Line: line, Column: field, Msg: msg, Hint: hint, Fixes: fixes}
 	if field >= 1 && field <= len(s.names) {
 		e.Field = s.names[field-1]
 	}
@@ -1229,7 +1229,7 @@ func (e *encoder) add(c *chunk, size int64) error {
 		if long[bi] {
 			return &InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
 				Msg:  fmt.Sprintf("value is longer than %d bytes", e.maxCell),
-				Hint: "is a quote left open? a larger limit: --max-cell BYTES"}
+				Hint: "is a quote left open?", Fixes: []Fix{{Setting: SetMaxCell}}}
 		}
 		return &InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
 			Msg: "value is not valid UTF-8", Hint: "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"}

@@ -150,7 +150,7 @@ func TestLoadBadInput(t *testing.T) {
 			line: 1, col: 3, field: "a"},
 		{name: "duplicate header after trimming", in: "a; b ;b\n1;2;3\n", line: 1, col: 3, field: "b"},
 		{name: "empty header name", in: "a,,c\n1,2,3\n",
-			want: `t.csv:1: column 2: empty column name in the header (hint: give every column a name; if the file has no header row, pass the names with --columns)`,
+			want: `t.csv:1: column 2: empty column name in the header (hint: name the columns if the file has no header row; give every column a name)`,
 			line: 1, col: 2},
 		{name: "blank header name", in: "\n\na;  ;c\n1;2;3\n", line: 3, col: 2},
 		{name: "empty file", in: "",
@@ -317,7 +317,7 @@ func TestLoadARXFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c := tb.Column("age"); c.Kind != Numeric || c.MissingCount != 2 || len(tb.Notes) != 1 ||
-			!strings.Contains(tb.Notes[0], p+`:3: column 1 (age): 2 cells are not numbers and are read as missing values (first "4e"`) {
+			!strings.Contains(tb.Notes[0].Text, p+`:3: column 1 (age): 2 cells are not numbers and are read as missing values (first "4e"`) {
 			t.Errorf("numeric age: %v missing %d notes %q", c.Kind, c.MissingCount, tb.Notes)
 		}
 	})
@@ -695,8 +695,9 @@ func TestKindNotes(t *testing.T) {
 	if a.Kind != Categorical || a.AlmostNumeric == nil || *a.AlmostNumeric != (KindNote{Cells: 2, Line: 9, Value: "n/a"}) {
 		t.Fatalf("kind %v note %+v", a.Kind, a.AlmostNumeric)
 	}
-	want := `t.csv:9: column 1 (a) is read as categorical because 2 cells are not numbers (first "n/a"); pass --kind a=numeric to read them as missing values`
-	if len(tb.Notes) != 1 || tb.Notes[0] != want {
+	want := Note{Text: `t.csv:9: column 1 (a) is read as categorical because 2 cells are not numbers (first "n/a")`,
+		Fixes: []Fix{{Setting: SetKind, Attr: "a", Value: "numeric", Why: "to read them as missing values"}}}
+	if len(tb.Notes) != 1 || !reflect.DeepEqual(tb.Notes[0], want) {
 		t.Fatalf("notes %q", tb.Notes)
 	}
 	// A text column says nothing.
@@ -711,7 +712,7 @@ func TestKindNotes(t *testing.T) {
 	if a := tb.Column("a"); a.Kind != Numeric || a.MissingCount != 2 || len(a.Dict) != 38 || a.Value(9) != "9" || !a.IsMissing(7) {
 		t.Fatalf("numeric a: %v %d %d", a.Kind, a.MissingCount, len(a.Dict))
 	}
-	if len(tb.Notes) != 1 || !strings.HasPrefix(tb.Notes[0], "t.csv:9: column 1 (a): 2 cells are not numbers and are read as missing values") {
+	if len(tb.Notes) != 1 || !strings.HasPrefix(tb.Notes[0].Text, "t.csv:9: column 1 (a): 2 cells are not numbers and are read as missing values") {
 		t.Fatalf("notes %q", tb.Notes)
 	}
 }
@@ -722,7 +723,7 @@ func TestMaxCell(t *testing.T) {
 	_, err := loadText(t, in, LoadOptions{})
 	var ie *InputError
 	if !errors.As(err, &ie) || ie.Line != 3 || ie.Column != 2 || ie.Field != "b" ||
-		!strings.Contains(err.Error(), "value is longer than 65536 bytes") || !strings.Contains(err.Error(), "--max-cell") {
+		!strings.Contains(err.Error(), "value is longer than 65536 bytes") || len(ie.Fixes) != 1 || ie.Fixes[0].Setting != SetMaxCell {
 		t.Fatalf("got %v", err)
 	}
 	if tb, err := loadText(t, in, LoadOptions{MaxCell: -1}); err != nil || len(tb.Column("b").Dict[1]) != DefaultMaxCell+1 {
@@ -777,7 +778,11 @@ func TestFirstRowDetection(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.in, err)
 		}
-		got := strings.Join(tb.Notes, "\n")
+		var said []string
+		for _, n := range tb.Notes {
+			said = append(said, n.String())
+		}
+		got := strings.Join(said, "\n")
 		if strings.Join(tb.Names(), ",") != tt.names || tb.Rows != tt.rows || (tt.note == "") != (got == "") || !strings.Contains(got, tt.note) {
 			t.Errorf("%q %+v: columns %v, %d rows, notes %q", tt.in, tt.opt, tb.Names(), tb.Rows, got)
 		}

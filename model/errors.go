@@ -14,10 +14,18 @@ type InputError struct {
 	Column int // 1-based field number; 0 when not about one field
 	Field  string
 	Msg    string
-	Hint   string
+	// Hint says what to do in words that hold on every front end (no
+	// command-line flag, no key); Fixes name the settings that would
+	// resolve it, which each front end renders in its own words.
+	Hint  string
+	Fixes []Fix
 }
 
-func (e *InputError) Error() string {
+func (e *InputError) Error() string { return e.withHint(HintText(e.Hint, e.Fixes, Fix.String)) }
+
+func (e *InputError) hint() (string, []Fix) { return e.Hint, e.Fixes }
+
+func (e *InputError) withHint(hint string) string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
@@ -32,24 +40,26 @@ func (e *InputError) Error() string {
 		}
 	}
 	b.WriteString(e.Msg)
-	if e.Hint != "" {
-		b.WriteString(" (hint: ")
-		b.WriteString(e.Hint)
-		b.WriteString(")")
-	}
+	writeHint(&b, hint)
 	return b.String()
 }
 
-// ParamError is an invalid parameter: it names the parameter, the value, the
-// allowed range or form, and why.
+// ParamError is an invalid parameter or setting: it names it, the value,
+// the allowed range or form, and why.
 type ParamError struct {
 	Param  string
 	Value  string
 	Reason string
-	Hint   string
+	// Hint and Fixes are as InputError's.
+	Hint  string
+	Fixes []Fix
 }
 
-func (e *ParamError) Error() string {
+func (e *ParamError) Error() string { return e.withHint(HintText(e.Hint, e.Fixes, Fix.String)) }
+
+func (e *ParamError) hint() (string, []Fix) { return e.Hint, e.Fixes }
+
+func (e *ParamError) withHint(hint string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "parameter %s", e.Param)
 	if e.Value != "" {
@@ -57,10 +67,14 @@ func (e *ParamError) Error() string {
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Reason)
-	if e.Hint != "" {
+	writeHint(&b, hint)
+	return b.String()
+}
+
+func writeHint(b *strings.Builder, hint string) {
+	if hint != "" {
 		b.WriteString(" (hint: ")
-		b.WriteString(e.Hint)
+		b.WriteString(hint)
 		b.WriteString(")")
 	}
-	return b.String()
 }

@@ -27,8 +27,9 @@ func (t *Table) CheckMagnitudes(file string, cols []string) error {
 				continue
 			}
 			return &InputError{File: file, Line: c.line(code), Column: i + 1, Field: c.Name,
-				Msg:  fmt.Sprintf("value %s is beyond ±1e15: ranges, sums and relative errors of it overflow or lose precision", c.Dict[code]),
-				Hint: fmt.Sprintf("rescale %s (e.g. to thousands), or read it as categorical with --kind %s=categorical", c.Name, c.Name)}
+				Msg:   fmt.Sprintf("value %s is beyond ±1e15: ranges, sums and relative errors of it overflow or lose precision", c.Dict[code]),
+				Hint:  fmt.Sprintf("rescaling %s (e.g. to thousands) works too", c.Name),
+				Fixes: []Fix{{Setting: SetKind, Attr: c.Name, Value: "categorical"}}}
 		}
 	}
 	return nil

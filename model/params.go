@@ -66,28 +66,13 @@ type ParamSpec struct {
 	Allowed string
 }
 
-// StandardParams are the privacy parameters of SPEC 2.5, shared by the
-// methods that use them.
-var StandardParams = map[string]ParamSpec{
-	"k": {Name: "k", Kind: ParamInt, Min: 2, MaxRows: true, Default: "5", Step: 1, Header: true,
-		Help: "minimum group size (k-anonymity)",
-		Why:  "a group must hold at least two records to hide anyone and cannot exceed the table (Sacharidis et al., Wong et al.)"},
-	"alpha": {Name: "alpha", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
-		Help: "largest allowed fraction of one sensitive value in a group / presence bound",
-		Why:  "it is a probability bound: (alpha,k)-anonymity (Wong et al.) and alpha-presence (Wang)"},
-	"beta": {Name: "beta", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
-		Help: "largest allowed association probability",
-		Why:  "it is a probability bound: beta-association (Wang)"},
-	"sampling-rate": {Name: "sampling-rate", Kind: ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
-		Help: "fraction of records sampled into the release",
-		Why:  "it is a probability (Sattar et al., called beta there)"},
-	"max-distortion": {Name: "max-distortion", Kind: ParamFloat, Min: 0, Max: 1, Default: "0.5", Step: 0.05, Header: true,
-		Help: "largest allowed distortion of the generalization",
-		Why:  "distortion is a fraction of the hierarchy height (Sattar et al., delta')"},
-	"seed": {Name: "seed", Kind: ParamSeed, Default: "random",
-		Help: "random seed for shuffling and tie-breaking; random uses crypto/rand",
-		Why:  "a fixed seed reproduces a byte-identical release (SPEC 7.3)"},
-}
+// SeedParam is the random seed every method reads: it shuffles the
+// release's rows and breaks ties (SPEC 7.3), and belongs to no method's
+// paper. The methods declare their own parameters (algorithms/NAME); the
+// group size k has one declaration for all of them (method.GroupSize).
+var SeedParam = ParamSpec{Name: "seed", Kind: ParamSeed, Default: "random",
+	Help: "random seed for shuffling and tie-breaking; random uses crypto/rand",
+	Why:  "a fixed seed reproduces a byte-identical release (SPEC 7.3)"}
 
 // RangeText renders the allowed range as in SPEC 2.5, e.g. "in (0,1]".
 func (s ParamSpec) RangeText(rows int) string {

@@ -107,7 +107,7 @@ func recoverLeftovers(parent, base string, warn func(string)) {
 			os.RemoveAll(path) // a release never put in place
 		case l.kind == "del":
 			os.RemoveAll(path)
-			warn(fmt.Sprintf("removed %s: the earlier release of %s that an interrupted --force export had replaced and begun to remove", path, abs))
+			warn(fmt.Sprintf("removed %s: the earlier release of %s that an interrupted export had replaced and begun to remove", path, abs))
 		}
 	}
 }
@@ -122,11 +122,11 @@ func recoverOld(old, abs string, warn func(string)) {
 					os.Rename(AuditPath(old), AuditPath(abs))
 				}
 			}
-			warn(fmt.Sprintf("restored %s: an export that was replacing it (--force) was interrupted before the new release was in place", abs))
+			warn(fmt.Sprintf("restored %s: an export that was replacing it was interrupted before the new release was in place", abs))
 			return
 		}
 	}
-	warn(fmt.Sprintf("kept %s: the earlier release an interrupted --force export replaced with %s; remove it (and %s) when you no longer need it",
+	warn(fmt.Sprintf("kept %s: the earlier release an interrupted export replaced with %s; remove it (and %s) when you no longer need it",
 		old, abs, filepath.Base(AuditPath(old))))
 }
 
@@ -139,7 +139,7 @@ func recoverOldAudit(path string, warn func(string)) {
 	}
 	if _, err := os.Lstat(strings.TrimSuffix(path, ".audit.json")); errors.Is(err, fs.ErrNotExist) {
 		os.Remove(path)
-		warn(fmt.Sprintf("removed %s, the audit record of a release an interrupted --force export had replaced", path))
+		warn(fmt.Sprintf("removed %s, the audit record of a release an interrupted export had replaced", path))
 	}
 }
 

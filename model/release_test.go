@@ -144,8 +144,8 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 
 	_, err := WriteRelease(dir, testRelease(), WriteOptions{})
 	var pe *ParamError
-	if !errors.Is(err, ErrExists) || !errors.As(err, &pe) || pe.Param != "out" || !strings.Contains(err.Error(), "--force") {
-		t.Fatalf("got %v, want ErrExists naming --force", err)
+	if !errors.Is(err, ErrExists) || !errors.As(err, &pe) || pe.Param != "out" || len(pe.Fixes) != 1 || pe.Fixes[0].Setting != SetForce {
+		t.Fatalf("got %v, want ErrExists fixed by consent to replace it", err)
 	}
 	if got := entries(t, dir); !reflect.DeepEqual(got, []string{"keep.txt", "manifest.json"}) || readFile(t, filepath.Join(dir, "keep.txt")) != "old" {
 		t.Errorf("existing directory changed: %v", got)

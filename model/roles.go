@@ -87,7 +87,7 @@ func (r Roles) Validate(t *Table, needSA bool) error {
 		return err
 	}
 	if r.SA == "" && needSA {
-		return &ParamError{Param: "sa", Reason: "no sensitive attribute chosen", Hint: "pass --sa COLUMN; columns are: " + strings.Join(t.Names(), ", ")}
+		return &ParamError{Param: "sa", Reason: "no sensitive attribute chosen", Fixes: []Fix{{Setting: SetSA}}, Hint: "the columns are: " + strings.Join(t.Names(), ", ")}
 	}
 	if r.SA != "" {
 		if _, err := t.MustColumns("sa", []string{r.SA}); err != nil {
@@ -95,7 +95,7 @@ func (r Roles) Validate(t *Table, needSA bool) error {
 		}
 	}
 	if len(r.QIs) == 0 {
-		return &ParamError{Param: "qi", Reason: "no quasi-identifier chosen", Hint: "pass --qi a,b,c"}
+		return &ParamError{Param: "qi", Reason: "no quasi-identifier chosen", Fixes: []Fix{{Setting: SetQI}}}
 	}
 	seen := map[string]string{}
 	check := func(role, name string) error {

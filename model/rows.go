@@ -115,7 +115,7 @@ func (w *ColumnWriter) Code(v []byte, line int) (uint32, error) {
 	e, i := w.e, w.i
 	if e.maxCell >= 0 && len(v) > e.maxCell {
 		return 0, &InputError{File: e.name, Line: line, Column: i + 1, Field: e.header[i],
-			Msg: fmt.Sprintf("value is longer than %d bytes", e.maxCell), Hint: "a larger limit: --max-cell BYTES"}
+			Msg: fmt.Sprintf("value is longer than %d bytes", e.maxCell), Fixes: []Fix{{Setting: SetMaxCell}}}
 	}
 	x := e.index[i]
 	code, found := x.lookup(v, 0, len(v))
@@ -353,11 +353,12 @@ func firstRowNotes(t *Table, opt LoadOptions, guessed bool) {
 	switch {
 	case guessed:
 		t.FirstRowData = true
-		t.Notes = append([]string{fmt.Sprintf("%s:1: the first row looks like data (%s), so it is read as data and the columns are named %s; name them with --columns a,b,c (or pass --header yes if the first row names the columns)",
-			t.Name, firstValues(t, 0, 6), nameRange(t.Names()))}, t.Notes...)
+		t.Notes = append([]Note{{Text: fmt.Sprintf("%s:1: the first row looks like data (%s), so it is read as data and the columns are named %s",
+			t.Name, firstValues(t, 0, 6), nameRange(t.Names())),
+			Fixes: []Fix{{Setting: SetColumns}, {Setting: SetHeader, Value: "yes", Why: "if the first row names the columns"}}}}, t.Notes...)
 	case len(opt.Header) == 0 && opt.HeaderRow == HeaderDetect && t.HeaderLooksLikeData():
-		t.Notes = append([]string{fmt.Sprintf("%s:1: the header row looks like data (%s): if the file has no header row, name the columns with --columns a,b,c",
-			t.Name, strings.Join(t.Names(), ","))}, t.Notes...)
+		t.Notes = append([]Note{{Text: fmt.Sprintf("%s:1: the header row looks like data (%s)", t.Name, strings.Join(t.Names(), ",")),
+			Fixes: []Fix{{Setting: SetColumns, Why: "if the file has no header row"}}}}, t.Notes...)
 	}
 }
 

@@ -1,7 +1,9 @@
 // Package model holds the domain types every part of privlab shares: the
-// columnar Table and its CSV loader, attribute roles, hierarchies, target
-// distributions, parameters, queries and the release writer. It imports
-// nothing else of privlab and nothing of the user interface.
+// columnar Table and its CSV loader, attribute roles, hierarchies, the
+// generic parameter declarations and exact bounds (the methods declare
+// their own parameters), errors with their fixes (Fix), queries and the
+// release writer. It imports nothing else of privlab and nothing of the
+// user interface.
 package model
 
 import (
@@ -319,8 +321,9 @@ type Table struct {
 	Rows    int
 	// Notes are what the loader has to say about the table: columns read
 	// as categorical because of a few cells, cells read as missing because
-	// a column was made numeric, a first row read as data.
-	Notes []string
+	// a column was made numeric, a first row read as data (each with the
+	// settings that would read it otherwise).
+	Notes []Note
 	// FirstRowData is set when the loader read the first row as data
 	// because it looks like data (no header row was said to be there or
 	// not): the columns are named c1, c2, ... and want better names.

@@ -134,7 +134,7 @@ func (o WriteOptions) cancelled() error {
 // names, and returns the directory's absolute path.
 func releaseTarget(dir string, rel *Release, opt WriteOptions) (string, error) {
 	if strings.TrimSpace(dir) == "" {
-		return "", &ParamError{Param: "out", Reason: "no output directory given", Hint: "pass --out DIR"}
+		return "", &ParamError{Param: "out", Reason: "no output directory given", Fixes: []Fix{{Setting: SetOut}}}
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -186,10 +186,10 @@ func checkExisting(abs, dir string, force bool) error {
 		return &ParamError{Param: "out", Value: dir, Reason: "exists and is a file, not a release directory", Hint: "choose another output directory"}
 	}
 	if !force {
-		return &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Hint: "pass --force to replace it"}}
+		return &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Fixes: []Fix{{Setting: SetForce, Why: "to replace it"}}}}
 	}
 	if why := Replaceable(abs); why != "" {
-		return &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (" + why + "); refusing to replace it, even with --force",
+		return &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
 			Hint: "choose another directory, or move what it holds yourself"}
 	}
 	return nil
@@ -490,7 +490,7 @@ func (w *writer) restore(cause error) error {
 func (w *writer) notPlaced(err error) error {
 	if errors.Is(err, fs.ErrExist) {
 		err = &existsError{&ParamError{Param: "out", Value: w.dir, Reason: "was created by another export while this one ran; this release is not written",
-			Hint: "export to another directory, or pass --force to replace the other one"}}
+			Fixes: []Fix{{Setting: SetOut, Why: "to export elsewhere"}, {Setting: SetForce, Why: "to replace the other one"}}}}
 	} else {
 		err = fmt.Errorf("rename the release into place: %w", err)
 	}

@@ -405,7 +405,7 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 		t.Fatalf("error or note missing:\n%s", v)
 	}
 	press(t, a, "!")
-	if v := a.View(); !strings.Contains(v, "The error") || !strings.Contains(v, "What to do: in the Method pane (4), select grouping") {
+	if v := a.View(); !strings.Contains(v, "The error") || !strings.Contains(v, "What to do: set grouping in the Method pane (4)") {
 		t.Fatalf("full error:\n%s", v)
 	}
 	press(t, a, "esc")

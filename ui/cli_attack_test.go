@@ -31,7 +31,7 @@ func TestCLIAttack(t *testing.T) {
 		t.Fatalf("run exit %d\n%s\n%s", code, out, errs)
 	}
 	out, errs, code = cli(t, dir, "attack", "r", "--original", "d.csv")
-	if code != 0 || !strings.Contains(out, "attribute inference · ") || !strings.Contains(out, "membership · ") || !strings.Contains(out, "not run: needs --population") {
+	if code != 0 || !strings.Contains(out, "attribute inference · ") || !strings.Contains(out, "membership · ") || !strings.Contains(out, "not run: needs a population table") {
 		t.Fatalf("attack with the original: exit %d\n%s\n%s", code, out, errs)
 	}
 	out, errs, code = cli(t, dir, "attack", "r", "--population", "pop", "--population-columns", "age,zip", "--json")

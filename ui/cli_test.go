@@ -515,3 +515,22 @@ func TestCLIDegenerateTargetIsAViolation(t *testing.T) {
 		t.Fatalf("check: exit %d\n%s", code, out)
 	}
 }
+
+// TestOneMessageForK: k is refused in one place with one message, for a
+// method's k, the comparison's (eval --compare) and a sweep's, where
+// each had its own check and words before (issue 23, item 3).
+func TestOneMessageForK(t *testing.T) {
+	dir := t.TempDir()
+	const want = `privlab: parameter k = "1": must be >= 2 and <= 11 (rows) (hint: a group must hold at least two records to hide anyone and cannot exceed the table`
+	for _, args := range [][]string{
+		{"eval", "--in", "dataset:employees", "--qi", "zipcode", "--sa", "salary", "--compare", "--k", "1"},
+		{"eval", "--in", "dataset:employees", "--qi", "zipcode", "--sa", "salary", "--sweep", "k=1,2"},
+		{"run", "--in", "dataset:employees", "--qi", "zipcode", "--sa", "salary", "--method", "kja", "--variant", "mondrian", "--k", "1", "--out", "x"},
+		{"run", "--in", "dataset:employees", "--qi", "zipcode", "--sa", "salary", "--method", "lossyjoin", "--k", "1", "--out", "x"},
+	} {
+		_, stderr, code := cli(t, dir, args...)
+		if code != 2 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("privlab %s: exit %d\n%s\nwant\n%s...", strings.Join(args, " "), code, stderr, want)
+		}
+	}
+}

@@ -140,7 +140,7 @@ func (d *saveDialog) view(w, h int) string {
 	if d.as {
 		title = "Save the project as another file (ctrl+s then writes to it)"
 	}
-	body := title + "\n(privlab run --config reads it; paths in it are relative to its folder)\n\n" + d.input.View()
+	body := title + "\n(" + pipeline.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
 		body += "\n" + d.st.Styles.Error.Render(d.err)
 	}
@@ -427,7 +427,7 @@ func (st *State) save(path string) error {
 		return err
 	}
 	st.ProjectPath, st.Dirty = path, false
-	st.Notify("saved %s (privlab run --config reads it; S saves as another file)", path)
+	st.Notify("saved %s (%s reads it; %s saves as another file)", path, pipeline.RunConfigCommand(""), st.Keys.SaveAs.Help().Key)
 	return nil
 }
 

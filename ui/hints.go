@@ -3,32 +3,17 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
 
 	"privlab/model"
 )
 
-// Errors, hints and notes come from the pipeline, the loader and the
-// methods, which speak to the command line ("use --hierarchy
-// salary=binary", "pass the names with --columns"). The workbench says
-// the same with its own panes and keys: flagSteps maps every flag to the
-// pane and key that set it, and workbenchText rewrites any text shown in
-// the UI with it.
-
-// flagStep says where the workbench sets what a command-line flag sets:
-// do is an imperative phrase that replaces "pass --flag ARG" (or "use
-// ..."), noun a phrase that stands for "--flag ARG" elsewhere in a
-// sentence. Both get the flag's argument ("" without one) and a pane's
-// tab number ("" when unknown).
-type flagStep struct {
-	arg bool // the flag takes an argument, which the phrase stands for too
-	// values are plain words that are the flag's argument (most plain
-	// words after a flag are the sentence going on)
-	values []string
-	do     func(arg string, tab func(pane int) string) string
-	noun   func(arg string, tab func(pane int) string) string
-}
+// Errors carry a hint in words that hold on every front end and fixes
+// (model.Fix) that name the setting to change; the command line says a
+// fix as a flag, the workbench as the pane and key that set it, with
+// the keys' names taken from the KeyMap.
 
 // in names a pane with its tab number when known: "the Data pane (1)".
 func in(name string, pane int, tab func(int) string) string {
@@ -38,211 +23,211 @@ func in(name string, pane int, tab func(int) string) string {
 	return "the " + name + " pane"
 }
 
-func step(arg bool, do, noun func(string, func(int) string) string) flagStep {
-	return flagStep{arg: arg, do: do, noun: noun}
-}
+// keyName is the name the help gives a binding's key ("space", "ctrl+o").
+func keyName(b key.Binding) string { return b.Help().Key }
 
-func fixed(text string) func(string, func(int) string) string {
-	return func(string, func(int) string) string { return text }
-}
-
-var flagSteps = map[string]flagStep{
-	"hierarchy": step(true, func(arg string, tab func(int) string) string {
-		if attr, spec, ok := strings.Cut(arg, "="); ok {
-			return fmt.Sprintf("give %s the %s hierarchy in %s (b cycles the builders, w types interval widths, f picks a file)", attr, spec, in("Hierarchy", paneHierarchy, tab))
-		}
-		return "pick the hierarchy in " + in("Hierarchy", paneHierarchy, tab) + " (b cycles the builders, f picks a file)"
-	}, func(arg string, tab func(int) string) string {
-		if attr, spec, ok := strings.Cut(arg, "="); ok {
-			return fmt.Sprintf("the %s hierarchy of %s (b in %s)", spec, attr, in("Hierarchy", paneHierarchy, tab))
-		}
-		return "a hierarchy (b or f in " + in("Hierarchy", paneHierarchy, tab) + ")"
-	}),
-	"hierarchies": step(false, fixed("pick the hierarchies in the Hierarchy pane (2)"), fixed("the hierarchies (the Hierarchy pane, 2)")),
-	"columns": step(true, fixed("name the columns in the import wizard (ctrl+o opens the file; h: no header row, N names the columns)"),
-		fixed("the import wizard (ctrl+o opens the file; h: no header row, N names the columns)")),
-	"header": step(true, fixed("press h in the import wizard (ctrl+o opens the file) to read the first row as the header"),
-		fixed("the import wizard's header row (ctrl+o opens the file; h)")),
-	"missing-values": step(true, func(_ string, tab func(int) string) string {
-		return "press v in " + in("Data", paneData, tab) + " (the values read as missing)"
-	}, func(_ string, tab func(int) string) string {
-		return "the values read as missing (v in " + in("Data", paneData, tab) + ")"
-	}),
-	"delimiter": step(true, fixed("choose the delimiter in the import wizard (ctrl+o opens the file; d cycles the delimiters)"),
-		fixed("the import wizard's delimiter (ctrl+o opens the file; d cycles them)")),
-	"kind": step(true, func(arg string, tab func(int) string) string {
-		if col, kind, ok := strings.Cut(arg, "="); ok {
-			return fmt.Sprintf("press t on %s in %s (%s)", col, in("Data", paneData, tab), kind)
-		}
-		return "press t on the column in " + in("Data", paneData, tab) + " (numeric/categorical)"
-	}, func(arg string, tab func(int) string) string {
-		if col, kind, ok := strings.Cut(arg, "="); ok {
-			return fmt.Sprintf("%s as %s (t in %s)", col, kind, in("Data", paneData, tab))
-		}
-		return "the column's kind (t in " + in("Data", paneData, tab) + ")"
-	}),
-	"qi": step(true, func(_ string, tab func(int) string) string {
-		return "press space on each quasi-identifier in " + in("Data", paneData, tab)
-	}, func(_ string, tab func(int) string) string {
-		return "the quasi-identifiers (space on each in " + in("Data", paneData, tab) + ")"
-	}),
-	"sa": step(true, func(_ string, tab func(int) string) string {
-		return "press a on the sensitive column in " + in("Data", paneData, tab)
-	}, func(_ string, tab func(int) string) string {
-		return "the sensitive attribute (a in " + in("Data", paneData, tab) + ")"
-	}),
-	"id": step(true, func(arg string, tab func(int) string) string {
-		if isPlaceholder(arg) {
-			return "mark the identifier with i in " + in("Data", paneData, tab)
-		}
-		return fmt.Sprintf("press i on %s in %s", arg, in("Data", paneData, tab))
-	}, func(arg string, tab func(int) string) string {
-		if isPlaceholder(arg) {
-			return "an identifier (i in " + in("Data", paneData, tab) + ")"
-		}
-		return fmt.Sprintf("%s as identifier (i in %s)", arg, in("Data", paneData, tab))
-	}),
-	"public": step(true, func(_ string, tab func(int) string) string {
-		return "pick the public table with p in " + in("Data", paneData, tab) + " (P types a path or dataset:NAME)"
-	}, func(_ string, tab func(int) string) string {
-		return "a public table (p in " + in("Data", paneData, tab) + ")"
-	}),
-	"missing": {arg: true, values: []string{"drop", "category"}, do: func(arg string, tab func(int) string) string {
-		return "press m in " + in("Data", paneData, tab) + " (missing values: drop rows or keep them as a category)"
-	}, noun: func(arg string, tab func(int) string) string {
-		if arg != "" {
-			return "missing values: " + arg + " (m in " + in("Data", paneData, tab) + ")"
-		}
-		return "the missing-value policy (m in " + in("Data", paneData, tab) + ")"
-	}},
-	"method": step(true, func(_ string, tab func(int) string) string {
-		return "press M in " + in("Method", paneMethod, tab) + " for another method"
-	}, func(_ string, tab func(int) string) string {
-		return "another method (M in " + in("Method", paneMethod, tab) + ")"
-	}),
-	"variant": step(true, func(arg string, tab func(int) string) string {
-		if arg != "" {
-			return "press V in " + in("Method", paneMethod, tab) + " for the variant " + arg
-		}
-		return "press V in " + in("Method", paneMethod, tab) + " for another variant"
-	}, func(arg string, tab func(int) string) string {
-		return strings.TrimSpace("the variant "+arg) + " (V in " + in("Method", paneMethod, tab) + ")"
-	}),
-	"in":     step(true, fixed("open a file with ctrl+o or an embedded dataset with ctrl+l"), fixed("another table (ctrl+o a file, ctrl+l a dataset)")),
-	"config": step(true, fixed("open a project.json with ctrl+o"), fixed("a project.json (ctrl+o)")),
-	"out": step(true, func(_ string, tab func(int) string) string {
-		return "press e in " + in("Export", paneExport, tab) + " to choose the directory"
-	}, func(_ string, tab func(int) string) string {
-		return "the export directory (e in " + in("Export", paneExport, tab) + ")"
-	}),
-	"force": step(false, func(_ string, tab func(int) string) string {
-		return "answer y when " + in("Export", paneExport, tab) + " asks"
-	}, func(_ string, tab func(int) string) string {
-		return "a y when " + in("Export", paneExport, tab) + " asks"
-	}),
-	"allow-growth": step(false, func(_ string, tab func(int) string) string {
-		return "answer y when " + in("Export", paneExport, tab) + " asks"
-	}, func(_ string, tab func(int) string) string {
-		return "a y when " + in("Export", paneExport, tab) + " asks"
-	}),
-	"accept-violations": step(false, func(_ string, tab func(int) string) string {
-		return "answer y when " + in("Export", paneExport, tab) + " asks"
-	}, func(_ string, tab func(int) string) string {
-		return "a y when " + in("Export", paneExport, tab) + " asks"
-	}),
-	"max-cell":    step(true, fixed("set max_cell (bytes) in a project.json and open it with ctrl+o"), fixed("max_cell in a project.json (ctrl+o)")),
-	"rows":        step(true, fixed("set rows in a project.json and open it with ctrl+o"), fixed("rows in a project.json (ctrl+o)")),
-	"data-seed":   step(true, fixed("set data_seed in a project.json and open it with ctrl+o"), fixed("data_seed in a project.json (ctrl+o)")),
-	"public-rows": step(true, fixed("set public_rows in a project.json and open it with ctrl+o"), fixed("public_rows in a project.json (ctrl+o)")),
-	"sweep": step(true, func(_ string, tab func(int) string) string {
-		return "sweep it in " + in("Sweep", paneSweep, tab)
-	}, func(_ string, tab func(int) string) string {
-		return "a sweep (" + in("Sweep", paneSweep, tab) + ")"
-	}),
-	"original": step(true, fixed("open the release with ctrl+o: its input is found through the audit record beside it"),
-		fixed("the release's input (found through the audit record beside it)")),
-	"release": step(true, fixed("open the release folder with ctrl+o"), fixed("a release folder (ctrl+o)")),
-}
-
-// isPlaceholder reports whether a flag argument is a usage placeholder
-// (COL, FILE.csv, a,b,c) rather than a real value.
-func isPlaceholder(arg string) bool {
-	return arg == "" || arg == strings.ToUpper(arg) || arg == "a,b,c" || arg == "x,y"
-}
-
-// flagPattern matches a flag with the verb before it and an argument
-// after it (a token without spaces or brackets).
-var flagPattern = regexp.MustCompile(`(?:\b(pass|use|set)\s+)?--([a-z][a-z0-9-]*)(?:[ =]([^\s;()]+))?`)
-
-// workbenchText rewrites the command-line flags in text (an error's
-// reason or hint, a loader's note, a warning) as the workbench's panes
-// and keys; parameters of any method are edited in the Method pane.
-// tab gives a pane's tab number ("" when unknown).
-func workbenchText(text string, tab func(pane int) string) string {
-	if !strings.Contains(text, "--") {
-		return text
+// fixText says a fix with the workbench's panes and keys.
+func (st *State) fixText(f model.Fix) string {
+	s := st.fixWords(f)
+	if f.Why != "" {
+		s += " " + f.Why
 	}
-	if tab == nil {
-		tab = func(int) string { return "" }
-	}
-	return flagPattern.ReplaceAllStringFunc(text, func(m string) string {
-		sub := flagPattern.FindStringSubmatch(m)
-		verb, flag, arg := sub[1], sub[2], sub[3]
-		rest := ""
-		if st, ok := flagSteps[flag]; ok {
-			// The flag's argument is a value or a placeholder, or follows
-			// pass/use; otherwise it is the sentence's next word.
-			if !st.arg || !(verb != "" || looksLikeValue(arg) || isPlaceholder(arg) || contains(st.values, arg)) {
-				arg, rest = "", spaced(arg)
-			}
-			if verb != "" {
-				return st.do(arg, tab) + rest
-			}
-			return st.noun(arg, tab) + rest
-		}
-		if isParam(flag) {
-			// A parameter: the Method pane edits it (+/- or enter).
-			where := in("Method", paneMethod, tab)
-			switch {
-			case verb != "" && looksLikeValue(arg):
-				return fmt.Sprintf("set %s to %s in %s", flag, arg, where)
-			case verb != "":
-				return fmt.Sprintf("set %s in %s", flag, where) + spaced(arg)
-			}
-			return fmt.Sprintf("%s (in %s)", flag, where) + spaced(arg)
-		}
-		// A flag of a command the workbench has no twin for: its name.
-		return strings.TrimSpace(verb+" "+flag) + spaced(arg)
-	})
+	return s
 }
 
-func spaced(s string) string {
+func (st *State) fixWords(f model.Fix) string {
+	k, v := st.Keys, f.Value
+	data := in("Data", paneData, st.tabOf)
+	switch f.Setting {
+	case model.SetParam:
+		return st.paramFixText(f)
+	case model.SetQI:
+		return fmt.Sprintf("press %s on each quasi-identifier in %s", keyName(k.ToggleQI), data)
+	case model.SetSA:
+		return fmt.Sprintf("press %s on %s in %s", keyName(k.SetSA), or(v, "the sensitive column"), data)
+	case model.SetID:
+		if f.Change == model.Leave && v != "" {
+			return fmt.Sprintf("press %s on %s in %s to unmark it", keyName(k.ToggleID), v, data)
+		}
+		return fmt.Sprintf("press %s on %s in %s", keyName(k.ToggleID), or(v, "the identifier column"), data)
+	case model.SetPublic:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("clear the public table (%s in %s, then an empty path)", keyName(k.PublicPath), data)
+		}
+		return fmt.Sprintf("press %s in %s to pick the public table (%s types a path or dataset:NAME)", keyName(k.Public), data, keyName(k.PublicPath))
+	case model.SetKind:
+		if f.Attr == "" || v == "" {
+			return fmt.Sprintf("press %s on %s in %s (numeric/categorical)", keyName(k.ToggleKind), or(f.Attr, "the column"), data)
+		}
+		return fmt.Sprintf("read %s as %s with %s in %s", f.Attr, v, keyName(k.ToggleKind), data)
+	case model.SetMissing:
+		if v == "drop" {
+			return fmt.Sprintf("press %s in %s to drop the rows with missing values", keyName(k.ToggleMissing), data)
+		}
+		return fmt.Sprintf("press %s in %s to keep missing values as a category", keyName(k.ToggleMissing), data)
+	case model.SetHierarchy:
+		return st.hierarchyFixText(f)
+	case model.SetInput:
+		return fmt.Sprintf("open a file with %s or an embedded dataset with %s", keyName(k.Open), keyName(k.Dataset))
+	case model.SetOriginal:
+		return fmt.Sprintf("open the release with %s: its input is found through the audit record beside it", keyName(k.Open))
+	case model.SetColumns:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", keyName(k.Open))
+		}
+		return fmt.Sprintf("open the file again with %s: the import wizard names the columns", keyName(k.Open))
+	case model.SetDelimiter:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("open the file again with %s: the import wizard reads it without a delimiter", keyName(k.Open))
+		}
+		return fmt.Sprintf("open the file again with %s: the import wizard chooses the delimiter", keyName(k.Open))
+	case model.SetHeader:
+		return fmt.Sprintf("open the file again with %s: the import wizard says whether the first row names the columns", keyName(k.Open))
+	case model.SetMissingValues:
+		return fmt.Sprintf("press %s in %s to choose the values read as missing", keyName(k.MissingTokens), data)
+	case model.SetMaxCell:
+		return fmt.Sprintf("set max_cell (bytes) in a project file and open it with %s", keyName(k.Open))
+	case model.SetMethod:
+		return fmt.Sprintf("press %s in %s for another method", keyName(k.Method), in("Method", paneMethod, st.tabOf))
+	case model.SetVariant:
+		return fmt.Sprintf("press %s in %s for %s", keyName(k.Variant), in("Method", paneMethod, st.tabOf), or(prefixed("the variant ", v), "another variant"))
+	case model.SetSweep:
+		return fmt.Sprintf("type the values with %s in %s%s", keyName(k.EditText), in("Sweep", paneSweep, st.tabOf), prefixed(" (e.g. ", v)+closing(v))
+	case model.SetOut:
+		return fmt.Sprintf("press %s in %s to choose the directory", keyName(k.EditText), in("Export", paneExport, st.tabOf))
+	case model.SetForce, model.SetAllowGrowth, model.SetAcceptViolations:
+		return fmt.Sprintf("answer %s when %s asks", keyName(k.Yes), in("Export", paneExport, st.tabOf))
+	}
+	return f.String()
+}
+
+// paramFixText says where a parameter is set: the Method pane, whose
+// keys step it or take a typed value.
+func (st *State) paramFixText(f model.Fix) string {
+	k := st.Keys
+	where := fmt.Sprintf("in %s (select %s; %s and %s step it, %s types a value)", in("Method", paneMethod, st.tabOf), f.Param,
+		keyName(k.Inc), keyName(k.Dec), keyName(k.Edit))
+	switch {
+	case f.Change == model.Raise && f.Value != "":
+		return fmt.Sprintf("raise %s to at least %s %s", f.Param, f.Value, where)
+	case f.Change == model.Lower && f.Value != "":
+		return fmt.Sprintf("lower %s to at most %s %s", f.Param, f.Value, where)
+	case f.Change == model.Raise:
+		return fmt.Sprintf("raise %s %s", f.Param, where)
+	case f.Change == model.Lower:
+		return fmt.Sprintf("lower %s %s", f.Param, where)
+	case f.Value != "":
+		return fmt.Sprintf("set %s to %s %s", f.Param, f.Value, where)
+	}
+	return fmt.Sprintf("set %s %s", f.Param, where)
+}
+
+func (st *State) hierarchyFixText(f model.Fix) string {
+	k := st.Keys
+	where := in("Hierarchy", paneHierarchy, st.tabOf)
+	if f.Value != "" && f.Attr != "" {
+		return fmt.Sprintf("give %s the %s hierarchy in %s (%s cycles the builders, %s types interval widths, %s picks a file)",
+			f.Attr, f.Value, where, keyName(k.Builder), keyName(k.Widths), keyName(k.File))
+	}
+	return fmt.Sprintf("pick another hierarchy for %s in %s (%s cycles the builders, %s picks a file)", or(f.Attr, "the attribute"), where,
+		keyName(k.Builder), keyName(k.File))
+}
+
+func or(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
+}
+
+func closing(s string) string {
 	if s == "" {
 		return ""
 	}
-	return " " + s
+	return ")"
 }
 
-// looksLikeValue is true for a flag argument that is a value (a number,
-// a percentage, a spec), not the next word of the sentence.
-func looksLikeValue(s string) bool {
+func prefixed(prefix, s string) string {
 	if s == "" {
-		return false
+		return ""
 	}
-	if _, ok := model.ParseNumber(strings.TrimSuffix(s, "%")); ok {
-		return true
-	}
-	return strings.ContainsAny(s, ":=,.%-0123456789")
+	return prefix + s
 }
 
-// isParam reports whether name is a parameter of any method.
-func isParam(name string) bool {
-	for _, m := range methods() {
-		if _, ok := m.Spec().Param(name); ok {
-			return true
+// namedFix is the fix of an error that names a setting but says no fix:
+// change that setting (a parameter the current method reads, a role, a
+// hierarchy).
+func (st *State) namedFix(param string) (model.Fix, bool) {
+	if attr, ok := strings.CutPrefix(param, "hierarchy "); ok {
+		return model.Fix{Setting: model.SetHierarchy, Attr: attr}, true
+	}
+	if _, ok := st.Spec().Param(param); ok || param == "seed" {
+		return model.Fix{Setting: model.SetParam, Param: param}, true
+	}
+	for _, s := range model.Settings {
+		if s != model.SetParam && string(s) == param {
+			return model.Fix{Setting: s}, true
 		}
 	}
-	return name == "seed"
+	return model.Fix{}, false
+}
+
+// withoutHint is an error's text without its hint and fixes.
+func withoutHint(err error) string { return model.ErrorWithHint(err, "") }
+
+// editorText is an error refusing a typed value: the text and its hint
+// (the editor is already where the value is set, so no pane or key).
+func editorText(err error) string {
+	hint, fixes, _, _ := model.HintOf(err)
+	if h := model.HintText(hint, fixes, model.Fix.String); h != "" {
+		return withoutHint(err) + " (" + h + ")"
+	}
+	return withoutHint(err)
+}
+
+// explain is an error as the workbench shows it: its text without the
+// hint, then what to do with the workbench's keys.
+func (st *State) explain(err error) string {
+	out := withoutHint(err)
+	if h := st.hint(err); h != "" {
+		out += " — " + h
+	}
+	return out
+}
+
+// hint says what to do about an error with the workbench's panes and
+// keys: its fixes (or, when it has none, the setting it names) and its
+// hint; an input file's error adds how to open another.
+func (st *State) hint(err error) string {
+	hint, fixes, param, ok := model.HintOf(err)
+	if !ok {
+		return ""
+	}
+	if len(fixes) == 0 {
+		if f, ok := st.namedFix(param); ok {
+			fixes = []model.Fix{f}
+		}
+	}
+	out := model.HintText(hint, fixes, st.fixText)
+	var ie *model.InputError
+	if errors.As(err, &ie) {
+		other := fmt.Sprintf("%s opens another file; %s loads an embedded dataset", keyName(st.Keys.Open), keyName(st.Keys.Dataset))
+		if out == "" {
+			return other + "."
+		}
+		return out + " (" + other + ")"
+	}
+	return out
+}
+
+// noteTexts are a table's notes with their fixes said with the
+// workbench's panes and keys.
+func (st *State) noteTexts(notes []model.Note) []string {
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = n.Say(st.fixText)
+	}
+	return out
 }
 
 // tabOf is the tab number of a workbench pane ("" when the current
@@ -267,116 +252,4 @@ func (st *State) workbenchPanes() []int {
 		out = append(out, i)
 	}
 	return out
-}
-
-// ui rewrites a text for the workbench (see workbenchText).
-func (st *State) ui(text string) string { return workbenchText(text, st.tabOf) }
-
-// bareText is an error's text without its hint.
-func bareText(err error) string {
-	var pe *model.ParamError
-	var ie *model.InputError
-	switch {
-	case errors.As(err, &pe):
-		c := *pe
-		c.Hint = ""
-		return c.Error()
-	case errors.As(err, &ie):
-		c := *ie
-		c.Hint = ""
-		return c.Error()
-	}
-	return err.Error()
-}
-
-// withoutHint is an error's text without its hint, in the workbench's
-// words.
-func withoutHint(err error) string { return workbenchText(bareText(err), nil) }
-
-// explain is an error as the workbench shows it: its text without the
-// command-line hint, then what to do with the workbench's keys.
-func (st *State) explain(err error) string {
-	out := st.ui(bareText(err))
-	if h := st.hint(err); h != "" {
-		out += " — " + h
-	}
-	return out
-}
-
-// editorText is an error refusing a typed value: the text and the hint
-// in the workbench's words (the editor is in the pane that sets it).
-func editorText(err error) string {
-	var pe *model.ParamError
-	var ie *model.InputError
-	hint := ""
-	switch {
-	case errors.As(err, &pe):
-		hint = pe.Hint
-	case errors.As(err, &ie):
-		hint = ie.Hint
-	}
-	if hint == "" {
-		return withoutHint(err)
-	}
-	return withoutHint(err) + " (" + workbenchText(hint, nil) + ")"
-}
-
-// hint says what to do about an error with the workbench's keys: the
-// parameter or setting it names maps to the pane and key that change it;
-// the error's own hint follows, its flags rewritten.
-func (st *State) hint(err error) string {
-	var pe *model.ParamError
-	var ie *model.InputError
-	data := in("Data", paneData, st.tabOf)
-	switch {
-	case errors.As(err, &pe):
-		own := st.ui(pe.Hint)
-		join := func(s string) string {
-			switch {
-			case strings.HasPrefix(pe.Hint, "--"+pe.Param):
-				return s // "--sa names the sensitive attribute": s says it
-			case own != pe.Hint && !strings.HasPrefix(pe.Hint, "--"):
-				return own // the hint named the flag: now the pane and key
-			case own == "":
-				return s
-			}
-			return s + " " + own
-		}
-		name := pe.Param
-		switch {
-		case name == "sa":
-			return join("in " + data + ", move to the sensitive column and press a.")
-		case name == "qi":
-			return join("in " + data + ", press space on each quasi-identifier column.")
-		case name == "id":
-			return join("in " + data + ", press i on an identifier column.")
-		case name == "public":
-			return join("in " + data + ", press p to pick the public table (or P to type a path).")
-		case name == "missing":
-			return join("in " + data + ", press m to keep missing values as a category (or drop their rows).")
-		case name == "kind":
-			return join("in " + data + ", press t on the column to switch numeric/categorical.")
-		case strings.HasPrefix(name, "hierarchy"):
-			return join("in " + in("Hierarchy", paneHierarchy, st.tabOf) + ", press b to pick another builder or f for a hierarchy file.")
-		case name == "method" || name == "variant":
-			return join("in " + in("Method", paneMethod, st.tabOf) + ", press M for another method or V for another variant.")
-		case name == "in" || name == "original":
-			return join("ctrl+o opens another file; ctrl+l loads an embedded dataset.")
-		case name == "out":
-			return join("in " + in("Export", paneExport, st.tabOf) + ", press e to choose another directory.")
-		case name == "delimiter" || name == "columns":
-			return join("ctrl+o opens the file again in the import wizard (d: delimiter, h: header row, N: column names).")
-		}
-		if isParam(name) {
-			return join(fmt.Sprintf("in %s, select %s and press +/- or enter to type a value.", in("Method", paneMethod, st.tabOf), name))
-		}
-		return own
-	case errors.As(err, &ie):
-		own := st.ui(ie.Hint)
-		if own == "" {
-			return "ctrl+o opens another file; ctrl+l loads an embedded dataset."
-		}
-		return own + " (ctrl+o opens another file; ctrl+l loads an embedded dataset)"
-	}
-	return ""
 }

@@ -408,8 +408,8 @@ func (d *importDialog) view(w, h int) string {
 			}
 			b.WriteString(fit(line, w) + "\n")
 		}
-		for _, n := range d.preview.Notes {
-			b.WriteString(s.Warn.Render(fit("! "+d.st.ui(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
+		for _, n := range d.st.noteTexts(d.preview.Notes) {
+			b.WriteString(s.Warn.Render(fit("! "+strings.TrimPrefix(n, d.path+":"), w)) + "\n")
 		}
 	}
 	return block(b.String(), w, h)

@@ -117,7 +117,7 @@ func (p *comparePane) open() tea.Cmd {
 	}
 	r := p.rows[p.cursor]
 	if r.Err != "" {
-		st.Notify("%s did not run here: %s", r.Method, st.ui(r.Err))
+		st.Notify("%s did not run here: %s", r.Method, r.Err)
 		return nil
 	}
 	st.SetMethod(r.Method)
@@ -137,7 +137,7 @@ func (p *comparePane) view(w, h int) string {
 	case p.job.busy:
 		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · ctrl+x stops", p.job.percent())) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		b.WriteString(s.Muted.Render(wrap("enter: run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
 	}
@@ -183,7 +183,7 @@ func (p *comparePane) view(w, h int) string {
 		r := p.rows[p.cursor]
 		text := fmt.Sprintf("%s: variant %s; %s; %s", r.Method, orDash(r.Variant), r.Settings, r.Worst)
 		if r.Err != "" {
-			text = r.Method + " did not run: " + st.ui(r.Err)
+			text = r.Method + " did not run: " + r.Err
 		}
 		b.WriteString(s.Muted.Render(wrap(text, w)) + "\n")
 	}

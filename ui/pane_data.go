@@ -315,9 +315,9 @@ func (p *dataPane) view(w, h int) string {
 	b.WriteString(s.Muted.Render(fit(p.missingLine(), w)) + "\n")
 	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
 	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
-	notes := t.Notes
+	notes := st.noteTexts(t.Notes)
 	if len(notes) > 2 {
-		notes = append(append([]string(nil), notes[:1]...), fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
+		notes = append(notes[:1:1], fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
 	// Every key shows: the hint wraps at its items, not inside one.
 	keyItems := []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m drop/category", "v missing values"}
@@ -358,7 +358,7 @@ func (p *dataPane) view(w, h int) string {
 	}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
-		foot = append(foot, s.Warn.Render(fit("! "+st.ui(strings.TrimPrefix(n, t.Name+":")), w)))
+		foot = append(foot, s.Warn.Render(fit("! "+strings.TrimPrefix(n, t.Name+":"), w)))
 	}
 	if p.readsPublic() {
 		foot = append(foot, p.publicLine(w))

@@ -89,7 +89,7 @@ func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
 
 // params are the sweepable parameters: every declared one but the seed,
 // and the group size k for a method that declares comparable settings
-// but no k (pipeline.GroupSize: e.g. distribution's mondrian:k).
+// but no k (method.ComparableGroupSize: e.g. distribution's mondrian:k).
 func (p *sweepPane) params() []model.ParamSpec {
 	var out []model.ParamSpec
 	spec := p.st.Spec()
@@ -98,9 +98,10 @@ func (p *sweepPane) params() []model.ParamSpec {
 			out = append(out, par)
 		}
 	}
-	if _, reads := spec.Param(pipeline.GroupSize); !reads && spec.Compare != nil {
-		out = append(out, model.ParamSpec{Name: pipeline.GroupSize, Kind: model.ParamInt, Min: 2, Sweep: "2..50:8",
-			Help: "group size: the method's comparable settings for k (as the Compare pane uses them)"})
+	if _, reads := spec.Param(method.GroupSizeParam); !reads && spec.Compare != nil {
+		k := method.ComparableGroupSize
+		k.Sweep = "2..50:8"
+		out = append(out, k)
 	}
 	return out
 }
@@ -283,7 +284,7 @@ func (p *sweepPane) view(w, h int) string {
 	case p.job.busy:
 		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · ctrl+x stops", p.job.percent())) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(st.ui(p.err.Error()), w)) + "\n")
+		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		if p.cleared != "" {
 			b.WriteString(s.Muted.Render(wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
@@ -305,7 +306,7 @@ func (p *sweepPane) view(w, h int) string {
 // case, its utility figure (named as the method names it), the records
 // unique on the published QIs and the workload error.
 func (p *sweepPane) tableView(w int) string {
-	st, s := p.st, p.st.Styles
+	s := p.st.Styles
 	utility := "utility"
 	for _, f := range p.figs {
 		if f.utility != "" {
@@ -318,7 +319,7 @@ func (p *sweepPane) tableView(w int) string {
 	for i, r := range p.rows {
 		name := padRight(clip(r.Value, 12), 12)
 		if r.Error != "" {
-			b.WriteString(fit(name+" "+s.Error.Render(st.ui(r.Error)), w) + "\n")
+			b.WriteString(fit(name+" "+s.Error.Render(r.Error), w) + "\n")
 			continue
 		}
 		viol := padLeft(fmt.Sprint(r.Violating), 4)

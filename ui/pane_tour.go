@@ -179,7 +179,7 @@ func (p *tourPane) stepLines(st method.Step, w int) []string {
 	s := p.st.Styles
 	var b strings.Builder
 	for _, para := range st.Text {
-		b.WriteString(wrap(p.st.ui(para), w) + "\n\n")
+		b.WriteString(wrap(para, w) + "\n\n")
 	}
 	for _, sec := range st.Sections {
 		if sec.Title != "" {

@@ -526,10 +526,7 @@ func (s *State) usefulness() []string {
 	}
 	// The release's warnings, as its manifest and report.md state them
 	// (pipeline.ResultWarnings, FileWarnings).
-	var out []string
-	for _, w := range pipeline.ResultWarnings(r) {
-		out = append(out, s.ui(w))
-	}
+	out := pipeline.ResultWarnings(r)
 	var rk *risk.Report
 	single := 0
 	if !s.RiskOld {

@@ -57,6 +57,37 @@ const (
 // result warns that the release says little.
 const suppressionWarning = 0.10
 
+// The bounds of (alpha, beta)-privacy (Wang, Definition 4.3).
+var (
+	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
+		Help: "largest allowed fraction of one sensitive value in a group / presence bound",
+		Why:  "it is a probability bound: alpha-presence (Wang, Definition 4.1)"}
+	betaParam = model.ParamSpec{Name: "beta", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
+		Help: "largest allowed association probability",
+		Why:  "it is a probability bound: beta-association (Wang, Definition 4.2)"}
+)
+
+// Config is ambiguity's parameters, decoded once from their text
+// (Decode).
+type Config struct {
+	Alpha model.Bound // alpha-presence, held exactly
+	Beta  model.Bound // beta-association, held exactly
+	// Values are the validated texts, defaults filled in (the manifest
+	// and the figures' limits state them as given; form reads the
+	// grouping from them, grouping.go).
+	Values model.Values
+}
+
+// Decode validates values against ambiguity's declaration for a table of
+// rows rows and reads them.
+func Decode(values model.Values, rows int) (Config, error) {
+	v, err := Method{}.Spec().Validate(values, rows)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Alpha: v.Bound(alphaParam.Name), Beta: v.Bound(betaParam.Name), Values: v}, nil
+}
+
 // Spec declares the method.
 func (Method) Spec() method.Spec {
 	return method.Spec{
@@ -64,7 +95,7 @@ func (Method) Spec() method.Spec {
 		Title:   "Ambiguity: per-attribute auxiliary tables hiding presence and association",
 		Paper:   "Hui (Wendy) Wang, Ambiguity: Hide the Presence of Individuals and Their Privacy with Low Information Loss, Sections 3-7",
 		NeedsSA: true,
-		Params:  []model.ParamSpec{model.StandardParams["alpha"], model.StandardParams["beta"], groupingParam, model.StandardParams["seed"]},
+		Params:  []model.ParamSpec{alphaParam, betaParam, groupingParam, model.SeedParam},
 		Figures: []method.Figure{
 			{Key: "presence", Label: "Pr(t in T)", Against: "alpha", Rule: method.AtMost, Digits: 3,
 				Help: "presence probability |G| / prod_i |G_ATi| of every record the group covers (Theorem 5.1)"},
@@ -90,7 +121,8 @@ func (Method) Spec() method.Spec {
 			Roles:  model.Roles{IDs: []string{"name"}, QIs: []string{"age", "gender", "zipcode"}, SA: "disease"},
 			Params: model.Values{"alpha": "0.5", "beta": "0.5", "seed": "1"},
 			Query:  "COUNT(*) WHERE disease = 'stroke' AND age >= 45"},
-		Study: study,
+		Study:     study,
+		Baselines: []method.Baseline{mondrian},
 	}
 }
 
@@ -115,11 +147,11 @@ type run struct {
 // Run builds the ambiguity scheme with Algorithm 2.
 func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error) {
 	spec := Method{}.Spec()
-	values, err := spec.Validate(in.Values, in.Table.Rows)
+	cfg, err := Decode(in.Values, in.Table.Rows)
 	if err != nil {
 		return nil, err
 	}
-	alpha, beta := values.Bound("alpha"), values.Bound("beta")
+	values, alpha, beta := cfg.Values, cfg.Alpha, cfg.Beta
 	r := &run{in: in, values: values, g: ceilInv(beta)}
 	if err := r.resolve(); err != nil {
 		return nil, err
@@ -170,7 +202,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 func (r *run) resolve() error {
 	in := r.in
 	if len(in.Roles.QIs) == 0 {
-		return &model.ParamError{Param: "qi", Reason: "the ambiguity scheme needs at least one quasi-identifier", Hint: "pass --qi a,b,c"}
+		return &model.ParamError{Param: "qi", Reason: "the ambiguity scheme needs at least one quasi-identifier", Fixes: []model.Fix{{Setting: model.SetQI}}}
 	}
 	if len(in.Roles.QIs) > 64 {
 		return &model.ParamError{Param: "qi", Value: fmt.Sprint(len(in.Roles.QIs)), Reason: "at most 64 quasi-identifiers"}
@@ -181,7 +213,8 @@ func (r *run) resolve() error {
 	}
 	r.qiCols = cols
 	if r.sa = in.Table.Column(in.Roles.SA); r.sa == nil {
-		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Hint: "the ambiguity scheme needs a sensitive attribute: pass --sa"}
+		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Hint: "the ambiguity scheme needs a sensitive attribute",
+			Fixes: []model.Fix{{Setting: model.SetSA}}}
 	}
 	for _, q := range in.Roles.QIs {
 		if q == "GroupID" {

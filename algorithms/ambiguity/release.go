@@ -95,7 +95,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		"Theorem 5.1 bounds presence within a group; a record whose values also appear in other groups' tables is covered by each of those groups, " +
 			"and an attacker who combines them believes it present with probability 1 - prod_G (1 - p_G) over the groups G covering it, which can exceed alpha. " +
 			"The paper's model does not consider this: the figures \"" + coveredByMany + "\" and \"" + combinedPresence + "\" state it for the input's records " +
-			"(check --original recomputes them).",
+			"(a check with the original table recomputes them).",
 		"Count queries are estimated per group: the ST count of matching sensitive values times the fraction of the group's AT values meeting each condition, multiplied across attributes (Section 6, Example 6.1).",
 	}
 	rel := &model.Release{Files: files, Manifest: man}

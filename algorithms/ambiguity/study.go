@@ -14,13 +14,10 @@ import (
 // studyQueries is the number of queries per workload batch of the study.
 const studyQueries = 100
 
-// Baseline is the generalization-based method the study compares with
-// (Wang, Section 8: multi-dimensional k-anonymity, i.e. Mondrian), run by
-// name through the lab.
-const (
-	baselineMethod  = "kja"
-	baselineVariant = "mondrian"
-)
+// mondrian is the generalization the study and the tour compare with,
+// declared in the Spec (Baselines) and run by name through the lab.
+var mondrian = method.Baseline{Method: "kja", Variant: "mondrian",
+	Why: "Wang, Sections 1.1 and 8: multi-dimensional k-anonymity (Mondrian) is the generalization the ambiguity scheme is compared with"}
 
 // study reproduces the shape of Wang's Section 8.3: the average relative
 // error of COUNT(*) WHERE <conditions on 1-3 QIs> AND S = v at
@@ -117,7 +114,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 		g, cmp := compare(in, b, opt, a)
 		swept.add(a, g)
 		if b != nil {
-			cmp[0] = fmt.Sprintf("%s (%s, %.2f)", cmp[0], b.Values["k"], averageSize(b))
+			cmp[0] = fmt.Sprintf("%s (%s, %.2f)", cmp[0], b.Values[method.GroupSizeParam], averageSize(b))
 		}
 		sweep.Rows = append(sweep.Rows, append([]string{beta, fmt.Sprint(len(r.Groups)), fmt.Sprintf("%.2f", r.Utility.Value), fmtErr(a)}, cmp...))
 		done++
@@ -237,16 +234,16 @@ func averageSize(res *method.Result) float64 {
 func baseline(ctx context.Context, lab *method.Lab, res *method.Result) (*method.Result, string) {
 	k := max(2, int(math.Round(res.Utility.Value)))
 	k = min(k, lab.Input.Table.Rows)
-	b, err := lab.Run(ctx, baselineMethod, baselineVariant, model.Values{"k": fmt.Sprint(k)}, lab.Input)
+	b, err := lab.Run(ctx, mondrian.Method, mondrian.Variant, model.Values{method.GroupSizeParam: fmt.Sprint(k)}, lab.Input)
 	if err != nil {
 		var pe *model.ParamError
 		if errors.As(err, &pe) && pe.Param == "method" {
-			return nil, "generalization baseline (kja mondrian) not available"
+			return nil, fmt.Sprintf("generalization baseline (%s) not available", mondrian)
 		}
-		return nil, fmt.Sprintf("generalization baseline (kja mondrian, k = %d) failed: %v", k, err)
+		return nil, fmt.Sprintf("generalization baseline (%s, k = %d) failed: %v", mondrian, k, err)
 	}
-	return b, fmt.Sprintf("generalization: kja mondrian with k = %d (the scheme's average group size, rounded); its %d groups hold %.2f records on average",
-		k, len(b.Groups), averageSize(b))
+	return b, fmt.Sprintf("generalization: %s with k = %d (the scheme's average group size, rounded); its %d groups hold %.2f records on average",
+		mondrian, k, len(b.Groups), averageSize(b))
 }
 
 // compare measures the baseline on the same workload: its error (NaN

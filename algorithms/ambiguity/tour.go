@@ -33,9 +33,9 @@ var figure2Setup = method.Setup{Input: "dataset:patients",
 // Section 1.1: the same two groups as k-anonymous boxes (k-join-anonymity's
 // plain Mondrian baseline with the groups given), queries estimated
 // uniformly within each box.
-var figure1bSetup = method.Setup{Method: "kja", Input: "dataset:patients", Variant: "mondrian",
+var figure1bSetup = method.Setup{Method: mondrian.Method, Input: "dataset:patients", Variant: mondrian.Variant,
 	Roles:  figure2Setup.Roles,
-	Params: model.Values{"k": "4", "grouping": "column:gender", "seed": "1"}}
+	Params: model.Values{method.GroupSizeParam: "4", "grouping": "column:gender", "seed": "1"}}
 
 // person finds a patient's row and group (index in the result).
 func person(in *method.Input, res *method.Result, name string) (row, gi int, err error) {

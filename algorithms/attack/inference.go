@@ -53,7 +53,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 		if certain > 0 {
 			f.Short = records(certain) + " with a sensitive value believed >= " + trim(Certain)
 		}
-		f.Detail = fmt.Sprintf("largest belief %s; %s in %s that give one value a belief >= %s (the original, --original, says whether it is right)",
+		f.Detail = fmt.Sprintf("largest belief %s; %s in %s that give one value a belief >= %s (the original table says whether it is right)",
 			trim(top), records(certain), plural(e.Unit), trim(Certain)) + one
 		if certain > 0 && at >= 0 {
 			f.Example = fmt.Sprintf("the %s %s gives one value a belief of %s for its %s", e.Unit, regionLabel(v, e, at), trim(maxOf(v.Beliefs[v.Regions[at].Belief].P)), records(v.Regions[at].Records))

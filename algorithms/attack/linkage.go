@@ -20,11 +20,11 @@ const Linkage = "re-identification by linkage"
 func linkage(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *risk.Knowledge) risk.Finding {
 	attacker := "holds the quasi-identifiers and identities of " + popName
 	if pop == nil {
-		return notRun(Linkage, "holds the quasi-identifiers and identities of a population", "needs --population FILE or --original FILE")
+		return notRun(Linkage, "holds the quasi-identifiers and identities of a population", "needs a population table or the original table")
 	}
 	if e.PublishesPublic && k.Population == nil && k.Public == nil {
 		return notRun(Linkage, "holds the quasi-identifiers and identities of a population",
-			"the release's "+plural(e.Unit)+" hold public-table people the original lacks: needs --public FILE or --population FILE (every person once)")
+			"the release's "+plural(e.Unit)+" hold public-table people the original lacks: needs the public table or a population table (every person once)")
 	}
 	f := risk.Finding{Attack: Linkage, Attacker: attacker, Bound: math.NaN(), BoundBy: e.KBy,
 		Figure: "largest probability of re-identifying a record (1/people its " + e.Unit + " covers)",

@@ -1,7 +1,10 @@
 // Package catalog is the one registry of anonymization methods: each entry
 // is a method together with its independent checker. The command line,
-// the workbench, export, check, query and eval look methods up here;
-// nothing else names a method.
+// the workbench, export, check, query and eval look methods up here by
+// the name a user gives; no code outside a method's own package names it,
+// but a method whose study or tour runs another declares that baseline
+// in its Spec (method.Spec.Baselines), which the catalog's tests hold to
+// the registered methods and the lab enforces.
 package catalog
 
 import (
@@ -169,15 +172,13 @@ func ParamNames() []string {
 	return out
 }
 
-// Param finds a parameter's declaration in any registered method.
+// Param finds a parameter's declaration in any registered method (the
+// first that declares it, in menu order).
 func Param(name string) (model.ParamSpec, bool) {
 	for _, m := range All() {
 		if p, ok := m.Spec().Param(name); ok {
 			return p, true
 		}
-	}
-	if p, ok := model.StandardParams[name]; ok {
-		return p, true
 	}
 	return model.ParamSpec{}, false
 }

@@ -52,7 +52,7 @@ func (Method) Spec() method.Spec {
 		Title:   "Distribution-based anonymization: SA generalization, permutation and fake values",
 		Paper:   "Koudas, Srivastava, Yu, Zhang 2009, Sections 3-5",
 		NeedsSA: true,
-		Params:  []model.ParamSpec{targetParam, maxDenParam, groupingParam, fakesParam, model.StandardParams["seed"]},
+		Params:  []model.ParamSpec{targetParam, maxDenParam, groupingParam, fakesParam, model.SeedParam},
 		Figures: []method.Figure{
 			{Key: "dist", Label: "target dist", Digits: 3,
 				Help: "EMD between the group's original SA distribution and the effective target"},
@@ -158,16 +158,11 @@ type run struct {
 // and solves every group (in parallel; each group is independent).
 func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error) {
 	spec := Method{}.Spec()
-	values, err := spec.Validate(in.Values, in.Table.Rows)
+	cfg, err := Decode(in.Values, in.Table.Rows)
 	if err != nil {
 		return nil, err
 	}
-	grouping, _ := ParseGrouping(values[paramGrouping])
-	target, err := ParseTarget(values["target"])
-	if err != nil {
-		return nil, err
-	}
-	maxDen := values.Int(paramMaxDen)
+	values, grouping, target, maxDen := cfg.Values, cfg.Grouping, cfg.Target, cfg.MaxDenominator
 	sa := in.Table.Column(in.Roles.SA)
 	if sa == nil {
 		return nil, &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column"}
@@ -180,7 +175,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	}
 	if err := h.CheckIntervals(); err != nil {
 		return nil, &model.ParamError{Param: "hierarchy " + sa.Name, Reason: err.Error(),
-			Hint: "use --hierarchy " + sa.Name + "=binary (or ternary, intervals:W)"}
+			Hint: "ternary and intervals:W build trees of intervals too", Fixes: []model.Fix{{Setting: model.SetHierarchy, Attr: sa.Name, Value: "binary"}}}
 	}
 	leafOf, err := h.MapColumn(sa)
 	if err != nil {
@@ -189,10 +184,10 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	}
 	r := &run{in: in, sa: sa, h: h, grouping: grouping, target: target, maxDen: maxDen,
 		perGroup: target.Kind == TargetGroup || target.Kind == TargetGroupUniform}
-	fakes, _ := ParseFakes(values[paramFakes])
-	if fakes.Any() && !h.IsBinary() {
+	if fakes := cfg.Fakes; fakes.Any() && !h.IsBinary() {
 		return nil, &model.ParamError{Param: paramFakes, Value: values[paramFakes], Reason: ErrFakesNeedBinary.Error(),
-			Hint: fmt.Sprintf("the hierarchy of %s has a node with %d children; use --hierarchy %s=binary", sa.Name, h.MaxArity(), sa.Name)}
+			Hint:  fmt.Sprintf("the hierarchy of %s has a node with %d children", sa.Name, h.MaxArity()),
+			Fixes: []model.Fix{{Setting: model.SetHierarchy, Attr: sa.Name, Value: "binary"}}}
 	}
 
 	// Table leaf counts for the table target.
@@ -223,7 +218,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		}
 		r.groups[i] = group{rows: rows, leaves: leaves}
 	}
-	if err := r.solveAll(ctx, fakes); err != nil {
+	if err := r.solveAll(ctx, cfg.Fakes); err != nil {
 		return nil, err
 	}
 	return r.result(spec, values, target)

@@ -153,3 +153,35 @@ var (
 		StepText: stepFakes,
 		Sweep:    "0,1,2,5%,10%,20%"}
 )
+
+// Config is distribution's parameters, decoded once from their text
+// (Decode).
+type Config struct {
+	Target         Target   // the target distribution (Section 3)
+	MaxDenominator int      // the largest denominator of a target's probabilities
+	Grouping       Grouping // how the QI-groups are formed
+	Fakes          Fakes    // the fake-value budget per group (Section 5)
+	// Values are the validated texts, defaults filled in (the manifest
+	// and the notes state them as given).
+	Values model.Values
+}
+
+// Decode validates values against distribution's declaration for a table
+// of rows rows and reads them.
+func Decode(values model.Values, rows int) (Config, error) {
+	v, err := Method{}.Spec().Validate(values, rows)
+	if err != nil {
+		return Config{}, err
+	}
+	c := Config{MaxDenominator: v.Int(paramMaxDen), Values: v}
+	if c.Target, err = ParseTarget(v[paramTarget]); err != nil {
+		return Config{}, err
+	}
+	if c.Grouping, err = ParseGrouping(v[paramGrouping]); err != nil {
+		return Config{}, err
+	}
+	if c.Fakes, err = ParseFakes(v[paramFakes]); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}

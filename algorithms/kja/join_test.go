@@ -111,8 +111,9 @@ func TestSharedIdentifierWithoutIDIsRefused(t *testing.T) {
 			t.Fatalf("%s without --id: %v, want a parameter error on id", v, err)
 		}
 		want := fmt.Sprintf("share column id with %d common values", common)
-		if !strings.Contains(pe.Reason, want) || !strings.Contains(pe.Hint, "--id id") || !strings.Contains(pe.Hint, "rename") {
-			t.Fatalf("%s: %q / %q, want %q, --id id and rename", v, pe.Reason, pe.Hint, want)
+		fix := model.Fix{Setting: model.SetID, Value: "id", Why: "to join the tables on it (Sacharidis et al., Section 3.1)"}
+		if !strings.Contains(pe.Reason, want) || len(pe.Fixes) != 1 || pe.Fixes[0] != fix || !strings.Contains(pe.Hint, "rename") {
+			t.Fatalf("%s: %q / %q / %+v, want %q, the identifier id and rename", v, pe.Reason, pe.Hint, pe.Fixes, want)
 		}
 	}
 	for _, v := range []string{MondrianPlain, TopDownPlain} {

@@ -118,7 +118,7 @@ func newAxes(in *method.Input, public *model.Table) ([]axis, error) {
 		}
 		if c.MissingCount > 0 {
 			return nil, &model.ParamError{Param: "qi", Value: name, Reason: "the quasi-identifier has missing values",
-				Hint: "a tuple without a value has no place in a G-box: drop those rows (--missing drop)"}
+				Hint: "a tuple without a value has no place in a G-box", Fixes: []model.Fix{{Setting: model.SetMissing, Value: "drop"}}}
 		}
 		ax := axis{name: name, numeric: c.Kind == model.Numeric}
 		if !ax.numeric {
@@ -372,8 +372,9 @@ func checkIdentifiers(in *method.Input, public *model.Table) error {
 			return &model.ParamError{Param: "id", Value: id,
 				Reason: fmt.Sprintf("the public table %s has no column %q to join the tables on", public.Name, id),
 				Hint: "the identifier joins MT and PD so that a person in both counts once (Sacharidis et al., Section 3.1): " +
-					"add the column to the public table, or leave " + id + " out of --id if it does not identify PD's people " +
-					"(k-join-anonymity publishes no column but the quasi-identifiers and the sensitive attribute)"}
+					"add the column to the public table if it identifies PD's people " +
+					"(k-join-anonymity publishes no column but the quasi-identifiers and the sensitive attribute)",
+				Fixes: []model.Fix{{Setting: model.SetID, Change: model.Leave, Value: id, Why: "if it does not identify PD's people"}}}
 		}
 	}
 	if len(in.Roles.IDs) > 0 {
@@ -406,8 +407,8 @@ func checkIdentifiers(in *method.Input, public *model.Table) error {
 		return &model.ParamError{Param: "id",
 			Reason: fmt.Sprintf("the table and the public table %s share column %s with %d common values, and no identifier joins them: "+
 				"every person in both would count twice toward k", public.Name, best, bestCommon),
-			Hint: "pass --id " + best + " to join the tables on it (Sacharidis et al., Section 3.1), or, if the public table really holds " +
-				"other people, rename the column in one of the tables"}
+			Hint:  "if the public table really holds other people, rename the column in one of the tables",
+			Fixes: []model.Fix{{Setting: model.SetID, Value: best, Why: "to join the tables on it (Sacharidis et al., Section 3.1)"}}}
 	}
 	return nil
 }

@@ -63,12 +63,16 @@ var Variants = []string{MondrianDirect, MondrianRefine, TopDownDirect, TopDownRe
 
 // Parameter names.
 const (
-	paramK     = "k"
+	paramK     = method.GroupSizeParam
 	paramSplit = "split"
 	// Split rules of Mondrian.
 	SplitWidest     = "widest"
 	SplitRoundRobin = "round-robin"
 )
+
+// kParam is the k of k-join-anonymity: every box holds at least k JT
+// tuples.
+var kParam = method.GroupSize("5", "minimum group size (k-anonymity)", "Sacharidis et al., Definition 6")
 
 var splitParam = model.ParamSpec{Name: paramSplit, Kind: model.ParamChoice, Choices: []string{SplitWidest, SplitRoundRobin},
 	Default: SplitWidest, Header: true,
@@ -91,7 +95,7 @@ func (Method) Spec() method.Spec {
 		Title:    "k-join-anonymity: k-anonymity with a public database (Mondrian, TopDown; Direct, Refinement)",
 		Paper:    "Sacharidis, Mouratidis, Papadias, k-Anonymity in the Presence of External Databases (IEEE TKDE), Sections 2-4",
 		Variants: Variants,
-		Params:   []model.ParamSpec{model.StandardParams[paramK], splitParam, groupingParam, model.StandardParams["seed"]},
+		Params:   []model.ParamSpec{kParam, splitParam, groupingParam, model.SeedParam},
 		Figures: []method.Figure{
 			{Key: method.SizeKey, Label: "|g|", Rule: method.AtLeast, Against: paramK, Digits: -1,
 				Help: "JT tuples (microdata and public) in the box: an attacker cannot tell them apart (Definition 6)"},
@@ -134,6 +138,33 @@ func (Method) Spec() method.Spec {
 			Query:  "COUNT(*) WHERE age BETWEEN 30 AND 50 AND income >= 20000 AND occupation = 'professional'"},
 		Study: study,
 	}
+}
+
+// Config is kja's parameters, decoded once from their text (Decode).
+type Config struct {
+	K        int    // every box holds at least K JT tuples (Definition 6)
+	Split    string // Mondrian's split rule: SplitWidest or SplitRoundRobin
+	Grouping string // the first round's grouping (GroupingAlgorithm or column:NAME)
+	Seed     uint64 // TopDown's seeds; crypto-random unless fixed
+	// Values are the validated texts, defaults filled in (the manifest
+	// and the figures' limits state them as given).
+	Values model.Values
+}
+
+// Decode validates values against kja's declaration for a table of rows
+// rows and reads them.
+func Decode(values model.Values, rows int) (Config, error) {
+	v, err := Method{}.Spec().Validate(values, rows)
+	if err != nil {
+		return Config{}, err
+	}
+	c := Config{K: v.Int(paramK), Split: v[paramSplit], Grouping: v[paramGrouping], Values: v}
+	if seed, fixed, err := model.ParseSeed(v["seed"]); err == nil && fixed {
+		c.Seed = seed
+	} else {
+		c.Seed = model.CryptoSeed()
+	}
+	return c, nil
 }
 
 // config is a parsed variant.
@@ -192,25 +223,21 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 // newRun validates the input and runs the variant.
 func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	spec := Method{}.Spec()
-	values, err := spec.Validate(in.Values, in.Table.Rows)
+	c, err := Decode(in.Values, in.Table.Rows)
 	if err != nil {
 		return nil, err
 	}
-	cfg := config{variant: in.VariantOr(spec), k: values.Int(paramK), split: values[paramSplit]}
+	values := c.Values
+	cfg := config{variant: in.VariantOr(spec), k: c.K, split: c.Split, seed: c.Seed}
 	if !slices.Contains(Variants, cfg.variant) {
 		return nil, &model.ParamError{Param: "variant", Value: cfg.variant, Reason: "unknown variant of " + Name,
 			Hint: "variants: " + strings.Join(Variants, ", ")}
 	}
 	cfg.algorithm, cfg.method = parseVariant(cfg.variant)
-	if seed, fixed, err := model.ParseSeed(values["seed"]); err == nil && fixed {
-		cfg.seed = seed
-	} else {
-		cfg.seed = model.CryptoSeed()
-	}
-	if cfg.given, err = givenGroups(in, values[paramGrouping], cfg); err != nil {
+	if cfg.given, err = givenGroups(in, c.Grouping, cfg); err != nil {
 		return nil, err
 	}
-	cfg.givenBy, _ = parseGrouping(values[paramGrouping])
+	cfg.givenBy, _ = parseGrouping(c.Grouping)
 	if in.Table.Column(in.Roles.SA) == nil {
 		return nil, &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column",
 			Hint: "k-join-anonymity publishes the sensitive values apart, per sensitive group (Section 3.2)"}
@@ -218,9 +245,6 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	if in.Roles.SA == "SG" {
 		return nil, &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "the release uses the column name SG for the sensitive groups",
 			Hint: "rename the column"}
-	}
-	if cfg.k > in.Table.Rows {
-		return nil, &model.ParamError{Param: paramK, Value: values[paramK], Reason: fmt.Sprintf("must be at most the %d microdata rows", in.Table.Rows)}
 	}
 	// The baselines anonymize MT alone; a public table given to them only
 	// sets the domain NCP is normalised by, JT's, as for the KJA variants,
@@ -231,7 +255,9 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	} else if in.Public == nil {
 		return nil, &model.ParamError{Param: "public",
 			Reason: "variant " + cfg.variant + " joins the table with a public database, and none is given",
-			Hint:   "pass --public FILE.csv (the same QI columns; --id COL joins it with the table) or use --variant mondrian or topdown (plain k-anonymity)"}
+			Hint:   "the public table has the same QI columns, and an identifier column joins it with the table",
+			Fixes: []model.Fix{{Setting: model.SetPublic},
+				{Setting: model.SetVariant, Value: MondrianPlain, Why: "(plain k-anonymity)"}, {Setting: model.SetVariant, Value: TopDownPlain, Why: "(plain k-anonymity)"}}}
 	}
 	progress := func(f float64) {
 		if in.Progress != nil {
@@ -406,7 +432,7 @@ func (r *run) notes() []string {
 			out = append(out, fmt.Sprintf("no identifier joins the tables, so a public row equal to a microdata tuple on every QI may be that person: "+
 				"%d such rows (at each QI point at most as many as it has microdata tuples) are counted as the microdata person, not as another JT tuple, "+
 				"and the other %d public rows as other individuals; every JT tuple is then a distinct person whoever PD holds, if a person in both tables has the same QI values in each "+
-				"(--id COL joins on an identifier instead)",
+				"(an identifier column, when one is named, joins them instead)",
 				t.qiPaired, len(t.pd)))
 		}
 		if t.unknown > 0 {

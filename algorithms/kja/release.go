@@ -138,7 +138,7 @@ func (r *run) peopleNote() string {
 	}
 	return fmt.Sprintf("No identifier joins MT and PD, so a public row equal to a microdata tuple on every QI may be that person: %d such rows count as the microdata person, "+
 		"never as another JT tuple (details.qi_paired; at each QI point at most as many as it has microdata tuples). Every JT tuple is then a distinct person whoever the public table holds, "+
-		"provided a person in both tables has the same QI values in each (only an identifier, --id, joins one whose values differ).", t.qiPaired)
+		"provided a person in both tables has the same QI values in each (only an identifier column joins one whose values differ).", t.qiPaired)
 }
 
 // summary is a count the run's summary states.

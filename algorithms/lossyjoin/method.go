@@ -75,10 +75,36 @@ const RemainderRule = "remainder: the tuples moved back to a partition in steps 
 	"on the other quasi-identifiers (never again on the one just split), where Algorithm 1's line 13 (Wong et al., Section 6) " +
 	"puts the remainder straight into the output; so classes are finer, and every class has its own generalization"
 
+// The parameters of (alpha,k)-anonymity (Wong et al., Definition 1).
 var (
-	kParam     = withHelp(model.StandardParams["k"], "2", "minimum class size: every individual shares its bag of sensitive values with at least k-1 others (Definition 1)")
-	alphaParam = withHelp(model.StandardParams["alpha"], "0.33", "largest fraction of one sensitive value in a class ((alpha,k)-anonymity, Definition 1)")
+	kParam = method.GroupSize("2", "minimum class size: every individual shares its bag of sensitive values with at least k-1 others (Definition 1)",
+		"Wong et al., Definition 1")
+	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.33", Step: 0.05, Header: true,
+		Help: "largest fraction of one sensitive value in a class ((alpha,k)-anonymity, Definition 1)",
+		Why:  "it is a probability bound: (alpha,k)-anonymity (Wong et al., Definition 1)"}
 )
+
+// Config is lossyjoin's parameters, decoded once from their text
+// (Decode).
+type Config struct {
+	K     int         // every class holds at least K records
+	Alpha model.Bound // no sensitive value makes up more than Alpha of a class, exactly
+	Seed  uint64      // Anatomy's random buckets
+	// Values are the validated texts, defaults filled in (the manifest
+	// and the figures' limits state them as given).
+	Values model.Values
+}
+
+// Decode validates values against lossyjoin's declaration for a table
+// of rows rows and reads them.
+func Decode(values model.Values, rows int) (Config, error) {
+	v, err := Method{}.Spec().Validate(values, rows)
+	if err != nil {
+		return Config{}, err
+	}
+	seed, _, _ := model.ParseSeed(v["seed"])
+	return Config{K: v.Int(kParam.Name), Alpha: v.Bound(alphaParam.Name), Seed: seed, Values: v}, nil
+}
 
 // compareSettings make lossyjoin comparable with the other methods: the
 // group size k, and alpha at its default unless the most frequent
@@ -96,11 +122,6 @@ func compareSettings(k int, t *model.Table, roles model.Roles, _ bool) (string, 
 	return VariantLossy, model.Values{"k": strconv.Itoa(k), "alpha": strconv.FormatFloat(math.Min(1, alpha), 'g', -1, 64)}
 }
 
-func withHelp(p model.ParamSpec, def, help string) model.ParamSpec {
-	p.Default, p.Help = def, help
-	return p
-}
-
 // Spec declares the method.
 func (Method) Spec() method.Spec {
 	return method.Spec{
@@ -108,7 +129,7 @@ func (Method) Spec() method.Spec {
 		Title:    "(alpha,k)-anonymity by lossy join: exact QIs and sensitive values in two tables joined by class",
 		Paper:    "Wong, Liu, Yin, Huang, Fu, Pei, (alpha,k)-anonymity based privacy preservation by lossy join, Sections 4-7",
 		Variants: []string{VariantLossy, VariantAlpha, VariantAnatomy},
-		Params:   []model.ParamSpec{kParam, alphaParam, model.StandardParams["seed"]},
+		Params:   []model.ParamSpec{kParam, alphaParam, model.SeedParam},
 		Figures: []method.Figure{
 			{Key: method.SizeKey, Label: "records", Digits: -1, Rule: method.AtLeast, Against: "k",
 				Help: "records in the class: each is linked to the class's bag of sensitive values together with size-1 others"},
@@ -161,10 +182,11 @@ type run struct {
 // result of the variant.
 func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error) {
 	spec := Method{}.Spec()
-	values, err := spec.Validate(in.Values, in.Table.Rows)
+	cfg, err := Decode(in.Values, in.Table.Rows)
 	if err != nil {
 		return nil, err
 	}
+	values := cfg.Values
 	variant := in.VariantOr(spec)
 	switch variant {
 	case VariantLossy, VariantAlpha, VariantAnatomy:
@@ -181,9 +203,9 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, &model.ParamError{Param: "sa", Value: ClassID, Reason: "the sensitive attribute may not be called ClassID (the release uses that name)"}
 	}
 	if len(in.Roles.QIs) == 0 {
-		return nil, &model.ParamError{Param: "qi", Reason: "no quasi-identifiers", Hint: "name them with --qi"}
+		return nil, &model.ParamError{Param: "qi", Reason: "no quasi-identifiers", Fixes: []model.Fix{{Setting: model.SetQI}}}
 	}
-	k, alpha := values.Int("k"), values.Bound("alpha")
+	k, alpha := cfg.K, cfg.Alpha
 	p, err := newProblem(in.Table, in.Roles.QIs, in.Hierarchies, in.Roles.SA, k, alpha)
 	if err != nil {
 		return nil, err
@@ -199,8 +221,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, err
 	}
 	if variant == VariantAnatomy {
-		seed, _, _ := model.ParseSeed(values["seed"])
-		groups, err := anatomize(ctx, p, rows, r.l, model.NewRand(seed), r.sa.Dict)
+		groups, err := anatomize(ctx, p, rows, r.l, model.NewRand(cfg.Seed), r.sa.Dict)
 		if err != nil {
 			return nil, err
 		}
@@ -216,13 +237,10 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 }
 
 // feasible explains an impossible (alpha,k) before running (SPEC 2.5):
-// the whole table is the coarsest class, so it must satisfy (alpha,k).
+// the whole table is the coarsest class, so it must satisfy (alpha,k)
+// (k at most the table's rows is the declaration's range, kParam).
 func (r *run) feasible() error {
 	n := r.in.Table.Rows
-	if n < r.k {
-		return &model.ParamError{Param: "k", Value: fmt.Sprint(r.k), Reason: fmt.Sprintf("the table has only %d rows", n),
-			Hint: "k must not exceed the number of records"}
-	}
 	counts := make([]int, r.prob.m)
 	top := 0
 	for _, v := range r.prob.sa {

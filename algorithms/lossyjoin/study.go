@@ -98,7 +98,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	if generated <= 0 {
 		generated = 100 // the workload package's default
 	}
-	sec.Notes = append([]string{fmt.Sprintf("workload: eval's %d count-in queries (--queries, --qd, --selectivity); %s", generated, shapeNote(in))}, sec.Notes...)
+	sec.Notes = append([]string{fmt.Sprintf("workload: eval's %d count-in queries (eval sets their number, dimensions and selectivity); %s", generated, shapeNote(in))}, sec.Notes...)
 	secs = append(secs, sec)
 	if lab.Progress != nil {
 		lab.Progress(0.3)

@@ -10,7 +10,9 @@
 // independent checker in algorithms/NAME/check (which imports model,
 // algorithms/verify, algorithms/risk and the method's format package
 // algorithms/NAME/format only, never the method), and both are registered
-// with one line in algorithms/catalog.
+// with one line in algorithms/catalog. A method declares its parameters and
+// decodes them once (its Config); the group size k is declared with
+// GroupSize, the seed is model.SeedParam.
 package method
 
 import (
@@ -178,19 +180,50 @@ type Spec struct {
 	// method with its baselines (nil when the method has none): privlab
 	// eval prints its tables after the method's own workload.
 	Study Study
+	// Baselines are the other registered methods the study or the tour
+	// runs (a paper's comparison): the lab runs no other, and the
+	// catalog's test fails when one is not registered with its variant.
+	Baselines []Baseline
+}
+
+// Baseline is another registered method (and variant) a method's study
+// or tour runs beside it, and why the paper compares with it. A method
+// names another method only here.
+type Baseline struct {
+	Method  string // a registered method's name
+	Variant string // one of its variants ("" for its default)
+	Why     string // the paper's comparison, cited
+}
+
+func (b Baseline) String() string { return strings.TrimSpace(b.Method + " " + b.Variant) }
+
+// Runs reports whether the method's study or tour may run the method
+// name with the variant: the method itself, or a declared baseline.
+func (s Spec) Runs(name, variant string) bool {
+	if name == s.Name {
+		return true
+	}
+	for _, b := range s.Baselines {
+		if b.Method == name && (b.Variant == variant || b.Variant == "" && variant == "") {
+			return true
+		}
+	}
+	return false
 }
 
 // Study runs a method's evaluation through the lab and returns tables.
 type Study func(ctx context.Context, lab *Lab) ([]Section, error)
 
 // Lab is what a study may use: the prepared input of the run it studies,
-// other registered methods (by name, so no method imports another), the
-// workload, and embedded data. The pipeline provides it.
+// its method and the baselines it declares (Spec.Baselines, by name, so no
+// method imports another), the workload, and embedded data. The pipeline
+// provides it.
 type Lab struct {
 	// Input is the prepared input of the run being studied.
 	Input *Input
-	// Run runs a registered method on in with the given variant and
-	// values (validated against that method's declaration).
+	// Run runs the studied method or one of its declared baselines on in
+	// with the given variant and values (validated against that method's
+	// declaration); another method is refused.
 	Run func(ctx context.Context, name, variant string, values model.Values, in *Input) (*Result, error)
 	// Error answers a random workload of the shape ("" = the result's
 	// own) on the result and returns the average relative error (or
@@ -232,14 +265,14 @@ func (s Spec) Defaults() model.Values {
 	return v
 }
 
-// Validate checks every parameter value (filling in defaults) and returns
-// the complete set. Unknown names are errors naming the parameters the
-// method reads.
+// Validate fills in the defaults and checks every parameter's value,
+// a default too (the default k may exceed a small table), in the order
+// the method declares them, and returns the complete set. Unknown names
+// are errors naming the parameters the method reads.
 func (s Spec) Validate(in model.Values, rows int) (model.Values, error) {
 	out := s.Defaults()
 	for name, val := range in {
-		p, ok := s.Param(name)
-		if !ok {
+		if _, ok := s.Param(name); !ok {
 			var names []string
 			for _, p := range s.Params {
 				names = append(names, p.Name)
@@ -247,10 +280,12 @@ func (s Spec) Validate(in model.Values, rows int) (model.Values, error) {
 			return nil, &model.ParamError{Param: name, Value: val, Reason: "not a parameter of method " + s.Name,
 				Hint: s.Name + " reads: " + strings.Join(names, ", ")}
 		}
-		if err := p.Validate(val, rows); err != nil {
+		out[name] = strings.TrimSpace(val)
+	}
+	for _, p := range s.Params {
+		if err := p.Validate(out[p.Name], rows); err != nil {
 			return nil, err
 		}
-		out[name] = strings.TrimSpace(val)
 	}
 	return out, nil
 }

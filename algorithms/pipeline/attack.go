@@ -171,7 +171,7 @@ func checkAttacks(dir string, k *risk.Knowledge, rep *verify.Report) {
 	var differ, unconfirmed []string
 	for _, a := range m.Attacks {
 		if !all(a.Needs, given) {
-			unconfirmed = append(unconfirmed, a.Attack+" (needs --"+strings.Join(a.Needs, ", --")+")")
+			unconfirmed = append(unconfirmed, a.Attack+" (needs the "+strings.Join(a.Needs, ", the ")+")")
 			continue
 		}
 		b, ok := recomputed[a.Attack]

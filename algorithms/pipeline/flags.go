@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -120,25 +119,15 @@ func (f paramFlag) Set(s string) error {
 	return nil
 }
 
-// paramNames are the parameter flags: the standard parameters of SPEC 2.5
-// and every parameter a registered method declares (the method says
-// whether it reads one).
-func paramNames() []string {
-	seen := map[string]bool{}
-	var out []string
-	for n := range model.StandardParams {
-		out = append(out, n)
-		seen[n] = true
-	}
-	for _, n := range catalog.ParamNames() {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+// paramNames are the parameter flags: every parameter a registered
+// method declares (the method says whether it reads one), SPEC 2.5's
+// among them.
+func paramNames() []string { return catalog.ParamNames() }
+
+// standardParams are SPEC 2.5's parameters as the usage text names them
+// (each declared by the methods that read it; the seed is every
+// method's).
+var standardParams = []string{"alpha", "beta", "k", "max-distortion", "sampling-rate"}
 
 // ParseArgs parses the flags of a subcommand. Flags and positional
 // arguments may be interleaved (privlab check DIR --original FILE).
@@ -377,12 +366,9 @@ func paramHelp(name string) string {
 // ending with --seed, for the usage text.
 func StandardFlags() string {
 	var names []string
-	for n := range model.StandardParams {
-		if n != "seed" {
-			names = append(names, "--"+n)
-		}
+	for _, n := range standardParams {
+		names = append(names, "--"+n)
 	}
-	sort.Strings(names)
 	return strings.Join(append(names, "--seed"), " ")
 }
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
@@ -203,7 +204,7 @@ func TestLoadProjectErrors(t *testing.T) {
 			if ie.File != path || !strings.Contains(ie.Msg, c.msg) || !strings.HasPrefix(ie.Msg, "not a valid project file: ") {
 				t.Fatalf("file %q msg %q", ie.File, ie.Msg)
 			}
-			if ie.Hint != "the workbench writes this file with ctrl+s (save project)" {
+			if ie.Hint != "the workbench writes this file when it saves the project" {
 				t.Fatalf("hint %q", ie.Hint)
 			}
 		})
@@ -452,6 +453,12 @@ func TestParamFlagsAndMethodHelp(t *testing.T) {
 			t.Fatalf("no flag --%s: %s", want, got)
 		}
 	}
+	// The usage text's standard parameters are flags, declared by a method.
+	for _, n := range standardParams {
+		if _, ok := catalog.Param(n); !ok {
+			t.Errorf("standard parameter %s is no method's", n)
+		}
+	}
 	var b bytes.Buffer
 	MethodHelp(&b)
 	for _, want := range []string{"method distribution", "--fakes", "--grouping", "--target", "--max-denominator", "--seed", "publishes: qi.csv, sa.csv, hierarchy.csv"} {
@@ -614,7 +621,8 @@ func TestPrepareMissingCategory(t *testing.T) {
 	// Every row dropped.
 	allMissing := loadText(t, "a.csv", "q,s\n1,\n2,NA\n")
 	_, err = Env{}.Prepare(Project{Roles: model.Roles{QIs: []string{"q"}, SA: "s"}}, allMissing)
-	if pe := paramError(t, err); pe.Param != "missing" || pe.Hint != "use --missing category to keep categorical missing values as ?" {
+	if pe := paramError(t, err); pe.Param != "missing" || ErrorText(err) != "parameter missing: every row has a missing value in a quasi-identifier or the sensitive attribute "+
+		"(hint: use --missing category (categorical missing values are then kept as ?))" {
 		t.Fatalf("all dropped: %+v", pe)
 	}
 }
@@ -862,7 +870,7 @@ func TestExportRefusesToOverwrite(t *testing.T) {
 	if !errors.Is(err, model.ErrExists) {
 		t.Fatalf("second export: %v", err)
 	}
-	if pe := paramError(t, err); pe.Param != "out" || pe.Hint != "pass --force to replace it" {
+	if pe := paramError(t, err); pe.Param != "out" || !strings.HasSuffix(ErrorText(err), "(hint: pass --force to replace it)") {
 		t.Fatalf("%+v", pe)
 	}
 	if after, _ := os.ReadFile(filepath.Join(out, "qi.csv")); !bytes.Equal(before, after) {
@@ -1406,7 +1414,7 @@ func TestExportAsksBeforeAReleaseGrows(t *testing.T) {
 	}
 	_, err := Export(&Prepared{}, res, filepath.Join(t.TempDir(), "rel"), ExportOptions{})
 	pe := paramError(t, err)
-	if pe.Param != "out" || pe.Reason != "sa.csv would hold 3000 times the input's 100 rows" || !strings.Contains(pe.Hint, "--allow-growth") {
+	if pe.Param != "out" || pe.Reason != "sa.csv would hold 3000 times the input's 100 rows" || !strings.Contains(ErrorText(err), "pass --allow-growth to write it anyway") {
 		t.Fatalf("%+v", pe)
 	}
 	// Below the floor, or within the factor: no question.

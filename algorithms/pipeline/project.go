@@ -137,7 +137,7 @@ func LoadProject(path string) (Project, error) {
 	}
 	fail := func(off int64, msg string) (Project, error) {
 		return Project{}, &model.InputError{File: path, Line: lineAt(off), Msg: "not a valid project file: " + msg,
-			Hint: "the workbench writes this file with ctrl+s (save project)"}
+			Hint: "the workbench writes this file when it saves the project"}
 	}
 	var p Project
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -382,7 +382,7 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 		return t, nil
 	}
 	if p.Input == "" {
-		return nil, &model.ParamError{Param: "in", Reason: "no input table", Hint: "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"}
+		return nil, &model.ParamError{Param: "in", Reason: "no input table", Fixes: []model.Fix{{Setting: model.SetInput}}}
 	}
 	var delim rune
 	if p.Delimiter != "" {
@@ -500,7 +500,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	prep.Table, prep.Dropped = src.HandleMissing(p.Roles.Used(), policy)
 	if prep.Table.Rows == 0 {
 		return nil, &model.ParamError{Param: "missing", Value: p.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",
-			Hint: "use --missing category to keep categorical missing values as ?"}
+			Fixes: []model.Fix{{Setting: model.SetMissing, Value: "category", Why: "(categorical missing values are then kept as ?)"}}}
 	}
 	if prep.Dropped > 0 {
 		// Which input rows survived: rows with a missing value in a used
@@ -553,14 +553,14 @@ func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy mode
 	if spec.Public == method.NoPublic {
 		if p.Public != "" {
 			return nil, &model.ParamError{Param: "public", Value: p.Public, Reason: "method " + spec.Name + " reads no public table",
-				Hint: "leave out --public"}
+				Fixes: []model.Fix{{Setting: model.SetPublic, Change: model.Leave}}}
 		}
 		return nil, nil
 	}
 	if p.Public == "" {
 		if spec.Public == method.PublicRequired {
 			return nil, &model.ParamError{Param: "public", Reason: "method " + spec.Name + " needs a public table",
-				Hint: "pass --public FILE.csv (a table with the same quasi-identifier columns)"}
+				Hint: "a table with the same quasi-identifier columns", Fixes: []model.Fix{{Setting: model.SetPublic}}}
 		}
 		return nil, nil
 	}
@@ -727,7 +727,7 @@ func (p *Prepared) Describe() []string {
 		out = append(out, "hierarchy  "+strings.Join(hs, ", "))
 	}
 	for _, n := range p.Source.Notes {
-		out = append(out, "warning    "+n)
+		out = append(out, "warning    "+n.Say(FixText))
 	}
 	return out
 }

@@ -171,7 +171,8 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if file, g := Growth(res); file != "" && !opt.AllowGrowth {
 		return nil, &model.ParamError{Param: "out", Value: dir,
 			Reason: fmt.Sprintf("%s would hold %.0f times the input's %d rows", file, g, res.RowsIn),
-			Hint:   "lower the parameter that adds rows (e.g. fake values), or pass --allow-growth to write it anyway"}
+			Hint:   "or lower the parameter that adds rows (e.g. fake values)",
+			Fixes:  []model.Fix{{Setting: model.SetAllowGrowth, Why: "to write it anyway"}}}
 	}
 	seed, fixed, err := model.ParseSeed(p.Values["seed"])
 	if err != nil {
@@ -861,6 +862,6 @@ func PrintInspect(w io.Writer, t *model.Table) {
 		fmt.Fprintln(w)
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintf(w, "warning: %s\n", n)
+		fmt.Fprintf(w, "warning: %s\n", n.Say(FixText))
 	}
 }

@@ -12,15 +12,19 @@ import (
 	"privlab/model"
 )
 
-// Lab gives a method's study what it may use (see method.Lab): other
-// registered methods by name, the workload with the eval options, and
-// inputs loaded like this project's.
+// Lab gives a method's study what it may use (see method.Lab): the
+// method and the baselines it declares, by name, the workload with the
+// eval options, and inputs loaded like this project's.
 func (e Env) Lab(p *Prepared, opt workload.Options) *method.Lab {
+	studied := p.Method.Spec()
 	return &method.Lab{
 		Input:   p.Input(),
 		Queries: opt.Queries,
 		Seed:    opt.Seed,
 		Run: func(ctx context.Context, name, variant string, values model.Values, in *method.Input) (res *method.Result, err error) {
+			if err := Undeclared(studied, name, variant); err != nil {
+				return nil, err
+			}
 			m, err := catalog.Lookup(name)
 			if err != nil {
 				return nil, err
@@ -86,6 +90,15 @@ func (e Env) Lab(p *Prepared, opt workload.Options) *method.Lab {
 			return prep.Input(), nil
 		},
 	}
+}
+
+// Undeclared refuses a run of another method than spec's own or a
+// baseline it declares (method.Spec.Baselines).
+func Undeclared(spec method.Spec, name, variant string) error {
+	if spec.Runs(name, variant) {
+		return nil
+	}
+	return fmt.Errorf("%s runs %s, which it does not declare as a baseline (method.Spec.Baselines)", spec.Name, strings.TrimSpace(name+" "+variant))
 }
 
 // RunStudy runs the method's study, if it declares one (nil otherwise).

@@ -50,7 +50,8 @@ func ParseSweep(s string) (string, []string, error) {
 	if ok {
 		if vals, isRange, err := sweepRange(strings.TrimSpace(list)); isRange {
 			if err != nil {
-				return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: err.Error(), Hint: "e.g. --sweep k=2..20 or k=2..20:2 or alpha=0.1..0.5:0.1"}
+				return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: err.Error(),
+					Hint: "a range is FROM..TO with an optional :STEP, e.g. alpha=0.1..0.5:0.1", Fixes: []model.Fix{{Setting: model.SetSweep, Value: "k=2..20:2"}}}
 			}
 			return strings.TrimSpace(name), vals, nil
 		}
@@ -66,7 +67,8 @@ func ParseSweep(s string) (string, []string, error) {
 		}
 	}
 	if !ok || strings.TrimSpace(name) == "" || len(vals) == 0 {
-		return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: "expected PARAM=V1,V2,...", Hint: "e.g. --sweep fakes=0,1,5,10%"}
+		return "", nil, &model.ParamError{Param: "sweep", Value: s, Reason: "expected PARAM=V1,V2,...",
+			Fixes: []model.Fix{{Setting: model.SetSweep, Value: "fakes=0,1,5,10%"}}}
 	}
 	return strings.TrimSpace(name), vals, nil
 }
@@ -110,28 +112,25 @@ func sweepRange(list string) (vals []string, isRange bool, err error) {
 	return vals, true, nil
 }
 
-// GroupSize is the parameter a sweep takes as the group size of any
-// method: for a method that reads no parameter of that name, k becomes
-// its comparable settings (method.Spec.Compare), e.g. distribution's
+// sweepValue sets one swept value in the project. A sweep of the group
+// size k (method.GroupSizeParam) gives a method that reads no k its
+// comparable settings for it (method.Spec.Compare), e.g. distribution's
 // grouping=mondrian:k.
-const GroupSize = "k"
-
-// sweepValue sets one swept value in the project.
 func sweepValue(q *Project, t *model.Table, param, v string) error {
 	m, err := catalog.Lookup(q.Method)
 	if err != nil {
 		return err
 	}
 	spec := m.Spec()
-	if _, reads := spec.Param(param); reads || param != GroupSize || spec.Compare == nil {
+	if _, reads := spec.Param(param); reads || param != method.GroupSizeParam || spec.Compare == nil {
 		q.Params[param] = v
 		return nil
 	}
-	k, ok := model.ParseNumber(v)
-	if !ok || k < 2 || k != math.Trunc(k) {
-		return &model.ParamError{Param: "sweep", Value: v, Reason: "a group size k must be an integer >= 2"}
+	k, err := method.ParseGroupSize(v, t.Rows)
+	if err != nil {
+		return err
 	}
-	variant, values := spec.Compare(int(k), t, q.Roles, q.Public != "")
+	variant, values := spec.Compare(k, t, q.Roles, q.Public != "")
 	if variant != "" {
 		q.Variant = variant
 	}

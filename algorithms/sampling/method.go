@@ -63,7 +63,7 @@ func (Method) Spec() method.Spec {
 		// among the steps that stay within delta' (see recoder).
 		Variants: []string{VariantPaper, VariantWithinLimit},
 		Params: []model.ParamSpec{rateParam, maxDistParam, minGenParam,
-			marginalsParam, model.StandardParams["seed"]},
+			marginalsParam, model.SeedParam},
 		Figures: []method.Figure{
 			{Key: "obs", Label: "obs conf", Digits: 3, Rule: method.AtMost, PerGroup: true,
 				Help: "observed confidence beta·#s/|E| (Eq. 2) of the group's record closest to its cap; the cap is that record's expected confidence"},
@@ -89,7 +89,8 @@ func (Method) Spec() method.Spec {
 			Roles:  model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"},
 			Params: model.Values{paramRate: "0.9", paramMaxDist: "0.6", "seed": "3"},
 			Query:  "COUNT(*) WHERE age BETWEEN 30 AND 39 AND sex = 'Female' AND occupation = 'Sales'"},
-		Study: study,
+		Study:     study,
+		Baselines: []method.Baseline{mondrian},
 	}
 }
 
@@ -128,19 +129,15 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 // and pass counts from it).
 func execute(ctx context.Context, in *method.Input) (*run, error) {
 	spec := Method{}.Spec()
-	values, err := spec.Validate(in.Values, in.Table.Rows)
+	cfg, err := Decode(in.Values, in.Table.Rows)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{in: in, values: values, beta: values.Float(paramRate), maxDist: values.Float(paramMaxDist)}
+	r := &run{in: in, values: cfg.Values, beta: cfg.Rate.Float(), maxDist: cfg.MaxDistortion.Float()}
 	if err := r.prepare(); err != nil {
 		return nil, err
 	}
-	seed, fixed, _ := model.ParseSeed(values["seed"])
-	if !fixed {
-		seed = model.CryptoSeed()
-	}
-	if err := r.anonymize(ctx, seed); err != nil {
+	if err := r.anonymize(ctx, cfg.Seed); err != nil {
 		return nil, err
 	}
 	r.result(spec)
@@ -151,7 +148,7 @@ func execute(ctx context.Context, in *method.Input) (*run, error) {
 func (r *run) prepare() error {
 	in := r.in
 	if len(in.Roles.QIs) == 0 {
-		return &model.ParamError{Param: "qi", Reason: "sampling needs at least one quasi-identifier", Hint: "--qi a,b,c"}
+		return &model.ParamError{Param: "qi", Reason: "sampling needs at least one quasi-identifier", Fixes: []model.Fix{{Setting: model.SetQI}}}
 	}
 	cols, err := in.Table.MustColumns("qi", in.Roles.QIs)
 	if err != nil {
@@ -159,7 +156,7 @@ func (r *run) prepare() error {
 	}
 	r.qiCols = cols
 	if r.sa = in.Table.Column(in.Roles.SA); r.sa == nil {
-		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Hint: "--sa names the sensitive attribute"}
+		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Fixes: []model.Fix{{Setting: model.SetSA}}}
 	}
 	used := append(append([]string(nil), in.Roles.QIs...), in.Roles.SA)
 	if src := strings.TrimSpace(r.values[paramMarginal]); src == "" || src == "table" {
@@ -267,7 +264,8 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 	if r.sampled > 0 && len(rec.supp) == r.sampled {
 		return &model.ParamError{Param: paramMaxDist, Value: r.values[paramMaxDist],
 			Reason: fmt.Sprintf("the minimum generalization (%s) alone has distortion %.3f, so no record can be published", r.values[paramMinGen], minDist),
-			Hint:   fmt.Sprintf("raise --max-distortion to at least %.3f or lower --min-generalization", minDist)}
+			Fixes: []model.Fix{{Setting: model.SetParam, Param: paramMaxDist, Change: model.Raise, Value: fmt.Sprintf("%.3f", minDist)},
+				{Setting: model.SetParam, Param: paramMinGen, Change: model.Lower}}}
 	}
 	if in.Progress != nil {
 		in.Progress(0.3)

@@ -206,15 +206,15 @@ func TestPaperDefaults(t *testing.T) {
 	if v[paramRate] != "0.9" || v[paramMaxDist] != "0.6" {
 		t.Fatalf("defaults: sampling-rate %s, max-distortion %s; the paper's are 0.9 and 0.6", v[paramRate], v[paramMaxDist])
 	}
-	for _, name := range []string{paramRate, paramMaxDist} {
+	// SPEC 2.5's ranges: the rate is a probability, delta' a fraction of
+	// the hierarchy's height.
+	for name, rng := range map[string]string{paramRate: "in (0,1]", paramMaxDist: "in [0,1]"} {
 		p, ok := spec.Param(name)
 		if !ok {
 			t.Fatalf("no parameter %s", name)
 		}
-		std := model.StandardParams[name]
-		if p.Name != std.Name || p.Kind != std.Kind || p.Min != std.Min || p.Max != std.Max || p.MinOpen != std.MinOpen ||
-			p.Step != std.Step || p.Help != std.Help || p.RangeText(0) != std.RangeText(0) {
-			t.Errorf("%s differs from the standard parameter in more than its default", name)
+		if p.Kind != model.ParamFloat || p.RangeText(0) != rng || !strings.Contains(p.Why, "Sattar et al., Definition") {
+			t.Errorf("%s: kind %v, range %q, why %q; want a number %s with its definition", name, p.Kind, p.RangeText(0), p.Why, rng)
 		}
 	}
 	if _, err := spec.Validate(model.Values{paramRate: "0"}, 100); err == nil {

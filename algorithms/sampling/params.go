@@ -13,8 +13,7 @@ import (
 	"privlab/model"
 )
 
-// Parameter names of the method's own parameters (sampling-rate,
-// max-distortion and seed are the standard ones).
+// Parameter names (the seed is every method's, model.SeedParam).
 const (
 	paramRate     = "sampling-rate"
 	paramMaxDist  = "max-distortion"
@@ -23,13 +22,17 @@ const (
 )
 
 var (
-	// rateParam and maxDistParam are the standard sampling-rate and
-	// max-distortion (SPEC 2.5, same names and validation) with the
-	// paper's defaults: "sampling beta = 90% and acceptable distortion
-	// threshold delta' = 0.6" (Sattar et al., Section 6).
-	rateParam    = withDefault(model.StandardParams[paramRate], "0.9")
-	maxDistParam = withDefault(model.StandardParams[paramMaxDist], "0.6")
-	minGenParam  = model.ParamSpec{Name: paramMinGen, Kind: model.ParamText, Default: "auto", Header: true,
+	// rateParam and maxDistParam are the sampling rate beta and the
+	// acceptable distortion delta' (SPEC 2.5) with the paper's defaults:
+	// "sampling beta = 90% and acceptable distortion threshold delta' =
+	// 0.6" (Sattar et al., Section 6).
+	rateParam = model.ParamSpec{Name: paramRate, Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.9", Step: 0.05, Header: true,
+		Help: "fraction of records sampled into the release",
+		Why:  "it is a probability (Sattar et al., Definition 7, called beta there)"}
+	maxDistParam = model.ParamSpec{Name: paramMaxDist, Kind: model.ParamFloat, Min: 0, Max: 1, Default: "0.6", Step: 0.05, Header: true,
+		Help: "largest allowed distortion of the generalization",
+		Why:  "distortion is a fraction of the hierarchy height (Sattar et al., Definition 10, delta')"}
+	minGenParam = model.ParamSpec{Name: paramMinGen, Kind: model.ParamText, Default: "auto", Header: true,
 		Help:    "minimum generalization per QI, in levels above the value: auto (numeric QIs 1 level, e.g. 5-year age intervals), none, or ATTR=L,ATTR=L",
 		Why:     "legislation may forbid publishing exact values, e.g. age at least in 5-year intervals (Sattar et al., Section 4)",
 		Allowed: "auto, none or ATTR=L[,ATTR=L...] with L >= 0 levels above the value",
@@ -56,9 +59,30 @@ var (
 		Presets: func(model.Roles) []string { return []string{"table"} }}
 )
 
-func withDefault(p model.ParamSpec, def string) model.ParamSpec {
-	p.Default = def
-	return p
+// Config is sampling's parameters, decoded once from their text
+// (Decode).
+type Config struct {
+	Rate          model.Bound // the sampling rate beta, held exactly
+	MaxDistortion model.Bound // delta', held exactly
+	Seed          uint64      // the sample's draw; crypto-random unless fixed
+	// Values are the validated texts, defaults filled in (the manifest
+	// and the figures' limits state them as given; prepare reads the
+	// minimum generalization and the marginals from them).
+	Values model.Values
+}
+
+// Decode validates values against sampling's declaration for a table of
+// rows rows and reads them.
+func Decode(values model.Values, rows int) (Config, error) {
+	v, err := Method{}.Spec().Validate(values, rows)
+	if err != nil {
+		return Config{}, err
+	}
+	seed, fixed, _ := model.ParseSeed(v["seed"])
+	if !fixed {
+		seed = model.CryptoSeed()
+	}
+	return Config{Rate: v.Bound(paramRate), MaxDistortion: v.Bound(paramMaxDist), Seed: seed, Values: v}, nil
 }
 
 // minGen is the minimum generalization rule: levels above the value per

@@ -54,7 +54,7 @@ func TestStudy(t *testing.T) {
 	var ks []string
 	lab := &method.Lab{Input: in, Queries: 50, Seed: 1,
 		Run: func(ctx context.Context, name, variant string, v model.Values, in *method.Input) (*method.Result, error) {
-			if name != baselineMethod || variant != baselineVariant {
+			if name != mondrian.Method || variant != mondrian.Variant {
 				t.Fatalf("the study runs %s/%s", name, variant)
 			}
 			ks = append(ks, v["k"])

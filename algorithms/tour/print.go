@@ -1,5 +1,9 @@
 package tour
 
+// Printing a tour for the command line (privlab tour, privlab tour NAME
+// --steps): command-line code, which may spell flags (ui's
+// TestNoFlagOutsideTheCommandLine lists this file).
+
 import (
 	"fmt"
 	"io"
@@ -60,4 +64,41 @@ func Wrap(p string, width int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// Flags are the command-line flags that run a setup (privlab run FLAGS
+// --out DIR gives the release the step shows).
+func (t Tour) Flags(s method.Setup) string {
+	parts := []string{"--in " + s.Input}
+	if s.Public != "" {
+		parts = append(parts, "--public "+s.Public)
+	}
+	if len(s.Roles.QIs) > 0 {
+		parts = append(parts, "--qi "+strings.Join(s.Roles.QIs, ","))
+	}
+	if s.Roles.SA != "" {
+		parts = append(parts, "--sa "+s.Roles.SA)
+	}
+	if len(s.Roles.IDs) > 0 {
+		parts = append(parts, "--id "+strings.Join(s.Roles.IDs, ","))
+	}
+	parts = append(parts, "--method "+t.Method(s))
+	if s.Variant != "" {
+		parts = append(parts, "--variant "+s.Variant)
+	}
+	for _, a := range sortedKeys(s.Hierarchies) {
+		parts = append(parts, "--hierarchy "+a+"="+s.Hierarchies[a])
+	}
+	for _, name := range sortedKeys(s.Params) {
+		parts = append(parts, "--"+name+" "+quoteFlag(s.Params[name]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// quoteFlag quotes a value a shell would split.
+func quoteFlag(v string) string {
+	if strings.ContainsAny(v, " '\"*?;&|<>()$") {
+		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+	}
+	return v
 }

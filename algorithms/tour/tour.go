@@ -124,6 +124,15 @@ func (t Tour) Lab(env pipeline.Env) *method.TourLab {
 			return prep.Input(), nil
 		},
 		Run: func(ctx context.Context, s method.Setup) (*method.Input, *method.Result, error) {
+			if s.Method != "" {
+				m, err := catalog.Lookup(t.Name)
+				if err != nil {
+					return nil, nil, err
+				}
+				if err := pipeline.Undeclared(m.Spec(), s.Method, s.Variant); err != nil {
+					return nil, nil, err
+				}
+			}
 			prep, err := prepare(s)
 			if err != nil {
 				return nil, nil, err
@@ -152,35 +161,6 @@ func (t Tour) Steps(ctx context.Context, env pipeline.Env) ([]method.Step, error
 	return out, nil
 }
 
-// Flags are the command-line flags that run a setup (privlab run FLAGS
-// --out DIR gives the release the step shows).
-func (t Tour) Flags(s method.Setup) string {
-	parts := []string{"--in " + s.Input}
-	if s.Public != "" {
-		parts = append(parts, "--public "+s.Public)
-	}
-	if len(s.Roles.QIs) > 0 {
-		parts = append(parts, "--qi "+strings.Join(s.Roles.QIs, ","))
-	}
-	if s.Roles.SA != "" {
-		parts = append(parts, "--sa "+s.Roles.SA)
-	}
-	if len(s.Roles.IDs) > 0 {
-		parts = append(parts, "--id "+strings.Join(s.Roles.IDs, ","))
-	}
-	parts = append(parts, "--method "+t.Method(s))
-	if s.Variant != "" {
-		parts = append(parts, "--variant "+s.Variant)
-	}
-	for _, a := range sortedKeys(s.Hierarchies) {
-		parts = append(parts, "--hierarchy "+a+"="+s.Hierarchies[a])
-	}
-	for _, name := range sortedKeys(s.Params) {
-		parts = append(parts, "--"+name+" "+quoteFlag(s.Params[name]))
-	}
-	return strings.Join(parts, " ")
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
@@ -188,12 +168,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// quoteFlag quotes a value a shell would split.
-func quoteFlag(v string) string {
-	if strings.ContainsAny(v, " '\"*?;&|<>()$") {
-		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
-	}
-	return v
 }

@@ -24,9 +24,9 @@ import (
 type Need uint8
 
 const (
-	// NeedOriginal: the table the release was made from (--original).
+	// NeedOriginal: the table the release was made from.
 	NeedOriginal Need = 1 << iota
-	// NeedPublic: the public table a method read (--public).
+	// NeedPublic: the public table a method read.
 	NeedPublic
 	// NeedAudit: the audit record written beside the release.
 	NeedAudit

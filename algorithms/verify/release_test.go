@@ -247,7 +247,7 @@ func TestCompare(t *testing.T) {
 		Holds: map[string]bool{"k": true}, Limits: map[string]string{"k": "2", "later": "0"}, Later: map[string]bool{"later": true}}
 	r := &Report{}
 	r.Compare(&Release{Manifest: base()}, rc, Options{})
-	if got := r.Strings(); len(got) != 1 || got[0] != "ok   claims: the 4 figures the manifest states agree with the files; unconfirmed without --original: later, rows_in, dropped_columns" {
+	if got := r.Strings(); len(got) != 1 || got[0] != "ok   claims: the 4 figures the manifest states agree with the files; unconfirmed without the original: later, rows_in, dropped_columns" {
 		t.Errorf("%q", got)
 	}
 	for _, c := range []struct {

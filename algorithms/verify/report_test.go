@@ -43,11 +43,11 @@ func TestUnprovenAndConfirmed(t *testing.T) {
 	if !r.OK() || !r.Confirmed() {
 		t.Fatal("a passing report is not confirmed")
 	}
-	r.Unprove("k-join-anonymity", "the %d public rows were not recounted; pass %s", 12, "--public FILE")
+	r.Unprove("k-join-anonymity", "the %d public rows were not recounted without %s", 12, "the public table")
 	if !r.OK() || r.Confirmed() || r.Err() != nil {
 		t.Fatalf("OK %v, Confirmed %v, Err %v", r.OK(), r.Confirmed(), r.Err())
 	}
-	if r.Unproven[0] != "k-join-anonymity: the 12 public rows were not recounted; pass --public FILE" {
+	if r.Unproven[0] != "k-join-anonymity: the 12 public rows were not recounted without the public table" {
 		t.Errorf("unproven %q", r.Unproven)
 	}
 	r.Add(false, "x", "y")
@@ -95,7 +95,7 @@ func TestClaimsSummary(t *testing.T) {
 	r.Add(false, "k", "a failing line that is not a claim")
 	before := len(r.Lines)
 	r.Claims(before, 3, []string{"rows_in"})
-	if l := r.Lines[len(r.Lines)-1]; l.String() != "ok   claims: the 3 figures the manifest states agree with the files; unconfirmed without --original: rows_in" {
+	if l := r.Lines[len(r.Lines)-1]; l.String() != "ok   claims: the 3 figures the manifest states agree with the files; unconfirmed without the original: rows_in" {
 		t.Errorf("%s", l)
 	}
 	before = len(r.Lines)

@@ -204,7 +204,7 @@ func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*
 func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory privlab run --out wrote"}
+		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory an export wrote"}
 	}
 	man := filepath.Join(dir, "manifest.json")
 	st, err := os.Lstat(man)
@@ -675,7 +675,7 @@ func (rel *Release) checkFiles(r *Report) error {
 func Open(dir string) (*Release, error) {
 	man := filepath.Join(dir, "manifest.json")
 	if st, err := os.Lstat(man); err != nil || !st.Mode().IsRegular() {
-		return nil, &model.InputError{File: man, Msg: "not a release: no manifest.json as a regular file", Hint: "give the directory privlab run --out wrote"}
+		return nil, &model.InputError{File: man, Msg: "not a release: no manifest.json as a regular file", Hint: "give the directory an export wrote"}
 	}
 	m, err := model.ReadManifest(dir)
 	if err != nil {
@@ -797,7 +797,7 @@ func (r *Report) Claims(before int, n int, later []string) {
 	}
 	text := fmt.Sprintf("the %d figures the manifest states agree with the files", n)
 	if len(later) > 0 {
-		text += "; unconfirmed without --original: " + strings.Join(later, ", ")
+		text += "; unconfirmed without the original: " + strings.Join(later, ", ")
 	}
 	r.Add(true, "claims", "%s", text)
 }

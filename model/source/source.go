@@ -219,11 +219,12 @@ func fits(format Format, path, part string, opt model.LoadOptions) error {
 	}
 	if format != CSV && opt.Delimiter != 0 {
 		return &model.ParamError{Param: "delimiter", Value: string(opt.Delimiter), Reason: "applies to CSV text, and " + path + " is " + string(format),
-			Hint: "leave out --delimiter"}
+			Fixes: []model.Fix{{Setting: model.SetDelimiter, Change: model.Leave}}}
 	}
 	if (format == Parquet || format == SQLite) && (len(opt.Header) > 0 || opt.HeaderRow == model.HeaderNo) {
 		return &model.ParamError{Param: "columns", Reason: path + " names its columns itself (a " + string(format) + " schema has no header row)",
-			Hint: "leave out --columns and --header"}
+			Hint:  "the schema names the columns, so whether a first row does is not asked either",
+			Fixes: []model.Fix{{Setting: model.SetColumns, Change: model.Leave}}}
 	}
 	return nil
 }

@@ -166,7 +166,7 @@ func TestFormatKinds(t *testing.T) {
 		if note.MissingCount != 1 || note.Value(2) != "NA" {
 			t.Errorf("%s: note %v missing %d", spec, note.Dict, note.MissingCount)
 		}
-		if !strings.Contains(strings.Join(tb.Notes, "\n"), "holds numbers as text") {
+		if len(tb.Notes) == 0 || !strings.Contains(tb.Notes[0].Text, "holds numbers as text") {
 			t.Errorf("%s: no note on the zip codes read as text: %q", spec, tb.Notes)
 		}
 	}

@@ -419,7 +419,7 @@ func TestAcrossGroups(t *testing.T) {
 		t.Fatalf("the manifest states %v", m.Utility)
 	}
 	rep := check(t, dir, nil, false)
-	if !rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "unconfirmed without --original: "+many+", "+combined) {
+	if !rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "unconfirmed without the original: "+many+", "+combined) {
 		t.Errorf("files only:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
 	if rep = check(t, dir, prep.Source, true); !rep.OK() {

@@ -159,14 +159,14 @@ func TestCheckClaims(t *testing.T) {
 	t.Parallel()
 	const later = "records covered by >1 group (input records, published or not), outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 	vt.Want(t, openTiny(t, vt.Tamper{}, verify.Options{}), claims,
-		"ok   claims: the 8 figures the manifest states agree with the files; unconfirmed without --original: "+later+", rows_in, dropped_columns")
+		"ok   claims: the 8 figures the manifest states agree with the files; unconfirmed without the original: "+later+", rows_in, dropped_columns")
 	vt.Want(t, openTiny(t, vt.Tamper{}, verify.Options{Original: input(t)}), claims, "ok   claims: the 11 figures the manifest states agree with the files")
 	// H's age 50 as 60: no group holds it, so H is covered by none.
 	vt.Want(t, openTiny(t, vt.Tamper{}, verify.Options{Original: input(t, "H,50", "H,60")}), claims,
 		"FAIL claim records covered by >1 group (input records, published or not): the manifest states 8, the files give 7")
 	vt.Want(t, openTiny(t, vt.Tamper{Manifest: func(m map[string]any) { m["utility"] = m["utility"].([]any)[1:] }}, verify.Options{}), claims,
 		"FAIL claim average group size: the manifest does not state it",
-		"ok   claims: the 7 figures the manifest states agree with the files; unconfirmed without --original: "+later+", rows_in, dropped_columns")
+		"ok   claims: the 7 figures the manifest states agree with the files; unconfirmed without the original: "+later+", rows_in, dropped_columns")
 }
 
 func TestCheckDetails(t *testing.T) {

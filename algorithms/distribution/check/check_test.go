@@ -303,7 +303,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 		"ok   disclosure: no group's target gives one value probability 1 (0 groups do)",
 		"ok   tuples covered: every group has at least one subdomain per published tuple (0 groups short)",
 		"ok   fake budget: 0 fake values in all, every group within the budget 0 (0 groups over)",
-		"ok   claims: the 9 figures the manifest states agree with the files; unconfirmed without --original: members with P'(v) = 0, rows_in, dropped_columns",
+		"ok   claims: the 9 figures the manifest states agree with the files; unconfirmed without the original: members with P'(v) = 0, rows_in, dropped_columns",
 		"ok   risk: the 23 figures every release gets (re-identification, diversity, closeness, loss) agree with the files",
 		"ok   checks: the 13 verification lines the manifest states agree with this check; unconfirmed without the original or the audit record: faithful",
 	}

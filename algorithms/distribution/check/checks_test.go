@@ -201,7 +201,7 @@ func TestCheckShuffled(t *testing.T) {
 
 func TestCheckClaims(t *testing.T) {
 	t.Parallel()
-	vt.Want(t, genuine(t), claims, "ok   claims: the 5 figures the manifest states agree with the files; unconfirmed without --original: rows_in, dropped_columns")
+	vt.Want(t, genuine(t), claims, "ok   claims: the 5 figures the manifest states agree with the files; unconfirmed without the original: rows_in, dropped_columns")
 	c := openTampered(t, "figure2", vt.Tamper{Manifest: func(m map[string]any) { m["groups"] = 4 }}, verify.Options{})
 	vt.Want(t, c, claims, "FAIL claim groups: the manifest states 4, the files give 3")
 }

@@ -203,7 +203,7 @@ func TestCheckNormaliser(t *testing.T) {
 		"FAIL NCP normaliser: every numeric quasi-identifier's domain is the microdata's extent, recomputed (1 are not)")
 	vt.Want(t, direct(t, vt.Tamper{}, true), normaliser, "ok   NCP normaliser: every numeric quasi-identifier's domain is JT's extent (microdata and public tuples), recomputed (0 are not)")
 	vt.Want(t, direct(t, vt.Tamper{}, false), normaliser,
-		"ok   NCP normaliser unconfirmed: the stated domain is JT's (microdata and public tuples), which only --public can confirm; it covers the microdata (0 QIs do not)")
+		"ok   NCP normaliser unconfirmed: the stated domain is JT's (microdata and public tuples), which only the public table can confirm; it covers the microdata (0 QIs do not)")
 }
 
 // Without the audit record a plain box's rows are its microdata tuples,
@@ -315,7 +315,7 @@ func TestCheckUnproven(t *testing.T) {
 
 func TestCheckClaims(t *testing.T) {
 	t.Parallel()
-	vt.Want(t, plain(t, vt.Tamper{}), claims, "ok   claims: the 10 figures the manifest states agree with the files; unconfirmed without --original: rows_in, dropped_columns")
+	vt.Want(t, plain(t, vt.Tamper{}), claims, "ok   claims: the 10 figures the manifest states agree with the files; unconfirmed without the original: rows_in, dropped_columns")
 	vt.Want(t, plain(t, vt.Tamper{Manifest: func(m map[string]any) { m["groups"] = 5 }}), claims, "FAIL claim groups: the manifest states 5, the files give 4")
 	// Direct's NCP needs the original: which box holds a group's tuples.
 	vt.Want(t, direct(t, vt.Tamper{}, false), claims, "ok   claims: the 5 figures the manifest states agree with the files")

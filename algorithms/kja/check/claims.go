@@ -64,7 +64,7 @@ func unproven(c *release, r *verify.Report) error {
 	}
 	k := c.m.Parameters["k"]
 	r.Unprove("k-join-anonymity", "the %d public rows of jat.csv were not recounted against the join table: that every box holds k = %s distinct people, "+
-		"and so a breach probability of at most 1/%s (Theorem 2), is unconfirmed; pass --original FILE --public FILE", c.jat.Rows-c.si.Rows, k, k)
+		"and so a breach probability of at most 1/%s (Theorem 2), is unconfirmed without the original and the public table", c.jat.Rows-c.si.Rows, k, k)
 	return nil
 }
 

@@ -371,7 +371,7 @@ func normaliser(c *release, r *verify.Report) error {
 			}
 		}
 		r.Add(uncovered == 0, "NCP normaliser unconfirmed",
-			"the stated domain is JT's (microdata and public tuples), which only --public can confirm; it covers the microdata (%d QIs do not)", uncovered)
+			"the stated domain is JT's (microdata and public tuples), which only the public table can confirm; it covers the microdata (%d QIs do not)", uncovered)
 		return nil
 	}
 	wrong := 0

@@ -313,7 +313,7 @@ func tuples(c *release, r *verify.Report) error {
 	case p == nil || !p.done:
 	case p.byAudit:
 		r.Add(p.badRows == 0, "tuples", "every jat.csv row is a distinct tuple of the join table%s (%d are not)",
-			map[bool]string{true: "", false: " (public tuples unconfirmed without --public)"}[p.in.havePub || c.method == format.PlainKA], p.badRows)
+			map[bool]string{true: "", false: " (public tuples unconfirmed without the public table)"}[p.in.havePub || c.method == format.PlainKA], p.badRows)
 	case c.method == format.PlainKA:
 		r.Add(p.short == 0, "tuples", "every box's rows are its microdata tuples (%d boxes are not)", p.short)
 	}
@@ -347,11 +347,11 @@ func mbb(c *release, r *verify.Report) error {
 	case p.byAudit && (p.in.havePub || c.method == format.PlainKA):
 		r.Add(p.loose == 0, "MBB", "every box is the minimum bounding box of its members (%d are not; Section 4)", p.loose)
 	case p.byAudit:
-		r.Add(true, "MBB", "unconfirmed without --public: the boxes' tightness over their public tuples")
+		r.Add(true, "MBB", "unconfirmed without the public table: the boxes' tightness over their public tuples")
 	case c.method == format.PlainKA || p.in.havePub:
 		r.Add(p.loose == 0, "MBB", "every face of every box is touched by a tuple inside it (%d boxes are not tight)", p.loose)
 	default:
-		r.Add(true, "MBB", "unconfirmed without --public: the boxes' public tuples and tightness")
+		r.Add(true, "MBB", "unconfirmed without the public table: the boxes' public tuples and tightness")
 	}
 	return nil
 }

@@ -139,7 +139,7 @@ func Attack(rel *verify.Release, v *risk.View, k *risk.Knowledge) ([]risk.Findin
 		f.Needs = []string{"population"}
 	default:
 		f.Attacker = "holds public marginals other than the release's"
-		f.NotRun = "needs --marginals FILE (attribute,value,probability) or --population FILE"
+		f.NotRun = "needs a marginals file (attribute,value,probability) or a population table"
 		return []risk.Finding{f}, nil
 	}
 	f.Attacker = "computes Pr(t) from " + from

@@ -184,7 +184,7 @@ func TestCheckFigureClaims(t *testing.T) {
 func TestCheckClaims(t *testing.T) {
 	t.Parallel()
 	vt.Want(t, openTiny(t, vt.Tamper{}, verify.Options{}), claims,
-		"ok   claims: the 6 figures the manifest states agree with the files; unconfirmed without --original: rows_in, dropped_columns")
+		"ok   claims: the 6 figures the manifest states agree with the files; unconfirmed without the original: rows_in, dropped_columns")
 	vt.Want(t, openTiny(t, vt.Tamper{Manifest: func(m map[string]any) { m["groups"] = 3 }}, verify.Options{}), claims,
 		"FAIL claim groups: the manifest states 3, the files give 2")
 }

@@ -68,8 +68,7 @@ func minimumGeneralization(c *release, r *verify.Report) error {
 	if err != nil {
 		return err
 	}
-	r.Add(g.belowMin == 0, "minimum generalization",
-		"every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with --original and the audit record", g.belowMin)
+	r.Add(g.belowMin == 0, "minimum generalization", belowMinText, g.belowMin)
 	return nil
 }
 

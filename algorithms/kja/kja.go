@@ -126,10 +126,10 @@ func (Method) Spec() method.Spec {
 		Charts:      "Boxes",
 		ChartParams: []string{paramK, paramSplit},
 		Certifies: "every published box holds at least k JT tuples and at least one microdata tuple, and every JT tuple is a distinct person " +
-			"(a public row joins the microdata on the identifier, --id; one no identifier joins that equals a microdata tuple on every QI is counted as that person, " +
-			"so without --id a person whose QI values differ between the tables could count twice), " +
+			"(a public row joins the microdata on the identifier; one no identifier joins that equals a microdata tuple on every QI is counted as that person, " +
+			"so without an identifier a person whose QI values differ between the tables could count twice), " +
 			"so a victim's breach probability is at most 1/k whatever public database the attacker has (Theorem 2), which check confirms only " +
-			"with --original and --public (it exits 3 without them); every sensitive group holds at least k microdata tuples (Section 3.2: under Direct, " +
+			"with the original and the public table (it exits 3 without them); every sensitive group holds at least k microdata tuples (Section 3.2: under Direct, " +
 			"neighbouring boxes merged), and si.csv holds exactly the microdata's sensitive values; it does not hide sensitive values from " +
 			"homogeneous groups (as k-anonymity does not)",
 		Example: method.Example{Input: "dataset:universe", Public: "dataset:universe-public", Variant: MondrianDirect,

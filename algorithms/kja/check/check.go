@@ -30,11 +30,9 @@ import (
 	"privlab/model"
 )
 
-// kUnrecounted is the k-join-anonymity line of a KJA variant's release,
-// which its manifest states and check holds word for word: it keeps the
-// flags it was written with (ui's frozenReleaseText).
+// kUnrecounted is the k-join-anonymity line of a KJA variant's release.
 const kUnrecounted = "every one of %d boxes has at least k = %s rows in jat.csv (smallest %d); they are k distinct people, " +
-	"and the breach probability at most 1/%d (Theorem 2), once the public rows are recounted against JT (--original and --public)"
+	"and the breach probability at most 1/%d (Theorem 2), once the public rows are recounted against JT (the original and the public table)"
 
 // checks are the lines a kja check prints, in order.
 var checks = []verify.Check[release]{

@@ -146,7 +146,7 @@ func TestCheckKJoinAnonymity(t *testing.T) {
 		"FAIL k-join-anonymity: every one of 4 boxes holds at least k = 2 JT tuples, recounted from jat.csv (smallest 1; breach probability <= 1/1, Theorem 2)")
 	vt.Want(t, direct(t, vt.Tamper{}, false), kJoinAnonymity,
 		"ok   k-join-anonymity: every one of 2 boxes has at least k = 2 rows in jat.csv (smallest 2); they are k distinct people, "+
-			"and the breach probability at most 1/2 (Theorem 2), once the public rows are recounted against JT (--original and --public)")
+			"and the breach probability at most 1/2 (Theorem 2), once the public rows are recounted against JT (the original and the public table)")
 }
 
 func TestCheckSensitiveGroups(t *testing.T) {

@@ -29,9 +29,8 @@ import (
 const file = format.FilePublished
 
 // belowMinText is the minimum generalization line of every sampling
-// release, which its manifest states and check holds word for word: it
-// keeps the flag it was written with (ui's frozenReleaseText).
-const belowMinText = "every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with --original and the audit record"
+// release.
+const belowMinText = "every published value has at least the rule's levels of taxonomy below it (%d values do not); the record's own value is measured with the original and the audit record"
 
 // checks are the lines a sampling check prints, in order.
 var checks = []verify.Check[release]{

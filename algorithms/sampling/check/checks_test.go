@@ -129,9 +129,9 @@ func TestCheckMarginalsSource(t *testing.T) {
 func TestCheckMinimumGeneralization(t *testing.T) {
 	t.Parallel()
 	vt.Want(t, openTiny(t, vt.Tamper{}, verify.Options{}), minimumGeneralization,
-		"ok   minimum generalization: every published value has at least the rule's levels of taxonomy below it (0 values do not); the record's own value is measured with --original and the audit record")
+		"ok   minimum generalization: every published value has at least the rule's levels of taxonomy below it (0 values do not); the record's own value is measured with the original and the audit record")
 	vt.Want(t, openTiny(t, params("min-generalization", "age=2"), verify.Options{}), minimumGeneralization,
-		"FAIL minimum generalization: every published value has at least the rule's levels of taxonomy below it (8 values do not); the record's own value is measured with --original and the audit record")
+		"FAIL minimum generalization: every published value has at least the rule's levels of taxonomy below it (8 values do not); the record's own value is measured with the original and the audit record")
 }
 
 func TestCheckSensitiveValues(t *testing.T) {

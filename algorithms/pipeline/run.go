@@ -314,9 +314,14 @@ func ReleaseRisk(dir string, threshold float64) (*risk.Report, *risk.View, error
 	if err != nil {
 		return nil, nil, err
 	}
+	return releaseRisk(rel, threshold)
+}
+
+// releaseRisk is ReleaseRisk on an opened release.
+func releaseRisk(rel *verify.Release, threshold float64) (*risk.Report, *risk.View, error) {
 	view, ok := catalog.Viewer(rel.Manifest.Method)
 	if !ok {
-		return nil, nil, &model.InputError{File: dir, Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
+		return nil, nil, &model.InputError{File: rel.Dir, Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
 	}
 	if threshold <= 0 {
 		threshold = risk.ThresholdOf(rel.Manifest.Risk)
@@ -420,16 +425,28 @@ func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 		defer func() { done <- recover() }()
 		checkWorkload(dir, original, &workload)
 	}()
-	rep, err := catalog.Check(dir, opt)
+	// The attacks and the warnings read the release as the checker read
+	// it (its tables, its attacker's view); when the checker stopped
+	// short, they open it again.
+	var after verify.Report
+	read := false
+	rep, err := verify.RunThen(dir, opt, catalog.Declared, func(rel *verify.Release) {
+		read = true
+		checkAttacksOn(rel, k, &after)
+		checkWarningsOn(rel, &after)
+	})
 	if p := <-done; p != nil && err == nil && rep != nil {
 		panic(p)
 	}
 	if err != nil || rep == nil {
 		return rep, err
 	}
+	if !read {
+		checkAttacks(dir, k, &after)
+		checkWarnings(dir, &after)
+	}
 	rep.Lines = append(rep.Lines, workload.Lines...)
-	checkAttacks(dir, k, rep)
-	checkWarnings(dir, rep)
+	rep.Lines = append(rep.Lines, after.Lines...)
 	return rep, nil
 }
 

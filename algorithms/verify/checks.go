@@ -158,13 +158,21 @@ func (p *checkPanic) Stack() []byte { return p.stack }
 // asks for it: the facts several checks read (the boxes of a release, its
 // groups), whichever of the checks running at once asks first.
 type Fact[T any] struct {
-	once sync.Once
-	v    T
-	err  error
+	once  sync.Once
+	v     T
+	err   error
+	panic any
 }
 
-// Get returns the fact, computing it on the first call.
+// Get returns the fact, computing it on the first call. A compute that
+// panicked panics again for every caller (none reads a zero fact).
 func (f *Fact[T]) Get(compute func() (T, error)) (T, error) {
-	f.once.Do(func() { f.v, f.err = compute() })
+	f.once.Do(func() {
+		defer func() { f.panic = recover() }()
+		f.v, f.err = compute()
+	})
+	if f.panic != nil {
+		panic(f.panic)
+	}
 	return f.v, f.err
 }

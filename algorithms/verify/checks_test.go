@@ -143,6 +143,27 @@ func TestFactComputedOnce(t *testing.T) {
 	}
 }
 
+// A fact whose compute panicked panics again for every caller: none
+// reads a zero fact as if it were computed.
+func TestFactPanicRepeats(t *testing.T) {
+	t.Parallel()
+	var f Fact[int]
+	calls := 0
+	for i := 0; i < 2; i++ {
+		func() {
+			defer func() {
+				if p := recover(); p != "boom" {
+					t.Errorf("call %d: recovered %v", i, p)
+				}
+			}()
+			f.Get(func() (int, error) { calls++; panic("boom") })
+		}()
+	}
+	if calls != 1 {
+		t.Errorf("computed %d times", calls)
+	}
+}
+
 func TestHas(t *testing.T) {
 	t.Parallel()
 	if (Options{}).Has() != 0 || (Options{Original: &model.Table{}, Audit: &model.Audit{}}).Has() != NeedOriginal|NeedAudit {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"privlab/algorithms/risk"
@@ -91,4 +92,41 @@ func TestRiskViewPanic(t *testing.T) {
 	}()
 	RunDeclared(dir, Options{}, lookup)
 	t.Error("no panic")
+}
+
+// The attacker's view is read once per opened release: RunThen hands the
+// release as the checker read it to then, whose figures (the warnings,
+// the attacks) read the view the risk line read, not the files again.
+func TestRunThenSharesView(t *testing.T) {
+	t.Parallel()
+	dir := writeToy(t, "a", "b", "a")
+	var views atomic.Int32
+	counted := func(rel *Release) (*risk.View, error) {
+		views.Add(1)
+		return toyView(rel)
+	}
+	rel, _ := Open(dir)
+	rep, _, _ := rel.Risk(counted, 0.2)
+	m := rel.Manifest
+	m.Risk, m.RiskSummary = rep.ManifestFigures(), rep.Summary
+	b, _ := jsonIndent(m)
+	os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)
+	declared := toyDeclared
+	declared.View = counted
+	lookup := func(string) (Declared, bool) { return declared, true }
+	views.Store(0)
+	var after *risk.View
+	r, err := RunThen(dir, Options{}, lookup, func(rel *Release) {
+		_, after, _ = rel.Risk(counted, 0.5)
+		rel.View(counted)
+	})
+	if err != nil || !strings.Contains(strings.Join(r.Strings(), "\n"), "ok   risk: the ") || after == nil || len(after.Regions) != 2 || views.Load() != 1 {
+		t.Fatalf("%v, view read %d times\n%s", err, views.Load(), strings.Join(r.Strings(), "\n"))
+	}
+	// A checker that stops short does not call then.
+	declared.Check = func(*Release, Options, *Report) error { return os.ErrPermission }
+	called := false
+	if _, err := RunThen(dir, Options{}, lookup, func(*Release) { called = true }); err != os.ErrPermission || called {
+		t.Errorf("err %v, then called %v", err, called)
+	}
 }

@@ -150,6 +150,7 @@ type Release struct {
 	Manifest *model.Manifest
 	listed   map[string]bool
 	files    files
+	view     Fact[*risk.View]
 }
 
 // OpenMemory opens a release built but not written (model.Release, its
@@ -202,6 +203,14 @@ func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*
 // RunDeclared is Run with the method's declaration: the manifest's title,
 // paper, certification, variant and parameter names are held to it.
 func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
+	return RunThen(dir, opt, lookup, nil)
+}
+
+// RunThen is RunDeclared that, when the checker ran to its end, calls
+// then with the release as it read it: what then recomputes from the
+// files (the attacks, the warnings) reads the tables and the attacker's
+// view already read, not the files again.
+func RunThen(dir string, opt Options, lookup func(method string) (Declared, bool), then func(rel *Release)) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory an export wrote"}
@@ -215,7 +224,7 @@ func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, 
 		return nil, &model.InputError{File: man, Msg: "manifest.json is not a regular file (a link or a directory)",
 			Hint: "a release holds plain files only; nothing outside it is read"}
 	}
-	err = run(dir, opt, lookup, r)
+	err = run(dir, opt, lookup, then, r)
 	if err == nil {
 		return r, nil
 	}
@@ -230,7 +239,7 @@ func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, 
 	return nil, err
 }
 
-func run(dir string, opt Options, lookup func(method string) (Declared, bool), r *Report) error {
+func run(dir string, opt Options, lookup func(method string) (Declared, bool), then func(*Release), r *Report) error {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return err
@@ -273,13 +282,25 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 		rel.bindRisk(figures.result(), figures.err, r)
 	}
 	rel.bindChecks(r, opt)
+	if then != nil {
+		then(rel)
+	}
 	return nil
 }
 
-// Risk reads the release as an attacker does and computes the figures
-// every release gets (algorithms/risk), at the given at-risk threshold.
+// View reads the release as an attacker does (view: its method's
+// viewer), once: the figures recomputed beside the checker, the warnings
+// and the attacks a check recomputes read the same view. A release is
+// one method's, so its callers all pass that method's viewer.
+func (rel *Release) View(view Viewer) (*risk.View, error) {
+	return rel.view.Get(func() (*risk.View, error) { return view(rel) })
+}
+
+// Risk reads the release as an attacker does (View) and computes the
+// figures every release gets (algorithms/risk), at the given at-risk
+// threshold.
 func (rel *Release) Risk(view Viewer, threshold float64) (*risk.Report, *risk.View, error) {
-	v, err := view(rel)
+	v, err := rel.View(view)
 	if err != nil {
 		return nil, nil, err
 	}

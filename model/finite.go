@@ -12,9 +12,13 @@ import (
 // export with its name, not with encoding/json's "unsupported value".
 func checkFinite(m *Manifest) error {
 	if where, x, ok := nonFinite(reflect.ValueOf(m), ""); ok {
-		return fmt.Errorf("the release cannot state %s = %v (not a finite number): a value of the input is too large for the figures (hint: rescale the column, e.g. to thousands)", where, x)
+		return nonFiniteError(where, x)
 	}
 	return nil
+}
+
+func nonFiniteError(where string, x float64) error {
+	return fmt.Errorf("the release cannot state %s = %v (not a finite number): a value of the input is too large for the figures (hint: rescale the column, e.g. to thousands)", where, x)
 }
 
 // nonFinite finds the first float that is not finite in v, with its path
@@ -48,6 +52,9 @@ func nonFinite(v reflect.Value, path string) (string, float64, bool) {
 			}
 		}
 	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return "", 0, false // bytes (json.RawMessage: encoded already)
+		}
 		for i := 0; i < v.Len(); i++ {
 			if w, x, ok := nonFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); ok {
 				return w, x, true

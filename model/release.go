@@ -110,12 +110,14 @@ type Manifest struct {
 	// of the method's query shape answered on the input and on the
 	// release (check --original recomputes it from the files).
 	WorkloadError *WorkloadError `json:"workload_error,omitempty"`
-	Details       any            `json:"details,omitempty"`
-	Files         []FileEntry    `json:"files"`
-	Verified      bool           `json:"verified"`
-	Checks        []string       `json:"checks,omitempty"`
-	AcceptedBad   bool           `json:"accepted_violations,omitempty"`
-	Notes         []string       `json:"notes,omitempty"`
+	// Details is the method's own part, as its format package writes and
+	// reads it (algorithms/NAME/format: EncodeDetails, DecodeDetails).
+	Details     json.RawMessage `json:"details,omitempty"`
+	Files       []FileEntry     `json:"files"`
+	Verified    bool            `json:"verified"`
+	Checks      []string        `json:"checks,omitempty"`
+	AcceptedBad bool            `json:"accepted_violations,omitempty"`
+	Notes       []string        `json:"notes,omitempty"`
 }
 
 // WorkloadError states a workload's error: Queries random queries of the
@@ -168,7 +170,21 @@ type Release struct {
 // order: a manifest whose claims are unchanged has the same digest however
 // its file is laid out; any changed claim changes it.
 func ManifestDigest(m *Manifest) (string, error) {
-	b, err := json.Marshal(m)
+	c := *m
+	if len(c.Details) > 0 {
+		// The details in the same fixed form as the rest: keys sorted at
+		// every level, whatever the order the file lists them in.
+		var v any
+		if err := json.Unmarshal(c.Details, &v); err != nil {
+			return "", err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", err
+		}
+		c.Details = b
+	}
+	b, err := json.Marshal(&c)
 	if err != nil {
 		return "", err
 	}

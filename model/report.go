@@ -58,7 +58,11 @@ func RenderReport(m *Manifest) string {
 	for _, f := range c.Utility {
 		row(f.Name, reportNumber(f.Value))
 	}
-	for _, kv := range flatten("", c.Details) {
+	var details any
+	if len(c.Details) > 0 && json.Unmarshal(c.Details, &details) != nil {
+		details = nil // not JSON: the strict reading has refused it already
+	}
+	for _, kv := range flatten("", details) {
 		row(kv[0], kv[1])
 	}
 	w.WriteString("\n## Privacy\n\n")

@@ -42,7 +42,7 @@ func TestReportEscapesEveryValue(t *testing.T) {
 		Risk:          []Figure{{Name: hostile, Value: 3, Limit: hostile, Help: hostile}},
 		RiskSummary:   hostile,
 		WorkloadError: &WorkloadError{Shape: hostile, Queries: 1},
-		Details:       map[string]any{"grouping": hostile, hostile: []any{hostile, 1.0}, "nested": map[string]any{"x": hostile}},
+		Details:       mustDetails(t, map[string]any{"grouping": hostile, hostile: []any{hostile, 1.0}, "nested": map[string]any{"x": hostile}}),
 		Files:         []FileEntry{{Name: "qi" + hostile + ".csv", SHA256: hostile}},
 		Checks:        []string{"ok   files: " + hostile},
 		Notes:         []string{hostile, "# a heading of its own", "- a list item", "1. a numbered item", "> a quote", "    code"},

@@ -55,7 +55,7 @@ func lineOf(err error) int {
 func TestDecodeStrictRoundTrip(t *testing.T) {
 	m := Manifest{Tool: "privlab", Version: Version, Method: "kja", Parameters: map[string]string{"k": "2"},
 		QIs: []string{"a"}, WorstCases: []Figure{{Name: "k", Value: 2, Limit: "2", OK: true, Help: "h"}},
-		WorkloadError: &WorkloadError{Shape: "count-in", Queries: 3}, Details: map[string]any{"x": []any{1.0, "y"}},
+		WorkloadError: &WorkloadError{Shape: "count-in", Queries: 3}, Details: json.RawMessage(`{"x":[1,"y"]}`),
 		Files: []FileEntry{{Name: "a.csv", Rows: 1, SHA256: "s"}}, Notes: []string{"n"}}
 	b, _ := json.Marshal(&m)
 	var got Manifest
@@ -79,5 +79,34 @@ func TestReadAuditIsStrict(t *testing.T) {
 	os.WriteFile(path, []byte("{\"seed\": 1,\n\"Seed\": 2}"), 0o600)
 	if _, err := ReadAudit(path); err == nil || !strings.Contains(err.Error(), `key "Seed" is given again as "seed"`) || lineOf(err) != 2 {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A list of numbers (the audit record's row map of a million rows) is
+// read in one step, not a token per number, and reads as strictly: an
+// object in it, a text for a number or broken JSON is an error naming its
+// line; a key repeated after it is still caught.
+func TestReadAuditRowMapIsStrict(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text, want string
+		line       int
+	}{
+		{"{\"row_map\": {\"a.csv\": [1,\n2, {\"x\": 1, \"x\": 2}]}}", "a JSON object where int is expected", 2},
+		{"{\"row_map\": {\"a.csv\": [1,\n\"2\"]}}", "a JSON string where int is expected", 2},
+		{"{\"row_map\": {\"a.csv\": [1,\n2,]}}", "not valid JSON", 2},
+		{"{\"row_map\": {\"a.csv\": [1, 2],\n\"a.csv\": [3]}}", `key "a.csv" is given twice`, 2},
+		{"{\"row_map\": {\"a.csv\": [1, 2]},\n\"seed\": 1,\n\"Seed\": 2}", `key "Seed" is given again as "seed"`, 3},
+	} {
+		path := filepath.Join(t.TempDir(), "r.audit.json")
+		os.WriteFile(path, []byte(c.text), 0o600)
+		if _, err := ReadAudit(path); err == nil || !strings.Contains(err.Error(), c.want) || lineOf(err) != c.line {
+			t.Errorf("%q: got %v (line %d), want %q at line %d", c.text, err, lineOf(err), c.want, c.line)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "r.audit.json")
+	os.WriteFile(path, []byte("{\"row_map\": {\"a.csv\": [3, -1, 0], \"b.csv\": []}}"), 0o600)
+	if a, err := ReadAudit(path); err != nil || len(a.RowMap["a.csv"]) != 3 || a.RowMap["a.csv"][1] != -1 || a.RowMap["b.csv"] == nil {
+		t.Errorf("got %+v, %v", a, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"privlab/algorithms/ambiguity/format"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,7 +106,7 @@ func (Method) Spec() method.Spec {
 			{Key: "distinct", Label: "SA values", Digits: -1,
 				Help: "distinct sensitive values in the group: at least ceil(1/beta) (Theorem 7.2)"},
 		},
-		Files:       []string{"at_<qi>.csv", "st.csv"},
+		Files:       []string{"at_<qi>.csv", format.FileST},
 		Insensitive: "dropped: the release holds one value table per quasi-identifier and the sensitive table only",
 		Charts:      "Presence",
 		ChartParams: []string{"alpha", "beta"},
@@ -231,7 +232,7 @@ func (r *run) resolve() error {
 // that cannot be in a file name replaced and clashes numbered.
 func atFileNames(qis []string) []string {
 	out := make([]string, len(qis))
-	used := map[string]bool{"st.csv": true}
+	used := map[string]bool{format.FileST: true}
 	for i, q := range qis {
 		var b strings.Builder
 		for _, ch := range q {
@@ -488,7 +489,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	for i, name := range r.atFiles {
 		res.Files = append(res.Files, model.FileEntry{Name: name, Rows: len(s.at[i].code)})
 	}
-	res.Files = append(res.Files, model.FileEntry{Name: "st.csv", Rows: len(s.st.code)})
+	res.Files = append(res.Files, model.FileEntry{Name: format.FileST, Rows: len(s.st.code)})
 	r.res = res
 	res.Answerer = s
 	res.Detail = r.detail

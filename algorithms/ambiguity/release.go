@@ -1,9 +1,9 @@
 package ambiguity
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"privlab/algorithms/ambiguity/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,38 +12,11 @@ import (
 	"privlab/model"
 )
 
-// Details is the method-specific part of manifest.json. Every number in
-// it is recomputed by the checker from the files.
-type Details struct {
-	// AuxiliaryTables names the file of every quasi-identifier, in QI order.
-	AuxiliaryTables []ATFile `json:"auxiliary_tables"`
-	SensitiveTable  string   `json:"sensitive_table"`
-	// Kinds says how each published column compares (numeric or
-	// categorical): a query reads the files as the run read the table.
-	Kinds map[string]string `json:"kinds"`
-	// CeilInvBeta is ceil(1/beta), the least number of distinct sensitive
-	// values per group (Theorem 7.2).
-	CeilInvBeta   int `json:"ceil_inv_beta"`
-	MinGroupSize  int `json:"min_group_size"`
-	MaxGroupSize  int `json:"max_group_size"`
-	MinDistinctSA int `json:"min_distinct_sensitive"`
-	MaxFrequency  int `json:"max_frequency"`
-	// FigureSummary is min / mean / max of every per-group figure.
-	FigureSummary []release.FigureSummary `json:"group_figures"`
-}
+// ATFile is one auxiliary table (the format package declares it).
+type ATFile = format.ATFile
 
-// ATFile is one auxiliary table.
-type ATFile struct {
-	QI   string `json:"qi"`
-	File string `json:"file"`
-}
-
-// auditGroups is the key of the audit record's row map that lists the
-// input rows of every group: group 1's rows (ascending), then group 2's,
-// ..., each group as many rows as its ST frequencies add up to. The files
-// cannot say which record is in which group when several groups cover the
-// same values (that is the point of the scheme); the audit record can.
-const auditGroups = "groups"
+// auditGroups is the key of the audit record's group map.
+const auditGroups = format.AuditGroups
 
 // release builds the files: every at_<qi>.csv (value, GroupID) and st.csv
 // (GroupID, SA, Frequency) with rows shuffled by the seed, and GroupIDs a
@@ -57,7 +30,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	for i := range s.at {
 		at := &s.at[i]
 		order := release.Shuffled(len(at.code), rng)
-		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: []string{s.qis[i], "GroupID"}, Rows: len(order),
+		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(order),
 			Fill: func(x int, rec []string) {
 				row := order[x]
 				rec[0] = at.text[at.code[row]]
@@ -66,7 +39,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	st := &s.st
 	order := release.Shuffled(len(st.code), rng)
-	files = append(files, model.ReleaseFile{Name: "st.csv", Header: []string{"GroupID", s.sa, "Frequency"}, Rows: len(order),
+	files = append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(order),
 		Fill: func(x int, rec []string) {
 			row := order[x]
 			rec[0] = strconv.Itoa(perm[st.group[row]] + 1)
@@ -88,7 +61,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		sort.Ints(rows[start:])
 	}
 
-	det := Details{SensitiveTable: "st.csv", Kinds: map[string]string{}, CeilInvBeta: r.g, MinGroupSize: s.size[0], MaxGroupSize: s.size[0],
+	det := format.Details{SensitiveTable: format.FileST, Kinds: map[string]string{}, CeilInvBeta: r.g, MinGroupSize: s.size[0], MaxGroupSize: s.size[0],
 		MinDistinctSA: int(st.count[0])}
 	for i, q := range s.qis {
 		det.AuxiliaryTables = append(det.AuxiliaryTables, ATFile{QI: q, File: r.atFiles[i]})
@@ -109,7 +82,11 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	man.Utility = append(man.Utility,
 		model.Figure{Name: coveredByMany, Value: float64(r.across.Multi), OK: true},
 		model.Figure{Name: combinedPresence, Value: r.across.MaxCombined, OK: true})
-	man.Details = det
+	details, err := det.Encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	man.Notes = []string{
 		"Each at_<qi>.csv lists, for one quasi-identifier, the distinct values of every QI-group (value, GroupID); st.csv lists every group's sensitive values with their frequency (GroupID, value, Frequency). " +
 			"No row stands for a record: a record's values are split over the tables and meet again only through GroupID (Wang, Definition 3.3).",
@@ -132,12 +109,9 @@ func openScheme(dir string) (*scheme, error) {
 		return nil, err
 	}
 	man := filepath.Join(dir, "manifest.json")
-	var det Details
-	if raw, err := json.Marshal(m.Details); err == nil {
-		err = json.Unmarshal(raw, &det)
-		if err != nil {
-			return nil, &model.InputError{File: man, Msg: "details: " + err.Error()}
-		}
+	det, err := format.Read(m)
+	if err != nil {
+		return nil, &model.InputError{File: man, Msg: err.Error(), Hint: "privlab check tells what is wrong with the release"}
 	}
 	if len(det.AuxiliaryTables) != len(m.QIs) || det.SensitiveTable == "" {
 		return nil, &model.InputError{File: man, Msg: "details must name one auxiliary table per quasi-identifier and the sensitive table"}
@@ -153,7 +127,7 @@ func openScheme(dir string) (*scheme, error) {
 			return nil, &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a file of the release", file)}
 		}
 		kinds := map[string]model.Kind{}
-		if det.Kinds[col] == "numeric" {
+		if det.Kinds[col] == format.Numeric {
 			kinds[col] = model.Numeric
 		} else {
 			kinds[col] = model.Categorical
@@ -178,7 +152,7 @@ func openScheme(dir string) (*scheme, error) {
 		}
 		return g
 	}
-	st, err := load(det.SensitiveTable, m.SA, []string{"GroupID", m.SA, "Frequency"})
+	st, err := load(det.SensitiveTable, m.SA, format.STHeader(m.SA))
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +170,7 @@ func openScheme(dir string) (*scheme, error) {
 		if a.QI != m.QIs[i] {
 			return nil, &model.InputError{File: man, Msg: fmt.Sprintf("auxiliary table %d is for %s, not the quasi-identifier %s", i+1, a.QI, m.QIs[i])}
 		}
-		t, err := load(a.File, a.QI, []string{a.QI, "GroupID"})
+		t, err := load(a.File, a.QI, format.ATHeader(a.QI))
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,7 @@ func Run(rel *verify.Release, m Method, k *risk.Knowledge) (*Report, error) {
 	if m.View == nil || m.Expose == nil {
 		return nil, fmt.Errorf("method %s registers no viewer or exposer for attacks", rel.Manifest.Method)
 	}
-	v, err := m.View(rel)
+	v, err := rel.View(m.View)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -222,8 +223,9 @@ func evalStudySweep(t *testing.T, spec method.Spec, p pipeline.Project, src *mod
 }
 
 // TestCheckersAreIndependent: a method's checker imports model, the
-// shared verify and risk code (and the standard library) only, never the
-// method.
+// shared verify and risk code and its method's format package (and the
+// standard library) only, never the method; the format package, which
+// the method imports too, imports model only (it holds no algorithm).
 func TestCheckersAreIndependent(t *testing.T) {
 	for _, e := range catalog.Entries() {
 		fn := runtime.FuncForPC(reflect.ValueOf(e.Check).Pointer()).Name()
@@ -232,18 +234,30 @@ func TestCheckersAreIndependent(t *testing.T) {
 		if pkg == methodPkg || !strings.HasPrefix(pkg, "privlab/algorithms/") {
 			t.Fatalf("%s: checker %s is not a package of its own", e.Method.Spec().Name, fn)
 		}
-		dir := filepath.Join("..", "..", strings.TrimPrefix(pkg, "privlab/"))
-		pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
+		format := methodPkg + "/format"
+		importsOnly(t, pkg, "a checker may import only model, algorithms/verify, algorithms/risk and its method's format package",
+			"privlab/model", "privlab/algorithms/verify", "privlab/algorithms/risk", format)
+		if _, err := os.Stat(filepath.Join("..", "..", strings.TrimPrefix(format, "privlab/"))); err == nil {
+			importsOnly(t, format, "a method's format package may import only model", "privlab/model")
 		}
-		for _, p := range pkgs {
-			for name, f := range p.Files {
-				for _, imp := range f.Imports {
-					path, _ := strconv.Unquote(imp.Path.Value)
-					if strings.HasPrefix(path, "privlab/") && path != "privlab/model" && path != "privlab/algorithms/verify" && path != "privlab/algorithms/risk" {
-						t.Errorf("%s imports %s: a checker may import only model, algorithms/verify and algorithms/risk", name, path)
-					}
+	}
+}
+
+// importsOnly fails when a file of pkg (tests aside) imports a privlab
+// package that is not one of allowed.
+func importsOnly(t *testing.T, pkg, rule string, allowed ...string) {
+	t.Helper()
+	dir := filepath.Join("..", "..", strings.TrimPrefix(pkg, "privlab/"))
+	pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for name, f := range p.Files {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if strings.HasPrefix(path, "privlab/") && !slices.Contains(allowed, path) {
+					t.Errorf("%s imports %s: %s", name, path, rule)
 				}
 			}
 		}

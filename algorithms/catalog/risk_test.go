@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
+	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
 )
@@ -360,9 +361,9 @@ func TestRiskOfWangFigure2(t *testing.T) {
 				{"2", "leukemia", "2"}, {"2", "diabetes", "1"}, {"2", "dyspepsia", "1"}}),
 		},
 		Manifest: model.Manifest{Method: "ambiguity", QIs: []string{"age", "gender", "zipcode"}, SA: "disease", RowsIn: 8, Published: 8,
-			Details: map[string]any{
+			Details: verifytest.Details(t, map[string]any{
 				"auxiliary_tables": []any{map[string]any{"qi": "age", "file": "at_age.csv"}, map[string]any{"qi": "gender", "file": "at_gender.csv"}, map[string]any{"qi": "zipcode", "file": "at_zipcode.csv"}},
-				"sensitive_table":  "st.csv"}},
+				"sensitive_table":  "st.csv"})},
 	}
 	mem, err := verify.OpenMemory(rel)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/algorithms/distribution/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -244,21 +245,21 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	if man.Method != Name {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
-	qi, err := model.LoadFile(filepath.Join(dir, "qi.csv"), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	qi, err := model.LoadFile(filepath.Join(dir, format.FileQI), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
-	sa, err := model.LoadFile(filepath.Join(dir, "sa.csv"), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	sa, err := model.LoadFile(filepath.Join(dir, format.FileSA), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
 	gcol := qi.Column("GroupID")
 	if gcol == nil {
-		return nil, &model.InputError{File: filepath.Join(dir, "qi.csv"), Line: 1, Msg: "no GroupID column"}
+		return nil, &model.InputError{File: filepath.Join(dir, format.FileQI), Line: 1, Msg: "no GroupID column"}
 	}
 	sg, lo, hi := sa.Column("GroupID"), sa.Column("Low"), sa.Column("High")
 	if sg == nil || lo == nil || hi == nil {
-		return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Line: 1, Msg: "expected columns GroupID, Low, High"}
+		return nil, &model.InputError{File: filepath.Join(dir, format.FileSA), Line: 1, Msg: "expected columns GroupID, Low, High"}
 	}
 	index := map[string]int32{}
 	groupOf := make([]int32, qi.Rows)
@@ -282,10 +283,10 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	}
 	// The domain file names the attribute: an answer is about that column,
 	// never about a name the manifest alone gives.
-	if d, err := model.LoadFile(filepath.Join(dir, fileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
+	if d, err := model.LoadFile(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
 		if len(d.Columns) != 1 || d.Columns[0].Name != man.SA {
-			return nil, &model.InputError{File: filepath.Join(dir, fileDomain), Line: 1,
-				Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, fileDomain, strings.Join(d.Names(), ",")),
+			return nil, &model.InputError{File: filepath.Join(dir, format.FileDomain), Line: 1,
+				Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, format.FileDomain, strings.Join(d.Names(), ",")),
 				Hint: "privlab check tells which file was edited"}
 		}
 		saName = d.Columns[0].Name
@@ -293,13 +294,13 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	for r := 0; r < sa.Rows; r++ {
 		g, ok := index[sg.Value(r)]
 		if !ok {
-			return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Line: r + 2,
+			return nil, &model.InputError{File: filepath.Join(dir, format.FileSA), Line: r + 2,
 				Msg: "GroupID " + strconv.Quote(sg.Value(r)) + " has no rows in qi.csv"}
 		}
 		a, okA := pos(lo.Value(r))
 		z, okZ := pos(hi.Value(r))
 		if !okA || !okZ || z < a {
-			return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Line: r + 2,
+			return nil, &model.InputError{File: filepath.Join(dir, format.FileSA), Line: r + 2,
 				Msg: "Low and High are not values of the manifest's domain, in order"}
 		}
 		lows[g] = append(lows[g], lo.Num(r))
@@ -312,7 +313,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	}
 	for g := range lows {
 		if len(lows[g]) < sizes[g] {
-			return nil, &model.InputError{File: filepath.Join(dir, "sa.csv"), Msg: "a group has fewer subdomains than tuples"}
+			return nil, &model.InputError{File: filepath.Join(dir, format.FileSA), Msg: "a group has fewer subdomains than tuples"}
 		}
 	}
 	return newBoundsIndex(qi, groupOf, man.QIs, saName, numeric, lows, highs, dom, spans), nil
@@ -322,23 +323,21 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 // details, with a lookup from a value's text to its position (numbers
 // match by value).
 func manifestDomain(man *model.Manifest, numeric bool) (saDomain, func(string) (int32, bool), error) {
-	det, _ := man.Details.(map[string]any)
-	list, _ := det["domain"].([]any)
 	dom := saDomain{numeric: numeric}
+	det, err := format.Read(man)
+	if err != nil {
+		return dom, nil, err
+	}
 	byText := map[string]int32{}
 	byNum := map[float64]int32{}
-	for i, v := range list {
-		s, ok := v.(string)
-		if !ok {
-			return dom, nil, fmt.Errorf("details.domain must list the sensitive values as text")
-		}
+	for i, s := range det.Domain {
 		x, _ := model.ParseNumber(s)
 		dom.text = append(dom.text, s)
 		dom.num = append(dom.num, x)
 		byText[s] = int32(i)
 		byNum[x] = int32(i)
 	}
-	if len(list) == 0 {
+	if len(det.Domain) == 0 {
 		return dom, nil, fmt.Errorf("details.domain is missing: the sensitive attribute's domain is needed to read sa.csv")
 	}
 	pos := func(s string) (int32, bool) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"privlab/algorithms/distribution/format"
 	"runtime"
 	"sort"
 	"strings"
@@ -66,7 +67,7 @@ func (Method) Spec() method.Spec {
 			{Key: "post", Label: "posterior dev", Digits: 3, Rule: method.AtMost, Limit: 0,
 				Help: "max |P(x=v | released group) - P'(v)|: 0 means every tuple's SA follows the effective target (Definition 3.2)"},
 		},
-		Files:       []string{"qi.csv", "sa.csv", "hierarchy.csv", fileDomain},
+		Files:       []string{format.FileQI, format.FileSA, format.FileHierarchy, format.FileDomain},
 		Insensitive: "dropped: the release holds the quasi-identifiers and the generalized sensitive attribute only",
 		// Groups of at least k (Mondrian), each following the table's own
 		// distribution: the grouping decoupled from privacy (Section 1).
@@ -448,10 +449,10 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the effective target is far from the requested one (EMD %.3f, above %.2f, or max |P'-P| %.3f, above %.2f): raise max-denominator",
 			r.global.EMD(), farEMD, r.global.MaxAbs(), farMaxAbs))
 	}
-	res.Files = []model.FileEntry{{Name: "qi.csv", Rows: r.in.Table.Rows}, {Name: "sa.csv", Rows: subdomains},
-		{Name: "hierarchy.csv", Rows: len(h.Nodes)}, {Name: fileDomain, Rows: len(h.Leaves)}}
+	res.Files = []model.FileEntry{{Name: format.FileQI, Rows: r.in.Table.Rows}, {Name: format.FileSA, Rows: subdomains},
+		{Name: format.FileHierarchy, Rows: len(h.Nodes)}, {Name: format.FileDomain, Rows: len(h.Leaves)}}
 	if r.perGroup {
-		res.Files = append(res.Files, model.FileEntry{Name: "group_weights.csv", Rows: len(r.groups) * len(h.Nodes)})
+		res.Files = append(res.Files, model.FileEntry{Name: format.FileGroupWeights, Rows: len(r.groups) * len(h.Nodes)})
 	}
 	r.res = res
 	res.Answerer = r

@@ -2,33 +2,12 @@ package distribution
 
 import (
 	"math"
+	"privlab/algorithms/distribution/format"
 	"strconv"
 
 	"privlab/algorithms/release"
 	"privlab/model"
 )
-
-// fileDomain lists the sensitive attribute's domain (see release).
-const fileDomain = "sa_domain.csv"
-
-// Details is the method-specific part of manifest.json.
-type Details struct {
-	Grouping       string    `json:"grouping"`
-	Target         string    `json:"target"`
-	MaxDenominator int       `json:"max_denominator"`
-	PerGroupTarget bool      `json:"per_group_target"`
-	Domain         []string  `json:"domain"`
-	Effective      []float64 `json:"effective_target,omitempty"`
-	TargetEMD      float64   `json:"effective_vs_requested_emd"`
-	TargetMaxAbs   float64   `json:"effective_vs_requested_max_abs"`
-	Subdomains     int       `json:"sa_rows"`
-	FakeValues     int       `json:"fake_values"`
-	SumOfRanges    float64   `json:"sum_of_ranges"`
-	// FigureSummary summarises the per-group figures but the group's
-	// distance to the target, which describes its private original
-	// distribution.
-	FigureSummary []release.FigureSummary `json:"group_figures"`
-}
 
 // release builds the publishable files (Koudas et al. 2009, Section 2,
 // footnote 1: a QI table and an SA table joined by the group id). Rows of
@@ -63,7 +42,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	for i, q := range qrows {
 		rowMap[i] = int(q.row)
 	}
-	qiFile := model.ReleaseFile{Name: "qi.csv", Header: append([]string{"GroupID"}, qis...), Rows: len(qrows),
+	qiFile := model.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
 		Fill: func(i int, rec []string) {
 			q := qrows[i]
 			rec[0] = strconv.Itoa(int(q.group) + 1)
@@ -91,7 +70,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		lo, hi := h.Bounds(n)
 		bounds[n] = [2]string{lo, hi}
 	}
-	saFile := model.ReleaseFile{Name: "sa.csv", Header: []string{"GroupID", "Low", "High"}, Rows: len(srows),
+	saFile := model.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
 		Fill: func(i int, rec []string) {
 			s := srows[i]
 			rec[0] = strconv.Itoa(int(s.group) + 1)
@@ -117,7 +96,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	for i, n := range order {
 		nodeID[n] = i
 	}
-	hierFile := model.ReleaseFile{Name: "hierarchy.csv", Header: []string{"NodeID", "ParentID", "Low", "High", "Weight"}, Rows: len(order),
+	hierFile := model.ReleaseFile{Name: format.FileHierarchy, Header: format.HierarchyHeader, Rows: len(order),
 		Fill: func(i int, rec []string) {
 			n := order[i]
 			rec[0] = strconv.Itoa(i)
@@ -134,12 +113,12 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	// to the data files (check compares it with the manifest), so a
 	// renamed attribute cannot make a query answer about the wrong column.
 	// It lists the domain, not records: its order is the hierarchy's.
-	domFile := model.ReleaseFile{Name: fileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
+	domFile := model.ReleaseFile{Name: format.FileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
 		Fill: func(i int, rec []string) { rec[0] = h.Nodes[h.Leaves[i]].Label }}
 	files := []model.ReleaseFile{qiFile, saFile, hierFile, domFile}
 	if r.perGroup {
 		edges := len(h.Nodes)
-		files = append(files, model.ReleaseFile{Name: "group_weights.csv", Header: []string{"GroupID", "NodeID", "Weight"},
+		files = append(files, model.ReleaseFile{Name: format.FileGroupWeights, Header: format.GroupWeightsHeader,
 			Rows: len(r.groups) * edges,
 			Fill: func(i int, rec []string) {
 				g, n := i/edges, order[i%edges]
@@ -156,7 +135,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	if target.Kind == TargetCustom {
 		targetName = "custom"
 	}
-	det := Details{Grouping: r.grouping.String(), Target: targetName, MaxDenominator: values.Int("max-denominator"),
+	det := format.Details{Grouping: r.grouping.String(), Target: targetName, MaxDenominator: values.Int("max-denominator"),
 		PerGroupTarget: r.perGroup, Subdomains: len(srows)}
 	for _, l := range h.Leaves {
 		det.Domain = append(det.Domain, h.Nodes[l].Label)
@@ -179,7 +158,11 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		{Name: "sum of ranges", Value: det.SumOfRanges, OK: true},
 		{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(len(srows))), OK: true},
 	}
-	man.Details = det
+	details, err := det.Encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	man.Notes = []string{
 		"qi.csv holds the quasi-identifiers unchanged; sa.csv holds each group's generalized sensitive subdomains (fake values included and indistinguishable), shuffled; join them on GroupID.",
 		"A tuple's sensitive value follows the effective target: P(v | subdomain) is given by the Weight column of hierarchy.csv (children's weights are in the ratio of their probability mass).",
@@ -188,7 +171,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		man.Notes = append(man.Notes, "each group has its own target: read weights from group_weights.csv (GroupID, NodeID, Weight) instead of hierarchy.csv's Weight column")
 	}
 	rel := &model.Release{Files: files, Manifest: man}
-	return rel, map[string][]int{"qi.csv": rowMap}, nil
+	return rel, map[string][]int{format.FileQI: rowMap}, nil
 }
 
 func roundAll(v []float64) []float64 {

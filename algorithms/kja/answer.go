@@ -1,10 +1,10 @@
 package kja
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/algorithms/kja/format"
 	"sort"
 	"strconv"
 
@@ -298,53 +298,6 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 	return out, nil
 }
 
-// Details is the method-specific part of manifest.json.
-type Details struct {
-	// Algorithm is the k-anonymity algorithm and Methodology how it is
-	// used (k-anonymity, direct or refinement; Section 4).
-	Algorithm   string `json:"k_algorithm"`
-	Methodology string `json:"methodology"`
-	// Join names the identifier columns that joined MT and PD (the column
-	// names only; identifiers are never published). The plain variants
-	// name them when a public table set their NCP domain.
-	Join []string `json:"join_columns"`
-	// Domain describes every QI: numeric ones with the extent NCP
-	// normalises by, categorical ones with their values in hierarchy order
-	// (how jat.csv's ranges read).
-	Domain []DomainEntry `json:"domain"`
-	// NCPDomain says what the numeric extents span: "JT" (the microdata
-	// and the public tuples, whenever a public table is given, in every
-	// variant) or "MT" (the microdata alone).
-	NCPDomain string `json:"ncp_domain"`
-	// SAKind is numeric or categorical (how si.csv's values read).
-	SAKind          string `json:"sensitive_kind"`
-	Boxes           int    `json:"boxes"`
-	SensitiveGroups int    `json:"sensitive_groups"`
-	JTRows          int    `json:"jt_rows"`
-	PublicRows      int    `json:"public_rows"`
-	SmallestBox     int    `json:"smallest_box"`
-	SmallestGroup   int    `json:"smallest_sensitive_group"`
-	// Grouping is how the sensitive groups are formed, each of at least k
-	// MT tuples (Section 3.2): "box" (plain k-anonymity: a group is a
-	// box), "first-round" (Refinement: a k-anonymous group of MT's first
-	// round), "merged-boxes" (Direct: neighbouring boxes merged by
-	// Mondrian over the boxes, see groupBoxes).
-	Grouping string `json:"sensitive_grouping"`
-	// QIPaired counts the public rows no identifier joined that equal a
-	// microdata tuple on every QI and are counted as that person, not as
-	// another JT tuple (pairByQIs); 0 for the plain variants.
-	QIPaired int `json:"qi_paired"`
-}
-
-// DomainEntry is one QI of Details.Domain.
-type DomainEntry struct {
-	QI     string   `json:"qi"`
-	Kind   string   `json:"kind"`
-	Low    float64  `json:"low"`
-	High   float64  `json:"high"`
-	Values []string `json:"values,omitempty"`
-}
-
 // OpenRelease reads jat.csv, si.csv and the manifest's domains to answer
 // queries from the published files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
@@ -356,28 +309,30 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	if man.Method != Name {
 		return nil, &model.InputError{File: mpath, Msg: fmt.Sprintf("%s holds a %s release, not %s", dir, man.Method, Name)}
 	}
-	var det Details
-	b, _ := json.Marshal(man.Details)
-	if err := json.Unmarshal(b, &det); err != nil || len(det.Domain) != len(man.QIs) {
+	det, err := format.Read(man)
+	if err != nil {
+		return nil, &model.InputError{File: mpath, Msg: err.Error(), Hint: "privlab check tells what is wrong with the release"}
+	}
+	if len(det.Domain) != len(man.QIs) {
 		return nil, &model.InputError{File: mpath, Msg: "details.domain must describe every quasi-identifier"}
 	}
 	load := func(name string) (*model.Table, error) {
 		return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
-	jat, err := load("jat.csv")
+	jat, err := load(format.FileJAT)
 	if err != nil {
 		return nil, err
 	}
-	si, err := load("si.csv")
+	si, err := load(format.FileSI)
 	if err != nil {
 		return nil, err
 	}
-	jpath, spath := filepath.Join(dir, "jat.csv"), filepath.Join(dir, "si.csv")
+	jpath, spath := filepath.Join(dir, format.FileJAT), filepath.Join(dir, format.FileSI)
 	axes := make([]pubAxis, len(man.QIs))
 	pos := make([]map[string]int, len(man.QIs))
 	for a, q := range man.QIs {
 		d := det.Domain[a]
-		axes[a] = pubAxis{name: q, numeric: d.Kind == "numeric", values: d.Values}
+		axes[a] = pubAxis{name: q, numeric: d.Kind == format.Numeric, values: d.Values}
 		if !axes[a].numeric {
 			pos[a] = map[string]int{}
 			for i, v := range d.Values {
@@ -454,7 +409,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	groups := make([][]saCount, len(sgIndex))
 	seen := make([]map[string]int, len(sgIndex))
 	saCol := si.Columns[1]
-	numeric := det.SAKind == "numeric"
+	numeric := det.SAKind == format.Numeric
 	for r := 0; r < si.Rows; r++ {
 		g, ok := sgIndex[si.Columns[0].Value(r)]
 		if !ok {

@@ -30,6 +30,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"privlab/algorithms/kja/format"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,7 +106,7 @@ func (Method) Spec() method.Spec {
 			{Key: "ext", Label: "PD", Digits: -1,
 				Help: "public-database tuples in the box (private: shown here only, never published)"},
 		},
-		Files:       []string{"jat.csv", "si.csv"},
+		Files:       []string{format.FileJAT, format.FileSI},
 		Insensitive: "dropped: the release holds the G-boxes of the quasi-identifiers and the sensitive groups only",
 		NeedsSA:     true,
 		Public:      method.PublicOptional,
@@ -181,9 +182,9 @@ type config struct {
 }
 
 const (
-	plainKA    = "k-anonymity"
-	directKA   = "direct"
-	refineKA   = "refinement"
+	plainKA    = format.PlainKA
+	directKA   = format.DirectKA
+	refineKA   = format.RefineKA
 	algMondr   = "mondrian"
 	algTopDown = "topdown"
 )
@@ -380,7 +381,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	}
 	res.Utility = model.Figure{Name: "NCP", Short: "NCP", Value: m.NCP, OK: true}
 	res.Notes = r.notes()
-	res.Files = []model.FileEntry{{Name: "jat.csv", Rows: published}, {Name: "si.csv", Rows: t.mt}}
+	res.Files = []model.FileEntry{{Name: format.FileJAT, Rows: published}, {Name: format.FileSI, Rows: t.mt}}
 	r.ix = r.index()
 	r.res = res
 	res.Answerer = r.ix

@@ -2,6 +2,7 @@ package kja
 
 import (
 	"fmt"
+	"privlab/algorithms/kja/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,10 +24,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
 	t := r.t
 	qis := r.in.Roles.QIs
-	header := []string{"GroupID", "SG"}
-	for _, q := range qis {
-		header = append(header, q+"_min", q+"_max")
-	}
+	header := format.JATHeader(qis)
 	if dup := duplicate(header); dup != "" {
 		return nil, nil, &model.ParamError{Param: "qi", Value: dup, Reason: "jat.csv would have two columns named " + dup,
 			Hint: "rename the quasi-identifier"}
@@ -55,7 +53,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 			jatMap[i] = -1 - int(t.pd[int(tu)-t.mt])
 		}
 	}
-	jat := model.ReleaseFile{Name: "jat.csv", Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
+	jat := model.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
 		bi := jrows[perm[i]]
 		rec[0] = strconv.Itoa(int(bi) + 1)
 		rec[1] = strconv.Itoa(r.boxes[bi].sg + 1)
@@ -75,7 +73,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	for i, s := range srows {
 		siMap[i] = int(s.row)
 	}
-	si := model.ReleaseFile{Name: "si.csv", Header: []string{"SG", r.in.Roles.SA}, Rows: len(srows), Fill: func(i int, rec []string) {
+	si := model.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
 		rec[0] = strconv.Itoa(int(srows[i].sg) + 1)
 		rec[1] = sa.Value(int(srows[i].row))
 	}}
@@ -90,22 +88,26 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		{Name: "NCP per record and QI", Value: m.GCP, OK: true},
 		{Name: "DM", Value: m.DM, OK: true},
 	}
-	det := Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),
+	det := format.Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),
 		SAKind: sa.Kind.String(), Boxes: len(r.boxes), SensitiveGroups: r.sgs, JTRows: len(perm), PublicRows: len(perm) - t.mt,
 		SmallestBox: summary(res, "smallest box (JT tuples)"), SmallestGroup: summary(res, "smallest sensitive group (MT tuples)"),
-		Grouping: Groupings[r.cfg.method], QIPaired: t.qiPaired}
-	det.NCPDomain = "MT"
+		Grouping: format.Groupings[r.cfg.method], QIPaired: t.qiPaired}
+	det.NCPDomain = format.DomainMT
 	if r.in.Public != nil {
-		det.NCPDomain = "JT"
+		det.NCPDomain = format.DomainJT
 	}
 	for _, ax := range t.axes {
-		e := DomainEntry{QI: ax.name, Kind: "numeric", Low: ax.lo, High: ax.hi}
+		e := format.DomainEntry{QI: ax.name, Kind: format.Numeric, Low: ax.lo, High: ax.hi}
 		if !ax.numeric {
-			e.Kind, e.Values = "categorical", ax.values
+			e.Kind, e.Values = format.Categorical, ax.values
 		}
 		det.Domain = append(det.Domain, e)
 	}
-	man.Details = det
+	details, err := det.Encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	man.Notes = []string{
 		"jat.csv holds one row per JT tuple kept, microdata and public-database tuples alike and indistinguishable (Sacharidis et al., Definition 5), with its G-box (<qi>_min, <qi>_max) and sensitive group SG; si.csv holds the sensitive values of each SG, one row per microdata tuple (Section 3.2). Join them on SG.",
 		"A categorical QI's range runs from <qi>_min to <qi>_max in the order details.domain lists its values (hierarchy order); numeric ranges are closed intervals.",
@@ -123,11 +125,8 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		man.Notes = append(man.Notes, r.peopleNote())
 	}
 	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man}
-	return rel, map[string][]int{"jat.csv": jatMap, "si.csv": siMap}, nil
+	return rel, map[string][]int{format.FileJAT: jatMap, format.FileSI: siMap}, nil
 }
-
-// Groupings are details.sensitive_grouping per methodology.
-var Groupings = map[string]string{plainKA: "box", refineKA: "first-round", directKA: "merged-boxes"}
 
 // peopleNote says how JT counts people (Section 3.1, issue 18.2).
 func (r *run) peopleNote() string {

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"privlab/algorithms/lossyjoin/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,12 +53,12 @@ const (
 
 // Published file names.
 const (
-	FileNSS         = "nss.csv"
-	FileSS          = "ss.csv"
-	FileGeneralized = "generalized.csv"
-	FileDomains     = "domains.csv"
+	FileNSS         = format.FileNSS
+	FileSS          = format.FileSS
+	FileGeneralized = format.FileGeneralized
+	FileDomains     = format.FileDomains
 	// ClassID is the join attribute of NSS and SS (Section 5).
-	ClassID = "ClassID"
+	ClassID = format.ClassID
 )
 
 // Remark is the annotation Section 5 asks the release to carry.

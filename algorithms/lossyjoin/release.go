@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"privlab/algorithms/lossyjoin/format"
 	"slices"
 	"sort"
 	"strconv"
@@ -11,21 +12,6 @@ import (
 	"privlab/algorithms/release"
 	"privlab/model"
 )
-
-// Details is the method-specific part of manifest.json.
-type Details struct {
-	// Remark is the annotation of Section 5 (lossy and anatomy).
-	Remark    string `json:"remark,omitempty"`
-	Criterion string `json:"criterion,omitempty"`
-	Classes   int    `json:"classes"`
-	// JoinRows is the size of the lossy join of nss.csv and ss.csv on
-	// ClassID: the sum of the squared class sizes (Table 7 has 12).
-	JoinRows int `json:"join_rows,omitempty"`
-	// L is Anatomy's l = ceil(1/alpha).
-	L             int                     `json:"l,omitempty"`
-	GroupFigures  []release.FigureSummary `json:"group_figures"`
-	DomainEntries int                     `json:"domain_entries,omitempty"`
-}
 
 // linked reports whether two row maps pair the same input rows at the
 // same positions often enough to link the files through row order: ten
@@ -171,7 +157,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	n := len(records)
 	res := r.res
 	man := release.Manifest(res, in)
-	det := Details{Classes: len(r.classes),
+	det := format.Details{Classes: len(r.classes),
 		GroupFigures: release.Summaries(res, nil)}
 	rowMaps := map[string][]int{}
 	var files []model.ReleaseFile
@@ -186,7 +172,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		dom := r.domainRows()
 		det.DomainEntries = len(dom)
 		files = []model.ReleaseFile{
-			{Name: FileGeneralized, Header: append(append([]string(nil), qis...), in.Roles.SA), Rows: n,
+			{Name: FileGeneralized, Header: format.GeneralizedHeader(qis, in.Roles.SA), Rows: n,
 				Fill: func(i int, rec []string) {
 					row := records[perm[i]]
 					c := r.classes[r.classOf[row]]
@@ -195,7 +181,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 					}
 					rec[len(qis)] = r.sa.Value(int(row))
 				}},
-			{Name: FileDomains, Header: []string{"attribute", "label", "value"}, Rows: len(dom),
+			{Name: FileDomains, Header: format.DomainsHeader, Rows: len(dom),
 				Fill: func(i int, rec []string) { copy(rec, dom[i][:]) }},
 		}
 		man.Notes = []string{
@@ -222,7 +208,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		}
 		rowMaps[FileNSS], rowMaps[FileSS] = nssMap, ssMap
 		files = []model.ReleaseFile{
-			{Name: FileNSS, Header: append(append([]string(nil), qis...), ClassID), Rows: n,
+			{Name: FileNSS, Header: format.NSSHeader(qis), Rows: n,
 				Fill: func(i int, rec []string) {
 					row := nssMap[i]
 					for q, col := range qiCols {
@@ -230,7 +216,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 					}
 					rec[len(qis)] = strconv.Itoa(int(r.classOf[row]) + 1)
 				}},
-			{Name: FileSS, Header: []string{ClassID, in.Roles.SA}, Rows: n,
+			{Name: FileSS, Header: format.SSHeader(in.Roles.SA), Rows: n,
 				Fill: func(i int, rec []string) {
 					row := ssMap[i]
 					rec[0] = strconv.Itoa(int(r.classOf[row]) + 1)
@@ -250,7 +236,11 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		det.Criterion = Criterion
 		man.Notes = append(man.Notes, "attribute choice (Algorithm 1, Section 6): "+Criterion+".", RemainderRule+".")
 	}
-	man.Details = det
+	details, err := det.Encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	rel := &model.Release{Files: files, Manifest: man}
 	return rel, rowMaps, nil
 }

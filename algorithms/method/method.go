@@ -8,9 +8,9 @@
 //
 // A method lives in one package under algorithms/ (algorithms/NAME), its
 // independent checker in algorithms/NAME/check (which imports model,
-// algorithms/verify and algorithms/risk, and the method's format package
-// where it has one, never the method), and both are registered with one
-// line in algorithms/catalog. A method declares its parameters and
+// algorithms/verify, algorithms/risk and the method's format package
+// algorithms/NAME/format only, never the method), and both are registered
+// with one line in algorithms/catalog. A method declares its parameters and
 // decodes them once (its Config); the group size k is declared with
 // GroupSize, the seed is model.SeedParam.
 package method

@@ -33,9 +33,14 @@ func Attack(dir string, k *risk.Knowledge) (*attack.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	return attackOn(rel, k)
+}
+
+// attackOn runs the attacks on an opened release.
+func attackOn(rel *verify.Release, k *risk.Knowledge) (*attack.Report, error) {
 	m, ok := AttackMethod(rel.Manifest.Method)
 	if !ok {
-		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
 	}
 	return attack.Run(rel, m, k)
 }
@@ -132,10 +137,26 @@ func finite(x float64) *float64 {
 // release's files and what they read at export: each with what the
 // recipient gave (the original, the public table, the population) is
 // recomputed and must read the same, figure for figure and word for
-// word; one that read what was not given is named as unconfirmed.
+// word; one that read what was not given is named as unconfirmed. The
+// release is opened again from dir (checkAttacksOn reads it as the
+// checker read it).
 func checkAttacks(dir string, k *risk.Knowledge, rep *verify.Report) {
 	m, err := model.ReadManifest(dir)
-	if err != nil || len(m.Attacks) == 0 {
+	if err != nil {
+		return
+	}
+	attacksAgree(m, k, func(have *risk.Knowledge) (*attack.Report, error) { return Attack(dir, have) }, rep)
+}
+
+// checkAttacksOn is checkAttacks on the release the checker read.
+func checkAttacksOn(rel *verify.Release, k *risk.Knowledge, rep *verify.Report) {
+	attacksAgree(rel.Manifest, k, func(have *risk.Knowledge) (*attack.Report, error) { return attackOn(rel, have) }, rep)
+}
+
+// attacksAgree holds the attacks manifest m states to those run (by
+// run) with what of k they read.
+func attacksAgree(m *model.Manifest, k *risk.Knowledge, run func(have *risk.Knowledge) (*attack.Report, error), rep *verify.Report) {
+	if len(m.Attacks) == 0 {
 		return
 	}
 	used := map[string]bool{}
@@ -159,7 +180,7 @@ func checkAttacks(dir string, k *risk.Knowledge, rep *verify.Report) {
 	if used["marginals"] && k.Marginals != nil {
 		have.Marginals, have.MarginalsName, given["marginals"] = k.Marginals, k.MarginalsName, true
 	}
-	got, err := Attack(dir, have)
+	got, err := run(have)
 	if err != nil {
 		rep.Add(false, "attacks", "the attacks the manifest states cannot be recomputed: %v", err)
 		return

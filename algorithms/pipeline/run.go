@@ -282,9 +282,14 @@ func ReleaseRisk(dir string, threshold float64) (*risk.Report, *risk.View, error
 	if err != nil {
 		return nil, nil, err
 	}
+	return releaseRisk(rel, threshold)
+}
+
+// releaseRisk is ReleaseRisk on an opened release.
+func releaseRisk(rel *verify.Release, threshold float64) (*risk.Report, *risk.View, error) {
 	view, ok := catalog.Viewer(rel.Manifest.Method)
 	if !ok {
-		return nil, nil, &model.InputError{File: dir, Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
+		return nil, nil, &model.InputError{File: rel.Dir, Msg: fmt.Sprintf("unknown method %q", rel.Manifest.Method)}
 	}
 	if threshold <= 0 {
 		threshold = risk.ThresholdOf(rel.Manifest.Risk)
@@ -380,13 +385,36 @@ func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 		}
 		opt.Audit = a
 	}
-	rep, err := catalog.Check(dir, opt)
+	// The workload is answered on the release's files and the original
+	// while the checker reads them: neither writes anything.
+	var workload verify.Report
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		checkWorkload(dir, original, &workload)
+	}()
+	// The attacks and the warnings read the release as the checker read
+	// it (its tables, its attacker's view); when the checker stopped
+	// short, they open it again.
+	var after verify.Report
+	read := false
+	rep, err := verify.RunThen(dir, opt, catalog.Declared, func(rel *verify.Release) {
+		read = true
+		checkAttacksOn(rel, k, &after)
+		checkWarningsOn(rel, &after)
+	})
+	if p := <-done; p != nil && err == nil && rep != nil {
+		panic(p)
+	}
 	if err != nil || rep == nil {
 		return rep, err
 	}
-	checkWorkload(dir, original, rep)
-	checkAttacks(dir, k, rep)
-	checkWarnings(dir, rep)
+	if !read {
+		checkAttacks(dir, k, &after)
+		checkWarnings(dir, &after)
+	}
+	rep.Lines = append(rep.Lines, workload.Lines...)
+	rep.Lines = append(rep.Lines, after.Lines...)
 	return rep, nil
 }
 

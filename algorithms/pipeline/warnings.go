@@ -71,13 +71,29 @@ func ResultWarnings(r *method.Result) []string {
 
 // checkWarnings holds the manifest's warnings to the files: every warning
 // the files give must be stated (the others are the producer's: the
-// method's own and records at the root, which the groups show).
+// method's own and records at the root, which the groups show). The
+// release is opened again from dir (checkWarningsOn reads it as the
+// checker read it).
 func checkWarnings(dir string, rep *verify.Report) {
 	m, err := model.ReadManifest(dir)
-	if err != nil || len(m.Attacks) == 0 && len(m.Warnings) == 0 {
+	if err != nil {
+		return
+	}
+	warningsAgree(m, func() (*risk.Report, *risk.View, error) { return ReleaseRisk(dir, 0) }, rep)
+}
+
+// checkWarningsOn is checkWarnings on the release the checker read.
+func checkWarningsOn(rel *verify.Release, rep *verify.Report) {
+	warningsAgree(rel.Manifest, func() (*risk.Report, *risk.View, error) { return releaseRisk(rel, 0) }, rep)
+}
+
+// warningsAgree holds the warnings manifest m states to those of the
+// figures figures recomputes.
+func warningsAgree(m *model.Manifest, figures func() (*risk.Report, *risk.View, error), rep *verify.Report) {
+	if len(m.Attacks) == 0 && len(m.Warnings) == 0 {
 		return // written before warnings were stated
 	}
-	rk, v, err := ReleaseRisk(dir, 0)
+	rk, v, err := figures()
 	if err != nil {
 		return // the risk line says why
 	}

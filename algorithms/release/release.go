@@ -174,12 +174,7 @@ func SAHist(in *method.Input, rows []int32) []int32 {
 
 // FigureSummary is min / mean / max of one per-group figure over the
 // groups (the manifest states it; the checker recomputes it).
-type FigureSummary struct {
-	Figure string  `json:"figure"`
-	Min    float64 `json:"min"`
-	Mean   float64 `json:"mean"`
-	Max    float64 `json:"max"`
-}
+type FigureSummary = model.FigureSummary
 
 // Summaries summarises every per-group figure of the result whose key
 // keep accepts (nil keeps all). A figure that describes a group's private

@@ -3,10 +3,10 @@ package sampling
 import (
 	"encoding/binary"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/algorithms/sampling/format"
 	"sort"
 	"strconv"
 
@@ -224,16 +224,6 @@ func headerOnly(path string) *model.Table {
 	return t
 }
 
-// readDetails decodes the manifest's details.
-func readDetails(m *model.Manifest) (Details, error) {
-	var d Details
-	b, err := json.Marshal(m.Details)
-	if err == nil {
-		err = json.Unmarshal(b, &d)
-	}
-	return d, err
-}
-
 // OpenRelease reads published.csv and the manifest's public knowledge to
 // answer queries from the files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
@@ -242,9 +232,9 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, err
 	}
 	manPath := filepath.Join(dir, "manifest.json")
-	d, err := readDetails(m)
+	d, err := format.Read(m)
 	if err != nil {
-		return nil, &model.InputError{File: manPath, Msg: "details: " + err.Error()}
+		return nil, &model.InputError{File: manPath, Msg: err.Error(), Hint: "privlab check tells what is wrong with the release"}
 	}
 	if len(d.Attributes) != len(m.QIs) || !(d.SamplingRate > 0 && d.SamplingRate <= 1) {
 		return nil, &model.InputError{File: manPath, Msg: "details do not describe every quasi-identifier and the sampling rate"}
@@ -258,7 +248,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 			return nil, &model.InputError{File: manPath, Msg: err.Error()}
 		}
 	}
-	path := filepath.Join(dir, "published.csv")
+	path := filepath.Join(dir, format.FilePublished)
 	t, err := model.LoadFile(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		// A release may publish no record at all: a header alone.

@@ -35,7 +35,7 @@ func TestCountEstimate(t *testing.T) {
 		cellKey([]int32{young}, "100"): {nodes: []int32{young}, sa: "100", count: 3},
 		cellKey([]int32{0}, "400"):     {nodes: []int32{0}, sa: "400", count: 1},
 	}
-	ix := newIndex([]string{"age"}, "loss", 0.5, []*taxonomy{tx}, []Value{{"100", 0.5}, {"400", 0.5}}, cells)
+	ix := newIndex([]string{"age"}, "loss", 0.5, []*taxonomy{tx}, []Value{{Value: "100", P: 0.5}, {Value: "400", P: 0.5}}, cells)
 	for _, c := range []struct {
 		query string
 		want  float64

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"privlab/algorithms/sampling/format"
 	"sort"
 	"strings"
 
@@ -77,7 +78,7 @@ func (Method) Spec() method.Spec {
 			{Key: "near", Label: "near cap", Digits: -1,
 				Help: "records of the group whose observed confidence is at least 95% of their expected confidence (their cap, Eq. 3): sort by it to find the records closest to their limit"},
 		},
-		Files:       []string{"published.csv"},
+		Files:       []string{format.FilePublished},
 		Insensitive: "dropped: the release holds the generalized quasi-identifiers and the sensitive attribute only",
 		Charts:      "Sampling",
 		ChartParams: []string{paramRate, paramMaxDist},
@@ -371,7 +372,7 @@ func (r *run) result(spec method.Spec) *method.Result {
 	}
 	res.Utility = model.Figure{Name: "average distortion", Short: "avg δ", Value: avgDist, OK: true}
 	res.Notes = r.notes()
-	res.Files = []model.FileEntry{{Name: "published.csv", Rows: n}}
+	res.Files = []model.FileEntry{{Name: format.FilePublished, Rows: n}}
 	r.res = res
 	res.Answerer = r.index()
 	res.Detail = r.detail

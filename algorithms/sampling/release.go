@@ -2,45 +2,9 @@ package sampling
 
 import (
 	"privlab/algorithms/release"
+	"privlab/algorithms/sampling/format"
 	"privlab/model"
 )
-
-// Details is the method's part of manifest.json: the counts of Algorithm
-// 1 and the public knowledge a reader (and the checker) needs to recompute
-// every record's expected confidence and distortion from published.csv.
-//
-// The marginals are published. By the paper's model they are public
-// knowledge (Definition 1, item 3): the adversary is assumed to know them
-// and the expected confidence is defined by them. When they come from the
-// table itself (the default, as in the paper's experiments) they are the
-// table's one-way frequencies of each QI and of the sensitive attribute,
-// divided by the number of records: this reveals, e.g., that a value
-// occurs once. A privacy officer who must not publish those gives
-// population marginals with --marginals FILE instead.
-type Details struct {
-	SamplingRate  float64 `json:"sampling_rate"`
-	MaxDistortion float64 `json:"max_distortion"`
-	// RowsConsidered is n', the records the method read (after the
-	// missing-value policy); RowsSampled = floor(beta n').
-	RowsConsidered int `json:"rows_considered"`
-	RowsSampled    int `json:"rows_sampled"`
-	RowsUnsampled  int `json:"rows_unsampled"`
-	// RowsSuppressed counts the sampled records Algorithm 1 did not
-	// publish (the manifest's rows_suppressed adds the rows dropped for
-	// missing values).
-	RowsSuppressed int `json:"rows_suppressed_by_method"`
-	RowsPublished  int `json:"rows_published"`
-	// Marginals is "table" or "file".
-	Marginals         string         `json:"marginals"`
-	MinGeneralization map[string]int `json:"min_generalization"`
-	WorstMargin       float64        `json:"worst_margin"`
-	MaxDistortionSeen float64        `json:"max_distortion_published"`
-	AvgDistortion     float64        `json:"avg_distortion"`
-	// Attributes are the QIs' taxonomies with their public probabilities,
-	// Sensitive the sensitive values' public probabilities.
-	Attributes []Attribute `json:"public_knowledge"`
-	Sensitive  []Value     `json:"sensitive_marginals"`
-}
 
 // release builds published.csv: the generalized QIs and the sensitive
 // value of every published record, in an order drawn from the seed.
@@ -69,14 +33,14 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		labels[gi] = r.labels(gi)
 	}
 	d := len(qis)
-	file := model.ReleaseFile{Name: "published.csv", Header: append(append([]string(nil), qis...), r.in.Roles.SA), Rows: len(rows),
+	file := model.ReleaseFile{Name: format.FilePublished, Header: format.Header(qis, r.in.Roles.SA), Rows: len(rows),
 		Fill: func(i int, rec []string) {
 			p := rows[i]
 			copy(rec, labels[p.group])
 			rec[d] = r.sa.Value(int(p.row))
 		}}
 	res := r.res
-	det := Details{SamplingRate: r.beta, MaxDistortion: r.maxDist, RowsConsidered: r.in.Table.Rows, RowsSampled: r.sampled,
+	det := format.Details{SamplingRate: r.beta, MaxDistortion: r.maxDist, RowsConsidered: r.in.Table.Rows, RowsSampled: r.sampled,
 		RowsUnsampled: r.in.Table.Rows - r.sampled, RowsSuppressed: len(r.rec.supp), RowsPublished: len(rows),
 		Marginals: r.margins.source, MinGeneralization: r.minGen, Attributes: r.attrs, Sensitive: r.saVals}
 	for _, f := range res.Summary {
@@ -93,7 +57,11 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	// in the details.
 	man.Parameters[paramMarginal] = r.margins.source
 	man.Utility = []model.Figure{{Name: "average distortion", Value: det.AvgDistortion, OK: true}}
-	man.Details = det
+	details, err := det.Encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	man.Details = details
 	man.Notes = []string{
 		"published.csv holds a random sample of the records (rate sampling_rate), each with its generalized quasi-identifiers and its sensitive value, in random order; " +
 			"rows_suppressed_by_method records were sampled but not published, rows_unsampled were not sampled (which ones is not published).",
@@ -105,5 +73,5 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	if r.margins.source == "table" {
 		man.Notes = append(man.Notes, "The public marginals are the input table's own value frequencies (as in the paper's experiments); the paper's adversary knows them.")
 	}
-	return &model.Release{Files: []model.ReleaseFile{file}, Manifest: man}, map[string][]int{"published.csv": rowMap}, nil
+	return &model.Release{Files: []model.ReleaseFile{file}, Manifest: man}, map[string][]int{format.FilePublished: rowMap}, nil
 }

@@ -3,33 +3,18 @@ package sampling
 import (
 	"fmt"
 	"math"
+	"privlab/algorithms/sampling/format"
 
 	"privlab/model"
 )
 
-// Attribute is one quasi-identifier's public knowledge as the manifest
-// publishes it: its taxonomy (Sattar et al., Figure 1) with the public
-// probability of every value (Definition 5). Nodes are in depth-first
-// order, the root first; a node's parent comes before it.
-type Attribute struct {
-	Name  string `json:"attribute"`
-	Nodes []Node `json:"nodes"`
-}
-
-// Node is one taxonomy node: its label (the value a release publishes),
-// its parent's index (-1 for the root) and, for a leaf, the public
-// probability of the value.
-type Node struct {
-	Value  string  `json:"value"`
-	Parent int     `json:"parent"`
-	P      float64 `json:"p,omitempty"`
-}
-
-// Value is one sensitive value with its public probability Pr(s).
-type Value struct {
-	Value string  `json:"value"`
-	P     float64 `json:"p"`
-}
+// Attribute, Node and Value are the public knowledge as the manifest
+// publishes it (the format package declares them).
+type (
+	Attribute = format.Attribute
+	Node      = format.Node
+	Value     = format.Value
+)
 
 // taxonomy is an Attribute read into arrays: everything the algorithm,
 // the answerer and the figures need about one quasi-identifier. The run

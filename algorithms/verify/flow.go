@@ -104,18 +104,3 @@ func (f *Flow) MaxFlow(s, t int) int {
 	}
 	return total
 }
-
-// EdgeFlow adds an edge u -> v of capacity c that already carries flow x
-// (0 <= x <= c), e.g. from a greedy start, so that MaxFlow only adds what
-// the start lacks (its result does not count x).
-func (f *Flow) EdgeFlow(u, v, c, x int) {
-	f.Edge(u, v, c-x)
-	f.cap[len(f.cap)-1] = x
-}
-
-// Last is the index of the edge Edge added last (for Pushed).
-func (f *Flow) Last() int { return len(f.to) - 2 }
-
-// Pushed is the flow MaxFlow sent along edge e (an index from Last): the
-// capacity its reverse edge gained.
-func (f *Flow) Pushed(e int) int { return f.cap[e^1] }

@@ -2,9 +2,11 @@
 // re-check a published release from its files alone (plus the original and
 // public tables when given), with code independent of the algorithms that
 // produced it (SPEC 7.4). Each method's checker lives beside the method
-// (algorithms/NAME/check) and imports this package and model only; Run
-// does what every release needs (manifest, file list, hashes, plain file
-// names) and hands over to the method's checker.
+// (algorithms/NAME/check) and imports this package, model, algorithms/risk
+// and the method's format package only; RunDeclared does what every
+// release needs (manifest, file list, hashes, plain file names, report.md,
+// the declaration, the risk figures) and hands over to the method's
+// checker, a list of named checks (Check, RunChecks).
 //
 // Trust model: the manifest is not signed, so nothing it claims is
 // trusted. Checkers recompute every figure it states from the data files
@@ -22,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -141,13 +144,13 @@ type Checker func(rel *Release, opt Options, r *Report) error
 type Viewer func(rel *Release) (*risk.View, error)
 
 // Release is a release directory opened for checking: its manifest and
-// the files it lists.
+// the files it lists, each read once (files).
 type Release struct {
 	Dir      string
 	Manifest *model.Manifest
 	listed   map[string]bool
-	// mem holds the files of a release built in memory (OpenMemory).
-	mem map[string][]byte
+	files    files
+	view     Fact[*risk.View]
 }
 
 // OpenMemory opens a release built but not written (model.Release, its
@@ -157,13 +160,13 @@ type Release struct {
 func OpenMemory(rel *model.Release) (*Release, error) {
 	m := rel.Manifest
 	m.Files = nil
-	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, mem: map[string][]byte{}}
+	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: files{mem: map[string][]byte{}}}
 	for _, f := range rel.Files {
 		var b bytes.Buffer
 		if err := f.WriteCSV(&b); err != nil {
 			return nil, err
 		}
-		out.mem[f.Name] = b.Bytes()
+		out.files.mem[f.Name] = b.Bytes()
 		out.listed[f.Name] = true
 		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
 	}
@@ -200,6 +203,14 @@ func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*
 // RunDeclared is Run with the method's declaration: the manifest's title,
 // paper, certification, variant and parameter names are held to it.
 func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
+	return RunThen(dir, opt, lookup, nil)
+}
+
+// RunThen is RunDeclared that, when the checker ran to its end, calls
+// then with the release as it read it: what then recomputes from the
+// files (the attacks, the warnings) reads the tables and the attacker's
+// view already read, not the files again.
+func RunThen(dir string, opt Options, lookup func(method string) (Declared, bool), then func(rel *Release)) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory an export wrote"}
@@ -213,7 +224,7 @@ func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, 
 		return nil, &model.InputError{File: man, Msg: "manifest.json is not a regular file (a link or a directory)",
 			Hint: "a release holds plain files only; nothing outside it is read"}
 	}
-	err = run(dir, opt, lookup, r)
+	err = run(dir, opt, lookup, then, r)
 	if err == nil {
 		return r, nil
 	}
@@ -228,7 +239,7 @@ func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, 
 	return nil, err
 }
 
-func run(dir string, opt Options, lookup func(method string) (Declared, bool), r *Report) error {
+func run(dir string, opt Options, lookup func(method string) (Declared, bool), then func(*Release), r *Report) error {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return err
@@ -238,6 +249,7 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 		return &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
 	}
 	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
+	defer rel.forget()
 	if err := rel.checkFiles(r); err != nil {
 		return err
 	}
@@ -251,7 +263,11 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 	if d.Title != "" || d.Params != nil {
 		rel.bindDeclaration(d, r)
 	}
-	if err := d.Check(rel, opt, r); err != nil {
+	// The attacker's view reads the same tables as the checker, at once.
+	figures := rel.startRisk(d.View, opt)
+	err = d.Check(rel, opt, r)
+	figures.wait()
+	if err != nil {
 		// A release whose own names already fail (a renamed column) is at
 		// fault, not the original that lacks the renamed column.
 		for _, l := range r.Lines {
@@ -262,33 +278,88 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 		}
 		return err
 	}
-	if d.View != nil && !opt.SkipRisk {
-		rel.bindRisk(d.View, r)
+	if figures != nil {
+		rel.bindRisk(figures.result(), figures.err, r)
 	}
 	rel.bindChecks(r, opt)
+	if then != nil {
+		then(rel)
+	}
 	return nil
 }
 
-// Risk reads the release as an attacker does and computes the figures
-// every release gets (algorithms/risk), at the given at-risk threshold.
+// View reads the release as an attacker does (view: its method's
+// viewer), once: the figures recomputed beside the checker, the warnings
+// and the attacks a check recomputes read the same view. A release is
+// one method's, so its callers all pass that method's viewer.
+func (rel *Release) View(view Viewer) (*risk.View, error) {
+	return rel.view.Get(func() (*risk.View, error) { return view(rel) })
+}
+
+// Risk reads the release as an attacker does (View) and computes the
+// figures every release gets (algorithms/risk), at the given at-risk
+// threshold.
 func (rel *Release) Risk(view Viewer, threshold float64) (*risk.Report, *risk.View, error) {
-	v, err := view(rel)
+	v, err := rel.View(view)
 	if err != nil {
 		return nil, nil, err
 	}
 	return risk.Compute(v, risk.Options{Threshold: threshold}), v, nil
 }
 
-// bindRisk recomputes the cross-method figures the manifest states (and
-// the plain-words summary report.md repeats) from the files: a figure
-// stated but not recomputed, recomputed but not stated, or of another
-// value or meaning fails.
-func (rel *Release) bindRisk(view Viewer, r *Report) {
+// riskFigures are the cross-method figures being recomputed beside the
+// checker (startRisk).
+type riskFigures struct {
+	done  chan struct{}
+	rep   *risk.Report
+	err   error
+	panic any
+}
+
+// startRisk recomputes the figures the manifest states from the files,
+// while the checker runs (nil when it states none: a release written
+// before the figures existed, or by hand, or SkipRisk).
+func (rel *Release) startRisk(view Viewer, opt Options) *riskFigures {
 	m := rel.Manifest
-	if len(m.Risk) == 0 && m.RiskSummary == "" {
-		return // a release written before the figures existed, or by hand
+	if view == nil || opt.SkipRisk || len(m.Risk) == 0 && m.RiskSummary == "" {
+		return nil
 	}
-	rep, _, err := rel.Risk(view, risk.ThresholdOf(m.Risk))
+	f := &riskFigures{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		defer func() {
+			if v := recover(); v != nil {
+				f.panic = &checkPanic{name: "risk", value: v, stack: debug.Stack()}
+			}
+		}()
+		f.rep, _, f.err = rel.Risk(view, risk.ThresholdOf(m.Risk))
+	}()
+	return f
+}
+
+// wait waits for the figures, if any were started.
+func (f *riskFigures) wait() {
+	if f != nil {
+		<-f.done
+	}
+}
+
+// result is the recomputed figures (once waited for); a panic of the
+// view panics here, when the figures are used (not when the checker
+// failed first, as the view did not run then).
+func (f *riskFigures) result() *risk.Report {
+	if f.panic != nil {
+		panic(f.panic)
+	}
+	return f.rep
+}
+
+// bindRisk holds the cross-method figures the manifest states (and the
+// plain-words summary report.md repeats) to the ones recomputed from the
+// files: a figure stated but not recomputed, recomputed but not stated,
+// or of another value or meaning fails.
+func (rel *Release) bindRisk(rep *risk.Report, err error, r *Report) {
+	m := rel.Manifest
 	if err != nil {
 		r.Add(false, "risk", "the release cannot be read as an attacker reads it: %v", err)
 		return
@@ -565,13 +636,13 @@ func (rel *Release) Bytes(name string) ([]byte, error) {
 	if !rel.listed[name] {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name)}
 	}
-	if rel.mem != nil {
-		return rel.mem[name], nil
-	}
-	b, err := model.ReadFileLimit(filepath.Join(rel.Dir, name), model.MaxManifestBytes, "a release's "+name)
+	b, err := rel.bytesOf(name)
 	var ie *model.InputError
 	if errors.As(err, &ie) {
 		return nil, ie
+	}
+	if err == nil && int64(len(b)) > model.MaxManifestBytes {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: fmt.Sprintf("is %d bytes, more than a release's %s can be (%d)", len(b), name, model.MaxManifestBytes)}
 	}
 	if err != nil {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
@@ -601,9 +672,8 @@ func (rel *Release) checkFiles(r *Report) error {
 		return err
 	}
 	bad := []string{}
-	for _, f := range rel.Manifest.Files {
-		sum, err := model.FileSHA256(filepath.Join(rel.Dir, f.Name))
-		if err != nil || sum != f.SHA256 {
+	for i, sum := range rel.hashAll() {
+		if f := rel.Manifest.Files[i]; sum == "" || sum != f.SHA256 {
 			bad = append(bad, f.Name)
 		}
 	}
@@ -668,19 +738,15 @@ func listIf(prefix string, items []string) string {
 func (rel *Release) Has(name string) bool { return rel.listed[name] }
 
 // Table reads a listed release file strictly as text (no missing-value
-// tokens). A file the manifest does not list is an error: the checker
+// tokens), once: every check and the viewer share the table (they only
+// read it). A file the manifest does not list is an error: the checker
 // never reads what the release does not declare.
 func (rel *Release) Table(name string) (*model.Table, error) {
 	if !rel.listed[name] {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name),
 			Hint: "a " + rel.Manifest.Method + " release publishes it; the manifest's files must name it"}
 	}
-	opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}
-	if rel.mem != nil {
-		opt.Name = name
-		return model.Load(bytes.NewReader(rel.mem[name]), opt)
-	}
-	return model.LoadFile(filepath.Join(rel.Dir, name), opt)
+	return rel.table(name)
 }
 
 // Files lists the names the manifest lists, in its order.
@@ -769,81 +835,6 @@ func (r *Report) RowCounts(rel *Release, tables map[string]*model.Table) int {
 	return n
 }
 
-// Originals indexes the original rows a release publishes by their QI
-// values, under the release's missing-value policy (a missing categorical
-// value is published as "?" under the category policy; otherwise its row
-// is not published).
-type Originals struct {
-	Table *model.Table
-	QIs   []*model.Column
-	SA    *model.Column // nil when the release has no sensitive attribute
-	// ByKey lists the published original rows of every QI tuple.
-	ByKey    map[string][]int
-	category bool
-}
-
-// NewOriginals resolves the manifest's QIs and SA on the original; an
-// original without them is an input error.
-func NewOriginals(orig *model.Table, m *model.Manifest) (*Originals, error) {
-	cols, err := orig.MustColumns("original", m.QIs)
-	if err != nil {
-		return nil, err
-	}
-	o := &Originals{Table: orig, QIs: cols, ByKey: map[string][]int{}, category: m.MissingValues == "category"}
-	if m.SA != "" {
-		if o.SA = orig.Column(m.SA); o.SA == nil {
-			return nil, &model.ParamError{Param: "original", Value: orig.Name, Reason: fmt.Sprintf("the original has no sensitive column %q", m.SA),
-				Hint: "give the table the release was made from"}
-		}
-	}
-	for row := 0; row < orig.Rows; row++ {
-		k, ok := o.Key(cols, row)
-		if !ok {
-			continue
-		}
-		if o.SA != nil {
-			if _, ok := o.Text(o.SA, row); !ok {
-				continue
-			}
-		}
-		o.ByKey[k] = append(o.ByKey[k], row)
-	}
-	return o, nil
-}
-
-// Text is a cell as the release would publish it; false when the row
-// is not published for it.
-func (o *Originals) Text(c *model.Column, row int) (string, bool) {
-	if c.IsMissing(row) {
-		return "?", o.category && c.Kind != model.Numeric
-	}
-	return c.Value(row), true
-}
-
-// Key joins the published texts of cols in a row (false when a missing
-// value drops the row).
-func (o *Originals) Key(cols []*model.Column, row int) (string, bool) {
-	b := make([]byte, 0, 32)
-	for _, c := range cols {
-		v, ok := o.Text(c, row)
-		if !ok {
-			return "", false
-		}
-		b = append(b, v...)
-		b = append(b, 0)
-	}
-	return string(b), true
-}
-
-// Rows is the number of original rows a release publishes.
-func (o *Originals) Rows() int {
-	n := 0
-	for _, rows := range o.ByKey {
-		n += len(rows)
-	}
-	return n
-}
-
 // PublishedKey joins the texts of published columns in a row.
 func PublishedKey(cols []*model.Column, row int) string {
 	b := make([]byte, 0, 32)
@@ -852,76 +843,6 @@ func PublishedKey(cols []*model.Column, row int) string {
 		b = append(b, 0)
 	}
 	return string(b)
-}
-
-// SameTuples compares the published QI tuples (one per row of cols) with
-// the original's as multisets and adds the line; it returns each
-// published row's key.
-func (o *Originals) SameTuples(file string, cols []*model.Column, rows int, r *Report) ([]string, bool) {
-	keys := make([]string, rows)
-	count := map[string]int{}
-	for row := 0; row < rows; row++ {
-		keys[row] = PublishedKey(cols, row)
-		count[keys[row]]++
-	}
-	differ := 0
-	for k, n := range count {
-		if n != len(o.ByKey[k]) {
-			differ++
-		}
-	}
-	for k := range o.ByKey {
-		if _, ok := count[k]; !ok {
-			differ++
-		}
-	}
-	r.Add(differ == 0, "tuples", "the quasi-identifier tuples of %s are exactly the original's (%d QI combinations differ in count)", file, differ)
-	return keys, differ == 0
-}
-
-// Pin gives the original row behind every published row of a file: from
-// the audit record's row map when it has one for the file (every row must
-// carry the same QI values), else by QI values when every combination's
-// rows are interchangeable (interchangeable reports, per key, whether the
-// file's rows with that key can stand for any of its original rows). A
-// false result has added the failing line.
-func (o *Originals) Pin(file string, keys []string, audit *model.Audit, interchangeable func(key string) bool, r *Report) ([]int, bool) {
-	pinned := make([]int, len(keys))
-	if audit != nil && len(audit.RowMap[file]) > 0 {
-		rows := audit.RowMap[file]
-		bad := len(rows) != len(keys)
-		for i := 0; !bad && i < len(keys); i++ {
-			var k string
-			var ok bool
-			if rows[i] >= 0 && rows[i] < o.Table.Rows {
-				k, ok = o.Key(o.QIs, rows[i])
-			}
-			bad = !ok || k != keys[i]
-			pinned[i] = rows[i]
-		}
-		if bad {
-			r.Add(false, "audit", "the audit record's row map does not fit this original and %s", file)
-			return nil, false
-		}
-		r.Add(true, "audit", "the audit record pins every row of %s to an input row with the same QI values", file)
-		return pinned, true
-	}
-	spanning := 0
-	for k := range o.ByKey {
-		if interchangeable != nil && !interchangeable(k) {
-			spanning++
-		}
-	}
-	if spanning > 0 {
-		r.Add(false, "pinning", "undetermined: %d QI combinations of %s lie in more than one group, so the files do not say which original row is which; check with the audit record written beside the release", spanning, file)
-		return nil, false
-	}
-	next := map[string]int{}
-	for i, k := range keys {
-		pinned[i] = o.ByKey[k][next[k]]
-		next[k]++
-	}
-	return pinned, true
 }
 
 // Shuffled adds the line that a file's rows are not in the input's order
@@ -1078,18 +999,6 @@ func (r *Report) BindNames(file string, t *model.Table, want []string) bool {
 	return ok
 }
 
-// DecodeDetails decodes the manifest's details into v, a pointer to the
-// checker's own declaration of them, strictly (model.DecodeStrict): a key
-// the declaration does not name exactly is an error, so that report.md
-// (which shows every key) can state nothing the checker does not read.
-func DecodeDetails(m *model.Manifest, v any) error {
-	b, err := json.Marshal(m.Details)
-	if err != nil {
-		return err
-	}
-	return model.DecodeStrict(b, v)
-}
-
 // temporaryName matches the temporary directories an export writes a
 // release into before renaming it into place (.NAME.tmp-PID-X).
 var temporaryName = regexp.MustCompile(`^\..+\.tmp-[0-9]+-[0-9]+$`)
@@ -1184,7 +1093,10 @@ func claimAt(m *model.Manifest, path string) (string, bool) {
 		}
 		return quoted(v)
 	case "details":
-		var v any = m.Details
+		var v any
+		if json.Unmarshal(m.Details, &v) != nil {
+			return "", false
+		}
 		for _, k := range strings.Split(rest, ".") {
 			obj, ok := v.(map[string]any)
 			if !ok {

@@ -1,11 +1,10 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/algorithms/ambiguity/format"
 	"strconv"
 
 	"privlab/algorithms/risk"
@@ -22,30 +21,23 @@ import (
 // sensitive value by beta (Theorem 5.2); it claims no anonymity.
 func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	m := rel.Manifest
-	var det struct {
-		Aux []struct {
-			QI   string `json:"qi"`
-			File string `json:"file"`
-		} `json:"auxiliary_tables"`
-		ST string `json:"sensitive_table"`
+	det, err := format.Read(m)
+	if err != nil || det.SensitiveTable == "" || len(det.AuxiliaryTables) != len(m.QIs) {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "details do not name the auxiliary and sensitive tables of an ambiguity release" + errText(err)}
 	}
-	b, _ := json.Marshal(m.Details)
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&det); err != nil || det.ST == "" || len(det.Aux) != len(m.QIs) {
-		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "details do not name the auxiliary and sensitive tables of an ambiguity release"}
-	}
-	region, err := groupOrder(rel, det.ST)
+	region, err := groupOrder(rel, det.SensitiveTable)
 	if err != nil {
 		return nil, err
 	}
 	if len(region) != len(v.Regions) {
-		return nil, fmt.Errorf("the view has %d groups, %s %d", len(v.Regions), det.ST, len(region))
+		return nil, fmt.Errorf("the view has %d groups, %s %d", len(v.Regions), det.SensitiveTable, len(region))
 	}
 	e := &risk.Exposure{Unit: "group", Witnessed: true, Cells: make([][]string, len(m.QIs)), Sets: make([][][]uint32, len(v.Regions)),
 		KBy: "ambiguity claims no anonymity: it bounds presence and association (Wang, Theorems 5.1-5.2)"}
 	for r := range e.Sets {
 		e.Sets[r] = make([][]uint32, len(m.QIs))
 	}
-	for i, aux := range det.Aux {
+	for i, aux := range det.AuxiliaryTables {
 		t, err := rel.Table(aux.File)
 		if err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -168,7 +167,7 @@ func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
 		WorstCases: []model.Figure{{Name: "max presence probability", Value: 4.0 / 9, Limit: "0.5", OK: true},
 			{Name: "max association probability", Value: 0.5, Limit: "0.5", OK: true}},
 		Utility: []model.Figure{{Name: "average group size", Value: 4, OK: true}},
-		Details: map[string]any{
+		Details: verifytest.Details(t, map[string]any{
 			"auxiliary_tables": []map[string]string{{"qi": "age", "file": "at_age.csv"}, {"qi": "gender", "file": "at_gender.csv"},
 				{"qi": "zipcode", "file": "at_zipcode.csv"}},
 			"sensitive_table": "st.csv",
@@ -176,7 +175,7 @@ func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
 			"ceil_inv_beta":   2, "min_group_size": 4, "max_group_size": 4, "min_distinct_sensitive": 3, "max_frequency": 2,
 			"group_figures": []map[string]any{summary("Pr(t in T)", 1.0/3, 7.0/18, 4.0/9), summary("Pr(t,s|t)", 0.25, 0.375, 0.5),
 				summary("join", 9, 10.5, 12), summary("SA values", 3, 3.5, 4)},
-		}}
+		})}
 	if edit != nil {
 		edit(&m)
 	}
@@ -218,39 +217,10 @@ func TestFigure2(t *testing.T) {
 	rep = check(t, figure2Release(t, func(m *model.Manifest) {
 		m.Parameters["beta"] = "0.4"
 		m.WorstCases[1].Limit, m.WorstCases[1].OK = "0.4", false
-		m.Details.(map[string]any)["ceil_inv_beta"] = 3
+		m.Details = verifytest.EditDetails(t, m.Details, func(d map[string]any) { d["ceil_inv_beta"] = 3 })
 	}), orig, false)
 	if f := failing(rep); strings.Join(f, ",") != "beta-association,diversity" {
 		t.Errorf("beta 0.4: failing %v", f)
-	}
-}
-
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-func writeCSV(t *testing.T, path string, recs [][]string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(recs); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -310,7 +280,7 @@ func TestTamperFiles(t *testing.T) {
 			continue
 		}
 		name := f.Name
-		width := len(readCSV(t, filepath.Join(dir, name))[0])
+		width := len(verifytest.ReadCSV(t, filepath.Join(dir, name))[0])
 		for c := 0; c < width; c++ {
 			c := c
 			edits = append(edits,
@@ -353,7 +323,7 @@ func TestTamperFiles(t *testing.T) {
 		for _, re := range []bool{false, true} {
 			bad := copyDir(t, dir)
 			file := filepath.Join(bad, strings.Split(e.name, "/")[0])
-			writeCSV(t, file, e.fn(readCSV(t, file)))
+			verifytest.WriteCSV(t, file, e.fn(verifytest.ReadCSV(t, file)))
 			if re {
 				rehash(t, bad, nil)
 			}
@@ -481,13 +451,13 @@ func TestUnreadable(t *testing.T) {
 	} {
 		bad := copyDir(t, dir)
 		path := filepath.Join(bad, c.file)
-		recs := readCSV(t, path)
+		recs := verifytest.ReadCSV(t, path)
 		for i, h := range recs[0] {
 			if h == c.cell {
 				recs[1][i] = "many"
 			}
 		}
-		writeCSV(t, path, recs)
+		verifytest.WriteCSV(t, path, recs)
 		rehash(t, bad, nil)
 		rep, err := catalog.Check(bad, verify.Options{})
 		if err != nil || rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), c.want) {
@@ -505,7 +475,7 @@ func TestRowsInInputOrder(t *testing.T) {
 	rows := a.RowMap["groups"]
 	// group of each input row, from the audit's group map and st.csv.
 	path := filepath.Join(bad, "st.csv")
-	recs := readCSV(t, path)
+	recs := verifytest.ReadCSV(t, path)
 	size := map[int]int{}
 	for _, r := range recs[1:] {
 		g, _ := strconv.Atoi(r[0])
@@ -526,7 +496,7 @@ func TestRowsInInputOrder(t *testing.T) {
 	}
 	body := recs[1:]
 	sort.SliceStable(body, func(i, j int) bool { return first[body[i][0]+"|"+body[i][1]] < first[body[j][0]+"|"+body[j][1]] })
-	writeCSV(t, path, recs)
+	verifytest.WriteCSV(t, path, recs)
 	rehash(t, bad, nil)
 	rep := check(t, bad, prep.Source, true)
 	if f := failing(rep); strings.Join(f, ",") != "shuffled" {

@@ -30,43 +30,37 @@ type tuples struct {
 	bySA map[uint32][]int32
 }
 
-func originalTuples(rl *release, o *verify.Originals) *tuples {
+func originalTuples(rl *release, o *verify.Original) *tuples {
 	tabs := append(append([]*table(nil), rl.at...), rl.st)
 	cols := append(append([]*model.Column(nil), o.QIs...), o.SA)
-	codeOf := make([]map[string]uint32, len(tabs))
+	code := make([][]int32, len(tabs)) // per column, per original code
+	radix := make([]uint64, len(tabs))
 	for ti, tb := range tabs {
-		codeOf[ti] = make(map[string]uint32, len(tb.value.Dict))
-		for c, v := range tb.value.Dict {
-			codeOf[ti][v] = uint32(c)
-		}
+		code[ti] = tableCodes(tb, cols[ti], o)
+		radix[ti] = uint64(len(tb.value.Dict))
 	}
 	ts := &tuples{bySA: map[uint32][]int32{}}
-	at := map[string]int{}
-	key := make([]byte, 0, 4*len(tabs))
+	ids := verify.NewTupleKeys(radix)
 	codes := make([]uint32, len(tabs))
-	for _, rows := range o.ByKey {
-	row:
-		for _, r := range rows {
-			key = key[:0]
-			for ti, c := range cols {
-				text, _ := o.Text(c, r)
-				code, ok := codeOf[ti][text]
-				if !ok {
-					continue row
-				}
-				codes[ti] = code
-				key = binary.LittleEndian.AppendUint32(key, code)
-			}
-			i, ok := at[string(key)]
-			if !ok {
-				i = len(ts.codes)
-				at[string(key)] = i
-				ts.codes = append(ts.codes, append([]uint32(nil), codes...))
-				ts.rows = append(ts.rows, nil)
-				ts.bySA[codes[len(codes)-1]] = append(ts.bySA[codes[len(codes)-1]], int32(i))
-			}
-			ts.rows[i] = append(ts.rows[i], r)
+row:
+	for r, kept := range o.Kept {
+		if !kept {
+			continue
 		}
+		for ti, c := range cols {
+			tc := code[ti][verify.Code(c, r)]
+			if tc < 0 {
+				continue row
+			}
+			codes[ti] = uint32(tc)
+		}
+		i := int(ids.ID(codes))
+		if i == len(ts.codes) {
+			ts.codes = append(ts.codes, append([]uint32(nil), codes...))
+			ts.rows = append(ts.rows, nil)
+			ts.bySA[codes[len(codes)-1]] = append(ts.bySA[codes[len(codes)-1]], int32(i))
+		}
+		ts.rows[i] = append(ts.rows[i], r)
 	}
 	return ts
 }
@@ -247,8 +241,6 @@ func newBoxes(rl *release, ts *tuples) *boxes {
 	}
 	return b
 }
-
-func (b *boxes) size(g int32) int { return b.sizes[g] }
 
 // each calls fn with every tuple of sensitive code sa that group g
 // covers, until fn returns false.

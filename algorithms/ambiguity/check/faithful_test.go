@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/verify"
+	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
 )
 
@@ -29,7 +30,7 @@ func readPublished(t *testing.T, dir string) *published {
 		t.Fatal(err)
 	}
 	p := &published{qis: m.QIs, sa: m.SA, vals: map[string][]map[string]bool{}, freq: map[string]map[string]int{}}
-	for _, rec := range readCSV(t, filepath.Join(dir, "st.csv"))[1:] {
+	for _, rec := range verifytest.ReadCSV(t, filepath.Join(dir, "st.csv"))[1:] {
 		if p.freq[rec[0]] == nil {
 			p.freq[rec[0]] = map[string]int{}
 			p.order = append(p.order, rec[0])
@@ -43,7 +44,7 @@ func readPublished(t *testing.T, dir string) *published {
 		p.freq[rec[0]][rec[1]] += n
 	}
 	for i, q := range m.QIs {
-		for _, rec := range readCSV(t, filepath.Join(dir, "at_"+q+".csv"))[1:] {
+		for _, rec := range verifytest.ReadCSV(t, filepath.Join(dir, "at_"+q+".csv"))[1:] {
 			p.vals[rec[1]][i][rec[0]] = true
 		}
 	}
@@ -135,7 +136,7 @@ func TestSwapCaughtWithoutAudit(t *testing.T) {
 	}
 	p := readPublished(t, bare)
 	orig, sa := prep.Source, prep.Source.Column(p.sa)
-	recs := readCSV(t, filepath.Join(bare, "st.csv"))
+	recs := verifytest.ReadCSV(t, filepath.Join(bare, "st.csv"))
 	a, b := -1, -1
 	for i := 1; i < len(recs) && a < 0; i++ {
 		for j := 1; j < len(recs) && a < 0; j++ {
@@ -158,7 +159,7 @@ func TestSwapCaughtWithoutAudit(t *testing.T) {
 		t.Fatal("no two groups whose swap leaves a sensitive value uncovered")
 	}
 	recs[a][1], recs[b][1] = recs[b][1], recs[a][1]
-	writeCSV(t, filepath.Join(bare, "st.csv"), recs)
+	verifytest.WriteCSV(t, filepath.Join(bare, "st.csv"), recs)
 	rehash(t, bare, nil)
 	if ok, rep := faithfulLine(t, bare, prep.Source); ok {
 		t.Fatalf("groups %s and %s with their sensitive values %s and %s swapped pass:\n%s",
@@ -180,14 +181,14 @@ func TestFlowAgainstBruteForce(t *testing.T) {
 		os.Remove(model.AuditPath(bad))
 		for e := 0; e < 1+rng.Intn(2); e++ {
 			f := files[rng.Intn(len(files))]
-			recs := readCSV(t, filepath.Join(bad, f))
+			recs := verifytest.ReadCSV(t, filepath.Join(bad, f))
 			col := 0
 			if f == "st.csv" {
 				col = 1
 			}
 			i, j := 1+rng.Intn(len(recs)-1), 1+rng.Intn(len(recs)-1)
 			recs[i][col] = recs[j][col]
-			writeCSV(t, filepath.Join(bad, f), recs)
+			verifytest.WriteCSV(t, filepath.Join(bad, f), recs)
 		}
 		rehash(t, bad, nil)
 		rep, err := catalog.Check(bad, verify.Options{Original: prep.Source})

@@ -181,7 +181,7 @@ func (m *matcher) short() int {
 // value at a time: it returns each group's members and the number of
 // published records placed (every one exactly when the members are a
 // faithful assignment), and the boxes it used.
-func membersByFlow(rl *release, o *verify.Originals) ([][]int, int, *boxes) {
+func membersByFlow(rl *release, o *verify.Original) ([][]int, int, *boxes) {
 	ts := originalTuples(rl, o)
 	b := newBoxes(rl, ts)
 	spare := make([]int, len(ts.codes))

@@ -1,13 +1,12 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
 	"strconv"
 
+	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -21,57 +20,26 @@ import (
 // the group's presence probability is |G| / prod_i |G_ATi| (Theorem 5.1).
 func View(rel *verify.Release) (*risk.View, error) {
 	m := rel.Manifest
-	var det struct {
-		Aux []struct {
-			QI   string `json:"qi"`
-			File string `json:"file"`
-		} `json:"auxiliary_tables"`
-		ST string `json:"sensitive_table"`
+	det, err := format.Read(m)
+	if err != nil || det.SensitiveTable == "" || len(det.AuxiliaryTables) != len(m.QIs) {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "details do not name the auxiliary and sensitive tables of an ambiguity release" + errText(err)}
 	}
-	b, _ := json.Marshal(m.Details)
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&det); err != nil || det.ST == "" || len(det.Aux) != len(m.QIs) {
-		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "details do not name the auxiliary and sensitive tables of an ambiguity release"}
-	}
-	st, err := rel.Table(det.ST)
+	st, err := rel.Table(det.SensitiveTable)
 	if err != nil {
 		return nil, err
 	}
 	if len(st.Columns) != 3 {
-		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.ST), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	// Values per group in each auxiliary table.
-	width := map[string][]int{}
-	for a, aux := range det.Aux {
-		t, err := rel.Table(aux.File)
-		if err != nil {
-			return nil, err
-		}
-		if len(t.Columns) != 2 {
-			return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
-		}
-		for row := 0; row < t.Rows; row++ {
-			g := t.Columns[1].Value(row)
-			if width[g] == nil {
-				width[g] = make([]int, len(det.Aux))
-			}
-			width[g][a]++
-		}
+	width, err := widths(rel, det)
+	if err != nil {
+		return nil, err
 	}
 	numeric := st.Columns[1].Kind == model.Numeric
 	values, pos := risk.Ordered(st.Columns[1].Dict, numeric)
-	counts := map[string][]int{}
-	var order []string
-	for row := 0; row < st.Rows; row++ {
-		g := st.Columns[0].Value(row)
-		f, err := strconv.Atoi(st.Columns[2].Value(row))
-		if err != nil || f < 0 {
-			return nil, &model.InputError{File: filepath.Join(rel.Dir, det.ST), Line: row + 2, Msg: fmt.Sprintf("Frequency %q is not a count", st.Columns[2].Value(row))}
-		}
-		if counts[g] == nil {
-			counts[g] = make([]int, len(values))
-			order = append(order, g)
-		}
-		counts[g][pos[st.Columns[1].Value(row)]] += f
+	counts, order, err := groupCounts(rel, det, st, values, pos)
+	if err != nil {
+		return nil, err
 	}
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
 	for _, g := range order {
@@ -91,4 +59,66 @@ func View(rel *verify.Release) (*risk.View, error) {
 	}
 	return bld.View(m.RowsIn, m.Suppressed, false,
 		"Quasi-identifiers are published apart from each other: an attacker who knows nothing beyond the release cannot tell which combination of a group's values is a real record."), nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}
+
+// widths counts every group's values in each auxiliary table, by its
+// GroupID text (counted per code).
+func widths(rel *verify.Release, det format.Details) (map[string][]int, error) {
+	width := map[string][]int{}
+	for a, aux := range det.AuxiliaryTables {
+		t, err := rel.Table(aux.File)
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Columns) != 2 {
+			return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
+		}
+		ids := t.Columns[1]
+		n := make([]int, len(ids.Dict)+1)
+		for row := 0; row < t.Rows; row++ {
+			n[verify.Code(ids, row)]++
+		}
+		for code, k := range n {
+			if k == 0 {
+				continue
+			}
+			g := labelOf(ids, code)
+			if width[g] == nil {
+				width[g] = make([]int, len(det.AuxiliaryTables))
+			}
+			width[g][a] += k
+		}
+	}
+	return width, nil
+}
+
+// groupCounts counts every group's sensitive values in st.csv (by its
+// GroupID text, groups in order of first appearance).
+func groupCounts(rel *verify.Release, det format.Details, st *model.Table, values []string, pos map[string]int) (map[string][]int, []string, error) {
+	counts := map[string][]int{}
+	var order []string
+	at := make([]int, len(st.Columns[1].Dict)+1)
+	for code, v := range st.Columns[1].Dict {
+		at[code] = pos[v]
+	}
+	for row := 0; row < st.Rows; row++ {
+		g := st.Columns[0].Value(row)
+		f, err := strconv.Atoi(st.Columns[2].Value(row))
+		if err != nil || f < 0 {
+			return nil, nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Line: row + 2, Msg: fmt.Sprintf("Frequency %q is not a count", st.Columns[2].Value(row))}
+		}
+		if counts[g] == nil {
+			counts[g] = make([]int, len(values))
+			order = append(order, g)
+		}
+		counts[g][at[verify.Code(st.Columns[1], row)]] += f
+	}
+	return counts, order, nil
 }

@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
+	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
 )
 
@@ -54,8 +54,6 @@ func withoutReport(list []string) []string {
 	}
 	return out
 }
-
-var ()
 
 func writeFile(t *testing.T, path, text string) {
 	t.Helper()
@@ -192,35 +190,6 @@ func wantFailing(t *testing.T, r *verify.Report, want ...string) {
 	}
 }
 
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-func writeCSV(t *testing.T, path string, recs [][]string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(recs); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // rehash rewrites the SHA-256 of every listed file in manifest.json (and
 // optionally edits the manifest), so that a tampered file is checked on
 // its content alone.
@@ -280,7 +249,7 @@ func copyDir(t *testing.T, src string) string {
 // editRows rewrites a release CSV: fn gets the records (header first).
 func editRows(t *testing.T, path string, fn func([][]string) [][]string) {
 	t.Helper()
-	writeCSV(t, path, fn(readCSV(t, path)))
+	verifytest.WriteCSV(t, path, fn(verifytest.ReadCSV(t, path)))
 }
 
 func findRow(t *testing.T, recs [][]string, want ...string) int {
@@ -297,7 +266,7 @@ func findRow(t *testing.T, recs [][]string, want ...string) int {
 func TestPipelineReleasePasses(t *testing.T) {
 	out, in := figure2Release(t)
 	// The exported groups are Figure 2's.
-	sa := readCSV(t, filepath.Join(out, "sa.csv"))
+	sa := verifytest.ReadCSV(t, filepath.Join(out, "sa.csv"))
 	var got []string
 	for _, r := range sa[1:] {
 		got = append(got, strings.Join(r, " "))
@@ -530,7 +499,7 @@ func TestTamperHierarchyWeight(t *testing.T) {
 
 func TestHierarchyReadErrors(t *testing.T) {
 	out, _ := figure2Release(t)
-	base := readCSV(t, filepath.Join(out, "hierarchy.csv"))
+	base := verifytest.ReadCSV(t, filepath.Join(out, "hierarchy.csv"))
 	cases := []struct {
 		name string
 		edit func(recs [][]string) [][]string
@@ -563,7 +532,7 @@ func TestHierarchyReadErrors(t *testing.T) {
 			for i := range base {
 				recs[i] = append([]string(nil), base[i]...)
 			}
-			writeCSV(t, filepath.Join(dir, "hierarchy.csv"), c.edit(recs))
+			verifytest.WriteCSV(t, filepath.Join(dir, "hierarchy.csv"), c.edit(recs))
 			rep, err := catalog.Check(dir, verify.Options{})
 			if err != nil || rep.OK() {
 				t.Fatalf("error %v; report:\n%s", err, strings.Join(rep.Strings(), "\n"))
@@ -877,7 +846,7 @@ func TestGroupWeightsFollowNodeIDs(t *testing.T) {
 	})
 	// Without per-group weights the reordered hierarchy is read fine.
 	plain := copyDir(t, "testdata/figure2")
-	writeCSV(t, filepath.Join(plain, "hierarchy.csv"), readCSV(t, filepath.Join(dir, "hierarchy.csv")))
+	verifytest.WriteCSV(t, filepath.Join(plain, "hierarchy.csv"), verifytest.ReadCSV(t, filepath.Join(dir, "hierarchy.csv")))
 	rehash(t, plain, nil)
 	wantFailing(t, check(t, plain, loadText(t, employees)))
 	rehash(t, dir, nil)

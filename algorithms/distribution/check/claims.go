@@ -6,143 +6,212 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/distribution/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
 
-// details is the distribution-specific part of manifest.json, as the
-// checker reads it (its own declaration: the checker does not import the
-// method).
-type details struct {
-	Grouping       string    `json:"grouping"`
-	Target         string    `json:"target"`
-	MaxDenominator int       `json:"max_denominator"`
-	PerGroupTarget bool      `json:"per_group_target"`
-	Domain         []string  `json:"domain"`
-	Effective      []float64 `json:"effective_target"`
-	TargetEMD      float64   `json:"effective_vs_requested_emd"`
-	TargetMaxAbs   float64   `json:"effective_vs_requested_max_abs"`
-	Subdomains     int       `json:"sa_rows"`
-	FakeValues     int       `json:"fake_values"`
-	SumOfRanges    float64   `json:"sum_of_ranges"`
-	FigureSummary  []struct {
-		Figure string  `json:"figure"`
-		Min    float64 `json:"min"`
-		Mean   float64 `json:"mean"`
-		Max    float64 `json:"max"`
-	} `json:"group_figures"`
-}
+// The worst cases a release states, with the method's fixed limits:
+// Definition 3.2 holds exactly, no value may be certain, no member
+// impossible.
+const (
+	figPosterior  = "posterior deviation (max)"
+	figConfidence = "max P'(v) in a group"
+	figImpossible = "members with P'(v) = 0"
+)
 
-// groupFacts are what the checker recomputed per group.
-type groupFacts struct {
-	sizes    []int
-	nsub     []int
-	sor      []float64 // sum of ranges of the group's subdomains
-	conf     []float64 // the largest probability the group's target gives a value
-	post     []float64 // max |posterior - target| (Definition 3.2)
-	zero     []float64 // members whose value the target makes impossible (nil without the original)
-	qiGroup  []int
-	qiValues [][]string // per qi.csv row, its QI values
-	qis      []string   // the QI names, in qiValues order
-}
-
-// checkDetails holds every figure of the manifest's details and the
-// parameters that bound the data to the files.
-func checkDetails(rel *verify.Release, h *annotated, weights func(gi int) []int64, gw bool, g groupFacts, opt verify.Options, r *verify.Report) {
-	m := rel.Manifest
-	var d details
-	if err := verify.DecodeDetails(m, &d); err != nil {
-		r.Add(false, "claim details", "the manifest's details do not read: %v", err)
-		return
+// claims holds the manifest's counts, worst cases and utility to the
+// files (verify.Report.Compare). Ranges are max-min of numeric
+// subdomains and the number of values minus one of categorical ones
+// (Koudas et al. 2009, footnote 3).
+func claims(c *release, r *verify.Report) error {
+	g := c.groupsOf()
+	p, err := c.posteriorsOf()
+	if err != nil {
+		return err
 	}
-	// The parameters the manifest states are the ones the details repeat.
+	sor := sumFloats(g.ranges(c.h))
+	rc := verify.Recomputed{Groups: len(g.sizes), Published: c.qi.Rows,
+		Tables: map[string]*model.Table{format.FileQI: c.qi, format.FileSA: c.sa, format.FileHierarchy: c.h.table},
+		Figures: map[string]float64{figPosterior: p.worst, figConfidence: p.maxConf,
+			"sum of ranges": sor, "avg range per subdomain": sor / math.Max(1, float64(c.sa.Rows))},
+		Holds:    map[string]bool{figPosterior: p.worst <= 1e-9, figConfidence: p.maxConf <= 1-1e-6},
+		Later:    map[string]bool{figImpossible: true},
+		Limits:   map[string]string{figPosterior: "0", figConfidence: "< 1", figImpossible: "0"},
+		Complete: true,
+	}
+	if w, err := c.weightsOf(); err == nil && w.table != nil {
+		rc.Tables[format.FileGroupWeights] = w.table
+	}
+	if c.opt.Original != nil {
+		if f, err := c.originalOf(); err == nil && f.zero != nil {
+			rc.Figures[figImpossible] = float64(f.impossible)
+			rc.Holds[figImpossible] = f.impossible == 0
+		}
+	}
+	r.Compare(c.rel, rc, c.opt)
+	return nil
+}
+
+// ranges is every group's sum of ranges of its subdomains.
+func (g *groups) ranges(h *annotated) []float64 {
+	out := make([]float64, len(g.subs))
+	for gi := range g.subs {
+		for x, n := range g.subs[gi] {
+			if h.numeric {
+				out[gi] += n * (h.highNum[x] - h.lowNum[x])
+			} else {
+				out[gi] += n * float64(h.leafCount(x)-1)
+			}
+		}
+	}
+	return out
+}
+
+// detailParameters: the manifest's details read, and the parameters it
+// states are the ones the details repeat.
+func detailParameters(c *release, r *verify.Report) error {
+	d, err := c.detailsOf()
+	if err != nil {
+		r.Add(false, "claim details", "the manifest's details do not read: %v", err)
+		return nil
+	}
+	m := c.m
 	r.ClaimText("parameters.target", m.Parameters["target"], d.Target)
 	r.ClaimText("parameters.grouping", m.Parameters["grouping"], d.Grouping)
 	r.ClaimText("parameters.max-denominator", m.Parameters["max-denominator"], strconv.Itoa(d.MaxDenominator))
+	return nil
+}
 
-	// The SA domain is hierarchy.csv's leaves, in order.
-	var leaves []string
-	for _, l := range h.leaves {
-		leaves = append(leaves, h.low[l])
+// detailCounts: the domain is hierarchy.csv's leaves in order, and the
+// subdomains, fake values and sum of ranges are the files'.
+func detailCounts(c *release, r *verify.Report) error {
+	d, err := c.detailsOf()
+	if err != nil {
+		return nil
 	}
-	r.ClaimText("details.domain", strings.Join(d.Domain, "|"), strings.Join(leaves, "|"))
-
+	g := c.groupsOf()
+	r.ClaimText("details.domain", strings.Join(d.Domain, "|"), strings.Join(c.h.values(), "|"))
 	r.Claim("details.sa_rows", float64(d.Subdomains), float64(sumInts(g.nsub)))
-	fakes := 0
-	for gi := range g.sizes {
-		fakes += max(0, g.nsub[gi]-g.sizes[gi])
-	}
-	r.Claim("details.fake_values", float64(d.FakeValues), float64(fakes))
-	r.Claim("details.sum_of_ranges", d.SumOfRanges, sumFloats(g.sor))
+	r.Claim("details.fake_values", float64(d.FakeValues), sumFloats(g.fakes()))
+	r.Claim("details.sum_of_ranges", d.SumOfRanges, sumFloats(g.ranges(c.h)))
+	return nil
+}
 
-	// Per-group targets are the ones group_weights.csv holds.
-	if d.PerGroupTarget != gw {
-		r.Add(false, "claim details.per_group_target", "the manifest states %v, the release %s group_weights.csv", d.PerGroupTarget, map[bool]string{true: "has", false: "has no"}[gw])
-	}
-	// Every weight within the stated bound (SPEC 2.4); the group target
-	// keeps each group's exact counts.
-	if d.MaxDenominator > 0 && d.Target != "group" {
-		over := 0
-		for gi := range g.sizes {
-			for x, w := range weights(gi) {
-				if x != h.root && w > int64(d.MaxDenominator) {
-					over++
-				}
-			}
-		}
-		if over > 0 {
-			r.Add(false, "claim max-denominator", "%d weights exceed the stated bound %d", over, d.MaxDenominator)
-		}
-	}
-	// The effective target is the hierarchy's weights pushed to the leaves;
-	// its distance to the requested target is computable wherever the
-	// requested target is a function of the domain (uniform, zipf, normal)
-	// or of the original (table).
-	if !d.PerGroupTarget {
-		leafIndex := make([]int, len(h.parent))
-		for i, l := range h.leaves {
-			leafIndex[l] = i
-		}
-		eff := h.mixture(h.weight, map[int]float64{h.root: 1}, len(h.leaves), leafIndex)
-		if len(d.Effective) != len(eff) {
-			r.Add(false, "claim details.effective_target", "the manifest states %d probabilities for %d values", len(d.Effective), len(eff))
-		} else {
-			for i := range eff {
-				if math.Abs(d.Effective[i]-eff[i]) > 1e-8 {
-					r.Add(false, "claim details.effective_target", "value %s: the manifest states %v, hierarchy.csv gives %v", leaves[i], d.Effective[i], eff[i])
-					break
-				}
-			}
-		}
-		var orig *verify.Originals
-		if opt.Original != nil {
-			orig, _ = verify.NewOriginals(opt.Original, m)
-		}
-		if req, ok := requested(d.Target, h, orig); ok {
-			emd, maxAbs := distance(h.numeric, eff, req)
-			r.Claim("details.effective_vs_requested_emd", d.TargetEMD, emd)
-			r.Claim("details.effective_vs_requested_max_abs", d.TargetMaxAbs, maxAbs)
-			// max-denominator 0 means exact weights: the effective target is
-			// the requested one.
-			if d.MaxDenominator == 0 && maxAbs > 1e-6 {
-				r.Add(false, "claim max-denominator", "the manifest states exact weights (0), but the effective target is %s from the requested one", model.FormatNumber(maxAbs))
-			}
-		}
-	}
-	// The per-group figures' summaries.
-	perGroup := map[string][]float64{"sum ranges": g.sor, "max P'(v)": g.conf, "posterior dev": g.post}
-	fk := make([]float64, len(g.sizes))
+// fakes is every group's fake values: its subdomains beyond its tuples.
+func (g *groups) fakes() []float64 {
+	out := make([]float64, len(g.sizes))
 	for gi := range g.sizes {
-		fk[gi] = float64(max(0, g.nsub[gi]-g.sizes[gi]))
+		out[gi] = float64(max(0, g.nsub[gi]-g.sizes[gi]))
 	}
-	perGroup["fakes"] = fk
-	if g.zero != nil {
-		perGroup["P'(v)=0"] = g.zero
+	return out
+}
+
+// perGroupTarget: the details say per-group targets exactly when
+// group_weights.csv gives them.
+func perGroupTarget(c *release, r *verify.Report) error {
+	d, err := c.detailsOf()
+	w, werr := c.weightsOf()
+	if err != nil || werr != nil {
+		return nil
+	}
+	if has := w.table != nil; d.PerGroupTarget != has {
+		r.Add(false, "claim details.per_group_target", "the manifest states %v, the release %s group_weights.csv", d.PerGroupTarget, map[bool]string{true: "has", false: "has no"}[has])
+	}
+	return nil
+}
+
+// maxDenominator: every weight is within the stated bound (SPEC 2.4);
+// the group target keeps each group's exact counts.
+func maxDenominator(c *release, r *verify.Report) error {
+	d, err := c.detailsOf()
+	w, werr := c.weightsOf()
+	if err != nil || werr != nil || d.MaxDenominator <= 0 || d.Target == "group" {
+		return nil
+	}
+	over := 0
+	for gi := range c.groupsOf().sizes {
+		for x, n := range w.of(gi) {
+			if x != c.h.root && n > int64(d.MaxDenominator) {
+				over++
+			}
+		}
+	}
+	if over > 0 {
+		r.Add(false, "claim max-denominator", "%d weights exceed the stated bound %d", over, d.MaxDenominator)
+	}
+	return nil
+}
+
+// effectiveTarget: the effective target the details state is the
+// hierarchy's weights pushed to the leaves.
+func effectiveTarget(c *release, r *verify.Report) error {
+	d, err := c.detailsOf()
+	if err != nil || d.PerGroupTarget {
+		return nil
+	}
+	eff := c.h.target(c.h.weight)
+	if len(d.Effective) != len(eff) {
+		r.Add(false, "claim details.effective_target", "the manifest states %d probabilities for %d values", len(d.Effective), len(eff))
+		return nil
+	}
+	for i := range eff {
+		if math.Abs(d.Effective[i]-eff[i]) > 1e-8 {
+			r.Add(false, "claim details.effective_target", "value %s: the manifest states %v, hierarchy.csv gives %v", c.h.values()[i], d.Effective[i], eff[i])
+			break
+		}
+	}
+	return nil
+}
+
+// requestedTarget: the effective target's distance to the requested one,
+// wherever the requested target is a function of the domain (uniform,
+// zipf, normal) or of the original (table); max-denominator 0 means
+// exact weights: the effective target is the requested one.
+func requestedTarget(c *release, r *verify.Report) error {
+	d, err := c.detailsOf()
+	if err != nil || d.PerGroupTarget {
+		return nil
+	}
+	var orig *verify.Original
+	if c.opt.Original != nil {
+		if f, err := c.originalOf(); err == nil {
+			orig = f.o
+		}
+	}
+	req, ok := requested(d.Target, c.h, orig)
+	if !ok {
+		return nil
+	}
+	emd, maxAbs := distance(c.h.numeric, c.h.target(c.h.weight), req)
+	r.Claim("details.effective_vs_requested_emd", d.TargetEMD, emd)
+	r.Claim("details.effective_vs_requested_max_abs", d.TargetMaxAbs, maxAbs)
+	if d.MaxDenominator == 0 && maxAbs > 1e-6 {
+		r.Add(false, "claim max-denominator", "the manifest states exact weights (0), but the effective target is %s from the requested one", model.FormatNumber(maxAbs))
+	}
+	return nil
+}
+
+// groupFigures: the per-group figures' summaries (min, mean, max) are
+// the files'; the members with P'(v) = 0 are a figure about the original
+// values.
+func groupFigures(c *release, r *verify.Report) error {
+	d, err := c.detailsOf()
+	p, perr := c.posteriorsOf()
+	if err != nil || perr != nil {
+		return nil
+	}
+	g := c.groupsOf()
+	perGroup := map[string][]float64{"sum ranges": g.ranges(c.h), "max P'(v)": p.conf, "posterior dev": p.post, "fakes": g.fakes()}
+	if c.opt.Original != nil {
+		if f, err := c.originalOf(); err == nil && f.zero != nil {
+			perGroup["P'(v)=0"] = f.zero
+		}
 	}
 	for _, s := range d.FigureSummary {
 		vals, ok := perGroup[s.Figure]
 		if !ok {
-			if s.Figure == "P'(v)=0" && opt.Original == nil {
+			if s.Figure == "P'(v)=0" && c.opt.Original == nil {
 				continue // a figure about the original values
 			}
 			r.Add(false, "claim details.group_figures", "the manifest states a per-group figure %q the files cannot confirm", s.Figure)
@@ -153,100 +222,18 @@ func checkDetails(rel *verify.Release, h *annotated, weights func(gi int) []int6
 		r.Claim("details.group_figures."+s.Figure+".mean", s.Mean, mean)
 		r.Claim("details.group_figures."+s.Figure+".max", s.Max, hi)
 	}
-	checkGrouping(d.Grouping, g, r)
-}
-
-// checkGrouping holds the groups to the stated grouping where the files
-// can tell (Koudas et al. 2009, Section 4.2): one group for sa-only,
-// groups of identical QI tuples for qi-sa, one value of the column per
-// group for column:NAME, groups of at least SIZE for mondrian:SIZE.
-func checkGrouping(grouping string, g groupFacts, r *verify.Report) {
-	kind, arg, _ := strings.Cut(grouping, ":")
-	bad := func(format string, args ...any) {
-		r.Add(false, "claim parameters.grouping", "the groups are not a %s grouping: "+format, append([]any{grouping}, args...)...)
-	}
-	switch kind {
-	case "sa-only":
-		if len(g.sizes) != 1 {
-			bad("%d groups", len(g.sizes))
-		}
-	case "qi-sa":
-		key := map[string]int{}
-		for row, vals := range g.qiValues {
-			k := strings.Join(vals, "\x00")
-			if gi, ok := key[k]; ok && gi != g.qiGroup[row] {
-				bad("one QI tuple is in two groups")
-				return
-			}
-			key[k] = g.qiGroup[row]
-		}
-		if len(key) != len(g.sizes) {
-			bad("a group holds several QI tuples")
-		}
-	case "column", "level":
-		// A column's value, or its generalization at a level, decides the
-		// group: a value never lies in two groups (and for column:NAME a
-		// group holds one value).
-		name, _, _ := strings.Cut(arg, "=")
-		col := -1
-		for i, q := range g.qis {
-			if q == name {
-				col = i
-			}
-		}
-		if col < 0 {
-			bad("%s is not a published quasi-identifier", name)
-			return
-		}
-		groupOf := map[string]int{}
-		values := make([]map[string]bool, len(g.sizes))
-		for row, vals := range g.qiValues {
-			if col >= len(vals) {
-				bad("qi.csv has no column %s", name) // its header already failed
-				return
-			}
-			v, gi := vals[col], g.qiGroup[row]
-			if prev, ok := groupOf[v]; ok && prev != gi {
-				bad("%s = %s lies in two groups", name, v)
-				return
-			}
-			groupOf[v] = gi
-			if values[gi] == nil {
-				values[gi] = map[string]bool{}
-			}
-			values[gi][v] = true
-		}
-		if kind == "column" {
-			for _, vs := range values {
-				if len(vs) > 1 {
-					bad("a group holds %d values of %s", len(vs), name)
-					return
-				}
-			}
-		}
-	case "mondrian":
-		size, err := strconv.Atoi(arg)
-		if err != nil {
-			bad("no size")
-			return
-		}
-		for _, s := range g.sizes {
-			if s < size && len(g.sizes) > 1 {
-				bad("a group of %d", s)
-				return
-			}
-		}
-	}
+	return nil
 }
 
 // requested is the requested target when it is a function of the domain
-// (or, for the table's own distribution, of the original).
-func requested(target string, h *annotated, orig *verify.Originals) ([]float64, bool) {
-	n := len(h.leaves)
-	m := make([]float64, n)
+// (or, for the table's own distribution, of the original's published
+// rows).
+func requested(target string, h *annotated, orig *verify.Original) ([]float64, bool) {
+	var m []float64
 	name, arg, _ := strings.Cut(target, ":")
 	switch name {
 	case "uniform":
+		m = make([]float64, len(h.leaves))
 		for i := range m {
 			m[i] = 1
 		}
@@ -255,54 +242,16 @@ func requested(target string, h *annotated, orig *verify.Originals) ([]float64, 
 		if err != nil {
 			return nil, false
 		}
+		m = make([]float64, len(h.leaves))
 		for i := range m {
 			m[i] = math.Pow(1/float64(i+1), s)
 		}
 	case "normal":
-		a, b, _ := strings.Cut(arg, ",")
-		mu, err1 := strconv.ParseFloat(a, 64)
-		sigma, err2 := strconv.ParseFloat(b, 64)
-		if err1 != nil || err2 != nil || !h.numeric || !(sigma > 0) {
-			return nil, false
-		}
-		// Each value takes the normal mass between the midpoints to its
-		// neighbours (leaves are in increasing order).
-		cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(x-mu)/(sigma*math.Sqrt2)) }
-		for i, l := range h.leaves {
-			lo, hi := math.Inf(-1), math.Inf(1)
-			if i > 0 {
-				lo = (h.lowNum[h.leaves[i-1]] + h.lowNum[l]) / 2
-			}
-			if i < n-1 {
-				hi = (h.lowNum[l] + h.lowNum[h.leaves[i+1]]) / 2
-			}
-			m[i] = cdf(hi) - cdf(lo)
-		}
+		m = normalTarget(arg, h)
 	case "table":
-		// The distribution of the rows the release publishes.
-		if orig == nil {
-			return nil, false
-		}
-		c := orig.SA
-		pos := map[string]int{}
-		num := map[float64]int{}
-		for i, l := range h.leaves {
-			pos[h.low[l]] = i
-			num[h.lowNum[l]] = i
-		}
-		for _, rows := range orig.ByKey {
-			for _, row := range rows {
-				v, _ := orig.Text(c, row)
-				i, ok := pos[v]
-				if !ok && c.Kind == model.Numeric && !c.IsMissing(row) {
-					i, ok = num[c.Num(row)]
-				}
-				if ok {
-					m[i]++
-				}
-			}
-		}
-	default:
+		m = tableTarget(h, orig)
+	}
+	if m == nil {
 		return nil, false // a custom file or a per-group target: not published
 	}
 	total := sumFloats(m)
@@ -313,6 +262,62 @@ func requested(target string, h *annotated, orig *verify.Originals) ([]float64, 
 		m[i] /= total
 	}
 	return m, true
+}
+
+// normalTarget gives each value the normal mass between the midpoints to
+// its neighbours (leaves are in increasing order); nil when the argument
+// or the domain does not allow it.
+func normalTarget(arg string, h *annotated) []float64 {
+	a, b, _ := strings.Cut(arg, ",")
+	mu, err1 := strconv.ParseFloat(a, 64)
+	sigma, err2 := strconv.ParseFloat(b, 64)
+	if err1 != nil || err2 != nil || !h.numeric || !(sigma > 0) {
+		return nil
+	}
+	n := len(h.leaves)
+	m := make([]float64, n)
+	cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(x-mu)/(sigma*math.Sqrt2)) }
+	for i, l := range h.leaves {
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if i > 0 {
+			lo = (h.lowNum[h.leaves[i-1]] + h.lowNum[l]) / 2
+		}
+		if i < n-1 {
+			hi = (h.lowNum[l] + h.lowNum[h.leaves[i+1]]) / 2
+		}
+		m[i] = cdf(hi) - cdf(lo)
+	}
+	return m
+}
+
+// tableTarget is the distribution of the sensitive values of the rows
+// the release publishes (nil without the original).
+func tableTarget(h *annotated, orig *verify.Original) []float64 {
+	if orig == nil {
+		return nil
+	}
+	col := orig.SA
+	pos, num := map[string]int{}, map[float64]int{}
+	for i, l := range h.leaves {
+		pos[h.low[l]] = i
+		num[h.lowNum[l]] = i
+	}
+	texts := orig.Texts(col)
+	at := make([]int, len(texts))
+	for code, text := range texts {
+		i, ok := pos[text]
+		if !ok && col.Kind == model.Numeric && code < len(col.Dict) {
+			i, ok = num[col.Nums[code]]
+		}
+		at[code] = map[bool]int{true: i, false: -1}[ok]
+	}
+	m := make([]float64, len(h.leaves))
+	for row, kept := range orig.Kept {
+		if i := at[verify.Code(col, row)]; kept && i >= 0 {
+			m[i]++
+		}
+	}
+	return m
 }
 
 // distance is the earth mover's distance (ordered ground distance over a

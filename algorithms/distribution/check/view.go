@@ -1,8 +1,10 @@
 package check
 
 import (
+	"privlab/algorithms/distribution/format"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
+	"privlab/model"
 )
 
 // View is a distribution release as an attacker reads it (risk.View):
@@ -12,7 +14,7 @@ import (
 // groups a QI tuple lies in.
 func View(rel *verify.Release) (*risk.View, error) {
 	m := rel.Manifest
-	qi, err := rel.Table("qi.csv")
+	qi, err := rel.Table(format.FileQI)
 	if err != nil {
 		return nil, err
 	}
@@ -20,38 +22,25 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if err != nil {
 		return nil, err
 	}
-	groupIdx := map[string]int{}
-	for row := 0; row < qi.Rows; row++ {
-		g := qi.Columns[0].Value(row)
-		if _, ok := groupIdx[g]; !ok {
-			groupIdx[g] = len(groupIdx)
-		}
+	if len(qi.Columns) < len(m.QIs)+1 {
+		return nil, &model.InputError{File: rel.Dir + "/" + format.FileQI, Line: 1, Msg: "expected the columns GroupID and the quasi-identifiers"}
 	}
-	groupWeights, _, err := readGroupWeights(rel, groupIdx, h)
+	g := groupRows(qi)
+	w, err := readGroupWeights(rel, g, h)
 	if err != nil {
 		return nil, err
 	}
-	leafIndex := make([]int, len(h.parent))
-	values := make([]string, len(h.leaves))
-	for i, l := range h.leaves {
-		leafIndex[l] = i
-		values[i] = h.low[l]
-	}
-	b := risk.NewBuilder(m.QIs, m.SA, values, h.numeric)
-	belief := make([]int32, len(groupIdx))
+	b := risk.NewBuilder(m.QIs, m.SA, h.values(), h.numeric)
+	belief := make([]int32, len(g.sizes))
 	for gi := range belief {
-		w := h.weight
-		if groupWeights != nil && groupWeights[gi] != nil {
-			w = groupWeights[gi]
-		}
-		belief[gi] = b.Belief(h.mixture(w, map[int]float64{h.root: 1}, len(h.leaves), leafIndex))
+		belief[gi] = b.Belief(w.targetOf(gi))
 	}
 	cells := make([]string, len(m.QIs))
 	for row := 0; row < qi.Rows; row++ {
 		for i := range cells {
 			cells[i] = qi.Columns[i+1].Value(row)
 		}
-		b.Add(cells, belief[groupIdx[qi.Columns[0].Value(row)]], 0)
+		b.Add(cells, belief[g.of[row]], 0)
 	}
 	return b.View(m.RowsIn, m.Suppressed, false,
 		"Quasi-identifiers are published unchanged: distribution-based anonymization hides the sensitive value (each tuple's appears to follow the target), not who is in the release."), nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/algorithms/kja/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,8 +26,8 @@ import (
 func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	m := rel.Manifest
 	man := filepath.Join(rel.Dir, "manifest.json")
-	var det details
-	if err := verify.DecodeDetails(m, &det); err != nil {
+	det, err := format.Read(m)
+	if err != nil {
 		return nil, err
 	}
 	axes, err := readDomain(man, m, det)

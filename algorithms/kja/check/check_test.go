@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -64,31 +63,6 @@ func exportWith(t *testing.T, mt, pd, variant string, ids []string, k string) (s
 		t.Fatal(err)
 	}
 	return out, prep
-}
-
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-func writeCSV(t *testing.T, path string, recs [][]string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := csv.NewWriter(f)
-	w.WriteAll(recs)
-	f.Close()
 }
 
 func copyRelease(t *testing.T, src string) string {
@@ -186,9 +160,9 @@ func checksPassAndEditsFail(t *testing.T, mtPath, pdPath, variant string) {
 		}
 		cell := func(file string, col func(h []string) int, mutate func(recs [][]string, c int)) func(*testing.T, string) {
 			return func(t *testing.T, dir string) {
-				recs := readCSV(t, filepath.Join(dir, file))
+				recs := verifytest.ReadCSV(t, filepath.Join(dir, file))
 				mutate(recs, col(recs[0]))
-				writeCSV(t, filepath.Join(dir, file), recs)
+				verifytest.WriteCSV(t, filepath.Join(dir, file), recs)
 			}
 		}
 		colOf := func(name string) func([]string) int {
@@ -224,28 +198,28 @@ func checksPassAndEditsFail(t *testing.T, mtPath, pdPath, variant string) {
 			{"jat a whole box moved", false, func(t *testing.T, dir string) {
 				// Every row of row 1's box gets age_min + 0 -> one less: the box
 				// stays consistent, but is no longer its members' MBB.
-				recs := readCSV(t, filepath.Join(dir, "jat.csv"))
+				recs := verifytest.ReadCSV(t, filepath.Join(dir, "jat.csv"))
 				g, c := recs[1][0], colOf("age_min")(recs[0])
 				for _, r := range recs[1:] {
 					if r[0] == g {
 						r[c] = "-1"
 					}
 				}
-				writeCSV(t, filepath.Join(dir, "jat.csv"), recs)
+				verifytest.WriteCSV(t, filepath.Join(dir, "jat.csv"), recs)
 			}},
 			{"jat row deleted", true, func(t *testing.T, dir string) {
-				recs := readCSV(t, filepath.Join(dir, "jat.csv"))
-				writeCSV(t, filepath.Join(dir, "jat.csv"), append(recs[:1], recs[2:]...))
+				recs := verifytest.ReadCSV(t, filepath.Join(dir, "jat.csv"))
+				verifytest.WriteCSV(t, filepath.Join(dir, "jat.csv"), append(recs[:1], recs[2:]...))
 			}},
 			{"jat row duplicated", true, func(t *testing.T, dir string) {
-				recs := readCSV(t, filepath.Join(dir, "jat.csv"))
-				writeCSV(t, filepath.Join(dir, "jat.csv"), append(recs, recs[1]))
+				recs := verifytest.ReadCSV(t, filepath.Join(dir, "jat.csv"))
+				verifytest.WriteCSV(t, filepath.Join(dir, "jat.csv"), append(recs, recs[1]))
 			}},
 			{"si SG", false, cell("si.csv", colOf("SG"), copyFrom)},
 			{"si value", false, cell("si.csv", colOf("occupation"), copyFrom)},
 			{"si row deleted", true, func(t *testing.T, dir string) {
-				recs := readCSV(t, filepath.Join(dir, "si.csv"))
-				writeCSV(t, filepath.Join(dir, "si.csv"), append(recs[:1], recs[2:]...))
+				recs := verifytest.ReadCSV(t, filepath.Join(dir, "si.csv"))
+				verifytest.WriteCSV(t, filepath.Join(dir, "si.csv"), append(recs[:1], recs[2:]...))
 			}},
 			{"manifest k", true, func(t *testing.T, dir string) {
 				editManifest(t, dir, func(m map[string]any) { m["parameters"].(map[string]any)["k"] = "1000" })
@@ -444,8 +418,8 @@ func splitGroup(t *testing.T, dir string, k int) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jat := readCSV(t, filepath.Join(dir, "jat.csv"))
-	si := readCSV(t, filepath.Join(dir, "si.csv"))
+	jat := verifytest.ReadCSV(t, filepath.Join(dir, "jat.csv"))
+	si := verifytest.ReadCSV(t, filepath.Join(dir, "si.csv"))
 	mtOf := map[string][]int{}
 	maxSG := 0
 	for row, e := range audit.RowMap["jat.csv"] {
@@ -487,8 +461,8 @@ func splitGroup(t *testing.T, dir string, k int) (string, int) {
 		smallest = min(smallest, n)
 	}
 	bad := copyRelease(t, dir)
-	writeCSV(t, filepath.Join(bad, "jat.csv"), jat)
-	writeCSV(t, filepath.Join(bad, "si.csv"), si)
+	verifytest.WriteCSV(t, filepath.Join(bad, "jat.csv"), jat)
+	verifytest.WriteCSV(t, filepath.Join(bad, "si.csv"), si)
 	verifytest.Restate(t, bad, func(m map[string]any) {
 		d := details(m)
 		d["sensitive_groups"] = d["sensitive_groups"].(float64) + 1
@@ -566,8 +540,8 @@ func TestNCPNormaliserLines(t *testing.T) {
 // cannot show (that a box's rows are distinct people) is left to catch.
 func forgeK(t *testing.T, dir string, k int) {
 	t.Helper()
-	jat := readCSV(t, filepath.Join(dir, "jat.csv"))
-	si := readCSV(t, filepath.Join(dir, "si.csv"))
+	jat := verifytest.ReadCSV(t, filepath.Join(dir, "jat.csv"))
+	si := verifytest.ReadCSV(t, filepath.Join(dir, "si.csv"))
 	sizes := map[string]int{}
 	for _, rec := range jat[1:] {
 		sizes[rec[0]]++
@@ -673,7 +647,7 @@ func TestPaddedBoxesFail(t *testing.T) {
 	mtPath, pdPath := universe(t)
 	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", []string{"id"}, "2")
 	bad := copyRelease(t, dir)
-	jat := readCSV(t, filepath.Join(bad, "jat.csv"))
+	jat := verifytest.ReadCSV(t, filepath.Join(bad, "jat.csv"))
 	rows := map[string][][]string{}
 	for _, rec := range jat[1:] {
 		rows[rec[0]] = append(rows[rec[0]], rec)
@@ -683,7 +657,7 @@ func TestPaddedBoxesFail(t *testing.T) {
 			jat = append(jat, append([]string(nil), recs[n%len(recs)]...))
 		}
 	}
-	writeCSV(t, filepath.Join(bad, "jat.csv"), jat)
+	verifytest.WriteCSV(t, filepath.Join(bad, "jat.csv"), jat)
 	forgeK(t, bad, 20)
 	kjaChecks(t, "padded to 20", bad, prep, "people")
 }
@@ -703,7 +677,7 @@ func TestMovedPublicRowsFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := copyRelease(t, dir)
-	jat := readCSV(t, filepath.Join(bad, "jat.csv"))
+	jat := verifytest.ReadCSV(t, filepath.Join(bad, "jat.csv"))
 	size := map[string]int{}
 	for _, rec := range jat[1:] {
 		size[rec[0]]++
@@ -743,7 +717,7 @@ func TestMovedPublicRowsFail(t *testing.T) {
 			}
 		}
 	}
-	writeCSV(t, filepath.Join(bad, "jat.csv"), jat)
+	verifytest.WriteCSV(t, filepath.Join(bad, "jat.csv"), jat)
 	forgeK(t, bad, target)
 	kjaChecks(t, fmt.Sprintf("%d public rows moved, k = %d", moved, target), bad, prep, "people")
 }
@@ -767,8 +741,8 @@ func TestUnjoinedPublicRecount(t *testing.T) {
 	}
 	bad := copyRelease(t, dir)
 	os.Remove(model.AuditPath(bad))
-	jat := readCSV(t, filepath.Join(bad, "jat.csv"))
-	writeCSV(t, filepath.Join(bad, "jat.csv"), append(jat, jat[1]))
+	jat := verifytest.ReadCSV(t, filepath.Join(bad, "jat.csv"))
+	verifytest.WriteCSV(t, filepath.Join(bad, "jat.csv"), append(jat, jat[1]))
 	forgeK(t, bad, 8)
 	rep, err = pipeline.Check(bad, prep.Source, prep.Public)
 	if l := lineOf(rep, "people"); err != nil || l == nil || l.OK {

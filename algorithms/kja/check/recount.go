@@ -57,7 +57,7 @@ func jtPublic(mt, ext points, eligible []bool, pair bool) pubPoints {
 		}
 		p.of[j] = at
 		p.cap[at]++
-		if ext.keys[j] == "" {
+		if ext.keys[j] < 0 {
 			anon[at]++
 		}
 	}
@@ -66,16 +66,16 @@ func jtPublic(mt, ext points, eligible []bool, pair bool) pubPoints {
 	}
 	// Microdata tuples no identifier joined (the method joins an
 	// identifier to its first microdata row), by point.
-	pdKeys := map[string]bool{}
+	pdKeys := map[int32]bool{}
 	for _, k := range ext.keys {
-		if k != "" {
+		if k >= 0 {
 			pdKeys[k] = true
 		}
 	}
-	first := map[string]bool{}
+	first := map[int32]bool{}
 	free := map[int]int{}
 	for i, k := range mt.keys {
-		if k != "" && pdKeys[k] && !first[k] {
+		if k >= 0 && pdKeys[k] && !first[k] {
 			first[k] = true
 			continue
 		}
@@ -91,6 +91,13 @@ func jtPublic(mt, ext points, eligible []bool, pair bool) pubPoints {
 	return p
 }
 
+// recounted is the flow of every box's public rows into JT's public
+// tuples inside it (recount).
+type recounted struct {
+	need, got, short int
+	paired           int
+}
+
 // recount proves that every box's public rows are distinct public tuples
 // of JT inside it, so that a box's rows are that many distinct people
 // (Sacharidis et al., Definition 6 and Theorem 2 count people): a flow
@@ -99,22 +106,22 @@ func jtPublic(mt, ext points, eligible []bool, pair bool) pubPoints {
 // as JT holds there. A flow of every public row is such a matching;
 // anything less means rows repeated, moved out of the boxes that could
 // hold them, or counting a person twice.
-func recount(r *verify.Report, f faith, pts pubPoints, mtCount []int) {
+func recount(boxes []*box, pts pubPoints, mtCount []int) recounted {
 	fl := verify.NewFlow()
 	src, sink := fl.Node(), fl.Node()
-	boxNode := make([]int, len(f.boxes))
-	need, short := 0, 0
-	for b, bx := range f.boxes {
+	boxNode := make([]int, len(boxes))
+	rc := recounted{paired: pts.paired}
+	for b, bx := range boxes {
 		boxNode[b] = fl.Node()
 		pub := bx.rows - mtCount[b]
 		if pub < 0 {
-			short++
+			rc.short++
 			continue
 		}
-		need += pub
+		rc.need += pub
 		fl.Edge(src, boxNode[b], pub)
 	}
-	ix := newIndex(f.boxes)
+	ix := newIndex(boxes)
 	for p, x := range pts.x {
 		if pts.cap[p] == 0 {
 			continue
@@ -123,15 +130,31 @@ func recount(r *verify.Report, f faith, pts pubPoints, mtCount []int) {
 		fl.Edge(node, sink, pts.cap[p])
 		ix.stab(x, func(b int) { fl.Edge(boxNode[b], node, pts.cap[p]) })
 	}
-	got := fl.MaxFlow(src, sink)
-	r.Claim("details.qi_paired", float64(f.det.QIPaired), float64(pts.paired))
-	join := "MT and PD joined on " + strings.Join(f.det.Join, ",")
-	if len(f.det.Join) == 0 {
+	rc.got = fl.MaxFlow(src, sink)
+	return rc
+}
+
+// people: with the original and the public table, every box's public
+// rows are distinct public tuples of JT inside it (recount), so its rows
+// are distinct people: k holds, and the breach probability is at most
+// 1/k (Theorem 2).
+func people(c *release, r *verify.Report) error {
+	p := c.placed()
+	if p == nil || !p.done || !p.in.havePub || !p.in.kja {
+		return nil
+	}
+	b, _ := c.boxesOf()
+	rc := recount(b.list, p.pts, p.mtCount)
+	r.Claim("details.qi_paired", float64(c.det.QIPaired), float64(rc.paired))
+	join := "MT and PD joined on " + strings.Join(c.det.Join, ",")
+	if len(c.det.Join) == 0 {
 		join = "no identifier joins MT and PD"
 	}
-	r.Add(got == need && short == 0, "people",
+	k := c.m.Parameters["k"]
+	r.Add(rc.got == rc.need && rc.short == 0, "people",
 		"the %d public rows of jat.csv match distinct public tuples of the join table, each inside its box (%s; %d public rows equal to a microdata tuple on every QI "+
 			"and joined by no identifier count as that person): every box's rows are distinct people, so k = %s holds and the breach probability is at most 1/%s "+
 			"(Theorem 2) (%d rows unmatched, %d boxes with fewer rows than microdata tuples)",
-		need, join, pts.paired, f.k, f.k, need-got, short)
+		rc.need, join, rc.paired, k, k, rc.need-rc.got, rc.short)
+	return nil
 }

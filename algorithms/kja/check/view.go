@@ -1,10 +1,9 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"privlab/algorithms/kja/format"
 	"strconv"
 
 	"privlab/algorithms/risk"
@@ -22,44 +21,59 @@ import (
 // (Theorem 2 bounds both by 1/|box|).
 func View(rel *verify.Release) (*risk.View, error) {
 	m := rel.Manifest
-	jat, err := rel.Table("jat.csv")
+	jat, err := rel.Table(format.FileJAT)
 	if err != nil {
 		return nil, err
 	}
-	si, err := rel.Table("si.csv")
+	si, err := rel.Table(format.FileSI)
 	if err != nil {
 		return nil, err
 	}
-	var det struct {
-		Domain []domain `json:"domain"`
+	det, err := format.Read(m)
+	if err != nil {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: err.Error()}
 	}
-	b, _ := json.Marshal(m.Details)
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&det); err != nil || len(det.Domain) != len(m.QIs) || len(jat.Columns) != 2+2*len(m.QIs) || len(si.Columns) != 2 {
+	if len(det.Domain) != len(m.QIs) || len(jat.Columns) != 2+2*len(m.QIs) || len(si.Columns) != 2 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "the release's domain, jat.csv or si.csv does not have the shape of a kja release"}
 	}
-	// The sensitive values, in order, and each sensitive group's counts.
-	numeric := si.Columns[1].Kind == model.Numeric
-	values, pos := risk.Ordered(si.Columns[1].Dict, numeric)
-	counts := map[string][]int{}
+	// The sensitive values, in order, and each sensitive group's belief,
+	// read on codes.
+	sgCol, saCol := si.Columns[0], si.Columns[1]
+	numeric := saCol.Kind == model.Numeric
+	values, pos := risk.Ordered(saCol.Dict, numeric)
+	at := make([]int, len(saCol.Dict)+1)
+	for code, v := range saCol.Dict {
+		at[code] = pos[v]
+	}
+	counts := make([][]int, len(sgCol.Dict)+1)
 	for row := 0; row < si.Rows; row++ {
-		sg := si.Columns[0].Value(row)
+		sg := verify.Code(sgCol, row)
 		if counts[sg] == nil {
 			counts[sg] = make([]int, len(values))
 		}
-		counts[sg][pos[si.Columns[1].Value(row)]]++
+		counts[sg][at[verify.Code(saCol, row)]]++
 	}
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
 	beliefOf := map[string]int32{}
-	for sg, c := range counts {
-		beliefOf[sg] = bld.Counts(c)
+	for code, c := range counts {
+		if c != nil && code < len(sgCol.Dict) {
+			beliefOf[sgCol.Dict[code]] = bld.Counts(c)
+		}
+	}
+	jatSG := jat.Columns[1]
+	beliefs := make([]int32, len(jatSG.Dict)+1)
+	for code := range beliefs {
+		beliefs[code] = -1
+		if b, ok := beliefOf[textOf(jatSG, code)]; ok && code < len(jatSG.Dict) {
+			beliefs[code] = b
+		}
 	}
 	cells := newBoxCells(jat, det.Domain)
 	for row := 0; row < jat.Rows; row++ {
 		texts, loss := cells.row(row)
-		sg := jat.Columns[1].Value(row)
-		belief, ok := beliefOf[sg]
-		if !ok {
-			return nil, &model.InputError{File: filepath.Join(rel.Dir, "jat.csv"), Line: row + 2, Msg: fmt.Sprintf("SG %s has no row in si.csv", sg)}
+		belief := beliefs[verify.Code(jatSG, row)]
+		if belief < 0 {
+			return nil, &model.InputError{File: filepath.Join(rel.Dir, format.FileJAT), Line: row + 2, Msg: fmt.Sprintf("SG %s has no row in si.csv", jatSG.Value(row))}
 		}
 		bld.Add(texts, belief, loss/float64(len(m.QIs)))
 	}
@@ -75,7 +89,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 // per QI: boxes repeat, so each pair of bound codes is read once.
 type boxCells struct {
 	jat    *model.Table
-	domain []domain
+	domain []format.DomainEntry
 	at     []map[string]int // categorical: value -> position
 	seen   []map[uint64]cellOf
 	texts  []string
@@ -86,7 +100,7 @@ type cellOf struct {
 	loss float64
 }
 
-func newBoxCells(jat *model.Table, dom []domain) *boxCells {
+func newBoxCells(jat *model.Table, dom []format.DomainEntry) *boxCells {
 	c := &boxCells{jat: jat, domain: dom, at: make([]map[string]int, len(dom)), seen: make([]map[uint64]cellOf, len(dom)), texts: make([]string, len(dom))}
 	for a, d := range dom {
 		c.seen[a] = map[uint64]cellOf{}

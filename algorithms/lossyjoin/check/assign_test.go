@@ -33,8 +33,8 @@ func load(t *testing.T, header string, rows []string) *model.Table {
 	return tab
 }
 
-// checkInstance runs joinOriginal without an audit record and returns
-// its lines by name.
+// checkInstance runs the checks against the original without an audit
+// record and returns their lines by name.
 func checkInstance(t *testing.T, in instance) map[string]verify.Line {
 	t.Helper()
 	var orig, nssRows, ssRows []string
@@ -44,13 +44,13 @@ func checkInstance(t *testing.T, in instance) map[string]verify.Line {
 		ssRows = append(ssRows, in.ssClass[i]+","+in.ssValue[i])
 	}
 	o := load(t, "q,s", orig)
-	nss := load(t, "q,ClassID", nssRows)
-	ss := load(t, "ClassID,s", ssRows)
-	cl, index, ssOf := readClasses(ss.Columns[0], ss.Columns[1], ss.Rows)
+	c := &ctx{m: &model.Manifest{QIs: []string{"q"}, SA: "s"}, opt: verify.Options{Original: o},
+		nss: load(t, "q,ClassID", nssRows), ss: load(t, "ClassID,s", ssRows)}
 	r := &verify.Report{}
-	m := &model.Manifest{QIs: []string{"q"}, SA: "s"}
-	if err := joinOriginal(m, nss, ss, ssOf, cl, index, verify.Options{Original: o}, r); err != nil {
-		t.Fatal(err)
+	for _, check := range []func(*ctx, *verify.Report) error{joinTuples, joinSensitiveValues, classesFaithful, nssShuffled, positionLinkLine} {
+		if err := check(c, r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	lines := map[string]verify.Line{}
 	for _, l := range r.Lines {

@@ -85,7 +85,7 @@ func (ix *labelIndex) holders(v string) []int32 {
 
 // genMatched is the largest number of generalized.csv rows that distinct
 // original records can take, and the combinations on either side.
-func genMatched(m *model.Manifest, gen *model.Table, doms map[string]*domain, o *verify.Originals) (matched, pubN, origN int) {
+func genMatched(m *model.Manifest, gen *model.Table, doms map[string]*domain, o *verify.Original) (matched, pubN, origN int) {
 	nq := len(m.QIs)
 	ixs := make([]*labelIndex, nq)
 	for q, name := range m.QIs {
@@ -103,28 +103,34 @@ func genMatched(m *model.Manifest, gen *model.Table, doms map[string]*domain, o 
 		}
 		pub.add(gen.Columns[nq].Value(row), ids)
 	}
-	// Original records: per QI the index of their value's labels.
+	// Original records: per QI the index of their value's labels, looked
+	// up once per value.
 	holders := make([][][]int32, nq)
-	seen := make([]map[string]int32, nq)
-	for q := range seen {
-		seen[q] = map[string]int32{}
-	}
-	orig := combosBySA{}
-	for _, rs := range o.ByKey {
-		for q := range ids {
-			v, _ := o.Text(o.QIs[q], rs[0])
-			id, ok := seen[q][v]
+	idOf := make([][]int32, nq)
+	for q, col := range o.QIs {
+		texts := o.Texts(col)
+		idOf[q] = make([]int32, len(texts))
+		seen := map[string]int32{}
+		for code, v := range texts {
+			id, ok := seen[v]
 			if !ok {
 				id = int32(len(holders[q]))
-				seen[q][v] = id
+				seen[v] = id
 				holders[q] = append(holders[q], ixs[q].holders(v))
 			}
-			ids[q] = id
+			idOf[q][code] = id
 		}
-		for _, x := range rs {
-			sa, _ := o.Text(o.SA, x)
-			orig.add(sa, ids)
+	}
+	orig := combosBySA{}
+	for row, kept := range o.Kept {
+		if !kept {
+			continue
 		}
+		for q, col := range o.QIs {
+			ids[q] = idOf[q][verify.Code(col, row)]
+		}
+		sa, _ := o.Text(o.SA, row)
+		orig.add(sa, ids)
 	}
 	for sa, p := range pub {
 		pubN += len(p.ids)

@@ -34,33 +34,49 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if len(nss.Columns) != nq+1 || len(ss.Columns) != 2 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, fileNSS), Msg: "nss.csv and ss.csv do not have the shape of a lossyjoin release"}
 	}
-	values, numeric, pos := saValues(ss.Columns[1])
-	counts := map[string][]int{}
-	for row := 0; row < ss.Rows; row++ {
-		id := ss.Columns[0].Value(row)
-		if counts[id] == nil {
-			counts[id] = make([]int, len(values))
-		}
-		counts[id][pos[ss.Columns[1].Value(row)]]++
-	}
-	b := risk.NewBuilder(m.QIs, m.SA, values, numeric)
-	beliefOf := map[string]int32{}
-	for id, c := range counts {
-		beliefOf[id] = b.Counts(c)
-	}
+	b, beliefs := classBeliefs(m, ss, nss.Columns[nq])
 	cells := make([]string, nq)
 	for row := 0; row < nss.Rows; row++ {
 		for i := range cells {
 			cells[i] = nss.Columns[i].Value(row)
 		}
-		belief, ok := beliefOf[nss.Columns[nq].Value(row)]
-		if !ok {
-			belief = -1 // a class without ss.csv rows: the check fails it
-		}
-		b.Add(cells, belief, 0)
+		b.Add(cells, beliefs[verify.Code(nss.Columns[nq], row)], 0)
 	}
 	return b.View(m.RowsIn, m.Suppressed, false,
 		"Quasi-identifiers are published exactly: the lossy join hides which sensitive value belongs to a record, not who is in the release."), nil
+}
+
+// classBeliefs registers every class's sensitive values (ss.csv) as a
+// belief, and gives each code of nss.csv's ClassID column its class's
+// (-1: a class without ss.csv rows, which the check fails).
+func classBeliefs(m *model.Manifest, ss *model.Table, nssClass *model.Column) (*risk.Builder, []int32) {
+	values, numeric, pos := saValues(ss.Columns[1])
+	at := make([]int, len(ss.Columns[1].Dict)+1)
+	for code, v := range ss.Columns[1].Dict {
+		at[code] = pos[v]
+	}
+	idCol := ss.Columns[0]
+	counts := make([][]int, len(idCol.Dict)+1)
+	for row := 0; row < ss.Rows; row++ {
+		id := verify.Code(idCol, row)
+		if counts[id] == nil {
+			counts[id] = make([]int, len(values))
+		}
+		counts[id][at[verify.Code(ss.Columns[1], row)]]++
+	}
+	b := risk.NewBuilder(m.QIs, m.SA, values, numeric)
+	beliefOf := map[string]int32{}
+	for code, c := range counts {
+		if c != nil {
+			beliefOf[textOf(idCol, code)] = b.Counts(c)
+		}
+	}
+	beliefs := make([]int32, len(nssClass.Dict)+1)
+	for code := range beliefs {
+		belief, ok := beliefOf[textOf(nssClass, code)]
+		beliefs[code] = map[bool]int32{true: belief, false: -1}[ok]
+	}
+	return b, beliefs
 }
 
 // generalizedView reads variant alpha's generalized.csv and domains.csv.
@@ -78,65 +94,91 @@ func generalizedView(rel *verify.Release) (*risk.View, error) {
 	if len(gen.Columns) != nq+1 || len(dom.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, fileGen), Msg: "generalized.csv and domains.csv do not have the shape of a lossyjoin release"}
 	}
-	// Each label's values, and each attribute's domain.
-	type span struct {
-		n      int
-		lo, hi float64
-		num    bool
+	loss := labelLosses(m, gen, dom)
+	values, numeric, pos := saValues(gen.Columns[nq])
+	b := risk.NewBuilder(m.QIs, m.SA, values, numeric)
+	belief := make([]int32, len(gen.Columns[nq].Dict)+1)
+	for code, v := range gen.Columns[nq].Dict {
+		belief[code] = b.Value(pos[v])
 	}
+	cells := make([]string, nq)
+	for row := 0; row < gen.Rows; row++ {
+		var sum float64
+		for i := range cells {
+			cells[i] = gen.Columns[i].Value(row)
+			sum += loss[i][verify.Code(gen.Columns[i], row)]
+		}
+		b.Add(cells, belief[verify.Code(gen.Columns[nq], row)], sum/float64(nq))
+	}
+	return b.View(m.RowsIn, m.Suppressed, true), nil
+}
+
+// span is a label's (or a domain's) values: their count and numeric
+// range.
+type span struct {
+	n      int
+	lo, hi float64
+	num    bool
+}
+
+func (sp *span) extend(x float64, isNum bool) {
+	sp.n++
+	sp.num = sp.num && isNum
+	sp.lo, sp.hi = math.Min(sp.lo, x), math.Max(sp.hi, x)
+}
+
+func newSpan() *span { return &span{lo: math.Inf(1), hi: math.Inf(-1), num: true} }
+
+// labelLosses is the loss of each published label of generalized.csv,
+// per QI and code: the share of the attribute's domain its values cover
+// (domains.csv; a cell no label lists is an exact value, which the
+// domain then holds too).
+func labelLosses(m *model.Manifest, gen, dom *model.Table) [][]float64 {
 	labels := map[[2]string]*span{}
 	domain := map[string]*span{}
 	seen := map[[2]string]bool{}
-	extend := func(m map[string]*span, key string, x float64, isNum bool) {
-		sp := m[key]
-		if sp == nil {
-			sp = &span{lo: math.Inf(1), hi: math.Inf(-1), num: true}
-			m[key] = sp
+	add := func(attr string, v string, x float64, isNum bool) {
+		if !seen[[2]string{attr, v}] {
+			seen[[2]string{attr, v}] = true
+			if domain[attr] == nil {
+				domain[attr] = newSpan()
+			}
+			domain[attr].extend(x, isNum)
 		}
-		sp.n++
-		sp.num = sp.num && isNum
-		sp.lo, sp.hi = math.Min(sp.lo, x), math.Max(sp.hi, x)
 	}
-	byLabel := map[string]*span{}
 	for row := 0; row < dom.Rows; row++ {
 		attr, label, v := dom.Columns[0].Value(row), dom.Columns[1].Value(row), dom.Columns[2].Value(row)
 		x, isNum := model.ParseNumber(v)
-		extend(byLabel, attr+"\x00"+label, x, isNum)
-		labels[[2]string{attr, label}] = byLabel[attr+"\x00"+label]
-		if !seen[[2]string{attr, v}] {
-			seen[[2]string{attr, v}] = true
-			extend(domain, attr, x, isNum)
+		if labels[[2]string{attr, label}] == nil {
+			labels[[2]string{attr, label}] = newSpan()
 		}
+		labels[[2]string{attr, label}].extend(x, isNum)
+		add(attr, v, x, isNum)
 	}
-	// A cell no label lists is an exact value; the domain then has it too.
 	for i, q := range m.QIs {
 		for _, v := range gen.Columns[i].Dict {
-			if labels[[2]string{q, v}] == nil && !seen[[2]string{q, v}] {
-				seen[[2]string{q, v}] = true
+			if labels[[2]string{q, v}] == nil {
 				x, isNum := model.ParseNumber(v)
-				extend(domain, q, x, isNum)
+				add(q, v, x, isNum)
 			}
 		}
 	}
-	values, numeric, pos := saValues(gen.Columns[nq])
-	b := risk.NewBuilder(m.QIs, m.SA, values, numeric)
-	cells := make([]string, nq)
-	for row := 0; row < gen.Rows; row++ {
-		var loss float64
-		for i, q := range m.QIs {
-			cells[i] = gen.Columns[i].Value(row)
-			sp, d := labels[[2]string{q, cells[i]}], domain[q]
+	loss := make([][]float64, len(m.QIs))
+	for i, q := range m.QIs {
+		col := gen.Columns[i]
+		loss[i] = make([]float64, len(col.Dict)+1)
+		for code, v := range col.Dict {
+			sp, d := labels[[2]string{q, v}], domain[q]
 			switch {
 			case sp == nil || d == nil:
 			case sp.num && d.num:
-				loss += risk.NumericLoss(sp.lo, sp.hi, d.lo, d.hi)
+				loss[i][code] = risk.NumericLoss(sp.lo, sp.hi, d.lo, d.hi)
 			default:
-				loss += risk.SetLoss(sp.n, d.n)
+				loss[i][code] = risk.SetLoss(sp.n, d.n)
 			}
 		}
-		b.Add(cells, b.Value(pos[gen.Columns[nq].Value(row)]), loss/float64(nq))
 	}
-	return b.View(m.RowsIn, m.Suppressed, true), nil
+	return loss
 }
 
 // saValues lists a sensitive column's values in the view's order.

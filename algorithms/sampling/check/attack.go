@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/algorithms/sampling/format"
 	"strings"
 
 	"privlab/algorithms/risk"
@@ -13,11 +14,11 @@ import (
 
 // knowledge reads the public knowledge of a sampling release: the
 // taxonomies, the sensitive values' probabilities and the sampling rate.
-func knowledge(rel *verify.Release) (*details, []*tree, map[string]float64, error) {
+func knowledge(rel *verify.Release) (*format.Details, []*tree, map[string]float64, error) {
 	m := rel.Manifest
 	man := filepath.Join(rel.Dir, "manifest.json")
-	var d details
-	if err := verify.DecodeDetails(m, &d); err != nil || len(d.Attributes) != len(m.QIs) {
+	d, err := format.Read(m)
+	if err != nil || len(d.Attributes) != len(m.QIs) {
 		return nil, nil, nil, &model.InputError{File: man, Msg: "details do not carry the public knowledge of a sampling release"}
 	}
 	trees := make([]*tree, len(m.QIs))

@@ -2,7 +2,6 @@ package check_test
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -74,35 +73,6 @@ func failing(r *verify.Report) []string {
 		}
 	}
 	return out
-}
-
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-func writeCSV(t *testing.T, path string, recs [][]string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(recs); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // copyRelease copies a release and its audit record.
@@ -203,7 +173,7 @@ func TestReleasePasses(t *testing.T) {
 func TestTampering(t *testing.T) {
 	t.Parallel()
 	dir, orig := release(t, nil)
-	pub := readCSV(t, filepath.Join(dir, "published.csv"))
+	pub := verifytest.ReadCSV(t, filepath.Join(dir, "published.csv"))
 	header := pub[0]
 	col := func(name string) int {
 		for i, h := range header {
@@ -281,8 +251,8 @@ func TestTampering(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				bad := copyRelease(t, dir)
-				recs := readCSV(t, filepath.Join(dir, "published.csv"))
-				writeCSV(t, filepath.Join(bad, "published.csv"), fe.edit(recs))
+				recs := verifytest.ReadCSV(t, filepath.Join(dir, "published.csv"))
+				verifytest.WriteCSV(t, filepath.Join(bad, "published.csv"), fe.edit(recs))
 				editManifest(t, bad, rehash, nil)
 				rep := check(t, bad, orig)
 				control := fe.name == "rows reordered back"
@@ -389,9 +359,9 @@ func TestTamperingWithoutOriginal(t *testing.T) {
 	}
 	// An edit of a published value that changes a record's distortion.
 	bad := copyRelease(t, dir)
-	recs := readCSV(t, filepath.Join(bad, "published.csv"))
+	recs := verifytest.ReadCSV(t, filepath.Join(bad, "published.csv"))
 	recs[1][1] = "*" // sex to the root
-	writeCSV(t, filepath.Join(bad, "published.csv"), recs)
+	verifytest.WriteCSV(t, filepath.Join(bad, "published.csv"), recs)
 	editManifest(t, bad, true, nil)
 	if rep := check(t, bad, nil); rep.OK() {
 		t.Error("a generalized value edited: check passes without the original")
@@ -454,7 +424,7 @@ func TestMinimumGeneralizationOfTheRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := audit.RowMap["published.csv"]
-	pub := readCSV(t, filepath.Join(dir, "published.csv"))
+	pub := verifytest.ReadCSV(t, filepath.Join(dir, "published.csv"))
 	tampered := -1
 	for i := 1; i < len(pub); i++ {
 		if orig.Column("g").Value(rows[i-1]) == "c" {
@@ -471,7 +441,7 @@ func TestMinimumGeneralizationOfTheRecord(t *testing.T) {
 	}
 	pub[tampered][0] = "a-c"
 	bad := copyRelease(t, dir)
-	writeCSV(t, filepath.Join(bad, "published.csv"), pub)
+	verifytest.WriteCSV(t, filepath.Join(bad, "published.csv"), pub)
 	editManifest(t, bad, true, nil)
 	rep = check(t, bad, orig)
 	// The subtree test from the files passes, coverage passes, the

@@ -2,7 +2,6 @@ package check
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -86,7 +85,7 @@ func published(t *model.Table, trees []*tree) bySA {
 // originals groups the eligible original rows by their leaves; rows with
 // a value outside a taxonomy cannot be published and are left out. Each
 // column's distinct values are looked up once.
-func originals(o *verify.Originals, eligible []int, trees []*tree) bySA {
+func originals(o *verify.Original, eligible []int, trees []*tree) bySA {
 	leafOf := func(i int, row int) int32 {
 		text, _ := o.Text(o.QIs[i], row)
 		if l, ok := trees[i].leaf(text); ok {
@@ -234,37 +233,12 @@ func flowOver(pub, orig bySA, trees []*tree, mg []int) int {
 	return total
 }
 
-// faithfulByFlow adds the faithful and minimum-generalization lines from
-// a maximum flow, for a release checked without the audit record.
-func faithfulByFlow(m *model.Manifest, t *model.Table, trees []*tree, mg map[string]int, o *verify.Originals, eligible []int, r *verify.Report) {
-	pub, orig := published(t, trees), originals(o, eligible, trees)
-	levels := make([]int, len(trees))
-	for q, name := range m.QIs {
-		levels[q] = mg[name]
+// combos counts the distinct value combinations of every sensitive
+// value.
+func (b bySA) combos() int {
+	n := 0
+	for _, c := range b {
+		n += len(c.nodes)
 	}
-	combosOf := func(b bySA) int {
-		n := 0
-		for _, c := range b {
-			n += len(c.nodes)
-		}
-		return n
-	}
-	how := fmt.Sprintf("maximum flow over %d published and %d original value combinations, without the audit record, which alone says which row is which",
-		combosOf(pub), combosOf(orig))
-	strict := flowOver(pub, orig, trees, levels)
-	if strict == t.Rows {
-		r.Add(true, "faithful", "the %d published rows can be given distinct original rows whose values their generalized values cover, with their sensitive value (%s)", t.Rows, how)
-		r.Add(true, "minimum generalization of each record", "in that assignment every published value is at least the rule's levels (%s) above the record's own value, or the root",
-			levelsText(m.QIs, mg))
-		return
-	}
-	loose := flowOver(pub, orig, trees, nil)
-	if loose < t.Rows {
-		r.Add(false, "faithful", "no assignment gives the published rows distinct original rows whose values their generalized values cover, with their sensitive value: at most %d of %d (%s)",
-			loose, t.Rows, how)
-		return
-	}
-	r.Add(true, "faithful", "the %d published rows can be given distinct original rows whose values their generalized values cover, with their sensitive value (%s)", t.Rows, how)
-	r.Add(false, "minimum generalization of each record", "no faithful assignment keeps every published value the rule's levels (%s) above the record's own value: at most %d of %d rows",
-		levelsText(m.QIs, mg), strict, t.Rows)
+	return n
 }

@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
+	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
 )
 
@@ -36,14 +37,14 @@ func TestFaithfulWithoutAudit(t *testing.T) {
 	if rep := noAudit(bare); !rep.OK() || !hasLine(rep, "faithful", true) || !hasLine(rep, "minimum generalization of each record", true) {
 		t.Fatalf("a genuine release without its audit record:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
-	recs := readCSV(t, filepath.Join(dir, "published.csv"))
+	recs := verifytest.ReadCSV(t, filepath.Join(dir, "published.csv"))
 	cov := newCoverage(t, dir, orig)
 	i, j := cov.unfaithfulSwap(recs)
 	if i < 0 {
 		t.Fatal("no swap of two rows' sensitive values breaks Hall's condition in this release")
 	}
 	recs[i][len(recs[i])-1], recs[j][len(recs[j])-1] = recs[j][len(recs[j])-1], recs[i][len(recs[i])-1]
-	writeCSV(t, filepath.Join(bare, "published.csv"), recs)
+	verifytest.WriteCSV(t, filepath.Join(bare, "published.csv"), recs)
 	editManifest(t, bare, true, nil)
 	if rep := noAudit(bare); !hasLine(rep, "faithful", false) {
 		t.Fatalf("rows %d and %d with their sensitive values swapped pass:\n%s", i, j, strings.Join(rep.Strings(), "\n"))

@@ -1,0 +1,391 @@
+package check
+
+import (
+	"fmt"
+	"math"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// original is the release held to the original: which records a group
+// holds comes from the audit record's group map, or, when there is none,
+// from maximum flows that find an assignment consistent with the files
+// (membersByFlow); then every published record must be covered by its
+// group, each group's tables must hold exactly its members' values, and
+// the frequencies must be its members' sensitive values.
+type original struct {
+	o       *verify.Original
+	members [][]int
+	// audit is the audit record's line (nil: no group map); stop says
+	// the comparison stops after it, or after the flow's line.
+	audit  *verify.Line
+	stop   bool
+	byFlow bool
+	placed int
+	boxes  *boxes
+	// Per table (the auxiliary tables, then st.csv): its held values.
+	held []heldValues
+}
+
+// heldValues is one table against the members (againstMembers).
+type heldValues struct {
+	uncovered, freqOff int
+	fabricated         []value
+	// first is the smallest input row behind each table row (the
+	// shuffle check reads it), when the members are the audit record's.
+	first []int
+}
+
+// originalOf compares the release with the original once.
+func (c *ctx) originalOf() (*original, error) {
+	return c.original.Get(func() (*original, error) {
+		o, err := verify.NewOriginal(c.opt.Original, c.m)
+		if err != nil {
+			return nil, err
+		}
+		f := &original{o: o}
+		published := c.figuresOf().published
+		f.members, f.audit = membersFromAudit(c.rl, o, c.opt.Audit, published)
+		if f.stop = f.audit != nil && !f.audit.OK; f.stop {
+			return f, nil
+		}
+		if f.byFlow = f.members == nil; f.byFlow {
+			f.members, f.placed, f.boxes = membersByFlow(c.rl, o)
+			if f.stop = f.placed < published; f.stop {
+				return f, nil
+			}
+		}
+		tabs := append(append([]*table(nil), c.rl.at...), c.rl.st)
+		for ti, tb := range tabs {
+			f.held = append(f.held, againstMembers(tb, ti, tb == c.rl.st, f.members, o, c.rl, !f.byFlow))
+		}
+		return f, nil
+	})
+}
+
+// compared is the comparison when it went through (nil otherwise).
+func (c *ctx) compared() *original {
+	f, err := c.originalOf()
+	if err != nil || f.stop {
+		return nil
+	}
+	return f
+}
+
+// rowsSuppressed: the records not published are the original's others.
+func rowsSuppressed(c *ctx, r *verify.Report) error {
+	r.Claim("rows_suppressed", float64(c.m.Suppressed), float64(c.opt.Original.Rows-c.figuresOf().published))
+	return nil
+}
+
+// auditMembers: the audit record's group map gives every group as many
+// distinct published input records as st.csv says.
+func auditMembers(c *ctx, r *verify.Report) error {
+	f, err := c.originalOf()
+	if err != nil {
+		return err
+	}
+	if f.audit != nil {
+		r.Lines = append(r.Lines, *f.audit)
+	}
+	return nil
+}
+
+// faithful: without the audit record, distinct original records can be
+// assigned to the groups so that each holds exactly its st.csv
+// frequencies of records it covers (Lemma 5.1).
+func faithful(c *ctx, r *verify.Report) error {
+	f, err := c.originalOf()
+	if err != nil || !f.byFlow || f.audit != nil && !f.audit.OK {
+		return nil
+	}
+	if published := c.figuresOf().published; f.placed < published {
+		r.Add(false, "faithful", "no assignment of distinct original records to the groups gives each group its st.csv frequencies of records it covers (Lemma 5.1): at most %d of the %d published records (maximum flow, without the audit record)", f.placed, published)
+		return nil
+	}
+	r.Add(true, "faithful", "distinct original records can be assigned to the groups so that each group holds exactly its st.csv frequencies of records it covers (Lemma 5.1; maximum flow over value combinations, without the audit record, which alone says which group holds whom)")
+	return nil
+}
+
+// shuffled: with the audit record, no table's rows are in the input's
+// order.
+func shuffled(c *ctx, r *verify.Report) error {
+	f := c.compared()
+	if f == nil || f.byFlow {
+		return nil
+	}
+	tabs := append(append([]*table(nil), c.rl.at...), c.rl.st)
+	for ti, h := range f.held {
+		if h.first != nil {
+			verify.Shuffled(tabs[ti].file, h.first, c.rl.groups, r)
+		}
+	}
+	return nil
+}
+
+// coverage: every published record is covered by the group that holds
+// it: each of its values is in that group's tables (Lemma 5.1).
+func coverage(c *ctx, r *verify.Report) error {
+	if f := c.compared(); f != nil {
+		uncovered := 0
+		for _, h := range f.held {
+			uncovered += h.uncovered
+		}
+		r.Add(uncovered == 0, "coverage", "every one of the %d published records is covered by the group that holds it: each of its values is in that group's tables (Lemma 5.1; %d values missing)",
+			c.figuresOf().published, uncovered)
+	}
+	return nil
+}
+
+// values: every published value is a value of a member of its group.
+// With the audit record the members are known. Without it the flow's
+// assignment is one of possibly many: a value none of its members has
+// fails only when no record the group could hold has it, and which
+// member holds it stays unsettled.
+func values(c *ctx, r *verify.Report) error {
+	f := c.compared()
+	if f == nil {
+		return nil
+	}
+	var fabricated []value
+	for _, h := range f.held {
+		fabricated = append(fabricated, h.fabricated...)
+	}
+	if !f.byFlow || len(fabricated) == 0 {
+		r.Add(len(fabricated) == 0, "values", "every published value is a value of a member of its group (%d are not)", len(fabricated))
+		return nil
+	}
+	n := impossible(c.rl, f.boxes, fabricated)
+	r.Add(n == 0, "values", "every published value is the value of an original record its group could hold (%d are not; which member holds which value only the audit record settles)", n)
+	return nil
+}
+
+// frequencies: st.csv lists exactly the members' sensitive values with
+// their frequencies, group by group.
+func frequencies(c *ctx, r *verify.Report) error {
+	if f := c.compared(); f != nil {
+		off := 0
+		for _, h := range f.held {
+			off += h.freqOff
+		}
+		r.Add(off == 0, "frequencies", "%s lists exactly the members' sensitive values with their frequencies, group by group (%d differ)", c.rl.st.file, off)
+	}
+	return nil
+}
+
+// membersFromAudit reads the audit record's group map (nil members and
+// line when there is none; a failing line when it does not fit).
+func membersFromAudit(rl *release, o *verify.Original, audit *model.Audit, published int) ([][]int, *verify.Line) {
+	if audit == nil || len(audit.RowMap[auditGroups]) == 0 {
+		return nil, nil
+	}
+	rows := audit.RowMap[auditGroups]
+	if len(rows) != published {
+		return nil, &verify.Line{Name: "audit", Text: fmt.Sprintf("the audit record's group map lists %d records; the release publishes %d", len(rows), published)}
+	}
+	members := make([][]int, rl.groups)
+	used := make([]bool, o.Table.Rows)
+	off := 0
+	for gi := 0; gi < rl.groups; gi++ {
+		members[gi] = rows[off : off+rl.size[gi]]
+		off += rl.size[gi]
+		for _, row := range members[gi] {
+			ok := row >= 0 && row < o.Table.Rows && !used[row]
+			for i := 0; ok && i < len(o.QIs); i++ {
+				_, ok = o.Text(o.QIs[i], row)
+			}
+			if !ok {
+				return nil, &verify.Line{Name: "audit", Text: fmt.Sprintf("the audit record's group map does not fit this original: row %d is not a published record, or listed twice", row)}
+			}
+			if _, ok := o.Text(o.SA, row); !ok {
+				return nil, &verify.Line{Name: "audit", Text: fmt.Sprintf("the audit record's group map lists row %d, which has no sensitive value", row)}
+			}
+			used[row] = true
+		}
+	}
+	return members, &verify.Line{OK: true, Name: "audit", Text: fmt.Sprintf("the audit record assigns %d distinct input records to the %d groups, as many per group as st.csv says", len(rows), rl.groups)}
+}
+
+// againstMembers holds one table to the members: the member values the
+// table lacks, the sensitive values and frequencies that differ (st.csv),
+// and the table's values no member has (auxiliary tables); with shuffle,
+// the input row behind each table row, for the shuffle check. A member's
+// value is looked up among its group's few table rows.
+func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Original, rl *release, shuffle bool) heldValues {
+	col := o.SA
+	if !isST {
+		col = o.QIs[ti]
+	}
+	code := tableCodes(tb, col, o)
+	start, byGroup := rowsByGroup(tb, rl.groups)
+	var h heldValues
+	first, count := make([]int, tb.t.Rows), make([]int, tb.t.Rows)
+	for i := range first {
+		first[i] = -1
+	}
+	lacking := map[uint64]bool{} // group<<32 | code of member values the table lacks
+	for gi, rows := range members {
+		for _, row := range rows {
+			c := code[verify.Code(col, row)]
+			if c < 0 {
+				h.uncovered++
+				continue
+			}
+			j := -1
+			for _, k := range byGroup[start[gi]:start[gi+1]] {
+				if int32(verify.Code(tb.value, k)) == c {
+					j = k
+				}
+			}
+			if j < 0 {
+				lacking[uint64(gi)<<32|uint64(c)] = true
+				continue
+			}
+			if first[j] < 0 || row < first[j] {
+				first[j] = row
+			}
+			count[j]++
+		}
+	}
+	h.uncovered += len(lacking)
+	for row := 0; row < tb.t.Rows; row++ {
+		switch {
+		case first[row] < 0:
+			h.fabricated = append(h.fabricated, value{ti, tb.group[row], uint32(verify.Code(tb.value, row))})
+		case isST && count[row] != rl.freq[row]:
+			h.freqOff++
+		}
+	}
+	if shuffle && len(h.fabricated) == 0 {
+		h.first = first
+	}
+	if isST {
+		// In st.csv a value missing or extra is a frequency that differs.
+		h.freqOff, h.uncovered, h.fabricated = h.freqOff+h.uncovered+len(h.fabricated), 0, nil
+	}
+	return h
+}
+
+// rowsByGroup lists a table's rows group by group: group g's rows are
+// byGroup[start[g]:start[g+1]]. A row of a GroupID st.csv lacks (group
+// -1) is in no group, and so no member's.
+func rowsByGroup(tb *table, groups int) (start, byGroup []int) {
+	start = make([]int, groups+1)
+	for row := 0; row < tb.t.Rows; row++ {
+		if g := tb.group[row]; g >= 0 {
+			start[g+1]++
+		}
+	}
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
+	}
+	byGroup, next := make([]int, tb.t.Rows), append([]int(nil), start[:groups]...)
+	for row := 0; row < tb.t.Rows; row++ {
+		if g := tb.group[row]; g >= 0 {
+			byGroup[next[g]] = row
+			next[g]++
+		}
+	}
+	return start, byGroup
+}
+
+// tableCodes maps every code of an original column (its missing value
+// last) to the code of the table's value column with the text the
+// release publishes for it (-1: the table has no such value).
+func tableCodes(tb *table, col *model.Column, o *verify.Original) []int32 {
+	codes := make(map[string]int32, len(tb.value.Dict))
+	for c, v := range tb.value.Dict {
+		codes[v] = int32(c)
+	}
+	texts := o.Texts(col)
+	out := make([]int32, len(texts))
+	for code, text := range texts {
+		c, ok := codes[text]
+		out[code] = map[bool]int32{true: c, false: -1}[ok]
+	}
+	return out
+}
+
+// acrossGroups recomputes the figures across groups from the files and
+// the original: how many of the input's records (published or not) are
+// covered by more than one group, each of their values being in that
+// group's auxiliary table, and the largest 1 - prod_G (1 - p_G) over the
+// groups G covering a record, p_G being the presence recomputed from the
+// files. Records with the same QI values are counted once: each group's
+// combinations are enumerated and looked up among them (a group with
+// more than enumBudget combinations scans them instead).
+func acrossGroups(rl *release, o *verify.Original, pres []float64) (many int, combined float64) {
+	keys, count := coveredTuples(rl, o)
+	ix := newKeyIndex(radices(rl, false), keys)
+	gv := newGroupValues(rl)
+	covering := make([]int, len(keys))
+	absent := make([]float64, len(keys))
+	for j := range absent {
+		absent[j] = 1
+	}
+	cover := func(g int32, j int32) {
+		covering[j]++
+		absent[j] *= 1 - pres[g]
+	}
+	tuple := make([]uint32, len(rl.at))
+	for g := int32(0); int(g) < rl.groups; g++ {
+		if gv.size(g) > enumBudget {
+			for j, t := range keys {
+				if gv.covers(g, t) {
+					cover(g, int32(j))
+				}
+			}
+			continue
+		}
+		gv.combos(g, tuple, func() bool {
+			if j := ix.find(tuple); j >= 0 {
+				cover(g, j)
+			}
+			return true
+		})
+	}
+	for j := range keys {
+		if covering[j] > 1 {
+			many += count[j]
+		}
+		if covering[j] > 0 {
+			combined = math.Max(combined, 1-absent[j])
+		}
+	}
+	return many, combined
+}
+
+// coveredTuples are the input's distinct QI tuples (the records the
+// release publishes) whose every value some group holds, in the
+// auxiliary tables' codes, with their records.
+func coveredTuples(rl *release, o *verify.Original) (keys [][]uint32, count []int) {
+	k := len(rl.at)
+	code := make([][]int32, k)
+	radix := make([]uint64, k)
+	for i, at := range rl.at {
+		code[i] = tableCodes(at, o.QIs[i], o)
+		radix[i] = uint64(len(at.value.Dict))
+	}
+	ids := verify.NewTupleKeys(radix)
+	tuple := make([]uint32, k)
+rows:
+	for row, kept := range o.Kept {
+		if !kept {
+			continue
+		}
+		for i, col := range o.QIs {
+			c := code[i][verify.Code(col, row)]
+			if c < 0 {
+				continue rows // a value no group holds: covered by none
+			}
+			tuple[i] = uint32(c)
+		}
+		if id := ids.ID(tuple); int(id) == len(keys) {
+			keys, count = append(keys, append([]uint32(nil), tuple...)), append(count, 1)
+		} else {
+			count[id]++
+		}
+	}
+	return keys, count
+}

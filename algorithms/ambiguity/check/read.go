@@ -1,0 +1,196 @@
+package check
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"privlab/algorithms/ambiguity/format"
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// table is one value table read back: per row its value (as a code of
+// the file's column) and its group index.
+type table struct {
+	file  string
+	t     *model.Table
+	value *model.Column
+	group []int32
+	// count is the rows per group.
+	count []int
+}
+
+// release is the tables as the checks read them.
+type release struct {
+	groups int
+	ids    []int // GroupID of each group index (1..groups)
+	at     []*table
+	st     *table
+	freq   []int // per st row
+	size   []int // per group
+	maxF   []int
+}
+
+// readTables reads st.csv and every auxiliary table and checks their
+// form: headers bound to the manifest's names, GroupIDs 1..G, positive
+// whole frequencies, no duplicate rows (Definition 3.3), every group in
+// every table. Nothing more is read when they do not hold.
+func readTables(c *ctx, r *verify.Report) error {
+	rl, ok, err := readST(c, r)
+	if err != nil || !ok {
+		return stopOr(err)
+	}
+	missing := 0
+	for _, a := range c.det.AuxiliaryTables {
+		at, ok, err := readAT(c, rl, a, r)
+		if err != nil || !ok {
+			return stopOr(err)
+		}
+		for _, n := range at.count {
+			if n == 0 {
+				missing++
+			}
+		}
+		rl.at = append(rl.at, at)
+	}
+	r.Add(missing == 0, "groups", "every group has values in every auxiliary table (%d gaps)", missing)
+	if missing > 0 {
+		return verify.ErrStop
+	}
+	c.rl = rl
+	return nil
+}
+
+// stopOr is err, or ErrStop when there is none.
+func stopOr(err error) error {
+	if err != nil {
+		return err
+	}
+	return verify.ErrStop
+}
+
+// readST reads st.csv: its names, GroupIDs and frequencies, each
+// sensitive value once per group.
+func readST(c *ctx, r *verify.Report) (*release, bool, error) {
+	name := c.det.SensitiveTable
+	st, err := c.rel.Table(name)
+	if err != nil {
+		return nil, false, err
+	}
+	if !r.BindNames(name, st, format.STHeader(c.m.SA)) {
+		return nil, false, nil
+	}
+	rl := &release{freq: make([]int, st.Rows)}
+	stIDs, err := stRows(rl, st, filepath.Join(c.rel.Dir, name))
+	if err != nil {
+		return nil, false, err
+	}
+	if !groupIDs(rl, stIDs, name, r) {
+		return nil, false, nil
+	}
+	rl.st = &table{file: name, t: st, value: st.Columns[1], group: make([]int32, st.Rows), count: make([]int, rl.groups)}
+	rl.size, rl.maxF = make([]int, rl.groups), make([]int, rl.groups)
+	seen := map[uint64]bool{}
+	dups := 0
+	for row := 0; row < st.Rows; row++ {
+		gi := int32(stIDs[row] - 1)
+		rl.st.group[row] = gi
+		rl.st.count[gi]++
+		rl.size[gi] += rl.freq[row]
+		rl.maxF[gi] = max(rl.maxF[gi], rl.freq[row])
+		key := uint64(gi)<<32 | uint64(verify.Code(st.Columns[1], row))
+		dups += map[bool]int{true: 1}[seen[key]]
+		seen[key] = true
+	}
+	r.Add(dups == 0, "duplicate-free", "%s lists each sensitive value once per group (%d repeated)", name, dups)
+	return rl, true, nil
+}
+
+// stRows reads every st.csv row's GroupID and Frequency, whole numbers
+// of at least 1 written plainly.
+func stRows(rl *release, st *model.Table, file string) ([]int, error) {
+	ids := make([]int, st.Rows)
+	for row := 0; row < st.Rows; row++ {
+		id, err := strconv.Atoi(st.Columns[0].Value(row))
+		if err != nil || id < 1 || strconv.Itoa(id) != st.Columns[0].Value(row) {
+			return nil, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("GroupID %q is not a whole number >= 1", st.Columns[0].Value(row))}
+		}
+		f, err := strconv.Atoi(st.Columns[2].Value(row))
+		if err != nil || f < 1 || strconv.Itoa(f) != st.Columns[2].Value(row) {
+			return nil, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("Frequency %q is not a whole number >= 1", st.Columns[2].Value(row))}
+		}
+		ids[row], rl.freq[row] = id, f
+	}
+	return ids, nil
+}
+
+// groupIDs: the GroupIDs are 1..G (the audit record lists groups in that
+// order).
+func groupIDs(rl *release, stIDs []int, name string, r *verify.Report) bool {
+	distinct := map[int]bool{}
+	for _, id := range stIDs {
+		distinct[id] = true
+	}
+	rl.groups = len(distinct)
+	if rl.groups == 0 {
+		r.Add(false, "groups", "%s has no group", name)
+		return false
+	}
+	for id := range distinct {
+		rl.ids = append(rl.ids, id)
+	}
+	sort.Ints(rl.ids)
+	if rl.ids[0] != 1 || rl.ids[len(rl.ids)-1] != rl.groups {
+		r.Add(false, "groups", "the GroupIDs of %s are not 1..%d", name, rl.groups)
+		return false
+	}
+	return true
+}
+
+// readAT reads one auxiliary table: its names, each value once per group
+// (Definition 3.3), every GroupID a group of st.csv.
+func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, bool, error) {
+	t, err := c.rel.Table(a.File)
+	if err != nil {
+		return nil, false, err
+	}
+	if !r.BindNames(a.File, t, format.ATHeader(a.QI)) {
+		return nil, false, nil
+	}
+	at := &table{file: a.File, t: t, value: t.Columns[0], group: make([]int32, t.Rows), count: make([]int, rl.groups)}
+	groupOf := make([]int32, len(t.Columns[1].Dict)+1) // by GroupID code
+	for code := range groupOf {
+		groupOf[code] = -1
+		if id, err := strconv.Atoi(labelOf(t.Columns[1], code)); err == nil && id >= 1 && id <= rl.groups &&
+			strconv.Itoa(id) == labelOf(t.Columns[1], code) {
+			groupOf[code] = int32(id - 1)
+		}
+	}
+	seen := map[uint64]bool{}
+	dups, unknown := 0, 0
+	for row := 0; row < t.Rows; row++ {
+		gi := groupOf[verify.Code(t.Columns[1], row)]
+		at.group[row] = gi
+		if gi < 0 {
+			unknown++
+			continue
+		}
+		at.count[gi]++
+		key := uint64(gi)<<32 | uint64(verify.Code(t.Columns[0], row))
+		dups += map[bool]int{true: 1}[seen[key]]
+		seen[key] = true
+	}
+	r.Add(dups == 0, "duplicate-free", "%s lists each value once per group (Definition 3.3; %d repeated)", a.File, dups)
+	r.Add(unknown == 0, "groups", "every GroupID of %s is a group of %s (%d are not)", a.File, c.det.SensitiveTable, unknown)
+	return at, true, nil
+}
+
+// labelOf is a code's text ("" for the missing value, last).
+func labelOf(col *model.Column, code int) string {
+	if code < len(col.Dict) {
+		return col.Dict[code]
+	}
+	return ""
+}

@@ -1,0 +1,39 @@
+package ambiguity
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"privlab/algorithms/verify/verifytest"
+	"privlab/model"
+)
+
+// The answerer reads the manifest's details through the format package,
+// strictly: a key the format does not declare stops it, naming the key
+// (it decoded them leniently before and dropped a failure to encode
+// them; issue 23, item 5).
+func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
+	t.Parallel()
+	in := censusInput(t, 300)
+	res, err := Method{}.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _, err := res.Release(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "rel")
+	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Method{}).OpenRelease(dir); err != nil {
+		t.Fatal(err)
+	}
+	verifytest.Restate(t, dir, func(m map[string]any) { m["details"].(map[string]any)["presence_guaranteed"] = true })
+	if _, err := (Method{}).OpenRelease(dir); err == nil || !strings.Contains(err.Error(), `details: unknown key "presence_guaranteed"`) {
+		t.Fatalf("got %v", err)
+	}
+}

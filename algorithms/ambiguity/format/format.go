@@ -1,0 +1,76 @@
+// Package format is the published form of an ambiguity release (Hui
+// Wang, Ambiguity): its files, their headers, the method's part of
+// manifest.json and the audit record's group map. The method writes it
+// and its checker reads it; it holds types and parsing only, no
+// algorithm, so the checker imports it and never the method.
+package format
+
+import (
+	"encoding/json"
+
+	"privlab/model"
+)
+
+// FileST is the sensitive table: every group's sensitive values with
+// their frequencies. Each quasi-identifier has an auxiliary table of its
+// own, at_<qi>.csv (named in Details.AuxiliaryTables).
+const FileST = "st.csv"
+
+// STHeader is st.csv's header: GroupID, the sensitive attribute,
+// Frequency.
+func STHeader(sa string) []string { return []string{"GroupID", sa, "Frequency"} }
+
+// ATHeader is an auxiliary table's header: its quasi-identifier,
+// GroupID.
+func ATHeader(qi string) []string { return []string{qi, "GroupID"} }
+
+// AuditGroups is the key of the audit record's row map that lists the
+// input rows of every group: group 1's rows (ascending), then group 2's,
+// ..., each group as many rows as its ST frequencies add up to. The files
+// cannot say which record is in which group when several groups cover the
+// same values (that is the point of the scheme); the audit record can.
+const AuditGroups = "groups"
+
+// The kinds a published column compares as.
+const (
+	Numeric     = "numeric"
+	Categorical = "categorical"
+)
+
+// Details is the method's part of manifest.json. Every number in it is
+// recomputed by the checker from the files. The field order is the order
+// the manifest lists them in.
+type Details struct {
+	// AuxiliaryTables names the file of every quasi-identifier, in QI order.
+	AuxiliaryTables []ATFile `json:"auxiliary_tables"`
+	SensitiveTable  string   `json:"sensitive_table"`
+	// Kinds says how each published column compares (Numeric or
+	// Categorical): a query reads the files as the run read the table.
+	Kinds map[string]string `json:"kinds"`
+	// CeilInvBeta is ceil(1/beta), the least number of distinct sensitive
+	// values per group (Theorem 7.2).
+	CeilInvBeta   int `json:"ceil_inv_beta"`
+	MinGroupSize  int `json:"min_group_size"`
+	MaxGroupSize  int `json:"max_group_size"`
+	MinDistinctSA int `json:"min_distinct_sensitive"`
+	MaxFrequency  int `json:"max_frequency"`
+	// FigureSummary is min / mean / max of every per-group figure.
+	FigureSummary []model.FigureSummary `json:"group_figures"`
+}
+
+// ATFile is one auxiliary table.
+type ATFile struct {
+	QI   string `json:"qi"`
+	File string `json:"file"`
+}
+
+// Encode renders the details as the manifest holds them.
+func (d Details) Encode() (json.RawMessage, error) { return model.EncodeDetails(d) }
+
+// Read decodes a manifest's details strictly (model.DecodeDetails): a key
+// this declaration does not name is an error, and so are no details.
+func Read(m *model.Manifest) (Details, error) {
+	var d Details
+	err := model.DecodeDetails(m.Details, &d)
+	return d, err
+}

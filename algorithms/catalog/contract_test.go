@@ -248,17 +248,22 @@ func TestCheckersAreIndependent(t *testing.T) {
 func importsOnly(t *testing.T, pkg, rule string, allowed ...string) {
 	t.Helper()
 	dir := filepath.Join("..", "..", strings.TrimPrefix(pkg, "privlab/"))
-	pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ImportsOnly)
-	if err != nil {
-		t.Fatal(err)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("%s: no Go files read (%v)", dir, err)
 	}
-	for _, p := range pkgs {
-		for name, f := range p.Files {
-			for _, imp := range f.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
-				if strings.HasPrefix(path, "privlab/") && !slices.Contains(allowed, path) {
-					t.Errorf("%s imports %s: %s", name, path, rule)
-				}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(path, "privlab/") && !slices.Contains(allowed, path) {
+				t.Errorf("%s imports %s: %s", name, path, rule)
 			}
 		}
 	}

@@ -194,26 +194,6 @@ func newTaxonomy(a Attribute) (*taxonomy, error) {
 	return t, nil
 }
 
-// leaf finds the leaf of a value given as text (numbers also by value, so
-// that "30" and "30.0" match).
-func (t *taxonomy) leaf(text string) (int32, bool) {
-	if x, ok := t.byLabel[text]; ok && t.below[x] == 0 {
-		return x, true
-	}
-	if t.numeric {
-		if v, ok := model.ParseNumber(text); ok {
-			x, ok := t.byNum[v]
-			return x, ok
-		}
-	}
-	return 0, false
-}
-
-// covers reports whether node x's subdomain holds leaf l.
-func (t *taxonomy) covers(x, l int32) bool {
-	return t.first[x] <= t.first[l] && t.last[l] <= t.last[x]
-}
-
 // up returns the node levels above x (the root when the tree is not that
 // deep).
 func (t *taxonomy) up(x int32, levels int) int32 {

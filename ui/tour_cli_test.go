@@ -20,7 +20,7 @@ func TestCLITour(t *testing.T) {
 		}
 	}
 	out, _, code = cli(t, dir, "tour", "ambiguity", "--steps")
-	if code != 0 || !strings.Contains(out, "Pr(Alan in T) = 1/3") || !strings.Contains(out, "== Step 5 of 5") {
+	if code != 0 || !strings.Contains(out, "Pr(Alan in T) = 1/3") || !strings.Contains(out, "== Step 6 of 6") {
 		t.Fatalf("privlab tour ambiguity --steps: exit %d\n%s", code, out)
 	}
 	for _, args := range [][]string{{"tour", "nosuch"}, {"tour", "--steps"}, {"tour", "kja", "--fast"}} {

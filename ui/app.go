@@ -770,10 +770,22 @@ func (a *App) summaryView(w int) string {
 					return mark + s.Muted.Render(": "+clip(covers, n))
 				})
 			}
-			if t, style := a.attackPart(); t != "" {
-				// The worst measured attack, apart from the definition's
-				// verdict, in its own colour.
-				bar.shrinking(57, min(lenCells(t), max(24, w/4)), min(lenCells(t), 14), func(n int) string { return style(clip(t, n)) })
+			if v := r.Violations(); v > 0 {
+				// The definition's verdict before the attacks'.
+				bar.part(85, s.Error.Render("✗ "+violate(v)))
+			}
+			if v, style := a.attackPart(); v.full != "" {
+				// What the attacks measured, apart from the definition's
+				// verdict, in its own colour: in full where the line has
+				// room, else the worst alone, never less (the lesser
+				// figures give way).
+				full, compact := lenCells(v.full), lenCells(v.compact)
+				bar.shrinking(57, full, compact, func(n int) string {
+					if n >= full {
+						return style(v.full)
+					}
+					return style(clip(v.compact, n))
+				})
 			}
 			if ws, old := st.shownWarnings(); len(ws) > 0 {
 				warn, warnOld = ws[0], old
@@ -790,7 +802,7 @@ func (a *App) summaryView(w int) string {
 				bar.part(80, name+" "+human(f.Value))
 			}
 		}
-		if v := r.Violations(); v > 0 {
+		if v := r.Violations(); v > 0 && st.Stale() {
 			bar.part(85, s.Error.Render(violate(v)))
 		}
 		bar.part(75, plural(len(r.Groups), "group"))
@@ -829,7 +841,7 @@ func (a *App) summaryView(w int) string {
 			if warnOld {
 				style = s.Muted
 			}
-			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
+			bar.shrinking(56, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
 		}
 	}
 	if st.Running && st.ReceivedDir == "" {
@@ -915,6 +927,10 @@ func (b *barLine) render(w int) string {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(x, y int) bool { return b.entries[order[x]].prio < b.entries[order[y]].prio })
+	full := make([]int, len(b.entries))
+	for i, e := range b.entries {
+		full[i] = e.n
+	}
 	for _, i := range order {
 		over := lenCells(b.line()) - w
 		if over <= 0 {
@@ -926,6 +942,26 @@ func (b *barLine) render(w int) string {
 			e.shown = false
 		case e.n > e.min:
 			e.n = max(e.min, e.n-over)
+		}
+	}
+	// Where a later entry gave more than the line needed, the room goes
+	// back, the highest priority first: a shrunk text grows, a dropped
+	// part returns if it fits.
+	for k := len(order) - 1; k >= 0; k-- {
+		e := &b.entries[order[k]]
+		spare := w - lenCells(b.line())
+		switch {
+		case spare <= 0:
+			return b.line()
+		case e.drop && !e.shown:
+			if e.shown = true; lenCells(b.line()) > w {
+				e.shown = false
+			}
+		case !e.drop && e.n < full[order[k]]:
+			n := e.n
+			if e.n = min(full[order[k]], n+spare); lenCells(b.line()) > w {
+				e.n = n
+			}
 		}
 	}
 	return b.line()

@@ -62,6 +62,7 @@ func linkage(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *ris
 		records(f.Records), published, expected, e.Unit, smallest)
 	if f.Records > 0 {
 		f.Short = records(f.Records) + " re-identified"
+		f.Brief = fmt.Sprintf("%d re-identified", f.Records)
 	}
 	if at >= 0 {
 		f.Example = fmt.Sprintf("the published record of the %s %s is %s", e.Unit, regionLabel(v, e, at), personLabel(pop, pop.firstIn(at)))

@@ -67,6 +67,7 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 	f.Records = certain
 	if certain > 0 {
 		f.Short = people(certain) + " certainly present"
+		f.Brief = fmt.Sprintf("%d certainly present", certain)
 	}
 	f.Detail = fmt.Sprintf("%s of %d certainly in the data", people(certain), population)
 	if !math.IsNaN(e.Presence) {

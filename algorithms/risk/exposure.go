@@ -114,9 +114,12 @@ type Finding struct {
 	// original the attacker did not already hold.
 	Example string
 	// Detail adds figures in words; Short says the success in a few
-	// ("12 people certainly present"; "" when the attack succeeds on none).
+	// ("12 people certainly present"; "" when the attack succeeds on none)
+	// and Brief in fewer, for a narrow screen ("12 certainly present";
+	// "" for Short).
 	Detail string
 	Short  string
+	Brief  string
 	// Needs names what the attack read beside the release ("original",
 	// "population", "marginals"), NotRun why it could not run.
 	Needs  []string

@@ -377,7 +377,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		return a, nil
 	case attackMsg:
 		if msg.seq == a.runSeq {
-			st.Attacks, st.AttacksOld = msg.rep, false
+			st.Attacks, st.AttacksOld, st.AttacksErr = msg.rep, false, msg.err
 			a.refreshAll()
 		}
 		return a, nil

@@ -2,12 +2,17 @@ package ui
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
+	"privlab/model"
 )
 
 // TestGoldenExportPlanAttacks: the Export plan lists what an attacker
@@ -53,4 +58,80 @@ func TestAttackVerdict(t *testing.T) {
 			t.Errorf("verdictOf = %q, %q, %v; want %q, %q, %v", v.full, v.compact, v.broken, c.full, c.compact, c.broken)
 		}
 	}
+}
+
+// TestGoldenExportPopulation (issue 19, item 3): on the Export pane P
+// sets the population the plan's attacks and the export read; before
+// one is set, the plan names the attacks that did not run for lack of
+// it; the project keeps it, the manifest states membership against it,
+// and check recomputes it with the same file.
+func TestGoldenExportPopulation(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("name,zipcode,gender\n")
+	for _, r := range [][3]string{{"Alice", "91110", "F"}, {"Bob", "91110", "M"}, {"Carol", "91110", "M"}, {"Debra", "91130", "F"},
+		{"Elaine", "91210", "F"}, {"Grace", "91220", "F"}, {"Helen", "91240", "F"}, {"Jason", "91310", "M"}, {"Kyle", "91320", "M"},
+		{"Leo", "91330", "M"}, {"Nancy", "91340", "F"}, {"Oscar", "91110", "M"}, {"Paula", "91130", "F"}, {"Quinn", "91330", "M"}} {
+		b.WriteString(strings.Join(r[:], ",") + "\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "town.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after string
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 100, 40)
+		press(t, a, "7")
+		before = a.View()
+		if !strings.Contains(before, "population none: not run for lack of a population: membership (p: pick, P: type)") {
+			t.Fatalf("the plan does not say membership lacks a population:\n%s", before)
+		}
+		press(t, a, "P")
+		a.panes[paneExport].(*exportPane).edit.input.SetValue("town.csv")
+		press(t, a, "enter")
+		settle(t, a, a.schedule())
+		after = a.View()
+		if a.st.Project.Population != "town.csv" || a.st.AttacksErr != nil {
+			t.Fatalf("population %q, attacks error %v", a.st.Project.Population, a.st.AttacksErr)
+		}
+		for _, want := range []string{"population town.csv", "membership: not bounded · measured 1", "people certainly present"} {
+			if !strings.Contains(after, want) {
+				t.Errorf("with the population the plan lacks %q:\n%s", want, after)
+			}
+		}
+		if strings.Contains(after, "for lack of a population") {
+			t.Errorf("the plan still says a population is lacking:\n%s", after)
+		}
+		press(t, a, "enter")
+		settle(t, a, nil)
+		m, err := model.ReadManifest("release-employees-distribution")
+		if err != nil {
+			t.Fatalf("no release: %v (%s)", err, a.View())
+		}
+		var membership *model.AttackFigure
+		for i := range m.Attacks {
+			if m.Attacks[i].Attack == "membership" {
+				membership = &m.Attacks[i]
+			}
+		}
+		// The QIs are published as they are: certainly present is every
+		// employee whom no other townsperson shares a zip code and gender
+		// with (Bob and Carol share with Oscar, Debra with Paula, Leo with
+		// Quinn): 7 of the 11.
+		if membership == nil || membership.NotRun != "" || !slices.Contains(membership.Needs, "population") || membership.Records != 7 {
+			t.Fatalf("the manifest states membership as %+v", membership)
+		}
+		k := &risk.Knowledge{}
+		if k.Original, err = testEnv.LoadTable(pipeline.Project{Input: "dataset:employees"}); err != nil {
+			t.Fatal(err)
+		}
+		if k.Population, _, err = testEnv.LoadPopulation("town.csv", nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := pipeline.CheckWith("release-employees-distribution", k)
+		if err != nil || !rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "attacks the manifest states agree with the files") {
+			t.Fatalf("check with the population: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
+		}
+	})
+	t.Run("before", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(before)) })
+	t.Run("after", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(after)) })
 }

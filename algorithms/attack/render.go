@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"privlab/algorithms/risk"
 )
@@ -91,4 +92,10 @@ func number(x float64) string {
 		return fmt.Sprintf("%.3g", x)
 	}
 	return trim(x)
+}
+
+// ForLackOfPopulation reports whether an attack did not run for lack of
+// a population (its reason asks for --population).
+func ForLackOfPopulation(f risk.Finding) bool {
+	return f.NotRun != "" && strings.Contains(f.NotRun, "--population")
 }

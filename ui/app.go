@@ -743,50 +743,7 @@ func (a *App) summaryView(w int) string {
 		case st.Stale():
 			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
 		default:
-			// One mark when every constraint holds, saying briefly what
-			// it covers; otherwise each constraint that fails.
-			allOK, constraints := true, 0
-			for _, f := range r.Summary {
-				if f.Limit == "" {
-					continue
-				}
-				constraints++
-				if !f.OK {
-					allOK = false
-					name := f.Short
-					if name == "" {
-						name = f.Name
-					}
-					bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
-				}
-			}
-			if allOK && constraints > 0 && r.Violations() == 0 {
-				mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
-				// The gist is brief: at most a quarter of the line.
-				bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
-					if n < 14 {
-						return mark // too short to say anything
-					}
-					return mark + s.Muted.Render(": "+clip(covers, n))
-				})
-			}
-			if v := r.Violations(); v > 0 {
-				// The definition's verdict before the attacks'.
-				bar.part(85, s.Error.Render("✗ "+violate(v)))
-			}
-			if v, style := a.attackPart(); v.full != "" {
-				// What the attacks measured, apart from the definition's
-				// verdict, in its own colour: in full where the line has
-				// room, else the worst alone, never less (the lesser
-				// figures give way).
-				full, compact := lenCells(v.full), lenCells(v.compact)
-				bar.shrinking(57, full, compact, func(n int) string {
-					if n >= full {
-						return style(v.full)
-					}
-					return style(clip(v.compact, n))
-				})
-			}
+			a.verdicts(&bar, r, w)
 			if ws, old := st.shownWarnings(); len(ws) > 0 {
 				warn, warnOld = ws[0], old
 			}
@@ -855,6 +812,58 @@ func (a *App) summaryView(w int) string {
 		bar.shrinking(90, lenCells(st.Status), 20, func(n int) string { return style.Render(clip(st.Status, n)) })
 	}
 	return fit(s.Summary.Render(bar.render(w)), w)
+}
+
+// verdicts adds the bar's two verdicts, apart and each in its own
+// colour: the method's definition (✓ private with the gist of what it
+// covers, else each constraint that fails and the groups that violate
+// it), then what the attacks measured.
+func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
+	s := a.st.Styles
+	// One mark when every constraint holds, saying briefly what
+	// it covers; otherwise each constraint that fails.
+	allOK, constraints := true, 0
+	for _, f := range r.Summary {
+		if f.Limit == "" {
+			continue
+		}
+		constraints++
+		if !f.OK {
+			allOK = false
+			name := f.Short
+			if name == "" {
+				name = f.Name
+			}
+			bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
+		}
+	}
+	if allOK && constraints > 0 && r.Violations() == 0 {
+		mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
+		// The gist is brief: at most a quarter of the line.
+		bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
+			if n < 14 {
+				return mark // too short to say anything
+			}
+			return mark + s.Muted.Render(": "+clip(covers, n))
+		})
+	}
+	if v := r.Violations(); v > 0 {
+		// The definition's verdict before the attacks'.
+		bar.part(85, s.Error.Render("✗ "+violate(v)))
+	}
+	if v, style := a.attackPart(); v.full != "" {
+		// What the attacks measured, apart from the definition's
+		// verdict, in its own colour: in full where the line has
+		// room, else the worst alone, never less (the lesser
+		// figures give way).
+		full, compact := lenCells(v.full), lenCells(v.compact)
+		bar.shrinking(57, full, compact, func(n int) string {
+			if n >= full {
+				return style(v.full)
+			}
+			return style(clip(v.compact, n))
+		})
+	}
 }
 
 // riskPart is the figure every release gets that an officer reads

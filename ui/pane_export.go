@@ -329,6 +329,16 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
 		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
 	}
+	b.WriteString(p.attacksView(w))
+	return b.String()
+}
+
+// attacksView is what an attacker can still do with the release, as the
+// manifest and report.md will state it (with the project's population),
+// or why the attacks could not be measured.
+func (p *exportPane) attacksView(w int) string {
+	st, s := p.st, p.st.Styles
+	var b strings.Builder
 	if at := st.Attacks; at != nil && !st.AttacksOld && len(p.lines) == 0 {
 		// What an attacker can still do, as the manifest and report.md
 		// will state it (run --population names the population).

@@ -95,6 +95,10 @@ func verdictOf(findings []risk.Finding) attackVerdict {
 func (a *App) attackPart() (attackVerdict, func(...string) string) {
 	st, s := a.st, a.st.Styles
 	if st.Attacks == nil {
+		if st.AttacksErr != nil && !st.AttacksOld {
+			// Said, not left out: the Export pane says why.
+			return attackVerdict{full: "✗ attacks not measured (7 Export says why)", compact: "✗ attacks not measured"}, s.Error.Render
+		}
 		return attackVerdict{}, nil
 	}
 	v := verdictOf(st.Attacks.Findings)

@@ -203,3 +203,23 @@ func TestCompareCell(t *testing.T) {
 		}
 	}
 }
+
+// TestAttacksNotMeasured: a population that does not load is said on the
+// bar and on the Export pane, not silently left out (the attacks' error
+// was dropped and the bar showed no attack verdict at all).
+func TestAttacksNotMeasured(t *testing.T) {
+	a := NewApp(testEnv, pipeline.Project{Input: "dataset:employees", Method: "distribution", Population: filepath.Join(t.TempDir(), "nosuch.csv")})
+	a.st.Now = fixedClock
+	a.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	settle(t, a, a.schedule())
+	if a.st.AttacksErr == nil {
+		t.Fatal("a missing population gave no error")
+	}
+	if bar := summaryLine(a); !strings.Contains(bar, "✗ attacks not measured") {
+		t.Errorf("the bar does not say the attacks were not measured:\n%s", bar)
+	}
+	press(t, a, "7")
+	if v := a.View(); !strings.Contains(v, "✗ the attacks could not be measured:") || !strings.Contains(v, "nosuch.csv") {
+		t.Errorf("the Export pane does not say why:\n%s", v)
+	}
+}

@@ -95,8 +95,9 @@ func verdictOf(findings []risk.Finding) attackVerdict {
 func (a *App) attackPart() (attackVerdict, func(...string) string) {
 	st, s := a.st, a.st.Styles
 	if st.Attacks == nil {
-		if st.AttacksErr != nil && !st.AttacksOld {
-			// Said, not left out: the Export pane says why.
+		if st.AttacksErr != nil && !st.AttacksOld && st.Result != nil && st.Result.Published > 0 {
+			// Said, not left out: the Export pane says why (a release
+			// of no record has nothing to attack).
 			return attackVerdict{full: "✗ attacks not measured (7 Export says why)", compact: "✗ attacks not measured"}, s.Error.Render
 		}
 		return attackVerdict{}, nil

@@ -32,7 +32,9 @@ func tourAttack(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 	if err != nil {
 		return method.Step{}, err
 	}
-	narrow, err := lab.Attack(ctx, figure2Setup, method.Attacker{Original: true, Population: figure2Setup.Input,
+	withPatients := figure2Setup
+	withPatients.Population = figure2Setup.Input
+	narrow, err := lab.Attack(ctx, withPatients, method.Attacker{Original: true, Population: withPatients.Population,
 		PopulationName: fmt.Sprintf("the %d patients", in.Table.Rows)})
 	if err != nil {
 		return method.Step{}, err
@@ -68,6 +70,7 @@ func tourAttack(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 			method.AttackSection(fmt.Sprintf("attacks on Figure 2, the population the %d combinations", combos.Rows), wide),
 			method.AttackSection(fmt.Sprintf("attacks on Figure 2, the population the %d patients", in.Table.Rows), narrow),
 		},
+		Setup: withPatients,
 	}, nil
 }
 

@@ -49,7 +49,10 @@ type Setup struct {
 	Method string
 	Input  string // dataset:NAME
 	Public string // dataset:NAME of the public table ("" for none)
-	Roles  model.Roles
+	// Population is the dataset:NAME of the people the attacks of the
+	// release read (run --population; "" for none).
+	Population string
+	Roles      model.Roles
 	// Hierarchies maps an attribute to a builder spec or the dataset's
 	// embedded hierarchy (the dataset's default for the others).
 	Hierarchies map[string]string

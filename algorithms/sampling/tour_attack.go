@@ -17,7 +17,9 @@ import (
 // computes from the population itself (here the release's: the table is
 // the population of Section 3's marginals).
 func tourAttack(ctx context.Context, lab *method.TourLab) (method.Step, error) {
-	fs, err := lab.Attack(ctx, population, method.Attacker{Original: true, Population: population.Input,
+	withPeople := population
+	withPeople.Population = population.Input
+	fs, err := lab.Attack(ctx, withPeople, method.Attacker{Original: true, Population: withPeople.Population,
 		PopulationName: "the clinic's 20 patients"})
 	if err != nil {
 		return method.Step{}, err
@@ -46,7 +48,7 @@ func tourAttack(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 				"values, which are Section 3's: Eq. 3 redone under them " + method.AttackWords(eq3) + " (" + eq3.Detail + ").",
 		},
 		Sections: []method.Section{method.AttackSection("attacks on the clinic's release (the attacker holds the 20 patients)", fs)},
-		Setup:    population,
+		Setup:    withPeople,
 	}, nil
 }
 

@@ -84,7 +84,7 @@ func (t Tour) Method(s method.Setup) string {
 // Project is a setup as a project: what the command line and the
 // workbench run.
 func (t Tour) Project(s method.Setup) pipeline.Project {
-	p := pipeline.Project{Input: s.Input, Public: s.Public, Method: t.Method(s), Variant: s.Variant,
+	p := pipeline.Project{Input: s.Input, Public: s.Public, Population: s.Population, Method: t.Method(s), Variant: s.Variant,
 		Roles:  model.Roles{IDs: append([]string(nil), s.Roles.IDs...), QIs: append([]string(nil), s.Roles.QIs...), SA: s.Roles.SA},
 		Params: s.Params.Clone()}
 	if p.Params == nil {
@@ -226,6 +226,9 @@ func (t Tour) Flags(s method.Setup) string {
 	parts := []string{"--in " + s.Input}
 	if s.Public != "" {
 		parts = append(parts, "--public "+s.Public)
+	}
+	if s.Population != "" {
+		parts = append(parts, "--population "+s.Population)
 	}
 	if len(s.Roles.QIs) > 0 {
 		parts = append(parts, "--qi "+strings.Join(s.Roles.QIs, ","))

@@ -378,7 +378,7 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		return a, nil
 	case attackMsg:
 		if msg.seq == a.runSeq {
-			st.Attacks, st.AttacksOld = msg.rep, false
+			st.Attacks, st.AttacksOld, st.AttacksErr = msg.rep, false, msg.err
 			a.refreshAll()
 		}
 		return a, nil
@@ -744,38 +744,7 @@ func (a *App) summaryView(w int) string {
 		case st.Stale():
 			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
 		default:
-			// One mark when every constraint holds, saying briefly what
-			// it covers; otherwise each constraint that fails.
-			allOK, constraints := true, 0
-			for _, f := range r.Summary {
-				if f.Limit == "" {
-					continue
-				}
-				constraints++
-				if !f.OK {
-					allOK = false
-					name := f.Short
-					if name == "" {
-						name = f.Name
-					}
-					bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
-				}
-			}
-			if allOK && constraints > 0 && r.Violations() == 0 {
-				mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
-				// The gist is brief: at most a quarter of the line.
-				bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
-					if n < 14 {
-						return mark // too short to say anything
-					}
-					return mark + s.Muted.Render(": "+clip(covers, n))
-				})
-			}
-			if t, style := a.attackPart(); t != "" {
-				// The worst measured attack, apart from the definition's
-				// verdict, in its own colour.
-				bar.shrinking(57, min(lenCells(t), max(24, w/4)), min(lenCells(t), 14), func(n int) string { return style(clip(t, n)) })
-			}
+			a.verdicts(&bar, r, w)
 			if ws, old := st.shownWarnings(); len(ws) > 0 {
 				warn, warnOld = ws[0], old
 			}
@@ -791,7 +760,7 @@ func (a *App) summaryView(w int) string {
 				bar.part(80, name+" "+human(f.Value))
 			}
 		}
-		if v := r.Violations(); v > 0 {
+		if v := r.Violations(); v > 0 && st.Stale() {
 			bar.part(85, s.Error.Render(violate(v)))
 		}
 		bar.part(75, plural(len(r.Groups), "group"))
@@ -830,7 +799,7 @@ func (a *App) summaryView(w int) string {
 			if warnOld {
 				style = s.Muted
 			}
-			bar.shrinking(60, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
+			bar.shrinking(56, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
 		}
 	}
 	if st.Running && st.ReceivedDir == "" {
@@ -844,6 +813,58 @@ func (a *App) summaryView(w int) string {
 		bar.shrinking(90, lenCells(st.Status), 20, func(n int) string { return style.Render(clip(st.Status, n)) })
 	}
 	return fit(s.Summary.Render(bar.render(w)), w)
+}
+
+// verdicts adds the bar's two verdicts, apart and each in its own
+// colour: the method's definition (✓ private with the gist of what it
+// covers, else each constraint that fails and the groups that violate
+// it), then what the attacks measured.
+func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
+	s := a.st.Styles
+	// One mark when every constraint holds, saying briefly what
+	// it covers; otherwise each constraint that fails.
+	allOK, constraints := true, 0
+	for _, f := range r.Summary {
+		if f.Limit == "" {
+			continue
+		}
+		constraints++
+		if !f.OK {
+			allOK = false
+			name := f.Short
+			if name == "" {
+				name = f.Name
+			}
+			bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
+		}
+	}
+	if allOK && constraints > 0 && r.Violations() == 0 {
+		mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
+		// The gist is brief: at most a quarter of the line.
+		bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
+			if n < 14 {
+				return mark // too short to say anything
+			}
+			return mark + s.Muted.Render(": "+clip(covers, n))
+		})
+	}
+	if v := r.Violations(); v > 0 {
+		// The definition's verdict before the attacks'.
+		bar.part(85, s.Error.Render("✗ "+violate(v)))
+	}
+	if v, style := a.attackPart(); v.full != "" {
+		// What the attacks measured, apart from the definition's
+		// verdict, in its own colour: in full where the line has
+		// room, else the worst alone, never less (the lesser
+		// figures give way).
+		full, compact := lenCells(v.full), lenCells(v.compact)
+		bar.shrinking(57, full, compact, func(n int) string {
+			if n >= full {
+				return style(v.full)
+			}
+			return style(clip(v.compact, n))
+		})
+	}
 }
 
 // riskPart is the figure every release gets that an officer reads
@@ -916,6 +937,10 @@ func (b *barLine) render(w int) string {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(x, y int) bool { return b.entries[order[x]].prio < b.entries[order[y]].prio })
+	full := make([]int, len(b.entries))
+	for i, e := range b.entries {
+		full[i] = e.n
+	}
 	for _, i := range order {
 		over := lenCells(b.line()) - w
 		if over <= 0 {
@@ -927,6 +952,26 @@ func (b *barLine) render(w int) string {
 			e.shown = false
 		case e.n > e.min:
 			e.n = max(e.min, e.n-over)
+		}
+	}
+	// Where a later entry gave more than the line needed, the room goes
+	// back, the highest priority first: a shrunk text grows, a dropped
+	// part returns if it fits.
+	for k := len(order) - 1; k >= 0; k-- {
+		e := &b.entries[order[k]]
+		spare := w - lenCells(b.line())
+		switch {
+		case spare <= 0:
+			return b.line()
+		case e.drop && !e.shown:
+			if e.shown = true; lenCells(b.line()) > w {
+				e.shown = false
+			}
+		case !e.drop && e.n < full[order[k]]:
+			n := e.n
+			if e.n = min(full[order[k]], n+spare); lenCells(b.line()) > w {
+				e.n = n
+			}
 		}
 	}
 	return b.line()

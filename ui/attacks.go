@@ -38,43 +38,78 @@ func attackCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared, r
 	}, func(err error) tea.Msg { return attackMsg{seq: seq, err: err} })
 }
 
-// attackVerdict is the worst measured attack in a few words, for the
-// summary bar beside the method's definition ("attacks: 12 people
-// certainly present · 1431 people with a certain sensitive value"), and
-// whether one broke its method's bound ("" before the attacks are in).
-func attackVerdict(findings []risk.Finding) (string, bool) {
-	var parts []string
-	broken := false
-	for _, f := range findings {
-		if f.Holds() == 0 {
-			broken = true
-		}
-		if f.Short != "" {
-			parts = append(parts, f.Short)
-		}
-	}
-	if len(parts) == 0 {
-		return "attacks: none succeeds", false
-	}
-	return "attacks: " + strings.Join(parts, " · "), broken
+// attackVerdict is what the attacks measured, for the summary bar beside
+// the method's definition: in full, every success ("✗ 12 people certainly
+// present · 1431 people with a certain sensitive value"), and
+// compact, the worst alone ("✗ 12 certainly present": a broken bound
+// first, then the success on the most records; "✓ attacks hold" when none
+// succeeds), and whether one broke its method's bound.
+type attackVerdict struct {
+	full, compact string
+	broken        bool
 }
 
-// attackPart is the attacks' verdict for the summary bar and its own
-// colour (an attack that broke a bound in the error colour), dimmed while
-// the new result's attacks are on their way.
-func (a *App) attackPart() (string, func(...string) string) {
+func verdictOf(findings []risk.Finding) attackVerdict {
+	var parts []string
+	var v attackVerdict
+	worst, brief, notRun := -1, "", 0
+	for i, f := range findings {
+		if f.NotRun != "" {
+			notRun++
+		}
+		broken := f.Holds() == 0
+		short, b := f.Short, f.Brief
+		switch {
+		case short == "" && !broken:
+			continue
+		case short == "":
+			short = f.Attack + " over its bound" // broken, though on no one for certain
+		}
+		if b == "" {
+			b = short
+		}
+		parts = append(parts, short)
+		if worst < 0 || broken && !v.broken || broken == v.broken && f.Records > findings[worst].Records {
+			worst, brief, v.broken = i, b, v.broken || broken
+		}
+	}
+	if worst < 0 {
+		v.full, v.compact = "✓ no attack succeeds", "✓ attacks hold"
+		if notRun > 0 {
+			v.full += fmt.Sprintf(" (%d not run)", notRun)
+			v.compact += fmt.Sprintf(" (%d not run)", notRun)
+		}
+		return v
+	}
+	mark := "⚠ "
+	if v.broken {
+		mark = "✗ "
+	}
+	v.full, v.compact = mark+strings.Join(parts, " · "), mark+brief
+	return v
+}
+
+// attackPart is the attacks' verdict for the summary bar, in full and
+// compact, and its own colour (an attack that broke a bound in the error
+// colour), dimmed while the new result's attacks are on their way.
+func (a *App) attackPart() (attackVerdict, func(...string) string) {
 	st, s := a.st, a.st.Styles
 	if st.Attacks == nil {
-		return "", nil
+		if st.AttacksErr != nil && !st.AttacksOld && st.Result != nil && st.Result.Published > 0 {
+			// Said, not left out: the Export pane says why (a release
+			// of no record has nothing to attack).
+			return attackVerdict{full: "✗ attacks not measured (7 Export says why)", compact: "✗ attacks not measured"}, s.Error.Render
+		}
+		return attackVerdict{}, nil
 	}
-	text, broken := attackVerdict(st.Attacks.Findings)
+	v := verdictOf(st.Attacks.Findings)
 	switch {
 	case st.AttacksOld:
-		return "attacks: …", s.Muted.Render // the new result's are on their way
-	case broken:
-		return text, s.Error.Render
+		return attackVerdict{full: "attacks: …", compact: "attacks: …"}, s.Muted.Render // the new result's are on their way
+	case v.broken:
+		return v, s.Error.Render
 	}
-	return text, s.Attack.Render
+	return v, s.Attack.Render
 }
 
 // attackRows are one line per attack: its verdict, the measured figure

@@ -41,7 +41,7 @@ func runProgram(t *testing.T, keys []tea.KeyMsg, then ...string) string {
 	// The start screen is complete once its attacks are in (one line of
 	// the summary bar beside the method's verdict: they follow the groups
 	// and the risk figures).
-	waitAll(t, tm, "✓ private │ attacks: 3909… │ 139 groups │")
+	waitAll(t, tm, "✓ private │ ⚠ 3909 re-identified │ 139 groups │")
 	for _, k := range keys {
 		tm.Send(k)
 	}
@@ -65,11 +65,11 @@ func TestGoldenStartAndLiveChange(t *testing.T) {
 	// grouping mondrian:50 -> mondrian:100 with one press of +
 	change := []tea.KeyMsg{runes("4"), {Type: tea.KeyDown}, {Type: tea.KeyDown}, runes("+")}
 	t.Run("method after change", func(t *testing.T) {
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, change, "attacks: 3909… │ 72 groups │", "44.048")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, change, "⚠ 3909 re-identified │ 72 groups │", "44.048")))
 	})
 	t.Run("preview after change", func(t *testing.T) {
 		keys := append(append([]tea.KeyMsg(nil), change...), runes("5"))
-		teatest.RequireEqualOutput(t, []byte(runProgram(t, keys, "Groups (72)", "attacks: 3909… │ 72 groups │")))
+		teatest.RequireEqualOutput(t, []byte(runProgram(t, keys, "Groups (72)", "⚠ 3909 re-identified │ 72 groups │")))
 	})
 }
 

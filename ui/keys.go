@@ -75,14 +75,18 @@ type KeyMap struct {
 	Top          key.Binding
 	Bottom       key.Binding
 	// query, export, sweep and compare
-	TypeQuery  key.Binding
-	Run        key.Binding
-	History    key.Binding
-	Example    key.Binding
-	Export     key.Binding
-	EditText   key.Binding // e: edit the pane's text (a directory, values)
-	Rerun      key.Binding
-	OpenMethod key.Binding
+	TypeQuery key.Binding
+	Run       key.Binding
+	History   key.Binding
+	Example   key.Binding
+	Export    key.Binding
+	EditText  key.Binding // e: edit the pane's text (a directory, values)
+	// Population picks (p) or types (P) the population table the
+	// export's attacks read (run --population).
+	Population     key.Binding
+	PopulationPath key.Binding
+	Rerun          key.Binding
+	OpenMethod     key.Binding
 	// received release
 	CheckReport key.Binding
 	// teaching tour
@@ -155,14 +159,16 @@ func DefaultKeyMap() KeyMap {
 		Top:          key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first group")),
 		Bottom:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last group")),
 
-		TypeQuery:  key.NewBinding(key.WithKeys("enter", "/"), key.WithHelp("enter", "type a query")),
-		Run:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		History:    key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
-		Example:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "example")),
-		Export:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export")),
-		EditText:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
-		Rerun:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
-		OpenMethod: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
+		TypeQuery:      key.NewBinding(key.WithKeys("enter", "/"), key.WithHelp("enter", "type a query")),
+		Run:            key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		History:        key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+		Example:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "example")),
+		Export:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export")),
+		EditText:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+		Population:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick population")),
+		PopulationPath: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type population")),
+		Rerun:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
+		OpenMethod:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
 
 		CheckReport: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "whole check report")),
 

@@ -165,7 +165,7 @@ func TestKeyMapHelpIsComplete(t *testing.T) {
 	}
 	for _, b := range []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.Public, k.PublicPath,
 		k.Builder, k.Wider, k.Narrow, k.File, k.FilePath, k.Widths, k.Edit, k.Method, k.Variant, k.Sort, k.Reverse, k.Filter, k.JumpTo,
-		k.PageUp, k.PageDown, k.Top, k.Bottom, k.EditText, k.Rerun, k.CheckReport} {
+		k.PageUp, k.PageDown, k.Top, k.Bottom, k.EditText, k.Rerun, k.CheckReport, k.Population, k.PopulationPath} {
 		for _, s := range b.Keys() {
 			if global[s] {
 				t.Errorf("pane key %q is also a global key", s)

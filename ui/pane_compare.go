@@ -167,14 +167,7 @@ func (p *comparePane) view(w, h int) string {
 	for _, l := range lines {
 		line := padRight(clip(l.Name, label), label)
 		for i, t := range l.Text {
-			cell := padRight(clip(t, col), col)
-			switch {
-			case l.Best[i]:
-				cell = s.OK.Render(padRight(clip(t+"*", col), col))
-			case strings.HasPrefix(t, "✗"):
-				cell = s.Error.Render(cell)
-			}
-			line += " " + cell
+			line += " " + compareCell(s, t, l.Best[i], col)
 		}
 		b.WriteString(fit(line, w) + "\n")
 	}
@@ -189,6 +182,23 @@ func (p *comparePane) view(w, h int) string {
 	}
 	b.WriteString(s.Muted.Render(fit("* the best of a line · enter opens the selected method with these settings in the preview", w)) + "\n")
 	return b.String()
+}
+
+// compareCell is one method's value of a line in col cells: the best of
+// the line marked * in the OK colour, a ✗ (a failed requirement, a broken
+// bound) in the error colour even when it is the best.
+func compareCell(s *Styles, t string, best bool, col int) string {
+	if best {
+		t += "*"
+	}
+	cell := padRight(clip(t, col), col)
+	switch {
+	case strings.HasPrefix(t, "✗"):
+		return s.Error.Render(cell)
+	case best:
+		return s.OK.Render(cell)
+	}
+	return cell
 }
 
 func orDash(s string) string {

@@ -10,10 +10,12 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/attack"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // exportPane writes the release: it shows what will be written, asks
@@ -24,6 +26,7 @@ import (
 type exportPane struct {
 	st      *State
 	edit    lineEditor
+	editing string // what the editor edits: "" the directory, "population"
 	chosen  string // the directory typed by the user ("" = default)
 	confirm string // pending question, "" when none
 	force   bool
@@ -77,10 +80,16 @@ func (p *exportPane) shortHelp() []key.Binding {
 	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory")}
+	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), described(k.Population, "p/P", "population")}
 }
 
-func (p *exportPane) fullHelp() []key.Binding { return p.shortHelp() }
+func (p *exportPane) fullHelp() []key.Binding {
+	k := p.st.Keys
+	if p.confirm != "" || p.edit.active {
+		return p.shortHelp()
+	}
+	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), k.Population, k.PopulationPath}
+}
 
 // dir is the chosen directory (a default from the input's name).
 func (p *exportPane) dir() string {
@@ -142,13 +151,25 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		}
 		if p.edit.active {
 			return p.edit.update(msg, func(v string) error {
+				if p.editing == "population" {
+					st.setPopulation(strings.TrimSpace(v))
+					return nil
+				}
 				p.chosen = strings.TrimSpace(v)
 				return nil
 			})
 		}
 		switch {
 		case key.Matches(msg, keys.EditText):
+			p.editing = ""
 			return p.edit.open("release directory: ", p.dir())
+		case key.Matches(msg, keys.Population):
+			d := newPickDialog(st, "Pick the population table", st.setPopulation)
+			d.picker.AllowedTypes = source.Extensions()
+			return func() tea.Msg { return openDialogMsg{d} }
+		case key.Matches(msg, keys.PopulationPath):
+			p.editing = "population"
+			return p.edit.open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
 		case key.Matches(msg, keys.Export):
 			return p.start()
 		}
@@ -236,12 +257,18 @@ func (p *exportPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Export the release") + "\n\n")
-	if p.edit.active {
+	if p.edit.active && p.editing == "" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {
 		b.WriteString(s.Label.Render("directory  ") + p.dir() + s.Muted.Render("   (e: edit)") + "\n")
 	}
-	b.WriteString(s.Label.Render("audit      ") + model.AuditPath(p.dir()) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n\n")
+	b.WriteString(s.Label.Render("audit      ") + model.AuditPath(p.dir()) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
+	if p.edit.active && p.editing == "population" {
+		b.WriteString(p.edit.view(s, w, ""))
+	} else {
+		b.WriteString(p.populationLine(w))
+	}
+	b.WriteString("\n")
 	if st.Result == nil {
 		b.WriteString(s.Muted.Render("no release yet: wait for the preview") + "\n")
 		return b.String()
@@ -302,6 +329,16 @@ func (p *exportPane) view(w, h int) string {
 		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
 		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
 	}
+	b.WriteString(p.attacksView(w))
+	return b.String()
+}
+
+// attacksView is what an attacker can still do with the release, as the
+// manifest and report.md will state it (with the project's population),
+// or why the attacks could not be measured.
+func (p *exportPane) attacksView(w int) string {
+	st, s := p.st, p.st.Styles
+	var b strings.Builder
 	if at := st.Attacks; at != nil && !st.AttacksOld && len(p.lines) == 0 {
 		// What an attacker can still do, as the manifest and report.md
 		// will state it (run --population names the population).
@@ -310,5 +347,52 @@ func (p *exportPane) view(w, h int) string {
 			b.WriteString(attackStyle(s, row)(fit("  "+row, w)) + "\n")
 		}
 	}
+	if err := st.AttacksErr; err != nil && len(p.lines) == 0 {
+		b.WriteString(s.Error.Render(indented("✗ the attacks could not be measured: "+st.explain(err), w)) + "\n")
+	}
 	return b.String()
+}
+
+// setPopulation sets the population the attacks of the plan and the
+// export read (the project's population, run --population); a new file's
+// columns are its header's.
+func (st *State) setPopulation(path string) {
+	if path != st.Project.Population {
+		st.Project.PopulationColumns = nil
+	}
+	st.Project.Population = path
+	st.Changed()
+	if path == "" {
+		st.Notify("no population: the attacks that need one do not run")
+		return
+	}
+	st.Notify("population %s: the attacks read it", path)
+}
+
+// populationLine says which population the attacks read, and, without
+// one, which attacks did not run for lack of it.
+func (p *exportPane) populationLine(w int) string {
+	st, s := p.st, p.st.Styles
+	label := s.Label.Render("population ")
+	if path := st.Project.Population; path != "" {
+		return label + path + s.Muted.Render(fit("   (p: pick, P: type; the attacks read it)", max(0, w-11-lenCells(path)))) + "\n"
+	}
+	if at := st.Attacks; at != nil && !st.AttacksOld {
+		if lack := lackPopulation(at.Findings); len(lack) > 0 {
+			return label + s.Warn.Render(fit("none: not run for lack of a population: "+strings.Join(lack, ", ")+" (p: pick, P: type)", max(0, w-11))) + "\n"
+		}
+	}
+	return label + s.Muted.Render(fit("none   (p: pick, P: type: the people an attacker can name)", max(0, w-11))) + "\n"
+}
+
+// lackPopulation names the attacks that did not run for lack of a
+// population.
+func lackPopulation(fs []risk.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		if attack.ForLackOfPopulation(f) {
+			out = append(out, f.Attack)
+		}
+	}
+	return out
 }

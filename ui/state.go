@@ -52,6 +52,9 @@ type State struct {
 	// while the new result's are on their way.
 	Attacks    *attack.Report
 	AttacksOld bool
+	// AttacksErr is why the attacks could not be measured (a population
+	// that does not load).
+	AttacksErr error
 	// Progress of the running computation, written by the worker: a
 	// progressMark of the run that wrote it.
 	Progress *atomic.Value

@@ -19,7 +19,7 @@ func (Method) Tour() method.Tour {
 		Title:  "The ambiguity scheme on Figure 1's patients",
 		Paper:  "Hui (Wendy) Wang, Ambiguity, Sections 1, 3, 5 and 6",
 		Setups: []method.Setup{figure2Setup},
-		Steps:  []method.TourStep{tourFigure1, tourFigure2, tourPresence, tourAssociation, tourQueries},
+		Steps:  []method.TourStep{tourFigure1, tourFigure2, tourPresence, tourAssociation, tourQueries, tourAttack},
 	}
 }
 

@@ -206,9 +206,10 @@ func union(a, b *model.Table, qis, join []string) (*model.Table, error) {
 	return out, nil
 }
 
-// notRun is a finding of an attack that could not run.
-func notRun(attack, attacker, why string) risk.Finding {
-	return risk.Finding{Attack: attack, Attacker: attacker, Measured: math.NaN(), Bound: math.NaN(), NotRun: why}
+// notRun is a finding of an attack that could not run for lack of one
+// of lacks (none: it cannot run on this release at all).
+func notRun(attack, attacker, why string, lacks ...string) risk.Finding {
+	return risk.Finding{Attack: attack, Attacker: attacker, Measured: math.NaN(), Bound: math.NaN(), NotRun: why, Lacks: lacks}
 }
 
 // missingAny reports whether a row lacks a value of cols.

@@ -52,6 +52,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 		f.Records = certain
 		if certain > 0 {
 			f.Short = records(certain) + " with a sensitive value believed >= " + trim(Certain)
+			f.Brief = fmt.Sprintf("%d %s inferred", certain, v.SA)
 		}
 		f.Detail = fmt.Sprintf("largest belief %s; %s in %s that give one value a belief >= %s (the original table says whether it is right)",
 			trim(top), records(certain), plural(e.Unit), trim(Certain)) + one
@@ -66,6 +67,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 	f.Records = right
 	if right > 0 {
 		f.Short = people(right) + " with a certain sensitive value"
+		f.Brief = fmt.Sprintf("%d %s inferred", right, v.SA)
 	}
 	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s", trim(top), people(right), scored, v.SA, trim(Certain)) + one
 	if example >= 0 {

@@ -20,11 +20,11 @@ const Linkage = "re-identification by linkage"
 func linkage(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *risk.Knowledge) risk.Finding {
 	attacker := "holds the quasi-identifiers and identities of " + popName
 	if pop == nil {
-		return notRun(Linkage, "holds the quasi-identifiers and identities of a population", "needs a population table or the original table")
+		return notRun(Linkage, "holds the quasi-identifiers and identities of a population", "needs a population table or the original table", "population", "original")
 	}
 	if e.PublishesPublic && k.Population == nil && k.Public == nil {
 		return notRun(Linkage, "holds the quasi-identifiers and identities of a population",
-			"the release's "+plural(e.Unit)+" hold public-table people the original lacks: needs the public table or a population table (every person once)")
+			"the release's "+plural(e.Unit)+" hold public-table people the original lacks: needs the public table or a population table (every person once)", "public", "population")
 	}
 	f := risk.Finding{Attack: Linkage, Attacker: attacker, Bound: math.NaN(), BoundBy: e.KBy,
 		Figure: "largest probability of re-identifying a record (1/people its " + e.Unit + " covers)",
@@ -62,6 +62,7 @@ func linkage(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *ris
 		records(f.Records), published, expected, e.Unit, smallest)
 	if f.Records > 0 {
 		f.Short = records(f.Records) + " re-identified"
+		f.Brief = fmt.Sprintf("%d re-identified", f.Records)
 	}
 	if at >= 0 {
 		f.Example = fmt.Sprintf("the published record of the %s %s is %s", e.Unit, regionLabel(v, e, at), personLabel(pop, pop.firstIn(at)))

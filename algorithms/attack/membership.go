@@ -27,7 +27,7 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 		return notRun(Membership, "holds a population: the data's people and others", e.NoMembership)
 	case k.Population == nil:
 		return notRun(Membership, "holds a population: the data's people and others",
-			"needs a population table (people beyond the data's: the original alone says nothing of presence)")
+			"needs a population table (people beyond the data's: the original alone says nothing of presence)", "population")
 	}
 	f := risk.Finding{Attack: Membership, Attacker: attacker, Bound: e.Presence, BoundBy: e.PresenceBy,
 		Figure: "largest probability that a person of the population is in the data", Needs: []string{"population"}}
@@ -67,6 +67,7 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 	f.Records = certain
 	if certain > 0 {
 		f.Short = people(certain) + " certainly present"
+		f.Brief = fmt.Sprintf("%d certainly present", certain)
 	}
 	f.Detail = fmt.Sprintf("%s of %d certainly in the data", people(certain), population)
 	if !math.IsNaN(e.Presence) {

@@ -3,6 +3,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"privlab/algorithms/risk"
 )
@@ -38,4 +39,10 @@ func number(x float64) string {
 		return fmt.Sprintf("%.3g", x)
 	}
 	return trim(x)
+}
+
+// ForLackOfPopulation reports whether an attack did not run for lack of
+// a population (a population would have let it run).
+func ForLackOfPopulation(f risk.Finding) bool {
+	return f.NotRun != "" && slices.Contains(f.Lacks, "population")
 }

@@ -19,7 +19,7 @@ func (Method) Tour() method.Tour {
 		Title:  "Distribution-based anonymization on Figure 1's employees",
 		Paper:  "Koudas, Srivastava, Yu, Zhang 2009, Sections 1-5",
 		Setups: []method.Setup{figure2},
-		Steps:  []method.TourStep{tourTable, tourTarget, tourSubdomains, tourQuery, tourFakes},
+		Steps:  []method.TourStep{tourTable, tourTarget, tourSubdomains, tourQuery, tourFakes, tourAttack},
 	}
 }
 

@@ -23,7 +23,7 @@ func (Method) Tour() method.Tour {
 		Title:  "k-join-anonymity on the paper's own points",
 		Paper:  "Sacharidis, Mouratidis, Papadias, Sections 2-4",
 		Setups: []method.Setup{figure3, figure8, figure2, figure5},
-		Steps:  []method.TourStep{tourMondrian, tourRefinement, tourAT, tourJAT, tourRangeCount},
+		Steps:  []method.TourStep{tourMondrian, tourRefinement, tourAT, tourJAT, tourRangeCount, tourAttack},
 	}
 }
 

@@ -19,7 +19,7 @@ func (Method) Tour() method.Tour {
 		Title:  "(alpha,k)-anonymity by lossy join on Table 1's medical records",
 		Paper:  "Wong, Liu, Yin, Huang, Fu, Pei, Sections 1-6",
 		Setups: []method.Setup{table1},
-		Steps:  []method.TourStep{tourTable1, tourTable3, tourTemp, tourNSSSS, tourJoin},
+		Steps:  []method.TourStep{tourTable1, tourTable3, tourTemp, tourNSSSS, tourJoin, tourAttack},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"privlab/algorithms/risk"
 	"privlab/model"
 )
 
@@ -48,7 +49,10 @@ type Setup struct {
 	Method string
 	Input  string // dataset:NAME
 	Public string // dataset:NAME of the public table ("" for none)
-	Roles  model.Roles
+	// Population is the dataset:NAME of the people the attacks of the
+	// release read (run --population; "" for none).
+	Population string
+	Roles      model.Roles
 	// Hierarchies maps an attribute to a builder spec or the dataset's
 	// embedded hierarchy (the dataset's default for the others).
 	Hierarchies map[string]string
@@ -81,6 +85,27 @@ type TourLab struct {
 	Prepare func(s Setup) (*Input, error)
 	// Run prepares and runs a setup (with its deferred figures).
 	Run func(ctx context.Context, s Setup) (*Input, *Result, error)
+	// Attack runs a setup and attacks its release, built in memory as an
+	// export publishes it, with what the attacker holds (SPEC 3.7): the
+	// attacks of algorithms/attack and the method's own, through the
+	// registry, one finding each.
+	Attack func(ctx context.Context, s Setup, a Attacker) ([]risk.Finding, error)
+}
+
+// Attacker is what a tour's attacker holds beside the release.
+type Attacker struct {
+	// Original: the setup's table, the truth attribute inference is
+	// scored against (and, with Public, the people linkage names when no
+	// population is given).
+	Original bool
+	// Public: the setup's public table.
+	Public bool
+	// Population is the people the attacker can name: a dataset:NAME, or
+	// PopulationTable (a table the step builds), with PopulationName
+	// saying whose they are in words.
+	Population      string
+	PopulationTable *model.Table
+	PopulationName  string
 }
 
 // FileTable is a published file as a table of a step, its rows sorted
@@ -139,4 +164,45 @@ func Ratio(x float64) string {
 		}
 	}
 	return fmt.Sprintf("%.4g", x)
+}
+
+// AttackSection lists attacks a step ran: each one's measured figure, the
+// method's bound for it, the verdict and how many records or people it
+// succeeds on (probabilities as fractions, as the papers print them).
+func AttackSection(title string, fs []risk.Finding) Section {
+	sec := Section{Title: title, Header: []string{"attack", "measured", "bound", "verdict", "succeeds on"}}
+	for _, f := range fs {
+		measured, bound, on := "—", "none", "—"
+		if f.NotRun == "" {
+			measured, on = Ratio(f.Measured), fmt.Sprint(f.Records)
+		}
+		if !math.IsNaN(f.Bound) {
+			bound = Ratio(f.Bound)
+		}
+		sec.Rows = append(sec.Rows, []string{f.Attack, measured, bound, f.Verdict(), on})
+	}
+	return sec
+}
+
+// AttackNamed finds an attack's finding by its name.
+func AttackNamed(fs []risk.Finding, name string) (risk.Finding, error) {
+	for _, f := range fs {
+		if f.Attack == name {
+			return f, nil
+		}
+	}
+	return risk.Finding{}, fmt.Errorf("no %s attack ran", name)
+}
+
+// AttackWords says a finding's outcome in words: the measured figure
+// against the bound, and the verdict ("measured 1/4 against the bound
+// 1/4: holds"); the step cites the bound's definition (BoundBy).
+func AttackWords(f risk.Finding) string {
+	switch {
+	case f.NotRun != "":
+		return "did not run: " + f.NotRun
+	case math.IsNaN(f.Bound):
+		return fmt.Sprintf("measured %s, which the method does not bound", Ratio(f.Measured))
+	}
+	return fmt.Sprintf("measured %s against the bound %s: %s", Ratio(f.Measured), Ratio(f.Bound), f.Verdict())
 }

@@ -257,8 +257,10 @@ func CompareLines(rows []CompareRow) []CompareLine {
 }
 
 // attackLines adds one line per attack measured on any row: the records
-// or people it succeeds on, marked broken (✗), holds (✓) or not bounded
-// (—).
+// or people it succeeds on, marked broken (✗) or holds (✓) in front (a
+// narrow column clips the count, never the mark); not bounded has no
+// mark. The fewest successes are best, as on every line, broken or not
+// (the mark says whether the method kept its own bound).
 func attackLines(rows []CompareRow, text func(name, help string, f func(r CompareRow) (float64, string, bool), better int)) {
 	var names []string
 	for _, r := range rows {
@@ -272,15 +274,21 @@ func attackLines(rows []CompareRow, text func(name, help string, f func(r Compar
 		}
 	}
 	for _, name := range names {
-		text("attack: "+name, "what the attack succeeds on, against the method's bound (✗ broken, ✓ holds, — not bounded)", func(r CompareRow) (float64, string, bool) {
+		text("attack: "+name, "what the attack succeeds on, against the method's bound (✗ broken, ✓ holds, no mark: not bounded)", func(r CompareRow) (float64, string, bool) {
 			if r.Attacks == nil {
 				return 0, "", false
 			}
 			for _, f := range r.Attacks.Findings {
-				if f.Attack == name && f.NotRun == "" {
-					mark := map[int]string{0: " ✗", 1: " ✓", -1: " —"}[f.Holds()]
-					return float64(f.Records), fmt.Sprint(f.Records) + mark, true
+				if f.Attack != name || f.NotRun != "" {
+					continue
 				}
+				switch f.Holds() {
+				case 0:
+					return float64(f.Records), fmt.Sprintf("✗ %d", f.Records), true
+				case 1:
+					return float64(f.Records), fmt.Sprintf("✓ %d", f.Records), true
+				}
+				return float64(f.Records), fmt.Sprint(f.Records), true
 			}
 			return 0, "", false
 		}, -1)

@@ -114,13 +114,19 @@ type Finding struct {
 	// original the attacker did not already hold.
 	Example string
 	// Detail adds figures in words; Short says the success in a few
-	// ("12 people certainly present"; "" when the attack succeeds on none).
+	// ("12 people certainly present"; "" when the attack succeeds on none)
+	// and Brief in fewer, for a narrow screen ("12 certainly present";
+	// "" for Short).
 	Detail string
 	Short  string
+	Brief  string
 	// Needs names what the attack read beside the release ("original",
-	// "population", "marginals"), NotRun why it could not run.
+	// "population", "marginals"), NotRun why it could not run and Lacks
+	// what of these would have let it run (not stated in the manifest:
+	// the front ends use it to offer the missing input).
 	Needs  []string
 	NotRun string
+	Lacks  []string
 }
 
 // Holds is the verdict: 1 holds, 0 broken, -1 not bounded or not run.

@@ -22,7 +22,7 @@ func (Method) Tour() method.Tour {
 		Title:  "Sampling and generalization on Table 2 and a population with Section 3's marginals",
 		Paper:  "Sattar, Li, Ding, Liu, Vincent, Sections 3-5",
 		Setups: []method.Setup{table2, population},
-		Steps:  []method.TourStep{tourTable2, tourExpected, tourObserved, tourDistortion, tourRecords},
+		Steps:  []method.TourStep{tourTable2, tourExpected, tourObserved, tourDistortion, tourRecords, tourAttack},
 	}
 }
 

@@ -12,9 +12,12 @@ import (
 	"fmt"
 	"strings"
 
+	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
+	"privlab/algorithms/verify"
 	"privlab/model"
 )
 
@@ -80,7 +83,7 @@ func (t Tour) Method(s method.Setup) string {
 // Project is a setup as a project: what the command line and the
 // workbench run.
 func (t Tour) Project(s method.Setup) pipeline.Project {
-	p := pipeline.Project{Input: s.Input, Public: s.Public, Method: t.Method(s), Variant: s.Variant,
+	p := pipeline.Project{Input: s.Input, Public: s.Public, Population: s.Population, Method: t.Method(s), Variant: s.Variant,
 		Roles:  model.Roles{IDs: append([]string(nil), s.Roles.IDs...), QIs: append([]string(nil), s.Roles.QIs...), SA: s.Roles.SA},
 		Params: s.Params.Clone()}
 	if p.Params == nil {
@@ -139,7 +142,72 @@ func (t Tour) Lab(env pipeline.Env) *method.TourLab {
 			res, err := pipeline.Run(ctx, prep, nil)
 			return prep.Input(), res, err
 		},
+		Attack: func(ctx context.Context, s method.Setup, a method.Attacker) ([]risk.Finding, error) {
+			prep, err := prepare(s)
+			if err != nil {
+				return nil, err
+			}
+			res, err := pipeline.Run(ctx, prep, nil)
+			if err != nil {
+				return nil, err
+			}
+			k, err := knowledge(env, prep, a)
+			if err != nil {
+				return nil, err
+			}
+			return attackResult(res, k)
+		},
 	}
+}
+
+// knowledge is what a step's attacker holds, from the setup's tables and
+// the population the step names.
+func knowledge(env pipeline.Env, prep *pipeline.Prepared, a method.Attacker) (*risk.Knowledge, error) {
+	k := &risk.Knowledge{}
+	if a.Original {
+		k.Original = prep.Source
+	}
+	if a.Public {
+		k.Public = prep.Public
+	}
+	switch {
+	case a.PopulationTable != nil:
+		k.Population, k.PopulationName = a.PopulationTable, a.PopulationName
+	case a.Population != "":
+		t, name, err := env.LoadPopulation(a.Population, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		k.Population, k.PopulationName = t, name
+		if a.PopulationName != "" {
+			k.PopulationName = a.PopulationName
+		}
+	}
+	return k, nil
+}
+
+// attackResult attacks a run's release as it would be published, with
+// the attacks the registry gives its method (as the workbench's preview
+// does).
+func attackResult(res *method.Result, k *risk.Knowledge) ([]risk.Finding, error) {
+	m, ok := pipeline.AttackMethod(res.Spec.Name)
+	if !ok || m.Expose == nil {
+		return nil, fmt.Errorf("method %s registers no attacks", res.Spec.Name)
+	}
+	rel, _, err := res.Release(1)
+	if err != nil {
+		return nil, err
+	}
+	rel.Manifest.RowsIn = res.RowsIn
+	mem, err := verify.OpenMemory(rel)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := attack.Run(mem, m, k)
+	if err != nil {
+		return nil, err
+	}
+	return rep.Findings, nil
 }
 
 // Steps builds every step of the tour; a step without a setup of its own

@@ -122,6 +122,9 @@ func tourFlags(t tour.Tour, s method.Setup) string {
 	if s.Public != "" {
 		parts = append(parts, "--public "+s.Public)
 	}
+	if s.Population != "" {
+		parts = append(parts, "--population "+s.Population)
+	}
 	if len(s.Roles.QIs) > 0 {
 		parts = append(parts, "--qi "+strings.Join(s.Roles.QIs, ","))
 	}

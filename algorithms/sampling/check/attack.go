@@ -140,6 +140,7 @@ func Attack(rel *verify.Release, v *risk.View, k *risk.Knowledge) ([]risk.Findin
 	default:
 		f.Attacker = "holds public marginals other than the release's"
 		f.NotRun = "needs a marginals file (attribute,value,probability) or a population table"
+		f.Lacks = []string{"marginals", "population"}
 		return []risk.Finding{f}, nil
 	}
 	f.Attacker = "computes Pr(t) from " + from

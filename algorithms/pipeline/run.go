@@ -203,17 +203,10 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
-	// The figures every release gets, measured on the release as it will
-	// be published (check recomputes them from the files).
-	if err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold); err != nil {
-		return nil, err
-	}
-	if rel.Manifest.WorkloadError, err = measureWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries()); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	// The workload's true and released answers are computed while the
+	// files are written and checked (they read the input and the method's
+	// answerer, not the files).
+	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
@@ -226,18 +219,16 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Audit:            audit,
 		Context:          ctx,
 		Warn:             opt.Warn,
-		Verify: func(tmp string) ([]string, error) {
-			// The risk figures were measured by the method's viewer on the
-			// very bytes written (stateRisk): check recomputes them later.
-			rep, err := catalog.Check(tmp, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
-			if err != nil {
-				return nil, err
+		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
+			v := verifyExport(tmp, res.Spec.Name, p.Project.RiskThreshold,
+				verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
+			if err := v.state(m, wl); err != nil {
+				return nil, &model.StopError{Err: err}
 			}
-			lines = rep.Strings()
-			if rep.Err() != nil {
-				return lines, rep.Err()
+			if v.full != nil {
+				lines = v.full.Strings()
 			}
-			return statedChecks(tmp, rep)
+			return v.stated(), v.err()
 		},
 	})
 	if err != nil {
@@ -334,15 +325,101 @@ func measure(rel *model.Release, method string, threshold float64) (*risk.Report
 	return mem.Risk(view, threshold)
 }
 
-// stateRisk puts the release's risk figures and their summary into its
-// manifest.
-func stateRisk(rel *model.Release, method string, threshold float64) error {
-	rep, _, err := measure(rel, method, threshold)
-	if err != nil {
-		return fmt.Errorf("measuring the release's risk: %w", err)
+// exportCheck is an export's look at its written files, before the
+// manifest states what they give: the full check (with the input, the
+// public table and the audit record), the check from the files alone
+// (the lines the manifest states, which any recipient reproduces word
+// for word) and the figures every release gets, measured by the
+// method's viewer on the very bytes written (check recomputes them
+// later; the export's own check skips them).
+type exportCheck struct {
+	full, alone       *verify.Report
+	fullErr, aloneErr error
+	risk              *risk.Report
+	riskErr           error
+}
+
+// verifyExport runs the three at once on both cores.
+//
+// Hook for the checkers' verify.Check lists (issue 20): the three read
+// the same files, each parsing them; once verify shares one parsed
+// release between the checks and the viewer, and a check can say which
+// of its lines need the input, this becomes one check whose lines from
+// the files alone are the manifest's.
+func verifyExport(dir, method string, threshold float64, opt verify.Options) *exportCheck {
+	v := &exportCheck{}
+	both := concurrently(
+		func() { v.risk, _, v.riskErr = ReleaseRisk(dir, threshold) },
+		func() { v.alone, v.aloneErr = catalog.Check(dir, verify.Options{SkipRisk: true}) },
+	)
+	v.full, v.fullErr = catalog.Check(dir, opt)
+	both()
+	return v
+}
+
+// state puts into the manifest what the export measured: the risk
+// figures and their summary, and the workload's error (waited for). An
+// error here stops the export.
+func (v *exportCheck) state(m *model.Manifest, wl func() (*model.WorkloadError, error)) error {
+	if v.riskErr != nil {
+		return fmt.Errorf("measuring the release's risk: %w", v.riskErr)
 	}
-	rel.Manifest.Risk, rel.Manifest.RiskSummary = rep.ManifestFigures(), rep.Summary
-	return nil
+	m.Risk, m.RiskSummary = v.risk.ManifestFigures(), v.risk.Summary
+	var err error
+	m.WorkloadError, err = wl()
+	return err
+}
+
+// stated are the verification lines the manifest states: those of the
+// check from the files alone when the full check passed, else the full
+// check's (which say what failed).
+func (v *exportCheck) stated() []string {
+	switch {
+	case v.fullErr != nil || v.aloneErr != nil:
+		return nil
+	case v.full.Err() != nil:
+		return v.full.Strings()
+	}
+	return statedChecks(v.alone, v.full)
+}
+
+// err is the check's verdict: the first error of the full check, then
+// of the check from the files alone.
+func (v *exportCheck) err() error {
+	switch {
+	case v.fullErr != nil:
+		return v.fullErr
+	case v.full.Err() != nil:
+		return v.full.Err()
+	case v.aloneErr != nil:
+		return v.aloneErr
+	}
+	return v.alone.Err()
+}
+
+// concurrently starts the functions at once and returns a wait that
+// blocks until they are done; a panic in one is raised again in the
+// waiting goroutine (where the command's recover turns it into an
+// internal error), never as a crash of the process.
+func concurrently(fns ...func()) (wait func()) {
+	var wg sync.WaitGroup
+	panics := make([]any, len(fns))
+	for i, fn := range fns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			fn()
+		}()
+	}
+	return func() {
+		wg.Wait()
+		for _, p := range panics {
+			if p != nil {
+				panic(p)
+			}
+		}
+	}
 }
 
 // statedChecks are the verification lines the manifest states (and
@@ -350,11 +427,7 @@ func stateRisk(rel *model.Release, method string, threshold float64) error {
 // any recipient reproduces from the published files alone, word for word
 // (check holds them to it), and one line naming the checks against the
 // input that passed too (the original confirms them).
-func statedChecks(dir string, full *verify.Report) ([]string, error) {
-	alone, err := catalog.Check(dir, verify.Options{SkipRisk: true})
-	if err != nil {
-		return nil, err
-	}
+func statedChecks(alone, full *verify.Report) []string {
 	lines := alone.Strings()
 	ran := map[string]bool{"risk": true}
 	for _, l := range alone.Lines {
@@ -369,7 +442,7 @@ func statedChecks(dir string, full *verify.Report) ([]string, error) {
 	if len(more) > 0 {
 		lines = append(lines, (verify.Line{OK: true, Name: "faithful", Text: fmt.Sprintf("with the input (and the audit record) the export also passed %s", strings.Join(more, ", "))}).String())
 	}
-	return lines, alone.Err()
+	return lines
 }
 
 // Check verifies a received release directory, optionally against the
@@ -433,6 +506,18 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 		return nil, err
 	}
 	return &model.WorkloadError{Shape: shape, Queries: n, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
+}
+
+// startWorkload measures the workload (measureWorkload) in the
+// background and returns a wait for its result.
+func startWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string, n int) func() (*model.WorkloadError, error) {
+	var e *model.WorkloadError
+	var err error
+	wait := concurrently(func() { e, err = measureWorkload(t, roles, a, shape, n) })
+	return func() (*model.WorkloadError, error) {
+		wait()
+		return e, err
+	}
 }
 
 // checkWorkload recomputes the workload error the manifest states from

@@ -4,7 +4,7 @@
 // action (SPEC Section 5):
 //
 //	privlab                         workbench on the embedded default dataset
-//	privlab FILE.csv                workbench on a file
+//	privlab FILE                    workbench on a file (CSV, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE)
 //	privlab DIR                     workbench reading a release (its original
 //	                                found through the audit record beside it)
 //	privlab run    [flags]          anonymize and write a release directory
@@ -43,6 +43,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/source"
 	"privlab/ui"
 )
 
@@ -120,11 +121,22 @@ func execute(args []string, stdout, stderr io.Writer) (code int) {
 		// beside it names, when that file is there unchanged).
 		return startWorkbench(append([]string{"--release", cmd}, rest...), stderr)
 	}
-	if _, err := os.Stat(cmd); err == nil || strings.HasSuffix(lower, ".csv") || strings.HasPrefix(cmd, "dataset:") {
+	if _, err := os.Stat(source.Path(cmd)); err == nil || isDataFile(lower) || strings.HasPrefix(cmd, "dataset:") {
 		return startWorkbench(append([]string{"--in", cmd}, rest...), stderr)
 	}
 	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect, tour; privlab help)\n", cmd)
 	return exitUsage
+}
+
+// isDataFile reports whether a (lower-case) name ends as a table's file
+// does (privlab FILE opens it; a missing one is then an error naming it).
+func isDataFile(name string) bool {
+	for _, ext := range source.Extensions() {
+		if strings.HasSuffix(source.Path(name), ext) {
+			return true
+		}
+	}
+	return false
 }
 
 func usage(w io.Writer) {
@@ -132,7 +144,7 @@ func usage(w io.Writer) {
 
 usage:
   privlab                          open the workbench on dataset:census (10,000 rows)
-  privlab FILE.csv                 open the workbench on a file
+  privlab FILE                     open the workbench on a file: CSV, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE
   privlab project.json             open the workbench on a saved project (also --config project.json)
                                    (the workbench takes the run flags too: privlab dataset:census --rows 45000)
   privlab DIR                      read a release in the workbench: its check, its risk, queries; its original
@@ -154,9 +166,12 @@ usage:
 
 common flags:
   --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V  --public FILE|dataset:NAME
+  (FILE, for --in, --public, --original and inspect: CSV text, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE)
   --hierarchy ATTR=FILE|flat|masking|binary|ternary|intervals:W (repeatable)
   `+pipeline.StandardFlags()+` N, and each method's own parameters (below)
   --missing drop|category  --kind COL=numeric|categorical  --columns a,b,c (header-less CSV)  --max-cell BYTES
+  --missing-values "?," (cells read as missing; default "",?,NA,NULL; an empty item is the empty cell)
+  --header yes|no (default: a first row that looks like data is read as data, and said)
   --rows N --data-seed N --public-rows N (synthetic datasets)  --config project.json  --out DIR  --force
   --accept-violations  --allow-growth (a release file over 10x the input's rows)
   --risk-threshold P (a record in a class of risk 1/|class| above P is at risk; default 0.2)
@@ -375,14 +390,22 @@ func cmdRun(a *pipeline.Args, w, ew io.Writer) error {
 // loadOriginal loads --original or --public (a file or dataset:NAME) for
 // the release in dir. Settings the command line leaves open (--columns of
 // a header-less file, --kind, --rows and --data-seed of a generator,
-// --max-cell) come from the release's audit record when it was made from
-// the same input, so the user does not repeat them.
+// --max-cell, --header, --missing-values) come from the release's audit
+// record when it was made from the same input, so the user does not
+// repeat them.
 func loadOriginal(a *pipeline.Args, spec, dir string) (*model.Table, error) {
 	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns,
-		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell, Delimiter: a.Project.Delimiter}
+		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell, Delimiter: a.Project.Delimiter,
+		Header: a.Project.Header, MissingValues: a.Project.MissingValues}
 	if made, ok := pipeline.AuditProject(dir); ok && (sameInput(made.Input, spec) || sameInput(made.Public, spec)) {
 		if len(p.Columns) == 0 && sameInput(made.Input, spec) {
 			p.Columns = made.Columns
+		}
+		if p.Header == "" && sameInput(made.Input, spec) {
+			p.Header = made.Header
+		}
+		if p.MissingValues == nil {
+			p.MissingValues = made.MissingValues
 		}
 		if p.Kinds == nil {
 			p.Kinds = made.Kinds
@@ -423,8 +446,11 @@ func loadPublicFor(a *pipeline.Args, dir string, orig *model.Table) (*model.Tabl
 			Hint: "privlab check DIR --original FILE --public FILE"}
 	}
 	p := pipeline.Project{Public: spec, PublicRows: a.Project.PublicRows, DataSeed: a.Project.DataSeed, MaxCell: a.Project.MaxCell,
-		Roles: model.Roles{QIs: man.QIs, IDs: a.Project.Roles.IDs}}
+		Roles: model.Roles{QIs: man.QIs, IDs: a.Project.Roles.IDs}, MissingValues: a.Project.MissingValues}
 	if made, ok := pipeline.AuditProject(dir); ok && sameInput(made.Public, spec) {
+		if p.MissingValues == nil {
+			p.MissingValues = made.MissingValues
+		}
 		if p.PublicRows == 0 {
 			p.PublicRows = made.PublicRows
 		}
@@ -474,15 +500,15 @@ func sameAsAudited(a *pipeline.Args, dir string) error {
 	if audit.InputSHA256 == "" {
 		return nil
 	}
-	if sum, err := model.FileSHA256(a.Original); err == nil && sum != audit.InputSHA256 {
+	if sum, err := model.FileSHA256(source.Path(a.Original)); err == nil && sum != audit.InputSHA256 {
 		return &model.InputError{File: a.Original, Msg: "not the input of this release: its SHA-256 differs from the one the audit record beside the release holds",
 			Hint: "give the file the release was made from (check reads " + model.AuditPath(dir) + ")"}
 	}
 	return nil
 }
 
-// sameInput reports whether two input specs name the same file (or the
-// same dataset:NAME).
+// sameInput reports whether two input specs name the same file (and the
+// same sheet or table of it), or the same dataset:NAME.
 func sameInput(a, b string) bool {
 	if a == "" || b == "" {
 		return false
@@ -490,9 +516,11 @@ func sameInput(a, b string) bool {
 	if a == b {
 		return true
 	}
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+	pa, parta := source.Split(a)
+	pb, partb := source.Split(b)
+	sa, err1 := os.Stat(pa)
+	sb, err2 := os.Stat(pb)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb) && strings.EqualFold(parta, partb)
 }
 
 // releaseDir is the release a command reads: check's argument or
@@ -908,6 +936,12 @@ func startWorkbench(args []string, stderr io.Writer) int {
 			}
 			if a.Project.Delimiter == "" {
 				a.Project.Delimiter = made.Delimiter
+			}
+			if a.Project.Header == "" {
+				a.Project.Header = made.Header
+			}
+			if a.Project.MissingValues == nil {
+				a.Project.MissingValues = made.MissingValues
 			}
 			a.Project.Rows, a.Project.DataSeed = made.Rows, made.DataSeed
 		}

@@ -25,9 +25,17 @@ type LoadOptions struct {
 	// Delimiter is the field separator; 0 detects one of , ; tab |. Any
 	// other single ASCII character except a quote, CR or LF may be given.
 	Delimiter rune
-	// Header names the columns of a file that has no header row. When empty
-	// the first row is the header.
+	// Header names the columns of a file that has no header row (its first
+	// row is data).
 	Header []string
+	// HeaderRow says, when Header is empty, whether the first row names
+	// the columns: HeaderYes (the zero value: files privlab writes, such
+	// as a release's, have a header) and HeaderNo decide; HeaderDetect, as
+	// every user's table is read (pipeline, the import wizard), reads it
+	// as the header unless it looks like data (see FirstRowIsData; the
+	// table then says so in Table.FirstRowData and a note). Columns
+	// without a header row are named c1, c2, ... (ColumnNames).
+	HeaderRow HeaderMode
 	// MissingTokens are the values that mean "missing"; nil means
 	// DefaultMissingTokens.
 	MissingTokens []string
@@ -46,11 +54,97 @@ type LoadOptions struct {
 	MaxCell int
 }
 
+// HeaderMode says whether a file's first row is its header.
+type HeaderMode int
+
+const (
+	// HeaderYes: the first row is the header.
+	HeaderYes HeaderMode = iota
+	// HeaderDetect reads the first row as the header unless it looks
+	// like data.
+	HeaderDetect
+	// HeaderNo: the first row is data.
+	HeaderNo
+)
+
+// ParseHeaderMode reads "detect" (or "": a project that says nothing
+// detects), "yes" or "no".
+func ParseHeaderMode(s string) (HeaderMode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "detect", "auto":
+		return HeaderDetect, nil
+	case "yes", "y", "true":
+		return HeaderYes, nil
+	case "no", "n", "false":
+		return HeaderNo, nil
+	}
+	return 0, &ParamError{Param: "header", Value: s, Reason: "must be yes, no or detect",
+		Hint: "yes: the first row names the columns; no: it is data (name the columns with --columns); detect (default)"}
+}
+
+// String is the mode as ParseHeaderMode reads it ("" for detect).
+func (m HeaderMode) String() string {
+	switch m {
+	case HeaderYes:
+		return "yes"
+	case HeaderNo:
+		return "no"
+	}
+	return ""
+}
+
+// ColumnNames are the names of n columns read without a header row: c1,
+// c2, ... (the import wizard offers the same).
+func ColumnNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("c%d", i+1)
+	}
+	return out
+}
+
 // DefaultMaxCell is the default cell-size limit (64 KiB).
 const DefaultMaxCell = 64 << 10
 
 // DefaultMissingTokens are the values read as missing unless told otherwise.
 var DefaultMissingTokens = []string{"", "?", "NA", "NULL"}
+
+// ParseMissingTokens reads a list of missing-value tokens as
+// --missing-values takes it: comma separated, spaces around a token
+// trimmed, an empty item or "" meaning the empty cell ("?," is ? and the
+// empty cell). A token cannot hold a comma or a double quote.
+func ParseMissingTokens(s string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, tok := range strings.Split(s, ",") {
+		tok = strings.TrimSpace(tok)
+		if tok == `""` {
+			tok = ""
+		}
+		if strings.Contains(tok, `"`) {
+			return nil, &ParamError{Param: "missing-values", Value: s, Reason: fmt.Sprintf("token %s holds a quote", tok),
+				Hint: `comma separated tokens; an empty item (or "") is the empty cell: "?," or "",?,NA,NULL`}
+		}
+		if !seen[tok] {
+			seen[tok] = true
+			out = append(out, tok)
+		}
+	}
+	return out, nil
+}
+
+// FormatMissingTokens writes tokens as ParseMissingTokens reads them, the
+// empty cell as "" ("",?,NA,NULL).
+func FormatMissingTokens(tokens []string) string {
+	out := make([]string, len(tokens))
+	for i, t := range tokens {
+		out[i] = t
+		if t == "" {
+			out[i] = `""`
+		}
+	}
+	return strings.Join(out, ",")
+}
 
 // LoadFile reads a CSV file into a Table. The file is only read, never
 // written. On any error no table is returned and the error is an
@@ -100,7 +194,11 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
 	}
-	sample, _ := br.Peek(sampleSize)
+	sample, perr := br.Peek(sampleSize)
+	if line := nulLine(sample); line > 0 {
+		return nil, &InputError{File: name, Line: line, Msg: "holds a NUL byte: this is a binary file, not CSV text",
+			Hint: "privlab reads CSV text, and .xlsx, .parquet and SQLite files (FILE.db:TABLE) by their extension"}
+	}
 	delim := opt.Delimiter
 	if delim == 0 {
 		delim = DetectDelimiter(sample)
@@ -110,74 +208,106 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 			Hint: "the common ones are , ; tab and |"}
 	}
 	trim := opt.TrimSpace || spaceAfterDelimiter(sample, delim)
-
 	missing := opt.MissingTokens
 	if missing == nil {
 		missing = DefaultMissingTokens
 	}
-
-	sc := &scanner{r: br, name: name, delim: byte(delim), trim: trim, line: 1}
+	maxCell := opt.MaxCell
+	if maxCell == 0 {
+		maxCell = DefaultMaxCell
+	}
+	sc := &scanner{r: br, name: name, delim: byte(delim), trim: trim, line: 1, maxCell: maxCell}
 	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 			sc.size = fi.Size()
 		}
 	}
 
-	var header []string
+	header, guessed := opt.Header, false
+	if len(header) == 0 && opt.HeaderRow != HeaderYes {
+		// perr is set when the sample is the whole input.
+		first, n := sampleFirstRow(sample, perr != nil, byte(delim), trim, missing)
+		if n > 0 && (opt.HeaderRow == HeaderNo || first == rowData) {
+			header, guessed = ColumnNames(n), opt.HeaderRow == HeaderDetect
+		}
+	}
 	headerEnd := 1 // the first line after the header
-	if len(opt.Header) > 0 {
-		header = append([]string(nil), opt.Header...)
+	if len(header) > 0 {
+		header = append([]string(nil), header...)
 		if err := checkHeader(name, 0, header); err != nil {
 			return nil, err
 		}
 	} else {
-		rec, err := sc.header()
-		if err != nil {
-			return nil, err
-		}
-		if rec == nil {
-			return nil, &InputError{File: name, Line: 1, Msg: "file is empty, expected a header row and data rows",
-				Hint: "the first line names the columns, e.g. age,sex,zipcode"}
-		}
-		header = make([]string, len(rec.fields))
-		maxCell := opt.MaxCell
-		if maxCell == 0 {
-			maxCell = DefaultMaxCell
-		}
-		for i, f := range rec.fields {
-			h := rec.text(f)
-			if maxCell > 0 && len(h) > maxCell {
-				return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: fmt.Sprintf("column name is longer than %d bytes", maxCell),
-					Hint: "is a quote left open? a larger limit: --max-cell BYTES"}
-			}
-			if !utf8.Valid(h) {
-				return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: "header is not valid UTF-8",
-					Hint: "save the file as UTF-8"}
-			}
-			header[i] = strings.TrimSpace(string(h))
-		}
-		if err := checkHeader(name, rec.line, header); err != nil {
+		var err error
+		if header, err = readHeader(sc, name, maxCell); err != nil {
 			return nil, err
 		}
 		headerEnd = sc.line
 	}
 	sc.names = header
 
-	n := len(header)
 	enc := newEncoder(name, header, missing)
-	enc.maxCell = opt.MaxCell
-	if enc.maxCell == 0 {
-		enc.maxCell = DefaultMaxCell
+	enc.maxCell = maxCell
+	if err := scanInto(sc, enc); err != nil {
+		return nil, err
 	}
+	if enc.rows == 0 {
+		return nil, &InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
+			Hint: "add at least one row of values below the header"}
+	}
+	t, err := finish(enc, opt, nil)
+	if err != nil {
+		return nil, err
+	}
+	firstRowNotes(t, opt, guessed)
+	return t, nil
+}
+
+// readHeader reads the header record and checks its names.
+func readHeader(sc *scanner, name string, maxCell int) ([]string, error) {
+	rec, err := sc.header()
+	if err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		return nil, &InputError{File: name, Line: 1, Msg: "file is empty, expected a header row and data rows",
+			Hint: "the first line names the columns, e.g. age,sex,zipcode"}
+	}
+	if len(rec.fields) > MaxColumns {
+		return nil, &InputError{File: name, Line: rec.line, Column: MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", MaxColumns),
+			Hint: "is the delimiter right? (--delimiter)"}
+	}
+	header := make([]string, len(rec.fields))
+	for i, f := range rec.fields {
+		h := rec.text(f)
+		if maxCell > 0 && len(h) > maxCell {
+			return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: fmt.Sprintf("column name is longer than %d bytes", maxCell),
+				Hint: "is a quote left open? a larger limit: --max-cell BYTES"}
+		}
+		if !utf8.Valid(h) {
+			return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: "header is not valid UTF-8",
+				Hint: "save the file as UTF-8"}
+		}
+		header[i] = strings.TrimSpace(string(h))
+	}
+	if err := checkHeader(name, rec.line, header); err != nil {
+		return nil, err
+	}
+	return header, nil
+}
+
+// scanInto runs the scanner in its own goroutine and encodes the chunks
+// of records it hands over.
+func scanInto(sc *scanner, enc *encoder) error {
 	out := make(chan *chunk, 2)
-	// The scanner already holds one chunk (the one the header came from),
-	// so chunkCount-1 more make the pool; all chunkCount fit in free.
+	// The scanner may already hold one chunk (the one the header came
+	// from), so chunkCount-1 more make the pool; all chunkCount fit in free.
 	free := make(chan *chunk, chunkCount)
 	for i := 1; i < chunkCount; i++ {
 		free <- &chunk{}
 	}
 	stop := make(chan struct{})
-	go sc.run(n, out, free, stop)
+	go sc.run(len(enc.cols), out, free, stop)
 	var err error
 	for c := range out {
 		if err == nil {
@@ -191,17 +321,25 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 		}
 		free <- c
 	}
-	if err != nil {
-		return nil, err
-	}
-	if enc.rows == 0 {
-		return nil, &InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
-			Hint: "add at least one row of values below the header"}
-	}
+	return err
+}
+
+// finish turns the encoded columns into a table: kinds inferred (or as
+// the format declares them, declared[i] >= 0), the user's kinds applied,
+// and the notes on columns that are almost numeric.
+func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
+	name := enc.name
 	t := &Table{Name: name, Columns: enc.cols, Rows: enc.rows}
-	for _, c := range enc.cols {
+	for i, c := range enc.cols {
 		c.Codes = c.Codes[:len(c.Codes):len(c.Codes)]
 		inferKind(c)
+		if i < len(declared) && declared[i] == Categorical && c.Kind == Numeric {
+			c.Kind, c.Nums = Categorical, nil
+			if _, forced := opt.Kinds[c.Name]; !forced {
+				t.Notes = append(t.Notes, fmt.Sprintf("%s: column %d (%s) holds numbers as text, so it is read as categorical (first %q); pass --kind %s=numeric to compare them as numbers",
+					name, i+1, c.Name, c.Dict[0], c.Name))
+			}
+		}
 	}
 	kinds := make([]string, 0, len(opt.Kinds))
 	for colName := range opt.Kinds {
@@ -228,12 +366,8 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 			return nil, &InputError{File: name, Msg: err.Error(), Hint: "leave the column categorical or fix the value"}
 		}
 	}
-	if len(opt.Header) == 0 && t.HeaderLooksLikeData() {
-		t.Notes = append(t.Notes, fmt.Sprintf("%s:1: the header row looks like data (%s): if the file has no header row, name the columns with --columns a,b,c",
-			name, strings.Join(t.Names(), ",")))
-	}
 	for i, c := range t.Columns {
-		if _, forced := opt.Kinds[c.Name]; forced {
+		if _, forced := opt.Kinds[c.Name]; forced || i < len(declared) && declared[i] == Categorical {
 			continue
 		}
 		if c.almostNumeric(); c.AlmostNumeric != nil {
@@ -243,6 +377,142 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// firstValues lists row r's values of the first max columns ("…" for
+// more).
+func firstValues(t *Table, r, max int) string {
+	var vals []string
+	for i, c := range t.Columns {
+		if i == max {
+			vals = append(vals, "…")
+			break
+		}
+		vals = append(vals, c.Value(r))
+	}
+	return strings.Join(vals, ", ")
+}
+
+// nameRange is "c1..cN" (or the one name).
+func nameRange(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return names[0] + ".." + names[len(names)-1]
+}
+
+// Header detection ----------------------------------------------------------
+
+// firstRow is what a file's first row looks like.
+type firstRow int
+
+const (
+	rowHeader    firstRow = iota // column names
+	rowAmbiguous                 // could be either: read as the header, with a note
+	rowData                      // a row of data
+)
+
+// sampleFirstRow reads the sample (the first bytes of the input; complete
+// when it is all of it) with the first row as data and tells what that row
+// looks like (FirstRowIsData), and how many fields it has (0 when the
+// sample cannot be read: the load itself then says why).
+func sampleFirstRow(sample []byte, complete bool, delim byte, trim bool, missing []string) (firstRow, int) {
+	if !complete {
+		i := bytes.LastIndexByte(sample, '\n')
+		if i < 0 {
+			return rowHeader, 0
+		}
+		sample = sample[:i+1]
+	}
+	sc := &scanner{r: bytes.NewReader(sample), name: "sample", delim: delim, trim: trim, line: 1, maxCell: -1}
+	rec, err := sc.header()
+	if err != nil || rec == nil || len(rec.fields) > MaxColumns {
+		return rowHeader, 0
+	}
+	n := len(rec.fields)
+	t, err := Load(bytes.NewReader(sample), LoadOptions{Name: "sample", Delimiter: rune(delim), TrimSpace: trim, MissingTokens: missing,
+		MaxCell: -1, Header: ColumnNames(n)})
+	if err != nil {
+		return rowHeader, n
+	}
+	return classifyFirstRow(t), n
+}
+
+// FirstRowIsData reports whether row 0 of t (a table read without a
+// header row, such as the first rows of a file) looks like data rather
+// than column names, by the rule every way of loading a table uses:
+// compared with the rows below it, its cells are numbers in columns of
+// numbers, or they repeat as values of their columns.
+func FirstRowIsData(t *Table) bool { return classifyFirstRow(t) == rowData }
+
+func classifyFirstRow(t *Table) firstRow {
+	if t.Rows < 2 {
+		return rowHeader
+	}
+	rows := make([]int, t.Rows-1)
+	for i := range rows {
+		rows[i] = i + 1
+	}
+	rest := t.SelectRows(rows)
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Value(0)
+	}
+	for _, c := range rest.Columns {
+		inferKind(c)
+	}
+	return classifyNames(names, rest.Columns)
+}
+
+// classifyNames tells whether names (a first row) are the names of cols
+// (the rows below it):
+//   - a column of numbers named by something other than a number is
+//     named: the row is a header;
+//   - otherwise the row is data when every name is a number, or when some
+//     column of numbers is named by a number and either no column holds
+//     text or a name repeats as a value of its column (UCI's adult.data:
+//     "39, State-gov, 77516, ..."), or when more than half of the names of
+//     text columns, and at least two, repeat as values of their columns;
+//   - a first row that is not data by these rules but has a column of
+//     numbers named by a number (a year as a column name:
+//     "region,2019,2020") or a name that repeats as a value (a single
+//     column "c" holding c) is ambiguous.
+//
+// Empty names (a missing value in the first row) count for neither.
+func classifyNames(names []string, cols []*Column) firstRow {
+	var named, numbers, numericNamed, text, repeated int
+	for i, c := range cols {
+		if names[i] == "" {
+			continue
+		}
+		named++
+		_, isNum := ParseNumber(names[i])
+		if isNum {
+			numbers++
+		}
+		switch {
+		case c.Kind == Numeric && !isNum:
+			return rowHeader
+		case c.Kind == Numeric:
+			numericNamed++
+		default:
+			text++
+			if c.holds(names[i]) {
+				repeated++
+			}
+		}
+	}
+	switch {
+	case named == 0:
+		return rowHeader
+	case numbers == named,
+		numericNamed > 0 && (text == 0 || repeated > 0),
+		repeated >= 2 && 2*repeated > text:
+		return rowData
+	case numericNamed > 0 || repeated > 0:
+		return rowAmbiguous
+	}
+	return rowHeader
 }
 
 // sampleSize is how much of the input delimiter detection looks at.
@@ -328,6 +598,11 @@ type scanner struct {
 	trim  bool
 	size  int64    // input size when known (for pre-sizing columns)
 	names []string // the header, for error messages
+	// maxCell is the cell limit (< 0: none): a record that does not end
+	// within the buffered data is checked against it before the buffer
+	// grows (checkPartial), so no line can take more memory than its
+	// fields may hold.
+	maxCell int
 
 	cur  *chunk // the chunk being filled
 	pos  int    // next unread byte of cur.buf
@@ -408,6 +683,9 @@ func (s *scanner) header() (*record, error) {
 		case stSkip:
 			continue
 		case stNeedMore:
+			if err := s.checkPartial(-1); err != nil {
+				return nil, err
+			}
 			s.fill(&chunk{buf: make([]byte, 0, 2*len(s.cur.buf))})
 		case stEnd:
 			if s.rerr != nil {
@@ -458,7 +736,14 @@ func (s *scanner) run(n int, out chan<- *chunk, free chan *chunk, stop <-chan st
 			if c.nrec == 0 {
 				// No complete record: read on. When the buffer holds only
 				// part of one long record, read into a larger buffer (fill
-				// copies the part over).
+				// copies the part over) — unless the part already breaks
+				// the cell limit or has too many fields.
+				if err := s.checkPartial(n); err != nil {
+					free <- next
+					c.err = err
+					send(c)
+					return
+				}
 				if s.pos == 0 && cap(next.buf) < 2*c.n {
 					next.buf = make([]byte, 0, 2*c.n)
 				}
@@ -481,6 +766,53 @@ func (s *scanner) run(n int, out chan<- *chunk, free chan *chunk, stop <-chan st
 			return
 		}
 	}
+}
+
+// checkPartial checks the record being read, which does not end within
+// the buffered data (from pos on), before more is read: a field longer
+// than the cell limit allows (2*maxCell+2 bytes of text, enough for a
+// quoted field whose every character is an escaped quote) or more fields
+// than the n expected (MaxColumns for a header, n < 0) is an error now,
+// not after the whole line has been read into memory.
+func (s *scanner) checkPartial(n int) error {
+	c := s.cur
+	buf := c.buf[s.pos:c.n]
+	limit := -1
+	if s.maxCell >= 0 {
+		limit = 2*s.maxCell + 2
+	}
+	maxFields := n
+	if n < 0 {
+		maxFields = MaxColumns
+	}
+	line, field, start, fline := s.line, 1, 0, s.line
+	inQuote := false
+	for i, b := range buf {
+		switch {
+		case b == '"':
+			inQuote = !inQuote
+		case b == '\n':
+			line++
+		case b == s.delim && !inQuote:
+			if field++; field > maxFields {
+				if n < 0 {
+					return s.errAt(line, field, fmt.Sprintf("more than %d columns", MaxColumns), "is the delimiter right? (--delimiter)")
+				}
+				return s.errAt(line, field, fmt.Sprintf("ragged row: too many fields, expected %d (as in the header)", n),
+					fmt.Sprintf("every row needs %d fields separated by %q; quote values that contain it", n, string(rune(s.delim))))
+			}
+			start, fline = i+1, line
+		}
+		if limit >= 0 && i-start >= limit {
+			what := "value"
+			if n < 0 {
+				what = "column name"
+			}
+			return s.errAt(fline, field, fmt.Sprintf("%s is longer than %d bytes", what, s.maxCell),
+				"is a quote left open? a larger limit: --max-cell BYTES")
+		}
+	}
+	return nil
 }
 
 func (s *scanner) errAt(line, field int, msg, hint string) error {
@@ -847,6 +1179,9 @@ func (e *encoder) add(c *chunk, size int64) error {
 	if !e.sized && size > 0 && c.raw > 0 {
 		e.sized = true
 		est := int(float64(size)/float64(c.raw)*float64(c.nrec)*1.02) + 64
+		if err := CheckFits(e.name, int(float64(size)/float64(c.raw)*float64(c.nrec)), n, true); err != nil {
+			return err
+		}
 		if est > e.rows+c.nrec && est < 1<<31 {
 			for _, col := range e.cols {
 				codes := make([]uint32, len(col.Codes), est)
@@ -854,6 +1189,9 @@ func (e *encoder) add(c *chunk, size int64) error {
 				col.Codes = codes
 			}
 		}
+	}
+	if err := CheckFits(e.name, e.rows+c.nrec, n, false); err != nil {
+		return err // a stream of unknown size that outgrows memory
 	}
 	bad := make([]int, n)   // per column: the record of its first bad value, or -1
 	long := make([]bool, n) // whether that value is too long (else not UTF-8)

@@ -738,28 +738,63 @@ func TestMaxCell(t *testing.T) {
 	}
 }
 
-func TestHeaderLooksLikeData(t *testing.T) {
+// TestFirstRowDetection: a first row that looks like data is read as
+// data (no record is lost), one that could be either is kept as the
+// header with a note, and a header is read silently; --header and
+// --columns decide.
+func TestFirstRowDetection(t *testing.T) {
 	for _, tt := range []struct {
-		in   string
-		note bool
+		in    string
+		opt   LoadOptions
+		names string
+		rows  int
+		note  string
 	}{
-		{"39,State-gov,77516\n50,Self-emp,83311\n38,Private,215646\n", true}, // UCI adult.data: no header
-		{"1,2,3\n4,5,6\n", true},
-		{"age,job\n39,clerk\n", false},
-		{"age,2019\n39,x\n", false}, // a year as a name, but age is numeric and named
+		// UCI adult.data: numbers in columns of numbers, and text that
+		// repeats as a value of its column.
+		{"39, State-gov, 77516\n50, Private, 83311\n38, State-gov, 215646\n", LoadOptions{HeaderRow: HeaderDetect}, "c1,c2,c3", 3, "the first row looks like data (39, State-gov, 77516)"},
+		{"1,2,3\n4,5,6\n", LoadOptions{HeaderRow: HeaderDetect}, "c1,c2,c3", 2, "the first row looks like data"},
+		{"M,Private\nF,Public\nM,Private\n", LoadOptions{HeaderRow: HeaderDetect}, "c1,c2", 3, "the first row looks like data"},
+		// A missing value in the first row counts for neither.
+		{"39,?,77516\n50,Private,83311\n", LoadOptions{HeaderRow: HeaderDetect}, "c1,c2,c3", 2, "the first row looks like data"},
+		{"age,job\n39,clerk\n", LoadOptions{HeaderRow: HeaderDetect}, "age,job", 1, ""},
+		{"age,2019\n39,x\n", LoadOptions{HeaderRow: HeaderDetect}, "age,2019", 1, ""}, // a year as a name, but age is numeric and named
+		// Years as names over numbers: could be either; read as the
+		// header, and said.
+		{"region,2019,2020\nnorth,5,6\nsouth,7,8\n", LoadOptions{HeaderRow: HeaderDetect}, "region,2019,2020", 2, "the header row looks like data"},
+		{"39,State-gov\n50,Private\n", LoadOptions{HeaderRow: HeaderDetect}, "39,State-gov", 1, "the header row looks like data"},
+		// One column of text whose name is among its values.
+		{"c\nb\na\nc\n", LoadOptions{HeaderRow: HeaderDetect}, "c", 3, "the header row looks like data"},
+		// The user decides.
+		{"1,2,3\n4,5,6\n", LoadOptions{HeaderRow: HeaderYes}, "1,2,3", 1, ""},
+		{"age,job\n39,clerk\n", LoadOptions{HeaderRow: HeaderNo}, "c1,c2", 2, ""},
+		{"39,State-gov\n50,Self-emp\n", LoadOptions{Header: []string{"age", "workclass"}}, "age,workclass", 2, ""},
+		// Files privlab writes itself are read with their header (the
+		// zero value): no detection.
+		{"1,2,3\n4,5,6\n", LoadOptions{}, "1,2,3", 1, ""},
 	} {
-		tb, err := loadText(t, tt.in, LoadOptions{})
+		tb, err := loadText(t, tt.in, tt.opt)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%q: %v", tt.in, err)
 		}
-		got := len(tb.Notes) > 0 && strings.Contains(tb.Notes[0], "the header row looks like data")
-		if got != tt.note {
-			t.Errorf("%q: notes %q", tt.in, tb.Notes)
+		got := strings.Join(tb.Notes, "\n")
+		if strings.Join(tb.Names(), ",") != tt.names || tb.Rows != tt.rows || (tt.note == "") != (got == "") || !strings.Contains(got, tt.note) {
+			t.Errorf("%q %+v: columns %v, %d rows, notes %q", tt.in, tt.opt, tb.Names(), tb.Rows, got)
+		}
+		if tb.FirstRowData != (tt.opt.HeaderRow == HeaderDetect && strings.HasPrefix(tt.names, "c1")) {
+			t.Errorf("%q: FirstRowData %v", tt.in, tb.FirstRowData)
 		}
 	}
-	// Named columns: no note.
-	tb, err := loadText(t, "39,State-gov\n50,Self-emp\n", LoadOptions{Header: []string{"age", "workclass"}})
-	if err != nil || len(tb.Notes) != 0 {
-		t.Fatalf("%v %q", err, tb.Notes)
+}
+
+// TestAdultDataFirstRowIsData: the raw UCI file has no header row; every
+// record is read (32,561), whatever way the file is loaded.
+func TestAdultDataFirstRowIsData(t *testing.T) {
+	tb, err := LoadFile(sharedData(t, "adult-uci", "adult.data"), LoadOptions{HeaderRow: HeaderDetect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.Rows != 32561 || !tb.FirstRowData || tb.Columns[0].Name != "c1" || len(tb.Columns) != 15 {
+		t.Fatalf("%d rows, first row data %v, columns %v", tb.Rows, tb.FirstRowData, tb.Names())
 	}
 }

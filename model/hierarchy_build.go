@@ -30,12 +30,19 @@ func LoadHierarchyFile(attr, path string) (*Hierarchy, error) {
 // specific to the most general, separated by ';' or ','. Every row must have
 // the same number of columns, every node must have one parent and the last
 // column must hold a single root. Errors name the file and line.
+//
+// The text is read within bounds: a record longer than MaxRecordBytes or
+// a NUL byte stops the reading with an error, and a label longer than the
+// cell limit (DefaultMaxCell) is an error, as a cell of the table would be.
 func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
-	br := bufio.NewReader(r)
+	br := bufio.NewReaderSize(NewTextReader(r, file, MaxRecordBytes), 64<<10)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
 	}
-	sample, _ := br.Peek(64 << 10)
+	sample, perr := br.Peek(64 << 10)
+	if ie := (*InputError)(nil); errors.As(perr, &ie) {
+		return nil, ie
+	}
 	if len(bytes.TrimSpace(sample)) == 0 {
 		return nil, &InputError{File: file, Line: 1, Msg: "hierarchy file is empty",
 			Hint: "one row per value: value;level1;...;*"}
@@ -68,7 +75,11 @@ func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
 				return nil, &InputError{File: file, Line: pe.Line, Msg: "malformed CSV: " + pe.Err.Error(),
 					Hint: `quote values that contain the delimiter; write a quote as ""`}
 			}
-			return nil, &InputError{File: file, Msg: err.Error()}
+			var ie *InputError
+			if errors.As(err, &ie) {
+				return nil, ie
+			}
+			return nil, &InputError{File: file, Msg: "read failed: " + err.Error()}
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -78,6 +89,10 @@ func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
 			rec[i] = strings.TrimSpace(rec[i])
 			if !utf8.ValidString(rec[i]) {
 				return nil, &InputError{File: file, Line: line, Column: i + 1, Msg: "not valid UTF-8", Hint: "save the file as UTF-8"}
+			}
+			if len(rec[i]) > DefaultMaxCell {
+				return nil, &InputError{File: file, Line: line, Column: i + 1, Msg: fmt.Sprintf("label is longer than %d bytes", DefaultMaxCell),
+					Hint: "is a quote left open, or is this the right file?"}
 			}
 			if rec[i] == "" {
 				return nil, &InputError{File: file, Line: line, Column: i + 1, Msg: "empty node label",

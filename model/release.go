@@ -121,6 +121,8 @@ type WorkloadError struct {
 type Audit struct {
 	Input       string `json:"input"`
 	InputSHA256 string `json:"input_sha256,omitempty"`
+	// InputFormat is the input file's format: csv, xlsx, parquet, sqlite.
+	InputFormat string `json:"input_format,omitempty"`
 	Seed        uint64 `json:"seed"`
 	SeedFixed   bool   `json:"seed_fixed"`
 	Release     string `json:"release"`
@@ -269,7 +271,10 @@ func syncDir(dir string) error {
 // ReadAudit reads an audit record strictly (DecodeStrict): a repeated key
 // or one the record does not have is an error naming its line.
 func ReadAudit(path string) (*Audit, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFileLimit(path, MaxAuditBytes, "an audit record")
+	if ie := (*InputError)(nil); errors.As(err, &ie) {
+		return nil, ie
+	}
 	if err != nil {
 		return nil, &InputError{File: path, Msg: OpenReason(err)}
 	}
@@ -285,7 +290,10 @@ func ReadAudit(path string) (*Audit, error) {
 // naming its line, so that every JSON reader reads the manifest alike.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, "manifest.json")
-	b, err := os.ReadFile(path)
+	b, err := ReadFileLimit(path, MaxManifestBytes, "a manifest")
+	if ie := (*InputError)(nil); errors.As(err, &ie) {
+		return nil, ie
+	}
 	if err != nil {
 		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
 	}

@@ -319,28 +319,29 @@ type Table struct {
 	Rows    int
 	// Notes are what the loader has to say about the table: columns read
 	// as categorical because of a few cells, cells read as missing because
-	// a column was made numeric.
+	// a column was made numeric, a first row read as data.
 	Notes []string
+	// FirstRowData is set when the loader read the first row as data
+	// because it looks like data (no header row was said to be there or
+	// not): the columns are named c1, c2, ... and want better names.
+	FirstRowData bool
 }
 
 // HeaderLooksLikeData reports whether the column names look like a row of
-// data: every name is a number, or every numeric column (there is one) is
-// named by a number, as a header-less file's first row would be.
+// data (see FirstRowIsData for the rule): a table whose names were its
+// first row, read as the header, may have lost a record.
 func (t *Table) HeaderLooksLikeData() bool {
-	numbers, numericCols, numericNamed := 0, 0, 0
-	for _, c := range t.Columns {
-		_, isNum := ParseNumber(c.Name)
-		if isNum {
-			numbers++
-		}
-		if c.Kind == Numeric {
-			numericCols++
-			if isNum {
-				numericNamed++
-			}
+	return classifyNames(t.Names(), t.Columns) != rowHeader
+}
+
+// holds reports whether v is one of the column's values.
+func (c *Column) holds(v string) bool {
+	for _, s := range c.Dict {
+		if s == v {
+			return true
 		}
 	}
-	return len(t.Columns) > 0 && (numbers == len(t.Columns) || (numericCols > 0 && numericNamed == numericCols))
+	return false
 }
 
 // Column returns the column with this name, or nil.

@@ -275,6 +275,15 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			}
 			st.needRun = true
 			st.fixRoles()
+			if msg.table.FirstRowData && !st.askedHeader && a.dialog == nil {
+				// The first row looked like data, so it was read as data
+				// and the columns are c1, c2, ...: the import wizard asks
+				// for their names (and says what it read).
+				st.askedHeader = true
+				a.refreshAll()
+				d := newImportDialog(st, st.Project.Input)
+				return a, tea.Batch(a.schedule(), func() tea.Msg { return openDialogMsg{d} })
+			}
 		}
 		a.refreshAll()
 		return a, a.schedule()

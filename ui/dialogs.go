@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // confirmDialog asks a yes/no question. For the quit question a second
@@ -170,7 +171,7 @@ func newPickDialog(st *State, title string, onPick func(path string)) *fileDialo
 
 func newFileDialog(st *State) *fileDialog {
 	fp := filepicker.New()
-	fp.AllowedTypes = []string{".csv", ".tsv", ".txt", ".data", ".json"}
+	fp.AllowedTypes = append(source.Extensions(), ".json")
 	if wd, err := os.Getwd(); err == nil {
 		fp.CurrentDirectory = wd
 	}
@@ -181,7 +182,7 @@ func newFileDialog(st *State) *fileDialog {
 	fp.ShowPermissions, fp.ShowSize = false, false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
-	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .tsv .txt .data), a project.json or a release folder", typing: newLineEditor(60)}
+	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .xlsx .parquet .db …), a project.json or a release folder", typing: newLineEditor(60)}
 }
 
 // picked acts on a chosen path: a project opens, a release directory (or
@@ -229,7 +230,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		var next tea.Cmd
 		cmd := d.typing.update(msg, func(v string) error {
 			path := strings.TrimSpace(v)
-			if _, err := os.Stat(path); err != nil {
+			if _, err := os.Stat(source.Path(path)); err != nil { // FILE.db:TABLE, FILE.xlsx:SHEET
 				return fmt.Errorf("%s: %s", path, model.OpenReason(err))
 			}
 			done, next = d.picked(path)

@@ -61,6 +61,13 @@ var flagSteps = map[string]flagStep{
 	"hierarchies": step(false, fixed("pick the hierarchies in the Hierarchy pane (2)"), fixed("the hierarchies (the Hierarchy pane, 2)")),
 	"columns": step(true, fixed("name the columns in the import wizard (ctrl+o opens the file; h: no header row, N names the columns)"),
 		fixed("the import wizard (ctrl+o opens the file; h: no header row, N names the columns)")),
+	"header": step(true, fixed("press h in the import wizard (ctrl+o opens the file) to read the first row as the header"),
+		fixed("the import wizard's header row (ctrl+o opens the file; h)")),
+	"missing-values": step(true, func(_ string, tab func(int) string) string {
+		return "press v in " + in("Data", paneData, tab) + " (the values read as missing)"
+	}, func(_ string, tab func(int) string) string {
+		return "the values read as missing (v in " + in("Data", paneData, tab) + ")"
+	}),
 	"delimiter": step(true, fixed("choose the delimiter in the import wizard (ctrl+o opens the file; d cycles the delimiters)"),
 		fixed("the import wizard's delimiter (ctrl+o opens the file; d cycles them)")),
 	"kind": step(true, func(arg string, tab func(int) string) string {

@@ -69,6 +69,8 @@ func TestNoFlagInAnyHint(t *testing.T) {
 	// Notes and warnings too.
 	for _, note := range []string{
 		"people.data:1: the header row looks like data (34, M): if the file has no header row, name the columns with --columns a,b,c",
+		"adult.data:1: the first row looks like data (39, State-gov, …), so it is read as data and the columns are named c1..c15; name them with --columns a,b,c (or pass --header yes if the first row names the columns)",
+		`t.csv: pass --missing-values "?," to read only ? and empty cells as missing`,
 		"t.csv:3: column 2 (zip) is read as categorical because 2 cells are not numbers (first \"x\"); pass --kind zip=numeric to read them as missing values",
 		"no identifier joins the tables: every public row counts as another individual (pass --id COL if PD holds MT's people)",
 	} {

@@ -11,26 +11,38 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // importDialog is the import wizard: before a file is loaded it shows its
-// first rows as the loader will read them (the detected delimiter, the
-// header row or "no header: name the columns", each column's kind) and
-// lets the user change each of them. Enter loads the file with those
-// settings, which the project remembers (--delimiter, --columns, --kind).
+// first rows as the loader will read them (the detected delimiter of a CSV
+// file, the sheet of a workbook or the table of a database, the header row
+// or "no header: name the columns", the values read as missing, each
+// column's kind) and lets the user change each of them. Enter loads the
+// file with those settings, which the project remembers (FILE.xlsx:SHEET,
+// FILE.db:TABLE, --delimiter, --columns or --header, --missing-values,
+// --kind).
 type importDialog struct {
-	st      *State
-	path    string
-	sample  []byte // the file's first bytes, cut at a line end
-	delim   rune
-	header  bool
-	names   []string // the user's names for a header-less file
-	kinds   map[string]model.Kind
-	preview *model.Table
-	err     error
-	cursor  int
-	edit    lineEditor
-	editing string // "name" (one column) or "names" (all)
+	st     *State
+	path   string
+	format source.Format
+	parts  []string // the sheets of a workbook, the tables of a database
+	part   string   // the chosen one
+	sample []byte   // a CSV file's first bytes, cut at a line end
+	delim  rune
+	header bool
+	// detected is what the loader makes of the first row by itself
+	// (model.FirstRowIsData): the project says --header yes only when the
+	// user reads a row as the header that the loader would read as data.
+	detected bool
+	names    []string // the user's names for a header-less file
+	kinds    map[string]model.Kind
+	tokens   []string // missing-value tokens (nil: the default ones)
+	preview  *model.Table
+	err      error
+	cursor   int
+	edit     lineEditor
+	editing  string // "name" (one column), "names" (all) or "tokens"
 }
 
 // sampleBytes is how much of the file the wizard reads.
@@ -40,10 +52,23 @@ const sampleBytes = 64 << 10
 var delimiters = []rune{',', ';', '\t', '|'}
 
 func newImportDialog(st *State, path string) *importDialog {
-	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: newLineEditor(60)}
-	f, err := os.Open(path)
+	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: newLineEditor(60), tokens: st.Project.MissingValues}
+	d.path, d.part = source.Split(path)
+	d.format = source.FormatOf(d.path)
+	if d.format != source.CSV {
+		d.parts, d.err = source.Parts(d.path)
+		if d.part == "" && len(d.parts) > 0 {
+			d.part = d.parts[0]
+		}
+		d.header = true
+		if d.err == nil {
+			d.detect()
+		}
+		return d
+	}
+	f, err := os.Open(d.path)
 	if err != nil {
-		d.err = &model.InputError{File: path, Msg: model.OpenReason(err)}
+		d.err = &model.InputError{File: d.path, Msg: model.OpenReason(err)}
 		return d
 	}
 	defer f.Close()
@@ -57,36 +82,91 @@ func newImportDialog(st *State, path string) *importDialog {
 	}
 	d.sample = b
 	d.delim = model.DetectDelimiter(b)
-	d.header = true
-	d.reload()
-	if d.preview != nil && d.preview.HeaderLooksLikeData() {
-		// The first row is data: the columns need names.
-		d.header = false
-		d.reload()
-	}
+	d.detect()
 	return d
+}
+
+// detect reads the first rows as the loader does by itself (its own
+// header detection, model.FirstRowIsData) and starts from what it finds.
+func (d *importDialog) detect() {
+	opt := model.LoadOptions{Name: d.path, MissingTokens: d.tokens, MaxCell: -1, HeaderRow: model.HeaderDetect}
+	var t *model.Table
+	var err error
+	if d.format == source.CSV {
+		opt.Delimiter = d.delim
+		t, err = model.Load(bytes.NewReader(d.sample), opt)
+	} else {
+		t, err = source.Preview(d.spec(), opt, previewRows)
+	}
+	d.detected = err == nil && t.FirstRowData
+	d.header = !d.detected
+	d.names = nil
+	if d.detected {
+		d.names = t.Names()
+	}
+	d.reload()
+}
+
+// previewRows is how many rows of a sheet or table the wizard reads.
+const previewRows = 200
+
+// spec is the table the wizard reads: the file, and its sheet or table.
+func (d *importDialog) spec() string {
+	if d.part == "" {
+		return d.path
+	}
+	return d.path + ":" + d.part
+}
+
+// headerRow says whether the format has a header row to ask about (a
+// Parquet schema and a database table name their columns).
+func (d *importDialog) headerRow() bool {
+	return d.format == source.CSV || d.format == source.Excel
 }
 
 // reload reads the sample with the current settings.
 func (d *importDialog) reload() {
-	opt := model.LoadOptions{Name: d.path, Delimiter: d.delim, Kinds: d.kinds, MaxCell: -1}
-	if !d.header {
-		n := d.fields()
-		for len(d.names) < n {
-			d.names = append(d.names, fmt.Sprintf("c%d", len(d.names)+1))
+	opt := model.LoadOptions{Name: d.path, Kinds: d.kinds, MaxCell: -1, MissingTokens: d.tokens}
+	if d.headerRow() {
+		opt.HeaderRow = model.HeaderYes
+		if !d.header {
+			n := d.fields()
+			for len(d.names) < n {
+				d.names = append(d.names, fmt.Sprintf("c%d", len(d.names)+1))
+			}
+			d.names = d.names[:n]
+			opt.Header = d.names
 		}
-		d.names = d.names[:n]
-		opt.Header = d.names
 	}
-	t, err := model.Load(bytes.NewReader(d.sample), opt)
+	var t *model.Table
+	var err error
+	if d.format == source.CSV {
+		opt.Delimiter = d.delim
+		t, err = model.Load(bytes.NewReader(d.sample), opt)
+	} else {
+		t, err = source.Preview(d.spec(), opt, previewRows)
+	}
 	d.preview, d.err = t, err
 	if t != nil && d.cursor >= len(t.Columns) {
 		d.cursor = 0
 	}
 }
 
-// fields is the number of fields of the first line.
+// fields is the number of fields of the first row.
 func (d *importDialog) fields() int {
+	if d.format != source.CSV {
+		if d.preview != nil && len(d.names) == 0 {
+			return len(d.preview.Columns)
+		}
+		if len(d.names) > 0 {
+			return len(d.names)
+		}
+		t, err := source.Preview(d.spec(), model.LoadOptions{HeaderRow: model.HeaderNo, MaxCell: -1}, 1)
+		if err != nil {
+			return 1
+		}
+		return len(t.Columns)
+	}
 	line := d.sample
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
@@ -114,7 +194,16 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		if d.preview != nil && d.cursor < len(d.preview.Columns)-1 {
 			d.cursor++
 		}
-	case k.String() == "d":
+	case k.String() == "s" && len(d.parts) > 1:
+		for i, p := range d.parts {
+			if p == d.part {
+				d.part = d.parts[(i+1)%len(d.parts)]
+				break
+			}
+		}
+		d.kinds = map[string]model.Kind{}
+		d.detect()
+	case k.String() == "d" && d.format == source.CSV:
 		for i, r := range delimiters {
 			if r == d.delim {
 				d.delim = delimiters[(i+1)%len(delimiters)]
@@ -123,7 +212,7 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		d.names = nil
 		d.reload()
-	case k.String() == "h":
+	case k.String() == "h" && d.headerRow():
 		d.header = !d.header
 		d.reload()
 	case k.String() == "t":
@@ -135,17 +224,20 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 			}
 			d.reload()
 		}
-	case k.String() == "r" && !d.header:
+	case k.String() == "r" && !d.header && d.cursor < len(d.names):
 		d.editing = "name"
 		return false, d.edit.open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
 	case k.String() == "N" && !d.header:
 		d.editing = "names"
 		return false, d.edit.open("column names, comma separated: ", strings.Join(d.names, ","))
+	case k.String() == "v":
+		d.editing = "tokens"
+		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(d.missing()))
 	case key.Matches(k, keys.Enter):
 		if d.err != nil || d.preview == nil {
 			return false, nil
 		}
-		d.st.importFile(d.path, d.delim, d.header, d.names, d.kinds)
+		d.st.importFile(d)
 		return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
 	}
 	return false, nil
@@ -153,7 +245,16 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 // submitName takes a typed column name (or all of them).
 func (d *importDialog) submitName(v string) error {
-	if d.editing == "names" {
+	if d.editing == "tokens" {
+		toks, err := model.ParseMissingTokens(v)
+		if err != nil {
+			return err
+		}
+		if model.FormatMissingTokens(toks) == model.FormatMissingTokens(model.DefaultMissingTokens) {
+			toks = nil
+		}
+		d.tokens = toks
+	} else if d.editing == "names" {
 		var names []string
 		for _, n := range strings.Split(v, ",") {
 			if n = strings.TrimSpace(n); n == "" {
@@ -186,6 +287,14 @@ func (d *importDialog) submitName(v string) error {
 	return d.err
 }
 
+// missing are the tokens read as missing.
+func (d *importDialog) missing() []string {
+	if d.tokens != nil {
+		return d.tokens
+	}
+	return model.DefaultMissingTokens
+}
+
 func (d *importDialog) column() *model.Column {
 	if d.preview == nil || d.cursor >= len(d.preview.Columns) {
 		return nil
@@ -198,16 +307,58 @@ func (d *importDialog) help() []key.Binding {
 	if d.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	out := []key.Binding{
-		key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")),
-		key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")),
-		key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
+	var out []key.Binding
+	switch {
+	case d.format == source.CSV:
+		out = append(out, key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")))
+	case len(d.parts) > 1:
+		out = append(out, key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next "+d.partWord())))
 	}
+	if d.headerRow() {
+		out = append(out, key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")))
+	}
+	out = append(out, key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
+		key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")))
 	if !d.header {
 		out = append(out, key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
 			key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name all")))
 	}
 	return append(out, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")), k.Back)
+}
+
+// partWord names what a part of the file is: a sheet or a table.
+func (d *importDialog) partWord() string {
+	if d.format == source.Excel {
+		return "sheet"
+	}
+	return "table"
+}
+
+// sourceLine is the wizard's first line: the delimiter of a CSV file, the
+// sheet or table of a workbook or database, and the header row.
+func (d *importDialog) sourceLine() string {
+	s := d.st.Styles
+	head := "header row: yes (its names are the columns')"
+	switch {
+	case !d.header && d.detected:
+		head = "header row: no, row 1 is data — name the columns (r one, N all)"
+	case !d.header:
+		head = "header row: no — name the columns (r renames one, N names all)"
+	}
+	switch d.format {
+	case source.CSV:
+		return fmt.Sprintf("%s %-5s  %s", s.Label.Render("delimiter"), delimName(d.delim), head)
+	case source.Parquet:
+		return s.Label.Render("Parquet") + "  columns and kinds from its schema"
+	}
+	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), d.part)
+	if len(d.parts) > 1 {
+		what += fmt.Sprintf(" (s: next of %d)", len(d.parts))
+	}
+	if d.format == source.Excel {
+		return what + "  " + head
+	}
+	return what + "  columns and kinds from the database"
 }
 
 func delimName(r rune) string {
@@ -224,11 +375,8 @@ func (d *importDialog) view(w, h int) string {
 	s := d.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Import "+d.path) + "\n")
-	head := "header row: yes (its names are the columns')"
-	if !d.header {
-		head = "header row: no — name the columns (r renames one, N names all)"
-	}
-	b.WriteString(fmt.Sprintf("%s %-5s  %s\n", s.Label.Render("delimiter"), delimName(d.delim), head))
+	b.WriteString(fit(d.sourceLine(), w) + "\n")
+	b.WriteString(fit(fmt.Sprintf("%s %s (v)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing())), w) + "\n")
 	if d.err != nil {
 		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
 		if h := d.st.hint(d.err); h != "" {
@@ -239,7 +387,7 @@ func (d *importDialog) view(w, h int) string {
 		b.WriteString(d.edit.view(s, w, "refused: "))
 	}
 	if d.preview != nil {
-		b.WriteString(s.Label.Render(fit(fmt.Sprintf("  %-3s %-20s %-12s %s", "#", "column", "kind", "first values"), w)) + "\n")
+		b.WriteString(s.Label.Render(fit(fmt.Sprintf("  %-3s %-20s %-12s %7s  %s", "#", "column", "kind", "missing", "first values"), w)) + "\n")
 		rows := h - strings.Count(b.String(), "\n") - 1
 		for i, c := range d.preview.Columns {
 			if i >= rows {
@@ -254,7 +402,7 @@ func (d *importDialog) view(w, h int) string {
 			if _, set := d.kinds[c.Name]; set {
 				kind += "*"
 			}
-			line := fmt.Sprintf("  %-3d %-20s %-12s %s", i+1, clip(c.Name, 20), kind, strings.Join(vals, ", "))
+			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, clip(c.Name, 20), kind, c.MissingCount, strings.Join(vals, ", "))
 			if i == d.cursor {
 				line = s.Selected.Render(fit("▸"+line[1:], w))
 			}
@@ -268,24 +416,32 @@ func (d *importDialog) view(w, h int) string {
 }
 
 // importFile loads a file with the wizard's settings: the project keeps
-// them (its delimiter, the column names of a header-less file, the kinds
-// the user set), so privlab run --config reads the file the same way.
-func (st *State) importFile(path string, delim rune, header bool, names []string, kinds map[string]model.Kind) {
-	st.SetInput(path)
-	st.Project.Delimiter = delimName(delim)
-	st.Project.Columns = nil
-	if !header {
-		st.Project.Columns = append([]string(nil), names...)
+// them (its delimiter, the column names of a header-less file or a header
+// row the loader would have read as data, the missing-value tokens, the
+// kinds the user set), so privlab run --config reads the file the same
+// way.
+func (st *State) importFile(d *importDialog) {
+	st.SetInput(d.spec())
+	if d.format == source.CSV {
+		st.Project.Delimiter = delimName(d.delim)
 	}
+	st.Project.Columns = nil
+	switch {
+	case d.headerRow() && !d.header:
+		st.Project.Columns = append([]string(nil), d.names...)
+	case d.headerRow() && d.detected:
+		st.Project.Header = "yes"
+	}
+	st.Project.MissingValues = d.tokens
 	st.Project.Kinds = nil
-	for c, k := range kinds {
+	for c, k := range d.kinds {
 		if st.Project.Kinds == nil {
 			st.Project.Kinds = map[string]string{}
 		}
 		st.Project.Kinds[c] = k.String()
 	}
-	st.LastDir = dirOf(path)
-	st.Notify("loading %s: set the roles in the Data pane", path)
+	st.LastDir = dirOf(d.path)
+	st.Notify("loading %s: set the roles in the Data pane", d.path)
 }
 
 // dirOf is the directory of a path.

@@ -45,6 +45,7 @@ type KeyMap struct {
 	ClearRole     key.Binding
 	ToggleKind    key.Binding
 	ToggleMissing key.Binding
+	MissingTokens key.Binding
 	Public        key.Binding
 	PublicPath    key.Binding
 	// hierarchy pane
@@ -124,6 +125,7 @@ func DefaultKeyMap() KeyMap {
 		ClearRole:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no role")),
 		ToggleKind:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
 		ToggleMissing: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "missing: drop/category")),
+		MissingTokens: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing-value tokens")),
 		Public:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick public table")),
 		PublicPath:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type public table")),
 

@@ -10,18 +10,24 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // dataPane lists the table's columns with kind, distinct and missing
 // counts and a mini histogram, and assigns roles with single keys.
 type dataPane struct {
-	st     *State
-	cursor int
-	offset int
-	edit   lineEditor   // types the public table's path
-	table  *model.Table // the table the cached stats belong to
-	hists  []string
-	descs  []string
+	st      *State
+	cursor  int
+	offset  int
+	edit    lineEditor   // types the public table's path or the missing-value tokens
+	editing string       // "public" or "tokens"
+	table   *model.Table // the table the cached stats belong to
+	hists   []string
+	descs   []string
+	// dropped counts the rows the missing-value policy leaves out, for
+	// the roles and policy of droppedOf.
+	dropped   int
+	droppedOf string
 }
 
 func newDataPane(st *State) *dataPane { return &dataPane{st: st, edit: newLineEditor(50)} }
@@ -46,7 +52,7 @@ func (p *dataPane) shortHelp() []key.Binding {
 
 func (p *dataPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	out := []key.Binding{k.Up, k.Down, k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing}
+	out := []key.Binding{k.Up, k.Down, k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.MissingTokens}
 	if p.readsPublic() {
 		out = append(out, k.Public, k.PublicPath)
 	}
@@ -127,6 +133,9 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 	}
 	keys := st.Keys
 	if p.edit.active {
+		if p.editing == "tokens" {
+			return p.edit.update(k, st.setMissingTokens)
+		}
 		return p.edit.update(k, func(v string) error {
 			st.setPublic(strings.TrimSpace(v))
 			return nil
@@ -141,9 +150,14 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 			st.setPublic(path)
 			st.Notify("public table %s", path)
 		})
+		d.picker.AllowedTypes = source.Extensions()
 		return func() tea.Msg { return openDialogMsg{d} }
 	case p.readsPublic() && key.Matches(k, keys.PublicPath):
-		return p.edit.open("public table (FILE.csv or dataset:NAME): ", st.Project.Public)
+		p.editing = "public"
+		return p.edit.open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
+	case key.Matches(k, keys.MissingTokens):
+		p.editing = "tokens"
+		return p.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(st.missingTokens()))
 	case key.Matches(k, keys.Up):
 		if p.cursor > 0 {
 			p.cursor--
@@ -203,6 +217,70 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// missingTokens are the values read as missing (the project's, or the
+// default ones).
+func (st *State) missingTokens() []string {
+	if st.Project.MissingValues != nil {
+		return st.Project.MissingValues
+	}
+	return model.DefaultMissingTokens
+}
+
+// setMissingTokens takes the typed missing-value tokens: the table is read
+// again with them (the default ones are not written to the project).
+func (st *State) setMissingTokens(v string) error {
+	toks, err := model.ParseMissingTokens(v)
+	if err != nil {
+		return err
+	}
+	if model.FormatMissingTokens(toks) == model.FormatMissingTokens(model.DefaultMissingTokens) {
+		toks = nil
+	}
+	st.Project.MissingValues = toks
+	st.Reload()
+	return nil
+}
+
+// droppedRows counts the rows the missing-value policy leaves out of a
+// run: a missing value in a used column (under category only in a numeric
+// one), as model.Table.HandleMissing decides.
+func droppedRows(t *model.Table, used []string, category bool) int {
+	var cols []*model.Column
+	for _, n := range used {
+		if c := t.Column(n); c != nil && c.MissingCount > 0 && (!category || c.Kind == model.Numeric) {
+			cols = append(cols, c)
+		}
+	}
+	n := 0
+	for r := 0; r < t.Rows; r++ {
+		for _, c := range cols {
+			if c.IsMissing(r) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// missingLine says which values count as missing and what the policy
+// does with them on this table.
+func (p *dataPane) missingLine() string {
+	st, t := p.st, p.st.Table
+	category := st.Project.Missing == "category"
+	used := st.Project.Roles.Used()
+	key := fmt.Sprint(used, category, st.Project.MissingValues)
+	if p.droppedOf != key {
+		p.dropped, p.droppedOf = droppedRows(t, used, category), key
+	}
+	toks := model.FormatMissingTokens(st.missingTokens())
+	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (m)", thousands(p.dropped), thousands(t.Rows))
+	if category {
+		what = fmt.Sprintf("kept as ? (m); in a numeric QI/SA: %s rows dropped", thousands(p.dropped))
+	}
+	return "missing " + toks + " (v) · " + what
+}
+
 // firstNonNumber returns a value that does not parse as a number, or "0".
 func firstNonNumber(c *model.Column) string {
 	for _, v := range c.Dict {
@@ -232,12 +310,9 @@ func (p *dataPane) view(w, h int) string {
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	}
 	t := st.Table
-	missing := "drop rows with a missing QI or SA value"
-	if st.Project.Missing == "category" {
-		missing = "treat missing values as a category (?)"
-	}
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Columns of "+t.Name) + s.Muted.Render(fmt.Sprintf("  %s rows · missing: %s", thousands(t.Rows), missing)) + "\n")
+	b.WriteString(s.Title.Render("Columns of "+t.Name) + s.Muted.Render(fmt.Sprintf("  %s rows", thousands(t.Rows))) + "\n")
+	b.WriteString(s.Muted.Render(fit(p.missingLine(), w)) + "\n")
 	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
 	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
 	notes := t.Notes
@@ -245,7 +320,7 @@ func (p *dataPane) view(w, h int) string {
 		notes = append(append([]string(nil), notes[:1]...), fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
 	// Every key shows: the hint wraps at its items, not inside one.
-	keyItems := []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m missing values"}
+	keyItems := []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m drop/category", "v missing values"}
 	if p.readsPublic() {
 		keyItems = append(keyItems, "p/P public table")
 	}
@@ -257,7 +332,7 @@ func (p *dataPane) view(w, h int) string {
 	if p.edit.active {
 		footN += 2
 	}
-	rows := h - 3 - footN
+	rows := h - 4 - footN
 	p.offset = scroll(p.cursor, p.offset, rows, len(t.Columns))
 	for i := p.offset; i < len(t.Columns) && i < p.offset+rows; i++ {
 		c := t.Columns[i]

@@ -414,7 +414,10 @@ func (p *hierarchyPane) view(w, h int) string {
 		return sideBySide(left.String(), lw, right.String(), rw, h)
 	}
 	if p.countsOf != hier {
-		p.countsOf, p.counts = hier, nodeCounts(hier, st.Table.Column(attr))
+		// The hierarchy was built on the table the run reads (after the
+		// missing-value policy): count that table's rows, not the
+		// loaded ones (a value only dropped rows hold is not in it).
+		p.countsOf, p.counts = hier, nodeCounts(hier, st.Prep.Table.Column(attr))
 	}
 	counts := p.counts
 	// The column's kind (what t toggles), not how the hierarchy orders

@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // received is a release someone handed over, opened in the workbench
@@ -140,6 +141,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 	}
 	in = pipeline.Project{Input: made.Input, Rows: made.Rows, DataSeed: made.DataSeed, Columns: made.Columns,
 		Delimiter: made.Delimiter, Kinds: made.Kinds, MaxCell: made.MaxCell, Missing: made.Missing,
+		Header: made.Header, MissingValues: made.MissingValues,
 		Roles: made.Roles, Public: made.Public, PublicRows: made.PublicRows, Method: made.Method}
 	if _, isDataset := pipeline.DatasetName(made.Input); !isDataset {
 		path, found := findInput(made.Input, dir)
@@ -149,7 +151,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 		if audit.InputSHA256 == "" {
 			return nil, nil, in, "the audit record holds no SHA-256 to confirm " + made.Input + " is its input"
 		}
-		if sum, err := model.FileSHA256(path); err != nil || sum != audit.InputSHA256 {
+		if sum, err := model.FileSHA256(source.Path(path)); err != nil || sum != audit.InputSHA256 {
 			return nil, nil, in, made.Input + " has changed since the export (its SHA-256 differs)"
 		}
 		in.Input = path
@@ -178,20 +180,27 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 // findInput resolves an input path the audit record gives: as it is
 // (relative to the working directory, as it was at export), else relative
 // to the folder that holds the release. dataset:NAME stays as it is.
-func findInput(path, dir string) (string, bool) {
-	if _, isDataset := pipeline.DatasetName(path); isDataset {
-		return path, true
+func findInput(spec, dir string) (string, bool) {
+	if _, isDataset := pipeline.DatasetName(spec); isDataset {
+		return spec, true
+	}
+	path, part := source.Split(spec) // FILE.db:TABLE is found as FILE
+	with := func(p string) string {
+		if part == "" {
+			return p
+		}
+		return p + ":" + part
 	}
 	if st, err := os.Stat(path); err == nil && !st.IsDir() {
-		return path, true
+		return spec, true
 	}
 	if !filepath.IsAbs(path) {
 		alt := filepath.Join(filepath.Dir(filepath.Clean(dir)), path)
 		if st, err := os.Stat(alt); err == nil && !st.IsDir() {
-			return alt, true
+			return with(alt), true
 		}
 	}
-	return path, false
+	return spec, false
 }
 
 // releasePane shows a received release.

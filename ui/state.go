@@ -72,6 +72,9 @@ type State struct {
 	Tour         *tourState
 	ReceivedErr  error
 	askedRelease bool
+	// askedHeader is set once the import wizard was opened on a table
+	// whose first row was read as data (it is not opened again).
+	askedHeader bool
 	// Status is a transient message for the summary bar (errors that
 	// persist are LoadErr and RunErr).
 	Status    string
@@ -214,7 +217,7 @@ func (s *State) OpenProject(p pipeline.Project) {
 // workbench is back to tuning, and nothing is shown or exported until a
 // run on the new settings lands.
 func (s *State) newTable() {
-	s.Table, s.LoadErr = nil, nil
+	s.Table, s.LoadErr, s.askedHeader = nil, nil, false
 	s.dropResult()
 	s.leaveRelease()
 	s.Changed()

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // summaryLine is the summary bar of the current screen.
@@ -100,7 +101,7 @@ func TestTransientMessagesExpire(t *testing.T) {
 			t.Fatalf("the message outlived a result of new settings: %q", a.st.Status)
 		}
 		// The import's message lasts through its load and first run.
-		a.st.importFile("people.data", ',', false, []string{"age", "sex", "zip", "disease"}, nil)
+		a.st.importFile(&importDialog{path: "people.data", format: source.CSV, delim: ',', names: []string{"age", "sex", "zip", "disease"}})
 		settle(t, a, a.schedule())
 		if !strings.Contains(a.st.Status, "loading people.data") {
 			t.Fatalf("the import's message went with its own load: %q", a.st.Status)
@@ -145,7 +146,7 @@ func TestFooterKeepsHelpAndDataKeys(t *testing.T) {
 		a.st.SetMethod(m)
 		a.active = paneData
 		v := a.View()
-		for _, k := range []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m missing values"} {
+		for _, k := range []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m drop/category", "v missing values"} {
 			if !strings.Contains(v, k) {
 				t.Errorf("%s: the Data pane's hint lacks %q:\n%s", m, k, v)
 			}

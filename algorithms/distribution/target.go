@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"os"
 	"privlab/model"
 	"sort"
 	"strconv"
@@ -108,7 +107,7 @@ func ParseTarget(spec string) (Target, error) {
 // LoadTargetFile reads a custom target: CSV rows value,weight (an optional
 // header "value,weight" is skipped). Weights must be >= 0 and not all 0.
 func LoadTargetFile(path string) (Target, error) {
-	f, err := os.Open(path)
+	f, err := model.OpenText(path) // records bounded (SPEC 2.1 limits)
 	if err != nil {
 		return Target{}, &model.ParamError{Param: "target", Value: path, Reason: "not a known target and not a readable file (" + model.OpenReason(err) + ")",
 			Hint: "use uniform, table, group, normal:MU,SIGMA, zipf:S or a CSV file of value,weight"}
@@ -138,6 +137,10 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 			if errors.As(err, &pe) {
 				return Target{}, &model.InputError{File: file, Line: pe.StartLine, Msg: "malformed CSV: " + pe.Err.Error(),
 					Hint: "rows are value,weight; quote values that contain a comma"}
+			}
+			var ie *model.InputError
+			if errors.As(err, &ie) {
+				return Target{}, ie
 			}
 			return Target{}, &model.InputError{File: file, Msg: "read failed: " + err.Error()}
 		}

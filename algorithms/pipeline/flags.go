@@ -85,6 +85,24 @@ func (f mapFlag) Set(s string) error {
 	return nil
 }
 
+// tokensFlag reads --missing-values (model.ParseMissingTokens).
+type tokensFlag struct{ v *[]string }
+
+func (f tokensFlag) String() string {
+	if f.v == nil || *f.v == nil {
+		return ""
+	}
+	return model.FormatMissingTokens(*f.v)
+}
+func (f tokensFlag) Set(s string) error {
+	toks, err := model.ParseMissingTokens(s)
+	if err != nil {
+		return err
+	}
+	*f.v = toks
+	return nil
+}
+
 // paramFlag stores a method parameter's text.
 type paramFlag struct {
 	vals *model.Values
@@ -128,7 +146,7 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.SetOutput(io.Discard)
 	p := &a.Project
 	fs.StringVar(&a.Config, "config", "", "project.json to start from (the workbench saves it)")
-	fs.StringVar(&p.Input, "in", "", "input CSV file or dataset:NAME")
+	fs.StringVar(&p.Input, "in", "", "input table: a CSV file, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE, or dataset:NAME")
 	fs.Var(listFlag{&p.Roles.QIs}, "qi", "quasi-identifiers, comma separated")
 	fs.StringVar(&p.Roles.SA, "sa", "", "the sensitive attribute")
 	fs.Var(listFlag{&p.Roles.IDs}, "id", "identifier columns (dropped from the release)")
@@ -138,9 +156,11 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	fs.Var(mapFlag{&p.Kinds, "kind"}, "kind", "COLUMN=numeric|categorical; repeatable")
 	fs.Var(listFlag{&p.Columns}, "columns", "column names for a CSV file without a header row")
 	fs.StringVar(&p.Missing, "missing", "", "missing values: drop (default) or category")
-	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536)")
+	fs.Var(tokensFlag{&p.MissingValues}, "missing-values", `cell values read as missing, comma separated; an empty item is the empty cell (default "",?,NA,NULL)`)
+	fs.StringVar(&p.Header, "header", "", "whether the input's first row names the columns: yes, no or detect (default: a first row that looks like data is data)")
+	fs.IntVar(&p.MaxCell, "max-cell", 0, "longest cell the loader accepts, in bytes (default 65536; at least 1)")
 	fs.StringVar(&p.Delimiter, "delimiter", "", "field separator (default: detect , ; tab |)")
-	fs.StringVar(&a.Public, "public", "", "public table CSV or dataset:NAME, for methods that read one")
+	fs.StringVar(&a.Public, "public", "", "public table (a file as --in takes, or dataset:NAME), for methods that read one")
 	fs.IntVar(&p.PublicRows, "public-rows", 0, "rows of a synthetic public table (dataset:NAME; 0: its default)")
 	fs.Float64Var(&p.RiskThreshold, "risk-threshold", 0, "prosecutor risk above which a record counts as at risk (default 0.2)")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
@@ -191,6 +211,12 @@ func ParseArgs(cmd string, args []string) (*Args, error) {
 	}
 	if a.Public != "" {
 		a.Project.Public = a.Public
+	}
+	if h, err := model.ParseHeaderMode(a.Project.Header); err != nil {
+		return nil, err
+	} else if h == model.HeaderYes && len(a.Project.Columns) > 0 {
+		return nil, &model.ParamError{Param: "header", Value: a.Project.Header, Reason: "--columns names the columns of a file without a header row",
+			Hint: "leave out --header yes, or --columns"}
 	}
 	if a.Rows < 0 {
 		return nil, &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0", Hint: "the number of rows of a generated dataset (0: its default)"}
@@ -294,6 +320,12 @@ func mergeProject(base, flags Project, set map[string]bool) Project {
 	}
 	if set["columns"] {
 		out.Columns = flags.Columns
+	}
+	if set["header"] {
+		out.Header = flags.Header
+	}
+	if set["missing-values"] {
+		out.MissingValues = flags.MissingValues
 	}
 	if set["data-seed"] {
 		out.DataSeed = flags.DataSeed

@@ -19,17 +19,26 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // Project is a complete configuration: project.json.
 type Project struct {
-	// Input is a CSV path or dataset:NAME.
+	// Input is a table's file (CSV, FILE.xlsx[:SHEET], FILE.parquet,
+	// FILE.db:TABLE; model/source) or dataset:NAME.
 	Input string `json:"input"`
 	// Rows and DataSeed size and seed a synthetic dataset (0: its default).
 	Rows     int    `json:"rows,omitempty"`
 	DataSeed uint64 `json:"data_seed,omitempty"`
 	// Columns names the columns of a header-less CSV file.
 	Columns []string `json:"columns,omitempty"`
+	// Header says whether the input's first row names its columns: "yes",
+	// "no", or "" to detect it (a first row that looks like data is read
+	// as data, model.FirstRowIsData).
+	Header string `json:"header,omitempty"`
+	// MissingValues are the cell values read as missing in the input and
+	// the public table (nil: model.DefaultMissingTokens, "", ?, NA, NULL).
+	MissingValues []string `json:"missing_values,omitempty"`
 	// Delimiter is the field separator ("" detects one of , ; tab |).
 	Delimiter string `json:"delimiter,omitempty"`
 	// Kinds overrides inferred column kinds (numeric or categorical).
@@ -107,9 +116,12 @@ func (p Project) Switch(name string) Project {
 // syntax errors, unknown fields, wrong types, a file cut short, and
 // anything after the project's closing brace.
 func LoadProject(path string) (Project, error) {
-	b, err := os.ReadFile(path)
+	b, err := model.ReadFileLimit(path, model.MaxProjectBytes, "a project file")
+	if ie := (*model.InputError)(nil); errors.As(err, &ie) {
+		return Project{}, ie
+	}
 	if err != nil {
-		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + err.Error()}
+		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + model.OpenReason(err)}
 	}
 	lineAt := func(off int64) int {
 		if off > int64(len(b)) {
@@ -274,6 +286,9 @@ func (p Project) Clone() Project {
 	if p.Columns == nil {
 		q.Columns = nil
 	}
+	if p.MissingValues != nil {
+		q.MissingValues = append([]string(nil), p.MissingValues...)
+	}
 	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
 	q.Kinds = cloneMap(p.Kinds)
 	q.Hierarchies = cloneMap(p.Hierarchies)
@@ -371,7 +386,12 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 		}
 		delim = r[0]
 	}
-	return model.LoadFile(p.Input, model.LoadOptions{Header: p.Columns, Kinds: kinds, MaxCell: p.MaxCell, Delimiter: delim})
+	header, err := model.ParseHeaderMode(p.Header)
+	if err != nil {
+		return nil, err
+	}
+	return source.Load(p.Input, model.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
+		Delimiter: delim, MissingTokens: p.MissingValues})
 }
 
 // WithDefaults fills what the user left open: the method (the first
@@ -540,7 +560,7 @@ func (e Env) loadPublic(p Project, spec method.Spec, t *model.Table, policy mode
 // count) are not applied to it; a synthetic public table takes
 // PublicRows and shares DataSeed. run and check both load it here.
 func (e Env) LoadPublic(p Project, t *model.Table, policy model.MissingPolicy) (*model.Table, error) {
-	q := Project{Input: p.Public, Rows: p.PublicRows, DataSeed: p.DataSeed, MaxCell: p.MaxCell}
+	q := Project{Input: p.Public, Rows: p.PublicRows, DataSeed: p.DataSeed, MaxCell: p.MaxCell, MissingValues: p.MissingValues}
 	pub, err := e.LoadTable(q)
 	if err != nil {
 		return nil, err
@@ -632,7 +652,7 @@ func FoundHierarchy(input, column string) string {
 	if input == "" {
 		return ""
 	}
-	dir, base := filepath.Split(input)
+	dir, base := filepath.Split(source.Path(input))
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	path := filepath.Join(dir, stem+"_hierarchy_"+column+".csv")
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {

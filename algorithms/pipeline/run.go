@@ -19,6 +19,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 // Run executes the prepared method. Panics inside a method are turned into
@@ -209,7 +210,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
 	if _, ok := DatasetName(p.Project.Input); !ok {
-		audit.InputSHA256, _ = model.FileSHA256(p.Project.Input)
+		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
+		audit.InputSHA256, _ = model.FileSHA256(path)
+		audit.InputFormat = string(source.FormatOf(path))
 	}
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
@@ -267,7 +270,7 @@ func inputRows(p *Prepared, rowMap map[string][]int) map[string][]int {
 // input, the public table, the hierarchies and the method's file
 // parameters (e.g. a target file).
 func inputFiles(p *Prepared) []string {
-	inputs := []string{p.Project.Input, p.Project.Public}
+	inputs := []string{source.Path(p.Project.Input), source.Path(p.Project.Public)}
 	for _, h := range p.Project.Hierarchies {
 		inputs = append(inputs, h)
 	}

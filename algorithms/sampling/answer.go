@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -209,7 +208,7 @@ func indexOf(list []string, s string) int {
 // headerOnly reads a CSV file that holds its header row and nothing else
 // as a table without rows (nil for any other file).
 func headerOnly(path string) *model.Table {
-	f, err := os.Open(path)
+	f, err := model.OpenText(path) // records bounded
 	if err != nil {
 		return nil
 	}

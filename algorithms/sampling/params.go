@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -157,7 +156,7 @@ func tableMarginals(t *model.Table, cols []string) marginals {
 // ignored (their mass is not in any subdomain, which only lowers expected
 // confidences: stricter, never looser).
 func readMarginals(path string, t *model.Table, cols []string) (marginals, error) {
-	f, err := os.Open(path)
+	f, err := model.OpenText(path) // records bounded (SPEC 2.1 limits)
 	if err != nil {
 		return marginals{}, &model.ParamError{Param: paramMarginal, Value: path, Reason: model.OpenReason(err),
 			Hint: "give table or a CSV file with columns attribute,value,probability"}
@@ -252,6 +251,10 @@ func csvError(path string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &model.InputError{File: path, Line: pe.Line, Msg: pe.Err.Error(), Hint: "three fields per row: attribute,value,probability"}
+	}
+	var ie *model.InputError
+	if errors.As(err, &ie) {
+		return ie
 	}
 	return &model.InputError{File: path, Msg: err.Error()}
 }

@@ -568,7 +568,11 @@ func (rel *Release) Bytes(name string) ([]byte, error) {
 	if rel.mem != nil {
 		return rel.mem[name], nil
 	}
-	b, err := os.ReadFile(filepath.Join(rel.Dir, name))
+	b, err := model.ReadFileLimit(filepath.Join(rel.Dir, name), model.MaxManifestBytes, "a release's "+name)
+	var ie *model.InputError
+	if errors.As(err, &ie) {
+		return nil, ie
+	}
 	if err != nil {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
 	}

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -411,7 +410,7 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 // headerOnly reads a CSV file that holds its header row and nothing else
 // as a table without rows (nil for any other file).
 func headerOnly(path string) *model.Table {
-	f, err := os.Open(path)
+	f, err := model.OpenText(path) // records bounded
 	if err != nil {
 		return nil
 	}

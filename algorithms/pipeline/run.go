@@ -342,20 +342,31 @@ type exportCheck struct {
 	riskErr           error
 }
 
-// verifyExport runs the three at once on both cores.
+// verifyExport runs the three at once on both cores, over one reading
+// of the files (verify.Shared: each file hashed and parsed once).
 //
-// Hook for the checkers' verify.Check lists (issue 20): the three read
-// the same files, each parsing them; once verify shares one parsed
-// release between the checks and the viewer, and a check can say which
-// of its lines need the input, this becomes one check whose lines from
-// the files alone are the manifest's.
+// Hook for the checkers' verify.Check lists (issue 20): once a check can
+// say which of its lines need the input, the check from the files alone
+// becomes the full check's lines that need nothing but the files.
 func verifyExport(dir, method string, threshold float64, opt verify.Options) *exportCheck {
 	v := &exportCheck{}
+	files := verify.NewShared(dir)
 	both := concurrently(
-		func() { v.risk, _, v.riskErr = ReleaseRisk(dir, threshold) },
-		func() { v.alone, v.aloneErr = catalog.Check(dir, verify.Options{SkipRisk: true}) },
+		func() {
+			view, ok := catalog.Viewer(method)
+			rel, err := files.Open()
+			switch {
+			case !ok || view == nil:
+				v.riskErr = fmt.Errorf("method %s registers no viewer", method)
+			case err != nil:
+				v.riskErr = err
+			default:
+				v.risk, _, v.riskErr = rel.Risk(view, threshold)
+			}
+		},
+		func() { v.alone, v.aloneErr = files.RunDeclared(verify.Options{SkipRisk: true}, catalog.Declared) },
 	)
-	v.full, v.fullErr = catalog.Check(dir, opt)
+	v.full, v.fullErr = files.RunDeclared(opt, catalog.Declared)
 	both()
 	return v
 }

@@ -148,6 +148,9 @@ type Release struct {
 	listed   map[string]bool
 	// mem holds the files of a release built in memory (OpenMemory).
 	mem map[string][]byte
+	// shared, when set, reads each file once for the checks and the
+	// viewer that read the release at once (Shared).
+	shared *sharedFiles
 }
 
 // OpenMemory opens a release built but not written (model.Release, its
@@ -200,6 +203,10 @@ func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*
 // RunDeclared is Run with the method's declaration: the manifest's title,
 // paper, certification, variant and parameter names are held to it.
 func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
+	return runDeclared(dir, opt, lookup, nil)
+}
+
+func runDeclared(dir string, opt Options, lookup func(method string) (Declared, bool), shared *sharedFiles) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory privlab run --out wrote"}
@@ -213,7 +220,7 @@ func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, 
 		return nil, &model.InputError{File: man, Msg: "manifest.json is not a regular file (a link or a directory)",
 			Hint: "a release holds plain files only; nothing outside it is read"}
 	}
-	err = run(dir, opt, lookup, r)
+	err = run(dir, opt, lookup, r, shared)
 	if err == nil {
 		return r, nil
 	}
@@ -228,7 +235,7 @@ func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, 
 	return nil, err
 }
 
-func run(dir string, opt Options, lookup func(method string) (Declared, bool), r *Report) error {
+func run(dir string, opt Options, lookup func(method string) (Declared, bool), r *Report, shared *sharedFiles) error {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return err
@@ -237,7 +244,7 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), r
 	if !ok || d.Check == nil {
 		return &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
 	}
-	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
+	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}, shared: shared}
 	if err := rel.checkFiles(r); err != nil {
 		return err
 	}
@@ -602,7 +609,7 @@ func (rel *Release) checkFiles(r *Report) error {
 	}
 	bad := []string{}
 	for _, f := range rel.Manifest.Files {
-		sum, err := model.FileSHA256(filepath.Join(rel.Dir, f.Name))
+		sum, err := rel.sha256(f.Name)
 		if err != nil || sum != f.SHA256 {
 			bad = append(bad, f.Name)
 		}
@@ -679,6 +686,9 @@ func (rel *Release) Table(name string) (*model.Table, error) {
 	if rel.mem != nil {
 		opt.Name = name
 		return model.Load(bytes.NewReader(rel.mem[name]), opt)
+	}
+	if rel.shared != nil {
+		return rel.shared.table(filepath.Join(rel.Dir, name), opt)
 	}
 	return model.LoadFile(filepath.Join(rel.Dir, name), opt)
 }

@@ -1,0 +1,86 @@
+package verify
+
+import (
+	"path/filepath"
+	"sync"
+
+	"privlab/model"
+)
+
+// Shared reads one release directory for several checks and the viewer
+// at once (an export's full check, its check from the files alone and
+// its risk figures): each file is hashed once and parsed once for all of
+// them, and each check still opens the release, reads its manifest and
+// binds its files by itself. The files must not change meanwhile (an
+// export's temporary directory, which nothing else writes).
+//
+// The tables are shared read-only, as the checks of one checker share
+// them; a check never writes to a table it reads.
+type Shared struct {
+	dir   string
+	files *sharedFiles
+}
+
+// NewShared reads the release in dir for checks run at once.
+func NewShared(dir string) *Shared {
+	return &Shared{dir: dir, files: &sharedFiles{all: map[string]*sharedFile{}}}
+}
+
+// RunDeclared is the package's RunDeclared on the shared files.
+func (s *Shared) RunDeclared(opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
+	return runDeclared(s.dir, opt, lookup, s.files)
+}
+
+// Open is the package's Open on the shared files (the viewer's way in).
+func (s *Shared) Open() (*Release, error) {
+	rel, err := Open(s.dir)
+	if rel != nil {
+		rel.shared = s.files
+	}
+	return rel, err
+}
+
+// sharedFiles holds each file of a release read once, by path.
+type sharedFiles struct {
+	mu  sync.Mutex
+	all map[string]*sharedFile
+}
+
+type sharedFile struct {
+	hash  sync.Once
+	sum   string
+	herr  error
+	parse sync.Once
+	table *model.Table
+	terr  error
+}
+
+func (fs *sharedFiles) get(path string) *sharedFile {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.all[path]
+	if f == nil {
+		f = &sharedFile{}
+		fs.all[path] = f
+	}
+	return f
+}
+
+// table parses the file at path once, with the options of its first
+// reader (every reader of a release file reads it as Release.Table does).
+func (fs *sharedFiles) table(path string, opt model.LoadOptions) (*model.Table, error) {
+	f := fs.get(path)
+	f.parse.Do(func() { f.table, f.terr = model.LoadFile(path, opt) })
+	return f.table, f.terr
+}
+
+// sha256 is a listed file's SHA-256, read once when shared.
+func (rel *Release) sha256(name string) (string, error) {
+	path := filepath.Join(rel.Dir, name)
+	if rel.shared == nil {
+		return model.FileSHA256(path)
+	}
+	f := rel.shared.get(path)
+	f.hash.Do(func() { f.sum, f.herr = model.FileSHA256(path) })
+	return f.sum, f.herr
+}

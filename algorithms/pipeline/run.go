@@ -56,7 +56,23 @@ func RunPreview(ctx context.Context, p *Prepared, progress func(float64)) (res *
 	if res != nil && in.Public != nil {
 		res.RowsPublic = in.Public.Rows
 	}
+	if res != nil {
+		warnEmpty(res)
+	}
 	return res, err
+}
+
+// warnEmpty warns that a result publishes no record. Such a release is
+// valid and is exported as it is (its files hold their header rows
+// alone; every figure and check reads it, as ARX exports a fully
+// suppressed result with a warning), but it is worth nothing to anyone.
+func warnEmpty(res *method.Result) {
+	if res.Published > 0 || res.RowsIn == 0 {
+		return
+	}
+	res.Warnings = append(res.Warnings, fmt.Sprintf("no record is published (%d of %d suppressed): the release is empty, its files hold their header rows alone; loosen the privacy parameters to publish records",
+		res.Suppressed, res.RowsIn))
+	res.SuppressionWarned = true
 }
 
 // Estimate predicts a prepared run's time in seconds and says what drives

@@ -682,7 +682,9 @@ func (rel *Release) Table(name string) (*model.Table, error) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: fmt.Sprintf("the release does not list %s", name),
 			Hint: "a " + rel.Manifest.Method + " release publishes it; the manifest's files must name it"}
 	}
-	opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}
+	// A release may publish no record (every one suppressed): a file of
+	// its header alone is a table without rows.
+	opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true}
 	if rel.mem != nil {
 		opt.Name = name
 		return model.Load(bytes.NewReader(rel.mem[name]), opt)

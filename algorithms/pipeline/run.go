@@ -225,9 +225,12 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	// answerer, not the files).
 	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
+	// The input's digest (for the audit record) is computed meanwhile too.
+	var inputSum string
+	hashed := func() {}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
-		audit.InputSHA256, _ = model.FileSHA256(path)
+		hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
 		audit.InputFormat = string(source.FormatOf(path))
 	}
 	var lines []string
@@ -241,6 +244,8 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
 			v := verifyExport(tmp, res.Spec.Name, p.Project.RiskThreshold,
 				verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
+			hashed() // before the audit record is written, after the checks read it
+			audit.InputSHA256 = inputSum
 			if err := v.state(m, wl); err != nil {
 				return nil, &model.StopError{Err: err}
 			}

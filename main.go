@@ -518,7 +518,7 @@ func loadPublicFor(a *pipeline.Args, dir string, orig *model.Table) (*model.Tabl
 // is an input error (exit 2), not a failed check: the release is not at
 // fault. Without an audit record nothing is compared.
 func sameAsAudited(a *pipeline.Args, dir string) error {
-	audit, err := model.ReadAudit(model.AuditPath(dir))
+	audit, err := pipeline.ReadAudit(dir)
 	if err != nil {
 		return nil
 	}

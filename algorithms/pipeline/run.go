@@ -489,7 +489,7 @@ func statedChecks(alone, full *verify.Report) []string {
 func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 	opt := verify.Options{Original: original, Public: public, Received: true}
 	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
-		a, err := model.ReadAudit(model.AuditPath(dir))
+		a, err := ReadAudit(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -605,13 +605,53 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
 	}
 }
 
+// ReadAudit reads the audit record beside the release in dir
+// (model.ReadAudit). The last record read is kept while its file stays
+// the same (size and modification time): a command that asks for it
+// several times (check --original: the original's settings, its digest,
+// the check) reads a million-row record once.
+func ReadAudit(dir string) (*model.Audit, error) {
+	path := model.AuditPath(dir)
+	st, err := os.Stat(path)
+	if err != nil {
+		return model.ReadAudit(path) // it says why
+	}
+	lastAudit.Lock()
+	defer lastAudit.Unlock()
+	if c := lastAudit.c; c != nil && c.path == path && c.size == st.Size() && c.mod.Equal(st.ModTime()) {
+		return c.audit, nil
+	}
+	a, err := model.ReadAudit(path)
+	if err != nil {
+		return nil, err
+	}
+	if again, err := os.Stat(path); err == nil && again.Size() == st.Size() && again.ModTime().Equal(st.ModTime()) {
+		lastAudit.c = &cachedAudit{path: path, size: st.Size(), mod: st.ModTime(), audit: a}
+	}
+	return a, nil
+}
+
+// lastAudit is the audit record ReadAudit read last. Its readers only
+// read it.
+var lastAudit struct {
+	sync.Mutex
+	c *cachedAudit
+}
+
+type cachedAudit struct {
+	path  string
+	size  int64
+	mod   time.Time
+	audit *model.Audit
+}
+
 // AuditProject returns the project a release was made from, from the
 // audit record beside it (false when there is none or it does not read).
 func AuditProject(dir string) (Project, bool) {
 	if dir == "" {
 		return Project{}, false
 	}
-	a, err := model.ReadAudit(model.AuditPath(dir))
+	a, err := ReadAudit(dir)
 	if err != nil || a.Config == nil {
 		return Project{}, false
 	}

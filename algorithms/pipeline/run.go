@@ -342,7 +342,7 @@ func measure(rel *model.Release, method string, threshold float64) (*risk.Report
 	if !ok || view == nil {
 		return nil, nil, fmt.Errorf("method %s registers no viewer", method)
 	}
-	mem, err := verify.OpenMemory(rel)
+	mem, err := verify.OpenBuilt(rel)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"bytes"
 	"path/filepath"
+	"runtime"
 	"sync"
 
 	"privlab/model"
@@ -66,12 +68,56 @@ func (fs *sharedFiles) get(path string) *sharedFile {
 	return f
 }
 
-// table parses the file at path once, with the options of its first
-// reader (every reader of a release file reads it as Release.Table does).
-func (fs *sharedFiles) table(path string, opt model.LoadOptions) (*model.Table, error) {
+// table parses the file at path once (load, as its first reader asks:
+// every reader of a release file reads it as Release.Table does).
+func (fs *sharedFiles) table(path string, load func() (*model.Table, error)) (*model.Table, error) {
 	f := fs.get(path)
-	f.parse.Do(func() { f.table, f.terr = model.LoadFile(path, opt) })
+	f.parse.Do(func() { f.table, f.terr = load() })
 	return f.table, f.terr
+}
+
+// OpenBuilt is OpenMemory with the files rendered and parsed at once on
+// every core, each parsed once for every reader (the workbench's risk
+// figures of a result, read by the method's viewer as soon as it lands).
+func OpenBuilt(rel *model.Release) (*Release, error) {
+	m := rel.Manifest
+	m.Files = nil
+	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, mem: map[string][]byte{},
+		shared: &sharedFiles{all: map[string]*sharedFile{}}}
+	texts := make([][]byte, len(rel.Files))
+	errs := make([]error, len(rel.Files))
+	atOnce(len(rel.Files), func(i int) {
+		var b bytes.Buffer
+		errs[i] = rel.Files[i].WriteCSV(&b)
+		texts[i] = b.Bytes()
+	})
+	for i, f := range rel.Files {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out.mem[f.Name] = texts[i]
+		out.listed[f.Name] = true
+		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
+	}
+	// Parsed now, at once; a file that does not parse says so when read.
+	atOnce(len(rel.Files), func(i int) { out.Table(rel.Files[i].Name) })
+	return out, nil
+}
+
+// atOnce calls fn(0..n-1) on every core and waits for them.
+func atOnce(n int, fn func(i int)) {
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			fn(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // sha256 is a listed file's SHA-256, read once when shared.

@@ -685,14 +685,17 @@ func (rel *Release) Table(name string) (*model.Table, error) {
 	// A release may publish no record (every one suppressed): a file of
 	// its header alone is a table without rows.
 	opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true}
-	if rel.mem != nil {
-		opt.Name = name
-		return model.Load(bytes.NewReader(rel.mem[name]), opt)
+	load := func() (*model.Table, error) {
+		if rel.mem != nil {
+			opt.Name = name
+			return model.Load(bytes.NewReader(rel.mem[name]), opt)
+		}
+		return model.LoadFile(filepath.Join(rel.Dir, name), opt)
 	}
 	if rel.shared != nil {
-		return rel.shared.table(filepath.Join(rel.Dir, name), opt)
+		return rel.shared.table(filepath.Join(rel.Dir, name), load)
 	}
-	return model.LoadFile(filepath.Join(rel.Dir, name), opt)
+	return load()
 }
 
 // Files lists the names the manifest lists, in its order.

@@ -8,10 +8,51 @@ package main
 
 import (
 	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 
 	"privlab/ui/cli"
 )
 
 func main() {
+	if len(os.Args) > 1 && batchCommands[os.Args[1]] {
+		batchGC()
+	}
 	os.Exit(cli.Execute(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// batchCommands run once and exit (the workbench stays with Go's
+// default collector).
+var batchCommands = map[string]bool{"run": true, "check": true, "query": true, "eval": true, "gen": true, "inspect": true, "attack": true}
+
+// batchHeadroom is how far above the live heap a batch command's heap
+// may grow between collections, at most (and never less than the
+// default's: once the live heap itself).
+const batchHeadroom = 512 << 20
+
+// batchGC lets the garbage collector of a command that runs once and
+// exits collect less often: a heap of up to five times the live one
+// (GOGC=400) while that stays within batchHeadroom above it, down to
+// Go's default (twice the live heap) for large tables, so that the peak
+// memory of a million-row run grows by at most batchHeadroom. A GOGC or
+// GOMEMLIMIT in the environment is the user's choice and is left alone.
+// It re-tunes after every collection (a finalizer runs once per cycle).
+func batchGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var tune func(*[16]byte)
+	tune = func(*[16]byte) {
+		metrics.Read(sample)
+		pct := 400
+		if live := sample[0].Value.Uint64(); live > 0 && live*4 > batchHeadroom {
+			pct = max(100, int(batchHeadroom*100/live))
+		}
+		debug.SetGCPercent(pct)
+		runtime.SetFinalizer(new([16]byte), tune)
+	}
+	debug.SetGCPercent(400)
+	runtime.SetFinalizer(new([16]byte), tune)
 }

@@ -52,6 +52,10 @@ type LoadOptions struct {
 	// and column: no single value of microdata is that long, and a runaway
 	// quote or a binary file would otherwise fill memory.
 	MaxCell int
+	// NoRows accepts a file of a header and no rows as a table without
+	// rows (a release that publishes no record); otherwise it is an
+	// input error, as no user's table is empty.
+	NoRows bool
 }
 
 // HeaderMode says whether a file's first row is its header.
@@ -251,7 +255,7 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 	if err := scanInto(sc, enc); err != nil {
 		return nil, err
 	}
-	if enc.rows == 0 {
+	if enc.rows == 0 && !opt.NoRows {
 		return nil, &InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
 			Hint: "add at least one row of values below the header"}
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -29,19 +28,7 @@ type ReleaseFile struct {
 
 // WriteCSV writes the file's CSV text (the bytes a release holds).
 func (f ReleaseFile) WriteCSV(out io.Writer) error {
-	w := csv.NewWriter(out)
-	if err := w.Write(f.Header); err != nil {
-		return err
-	}
-	rec := make([]string, len(f.Header))
-	for i := 0; i < f.Rows; i++ {
-		f.Fill(i, rec)
-		if err := w.Write(rec); err != nil {
-			return err
-		}
-	}
-	w.Flush()
-	return w.Error()
+	return writeRecords(out, f, nil)
 }
 
 // FileEntry describes a written file in the manifest.

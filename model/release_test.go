@@ -67,7 +67,7 @@ func TestWriteRelease(t *testing.T) {
 	dir := filepath.Join(parent, "rel")
 	var verifiedIn string
 	m, err := WriteRelease(dir, testRelease(), WriteOptions{
-		Verify: func(d string) ([]string, error) {
+		Verify: func(d string, _ *Manifest) ([]string, error) {
 			verifiedIn = d
 			// Verification reads the written files.
 			if got := readFile(t, filepath.Join(d, "qi.csv")); got != wantQI {
@@ -303,7 +303,7 @@ func TestWriteReleaseAtomic(t *testing.T) {
 }
 
 func TestWriteReleaseVerification(t *testing.T) {
-	bad := func(string) ([]string, error) {
+	bad := func(string, *Manifest) ([]string, error) {
 		return []string{"group 2: posterior 0.5 > target 0.25"}, errors.New("1 group violates the target")
 	}
 	parent := t.TempDir()
@@ -463,5 +463,45 @@ func TestWriteReleaseRemovesStaleTemporaries(t *testing.T) {
 	sort.Strings(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parent holds %v, want %v", got, want)
+	}
+}
+
+// Verify may add what it measured on the written files to the manifest
+// (the export's risk figures): the manifest on disk and report.md state
+// it. A *StopError from Verify stops the write even when violations are
+// accepted, and leaves nothing behind.
+func TestWriteReleaseVerifyMeasures(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "rel")
+	measure := func(tmp string, m *Manifest) ([]string, error) {
+		if b, err := os.ReadFile(filepath.Join(tmp, "qi.csv")); err != nil || string(b) != wantQI {
+			t.Errorf("Verify reads qi.csv as %q (%v)", b, err)
+		}
+		m.Risk = []Figure{{Name: "records at risk", Value: 3, OK: true}}
+		return []string{"ok   files: 2 files match their SHA-256"}, nil
+	}
+	m, err := WriteRelease(dir, testRelease(), WriteOptions{Verify: measure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Risk) != 1 || len(onDisk.Risk) != 1 || onDisk.Risk[0].Value != 3 || !onDisk.Verified {
+		t.Fatalf("manifest %+v, on disk %+v", m, onDisk)
+	}
+	if got := readFile(t, filepath.Join(dir, "report.md")); got != RenderReport(onDisk) || !strings.Contains(got, "records at risk") {
+		t.Errorf("report %q", got)
+	}
+	stop := func(string, *Manifest) ([]string, error) {
+		return nil, &StopError{Err: errors.New("the release cannot be measured")}
+	}
+	dir2 := filepath.Join(parent, "rel2")
+	if _, err := WriteRelease(dir2, testRelease(), WriteOptions{Verify: stop, AcceptViolations: true}); err == nil || err.Error() != "the release cannot be measured" {
+		t.Fatalf("got %v, want the stop", err)
+	}
+	if got := entries(t, parent); !reflect.DeepEqual(got, []string{"rel"}) {
+		t.Errorf("parent holds %v", got)
 	}
 }

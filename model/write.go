@@ -1,19 +1,20 @@
 package model
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // WriteOptions control WriteRelease.
@@ -24,9 +25,13 @@ type WriteOptions struct {
 	// Inputs are files that must never be written or removed (the input
 	// table, hierarchy and target files).
 	Inputs []string
-	// Verify re-checks the written files (in the temporary directory) and
-	// returns one line per constraint; an error means a violation.
-	Verify func(dir string) ([]string, error)
+	// Verify re-checks the written files (in the temporary directory,
+	// beside the manifest m as written so far) and returns one line per
+	// constraint; an error means a violation (a *StopError: the write
+	// stops, violations accepted or not). It may add to m what it
+	// measured on the files (the manifest is written again after it,
+	// with report.md rendered from it).
+	Verify func(dir string, m *Manifest) ([]string, error)
 	// AcceptViolations writes the release even when Verify fails; the
 	// manifest then says so.
 	AcceptViolations bool
@@ -53,6 +58,15 @@ type VerifyError struct {
 }
 
 func (e *VerifyError) Error() string { return "release failed verification: " + e.Err.Error() }
+
+// StopError, returned by WriteOptions.Verify, ends the write whatever
+// AcceptViolations says: what Verify had to measure could not be
+// measured (a failed check is an ordinary error).
+type StopError struct{ Err error }
+
+func (e *StopError) Error() string { return e.Err.Error() }
+
+func (e *StopError) Unwrap() error { return e.Err }
 
 // existsError is the *ParamError for an existing release directory that
 // also matches errors.Is(err, ErrExists).
@@ -319,16 +333,13 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	tmp := w.tmp
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", Version
+	sums, err := w.writeData(rel.Files)
+	if err != nil {
+		return nil, err
+	}
 	m.Files = []FileEntry{}
-	for _, f := range rel.Files {
-		if err := w.stage("file:" + f.Name); err != nil {
-			return nil, err
-		}
-		sum, err := writeCSV(w.opt.Context, filepath.Join(tmp, f.Name), f)
-		if err != nil {
-			return nil, err
-		}
-		m.Files = append(m.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sum})
+	for i, f := range rel.Files {
+		m.Files = append(m.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sums[i]})
 	}
 	if err := checkFinite(&m); err != nil {
 		return nil, err
@@ -340,7 +351,14 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 		return nil, err
 	}
 	if w.opt.Verify != nil {
-		lines, verr := w.opt.Verify(tmp)
+		lines, verr := w.opt.Verify(tmp, &m)
+		var stop *StopError
+		if errors.As(verr, &stop) {
+			return nil, stop.Err
+		}
+		if err := checkFinite(&m); err != nil {
+			return nil, err
+		}
 		m.Checks = lines
 		m.Verified = verr == nil
 		if verr != nil {
@@ -367,6 +385,37 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 		return nil, err
 	}
 	return &m, syncDir(tmp)
+}
+
+// writeData writes the data files into the temporary directory, at once
+// on every core, and returns their SHA-256 in order. The files' stages
+// pass in order, each before its file is started, so a stop at one
+// leaves the files before it whole and none after it begun.
+func (w *writer) writeData(files []ReleaseFile) ([]string, error) {
+	sums := make([]string, len(files))
+	errs := make([]error, len(files))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	var stop error
+	for i, f := range files {
+		if stop = w.stage("file:" + f.Name); stop != nil {
+			break
+		}
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			sums[i], errs[i] = writeCSV(w.opt.Context, filepath.Join(w.tmp, f.Name), f)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return sums, stop
 }
 
 // writeAudit writes the audit record, with the digest of the manifest
@@ -531,12 +580,7 @@ func writeCSV(ctx context.Context, path string, f ReleaseFile) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	bw := bufio.NewWriterSize(io.MultiWriter(out, h), 1<<16)
-	if err := writeRows(ctx, bw, f); err != nil {
-		out.Close()
-		return "", err
-	}
-	if err := bw.Flush(); err != nil {
+	if err := writeRows(ctx, hashedWriter{out, h}, f); err != nil {
 		out.Close()
 		return "", err
 	}
@@ -558,24 +602,21 @@ func writeCSV(ctx context.Context, path string, f ReleaseFile) (string, error) {
 	return sum, nil
 }
 
+// hashedWriter writes to a file and hashes what it writes.
+type hashedWriter struct {
+	w io.Writer
+	h hash.Hash
+}
+
+func (hw hashedWriter) Write(b []byte) (int, error) {
+	hw.h.Write(b)
+	return hw.w.Write(b)
+}
+
 // writeRows is ReleaseFile.WriteCSV, cancellable.
 func writeRows(ctx context.Context, out io.Writer, f ReleaseFile) error {
-	w := csv.NewWriter(out)
-	if err := w.Write(f.Header); err != nil {
-		return err
+	if ctx == nil {
+		return writeRecords(out, f, nil)
 	}
-	rec := make([]string, len(f.Header))
-	for i := 0; i < f.Rows; i++ {
-		if ctx != nil && i%4096 == 4095 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		f.Fill(i, rec)
-		if err := w.Write(rec); err != nil {
-			return err
-		}
-	}
-	w.Flush()
-	return w.Error()
+	return writeRecords(out, f, ctx.Err)
 }

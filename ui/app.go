@@ -67,6 +67,10 @@ type App struct {
 	help    help.Model
 	showAll bool
 	spin    spinner.Model
+	// ticking is set while a chain of spinner ticks is under way (one at
+	// most): it starts when something starts running and ends at the
+	// first tick after it stopped.
+	ticking bool
 
 	// background work: a sequence number per kind; results with another
 	// number are stale and dropped.
@@ -135,7 +139,12 @@ func (a *App) Init() tea.Cmd {
 	if tr := a.st.Tour; tr != nil && tr.steps == nil && tr.err == nil {
 		tourSteps = tourStepsCmd(a.st.Env, tr.tour)
 	}
-	return tea.Batch(a.schedule(), a.spin.Tick, tourSteps)
+	cmd := tea.Batch(a.schedule(), tourSteps)
+	if a.spinning() {
+		a.ticking = true
+		cmd = tea.Batch(cmd, a.spin.Tick)
+	}
+	return cmd
 }
 
 // schedule starts whatever the state asks for: a load, or a debounced run.
@@ -242,8 +251,27 @@ func (a *App) landResult(msg resultMsg) tea.Cmd {
 
 // Update routes messages: sizes and results to everyone, keys to the
 // dialog, else to a capturing pane, else to the global keys and the
-// active pane. It never blocks: all heavy work runs in commands.
-func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
+// active pane. It never blocks: all heavy work runs in commands. The
+// spinner ticks only while something it stands for runs (spinning): an
+// idle workbench schedules nothing and draws nothing.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := a.update(msg)
+	if !a.ticking && a.spinning() {
+		a.ticking = true
+		cmd = tea.Batch(cmd, a.spin.Tick)
+	}
+	return m, cmd
+}
+
+// spinning reports whether the spinner is on screen: a table loading, a
+// computation under way (its debounce included), a received release
+// being read and checked.
+func (a *App) spinning() bool {
+	st := a.st
+	return st.Loading || st.Running || st.ReceivedDir != "" && st.Received == nil && st.ReceivedErr == nil
+}
+
+func (a *App) update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	defer func() {
 		// A bug in a pane must not end the session (or print a stack
 		// trace): report it and carry on.
@@ -260,6 +288,10 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		a.help.Width = msg.Width
 		return a, nil
 	case spinner.TickMsg:
+		if !a.spinning() {
+			a.ticking = false // the chain of ticks ends here
+			return a, nil
+		}
 		var cmd tea.Cmd
 		a.spin, cmd = a.spin.Update(msg)
 		a.observeProgress()

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -35,6 +36,9 @@ type boundsIndex struct {
 	// sensitive attribute.
 	dom   saDomain
 	spans [][][2]int32
+	// domTable is dom as a table (domain), built when first asked.
+	domOnce  sync.Once
+	domTable *model.Table
 }
 
 // saDomain is the sensitive attribute's domain in leaf order.
@@ -42,6 +46,34 @@ type saDomain struct {
 	text    []string
 	num     []float64
 	numeric bool
+}
+
+// domain is the sensitive attribute's domain as a one-column table, one
+// row per leaf in leaf order, dictionary-encoded (a text given twice is
+// one value), so that a query's conditions bind to it as to any column.
+func (b *boundsIndex) domain() *model.Table {
+	b.domOnce.Do(func() {
+		d, name := &b.dom, b.sa
+		c := &model.Column{Name: name, Kind: model.Categorical, Codes: make([]uint32, len(d.text))}
+		if d.numeric {
+			c.Kind = model.Numeric
+		}
+		code := make(map[string]uint32, len(d.text))
+		for i, s := range d.text {
+			k, seen := code[s]
+			if !seen {
+				k = uint32(len(c.Dict))
+				code[s] = k
+				c.Dict = append(c.Dict, s)
+				if d.numeric {
+					c.Nums = append(c.Nums, d.num[i])
+				}
+			}
+			c.Codes[i] = k
+		}
+		b.domTable = &model.Table{Name: name, Columns: []*model.Column{c}, Rows: len(d.text)}
+	})
+	return b.domTable
 }
 
 func newBoundsIndex(t *model.Table, groupOf []int32, qis []string, sa string, numeric bool, lows, highs [][]float64,
@@ -109,12 +141,10 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 	}
 	sel := make([]int, len(b.low))
 	total := 0
-	for r := 0; r < b.table.Rows; r++ {
-		if m.Match(r) {
-			sel[b.groupOf[r]]++
-			total++
-		}
-	}
+	m.Each(b.table.Rows, func(r int) {
+		sel[b.groupOf[r]]++
+		total++
+	})
 	out := method.Bounds{HasBounds: true, Note: "deterministic bounds from the selected count per group"}
 	if total == 0 {
 		out.Empty = true
@@ -128,7 +158,9 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 		out.Low, out.High = float64(total), float64(total)
 		out.Note = "exact: quasi-identifiers are published unchanged"
 		if len(onSA) > 0 {
-			out.Low, out.High = b.countSA(onSA, sel)
+			if out.Low, out.High, err = b.countSA(q, onSA, sel); err != nil {
+				return method.Bounds{}, err
+			}
 			out.Note = "bounds: the selected tuples may take any of their group's subdomains"
 			if out.High == 0 {
 				out.Empty = true
@@ -167,22 +199,21 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 
 // countSA bounds the number of selected tuples whose sensitive value
 // satisfies every predicate of onSA, given the selected count per group.
-func (b *boundsIndex) countSA(onSA []model.Pred, sel []int) (low, high float64) {
+// The conditions are decided once per distinct value of the domain
+// (model.Query.Bind on the domain as a column), not per leaf and literal.
+func (b *boundsIndex) countSA(q *model.Query, onSA []model.Pred, sel []int) (low, high float64, err error) {
 	n := len(b.dom.text)
+	sub := *q
+	sub.Preds = onSA
+	m, err := sub.Bind(b.domain())
+	if err != nil {
+		return 0, 0, err
+	}
 	// ok[i] counts the leaves before i that satisfy the conditions.
 	ok := make([]int32, n+1)
+	m.Each(n, func(i int) { ok[i+1] = 1 })
 	for i := 0; i < n; i++ {
-		all := true
-		for _, p := range onSA {
-			if !p.MatchValue(b.dom.text[i], b.dom.num[i], b.dom.numeric) {
-				all = false
-				break
-			}
-		}
-		ok[i+1] = ok[i]
-		if all {
-			ok[i+1]++
-		}
+		ok[i+1] += ok[i]
 	}
 	for g, m := range sel {
 		if m == 0 {
@@ -201,7 +232,7 @@ func (b *boundsIndex) countSA(onSA []model.Pred, sel []int) (low, high float64) 
 		low += float64(max(0, m-(len(b.spans[g])-inside)))
 		high += float64(min(m, meets))
 	}
-	return low, high
+	return low, high, nil
 }
 
 // Answer bounds a query on the run's release.

@@ -224,11 +224,7 @@ func (x *joinIndex) answerBoth(q *model.Query) (proportional, literal method.Bou
 		return proportional, literal, err
 	}
 	matching := make([]float64, len(x.size))
-	for r := 0; r < x.nss.Rows; r++ {
-		if m.Match(r) {
-			matching[x.classOf[r]]++
-		}
-	}
+	m.Each(x.nss.Rows, func(r int) { matching[x.classOf[r]]++ })
 	cnt, sum, err := x.ss.counts(q, onSA, len(x.size))
 	if err != nil {
 		return proportional, literal, err

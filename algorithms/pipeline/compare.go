@@ -184,7 +184,8 @@ var compared = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg, 
 
 // CompareLines turns comparison rows into lines, one per figure, with
 // the best value of each line marked (lower or higher as the figure
-// says; a method that failed or has no such figure is never best).
+// says; a method that failed, has no such figure or published no record
+// is never best).
 func CompareLines(rows []CompareRow) []CompareLine {
 	var out []CompareLine
 	text := func(name, help string, f func(r CompareRow) (float64, string, bool), better int) {
@@ -196,18 +197,19 @@ func CompareLines(rows []CompareRow) []CompareLine {
 				x, s = math.NaN(), "—"
 			}
 			l.Values, l.Text = append(l.Values, x), append(l.Text, s)
-			if !math.IsNaN(x) {
-				n++
+			if math.IsNaN(x) || r.Published == 0 {
+				continue // a release of no record hides everyone trivially: never best
 			}
-			if !math.IsNaN(x) && better != 0 && (math.IsNaN(best) || float64(better)*(x-best) > 0) {
+			n++
+			if better != 0 && (math.IsNaN(best) || float64(better)*(x-best) > 0) {
 				best = x
 			}
 		}
 		if n < 2 {
 			best = math.NaN() // nothing to compare with
 		}
-		for _, x := range l.Values {
-			l.Best = append(l.Best, !math.IsNaN(best) && math.Abs(x-best) <= 1e-12*math.Max(1, math.Abs(best)))
+		for i, x := range l.Values {
+			l.Best = append(l.Best, rows[i].Published > 0 && !math.IsNaN(best) && math.Abs(x-best) <= 1e-12*math.Max(1, math.Abs(best)))
 		}
 		out = append(out, l)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"privlab/algorithms/catalog"
@@ -53,7 +54,23 @@ func RunPreview(ctx context.Context, p *Prepared, progress func(float64)) (res *
 	if res != nil && in.Public != nil {
 		res.RowsPublic = in.Public.Rows
 	}
+	if res != nil {
+		warnEmpty(res)
+	}
 	return res, err
+}
+
+// warnEmpty warns that a result publishes no record. Such a release is
+// valid and is exported as it is (its files hold their header rows
+// alone; every figure and check reads it, as ARX exports a fully
+// suppressed result with a warning), but it is worth nothing to anyone.
+func warnEmpty(res *method.Result) {
+	if res.Published > 0 || res.RowsIn == 0 {
+		return
+	}
+	res.Warnings = append(res.Warnings, fmt.Sprintf("no record is published (%d of %d suppressed): the release is empty, its files hold their header rows alone; loosen the privacy parameters to publish records",
+		res.Suppressed, res.RowsIn))
+	res.SuppressionWarned = true
 }
 
 // Estimate predicts a prepared run's time in seconds and says what drives
@@ -176,16 +193,20 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err := stateFindings(p, res, rel); err != nil {
 		return nil, err
 	}
-	if rel.Manifest.WorkloadError, err = measureWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries()); err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// The workload's true and released answers are computed while the
+	// files are written and checked (they read the input and the method's
+	// answerer, not the files).
+	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
+	// The input's digest (for the audit record) is computed meanwhile too.
+	var inputSum string
+	hashed := func() {}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
-		audit.InputSHA256, _ = model.FileSHA256(path)
+		hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
 		audit.InputFormat = string(source.FormatOf(path))
 	}
 	var lines []string
@@ -196,18 +217,17 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Audit:            audit,
 		Context:          ctx,
 		Warn:             opt.Warn,
-		Verify: func(tmp string) ([]string, error) {
-			// The risk figures were measured by the method's viewer on the
-			// very bytes written (stateRisk): check recomputes them later.
-			rep, err := catalog.Check(tmp, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
-			if err != nil {
-				return nil, err
+		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
+			v := verifyExport(tmp, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
+			hashed() // before the audit record is written, after the checks read it
+			audit.InputSHA256 = inputSum
+			if err := v.state(m, wl); err != nil {
+				return nil, &model.StopError{Err: err}
 			}
-			lines = rep.Strings()
-			if rep.Err() != nil {
-				return lines, rep.Err()
+			if v.full != nil {
+				lines = v.full.Strings()
 			}
-			return statedChecks(tmp, rep)
+			return v.stated(), v.err()
 		},
 	})
 	if err != nil {
@@ -302,7 +322,7 @@ func measure(rel *model.Release, method string, threshold float64) (*risk.Report
 	if !ok || view == nil {
 		return nil, nil, fmt.Errorf("method %s registers no viewer", method)
 	}
-	mem, err := verify.OpenMemory(rel)
+	mem, err := verify.OpenBuilt(rel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -335,16 +355,95 @@ func stateRisk(rel *model.Release, method string, threshold float64) (*risk.Repo
 	return rep, v, nil
 }
 
+// exportCheck is an export's look at its written files, before the
+// manifest states what they give: the full check (with the input, the
+// public table and the audit record) and the check from the files alone
+// (the lines the manifest states, which any recipient reproduces word
+// for word). The risk figures, warnings and attacks were measured on the
+// release built in memory (stateFindings); check recomputes them from
+// the files, the export's own check skips them.
+type exportCheck struct {
+	full, alone       *verify.Report
+	fullErr, aloneErr error
+}
+
+// verifyExport runs the two at once on both cores, over one reading of
+// the files (verify.Shared: each file hashed and parsed once).
+func verifyExport(dir string, opt verify.Options) *exportCheck {
+	v := &exportCheck{}
+	files := verify.NewShared(dir)
+	alone := concurrently(func() { v.alone, v.aloneErr = files.RunDeclared(verify.Options{SkipRisk: true}, catalog.Declared) })
+	v.full, v.fullErr = files.RunDeclared(opt, catalog.Declared)
+	alone()
+	return v
+}
+
+// state puts into the manifest the workload's error (waited for). An
+// error here stops the export.
+func (v *exportCheck) state(m *model.Manifest, wl func() (*model.WorkloadError, error)) error {
+	var err error
+	m.WorkloadError, err = wl()
+	return err
+}
+
+// stated are the verification lines the manifest states: those of the
+// check from the files alone when the full check passed, else the full
+// check's (which say what failed).
+func (v *exportCheck) stated() []string {
+	switch {
+	case v.fullErr != nil || v.aloneErr != nil:
+		return nil
+	case v.full.Err() != nil:
+		return v.full.Strings()
+	}
+	return statedChecks(v.alone, v.full)
+}
+
+// err is the check's verdict: the first error of the full check, then
+// of the check from the files alone.
+func (v *exportCheck) err() error {
+	switch {
+	case v.fullErr != nil:
+		return v.fullErr
+	case v.full.Err() != nil:
+		return v.full.Err()
+	case v.aloneErr != nil:
+		return v.aloneErr
+	}
+	return v.alone.Err()
+}
+
+// concurrently starts the functions at once and returns a wait that
+// blocks until they are done; a panic in one is raised again in the
+// waiting goroutine (where the command's recover turns it into an
+// internal error), never as a crash of the process.
+func concurrently(fns ...func()) (wait func()) {
+	var wg sync.WaitGroup
+	panics := make([]any, len(fns))
+	for i, fn := range fns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			fn()
+		}()
+	}
+	return func() {
+		wg.Wait()
+		for _, p := range panics {
+			if p != nil {
+				panic(p)
+			}
+		}
+	}
+}
+
 // statedChecks are the verification lines the manifest states (and
 // report.md repeats) of a release that passed its full check: the lines
 // any recipient reproduces from the published files alone, word for word
 // (check holds them to it), and one line naming the checks against the
 // input that passed too (the original confirms them).
-func statedChecks(dir string, full *verify.Report) ([]string, error) {
-	alone, err := catalog.Check(dir, verify.Options{SkipRisk: true})
-	if err != nil {
-		return nil, err
-	}
+func statedChecks(alone, full *verify.Report) []string {
 	lines := alone.Strings()
 	ran := map[string]bool{"risk": true}
 	for _, l := range alone.Lines {
@@ -359,7 +458,7 @@ func statedChecks(dir string, full *verify.Report) ([]string, error) {
 	if len(more) > 0 {
 		lines = append(lines, (verify.Line{OK: true, Name: "faithful", Text: fmt.Sprintf("with the input (and the audit record) the export also passed %s", strings.Join(more, ", "))}).String())
 	}
-	return lines, alone.Err()
+	return lines
 }
 
 // Check verifies a received release directory, optionally against the
@@ -379,7 +478,7 @@ func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	original, public := k.Original, k.Public
 	opt := verify.Options{Original: original, Public: public, Received: true}
 	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
-		a, err := model.ReadAudit(model.AuditPath(dir))
+		a, err := ReadAudit(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -458,6 +557,18 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 	return &model.WorkloadError{Shape: shape, Queries: n, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
 }
 
+// startWorkload measures the workload (measureWorkload) in the
+// background and returns a wait for its result.
+func startWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string, n int) func() (*model.WorkloadError, error) {
+	var e *model.WorkloadError
+	var err error
+	wait := concurrently(func() { e, err = measureWorkload(t, roles, a, shape, n) })
+	return func() (*model.WorkloadError, error) {
+		wait()
+		return e, err
+	}
+}
+
 // checkWorkload recomputes the workload error the manifest states from
 // the release's files and the original (the true answers): without the
 // original it is named as unconfirmed.
@@ -508,13 +619,53 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
 	}
 }
 
+// ReadAudit reads the audit record beside the release in dir
+// (model.ReadAudit). The last record read is kept while its file stays
+// the same (size and modification time): a command that asks for it
+// several times (check --original: the original's settings, its digest,
+// the check) reads a million-row record once.
+func ReadAudit(dir string) (*model.Audit, error) {
+	path := model.AuditPath(dir)
+	st, err := os.Stat(path)
+	if err != nil {
+		return model.ReadAudit(path) // it says why
+	}
+	lastAudit.Lock()
+	defer lastAudit.Unlock()
+	if c := lastAudit.c; c != nil && c.path == path && c.size == st.Size() && c.mod.Equal(st.ModTime()) {
+		return c.audit, nil
+	}
+	a, err := model.ReadAudit(path)
+	if err != nil {
+		return nil, err
+	}
+	if again, err := os.Stat(path); err == nil && again.Size() == st.Size() && again.ModTime().Equal(st.ModTime()) {
+		lastAudit.c = &cachedAudit{path: path, size: st.Size(), mod: st.ModTime(), audit: a}
+	}
+	return a, nil
+}
+
+// lastAudit is the audit record ReadAudit read last. Its readers only
+// read it.
+var lastAudit struct {
+	sync.Mutex
+	c *cachedAudit
+}
+
+type cachedAudit struct {
+	path  string
+	size  int64
+	mod   time.Time
+	audit *model.Audit
+}
+
 // AuditProject returns the project a release was made from, from the
 // audit record beside it (false when there is none or it does not read).
 func AuditProject(dir string) (Project, bool) {
 	if dir == "" {
 		return Project{}, false
 	}
-	a, err := model.ReadAudit(model.AuditPath(dir))
+	a, err := ReadAudit(dir)
 	if err != nil || a.Config == nil {
 		return Project{}, false
 	}

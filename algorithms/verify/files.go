@@ -105,7 +105,9 @@ func (rel *Release) hashAll() []string {
 func (rel *Release) table(name string) (*model.Table, error) {
 	f := rel.files.get(name)
 	f.parse.Do(func() {
-		opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}
+		// A release may publish no record (every one suppressed): a file
+		// of its header alone is a table without rows.
+		opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true}
 		path := filepath.Join(rel.Dir, name)
 		_, mem := rel.files.mem[name]
 		if mem {

@@ -41,7 +41,7 @@ func lookupToy(method string) (Declared, bool) { return toyDeclared, method == "
 func writeToy(t *testing.T, rows ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "rel")
-	verifyDir := func(d string) ([]string, error) {
+	verifyDir := func(d string, _ *model.Manifest) ([]string, error) {
 		r, err := RunDeclared(d, Options{SkipRisk: true}, lookupToy)
 		if err != nil {
 			return nil, err

@@ -149,8 +149,10 @@ type Release struct {
 	Dir      string
 	Manifest *model.Manifest
 	listed   map[string]bool
-	files    files
-	view     Fact[*risk.View]
+	// files reads each file once for the checks and the viewer; Shared
+	// gives several releases of one directory the same files.
+	files *files
+	view  Fact[*risk.View]
 }
 
 // OpenMemory opens a release built but not written (model.Release, its
@@ -160,7 +162,7 @@ type Release struct {
 func OpenMemory(rel *model.Release) (*Release, error) {
 	m := rel.Manifest
 	m.Files = nil
-	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: files{mem: map[string][]byte{}}}
+	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: &files{mem: map[string][]byte{}}}
 	for _, f := range rel.Files {
 		var b bytes.Buffer
 		if err := f.WriteCSV(&b); err != nil {
@@ -203,7 +205,7 @@ func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*
 // RunDeclared is Run with the method's declaration: the manifest's title,
 // paper, certification, variant and parameter names are held to it.
 func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
-	return RunThen(dir, opt, lookup, nil)
+	return runThen(dir, opt, lookup, nil, nil)
 }
 
 // RunThen is RunDeclared that, when the checker ran to its end, calls
@@ -211,6 +213,10 @@ func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, 
 // files (the attacks, the warnings) reads the tables and the attacker's
 // view already read, not the files again.
 func RunThen(dir string, opt Options, lookup func(method string) (Declared, bool), then func(rel *Release)) (*Report, error) {
+	return runThen(dir, opt, lookup, then, nil)
+}
+
+func runThen(dir string, opt Options, lookup func(method string) (Declared, bool), then func(rel *Release), shared *files) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory an export wrote"}
@@ -224,7 +230,7 @@ func RunThen(dir string, opt Options, lookup func(method string) (Declared, bool
 		return nil, &model.InputError{File: man, Msg: "manifest.json is not a regular file (a link or a directory)",
 			Hint: "a release holds plain files only; nothing outside it is read"}
 	}
-	err = run(dir, opt, lookup, then, r)
+	err = run(dir, opt, lookup, then, r, shared)
 	if err == nil {
 		return r, nil
 	}
@@ -239,7 +245,7 @@ func RunThen(dir string, opt Options, lookup func(method string) (Declared, bool
 	return nil, err
 }
 
-func run(dir string, opt Options, lookup func(method string) (Declared, bool), then func(*Release), r *Report) error {
+func run(dir string, opt Options, lookup func(method string) (Declared, bool), then func(*Release), r *Report, shared *files) error {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return err
@@ -248,7 +254,10 @@ func run(dir string, opt Options, lookup func(method string) (Declared, bool), t
 	if !ok || d.Check == nil {
 		return &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: fmt.Sprintf("unknown method %q", m.Method)}
 	}
-	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
+	if shared == nil {
+		shared = &files{}
+	}
+	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}, files: shared}
 	defer rel.forget()
 	if err := rel.checkFiles(r); err != nil {
 		return err
@@ -702,7 +711,7 @@ func Open(dir string) (*Release, error) {
 	if err != nil {
 		return nil, err
 	}
-	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}}
+	rel := &Release{Dir: dir, Manifest: m, listed: map[string]bool{}, files: &files{}}
 	return rel, rel.list()
 }
 

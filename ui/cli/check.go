@@ -162,7 +162,7 @@ func loadPublicFor(a *Args, dir string, orig *model.Table) (*model.Table, error)
 // is an input error (exit 2), not a failed check: the release is not at
 // fault. Without an audit record nothing is compared.
 func sameAsAudited(a *Args, dir string) error {
-	audit, err := model.ReadAudit(model.AuditPath(dir))
+	audit, err := pipeline.ReadAudit(dir)
 	if err != nil {
 		return nil
 	}

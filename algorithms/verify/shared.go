@@ -1,0 +1,90 @@
+package verify
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+
+	"privlab/model"
+)
+
+// Shared reads one release directory for several checks and the viewer
+// at once (an export's full check, its check from the files alone and
+// its risk figures): each file is hashed once and parsed once for all of
+// them, and each check still opens the release, reads its manifest and
+// binds its files by itself. The files must not change meanwhile (an
+// export's temporary directory, which nothing else writes).
+//
+// The tables are shared read-only, as the checks of one checker share
+// them; a check never writes to a table it reads.
+type Shared struct {
+	dir   string
+	files *files
+}
+
+// NewShared reads the release in dir for checks run at once.
+func NewShared(dir string) *Shared {
+	return &Shared{dir: dir, files: &files{}}
+}
+
+// RunDeclared is the package's RunDeclared on the shared files.
+func (s *Shared) RunDeclared(opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
+	return runThen(s.dir, opt, lookup, nil, s.files)
+}
+
+// RunThen is the package's RunThen on the shared files.
+func (s *Shared) RunThen(opt Options, lookup func(method string) (Declared, bool), then func(rel *Release)) (*Report, error) {
+	return runThen(s.dir, opt, lookup, then, s.files)
+}
+
+// Open is the package's Open on the shared files (the viewer's way in).
+func (s *Shared) Open() (*Release, error) {
+	rel, err := Open(s.dir)
+	if rel != nil {
+		rel.files = s.files
+	}
+	return rel, err
+}
+
+// OpenBuilt is OpenMemory with the files rendered and parsed at once on
+// every core, each parsed once for every reader (the workbench's risk
+// figures of a result, read by the method's viewer as soon as it lands).
+func OpenBuilt(rel *model.Release) (*Release, error) {
+	m := rel.Manifest
+	m.Files = nil
+	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: &files{mem: map[string][]byte{}}}
+	texts := make([][]byte, len(rel.Files))
+	errs := make([]error, len(rel.Files))
+	atOnce(len(rel.Files), func(i int) {
+		var b bytes.Buffer
+		errs[i] = rel.Files[i].WriteCSV(&b)
+		texts[i] = b.Bytes()
+	})
+	for i, f := range rel.Files {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out.files.mem[f.Name] = texts[i]
+		out.listed[f.Name] = true
+		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
+	}
+	// Parsed now, at once; a file that does not parse says so when read.
+	atOnce(len(rel.Files), func(i int) { out.Table(rel.Files[i].Name) })
+	return out, nil
+}
+
+// atOnce calls fn(0..n-1) on every core and waits for them.
+func atOnce(n int, fn func(i int)) {
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			fn(i)
+		}()
+	}
+	wg.Wait()
+}

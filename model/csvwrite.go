@@ -1,0 +1,85 @@
+package model
+
+import (
+	"io"
+	"unicode"
+	"unicode/utf8"
+)
+
+// AppendCSVRecord appends one record as CSV text to b, byte for byte as
+// encoding/csv's Writer writes it with a comma and "\n" line ends: a
+// field is quoted when it holds a comma, a quote, CR or LF, begins with
+// a space (unicode.IsSpace) or is `\.`, and a quote inside is doubled.
+// It allocates nothing beyond b's growth, so a release of millions of
+// rows is written without a call per field.
+func AppendCSVRecord(b []byte, rec []string) []byte {
+	for i, f := range rec {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if !csvNeedsQuotes(f) {
+			b = append(b, f...)
+			continue
+		}
+		b = append(b, '"')
+		for j := 0; j < len(f); j++ {
+			if f[j] == '"' {
+				b = append(b, '"')
+			}
+			b = append(b, f[j])
+		}
+		b = append(b, '"')
+	}
+	return append(b, '\n')
+}
+
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for a comma.
+func csvNeedsQuotes(f string) bool {
+	if f == "" {
+		return false
+	}
+	if f == `\.` {
+		return true
+	}
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	if c := f[0]; c < utf8.RuneSelf {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	return unicode.IsSpace(r)
+}
+
+// csvChunk is how many bytes of rows are gathered before they are
+// written on.
+const csvChunk = 64 << 10
+
+// writeRecords writes the file's header and rows to out in chunks of
+// csvChunk bytes; check, when set, is called every 4096 rows and stops
+// the write with its error.
+func writeRecords(out io.Writer, f ReleaseFile, check func() error) error {
+	buf := make([]byte, 0, csvChunk+4096)
+	buf = AppendCSVRecord(buf, f.Header)
+	rec := make([]string, len(f.Header))
+	for i := 0; i < f.Rows; i++ {
+		if check != nil && i%4096 == 4095 {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		f.Fill(i, rec)
+		buf = AppendCSVRecord(buf, rec)
+		if len(buf) >= csvChunk {
+			if _, err := out.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := out.Write(buf)
+	return err
+}

@@ -15,32 +15,34 @@ import (
 type Setting string
 
 const (
-	SetParam            Setting = "param"             // a method's parameter, or the seed: Fix.Param
-	SetInput            Setting = "in"                // the table to anonymize
-	SetOriginal         Setting = "original"          // the original table of a release
-	SetPublic           Setting = "public"            // the public table (a method that reads one)
-	SetQI               Setting = "qi"                // the quasi-identifiers
-	SetSA               Setting = "sa"                // the sensitive attribute
-	SetID               Setting = "id"                // the identifier columns
-	SetHierarchy        Setting = "hierarchy"         // Fix.Attr's hierarchy
-	SetKind             Setting = "kind"              // how Fix.Attr is read: numeric or categorical
-	SetColumns          Setting = "columns"           // the names of a file's columns
-	SetDelimiter        Setting = "delimiter"         // a file's field separator
-	SetHeader           Setting = "header"            // whether a file's first row names its columns
-	SetMissingValues    Setting = "missing-values"    // the cell values read as missing
-	SetMaxCell          Setting = "max-cell"          // the longest cell the loader reads
-	SetMissing          Setting = "missing"           // the missing-value policy: drop or category
-	SetMethod           Setting = "method"            // the method
-	SetVariant          Setting = "variant"           // the method's variant
-	SetSweep            Setting = "sweep"             // the values a sweep runs
-	SetOut              Setting = "out"               // where the release is written
-	SetForce            Setting = "force"             // consent to replace an earlier release
-	SetAllowGrowth      Setting = "allow-growth"      // consent to a release far larger than its input
-	SetAcceptViolations Setting = "accept-violations" // consent to write a release that fails its check
+	SetParam            Setting = "param"              // a method's parameter, or the seed: Fix.Param
+	SetInput            Setting = "in"                 // the table to anonymize
+	SetOriginal         Setting = "original"           // the original table of a release
+	SetPublic           Setting = "public"             // the public table (a method that reads one)
+	SetPopulation       Setting = "population"         // the population the attacks read
+	SetPopulationCols   Setting = "population-columns" // the names of the population file's columns
+	SetQI               Setting = "qi"                 // the quasi-identifiers
+	SetSA               Setting = "sa"                 // the sensitive attribute
+	SetID               Setting = "id"                 // the identifier columns
+	SetHierarchy        Setting = "hierarchy"          // Fix.Attr's hierarchy
+	SetKind             Setting = "kind"               // how Fix.Attr is read: numeric or categorical
+	SetColumns          Setting = "columns"            // the names of a file's columns
+	SetDelimiter        Setting = "delimiter"          // a file's field separator
+	SetHeader           Setting = "header"             // whether a file's first row names its columns
+	SetMissingValues    Setting = "missing-values"     // the cell values read as missing
+	SetMaxCell          Setting = "max-cell"           // the longest cell the loader reads
+	SetMissing          Setting = "missing"            // the missing-value policy: drop or category
+	SetMethod           Setting = "method"             // the method
+	SetVariant          Setting = "variant"            // the method's variant
+	SetSweep            Setting = "sweep"              // the values a sweep runs
+	SetOut              Setting = "out"                // where the release is written
+	SetForce            Setting = "force"              // consent to replace an earlier release
+	SetAllowGrowth      Setting = "allow-growth"       // consent to a release far larger than its input
+	SetAcceptViolations Setting = "accept-violations"  // consent to write a release that fails its check
 )
 
 // Settings lists every setting a Fix can name.
-var Settings = []Setting{SetParam, SetInput, SetOriginal, SetPublic, SetQI, SetSA, SetID, SetHierarchy, SetKind,
+var Settings = []Setting{SetParam, SetInput, SetOriginal, SetPublic, SetPopulation, SetPopulationCols, SetQI, SetSA, SetID, SetHierarchy, SetKind,
 	SetColumns, SetDelimiter, SetHeader, SetMissingValues, SetMaxCell, SetMissing, SetMethod, SetVariant, SetSweep, SetOut, SetForce,
 	SetAllowGrowth, SetAcceptViolations}
 
@@ -154,6 +156,10 @@ func (f Fix) words() string {
 		return "open another table"
 	case SetOriginal:
 		return "give the release's original table"
+	case SetPopulation:
+		return "give a population table"
+	case SetPopulationCols:
+		return "name the population file's columns"
 	case SetHierarchy:
 		attr := or(f.Attr, "the attribute")
 		if v != "" {

@@ -71,6 +71,10 @@ func (st *State) fixWords(f model.Fix) string {
 		return fmt.Sprintf("open a file with %s or an embedded dataset with %s", keyName(k.Open), keyName(k.Dataset))
 	case model.SetOriginal:
 		return fmt.Sprintf("open the release with %s: its input is found through the audit record beside it", keyName(k.Open))
+	case model.SetPopulation:
+		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", keyName(k.Population), in("Export", paneExport, st.tabOf), keyName(k.PopulationPath))
+	case model.SetPopulationCols:
+		return fmt.Sprintf("set population_columns (its column names, in order) in a project file and open it with %s", keyName(k.Open))
 	case model.SetColumns:
 		if f.Change == model.Leave {
 			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", keyName(k.Open))

@@ -2,6 +2,8 @@ package attack
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 	bits2 "math/bits"
 	"sort"
 
@@ -54,7 +56,7 @@ func (p *placed) cover(t, i int) []uint32 {
 func place(t *model.Table, what string, v *risk.View, e *risk.Exposure) (*placed, error) {
 	cols, err := t.MustColumns(what, v.QIs)
 	if err != nil {
-		return nil, err
+		return nil, withColumnsFix(err, t, what)
 	}
 	p := &placed{table: t, what: what, cols: cols, tupleOf: make([]int32, t.Rows), covers: make([][][]uint32, len(cols))}
 	for i, c := range cols {
@@ -335,4 +337,23 @@ func (p *placed) covered(regions int) []int {
 		}
 	}
 	return m
+}
+
+// withColumnsFix adds to a population's missing-column error the fix
+// that names its columns: a file without a header row (UCI adult.data)
+// is read with columns c1, c2, ..., which no release's QIs match.
+func withColumnsFix(err error, t *model.Table, what string) error {
+	var pe *model.ParamError
+	if what != "population" || !errors.As(err, &pe) {
+		return err
+	}
+	headerless := len(t.Columns) > 0
+	for i, c := range t.Columns {
+		headerless = headerless && c.Name == fmt.Sprintf("c%d", i+1)
+	}
+	if headerless {
+		pe.Reason += " (the file has no header row: its columns were read as c1, c2, ...)"
+	}
+	pe.Fixes = append(pe.Fixes, model.Fix{Setting: model.SetPopulationCols, Why: "if the population file has no header row"})
+	return pe
 }

@@ -62,6 +62,10 @@ func fixFlag(f model.Fix) string {
 		return "pass --in FILE.csv or --in dataset:NAME (privlab datasets lists them)"
 	case model.SetOriginal:
 		return "pass --original " + or("FILE")
+	case model.SetPopulation:
+		return "pass --population " + or("FILE")
+	case model.SetPopulationCols:
+		return "name its columns with --population-columns " + or("a,b,c")
 	case model.SetHierarchy:
 		return "use --hierarchy " + attrOr(f, "ATTR") + "=" + or("BUILDER")
 	case model.SetKind:

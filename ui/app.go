@@ -244,9 +244,11 @@ func (a *App) landResult(msg resultMsg) tea.Cmd {
 	st.RiskOld, st.AttacksOld = true, true
 	a.refreshAll()
 	// The context stays live for the workload, the risk figures and the
-	// attacks; a newer change cancels them.
-	return tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq),
-		attackCmd(a.runCtx, st.Env, msg.prep, msg.res, msg.seq))
+	// attacks, all at once; a newer change cancels them. The risk figures
+	// and the attacks read one build of the release.
+	pv := pipeline.NewPreview(msg.res)
+	return tea.Batch(work, riskCmd(a.runCtx, pv, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq),
+		attackCmd(a.runCtx, st.Env, msg.prep, pv, msg.seq))
 }
 
 // Update routes messages: sizes and results to everyone, keys to the

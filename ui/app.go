@@ -53,8 +53,16 @@ const (
 	lastPane
 )
 
-// debounce is how long the preview waits after the last change.
-const debounce = 30 * time.Millisecond
+// debounce is how long the preview waits after a change that follows
+// another closely (keys typed fast or held down), so that their runs
+// are one. A lone change, the first after a pause of lone, runs at once:
+// runs are cancellable, so a key that follows it costs a cancelled run,
+// never a wait (issue 20: the preview settles within 150 ms of the last
+// key).
+const (
+	debounce = 30 * time.Millisecond
+	lone     = 100 * time.Millisecond
+)
 
 // App is the root model of the workbench.
 type App struct {
@@ -79,6 +87,9 @@ type App struct {
 	relSeq  int // received releases: only the last one opened is shown
 	cancel  context.CancelFunc
 	runCtx  context.Context // the running computation's context (tests look at it)
+	// lastChange is when the last run was asked for (the debounce's
+	// clock: wall time, as the tick's).
+	lastChange time.Time
 
 	eta etaTracker // the running computation's time left
 
@@ -187,9 +198,23 @@ func (a *App) schedule() tea.Cmd {
 		a.runSeq++
 		seq := a.runSeq
 		st.Running = true
+		if a.wait(time.Now()) == 0 {
+			return func() tea.Msg { return debounceMsg{seq: seq} }
+		}
 		return tea.Tick(debounce, func(time.Time) tea.Msg { return debounceMsg{seq: seq} })
 	}
 	return nil
+}
+
+// wait is how long a run asked for at now waits (debounce): nothing for
+// a lone change, the debounce for one within lone of the one before.
+func (a *App) wait(now time.Time) time.Duration {
+	last := a.lastChange
+	a.lastChange = now
+	if !last.IsZero() && now.Sub(last) < lone {
+		return debounce
+	}
+	return 0
 }
 
 func (a *App) cancelRun() {

@@ -652,3 +652,36 @@ func TestLineChart(t *testing.T) {
 		t.Fatalf("x labels:\n%s", out)
 	}
 }
+
+// A lone change runs at once; changes close together (keys typed fast
+// or held down) wait the debounce, so that their runs are one (issue
+// 20: the preview settles within 150 ms of the last key, of which the
+// debounce took 30 ms on every key).
+func TestLoneChangeRunsAtOnce(t *testing.T) {
+	t.Parallel()
+	a := &App{}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	steps := []struct {
+		at   time.Duration
+		want time.Duration
+	}{
+		{0, 0},                            // the first change
+		{10 * time.Millisecond, debounce}, // a key 10 ms later: coalesced
+		{40 * time.Millisecond, debounce}, // held down: each waits
+		{40*time.Millisecond + lone, 0},   // after a pause: at once
+		{40*time.Millisecond + lone + lone - time.Millisecond, debounce},
+	}
+	for _, s := range steps {
+		if got := a.wait(t0.Add(s.at)); got != s.want {
+			t.Fatalf("a change at %v waits %v, want %v", s.at, got, s.want)
+		}
+	}
+	// The run of a lone change is asked for without a tick: its command
+	// answers at once.
+	b := ready(t, "dataset:employees", 80, 24)
+	b.lastChange = time.Time{}
+	b.st.Changed()
+	if m, ok := b.schedule()().(debounceMsg); !ok || m.seq != b.runSeq {
+		t.Fatalf("a lone change's command gave %#v", m)
+	}
+}

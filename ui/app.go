@@ -88,8 +88,10 @@ type App struct {
 	cancel  context.CancelFunc
 	runCtx  context.Context // the running computation's context (tests look at it)
 	// lastChange is when the last run was asked for (the debounce's
-	// clock: wall time, as the tick's).
-	lastChange time.Time
+	// clock: wall time, as the tick's); debounceFor is the debounce
+	// (tests that step through keys set it to 0: they coalesce nothing).
+	lastChange  time.Time
+	debounceFor time.Duration
 
 	eta etaTracker // the running computation's time left
 
@@ -120,7 +122,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st.Project = env.WithDefaults(p)
 	st.parkPublic()
 	st.needLoad = true
-	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), debounceFor: debounce}
 	preview := newPreviewPane(st)
 	a.panes = []pane{
 		newDataPane(st),
@@ -198,10 +200,11 @@ func (a *App) schedule() tea.Cmd {
 		a.runSeq++
 		seq := a.runSeq
 		st.Running = true
-		if a.wait(time.Now()) == 0 {
+		wait := a.wait(time.Now())
+		if wait == 0 {
 			return func() tea.Msg { return debounceMsg{seq: seq} }
 		}
-		return tea.Tick(debounce, func(time.Time) tea.Msg { return debounceMsg{seq: seq} })
+		return tea.Tick(wait, func(time.Time) tea.Msg { return debounceMsg{seq: seq} })
 	}
 	return nil
 }
@@ -212,7 +215,7 @@ func (a *App) wait(now time.Time) time.Duration {
 	last := a.lastChange
 	a.lastChange = now
 	if !last.IsZero() && now.Sub(last) < lone {
-		return debounce
+		return a.debounceFor
 	}
 	return 0
 }

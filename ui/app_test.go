@@ -30,6 +30,7 @@ func fixedClock() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func newTestApp(input string) *App {
 	a := NewApp(testEnv, pipeline.Project{Input: input, Method: "distribution"})
 	a.st.Now = fixedClock
+	a.debounceFor = 0 // keys are stepped through one by one: nothing to coalesce
 	return a
 }
 
@@ -659,7 +660,7 @@ func TestLineChart(t *testing.T) {
 // debounce took 30 ms on every key).
 func TestLoneChangeRunsAtOnce(t *testing.T) {
 	t.Parallel()
-	a := &App{}
+	a := &App{debounceFor: debounce}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	steps := []struct {
 		at   time.Duration

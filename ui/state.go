@@ -451,7 +451,7 @@ func workloadCmd(ctx context.Context, prep *pipeline.Prepared, res *method.Resul
 		}
 		// The queries and their true answers are kept while the table
 		// and roles stay (pipeline.PreviewEval).
-		w, err := pipeline.PreviewEval(prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
+		w, err := pipeline.PreviewEval(ctx, prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
 		if err != nil {
 			return workloadMsg{seq: seq}
 		}

@@ -69,6 +69,9 @@ func (pv *Preview) Risk(ctx context.Context, threshold float64) (*risk.Report, *
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err // a newer key: its own release is measured
+	}
 	return mem.Risk(view, threshold)
 }
 
@@ -152,8 +155,9 @@ func keyOf(p *Prepared, opt workload.Options) truthsKey {
 
 // PreviewEval is Eval for the workbench's live workload: the same
 // queries and answers, with the queries and their true answers kept
-// from the last call on the same table, roles and options.
-func PreviewEval(p *Prepared, res *method.Result, opt workload.Options) (workload.Result, error) {
+// from the last call on the same table, roles and options. A cancelled
+// ctx (a newer key) stops it at the next query.
+func PreviewEval(ctx context.Context, p *Prepared, res *method.Result, opt workload.Options) (workload.Result, error) {
 	if opt.Shape == "" {
 		opt.Shape = res.Workload
 	}
@@ -174,5 +178,21 @@ func PreviewEval(p *Prepared, res *method.Result, opt workload.Options) (workloa
 		previewTruths.key, previewTruths.qs, previewTruths.truths = key, qs, slices.Clip(truths)
 		previewTruths.Unlock()
 	}
-	return workload.EvaluateTruths(truths, res.Answerer, qs)
+	if err := ctx.Err(); err != nil {
+		return workload.Result{}, err
+	}
+	return workload.EvaluateTruths(truths, stopping{ctx, res.Answerer}, qs)
+}
+
+// stopping is an answerer that stops answering once ctx is done.
+type stopping struct {
+	ctx context.Context
+	method.Answerer
+}
+
+func (s stopping) Answer(q *model.Query) (method.Bounds, error) {
+	if err := s.ctx.Err(); err != nil {
+		return method.Bounds{}, err
+	}
+	return s.Answerer.Answer(q)
 }

@@ -76,7 +76,7 @@ func TestPreviewEqualsMeasuredAlone(t *testing.T) {
 			if res.Answerer == nil || res.Workload == "" {
 				continue
 			}
-			w, err := PreviewEval(prep, res, opt)
+			w, err := PreviewEval(context.Background(), prep, res, opt)
 			want, wantErr := Eval(prep, res, opt)
 			if !reflect.DeepEqual(w, want) || !reflect.DeepEqual(err, wantErr) {
 				t.Fatalf("%s roles %v: preview workload %+v (%v), Eval %+v (%v)", spec.Name, r, w, err, want, wantErr)
@@ -125,5 +125,47 @@ func TestPreviewCancelled(t *testing.T) {
 	}
 	if _, err := pv.Attacks(ctx, env, prep); err != context.Canceled {
 		t.Fatalf("attacks of a cancelled preview: %v", err)
+	}
+	if _, err := PreviewEval(ctx, prep, res, workload.Options{Queries: 5, Seed: 1}); err != context.Canceled {
+		t.Fatalf("workload of a cancelled preview: %v", err)
+	}
+}
+
+// cancelling answerer: counts its answers and cancels after the first.
+type cancelling struct {
+	method.Answerer
+	cancel context.CancelFunc
+	n      int
+}
+
+func (c *cancelling) Answer(q *model.Query) (method.Bounds, error) {
+	c.n++
+	c.cancel()
+	return c.Answerer.Answer(q)
+}
+
+// A newer key stops the live workload at the next query: no query is
+// answered on the superseded release after the cancel.
+func TestPreviewWorkloadStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
+	env := Env{Datasets: datasets.Catalog{}}
+	src, err := env.LoadTable(Project{Input: "dataset:census", Rows: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(Project{Input: "dataset:census", Rows: 300, Method: "distribution", Params: model.Values{}}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), prep, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &cancelling{Answerer: res.Answerer, cancel: cancel}
+	r := *res
+	r.Answerer = c
+	if _, err := PreviewEval(ctx, prep, &r, workload.Options{Queries: 30, Seed: 1}); err != context.Canceled || c.n != 1 {
+		t.Fatalf("after a cancel: %v, %d queries answered (want context.Canceled after 1)", err, c.n)
 	}
 }

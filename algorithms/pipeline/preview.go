@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"weak"
 
 	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
@@ -130,19 +131,56 @@ func (e Env) previewKnowledge(p *Prepared) (*risk.Knowledge, error) {
 // previewTruths keeps the live workload's queries and true answers: they
 // depend on the table and its roles and the workload's options, never on
 // the method's parameters, so a key that changes a parameter answers the
-// same queries on the new release without counting the table again.
+// same queries on the new release without counting the table again. A
+// few are kept (the preview's and a sweep's at once), the last used
+// first.
 var previewTruths struct {
 	sync.Mutex
+	kept []keptTruths
+}
+
+// keptTruths are one workload's queries and their true answers.
+type keptTruths struct {
 	key    truthsKey
 	qs     []*model.Query
 	truths []model.Answer
+}
+
+// keepTruths is how many workloads previewTruths keeps.
+const keepTruths = 4
+
+// truthsOf returns the kept queries and answers of key (ok false when
+// none are kept).
+func truthsOf(key truthsKey) (keptTruths, bool) {
+	previewTruths.Lock()
+	defer previewTruths.Unlock()
+	for i, k := range previewTruths.kept {
+		if k.key == key {
+			copy(previewTruths.kept[1:i+1], previewTruths.kept[:i])
+			previewTruths.kept[0] = k
+			return k, true
+		}
+	}
+	return keptTruths{}, false
+}
+
+// keep keeps k first, dropping the least recently used beyond keepTruths.
+func keep(k keptTruths) {
+	previewTruths.Lock()
+	defer previewTruths.Unlock()
+	previewTruths.kept = append([]keptTruths{k}, previewTruths.kept...)
+	if len(previewTruths.kept) > keepTruths {
+		previewTruths.kept = previewTruths.kept[:keepTruths]
+	}
 }
 
 // truthsKey is what the queries and their true answers are of: the
 // table as loaded, the roles and missing-value policy that make the
 // table the method reads from it, and the workload's options.
 type truthsKey struct {
-	source      *model.Table
+	// source is weak: a kept workload never keeps a table the workbench
+	// let go of (a collected table's key matches nothing again).
+	source      weak.Pointer[model.Table]
 	qis, ids    string
 	sa, missing string
 	opt         workload.Options
@@ -150,7 +188,7 @@ type truthsKey struct {
 
 func keyOf(p *Prepared, opt workload.Options) truthsKey {
 	r := p.Project.Roles
-	return truthsKey{source: p.Source, qis: fmt.Sprintf("%q", r.QIs), ids: fmt.Sprintf("%q", r.IDs), sa: r.SA, missing: p.Project.Missing, opt: opt}
+	return truthsKey{source: weak.Make(p.Source), qis: fmt.Sprintf("%q", r.QIs), ids: fmt.Sprintf("%q", r.IDs), sa: r.SA, missing: p.Project.Missing, opt: opt}
 }
 
 // PreviewEval is Eval for the workbench's live workload: the same
@@ -162,26 +200,23 @@ func PreviewEval(ctx context.Context, p *Prepared, res *method.Result, opt workl
 		opt.Shape = res.Workload
 	}
 	key := keyOf(p, opt)
-	previewTruths.Lock()
-	qs, truths := previewTruths.qs, previewTruths.truths
-	hit := previewTruths.key == key && qs != nil
-	previewTruths.Unlock()
+	k, hit := truthsOf(key)
 	if !hit {
-		var err error
-		if qs, err = workload.Generate(p.Table, p.Project.Roles, opt); err != nil {
+		qs, err := workload.Generate(p.Table, p.Project.Roles, opt)
+		if err != nil {
 			return workload.Result{}, err
 		}
-		if truths, err = workload.Truths(p.Table, qs); err != nil {
+		truths, err := workload.Truths(p.Table, qs)
+		if err != nil {
 			return workload.Result{}, err
 		}
-		previewTruths.Lock()
-		previewTruths.key, previewTruths.qs, previewTruths.truths = key, qs, slices.Clip(truths)
-		previewTruths.Unlock()
+		k = keptTruths{key, qs, slices.Clip(truths)}
+		keep(k)
 	}
 	if err := ctx.Err(); err != nil {
 		return workload.Result{}, err
 	}
-	return workload.EvaluateTruths(truths, stopping{ctx, res.Answerer}, qs)
+	return workload.EvaluateTruths(k.truths, stopping{ctx, res.Answerer}, k.qs)
 }
 
 // stopping is an answerer that stops answering once ctx is done.

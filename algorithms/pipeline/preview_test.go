@@ -169,3 +169,30 @@ func TestPreviewWorkloadStopsWhenCancelled(t *testing.T) {
 		t.Fatalf("after a cancel: %v, %d queries answered (want context.Canceled after 1)", err, c.n)
 	}
 }
+
+// The workloads kept at once (the preview's and a sweep's, and more than
+// are kept) each answer exactly as Eval does, in any order of use.
+func TestPreviewEvalKeepsSeveralWorkloads(t *testing.T) {
+	t.Parallel()
+	env := Env{Datasets: datasets.Catalog{}}
+	src, err := env.LoadTable(Project{Input: "dataset:census", Rows: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(Project{Input: "dataset:census", Rows: 400, Method: "distribution", Params: model.Values{"seed": "1"}}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), prep, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []uint64{1, 2, 1, 3, 4, 5, 6, 2, 1, 6} {
+		opt := workload.Options{Queries: 8, Range: 0.2, Seed: seed}
+		w, err := PreviewEval(context.Background(), prep, res, opt)
+		want, wantErr := Eval(prep, res, opt)
+		if !reflect.DeepEqual(w, want) || !reflect.DeepEqual(err, wantErr) {
+			t.Fatalf("seed %d: kept %+v (%v), Eval %+v (%v)", seed, w, err, want, wantErr)
+		}
+	}
+}

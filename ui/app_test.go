@@ -28,9 +28,17 @@ var testEnv = pipeline.Env{Datasets: datasets.Catalog{}}
 func fixedClock() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 func newTestApp(input string) *App {
-	a := NewApp(testEnv, pipeline.Project{Input: input, Method: "distribution"})
+	a := newApp(testEnv, pipeline.Project{Input: input, Method: "distribution"})
 	a.st.Now = fixedClock
-	a.debounceFor = 0 // keys are stepped through one by one: nothing to coalesce
+	return a
+}
+
+// newApp is NewApp for tests that step through keys one by one: nothing
+// to coalesce, so no debounce is slept (TestLoneChangeRunsAtOnce tests
+// the debounce).
+func newApp(env pipeline.Env, p pipeline.Project) *App {
+	a := NewApp(env, p)
+	a.debounceFor = 0
 	return a
 }
 
@@ -575,7 +583,7 @@ func TestSavedProjectDrivesRunConfigAndReopens(t *testing.T) {
 	}
 	// The command line reads the same file: ui/cli/testdata/config.txtar.
 	// The workbench reopens it.
-	b := NewApp(testEnv, p)
+	b := newApp(testEnv, p)
 	b.st.Now = fixedClock
 	b.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, b, b.schedule())

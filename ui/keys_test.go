@@ -142,7 +142,7 @@ func at(t *testing.T, n string) *App {
 
 // receivedApp opens the release in dir for reading.
 func receivedApp(t *testing.T, dir string) *App {
-	a := NewApp(testEnv, pipeline.Project{})
+	a := newApp(testEnv, pipeline.Project{})
 	a.st.Now = fixedClock
 	a.st.ReceivedDir = dir + "/release-employees-distribution"
 	a.active = paneRelease

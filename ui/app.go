@@ -53,8 +53,16 @@ const (
 	lastPane
 )
 
-// debounce is how long the preview waits after the last change.
-const debounce = 30 * time.Millisecond
+// debounce is how long the preview waits after a change that follows
+// another closely (keys typed fast or held down), so that their runs
+// are one. A lone change, the first after a pause of lone, runs at once:
+// runs are cancellable, so a key that follows it costs a cancelled run,
+// never a wait (issue 20: the preview settles within 150 ms of the last
+// key).
+const (
+	debounce = 30 * time.Millisecond
+	lone     = 100 * time.Millisecond
+)
 
 // App is the root model of the workbench.
 type App struct {
@@ -79,6 +87,11 @@ type App struct {
 	relSeq  int // received releases: only the last one opened is shown
 	cancel  context.CancelFunc
 	runCtx  context.Context // the running computation's context (tests look at it)
+	// lastChange is when the last run was asked for (the debounce's
+	// clock: wall time, as the tick's); debounceFor is the debounce
+	// (tests that step through keys set it to 0: they coalesce nothing).
+	lastChange  time.Time
+	debounceFor time.Duration
 
 	eta etaTracker // the running computation's time left
 
@@ -109,7 +122,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st.Project = env.WithDefaults(p)
 	st.parkPublic()
 	st.needLoad = true
-	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), debounceFor: debounce}
 	preview := newPreviewPane(st)
 	a.panes = []pane{
 		newDataPane(st),
@@ -187,9 +200,24 @@ func (a *App) schedule() tea.Cmd {
 		a.runSeq++
 		seq := a.runSeq
 		st.Running = true
-		return tea.Tick(debounce, func(time.Time) tea.Msg { return debounceMsg{seq: seq} })
+		wait := a.wait(time.Now())
+		if wait == 0 {
+			return func() tea.Msg { return debounceMsg{seq: seq} }
+		}
+		return tea.Tick(wait, func(time.Time) tea.Msg { return debounceMsg{seq: seq} })
 	}
 	return nil
+}
+
+// wait is how long a run asked for at now waits (debounce): nothing for
+// a lone change, the debounce for one within lone of the one before.
+func (a *App) wait(now time.Time) time.Duration {
+	last := a.lastChange
+	a.lastChange = now
+	if !last.IsZero() && now.Sub(last) < lone {
+		return a.debounceFor
+	}
+	return 0
 }
 
 func (a *App) cancelRun() {
@@ -244,9 +272,11 @@ func (a *App) landResult(msg resultMsg) tea.Cmd {
 	st.RiskOld, st.AttacksOld = true, true
 	a.refreshAll()
 	// The context stays live for the workload, the risk figures and the
-	// attacks; a newer change cancels them.
-	return tea.Batch(work, riskCmd(a.runCtx, msg.res, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq),
-		attackCmd(a.runCtx, st.Env, msg.prep, msg.res, msg.seq))
+	// attacks, all at once; a newer change cancels them. The risk figures
+	// and the attacks read one build of the release.
+	pv := pipeline.NewPreview(msg.res)
+	return tea.Batch(work, riskCmd(a.runCtx, pv, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq),
+		attackCmd(a.runCtx, st.Env, msg.prep, pv, msg.seq))
 }
 
 // Update routes messages: sizes and results to everyone, keys to the

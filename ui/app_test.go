@@ -28,8 +28,17 @@ var testEnv = pipeline.Env{Datasets: datasets.Catalog{}}
 func fixedClock() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 func newTestApp(input string) *App {
-	a := NewApp(testEnv, pipeline.Project{Input: input, Method: "distribution"})
+	a := newApp(testEnv, pipeline.Project{Input: input, Method: "distribution"})
 	a.st.Now = fixedClock
+	return a
+}
+
+// newApp is NewApp for tests that step through keys one by one: nothing
+// to coalesce, so no debounce is slept (TestLoneChangeRunsAtOnce tests
+// the debounce).
+func newApp(env pipeline.Env, p pipeline.Project) *App {
+	a := NewApp(env, p)
+	a.debounceFor = 0
 	return a
 }
 
@@ -574,7 +583,7 @@ func TestSavedProjectDrivesRunConfigAndReopens(t *testing.T) {
 	}
 	// The command line reads the same file: ui/cli/testdata/config.txtar.
 	// The workbench reopens it.
-	b := NewApp(testEnv, p)
+	b := newApp(testEnv, p)
 	b.st.Now = fixedClock
 	b.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, b, b.schedule())
@@ -650,5 +659,38 @@ func TestLineChart(t *testing.T) {
 	}
 	if !strings.Contains(lines[5], "a") || !strings.Contains(lines[5], "c") {
 		t.Fatalf("x labels:\n%s", out)
+	}
+}
+
+// A lone change runs at once; changes close together (keys typed fast
+// or held down) wait the debounce, so that their runs are one (issue
+// 20: the preview settles within 150 ms of the last key, of which the
+// debounce took 30 ms on every key).
+func TestLoneChangeRunsAtOnce(t *testing.T) {
+	t.Parallel()
+	a := &App{debounceFor: debounce}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	steps := []struct {
+		at   time.Duration
+		want time.Duration
+	}{
+		{0, 0},                            // the first change
+		{10 * time.Millisecond, debounce}, // a key 10 ms later: coalesced
+		{40 * time.Millisecond, debounce}, // held down: each waits
+		{40*time.Millisecond + lone, 0},   // after a pause: at once
+		{40*time.Millisecond + lone + lone - time.Millisecond, debounce},
+	}
+	for _, s := range steps {
+		if got := a.wait(t0.Add(s.at)); got != s.want {
+			t.Fatalf("a change at %v waits %v, want %v", s.at, got, s.want)
+		}
+	}
+	// The run of a lone change is asked for without a tick: its command
+	// answers at once.
+	b := ready(t, "dataset:employees", 80, 24)
+	b.lastChange = time.Time{}
+	b.st.Changed()
+	if m, ok := b.schedule()().(debounceMsg); !ok || m.seq != b.runSeq {
+		t.Fatalf("a lone change's command gave %#v", m)
 	}
 }

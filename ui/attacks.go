@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/attack"
-	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
@@ -23,17 +22,17 @@ type attackMsg struct {
 }
 
 // attackCmd measures the attacks on the result's release as an export
-// would publish it (pipeline.PreviewAttacks), after the groups and the
-// risk figures are on screen.
-func attackCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared, res *method.Result, seq int) tea.Cmd {
-	if prep == nil || res == nil {
+// would publish it (pipeline.Preview.Attacks: the build and the view the
+// risk figures read), after the groups are on screen.
+func attackCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared, pv *pipeline.Preview, seq int) tea.Cmd {
+	if prep == nil || pv == nil {
 		return nil
 	}
 	return guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return attackMsg{seq: seq}
 		}
-		rep, err := env.PreviewAttacks(ctx, prep, res)
+		rep, err := pv.Attacks(ctx, env, prep)
 		return attackMsg{seq: seq, rep: rep, err: err}
 	}, func(err error) tea.Msg { return attackMsg{seq: seq, err: err} })
 }

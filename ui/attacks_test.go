@@ -146,7 +146,7 @@ func TestGoldenExportPopulation(t *testing.T) {
 // patients as the population, ambiguity's membership bound breaks
 // (people certainly present against alpha = 0.5).
 func TestGoldenCompareBrokenBound(t *testing.T) {
-	a := NewApp(testEnv, pipeline.Project{Input: "dataset:patients", Method: "ambiguity", Population: "dataset:patients",
+	a := newApp(testEnv, pipeline.Project{Input: "dataset:patients", Method: "ambiguity", Population: "dataset:patients",
 		Roles: model.Roles{IDs: []string{"name"}, QIs: []string{"age", "gender", "zipcode"}, SA: "disease"}, Params: model.Values{"seed": "1"}})
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -208,7 +208,7 @@ func TestCompareCell(t *testing.T) {
 // bar and on the Export pane, not silently left out (the attacks' error
 // was dropped and the bar showed no attack verdict at all).
 func TestAttacksNotMeasured(t *testing.T) {
-	a := NewApp(testEnv, pipeline.Project{Input: "dataset:employees", Method: "distribution", Population: filepath.Join(t.TempDir(), "nosuch.csv")})
+	a := newApp(testEnv, pipeline.Project{Input: "dataset:employees", Method: "distribution", Population: filepath.Join(t.TempDir(), "nosuch.csv")})
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	settle(t, a, a.schedule())

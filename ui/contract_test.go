@@ -22,7 +22,7 @@ func TestContract(t *testing.T) {
 			ex := spec.Example
 			p := pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name,
 				Variant: ex.Variant, Params: ex.Params.Clone()}
-			a := NewApp(testEnv, p)
+			a := newApp(testEnv, p)
 			a.st.Now = fixedClock
 			a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			settle(t, a, a.schedule())

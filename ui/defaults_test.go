@@ -57,8 +57,8 @@ func TestOneDefaultPerParameter(t *testing.T) {
 	}
 	for i, m := range catalog.All() {
 		spec := m.Spec()
-		fresh := NewApp(testEnv, pipeline.Project{Input: input, Method: spec.Name, Roles: roles})
-		switched := NewApp(testEnv, pipeline.Project{Input: input, Method: catalog.Names()[(i+1)%len(catalog.All())], Roles: roles})
+		fresh := newApp(testEnv, pipeline.Project{Input: input, Method: spec.Name, Roles: roles})
+		switched := newApp(testEnv, pipeline.Project{Input: input, Method: catalog.Names()[(i+1)%len(catalog.All())], Roles: roles})
 		switched.st.SetMethod(spec.Name)
 		opened := ready(t, input, 80, 24)
 		cp := opened.panes[paneCompare].(*comparePane)

@@ -260,7 +260,7 @@ func TestGoldenReceivedRelease(t *testing.T) {
 	inDir(t, dir, func() {
 		a := ready(t, "dataset:employees", 80, 24)
 		press(t, a, "7", "enter")
-		r := NewApp(testEnv, pipeline.Project{Input: "dataset:employees"})
+		r := newApp(testEnv, pipeline.Project{Input: "dataset:employees"})
 		r.st.Now = fixedClock
 		r.st.ReceivedDir = "release-employees-distribution"
 		r.active = paneRelease

@@ -30,7 +30,7 @@ func writePublic(t *testing.T, dir string) {
 // people opens people.csv in the working directory with its roles.
 func people(t *testing.T, method string) *App {
 	t.Helper()
-	a := NewApp(testEnv, pipeline.Project{Input: "people.csv", Method: method,
+	a := newApp(testEnv, pipeline.Project{Input: "people.csv", Method: method,
 		Roles: model.Roles{QIs: []string{"age", "zip", "sex"}, SA: "disease"}})
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -84,7 +84,7 @@ func TestGoldenProjectSavedAndReopenedElsewhere(t *testing.T) {
 	writePeople(t, filepath.Join(root, "data"))
 	var saved, again, saveAs, savedAs, reopened string
 	inDir(t, root, func() {
-		a := NewApp(testEnv, pipeline.Project{Input: "data/people.csv", Roles: model.Roles{QIs: []string{"age", "zip", "sex"}, SA: "disease"}})
+		a := newApp(testEnv, pipeline.Project{Input: "data/people.csv", Roles: model.Roles{QIs: []string{"age", "zip", "sex"}, SA: "disease"}})
 		a.st.Now = fixedClock
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		settle(t, a, a.schedule())
@@ -121,7 +121,7 @@ func TestGoldenProjectSavedAndReopenedElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := NewApp(testEnv, p)
+		a := newApp(testEnv, p)
 		a.st.Now = fixedClock
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		settle(t, a, a.schedule())

@@ -424,14 +424,14 @@ type riskMsg struct {
 }
 
 // riskCmd measures the result's release as an attacker would read it once
-// published (built in memory, read by the method's viewer), after the
-// groups are on screen.
-func riskCmd(ctx context.Context, res *method.Result, threshold float64, seq int) tea.Cmd {
+// published (built in memory, read by the method's viewer: the build the
+// attacks read, pipeline.Preview), after the groups are on screen.
+func riskCmd(ctx context.Context, pv *pipeline.Preview, threshold float64, seq int) tea.Cmd {
 	return guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return riskMsg{seq: seq}
 		}
-		rep, v, err := pipeline.Risk(res, threshold)
+		rep, v, err := pv.Risk(ctx, threshold)
 		if err != nil {
 			return riskMsg{seq: seq}
 		}
@@ -449,7 +449,9 @@ func workloadCmd(ctx context.Context, prep *pipeline.Prepared, res *method.Resul
 		if ctx.Err() != nil {
 			return workloadMsg{seq: seq}
 		}
-		w, err := pipeline.Eval(prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
+		// The queries and their true answers are kept while the table
+		// and roles stay (pipeline.PreviewEval).
+		w, err := pipeline.PreviewEval(ctx, prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
 		if err != nil {
 			return workloadMsg{seq: seq}
 		}

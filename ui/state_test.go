@@ -103,7 +103,7 @@ func TestMethodSwitchDropsTheOldResult(t *testing.T) {
 		t.Skip("lossyjoin is not registered")
 	}
 	ex := kja.Spec().Example
-	a := NewApp(testEnv, pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: "kja", Variant: ex.Variant, Params: ex.Params.Clone()})
+	a := newApp(testEnv, pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: "kja", Variant: ex.Variant, Params: ex.Params.Clone()})
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	settle(t, a, a.schedule())

@@ -31,7 +31,7 @@ func TestTickSaysWhatItCovers(t *testing.T) {
 		spec := m.Spec()
 		ex := spec.Example
 		t.Run(spec.Name, func(t *testing.T) {
-			a := NewApp(testEnv, pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name, Variant: ex.Variant, Params: ex.Params.Clone()})
+			a := newApp(testEnv, pipeline.Project{Input: ex.Input, Public: ex.Public, Roles: ex.Roles, Method: spec.Name, Variant: ex.Variant, Params: ex.Params.Clone()})
 			a.st.Now = fixedClock
 			a.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 			settle(t, a, a.schedule())

@@ -22,7 +22,7 @@ func TestSummaryBarFigures(t *testing.T) {
 		t.Skip("sampling is not registered")
 	}
 	ex := m.Spec().Example
-	a := NewApp(testEnv, pipeline.Project{Input: ex.Input, Roles: ex.Roles, Method: "sampling", Params: ex.Params.Clone()})
+	a := newApp(testEnv, pipeline.Project{Input: ex.Input, Roles: ex.Roles, Method: "sampling", Params: ex.Params.Clone()})
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
 	settle(t, a, a.schedule())
@@ -68,7 +68,7 @@ func TestGoldenSummaryBarVerdicts(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, size := range [][2]int{{80, 24}, {120, 30}} {
-			a := NewApp(testEnv, c.p)
+			a := newApp(testEnv, c.p)
 			a.st.Now = fixedClock
 			a.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			settle(t, a, a.schedule())

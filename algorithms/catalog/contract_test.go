@@ -148,21 +148,23 @@ func tamperEach(t *testing.T, out string, man *model.Manifest, opt verify.Option
 		if !strings.HasSuffix(f.Name, ".csv") || f.Rows == 0 {
 			continue
 		}
-		for _, rehash := range []bool{false, true} {
-			t.Run(f.Name+map[bool]string{false: "", true: "/rehashed"}[rehash], func(t *testing.T) {
-				bad := copyDir(t, out)
-				if !flipCell(t, filepath.Join(bad, f.Name)) {
-					t.Skipf("%s has no cell that can change", f.Name)
-				}
+		t.Run(f.Name, func(t *testing.T) {
+			// One copy a file: checked as edited, then with the hashes
+			// re-computed in place (a check only reads the files).
+			bad := copyDir(t, out)
+			if !flipCell(t, filepath.Join(bad, f.Name)) {
+				t.Skipf("%s has no cell that can change", f.Name)
+			}
+			for _, rehash := range []bool{false, true} {
 				if rehash {
 					verifytest.Restate(t, bad, nil)
 				}
 				rep, err := catalog.Check(bad, opt)
 				if err == nil && rep.OK() {
-					t.Fatalf("check passes a release with an edited %s:\n%s", f.Name, strings.Join(rep.Strings(), "\n"))
+					t.Fatalf("check passes a release with an edited %s (hashes re-computed: %v):\n%s", f.Name, rehash, strings.Join(rep.Strings(), "\n"))
 				}
-			})
-		}
+			}
+		})
 	}
 }
 

@@ -95,7 +95,7 @@ func TestEmptyReleaseIsExported(t *testing.T) {
 // file no longer holds), now that a release file may hold no row.
 func TestHeaderOnlyFilesFailEveryChecker(t *testing.T) {
 	t.Parallel()
-	releases := exampleReleases(t, t.TempDir())
+	releases := exampleReleases(t)
 	for i, rel := range releases {
 		method := catalog.Names()[i]
 		m, err := model.ReadManifest(rel)

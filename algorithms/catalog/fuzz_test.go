@@ -14,9 +14,15 @@ import (
 	"privlab/model"
 )
 
-// exampleReleases exports every registered method's example once (seed 7)
+// exampleReleases are every registered method's example (seed 7), one
+// release directory per method, in registry order: exported once for
+// the whole package (sharedExamples) and never edited; a test that
+// edits one edits a copy (copyDir).
+func exampleReleases(tb testing.TB) []string { return sharedExamples(tb) }
+
+// exportExamples exports every registered method's example (seed 7)
 // into dir, one release directory per method, in registry order.
-func exampleReleases(tb testing.TB, dir string) []string {
+func exportExamples(tb testing.TB, dir string) []string {
 	var out []string
 	for _, e := range catalog.Entries() {
 		spec := e.Method.Spec()
@@ -75,7 +81,7 @@ func releaseFiles(tb testing.TB, dir string) []string {
 // an input error; an edited data file never passes (its hash is stated).
 // The seeds are every file of every method's example release.
 func FuzzCheckEveryMethod(f *testing.F) {
-	releases := exampleReleases(f, f.TempDir())
+	releases := exampleReleases(f)
 	for m, rel := range releases {
 		for i, name := range releaseFiles(f, rel) {
 			b, err := os.ReadFile(filepath.Join(rel, name))

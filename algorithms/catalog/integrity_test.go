@@ -30,15 +30,15 @@ func TestMain(m *testing.M) {
 }
 
 // sharedExamples exports every method's example once for the tests of
-// this file (each test copies the release it forges).
-func sharedExamples(t *testing.T) []string {
+// this package (each test copies the release it edits: copyDir).
+func sharedExamples(t testing.TB) []string {
 	examplesOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "privlab-integrity-")
+		dir, err := os.MkdirTemp("", "privlab-examples-")
 		if err != nil {
 			t.Fatal(err)
 		}
 		examplesDir = dir
-		examples = exampleReleases(t, dir)
+		examples = exportExamples(t, dir)
 	})
 	if examples == nil {
 		t.Fatal("the example releases could not be written")

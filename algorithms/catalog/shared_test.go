@@ -15,7 +15,7 @@ import (
 // parses each file once for every reader.
 func TestSharedChecksAsRunDeclared(t *testing.T) {
 	t.Parallel()
-	releases := exampleReleases(t, t.TempDir())
+	releases := exampleReleases(t)
 	for i, dir := range releases {
 		method := catalog.Names()[i]
 		audit, err := model.ReadAudit(model.AuditPath(dir))

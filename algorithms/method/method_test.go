@@ -118,3 +118,22 @@ func TestJudgeExact(t *testing.T) {
 		t.Error("1/3 passes AtLeast 0.3333333333333334")
 	}
 }
+
+// A figure held exactly against a parameter follows the parameter's
+// text: the bound parsed for one value is never the answer for another
+// (Breaks keeps the bounds it parsed, by text).
+func TestBreaksFollowsTheParameterText(t *testing.T) {
+	spec := Spec{Figures: []Figure{{Key: "share", Rule: AtMost, Against: "alpha"}}}
+	g := Group{Figures: []float64{0.3}, Exact: []*big.Rat{big.NewRat(3, 10)}}
+	for _, c := range []struct {
+		alpha string
+		want  bool
+	}{{"0.5", false}, {"0.25", true}, {"0.3", false}, {"0.29999", true}, {"0.5", false}, {"0.3333", false}, {"0.25", true}} {
+		if got := g.Breaks(spec, 0, model.Values{"alpha": c.alpha}); got != c.want {
+			t.Errorf("alpha %s: breaks %v, want %v", c.alpha, got, c.want)
+		}
+		if got, want := boundOf(model.Values{"alpha": c.alpha}, "alpha").String(), (model.Values{"alpha": c.alpha}).Bound("alpha").String(); got != want {
+			t.Errorf("alpha %s: kept bound %s, parsed %s", c.alpha, got, want)
+		}
+	}
+}

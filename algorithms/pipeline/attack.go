@@ -281,33 +281,8 @@ func (e Env) cachedPopulation(path string, columns []string, maxCell int) (*mode
 // PreviewAttacks measures the attacks on a run's release as it would be
 // published (built in memory, as Risk measures it), with what an export
 // would give them: the input, the public table and the project's
-// population. The workbench shows them beside the method's definition.
+// population. The workbench shows them beside the method's definition
+// (it measures them on the build its risk figures read: Preview).
 func (e Env) PreviewAttacks(ctx context.Context, p *Prepared, res *method.Result) (*attack.Report, error) {
-	if res == nil || res.Release == nil {
-		return nil, fmt.Errorf("no release to attack")
-	}
-	m, ok := AttackMethod(res.Spec.Name)
-	if !ok || m.Expose == nil {
-		return nil, fmt.Errorf("method %s registers no exposer", res.Spec.Name)
-	}
-	rel, _, err := res.Release(1)
-	if err != nil {
-		return nil, err
-	}
-	rel.Manifest.RowsIn = res.RowsIn
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	k := &risk.Knowledge{Original: p.Source, Public: p.Public}
-	if path := p.Project.Population; path != "" {
-		if k.Population, err = e.cachedPopulation(path, p.Project.PopulationColumns, p.Project.MaxCell); err != nil {
-			return nil, err
-		}
-		k.PopulationName = PopulationWords(k.Population.Rows)
-	}
-	mem, err := verify.OpenMemory(rel)
-	if err != nil {
-		return nil, err
-	}
-	return attack.Run(mem, m, k)
+	return NewPreview(res).Attacks(ctx, e, p)
 }

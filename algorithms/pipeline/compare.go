@@ -122,8 +122,11 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 						row.Worst += " (limit " + f.Limit + ")"
 					}
 				}
-				row.Attacks, _ = env.PreviewAttacks(ctx, prep, res)
-				if row.Risk, _, err = Risk(res, opt.Threshold); err == nil && res.Answerer != nil {
+				// The attacks and the risk figures read one build of the
+				// release (Preview).
+				pv := NewPreview(res)
+				row.Attacks, _ = pv.Attacks(ctx, env, prep)
+				if row.Risk, _, err = pv.Risk(ctx, opt.Threshold); err == nil && res.Answerer != nil {
 					if qs == nil {
 						// One workload and one computation of its true
 						// answers for every method: the same table.

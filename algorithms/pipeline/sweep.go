@@ -206,7 +206,9 @@ func SweepEach(ctx context.Context, env Env, p Project, t *model.Table, param st
 			each(len(rows), res)
 		}
 		if res.Answerer != nil && res.Workload != "" {
-			w, err := Eval(prep, res, opt)
+			// Every swept value answers the same queries on the same
+			// table: their true answers are counted once (PreviewEval).
+			w, err := PreviewEval(ctx, prep, res, opt)
 			if err != nil {
 				row.Error = err.Error()
 			} else {

@@ -309,9 +309,11 @@ func checksPassAndEditsFail(t *testing.T, mtPath, pdPath, variant string) {
 			}},
 		}
 		for _, e := range edits {
+			// One copy an edit: checked as edited, then rehashed in place
+			// (a check reads the files, never writes them).
+			bad := copyRelease(t, dir)
+			e.apply(t, bad)
 			for _, rehashed := range []bool{false, true} {
-				bad := copyRelease(t, dir)
-				e.apply(t, bad)
 				if rehashed {
 					rehash(t, bad)
 				}

@@ -318,22 +318,31 @@ func releaseRisk(rel *verify.Release, threshold float64) (*risk.Report, *risk.Vi
 }
 
 func measure(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+	rep, v, _, err := measureBuilt(rel, method, threshold)
+	return rep, v, err
+}
+
+// measureBuilt is measure that also returns the release built in memory
+// (its files rendered and parsed once), for the attacks to read the same
+// tables and the same attacker's view.
+func measureBuilt(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, *verify.Release, error) {
 	view, ok := catalog.Viewer(method)
 	if !ok || view == nil {
-		return nil, nil, fmt.Errorf("method %s registers no viewer", method)
+		return nil, nil, nil, fmt.Errorf("method %s registers no viewer", method)
 	}
 	mem, err := verify.OpenBuilt(rel)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return mem.Risk(view, threshold)
+	rep, v, err := mem.Risk(view, threshold)
+	return rep, v, mem, err
 }
 
 // stateFindings puts into the manifest what is measured on the release
 // as it will be published (check recomputes it from the files): the
 // figures every release gets, the warnings, and the attacks.
 func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
-	rk, view, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
+	rk, view, mem, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
 	if err != nil {
 		return err
 	}
@@ -341,18 +350,24 @@ func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
 	if err := (Env{}).LoadPopulationOf(p); err != nil {
 		return err
 	}
-	return stateAttacks(rel, res.Spec.Name, exportKnowledge(p))
+	// The attacks read the release as built for the risk figures (the
+	// same bytes, tables and attacker's view), its manifest as it stands
+	// now.
+	files := mem.Manifest.Files
+	*mem.Manifest = rel.Manifest
+	mem.Manifest.Files = files
+	return stateAttacks(rel, mem, res.Spec.Name, exportKnowledge(p))
 }
 
 // stateRisk puts the release's risk figures and their summary into its
-// manifest.
-func stateRisk(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
-	rep, v, err := measure(rel, method, threshold)
+// manifest; it returns the release built in memory that it measured.
+func stateRisk(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, *verify.Release, error) {
+	rep, v, mem, err := measureBuilt(rel, method, threshold)
 	if err != nil {
-		return nil, nil, fmt.Errorf("measuring the release's risk: %w", err)
+		return nil, nil, nil, fmt.Errorf("measuring the release's risk: %w", err)
 	}
 	rel.Manifest.Risk, rel.Manifest.RiskSummary = rep.ManifestFigures(), rep.Summary
-	return rep, v, nil
+	return rep, v, mem, nil
 }
 
 // exportCheck is an export's look at its written files, before the

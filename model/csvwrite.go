@@ -62,6 +62,9 @@ const csvChunk = 64 << 10
 // csvChunk bytes; check, when set, is called every 4096 rows and stops
 // the write with its error.
 func writeRecords(out io.Writer, f ReleaseFile, check func() error) error {
+	if f.Text != nil {
+		return writeText(out, f.Text, check)
+	}
 	buf := make([]byte, 0, csvChunk+4096)
 	buf = AppendCSVRecord(buf, f.Header)
 	rec := make([]string, len(f.Header))
@@ -82,4 +85,22 @@ func writeRecords(out io.Writer, f ReleaseFile, check func() error) error {
 	}
 	_, err := out.Write(buf)
 	return err
+}
+
+// writeText writes a file's rendered text in chunks of csvChunk * 16
+// bytes, calling check, when set, before each.
+func writeText(out io.Writer, text []byte, check func() error) error {
+	for len(text) > 0 {
+		if check != nil {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		n := min(len(text), csvChunk*16)
+		if _, err := out.Write(text[:n]); err != nil {
+			return err
+		}
+		text = text[n:]
+	}
+	return nil
 }

@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -65,4 +67,37 @@ func FuzzAppendCSVRecord(f *testing.F) {
 			t.Fatalf("%q: wrote %q, encoding/csv writes %q", rec, got, want)
 		}
 	})
+}
+
+// A file given its rendered text writes that text, the bytes Header and
+// Fill render, in chunks however long it is, and stops when told to.
+func TestReleaseFileTextIsWrittenAsRendered(t *testing.T) {
+	t.Parallel()
+	f := ReleaseFile{Name: "a.csv", Header: []string{"x", "y"}, Rows: 200_000, Fill: func(i int, rec []string) {
+		rec[0], rec[1] = string(rune('a'+i%26)), "v, "+string(rune('A'+i%7))
+	}}
+	var want bytes.Buffer
+	if err := f.WriteCSV(&want); err != nil {
+		t.Fatal(err)
+	}
+	if want.Len() <= csvChunk*16 {
+		t.Fatalf("the text (%d bytes) fits one chunk", want.Len())
+	}
+	g := f
+	g.Text, g.Fill = want.Bytes(), nil
+	var got bytes.Buffer
+	if err := g.WriteCSV(&got); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("wrote %d bytes (%v), want the %d rendered", got.Len(), err, want.Len())
+	}
+	stop := errors.New("stop")
+	calls := 0
+	err := writeRecords(io.Discard, g, func() error {
+		if calls++; calls == 2 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || calls != 2 {
+		t.Fatalf("the write went on after it was stopped: %v after %d calls", err, calls)
+	}
 }

@@ -24,6 +24,11 @@ type ReleaseFile struct {
 	Rows   int
 	// Fill writes row i into rec (len(rec) == len(Header)).
 	Fill func(i int, rec []string)
+	// Text, when set, is the file's CSV text as WriteCSV renders it from
+	// Header and Fill, rendered once already (an export renders a release
+	// in memory for its risk figures and writes those very bytes): it is
+	// written as it is.
+	Text []byte
 }
 
 // WriteCSV writes the file's CSV text (the bytes a release holds).

@@ -190,8 +190,14 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
-	if err := stateFindings(p, res, rel); err != nil {
+	mem, err := stateFindings(p, res, rel)
+	if err != nil {
 		return nil, err
+	}
+	// The files are written as rendered for the risk figures (the same
+	// bytes), and the checks read them, and their tables, from there.
+	for i := range rel.Files {
+		rel.Files[i].Text = mem.Rendered(rel.Files[i].Name)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -218,7 +224,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Context:          ctx,
 		Warn:             opt.Warn,
 		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
-			v := verifyExport(tmp, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
+			v := verifyExport(tmp, mem, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
 			hashed() // before the audit record is written, after the checks read it
 			audit.InputSHA256 = inputSum
 			if err := v.state(m, wl); err != nil {
@@ -340,15 +346,17 @@ func measureBuilt(rel *model.Release, method string, threshold float64) (*risk.R
 
 // stateFindings puts into the manifest what is measured on the release
 // as it will be published (check recomputes it from the files): the
-// figures every release gets, the warnings, and the attacks.
-func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
+// figures every release gets, the warnings, and the attacks. It returns
+// the release built in memory that they read (its files rendered and
+// parsed).
+func stateFindings(p *Prepared, res *method.Result, rel *model.Release) (*verify.Release, error) {
 	rk, view, mem, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
 	if err := (Env{}).LoadPopulationOf(p); err != nil {
-		return err
+		return nil, err
 	}
 	// The attacks read the release as built for the risk figures (the
 	// same bytes, tables and attacker's view), its manifest as it stands
@@ -356,7 +364,7 @@ func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
 	files := mem.Manifest.Files
 	*mem.Manifest = rel.Manifest
 	mem.Manifest.Files = files
-	return stateAttacks(rel, mem, res.Spec.Name, exportKnowledge(p))
+	return mem, stateAttacks(rel, mem, res.Spec.Name, exportKnowledge(p))
 }
 
 // stateRisk puts the release's risk figures and their summary into its
@@ -384,9 +392,9 @@ type exportCheck struct {
 
 // verifyExport runs the two at once on both cores, over one reading of
 // the files (verify.Shared: each file hashed and parsed once).
-func verifyExport(dir string, opt verify.Options) *exportCheck {
+func verifyExport(dir string, built *verify.Release, opt verify.Options) *exportCheck {
 	v := &exportCheck{}
-	files := verify.NewShared(dir)
+	files := verify.NewSharedBuilt(dir, built)
 	alone := concurrently(func() { v.alone, v.aloneErr = files.RunDeclared(verify.Options{SkipRisk: true}, catalog.Declared) })
 	v.full, v.fullErr = files.RunDeclared(opt, catalog.Declared)
 	alone()

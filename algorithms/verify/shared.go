@@ -2,7 +2,9 @@ package verify
 
 import (
 	"bytes"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"privlab/model"
@@ -25,6 +27,52 @@ type Shared struct {
 // NewShared reads the release in dir for checks run at once.
 func NewShared(dir string) *Shared {
 	return &Shared{dir: dir, files: &files{}}
+}
+
+// NewSharedBuilt is NewShared for a release written from built (OpenBuilt)
+// with its rendered bytes (Rendered): each file is read from those bytes
+// and its table is the one built parsed from them, as the name of the
+// file in dir. The writer re-read every file and found it the same
+// (its SHA-256), so the bytes are the files' bytes: what the checks hash
+// and parse is what dir holds, read once by the writer rather than again.
+// Only bytes and tables parsed from them are shared, nothing of the
+// method that made them.
+func NewSharedBuilt(dir string, built *Release) *Shared {
+	fs := &files{all: map[string]*file{}}
+	for name, data := range built.files.mem {
+		f := &file{data: data}
+		f.read.Do(func() {})
+		if t, err := built.Table(name); err == nil {
+			f.table = renamed(t, name, filepath.Join(dir, name))
+			f.parse.Do(func() {})
+		}
+		fs.all[name] = f
+	}
+	return &Shared{dir: dir, files: fs}
+}
+
+// renamed is t, parsed as the file name, as the loader reads it from
+// path: the same columns (read only), named by the path.
+func renamed(t *model.Table, name, path string) *model.Table {
+	c := *t
+	c.Name = path
+	c.Notes = make([]model.Note, len(t.Notes))
+	for i, n := range t.Notes {
+		if rest, ok := strings.CutPrefix(n.Text, name+":"); ok {
+			n.Text = path + ":" + rest
+		}
+		c.Notes[i] = n
+	}
+	if t.Notes == nil {
+		c.Notes = nil
+	}
+	return &c
+}
+
+// Rendered is the CSV text of a file of a release built in memory (nil
+// for a release read from a directory, or a file it does not hold).
+func (rel *Release) Rendered(name string) []byte {
+	return rel.files.mem[name]
 }
 
 // RunDeclared is the package's RunDeclared on the shared files.

@@ -32,6 +32,11 @@ type WriteOptions struct {
 	// measured on the files (the manifest is written again after it,
 	// with report.md rendered from it).
 	Verify func(dir string, m *Manifest) ([]string, error)
+	// Meanwhile, when set, runs while the data files are written (they
+	// are written from the release alone) and may add to m what it
+	// measures before the manifest is first written; an error stops the
+	// write.
+	Meanwhile func(m *Manifest) error
 	// AcceptViolations writes the release even when Verify fails; the
 	// manifest then says so.
 	AcceptViolations bool
@@ -333,7 +338,30 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	tmp := w.tmp
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", Version
+	// A panic in Meanwhile is raised again here, once the files are
+	// written (the write is then cleaned up as after any failure).
+	meanwhile := func() error { return nil }
+	if w.opt.Meanwhile != nil {
+		var merr error
+		var panicked any
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() { panicked = recover() }()
+			merr = w.opt.Meanwhile(&m)
+		}()
+		meanwhile = func() error {
+			<-done
+			if panicked != nil {
+				panic(panicked)
+			}
+			return merr
+		}
+	}
 	sums, err := w.writeData(rel.Files)
+	if merr := meanwhile(); err == nil {
+		err = merr
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -190,30 +190,32 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
-	mem, err := stateFindings(p, res, rel)
-	if err != nil {
-		return nil, err
-	}
-	// The files are written as rendered for the risk figures (the same
-	// bytes), and the checks read them, and their tables, from there.
-	for i := range rel.Files {
-		rel.Files[i].Text = mem.Rendered(rel.Files[i].Name)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	// The workload's true and released answers are computed while the
-	// files are written and checked (they read the input and the method's
-	// answerer, not the files).
+	// release is measured, written and checked (they read the input and
+	// the method's answerer, not the files), the input's digest (for the
+	// audit record) meanwhile too.
 	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
-	// The input's digest (for the audit record) is computed meanwhile too.
 	var inputSum string
 	hashed := func() {}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
 		hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
 		audit.InputFormat = string(source.FormatOf(path))
+	}
+	// The release is rendered and parsed once: its files are written as
+	// rendered, the risk figures and the attacks read them as parsed
+	// while they are written, and the checks read the same bytes and
+	// tables.
+	mem, err := verify.OpenBuilt(rel)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rel.Files {
+		rel.Files[i].Text = mem.Rendered(rel.Files[i].Name)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
@@ -223,6 +225,13 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Audit:            audit,
 		Context:          ctx,
 		Warn:             opt.Warn,
+		Meanwhile: func(m *model.Manifest) error {
+			if err := stateFindings(p, res, rel, mem); err != nil {
+				return err
+			}
+			m.Risk, m.RiskSummary, m.Warnings, m.Attacks = rel.Manifest.Risk, rel.Manifest.RiskSummary, rel.Manifest.Warnings, rel.Manifest.Attacks
+			return nil
+		},
 		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
 			v := verifyExport(tmp, mem, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
 			hashed() // before the audit record is written, after the checks read it
@@ -324,39 +333,34 @@ func releaseRisk(rel *verify.Release, threshold float64) (*risk.Report, *risk.Vi
 }
 
 func measure(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
-	rep, v, _, err := measureBuilt(rel, method, threshold)
-	return rep, v, err
-}
-
-// measureBuilt is measure that also returns the release built in memory
-// (its files rendered and parsed once), for the attacks to read the same
-// tables and the same attacker's view.
-func measureBuilt(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, *verify.Release, error) {
-	view, ok := catalog.Viewer(method)
-	if !ok || view == nil {
-		return nil, nil, nil, fmt.Errorf("method %s registers no viewer", method)
-	}
 	mem, err := verify.OpenBuilt(rel)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	rep, v, err := mem.Risk(view, threshold)
-	return rep, v, mem, err
+	return measureBuilt(mem, method, threshold)
+}
+
+// measureBuilt is measure on the release built in memory (verify.OpenBuilt).
+func measureBuilt(mem *verify.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+	view, ok := catalog.Viewer(method)
+	if !ok || view == nil {
+		return nil, nil, fmt.Errorf("method %s registers no viewer", method)
+	}
+	return mem.Risk(view, threshold)
 }
 
 // stateFindings puts into the manifest what is measured on the release
 // as it will be published (check recomputes it from the files): the
-// figures every release gets, the warnings, and the attacks. It returns
-// the release built in memory that they read (its files rendered and
-// parsed).
-func stateFindings(p *Prepared, res *method.Result, rel *model.Release) (*verify.Release, error) {
-	rk, view, mem, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
+// figures every release gets, the warnings, and the attacks, all read
+// from mem, the release rel built in memory (verify.OpenBuilt).
+func stateFindings(p *Prepared, res *method.Result, rel *model.Release, mem *verify.Release) error {
+	rk, view, err := stateRisk(rel, mem, res.Spec.Name, p.Project.RiskThreshold)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
 	if err := (Env{}).LoadPopulationOf(p); err != nil {
-		return nil, err
+		return err
 	}
 	// The attacks read the release as built for the risk figures (the
 	// same bytes, tables and attacker's view), its manifest as it stands
@@ -364,18 +368,18 @@ func stateFindings(p *Prepared, res *method.Result, rel *model.Release) (*verify
 	files := mem.Manifest.Files
 	*mem.Manifest = rel.Manifest
 	mem.Manifest.Files = files
-	return mem, stateAttacks(rel, mem, res.Spec.Name, exportKnowledge(p))
+	return stateAttacks(rel, mem, res.Spec.Name, exportKnowledge(p))
 }
 
-// stateRisk puts the release's risk figures and their summary into its
-// manifest; it returns the release built in memory that it measured.
-func stateRisk(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, *verify.Release, error) {
-	rep, v, mem, err := measureBuilt(rel, method, threshold)
+// stateRisk puts the risk figures of rel, measured on mem (rel built in
+// memory), and their summary into its manifest.
+func stateRisk(rel *model.Release, mem *verify.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+	rep, v, err := measureBuilt(mem, method, threshold)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("measuring the release's risk: %w", err)
+		return nil, nil, fmt.Errorf("measuring the release's risk: %w", err)
 	}
 	rel.Manifest.Risk, rel.Manifest.RiskSummary = rep.ManifestFigures(), rep.Summary
-	return rep, v, mem, nil
+	return rep, v, nil
 }
 
 // exportCheck is an export's look at its written files, before the

@@ -665,6 +665,15 @@ func (s *scanner) fill(dst *chunk) {
 			s.eof, s.rerr = true, err
 		}
 	}
+	// A fresh chunk gets room for every field and line it may hold at
+	// once (a field ends at a delimiter or a line end), rather than
+	// growing to it.
+	if cap(dst.offs) == 0 {
+		text := dst.buf[:dst.n]
+		lines := bytes.Count(text, []byte{'\n'}) + 1
+		dst.offs = make([]uint32, 0, 2*(bytes.Count(text, []byte{s.delim})+lines))
+		dst.lines = make([]int, 0, lines)
+	}
 }
 
 // header reads the first record that is not blank; nil at the end of the

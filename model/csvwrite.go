@@ -104,3 +104,26 @@ func writeText(out io.Writer, text []byte, check func() error) error {
 	}
 	return nil
 }
+
+// CSVText is the file's CSV text, WriteCSV's bytes, rendered into one
+// slice sized from its first rows (Text itself when it is set).
+func (f ReleaseFile) CSVText() []byte {
+	if f.Text != nil {
+		return f.Text
+	}
+	const sample = 256
+	b := AppendCSVRecord(nil, f.Header)
+	head := len(b)
+	rec := make([]string, len(f.Header))
+	for i := 0; i < f.Rows; i++ {
+		if i == sample {
+			per := (len(b) - head + sample - 1) / sample
+			grown := make([]byte, len(b), len(b)+(f.Rows-sample)*per*21/20+64)
+			copy(grown, b)
+			b = grown
+		}
+		f.Fill(i, rec)
+		b = AppendCSVRecord(b, rec)
+	}
+	return b
+}

@@ -69,8 +69,9 @@ func FuzzAppendCSVRecord(f *testing.F) {
 	})
 }
 
-// A file given its rendered text writes that text, the bytes Header and
-// Fill render, in chunks however long it is, and stops when told to.
+// CSVText renders WriteCSV's bytes, whatever the rows; a file given its
+// rendered text writes that text, the bytes Header and Fill render, in
+// chunks however long it is, and stops when told to.
 func TestReleaseFileTextIsWrittenAsRendered(t *testing.T) {
 	t.Parallel()
 	f := ReleaseFile{Name: "a.csv", Header: []string{"x", "y"}, Rows: 200_000, Fill: func(i int, rec []string) {
@@ -82,6 +83,15 @@ func TestReleaseFileTextIsWrittenAsRendered(t *testing.T) {
 	}
 	if want.Len() <= csvChunk*16 {
 		t.Fatalf("the text (%d bytes) fits one chunk", want.Len())
+	}
+	for _, rows := range []int{0, 1, 255, 256, 257, 1000, f.Rows} {
+		h := f
+		h.Rows = rows
+		var w bytes.Buffer
+		h.WriteCSV(&w)
+		if got := h.CSVText(); !bytes.Equal(got, w.Bytes()) {
+			t.Fatalf("%d rows: CSVText gives %d bytes, WriteCSV %d", rows, len(got), w.Len())
+		}
 	}
 	g := f
 	g.Text, g.Fill = want.Bytes(), nil

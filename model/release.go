@@ -305,7 +305,7 @@ func ReadAudit(path string) (*Audit, error) {
 		return nil, &InputError{File: path, Msg: OpenReason(err)}
 	}
 	var a Audit
-	if err := DecodeStrict(b, &a); err != nil {
+	if err := decodeAudit(b, &a); err != nil {
 		return nil, jsonInputError(path, err, "an audit record is written by privlab run beside its release")
 	}
 	return &a, nil

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -603,6 +604,9 @@ func (w *writer) finish() error {
 // writeCSV writes one table, syncs it, and re-reads it to check the hash;
 // ctx (may be nil) is looked at every few thousand rows.
 func writeCSV(ctx context.Context, path string, f ReleaseFile) (string, error) {
+	if f.Text != nil {
+		return writeTextFile(ctx, path, f.Text)
+	}
 	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return "", err
@@ -628,6 +632,59 @@ func writeCSV(ctx context.Context, path string, f ReleaseFile) (string, error) {
 		return "", fmt.Errorf("%s: re-read hash %s differs from written %s", path, got, sum)
 	}
 	return sum, nil
+}
+
+// writeTextFile writes a file's rendered text, syncs it and re-reads it:
+// the file must give back text byte for byte, and its SHA-256 is the
+// hash of what was read back.
+func writeTextFile(ctx context.Context, path string, text []byte) (string, error) {
+	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return "", err
+	}
+	var check func() error
+	if ctx != nil {
+		check = ctx.Err
+	}
+	if err := writeText(out, text, check); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	h := sha256.New()
+	buf := make([]byte, 1<<20)
+	rest := text
+	for {
+		n, err := in.Read(buf)
+		if n > 0 {
+			if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+				return "", fmt.Errorf("%s: re-read content differs from what was written", path)
+			}
+			h.Write(buf[:n])
+			rest = rest[n:]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	if len(rest) > 0 {
+		return "", fmt.Errorf("%s: re-read content differs from what was written (%d bytes short)", path, len(rest))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // hashedWriter writes to a file and hashes what it writes.

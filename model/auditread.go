@@ -2,6 +2,9 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -205,4 +208,69 @@ func (p *rowMapParser) integer() (int, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// marshalAudit is json.MarshalIndent(a, "", "  "), with the row map
+// (millions of numbers) written by hand: the rest of the record is
+// marshalled without it and the row map put in its place, after
+// "release", byte for byte as encoding/json writes it.
+func marshalAudit(a *Audit) ([]byte, error) {
+	if len(a.RowMap) == 0 {
+		return json.MarshalIndent(a, "", "  ")
+	}
+	rest := *a
+	rest.RowMap = nil
+	head, err := json.MarshalIndent(&rest, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	at := bytes.Index(head, []byte("\n  \"release\": "))
+	if at < 0 {
+		return json.MarshalIndent(a, "", "  ")
+	}
+	end := at + 1 + bytes.IndexByte(head[at+1:], '\n')
+	if head[end-1] == ',' {
+		end--
+	}
+	names := make([]string, 0, len(a.RowMap))
+	size := 0
+	for name, rows := range a.RowMap {
+		names = append(names, name)
+		size += 16 * len(rows)
+	}
+	sort.Strings(names)
+	out := make([]byte, 0, len(head)+size+64)
+	out = append(append(out, head[:end]...), ",\n  \"row_map\": {"...)
+	for i, name := range names {
+		key, err := json.Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, "\n    "...), key...), ": "...)
+		out = appendRows(out, a.RowMap[name])
+	}
+	out = append(out, "\n  }"...)
+	return append(out, head[end:]...), nil
+}
+
+// appendRows appends a list of numbers as json.MarshalIndent writes it
+// at the row map's depth.
+func appendRows(out []byte, rows []int) []byte {
+	if rows == nil {
+		return append(out, "null"...)
+	}
+	if len(rows) == 0 {
+		return append(out, "[]"...)
+	}
+	out = append(out, '[')
+	for i, r := range rows {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendInt(append(out, "\n      "...), int64(r), 10)
+	}
+	return append(out, "\n    ]"...)
 }

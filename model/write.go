@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -464,7 +463,7 @@ func (w *writer) writeAudit() error {
 	if a.ManifestDigest, err = ManifestDigest(written); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(&a, "", "  ")
+	b, err := marshalAudit(&a)
 	if err != nil {
 		return err
 	}

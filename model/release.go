@@ -211,6 +211,16 @@ func writeJSON(path string, v any) error {
 	return writeFileSync(path, append(b, '\n'))
 }
 
+// writeDraftJSON writes v as writeJSON does, without syncing it: a file
+// written again before the release is put in place.
+func writeDraftJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
 func writeFileSync(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {

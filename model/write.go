@@ -372,7 +372,9 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	if err := checkFinite(&m); err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+	// The manifest the check reads is written again once it lists
+	// report.md (synced and re-read then): this one is not synced.
+	if err := writeDraftJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
 		return nil, err
 	}
 	if err := w.stage("verify"); err != nil {

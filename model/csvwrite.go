@@ -2,6 +2,8 @@ package model
 
 import (
 	"io"
+	"runtime"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -105,20 +107,57 @@ func writeText(out io.Writer, text []byte, check func() error) error {
 	return nil
 }
 
-// CSVText is the file's CSV text, WriteCSV's bytes, rendered into one
-// slice sized from its first rows (Text itself when it is set).
+// CSVText is the file's CSV text, WriteCSV's bytes (Text itself when
+// it is set). A file of many rows is rendered in parts at once on every
+// core (Fill is called from several goroutines, on different rows), each
+// part into one slice sized from its first rows.
 func (f ReleaseFile) CSVText() []byte {
 	if f.Text != nil {
 		return f.Text
 	}
+	parts := min(runtime.GOMAXPROCS(0), f.Rows/csvPartRows)
+	if parts < 2 {
+		return f.appendRows(AppendCSVRecord(nil, f.Header), 0, f.Rows)
+	}
+	texts := make([][]byte, parts)
+	var wg sync.WaitGroup
+	for p := range texts {
+		lo, hi := f.Rows*p/parts, f.Rows*(p+1)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var head []byte
+			if p == 0 {
+				head = AppendCSVRecord(nil, f.Header)
+			}
+			texts[p] = f.appendRows(head, lo, hi)
+		}()
+	}
+	wg.Wait()
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	out := make([]byte, 0, size)
+	for _, t := range texts {
+		out = append(out, t...)
+	}
+	return out
+}
+
+// csvPartRows is the fewest rows CSVText renders as a part of its own.
+const csvPartRows = 16384
+
+// appendRows appends rows lo..hi-1 to b, growing it once to the size
+// its first rows promise.
+func (f ReleaseFile) appendRows(b []byte, lo, hi int) []byte {
 	const sample = 256
-	b := AppendCSVRecord(nil, f.Header)
-	head := len(b)
+	start := len(b)
 	rec := make([]string, len(f.Header))
-	for i := 0; i < f.Rows; i++ {
-		if i == sample {
-			per := (len(b) - head + sample - 1) / sample
-			grown := make([]byte, len(b), len(b)+(f.Rows-sample)*per*21/20+64)
+	for i := lo; i < hi; i++ {
+		if i == lo+sample {
+			per := (len(b) - start + sample - 1) / sample
+			grown := make([]byte, len(b), len(b)+(hi-i)*per*21/20+64)
 			copy(grown, b)
 			b = grown
 		}

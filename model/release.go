@@ -22,7 +22,9 @@ type ReleaseFile struct {
 	Name   string
 	Header []string
 	Rows   int
-	// Fill writes row i into rec (len(rec) == len(Header)).
+	// Fill writes row i into rec (len(rec) == len(Header)). It only
+	// reads what it shares: CSVText calls it from several goroutines at
+	// once, for different rows and records.
 	Fill func(i int, rec []string)
 	// Text, when set, is the file's CSV text as WriteCSV renders it from
 	// Header and Fill, rendered once already (an export renders a release

@@ -222,8 +222,11 @@ func newBounds(boxes []*box) *bounds {
 }
 
 func (b *bounds) add(i int, x []float64) {
+	lo, hi := b.lo[i], b.hi[i]
 	for a, v := range x {
-		b.lo[i][a], b.hi[i][a] = math.Min(b.lo[i][a], v), math.Max(b.hi[i][a], v)
+		// The built-in min and max are math.Min and math.Max (NaN, -0),
+		// without the call.
+		lo[a], hi[a] = min(lo[a], v), max(hi[a], v)
 	}
 }
 

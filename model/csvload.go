@@ -225,6 +225,8 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 			sc.size = fi.Size()
 		}
+	} else if b, ok := r.(*bytes.Reader); ok {
+		sc.size = int64(b.Len()) // a file read whole (a release's, for its check)
 	}
 
 	header, guessed := opt.Header, false

@@ -117,7 +117,7 @@ func (f ReleaseFile) CSVText() []byte {
 	}
 	parts := min(runtime.GOMAXPROCS(0), f.Rows/csvPartRows)
 	if parts < 2 {
-		return f.appendRows(AppendCSVRecord(nil, f.Header), 0, f.Rows)
+		return f.appendRows(AppendCSVRecord(nil, f.Header), 0, f.Rows, f.Rows)
 	}
 	texts := make([][]byte, parts)
 	var wg sync.WaitGroup
@@ -126,20 +126,18 @@ func (f ReleaseFile) CSVText() []byte {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var head []byte
+			// The first part has room for the whole file, so the others
+			// are copied after it, not all into a new slice.
 			if p == 0 {
-				head = AppendCSVRecord(nil, f.Header)
+				texts[p] = f.appendRows(AppendCSVRecord(nil, f.Header), lo, hi, f.Rows)
+			} else {
+				texts[p] = f.appendRows(nil, lo, hi, hi-lo)
 			}
-			texts[p] = f.appendRows(head, lo, hi)
 		}()
 	}
 	wg.Wait()
-	size := 0
-	for _, t := range texts {
-		size += len(t)
-	}
-	out := make([]byte, 0, size)
-	for _, t := range texts {
+	out := texts[0]
+	for _, t := range texts[1:] {
 		out = append(out, t...)
 	}
 	return out
@@ -148,16 +146,16 @@ func (f ReleaseFile) CSVText() []byte {
 // csvPartRows is the fewest rows CSVText renders as a part of its own.
 const csvPartRows = 16384
 
-// appendRows appends rows lo..hi-1 to b, growing it once to the size
-// its first rows promise.
-func (f ReleaseFile) appendRows(b []byte, lo, hi int) []byte {
+// appendRows appends rows lo..hi-1 to b, growing it once to hold room
+// rows in all, at the size its first rows promise.
+func (f ReleaseFile) appendRows(b []byte, lo, hi, room int) []byte {
 	const sample = 256
 	start := len(b)
 	rec := make([]string, len(f.Header))
 	for i := lo; i < hi; i++ {
 		if i == lo+sample {
 			per := (len(b) - start + sample - 1) / sample
-			grown := make([]byte, len(b), len(b)+(hi-i)*per*21/20+64)
+			grown := make([]byte, len(b), len(b)+(room-sample)*per*21/20+64)
 			copy(grown, b)
 			b = grown
 		}

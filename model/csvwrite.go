@@ -143,8 +143,9 @@ func (f ReleaseFile) CSVText() []byte {
 	return out
 }
 
-// csvPartRows is the fewest rows CSVText renders as a part of its own.
-const csvPartRows = 16384
+// csvPartRows is the fewest rows CSVText renders as a part of its own
+// (Adult's 30,162 rows render in two).
+const csvPartRows = 4096
 
 // appendRows appends rows lo..hi-1 to b, growing it once to hold room
 // rows in all, at the size its first rows promise.

@@ -204,13 +204,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		audit.InputFormat = string(source.FormatOf(path))
 	}
 	// The release is rendered and parsed once: its files are written as
-	// rendered, the risk figures and the attacks read them as parsed
-	// while they are written, and the checks read the same bytes and
-	// tables.
-	mem, err := verify.OpenBuilt(rel)
-	if err != nil {
-		return nil, err
-	}
+	// rendered, and parsed while they are written for the risk figures
+	// and the attacks; the checks read the same bytes and tables.
+	mem := verify.RenderBuilt(rel)
 	for i := range rel.Files {
 		rel.Files[i].Text = mem.Rendered(rel.Files[i].Name)
 	}
@@ -226,6 +222,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Context:          ctx,
 		Warn:             opt.Warn,
 		Meanwhile: func(m *model.Manifest) error {
+			mem.ParseAll()
 			if err := stateFindings(p, res, rel, mem); err != nil {
 				return err
 			}

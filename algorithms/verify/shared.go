@@ -92,6 +92,15 @@ func (s *Shared) Open() (*Release, error) {
 // every core, each parsed once for every reader (the workbench's risk
 // figures of a result, read by the method's viewer as soon as it lands).
 func OpenBuilt(rel *model.Release) (*Release, error) {
+	out := RenderBuilt(rel)
+	out.ParseAll()
+	return out, nil
+}
+
+// RenderBuilt is OpenBuilt with the files rendered (at once on every
+// core) but not parsed yet: each is parsed when first read, or by
+// ParseAll (an export writes the rendered files meanwhile).
+func RenderBuilt(rel *model.Release) *Release {
 	m := rel.Manifest
 	m.Files = nil
 	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: &files{mem: map[string][]byte{}}}
@@ -102,9 +111,17 @@ func OpenBuilt(rel *model.Release) (*Release, error) {
 		out.listed[f.Name] = true
 		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
 	}
-	// Parsed now, at once; a file that does not parse says so when read.
-	atOnce(len(rel.Files), func(i int) { out.Table(rel.Files[i].Name) })
-	return out, nil
+	return out
+}
+
+// ParseAll parses every file of a release built in memory at once on
+// every core; a file that does not parse says so when read.
+func (rel *Release) ParseAll() {
+	names := make([]string, 0, len(rel.Manifest.Files))
+	for _, f := range rel.Manifest.Files {
+		names = append(names, f.Name)
+	}
+	atOnce(len(names), func(i int) { rel.Table(names[i]) })
 }
 
 // atOnce calls fn(0..n-1) on every core and waits for them.

@@ -246,24 +246,27 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 	}
 	// Sensitive groups: the share of their values that satisfy the
 	// sensitive conditions (and their sum).
+	// (Each share is summed aside and stored once: a first access that
+	// reads a fresh page and then writes it costs a copy-on-write fault
+	// and a TLB flush on every core.)
 	share := make([]float64, len(ix.groups))
 	sumShare := make([]float64, len(ix.groups))
 	for s, vals := range ix.groups {
 		if ix.groupN[s] == 0 {
 			continue
 		}
+		var sh, ss float64
 		for _, v := range vals {
 			all := true
 			for _, pr := range saPreds {
 				all = all && pr.MatchValue(v.text, v.num, ix.saNumeric)
 			}
 			if all {
-				share[s] += v.n
-				sumShare[s] += v.n * v.num
+				sh += v.n
+				ss += v.n * v.num
 			}
 		}
-		share[s] /= ix.groupN[s]
-		sumShare[s] /= ix.groupN[s]
+		share[s], sumShare[s] = sh/ix.groupN[s], ss/ix.groupN[s]
 	}
 	count, sum := 0.0, 0.0
 	for i := range ix.boxes {

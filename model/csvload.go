@@ -225,6 +225,8 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 			sc.size = fi.Size()
 		}
+	} else if b, ok := r.(*bytes.Reader); ok {
+		sc.size = int64(b.Len()) // a file read whole (a release's, for its check)
 	}
 
 	header, guessed := opt.Header, false
@@ -664,6 +666,15 @@ func (s *scanner) fill(dst *chunk) {
 		} else if err != nil {
 			s.eof, s.rerr = true, err
 		}
+	}
+	// A fresh chunk gets room for every field and line it may hold at
+	// once (a field ends at a delimiter or a line end), rather than
+	// growing to it.
+	if cap(dst.offs) == 0 {
+		text := dst.buf[:dst.n]
+		lines := bytes.Count(text, []byte{'\n'}) + 1
+		dst.offs = make([]uint32, 0, 2*(bytes.Count(text, []byte{s.delim})+lines))
+		dst.lines = make([]int, 0, lines)
 	}
 }
 

@@ -2,6 +2,8 @@ package model
 
 import (
 	"io"
+	"runtime"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -62,6 +64,9 @@ const csvChunk = 64 << 10
 // csvChunk bytes; check, when set, is called every 4096 rows and stops
 // the write with its error.
 func writeRecords(out io.Writer, f ReleaseFile, check func() error) error {
+	if f.Text != nil {
+		return writeText(out, f.Text, check)
+	}
 	buf := make([]byte, 0, csvChunk+4096)
 	buf = AppendCSVRecord(buf, f.Header)
 	rec := make([]string, len(f.Header))
@@ -82,4 +87,81 @@ func writeRecords(out io.Writer, f ReleaseFile, check func() error) error {
 	}
 	_, err := out.Write(buf)
 	return err
+}
+
+// writeText writes a file's rendered text in chunks of csvChunk * 16
+// bytes, calling check, when set, before each.
+func writeText(out io.Writer, text []byte, check func() error) error {
+	for len(text) > 0 {
+		if check != nil {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		n := min(len(text), csvChunk*16)
+		if _, err := out.Write(text[:n]); err != nil {
+			return err
+		}
+		text = text[n:]
+	}
+	return nil
+}
+
+// CSVText is the file's CSV text, WriteCSV's bytes (Text itself when
+// it is set). A file of many rows is rendered in parts at once on every
+// core (Fill is called from several goroutines, on different rows), each
+// part into one slice sized from its first rows.
+func (f ReleaseFile) CSVText() []byte {
+	if f.Text != nil {
+		return f.Text
+	}
+	parts := min(runtime.GOMAXPROCS(0), f.Rows/csvPartRows)
+	if parts < 2 {
+		return f.appendRows(AppendCSVRecord(nil, f.Header), 0, f.Rows, f.Rows)
+	}
+	texts := make([][]byte, parts)
+	var wg sync.WaitGroup
+	for p := range texts {
+		lo, hi := f.Rows*p/parts, f.Rows*(p+1)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// The first part has room for the whole file, so the others
+			// are copied after it, not all into a new slice.
+			if p == 0 {
+				texts[p] = f.appendRows(AppendCSVRecord(nil, f.Header), lo, hi, f.Rows)
+			} else {
+				texts[p] = f.appendRows(nil, lo, hi, hi-lo)
+			}
+		}()
+	}
+	wg.Wait()
+	out := texts[0]
+	for _, t := range texts[1:] {
+		out = append(out, t...)
+	}
+	return out
+}
+
+// csvPartRows is the fewest rows CSVText renders as a part of its own
+// (Adult's 30,162 rows render in two).
+const csvPartRows = 4096
+
+// appendRows appends rows lo..hi-1 to b, growing it once to hold room
+// rows in all, at the size its first rows promise.
+func (f ReleaseFile) appendRows(b []byte, lo, hi, room int) []byte {
+	const sample = 256
+	start := len(b)
+	rec := make([]string, len(f.Header))
+	for i := lo; i < hi; i++ {
+		if i == lo+sample {
+			per := (len(b) - start + sample - 1) / sample
+			grown := make([]byte, len(b), len(b)+(room-sample)*per*21/20+64)
+			copy(grown, b)
+			b = grown
+		}
+		f.Fill(i, rec)
+		b = AppendCSVRecord(b, rec)
+	}
+	return b
 }

@@ -2,7 +2,12 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,4 +70,73 @@ func FuzzAppendCSVRecord(f *testing.F) {
 			t.Fatalf("%q: wrote %q, encoding/csv writes %q", rec, got, want)
 		}
 	})
+}
+
+// CSVText renders WriteCSV's bytes, whatever the rows; a file given its
+// rendered text writes that text, the bytes Header and Fill render, in
+// chunks however long it is, and stops when told to.
+func TestReleaseFileTextIsWrittenAsRendered(t *testing.T) {
+	t.Parallel()
+	f := ReleaseFile{Name: "a.csv", Header: []string{"x", "y"}, Rows: 200_000, Fill: func(i int, rec []string) {
+		rec[0], rec[1] = string(rune('a'+i%26)), "v, "+string(rune('A'+i%7))
+	}}
+	var want bytes.Buffer
+	if err := f.WriteCSV(&want); err != nil {
+		t.Fatal(err)
+	}
+	if want.Len() <= csvChunk*16 {
+		t.Fatalf("the text (%d bytes) fits one chunk", want.Len())
+	}
+	for _, rows := range []int{0, 1, 255, 256, 257, 1000, f.Rows} {
+		h := f
+		h.Rows = rows
+		var w bytes.Buffer
+		h.WriteCSV(&w)
+		if got := h.CSVText(); !bytes.Equal(got, w.Bytes()) {
+			t.Fatalf("%d rows: CSVText gives %d bytes, WriteCSV %d", rows, len(got), w.Len())
+		}
+	}
+	g := f
+	g.Text, g.Fill = want.Bytes(), nil
+	var got bytes.Buffer
+	if err := g.WriteCSV(&got); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("wrote %d bytes (%v), want the %d rendered", got.Len(), err, want.Len())
+	}
+	stop := errors.New("stop")
+	calls := 0
+	err := writeRecords(io.Discard, g, func() error {
+		if calls++; calls == 2 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || calls != 2 {
+		t.Fatalf("the write went on after it was stopped: %v after %d calls", err, calls)
+	}
+}
+
+// A file written from its rendered text (re-read and compared byte for
+// byte, hashed as read back) is the file and the SHA-256 that writing it
+// from Fill gives (hashed as written, re-read and hashed again).
+func TestWriteCSVFromTextIsWriteCSVFromFill(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	f := ReleaseFile{Name: "a.csv", Header: []string{"x", "y"}, Rows: 300_000, Fill: func(i int, rec []string) {
+		rec[0], rec[1] = string(rune('a'+i%26)), "v"
+	}}
+	fromFill, err := writeCSV(nil, filepath.Join(dir, "fill.csv"), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f
+	g.Text = f.CSVText()
+	fromText, err := writeCSV(context.Background(), filepath.Join(dir, "text.csv"), g)
+	if err != nil || fromText != fromFill {
+		t.Fatalf("from text %s (%v), from Fill %s", fromText, err, fromFill)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "fill.csv"))
+	b, _ := os.ReadFile(filepath.Join(dir, "text.csv"))
+	if !bytes.Equal(a, b) || len(a) < 1<<20 {
+		t.Fatalf("the files differ (%d and %d bytes)", len(a), len(b))
+	}
 }

@@ -130,9 +130,22 @@ func ReadFileLimit(path string, max int64, what string) ([]byte, error) {
 	if st.Size() > max {
 		return nil, &InputError{File: path, Msg: fmt.Sprintf("is %s, more than %s can be (%s)", humanBytes(float64(st.Size())), what, humanBytes(float64(max)))}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	// Room for the file as it stands (and a byte to see it grow), read
+	// without growing.
+	b := make([]byte, 0, st.Size()+1)
+	r := io.LimitReader(f, max+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(b)) > max {
 		return nil, &InputError{File: path, Msg: fmt.Sprintf("grew beyond %s while it was read, more than %s can be", humanBytes(float64(max)), what)}

@@ -22,8 +22,15 @@ type ReleaseFile struct {
 	Name   string
 	Header []string
 	Rows   int
-	// Fill writes row i into rec (len(rec) == len(Header)).
+	// Fill writes row i into rec (len(rec) == len(Header)). It only
+	// reads what it shares: CSVText calls it from several goroutines at
+	// once, for different rows and records.
 	Fill func(i int, rec []string)
+	// Text, when set, is the file's CSV text as WriteCSV renders it from
+	// Header and Fill, rendered once already (an export renders a release
+	// in memory for its risk figures and writes those very bytes): it is
+	// written as it is.
+	Text []byte
 }
 
 // WriteCSV writes the file's CSV text (the bytes a release holds).
@@ -206,6 +213,16 @@ func writeJSON(path string, v any) error {
 	return writeFileSync(path, append(b, '\n'))
 }
 
+// writeDraftJSON writes v as writeJSON does, without syncing it: a file
+// written again before the release is put in place.
+func writeDraftJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
 func writeFileSync(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -300,7 +317,7 @@ func ReadAudit(path string) (*Audit, error) {
 		return nil, &InputError{File: path, Msg: OpenReason(err)}
 	}
 	var a Audit
-	if err := DecodeStrict(b, &a); err != nil {
+	if err := decodeAudit(b, &a); err != nil {
 		return nil, jsonInputError(path, err, "an audit record is written by privlab run beside its release")
 	}
 	return &a, nil

@@ -1,10 +1,10 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -32,6 +32,11 @@ type WriteOptions struct {
 	// measured on the files (the manifest is written again after it,
 	// with report.md rendered from it).
 	Verify func(dir string, m *Manifest) ([]string, error)
+	// Meanwhile, when set, runs while the data files are written (they
+	// are written from the release alone) and may add to m what it
+	// measures before the manifest is first written; an error stops the
+	// write.
+	Meanwhile func(m *Manifest) error
 	// AcceptViolations writes the release even when Verify fails; the
 	// manifest then says so.
 	AcceptViolations bool
@@ -333,7 +338,30 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	tmp := w.tmp
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", Version
+	// A panic in Meanwhile is raised again here, once the files are
+	// written (the write is then cleaned up as after any failure).
+	meanwhile := func() error { return nil }
+	if w.opt.Meanwhile != nil {
+		var merr error
+		var panicked any
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() { panicked = recover() }()
+			merr = w.opt.Meanwhile(&m)
+		}()
+		meanwhile = func() error {
+			<-done
+			if panicked != nil {
+				panic(panicked)
+			}
+			return merr
+		}
+	}
 	sums, err := w.writeData(rel.Files)
+	if merr := meanwhile(); err == nil {
+		err = merr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +372,9 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	if err := checkFinite(&m); err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+	// The manifest the check reads is written again once it lists
+	// report.md (synced and re-read then): this one is not synced.
+	if err := writeDraftJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
 		return nil, err
 	}
 	if err := w.stage("verify"); err != nil {
@@ -435,7 +465,7 @@ func (w *writer) writeAudit() error {
 	if a.ManifestDigest, err = ManifestDigest(written); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(&a, "", "  ")
+	b, err := marshalAudit(&a)
 	if err != nil {
 		return err
 	}
@@ -575,6 +605,9 @@ func (w *writer) finish() error {
 // writeCSV writes one table, syncs it, and re-reads it to check the hash;
 // ctx (may be nil) is looked at every few thousand rows.
 func writeCSV(ctx context.Context, path string, f ReleaseFile) (string, error) {
+	if f.Text != nil {
+		return writeTextFile(ctx, path, f.Text)
+	}
 	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return "", err
@@ -600,6 +633,59 @@ func writeCSV(ctx context.Context, path string, f ReleaseFile) (string, error) {
 		return "", fmt.Errorf("%s: re-read hash %s differs from written %s", path, got, sum)
 	}
 	return sum, nil
+}
+
+// writeTextFile writes a file's rendered text, syncs it and re-reads it:
+// the file must give back text byte for byte, and its SHA-256 is the
+// hash of what was read back.
+func writeTextFile(ctx context.Context, path string, text []byte) (string, error) {
+	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return "", err
+	}
+	var check func() error
+	if ctx != nil {
+		check = ctx.Err
+	}
+	if err := writeText(out, text, check); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	h := sha256.New()
+	buf := make([]byte, 1<<20)
+	rest := text
+	for {
+		n, err := in.Read(buf)
+		if n > 0 {
+			if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+				return "", fmt.Errorf("%s: re-read content differs from what was written", path)
+			}
+			h.Write(buf[:n])
+			rest = rest[n:]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	if len(rest) > 0 {
+		return "", fmt.Errorf("%s: re-read content differs from what was written (%d bytes short)", path, len(rest))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // hashedWriter writes to a file and hashes what it writes.

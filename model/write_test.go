@@ -416,3 +416,56 @@ func TestWriteReleaseNamesNonFiniteFigures(t *testing.T) {
 		t.Fatal("a release was written")
 	}
 }
+
+// WriteOptions.Meanwhile runs while the data files are written: what it
+// adds to the manifest is in the manifest the check reads and the one
+// written; its error stops the write and leaves nothing behind; its
+// panic is raised again by WriteRelease, after the files were written,
+// and leaves nothing behind either.
+func TestWriteReleaseMeanwhile(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "rel")
+	var seen string
+	m, err := WriteRelease(dir, releaseOf("x"), WriteOptions{
+		Meanwhile: func(m *Manifest) error {
+			m.RiskSummary = "measured meanwhile"
+			return nil
+		},
+		Verify: func(tmp string, m *Manifest) ([]string, error) {
+			read, err := ReadManifest(tmp)
+			if err != nil {
+				return nil, err
+			}
+			seen = read.RiskSummary
+			return nil, nil
+		},
+	})
+	if err != nil || m.RiskSummary != "measured meanwhile" || seen != m.RiskSummary {
+		t.Fatalf("the manifest states %q, the check read %q (%v)", m.RiskSummary, seen, err)
+	}
+	if read, err := ReadManifest(dir); err != nil || read.RiskSummary != m.RiskSummary {
+		t.Fatalf("written: %v, %v", read, err)
+	}
+	stop := errors.New("cannot measure")
+	bad := filepath.Join(parent, "bad")
+	if _, err := WriteRelease(bad, releaseOf("y"), WriteOptions{Meanwhile: func(*Manifest) error { return stop }}); !errors.Is(err, stop) {
+		t.Fatalf("got %v, want the Meanwhile error", err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recovered %v, want the panic raised again", r)
+			}
+		}()
+		WriteRelease(bad, releaseOf("z"), WriteOptions{Meanwhile: func(*Manifest) error { panic("boom") }})
+	}()
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 1 { // rel (no audit record was asked for)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("a stopped write left %v behind", names)
+	}
+}

@@ -68,8 +68,13 @@ func place(t *model.Table, what string, v *risk.View, e *risk.Exposure) (*placed
 	return p, nil
 }
 
-// group finds the distinct tuples.
+// group finds the distinct tuples, numbered in the order they first
+// appear.
 func (p *placed) group() {
+	if span, ok := p.radix(); ok {
+		p.groupBy(span)
+		return
+	}
 	index := map[string]int32{}
 	key := make([]byte, 4*len(p.cols))
 	for row := range p.tupleOf {
@@ -78,15 +83,72 @@ func (p *placed) group() {
 		}
 		t, ok := index[string(key)]
 		if !ok {
-			t = int32(len(p.count))
+			t = p.newTuple(row)
 			index[string(key)] = t
-			p.count = append(p.count, 0)
-			p.first = append(p.first, int32(row))
-			codes := make([]uint32, len(p.cols))
-			for i, c := range p.cols {
-				codes[i] = c.Codes[row]
+		}
+		p.count[t]++
+		p.tupleOf[row] = t
+	}
+}
+
+// newTuple numbers the tuple of row.
+func (p *placed) newTuple(row int) int32 {
+	t := int32(len(p.count))
+	p.count = append(p.count, 0)
+	p.first = append(p.first, int32(row))
+	codes := make([]uint32, len(p.cols))
+	for i, c := range p.cols {
+		codes[i] = c.Codes[row]
+	}
+	p.codes = append(p.codes, codes)
+	return t
+}
+
+// radix is the number of possible tuples when a tuple's codes fit one
+// integer (each column's codes and the missing value, in mixed radix).
+func (p *placed) radix() (uint64, bool) {
+	span := uint64(1)
+	for _, c := range p.cols {
+		n := uint64(len(c.Dict)) + 1
+		if span > (1<<62)/n {
+			return 0, false
+		}
+		span *= n
+	}
+	return span, true
+}
+
+// groupBy is group with a tuple's codes as one integer: a slice over
+// every possible tuple when there are few, else a map.
+func (p *placed) groupBy(span uint64) {
+	var dense []int32 // tuple + 1
+	var index map[uint64]int32
+	if span <= uint64(4*len(p.tupleOf)+1024) {
+		dense = make([]int32, span)
+	} else {
+		index = map[uint64]int32{}
+	}
+	for row := range p.tupleOf {
+		key := uint64(0)
+		for _, c := range p.cols {
+			code := uint64(c.Codes[row])
+			if code >= uint64(len(c.Dict)) {
+				code = uint64(len(c.Dict)) // the missing value
 			}
-			p.codes = append(p.codes, codes)
+			key = key*(uint64(len(c.Dict))+1) + code
+		}
+		var t int32
+		if dense != nil {
+			if t = dense[key] - 1; t < 0 {
+				t = p.newTuple(row)
+				dense[key] = t + 1
+			}
+		} else {
+			var ok bool
+			if t, ok = index[key]; !ok {
+				t = p.newTuple(row)
+				index[key] = t
+			}
 		}
 		p.count[t]++
 		p.tupleOf[row] = t

@@ -7,12 +7,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/datasets"
 	"privlab/model"
 )
@@ -171,5 +174,48 @@ func BenchmarkWideWorkload(b *testing.B) {
 		v, params := benchParams(m)
 		benchWhole(b, "qi-10000/"+m, pipeline.Project{Input: qi, Roles: model.Roles{QIs: []string{"code", "age", "sex"}, SA: "disease"}, Method: m, Variant: v, Params: params})
 		benchWhole(b, "sa-20000/"+m, pipeline.Project{Input: sa, Roles: model.Roles{QIs: []string{"age", "sex", "zip"}, SA: "diag"}, Method: m, Variant: v, Params: params})
+	}
+}
+
+// BenchmarkCheck is `privlab check DIR` and `check DIR --original FILE`
+// in process on each method's census release (PRIVLAB_BENCH_ROWS rows,
+// default 1,000,000; PRIVLAB_BENCH_METHODS lists the methods, default
+// all): the export is made once before the timer, the original is
+// loaded before it too.
+func BenchmarkCheck(b *testing.B) {
+	rows := 1_000_000
+	if s := os.Getenv("PRIVLAB_BENCH_ROWS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			b.Skipf("PRIVLAB_BENCH_ROWS=%q: no census", s)
+		}
+		rows = n
+	}
+	dir := b.TempDir()
+	path := writeCensus(b, dir, rows)
+	for _, m := range catalog.Names() {
+		if only := os.Getenv("PRIVLAB_BENCH_METHODS"); only != "" && !slices.Contains(strings.Fields(only), m) {
+			continue
+		}
+		v, params := benchParams(m)
+		p := pipeline.Project{Input: path, Roles: censusQIs, Method: m, Variant: v, Params: params}
+		out := filepath.Join(dir, m)
+		wholeRun(b, p, out)
+		orig, err := env.LoadTable(env.WithDefaults(pipeline.Project{Input: path}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, k := range []struct {
+			name string
+			orig *model.Table
+		}{{"check", nil}, {"original", orig}} {
+			b.Run(fmt.Sprintf("census-%d/%s/%s", rows, m, k.name), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if _, err := pipeline.CheckWith(out, &risk.Knowledge{Original: k.orig}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -39,6 +39,19 @@ type boundsIndex struct {
 	// domTable is dom as a table (domain), built when first asked.
 	domOnce  sync.Once
 	domTable *model.Table
+	// scratch keeps the per-group counts of earlier queries (selected).
+	scratch sync.Pool
+}
+
+// selected is a zeroed count per group for a query: reused between
+// queries, as counting into fresh pages (a read, then a write) costs a
+// copy-on-write fault and a TLB flush on every core per page.
+func (b *boundsIndex) selected() []int {
+	if p, ok := b.scratch.Get().(*[]int); ok && len(*p) == len(b.low) {
+		clear(*p)
+		return *p
+	}
+	return make([]int, len(b.low))
 }
 
 // saDomain is the sensitive attribute's domain in leaf order.
@@ -139,7 +152,8 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 	if err != nil {
 		return method.Bounds{}, err
 	}
-	sel := make([]int, len(b.low))
+	sel := b.selected()
+	defer b.scratch.Put(&sel)
 	total := 0
 	m.Each(b.table.Rows, func(r int) {
 		sel[b.groupOf[r]]++

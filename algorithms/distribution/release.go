@@ -42,10 +42,11 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	for i, q := range qrows {
 		rowMap[i] = int(q.row)
 	}
+	ids := release.Numbers(len(r.groups))
 	qiFile := model.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
 		Fill: func(i int, rec []string) {
 			q := qrows[i]
-			rec[0] = strconv.Itoa(int(q.group) + 1)
+			rec[0] = ids[q.group]
 			for c, col := range qiCols {
 				rec[c+1] = col.Value(int(q.row))
 			}
@@ -73,7 +74,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	saFile := model.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
 		Fill: func(i int, rec []string) {
 			s := srows[i]
-			rec[0] = strconv.Itoa(int(s.group) + 1)
+			rec[0] = ids[s.group]
 			rec[1], rec[2] = bounds[s.node][0], bounds[s.node][1]
 		}}
 	// hierarchy.csv: the privacy-annotated hierarchy needed to read sa.csv.
@@ -122,7 +123,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 			Rows: len(r.groups) * edges,
 			Fill: func(i int, rec []string) {
 				g, n := i/edges, order[i%edges]
-				rec[0] = strconv.Itoa(g + 1)
+				rec[0] = ids[g]
 				rec[1] = strconv.Itoa(nodeID[n])
 				rec[2] = strconv.FormatInt(r.groups[g].ann.Weight[n], 10)
 			}})

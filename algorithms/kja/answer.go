@@ -246,24 +246,27 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 	}
 	// Sensitive groups: the share of their values that satisfy the
 	// sensitive conditions (and their sum).
+	// (Each share is summed aside and stored once: a first access that
+	// reads a fresh page and then writes it costs a copy-on-write fault
+	// and a TLB flush on every core.)
 	share := make([]float64, len(ix.groups))
 	sumShare := make([]float64, len(ix.groups))
 	for s, vals := range ix.groups {
 		if ix.groupN[s] == 0 {
 			continue
 		}
+		var sh, ss float64
 		for _, v := range vals {
 			all := true
 			for _, pr := range saPreds {
 				all = all && pr.MatchValue(v.text, v.num, ix.saNumeric)
 			}
 			if all {
-				share[s] += v.n
-				sumShare[s] += v.n * v.num
+				sh += v.n
+				ss += v.n * v.num
 			}
 		}
-		share[s] /= ix.groupN[s]
-		sumShare[s] /= ix.groupN[s]
+		share[s], sumShare[s] = sh/ix.groupN[s], ss/ix.groupN[s]
 	}
 	count, sum := 0.0, 0.0
 	for i := range ix.boxes {
@@ -364,8 +367,16 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		pubBox
 	}
 	byID := map[int]*gbox{}
+	// A GroupID text is read once (its code), its box looked up once.
+	idCol := jat.Columns[0]
+	boxOfCode := make([]*gbox, len(idCol.Dict))
 	for r := 0; r < jat.Rows; r++ {
-		id, err := strconv.Atoi(jat.Columns[0].Value(r))
+		code := idCol.Codes[r]
+		if int(code) < len(boxOfCode) && boxOfCode[code] != nil {
+			boxOfCode[code].size++
+			continue
+		}
+		id, err := strconv.Atoi(idCol.Value(r))
 		if err != nil {
 			return nil, &model.InputError{File: jpath, Line: r + 2, Msg: "GroupID is not an integer"}
 		}
@@ -395,6 +406,9 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 			}
 			byID[id] = b
 		}
+		if int(code) < len(boxOfCode) {
+			boxOfCode[code] = b
+		}
 		b.size++
 	}
 	ids := make([]int, 0, len(byID))
@@ -407,23 +421,31 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		boxes[i] = byID[id].pubBox
 	}
 	groups := make([][]saCount, len(sgIndex))
-	seen := make([]map[string]int, len(sgIndex))
 	saCol := si.Columns[1]
 	numeric := det.SAKind == format.Numeric
+	// On codes: an SG text is looked up once, a group's value by its
+	// code (one code per text).
+	sgCol := si.Columns[0]
+	groupOfCode := make([]int, len(sgCol.Dict))
+	for code, text := range sgCol.Dict {
+		if g, ok := sgIndex[text]; ok {
+			groupOfCode[code] = g + 1
+		}
+	}
+	seen := make(map[uint64]int, len(sgIndex))
 	for r := 0; r < si.Rows; r++ {
-		g, ok := sgIndex[si.Columns[0].Value(r)]
-		if !ok {
-			return nil, &model.InputError{File: spath, Line: r + 2, Msg: "SG " + strconv.Quote(si.Columns[0].Value(r)) + " has no box in jat.csv"}
+		code, sa := sgCol.Codes[r], saCol.Codes[r]
+		if int(code) >= len(groupOfCode) || groupOfCode[code] == 0 {
+			return nil, &model.InputError{File: spath, Line: r + 2, Msg: "SG " + strconv.Quote(sgCol.Value(r)) + " has no box in jat.csv"}
 		}
-		text := saCol.Value(r)
-		if seen[g] == nil {
-			seen[g] = map[string]int{}
-		}
-		j, ok := seen[g][text]
+		g := groupOfCode[code] - 1
+		key := uint64(g)<<32 | uint64(sa)
+		j, ok := seen[key]
 		if !ok {
+			text := saCol.Value(r)
 			x, _ := model.ParseNumber(text)
 			j = len(groups[g])
-			seen[g][text] = j
+			seen[key] = j
 			groups[g] = append(groups[g], saCount{text: text, num: x})
 		}
 		groups[g][j].n++

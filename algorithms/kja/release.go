@@ -29,14 +29,17 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		return nil, nil, &model.ParamError{Param: "qi", Value: dup, Reason: "jat.csv would have two columns named " + dup,
 			Hint: "rename the quasi-identifier"}
 	}
-	// Box texts, once per box.
+	// A box's jat.csv record (its id, sensitive group and ranges), once
+	// per box.
 	texts := make([][]string, len(r.boxes))
+	ids, sgs := release.Numbers(len(r.boxes)), release.Numbers(r.sgs)
 	var jrows []int32 // per jat row: box
 	var jtuple []int32
 	for i, b := range r.boxes {
-		texts[i] = make([]string, 2*t.d)
+		texts[i] = make([]string, 2+2*t.d)
+		texts[i][0], texts[i][1] = ids[i], sgs[b.sg]
 		for a := range t.axes {
-			texts[i][2*a], texts[i][2*a+1] = t.axes[a].text(b.b.lo[a]), t.axes[a].text(b.b.hi[a])
+			texts[i][2+2*a], texts[i][3+2*a] = t.axes[a].text(b.b.lo[a]), t.axes[a].text(b.b.hi[a])
 		}
 		for _, tu := range b.tuples {
 			jrows = append(jrows, int32(i))
@@ -54,10 +57,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		}
 	}
 	jat := model.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
-		bi := jrows[perm[i]]
-		rec[0] = strconv.Itoa(int(bi) + 1)
-		rec[1] = strconv.Itoa(r.boxes[bi].sg + 1)
-		copy(rec[2:], texts[bi])
+		copy(rec, texts[jrows[perm[i]]])
 	}}
 	// si.csv: the SA values of every sensitive group.
 	type siRow struct{ sg, row int32 }
@@ -74,7 +74,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		siMap[i] = int(s.row)
 	}
 	si := model.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
-		rec[0] = strconv.Itoa(int(srows[i].sg) + 1)
+		rec[0] = sgs[srows[i].sg]
 		rec[1] = sa.Value(int(srows[i].row))
 	}}
 

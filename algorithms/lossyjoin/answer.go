@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -189,6 +190,19 @@ type joinIndex struct {
 	size    []float64    // per class
 	ss      saSide
 	qis     map[string]bool
+	// scratch keeps the per-class counts of earlier queries (matching).
+	scratch sync.Pool
+}
+
+// matching is a zeroed count per class for a query: reused between
+// queries, as counting into fresh pages (a read, then a write) costs a
+// copy-on-write fault and a TLB flush on every core per page.
+func (x *joinIndex) matching() []float64 {
+	if p, ok := x.scratch.Get().(*[]float64); ok && len(*p) == len(x.size) {
+		clear(*p)
+		return *p
+	}
+	return make([]float64, len(x.size))
 }
 
 // proportionalNote is the note of a proportional answer.
@@ -223,7 +237,8 @@ func (x *joinIndex) answerBoth(q *model.Query) (proportional, literal method.Bou
 	if err != nil {
 		return proportional, literal, err
 	}
-	matching := make([]float64, len(x.size))
+	matching := x.matching()
+	defer x.scratch.Put(&matching)
 	m.Each(x.nss.Rows, func(r int) { matching[x.classOf[r]]++ })
 	cnt, sum, err := x.ss.counts(q, onSA, len(x.size))
 	if err != nil {

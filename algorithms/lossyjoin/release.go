@@ -7,7 +7,6 @@ import (
 	"privlab/algorithms/lossyjoin/format"
 	"slices"
 	"sort"
-	"strconv"
 
 	"privlab/algorithms/release"
 	"privlab/model"
@@ -207,6 +206,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 			ssPerm = release.Shuffled(n, rng)
 		}
 		rowMaps[FileNSS], rowMaps[FileSS] = nssMap, ssMap
+		ids := release.Numbers(len(r.classes))
 		files = []model.ReleaseFile{
 			{Name: FileNSS, Header: format.NSSHeader(qis), Rows: n,
 				Fill: func(i int, rec []string) {
@@ -214,12 +214,12 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 					for q, col := range qiCols {
 						rec[q] = col.Value(row)
 					}
-					rec[len(qis)] = strconv.Itoa(int(r.classOf[row]) + 1)
+					rec[len(qis)] = ids[r.classOf[row]]
 				}},
 			{Name: FileSS, Header: format.SSHeader(in.Roles.SA), Rows: n,
 				Fill: func(i int, rec []string) {
 					row := ssMap[i]
-					rec[0] = strconv.Itoa(int(r.classOf[row]) + 1)
+					rec[0] = ids[r.classOf[row]]
 					rec[1] = r.sa.Value(row)
 				}},
 		}

@@ -84,15 +84,11 @@ func exportKnowledge(p *Prepared) *risk.Knowledge {
 }
 
 // stateAttacks puts the attacks measured on the release, as it will be
-// published, into its manifest.
-func stateAttacks(rel *model.Release, method string, k *risk.Knowledge) error {
+// published (mem: built in memory from rel), into its manifest.
+func stateAttacks(rel *model.Release, mem *verify.Release, method string, k *risk.Knowledge) error {
 	m, ok := AttackMethod(method)
 	if !ok || m.Expose == nil {
 		return nil // a method without an exposer states no attacks
-	}
-	mem, err := verify.OpenMemory(rel)
-	if err != nil {
-		return err
 	}
 	rep, err := attack.Run(mem, m, k)
 	if err != nil {

@@ -190,24 +190,28 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
-	if err := stateFindings(p, res, rel); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	// The workload's true and released answers are computed while the
-	// files are written and checked (they read the input and the method's
-	// answerer, not the files).
+	// release is measured, written and checked (they read the input and
+	// the method's answerer, not the files), the input's digest (for the
+	// audit record) meanwhile too.
 	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
-	// The input's digest (for the audit record) is computed meanwhile too.
 	var inputSum string
 	hashed := func() {}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
 		hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
 		audit.InputFormat = string(source.FormatOf(path))
+	}
+	// The release is rendered and parsed once: its files are written as
+	// rendered, and parsed while they are written for the risk figures
+	// and the attacks; the checks read the same bytes and tables.
+	mem := verify.RenderBuilt(rel)
+	for i := range rel.Files {
+		rel.Files[i].Text = mem.Rendered(rel.Files[i].Name)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
@@ -217,8 +221,16 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Audit:            audit,
 		Context:          ctx,
 		Warn:             opt.Warn,
+		Meanwhile: func(m *model.Manifest) error {
+			mem.ParseAll()
+			if err := stateFindings(p, res, rel, mem); err != nil {
+				return err
+			}
+			m.Risk, m.RiskSummary, m.Warnings, m.Attacks = rel.Manifest.Risk, rel.Manifest.RiskSummary, rel.Manifest.Warnings, rel.Manifest.Attacks
+			return nil
+		},
 		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
-			v := verifyExport(tmp, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
+			v := verifyExport(tmp, mem, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
 			hashed() // before the audit record is written, after the checks read it
 			audit.InputSHA256 = inputSum
 			if err := v.state(m, wl); err != nil {
@@ -318,22 +330,28 @@ func releaseRisk(rel *verify.Release, threshold float64) (*risk.Report, *risk.Vi
 }
 
 func measure(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
-	view, ok := catalog.Viewer(method)
-	if !ok || view == nil {
-		return nil, nil, fmt.Errorf("method %s registers no viewer", method)
-	}
 	mem, err := verify.OpenBuilt(rel)
 	if err != nil {
 		return nil, nil, err
+	}
+	return measureBuilt(mem, method, threshold)
+}
+
+// measureBuilt is measure on the release built in memory (verify.OpenBuilt).
+func measureBuilt(mem *verify.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+	view, ok := catalog.Viewer(method)
+	if !ok || view == nil {
+		return nil, nil, fmt.Errorf("method %s registers no viewer", method)
 	}
 	return mem.Risk(view, threshold)
 }
 
 // stateFindings puts into the manifest what is measured on the release
 // as it will be published (check recomputes it from the files): the
-// figures every release gets, the warnings, and the attacks.
-func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
-	rk, view, err := stateRisk(rel, res.Spec.Name, p.Project.RiskThreshold)
+// figures every release gets, the warnings, and the attacks, all read
+// from mem, the release rel built in memory (verify.OpenBuilt).
+func stateFindings(p *Prepared, res *method.Result, rel *model.Release, mem *verify.Release) error {
+	rk, view, err := stateRisk(rel, mem, res.Spec.Name, p.Project.RiskThreshold)
 	if err != nil {
 		return err
 	}
@@ -341,13 +359,19 @@ func stateFindings(p *Prepared, res *method.Result, rel *model.Release) error {
 	if err := (Env{}).LoadPopulationOf(p); err != nil {
 		return err
 	}
-	return stateAttacks(rel, res.Spec.Name, exportKnowledge(p))
+	// The attacks read the release as built for the risk figures (the
+	// same bytes, tables and attacker's view), its manifest as it stands
+	// now.
+	files := mem.Manifest.Files
+	*mem.Manifest = rel.Manifest
+	mem.Manifest.Files = files
+	return stateAttacks(rel, mem, res.Spec.Name, exportKnowledge(p))
 }
 
-// stateRisk puts the release's risk figures and their summary into its
-// manifest.
-func stateRisk(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
-	rep, v, err := measure(rel, method, threshold)
+// stateRisk puts the risk figures of rel, measured on mem (rel built in
+// memory), and their summary into its manifest.
+func stateRisk(rel *model.Release, mem *verify.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+	rep, v, err := measureBuilt(mem, method, threshold)
 	if err != nil {
 		return nil, nil, fmt.Errorf("measuring the release's risk: %w", err)
 	}
@@ -369,9 +393,9 @@ type exportCheck struct {
 
 // verifyExport runs the two at once on both cores, over one reading of
 // the files (verify.Shared: each file hashed and parsed once).
-func verifyExport(dir string, opt verify.Options) *exportCheck {
+func verifyExport(dir string, built *verify.Release, opt verify.Options) *exportCheck {
 	v := &exportCheck{}
-	files := verify.NewShared(dir)
+	files := verify.NewSharedBuilt(dir, built)
 	alone := concurrently(func() { v.alone, v.aloneErr = files.RunDeclared(verify.Options{SkipRisk: true}, catalog.Declared) })
 	v.full, v.fullErr = files.RunDeclared(opt, catalog.Declared)
 	alone()

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"privlab/algorithms/method"
@@ -246,4 +247,15 @@ func Shuffled(n int, rng *model.Rand) []int32 {
 	}
 	rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
 	return p
+}
+
+// Numbers returns the texts of 1..n (Numbers(n)[i] is i+1 written in
+// base 10): the ids a release file writes on every row, made once per
+// id rather than once per row.
+func Numbers(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = strconv.Itoa(i + 1)
+	}
+	return out
 }

@@ -248,6 +248,16 @@ func (b *Builder) Add(cells []string, belief int32, loss float64) {
 	b.add(belief, loss)
 }
 
+// CellCode is the code Add gives cell text s of QI i (a text is coded
+// in the order it is first given).
+func (b *Builder) CellCode(i int, s string) uint32 { return b.code(i, s) }
+
+// AddCoded is Add with the cells given as the codes CellCode returned.
+func (b *Builder) AddCoded(codes []uint32, belief int32, loss float64) {
+	copy(b.codes, codes)
+	b.add(belief, loss)
+}
+
 // AddCodes is Add with the cells given as codes into the dictionaries
 // declared with Cells (model.Missing for an empty cell).
 func (b *Builder) AddCodes(codes []uint32, belief int32, loss float64) {

@@ -20,6 +20,22 @@ type files struct {
 	all map[string]*file
 	// mem holds the files of a release built in memory (OpenMemory).
 	mem map[string][]byte
+	// facts are what checkers read from the files alone (FileFact).
+	facts sync.Map
+}
+
+// FileFact is a fact a checker reads from the release's files and its
+// manifest alone, never from a check's options (the original, the audit
+// record): the checks that share the files (Shared: an export's full
+// check and its check from the files alone) compute it once. key names
+// the fact, prefixed by the checker's method. What it returns is read
+// only.
+func (rel *Release) FileFact(key string, compute func() (any, error)) (any, error) {
+	if rel == nil || rel.files == nil {
+		return compute() // no files to share it with (a checker's test)
+	}
+	f, _ := rel.files.facts.LoadOrStore(key, &Fact[any]{})
+	return f.(*Fact[any]).Get(compute)
 }
 
 type file struct {

@@ -1,8 +1,9 @@
 package verify
 
 import (
-	"bytes"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"privlab/model"
@@ -27,6 +28,52 @@ func NewShared(dir string) *Shared {
 	return &Shared{dir: dir, files: &files{}}
 }
 
+// NewSharedBuilt is NewShared for a release written from built (OpenBuilt)
+// with its rendered bytes (Rendered): each file is read from those bytes
+// and its table is the one built parsed from them, as the name of the
+// file in dir. The writer re-read every file and found it the same
+// (its SHA-256), so the bytes are the files' bytes: what the checks hash
+// and parse is what dir holds, read once by the writer rather than again.
+// Only bytes and tables parsed from them are shared, nothing of the
+// method that made them.
+func NewSharedBuilt(dir string, built *Release) *Shared {
+	fs := &files{all: map[string]*file{}}
+	for name, data := range built.files.mem {
+		f := &file{data: data}
+		f.read.Do(func() {})
+		if t, err := built.Table(name); err == nil {
+			f.table = renamed(t, name, filepath.Join(dir, name))
+			f.parse.Do(func() {})
+		}
+		fs.all[name] = f
+	}
+	return &Shared{dir: dir, files: fs}
+}
+
+// renamed is t, parsed as the file name, as the loader reads it from
+// path: the same columns (read only), named by the path.
+func renamed(t *model.Table, name, path string) *model.Table {
+	c := *t
+	c.Name = path
+	c.Notes = make([]model.Note, len(t.Notes))
+	for i, n := range t.Notes {
+		if rest, ok := strings.CutPrefix(n.Text, name+":"); ok {
+			n.Text = path + ":" + rest
+		}
+		c.Notes[i] = n
+	}
+	if t.Notes == nil {
+		c.Notes = nil
+	}
+	return &c
+}
+
+// Rendered is the CSV text of a file of a release built in memory (nil
+// for a release read from a directory, or a file it does not hold).
+func (rel *Release) Rendered(name string) []byte {
+	return rel.files.mem[name]
+}
+
 // RunDeclared is the package's RunDeclared on the shared files.
 func (s *Shared) RunDeclared(opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
 	return runThen(s.dir, opt, lookup, nil, s.files)
@@ -45,27 +92,36 @@ func (s *Shared) Open() (*Release, error) {
 // every core, each parsed once for every reader (the workbench's risk
 // figures of a result, read by the method's viewer as soon as it lands).
 func OpenBuilt(rel *model.Release) (*Release, error) {
+	out := RenderBuilt(rel)
+	out.ParseAll()
+	return out, nil
+}
+
+// RenderBuilt is OpenBuilt with the files rendered (at once on every
+// core) but not parsed yet: each is parsed when first read, or by
+// ParseAll (an export writes the rendered files meanwhile).
+func RenderBuilt(rel *model.Release) *Release {
 	m := rel.Manifest
 	m.Files = nil
 	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: &files{mem: map[string][]byte{}}}
 	texts := make([][]byte, len(rel.Files))
-	errs := make([]error, len(rel.Files))
-	atOnce(len(rel.Files), func(i int) {
-		var b bytes.Buffer
-		errs[i] = rel.Files[i].WriteCSV(&b)
-		texts[i] = b.Bytes()
-	})
+	atOnce(len(rel.Files), func(i int) { texts[i] = rel.Files[i].CSVText() })
 	for i, f := range rel.Files {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		out.files.mem[f.Name] = texts[i]
 		out.listed[f.Name] = true
 		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
 	}
-	// Parsed now, at once; a file that does not parse says so when read.
-	atOnce(len(rel.Files), func(i int) { out.Table(rel.Files[i].Name) })
-	return out, nil
+	return out
+}
+
+// ParseAll parses every file of a release built in memory at once on
+// every core; a file that does not parse says so when read.
+func (rel *Release) ParseAll() {
+	names := make([]string, 0, len(rel.Manifest.Files))
+	for _, f := range rel.Manifest.Files {
+		names = append(names, f.Name)
+	}
+	atOnce(len(names), func(i int) { rel.Table(names[i]) })
 }
 
 // atOnce calls fn(0..n-1) on every core and waits for them.

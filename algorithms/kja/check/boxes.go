@@ -40,16 +40,20 @@ type boxes struct {
 // boxesOf reads jat.csv's boxes once (readBoxes).
 func (c *release) boxesOf() (*boxes, error) {
 	return c.boxes.Get(func() (*boxes, error) {
-		axes, err := c.axesOf()
-		if err != nil {
-			return nil, err
-		}
-		b, err := readBoxes(c.rel.Dir, c.jat, axes)
-		if err != nil {
-			return nil, err
-		}
-		b.count(axes, c.k, c.kerr)
-		return b, nil
+		v, err := c.rel.FileFact("kja/boxes", func() (any, error) {
+			axes, err := c.axesOf()
+			if err != nil {
+				return nil, err
+			}
+			b, err := readBoxes(c.rel.Dir, c.jat, axes)
+			if err != nil {
+				return nil, err
+			}
+			b.count(axes, c.k, c.kerr)
+			return b, nil
+		})
+		b, _ := v.(*boxes)
+		return b, err
 	})
 }
 

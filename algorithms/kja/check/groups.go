@@ -25,16 +25,20 @@ type sgroups struct {
 // are looked up once each, not once per row.
 func (c *release) groupsOf() (*sgroups, error) {
 	return c.groups.Get(func() (*sgroups, error) {
-		b, err := c.boxesOf()
-		if err != nil {
-			return nil, err
-		}
-		g, err := readGroups(c.rel.Dir, c.si, b, c.det.SAKind == format.Numeric)
-		if err != nil {
-			return nil, err
-		}
-		g.count(b, c.method, c.k, c.kerr)
-		return g, nil
+		v, err := c.rel.FileFact("kja/groups", func() (any, error) {
+			b, err := c.boxesOf()
+			if err != nil {
+				return nil, err
+			}
+			g, err := readGroups(c.rel.Dir, c.si, b, c.det.SAKind == format.Numeric)
+			if err != nil {
+				return nil, err
+			}
+			g.count(b, c.method, c.k, c.kerr)
+			return g, nil
+		})
+		g, _ := v.(*sgroups)
+		return g, err
 	})
 }
 

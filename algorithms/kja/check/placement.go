@@ -55,7 +55,7 @@ func (c *release) placementOf() (*placement, error) {
 		if in.kja {
 			p.pts, p.ext = in.pts, in.ext
 		}
-		p.groupVals = make([][]int32, len(g.vals))
+		p.groupVals = groupRoom(g.n)
 		for i := range p.boxOfMT {
 			p.boxOfMT[i] = -1
 		}
@@ -73,6 +73,23 @@ func (c *release) placementOf() (*placement, error) {
 		p.contained(c, b)
 		return p, nil
 	})
+}
+
+// groupRoom makes room for each group's sensitive values, as many as
+// si.csv gives it, in one array (a group given more grows apart).
+func groupRoom(n []int) [][]int32 {
+	total := 0
+	for _, k := range n {
+		total += k
+	}
+	all := make([]int32, total)
+	out := make([][]int32, len(n))
+	at := 0
+	for g, k := range n {
+		out[g] = all[at:at:min(at+k, total)]
+		at += k
+	}
+	return out
 }
 
 // add puts microdata tuple i in box bi (of sensitive group g).
@@ -205,8 +222,11 @@ func newBounds(boxes []*box) *bounds {
 }
 
 func (b *bounds) add(i int, x []float64) {
+	lo, hi := b.lo[i], b.hi[i]
 	for a, v := range x {
-		b.lo[i][a], b.hi[i][a] = math.Min(b.lo[i][a], v), math.Max(b.hi[i][a], v)
+		// The built-in min and max are math.Min and math.Max (NaN, -0),
+		// without the call.
+		lo[a], hi[a] = min(lo[a], v), max(hi[a], v)
 	}
 }
 

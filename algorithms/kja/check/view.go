@@ -68,14 +68,14 @@ func View(rel *verify.Release) (*risk.View, error) {
 			beliefs[code] = b
 		}
 	}
-	cells := newBoxCells(jat, det.Domain)
+	cells := newBoxCells(jat, det.Domain, bld)
 	for row := 0; row < jat.Rows; row++ {
-		texts, loss := cells.row(row)
+		codes, loss := cells.row(row)
 		belief := beliefs[verify.Code(jatSG, row)]
 		if belief < 0 {
 			return nil, &model.InputError{File: filepath.Join(rel.Dir, format.FileJAT), Line: row + 2, Msg: fmt.Sprintf("SG %s has no row in si.csv", jatSG.Value(row))}
 		}
-		bld.Add(texts, belief, loss/float64(len(m.QIs)))
+		bld.AddCoded(codes, belief, loss/float64(len(m.QIs)))
 	}
 	v := bld.View(m.RowsIn, m.Suppressed, true,
 		"A box holds public-database individuals beside the microdata ones, and the attacker cannot tell them apart (Sacharidis et al., Theorem 2).")
@@ -85,23 +85,25 @@ func View(rel *verify.Release) (*risk.View, error) {
 	return v, nil
 }
 
-// boxCells reads a jat.csv row's box as the attacker's cell text and loss
-// per QI: boxes repeat, so each pair of bound codes is read once.
+// boxCells reads a jat.csv row's box as the attacker's cells (coded by
+// the builder) and loss per QI: boxes repeat, so each pair of bound
+// codes is read, and its cell text coded, once.
 type boxCells struct {
 	jat    *model.Table
 	domain []format.DomainEntry
+	bld    *risk.Builder
 	at     []map[string]int // categorical: value -> position
 	seen   []map[uint64]cellOf
-	texts  []string
+	codes  []uint32
 }
 
 type cellOf struct {
-	text string
+	code uint32 // the builder's code of the cell's text
 	loss float64
 }
 
-func newBoxCells(jat *model.Table, dom []format.DomainEntry) *boxCells {
-	c := &boxCells{jat: jat, domain: dom, at: make([]map[string]int, len(dom)), seen: make([]map[uint64]cellOf, len(dom)), texts: make([]string, len(dom))}
+func newBoxCells(jat *model.Table, dom []format.DomainEntry, bld *risk.Builder) *boxCells {
+	c := &boxCells{jat: jat, domain: dom, bld: bld, at: make([]map[string]int, len(dom)), seen: make([]map[uint64]cellOf, len(dom)), codes: make([]uint32, len(dom))}
 	for a, d := range dom {
 		c.seen[a] = map[uint64]cellOf{}
 		if d.Kind != "numeric" {
@@ -114,8 +116,9 @@ func newBoxCells(jat *model.Table, dom []format.DomainEntry) *boxCells {
 	return c
 }
 
-// row is the row's cells (reused between calls) and its summed loss.
-func (c *boxCells) row(row int) ([]string, float64) {
+// row is the row's cells' codes (reused between calls) and its summed
+// loss.
+func (c *boxCells) row(row int) ([]uint32, float64) {
 	var loss float64
 	for a, d := range c.domain {
 		loCol, hiCol := c.jat.Columns[2+2*a], c.jat.Columns[3+2*a]
@@ -123,10 +126,11 @@ func (c *boxCells) row(row int) ([]string, float64) {
 		cell, ok := c.seen[a][key]
 		if !ok {
 			lo, hi := loCol.Value(row), hiCol.Value(row)
-			cell.text = lo
+			text := lo
 			if hi != lo {
-				cell.text = lo + ".." + hi
+				text = lo + ".." + hi
 			}
+			cell.code = c.bld.CellCode(a, text)
 			if c.at[a] == nil {
 				x, _ := strconv.ParseFloat(lo, 64)
 				y, _ := strconv.ParseFloat(hi, 64)
@@ -136,8 +140,8 @@ func (c *boxCells) row(row int) ([]string, float64) {
 			}
 			c.seen[a][key] = cell
 		}
-		c.texts[a] = cell.text
+		c.codes[a] = cell.code
 		loss += cell.loss
 	}
-	return c.texts, loss
+	return c.codes, loss
 }

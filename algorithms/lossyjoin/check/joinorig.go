@@ -237,14 +237,11 @@ func (f *joinOriginal) pinned(c *ctx) {
 // positions where both files give the same record.
 func (f *joinOriginal) pinnedSS(c *ctx) {
 	ss, nssClass := c.ss, c.nss.Columns[len(c.m.QIs)]
-	nssAt := map[int]int{}
-	for row, in := range f.pin.Rows {
-		nssAt[in] = row
-	}
+	nssAt := newRowIndex(f.pin.Rows)
 	f.ssFits = len(f.ssRows) == ss.Rows && distinctRows(f.ssRows)
 	for row := 0; f.ssFits && row < ss.Rows; row++ {
 		in := f.ssRows[row]
-		nrow, ok := nssAt[in]
+		nrow, ok := nssAt.at(in)
 		v := ""
 		if ok {
 			v, _ = f.o.Text(f.o.SA, in)
@@ -369,6 +366,17 @@ func positionLinkLine(c *ctx, r *verify.Report) error {
 }
 
 func distinctRows(rows []int) bool {
+	lo, hi, dense := denseRange(rows)
+	if dense {
+		seen := make([]bool, hi-lo+1)
+		for _, x := range rows {
+			if seen[x-lo] {
+				return false
+			}
+			seen[x-lo] = true
+		}
+		return true
+	}
 	seen := make(map[int]bool, len(rows))
 	for _, x := range rows {
 		if seen[x] {
@@ -377,6 +385,55 @@ func distinctRows(rows []int) bool {
 		seen[x] = true
 	}
 	return true
+}
+
+// denseRange is the range of rows and whether a slice over it is small
+// (at most four times the rows, plus a little): input rows usually are.
+func denseRange(rows []int) (lo, hi int, dense bool) {
+	if len(rows) == 0 {
+		return 0, -1, true
+	}
+	lo, hi = rows[0], rows[0]
+	for _, x := range rows {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi, uint64(hi)-uint64(lo) < uint64(4*len(rows)+1024)
+}
+
+// rowIndex is the position of each value of rows (the last, for a value
+// given twice): a slice over their range when it is small, else a map.
+type rowIndex struct {
+	lo    int
+	dense []int32 // position + 1; 0 for none
+	m     map[int]int
+}
+
+func newRowIndex(rows []int) *rowIndex {
+	lo, hi, dense := denseRange(rows)
+	if !dense || len(rows) >= 1<<31-1 {
+		x := &rowIndex{m: make(map[int]int, len(rows))}
+		for i, r := range rows {
+			x.m[r] = i
+		}
+		return x
+	}
+	x := &rowIndex{lo: lo, dense: make([]int32, hi-lo+1)}
+	for i, r := range rows {
+		x.dense[r-lo] = int32(i + 1)
+	}
+	return x
+}
+
+// at is the position of value r.
+func (x *rowIndex) at(r int) (int, bool) {
+	if x.m != nil {
+		i, ok := x.m[r]
+		return i, ok
+	}
+	if r < x.lo || uint64(r)-uint64(x.lo) >= uint64(len(x.dense)) || x.dense[r-x.lo] == 0 {
+		return 0, false
+	}
+	return int(x.dense[r-x.lo]) - 1, true
 }
 
 func sameCounts(a, b map[string]int) bool {

@@ -122,7 +122,11 @@ func (f *original) marginals(c *release) int {
 func (f *original) pinned(c *release) {
 	t, o, d := c.t, f.o, len(c.trees)
 	node := publishedNodes(c)
-	seen := map[int]bool{}
+	seen := make([]bool, o.Table.Rows)
+	need := make([]int, d)
+	for q := range need {
+		need[q] = c.mg[c.m.QIs[q]]
+	}
 	f.bad = len(f.rows) != t.Rows
 	for i := 0; !f.bad && i < t.Rows; i++ {
 		row := f.rows[i]
@@ -138,10 +142,10 @@ func (f *original) pinned(c *release) {
 				f.bad = true
 				continue
 			}
-			if need := c.mg[c.m.QIs[q]]; x != 0 && tr.depth[l]-tr.depth[x] < need {
+			if x != 0 && tr.depth[l]-tr.depth[x] < need[q] {
 				if f.short == 0 {
 					f.shortAt = fmt.Sprintf("%s: %s = %s is %d level(s) above %s, the rule asks %d (line %d)",
-						file, c.m.QIs[q], tr.nodes[x].Value, tr.depth[l]-tr.depth[x], o.Texts(o.QIs[q])[code], need, i+2)
+						file, c.m.QIs[q], tr.nodes[x].Value, tr.depth[l]-tr.depth[x], o.Texts(o.QIs[q])[code], need[q], i+2)
 				}
 				f.short++
 			}

@@ -1,0 +1,70 @@
+package attack
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"privlab/model"
+)
+
+// The distinct tuples found on codes as one integer (a slice over every
+// possible tuple, or a map) are those a map of the codes' bytes finds:
+// the same numbering in order of first appearance, counts, first rows
+// and codes, missing values included.
+func TestGroupOnOneInteger(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 50; iter++ {
+		rows := 1 + rng.IntN(300)
+		var cols []*model.Column
+		for c := 0; c < 1+rng.IntN(4); c++ {
+			col := &model.Column{Name: "c", Codes: make([]uint32, rows)}
+			for k := 0; k < 1+rng.IntN(6); k++ {
+				col.Dict = append(col.Dict, string(rune('a'+k)))
+			}
+			for r := range col.Codes {
+				col.Codes[r] = uint32(rng.IntN(len(col.Dict)))
+				if rng.IntN(10) == 0 {
+					col.Codes[r] = model.Missing
+				}
+			}
+			cols = append(cols, col)
+		}
+		want := &placed{cols: cols, tupleOf: make([]int32, rows)}
+		index := map[string]int32{}
+		for row := 0; row < rows; row++ {
+			key := ""
+			for _, c := range cols {
+				key += string(rune(c.Codes[row]%1000)) + "|"
+				if c.Codes[row] == model.Missing {
+					key += "m"
+				}
+			}
+			tu, ok := index[key]
+			if !ok {
+				tu = want.newTuple(row)
+				index[key] = tu
+			}
+			want.count[tu]++
+			want.tupleOf[row] = tu
+		}
+		span, ok := (&placed{cols: cols}).radix()
+		if !ok {
+			t.Fatal("no radix")
+		}
+		for _, s := range []uint64{span, 1 << 40} { // a slice, a map
+			got := &placed{cols: cols, tupleOf: make([]int32, rows)}
+			got.groupBy(s)
+			if !reflect.DeepEqual(got.tupleOf, want.tupleOf) || !reflect.DeepEqual(got.count, want.count) ||
+				!reflect.DeepEqual(got.first, want.first) || !reflect.DeepEqual(got.codes, want.codes) {
+				t.Fatalf("span %d: tuples %v, want %v", s, got.tupleOf, want.tupleOf)
+			}
+		}
+		got := &placed{cols: cols, tupleOf: make([]int32, rows)}
+		got.group()
+		if !reflect.DeepEqual(got.tupleOf, want.tupleOf) {
+			t.Fatal("group differs")
+		}
+	}
+}

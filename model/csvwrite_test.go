@@ -124,7 +124,7 @@ func TestWriteCSVFromTextIsWriteCSVFromFill(t *testing.T) {
 	f := ReleaseFile{Name: "a.csv", Header: []string{"x", "y"}, Rows: 300_000, Fill: func(i int, rec []string) {
 		rec[0], rec[1] = string(rune('a'+i%26)), "v"
 	}}
-	fromFill, err := writeCSV(nil, filepath.Join(dir, "fill.csv"), f)
+	fromFill, err := writeCSV(context.Background(), filepath.Join(dir, "fill.csv"), f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -184,6 +184,27 @@ func (b *Builder) Counts(counts []int) int32 {
 	return b.register(*bl)
 }
 
+// Pairs is Counts given sparsely: values (increasing, distinct) with
+// their counts, so that a region costs its values, not the SA domain.
+func (b *Builder) Pairs(values []int32, counts []int) int32 {
+	var n int
+	bl := b.start()
+	for k, c := range counts {
+		if c != 0 {
+			n += c
+			bl.Values = append(bl.Values, values[k])
+			bl.P = append(bl.P, float64(c))
+		}
+	}
+	for k := range bl.P {
+		bl.P[k] /= float64(n)
+	}
+	if n == 0 {
+		bl.Values, bl.P = bl.Values[:0], bl.P[:0]
+	}
+	return b.register(*bl)
+}
+
 // CountsOf is Counts of a bag given as its values' indexes, in any order
 // and repeated as often as the value is counted: a class's values
 // without a count per SA value.

@@ -25,9 +25,14 @@ func newGroupKeys(n int) *groupKeys {
 }
 
 // plainID reads a whole number written plainly ("0" or digits without a
-// leading zero, at most 9 of them).
+// leading zero): the texts t with strconv.Itoa(n) == t for a whole
+// number n.
 func plainID(s string) (int, bool) {
-	if len(s) == 0 || len(s) > 9 || s[0] == '0' && len(s) > 1 {
+	if len(s) > 18 {
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n >= 0 && strconv.Itoa(n) == s
+	}
+	if len(s) == 0 || s[0] == '0' && len(s) > 1 {
 		return 0, false
 	}
 	n := 0
@@ -123,3 +128,39 @@ func stFrequencies(st *model.Table, file string) ([]int, error) {
 
 // filePath is a release file's path for messages.
 func filePath(rel *verify.Release, name string) string { return filepath.Join(rel.Dir, name) }
+
+// repeated counts the rows whose (group, value code) an earlier row
+// already has: group[row] < 0 is no group (not counted); codes are below
+// nCodes. Rows are visited group by group, so each group's values are
+// marked in one array rather than a map of pairs.
+func repeated(group []int32, groups int, code func(row int) int, nCodes int) int {
+	start := make([]int32, groups+1)
+	for _, g := range group {
+		if g >= 0 {
+			start[g+1]++
+		}
+	}
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
+	}
+	rows := make([]int32, start[groups])
+	next := append([]int32(nil), start[:groups]...)
+	for row, g := range group {
+		if g >= 0 {
+			rows[next[g]] = int32(row)
+			next[g]++
+		}
+	}
+	mark := make([]int32, nCodes) // group+1 that last held the code
+	dups := 0
+	for g := 0; g < groups; g++ {
+		for _, row := range rows[start[g]:start[g+1]] {
+			c := code(int(row))
+			if mark[c] == int32(g+1) {
+				dups++
+			}
+			mark[c] = int32(g + 1)
+		}
+	}
+	return dups
+}

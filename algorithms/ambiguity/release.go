@@ -121,7 +121,6 @@ func openScheme(dir string) (*scheme, error) {
 		listed[f.Name] = true
 	}
 	s := &scheme{qis: m.QIs, sa: m.SA}
-	groupIdx := map[string]int32{}
 	load := func(file, col string, header []string) (*model.Table, error) {
 		if !listed[file] || filepath.Base(file) != file {
 			return nil, &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a file of the release", file)}
@@ -142,29 +141,27 @@ func openScheme(dir string) (*scheme, error) {
 		}
 		return t, nil
 	}
-	group := func(t *model.Table, col, row int) int32 {
-		id := t.Columns[col].Value(row)
-		g, ok := groupIdx[id]
-		if !ok {
-			g = int32(len(groupIdx))
-			groupIdx[id] = g
-			s.ids = append(s.ids, id)
-		}
-		return g
-	}
 	st, err := load(det.SensitiveTable, m.SA, format.STHeader(m.SA))
 	if err != nil {
 		return nil, err
 	}
 	s.st = tableOfColumn(st.Columns[1])
+	stGroup, keys := s.firstAppearance(st.Columns[0])
+	freqOf := make([]int, len(st.Columns[2].Dict)+1) // 0: not a frequency
+	for code := range freqOf {
+		if f, err := strconv.Atoi(codeText(st.Columns[2], code)); err == nil && f > 0 {
+			freqOf[code] = f
+		}
+	}
+	s.st.code, s.st.group, s.st.freq = make([]int32, st.Rows), make([]int32, st.Rows), make([]int32, st.Rows)
 	for row := 0; row < st.Rows; row++ {
-		f, err := strconv.Atoi(st.Columns[2].Value(row))
-		if err != nil || f <= 0 {
+		f := freqOf[codeOf(st.Columns[2], row)]
+		if f <= 0 {
 			return nil, &model.InputError{File: filepath.Join(dir, det.SensitiveTable), Line: row + 2, Msg: "Frequency must be a whole number >= 1"}
 		}
-		s.st.code = append(s.st.code, int32(st.Columns[1].Codes[row]))
-		s.st.group = append(s.st.group, group(st, 0, row))
-		s.st.freq = append(s.st.freq, int32(f))
+		s.st.code[row] = int32(st.Columns[1].Codes[row])
+		s.st.group[row] = stGroup[codeOf(st.Columns[0], row)]
+		s.st.freq[row] = int32(f)
 	}
 	for i, a := range det.AuxiliaryTables {
 		if a.QI != m.QIs[i] {
@@ -175,18 +172,24 @@ func openScheme(dir string) (*scheme, error) {
 			return nil, err
 		}
 		vt := tableOfColumn(t.Columns[0])
+		ids := t.Columns[1]
+		groupOf := make([]int32, len(ids.Dict)+1)
+		for code := range groupOf {
+			groupOf[code] = keys.find(codeText(ids, code))
+		}
+		vt.code, vt.group = make([]int32, t.Rows), make([]int32, t.Rows)
 		for row := 0; row < t.Rows; row++ {
-			id := t.Columns[1].Value(row)
-			g, ok := groupIdx[id]
-			if !ok {
-				return nil, &model.InputError{File: filepath.Join(dir, a.File), Line: row + 2, Msg: fmt.Sprintf("GroupID %s is not in %s", id, det.SensitiveTable)}
+			g := groupOf[codeOf(ids, row)]
+			if g < 0 {
+				return nil, &model.InputError{File: filepath.Join(dir, a.File), Line: row + 2, Msg: fmt.Sprintf("GroupID %s is not in %s", ids.Value(row), det.SensitiveTable)}
 			}
-			vt.code = append(vt.code, int32(t.Columns[0].Codes[row]))
-			vt.group = append(vt.group, g)
+			vt.code[row] = int32(t.Columns[0].Codes[row])
+			vt.group[row] = g
 		}
 		s.at = append(s.at, vt)
 	}
-	s.groups = len(groupIdx)
+	s.groups = len(s.ids)
+	s.byGroup()
 	s.finish()
 	for i := range s.at {
 		for g, c := range s.at[i].count {
@@ -201,4 +204,118 @@ func openScheme(dir string) (*scheme, error) {
 
 func tableOfColumn(c *model.Column) valueTable {
 	return valueTable{name: c.Name, kind: c.Kind, text: c.Dict, num: c.Nums}
+}
+
+// codeOf is a row's code, the missing value's len(Dict).
+func codeOf(c *model.Column, row int) int {
+	if code := c.Codes[row]; code != model.Missing {
+		return int(code)
+	}
+	return len(c.Dict)
+}
+
+// codeText is a code's text ("" for the missing value's).
+func codeText(c *model.Column, code int) string {
+	if code < len(c.Dict) {
+		return c.Dict[code]
+	}
+	return ""
+}
+
+// firstAppearance numbers the GroupIDs of st.csv's column in order of
+// first appearance (s.ids their texts): the group of every code, and
+// the keys that find a group by its text in the other files.
+func (s *scheme) firstAppearance(ids *model.Column) ([]int32, *groupKeys) {
+	of := make([]int32, len(ids.Dict)+1)
+	for i := range of {
+		of[i] = -1
+	}
+	for row := range ids.Codes {
+		if code := codeOf(ids, row); of[code] < 0 {
+			of[code] = int32(len(s.ids))
+			s.ids = append(s.ids, codeText(ids, code))
+		}
+	}
+	keys := &groupKeys{byNumber: make([]int32, 2*len(s.ids)+16), byText: map[string]int32{}}
+	for g, id := range s.ids {
+		keys.add(id, int32(g))
+	}
+	return of, keys
+}
+
+// groupKeys finds a group by its GroupID text: a whole number written
+// plainly indexes an array, any other text a map.
+type groupKeys struct {
+	byNumber []int32 // group+1 (0: none)
+	byText   map[string]int32
+}
+
+// plainNumber reads digits without a leading zero (at most 9).
+func plainNumber(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 9 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = 10*n + int(d)
+	}
+	return n, true
+}
+
+func (k *groupKeys) add(text string, g int32) {
+	if n, ok := plainNumber(text); ok && n < len(k.byNumber) {
+		k.byNumber[n] = g + 1
+		return
+	}
+	k.byText[text] = g
+}
+
+// find is the group of text, -1 for none.
+func (k *groupKeys) find(text string) int32 {
+	if n, ok := plainNumber(text); ok && n < len(k.byNumber) {
+		return k.byNumber[n] - 1
+	}
+	if g, ok := k.byText[text]; ok {
+		return g
+	}
+	return -1
+}
+
+// byGroup reorders every table of a scheme read from files group by
+// group (stably: a group's rows keep the files' order) and sets start,
+// as a run's tables are.
+func (s *scheme) byGroup() {
+	for i := range s.at {
+		s.at[i].sortByGroup(s.groups)
+	}
+	s.st.sortByGroup(s.groups)
+}
+
+func (t *valueTable) sortByGroup(groups int) {
+	t.start = make([]int32, groups+1)
+	for _, g := range t.group {
+		t.start[g+1]++
+	}
+	for g := 0; g < groups; g++ {
+		t.start[g+1] += t.start[g]
+	}
+	next := append([]int32(nil), t.start[:groups]...)
+	code, group := make([]int32, len(t.code)), make([]int32, len(t.code))
+	var freq []int32
+	if t.freq != nil {
+		freq = make([]int32, len(t.freq))
+	}
+	for r, g := range t.group {
+		x := next[g]
+		next[g]++
+		code[x], group[x] = t.code[r], g
+		if freq != nil {
+			freq[x] = t.freq[r]
+		}
+	}
+	t.code, t.group, t.freq = code, group, freq
 }

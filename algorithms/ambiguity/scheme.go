@@ -194,80 +194,19 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		}
 	}
 
-	// c per group, and the sum of the matching sensitive values.
-	match := matches(&s.st, saPreds)
-	c := make([]float64, s.groups)
-	sv := make([]float64, s.groups)
-	for r, code := range s.st.code {
-		if match == nil || match[code] {
-			g := s.st.group[r]
-			c[g] += float64(s.st.freq[r])
-			if aggSA {
-				sv[g] += float64(s.st.freq[r]) * s.st.num[code]
-			}
-		}
-	}
-	// l_i per group for every QI with a condition (and the aggregated
-	// QI's sum of matching values).
-	l := make([][]int32, len(s.at))
-	var qsum []float64
+	e := estimator{s: s, match: matches(&s.st, saPreds), ms: make([][]bool, len(s.at)), read: make([]bool, len(s.at)),
+		l: make([]int32, len(s.at)), aggQI: aggQI, aggSA: aggSA}
 	for i := range s.at {
-		at := &s.at[i]
-		m := matches(at, qiPreds[i])
-		if m == nil && i != aggQI {
-			continue
-		}
-		l[i] = make([]int32, s.groups)
-		if i == aggQI {
-			qsum = make([]float64, s.groups)
-		}
-		for r, code := range at.code {
-			if m == nil || m[code] {
-				l[i][at.group[r]]++
-				if i == aggQI {
-					qsum[at.group[r]] += at.num[code]
-				}
-			}
-		}
+		e.ms[i] = matches(&s.at[i], qiPreds[i])
+		e.read[i] = e.ms[i] != nil || i == aggQI
 	}
 	var counts, sums []float64
 	for g := 0; g < s.groups; g++ {
-		if c[g] == 0 {
-			continue
-		}
-		x := c[g]
-		for i := range s.at {
-			if l[i] != nil {
-				x = x * float64(l[i][g]) / float64(s.at[i].count[g])
+		if x, y, ok := e.group(g); ok {
+			counts = append(counts, x)
+			if aggSA || aggQI >= 0 {
+				sums = append(sums, y)
 			}
-		}
-		if x == 0 {
-			continue
-		}
-		counts = append(counts, x)
-		switch {
-		case aggSA:
-			y := sv[g]
-			for i := range s.at {
-				if l[i] != nil {
-					y = y * float64(l[i][g]) / float64(s.at[i].count[g])
-				}
-			}
-			sums = append(sums, y)
-		case aggQI >= 0:
-			// c x prod_{i != j} l_i/m_i x (sum of matching values of QI_j)/m_j
-			y := c[g]
-			for i := range s.at {
-				if l[i] == nil {
-					continue
-				}
-				if i == aggQI {
-					y = y * qsum[g] / float64(s.at[i].count[g])
-				} else {
-					y = y * float64(l[i][g]) / float64(s.at[i].count[g])
-				}
-			}
-			sums = append(sums, y)
 		}
 	}
 	count := sortedSum(counts)
@@ -289,6 +228,81 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		b.Estimate = sortedSum(sums) / count
 	}
 	return b, nil
+}
+
+// estimator is one query's estimate, group by group (Answer).
+type estimator struct {
+	s     *scheme
+	match []bool   // the sensitive values meeting the conditions on S (nil: all)
+	ms    [][]bool // per QI, the values meeting its conditions (nil: none)
+	read  []bool   // the QIs whose l_i/m_i scale a group's count
+	l     []int32  // per QI, l_i of the group at hand
+	aggQI int
+	aggSA bool
+}
+
+// group is group g's contribution to the count (x) and to the sum (y),
+// false when it adds nothing: c, the count of its matching sensitive
+// values, times l_i/m_i for every QI read, multiplied in QI order. A
+// group's rows are added in the tables' order.
+func (e *estimator) group(g int) (x, y float64, ok bool) {
+	s := e.s
+	c, sv := 0.0, 0.0
+	lo, hi := s.st.rowsOf(g)
+	for r := lo; r < hi; r++ {
+		if code := s.st.code[r]; e.match == nil || e.match[code] {
+			c += float64(s.st.freq[r])
+			if e.aggSA {
+				sv += float64(s.st.freq[r]) * s.st.num[code]
+			}
+		}
+	}
+	if c == 0 {
+		return 0, 0, false
+	}
+	x = c
+	qsum := 0.0
+	for i := range s.at {
+		if !e.read[i] {
+			continue
+		}
+		at, m, n := &s.at[i], e.ms[i], int32(0)
+		lo, hi := at.rowsOf(g)
+		for r := lo; r < hi; r++ {
+			if code := at.code[r]; m == nil || m[code] {
+				n++
+				if i == e.aggQI {
+					qsum += at.num[code]
+				}
+			}
+		}
+		e.l[i] = n
+		x = x * float64(n) / float64(at.count[g])
+	}
+	if x == 0 {
+		return 0, 0, false
+	}
+	switch {
+	case e.aggSA:
+		y = sv
+		for i := range s.at {
+			if e.read[i] {
+				y = y * float64(e.l[i]) / float64(s.at[i].count[g])
+			}
+		}
+	case e.aggQI >= 0:
+		// c x prod_{i != j} l_i/m_i x (sum of matching values of QI_j)/m_j
+		y = c
+		for i := range s.at {
+			switch {
+			case i == e.aggQI:
+				y = y * qsum / float64(s.at[i].count[g])
+			case e.read[i]:
+				y = y * float64(e.l[i]) / float64(s.at[i].count[g])
+			}
+		}
+	}
+	return x, y, true
 }
 
 // column resolves a query column: an auxiliary table (i >= 0) or the

@@ -26,6 +26,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	s := r.sch
 	rng := model.NewRand(seed)
 	perm := rng.Perm(s.groups) // group j is published as perm[j]+1 (see groupIDs)
+	idText := publishedIDs(perm)
 	var files []model.ReleaseFile
 	for i := range s.at {
 		at := &s.at[i]
@@ -34,7 +35,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 			Fill: func(x int, rec []string) {
 				row := order[x]
 				rec[0] = at.text[at.code[row]]
-				rec[1] = strconv.Itoa(perm[at.group[row]] + 1)
+				rec[1] = idText[at.group[row]]
 			}})
 	}
 	st := &s.st
@@ -42,7 +43,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	files = append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(order),
 		Fill: func(x int, rec []string) {
 			row := order[x]
-			rec[0] = strconv.Itoa(perm[st.group[row]] + 1)
+			rec[0] = idText[st.group[row]]
 			rec[1] = st.text[st.code[row]]
 			rec[2] = strconv.Itoa(int(st.freq[row]))
 		}})
@@ -100,6 +101,24 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	rel := &model.Release{Files: files, Manifest: man}
 	return rel, map[string][]int{auditGroups: rows}, nil
+}
+
+// publishedIDs are the GroupIDs as the files print them, group j's
+// perm[j]+1, each a slice of one text (no string per group).
+func publishedIDs(perm []int) []string {
+	buf := make([]byte, 0, 8*len(perm))
+	end := make([]int, len(perm))
+	for j, p := range perm {
+		buf = strconv.AppendInt(buf, int64(p+1), 10)
+		end[j] = len(buf)
+	}
+	all := string(buf)
+	out := make([]string, len(perm))
+	start := 0
+	for j := range out {
+		out[j], start = all[start:end[j]], end[j]
+	}
+	return out
 }
 
 // openScheme reads a release's files back into a scheme.

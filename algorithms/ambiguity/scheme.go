@@ -106,8 +106,11 @@ func (s *scheme) associationOf(g int, v string) float64 {
 // groupFigures returns, per group, the figures of Spec().Figures.
 func (s *scheme) figures() [][]float64 {
 	out := make([][]float64, s.groups)
+	all := make([]float64, 4*s.groups)
 	for g := range out {
-		out[g] = []float64{s.presence(g), s.association(g), s.join(g), float64(s.st.count[g])}
+		f := all[4*g : 4*g+4 : 4*g+4]
+		f[0], f[1], f[2], f[3] = s.presence(g), s.association(g), s.join(g), float64(s.st.count[g])
+		out[g] = f
 	}
 	return out
 }
@@ -275,6 +278,9 @@ func (e *estimator) group(g int) (x, y float64, ok bool) {
 					qsum += at.num[code]
 				}
 			}
+		}
+		if n == 0 && at.count[g] > 0 {
+			return 0, 0, false // x would stay 0 whatever follows
 		}
 		e.l[i] = n
 		x = x * float64(n) / float64(at.count[g])

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"privlab/algorithms/release"
 	"privlab/model"
@@ -26,26 +27,25 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	s := r.sch
 	rng := model.NewRand(seed)
 	perm := rng.Perm(s.groups) // group j is published as perm[j]+1 (see groupIDs)
-	idText := publishedIDs(perm)
 	var files []model.ReleaseFile
 	for i := range s.at {
 		at := &s.at[i]
-		order := release.Shuffled(len(at.code), rng)
-		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(order),
+		f := &shuffled{t: at, order: release.Shuffled(len(at.code), rng), perm: perm}
+		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(at.code),
 			Fill: func(x int, rec []string) {
-				row := order[x]
-				rec[0] = at.text[at.code[row]]
-				rec[1] = idText[at.group[row]]
+				f.once.Do(f.build)
+				rec[0] = at.text[f.code[x]]
+				rec[1] = f.id(x)
 			}})
 	}
 	st := &s.st
-	order := release.Shuffled(len(st.code), rng)
-	files = append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(order),
+	f := &shuffled{t: st, order: release.Shuffled(len(st.code), rng), perm: perm}
+	files = append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
 		Fill: func(x int, rec []string) {
-			row := order[x]
-			rec[0] = idText[st.group[row]]
-			rec[1] = st.text[st.code[row]]
-			rec[2] = strconv.Itoa(int(st.freq[row]))
+			f.once.Do(f.build)
+			rec[0] = f.id(x)
+			rec[1] = st.text[f.code[x]]
+			rec[2] = strconv.Itoa(int(f.freq[x]))
 		}})
 
 	// The audit's group map: rows of group 1, 2, ... in published order.
@@ -103,22 +103,51 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	return rel, map[string][]int{auditGroups: rows}, nil
 }
 
-// publishedIDs are the GroupIDs as the files print them, group j's
-// perm[j]+1, each a slice of one text (no string per group).
-func publishedIDs(perm []int) []string {
-	buf := make([]byte, 0, 8*len(perm))
-	end := make([]int, len(perm))
-	for j, p := range perm {
-		buf = strconv.AppendInt(buf, int64(p+1), 10)
-		end[j] = len(buf)
+// shuffled is one table's rows in published order (order), gathered
+// once, when the file is first rendered, into arrays read in sequence
+// (a release is rendered twice, for its figures and into its files,
+// and reading the table through the shuffled order costs a cache miss
+// per cell): the value codes, the frequencies (st.csv), and the
+// GroupIDs printed one after the other (group j is published as
+// perm[j]+1), row x's ending at end[x].
+type shuffled struct {
+	once  sync.Once
+	t     *valueTable
+	order []int32
+	perm  []int
+	code  []int32
+	freq  []int32
+	ids   string
+	end   []int32
+}
+
+func (f *shuffled) build() {
+	n := len(f.order)
+	f.code, f.end = make([]int32, n), make([]int32, n)
+	if f.t.freq != nil {
+		f.freq = make([]int32, n)
 	}
-	all := string(buf)
-	out := make([]string, len(perm))
-	start := 0
-	for j := range out {
-		out[j], start = all[start:end[j]], end[j]
+	var ids strings.Builder // its text is not copied
+	ids.Grow(7 * n)
+	var digits [20]byte
+	for x, row := range f.order {
+		f.code[x] = f.t.code[row]
+		if f.freq != nil {
+			f.freq[x] = f.t.freq[row]
+		}
+		ids.Write(strconv.AppendInt(digits[:0], int64(f.perm[f.t.group[row]]+1), 10))
+		f.end[x] = int32(ids.Len())
 	}
-	return out
+	f.ids, f.order = ids.String(), nil
+}
+
+// id is row x's GroupID text.
+func (f *shuffled) id(x int) string {
+	start := int32(0)
+	if x > 0 {
+		start = f.end[x-1]
+	}
+	return f.ids[start:f.end[x]]
 }
 
 // openScheme reads a release's files back into a scheme.

@@ -202,41 +202,70 @@ func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bo
 	if !ok || !p.enumerable(v, e, raw) {
 		return false
 	}
-	var tuple, region []int32 // the (tuple, region) pairs, regions in order
+	// The tuples each region covers, region after region (regions end
+	// at end[r]), in chunks: no copy as they grow.
+	var found chunks
+	end := make([]int, len(v.Regions))
 	values := make([][]int32, len(p.cols))
 	mark := make([][]int32, len(p.cols)) // region+1 that listed the value
 	for i := range mark {
 		mark[i] = make([]int32, len(p.covers[i]))
 	}
 	for r := range v.Regions {
-		empty := false
-		for i := range p.cols {
-			values[i] = values[i][:0]
-			for _, c := range e.Sets[r][i] {
-				if int(c) >= len(raw[i]) {
-					continue
+		if p.regionValues(e, r, raw, values, mark) {
+			eachKey(values, shift, 0, 0, func(key uint64) {
+				if t, ok := index[key]; ok {
+					found.add(t)
 				}
-				for _, x := range raw[i][c] {
-					if mark[i][x] != int32(r+1) {
-						mark[i][x] = int32(r + 1)
-						values[i] = append(values[i], x)
-					}
-				}
-			}
-			empty = empty || len(values[i]) == 0
+			})
 		}
-		if empty {
-			continue
-		}
-		eachKey(values, shift, 0, 0, func(key uint64) {
-			if t, ok := index[key]; ok {
-				tuple, region = append(tuple, t), append(region, int32(r))
-			}
-		})
+		end[r] = found.n
 	}
-	p.byTuple(tuple, region)
+	p.byTuple(&found, end)
 	return true
 }
+
+// regionValues lists in values[i] the value codes region r's cells of
+// QI i cover, each once; false when a QI has none.
+func (p *placed) regionValues(e *risk.Exposure, r int, raw [][][]int32, values, mark [][]int32) bool {
+	for i := range p.cols {
+		values[i] = values[i][:0]
+		for _, c := range e.Sets[r][i] {
+			if int(c) >= len(raw[i]) {
+				continue
+			}
+			for _, x := range raw[i][c] {
+				if mark[i][x] != int32(r+1) {
+					mark[i][x] = int32(r + 1)
+					values[i] = append(values[i], x)
+				}
+			}
+		}
+		if len(values[i]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// chunks is a list of int32 grown a chunk at a time.
+type chunks struct {
+	list [][]int32
+	n    int
+}
+
+const chunkSize = 1 << 16
+
+func (c *chunks) add(x int32) {
+	if c.n%chunkSize == 0 {
+		c.list = append(c.list, make([]int32, 0, chunkSize))
+	}
+	last := &c.list[len(c.list)-1]
+	*last = append(*last, x)
+	c.n++
+}
+
+func (c *chunks) at(k int) int32 { return c.list[k/chunkSize][k%chunkSize] }
 
 // enumerable reports whether enumerate's products add up to no more than
 // the bitsets' work.
@@ -303,21 +332,25 @@ func eachKey(values [][]int32, shift []uint, i int, key uint64, fn func(uint64))
 	}
 }
 
-// byTuple sets every tuple's candidates from (tuple, region) pairs whose
-// regions come in increasing order.
-func (p *placed) byTuple(tuple, region []int32) {
+// byTuple sets every tuple's candidates from the tuples found region
+// after region (region r's end at end[r]).
+func (p *placed) byTuple(found *chunks, end []int) {
 	p.start = make([]int32, len(p.count)+1)
-	for _, t := range tuple {
-		p.start[t+1]++
+	for k := 0; k < found.n; k++ {
+		p.start[found.at(k)+1]++
 	}
 	for t := range p.count {
 		p.start[t+1] += p.start[t]
 	}
-	p.regions = make([]int32, len(region))
+	p.regions = make([]int32, found.n)
 	next := append([]int32(nil), p.start[:len(p.count)]...)
-	for k, t := range tuple {
-		p.regions[next[t]] = region[k]
-		next[t]++
+	k := 0
+	for r, e := range end {
+		for ; k < e; k++ {
+			t := found.at(k)
+			p.regions[next[t]] = int32(r)
+			next[t]++
+		}
 	}
 }
 

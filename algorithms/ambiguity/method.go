@@ -444,8 +444,14 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	buf := make([]uint32, 0, 64)
 	jd := newJudged(s, spec, values)
 	res.Groups = make([]method.Group, 0, len(r.groups))
+	k := len(r.qiCols)
+	qiTexts, made := make([]string, k*len(r.groups)), make(summaries, k) // every group's QI a slice of qiTexts
+	for i := range made {
+		made[i] = map[[3]uint32]string{}
+	}
 	for gi, grp := range r.groups {
-		g := method.Group{ID: r.ids[gi], Rows: grp, QI: r.qiSummary(gi, rank, buf), Figures: figs[gi]}
+		qi := r.qiSummary(gi, rank, buf, made, qiTexts[gi*k:(gi+1)*k:(gi+1)*k])
+		g := method.Group{ID: r.ids[gi], Rows: grp, QI: qi, Figures: figs[gi]}
 		if leafPos != nil {
 			pos := make([]int32, len(grp))
 			for j, row := range grp {
@@ -572,16 +578,27 @@ func ranks(c *model.Column) []int32 {
 	return out
 }
 
+// summaries are the texts qiSummary has made, each made once: groups
+// share them (per QI, by the first and last value and their number).
+type summaries []map[[3]uint32]string
+
 // qiSummary describes each QI's auxiliary-table values of a group: the
-// value, a numeric range with the number of values, or the first values.
-func (r *run) qiSummary(gi int, rank [][]int32, buf []uint32) []string {
-	out := make([]string, len(r.qiCols))
+// value, a numeric range with the number of values, or the first values
+// (written into out).
+func (r *run) qiSummary(gi int, rank [][]int32, buf []uint32, made summaries, out []string) []string {
 	for i, col := range r.qiCols {
 		vals := r.atValues(gi, i, rank[i], buf[:0])
+		if len(vals) == 1 {
+			out[i] = col.Dict[vals[0]]
+			continue
+		}
+		key := [3]uint32{vals[0], vals[len(vals)-1], uint32(len(vals))}
+		if text, ok := made[i][key]; ok {
+			out[i] = text
+			continue
+		}
 		n := strconv.Itoa(len(vals))
 		switch {
-		case len(vals) == 1:
-			out[i] = col.Dict[vals[0]]
 		case col.Kind == model.Numeric:
 			out[i] = col.Dict[vals[0]] + ".." + col.Dict[vals[len(vals)-1]] + " (" + n + ")"
 		case len(vals) == 2:
@@ -589,6 +606,7 @@ func (r *run) qiSummary(gi int, rank [][]int32, buf []uint32) []string {
 		default:
 			out[i] = col.Dict[vals[0]] + "|… (" + n + ")"
 		}
+		made[i][key] = out[i]
 	}
 	return out
 }

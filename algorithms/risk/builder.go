@@ -385,6 +385,15 @@ func (b *Builder) place(r int32) {
 	b.slots[s] = r + 1
 }
 
+// Grow makes room for n more regions (a viewer that knows how many it
+// adds spares the copies of growing one by one).
+func (b *Builder) Grow(n int) {
+	b.v.Regions = slices.Grow(b.v.Regions, n)
+	b.cellAt = slices.Grow(b.cellAt, n)
+	b.mixHead = slices.Grow(b.mixHead, n)
+	b.loss = slices.Grow(b.loss, n)
+}
+
 // AddRegion adds a region that is not a set of record-level cells (a
 // group of ambiguity's per-attribute tables): its records, belief,
 // loss and presence. A view with such regions has no record-level cells.

@@ -42,6 +42,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 		return nil, err
 	}
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
+	bld.Grow(groups)
 	nAT := len(det.AuxiliaryTables)
 	for g := 0; g < groups; g++ {
 		size := 0

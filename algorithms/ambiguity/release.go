@@ -201,23 +201,9 @@ func openScheme(dir string) (*scheme, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.st = tableOfColumn(st.Columns[1])
-	stGroup, keys := s.firstAppearance(st.Columns[0])
-	freqOf := make([]int, len(st.Columns[2].Dict)+1) // 0: not a frequency
-	for code := range freqOf {
-		if f, err := strconv.Atoi(codeText(st.Columns[2], code)); err == nil && f > 0 {
-			freqOf[code] = f
-		}
-	}
-	s.st.code, s.st.group, s.st.freq = make([]int32, st.Rows), make([]int32, st.Rows), make([]int32, st.Rows)
-	for row := 0; row < st.Rows; row++ {
-		f := freqOf[codeOf(st.Columns[2], row)]
-		if f <= 0 {
-			return nil, &model.InputError{File: filepath.Join(dir, det.SensitiveTable), Line: row + 2, Msg: "Frequency must be a whole number >= 1"}
-		}
-		s.st.code[row] = int32(st.Columns[1].Codes[row])
-		s.st.group[row] = stGroup[codeOf(st.Columns[0], row)]
-		s.st.freq[row] = int32(f)
+	keys, err := s.readST(st, filepath.Join(dir, det.SensitiveTable))
+	if err != nil {
+		return nil, err
 	}
 	for i, a := range det.AuxiliaryTables {
 		if a.QI != m.QIs[i] {
@@ -227,20 +213,9 @@ func openScheme(dir string) (*scheme, error) {
 		if err != nil {
 			return nil, err
 		}
-		vt := tableOfColumn(t.Columns[0])
-		ids := t.Columns[1]
-		groupOf := make([]int32, len(ids.Dict)+1)
-		for code := range groupOf {
-			groupOf[code] = keys.find(codeText(ids, code))
-		}
-		vt.code, vt.group = make([]int32, t.Rows), make([]int32, t.Rows)
-		for row := 0; row < t.Rows; row++ {
-			g := groupOf[codeOf(ids, row)]
-			if g < 0 {
-				return nil, &model.InputError{File: filepath.Join(dir, a.File), Line: row + 2, Msg: fmt.Sprintf("GroupID %s is not in %s", ids.Value(row), det.SensitiveTable)}
-			}
-			vt.code[row] = int32(t.Columns[0].Codes[row])
-			vt.group[row] = g
+		vt, err := readAT(t, keys, filepath.Join(dir, a.File), det.SensitiveTable)
+		if err != nil {
+			return nil, err
 		}
 		s.at = append(s.at, vt)
 	}
@@ -256,6 +231,51 @@ func openScheme(dir string) (*scheme, error) {
 		}
 	}
 	return s, nil
+}
+
+// readST reads st.csv's rows into s.st (groups numbered in order of
+// first appearance) and returns the keys that find a group by its text.
+func (s *scheme) readST(st *model.Table, file string) (*groupKeys, error) {
+	s.st = tableOfColumn(st.Columns[1])
+	stGroup, keys := s.firstAppearance(st.Columns[0])
+	freqOf := make([]int, len(st.Columns[2].Dict)+1) // 0: not a frequency
+	for code := range freqOf {
+		if f, err := strconv.Atoi(codeText(st.Columns[2], code)); err == nil && f > 0 {
+			freqOf[code] = f
+		}
+	}
+	s.st.code, s.st.group, s.st.freq = make([]int32, st.Rows), make([]int32, st.Rows), make([]int32, st.Rows)
+	for row := 0; row < st.Rows; row++ {
+		f := freqOf[codeOf(st.Columns[2], row)]
+		if f <= 0 {
+			return nil, &model.InputError{File: file, Line: row + 2, Msg: "Frequency must be a whole number >= 1"}
+		}
+		s.st.code[row] = int32(st.Columns[1].Codes[row])
+		s.st.group[row] = stGroup[codeOf(st.Columns[0], row)]
+		s.st.freq[row] = int32(f)
+	}
+	return keys, nil
+}
+
+// readAT reads an auxiliary table's rows, each GroupID one of st.csv's
+// (stName).
+func readAT(t *model.Table, keys *groupKeys, file, stName string) (valueTable, error) {
+	vt := tableOfColumn(t.Columns[0])
+	ids := t.Columns[1]
+	groupOf := make([]int32, len(ids.Dict)+1)
+	for code := range groupOf {
+		groupOf[code] = keys.find(codeText(ids, code))
+	}
+	vt.code, vt.group = make([]int32, t.Rows), make([]int32, t.Rows)
+	for row := 0; row < t.Rows; row++ {
+		g := groupOf[codeOf(ids, row)]
+		if g < 0 {
+			return vt, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("GroupID %s is not in %s", ids.Value(row), stName)}
+		}
+		vt.code[row] = int32(t.Columns[0].Codes[row])
+		vt.group[row] = g
+	}
+	return vt, nil
 }
 
 func tableOfColumn(c *model.Column) valueTable {

@@ -34,7 +34,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(at.code),
 			Fill: func(x int, rec []string) {
 				f.once.Do(f.build)
-				rec[0] = at.text[f.code[x]]
+				rec[0] = at.text[f.codeAt(x)]
 				rec[1] = f.id(x)
 			}})
 	}
@@ -44,7 +44,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		Fill: func(x int, rec []string) {
 			f.once.Do(f.build)
 			rec[0] = f.id(x)
-			rec[1] = st.text[f.code[x]]
+			rec[1] = st.text[f.codeAt(x)]
 			rec[2] = strconv.Itoa(int(f.freq[x]))
 		}})
 
@@ -105,31 +105,40 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 
 // shuffled is one table's rows in published order (order), gathered
 // once, when the file is first rendered, into arrays read in sequence
-// (a release is rendered twice, for its figures and into its files,
-// and reading the table through the shuffled order costs a cache miss
-// per cell): the value codes, the frequencies (st.csv), and the
-// GroupIDs printed one after the other (group j is published as
-// perm[j]+1), row x's ending at end[x].
+// (a release is rendered more than once, for its figures and into its
+// files, and reading the table through the shuffled order costs a cache
+// miss per cell): the value codes (a byte each when the table has at
+// most 256 values), the frequencies (st.csv), and the GroupIDs printed
+// into slots of width bytes, one per row (group j is published as
+// perm[j]+1), row x's size[x] bytes long.
 type shuffled struct {
 	once  sync.Once
 	t     *valueTable
 	order []int32
 	perm  []int
+	code8 []uint8
 	code  []int32
 	freq  []int32
 	ids   string
-	end   []int32
+	width int
+	size  []uint8
 }
 
 func (f *shuffled) build() {
 	n := len(f.order)
-	f.code, f.end = make([]int32, n), make([]int32, n)
+	if len(f.t.text) <= 256 {
+		f.code8 = make([]uint8, n)
+	} else {
+		f.code = make([]int32, n)
+	}
 	if f.t.freq != nil {
 		f.freq = make([]int32, n)
 	}
+	f.width = len(strconv.Itoa(len(f.perm)))
+	f.size = make([]uint8, n)
 	var ids strings.Builder // its text is not copied
-	ids.Grow(7 * n)
-	var digits [20]byte
+	ids.Grow(f.width * n)
+	var slot [20]byte
 	// Each row's code and published GroupID packed in one word, in the
 	// table's order (read in sequence), then gathered in the published
 	// order: one cache miss per row rather than one per array.
@@ -139,23 +148,33 @@ func (f *shuffled) build() {
 	}
 	for x, row := range f.order {
 		w := packed[row]
-		f.code[x] = int32(w >> 32)
+		if f.code8 != nil {
+			f.code8[x] = uint8(w >> 32)
+		} else {
+			f.code[x] = int32(w >> 32)
+		}
 		if f.freq != nil {
 			f.freq[x] = f.t.freq[row]
 		}
-		ids.Write(strconv.AppendUint(digits[:0], w&(1<<32-1), 10))
-		f.end[x] = int32(ids.Len())
+		digits := strconv.AppendUint(slot[:0], w&(1<<32-1), 10)
+		f.size[x] = uint8(len(digits))
+		ids.Write(slot[:f.width])
 	}
 	f.ids, f.order = ids.String(), nil
 }
 
+// codeAt is row x's value code.
+func (f *shuffled) codeAt(x int) int32 {
+	if f.code8 != nil {
+		return int32(f.code8[x])
+	}
+	return f.code[x]
+}
+
 // id is row x's GroupID text.
 func (f *shuffled) id(x int) string {
-	start := int32(0)
-	if x > 0 {
-		start = f.end[x-1]
-	}
-	return f.ids[start:f.end[x]]
+	start := x * f.width
+	return f.ids[start : start+int(f.size[x])]
 }
 
 // openScheme reads a release's files back into a scheme.

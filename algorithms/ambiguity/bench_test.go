@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
 )
@@ -123,5 +124,34 @@ func BenchmarkAcrossGroups(b *testing.B) {
 				b.ReportMetric(float64(x.Multi), "multi")
 			})
 		}
+	}
+}
+
+// BenchmarkAnswer is the export's workload on a census run (issue 20's
+// six quasi-identifiers, the default alpha and beta): 100 count-in
+// queries answered by the run's scheme (Algorithm 1).
+func BenchmarkAnswer(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			in := censusInput(b, n)
+			in.Roles.QIs = []string{"age", "sex", "education", "marital-status", "race", "native-country"}
+			in.Values = model.Values{"seed": "1"}
+			res, err := (Method{}).Run(context.Background(), in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			qs, err := workload.Generate(in.Table, in.Roles, workload.Options{Shape: workload.CountIn, Queries: 100, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, q := range qs {
+					if _, err := res.Answerer.Answer(q); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }

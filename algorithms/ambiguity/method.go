@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"privlab/algorithms/ambiguity/format"
 	"strconv"
 	"strings"
@@ -441,8 +442,16 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	maxP, maxA, minDistinct := 0.0, 0.0, math.MaxInt
 	presentOK, associatedOK := true, true // exactly, group by group
 	buf := make([]uint32, 0, 64)
+	jd := newJudged(s, spec, values)
+	res.Groups = make([]method.Group, 0, len(r.groups))
+	k := len(r.qiCols)
+	qiTexts, made := make([]string, k*len(r.groups)), make(summaries, k) // every group's QI a slice of qiTexts
+	for i := range made {
+		made[i] = map[[3]uint32]string{}
+	}
 	for gi, grp := range r.groups {
-		g := method.Group{ID: r.ids[gi], Rows: grp, QI: r.qiSummary(gi, rank, buf), Figures: figs[gi], Exact: s.exact(gi)}
+		qi := r.qiSummary(gi, rank, buf, made, qiTexts[gi*k:(gi+1)*k:(gi+1)*k])
+		g := method.Group{ID: r.ids[gi], Rows: grp, QI: qi, Figures: figs[gi]}
 		if leafPos != nil {
 			pos := make([]int32, len(grp))
 			for j, row := range grp {
@@ -450,9 +459,9 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 			}
 			g.SAHist = release.HistBins(len(r.in.Hierarchies[r.in.Roles.SA].Leaves), pos, 8)
 		}
-		g.Judge(spec, values)
-		presentOK = presentOK && !g.Breaks(spec, FigPresence, values)
-		associatedOK = associatedOK && !g.Breaks(spec, FigAssociation, values)
+		v := jd.of(gi, &g)
+		presentOK = presentOK && !v.breaksP
+		associatedOK = associatedOK && !v.breaksA
 		res.Groups = append(res.Groups, g)
 		res.Published += s.size[gi]
 		maxP = math.Max(maxP, figs[gi][FigPresence])
@@ -498,6 +507,50 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	return res, nil
 }
 
+// verdict is how a group stands against the parameters: its exact
+// figures and what method.Group.Judge and Breaks say of them.
+type verdict struct {
+	exact            []*big.Rat
+	violation        bool
+	breaksP, breaksA bool
+}
+
+// judged gives every group its exact figures and verdict, computed once
+// per distinct (|G|, prod_i |G_ATi|, largest frequency, distinct
+// sensitive values): the figures are functions of these counts, so
+// groups that share them are judged alike and share their (read-only)
+// exact values. A join beyond 2^53 (whose float64 figure could depend on
+// the order of its factors) is judged group by group.
+type judged struct {
+	s      *scheme
+	spec   method.Spec
+	values model.Values
+	seen   map[[4]uint64]verdict
+}
+
+func newJudged(s *scheme, spec method.Spec, values model.Values) *judged {
+	return &judged{s: s, spec: spec, values: values, seen: map[[4]uint64]verdict{}}
+}
+
+// of sets g's Exact and Violation (g.Figures set) and returns its verdict.
+func (j *judged) of(gi int, g *method.Group) verdict {
+	s := j.s
+	join := s.exactJoin(gi)
+	key := [4]uint64{uint64(s.size[gi]), join.n, uint64(s.maxFreq[gi]), uint64(s.st.count[gi])}
+	v, ok := j.seen[key]
+	if !ok || join.big != nil || join.n > 1<<53 {
+		g.Exact = s.exact(gi)
+		g.Judge(j.spec, j.values)
+		v = verdict{exact: g.Exact, violation: g.Violation,
+			breaksP: g.Breaks(j.spec, FigPresence, j.values), breaksA: g.Breaks(j.spec, FigAssociation, j.values)}
+		if join.big == nil && join.n <= 1<<53 {
+			j.seen[key] = v
+		}
+	}
+	g.Exact, g.Violation = v.exact, v.violation
+	return v
+}
+
 // saLeafPositions maps SA codes to leaf positions of the SA hierarchy
 // (nil without one).
 func (r *run) saLeafPositions() []int32 {
@@ -525,16 +578,27 @@ func ranks(c *model.Column) []int32 {
 	return out
 }
 
+// summaries are the texts qiSummary has made, each made once: groups
+// share them (per QI, by the first and last value and their number).
+type summaries []map[[3]uint32]string
+
 // qiSummary describes each QI's auxiliary-table values of a group: the
-// value, a numeric range with the number of values, or the first values.
-func (r *run) qiSummary(gi int, rank [][]int32, buf []uint32) []string {
-	out := make([]string, len(r.qiCols))
+// value, a numeric range with the number of values, or the first values
+// (written into out).
+func (r *run) qiSummary(gi int, rank [][]int32, buf []uint32, made summaries, out []string) []string {
 	for i, col := range r.qiCols {
 		vals := r.atValues(gi, i, rank[i], buf[:0])
+		if len(vals) == 1 {
+			out[i] = col.Dict[vals[0]]
+			continue
+		}
+		key := [3]uint32{vals[0], vals[len(vals)-1], uint32(len(vals))}
+		if text, ok := made[i][key]; ok {
+			out[i] = text
+			continue
+		}
 		n := strconv.Itoa(len(vals))
 		switch {
-		case len(vals) == 1:
-			out[i] = col.Dict[vals[0]]
 		case col.Kind == model.Numeric:
 			out[i] = col.Dict[vals[0]] + ".." + col.Dict[vals[len(vals)-1]] + " (" + n + ")"
 		case len(vals) == 2:
@@ -542,6 +606,7 @@ func (r *run) qiSummary(gi int, rank [][]int32, buf []uint32) []string {
 		default:
 			out[i] = col.Dict[vals[0]] + "|… (" + n + ")"
 		}
+		made[i][key] = out[i]
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"privlab/algorithms/release"
 	"privlab/model"
@@ -29,22 +30,22 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	var files []model.ReleaseFile
 	for i := range s.at {
 		at := &s.at[i]
-		order := release.Shuffled(len(at.code), rng)
-		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(order),
+		f := &shuffled{t: at, order: release.Shuffled(len(at.code), rng), perm: perm}
+		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(at.code),
 			Fill: func(x int, rec []string) {
-				row := order[x]
-				rec[0] = at.text[at.code[row]]
-				rec[1] = strconv.Itoa(perm[at.group[row]] + 1)
+				f.once.Do(f.build)
+				rec[0] = at.text[f.codeAt(x)]
+				rec[1] = f.id(x)
 			}})
 	}
 	st := &s.st
-	order := release.Shuffled(len(st.code), rng)
-	files = append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(order),
+	f := &shuffled{t: st, order: release.Shuffled(len(st.code), rng), perm: perm}
+	files = append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
 		Fill: func(x int, rec []string) {
-			row := order[x]
-			rec[0] = strconv.Itoa(perm[st.group[row]] + 1)
-			rec[1] = st.text[st.code[row]]
-			rec[2] = strconv.Itoa(int(st.freq[row]))
+			f.once.Do(f.build)
+			rec[0] = f.id(x)
+			rec[1] = st.text[f.codeAt(x)]
+			rec[2] = strconv.Itoa(int(f.freq[x]))
 		}})
 
 	// The audit's group map: rows of group 1, 2, ... in published order.
@@ -102,6 +103,80 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	return rel, map[string][]int{auditGroups: rows}, nil
 }
 
+// shuffled is one table's rows in published order (order), gathered
+// once, when the file is first rendered, into arrays read in sequence
+// (a release is rendered more than once, for its figures and into its
+// files, and reading the table through the shuffled order costs a cache
+// miss per cell): the value codes (a byte each when the table has at
+// most 256 values), the frequencies (st.csv), and the GroupIDs printed
+// into slots of width bytes, one per row (group j is published as
+// perm[j]+1), row x's size[x] bytes long.
+type shuffled struct {
+	once  sync.Once
+	t     *valueTable
+	order []int32
+	perm  []int
+	code8 []uint8
+	code  []int32
+	freq  []int32
+	ids   string
+	width int
+	size  []uint8
+}
+
+func (f *shuffled) build() {
+	n := len(f.order)
+	if len(f.t.text) <= 256 {
+		f.code8 = make([]uint8, n)
+	} else {
+		f.code = make([]int32, n)
+	}
+	if f.t.freq != nil {
+		f.freq = make([]int32, n)
+	}
+	f.width = len(strconv.Itoa(len(f.perm)))
+	f.size = make([]uint8, n)
+	var ids strings.Builder // its text is not copied
+	ids.Grow(f.width * n)
+	var slot [20]byte
+	// Each row's code and published GroupID packed in one word, in the
+	// table's order (read in sequence), then gathered in the published
+	// order: one cache miss per row rather than one per array.
+	packed := make([]uint64, n)
+	for row, g := range f.t.group {
+		packed[row] = uint64(uint32(f.t.code[row]))<<32 | uint64(f.perm[g]+1)
+	}
+	for x, row := range f.order {
+		w := packed[row]
+		if f.code8 != nil {
+			f.code8[x] = uint8(w >> 32)
+		} else {
+			f.code[x] = int32(w >> 32)
+		}
+		if f.freq != nil {
+			f.freq[x] = f.t.freq[row]
+		}
+		digits := strconv.AppendUint(slot[:0], w&(1<<32-1), 10)
+		f.size[x] = uint8(len(digits))
+		ids.Write(slot[:f.width])
+	}
+	f.ids, f.order = ids.String(), nil
+}
+
+// codeAt is row x's value code.
+func (f *shuffled) codeAt(x int) int32 {
+	if f.code8 != nil {
+		return int32(f.code8[x])
+	}
+	return f.code[x]
+}
+
+// id is row x's GroupID text.
+func (f *shuffled) id(x int) string {
+	start := x * f.width
+	return f.ids[start : start+int(f.size[x])]
+}
+
 // openScheme reads a release's files back into a scheme.
 func openScheme(dir string) (*scheme, error) {
 	m, err := model.ReadManifest(dir)
@@ -121,7 +196,6 @@ func openScheme(dir string) (*scheme, error) {
 		listed[f.Name] = true
 	}
 	s := &scheme{qis: m.QIs, sa: m.SA}
-	groupIdx := map[string]int32{}
 	load := func(file, col string, header []string) (*model.Table, error) {
 		if !listed[file] || filepath.Base(file) != file {
 			return nil, &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a file of the release", file)}
@@ -142,29 +216,13 @@ func openScheme(dir string) (*scheme, error) {
 		}
 		return t, nil
 	}
-	group := func(t *model.Table, col, row int) int32 {
-		id := t.Columns[col].Value(row)
-		g, ok := groupIdx[id]
-		if !ok {
-			g = int32(len(groupIdx))
-			groupIdx[id] = g
-			s.ids = append(s.ids, id)
-		}
-		return g
-	}
 	st, err := load(det.SensitiveTable, m.SA, format.STHeader(m.SA))
 	if err != nil {
 		return nil, err
 	}
-	s.st = tableOfColumn(st.Columns[1])
-	for row := 0; row < st.Rows; row++ {
-		f, err := strconv.Atoi(st.Columns[2].Value(row))
-		if err != nil || f <= 0 {
-			return nil, &model.InputError{File: filepath.Join(dir, det.SensitiveTable), Line: row + 2, Msg: "Frequency must be a whole number >= 1"}
-		}
-		s.st.code = append(s.st.code, int32(st.Columns[1].Codes[row]))
-		s.st.group = append(s.st.group, group(st, 0, row))
-		s.st.freq = append(s.st.freq, int32(f))
+	keys, err := s.readST(st, filepath.Join(dir, det.SensitiveTable))
+	if err != nil {
+		return nil, err
 	}
 	for i, a := range det.AuxiliaryTables {
 		if a.QI != m.QIs[i] {
@@ -174,19 +232,14 @@ func openScheme(dir string) (*scheme, error) {
 		if err != nil {
 			return nil, err
 		}
-		vt := tableOfColumn(t.Columns[0])
-		for row := 0; row < t.Rows; row++ {
-			id := t.Columns[1].Value(row)
-			g, ok := groupIdx[id]
-			if !ok {
-				return nil, &model.InputError{File: filepath.Join(dir, a.File), Line: row + 2, Msg: fmt.Sprintf("GroupID %s is not in %s", id, det.SensitiveTable)}
-			}
-			vt.code = append(vt.code, int32(t.Columns[0].Codes[row]))
-			vt.group = append(vt.group, g)
+		vt, err := readAT(t, keys, filepath.Join(dir, a.File), det.SensitiveTable)
+		if err != nil {
+			return nil, err
 		}
 		s.at = append(s.at, vt)
 	}
-	s.groups = len(groupIdx)
+	s.groups = len(s.ids)
+	s.byGroup()
 	s.finish()
 	for i := range s.at {
 		for g, c := range s.at[i].count {
@@ -199,6 +252,165 @@ func openScheme(dir string) (*scheme, error) {
 	return s, nil
 }
 
+// readST reads st.csv's rows into s.st (groups numbered in order of
+// first appearance) and returns the keys that find a group by its text.
+func (s *scheme) readST(st *model.Table, file string) (*groupKeys, error) {
+	s.st = tableOfColumn(st.Columns[1])
+	stGroup, keys := s.firstAppearance(st.Columns[0])
+	freqOf := make([]int, len(st.Columns[2].Dict)+1) // 0: not a frequency
+	for code := range freqOf {
+		if f, err := strconv.Atoi(codeText(st.Columns[2], code)); err == nil && f > 0 {
+			freqOf[code] = f
+		}
+	}
+	s.st.code, s.st.group, s.st.freq = make([]int32, st.Rows), make([]int32, st.Rows), make([]int32, st.Rows)
+	for row := 0; row < st.Rows; row++ {
+		f := freqOf[codeOf(st.Columns[2], row)]
+		if f <= 0 {
+			return nil, &model.InputError{File: file, Line: row + 2, Msg: "Frequency must be a whole number >= 1"}
+		}
+		s.st.code[row] = int32(st.Columns[1].Codes[row])
+		s.st.group[row] = stGroup[codeOf(st.Columns[0], row)]
+		s.st.freq[row] = int32(f)
+	}
+	return keys, nil
+}
+
+// readAT reads an auxiliary table's rows, each GroupID one of st.csv's
+// (stName).
+func readAT(t *model.Table, keys *groupKeys, file, stName string) (valueTable, error) {
+	vt := tableOfColumn(t.Columns[0])
+	ids := t.Columns[1]
+	groupOf := make([]int32, len(ids.Dict)+1)
+	for code := range groupOf {
+		groupOf[code] = keys.find(codeText(ids, code))
+	}
+	vt.code, vt.group = make([]int32, t.Rows), make([]int32, t.Rows)
+	for row := 0; row < t.Rows; row++ {
+		g := groupOf[codeOf(ids, row)]
+		if g < 0 {
+			return vt, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("GroupID %s is not in %s", ids.Value(row), stName)}
+		}
+		vt.code[row] = int32(t.Columns[0].Codes[row])
+		vt.group[row] = g
+	}
+	return vt, nil
+}
+
 func tableOfColumn(c *model.Column) valueTable {
 	return valueTable{name: c.Name, kind: c.Kind, text: c.Dict, num: c.Nums}
+}
+
+// codeOf is a row's code, the missing value's len(Dict).
+func codeOf(c *model.Column, row int) int {
+	if code := c.Codes[row]; code != model.Missing {
+		return int(code)
+	}
+	return len(c.Dict)
+}
+
+// codeText is a code's text ("" for the missing value's).
+func codeText(c *model.Column, code int) string {
+	if code < len(c.Dict) {
+		return c.Dict[code]
+	}
+	return ""
+}
+
+// firstAppearance numbers the GroupIDs of st.csv's column in order of
+// first appearance (s.ids their texts): the group of every code, and
+// the keys that find a group by its text in the other files.
+func (s *scheme) firstAppearance(ids *model.Column) ([]int32, *groupKeys) {
+	of := make([]int32, len(ids.Dict)+1)
+	for i := range of {
+		of[i] = -1
+	}
+	for row := range ids.Codes {
+		if code := codeOf(ids, row); of[code] < 0 {
+			of[code] = int32(len(s.ids))
+			s.ids = append(s.ids, codeText(ids, code))
+		}
+	}
+	keys := &groupKeys{byNumber: make([]int32, 2*len(s.ids)+16), byText: map[string]int32{}}
+	for g, id := range s.ids {
+		keys.add(id, int32(g))
+	}
+	return of, keys
+}
+
+// groupKeys finds a group by its GroupID text: a whole number written
+// plainly indexes an array, any other text a map.
+type groupKeys struct {
+	byNumber []int32 // group+1 (0: none)
+	byText   map[string]int32
+}
+
+// plainNumber reads digits without a leading zero (at most 9).
+func plainNumber(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 9 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = 10*n + int(d)
+	}
+	return n, true
+}
+
+func (k *groupKeys) add(text string, g int32) {
+	if n, ok := plainNumber(text); ok && n < len(k.byNumber) {
+		k.byNumber[n] = g + 1
+		return
+	}
+	k.byText[text] = g
+}
+
+// find is the group of text, -1 for none.
+func (k *groupKeys) find(text string) int32 {
+	if n, ok := plainNumber(text); ok && n < len(k.byNumber) {
+		return k.byNumber[n] - 1
+	}
+	if g, ok := k.byText[text]; ok {
+		return g
+	}
+	return -1
+}
+
+// byGroup reorders every table of a scheme read from files group by
+// group (stably: a group's rows keep the files' order) and sets start,
+// as a run's tables are.
+func (s *scheme) byGroup() {
+	for i := range s.at {
+		s.at[i].sortByGroup(s.groups)
+	}
+	s.st.sortByGroup(s.groups)
+}
+
+func (t *valueTable) sortByGroup(groups int) {
+	t.start = make([]int32, groups+1)
+	for _, g := range t.group {
+		t.start[g+1]++
+	}
+	for g := 0; g < groups; g++ {
+		t.start[g+1] += t.start[g]
+	}
+	next := append([]int32(nil), t.start[:groups]...)
+	code, group := make([]int32, len(t.code)), make([]int32, len(t.code))
+	var freq []int32
+	if t.freq != nil {
+		freq = make([]int32, len(t.freq))
+	}
+	for r, g := range t.group {
+		x := next[g]
+		next[g]++
+		code[x], group[x] = t.code[r], g
+		if freq != nil {
+			freq[x] = t.freq[r]
+		}
+	}
+	t.code, t.group, t.freq = code, group, freq
 }

@@ -3,8 +3,10 @@ package ambiguity
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"sort"
 	"strings"
+	"sync"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -28,6 +30,81 @@ type scheme struct {
 	maxFreq []int32
 	at      []valueTable // per QI
 	st      valueTable   // the sensitive table (freq set)
+	// bits are every group's values as bitsets, for Answer (made on
+	// its first query).
+	bitsOnce sync.Once
+	bits     *groupBits
+}
+
+// groupBits holds, for every table of at most maxBitWords x 64 values,
+// each group's values as a bitset of words[i] words (group g's at
+// [g*words, (g+1)*words)): Answer counts a group's values meeting a
+// condition with a few ANDs instead of a scan of its rows. st is set
+// only when every frequency is 1 (then a group's count of matching
+// sensitive values is the bits' count too).
+type groupBits struct {
+	at    [][]uint64 // per QI (nil: too many values)
+	words []int      // per QI
+	st    []uint64
+	stW   int
+}
+
+// maxBitWords bounds a group's bitset (256 values).
+const maxBitWords = 4
+
+// groupBits makes the bitsets once.
+func (s *scheme) groupBits() *groupBits {
+	s.bitsOnce.Do(func() {
+		b := &groupBits{at: make([][]uint64, len(s.at)), words: make([]int, len(s.at))}
+		for i := range s.at {
+			b.at[i], b.words[i] = tableBits(&s.at[i], s.groups)
+		}
+		ones := true
+		for _, f := range s.st.freq {
+			ones = ones && f == 1
+		}
+		if ones {
+			b.st, b.stW = tableBits(&s.st, s.groups)
+		}
+		s.bits = b
+	})
+	return s.bits
+}
+
+// tableBits is every group's values of t as bitsets of the words it
+// returns (nil when t has more than maxBitWords x 64 values).
+func tableBits(t *valueTable, groups int) ([]uint64, int) {
+	w := (len(t.text) + 63) / 64
+	if w > maxBitWords {
+		return nil, 0
+	}
+	w = max(w, 1)
+	out := make([]uint64, groups*w)
+	for r, code := range t.code {
+		out[int(t.group[r])*w+int(code>>6)] |= 1 << uint(code&63)
+	}
+	return out, w
+}
+
+// wanted is the bitset of the values a condition selects (all of them
+// when match is nil).
+func wanted(match []bool, values int) []uint64 {
+	w := make([]uint64, max((values+63)/64, 1))
+	for v := 0; v < values; v++ {
+		if match == nil || match[v] {
+			w[v>>6] |= 1 << uint(v&63)
+		}
+	}
+	return w
+}
+
+// common counts the bits set in both a and b.
+func common(a, b []uint64) int32 {
+	n := 0
+	for k := range a {
+		n += bits.OnesCount64(a[k] & b[k])
+	}
+	return int32(n)
 }
 
 // valueTable is one published table: a dictionary of values and its rows
@@ -106,8 +183,11 @@ func (s *scheme) associationOf(g int, v string) float64 {
 // groupFigures returns, per group, the figures of Spec().Figures.
 func (s *scheme) figures() [][]float64 {
 	out := make([][]float64, s.groups)
+	all := make([]float64, 4*s.groups)
 	for g := range out {
-		out[g] = []float64{s.presence(g), s.association(g), s.join(g), float64(s.st.count[g])}
+		f := all[4*g : 4*g+4 : 4*g+4]
+		f[0], f[1], f[2], f[3] = s.presence(g), s.association(g), s.join(g), float64(s.st.count[g])
+		out[g] = f
 	}
 	return out
 }
@@ -194,80 +274,23 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		}
 	}
 
-	// c per group, and the sum of the matching sensitive values.
-	match := matches(&s.st, saPreds)
-	c := make([]float64, s.groups)
-	sv := make([]float64, s.groups)
-	for r, code := range s.st.code {
-		if match == nil || match[code] {
-			g := s.st.group[r]
-			c[g] += float64(s.st.freq[r])
-			if aggSA {
-				sv[g] += float64(s.st.freq[r]) * s.st.num[code]
-			}
-		}
-	}
-	// l_i per group for every QI with a condition (and the aggregated
-	// QI's sum of matching values).
-	l := make([][]int32, len(s.at))
-	var qsum []float64
+	e := estimator{s: s, match: matches(&s.st, saPreds), ms: make([][]bool, len(s.at)), read: make([]bool, len(s.at)),
+		l: make([]int32, len(s.at)), aggQI: aggQI, aggSA: aggSA, bits: s.groupBits(), want: make([][]uint64, len(s.at))}
+	e.wantSA = wanted(e.match, len(s.st.text))
 	for i := range s.at {
-		at := &s.at[i]
-		m := matches(at, qiPreds[i])
-		if m == nil && i != aggQI {
-			continue
-		}
-		l[i] = make([]int32, s.groups)
-		if i == aggQI {
-			qsum = make([]float64, s.groups)
-		}
-		for r, code := range at.code {
-			if m == nil || m[code] {
-				l[i][at.group[r]]++
-				if i == aggQI {
-					qsum[at.group[r]] += at.num[code]
-				}
-			}
-		}
+		e.ms[i] = matches(&s.at[i], qiPreds[i])
+		e.read[i] = e.ms[i] != nil || i == aggQI
+		e.want[i] = wanted(e.ms[i], len(s.at[i].text))
 	}
 	var counts, sums []float64
-	for g := 0; g < s.groups; g++ {
-		if c[g] == 0 {
-			continue
-		}
-		x := c[g]
-		for i := range s.at {
-			if l[i] != nil {
-				x = x * float64(l[i][g]) / float64(s.at[i].count[g])
+	if !aggSA && aggQI < 0 {
+		counts = e.counts()
+	} else {
+		for g := 0; g < s.groups; g++ {
+			if x, y, ok := e.group(g); ok {
+				counts = append(counts, x)
+				sums = append(sums, y)
 			}
-		}
-		if x == 0 {
-			continue
-		}
-		counts = append(counts, x)
-		switch {
-		case aggSA:
-			y := sv[g]
-			for i := range s.at {
-				if l[i] != nil {
-					y = y * float64(l[i][g]) / float64(s.at[i].count[g])
-				}
-			}
-			sums = append(sums, y)
-		case aggQI >= 0:
-			// c x prod_{i != j} l_i/m_i x (sum of matching values of QI_j)/m_j
-			y := c[g]
-			for i := range s.at {
-				if l[i] == nil {
-					continue
-				}
-				if i == aggQI {
-					y = y * qsum[g] / float64(s.at[i].count[g])
-				} else {
-					y = y * float64(l[i][g]) / float64(s.at[i].count[g])
-				}
-			}
-			sums = append(sums, y)
 		}
 	}
 	count := sortedSum(counts)
@@ -289,6 +312,159 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		b.Estimate = sortedSum(sums) / count
 	}
 	return b, nil
+}
+
+// estimator is one query's estimate, group by group (Answer).
+type estimator struct {
+	s     *scheme
+	match []bool   // the sensitive values meeting the conditions on S (nil: all)
+	ms    [][]bool // per QI, the values meeting its conditions (nil: none)
+	read  []bool   // the QIs whose l_i/m_i scale a group's count
+	l     []int32  // per QI, l_i of the group at hand
+	aggQI int
+	aggSA bool
+	// bits are the groups' values as bitsets, want the values each
+	// condition selects (wantSA: on S) as one.
+	bits   *groupBits
+	want   [][]uint64
+	wantSA []uint64
+}
+
+// saCount is c and the sum of the matching sensitive values of group g.
+func (e *estimator) saCount(g int) (c, sv float64) {
+	s := e.s
+	if b, w := e.bits.st, e.bits.stW; b != nil && !e.aggSA {
+		return float64(common(b[g*w:(g+1)*w], e.wantSA)), 0
+	}
+	lo, hi := s.st.rowsOf(g)
+	for r := lo; r < hi; r++ {
+		if code := s.st.code[r]; e.match == nil || e.match[code] {
+			c += float64(s.st.freq[r])
+			if e.aggSA {
+				sv += float64(s.st.freq[r]) * s.st.num[code]
+			}
+		}
+	}
+	return c, sv
+}
+
+// qiCount is l_i of group g, and the sum of its matching values when QI
+// i is the one aggregated.
+func (e *estimator) qiCount(g, i int) (n int32, qsum float64) {
+	if b, w := e.bits.at[i], e.bits.words[i]; b != nil && i != e.aggQI {
+		return common(b[g*w:(g+1)*w], e.want[i]), 0
+	}
+	at, m := &e.s.at[i], e.ms[i]
+	lo, hi := at.rowsOf(g)
+	for r := lo; r < hi; r++ {
+		if code := at.code[r]; m == nil || m[code] {
+			n++
+			if i == e.aggQI {
+				qsum += at.num[code]
+			}
+		}
+	}
+	return n, qsum
+}
+
+// counts are the groups' contributions to a count (as group gives
+// them, in group order), computed a QI at a time over the groups still
+// contributing: each group's factors are applied in the same order, and
+// the groups' products, independent of each other, follow one another
+// in the processor instead of one group's waiting for the last.
+func (e *estimator) counts() []float64 {
+	s := e.s
+	alive := make([]int32, 0, s.groups)
+	x := make([]float64, 0, s.groups) // aligned with alive
+	for g := 0; g < s.groups; g++ {
+		if c, _ := e.saCount(g); c != 0 {
+			alive, x = append(alive, int32(g)), append(x, c)
+		}
+	}
+	for i := range s.at {
+		if !e.read[i] {
+			continue
+		}
+		count, keep := s.at[i].count, 0
+		b, w, want := e.bits.at[i], e.bits.words[i], e.want[i]
+		for k, g := range alive {
+			var n int32
+			switch {
+			case b != nil && w == 1:
+				n = int32(bits.OnesCount64(b[g] & want[0]))
+			case b != nil:
+				n = common(b[int(g)*w:int(g+1)*w], want)
+			default:
+				n, _ = e.qiCount(int(g), i)
+			}
+			if n == 0 && count[g] > 0 {
+				continue // x would stay 0 whatever follows
+			}
+			alive[keep], x[keep] = g, x[k]*float64(n)/float64(count[g])
+			keep++
+		}
+		alive, x = alive[:keep], x[:keep]
+	}
+	out := x[:0]
+	for _, v := range x {
+		if v != 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// group is group g's contribution to the count (x) and to the sum (y),
+// false when it adds nothing: c, the count of its matching sensitive
+// values, times l_i/m_i for every QI read, multiplied in QI order. A
+// group's rows are added in the tables' order.
+func (e *estimator) group(g int) (x, y float64, ok bool) {
+	s := e.s
+	c, sv := e.saCount(g)
+	if c == 0 {
+		return 0, 0, false
+	}
+	x = c
+	qsum := 0.0
+	for i := range s.at {
+		if !e.read[i] {
+			continue
+		}
+		at := &s.at[i]
+		n, sum := e.qiCount(g, i)
+		if i == e.aggQI {
+			qsum = sum
+		}
+		if n == 0 && at.count[g] > 0 {
+			return 0, 0, false // x would stay 0 whatever follows
+		}
+		e.l[i] = n
+		x = x * float64(n) / float64(at.count[g])
+	}
+	if x == 0 {
+		return 0, 0, false
+	}
+	switch {
+	case e.aggSA:
+		y = sv
+		for i := range s.at {
+			if e.read[i] {
+				y = y * float64(e.l[i]) / float64(s.at[i].count[g])
+			}
+		}
+	case e.aggQI >= 0:
+		// c x prod_{i != j} l_i/m_i x (sum of matching values of QI_j)/m_j
+		y = c
+		for i := range s.at {
+			switch {
+			case i == e.aggQI:
+				y = y * qsum / float64(s.at[i].count[g])
+			case e.read[i]:
+				y = y * float64(e.l[i]) / float64(s.at[i].count[g])
+			}
+		}
+	}
+	return x, y, true
 }
 
 // column resolves a query column: an auxiliary table (i >= 0) or the

@@ -124,9 +124,9 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 	index := valueIndex(v.SAValues)
 	guess := make([]int32, len(p.count)) // per tuple: the value inferred >= Certain (-1: none)
 	post := make([]float64, len(v.SAValues))
+	var touched []int32 // the values post holds for the tuple at hand (cleared after it)
 	for t := range p.count {
 		guess[t] = -1
-		clear(post)
 		var w float64
 		for _, r := range p.candidates(t) {
 			reg := v.Regions[r]
@@ -136,22 +136,28 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 			bl := v.Beliefs[reg.Belief]
 			for k, sv := range bl.Values {
 				s, x := int(sv), bl.P[k]
+				if post[s] == 0 {
+					touched = append(touched, sv)
+				}
 				post[s] += x * float64(reg.Records)
 			}
 			w += float64(reg.Records)
 		}
-		if w == 0 {
-			continue
-		}
+		// The most likely value, the first of the largest (values never
+		// touched hold 0: the largest is one touched when w > 0).
 		best := 0
-		for s := range post {
-			if post[s] > post[best] {
-				best = s
+		for _, s := range touched {
+			if post[s] > post[best] || post[s] == post[best] && int(s) < best {
+				best = int(s)
 			}
 		}
-		if post[best]/w >= Certain-1e-12 {
+		if w != 0 && post[best]/w >= Certain-1e-12 {
 			guess[t] = int32(best)
 		}
+		for _, s := range touched {
+			post[s] = 0
+		}
+		touched = touched[:0]
 	}
 	example = -1
 	for row, t := range p.tupleOf {

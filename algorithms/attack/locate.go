@@ -171,7 +171,7 @@ func (p *placed) locate(v *risk.View, e *risk.Exposure) {
 			}
 		}
 	}
-	if tryExact && p.exact(v, e) || p.bitsets(v, e, post) {
+	if tryExact && p.exact(v, e) || tryEnumerate && p.enumerate(v, e, labels) || p.bitsets(v, e, post) {
 		return
 	}
 	s := &scratch{region: fill(len(v.Regions)), cell: make([][]int32, len(p.cols))}
@@ -234,6 +234,188 @@ func (p *placed) exact(v *risk.View, e *risk.Exposure) bool {
 		p.start = append(p.start, int32(len(p.regions)))
 	}
 	return true
+}
+
+// tryEnumerate lets enumerate place a release it can (the tests switch
+// it off to compare the other ways with a brute force).
+var tryEnumerate = true
+
+// enumerate places the tuples from the regions' side when regions list
+// several cells per QI (e.Sets: ambiguity's groups, a few values each):
+// region r covers exactly the tuples whose value on every QI is one its
+// cells cover, the product of those value lists, each looked up among
+// the distinct tuples. The work is the sum of the products over the
+// regions; false (and nothing done) when it exceeds the bitsets' tuples
+// x words, or the tuples' codes do not fit a 64-bit key.
+func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bool {
+	if e.Sets == nil {
+		return false
+	}
+	raw := make([][][]int32, len(p.cols)) // per QI and cell: the value codes it covers
+	for i := range raw {
+		raw[i] = make([][]int32, len(labels[i]))
+		for x, cov := range p.covers[i] {
+			for _, c := range cov {
+				if int(c) < len(raw[i]) {
+					raw[i][c] = append(raw[i][c], int32(x))
+				}
+			}
+		}
+	}
+	index, shift, ok := p.tupleKeys()
+	if !ok || !p.enumerable(v, e, raw) {
+		return false
+	}
+	// The tuples each region covers, region after region (regions end
+	// at end[r]), in chunks: no copy as they grow.
+	var found chunks
+	end := make([]int, len(v.Regions))
+	values := make([][]int32, len(p.cols))
+	mark := make([][]int32, len(p.cols)) // region+1 that listed the value
+	for i := range mark {
+		mark[i] = make([]int32, len(p.covers[i]))
+	}
+	for r := range v.Regions {
+		if p.regionValues(e, r, raw, values, mark) {
+			eachKey(values, shift, 0, 0, func(key uint64) {
+				if t, ok := index[key]; ok {
+					found.add(t)
+				}
+			})
+		}
+		end[r] = found.n
+	}
+	p.byTuple(&found, end)
+	return true
+}
+
+// regionValues lists in values[i] the value codes region r's cells of
+// QI i cover, each once; false when a QI has none.
+func (p *placed) regionValues(e *risk.Exposure, r int, raw [][][]int32, values, mark [][]int32) bool {
+	for i := range p.cols {
+		values[i] = values[i][:0]
+		for _, c := range e.Sets[r][i] {
+			if int(c) >= len(raw[i]) {
+				continue
+			}
+			for _, x := range raw[i][c] {
+				if mark[i][x] != int32(r+1) {
+					mark[i][x] = int32(r + 1)
+					values[i] = append(values[i], x)
+				}
+			}
+		}
+		if len(values[i]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// chunks is a list of int32 grown a chunk at a time.
+type chunks struct {
+	list [][]int32
+	n    int
+}
+
+const chunkSize = 1 << 16
+
+func (c *chunks) add(x int32) {
+	if c.n%chunkSize == 0 {
+		c.list = append(c.list, make([]int32, 0, chunkSize))
+	}
+	last := &c.list[len(c.list)-1]
+	*last = append(*last, x)
+	c.n++
+}
+
+func (c *chunks) at(k int) int32 { return c.list[k/chunkSize][k%chunkSize] }
+
+// enumerable reports whether enumerate's products add up to no more than
+// the bitsets' work.
+func (p *placed) enumerable(v *risk.View, e *risk.Exposure, raw [][][]int32) bool {
+	limit := len(p.count)*((len(v.Regions)+63)/64) + len(v.Regions)
+	work := 0
+	for r := range v.Regions {
+		prod := 1
+		for i := range p.cols {
+			n := 0
+			for _, c := range e.Sets[r][i] {
+				if int(c) < len(raw[i]) {
+					n += len(raw[i][c])
+				}
+			}
+			if prod = min(prod*n, limit+1); prod == 0 {
+				break
+			}
+		}
+		if work += prod; work > limit {
+			return false
+		}
+	}
+	return true
+}
+
+// tupleKeys indexes the distinct tuples by their value codes (the
+// missing value's len(Dict)) packed into 64 bits at the given shifts;
+// false when they do not fit.
+func (p *placed) tupleKeys() (map[uint64]int32, []uint, bool) {
+	shift := make([]uint, len(p.cols))
+	at := uint(0)
+	for i, c := range p.cols {
+		shift[i] = at
+		at += uint(bits2.Len(uint(len(c.Dict))))
+	}
+	if at > 64 {
+		return nil, nil, false
+	}
+	index := make(map[uint64]int32, len(p.count))
+	for t := range p.count {
+		key := uint64(0)
+		for i := range p.cols {
+			c := p.codes[t][i]
+			if c == model.Missing {
+				c = uint32(len(p.cols[i].Dict))
+			}
+			key |= uint64(c) << shift[i]
+		}
+		index[key] = int32(t)
+	}
+	return index, shift, true
+}
+
+// eachKey calls fn with the key of every combination of values[i:] (key
+// holds those before i).
+func eachKey(values [][]int32, shift []uint, i int, key uint64, fn func(uint64)) {
+	if i == len(values) {
+		fn(key)
+		return
+	}
+	for _, x := range values[i] {
+		eachKey(values, shift, i+1, key|uint64(x)<<shift[i], fn)
+	}
+}
+
+// byTuple sets every tuple's candidates from the tuples found region
+// after region (region r's end at end[r]).
+func (p *placed) byTuple(found *chunks, end []int) {
+	p.start = make([]int32, len(p.count)+1)
+	for k := 0; k < found.n; k++ {
+		p.start[found.at(k)+1]++
+	}
+	for t := range p.count {
+		p.start[t+1] += p.start[t]
+	}
+	p.regions = make([]int32, found.n)
+	next := append([]int32(nil), p.start[:len(p.count)]...)
+	k := 0
+	for r, e := range end {
+		for ; k < e; k++ {
+			t := found.at(k)
+			p.regions[next[t]] = int32(r)
+			next[t]++
+		}
+	}
 }
 
 // bitsetBudget bounds the words of the per-value region bitsets (128 MB);

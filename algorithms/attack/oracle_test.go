@@ -138,15 +138,15 @@ func (w *world) covers(t *model.Table, row, r int) bool {
 // TestAttacksAgainstBruteForce compares the placement, linkage, presence
 // and inference with a brute force over every person and region on
 // random tiny releases of each shape, placed each way: by looking exact
-// cells up, by bitsets and by posting lists alone (a release beyond the
-// bitsets' budget).
+// cells up or enumerating the regions' sets, by bitsets and by posting
+// lists alone (a release beyond the bitsets' budget).
 func TestAttacksAgainstBruteForce(t *testing.T) {
-	defer func(b int, x bool) { bitsetBudget, tryExact = b, x }(bitsetBudget, tryExact)
+	defer func(b int, x, n bool) { bitsetBudget, tryExact, tryEnumerate = b, x, n }(bitsetBudget, tryExact, tryEnumerate)
 	for _, way := range []struct {
-		exact  bool
-		budget int
-	}{{true, bitsetBudget}, {false, bitsetBudget}, {false, 0}} {
-		tryExact, bitsetBudget = way.exact, way.budget
+		exact, enumerate bool
+		budget           int
+	}{{true, true, bitsetBudget}, {false, false, bitsetBudget}, {false, false, 0}} {
+		tryExact, tryEnumerate, bitsetBudget = way.exact, way.enumerate, way.budget
 		bruteForce(t, way.budget)
 	}
 }

@@ -184,6 +184,27 @@ func (b *Builder) Counts(counts []int) int32 {
 	return b.register(*bl)
 }
 
+// Pairs is Counts given sparsely: values (increasing, distinct) with
+// their counts, so that a region costs its values, not the SA domain.
+func (b *Builder) Pairs(values []int32, counts []int) int32 {
+	var n int
+	bl := b.start()
+	for k, c := range counts {
+		if c != 0 {
+			n += c
+			bl.Values = append(bl.Values, values[k])
+			bl.P = append(bl.P, float64(c))
+		}
+	}
+	for k := range bl.P {
+		bl.P[k] /= float64(n)
+	}
+	if n == 0 {
+		bl.Values, bl.P = bl.Values[:0], bl.P[:0]
+	}
+	return b.register(*bl)
+}
+
 // CountsOf is Counts of a bag given as its values' indexes, in any order
 // and repeated as often as the value is counted: a class's values
 // without a count per SA value.
@@ -372,6 +393,15 @@ func (b *Builder) place(r int32) {
 		s = (s + 1) & mask
 	}
 	b.slots[s] = r + 1
+}
+
+// Grow makes room for n more regions (a viewer that knows how many it
+// adds spares the copies of growing one by one).
+func (b *Builder) Grow(n int) {
+	b.v.Regions = slices.Grow(b.v.Regions, n)
+	b.cellAt = slices.Grow(b.cellAt, n)
+	b.mixHead = slices.Grow(b.mixHead, n)
+	b.loss = slices.Grow(b.loss, n)
 }
 
 // AddRegion adds a region that is not a set of record-level cells (a

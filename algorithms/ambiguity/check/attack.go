@@ -25,17 +25,23 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	if err != nil || det.SensitiveTable == "" || len(det.AuxiliaryTables) != len(m.QIs) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, "manifest.json"), Msg: "details do not name the auxiliary and sensitive tables of an ambiguity release" + errText(err)}
 	}
-	region, err := groupOrder(rel, det.SensitiveTable)
+	st, err := rel.Table(det.SensitiveTable)
 	if err != nil {
 		return nil, err
 	}
-	if len(region) != len(v.Regions) {
-		return nil, fmt.Errorf("the view has %d groups, %s %d", len(v.Regions), det.SensitiveTable, len(region))
+	if len(st.Columns) != 3 {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	e := &risk.Exposure{Unit: "group", Witnessed: true, Cells: make([][]string, len(m.QIs)), Sets: make([][][]uint32, len(v.Regions)),
+	_, groups, keys := stGroups(st) // the view's regions, in its order
+	if groups != len(v.Regions) {
+		return nil, fmt.Errorf("the view has %d groups, %s %d", len(v.Regions), det.SensitiveTable, groups)
+	}
+	nQI := len(m.QIs)
+	e := &risk.Exposure{Unit: "group", Witnessed: true, Cells: make([][]string, nQI), Sets: make([][][]uint32, groups),
 		KBy: "ambiguity claims no anonymity: it bounds presence and association (Wang, Theorems 5.1-5.2)"}
+	sets := make([][]uint32, groups*nQI)
 	for r := range e.Sets {
-		e.Sets[r] = make([][]uint32, len(m.QIs))
+		e.Sets[r] = sets[r*nQI : (r+1)*nQI : (r+1)*nQI]
 	}
 	for i, aux := range det.AuxiliaryTables {
 		t, err := rel.Table(aux.File)
@@ -46,17 +52,8 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 			return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
 		}
 		e.Cells[i] = t.Columns[0].Dict
-		for row := 0; row < t.Rows; row++ {
-			if r, ok := region[t.Columns[1].Value(row)]; ok && t.Columns[0].Codes[row] != model.Missing {
-				e.Sets[r][i] = append(e.Sets[r][i], t.Columns[0].Codes[row])
-			}
-		}
+		groupSets(e.Sets, i, t, groupsOf(t.Columns[1], keys))
 		e.Cover = append(e.Cover, risk.ExactCover(e.Cells[i]))
-	}
-	for r := range e.Sets {
-		for i := range e.Sets[r] {
-			e.Sets[r][i] = risk.SortedUnique(e.Sets[r][i])
-		}
 	}
 	bound := func(name string) float64 {
 		x, err := strconv.ParseFloat(m.Parameters[name], 64)
@@ -73,22 +70,51 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	return e, nil
 }
 
-// groupOrder gives each group's region in the view: groups in order of
-// first appearance in the sensitive table, as View adds them.
-func groupOrder(rel *verify.Release, file string) (map[string]int, error) {
-	st, err := rel.Table(file)
-	if err != nil {
-		return nil, err
-	}
-	if len(st.Columns) != 3 {
-		return nil, &model.InputError{File: filepath.Join(rel.Dir, file), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
-	}
-	out := map[string]int{}
-	for row := 0; row < st.Rows; row++ {
-		g := st.Columns[0].Value(row)
-		if _, ok := out[g]; !ok {
-			out[g] = len(out)
+// groupSets sets every group's cells of QI i: the codes of the values
+// the auxiliary table t lists for it (of: the group of each GroupID
+// code), sorted and each once (nil when it lists none).
+func groupSets(sets [][][]uint32, i int, t *model.Table, of []int32) {
+	start := make([]int32, len(sets)+1)
+	vals, ids := t.Columns[0], t.Columns[1]
+	for row := 0; row < t.Rows; row++ {
+		if g := of[verify.Code(ids, row)]; g >= 0 && vals.Codes[row] != model.Missing {
+			start[g+1]++
 		}
 	}
-	return out, nil
+	for g := range sets {
+		start[g+1] += start[g]
+	}
+	cells := make([]uint32, start[len(sets)])
+	next := append([]int32(nil), start[:len(sets)]...)
+	for row := 0; row < t.Rows; row++ {
+		if g := of[verify.Code(ids, row)]; g >= 0 && vals.Codes[row] != model.Missing {
+			cells[next[g]] = vals.Codes[row]
+			next[g]++
+		}
+	}
+	for g := range sets {
+		if c := cells[start[g]:start[g+1]:start[g+1]]; len(c) > 0 {
+			sets[g][i] = sortedUnique(c)
+		}
+	}
+}
+
+// sortedUnique sorts c in place and drops repeats (risk.SortedUnique,
+// by insertion for the few values of a group).
+func sortedUnique(c []uint32) []uint32 {
+	if len(c) > 12 {
+		return risk.SortedUnique(c)
+	}
+	for x := 1; x < len(c); x++ {
+		for y := x; y > 0 && c[y] < c[y-1]; y-- {
+			c[y], c[y-1] = c[y-1], c[y]
+		}
+	}
+	out := c[:0]
+	for x, v := range c {
+		if x == 0 || v != c[x-1] {
+			out = append(out, v)
+		}
+	}
+	return out
 }

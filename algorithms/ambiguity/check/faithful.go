@@ -161,14 +161,33 @@ const enumBudget = 1 << 14
 type groupValues [][][]uint32
 
 func newGroupValues(rl *release) groupValues {
+	k := len(rl.at)
 	gv := make(groupValues, rl.groups)
+	lists := make([][]uint32, rl.groups*k) // carved: one allocation per QI, not per group
 	for g := range gv {
-		gv[g] = make([][]uint32, len(rl.at))
+		gv[g] = lists[g*k : (g+1)*k : (g+1)*k]
 	}
 	for i, at := range rl.at {
-		for row := 0; row < at.t.Rows; row++ {
-			if g := at.group[row]; g >= 0 {
-				gv[g][i] = append(gv[g][i], at.value.Codes[row])
+		start := make([]int32, rl.groups+1)
+		for _, g := range at.group {
+			if g >= 0 {
+				start[g+1]++
+			}
+		}
+		for g := 0; g < rl.groups; g++ {
+			start[g+1] += start[g]
+		}
+		codes := make([]uint32, start[rl.groups])
+		next := append([]int32(nil), start[:rl.groups]...)
+		for row, g := range at.group {
+			if g >= 0 {
+				codes[next[g]] = at.value.Codes[row] // in the file's order
+				next[g]++
+			}
+		}
+		for g := range gv {
+			if start[g] < start[g+1] {
+				gv[g][i] = codes[start[g]:start[g+1]:start[g+1]]
 			}
 		}
 	}

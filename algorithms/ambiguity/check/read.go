@@ -3,8 +3,6 @@ package check
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
-	"strconv"
 
 	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/verify"
@@ -92,33 +90,31 @@ func readST(c *ctx, r *verify.Report) (*release, bool, error) {
 	}
 	rl.st = &table{file: name, t: st, value: st.Columns[1], group: make([]int32, st.Rows), count: make([]int, rl.groups)}
 	rl.size, rl.maxF = make([]int, rl.groups), make([]int, rl.groups)
-	seen := map[uint64]bool{}
-	dups := 0
 	for row := 0; row < st.Rows; row++ {
 		gi := int32(stIDs[row] - 1)
 		rl.st.group[row] = gi
 		rl.st.count[gi]++
 		rl.size[gi] += rl.freq[row]
 		rl.maxF[gi] = max(rl.maxF[gi], rl.freq[row])
-		key := uint64(gi)<<32 | uint64(verify.Code(st.Columns[1], row))
-		dups += map[bool]int{true: 1}[seen[key]]
-		seen[key] = true
 	}
+	sa := st.Columns[1]
+	dups := repeated(rl.st.group, rl.groups, func(row int) int { return verify.Code(sa, row) }, len(sa.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each sensitive value once per group (%d repeated)", name, dups)
 	return rl, true, nil
 }
 
 // stRows reads every st.csv row's GroupID and Frequency, whole numbers
-// of at least 1 written plainly.
+// of at least 1 written plainly (each distinct text read once).
 func stRows(rl *release, st *model.Table, file string) ([]int, error) {
+	idOf, freqOf := wholeCodes(st.Columns[0]), wholeCodes(st.Columns[2])
 	ids := make([]int, st.Rows)
 	for row := 0; row < st.Rows; row++ {
-		id, err := strconv.Atoi(st.Columns[0].Value(row))
-		if err != nil || id < 1 || strconv.Itoa(id) != st.Columns[0].Value(row) {
+		id := idOf[verify.Code(st.Columns[0], row)]
+		if id < 1 {
 			return nil, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("GroupID %q is not a whole number >= 1", st.Columns[0].Value(row))}
 		}
-		f, err := strconv.Atoi(st.Columns[2].Value(row))
-		if err != nil || f < 1 || strconv.Itoa(f) != st.Columns[2].Value(row) {
+		f := freqOf[verify.Code(st.Columns[2], row)]
+		if f < 1 {
 			return nil, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("Frequency %q is not a whole number >= 1", st.Columns[2].Value(row))}
 		}
 		ids[row], rl.freq[row] = id, f
@@ -126,25 +122,56 @@ func stRows(rl *release, st *model.Table, file string) ([]int, error) {
 	return ids, nil
 }
 
+// wholeCodes reads every code's text of col as a whole number written
+// plainly (-1 where it is not one).
+func wholeCodes(col *model.Column) []int {
+	out := make([]int, len(col.Dict)+1)
+	for code := range out {
+		n, ok := plainID(labelOf(col, code))
+		if !ok {
+			n = -1
+		}
+		out[code] = n
+	}
+	return out
+}
+
 // groupIDs: the GroupIDs are 1..G (the audit record lists groups in that
 // order).
 func groupIDs(rl *release, stIDs []int, name string, r *verify.Report) bool {
-	distinct := map[int]bool{}
+	seen := make([]bool, len(stIDs)+1) // ids beyond: in far
+	far := map[int]bool{}
+	lo, hi := 0, 0
 	for _, id := range stIDs {
-		distinct[id] = true
+		if id < len(seen) {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+		} else {
+			if far[id] {
+				continue
+			}
+			far[id] = true
+		}
+		if rl.groups == 0 || id < lo {
+			lo = id
+		}
+		hi = max(hi, id)
+		rl.groups++
 	}
-	rl.groups = len(distinct)
 	if rl.groups == 0 {
 		r.Add(false, "groups", "%s has no group", name)
 		return false
 	}
-	for id := range distinct {
-		rl.ids = append(rl.ids, id)
-	}
-	sort.Ints(rl.ids)
-	if rl.ids[0] != 1 || rl.ids[len(rl.ids)-1] != rl.groups {
+	if lo != 1 || hi != rl.groups {
 		r.Add(false, "groups", "the GroupIDs of %s are not 1..%d", name, rl.groups)
 		return false
+	}
+	// Distinct, from 1 to their number: they are 1..G.
+	rl.ids = make([]int, rl.groups)
+	for i := range rl.ids {
+		rl.ids[i] = i + 1
 	}
 	return true
 }
@@ -163,13 +190,11 @@ func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, boo
 	groupOf := make([]int32, len(t.Columns[1].Dict)+1) // by GroupID code
 	for code := range groupOf {
 		groupOf[code] = -1
-		if id, err := strconv.Atoi(labelOf(t.Columns[1], code)); err == nil && id >= 1 && id <= rl.groups &&
-			strconv.Itoa(id) == labelOf(t.Columns[1], code) {
+		if id, ok := plainID(labelOf(t.Columns[1], code)); ok && id >= 1 && id <= rl.groups {
 			groupOf[code] = int32(id - 1)
 		}
 	}
-	seen := map[uint64]bool{}
-	dups, unknown := 0, 0
+	unknown := 0
 	for row := 0; row < t.Rows; row++ {
 		gi := groupOf[verify.Code(t.Columns[1], row)]
 		at.group[row] = gi
@@ -178,10 +203,9 @@ func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, boo
 			continue
 		}
 		at.count[gi]++
-		key := uint64(gi)<<32 | uint64(verify.Code(t.Columns[0], row))
-		dups += map[bool]int{true: 1}[seen[key]]
-		seen[key] = true
 	}
+	vals := t.Columns[0]
+	dups := repeated(at.group, rl.groups, func(row int) int { return verify.Code(vals, row) }, len(vals.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each value once per group (Definition 3.3; %d repeated)", a.File, dups)
 	r.Add(unknown == 0, "groups", "every GroupID of %s is a group of %s (%d are not)", a.File, c.det.SensitiveTable, unknown)
 	return at, true, nil

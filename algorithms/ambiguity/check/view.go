@@ -1,10 +1,9 @@
 package check
 
 import (
-	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
+	"sort"
 
 	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/risk"
@@ -31,31 +30,34 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	width, err := widths(rel, det)
+	of, groups, keys := stGroups(st)
+	width, err := widths(rel, det, keys, groups)
 	if err != nil {
 		return nil, err
 	}
 	numeric := st.Columns[1].Kind == model.Numeric
 	values, pos := risk.Ordered(st.Columns[1].Dict, numeric)
-	counts, order, err := groupCounts(rel, det, st, values, pos)
+	bag, err := groupBags(rel, det, st, of, groups, pos)
 	if err != nil {
 		return nil, err
 	}
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
-	for _, g := range order {
+	bld.Grow(groups)
+	nAT := len(det.AuxiliaryTables)
+	for g := 0; g < groups; g++ {
 		size := 0
-		for _, c := range counts[g] {
+		for _, c := range bag.counts[bag.start[g]:bag.start[g+1]] {
 			size += c
 		}
 		combos := 1.0
-		for _, w := range width[g] {
+		for _, w := range width[g*nAT : (g+1)*nAT] {
 			combos *= float64(w)
 		}
 		presence := math.NaN()
-		if width[g] != nil && combos > 0 {
+		if combos > 0 {
 			presence = math.Min(1, float64(size)/combos)
 		}
-		bld.AddRegion(size, bld.Counts(counts[g]), 0, presence)
+		bld.AddRegion(size, bld.Pairs(bag.values[bag.start[g]:bag.start[g+1]], bag.counts[bag.start[g]:bag.start[g+1]]), 0, presence)
 	}
 	return bld.View(m.RowsIn, m.Suppressed, false,
 		"Quasi-identifiers are published apart from each other: an attacker who knows nothing beyond the release cannot tell which combination of a group's values is a real record."), nil
@@ -68,10 +70,13 @@ func errText(err error) string {
 	return ": " + err.Error()
 }
 
-// widths counts every group's values in each auxiliary table, by its
-// GroupID text (counted per code).
-func widths(rel *verify.Release, det format.Details) (map[string][]int, error) {
-	width := map[string][]int{}
+// widths counts every group's values in each auxiliary table (groups
+// as stGroups numbers them, found by their GroupID text; a GroupID the
+// sensitive table lacks is no group of the view): groups x tables
+// counts, 0 where a table has no value of the group.
+func widths(rel *verify.Release, det format.Details, keys *groupKeys, groups int) ([]int, error) {
+	nAT := len(det.AuxiliaryTables)
+	width := make([]int, groups*nAT)
 	for a, aux := range det.AuxiliaryTables {
 		t, err := rel.Table(aux.File)
 		if err != nil {
@@ -85,40 +90,103 @@ func widths(rel *verify.Release, det format.Details) (map[string][]int, error) {
 		for row := 0; row < t.Rows; row++ {
 			n[verify.Code(ids, row)]++
 		}
-		for code, k := range n {
-			if k == 0 {
-				continue
+		for code, g := range groupsOf(ids, keys) {
+			if g >= 0 {
+				width[int(g)*nAT+a] += n[code]
 			}
-			g := labelOf(ids, code)
-			if width[g] == nil {
-				width[g] = make([]int, len(det.AuxiliaryTables))
-			}
-			width[g][a] += k
 		}
 	}
 	return width, nil
 }
 
-// groupCounts counts every group's sensitive values in st.csv (by its
-// GroupID text, groups in order of first appearance).
-func groupCounts(rel *verify.Release, det format.Details, st *model.Table, values []string, pos map[string]int) (map[string][]int, []string, error) {
-	counts := map[string][]int{}
-	var order []string
-	at := make([]int, len(st.Columns[1].Dict)+1)
-	for code, v := range st.Columns[1].Dict {
-		at[code] = pos[v]
+// bags are every group's sensitive values with their counts (summed
+// frequencies), in value order: group g's are values[start[g]:start[g+1]].
+type bags struct {
+	start  []int32
+	values []int32
+	counts []int
+}
+
+// groupBags counts every group's sensitive values in st.csv (groups as
+// stGroups numbers them; pos orders the values).
+func groupBags(rel *verify.Release, det format.Details, st *model.Table, of []int32, groups int, pos map[string]int) (*bags, error) {
+	freq, err := stFrequencies(st, filepath.Join(rel.Dir, det.SensitiveTable))
+	if err != nil {
+		return nil, err
 	}
+	sa := st.Columns[1]
+	at := make([]int32, len(sa.Dict)+1)
+	for code, v := range sa.Dict {
+		at[code] = int32(pos[v])
+	}
+	b := &bags{start: make([]int32, groups+1)}
+	rowsOf := make([]int32, st.Rows) // rows group by group
 	for row := 0; row < st.Rows; row++ {
-		g := st.Columns[0].Value(row)
-		f, err := strconv.Atoi(st.Columns[2].Value(row))
-		if err != nil || f < 0 {
-			return nil, nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Line: row + 2, Msg: fmt.Sprintf("Frequency %q is not a count", st.Columns[2].Value(row))}
-		}
-		if counts[g] == nil {
-			counts[g] = make([]int, len(values))
-			order = append(order, g)
-		}
-		counts[g][at[verify.Code(st.Columns[1], row)]] += f
+		b.start[of[verify.Code(st.Columns[0], row)]+1]++
 	}
-	return counts, order, nil
+	for g := 0; g < groups; g++ {
+		b.start[g+1] += b.start[g]
+	}
+	next := append([]int32(nil), b.start[:groups]...)
+	for row := 0; row < st.Rows; row++ {
+		g := of[verify.Code(st.Columns[0], row)]
+		rowsOf[next[g]] = int32(row)
+		next[g]++
+	}
+	b.values, b.counts = make([]int32, 0, st.Rows), make([]int, 0, st.Rows)
+	for g := 0; g < groups; g++ {
+		from := len(b.values)
+		for _, row := range rowsOf[b.start[g]:b.start[g+1]] {
+			b.values = append(b.values, at[verify.Code(sa, int(row))])
+			b.counts = append(b.counts, freq[row])
+		}
+		b.merge(from)
+		b.start[g] = int32(from)
+	}
+	b.start[groups] = int32(len(b.values))
+	return b, nil
+}
+
+// pairs sorts values with their counts.
+type pairs struct {
+	v []int32
+	c []int
+}
+
+func (p pairs) Len() int           { return len(p.v) }
+func (p pairs) Less(i, j int) bool { return p.v[i] < p.v[j] }
+func (p pairs) Swap(i, j int) {
+	p.v[i], p.v[j] = p.v[j], p.v[i]
+	p.c[i], p.c[j] = p.c[j], p.c[i]
+}
+
+// sortPairs sorts by value: by insertion when there are a few (a group
+// holds a few sensitive values).
+func sortPairs(p pairs) {
+	if len(p.v) > 12 {
+		sort.Sort(p)
+		return
+	}
+	for x := 1; x < len(p.v); x++ {
+		for y := x; y > 0 && p.Less(y, y-1); y-- {
+			p.Swap(y, y-1)
+		}
+	}
+}
+
+// merge sorts the entries from on by value and adds up the counts of a
+// value listed twice.
+func (b *bags) merge(from int) {
+	v, c := b.values[from:], b.counts[from:]
+	sortPairs(pairs{v, c})
+	n := 0
+	for x := range v {
+		if n > 0 && v[x] == v[n-1] {
+			c[n-1] += c[x]
+			continue
+		}
+		v[n], c[n] = v[x], c[x]
+		n++
+	}
+	b.values, b.counts = b.values[:from+n], b.counts[:from+n]
 }

@@ -1,0 +1,166 @@
+package check
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
+)
+
+// groupKeys finds a group by its GroupID text without a map of strings
+// when the text is a whole number written plainly (as releases write
+// it): such texts index byID, any other text is looked up in byText.
+// Every file of a release has its own dictionary of GroupIDs, so a group
+// is known across files by its text.
+type groupKeys struct {
+	byID   []int32 // group+1 by plain whole number (0: none)
+	byText map[string]int32
+}
+
+// newGroupKeys makes room for about n plain GroupIDs.
+func newGroupKeys(n int) *groupKeys {
+	return &groupKeys{byID: make([]int32, 2*n+16), byText: map[string]int32{}}
+}
+
+// plainID reads a whole number written plainly ("0" or digits without a
+// leading zero): the texts t with strconv.Itoa(n) == t for a whole
+// number n.
+func plainID(s string) (int, bool) {
+	if len(s) > 18 {
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n >= 0 && strconv.Itoa(n) == s
+	}
+	if len(s) == 0 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = 10*n + int(d)
+	}
+	return n, true
+}
+
+// add makes text group g.
+func (k *groupKeys) add(text string, g int32) {
+	if id, ok := plainID(text); ok && id < len(k.byID) {
+		k.byID[id] = g + 1
+		return
+	}
+	k.byText[text] = g
+}
+
+// find is the group of text.
+func (k *groupKeys) find(text string) (int32, bool) {
+	if id, ok := plainID(text); ok && id < len(k.byID) {
+		return k.byID[id] - 1, k.byID[id] != 0
+	}
+	g, ok := k.byText[text]
+	return g, ok
+}
+
+// stGroups numbers the groups of the sensitive table (its first column)
+// in order of first appearance: the group of every GroupID code (the
+// missing value's last, -1 for a code no row uses), the number of groups,
+// and the keys that find a group by its text in other files.
+func stGroups(st *model.Table) (of []int32, n int, keys *groupKeys) {
+	ids := st.Columns[0]
+	of = make([]int32, len(ids.Dict)+1)
+	for i := range of {
+		of[i] = -1
+	}
+	for row := 0; row < st.Rows; row++ {
+		if code := verify.Code(ids, row); of[code] < 0 {
+			of[code] = int32(n)
+			n++
+		}
+	}
+	keys = newGroupKeys(n)
+	for code, g := range of {
+		if g >= 0 {
+			keys.add(labelOf(ids, code), g)
+		}
+	}
+	return of, n, keys
+}
+
+// groupsOf maps the GroupID codes of another file's column to the
+// sensitive table's groups (-1: a GroupID it does not have).
+func groupsOf(ids *model.Column, keys *groupKeys) []int32 {
+	of := make([]int32, len(ids.Dict)+1)
+	for code := range of {
+		g, ok := keys.find(labelOf(ids, code))
+		if !ok {
+			g = -1
+		}
+		of[code] = g
+	}
+	return of
+}
+
+// stFrequencies reads the Frequency column (the sensitive table's third)
+// once per distinct text: a count >= 0 per row, or the error naming the
+// first row that holds none.
+func stFrequencies(st *model.Table, file string) ([]int, error) {
+	col := st.Columns[2]
+	byCode := make([]int, len(col.Dict)+1)
+	for code := range byCode {
+		f, err := strconv.Atoi(labelOf(col, code))
+		if err != nil || f < 0 {
+			f = -1
+		}
+		byCode[code] = f
+	}
+	out := make([]int, st.Rows)
+	for row := range out {
+		out[row] = byCode[verify.Code(col, row)]
+		if out[row] < 0 {
+			return nil, &model.InputError{File: file, Line: row + 2, Msg: fmt.Sprintf("Frequency %q is not a count", col.Value(row))}
+		}
+	}
+	return out, nil
+}
+
+// filePath is a release file's path for messages.
+func filePath(rel *verify.Release, name string) string { return filepath.Join(rel.Dir, name) }
+
+// repeated counts the rows whose (group, value code) an earlier row
+// already has: group[row] < 0 is no group (not counted); codes are below
+// nCodes. Rows are visited group by group, so each group's values are
+// marked in one array rather than a map of pairs.
+func repeated(group []int32, groups int, code func(row int) int, nCodes int) int {
+	start := make([]int32, groups+1)
+	for _, g := range group {
+		if g >= 0 {
+			start[g+1]++
+		}
+	}
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
+	}
+	rows := make([]int32, start[groups])
+	next := append([]int32(nil), start[:groups]...)
+	for row, g := range group {
+		if g >= 0 {
+			rows[next[g]] = int32(row)
+			next[g]++
+		}
+	}
+	mark := make([]int32, nCodes) // group+1 that last held the code
+	dups := 0
+	for g := 0; g < groups; g++ {
+		for _, row := range rows[start[g]:start[g+1]] {
+			c := code(int(row))
+			if mark[c] == int32(g+1) {
+				dups++
+			}
+			mark[c] = int32(g + 1)
+		}
+	}
+	return dups
+}

@@ -1,0 +1,66 @@
+package check
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// TestPlainID: plainID reads exactly the texts strconv.Itoa prints.
+func TestPlainID(t *testing.T) {
+	for _, s := range []string{"0", "1", "7", "10", "123456789", "999999999999999999", "1000000000000000000",
+		"9223372036854775807", "9223372036854775808", "", "01", "00", "+1", "-1", " 1", "1 ", "1.0", "1e3", "x"} {
+		n, ok := plainID(s)
+		m, err := strconv.Atoi(s)
+		want := err == nil && m >= 0 && strconv.Itoa(m) == s
+		if ok != want || ok && n != m {
+			t.Errorf("plainID(%q) = %d, %v; want %d, %v", s, n, ok, m, want)
+		}
+	}
+}
+
+// TestGroupKeys: a group is found by its exact text, through the array
+// for plain whole numbers within it and the map for any other text.
+func TestGroupKeys(t *testing.T) {
+	k := newGroupKeys(3) // room for plain ids below 2*3+16
+	texts := []string{"1", "2", "01", "x", "", "1000"}
+	for g, s := range texts {
+		k.add(s, int32(g))
+	}
+	for g, s := range texts {
+		if got, ok := k.find(s); !ok || got != int32(g) {
+			t.Errorf("find(%q) = %d, %v; want %d", s, got, ok, g)
+		}
+	}
+	for _, s := range []string{"3", "001", "1 ", "0", "999"} {
+		if got, ok := k.find(s); ok {
+			t.Errorf("find(%q) = %d; want none", s, got)
+		}
+	}
+}
+
+// TestRepeated: the rows whose (group, code) an earlier row has, counted
+// as a map of pairs counts them, rows of no group left out.
+func TestRepeated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		groups, codes, rows := 1+rng.IntN(5), 1+rng.IntN(6), rng.IntN(40)
+		group, code := make([]int32, rows), make([]int, rows)
+		seen, want := map[string]bool{}, 0
+		for r := range group {
+			group[r], code[r] = int32(rng.IntN(groups+1)-1), rng.IntN(codes)
+			if group[r] < 0 {
+				continue
+			}
+			key := fmt.Sprint(group[r], code[r])
+			if seen[key] {
+				want++
+			}
+			seen[key] = true
+		}
+		if got := repeated(group, groups, func(r int) int { return code[r] }, codes); got != want {
+			t.Fatalf("trial %d: %d repeated, want %d (groups %v, codes %v)", trial, got, want, group, code)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 
 	"privlab/algorithms/verify"
@@ -125,9 +124,6 @@ func stFrequencies(st *model.Table, file string) ([]int, error) {
 	}
 	return out, nil
 }
-
-// filePath is a release file's path for messages.
-func filePath(rel *verify.Release, name string) string { return filepath.Join(rel.Dir, name) }
 
 // repeated counts the rows whose (group, value code) an earlier row
 // already has: group[row] < 0 is no group (not counted); codes are below

@@ -36,8 +36,9 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 	}
 	top, at := tightest(v, e, scale, &f)
 	single := 0
+	tops := beliefTops(v) // once per belief: regions share them
 	for _, reg := range v.Regions {
-		if reg.Belief >= 0 && reg.Records > 0 && maxOf(v.Beliefs[reg.Belief].P) >= 1-1e-12 {
+		if reg.Belief >= 0 && reg.Records > 0 && tops[reg.Belief] >= 1-1e-12 {
 			single += reg.Records
 		}
 	}
@@ -45,7 +46,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 	if orig == nil {
 		certain := 0
 		for _, reg := range v.Regions {
-			if reg.Belief >= 0 && reg.Records > 0 && maxOf(v.Beliefs[reg.Belief].P) >= Certain {
+			if reg.Belief >= 0 && reg.Records > 0 && tops[reg.Belief] >= Certain {
 				certain += reg.Records
 			}
 		}
@@ -57,7 +58,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 		f.Detail = fmt.Sprintf("largest belief %s; %s in %s that give one value a belief >= %s (the original table says whether it is right)",
 			trim(top), records(certain), plural(e.Unit), trim(Certain)) + one
 		if certain > 0 && at >= 0 {
-			f.Example = fmt.Sprintf("the %s %s gives one value a belief of %s for its %s", e.Unit, regionLabel(v, e, at), trim(maxOf(v.Beliefs[v.Regions[at].Belief].P)), records(v.Regions[at].Records))
+			f.Example = fmt.Sprintf("the %s %s gives one value a belief of %s for its %s", e.Unit, regionLabel(v, e, at), trim(tops[v.Regions[at].Belief]), records(v.Regions[at].Records))
 		}
 		return f
 	}
@@ -82,9 +83,20 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 func tightest(v *risk.View, e *risk.Exposure, scale float64, f *risk.Finding) (float64, int) {
 	top, at := 0.0, -1
 	best, bestP := math.Inf(-1), 0.0
+	// A later region with a belief already measured changes nothing (ties
+	// keep the first) when the bound depends on the region only through
+	// its belief, or there is none.
+	once := e.Posterior == nil || e.PosteriorPerBelief
+	seen := make([]bool, len(v.Beliefs))
 	for r, reg := range v.Regions {
 		if reg.Belief < 0 || reg.Records == 0 {
 			continue
+		}
+		if once {
+			if seen[reg.Belief] {
+				continue
+			}
+			seen[reg.Belief] = true
 		}
 		bl := v.Beliefs[reg.Belief]
 		for k, sv := range bl.Values {
@@ -125,10 +137,35 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 	guess := make([]int32, len(p.count)) // per tuple: the value inferred >= Certain (-1: none)
 	post := make([]float64, len(v.SAValues))
 	var touched []int32 // the values post holds for the tuple at hand (cleared after it)
+	// A tuple with one candidate region believes that region's belief: its
+	// most likely value (the first of the largest) is found once per
+	// belief, not once per tuple (a wide sensitive domain costs its
+	// beliefs, not tuples x values). Beliefs hold no zero probability, so
+	// the mix below gives the same value.
+	first := make([]int32, len(v.Beliefs))
+	for i, bl := range v.Beliefs {
+		first[i] = -1
+		top := 0.0
+		for k, x := range bl.P {
+			if x > top {
+				top, first[i] = x, bl.Values[k]
+			}
+		}
+		if top < Certain-1e-12 {
+			first[i] = -1
+		}
+	}
 	for t := range p.count {
 		guess[t] = -1
+		cands := p.candidates(t)
+		if len(cands) == 1 {
+			if reg := v.Regions[cands[0]]; reg.Belief >= 0 && reg.Records > 0 {
+				guess[t] = first[reg.Belief]
+			}
+			continue
+		}
 		var w float64
-		for _, r := range p.candidates(t) {
+		for _, r := range cands {
 			reg := v.Regions[r]
 			if reg.Belief < 0 || reg.Records == 0 {
 				continue
@@ -196,6 +233,15 @@ func valueIndex(values []string) func(string) (int, bool) {
 		}
 		return 0, false
 	}
+}
+
+// beliefTops is each belief's largest probability.
+func beliefTops(v *risk.View) []float64 {
+	out := make([]float64, len(v.Beliefs))
+	for i, bl := range v.Beliefs {
+		out[i] = maxOf(bl.P)
+	}
+	return out
 }
 
 func maxOf(p []float64) float64 {

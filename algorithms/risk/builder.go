@@ -111,6 +111,11 @@ func (b *Builder) start() *Belief {
 func (b *Builder) register(bl Belief) int32 {
 	h := uint64(14695981039346656037)
 	for k, i := range bl.Values {
+		if k > 0 && i <= bl.Values[k-1] {
+			// Belief.At searches Values: a caller that broke their order
+			// (Pairs takes them as given) would read wrong figures.
+			panic("risk: a belief's values out of increasing order")
+		}
 		h = mix64(h ^ uint64(uint32(i)))
 		h = mix64(h ^ math.Float64bits(bl.P[k]))
 	}

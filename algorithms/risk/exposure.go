@@ -46,6 +46,11 @@ type Exposure struct {
 	Posterior   func(region, value int) float64
 	Scale       float64
 	PosteriorBy string
+	// PosteriorPerBelief says Posterior(region, value) depends on the
+	// region only through its belief (a constant bound, or the belief
+	// itself): regions sharing a belief are then measured once, so a
+	// wide sensitive domain costs its beliefs, not regions x values.
+	PosteriorPerBelief bool
 	// Presence bounds the probability that a person of the population is
 	// in the data (NaN: no bound); PresenceBy names it or says why none.
 	Presence   float64

@@ -96,3 +96,36 @@ func TestParseRangeAndLoss(t *testing.T) {
 		t.Fatal("loss")
 	}
 }
+
+// TestBeliefAtSearchesValues: At (a binary search) gives what a scan of
+// the belief gives, for every value it holds and the values between.
+func TestBeliefAtSearchesValues(t *testing.T) {
+	bl := Belief{Values: []int32{1, 4, 5, 9, 20000}, P: []float64{0.1, 0.2, 0.3, 0.15, 0.25}}
+	for i := -1; i <= 20001; i++ {
+		want := 0.0
+		for k, v := range bl.Values {
+			if int(v) == i {
+				want = bl.P[k]
+			}
+		}
+		if got := bl.At(i); got != want {
+			t.Fatalf("At(%d) = %v, want %v", i, got, want)
+		}
+	}
+	if got := (Belief{}).At(0); got != 0 {
+		t.Fatalf("empty belief At(0) = %v", got)
+	}
+}
+
+// TestBuilderRefusesUnorderedPairs: Pairs takes its values as given, and
+// a belief out of order would make At read wrong figures: it panics
+// rather than state them.
+func TestBuilderRefusesUnorderedPairs(t *testing.T) {
+	b := NewBuilder([]string{"q"}, "s", []string{"a", "b", "c"}, false)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic on values out of order")
+		}
+	}()
+	b.Pairs([]int32{2, 0}, []int{1, 1})
+}

@@ -65,6 +65,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	beta := bound("beta")
 	e.Posterior = func(int, int) float64 { return beta }
 	e.PosteriorBy = fmt.Sprintf("beta = %s (association c/|G|, Wang, Theorem 5.2)", m.Parameters["beta"])
+	e.PosteriorPerBelief = true // one bound for every region
 	e.Presence = bound("alpha")
 	e.PresenceBy = fmt.Sprintf("alpha = %s (presence |G|/prod_i |G_ATi|, Wang, Theorem 5.1)", m.Parameters["alpha"])
 	return e, nil

@@ -18,8 +18,10 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		Unit:        "QI tuple",
 		KBy:         "distribution-based anonymization publishes the quasi-identifiers unchanged and claims no anonymity (Koudas et al., Section 3)",
 		PosteriorBy: "the effective target P' (Koudas et al., Definition 3.2: a tuple's value appears to follow it)",
-		Presence:    math.NaN(),
-		PresenceBy:  "distribution-based anonymization does not hide who is in the data",
+		// The bound is the region's own belief (P' of its group).
+		PosteriorPerBelief: true,
+		Presence:           math.NaN(),
+		PresenceBy:         "distribution-based anonymization does not hide who is in the data",
 	}
 	for _, cells := range v.Cells {
 		e.Cover = append(e.Cover, risk.ExactCover(cells))

@@ -25,12 +25,13 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		alpha = math.NaN()
 	}
 	e := &risk.Exposure{
-		Unit:        "QI tuple",
-		KBy:         "the quasi-identifiers are published exactly in nss.csv: the class's k hides a person's sensitive row, not their nss.csv row (Wong et al., Section 5)",
-		Posterior:   func(int, int) float64 { return alpha },
-		PosteriorBy: fmt.Sprintf("alpha = %s ((alpha,k)-anonymity, Wong et al., Definition 1)", m.Parameters["alpha"]),
-		Presence:    math.NaN(),
-		PresenceBy:  "(alpha,k)-anonymity does not hide who is in the data",
+		Unit:               "QI tuple",
+		KBy:                "the quasi-identifiers are published exactly in nss.csv: the class's k hides a person's sensitive row, not their nss.csv row (Wong et al., Section 5)",
+		Posterior:          func(int, int) float64 { return alpha },
+		PosteriorBy:        fmt.Sprintf("alpha = %s ((alpha,k)-anonymity, Wong et al., Definition 1)", m.Parameters["alpha"]),
+		PosteriorPerBelief: true, // one bound for every region
+		Presence:           math.NaN(),
+		PresenceBy:         "(alpha,k)-anonymity does not hide who is in the data",
 	}
 	if !rel.Has(fileGen) {
 		for _, cells := range v.Cells {

@@ -2,7 +2,9 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -45,5 +47,22 @@ func TestDictIndexDenseIntegers(t *testing.T) {
 	}
 	if code, found := x.lookup([]byte("0"), 0, 1); !found || code != Missing {
 		t.Fatalf(`"0": %d, %v; want Missing`, code, found)
+	}
+}
+
+// TestParseNumberPlainIntegers: integers of up to 15 digits (read without
+// strconv) give exactly ParseFloat's value, the sign of "-0" included; 16
+// digits and more still go through ParseFloat.
+func TestParseNumberPlainIntegers(t *testing.T) {
+	for _, s := range []string{"0", "-0", "+0", "000", "7", "-007", "+42", "999999999999999", "-123456789012345",
+		"9007199254740993", "12345678901234567890", "100000000000000000000001"} {
+		want, _ := strconv.ParseFloat(s, 64)
+		v, ok := ParseNumber(s)
+		if !ok || v != want || math.Signbit(v) != math.Signbit(want) {
+			t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, v, ok, want)
+		}
+	}
+	if v, _ := ParseNumber("-0"); !math.Signbit(v) {
+		t.Error(`ParseNumber("-0") lost its sign`)
 	}
 }

@@ -1307,7 +1307,19 @@ type dictIndex struct {
 	// where the last failed lookup stopped (for insert)
 	pending dictSlot
 	at      uint64
+	// dense maps a canonical decimal integer v < len(dense) (digits only,
+	// no leading zero, at most 8 bytes) to its code, or denseAbsent: the
+	// GroupID columns of a release hold hundreds of thousands of such
+	// values, and a direct index avoids the hash table's cache misses and
+	// growth. It covers [0, len(dense)) exactly: a key in that range is
+	// looked up there only (entries hashed before it grew are copied in).
+	dense      []uint32
+	denseCount int
+	atDense    bool // the last failed lookup was in dense (at is the value)
 }
+
+// denseAbsent marks a value not yet seen in dictIndex.dense.
+const denseAbsent = Missing - 1
 
 // dictSlot is one table entry. meta is 0 for an empty slot; otherwise its
 // high 32 bits are the key length + 1 (with bit 63 set for long keys) and
@@ -1326,6 +1338,19 @@ func newDictIndex() *dictIndex {
 // lookup returns the code of buf[start:end] and whether it is known.
 func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 	n := end - start
+	x.atDense = false
+	if v, ok := canonicalInt(buf[start:end]); ok {
+		if v >= uint64(len(x.dense)) && v < 4*uint64(x.count+x.denseCount+64) {
+			x.growDense(v)
+		}
+		if v < uint64(len(x.dense)) {
+			if c := x.dense[v]; c != denseAbsent {
+				return c, true
+			}
+			x.atDense, x.at = true, v
+			return 0, false
+		}
+	}
 	var word, meta, h uint64
 	if n <= 8 {
 		if start+8 <= len(buf) {
@@ -1367,6 +1392,11 @@ func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 
 // insert adds the key the last lookup did not find, with its code.
 func (x *dictIndex) insert(key string, code uint32) {
+	if x.atDense {
+		x.dense[x.at] = code
+		x.denseCount++
+		return
+	}
 	s := x.pending
 	if s.meta&longKey != 0 {
 		s.meta |= uint64(len(x.longKeys))
@@ -1400,6 +1430,49 @@ func (x *dictIndex) grow() {
 		slots[i] = s
 	}
 	x.slots, x.mask = slots, mask
+}
+
+// canonicalInt parses b as a decimal integer of 1 to 8 digits without a
+// leading zero (so that each value has one spelling).
+func canonicalInt(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 8 || b[0] < '0' || b[0] > '9' || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+// growDense extends dense to cover v, copying in the hashed keys it now
+// covers (they stay in the hash table, never looked up there again).
+func (x *dictIndex) growDense(v uint64) {
+	size := uint64(1024)
+	for size <= v {
+		size *= 2
+	}
+	dense := make([]uint32, size)
+	n := copy(dense, x.dense)
+	for i := n; i < len(dense); i++ {
+		dense[i] = denseAbsent
+	}
+	var key [8]byte
+	for _, s := range x.slots {
+		if s.meta == 0 || s.meta&longKey != 0 {
+			continue
+		}
+		k := int(s.meta>>32) - 1
+		binary.LittleEndian.PutUint64(key[:], s.word)
+		if w, ok := canonicalInt(key[:k]); ok && w >= uint64(n) && w < size {
+			dense[w] = uint32(s.meta)
+			x.denseCount++
+		}
+	}
+	x.dense = dense
 }
 
 // mixShort hashes a key of n <= 8 bytes packed into w (splitmix64).

@@ -265,6 +265,14 @@ func ParseNumber(s string) (float64, bool) {
 	if s[0] == '+' || s[0] == '-' {
 		i++
 	}
+	if v, ok := plainInt(s[i:]); ok {
+		// Up to 15 digits: exactly the float ParseFloat reads (the GroupID
+		// columns of a release hold hundreds of thousands of them).
+		if s[0] == '-' {
+			v = -v // "-0" is -0, as ParseFloat reads it
+		}
+		return v, true
+	}
 	digits := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -302,6 +310,22 @@ func ParseNumber(s string) (float64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// plainInt reads 1 to 15 decimal digits (any leading zeros) as a float.
+func plainInt(s string) (float64, bool) {
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = 10*n + int64(d)
+	}
+	return float64(n), true
 }
 
 // FormatNumber prints a float the shortest way that reads back the same.

@@ -126,6 +126,41 @@ func tightest(v *risk.View, e *risk.Exposure, scale float64, f *risk.Finding) (f
 	return top, at
 }
 
+// certainValues is every belief's most likely value (the first of the
+// largest) when its probability is >= Certain, else -1.
+func certainValues(v *risk.View) []int32 {
+	first := make([]int32, len(v.Beliefs))
+	for i, bl := range v.Beliefs {
+		first[i] = -1
+		top := 0.0
+		for k, x := range bl.P {
+			if x > top {
+				top, first[i] = x, bl.Values[k]
+			}
+		}
+		if top < Certain-1e-12 {
+			first[i] = -1
+		}
+	}
+	return first
+}
+
+// briefRegion is a region's belief and records, packed: tuples read
+// their candidate regions in no order, and a risk.Region (cells, loss,
+// presence) is four times larger.
+type briefRegion struct {
+	records float64
+	belief  int32
+}
+
+func briefRegions(v *risk.View) []briefRegion {
+	regs := make([]briefRegion, len(v.Regions))
+	for r := range v.Regions {
+		regs[r] = briefRegion{float64(v.Regions[r].Records), v.Regions[r].Belief}
+	}
+	return regs
+}
+
 // inferRight counts the rows whose most likely value is their own with a
 // posterior >= Certain, and returns one such row (-1: none).
 func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
@@ -142,43 +177,32 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 	// belief, not once per tuple (a wide sensitive domain costs its
 	// beliefs, not tuples x values). Beliefs hold no zero probability, so
 	// the mix below gives the same value.
-	first := make([]int32, len(v.Beliefs))
-	for i, bl := range v.Beliefs {
-		first[i] = -1
-		top := 0.0
-		for k, x := range bl.P {
-			if x > top {
-				top, first[i] = x, bl.Values[k]
-			}
-		}
-		if top < Certain-1e-12 {
-			first[i] = -1
-		}
-	}
+	first := certainValues(v)
+	regs := briefRegions(v)
 	for t := range p.count {
 		guess[t] = -1
 		cands := p.candidates(t)
 		if len(cands) == 1 {
-			if reg := v.Regions[cands[0]]; reg.Belief >= 0 && reg.Records > 0 {
-				guess[t] = first[reg.Belief]
+			if reg := regs[cands[0]]; reg.belief >= 0 && reg.records > 0 {
+				guess[t] = first[reg.belief]
 			}
 			continue
 		}
 		var w float64
 		for _, r := range cands {
-			reg := v.Regions[r]
-			if reg.Belief < 0 || reg.Records == 0 {
+			reg := regs[r]
+			if reg.belief < 0 || reg.records == 0 {
 				continue
 			}
-			bl := v.Beliefs[reg.Belief]
+			bl := v.Beliefs[reg.belief]
 			for k, sv := range bl.Values {
 				s, x := int(sv), bl.P[k]
 				if post[s] == 0 {
 					touched = append(touched, sv)
 				}
-				post[s] += x * float64(reg.Records)
+				post[s] += x * reg.records
 			}
-			w += float64(reg.Records)
+			w += reg.records
 		}
 		// The most likely value, the first of the largest (values never
 		// touched hold 0: the largest is one touched when w > 0).

@@ -32,7 +32,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	_, groups, keys := stGroups(st) // the view's regions, in its order
+	_, groups, keys := sharedSTGroups(rel, det.SensitiveTable, st) // the view's regions, in its order
 	if groups != len(v.Regions) {
 		return nil, fmt.Errorf("the view has %d groups, %s %d", len(v.Regions), det.SensitiveTable, groups)
 	}
@@ -52,7 +52,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 			return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
 		}
 		e.Cells[i] = t.Columns[0].Dict
-		groupSets(e.Sets, i, t, groupsOf(t.Columns[1], keys))
+		groupSets(e.Sets, i, t, sharedGroupsOf(rel, det.SensitiveTable, aux.File, t.Columns[1], keys))
 		e.Cover = append(e.Cover, risk.ExactCover(e.Cells[i]))
 	}
 	bound := func(name string) float64 {

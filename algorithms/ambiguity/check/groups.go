@@ -88,6 +88,33 @@ func stGroups(st *model.Table) (of []int32, n int, keys *groupKeys) {
 	return of, n, keys
 }
 
+// stGrouping is stGroups' result.
+type stGrouping struct {
+	of   []int32
+	n    int
+	keys *groupKeys
+}
+
+// sharedSTGroups is stGroups of the release's sensitive table (file
+// name), computed once for every reader of the same files (the viewer
+// and the attack's exposure: verify.Release.FileFact). It is read only.
+func sharedSTGroups(rel *verify.Release, name string, st *model.Table) (of []int32, n int, keys *groupKeys) {
+	v, _ := rel.FileFact("ambiguity/st-groups/"+name, func() (any, error) {
+		of, n, keys := stGroups(st)
+		return &stGrouping{of: of, n: n, keys: keys}, nil
+	})
+	g := v.(*stGrouping)
+	return g.of, g.n, g.keys
+}
+
+// sharedGroupsOf is groupsOf of the auxiliary table file's GroupIDs with
+// the keys of sharedSTGroups (of the sensitive table stName), computed
+// once for every reader of the same files. It is read only.
+func sharedGroupsOf(rel *verify.Release, stName, file string, ids *model.Column, keys *groupKeys) []int32 {
+	v, _ := rel.FileFact("ambiguity/groups-of/"+stName+"/"+file, func() (any, error) { return groupsOf(ids, keys), nil })
+	return v.([]int32)
+}
+
 // groupsOf maps the GroupID codes of another file's column to the
 // sensitive table's groups (-1: a GroupID it does not have).
 func groupsOf(ids *model.Column, keys *groupKeys) []int32 {

@@ -2,7 +2,9 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"math/bits"
 
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -29,16 +31,21 @@ func figuresOf(rl *release, alpha, beta model.Bound) *groupFigures {
 	f := &groupFigures{pres: make([]float64, rl.groups), assoc: make([]float64, rl.groups), join: make([]float64, rl.groups),
 		distinct: make([]float64, rl.groups), worstP: -1, worstA: -1, holdsP: true, holdsA: true, g: ceilInv(beta)}
 	for gi := 0; gi < rl.groups; gi++ {
-		j := big.NewInt(1)
-		for _, at := range rl.at {
-			j.Mul(j, big.NewInt(int64(at.count[gi])))
-		}
-		f.join[gi], _ = new(big.Float).SetInt(j).Float64()
-		f.pres[gi] = float64(rl.size[gi]) / f.join[gi]
-		f.assoc[gi] = float64(rl.maxF[gi]) / float64(rl.size[gi])
 		// Exactly, on the counts: |G| <= alpha x prod_i |G_ATi| and c <=
 		// beta x |G|, alpha and beta the decimals the manifest states.
-		f.holdsP = f.holdsP && alpha.AllowsBig(big.NewInt(int64(rl.size[gi])), j)
+		if j, ok := joinSize(rl, gi); ok {
+			f.join[gi] = float64(j) // rounded to nearest even, as big.Float's Float64
+			f.holdsP = f.holdsP && alpha.Allows(rl.size[gi], int(j))
+		} else {
+			j := big.NewInt(1)
+			for _, at := range rl.at {
+				j.Mul(j, big.NewInt(int64(at.count[gi])))
+			}
+			f.join[gi], _ = new(big.Float).SetInt(j).Float64()
+			f.holdsP = f.holdsP && alpha.AllowsBig(big.NewInt(int64(rl.size[gi])), j)
+		}
+		f.pres[gi] = float64(rl.size[gi]) / f.join[gi]
+		f.assoc[gi] = float64(rl.maxF[gi]) / float64(rl.size[gi])
 		f.holdsA = f.holdsA && beta.Allows(rl.maxF[gi], rl.size[gi])
 		f.distinct[gi] = float64(rl.st.count[gi])
 		if f.worstP < 0 || f.pres[gi] > f.pres[f.worstP] {
@@ -53,6 +60,20 @@ func figuresOf(rl *release, alpha, beta model.Bound) *groupFigures {
 		f.published += rl.size[gi]
 	}
 	return f
+}
+
+// joinSize is prod_i |G_ATi| of group gi when it fits an int (false:
+// it does not, the caller multiplies big integers).
+func joinSize(rl *release, gi int) (uint64, bool) {
+	j := uint64(1)
+	for _, at := range rl.at {
+		hi, lo := bits.Mul64(j, uint64(at.count[gi]))
+		if hi != 0 {
+			return 0, false
+		}
+		j = lo
+	}
+	return j, j <= math.MaxInt
 }
 
 // alphaPresence: a record a group covers is in the data with probability

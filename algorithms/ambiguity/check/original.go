@@ -218,37 +218,9 @@ func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Ori
 		col = o.QIs[ti]
 	}
 	code := tableCodes(tb, col, o)
-	start, byGroup := rowsByGroup(tb, rl.groups)
 	var h heldValues
-	first, count := make([]int, tb.t.Rows), make([]int, tb.t.Rows)
-	for i := range first {
-		first[i] = -1
-	}
-	lacking := map[uint64]bool{} // group<<32 | code of member values the table lacks
-	for gi, rows := range members {
-		for _, row := range rows {
-			c := code[verify.Code(col, row)]
-			if c < 0 {
-				h.uncovered++
-				continue
-			}
-			j := -1
-			for _, k := range byGroup[start[gi]:start[gi+1]] {
-				if int32(verify.Code(tb.value, k)) == c {
-					j = k
-				}
-			}
-			if j < 0 {
-				lacking[uint64(gi)<<32|uint64(c)] = true
-				continue
-			}
-			if first[j] < 0 || row < first[j] {
-				first[j] = row
-			}
-			count[j]++
-		}
-	}
-	h.uncovered += len(lacking)
+	first, count, lacking := matchMembers(tb, col, code, members, rl.groups, &h)
+	h.uncovered += lacking
 	for row := 0; row < tb.t.Rows; row++ {
 		switch {
 		case first[row] < 0:
@@ -265,6 +237,57 @@ func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Ori
 		h.freqOff, h.uncovered, h.fabricated = h.freqOff+h.uncovered+len(h.fabricated), 0, nil
 	}
 	return h
+}
+
+// matchMembers finds each member's value among its group's table rows
+// (the last row of that value): per table row the smallest member row
+// behind it (-1: none) and how many members it holds; members whose value
+// the table has no code for count in h.uncovered, and lacking is the
+// distinct (group, value) pairs the table lacks. The rows are handled
+// group by group, at their place in rowsByGroup's list (a group's rows
+// are together there, not scattered over the table).
+func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, groups int, h *heldValues) (first, count []int, lacking int) {
+	start, byGroup := rowsByGroup(tb, groups)
+	vals := make([]int32, len(byGroup)) // the value of each listed row
+	for p, k := range byGroup {
+		vals[p] = int32(verify.Code(tb.value, k))
+	}
+	firstAt, countAt := make([]int, len(byGroup)), make([]int, len(byGroup))
+	for p := range firstAt {
+		firstAt[p] = -1
+	}
+	lacks := map[uint64]bool{} // group<<32 | code of member values the table lacks
+	for gi, rows := range members {
+		for _, row := range rows {
+			c := code[verify.Code(col, row)]
+			if c < 0 {
+				h.uncovered++
+				continue
+			}
+			j := -1
+			for p := start[gi]; p < start[gi+1]; p++ {
+				if vals[p] == c {
+					j = p
+				}
+			}
+			if j < 0 {
+				lacks[uint64(gi)<<32|uint64(c)] = true
+				continue
+			}
+			if firstAt[j] < 0 || row < firstAt[j] {
+				firstAt[j] = row
+			}
+			countAt[j]++
+		}
+	}
+	first, count = make([]int, tb.t.Rows), make([]int, tb.t.Rows)
+	for i := range first {
+		first[i] = -1
+	}
+	for p, k := range byGroup {
+		first[k], count[k] = firstAt[p], countAt[p]
+	}
+	return first, count, len(lacks)
 }
 
 // rowsByGroup lists a table's rows group by group: group g's rows are

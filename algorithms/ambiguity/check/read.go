@@ -31,20 +31,44 @@ type release struct {
 	maxF   []int
 }
 
+// tablesRead is readTables' result: the tables, the lines it printed and
+// its verdict.
+type tablesRead struct {
+	rl    *release
+	lines []verify.Line
+	err   error
+}
+
 // readTables reads st.csv and every auxiliary table and checks their
 // form: headers bound to the manifest's names, GroupIDs 1..G, positive
 // whole frequencies, no duplicate rows (Definition 3.3), every group in
-// every table. Nothing more is read when they do not hold.
+// every table. Nothing more is read when they do not hold. It reads the
+// files and the manifest alone, so the checks that share the files (an
+// export's full check and its check from the files alone) read them once
+// (verify.Release.FileFact) and print the same lines.
 func readTables(c *ctx, r *verify.Report) error {
+	v, _ := c.rel.FileFact("ambiguity/tables", func() (any, error) {
+		var lines verify.Report
+		rl, err := readRelease(c, &lines)
+		return &tablesRead{rl: rl, lines: lines.Lines, err: err}, nil
+	})
+	read := v.(*tablesRead)
+	r.Lines = append(r.Lines, read.lines...)
+	c.rl = read.rl
+	return read.err
+}
+
+// readRelease is readTables on the files (nil: the tables do not hold).
+func readRelease(c *ctx, r *verify.Report) (*release, error) {
 	rl, ok, err := readST(c, r)
 	if err != nil || !ok {
-		return stopOr(err)
+		return nil, stopOr(err)
 	}
 	missing := 0
 	for _, a := range c.det.AuxiliaryTables {
 		at, ok, err := readAT(c, rl, a, r)
 		if err != nil || !ok {
-			return stopOr(err)
+			return nil, stopOr(err)
 		}
 		for _, n := range at.count {
 			if n == 0 {
@@ -55,10 +79,9 @@ func readTables(c *ctx, r *verify.Report) error {
 	}
 	r.Add(missing == 0, "groups", "every group has values in every auxiliary table (%d gaps)", missing)
 	if missing > 0 {
-		return verify.ErrStop
+		return nil, verify.ErrStop
 	}
-	c.rl = rl
-	return nil
+	return rl, nil
 }
 
 // stopOr is err, or ErrStop when there is none.

@@ -30,7 +30,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	of, groups, keys := stGroups(st)
+	of, groups, keys := sharedSTGroups(rel, det.SensitiveTable, st)
 	width, err := widths(rel, det, keys, groups)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func widths(rel *verify.Release, det format.Details, keys *groupKeys, groups int
 		for row := 0; row < t.Rows; row++ {
 			n[verify.Code(ids, row)]++
 		}
-		for code, g := range groupsOf(ids, keys) {
+		for code, g := range sharedGroupsOf(rel, det.SensitiveTable, aux.File, ids, keys) {
 			if g >= 0 {
 				width[int(g)*nAT+a] += n[code]
 			}

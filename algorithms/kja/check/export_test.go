@@ -9,3 +9,4 @@ func SetDenseCells(n int) (restore func()) {
 	denseCells = n
 	return func() { denseCells = old }
 }
+

@@ -9,4 +9,3 @@ func SetDenseCells(n int) (restore func()) {
 	denseCells = n
 	return func() { denseCells = old }
 }
-

@@ -76,8 +76,7 @@ func writeRecords(out io.Writer, f ReleaseFile, check func() error) error {
 				return err
 			}
 		}
-		f.Fill(i, rec)
-		buf = AppendCSVRecord(buf, rec)
+		buf = f.appendRecord(buf, i, rec)
 		if len(buf) >= csvChunk {
 			if _, err := out.Write(buf); err != nil {
 				return err
@@ -160,8 +159,17 @@ func (f ReleaseFile) appendRows(b []byte, lo, hi, room int) []byte {
 			copy(grown, b)
 			b = grown
 		}
-		f.Fill(i, rec)
-		b = AppendCSVRecord(b, rec)
+		b = f.appendRecord(b, i, rec)
 	}
 	return b
+}
+
+// appendRecord appends row i's CSV record to b: Record's when it is set,
+// else the one rendered from Fill into rec.
+func (f ReleaseFile) appendRecord(b []byte, i int, rec []string) []byte {
+	if f.Record != nil {
+		return append(b, f.Record(i)...)
+	}
+	f.Fill(i, rec)
+	return AppendCSVRecord(b, rec)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -138,5 +139,43 @@ func TestWriteCSVFromTextIsWriteCSVFromFill(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "text.csv"))
 	if !bytes.Equal(a, b) || len(a) < 1<<20 {
 		t.Fatalf("the files differ (%d and %d bytes)", len(a), len(b))
+	}
+}
+
+// A file whose rows repeat a few records, given each rendered once
+// (Record), renders and writes the bytes Fill gives, in every part of
+// CSVText; Record, not Fill, gives them.
+func TestReleaseFileRecordIsFillRendered(t *testing.T) {
+	t.Parallel()
+	recs := [][]string{{"a", "v, b"}, {"", `"q"`}, {" c", "d"}}
+	f := ReleaseFile{Name: "a.csv", Header: []string{"x", "y"}, Rows: 30_000, Fill: func(i int, rec []string) {
+		copy(rec, recs[i*7%len(recs)])
+	}}
+	var want bytes.Buffer
+	if err := f.WriteCSV(&want); err != nil {
+		t.Fatal(err)
+	}
+	rendered := make([][]byte, len(recs))
+	for i, rec := range recs {
+		rendered[i] = AppendCSVRecord(nil, rec)
+	}
+	var fills atomic.Int64
+	g := f
+	g.Fill = func(i int, rec []string) { fills.Add(1); f.Fill(i, rec) }
+	g.Record = func(i int) []byte { return rendered[i*7%len(recs)] }
+	for _, rows := range []int{0, 1, 300, f.Rows} {
+		h, w := g, f
+		h.Rows, w.Rows = rows, rows
+		var got, exp bytes.Buffer
+		if err := h.WriteCSV(&got); err != nil {
+			t.Fatal(err)
+		}
+		w.WriteCSV(&exp)
+		if text := h.CSVText(); !bytes.Equal(text, exp.Bytes()) || !bytes.Equal(got.Bytes(), exp.Bytes()) {
+			t.Fatalf("%d rows: CSVText %d bytes, WriteCSV %d, from Fill %d", rows, len(text), got.Len(), exp.Len())
+		}
+	}
+	if fills.Load() != 0 || !bytes.Equal(want.Bytes()[:40], g.CSVText()[:40]) {
+		t.Fatalf("Fill was called %d times with Record set", fills.Load())
 	}
 }

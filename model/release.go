@@ -26,6 +26,11 @@ type ReleaseFile struct {
 	// reads what it shares: CSVText calls it from several goroutines at
 	// once, for different rows and records.
 	Fill func(i int, rec []string)
+	// Record, when set, is row i's CSV record as AppendCSVRecord renders
+	// the record Fill gives (its line, newline included; read only): a
+	// method whose rows repeat a few records renders each once, and the
+	// file is written from them. Fill still gives the values.
+	Record func(i int) []byte
 	// Text, when set, is the file's CSV text as WriteCSV renders it from
 	// Header and Fill, rendered once already (an export renders a release
 	// in memory for its risk figures and writes those very bytes): it is

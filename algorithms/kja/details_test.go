@@ -74,3 +74,32 @@ func TestOpenReleaseNamesTheBadLine(t *testing.T) {
 		}
 	}
 }
+
+// jat.csv's rows are written from each box's record rendered once
+// (ReleaseFile.Record): every row's record is the one its values (Fill)
+// render, on random instances of every shape.
+func TestJATRecordIsFillRendered(t *testing.T) {
+	t.Parallel()
+	for seed := uint64(120); seed < 140; seed++ {
+		r := runVariant(t, randomInstance(t, seed), "mondrian", 3, 1)
+		res, err := r.result(Method{}.Spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _, err := res.Release(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := rel.Files[0]
+		if f.Record == nil || f.Rows == 0 {
+			t.Fatalf("seed %d: %s has no records (%d rows)", seed, f.Name, f.Rows)
+		}
+		rec := make([]string, len(f.Header))
+		for i := 0; i < f.Rows; i++ {
+			f.Fill(i, rec)
+			if got, want := f.Record(i), model.AppendCSVRecord(nil, rec); string(got) != string(want) {
+				t.Fatalf("seed %d row %d: record %q, values %q", seed, i, got, want)
+			}
+		}
+	}
+}

@@ -56,9 +56,14 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 			jatMap[i] = -1 - int(t.pd[int(tu)-t.mt])
 		}
 	}
+	// A box's rows are one record: rendered once, copied per row.
+	records := make([][]byte, len(texts))
+	for i, rec := range texts {
+		records[i] = model.AppendCSVRecord(nil, rec)
+	}
 	jat := model.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
 		copy(rec, texts[jrows[perm[i]]])
-	}}
+	}, Record: func(i int) []byte { return records[jrows[perm[i]]] }}
 	// si.csv: the SA values of every sensitive group.
 	type siRow struct{ sg, row int32 }
 	var srows []siRow

@@ -192,6 +192,94 @@ type joinIndex struct {
 	qis     map[string]bool
 	// scratch keeps the per-class counts of earlier queries (matching).
 	scratch sync.Pool
+	// tuples are NSS's distinct (QI values, class) combinations, built
+	// once for the first query (see qiTuples).
+	tupleOnce sync.Once
+	tuples    *qiTuples
+}
+
+// qiTuples are NSS's distinct combinations of the quasi-identifiers'
+// codes and the class, as a table whose columns share NSS's
+// dictionaries, with the rows each stands for: a row matches the QI
+// conditions exactly when its combination does, so a class's matching
+// rows are the weights of its matching combinations (whole numbers, so
+// their float sums are exact and equal the rows' one by one). At 1M
+// census rows 79,232 combinations stand for the rows, and a query reads
+// them rather than every row.
+type qiTuples struct {
+	table  *model.Table
+	class  []int32
+	weight []float64
+}
+
+// qiTuplesOf builds the tuples of x's QI columns, nil when their codes
+// and the class do not fit one 64-bit key or when they are more than
+// half the rows (then the rows are as quick).
+func qiTuplesOf(x *joinIndex) *qiTuples {
+	var cols []*model.Column
+	for _, c := range x.nss.Columns {
+		if x.qis[c.Name] {
+			cols = append(cols, c)
+		}
+	}
+	radix := make([]uint64, len(cols))
+	span := uint64(len(x.size))
+	for i, c := range cols {
+		radix[i] = span
+		n := uint64(len(c.Dict)) + 1 // + Missing
+		if span > (1<<63)/n {
+			return nil
+		}
+		span *= n
+	}
+	rows := x.nss.Rows
+	index := make(map[uint64]int32)
+	var keys []uint64
+	var weight []float64
+	for r := 0; r < rows; r++ {
+		k := uint64(x.classOf[r])
+		for i, c := range cols {
+			k += uint64(c.Codes[r]+1) * radix[i] // Missing + 1 == 0
+		}
+		j, ok := index[k]
+		if !ok {
+			if len(keys) >= rows/2 {
+				return nil
+			}
+			j = int32(len(keys))
+			index[k] = j
+			keys = append(keys, k)
+			weight = append(weight, 0)
+		}
+		weight[j]++
+	}
+	tu := &qiTuples{table: &model.Table{Rows: len(keys)}, class: make([]int32, len(keys)), weight: weight}
+	classes := uint64(len(x.size))
+	for j, k := range keys {
+		tu.class[j] = int32(k % classes)
+	}
+	for i, c := range cols {
+		n := uint64(len(c.Dict)) + 1
+		codes := make([]uint32, len(keys))
+		for j, k := range keys {
+			codes[j] = uint32(k/radix[i]%n) - 1
+		}
+		tu.table.Columns = append(tu.table.Columns, &model.Column{Name: c.Name, Kind: c.Kind, Dict: c.Dict, Nums: c.Nums, Codes: codes})
+	}
+	return tu
+}
+
+// countMatching adds to matching, per class, the NSS rows that m (bound
+// to NSS) matches: on the tuples when sub binds to them too.
+func (x *joinIndex) countMatching(sub *model.Query, m *model.Matcher, matching []float64) {
+	x.tupleOnce.Do(func() { x.tuples = qiTuplesOf(x) })
+	if tu := x.tuples; tu != nil {
+		if tm, err := sub.Bind(tu.table); err == nil {
+			tm.Each(tu.table.Rows, func(j int) { matching[tu.class[j]] += tu.weight[j] })
+			return
+		}
+	}
+	m.Each(x.nss.Rows, func(r int) { matching[x.classOf[r]]++ })
 }
 
 // matching is a zeroed count per class for a query: reused between
@@ -239,7 +327,7 @@ func (x *joinIndex) answerBoth(q *model.Query) (proportional, literal method.Bou
 	}
 	matching := x.matching()
 	defer x.scratch.Put(&matching)
-	m.Each(x.nss.Rows, func(r int) { matching[x.classOf[r]]++ })
+	x.countMatching(&sub, m, matching)
 	cnt, sum, err := x.ss.counts(q, onSA, len(x.size))
 	if err != nil {
 		return proportional, literal, err

@@ -178,6 +178,18 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			return nil, err
 		}
 	}
+	// The workload's true and released answers are computed while the
+	// release is built, measured, written and checked (they read the
+	// input and the method's answerer, not the files), the input's digest
+	// (for the audit record) meanwhile too.
+	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
+	var inputSum, inputFormat string
+	hashed := func() {}
+	if _, ok := DatasetName(p.Project.Input); !ok {
+		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
+		hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
+		inputFormat = string(source.FormatOf(path))
+	}
 	rel, rowMap, err := res.Release(seed)
 	if err != nil {
 		return nil, err
@@ -190,19 +202,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
 	}
-	// The workload's true and released answers are computed while the
-	// release is measured, written and checked (they read the input and
-	// the method's answerer, not the files), the input's digest (for the
-	// audit record) meanwhile too.
-	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
-	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project}
-	var inputSum string
-	hashed := func() {}
-	if _, ok := DatasetName(p.Project.Input); !ok {
-		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
-		hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
-		audit.InputFormat = string(source.FormatOf(path))
-	}
+	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project, InputFormat: inputFormat}
 	// The release is rendered and parsed once: its files are written as
 	// rendered, and parsed while they are written for the risk figures
 	// and the attacks; the checks read the same bytes and tables.

@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/kja/check"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
@@ -749,5 +751,35 @@ func TestUnjoinedPublicRecount(t *testing.T) {
 	rep, err = pipeline.Check(bad, prep.Source, prep.Public)
 	if l := lineOf(rep, "people"); err != nil || l == nil || l.OK {
 		t.Fatalf("a row added to a box passes the recount: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
+	}
+}
+
+// TestViewCellsByIndex: the attacker's view read with each QI's cells
+// kept by the index of their pair of codes is the view read with them
+// hashed (the way for a QI of too many values): the same regions, cells,
+// beliefs and losses, figure for figure.
+func TestViewCellsByIndex(t *testing.T) {
+	mt, pd := universe(t)
+	for _, variant := range []string{"mondrian", "mondrian-direct"} {
+		dir, _ := export(t, mt, pd, variant)
+		view := func() *risk.View {
+			rel, err := verify.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := check.View(rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		byIndex := view()
+		restore := check.SetDenseCells(0)
+		hashed := view()
+		restore()
+		// Printed, as a region's Presence is NaN without a population.
+		if len(byIndex.Regions) == 0 || fmt.Sprintf("%+v", *byIndex) != fmt.Sprintf("%+v", *hashed) {
+			t.Fatalf("%s: the view by index differs from the hashed one (%d and %d regions)", variant, len(byIndex.Regions), len(hashed.Regions))
+		}
 	}
 }

@@ -259,6 +259,24 @@ func TestCheckPinned(t *testing.T) {
 	vt.Want(t, plainWith(t, inOrder, orig, []int{0, 1, 2, 3, 4, 5, 6, 7}), jatShuffled, "FAIL shuffled: jat.csv rows are in the input's order")
 }
 
+// The pinned rows are measured against their boxes in parts (placedIn):
+// three parts of 8 rows, some holding no row of a box, give TestCheckPinned's
+// lines. Not parallel: it sets the parts for the package's checks.
+func TestCheckPinnedInParts(t *testing.T) {
+	defer func(rows, parts int) { placedPartRows, placedParts = rows, parts }(placedPartRows, placedParts)
+	placedPartRows, placedParts = 1, 3
+	orig := table(t, "mt.csv")
+	c := plainWith(t, vt.Tamper{}, orig, jatRows, siRows8)
+	vt.Want(t, c, inside, "ok   inside: every tuple lies inside its box (0 do not)")
+	vt.Want(t, c, mbb, "ok   MBB: every box is the minimum bounding box of its members (0 are not; Section 4)")
+	c = plainWith(t, vt.Tamper{}, orig, []int{2, 0, 7, 4, 1, 3, 5, 5})
+	vt.Want(t, c, tuples, "FAIL tuples: every jat.csv row is a distinct tuple of the join table (1 are not)")
+	vt.Want(t, c, pinnedCoverage, "FAIL coverage: every one of the 8 microdata tuples is published in exactly one box (1 are not)")
+	c = plainWith(t, vt.Tamper{}, orig, []int{0, 2, 7, 4, 1, 3, 5, 6})
+	vt.Want(t, c, inside, "FAIL inside: every tuple lies inside its box (2 do not)")
+	vt.Want(t, c, mbb, "FAIL MBB: every box is the minimum bounding box of its members (2 are not; Section 4)")
+}
+
 func TestCheckSIRows(t *testing.T) {
 	t.Parallel()
 	orig := table(t, "mt.csv")

@@ -67,7 +67,11 @@ func place(qis []*model.Column, sa *model.Column, ids *joinKeys, axes []*axis, c
 		rows = len(sa.Codes)
 	}
 	flat := make([]float64, 0, rows*len(axes))
+	// Room for every row (a policy keeps all or nearly all): growing
+	// the slices a row at a time copied them over and over.
+	pts.rows, pts.x, pts.keys = make([]int, 0, rows), make([][]float64, 0, rows), make([]int32, 0, rows)
 	if sa != nil {
+		pts.sa = make([]int32, 0, rows)
 		pts.saTexts = append(append([]string{}, sa.Dict...), "?")
 	}
 rows:

@@ -2,6 +2,8 @@ package check
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	"privlab/algorithms/kja/format"
 	"privlab/algorithms/verify"
@@ -104,17 +106,20 @@ func (p *placement) add(i, bi, g int) {
 // row j of the public table), each once and inside its box, public ones
 // no more at a QI point than JT holds there; every microdata tuple is
 // published; and, with the public table, every box is the MBB of its
-// members.
+// members. The rows are pinned in order (the first row of a tuple takes
+// it), then measured against their boxes on every core (placedIn).
 func (p *placement) pinned(c *release, b *boxes, rowMap []int) {
 	in := p.in
-	mbb := newBounds(b.list)
 	usedMT := make([]bool, len(in.mt.rows))
 	usedPD := map[int]bool{}
 	atPoint := make([]int, len(p.pts.cap))
 	p.order = make([]int, len(rowMap))
+	// at is each row's tuple: a microdata tuple i >= 0, a public tuple
+	// j as -2-j, or -1 for a row that pins none.
+	at := make([]int32, len(rowMap))
 	for row, e := range rowMap {
+		at[row] = -1
 		bi := b.of[row]
-		var x []float64
 		if e >= 0 {
 			p.order[row] = e
 			i := -1
@@ -127,7 +132,7 @@ func (p *placement) pinned(c *release, b *boxes, rowMap []int) {
 			}
 			usedMT[i] = true
 			p.add(i, bi, b.list[bi].sg)
-			x = in.mt.x[i]
+			at[row] = int32(i)
 		} else {
 			j := -1 - e
 			p.order[row] = c.opt.Original.Rows + j
@@ -144,13 +149,9 @@ func (p *placement) pinned(c *release, b *boxes, rowMap []int) {
 					continue
 				}
 				atPoint[p.pts.of[j]]++
-				x = p.ext.x[j]
+				at[row] = int32(-2 - j)
 			}
 		}
-		if x != nil && !inBox(b.list[bi], x) {
-			p.outside++
-		}
-		mbb.add(bi, x)
 	}
 	for at, n := range atPoint {
 		p.badRows += max(0, n-p.pts.cap[at]) // more than JT holds there
@@ -160,8 +161,60 @@ func (p *placement) pinned(c *release, b *boxes, rowMap []int) {
 			p.uncovered++
 		}
 	}
+	var mbb *bounds
+	p.outside, mbb = p.placedIn(b, at)
 	p.loose, p.done = mbb.loose(), true
 }
+
+// placedIn counts the pinned rows outside their box and builds the
+// boxes' members' bounds, in parts on every core (a count and minima and
+// maxima: the parts' order does not change them). at is pinned's.
+func (p *placement) placedIn(b *boxes, at []int32) (outside int, mbb *bounds) {
+	cores := runtime.GOMAXPROCS(0)
+	if placedParts > 0 {
+		cores = placedParts
+	}
+	parts := max(1, min(cores, len(at)/placedPartRows))
+	outs := make([]int, parts)
+	mbbs := make([]*bounds, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := newBounds(b.list)
+			for row := len(at) * k / parts; row < len(at)*(k+1)/parts; row++ {
+				var x []float64
+				switch e := at[row]; {
+				case e >= 0:
+					x = p.in.mt.x[e]
+				case e < -1:
+					x = p.ext.x[-2-e]
+				default:
+					continue
+				}
+				bi := b.of[row]
+				if x != nil && !inBox(b.list[bi], x) {
+					outs[k]++
+				}
+				m.add(bi, x)
+			}
+			mbbs[k] = m
+		}()
+	}
+	wg.Wait()
+	for k := range parts {
+		outside += outs[k]
+		if k > 0 {
+			mbbs[0].merge(mbbs[k])
+		}
+	}
+	return outside, mbbs[0]
+}
+
+// placedPartRows is the fewest rows placedIn measures as a part of their
+// own, placedParts the most parts (0: one per core); a test sets them.
+var placedPartRows, placedParts = 1 << 14, 0
 
 // contained places each microdata tuple in the box that contains it,
 // which the files fix only when no tuple lies in two boxes (Mondrian's
@@ -227,6 +280,16 @@ func (b *bounds) add(i int, x []float64) {
 		// The built-in min and max are math.Min and math.Max (NaN, -0),
 		// without the call.
 		lo[a], hi[a] = min(lo[a], v), max(hi[a], v)
+	}
+}
+
+// merge adds o's members to b's (of the same boxes).
+func (b *bounds) merge(o *bounds) {
+	for i, lo := range b.lo {
+		hi := b.hi[i]
+		for a := range lo {
+			lo[a], hi[a] = min(lo[a], o.lo[i][a]), max(hi[a], o.hi[i][a])
+		}
 	}
 }
 

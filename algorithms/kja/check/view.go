@@ -94,8 +94,17 @@ type boxCells struct {
 	bld    *risk.Builder
 	at     []map[string]int // categorical: value -> position
 	seen   []map[uint64]cellOf
-	codes  []uint32
+	// dense, per QI when its pairs of codes are few (denseCells): the
+	// cell of each pair, read by index rather than hashed (0: not read
+	// yet, else 1 + its place in cells).
+	dense [][]int32
+	cells [][]cellOf
+	codes []uint32
 }
+
+// denseCells is the most pairs of bound codes a QI's cells are kept for
+// by index (4 MB each).
+var denseCells = 1 << 20
 
 type cellOf struct {
 	code uint32 // the builder's code of the cell's text
@@ -103,9 +112,13 @@ type cellOf struct {
 }
 
 func newBoxCells(jat *model.Table, dom []format.DomainEntry, bld *risk.Builder) *boxCells {
-	c := &boxCells{jat: jat, domain: dom, bld: bld, at: make([]map[string]int, len(dom)), seen: make([]map[uint64]cellOf, len(dom)), codes: make([]uint32, len(dom))}
+	c := &boxCells{jat: jat, domain: dom, bld: bld, at: make([]map[string]int, len(dom)), seen: make([]map[uint64]cellOf, len(dom)),
+		dense: make([][]int32, len(dom)), cells: make([][]cellOf, len(dom)), codes: make([]uint32, len(dom))}
 	for a, d := range dom {
 		c.seen[a] = map[uint64]cellOf{}
+		if n := (len(jat.Columns[2+2*a].Dict) + 1) * (len(jat.Columns[3+2*a].Dict) + 1); n <= denseCells {
+			c.dense[a] = make([]int32, n)
+		}
 		if d.Kind != "numeric" {
 			c.at[a] = map[string]int{}
 			for i, v := range d.Values {
@@ -122,26 +135,46 @@ func (c *boxCells) row(row int) ([]uint32, float64) {
 	var loss float64
 	for a, d := range c.domain {
 		loCol, hiCol := c.jat.Columns[2+2*a], c.jat.Columns[3+2*a]
-		key := uint64(loCol.Codes[row])<<32 | uint64(hiCol.Codes[row])
-		cell, ok := c.seen[a][key]
-		if !ok {
-			lo, hi := loCol.Value(row), hiCol.Value(row)
-			text := lo
-			if hi != lo {
-				text = lo + ".." + hi
-			}
-			cell.code = c.bld.CellCode(a, text)
-			if c.at[a] == nil {
-				x, _ := strconv.ParseFloat(lo, 64)
-				y, _ := strconv.ParseFloat(hi, 64)
-				cell.loss = risk.NumericLoss(x, y, d.Low, d.High)
+		var cell cellOf
+		if dense := c.dense[a]; dense != nil {
+			at := int(loCol.Codes[row]+1)*(len(hiCol.Dict)+1) + int(hiCol.Codes[row]+1) // Missing + 1 == 0
+			if i := dense[at]; i > 0 {
+				cell = c.cells[a][i-1]
 			} else {
-				cell.loss = risk.SetLoss(c.at[a][hi]-c.at[a][lo]+1, len(d.Values))
+				cell = c.read(a, d, loCol, hiCol, row)
+				c.cells[a] = append(c.cells[a], cell)
+				dense[at] = int32(len(c.cells[a]))
 			}
-			c.seen[a][key] = cell
+		} else {
+			key := uint64(loCol.Codes[row])<<32 | uint64(hiCol.Codes[row])
+			var ok bool
+			if cell, ok = c.seen[a][key]; !ok {
+				cell = c.read(a, d, loCol, hiCol, row)
+				c.seen[a][key] = cell
+			}
 		}
 		c.codes[a] = cell.code
 		loss += cell.loss
 	}
 	return c.codes, loss
+}
+
+// read codes the cell of QI a on the row (first met) and measures its
+// loss.
+func (c *boxCells) read(a int, d format.DomainEntry, loCol, hiCol *model.Column, row int) cellOf {
+	var cell cellOf
+	lo, hi := loCol.Value(row), hiCol.Value(row)
+	text := lo
+	if hi != lo {
+		text = lo + ".." + hi
+	}
+	cell.code = c.bld.CellCode(a, text)
+	if c.at[a] == nil {
+		x, _ := strconv.ParseFloat(lo, 64)
+		y, _ := strconv.ParseFloat(hi, 64)
+		cell.loss = risk.NumericLoss(x, y, d.Low, d.High)
+	} else {
+		cell.loss = risk.SetLoss(c.at[a][hi]-c.at[a][lo]+1, len(d.Values))
+	}
+	return cell
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -252,4 +253,41 @@ func TestCheckGeneralization(t *testing.T) {
 	c = openTiny(t, "alpha", vt.Tamper{}, verify.Options{Original: jobs(t, "clerk,1975,4350,HIV\n", "clerk,1975,4350,HIV\nclerk,1975,4350,flu\n")})
 	vt.Want(t, c, records, "FAIL records: generalized.csv has one row per published original record (6 rows, 7 records)")
 	vt.Want(t, c, generalizedSensitiveValues, "FAIL sensitive values: the sensitive values of generalized.csv are exactly the original's (1 values differ in count)")
+}
+
+// The attacker's view codes each QI value once (cellCodes), as Add codes
+// the texts row by row: the view equals the one built with Add, region
+// for region, on the tiny release and on one of repeated and missing
+// values.
+func TestViewCellCodesAreAdd(t *testing.T) {
+	t.Parallel()
+	repeated := vt.File("nss.csv", func(string) string {
+		return "job,birth,postcode,ClassID\nclerk,1975,4350,1\n,1955,5432,3\nfactory worker,1975,4350,2\nclerk,,5432,3\nclerk,1975,4350,2\n,1955,,1\n"
+	})
+	for _, tp := range []vt.Tamper{{}, repeated} {
+		rel, err := verify.Open(tp.Copy(t, "testdata/lossy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := View(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nss, _ := rel.Table(fileNSS)
+		ss, _ := rel.Table(fileSS)
+		nq := len(rel.Manifest.QIs)
+		b, beliefs := classBeliefs(rel.Manifest, ss, nss.Columns[nq])
+		cells := make([]string, nq)
+		for row := 0; row < nss.Rows; row++ {
+			for i := range cells {
+				cells[i] = nss.Columns[i].Value(row)
+			}
+			b.Add(cells, beliefs[verify.Code(nss.Columns[nq], row)], 0)
+		}
+		want := b.View(rel.Manifest.RowsIn, rel.Manifest.Suppressed, false, got.Notes...)
+		// Printed, as a region's Presence is NaN without a population.
+		if len(got.Regions) < 3 || fmt.Sprintf("%+v", *got) != fmt.Sprintf("%+v", *want) {
+			t.Fatalf("coded once:\n%+v\nadded by text:\n%+v", *got, *want)
+		}
+	}
 }

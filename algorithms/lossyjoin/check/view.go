@@ -35,15 +35,44 @@ func View(rel *verify.Release) (*risk.View, error) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, fileNSS), Msg: "nss.csv and ss.csv do not have the shape of a lossyjoin release"}
 	}
 	b, beliefs := classBeliefs(m, ss, nss.Columns[nq])
-	cells := make([]string, nq)
+	cells := newCellCodes(b, nss.Columns[:nq])
 	for row := 0; row < nss.Rows; row++ {
-		for i := range cells {
-			cells[i] = nss.Columns[i].Value(row)
-		}
-		b.Add(cells, beliefs[verify.Code(nss.Columns[nq], row)], 0)
+		b.AddCoded(cells.row(row), beliefs[verify.Code(nss.Columns[nq], row)], 0)
 	}
 	return b.View(m.RowsIn, m.Suppressed, false,
 		"Quasi-identifiers are published exactly: the lossy join hides which sensitive value belongs to a record, not who is in the release."), nil
+}
+
+// cellCodes are the builder's codes of a table's QI cells, each value's
+// asked for once, when first met (Builder.CellCode: the codes Add gives
+// the texts, in the order Add would first meet them), not once per row.
+type cellCodes struct {
+	b     *risk.Builder
+	cols  []*model.Column
+	known [][]uint32 // per QI, per code + 1 (0: missing): 1 + the cell's code, 0 until met
+	codes []uint32
+}
+
+func newCellCodes(b *risk.Builder, cols []*model.Column) *cellCodes {
+	c := &cellCodes{b: b, cols: cols, known: make([][]uint32, len(cols)), codes: make([]uint32, len(cols))}
+	for i, col := range cols {
+		c.known[i] = make([]uint32, len(col.Dict)+1)
+	}
+	return c
+}
+
+// row is the row's cells' codes (reused between calls).
+func (c *cellCodes) row(row int) []uint32 {
+	for i, col := range c.cols {
+		at := col.Codes[row] + 1 // Missing + 1 == 0
+		k := c.known[i][at]
+		if k == 0 {
+			k = c.b.CellCode(i, col.Value(row)) + 1
+			c.known[i][at] = k
+		}
+		c.codes[i] = k - 1
+	}
+	return c.codes
 }
 
 // classBeliefs registers every class's sensitive values (ss.csv) as a

@@ -58,6 +58,10 @@ type ParamSpec struct {
 	Describe func(value string) string
 	// Header shows the value in the workbench's header line.
 	Header bool
+	// Common marks one of the parameters SPEC 2.5 lists for every method
+	// that reads it (k, alpha, beta, sampling rate, distortion): the
+	// usage text names these among the common flags.
+	Common bool
 	// File is true when the value may name an input file: the release is
 	// never written over it.
 	File bool

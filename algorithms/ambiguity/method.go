@@ -60,10 +60,10 @@ const suppressionWarning = 0.10
 
 // The bounds of (alpha, beta)-privacy (Wang, Definition 4.3).
 var (
-	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
+	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true, Common: true,
 		Help: "largest allowed fraction of one sensitive value in a group / presence bound",
 		Why:  "it is a probability bound: alpha-presence (Wang, Definition 4.1)"}
-	betaParam = model.ParamSpec{Name: "beta", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true,
+	betaParam = model.ParamSpec{Name: "beta", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true, Common: true,
 		Help: "largest allowed association probability",
 		Why:  "it is a probability bound: beta-association (Wang, Definition 4.2)"}
 )

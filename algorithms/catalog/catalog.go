@@ -8,6 +8,7 @@
 package catalog
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -154,6 +155,22 @@ func ParamNames() []string {
 		for _, p := range m.Spec().Params {
 			if !seen[p.Name] {
 				seen[p.Name] = true
+				out = append(out, p.Name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CommonParams names, sorted, the parameters a method declares Common
+// (SPEC 2.5's k, alpha, beta, sampling rate and distortion): the usage
+// text lists them among the common flags.
+func CommonParams() []string {
+	var out []string
+	for _, m := range All() {
+		for _, p := range m.Spec().Params {
+			if p.Common && !slices.Contains(out, p.Name) {
 				out = append(out, p.Name)
 			}
 		}

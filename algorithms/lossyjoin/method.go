@@ -79,7 +79,7 @@ const RemainderRule = "remainder: the tuples moved back to a partition in steps 
 var (
 	kParam = method.GroupSize("2", "minimum class size: every individual shares its bag of sensitive values with at least k-1 others (Definition 1)",
 		"Wong et al., Definition 1")
-	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.33", Step: 0.05, Header: true,
+	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.33", Step: 0.05, Header: true, Common: true,
 		Help: "largest fraction of one sensitive value in a class ((alpha,k)-anonymity, Definition 1)",
 		Why:  "it is a probability bound: (alpha,k)-anonymity (Wong et al., Definition 1)"}
 )

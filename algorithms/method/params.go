@@ -22,7 +22,7 @@ func GroupSize(def, help, cite string) model.ParamSpec {
 		why += " (" + cite + ")"
 	}
 	return model.ParamSpec{Name: GroupSizeParam, Kind: model.ParamInt, Min: 2, MaxRows: true, Default: def, Step: 1, Header: true,
-		Help: help, Why: why}
+		Common: true, Help: help, Why: why}
 }
 
 // ComparableGroupSize is the k that privlab eval --compare, the Compare

@@ -26,10 +26,10 @@ var (
 	// acceptable distortion delta' (SPEC 2.5) with the paper's defaults:
 	// "sampling beta = 90% and acceptable distortion threshold delta' =
 	// 0.6" (Sattar et al., Section 6).
-	rateParam = model.ParamSpec{Name: paramRate, Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.9", Step: 0.05, Header: true,
+	rateParam = model.ParamSpec{Name: paramRate, Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.9", Step: 0.05, Header: true, Common: true,
 		Help: "fraction of records sampled into the release",
 		Why:  "it is a probability (Sattar et al., Definition 7, called beta there)"}
-	maxDistParam = model.ParamSpec{Name: paramMaxDist, Kind: model.ParamFloat, Min: 0, Max: 1, Default: "0.6", Step: 0.05, Header: true,
+	maxDistParam = model.ParamSpec{Name: paramMaxDist, Kind: model.ParamFloat, Min: 0, Max: 1, Default: "0.6", Step: 0.05, Header: true, Common: true,
 		Help: "largest allowed distortion of the generalization",
 		Why:  "distortion is a fraction of the hierarchy height (Sattar et al., Definition 10, delta')"}
 	minGenParam = model.ParamSpec{Name: paramMinGen, Kind: model.ParamText, Default: "auto", Header: true,

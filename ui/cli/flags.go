@@ -125,11 +125,6 @@ func (f paramFlag) Set(s string) error {
 // among them.
 func paramNames() []string { return catalog.ParamNames() }
 
-// standardParams are SPEC 2.5's parameters as the usage text names them
-// (each declared by the methods that read it; the seed is every
-// method's).
-var standardParams = []string{"alpha", "beta", "k", "max-distortion", "sampling-rate"}
-
 // parseArgs parses the flags of a subcommand. Flags and positional
 // arguments may be interleaved (privlab check DIR --original FILE).
 func parseArgs(cmd string, args []string) (*Args, error) {

@@ -68,7 +68,7 @@ exit codes: 0 ok, 1 privacy requirement not met / check failed, 2 usage or input
 // ending with --seed, for the usage text.
 func standardFlags() string {
 	var names []string
-	for _, n := range standardParams {
+	for _, n := range catalog.CommonParams() {
 		names = append(names, "--"+n)
 	}
 	return strings.Join(append(names, "--seed"), " ")

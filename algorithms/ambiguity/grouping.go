@@ -19,14 +19,14 @@ import (
 const (
 	paramGrouping = "grouping"
 	// GroupingAlgorithm forms the groups with Algorithm 2.
-	GroupingAlgorithm = "algorithm"
+	GroupingAlgorithm = method.GroupingAlgorithm
 )
 
 var groupingParam = model.ParamSpec{Name: paramGrouping, Kind: model.ParamText, Default: GroupingAlgorithm,
 	Help:    "how the QI-groups are formed: Algorithm 2 (Section 7), or column:NAME (the records sharing NAME's value form a group)",
 	Why:     "Wang's Figure 2 groups Figure 1(a) by gender, which Algorithm 2 does not; a given grouping reproduces a published scheme",
 	Allowed: "algorithm or column:NAME (a column of the table)",
-	Check:   func(s string) error { _, err := parseGrouping(s); return err },
+	Check:   func(s string) error { _, err := method.ParseColumnGrouping(s); return err },
 	Presets: func(r model.Roles) []string {
 		out := []string{GroupingAlgorithm}
 		for _, q := range r.QIs {
@@ -38,22 +38,10 @@ var groupingParam = model.ParamSpec{Name: paramGrouping, Kind: model.ParamText, 
 		"column:NAME: the records sharing NAME's value form one group (Figure 2 is column:gender on the patients); " +
 		"every record is published and each group is judged against alpha and beta."}
 
-// parseGrouping returns the column a grouping names ("" for Algorithm 2).
-func parseGrouping(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == GroupingAlgorithm {
-		return "", nil
-	}
-	if col, ok := strings.CutPrefix(s, "column:"); ok && strings.TrimSpace(col) != "" {
-		return strings.TrimSpace(col), nil
-	}
-	return "", fmt.Errorf("must be algorithm or column:NAME")
-}
-
 // form builds the QI-groups: the given ones, or Algorithm 2's after the
 // feasibility checks.
 func (r *run) form(ctx context.Context, c *codes, alpha, beta model.Bound) ([][]int32, stats, error) {
-	name, err := parseGrouping(r.values[paramGrouping])
+	name, err := method.ParseColumnGrouping(r.values[paramGrouping])
 	if err != nil {
 		return nil, stats{}, err
 	}
@@ -73,23 +61,14 @@ func (r *run) form(ctx context.Context, c *codes, alpha, beta model.Bound) ([][]
 		return nil, stats{}, &model.ParamError{Param: paramGrouping, Value: r.values[paramGrouping], Reason: "no such column",
 			Hint: "columns are: " + strings.Join(r.in.Table.Names(), ", ")}
 	}
-	at := map[uint32]int{}
-	var groups [][]int32
 	var st stats
-	for row := 0; row < r.in.Table.Rows; row++ {
-		code := col.Codes[row]
-		if code == model.Missing || c.skip[row] {
+	groups := method.GroupsByColumn(col, func(row int) bool {
+		if col.Codes[row] == model.Missing || c.skip[row] {
 			st.Suppressed++ // no group to publish it in
-			continue
+			return true
 		}
-		g, ok := at[code]
-		if !ok {
-			g = len(groups)
-			at[code] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], int32(row))
-	}
+		return false
+	})
 	return groups, st, nil
 }
 

@@ -19,37 +19,24 @@ import (
 const (
 	paramGrouping = "grouping"
 	// GroupingAlgorithm forms the first round with the variant's algorithm.
-	GroupingAlgorithm = "algorithm"
+	GroupingAlgorithm = method.GroupingAlgorithm
 )
 
 var groupingParam = model.ParamSpec{Name: paramGrouping, Kind: model.ParamText, Default: GroupingAlgorithm,
 	Help:    "the k-anonymous grouping of MT the baselines publish and Refinement refines: the variant's algorithm, or column:NAME (a given grouping)",
 	Why:     "Refinement refines any k-anonymous table AT of MT (Sacharidis et al., Sections 3.2 and 4); Figure 2's AT is given, not computed",
 	Allowed: "algorithm or column:NAME (a column of the table; each of its values a group of at least k records)",
-	Check:   func(s string) error { _, err := parseGrouping(s); return err },
+	Check:   func(s string) error { _, err := method.ParseColumnGrouping(s); return err },
 	Presets: func(model.Roles) []string { return []string{GroupingAlgorithm} },
 	Explain: "algorithm: Mondrian or TopDown groups MT (the variant's). column:NAME: the records that share NAME's value form one group, " +
 		"e.g. a k-anonymous table published before; the plain variants publish its boxes, Refinement splits them with the public tuples. " +
 		"Direct has no first round and takes no grouping."}
 
-// parseGrouping returns the column a grouping names ("" for the
-// variant's algorithm).
-func parseGrouping(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == GroupingAlgorithm {
-		return "", nil
-	}
-	if col, ok := strings.CutPrefix(s, "column:"); ok && strings.TrimSpace(col) != "" {
-		return strings.TrimSpace(col), nil
-	}
-	return "", fmt.Errorf("must be algorithm or column:NAME")
-}
-
 // givenGroups reads the first-round groups a column names (nil for the
 // variant's algorithm): the MT rows sharing a value, in order of first
 // appearance. Every group must hold at least k records (k-anonymity).
 func givenGroups(in *method.Input, value string, cfg config) ([][]int32, error) {
-	name, err := parseGrouping(value)
+	name, err := method.ParseColumnGrouping(value)
 	if err != nil || name == "" {
 		return nil, err
 	}
@@ -64,21 +51,12 @@ func givenGroups(in *method.Input, value string, cfg config) ([][]int32, error) 
 	if c == nil {
 		return nil, bad("no such column", "columns are: "+strings.Join(in.Table.Names(), ", "))
 	}
-	at := map[uint32]int{}
-	var groups [][]int32
-	for r := 0; r < in.Table.Rows; r++ {
-		code := c.Codes[r]
+	for r, code := range c.Codes {
 		if code == model.Missing {
 			return nil, bad(fmt.Sprintf("row %d has no value in %s", r+1, name), "every record needs a group")
 		}
-		g, ok := at[code]
-		if !ok {
-			g = len(groups)
-			at[code] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], int32(r))
 	}
+	groups := method.GroupsByColumn(c, nil)
 	for _, g := range groups {
 		if len(g) < cfg.k {
 			return nil, bad(fmt.Sprintf("group %s = %q holds %d records, fewer than k = %d", name, c.Value(int(g[0])), len(g), cfg.k),

@@ -237,7 +237,7 @@ func newRun(ctx context.Context, in *method.Input) (*run, error) {
 	if cfg.given, err = givenGroups(in, c.Grouping, cfg); err != nil {
 		return nil, err
 	}
-	cfg.givenBy, _ = parseGrouping(c.Grouping)
+	cfg.givenBy, _ = method.ParseColumnGrouping(c.Grouping)
 	if in.Table.Column(in.Roles.SA) == nil {
 		return nil, &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column",
 			Hint: "k-join-anonymity publishes the sensitive values apart, per sensitive group (Section 3.2)"}

@@ -4,10 +4,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"privlab/algorithms/lossyjoin/format"
+	"math/bits"
 	"slices"
 	"sort"
 
+	"privlab/algorithms/lossyjoin/format"
 	"privlab/algorithms/release"
 	"privlab/model"
 )
@@ -44,47 +45,150 @@ type orderTest struct {
 	classOf []int32
 	sa      []int32
 	// key numbers each row's QI tuple; oneClass[key] says whether its
-	// records lie in one class, values[key] lists their sensitive values.
+	// records lie in one class, and values[first[key]:first[key+1]] are
+	// its records' sensitive values, in increasing order.
 	key      []int32
 	oneClass []bool
-	values   [][]int32
-	// count[class][value] is the class's records of the value.
-	count []map[int32]int
+	first    []int32
+	values   []int32
+	// own[row] counts the records of the row's class with its sensitive
+	// value; in[key] (a tuple in one class) the records of that class
+	// whose value is one of the tuple's.
+	own []int32
+	in  []int32
 }
 
+// newOrderTest counts what the test needs in passes over the rows and the
+// classes (no per-row map but the QI tuples' numbering), so that it stays
+// linear however many sensitive values a tuple or a class holds.
 func (r *run) newOrderTest() *orderTest {
 	n := r.in.Table.Rows
-	t := &orderTest{classOf: r.classOf, sa: r.prob.sa, key: make([]int32, n), count: make([]map[int32]int, len(r.classes))}
-	for i := range t.count {
-		t.count[i] = map[int32]int{}
+	t := &orderTest{classOf: r.classOf, sa: r.prob.sa}
+	var tuples int
+	t.key, tuples = r.tupleKeys()
+	// The tuples' values: rows bucketed by key, then each bucket's values
+	// sorted and made distinct.
+	t.first = make([]int32, tuples+1)
+	for _, k := range t.key {
+		t.first[k+1]++
+	}
+	for k := 0; k < tuples; k++ {
+		t.first[k+1] += t.first[k]
+	}
+	next := slices.Clone(t.first[:tuples])
+	vals := make([]int32, n)
+	class := make([]int32, tuples)
+	t.oneClass = make([]bool, tuples)
+	for k := range t.oneClass {
+		t.oneClass[k] = true
+		class[k] = -1
+	}
+	for row, k := range t.key {
+		vals[next[k]] = t.sa[row]
+		next[k]++
+		switch c := r.classOf[row]; {
+		case class[k] < 0:
+			class[k] = c
+		case class[k] != c:
+			t.oneClass[k] = false
+		}
+	}
+	w := int32(0)
+	for k := 0; k < tuples; k++ {
+		vs := vals[t.first[k]:t.first[k+1]]
+		slices.Sort(vs)
+		t.first[k] = w
+		for i, v := range vs {
+			if i == 0 || v != vs[i-1] {
+				vals[w] = v
+				w++
+			}
+		}
+	}
+	t.first[tuples] = w
+	t.values = vals[:w]
+	t.countClasses(r, class)
+	return t
+}
+
+// countClasses fills own and in, class by class, on a count per
+// sensitive value cleared after each class.
+func (t *orderTest) countClasses(r *run, tupleClass []int32) {
+	t.own = make([]int32, len(t.key))
+	t.in = make([]int32, len(tupleClass))
+	count := make([]int32, r.prob.m+1)
+	for _, c := range r.classes {
+		for _, row := range c.rows {
+			count[t.sa[row]]++
+		}
+		for _, row := range c.rows {
+			t.own[row] = count[t.sa[row]]
+			if k := t.key[row]; t.oneClass[k] && t.in[k] == 0 {
+				for _, v := range t.tupleValues(k) {
+					t.in[k] += count[v]
+				}
+			}
+		}
+		for _, row := range c.rows {
+			count[t.sa[row]] = 0
+		}
+	}
+}
+
+// tupleValues are tuple k's sensitive values, in increasing order.
+func (t *orderTest) tupleValues(k int32) []int32 { return t.values[t.first[k]:t.first[k+1]] }
+
+// tupleKeys numbers the rows' QI tuples 0..tuples-1: on one 64-bit key
+// when the codes' ranges allow it, else on their bytes.
+func (r *run) tupleKeys() ([]int32, int) {
+	n := r.in.Table.Rows
+	key := make([]int32, n)
+	mult := make([]uint64, len(r.prob.attrs))
+	span, packed := uint64(1), true
+	for q, a := range r.prob.attrs {
+		top := uint64(0)
+		for _, c := range a.codes {
+			top = max(top, uint64(c))
+		}
+		mult[q] = span
+		hi, lo := bits.Mul64(span, top+1)
+		if hi != 0 {
+			packed = false
+			break
+		}
+		span = lo
+	}
+	if packed {
+		ids := make(map[uint64]int32)
+		for row := range key {
+			var k uint64
+			for q, a := range r.prob.attrs {
+				k += uint64(a.codes[row]) * mult[q]
+			}
+			id, ok := ids[k]
+			if !ok {
+				id = int32(len(ids))
+				ids[k] = id
+			}
+			key[row] = id
+		}
+		return key, len(ids)
 	}
 	ids := map[string]int32{}
-	class := []int32{}
 	buf := make([]byte, 0, 4*len(r.prob.attrs))
-	for row := 0; row < n; row++ {
+	for row := range key {
 		buf = buf[:0]
-		for q := range r.prob.attrs {
-			buf = binary.LittleEndian.AppendUint32(buf, r.prob.attrs[q].codes[row])
+		for _, a := range r.prob.attrs {
+			buf = binary.LittleEndian.AppendUint32(buf, a.codes[row])
 		}
 		id, ok := ids[string(buf)]
-		c, v := r.classOf[row], r.prob.sa[row]
 		if !ok {
-			id = int32(len(class))
+			id = int32(len(ids))
 			ids[string(buf)] = id
-			class = append(class, c)
-			t.oneClass = append(t.oneClass, true)
-			t.values = append(t.values, nil)
 		}
-		t.key[row] = id
-		if class[id] != c {
-			t.oneClass[id] = false
-		}
-		if !slices.Contains(t.values[id], v) {
-			t.values[id] = append(t.values[id], v)
-		}
-		t.count[c][v]++
+		key[row] = id
 	}
-	return t
+	return key, len(ids)
 }
 
 // links applies both forms of the test to the orders nssMap and ssMap
@@ -94,15 +198,11 @@ func (t *orderTest) links(nssMap, ssMap []int) bool {
 	var own, tuple matchCount
 	for i, a := range nssMap {
 		b := ssMap[i]
-		c := t.classOf[a]
-		same := t.classOf[b] == c
-		own.add(float64(t.count[c][t.sa[a]])/n, same && t.sa[b] == t.sa[a])
+		same := t.classOf[b] == t.classOf[a]
+		own.add(float64(t.own[a])/n, same && t.sa[b] == t.sa[a])
 		if k := t.key[a]; t.oneClass[k] {
-			in := 0
-			for _, v := range t.values[k] {
-				in += t.count[c][v]
-			}
-			tuple.add(float64(in)/n, same && slices.Contains(t.values[k], t.sa[b]))
+			_, has := slices.BinarySearch(t.tupleValues(k), t.sa[b])
+			tuple.add(float64(t.in[k])/n, same && has)
 		}
 	}
 	return own.far() || tuple.far()
@@ -207,20 +307,24 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		}
 		rowMaps[FileNSS], rowMaps[FileSS] = nssMap, ssMap
 		ids := release.Numbers(len(r.classes))
+		nssQIs := make([]release.Gathered, len(qiCols))
+		for q, col := range qiCols {
+			nssQIs[q] = release.Gather(col, nssMap)
+		}
+		nssClass, ssClass := r.classesAt(nssMap), r.classesAt(ssMap)
+		ssSA := release.Gather(r.sa, ssMap)
 		files = []model.ReleaseFile{
 			{Name: FileNSS, Header: format.NSSHeader(qis), Rows: n,
 				Fill: func(i int, rec []string) {
-					row := nssMap[i]
-					for q, col := range qiCols {
-						rec[q] = col.Value(row)
+					for q, g := range nssQIs {
+						rec[q] = g.Value(i)
 					}
-					rec[len(qis)] = ids[r.classOf[row]]
+					rec[len(qis)] = ids[nssClass[i]]
 				}},
 			{Name: FileSS, Header: format.SSHeader(in.Roles.SA), Rows: n,
 				Fill: func(i int, rec []string) {
-					row := ssMap[i]
-					rec[0] = ids[r.classOf[row]]
-					rec[1] = r.sa.Value(row)
+					rec[0] = ids[ssClass[i]]
+					rec[1] = ssSA.Value(i)
 				}},
 		}
 		det.Remark = Remark
@@ -243,6 +347,16 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	man.Details = details
 	rel := &model.Release{Files: files, Manifest: man}
 	return rel, rowMaps, nil
+}
+
+// classesAt is the class of each input row a file writes, in the file's
+// row order.
+func (r *run) classesAt(rows []int) []int32 {
+	out := make([]int32, len(rows))
+	for i, row := range rows {
+		out[i] = int32(r.classOf[row])
+	}
+	return out
 }
 
 // labels gives the published label of every hierarchy node a class uses,

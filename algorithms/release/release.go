@@ -259,3 +259,32 @@ func Numbers(n int) []string {
 	}
 	return out
 }
+
+// Gathered is a column's values in a file's row order: the codes of the
+// input rows a file writes, read once column by column (a tight loop
+// whose loads do not wait on each other) so that rendering the file reads
+// them in sequence rather than jumping across every column of a large
+// input for each row.
+type Gathered struct {
+	dict  []string
+	codes []uint32
+}
+
+// Gather reads col at rows (rows[i]: the input row of the file's row i).
+func Gather(col *model.Column, rows []int) Gathered {
+	codes := make([]uint32, len(rows))
+	src := col.Codes
+	for i, r := range rows {
+		codes[i] = src[r]
+	}
+	return Gathered{dict: col.Dict, codes: codes}
+}
+
+// Value is the text of the file's row i ("" when missing), as
+// model.Column.Value gives it for the input row.
+func (g Gathered) Value(i int) string {
+	if c := g.codes[i]; c != model.Missing {
+		return g.dict[c]
+	}
+	return ""
+}

@@ -20,11 +20,13 @@ type joinOriginal struct {
 	// saDiffer counts the sensitive values whose counts differ.
 	saDiffer int
 	// nssOf is the class of each nss.csv row (-1: a ClassID ss.csv
-	// lacks, which "one record per row" has failed); classesOf the
-	// classes of each QI tuple.
-	nssOf     []int
-	classesOf map[string]map[int]bool
-	byAudit   bool
+	// lacks, which "one record per row" has failed); classOf the class
+	// of each QI tuple's rows (by match's tuple ids: noClass when no row
+	// of nss.csv has the tuple, manyClasses when its rows lie in more
+	// than one class).
+	nssOf   []int
+	classOf []int
+	byAudit bool
 	// With the audit record: its pinning of nss.csv, a row named twice,
 	// the classes whose values are not their records'.
 	pin        *verify.Pinning
@@ -88,11 +90,11 @@ func (c *ctx) joinOriginalOf() (*joinOriginal, error) {
 		if !f.match.Same() {
 			return f, nil
 		}
-		f.tuples = newTupleRows(f.match, c.nss.Columns[:nq])
 		f.classes(c)
 		if f.byAudit = c.opt.Audit != nil && len(c.opt.Audit.RowMap[fileNSS]) > 0; f.byAudit {
 			f.pinned(c)
 		} else {
+			f.tuples = newTupleRows(f.match, c.nss.Columns[:nq])
 			f.withoutAudit(c)
 		}
 		return f, nil
@@ -109,15 +111,38 @@ func (f *joinOriginal) classes(c *ctx) {
 		byCode[code] = map[bool]int{true: i, false: -1}[ok]
 	}
 	f.nssOf = make([]int, c.nss.Rows)
-	f.classesOf = map[string]map[int]bool{}
-	for row, key := range f.tuples.keys {
+	f.classOf = make([]int, f.match.Tuples)
+	for id := range f.classOf {
+		f.classOf[id] = noClass
+	}
+	for row, id := range f.match.Pub {
 		i := byCode[verify.Code(nssClass, row)]
 		f.nssOf[row] = i
-		if f.classesOf[key] == nil {
-			f.classesOf[key] = map[int]bool{}
+		switch f.classOf[id] {
+		case noClass:
+			f.classOf[id] = i
+		case i, manyClasses:
+		default:
+			f.classOf[id] = manyClasses
 		}
-		f.classesOf[key][i] = true
 	}
+}
+
+// The tuple classes that are not a class (classOf).
+const (
+	noClass     = -3
+	manyClasses = -2
+)
+
+// tuplesPublished counts the QI tuples nss.csv holds.
+func (f *joinOriginal) tuplesPublished() int {
+	n := 0
+	for _, c := range f.classOf {
+		if c != noClass {
+			n++
+		}
+	}
+	return n
 }
 
 // saDiffer counts the sensitive values whose published count differs
@@ -154,32 +179,30 @@ func saDiffer(o *verify.Original, sa *model.Column) int {
 func (f *joinOriginal) withoutAudit(c *ctx) {
 	cl := c.joinedOf().cl
 	f.faithful = assignable(f.tuples, f.o, f.nssOf, cl)
-	next := map[string]int{}
-	distinct := map[string]bool{}
-	allowed := make([][]string, len(f.tuples.keys))
-	valuesOf := map[string][]string{}
-	for row, key := range f.tuples.keys {
-		if len(f.classesOf[key]) != 1 || f.nssOf[row] < 0 {
+	next := make([]int, f.match.Tuples)
+	distinct := 0
+	allowed := make([][]string, len(f.match.Pub))
+	valuesOf := make([][]string, f.match.Tuples)
+	for row, id := range f.match.Pub {
+		if f.classOf[id] < 0 || f.nssOf[row] < 0 {
 			continue
 		}
-		rows := f.tuples.rows(key)
-		f.order = append(f.order, rows[next[key]])
-		next[key]++
-		distinct[key] = true
-		vs, ok := valuesOf[key]
-		if !ok {
+		rows := f.match.Rows(id)
+		f.order = append(f.order, int(rows[next[id]]))
+		if next[id] == 0 {
+			distinct++
 			seen := map[string]bool{}
 			for _, in := range rows {
-				if v, _ := f.o.Text(f.o.SA, in); !seen[v] {
+				if v, _ := f.o.Text(f.o.SA, int(in)); !seen[v] {
 					seen[v] = true
-					vs = append(vs, v)
+					valuesOf[id] = append(valuesOf[id], v)
 				}
 			}
-			valuesOf[key] = vs
 		}
-		allowed[row] = vs
+		next[id]++
+		allowed[row] = valuesOf[id]
 	}
-	f.distinct = len(distinct)
+	f.distinct = distinct
 	link := positionLink(f.nssOf, allowed, "the QI values pin (their tuple lies in one class)", c.ss, c.joinedOf().ssOf, cl)
 	f.link = &link
 }
@@ -218,7 +241,7 @@ func (f *joinOriginal) pinned(c *ctx) {
 	}
 	f.faithful = verify.Line{OK: f.badClasses == 0, Name: "classes faithful",
 		Text: sprintf("every class's ss.csv values are the original values of its nss.csv records (%d classes differ)", f.badClasses)}
-	f.order, f.distinct = f.pin.Rows, len(f.classesOf)
+	f.order, f.distinct = f.pin.Rows, f.tuplesPublished()
 	if f.ssRows = c.opt.Audit.RowMap[fileSS]; len(f.ssRows) == 0 {
 		allowed := make([][]string, len(f.pin.Rows))
 		for row, in := range f.pin.Rows {

@@ -142,19 +142,27 @@ func (f *shuffled) build() {
 	// Each row's code and published GroupID packed in one word, in the
 	// table's order (read in sequence), then gathered in the published
 	// order: one cache miss per row rather than one per array.
+	// The gathers are loops of their own: their loads do not wait on one
+	// another, so the processor keeps many cache misses in flight (in the
+	// loop that formats the ids it kept one or two).
 	packed := make([]uint64, n)
 	for row, g := range f.t.group {
 		packed[row] = uint64(uint32(f.t.code[row]))<<32 | uint64(f.perm[g]+1)
 	}
+	gathered := make([]uint64, n)
 	for x, row := range f.order {
-		w := packed[row]
+		gathered[x] = packed[row]
+	}
+	if f.freq != nil {
+		for x, row := range f.order {
+			f.freq[x] = f.t.freq[row]
+		}
+	}
+	for x, w := range gathered {
 		if f.code8 != nil {
 			f.code8[x] = uint8(w >> 32)
 		} else {
 			f.code[x] = int32(w >> 32)
-		}
-		if f.freq != nil {
-			f.freq[x] = f.t.freq[row]
 		}
 		digits := strconv.AppendUint(slot[:0], w&(1<<32-1), 10)
 		f.size[x] = uint8(len(digits))

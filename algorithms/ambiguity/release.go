@@ -185,8 +185,10 @@ func (f *shuffled) id(x int) string {
 	return f.ids[start : start+int(f.size[x])]
 }
 
-// openScheme reads a release's files back into a scheme.
-func openScheme(dir string) (*scheme, error) {
+// openScheme reads a release's files back into a scheme: each file
+// parsed by shared when it gives it (nil: none does) as this would load
+// it, else loaded here.
+func openScheme(dir string, shared func(name string) (*model.Table, error)) (*scheme, error) {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return nil, err
@@ -215,6 +217,9 @@ func openScheme(dir string) (*scheme, error) {
 			kinds[col] = model.Categorical
 		}
 		path := filepath.Join(dir, file)
+		if t := sharedTable(shared, file, col, kinds[col]); t != nil && strings.Join(t.Names(), ",") == strings.Join(header, ",") {
+			return t, nil
+		}
 		t, err := model.LoadFile(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 		if err != nil {
 			return nil, err
@@ -258,6 +263,25 @@ func openScheme(dir string) (*scheme, error) {
 		}
 	}
 	return s, nil
+}
+
+// sharedTable is file as shared parsed it when that is the table
+// openScheme's own loading gives: with rows (the loader reads a file of
+// its header alone only when told), col of the kind the details state
+// (the others' kinds are inferred alike). Nil otherwise, and when shared
+// is nil or cannot read the file (loading it says why).
+func sharedTable(shared func(name string) (*model.Table, error), file, col string, kind model.Kind) *model.Table {
+	if shared == nil {
+		return nil
+	}
+	t, err := shared(file)
+	if err != nil || t.Rows == 0 {
+		return nil
+	}
+	if c := t.Column(col); c == nil || c.Kind != kind {
+		return nil
+	}
+	return t
 }
 
 // readST reads st.csv's rows into s.st (groups numbered in order of

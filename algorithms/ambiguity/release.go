@@ -149,22 +149,26 @@ func (f *shuffled) build() {
 	for row, g := range f.t.group {
 		packed[row] = uint64(uint32(f.t.code[row]))<<32 | uint64(f.perm[g]+1)
 	}
-	gathered := make([]uint64, n)
-	for x, row := range f.order {
-		gathered[x] = packed[row]
+	ids32 := make([]uint32, n)
+	if f.code8 != nil {
+		for x, row := range f.order {
+			w := packed[row]
+			f.code8[x], ids32[x] = uint8(w>>32), uint32(w)
+		}
+	} else {
+		for x, row := range f.order {
+			w := packed[row]
+			f.code[x], ids32[x] = int32(w>>32), uint32(w)
+		}
 	}
+	packed = nil
 	if f.freq != nil {
 		for x, row := range f.order {
 			f.freq[x] = f.t.freq[row]
 		}
 	}
-	for x, w := range gathered {
-		if f.code8 != nil {
-			f.code8[x] = uint8(w >> 32)
-		} else {
-			f.code[x] = int32(w >> 32)
-		}
-		digits := strconv.AppendUint(slot[:0], w&(1<<32-1), 10)
+	for x, id := range ids32 {
+		digits := strconv.AppendUint(slot[:0], uint64(id), 10)
 		f.size[x] = uint8(len(digits))
 		ids.Write(slot[:f.width])
 	}

@@ -745,7 +745,14 @@ func (r *run) reasoning(gi int) []string {
 // OpenRelease reads an exported release for answering queries from its
 // files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	return openScheme(dir)
+	return openScheme(dir, nil)
+}
+
+// OpenReleaseTables is OpenRelease reading the files as the tables table
+// gives (method.TablesOpener): check --original's checker parsed them
+// already.
+func (Method) OpenReleaseTables(dir string, table func(name string) (*model.Table, error)) (method.Answerer, error) {
+	return openScheme(dir, table)
 }
 
 // charts draws how the groups sit against the parameters: their presence

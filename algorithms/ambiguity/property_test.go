@@ -223,7 +223,7 @@ func checkRelease(t *testing.T, in *method.Input, res *method.Result, rng *model
 	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := openScheme(dir)
+	s, err := openScheme(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,13 +274,37 @@ func checkRelease(t *testing.T, in *method.Input, res *method.Result, rng *model
 	if err != nil {
 		t.Fatal(err)
 	}
+	shared, read := sharedScheme(t, dir)
 	for _, q := range qs {
 		a, err1 := res.Answerer.Answer(q)
 		b, err2 := s.Answer(q)
 		if err1 != nil || err2 != nil || a.Estimate != b.Estimate || a.Empty != b.Empty {
 			t.Fatalf("%s: the run answers %+v (%v), the files %+v (%v)", q.Text, a, err1, b, err2)
 		}
+		if c, err3 := shared.Answer(q); err3 != nil || c != b {
+			t.Fatalf("%s: the files answer %+v, the files as tables parsed by another reader %+v (%v)", q.Text, b, c, err3)
+		}
 	}
+	if res.Published > 0 && read != 1+len(in.Roles.QIs) {
+		t.Fatalf("OpenReleaseTables read %d tables of the reader; want the %d files", read, 1+len(in.Roles.QIs))
+	}
+}
+
+// sharedScheme opens the release in dir as check --original does
+// (Method.OpenReleaseTables), its tables parsed as the checker parses
+// them (kinds inferred, no missing-value tokens), and counts the tables
+// it took.
+func sharedScheme(t *testing.T, dir string) (method.Answerer, int) {
+	t.Helper()
+	read := 0
+	a, err := Method{}.OpenReleaseTables(dir, func(name string) (*model.Table, error) {
+		read++
+		return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, read
 }
 
 // checkAcrossGroups recomputes the figures across groups by brute force:

@@ -142,21 +142,33 @@ func (f *shuffled) build() {
 	// Each row's code and published GroupID packed in one word, in the
 	// table's order (read in sequence), then gathered in the published
 	// order: one cache miss per row rather than one per array.
+	// The gathers are loops of their own: their loads do not wait on one
+	// another, so the processor keeps many cache misses in flight (in the
+	// loop that formats the ids it kept one or two).
 	packed := make([]uint64, n)
 	for row, g := range f.t.group {
 		packed[row] = uint64(uint32(f.t.code[row]))<<32 | uint64(f.perm[g]+1)
 	}
-	for x, row := range f.order {
-		w := packed[row]
-		if f.code8 != nil {
-			f.code8[x] = uint8(w >> 32)
-		} else {
-			f.code[x] = int32(w >> 32)
+	ids32 := make([]uint32, n)
+	if f.code8 != nil {
+		for x, row := range f.order {
+			w := packed[row]
+			f.code8[x], ids32[x] = uint8(w>>32), uint32(w)
 		}
-		if f.freq != nil {
+	} else {
+		for x, row := range f.order {
+			w := packed[row]
+			f.code[x], ids32[x] = int32(w>>32), uint32(w)
+		}
+	}
+	packed = nil
+	if f.freq != nil {
+		for x, row := range f.order {
 			f.freq[x] = f.t.freq[row]
 		}
-		digits := strconv.AppendUint(slot[:0], w&(1<<32-1), 10)
+	}
+	for x, id := range ids32 {
+		digits := strconv.AppendUint(slot[:0], uint64(id), 10)
 		f.size[x] = uint8(len(digits))
 		ids.Write(slot[:f.width])
 	}
@@ -177,8 +189,10 @@ func (f *shuffled) id(x int) string {
 	return f.ids[start : start+int(f.size[x])]
 }
 
-// openScheme reads a release's files back into a scheme.
-func openScheme(dir string) (*scheme, error) {
+// openScheme reads a release's files back into a scheme: each file
+// parsed by shared when it gives it (nil: none does) as this would load
+// it, else loaded here.
+func openScheme(dir string, shared func(name string) (*model.Table, error)) (*scheme, error) {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return nil, err
@@ -207,6 +221,9 @@ func openScheme(dir string) (*scheme, error) {
 			kinds[col] = model.Categorical
 		}
 		path := filepath.Join(dir, file)
+		if t := sharedTable(shared, file, col, kinds[col]); t != nil && strings.Join(t.Names(), ",") == strings.Join(header, ",") {
+			return t, nil
+		}
 		t, err := model.LoadFile(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 		if err != nil {
 			return nil, err
@@ -250,6 +267,25 @@ func openScheme(dir string) (*scheme, error) {
 		}
 	}
 	return s, nil
+}
+
+// sharedTable is file as shared parsed it when that is the table
+// openScheme's own loading gives: with rows (the loader reads a file of
+// its header alone only when told), col of the kind the details state
+// (the others' kinds are inferred alike). Nil otherwise, and when shared
+// is nil or cannot read the file (loading it says why).
+func sharedTable(shared func(name string) (*model.Table, error), file, col string, kind model.Kind) *model.Table {
+	if shared == nil {
+		return nil
+	}
+	t, err := shared(file)
+	if err != nil || t.Rows == 0 {
+		return nil
+	}
+	if c := t.Column(col); c == nil || c.Kind != kind {
+		return nil
+	}
+	return t
 }
 
 // readST reads st.csv's rows into s.st (groups numbered in order of

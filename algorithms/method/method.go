@@ -538,3 +538,17 @@ type Method interface {
 	// queries from its files alone.
 	OpenRelease(dir string) (Answerer, error)
 }
+
+// TablesOpener is a Method whose OpenRelease can read the release's
+// files as tables another reader has parsed already (check --original:
+// the checker parses each file once, and the workload's answers read the
+// same tables rather than parsing the files again). table returns a file
+// of the release (its name in dir) as model.Load reads it with the
+// kinds inferred and no missing-value tokens; a method reads what it
+// needs from it and loads the file itself whenever that table is not
+// what its own loading would give (e.g. another kind), so that its
+// answers are those of OpenRelease. Only tables parsed from the files
+// are handed over, nothing of the reader that parsed them.
+type TablesOpener interface {
+	OpenReleaseTables(dir string, table func(name string) (*model.Table, error)) (Answerer, error)
+}

@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
+	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
 )
@@ -198,6 +199,29 @@ func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
 	m, err := catalog.Lookup(man.Method)
 	if err != nil {
 		return nil, nil, err
+	}
+	a, err := m.OpenRelease(dir)
+	return a, man, err
+}
+
+// openReleaseShared is OpenRelease reading the files as the checks on
+// files parse them, when the method can (method.TablesOpener): check
+// --original answers the workload from the tables its checker reads
+// rather than parsing every file twice.
+func openReleaseShared(dir string, files *verify.Shared) (method.Answerer, *model.Manifest, error) {
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := catalog.Lookup(man.Method)
+	if err != nil {
+		return nil, nil, err
+	}
+	if to, ok := m.(method.TablesOpener); ok {
+		if rel, err := files.Open(); err == nil {
+			a, err := to.OpenReleaseTables(dir, rel.Table)
+			return a, man, err
+		}
 	}
 	a, err := m.OpenRelease(dir)
 	return a, man, err

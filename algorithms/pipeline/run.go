@@ -510,18 +510,20 @@ func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	}
 	// The workload is answered on the release's files and the original
 	// while the checker reads them: neither writes anything.
+	// The workload reads the tables the checker parses (verify.Shared).
+	files := verify.NewShared(dir)
 	var workload verify.Report
 	done := make(chan any, 1)
 	go func() {
 		defer func() { done <- recover() }()
-		checkWorkload(dir, original, &workload)
+		checkWorkload(dir, original, &workload, files)
 	}()
 	// The attacks and the warnings read the release as the checker read
 	// it (its tables, its attacker's view); when the checker stopped
 	// short, they open it again.
 	var after verify.Report
 	read := false
-	rep, err := verify.RunThen(dir, opt, catalog.Declared, func(rel *verify.Release) {
+	rep, err := files.RunThen(opt, catalog.Declared, func(rel *verify.Release) {
 		read = true
 		checkAttacksOn(rel, k, &after)
 		checkWarningsOn(rel, &after)
@@ -596,7 +598,7 @@ func startWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape s
 // checkWorkload recomputes the workload error the manifest states from
 // the release's files and the original (the true answers): without the
 // original it is named as unconfirmed.
-func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
+func checkWorkload(dir string, original *model.Table, rep *verify.Report, files *verify.Shared) {
 	m, err := model.ReadManifest(dir)
 	if err != nil {
 		return
@@ -623,7 +625,7 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report) {
 		rep.Add(true, "workload", "the stated workload error (%d %s queries) needs the original for the true answers: unconfirmed", e.Queries, e.Shape)
 		return
 	}
-	ans, _, err := OpenRelease(dir)
+	ans, _, err := openReleaseShared(dir, files)
 	if err != nil {
 		rep.Add(false, "workload", "the release's answers cannot be read: %v", err)
 		return

@@ -79,6 +79,11 @@ func (s *Shared) RunDeclared(opt Options, lookup func(method string) (Declared, 
 	return runThen(s.dir, opt, lookup, nil, s.files)
 }
 
+// RunThen is the package's RunThen on the shared files.
+func (s *Shared) RunThen(opt Options, lookup func(method string) (Declared, bool), then func(rel *Release)) (*Report, error) {
+	return runThen(s.dir, opt, lookup, then, s.files)
+}
+
 // Open is the package's Open on the shared files (the viewer's way in).
 func (s *Shared) Open() (*Release, error) {
 	rel, err := Open(s.dir)

@@ -130,36 +130,48 @@ func (w *QueryWriter) Equal(column, value string) {
 	p.Values = []Literal{w.value(value)}
 }
 
-// Literals are a column's values as query literals, each written once
-// for all the queries of a workload that list it (NewLiterals).
+// Literals are a column's values as query literals, written once for all
+// the queries of a workload that list them (NewLiterals): all at once
+// when a list first needs them, each followed by the ", " that separates
+// it from the next, in one text, so that a list of thousands of values
+// is copied value by value from it.
 type Literals struct {
-	c     *Column
-	done  []bool
-	lits  []writtenValue
-	index *listIndex
-}
-
-// writtenValue is a value as QueryWriter.value writes it.
-type writtenValue struct {
-	text  string // as written
-	runes int
-	lit   Literal // Pos unset
-	parse bool
+	c      *Column
+	built  bool
+	text   []byte  // every value as written, each followed by ", "
+	off    []int32 // code -> where its text starts (off[n]: the end)
+	runes  []int32 // code -> its text's runes
+	lits   []Literal
+	parse  []bool
+	anyBad bool // some value needs ParseQuery
+	index  *listIndex
 }
 
 // NewLiterals starts the literals of c's values.
 func NewLiterals(c *Column) *Literals {
-	return &Literals{c: c, done: make([]bool, len(c.Dict)), lits: make([]writtenValue, len(c.Dict)), index: &listIndex{dict: c.Dict}}
+	return &Literals{c: c, index: &listIndex{dict: c.Dict}}
 }
 
-func (l *Literals) get(code uint32) *writtenValue {
-	if !l.done[code] {
-		var w QueryWriter
-		lit := w.value(l.c.Dict[code])
-		l.lits[code] = writtenValue{text: w.b.String(), runes: w.runes, lit: lit, parse: w.parse}
-		l.done[code] = true
+// build writes every value as QueryWriter.value does.
+func (l *Literals) build() {
+	if l.built {
+		return
 	}
-	return &l.lits[code]
+	l.built = true
+	n := len(l.c.Dict)
+	l.off, l.runes = make([]int32, n+1), make([]int32, n)
+	l.lits, l.parse = make([]Literal, n), make([]bool, n)
+	for code, v := range l.c.Dict {
+		var w QueryWriter
+		l.lits[code] = w.value(v)
+		l.lits[code].Pos = 0
+		l.off[code] = int32(len(l.text))
+		l.text = append(append(l.text, w.b.String()...), ", "...)
+		l.runes[code] = int32(w.runes)
+		l.parse[code] = w.parse
+		l.anyBad = l.anyBad || w.parse
+	}
+	l.off[n] = int32(len(l.text))
 }
 
 // In adds column IN (the values of the column's codes): a categorical
@@ -170,22 +182,27 @@ func (w *QueryWriter) In(l *Literals, codes []uint32) {
 	p := w.pred(c.Name, OpIn)
 	w.write(" IN (")
 	p.Values = make([]Literal, len(codes))
-	size := 2 * len(codes)
+	l.build()
+	size := 0
 	for _, code := range codes {
-		size += len(l.get(code).text)
+		size += int(l.off[code+1] - l.off[code])
 	}
 	w.b.Grow(size + 1)
 	for i, code := range codes {
 		if i > 0 {
-			w.b.WriteString(", ")
-			w.runes += 2
+			w.runes += 2 // the ", " written after the previous value
 		}
-		v := l.get(code)
-		p.Values[i] = v.lit
+		p.Values[i] = l.lits[code]
 		p.Values[i].Pos = w.runes + 1
-		w.b.WriteString(v.text)
-		w.runes += v.runes
-		w.parse = w.parse || v.parse
+		text := l.text[l.off[code]:l.off[code+1]]
+		if i == len(codes)-1 {
+			text = text[:len(text)-2]
+		}
+		w.b.Write(text)
+		w.runes += int(l.runes[code])
+		if l.anyBad && l.parse[code] {
+			w.parse = true
+		}
 	}
 	w.write(")")
 	if len(p.Values) > inList {

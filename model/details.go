@@ -30,12 +30,13 @@ func EncodeDetails(v any) (json.RawMessage, error) {
 // method's declaration of them, strictly (DecodeStrict): a key v does not
 // name exactly, or one given twice, is an error, so that report.md (which
 // shows every key) states nothing the reader does not read. A manifest
-// without details is an error too: every method writes them.
+// without details is an error too: every method writes them. Details
+// read again unchanged are not decoded again (decodeCached).
 func DecodeDetails(raw json.RawMessage, v any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return fmt.Errorf("the manifest has no details")
 	}
-	if err := DecodeStrict(raw, v); err != nil {
+	if err := decodeCached(raw, v); err != nil {
 		return fmt.Errorf("details: %w", err)
 	}
 	return nil

@@ -533,6 +533,8 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 			for _, code := range pr.codes.codes {
 				pass[code+1] = 1
 			}
+		} else if pr.Op == OpIn && c.Kind == Categorical && pr.codes.listed(pr.Values) {
+			pr.codes.bindTo(c, pass)
 		} else {
 			for code := range c.Dict {
 				if evalPred(c, uint32(code), pr) {
@@ -557,6 +559,9 @@ func evalPred(c *Column, code uint32, pr Pred) bool {
 // compared when numeric is set, text otherwise (exactly, case and all).
 func (pr Pred) MatchValue(text string, num float64, numeric bool) bool {
 	if pr.Op == OpIn && pr.in.of(pr.Values) {
+		if !numeric && pr.codes.listed(pr.Values) {
+			return pr.codes.hasText(text)
+		}
 		return pr.in.has(text, num, numeric)
 	}
 	cmp := func(l Literal) int {

@@ -444,3 +444,60 @@ func pick2(rng *rand.Rand, i int) string {
 	}
 	return fmt.Sprintf("v'%d", i)
 }
+
+// A list written from a dictionary's codes decides a text, and binds to a
+// categorical column of another dictionary (another order, other values,
+// texts repeated in a hand-made dictionary), as the list of its texts
+// does: what ParseQuery reads from the query's text.
+func TestCodeHintMatchesTextsAsParsed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(60)
+		src := &Column{Name: "c", Kind: Categorical}
+		for i := 0; i < n; i++ {
+			src.Dict = append(src.Dict, fmt.Sprintf("v%d", rng.IntN(n+n/4+1))) // some repeated
+		}
+		codes := make([]uint32, 1+rng.IntN(n))
+		for i := range codes {
+			codes[i] = uint32(rng.IntN(n))
+		}
+		lits := NewLiterals(src)
+		w := NewQueryWriter(Count, "")
+		w.In(lits, codes)
+		q, err := w.Query()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := ParseQuery(q.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Preds[0].codes == nil || len(codes) > inList && q.Preds[0].in == nil {
+			t.Fatal("the list carries no codes or no set")
+		}
+		other := &Column{Name: "c", Kind: Categorical}
+		for i := 0; i < 1+rng.IntN(2*n); i++ {
+			other.Dict = append(other.Dict, fmt.Sprintf("v%d", rng.IntN(2*n)))
+		}
+		for r := 0; r < 50; r++ {
+			code := uint32(rng.IntN(len(other.Dict) + 1))
+			if int(code) == len(other.Dict) {
+				code = Missing
+			}
+			other.Codes = append(other.Codes, code)
+		}
+		tb := &Table{Rows: 50, Columns: []*Column{other}}
+		for round := 0; round < 2; round++ { // the second binds from the translation kept
+			for _, text := range other.Dict {
+				if got, want := q.Preds[0].MatchValue(text, 0, false), parsed.Preds[0].MatchValue(text, 0, false); got != want {
+					t.Fatalf("%s: %q by codes %v, parsed %v", q.Text, text, got, want)
+				}
+			}
+			got, _ := q.Truth(tb)
+			want, _ := parsed.Truth(tb)
+			if got != want {
+				t.Fatalf("%s on %v: by codes %+v, parsed %+v", q.Text, other.Dict, got, want)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -129,35 +130,48 @@ func (w *QueryWriter) Equal(column, value string) {
 	p.Values = []Literal{w.value(value)}
 }
 
-// Literals are a column's values as query literals, each written once
-// for all the queries of a workload that list it (NewLiterals).
+// Literals are a column's values as query literals, written once for all
+// the queries of a workload that list them (NewLiterals): all at once
+// when a list first needs them, each followed by the ", " that separates
+// it from the next, in one text, so that a list of thousands of values
+// is copied value by value from it.
 type Literals struct {
-	c    *Column
-	done []bool
-	lits []writtenValue
-}
-
-// writtenValue is a value as QueryWriter.value writes it.
-type writtenValue struct {
-	text  string // as written
-	runes int
-	lit   Literal // Pos unset
-	parse bool
+	c      *Column
+	built  bool
+	text   []byte  // every value as written, each followed by ", "
+	off    []int32 // code -> where its text starts (off[n]: the end)
+	runes  []int32 // code -> its text's runes
+	lits   []Literal
+	parse  []bool
+	anyBad bool // some value needs ParseQuery
+	index  *listIndex
 }
 
 // NewLiterals starts the literals of c's values.
 func NewLiterals(c *Column) *Literals {
-	return &Literals{c: c, done: make([]bool, len(c.Dict)), lits: make([]writtenValue, len(c.Dict))}
+	return &Literals{c: c, index: &listIndex{dict: c.Dict}}
 }
 
-func (l *Literals) get(code uint32) *writtenValue {
-	if !l.done[code] {
-		var w QueryWriter
-		lit := w.value(l.c.Dict[code])
-		l.lits[code] = writtenValue{text: w.b.String(), runes: w.runes, lit: lit, parse: w.parse}
-		l.done[code] = true
+// build writes every value as QueryWriter.value does.
+func (l *Literals) build() {
+	if l.built {
+		return
 	}
-	return &l.lits[code]
+	l.built = true
+	n := len(l.c.Dict)
+	l.off, l.runes = make([]int32, n+1), make([]int32, n)
+	l.lits, l.parse = make([]Literal, n), make([]bool, n)
+	for code, v := range l.c.Dict {
+		var w QueryWriter
+		l.lits[code] = w.value(v)
+		l.lits[code].Pos = 0
+		l.off[code] = int32(len(l.text))
+		l.text = append(append(l.text, w.b.String()...), ", "...)
+		l.runes[code] = int32(w.runes)
+		l.parse[code] = w.parse
+		l.anyBad = l.anyBad || w.parse
+	}
+	l.off[n] = int32(len(l.text))
 }
 
 // In adds column IN (the values of the column's codes): a categorical
@@ -168,29 +182,34 @@ func (w *QueryWriter) In(l *Literals, codes []uint32) {
 	p := w.pred(c.Name, OpIn)
 	w.write(" IN (")
 	p.Values = make([]Literal, len(codes))
-	size := 2 * len(codes)
+	l.build()
+	size := 0
 	for _, code := range codes {
-		size += len(l.get(code).text)
+		size += int(l.off[code+1] - l.off[code])
 	}
 	w.b.Grow(size + 1)
 	for i, code := range codes {
 		if i > 0 {
-			w.b.WriteString(", ")
-			w.runes += 2
+			w.runes += 2 // the ", " written after the previous value
 		}
-		v := l.get(code)
-		p.Values[i] = v.lit
+		p.Values[i] = l.lits[code]
 		p.Values[i].Pos = w.runes + 1
-		w.b.WriteString(v.text)
-		w.runes += v.runes
-		w.parse = w.parse || v.parse
+		text := l.text[l.off[code]:l.off[code+1]]
+		if i == len(codes)-1 {
+			text = text[:len(text)-2]
+		}
+		w.b.Write(text)
+		w.runes += int(l.runes[code])
+		if l.anyBad && l.parse[code] {
+			w.parse = true
+		}
 	}
 	w.write(")")
 	if len(p.Values) > inList {
 		p.in = newInSet(p.Values)
 	}
 	if c.Kind == Categorical && len(codes) > 0 {
-		p.codes = &codeHint{dict: &c.Dict[0], n: len(c.Dict), codes: codes, first: &p.Values[0], values: len(p.Values)}
+		p.codes = &codeHint{dict: &c.Dict[0], n: len(c.Dict), codes: codes, first: &p.Values[0], values: len(p.Values), index: l.index}
 	}
 }
 
@@ -227,16 +246,130 @@ func quote(v string) string {
 // very dictionary (its first entry's address and length) matches exactly
 // the codes (a dictionary holds each text once). first and values
 // identify the list, as in inSet.
+//
+// The list's texts are then known as a set of the dictionary's codes
+// too: a text is in the list when the dictionary's index (shared by every
+// query written from it) gives it a code the list holds. So a long list
+// is decided without a set of its texts built per query (thousands of
+// map entries for each of a workload's queries), and a list is bound to
+// a categorical column of another table (a release's) through that
+// column's translation to this dictionary, made once for all the
+// queries.
 type codeHint struct {
 	dict   *string
 	n      int
 	codes  []uint32
 	first  *Literal
 	values int
+	index  *listIndex
+	// in holds the list's codes (index.first's), made when first asked.
+	inOnce sync.Once
+	in     []uint64
 }
 
 // of reports whether the hint holds for the list and column.
 func (h *codeHint) of(values []Literal, c *Column) bool {
-	return h != nil && c.Kind == Categorical && len(c.Dict) == h.n && h.n > 0 && &c.Dict[0] == h.dict &&
-		len(values) == h.values && &values[0] == h.first
+	return h.listed(values) && c.Kind == Categorical && len(c.Dict) == h.n && &c.Dict[0] == h.dict
+}
+
+// listed reports whether the hint holds for the list (values).
+func (h *codeHint) listed(values []Literal) bool {
+	return h != nil && h.n > 0 && len(values) == h.values && len(values) > 0 && &values[0] == h.first
+}
+
+// set is the list's codes as a bit set over index.first's codes.
+func (h *codeHint) set() []uint64 {
+	h.inOnce.Do(func() {
+		first := h.index.firsts()
+		h.in = make([]uint64, (h.n+63)/64)
+		for _, c := range h.codes {
+			f := first[c]
+			h.in[f/64] |= 1 << (f % 64)
+		}
+	})
+	return h.in
+}
+
+// hasText reports whether text is one of the list's values.
+func (h *codeHint) hasText(text string) bool {
+	f, ok := h.index.code(text)
+	return ok && h.set()[f/64]&(1<<(f%64)) != 0
+}
+
+// bindTo sets pass[code+1] for every code of the categorical column c
+// whose text is one of the list's values.
+func (h *codeHint) bindTo(c *Column, pass []byte) {
+	in := h.set()
+	for t, f := range h.index.translate(c) {
+		if f >= 0 && in[f/64]&(1<<(f%64)) != 0 {
+			pass[t+1] = 1
+		}
+	}
+}
+
+// listIndex indexes a dictionary's texts for the lists written from it.
+// A text's code is the first code that holds it (a column's dictionary
+// holds each text once; a hand-made one may not).
+type listIndex struct {
+	dict   []string
+	once   sync.Once
+	byText map[string]int32
+	first  []int32 // code -> the first code of its text
+	// trans maps a categorical column (by address, with its dictionary's
+	// address and length) to each of its codes' code here (-1: none).
+	trans sync.Map
+}
+
+type translation struct {
+	dict  *string
+	n     int
+	codes []int32
+}
+
+func (x *listIndex) build() {
+	x.once.Do(func() {
+		x.byText = make(map[string]int32, len(x.dict))
+		x.first = make([]int32, len(x.dict))
+		for i, s := range x.dict {
+			f, seen := x.byText[s]
+			if !seen {
+				f = int32(i)
+				x.byText[s] = f
+			}
+			x.first[i] = f
+		}
+	})
+}
+
+func (x *listIndex) firsts() []int32 {
+	x.build()
+	return x.first
+}
+
+func (x *listIndex) code(text string) (int32, bool) {
+	x.build()
+	f, ok := x.byText[text]
+	return f, ok
+}
+
+// translate is c's codes as codes here, made once per column.
+func (x *listIndex) translate(c *Column) []int32 {
+	if v, ok := x.trans.Load(c); ok {
+		if tr := v.(*translation); len(c.Dict) == tr.n && (tr.n == 0 || &c.Dict[0] == tr.dict) {
+			return tr.codes
+		}
+	}
+	tr := &translation{n: len(c.Dict), codes: make([]int32, len(c.Dict))}
+	if tr.n > 0 {
+		tr.dict = &c.Dict[0]
+	}
+	for t, s := range c.Dict {
+		f, ok := x.code(s)
+		if !ok {
+			f = -1
+		}
+		tr.codes[t] = f
+	}
+	x.trans.Store(c, tr)
+	return tr.codes
 }

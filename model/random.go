@@ -56,6 +56,18 @@ func (r *Rand) Shuffle(n int, swap func(i, j int)) {
 	}
 }
 
+// PermUint32 is Perm(len(p)) written into p (the same draws, the same
+// permutation), for a caller that draws many into one buffer.
+func (r *Rand) PermUint32(p []uint32) {
+	for i := range p {
+		p[i] = uint32(i)
+	}
+	for i := len(p) - 1; i > 0; i-- {
+		j := r.Intn(i + 1)
+		p[i], p[j] = p[j], p[i]
+	}
+}
+
 // Perm returns a random permutation of 0..n-1.
 func (r *Rand) Perm(n int) []int {
 	p := make([]int, n)

@@ -331,6 +331,7 @@ func ReadAudit(path string) (*Audit, error) {
 // ReadManifest reads dir/manifest.json strictly (DecodeStrict): a key
 // given twice (in any case) or one a manifest does not have is an error
 // naming its line, so that every JSON reader reads the manifest alike.
+// A manifest read again unchanged is not decoded again (decodeCached).
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, "manifest.json")
 	b, err := ReadFileLimit(path, MaxManifestBytes, "a manifest")
@@ -341,7 +342,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
 	var m Manifest
-	if err := DecodeStrict(b, &m); err != nil {
+	if err := decodeCached(b, &m); err != nil {
 		return nil, jsonInputError(path, err, "a manifest holds the keys privlab writes, each once")
 	}
 	return &m, nil

@@ -32,14 +32,23 @@ func (e *JSONError) Error() string {
 // Python keep the last exact one: so a key repeated in one object (in any
 // case) is an error, and so is a key that no field of a struct in v's
 // type names exactly. Objects read into maps or interface values are
-// checked for repeated keys only.
+// checked for repeated keys only. On an error v may hold part of the
+// document.
 func DecodeStrict(data []byte, v any) error {
+	// encoding/json checks the document's syntax before it reads into v:
+	// once it has read it, strictClean looks for repeated and unknown keys
+	// in one pass. Any problem is left to walkStrict, which names it and
+	// its line as before (a key's problem before a type's).
+	uerr := json.Unmarshal(data, v)
+	if uerr == nil && strictClean(data, reflect.TypeOf(v)) {
+		return nil
+	}
 	if err := walkStrict(data, reflect.TypeOf(v), true); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if uerr != nil {
 		w := &strictWalker{data: data}
-		return w.unmarshalError(err)
+		return w.unmarshalError(uerr)
 	}
 	return nil
 }

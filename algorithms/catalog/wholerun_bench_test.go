@@ -177,6 +177,53 @@ func BenchmarkWideWorkload(b *testing.B) {
 	}
 }
 
+// BenchmarkWideCheck is `privlab check DIR` and `check DIR --original
+// FILE` in process on each method's release of the two wide tables of
+// BenchmarkWideWorkload (PRIVLAB_BENCH_METHODS lists the methods,
+// default all).
+func BenchmarkWideCheck(b *testing.B) {
+	dir := b.TempDir()
+	for _, w := range []struct {
+		name  string
+		path  string
+		roles model.Roles
+	}{
+		{"qi-10000", writeWide(b, dir, 10_000, true), model.Roles{QIs: []string{"code", "age", "sex"}, SA: "disease"}},
+		{"sa-20000", writeWide(b, dir, 20_000, false), model.Roles{QIs: []string{"age", "sex", "zip"}, SA: "diag"}},
+	} {
+		for _, m := range catalog.Names() {
+			if only := os.Getenv("PRIVLAB_BENCH_METHODS"); only != "" && !slices.Contains(strings.Fields(only), m) {
+				continue
+			}
+			v, params := benchParams(m)
+			out := filepath.Join(dir, w.name+"-"+m)
+			wholeRun(b, pipeline.Project{Input: w.path, Roles: w.roles, Method: m, Variant: v, Params: params}, out)
+			benchChecks(b, fmt.Sprintf("%s/%s", w.name, m), w.path, out)
+		}
+	}
+}
+
+// benchChecks times the check of the release in out, without and with
+// the original (loaded before the timer).
+func benchChecks(b *testing.B, name, input, out string) {
+	orig, err := env.LoadTable(env.WithDefaults(pipeline.Project{Input: input}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range []struct {
+		name string
+		orig *model.Table
+	}{{"check", nil}, {"original", orig}} {
+		b.Run(name+"/"+k.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := pipeline.CheckWith(out, &risk.Knowledge{Original: k.orig}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkCheck is `privlab check DIR` and `check DIR --original FILE`
 // in process on each method's census release (PRIVLAB_BENCH_ROWS rows,
 // default 1,000,000; PRIVLAB_BENCH_METHODS lists the methods, default
@@ -201,21 +248,6 @@ func BenchmarkCheck(b *testing.B) {
 		p := pipeline.Project{Input: path, Roles: censusQIs, Method: m, Variant: v, Params: params}
 		out := filepath.Join(dir, m)
 		wholeRun(b, p, out)
-		orig, err := env.LoadTable(env.WithDefaults(pipeline.Project{Input: path}))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, k := range []struct {
-			name string
-			orig *model.Table
-		}{{"check", nil}, {"original", orig}} {
-			b.Run(fmt.Sprintf("census-%d/%s/%s", rows, m, k.name), func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					if _, err := pipeline.CheckWith(out, &risk.Knowledge{Original: k.orig}); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
+		benchChecks(b, fmt.Sprintf("census-%d/%s", rows, m), path, out)
 	}
 }

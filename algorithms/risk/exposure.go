@@ -222,18 +222,28 @@ func SortedUnique(c []uint32) []uint32 {
 }
 
 // SingleValued counts the published records in regions whose belief puts
-// all its mass on one sensitive value: their class discloses it.
+// all its mass on one sensitive value: their class discloses it. Each
+// belief is looked at once, however many regions share it (a wide
+// sensitive domain's one belief shared by every region made this
+// regions x values).
 func SingleValued(v *View) int {
+	single := make([]int8, len(v.Beliefs)) // 0 not looked at, 1 no, 2 yes
 	n := 0
 	for _, r := range v.Regions {
 		if r.Belief < 0 || r.Records == 0 {
 			continue
 		}
-		for _, p := range v.Beliefs[r.Belief].P {
-			if p >= 1-1e-12 {
-				n += r.Records
-				break
+		if single[r.Belief] == 0 {
+			single[r.Belief] = 1
+			for _, p := range v.Beliefs[r.Belief].P {
+				if p >= 1-1e-12 {
+					single[r.Belief] = 2
+					break
+				}
 			}
+		}
+		if single[r.Belief] == 2 {
+			n += r.Records
 		}
 	}
 	return n

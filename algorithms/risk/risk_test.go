@@ -129,3 +129,21 @@ func TestBuilderRefusesUnorderedPairs(t *testing.T) {
 	}()
 	b.Pairs([]int32{2, 0}, []int{1, 1})
 }
+
+// SingleValued counts the records of regions whose belief is one value
+// with certainty, each belief looked at once however many regions share
+// it: regions sharing a certain belief, an uncertain one, none, and
+// empty regions.
+func TestSingleValuedSharedBeliefs(t *testing.T) {
+	v := &View{SAValues: []string{"a", "b", "c"}, Beliefs: []Belief{
+		{Values: []int32{0, 1}, P: []float64{0.5, 0.5}},
+		{Values: []int32{2}, P: []float64{1}},
+		{Values: []int32{0, 1, 2}, P: []float64{1 - 1e-13, 0, 1e-13}},
+	}, Regions: []Region{
+		{Records: 3, Belief: 1}, {Records: 4, Belief: 0}, {Records: 5, Belief: 1}, {Records: 0, Belief: 1},
+		{Records: 7, Belief: -1}, {Records: 2, Belief: 2}, {Records: 6, Belief: 0},
+	}}
+	if got := SingleValued(v); got != 3+5+2 {
+		t.Errorf("SingleValued = %d, want 10", got)
+	}
+}

@@ -110,6 +110,7 @@ type run struct {
 	margins marginals
 	minGen  map[string]int
 	rec     *recoder
+	plain   bool // the recoder's plain looks (recoder.plain; tests)
 	sampled int
 	// pub lists the recoder's non-empty groups, in Result.Groups order.
 	pub []int32
@@ -128,12 +129,18 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 // execute is Run keeping the run's state (tests read the recoder's step
 // and pass counts from it).
 func execute(ctx context.Context, in *method.Input) (*run, error) {
+	return executeWith(ctx, in, false)
+}
+
+// executeWith is execute, with the recoder's plain looks when plain is
+// set (the test that the shortcuts change nothing).
+func executeWith(ctx context.Context, in *method.Input, plain bool) (*run, error) {
 	spec := Method{}.Spec()
 	cfg, err := Decode(in.Values, in.Table.Rows)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{in: in, values: cfg.Values, beta: cfg.Rate.Float(), maxDist: cfg.MaxDistortion.Float()}
+	r := &run{in: in, values: cfg.Values, beta: cfg.Rate.Float(), maxDist: cfg.MaxDistortion.Float(), plain: plain}
 	if err := r.prepare(); err != nil {
 		return nil, err
 	}
@@ -242,6 +249,7 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 		return err
 	}
 	rec.withinLimit = in.VariantOr(Method{}.Spec()) == VariantWithinLimit
+	rec.plain = r.plain
 	r.rec = rec
 	nodes := make([]int32, d)
 	minDist := math.Inf(1)

@@ -362,3 +362,61 @@ func checkRelease(t *testing.T, name string, in *method.Input, res *method.Resul
 		t.Fatalf("%s: the checker refuses the release: %v\n%s", name, err, strings.Join(rep.Strings(), "\n"))
 	}
 }
+
+// A group of many cells (many sensitive values) finds a cell by a map and
+// skips the look for idle cells when it has none: on random tables of up
+// to 60 sensitive values, many to a group, the run is the run of the
+// plain looks (the same groups, rows, suppressions and steps), and every
+// group's idle count is the number of its cells with records (none is
+// queued when the run ends).
+func TestManyCellsShortcutsChangeNothing(t *testing.T) {
+	t.Parallel()
+	rng := model.NewRand(77)
+	bigGroups := 0
+	for iter := 0; iter < 150; iter++ {
+		in := randomInput(t, rng)
+		var b strings.Builder
+		b.WriteString("q,s\n")
+		for row := 0; row < in.Table.Rows; row++ {
+			fmt.Fprintf(&b, "c%d,v%d\n", rng.Intn(1+rng.Intn(4)), rng.Intn(1+rng.Intn(60)))
+		}
+		tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "wide.csv"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hq, _ := model.BuildHierarchy([]string{"flat", "binary", "ternary"}[rng.Intn(3)], tb.Column("q"))
+		hs, _ := model.BuildHierarchy("flat", tb.Column("s"))
+		in = &method.Input{Table: tb, Roles: model.Roles{QIs: []string{"q"}, SA: "s"}, Variant: in.Variant, Values: model.Values{
+			paramRate: in.Values[paramRate], paramMaxDist: model.FormatNumber(float64(10+rng.Intn(11)) / 20), paramMinGen: "none", "seed": "5"},
+			Hierarchies: map[string]*model.Hierarchy{"q": hq, "s": hs}}
+		fast, err := executeWith(context.Background(), in, false)
+		if err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+		plain, err := executeWith(context.Background(), in, true)
+		if err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+		if !reflect.DeepEqual(groupRows(fast.res), groupRows(plain.res)) || !reflect.DeepEqual(fast.rec.supp, plain.rec.supp) ||
+			fast.rec.steps != plain.rec.steps || fast.rec.passes != plain.rec.passes {
+			t.Fatalf("iteration %d: the shortcuts change the run: %d/%d steps, %d/%d suppressed", iter, fast.rec.steps, plain.rec.steps, len(fast.rec.supp), len(plain.rec.supp))
+		}
+		for gi, g := range fast.rec.groups {
+			withRows := 0
+			for _, c := range g.cells {
+				if len(fast.rec.cells[c].rows) > 0 {
+					withRows++
+				}
+			}
+			if g.idle != withRows {
+				t.Fatalf("iteration %d: group %d counts %d idle cells, has %d with records", iter, gi, g.idle, withRows)
+			}
+			if g.bySA != nil {
+				bigGroups++
+			}
+		}
+	}
+	if bigGroups < 50 {
+		t.Errorf("only %d groups of many cells: the test does not reach the map", bigGroups)
+	}
+}

@@ -79,17 +79,21 @@ type recoder struct {
 	// withinLimit picks among the attributes whose step keeps the
 	// distortion within delta' (variant within-limit).
 	withinLimit bool
-	saP         []float64 // Pr(s) per sensitive code
-	groups      []group
-	index       map[string]int32
-	cells       []cell
-	queue       []int32
-	queued      []bool
-	n           int     // n of Eq. 1 in the current pass
-	supp        []int32 // suppressed rows
-	key         []byte
-	steps       int
-	passes      int
+	// plain turns off the two shortcuts of a group of many cells (the
+	// map by sensitive code, the skipped look for idle cells): a test
+	// runs both ways and compares.
+	plain  bool
+	saP    []float64 // Pr(s) per sensitive code
+	groups []group
+	index  map[string]int32
+	cells  []cell
+	queue  []int32
+	queued []bool
+	n      int     // n of Eq. 1 in the current pass
+	supp   []int32 // suppressed rows
+	key    []byte
+	steps  int
+	passes int
 }
 
 // group is one equivalence group: its generalized values (taxonomy node
@@ -106,7 +110,20 @@ type group struct {
 	next      int
 	distNext  float64
 	unitsNext int64
+	// idle counts the cells with records that are not queued: fix
+	// queues them when the group loses records, and skips the look
+	// through the group's cells when there are none (a group of 18,000
+	// one-record cells of distinct sensitive values, each suppressed in
+	// turn, made that look quadratic).
+	idle int
+	// bySA finds a cell by sensitive code once the group has many
+	// (cellOf's look through them was quadratic too).
+	bySA map[int32]int32
 }
+
+// manyCells is the number of cells beyond which a group finds them by a
+// map.
+const manyCells = 8
 
 // cell is the records of one group with one sensitive value, in sample
 // order.
@@ -174,22 +191,61 @@ func (r *recoder) groupOf(nodes []int32) int32 {
 
 // cellOf finds or creates the cell of group g with sensitive code sa.
 func (r *recoder) cellOf(g int32, sa int32) int32 {
-	for _, c := range r.groups[g].cells {
-		if r.cells[c].sa == sa {
+	gr := &r.groups[g]
+	if gr.bySA != nil {
+		if c, ok := gr.bySA[sa]; ok {
 			return c
+		}
+	} else {
+		for _, c := range gr.cells {
+			if r.cells[c].sa == sa {
+				return c
+			}
 		}
 	}
 	id := int32(len(r.cells))
 	r.cells = append(r.cells, cell{group: g, sa: sa})
 	r.queued = append(r.queued, false)
-	r.groups[g].cells = append(r.groups[g].cells, id)
+	gr.cells = append(gr.cells, id)
+	if gr.bySA != nil {
+		gr.bySA[sa] = id
+	} else if len(gr.cells) > manyCells && !r.plain {
+		gr.bySA = make(map[int32]int32, 2*len(gr.cells))
+		for _, c := range gr.cells {
+			gr.bySA[r.cells[c].sa] = c
+		}
+	}
 	return id
 }
 
+// idle says whether cell c has records and is not queued.
+func (r *recoder) idle(c int32) bool { return !r.queued[c] && len(r.cells[c].rows) > 0 }
+
+// track counts cell c's change of idleness (was: before the change) in
+// its group's idle count.
+func (r *recoder) track(c int32, was bool) {
+	if now := r.idle(c); now != was {
+		g := &r.groups[r.cells[c].group]
+		if now {
+			g.idle++
+		} else {
+			g.idle--
+		}
+	}
+}
+
+// addRows appends rows to cell c.
+func (r *recoder) addRows(c int32, rows ...int32) {
+	was := r.idle(c)
+	r.cells[c].rows = append(r.cells[c].rows, rows...)
+	r.track(c, was)
+}
+
 func (r *recoder) enqueue(c int32) {
-	if !r.queued[c] && len(r.cells[c].rows) > 0 {
+	if r.idle(c) {
 		r.queued[c] = true
 		r.queue = append(r.queue, c)
+		r.groups[r.cells[c].group].idle--
 	}
 }
 
@@ -201,7 +257,7 @@ func (r *recoder) add(row int32, nodes []int32, sa int32) {
 		return
 	}
 	c := r.cellOf(g, sa)
-	r.cells[c].rows = append(r.cells[c].rows, row)
+	r.addRows(c, row)
 	r.groups[g].size++
 }
 
@@ -237,6 +293,7 @@ func (r *recoder) run(ctx context.Context, sampled int) error {
 			c := r.queue[len(r.queue)-1]
 			r.queue = r.queue[:len(r.queue)-1]
 			r.queued[c] = false
+			r.track(c, false)
 			r.fix(c)
 		}
 		if len(r.supp) == before {
@@ -262,6 +319,7 @@ func (r *recoder) fix(ci int32) {
 	r.steps++
 	moved := c.rows[count-x:]
 	c.rows = c.rows[:count-x]
+	r.track(ci, true) // popped, it had records
 	g := &r.groups[gi]
 	g.size -= x
 	sa := c.sa
@@ -272,11 +330,18 @@ func (r *recoder) fix(ci int32) {
 		nodes[g.next] = r.tax[g.next].parent[nodes[g.next]]
 		g2 := r.groupOf(nodes) // may grow r.groups
 		c2 := r.cellOf(g2, sa) // may grow r.cells
-		r.cells[c2].rows = append(r.cells[c2].rows, moved...)
+		r.addRows(c2, moved...)
 		r.groups[g2].size += x
 		r.enqueue(c2)
 	}
 	// The group lost records: every other value's confidence rose.
+	others := r.groups[gi].idle
+	if r.idle(ci) {
+		others--
+	}
+	if others == 0 && !r.plain {
+		return
+	}
 	for _, oc := range r.groups[gi].cells {
 		if oc != ci {
 			r.enqueue(oc)

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -38,6 +39,28 @@ func BenchmarkTruths(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkGenerateWide draws an export's count-in workload (100 queries)
+// on a table with a 20,000-distinct sensitive attribute: each query lists
+// about 9,500 of its values (issue 20's wide table).
+func BenchmarkGenerateWide(b *testing.B) {
+	var text []byte
+	text = append(text, "age,sex,zip,diag\n"...)
+	for i := 0; i < 20_000; i++ {
+		text = fmt.Appendf(text, "%d,%s,z%d,s%05d\n", 17+i%60, []string{"F", "M"}[i%2], i%50, i)
+	}
+	t, err := model.Load(bytes.NewReader(text), model.LoadOptions{Name: "wide.csv"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	roles := model.Roles{QIs: []string{"age", "sex", "zip"}, SA: "diag"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Generate(t, roles, Options{Shape: CountIn, Queries: 100, Seed: 1}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

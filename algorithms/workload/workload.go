@@ -157,7 +157,7 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 		frac = math.Pow(s, 1/float64(qd))
 	}
 	var out []*model.Query
-	lits := map[*model.Column]*model.Literals{}
+	lits := map[*model.Column]*literals{}
 	for i := 0; i < opt.Queries; i++ {
 		perm := rng.Perm(len(qis))
 		w := model.NewQueryWriter(model.Count, "")
@@ -181,7 +181,7 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 // condition selects a fraction of c's domain: a range of a numeric
 // column, ceil(|A| * frac) distinct values of a categorical one.
 // lits keeps each column's values as literals from query to query.
-func condition(w *model.QueryWriter, lits map[*model.Column]*model.Literals, c *model.Column, frac float64, rng *model.Rand) {
+func condition(w *model.QueryWriter, lits map[*model.Column]*literals, c *model.Column, frac float64, rng *model.Rand) {
 	if c.Kind == model.Numeric && len(c.Nums) > 1 {
 		lo, hi := rangeIn(c, frac, rng, true)
 		w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
@@ -189,15 +189,20 @@ func condition(w *model.QueryWriter, lits map[*model.Column]*model.Literals, c *
 	}
 	b := int(math.Ceil(float64(len(c.Dict)) * frac))
 	b = max(1, min(b, len(c.Dict)))
-	perm := rng.Perm(len(c.Dict))[:b]
-	codes := make([]uint32, b)
-	for i, code := range perm {
-		codes[i] = uint32(code)
+	l := lits[c]
+	if l == nil {
+		l = &literals{Literals: model.NewLiterals(c), perm: make([]uint32, len(c.Dict))}
+		lits[c] = l
 	}
-	if lits[c] == nil {
-		lits[c] = model.NewLiterals(c)
-	}
-	w.In(lits[c], codes)
+	rng.PermUint32(l.perm) // rng.Perm(len(c.Dict)), into one buffer
+	w.In(l.Literals, append([]uint32(nil), l.perm[:b]...))
+}
+
+// literals are a column's values as query literals and a buffer for the
+// permutations that pick them.
+type literals struct {
+	*model.Literals
+	perm []uint32
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in

@@ -45,19 +45,18 @@ func View(rel *verify.Release) (*risk.View, error) {
 	for code, v := range saCol.Dict {
 		at[code] = pos[v]
 	}
-	counts := make([][]int, len(sgCol.Dict)+1)
+	// Each group's values as a bag (CountsOf), not a count per value of
+	// the domain: groups x values was quadratic on a wide domain.
+	bags := make([][]int32, len(sgCol.Dict)+1)
 	for row := 0; row < si.Rows; row++ {
 		sg := verify.Code(sgCol, row)
-		if counts[sg] == nil {
-			counts[sg] = make([]int, len(values))
-		}
-		counts[sg][at[verify.Code(saCol, row)]]++
+		bags[sg] = append(bags[sg], int32(at[verify.Code(saCol, row)]))
 	}
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
 	beliefOf := map[string]int32{}
-	for code, c := range counts {
-		if c != nil && code < len(sgCol.Dict) {
-			beliefOf[sgCol.Dict[code]] = bld.Counts(c)
+	for code, bag := range bags {
+		if bag != nil && code < len(sgCol.Dict) {
+			beliefOf[sgCol.Dict[code]] = bld.CountsOf(bag)
 		}
 	}
 	jatSG := jat.Columns[1]

@@ -85,19 +85,18 @@ func classBeliefs(m *model.Manifest, ss *model.Table, nssClass *model.Column) (*
 		at[code] = pos[v]
 	}
 	idCol := ss.Columns[0]
-	counts := make([][]int, len(idCol.Dict)+1)
+	// Each class's values as a bag (CountsOf), not a count per value of
+	// the domain: classes x values was quadratic on a wide domain.
+	bags := make([][]int32, len(idCol.Dict)+1)
 	for row := 0; row < ss.Rows; row++ {
 		id := verify.Code(idCol, row)
-		if counts[id] == nil {
-			counts[id] = make([]int, len(values))
-		}
-		counts[id][at[verify.Code(ss.Columns[1], row)]]++
+		bags[id] = append(bags[id], int32(at[verify.Code(ss.Columns[1], row)]))
 	}
 	b := risk.NewBuilder(m.QIs, m.SA, values, numeric)
 	beliefOf := map[string]int32{}
-	for code, c := range counts {
-		if c != nil {
-			beliefOf[textOf(idCol, code)] = b.Counts(c)
+	for code, bag := range bags {
+		if bag != nil {
+			beliefOf[textOf(idCol, code)] = b.CountsOf(bag)
 		}
 	}
 	beliefs := make([]int32, len(nssClass.Dict)+1)

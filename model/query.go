@@ -528,24 +528,35 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 				}
 			}
 		}
-		pass := make([]byte, len(c.Dict)+1)
-		if pr.Op == OpIn && pr.codes.of(pr.Values, c) {
-			for _, code := range pr.codes.codes {
-				pass[code+1] = 1
-			}
-		} else if pr.Op == OpIn && c.Kind == Categorical && pr.codes.listed(pr.Values) {
-			pr.codes.bindTo(c, pass)
-		} else {
-			for code := range c.Dict {
-				if evalPred(c, uint32(code), pr) {
-					pass[code+1] = 1
-				}
-			}
-		}
 		m.codes = append(m.codes, c.Codes)
-		m.pass = append(m.pass, pass)
+		m.pass = append(m.pass, pr.Pass(c))
 	}
 	return m, nil
+}
+
+// Pass decides the predicate on every value of c's dictionary: pass[code+1]
+// is 1 when code satisfies it, pass[0] (the missing value) is 0. An IN
+// list written from a dictionary's codes is decided by its codes, with no
+// text compared: on that very dictionary directly, on another categorical
+// column through that column's translation to it (made once for all the
+// queries written from it). Value types are not checked here (Bind does).
+func (pr Pred) Pass(c *Column) []byte {
+	pass := make([]byte, len(c.Dict)+1)
+	switch {
+	case pr.Op == OpIn && pr.codes.of(pr.Values, c):
+		for _, code := range pr.codes.codes {
+			pass[code+1] = 1
+		}
+	case pr.Op == OpIn && c.Kind == Categorical && pr.codes.listed(pr.Values):
+		pr.codes.bindTo(c, pass)
+	default:
+		for code := range c.Dict {
+			if evalPred(c, uint32(code), pr) {
+				pass[code+1] = 1
+			}
+		}
+	}
+	return pass
 }
 
 func evalPred(c *Column, code uint32, pr Pred) bool {

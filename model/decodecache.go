@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"sync"
 )
@@ -155,4 +156,34 @@ func flat(t reflect.Type) bool {
 	}
 	flatTypes.Store(t, f)
 	return f
+}
+
+// genericDetails is a manifest's details decoded as json.Unmarshal into
+// an any does, the last document over cachedMin kept: report.md's
+// rendering (RenderReport) and the manifest's digest (ManifestDigest)
+// both read the same details of an export (0.6-1.3 MB on a wide table),
+// decoded once. The value is shared: its readers only read it.
+var genericDetails struct {
+	sync.Mutex
+	raw []byte
+	val any
+}
+
+func decodeDetails(raw []byte) (any, error) {
+	if len(raw) < cachedMin || len(raw) > cachedMax {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		return v, err
+	}
+	genericDetails.Lock()
+	defer genericDetails.Unlock()
+	if genericDetails.raw != nil && bytes.Equal(genericDetails.raw, raw) {
+		return genericDetails.val, nil
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	genericDetails.raw, genericDetails.val = bytes.Clone(raw), v
+	return v, nil
 }

@@ -747,6 +747,18 @@ func (m *Matcher) Each(rows int, fn func(r int)) {
 	}
 }
 
+// Hits sets hit[r] to 1 for every matching row r among the first
+// len(hit) rows and to 0 for the others: Each's rows as one slice, for a
+// caller that reads every row's verdict (no call per row).
+func (m *Matcher) Hits(hit []byte) {
+	for from := 0; from < len(hit); from += matchBlock {
+		h := hit[from:min(from+matchBlock, len(hit))]
+		if !m.block(from, h) {
+			clear(h)
+		}
+	}
+}
+
 // Count is the number of matching rows among the first rows.
 func (m *Matcher) Count(rows int) int {
 	hit := make([]byte, matchBlock)

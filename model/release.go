@@ -173,8 +173,8 @@ func ManifestDigest(m *Manifest) (string, error) {
 	if len(c.Details) > 0 {
 		// The details in the same fixed form as the rest: keys sorted at
 		// every level, whatever the order the file lists them in.
-		var v any
-		if err := json.Unmarshal(c.Details, &v); err != nil {
+		v, err := decodeDetails(c.Details)
+		if err != nil {
 			return "", err
 		}
 		b, err := json.Marshal(v)

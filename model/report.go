@@ -59,8 +59,11 @@ func RenderReport(m *Manifest) string {
 		row(f.Name, reportNumber(f.Value))
 	}
 	var details any
-	if len(c.Details) > 0 && json.Unmarshal(c.Details, &details) != nil {
-		details = nil // not JSON: the strict reading has refused it already
+	if len(c.Details) > 0 {
+		var err error
+		if details, err = decodeDetails(c.Details); err != nil {
+			details = nil // not JSON: the strict reading has refused it already
+		}
 	}
 	for _, kv := range flatten("", details) {
 		row(kv[0], kv[1])

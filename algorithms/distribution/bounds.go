@@ -224,10 +224,11 @@ func (b *boundsIndex) countSA(q *model.Query, onSA []model.Pred, sel []int) (low
 		return 0, 0, err
 	}
 	// ok[i] counts the leaves before i that satisfy the conditions.
+	hit := make([]byte, n)
+	m.Hits(hit)
 	ok := make([]int32, n+1)
-	m.Each(n, func(i int) { ok[i+1] = 1 })
-	for i := 0; i < n; i++ {
-		ok[i+1] += ok[i]
+	for i, h := range hit {
+		ok[i+1] = ok[i] + int32(h)
 	}
 	for g, m := range sel {
 		if m == 0 {

@@ -639,6 +639,12 @@ func (s *scanner) fill(dst *chunk) {
 		keep = src.n - s.pos
 	}
 	need := chunkSize
+	if s.size > 0 && s.size < chunkSize {
+		// An input of known size smaller than a chunk is read into a
+		// buffer of its size (+1: the read that finds its end), not a
+		// whole chunk: a release's small tables are read at every check.
+		need = int(s.size) + 1
+	}
 	if keep*2 > need {
 		need = keep * 2
 	}

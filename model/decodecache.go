@@ -162,7 +162,8 @@ func flat(t reflect.Type) bool {
 // an any does, the last document over cachedMin kept: report.md's
 // rendering (RenderReport) and the manifest's digest (ManifestDigest)
 // both read the same details of an export (0.6-1.3 MB on a wide table),
-// decoded once. The value is shared: its readers only read it.
+// decoded once (in compact form: white space apart, the same document).
+// The value is shared: its readers only read it.
 var genericDetails struct {
 	sync.Mutex
 	raw []byte
@@ -175,15 +176,24 @@ func decodeDetails(raw []byte) (any, error) {
 		err := json.Unmarshal(raw, &v)
 		return v, err
 	}
+	// The details as the file lays them out and as json.Marshal writes
+	// them back (RenderReport reads the manifest through JSON) differ in
+	// white space only: the document is known by its compact form.
+	var compact bytes.Buffer
+	if json.Compact(&compact, raw) != nil {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		return v, err
+	}
 	genericDetails.Lock()
 	defer genericDetails.Unlock()
-	if genericDetails.raw != nil && bytes.Equal(genericDetails.raw, raw) {
+	if genericDetails.raw != nil && bytes.Equal(genericDetails.raw, compact.Bytes()) {
 		return genericDetails.val, nil
 	}
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := json.Unmarshal(compact.Bytes(), &v); err != nil {
 		return nil, err
 	}
-	genericDetails.raw, genericDetails.val = bytes.Clone(raw), v
+	genericDetails.raw, genericDetails.val = compact.Bytes(), v
 	return v, nil
 }

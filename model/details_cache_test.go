@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -9,8 +10,9 @@ import (
 )
 
 // decodeDetails gives what json.Unmarshal into an any gives, for small
-// documents and large ones, read again or changed in one byte (the kept
-// document is not answered for another), and refuses what it refuses.
+// documents and large ones, read again, laid out otherwise (indented) or
+// changed in one byte (the kept document is not answered for another),
+// and refuses what it refuses (a syntax error, a number out of range).
 func TestDecodeDetailsIsUnmarshal(t *testing.T) {
 	big := func(x int) []byte {
 		var b strings.Builder
@@ -24,7 +26,12 @@ func TestDecodeDetailsIsUnmarshal(t *testing.T) {
 		b.WriteString(`], "z": {"b": 1, "a": [1, "x", null, true]}}`)
 		return []byte(b.String())
 	}
-	docs := [][]byte{[]byte(`{"a": 1}`), big(1), big(1), big(3), big(1), []byte(`{"a": }`), append(big(1)[:len(big(1))-1], ',')}
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, big(1), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	docs := [][]byte{[]byte(`{"a": 1}`), big(1), big(1), big(3), big(1), indented.Bytes(), []byte(`{"a": }`), append(big(1)[:len(big(1))-1], ','),
+		[]byte(`{"a": 1e400, "pad": "` + strings.Repeat("x", cachedMin) + `"}`)}
 	if len(docs[1]) < cachedMin {
 		t.Fatalf("the large document has %d bytes, under %d", len(docs[1]), cachedMin)
 	}

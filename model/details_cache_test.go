@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,4 +48,59 @@ func TestDecodeDetailsIsUnmarshal(t *testing.T) {
 			t.Fatalf("doc %d: decoded differently from json.Unmarshal", i)
 		}
 	}
+}
+
+// The audit record's digest is taken of the manifest as written
+// (writtenDigest), and is the digest of the file read back for every kind
+// of claim: nil and empty lists and maps, pointers to figures, floats,
+// escaped text, indented and compact details, and text that is not UTF-8
+// (read back, as its digest as written differs).
+func TestManifestDigestOfWrittenIsOfReadBack(t *testing.T) {
+	f := 0.1 + 0.2
+	neg := math.Copysign(0, -1)
+	yes := true
+	ms := []*Manifest{
+		{Tool: "privlab", Method: "m"},
+		{Tool: "privlab", Method: "m", Parameters: map[string]string{}, QIs: []string{}, Dropped: nil, WorstCases: []Figure{}, Files: []FileEntry{}},
+		{Tool: "privlab", Version: "v", Method: "kja", Variant: "mondrian", Title: "t<&>\u2028", Paper: "p", Certifies: "c",
+			Parameters: map[string]string{"k": "10", "b": "x\xffy"}, QIs: []string{"age", "zip"}, SA: "d", Dropped: []string{"id"},
+			RowsIn: 10, Published: 9, Suppressed: 1, MissingValues: "drop", Groups: 3,
+			WorstCases: []Figure{{Name: "n", Value: f, Limit: "0.3", OK: true, Short: "s", Bar: true, Help: "h"}},
+			Utility:    []Figure{{Name: "u", Value: neg}, {Name: "big", Value: 1e300}, {Name: "small", Value: 5e-324}},
+			Workload:   "count-in", Risk: []Figure{{Name: "r", Value: 1.0 / 3}}, RiskSummary: "rs",
+			Attacks:  []AttackFigure{{Attack: "a", Attacker: "b", Measured: &f, Bound: nil, Holds: &yes, Records: 4}},
+			Warnings: []string{"w"}, WorkloadError: &WorkloadError{Shape: "count-in", Queries: 100, Seed: 1, Mean: f},
+			Details: json.RawMessage(`{"z": [1, 2.50, {"b": null, "a": "\u00e9"}], "a": 12345678901234567890}`),
+			Files:   []FileEntry{{Name: "qi.csv", Rows: 9, SHA256: "ab"}}, Verified: true, Checks: []string{"ok x"}, AcceptedBad: true, Notes: []string{"n"}},
+	}
+	valid := *ms[2]
+	valid.Parameters = map[string]string{"k": "10", "b": "x\ufffdy \\ufffd"} // the character itself, and the escape as text
+	ms = append(ms, &valid)
+	for i, m := range ms {
+		dir := writeManifestDir(t, m)
+		back, err := ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		written, err1 := writtenDigest(m, dir)
+		read, err2 := ManifestDigest(back)
+		if err1 != nil || err2 != nil || written != read {
+			t.Fatalf("manifest %d: digest as written %s (%v), read back %s (%v)", i, written, err1, read, err2)
+		}
+	}
+	// Text that is not UTF-8 is why the file is read back: its digest as
+	// it stands is not the one read back.
+	asItStands, _ := ManifestDigest(ms[2])
+	if written, _ := writtenDigest(ms[2], writeManifestDir(t, ms[2])); written == asItStands {
+		t.Fatal("invalid UTF-8 does not change the digest: the test does not see the read back")
+	}
+}
+
+func writeManifestDir(t *testing.T, m *Manifest) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

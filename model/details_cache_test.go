@@ -104,3 +104,36 @@ func writeManifestDir(t *testing.T, m *Manifest) string {
 	}
 	return dir
 }
+
+// renderViaJSON is RenderReport as it was: the whole manifest, details
+// and all, written as JSON and read back before rendering.
+func renderViaJSON(m *Manifest) string {
+	var c Manifest
+	b, _ := json.Marshal(m)
+	if err := json.Unmarshal(b, &c); err != nil {
+		c = *m
+	}
+	return renderManifest(&c)
+}
+
+// report.md renders as when the whole manifest went through JSON: text
+// that is not UTF-8, HTML characters, details indented, compact, invalid
+// or holding invalid UTF-8, a value JSON cannot write (the manifest is
+// then rendered as it stands).
+func TestRenderReportAsThroughJSON(t *testing.T) {
+	base := Manifest{Tool: "privlab", Version: "v", Method: "kja", Title: "a <b> & \xff", Certifies: "k \xfe", QIs: []string{"age"}, SA: "d",
+		Parameters: map[string]string{"k": "1\xff0"}, WorstCases: []Figure{{Name: "w\xff", Value: 0.5, Limit: "1", OK: true}},
+		Checks: []string{"ok x \xff"}, Notes: []string{"<n>"}, Files: []FileEntry{{Name: "qi.csv", Rows: 3, SHA256: "ab"}}, Verified: true}
+	for i, d := range []string{"", `{"b": 1, "a": {"x": "\u00e9 <&>"}}`, "{\n  \"b\": [1,\n 2],\n \"a\": \"x\xffy\"\n}", `{"b": `, `null`, `  `} {
+		m := base
+		m.Details = json.RawMessage(d)
+		if got, want := RenderReport(&m), renderViaJSON(&m); got != want {
+			t.Fatalf("details %d: rendered\n%s\nthrough JSON\n%s", i, got, want)
+		}
+	}
+	m := base
+	m.Utility = []Figure{{Name: "nan", Value: math.NaN()}}
+	if got, want := RenderReport(&m), renderViaJSON(&m); got != want {
+		t.Fatalf("a value JSON cannot write: rendered\n%s\nthrough JSON\n%s", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"sync"
 )
@@ -155,4 +156,44 @@ func flat(t reflect.Type) bool {
 	}
 	flatTypes.Store(t, f)
 	return f
+}
+
+// genericDetails is a manifest's details decoded as json.Unmarshal into
+// an any does, the last document over cachedMin kept: report.md's
+// rendering (RenderReport) and the manifest's digest (ManifestDigest)
+// both read the same details of an export (0.6-1.3 MB on a wide table),
+// decoded once (in compact form: white space apart, the same document).
+// The value is shared: its readers only read it.
+var genericDetails struct {
+	sync.Mutex
+	raw []byte
+	val any
+}
+
+func decodeDetails(raw []byte) (any, error) {
+	if len(raw) < cachedMin || len(raw) > cachedMax {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		return v, err
+	}
+	// The details as the file lays them out and as json.Marshal writes
+	// them back (RenderReport reads the manifest through JSON) differ in
+	// white space only: the document is known by its compact form.
+	var compact bytes.Buffer
+	if json.Compact(&compact, raw) != nil {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		return v, err
+	}
+	genericDetails.Lock()
+	defer genericDetails.Unlock()
+	if genericDetails.raw != nil && bytes.Equal(genericDetails.raw, compact.Bytes()) {
+		return genericDetails.val, nil
+	}
+	var v any
+	if err := json.Unmarshal(compact.Bytes(), &v); err != nil {
+		return nil, err
+	}
+	genericDetails.raw, genericDetails.val = compact.Bytes(), v
+	return v, nil
 }

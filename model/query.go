@@ -528,24 +528,35 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 				}
 			}
 		}
-		pass := make([]byte, len(c.Dict)+1)
-		if pr.Op == OpIn && pr.codes.of(pr.Values, c) {
-			for _, code := range pr.codes.codes {
-				pass[code+1] = 1
-			}
-		} else if pr.Op == OpIn && c.Kind == Categorical && pr.codes.listed(pr.Values) {
-			pr.codes.bindTo(c, pass)
-		} else {
-			for code := range c.Dict {
-				if evalPred(c, uint32(code), pr) {
-					pass[code+1] = 1
-				}
-			}
-		}
 		m.codes = append(m.codes, c.Codes)
-		m.pass = append(m.pass, pass)
+		m.pass = append(m.pass, pr.Pass(c))
 	}
 	return m, nil
+}
+
+// Pass decides the predicate on every value of c's dictionary: pass[code+1]
+// is 1 when code satisfies it, pass[0] (the missing value) is 0. An IN
+// list written from a dictionary's codes is decided by its codes, with no
+// text compared: on that very dictionary directly, on another categorical
+// column through that column's translation to it (made once for all the
+// queries written from it). Value types are not checked here (Bind does).
+func (pr Pred) Pass(c *Column) []byte {
+	pass := make([]byte, len(c.Dict)+1)
+	switch {
+	case pr.Op == OpIn && pr.codes.of(pr.Values, c):
+		for _, code := range pr.codes.codes {
+			pass[code+1] = 1
+		}
+	case pr.Op == OpIn && c.Kind == Categorical && pr.codes.listed(pr.Values):
+		pr.codes.bindTo(c, pass)
+	default:
+		for code := range c.Dict {
+			if evalPred(c, uint32(code), pr) {
+				pass[code+1] = 1
+			}
+		}
+	}
+	return pass
 }
 
 func evalPred(c *Column, code uint32, pr Pred) bool {
@@ -732,6 +743,18 @@ func (m *Matcher) Each(rows int, fn func(r int)) {
 			if x != 0 {
 				fn(from + j)
 			}
+		}
+	}
+}
+
+// Hits sets hit[r] to 1 for every matching row r among the first
+// len(hit) rows and to 0 for the others: Each's rows as one slice, for a
+// caller that reads every row's verdict (no call per row).
+func (m *Matcher) Hits(hit []byte) {
+	for from := 0; from < len(hit); from += matchBlock {
+		h := hit[from:min(from+matchBlock, len(hit))]
+		if !m.block(from, h) {
+			clear(h)
 		}
 	}
 }

@@ -501,3 +501,44 @@ func TestCodeHintMatchesTextsAsParsed(t *testing.T) {
 		}
 	}
 }
+
+// Hits marks exactly the rows Each calls back, over several blocks, with
+// no predicate and with several (some blocks without a hit).
+func TestMatcherHitsIsEach(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for trial := 0; trial < 40; trial++ {
+		rows := rng.IntN(3*matchBlock + 10)
+		tb := &Table{Rows: rows}
+		for _, name := range []string{"a", "b"} {
+			c := &Column{Name: name, Kind: Categorical, Dict: []string{"x", "y", "z"}}
+			for r := 0; r < rows; r++ {
+				code := uint32(rng.IntN(4))
+				if code == 3 || r/matchBlock == 1 && name == "a" && trial%2 == 0 {
+					code = Missing
+				}
+				c.Codes = append(c.Codes, code)
+			}
+			tb.Columns = append(tb.Columns, c)
+		}
+		for _, text := range []string{"COUNT(*)", "COUNT(*) WHERE a IN ('x', 'y') AND b <> 'z'", "COUNT(*) WHERE a = 'q'"} {
+			q, err := ParseQuery(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := q.Bind(tb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]byte, rows)
+			m.Each(rows, func(r int) { want[r] = 1 })
+			got := make([]byte, rows)
+			for i := range got {
+				got[i] = 7 // every verdict is written
+			}
+			m.Hits(got)
+			if string(got) != string(want) {
+				t.Fatalf("%s on %d rows: Hits differs from Each", text, rows)
+			}
+		}
+	}
+}

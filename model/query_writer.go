@@ -297,11 +297,15 @@ func (h *codeHint) hasText(text string) bool {
 }
 
 // bindTo sets pass[code+1] for every code of the categorical column c
-// whose text is one of the list's values.
+// whose text is one of the list's values: the list's codes are taken to
+// c's through the translation's inverse, a step per listed value rather
+// than per value of c.
 func (h *codeHint) bindTo(c *Column, pass []byte) {
-	in := h.set()
-	for t, f := range h.index.translate(c) {
-		if f >= 0 && in[f/64]&(1<<(f%64)) != 0 {
+	tr := h.index.translate(c)
+	first := h.index.firsts()
+	for _, code := range h.codes {
+		f := first[code]
+		for _, t := range tr.of[tr.start[f]:tr.start[f+1]] {
 			pass[t+1] = 1
 		}
 	}
@@ -320,10 +324,15 @@ type listIndex struct {
 	trans sync.Map
 }
 
+// translation is a column's codes as a dictionary's (codes, -1: none)
+// and its inverse: of[start[f]:start[f+1]] are the column's codes whose
+// text is the dictionary's code f (the first code of its text).
 type translation struct {
 	dict  *string
 	n     int
 	codes []int32
+	start []int32
+	of    []int32
 }
 
 func (x *listIndex) build() {
@@ -353,10 +362,10 @@ func (x *listIndex) code(text string) (int32, bool) {
 }
 
 // translate is c's codes as codes here, made once per column.
-func (x *listIndex) translate(c *Column) []int32 {
+func (x *listIndex) translate(c *Column) *translation {
 	if v, ok := x.trans.Load(c); ok {
 		if tr := v.(*translation); len(c.Dict) == tr.n && (tr.n == 0 || &c.Dict[0] == tr.dict) {
-			return tr.codes
+			return tr
 		}
 	}
 	tr := &translation{n: len(c.Dict), codes: make([]int32, len(c.Dict))}
@@ -370,6 +379,23 @@ func (x *listIndex) translate(c *Column) []int32 {
 		}
 		tr.codes[t] = f
 	}
+	tr.start = make([]int32, len(x.dict)+1)
+	for _, f := range tr.codes {
+		if f >= 0 {
+			tr.start[f+1]++
+		}
+	}
+	for f := range x.dict {
+		tr.start[f+1] += tr.start[f]
+	}
+	tr.of = make([]int32, tr.start[len(x.dict)])
+	next := append([]int32(nil), tr.start[:len(x.dict)]...)
+	for t, f := range tr.codes {
+		if f >= 0 {
+			tr.of[next[f]] = int32(t)
+			next[f]++
+		}
+	}
 	x.trans.Store(c, tr)
-	return tr.codes
+	return tr
 }

@@ -169,26 +169,32 @@ type Release struct {
 // order: a manifest whose claims are unchanged has the same digest however
 // its file is laid out; any changed claim changes it.
 func ManifestDigest(m *Manifest) (string, error) {
+	sum, _, err := manifestDigest(m)
+	return sum, err
+}
+
+// manifestDigest is ManifestDigest with the JSON it hashes.
+func manifestDigest(m *Manifest) (string, []byte, error) {
 	c := *m
 	if len(c.Details) > 0 {
 		// The details in the same fixed form as the rest: keys sorted at
 		// every level, whatever the order the file lists them in.
-		var v any
-		if err := json.Unmarshal(c.Details, &v); err != nil {
-			return "", err
+		v, err := decodeDetails(c.Details)
+		if err != nil {
+			return "", nil, err
 		}
 		b, err := json.Marshal(v)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		c.Details = b
 	}
 	b, err := json.Marshal(&c)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(sum[:]), b, nil
 }
 
 // AuditPath is where the audit record of release dir goes: beside it.

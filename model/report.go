@@ -17,13 +17,15 @@ import (
 // `privlab check` regenerates it and compares: an edited report fails, and
 // the manifest's figures are themselves recomputed from the data files.
 // The manifest goes through JSON first, so the report reads the same
-// whether it is rendered at export or from the file.
+// whether it is rendered at export or from the file (manifestAsRead).
 func RenderReport(m *Manifest) string {
-	var c Manifest
-	b, _ := json.Marshal(m)
-	if err := json.Unmarshal(b, &c); err != nil {
-		c = *m
-	}
+	c := manifestAsRead(m)
+	return renderManifest(&c)
+}
+
+// renderManifest renders report.md from a manifest as read.
+func renderManifest(m *Manifest) string {
+	c := *m
 	var files []FileEntry
 	for _, f := range c.Files {
 		if f.Name != "report.md" {
@@ -59,8 +61,11 @@ func RenderReport(m *Manifest) string {
 		row(f.Name, reportNumber(f.Value))
 	}
 	var details any
-	if len(c.Details) > 0 && json.Unmarshal(c.Details, &details) != nil {
-		details = nil // not JSON: the strict reading has refused it already
+	if len(c.Details) > 0 {
+		var err error
+		if details, err = decodeDetails(c.Details); err != nil {
+			details = nil // not JSON: the strict reading has refused it already
+		}
 	}
 	for _, kv := range flatten("", details) {
 		row(kv[0], kv[1])
@@ -97,6 +102,27 @@ func RenderReport(m *Manifest) string {
 		fmt.Fprintf(&w, "- %s: %d rows, sha256 %s\n", mdText(f.Name), f.Rows, mdText(f.SHA256))
 	}
 	return w.String()
+}
+
+// manifestAsRead is m written as JSON and read back (m itself when it
+// cannot be written). The details go through as they are: they are read
+// through decodeDetails, which takes them in any layout, so the bulk of a
+// wide release's manifest is not written and parsed once more (valid
+// JSON details read back are the same document; invalid ones fail the
+// writing, as before).
+func manifestAsRead(m *Manifest) Manifest {
+	if len(m.Details) > 0 && !json.Valid(m.Details) {
+		return *m
+	}
+	light := *m
+	light.Details = nil
+	var c Manifest
+	b, err := json.Marshal(&light)
+	if err != nil || json.Unmarshal(b, &c) != nil {
+		return *m
+	}
+	c.Details = m.Details
+	return c
 }
 
 // renderRisk writes the table of the figures every release gets.

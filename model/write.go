@@ -127,7 +127,7 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.writeAudit(); err != nil {
+	if err := w.writeAudit(m); err != nil {
 		return nil, err
 	}
 	if err := w.commit(); err != nil {
@@ -448,21 +448,35 @@ func (w *writer) writeData(files []ReleaseFile) ([]string, error) {
 	return sums, stop
 }
 
+// writtenDigest is the digest of the manifest m written in dir, as read
+// back (ManifestDigest(ReadManifest(dir))), without decoding the file
+// again: its claims read back are the ones written, and ManifestDigest
+// writes them as JSON in a fixed form. Text that is not valid UTF-8 is
+// the exception (written as the replacement character, which reads back
+// as text that is): a manifest holding any is read back.
+func writtenDigest(m *Manifest, dir string) (string, error) {
+	sum, canon, err := manifestDigest(m)
+	if err != nil || !bytes.Contains(canon, []byte(`\ufffd`)) {
+		return sum, err
+	}
+	back, err := ReadManifest(dir)
+	if err != nil {
+		return "", err
+	}
+	return ManifestDigest(back)
+}
+
 // writeAudit writes the audit record, with the digest of the manifest
 // just written, to a temporary file: a failure to write it stops the
 // export before the release appears.
-func (w *writer) writeAudit() error {
+func (w *writer) writeAudit(written *Manifest) error {
 	if w.opt.Audit == nil {
 		return nil
 	}
 	a := *w.opt.Audit
 	a.Release = w.abs
 	var err error
-	written, err := ReadManifest(w.tmp)
-	if err != nil {
-		return err
-	}
-	if a.ManifestDigest, err = ManifestDigest(written); err != nil {
+	if a.ManifestDigest, err = writtenDigest(written, w.tmp); err != nil {
 		return err
 	}
 	b, err := marshalAudit(&a)

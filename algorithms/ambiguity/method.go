@@ -389,7 +389,7 @@ func newScheme(qis []string, sa string, groups [][]int32, qiCols []*model.Column
 		rows += len(g)
 	}
 	build := func(c *model.Column, freq bool) valueTable {
-		t := valueTable{name: c.Name, kind: c.Kind, text: c.Dict, num: c.Nums, start: make([]int32, len(groups)+1),
+		t := valueTable{name: c.Name, kind: c.Kind, col: c, text: c.Dict, num: c.Nums, start: make([]int32, len(groups)+1),
 			code: make([]int32, 0, rows), group: make([]int32, 0, rows)}
 		if freq {
 			t.freq = make([]int32, 0, rows)

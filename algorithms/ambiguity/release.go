@@ -334,7 +334,7 @@ func readAT(t *model.Table, keys *groupKeys, file, stName string) (valueTable, e
 }
 
 func tableOfColumn(c *model.Column) valueTable {
-	return valueTable{name: c.Name, kind: c.Kind, text: c.Dict, num: c.Nums}
+	return valueTable{name: c.Name, kind: c.Kind, col: c, text: c.Dict, num: c.Nums}
 }
 
 // codeOf is a row's code, the missing value's len(Dict).

@@ -122,6 +122,7 @@ func common(a, b []uint64) int32 {
 type valueTable struct {
 	name  string
 	kind  model.Kind
+	col   *model.Column // the values' column: text is its Dict, num its Nums
 	text  []string
 	num   []float64
 	code  []int32
@@ -504,30 +505,27 @@ func (s *scheme) column(q *model.Query, name string, pos int) (*valueTable, int,
 }
 
 // matches decides every predicate once per distinct value of a table (nil
-// when there is no predicate: everything matches).
+// when there is no predicate: everything matches), on the table's column
+// (model.Pred.Pass: a workload's IN list written from a dictionary's codes
+// is decided by its codes, with no text compared).
 func matches(t *valueTable, preds []model.Pred) []bool {
 	if len(preds) == 0 {
 		return nil
 	}
 	out := make([]bool, len(t.text))
-	for v := range out {
-		ok := true
-		for _, p := range preds {
-			if !p.MatchValue(t.text[v], num(t, v), t.kind == model.Numeric) {
-				ok = false
-				break
+	for i, p := range preds {
+		pass := p.Pass(t.col)[1:]
+		if i == 0 {
+			for v := range out {
+				out[v] = pass[v] != 0
 			}
+			continue
 		}
-		out[v] = ok
+		for v := range out {
+			out[v] = out[v] && pass[v] != 0
+		}
 	}
 	return out
-}
-
-func num(t *valueTable, v int) float64 {
-	if t.num == nil {
-		return 0
-	}
-	return t.num[v]
 }
 
 // sortedSum adds the values in increasing order (a sum independent of

@@ -41,6 +41,14 @@ type boundsIndex struct {
 	domTable *model.Table
 	// scratch keeps the per-group counts of earlier queries (selected).
 	scratch sync.Pool
+	// leaves keeps countSA's per-leaf verdicts and prefix counts.
+	leaves sync.Pool
+}
+
+// leafScratch is countSA's memory, reused between queries.
+type leafScratch struct {
+	hit []byte
+	ok  []int32
 }
 
 // selected is a zeroed count per group for a query: reused between
@@ -224,10 +232,15 @@ func (b *boundsIndex) countSA(q *model.Query, onSA []model.Pred, sel []int) (low
 		return 0, 0, err
 	}
 	// ok[i] counts the leaves before i that satisfy the conditions.
-	ok := make([]int32, n+1)
-	m.Each(n, func(i int) { ok[i+1] = 1 })
-	for i := 0; i < n; i++ {
-		ok[i+1] += ok[i]
+	sc, _ := b.leaves.Get().(*leafScratch)
+	if sc == nil || len(sc.hit) != n {
+		sc = &leafScratch{hit: make([]byte, n), ok: make([]int32, n+1)}
+	}
+	defer b.leaves.Put(sc)
+	hit, ok := sc.hit, sc.ok
+	m.Hits(hit)
+	for i, h := range hit {
+		ok[i+1] = ok[i] + int32(h)
 	}
 	for g, m := range sel {
 		if m == 0 {

@@ -9,10 +9,18 @@ type Flow struct {
 	next  []int
 	level []int
 	iter  []int
+	queue []int // bfs's
+	path  []int // dfs's
 }
 
 // NewFlow returns an empty network.
 func NewFlow() *Flow { return &Flow{} }
+
+// Reset empties the network, keeping its memory for the next one (a
+// checker solving one network per group allocates once, not per group).
+func (f *Flow) Reset() {
+	f.head, f.to, f.cap, f.next = f.head[:0], f.to[:0], f.cap[:0], f.next[:0]
+}
 
 // Node adds a node and returns its index.
 func (f *Flow) Node() int {
@@ -30,15 +38,14 @@ func (f *Flow) Edge(u, v, c int) {
 }
 
 func (f *Flow) bfs(s, t int) bool {
-	f.level = make([]int, len(f.head))
+	f.level = slicesGrow(f.level, len(f.head))
 	for i := range f.level {
 		f.level[i] = -1
 	}
 	f.level[s] = 0
-	q := []int{s}
-	for len(q) > 0 {
-		u := q[0]
-		q = q[1:]
+	q := append(f.queue[:0], s)
+	for head := 0; head < len(q); head++ {
+		u := q[head]
 		for e := f.head[u]; e >= 0; e = f.next[e] {
 			if f.cap[e] > 0 && f.level[f.to[e]] < 0 {
 				f.level[f.to[e]] = f.level[u] + 1
@@ -46,6 +53,7 @@ func (f *Flow) bfs(s, t int) bool {
 			}
 		}
 	}
+	f.queue = q[:0]
 	return f.level[t] >= 0
 }
 
@@ -55,7 +63,7 @@ func (f *Flow) dfs(s, t int) int {
 	total := 0
 	for {
 		// find one augmenting path with the current iterators
-		path := []int{}
+		path := f.path[:0]
 		u := s
 		for u != t {
 			advanced := false
@@ -92,6 +100,7 @@ func (f *Flow) dfs(s, t int) int {
 			f.cap[e^1] += push
 		}
 		total += push
+		f.path = path[:0]
 	}
 }
 
@@ -99,8 +108,16 @@ func (f *Flow) dfs(s, t int) int {
 func (f *Flow) MaxFlow(s, t int) int {
 	total := 0
 	for f.bfs(s, t) {
-		f.iter = append([]int(nil), f.head...)
+		f.iter = append(f.iter[:0], f.head...)
 		total += f.dfs(s, t)
 	}
 	return total
+}
+
+// slicesGrow is s with length n, its memory reused when large enough.
+func slicesGrow(s []int, n int) []int {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int, n)
 }

@@ -30,27 +30,32 @@ func minCut(n, s, t int, edges [][3]int) int {
 
 // Dinic's maximum flow equals the brute-force minimum cut on random
 // small networks (parallel edges, cycles, edges into the source and out
-// of the sink included), and on the matchings the checkers build.
+// of the sink included), and on the matchings the checkers build; a
+// network reset and built again (smaller or larger than the last, its
+// memory reused) solves as a new one.
 func TestMaxFlowAgainstBruteForce(t *testing.T) {
 	t.Parallel()
 	rng := model.NewRand(7)
+	reused := NewFlow()
 	for trial := 0; trial < 400; trial++ {
 		n := 2 + rng.Intn(7)
 		var edges [][3]int
 		for i := rng.Intn(3 * n); i > 0; i-- {
 			edges = append(edges, [3]int{rng.Intn(n), rng.Intn(n), rng.Intn(6)})
 		}
-		f := NewFlow()
-		for i := 0; i < n; i++ {
-			if f.Node() != i {
-				t.Fatal("nodes are not numbered in order")
+		reused.Reset()
+		for _, f := range []*Flow{NewFlow(), reused} {
+			for i := 0; i < n; i++ {
+				if f.Node() != i {
+					t.Fatal("nodes are not numbered in order")
+				}
 			}
-		}
-		for _, e := range edges {
-			f.Edge(e[0], e[1], e[2])
-		}
-		if got, want := f.MaxFlow(0, n-1), minCut(n, 0, n-1, edges); got != want {
-			t.Fatalf("trial %d: %d nodes, edges %v: flow %d, min cut %d", trial, n, edges, got, want)
+			for _, e := range edges {
+				f.Edge(e[0], e[1], e[2])
+			}
+			if got, want := f.MaxFlow(0, n-1), minCut(n, 0, n-1, edges); got != want {
+				t.Fatalf("trial %d (reused %v): %d nodes, edges %v: flow %d, min cut %d", trial, f == reused, n, edges, got, want)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 
@@ -37,17 +38,39 @@ func (a *annotated) leafCount(x int) int { return a.last[x] - a.first[x] + 1 }
 // hierarchyError is a problem of hierarchy.csv at a line (0: the file).
 type hierarchyError func(line int, msg string) error
 
-// readHierarchy parses and validates hierarchy.csv: a single root, parents
+// readHierarchy is hierarchy.csv parsed and validated (parseHierarchy)
+// once for the checks and the attacker's view that share the release's
+// files (verify.Release.FileFact): it is read only.
+// A fault of the file is named in the caller's release directory.
+func readHierarchy(rel *verify.Release) (*annotated, error) {
+	v, err := rel.FileFact("distribution/hierarchy", func() (any, error) { return parseHierarchy(rel) })
+	if f := (*hierarchyFault)(nil); errors.As(err, &f) {
+		return nil, &model.InputError{File: rel.Dir + "/" + format.FileHierarchy, Line: f.line, Msg: f.msg}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.(*annotated), nil
+}
+
+// hierarchyFault is what parseHierarchy finds wrong at a line of
+// hierarchy.csv (0: the file), before readHierarchy names the file.
+type hierarchyFault struct {
+	line int
+	msg  string
+}
+
+func (f *hierarchyFault) Error() string { return f.msg }
+
+// parseHierarchy parses and validates hierarchy.csv: a single root, parents
 // that exist, no cycles, every internal node's children tile its range
 // without overlap, integer weights >= 0 with a positive sum per node.
-func readHierarchy(rel *verify.Release) (*annotated, error) {
+func parseHierarchy(rel *verify.Release) (*annotated, error) {
 	t, err := rel.Table(format.FileHierarchy)
 	if err != nil {
 		return nil, err
 	}
-	bad := hierarchyError(func(line int, msg string) error {
-		return &model.InputError{File: rel.Dir + "/" + format.FileHierarchy, Line: line, Msg: msg}
-	})
+	bad := hierarchyError(func(line int, msg string) error { return &hierarchyFault{line: line, msg: msg} })
 	if !verify.CheckHeader(t, format.HierarchyHeader) {
 		return nil, bad(1, "expected header NodeID,ParentID,Low,High,Weight")
 	}

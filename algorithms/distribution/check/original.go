@@ -193,13 +193,15 @@ func shuffled(c *release, r *verify.Report) error {
 // (leaf -> count) into its subdomains (node -> copies), where a value may
 // take any subdomain on its leaf's path to the root.
 func matchGroups(values []map[int]int, subs []map[int]float64, h *annotated) (matched, total int) {
+	f := verify.NewFlow()
+	nodeOf := map[int]int{}
 	for g, vals := range values {
 		if len(vals) == 0 {
 			continue
 		}
-		f := verify.NewFlow()
+		f.Reset()
+		clear(nodeOf)
 		src, sink := f.Node(), f.Node()
-		nodeOf := map[int]int{}
 		for l, n := range vals {
 			total += n
 			v := f.Node()

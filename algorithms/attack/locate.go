@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	bits2 "math/bits"
+	"runtime"
 	"sort"
+	"sync"
 
 	"privlab/algorithms/risk"
 	"privlab/model"
@@ -158,6 +160,9 @@ func (p *placed) groupBy(span uint64) {
 // locate fills every tuple's candidate regions.
 func (p *placed) locate(v *risk.View, e *risk.Exposure) {
 	labels := e.Labels(v)
+	if tryExact && p.exact(v, e) || tryEnumerate && p.enumerate(v, e, labels) {
+		return
+	}
 	post := make([][][]int32, len(p.cols))
 	for i := range post {
 		post[i] = make([][]int32, len(labels[i]))
@@ -171,7 +176,7 @@ func (p *placed) locate(v *risk.View, e *risk.Exposure) {
 			}
 		}
 	}
-	if tryExact && p.exact(v, e) || tryEnumerate && p.enumerate(v, e, labels) || p.bitsets(v, e, post) {
+	if p.bitsets(v, e, post) {
 		return
 	}
 	s := &scratch{region: fill(len(v.Regions)), cell: make([][]int32, len(p.cols))}
@@ -266,27 +271,74 @@ func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bo
 	if !ok || !p.enumerable(v, e, raw) {
 		return false
 	}
-	// The tuples each region covers, region after region (regions end
-	// at end[r]), in chunks: no copy as they grow.
-	var found chunks
-	end := make([]int, len(v.Regions))
-	values := make([][]int32, len(p.cols))
-	mark := make([][]int32, len(p.cols)) // region+1 that listed the value
-	for i := range mark {
-		mark[i] = make([]int32, len(p.covers[i]))
-	}
-	for r := range v.Regions {
-		if p.regionValues(e, r, raw, values, mark) {
-			eachKey(values, shift, 0, 0, func(key uint64) {
-				if t, ok := index[key]; ok {
-					found.add(t)
-				}
-			})
+	// The tuples each region covers, region after region, found in
+	// parts of the regions at once on every core (a part's regions end
+	// at its end[r]), in chunks: no copy as they grow.
+	parts := splitRegions(len(v.Regions))
+	run := func(pt *regionPart) {
+		values := make([][]int32, len(p.cols))
+		mark := make([][]int32, len(p.cols)) // region+1 that listed the value
+		for i := range mark {
+			mark[i] = make([]int32, len(p.covers[i]))
 		}
-		end[r] = found.n
+		for r := pt.lo; r < pt.hi; r++ {
+			if p.regionValues(e, r, raw, values, mark) {
+				eachKey(values, shift, 0, 0, func(key uint64) {
+					if t, ok := index[key]; ok {
+						pt.found.add(t)
+					}
+				})
+			}
+			pt.end = append(pt.end, pt.found.n)
+		}
 	}
-	p.byTuple(&found, end)
+	var wg sync.WaitGroup
+	panics := make([]any, len(parts))
+	for i := 1; i < len(parts); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			run(&parts[i])
+		}()
+	}
+	run(&parts[0])
+	wg.Wait()
+	for _, v := range panics {
+		if v != nil {
+			panic(v) // raised where the caller recovers, not as a crash
+		}
+	}
+	p.byTuple(parts)
 	return true
+}
+
+// regionPart is the tuples found for the regions lo..hi-1: region r's
+// end at end[r-lo] in found.
+type regionPart struct {
+	lo, hi int
+	found  chunks
+	end    []int
+}
+
+// partRegions is the fewest regions worth a part of their own, and
+// maxParts the most parts (the tests change both to split tiny
+// releases).
+var (
+	partRegions = 1 << 14
+	maxParts    = func() int { return runtime.GOMAXPROCS(0) }
+)
+
+// splitRegions cuts n regions into one part per core (one when there
+// are few).
+func splitRegions(n int) []regionPart {
+	k := max(1, min(maxParts(), n/partRegions))
+	parts := make([]regionPart, k)
+	for i := range parts {
+		parts[i].lo, parts[i].hi = n*i/k, n*(i+1)/k
+		parts[i].end = make([]int, 0, parts[i].hi-parts[i].lo)
+	}
+	return parts
 }
 
 // regionValues lists in values[i] the value codes region r's cells of
@@ -397,23 +449,31 @@ func eachKey(values [][]int32, shift []uint, i int, key uint64, fn func(uint64))
 }
 
 // byTuple sets every tuple's candidates from the tuples found region
-// after region (region r's end at end[r]).
-func (p *placed) byTuple(found *chunks, end []int) {
+// after region (the parts in order).
+func (p *placed) byTuple(parts []regionPart) {
 	p.start = make([]int32, len(p.count)+1)
-	for k := 0; k < found.n; k++ {
-		p.start[found.at(k)+1]++
+	total := 0
+	for i := range parts {
+		found := &parts[i].found
+		for k := 0; k < found.n; k++ {
+			p.start[found.at(k)+1]++
+		}
+		total += found.n
 	}
 	for t := range p.count {
 		p.start[t+1] += p.start[t]
 	}
-	p.regions = make([]int32, found.n)
+	p.regions = make([]int32, total)
 	next := append([]int32(nil), p.start[:len(p.count)]...)
-	k := 0
-	for r, e := range end {
-		for ; k < e; k++ {
-			t := found.at(k)
-			p.regions[next[t]] = int32(r)
-			next[t]++
+	for i := range parts {
+		pt := &parts[i]
+		k := 0
+		for j, e := range pt.end {
+			for ; k < e; k++ {
+				t := pt.found.at(k)
+				p.regions[next[t]] = int32(pt.lo + j)
+				next[t]++
+			}
 		}
 	}
 }

@@ -274,14 +274,16 @@ func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bo
 	// The tuples each region covers, region after region, found in
 	// parts of the regions at once on every core (a part's regions end
 	// at its end[r]), in chunks: no copy as they grow.
-	parts := splitRegions(len(v.Regions))
-	run := func(pt *regionPart) {
+	parts := make([]regionPart, partsOf(len(v.Regions)))
+	inParts(len(v.Regions), func(i, lo, hi int) {
+		pt := &parts[i]
+		pt.lo, pt.end = lo, make([]int, 0, hi-lo)
 		values := make([][]int32, len(p.cols))
 		mark := make([][]int32, len(p.cols)) // region+1 that listed the value
 		for i := range mark {
 			mark[i] = make([]int32, len(p.covers[i]))
 		}
-		for r := pt.lo; r < pt.hi; r++ {
+		for r := lo; r < hi; r++ {
 			if p.regionValues(e, r, raw, values, mark) {
 				eachKey(values, shift, 0, 0, func(key uint64) {
 					if t, ok := index[key]; ok {
@@ -291,54 +293,54 @@ func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bo
 			}
 			pt.end = append(pt.end, pt.found.n)
 		}
-	}
-	var wg sync.WaitGroup
-	panics := make([]any, len(parts))
-	for i := 1; i < len(parts); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { panics[i] = recover() }()
-			run(&parts[i])
-		}()
-	}
-	run(&parts[0])
-	wg.Wait()
-	for _, v := range panics {
-		if v != nil {
-			panic(v) // raised where the caller recovers, not as a crash
-		}
-	}
+	})
 	p.byTuple(parts)
 	return true
 }
 
-// regionPart is the tuples found for the regions lo..hi-1: region r's
-// end at end[r-lo] in found.
+// regionPart is the tuples found for the regions from lo on: region
+// lo+j's end at end[j] in found.
 type regionPart struct {
-	lo, hi int
-	found  chunks
-	end    []int
+	lo    int
+	found chunks
+	end   []int
 }
 
-// partRegions is the fewest regions worth a part of their own, and
-// maxParts the most parts (the tests change both to split tiny
+// partItems is the fewest items (regions, tuples) worth a part of their
+// own, and maxParts the most parts (the tests change both to split tiny
 // releases).
 var (
-	partRegions = 1 << 14
-	maxParts    = func() int { return runtime.GOMAXPROCS(0) }
+	partItems = 1 << 14
+	maxParts  = func() int { return runtime.GOMAXPROCS(0) }
 )
 
-// splitRegions cuts n regions into one part per core (one when there
-// are few).
-func splitRegions(n int) []regionPart {
-	k := max(1, min(maxParts(), n/partRegions))
-	parts := make([]regionPart, k)
-	for i := range parts {
-		parts[i].lo, parts[i].hi = n*i/k, n*(i+1)/k
-		parts[i].end = make([]int, 0, parts[i].hi-parts[i].lo)
+// partsOf is how many parts inParts cuts n items into: one per core, one
+// when there are few.
+func partsOf(n int) int { return max(1, min(maxParts(), n/partItems)) }
+
+// inParts calls fn(i, lo, hi) on the parts of the items 0..n-1 at once,
+// part i holding lo..hi-1, and waits for them; a panic in one is raised
+// again here (where the command's recover turns it into an internal
+// error), never as a crash of the process.
+func inParts(n int, fn func(i, lo, hi int)) {
+	k := partsOf(n)
+	var wg sync.WaitGroup
+	panics := make([]any, k)
+	for i := 1; i < k; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			fn(i, n*i/k, n*(i+1)/k)
+		}()
 	}
-	return parts
+	fn(0, 0, n/k)
+	wg.Wait()
+	for _, v := range panics {
+		if v != nil {
+			panic(v)
+		}
+	}
 }
 
 // regionValues lists in values[i] the value codes region r's cells of

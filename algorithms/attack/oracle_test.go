@@ -140,12 +140,12 @@ func (w *world) covers(t *model.Table, row, r int) bool {
 // random tiny releases of each shape, placed each way: by looking exact
 // cells up or enumerating the regions' sets, by bitsets and by posting
 // lists alone (a release beyond the bitsets' budget), and the regions'
-// sets enumerated in three parts at once (every region its own part
-// when there are fewer).
+// sets enumerated and the people's values inferred in three parts at
+// once (every item its own part when there are fewer).
 func TestAttacksAgainstBruteForce(t *testing.T) {
 	defer func(b int, x, n bool, r int, m func() int) {
-		bitsetBudget, tryExact, tryEnumerate, partRegions, maxParts = b, x, n, r, m
-	}(bitsetBudget, tryExact, tryEnumerate, partRegions, maxParts)
+		bitsetBudget, tryExact, tryEnumerate, partItems, maxParts = b, x, n, r, m
+	}(bitsetBudget, tryExact, tryEnumerate, partItems, maxParts)
 	for _, way := range []struct {
 		exact, enumerate bool
 		budget           int
@@ -153,7 +153,7 @@ func TestAttacksAgainstBruteForce(t *testing.T) {
 	}{{true, true, bitsetBudget, false}, {false, false, bitsetBudget, false}, {false, false, 0, false}, {true, true, bitsetBudget, true}} {
 		tryExact, tryEnumerate, bitsetBudget = way.exact, way.enumerate, way.budget
 		if way.split {
-			partRegions, maxParts = 1, func() int { return 3 }
+			partItems, maxParts = 1, func() int { return 3 }
 		}
 		bruteForce(t, way.budget)
 	}

@@ -37,10 +37,17 @@ type heldValues struct {
 	first []int
 }
 
+// originalRows is the original as the release would publish it, read
+// once: the figures across groups (claims) need it, not the comparison
+// (originalOf), and go on while another check compares.
+func (c *ctx) originalRows() (*verify.Original, error) {
+	return c.orig.Get(func() (*verify.Original, error) { return verify.NewOriginal(c.opt.Original, c.m) })
+}
+
 // originalOf compares the release with the original once.
 func (c *ctx) originalOf() (*original, error) {
 	return c.original.Get(func() (*original, error) {
-		o, err := verify.NewOriginal(c.opt.Original, c.m)
+		o, err := c.originalRows()
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/verify"
@@ -60,6 +62,7 @@ func readTables(c *ctx, r *verify.Report) error {
 
 // readRelease is readTables on the files (nil: the tables do not hold).
 func readRelease(c *ctx, r *verify.Report) (*release, error) {
+	parseAll(c)
 	rl, ok, err := readST(c, r)
 	if err != nil || !ok {
 		return nil, stopOr(err)
@@ -82,6 +85,42 @@ func readRelease(c *ctx, r *verify.Report) (*release, error) {
 		return nil, verify.ErrStop
 	}
 	return rl, nil
+}
+
+// parseAll parses the tables readRelease reads at once on every core,
+// before it reads them one after the other (the view reads them in the
+// same order meanwhile: one at a time, the two would wait for the same
+// table). A table that does not parse says so when read; a panic is
+// raised again here, in the check (which reports it).
+func parseAll(c *ctx) {
+	names := []string{c.det.SensitiveTable}
+	for _, a := range c.det.AuxiliaryTables {
+		names = append(names, a.File)
+	}
+	next := make(chan string, len(names))
+	for _, n := range names {
+		next <- n
+	}
+	close(next)
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	panics := make([]any, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[w] = recover() }()
+			for n := range next {
+				_, _ = c.rel.Table(n) // an error counts where the table is read
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }
 
 // stopOr is err, or ErrStop when there is none.

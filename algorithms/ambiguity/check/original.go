@@ -348,7 +348,7 @@ func tableCodes(tb *table, col *model.Column, o *verify.Original) []int32 {
 func acrossGroups(rl *release, o *verify.Original, pres []float64) (many int, combined float64) {
 	keys, count := coveredTuples(rl, o)
 	ix := newKeyIndex(radices(rl, false), keys)
-	gv := newGroupValues(rl)
+	gc := newGroupCodes(rl)
 	covering := make([]int, len(keys))
 	absent := make([]float64, len(keys))
 	for j := range absent {
@@ -359,21 +359,26 @@ func acrossGroups(rl *release, o *verify.Original, pres []float64) (many int, co
 		absent[j] *= 1 - pres[g]
 	}
 	tuple := make([]uint32, len(rl.at))
+	one := groupValues{make([][]uint32, len(rl.at))} // the group at hand
 	for g := int32(0); int(g) < rl.groups; g++ {
-		if gv.size(g) > enumBudget {
+		gc.fill(g, one[0])
+		switch {
+		case one.size(0) > enumBudget:
 			for j, t := range keys {
-				if gv.covers(g, t) {
+				if one.covers(0, t) {
 					cover(g, int32(j))
 				}
 			}
-			continue
+		case ix.wide != nil:
+			one.combos(0, tuple, func() bool {
+				if j := ix.find(tuple); j >= 0 {
+					cover(g, j)
+				}
+				return true
+			})
+		default:
+			ix.eachFound(one[0], 0, 0, func(j int32) { cover(g, j) })
 		}
-		gv.combos(g, tuple, func() bool {
-			if j := ix.find(tuple); j >= 0 {
-				cover(g, j)
-			}
-			return true
-		})
 	}
 	for j := range keys {
 		if covering[j] > 1 {

@@ -90,19 +90,27 @@ func readRelease(c *ctx, r *verify.Report) (*release, error) {
 // parseAll parses the tables readRelease reads at once on every core,
 // before it reads them one after the other (the view reads them in the
 // same order meanwhile: one at a time, the two would wait for the same
-// table). A table that does not parse says so when read; a panic is
-// raised again here, in the check (which reports it).
+// table). A table that does not parse says so when read.
 func parseAll(c *ctx) {
 	names := []string{c.det.SensitiveTable}
 	for _, a := range c.det.AuxiliaryTables {
 		names = append(names, a.File)
 	}
-	next := make(chan string, len(names))
-	for _, n := range names {
-		next <- n
+	atOnce(len(names), func(i int) {
+		_, _ = c.rel.Table(names[i]) // an error counts where the table is read
+	})
+}
+
+// atOnce calls fn(0..n-1) on every core and waits for them; a panic in
+// one is raised again here, in the check or the viewer that called it
+// (which report it), never as a crash of the process.
+func atOnce(n int, fn func(i int)) {
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
 	}
 	close(next)
-	workers := min(runtime.GOMAXPROCS(0), len(names))
+	workers := min(runtime.GOMAXPROCS(0), n)
 	panics := make([]any, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -110,8 +118,8 @@ func parseAll(c *ctx) {
 		go func() {
 			defer wg.Done()
 			defer func() { panics[w] = recover() }()
-			for n := range next {
-				_, _ = c.rel.Table(n) // an error counts where the table is read
+			for i := range next {
+				fn(i)
 			}
 		}()
 	}

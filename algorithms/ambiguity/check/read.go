@@ -67,9 +67,21 @@ func readRelease(c *ctx, r *verify.Report) (*release, error) {
 	if err != nil || !ok {
 		return nil, stopOr(err)
 	}
+	// The auxiliary tables are read at once, each into a report of its
+	// own, added in order up to the first that does not hold (as if read
+	// one after the other).
+	auxs := c.det.AuxiliaryTables
+	read := make([]struct {
+		at  *table
+		ok  bool
+		err error
+		r   verify.Report
+	}, len(auxs))
+	atOnce(len(auxs), func(i int) { read[i].at, read[i].ok, read[i].err = readAT(c, rl, auxs[i], &read[i].r) })
 	missing := 0
-	for _, a := range c.det.AuxiliaryTables {
-		at, ok, err := readAT(c, rl, a, r)
+	for i := range read {
+		at, ok, err := read[i].at, read[i].ok, read[i].err
+		r.Lines = append(r.Lines, read[i].r.Lines...)
 		if err != nil || !ok {
 			return nil, stopOr(err)
 		}

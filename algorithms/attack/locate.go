@@ -286,7 +286,7 @@ func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bo
 		for r := lo; r < hi; r++ {
 			if p.regionValues(e, r, raw, values, mark) {
 				eachKey(values, shift, 0, 0, func(key uint64) {
-					if t, ok := index[key]; ok {
+					if t := index.find(key); t >= 0 {
 						pt.found.add(t)
 					}
 				})
@@ -413,7 +413,7 @@ func (p *placed) enumerable(v *risk.View, e *risk.Exposure, raw [][][]int32) boo
 // tupleKeys indexes the distinct tuples by their value codes (the
 // missing value's len(Dict)) packed into 64 bits at the given shifts;
 // false when they do not fit.
-func (p *placed) tupleKeys() (map[uint64]int32, []uint, bool) {
+func (p *placed) tupleKeys() (*keyTable, []uint, bool) {
 	shift := make([]uint, len(p.cols))
 	at := uint(0)
 	for i, c := range p.cols {
@@ -423,7 +423,7 @@ func (p *placed) tupleKeys() (map[uint64]int32, []uint, bool) {
 	if at > 64 {
 		return nil, nil, false
 	}
-	index := make(map[uint64]int32, len(p.count))
+	index := newKeyTable(len(p.count))
 	for t := range p.count {
 		key := uint64(0)
 		for i := range p.cols {
@@ -433,9 +433,49 @@ func (p *placed) tupleKeys() (map[uint64]int32, []uint, bool) {
 			}
 			key |= uint64(c) << shift[i]
 		}
-		index[key] = int32(t)
+		index.put(key, int32(t))
 	}
 	return index, shift, true
+}
+
+// keyTable maps the distinct tuples' keys to the tuples: open addressing
+// with linear probing, at most a quarter full (enumerate looks up many
+// keys no tuple has: a miss ends at the first empty slot).
+type keyTable struct {
+	keys  []uint64
+	vals  []int32 // -1: empty
+	shift uint
+}
+
+func newKeyTable(n int) *keyTable {
+	bits := uint(bits2.Len(uint(4*n + 4)))
+	x := &keyTable{keys: make([]uint64, 1<<bits), vals: make([]int32, 1<<bits), shift: 64 - bits}
+	for i := range x.vals {
+		x.vals[i] = -1
+	}
+	return x
+}
+
+func (x *keyTable) slot(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >> x.shift }
+
+// put sets key's tuple (a key put twice keeps the last).
+func (x *keyTable) put(key uint64, t int32) {
+	mask := uint64(len(x.keys) - 1)
+	i := x.slot(key)
+	for x.vals[i] >= 0 && x.keys[i] != key {
+		i = (i + 1) & mask
+	}
+	x.keys[i], x.vals[i] = key, t
+}
+
+// find is key's tuple (-1: none).
+func (x *keyTable) find(key uint64) int32 {
+	mask := uint64(len(x.keys) - 1)
+	for i := x.slot(key); ; i = (i + 1) & mask {
+		if t := x.vals[i]; t < 0 || x.keys[i] == key {
+			return t
+		}
+	}
 }
 
 // eachKey calls fn with the key of every combination of values[i:] (key

@@ -319,11 +319,16 @@ var (
 func partsOf(n int) int { return max(1, min(maxParts(), n/partItems)) }
 
 // inParts calls fn(i, lo, hi) on the parts of the items 0..n-1 at once,
-// part i holding lo..hi-1, and waits for them; a panic in one is raised
-// again here (where the command's recover turns it into an internal
-// error), never as a crash of the process.
+// part i holding lo..hi-1, and waits for them.
 func inParts(n int, fn func(i, lo, hi int)) {
 	k := partsOf(n)
+	atOnce(k, func(i int) { fn(i, n*i/k, n*(i+1)/k) })
+}
+
+// atOnce calls fn(0..k-1) at once and waits for them; a panic in one is
+// raised again here (where the command's recover turns it into an
+// internal error), never as a crash of the process.
+func atOnce(k int, fn func(i int)) {
 	var wg sync.WaitGroup
 	panics := make([]any, k)
 	for i := 1; i < k; i++ {
@@ -331,10 +336,12 @@ func inParts(n int, fn func(i, lo, hi int)) {
 		go func() {
 			defer wg.Done()
 			defer func() { panics[i] = recover() }()
-			fn(i, n*i/k, n*(i+1)/k)
+			fn(i)
 		}()
 	}
-	fn(0, 0, n/k)
+	if k > 0 {
+		fn(0)
+	}
 	wg.Wait()
 	for _, v := range panics {
 		if v != nil {
@@ -491,24 +498,33 @@ func eachKey(values [][]int32, shift []uint, i int, key uint64, fn func(uint64))
 }
 
 // byTuple sets every tuple's candidates from the tuples found region
-// after region (the parts in order).
+// after region (the parts in order): each part counts its tuples, then
+// writes its regions after those of the parts before it, at once.
 func (p *placed) byTuple(parts []regionPart) {
-	p.start = make([]int32, len(p.count)+1)
-	total := 0
-	for i := range parts {
-		found := &parts[i].found
+	counts := make([][]int32, len(parts))
+	atOnce(len(parts), func(i int) {
+		c, found := make([]int32, len(p.count)), &parts[i].found
 		for k := 0; k < found.n; k++ {
-			p.start[found.at(k)+1]++
+			c[found.at(k)]++
 		}
-		total += found.n
+		counts[i] = c
+	})
+	p.start = make([]int32, len(p.count)+1)
+	next := make([][]int32, len(parts)) // per part: where its next region of each tuple goes
+	for i := range next {
+		next[i] = make([]int32, len(p.count))
 	}
 	for t := range p.count {
-		p.start[t+1] += p.start[t]
+		at := p.start[t]
+		for i, c := range counts {
+			next[i][t] = at
+			at += c[t]
+		}
+		p.start[t+1] = at
 	}
-	p.regions = make([]int32, total)
-	next := append([]int32(nil), p.start[:len(p.count)]...)
-	for i := range parts {
-		pt := &parts[i]
+	p.regions = make([]int32, p.start[len(p.count)])
+	atOnce(len(parts), func(i int) {
+		pt, next := &parts[i], next[i]
 		k := 0
 		for j, e := range pt.end {
 			for ; k < e; k++ {
@@ -517,7 +533,7 @@ func (p *placed) byTuple(parts []regionPart) {
 				next[t]++
 			}
 		}
-	}
+	})
 }
 
 // bitsetBudget bounds the words of the per-value region bitsets (128 MB);

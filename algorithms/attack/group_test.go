@@ -68,3 +68,39 @@ func TestGroupOnOneInteger(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyTable: the tuples' key table finds what a map holds, and -1 for
+// keys it does not (clustered keys, 0, the largest key), at any size.
+func TestKeyTable(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 5, 100, 5000} {
+		want := map[uint64]int32{}
+		x := newKeyTable(n)
+		for i := 0; i < n; i++ {
+			key := uint64(rng.IntN(3 * n))
+			if i%7 == 0 {
+				key = ^uint64(0) - uint64(i)
+			}
+			if _, dup := want[key]; dup {
+				continue
+			}
+			want[key] = int32(len(want))
+			x.put(key, want[key])
+		}
+		for key := uint64(0); key < uint64(4*n+8); key++ {
+			w, ok := want[key]
+			if !ok {
+				w = -1
+			}
+			if got := x.find(key); got != w {
+				t.Fatalf("n=%d: key %d found %d, want %d", n, key, got, w)
+			}
+		}
+		for key, w := range want {
+			if got := x.find(key); got != w {
+				t.Fatalf("n=%d: key %d found %d, want %d", n, key, got, w)
+			}
+		}
+	}
+}

@@ -170,6 +170,28 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 	}
 	index := valueIndex(v.SAValues)
 	guess := make([]int32, len(p.count)) // per tuple: the value inferred >= Certain (-1: none)
+	first := certainValues(v)
+	regs := briefRegions(v)
+	inParts(len(p.count), func(_, lo, hi int) { p.guessTuples(v, regs, first, guess[lo:hi], lo) })
+	example = -1
+	for row, t := range p.tupleOf {
+		if sa.IsMissing(row) {
+			continue
+		}
+		scored++
+		if s, ok := index(sa.Value(row)); ok && guess[t] == int32(s) {
+			right++
+			if example < 0 {
+				example = row
+			}
+		}
+	}
+	return right, scored, example
+}
+
+// guessTuples sets guess[j], for the tuples lo+j, to the value inferred
+// with posterior >= Certain (-1: none).
+func (p *placed) guessTuples(v *risk.View, regs []briefRegion, first []int32, guess []int32, lo int) {
 	post := make([]float64, len(v.SAValues))
 	var touched []int32 // the values post holds for the tuple at hand (cleared after it)
 	// A tuple with one candidate region believes that region's belief: its
@@ -177,14 +199,12 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 	// belief, not once per tuple (a wide sensitive domain costs its
 	// beliefs, not tuples x values). Beliefs hold no zero probability, so
 	// the mix below gives the same value.
-	first := certainValues(v)
-	regs := briefRegions(v)
-	for t := range p.count {
-		guess[t] = -1
-		cands := p.candidates(t)
+	for j := range guess {
+		guess[j] = -1
+		cands := p.candidates(lo + j)
 		if len(cands) == 1 {
 			if reg := regs[cands[0]]; reg.belief >= 0 && reg.records > 0 {
-				guess[t] = first[reg.belief]
+				guess[j] = first[reg.belief]
 			}
 			continue
 		}
@@ -213,27 +233,13 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 			}
 		}
 		if w != 0 && post[best]/w >= Certain-1e-12 {
-			guess[t] = int32(best)
+			guess[j] = int32(best)
 		}
 		for _, s := range touched {
 			post[s] = 0
 		}
 		touched = touched[:0]
 	}
-	example = -1
-	for row, t := range p.tupleOf {
-		if sa.IsMissing(row) {
-			continue
-		}
-		scored++
-		if s, ok := index(sa.Value(row)); ok && guess[t] == int32(s) {
-			right++
-			if example < 0 {
-				example = row
-			}
-		}
-	}
-	return right, scored, example
 }
 
 // valueIndex finds a sensitive value's position among the view's values

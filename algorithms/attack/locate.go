@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	bits2 "math/bits"
+	"runtime"
 	"sort"
+	"sync"
 
 	"privlab/algorithms/risk"
 	"privlab/model"
@@ -158,6 +160,9 @@ func (p *placed) groupBy(span uint64) {
 // locate fills every tuple's candidate regions.
 func (p *placed) locate(v *risk.View, e *risk.Exposure) {
 	labels := e.Labels(v)
+	if tryExact && p.exact(v, e) || tryEnumerate && p.enumerate(v, e, labels) {
+		return
+	}
 	post := make([][][]int32, len(p.cols))
 	for i := range post {
 		post[i] = make([][]int32, len(labels[i]))
@@ -171,7 +176,7 @@ func (p *placed) locate(v *risk.View, e *risk.Exposure) {
 			}
 		}
 	}
-	if tryExact && p.exact(v, e) || tryEnumerate && p.enumerate(v, e, labels) || p.bitsets(v, e, post) {
+	if p.bitsets(v, e, post) {
 		return
 	}
 	s := &scratch{region: fill(len(v.Regions)), cell: make([][]int32, len(p.cols))}
@@ -266,27 +271,83 @@ func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bo
 	if !ok || !p.enumerable(v, e, raw) {
 		return false
 	}
-	// The tuples each region covers, region after region (regions end
-	// at end[r]), in chunks: no copy as they grow.
-	var found chunks
-	end := make([]int, len(v.Regions))
-	values := make([][]int32, len(p.cols))
-	mark := make([][]int32, len(p.cols)) // region+1 that listed the value
-	for i := range mark {
-		mark[i] = make([]int32, len(p.covers[i]))
-	}
-	for r := range v.Regions {
-		if p.regionValues(e, r, raw, values, mark) {
-			eachKey(values, shift, 0, 0, func(key uint64) {
-				if t, ok := index[key]; ok {
-					found.add(t)
-				}
-			})
+	// The tuples each region covers, region after region, found in
+	// parts of the regions at once on every core (a part's regions end
+	// at its end[r]), in chunks: no copy as they grow.
+	parts := make([]regionPart, partsOf(len(v.Regions)))
+	inParts(len(v.Regions), func(i, lo, hi int) {
+		pt := &parts[i]
+		pt.lo, pt.end = lo, make([]int, 0, hi-lo)
+		values := make([][]int32, len(p.cols))
+		mark := make([][]int32, len(p.cols)) // region+1 that listed the value
+		for i := range mark {
+			mark[i] = make([]int32, len(p.covers[i]))
 		}
-		end[r] = found.n
-	}
-	p.byTuple(&found, end)
+		for r := lo; r < hi; r++ {
+			if p.regionValues(e, r, raw, values, mark) {
+				eachKey(values, shift, 0, 0, func(key uint64) {
+					if t := index.find(key); t >= 0 {
+						pt.found.add(t)
+					}
+				})
+			}
+			pt.end = append(pt.end, pt.found.n)
+		}
+	})
+	p.byTuple(parts)
 	return true
+}
+
+// regionPart is the tuples found for the regions from lo on: region
+// lo+j's end at end[j] in found.
+type regionPart struct {
+	lo    int
+	found chunks
+	end   []int
+}
+
+// partItems is the fewest items (regions, tuples) worth a part of their
+// own, and maxParts the most parts (the tests change both to split tiny
+// releases).
+var (
+	partItems = 1 << 14
+	maxParts  = func() int { return runtime.GOMAXPROCS(0) }
+)
+
+// partsOf is how many parts inParts cuts n items into: one per core, one
+// when there are few.
+func partsOf(n int) int { return max(1, min(maxParts(), n/partItems)) }
+
+// inParts calls fn(i, lo, hi) on the parts of the items 0..n-1 at once,
+// part i holding lo..hi-1, and waits for them.
+func inParts(n int, fn func(i, lo, hi int)) {
+	k := partsOf(n)
+	atOnce(k, func(i int) { fn(i, n*i/k, n*(i+1)/k) })
+}
+
+// atOnce calls fn(0..k-1) at once and waits for them; a panic in one is
+// raised again here (where the command's recover turns it into an
+// internal error), never as a crash of the process.
+func atOnce(k int, fn func(i int)) {
+	var wg sync.WaitGroup
+	panics := make([]any, k)
+	for i := 1; i < k; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			fn(i)
+		}()
+	}
+	if k > 0 {
+		fn(0)
+	}
+	wg.Wait()
+	for _, v := range panics {
+		if v != nil {
+			panic(v)
+		}
+	}
 }
 
 // regionValues lists in values[i] the value codes region r's cells of
@@ -359,7 +420,7 @@ func (p *placed) enumerable(v *risk.View, e *risk.Exposure, raw [][][]int32) boo
 // tupleKeys indexes the distinct tuples by their value codes (the
 // missing value's len(Dict)) packed into 64 bits at the given shifts;
 // false when they do not fit.
-func (p *placed) tupleKeys() (map[uint64]int32, []uint, bool) {
+func (p *placed) tupleKeys() (*keyTable, []uint, bool) {
 	shift := make([]uint, len(p.cols))
 	at := uint(0)
 	for i, c := range p.cols {
@@ -369,7 +430,7 @@ func (p *placed) tupleKeys() (map[uint64]int32, []uint, bool) {
 	if at > 64 {
 		return nil, nil, false
 	}
-	index := make(map[uint64]int32, len(p.count))
+	index := newKeyTable(len(p.count))
 	for t := range p.count {
 		key := uint64(0)
 		for i := range p.cols {
@@ -379,9 +440,49 @@ func (p *placed) tupleKeys() (map[uint64]int32, []uint, bool) {
 			}
 			key |= uint64(c) << shift[i]
 		}
-		index[key] = int32(t)
+		index.put(key, int32(t))
 	}
 	return index, shift, true
+}
+
+// keyTable maps the distinct tuples' keys to the tuples: open addressing
+// with linear probing, at most a quarter full (enumerate looks up many
+// keys no tuple has: a miss ends at the first empty slot).
+type keyTable struct {
+	keys  []uint64
+	vals  []int32 // -1: empty
+	shift uint
+}
+
+func newKeyTable(n int) *keyTable {
+	bits := uint(bits2.Len(uint(4*n + 4)))
+	x := &keyTable{keys: make([]uint64, 1<<bits), vals: make([]int32, 1<<bits), shift: 64 - bits}
+	for i := range x.vals {
+		x.vals[i] = -1
+	}
+	return x
+}
+
+func (x *keyTable) slot(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >> x.shift }
+
+// put sets key's tuple (a key put twice keeps the last).
+func (x *keyTable) put(key uint64, t int32) {
+	mask := uint64(len(x.keys) - 1)
+	i := x.slot(key)
+	for x.vals[i] >= 0 && x.keys[i] != key {
+		i = (i + 1) & mask
+	}
+	x.keys[i], x.vals[i] = key, t
+}
+
+// find is key's tuple (-1: none).
+func (x *keyTable) find(key uint64) int32 {
+	mask := uint64(len(x.keys) - 1)
+	for i := x.slot(key); ; i = (i + 1) & mask {
+		if t := x.vals[i]; t < 0 || x.keys[i] == key {
+			return t
+		}
+	}
 }
 
 // eachKey calls fn with the key of every combination of values[i:] (key
@@ -397,25 +498,42 @@ func eachKey(values [][]int32, shift []uint, i int, key uint64, fn func(uint64))
 }
 
 // byTuple sets every tuple's candidates from the tuples found region
-// after region (region r's end at end[r]).
-func (p *placed) byTuple(found *chunks, end []int) {
+// after region (the parts in order): each part counts its tuples, then
+// writes its regions after those of the parts before it, at once.
+func (p *placed) byTuple(parts []regionPart) {
+	counts := make([][]int32, len(parts))
+	atOnce(len(parts), func(i int) {
+		c, found := make([]int32, len(p.count)), &parts[i].found
+		for k := 0; k < found.n; k++ {
+			c[found.at(k)]++
+		}
+		counts[i] = c
+	})
 	p.start = make([]int32, len(p.count)+1)
-	for k := 0; k < found.n; k++ {
-		p.start[found.at(k)+1]++
+	next := make([][]int32, len(parts)) // per part: where its next region of each tuple goes
+	for i := range next {
+		next[i] = make([]int32, len(p.count))
 	}
 	for t := range p.count {
-		p.start[t+1] += p.start[t]
-	}
-	p.regions = make([]int32, found.n)
-	next := append([]int32(nil), p.start[:len(p.count)]...)
-	k := 0
-	for r, e := range end {
-		for ; k < e; k++ {
-			t := found.at(k)
-			p.regions[next[t]] = int32(r)
-			next[t]++
+		at := p.start[t]
+		for i, c := range counts {
+			next[i][t] = at
+			at += c[t]
 		}
+		p.start[t+1] = at
 	}
+	p.regions = make([]int32, p.start[len(p.count)])
+	atOnce(len(parts), func(i int) {
+		pt, next := &parts[i], next[i]
+		k := 0
+		for j, e := range pt.end {
+			for ; k < e; k++ {
+				t := pt.found.at(k)
+				p.regions[next[t]] = int32(pt.lo + j)
+				next[t]++
+			}
+		}
+	})
 }
 
 // bitsetBudget bounds the words of the per-value region bitsets (128 MB);

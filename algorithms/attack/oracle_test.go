@@ -139,14 +139,22 @@ func (w *world) covers(t *model.Table, row, r int) bool {
 // and inference with a brute force over every person and region on
 // random tiny releases of each shape, placed each way: by looking exact
 // cells up or enumerating the regions' sets, by bitsets and by posting
-// lists alone (a release beyond the bitsets' budget).
+// lists alone (a release beyond the bitsets' budget), and the regions'
+// sets enumerated and the people's values inferred in three parts at
+// once (every item its own part when there are fewer).
 func TestAttacksAgainstBruteForce(t *testing.T) {
-	defer func(b int, x, n bool) { bitsetBudget, tryExact, tryEnumerate = b, x, n }(bitsetBudget, tryExact, tryEnumerate)
+	defer func(b int, x, n bool, r int, m func() int) {
+		bitsetBudget, tryExact, tryEnumerate, partItems, maxParts = b, x, n, r, m
+	}(bitsetBudget, tryExact, tryEnumerate, partItems, maxParts)
 	for _, way := range []struct {
 		exact, enumerate bool
 		budget           int
-	}{{true, true, bitsetBudget}, {false, false, bitsetBudget}, {false, false, 0}} {
+		split            bool
+	}{{true, true, bitsetBudget, false}, {false, false, bitsetBudget, false}, {false, false, 0, false}, {true, true, bitsetBudget, true}} {
 		tryExact, tryEnumerate, bitsetBudget = way.exact, way.enumerate, way.budget
+		if way.split {
+			partItems, maxParts = 1, func() int { return 3 }
+		}
 		bruteForce(t, way.budget)
 	}
 }

@@ -208,7 +208,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	// and the attacks; the checks read the same bytes and tables.
 	mem := verify.RenderBuilt(rel)
 	for i := range rel.Files {
-		rel.Files[i].Text = mem.Rendered(rel.Files[i].Name)
+		// The files are written as rendered: the method's row functions
+		// (and the tables they read) are let go.
+		rel.Files[i].Text, rel.Files[i].Fill, rel.Files[i].Record = mem.Rendered(rel.Files[i].Name), rendered, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -247,6 +249,10 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	}
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
 }
+
+// rendered stands for the row function of a file whose text is set (it
+// is never called: model.ReleaseFile.CSVText returns the text).
+func rendered(int, []string) { panic("a rendered file's rows are its text") }
 
 // inputRows translates row maps, which refer to rows of the prepared
 // table, to rows of the input. A negative entry stands for no input row

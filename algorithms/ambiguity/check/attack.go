@@ -43,17 +43,35 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	for r := range e.Sets {
 		e.Sets[r] = sets[r*nQI : (r+1)*nQI : (r+1)*nQI]
 	}
-	for i, aux := range det.AuxiliaryTables {
+	// The tables are read at once, each into arrays of its own; the
+	// groups' cells are set after, group after group.
+	cells := make([]groupCells, nQI)
+	e.Cover = make([]func([]string) [][]uint32, nQI)
+	errs := make([]error, nQI)
+	atOnce(nQI, func(i int) {
+		aux := det.AuxiliaryTables[i]
 		t, err := rel.Table(aux.File)
 		if err != nil {
-			return nil, err
+			errs[i] = err
+			return
 		}
 		if len(t.Columns) != 2 {
-			return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
+			errs[i] = &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
+			return
 		}
 		e.Cells[i] = t.Columns[0].Dict
-		groupSets(e.Sets, i, t, sharedGroupsOf(rel, det.SensitiveTable, aux.File, t.Columns[1], keys))
-		e.Cover = append(e.Cover, risk.ExactCover(e.Cells[i]))
+		cells[i] = newGroupCells(groups, t, sharedGroupsOf(rel, det.SensitiveTable, aux.File, t.Columns[1], keys))
+		e.Cover[i] = risk.ExactCover(e.Cells[i])
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the first table's, as read in order
+		}
+	}
+	for g, set := range e.Sets {
+		for i := range set {
+			set[i] = cells[i].of(g)
+		}
 	}
 	bound := func(name string) float64 {
 		x, err := strconv.ParseFloat(m.Parameters[name], 64)
@@ -71,33 +89,47 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	return e, nil
 }
 
-// groupSets sets every group's cells of QI i: the codes of the values
-// the auxiliary table t lists for it (of: the group of each GroupID
-// code), sorted and each once (nil when it lists none).
-func groupSets(sets [][][]uint32, i int, t *model.Table, of []int32) {
-	start := make([]int32, len(sets)+1)
+// groupCells are the cells of one QI of every group: the codes of the
+// values its auxiliary table lists for the group, sorted and each once,
+// codes[start[g]:end[g]] (the rest up to start[g+1]: repeats).
+type groupCells struct {
+	start, end []int32
+	codes      []uint32
+}
+
+// newGroupCells reads the auxiliary table t (of: the group of each
+// GroupID code).
+func newGroupCells(groups int, t *model.Table, of []int32) groupCells {
+	start := make([]int32, groups+1)
 	vals, ids := t.Columns[0], t.Columns[1]
 	for row := 0; row < t.Rows; row++ {
 		if g := of[verify.Code(ids, row)]; g >= 0 && vals.Codes[row] != model.Missing {
 			start[g+1]++
 		}
 	}
-	for g := range sets {
+	for g := range groups {
 		start[g+1] += start[g]
 	}
-	cells := make([]uint32, start[len(sets)])
-	next := append([]int32(nil), start[:len(sets)]...)
+	cells := make([]uint32, start[groups])
+	next := append([]int32(nil), start[:groups]...)
 	for row := 0; row < t.Rows; row++ {
 		if g := of[verify.Code(ids, row)]; g >= 0 && vals.Codes[row] != model.Missing {
 			cells[next[g]] = vals.Codes[row]
 			next[g]++
 		}
 	}
-	for g := range sets {
-		if c := cells[start[g]:start[g+1]:start[g+1]]; len(c) > 0 {
-			sets[g][i] = sortedUnique(c)
-		}
+	for g := range groups {
+		next[g] = start[g] + int32(len(sortedUnique(cells[start[g]:start[g+1]:start[g+1]])))
 	}
+	return groupCells{start: start, end: next, codes: cells}
+}
+
+// of is group g's cells (nil when the table lists none for it).
+func (c groupCells) of(g int) []uint32 {
+	if c.start[g] == c.start[g+1] {
+		return nil
+	}
+	return c.codes[c.start[g]:c.end[g]:c.start[g+1]]
 }
 
 // sortedUnique sorts c in place and drops repeats (risk.SortedUnique,

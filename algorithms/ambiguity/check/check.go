@@ -83,6 +83,7 @@ type ctx struct {
 	rl          *release
 
 	figures  verify.Fact[*groupFigures]
+	orig     verify.Fact[*verify.Original]
 	original verify.Fact[*original]
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	ambcheck "privlab/algorithms/ambiguity/check"
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
@@ -419,6 +420,7 @@ func TestAcrossGroups(t *testing.T) {
 	combined := "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 	if stated[many] != 2 || stated[combined] != 5.0/8 {
 		t.Fatalf("the manifest states %v", m.Utility)
+
 	}
 	rep := check(t, dir, nil, false)
 	if !rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "unconfirmed without the original: "+many+", "+combined) {
@@ -541,5 +543,42 @@ func TestWrongOriginal(t *testing.T) {
 	_, err = catalog.Check(dir, verify.Options{Original: noSA})
 	if pe, ok := err.(*model.ParamError); !ok || pe.Param != "original" {
 		t.Errorf("an original without the SA: %v", err)
+	}
+}
+
+// TestAcrossGroupsInBlocks: the figures across groups, looked up a block
+// of groups at a time in two halves at once, are the ones the method
+// states, exactly, whatever the block (one group, a few, the default).
+// 800 records: few enough groups cover a record that the combined
+// presence stays below 1 (0.98...), so a group's presence taken for
+// another's shows.
+func TestAcrossGroupsInBlocks(t *testing.T) {
+	t.Parallel()
+	p := censusProject(800)
+	p.Roles.QIs = []string{"age", "sex", "education", "marital-status", "race", "native-country"}
+	p.Params["beta"] = "0.5"
+	dir, prep := export(t, p)
+	m, err := model.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stated := map[string]float64{}
+	for _, f := range m.Utility {
+		stated[f.Name] = f.Value
+	}
+	many := stated["records covered by >1 group (input records, published or not)"]
+	combined := stated["outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"]
+	if many == 0 || combined == 0 {
+		t.Fatalf("the manifest states %v", m.Utility)
+
+	}
+	for _, block := range []int{1, 2, 7, 64, 1 << 15} {
+		gotMany, gotCombined, err := ambcheck.AcrossGroupsIn(dir, prep.Source, block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if float64(gotMany) != many || gotCombined != combined {
+			t.Errorf("blocks of %d groups: %d records covered by more than one group, combined %v; the method states %v, %v", block, gotMany, gotCombined, many, combined)
+		}
 	}
 }

@@ -228,3 +228,16 @@ func TestCheckFaithful(t *testing.T) {
 	vt.Want(t, c, faithful, "FAIL faithful: no assignment of distinct original records to the groups gives each group its st.csv frequencies of records it covers (Lemma 5.1): at most 7 of the 8 published records (maximum flow, without the audit record)")
 	vt.Want(t, c, coverage)
 }
+
+// An audit record's row the release cannot publish: a quasi-identifier
+// missing (or a row listed twice) does not fit, a sensitive value missing
+// is named as such.
+func TestCheckAuditUnpublished(t *testing.T) {
+	t.Parallel()
+	vt.Want(t, openTiny(t, vt.Tamper{}, withAudit(t, input(t, "A,20,F,flu", "A,,F,flu"), audited)), auditMembers,
+		"FAIL audit: the audit record's group map does not fit this original: row 0 is not a published record, or listed twice")
+	vt.Want(t, openTiny(t, vt.Tamper{}, withAudit(t, input(t), []int{0, 1, 2, 3, 4, 5, 6, 6})), auditMembers,
+		"FAIL audit: the audit record's group map does not fit this original: row 6 is not a published record, or listed twice")
+	vt.Want(t, openTiny(t, vt.Tamper{}, withAudit(t, input(t, "A,20,F,flu", "A,20,F,"), audited)), auditMembers,
+		"FAIL audit: the audit record's group map lists row 0, which has no sensitive value")
+}

@@ -123,6 +123,28 @@ func (ix *keyIndex) find(codes []uint32) int32 {
 	return ix.wide[wideKey(codes)] - 1
 }
 
+// eachFound calls fn with the entry of every combination of vals from
+// position i on that the index holds, key holding the positions before
+// (the keys summed as they are enumerated; not for a wide index).
+func (ix *keyIndex) eachFound(vals [][]uint32, i int, key uint64, fn func(j int32)) {
+	if i == len(vals) {
+		var j int32
+		if ix.dense != nil {
+			j = ix.dense[key] - 1
+		} else {
+			j = ix.sparse[key] - 1
+		}
+		if j >= 0 {
+			fn(j)
+		}
+		return
+	}
+	m := ix.mult[i]
+	for _, c := range vals[i] {
+		ix.eachFound(vals, i+1, key+uint64(c)*m, fn)
+	}
+}
+
 func (ix *keyIndex) key(codes []uint32) uint64 {
 	k := uint64(0)
 	for i, c := range codes {
@@ -161,12 +183,26 @@ const enumBudget = 1 << 14
 type groupValues [][][]uint32
 
 func newGroupValues(rl *release) groupValues {
+	gc := newGroupCodes(rl)
 	k := len(rl.at)
 	gv := make(groupValues, rl.groups)
 	lists := make([][]uint32, rl.groups*k) // carved: one allocation per QI, not per group
 	for g := range gv {
 		gv[g] = lists[g*k : (g+1)*k : (g+1)*k]
+		gc.fill(int32(g), gv[g])
 	}
+	return gv
+}
+
+// groupCodes is groupValues without a list per group and QI: group g's
+// codes of QI i are codes[i][start[i][g]:start[i][g+1]] (fill lists them).
+type groupCodes struct {
+	start [][]int32
+	codes [][]uint32
+}
+
+func newGroupCodes(rl *release) groupCodes {
+	gc := groupCodes{start: make([][]int32, len(rl.at)), codes: make([][]uint32, len(rl.at))}
 	for i, at := range rl.at {
 		start := make([]int32, rl.groups+1)
 		for _, g := range at.group {
@@ -185,13 +221,19 @@ func newGroupValues(rl *release) groupValues {
 				next[g]++
 			}
 		}
-		for g := range gv {
-			if start[g] < start[g+1] {
-				gv[g][i] = codes[start[g]:start[g+1]:start[g+1]]
-			}
+		gc.start[i], gc.codes[i] = start, codes
+	}
+	return gc
+}
+
+// fill sets vals[i] to group g's codes of QI i (nil: none).
+func (gc groupCodes) fill(g int32, vals [][]uint32) {
+	for i, start := range gc.start {
+		vals[i] = nil
+		if lo, hi := start[g], start[g+1]; lo < hi {
+			vals[i] = gc.codes[i][lo:hi:hi]
 		}
 	}
-	return gv
 }
 
 // size is the number of combinations of group g (capped just above

@@ -120,11 +120,11 @@ func claims(c *ctx, r *verify.Report) error {
 		Limits: map[string]string{worstPresence: c.m.Parameters["alpha"], worstAssociation: c.m.Parameters["beta"]},
 	}
 	if c.opt.Original != nil {
-		o, err := c.originalOf()
+		o, err := c.originalRows()
 		if err != nil {
 			return err
 		}
-		many, combined := acrossGroups(c.rl, o.o, f.pres)
+		many, combined := acrossGroups(c.rl, o, f.pres)
 		rc.Figures[coveredByMany], rc.Figures[combinedPresence] = float64(many), combined
 	}
 	stated := map[string]bool{}

@@ -37,10 +37,17 @@ type heldValues struct {
 	first []int
 }
 
+// originalRows is the original as the release would publish it, read
+// once: the figures across groups (claims) need it, not the comparison
+// (originalOf), and go on while another check compares.
+func (c *ctx) originalRows() (*verify.Original, error) {
+	return c.orig.Get(func() (*verify.Original, error) { return verify.NewOriginal(c.opt.Original, c.m) })
+}
+
 // originalOf compares the release with the original once.
 func (c *ctx) originalOf() (*original, error) {
 	return c.original.Get(func() (*original, error) {
-		o, err := verify.NewOriginal(c.opt.Original, c.m)
+		o, err := c.originalRows()
 		if err != nil {
 			return nil, err
 		}
@@ -192,14 +199,18 @@ func membersFromAudit(rl *release, o *verify.Original, audit *model.Audit, publi
 		off += rl.size[gi]
 		for _, row := range members[gi] {
 			ok := row >= 0 && row < o.Table.Rows && !used[row]
-			for i := 0; ok && i < len(o.QIs); i++ {
+			// A kept row publishes every QI and the sensitive value; the
+			// others are looked at value by value.
+			for i := 0; ok && !o.Kept[row] && i < len(o.QIs); i++ {
 				_, ok = o.Text(o.QIs[i], row)
 			}
 			if !ok {
 				return nil, &verify.Line{Name: "audit", Text: fmt.Sprintf("the audit record's group map does not fit this original: row %d is not a published record, or listed twice", row)}
 			}
-			if _, ok := o.Text(o.SA, row); !ok {
-				return nil, &verify.Line{Name: "audit", Text: fmt.Sprintf("the audit record's group map lists row %d, which has no sensitive value", row)}
+			if !o.Kept[row] {
+				if _, ok := o.Text(o.SA, row); !ok {
+					return nil, &verify.Line{Name: "audit", Text: fmt.Sprintf("the audit record's group map lists row %d, which has no sensitive value", row)}
+				}
 			}
 			used[row] = true
 		}
@@ -339,34 +350,44 @@ func tableCodes(tb *table, col *model.Column, o *verify.Original) []int32 {
 // combinations are enumerated and looked up among them (a group with
 // more than enumBudget combinations scans them instead).
 func acrossGroups(rl *release, o *verify.Original, pres []float64) (many int, combined float64) {
+	return acrossGroupsBy(rl, o, pres, acrossBlock)
+}
+
+// acrossGroupsBy is acrossGroups looking block groups up at a time.
+func acrossGroupsBy(rl *release, o *verify.Original, pres []float64, block int) (many int, combined float64) {
 	keys, count := coveredTuples(rl, o)
 	ix := newKeyIndex(radices(rl, false), keys)
-	gv := newGroupValues(rl)
+	gc := newGroupCodes(rl)
 	covering := make([]int, len(keys))
 	absent := make([]float64, len(keys))
 	for j := range absent {
 		absent[j] = 1
 	}
-	cover := func(g int32, j int32) {
-		covering[j]++
-		absent[j] *= 1 - pres[g]
-	}
-	tuple := make([]uint32, len(rl.at))
-	for g := int32(0); int(g) < rl.groups; g++ {
-		if gv.size(g) > enumBudget {
-			for j, t := range keys {
-				if gv.covers(g, t) {
-					cover(g, int32(j))
+	// A block of groups at a time, its halves looked up at once, then
+	// the tuples found applied group after group (the products multiplied
+	// in group order, as one loop would).
+	half := [2]coveredBy{newCoveredBy(len(rl.at)), newCoveredBy(len(rl.at))}
+	for lo := 0; lo < rl.groups; lo += block {
+		hi := min(lo+block, rl.groups)
+		mid := (lo + hi) / 2
+		atOnce(2, func(h int) {
+			if h == 0 {
+				half[0].find(gc, ix, keys, lo, mid)
+			} else {
+				half[1].find(gc, ix, keys, mid, hi)
+			}
+		})
+		for _, c := range half {
+			k := int32(0)
+			for x, end := range c.end {
+				g := c.lo + x
+				for ; k < end; k++ {
+					j := c.found[k]
+					covering[j]++
+					absent[j] *= 1 - pres[g]
 				}
 			}
-			continue
 		}
-		gv.combos(g, tuple, func() bool {
-			if j := ix.find(tuple); j >= 0 {
-				cover(g, j)
-			}
-			return true
-		})
 	}
 	for j := range keys {
 		if covering[j] > 1 {
@@ -377,6 +398,53 @@ func acrossGroups(rl *release, o *verify.Original, pres []float64) (many int, co
 		}
 	}
 	return many, combined
+}
+
+// acrossBlock is the groups acrossGroups looks up before it applies what
+// they cover.
+const acrossBlock = 1 << 15
+
+// coveredBy is the tuples each group of lo.. covers: group lo+x's are
+// found[end[x-1]:end[x]], in the order one loop over the group's
+// combinations finds them.
+type coveredBy struct {
+	lo    int
+	found []int32
+	end   []int32
+	tuple []uint32
+	one   groupValues // the group at hand
+}
+
+func newCoveredBy(k int) coveredBy {
+	return coveredBy{tuple: make([]uint32, k), one: groupValues{make([][]uint32, k)}}
+}
+
+// find lists the tuples the groups lo..hi-1 cover.
+func (c *coveredBy) find(gc groupCodes, ix *keyIndex, keys [][]uint32, lo, hi int) {
+	c.lo, c.found, c.end = lo, c.found[:0], c.end[:0]
+	add := func(j int32) { c.found = append(c.found, j) }
+	for g := int32(lo); int(g) < hi; g++ {
+		one := c.one
+		gc.fill(g, one[0])
+		switch {
+		case one.size(0) > enumBudget:
+			for j, t := range keys {
+				if one.covers(0, t) {
+					add(int32(j))
+				}
+			}
+		case ix.wide != nil:
+			one.combos(0, c.tuple, func() bool {
+				if j := ix.find(c.tuple); j >= 0 {
+					add(j)
+				}
+				return true
+			})
+		default:
+			ix.eachFound(one[0], 0, 0, add)
+		}
+		c.end = append(c.end, int32(len(c.found)))
+	}
 }
 
 // coveredTuples are the input's distinct QI tuples (the records the

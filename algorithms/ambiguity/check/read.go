@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/verify"
@@ -60,13 +62,26 @@ func readTables(c *ctx, r *verify.Report) error {
 
 // readRelease is readTables on the files (nil: the tables do not hold).
 func readRelease(c *ctx, r *verify.Report) (*release, error) {
+	parseAll(c)
 	rl, ok, err := readST(c, r)
 	if err != nil || !ok {
 		return nil, stopOr(err)
 	}
+	// The auxiliary tables are read at once, each into a report of its
+	// own, added in order up to the first that does not hold (as if read
+	// one after the other).
+	auxs := c.det.AuxiliaryTables
+	read := make([]struct {
+		at  *table
+		ok  bool
+		err error
+		r   verify.Report
+	}, len(auxs))
+	atOnce(len(auxs), func(i int) { read[i].at, read[i].ok, read[i].err = readAT(c, rl, auxs[i], &read[i].r) })
 	missing := 0
-	for _, a := range c.det.AuxiliaryTables {
-		at, ok, err := readAT(c, rl, a, r)
+	for i := range read {
+		at, ok, err := read[i].at, read[i].ok, read[i].err
+		r.Lines = append(r.Lines, read[i].r.Lines...)
 		if err != nil || !ok {
 			return nil, stopOr(err)
 		}
@@ -82,6 +97,50 @@ func readRelease(c *ctx, r *verify.Report) (*release, error) {
 		return nil, verify.ErrStop
 	}
 	return rl, nil
+}
+
+// parseAll parses the tables readRelease reads at once on every core,
+// before it reads them one after the other (the view reads them in the
+// same order meanwhile: one at a time, the two would wait for the same
+// table). A table that does not parse says so when read.
+func parseAll(c *ctx) {
+	names := []string{c.det.SensitiveTable}
+	for _, a := range c.det.AuxiliaryTables {
+		names = append(names, a.File)
+	}
+	atOnce(len(names), func(i int) {
+		_, _ = c.rel.Table(names[i]) // an error counts where the table is read
+	})
+}
+
+// atOnce calls fn(0..n-1) on every core and waits for them; a panic in
+// one is raised again here, in the check or the viewer that called it
+// (which report it), never as a crash of the process.
+func atOnce(n int, fn func(i int)) {
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	workers := min(runtime.GOMAXPROCS(0), n)
+	panics := make([]any, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[w] = recover() }()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }
 
 // stopOr is err, or ErrStop when there is none.

@@ -31,15 +31,24 @@ func View(rel *verify.Release) (*risk.View, error) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
 	of, groups, keys := sharedSTGroups(rel, det.SensitiveTable, st)
-	width, err := widths(rel, det, keys, groups)
-	if err != nil {
-		return nil, err
-	}
 	numeric := st.Columns[1].Kind == model.Numeric
 	values, pos := risk.Ordered(st.Columns[1].Dict, numeric)
-	bag, err := groupBags(rel, det, st, of, groups, pos)
-	if err != nil {
-		return nil, err
+	// The widths and the bags read different tables: at once.
+	var width []int
+	var bag *bags
+	var werr, berr error
+	atOnce(2, func(i int) {
+		if i == 0 {
+			width, werr = widths(rel, det, keys, groups)
+		} else {
+			bag, berr = groupBags(rel, det, st, of, groups, pos)
+		}
+	})
+	if werr != nil {
+		return nil, werr
+	}
+	if berr != nil {
+		return nil, berr
 	}
 	bld := risk.NewBuilder(m.QIs, m.SA, values, numeric)
 	bld.Grow(groups)
@@ -76,24 +85,42 @@ func errText(err error) string {
 // counts, 0 where a table has no value of the group.
 func widths(rel *verify.Release, det format.Details, keys *groupKeys, groups int) ([]int, error) {
 	nAT := len(det.AuxiliaryTables)
-	width := make([]int, groups*nAT)
-	for a, aux := range det.AuxiliaryTables {
-		t, err := rel.Table(aux.File)
+	per := make([][]int32, nAT) // per table: every group's count (each table its own, counted at once)
+	errs := make([]error, nAT)
+	atOnce(nAT, func(a int) { per[a], errs[a] = tableWidths(rel, det, a, keys, groups) })
+	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, err // the first table's, as read in order
 		}
-		if len(t.Columns) != 2 {
-			return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
+	}
+	width := make([]int, groups*nAT)
+	for g := range groups {
+		for a, w := range per {
+			width[g*nAT+a] = int(w[g])
 		}
-		ids := t.Columns[1]
-		n := make([]int, len(ids.Dict)+1)
-		for row := 0; row < t.Rows; row++ {
-			n[verify.Code(ids, row)]++
-		}
-		for code, g := range sharedGroupsOf(rel, det.SensitiveTable, aux.File, ids, keys) {
-			if g >= 0 {
-				width[int(g)*nAT+a] += n[code]
-			}
+	}
+	return width, nil
+}
+
+// tableWidths counts every group's values in auxiliary table a.
+func tableWidths(rel *verify.Release, det format.Details, a int, keys *groupKeys, groups int) ([]int32, error) {
+	aux := det.AuxiliaryTables[a]
+	t, err := rel.Table(aux.File)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.Columns) != 2 {
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
+	}
+	ids := t.Columns[1]
+	n := make([]int32, len(ids.Dict)+1)
+	for row := 0; row < t.Rows; row++ {
+		n[verify.Code(ids, row)]++
+	}
+	width := make([]int32, groups)
+	for code, g := range sharedGroupsOf(rel, det.SensitiveTable, aux.File, ids, keys) {
+		if g >= 0 {
+			width[g] += n[code]
 		}
 	}
 	return width, nil

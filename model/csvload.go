@@ -1171,10 +1171,43 @@ type encoder struct {
 	sized   bool
 	est     int // the rows the input's size suggests (0: unknown)
 	header  []string
+	fresh   []freshText // per column
+}
+
+// freshText gathers the text of a chunk's new short values of one
+// column (the index keeps no text for them), made into one string once
+// the chunk's column is encoded: one allocation rather than one per
+// value (a release's GroupID column has hundreds of thousands).
+type freshText struct {
+	buf   []byte
+	codes []uint32 // the values' codes
+	ends  []uint32 // where each value's text ends in buf
+}
+
+// add holds v as the text of code.
+func (f *freshText) add(v []byte, code uint32) {
+	f.buf = append(f.buf, v...)
+	f.codes = append(f.codes, code)
+	f.ends = append(f.ends, uint32(len(f.buf)))
+}
+
+// flush sets the values' text in dict and empties f.
+func (f *freshText) flush(dict []string) {
+	if len(f.codes) == 0 {
+		return
+	}
+	all := string(f.buf)
+	start := uint32(0)
+	for j, code := range f.codes {
+		dict[code] = all[start:f.ends[j]]
+		start = f.ends[j]
+	}
+	f.buf, f.codes, f.ends = f.buf[:0], f.codes[:0], f.ends[:0]
 }
 
 func newEncoder(name string, header []string, missing []string) *encoder {
-	e := &encoder{name: name, header: header, cols: make([]*Column, len(header)), index: make([]*dictIndex, len(header))}
+	e := &encoder{name: name, header: header, cols: make([]*Column, len(header)), index: make([]*dictIndex, len(header)),
+		fresh: make([]freshText, len(header))}
 	for i, h := range header {
 		e.cols[i] = &Column{Name: h}
 		// Missing tokens are looked up like values, so one lookup per field
@@ -1272,9 +1305,11 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 	buf, offs := c.buf, c.offs[:2*n*c.nrec]
 	codes := col.Codes
 	missing := 0
+	fresh := &e.fresh[i]
 	defer func() {
 		col.Codes = codes
 		col.MissingCount += missing
+		fresh.flush(col.Dict)
 	}()
 	for r, k := 0, i; r < c.nrec; r, k = r+1, k+n {
 		start, end := int(offs[2*k]), int(offs[2*k+1])
@@ -1287,10 +1322,16 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 			if !utf8.Valid(v) {
 				return r, false
 			}
-			s := string(v)
 			code = uint32(len(col.Dict))
-			x.insert(s, code)
-			col.Dict = append(col.Dict, s)
+			if len(v) <= 8 { // the index keeps no text of a short key
+				x.insert("", code)
+				fresh.add(v, code)
+				col.Dict = append(col.Dict, "") // set by flush
+			} else {
+				s := string(v)
+				x.insert(s, code)
+				col.Dict = append(col.Dict, s)
+			}
 			col.firstLine = append(col.firstLine, c.fieldLineOf(r, k))
 			if len(col.Dict) == presizeFrom {
 				e.presize(col, x, e.rows+r+1)
@@ -1402,7 +1443,9 @@ func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 	}
 }
 
-// insert adds the key the last lookup did not find, with its code.
+// insert adds the key the last lookup did not find, with its code. The
+// key's text is read only when it is longer than 8 bytes (a shorter one
+// is packed in its slot or is an index into dense).
 func (x *dictIndex) insert(key string, code uint32) {
 	if x.atDense {
 		x.dense[x.at] = code

@@ -34,29 +34,45 @@ type scheme struct {
 	// its first query).
 	bitsOnce sync.Once
 	bits     *groupBits
-	// spare holds *countBufs for estimator.counts: a count query needs two
-	// slices of one entry per group, which a workload of a thousand
+	// spare holds *countBufs for estimator.counts: a count query returns
+	// up to one contribution per group, which a workload of a thousand
 	// queries on 500k groups made over half a gigabyte of garbage.
 	spare sync.Pool
 }
 
-// countBufs are estimator.counts' working slices (of cap s.groups).
+// countBufs are estimator.counts' working slices: a block's groups and
+// their products, and the contributions it returns.
 type countBufs struct {
 	alive []int32
 	x     []float64
+	out   []float64
 }
 
 // groupBits holds, for every table of at most maxBitWords x 64 values,
-// each group's values as a bitset of words[i] words (group g's at
-// [g*words, (g+1)*words)): Answer counts a group's values meeting a
-// condition with a few ANDs instead of a scan of its rows. st is set
-// only when every frequency is 1 (then a group's count of matching
-// sensitive values is the bits' count too).
+// each group's values as a bitset (tableSets): Answer counts a group's
+// values meeting a condition with a few ANDs instead of a scan of its
+// rows. st is set only when every frequency is 1 (then a group's count
+// of matching sensitive values is the bits' count too).
 type groupBits struct {
-	at    [][]uint64 // per QI (nil: too many values)
-	words []int      // per QI
-	st    []uint64
-	stW   int
+	at []tableSets // per QI
+	st tableSets
+}
+
+// tableSets are one table's bitsets, one per group: of one word in the
+// narrowest of 8, 16, 32 and 64 bits that holds its values (a workload
+// reads them all for every query: the fewer bytes, the sooner), else
+// of words 64-bit words (group g's at [g*words, (g+1)*words)); all nil
+// when the table has more than maxBitWords x 64 values.
+type tableSets struct {
+	w8    []uint8
+	w16   []uint16
+	w32   []uint32
+	w64   []uint64
+	wide  []uint64
+	words int
+	// counted: every group's count (valueTable.count) is the number of
+	// its bits, so counts need not read it.
+	counted bool
 }
 
 // maxBitWords bounds a group's bitset (256 values).
@@ -65,35 +81,101 @@ const maxBitWords = 4
 // groupBits makes the bitsets once.
 func (s *scheme) groupBits() *groupBits {
 	s.bitsOnce.Do(func() {
-		b := &groupBits{at: make([][]uint64, len(s.at)), words: make([]int, len(s.at))}
+		b := &groupBits{at: make([]tableSets, len(s.at))}
 		for i := range s.at {
-			b.at[i], b.words[i] = tableBits(&s.at[i], s.groups)
+			b.at[i] = tableBits(&s.at[i], s.groups)
 		}
 		ones := true
 		for _, f := range s.st.freq {
 			ones = ones && f == 1
 		}
 		if ones {
-			b.st, b.stW = tableBits(&s.st, s.groups)
+			b.st = tableBits(&s.st, s.groups)
 		}
 		s.bits = b
 	})
 	return s.bits
 }
 
-// tableBits is every group's values of t as bitsets of the words it
-// returns (nil when t has more than maxBitWords x 64 values).
-func tableBits(t *valueTable, groups int) ([]uint64, int) {
+// tableBits is every group's values of t as bitsets (none when t has
+// more than maxBitWords x 64 values).
+func tableBits(t *valueTable, groups int) tableSets {
 	w := (len(t.text) + 63) / 64
 	if w > maxBitWords {
-		return nil, 0
+		return tableSets{}
 	}
-	w = max(w, 1)
-	out := make([]uint64, groups*w)
+	if w > 1 {
+		out := make([]uint64, groups*w)
+		for r, code := range t.code {
+			out[int(t.group[r])*w+int(code>>6)] |= 1 << uint(code&63)
+		}
+		return tableSets{wide: out, words: w}
+	}
+	var ts tableSets
+	switch n := len(t.text); {
+	case n <= 8:
+		ts.w8 = narrowBits[uint8](t, groups)
+		ts.counted = counted(ts.w8, t.count)
+	case n <= 16:
+		ts.w16 = narrowBits[uint16](t, groups)
+		ts.counted = counted(ts.w16, t.count)
+	case n <= 32:
+		ts.w32 = narrowBits[uint32](t, groups)
+		ts.counted = counted(ts.w32, t.count)
+	default:
+		ts.w64 = narrowBits[uint64](t, groups)
+		ts.counted = counted(ts.w64, t.count)
+	}
+	return ts
+}
+
+// word is an unsigned integer a narrow bitset is held in.
+type word interface {
+	uint8 | uint16 | uint32 | uint64
+}
+
+// narrowBits is every group's values of t (at most T's bits of them) as
+// one T each.
+func narrowBits[T word](t *valueTable, groups int) []T {
+	out := make([]T, groups)
 	for r, code := range t.code {
-		out[int(t.group[r])*w+int(code>>6)] |= 1 << uint(code&63)
+		out[t.group[r]] |= 1 << uint(code)
 	}
-	return out, w
+	return out
+}
+
+// counted tells whether every group's count is the number of its bits.
+func counted[T word](b []T, count []int32) bool {
+	if len(count) != len(b) {
+		return false
+	}
+	for g, v := range b {
+		if int32(bits.OnesCount64(uint64(v))) != count[g] {
+			return false
+		}
+	}
+	return true
+}
+
+// has reports whether the table has bitsets.
+func (ts *tableSets) has() bool {
+	return ts.w8 != nil || ts.w16 != nil || ts.w32 != nil || ts.w64 != nil || ts.wide != nil
+}
+
+// matching is the number of group g's values in want (a bitset of the
+// table's values), from its bitset (has must hold).
+func (ts *tableSets) matching(g int, want []uint64) int32 {
+	switch {
+	case ts.w8 != nil:
+		return int32(bits.OnesCount64(uint64(ts.w8[g]) & want[0]))
+	case ts.w16 != nil:
+		return int32(bits.OnesCount64(uint64(ts.w16[g]) & want[0]))
+	case ts.w32 != nil:
+		return int32(bits.OnesCount64(uint64(ts.w32[g]) & want[0]))
+	case ts.w64 != nil:
+		return int32(bits.OnesCount64(ts.w64[g] & want[0]))
+	}
+	return common(ts.wide[g*ts.words:(g+1)*ts.words], want)
 }
 
 // wanted is the bitset of the values a condition selects (all of them
@@ -306,7 +388,7 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 	}
 	count := sortedSum(counts)
 	if e.bufs != nil {
-		s.spare.Put(e.bufs) // counts (in e.bufs.x) is read no more
+		s.spare.Put(e.bufs) // counts (in e.bufs.out) is read no more
 	}
 	b := method.Bounds{HasEst: true, Note: estimateNote}
 	// A published record meeting every condition puts its values in its
@@ -349,8 +431,8 @@ type estimator struct {
 // saCount is c and the sum of the matching sensitive values of group g.
 func (e *estimator) saCount(g int) (c, sv float64) {
 	s := e.s
-	if b, w := e.bits.st, e.bits.stW; b != nil && !e.aggSA {
-		return float64(common(b[g*w:(g+1)*w], e.wantSA)), 0
+	if st := &e.bits.st; st.has() && !e.aggSA {
+		return float64(st.matching(g, e.wantSA)), 0
 	}
 	lo, hi := s.st.rowsOf(g)
 	for r := lo; r < hi; r++ {
@@ -367,8 +449,8 @@ func (e *estimator) saCount(g int) (c, sv float64) {
 // qiCount is l_i of group g, and the sum of its matching values when QI
 // i is the one aggregated.
 func (e *estimator) qiCount(g, i int) (n int32, qsum float64) {
-	if b, w := e.bits.at[i], e.bits.words[i]; b != nil && i != e.aggQI {
-		return common(b[g*w:(g+1)*w], e.want[i]), 0
+	if at := &e.bits.at[i]; at.has() && i != e.aggQI {
+		return at.matching(g, e.want[i]), 0
 	}
 	at, m := &e.s.at[i], e.ms[i]
 	lo, hi := at.rowsOf(g)
@@ -384,56 +466,150 @@ func (e *estimator) qiCount(g, i int) (n int32, qsum float64) {
 }
 
 // counts are the groups' contributions to a count (as group gives
-// them, in group order), computed a QI at a time over the groups still
-// contributing: each group's factors are applied in the same order, and
-// the groups' products, independent of each other, follow one another
-// in the processor instead of one group's waiting for the last.
+// them, in group order), computed a block of countBlock groups at a
+// time, a QI at a time over the block's groups still contributing: each
+// group's factors are applied in the same order, and the groups'
+// products, independent of each other, follow one another in the
+// processor instead of one group's waiting for the last. The block's
+// working slices stay in the processor's cache; only the bitsets and
+// the per-group counts are read from memory, once per query.
 func (e *estimator) counts() []float64 {
 	s := e.s
 	b, _ := s.spare.Get().(*countBufs)
-	if b == nil || cap(b.alive) < s.groups {
-		b = &countBufs{alive: make([]int32, 0, s.groups), x: make([]float64, 0, s.groups)}
+	if b == nil || len(b.alive) < countBlock {
+		b = &countBufs{alive: make([]int32, countBlock), x: make([]float64, countBlock)}
 	}
 	e.bufs = b
-	alive := b.alive[:0]
-	x := b.x[:0] // aligned with alive
-	for g := 0; g < s.groups; g++ {
-		if c, _ := e.saCount(g); c != 0 {
-			alive, x = append(alive, int32(g)), append(x, c)
-		}
-	}
-	for i := range s.at {
-		if !e.read[i] {
-			continue
-		}
-		count, keep := s.at[i].count, 0
-		b, w, want := e.bits.at[i], e.bits.words[i], e.want[i]
-		for k, g := range alive {
-			var n int32
-			switch {
-			case b != nil && w == 1:
-				n = int32(bits.OnesCount64(b[g] & want[0]))
-			case b != nil:
-				n = common(b[int(g)*w:int(g+1)*w], want)
-			default:
-				n, _ = e.qiCount(int(g), i)
+	out := b.out[:0]
+	for lo := 0; lo < s.groups; lo += countBlock {
+		n := e.saBlock(lo, min(lo+countBlock, s.groups), b.alive, b.x)
+		for i := range s.at {
+			if e.read[i] && n > 0 {
+				n = e.scale(i, b.alive[:n], b.x[:n])
 			}
-			if n == 0 && count[g] > 0 {
-				continue // x would stay 0 whatever follows
+		}
+		for _, v := range b.x[:n] {
+			if v != 0 {
+				out = append(out, v)
 			}
-			alive[keep], x[keep] = g, x[k]*float64(n)/float64(count[g])
-			keep++
-		}
-		alive, x = alive[:keep], x[:keep]
-	}
-	out := x[:0]
-	for _, v := range x {
-		if v != 0 {
-			out = append(out, v)
 		}
 	}
+	b.out = out
 	return out
 }
+
+// countBlock is how many groups counts takes at a time.
+var countBlock = 2048
+
+// saBlock puts the groups lo..hi-1 whose count c of matching sensitive
+// values is not 0 into alive, c into x, and returns how many there are.
+func (e *estimator) saBlock(lo, hi int, alive []int32, x []float64) int {
+	if st := &e.bits.st; !e.aggSA {
+		switch {
+		case st.w8 != nil:
+			return saBits(st.w8[lo:hi], uint8(e.wantSA[0]), lo, alive, x)
+		case st.w16 != nil:
+			return saBits(st.w16[lo:hi], uint16(e.wantSA[0]), lo, alive, x)
+		case st.w32 != nil:
+			return saBits(st.w32[lo:hi], uint32(e.wantSA[0]), lo, alive, x)
+		case st.w64 != nil:
+			return saBits(st.w64[lo:hi], e.wantSA[0], lo, alive, x)
+		}
+	}
+	n := 0
+	for g := lo; g < hi; g++ {
+		if c, _ := e.saCount(g); c != 0 {
+			alive[n], x[n] = int32(g), c
+			n++
+		}
+	}
+	return n
+}
+
+// saBits is saBlock on one-word bitsets (b: the block's, of groups lo on).
+func saBits[T word](b []T, want T, lo int, alive []int32, x []float64) int {
+	n := 0
+	for k, v := range b {
+		c := bits.OnesCount64(uint64(v & want))
+		alive[n], x[n] = int32(lo+k), float64(c)
+		n += kept(int32(c), 1)
+	}
+	return n
+}
+
+// scale multiplies x, the products of the groups alive, by QI i's
+// l_i/m_i as x*l_i/m_i, drops the groups it makes 0 (x would stay 0
+// whatever follows) and returns how many are left.
+func (e *estimator) scale(i int, alive []int32, x []float64) int {
+	ts, count, want := &e.bits.at[i], e.s.at[i].count, e.want[i]
+	if ts.counted {
+		count = nil
+	}
+	switch {
+	case ts.w8 != nil:
+		return scaleBits(ts.w8, uint8(want[0]), count, alive, x)
+	case ts.w16 != nil:
+		return scaleBits(ts.w16, uint16(want[0]), count, alive, x)
+	case ts.w32 != nil:
+		return scaleBits(ts.w32, uint32(want[0]), count, alive, x)
+	case ts.w64 != nil:
+		return scaleBits(ts.w64, want[0], count, alive, x)
+	}
+	count, keep := e.s.at[i].count, 0
+	for k, g := range alive {
+		var n int32
+		if ts.wide != nil {
+			n = common(ts.wide[int(g)*ts.words:int(g+1)*ts.words], want)
+		} else {
+			n, _ = e.qiCount(int(g), i)
+		}
+		v, m := times(x[k], n, count[g])
+		alive[keep], x[keep] = g, v
+		keep += kept(n, m)
+	}
+	return keep
+}
+
+// scaleBits is scale on one-word bitsets; count is nil when each
+// group's is the number of its bits.
+func scaleBits[T word](b []T, want T, count []int32, alive []int32, x []float64) int {
+	keep := 0
+	for k, g := range alive {
+		v := b[g]
+		n := int32(bits.OnesCount64(uint64(v & want)))
+		var m int32
+		if count == nil {
+			m = int32(bits.OnesCount64(uint64(v)))
+		} else {
+			m = count[g]
+		}
+		p, _ := times(x[k], n, m)
+		alive[keep], x[keep] = g, p
+		keep += kept(n, m)
+	}
+	return keep
+}
+
+// kept is 1 when n != 0 || m <= 0 (a group saBits or scale keeps), else
+// 0, without a branch: whether a group keeps is as good as random.
+func kept(n, m int32) int {
+	nz := uint64(uint32(n) | uint32(1-min(m, 1)))
+	return int((nz + 1<<32 - 1) >> 32)
+}
+
+// times is x*n/m (and m). A division by a power of two is a
+// multiplication by its inverse, which rounds alike (both are the exact
+// quotient, rounded once).
+func times(x float64, n, m int32) (float64, int32) {
+	v := x * float64(n)
+	if uint32(m) < uint32(len(inverses)) && inverses[m] != 0 {
+		return v * inverses[m], m
+	}
+	return v / float64(m), m
+}
+
+// inverses are 1/m for the powers of two m up to 8 (0: divide).
+var inverses = [9]float64{1: 1, 2: 0.5, 4: 0.25, 8: 0.125}
 
 // group is group g's contribution to the count (x) and to the sum (y),
 // false when it adds nothing: c, the count of its matching sensitive

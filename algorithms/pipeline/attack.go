@@ -83,19 +83,15 @@ func exportKnowledge(p *Prepared) *risk.Knowledge {
 	return k
 }
 
-// stateAttacks puts the attacks measured on the release, as it will be
-// published (mem: built in memory from rel), into its manifest.
-func stateAttacks(rel *model.Release, mem *verify.Release, method string, k *risk.Knowledge) error {
+// measureAttacks runs the attacks on the release as it will be
+// published (mem: built in memory); nil when the method has no exposer
+// (its manifest states no attacks).
+func measureAttacks(mem *verify.Release, method string, k *risk.Knowledge) (*attack.Report, error) {
 	m, ok := AttackMethod(method)
 	if !ok || m.Expose == nil {
-		return nil // a method without an exposer states no attacks
+		return nil, nil
 	}
-	rep, err := attack.Run(mem, m, k)
-	if err != nil {
-		return fmt.Errorf("attacking the release: %w", err)
-	}
-	rel.Manifest.Attacks = ManifestAttacks(rep, k)
-	return nil
+	return attack.Run(mem, m, k)
 }
 
 // ManifestAttacks are the findings as a manifest states them: no example

@@ -1107,3 +1107,34 @@ func TestExportAfterDroppedRows(t *testing.T) {
 		}
 	}
 }
+
+// TestExportFindingsReadThePopulation: the attacks, measured while the
+// risk figures are (stateFindings), read the population the export
+// loads first: membership runs on it; a population that does not load
+// stops the export before anything is written.
+func TestExportFindingsReadThePopulation(t *testing.T) {
+	dir := t.TempDir()
+	p := prepareFile(t, dir, "employees.csv", employees, figure2)
+	p.Project.Population = filepath.Join(dir, "employees.csv")
+	res := run(t, p)
+	ex, err := Export(p, res, filepath.Join(dir, "rel"), ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string]bool{}
+	for _, a := range ex.Manifest.Attacks {
+		ran[a.Attack] = a.NotRun == ""
+	}
+	if !ran["membership"] || len(ex.Manifest.Risk) == 0 || p.Population == nil {
+		t.Fatalf("attacks %+v, risk %v", ex.Manifest.Attacks, ex.Manifest.Risk)
+	}
+	q := prepareFile(t, dir, "employees.csv", employees, figure2)
+	q.Project.Population = filepath.Join(dir, "nobody.csv")
+	_, err = Export(q, run(t, q), filepath.Join(dir, "rel2"), ExportOptions{})
+	if err == nil || !strings.Contains(err.Error(), "nobody.csv") {
+		t.Fatalf("missing population: %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "rel2")); !os.IsNotExist(serr) {
+		t.Fatalf("a release was written: %v", serr)
+	}
+}

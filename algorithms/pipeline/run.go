@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/algorithms/risk"
@@ -355,34 +356,44 @@ func measureBuilt(mem *verify.Release, method string, threshold float64) (*risk.
 // stateFindings puts into the manifest what is measured on the release
 // as it will be published (check recomputes it from the files): the
 // figures every release gets, the warnings, and the attacks, all read
-// from mem, the release rel built in memory (verify.OpenBuilt).
+// from mem, the release rel built in memory (verify.OpenBuilt). The
+// risk figures are measured while the attacks run (on one core, the
+// attacks on every core): the attacks read the release as built for
+// them (the same bytes, tables and attacker's view) and nothing the
+// risk puts in the manifest (its figures, summary and warnings). A
+// failure is the first one in the order risk, population, attacks.
 func stateFindings(p *Prepared, res *method.Result, rel *model.Release, mem *verify.Release) error {
-	rk, view, err := stateRisk(rel, mem, res.Spec.Name, p.Project.RiskThreshold)
-	if err != nil {
-		return err
+	var rk *risk.Report
+	var view *risk.View
+	var rerr error
+	measured := concurrently(func() { rk, view, rerr = measureBuilt(mem, res.Spec.Name, p.Project.RiskThreshold) })
+	perr := (Env{}).LoadPopulationOf(p)
+	k := exportKnowledge(p)
+	var atk *attack.Report
+	var aerr error
+	if perr == nil {
+		atk, aerr = measureAttacks(mem, res.Spec.Name, k)
 	}
+	measured()
+	if rerr != nil {
+		return fmt.Errorf("measuring the release's risk: %w", rerr)
+	}
+	rel.Manifest.Risk, rel.Manifest.RiskSummary = rk.ManifestFigures(), rk.Summary
 	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
-	if err := (Env{}).LoadPopulationOf(p); err != nil {
-		return err
+	if perr != nil {
+		return perr
 	}
-	// The attacks read the release as built for the risk figures (the
-	// same bytes, tables and attacker's view), its manifest as it stands
-	// now.
+	// The release built in memory states what the manifest states now.
 	files := mem.Manifest.Files
 	*mem.Manifest = rel.Manifest
 	mem.Manifest.Files = files
-	return stateAttacks(rel, mem, res.Spec.Name, exportKnowledge(p))
-}
-
-// stateRisk puts the risk figures of rel, measured on mem (rel built in
-// memory), and their summary into its manifest.
-func stateRisk(rel *model.Release, mem *verify.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
-	rep, v, err := measureBuilt(mem, method, threshold)
-	if err != nil {
-		return nil, nil, fmt.Errorf("measuring the release's risk: %w", err)
+	if aerr != nil {
+		return fmt.Errorf("attacking the release: %w", aerr)
 	}
-	rel.Manifest.Risk, rel.Manifest.RiskSummary = rep.ManifestFigures(), rep.Summary
-	return rep, v, nil
+	if atk != nil {
+		rel.Manifest.Attacks = ManifestAttacks(atk, k)
+	}
+	return nil
 }
 
 // exportCheck is an export's look at its written files, before the

@@ -155,8 +155,8 @@ func rowsEstimate(t *testing.T, s *scheme, q *model.Query) float64 {
 }
 
 // TestTimes: times(x, n, m) is x*n/m with the division, bit for bit,
-// for m from 0 to 16 (a power of two multiplied by its inverse) and x of
-// every mantissa; kept(n, m) is 1 exactly when n != 0 or m <= 0.
+// for m from 0 to 16 and x of every mantissa; kept(n, m) is 1 exactly
+// when n != 0 or m <= 0.
 func TestTimes(t *testing.T) {
 	rng := model.NewRand(2)
 	for i := 0; i < 20000; i++ {

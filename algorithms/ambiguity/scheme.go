@@ -546,6 +546,8 @@ func (e *estimator) scale(i int, alive []int32, x []float64) int {
 		count = nil
 	}
 	switch {
+	case ts.w8 != nil && count == nil:
+		return scaleBytes(ts.w8, uint8(want[0]), alive, x)
 	case ts.w8 != nil:
 		return scaleBits(ts.w8, uint8(want[0]), count, alive, x)
 	case ts.w16 != nil:
@@ -566,6 +568,32 @@ func (e *estimator) scale(i int, alive []int32, x []float64) int {
 		v, m := times(x[k], n, count[g])
 		alive[keep], x[keep] = g, v
 		keep += kept(n, m)
+	}
+	return keep
+}
+
+// byteFactor is what a group whose one-byte bitset is v does to x in
+// scaleBytes: x*n/m, kept as kept(n, m) says.
+type byteFactor struct {
+	n, m float64
+	keep int
+}
+
+// scaleBytes is scaleBits on one-byte bitsets whose count is the number
+// of their bits, n and m of each of the 256 bitsets worked out once:
+// the same x*n/m of the same float64s, with no counting per group.
+func scaleBytes(b []uint8, want uint8, alive []int32, x []float64) int {
+	var lut [256]byteFactor
+	for v := range lut {
+		n := int32(bits.OnesCount8(uint8(v) & want))
+		m := int32(bits.OnesCount8(uint8(v)))
+		lut[v] = byteFactor{n: float64(n), m: float64(m), keep: kept(n, m)}
+	}
+	keep := 0
+	for k, g := range alive {
+		f := &lut[b[g]]
+		alive[keep], x[keep] = g, x[k]*f.n/f.m
+		keep += f.keep
 	}
 	return keep
 }

@@ -220,3 +220,44 @@ func TestScaleBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleTwoWords holds scaleTwoWords to the plain loop (common, and
+// times' x*n/m) on random two-word bitsets, counts and x of every
+// mantissa: the groups kept, in order, and their x bit for bit.
+func TestScaleTwoWords(t *testing.T) {
+	rng := model.NewRand(6)
+	for trial := 0; trial < 200; trial++ {
+		groups := 1 + rng.Intn(3000)
+		b := make([]uint64, 2*groups)
+		count := make([]int32, groups)
+		for g := 0; g < groups; g++ {
+			b[2*g], b[2*g+1] = rng.Uint64()&rng.Uint64(), rng.Uint64()&rng.Uint64()&rng.Uint64()
+			count[g] = int32(bits.OnesCount64(b[2*g])+bits.OnesCount64(b[2*g+1])) + int32(rng.Intn(2))
+		}
+		want := []uint64{rng.Uint64() & rng.Uint64() & rng.Uint64(), rng.Uint64() & rng.Uint64()}
+		var alive []int32
+		var x []float64
+		for g := 0; g < groups; g++ {
+			if rng.Intn(3) > 0 {
+				alive, x = append(alive, int32(g)), append(x, rng.Float64()*float64(1+rng.Intn(40)))
+			}
+		}
+		var wantAlive []int32
+		var wantX []float64
+		for k, g := range alive {
+			n, m := common(b[2*g:2*g+2], want), count[g]
+			if n != 0 || m <= 0 {
+				wantAlive, wantX = append(wantAlive, g), append(wantX, x[k]*float64(n)/float64(m))
+			}
+		}
+		kept := scaleTwoWords(b, want[0], want[1], count, alive, x)
+		if kept != len(wantAlive) {
+			t.Fatalf("trial %d: kept %d groups, want %d", trial, kept, len(wantAlive))
+		}
+		for k := range wantAlive {
+			if alive[k] != wantAlive[k] || math.Float64bits(x[k]) != math.Float64bits(wantX[k]) {
+				t.Fatalf("trial %d, position %d: group %d x %v, want group %d x %v", trial, k, alive[k], x[k], wantAlive[k], wantX[k])
+			}
+		}
+	}
+}

@@ -558,6 +558,9 @@ func (e *estimator) scale(i int, alive []int32, x []float64) int {
 		return scaleBits(ts.w64, want[0], count, alive, x)
 	}
 	count, keep := e.s.at[i].count, 0
+	if ts.words == 2 {
+		return scaleTwoWords(ts.wide, want[0], want[1], count, alive, x)
+	}
 	for k, g := range alive {
 		var n int32
 		if ts.wide != nil {
@@ -567,6 +570,19 @@ func (e *estimator) scale(i int, alive []int32, x []float64) int {
 		}
 		v, m := times(x[k], n, count[g])
 		alive[keep], x[keep] = g, v
+		keep += kept(n, m)
+	}
+	return keep
+}
+
+// scaleTwoWords is scale on bitsets of two words (65 to 128 values).
+func scaleTwoWords(b []uint64, want0, want1 uint64, count []int32, alive []int32, x []float64) int {
+	keep := 0
+	for k, g := range alive {
+		w := b[2*g : 2*g+2 : 2*g+2]
+		n := int32(bits.OnesCount64(w[0]&want0) + bits.OnesCount64(w[1]&want1))
+		m := count[g]
+		alive[keep], x[keep] = g, x[k]*float64(n)/float64(m)
 		keep += kept(n, m)
 	}
 	return keep

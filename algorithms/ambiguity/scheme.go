@@ -34,6 +34,10 @@ type scheme struct {
 	// its first query).
 	bitsOnce sync.Once
 	bits     *groupBits
+	// rowsLater: a scheme read from files whose tables inGroupOrder
+	// puts group by group on the first query (rowsOnce).
+	rowsLater bool
+	rowsOnce  sync.Once
 	// spare holds *countBufs for estimator.counts: a count query returns
 	// up to one contribution per group, which a workload of a thousand
 	// queries on 500k groups made over half a gigabyte of garbage.
@@ -214,7 +218,8 @@ type valueTable struct {
 	// number of distinct sensitive values for ST.
 	count []int32
 	// start, in a run's scheme, is where each group's rows begin (rows
-	// come group by group); nil for a scheme read from files.
+	// come group by group); in a scheme read from files, nil until
+	// inGroupOrder sorts the table.
 	start []int32
 }
 
@@ -367,8 +372,10 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		}
 	}
 
+	bits := s.groupBits()
+	s.inGroupOrder(bits)
 	e := estimator{s: s, match: matches(&s.st, saPreds), ms: make([][]bool, len(s.at)), read: make([]bool, len(s.at)),
-		l: make([]int32, len(s.at)), aggQI: aggQI, aggSA: aggSA, bits: s.groupBits(), want: make([][]uint64, len(s.at))}
+		l: make([]int32, len(s.at)), aggQI: aggQI, aggSA: aggSA, bits: bits, want: make([][]uint64, len(s.at))}
 	e.wantSA = wanted(e.match, len(s.st.text))
 	for i := range s.at {
 		e.ms[i] = matches(&s.at[i], qiPreds[i])

@@ -3,6 +3,8 @@ package ambiguity
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -155,8 +157,8 @@ func rowsEstimate(t *testing.T, s *scheme, q *model.Query) float64 {
 }
 
 // TestTimes: times(x, n, m) is x*n/m with the division, bit for bit,
-// for m from 0 to 16 (a power of two multiplied by its inverse) and x of
-// every mantissa; kept(n, m) is 1 exactly when n != 0 or m <= 0.
+// for m from 0 to 16 and x of every mantissa; kept(n, m) is 1 exactly
+// when n != 0 or m <= 0.
 func TestTimes(t *testing.T) {
 	rng := model.NewRand(2)
 	for i := 0; i < 20000; i++ {
@@ -175,6 +177,87 @@ func TestTimes(t *testing.T) {
 		}
 		if got := kept(c.n, c.m); got != want {
 			t.Errorf("kept(%d, %d) = %d, want %d", c.n, c.m, got, want)
+		}
+	}
+}
+
+// TestScaleBytes holds scaleBytes (a byte's n and m looked up) to the
+// plain loop on random one-byte bitsets and random products x of every
+// mantissa: the groups kept, in order, and x*n/m bit for bit (x*(n/m),
+// or a wrong n, m or keep, fails).
+func TestScaleBytes(t *testing.T) {
+	rng := model.NewRand(4)
+	for trial := 0; trial < 200; trial++ {
+		groups := 1 + rng.Intn(3000)
+		b := make([]uint8, groups)
+		for g := range b {
+			b[g] = uint8(rng.Intn(256))
+		}
+		want := uint8(rng.Intn(256))
+		var alive []int32
+		var x []float64
+		for g := 0; g < groups; g++ {
+			if rng.Intn(3) > 0 {
+				alive, x = append(alive, int32(g)), append(x, rng.Float64()*float64(1+rng.Intn(40)))
+			}
+		}
+		var wantAlive []int32
+		var wantX []float64
+		for k, g := range alive {
+			n, m := bits.OnesCount8(b[g]&want), bits.OnesCount8(b[g])
+			if n != 0 || m == 0 {
+				wantAlive, wantX = append(wantAlive, g), append(wantX, x[k]*float64(n)/float64(m))
+			}
+		}
+		kept := scaleBytes(b, want, alive, x)
+		if kept != len(wantAlive) {
+			t.Fatalf("trial %d: kept %d groups, want %d", trial, kept, len(wantAlive))
+		}
+		for k := range wantAlive {
+			if alive[k] != wantAlive[k] || math.Float64bits(x[k]) != math.Float64bits(wantX[k]) {
+				t.Fatalf("trial %d, position %d: group %d x %v, want group %d x %v", trial, k, alive[k], x[k], wantAlive[k], wantX[k])
+			}
+		}
+	}
+}
+
+// TestScaleTwoWords holds scaleTwoWords to the plain loop (common, and
+// times' x*n/m) on random two-word bitsets, counts and x of every
+// mantissa: the groups kept, in order, and their x bit for bit.
+func TestScaleTwoWords(t *testing.T) {
+	rng := model.NewRand(6)
+	for trial := 0; trial < 200; trial++ {
+		groups := 1 + rng.Intn(3000)
+		b := make([]uint64, 2*groups)
+		count := make([]int32, groups)
+		for g := 0; g < groups; g++ {
+			b[2*g], b[2*g+1] = rng.Uint64()&rng.Uint64(), rng.Uint64()&rng.Uint64()&rng.Uint64()
+			count[g] = int32(bits.OnesCount64(b[2*g])+bits.OnesCount64(b[2*g+1])) + int32(rng.Intn(2))
+		}
+		want := []uint64{rng.Uint64() & rng.Uint64() & rng.Uint64(), rng.Uint64() & rng.Uint64()}
+		var alive []int32
+		var x []float64
+		for g := 0; g < groups; g++ {
+			if rng.Intn(3) > 0 {
+				alive, x = append(alive, int32(g)), append(x, rng.Float64()*float64(1+rng.Intn(40)))
+			}
+		}
+		var wantAlive []int32
+		var wantX []float64
+		for k, g := range alive {
+			n, m := common(b[2*g:2*g+2], want), count[g]
+			if n != 0 || m <= 0 {
+				wantAlive, wantX = append(wantAlive, g), append(wantX, x[k]*float64(n)/float64(m))
+			}
+		}
+		kept := scaleTwoWords(b, want[0], want[1], count, alive, x)
+		if kept != len(wantAlive) {
+			t.Fatalf("trial %d: kept %d groups, want %d", trial, kept, len(wantAlive))
+		}
+		for k := range wantAlive {
+			if alive[k] != wantAlive[k] || math.Float64bits(x[k]) != math.Float64bits(wantX[k]) {
+				t.Fatalf("trial %d, position %d: group %d x %v, want group %d x %v", trial, k, alive[k], x[k], wantAlive[k], wantX[k])
+			}
 		}
 	}
 }

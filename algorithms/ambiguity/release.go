@@ -256,7 +256,7 @@ func openScheme(dir string, shared func(name string) (*model.Table, error)) (*sc
 		s.at = append(s.at, vt)
 	}
 	s.groups = len(s.ids)
-	s.byGroup()
+	s.rowsLater = true
 	s.finish()
 	for i := range s.at {
 		for g, c := range s.at[i].count {
@@ -416,14 +416,27 @@ func (k *groupKeys) find(text string) int32 {
 	return -1
 }
 
-// byGroup reorders every table of a scheme read from files group by
-// group (stably: a group's rows keep the files' order) and sets start,
-// as a run's tables are.
-func (s *scheme) byGroup() {
-	for i := range s.at {
-		s.at[i].sortByGroup(s.groups)
+// inGroupOrder reorders, the first time Answer asks, the tables of a
+// scheme read from files (rowsLater) that a query may read row by row
+// group by group (stably: a group's rows keep the files' order) and sets
+// their start, as a run's tables are: those without bitsets, and the
+// numeric ones (SUM and AVG read their values). A count on the others
+// reads their bitsets only (saBlock, scale), made from the rows in any
+// order, so a check's workload sorts none of them.
+func (s *scheme) inGroupOrder(b *groupBits) {
+	if !s.rowsLater {
+		return
 	}
-	s.st.sortByGroup(s.groups)
+	s.rowsOnce.Do(func() {
+		for i := range s.at {
+			if !b.at[i].has() || s.at[i].kind == model.Numeric {
+				s.at[i].sortByGroup(s.groups)
+			}
+		}
+		if !b.st.has() || s.st.kind == model.Numeric {
+			s.st.sortByGroup(s.groups)
+		}
+	})
 }
 
 func (t *valueTable) sortByGroup(groups int) {

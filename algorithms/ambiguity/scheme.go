@@ -34,6 +34,10 @@ type scheme struct {
 	// its first query).
 	bitsOnce sync.Once
 	bits     *groupBits
+	// rowsLater: a scheme read from files whose tables inGroupOrder
+	// puts group by group on the first query (rowsOnce).
+	rowsLater bool
+	rowsOnce  sync.Once
 	// spare holds *countBufs for estimator.counts: a count query returns
 	// up to one contribution per group, which a workload of a thousand
 	// queries on 500k groups made over half a gigabyte of garbage.
@@ -214,7 +218,8 @@ type valueTable struct {
 	// number of distinct sensitive values for ST.
 	count []int32
 	// start, in a run's scheme, is where each group's rows begin (rows
-	// come group by group); nil for a scheme read from files.
+	// come group by group); in a scheme read from files, nil until
+	// inGroupOrder sorts the table.
 	start []int32
 }
 
@@ -367,8 +372,10 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		}
 	}
 
+	bits := s.groupBits()
+	s.inGroupOrder(bits)
 	e := estimator{s: s, match: matches(&s.st, saPreds), ms: make([][]bool, len(s.at)), read: make([]bool, len(s.at)),
-		l: make([]int32, len(s.at)), aggQI: aggQI, aggSA: aggSA, bits: s.groupBits(), want: make([][]uint64, len(s.at))}
+		l: make([]int32, len(s.at)), aggQI: aggQI, aggSA: aggSA, bits: bits, want: make([][]uint64, len(s.at))}
 	e.wantSA = wanted(e.match, len(s.st.text))
 	for i := range s.at {
 		e.ms[i] = matches(&s.at[i], qiPreds[i])
@@ -546,6 +553,8 @@ func (e *estimator) scale(i int, alive []int32, x []float64) int {
 		count = nil
 	}
 	switch {
+	case ts.w8 != nil && count == nil:
+		return scaleBytes(ts.w8, uint8(want[0]), alive, x)
 	case ts.w8 != nil:
 		return scaleBits(ts.w8, uint8(want[0]), count, alive, x)
 	case ts.w16 != nil:
@@ -556,6 +565,9 @@ func (e *estimator) scale(i int, alive []int32, x []float64) int {
 		return scaleBits(ts.w64, want[0], count, alive, x)
 	}
 	count, keep := e.s.at[i].count, 0
+	if ts.words == 2 {
+		return scaleTwoWords(ts.wide, want[0], want[1], count, alive, x)
+	}
 	for k, g := range alive {
 		var n int32
 		if ts.wide != nil {
@@ -566,6 +578,45 @@ func (e *estimator) scale(i int, alive []int32, x []float64) int {
 		v, m := times(x[k], n, count[g])
 		alive[keep], x[keep] = g, v
 		keep += kept(n, m)
+	}
+	return keep
+}
+
+// scaleTwoWords is scale on bitsets of two words (65 to 128 values).
+func scaleTwoWords(b []uint64, want0, want1 uint64, count []int32, alive []int32, x []float64) int {
+	keep := 0
+	for k, g := range alive {
+		w := b[2*g : 2*g+2 : 2*g+2]
+		n := int32(bits.OnesCount64(w[0]&want0) + bits.OnesCount64(w[1]&want1))
+		m := count[g]
+		alive[keep], x[keep] = g, x[k]*float64(n)/float64(m)
+		keep += kept(n, m)
+	}
+	return keep
+}
+
+// byteFactor is what a group whose one-byte bitset is v does to x in
+// scaleBytes: x*n/m, kept as kept(n, m) says.
+type byteFactor struct {
+	n, m float64
+	keep int
+}
+
+// scaleBytes is scaleBits on one-byte bitsets whose count is the number
+// of their bits, n and m of each of the 256 bitsets worked out once:
+// the same x*n/m of the same float64s, with no counting per group.
+func scaleBytes(b []uint8, want uint8, alive []int32, x []float64) int {
+	var lut [256]byteFactor
+	for v := range lut {
+		n := int32(bits.OnesCount8(uint8(v) & want))
+		m := int32(bits.OnesCount8(uint8(v)))
+		lut[v] = byteFactor{n: float64(n), m: float64(m), keep: kept(n, m)}
+	}
+	keep := 0
+	for k, g := range alive {
+		f := &lut[b[g]]
+		alive[keep], x[keep] = g, x[k]*f.n/f.m
+		keep += f.keep
 	}
 	return keep
 }
@@ -597,19 +648,12 @@ func kept(n, m int32) int {
 	return int((nz + 1<<32 - 1) >> 32)
 }
 
-// times is x*n/m (and m). A division by a power of two is a
-// multiplication by its inverse, which rounds alike (both are the exact
-// quotient, rounded once).
+// times is x*n/m (and m), the division always made: a group's m is as
+// good as random, and a branch on it (a power of two multiplied by its
+// inverse instead) cost more in mispredictions than the division.
 func times(x float64, n, m int32) (float64, int32) {
-	v := x * float64(n)
-	if uint32(m) < uint32(len(inverses)) && inverses[m] != 0 {
-		return v * inverses[m], m
-	}
-	return v / float64(m), m
+	return x * float64(n) / float64(m), m
 }
-
-// inverses are 1/m for the powers of two m up to 8 (0: divide).
-var inverses = [9]float64{1: 1, 2: 0.5, 4: 0.25, 8: 0.125}
 
 // group is group g's contribution to the count (x) and to the sum (y),
 // false when it adds nothing: c, the count of its matching sensitive
@@ -705,8 +749,13 @@ func matches(t *valueTable, preds []model.Pred) []bool {
 }
 
 // sortedSum adds the values in increasing order (a sum independent of
-// the order the groups come in).
+// the order the groups come in). A workload's count has some 25
+// distinct contributions among 150k groups: fewSum adds them in the
+// same order without sorting them; else x is sorted.
 func sortedSum(x []float64) float64 {
+	if s, ok := fewSum(x); ok {
+		return s
+	}
 	sort.Float64s(x)
 	s := 0.0
 	for _, v := range x {

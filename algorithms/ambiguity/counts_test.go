@@ -221,6 +221,15 @@ func TestScaleBytes(t *testing.T) {
 	}
 }
 
+// sparseBits is the AND of k random words: about one bit in 2^k set.
+func sparseBits(rng *model.Rand, k int) uint64 {
+	w := rng.Uint64()
+	for i := 1; i < k; i++ {
+		w &= rng.Uint64()
+	}
+	return w
+}
+
 // TestScaleTwoWords holds scaleTwoWords to the plain loop (common, and
 // times' x*n/m) on random two-word bitsets, counts and x of every
 // mantissa: the groups kept, in order, and their x bit for bit.
@@ -231,10 +240,10 @@ func TestScaleTwoWords(t *testing.T) {
 		b := make([]uint64, 2*groups)
 		count := make([]int32, groups)
 		for g := 0; g < groups; g++ {
-			b[2*g], b[2*g+1] = rng.Uint64()&rng.Uint64(), rng.Uint64()&rng.Uint64()&rng.Uint64()
+			b[2*g], b[2*g+1] = sparseBits(rng, 2), sparseBits(rng, 3)
 			count[g] = int32(bits.OnesCount64(b[2*g])+bits.OnesCount64(b[2*g+1])) + int32(rng.Intn(2))
 		}
-		want := []uint64{rng.Uint64() & rng.Uint64() & rng.Uint64(), rng.Uint64() & rng.Uint64()}
+		want := []uint64{sparseBits(rng, 3), sparseBits(rng, 2)}
 		var alive []int32
 		var x []float64
 		for g := 0; g < groups; g++ {

@@ -194,13 +194,7 @@ func TestScaleBytes(t *testing.T) {
 			b[g] = uint8(rng.Intn(256))
 		}
 		want := uint8(rng.Intn(256))
-		var alive []int32
-		var x []float64
-		for g := 0; g < groups; g++ {
-			if rng.Intn(3) > 0 {
-				alive, x = append(alive, int32(g)), append(x, rng.Float64()*float64(1+rng.Intn(40)))
-			}
-		}
+		alive, x := randomAlive(rng, groups)
 		var wantAlive []int32
 		var wantX []float64
 		for k, g := range alive {
@@ -219,6 +213,17 @@ func TestScaleBytes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomAlive picks about two groups in three of groups, each with a
+// random x (the groups a query still counts and their estimates).
+func randomAlive(rng *model.Rand, groups int) (alive []int32, x []float64) {
+	for g := 0; g < groups; g++ {
+		if rng.Intn(3) > 0 {
+			alive, x = append(alive, int32(g)), append(x, rng.Float64()*float64(1+rng.Intn(40)))
+		}
+	}
+	return alive, x
 }
 
 // sparseBits is the AND of k random words: about one bit in 2^k set.
@@ -244,13 +249,7 @@ func TestScaleTwoWords(t *testing.T) {
 			count[g] = int32(bits.OnesCount64(b[2*g])+bits.OnesCount64(b[2*g+1])) + int32(rng.Intn(2))
 		}
 		want := []uint64{sparseBits(rng, 3), sparseBits(rng, 2)}
-		var alive []int32
-		var x []float64
-		for g := 0; g < groups; g++ {
-			if rng.Intn(3) > 0 {
-				alive, x = append(alive, int32(g)), append(x, rng.Float64()*float64(1+rng.Intn(40)))
-			}
-		}
+		alive, x := randomAlive(rng, groups)
 		var wantAlive []int32
 		var wantX []float64
 		for k, g := range alive {

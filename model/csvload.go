@@ -1311,12 +1311,26 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 		col.MissingCount += missing
 		fresh.flush(col.Dict)
 	}()
+	// known holds, for the records of a block, the code dense gives
+	// their field (denseAbsent: look it up): read in a loop of its own,
+	// whose loads do not wait for one another (shuffled release files
+	// read a GroupID's slot at random, a cache miss each time; a branch
+	// on each loaded code, as lookup takes, waits for every miss in turn).
+	// A code once given never changes, so a block's known codes stay true
+	// while its new values are added.
+	var known [denseBlock]uint32
 	for r, k := 0, i; r < c.nrec; r, k = r+1, k+n {
+		if j := r % denseBlock; j == 0 {
+			x.probeDense(buf, offs, k, n, min(denseBlock, c.nrec-r), &known)
+		}
 		start, end := int(offs[2*k]), int(offs[2*k+1])
 		if e.maxCell >= 0 && end-start > e.maxCell {
 			return r, true
 		}
-		code, found := x.lookup(buf, start, end)
+		code, found := known[r%denseBlock], true
+		if code == denseAbsent {
+			code, found = x.lookup(buf, start, end)
+		}
 		if !found {
 			v := buf[start:end]
 			if !utf8.Valid(v) {
@@ -1440,6 +1454,28 @@ func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 			}
 		}
 		i = (i + 1) & x.mask
+	}
+}
+
+// denseBlock is how many records encodeColumn probes dense for at once.
+const denseBlock = 32
+
+// probeDense sets known[j], for the m fields k, k+n, ... of offs, to the
+// code dense holds for the field, or denseAbsent (not a canonical
+// integer dense covers, or not seen yet: lookup decides).
+func (x *dictIndex) probeDense(buf []byte, offs []uint32, k, n, m int, known *[denseBlock]uint32) {
+	dense := x.dense
+	if len(dense) == 0 {
+		for j := range m {
+			known[j] = denseAbsent
+		}
+		return
+	}
+	for j := 0; j < m; j, k = j+1, k+n {
+		known[j] = denseAbsent
+		if v, ok := canonicalInt(buf[offs[2*k]:offs[2*k+1]]); ok && v < uint64(len(dense)) {
+			known[j] = dense[v]
+		}
 	}
 }
 

@@ -54,3 +54,60 @@ func TestLoadFreshText(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadDenseBlock: encodeColumn reads the dense index for a block of
+// records at once (probeDense) before it adds a block's new values; a
+// value repeated inside its block, a missing token that is a whole
+// number and values beyond the dense range get the same codes, missing
+// count and dictionary as a map from text to first appearance gives.
+func TestLoadDenseBlock(t *testing.T) {
+	rng := NewRand(9)
+	const rows = 20_000
+	var b strings.Builder
+	b.WriteString("g\n")
+	var want []string
+	perm := rng.Perm(rows / 3)
+	for r := 0; r < rows; r++ {
+		v := fmt.Sprint(perm[(r/3)%len(perm)]) // three times in a row: within a block
+		switch r % 97 {
+		case 5:
+			v = "3" // the missing token
+		case 11:
+			v = fmt.Sprint(90_000_000 + rng.Intn(50)) // beyond the dense range
+		}
+		want = append(want, v)
+		fmt.Fprintf(&b, "%s\n", v)
+	}
+	tb, err := Load(strings.NewReader(b.String()), LoadOptions{Name: "g.csv", MissingTokens: []string{"3"}, Kinds: map[string]Kind{"g": Categorical}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tb.Columns[0]
+	code := map[string]uint32{}
+	var dict []string
+	missing := 0
+	for r, v := range want {
+		if v == "3" {
+			missing++
+			if c.Codes[r] != Missing {
+				t.Fatalf("row %d: %q is the missing token, code %d", r, v, c.Codes[r])
+			}
+			continue
+		}
+		k, ok := code[v]
+		if !ok {
+			k = uint32(len(dict))
+			code[v] = k
+			dict = append(dict, v)
+		}
+		if c.Codes[r] != k {
+			t.Fatalf("row %d (%q): code %d, want %d", r, v, c.Codes[r], k)
+		}
+	}
+	if c.MissingCount != missing || strings.Join(c.Dict, ",") != strings.Join(dict, ",") {
+		t.Fatalf("missing %d (want %d), dictionary of %d values (want %d)", c.MissingCount, missing, len(c.Dict), len(dict))
+	}
+	if len(tb.Columns[0].Dict) < 1000 || len(c.Codes) != rows {
+		t.Fatalf("%d values over %d rows", len(c.Dict), len(c.Codes))
+	}
+}

@@ -3,6 +3,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"privlab/algorithms/risk"
 	"privlab/model"
@@ -168,18 +169,38 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 	if sa == nil {
 		return 0, 0, -1
 	}
-	index := valueIndex(v.SAValues)
 	guess := make([]int32, len(p.count)) // per tuple: the value inferred >= Certain (-1: none)
-	first := certainValues(v)
-	regs := briefRegions(v)
-	inParts(len(p.count), func(_, lo, hi int) { p.guessTuples(v, regs, first, guess[lo:hi], lo) })
+	if maxOf(beliefTops(v)) < Certain-1e-6 {
+		// No mix of beliefs reaches Certain when no belief does: a
+		// tuple's posterior of a value is the mean of its candidates'
+		// beliefs in it, weighted by their records, so at most the
+		// largest. (The margin covers the rounding of a sum of up to
+		// 2^31 terms.)
+		for t := range guess {
+			guess[t] = -1
+		}
+	} else {
+		first := certainValues(v)
+		regs := briefRegions(v)
+		p.inCandidateParts(func(lo, hi int) { p.guessTuples(v, regs, first, guess[lo:hi], lo) })
+	}
+	// The view's position of each of the column's values, once per value.
+	index := valueIndex(v.SAValues)
+	at := make([]int32, len(sa.Dict))
+	for c, x := range sa.Dict {
+		at[c] = -1
+		if s, ok := index(x); ok {
+			at[c] = int32(s)
+		}
+	}
 	example = -1
 	for row, t := range p.tupleOf {
-		if sa.IsMissing(row) {
+		c := sa.Codes[row]
+		if c == model.Missing {
 			continue
 		}
 		scored++
-		if s, ok := index(sa.Value(row)); ok && guess[t] == int32(s) {
+		if g := guess[t]; g >= 0 && at[c] == g {
 			right++
 			if example < 0 {
 				example = row
@@ -187,6 +208,23 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 		}
 	}
 	return right, scored, example
+}
+
+// inCandidateParts calls fn(lo, hi) on parts of the tuples at once, one
+// per core, cut so that each holds about as many candidate regions (a
+// tuple's work): the first tuples of a table are often its most common,
+// covered by many more regions than the rest.
+func (p *placed) inCandidateParts(fn func(lo, hi int)) {
+	n := len(p.count)
+	total := int(p.start[n])
+	k := partsOf(max(n, total))
+	cut := make([]int, k+1)
+	cut[k] = n
+	for i := 1; i < k; i++ {
+		want := int32(total * i / k)
+		cut[i] = max(cut[i-1], sort.Search(n, func(t int) bool { return p.start[t] >= want }))
+	}
+	atOnce(k, func(i int) { fn(cut[i], cut[i+1]) })
 }
 
 // guessTuples sets guess[j], for the tuples lo+j, to the value inferred

@@ -77,8 +77,11 @@ func randomWorld(rng *rand.Rand, kind string) *world {
 	}
 	for r := 0; r < 2+rng.IntN(6); r++ {
 		p := []float64{rng.Float64(), rng.Float64(), rng.Float64()}
-		if rng.IntN(3) == 0 {
+		switch rng.IntN(4) {
+		case 0:
 			p = []float64{0, 1, 0}
+		case 1: // at Certain, below 1: a world may have no belief of 1
+			p = []float64{0.05, 0.9, 0.05}
 		}
 		sum := p[0] + p[1] + p[2]
 		for j := range p {

@@ -3,6 +3,7 @@ package attack
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"privlab/model"
@@ -101,6 +102,63 @@ func TestKeyTable(t *testing.T) {
 			if got := x.find(key); got != w {
 				t.Fatalf("n=%d: key %d found %d, want %d", n, key, got, w)
 			}
+		}
+		// findAll: the tuples of the keys that have one, in order, over
+		// blocks of any length (keys known, unknown and repeated).
+		var keys []uint64
+		for j := 0; j < 3*findBlock+5; j++ {
+			keys = append(keys, uint64(rng.IntN(4*n+8)))
+		}
+		for _, cut := range []int{0, 1, findBlock, len(keys)} {
+			var found chunks
+			x.findAll(keys[:cut], &found)
+			got := make([]int32, found.n)
+			for k := range got {
+				got[k] = found.at(k)
+			}
+			var w []int32
+			for _, key := range keys[:cut] {
+				if t, ok := want[key]; ok {
+					w = append(w, t)
+				}
+			}
+			if !slices.Equal(got, w) {
+				t.Fatalf("n=%d: findAll of %d keys %v, want %v", n, cut, got, w)
+			}
+		}
+	}
+}
+
+// TestAppendKeys: every combination of the values once, the first QI's
+// varying slowest (the order of a nested loop over the QIs), with the
+// buffers reused from call to call.
+func TestAppendKeys(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	shift := []uint{0, 5, 10, 20}
+	var keys, spare []uint64
+	for trial := 0; trial < 50; trial++ {
+		values := make([][]int32, 1+rng.IntN(len(shift)))
+		for i := range values {
+			for k := rng.IntN(4); k >= 0; k-- {
+				values[i] = append(values[i], int32(rng.IntN(30)))
+			}
+		}
+		var want []uint64
+		var nest func(i int, key uint64)
+		nest = func(i int, key uint64) {
+			if i == len(values) {
+				want = append(want, key)
+				return
+			}
+			for _, x := range values[i] {
+				nest(i+1, key|uint64(x)<<shift[i])
+			}
+		}
+		nest(0, 0)
+		keys, spare = appendKeys(keys, spare, values, shift)
+		if !slices.Equal(keys, want) {
+			t.Fatalf("values %v: keys %v, want %v", values, keys, want)
 		}
 	}
 }

@@ -283,13 +283,11 @@ func (p *placed) enumerate(v *risk.View, e *risk.Exposure, labels [][]string) bo
 		for i := range mark {
 			mark[i] = make([]int32, len(p.covers[i]))
 		}
+		var keys, spare []uint64
 		for r := lo; r < hi; r++ {
 			if p.regionValues(e, r, raw, values, mark) {
-				eachKey(values, shift, 0, 0, func(key uint64) {
-					if t := index.find(key); t >= 0 {
-						pt.found.add(t)
-					}
-				})
+				keys, spare = appendKeys(keys[:0], spare, values, shift)
+				index.findAll(keys, &pt.found)
 			}
 			pt.end = append(pt.end, pt.found.n)
 		}
@@ -447,18 +445,23 @@ func (p *placed) tupleKeys() (*keyTable, []uint, bool) {
 
 // keyTable maps the distinct tuples' keys to the tuples: open addressing
 // with linear probing, at most a quarter full (enumerate looks up many
-// keys no tuple has: a miss ends at the first empty slot).
+// keys no tuple has: a miss ends at the first empty slot). A slot holds
+// its key and tuple side by side: one cache line per probe.
 type keyTable struct {
-	keys  []uint64
-	vals  []int32 // -1: empty
+	slots []keySlot
 	shift uint
+}
+
+type keySlot struct {
+	key uint64
+	t   int32 // -1: empty
 }
 
 func newKeyTable(n int) *keyTable {
 	bits := uint(bits2.Len(uint(4*n + 4)))
-	x := &keyTable{keys: make([]uint64, 1<<bits), vals: make([]int32, 1<<bits), shift: 64 - bits}
-	for i := range x.vals {
-		x.vals[i] = -1
+	x := &keyTable{slots: make([]keySlot, 1<<bits), shift: 64 - bits}
+	for i := range x.slots {
+		x.slots[i].t = -1
 	}
 	return x
 }
@@ -467,34 +470,67 @@ func (x *keyTable) slot(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >
 
 // put sets key's tuple (a key put twice keeps the last).
 func (x *keyTable) put(key uint64, t int32) {
-	mask := uint64(len(x.keys) - 1)
+	mask := uint64(len(x.slots) - 1)
 	i := x.slot(key)
-	for x.vals[i] >= 0 && x.keys[i] != key {
+	for x.slots[i].t >= 0 && x.slots[i].key != key {
 		i = (i + 1) & mask
 	}
-	x.keys[i], x.vals[i] = key, t
+	x.slots[i] = keySlot{key, t}
 }
 
 // find is key's tuple (-1: none).
 func (x *keyTable) find(key uint64) int32 {
-	mask := uint64(len(x.keys) - 1)
+	mask := uint64(len(x.slots) - 1)
 	for i := x.slot(key); ; i = (i + 1) & mask {
-		if t := x.vals[i]; t < 0 || x.keys[i] == key {
-			return t
+		if s := x.slots[i]; s.t < 0 || s.key == key {
+			return s.t
 		}
 	}
 }
 
-// eachKey calls fn with the key of every combination of values[i:] (key
-// holds those before i).
-func eachKey(values [][]int32, shift []uint, i int, key uint64, fn func(uint64)) {
-	if i == len(values) {
-		fn(key)
-		return
+// findBlock is how many keys findAll reads the first slots of at once.
+const findBlock = 16
+
+// findAll adds to found the tuple of each key that has one, in the keys'
+// order. The first slot of a block of keys is read in a loop of its own,
+// whose loads do not wait for one another (the table is larger than the
+// caches and a region's keys land anywhere in it); a key whose first slot
+// is neither empty nor its own probes on as find does.
+func (x *keyTable) findAll(keys []uint64, found *chunks) {
+	var first [findBlock]keySlot
+	for len(keys) > 0 {
+		block := keys[:min(findBlock, len(keys))]
+		keys = keys[len(block):]
+		for j, key := range block {
+			first[j] = x.slots[x.slot(key)]
+		}
+		for j, key := range block {
+			t := first[j].t
+			if t >= 0 && first[j].key != key {
+				t = x.find(key)
+			}
+			if t >= 0 {
+				found.add(t)
+			}
+		}
 	}
-	for _, x := range values[i] {
-		eachKey(values, shift, i+1, key|uint64(x)<<shift[i], fn)
+}
+
+// appendKeys appends to keys the key of every combination of values (the
+// first QI's value varying slowest), built QI after QI in keys and spare;
+// it returns the two buffers, the keys first.
+func appendKeys(keys, spare []uint64, values [][]int32, shift []uint) ([]uint64, []uint64) {
+	keys = append(keys[:0], 0)
+	for i, vs := range values {
+		spare = spare[:0]
+		for _, key := range keys {
+			for _, x := range vs {
+				spare = append(spare, key|uint64(x)<<shift[i])
+			}
+		}
+		keys, spare = spare, keys
 	}
+	return keys, spare
 }
 
 // byTuple sets every tuple's candidates from the tuples found region

@@ -104,6 +104,13 @@ type ExportOptions struct {
 	// Queries is the size of the workload whose error the manifest
 	// states (0: the default, DefaultQueries; NoQueries: none).
 	Queries int
+	// LetGo says the caller reads nothing of the result after the
+	// export (a command that runs once): Export lets go of its groups,
+	// answerer and release function as soon as it has read them, so that
+	// the method's result is not kept beside the release while the
+	// release is checked (at a million rows the groups alone are over
+	// 100 MB).
+	LetGo bool
 }
 
 // DefaultQueries is the size of the workload an export measures unless
@@ -183,6 +190,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	// release is built, measured, written and checked (they read the
 	// input and the method's answerer, not the files), the input's digest
 	// (for the audit record) meanwhile too.
+	warnings := ResultWarnings(res)
 	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	var inputSum, inputFormat string
 	hashed := func() {}
@@ -213,6 +221,12 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		// (and the tables they read) are let go.
 		rel.Files[i].Text, rel.Files[i].Fill, rel.Files[i].Record = mem.Rendered(rel.Files[i].Name), rendered, nil
 	}
+	if opt.LetGo {
+		// The release is built and rendered (its manifest read the
+		// groups, its files the method's tables); the workload holds
+		// the answerer it reads.
+		res.Groups, res.Answerer, res.Release = nil, nil, nil
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -226,7 +240,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		Warn:             opt.Warn,
 		Meanwhile: func(m *model.Manifest) error {
 			mem.ParseAll()
-			if err := stateFindings(p, res, rel, mem); err != nil {
+			if err := stateFindings(p, res.Spec.Name, warnings, rel, mem); err != nil {
 				return err
 			}
 			m.Risk, m.RiskSummary, m.Warnings, m.Attacks = rel.Manifest.Risk, rel.Manifest.RiskSummary, rel.Manifest.Warnings, rel.Manifest.Attacks
@@ -355,31 +369,32 @@ func measureBuilt(mem *verify.Release, method string, threshold float64) (*risk.
 
 // stateFindings puts into the manifest what is measured on the release
 // as it will be published (check recomputes it from the files): the
-// figures every release gets, the warnings, and the attacks, all read
-// from mem, the release rel built in memory (verify.OpenBuilt). The
+// figures every release gets, the warnings (after warnings, the result's
+// own: ResultWarnings), and the attacks, all read from mem, the release
+// rel of method name built in memory (verify.OpenBuilt). The
 // risk figures are measured while the attacks run (on one core, the
 // attacks on every core): the attacks read the release as built for
 // them (the same bytes, tables and attacker's view) and nothing the
 // risk puts in the manifest (its figures, summary and warnings). A
 // failure is the first one in the order risk, population, attacks.
-func stateFindings(p *Prepared, res *method.Result, rel *model.Release, mem *verify.Release) error {
+func stateFindings(p *Prepared, name string, warnings []string, rel *model.Release, mem *verify.Release) error {
 	var rk *risk.Report
 	var view *risk.View
 	var rerr error
-	measured := concurrently(func() { rk, view, rerr = measureBuilt(mem, res.Spec.Name, p.Project.RiskThreshold) })
+	measured := concurrently(func() { rk, view, rerr = measureBuilt(mem, name, p.Project.RiskThreshold) })
 	perr := (Env{}).LoadPopulationOf(p)
 	k := exportKnowledge(p)
 	var atk *attack.Report
 	var aerr error
 	if perr == nil {
-		atk, aerr = measureAttacks(mem, res.Spec.Name, k)
+		atk, aerr = measureAttacks(mem, name, k)
 	}
 	measured()
 	if rerr != nil {
 		return fmt.Errorf("measuring the release's risk: %w", rerr)
 	}
 	rel.Manifest.Risk, rel.Manifest.RiskSummary = rk.ManifestFigures(), rk.Summary
-	rel.Manifest.Warnings = append(ResultWarnings(res), FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
+	rel.Manifest.Warnings = append(warnings, FileWarnings(rk, Single(view), rel.Manifest.RowsIn, rel.Manifest.Suppressed, false)...)
 	if perr != nil {
 		return perr
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"privlab/algorithms/catalog"
@@ -83,6 +84,62 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 			tb, err := opened.Table(f.Name)
 			if err != nil || tb.Name != filepath.Join(out, f.Name) || tb.Rows != f.Rows {
 				t.Errorf("%s: %s reads as %v (%v), want %d rows named by its path", name, f.Name, tb, err, f.Rows)
+			}
+		}
+	}
+}
+
+// TestExportLetGo: an export told that the caller reads nothing of the
+// result after it (ExportOptions.LetGo, privlab run) writes the same
+// bytes, manifest and audit record as one that keeps the result, for
+// every method, and lets go of the result's groups, answerer and release
+// function (the release read the groups for its manifest: dropped before
+// it is built, the claims of ambiguity's manifest say 0 groups).
+func TestExportLetGo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "census.csv")
+	d, err := datasets.Lookup("census")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := model.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, 1200, 3) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range catalog.Names() {
+		proj := Project{Input: in, Method: name, Roles: model.Roles{QIs: []string{"age", "sex", "education"}, SA: "occupation"},
+			Params: model.Values{"seed": "7"}}
+		if name == "kja" {
+			proj.Variant, proj.Params["k"] = "mondrian", "5"
+		}
+		src, err := Env{}.LoadTable(proj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Env{}.Prepare(proj, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, gone := filepath.Join(dir, name+"-kept"), filepath.Join(dir, name+"-gone")
+		if _, err := Export(p, run(t, p), kept, ExportOptions{AcceptViolations: true}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		res := run(t, p)
+		if _, err := Export(p, res, gone, ExportOptions{AcceptViolations: true, LetGo: true}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Groups != nil || res.Answerer != nil || res.Release != nil {
+			t.Errorf("%s: the result still holds its groups, answerer or release function", name)
+		}
+		files := listDir(t, kept)
+		if !slices.Equal(files, listDir(t, gone)) {
+			t.Fatalf("%s: files %v and %v", name, files, listDir(t, gone))
+		}
+		for _, f := range append(files, "../"+name+"-kept.audit.json") {
+			a, _ := os.ReadFile(filepath.Join(kept, f))
+			b, _ := os.ReadFile(filepath.Join(gone, strings.Replace(f, "-kept", "-gone", 1)))
+			if a == nil || !bytes.Equal(a, bytes.ReplaceAll(b, []byte(name+"-gone"), []byte(name+"-kept"))) {
+				t.Errorf("%s: %s differs when the export lets go of the result", name, f)
 			}
 		}
 	}

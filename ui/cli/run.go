@@ -67,7 +67,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 		queries = pipeline.NoQueries
 	}
 	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
-	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth,
+	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth, LetGo: true,
 		Context: ctx, Warn: warn, Queries: queries})
 	if err != nil {
 		return err

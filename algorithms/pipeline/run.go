@@ -247,7 +247,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			return nil
 		},
 		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
-			v := verifyExport(tmp, mem, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
+			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
 			hashed() // before the audit record is written, after the checks read it
 			audit.InputSHA256 = inputSum
 			if err := v.state(m, wl); err != nil {
@@ -424,10 +424,15 @@ type exportCheck struct {
 }
 
 // verifyExport runs the two at once on both cores, over one reading of
-// the files (verify.Shared: each file hashed and parsed once).
-func verifyExport(dir string, built *verify.Release, opt verify.Options) *exportCheck {
+// the files (verify.Shared: each file parsed once, its SHA-256 the one
+// the writer took as it read the file back, written).
+func verifyExport(dir string, built *verify.Release, written []model.FileEntry, opt verify.Options) *exportCheck {
 	v := &exportCheck{}
-	files := verify.NewSharedBuilt(dir, built)
+	sums := map[string]string{}
+	for _, f := range written {
+		sums[f.Name] = f.SHA256
+	}
+	files := verify.NewSharedBuilt(dir, built, sums)
 	alone := concurrently(func() { v.alone, v.aloneErr = files.RunDeclared(verify.Options{SkipRisk: true}, catalog.Declared) })
 	v.full, v.fullErr = files.RunDeclared(opt, catalog.Declared)
 	alone()

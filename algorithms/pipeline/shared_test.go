@@ -64,13 +64,39 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		shared := verify.NewSharedBuilt(out, built)
+		shared := verify.NewSharedBuilt(out, built, nil)
 		fromBuilt, err := shared.RunDeclared(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if a, b := fromDir.Strings(), fromBuilt.Strings(); !slices.Equal(a, b) || len(a) < 5 {
 			t.Errorf("%s: reading the directory the checks say\n%q\nreading the built files\n%q", name, a, b)
+		}
+		// With the writer's digests (as the export passes them) the
+		// checks say the same; a digest that is not the file's is
+		// reported, not hashed over.
+		m, err := model.ReadManifest(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums := map[string]string{}
+		for _, f := range m.Files {
+			sums[f.Name] = f.SHA256
+		}
+		withSums, err := verify.NewSharedBuilt(out, built, sums).RunDeclared(opt, catalog.Declared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := fromDir.Strings(), withSums.Strings(); !slices.Equal(a, b) {
+			t.Errorf("%s: with the writer's digests the checks say\n%q\nwant\n%q", name, b, a)
+		}
+		sums[rel.Files[0].Name] = strings.Repeat("0", 64)
+		wrong, err := verify.NewSharedBuilt(out, built, sums).RunDeclared(opt, catalog.Declared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wrong.Err() == nil {
+			t.Errorf("%s: a digest that is not %s's passes the check", name, rel.Files[0].Name)
 		}
 		opened, err := shared.Open()
 		if err != nil {

@@ -35,12 +35,18 @@ func NewShared(dir string) *Shared {
 // (its SHA-256), so the bytes are the files' bytes: what the checks hash
 // and parse is what dir holds, read once by the writer rather than again.
 // Only bytes and tables parsed from them are shared, nothing of the
-// method that made them.
-func NewSharedBuilt(dir string, built *Release) *Shared {
+// method that made them. sums, when it holds a file's name, is the
+// SHA-256 the writer took of that file as it read it back (and found it
+// the same bytes): the checks take it rather than hash the bytes again.
+func NewSharedBuilt(dir string, built *Release, sums map[string]string) *Shared {
 	fs := &files{all: map[string]*file{}}
 	for name, data := range built.files.mem {
 		f := &file{data: data}
 		f.read.Do(func() {})
+		if sum, ok := sums[name]; ok {
+			f.sum = sum
+			f.hash.Do(func() {})
+		}
 		if t, err := built.Table(name); err == nil {
 			f.table = renamed(t, name, filepath.Join(dir, name))
 			f.parse.Do(func() {})

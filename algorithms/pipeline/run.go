@@ -24,13 +24,27 @@ import (
 // Run executes the prepared method. Panics inside a method are turned into
 // errors so that no user ever sees a stack trace.
 func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
+	return RunThen(ctx, p, progress, nil)
+}
+
+// RunThen is Run calling then (when not nil) with the result as soon as
+// the method has run, before the deferred figures, which may take long
+// on one core (method.Result.Deferred): privlab run measures the export's
+// workload meanwhile (StartWorkload).
+func RunThen(ctx context.Context, p *Prepared, progress func(float64), then func(*method.Result)) (res *method.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, model.Recovered(r, "in method "+p.Method.Spec().Name)
 		}
 	}()
-	if res, err = RunPreview(ctx, p, progress); err != nil || res.Deferred == nil {
+	if res, err = RunPreview(ctx, p, progress); err != nil {
 		return res, err
+	}
+	if then != nil {
+		then(res)
+	}
+	if res.Deferred == nil {
+		return res, nil
 	}
 	figs, err := res.Deferred(ctx)
 	if err != nil {
@@ -104,6 +118,10 @@ type ExportOptions struct {
 	// Queries is the size of the workload whose error the manifest
 	// states (0: the default, DefaultQueries; NoQueries: none).
 	Queries int
+	// Workload, when it is the measurement StartWorkload started for the
+	// result and the same number of queries, is waited for rather than
+	// measured again.
+	Workload *Workload
 	// LetGo says the caller reads nothing of the result after the
 	// export (a command that runs once): Export lets go of its groups,
 	// answerer and release function as soon as it has read them, so that
@@ -191,7 +209,10 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	// input and the method's answerer, not the files), the input's digest
 	// (for the audit record) meanwhile too.
 	warnings := ResultWarnings(res)
-	wl := startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
+	wl := opt.Workload.For(res, opt.queries())
+	if wl == nil {
+		wl = startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
+	}
 	var inputSum, inputFormat string
 	hashed := func() {}
 	if _, ok := DatasetName(p.Project.Input); !ok {
@@ -618,6 +639,33 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 		return nil, err
 	}
 	return &model.WorkloadError{Shape: shape, Queries: n, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
+}
+
+// Workload is the workload error an export states, measured ahead of
+// the export (StartWorkload).
+type Workload struct {
+	res  *method.Result
+	n    int
+	wait func() (*model.WorkloadError, error)
+}
+
+// StartWorkload starts measuring, in the background, the workload error
+// an export of res asked for queries queries states (ExportOptions.Queries:
+// 0 the default, NoQueries none), for the export to wait for
+// (ExportOptions.Workload). The method's answerer may be asked while its
+// deferred figures are computed (the workbench asks it then too).
+func StartWorkload(p *Prepared, res *method.Result, queries int) *Workload {
+	n := ExportOptions{Queries: queries}.queries()
+	return &Workload{res: res, n: n, wait: startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, n)}
+}
+
+// For is the wait for the measurement when it is of res and n queries,
+// else nil.
+func (w *Workload) For(res *method.Result, n int) func() (*model.WorkloadError, error) {
+	if w == nil || w.res != res || w.n != n {
+		return nil
+	}
+	return w.wait
 }
 
 // startWorkload measures the workload (measureWorkload) in the

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
 	"privlab/algorithms/verify"
 	"privlab/datasets"
 	"privlab/model"
@@ -166,6 +168,65 @@ func TestExportLetGo(t *testing.T) {
 			b, _ := os.ReadFile(filepath.Join(gone, strings.Replace(f, "-kept", "-gone", 1)))
 			if a == nil || !bytes.Equal(a, bytes.ReplaceAll(b, []byte(name+"-gone"), []byte(name+"-kept"))) {
 				t.Errorf("%s: %s differs when the export lets go of the result", name, f)
+			}
+		}
+	}
+}
+
+// TestExportWorkloadAhead: the workload measured while the deferred
+// figures are computed (RunThen, StartWorkload: privlab run) is the one
+// the export states, for every method: the same manifest as an export
+// that measures it itself. One started for another number of queries is
+// not taken.
+func TestExportWorkloadAhead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "census.csv")
+	d, err := datasets.Lookup("census")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := model.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, 900, 5) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range catalog.Names() {
+		proj := Project{Input: in, Method: name, Roles: model.Roles{QIs: []string{"age", "sex", "education"}, SA: "occupation"},
+			Params: model.Values{"seed": "3"}}
+		if name == "kja" {
+			proj.Variant, proj.Params["k"] = "mondrian", "5"
+		}
+		src, err := Env{}.LoadTable(proj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Env{}.Prepare(proj, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ahead, other *Workload
+		res, err := RunThen(context.Background(), p, nil, func(r *method.Result) {
+			ahead, other = StartWorkload(p, r, 40), StartWorkload(p, r, 7)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ahead.For(res, 40) == nil || ahead.For(res, 41) != nil || ahead.For(run(t, p), 40) != nil {
+			t.Fatalf("%s: a measurement ahead is taken for another result or size", name)
+		}
+		own, taken, wrong := filepath.Join(dir, name+"-own"), filepath.Join(dir, name+"-ahead"), filepath.Join(dir, name+"-other")
+		for _, c := range []struct {
+			out string
+			wl  *Workload
+		}{{own, nil}, {taken, ahead}, {wrong, other}} {
+			if _, err := Export(p, res, c.out, ExportOptions{AcceptViolations: true, Queries: 40, Workload: c.wl}); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		for _, out := range []string{taken, wrong} {
+			a, _ := os.ReadFile(filepath.Join(own, "manifest.json"))
+			b, _ := os.ReadFile(filepath.Join(out, "manifest.json"))
+			if !bytes.Contains(a, []byte(`"queries": 40`)) || !bytes.Equal(a, b) {
+				t.Errorf("%s: %s states another manifest than an export that measures its workload", name, out)
 			}
 		}
 	}

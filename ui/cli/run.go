@@ -20,6 +20,12 @@ import (
 // on stderr first, and on a terminal a progress line shows the percentage
 // done and the time left. ctrl+c stops it (nothing is written).
 func runAnnounced(ctx context.Context, p *pipeline.Prepared, ew io.Writer) (*method.Result, error) {
+	return runAnnouncedThen(ctx, p, ew, nil)
+}
+
+// runAnnouncedThen is runAnnounced calling then with the result before
+// its deferred figures are computed (pipeline.RunThen).
+func runAnnouncedThen(ctx context.Context, p *pipeline.Prepared, ew io.Writer, then func(*method.Result)) (*method.Result, error) {
 	if secs, why := pipeline.Estimate(p); time.Duration(secs*float64(time.Second)) > pipeline.LongRun {
 		fmt.Fprintf(ew, "privlab: this run may take about %s (%s); ctrl+c stops it and nothing is written\n",
 			time.Duration(secs*float64(time.Second)).Round(time.Second), why)
@@ -30,7 +36,7 @@ func runAnnounced(ctx context.Context, p *pipeline.Prepared, ew io.Writer) (*met
 		progress, clear = progressLine(ew, time.Now)
 	}
 	defer clear()
-	return pipeline.Run(ctx, p, progress)
+	return pipeline.RunThen(ctx, p, progress, then)
 }
 
 func cmdRun(a *Args, w, ew io.Writer) error {
@@ -49,8 +55,15 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	}
 	ctx, cancel := interruptible(ew)
 	defer cancel()
+	queries := a.Queries
+	if queries == 0 {
+		queries = pipeline.NoQueries
+	}
+	// The export's workload is measured on the other core while the
+	// method's deferred figures are computed.
+	var ahead *pipeline.Workload
 	start := time.Now()
-	res, err := runAnnounced(ctx, p, ew)
+	res, err := runAnnouncedThen(ctx, p, ew, func(r *method.Result) { ahead = pipeline.StartWorkload(p, r, queries) })
 	if err != nil {
 		return err
 	}
@@ -62,13 +75,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 		}
 		return privacyFailure(groups + " the privacy requirement; no release written (hint: change the parameters, or --accept-violations)")
 	}
-	queries := a.Queries
-	if queries == 0 {
-		queries = pipeline.NoQueries
-	}
 	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
 	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth, LetGo: true,
-		Context: ctx, Warn: warn, Queries: queries})
+		Context: ctx, Warn: warn, Queries: queries, Workload: ahead})
 	if err != nil {
 		return err
 	}

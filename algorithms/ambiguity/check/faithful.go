@@ -204,24 +204,11 @@ type groupCodes struct {
 func newGroupCodes(rl *release) groupCodes {
 	gc := groupCodes{start: make([][]int32, len(rl.at)), codes: make([][]uint32, len(rl.at))}
 	for i, at := range rl.at {
-		start := make([]int32, rl.groups+1)
-		for _, g := range at.group {
-			if g >= 0 {
-				start[g+1]++
-			}
+		codes := make([]uint32, len(at.rows))
+		for p, row := range at.rows {
+			codes[p] = at.value.Codes[row] // in the file's order
 		}
-		for g := 0; g < rl.groups; g++ {
-			start[g+1] += start[g]
-		}
-		codes := make([]uint32, start[rl.groups])
-		next := append([]int32(nil), start[:rl.groups]...)
-		for row, g := range at.group {
-			if g >= 0 {
-				codes[next[g]] = at.value.Codes[row] // in the file's order
-				next[g]++
-			}
-		}
-		gc.start[i], gc.codes[i] = start, codes
+		gc.start[i], gc.codes[i] = at.start, codes
 	}
 	return gc
 }

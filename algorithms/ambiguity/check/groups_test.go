@@ -59,8 +59,38 @@ func TestRepeated(t *testing.T) {
 			}
 			seen[key] = true
 		}
-		if got := repeated(group, groups, func(r int) int { return code[r] }, codes); got != want {
+		tb := &table{}
+		tb.start, tb.rows = byGroup(rows, groups, func(r int) int32 { return group[r] })
+		if got := repeated(tb, func(r int) int { return code[r] }, codes); got != want {
 			t.Fatalf("trial %d: %d repeated, want %d (groups %v, codes %v)", trial, got, want, group, code)
+		}
+	}
+}
+
+// TestByGroup: byGroup lists every group's rows in row order, as a
+// filter of the rows group by group does, rows of no group left out.
+func TestByGroup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		groups, n := 1+rng.IntN(6), rng.IntN(50)
+		group := make([]int32, n)
+		for r := range group {
+			group[r] = int32(rng.IntN(groups+1) - 1)
+		}
+		start, rows := byGroup(n, groups, func(r int) int32 { return group[r] })
+		for g := 0; g < groups; g++ {
+			var want []int32
+			for r, x := range group {
+				if x == int32(g) {
+					want = append(want, int32(r))
+				}
+			}
+			if got := rows[start[g]:start[g+1]]; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("trial %d, group %d: rows %v, want %v (groups %v)", trial, g, got, want, group)
+			}
+		}
+		if int(start[groups]) != len(rows) {
+			t.Fatalf("trial %d: %d rows listed, start ends at %d", trial, len(rows), start[groups])
 		}
 	}
 }

@@ -94,3 +94,59 @@ func TestByGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestEachFound: the entries eachFound finds for random lists of codes
+// are, in order, those a plain enumeration of the combinations finds
+// with find, whether the index is a dense table or a map, with or
+// without the bitset of the keys held.
+func TestEachFound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 300; trial++ {
+		k := 1 + rng.IntN(4)
+		radix := make([]int, k)
+		space := 1
+		for i := range radix {
+			radix[i] = 1 + rng.IntN(5)
+			space *= radix[i]
+		}
+		var keys [][]uint32
+		for n := rng.IntN(space + 1); len(keys) < n; {
+			c := make([]uint32, k)
+			for i := range c {
+				c[i] = uint32(rng.IntN(radix[i]))
+			}
+			keys = append(keys, c) // a key listed twice: its last entry
+		}
+		vals := make([][]uint32, k)
+		for i := range vals {
+			for n := rng.IntN(4); n > 0; n-- {
+				vals[i] = append(vals[i], uint32(rng.IntN(radix[i]))) // repeats too
+			}
+		}
+		plain := newKeyIndexBy(radix, keys, 0, 0) // a map, no bitset
+		var want []int32
+		tuple := make([]uint32, k)
+		var walk func(i int)
+		walk = func(i int) {
+			if i == k {
+				if j := plain.find(tuple); j >= 0 {
+					want = append(want, j)
+				}
+				return
+			}
+			for _, c := range vals[i] {
+				tuple[i] = c
+				walk(i + 1)
+			}
+		}
+		walk(0)
+		for _, lim := range [][2]uint64{{0, 0}, {0, 1 << 10}, {1 << 10, 0}, {1 << 10, 1 << 10}} {
+			ix := newKeyIndexBy(radix, keys, lim[0], lim[1])
+			var got []int32
+			ix.eachFound(vals, 0, 0, func(j int32) { got = append(got, j) })
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("trial %d, limits %v: found %v, want %v (radix %v, keys %v, vals %v)", trial, lim, got, want, radix, keys, vals)
+			}
+		}
+	}
+}

@@ -3,8 +3,12 @@ package check
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
 )
 
 // TestPlainID: plainID reads exactly the texts strconv.Itoa prints.
@@ -146,6 +150,46 @@ func TestEachFound(t *testing.T) {
 			ix.eachFound(vals, 0, 0, func(j int32) { got = append(got, j) })
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("trial %d, limits %v: found %v, want %v (radix %v, keys %v, vals %v)", trial, lim, got, want, radix, keys, vals)
+			}
+		}
+	}
+}
+
+// TestNewGroupCells: every group's cells are, sorted and each once, the
+// value codes of its rows (missing values and rows of no group left
+// out), as a filter of the rows and a sort find them; groups of one,
+// two and more than twelve values alike.
+func TestNewGroupCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 300; trial++ {
+		groups, nIDs, nVals, rows := 1+rng.IntN(5), 1+rng.IntN(7), 1+rng.IntN(20), rng.IntN(80)
+		vals := &model.Column{Dict: make([]string, nVals), Codes: make([]uint32, rows)}
+		ids := &model.Column{Dict: make([]string, nIDs), Codes: make([]uint32, rows)}
+		for r := 0; r < rows; r++ {
+			vals.Codes[r], ids.Codes[r] = uint32(rng.IntN(nVals)), uint32(rng.IntN(nIDs))
+			if rng.IntN(8) == 0 {
+				vals.Codes[r] = model.Missing
+			}
+			if rng.IntN(8) == 0 {
+				ids.Codes[r] = model.Missing
+			}
+		}
+		of := make([]int32, nIDs+1) // the missing GroupID last
+		for code := range of {
+			of[code] = int32(rng.IntN(groups+1) - 1)
+		}
+		tab := &model.Table{Rows: rows, Columns: []*model.Column{vals, ids}}
+		cells := newGroupCells(groups, tab, of)
+		for g := 0; g < groups; g++ {
+			var want []uint32
+			for r := 0; r < rows; r++ {
+				if of[verify.Code(ids, r)] == int32(g) && vals.Codes[r] != model.Missing && !slices.Contains(want, vals.Codes[r]) {
+					want = append(want, vals.Codes[r])
+				}
+			}
+			slices.Sort(want)
+			if got := cells.of(g); fmt.Sprint(got) != fmt.Sprint(want) || (got == nil) != (cells.start[g] == cells.start[g+1]) {
+				t.Fatalf("trial %d, group %d: cells %v, want %v", trial, g, got, want)
 			}
 		}
 	}

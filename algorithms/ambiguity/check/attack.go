@@ -98,12 +98,19 @@ type groupCells struct {
 }
 
 // newGroupCells reads the auxiliary table t (of: the group of each
-// GroupID code).
+// GroupID code). Each row's group is looked up once (the lookups miss
+// the cache: the rows are shuffled).
 func newGroupCells(groups int, t *model.Table, of []int32) groupCells {
 	start := make([]int32, groups+1)
 	vals, ids := t.Columns[0], t.Columns[1]
+	rowGroup := make([]int32, t.Rows) // -1: a row of no group, or no value
 	for row := 0; row < t.Rows; row++ {
-		if g := of[verify.Code(ids, row)]; g >= 0 && vals.Codes[row] != model.Missing {
+		g := of[verify.Code(ids, row)]
+		if vals.Codes[row] == model.Missing {
+			g = -1
+		}
+		rowGroup[row] = g
+		if g >= 0 {
 			start[g+1]++
 		}
 	}
@@ -112,8 +119,8 @@ func newGroupCells(groups int, t *model.Table, of []int32) groupCells {
 	}
 	cells := make([]uint32, start[groups])
 	next := append([]int32(nil), start[:groups]...)
-	for row := 0; row < t.Rows; row++ {
-		if g := of[verify.Code(ids, row)]; g >= 0 && vals.Codes[row] != model.Missing {
+	for row, g := range rowGroup {
+		if g >= 0 {
 			cells[next[g]] = vals.Codes[row]
 			next[g]++
 		}
@@ -135,7 +142,18 @@ func (c groupCells) of(g int) []uint32 {
 // sortedUnique sorts c in place and drops repeats (risk.SortedUnique,
 // by insertion for the few values of a group).
 func sortedUnique(c []uint32) []uint32 {
-	if len(c) > 12 {
+	switch {
+	case len(c) < 2:
+		return c
+	case len(c) == 2: // most groups hold two or three values
+		if c[0] == c[1] {
+			return c[:1]
+		}
+		if c[1] < c[0] {
+			c[0], c[1] = c[1], c[0]
+		}
+		return c
+	case len(c) > 12:
 		return risk.SortedUnique(c)
 	}
 	for x := 1; x < len(c); x++ {

@@ -67,20 +67,34 @@ row:
 
 // keyIndex finds the entry of a combination of codes: the codes as a
 // mixed-radix number (a dense table when the key space is small, a map
-// otherwise), or as bytes when the number would not fit in 64 bits.
+// otherwise), or as bytes when the number would not fit in 64 bits. A
+// key space of at most hasKeys keys also has a bitset of the keys held
+// (has), which a cache holds where the table or the map would miss: most
+// combinations of a group's values are no entry.
 type keyIndex struct {
 	mult   []uint64 // per code position: the product of the radices before it
 	dense  []int32  // entry + 1 by key
 	sparse map[uint64]int32
 	wide   map[string]int32
+	space  uint64
+	has    []uint64 // bit key set: an entry has the key
 }
 
-// denseKeys bounds the dense table.
-const denseKeys = 1 << 22
+// denseKeys bounds the dense table, hasKeys the bitset.
+const (
+	denseKeys = 1 << 22
+	hasKeys   = 1 << 25
+)
 
 // newKeyIndex indexes keys (entry i is keys[i]), the codes of position p
 // being below radix[p].
 func newKeyIndex(radix []int, keys [][]uint32) *keyIndex {
+	return newKeyIndexBy(radix, keys, denseKeys, hasKeys)
+}
+
+// newKeyIndexBy is newKeyIndex with a dense table of at most dense keys
+// and a bitset of at most has keys.
+func newKeyIndexBy(radix []int, keys [][]uint32, dense, has uint64) *keyIndex {
 	ix := &keyIndex{}
 	space := uint64(1)
 	for _, r := range radix {
@@ -94,10 +108,13 @@ func newKeyIndex(radix []int, keys [][]uint32) *keyIndex {
 	}
 	switch {
 	case ix.wide != nil:
-	case space <= denseKeys:
+	case space <= dense:
 		ix.dense = make([]int32, space)
 	default:
 		ix.sparse = make(map[uint64]int32, len(keys))
+	}
+	if ix.wide == nil && space <= has {
+		ix.space, ix.has = space, make([]uint64, (space+63)/64)
 	}
 	for i, c := range keys {
 		switch {
@@ -107,6 +124,10 @@ func newKeyIndex(radix []int, keys [][]uint32) *keyIndex {
 			ix.sparse[ix.key(c)] = int32(i) + 1
 		default:
 			ix.wide[wideKey(c)] = int32(i) + 1
+		}
+		if ix.has != nil {
+			k := ix.key(c)
+			ix.has[k/64] |= 1 << (k % 64)
 		}
 	}
 	return ix
@@ -123,23 +144,37 @@ func (ix *keyIndex) find(codes []uint32) int32 {
 	return ix.wide[wideKey(codes)] - 1
 }
 
+// entry is the entry of a key (not for a wide index), or -1; the bitset
+// answers for a key no entry has.
+func (ix *keyIndex) entry(key uint64) int32 {
+	if key < ix.space && ix.has[key/64]&(1<<(key%64)) == 0 {
+		return -1
+	}
+	if ix.dense != nil {
+		return ix.dense[key] - 1
+	}
+	return ix.sparse[key] - 1
+}
+
 // eachFound calls fn with the entry of every combination of vals from
 // position i on that the index holds, key holding the positions before
 // (the keys summed as they are enumerated; not for a wide index).
 func (ix *keyIndex) eachFound(vals [][]uint32, i int, key uint64, fn func(j int32)) {
 	if i == len(vals) {
-		var j int32
-		if ix.dense != nil {
-			j = ix.dense[key] - 1
-		} else {
-			j = ix.sparse[key] - 1
-		}
-		if j >= 0 {
+		if j := ix.entry(key); j >= 0 {
 			fn(j)
 		}
 		return
 	}
 	m := ix.mult[i]
+	if i == len(vals)-1 { // the last position: its keys looked up here
+		for _, c := range vals[i] {
+			if j := ix.entry(key + uint64(c)*m); j >= 0 {
+				fn(j)
+			}
+		}
+		return
+	}
 	for _, c := range vals[i] {
 		ix.eachFound(vals, i+1, key+uint64(c)*m, fn)
 	}
@@ -204,24 +239,11 @@ type groupCodes struct {
 func newGroupCodes(rl *release) groupCodes {
 	gc := groupCodes{start: make([][]int32, len(rl.at)), codes: make([][]uint32, len(rl.at))}
 	for i, at := range rl.at {
-		start := make([]int32, rl.groups+1)
-		for _, g := range at.group {
-			if g >= 0 {
-				start[g+1]++
-			}
+		codes := make([]uint32, len(at.rows))
+		for p, row := range at.rows {
+			codes[p] = at.value.Codes[row] // in the file's order
 		}
-		for g := 0; g < rl.groups; g++ {
-			start[g+1] += start[g]
-		}
-		codes := make([]uint32, start[rl.groups])
-		next := append([]int32(nil), start[:rl.groups]...)
-		for row, g := range at.group {
-			if g >= 0 {
-				codes[next[g]] = at.value.Codes[row] // in the file's order
-				next[g]++
-			}
-		}
-		gc.start[i], gc.codes[i] = start, codes
+		gc.start[i], gc.codes[i] = at.start, codes
 	}
 	return gc
 }
@@ -331,12 +353,7 @@ func (b *boxes) each(g int32, sa uint32, fn func(t int32) bool) {
 // on, key holding the positions before.
 func (b *boxes) walk(vals [][]uint32, i int, key uint64, fn func(t int32) bool) bool {
 	if i == len(vals) {
-		var t int32
-		if b.ix.dense != nil {
-			t = b.ix.dense[key] - 1
-		} else {
-			t = b.ix.sparse[key] - 1
-		}
+		t := b.ix.entry(key)
 		return t < 0 || fn(t)
 	}
 	m := b.ix.mult[i]

@@ -152,32 +152,15 @@ func stFrequencies(st *model.Table, file string) ([]int, error) {
 	return out, nil
 }
 
-// repeated counts the rows whose (group, value code) an earlier row
-// already has: group[row] < 0 is no group (not counted); codes are below
-// nCodes. Rows are visited group by group, so each group's values are
-// marked in one array rather than a map of pairs.
-func repeated(group []int32, groups int, code func(row int) int, nCodes int) int {
-	start := make([]int32, groups+1)
-	for _, g := range group {
-		if g >= 0 {
-			start[g+1]++
-		}
-	}
-	for g := 0; g < groups; g++ {
-		start[g+1] += start[g]
-	}
-	rows := make([]int32, start[groups])
-	next := append([]int32(nil), start[:groups]...)
-	for row, g := range group {
-		if g >= 0 {
-			rows[next[g]] = int32(row)
-			next[g]++
-		}
-	}
+// repeated counts the rows of tb whose (group, value code) an earlier
+// row already has: rows of no group are not counted; codes are below
+// nCodes. Rows are visited group by group (tb.rows), so each group's
+// values are marked in one array rather than a map of pairs.
+func repeated(tb *table, code func(row int) int, nCodes int) int {
 	mark := make([]int32, nCodes) // group+1 that last held the code
 	dups := 0
-	for g := 0; g < groups; g++ {
-		for _, row := range rows[start[g]:start[g+1]] {
+	for g := 0; g+1 < len(tb.start); g++ {
+		for _, row := range tb.rows[tb.start[g]:tb.start[g+1]] {
 			c := code(int(row))
 			if mark[c] == int32(g+1) {
 				dups++

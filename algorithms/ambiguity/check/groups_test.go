@@ -3,8 +3,12 @@ package check
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
+
+	"privlab/algorithms/verify"
+	"privlab/model"
 )
 
 // TestPlainID: plainID reads exactly the texts strconv.Itoa prints.
@@ -59,8 +63,134 @@ func TestRepeated(t *testing.T) {
 			}
 			seen[key] = true
 		}
-		if got := repeated(group, groups, func(r int) int { return code[r] }, codes); got != want {
+		tb := &table{}
+		tb.start, tb.rows = byGroup(rows, groups, func(r int) int32 { return group[r] })
+		if got := repeated(tb, func(r int) int { return code[r] }, codes); got != want {
 			t.Fatalf("trial %d: %d repeated, want %d (groups %v, codes %v)", trial, got, want, group, code)
+		}
+	}
+}
+
+// TestByGroup: byGroup lists every group's rows in row order, as a
+// filter of the rows group by group does, rows of no group left out.
+func TestByGroup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		groups, n := 1+rng.IntN(6), rng.IntN(50)
+		group := make([]int32, n)
+		for r := range group {
+			group[r] = int32(rng.IntN(groups+1) - 1)
+		}
+		start, rows := byGroup(n, groups, func(r int) int32 { return group[r] })
+		for g := 0; g < groups; g++ {
+			var want []int32
+			for r, x := range group {
+				if x == int32(g) {
+					want = append(want, int32(r))
+				}
+			}
+			if got := rows[start[g]:start[g+1]]; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("trial %d, group %d: rows %v, want %v (groups %v)", trial, g, got, want, group)
+			}
+		}
+		if int(start[groups]) != len(rows) {
+			t.Fatalf("trial %d: %d rows listed, start ends at %d", trial, len(rows), start[groups])
+		}
+	}
+}
+
+// TestEachFound: the entries eachFound finds for random lists of codes
+// are, in order, those a plain enumeration of the combinations finds
+// with find, whether the index is a dense table or a map, with or
+// without the bitset of the keys held.
+func TestEachFound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 300; trial++ {
+		k := 1 + rng.IntN(4)
+		radix := make([]int, k)
+		space := 1
+		for i := range radix {
+			radix[i] = 1 + rng.IntN(5)
+			space *= radix[i]
+		}
+		var keys [][]uint32
+		for n := rng.IntN(space + 1); len(keys) < n; {
+			c := make([]uint32, k)
+			for i := range c {
+				c[i] = uint32(rng.IntN(radix[i]))
+			}
+			keys = append(keys, c) // a key listed twice: its last entry
+		}
+		vals := make([][]uint32, k)
+		for i := range vals {
+			for n := rng.IntN(4); n > 0; n-- {
+				vals[i] = append(vals[i], uint32(rng.IntN(radix[i]))) // repeats too
+			}
+		}
+		plain := newKeyIndexBy(radix, keys, 0, 0) // a map, no bitset
+		var want []int32
+		tuple := make([]uint32, k)
+		var walk func(i int)
+		walk = func(i int) {
+			if i == k {
+				if j := plain.find(tuple); j >= 0 {
+					want = append(want, j)
+				}
+				return
+			}
+			for _, c := range vals[i] {
+				tuple[i] = c
+				walk(i + 1)
+			}
+		}
+		walk(0)
+		for _, lim := range [][2]uint64{{0, 0}, {0, 1 << 10}, {1 << 10, 0}, {1 << 10, 1 << 10}} {
+			ix := newKeyIndexBy(radix, keys, lim[0], lim[1])
+			var got []int32
+			ix.eachFound(vals, 0, 0, func(j int32) { got = append(got, j) })
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("trial %d, limits %v: found %v, want %v (radix %v, keys %v, vals %v)", trial, lim, got, want, radix, keys, vals)
+			}
+		}
+	}
+}
+
+// TestNewGroupCells: every group's cells are, sorted and each once, the
+// value codes of its rows (missing values and rows of no group left
+// out), as a filter of the rows and a sort find them; groups of one,
+// two and more than twelve values alike.
+func TestNewGroupCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 300; trial++ {
+		groups, nIDs, nVals, rows := 1+rng.IntN(5), 1+rng.IntN(7), 1+rng.IntN(20), rng.IntN(80)
+		vals := &model.Column{Dict: make([]string, nVals), Codes: make([]uint32, rows)}
+		ids := &model.Column{Dict: make([]string, nIDs), Codes: make([]uint32, rows)}
+		for r := 0; r < rows; r++ {
+			vals.Codes[r], ids.Codes[r] = uint32(rng.IntN(nVals)), uint32(rng.IntN(nIDs))
+			if rng.IntN(8) == 0 {
+				vals.Codes[r] = model.Missing
+			}
+			if rng.IntN(8) == 0 {
+				ids.Codes[r] = model.Missing
+			}
+		}
+		of := make([]int32, nIDs+1) // the missing GroupID last
+		for code := range of {
+			of[code] = int32(rng.IntN(groups+1) - 1)
+		}
+		tab := &model.Table{Rows: rows, Columns: []*model.Column{vals, ids}}
+		cells := newGroupCells(groups, tab, of)
+		for g := 0; g < groups; g++ {
+			var want []uint32
+			for r := 0; r < rows; r++ {
+				if of[verify.Code(ids, r)] == int32(g) && vals.Codes[r] != model.Missing && !slices.Contains(want, vals.Codes[r]) {
+					want = append(want, vals.Codes[r])
+				}
+			}
+			slices.Sort(want)
+			if got := cells.of(g); fmt.Sprint(got) != fmt.Sprint(want) || (got == nil) != (cells.start[g] == cells.start[g+1]) {
+				t.Fatalf("trial %d, group %d: cells %v, want %v", trial, g, got, want)
+			}
 		}
 	}
 }

@@ -39,7 +39,7 @@ func figuresOf(rl *release, alpha, beta model.Bound) *groupFigures {
 		} else {
 			j := big.NewInt(1)
 			for _, at := range rl.at {
-				j.Mul(j, big.NewInt(int64(at.count[gi])))
+				j.Mul(j, big.NewInt(int64(at.count(gi))))
 			}
 			f.join[gi], _ = new(big.Float).SetInt(j).Float64()
 			f.holdsP = f.holdsP && alpha.AllowsBig(big.NewInt(int64(rl.size[gi])), j)
@@ -47,14 +47,14 @@ func figuresOf(rl *release, alpha, beta model.Bound) *groupFigures {
 		f.pres[gi] = float64(rl.size[gi]) / f.join[gi]
 		f.assoc[gi] = float64(rl.maxF[gi]) / float64(rl.size[gi])
 		f.holdsA = f.holdsA && beta.Allows(rl.maxF[gi], rl.size[gi])
-		f.distinct[gi] = float64(rl.st.count[gi])
+		f.distinct[gi] = float64(rl.st.count(gi))
 		if f.worstP < 0 || f.pres[gi] > f.pres[f.worstP] {
 			f.worstP = gi
 		}
 		if f.worstA < 0 || f.assoc[gi] > f.assoc[f.worstA] {
 			f.worstA = gi
 		}
-		if rl.maxF[gi] != 1 || rl.st.count[gi] < f.g {
+		if rl.maxF[gi] != 1 || rl.st.count(gi) < f.g {
 			f.badDiv++
 		}
 		f.published += rl.size[gi]
@@ -67,7 +67,7 @@ func figuresOf(rl *release, alpha, beta model.Bound) *groupFigures {
 func joinSize(rl *release, gi int) (uint64, bool) {
 	j := uint64(1)
 	for _, at := range rl.at {
-		hi, lo := bits.Mul64(j, uint64(at.count[gi]))
+		hi, lo := bits.Mul64(j, uint64(at.count(gi)))
 		if hi != 0 {
 			return 0, false
 		}
@@ -145,10 +145,10 @@ func claims(c *ctx, r *verify.Report) error {
 // detailClaims: the details' counts are the files'.
 func detailClaims(c *ctx, r *verify.Report) error {
 	rl, det := c.rl, c.det
-	minS, maxS, minD, maxF := rl.size[0], rl.size[0], rl.st.count[0], rl.maxF[0]
+	minS, maxS, minD, maxF := rl.size[0], rl.size[0], rl.st.count(0), rl.maxF[0]
 	for gi := range rl.size {
 		minS, maxS = min(minS, rl.size[gi]), max(maxS, rl.size[gi])
-		minD, maxF = min(minD, rl.st.count[gi]), max(maxF, rl.maxF[gi])
+		minD, maxF = min(minD, rl.st.count(gi)), max(maxF, rl.maxF[gi])
 	}
 	r.Claim("details.ceil_inv_beta", float64(det.CeilInvBeta), float64(c.figuresOf().g))
 	r.Claim("details.min_group_size", float64(det.MinGroupSize), float64(minS))

@@ -235,7 +235,7 @@ func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Ori
 	for row := 0; row < tb.t.Rows; row++ {
 		switch {
 		case first[row] < 0:
-			h.fabricated = append(h.fabricated, value{ti, tb.group[row], uint32(verify.Code(tb.value, row))})
+			h.fabricated = append(h.fabricated, value{ti, tb.groupOf(row), uint32(verify.Code(tb.value, row))})
 		case isST && count[row] != rl.freq[row]:
 			h.freqOff++
 		}
@@ -255,15 +255,15 @@ func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Ori
 // behind it (-1: none) and how many members it holds; members whose value
 // the table has no code for count in h.uncovered, and lacking is the
 // distinct (group, value) pairs the table lacks. The rows are handled
-// group by group, at their place in rowsByGroup's list (a group's rows
-// are together there, not scattered over the table).
+// group by group, at their place in the table's list (tb.rows: a group's
+// rows are together there, not scattered over the table).
 func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, groups int, h *heldValues) (first, count []int, lacking int) {
-	start, byGroup := rowsByGroup(tb, groups)
+	start, byGroup := tb.start, tb.rows
 	vals := make([]int32, len(byGroup)) // the value of each listed row
 	for p, k := range byGroup {
-		vals[p] = int32(verify.Code(tb.value, k))
+		vals[p] = int32(verify.Code(tb.value, int(k)))
 	}
-	firstAt, countAt := make([]int, len(byGroup)), make([]int, len(byGroup))
+	firstAt, countAt := make([]int32, len(byGroup)), make([]int32, len(byGroup))
 	for p := range firstAt {
 		firstAt[p] = -1
 	}
@@ -275,7 +275,7 @@ func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, g
 				h.uncovered++
 				continue
 			}
-			j := -1
+			j := int32(-1)
 			for p := start[gi]; p < start[gi+1]; p++ {
 				if vals[p] == c {
 					j = p
@@ -285,8 +285,8 @@ func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, g
 				lacks[uint64(gi)<<32|uint64(c)] = true
 				continue
 			}
-			if firstAt[j] < 0 || row < firstAt[j] {
-				firstAt[j] = row
+			if firstAt[j] < 0 || int32(row) < firstAt[j] {
+				firstAt[j] = int32(row)
 			}
 			countAt[j]++
 		}
@@ -296,32 +296,9 @@ func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, g
 		first[i] = -1
 	}
 	for p, k := range byGroup {
-		first[k], count[k] = firstAt[p], countAt[p]
+		first[k], count[k] = int(firstAt[p]), int(countAt[p])
 	}
 	return first, count, len(lacks)
-}
-
-// rowsByGroup lists a table's rows group by group: group g's rows are
-// byGroup[start[g]:start[g+1]]. A row of a GroupID st.csv lacks (group
-// -1) is in no group, and so no member's.
-func rowsByGroup(tb *table, groups int) (start, byGroup []int) {
-	start = make([]int, groups+1)
-	for row := 0; row < tb.t.Rows; row++ {
-		if g := tb.group[row]; g >= 0 {
-			start[g+1]++
-		}
-	}
-	for g := 0; g < groups; g++ {
-		start[g+1] += start[g]
-	}
-	byGroup, next := make([]int, tb.t.Rows), append([]int(nil), start[:groups]...)
-	for row := 0; row < tb.t.Rows; row++ {
-		if g := tb.group[row]; g >= 0 {
-			byGroup[next[g]] = row
-			next[g]++
-		}
-	}
-	return start, byGroup
 }
 
 // tableCodes maps every code of an original column (its missing value

@@ -11,15 +11,54 @@ import (
 	"privlab/model"
 )
 
-// table is one value table read back: per row its value (as a code of
-// the file's column) and its group index.
+// table is one value table read back: its value column (codes of the
+// file's column) and its rows group by group (group indexes).
 type table struct {
 	file  string
 	t     *model.Table
 	value *model.Column
-	group []int32
-	// count is the rows per group.
-	count []int
+	// The rows of a group st.csv has, group by group: group g's are
+	// rows[start[g]:start[g+1]], in row order (byGroup).
+	start, rows []int32
+	// group is st.csv's group of every row; of is an auxiliary table's
+	// group of every GroupID code (-1: not a group of st.csv).
+	group, of []int32
+}
+
+// count is the rows of group g.
+func (tb *table) count(g int) int {
+	return int(tb.start[g+1] - tb.start[g])
+}
+
+// groupOf is the group of a row (-1: none).
+func (tb *table) groupOf(row int) int32 {
+	if tb.group != nil {
+		return tb.group[row]
+	}
+	return tb.of[verify.Code(tb.t.Columns[1], row)]
+}
+
+// byGroup lists rows 0..n-1 group by group, each group's in row order
+// (a counting sort: group(row) < groups; -1 leaves a row out).
+func byGroup(n, groups int, group func(row int) int32) (start, rows []int32) {
+	start = make([]int32, groups+1)
+	for row := 0; row < n; row++ {
+		if g := group(row); g >= 0 {
+			start[g+1]++
+		}
+	}
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
+	}
+	rows = make([]int32, start[groups])
+	next := append([]int32(nil), start[:groups]...)
+	for row := 0; row < n; row++ {
+		if g := group(row); g >= 0 {
+			rows[next[g]] = int32(row)
+			next[g]++
+		}
+	}
+	return start, rows
 }
 
 // release is the tables as the checks read them.
@@ -85,8 +124,8 @@ func readRelease(c *ctx, r *verify.Report) (*release, error) {
 		if err != nil || !ok {
 			return nil, stopOr(err)
 		}
-		for _, n := range at.count {
-			if n == 0 {
+		for g := 0; g < rl.groups; g++ {
+			if at.count(g) == 0 {
 				missing++
 			}
 		}
@@ -170,17 +209,17 @@ func readST(c *ctx, r *verify.Report) (*release, bool, error) {
 	if !groupIDs(rl, stIDs, name, r) {
 		return nil, false, nil
 	}
-	rl.st = &table{file: name, t: st, value: st.Columns[1], group: make([]int32, st.Rows), count: make([]int, rl.groups)}
+	rl.st = &table{file: name, t: st, value: st.Columns[1], group: make([]int32, st.Rows)}
 	rl.size, rl.maxF = make([]int, rl.groups), make([]int, rl.groups)
 	for row := 0; row < st.Rows; row++ {
 		gi := int32(stIDs[row] - 1)
 		rl.st.group[row] = gi
-		rl.st.count[gi]++
 		rl.size[gi] += rl.freq[row]
 		rl.maxF[gi] = max(rl.maxF[gi], rl.freq[row])
 	}
+	rl.st.start, rl.st.rows = byGroup(st.Rows, rl.groups, func(row int) int32 { return rl.st.group[row] })
 	sa := st.Columns[1]
-	dups := repeated(rl.st.group, rl.groups, func(row int) int { return verify.Code(sa, row) }, len(sa.Dict)+1)
+	dups := repeated(rl.st, func(row int) int { return verify.Code(sa, row) }, len(sa.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each sensitive value once per group (%d repeated)", name, dups)
 	return rl, true, nil
 }
@@ -268,26 +307,18 @@ func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, boo
 	if !r.BindNames(a.File, t, format.ATHeader(a.QI)) {
 		return nil, false, nil
 	}
-	at := &table{file: a.File, t: t, value: t.Columns[0], group: make([]int32, t.Rows), count: make([]int, rl.groups)}
-	groupOf := make([]int32, len(t.Columns[1].Dict)+1) // by GroupID code
-	for code := range groupOf {
-		groupOf[code] = -1
+	at := &table{file: a.File, t: t, value: t.Columns[0], of: make([]int32, len(t.Columns[1].Dict)+1)} // of: by GroupID code
+	for code := range at.of {
+		at.of[code] = -1
 		if id, ok := plainID(labelOf(t.Columns[1], code)); ok && id >= 1 && id <= rl.groups {
-			groupOf[code] = int32(id - 1)
+			at.of[code] = int32(id - 1)
 		}
 	}
-	unknown := 0
-	for row := 0; row < t.Rows; row++ {
-		gi := groupOf[verify.Code(t.Columns[1], row)]
-		at.group[row] = gi
-		if gi < 0 {
-			unknown++
-			continue
-		}
-		at.count[gi]++
-	}
+	ids := t.Columns[1]
+	at.start, at.rows = byGroup(t.Rows, rl.groups, func(row int) int32 { return at.of[verify.Code(ids, row)] })
+	unknown := t.Rows - len(at.rows)
 	vals := t.Columns[0]
-	dups := repeated(at.group, rl.groups, func(row int) int { return verify.Code(vals, row) }, len(vals.Dict)+1)
+	dups := repeated(at, func(row int) int { return verify.Code(vals, row) }, len(vals.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each value once per group (Definition 3.3; %d repeated)", a.File, dups)
 	r.Add(unknown == 0, "groups", "every GroupID of %s is a group of %s (%d are not)", a.File, c.det.SensitiveTable, unknown)
 	return at, true, nil

@@ -3,7 +3,6 @@ package check
 import (
 	"privlab/algorithms/distribution/format"
 	"privlab/algorithms/verify"
-	"privlab/model"
 )
 
 // original is the release compared with the original table (Koudas et
@@ -82,18 +81,11 @@ func oneGroup(t *verify.TupleMatch, g *groups) func(id int32) bool {
 func (f *original) countValues(h *annotated, g *groups) {
 	col := f.o.SA
 	texts := f.o.Texts(col)
-	leafOf, numLeaf := map[string]int{}, map[float64]int{}
-	for _, l := range h.leaves {
-		leafOf[h.low[l]] = l
-		numLeaf[h.lowNum[l]] = l
-	}
-	leaf := make([]int, len(texts))
-	for code, text := range texts {
-		l, ok := leafOf[text]
-		if !ok && col.Kind == model.Numeric && code < len(col.Dict) {
-			l, ok = numLeaf[col.Nums[code]]
+	leaf := h.leafAt(col, texts)
+	for code, i := range leaf {
+		if i >= 0 {
+			leaf[code] = h.leaves[i]
 		}
-		leaf[code] = map[bool]int{true: l, false: -1}[ok]
 	}
 	f.values = make([]map[int]int, len(g.sizes))
 	for i, row := range f.pin.Rows {

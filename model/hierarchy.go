@@ -230,9 +230,18 @@ func newHierarchy(attr string, specs []nodeSpec) (*Hierarchy, error) {
 		lowHigh(0)
 	}
 	// Depth-first numbering of leaves.
-	h.leafOf = make(map[string]int)
+	leaves := 0
+	for i := range h.Nodes {
+		if len(h.Nodes[i].Children) == 0 {
+			leaves++
+		}
+	}
+	if leaves > 0 && h.Leaves == nil {
+		h.Leaves = make([]int, 0, leaves)
+	}
+	h.leafOf = make(map[string]int, leaves)
 	if numeric {
-		h.numOf = make(map[float64]int)
+		h.numOf = make(map[float64]int, leaves)
 	}
 	var walk func(n, depth int)
 	walk = func(n, depth int) {

@@ -9,10 +9,10 @@ import (
 )
 
 func TestParseQueryForms(t *testing.T) {
-	num := func(text string, v float64, pos int) Literal {
+	num := func(text string, v float64, pos int32) Literal {
 		return Literal{Text: text, Num: v, IsNum: true, Pos: pos}
 	}
-	str := func(text string, pos int) Literal { return Literal{Text: text, Pos: pos} }
+	str := func(text string, pos int32) Literal { return Literal{Text: text, Pos: pos} }
 	tests := []struct {
 		in   string
 		want Query

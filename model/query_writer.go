@@ -70,7 +70,7 @@ func (w *QueryWriter) pred(column string, op Op) *Pred {
 
 // number writes a number as given (FormatNumber's text) as a literal.
 func (w *QueryWriter) number(text string) Literal {
-	l := Literal{Text: text, Pos: w.runes + 1, IsNum: true}
+	l := Literal{Text: text, Pos: int32(w.runes + 1), IsNum: true}
 	var ok bool
 	if l.Num, ok = ParseNumber(text); !ok || !bareNumber(text) {
 		w.parse = true
@@ -108,10 +108,10 @@ func (w *QueryWriter) value(v string) Literal {
 			w.parse = true
 		}
 		w.write(v)
-		return Literal{Text: v, Num: num, IsNum: true, Pos: pos}
+		return Literal{Text: v, Num: num, IsNum: true, Pos: int32(pos)}
 	}
 	w.write(quote(v))
-	return Literal{Text: v, Num: num, IsNum: ok, Pos: pos}
+	return Literal{Text: v, Num: num, IsNum: ok, Pos: int32(pos)}
 }
 
 // Between adds column BETWEEN lo AND hi (numbers as text).
@@ -193,7 +193,7 @@ func (w *QueryWriter) In(l *Literals, codes []uint32) {
 			w.runes += 2 // the ", " written after the previous value
 		}
 		p.Values[i] = l.lits[code]
-		p.Values[i].Pos = w.runes + 1
+		p.Values[i].Pos = int32(w.runes + 1)
 		text := l.text[l.off[code]:l.off[code+1]]
 		if i == len(codes)-1 {
 			text = text[:len(text)-2]
@@ -215,10 +215,14 @@ func (w *QueryWriter) In(l *Literals, codes []uint32) {
 
 // Query returns the query: the one built, or ParseQuery's reading of the
 // text when the writer could not vouch for it.
-func (w *QueryWriter) Query() (*Query, error) {
+func (w *QueryWriter) Query() (*Query, error) { return w.query(MaxQueryBytes) }
+
+// query is Query for queries shorter than limit bytes (a longer one is
+// parseQuery's error).
+func (w *QueryWriter) query(limit int) (*Query, error) {
 	text := w.b.String()
-	if w.parse {
-		return ParseQuery(text)
+	if w.parse || len(text) >= limit {
+		return parseQuery(text, limit)
 	}
 	w.q.Text = text
 	q := w.q

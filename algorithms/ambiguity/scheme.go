@@ -347,7 +347,7 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		if t.kind == model.Numeric {
 			for _, v := range p.Values {
 				if !v.IsNum {
-					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: v.Pos, Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
 				}
 			}
 		}

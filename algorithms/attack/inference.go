@@ -283,7 +283,7 @@ func (p *placed) guessTuples(v *risk.View, regs []briefRegion, first []int32, gu
 // valueIndex finds a sensitive value's position among the view's values
 // (by text, or by number where both read as numbers).
 func valueIndex(values []string) func(string) (int, bool) {
-	byText := map[string]int{}
+	byText := make(map[string]int, len(values))
 	byNum := map[float64]int{}
 	for i, s := range values {
 		byText[s] = i

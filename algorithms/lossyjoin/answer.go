@@ -403,7 +403,7 @@ func (x *genIndex) Answer(q *model.Query) (method.Bounds, error) {
 			if d.numeric {
 				for _, v := range p.Values {
 					if !v.IsNum {
-						return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: v.Pos, Msg: fmt.Sprintf("%s is numeric but %q is not a number", name, v.Text)}
+						return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", name, v.Text)}
 					}
 				}
 			}

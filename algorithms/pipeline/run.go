@@ -630,11 +630,10 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 		return &model.WorkloadError{Shape: shape, Queries: 0, Seed: 1}, nil
 	}
 	opt := workload.Options{Shape: shape, Queries: n, Seed: 1}
-	qs, err := workload.Generate(t, roles, opt)
-	if err != nil {
+	r, fits, err := workload.Measure(t, roles, a, opt)
+	if !fits {
 		return nil, nil // a table the shape does not fit: no claim
 	}
-	r, err := workload.Evaluate(t, a, qs)
 	if err != nil {
 		return nil, err
 	}

@@ -44,13 +44,26 @@ func TestMaxFlowAgainstBruteForce(t *testing.T) {
 			edges = append(edges, [3]int{rng.Intn(n), rng.Intn(n), rng.Intn(6)})
 		}
 		reused.Reset()
-		for _, f := range []*Flow{NewFlow(), reused} {
+		// A network grown beforehand (by too little, exactly, or too
+		// much; reused or new) solves as one grown edge by edge.
+		grown := NewFlow()
+		if trial%2 == 1 {
+			grown = reused
+		}
+		for _, f := range []*Flow{NewFlow(), reused, grown} {
+			if f == grown {
+				f.Reset()
+				f.Grow(rng.Intn(2*n), rng.Intn(2*len(edges)+1))
+			}
 			for i := 0; i < n; i++ {
 				if f.Node() != i {
 					t.Fatal("nodes are not numbered in order")
 				}
 			}
-			for _, e := range edges {
+			for i, e := range edges {
+				if f == grown && i == len(edges)/2 {
+					f.Grow(1, rng.Intn(len(edges)+1)) // midway: the edges so far are kept
+				}
 				f.Edge(e[0], e[1], e[2])
 			}
 			if got, want := f.MaxFlow(0, n-1), minCut(n, 0, n-1, edges); got != want {

@@ -39,11 +39,17 @@ type truths struct {
 }
 
 func startTruths(t *model.Table, qs []*model.Query) *truths {
+	return startTruthsOn(t, qs, func() *tuples { return countTuples(t, qs) })
+}
+
+// startTruthsOn is startTruths counting COUNT(*) queries on the tuples
+// counts returns (nil: on the rows), asked for once by the first worker.
+func startTruthsOn(t *model.Table, qs []*model.Query, counts func() *tuples) *truths {
 	tr := &truths{out: make([]model.Answer, len(qs)), errs: make([]error, len(qs)), done: make([]chan struct{}, len(qs))}
 	for i := range tr.done {
 		tr.done[i] = make(chan struct{})
 	}
-	var counts *tuples
+	var tu *tuples
 	var once sync.Once
 	workers := min(runtime.GOMAXPROCS(0), len(qs))
 	tr.wg.Add(workers)
@@ -53,14 +59,14 @@ func startTruths(t *model.Table, qs []*model.Query) *truths {
 			// Every worker waits for the tuples (built once, by the
 			// first to ask), so that no count is read off the rows
 			// while they are being built.
-			once.Do(func() { counts = countTuples(t, qs) })
+			once.Do(func() { tu = counts() })
 			for {
 				i := int(tr.next.Add(1) - 1)
 				if i >= len(qs) {
 					return
 				}
 				if !tr.stopped.Load() {
-					tr.out[i], tr.errs[i] = truth(t, counts, qs[i])
+					tr.out[i], tr.errs[i] = truth(t, tu, qs[i])
 				}
 				close(tr.done[i])
 			}
@@ -120,19 +126,29 @@ type tuples struct {
 // the columns' codes do not fit one 64-bit key, or when the tuples are
 // not at most half the rows (then the rows are as quick).
 func countTuples(t *model.Table, qs []*model.Query) *tuples {
-	var cols []*model.Column
-	seen := map[string]bool{}
+	var names []string
 	counting := 0
 	for _, q := range qs {
 		if q.Agg != model.Count || q.Column != "" {
 			continue
 		}
 		counting++
-		for _, name := range q.Columns() {
-			if c := t.Column(name); c != nil && !seen[name] {
-				seen[name] = true
-				cols = append(cols, c)
-			}
+		names = append(names, q.Columns()...)
+	}
+	return tuplesOf(t, names, counting)
+}
+
+// tuplesOf builds the tuples of the named columns (those of the table,
+// each once) for counting COUNT(*) queries; nil as countTuples says.
+// The tuples of more columns than a query reads count it as well: a row
+// matches exactly when its tuple does, whatever else the tuple holds.
+func tuplesOf(t *model.Table, names []string, counting int) *tuples {
+	var cols []*model.Column
+	seen := map[string]bool{}
+	for _, name := range names {
+		if c := t.Column(name); c != nil && !seen[name] {
+			seen[name] = true
+			cols = append(cols, c)
 		}
 	}
 	if counting < minCountQueries || len(cols) == 0 {

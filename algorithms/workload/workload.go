@@ -84,6 +84,37 @@ func Describe(shape string, opt Options) string {
 
 // Generate makes a random workload for the table and roles.
 func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, error) {
+	g, err := newGenerator(t, roles, opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []*model.Query
+	for i := 0; i < g.n; i++ {
+		q, err := g.next()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// generator draws a workload's queries one at a time, in Generate's
+// order (Measure holds a few at once, not the whole workload: on a
+// 20,000-value attribute each count-in query lists ~9,500 values).
+type generator struct {
+	n    int
+	next func() (*model.Query, error)
+	// reads names the columns a query may read (every query reads some
+	// of them) and counts says whether every query is a COUNT(*): the
+	// tuples the true answers are counted on (countTuples).
+	reads  []string
+	counts bool
+}
+
+// newGenerator checks the table and roles against the shape (Generate's
+// errors before its first query) and returns the queries' generator.
+func newGenerator(t *model.Table, roles model.Roles, opt Options) (*generator, error) {
 	if opt.Queries <= 0 {
 		opt.Queries = 100
 	}
@@ -103,8 +134,14 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 	if len(numeric) == 0 {
 		return nil, fmt.Errorf("the %s workload needs a numeric quasi-identifier", opt.Shape)
 	}
-	var out []*model.Query
-	for i := 0; i < opt.Queries; i++ {
+	g := &generator{n: opt.Queries, counts: opt.Shape == CountRange}
+	for _, c := range numeric {
+		g.reads = append(g.reads, c.Name)
+	}
+	if !g.counts {
+		g.reads = []string{numeric[0].Name, roles.SA}
+	}
+	g.next = func() (*model.Query, error) {
 		var w *model.QueryWriter
 		switch opt.Shape {
 		case CountRange:
@@ -120,17 +157,13 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 			w = model.NewQueryWriter(model.Avg, roles.SA)
 			w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 		}
-		q, err := w.Query()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, q)
+		return w.Query()
 	}
-	return out, nil
+	return g, nil
 }
 
 // countIn generates the count-in shape.
-func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([]*model.Query, error) {
+func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) (*generator, error) {
 	var qis []*model.Column
 	for _, q := range roles.QIs {
 		if c := t.Column(q); c != nil && len(c.Dict) > 0 {
@@ -156,9 +189,13 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 	if opt.SAPoint {
 		frac = math.Pow(s, 1/float64(qd))
 	}
-	var out []*model.Query
+	g := &generator{n: opt.Queries, counts: true}
+	for _, c := range qis {
+		g.reads = append(g.reads, c.Name)
+	}
+	g.reads = append(g.reads, sa.Name)
 	lits := map[*model.Column]*literals{}
-	for i := 0; i < opt.Queries; i++ {
+	g.next = func() (*model.Query, error) {
 		perm := rng.Perm(len(qis))
 		w := model.NewQueryWriter(model.Count, "")
 		for _, j := range perm[:qd] {
@@ -169,13 +206,9 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) ([
 		} else {
 			condition(w, lits, sa, frac, rng)
 		}
-		q, err := w.Query()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, q)
+		return w.Query()
 	}
-	return out, nil
+	return g, nil
 }
 
 // condition selects a fraction of c's domain: a range of a numeric
@@ -318,52 +351,80 @@ func EvaluateTruths(truths []model.Answer, a method.Answerer, qs []*model.Query)
 // evaluate answers the queries on the release in order, query i's truth
 // given by truthOf(i).
 func evaluate(truthOf func(i int) (model.Answer, error), a method.Answerer, qs []*model.Query) (Result, error) {
-	var res Result
-	var errs []float64
+	ev := evaluation{rows: true}
 	for i, q := range qs {
 		truth, err := truthOf(i)
 		if err != nil {
 			return Result{}, err
 		}
-		row := Row{Query: q.Text, Truth: truth.Value, Selected: truth.Count}
-		if truth.Empty || truth.Value == 0 {
-			res.Skipped++
-			row.Skipped = true
-			res.Rows = append(res.Rows, row)
-			continue
+		if err := ev.add(q, truth, a); err != nil {
+			return ev.res, err
 		}
-		b, err := a.Answer(q)
-		if err != nil {
-			return res, err
-		}
-		var e float64
-		switch {
-		case b.HasBounds:
-			res.Bounded++
-			row.Low, row.High = b.Low, b.High
-			if b.Low <= truth.Value+1e-9*math.Abs(truth.Value) && truth.Value <= b.High+1e-9*math.Abs(truth.Value) {
-				res.Contains++
-				row.Contains = true
-			}
-			e = (b.High - b.Low) / math.Abs(truth.Value)
-			res.EstErr += math.Abs((b.Low+b.High)/2-truth.Value) / math.Abs(truth.Value)
-		case b.HasEst:
-			row.Estimate = b.Estimate
-			e = math.Abs(b.Estimate-truth.Value) / math.Abs(truth.Value)
-			res.EstErr += e
-		default:
-			// Neither bounds nor an estimate: keep the row, measure nothing.
-			row.Skipped = true
-			res.Rows = append(res.Rows, row)
-			continue
-		}
-		row.RelErr = e
-		res.Rows = append(res.Rows, row)
-		errs = append(errs, e)
 	}
+	return ev.result(), nil
+}
+
+// evaluation sums a workload's errors query by query (evaluate's and
+// Measure's).
+type evaluation struct {
+	res  Result
+	errs []float64
+	rows bool // keep a Row per query
+}
+
+// add answers q on the release (unless its truth selects nothing) and
+// counts its error.
+func (ev *evaluation) add(q *model.Query, truth model.Answer, a method.Answerer) error {
+	res := &ev.res
+	row := Row{Query: q.Text, Truth: truth.Value, Selected: truth.Count}
+	keep := func() {
+		if ev.rows {
+			res.Rows = append(res.Rows, row)
+		}
+	}
+	if truth.Empty || truth.Value == 0 {
+		res.Skipped++
+		row.Skipped = true
+		keep()
+		return nil
+	}
+	b, err := a.Answer(q)
+	if err != nil {
+		return err
+	}
+	var e float64
+	switch {
+	case b.HasBounds:
+		res.Bounded++
+		row.Low, row.High = b.Low, b.High
+		if b.Low <= truth.Value+1e-9*math.Abs(truth.Value) && truth.Value <= b.High+1e-9*math.Abs(truth.Value) {
+			res.Contains++
+			row.Contains = true
+		}
+		e = (b.High - b.Low) / math.Abs(truth.Value)
+		res.EstErr += math.Abs((b.Low+b.High)/2-truth.Value) / math.Abs(truth.Value)
+	case b.HasEst:
+		row.Estimate = b.Estimate
+		e = math.Abs(b.Estimate-truth.Value) / math.Abs(truth.Value)
+		res.EstErr += e
+	default:
+		// Neither bounds nor an estimate: keep the row, measure nothing.
+		row.Skipped = true
+		keep()
+		return nil
+	}
+	row.RelErr = e
+	keep()
+	ev.errs = append(ev.errs, e)
+	return nil
+}
+
+// result is the summary of the queries added.
+func (ev *evaluation) result() Result {
+	res, errs := ev.res, ev.errs
 	res.Queries = len(errs)
 	if len(errs) == 0 {
-		return res, nil
+		return res
 	}
 	res.EstErr /= float64(len(errs))
 	sort.Float64s(errs)
@@ -376,5 +437,5 @@ func evaluate(truthOf func(i int) (model.Answer, error), a method.Answerer, qs [
 		res.MedErr = (errs[n/2-1] + errs[n/2]) / 2
 	}
 	res.MaxErr = errs[len(errs)-1]
-	return res, nil
+	return res
 }

@@ -297,20 +297,7 @@ func tableTarget(h *annotated, orig *verify.Original) []float64 {
 		return nil
 	}
 	col := orig.SA
-	pos, num := map[string]int{}, map[float64]int{}
-	for i, l := range h.leaves {
-		pos[h.low[l]] = i
-		num[h.lowNum[l]] = i
-	}
-	texts := orig.Texts(col)
-	at := make([]int, len(texts))
-	for code, text := range texts {
-		i, ok := pos[text]
-		if !ok && col.Kind == model.Numeric && code < len(col.Dict) {
-			i, ok = num[col.Nums[code]]
-		}
-		at[code] = map[bool]int{true: i, false: -1}[ok]
-	}
+	at := h.leafAt(col, orig.Texts(col))
 	m := make([]float64, len(h.leaves))
 	for row, kept := range orig.Kept {
 		if i := at[verify.Code(col, row)]; kept && i >= 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sort"
 	"strconv"
+	"sync"
 
 	"privlab/algorithms/distribution/format"
 	"privlab/algorithms/verify"
@@ -30,6 +31,45 @@ type annotated struct {
 	last     []int
 	// leafIndex is every leaf node's position among the leaves.
 	leafIndex []int
+	// byText and byNum are the leaves' positions by value (leafAt),
+	// built once for the checks that share the tree.
+	textOnce, numOnce sync.Once
+	byText            map[string]int
+	byNum             map[float64]int
+}
+
+// leafAt is, for every code of the original's sensitive column col
+// (texts: its codes' texts), the position among the leaves of the leaf
+// with that value: by its text, else, for a numeric column, by its
+// number (-1: none; of leaves with equal values, the last).
+func (a *annotated) leafAt(col *model.Column, texts []string) []int {
+	a.textOnce.Do(func() {
+		a.byText = make(map[string]int, len(a.leaves))
+		for i, l := range a.leaves {
+			a.byText[a.low[l]] = i
+		}
+	})
+	numeric := col.Kind == model.Numeric
+	if numeric {
+		a.numOnce.Do(func() {
+			a.byNum = make(map[float64]int, len(a.leaves))
+			for i, l := range a.leaves {
+				a.byNum[a.lowNum[l]] = i
+			}
+		})
+	}
+	at := make([]int, len(texts))
+	for code, text := range texts {
+		i, ok := a.byText[text]
+		if !ok && numeric && code < len(col.Dict) {
+			i, ok = a.byNum[col.Nums[code]]
+		}
+		if !ok {
+			i = -1
+		}
+		at[code] = i
+	}
+	return at
 }
 
 // leafCount is the number of values under node x.
@@ -94,8 +134,8 @@ func parseHierarchy(rel *verify.Release) (*annotated, error) {
 func parseNodes(t *model.Table, bad hierarchyError) (*annotated, error) {
 	n := t.Rows
 	a := &annotated{parent: make([]int, n), children: make([][]int, n), low: make([]string, n), high: make([]string, n),
-		lowNum: make([]float64, n), highNum: make([]float64, n), weight: make([]int64, n), byBounds: map[[2]string]int{}, root: -1,
-		table: t, first: make([]int, n), last: make([]int, n), ids: map[string]int{}, numeric: true}
+		lowNum: make([]float64, n), highNum: make([]float64, n), weight: make([]int64, n), byBounds: make(map[[2]string]int, n), root: -1,
+		table: t, first: make([]int, n), last: make([]int, n), ids: make(map[string]int, n), numeric: true}
 	for r := 0; r < n; r++ {
 		a.ids[t.Columns[0].Value(r)] = r
 	}

@@ -3,7 +3,6 @@ package check
 import (
 	"privlab/algorithms/distribution/format"
 	"privlab/algorithms/verify"
-	"privlab/model"
 )
 
 // original is the release compared with the original table (Koudas et
@@ -82,18 +81,11 @@ func oneGroup(t *verify.TupleMatch, g *groups) func(id int32) bool {
 func (f *original) countValues(h *annotated, g *groups) {
 	col := f.o.SA
 	texts := f.o.Texts(col)
-	leafOf, numLeaf := map[string]int{}, map[float64]int{}
-	for _, l := range h.leaves {
-		leafOf[h.low[l]] = l
-		numLeaf[h.lowNum[l]] = l
-	}
-	leaf := make([]int, len(texts))
-	for code, text := range texts {
-		l, ok := leafOf[text]
-		if !ok && col.Kind == model.Numeric && code < len(col.Dict) {
-			l, ok = numLeaf[col.Nums[code]]
+	leaf := h.leafAt(col, texts)
+	for code, i := range leaf {
+		if i >= 0 {
+			leaf[code] = h.leaves[i]
 		}
-		leaf[code] = map[bool]int{true: l, false: -1}[ok]
 	}
 	f.values = make([]map[int]int, len(g.sizes))
 	for i, row := range f.pin.Rows {
@@ -194,13 +186,28 @@ func shuffled(c *release, r *verify.Report) error {
 // take any subdomain on its leaf's path to the root.
 func matchGroups(values []map[int]int, subs []map[int]float64, h *annotated) (matched, total int) {
 	f := verify.NewFlow()
-	nodeOf := map[int]int{}
+	nodeOf := make([]int, len(h.parent)) // hierarchy node -> flow node + 1 (0: none yet)
+	var touched []int
+	depth := 0 // the most nodes on a leaf's path to the root
+	for _, l := range h.leaves {
+		d := 0
+		for x := l; x >= 0 && d <= len(h.parent); x = h.parent[x] {
+			d++
+		}
+		depth = max(depth, d)
+	}
 	for g, vals := range values {
 		if len(vals) == 0 {
 			continue
 		}
 		f.Reset()
-		clear(nodeOf)
+		for _, x := range touched {
+			nodeOf[x] = 0
+		}
+		touched = touched[:0]
+		// Each value: a node, an edge from the source and at most two
+		// per subdomain on its path (into it, and its own to the sink).
+		f.Grow(2+len(vals)+len(subs[g]), len(vals)+len(subs[g])+len(vals)*min(len(subs[g]), depth))
 		src, sink := f.Node(), f.Node()
 		for l, n := range vals {
 			total += n
@@ -211,13 +218,12 @@ func matchGroups(values []map[int]int, subs []map[int]float64, h *annotated) (ma
 				if copies == 0 {
 					continue
 				}
-				node, ok := nodeOf[x]
-				if !ok {
-					node = f.Node()
-					nodeOf[x] = node
-					f.Edge(node, sink, copies)
+				if nodeOf[x] == 0 {
+					nodeOf[x] = f.Node() + 1
+					touched = append(touched, x)
+					f.Edge(nodeOf[x]-1, sink, copies)
 				}
-				f.Edge(v, node, n)
+				f.Edge(v, nodeOf[x]-1, n)
 			}
 		}
 		matched += f.MaxFlow(src, sink)

@@ -178,10 +178,18 @@ func (l *Literals) build() {
 // column's list also carries the codes, so that binding it to that
 // column sets them without reading the dictionary (codeHint).
 func (w *QueryWriter) In(l *Literals, codes []uint32) {
+	w.InInto(l, codes, make([]Literal, len(codes)))
+}
+
+// InInto is In with the list's values written into values (of length
+// len(codes)), which the query then holds: a caller that lets go of
+// its queries a few at a time (workload.Measure) hands the lists of
+// those it let go to the next ones.
+func (w *QueryWriter) InInto(l *Literals, codes []uint32, values []Literal) {
 	c := l.c
 	p := w.pred(c.Name, OpIn)
 	w.write(" IN (")
-	p.Values = make([]Literal, len(codes))
+	p.Values = values[:len(codes):len(codes)]
 	l.build()
 	size := 0
 	for _, code := range codes {

@@ -21,7 +21,11 @@ const measureChunk = 8
 // first query whose truth fails, anywhere in the workload, else the
 // first release answer that fails. The true answers are counted on the
 // tuples of every column the shape may read (countTuples's, for the
-// columns of the queries drawn so far: the same counts).
+// columns of the queries drawn so far: the same counts). The IN lists of
+// the queries let go are written again for the next ones (their memory,
+// ~30 MB of literals per run on that attribute, is not taken fresh each
+// time): a is not to keep a query, or anything read from its lists,
+// past its Answer.
 func Measure(t *model.Table, roles model.Roles, a method.Answerer, opt Options) (res Result, fits bool, err error) {
 	g, err := newGenerator(t, roles, opt)
 	if err != nil {
@@ -67,6 +71,9 @@ func measure(t *model.Table, g *generator, a method.Answerer) (res Result, fits 
 			}
 		}
 		tr.stop()
+		if g.recycle != nil {
+			g.recycle()
+		}
 	}
 	switch {
 	case truthErr != nil:

@@ -110,6 +110,9 @@ type generator struct {
 	// tuples the true answers are counted on (countTuples).
 	reads  []string
 	counts bool
+	// recycle, when not nil, hands the lists of the queries drawn so far
+	// to the next ones: the caller has let go of those queries.
+	recycle func()
 }
 
 // newGenerator checks the table and roles against the shape (Generate's
@@ -195,6 +198,12 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) (*
 	}
 	g.reads = append(g.reads, sa.Name)
 	lits := map[*model.Column]*literals{}
+	g.recycle = func() {
+		for _, l := range lits {
+			l.free = append(l.free, l.lent...)
+			l.lent = l.lent[:0]
+		}
+	}
 	g.next = func() (*model.Query, error) {
 		perm := rng.Perm(len(qis))
 		w := model.NewQueryWriter(model.Count, "")
@@ -228,14 +237,30 @@ func condition(w *model.QueryWriter, lits map[*model.Column]*literals, c *model.
 		lits[c] = l
 	}
 	rng.PermUint32(l.perm) // rng.Perm(len(c.Dict)), into one buffer
-	w.In(l.Literals, append([]uint32(nil), l.perm[:b]...))
+	var li list
+	if n := len(l.free); n > 0 {
+		li, l.free = l.free[n-1], l.free[:n-1]
+	} else {
+		li = list{codes: make([]uint32, b), values: make([]model.Literal, b)}
+	}
+	l.lent = append(l.lent, li)
+	copy(li.codes, l.perm[:b])
+	w.InInto(l.Literals, li.codes, li.values)
 }
 
 // literals are a column's values as query literals and a buffer for the
-// permutations that pick them.
+// permutations that pick them. lent are the lists of the queries drawn
+// since the generator's last recycle, free those it may write again.
 type literals struct {
 	*model.Literals
-	perm []uint32
+	perm       []uint32
+	lent, free []list
+}
+
+// list is the memory of one IN list: its codes and its values.
+type list struct {
+	codes  []uint32
+	values []model.Literal
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in

@@ -61,7 +61,10 @@ func (g *groups) subdomains(sa *model.Table, h *annotated) {
 	g.subs = make([]map[int]float64, len(g.sizes))
 	g.nsub = make([]int, len(g.sizes))
 	groupOf := codeLookup(sa.Columns[0], g.index)
-	nodeOf := map[[2]uint32]int{}
+	// Sized for every node of the hierarchy at most (issue 20's
+	// 20,000-value domain has as many distinct bounds as rows): grown
+	// from empty, each map was rehashed a dozen times.
+	nodeOf := make(map[[2]uint32]int, min(sa.Rows, len(h.byBounds)+1))
 	lo, hi := sa.Columns[1], sa.Columns[2]
 	for row := 0; row < sa.Rows; row++ {
 		gi := groupOf[verify.Code(sa.Columns[0], row)]
@@ -72,8 +75,10 @@ func (g *groups) subdomains(sa *model.Table, h *annotated) {
 		key := [2]uint32{uint32(verify.Code(lo, row)), uint32(verify.Code(hi, row))}
 		x, seen := nodeOf[key]
 		if !seen {
-			n, ok := h.byBounds[[2]string{lo.Value(row), hi.Value(row)}]
-			x = map[bool]int{true: n, false: -1}[ok]
+			x = -1
+			if n, ok := h.byBounds[[2]string{lo.Value(row), hi.Value(row)}]; ok {
+				x = n
+			}
 			nodeOf[key] = x
 		}
 		if x < 0 {
@@ -81,7 +86,7 @@ func (g *groups) subdomains(sa *model.Table, h *annotated) {
 			continue
 		}
 		if g.subs[gi] == nil {
-			g.subs[gi] = map[int]float64{}
+			g.subs[gi] = make(map[int]float64, min(g.sizes[gi], len(h.byBounds)))
 		}
 		g.subs[gi][x]++
 		g.nsub[gi]++

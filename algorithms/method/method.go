@@ -417,7 +417,10 @@ type Bounds struct {
 	Note      string // how the answer was obtained
 }
 
-// Answerer answers queries from a release.
+// Answerer answers queries from a release. It keeps nothing of a query
+// past Answer (workload.Measure writes the next queries' IN lists into
+// the memory of the last ones), and may be asked while the result's
+// deferred figures are computed (the workbench and privlab run do).
 type Answerer interface {
 	Answer(q *model.Query) (Bounds, error)
 }

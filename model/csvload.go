@@ -338,6 +338,7 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 	name := enc.name
 	t := &Table{Name: name, Columns: enc.cols, Rows: enc.rows}
 	for i, c := range enc.cols {
+		enc.fresh[i].materialize(c)
 		c.Codes = c.Codes[:len(c.Codes):len(c.Codes)]
 		inferKind(c)
 		if i < len(declared) && declared[i] == Categorical && c.Kind == Numeric {
@@ -1174,35 +1175,96 @@ type encoder struct {
 	fresh   []freshText // per column
 }
 
-// freshText gathers the text of a chunk's new short values of one
-// column (the index keeps no text for them), made into one string once
-// the chunk's column is encoded: one allocation rather than one per
-// value (a release's GroupID column has hundreds of thousands).
+// freshText gathers the new values of one column found in a chunk (the
+// index keeps no text of a short value): their text in one buffer, made
+// into one string once the chunk's column is encoded (one allocation
+// rather than one per value: a release's GroupID column has hundreds of
+// thousands), and their first lines. The values take the codes after
+// the column's last, in order; the chunk's values are kept as a
+// dictPart, and the column's Dict and first lines are made from its
+// parts once, at their final size, when the table is finished
+// (materialize): appending to them value by value copied them again
+// and again as they grew, and a []string is copied with the garbage
+// collector's write barriers.
 type freshText struct {
 	buf   []byte
-	codes []uint32 // the values' codes
 	ends  []uint32 // where each value's text ends in buf
+	lines []int    // the line where each value first appears
+	long  []longValue
+	parts []dictPart // the chunks' values not yet in Dict
+	count int        // the values in parts
 }
 
-// add holds v as the text of code.
-func (f *freshText) add(v []byte, code uint32) {
+// longValue is a new value over 8 bytes: the string the index keeps
+// (its text is not in freshText.buf).
+type longValue struct {
+	code uint32
+	s    string
+}
+
+// dictPart is the new values of one chunk: codes first, first+1, ...
+type dictPart struct {
+	text  string
+	first uint32
+	ends  []uint32
+	lines []int
+	long  []longValue
+}
+
+// add holds v (of up to 8 bytes) as the next value, first seen on line.
+func (f *freshText) add(v []byte, line int) {
 	f.buf = append(f.buf, v...)
-	f.codes = append(f.codes, code)
 	f.ends = append(f.ends, uint32(len(f.buf)))
+	f.lines = append(f.lines, line)
 }
 
-// flush sets the values' text in dict and empties f.
-func (f *freshText) flush(dict []string) {
-	if len(f.codes) == 0 {
+// addLong holds s (over 8 bytes) as the next value, code.
+func (f *freshText) addLong(s string, code uint32, line int) {
+	f.long = append(f.long, longValue{code: code, s: s})
+	f.ends = append(f.ends, uint32(len(f.buf)))
+	f.lines = append(f.lines, line)
+}
+
+// flush keeps the chunk's values as a part whose first code is first,
+// and empties f's buffers for the next chunk.
+func (f *freshText) flush(first uint32) {
+	if len(f.ends) == 0 {
 		return
 	}
-	all := string(f.buf)
-	start := uint32(0)
-	for j, code := range f.codes {
-		dict[code] = all[start:f.ends[j]]
-		start = f.ends[j]
+	p := dictPart{text: string(f.buf), first: first, ends: slices.Clone(f.ends), lines: slices.Clone(f.lines), long: slices.Clone(f.long)}
+	f.parts = append(f.parts, p)
+	f.count += len(f.ends)
+	clear(f.long) // drop the strings
+	f.buf, f.ends, f.lines, f.long = f.buf[:0], f.ends[:0], f.lines[:0], f.long[:0]
+}
+
+// next is the code the column's next new value takes.
+func (f *freshText) next(col *Column) uint32 {
+	return uint32(len(col.Dict) + f.count + len(f.ends))
+}
+
+// materialize appends the parts' values to col.Dict and their first
+// lines to col.firstLine, each grown once to its final size.
+func (f *freshText) materialize(col *Column) {
+	if f.count == 0 {
+		return
 	}
-	f.buf, f.codes, f.ends = f.buf[:0], f.codes[:0], f.ends[:0]
+	base := len(col.Dict)
+	col.Dict = slices.Grow(col.Dict, f.count)[:base+f.count]
+	col.firstLine = slices.Grow(col.firstLine, f.count)
+	for _, p := range f.parts {
+		dict := col.Dict[p.first:]
+		start := uint32(0)
+		for j, end := range p.ends {
+			dict[j] = p.text[start:end]
+			start = end
+		}
+		for _, l := range p.long {
+			col.Dict[l.code] = l.s
+		}
+		col.firstLine = append(col.firstLine, p.lines...)
+	}
+	f.parts, f.count = nil, 0
 }
 
 func newEncoder(name string, header []string, missing []string) *encoder {
@@ -1306,10 +1368,11 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 	codes := col.Codes
 	missing := 0
 	fresh := &e.fresh[i]
+	first := fresh.next(col)
 	defer func() {
 		col.Codes = codes
 		col.MissingCount += missing
-		fresh.flush(col.Dict)
+		fresh.flush(first)
 	}()
 	// known holds, for the records of a block, the code dense gives
 	// their field (denseAbsent: look it up): read in a loop of its own,
@@ -1336,19 +1399,17 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 			if !utf8.Valid(v) {
 				return r, false
 			}
-			code = uint32(len(col.Dict))
+			code = fresh.next(col)
 			if len(v) <= 8 { // the index keeps no text of a short key
 				x.insert("", code)
-				fresh.add(v, code)
-				col.Dict = append(col.Dict, "") // set by flush
+				fresh.add(v, c.fieldLineOf(r, k))
 			} else {
 				s := string(v)
 				x.insert(s, code)
-				col.Dict = append(col.Dict, s)
+				fresh.addLong(s, code, c.fieldLineOf(r, k))
 			}
-			col.firstLine = append(col.firstLine, c.fieldLineOf(r, k))
-			if len(col.Dict) == presizeFrom {
-				e.presize(col, x, e.rows+r+1)
+			if code+1 == presizeFrom {
+				e.presize(x, presizeFrom, e.rows+r+1)
 			}
 		} else if code == Missing {
 			missing++
@@ -1510,24 +1571,24 @@ const (
 	presizeMost = 1 << 16
 )
 
-// presize reserves room for a column whose values are mostly distinct so
-// far (at least one new value in two of the first rows seen) for as many
-// values as the input's estimated rows (at most presizeMost), rather than
-// doubling its dictionary and index again and again: each doubling
-// copies them into fresh memory, which a short run pays in page faults
-// (a release's table of 20,000 distinct values doubles its index seven
-// times). An input of unknown size is not presized.
-func (e *encoder) presize(col *Column, x *dictIndex, seen int) {
-	if e.est <= 0 || 2*len(col.Dict) < seen {
+// presize reserves room in the index of a column whose values are
+// mostly distinct so far (values of them, at least one new value in
+// two of the first rows seen) for as many values as the input's
+// estimated rows (at most presizeMost), rather than doubling it again
+// and again: each doubling copies it into fresh memory, which a short
+// run pays in page faults (a release's table of 20,000 distinct values
+// doubled its index seven times). The column's dictionary is made at
+// its final size when the table is finished (freshText.materialize).
+// An input of unknown size is not presized.
+func (e *encoder) presize(x *dictIndex, values, seen int) {
+	if e.est <= 0 || 2*values < seen {
 		return
 	}
 	n := min(e.est, presizeMost)
-	if n <= len(col.Dict) {
+	if n <= values {
 		return
 	}
-	col.Dict = slices.Grow(col.Dict, n-len(col.Dict))
-	col.firstLine = slices.Grow(col.firstLine, n-len(col.firstLine))
-	if 2*x.count >= len(col.Dict) { // mostly hashed (not dense integers)
+	if 2*x.count >= values { // mostly hashed (not dense integers)
 		x.reserve(n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -858,52 +859,51 @@ func (s *scanner) next(n int) (status, error) {
 		return stNeedMore, nil
 	}
 	buf := c.buf[:c.n]
-	rest := buf[p:]
-	nl := bytes.IndexByte(rest, '\n')
-	var lineEnd, next int
-	if nl < 0 {
-		if !s.eof {
-			return stNeedMore, nil
+	// Fast path: one physical line without quotes, read in one pass
+	// that stops at each delimiter, the line's end or a quote.
+	line := s.line
+	mark := len(c.offs)
+	fields := 1 // the field being read
+	start := p
+	d := s.delim
+	dpat := uint64(d) * swarOnes
+	lineEnd := len(buf)
+	for i := p; ; {
+		j := nextSpecial(buf, i, d, dpat)
+		if j == len(buf) {
+			if !s.eof {
+				c.offs = c.offs[:mark]
+				return stNeedMore, nil
+			}
+			break
 		}
-		lineEnd, next = len(buf), len(buf)
-	} else {
-		lineEnd, next = p+nl, p+nl+1
+		if b := buf[j]; b == '\n' {
+			lineEnd = j
+			break
+		} else if b == '"' {
+			c.offs = c.offs[:mark]
+			if !s.eof && bytes.IndexByte(buf[j:], '\n') < 0 {
+				return stNeedMore, nil // as for a line without quotes
+			}
+			return s.slow(n)
+		}
+		if fields <= n || n < 0 {
+			s.addField(buf, start, j)
+		}
+		fields++
+		start, i = j+1, j+1
 	}
-	if bytes.IndexByte(buf[p:lineEnd], '"') >= 0 {
-		return s.slow(n)
-	}
-	// Fast path: one physical line without quotes.
+	next := min(lineEnd+1, len(buf))
 	e := lineEnd
 	if e > p && buf[e-1] == '\r' {
 		e--
 	}
-	line := s.line
 	if e == p { // an empty line
 		s.pos, s.line = next, line+1
 		return stSkip, nil
 	}
-	mark := len(c.offs)
-	fields := 0
-	start := p
-	d := s.delim
-	for {
-		i := bytes.IndexByte(buf[start:e], d)
-		end := e
-		if i >= 0 {
-			end = start + i
-		}
-		fields++
-		if fields <= n || n < 0 {
-			fs, fe := start, end
-			if s.trim {
-				fs, fe = trimSpan(buf, fs, fe)
-			}
-			c.offs = append(c.offs, uint32(fs), uint32(fe))
-		}
-		if i < 0 {
-			break
-		}
-		start = end + 1
+	if fields <= n || n < 0 {
+		s.addField(buf, start, e)
 	}
 	if n >= 0 && fields != n {
 		c.offs = c.offs[:mark]
@@ -922,6 +922,45 @@ func (s *scanner) next(n int) (status, error) {
 	c.nrec++
 	s.pos, s.line = next, line+1
 	return stOK, nil
+}
+
+// addField appends the field buf[start:end] (trimmed when s.trim) to
+// the chunk's offsets.
+func (s *scanner) addField(buf []byte, start, end int) {
+	if s.trim {
+		start, end = trimSpan(buf, start, end)
+	}
+	s.cur.offs = append(s.cur.offs, uint32(start), uint32(end))
+}
+
+// swarOnes has a one in every byte.
+const swarOnes = 0x0101010101010101
+
+// nextSpecial returns the position of the first line feed, double quote
+// or delimiter d (dpat: d in every byte) in buf from i on, or len(buf).
+// It reads eight bytes at a time: zeroBytes flags the bytes of a word
+// that equal the one sought (the lowest flag exactly: a false flag
+// needs a borrow from a zero byte below it).
+func nextSpecial(buf []byte, i int, d byte, dpat uint64) int {
+	const nl, quote = '\n' * swarOnes, '"' * swarOnes
+	for ; i+8 <= len(buf); i += 8 {
+		w := binary.LittleEndian.Uint64(buf[i:])
+		if m := zeroBytes(w^nl) | zeroBytes(w^quote) | zeroBytes(w^dpat); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(buf); i++ {
+		if b := buf[i]; b == '\n' || b == '"' || b == d {
+			return i
+		}
+	}
+	return len(buf)
+}
+
+// zeroBytes sets the high bit of the lowest zero byte of v (and maybe
+// of bytes above it); 0 when v has none.
+func zeroBytes(v uint64) uint64 {
+	return (v - swarOnes) & ^v & (0x80 * swarOnes)
 }
 
 func (s *scanner) ragged(line, found, n int) error {

@@ -1,0 +1,91 @@
+package model
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// nextSpecial finds the first line feed, quote or delimiter as a byte
+// loop does, on random buffers of bytes near those (0x80 and above,
+// one below and above each, zero) at every start position.
+func TestNextSpecialIsByteLoop(t *testing.T) {
+	rng := NewRand(11)
+	alphabet := []byte{'\n', '"', ',', ';', '\t', '|', '\r', 0, 1, '!', '#', '+', '-', '\v', 0x80, 0x81, 0xFF, 0xAC, 0x8A, 'a', '0'}
+	for round := 0; round < 3000; round++ {
+		buf := make([]byte, rng.Intn(40))
+		for i := range buf {
+			if rng.Intn(4) == 0 {
+				buf[i] = alphabet[rng.Intn(len(alphabet))]
+			} else {
+				buf[i] = byte(rng.Intn(256))
+			}
+		}
+		d := []byte{',', ';', '\t', '|', 0x80}[rng.Intn(5)]
+		for i := 0; i <= len(buf); i++ {
+			want := len(buf)
+			for j := i; j < len(buf); j++ {
+				if b := buf[j]; b == '\n' || b == '"' || b == d {
+					want = j
+					break
+				}
+			}
+			if got := nextSpecial(buf, i, d, uint64(d)*swarOnes); got != want {
+				t.Fatalf("%q from %d, delimiter %q: %d, want %d", buf, i, d, got, want)
+			}
+		}
+	}
+}
+
+// Load reads random files of short lines (fields of 0 to 20 bytes, so
+// that delimiters and line ends fall at every place of an eight-byte
+// word) as encoding/csv does: quoted fields, CRLF, blank lines, a
+// missing last line end, ragged rows, bare quotes, bytes that are not
+// UTF-8.
+func TestLoadShortLinesIsEncodingCSV(t *testing.T) {
+	rng := NewRand(12)
+	pieces := []string{"", "a", "12", "x y", "\r", " ", "é", "\xff", `"q,"`, `"a""b"`, "b\"c", "NA", "123456789", "0"}
+	for round := 0; round < 1500; round++ {
+		var b strings.Builder
+		cols := 1 + rng.Intn(4)
+		b.WriteString("h1")
+		for c := 1; c < cols; c++ {
+			b.WriteString(",h" + string(rune('1'+c)))
+		}
+		b.WriteString("\n")
+		rows := 1 + rng.Intn(30)
+		for r := 0; r < rows; r++ {
+			n := cols
+			if rng.Intn(40) == 0 {
+				n = cols + rng.Intn(3) - 1 // ragged (or not)
+			}
+			for c := 0; c < n; c++ {
+				if c > 0 {
+					b.WriteByte(',')
+				}
+				if rng.Intn(3) == 0 {
+					b.WriteString(pieces[rng.Intn(len(pieces))])
+				} else {
+					b.WriteString(strings.Repeat("v", rng.Intn(21)))
+				}
+			}
+			switch rng.Intn(10) {
+			case 0:
+				b.WriteString("\r\n")
+			case 1:
+				b.WriteString("\n\n")
+			default:
+				b.WriteString("\n")
+			}
+		}
+		data := []byte(b.String())
+		if rng.Intn(3) == 0 {
+			data = bytes.TrimRight(data, "\n")
+		}
+		tb, err := Load(bytes.NewReader(data), LoadOptions{Name: "f.csv", Delimiter: ',', HeaderRow: HeaderYes})
+		if err == nil {
+			checkFirstLines(t, tb)
+		}
+		compareWithEncodingCSV(t, data, tb, err)
+	}
+}

@@ -89,3 +89,23 @@ func TestLoadShortLinesIsEncodingCSV(t *testing.T) {
 		compareWithEncodingCSV(t, data, tb, err)
 	}
 }
+
+// canonicalIntAt reads a field as canonicalInt does, on random fields of
+// digits, near digits ('/', ':', 0x30+0x80), leading zeros and every
+// length from 0 to 10, with and without eight bytes after the start.
+func TestCanonicalIntAtIsCanonicalInt(t *testing.T) {
+	rng := NewRand(13)
+	alphabet := []byte("0123456789012345678900/:?\xb0\xb9 a")
+	for round := 0; round < 200000; round++ {
+		buf := make([]byte, rng.Intn(20))
+		for i := range buf {
+			buf[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		start := rng.Intn(len(buf) + 1)
+		end := start + rng.Intn(min(11, len(buf)-start+1))
+		wv, wok := canonicalInt(buf[start:end])
+		if v, ok := canonicalIntAt(buf, start, end); v != wv || ok != wok {
+			t.Fatalf("%q: %d %v, want %d %v", buf[start:end], v, ok, wv, wok)
+		}
+	}
+}

@@ -1571,9 +1571,19 @@ func (x *dictIndex) probeDense(buf []byte, offs []uint32, k, n, m int, known *[d
 		}
 		return
 	}
+	// The fields' numbers first, then the codes in a loop of its own
+	// (with nothing between the loads, many are in flight at once).
+	var at [denseBlock]uint32
+	absent := uint32(len(dense))
 	for j := 0; j < m; j, k = j+1, k+n {
-		known[j] = denseAbsent
+		at[j] = absent
 		if v, ok := canonicalIntAt(buf, int(offs[2*k]), int(offs[2*k+1])); ok && v < uint64(len(dense)) {
+			at[j] = uint32(v)
+		}
+	}
+	for j, v := range at[:m] {
+		known[j] = denseAbsent
+		if v < absent {
 			known[j] = dense[v]
 		}
 	}

@@ -1419,11 +1419,14 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 	// read a GroupID's slot at random, a cache miss each time; a branch
 	// on each loaded code, as lookup takes, waits for every miss in turn).
 	// A code once given never changes, so a block's known codes stay true
-	// while its new values are added.
+	// while its new values are added; a field that dense covers but had
+	// no code is looked up there by its number (lookupDense: an earlier
+	// record of the block may have added it), not parsed again.
 	var known [denseBlock]uint32
+	var at [denseBlock]uint32
 	for r, k := 0, i; r < c.nrec; r, k = r+1, k+n {
 		if j := r % denseBlock; j == 0 {
-			x.probeDense(buf, offs, k, n, min(denseBlock, c.nrec-r), &known)
+			x.probeDense(buf, offs, k, n, min(denseBlock, c.nrec-r), &known, &at)
 		}
 		start, end := int(offs[2*k]), int(offs[2*k+1])
 		if e.maxCell >= 0 && end-start > e.maxCell {
@@ -1431,7 +1434,11 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 		}
 		code, found := known[r%denseBlock], true
 		if code == denseAbsent {
-			code, found = x.lookup(buf, start, end)
+			if v := at[r%denseBlock]; v != notDense {
+				code, found = x.lookupDense(v)
+			} else {
+				code, found = x.lookup(buf, start, end)
+			}
 		}
 		if !found {
 			v := buf[start:end]
@@ -1560,33 +1567,45 @@ func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 // denseBlock is how many records encodeColumn probes dense for at once.
 const denseBlock = 32
 
+// notDense marks a field that is not a canonical integer dense covers.
+const notDense = ^uint32(0)
+
 // probeDense sets known[j], for the m fields k, k+n, ... of offs, to the
 // code dense holds for the field, or denseAbsent (not a canonical
-// integer dense covers, or not seen yet: lookup decides).
-func (x *dictIndex) probeDense(buf []byte, offs []uint32, k, n, m int, known *[denseBlock]uint32) {
+// integer dense covers, or not seen yet: lookup decides), and at[j] to
+// the field's number when dense covers it, else notDense.
+func (x *dictIndex) probeDense(buf []byte, offs []uint32, k, n, m int, known, at *[denseBlock]uint32) {
 	dense := x.dense
 	if len(dense) == 0 {
 		for j := range m {
-			known[j] = denseAbsent
+			known[j], at[j] = denseAbsent, notDense
 		}
 		return
 	}
 	// The fields' numbers first, then the codes in a loop of its own
 	// (with nothing between the loads, many are in flight at once).
-	var at [denseBlock]uint32
-	absent := uint32(len(dense))
 	for j := 0; j < m; j, k = j+1, k+n {
-		at[j] = absent
+		at[j] = notDense
 		if v, ok := canonicalIntAt(buf, int(offs[2*k]), int(offs[2*k+1])); ok && v < uint64(len(dense)) {
 			at[j] = uint32(v)
 		}
 	}
 	for j, v := range at[:m] {
 		known[j] = denseAbsent
-		if v < absent {
+		if v != notDense {
 			known[j] = dense[v]
 		}
 	}
+}
+
+// lookupDense is lookup of the canonical integer v, which dense covers.
+func (x *dictIndex) lookupDense(v uint32) (uint32, bool) {
+	if c := x.dense[v]; c != denseAbsent {
+		x.atDense = false
+		return c, true
+	}
+	x.atDense, x.at = true, uint64(v)
+	return 0, false
 }
 
 // insert adds the key the last lookup did not find, with its code. The

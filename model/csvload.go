@@ -746,6 +746,7 @@ func (s *scanner) run(n int, out chan<- *chunk, free chan *chunk, stop <-chan st
 		s.fill(&chunk{})
 	}
 	for {
+		s.plainLines(n)
 		st, err := s.next(n)
 		switch st {
 		case stOK, stSkip:
@@ -961,6 +962,67 @@ func nextSpecial(buf []byte, i int, d byte, dpat uint64) int {
 // of bytes above it); 0 when v has none.
 func zeroBytes(v uint64) uint64 {
 	return (v - swarOnes) & ^v & (0x80 * swarOnes)
+}
+
+// plainLines reads the records from s.pos on that are one line of n
+// fields without quotes, eight bytes at a time: each delimiter and line
+// feed of a word in turn, the records one after the other with no call
+// between them. It stops before the first line it cannot read so (a
+// quote, an empty line, a row of another number of fields, a line the
+// buffer does not end within whole words), which next reads.
+func (s *scanner) plainLines(n int) {
+	c := s.cur
+	buf := c.buf[:c.n]
+	p, line := s.pos, s.line // the record being read and its line
+	start, fields := p, 1    // the field being read
+	mark := len(c.offs)
+	dpat := uint64(s.delim) * swarOnes
+words:
+	for i := p; i+8 <= len(buf); i += 8 {
+		for m := specialBytes(binary.LittleEndian.Uint64(buf[i:]), dpat); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)/8
+			switch buf[j] {
+			case '\n':
+				e := j
+				if e > p && buf[e-1] == '\r' {
+					e--
+				}
+				if fields != n || e == p {
+					break words
+				}
+				s.addField(buf, start, e)
+				c.lines = append(c.lines, line)
+				c.nrec++
+				p, line = j+1, line+1
+				start, fields, mark = p, 1, len(c.offs)
+			case '"':
+				break words
+			default: // the delimiter
+				if fields == n {
+					break words
+				}
+				s.addField(buf, start, j)
+				start = j + 1
+				fields++
+			}
+		}
+	}
+	c.offs = c.offs[:mark] // the fields of the record not read
+	s.pos, s.line = p, line
+}
+
+// specialBytes sets the high bit of each byte of w that is a line feed,
+// a double quote or the delimiter (dpat: it in every byte), exactly.
+func specialBytes(w, dpat uint64) uint64 {
+	const nl, quote = '\n' * swarOnes, '"' * swarOnes
+	return exactZeroBytes(w^nl) | exactZeroBytes(w^quote) | exactZeroBytes(w^dpat)
+}
+
+// exactZeroBytes sets the high bit of each zero byte of v, and no other
+// bit.
+func exactZeroBytes(v uint64) uint64 {
+	const low7 = 0x7F * swarOnes
+	return ^((v&low7 + low7) | v | low7)
 }
 
 func (s *scanner) ragged(line, found, n int) error {

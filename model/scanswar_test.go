@@ -36,6 +36,37 @@ func TestSpecialBytesIsByteLoop(t *testing.T) {
 	}
 }
 
+// nextSpecial finds the first line feed, quote or delimiter as a byte
+// loop does, on random buffers of bytes near those (0x80 and above,
+// one below and above each, zero) at every start position.
+func TestNextSpecialIsByteLoop(t *testing.T) {
+	rng := NewRand(11)
+	alphabet := []byte{'\n', '"', ',', ';', '\t', '|', '\r', 0, 1, '!', '#', '+', '-', '\v', 0x80, 0x81, 0xFF, 0xAC, 0x8A, 'a', '0'}
+	for round := 0; round < 3000; round++ {
+		buf := make([]byte, rng.Intn(40))
+		for i := range buf {
+			if rng.Intn(4) == 0 {
+				buf[i] = alphabet[rng.Intn(len(alphabet))]
+			} else {
+				buf[i] = byte(rng.Intn(256))
+			}
+		}
+		d := []byte{',', ';', '\t', '|', 0x80}[rng.Intn(5)]
+		for i := 0; i <= len(buf); i++ {
+			want := len(buf)
+			for j := i; j < len(buf); j++ {
+				if b := buf[j]; b == '\n' || b == '"' || b == d {
+					want = j
+					break
+				}
+			}
+			if got := nextSpecial(buf, i, d, uint64(d)*swarOnes); got != want {
+				t.Fatalf("%q from %d, delimiter %q: %d, want %d", buf, i, d, got, want)
+			}
+		}
+	}
+}
+
 // Load reads random files of short lines (fields of 0 to 20 bytes, so
 // that delimiters and line ends fall at every place of an eight-byte
 // word) as encoding/csv does: quoted fields, CRLF, blank lines, a

@@ -1543,6 +1543,13 @@ type dictIndex struct {
 	// where the last failed lookup stopped (for insert)
 	pending dictSlot
 	at      uint64
+	// pendingInt is the last failed lookup's canonical integer + 1 (0:
+	// none), a key for hashedInts when it is inserted in the hash table.
+	pendingInt uint64
+	// hashedInts holds the canonical integers in the hash table that
+	// dense does not cover yet, as value<<32 | code: growDense moves the
+	// ones it comes to cover without reading every slot of the table.
+	hashedInts []uint64
 	// dense maps a canonical decimal integer v < len(dense) (digits only,
 	// no leading zero, at most 8 bytes) to its code, or denseAbsent: the
 	// GroupID columns of a release hold hundreds of thousands of such
@@ -1575,7 +1582,9 @@ func newDictIndex() *dictIndex {
 func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 	n := end - start
 	x.atDense = false
+	x.pendingInt = 0
 	if v, ok := canonicalIntAt(buf, start, end); ok {
+		x.pendingInt = v + 1
 		if v >= uint64(len(x.dense)) && v < 4*uint64(x.count+x.denseCount+64) {
 			x.growDense(v)
 		}
@@ -1680,6 +1689,9 @@ func (x *dictIndex) insert(key string, code uint32) {
 		return
 	}
 	s := x.pending
+	if x.pendingInt > 0 {
+		x.hashedInts = append(x.hashedInts, (x.pendingInt-1)<<32|uint64(code))
+	}
 	if s.meta&longKey != 0 {
 		s.meta |= uint64(len(x.longKeys))
 		x.longKeys = append(x.longKeys, key)
@@ -1812,18 +1824,16 @@ func (x *dictIndex) growDense(v uint64) {
 	for i := n; i < len(dense); i++ {
 		dense[i] = denseAbsent
 	}
-	var key [8]byte
-	for _, s := range x.slots {
-		if s.meta == 0 || s.meta&longKey != 0 {
-			continue
-		}
-		k := int(s.meta>>32) - 1
-		binary.LittleEndian.PutUint64(key[:], s.word)
-		if w, ok := canonicalInt(key[:k]); ok && w >= uint64(n) && w < size {
-			dense[w] = uint32(s.meta)
+	rest := x.hashedInts[:0]
+	for _, h := range x.hashedInts {
+		if w := h >> 32; w < size {
+			dense[w] = uint32(h)
 			x.denseCount++
+		} else {
+			rest = append(rest, h)
 		}
 	}
+	x.hashedInts = rest
 	x.dense = dense
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"math/bits"
 	"os"
 	"runtime"
@@ -341,7 +342,7 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 	for i, c := range enc.cols {
 		enc.fresh[i].materialize(c)
 		c.Codes = c.Codes[:len(c.Codes):len(c.Codes)]
-		inferKind(c)
+		inferKindIndexed(c, enc.index[i])
 		if i < len(declared) && declared[i] == Categorical && c.Kind == Numeric {
 			c.Kind, c.Nums = Categorical, nil
 			if _, forced := opt.Kinds[c.Name]; !forced {
@@ -1882,6 +1883,42 @@ func inferKind(c *Column) {
 	}
 	c.Kind, c.Nums = Numeric, nums
 }
+
+// inferKindIndexed is inferKind for a column indexed by x: the values
+// the dense index holds are whole numbers read already (float64 of the
+// number is what ParseNumber reads from their text), so only the others
+// are parsed (a release's GroupID column has hundreds of thousands).
+func inferKindIndexed(c *Column, x *dictIndex) {
+	if len(c.Dict) == 0 || x.denseCount == 0 {
+		inferKind(c)
+		return
+	}
+	nums := make([]float64, len(c.Dict))
+	for i := range nums {
+		nums[i] = math.Float64frombits(unreadNumber)
+	}
+	for v, code := range x.dense {
+		if code < uint32(len(nums)) { // not absent, not the missing code
+			nums[code] = float64(v)
+		}
+	}
+	for i, s := range c.Dict {
+		if math.Float64bits(nums[i]) != unreadNumber {
+			continue
+		}
+		v, ok := ParseNumber(s)
+		if !ok {
+			c.Kind = Categorical
+			return
+		}
+		nums[i] = v
+	}
+	c.Kind, c.Nums = Numeric, nums
+}
+
+// unreadNumber marks a value inferKindIndexed has not read yet (a NaN;
+// only its bits are compared, and only before the value is parsed).
+const unreadNumber = 0x7FF8_0000_DEAD_BEEF
 
 // Detection ---------------------------------------------------------------
 

@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -136,6 +138,59 @@ func TestCanonicalIntAtIsCanonicalInt(t *testing.T) {
 		wv, wok := canonicalInt(buf[start:end])
 		if v, ok := canonicalIntAt(buf, start, end); v != wv || ok != wok {
 			t.Fatalf("%q: %d %v, want %d %v", buf[start:end], v, ok, wv, wok)
+		}
+	}
+}
+
+// A loaded column's kind and numbers are inferKind's, read from every
+// value's text, on random columns of whole numbers in and beyond the
+// dense range, with leading zeros, signs, decimals, words, and whole
+// numbers that are missing tokens.
+func TestInferKindIndexedIsInferKind(t *testing.T) {
+	rng := NewRand(14)
+	for round := 0; round < 60; round++ {
+		var b strings.Builder
+		b.WriteString("a,b,c\n")
+		rows := 1 + rng.Intn(3000)
+		for r := 0; r < rows; r++ {
+			for c := 0; c < 3; c++ {
+				if c > 0 {
+					b.WriteByte(',')
+				}
+				switch k := rng.Intn(40 + 40*c); {
+				case k == 0 && round%3 == 0:
+					b.WriteString("x")
+				case k == 1:
+					fmt.Fprintf(&b, "0%d", rng.Intn(100))
+				case k == 2:
+					fmt.Fprintf(&b, "-%d", rng.Intn(100))
+				case k == 3:
+					fmt.Fprintf(&b, "%d.5", rng.Intn(100))
+				case k == 4:
+					fmt.Fprintf(&b, "%d", 50_000_000+rng.Intn(1000))
+				case k == 5:
+					b.WriteString("7") // a missing token
+				default:
+					fmt.Fprintf(&b, "%d", rng.Intn(rows*2))
+				}
+			}
+			b.WriteByte('\n')
+		}
+		tb, err := Load(strings.NewReader(b.String()), LoadOptions{Name: "k.csv", MissingTokens: []string{"", "7"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range tb.Columns {
+			want := &Column{Dict: c.Dict}
+			inferKind(want)
+			if c.Kind != want.Kind || len(c.Nums) != len(want.Nums) {
+				t.Fatalf("round %d %s: kind %v with %d numbers, inferKind %v with %d", round, c.Name, c.Kind, len(c.Nums), want.Kind, len(want.Nums))
+			}
+			for i := range c.Nums {
+				if math.Float64bits(c.Nums[i]) != math.Float64bits(want.Nums[i]) {
+					t.Fatalf("round %d %s: %q read as %v, inferKind %v", round, c.Name, c.Dict[i], c.Nums[i], want.Nums[i])
+				}
+			}
 		}
 	}
 }

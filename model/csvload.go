@@ -578,10 +578,16 @@ type fieldLine struct {
 // fieldLineOf returns the line where field k (of record r) starts.
 func (c *chunk) fieldLineOf(r, k int) int {
 	if len(c.flines) > 0 {
-		i := sort.Search(len(c.flines), func(i int) bool { return c.flines[i].field >= k })
-		if i < len(c.flines) && c.flines[i].field == k {
-			return c.flines[i].line
-		}
+		return c.flineOf(r, k)
+	}
+	return c.lines[r]
+}
+
+// flineOf is fieldLineOf for a chunk with records over several lines.
+func (c *chunk) flineOf(r, k int) int {
+	i := sort.Search(len(c.flines), func(i int) bool { return c.flines[i].field >= k })
+	if i < len(c.flines) && c.flines[i].field == k {
+		return c.flines[i].line
 	}
 	return c.lines[r]
 }
@@ -1584,17 +1590,11 @@ func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 	n := end - start
 	x.atDense = false
 	x.pendingInt = 0
-	if v, ok := canonicalIntAt(buf, start, end); ok {
-		x.pendingInt = v + 1
-		if v >= uint64(len(x.dense)) && v < 4*uint64(x.count+x.denseCount+64) {
-			x.growDense(v)
-		}
-		if v < uint64(len(x.dense)) {
-			if c := x.dense[v]; c != denseAbsent {
-				return c, true
+	if start < end && buf[start]-'0' < 10 { // a whole number starts with a digit
+		if v, ok := canonicalIntAt(buf, start, end); ok {
+			if c, found, done := x.lookupInt(v); done {
+				return c, found
 			}
-			x.atDense, x.at = true, v
-			return 0, false
 		}
 	}
 	var word, meta, h uint64
@@ -1634,6 +1634,24 @@ func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 		}
 		i = (i + 1) & x.mask
 	}
+}
+
+// lookupInt is lookup of the canonical integer v in dense, which grows
+// to cover it when it may (done: dense covers v; else the hash table
+// holds it).
+func (x *dictIndex) lookupInt(v uint64) (code uint32, found, done bool) {
+	x.pendingInt = v + 1
+	if v >= uint64(len(x.dense)) && v < 4*uint64(x.count+x.denseCount+64) {
+		x.growDense(v)
+	}
+	if v < uint64(len(x.dense)) {
+		if c := x.dense[v]; c != denseAbsent {
+			return c, true, true
+		}
+		x.atDense, x.at = true, v
+		return 0, false, true
+	}
+	return 0, false, false
 }
 
 // denseBlock is how many records encodeColumn probes dense for at once.

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -338,8 +340,9 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 	name := enc.name
 	t := &Table{Name: name, Columns: enc.cols, Rows: enc.rows}
 	for i, c := range enc.cols {
+		enc.fresh[i].materialize(c)
 		c.Codes = c.Codes[:len(c.Codes):len(c.Codes)]
-		inferKind(c)
+		inferKindIndexed(c, enc.index[i])
 		if i < len(declared) && declared[i] == Categorical && c.Kind == Numeric {
 			c.Kind, c.Nums = Categorical, nil
 			if _, forced := opt.Kinds[c.Name]; !forced {
@@ -575,10 +578,16 @@ type fieldLine struct {
 // fieldLineOf returns the line where field k (of record r) starts.
 func (c *chunk) fieldLineOf(r, k int) int {
 	if len(c.flines) > 0 {
-		i := sort.Search(len(c.flines), func(i int) bool { return c.flines[i].field >= k })
-		if i < len(c.flines) && c.flines[i].field == k {
-			return c.flines[i].line
-		}
+		return c.flineOf(r, k)
+	}
+	return c.lines[r]
+}
+
+// flineOf is fieldLineOf for a chunk with records over several lines.
+func (c *chunk) flineOf(r, k int) int {
+	i := sort.Search(len(c.flines), func(i int) bool { return c.flines[i].field >= k })
+	if i < len(c.flines) && c.flines[i].field == k {
+		return c.flines[i].line
 	}
 	return c.lines[r]
 }
@@ -744,6 +753,7 @@ func (s *scanner) run(n int, out chan<- *chunk, free chan *chunk, stop <-chan st
 		s.fill(&chunk{})
 	}
 	for {
+		s.plainLines(n)
 		st, err := s.next(n)
 		switch st {
 		case stOK, stSkip:
@@ -857,52 +867,51 @@ func (s *scanner) next(n int) (status, error) {
 		return stNeedMore, nil
 	}
 	buf := c.buf[:c.n]
-	rest := buf[p:]
-	nl := bytes.IndexByte(rest, '\n')
-	var lineEnd, next int
-	if nl < 0 {
-		if !s.eof {
-			return stNeedMore, nil
+	// Fast path: one physical line without quotes, read in one pass
+	// that stops at each delimiter, the line's end or a quote.
+	line := s.line
+	mark := len(c.offs)
+	fields := 1 // the field being read
+	start := p
+	d := s.delim
+	dpat := uint64(d) * swarOnes
+	lineEnd := len(buf)
+	for i := p; ; {
+		j := nextSpecial(buf, i, d, dpat)
+		if j == len(buf) {
+			if !s.eof {
+				c.offs = c.offs[:mark]
+				return stNeedMore, nil
+			}
+			break
 		}
-		lineEnd, next = len(buf), len(buf)
-	} else {
-		lineEnd, next = p+nl, p+nl+1
+		if b := buf[j]; b == '\n' {
+			lineEnd = j
+			break
+		} else if b == '"' {
+			c.offs = c.offs[:mark]
+			if !s.eof && bytes.IndexByte(buf[j:], '\n') < 0 {
+				return stNeedMore, nil // as for a line without quotes
+			}
+			return s.slow(n)
+		}
+		if fields <= n || n < 0 {
+			s.addField(buf, start, j)
+		}
+		fields++
+		start, i = j+1, j+1
 	}
-	if bytes.IndexByte(buf[p:lineEnd], '"') >= 0 {
-		return s.slow(n)
-	}
-	// Fast path: one physical line without quotes.
+	next := min(lineEnd+1, len(buf))
 	e := lineEnd
 	if e > p && buf[e-1] == '\r' {
 		e--
 	}
-	line := s.line
 	if e == p { // an empty line
 		s.pos, s.line = next, line+1
 		return stSkip, nil
 	}
-	mark := len(c.offs)
-	fields := 0
-	start := p
-	d := s.delim
-	for {
-		i := bytes.IndexByte(buf[start:e], d)
-		end := e
-		if i >= 0 {
-			end = start + i
-		}
-		fields++
-		if fields <= n || n < 0 {
-			fs, fe := start, end
-			if s.trim {
-				fs, fe = trimSpan(buf, fs, fe)
-			}
-			c.offs = append(c.offs, uint32(fs), uint32(fe))
-		}
-		if i < 0 {
-			break
-		}
-		start = end + 1
+	if fields <= n || n < 0 {
+		s.addField(buf, start, e)
 	}
 	if n >= 0 && fields != n {
 		c.offs = c.offs[:mark]
@@ -921,6 +930,106 @@ func (s *scanner) next(n int) (status, error) {
 	c.nrec++
 	s.pos, s.line = next, line+1
 	return stOK, nil
+}
+
+// addField appends the field buf[start:end] (trimmed when s.trim) to
+// the chunk's offsets.
+func (s *scanner) addField(buf []byte, start, end int) {
+	if s.trim {
+		start, end = trimSpan(buf, start, end)
+	}
+	s.cur.offs = append(s.cur.offs, uint32(start), uint32(end))
+}
+
+// swarOnes has a one in every byte.
+const swarOnes = 0x0101010101010101
+
+// nextSpecial returns the position of the first line feed, double quote
+// or delimiter d (dpat: d in every byte) in buf from i on, or len(buf).
+// It reads eight bytes at a time: zeroBytes flags the bytes of a word
+// that equal the one sought (the lowest flag exactly: a false flag
+// needs a borrow from a zero byte below it).
+func nextSpecial(buf []byte, i int, d byte, dpat uint64) int {
+	const nl, quote = '\n' * swarOnes, '"' * swarOnes
+	for ; i+8 <= len(buf); i += 8 {
+		w := binary.LittleEndian.Uint64(buf[i:])
+		if m := zeroBytes(w^nl) | zeroBytes(w^quote) | zeroBytes(w^dpat); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(buf); i++ {
+		if b := buf[i]; b == '\n' || b == '"' || b == d {
+			return i
+		}
+	}
+	return len(buf)
+}
+
+// zeroBytes sets the high bit of the lowest zero byte of v (and maybe
+// of bytes above it); 0 when v has none.
+func zeroBytes(v uint64) uint64 {
+	return (v - swarOnes) & ^v & (0x80 * swarOnes)
+}
+
+// plainLines reads the records from s.pos on that are one line of n
+// fields without quotes, eight bytes at a time: each delimiter and line
+// feed of a word in turn, the records one after the other with no call
+// between them. It stops before the first line it cannot read so (a
+// quote, an empty line, a row of another number of fields, a line the
+// buffer does not end within whole words), which next reads.
+func (s *scanner) plainLines(n int) {
+	c := s.cur
+	buf := c.buf[:c.n]
+	p, line := s.pos, s.line // the record being read and its line
+	start, fields := p, 1    // the field being read
+	mark := len(c.offs)
+	dpat := uint64(s.delim) * swarOnes
+words:
+	for i := p; i+8 <= len(buf); i += 8 {
+		for m := specialBytes(binary.LittleEndian.Uint64(buf[i:]), dpat); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)/8
+			switch buf[j] {
+			case '\n':
+				e := j
+				if e > p && buf[e-1] == '\r' {
+					e--
+				}
+				if fields != n || e == p {
+					break words
+				}
+				s.addField(buf, start, e)
+				c.lines = append(c.lines, line)
+				c.nrec++
+				p, line = j+1, line+1
+				start, fields, mark = p, 1, len(c.offs)
+			case '"':
+				break words
+			default: // the delimiter
+				if fields == n {
+					break words
+				}
+				s.addField(buf, start, j)
+				start = j + 1
+				fields++
+			}
+		}
+	}
+	c.offs = c.offs[:mark] // the fields of the record not read
+	s.pos, s.line = p, line
+}
+
+// specialBytes sets the high bit of each byte of w that is a line feed,
+// a double quote or the delimiter (dpat: it in every byte), exactly.
+func specialBytes(w, dpat uint64) uint64 {
+	const nl, quote = '\n' * swarOnes, '"' * swarOnes
+	return exactZeroBytes(w^nl) | exactZeroBytes(w^quote) | exactZeroBytes(w^dpat)
+}
+
+// exactZeroBytes sets the high bit of each zero byte of v, and no other
+// bit.
+func exactZeroBytes(v uint64) uint64 {
+	const low7 = 0x7F * swarOnes
+	return ^((v&low7 + low7) | v | low7)
 }
 
 func (s *scanner) ragged(line, found, n int) error {
@@ -1174,35 +1283,96 @@ type encoder struct {
 	fresh   []freshText // per column
 }
 
-// freshText gathers the text of a chunk's new short values of one
-// column (the index keeps no text for them), made into one string once
-// the chunk's column is encoded: one allocation rather than one per
-// value (a release's GroupID column has hundreds of thousands).
+// freshText gathers the new values of one column found in a chunk (the
+// index keeps no text of a short value): their text in one buffer, made
+// into one string once the chunk's column is encoded (one allocation
+// rather than one per value: a release's GroupID column has hundreds of
+// thousands), and their first lines. The values take the codes after
+// the column's last, in order; the chunk's values are kept as a
+// dictPart, and the column's Dict and first lines are made from its
+// parts once, at their final size, when the table is finished
+// (materialize): appending to them value by value copied them again
+// and again as they grew, and a []string is copied with the garbage
+// collector's write barriers.
 type freshText struct {
 	buf   []byte
-	codes []uint32 // the values' codes
 	ends  []uint32 // where each value's text ends in buf
+	lines []int    // the line where each value first appears
+	long  []longValue
+	parts []dictPart // the chunks' values not yet in Dict
+	count int        // the values in parts
 }
 
-// add holds v as the text of code.
-func (f *freshText) add(v []byte, code uint32) {
+// longValue is a new value over 8 bytes: the string the index keeps
+// (its text is not in freshText.buf).
+type longValue struct {
+	code uint32
+	s    string
+}
+
+// dictPart is the new values of one chunk: codes first, first+1, ...
+type dictPart struct {
+	text  string
+	first uint32
+	ends  []uint32
+	lines []int
+	long  []longValue
+}
+
+// add holds v (of up to 8 bytes) as the next value, first seen on line.
+func (f *freshText) add(v []byte, line int) {
 	f.buf = append(f.buf, v...)
-	f.codes = append(f.codes, code)
 	f.ends = append(f.ends, uint32(len(f.buf)))
+	f.lines = append(f.lines, line)
 }
 
-// flush sets the values' text in dict and empties f.
-func (f *freshText) flush(dict []string) {
-	if len(f.codes) == 0 {
+// addLong holds s (over 8 bytes) as the next value, code.
+func (f *freshText) addLong(s string, code uint32, line int) {
+	f.long = append(f.long, longValue{code: code, s: s})
+	f.ends = append(f.ends, uint32(len(f.buf)))
+	f.lines = append(f.lines, line)
+}
+
+// flush keeps the chunk's values as a part whose first code is first,
+// and empties f's buffers for the next chunk.
+func (f *freshText) flush(first uint32) {
+	if len(f.ends) == 0 {
 		return
 	}
-	all := string(f.buf)
-	start := uint32(0)
-	for j, code := range f.codes {
-		dict[code] = all[start:f.ends[j]]
-		start = f.ends[j]
+	p := dictPart{text: string(f.buf), first: first, ends: slices.Clone(f.ends), lines: slices.Clone(f.lines), long: slices.Clone(f.long)}
+	f.parts = append(f.parts, p)
+	f.count += len(f.ends)
+	clear(f.long) // drop the strings
+	f.buf, f.ends, f.lines, f.long = f.buf[:0], f.ends[:0], f.lines[:0], f.long[:0]
+}
+
+// next is the code the column's next new value takes.
+func (f *freshText) next(col *Column) uint32 {
+	return uint32(len(col.Dict) + f.count + len(f.ends))
+}
+
+// materialize appends the parts' values to col.Dict and their first
+// lines to col.firstLine, each grown once to its final size.
+func (f *freshText) materialize(col *Column) {
+	if f.count == 0 {
+		return
 	}
-	f.buf, f.codes, f.ends = f.buf[:0], f.codes[:0], f.ends[:0]
+	base := len(col.Dict)
+	col.Dict = slices.Grow(col.Dict, f.count)[:base+f.count]
+	col.firstLine = slices.Grow(col.firstLine, f.count)
+	for _, p := range f.parts {
+		dict := col.Dict[p.first:]
+		start := uint32(0)
+		for j, end := range p.ends {
+			dict[j] = p.text[start:end]
+			start = end
+		}
+		for _, l := range p.long {
+			col.Dict[l.code] = l.s
+		}
+		col.firstLine = append(col.firstLine, p.lines...)
+	}
+	f.parts, f.count = nil, 0
 }
 
 func newEncoder(name string, header []string, missing []string) *encoder {
@@ -1306,10 +1476,11 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 	codes := col.Codes
 	missing := 0
 	fresh := &e.fresh[i]
+	first := fresh.next(col)
 	defer func() {
 		col.Codes = codes
 		col.MissingCount += missing
-		fresh.flush(col.Dict)
+		fresh.flush(first)
 	}()
 	// known holds, for the records of a block, the code dense gives
 	// their field (denseAbsent: look it up): read in a loop of its own,
@@ -1317,11 +1488,14 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 	// read a GroupID's slot at random, a cache miss each time; a branch
 	// on each loaded code, as lookup takes, waits for every miss in turn).
 	// A code once given never changes, so a block's known codes stay true
-	// while its new values are added.
+	// while its new values are added; a field that dense covers but had
+	// no code is looked up there by its number (lookupDense: an earlier
+	// record of the block may have added it), not parsed again.
 	var known [denseBlock]uint32
+	var at [denseBlock]uint32
 	for r, k := 0, i; r < c.nrec; r, k = r+1, k+n {
 		if j := r % denseBlock; j == 0 {
-			x.probeDense(buf, offs, k, n, min(denseBlock, c.nrec-r), &known)
+			x.probeDense(buf, offs, k, n, min(denseBlock, c.nrec-r), &known, &at)
 		}
 		start, end := int(offs[2*k]), int(offs[2*k+1])
 		if e.maxCell >= 0 && end-start > e.maxCell {
@@ -1329,26 +1503,28 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 		}
 		code, found := known[r%denseBlock], true
 		if code == denseAbsent {
-			code, found = x.lookup(buf, start, end)
+			if v := at[r%denseBlock]; v != notDense {
+				code, found = x.lookupDense(v)
+			} else {
+				code, found = x.lookup(buf, start, end)
+			}
 		}
 		if !found {
 			v := buf[start:end]
-			if !utf8.Valid(v) {
+			if !x.atDense && !utf8.Valid(v) { // a whole number's digits are ASCII
 				return r, false
 			}
-			code = uint32(len(col.Dict))
+			code = fresh.next(col)
 			if len(v) <= 8 { // the index keeps no text of a short key
 				x.insert("", code)
-				fresh.add(v, code)
-				col.Dict = append(col.Dict, "") // set by flush
+				fresh.add(v, c.fieldLineOf(r, k))
 			} else {
 				s := string(v)
 				x.insert(s, code)
-				col.Dict = append(col.Dict, s)
+				fresh.addLong(s, code, c.fieldLineOf(r, k))
 			}
-			col.firstLine = append(col.firstLine, c.fieldLineOf(r, k))
-			if len(col.Dict) == presizeFrom {
-				e.presize(col, x, e.rows+r+1)
+			if code+1 == presizeFrom {
+				e.presize(x, presizeFrom, e.rows+r+1)
 			}
 		} else if code == Missing {
 			missing++
@@ -1374,6 +1550,13 @@ type dictIndex struct {
 	// where the last failed lookup stopped (for insert)
 	pending dictSlot
 	at      uint64
+	// pendingInt is the last failed lookup's canonical integer + 1 (0:
+	// none), a key for hashedInts when it is inserted in the hash table.
+	pendingInt uint64
+	// hashedInts holds the canonical integers in the hash table that
+	// dense does not cover yet, as value<<32 | code: growDense moves the
+	// ones it comes to cover without reading every slot of the table.
+	hashedInts []uint64
 	// dense maps a canonical decimal integer v < len(dense) (digits only,
 	// no leading zero, at most 8 bytes) to its code, or denseAbsent: the
 	// GroupID columns of a release hold hundreds of thousands of such
@@ -1406,16 +1589,12 @@ func newDictIndex() *dictIndex {
 func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 	n := end - start
 	x.atDense = false
-	if v, ok := canonicalInt(buf[start:end]); ok {
-		if v >= uint64(len(x.dense)) && v < 4*uint64(x.count+x.denseCount+64) {
-			x.growDense(v)
-		}
-		if v < uint64(len(x.dense)) {
-			if c := x.dense[v]; c != denseAbsent {
-				return c, true
+	x.pendingInt = 0
+	if start < end && buf[start]-'0' < 10 { // a whole number starts with a digit
+		if v, ok := canonicalIntAt(buf, start, end); ok {
+			if c, found, done := x.lookupInt(v); done {
+				return c, found
 			}
-			x.atDense, x.at = true, v
-			return 0, false
 		}
 	}
 	var word, meta, h uint64
@@ -1457,26 +1636,66 @@ func (x *dictIndex) lookup(buf []byte, start, end int) (uint32, bool) {
 	}
 }
 
+// lookupInt is lookup of the canonical integer v in dense, which grows
+// to cover it when it may (done: dense covers v; else the hash table
+// holds it).
+func (x *dictIndex) lookupInt(v uint64) (code uint32, found, done bool) {
+	x.pendingInt = v + 1
+	if v >= uint64(len(x.dense)) && v < 4*uint64(x.count+x.denseCount+64) {
+		x.growDense(v)
+	}
+	if v < uint64(len(x.dense)) {
+		if c := x.dense[v]; c != denseAbsent {
+			return c, true, true
+		}
+		x.atDense, x.at = true, v
+		return 0, false, true
+	}
+	return 0, false, false
+}
+
 // denseBlock is how many records encodeColumn probes dense for at once.
 const denseBlock = 32
 
+// notDense marks a field that is not a canonical integer dense covers.
+const notDense = ^uint32(0)
+
 // probeDense sets known[j], for the m fields k, k+n, ... of offs, to the
 // code dense holds for the field, or denseAbsent (not a canonical
-// integer dense covers, or not seen yet: lookup decides).
-func (x *dictIndex) probeDense(buf []byte, offs []uint32, k, n, m int, known *[denseBlock]uint32) {
+// integer dense covers, or not seen yet: lookup decides), and at[j] to
+// the field's number when dense covers it, else notDense.
+func (x *dictIndex) probeDense(buf []byte, offs []uint32, k, n, m int, known, at *[denseBlock]uint32) {
 	dense := x.dense
 	if len(dense) == 0 {
 		for j := range m {
-			known[j] = denseAbsent
+			known[j], at[j] = denseAbsent, notDense
 		}
 		return
 	}
+	// The fields' numbers first, then the codes in a loop of its own
+	// (with nothing between the loads, many are in flight at once).
 	for j := 0; j < m; j, k = j+1, k+n {
+		at[j] = notDense
+		if v, ok := canonicalIntAt(buf, int(offs[2*k]), int(offs[2*k+1])); ok && v < uint64(len(dense)) {
+			at[j] = uint32(v)
+		}
+	}
+	for j, v := range at[:m] {
 		known[j] = denseAbsent
-		if v, ok := canonicalInt(buf[offs[2*k]:offs[2*k+1]]); ok && v < uint64(len(dense)) {
+		if v != notDense {
 			known[j] = dense[v]
 		}
 	}
+}
+
+// lookupDense is lookup of the canonical integer v, which dense covers.
+func (x *dictIndex) lookupDense(v uint32) (uint32, bool) {
+	if c := x.dense[v]; c != denseAbsent {
+		x.atDense = false
+		return c, true
+	}
+	x.atDense, x.at = true, uint64(v)
+	return 0, false
 }
 
 // insert adds the key the last lookup did not find, with its code. The
@@ -1489,6 +1708,9 @@ func (x *dictIndex) insert(key string, code uint32) {
 		return
 	}
 	s := x.pending
+	if x.pendingInt > 0 {
+		x.hashedInts = append(x.hashedInts, (x.pendingInt-1)<<32|uint64(code))
+	}
 	if s.meta&longKey != 0 {
 		s.meta |= uint64(len(x.longKeys))
 		x.longKeys = append(x.longKeys, key)
@@ -1510,24 +1732,24 @@ const (
 	presizeMost = 1 << 16
 )
 
-// presize reserves room for a column whose values are mostly distinct so
-// far (at least one new value in two of the first rows seen) for as many
-// values as the input's estimated rows (at most presizeMost), rather than
-// doubling its dictionary and index again and again: each doubling
-// copies them into fresh memory, which a short run pays in page faults
-// (a release's table of 20,000 distinct values doubles its index seven
-// times). An input of unknown size is not presized.
-func (e *encoder) presize(col *Column, x *dictIndex, seen int) {
-	if e.est <= 0 || 2*len(col.Dict) < seen {
+// presize reserves room in the index of a column whose values are
+// mostly distinct so far (values of them, at least one new value in
+// two of the first rows seen) for as many values as the input's
+// estimated rows (at most presizeMost), rather than doubling it again
+// and again: each doubling copies it into fresh memory, which a short
+// run pays in page faults (a release's table of 20,000 distinct values
+// doubled its index seven times). The column's dictionary is made at
+// its final size when the table is finished (freshText.materialize).
+// An input of unknown size is not presized.
+func (e *encoder) presize(x *dictIndex, values, seen int) {
+	if e.est <= 0 || 2*values < seen {
 		return
 	}
 	n := min(e.est, presizeMost)
-	if n <= len(col.Dict) {
+	if n <= values {
 		return
 	}
-	col.Dict = slices.Grow(col.Dict, n-len(col.Dict))
-	col.firstLine = slices.Grow(col.firstLine, n-len(col.firstLine))
-	if 2*x.count >= len(col.Dict) { // mostly hashed (not dense integers)
+	if 2*x.count >= values { // mostly hashed (not dense integers)
 		x.reserve(n)
 	}
 }
@@ -1565,6 +1787,34 @@ func (x *dictIndex) growTo(size int) {
 	x.slots, x.mask = slots, mask
 }
 
+// canonicalIntAt is canonicalInt(buf[start:end]), read as one word when
+// eight bytes from start are in buf (a field is followed by the rest of
+// its chunk): the digits are checked and summed for all bytes at once,
+// without a branch per byte on a length the processor cannot predict.
+func canonicalIntAt(buf []byte, start, end int) (uint64, bool) {
+	n := end - start
+	if n < 1 || n > 8 || start+8 > len(buf) {
+		return canonicalInt(buf[start:end])
+	}
+	w := binary.LittleEndian.Uint64(buf[start:])
+	shift := uint(8 * (8 - n))
+	w = w << shift // the n bytes at the top, zeros (leading zeros) below
+	const ones = swarOnes
+	digits := uint64(0x30*ones) << shift
+	// Every byte 0x30..0x3F, then 0x30..0x39 (adding 6 carries no byte
+	// over once all are below 0x40).
+	if w&(0xF0*ones) != digits || (w+(6*ones)<<shift)&(0xF0*ones) != digits {
+		return 0, false
+	}
+	if n > 1 && w>>shift&0xFF == '0' {
+		return 0, false // a leading zero
+	}
+	// Lemire's eight-digit sum: pairs, then fours, then all eight.
+	w = (w & (0x0F * ones)) * 2561 >> 8
+	w = (w & 0x00FF00FF00FF00FF) * 6553601 >> 16
+	return (w & 0x0000FFFF0000FFFF) * 42949672960001 >> 32, true
+}
+
 // canonicalInt parses b as a decimal integer of 1 to 8 digits without a
 // leading zero (so that each value has one spelling).
 func canonicalInt(b []byte) (uint64, bool) {
@@ -1593,18 +1843,16 @@ func (x *dictIndex) growDense(v uint64) {
 	for i := n; i < len(dense); i++ {
 		dense[i] = denseAbsent
 	}
-	var key [8]byte
-	for _, s := range x.slots {
-		if s.meta == 0 || s.meta&longKey != 0 {
-			continue
-		}
-		k := int(s.meta>>32) - 1
-		binary.LittleEndian.PutUint64(key[:], s.word)
-		if w, ok := canonicalInt(key[:k]); ok && w >= uint64(n) && w < size {
-			dense[w] = uint32(s.meta)
+	rest := x.hashedInts[:0]
+	for _, h := range x.hashedInts {
+		if w := h >> 32; w < size {
+			dense[w] = uint32(h)
 			x.denseCount++
+		} else {
+			rest = append(rest, h)
 		}
 	}
+	x.hashedInts = rest
 	x.dense = dense
 }
 
@@ -1653,6 +1901,42 @@ func inferKind(c *Column) {
 	}
 	c.Kind, c.Nums = Numeric, nums
 }
+
+// inferKindIndexed is inferKind for a column indexed by x: the values
+// the dense index holds are whole numbers read already (float64 of the
+// number is what ParseNumber reads from their text), so only the others
+// are parsed (a release's GroupID column has hundreds of thousands).
+func inferKindIndexed(c *Column, x *dictIndex) {
+	if len(c.Dict) == 0 || x.denseCount == 0 {
+		inferKind(c)
+		return
+	}
+	nums := make([]float64, len(c.Dict))
+	for i := range nums {
+		nums[i] = math.Float64frombits(unreadNumber)
+	}
+	for v, code := range x.dense {
+		if code < uint32(len(nums)) { // not absent, not the missing code
+			nums[code] = float64(v)
+		}
+	}
+	for i, s := range c.Dict {
+		if math.Float64bits(nums[i]) != unreadNumber {
+			continue
+		}
+		v, ok := ParseNumber(s)
+		if !ok {
+			c.Kind = Categorical
+			return
+		}
+		nums[i] = v
+	}
+	c.Kind, c.Nums = Numeric, nums
+}
+
+// unreadNumber marks a value inferKindIndexed has not read yet (a NaN;
+// only its bits are compared, and only before the value is parsed).
+const unreadNumber = 0x7FF8_0000_DEAD_BEEF
 
 // Detection ---------------------------------------------------------------
 

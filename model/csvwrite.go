@@ -19,7 +19,7 @@ func AppendCSVRecord(b []byte, rec []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if !csvNeedsQuotes(f) {
+		if !needsQuotes(f) {
 			b = append(b, f...)
 			continue
 		}
@@ -35,25 +35,62 @@ func AppendCSVRecord(b []byte, rec []string) []byte {
 	return append(b, '\n')
 }
 
-// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for a comma.
-func csvNeedsQuotes(f string) bool {
-	if f == "" {
+// needsQuotes is encoding/csv's fieldNeedsQuotes for a comma. The field
+// is looked at eight bytes at a time (a short one as one word of its
+// bytes, some read twice), not byte by byte.
+func needsQuotes(f string) bool {
+	n := len(f)
+	if n == 0 {
 		return false
 	}
-	if f == `\.` {
-		return true
-	}
-	for i := 0; i < len(f); i++ {
-		switch f[i] {
-		case ',', '"', '\r', '\n':
+	if c := f[0]; c < utf8.RuneSelf {
+		if csvLeadSpace[c] {
 			return true
 		}
+	} else if r, _ := utf8.DecodeRuneInString(f); unicode.IsSpace(r) {
+		return true
 	}
-	if c := f[0]; c < utf8.RuneSelf {
-		return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+	var w uint64
+	switch {
+	case n >= 8:
+		for j := 0; j+8 < n; j += 8 {
+			if csvSpecialWord(le64(f, j)) {
+				return true
+			}
+		}
+		w = le64(f, n-8) // the last eight bytes, some seen already
+	case n >= 4:
+		w = uint64(le32(f, 0)) | uint64(le32(f, n-4))<<32
+	default:
+		if n == 2 && f == `\.` {
+			return true
+		}
+		w = uint64(f[0]) | uint64(f[n/2])<<8 | uint64(f[n-1])<<16
 	}
-	r, _ := utf8.DecodeRuneInString(f)
-	return unicode.IsSpace(r)
+	return csvSpecialWord(w)
+}
+
+// le64 and le32 read eight and four bytes of s from i, little endian
+// (one load each).
+func le64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+func le32(s string, i int) uint32 {
+	_ = s[i+3]
+	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+}
+
+// csvLeadSpace marks the ASCII bytes unicode.IsSpace accepts.
+var csvLeadSpace = [utf8.RuneSelf]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
+
+// csvSpecialWord reports whether a byte of w is a comma, a quote, CR or
+// LF (a zero byte is none of them).
+func csvSpecialWord(w uint64) bool {
+	const comma, quote, cr, lf = ',' * swarOnes, '"' * swarOnes, '\r' * swarOnes, '\n' * swarOnes
+	return zeroBytes(w^comma)|zeroBytes(w^quote)|zeroBytes(w^cr)|zeroBytes(w^lf) != 0
 }
 
 // csvChunk is how many bytes of rows are gathered before they are

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // csvWriterBytes is what encoding/csv writes for the records.
@@ -58,6 +60,57 @@ func TestAppendCSVRecordIsEncodingCSV(t *testing.T) {
 	for _, rec := range [][]string{{""}, {`\.`}, {"", ""}} {
 		if got, want := AppendCSVRecord(nil, rec), csvWriterBytes(t, [][]string{rec}); !bytes.Equal(got, want) {
 			t.Errorf("%q: wrote %q, encoding/csv writes %q", rec, got, want)
+		}
+	}
+}
+
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for a comma, byte
+// by byte.
+func csvNeedsQuotes(f string) bool {
+	if f == "" {
+		return false
+	}
+	if f == `\.` {
+		return true
+	}
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	if c := f[0]; c < utf8.RuneSelf {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	return unicode.IsSpace(r)
+}
+
+// needsQuotes decides as csvNeedsQuotes on random fields of 0 to 30
+// bytes (a comma, quote, CR or LF at every place of a word, leading
+// spaces of one and more bytes, `\.`, bytes over 0x80), cut from
+// longer text with specials after them.
+func TestNeedsQuotesIsByteByByte(t *testing.T) {
+	t.Parallel()
+	pieces := []string{",", `"`, "\r", "\n", " ", "\t", "\v", "\u00a0", "\u2003", "\\", ".", "\xff", "é", "\x00"}
+	r := NewRand(21)
+	for iter := 0; iter < 100000; iter++ {
+		f := make([]byte, r.Intn(31))
+		for i := range f {
+			f[i] = byte('a' + r.Intn(26))
+		}
+		for k := r.Intn(3); k > 0 && len(f) > 0; k-- {
+			p := pieces[r.Intn(len(pieces))]
+			at := r.Intn(len(f))
+			f = append(f[:at], append([]byte(p), f[at:]...)...)
+		}
+		if r.Intn(50) == 0 {
+			f = []byte(`\.`)
+		}
+		text := string(f) + ",\"\r\n"[r.Intn(4):]
+		field := text[:len(f)]
+		if got, want := needsQuotes(field), csvNeedsQuotes(field); got != want {
+			t.Fatalf("%q: %v, want %v", field, got, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ import (
 // holds the distinct values in order of first appearance — for whole
 // numbers (the dense index), short words (some of two-byte letters),
 // numbers with a leading zero and values over 8 bytes (kept as they
-// come).
+// come); each value's first line is its first row's.
 func TestLoadFreshText(t *testing.T) {
 	rng := NewRand(4)
 	const rows = 150_000
@@ -39,6 +40,7 @@ func TestLoadFreshText(t *testing.T) {
 	}
 	for i, c := range tb.Columns {
 		var dict []string
+		var lines []int
 		seen := map[string]bool{}
 		for r := 0; r < rows; r++ {
 			if got := c.Dict[c.Codes[r]]; got != want[r][i] {
@@ -47,10 +49,14 @@ func TestLoadFreshText(t *testing.T) {
 			if !seen[want[r][i]] {
 				seen[want[r][i]] = true
 				dict = append(dict, want[r][i])
+				lines = append(lines, r+2) // the header is line 1
 			}
 		}
 		if strings.Join(c.Dict, "\n") != strings.Join(dict, "\n") {
 			t.Fatalf("%s: dictionary of %d values, want the %d distinct in order", c.Name, len(c.Dict), len(dict))
+		}
+		if !slices.Equal(c.firstLine, lines) {
+			t.Fatalf("%s: first lines differ from the values' first rows", c.Name)
 		}
 	}
 }

@@ -88,23 +88,49 @@ func stGroups(st *model.Table) (of []int32, n int, keys *groupKeys) {
 	return of, n, keys
 }
 
-// stGrouping is stGroups' result.
+// stGrouping is stGroups' result, and plainGroupIDs'.
 type stGrouping struct {
-	of   []int32
-	n    int
-	keys *groupKeys
+	of         []int32
+	n          int
+	keys       *groupKeys
+	byID, ofID []int32
 }
 
 // sharedSTGroups is stGroups of the release's sensitive table (file
 // name), computed once for every reader of the same files (the viewer
 // and the attack's exposure: verify.Release.FileFact). It is read only.
-func sharedSTGroups(rel *verify.Release, name string, st *model.Table) (of []int32, n int, keys *groupKeys) {
+func sharedSTGroups(rel *verify.Release, name string, st *model.Table) *stGrouping {
 	v, _ := rel.FileFact("ambiguity/st-groups/"+name, func() (any, error) {
 		of, n, keys := stGroups(st)
-		return &stGrouping{of: of, n: n, keys: keys}, nil
+		g := &stGrouping{of: of, n: n, keys: keys}
+		g.byID, g.ofID = plainGroupIDs(st.Columns[0], of, n)
+		return g, nil
 	})
-	g := v.(*stGrouping)
-	return g.of, g.n, g.keys
+	return v.(*stGrouping)
+}
+
+// plainGroupIDs is the GroupID less one of every group stGroups numbers
+// (of, n), when the GroupIDs are the whole numbers 1..n written plainly,
+// as releases write them: the group of the same number in the checks'
+// numbering (sharedATGroups of n groups); ofID is the other way round
+// (group g has GroupID id+1 when byID[g] = id and ofID[id] = g). Both are
+// nil otherwise.
+func plainGroupIDs(ids *model.Column, of []int32, n int) (byID, ofID []int32) {
+	byID, ofID = make([]int32, n), make([]int32, n)
+	for i := range ofID {
+		ofID[i] = -1
+	}
+	for code, g := range of {
+		if g < 0 {
+			continue
+		}
+		id, ok := plainID(labelOf(ids, code))
+		if !ok || id < 1 || id > n || ofID[id-1] >= 0 {
+			return nil, nil
+		}
+		byID[g], ofID[id-1] = int32(id-1), g
+	}
+	return byID, ofID
 }
 
 // sharedGroupsOf is groupsOf of the auxiliary table file's GroupIDs with

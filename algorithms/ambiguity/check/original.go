@@ -34,7 +34,7 @@ type heldValues struct {
 	fabricated         []value
 	// first is the smallest input row behind each table row (the
 	// shuffle check reads it), when the members are the audit record's.
-	first []int
+	first []int32
 }
 
 // originalRows is the original as the release would publish it, read
@@ -236,7 +236,7 @@ func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Ori
 		switch {
 		case first[row] < 0:
 			h.fabricated = append(h.fabricated, value{ti, tb.groupOf(row), uint32(verify.Code(tb.value, row))})
-		case isST && count[row] != rl.freq[row]:
+		case isST && int(count[row]) != rl.freq[row]:
 			h.freqOff++
 		}
 	}
@@ -257,12 +257,9 @@ func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Ori
 // distinct (group, value) pairs the table lacks. The rows are handled
 // group by group, at their place in the table's list (tb.rows: a group's
 // rows are together there, not scattered over the table).
-func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, groups int, h *heldValues) (first, count []int, lacking int) {
+func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, groups int, h *heldValues) (first, count []int32, lacking int) {
 	start, byGroup := tb.start, tb.rows
-	vals := make([]int32, len(byGroup)) // the value of each listed row
-	for p, k := range byGroup {
-		vals[p] = int32(verify.Code(tb.value, int(k)))
-	}
+	vals := tb.codes // the value of each listed row (a missing one no code c)
 	firstAt, countAt := make([]int32, len(byGroup)), make([]int32, len(byGroup))
 	for p := range firstAt {
 		firstAt[p] = -1
@@ -277,7 +274,7 @@ func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, g
 			}
 			j := int32(-1)
 			for p := start[gi]; p < start[gi+1]; p++ {
-				if vals[p] == c {
+				if vals[p] == uint32(c) {
 					j = p
 				}
 			}
@@ -291,12 +288,12 @@ func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, g
 			countAt[j]++
 		}
 	}
-	first, count = make([]int, tb.t.Rows), make([]int, tb.t.Rows)
+	first, count = make([]int32, tb.t.Rows), make([]int32, tb.t.Rows)
 	for i := range first {
 		first[i] = -1
 	}
 	for p, k := range byGroup {
-		first[k], count[k] = int(firstAt[p]), int(countAt[p])
+		first[k], count[k] = firstAt[p], countAt[p]
 	}
 	return first, count, len(lacks)
 }

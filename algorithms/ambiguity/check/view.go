@@ -30,7 +30,8 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	of, groups, keys := sharedSTGroups(rel, det.SensitiveTable, st)
+	sg := sharedSTGroups(rel, det.SensitiveTable, st)
+	of, groups := sg.of, sg.n
 	numeric := st.Columns[1].Kind == model.Numeric
 	values, pos := risk.Ordered(st.Columns[1].Dict, numeric)
 	// The widths and the bags read different tables: at once.
@@ -39,7 +40,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 	var werr, berr error
 	atOnce(2, func(i int) {
 		if i == 0 {
-			width, werr = widths(rel, det, keys, groups)
+			width, werr = widths(rel, det, sg)
 		} else {
 			bag, berr = groupBags(rel, det, st, of, groups, pos)
 		}
@@ -83,11 +84,11 @@ func errText(err error) string {
 // as stGroups numbers them, found by their GroupID text; a GroupID the
 // sensitive table lacks is no group of the view): groups x tables
 // counts, 0 where a table has no value of the group.
-func widths(rel *verify.Release, det format.Details, keys *groupKeys, groups int) ([]int, error) {
-	nAT := len(det.AuxiliaryTables)
+func widths(rel *verify.Release, det format.Details, sg *stGrouping) ([]int, error) {
+	nAT, groups := len(det.AuxiliaryTables), sg.n
 	per := make([][]int32, nAT) // per table: every group's count (each table its own, counted at once)
 	errs := make([]error, nAT)
-	atOnce(nAT, func(a int) { per[a], errs[a] = tableWidths(rel, det, a, keys, groups) })
+	atOnce(nAT, func(a int) { per[a], errs[a] = tableWidths(rel, det, a, sg) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err // the first table's, as read in order
@@ -102,8 +103,10 @@ func widths(rel *verify.Release, det format.Details, keys *groupKeys, groups int
 	return width, nil
 }
 
-// tableWidths counts every group's values in auxiliary table a.
-func tableWidths(rel *verify.Release, det format.Details, a int, keys *groupKeys, groups int) ([]int32, error) {
+// tableWidths counts every group's values in auxiliary table a: off
+// the rows the checks list group by group when the GroupIDs are 1..G
+// (sg.byID), else by GroupID code.
+func tableWidths(rel *verify.Release, det format.Details, a int, sg *stGrouping) ([]int32, error) {
 	aux := det.AuxiliaryTables[a]
 	t, err := rel.Table(aux.File)
 	if err != nil {
@@ -112,13 +115,20 @@ func tableWidths(rel *verify.Release, det format.Details, a int, keys *groupKeys
 	if len(t.Columns) != 2 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
 	}
+	width := make([]int32, sg.n)
+	if sg.byID != nil {
+		ag := sharedATGroups(rel, aux.File, t, sg.n)
+		for g, id := range sg.byID {
+			width[g] = ag.start[id+1] - ag.start[id]
+		}
+		return width, nil
+	}
 	ids := t.Columns[1]
 	n := make([]int32, len(ids.Dict)+1)
 	for row := 0; row < t.Rows; row++ {
 		n[verify.Code(ids, row)]++
 	}
-	width := make([]int32, groups)
-	for code, g := range sharedGroupsOf(rel, det.SensitiveTable, aux.File, ids, keys) {
+	for code, g := range sharedGroupsOf(rel, det.SensitiveTable, aux.File, ids, sg.keys) {
 		if g >= 0 {
 			width[g] += n[code]
 		}

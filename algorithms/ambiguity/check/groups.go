@@ -180,14 +180,16 @@ func stFrequencies(st *model.Table, file string) ([]int, error) {
 
 // repeated counts the rows of tb whose (group, value code) an earlier
 // row already has: rows of no group are not counted; codes are below
-// nCodes. Rows are visited group by group (tb.rows), so each group's
+// nCodes, the missing value (model.Missing) the last. Rows are visited
+// group by group, their codes as listed (tb.codes), so each group's
 // values are marked in one array rather than a map of pairs.
-func repeated(tb *table, code func(row int) int, nCodes int) int {
+func repeated(tb *table, nCodes int) int {
 	mark := make([]int32, nCodes) // group+1 that last held the code
+	last := uint32(nCodes - 1)
 	dups := 0
 	for g := 0; g+1 < len(tb.start); g++ {
-		for _, row := range tb.rows[tb.start[g]:tb.start[g+1]] {
-			c := code(int(row))
+		for _, c := range tb.codes[tb.start[g]:tb.start[g+1]] {
+			c = min(c, last)
 			if mark[c] == int32(g+1) {
 				dups++
 			}

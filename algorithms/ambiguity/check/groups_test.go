@@ -45,27 +45,31 @@ func TestGroupKeys(t *testing.T) {
 }
 
 // TestRepeated: the rows whose (group, code) an earlier row has, counted
-// as a map of pairs counts them, rows of no group left out.
+// as a map of pairs counts them, rows of no group left out, the missing
+// value the last code.
 func TestRepeated(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 200; trial++ {
 		groups, codes, rows := 1+rng.IntN(5), 1+rng.IntN(6), rng.IntN(40)
-		group, code := make([]int32, rows), make([]int, rows)
+		group, code := make([]int32, rows), make([]uint32, rows)
 		seen, want := map[string]bool{}, 0
 		for r := range group {
-			group[r], code[r] = int32(rng.IntN(groups+1)-1), rng.IntN(codes)
+			group[r], code[r] = int32(rng.IntN(groups+1)-1), uint32(rng.IntN(codes))
+			if rng.IntN(6) == 0 {
+				code[r] = model.Missing // the last code, codes-1
+			}
 			if group[r] < 0 {
 				continue
 			}
-			key := fmt.Sprint(group[r], code[r])
+			key := fmt.Sprint(group[r], min(code[r], uint32(codes-1)))
 			if seen[key] {
 				want++
 			}
 			seen[key] = true
 		}
 		tb := &table{}
-		tb.start, tb.rows, _ = byGroup(rows, groups, func(r int) int32 { return group[r] }, nil)
-		if got := repeated(tb, func(r int) int { return code[r] }, codes); got != want {
+		tb.start, tb.rows, tb.codes = byGroup(rows, groups, func(r int) int32 { return group[r] }, code)
+		if got := repeated(tb, codes); got != want {
 			t.Fatalf("trial %d: %d repeated, want %d (groups %v, codes %v)", trial, got, want, group, code)
 		}
 	}

@@ -272,7 +272,7 @@ func readST(c *ctx, r *verify.Report) (*release, bool, error) {
 	}
 	rl.st.start, rl.st.rows, rl.st.codes = byGroup(st.Rows, rl.groups, func(row int) int32 { return rl.st.group[row] }, st.Columns[1].Codes)
 	sa := st.Columns[1]
-	dups := repeated(rl.st, func(row int) int { return verify.Code(sa, row) }, len(sa.Dict)+1)
+	dups := repeated(rl.st, len(sa.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each sensitive value once per group (%d repeated)", name, dups)
 	return rl, true, nil
 }
@@ -364,7 +364,7 @@ func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, boo
 	at := &table{file: a.File, t: t, value: t.Columns[0], of: g.of, start: g.start, rows: g.rows, codes: g.codes}
 	unknown := t.Rows - len(at.rows)
 	vals := t.Columns[0]
-	dups := repeated(at, func(row int) int { return verify.Code(vals, row) }, len(vals.Dict)+1)
+	dups := repeated(at, len(vals.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each value once per group (Definition 3.3; %d repeated)", a.File, dups)
 	r.Add(unknown == 0, "groups", "every GroupID of %s is a group of %s (%d are not)", a.File, c.det.SensitiveTable, unknown)
 	return at, true, nil

@@ -347,3 +347,52 @@ func TestByCode(t *testing.T) {
 		t.Fatalf("declined %d of 300", declined)
 	}
 }
+
+// TestMemberCodes: the members' codes read in the original's row order
+// at their places are those read at the members' rows, group after
+// group; a row listed twice (or no row) leaves no places, and the codes
+// are read at the rows.
+func TestMemberCodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 200; trial++ {
+		rows, nCodes := 1+rng.IntN(40), 1+rng.IntN(6)
+		col := &model.Column{Dict: make([]string, nCodes), Codes: make([]uint32, rows)}
+		for r := range col.Codes {
+			col.Codes[r] = uint32(rng.IntN(nCodes))
+			if rng.IntN(6) == 0 {
+				col.Codes[r] = model.Missing
+			}
+		}
+		code := make([]int32, nCodes+1)
+		for c := range code {
+			code[c] = int32(rng.IntN(nCodes+1) - 1)
+		}
+		perm := rng.Perm(rows)[:rng.IntN(rows+1)]
+		if len(perm) > 1 && rng.IntN(4) == 0 {
+			perm[len(perm)-1] = perm[0]
+		}
+		members := make([][]int, 1+rng.IntN(5))
+		for _, row := range perm {
+			g := rng.IntN(len(members))
+			members[g] = append(members[g], row)
+		}
+		var want []int32
+		distinct := map[int]bool{}
+		for _, list := range members {
+			for _, row := range list {
+				want = append(want, code[verify.Code(col, row)])
+				distinct[row] = true
+			}
+		}
+		place := memberPlaces(members, rows)
+		if (place != nil) != (len(distinct) == len(perm)) {
+			t.Fatalf("trial %d: places %v of members %v", trial, place, members)
+		}
+		if got := memberCodes(code, col, members, place); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("trial %d: codes %v, want %v (members %v)", trial, got, want, members)
+		}
+	}
+	if memberPlaces([][]int{{0, 3}}, 3) != nil {
+		t.Fatal("row 3 of 3 has a place")
+	}
+}

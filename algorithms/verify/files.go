@@ -22,6 +22,9 @@ type files struct {
 	mem map[string][]byte
 	// facts are what checkers read from the files alone (FileFact).
 	facts sync.Map
+	// data are what checkers read from the files' bytes alone
+	// (DataFact): carried over to the written files (NewSharedBuilt).
+	data sync.Map
 }
 
 // FileFact is a fact a checker reads from the release's files and its
@@ -35,6 +38,26 @@ func (rel *Release) FileFact(key string, compute func() (any, error)) (any, erro
 		return compute() // no files to share it with (a checker's test)
 	}
 	f, _ := rel.files.facts.LoadOrStore(key, &Fact[any]{})
+	return f.(*Fact[any]).Get(compute)
+}
+
+// DataFact is a FileFact read from the bytes of the release's files
+// alone: from the columns of the tables they parse to (their codes and
+// dictionaries), never from the manifest, the release's Dir, a table's
+// Name or notes (which name the file by its path), nor a check's
+// options. Such a fact is the same for every release of the same bytes,
+// so the checks of a release written from one built in memory take the
+// facts its viewer read of the built files (NewSharedBuilt: the writer
+// found the written bytes the built ones) rather than compute them
+// again. A fact whose text or verdict names a file's path, or reads the
+// manifest, is a FileFact: it is read again from the written release.
+// key names the fact (the checker's method first) and every file it
+// reads by name; what it returns is read only.
+func (rel *Release) DataFact(key string, compute func() (any, error)) (any, error) {
+	if rel == nil || rel.files == nil {
+		return compute()
+	}
+	f, _ := rel.files.data.LoadOrStore(key, &Fact[any]{})
 	return f.(*Fact[any]).Get(compute)
 }
 

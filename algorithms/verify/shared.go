@@ -38,8 +38,15 @@ func NewShared(dir string) *Shared {
 // method that made them. sums, when it holds a file's name, is the
 // SHA-256 the writer took of that file as it read it back (and found it
 // the same bytes): the checks take it rather than hash the bytes again.
+// The facts read of the built files' bytes alone (DataFact) are the
+// written files' facts too; those that may read their paths or the
+// manifest (FileFact) are read again.
 func NewSharedBuilt(dir string, built *Release, sums map[string]string) *Shared {
 	fs := &files{all: map[string]*file{}}
+	built.files.data.Range(func(key, fact any) bool {
+		fs.data.Store(key, fact)
+		return true
+	})
 	for name, data := range built.files.mem {
 		f := &file{data: data}
 		f.read.Do(func() {})

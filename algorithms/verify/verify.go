@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -857,12 +858,12 @@ func PublishedKey(cols []*model.Column, row int) string {
 // Shuffled adds the line that a file's rows are not in the input's order
 // (given the input row behind each published row). Small files and files
 // of one repeated tuple are exempt: their order says nothing.
-func Shuffled(file string, pinned []int, distinct int, r *Report) {
+func Shuffled[T int | int32](file string, pinned []T, distinct int, r *Report) {
 	if len(pinned) < 8 || distinct < 2 {
 		return
 	}
 	desc := sort.SliceIsSorted(pinned, func(i, j int) bool { return pinned[i] > pinned[j] })
-	if sort.IntsAreSorted(pinned) || desc {
+	if slices.IsSorted(pinned) || desc {
 		r.Add(false, "shuffled", "%s rows are in the input's order", file)
 		return
 	}

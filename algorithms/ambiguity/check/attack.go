@@ -32,7 +32,8 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	_, groups, keys := sharedSTGroups(rel, det.SensitiveTable, st) // the view's regions, in its order
+	sg := sharedSTGroups(rel, det.SensitiveTable, st) // the view's regions, in its order
+	groups := sg.n
 	if groups != len(v.Regions) {
 		return nil, fmt.Errorf("the view has %d groups, %s %d", len(v.Regions), det.SensitiveTable, groups)
 	}
@@ -60,7 +61,11 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 			return
 		}
 		e.Cells[i] = t.Columns[0].Dict
-		cells[i] = newGroupCells(groups, t, sharedGroupsOf(rel, det.SensitiveTable, aux.File, t.Columns[1], keys))
+		if sg.ofID != nil {
+			cells[i] = groupCellsOf(sharedATGroups(rel, aux.File, t, groups), sg.ofID)
+		} else {
+			cells[i] = newGroupCells(groups, t, sharedGroupsOf(rel, det.SensitiveTable, aux.File, t.Columns[1], sg.keys))
+		}
 		e.Cover[i] = risk.ExactCover(e.Cells[i])
 	})
 	for _, err := range errs {
@@ -129,6 +134,42 @@ func newGroupCells(groups int, t *model.Table, of []int32) groupCells {
 		next[g] = start[g] + int32(len(sortedUnique(cells[start[g]:start[g+1]:start[g+1]])))
 	}
 	return groupCells{start: start, end: next, codes: cells}
+}
+
+// groupCellsOf is newGroupCells off the value codes the checks list
+// group by group (ag), group g being the group of GroupID id+1 where
+// ofID[id] = g (every group has one): the groups' codes are read in the
+// order listed, none looked up at its row, and each group's written
+// together.
+func groupCellsOf(ag *atGroups, ofID []int32) groupCells {
+	n := len(ofID)
+	c := groupCells{start: make([]int32, n+1), end: make([]int32, n)}
+	for id, g := range ofID {
+		k := int32(0)
+		for _, code := range ag.codes[ag.start[id]:ag.start[id+1]] {
+			if code != model.Missing {
+				k++
+			}
+		}
+		c.start[g+1] = k
+	}
+	for g := range n {
+		c.start[g+1] += c.start[g]
+	}
+	c.codes = make([]uint32, c.start[n])
+	for id, g := range ofID {
+		p := c.start[g]
+		for _, code := range ag.codes[ag.start[id]:ag.start[id+1]] {
+			if code != model.Missing {
+				c.codes[p] = code
+				p++
+			}
+		}
+	}
+	for g := range n {
+		c.end[g] = c.start[g] + int32(len(sortedUnique(c.codes[c.start[g]:c.start[g+1]:c.start[g+1]])))
+	}
+	return c
 }
 
 // of is group g's cells (nil when the table lists none for it).

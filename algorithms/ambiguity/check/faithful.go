@@ -239,11 +239,7 @@ type groupCodes struct {
 func newGroupCodes(rl *release) groupCodes {
 	gc := groupCodes{start: make([][]int32, len(rl.at)), codes: make([][]uint32, len(rl.at))}
 	for i, at := range rl.at {
-		codes := make([]uint32, len(at.rows))
-		for p, row := range at.rows {
-			codes[p] = at.value.Codes[row] // in the file's order
-		}
-		gc.start[i], gc.codes[i] = at.start, codes
+		gc.start[i], gc.codes[i] = at.start, at.codes // in the file's order
 	}
 	return gc
 }

@@ -88,23 +88,49 @@ func stGroups(st *model.Table) (of []int32, n int, keys *groupKeys) {
 	return of, n, keys
 }
 
-// stGrouping is stGroups' result.
+// stGrouping is stGroups' result, and plainGroupIDs'.
 type stGrouping struct {
-	of   []int32
-	n    int
-	keys *groupKeys
+	of         []int32
+	n          int
+	keys       *groupKeys
+	byID, ofID []int32
 }
 
 // sharedSTGroups is stGroups of the release's sensitive table (file
 // name), computed once for every reader of the same files (the viewer
 // and the attack's exposure: verify.Release.FileFact). It is read only.
-func sharedSTGroups(rel *verify.Release, name string, st *model.Table) (of []int32, n int, keys *groupKeys) {
+func sharedSTGroups(rel *verify.Release, name string, st *model.Table) *stGrouping {
 	v, _ := rel.FileFact("ambiguity/st-groups/"+name, func() (any, error) {
 		of, n, keys := stGroups(st)
-		return &stGrouping{of: of, n: n, keys: keys}, nil
+		g := &stGrouping{of: of, n: n, keys: keys}
+		g.byID, g.ofID = plainGroupIDs(st.Columns[0], of, n)
+		return g, nil
 	})
-	g := v.(*stGrouping)
-	return g.of, g.n, g.keys
+	return v.(*stGrouping)
+}
+
+// plainGroupIDs is the GroupID less one of every group stGroups numbers
+// (of, n), when the GroupIDs are the whole numbers 1..n written plainly,
+// as releases write them: the group of the same number in the checks'
+// numbering (sharedATGroups of n groups); ofID is the other way round
+// (group g has GroupID id+1 when byID[g] = id and ofID[id] = g). Both are
+// nil otherwise.
+func plainGroupIDs(ids *model.Column, of []int32, n int) (byID, ofID []int32) {
+	byID, ofID = make([]int32, n), make([]int32, n)
+	for i := range ofID {
+		ofID[i] = -1
+	}
+	for code, g := range of {
+		if g < 0 {
+			continue
+		}
+		id, ok := plainID(labelOf(ids, code))
+		if !ok || id < 1 || id > n || ofID[id-1] >= 0 {
+			return nil, nil
+		}
+		byID[g], ofID[id-1] = int32(id-1), g
+	}
+	return byID, ofID
 }
 
 // sharedGroupsOf is groupsOf of the auxiliary table file's GroupIDs with
@@ -154,14 +180,16 @@ func stFrequencies(st *model.Table, file string) ([]int, error) {
 
 // repeated counts the rows of tb whose (group, value code) an earlier
 // row already has: rows of no group are not counted; codes are below
-// nCodes. Rows are visited group by group (tb.rows), so each group's
+// nCodes, the missing value (model.Missing) the last. Rows are visited
+// group by group, their codes as listed (tb.codes), so each group's
 // values are marked in one array rather than a map of pairs.
-func repeated(tb *table, code func(row int) int, nCodes int) int {
+func repeated(tb *table, nCodes int) int {
 	mark := make([]int32, nCodes) // group+1 that last held the code
+	last := uint32(nCodes - 1)
 	dups := 0
 	for g := 0; g+1 < len(tb.start); g++ {
-		for _, row := range tb.rows[tb.start[g]:tb.start[g+1]] {
-			c := code(int(row))
+		for _, c := range tb.codes[tb.start[g]:tb.start[g+1]] {
+			c = min(c, last)
 			if mark[c] == int32(g+1) {
 				dups++
 			}

@@ -34,7 +34,7 @@ type heldValues struct {
 	fabricated         []value
 	// first is the smallest input row behind each table row (the
 	// shuffle check reads it), when the members are the audit record's.
-	first []int
+	first []int32
 }
 
 // originalRows is the original as the release would publish it, read
@@ -64,8 +64,9 @@ func (c *ctx) originalOf() (*original, error) {
 			}
 		}
 		tabs := append(append([]*table(nil), c.rl.at...), c.rl.st)
+		place := memberPlaces(f.members, o.Table.Rows)
 		for ti, tb := range tabs {
-			f.held = append(f.held, againstMembers(tb, ti, tb == c.rl.st, f.members, o, c.rl, !f.byFlow))
+			f.held = append(f.held, againstMembers(tb, ti, tb == c.rl.st, f.members, place, o, c.rl, !f.byFlow))
 		}
 		return f, nil
 	})
@@ -223,20 +224,20 @@ func membersFromAudit(rl *release, o *verify.Original, audit *model.Audit, publi
 // and the table's values no member has (auxiliary tables); with shuffle,
 // the input row behind each table row, for the shuffle check. A member's
 // value is looked up among its group's few table rows.
-func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Original, rl *release, shuffle bool) heldValues {
+func againstMembers(tb *table, ti int, isST bool, members [][]int, place []int32, o *verify.Original, rl *release, shuffle bool) heldValues {
 	col := o.SA
 	if !isST {
 		col = o.QIs[ti]
 	}
-	code := tableCodes(tb, col, o)
+	code := memberCodes(tableCodes(tb, col, o), col, members, place)
 	var h heldValues
-	first, count, lacking := matchMembers(tb, col, code, members, rl.groups, &h)
+	first, count, lacking := matchMembers(tb, code, members, rl.groups, &h)
 	h.uncovered += lacking
 	for row := 0; row < tb.t.Rows; row++ {
 		switch {
 		case first[row] < 0:
 			h.fabricated = append(h.fabricated, value{ti, tb.groupOf(row), uint32(verify.Code(tb.value, row))})
-		case isST && count[row] != rl.freq[row]:
+		case isST && int(count[row]) != rl.freq[row]:
 			h.freqOff++
 		}
 	}
@@ -251,33 +252,33 @@ func againstMembers(tb *table, ti int, isST bool, members [][]int, o *verify.Ori
 }
 
 // matchMembers finds each member's value among its group's table rows
-// (the last row of that value): per table row the smallest member row
+// (the last row of that value; code is every member's table code,
+// memberCodes): per table row the smallest member row
 // behind it (-1: none) and how many members it holds; members whose value
 // the table has no code for count in h.uncovered, and lacking is the
 // distinct (group, value) pairs the table lacks. The rows are handled
 // group by group, at their place in the table's list (tb.rows: a group's
 // rows are together there, not scattered over the table).
-func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, groups int, h *heldValues) (first, count []int, lacking int) {
+func matchMembers(tb *table, code []int32, members [][]int, groups int, h *heldValues) (first, count []int32, lacking int) {
 	start, byGroup := tb.start, tb.rows
-	vals := make([]int32, len(byGroup)) // the value of each listed row
-	for p, k := range byGroup {
-		vals[p] = int32(verify.Code(tb.value, int(k)))
-	}
+	vals := tb.codes // the value of each listed row (a missing one no code c)
 	firstAt, countAt := make([]int32, len(byGroup)), make([]int32, len(byGroup))
 	for p := range firstAt {
 		firstAt[p] = -1
 	}
 	lacks := map[uint64]bool{} // group<<32 | code of member values the table lacks
+	q := 0
 	for gi, rows := range members {
 		for _, row := range rows {
-			c := code[verify.Code(col, row)]
+			c := code[q]
+			q++
 			if c < 0 {
 				h.uncovered++
 				continue
 			}
 			j := int32(-1)
 			for p := start[gi]; p < start[gi+1]; p++ {
-				if vals[p] == c {
+				if vals[p] == uint32(c) {
 					j = p
 				}
 			}
@@ -291,14 +292,64 @@ func matchMembers(tb *table, col *model.Column, code []int32, members [][]int, g
 			countAt[j]++
 		}
 	}
-	first, count = make([]int, tb.t.Rows), make([]int, tb.t.Rows)
+	first, count = make([]int32, tb.t.Rows), make([]int32, tb.t.Rows)
 	for i := range first {
 		first[i] = -1
 	}
 	for p, k := range byGroup {
-		first[k], count[k] = int(firstAt[p]), int(countAt[p])
+		first[k], count[k] = firstAt[p], countAt[p]
 	}
 	return first, count, len(lacks)
+}
+
+// memberPlaces is the place of every original row among the members,
+// listed group after group (-1: no member), or nil when a row is listed
+// twice (or is no row).
+func memberPlaces(members [][]int, rows int) []int32 {
+	place := make([]int32, rows)
+	for i := range place {
+		place[i] = -1
+	}
+	q := int32(0)
+	for _, list := range members {
+		for _, row := range list {
+			if row < 0 || row >= rows || place[row] >= 0 {
+				return nil
+			}
+			place[row] = q
+			q++
+		}
+	}
+	return place
+}
+
+// memberCodes is code (tableCodes) of every member's value of col, the
+// members listed group after group. With their places (memberPlaces)
+// the original's codes are read in row order, and each written at its
+// member's place, rather than read at the members' rows, scattered over
+// the original.
+func memberCodes(code []int32, col *model.Column, members [][]int, place []int32) []int32 {
+	n := 0
+	for _, list := range members {
+		n += len(list)
+	}
+	out := make([]int32, n)
+	if place == nil {
+		q := 0
+		for _, list := range members {
+			for _, row := range list {
+				out[q] = code[verify.Code(col, row)]
+				q++
+			}
+		}
+		return out
+	}
+	for row, q := range place {
+		if q >= 0 {
+			out[q] = code[verify.Code(col, row)]
+		}
+	}
+	return out
 }
 
 // tableCodes maps every code of an original column (its missing value

@@ -18,8 +18,10 @@ type table struct {
 	t     *model.Table
 	value *model.Column
 	// The rows of a group st.csv has, group by group: group g's are
-	// rows[start[g]:start[g+1]], in row order (byGroup).
+	// rows[start[g]:start[g+1]], in row order (byGroup); codes are
+	// their value codes (value.Codes), in the same order.
 	start, rows []int32
+	codes       []uint32
 	// group is st.csv's group of every row; of is an auxiliary table's
 	// group of every GroupID code (-1: not a group of st.csv).
 	group, of []int32
@@ -39,8 +41,10 @@ func (tb *table) groupOf(row int) int32 {
 }
 
 // byGroup lists rows 0..n-1 group by group, each group's in row order
-// (a counting sort: group(row) < groups; -1 leaves a row out).
-func byGroup(n, groups int, group func(row int) int32) (start, rows []int32) {
+// (a counting sort: group(row) < groups; -1 leaves a row out), and
+// carry[row] of every row listed at its place (carried: none without
+// carry), read in row order rather than later at the rows listed.
+func byGroup(n, groups int, group func(row int) int32, carry []uint32) (start, rows []int32, carried []uint32) {
 	start = make([]int32, groups+1)
 	for row := 0; row < n; row++ {
 		if g := group(row); g >= 0 {
@@ -51,14 +55,63 @@ func byGroup(n, groups int, group func(row int) int32) (start, rows []int32) {
 		start[g+1] += start[g]
 	}
 	rows = make([]int32, start[groups])
+	if carry != nil {
+		carried = make([]uint32, start[groups])
+	}
 	next := append([]int32(nil), start[:groups]...)
 	for row := 0; row < n; row++ {
 		if g := group(row); g >= 0 {
 			rows[next[g]] = int32(row)
+			if carry != nil {
+				carried[next[g]] = carry[row]
+			}
 			next[g]++
 		}
 	}
-	return start, rows
+	return start, rows, carried
+}
+
+// byCode is byGroup of the rows of a column's codes (the missing value
+// the last code of of), of giving the group of every code, when no two
+// codes have the same group (ok; a group's rows are then its code's, in
+// row order): rows are counted and placed by their code, the group of
+// each code looked up once rather than each row's.
+func byCode(codes []uint32, of []int32, groups int, carry []uint32) (start, rows []int32, carried []uint32, ok bool) {
+	last := uint32(len(of) - 1)
+	next := make([]int32, len(of)) // rows of each code, then where its next goes (-1: no group)
+	for _, c := range codes {
+		next[min(c, last)]++ // model.Missing is the largest code
+	}
+	start = make([]int32, groups+1)
+	taken := make([]uint64, groups/64+1)
+	for c, g := range of {
+		if g < 0 {
+			continue
+		}
+		if taken[g/64]&(1<<(g%64)) != 0 {
+			return nil, nil, nil, false
+		}
+		taken[g/64] |= 1 << (g % 64)
+		start[g+1] = next[c]
+	}
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
+	}
+	for c, g := range of {
+		next[c] = -1
+		if g >= 0 {
+			next[c] = start[g]
+		}
+	}
+	rows, carried = make([]int32, start[groups]), make([]uint32, start[groups])
+	for row, c := range codes {
+		c = min(c, last)
+		if p := next[c]; p >= 0 {
+			rows[p], carried[p] = int32(row), carry[row]
+			next[c]++
+		}
+	}
+	return start, rows, carried, true
 }
 
 // release is the tables as the checks read them.
@@ -217,9 +270,9 @@ func readST(c *ctx, r *verify.Report) (*release, bool, error) {
 		rl.size[gi] += rl.freq[row]
 		rl.maxF[gi] = max(rl.maxF[gi], rl.freq[row])
 	}
-	rl.st.start, rl.st.rows = byGroup(st.Rows, rl.groups, func(row int) int32 { return rl.st.group[row] })
+	rl.st.start, rl.st.rows, rl.st.codes = byGroup(st.Rows, rl.groups, func(row int) int32 { return rl.st.group[row] }, st.Columns[1].Codes)
 	sa := st.Columns[1]
-	dups := repeated(rl.st, func(row int) int { return verify.Code(sa, row) }, len(sa.Dict)+1)
+	dups := repeated(rl.st, len(sa.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each sensitive value once per group (%d repeated)", name, dups)
 	return rl, true, nil
 }
@@ -307,21 +360,53 @@ func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, boo
 	if !r.BindNames(a.File, t, format.ATHeader(a.QI)) {
 		return nil, false, nil
 	}
-	at := &table{file: a.File, t: t, value: t.Columns[0], of: make([]int32, len(t.Columns[1].Dict)+1)} // of: by GroupID code
-	for code := range at.of {
-		at.of[code] = -1
-		if id, ok := plainID(labelOf(t.Columns[1], code)); ok && id >= 1 && id <= rl.groups {
-			at.of[code] = int32(id - 1)
-		}
-	}
-	ids := t.Columns[1]
-	at.start, at.rows = byGroup(t.Rows, rl.groups, func(row int) int32 { return at.of[verify.Code(ids, row)] })
+	g := sharedATGroups(c.rel, a.File, t, rl.groups)
+	at := &table{file: a.File, t: t, value: t.Columns[0], of: g.of, start: g.start, rows: g.rows, codes: g.codes}
 	unknown := t.Rows - len(at.rows)
 	vals := t.Columns[0]
-	dups := repeated(at, func(row int) int { return verify.Code(vals, row) }, len(vals.Dict)+1)
+	dups := repeated(at, len(vals.Dict)+1)
 	r.Add(dups == 0, "duplicate-free", "%s lists each value once per group (Definition 3.3; %d repeated)", a.File, dups)
 	r.Add(unknown == 0, "groups", "every GroupID of %s is a group of %s (%d are not)", a.File, c.det.SensitiveTable, unknown)
 	return at, true, nil
+}
+
+// atGroups are an auxiliary table's rows group by group, the groups of
+// G numbered by GroupID (GroupID id, a whole number written plainly, is
+// group id-1 when 1 <= id <= G; any other is no group): of is the group
+// of every GroupID code (-1: none), group g's rows are
+// rows[start[g]:start[g+1]], in row order (byGroup), and codes are
+// their value codes (the first column's), in the same order.
+type atGroups struct {
+	of, start, rows []int32
+	codes           []uint32
+}
+
+// newATGroups reads the auxiliary table t (its second column, the
+// GroupIDs) for G groups.
+func newATGroups(t *model.Table, groups int) *atGroups {
+	ids := t.Columns[1]
+	g := &atGroups{of: make([]int32, len(ids.Dict)+1)} // by GroupID code
+	for code := range g.of {
+		g.of[code] = -1
+		if id, ok := plainID(labelOf(ids, code)); ok && id >= 1 && id <= groups {
+			g.of[code] = int32(id - 1)
+		}
+	}
+	var ok bool
+	if g.start, g.rows, g.codes, ok = byCode(ids.Codes, g.of, groups, t.Columns[0].Codes); !ok {
+		g.start, g.rows, g.codes = byGroup(t.Rows, groups, func(row int) int32 { return g.of[verify.Code(ids, row)] }, t.Columns[0].Codes)
+	}
+	return g
+}
+
+// sharedATGroups is newATGroups of the auxiliary table file (t, as the
+// release reads it), read once for the checks and the attacker's view
+// and exposure of the same bytes, built or written
+// (verify.Release.DataFact: it reads the table's columns alone). It is
+// read only.
+func sharedATGroups(rel *verify.Release, file string, t *model.Table, groups int) *atGroups {
+	v, _ := rel.DataFact(fmt.Sprintf("ambiguity/at-groups/%s/%d", file, groups), func() (any, error) { return newATGroups(t, groups), nil })
+	return v.(*atGroups)
 }
 
 // labelOf is a code's text ("" for the missing value, last).

@@ -30,7 +30,8 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	of, groups, keys := sharedSTGroups(rel, det.SensitiveTable, st)
+	sg := sharedSTGroups(rel, det.SensitiveTable, st)
+	of, groups := sg.of, sg.n
 	numeric := st.Columns[1].Kind == model.Numeric
 	values, pos := risk.Ordered(st.Columns[1].Dict, numeric)
 	// The widths and the bags read different tables: at once.
@@ -39,9 +40,9 @@ func View(rel *verify.Release) (*risk.View, error) {
 	var werr, berr error
 	atOnce(2, func(i int) {
 		if i == 0 {
-			width, werr = widths(rel, det, keys, groups)
+			width, werr = widths(rel, det, sg)
 		} else {
-			bag, berr = groupBags(rel, det, st, of, groups, pos)
+			bag, berr = groupBags(filepath.Join(rel.Dir, det.SensitiveTable), st, of, groups, pos)
 		}
 	})
 	if werr != nil {
@@ -83,11 +84,11 @@ func errText(err error) string {
 // as stGroups numbers them, found by their GroupID text; a GroupID the
 // sensitive table lacks is no group of the view): groups x tables
 // counts, 0 where a table has no value of the group.
-func widths(rel *verify.Release, det format.Details, keys *groupKeys, groups int) ([]int, error) {
-	nAT := len(det.AuxiliaryTables)
+func widths(rel *verify.Release, det format.Details, sg *stGrouping) ([]int, error) {
+	nAT, groups := len(det.AuxiliaryTables), sg.n
 	per := make([][]int32, nAT) // per table: every group's count (each table its own, counted at once)
 	errs := make([]error, nAT)
-	atOnce(nAT, func(a int) { per[a], errs[a] = tableWidths(rel, det, a, keys, groups) })
+	atOnce(nAT, func(a int) { per[a], errs[a] = tableWidths(rel, det, a, sg) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err // the first table's, as read in order
@@ -102,8 +103,10 @@ func widths(rel *verify.Release, det format.Details, keys *groupKeys, groups int
 	return width, nil
 }
 
-// tableWidths counts every group's values in auxiliary table a.
-func tableWidths(rel *verify.Release, det format.Details, a int, keys *groupKeys, groups int) ([]int32, error) {
+// tableWidths counts every group's values in auxiliary table a: off
+// the rows the checks list group by group when the GroupIDs are 1..G
+// (sg.byID), else by GroupID code.
+func tableWidths(rel *verify.Release, det format.Details, a int, sg *stGrouping) ([]int32, error) {
 	aux := det.AuxiliaryTables[a]
 	t, err := rel.Table(aux.File)
 	if err != nil {
@@ -112,13 +115,20 @@ func tableWidths(rel *verify.Release, det format.Details, a int, keys *groupKeys
 	if len(t.Columns) != 2 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, aux.File), Msg: "an auxiliary table has the shape <qi>, GroupID"}
 	}
+	width := make([]int32, sg.n)
+	if sg.byID != nil {
+		ag := sharedATGroups(rel, aux.File, t, sg.n)
+		for g, id := range sg.byID {
+			width[g] = ag.start[id+1] - ag.start[id]
+		}
+		return width, nil
+	}
 	ids := t.Columns[1]
 	n := make([]int32, len(ids.Dict)+1)
 	for row := 0; row < t.Rows; row++ {
 		n[verify.Code(ids, row)]++
 	}
-	width := make([]int32, groups)
-	for code, g := range sharedGroupsOf(rel, det.SensitiveTable, aux.File, ids, keys) {
+	for code, g := range sharedGroupsOf(rel, det.SensitiveTable, aux.File, ids, sg.keys) {
 		if g >= 0 {
 			width[g] += n[code]
 		}
@@ -134,43 +144,51 @@ type bags struct {
 	counts []int
 }
 
-// groupBags counts every group's sensitive values in st.csv (groups as
-// stGroups numbers them; pos orders the values).
-func groupBags(rel *verify.Release, det format.Details, st *model.Table, of []int32, groups int, pos map[string]int) (*bags, error) {
-	freq, err := stFrequencies(st, filepath.Join(rel.Dir, det.SensitiveTable))
+// groupBags counts every group's sensitive values in st.csv (file;
+// groups as stGroups numbers them; pos orders the values): each row's
+// value and frequency are placed at its group's next place as the rows
+// are read, then every group's are sorted and merged, moved down over
+// the repeats of the groups before.
+func groupBags(file string, st *model.Table, of []int32, groups int, pos map[string]int) (*bags, error) {
+	freq, err := stFrequencies(st, file)
 	if err != nil {
 		return nil, err
 	}
-	sa := st.Columns[1]
+	ids, sa := st.Columns[0], st.Columns[1]
 	at := make([]int32, len(sa.Dict)+1)
 	for code, v := range sa.Dict {
 		at[code] = int32(pos[v])
 	}
-	b := &bags{start: make([]int32, groups+1)}
-	rowsOf := make([]int32, st.Rows) // rows group by group
+	b := &bags{start: make([]int32, groups+1), values: make([]int32, st.Rows), counts: make([]int, st.Rows)}
 	for row := 0; row < st.Rows; row++ {
-		b.start[of[verify.Code(st.Columns[0], row)]+1]++
+		b.start[of[verify.Code(ids, row)]+1]++
 	}
 	for g := 0; g < groups; g++ {
 		b.start[g+1] += b.start[g]
 	}
 	next := append([]int32(nil), b.start[:groups]...)
 	for row := 0; row < st.Rows; row++ {
-		g := of[verify.Code(st.Columns[0], row)]
-		rowsOf[next[g]] = int32(row)
+		g := of[verify.Code(ids, row)]
+		b.values[next[g]], b.counts[next[g]] = at[verify.Code(sa, row)], freq[row]
 		next[g]++
 	}
-	b.values, b.counts = make([]int32, 0, st.Rows), make([]int, 0, st.Rows)
+	w := 0
 	for g := 0; g < groups; g++ {
-		from := len(b.values)
-		for _, row := range rowsOf[b.start[g]:b.start[g+1]] {
-			b.values = append(b.values, at[verify.Code(sa, int(row))])
-			b.counts = append(b.counts, freq[row])
+		lo, hi := b.start[g], b.start[g+1]
+		v, c := b.values[lo:hi], b.counts[lo:hi]
+		sortPairs(pairs{v, c})
+		b.start[g] = int32(w)
+		for x := range v {
+			if x > 0 && v[x] == b.values[w-1] {
+				b.counts[w-1] += c[x]
+				continue
+			}
+			b.values[w], b.counts[w] = v[x], c[x]
+			w++
 		}
-		b.merge(from)
-		b.start[g] = int32(from)
 	}
-	b.start[groups] = int32(len(b.values))
+	b.start[groups] = int32(w)
+	b.values, b.counts = b.values[:w], b.counts[:w]
 	return b, nil
 }
 
@@ -199,21 +217,4 @@ func sortPairs(p pairs) {
 			p.Swap(y, y-1)
 		}
 	}
-}
-
-// merge sorts the entries from on by value and adds up the counts of a
-// value listed twice.
-func (b *bags) merge(from int) {
-	v, c := b.values[from:], b.counts[from:]
-	sortPairs(pairs{v, c})
-	n := 0
-	for x := range v {
-		if n > 0 && v[x] == v[n-1] {
-			c[n-1] += c[x]
-			continue
-		}
-		v[n], c[n] = v[x], c[x]
-		n++
-	}
-	b.values, b.counts = b.values[:from+n], b.counts[:from+n]
 }

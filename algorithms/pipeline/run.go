@@ -122,6 +122,9 @@ type ExportOptions struct {
 	// result and the same number of queries, is waited for rather than
 	// measured again.
 	Workload *Workload
+	// InputDigest, when it is the digest StartInputDigest started for
+	// the same file, is waited for rather than taken again.
+	InputDigest *InputDigest
 	// LetGo says the caller reads nothing of the result after the
 	// export (a command that runs once): Export lets go of its groups,
 	// answerer and release function as soon as it has read them, so that
@@ -217,7 +220,11 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	hashed := func() {}
 	if _, ok := DatasetName(p.Project.Input); !ok {
 		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
-		hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
+		if d := opt.InputDigest; d != nil && d.path == path {
+			hashed = func() { d.wait(); inputSum = d.sum }
+		} else {
+			hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
+		}
 		inputFormat = string(source.FormatOf(path))
 	}
 	rel, rowMap, err := res.Release(seed)
@@ -638,6 +645,26 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 		return nil, err
 	}
 	return &model.WorkloadError{Shape: shape, Queries: n, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
+}
+
+// InputDigest is the SHA-256 of an export's input file (its audit
+// record's), taken ahead of the export (StartInputDigest).
+type InputDigest struct {
+	path string
+	sum  string
+	wait func()
+}
+
+// StartInputDigest starts hashing, in the background, the input file an
+// export of p records in its audit record (nil for a dataset: none):
+// privlab run hashes it while the method runs on one core.
+func StartInputDigest(p *Prepared) *InputDigest {
+	if _, ok := DatasetName(p.Project.Input); ok {
+		return nil
+	}
+	d := &InputDigest{path: source.Path(p.Project.Input)}
+	d.wait = concurrently(func() { d.sum, _ = model.FileSHA256(d.path) })
+	return d
 }
 
 // Workload is the workload error an export states, measured ahead of

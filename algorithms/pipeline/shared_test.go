@@ -191,7 +191,7 @@ func TestExportLetGo(t *testing.T) {
 // figures are computed (RunThen, StartWorkload: privlab run) is the one
 // the export states, for every method: the same manifest as an export
 // that measures it itself. One started for another number of queries is
-// not taken.
+// not taken. So is the input's digest.
 func TestExportWorkloadAhead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -228,12 +228,20 @@ func TestExportWorkloadAhead(t *testing.T) {
 			t.Fatalf("%s: a measurement ahead is taken for another result or size", name)
 		}
 		own, taken, wrong := filepath.Join(dir, name+"-own"), filepath.Join(dir, name+"-ahead"), filepath.Join(dir, name+"-other")
+		// The input's digest taken ahead (StartInputDigest) is the
+		// audit's; one of another file is not taken.
+		elsewhere := &InputDigest{path: in + ".other", sum: strings.Repeat("0", 64), wait: func() {}}
 		for _, c := range []struct {
 			out string
 			wl  *Workload
-		}{{own, nil}, {taken, ahead}, {wrong, other}} {
-			if _, err := Export(p, res, c.out, ExportOptions{AcceptViolations: true, Queries: 40, Workload: c.wl}); err != nil {
+			d   *InputDigest
+		}{{own, nil, nil}, {taken, ahead, StartInputDigest(p)}, {wrong, other, elsewhere}} {
+			if _, err := Export(p, res, c.out, ExportOptions{AcceptViolations: true, Queries: 40, Workload: c.wl, InputDigest: c.d}); err != nil {
 				t.Fatalf("%s: %v", name, err)
+			}
+			a, err := ReadAudit(c.out)
+			if sum, _ := model.FileSHA256(in); err != nil || a.InputSHA256 != sum {
+				t.Fatalf("%s: %s's audit record holds the input digest %q (%v), want %q", name, c.out, a.InputSHA256, err, sum)
 			}
 		}
 		for _, out := range []string{taken, wrong} {

@@ -59,8 +59,10 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if queries == 0 {
 		queries = pipeline.NoQueries
 	}
-	// The export's workload is measured on the other core while the
-	// method's deferred figures are computed.
+	// The input is hashed (for the audit record) while the method runs,
+	// and the export's workload measured while its deferred figures are
+	// computed, each on the core the method leaves idle.
+	digest := pipeline.StartInputDigest(p)
 	var ahead *pipeline.Workload
 	start := time.Now()
 	res, err := runAnnouncedThen(ctx, p, ew, func(r *method.Result) { ahead = pipeline.StartWorkload(p, r, queries) })
@@ -77,7 +79,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	}
 	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
 	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth, LetGo: true,
-		Context: ctx, Warn: warn, Queries: queries, Workload: ahead})
+		Context: ctx, Warn: warn, Queries: queries, Workload: ahead, InputDigest: digest})
 	if err != nil {
 		return err
 	}

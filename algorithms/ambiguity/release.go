@@ -27,6 +27,36 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	s := r.sch
 	rng := model.NewRand(seed)
 	perm := rng.Perm(s.groups) // group j is published as perm[j]+1 (see groupIDs)
+	// The audit's group map and the manifest draw no random number: they
+	// are made on another core while the tables are shuffled (a panic
+	// there is raised again here).
+	var rows []int
+	var man model.Manifest
+	var err error
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		rows = r.auditRows(perm)
+		man, err = r.manifest()
+	}()
+	files := r.shuffledFiles(perm, rng)
+	<-done
+	if panicked != nil {
+		panic(panicked)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rel := &model.Release{Files: files, Manifest: man}
+	return rel, map[string][]int{auditGroups: rows}, nil
+}
+
+// shuffledFiles are the release's files, each table's rows shuffled by
+// rng (in table order: the same draws for the same seed).
+func (r *run) shuffledFiles(perm []int, rng *model.Rand) []model.ReleaseFile {
+	s := r.sch
 	var files []model.ReleaseFile
 	for i := range s.at {
 		at := &s.at[i]
@@ -40,16 +70,19 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	st := &s.st
 	f := &shuffled{t: st, order: release.Shuffled(len(st.code), rng), perm: perm}
-	files = append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
+	return append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
 		Fill: func(x int, rec []string) {
 			f.once.Do(f.build)
 			rec[0] = f.id(x)
 			rec[1] = st.text[f.codeAt(x)]
 			rec[2] = strconv.Itoa(int(f.freq[x]))
 		}})
+}
 
-	// The audit's group map: rows of group 1, 2, ... in published order.
-	byID := make([]int, s.groups)
+// auditRows is the audit's group map: the rows of group 1, 2, ... in
+// published order, each group's in increasing order.
+func (r *run) auditRows(perm []int) []int {
+	byID := make([]int, len(perm))
 	for j, p := range perm {
 		byID[p] = j
 	}
@@ -61,7 +94,13 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		}
 		sort.Ints(rows[start:])
 	}
+	return rows
+}
 
+// manifest is the release's manifest: its details, figures and notes.
+func (r *run) manifest() (model.Manifest, error) {
+	s := r.sch
+	st := &s.st
 	det := format.Details{SensitiveTable: format.FileST, Kinds: map[string]string{}, CeilInvBeta: r.g, MinGroupSize: s.size[0], MaxGroupSize: s.size[0],
 		MinDistinctSA: int(st.count[0])}
 	for i, q := range s.qis {
@@ -85,7 +124,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		model.Figure{Name: combinedPresence, Value: r.across.MaxCombined, OK: true})
 	details, err := det.Encode()
 	if err != nil {
-		return nil, nil, err
+		return model.Manifest{}, err
 	}
 	man.Details = details
 	man.Notes = []string{
@@ -99,8 +138,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 			"(a check with the original table recomputes them).",
 		"Count queries are estimated per group: the ST count of matching sensitive values times the fraction of the group's AT values meeting each condition, multiplied across attributes (Section 6, Example 6.1).",
 	}
-	rel := &model.Release{Files: files, Manifest: man}
-	return rel, map[string][]int{auditGroups: rows}, nil
+	return man, nil
 }
 
 // shuffled is one table's rows in published order (order), gathered

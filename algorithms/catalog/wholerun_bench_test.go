@@ -102,16 +102,18 @@ func wholeRun(b *testing.B, p pipeline.Project, out string) (load, alg, export t
 	if err != nil {
 		b.Fatal(err)
 	}
-	// As privlab run: the export's workload measured while the deferred
-	// figures are computed, the result let go once the release is built.
+	// As privlab run: the input hashed while the method runs, the
+	// export's workload measured while the deferred figures are
+	// computed, the result let go once the release is built.
 	t1 := time.Now()
+	digest := pipeline.StartInputDigest(prep)
 	var ahead *pipeline.Workload
 	res, err := pipeline.RunThen(context.Background(), prep, nil, func(r *method.Result) { ahead = pipeline.StartWorkload(prep, r, 0) })
 	if err != nil {
 		b.Fatal(err)
 	}
 	t2 := time.Now()
-	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{Force: true, AcceptViolations: true, Workload: ahead, LetGo: true}); err != nil {
+	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{Force: true, AcceptViolations: true, Workload: ahead, InputDigest: digest, LetGo: true}); err != nil {
 		b.Fatal(err)
 	}
 	return t1.Sub(t0), t2.Sub(t1), time.Since(t2)

@@ -19,20 +19,25 @@ func AppendCSVRecord(b []byte, rec []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if !needsQuotes(f) {
-			b = append(b, f...)
-			continue
-		}
-		b = append(b, '"')
-		for j := 0; j < len(f); j++ {
-			if f[j] == '"' {
-				b = append(b, '"')
-			}
-			b = append(b, f[j])
-		}
-		b = append(b, '"')
+		b = AppendCSVField(b, f)
 	}
 	return append(b, '\n')
+}
+
+// AppendCSVField appends one field as AppendCSVRecord writes it: quoted
+// (its quotes doubled) when encoding/csv would quote it.
+func AppendCSVField(b []byte, f string) []byte {
+	if !needsQuotes(f) {
+		return append(b, f...)
+	}
+	b = append(b, '"')
+	for j := 0; j < len(f); j++ {
+		if f[j] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, f[j])
+	}
+	return append(b, '"')
 }
 
 // needsQuotes is encoding/csv's fieldNeedsQuotes for a comma. The field
@@ -201,9 +206,12 @@ func (f ReleaseFile) appendRows(b []byte, lo, hi, room int) []byte {
 	return b
 }
 
-// appendRecord appends row i's CSV record to b: Record's when it is set,
-// else the one rendered from Fill into rec.
+// appendRecord appends row i's CSV record to b: Append's or Record's
+// when one is set, else the one rendered from Fill into rec.
 func (f ReleaseFile) appendRecord(b []byte, i int, rec []string) []byte {
+	if f.Append != nil {
+		return f.Append(b, i)
+	}
 	if f.Record != nil {
 		return append(b, f.Record(i)...)
 	}

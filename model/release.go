@@ -31,6 +31,12 @@ type ReleaseFile struct {
 	// method whose rows repeat a few records renders each once, and the
 	// file is written from them. Fill still gives the values.
 	Record func(i int) []byte
+	// Append, when set, appends row i's CSV record as AppendCSVRecord
+	// renders the record Fill gives (newline included) to b: a method
+	// that knows its fields' text (values quoted once per distinct
+	// value, numbers that never need quotes) writes it without a record
+	// of strings in between. Fill still gives the values.
+	Append func(b []byte, i int) []byte
 	// Text, when set, is the file's CSV text as WriteCSV renders it from
 	// Header and Fill, rendered once already (an export renders a release
 	// in memory for its risk figures and writes those very bytes): it is

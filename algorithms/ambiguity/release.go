@@ -58,25 +58,50 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 func (r *run) shuffledFiles(perm []int, rng *model.Rand) []model.ReleaseFile {
 	s := r.sch
 	var files []model.ReleaseFile
+	// Append writes a row's record straight from the values' CSV text
+	// (each value's quoted once) and its GroupID's digits, which never
+	// need quotes: the bytes AppendCSVRecord gives of Fill's record.
 	for i := range s.at {
 		at := &s.at[i]
 		f := &shuffled{t: at, order: release.Shuffled(len(at.code), rng), perm: perm}
+		fields := csvFields(at.text)
 		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(at.code),
 			Fill: func(x int, rec []string) {
 				f.once.Do(f.build)
 				rec[0] = at.text[f.codeAt(x)]
 				rec[1] = f.id(x)
+			},
+			Append: func(b []byte, x int) []byte {
+				f.once.Do(f.build)
+				b = append(append(b, fields[f.codeAt(x)]...), ',')
+				return append(append(b, f.id(x)...), '\n')
 			}})
 	}
 	st := &s.st
 	f := &shuffled{t: st, order: release.Shuffled(len(st.code), rng), perm: perm}
+	fields := csvFields(st.text)
 	return append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
 		Fill: func(x int, rec []string) {
 			f.once.Do(f.build)
 			rec[0] = f.id(x)
 			rec[1] = st.text[f.codeAt(x)]
 			rec[2] = strconv.Itoa(int(f.freq[x]))
+		},
+		Append: func(b []byte, x int) []byte {
+			f.once.Do(f.build)
+			b = append(append(b, f.id(x)...), ',')
+			b = append(append(b, fields[f.codeAt(x)]...), ',')
+			return append(strconv.AppendInt(b, int64(f.freq[x]), 10), '\n')
 		}})
+}
+
+// csvFields is each text as a CSV field (model.AppendCSVField).
+func csvFields(texts []string) [][]byte {
+	out := make([][]byte, len(texts))
+	for i, t := range texts {
+		out[i] = model.AppendCSVField(nil, t)
+	}
+	return out
 }
 
 // auditRows is the audit's group map: the rows of group 1, 2, ... in

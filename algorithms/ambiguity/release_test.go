@@ -1,10 +1,14 @@
 package ambiguity
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
+	"privlab/algorithms/method"
 	"privlab/model"
 )
 
@@ -28,4 +32,76 @@ func TestGroupKeys(t *testing.T) {
 			t.Errorf("find(%q) = %d, want -1", id, got)
 		}
 	}
+}
+
+// TestAppendIsFillRendered: every file's Append writes, row for row, the
+// bytes AppendCSVRecord gives of the record Fill fills, with values that
+// need quotes (a comma, a quote, a line break, a leading space, `\.`),
+// multi-byte text and numbers, and a seed whose GroupIDs take several
+// widths (fails when a value is written unquoted or a frequency dropped).
+func TestAppendIsFillRendered(t *testing.T) {
+	texts := []string{"plain", "a,b", `say "hi"`, "two\nlines", " lead", `\.`, "é-ü", "7", "x"}
+	rng := model.NewRand(8)
+	var b strings.Builder
+	b.WriteString("q,n,s\n")
+	for r := 0; r < 400; r++ {
+		q := texts[rng.Intn(len(texts))]
+		sv := texts[rng.Intn(len(texts))]
+		fmt.Fprintf(&b, "%s,%d,%s\n", csvQuote(q), rng.Intn(30), csvQuote(sv))
+	}
+	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "quotes", MissingTokens: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted, counted := 0, 0
+	// Algorithm 2's groups hold each sensitive value once; groups of a
+	// column's value hold some several times (Frequency > 1).
+	for _, grouping := range []string{GroupingAlgorithm, "column:n"} {
+		in := &method.Input{Table: tb, Roles: model.Roles{QIs: []string{"q", "n"}, SA: "s"},
+			Values: model.Values{"alpha": "0.5", "beta": "0.5", "seed": "4", paramGrouping: grouping}}
+		res, err := (Method{}).Run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _, err := res.Release(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, c := appendsAsFills(t, rel)
+		quoted, counted = quoted+q, counted+c
+	}
+	if quoted == 0 || counted == 0 {
+		t.Fatalf("%d rows needed quotes, %d had a frequency over 1", quoted, counted)
+	}
+}
+
+// appendsAsFills holds every file's Append to AppendCSVRecord of Fill's
+// record, and counts the rows that needed quotes and those of st.csv
+// with a frequency over 1.
+func appendsAsFills(t *testing.T, rel *model.Release) (quoted, counted int) {
+	for _, f := range rel.Files {
+		if f.Append == nil {
+			t.Fatalf("%s: no Append", f.Name)
+		}
+		rec := make([]string, len(f.Header))
+		for x := 0; x < f.Rows; x++ {
+			f.Fill(x, rec)
+			want := model.AppendCSVRecord(nil, rec)
+			if got := f.Append([]byte("prefix"), x); string(got) != "prefix"+string(want) {
+				t.Fatalf("%s row %d: Append gives %q, want %q", f.Name, x, got[len("prefix"):], want)
+			}
+			if strings.Contains(string(want), `"`) {
+				quoted++
+			}
+			if f.Name == "st.csv" && rec[2] != "1" {
+				counted++
+			}
+		}
+	}
+	return quoted, counted
+}
+
+// csvQuote quotes a field for a CSV input.
+func csvQuote(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

@@ -1890,16 +1890,7 @@ func inferKind(c *Column) {
 		c.Kind = Categorical
 		return
 	}
-	nums := make([]float64, len(c.Dict))
-	for i, s := range c.Dict {
-		v, ok := ParseNumber(s)
-		if !ok {
-			c.Kind = Categorical
-			return
-		}
-		nums[i] = v
-	}
-	c.Kind, c.Nums = Numeric, nums
+	parseUnread(c, unreadNumbers(len(c.Dict)))
 }
 
 // inferKindIndexed is inferKind for a column indexed by x: the values
@@ -1911,15 +1902,27 @@ func inferKindIndexed(c *Column, x *dictIndex) {
 		inferKind(c)
 		return
 	}
-	nums := make([]float64, len(c.Dict))
-	for i := range nums {
-		nums[i] = math.Float64frombits(unreadNumber)
-	}
+	nums := unreadNumbers(len(c.Dict))
 	for v, code := range x.dense {
 		if code < uint32(len(nums)) { // not absent, not the missing code
 			nums[code] = float64(v)
 		}
 	}
+	parseUnread(c, nums)
+}
+
+// unreadNumbers is n values not read yet (unreadNumber).
+func unreadNumbers(n int) []float64 {
+	nums := make([]float64, n)
+	for i := range nums {
+		nums[i] = math.Float64frombits(unreadNumber)
+	}
+	return nums
+}
+
+// parseUnread parses the values of c not read yet into nums and makes c
+// numeric with them, or categorical at the first that is no number.
+func parseUnread(c *Column, nums []float64) {
 	for i, s := range c.Dict {
 		if math.Float64bits(nums[i]) != unreadNumber {
 			continue

@@ -25,29 +25,9 @@ import (
 // directory (verify.NewShared).
 func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "census.csv")
-	d, err := datasets.Lookup("census")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := model.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, 1500, 1) }); err != nil {
-		t.Fatal(err)
-	}
+	dir, _, prepared := censusForEveryMethod(t, 1500, 1, "1")
 	for _, name := range catalog.Names() {
-		proj := Project{Input: in, Method: name, Roles: model.Roles{QIs: []string{"age", "sex", "education"}, SA: "occupation"},
-			Params: model.Values{"seed": "1"}}
-		if name == "kja" {
-			proj.Variant, proj.Params["k"] = "mondrian", "5"
-		}
-		src, err := Env{}.LoadTable(proj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Env{}.Prepare(proj, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := prepared[name]
 		res := run(t, p)
 		out := filepath.Join(dir, name)
 		if _, err := Export(p, res, out, ExportOptions{AcceptViolations: true}); err != nil {
@@ -139,29 +119,9 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 // it is built, the claims of ambiguity's manifest say 0 groups).
 func TestExportLetGo(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "census.csv")
-	d, err := datasets.Lookup("census")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := model.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, 1200, 3) }); err != nil {
-		t.Fatal(err)
-	}
+	dir, _, prepared := censusForEveryMethod(t, 1200, 3, "7")
 	for _, name := range catalog.Names() {
-		proj := Project{Input: in, Method: name, Roles: model.Roles{QIs: []string{"age", "sex", "education"}, SA: "occupation"},
-			Params: model.Values{"seed": "7"}}
-		if name == "kja" {
-			proj.Variant, proj.Params["k"] = "mondrian", "5"
-		}
-		src, err := Env{}.LoadTable(proj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Env{}.Prepare(proj, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := prepared[name]
 		kept, gone := filepath.Join(dir, name+"-kept"), filepath.Join(dir, name+"-gone")
 		if _, err := Export(p, run(t, p), kept, ExportOptions{AcceptViolations: true}); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -194,29 +154,9 @@ func TestExportLetGo(t *testing.T) {
 // not taken. So is the input's digest.
 func TestExportWorkloadAhead(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "census.csv")
-	d, err := datasets.Lookup("census")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := model.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, 900, 5) }); err != nil {
-		t.Fatal(err)
-	}
+	dir, in, prepared := censusForEveryMethod(t, 900, 5, "3")
 	for _, name := range catalog.Names() {
-		proj := Project{Input: in, Method: name, Roles: model.Roles{QIs: []string{"age", "sex", "education"}, SA: "occupation"},
-			Params: model.Values{"seed": "3"}}
-		if name == "kja" {
-			proj.Variant, proj.Params["k"] = "mondrian", "5"
-		}
-		src, err := Env{}.LoadTable(proj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Env{}.Prepare(proj, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := prepared[name]
 		var ahead, other *Workload
 		res, err := RunThen(context.Background(), p, nil, func(r *method.Result) {
 			ahead, other = StartWorkload(p, r, 40), StartWorkload(p, r, 7)
@@ -252,4 +192,36 @@ func TestExportWorkloadAhead(t *testing.T) {
 			}
 		}
 	}
+}
+
+// censusForEveryMethod writes a census table of rows rows (data seed
+// dataSeed) in a temporary directory and prepares every method's project
+// on it (QIs age, sex, education; SA occupation; kja Mondrian, k = 5).
+func censusForEveryMethod(t *testing.T, rows int, dataSeed uint64, seed string) (dir, in string, prepared map[string]*Prepared) {
+	t.Helper()
+	dir = t.TempDir()
+	in = filepath.Join(dir, "census.csv")
+	d, err := datasets.Lookup("census")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := model.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, rows, dataSeed) }); err != nil {
+		t.Fatal(err)
+	}
+	prepared = map[string]*Prepared{}
+	for _, name := range catalog.Names() {
+		proj := Project{Input: in, Method: name, Roles: model.Roles{QIs: []string{"age", "sex", "education"}, SA: "occupation"},
+			Params: model.Values{"seed": seed}}
+		if name == "kja" {
+			proj.Variant, proj.Params["k"] = "mondrian", "5"
+		}
+		src, err := Env{}.LoadTable(proj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prepared[name], err = (Env{}).Prepare(proj, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, in, prepared
 }

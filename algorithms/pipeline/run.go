@@ -207,11 +207,13 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			return nil, err
 		}
 	}
+	// The result's own warnings read its groups (LetGo lets them go).
+	warnings := ResultWarnings(res)
 	// The workload's true and released answers are computed while the
 	// release is built, measured, written and checked (they read the
 	// input and the method's answerer, not the files), the input's digest
-	// (for the audit record) meanwhile too.
-	warnings := ResultWarnings(res)
+	// (for the audit record) meanwhile too, unless they were started
+	// ahead (opt.Workload, opt.InputDigest).
 	wl := opt.Workload.For(res, opt.queries())
 	if wl == nil {
 		wl = startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())

@@ -192,11 +192,7 @@ func editDistance(a, b string) int {
 
 // OpenRelease reads an exported release of any registered method.
 func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
-	man, err := model.ReadManifest(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := catalog.Lookup(man.Method)
+	m, man, err := releaseMethod(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,16 +200,26 @@ func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
 	return a, man, err
 }
 
-// openReleaseShared is OpenRelease reading the files as the checks on
-// files parse them, when the method can (method.TablesOpener): check
-// --original answers the workload from the tables its checker reads
-// rather than parsing every file twice.
-func openReleaseShared(dir string, files *verify.Shared) (method.Answerer, *model.Manifest, error) {
+// releaseMethod is the manifest of the release in dir and the method it
+// names.
+func releaseMethod(dir string) (method.Method, *model.Manifest, error) {
 	man, err := model.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	m, err := catalog.Lookup(man.Method)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, man, nil
+}
+
+// openReleaseShared is OpenRelease reading the files as the checks on
+// files parse them, when the method can (method.TablesOpener): check
+// --original answers the workload from the tables its checker reads
+// rather than parsing every file twice.
+func openReleaseShared(dir string, files *verify.Shared) (method.Answerer, *model.Manifest, error) {
+	m, man, err := releaseMethod(dir)
 	if err != nil {
 		return nil, nil, err
 	}

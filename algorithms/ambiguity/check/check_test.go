@@ -408,14 +408,7 @@ func ut(m map[string]any, i int) map[string]any { return m["utility"].([]any)[i]
 // it, a changed figure fails.
 func TestAcrossGroups(t *testing.T) {
 	dir, prep := export(t, patientsProject())
-	m, err := model.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stated := map[string]float64{}
-	for _, f := range m.Utility {
-		stated[f.Name] = f.Value
-	}
+	m, stated := statedUtility(t, dir)
 	many := "records covered by >1 group (input records, published or not)"
 	combined := "outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"
 	if stated[many] != 2 || stated[combined] != 5.0/8 {
@@ -558,14 +551,7 @@ func TestAcrossGroupsInBlocks(t *testing.T) {
 	p.Roles.QIs = []string{"age", "sex", "education", "marital-status", "race", "native-country"}
 	p.Params["beta"] = "0.5"
 	dir, prep := export(t, p)
-	m, err := model.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stated := map[string]float64{}
-	for _, f := range m.Utility {
-		stated[f.Name] = f.Value
-	}
+	m, stated := statedUtility(t, dir)
 	many := stated["records covered by >1 group (input records, published or not)"]
 	combined := stated["outside Wang's model: max combined presence 1-prod(1-p_G) over the groups covering a record"]
 	if many == 0 || combined == 0 {
@@ -581,4 +567,19 @@ func TestAcrossGroupsInBlocks(t *testing.T) {
 			t.Errorf("blocks of %d groups: %d records covered by more than one group, combined %v; the method states %v, %v", block, gotMany, gotCombined, many, combined)
 		}
 	}
+}
+
+// statedUtility is the manifest of the release in dir and its utility
+// figures by name.
+func statedUtility(t *testing.T, dir string) (*model.Manifest, map[string]float64) {
+	t.Helper()
+	m, err := model.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stated := map[string]float64{}
+	for _, f := range m.Utility {
+		stated[f.Name] = f.Value
+	}
+	return m, stated
 }

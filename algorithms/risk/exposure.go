@@ -132,12 +132,25 @@ type Finding struct {
 	Needs  []string
 	NotRun string
 	Lacks  []string
+	// Calibration is the attack's success rate beside the same attacker
+	// without the release (Trials 0: no rate was measured).
+	Calibration
+	// Vacuous says why the bound cannot be broken whatever the release
+	// holds ("" when it can): a bound of 1 on a probability, or a bound
+	// that is the release's own figure. Such a bound is no bound.
+	Vacuous string
 }
 
+// Calibrated reports whether the finding measured a success rate.
+func (f Finding) Calibrated() bool { return f.NotRun == "" && f.Trials > 0 }
+
 // Holds is the verdict: 1 holds, 0 broken, -1 not bounded or not run.
+// A vacuous bound (Vacuous, or 1 and over) bounds nothing.
 func (f Finding) Holds() int {
 	switch {
 	case f.NotRun != "" || math.IsNaN(f.Bound) || math.IsNaN(f.Measured):
+		return -1
+	case f.Vacuous != "" || f.Bound >= 1-1e-12:
 		return -1
 	case f.Measured <= f.Bound+1e-12:
 		return 1

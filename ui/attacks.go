@@ -127,6 +127,10 @@ func attackRows(findings []risk.Finding) []string {
 		if f.Short != "" {
 			line += " · " + f.Short
 		}
+		if f.Calibrated() {
+			iv := f.Interval()
+			line += fmt.Sprintf(" · beyond the prior %s (%s-%s)", human(f.Risk()), human(iv[0]), human(iv[1]))
+		}
 		out = append(out, line)
 	}
 	return out

@@ -36,6 +36,7 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 		f.Figure = fmt.Sprintf("largest observed confidence (%s x the belief in one sensitive value)", model.FormatNumber(scale))
 	}
 	top, at := tightest(v, e, scale, &f)
+	f.Vacuous = e.PosteriorVacuous
 	single := 0
 	tops := beliefTops(v) // once per belief: regions share them
 	for _, reg := range v.Regions {
@@ -46,12 +47,28 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 	one := fmt.Sprintf("; %s in %s with one sensitive value", records(single), plural(e.Unit))
 	if orig == nil {
 		certain := 0
+		var expected, published float64
+		mass := make([]float64, len(v.SAValues)) // the published records' beliefs, summed
 		for _, reg := range v.Regions {
-			if reg.Belief >= 0 && reg.Records > 0 && tops[reg.Belief] >= Certain {
+			if reg.Belief < 0 || reg.Records == 0 {
+				continue
+			}
+			if tops[reg.Belief] >= Certain {
 				certain += reg.Records
+			}
+			n := float64(reg.Records)
+			expected += n * tops[reg.Belief]
+			published += n
+			bl := v.Beliefs[reg.Belief]
+			for k, sv := range bl.Values {
+				mass[sv] += n * bl.P[k]
 			}
 		}
 		f.Records = certain
+		// Without the original the attacker's own expected accuracy: its
+		// most likely value right with the belief's probability, beside
+		// guessing the value most records hold.
+		f.Calibration = risk.Calibration{Successes: expected, Trials: int(published), Baseline: maxOf(mass) / math.Max(1, published), Control: math.NaN()}
 		if certain > 0 {
 			f.Short = records(certain) + " with a sensitive value believed >= " + trim(Certain)
 			f.Brief = fmt.Sprintf("%d %s inferred", certain, v.SA)
@@ -65,15 +82,19 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 	}
 	f.Needs = []string{"original"}
 	f.Attacker = "knows a person of the original is in the release and their quasi-identifiers, and mixes what their candidate " + plural(e.Unit) + " publish of " + v.SA
-	right, scored, example := orig.inferRight(v)
-	f.Records = right
-	if right > 0 {
-		f.Short = people(right) + " with a certain sensitive value"
-		f.Brief = fmt.Sprintf("%d %s inferred", right, v.SA)
+	got := orig.inferRight(v)
+	f.Records = got.right
+	// The same attacker without the release guesses the original's most
+	// common value for everyone.
+	f.Calibration = risk.Calibration{Successes: float64(got.top), Trials: got.scored, Baseline: float64(got.prior) / math.Max(1, float64(got.scored)), Control: math.NaN()}
+	if got.right > 0 {
+		f.Short = people(got.right) + " with a certain sensitive value"
+		f.Brief = fmt.Sprintf("%d %s inferred", got.right, v.SA)
 	}
-	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s", trim(top), people(right), scored, v.SA, trim(Certain)) + one
-	if example >= 0 {
-		f.Example = personLabel(orig, example) + fmt.Sprintf(": the release gives their most likely %s a belief >= %s, and it is theirs", v.SA, trim(Certain))
+	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s; most likely value right for %d (%d without the release)",
+		trim(top), people(got.right), got.scored, v.SA, trim(Certain), got.top, got.prior) + one
+	if got.example >= 0 {
+		f.Example = personLabel(orig, got.example) + fmt.Sprintf(": the release gives their most likely %s a belief >= %s, and it is theirs", v.SA, trim(Certain))
 	}
 	return f
 }
@@ -127,10 +148,11 @@ func tightest(v *risk.View, e *risk.Exposure, scale float64, f *risk.Finding) (f
 	return top, at
 }
 
-// certainValues is every belief's most likely value (the first of the
-// largest) when its probability is >= Certain, else -1.
-func certainValues(v *risk.View) []int32 {
+// topValues is every belief's most likely value (the first of the
+// largest), and whether its probability is >= Certain.
+func topValues(v *risk.View) ([]int32, []bool) {
 	first := make([]int32, len(v.Beliefs))
+	sure := make([]bool, len(v.Beliefs))
 	for i, bl := range v.Beliefs {
 		first[i] = -1
 		top := 0.0
@@ -139,11 +161,9 @@ func certainValues(v *risk.View) []int32 {
 				top, first[i] = x, bl.Values[k]
 			}
 		}
-		if top < Certain-1e-12 {
-			first[i] = -1
-		}
+		sure[i] = first[i] >= 0 && top >= Certain-1e-12
 	}
-	return first
+	return first, sure
 }
 
 // briefRegion is a region's belief and records, packed: tuples read
@@ -162,28 +182,24 @@ func briefRegions(v *risk.View) []briefRegion {
 	return regs
 }
 
-// inferRight counts the rows whose most likely value is their own with a
-// posterior >= Certain, and returns one such row (-1: none).
-func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
+// inferRight counts the rows whose most likely value is their own (top)
+// and those among them where its posterior is >= Certain (right), of
+// the rows with a sensitive value (scored), the rows of the most common
+// value among them (prior: the attacker's best guess without the
+// release, the original's marginal), and returns one row inferred with
+// certainty (-1: none).
+func (p *placed) inferRight(v *risk.View) inferred {
+	var out inferred
+	out.example = -1
 	sa := p.table.Column(v.SA)
 	if sa == nil {
-		return 0, 0, -1
+		return out
 	}
-	guess := make([]int32, len(p.count)) // per tuple: the value inferred >= Certain (-1: none)
-	if maxOf(beliefTops(v)) < Certain-1e-6 {
-		// No mix of beliefs reaches Certain when no belief does: a
-		// tuple's posterior of a value is the mean of its candidates'
-		// beliefs in it, weighted by their records, so at most the
-		// largest. (The margin covers the rounding of a sum of up to
-		// 2^31 terms.)
-		for t := range guess {
-			guess[t] = -1
-		}
-	} else {
-		first := certainValues(v)
-		regs := briefRegions(v)
-		p.inCandidateParts(func(lo, hi int) { p.guessTuples(v, regs, first, guess[lo:hi], lo) })
-	}
+	guess := make([]int32, len(p.count)) // per tuple: the most likely value (-1: none)
+	sure := make([]bool, len(p.count))   // and whether its posterior is >= Certain
+	first, certain := topValues(v)
+	regs := briefRegions(v)
+	p.inCandidateParts(func(lo, hi int) { p.guessTuples(v, regs, first, certain, guess[lo:hi], sure[lo:hi], lo) })
 	// The view's position of each of the column's values, once per value.
 	index := valueIndex(v.SAValues)
 	at := make([]int32, len(sa.Dict))
@@ -193,21 +209,33 @@ func (p *placed) inferRight(v *risk.View) (right, scored, example int) {
 			at[c] = int32(s)
 		}
 	}
-	example = -1
+	perValue := make([]int, len(sa.Dict))
 	for row, t := range p.tupleOf {
 		c := sa.Codes[row]
 		if c == model.Missing {
 			continue
 		}
-		scored++
+		out.scored++
+		perValue[c]++
 		if g := guess[t]; g >= 0 && at[c] == g {
-			right++
-			if example < 0 {
-				example = row
+			out.top++
+			if sure[t] {
+				out.right++
+				if out.example < 0 {
+					out.example = row
+				}
 			}
 		}
 	}
-	return right, scored, example
+	for _, n := range perValue {
+		out.prior = max(out.prior, n)
+	}
+	return out
+}
+
+// inferred is what attribute inference finds of the original's rows.
+type inferred struct {
+	right, top, scored, prior, example int
 }
 
 // inCandidateParts calls fn(lo, hi) on parts of the tuples at once, one
@@ -227,9 +255,9 @@ func (p *placed) inCandidateParts(fn func(lo, hi int)) {
 	atOnce(k, func(i int) { fn(cut[i], cut[i+1]) })
 }
 
-// guessTuples sets guess[j], for the tuples lo+j, to the value inferred
-// with posterior >= Certain (-1: none).
-func (p *placed) guessTuples(v *risk.View, regs []briefRegion, first []int32, guess []int32, lo int) {
+// guessTuples sets guess[j], for the tuples lo+j, to the most likely
+// value (-1: none) and sure[j] to whether its posterior is >= Certain.
+func (p *placed) guessTuples(v *risk.View, regs []briefRegion, first []int32, certain []bool, guess []int32, sure []bool, lo int) {
 	post := make([]float64, len(v.SAValues))
 	var touched []int32 // the values post holds for the tuple at hand (cleared after it)
 	// A tuple with one candidate region believes that region's belief: its
@@ -242,7 +270,7 @@ func (p *placed) guessTuples(v *risk.View, regs []briefRegion, first []int32, gu
 		cands := p.candidates(lo + j)
 		if len(cands) == 1 {
 			if reg := regs[cands[0]]; reg.belief >= 0 && reg.records > 0 {
-				guess[j] = first[reg.belief]
+				guess[j], sure[j] = first[reg.belief], certain[reg.belief]
 			}
 			continue
 		}
@@ -270,8 +298,8 @@ func (p *placed) guessTuples(v *risk.View, regs []briefRegion, first []int32, gu
 				best = int(s)
 			}
 		}
-		if w != 0 && post[best]/w >= Certain-1e-12 {
-			guess[j] = int32(best)
+		if w != 0 {
+			guess[j], sure[j] = int32(best), post[best]/w >= Certain-1e-12
 		}
 		for _, s := range touched {
 			post[s] = 0

@@ -58,6 +58,9 @@ func linkage(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *ris
 	if smallest == math.MaxInt {
 		smallest = 0
 	}
+	// Without the release the attacker can only guess a record's person
+	// among everyone it names.
+	f.Calibration = risk.Calibration{Successes: expected, Trials: published, Baseline: 1 / math.Max(1, float64(len(pop.tupleOf))), Control: math.NaN()}
 	f.Detail = fmt.Sprintf("%s of %d match exactly one person; expected correct re-identifications %.1f; the fewest people a %s covers: %d",
 		records(f.Records), published, expected, e.Unit, smallest)
 	if f.Records > 0 {

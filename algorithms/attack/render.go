@@ -27,7 +27,30 @@ func Line(f risk.Finding) string {
 	if f.BoundBy != "" {
 		bound += " (" + f.BoundBy + ")"
 	}
-	return fmt.Sprintf("%s · attacker %s · %s · %s · %s", f.Attack, f.Attacker, measured, bound, f.Verdict())
+	if f.Vacuous != "" {
+		bound += ", vacuous: " + f.Vacuous
+	}
+	line := fmt.Sprintf("%s · attacker %s · %s · %s · %s", f.Attack, f.Attacker, measured, bound, f.Verdict())
+	if c := Calibrated(f); c != "" {
+		line += " · " + c
+	}
+	return line
+}
+
+// Calibrated says how far the release moves the attacker beyond what they
+// knew without it ("" when the attack measured no rate): the success
+// rate with the release and without it (the baseline), the control's,
+// and the risk beyond the baseline with its 95% interval.
+func Calibrated(f risk.Finding) string {
+	if !f.Calibrated() {
+		return ""
+	}
+	iv := f.Interval()
+	s := fmt.Sprintf("success %s with the release, %s without it (baseline)", trim(f.Rate()), trim(f.Baseline))
+	if !math.IsNaN(f.Control) {
+		s += fmt.Sprintf(", %s on people outside the data (control)", trim(f.Control))
+	}
+	return s + fmt.Sprintf(": risk beyond the baseline %s (95%% interval %s-%s, %d tried)", trim(f.Risk()), trim(iv[0]), trim(iv[1]), f.Trials)
 }
 
 // number writes a figure in at most four decimals (a count whole).

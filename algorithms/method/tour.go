@@ -203,6 +203,8 @@ func AttackWords(f risk.Finding) string {
 		return "did not run: " + f.NotRun
 	case math.IsNaN(f.Bound):
 		return fmt.Sprintf("measured %s, which the method does not bound", Ratio(f.Measured))
+	case f.Vacuous != "":
+		return fmt.Sprintf("measured %s against the bound %s, which bounds nothing (%s): not bounded", Ratio(f.Measured), Ratio(f.Bound), f.Vacuous)
 	}
 	return fmt.Sprintf("measured %s against the bound %s: %s", Ratio(f.Measured), Ratio(f.Bound), f.Verdict())
 }

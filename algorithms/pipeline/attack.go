@@ -103,9 +103,13 @@ func ManifestAttacks(rep *attack.Report, k *risk.Knowledge) []model.AttackFigure
 		a := model.AttackFigure{Attack: f.Attack, Attacker: f.Attacker, Figure: f.Figure, BoundBy: f.BoundBy, Records: f.Records,
 			Detail: f.Detail, NotRun: f.NotRun, Needs: append([]string(nil), f.Needs...)}
 		if f.NotRun == "" {
-			a.Measured = finite(f.Measured)
+			a.Measured, a.Bound, a.Vacuous = finite(f.Measured), finite(f.Bound), f.Vacuous
 		}
-		a.Bound = finite(f.Bound)
+		if f.Calibrated() {
+			iv := f.Interval()
+			a.Trials, a.Rate, a.Baseline, a.Control, a.Risk = f.Trials, finite(f.Rate()), finite(f.Baseline), finite(f.Control), finite(f.Risk())
+			a.Interval = []float64{iv[0], iv[1]}
+		}
 		if h := f.Holds(); h >= 0 {
 			b := h == 1
 			a.Holds = &b
@@ -228,8 +232,13 @@ func attackText(a model.AttackFigure) string {
 		}
 		return strconv.FormatFloat(*x, 'g', -1, 64)
 	}
-	return fmt.Sprintf("%s: attacker %q, measured %s (%s), bound %s (%s), %s, %d records, %q, needs %v%s",
-		a.Attack, a.Attacker, num(a.Measured), a.Figure, num(a.Bound), a.BoundBy, a.Verdict(), a.Records, a.Detail, a.Needs, map[bool]string{true: ", not run: " + a.NotRun}[a.NotRun != ""])
+	cal := ""
+	if a.Trials > 0 {
+		cal = fmt.Sprintf(", rate %s of %d, baseline %s, control %s, risk %s %v", num(a.Rate), a.Trials, num(a.Baseline), num(a.Control), num(a.Risk), a.Interval)
+	}
+	return fmt.Sprintf("%s: attacker %q, measured %s (%s), bound %s (%s%s), %s, %d records, %q, needs %v%s%s",
+		a.Attack, a.Attacker, num(a.Measured), a.Figure, num(a.Bound), a.BoundBy, map[bool]string{true: "; vacuous: " + a.Vacuous}[a.Vacuous != ""],
+		a.Verdict(), a.Records, a.Detail, a.Needs, map[bool]string{true: ", not run: " + a.NotRun}[a.NotRun != ""], cal)
 }
 
 // AttackSummary says in one short line what an attack stated in a
@@ -240,6 +249,9 @@ func AttackSummary(a model.AttackFigure) string {
 		return a.Attack + ": not run (" + a.NotRun + ")"
 	case a.Bound == nil:
 		return fmt.Sprintf("%s: not bounded, %s %s (succeeds on %d)", a.Attack, a.Figure, strconv.FormatFloat(*a.Measured, 'g', 4, 64), a.Records)
+	case a.Vacuous != "":
+		return fmt.Sprintf("%s: not bounded, %s %s against a bound of %s that bounds nothing (succeeds on %d)", a.Attack, a.Figure,
+			strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)
 	}
 	return fmt.Sprintf("%s: %s, %s %s against the bound %s (succeeds on %d)", a.Attack, a.Verdict(), a.Figure,
 		strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)

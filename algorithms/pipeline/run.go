@@ -274,7 +274,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 				return err
 			}
 			m.Risk, m.RiskSummary, m.Warnings, m.Attacks = rel.Manifest.Risk, rel.Manifest.RiskSummary, rel.Manifest.Warnings, rel.Manifest.Attacks
-			return nil
+			return refuseBroken(m, opt.AcceptViolations)
 		},
 		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
 			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
@@ -293,6 +293,26 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+}
+
+// refuseBroken stops a release whose measured attack breaks its method's
+// own bound (SPEC 3.7), as a failed check does: exit 1, nothing written,
+// unless the user accepts the violations, when the manifest says so.
+func refuseBroken(m *model.Manifest, accept bool) error {
+	var lines []string
+	for _, a := range m.Attacks {
+		if a.Holds != nil && !*a.Holds {
+			lines = append(lines, "FAIL attack "+AttackSummary(a))
+		}
+	}
+	switch {
+	case len(lines) == 0:
+		return nil
+	case !accept:
+		return &model.VerifyError{Lines: lines, Err: fmt.Errorf("%d attack(s) broke the bound their method promises", len(lines))}
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("%d attack(s) broke the bound the method promises; the release was written because the user accepted the violations", len(lines)))
+	return nil
 }
 
 // rendered stands for the row function of a file whose text is set (it

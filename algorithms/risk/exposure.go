@@ -51,6 +51,11 @@ type Exposure struct {
 	// itself): regions sharing a belief are then measured once, so a
 	// wide sensitive domain costs its beliefs, not regions x values.
 	PosteriorPerBelief bool
+	// PosteriorVacuous says why Posterior bounds nothing ("" when it
+	// does): a bound that is the release's own belief can never be
+	// exceeded, so the attack is "not bounded" and only its calibration
+	// (beyond what the attacker knew without the release) measures it.
+	PosteriorVacuous string
 	// Presence bounds the probability that a person of the population is
 	// in the data (NaN: no bound); PresenceBy names it or says why none.
 	Presence   float64

@@ -97,6 +97,15 @@ type jsonFinding struct {
 	Holds    *bool    `json:"holds"`
 	Records  int      `json:"records"`
 	Example  string   `json:"example"`
+	// The calibration (SPEC 3.7): the same attacker's success rate
+	// without the release, the rate on people outside the data, and the
+	// risk beyond the baseline with its 95% interval (null: no rate).
+	Baseline *float64   `json:"baseline"`
+	Control  *float64   `json:"control"`
+	Risk     *float64   `json:"risk"`
+	Interval []*float64 `json:"interval"`
+	// NotRun says why the attack did not run (omitted when it ran).
+	NotRun string `json:"not_run,omitempty"`
 }
 
 // printAttacksJSON writes the findings as a JSON array (measured null for an attack
@@ -107,8 +116,12 @@ func printAttacksJSON(w io.Writer, rep *attack.Report) error {
 		j := jsonFinding{Attack: f.Attack, Attacker: f.Attacker, Records: f.Records, Example: f.Example,
 			Measured: finite(f.Measured), Bound: finite(f.Bound)}
 		if f.NotRun != "" {
-			j.Measured = nil
-			j.Example = "not run: " + f.NotRun
+			j.Measured, j.Bound, j.NotRun = nil, nil, f.NotRun
+		}
+		if f.Calibrated() {
+			iv := f.Interval()
+			j.Baseline, j.Control, j.Risk = finite(f.Baseline), finite(f.Control), finite(f.Risk())
+			j.Interval = []*float64{finite(iv[0]), finite(iv[1])}
 		}
 		if h := f.Holds(); h >= 0 {
 			b := h == 1

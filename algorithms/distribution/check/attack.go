@@ -20,6 +20,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		PosteriorBy: "the effective target P' (Koudas et al., Definition 3.2: a tuple's value appears to follow it)",
 		// The bound is the region's own belief (P' of its group).
 		PosteriorPerBelief: true,
+		PosteriorVacuous:   "P' is what the release itself publishes of each tuple's value, so no release exceeds it: Definition 3.2 is checked by privlab check, and the attacker is measured against the prior instead",
 		Presence:           math.NaN(),
 		PresenceBy:         "distribution-based anonymization does not hide who is in the data",
 	}

@@ -195,6 +195,9 @@ func measure(v *risk.View, beta float64, exp func(region, value int) float64, f 
 		return
 	}
 	f.Measured = worst
+	// Without the release no record has an observed confidence to exceed
+	// its cap: the baseline is 0.
+	f.Calibration = risk.Calibration{Successes: float64(f.Records), Trials: publishedOf(v), Baseline: 0, Control: math.NaN()}
 	f.Detail = fmt.Sprintf("%d of %d published records over their cap", f.Records, publishedOf(v))
 	if f.Records > 0 {
 		f.Short = fmt.Sprintf("%d records over their cap", f.Records)

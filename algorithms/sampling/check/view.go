@@ -54,7 +54,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 		bld.Add(cells, belief[verify.Code(saCol, row)], sum/float64(max(1, nq)))
 	}
 	return bld.View(m.RowsIn, m.Suppressed, true,
-		fmt.Sprintf("Sampling publishes a record with probability %s, so an attacker is unsure anyone is in the release; these figures assume the attacker knows the person is.", model.FormatNumber(det.SamplingRate))), nil
+		fmt.Sprintf("Sampling publishes a record with probability %s; these figures assume the attacker knows the person is in the release (the membership attack measures whether they can tell).", model.FormatNumber(det.SamplingRate))), nil
 }
 
 // knowledgeOf is a QI's taxonomy in the public knowledge (the last one

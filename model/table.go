@@ -407,13 +407,29 @@ func (t *Table) MustColumns(param string, names []string) ([]*Column, error) {
 	for _, n := range names {
 		c := t.Column(n)
 		if c == nil {
-			return nil, &ParamError{Param: param, Value: n,
+			pe := &ParamError{Param: param, Value: n,
 				Reason: fmt.Sprintf("%s has no column %q", t.Name, n),
 				Hint:   "columns are: " + strings.Join(t.Names(), ", ")}
+			if t.headerless() {
+				pe.Reason += " (the file has no header row: its columns were read as c1, c2, ...)"
+				pe.Fixes = []Fix{{Setting: SetColumns, Why: "if the file has no header row"}}
+			}
+			return nil, pe
 		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// headerless reports whether the columns are named c1, c2, ... as a file
+// read without a header row is.
+func (t *Table) headerless() bool {
+	for i, c := range t.Columns {
+		if c.Name != fmt.Sprintf("c%d", i+1) {
+			return false
+		}
+	}
+	return len(t.Columns) > 0
 }
 
 // SelectRows returns a new table holding the given rows in the given order.

@@ -7,6 +7,7 @@ import (
 	bits2 "math/bits"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"privlab/algorithms/risk"
@@ -749,9 +750,10 @@ func withColumnsFix(err error, t *model.Table, what string) error {
 	for i, c := range t.Columns {
 		headerless = headerless && c.Name == fmt.Sprintf("c%d", i+1)
 	}
-	if headerless {
+	if headerless && !strings.Contains(pe.Reason, "no header row") {
 		pe.Reason += " (the file has no header row: its columns were read as c1, c2, ...)"
 	}
-	pe.Fixes = append(pe.Fixes, model.Fix{Setting: model.SetPopulationCols, Why: "if the population file has no header row"})
+	// The population's own columns flag, not the input's.
+	pe.Fixes = []model.Fix{{Setting: model.SetPopulationCols, Why: "if the population file has no header row"}}
 	return pe
 }

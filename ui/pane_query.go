@@ -93,7 +93,7 @@ func (p *queryPane) example() string {
 func quoteIdent(s string) string {
 	for _, r := range s {
 		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return `"` + s + `"`
+			return model.QuoteName(s)
 		}
 	}
 	return s

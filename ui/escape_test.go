@@ -139,6 +139,22 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 		if e := a.panes[paneExport].(*exportPane); e.err != nil || !strings.Contains(e.done, "wrote") {
 			t.Errorf("%s: export failed: %v %q", m.name, e.err, e.done)
 		}
+		_, cmd := a.Update(openReleaseMsg{dir: filepath.Join(dir, "rel-"+m.name)})
+		settle(t, a, cmd)
+		if a.st.Received == nil || !a.st.Received.CheckOK {
+			t.Errorf("%s: the exported release does not open and pass: %+v", m.name, a.st.Received)
+		}
+		if v := a.View(); !strings.Contains(v, `QIs age,a\x1b]0;PWNED\x07,zi\p\x1b[7m,ge\tn\x1b[7mder · SA dis\u202eea\x1b[7mse`) {
+			t.Errorf("%s: the release read does not show its names escaped:\n%s", m.name, v)
+		}
+		look("the release read")
+		press(t, a, "c")
+		look("the release's check report")
+		press(t, a, "esc")
+		a = newApp(testEnv, p)
+		a.st.Now = fixedClock
+		a.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
+		settle(t, a, a.schedule())
 		a.active = paneSweep
 		press(t, a, "enter")
 		look("sweep pane")

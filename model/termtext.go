@@ -15,6 +15,9 @@ import (
 // A header or a cell may hold any of them; report.md (mdText) and the
 // terminal (TermText) write them as visible escapes.
 func Invisible(r rune) bool {
+	if r < 0x80 {
+		return r < 0x20 || r == 0x7f
+	}
 	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,19 @@ func TestQueryNamedWithEscapesAnswers(t *testing.T) {
 	a, err := q.Truth(tb)
 	if err != nil || a.Value != 6 {
 		t.Fatalf("%q: %+v %v", q.Text, a, err)
+	}
+}
+
+// The caret stands under the bad token of the query as shown, escaped:
+// a tab and a bidi override before it widen the line.
+func TestCaretUnderTheEscapedQuery(t *testing.T) {
+	_, err := ParseQuery("COUNT(*) WHERE \"a\tb\u202e\" = 1 AND ! x")
+	qe, ok := err.(*QueryError)
+	if !ok {
+		t.Fatalf("%v", err)
+	}
+	want := "COUNT(*) WHERE \"a\\tb\\u202e\" = 1 AND ! x\n" + strings.Repeat(" ", 36) + "^"
+	if got := qe.Caret(); got != want {
+		t.Errorf("caret\n%s\nwant\n%s", got, want)
 	}
 }

@@ -861,8 +861,7 @@ func (a *App) summaryView(w int) string {
 			if warnOld {
 				style = s.Muted
 			}
-			warn = safe(warn)
-			bar.shrinking(56, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
+			bar.shrinking(56, min(lenCells(safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(safe(warn), n)) })
 		}
 	}
 	if st.Running && st.ReceivedDir == "" {
@@ -873,8 +872,7 @@ func (a *App) summaryView(w int) string {
 		if st.StatusErr {
 			style = s.Error
 		}
-		status := safe(st.Status)
-		bar.shrinking(90, lenCells(status), 20, func(n int) string { return style.Render(clip(status, n)) })
+		bar.shrinking(90, lenCells(safe(st.Status)), 20, func(n int) string { return style.Render(clip(safe(st.Status), n)) })
 	}
 	return fit(s.Summary.Render(bar.render(w)), w)
 }

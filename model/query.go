@@ -175,13 +175,14 @@ func (e *QueryError) Error() string {
 	return s
 }
 
-// Caret renders the query with a ^ under the bad token.
+// Caret renders the query with a ^ under the bad token. The query is
+// shown escaped (TermText: a tab as \t), so the caret is placed under
+// the escaped text.
 func (e *QueryError) Caret() string {
-	pos := e.Pos - 1
-	if pos < 0 {
-		pos = 0
-	}
-	return e.Query + "\n" + strings.Repeat(" ", pos) + "^"
+	rs := []rune(e.Query)
+	pos := min(max(e.Pos-1, 0), len(rs))
+	pad := utf8.RuneCountInString(TermText(string(rs[:pos])))
+	return TermText(e.Query) + "\n" + strings.Repeat(" ", pad) + "^"
 }
 
 type tokKind int

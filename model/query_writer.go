@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -43,15 +42,21 @@ func (w *QueryWriter) write(s string) {
 	w.runes += utf8.RuneCountInString(s)
 }
 
-// name writes a column name (%q) and returns its 1-based column.
+// name writes a column name (QuoteName) and returns its 1-based column.
 func (w *QueryWriter) name(name string) int {
 	pos := w.runes + 1
-	quoted := strconv.Quote(name)
-	if quoted != `"`+name+`"` || name == "" {
-		w.parse = true // escaped: only the lexer says what it reads
+	if name == "" || !utf8.ValidString(name) {
+		w.parse = true // the lexer refuses the one and reads the other as U+FFFD
 	}
-	w.write(quoted)
+	w.write(QuoteName(name))
 	return pos
+}
+
+// QuoteName writes a column name as the query lexer reads it back: in
+// double quotes, a double quote doubled, every other character as it is
+// (a backslash or a tab is no escape), so that any name round-trips.
+func QuoteName(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
 // pred starts a condition on a column.

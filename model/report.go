@@ -323,7 +323,7 @@ func mdText(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
+		case Invisible(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		case r == '_':
 			if i > 0 && i < len(rs)-1 && wordRune(rs[i-1]) && wordRune(rs[i+1]) {

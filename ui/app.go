@@ -671,20 +671,20 @@ func (a *App) View() (out string) {
 	default:
 		body = a.panes[a.active].view(w, bodyH)
 	}
-	return strings.Join([]string{header, tabs, block(body, w, bodyH), summary, helpLine}, "\n")
+	return termScreen(strings.Join([]string{header, tabs, block(body, w, bodyH), summary, helpLine}, "\n"))
 }
 
 func (a *App) headerView(w int) string {
 	st, s := a.st, a.st.Styles
 	if st.ReceivedDir != "" {
-		left := s.Header.Render("privlab") + " · received release " + st.ReceivedDir
+		left := s.Header.Render("privlab") + " · received release " + safe(st.ReceivedDir)
 		if st.Table != nil {
-			left += fmt.Sprintf(" · original %s (%s rows)", strings.TrimPrefix(st.Project.Input, "dataset:"), thousands(st.Table.Rows))
+			left += fmt.Sprintf(" · original %s (%s rows)", safe(strings.TrimPrefix(st.Project.Input, "dataset:")), thousands(st.Table.Rows))
 		}
 		right := s.HeaderDim.Render("? help")
 		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
 	}
-	name := st.Project.Input
+	name := safe(st.Project.Input)
 	if name == "" {
 		name = "no table"
 	}
@@ -704,7 +704,7 @@ func (a *App) headerView(w int) string {
 		if _, isNum := model.ParseNumber(strings.TrimSuffix(v, "%")); isNum {
 			v = p.Name + " " + v
 		}
-		parts = append(parts, v)
+		parts = append(parts, safe(v))
 	}
 	left := strings.Join(parts, " · ")
 	right := s.HeaderDim.Render("? help")
@@ -774,7 +774,7 @@ func (a *App) summaryView(w int) string {
 	st, s := a.st, a.st.Styles
 	var bar barLine
 	errText := func(err error) string {
-		return s.Error.Render(clip("✗ "+firstLine(withoutHint(err)), max(20, w/2-14)) + " (! full)")
+		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (! full)")
 	}
 	switch {
 	case st.Loading:
@@ -861,7 +861,7 @@ func (a *App) summaryView(w int) string {
 			if warnOld {
 				style = s.Muted
 			}
-			bar.shrinking(56, min(lenCells(warn), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(warn, n)) })
+			bar.shrinking(56, min(lenCells(safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(safe(warn), n)) })
 		}
 	}
 	if st.Running && st.ReceivedDir == "" {
@@ -872,7 +872,7 @@ func (a *App) summaryView(w int) string {
 		if st.StatusErr {
 			style = s.Error
 		}
-		bar.shrinking(90, lenCells(st.Status), 20, func(n int) string { return style.Render(clip(st.Status, n)) })
+		bar.shrinking(90, lenCells(safe(st.Status)), 20, func(n int) string { return style.Render(clip(safe(st.Status), n)) })
 	}
 	return fit(s.Summary.Render(bar.render(w)), w)
 }

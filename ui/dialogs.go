@@ -57,7 +57,7 @@ func (d *confirmDialog) help() []key.Binding {
 }
 
 func (d *confirmDialog) view(w, h int) string {
-	return centered(d.st.Styles.Dialog.Render(d.text+"\n\n"+d.st.Styles.Muted.Render("y yes · n/esc no")), w, h)
+	return centered(d.st.Styles.Dialog.Render(model.TermLines(d.text)+"\n\n"+d.st.Styles.Muted.Render("y yes · n/esc no")), w, h)
 }
 
 // centered puts a box in the middle of a w x h area.
@@ -143,7 +143,7 @@ func (d *saveDialog) view(w, h int) string {
 	}
 	body := title + "\n(" + clitext.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
-		body += "\n" + d.st.Styles.Error.Render(d.err)
+		body += "\n" + d.st.Styles.Error.Render(model.TermLines(d.err))
 	}
 	body += "\n\n" + d.st.Styles.Muted.Render("enter save · esc cancel")
 	return centered(d.st.Styles.Dialog.Render(body), w, h)
@@ -284,7 +284,7 @@ func (d *fileDialog) help() []key.Binding {
 
 func (d *fileDialog) view(w, h int) string {
 	s := d.st.Styles
-	body := s.Title.Render(d.title) + "  " + s.Muted.Render(d.picker.CurrentDirectory) + "\n\n"
+	body := s.Title.Render(safe(d.title)) + "  " + s.Muted.Render(safe(d.picker.CurrentDirectory)) + "\n\n"
 	if d.typing.active {
 		body += d.typing.view(s, w, "") + "\n"
 	}

@@ -351,7 +351,7 @@ func (d *importDialog) sourceLine() string {
 	case source.Parquet:
 		return s.Label.Render("Parquet") + "  columns and kinds from its schema"
 	}
-	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), d.part)
+	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), safe(d.part))
 	if len(d.parts) > 1 {
 		what += fmt.Sprintf(" (s: next of %d)", len(d.parts))
 	}
@@ -374,7 +374,7 @@ func delimName(r rune) string {
 func (d *importDialog) view(w, h int) string {
 	s := d.st.Styles
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Import "+d.path) + "\n")
+	b.WriteString(s.Title.Render("Import "+safe(d.path)) + "\n")
 	b.WriteString(fit(d.sourceLine(), w) + "\n")
 	b.WriteString(fit(fmt.Sprintf("%s %s (v)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing())), w) + "\n")
 	if d.err != nil {
@@ -396,20 +396,20 @@ func (d *importDialog) view(w, h int) string {
 			}
 			var vals []string
 			for r := 0; r < d.preview.Rows && r < 6; r++ {
-				vals = append(vals, c.Value(r))
+				vals = append(vals, safe(c.Value(r)))
 			}
 			kind := c.Kind.String()
 			if _, set := d.kinds[c.Name]; set {
 				kind += "*"
 			}
-			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, clip(c.Name, 20), kind, c.MissingCount, strings.Join(vals, ", "))
+			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, padRight(clip(safe(c.Name), 20), 20), kind, c.MissingCount, strings.Join(vals, ", "))
 			if i == d.cursor {
 				line = s.Selected.Render(fit("▸"+line[1:], w))
 			}
 			b.WriteString(fit(line, w) + "\n")
 		}
 		for _, n := range d.st.noteTexts(d.preview.Notes) {
-			b.WriteString(s.Warn.Render(fit("! "+strings.TrimPrefix(n, d.path+":"), w)) + "\n")
+			b.WriteString(s.Warn.Render(fit("! "+safe(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
 		}
 	}
 	return block(b.String(), w, h)

@@ -15,11 +15,13 @@ import (
 // lenCells is the display width of s.
 func lenCells(s string) int { return lipgloss.Width(s) }
 
-// fit cuts or pads one line to exactly w cells.
+// fit cuts or pads one line to exactly w cells, measured as the
+// terminal shows it (termScreen).
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	s = termScreen(s)
 	if lipgloss.Width(s) > w {
 		s = ansi.Truncate(s, w, "…")
 	}
@@ -169,8 +171,9 @@ func thousands(n int) string { return humanize.Comma(int64(n)) }
 func clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
 
 // wrap breaks text into lines of at most w cells at spaces and hyphens;
-// a word longer than w stays whole.
-func wrap(text string, w int) string { return ansi.Wordwrap(text, w, "") }
+// a word longer than w stays whole. The text is a message, never styled:
+// the names and values it holds are escaped (model.TermLines).
+func wrap(text string, w int) string { return ansi.Wordwrap(model.TermLines(text), w, "") }
 
 // indented wraps text to w cells with every line indented by two.
 func indented(text string, w int) string {
@@ -201,3 +204,53 @@ func scroll(cursor, offset, h, n int) int {
 	}
 	return offset
 }
+
+// termScreen is the screen as the terminal gets it: the colours and
+// weights the styles wrote (SGR sequences, ESC [ params m) kept, the
+// newlines kept, and every other control or format character a name or
+// a value may still carry written as a visible escape (model.TermLines),
+// so that no header or cell can retitle, clear or move the terminal
+// (issue 32, item 6). The panes escape what they show (model.TermText)
+// so that their columns line up; this is the screen's last defence.
+func termScreen(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for len(s) > 0 {
+		i := strings.IndexByte(s, 0x1b)
+		if i < 0 {
+			b.WriteString(model.TermLines(s))
+			break
+		}
+		b.WriteString(model.TermLines(s[:i]))
+		if n := sgrLen(s[i:]); n > 0 {
+			b.WriteString(s[i : i+n])
+			s = s[i+n:]
+			continue
+		}
+		b.WriteString(`\x1b`)
+		s = s[i+1:]
+	}
+	return b.String()
+}
+
+// sgrLen is the length of the SGR sequence s starts with, 0 when it
+// starts with none.
+func sgrLen(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for j := 2; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == 'm':
+			return j + 1
+		case c >= '0' && c <= '9' || c == ';' || c == ':':
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// safe is a name or a value read from a file as a pane shows it
+// (model.TermText: control and format characters as visible escapes).
+func safe(s string) string { return model.TermText(s) }

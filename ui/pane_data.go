@@ -119,7 +119,7 @@ func columnSketch(c *model.Column) (string, string) {
 			bins[i] = int32(counts[code])
 		}
 		if i < 3 && total > 0 {
-			top = append(top, fmt.Sprintf("%s %.0f%%", c.Dict[code], 100*float64(counts[code])/float64(total)))
+			top = append(top, fmt.Sprintf("%s %.0f%%", safe(c.Dict[code]), 100*float64(counts[code])/float64(total)))
 		}
 	}
 	return sparkline(bins), strings.Join(top, ", ")
@@ -307,11 +307,11 @@ func (p *dataPane) view(w, h int) string {
 		if st.LoadErr != nil {
 			return st.loadErrorView(w)
 		}
-		return s.Muted.Render("loading " + st.Project.Input + " …")
+		return s.Muted.Render("loading " + safe(st.Project.Input) + " …")
 	}
 	t := st.Table
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Columns of "+t.Name) + s.Muted.Render(fmt.Sprintf("  %s rows", thousands(t.Rows))) + "\n")
+	b.WriteString(s.Title.Render("Columns of "+safe(t.Name)) + s.Muted.Render(fmt.Sprintf("  %s rows", thousands(t.Rows))) + "\n")
 	b.WriteString(s.Muted.Render(fit(p.missingLine(), w)) + "\n")
 	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
 	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
@@ -338,7 +338,7 @@ func (p *dataPane) view(w, h int) string {
 		c := t.Columns[i]
 		role := st.Project.Roles.Of(c.Name).Short()
 		// Names are padded by display width: a wide character takes two cells.
-		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", padRight(clip(c.Name, 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
+		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", padRight(clip(safe(c.Name), 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
 		if i == p.cursor {
 			line = s.Selected.Render(fit("▸"+line[1:], w))
 		} else if role == "SA" {
@@ -347,8 +347,8 @@ func (p *dataPane) view(w, h int) string {
 		b.WriteString(fit(line, w) + "\n")
 	}
 	r := st.Project.Roles
-	hint := fmt.Sprintf("QI: %s · SA: %s · identifiers (dropped): %s", orNone(strings.Join(r.QIs, ", ")), orNone(r.SA), orNone(strings.Join(r.IDs, ", ")))
-	ins := "insensitive: " + orNone(strings.Join(r.Insensitive(t), ", "))
+	hint := safe(fmt.Sprintf("QI: %s · SA: %s · identifiers (dropped): %s", orNone(strings.Join(r.QIs, ", ")), orNone(r.SA), orNone(strings.Join(r.IDs, ", "))))
+	ins := "insensitive: " + safe(orNone(strings.Join(r.Insensitive(t), ", ")))
 	if how := st.Spec().Insensitive; how != "" {
 		ins += " — " + how
 	}
@@ -358,7 +358,7 @@ func (p *dataPane) view(w, h int) string {
 	}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
-		foot = append(foot, s.Warn.Render(fit("! "+strings.TrimPrefix(n, t.Name+":"), w)))
+		foot = append(foot, s.Warn.Render(fit("! "+safe(strings.TrimPrefix(n, t.Name+":")), w)))
 	}
 	if p.readsPublic() {
 		foot = append(foot, p.publicLine(w))
@@ -379,7 +379,7 @@ func (p *dataPane) publicLine(w int) string {
 	st, s := p.st, p.st.Styles
 	keys := " (p: pick a file, P: type a path or dataset:NAME)"
 	if st.Project.Public != "" {
-		return s.Muted.Render(fit("public table: "+st.Project.Public+keys, w))
+		return s.Muted.Render(fit("public table: "+safe(st.Project.Public)+keys, w))
 	}
 	if v, noPublic := st.Variant(); noPublic {
 		return s.Muted.Render(fit("public table: none — "+st.Project.Method+" runs its plain variant "+v+keys, w))
@@ -393,7 +393,7 @@ func (p *dataPane) publicLine(w int) string {
 // loadErrorView explains why the table did not load and what to do.
 func (st *State) loadErrorView(w int) string {
 	s := st.Styles
-	return s.Error.Render("Could not load "+st.Project.Input+":") + "\n\n" + wrap(withoutHint(st.LoadErr), w) +
+	return s.Error.Render("Could not load "+safe(st.Project.Input)+":") + "\n\n" + wrap(withoutHint(st.LoadErr), w) +
 		"\n\n" + s.Muted.Render(wrap("What to do: "+st.hint(st.LoadErr), w))
 }
 

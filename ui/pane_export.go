@@ -286,7 +286,7 @@ func (p *exportPane) view(w, h int) string {
 	case p.err != nil:
 		b.WriteString(s.Error.Render(wrap("✗ "+st.explain(p.err), w)) + "\n")
 	case p.done != "":
-		b.WriteString(s.OK.Render("✓ "+p.done) + "\n")
+		b.WriteString(s.OK.Render("✓ "+safe(p.done)) + "\n")
 	default:
 		b.WriteString(s.Muted.Render("enter: write the release (atomically), then verify it from its files") + "\n")
 	}
@@ -295,7 +295,7 @@ func (p *exportPane) view(w, h int) string {
 		if strings.HasPrefix(l, "FAIL") {
 			style = s.Error
 		}
-		b.WriteString(style.Render(fit(l, w)) + "\n")
+		b.WriteString(style.Render(fit(safe(l), w)) + "\n")
 	}
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("will write") + "\n")

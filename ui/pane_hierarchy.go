@@ -194,7 +194,7 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 		if dir == "" && !strings.HasPrefix(st.Project.Input, "dataset:") {
 			dir = dirOf(st.Project.Input)
 		}
-		d := newPickDialog(st, "Pick a hierarchy file for "+attr+" (value;level1;...;*)", func(path string) {
+		d := newPickDialog(st, "Pick a hierarchy file for "+safe(attr)+" (value;level1;...;*)", func(path string) {
 			if err := p.useFile(attr, path); err != nil {
 				st.Fail(err)
 				return
@@ -387,7 +387,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	left.WriteString(s.Title.Render("Attributes") + "\n")
 	for i, a := range as {
 		role := st.Project.Roles.Of(a).Short()
-		line := fmt.Sprintf(" %s %s %s", role, padRight(clip(a, 12), 12), p.spec(a))
+		line := fmt.Sprintf(" %s %s %s", role, padRight(clip(safe(a), 12), 12), safe(p.spec(a)))
 		if i == p.attr {
 			style := s.Selected
 			if p.inTree {
@@ -429,10 +429,10 @@ func (p *hierarchyPane) view(w, h int) string {
 	if c := st.Table.Column(attr); c != nil {
 		kind = c.Kind.String()
 	}
-	right.WriteString(s.Title.Render(fit(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", attr, len(hier.Nodes), len(hier.Leaves), hier.Height(), kind), rw)) + "\n")
-	from := "from " + p.spec(attr)
+	right.WriteString(s.Title.Render(fit(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", safe(attr), len(hier.Nodes), len(hier.Leaves), hier.Height(), kind), rw)) + "\n")
+	from := "from " + safe(p.spec(attr))
 	if f, ok := strings.CutSuffix(p.spec(attr), " (found beside the data)"); ok {
-		from = "found beside the data: " + f
+		from = "found beside the data: " + safe(f)
 	}
 	right.WriteString(s.Muted.Render(fit(from, rw)) + "\n")
 	vis := p.visible(attr, hier)
@@ -468,7 +468,7 @@ func (p *hierarchyPane) nodeLine(attr string, hier *model.Hierarchy, n int, coun
 	if len(nd.Children) > 0 {
 		detail = fmt.Sprintf("%d values · ", hier.LeafCount(n)) + detail
 	}
-	head := strings.Repeat("  ", nd.Depth) + mark + displayLabel(hier, n) + "  "
+	head := strings.Repeat("  ", nd.Depth) + mark + safe(displayLabel(hier, n)) + "  "
 	if cursor {
 		return s.Selected.Render(fit("» "+head+detail, w))
 	}

@@ -119,7 +119,7 @@ func (l *paramList) view(w int) string {
 	var b strings.Builder
 	ps := l.params()
 	for i, par := range ps {
-		line := fmt.Sprintf("  %-16s %s", par.Name, st.Value(par.Name))
+		line := fmt.Sprintf("  %-16s %s", par.Name, safe(st.Value(par.Name)))
 		if i == l.cursor {
 			line = s.Selected.Render(fit("▸ "+line[2:]+"  ◂▸", w))
 		}
@@ -134,7 +134,7 @@ func (l *paramList) view(w int) string {
 				if v == st.Value(par.Name) {
 					mark = "▸ "
 				}
-				b.WriteString(fit(mark+fmt.Sprintf("%-13s ", v)+s.Muted.Render(par.Describe(v)), w) + "\n")
+				b.WriteString(fit(mark+fmt.Sprintf("%-13s ", safe(v))+s.Muted.Render(safe(par.Describe(v))), w) + "\n")
 			}
 		}
 		if par.Explain != "" {

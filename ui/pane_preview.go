@@ -317,7 +317,7 @@ func (p *previewPane) layout(w int) {
 		if own {
 			row = append(row, thousands(len(g.Rows)))
 		}
-		row = append(row, strings.Join(g.QI, " "), sparkline(g.SAHist))
+		row = append(row, safe(strings.Join(g.QI, " ")), sparkline(g.SAHist))
 		for fi, f := range spec.Figures {
 			row = append(row, figureText(f, g, fi))
 		}
@@ -539,9 +539,9 @@ func (p *previewPane) detailView(w, h int) string {
 	s := p.st.Styles
 	d := p.detail
 	g := p.res.Groups[p.detailG]
-	title := fmt.Sprintf("Group %d · %s rows · %s", g.ID, thousands(len(g.Rows)), strings.Join(g.QI, " "))
+	title := safe(fmt.Sprintf("Group %d · %s rows · %s", g.ID, thousands(len(g.Rows)), strings.Join(g.QI, " ")))
 	if d.Title != "" {
-		title += " · " + d.Title
+		title += " · " + safe(d.Title)
 	}
 	head := fit(s.Title.Render(title)+s.Muted.Render("  (esc back)"), w)
 	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset)

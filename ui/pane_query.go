@@ -93,7 +93,7 @@ func (p *queryPane) example() string {
 func quoteIdent(s string) string {
 	for _, r := range s {
 		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return `"` + s + `"`
+			return model.QuoteName(s)
 		}
 	}
 	return s
@@ -206,7 +206,7 @@ func (p *queryPane) view(w, h int) string {
 		b.WriteString(p.input.View() + "\n")
 		b.WriteString(s.Muted.Render("enter run · ↑/↓ history · tab example · esc leave the input") + "\n")
 	} else {
-		b.WriteString(s.Muted.Render("enter (or /) to type a query, e.g. "+p.example()) + "\n\n")
+		b.WriteString(s.Muted.Render("enter (or /) to type a query, e.g. "+safe(p.example())) + "\n\n")
 	}
 	if p.busy {
 		b.WriteString(s.Muted.Render("answering…") + "\n")
@@ -216,13 +216,13 @@ func (p *queryPane) view(w, h int) string {
 		if p.st.Received == nil && a.of != p.st.Result {
 			stale = s.Muted.Render("  (answered for earlier settings)")
 		}
-		b.WriteString("\n" + s.Label.Render("> ") + a.text + stale + "\n")
+		b.WriteString("\n" + s.Label.Render("> ") + safe(a.text) + stale + "\n")
 		if a.err != nil {
 			msg := p.st.explain(a.err)
 			if qe, ok := a.err.(*model.QueryError); ok {
 				msg += "\n" + qe.Caret()
 			}
-			b.WriteString(s.Error.Render(msg) + "\n")
+			b.WriteString(s.Error.Render(model.TermLines(msg)) + "\n")
 			continue
 		}
 		r := a.res
@@ -259,7 +259,7 @@ func (p *queryPane) view(w, h int) string {
 		}
 		b.WriteString(line + "\n")
 		for _, m := range r.Warnings {
-			b.WriteString(s.Warn.Render(fit("! "+m, w)) + "\n")
+			b.WriteString(s.Warn.Render(fit("! "+safe(m), w)) + "\n")
 		}
 	}
 	return b.String()

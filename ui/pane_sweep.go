@@ -270,7 +270,7 @@ func (p *sweepPane) view(w, h int) string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Parameter sweep") + s.Muted.Render("  re-runs "+st.Project.Method+" for each value; same table, same random workload") + "\n")
 	for i, par := range ps {
-		line := fmt.Sprintf("  %-16s %s", par.Name, p.valuesOf(par))
+		line := fmt.Sprintf("  %-16s %s", par.Name, safe(p.valuesOf(par)))
 		if i == p.cursor {
 			line = s.Selected.Render(fit("▸ "+line[2:], w))
 		}
@@ -317,9 +317,9 @@ func (p *sweepPane) tableView(w int) string {
 	b.WriteString(s.Label.Render(fit(padRight(clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
 		"groups", "viol", "worst case", clip(utility, 12), "unique", "error"), w)) + "\n")
 	for i, r := range p.rows {
-		name := padRight(clip(r.Value, 12), 12)
+		name := padRight(clip(safe(r.Value), 12), 12)
 		if r.Error != "" {
-			b.WriteString(fit(name+" "+s.Error.Render(r.Error), w) + "\n")
+			b.WriteString(fit(name+" "+s.Error.Render(safe(r.Error)), w) + "\n")
 			continue
 		}
 		viol := padLeft(fmt.Sprint(r.Violating), 4)

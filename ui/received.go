@@ -291,14 +291,14 @@ func (p *releasePane) view(w, h int) string {
 		return p.reportView(w, h)
 	}
 	var b strings.Builder
-	b.WriteString(s.Title.Render(fit(fmt.Sprintf("Release %s · %s (%s)", r.Dir, m.Method, m.Paper), w)) + "\n")
+	b.WriteString(s.Title.Render(fit(safe(fmt.Sprintf("Release %s · %s (%s)", r.Dir, m.Method, m.Paper)), w)) + "\n")
 	var params []string
 	for _, k := range sortedParamKeys(m.Parameters) {
 		params = append(params, k+"="+m.Parameters[k])
 	}
-	b.WriteString(fit(fmt.Sprintf("QIs %s · SA %s · %s in, %s published, %s suppressed · %s · %s",
+	b.WriteString(fit(safe(fmt.Sprintf("QIs %s · SA %s · %s in, %s published, %s suppressed · %s · %s",
 		strings.Join(m.QIs, ","), orNone(m.SA), plural(m.RowsIn, "record"), thousands(m.Published), thousands(m.Suppressed),
-		plural(m.Groups, "group"), strings.Join(params, " ")), w) + "\n")
+		plural(m.Groups, "group"), strings.Join(params, " "))), w) + "\n")
 	switch {
 	case r.CheckErr != nil:
 		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
@@ -323,7 +323,7 @@ func (p *releasePane) view(w, h int) string {
 	}
 	// The attacks the manifest states (check recomputes them).
 	for _, row := range statedAttackRows(m.Attacks) {
-		b.WriteString(attackStyle(s, row)(fit(row, w)) + "\n")
+		b.WriteString(attackStyle(s, row)(fit(safe(row), w)) + "\n")
 	}
 	// The classes an attacker who knows a person's quasi-identifiers
 	// cannot split, smallest first: what the release tells of each.
@@ -340,7 +340,7 @@ func (p *releasePane) view(w, h int) string {
 			cells += fmt.Sprintf(" · presence %.3g", reg.Presence)
 		}
 		sa := strings.Join(v.Sorted(reg.Belief), ", ")
-		line := fmt.Sprintf("%-8s %s %s", thousands(reg.Records), padRight(clip(cells, 34), 34), sa)
+		line := fmt.Sprintf("%-8s %s %s", thousands(reg.Records), padRight(clip(safe(cells), 34), 34), safe(sa))
 		if reg.Records == 1 {
 			b.WriteString(s.Warn.Render(fit(line, w)) + "\n")
 			continue
@@ -382,7 +382,7 @@ func (p *releasePane) checkLines(w, n int) string {
 		lines = lines[:n-1]
 	}
 	for _, l := range lines {
-		b.WriteString(checkStyle(s, l).Render(fit("  "+l, w)) + "\n")
+		b.WriteString(checkStyle(s, l).Render(fit("  "+safe(l), w)) + "\n")
 	}
 	if len(lines) < len(r.Check) {
 		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  … %d more check lines: c lists all %d", len(r.Check)-len(lines), len(r.Check)), w)) + "\n")
@@ -394,11 +394,11 @@ func (p *releasePane) checkLines(w, n int) string {
 func (p *releasePane) reportView(w, h int) string {
 	s, r := p.st.Styles, p.st.Received
 	var b strings.Builder
-	b.WriteString(s.Title.Render(fit(fmt.Sprintf("Check report (%d lines) of %s %s", len(r.Check), r.Dir, r.Against), w)) + "\n")
+	b.WriteString(s.Title.Render(fit(safe(fmt.Sprintf("Check report (%d lines) of %s %s", len(r.Check), r.Dir, r.Against)), w)) + "\n")
 	rows := max(1, h-2)
 	p.reportOff = min(p.reportOff, max(0, len(r.Check)-rows))
 	for i := p.reportOff; i < len(r.Check) && i < p.reportOff+rows; i++ {
-		b.WriteString(checkStyle(s, r.Check[i]).Render(fit(r.Check[i], w)) + "\n")
+		b.WriteString(checkStyle(s, r.Check[i]).Render(fit(safe(r.Check[i]), w)) + "\n")
 	}
 	more := fmt.Sprintf("lines %d-%d of %d · ↑/↓ scroll · esc back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check))
 	b.WriteString(s.Muted.Render(fit(more, w)))

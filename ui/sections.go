@@ -42,10 +42,10 @@ func renderSections(s *Styles, secs []method.Section, w, h, offset int) string {
 	var b strings.Builder
 	for _, sec := range secs {
 		if sec.Title != "" {
-			b.WriteString(s.Title.Render(fit(sec.Title, w)) + "\n")
+			b.WriteString(s.Title.Render(fit(safe(sec.Title), w)) + "\n")
 		}
 		for _, n := range sec.Notes {
-			b.WriteString(fit(n, w) + "\n")
+			b.WriteString(fit(safe(n), w) + "\n")
 		}
 		if len(sec.Header) > 0 {
 			b.WriteString(tableView(s, sec, w, max(1, tableRoom/tables), offset))
@@ -66,7 +66,7 @@ func tableView(s *Styles, sec method.Section, w, h, offset int) string {
 	}
 	end := min(len(sec.Rows), offset+h)
 	last := len(sec.Header) - 1
-	tbl := table.New().Headers(sec.Header...).Rows(sec.Rows[offset:end]...).Wrap(false).
+	tbl := table.New().Headers(safeCells(sec.Header)...).Rows(safeRows(sec.Rows[offset:end])...).Wrap(false).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 		BorderHeader(false).BorderColumn(false).BorderRow(false).
 		StyleFunc(func(row, col int) lipgloss.Style {
@@ -115,11 +115,11 @@ func chartView(s *Styles, sec method.Section, w, h int) string {
 	var b strings.Builder
 	hdr := fmt.Sprintf("%-*s", lblW, "value")
 	for i, se := range sec.Series {
-		hdr += s.Bars[i%len(s.Bars)].Render(fit(se.Name, barW-1)) + " "
+		hdr += s.Bars[i%len(s.Bars)].Render(fit(safe(se.Name), barW-1)) + " "
 	}
 	b.WriteString(fit(hdr, w) + "\n")
 	for i, l := range lbls {
-		line := fmt.Sprintf("%-*s", lblW, clip(l, lblW-1))
+		line := fmt.Sprintf("%-*s", lblW, clip(safe(l), lblW-1))
 		for k := range ser {
 			f := 0.0
 			if maxV > 0 && i < len(ser[k]) {
@@ -137,4 +137,22 @@ func maxF(a, b float64) float64 {
 		return a
 	}
 	return b
+}
+
+// safeCells is a table row of names and values as shown (safe).
+func safeCells(row []string) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = safe(c)
+	}
+	return out
+}
+
+// safeRows is safeCells of every row.
+func safeRows(rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = safeCells(r)
+	}
+	return out
 }

@@ -242,7 +242,7 @@ func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*mo
 				if integral[a] {
 					w, x = math.Max(1, math.Round(w)), math.Floor(x)
 				}
-				preds = append(preds, fmt.Sprintf("%q BETWEEN %s AND %s", ax.name, model.FormatNumber(x), model.FormatNumber(x+w)))
+				preds = append(preds, fmt.Sprintf("%s BETWEEN %s AND %s", model.QuoteName(ax.name), model.FormatNumber(x), model.FormatNumber(x+w)))
 				continue
 			}
 			c := max(1, int(math.Round(side*float64(len(ax.values)))))
@@ -251,7 +251,7 @@ func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*mo
 			for _, v := range ax.values[start : start+c] {
 				vals = append(vals, workload.QuoteValue(v))
 			}
-			preds = append(preds, fmt.Sprintf("%q IN (%s)", ax.name, strings.Join(vals, ", ")))
+			preds = append(preds, fmt.Sprintf("%s IN (%s)", model.QuoteName(ax.name), strings.Join(vals, ", ")))
 		}
 		qy, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
 		if err != nil {

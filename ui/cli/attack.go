@@ -28,7 +28,7 @@ func cmdAttack(a *Args, w, ew io.Writer) error {
 		return err
 	}
 	if a.JSON {
-		if err := printAttacksJSON(w, rep); err != nil {
+		if err := printAttacksJSON(raw(w), rep); err != nil {
 			return err
 		}
 	} else {

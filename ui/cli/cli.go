@@ -81,12 +81,15 @@ func sharedData() string {
 // returns the exit code. It never lets a panic escape as a stack trace:
 // the stack goes into a crash file the message names.
 func Execute(args []string, stdout, stderr io.Writer) (code int) {
+	out, errOut := &termWriter{w: stdout}, &termWriter{w: stderr}
 	defer func() {
 		if r := recover(); r != nil {
-			code = internalError(stderr, r)
+			code = internalError(errOut, r)
 		}
+		out.flush()
+		errOut.flush()
 	}()
-	return execute(args, stdout, stderr)
+	return execute(args, out, errOut)
 }
 
 // internalError reports a recovered panic (model.Recovered: the stack in
@@ -277,7 +280,7 @@ func interruptible(stderr io.Writer) (context.Context, context.CancelFunc) {
 // isTerminal reports whether w is a terminal (progress lines go only
 // there, never into a file or a pipe).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := raw(w).(*os.File)
 	if !ok {
 		return false
 	}

@@ -49,7 +49,7 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 		return err
 	}
 	if a.Out == "" {
-		if err := d.Write(w, a.Rows, a.Seed); err != nil {
+		if err := d.Write(raw(w), a.Rows, a.Seed); err != nil {
 			return err
 		}
 	} else {
@@ -103,7 +103,8 @@ func cmdInspect(a *Args, w, ew io.Writer) error {
 	return nil
 }
 
-// printInspect writes the profile as a table.
+// printInspect writes the profile as a table, names and values escaped
+// (model.TermText).
 func printInspect(w io.Writer, t *model.Table) {
 	fmt.Fprintf(w, "%s: %d rows, %d columns\n\n", t.Name, t.Rows, len(t.Columns))
 	fmt.Fprintf(w, "%-20s %-12s %9s %8s  %s\n", "column", "kind", "distinct", "missing", "range / top values")
@@ -112,7 +113,8 @@ func printInspect(w io.Writer, t *model.Table) {
 		if p.Kind == model.Numeric {
 			desc = fmt.Sprintf("%s .. %s", model.FormatNumber(p.Min), model.FormatNumber(p.Max))
 		}
-		fmt.Fprintf(w, "%-20s %-12s %9d %8d  %s\n", p.Name, p.Kind, p.Distinct, p.Missing, desc)
+		// Escaped here, not only by the stream, so the columns line up.
+		fmt.Fprintf(w, "%-20s %-12s %9d %8d  %s\n", model.TermText(p.Name), p.Kind, p.Distinct, p.Missing, model.TermText(desc))
 	}
 	if len(t.Notes) > 0 {
 		fmt.Fprintln(w)

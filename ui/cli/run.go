@@ -134,6 +134,7 @@ func printSummary(w io.Writer, p *pipeline.Prepared, res *method.Result, elapsed
 // with the percentage done and the time left (at most five times a
 // second), and a function that clears the line.
 func progressLine(w io.Writer, now func() time.Time) (progress func(float64), clear func()) {
+	w = raw(w) // its carriage returns rewrite the line
 	start := now()
 	var mu sync.Mutex
 	var last time.Time

@@ -76,8 +76,11 @@ func View(rel *verify.Release) (*risk.View, error) {
 		}
 		bld.AddCoded(codes, belief, loss/float64(len(m.QIs)))
 	}
-	v := bld.View(m.RowsIn, m.Suppressed, true,
-		"A box holds public-database individuals beside the microdata ones, and the attacker cannot tell them apart (Sacharidis et al., Theorem 2).")
+	var notes []string
+	if det.PublicRows > 0 {
+		notes = append(notes, "A box holds public-database individuals beside the microdata ones, and the attacker cannot tell them apart (Sacharidis et al., Theorem 2).")
+	}
+	v := bld.View(m.RowsIn, m.Suppressed, true, notes...)
 	for i := range v.Regions {
 		v.Regions[i].Population = v.Regions[i].Records
 	}

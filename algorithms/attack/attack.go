@@ -98,11 +98,11 @@ func RunView(rel *verify.Release, v *risk.View, e *risk.Exposure, extra verify.A
 	}
 	var inData []int32
 	if popAt != nil && k.Original != nil {
-		in, err := HoldsOriginal(pop, k.Original, v.QIs)
+		d, err := holdsOriginal(pop, k.Original, v.QIs)
 		if err != nil {
 			return nil, err
 		}
-		inData = inDataOf(popAt, in, v.QIs)
+		inData = inDataOf(popAt, d)
 	}
 	rep := &Report{}
 	rep.Findings = append(rep.Findings, linkage(v, e, popAt, popName, k))

@@ -1,6 +1,7 @@
 package attack
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,42 +16,55 @@ import (
 // when both read as numbers). A population lacking some of the data's
 // people would have membership call "certainly in the data" people who
 // are not, so it is an input error naming the first original row
-// lacking one. It returns, per population key (popKeys), the original
-// rows with it.
-func HoldsOriginal(pop, orig *model.Table, qis []string) (map[string]int32, error) {
-	pk, err := newKeyer(pop, "population", qis)
+// lacking one.
+func HoldsOriginal(pop, orig *model.Table, qis []string) error {
+	_, err := holdsOriginal(pop, orig, qis)
+	return err
+}
+
+// inData is, per population row, its key (-1: a QI missing), and per
+// key the original rows with it.
+type inData struct {
+	popKey []int32
+	in     []int32
+}
+
+func holdsOriginal(pop, orig *model.Table, qis []string) (*inData, error) {
+	pc, err := pop.MustColumns("population", qis)
+	if err != nil {
+		return nil, withColumnsFix(err, pop, "population")
+	}
+	oc, err := orig.MustColumns("original", qis)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := newKeyer(orig, "original", qis)
-	if err != nil {
-		return nil, err
-	}
-	room := map[string]int32{}
-	for row := 0; row < pop.Rows; row++ {
-		if k, full := pk.key(row); full {
-			room[k]++
+	k := newKeyer(len(qis))
+	d := &inData{popKey: k.rows(pc, pop.Rows)}
+	origKey := k.rows(oc, orig.Rows)
+	room := make([]int32, k.n)
+	for _, key := range d.popKey {
+		if key >= 0 {
+			room[key]++
 		}
 	}
-	in := map[string]int32{}
-	for row := 0; row < orig.Rows; row++ {
-		k, full := ok.key(row)
-		if !full {
+	d.in = make([]int32, k.n)
+	for row, key := range origKey {
+		if key < 0 {
 			continue
 		}
-		if in[k] >= room[k] {
-			return nil, lacking(pop, orig, ok, row, room[k])
+		if d.in[key] >= room[key] {
+			return nil, lacking(pop, orig, oc, row, room[key])
 		}
-		in[k]++
+		d.in[key]++
 	}
-	return in, nil
+	return d, nil
 }
 
 // lacking is the input error of an original row the population has no
 // person left for (held: the population's people with its values).
-func lacking(pop, orig *model.Table, k *keyer, row int, held int32) error {
-	parts := make([]string, len(k.cols))
-	for i, c := range k.cols {
+func lacking(pop, orig *model.Table, cols []*model.Column, row int, held int32) error {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
 		parts[i] = c.Name + " " + c.Value(row)
 	}
 	what := "holds no person with this record's quasi-identifiers"
@@ -67,57 +81,75 @@ func lacking(pop, orig *model.Table, k *keyer, row int, held int32) error {
 		Hint: "a population holds every person of the data (each original row needs a population row of its own with the same quasi-identifier values) and others: give one that does, or the original itself"}
 }
 
-// keyer writes a row's quasi-identifier values as one key, each value
+// keyer numbers rows by their quasi-identifier values, each value read
 // by its text or, when it reads as a number, by the number (39 and 39.0
-// are one value).
+// are one value), the same in every table it numbers.
 type keyer struct {
-	cols  []*model.Column
-	canon [][]string // per QI and code
+	values []map[string]uint32 // per QI: a value's number
+	keys   map[string]int32
+	n      int32
 }
 
-func newKeyer(t *model.Table, what string, qis []string) (*keyer, error) {
-	cols, err := t.MustColumns(what, qis)
-	if err != nil {
-		return nil, withColumnsFix(err, t, what)
+func newKeyer(qis int) *keyer {
+	k := &keyer{values: make([]map[string]uint32, qis), keys: map[string]int32{}}
+	for i := range k.values {
+		k.values[i] = map[string]uint32{}
 	}
-	k := &keyer{cols: cols, canon: make([][]string, len(cols))}
+	return k
+}
+
+// rows numbers the rows of cols (-1: a QI missing).
+func (k *keyer) rows(cols []*model.Column, n int) []int32 {
+	ids := make([][]uint32, len(cols)) // per QI and code
 	for i, c := range cols {
-		k.canon[i] = make([]string, len(c.Dict))
+		ids[i] = make([]uint32, len(c.Dict))
 		for code, s := range c.Dict {
 			s = strings.TrimSpace(s)
 			if x, ok := model.ParseNumber(s); ok {
 				s = "#" + strconv.FormatFloat(x, 'g', -1, 64)
 			}
-			k.canon[i][code] = s
+			id, ok := k.values[i][s]
+			if !ok {
+				id = uint32(len(k.values[i]))
+				k.values[i][s] = id
+			}
+			ids[i][code] = id
 		}
 	}
-	return k, nil
-}
-
-// key is row's key; false when a QI is missing.
-func (k *keyer) key(row int) (string, bool) {
-	var b strings.Builder
-	for i, c := range k.cols {
-		if c.IsMissing(row) || int(c.Codes[row]) >= len(k.canon[i]) {
-			return "", false
+	out := make([]int32, n)
+	buf := make([]byte, 4*len(cols))
+	for row := range out {
+		out[row] = -1
+		full := true
+		for i, c := range cols {
+			code := c.Codes[row]
+			if c.IsMissing(row) || int(code) >= len(ids[i]) {
+				full = false
+				break
+			}
+			binary.LittleEndian.PutUint32(buf[4*i:], ids[i][code])
 		}
-		b.WriteString(k.canon[i][c.Codes[row]])
-		b.WriteByte(0)
+		if !full {
+			continue
+		}
+		key, ok := k.keys[string(buf)]
+		if !ok {
+			key = k.n
+			k.keys[string(buf)] = key
+			k.n++
+		}
+		out[row] = key
 	}
-	return b.String(), true
+	return out
 }
 
 // inDataOf is, per tuple of the population placed, how many of its
-// people are in the data (the original rows with its values, in).
-func inDataOf(p *placed, in map[string]int32, qis []string) []int32 {
-	k, err := newKeyer(p.table, p.what, qis)
-	if err != nil {
-		return nil
-	}
+// people are in the data (the original rows with its values).
+func inDataOf(p *placed, d *inData) []int32 {
 	out := make([]int32, len(p.count))
 	for t := range p.count {
-		if key, full := k.key(int(p.first[t])); full {
-			out[t] = min(in[key], p.count[t])
+		if key := d.popKey[p.first[t]]; key >= 0 {
+			out[t] = min(d.in[key], p.count[t])
 		}
 	}
 	return out

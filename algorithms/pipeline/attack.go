@@ -68,7 +68,7 @@ func (e Env) LoadPopulationOf(p *Prepared) error {
 		return err
 	}
 	if p.Source != nil {
-		if _, err := attack.HoldsOriginal(t, p.Source, p.Project.Roles.QIs); err != nil {
+		if err := attack.HoldsOriginal(t, p.Source, p.Project.Roles.QIs); err != nil {
 			return err
 		}
 	}

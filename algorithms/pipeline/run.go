@@ -568,7 +568,7 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	original, public := k.Original, k.Public
 	if m, err := model.ReadManifest(dir); err == nil && k.Population != nil && original != nil {
-		if _, err := attack.HoldsOriginal(k.Population, original, m.QIs); err != nil {
+		if err := attack.HoldsOriginal(k.Population, original, m.QIs); err != nil {
 			return nil, err
 		}
 	}

@@ -36,6 +36,9 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 	}
 	f := risk.Finding{Attack: Membership, Attacker: attacker, Bound: e.Presence, BoundBy: e.PresenceBy,
 		Figure: "largest probability that a person of the population is in the data", Needs: []string{"population"}}
+	if k.Population == nil {
+		f.Needs = []string{"original", "public"} // the population is theirs together
+	}
 	g := poolsOf(v, e, pop)
 	taken, used := make([]int32, len(pop.count)), make([]int, len(g.records))
 	var witnessed map[int]witnessCell

@@ -123,6 +123,13 @@ func (g *pools) at(t int) []int32 { return g.of[g.start[t]:g.start[t+1]] }
 // maximum assignment leaves out (an even alternating path from a person
 // left out, as in the Dulmage-Mendelsohn decomposition).
 func (g *pools) certain(count, taken []int32, used []int) []bool {
+	out, _ := g.certainReached(count, taken, used)
+	return out
+}
+
+// certainReached is certain, with the pools the source reaches in the
+// residual network: a pool it does not reach covers only certain people.
+func (g *pools) certainReached(count, taken []int32, used []int) ([]bool, []bool) {
 	T, U := len(count), len(g.records)
 	src, sink := int32(0), int32(T+U+1)
 	n := newFlowNet(T+U+2, T+U+len(g.of))
@@ -145,5 +152,36 @@ func (g *pools) certain(count, taken []int32, used []int) []bool {
 	for t := range count {
 		out[t] = taken[t] > 0 || count[t] > 0 && g.start[t+1] > g.start[t] && !seen[1+t]
 	}
-	return out
+	return out, seen[1+T : 1+T+U]
+}
+
+// tight is the pools tuple t (certain) may hold a record of that the
+// source does not reach (reached) and, closed under covering, the tuples
+// they cover: people who are all certainly in the data.
+func (g *pools) tight(t int, reached []bool, count int) (poolSet []int32, tuples []int32) {
+	by := make([][]int32, len(g.records)) // pool -> tuples covering it
+	for x := 0; x < count; x++ {
+		for _, j := range g.at(x) {
+			by[j] = append(by[j], int32(x))
+		}
+	}
+	inPool, inTuple := make([]bool, len(g.records)), make([]bool, count)
+	inTuple[t] = true
+	tuples = []int32{int32(t)}
+	for i := 0; i < len(tuples); i++ {
+		for _, j := range g.at(int(tuples[i])) {
+			if reached[j] || inPool[j] {
+				continue
+			}
+			inPool[j] = true
+			poolSet = append(poolSet, j)
+			for _, y := range by[j] {
+				if !inTuple[y] {
+					inTuple[y] = true
+					tuples = append(tuples, y)
+				}
+			}
+		}
+	}
+	return poolSet, tuples
 }

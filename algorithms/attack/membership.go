@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"privlab/algorithms/risk"
 )
@@ -50,11 +51,12 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 			}
 		}
 	}
-	certain := g.certain(pop.count, taken, used)
+	certain, reached := g.certainReached(pop.count, taken, used)
 	for t := range witnessed {
 		certain[t] = true
 	}
 	m := presenceOf(g, pop, certain)
+	m.reached = reached
 	population, sure, above, example := 0, 0, 0, -1
 	for t, p := range m.presence {
 		n := int(pop.count[t])
@@ -95,6 +97,7 @@ type presence struct {
 	records  int       // in the pools
 	covered  int       // people in a pool
 	base     float64   // records / covered, at most 1
+	reached  []bool    // per pool: not tight (pools.certainReached)
 }
 
 // presenceOf is each tuple's presence: 1 when certain, else the largest
@@ -142,6 +145,25 @@ func (m *presence) why(v *risk.View, e *risk.Exposure, pop *placed, t int, witne
 	if j := m.from[t]; j >= 0 && m.g.records[j] >= m.g.covered[j] && e.PoolsOf == nil {
 		return fmt.Sprintf("the %s %s holds %s and covers %s of the population", e.Unit, regionLabel(v, e, int(j)),
 			records(m.g.records[j]), people(m.g.covered[j]))
+	}
+	poolSet, tuples := m.g.tight(t, m.reached, len(pop.count))
+	held, covered := 0, 0
+	for _, j := range poolSet {
+		held += m.g.records[j]
+	}
+	for _, x := range tuples {
+		covered += int(pop.count[x])
+	}
+	if len(poolSet) > 0 && e.PoolsOf == nil && held >= covered {
+		names := make([]string, 0, 2)
+		for _, j := range poolSet[:min(2, len(poolSet))] {
+			names = append(names, regionLabel(v, e, int(j)))
+		}
+		if len(poolSet) > 2 {
+			names = append(names, fmt.Sprintf("… %d in all", len(poolSet)))
+		}
+		return fmt.Sprintf("the %s that can hold them (%s) hold %s and cover only %s of the population", plural(e.Unit),
+			strings.Join(names, "; "), records(held), people(covered))
 	}
 	return fmt.Sprintf("every way to give the release's %s each to a distinct person its %s cover places them in the data",
 		records(m.records), plural(e.Unit))

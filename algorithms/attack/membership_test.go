@@ -37,7 +37,8 @@ func TestMembershipAcrossGroups(t *testing.T) {
 	if f.Records != 4 || f.Measured != 1 || f.Holds() != 0 || !strings.HasPrefix(f.Detail, "4 people of 9 certainly in the data; 9 people above the bound 0.5; base rate 0.8889") {
 		t.Errorf("membership on the issue's repro: %d certain, measured %v, holds %d (%s); want 4, 1, broken", f.Records, f.Measured, f.Holds(), f.Detail)
 	}
-	if !strings.HasPrefix(f.Example, "row 5 of the population (age 50, zip 100) is certainly in the data") {
+	if !strings.HasPrefix(f.Example, "row 5 of the population (age 50, zip 100) is certainly in the data: the groups that can hold them (age {50, 60}") ||
+		!strings.HasSuffix(f.Example, ") hold 4 records and cover only 4 people of the population") {
 		t.Errorf("example: %s", f.Example)
 	}
 	// Everyone is called present (presence >= 8/9): right on the 8 in the

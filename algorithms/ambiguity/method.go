@@ -107,6 +107,9 @@ func (Method) Spec() method.Spec {
 			{Key: "distinct", Label: "SA values", Digits: -1,
 				Help: "distinct sensitive values in the group: at least ceil(1/beta) (Theorem 7.2)"},
 		},
+		Presence: func(values model.Values) (float64, string) {
+			return values.Bound(alphaParam.Name).Float(), "alpha = " + values[alphaParam.Name] + " (Wang, Theorem 5.1)"
+		},
 		Files:       []string{"at_<qi>.csv", format.FileST},
 		Insensitive: "dropped: the release holds one value table per quasi-identifier and the sensitive table only",
 		Charts:      "Presence",

@@ -96,12 +96,20 @@ func RunView(rel *verify.Release, v *risk.View, e *risk.Exposure, extra verify.A
 			return nil, err
 		}
 	}
+	var inData []int32
+	if popAt != nil && k.Original != nil {
+		d, err := holdsOriginal(pop, k.Original, v.QIs)
+		if err != nil {
+			return nil, err
+		}
+		inData = inDataOf(popAt, d)
+	}
 	rep := &Report{}
 	rep.Findings = append(rep.Findings, linkage(v, e, popAt, popName, k))
 	if v.SA != "" {
 		rep.Findings = append(rep.Findings, inference(v, e, origAt, k))
 	}
-	rep.Findings = append(rep.Findings, membership(v, e, popAt, popName, k))
+	rep.Findings = append(rep.Findings, membership(v, e, popAt, popName, k, inData))
 	if extra != nil {
 		more, err := extra(rel, v, k)
 		if err != nil {

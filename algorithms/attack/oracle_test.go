@@ -3,6 +3,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -163,13 +164,21 @@ func TestAttacksAgainstBruteForce(t *testing.T) {
 }
 
 func bruteForce(t *testing.T, budget int) {
+	enumerated := 0
+	defer func() {
+		if enumerated < 800 {
+			t.Errorf("membership's assignments enumerated on %d worlds of 900, want most", enumerated)
+		}
+	}()
 	for _, kind := range []string{"exact", "intervals", "sets"} {
 		rng := rand.New(rand.NewPCG(7, uint64(len(kind))))
 		for trial := 0; trial < 300; trial++ {
 			w := randomWorld(rng, kind)
 			name := fmt.Sprintf("%s/%d (bitset budget %d)", kind, trial, budget)
 			checkLinkage(t, name, w)
-			checkMembership(t, name, w)
+			if checkMembership(t, name, w) {
+				enumerated++
+			}
 			checkInference(t, name, w)
 		}
 	}
@@ -209,60 +218,182 @@ func checkLinkage(t *testing.T, name string, w *world) {
 	}
 }
 
-// checkMembership: a person is certain when a region covering them has
-// as many records as people covered, or (sets) a value of a region only
-// they hold among the people it covers; presence is the largest
-// records/people of a region covering them.
-func checkMembership(t *testing.T, name string, w *world) {
+// checkMembership: the records of each region are those of distinct
+// people it covers; every way to place them is enumerated. A person is
+// certain when every assignment placing the most records places them;
+// where each value a region lists is some record's (sets), the
+// assignments that place every record and honour the listed values
+// (when there are some) place every person found certain, and the old
+// rule (a listed value only one covered person holds) still holds.
+// Presence is 1 when certain, else the largest records/people of a
+// region covering them and at least the base rate.
+func checkMembership(t *testing.T, name string, w *world) bool {
 	k := &risk.Knowledge{Population: w.pop, PopulationName: "test"}
 	p, _ := place(w.pop, "population", w.v, w.e)
-	f := membership(w.v, w.e, p, "test", k)
-	m := make([]int, len(w.v.Regions))
-	for row := 0; row < w.pop.Rows; row++ {
-		for r := range w.v.Regions {
-			if w.covers(w.pop, row, r) {
-				m[r]++
-			}
+	f := membership(w.v, w.e, p, "test", k, nil)
+	b, ok := bruteAssign(w)
+	if !ok {
+		return false
+	}
+	got := certainOf(w, p)
+	n := 0
+	for row, c := range got {
+		if c {
+			n++
+		}
+		switch {
+		case w.e.Witnessed && (b.maxCertain[row] || b.witness[row]) && !c:
+			t.Fatalf("%s: person %d certain by matching or witness, not found", name, row)
+		case w.e.Witnessed && c && b.honoured && !b.honouredCertain[row]:
+			t.Fatalf("%s: person %d found certain, some assignment honouring the listed values leaves them out", name, row)
+		case !w.e.Witnessed && c != b.maxCertain[row]:
+			t.Fatalf("%s: person %d certain %v, brute force %v", name, row, c, b.maxCertain[row])
 		}
 	}
-	presence := make([]float64, w.pop.Rows)
-	for row := range presence {
-		for r, reg := range w.v.Regions {
-			if w.covers(w.pop, row, r) {
-				presence[row] = math.Max(presence[row], math.Min(1, float64(reg.Records)/float64(m[r])))
-			}
+	measured, above := 0.0, 0
+	for row := range got {
+		x := b.presence[row]
+		if got[row] {
+			x = 1
 		}
-	}
-	if w.e.Witnessed {
-		for r := range w.v.Regions {
-			for i := range w.v.QIs {
-				for _, c := range w.e.Sets[r][i] {
-					var holders []int
-					for row := 0; row < w.pop.Rows; row++ {
-						if w.covers(w.pop, row, r) && contains(w.values[i][c], w.pop.Columns[i].Value(row)) {
-							holders = append(holders, row)
-						}
-					}
-					if len(holders) == 1 {
-						presence[holders[0]] = 1
-					}
-				}
-			}
-		}
-	}
-	measured, certain, above := 0.0, 0, 0
-	for _, x := range presence {
 		measured = math.Max(measured, x)
-		if x >= 1 {
-			certain++
-		}
 		if x > 0.5 {
 			above++
 		}
 	}
-	if f.Measured != measured || f.Records != certain || f.Holds() != boolInt(above == 0) {
-		t.Fatalf("%s: membership measured %v certain %d holds %d, brute force %v %d (above %d)", name, f.Measured, f.Records, f.Holds(), measured, certain, above)
+	if f.Records != n || f.Measured != measured || f.Holds() != boolInt(above == 0) {
+		t.Fatalf("%s: membership measured %v certain %d holds %d, brute force %v %d (above %d)", name, f.Measured, f.Records, f.Holds(), measured, n, above)
 	}
+	return true
+}
+
+// certainOf is, per population row, whether membership finds it certain.
+func certainOf(w *world, p *placed) []bool {
+	g := poolsOf(w.v, w.e, p)
+	taken, used := make([]int32, len(p.count)), make([]int, len(g.records))
+	var wit map[int]witnessCell
+	if w.e.Witnessed {
+		wit = p.witness(w.v, w.e)
+		for t, c := range wit {
+			if used[c.region] < g.records[c.region] {
+				taken[t], used[c.region] = 1, used[c.region]+1
+			}
+		}
+	}
+	c := g.certain(p.count, taken, used)
+	out := make([]bool, w.pop.Rows)
+	for row := range out {
+		t := int(p.tupleOf[row])
+		_, forced := wit[t]
+		out[row] = c[t] || forced
+	}
+	return out
+}
+
+// brute is what enumerating the assignments finds, per population row.
+type brute struct {
+	maxCertain      []bool // in every assignment placing the most records
+	honoured        bool   // some assignment places every record honouring the listed values
+	honouredCertain []bool // in every such assignment
+	witness         []bool // alone to hold a value a region lists
+	presence        []float64
+}
+
+// bruteAssign enumerates the assignments of the regions' records to
+// distinct people they cover (false: too many to enumerate).
+func bruteAssign(w *world) (*brute, bool) {
+	n, R := w.pop.Rows, len(w.v.Regions)
+	cover := make([]uint32, R)
+	var listed [][]uint32 // per region: per listed value, the covered people holding it
+	covered, total := uint32(0), 0
+	for r := range w.v.Regions {
+		for row := 0; row < n; row++ {
+			if w.covers(w.pop, row, r) {
+				cover[r] |= 1 << row
+			}
+		}
+		covered |= cover[r]
+		total += w.v.Regions[r].Records
+		var masks []uint32
+		if w.e.Witnessed {
+			for i := range w.v.QIs {
+				for _, c := range w.e.Sets[r][i] {
+					m := uint32(0)
+					for row := 0; row < n; row++ {
+						if cover[r]&(1<<row) != 0 && contains(w.values[i][c], w.pop.Columns[i].Value(row)) {
+							m |= 1 << row
+						}
+					}
+					masks = append(masks, m)
+				}
+			}
+		}
+		listed = append(listed, masks)
+	}
+	b := &brute{witness: make([]bool, n), presence: make([]float64, n)}
+	for _, masks := range listed {
+		for _, m := range masks {
+			if bits.OnesCount32(m) == 1 {
+				b.witness[bits.TrailingZeros32(m)] = true
+			}
+		}
+	}
+	best, inBest, inHonoured := -1, ^uint32(0), ^uint32(0)
+	nodes := 0
+	var walk func(r int, used uint32, placed int, honours bool) bool
+	walk = func(r int, used uint32, placed int, honours bool) bool {
+		if nodes++; nodes > 2_000_000 {
+			return false
+		}
+		if r == R {
+			switch {
+			case placed > best:
+				best, inBest = placed, used
+			case placed == best:
+				inBest &= used
+			}
+			if honours && placed == total {
+				b.honoured = true
+				inHonoured &= used
+			}
+			return true
+		}
+		avail := cover[r] &^ used
+		for s := avail; ; s = (s - 1) & avail {
+			if k := bits.OnesCount32(s); k <= w.v.Regions[r].Records {
+				h := honours
+				for _, m := range listed[r] {
+					h = h && s&m != 0
+				}
+				if !walk(r+1, used|s, placed+k, h) {
+					return false
+				}
+			}
+			if s == 0 {
+				break
+			}
+		}
+		return true
+	}
+	if !walk(0, 0, 0, true) {
+		return nil, false
+	}
+	b.maxCertain, b.honouredCertain = make([]bool, n), make([]bool, n)
+	people := bits.OnesCount32(covered)
+	for row := 0; row < n; row++ {
+		b.maxCertain[row] = inBest&(1<<row) != 0
+		b.honouredCertain[row] = inHonoured&(1<<row) != 0
+		if covered&(1<<row) == 0 {
+			continue
+		}
+		b.presence[row] = math.Min(1, float64(total)/float64(people))
+		for r, reg := range w.v.Regions {
+			if cover[r]&(1<<row) != 0 {
+				b.presence[row] = math.Max(b.presence[row], math.Min(1, float64(reg.Records)/float64(bits.OnesCount32(cover[r]))))
+			}
+		}
+	}
+	return b, true
 }
 
 // checkInference: each original person's posterior mixes the beliefs of

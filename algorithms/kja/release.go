@@ -118,6 +118,11 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		"A categorical QI's range runs from <qi>_min to <qi>_max in the order details.domain lists its values (hierarchy order); numeric ranges are closed intervals.",
 		"No artificial tuple is published (Section 3.1): every row of jat.csv is a real microdata or public-database individual.",
 	}
+	if r.cfg.method == plainKA {
+		// Without a public database the boxes hold microdata tuples only.
+		man.Notes[0] = "jat.csv holds one row per microdata tuple with its box (<qi>_min, <qi>_max) and sensitive group SG; si.csv holds the sensitive values of each SG, one row per tuple. Join them on SG."
+		man.Notes[2] = "No artificial tuple is published: every row of jat.csv is a real microdata individual."
+	}
 	switch r.cfg.method {
 	case directKA:
 		man.Notes = append(man.Notes, "Direct: the sensitive groups merge neighbouring boxes until each holds at least k microdata tuples (details.sensitive_grouping merged-boxes: Mondrian over the boxes, each box whole, cut at the median of the boxes' centres along the widest axis while both sides keep k microdata tuples), so a group's sensitive values are as hidden as in a k-anonymous table (Section 3.2); si.csv gives each group's values, not each box's.")

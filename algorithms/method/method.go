@@ -177,6 +177,12 @@ type Spec struct {
 	// (nil: always quick); runs estimated above a few seconds are
 	// announced before they start.
 	Estimate func(in *Input) (seconds float64, why string)
+	// Presence is the bound the method promises on the probability that
+	// a person of a population is in the data, read from its validated
+	// values, and its name (nil: it promises none). Data holding a larger
+	// share of a population than the bound cannot keep it, whatever the
+	// release: run says so when given a population.
+	Presence func(values model.Values) (bound float64, by string)
 	// Study reproduces the shape of the paper's evaluation, or compares the
 	// method with its baselines (nil when the method has none): privlab
 	// eval prints its tables after the method's own workload.

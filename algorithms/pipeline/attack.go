@@ -58,14 +58,22 @@ func (e Env) LoadPopulation(path string, columns []string, maxCell int) (*model.
 
 // LoadPopulationOf loads the project's population table, if it names one
 // and it is not loaded yet (run loads it before the method runs, so a bad
-// file is reported at once).
+// file, or one lacking some of the input's people, is reported at once).
 func (e Env) LoadPopulationOf(p *Prepared) error {
 	if p.Population != nil || p.Project.Population == "" {
 		return nil
 	}
 	t, _, err := e.LoadPopulation(p.Project.Population, p.Project.PopulationColumns, p.Project.MaxCell)
+	if err != nil {
+		return err
+	}
+	if p.Source != nil {
+		if err := attack.HoldsOriginal(t, p.Source, p.Project.Roles.QIs); err != nil {
+			return err
+		}
+	}
 	p.Population = t
-	return err
+	return nil
 }
 
 // PopulationWords names a population in a manifest: its size only (the
@@ -289,4 +297,26 @@ func (e Env) cachedPopulation(path string, columns []string, maxCell int) (*mode
 // (it measures them on the build its risk figures read: Preview).
 func (e Env) PreviewAttacks(ctx context.Context, p *Prepared, res *method.Result) (*attack.Report, error) {
 	return NewPreview(res).Attacks(ctx, e, p)
+}
+
+// PopulationWarning says, before a run given a population, that the data
+// holds a larger share of the population than the presence bound its
+// method promises ("" when it does not, or the method promises none): a
+// release publishing the data's records puts each person it covers in
+// the data with probability at least that share (the base rate the
+// membership attack measures after the run), so no release keeps the
+// bound.
+func PopulationWarning(p *Prepared) string {
+	presence := p.Method.Spec().Presence
+	if presence == nil || p.Population == nil || p.Population.Rows == 0 || p.Table == nil {
+		return ""
+	}
+	bound, by := presence(p.Values)
+	share := float64(p.Table.Rows) / float64(p.Population.Rows)
+	if math.IsNaN(bound) || share <= bound {
+		return ""
+	}
+	return fmt.Sprintf("the data holds %d of the population's %d people (%s), more than the presence bound %s: a release publishing them "+
+		"puts each person it covers in the data with probability at least %s, so no release can keep the bound (the membership attack measures it after the run)",
+		p.Table.Rows, p.Population.Rows, strconv.FormatFloat(share, 'g', 4, 64), by, strconv.FormatFloat(share, 'g', 4, 64))
 }

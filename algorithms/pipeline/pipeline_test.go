@@ -1138,3 +1138,42 @@ func TestExportFindingsReadThePopulation(t *testing.T) {
 		t.Fatalf("a release was written: %v", serr)
 	}
 }
+
+// TestPopulationBeforeTheRun: a population lacking one of the input's
+// people is an input error naming the input's row before the run (issue
+// 31, finding 5); a population the data is most of is warned of when the
+// method promises a presence bound below that share (ambiguity's alpha),
+// and not by a method that promises none.
+func TestPopulationBeforeTheRun(t *testing.T) {
+	dir := t.TempDir()
+	const a8 = "age,zip,disease\n30,100,flu\n30,100,cold\n40,200,flu\n40,200,cold\n50,100,hiv\n50,100,cancer\n60,200,hiv\n60,200,cancer\n"
+	project := func(m string) func(in string) Project {
+		return func(in string) Project {
+			return Project{Input: in, Method: m, Roles: model.Roles{QIs: []string{"age", "zip"}, SA: "disease"}, Params: model.Values{"alpha": "0.5", "beta": "0.5"}}
+		}
+	}
+	p := prepareFile(t, dir, "a8.csv", a8, project("ambiguity"))
+	writeFile(t, filepath.Join(dir, "short.csv"), "age,zip\n30,100\n30,100\n40,200\n")
+	p.Project.Population = filepath.Join(dir, "short.csv")
+	err := Env{}.LoadPopulationOf(p)
+	var ie *model.InputError
+	if !errors.As(err, &ie) || ie.File != filepath.Join(dir, "a8.csv") || ie.Line != 5 || p.Population != nil {
+		t.Fatalf("a population lacking a person: %v", err)
+	}
+	writeFile(t, filepath.Join(dir, "pop9.csv"), a8+"30,200,flu\n")
+	p.Project.Population = filepath.Join(dir, "pop9.csv")
+	if err := (Env{}).LoadPopulationOf(p); err != nil {
+		t.Fatal(err)
+	}
+	want := "the data holds 8 of the population's 9 people (0.8889), more than the presence bound alpha = 0.5 (Wang, Theorem 5.1): a release publishing them " +
+		"puts each person it covers in the data with probability at least 0.8889, so no release can keep the bound (the membership attack measures it after the run)"
+	if got := PopulationWarning(p); got != want {
+		t.Errorf("warning:\n%s\nwant\n%s", got, want)
+	}
+	q := prepareFile(t, dir, "a8.csv", a8, func(in string) Project {
+		return Project{Input: in, Method: "distribution", Roles: model.Roles{QIs: []string{"age", "zip"}, SA: "disease"}, Population: filepath.Join(dir, "pop9.csv")}
+	})
+	if err := (Env{}).LoadPopulationOf(q); err != nil || PopulationWarning(q) != "" {
+		t.Errorf("a method without a presence bound: %v, %q", err, PopulationWarning(q))
+	}
+}

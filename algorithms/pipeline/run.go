@@ -587,6 +587,11 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 // what they read at export.
 func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	original, public := k.Original, k.Public
+	if m, err := model.ReadManifest(dir); err == nil && k.Population != nil && original != nil {
+		if err := attack.HoldsOriginal(k.Population, original, m.QIs); err != nil {
+			return nil, err
+		}
+	}
 	opt := verify.Options{Original: original, Public: public, Received: true}
 	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
 		a, err := ReadAudit(dir)

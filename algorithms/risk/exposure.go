@@ -61,9 +61,16 @@ type Exposure struct {
 	Presence   float64
 	PresenceBy string
 	// NoMembership says why presence in the data cannot be measured from
-	// regions ("" when it can): a kja box mixes the public database's
-	// people, whom the attacker holds, with the microdata's.
+	// regions ("" when it can).
 	NoMembership string
+	// PoolsOf and PoolRecords count the data's records per pool of
+	// regions where the release counts them per pool rather than per
+	// region (kja: si.csv's sensitive groups, whose boxes also hold public
+	// people): region r lies in the pools PoolsOf[r], and pool j holds
+	// PoolRecords[j] records among the people its regions cover. Nil:
+	// each region is a pool of its own Records.
+	PoolsOf     [][]int32
+	PoolRecords []int
 	// PublishesPublic says the regions hold a public table's people beside
 	// the data's: a population must hold them too. JoinColumns identify a
 	// person in both tables (kja's --id); without them a public row equal

@@ -53,6 +53,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if err := env.LoadPopulationOf(p); err != nil {
 		return err
 	}
+	if msg := pipeline.PopulationWarning(p); msg != "" {
+		fmt.Fprintf(ew, "privlab: warning: %s\n", msg)
+	}
 	ctx, cancel := interruptible(ew)
 	defer cancel()
 	queries := a.Queries

@@ -1,16 +1,19 @@
 package check
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"path/filepath"
 	"privlab/algorithms/kja/format"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
+	"privlab/model"
 )
 
 // Expose is what a k-join-anonymity release shows an attacker beyond its
@@ -21,8 +24,10 @@ import (
 // most 1/k), which an attacker who holds the population can count. It
 // does not bound the belief in a sensitive value (Section 3.2 makes
 // sensitive groups of at least k, and k-anonymity does not prevent
-// homogeneity), and a box mixes the public database's people with the
-// microdata's, so presence in the microdata is not measured by boxes.
+// homogeneity) nor presence: a box of plain k-anonymity holds microdata
+// tuples only, and where boxes mix the public database's people with the
+// microdata's, si.csv still counts each sensitive group's microdata
+// tuples among the people its boxes cover (Exposure.PoolsOf).
 func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	m := rel.Manifest
 	man := filepath.Join(rel.Dir, "manifest.json")
@@ -43,8 +48,10 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		JoinColumns:     det.Join,
 	}
 	if e.PublishesPublic {
-		e.PresenceBy = "a box mixes the public database's people with the microdata's (Sacharidis et al., Section 3.1)"
-		e.NoMembership = "a kja box holds the public database's people beside the microdata's, so the boxes do not say who is in the microdata (Sacharidis et al., Section 3.1)"
+		e.PresenceBy = "k-anonymity does not hide who is in the microdata: a box mixes the public database's people with the microdata's, and si.csv counts each sensitive group's microdata tuples (Sacharidis et al., Sections 3.1-3.2)"
+		if e.PoolsOf, e.PoolRecords, err = pools(rel, v); err != nil {
+			return nil, err
+		}
 	}
 	if k, err := strconv.Atoi(m.Parameters["k"]); err == nil {
 		e.K = k
@@ -96,4 +103,70 @@ func (a *axis) cover(cells []string) func(raw []string) [][]uint32 {
 		}
 		return out
 	}
+}
+
+// pools are the sensitive groups as membership reads them: the box of a
+// jat.csv row lies in the row's group, and a group holds as many
+// microdata tuples as si.csv has rows of it (Sacharidis et al., Section
+// 3.2: each microdata tuple of a group is published once in si.csv).
+func pools(rel *verify.Release, v *risk.View) ([][]int32, []int, error) {
+	jat, err := rel.Table(format.FileJAT)
+	if err != nil {
+		return nil, nil, err
+	}
+	si, err := rel.Table(format.FileSI)
+	if err != nil {
+		return nil, nil, err
+	}
+	code := make([]map[string]uint32, len(v.Cells))
+	for i, cells := range v.Cells {
+		code[i] = make(map[string]uint32, len(cells))
+		for c, s := range cells {
+			code[i][s] = uint32(c)
+		}
+	}
+	regionOf := make(map[string]int32, len(v.Regions))
+	for r, reg := range v.Regions {
+		regionOf[cellKey(reg.Cells)] = int32(r)
+	}
+	sg := jat.Columns[1]
+	poolOf := map[string]int32{}
+	of := make([][]int32, len(v.Regions))
+	cells := make([]uint32, len(v.Cells))
+	for row := 0; row < jat.Rows; row++ {
+		for i := range cells {
+			lo, hi := jat.Columns[2+2*i].Value(row), jat.Columns[3+2*i].Value(row)
+			if hi != lo {
+				lo += ".." + hi
+			}
+			cells[i] = code[i][lo]
+		}
+		r, ok := regionOf[cellKey(cells)]
+		if !ok {
+			return nil, nil, &model.InputError{File: filepath.Join(rel.Dir, format.FileJAT), Line: row + 2, Msg: "the box is not one the release's view reads"}
+		}
+		j, ok := poolOf[sg.Value(row)]
+		if !ok {
+			j = int32(len(poolOf))
+			poolOf[sg.Value(row)] = j
+		}
+		if !slices.Contains(of[r], j) {
+			of[r] = append(of[r], j)
+		}
+	}
+	records := make([]int, len(poolOf))
+	for row := 0; row < si.Rows; row++ {
+		if j, ok := poolOf[si.Columns[0].Value(row)]; ok {
+			records[j]++
+		}
+	}
+	return of, records, nil
+}
+
+func cellKey(cells []uint32) string {
+	b := make([]byte, 4*len(cells))
+	for i, c := range cells {
+		binary.LittleEndian.PutUint32(b[4*i:], c)
+	}
+	return string(b)
 }

@@ -76,11 +76,11 @@ func View(rel *verify.Release) (*risk.View, error) {
 		}
 		bld.AddCoded(codes, belief, loss/float64(len(m.QIs)))
 	}
-	note := "Every box holds microdata tuples only (no public table was joined): a person placed in a box is one of its tuples' people."
+	var notes []string
 	if det.PublicRows > 0 {
-		note = fmt.Sprintf("A box holds public-database individuals (%d public rows) beside the microdata ones, and the attacker cannot tell them apart (Sacharidis et al., Theorem 2).", det.PublicRows)
+		notes = append(notes, "A box holds public-database individuals beside the microdata ones, and the attacker cannot tell them apart (Sacharidis et al., Theorem 2).")
 	}
-	v := bld.View(m.RowsIn, m.Suppressed, true, note)
+	v := bld.View(m.RowsIn, m.Suppressed, true, notes...)
 	for i := range v.Regions {
 		v.Regions[i].Population = v.Regions[i].Records
 	}

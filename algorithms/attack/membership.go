@@ -31,24 +31,7 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 	}
 	f := risk.Finding{Attack: Membership, Attacker: attacker, Bound: e.Presence, BoundBy: e.PresenceBy,
 		Figure: "largest probability that a person of the population is in the data", Needs: []string{"population"}}
-	m := pop.covered(len(v.Regions))
-	presence := make([]float64, len(pop.count)) // per tuple
-	from := make([]int32, len(pop.count))       // the region that gives it
-	for t := range pop.count {
-		for _, r := range pop.candidates(t) {
-			reg := v.Regions[r]
-			if reg.Records == 0 || m[r] == 0 {
-				continue
-			}
-			if p := math.Min(1, float64(reg.Records)/float64(m[r])); p > presence[t] {
-				presence[t], from[t] = p, r
-			}
-		}
-	}
-	var witnessed map[int]witnessCell
-	if e.Witnessed && e.Sets != nil {
-		witnessed = pop.witness(v, e, presence)
-	}
+	presence, from, m, witnessed := pop.presence(v, e)
 	certain, above, example, population := 0, 0, -1, 0
 	for t, p := range presence {
 		n := int(pop.count[t])
@@ -83,6 +66,31 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 		f.Example = personLabel(pop, int(pop.first[example])) + " is certainly in the data: " + why
 	}
 	return f
+}
+
+// presence is each tuple's presence in the data (membership's model),
+// the region that gives it, the people each region covers, and the
+// tuples a listed value makes certain (with the value).
+func (p *placed) presence(v *risk.View, e *risk.Exposure) ([]float64, []int32, []int, map[int]witnessCell) {
+	m := p.covered(len(v.Regions))
+	presence := make([]float64, len(p.count)) // per tuple
+	from := make([]int32, len(p.count))       // the region that gives it
+	for t := range p.count {
+		for _, r := range p.candidates(t) {
+			reg := v.Regions[r]
+			if reg.Records == 0 || m[r] == 0 {
+				continue
+			}
+			if x := math.Min(1, float64(reg.Records)/float64(m[r])); x > presence[t] {
+				presence[t], from[t] = x, r
+			}
+		}
+	}
+	var witnessed map[int]witnessCell
+	if e.Witnessed && e.Sets != nil {
+		witnessed = p.witness(v, e, presence)
+	}
+	return presence, from, m, witnessed
 }
 
 // witnessCell is a value a region lists (the code of a cell of a QI).

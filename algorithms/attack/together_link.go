@@ -1,0 +1,172 @@
+package attack
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"privlab/algorithms/risk"
+)
+
+// comboLimits cap the choices of one candidate region per release that
+// linkageTogether enumerates: per tuple, and in all.
+var comboLimits = struct{ perTuple, total int }{1 << 12, 1 << 24}
+
+// linkageTogether counts, for each choice of one region with records per
+// release, the population's people consistent with every one of them
+// (their candidate regions hold it in each release): a person alone in
+// such a choice is singled out by the releases together, though each
+// region covers k people. An attacker who links a record to that person
+// is right with probability 1/people consistent; the bound is the
+// tightest of the releases' 1/k.
+func linkageTogether(rels []Opened, alone []*Report, pop []*placed, popName string, k *risk.Knowledge) risk.Finding {
+	name := together(Linkage)
+	if pop == nil {
+		return notRun(name, "holds the quasi-identifiers and identities of a population", "needs a population table or the original table", "population", "original")
+	}
+	for _, r := range rels {
+		if r.Exposure.PublishesPublic && k.Population == nil && k.Public == nil {
+			return notRun(name, "holds the quasi-identifiers and identities of a population",
+				r.Name+"'s "+plural(r.Exposure.Unit)+" hold public-table people the original lacks: needs the public table or a population table (every person once)", "public", "population")
+		}
+	}
+	f := risk.Finding{Attack: name, Attacker: "holds the quasi-identifiers and identities of " + popName + ", and places each person in every release",
+		Figure: "largest probability of picking out a person among those consistent with one region of every release", Needs: []string{pop[0].what}}
+	f.Bound, f.BoundBy = tightestBound(rels, alone, Linkage)
+	m, first, ok := combos(rels, pop)
+	if !ok {
+		return notRun(name, f.Attacker, fmt.Sprintf("the releases' regions overlap in more than %d choices of one region per release", comboLimits.total))
+	}
+	alone1 := make([]bool, len(pop[0].count)) // per tuple: alone in some choice
+	smallest := math.MaxInt
+	for key, n := range m {
+		f.Measured = math.Max(f.Measured, 1/float64(n))
+		smallest = min(smallest, int(n))
+		if n == 1 {
+			alone1[first[key]] = true
+		}
+	}
+	example := -1
+	for t, a := range alone1 {
+		if a {
+			f.Records++
+			if example < 0 {
+				example = t
+			}
+		}
+	}
+	if smallest == math.MaxInt {
+		smallest = 0
+	}
+	f.Detail = fmt.Sprintf("%s of %d the only one consistent with one region of every release (each release alone: %s records re-identified); the fewest people such a choice covers: %d",
+		people(f.Records), pop[0].table.Rows, aloneRecords(alone, Linkage), smallest)
+	if f.Records > 0 {
+		f.Short = people(f.Records) + " singled out together"
+		f.Brief = fmt.Sprintf("%d singled out together", f.Records)
+		f.Example = personLabel(pop[0], int(pop[0].first[example])) + " is the only person consistent with one region of every release"
+	}
+	return f
+}
+
+// combos counts the people consistent with each choice of one region
+// with records per release that some tuple allows, and the last tuple
+// allowing it; false when there are more than comboLimits allows.
+func combos(rels []Opened, pop []*placed) (map[string]int32, map[string]int32, bool) {
+	m, first := map[string]int32{}, map[string]int32{}
+	key := make([]byte, 4*len(rels))
+	lists := make([][]int32, len(rels))
+	for t := range pop[0].count {
+		size := 1
+		for i, p := range pop {
+			lists[i] = lists[i][:0]
+			for _, r := range p.candidates(t) {
+				if rels[i].View.Regions[r].Records > 0 {
+					lists[i] = append(lists[i], r)
+				}
+			}
+			size *= len(lists[i])
+			if size > comboLimits.perTuple {
+				return nil, nil, false
+			}
+		}
+		if size == 0 {
+			continue
+		}
+		idx := make([]int, len(lists))
+		for {
+			for i, l := range lists {
+				binary.LittleEndian.PutUint32(key[4*i:], uint32(l[idx[i]]))
+			}
+			m[string(key)] += pop[0].count[t]
+			first[string(key)] = int32(t)
+			if !next(idx, lists) {
+				break
+			}
+		}
+		if len(m) > comboLimits.total {
+			return nil, nil, false
+		}
+	}
+	return m, first, true
+}
+
+// next steps idx to the next choice of one entry per list (false: done).
+func next(idx []int, lists [][]int32) bool {
+	for i := len(idx) - 1; i >= 0; i-- {
+		if idx[i]++; idx[i] < len(lists[i]) {
+			return true
+		}
+		idx[i] = 0
+	}
+	return false
+}
+
+// membershipTogether takes each population person's presence in the
+// data as the largest any release gives (the releases come from one
+// original: a person certainly in one is certainly in it).
+func membershipTogether(rels []Opened, alone []*Report, pop []*placed, popName string, k *risk.Knowledge) risk.Finding {
+	name := together(Membership)
+	if k.Population == nil || pop == nil {
+		return notRun(name, "holds a population: the data's people and others",
+			"needs a population table (people beyond the data's: the original alone says nothing of presence)", "population")
+	}
+	f := risk.Finding{Attack: name, Attacker: "holds the quasi-identifiers of " + popName + ", the data's people and others, and reads every release",
+		Figure: "largest probability that a person of the population is in the data, over the releases", Needs: []string{"population"}}
+	f.Bound, f.BoundBy = tightestBound(rels, alone, Membership)
+	presence := make([]float64, len(pop[0].count))
+	var skipped []string
+	for i, r := range rels {
+		if r.Exposure.NoMembership != "" {
+			skipped = append(skipped, r.Name)
+			continue
+		}
+		p, _, _, _ := pop[i].presence(r.View, r.Exposure)
+		for t, x := range p {
+			presence[t] = math.Max(presence[t], x)
+		}
+	}
+	if len(skipped) == len(rels) {
+		return notRun(name, f.Attacker, "no release says who is in the data: "+rels[0].Exposure.NoMembership)
+	}
+	example := -1
+	for t, x := range presence {
+		f.Measured = math.Max(f.Measured, x)
+		if x >= 1 {
+			f.Records += int(pop[0].count[t])
+			if example < 0 {
+				example = t
+			}
+		}
+	}
+	f.Detail = fmt.Sprintf("%s of %d certainly in the data by one release or another (each release alone: %s)", people(f.Records), pop[0].table.Rows, aloneRecords(alone, Membership))
+	if len(skipped) > 0 {
+		f.Detail += "; not read for presence: " + strings.Join(skipped, ", ")
+	}
+	if f.Records > 0 {
+		f.Short = people(f.Records) + " certainly present"
+		f.Brief = fmt.Sprintf("%d certainly present", f.Records)
+		f.Example = personLabel(pop[0], int(pop[0].first[example])) + " is certainly in the data"
+	}
+	return f
+}

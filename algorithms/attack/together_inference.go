@@ -63,7 +63,7 @@ func inferenceTogether(rels []Opened, alone []*Report, orig []*placed, k *risk.K
 		f.Baseline = float64(prior[mode]) / float64(scored)
 	}
 	if inferred > 0 {
-		f.Short = people(inferred) + " with a sensitive value inferred together"
+		f.Short = fmt.Sprintf("%s's %s inferred", people(inferred), v0.SA)
 		f.Brief = fmt.Sprintf("%d %s inferred together", inferred, v0.SA)
 		f.Example = personLabel(orig[0], example) + fmt.Sprintf(": the releases together give their most likely %s a belief >= %s, and it is theirs", v0.SA, trim(Certain))
 	}

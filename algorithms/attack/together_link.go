@@ -62,7 +62,7 @@ func linkageTogether(rels []Opened, alone []*Report, pop []*placed, popName stri
 	f.Detail = fmt.Sprintf("%s of %d the only one consistent with one region of every release (each release alone: %s records re-identified); the fewest people such a choice covers: %d",
 		people(f.Records), pop[0].table.Rows, aloneRecords(alone, Linkage), smallest)
 	if f.Records > 0 {
-		f.Short = people(f.Records) + " singled out together"
+		f.Short = people(f.Records) + " singled out"
 		f.Brief = fmt.Sprintf("%d singled out together", f.Records)
 		f.Example = personLabel(pop[0], int(pop[0].first[example])) + " is the only person consistent with one region of every release"
 	}

@@ -19,9 +19,11 @@ type combined struct {
 
 // inferenceTogether scores, on the original's people, the attacker who
 // combines what every release tells of a person's sensitive value
-// (Together's model): the people whose combined most likely value is
-// theirs with a posterior >= Certain, and those for whom it is the only
-// value every release allows.
+// (Together's model). It counts the people for whom the only value
+// every release allows is theirs (sound whatever ties the releases: a
+// value one release rules out is ruled out), and, beside them, those
+// whose combined most likely value is theirs with a posterior >=
+// Certain (which reads the releases as independent given the original).
 func inferenceTogether(rels []Opened, alone []*Report, orig []*placed, k *risk.Knowledge) risk.Finding {
 	v0 := rels[0].View
 	attacker := "knows a person of the original is in every release and their quasi-identifiers, and keeps the " + v0.SA + " values every release allows them"
@@ -47,28 +49,28 @@ func inferenceTogether(rels []Opened, alone []*Report, orig []*placed, k *risk.K
 			continue
 		}
 		right++
-		if r.possible == 1 {
-			certain++
-		}
 		if r.top >= Certain-1e-12 {
 			inferred++
+		}
+		if r.possible == 1 {
+			certain++
 			if example < 0 {
 				example = row
 			}
 		}
 	}
-	f.Records = inferred
+	f.Records = certain
 	f.Calibration = risk.Calibration{Successes: float64(right), Trials: scored, Baseline: math.NaN(), Control: math.NaN()}
 	if scored > 0 {
 		f.Baseline = float64(prior[mode]) / float64(scored)
 	}
-	if inferred > 0 {
-		f.Short = fmt.Sprintf("%s's %s inferred", people(inferred), v0.SA)
-		f.Brief = fmt.Sprintf("%d %s inferred together", inferred, v0.SA)
-		f.Example = personLabel(orig[0], example) + fmt.Sprintf(": the releases together give their most likely %s a belief >= %s, and it is theirs", v0.SA, trim(Certain))
+	if certain > 0 {
+		f.Short = fmt.Sprintf("%s's %s certain", people(certain), v0.SA)
+		f.Brief = fmt.Sprintf("%d %s certain together", certain, v0.SA)
+		f.Example = personLabel(orig[0], example) + fmt.Sprintf(": every release allows them one %s, and it is theirs", v0.SA)
 	}
-	f.Detail = fmt.Sprintf("%s of %d whose most likely %s is right with a belief >= %s together (each release alone: %s); %s whose %s is the only value every release allows",
-		people(inferred), scored, v0.SA, trim(Certain), aloneRecords(alone, Inference), people(certain), v0.SA)
+	f.Detail = fmt.Sprintf("%s of %d whose %s is the only value every release allows (each release alone: %s inferred with a belief >= %s); %s whose most likely %s is right with a belief >= %s together, the releases read as independent",
+		people(certain), scored, v0.SA, aloneRecords(alone, Inference), trim(Certain), people(inferred), v0.SA, trim(Certain))
 	return f
 }
 

@@ -9,9 +9,9 @@ import (
 	"privlab/algorithms/risk"
 )
 
-// comboLimits cap the choices of one candidate region per release that
-// linkageTogether enumerates: per tuple, and in all.
-var comboLimits = struct{ perTuple, total int }{1 << 12, 1 << 24}
+// comboLimit caps the choices of one candidate region per release that
+// linkageTogether enumerates, summed over the tuples.
+var comboLimit = 1 << 22
 
 // linkageTogether counts, for each choice of one region with records per
 // release, the population's people consistent with every one of them
@@ -36,7 +36,7 @@ func linkageTogether(rels []Opened, alone []*Report, pop []*placed, popName stri
 	f.Bound, f.BoundBy = tightestBound(rels, alone, Linkage)
 	m, first, ok := combos(rels, pop)
 	if !ok {
-		return notRun(name, f.Attacker, fmt.Sprintf("the releases' regions overlap in more than %d choices of one region per release", comboLimits.total))
+		return notRun(name, f.Attacker, fmt.Sprintf("the people's candidate regions make more than %d choices of one region per release", comboLimit))
 	}
 	alone1 := make([]bool, len(pop[0].count)) // per tuple: alone in some choice
 	smallest := math.MaxInt
@@ -71,12 +71,11 @@ func linkageTogether(rels []Opened, alone []*Report, pop []*placed, popName stri
 
 // combos counts the people consistent with each choice of one region
 // with records per release that some tuple allows, and the last tuple
-// allowing it; false when there are more than comboLimits allows.
+// allowing it; false when the tuples allow more than comboLimit choices
+// in all (counted before any is enumerated).
 func combos(rels []Opened, pop []*placed) (map[string]int32, map[string]int32, bool) {
-	m, first := map[string]int32{}, map[string]int32{}
-	key := make([]byte, 4*len(rels))
 	lists := make([][]int32, len(rels))
-	for t := range pop[0].count {
+	withRecords := func(t int) int {
 		size := 1
 		for i, p := range pop {
 			lists[i] = lists[i][:0]
@@ -85,12 +84,20 @@ func combos(rels []Opened, pop []*placed) (map[string]int32, map[string]int32, b
 					lists[i] = append(lists[i], r)
 				}
 			}
-			size *= len(lists[i])
-			if size > comboLimits.perTuple {
-				return nil, nil, false
-			}
+			size = min(size*len(lists[i]), comboLimit+1)
 		}
-		if size == 0 {
+		return size
+	}
+	work := 0
+	for t := range pop[0].count {
+		if work += withRecords(t); work > comboLimit {
+			return nil, nil, false
+		}
+	}
+	m, first := map[string]int32{}, map[string]int32{}
+	key := make([]byte, 4*len(rels))
+	for t := range pop[0].count {
+		if withRecords(t) == 0 {
 			continue
 		}
 		idx := make([]int, len(lists))
@@ -103,9 +110,6 @@ func combos(rels []Opened, pop []*placed) (map[string]int32, map[string]int32, b
 			if !next(idx, lists) {
 				break
 			}
-		}
-		if len(m) > comboLimits.total {
-			return nil, nil, false
 		}
 	}
 	return m, first, true

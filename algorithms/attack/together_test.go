@@ -63,12 +63,12 @@ func checkTogether(t *testing.T, name string, ws []*world) {
 		t.Fatalf("%s: linkage together measured %v singled out %d bound %v, brute force %v %d 0.5", name, link.Measured, link.Records, link.Bound, measured, singled)
 	}
 	b := bruteInference(ws)
-	if inf.Records != b.inferred || inf.Trials != b.scored || inf.Successes != float64(b.right) || inf.Baseline != b.baseline ||
+	if inf.Records != b.certain || inf.Trials != b.scored || inf.Successes != float64(b.right) || inf.Baseline != b.baseline ||
 		math.Abs(inf.Measured-b.top) > 1e-12 || inf.Bound != 0.6 {
 		t.Fatalf("%s: inference together %d inferred, %v of %d right, baseline %v, measured %v, bound %v; brute force %+v", name,
 			inf.Records, inf.Successes, inf.Trials, inf.Baseline, inf.Measured, inf.Bound, b)
 	}
-	if want := "; " + people(b.certain) + " whose s is the only value every release allows"; !strings.HasSuffix(inf.Detail, want) {
+	if want := fmt.Sprintf("; %s whose most likely s is right with a belief >= 0.9 together, the releases read as independent", people(b.inferred)); !strings.HasSuffix(inf.Detail, want) {
 		t.Fatalf("%s: inference together says %q, brute force %s", name, inf.Detail, want)
 	}
 	presence := make([]float64, ws[0].pop.Rows)

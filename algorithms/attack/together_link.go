@@ -4,14 +4,16 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"privlab/algorithms/risk"
 )
 
 // comboLimit caps the choices of one candidate region per release that
-// linkageTogether enumerates, summed over the tuples.
-var comboLimit = 1 << 22
+// linkageTogether enumerates, summed over the tuples (two releases: a
+// count per region, cheaper than three's map, so more).
+var comboLimit = map[bool]int{false: 1 << 22, true: 1 << 26}
 
 // linkageTogether counts, for each choice of one region with records per
 // release, the population's people consistent with every one of them
@@ -34,18 +36,12 @@ func linkageTogether(rels []Opened, alone []*Report, pop []*placed, popName stri
 	f := risk.Finding{Attack: name, Attacker: "holds the quasi-identifiers and identities of " + popName + ", and places each person in every release",
 		Figure: "largest probability of picking out a person among those consistent with one region of every release", Needs: []string{pop[0].what}}
 	f.Bound, f.BoundBy = tightestBound(rels, alone, Linkage)
-	m, first, ok := combos(rels, pop)
+	smallest, alone1, ok := combos(rels, pop)
 	if !ok {
-		return notRun(name, f.Attacker, fmt.Sprintf("the people's candidate regions make more than %d choices of one region per release", comboLimit))
+		return notRun(name, f.Attacker, fmt.Sprintf("the people's candidate regions make more than %d choices of one region per release", comboLimit[len(rels) == 2]))
 	}
-	alone1 := make([]bool, len(pop[0].count)) // per tuple: alone in some choice
-	smallest := math.MaxInt
-	for key, n := range m {
-		f.Measured = math.Max(f.Measured, 1/float64(n))
-		smallest = min(smallest, int(n))
-		if n == 1 {
-			alone1[first[key]] = true
-		}
+	if smallest < math.MaxInt {
+		f.Measured = 1 / float64(smallest)
 	}
 	example := -1
 	for t, a := range alone1 {
@@ -70,49 +66,89 @@ func linkageTogether(rels []Opened, alone []*Report, pop []*placed, popName stri
 }
 
 // combos counts the people consistent with each choice of one region
-// with records per release that some tuple allows, and the last tuple
-// allowing it; false when the tuples allow more than comboLimit choices
-// in all (counted before any is enumerated).
-func combos(rels []Opened, pop []*placed) (map[string]int32, map[string]int32, bool) {
-	lists := make([][]int32, len(rels))
-	withRecords := func(t int) int {
+// with records per release that some tuple allows, and returns the
+// fewest (math.MaxInt: no choice) and, per tuple, whether it is alone in
+// one; false when the tuples allow more than comboLimit's choices in all
+// (counted before any is enumerated).
+func combos(rels []Opened, pop []*placed) (int, []bool, bool) {
+	lists := make([][][]int32, len(pop[0].count)) // per tuple and release: the candidates with records
+	work, limit := 0, comboLimit[len(rels) == 2]
+	for t := range lists {
+		lists[t] = make([][]int32, len(rels))
 		size := 1
 		for i, p := range pop {
-			lists[i] = lists[i][:0]
 			for _, r := range p.candidates(t) {
 				if rels[i].View.Regions[r].Records > 0 {
-					lists[i] = append(lists[i], r)
+					lists[t][i] = append(lists[t][i], r)
 				}
 			}
-			size = min(size*len(lists[i]), comboLimit+1)
+			size = min(size*len(lists[t][i]), limit+1)
 		}
-		return size
-	}
-	work := 0
-	for t := range pop[0].count {
-		if work += withRecords(t); work > comboLimit {
-			return nil, nil, false
+		if work += size; work > limit {
+			return 0, nil, false
 		}
 	}
-	m, first := map[string]int32{}, map[string]int32{}
+	if len(rels) == 2 {
+		smallest, alone := pairCombos(pop[0].count, lists, len(rels[0].View.Regions), len(rels[1].View.Regions))
+		return smallest, alone, true
+	}
+	m, last := map[string]int32{}, map[string]int32{}
 	key := make([]byte, 4*len(rels))
-	for t := range pop[0].count {
-		if withRecords(t) == 0 {
-			continue
-		}
-		idx := make([]int, len(lists))
-		for {
-			for i, l := range lists {
-				binary.LittleEndian.PutUint32(key[4*i:], uint32(l[idx[i]]))
+	for t, l := range lists {
+		idx := make([]int, len(rels))
+		for ok := !slices.ContainsFunc(l, func(c []int32) bool { return len(c) == 0 }); ok; ok = next(idx, l) {
+			for i, c := range l {
+				binary.LittleEndian.PutUint32(key[4*i:], uint32(c[idx[i]]))
 			}
 			m[string(key)] += pop[0].count[t]
-			first[string(key)] = int32(t)
-			if !next(idx, lists) {
-				break
-			}
+			last[string(key)] = int32(t)
 		}
 	}
-	return m, first, true
+	smallest, alone := math.MaxInt, make([]bool, len(lists))
+	for k, n := range m {
+		smallest = min(smallest, int(n))
+		if n == 1 {
+			alone[last[k]] = true
+		}
+	}
+	return smallest, alone, true
+}
+
+// pairCombos is combos for two releases: region by region of the first,
+// the people of its tuples counted per region of the second.
+func pairCombos(count []int32, lists [][][]int32, regions0, regions1 int) (int, []bool) {
+	byFirst := make([][]int32, regions0) // the tuples each region of the first release may hold
+	for t, l := range lists {
+		if len(l[1]) == 0 {
+			continue
+		}
+		for _, r := range l[0] {
+			byFirst[r] = append(byFirst[r], int32(t))
+		}
+	}
+	n, last := make([]int32, regions1), make([]int32, regions1)
+	var touched []int32
+	smallest, alone := math.MaxInt, make([]bool, len(lists))
+	for _, tuples := range byFirst {
+		for _, t := range tuples {
+			for _, r := range lists[t][1] {
+				if n[r] == 0 {
+					touched = append(touched, r)
+				}
+				n[r] += count[t]
+				last[r] = t
+			}
+		}
+		for _, r := range touched {
+			smallest = min(smallest, int(n[r]))
+			if n[r] == 1 {
+				alone[last[r]] = true
+			}
+			n[r] = 0
+		}
+		touched = touched[:0]
+	}
+	return smallest, alone
 }
 
 // next steps idx to the next choice of one entry per list (false: done).

@@ -270,13 +270,18 @@ func (a *App) landResult(msg resultMsg) tea.Cmd {
 		st.Workload = nil
 	}
 	st.RiskOld, st.AttacksOld = true, true
+	pv := pipeline.NewPreview(msg.res)
+	together := togetherCmd(a.runCtx, st.Env, msg.prep, pv, st.Project.Earlier(), msg.seq)
+	st.TogetherOld = together != nil
+	if together == nil {
+		st.Together, st.TogetherErr = nil, nil
+	}
 	a.refreshAll()
 	// The context stays live for the workload, the risk figures and the
 	// attacks, all at once; a newer change cancels them. The risk figures
 	// and the attacks read one build of the release.
-	pv := pipeline.NewPreview(msg.res)
 	return tea.Batch(work, riskCmd(a.runCtx, pv, st.Project.RiskThreshold, msg.seq), deferredCmd(a.runCtx, msg.res, msg.seq),
-		attackCmd(a.runCtx, st.Env, msg.prep, pv, msg.seq))
+		attackCmd(a.runCtx, st.Env, msg.prep, pv, msg.seq), together)
 }
 
 // Update routes messages: sizes and results to everyone, keys to the
@@ -441,6 +446,12 @@ func (a *App) update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case attackMsg:
 		if msg.seq == a.runSeq {
 			st.Attacks, st.AttacksOld, st.AttacksErr = msg.rep, false, msg.err
+			a.refreshAll()
+		}
+		return a, nil
+	case togetherMsg:
+		if msg.seq == a.runSeq {
+			st.Together, st.TogetherOld, st.TogetherErr = msg.fig, false, msg.err
 			a.refreshAll()
 		}
 		return a, nil

@@ -57,7 +57,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, deferredMsg, compareMsg, queryMsg, exportMsg, sweepMsg,
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, queryMsg, exportMsg, sweepMsg,
 			openDialogMsg, openReleaseMsg, releaseOpenedMsg, showPaneMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)

@@ -133,6 +133,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		}
 		p.lines = msg.ex.Checks
 		p.done = fmt.Sprintf("wrote %s and %s", msg.ex.Dir, model.AuditPath(msg.ex.Dir))
+		st.Project.AddExported(msg.ex.Dir) // the next release is attacked together with it
 		st.Dirty = false
 		st.Notify("exported %s", msg.ex.Dir)
 		return nil
@@ -349,6 +350,9 @@ func (p *exportPane) attacksView(w int) string {
 	}
 	if err := st.AttacksErr; err != nil && len(p.lines) == 0 {
 		b.WriteString(s.Error.Render(indented("✗ the attacks could not be measured: "+st.explain(err), w)) + "\n")
+	}
+	if len(p.lines) == 0 {
+		b.WriteString(p.togetherView(w))
 	}
 	return b.String()
 }

@@ -55,6 +55,13 @@ type State struct {
 	// AttacksErr is why the attacks could not be measured (a population
 	// that does not load).
 	AttacksErr error
+	// Together is the shown result's release attacked together with the
+	// earlier releases exported from the project's input (nil: none);
+	// TogetherOld marks it while the new result's is on its way, and
+	// TogetherErr says why it could not be measured.
+	Together    *pipeline.Together
+	TogetherOld bool
+	TogetherErr error
 	// Progress of the running computation, written by the worker: a
 	// progressMark of the run that wrote it.
 	Progress *atomic.Value
@@ -203,6 +210,7 @@ func (s *State) dropResult() {
 	s.Workload, s.WorkloadOld = nil, false
 	s.Risk, s.RiskOld = nil, false
 	s.Attacks, s.AttacksOld = nil, false
+	s.Together, s.TogetherOld, s.TogetherErr = nil, false, nil
 	s.lastWarnings = nil
 }
 

@@ -42,3 +42,33 @@ func BenchmarkAttackAdult(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAttackTogetherAdult times privlab attack DIR1 DIR2 on two
+// releases of all of adult.csv (each attacked alone, then together) with
+// adult.data as the population (SPEC 3.7, issue 31: under 2 s).
+func BenchmarkAttackTogetherAdult(b *testing.B) {
+	needAdult(b)
+	pop, name := population(b)
+	orig := load(b, adultCSV)
+	roles := model.Roles{QIs: adultQIs, SA: "salary-class"}
+	for _, c := range []struct {
+		name string
+		a, b pipeline.Project
+	}{
+		{"kja", pipeline.Project{Method: "kja", Variant: "mondrian", Roles: roles, Params: model.Values{"k": "5"}},
+			pipeline.Project{Method: "kja", Variant: "mondrian", Roles: roles, Params: model.Values{"k": "10"}}},
+		{"ambiguity", pipeline.Project{Method: "ambiguity", Roles: roles, Params: model.Values{"alpha": "0.5", "beta": "0.5"}},
+			pipeline.Project{Method: "ambiguity", Roles: roles, Params: model.Values{"alpha": "0.4", "beta": "0.5"}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			dirs := []string{release(b, adultCSV, c.a), release(b, adultCSV, c.b)}
+			k := &risk.Knowledge{Original: orig, Population: pop, PopulationName: name}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, _, err := pipeline.AttackTogether(dirs, k); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

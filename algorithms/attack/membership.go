@@ -40,23 +40,7 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 	if k.Population == nil {
 		f.Needs = []string{"original", "public"} // the population is theirs together
 	}
-	g := poolsOf(v, e, pop)
-	taken, used := make([]int32, len(pop.count)), make([]int, len(g.records))
-	var witnessed map[int]witnessCell
-	if e.Witnessed && e.Sets != nil && e.PoolsOf == nil {
-		witnessed = pop.witness(v, e)
-		for t, c := range witnessed {
-			if used[c.region] < g.records[c.region] {
-				taken[t], used[c.region] = 1, used[c.region]+1
-			}
-		}
-	}
-	certain, reached := g.certainReached(pop.count, taken, used)
-	for t := range witnessed {
-		certain[t] = true
-	}
-	m := presenceOf(g, pop, certain)
-	m.reached = reached
+	m, certain, witnessed := pop.presence(v, e)
 	population, sure, above, example := 0, 0, 0, -1
 	for t, p := range m.presence {
 		n := int(pop.count[t])
@@ -87,6 +71,31 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 	}
 	f.Calibration = m.calibrate(pop, inData)
 	return f
+}
+
+// presence is membership's figures per tuple: who is certainly present
+// (the matching, with the values only one covered person holds placed
+// first) and each tuple's presence probability, with the listed values
+// that made tuples certain.
+func (p *placed) presence(v *risk.View, e *risk.Exposure) (*presence, []bool, map[int]witnessCell) {
+	g := poolsOf(v, e, p)
+	taken, used := make([]int32, len(p.count)), make([]int, len(g.records))
+	var witnessed map[int]witnessCell
+	if e.Witnessed && e.Sets != nil && e.PoolsOf == nil {
+		witnessed = p.witness(v, e)
+		for t, c := range witnessed {
+			if used[c.region] < g.records[c.region] {
+				taken[t], used[c.region] = 1, used[c.region]+1
+			}
+		}
+	}
+	certain, reached := g.certainReached(p.count, taken, used)
+	for t := range witnessed {
+		certain[t] = true
+	}
+	m := presenceOf(g, p, certain)
+	m.reached = reached
+	return m, certain, witnessed
 }
 
 // presence is membership's figures per tuple of the population.

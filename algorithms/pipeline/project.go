@@ -72,6 +72,40 @@ type Project struct {
 	// workbench brings them back when it switches to one (see Switch). A
 	// run reads the current method's settings only.
 	Methods map[string]Settings `json:"methods,omitempty"`
+	// Exported lists the releases exported from the project: the Export
+	// pane attacks a new release together with those of the same input
+	// (SPEC 3.7: several releases of one original are attacked together).
+	Exported []ExportedRelease `json:"exported,omitempty"`
+}
+
+// ExportedRelease is a release directory and the input it was made from.
+type ExportedRelease struct {
+	Dir   string `json:"dir"`
+	Input string `json:"input"`
+}
+
+// Earlier are the directories of the releases exported from the
+// project's input, in the order they were exported.
+func (p Project) Earlier() []string {
+	var out []string
+	for _, r := range p.Exported {
+		if r.Input == p.Input {
+			out = append(out, r.Dir)
+		}
+	}
+	return out
+}
+
+// AddExported records a release exported to dir from the project's
+// input (a directory exported again moves to the end).
+func (p *Project) AddExported(dir string) {
+	kept := p.Exported[:0:0]
+	for _, r := range p.Exported {
+		if r.Dir != dir {
+			kept = append(kept, r)
+		}
+	}
+	p.Exported = append(kept, ExportedRelease{Dir: dir, Input: p.Input})
 }
 
 // Settings are one method's choices: its variant, its parameter values
@@ -296,6 +330,9 @@ func (p Project) Clone() Project {
 	}
 	if p.PopulationColumns != nil {
 		q.PopulationColumns = append([]string(nil), p.PopulationColumns...)
+	}
+	if p.Exported != nil {
+		q.Exported = append([]ExportedRelease(nil), p.Exported...)
 	}
 	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
 	q.Kinds = cloneMap(p.Kinds)

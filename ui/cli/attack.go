@@ -14,14 +14,17 @@ import (
 )
 
 func cmdAttack(a *Args, w, ew io.Writer) error {
-	if len(a.Positional) != 1 {
-		return &model.ParamError{Param: "attack", Reason: "expected one release directory",
-			Hint: "privlab attack DIR [--original FILE] [--population FILE] [--public FILE] [--marginals FILE] [--json]"}
+	if len(a.Positional) == 0 {
+		return &model.ParamError{Param: "attack", Reason: "expected a release directory",
+			Hint: "privlab attack DIR [DIR...] [--original FILE] [--population FILE] [--public FILE] [--marginals FILE] [--json]"}
 	}
 	dir := a.Positional[0]
 	k, err := attackKnowledge(a, dir)
 	if err != nil {
 		return err
+	}
+	if len(a.Positional) > 1 {
+		return attackTogether(a, k, w)
 	}
 	rep, err := pipeline.Attack(dir, k)
 	if err != nil {
@@ -38,6 +41,56 @@ func cmdAttack(a *Args, w, ew io.Writer) error {
 		return privacyFailure(fmt.Sprintf("%d attack(s) broke the bound their method promises", n))
 	}
 	return nil
+}
+
+// attackTogether attacks each release alone and all together, and
+// exits 1 when one alone, or together, breaks a bound (together: the
+// tightest bound every release claims).
+func attackTogether(a *Args, k *risk.Knowledge, w io.Writer) error {
+	alone, together, err := pipeline.AttackTogether(a.Positional, k)
+	if err != nil {
+		return err
+	}
+	broken := 0
+	for _, r := range alone {
+		broken += r.Report.Broken()
+	}
+	joint := &attack.Report{Findings: together}
+	broken += joint.Broken()
+	if a.JSON {
+		out := jsonTogether{Together: jsonFindings(joint)}
+		for _, r := range alone {
+			out.Releases = append(out.Releases, jsonRelease{Dir: r.Dir, Findings: jsonFindings(r.Report)})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range alone {
+			fmt.Fprintf(w, "%s:\n", r.Dir)
+			printAttacks(w, r.Report)
+		}
+		fmt.Fprintln(w, "together:")
+		printAttacks(w, joint)
+	}
+	if broken > 0 {
+		return privacyFailure(fmt.Sprintf("%d attack(s) broke the bound their method promises (alone or with the releases together)", broken))
+	}
+	return nil
+}
+
+// jsonTogether is privlab attack --json on several releases: each
+// release's findings, and the findings of the releases together.
+type jsonTogether struct {
+	Releases []jsonRelease `json:"releases"`
+	Together []jsonFinding `json:"together"`
+}
+
+type jsonRelease struct {
+	Dir      string        `json:"dir"`
+	Findings []jsonFinding `json:"findings"`
 }
 
 // attackKnowledge loads what privlab attack's attacker holds: the
@@ -111,6 +164,13 @@ type jsonFinding struct {
 // printAttacksJSON writes the findings as a JSON array (measured null for an attack
 // that did not run; bound null without one; holds null when not bounded).
 func printAttacksJSON(w io.Writer, rep *attack.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonFindings(rep))
+}
+
+// jsonFindings are the findings as --json writes them.
+func jsonFindings(rep *attack.Report) []jsonFinding {
 	out := make([]jsonFinding, 0, len(rep.Findings))
 	for _, f := range rep.Findings {
 		j := jsonFinding{Attack: f.Attack, Attacker: f.Attacker, Records: f.Records, Example: f.Example,
@@ -129,9 +189,7 @@ func printAttacksJSON(w io.Writer, rep *attack.Report) error {
 		}
 		out = append(out, j)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
 
 func finite(x float64) *float64 {

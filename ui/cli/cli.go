@@ -10,9 +10,10 @@
 //	                                found through the audit record beside it)
 //	privlab run    [flags]          anonymize and write a release directory
 //	privlab check  DIR [--original FILE] [--public FILE]   re-verify a release from its files
-//	privlab attack DIR [--original FILE] [--population FILE] [--public FILE] [--marginals FILE] [--json]
+//	privlab attack DIR [DIR...] [--original FILE] [--population FILE] [--public FILE] [--marginals FILE] [--json]
 //	                                the attacks each method's papers defend against, measured
-//	                                beside the method's bounds (exit 1 when one is broken)
+//	                                beside the method's bounds (exit 1 when one is broken);
+//	                                several releases of one original also attacked together
 //	privlab query  [flags] "QUERY"  answer on the original and the release
 //	privlab eval   [flags]          random workload: average relative error
 //	privlab gen    NAME [--rows N] [--seed S] [--out FILE]   synthetic data

@@ -207,8 +207,21 @@ func checkExisting(abs, dir string, force bool) error {
 	if !force {
 		return &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Fixes: []Fix{{Setting: SetForce, Why: "to replace it"}}}}
 	}
-	if why := Replaceable(abs); why != "" {
-		return &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
+	return notReplaceable(abs, dir, "")
+}
+
+// notReplaceable is the error for a directory that --force may not
+// replace (Replaceable), nil when it may; when says why it is looked at
+// again.
+func notReplaceable(abs, dir, when string) error {
+	why, changed := replaceable(abs)
+	switch {
+	case changed != "":
+		return &ParamError{Param: "out", Value: dir, Reason: when + "its file " + filepath.Join(dir, changed) +
+			" was changed since privlab wrote it (its SHA-256 is not the one manifest.json records); refusing to replace the release, even when told to",
+			Hint: "move the release (or that file) elsewhere first, or choose another output directory"}
+	case why != "":
+		return &ParamError{Param: "out", Value: dir, Reason: when + "exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
 			Hint: "choose another directory, or move what it holds yourself"}
 	}
 	return nil
@@ -217,39 +230,59 @@ func checkExisting(abs, dir string, force bool) error {
 // Replaceable says why --force may not replace dir ("" when it may): it
 // must be empty, or a privlab release (its manifest.json reads as one,
 // written by privlab) holding nothing but manifest.json and the regular
-// files its manifest lists.
+// files its manifest lists, each as written (its SHA-256 the manifest's:
+// a report the user edited is theirs).
 func Replaceable(dir string) string {
+	why, changed := replaceable(dir)
+	if changed != "" {
+		return changed + " was changed since privlab wrote it"
+	}
+	return why
+}
+
+// replaceable is Replaceable, with the name of a file changed since it
+// was written apart.
+func replaceable(dir string) (why, changed string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return OpenReason(err)
+		return OpenReason(err), ""
 	}
 	if len(entries) == 0 {
-		return ""
+		return "", ""
 	}
 	m, err := ReadManifest(dir)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
-			return "its manifest.json does not read as a release's: " + ie.Msg
+			return "its manifest.json does not read as a release's: " + ie.Msg, ""
 		}
-		return err.Error()
+		return err.Error(), ""
 	}
 	if m.Tool != "privlab" || m.Method == "" || len(m.Files) == 0 {
-		return "its manifest.json is not one privlab wrote"
+		return "its manifest.json is not one privlab wrote", ""
 	}
-	listed := map[string]bool{"manifest.json": true}
+	listed := map[string]string{"manifest.json": ""}
 	for _, f := range m.Files {
-		listed[f.Name] = true
+		listed[f.Name] = f.SHA256
 	}
 	for _, e := range entries {
-		if !listed[e.Name()] {
-			return fmt.Sprintf("it holds %s, which its manifest does not list", e.Name())
+		sum, ok := listed[e.Name()]
+		if !ok {
+			return fmt.Sprintf("it holds %s, which its manifest does not list", e.Name()), ""
 		}
 		if !e.Type().IsRegular() {
-			return fmt.Sprintf("%s is not a regular file", e.Name())
+			return fmt.Sprintf("%s is not a regular file", e.Name()), ""
+		}
+		if e.Name() == "manifest.json" {
+			continue
+		}
+		if got, err := FileSHA256(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Sprintf("%s cannot be read: %s", e.Name(), OpenReason(err)), ""
+		} else if got != sum {
+			return "", e.Name()
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // writer is one WriteRelease under way: its temporary directory and
@@ -540,8 +573,8 @@ func (w *writer) commit() error {
 // moveAside moves the earlier release and its audit record to
 // .NAME.old-PID-X (and .NAME.old-PID-X.audit.json).
 func (w *writer) moveAside() error {
-	if why := Replaceable(w.abs); why != "" {
-		return &ParamError{Param: "out", Value: w.dir, Reason: "changed while the release was written and is no longer a privlab release (" + why + "); refusing to replace it"}
+	if err := notReplaceable(w.abs, w.dir, "changed while the release was written: "); err != nil {
+		return err
 	}
 	old := w.sibling("old")
 	if err := os.Rename(w.abs, old); err != nil {

@@ -1,11 +1,18 @@
 package model
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestForceRefusesAnEditedRelease: --force replaces a release only as
@@ -40,5 +47,102 @@ func TestForceRefusesAnEditedRelease(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "qi.csv"), []byte("age\n1\n"), 0o644)
 	if got := Replaceable(dir); got != "qi.csv was changed since privlab wrote it" {
 		t.Errorf("Replaceable after qi.csv changed: %q", got)
+	}
+}
+
+// exportChild is set in the processes TestConcurrentForceProcesses
+// starts: each writes one release with Force, and with a barrier waits at
+// the "rename" stage until every export has looked at what is in place.
+const exportChild = "PRIVLAB_TEST_EXPORT_CHILD"
+
+func runExportChild() {
+	dir, id, barrier := os.Getenv(exportChild), os.Getenv("PRIVLAB_TEST_ID"), os.Getenv("PRIVLAB_TEST_BARRIER")
+	if barrier != "" {
+		n, _ := strconv.Atoi(os.Getenv("PRIVLAB_TEST_N"))
+		failpoint = func(s string) error {
+			if s == "rename" {
+				os.WriteFile(filepath.Join(barrier, id), nil, 0o644)
+				for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+					if es, _ := os.ReadDir(barrier); len(es) >= n {
+						break
+					}
+				}
+			}
+			return nil
+		}
+	}
+	seed, _ := strconv.ParseUint(id, 10, 64)
+	_, err := WriteRelease(dir, releaseOf(id), WriteOptions{Force: true, Audit: &Audit{Seed: seed}})
+	switch {
+	case err == nil:
+		os.Exit(0)
+	case errors.Is(err, ErrExists):
+		fmt.Print(err)
+		os.Exit(2)
+	}
+	fmt.Print(err)
+	os.Exit(1)
+}
+
+// Issue 32, item 13: eight processes replacing one release at once
+// (--force): the release in place always has its own audit record beside
+// it, nothing else is left, and every export either wins or says that
+// another won (ErrExists). With a barrier (every export has looked
+// before any puts its release in place) exactly one wins.
+func TestConcurrentForceProcesses(t *testing.T) {
+	if os.Getenv(exportChild) != "" {
+		runExportChild()
+	}
+	for trial := 0; trial < 12; trial++ {
+		parent := t.TempDir()
+		dir := filepath.Join(parent, "rel")
+		if _, err := WriteRelease(dir, releaseOf("first"), WriteOptions{Audit: &Audit{Seed: 100}}); err != nil {
+			t.Fatal(err)
+		}
+		const n = 8
+		barrier := ""
+		if trial%2 == 0 {
+			barrier = t.TempDir()
+		}
+		cmds := make([]*exec.Cmd, n)
+		outs := make([]bytes.Buffer, n)
+		for i := range cmds {
+			cmds[i] = exec.Command(os.Args[0], "-test.run=^TestConcurrentForceProcesses$")
+			cmds[i].Env = append(os.Environ(), exportChild+"="+dir, "PRIVLAB_TEST_ID="+strconv.Itoa(i+1),
+				"PRIVLAB_TEST_BARRIER="+barrier, "PRIVLAB_TEST_N="+strconv.Itoa(n))
+			cmds[i].Stdout = &outs[i]
+			if err := cmds[i].Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var winners []string
+		for i, c := range cmds {
+			err := c.Wait()
+			var ee *exec.ExitError
+			switch {
+			case err == nil:
+				winners = append(winners, strconv.Itoa(i+1))
+			case errors.As(err, &ee) && ee.ExitCode() == 2:
+				want := fmt.Sprintf("parameter out = %q: another export to it finished while this one ran and won: its release is in place, this one is not written", dir)
+				if !strings.HasPrefix(outs[i].String(), want) {
+					t.Fatalf("trial %d: export %d lost saying %q", trial, i+1, outs[i].String())
+				}
+			default:
+				t.Fatalf("trial %d: export %d: %v %s", trial, i+1, err, outs[i].String())
+			}
+		}
+		got := titleAt(t, dir)
+		if len(winners) == 0 || !slices.Contains(winners, got) || barrier != "" && len(winners) != 1 {
+			t.Fatalf("trial %d: winners %v, in place %q", trial, winners, got)
+		}
+		if !auditFits(t, dir) {
+			t.Fatalf("trial %d: the release in place (%s) is beside another export's audit record", trial, got)
+		}
+		if a, _ := ReadAudit(AuditPath(dir)); a == nil || strconv.FormatUint(a.Seed, 10) != got {
+			t.Fatalf("trial %d: the audit record is not the one of export %s", trial, got)
+		}
+		if names := entries(t, parent); !reflect.DeepEqual(names, []string{"rel", "rel.audit.json"}) {
+			t.Fatalf("trial %d: parent holds %v", trial, names)
+		}
 	}
 }

@@ -114,11 +114,11 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	recoverLeftovers(parent, filepath.Base(abs), opt.warn)
-	if err := checkExisting(abs, dir, opt.Force); err != nil {
+	before, err := opt.look(parent, abs, dir)
+	if err != nil {
 		return nil, err
 	}
-	w := &writer{abs: abs, parent: parent, dir: dir, opt: opt}
+	w := &writer{abs: abs, parent: parent, dir: dir, opt: opt, before: before}
 	defer w.cleanup()
 	if w.tmp, err = w.temporary(true); err != nil {
 		return nil, fmt.Errorf("create temporary directory beside %s: %w", dir, err)
@@ -147,6 +147,36 @@ func (o WriteOptions) cancelled() error {
 		return nil
 	}
 	return o.Context.Err()
+}
+
+// look deals with what killed exports left beside the release and looks
+// at what is in place (checkExisting), holding the parent's lock so that
+// no other export is putting its release there meanwhile; it returns
+// what it found (inPlace), which must still be there when the release
+// is put in place.
+func (o WriteOptions) look(parent, abs, dir string) (string, error) {
+	unlock, err := lockParent(o.Context, parent)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	recoverLeftovers(parent, filepath.Base(abs), o.warn)
+	if err := checkExisting(abs, dir, o.Force); err != nil {
+		return "", err
+	}
+	return inPlace(abs), nil
+}
+
+// inPlace says what is at abs: "" (nothing), the digest of the release's
+// manifest, or "directory" (one without a manifest that reads).
+func inPlace(abs string) string {
+	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	if sum, err := digestOf(abs); err == nil {
+		return "release " + sum
+	}
+	return "directory"
 }
 
 // releaseTarget validates the output directory and the release's file
@@ -285,12 +315,15 @@ func replaceable(dir string) (why, changed string) {
 	return "", ""
 }
 
-// writer is one WriteRelease under way: its temporary directory and
+// writer is one WriteRelease under way: its temporary directory (tmp,
+// marked as this code's, holding the release being written: work) and
 // audit record, and the earlier release it moved aside.
 type writer struct {
 	abs, parent, dir string
 	opt              WriteOptions
 	tmp, auditTmp    string
+	work             string
+	before           string // what was in place when the write began (inPlace)
 	audit            *Audit
 	old              string // the earlier release, moved aside
 	placed, crashed  bool
@@ -321,9 +354,10 @@ func (w *writer) tmpSuffix() string {
 	return s[strings.LastIndex(s, "-")+1:]
 }
 
-// temporary makes the temporary directory .NAME.tmp-PID-X (dir true) or
-// its audit record .NAME.tmp-PID-X.audit.json, registered so that
-// AbortWrites can remove it.
+// temporary makes the temporary directory .NAME.tmp-PID-X (dir true),
+// with its marker and the release directory to fill (w.work) inside,
+// registered so that AbortWrites can remove it, or the audit record
+// audit.json in it.
 func (w *writer) temporary(dir bool) (string, error) {
 	inflight.Lock()
 	defer inflight.Unlock()
@@ -337,14 +371,23 @@ func (w *writer) temporary(dir bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if err := markOwned(d); err != nil {
+			os.RemoveAll(d)
+			return "", err
+		}
+		w.work = filepath.Join(d, "release")
+		if err := os.Mkdir(w.work, 0o755); err != nil {
+			removeOwned(d)
+			return "", err
+		}
 		name = d
 	} else {
-		f, err := os.OpenFile(AuditPath(w.tmp), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		f, err := os.OpenFile(filepath.Join(w.tmp, "audit.json"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err != nil {
 			return "", err
 		}
 		f.Close()
-		name = f.Name()
+		return f.Name(), nil
 	}
 	inflight.paths[name] = true
 	return name, nil
@@ -358,8 +401,8 @@ func (w *writer) cleanup() {
 	for _, p := range []string{w.tmp, w.auditTmp} {
 		if p != "" {
 			delete(inflight.paths, p)
-			if !w.crashed && !(p == w.tmp && w.placed) {
-				os.RemoveAll(p)
+			if !w.crashed {
+				removeOwned(p) // once the release is placed, tmp holds its marker alone
 			}
 		}
 	}
@@ -368,7 +411,7 @@ func (w *writer) cleanup() {
 // writeFiles writes the data files, the manifest, the verification and
 // report.md into the temporary directory and syncs it.
 func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
-	tmp := w.tmp
+	tmp := w.work
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", Version
 	// A panic in Meanwhile is raised again here, once the files are
@@ -469,7 +512,7 @@ func (w *writer) writeData(files []ReleaseFile) ([]string, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			sums[i], errs[i] = writeCSV(w.opt.Context, filepath.Join(w.tmp, f.Name), f)
+			sums[i], errs[i] = writeCSV(w.opt.Context, filepath.Join(w.work, f.Name), f)
 		}()
 	}
 	wg.Wait()
@@ -509,7 +552,7 @@ func (w *writer) writeAudit(written *Manifest) error {
 	a := *w.opt.Audit
 	a.Release = w.abs
 	var err error
-	if a.ManifestDigest, err = writtenDigest(written, w.tmp); err != nil {
+	if a.ManifestDigest, err = writtenDigest(written, w.work); err != nil {
 		return err
 	}
 	b, err := marshalAudit(&a)
@@ -529,9 +572,13 @@ func (w *writer) writeAudit(written *Manifest) error {
 	return nil
 }
 
-// commit puts the release in place. An earlier release (Force) and its
-// audit record are moved aside first, so that the new release is never
-// beside the old record; the new directory is renamed without replacing
+// commit puts the release in place, holding the parent's lock from the
+// look at what is in place to the audit record's rename, so that the
+// release and its audit record are claimed together: when another export
+// put its release there since this one looked (look), that export won
+// and this one fails. An earlier release (Force) and its audit record are
+// moved aside first, so that the new release is never beside the old
+// record; the new directory is renamed without replacing
 // (renameNoReplace), then the audit record. Until the new release is in
 // place a failure puts the earlier one back.
 func (w *writer) commit() error {
@@ -543,15 +590,19 @@ func (w *writer) commit() error {
 	if err := w.stage("rename"); err != nil {
 		return err
 	}
-	if _, err := os.Lstat(w.abs); err == nil {
-		if !w.opt.Force {
-			return w.notPlaced(fs.ErrExist) // made by another export meanwhile
-		}
+	unlock, err := lockParent(w.opt.Context, w.parent)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if now := inPlace(w.abs); now != w.before {
+		return w.notPlaced(fs.ErrExist)
+	} else if now != "" {
 		if err := w.moveAside(); err != nil {
 			return err
 		}
 	}
-	if err := renameNoReplace(w.tmp, w.abs); err != nil {
+	if err := renameNoReplace(w.work, w.abs); err != nil {
 		return w.notPlaced(err)
 	}
 	w.placed = true
@@ -615,7 +666,7 @@ func (w *writer) restore(cause error) error {
 // restored where it can be.
 func (w *writer) notPlaced(err error) error {
 	if errors.Is(err, fs.ErrExist) {
-		err = &existsError{&ParamError{Param: "out", Value: w.dir, Reason: "was created by another export while this one ran; this release is not written",
+		err = &existsError{&ParamError{Param: "out", Value: w.dir, Reason: "another export to it finished while this one ran and won: its release is in place, this one is not written",
 			Fixes: []Fix{{Setting: SetOut, Why: "to export elsewhere"}, {Setting: SetForce, Why: "to replace the other one"}}}}
 	} else {
 		err = fmt.Errorf("rename the release into place: %w", err)
@@ -624,13 +675,24 @@ func (w *writer) notPlaced(err error) error {
 }
 
 // finish removes the earlier release once the new one and its audit
-// record are in place (renamed to .NAME.del-PID-X first, so that a
-// removal cut short leaves no directory that looks like a release), and
-// syncs the parent directory.
+// record are in place (moved into .NAME.del-PID-X, marked as this code's,
+// first, so that a removal cut short leaves no directory that looks like
+// a release, and one the next export removes), and syncs the parent
+// directory.
 func (w *writer) finish() error {
 	if w.old != "" {
 		del := w.sibling("del")
-		if err := os.Rename(w.old, del); err == nil {
+		err := os.Mkdir(del, 0o700)
+		if err == nil {
+			if err = markOwned(del); err == nil {
+				err = os.Rename(w.old, filepath.Join(del, "release"))
+			}
+			if err != nil {
+				os.Remove(filepath.Join(del, ownedMarker))
+				os.Remove(del)
+			}
+		}
+		if err == nil {
 			if err := w.stage("delete-audit"); err != nil {
 				return err
 			}
@@ -638,7 +700,7 @@ func (w *writer) finish() error {
 			if err := w.stage("delete"); err != nil {
 				return err
 			}
-			os.RemoveAll(del)
+			removeOwned(del)
 		} else {
 			w.opt.warn(fmt.Sprintf("the earlier release replaced by %s is kept at %s: it could not be removed (%v)", w.dir, w.old, err))
 		}

@@ -146,3 +146,49 @@ func TestConcurrentForceProcesses(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32, item 11: what only looks like a killed export's leftover is
+// never removed: a link to a marked directory, and files named like audit
+// records that do not read as this release's.
+func TestLeftoverLookalikesAreKept(t *testing.T) {
+	parent := t.TempDir()
+	outside := t.TempDir()
+	link := filepath.Join(parent, ".rel.tmp-999999999-5")
+	os.WriteFile(filepath.Join(outside, ownedMarker), []byte(markerText(link)), 0o600)
+	os.WriteFile(filepath.Join(outside, "data.csv"), []byte("mine"), 0o644)
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	notes := []string{".rel.tmp-999999999-6.audit.json", ".rel.old-999999999-7.audit.json"}
+	for _, n := range notes {
+		os.WriteFile(filepath.Join(parent, n), []byte("my notes\n"), 0o644)
+	}
+	var warns []string
+	dir := filepath.Join(parent, "rel")
+	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Warn: func(s string) { warns = append(warns, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{".rel.tmp-999999999-5", "rel"}, notes...)
+	slices.Sort(want)
+	if got := entries(t, parent); !reflect.DeepEqual(got, want) {
+		t.Fatalf("parent holds %v, want %v", got, want)
+	}
+	if readFile(t, filepath.Join(outside, "data.csv")) != "mine" {
+		t.Fatal("the linked directory lost its contents")
+	}
+	for _, n := range notes {
+		if readFile(t, filepath.Join(parent, n)) != "my notes\n" {
+			t.Errorf("%s changed", n)
+		}
+	}
+	slices.Sort(warns)
+	wantWarns := []string{
+		"left " + link + " alone: it is named like the temporary directory of an interrupted export, but privlab's marker is not in it; remove it yourself if it is not yours",
+		"left " + filepath.Join(parent, notes[1]) + " alone: it is named like an audit record an interrupted export left, but it is not one of " + dir,
+		"left " + filepath.Join(parent, notes[0]) + " alone: it is named like an audit record an interrupted export left, but it is not one of " + dir,
+	}
+	slices.Sort(wantWarns)
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Fatalf("warnings %q\nwant %q", warns, wantWarns)
+	}
+}

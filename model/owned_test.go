@@ -192,3 +192,38 @@ func TestLeftoverLookalikesAreKept(t *testing.T) {
 		t.Fatalf("warnings %q\nwant %q", warns, wantWarns)
 	}
 }
+
+// A --force export whose release was replaced by another export while it
+// ran loses (ErrExists, saying the other won) and leaves the winner and
+// its audit record alone; one whose release was removed meanwhile puts
+// its own in place.
+func TestForceLosesToAnExportThatFinishedMeanwhile(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "rel")
+	if _, err := WriteRelease(dir, releaseOf("first"), WriteOptions{Audit: &Audit{Seed: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := WriteRelease(dir, releaseOf("loser"), WriteOptions{Force: true, Audit: &Audit{Seed: 2}, Meanwhile: func(*Manifest) error {
+		_, err := WriteRelease(dir, releaseOf("winner"), WriteOptions{Force: true, Audit: &Audit{Seed: 3}})
+		return err
+	}})
+	var pe *ParamError
+	if !errors.Is(err, ErrExists) || !errors.As(err, &pe) || pe.Reason != "another export to it finished while this one ran and won: its release is in place, this one is not written" {
+		t.Fatalf("got %v", err)
+	}
+	if titleAt(t, dir) != "winner" || !auditFits(t, dir) {
+		t.Fatal("the winner is not in place with its audit record")
+	}
+	if _, err := WriteRelease(dir, releaseOf("alone"), WriteOptions{Force: true, Audit: &Audit{Seed: 4}, Meanwhile: func(*Manifest) error {
+		os.Remove(AuditPath(dir))
+		return os.RemoveAll(dir)
+	}}); err != nil {
+		t.Fatalf("the release was removed meanwhile: %v", err)
+	}
+	if titleAt(t, dir) != "alone" || !auditFits(t, dir) {
+		t.Fatal("the export is not in place with its audit record")
+	}
+	if names := entries(t, parent); !reflect.DeepEqual(names, []string{"rel", "rel.audit.json"}) {
+		t.Fatalf("parent holds %v", names)
+	}
+}

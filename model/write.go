@@ -576,7 +576,7 @@ func (w *writer) writeAudit(written *Manifest) error {
 // look at what is in place to the audit record's rename, so that the
 // release and its audit record are claimed together: when another export
 // put its release there since this one looked (look), that export won
-// and this one fails. An earlier release (Force) and its audit record are
+// and this one fails (ErrExists). An earlier release (Force) and its audit record are
 // moved aside first, so that the new release is never beside the old
 // record; the new directory is renamed without replacing
 // (renameNoReplace), then the audit record. Until the new release is in
@@ -595,9 +595,11 @@ func (w *writer) commit() error {
 		return err
 	}
 	defer unlock()
-	if now := inPlace(w.abs); now != w.before {
+	switch now := inPlace(w.abs); {
+	case now == "": // nothing to replace (removed meanwhile, or never there)
+	case now != w.before:
 		return w.notPlaced(fs.ErrExist)
-	} else if now != "" {
+	default:
 		if err := w.moveAside(); err != nil {
 			return err
 		}

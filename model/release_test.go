@@ -86,8 +86,8 @@ func TestWriteRelease(t *testing.T) {
 	if got := entries(t, parent); !reflect.DeepEqual(got, []string{"rel", "rel.audit.json"}) {
 		t.Errorf("parent holds %v (temporary directories left over?)", got)
 	}
-	if filepath.Dir(verifiedIn) != parent || verifiedIn == dir {
-		t.Errorf("verified in %s, want a temporary sibling of %s", verifiedIn, dir)
+	if filepath.Dir(filepath.Dir(verifiedIn)) != parent || filepath.Base(verifiedIn) != "release" {
+		t.Errorf("verified in %s, want release/ in a temporary sibling of %s", verifiedIn, dir)
 	}
 	if readFile(t, filepath.Join(dir, "qi.csv")) != wantQI || readFile(t, filepath.Join(dir, "sa.csv")) != wantSA {
 		t.Errorf("file contents differ")
@@ -441,28 +441,54 @@ var pinnedPerm = []int{4, 3, 6, 2, 8, 7, 1, 9, 0, 5}
 
 func TestWriteReleaseRemovesStaleTemporaries(t *testing.T) {
 	parent := t.TempDir()
-	// Left by a killed export (its process is gone): removed. A running
-	// export's (this process): kept. An earlier release another release's
-	// --force moved aside: kept (never removed, TestReplaceRecoversAtEveryStep).
-	// Other dot names: kept.
+	// Left by a killed export (its process is gone, its marker inside):
+	// removed, contents included. A running export's (this process):
+	// kept. An earlier release another release's --force moved aside:
+	// kept (never removed, TestReplaceRecoversAtEveryStep). Other dot
+	// names: kept. Named like a killed export's but without the marker
+	// (issue 32, item 11): kept whole, and named.
 	dead := []string{".rel.tmp-999999999-123", ".other.tmp-999999999-5", ".rel.audit.tmp-999999999-7", ".rel.del-999999999-8"}
+	unmarked := []string{".rel.tmp-999999999-1", ".rel.del-999999999-2", ".other.del-999999999-3"}
 	if err := os.Mkdir(filepath.Join(parent, ".other.old-999999999-5"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	alive := fmt.Sprintf(".rel.tmp-%d-9", os.Getpid())
-	for _, n := range append(dead, alive, ".rel.tmp-x", ".keep") {
+	for _, n := range append(append(dead, unmarked...), alive, ".rel.tmp-x", ".keep") {
 		if err := os.Mkdir(filepath.Join(parent, n), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		os.WriteFile(filepath.Join(parent, n, "thesis.docx"), []byte("mine"), 0o644)
 	}
-	if _, err := WriteRelease(filepath.Join(parent, "rel"), testRelease(), WriteOptions{}); err != nil {
+	for _, n := range append(dead, alive) {
+		if err := markOwned(filepath.Join(parent, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A marker that names another directory (copied) does not count.
+	os.WriteFile(filepath.Join(parent, unmarked[0], ownedMarker), []byte(markerText(dead[0])), 0o600)
+	var warns []string
+	if _, err := WriteRelease(filepath.Join(parent, "rel"), testRelease(), WriteOptions{Warn: func(s string) { warns = append(warns, s) }}); err != nil {
 		t.Fatal(err)
 	}
 	got := entries(t, parent)
-	want := []string{alive, ".keep", ".rel.tmp-x", "rel", ".other.old-999999999-5"}
+	want := append([]string{alive, ".keep", ".rel.tmp-x", "rel", ".other.old-999999999-5"}, unmarked...)
 	sort.Strings(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parent holds %v, want %v", got, want)
+	}
+	for _, n := range append(unmarked, alive) {
+		if readFile(t, filepath.Join(parent, n, "thesis.docx")) != "mine" {
+			t.Errorf("%s lost its contents", n)
+		}
+	}
+	sort.Strings(warns)
+	if len(warns) != len(unmarked)+1 || !strings.HasPrefix(warns[3], "removed "+filepath.Join(parent, dead[3])+": ") {
+		t.Fatalf("warnings %q, want one for each of %v and the removal of %s", warns, unmarked, dead[3])
+	}
+	for i, n := range []string{".other.del-999999999-3", ".rel.del-999999999-2", ".rel.tmp-999999999-1"} {
+		if w := "left " + filepath.Join(parent, n) + " alone: it is named like the temporary directory of an interrupted export, but privlab's marker is not in it; remove it yourself if it is not yours"; warns[i] != w {
+			t.Errorf("warning %q\nwant %q", warns[i], w)
+		}
 	}
 }
 

@@ -114,11 +114,11 @@ func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	recoverLeftovers(parent, filepath.Base(abs), opt.warn)
-	if err := checkExisting(abs, dir, opt.Force); err != nil {
+	before, err := opt.look(parent, abs, dir)
+	if err != nil {
 		return nil, err
 	}
-	w := &writer{abs: abs, parent: parent, dir: dir, opt: opt}
+	w := &writer{abs: abs, parent: parent, dir: dir, opt: opt, before: before}
 	defer w.cleanup()
 	if w.tmp, err = w.temporary(true); err != nil {
 		return nil, fmt.Errorf("create temporary directory beside %s: %w", dir, err)
@@ -147,6 +147,36 @@ func (o WriteOptions) cancelled() error {
 		return nil
 	}
 	return o.Context.Err()
+}
+
+// look deals with what killed exports left beside the release and looks
+// at what is in place (checkExisting), holding the parent's lock so that
+// no other export is putting its release there meanwhile; it returns
+// what it found (inPlace), which must still be there when the release
+// is put in place.
+func (o WriteOptions) look(parent, abs, dir string) (string, error) {
+	unlock, err := lockParent(o.Context, parent)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	recoverLeftovers(parent, filepath.Base(abs), o.warn)
+	if err := checkExisting(abs, dir, o.Force); err != nil {
+		return "", err
+	}
+	return inPlace(abs), nil
+}
+
+// inPlace says what is at abs: "" (nothing), the digest of the release's
+// manifest, or "directory" (one without a manifest that reads).
+func inPlace(abs string) string {
+	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	if sum, err := digestOf(abs); err == nil {
+		return "release " + sum
+	}
+	return "directory"
 }
 
 // releaseTarget validates the output directory and the release's file
@@ -207,8 +237,21 @@ func checkExisting(abs, dir string, force bool) error {
 	if !force {
 		return &existsError{&ParamError{Param: "out", Value: dir, Reason: ErrExists.Error(), Fixes: []Fix{{Setting: SetForce, Why: "to replace it"}}}}
 	}
-	if why := Replaceable(abs); why != "" {
-		return &ParamError{Param: "out", Value: dir, Reason: "exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
+	return notReplaceable(abs, dir, "")
+}
+
+// notReplaceable is the error for a directory that --force may not
+// replace (Replaceable), nil when it may; when says why it is looked at
+// again.
+func notReplaceable(abs, dir, when string) error {
+	why, changed := replaceable(abs)
+	switch {
+	case changed != "":
+		return &ParamError{Param: "out", Value: dir, Reason: when + "its file " + filepath.Join(dir, changed) +
+			" was changed since privlab wrote it (its SHA-256 is not the one manifest.json records); refusing to replace the release, even when told to",
+			Hint: "move the release (or that file) elsewhere first, or choose another output directory"}
+	case why != "":
+		return &ParamError{Param: "out", Value: dir, Reason: when + "exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
 			Hint: "choose another directory, or move what it holds yourself"}
 	}
 	return nil
@@ -217,47 +260,70 @@ func checkExisting(abs, dir string, force bool) error {
 // Replaceable says why --force may not replace dir ("" when it may): it
 // must be empty, or a privlab release (its manifest.json reads as one,
 // written by privlab) holding nothing but manifest.json and the regular
-// files its manifest lists.
+// files its manifest lists, each as written (its SHA-256 the manifest's:
+// a report the user edited is theirs).
 func Replaceable(dir string) string {
+	why, changed := replaceable(dir)
+	if changed != "" {
+		return changed + " was changed since privlab wrote it"
+	}
+	return why
+}
+
+// replaceable is Replaceable, with the name of a file changed since it
+// was written apart.
+func replaceable(dir string) (why, changed string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return OpenReason(err)
+		return OpenReason(err), ""
 	}
 	if len(entries) == 0 {
-		return ""
+		return "", ""
 	}
 	m, err := ReadManifest(dir)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
-			return "its manifest.json does not read as a release's: " + ie.Msg
+			return "its manifest.json does not read as a release's: " + ie.Msg, ""
 		}
-		return err.Error()
+		return err.Error(), ""
 	}
 	if m.Tool != "privlab" || m.Method == "" || len(m.Files) == 0 {
-		return "its manifest.json is not one privlab wrote"
+		return "its manifest.json is not one privlab wrote", ""
 	}
-	listed := map[string]bool{"manifest.json": true}
+	listed := map[string]string{"manifest.json": ""}
 	for _, f := range m.Files {
-		listed[f.Name] = true
+		listed[f.Name] = f.SHA256
 	}
 	for _, e := range entries {
-		if !listed[e.Name()] {
-			return fmt.Sprintf("it holds %s, which its manifest does not list", e.Name())
+		sum, ok := listed[e.Name()]
+		if !ok {
+			return fmt.Sprintf("it holds %s, which its manifest does not list", e.Name()), ""
 		}
 		if !e.Type().IsRegular() {
-			return fmt.Sprintf("%s is not a regular file", e.Name())
+			return fmt.Sprintf("%s is not a regular file", e.Name()), ""
+		}
+		if e.Name() == "manifest.json" {
+			continue
+		}
+		if got, err := FileSHA256(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Sprintf("%s cannot be read: %s", e.Name(), OpenReason(err)), ""
+		} else if got != sum {
+			return "", e.Name()
 		}
 	}
-	return ""
+	return "", ""
 }
 
-// writer is one WriteRelease under way: its temporary directory and
+// writer is one WriteRelease under way: its temporary directory (tmp,
+// marked as this code's, holding the release being written: work) and
 // audit record, and the earlier release it moved aside.
 type writer struct {
 	abs, parent, dir string
 	opt              WriteOptions
 	tmp, auditTmp    string
+	work             string
+	before           string // what was in place when the write began (inPlace)
 	audit            *Audit
 	old              string // the earlier release, moved aside
 	placed, crashed  bool
@@ -288,9 +354,10 @@ func (w *writer) tmpSuffix() string {
 	return s[strings.LastIndex(s, "-")+1:]
 }
 
-// temporary makes the temporary directory .NAME.tmp-PID-X (dir true) or
-// its audit record .NAME.tmp-PID-X.audit.json, registered so that
-// AbortWrites can remove it.
+// temporary makes the temporary directory .NAME.tmp-PID-X (dir true),
+// with its marker and the release directory to fill (w.work) inside,
+// registered so that AbortWrites can remove it, or the audit record
+// audit.json in it.
 func (w *writer) temporary(dir bool) (string, error) {
 	inflight.Lock()
 	defer inflight.Unlock()
@@ -304,14 +371,23 @@ func (w *writer) temporary(dir bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if err := markOwned(d); err != nil {
+			os.RemoveAll(d)
+			return "", err
+		}
+		w.work = filepath.Join(d, "release")
+		if err := os.Mkdir(w.work, 0o755); err != nil {
+			removeOwned(d)
+			return "", err
+		}
 		name = d
 	} else {
-		f, err := os.OpenFile(AuditPath(w.tmp), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		f, err := os.OpenFile(filepath.Join(w.tmp, "audit.json"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err != nil {
 			return "", err
 		}
 		f.Close()
-		name = f.Name()
+		return f.Name(), nil
 	}
 	inflight.paths[name] = true
 	return name, nil
@@ -325,8 +401,8 @@ func (w *writer) cleanup() {
 	for _, p := range []string{w.tmp, w.auditTmp} {
 		if p != "" {
 			delete(inflight.paths, p)
-			if !w.crashed && !(p == w.tmp && w.placed) {
-				os.RemoveAll(p)
+			if !w.crashed {
+				removeOwned(p) // once the release is placed, tmp holds its marker alone
 			}
 		}
 	}
@@ -335,7 +411,7 @@ func (w *writer) cleanup() {
 // writeFiles writes the data files, the manifest, the verification and
 // report.md into the temporary directory and syncs it.
 func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
-	tmp := w.tmp
+	tmp := w.work
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", Version
 	// A panic in Meanwhile is raised again here, once the files are
@@ -436,7 +512,7 @@ func (w *writer) writeData(files []ReleaseFile) ([]string, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			sums[i], errs[i] = writeCSV(w.opt.Context, filepath.Join(w.tmp, f.Name), f)
+			sums[i], errs[i] = writeCSV(w.opt.Context, filepath.Join(w.work, f.Name), f)
 		}()
 	}
 	wg.Wait()
@@ -476,7 +552,7 @@ func (w *writer) writeAudit(written *Manifest) error {
 	a := *w.opt.Audit
 	a.Release = w.abs
 	var err error
-	if a.ManifestDigest, err = writtenDigest(written, w.tmp); err != nil {
+	if a.ManifestDigest, err = writtenDigest(written, w.work); err != nil {
 		return err
 	}
 	b, err := marshalAudit(&a)
@@ -496,9 +572,13 @@ func (w *writer) writeAudit(written *Manifest) error {
 	return nil
 }
 
-// commit puts the release in place. An earlier release (Force) and its
-// audit record are moved aside first, so that the new release is never
-// beside the old record; the new directory is renamed without replacing
+// commit puts the release in place, holding the parent's lock from the
+// look at what is in place to the audit record's rename, so that the
+// release and its audit record are claimed together: when another export
+// put its release there since this one looked (look), that export won
+// and this one fails (ErrExists). An earlier release (Force) and its audit record are
+// moved aside first, so that the new release is never beside the old
+// record; the new directory is renamed without replacing
 // (renameNoReplace), then the audit record. Until the new release is in
 // place a failure puts the earlier one back.
 func (w *writer) commit() error {
@@ -510,15 +590,21 @@ func (w *writer) commit() error {
 	if err := w.stage("rename"); err != nil {
 		return err
 	}
-	if _, err := os.Lstat(w.abs); err == nil {
-		if !w.opt.Force {
-			return w.notPlaced(fs.ErrExist) // made by another export meanwhile
-		}
+	unlock, err := lockParent(w.opt.Context, w.parent)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	switch now := inPlace(w.abs); {
+	case now == "": // nothing to replace (removed meanwhile, or never there)
+	case now != w.before:
+		return w.notPlaced(fs.ErrExist)
+	default:
 		if err := w.moveAside(); err != nil {
 			return err
 		}
 	}
-	if err := renameNoReplace(w.tmp, w.abs); err != nil {
+	if err := renameNoReplace(w.work, w.abs); err != nil {
 		return w.notPlaced(err)
 	}
 	w.placed = true
@@ -540,8 +626,8 @@ func (w *writer) commit() error {
 // moveAside moves the earlier release and its audit record to
 // .NAME.old-PID-X (and .NAME.old-PID-X.audit.json).
 func (w *writer) moveAside() error {
-	if why := Replaceable(w.abs); why != "" {
-		return &ParamError{Param: "out", Value: w.dir, Reason: "changed while the release was written and is no longer a privlab release (" + why + "); refusing to replace it"}
+	if err := notReplaceable(w.abs, w.dir, "changed while the release was written: "); err != nil {
+		return err
 	}
 	old := w.sibling("old")
 	if err := os.Rename(w.abs, old); err != nil {
@@ -582,7 +668,7 @@ func (w *writer) restore(cause error) error {
 // restored where it can be.
 func (w *writer) notPlaced(err error) error {
 	if errors.Is(err, fs.ErrExist) {
-		err = &existsError{&ParamError{Param: "out", Value: w.dir, Reason: "was created by another export while this one ran; this release is not written",
+		err = &existsError{&ParamError{Param: "out", Value: w.dir, Reason: "another export to it finished while this one ran and won: its release is in place, this one is not written",
 			Fixes: []Fix{{Setting: SetOut, Why: "to export elsewhere"}, {Setting: SetForce, Why: "to replace the other one"}}}}
 	} else {
 		err = fmt.Errorf("rename the release into place: %w", err)
@@ -591,13 +677,24 @@ func (w *writer) notPlaced(err error) error {
 }
 
 // finish removes the earlier release once the new one and its audit
-// record are in place (renamed to .NAME.del-PID-X first, so that a
-// removal cut short leaves no directory that looks like a release), and
-// syncs the parent directory.
+// record are in place (moved into .NAME.del-PID-X, marked as this code's,
+// first, so that a removal cut short leaves no directory that looks like
+// a release, and one the next export removes), and syncs the parent
+// directory.
 func (w *writer) finish() error {
 	if w.old != "" {
 		del := w.sibling("del")
-		if err := os.Rename(w.old, del); err == nil {
+		err := os.Mkdir(del, 0o700)
+		if err == nil {
+			if err = markOwned(del); err == nil {
+				err = os.Rename(w.old, filepath.Join(del, "release"))
+			}
+			if err != nil {
+				os.Remove(filepath.Join(del, ownedMarker))
+				os.Remove(del)
+			}
+		}
+		if err == nil {
 			if err := w.stage("delete-audit"); err != nil {
 				return err
 			}
@@ -605,7 +702,7 @@ func (w *writer) finish() error {
 			if err := w.stage("delete"); err != nil {
 				return err
 			}
-			os.RemoveAll(del)
+			removeOwned(del)
 		} else {
 			w.opt.warn(fmt.Sprintf("the earlier release replaced by %s is kept at %s: it could not be removed (%v)", w.dir, w.old, err))
 		}

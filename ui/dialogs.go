@@ -90,10 +90,11 @@ func centered(box string, w, h int) string {
 // saveDialog asks where to save the project (ctrl+s the first time, S
 // every time).
 type saveDialog struct {
-	st    *State
-	input textinput.Model
-	err   string
-	as    bool // save as another file
+	st      *State
+	input   textinput.Model
+	err     string
+	as      bool   // save as another file
+	replace string // an existing file the user is asked to replace
 }
 
 func newSaveDialog(st *State, as bool) *saveDialog {
@@ -110,7 +111,18 @@ func newSaveDialog(st *State, as bool) *saveDialog {
 }
 
 func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
+	k, ok := msg.(tea.KeyMsg)
+	if ok && d.replace != "" {
+		// y replaces the file; n or esc goes back to the name.
+		switch {
+		case key.Matches(k, d.st.Keys.Yes):
+			return d.write(d.replace)
+		case key.Matches(k, d.st.Keys.No):
+			d.replace = ""
+		}
+		return false, nil
+	}
+	if ok {
 		switch {
 		case key.Matches(k, d.st.Keys.Back):
 			return true, nil
@@ -120,11 +132,15 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				d.err = "give a file name"
 				return false, nil
 			}
-			if err := d.st.save(path); err != nil {
+			if err := d.st.saveTarget(path); err != nil {
 				d.err = editorText(err)
 				return false, nil
 			}
-			return true, nil
+			if _, err := os.Lstat(path); err == nil && !model.SamePath(path, d.st.ProjectPath) {
+				d.replace, d.err = path, ""
+				return false, nil
+			}
+			return d.write(path)
 		}
 	}
 	var cmd tea.Cmd
@@ -132,7 +148,20 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	return false, cmd
 }
 
+// write saves the project to path, the dialog staying open on a failure.
+func (d *saveDialog) write(path string) (bool, tea.Cmd) {
+	d.replace = ""
+	if err := d.st.save(path); err != nil {
+		d.err = editorText(err)
+		return false, nil
+	}
+	return true, nil
+}
+
 func (d *saveDialog) help() []key.Binding {
+	if d.replace != "" {
+		return []key.Binding{described(d.st.Keys.Yes, "y", "replace it"), described(d.st.Keys.No, "n/esc", "choose another name")}
+	}
 	return []key.Binding{described(d.st.Keys.Enter, "enter", "save"), described(d.st.Keys.Back, "esc", "cancel")}
 }
 
@@ -144,6 +173,11 @@ func (d *saveDialog) view(w, h int) string {
 	body := title + "\n(" + clitext.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
 		body += "\n" + d.st.Styles.Error.Render(model.TermLines(d.err))
+	}
+	if d.replace != "" {
+		body += "\n" + d.st.Styles.Error.Render(d.replace+" exists: replace it with the project? (y/n)")
+		body += "\n\n" + d.st.Styles.Muted.Render("y replace · n/esc choose another name")
+		return centered(d.st.Styles.Dialog.Render(body), w, h)
 	}
 	body += "\n\n" + d.st.Styles.Muted.Render("enter save · esc cancel")
 	return centered(d.st.Styles.Dialog.Render(body), w, h)
@@ -416,6 +450,9 @@ func (st *State) shownError() error {
 // what the workbench showed whatever the defaults become; the status line
 // names the file written.
 func (st *State) save(path string) error {
+	if err := st.saveTarget(path); err != nil {
+		return err
+	}
 	p := st.Project.Clone()
 	p.Params = fullValues(st.Spec(), p.Params)
 	for name, s := range p.Methods {
@@ -429,6 +466,20 @@ func (st *State) save(path string) error {
 	}
 	st.ProjectPath, st.Dirty = path, false
 	st.Notify("saved %s (%s reads it; %s saves as another file)", path, clitext.RunConfigCommand(""), st.Keys.SaveAs.Help().Key)
+	return nil
+}
+
+// saveTarget refuses to save the project over a file it reads (the
+// input, public or population table, a hierarchy file): that file is the
+// user's data, never replaced, whatever they answer.
+func (st *State) saveTarget(path string) error {
+	if f := st.Project.InputFile(path); f != "" {
+		what := path
+		if f != path {
+			what += " (" + f + ")"
+		}
+		return fmt.Errorf("not saved: %s is a file the project reads, never overwritten; save the project under another name", what)
+	}
 	return nil
 }
 

@@ -38,6 +38,11 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 		return &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0"}
 	}
 	if name == "universe" && a.Out != "" {
+		for _, f := range []string{"mt.csv", "pd.csv"} {
+			if err := model.RefuseExisting("out", filepath.Join(a.Out, f), a.Force); err != nil {
+				return err
+			}
+		}
 		if err := datasets.WriteUniverse(a.Out, a.Rows, a.Ratio, a.Seed); err != nil {
 			return err
 		}
@@ -46,6 +51,9 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 	}
 	d, err := datasets.Lookup(name)
 	if err != nil {
+		return err
+	}
+	if err := genTargets(a, d); err != nil {
 		return err
 	}
 	if a.Out == "" {
@@ -82,6 +90,26 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 			}
 		}
 		fmt.Fprintf(w, "wrote %d hierarchies to %s\n", len(t.Columns), a.HierDir)
+	}
+	return nil
+}
+
+// genTargets refuses, before anything is written, every file gen would
+// replace (--out FILE and DIR/COLUMN.csv of --hierarchies) unless --force
+// is given.
+func genTargets(a *Args, d datasets.Dataset) error {
+	if a.Out != "" {
+		if err := model.RefuseExisting("out", a.Out, a.Force); err != nil {
+			return err
+		}
+	}
+	if a.HierDir == "" {
+		return nil
+	}
+	for _, c := range d.Columns {
+		if err := model.RefuseExisting("hierarchies", filepath.Join(a.HierDir, c+".csv"), a.Force); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/source"
 )
 
 func cmdEval(a *Args, w, ew io.Writer) error {
@@ -29,6 +31,9 @@ func cmdEval(a *Args, w, ew io.Writer) error {
 	}
 	if a.Dims < 0 {
 		return &model.ParamError{Param: "qd", Value: fmt.Sprint(a.Dims), Reason: "must be >= 0", Hint: "0 conditions on min(4, QIs) quasi-identifiers"}
+	}
+	if err := csvTarget(a); err != nil {
+		return err
 	}
 	opt := workload.Options{Queries: a.Queries, Range: a.RangeFrac, Seed: a.Seed, Selectivity: a.Selectivity, Dims: a.Dims}
 	ctx, cancel := interruptible(ew)
@@ -340,4 +345,26 @@ func printSweep(w io.Writer, rows []pipeline.SweepRow) {
 	if utility != "" {
 		fmt.Fprintf(w, "(utility: %s, lower is better)\n", utility)
 	}
+}
+
+// csvTarget refuses an eval --csv file that exists (without --force) or
+// that eval reads (the input, the original, a release's file: never,
+// even with --force).
+func csvTarget(a *Args) error {
+	if a.CSV == "" {
+		return nil
+	}
+	read := a.Project.InputFile(a.CSV)
+	for _, f := range []string{a.Original, a.Public} {
+		if f != "" && read == "" && model.SamePath(source.Path(f), a.CSV) {
+			read = f
+		}
+	}
+	if a.Release != "" && read == "" && model.SamePath(filepath.Dir(a.CSV), a.Release) {
+		read = a.Release
+	}
+	if read != "" {
+		return &model.ParamError{Param: "csv", Value: a.CSV, Reason: "is " + read + ", which eval reads; it is never overwritten", Hint: "choose another file"}
+	}
+	return model.RefuseExisting("csv", a.CSV, a.Force)
 }

@@ -185,7 +185,7 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.IntVar(&p.PublicRows, "public-rows", 0, "rows of a synthetic public table (dataset:NAME; 0: its default)")
 	fs.Float64Var(&p.RiskThreshold, "risk-threshold", 0, "prosecutor risk above which a record counts as at risk (default 0.2)")
 	fs.StringVar(&a.Out, "out", "", "output: release directory (run), file (gen)")
-	fs.BoolVar(&a.Force, "force", false, "replace an existing release")
+	fs.BoolVar(&a.Force, "force", false, "replace an existing release (run) or output file (gen, eval --csv)")
 	fs.BoolVar(&a.Accept, "accept-violations", false, "write a release even if it fails its privacy verification (the manifest says so)")
 	fs.BoolVar(&a.Growth, "allow-growth", false, "write a release file of more than 10 times the input's rows (e.g. many fake values)")
 	fs.StringVar(&a.Original, "original", "", "original table for check/query (file or dataset:NAME)")

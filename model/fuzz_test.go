@@ -484,6 +484,8 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte(`{"files":[{"name":"../etc/passwd"}],"notes":["a\nb"]}`))
 	f.Add([]byte(`{not json`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"method":"x","details":{"a":` + strings.Repeat("[", MaxJSONDepth-1) + strings.Repeat("]", MaxJSONDepth-1) + `}}`))
+	f.Add([]byte(`{"details":` + strings.Repeat(`{"a":[`, 40) + `"\"[{"` + strings.Repeat(`]}`, 40) + `}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644); err != nil {

@@ -484,6 +484,8 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte(`{"files":[{"name":"../etc/passwd"}],"notes":["a\nb"]}`))
 	f.Add([]byte(`{not json`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"method":"x","details":{"a":` + strings.Repeat("[", MaxJSONDepth-1) + strings.Repeat("]", MaxJSONDepth-1) + `}}`))
+	f.Add([]byte(`{"details":` + strings.Repeat(`{"a":[`, 40) + `"\"[{"` + strings.Repeat(`]}`, 40) + `}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644); err != nil {
@@ -499,6 +501,27 @@ func FuzzReadManifest(f *testing.F) {
 		}
 		if r1, r2 := RenderReport(m), RenderReport(m); r1 != r2 {
 			t.Fatal("the report of one manifest differs between renderings")
+		}
+	})
+}
+
+// FuzzDecodeAudit: any audit record reads as DecodeStrict reads it (the
+// same record, or the same error), whatever its row map's fast path
+// makes of it, and one nested too deep is an error.
+func FuzzDecodeAudit(f *testing.F) {
+	f.Add([]byte(`{"input":"in.csv","seed":7,"row_map":{"a.csv":[3,0,-2],"b.csv":[]},"config":{"k":"v"}}`))
+	f.Add([]byte("{\"row_map\": {\"a.csv\": [1,\n2]},\n\"seed\": 1,\n\"Seed\": 2}"))
+	f.Add([]byte(`{"row_map":{"a.csv":[1]},"config":` + strings.Repeat("[", MaxJSONDepth) + strings.Repeat("]", MaxJSONDepth) + `}`))
+	f.Add([]byte(`{"config":{"x":"\"[[[\\"},"row_map":{"a.csv":[` + strings.Repeat("[", 70) + `]}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want, got Audit
+		werr := DecodeStrict(b, &want)
+		gerr := decodeAudit(b, &got)
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) || werr == nil && !reflect.DeepEqual(want, got) {
+			t.Fatalf("DecodeStrict gives %+v (%v), decodeAudit %+v (%v)", want, werr, got, gerr)
+		}
+		if gerr == nil && checkDepth(b) != nil {
+			t.Fatal("a record nested too deep was read")
 		}
 	})
 }

@@ -115,11 +115,18 @@ func thousands(n int) string {
 // not a regular file (a device, a pipe, a directory) or that is larger is
 // an *InputError, and nothing beyond max bytes is read.
 func ReadFileLimit(path string, max int64, what string) ([]byte, error) {
-	f, err := os.Open(path)
+	// Opened without waiting for a writer: a named pipe is refused below,
+	// not waited on.
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readLimit(f, path, max, what)
+}
+
+// readLimit reads the open file f (path) whole, as ReadFileLimit does.
+func readLimit(f *os.File, path string, max int64, what string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err

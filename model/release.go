@@ -326,7 +326,7 @@ func syncDir(dir string) error {
 // ReadAudit reads an audit record strictly (DecodeStrict): a repeated key
 // or one the record does not have is an error naming its line.
 func ReadAudit(path string) (*Audit, error) {
-	b, err := ReadFileLimit(path, MaxAuditBytes, "an audit record")
+	b, err := ReadRelease(path, MaxAuditBytes, "an audit record")
 	if ie := (*InputError)(nil); errors.As(err, &ie) {
 		return nil, ie
 	}
@@ -346,7 +346,7 @@ func ReadAudit(path string) (*Audit, error) {
 // A manifest read again unchanged is not decoded again (decodeCached).
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, "manifest.json")
-	b, err := ReadFileLimit(path, MaxManifestBytes, "a manifest")
+	b, err := ReadRelease(path, MaxManifestBytes, "a manifest")
 	if ie := (*InputError)(nil); errors.As(err, &ie) {
 		return nil, ie
 	}

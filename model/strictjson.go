@@ -32,9 +32,13 @@ func (e *JSONError) Error() string {
 // Python keep the last exact one: so a key repeated in one object (in any
 // case) is an error, and so is a key that no field of a struct in v's
 // type names exactly. Objects read into maps or interface values are
-// checked for repeated keys only. On an error v may hold part of the
-// document.
+// checked for repeated keys only. A document nested deeper than
+// MaxJSONDepth is refused before it is read. On an error v may hold part
+// of the document.
 func DecodeStrict(data []byte, v any) error {
+	if err := checkDepth(data); err != nil {
+		return err
+	}
 	// encoding/json checks the document's syntax before it reads into v:
 	// once it has read it, strictClean looks for repeated and unknown keys
 	// in one pass. Any problem is left to walkStrict, which names it and
@@ -49,6 +53,38 @@ func DecodeStrict(data []byte, v any) error {
 	if uerr != nil {
 		w := &strictWalker{data: data}
 		return w.unmarshalError(uerr)
+	}
+	return nil
+}
+
+// MaxJSONDepth is the deepest nesting of objects and lists that a JSON
+// document privlab reads strictly may have: a manifest nests 6 deep, an
+// audit record 4.
+const MaxJSONDepth = 64
+
+// checkDepth refuses a document nested deeper than MaxJSONDepth, naming
+// the line of the first object or list too deep. It runs before anything
+// decodes the document: the readers recurse once per level and keep the
+// path to each level, so a deep document of a few kilobytes would cost
+// them memory growing with the square of its depth.
+func checkDepth(data []byte) error {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > MaxJSONDepth {
+				return &JSONError{Line: bytes.Count(data[:i], []byte{'\n'}) + 1,
+					Msg: fmt.Sprintf("objects and lists nested more than %d deep; privlab writes no JSON file nested so deep", MaxJSONDepth)}
+			}
+		case '}', ']':
+			depth--
+		}
 	}
 	return nil
 }

@@ -287,7 +287,7 @@ func openScheme(dir string, shared func(name string) (*model.Table, error)) (*sc
 		if t := sharedTable(shared, file, col, kinds[col]); t != nil && strings.Join(t.Names(), ",") == strings.Join(header, ",") {
 			return t, nil
 		}
-		t, err := model.LoadFile(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+		t, err := model.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 		if err != nil {
 			return nil, err
 		}

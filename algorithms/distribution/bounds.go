@@ -303,11 +303,11 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	if man.Method != Name {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
-	qi, err := model.LoadFile(filepath.Join(dir, format.FileQI), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	qi, err := model.LoadRelease(filepath.Join(dir, format.FileQI), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
-	sa, err := model.LoadFile(filepath.Join(dir, format.FileSA), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	sa, err := model.LoadRelease(filepath.Join(dir, format.FileSA), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +341,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	}
 	// The domain file names the attribute: an answer is about that column,
 	// never about a name the manifest alone gives.
-	if d, err := model.LoadFile(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
+	if d, err := model.LoadRelease(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
 		if len(d.Columns) != 1 || d.Columns[0].Name != man.SA {
 			return nil, &model.InputError{File: filepath.Join(dir, format.FileDomain), Line: 1,
 				Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, format.FileDomain, strings.Join(d.Names(), ",")),

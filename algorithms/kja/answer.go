@@ -320,7 +320,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, &model.InputError{File: mpath, Msg: "details.domain must describe every quasi-identifier"}
 	}
 	load := func(name string) (*model.Table, error) {
-		return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return model.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	jat, err := load(format.FileJAT)
 	if err != nil {

@@ -485,7 +485,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
 	load := func(name string) (*model.Table, error) {
-		return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return model.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	qiSet := map[string]bool{}
 	for _, q := range man.QIs {

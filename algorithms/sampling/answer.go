@@ -208,12 +208,12 @@ func indexOf(list []string, s string) int {
 // headerOnly reads a CSV file that holds its header row and nothing else
 // as a table without rows (nil for any other file).
 func headerOnly(path string) *model.Table {
-	f, err := model.OpenText(path) // records bounded
+	f, err := model.OpenRelease(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	recs, err := csv.NewReader(model.NewTextReader(f, path, model.MaxRecordBytes)).ReadAll()
 	if err != nil || len(recs) != 1 {
 		return nil
 	}
@@ -249,7 +249,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 	}
 	path := filepath.Join(dir, format.FilePublished)
-	t, err := model.LoadFile(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	t, err := model.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		// A release may publish no record at all: a header alone.
 		if t = headerOnly(path); t == nil {

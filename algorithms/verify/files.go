@@ -95,7 +95,7 @@ func (rel *Release) content(name string) (*file, error) {
 		if data, ok := rel.files.mem[name]; ok {
 			f.data = data
 		} else {
-			f.data, f.err = model.ReadFileLimit(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+			f.data, f.err = model.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 		}
 	})
 	return f, f.err
@@ -115,7 +115,7 @@ func (rel *Release) sha256(name string) string {
 			sum := sha256.Sum256(data)
 			f.sum = hex.EncodeToString(sum[:])
 		} else if _, mem := rel.files.mem[name]; !mem {
-			f.sum, _ = model.FileSHA256(filepath.Join(rel.Dir, name)) // too large to hold: a stream
+			f.sum, _ = model.ReleaseSHA256(filepath.Join(rel.Dir, name)) // too large to hold: a stream
 		}
 	})
 	return f.sum
@@ -157,7 +157,7 @@ func (rel *Release) table(name string) (*model.Table, error) {
 		data, err := rel.bytesOf(name)
 		if err != nil {
 			// Not readable: the loader says why, as it always has.
-			f.table, f.terr = model.LoadFile(path, opt)
+			f.table, f.terr = model.LoadRelease(path, opt)
 			return
 		}
 		f.table, f.terr = model.Load(bytes.NewReader(data), opt)
@@ -182,7 +182,7 @@ func (rel *Release) bytesOf(name string) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
-	return model.ReadFileLimit(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+	return model.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 }
 
 // forget lets go of the bytes read for hashes that no table took.

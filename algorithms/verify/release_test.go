@@ -160,7 +160,7 @@ func TestOpenRefuses(t *testing.T) {
 		"link": {func(dir string, m *model.Manifest) {
 			os.Remove(filepath.Join(dir, "data.csv"))
 			os.Symlink("/etc/hostname", filepath.Join(dir, "data.csv"))
-		}, "data.csv is not a regular file (a link or a directory)"},
+		}, "data.csv: is a symbolic link, not a regular file"},
 	} {
 		dir := writeToy(t, "a")
 		m, _ := model.ReadManifest(dir)

@@ -223,15 +223,13 @@ func runThen(dir string, opt Options, lookup func(method string) (Declared, bool
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory an export wrote"}
 	}
 	man := filepath.Join(dir, "manifest.json")
-	st, err := os.Lstat(man)
-	if err != nil {
+	if _, err := model.StatRelease(man); err != nil {
+		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
+			return nil, ie
+		}
 		return nil, &model.InputError{File: man, Msg: model.OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
-	if !st.Mode().IsRegular() {
-		return nil, &model.InputError{File: man, Msg: "manifest.json is not a regular file (a link or a directory)",
-			Hint: "a release holds plain files only; nothing outside it is read"}
-	}
-	err = run(dir, opt, lookup, then, r, shared)
+	err := run(dir, opt, lookup, then, r, shared)
 	if err == nil {
 		return r, nil
 	}
@@ -705,8 +703,11 @@ func (rel *Release) checkFiles(r *Report) error {
 // nothing: Run does.
 func Open(dir string) (*Release, error) {
 	man := filepath.Join(dir, "manifest.json")
-	if st, err := os.Lstat(man); err != nil || !st.Mode().IsRegular() {
-		return nil, &model.InputError{File: man, Msg: "not a release: no manifest.json as a regular file", Hint: "give the directory an export wrote"}
+	if _, err := model.StatRelease(man); err != nil {
+		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
+			return nil, ie
+		}
+		return nil, &model.InputError{File: man, Msg: "not a release: " + model.OpenReason(err), Hint: "give the directory an export wrote"}
 	}
 	m, err := model.ReadManifest(dir)
 	if err != nil {
@@ -727,10 +728,9 @@ func (rel *Release) list() error {
 		if rel.listed[f.Name] {
 			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q twice", f.Name)}
 		}
-		st, err := os.Lstat(filepath.Join(rel.Dir, f.Name))
-		if err == nil && !st.Mode().IsRegular() {
-			return &model.InputError{File: man, Msg: fmt.Sprintf("%s is not a regular file (a link or a directory)", f.Name),
-				Hint: "a release holds plain files only; nothing outside it is read"}
+		// A missing file is the files check's to report.
+		if _, err := model.StatRelease(filepath.Join(rel.Dir, f.Name)); errors.As(err, new(*model.InputError)) {
+			return err
 		}
 		rel.listed[f.Name] = true
 	}

@@ -185,7 +185,7 @@ func TestReleaseEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep, err := catalog.Check(dir, verify.Options{})
-	if err != nil || rep.OK() || !strings.Contains(line(t, rep, "readable").Text, "qi.csv is not a regular file") {
+	if err != nil || rep.OK() || !strings.Contains(line(t, rep, "readable").Text, "qi.csv: is a symbolic link, not a regular file") {
 		t.Fatalf("symlink: %v %v", err, rep)
 	}
 }

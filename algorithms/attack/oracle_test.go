@@ -117,7 +117,9 @@ func randomWorld(rng *rand.Rand, kind string) *world {
 		}
 	}
 	w.v, w.e = v, e
-	w.pop = table("population", []string{"a", "b"}, rows)
+	// The population holds every original person (attack.HoldsOriginal),
+	// the last one included.
+	w.pop = table("population", []string{"a", "b"}, append(rows, []string{"0", "0"}))
 	w.orig = table("original", []string{"a", "b", "s"}, append(orows, []string{"0", "0", "x"}))
 	return w
 }

@@ -73,8 +73,16 @@ func checkTogether(t *testing.T, name string, ws []*world) {
 	}
 	presence := make([]float64, ws[0].pop.Rows)
 	for _, w := range ws {
-		for row, x := range brutePresence(w) {
-			presence[row] = math.Max(presence[row], x)
+		// Each release's presence is membership's alone (held to the
+		// enumeration of assignments by TestAttacksAgainstBruteForce);
+		// together takes the largest.
+		pl, err := place(w.pop, "population", w.v, w.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, _ := pl.presence(w.v, w.e)
+		for row, tu := range pl.tupleOf {
+			presence[row] = math.Max(presence[row], m.presence[tu])
 		}
 	}
 	top, certain := 0.0, 0
@@ -217,42 +225,3 @@ func bruteInference(ws []*world) bruteInferred {
 	return b
 }
 
-// brutePresence is each population person's presence in one release:
-// the largest records/people covered of a region covering them, or 1
-// when a listed value of a region is theirs alone.
-func brutePresence(w *world) []float64 {
-	m := make([]int, len(w.v.Regions))
-	for row := 0; row < w.pop.Rows; row++ {
-		for r := range w.v.Regions {
-			if w.covers(w.pop, row, r) {
-				m[r]++
-			}
-		}
-	}
-	presence := make([]float64, w.pop.Rows)
-	for row := range presence {
-		for r, reg := range w.v.Regions {
-			if w.covers(w.pop, row, r) {
-				presence[row] = math.Max(presence[row], math.Min(1, float64(reg.Records)/float64(m[r])))
-			}
-		}
-	}
-	if w.e.Witnessed {
-		for r := range w.v.Regions {
-			for i := range w.v.QIs {
-				for _, c := range w.e.Sets[r][i] {
-					var holders []int
-					for row := 0; row < w.pop.Rows; row++ {
-						if w.covers(w.pop, row, r) && contains(w.values[i][c], w.pop.Columns[i].Value(row)) {
-							holders = append(holders, row)
-						}
-					}
-					if len(holders) == 1 {
-						presence[holders[0]] = 1
-					}
-				}
-			}
-		}
-	}
-	return presence
-}

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"context"
 	"math"
 	"strings"
 
@@ -65,7 +66,7 @@ func sheetOf(f *excelize.File, path, part string) (string, error) {
 
 // loadExcel reads the sheet; limit > 0 stops after that many rows (a
 // preview).
-func loadExcel(path, part string, opt model.LoadOptions, limit int) (*model.Table, error) {
+func loadExcel(ctx context.Context, path, part string, opt model.LoadOptions, limit int) (*model.Table, error) {
 	f, err := openExcel(path)
 	if err != nil {
 		return nil, err

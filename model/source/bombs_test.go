@@ -180,7 +180,7 @@ func sheetRows(row string) xlsxPart {
 
 var twoStrings = xlsxPart{head: `<si><t>a</t></si><si><t>b</t></si>`}
 
-// The cell limit holds as a sheet is read: a cell of 16 MB (its part
+// The cell limit holds as a sheet is read: a cell of 12 MB (its part
 // within the bounds of expansion) fails at its first bytes past the
 // limit, naming its cell; one of 64 MB, a part that expands 800 times, is
 // refused before it is read. Neither takes much memory.
@@ -191,7 +191,7 @@ func TestXLSXHugeCell(t *testing.T) {
 		want     string
 		maxAlloc uint64
 	}{
-		{16 << 20, 2, "cell B2: value is longer than 65536 bytes", 8 << 20},
+		{12 << 20, 2, "cell B2: value is longer than 65536 bytes", 8 << 20},
 		{64 << 20, 0, "xl/worksheets/sheet1.xml expands from", 1 << 20},
 	} {
 		path := bombXLSX(t, xlsxPart{head: sheetRows("").head + `<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="inlineStr"><is><t>`,

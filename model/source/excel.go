@@ -37,7 +37,7 @@ const (
 	// partFloor when that is more: a sheet of text compresses a few
 	// times to a few tens of times, a bomb a thousand times.
 	partRatio = 100
-	partFloor = 32 << 20
+	partFloor = 16 << 20
 	// maxXMLDepth bounds the nesting of elements (a sheet's is 6).
 	maxXMLDepth = 64
 	// maxTagBytes bounds one XML tag (a start tag and its attributes).

@@ -1,6 +1,6 @@
 // Package source opens the tables privlab reads, whatever their format,
 // through one loader: CSV text (model.Load), a sheet of an Excel workbook
-// (.xlsx, with github.com/xuri/excelize/v2), a Parquet file
+// (.xlsx, read from its zip with archive/zip and encoding/xml), a Parquet file
 // (github.com/parquet-go/parquet-go) and a table of a SQLite database
 // (modernc.org/sqlite, pure Go, through database/sql). Every format is
 // encoded by model's encoder, so a table has the same profile, kinds,

@@ -225,7 +225,7 @@ func noPositional(a *Args, cmd string) error {
 
 // prepare loads the input and resolves the project.
 func prepare(a *Args) (*pipeline.Prepared, error) {
-	t, err := env.LoadTable(env.WithDefaults(a.Project))
+	t, err := env.LoadTableContext(interruptCtx(), env.WithDefaults(a.Project))
 	if err != nil {
 		return nil, err
 	}

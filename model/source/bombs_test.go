@@ -2,6 +2,7 @@ package source
 
 import (
 	"archive/zip"
+	"bytes"
 	"compress/flate"
 	"context"
 	"database/sql"
@@ -130,7 +131,20 @@ func bombXLSX(t *testing.T, sheet, sst xlsxPart) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	zw := zip.NewWriter(f)
+	writeXLSX(t, f, sheet, sst)
+	return path
+}
+
+// xlsxBytes is the workbook bombXLSX writes, in memory.
+func xlsxBytes(t *testing.T, sheet, sst xlsxPart) []byte {
+	var b bytes.Buffer
+	writeXLSX(t, &b, sheet, sst)
+	return b.Bytes()
+}
+
+func writeXLSX(t *testing.T, out io.Writer, sheet, sst xlsxPart) {
+	t.Helper()
+	zw := zip.NewWriter(out)
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) })
 	const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
 	const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
@@ -170,7 +184,6 @@ func bombXLSX(t *testing.T, sheet, sst xlsxPart) string {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
 
 // A header row of two shared strings (a, b) and the row given.

@@ -44,10 +44,12 @@ const (
 	maxTagBytes = 1 << 20
 )
 
-// Excel's own bounds: 1,048,576 rows of 16,384 columns (A to XFD).
+// Excel's own bounds: 1,048,576 rows of 16,384 columns (A to XFD); a
+// text of a part longer than excelRunLimit is no cell's.
 const (
-	excelRows = 1 << 20
-	excelCols = 1 << 14
+	excelRows     = 1 << 20
+	excelCols     = 1 << 14
+	excelRunLimit = 16 << 20
 )
 
 // maxPartBytes is how far a part of compressed bytes may expand.
@@ -56,11 +58,13 @@ func maxPartBytes(compressed uint64) uint64 {
 }
 
 // xmlRunLimit bounds one text of a part (between tags) for a cell limit
-// (model.LoadOptions.MaxCell): room for the cell's text escaped.
+// (model.LoadOptions.MaxCell): room for the cell's text escaped; without a
+// cell limit, room for the longest text a cell of Excel holds (32,767
+// characters) many times over.
 func xmlRunLimit(maxCell int) int64 {
 	switch {
 	case maxCell < 0:
-		return 1 << 30
+		return excelRunLimit
 	case maxCell == 0:
 		maxCell = model.DefaultMaxCell
 	}

@@ -49,7 +49,7 @@ func (wb *workbook) readSharedStrings(maxCell int) (*sharedStrings, error) {
 				start, in = len(s.text), true
 			}
 		case xml.CharData:
-			if in && stack[len(stack)-1] == "t" && !inside(stack, "rPh") {
+			if in && len(stack) > 0 && stack[len(stack)-1] == "t" && !inside(stack, "rPh") {
 				if s.text = append(s.text, t...); int64(len(s.text)-start) > xmlRunLimit(maxCell) {
 					return long()
 				}
@@ -160,6 +160,9 @@ func (r *sheetReader) damaged(msg string) error {
 
 // tooLong is the cell limit's error for the cell being read.
 func (r *sheetReader) tooLong() error {
+	if r.maxCell < 0 {
+		return r.damaged(fmt.Sprintf("cell %s: a text longer than %s, more than a cell of Excel holds", cellRef(r.col, r.row), sizeText(excelRunLimit)))
+	}
 	return &model.InputError{File: r.name, Line: r.row, Column: r.col + 1,
 		Msg: fmt.Sprintf("cell %s: value is longer than %d bytes", cellRef(r.col, r.row), r.maxCell), Fixes: []model.Fix{{Setting: model.SetMaxCell}}}
 }

@@ -40,8 +40,8 @@ type querier interface {
 // input (no journal is written either: the connection is query-only). The
 // connection's longest string, BLOB or row is limited (SQLite's
 // SQLITE_LIMIT_LENGTH) to sqliteMaxLength(maxCell), so that a view
-// computing one huge value fails as SQLite builds it. Close the returned
-// function when done.
+// computing one huge value fails as SQLite builds it. The returned
+// function closes the connection and the database.
 func openSQLite(ctx context.Context, path string, maxCell int) (*sql.Conn, func(), error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {

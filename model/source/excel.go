@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"strings"
 
@@ -54,6 +55,9 @@ const (
 
 // maxPartBytes is how far a part of compressed bytes may expand.
 func maxPartBytes(compressed uint64) uint64 {
+	if compressed > math.MaxUint64/partRatio {
+		return math.MaxUint64 // a size no file has: reading it fails
+	}
 	return max(compressed*partRatio, partFloor)
 }
 

@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	cli.CatchInterrupts() // first: a Ctrl-C at any moment ends with a message and exit 130
 	if len(os.Args) > 1 && batchCommands[os.Args[1]] {
 		batchGC()
 	}

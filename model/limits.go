@@ -20,7 +20,11 @@ import (
 // its size to this machine's memory (CheckFits), the small CSV files beside
 // it (hierarchies, targets, marginals) to MaxRecordBytes per record
 // (OpenText), and JSON files (project, manifest, audit record) to a size
-// (ReadFileLimit).
+// (ReadFileLimit). The readers of workbooks and databases (model/source)
+// hold their files to the same cell limit as they read, before they
+// allocate: a part of a workbook to a hundred times its compressed size,
+// a database's values to SQLite's length limit, a view to the rows its
+// database could hold.
 
 // MaxColumns is the most columns a table may have (as many as a sheet of
 // Excel holds). A header longer than that is an input error, read no

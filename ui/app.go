@@ -83,10 +83,12 @@ type App struct {
 	// background work: a sequence number per kind; results with another
 	// number are stale and dropped.
 	loadSeq int
-	runSeq  int
-	relSeq  int // received releases: only the last one opened is shown
-	cancel  context.CancelFunc
-	runCtx  context.Context // the running computation's context (tests look at it)
+	// loadStop cancels the load under way (a newer one supersedes it).
+	loadStop context.CancelFunc
+	runSeq   int
+	relSeq   int // received releases: only the last one opened is shown
+	cancel   context.CancelFunc
+	runCtx   context.Context // the running computation's context (tests look at it)
 	// lastChange is when the last run was asked for (the debounce's
 	// clock: wall time, as the tick's); debounceFor is the debounce
 	// (tests that step through keys set it to 0: they coalesce nothing).
@@ -160,6 +162,23 @@ func (a *App) Init() tea.Cmd {
 	return cmd
 }
 
+// startLoad cancels the load under way, whose table would be dropped,
+// and returns the context of the next one.
+func (a *App) startLoad() context.Context {
+	a.stopLoad()
+	ctx, cancel := context.WithCancel(context.Background())
+	a.loadStop = cancel
+	return ctx
+}
+
+// stopLoad cancels the load under way, if any.
+func (a *App) stopLoad() {
+	if a.loadStop != nil {
+		a.loadStop()
+		a.loadStop = nil
+	}
+}
+
 // schedule starts whatever the state asks for: a load, or a debounced run.
 func (a *App) schedule() tea.Cmd {
 	st := a.st
@@ -170,7 +189,7 @@ func (a *App) schedule() tea.Cmd {
 			st.needLoad = false
 			a.loadSeq++
 			st.Loading = true
-			return loadCmd(st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
+			return loadCmd(a.startLoad(), st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 		}
 		st.needLoad = false
 		if !st.askedRelease && !st.Loading {
@@ -193,7 +212,7 @@ func (a *App) schedule() tea.Cmd {
 		st.Running = false
 		a.loadSeq++
 		st.Loading = true
-		return loadCmd(st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
+		return loadCmd(a.startLoad(), st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 	case st.needRun:
 		st.needRun = false
 		a.cancelRun() // a newer change supersedes the running computation
@@ -386,6 +405,7 @@ func (a *App) update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		// release: they go (unsaved changes were confirmed before the
 		// picker opened), and the release's own input is looked for.
 		a.cancelRun()
+		a.stopLoad()
 		a.runSeq++
 		a.loadSeq++
 		a.relSeq++

@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"context"
+	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -128,4 +132,38 @@ func TestMissingTokensInTheDataPane(t *testing.T) {
 			t.Fatalf("project tokens %q", got)
 		}
 	})
+}
+
+// TestSupersededLoadIsCancelled: a load that a newer one supersedes (a
+// database view that takes minutes to compute, then the table reloaded)
+// is cancelled, so it stops at once instead of keeping a core busy.
+func TestSupersededLoadIsCancelled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slow.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`CREATE VIEW slow AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n LIMIT 4000000000) SELECT count(*) AS a FROM n`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newTestApp(path + ":slow")
+	first := a.schedule()
+	done := make(chan tea.Msg, 1)
+	go func() { done <- first() }()
+	time.Sleep(100 * time.Millisecond)
+	a.st.Reload()
+	if a.schedule() == nil {
+		t.Fatal("no second load")
+	}
+	select {
+	case msg := <-done:
+		if m, ok := msg.(loadedMsg); !ok || !errors.Is(m.err, context.Canceled) {
+			t.Fatalf("the superseded load ended with %#v", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the superseded load still runs 5 s after a newer one started")
+	}
+	a.stopLoad()
 }

@@ -362,10 +362,11 @@ func guarded(work func() tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
 	}
 }
 
-// loadCmd loads the project's table off the UI goroutine.
-func loadCmd(env pipeline.Env, p pipeline.Project, seq, changes int) tea.Cmd {
+// loadCmd loads the project's table off the UI goroutine; the context is
+// cancelled when a newer load supersedes it.
+func loadCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, seq, changes int) tea.Cmd {
 	return guarded(func() tea.Msg {
-		t, err := env.LoadTable(p)
+		t, err := env.LoadTableContext(ctx, p)
 		return loadedMsg{seq: seq, changes: changes, table: t, err: err}
 	}, func(err error) tea.Msg { return loadedMsg{seq: seq, changes: changes, err: err} })
 }

@@ -7,6 +7,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -395,6 +396,13 @@ func DatasetName(input string) (string, bool) {
 
 // LoadTable loads the project's input table.
 func (e Env) LoadTable(p Project) (*model.Table, error) {
+	return e.LoadTableContext(context.Background(), p)
+}
+
+// LoadTableContext loads the project's input table under a context:
+// cancelling it (Ctrl-C, a newer load) stops the reading of a workbook or
+// a database, with the context's error.
+func (e Env) LoadTableContext(ctx context.Context, p Project) (*model.Table, error) {
 	kinds := map[string]model.Kind{}
 	for c, k := range p.Kinds {
 		kind, err := model.ParseKind(k)
@@ -440,7 +448,7 @@ func (e Env) LoadTable(p Project) (*model.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return source.Load(p.Input, model.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
+	return source.LoadContext(ctx, p.Input, model.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
 		Delimiter: delim, MissingTokens: p.MissingValues})
 }
 

@@ -1,6 +1,6 @@
 // Package source opens the tables privlab reads, whatever their format,
 // through one loader: CSV text (model.Load), a sheet of an Excel workbook
-// (.xlsx, with github.com/xuri/excelize/v2), a Parquet file
+// (.xlsx, read from its zip with archive/zip and encoding/xml), a Parquet file
 // (github.com/parquet-go/parquet-go) and a table of a SQLite database
 // (modernc.org/sqlite, pure Go, through database/sql). Every format is
 // encoded by model's encoder, so a table has the same profile, kinds,
@@ -20,11 +20,13 @@ package source
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"privlab/model"
@@ -130,17 +132,24 @@ func FormatOf(path string) Format {
 // the column, or *model.ParamError for an option that does not fit the
 // format; no table is returned with an error.
 func Load(spec string, opt model.LoadOptions) (*model.Table, error) {
-	return load(spec, opt, 0)
+	return load(context.Background(), spec, opt, 0)
+}
+
+// LoadContext is Load under a context: cancelling it (Ctrl-C, a newer
+// load in the workbench) stops the reading of a workbook or a database,
+// and the error is then the context's.
+func LoadContext(ctx context.Context, spec string, opt model.LoadOptions) (*model.Table, error) {
+	return load(ctx, spec, opt, 0)
 }
 
 // Preview reads the first rows of a table (at most rows of them, the header
 // row not counted) as Load reads the whole: the import wizard shows them.
 // A CSV file's first 64 KiB are read whole.
 func Preview(spec string, opt model.LoadOptions, rows int) (*model.Table, error) {
-	return load(spec, opt, rows)
+	return load(context.Background(), spec, opt, rows)
 }
 
-func load(spec string, opt model.LoadOptions, limit int) (*model.Table, error) {
+func load(ctx context.Context, spec string, opt model.LoadOptions, limit int) (*model.Table, error) {
 	path, part := Split(spec)
 	st, err := os.Stat(path)
 	if err != nil {
@@ -163,7 +172,7 @@ func load(spec string, opt model.LoadOptions, limit int) (*model.Table, error) {
 		if limit > 0 {
 			limit++ // the header row
 		}
-		return guard(path, format, func() (*model.Table, error) { return loadExcel(path, part, opt, limit) })
+		return guard(path, format, func() (*model.Table, error) { return loadExcel(ctx, path, part, opt, limit) })
 	case Parquet:
 		t, err := guard(path, format, func() (*model.Table, error) { return loadParquet(path, opt) })
 		if err == nil && limit > 0 && t.Rows > limit {
@@ -171,7 +180,7 @@ func load(spec string, opt model.LoadOptions, limit int) (*model.Table, error) {
 		}
 		return t, err
 	case SQLite:
-		return guard(path, format, func() (*model.Table, error) { return loadSQLite(path, part, opt, limit) })
+		return guard(path, format, func() (*model.Table, error) { return loadSQLite(ctx, path, part, opt, limit) })
 	}
 	if limit > 0 {
 		return previewCSV(path, opt)
@@ -292,6 +301,28 @@ func notFound(path, what, part string, have []string) error {
 		hint = what + "s: " + strings.Join(quoteAll(have), ", ")
 	}
 	return &model.InputError{File: path, Msg: fmt.Sprintf("no %s %q", what, part), Hint: hint}
+}
+
+// sizeText writes a size in bytes for messages: 64 KB, 16 MB.
+func sizeText[N int | int64](n N) string {
+	switch {
+	case n >= 10<<30:
+		return strconv.FormatInt(int64(n>>30), 10) + " GB"
+	case n >= 10<<20:
+		return strconv.FormatInt(int64(n>>20), 10) + " MB"
+	case n >= 10<<10:
+		return strconv.FormatInt(int64(n>>10), 10) + " KB"
+	}
+	return strconv.FormatInt(int64(n), 10) + " bytes"
+}
+
+// thousands writes n with thousands separators (1,048,576).
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func quoteAll(s []string) []string {

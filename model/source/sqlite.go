@@ -3,14 +3,17 @@ package source
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	"modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"privlab/model"
 )
@@ -26,57 +29,117 @@ import (
 // name the table, the row (1-based, in the order the table is read) and
 // the column.
 
+// querier is the one connection a database is read through (its limits
+// are set on it).
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // openSQLite opens a database file read-only: privlab never writes its
-// input (no journal is written either: the connection is query-only).
-func openSQLite(path string) (*sql.DB, error) {
+// input (no journal is written either: the connection is query-only). The
+// connection's longest string, BLOB or row is limited (SQLite's
+// SQLITE_LIMIT_LENGTH) to sqliteMaxLength(maxCell), so that a view
+// computing one huge value fails as SQLite builds it. The returned
+// function closes the connection and the database.
+func openSQLite(ctx context.Context, path string, maxCell int) (*sql.Conn, func(), error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	u := url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro&_query_only=1"}
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
-		return nil, asInput(path, SQLite, err)
+		return nil, nil, asInput(path, SQLite, err)
 	}
 	db.SetMaxOpenConns(1)
-	return db, nil
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, nil, sqliteError(ctx, path, 0, maxCell, err)
+	}
+	closeAll := func() { conn.Close(); db.Close() }
+	if n := sqliteMaxLength(maxCell); n > 0 {
+		if _, err := sqlite.Limit(conn, sqlite3.SQLITE_LIMIT_LENGTH, n); err != nil {
+			closeAll()
+			return nil, nil, asInput(path, SQLite, err)
+		}
+	}
+	return conn, closeAll, nil
+}
+
+// sqliteMaxLength is the longest string, BLOB or row SQLite may make
+// while a table is read with the given cell limit (model.LoadOptions):
+// room for a row of many cells, far below the memory a runaway value
+// would take; 0 (SQLite's own limit) when the cells are not limited.
+func sqliteMaxLength(maxCell int) int {
+	switch {
+	case maxCell < 0:
+		return 0
+	case maxCell == 0:
+		maxCell = model.DefaultMaxCell
+	}
+	return max(maxCell+1, sqliteMinLength)
+}
+
+// sqliteMinLength is the least of SQLite's length limit: a row that a
+// view sorts or groups is one value of that length.
+const sqliteMinLength = 16 << 20
+
+// sqliteError turns an error of SQLite into what the user reads: the
+// context's error when it was cancelled (Ctrl-C, a newer load), a value
+// over the length limit as the cell limit's input error (row is the row
+// being read, 0 when none is), else an input error naming the file.
+func sqliteError(ctx context.Context, name string, row, maxCell int, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_TOOBIG {
+		return &model.InputError{File: name, Line: row,
+			Msg:   fmt.Sprintf("a value or row longer than %s (SQLite: %v)", sizeText(sqliteMaxLength(maxCell)), err),
+			Fixes: []model.Fix{{Setting: model.SetMaxCell}}}
+	}
+	return asInput(name, SQLite, err)
 }
 
 func sqliteTables(path string) ([]string, error) {
-	db, err := openSQLite(path)
+	ctx := context.Background()
+	conn, done, err := openSQLite(ctx, path, 0)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
-	return listTables(db, path)
+	defer done()
+	tables, _, err := listTables(ctx, conn, path)
+	return tables, err
 }
 
-func listTables(db *sql.DB, path string) ([]string, error) {
-	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY rowid`)
+// listTables lists the tables and views of the database, and which are
+// views.
+func listTables(ctx context.Context, q querier, path string) ([]string, map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY rowid`)
 	if err != nil {
-		return nil, asInput(path, SQLite, err)
+		return nil, nil, sqliteError(ctx, path, 0, 0, err)
 	}
 	defer rows.Close()
 	var out []string
+	views := map[string]bool{}
 	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, asInput(path, SQLite, err)
+		var n, typ string
+		if err := rows.Scan(&n, &typ); err != nil {
+			return nil, nil, sqliteError(ctx, path, 0, 0, err)
 		}
 		out = append(out, n)
+		views[n] = typ == "view"
 	}
 	if err := rows.Err(); err != nil {
-		return nil, asInput(path, SQLite, err)
+		return nil, nil, sqliteError(ctx, path, 0, 0, err)
 	}
-	return out, nil
+	return out, views, nil
 }
 
 // tableOf finds the table part names (any case), or the only one.
-func tableOf(db *sql.DB, path, part string) (string, error) {
-	tables, err := listTables(db, path)
-	if err != nil {
-		return "", err
-	}
+func tableOf(tables []string, path, part string) (string, error) {
 	if part == "" {
 		if len(tables) == 1 {
 			return tables[0], nil
@@ -119,20 +182,23 @@ func affinity(decl string) model.Kind {
 }
 
 // loadSQLite reads the table; limit > 0 reads that many rows at most (a
-// preview).
-func loadSQLite(path, part string, opt model.LoadOptions, limit int) (*model.Table, error) {
-	db, err := openSQLite(path)
+// preview). The queries run under ctx: cancelling it interrupts SQLite.
+func loadSQLite(ctx context.Context, path, part string, opt model.LoadOptions, limit int) (*model.Table, error) {
+	conn, done, err := openSQLite(ctx, path, opt.MaxCell)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
-	table, err := tableOf(db, path, part)
+	defer done()
+	tables, views, err := listTables(ctx, conn, path)
+	if err != nil {
+		return nil, err
+	}
+	table, err := tableOf(tables, path, part)
 	if err != nil {
 		return nil, err
 	}
 	name := tableName(path, table)
-	ctx := context.Background()
-	names, declared, err := sqliteColumns(ctx, db, name, table)
+	names, declared, err := sqliteColumns(ctx, conn, name, table, opt.MaxCell)
 	if err != nil {
 		return nil, err
 	}
@@ -140,35 +206,79 @@ func loadSQLite(path, part string, opt model.LoadOptions, limit int) (*model.Tab
 	if err != nil {
 		return nil, err
 	}
-	var count int64
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(table)).Scan(&count); err != nil {
-		return nil, asInput(name, SQLite, err)
-	}
-	if count > 1<<31-1 {
-		return nil, &model.InputError{File: name, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", count)}
-	}
-	if limit > 0 && count > int64(limit) {
-		count = int64(limit)
-	}
-	if err := b.Reserve(int(count)); err != nil {
+	count, err := sqliteCount(ctx, conn, path, table, views[table], opt.MaxCell, limit)
+	if err != nil {
 		return nil, err
 	}
-	if err := sqliteRows(ctx, db, name, table, names, b, limit); err != nil {
+	if err := b.Reserve(count); err != nil {
+		return nil, err
+	}
+	if err := sqliteRows(ctx, conn, name, table, names, b, count, opt.MaxCell); err != nil {
 		return nil, err
 	}
 	return b.Table()
 }
 
+// maxViewRows is the most rows a view of a database of size bytes may
+// yield: a view computes its rows, and one that yields more rows than the
+// database has bytes makes them out of nothing (a recursive WITH without
+// an end yields rows forever); a small database's view may still yield
+// minViewRows (a join of small tables).
+func maxViewRows(size int64) int64 {
+	return max(size, minViewRows)
+}
+
+// minViewRows is the most rows any database's view may yield.
+const minViewRows = 1 << 20
+
+// sqliteCount counts the rows to read: limit at most when it is above 0
+// (a preview). A view is counted up to maxViewRows; a table holds at most
+// as many rows as a table can.
+func sqliteCount(ctx context.Context, q querier, path, table string, view bool, maxCell, limit int) (int, error) {
+	name := tableName(path, table)
+	bound, size := int64(1<<31-1), int64(0)
+	if view {
+		st, err := os.Stat(path)
+		if err != nil {
+			return 0, &model.InputError{File: path, Msg: model.OpenReason(err)}
+		}
+		size = st.Size()
+		bound = maxViewRows(size)
+	}
+	if limit > 0 {
+		bound = min(bound, int64(limit))
+	}
+	query := "SELECT count(*) FROM " + quoteIdent(table)
+	if view || limit > 0 {
+		// Counted no further than one row past the bound.
+		query = "SELECT count(*) FROM (SELECT 1 FROM " + quoteIdent(table) + " LIMIT " + strconv.FormatInt(bound+1, 10) + ")"
+	}
+	var count int64
+	if err := q.QueryRowContext(ctx, query).Scan(&count); err != nil {
+		return 0, sqliteError(ctx, name, 0, maxCell, err)
+	}
+	switch {
+	case count <= bound:
+		return int(count), nil
+	case limit > 0:
+		return limit, nil
+	case view:
+		return 0, &model.InputError{File: name, Msg: fmt.Sprintf("the view yields more than %s rows, more than a database of %s could hold: it makes rows of its own (a recursive WITH without an end?)", thousands(bound), sizeText(size)),
+			Hint: "read a table, or store the rows you mean in one: CREATE TABLE t AS SELECT * FROM view LIMIT n"}
+	}
+	return 0, &model.InputError{File: name, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", count)}
+}
+
 // sqliteColumns reads the table's column names and declared types.
-func sqliteColumns(ctx context.Context, db *sql.DB, name, table string) ([]string, []model.Kind, error) {
-	rows, err := db.QueryContext(ctx, "SELECT * FROM "+quoteIdent(table)+" LIMIT 0")
+func sqliteColumns(ctx context.Context, q querier, name, table string, maxCell int) ([]string, []model.Kind, error) {
+	rows, err := q.QueryContext(ctx, "SELECT * FROM "+quoteIdent(table)+" LIMIT 0")
 	if err != nil {
-		return nil, nil, asInput(name, SQLite, err)
+		return nil, nil, sqliteError(ctx, name, 0, maxCell, err)
 	}
 	defer rows.Close()
 	types, err := rows.ColumnTypes()
 	if err != nil {
-		return nil, nil, asInput(name, SQLite, err)
+		return nil, nil, sqliteError(ctx, name, 0, maxCell, err)
 	}
 	names := make([]string, len(types))
 	kinds := make([]model.Kind, len(types))
@@ -178,21 +288,19 @@ func sqliteColumns(ctx context.Context, db *sql.DB, name, table string) ([]strin
 	return names, kinds, nil
 }
 
-// sqliteRows reads every row. Each column is selected as +"col" (the
+// sqliteRows reads count rows (a table that yields another number of
+// them changed while it was read). Each column is selected as +"col" (the
 // unary plus keeps the value and its storage class but drops the declared
 // type, so the driver hands text over as text, never as a time value).
-func sqliteRows(ctx context.Context, db *sql.DB, name, table string, names []string, b *model.TableBuilder, limit int) error {
+func sqliteRows(ctx context.Context, q querier, name, table string, names []string, b *model.TableBuilder, count, maxCell int) error {
 	cols := make([]string, len(names))
 	for i, n := range names {
 		cols[i] = "+" + quoteIdent(n)
 	}
-	query := "SELECT " + strings.Join(cols, ", ") + " FROM " + quoteIdent(table)
-	if limit > 0 {
-		query += " LIMIT " + strconv.Itoa(limit)
-	}
-	rows, err := db.QueryContext(ctx, query)
+	query := "SELECT " + strings.Join(cols, ", ") + " FROM " + quoteIdent(table) + " LIMIT " + strconv.Itoa(count)
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
-		return asInput(name, SQLite, err)
+		return sqliteError(ctx, name, 1, maxCell, err)
 	}
 	defer rows.Close()
 	vals := make([]any, len(names))
@@ -201,9 +309,10 @@ func sqliteRows(ctx context.Context, db *sql.DB, name, table string, names []str
 		ptrs[i] = &vals[i]
 	}
 	buf := make([]byte, 0, 64) // never nil: nil text means NULL
-	for row := 1; rows.Next(); row++ {
+	row := 1
+	for ; rows.Next(); row++ {
 		if err := rows.Scan(ptrs...); err != nil {
-			return asInput(name, SQLite, err)
+			return sqliteError(ctx, name, row, maxCell, err)
 		}
 		for i, v := range vals {
 			w := b.Column(i)
@@ -227,7 +336,7 @@ func sqliteRows(ctx context.Context, db *sql.DB, name, table string, names []str
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return asInput(name, SQLite, err)
+		return sqliteError(ctx, name, row, maxCell, err)
 	}
 	return nil
 }

@@ -105,7 +105,7 @@ func attackKnowledge(a *Args, dir string) (*risk.Knowledge, error) {
 		}
 	}
 	if a.Project.Public != "" {
-		if k.Public, err = env.LoadTable(pipeline.Project{Input: a.Project.Public, MaxCell: a.Project.MaxCell}); err != nil {
+		if k.Public, err = env.LoadTableContext(interruptCtx(), pipeline.Project{Input: a.Project.Public, MaxCell: a.Project.MaxCell}); err != nil {
 			return nil, err
 		}
 	}

@@ -120,7 +120,7 @@ func loadOriginal(a *Args, spec, dir string) (*model.Table, error) {
 			p.Delimiter = made.Delimiter
 		}
 	}
-	return env.LoadTable(p)
+	return env.LoadTableContext(interruptCtx(), p)
 }
 
 // loadPublicFor loads check's --public for the release in dir as run

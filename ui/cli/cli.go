@@ -35,10 +35,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"privlab/algorithms/pipeline"
@@ -82,6 +80,7 @@ func sharedData() string {
 // returns the exit code. It never lets a panic escape as a stack trace:
 // the stack goes into a crash file the message names.
 func Execute(args []string, stdout, stderr io.Writer) (code int) {
+	CatchInterrupts()
 	out, errOut := &termWriter{w: stdout}, &termWriter{w: stderr}
 	defer func() {
 		if r := recover(); r != nil {
@@ -230,52 +229,11 @@ func noPositional(a *Args, cmd string) error {
 
 // prepare loads the input and resolves the project.
 func prepare(a *Args) (*pipeline.Prepared, error) {
-	t, err := env.LoadTable(env.WithDefaults(a.Project))
+	t, err := env.LoadTableContext(interruptCtx(), env.WithDefaults(a.Project))
 	if err != nil {
 		return nil, err
 	}
 	return env.Prepare(a.Project, t)
-}
-
-// interruptible returns a context that the first Ctrl-C cancels: the
-// command stops, cleans up and exits with code 130. A command that has
-// not returned within interruptGrace (a step that does not look at the
-// context, such as verifying a large release), or a second Ctrl-C, ends
-// the process: the release being written is removed first
-// (model.AbortWrites), so no temporary directory is left.
-func interruptible(stderr io.Writer) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-		case <-done:
-			return
-		}
-		cancel()
-		select {
-		case <-done:
-			return // the command stopped by itself
-		case <-sig:
-		case <-time.After(interruptGrace):
-		}
-		if _, placed := model.AbortWrites(); len(placed) > 0 {
-			fmt.Fprintf(stderr, "privlab: interrupted after the release %s was written (it is complete)\n", strings.Join(placed, ", "))
-		} else {
-			fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")
-		}
-		os.Exit(exitInterrupted)
-	}()
-	var once sync.Once
-	return ctx, func() {
-		once.Do(func() {
-			signal.Stop(sig)
-			close(done)
-			cancel()
-		})
-	}
 }
 
 // isTerminal reports whether w is a terminal (progress lines go only

@@ -123,7 +123,7 @@ func cmdInspect(a *Args, w, ew io.Writer) error {
 	if a.SeedSet && p.DataSeed == 0 {
 		p.DataSeed = a.Seed // inspect has no release: --seed seeds the dataset, as in gen
 	}
-	t, err := env.LoadTable(p)
+	t, err := env.LoadTableContext(interruptCtx(), p)
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func evalSweep(ctx context.Context, a *Args, w io.Writer, opt workload.Options) 
 		return err
 	}
 	project := env.WithDefaults(a.Project)
-	t, err := env.LoadTable(project)
+	t, err := env.LoadTableContext(interruptCtx(), project)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func evalSweep(ctx context.Context, a *Args, w io.Writer, opt workload.Options) 
 // (--k, default 10) and prints one table of their figures.
 func evalCompare(ctx context.Context, a *Args, w, ew io.Writer, opt workload.Options) error {
 	project := env.WithDefaults(a.Project)
-	t, err := env.LoadTable(project)
+	t, err := env.LoadTableContext(interruptCtx(), project)
 	if err != nil {
 		return err
 	}

@@ -45,6 +45,7 @@ func startWorkbench(args []string, stderr io.Writer) int {
 			a.Project.Rows, a.Project.DataSeed = made.Rows, made.DataSeed
 		}
 	}
+	releaseInterrupts()
 	if err := ui.Run(env, ui.Options{Project: a.Project, ProjectPath: a.Config, Release: a.Release}); err != nil {
 		fmt.Fprintf(stderr, "privlab: %s\n", clitext.ErrorText(err))
 		return exitUsage

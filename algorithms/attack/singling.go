@@ -1,0 +1,363 @@
+package attack
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"privlab/algorithms/risk"
+	"privlab/model"
+)
+
+// SinglingOut is the name of the singling-out attack.
+const SinglingOut = "singling out"
+
+// singlingOut measures the first of the three risks the EU's
+// anonymisation guidance names, as Giomi et al. (PoPETs 2023, Section
+// 4.1, "Anonymeter") attack it: the attacker writes predicates over the
+// published values (a region's cells on one QI, then conjunctions of its
+// cells on several) and holds them to the population's people. A
+// predicate singles out a person of the data when exactly one person of
+// the population satisfies it and that person is in the original. The
+// rate is beside the same number of predicates guessed without the
+// release (values drawn from the population's marginals, on the same
+// QIs) and, where the population holds people outside the data, the rate
+// of predicates that single one of those out. No method bounds it.
+func singlingOut(v *risk.View, e *risk.Exposure, pop, orig *placed, popName string, k *risk.Knowledge) risk.Finding {
+	const anyone = "holds the quasi-identifiers of a population and writes predicates over the published cells"
+	switch {
+	case pop == nil:
+		return notRun(SinglingOut, anyone, "needs a population table or the original table", "population", "original")
+	case e.PublishesPublic && k.Population == nil && k.Public == nil:
+		return notRun(SinglingOut, anyone,
+			"the release's "+plural(e.Unit)+" hold public-table people the original lacks: needs the public table or a population table (every person once)", "public", "population")
+	}
+	pl := makePlan(v, e, pop, Predicates)
+	if len(pl.main) == 0 {
+		return notRun(SinglingOut, anyone, "the release publishes no "+e.Unit+" with a record")
+	}
+	s := newSingler(pop, dataPeople(pop, orig, k))
+	f := risk.Finding{Attack: SinglingOut, Bound: math.NaN(), BoundBy: singlingBoundBy(e),
+		Attacker: "holds the quasi-identifiers of " + popName + " and writes predicates over the published cells",
+		Figure:   "share of the attacker's predicates that isolate exactly one person of the data",
+		Needs:    []string{pop.what}}
+	if s.inData == nil {
+		f.Figure = "share of the attacker's predicates that isolate exactly one person of the population (in the data or not: the original would tell)"
+	} else if k.Population != nil {
+		f.Needs = append(f.Needs, "original")
+	}
+	if k.Population == nil && k.Public != nil {
+		f.Needs = append(f.Needs, "public")
+	}
+	main, base := s.score(pl.main), s.score(pl.base)
+	trials := len(pl.main)
+	f.Calibration = risk.Calibration{Successes: float64(main.inside), Trials: trials,
+		Baseline: float64(base.inside) / float64(trials), Control: math.NaN()}
+	if s.outsiders() {
+		f.Control = float64(main.outside) / float64(trials)
+	}
+	f.Measured = f.Rate()
+	f.Records = len(main.people)
+	f.Detail = singlingDetail(pl, main, base, s, e)
+	if f.Records > 0 {
+		f.Short = people(f.Records) + " singled out"
+		f.Brief = fmt.Sprintf("%d singled out", f.Records)
+		of := "data"
+		if s.inData == nil {
+			of = "population"
+		}
+		f.Example = fmt.Sprintf("the predicate %s isolates one person of the %s: %s", pl.main[main.first].label(v, e, pop), of,
+			personLabel(pop, int(pop.first[main.firstTuple])))
+	}
+	return f
+}
+
+// singlingBoundBy says no method bounds singling out, and which claim
+// comes closest: k-anonymity, under which a predicate equal to a
+// region's full description (or, when a region publishes one cell per
+// QI, to part of it) matches at least k people.
+func singlingBoundBy(e *risk.Exposure) string {
+	if e.K >= 2 {
+		part := ""
+		if e.Sets == nil {
+			part = ", or to part of it,"
+		}
+		return fmt.Sprintf("no method bounds singling out; the closest claim: %s (no %s covers fewer than %d people, so a predicate equal to a %s's full description%s cannot single out)",
+			e.KBy, e.Unit, e.K, e.Unit, part)
+	}
+	if e.KBy == "" {
+		return "no method bounds singling out"
+	}
+	return "no method bounds singling out; " + e.KBy
+}
+
+func singlingDetail(pl *plan, main, base scored, s *singler, e *risk.Exposure) string {
+	of := "of the data"
+	if s.inData == nil {
+		of = "of the population"
+	}
+	d := fmt.Sprintf("%d of %d predicates (%d on one quasi-identifier, %d on several) isolate one person %s",
+		main.inside, len(pl.main), pl.univariate, len(pl.main)-pl.univariate, of)
+	if s.outsiders() {
+		d += fmt.Sprintf(", %d one person outside it", main.outside)
+	}
+	return d + fmt.Sprintf("; without the release, %d of %d predicates of values drawn from the population's marginals on the same quasi-identifiers do; %s singled out",
+		base.inside, len(pl.base), people(len(main.people)))
+}
+
+// singler matches predicates against a placed table's people.
+type singler struct {
+	p *placed
+	d int
+	// codes are the tuples' value codes, d per tuple (a missing value:
+	// len(Dict)).
+	codes []uint32
+	// byValue lists, per QI and value code, the tuples holding it;
+	// cellValues, per QI and cell, the value codes the cell covers, and
+	// cellTuples how many tuples hold one of them.
+	byValue    [][][]int32
+	cellValues [][][]int32
+	cellTuples [][]int
+	// stamp marks, per QI and value code, the values the predicate being
+	// matched (its number) allows.
+	stamp [][]int32
+	now   int32
+	// inData counts the data's people at each tuple (nil: unknown, no
+	// original).
+	inData []int32
+}
+
+func newSingler(p *placed, inData []int32) *singler {
+	d := len(p.cols)
+	s := &singler{p: p, d: d, inData: inData, codes: make([]uint32, 0, d*len(p.count)), byValue: make([][][]int32, d),
+		cellValues: make([][][]int32, d), cellTuples: make([][]int, d), stamp: make([][]int32, d)}
+	for i, c := range p.cols {
+		s.byValue[i] = make([][]int32, len(c.Dict)+1)
+		s.stamp[i] = make([]int32, len(c.Dict)+1)
+		ncells := 0
+		for _, cov := range p.covers[i] {
+			for _, x := range cov {
+				ncells = max(ncells, int(x)+1)
+			}
+		}
+		s.cellValues[i] = make([][]int32, ncells)
+		s.cellTuples[i] = make([]int, ncells)
+	}
+	for t := range p.count {
+		for i := range p.cols {
+			x := p.code(p.first[t], i)
+			s.codes = append(s.codes, x)
+			s.byValue[i][x] = append(s.byValue[i][x], int32(t))
+		}
+	}
+	for i := range p.cols {
+		for x, cov := range p.covers[i] {
+			for _, c := range cov {
+				s.cellValues[i][c] = append(s.cellValues[i][c], int32(x))
+				s.cellTuples[i][c] += len(s.byValue[i][x])
+			}
+		}
+	}
+	return s
+}
+
+// dataPeople counts, per tuple of pop, the data's people holding it: all
+// of them when pop is the original, the original's rows when pop is the
+// original and the public table's people beyond it, else the original's
+// people with the same values (nil without the original).
+func dataPeople(pop, orig *placed, k *risk.Knowledge) []int32 {
+	switch {
+	case orig == pop:
+		return pop.count
+	case k.Population == nil && k.Original != nil:
+		in := make([]int32, len(pop.count))
+		for row := 0; row < k.Original.Rows; row++ {
+			in[pop.tupleOf[row]]++
+		}
+		return in
+	case orig == nil:
+		return nil
+	}
+	// Each QI's values of pop in the original's codes (-1: none holds it),
+	// then each tuple looked up among the original's by its codes.
+	d := len(pop.cols)
+	to := make([][]int64, d)
+	for i, c := range pop.cols {
+		byText := map[string]int64{}
+		for code, v := range orig.cols[i].Dict {
+			byText[canonical(v)] = int64(code)
+		}
+		to[i] = make([]int64, len(c.Dict)+1)
+		for code, v := range c.Dict {
+			if o, ok := byText[canonical(v)]; ok {
+				to[i][code] = o
+			} else {
+				to[i][code] = -1
+			}
+		}
+		to[i][len(c.Dict)] = int64(len(orig.cols[i].Dict)) // missing
+	}
+	key := make([]byte, 4*d)
+	have := make(map[string]int32, len(orig.count))
+	for t := range orig.count {
+		for i := range orig.cols {
+			binary.LittleEndian.PutUint32(key[4*i:], orig.code(orig.first[t], i))
+		}
+		have[string(key)] += orig.count[t]
+	}
+	in := make([]int32, len(pop.count))
+	for t := range pop.count {
+		found := true
+		for i := range pop.cols {
+			o := to[i][pop.code(pop.first[t], i)]
+			found = found && o >= 0
+			binary.LittleEndian.PutUint32(key[4*i:], uint32(o))
+		}
+		if found {
+			in[t] = have[string(key)]
+		}
+	}
+	return in
+}
+
+// canonical writes a value one way: trimmed, and a number as the
+// shortest text that reads back the same (a population may write 39 as
+// 39.0).
+func canonical(v string) string {
+	v = strings.TrimSpace(v)
+	if x, ok := model.ParseNumber(v); ok {
+		return model.FormatNumber(x)
+	}
+	return v
+}
+
+// outsiders reports whether the population holds people outside the
+// data (known only with the original).
+func (s *singler) outsiders() bool {
+	if s.inData == nil {
+		return false
+	}
+	for t, n := range s.p.count {
+		if s.inData[t] < n {
+			return true
+		}
+	}
+	return false
+}
+
+// scored is what a list of predicates achieved: how many isolate one
+// person in the data and one outside it, the tuples of the people
+// isolated in the data, and the first predicate that did and its tuple.
+type scored struct {
+	inside, outside   int
+	people            map[int32]bool
+	first, firstTuple int
+}
+
+func (s *singler) score(preds []predicate) scored {
+	out := scored{people: map[int32]bool{}, first: -1}
+	for j, q := range preds {
+		n, t := s.match(q)
+		switch {
+		case n != 1:
+		case s.inData == nil || s.inData[t] > 0:
+			out.inside++
+			out.people[t] = true
+			if out.first < 0 {
+				out.first, out.firstTuple = j, int(t)
+			}
+		default:
+			out.outside++
+		}
+	}
+	return out
+}
+
+// match counts the people who satisfy q, up to 2, and gives the tuple of
+// the one when there is exactly one. It walks the tuples of the
+// condition that holds the fewest and tests the others on each, a value
+// at a time: the values each allows are stamped first.
+func (s *singler) match(q predicate) (int, int32) {
+	best, size := -1, 0
+	for j := range q.qis {
+		if n := s.tuples(q, j); best < 0 || n < size {
+			best, size = j, n
+		}
+	}
+	if size == 0 {
+		return 0, -1
+	}
+	s.now++
+	for j := range q.qis {
+		if j != best {
+			for _, x := range s.values(q, j) {
+				s.stamp[q.qis[j]][x] = s.now
+			}
+		}
+	}
+	people, at := 0, int32(-1)
+	for _, x := range s.values(q, best) {
+		for _, t := range s.byValue[q.qis[best]][x] {
+			row := s.codes[int(t)*s.d : int(t)*s.d+s.d]
+			ok := true
+			for j, i := range q.qis {
+				if j != best && s.stamp[i][row[i]] != s.now {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			if people += int(s.p.count[t]); people >= 2 {
+				return 2, -1
+			}
+			at = t
+		}
+	}
+	return people, at
+}
+
+// tuples is how many tuples meet q's j-th condition.
+func (s *singler) tuples(q predicate, j int) int {
+	i, x := q.qis[j], int(q.values[j])
+	switch {
+	case q.raw && x < len(s.byValue[i]):
+		return len(s.byValue[i][x])
+	case !q.raw && x < len(s.cellTuples[i]):
+		return s.cellTuples[i][x]
+	}
+	return 0
+}
+
+// values are the value codes q's j-th condition allows.
+func (s *singler) values(q predicate, j int) []int32 {
+	i, x := q.qis[j], int(q.values[j])
+	switch {
+	case q.raw && x < len(s.byValue[i]):
+		return []int32{int32(x)}
+	case !q.raw && x < len(s.cellValues[i]):
+		return s.cellValues[i][x]
+	}
+	return nil
+}
+
+// label writes a predicate in the attacker's words ("age 30-34 and zip
+// 100").
+func (q predicate) label(v *risk.View, e *risk.Exposure, pop *placed) string {
+	parts := make([]string, len(q.qis))
+	for j, i := range q.qis {
+		var s string
+		switch {
+		case !q.raw:
+			s = e.Labels(v)[i][q.values[j]]
+		case int(q.values[j]) < len(pop.cols[i].Dict):
+			s = pop.cols[i].Dict[q.values[j]]
+		default:
+			s = "?"
+		}
+		parts[j] = v.QIs[i] + " " + s
+	}
+	return strings.Join(parts, " and ")
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"privlab/algorithms/risk"
@@ -26,7 +27,10 @@ const SinglingOut = "singling out"
 // of predicates that single one of those out. No method bounds it.
 func singlingOut(v *risk.View, e *risk.Exposure, pop, orig *placed, popName string, k *risk.Knowledge) risk.Finding {
 	const anyone = "holds the quasi-identifiers of a population and writes predicates over the published cells"
+	empty := "the release publishes no " + e.Unit + " with a record"
 	switch {
+	case !slices.ContainsFunc(v.Regions, func(r risk.Region) bool { return r.Records > 0 }):
+		return notRun(SinglingOut, anyone, empty) // whatever the attacker holds
 	case pop == nil:
 		return notRun(SinglingOut, anyone, "needs a population table or the original table", "population", "original")
 	case e.PublishesPublic && k.Population == nil && k.Public == nil:
@@ -35,7 +39,7 @@ func singlingOut(v *risk.View, e *risk.Exposure, pop, orig *placed, popName stri
 	}
 	pl := makePlan(v, e, pop, Predicates)
 	if len(pl.main) == 0 {
-		return notRun(SinglingOut, anyone, "the release publishes no "+e.Unit+" with a record")
+		return notRun(SinglingOut, anyone, empty)
 	}
 	s := newSingler(pop, dataPeople(pop, orig, k))
 	f := risk.Finding{Attack: SinglingOut, Bound: math.NaN(), BoundBy: singlingBoundBy(e),
@@ -123,6 +127,9 @@ type singler struct {
 	// matched (its number) allows.
 	stamp [][]int32
 	now   int32
+	// order and size are match's scratch: a predicate's conditions by
+	// the tuples they hold.
+	order, size []int
 	// inData counts the data's people at each tuple (nil: unknown, no
 	// original).
 	inData []int32
@@ -179,26 +186,26 @@ func dataPeople(pop, orig *placed, k *risk.Knowledge) []int32 {
 	case orig == nil:
 		return nil
 	}
-	// Each QI's values of pop in the original's codes (-1: none holds it),
-	// then each tuple looked up among the original's by its codes.
-	d := len(pop.cols)
-	to := make([][]int64, d)
-	for i, c := range pop.cols {
-		byText := map[string]int64{}
-		for code, v := range orig.cols[i].Dict {
-			byText[canonical(v)] = int64(code)
-		}
-		to[i] = make([]int64, len(c.Dict)+1)
-		for code, v := range c.Dict {
-			if o, ok := byText[canonical(v)]; ok {
-				to[i][code] = o
-			} else {
-				to[i][code] = -1
+	// Each tuple of pop looked up among the original's by its values in
+	// the original's codes: packed into 64 bits when they fit.
+	to := originalCodes(pop, orig)
+	index, shift, packed := orig.tupleKeys()
+	in := make([]int32, len(pop.count))
+	if packed && tryPacked {
+		for t := range pop.count {
+			key, found := uint64(0), true
+			for i := range pop.cols {
+				o := to[i][pop.code(pop.first[t], i)]
+				found = found && o >= 0
+				key |= uint64(o) << shift[i]
+			}
+			if ot := index.find(key); found && ot >= 0 {
+				in[t] = orig.count[ot]
 			}
 		}
-		to[i][len(c.Dict)] = int64(len(orig.cols[i].Dict)) // missing
+		return in
 	}
-	key := make([]byte, 4*d)
+	key := make([]byte, 4*len(pop.cols))
 	have := make(map[string]int32, len(orig.count))
 	for t := range orig.count {
 		for i := range orig.cols {
@@ -206,7 +213,6 @@ func dataPeople(pop, orig *placed, k *risk.Knowledge) []int32 {
 		}
 		have[string(key)] += orig.count[t]
 	}
-	in := make([]int32, len(pop.count))
 	for t := range pop.count {
 		found := true
 		for i := range pop.cols {
@@ -219,6 +225,32 @@ func dataPeople(pop, orig *placed, k *risk.Knowledge) []int32 {
 		}
 	}
 	return in
+}
+
+// tryPacked lets dataPeople pack a tuple's codes into 64 bits (the tests
+// switch it off to compare the other way with a brute force).
+var tryPacked = true
+
+// originalCodes gives, per QI, pop's value codes (a missing value:
+// len(Dict)) in the original's codes (-1: the original holds no such
+// value), matched by canonical text.
+func originalCodes(pop, orig *placed) [][]int64 {
+	to := make([][]int64, len(pop.cols))
+	for i, c := range pop.cols {
+		byText := map[string]int64{}
+		for code, v := range orig.cols[i].Dict {
+			byText[canonical(v)] = int64(code)
+		}
+		to[i] = make([]int64, len(c.Dict)+1)
+		for code, v := range c.Dict {
+			to[i][code] = -1
+			if o, ok := byText[canonical(v)]; ok {
+				to[i][code] = o
+			}
+		}
+		to[i][len(c.Dict)] = int64(len(orig.cols[i].Dict))
+	}
+	return to
 }
 
 // canonical writes a value one way: trimmed, and a number as the
@@ -276,39 +308,40 @@ func (s *singler) score(preds []predicate) scored {
 
 // match counts the people who satisfy q, up to 2, and gives the tuple of
 // the one when there is exactly one. It walks the tuples of the
-// condition that holds the fewest and tests the others on each, a value
-// at a time: the values each allows are stamped first.
+// condition that holds the fewest and tests the others on each, the
+// fewest first (the likeliest to fail), a value at a time: the values
+// each allows are stamped first.
 func (s *singler) match(q predicate) (int, int32) {
-	best, size := -1, 0
+	order, size := s.order[:0], s.size[:0]
 	for j := range q.qis {
-		if n := s.tuples(q, j); best < 0 || n < size {
-			best, size = j, n
+		n := s.tuples(q, j)
+		if n == 0 {
+			return 0, -1
 		}
+		k := len(order)
+		order, size = append(order, j), append(size, n)
+		for ; k > 0 && size[k-1] > n; k-- {
+			order[k], size[k] = order[k-1], size[k-1]
+		}
+		order[k], size[k] = j, n
 	}
-	if size == 0 {
-		return 0, -1
-	}
+	s.order, s.size = order, size
 	s.now++
-	for j := range q.qis {
-		if j != best {
-			for _, x := range s.values(q, j) {
-				s.stamp[q.qis[j]][x] = s.now
-			}
+	for _, j := range order[1:] {
+		for _, x := range s.values(q, j) {
+			s.stamp[q.qis[j]][x] = s.now
 		}
 	}
+	best := order[0]
 	people, at := 0, int32(-1)
 	for _, x := range s.values(q, best) {
+	tuples:
 		for _, t := range s.byValue[q.qis[best]][x] {
 			row := s.codes[int(t)*s.d : int(t)*s.d+s.d]
-			ok := true
-			for j, i := range q.qis {
-				if j != best && s.stamp[i][row[i]] != s.now {
-					ok = false
-					break
+			for _, j := range order[1:] {
+				if i := q.qis[j]; s.stamp[i][row[i]] != s.now {
+					continue tuples
 				}
-			}
-			if !ok {
-				continue
 			}
 			if people += int(s.p.count[t]); people >= 2 {
 				return 2, -1

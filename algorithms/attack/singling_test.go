@@ -135,13 +135,15 @@ func inData(orig, pop *model.Table, row int) bool {
 // ones the published regions offer (all of them when they are no more
 // than asked for), each matched against every person of the population,
 // and the rate, control, baseline and people singled out counted from
-// those matches.
+// those matches; the people's presence in the data looked up both ways.
 func TestSinglingOutAgainstBruteForce(t *testing.T) {
+	defer func(p bool) { tryPacked = p }(tryPacked)
 	for _, kind := range []string{"exact", "intervals", "sets"} {
 		rng := rand.New(rand.NewPCG(11, uint64(len(kind))))
 		for trial := 0; trial < 300; trial++ {
 			w := randomWorld(rng, kind)
-			name := fmt.Sprintf("%s/%d", kind, trial)
+			tryPacked = trial%2 == 0 // else the original's tuples by their codes as text
+			name := fmt.Sprintf("%s/%d (packed %v)", kind, trial, tryPacked)
 			n := []int{Predicates, 3, 6}[trial%3]
 			checkSinglingOut(t, name, w, n)
 		}

@@ -104,7 +104,7 @@ func singlingDetail(pl *plan, main, base scored, s *singler, e *risk.Exposure) s
 	d := fmt.Sprintf("%d of %d predicates (%d on one quasi-identifier, %d on several) isolate one person %s",
 		main.inside, len(pl.main), pl.univariate, len(pl.main)-pl.univariate, of)
 	if s.outsiders() {
-		d += fmt.Sprintf(", %d one person outside it", main.outside)
+		d += fmt.Sprintf("; %d isolate one person outside it", main.outside)
 	}
 	return d + fmt.Sprintf("; without the release, %d of %d predicates of values drawn from the population's marginals on the same quasi-identifiers do; %s singled out",
 		base.inside, len(pl.base), people(len(main.people)))

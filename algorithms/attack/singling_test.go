@@ -80,6 +80,11 @@ func TestSinglingOutByHand(t *testing.T) {
 	if f.Baseline != float64(b)/10 {
 		t.Errorf("baseline %v, counted %d of 10", f.Baseline, b)
 	}
+	want = fmt.Sprintf("3 of 10 predicates (5 on one quasi-identifier, 5 on several) isolate one person of the data; 1 isolate one person outside it; "+
+		"without the release, %d of 10 predicates of values drawn from the population's marginals on the same quasi-identifiers do; 2 people singled out", b)
+	if f.Detail != want {
+		t.Errorf("detail %q, want %q", f.Detail, want)
+	}
 	// Without the original, the population's people are not known to be
 	// in the data: a predicate isolating anyone counts, and no control.
 	f = singlingOut(v, e, popAt, nil, "six people", &risk.Knowledge{Population: pop, PopulationName: "six people"})

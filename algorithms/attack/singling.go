@@ -63,7 +63,7 @@ func singlingOut(v *risk.View, e *risk.Exposure, pop, orig *placed, popName stri
 	}
 	f.Measured = f.Rate()
 	f.Records = len(main.people)
-	f.Detail = singlingDetail(pl, main, base, s, e)
+	f.Detail = singlingDetail(pl, main, base, s)
 	if f.Records > 0 {
 		f.Short = people(f.Records) + " singled out"
 		f.Brief = fmt.Sprintf("%d singled out", f.Records)
@@ -96,7 +96,9 @@ func singlingBoundBy(e *risk.Exposure) string {
 	return "no method bounds singling out; " + e.KBy
 }
 
-func singlingDetail(pl *plan, main, base scored, s *singler, e *risk.Exposure) string {
+// singlingDetail says in words how many predicates isolated a person,
+// with and without the release.
+func singlingDetail(pl *plan, main, base scored, s *singler) string {
 	of := "of the data"
 	if s.inData == nil {
 		of = "of the population"

@@ -1,9 +1,10 @@
 // Package attack runs on a release the attacks its methods' papers
 // defend against (SPEC 3.7), using only the published files and what each
 // attacker is assumed to hold: re-identification by linkage (the
-// population's quasi-identifiers and identities), attribute inference
-// (homogeneity and skew of what a person's class tells of their
-// sensitive value), membership (a population holding the data's people
+// population's quasi-identifiers and identities), singling out
+// (predicates over the published values that isolate one person),
+// attribute inference (homogeneity and skew of what a person's class
+// tells of their sensitive value), membership (a population holding the data's people
 // and others) and the attacks only one paper defines (sampling's Eq. 3
 // under other marginals), each measured beside the bound its method
 // promises.
@@ -105,7 +106,7 @@ func RunView(rel *verify.Release, v *risk.View, e *risk.Exposure, extra verify.A
 		inData = inDataOf(popAt, d)
 	}
 	rep := &Report{}
-	rep.Findings = append(rep.Findings, linkage(v, e, popAt, popName, k))
+	rep.Findings = append(rep.Findings, linkage(v, e, popAt, popName, k), singlingOut(v, e, popAt, origAt, popName, k))
 	if v.SA != "" {
 		rep.Findings = append(rep.Findings, inference(v, e, origAt, k))
 	}

@@ -256,3 +256,38 @@ func TestMarginalsShift(t *testing.T) {
 		t.Errorf("ran without marginals or population: %+v", none)
 	}
 }
+
+// TestSinglingOut: distribution publishes the QIs unchanged, so a region
+// covers one person where (age, zip, sex) is unique: 52/300/F, 55/300/M,
+// 58/300/F. The attacker tries every predicate the release offers: 12
+// values on one QI (7 ages, 3 zips, 2 sexes) and 27 conjunctions of a
+// region's values (7 on age and zip, 7 on age and sex, 6 on zip and sex,
+// 7 on all three). Those isolating one person: age 52, 55, 58 on each of
+// age, (age, zip), (age, sex) and (age, zip, sex), 12, and zip 300 with
+// sex M, 1: 13 of 39, the 3 people. A kja release of boxes of >= 3
+// singles no one out: a predicate built from a box's sides matches
+// every person the box covers.
+func TestSinglingOut(t *testing.T) {
+	t.Parallel()
+	in := writeFile(t, "people.csv", people)
+	orig := load(t, in)
+	dist := release(t, in, pipeline.Project{Method: "distribution", Roles: model.Roles{QIs: []string{"age", "zip", "sex"}, SA: "disease"}})
+	f := find(t, run(t, dist, &risk.Knowledge{Original: orig}), attack.SinglingOut)
+	if f.Trials != 39 || f.Successes != 13 || f.Measured != 1.0/3 || f.Records != 3 || f.Holds() != -1 || !math.IsNaN(f.Control) ||
+		!strings.Contains(f.Example, "isolates one person of the data") {
+		t.Errorf("distribution singling out: %v of %d, measured %v, %d people, holds %d, control %v, example %q; want 13 of 39, 1/3, 3, not bounded, NaN",
+			f.Successes, f.Trials, f.Measured, f.Records, f.Holds(), f.Control, f.Example)
+	}
+	kja := release(t, in, pipeline.Project{Method: "kja", Variant: "mondrian", Roles: model.Roles{QIs: []string{"age", "zip"}, SA: "disease"},
+		Params: model.Values{"k": "3"}})
+	f = find(t, run(t, kja, &risk.Knowledge{Original: orig}), attack.SinglingOut)
+	if f.Trials == 0 || f.Successes != 0 || f.Records != 0 || f.Measured != 0 || f.Example != "" ||
+		!strings.Contains(f.BoundBy, "no box covers fewer than 3 people, so a predicate equal to a box's full description, or to part of it, cannot single out") {
+		t.Errorf("kja singling out: %v of %d, %d people, measured %v, example %q, bound by %q; want none singled out, said why", f.Successes, f.Trials, f.Records, f.Measured, f.Example, f.BoundBy)
+	}
+	// Without a population or the original there is no one to single out.
+	f = find(t, run(t, kja, &risk.Knowledge{}), attack.SinglingOut)
+	if f.NotRun == "" || !math.IsNaN(f.Measured) {
+		t.Errorf("singling out without a table ran: %+v", f)
+	}
+}

@@ -224,4 +224,3 @@ func bruteInference(ws []*world) bruteInferred {
 	}
 	return b
 }
-

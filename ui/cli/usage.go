@@ -24,10 +24,11 @@ usage:
                                    attacks the manifest states are recomputed with the files they read
   privlab attack DIR [DIR...] [--original FILE] [--population FILE [--population-columns a,b,c]] [--public FILE]
                  [--marginals FILE] [--json]
-                                   attack the release as its methods' papers' attackers would: linkage, attribute
-                                   inference, membership, Eq. 3 under other marginals; each measured beside the
-                                   method's bound (exit 1 when an attack breaks a bound; --population defaults to
-                                   the original); several releases of one original are also attacked together
+                                   attack the release as its methods' papers' attackers would: linkage, singling
+                                   out, attribute inference, membership, Eq. 3 under other marginals; each measured
+                                   beside the method's bound and beside the same attacker without the release
+                                   (exit 1 when an attack breaks a bound; --population defaults to the original);
+                                   several releases of one original are also attacked together
   privlab query  [flags] "QUERY"   answer a query on the original and on the release
                                    (anonymizes with the flags, or --release DIR [--original FILE])
   privlab eval   [flags]           random query workload, the risk figures every release gets, and the method's study

@@ -3,6 +3,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,6 +71,9 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 		f.Example = personLabel(pop, int(pop.first[example])) + " is certainly in the data: " + m.why(v, e, pop, example, witnessed)
 	}
 	f.Calibration = m.calibrate(pop, inData)
+	if f.Trials > 0 && !slices.Contains(f.Needs, "original") {
+		f.Needs = append(f.Needs, "original") // the calls are scored against who is in it
+	}
 	return f
 }
 

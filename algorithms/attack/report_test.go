@@ -69,7 +69,7 @@ func TestReportSaysWhatSurvived(t *testing.T) {
 		t.Fatalf("check with the population: %v %v", l, err)
 	}
 	rep, _ = pipeline.CheckWith(dir, &risk.Knowledge{})
-	if l, ok := lineNamed(rep, "attacks"); !ok || !l.OK || !strings.Contains(l.Text, "unconfirmed without the files they read: ") || !strings.Contains(l.Text, "membership (needs the population)") {
+	if l, ok := lineNamed(rep, "attacks"); !ok || !l.OK || !strings.Contains(l.Text, "unconfirmed without the files they read: ") || !strings.Contains(l.Text, "membership (needs the population, the original)") {
 		t.Fatalf("check without the population: %v", l)
 	}
 	// A manifest that hides the broken attack fails.

@@ -62,7 +62,13 @@ func membership(v *risk.View, e *risk.Exposure, pop *placed, popName string, k *
 		f.Short = people(sure) + " certainly present"
 		f.Brief = fmt.Sprintf("%d certainly present", sure)
 	}
-	f.Detail = fmt.Sprintf("%s of %d certainly in the data", people(sure), population)
+	// The denominator is the people the release's regions cover: a row
+	// that no region can hold (a value no cell covers, or missing where
+	// the run dropped such rows) is in no one's count.
+	f.Detail = fmt.Sprintf("%s of %d covered certainly in the data", people(sure), m.covered)
+	if population > m.covered {
+		f.Detail += fmt.Sprintf(" (%s of the population no %s covers)", people(population-m.covered), e.Unit)
+	}
 	if !math.IsNaN(e.Presence) {
 		f.Detail += fmt.Sprintf("; %s above the bound %s", people(above), trim(e.Presence))
 	}

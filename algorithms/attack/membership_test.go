@@ -34,7 +34,7 @@ func TestMembershipAcrossGroups(t *testing.T) {
 	orig := load(t, in)
 	pop := load(t, writeFile(t, "pop9.csv", a8+"30,200,flu\n"))
 	f := find(t, run(t, amb, &risk.Knowledge{Original: orig, Population: pop, PopulationName: "pop9"}), attack.Membership)
-	if f.Records != 4 || f.Measured != 1 || f.Holds() != 0 || !strings.HasPrefix(f.Detail, "4 people of 9 certainly in the data; 9 people above the bound 0.5; base rate 0.8889") {
+	if f.Records != 4 || f.Measured != 1 || f.Holds() != 0 || !strings.HasPrefix(f.Detail, "4 people of 9 covered certainly in the data; 9 people above the bound 0.5; base rate 0.8889") {
 		t.Errorf("membership on the issue's repro: %d certain, measured %v, holds %d (%s); want 4, 1, broken", f.Records, f.Measured, f.Holds(), f.Detail)
 	}
 	if !strings.HasPrefix(f.Example, "row 5 of the population (age 50, zip 100) is certainly in the data: the groups that can hold them (age {50, 60}") ||

@@ -252,5 +252,5 @@ func TestAmbiguityTourAttack(t *testing.T) {
 	wantRow(t, st.Sections[1], "membership", "1", "1/2", "broken", fmt.Sprint(tab.Rows))
 	wantRow(t, st.Sections[1], "attribute inference", "1/2", "1/2", "holds", "0")
 	expect(t, out, "any of the 21 combinations", "presence 1/3 in group 1, 4/9 in group 2",
-		"membership measured 1 against the bound 1/2: broken (8 people of 8 certainly in the data")
+		"membership measured 1 against the bound 1/2: broken (8 people of 8 covered certainly in the data")
 }

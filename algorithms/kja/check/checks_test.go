@@ -316,6 +316,9 @@ func TestCheckPeople(t *testing.T) {
 	vt.Want(t, direct(t, vt.Tamper{}, false), people) // needs the public table
 }
 
+// k is unconfirmed from the files alone: Direct's public rows need both
+// tables, plain k-anonymity's rows the original (or the audit record
+// that binds the manifest).
 func TestCheckUnproven(t *testing.T) {
 	t.Parallel()
 	r := &verify.Report{}
@@ -324,10 +327,27 @@ func TestCheckUnproven(t *testing.T) {
 		t.Errorf("files alone: %q", r.Unproven)
 	}
 	r = &verify.Report{}
-	unproven(direct(t, vt.Tamper{}, true), r)
 	unproven(plain(t, vt.Tamper{}), r)
+	if len(r.Unproven) != 1 || !strings.HasPrefix(r.Unproven[0], "k-join-anonymity: the 8 rows of jat.csv were not recounted against the original: that every box holds k = 2 distinct people") {
+		t.Errorf("plain, files alone: %q", r.Unproven)
+	}
+	r = &verify.Report{}
+	unproven(direct(t, vt.Tamper{}, true), r)
+	unproven(plainWith(t, vt.Tamper{}, table(t, "mt.csv")), r)
 	if len(r.Unproven) != 0 || len(r.Lines) != 0 {
-		t.Errorf("with both tables, or plain: %q %q", r.Unproven, r.Strings())
+		t.Errorf("with both tables, or plain with the original: %q %q", r.Unproven, r.Strings())
+	}
+	c := plain(t, vt.Tamper{})
+	digest, err := model.ManifestDigest(c.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.opt.Audit = &model.Audit{ManifestDigest: digest}
+	unproven(c, r)
+	c.opt.Audit.ManifestDigest = strings.Repeat("0", 64)
+	unproven(c, r)
+	if len(r.Unproven) != 1 || !strings.HasPrefix(r.Unproven[0], "k-join-anonymity: the 8 rows") {
+		t.Errorf("plain with the audit record of this manifest, then of another: %q", r.Unproven)
 	}
 }
 

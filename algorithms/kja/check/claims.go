@@ -115,7 +115,8 @@ func claims(c *release, r *verify.Report) error {
 		Later:   map[string]bool{},
 		Limits:  map[string]string{figSmallest: k, figBreach: "1/" + k, figNoMT: "0"},
 	}
-	if p := c.placed(); p != nil && p.done {
+	p := c.placed()
+	if p != nil && p.done && !p.chosen {
 		figures(rc, b.list, axes, p.mtCount) // the original placed every microdata tuple
 	} else if c.method == format.PlainKA {
 		mt := make([]int, len(b.list))
@@ -124,8 +125,11 @@ func claims(c *release, r *verify.Report) error {
 		}
 		figures(rc, b.list, axes, mt)
 	} else {
+		// Without the original, or with it when the files do not say
+		// which box holds a tuple inside several (a matching chose one).
+		rc.Undetermined = map[string]bool{}
 		for _, name := range []string{figNoMT, "NCP", "NCP per record and QI", "DM"} {
-			rc.Later[name] = true
+			rc.Later[name], rc.Undetermined[name] = true, p != nil && p.chosen
 		}
 	}
 	r.Compare(c.rel, rc, c.opt)

@@ -979,3 +979,50 @@ func TestGenuineWithoutAuditNeverFails(t *testing.T) {
 		t.Error("no release had a tuple inside several boxes: the test tries nothing")
 	}
 }
+
+// TestTamperedTopDownWithoutAudit (issue 31.7): a TopDown release (boxes
+// overlap) without its audit record, checked with the original: a
+// sensitive value moved from one group to another (no placement gives
+// the groups their values: pinning fails), or a box's range widened,
+// with every hash restated, never passes.
+func TestTamperedTopDownWithoutAudit(t *testing.T) {
+	t.Parallel()
+	mtPath, pdPath := universe(t)
+	dir, prep := export(t, mtPath, pdPath, "topdown-direct")
+	for _, c := range []struct {
+		name string
+		edit func(t *testing.T, dir string)
+	}{
+		{"value moved", func(t *testing.T, dir string) {
+			si := verifytest.ReadCSV(t, filepath.Join(dir, "si.csv"))
+			for r := 2; r < len(si); r++ {
+				if si[r][0] != si[1][0] && si[r][1] != si[1][1] {
+					si[1][1], si[r][1] = si[r][1], si[1][1]
+					break
+				}
+			}
+			verifytest.WriteCSV(t, filepath.Join(dir, "si.csv"), si)
+		}},
+		{"box widened", func(t *testing.T, dir string) {
+			jat := verifytest.ReadCSV(t, filepath.Join(dir, "jat.csv"))
+			for r := 1; r < len(jat); r++ {
+				if jat[r][0] == jat[1][0] {
+					jat[r][2] = "0" // age_min of the first box
+				}
+			}
+			verifytest.WriteCSV(t, filepath.Join(dir, "jat.csv"), jat)
+		}},
+	} {
+		bad := copyRelease(t, dir)
+		os.Remove(model.AuditPath(bad))
+		c.edit(t, bad)
+		rehash(t, bad)
+		rep, err := pipeline.Check(bad, prep.Source, prep.Public)
+		if err != nil || rep.Confirmed() {
+			t.Errorf("%s: %v, passes:\n%s", c.name, err, strings.Join(rep.Strings(), "\n"))
+		}
+		if l := lineOf(rep, "pinning"); c.name == "value moved" && (l == nil || l.OK) {
+			t.Errorf("%s: no placement gives the groups their values, yet pinning passes:\n%s", c.name, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+}

@@ -129,7 +129,7 @@ func claims(c *release, r *verify.Report) error {
 		// which box holds a tuple inside several (a matching chose one).
 		rc.Undetermined = map[string]bool{}
 		for _, name := range []string{figNoMT, "NCP", "NCP per record and QI", "DM"} {
-			rc.Later[name], rc.Undetermined[name] = true, p != nil && p.chosen
+			rc.Later[name], rc.Undetermined[name] = true, p != nil && !p.byAudit && p.ambiguous > 0
 		}
 	}
 	r.Compare(c.rel, rc, c.opt)

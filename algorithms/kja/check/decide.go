@@ -107,15 +107,22 @@ func (p *placement) match(b *boxes, need map[groupValue]int, amb []choice, force
 	return boxOf
 }
 
-// repairRounds bounds repair's rounds.
-const repairRounds = 8
+// repairRounds bounds repair's rounds; repairWork the edges of all the
+// flows it tries, so that a release of many tuples inside several boxes
+// is left unconfirmed (undecided) rather than searched at length.
+const repairRounds, repairWork = 8, 1 << 20
 
 // repair gives each box the placement leaves without a microdata tuple,
 // or with a face no member touches, a tuple inside it that mends it
 // (forced there), kept when a flow still places every tuple.
 func (p *placement) repair(b *boxes, need map[groupValue]int, amb []choice, boxOf []int) []int {
 	forced := map[int]int{}
-	for round := 0; round < repairRounds; round++ {
+	edges := 1
+	for _, ch := range amb {
+		edges += len(ch.boxes)
+	}
+	tries := repairWork / edges
+	for round := 0; round < repairRounds && tries > 0; round++ {
 		t, count, bad := p.membersOf(b, amb, boxOf)
 		if len(bad) == 0 {
 			break
@@ -125,6 +132,9 @@ func (p *placement) repair(b *boxes, need map[groupValue]int, amb []choice, boxO
 			for k, ch := range amb {
 				if _, ok := forced[k]; ok || boxOf[k] == bi || !slices.Contains(ch.boxes, bi) || !t.mends(bi, p.in.mt.x[ch.mt], count[bi]) {
 					continue
+				}
+				if tries--; tries < 0 {
+					return boxOf
 				}
 				forced[k] = bi
 				if next := p.match(b, need, amb, forced); next != nil {

@@ -15,10 +15,19 @@ type flows struct {
 	rowsOf  map[uint32][]int // st.csv rows by sensitive code
 	holders [][]int32        // per tuple: the st.csv rows holding one of its records
 	spare   []int            // per tuple: its records no row holds
+	// work is what possible may still read (tuples met, combinations
+	// enumerated), all values
+	// together: past it a value is left possible.
+	work int
 }
 
+// possibleWork bounds what possible reads over all values, so that
+// a large release is checked within a second: a value past it is left
+// possible (which member holds it only the audit record settles).
+const possibleWork = 1 << 20
+
 func newFlows(rl *release, ts *tuples) *flows {
-	f := &flows{rl: rl, ts: ts, b: newBoxes(rl, ts), rowsOf: map[uint32][]int{}}
+	f := &flows{rl: rl, ts: ts, b: newBoxes(rl, ts), rowsOf: map[uint32][]int{}, work: possibleWork}
 	for row := 0; row < rl.st.t.Rows; row++ {
 		c := rl.st.value.Codes[row]
 		f.rowsOf[c] = append(f.rowsOf[c], row)
@@ -65,6 +74,7 @@ func (f *flows) run() ([][]int, int) {
 // an augmenting path is found: from the tuple x takes, through a row
 // holding one of its records that takes another tuple it covers instead,
 // to a tuple with a record to spare, or to one x holds (x gives that up).
+// Past the work bound it answers true (not proven impossible).
 func (f *flows) possible(v value) bool {
 	st := f.rl.st
 	for p := st.start[v.group]; p < st.start[v.group+1]; p++ {
@@ -76,12 +86,17 @@ func (f *flows) possible(v value) bool {
 			seen[t] = true
 		}
 		for len(queue) > 0 {
+			if f.work--; f.work < 0 {
+				return true
+			}
 			t := queue[0]
 			queue = queue[1:]
 			if f.spare[t] > 0 || slices.Contains(f.holders[t], x) {
 				return true
 			}
 			for _, y := range f.holders[t] {
+				// Enumerating a group's tuples reads its combinations.
+				f.work -= min(f.b.sizes[st.group[y]], enumBudget)
 				f.b.each(st.group[y], sa, func(u int32) bool {
 					if !seen[u] {
 						seen[u] = true

@@ -140,6 +140,9 @@ func population(k *risk.Knowledge, v *risk.View, e *risk.Exposure) (*model.Table
 	} else if _, err := k.Public.MustColumns("public", join); err != nil {
 		join = nil
 	}
+	if err := model.CheckIdentifiers(k.Original, k.Original.Name, join, presentRows(k.Original, v.QIs)); err != nil {
+		return nil, "", err // joined on it, the tables would pair the wrong people
+	}
 	t, err := union(k.Original, k.Public, v.QIs, join)
 	if err != nil {
 		return nil, "", err
@@ -229,4 +232,22 @@ func missingAny(cols []*model.Column, row int) bool {
 		}
 	}
 	return false
+}
+
+// presentRows are the rows of t with every column of cols present: the
+// rows a release can have read (a row missing a quasi-identifier is
+// dropped, or kept as a category no identifier check needs).
+func presentRows(t *model.Table, cols []string) []int {
+	cs, _ := t.MustColumns("original", cols)
+	var rows []int
+next:
+	for r := 0; r < t.Rows; r++ {
+		for _, c := range cs {
+			if c.IsMissing(r) {
+				continue next
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }

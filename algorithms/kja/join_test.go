@@ -352,3 +352,21 @@ func TestUnjoinedPublicCountsPeopleOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedColumnIsNeverProposed (issue 31.6): a column both tables
+// hold whose values are all distinct but one, repeated (Adult's fnlwgt),
+// is no identifier: the KJA variants never propose it for --id, and run
+// without one (the public rows paired on the QIs).
+func TestRepeatedColumnIsNeverProposed(t *testing.T) {
+	mt, pd := universeFiles(t, nil)
+	ids := mt.Column("id")
+	ids.Codes[1] = ids.Codes[0] // row 2 repeats row 1's id
+	in := testInput(mt, pd, joinQIs, "occupation", nil)
+	r, err := runOn(in, MondrianDirect, 20)
+	if err != nil {
+		t.Fatalf("a column with a repeated value is proposed: %v", err)
+	}
+	if r.t.joined != 0 || r.t.qiPaired != 600 {
+		t.Errorf("joined %d, paired %d; want 0 and the 600 microdata people's public rows", r.t.joined, r.t.qiPaired)
+	}
+}

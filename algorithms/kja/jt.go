@@ -353,16 +353,11 @@ func (t *jt) place(mt, pd coded) {
 	}
 }
 
-// identifierShare is the share of distinct values among a column's
-// values above which a column both tables hold is taken for an
-// identifier (a person's id, not an attribute many people share).
-const identifierShare = 0.9
-
 // checkIdentifiers refuses a join that cannot be what the user means.
 // Sacharidis et al. (Section 3.1) join MT and PD on the identifier: a
 // person in both is one JT tuple. An identifier column PD lacks would be
 // silently ignored, counting everyone twice; and a column both tables
-// hold that identifies MT's rows (its values nearly all distinct) and
+// hold that identifies MT's rows (no value repeated) and
 // shares values with PD's, when no identifier is named at all, says PD
 // holds MT's people, who would then count twice toward k: both are
 // parameter errors with the fix in the hint.
@@ -390,8 +385,8 @@ func checkIdentifiers(in *method.Input, public *model.Table) error {
 			continue
 		}
 		mtVals := presentValues(c)
-		if len(mtVals) == 0 || float64(len(mtVals)) < identifierShare*float64(in.Table.Rows-c.MissingCount) {
-			continue // many people share its values: not an identifier
+		if len(mtVals) == 0 || len(mtVals) < in.Table.Rows-c.MissingCount {
+			continue // two rows share a value: not an identifier (never proposed for --id)
 		}
 		common := 0
 		for v := range presentValues(pc) {

@@ -567,6 +567,10 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 			prep.InputRow = append(prep.InputRow, r)
 		}
 	}
+	// An identifier names one person among the rows read (issue 31.6).
+	if err := model.CheckIdentifiers(src, p.Input, p.Roles.IDs, prep.InputRow); err != nil {
+		return nil, err
+	}
 	prep.Values, err = spec.Validate(p.Params, prep.Table.Rows)
 	if err != nil {
 		return nil, err

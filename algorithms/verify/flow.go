@@ -42,14 +42,20 @@ func (f *Flow) Node() int {
 	return len(f.head) - 1
 }
 
-// Edge adds an edge u -> v of capacity c.
-func (f *Flow) Edge(u, v, c int) {
+// Edge adds an edge u -> v of capacity c and returns its index (for
+// Used).
+func (f *Flow) Edge(u, v, c int) int {
 	f.to = append(f.to, int32(v), int32(u))
 	f.cap = append(f.cap, c, 0)
 	f.next = append(f.next, f.head[u], f.head[v])
 	f.head[u] = int32(len(f.to) - 2)
 	f.head[v] = int32(len(f.to) - 1)
+	return len(f.to) - 2
 }
+
+// Used is the flow MaxFlow sent along edge e (Edge's index): a matching
+// is read from it.
+func (f *Flow) Used(e int) int { return f.cap[e^1] }
 
 func (f *Flow) bfs(s, t int) bool {
 	f.level = slicesGrow(f.level, len(f.head))

@@ -105,3 +105,25 @@ func TestMaxFlowMatching(t *testing.T) {
 		t.Errorf("path flow %d", got)
 	}
 }
+
+// Used reads the matching a maximum flow found: a and b both want x, c
+// wants x or y; the only full matching gives c y.
+func TestFlowUsed(t *testing.T) {
+	t.Parallel()
+	f := NewFlow()
+	src, sink := f.Node(), f.Node()
+	a, c, x, y := f.Node(), f.Node(), f.Node(), f.Node()
+	f.Edge(src, a, 1)
+	f.Edge(src, c, 1)
+	ax := f.Edge(a, x, 1)
+	cx := f.Edge(c, x, 1)
+	cy := f.Edge(c, y, 1)
+	f.Edge(x, sink, 1)
+	f.Edge(y, sink, 1)
+	if got := f.MaxFlow(src, sink); got != 2 {
+		t.Fatalf("matched %d, want 2", got)
+	}
+	if f.Used(ax) != 1 || f.Used(cx) != 0 || f.Used(cy) != 1 {
+		t.Errorf("used a-x %d, c-x %d, c-y %d; want 1, 0, 1", f.Used(ax), f.Used(cx), f.Used(cy))
+	}
+}

@@ -894,6 +894,11 @@ type Recomputed struct {
 	// the original values): without --original they are reported as
 	// unconfirmed, not failed.
 	Later map[string]bool
+	// Undetermined names the figures the inputs given cannot fix even with
+	// the original (they depend on which of several places a tuple took,
+	// which only the audit record says): reported as unconfirmed, not
+	// failed.
+	Undetermined map[string]bool
 	// Complete is true when every input record is either published or
 	// suppressed (no sampling): rows_in = rows_published + rows_suppressed.
 	Complete bool
@@ -937,7 +942,7 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 	for _, list := range [][]model.Figure{m.WorstCases, m.Utility} {
 		for _, f := range list {
 			x, ok := rc.Figures[f.Name]
-			if !ok && rc.Later[f.Name] && opt.Original == nil {
+			if !ok && (rc.Later[f.Name] && opt.Original == nil || rc.Undetermined[f.Name]) {
 				later = append(later, f.Name)
 				continue
 			}

@@ -222,11 +222,32 @@ func TestCheckFaithful(t *testing.T) {
 	vt.Want(t, c, auditMembers)
 	vt.Want(t, c, faithful, "ok   faithful: distinct original records can be assigned to the groups so that each group holds exactly its st.csv frequencies of records it covers (Lemma 5.1; maximum flow over value combinations, without the audit record, which alone says which group holds whom)")
 	vt.Want(t, c, shuffled)
-	vt.Want(t, c, values, "ok   values: every published value is the value of an original record its group could hold (0 are not; which member holds which value only the audit record settles)")
+	vt.Want(t, c, values, "ok   values: every published value is the value of a member of its group in some faithful assignment of the original's records "+
+		"(0 are not; which member holds which value only the audit record settles)")
 	// H's flu as gout: two groups list flu, one record has it.
 	c = openTiny(t, vt.Tamper{}, verify.Options{Original: input(t, "H,50,F,flu", "H,50,F,gout")})
 	vt.Want(t, c, faithful, "FAIL faithful: no assignment of distinct original records to the groups gives each group its st.csv frequencies of records it covers (Lemma 5.1): at most 7 of the 8 published records (maximum flow, without the audit record)")
 	vt.Want(t, c, coverage)
+}
+
+// A value added to an auxiliary table (issue 32.9): with group 1's
+// four records female (and only F in its gender table) and group 2's
+// male, group 2's F is held by none of its members. A female record fits
+// group 2 (an original record the group could hold), but no faithful
+// assignment gives it one: each female is the only female of her disease,
+// so group 1 could hold no one in her place.
+func TestCheckAddedValue(t *testing.T) {
+	t.Parallel()
+	orig := input(t, "B,30,M", "B,30,F", "D,50,M", "D,50,F", "F,30,F", "F,30,M", "H,50,F", "H,50,M")
+	femaleOnly := vt.File("at_gender.csv", strings.NewReplacer("M,1\n", "").Replace)
+	vt.Want(t, openTiny(t, femaleOnly, verify.Options{Original: orig}), values,
+		"FAIL values: every published value is the value of a member of its group in some faithful assignment of the original's records "+
+			`(1 are not, first at_gender.csv's "F" in group 2)`)
+	// With M in group 1's table too, a female of group 1 can move to
+	// group 2, a male taking her place: possible, for each value alone.
+	vt.Want(t, openTiny(t, vt.Tamper{}, verify.Options{Original: orig}), values,
+		"ok   values: every published value is the value of a member of its group in some faithful assignment of the original's records "+
+			"(0 are not; which member holds which value only the audit record settles)")
 }
 
 // An audit record's row the release cannot publish: a quasi-identifier

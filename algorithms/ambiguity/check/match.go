@@ -180,44 +180,18 @@ func (m *matcher) short() int {
 // membersByFlow assigns original records to the groups, one sensitive
 // value at a time: it returns each group's members and the number of
 // published records placed (every one exactly when the members are a
-// faithful assignment), and the boxes it used.
-func membersByFlow(rl *release, o *verify.Original) ([][]int, int, *boxes) {
-	ts := originalTuples(rl, o)
-	b := newBoxes(rl, ts)
-	spare := make([]int, len(ts.codes))
-	for t := range spare {
-		spare[t] = len(ts.rows[t])
-	}
-	rowsOf := map[uint32][]int{} // st.csv rows by sensitive code
-	for row := 0; row < rl.st.t.Rows; row++ {
-		c := rl.st.value.Codes[row]
-		rowsOf[c] = append(rowsOf[c], row)
-	}
-	members := make([][]int, rl.groups)
-	used := make([]int, len(ts.codes)) // records of a tuple handed out
-	placed := 0
-	took := greedy(rl, b, spare)
-	for sa, rows := range rowsOf {
-		m := newMatcher(b, sa, rows, rl, spare)
-		m.start(rows, took)
-		m.solve()
-		for x, list := range m.took {
-			g := m.group[x]
-			for _, t := range list {
-				members[g] = append(members[g], ts.rows[t][used[t]])
-				used[t]++
-			}
-			placed += len(list)
-		}
-	}
-	return members, placed, b
+// faithful assignment), and the flows it ran.
+func membersByFlow(rl *release, o *verify.Original) ([][]int, int, *flows) {
+	fl := newFlows(rl, originalTuples(rl, o))
+	members, placed := fl.run()
+	return members, placed, fl
 }
 
 // greedy is the start of the flows: the st.csv rows with the fewest
-// covering tuples first, each takes records of the covered tuple with
+// covering tuples first, each takes as many as it needs of records of the covered tuple with
 // some to spare on which the rows' demand presses least (per record of
 // the tuple). It returns each row's tuples.
-func greedy(rl *release, b *boxes, spare []int) [][]int32 {
+func greedy(rl *release, b *boxes, spare, need []int) [][]int32 {
 	n := rl.st.t.Rows
 	cands := make([]int, n)
 	press := make([]float64, len(spare)) // demand on a tuple per record
@@ -236,7 +210,7 @@ func greedy(rl *release, b *boxes, spare []int) [][]int32 {
 	took := make([][]int32, n)
 	for _, row := range order {
 		g, sa := rl.st.group[row], rl.st.value.Codes[row]
-		for k := 0; k < rl.freq[row]; k++ {
+		for k := 0; k < need[row]; k++ {
 			best := int32(-1)
 			b.each(g, sa, func(t int32) bool {
 				if spare[t] > 0 && (best < 0 || press[t] < press[best]) {

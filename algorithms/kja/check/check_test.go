@@ -783,3 +783,246 @@ func TestViewCellsByIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestPaddedPlainBoxes (issue 32.8): a plain k-anonymity release (no
+// public table) whose boxes are padded with copies of their own rows, in
+// jat.csv and si.csv, to 11 rows each, claiming k = 11 with every figure
+// restated: the files cannot tell a copied row from another person, so k
+// is unconfirmed (exit 3) without the original; with it the recount
+// fails; the genuine release with its audit record is confirmed.
+func TestPaddedPlainBoxes(t *testing.T) {
+	t.Parallel()
+	mtPath, _ := universe(t)
+	dir, prep := exportWith(t, mtPath, "", "mondrian", []string{"id"}, "3")
+	if rep, err := pipeline.Check(dir, nil, nil); err != nil || !rep.Confirmed() {
+		t.Fatalf("genuine with its audit record: %v %q\n%s", err, rep.Unproven, strings.Join(rep.Strings(), "\n"))
+	}
+	bad := copyRelease(t, dir)
+	os.Remove(model.AuditPath(bad))
+	jat := verifytest.ReadCSV(t, filepath.Join(bad, "jat.csv"))
+	si := verifytest.ReadCSV(t, filepath.Join(bad, "si.csv"))
+	boxes := map[string][][]string{}
+	for _, rec := range jat[1:] {
+		boxes[rec[0]] = append(boxes[rec[0]], rec)
+	}
+	siOf := map[string][][]string{}
+	for _, rec := range si[1:] {
+		siOf[rec[0]] = append(siOf[rec[0]], rec)
+	}
+	for _, recs := range boxes {
+		for n := len(recs); n < 11; n++ {
+			jat = append(jat, append([]string(nil), recs[n%len(recs)]...))
+			sg := siOf[recs[0][1]]
+			si = append(si, append([]string(nil), sg[n%len(sg)]...))
+		}
+	}
+	verifytest.WriteCSV(t, filepath.Join(bad, "jat.csv"), jat)
+	verifytest.WriteCSV(t, filepath.Join(bad, "si.csv"), si)
+	forgeK(t, bad, 11)
+	forgeClaims(t, bad)
+	forgeK(t, bad, 11)
+	verifytest.Restate(t, bad, func(m map[string]any) {
+		for i, c := range m["checks"].([]any) {
+			if strings.HasPrefix(c.(string), "ok   files: ") {
+				m["checks"].([]any)[i] = "ok   files: 2 files match their SHA-256" // as the export checked them, before report.md
+			}
+		}
+	})
+	const unconfirmed = "k-join-anonymity: the %d rows of jat.csv were not recounted against the original: that every box holds k = %d distinct people " +
+		"(rows repeated read the same), and so a breach probability of at most 1/%d (Theorem 2), is unconfirmed without the original (or the audit record beside the release)"
+	genuine := copyRelease(t, dir)
+	os.Remove(model.AuditPath(genuine))
+	for _, c := range []struct {
+		what, dir string
+		orig      *model.Table
+		failed    []string
+		unproven  []string
+	}{
+		{"genuine, files alone", genuine, nil, nil, []string{fmt.Sprintf(unconfirmed, 600, 3, 3)}},
+		{"genuine, original", genuine, prep.Source, nil, nil},
+		{"padded, files alone", bad, nil, nil, []string{fmt.Sprintf(unconfirmed, 1540, 11, 11)}},
+		{"padded, original", bad, prep.Source, []string{"sensitive values", "tuples", "sensitive groups", "claim NCP",
+			"claim NCP per record and QI", "claim DM", "claim rows_in", "workload", "claim attacks.re-identification by linkage", "claim attacks.attribute inference"}, nil},
+	} {
+		rep, err := pipeline.Check(c.dir, c.orig, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		var failed []string
+		for _, l := range rep.Lines {
+			if !l.OK && !slices.Contains(failed, l.Name) {
+				failed = append(failed, l.Name)
+			}
+		}
+		if !slices.Equal(failed, c.failed) || !slices.Equal(rep.Unproven, c.unproven) {
+			t.Errorf("%s: failed %q, unproven %q\n%s", c.what, failed, rep.Unproven, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+	if len(boxes) != 140 {
+		t.Errorf("%d boxes, want 140", len(boxes))
+	}
+}
+
+// forgeClaims restates every figure the manifest states that the check
+// from the files recomputes otherwise ("FAIL claim NAME: the manifest
+// states X, the files give Y"), and the warnings the files give, as
+// anyone holding the release could; forgeK then restates the rest.
+func forgeClaims(t *testing.T, dir string) {
+	t.Helper()
+	rep, err := pipeline.Check(dir, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifytest.Restate(t, dir, func(m map[string]any) {
+		for _, l := range rep.Lines {
+			name, ok := strings.CutPrefix(l.Name, "claim ")
+			if l.OK || !ok {
+				continue
+			}
+			if w, ok := strings.CutPrefix(l.Text, "the files give warnings the manifest leaves out: "); ok {
+				for _, s := range strings.Split(w, "; ") {
+					m["warnings"] = append(m["warnings"].([]any), s)
+				}
+				continue
+			}
+			_, y, found := strings.Cut(l.Text, ", the files give ")
+			v, err := strconv.ParseFloat(y, 64)
+			if !found || err != nil {
+				continue
+			}
+			setClaim(m, name, v)
+		}
+		m["rows_in"] = m["rows_published"].(float64) + m["rows_suppressed"].(float64)
+		m["checks"] = []any{} // forgeK states them from the forged files
+	})
+}
+
+// setClaim sets the figure NAME of the manifest: a details key, a file's
+// rows, a top-level count, a utility figure or a worst case.
+func setClaim(m map[string]any, name string, v float64) {
+	if k, ok := strings.CutPrefix(name, "details."); ok {
+		details(m)[k] = v
+		return
+	}
+	if f, ok := strings.CutPrefix(name, "files."); ok {
+		for _, e := range m["files"].([]any) {
+			if e := e.(map[string]any); e["name"] == strings.TrimSuffix(f, ".rows") {
+				e["rows"] = v
+			}
+		}
+		return
+	}
+	if _, ok := m[name]; ok {
+		m[name] = v
+		return
+	}
+	for _, list := range []string{"utility", "worst_cases"} {
+		for _, e := range m[list].([]any) {
+			if e := e.(map[string]any); e["name"] == name {
+				e["value"] = v
+			}
+		}
+	}
+}
+
+// TestGenuineWithoutAuditNeverFails (issue 31.7): a genuine release of
+// every variant, with and without a public table and a given grouping,
+// checked with the original (and the public table) but without its audit
+// record never fails: TopDown's boxes overlap, and a tuple inside several
+// is placed by a matching or left unconfirmed, never "undetermined".
+func TestGenuineWithoutAuditNeverFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := datasets.WriteUniverse(dir, 300, 2, 11); err != nil {
+		t.Fatal(err)
+	}
+	mt, pd := filepath.Join(dir, "mt.csv"), filepath.Join(dir, "pd.csv")
+	decided := 0
+	for _, variant := range []string{"mondrian", "mondrian-refine", "mondrian-direct", "topdown", "topdown-refine", "topdown-direct"} {
+		for _, public := range []string{"", pd} {
+			for _, grouping := range []string{"algorithm", "column:sex"} {
+				if public == "" && variant != "mondrian" && variant != "topdown" {
+					continue // the KJA variants read a public table
+				}
+				p := pipeline.Project{Input: mt, Public: public, Method: "kja", Variant: variant,
+					Roles:  model.Roles{IDs: []string{"id"}, QIs: []string{"age", "income"}, SA: "occupation"},
+					Params: model.Values{"k": "3", "seed": "2", "grouping": grouping}}
+				src, err := env.LoadTable(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prep, err := env.Prepare(p, src)
+				if err != nil {
+					continue // a grouping this variant refuses
+				}
+				res, err := pipeline.Run(context.Background(), prep, nil)
+				if err != nil {
+					continue
+				}
+				out := filepath.Join(t.TempDir(), "rel")
+				if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
+					t.Fatalf("%s %s: %v", variant, grouping, err)
+				}
+				os.Remove(model.AuditPath(out))
+				rep, err := pipeline.Check(out, prep.Source, prep.Public)
+				if err != nil || !rep.OK() {
+					t.Errorf("%s, public %v, %s: %v\n%s", variant, public != "", grouping, err, strings.Join(rep.Strings(), "\n"))
+					continue
+				}
+				if l := lineOf(rep, "pinning"); l != nil {
+					decided++
+				}
+			}
+		}
+	}
+	if decided == 0 {
+		t.Error("no release had a tuple inside several boxes: the test tries nothing")
+	}
+}
+
+// TestTamperedTopDownWithoutAudit (issue 31.7): a TopDown release (boxes
+// overlap) without its audit record, checked with the original: a
+// sensitive value moved from one group to another (no placement gives
+// the groups their values: pinning fails), or a box's range widened,
+// with every hash restated, never passes.
+func TestTamperedTopDownWithoutAudit(t *testing.T) {
+	t.Parallel()
+	mtPath, pdPath := universe(t)
+	dir, prep := export(t, mtPath, pdPath, "topdown-direct")
+	for _, c := range []struct {
+		name string
+		edit func(t *testing.T, dir string)
+	}{
+		{"value moved", func(t *testing.T, dir string) {
+			si := verifytest.ReadCSV(t, filepath.Join(dir, "si.csv"))
+			for r := 2; r < len(si); r++ {
+				if si[r][0] != si[1][0] && si[r][1] != si[1][1] {
+					si[1][1], si[r][1] = si[r][1], si[1][1]
+					break
+				}
+			}
+			verifytest.WriteCSV(t, filepath.Join(dir, "si.csv"), si)
+		}},
+		{"box widened", func(t *testing.T, dir string) {
+			jat := verifytest.ReadCSV(t, filepath.Join(dir, "jat.csv"))
+			for r := 1; r < len(jat); r++ {
+				if jat[r][0] == jat[1][0] {
+					jat[r][2] = "0" // age_min of the first box
+				}
+			}
+			verifytest.WriteCSV(t, filepath.Join(dir, "jat.csv"), jat)
+		}},
+	} {
+		bad := copyRelease(t, dir)
+		os.Remove(model.AuditPath(bad))
+		c.edit(t, bad)
+		rehash(t, bad)
+		rep, err := pipeline.Check(bad, prep.Source, prep.Public)
+		if err != nil || rep.Confirmed() {
+			t.Errorf("%s: %v, passes:\n%s", c.name, err, strings.Join(rep.Strings(), "\n"))
+		}
+		if l := lineOf(rep, "pinning"); c.name == "value moved" && (l == nil || l.OK) {
+			t.Errorf("%s: no placement gives the groups their values, yet pinning passes:\n%s", c.name, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+}

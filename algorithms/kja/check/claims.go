@@ -52,20 +52,44 @@ func detailClaims(c *release, r *verify.Report) error {
 	return nil
 }
 
-// unproven names k and the breach probability as unconfirmed when a KJA
-// release publishes public rows and the check was not given both the
-// original and the public table: the files alone cannot show that a
-// box's rows are distinct people (rows repeated or moved between boxes
-// read the same), so the guarantee is not confirmed (privlab check exits
-// 3), whatever else passes.
+// unproven names k and the breach probability as unconfirmed when the
+// inputs given cannot show that a box's rows are k distinct people: rows
+// repeated or moved between boxes read the same in the files, so the
+// guarantee is not confirmed (privlab check exits 3), whatever else
+// passes. Under plain k-anonymity the original recounts every row (each
+// is a microdata tuple placed once), or the audit record beside the
+// release binds the files to its producer's, who counted them; a KJA
+// release's public rows are recounted against JT only with both the
+// original and the public table.
 func unproven(c *release, r *verify.Report) error {
-	if c.method == format.PlainKA || c.jat.Rows <= c.si.Rows || c.opt.Original != nil && c.opt.Public != nil {
+	k := c.m.Parameters["k"]
+	if c.method == format.PlainKA {
+		if c.opt.Original != nil || auditBinds(c) {
+			return nil
+		}
+		r.Unprove("k-join-anonymity", "the %d rows of jat.csv were not recounted against the original: that every box holds k = %s distinct people "+
+			"(rows repeated read the same), and so a breach probability of at most 1/%s (Theorem 2), is unconfirmed without the original "+
+			"(or the audit record beside the release)", c.jat.Rows, k, k)
 		return nil
 	}
-	k := c.m.Parameters["k"]
+	if c.jat.Rows <= c.si.Rows || c.opt.Original != nil && c.opt.Public != nil {
+		return nil
+	}
 	r.Unprove("k-join-anonymity", "the %d public rows of jat.csv were not recounted against the join table: that every box holds k = %s distinct people, "+
 		"and so a breach probability of at most 1/%s (Theorem 2), is unconfirmed without the original and the public table", c.jat.Rows-c.si.Rows, k, k)
 	return nil
+}
+
+// auditBinds reports whether the audit record beside the release holds
+// this manifest's digest (model.ManifestDigest): the manifest, and the
+// files it hashes, are then its producer's.
+func auditBinds(c *release) bool {
+	a := c.opt.Audit
+	if a == nil || a.ManifestDigest == "" {
+		return false
+	}
+	sum, err := model.ManifestDigest(c.m)
+	return err == nil && sum == a.ManifestDigest
 }
 
 // claims holds the manifest's counts, worst cases and utility to the
@@ -91,7 +115,8 @@ func claims(c *release, r *verify.Report) error {
 		Later:   map[string]bool{},
 		Limits:  map[string]string{figSmallest: k, figBreach: "1/" + k, figNoMT: "0"},
 	}
-	if p := c.placed(); p != nil && p.done {
+	p := c.placed()
+	if p != nil && p.done && !p.chosen {
 		figures(rc, b.list, axes, p.mtCount) // the original placed every microdata tuple
 	} else if c.method == format.PlainKA {
 		mt := make([]int, len(b.list))
@@ -100,8 +125,11 @@ func claims(c *release, r *verify.Report) error {
 		}
 		figures(rc, b.list, axes, mt)
 	} else {
+		// Without the original, or with it when the files do not say
+		// which box holds a tuple inside several (a matching chose one).
+		rc.Undetermined = map[string]bool{}
 		for _, name := range []string{figNoMT, "NCP", "NCP per record and QI", "DM"} {
-			rc.Later[name] = true
+			rc.Later[name], rc.Undetermined[name] = true, p != nil && !p.byAudit && p.ambiguous > 0
 		}
 	}
 	r.Compare(c.rel, rc, c.opt)

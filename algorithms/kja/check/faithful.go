@@ -257,6 +257,13 @@ func readInputs(c *release, axes []*axis) (*inputs, error) {
 		in.fail = &verify.Line{Name: "domain", Text: fmt.Sprintf("original row %d has %s, outside the domain the manifest states", bad+2, badText)}
 		return in, nil
 	}
+	if mtIDs != nil {
+		// A repeated identifier would join a public row to the wrong
+		// microdata person: no original the release joined.
+		if err := model.CheckIdentifiers(orig, orig.Name, c.det.Join, in.mt.rows); err != nil {
+			return nil, err
+		}
+	}
 	in.mtIndex = make([]int, orig.Rows)
 	for i := range in.mtIndex {
 		in.mtIndex[i] = -1

@@ -842,7 +842,7 @@ func TestPaddedPlainBoxes(t *testing.T) {
 		{"genuine, original", genuine, prep.Source, nil, nil},
 		{"padded, files alone", bad, nil, nil, []string{fmt.Sprintf(unconfirmed, 1540, 11, 11)}},
 		{"padded, original", bad, prep.Source, []string{"sensitive values", "tuples", "sensitive groups", "claim NCP",
-			"claim NCP per record and QI", "claim DM", "claim rows_in", "workload", "claim attacks.re-identification by linkage", "claim attacks.attribute inference"}, nil},
+			"claim NCP per record and QI", "claim DM", "claim rows_in", "workload", "claim attacks.re-identification by linkage", "claim attacks.singling out", "claim attacks.attribute inference"}, nil},
 	} {
 		rep, err := pipeline.Check(c.dir, c.orig, nil)
 		if err != nil {

@@ -192,7 +192,7 @@ func (m *presence) why(v *risk.View, e *risk.Exposure, pop *placed, t int, witne
 // their presence is at least 1/2: right on the people in the data called
 // present and those outside it called absent (inData: per tuple, its
 // people in the data; nil, without the original: no score), against the
-// best call knowing only the base rate, and on the people outside the
+// best call knowing only the share of those people in the data, and on the people outside the
 // data alone (the control).
 func (m *presence) calibrate(pop *placed, inData []int32) risk.Calibration {
 	c := risk.NoCalibration()
@@ -216,7 +216,13 @@ func (m *presence) calibrate(pop *placed, inData []int32) risk.Calibration {
 		}
 	}
 	c.Successes = float64(right)
-	c.Baseline = math.Max(m.base, 1-m.base)
+	// Without the release the attacker knows how many of the people it
+	// covers are in the data (the data's size) and calls them all as the
+	// larger share is.
+	if c.Trials > 0 {
+		q := float64(c.Trials-outside) / float64(c.Trials)
+		c.Baseline = math.Max(q, 1-q)
+	}
 	if outside > 0 {
 		c.Control = float64(outRight) / float64(outside)
 	}

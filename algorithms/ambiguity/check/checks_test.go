@@ -245,9 +245,22 @@ func TestCheckAddedValue(t *testing.T) {
 			`(1 are not, first at_gender.csv's "F" in group 2)`)
 	// With M in group 1's table too, a female of group 1 can move to
 	// group 2, a male taking her place: possible, for each value alone.
-	vt.Want(t, openTiny(t, vt.Tamper{}, verify.Options{Original: orig}), values,
+	c := openTiny(t, vt.Tamper{}, verify.Options{Original: orig})
+	vt.Want(t, c, values,
 		"ok   values: every published value is the value of a member of its group in some faithful assignment of the original's records "+
 			"(0 are not; which member holds which value only the audit record settles)")
+	// But the assignment found holds not every listed value at once, so
+	// the tables are unconfirmed (exit 3), never confirmed: a value added
+	// to a group no member of which holds it passes each test alone.
+	r := &verify.Report{}
+	if err := values(c, r); err != nil || len(r.Unproven) != 1 || !strings.HasPrefix(r.Unproven[0], "values: 2 values the auxiliary tables list are held by no member") {
+		t.Errorf("unproven %q (%v), want the values the assignment found does not hold", r.Unproven, err)
+	}
+	// With the audit record the members are known: nothing unconfirmed.
+	r = &verify.Report{}
+	if err := values(openTiny(t, vt.Tamper{}, withAudit(t, input(t), audited)), r); err != nil || len(r.Unproven) != 0 {
+		t.Errorf("with the audit record: unproven %q (%v)", r.Unproven, err)
+	}
 }
 
 // An audit record's row the release cannot publish: a quasi-identifier

@@ -232,7 +232,7 @@ sleep 0.5
 if tmux -S "$sock" has-session -t e2e 2>/dev/null; then keys y; fi
 grep -q '"population"' release-employees-distribution/manifest.json
 ./privlab check release-employees-distribution --original dataset:employees --population town.csv | tee check-town.txt
-grep -q "attacks: the 3 attacks the manifest states agree with the files" check-town.txt
+grep -q "attacks: the 4 attacks the manifest states agree with the files" check-town.txt
 
 echo "e2e: save a project (ctrl+s, then S as another file) and reopen it from another folder"
 mkdir -p data proj elsewhere

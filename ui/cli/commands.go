@@ -196,10 +196,6 @@ func commandHelp(w io.Writer, c *command) {
 		if n == "h" {
 			continue
 		}
-		help := "print its steps (with a tour NAME)"
-		if f := fs.Lookup(n); f != nil {
-			help = f.Usage
-		}
-		fmt.Fprintf(w, "  --%-20s %s\n", n, help)
+		fmt.Fprintf(w, "  --%-20s %s\n", n, fs.Lookup(n).Usage)
 	}
 }

@@ -43,6 +43,9 @@ type Args struct {
 	CSV         string
 	Sweep       string
 	Compare     bool
+	// Steps is tour's --steps (tour reads its own arguments; the flag is
+	// here so other commands name it as one they do not read).
+	Steps       bool
 	Help        bool
 	flagsSet    map[string]bool
 	paramsGiven model.Values
@@ -268,6 +271,7 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.StringVar(&a.CSV, "csv", "", "eval: write the per-query results (or the sweep table) to this CSV file")
 	fs.StringVar(&a.Sweep, "sweep", "", "eval: PARAM=V1,V2,... or PARAM=FROM..TO[:STEP] re-run once per value and compare")
 	fs.BoolVar(&a.Compare, "compare", false, "eval: run every method on the same data with comparable settings and compare their figures")
+	fs.BoolVar(&a.Steps, "steps", false, "tour: print a tour's steps (with a tour NAME)")
 	fs.BoolVar(&a.Help, "help", false, "show help")
 	fs.BoolVar(&a.Help, "h", false, "show help")
 	for _, n := range paramNames() {

@@ -17,23 +17,20 @@ import (
 
 func main() {
 	cli.CatchInterrupts() // first: a Ctrl-C at any moment ends with a message and exit 130
-	if len(os.Args) > 1 && batchCommands[os.Args[1]] {
+	if len(os.Args) > 1 && cli.IsBatch(os.Args[1]) {
 		batchGC()
 	}
 	os.Exit(cli.Execute(os.Args[1:], os.Stdout, os.Stderr))
 }
-
-// batchCommands run once and exit (the workbench stays with Go's
-// default collector).
-var batchCommands = map[string]bool{"run": true, "check": true, "query": true, "eval": true, "gen": true, "inspect": true, "attack": true}
 
 // batchHeadroom is how far above the live heap a batch command's heap
 // may grow between collections, at most (and never less than the
 // default's: once the live heap itself).
 const batchHeadroom = 512 << 20
 
-// batchGC lets the garbage collector of a command that runs once and
-// exits collect less often: a heap of up to five times the live one
+// batchGC lets the garbage collector of a batch command (cli.IsBatch:
+// one that runs once and exits; the workbench stays with Go's default
+// collector) collect less often: a heap of up to five times the live one
 // (GOGC=400) while that stays within batchHeadroom above it, down to
 // Go's default (twice the live heap) for large tables, so that the peak
 // memory of a million-row run grows by at most batchHeadroom. A GOGC or

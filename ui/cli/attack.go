@@ -112,6 +112,10 @@ func attackKnowledge(a *Args, dir string) (*risk.Knowledge, error) {
 	return k, attackExtras(a, k)
 }
 
+// marginalsFlag is --marginals, the public marginals check and attack
+// read (a method parameter too, for run).
+const marginalsFlag = "marginals"
+
 // attackExtras loads the population (--population, --population-columns)
 // and the public marginals (--marginals FILE) an attacker holds.
 func attackExtras(a *Args, k *risk.Knowledge) error {
@@ -121,7 +125,7 @@ func attackExtras(a *Args, k *risk.Knowledge) error {
 			return err
 		}
 	}
-	if f := a.Project.Params["marginals"]; f != "" && f != "table" {
+	if f := a.Project.Params[marginalsFlag]; f != "" && f != "table" {
 		if k.Marginals, err = attack.ReadMarginals(f); err != nil {
 			return err
 		}

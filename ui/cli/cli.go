@@ -106,31 +106,11 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		return startWorkbench(nil, stderr)
 	}
 	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "run":
-		return withArgs(cmd, rest, stdout, stderr, cmdRun)
-	case "check":
-		return withArgs(cmd, rest, stdout, stderr, cmdCheck)
-	case "attack":
-		return withArgs(cmd, rest, stdout, stderr, cmdAttack)
-	case "query":
-		return withArgs(cmd, rest, stdout, stderr, cmdQuery)
-	case "eval":
-		return withArgs(cmd, rest, stdout, stderr, cmdEval)
-	case "gen":
-		return withArgs(cmd, rest, stdout, stderr, cmdGen)
-	case "inspect":
-		return withArgs(cmd, rest, stdout, stderr, cmdInspect)
-	case "datasets":
-		return withArgs(cmd, rest, stdout, stderr, cmdDatasets)
-	case "tour":
-		return cmdTour(rest, stdout, stderr)
-	case "help", "-h", "--help":
-		usage(stdout)
-		return exitOK
-	case "version", "--version":
-		fmt.Fprintf(stdout, "privlab %s\n", model.Version)
-		return exitOK
+	if c, ok := lookupCommand(cmd); ok && cmd != "" && cmd != workbenchName {
+		if c.raw != nil {
+			return c.raw(rest, stdout, stderr)
+		}
+		return withArgs(c, rest, stdout, stderr)
 	}
 	// The workbench: privlab [FILE.csv | dataset:NAME | project.json] [flags].
 	if strings.HasPrefix(cmd, "-") {
@@ -149,7 +129,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	if _, err := os.Stat(source.Path(cmd)); err == nil || isDataFile(lower) || strings.HasPrefix(cmd, "dataset:") {
 		return startWorkbench(append([]string{"--in", cmd}, rest...), stderr)
 	}
-	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are run, check, query, eval, gen, datasets, inspect, tour; privlab help)\n", cmd)
+	fmt.Fprintf(stderr, "privlab: unknown command %q (hint: commands are %s; privlab help)\n", cmd, commandNames())
 	return exitUsage
 }
 
@@ -165,16 +145,16 @@ func isDataFile(name string) bool {
 }
 
 // withArgs parses the flags of a command and reports errors uniformly.
-func withArgs(cmd string, args []string, stdout, stderr io.Writer, f func(a *Args, w, ew io.Writer) error) int {
-	a, err := parseArgs(cmd, args)
+func withArgs(c *command, args []string, stdout, stderr io.Writer) int {
+	a, err := parseArgs(c.name, args)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	if a.Help {
-		usage(stdout)
+		commandHelp(stdout, c)
 		return exitOK
 	}
-	if err := f(a, stdout, stderr); err != nil {
+	if err := c.run(a, stdout, stderr); err != nil {
 		return fail(stderr, err)
 	}
 	return exitOK

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -42,6 +43,9 @@ type Args struct {
 	CSV         string
 	Sweep       string
 	Compare     bool
+	// Steps is tour's --steps (tour reads its own arguments; the flag is
+	// here so other commands name it as one they do not read).
+	Steps       bool
 	Help        bool
 	flagsSet    map[string]bool
 	paramsGiven model.Values
@@ -132,9 +136,13 @@ func parseArgs(cmd string, args []string) (*Args, error) {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	defineFlags(fs, a)
+	refused := refuseUnread(fs, cmd)
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
+			if c, name := refused.hit(err); name != "" {
+				return nil, c.notRead(name)
+			}
 			return nil, flagError(cmd, err)
 		}
 		rest = fs.Args()
@@ -159,6 +167,65 @@ func parseArgs(cmd string, args []string) (*Args, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// refusal is what refuseUnread set up: the command and the flags it
+// does not read, and the one the command line gave.
+type refusal struct {
+	c     *command
+	names map[string]bool
+	given *string
+}
+
+// refuseUnread makes every flag fs defines that the command does not
+// read refuse a value (an unknown command keeps every flag).
+func refuseUnread(fs *flag.FlagSet, cmd string) refusal {
+	r := refusal{names: map[string]bool{}, given: new(string)}
+	c, ok := lookupCommand(cmd)
+	if !ok {
+		return r
+	}
+	r.c = c
+	reads := c.reads()
+	fs.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(reads, f.Name) {
+			r.names[f.Name] = true
+			f.Value = refusedFlag{Value: f.Value, name: f.Name, given: r.given}
+		}
+	})
+	return r
+}
+
+// hit names the refused flag a parse error is about ("" for another
+// error).
+func (r refusal) hit(err error) (*command, string) {
+	if *r.given != "" {
+		return r.c, *r.given
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag needs an argument: -"); ok && r.names[name] {
+		return r.c, name
+	}
+	return nil, ""
+}
+
+// refusedFlag is a flag the command does not read: giving it fails the
+// parse, and records its name.
+type refusedFlag struct {
+	flag.Value
+	name  string
+	given *string
+}
+
+func (f refusedFlag) Set(string) error {
+	*f.given = f.name
+	return errors.New("not read by this command")
+}
+
+// IsBoolFlag keeps a refused boolean flag a boolean one (--force takes
+// no value, refused or not).
+func (f refusedFlag) IsBoolFlag() bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // defineFlags declares every flag of the command line on fs, storing into
@@ -204,6 +271,7 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.StringVar(&a.CSV, "csv", "", "eval: write the per-query results (or the sweep table) to this CSV file")
 	fs.StringVar(&a.Sweep, "sweep", "", "eval: PARAM=V1,V2,... or PARAM=FROM..TO[:STEP] re-run once per value and compare")
 	fs.BoolVar(&a.Compare, "compare", false, "eval: run every method on the same data with comparable settings and compare their figures")
+	fs.BoolVar(&a.Steps, "steps", false, "tour: print a tour's steps (with a tour NAME)")
 	fs.BoolVar(&a.Help, "help", false, "show help")
 	fs.BoolVar(&a.Help, "h", false, "show help")
 	for _, n := range paramNames() {

@@ -31,9 +31,9 @@ func TestParseArgsEveryFlag(t *testing.T) {
 		"--hierarchy", "a=binary", "--hierarchy", "b=intervals:5", "--kind", "c=numeric", "--kind", "d=categorical",
 		"--fakes", "5%", "--seed", "7", "--grouping", "mondrian:5", "--target", "normal:10,2",
 		"--max-denominator", "0", "--columns", "a,b,c,d,s,x,y", "--missing", "category", "--rows", "50",
-		"--out", "rel", "--force", "--accept-violations", "--original", "orig.csv", "--release", "reldir",
+		"--out", "rel", "--force", "--accept-violations",
 		"--public", "pd.csv", "--k", "3", "--alpha", "0.5", "--beta", "0.25", "--sampling-rate", "0.3", "--max-distortion", "0.2",
-		"--ratio", "4", "--hierarchies", "hdir", "--queries", "12", "--range", "0.3",
+		"--queries", "12",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -52,10 +52,19 @@ func TestParseArgsEveryFlag(t *testing.T) {
 	if !reflect.DeepEqual(p, want) {
 		t.Fatalf("project:\n got %+v\nwant %+v", p, want)
 	}
-	if a.Out != "rel" || !a.Force || !a.Accept || a.Original != "orig.csv" || a.Release != "reldir" || a.Public != "pd.csv" {
-		t.Fatalf("out/force/accept/original/release/public: %+v", a)
+	if a.Out != "rel" || !a.Force || !a.Accept || a.Public != "pd.csv" {
+		t.Fatalf("out/force/accept/public: %+v", a)
 	}
-	if a.Rows != 50 || a.Seed != 7 || !a.SeedSet || a.Ratio != 4 || a.HierDir != "hdir" || a.Queries != 12 || a.RangeFrac != 0.3 {
+	// The flags run does not read, each under a command that reads it.
+	e, err := parseArgs("eval", []string{"--original", "orig.csv", "--release", "reldir", "--range", "0.3"})
+	if err != nil || e.Original != "orig.csv" || e.Release != "reldir" || e.RangeFrac != 0.3 {
+		t.Fatalf("eval: %+v %v", e, err)
+	}
+	g, err := parseArgs("gen", []string{"--ratio", "4", "--hierarchies", "hdir"})
+	if err != nil || g.Ratio != 4 || g.HierDir != "hdir" {
+		t.Fatalf("gen: %+v %v", g, err)
+	}
+	if a.Rows != 50 || a.Seed != 7 || !a.SeedSet || a.Queries != 12 {
 		t.Fatalf("gen/eval fields: %+v", a)
 	}
 	if len(a.Positional) != 0 || a.Config != "" || a.Help {
@@ -105,12 +114,12 @@ func TestParseArgsPositionalInterleaved(t *testing.T) {
 	if strings.Join(a.Positional, "|") != "DIR" || a.Original != "F" {
 		t.Fatalf("positional %v original %q", a.Positional, a.Original)
 	}
-	a, err = parseArgs("query", []string{"--in", "x.csv", "AVG(s) WHERE g = 'F'", "--qi", "g", "extra", "--force"})
+	a, err = parseArgs("query", []string{"--in", "x.csv", "AVG(s) WHERE g = 'F'", "--qi", "g", "extra", "--release", "r"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(a.Positional, "|") != "AVG(s) WHERE g = 'F'|extra" || a.Project.Input != "x.csv" ||
-		strings.Join(a.Project.Roles.QIs, ",") != "g" || !a.Force {
+		strings.Join(a.Project.Roles.QIs, ",") != "g" || a.Release != "r" {
 		t.Fatalf("%+v", a)
 	}
 	a, err = parseArgs("gen", []string{"census", "--rows", "100", "--seed", "3", "--out", "c.csv"})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -24,10 +25,11 @@ func cmdTour(args []string, w, ew io.Writer) int {
 		case a == "--steps" || a == "-steps":
 			steps = true
 		case a == "-h" || a == "--help":
-			fmt.Fprintln(w, "usage: privlab tour                 list the tours\n       privlab tour NAME            open the workbench on a tour\n       privlab tour NAME --steps    print its steps")
+			c, _ := lookupCommand("tour")
+			commandHelp(w, c)
 			return exitOK
 		case strings.HasPrefix(a, "-"):
-			return fail(ew, &model.ParamError{Param: "tour", Value: a, Reason: "unknown flag", Hint: "privlab tour [NAME [--steps]]"})
+			return fail(ew, tourFlagError(a))
 		default:
 			names = append(names, a)
 		}
@@ -59,6 +61,19 @@ func cmdTour(args []string, w, ew io.Writer) int {
 	}
 	printTour(w, t, list)
 	return exitOK
+}
+
+// tourFlagError refuses a flag tour does not take: one another command
+// reads is named as not read by tour, any other is unknown.
+func tourFlagError(arg string) error {
+	name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	fs := flag.NewFlagSet("tour", flag.ContinueOnError)
+	defineFlags(fs, &Args{})
+	if fs.Lookup(name) != nil {
+		c, _ := lookupCommand("tour")
+		return c.notRead(name)
+	}
+	return &model.ParamError{Param: "tour", Value: arg, Reason: "unknown flag", Hint: "privlab tour [NAME [--steps]]"}
 }
 
 // printTours writes the tours, one a line.

@@ -8,39 +8,18 @@ import (
 	"privlab/algorithms/catalog"
 )
 
+// usage writes privlab help: every command's usage (the command table's),
+// the common flags, the query language, the exit codes and each method's
+// declaration.
 func usage(w io.Writer) {
 	fmt.Fprint(w, `privlab — a terminal workbench for microdata anonymization
 
 usage:
-  privlab                          open the workbench on dataset:census (10,000 rows)
-  privlab FILE                     open the workbench on a file: CSV, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE
-  privlab project.json             open the workbench on a saved project (also --config project.json)
-                                   (the workbench takes the run flags too: privlab dataset:census --rows 45000)
-  privlab DIR                      read a release in the workbench: its check, its risk, queries; its original
-                                   is found through the audit record beside it (or give --original FILE)
-  privlab run    [flags] --out DIR anonymize and write a release directory
-  privlab check  DIR [--original FILE] [--public FILE] [--population FILE]   re-verify a release from its files
-                                   (exit 1 on a violation, 3 when a privacy guarantee needs a file not given); the
-                                   attacks the manifest states are recomputed with the files they read
-  privlab attack DIR [DIR...] [--original FILE] [--population FILE [--population-columns a,b,c]] [--public FILE]
-                 [--marginals FILE] [--json]
-                                   attack the release as its methods' papers' attackers would: linkage, singling
-                                   out, attribute inference, membership, Eq. 3 under other marginals; each measured
-                                   beside the method's bound and beside the same attacker without the release
-                                   (exit 1 when an attack breaks a bound; --population defaults to the original);
-                                   several releases of one original are also attacked together
-  privlab query  [flags] "QUERY"   answer a query on the original and on the release
-                                   (anonymizes with the flags, or --release DIR [--original FILE])
-  privlab eval   [flags]           random query workload, the risk figures every release gets, and the method's study
-                                   (--compare: every method side by side; --sweep PARAM=V1,V2,... or PARAM=A..B[:STEP];
-                                   --release DIR --original FILE: an exported release)
-  privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
-  privlab gen    universe --rows N --ratio R --seed S --out DIR
-  privlab datasets                 list the embedded datasets
-  privlab tour                     list the teaching tours: each paper's worked example, step by step
-  privlab tour NAME [--steps]      open the workbench on a tour (--steps: print its steps)
-  privlab inspect FILE|dataset:NAME   column profile: kind, distinct, missing, range / top values
-
+`)
+	for _, c := range commands() {
+		fmt.Fprint(w, c.usage)
+	}
+	fmt.Fprint(w, `
 common flags:
   --in FILE|dataset:NAME  --qi a,b,c  --sa s  --id x,y  --method M  --variant V  --public FILE|dataset:NAME
   (FILE, for --in, --public, --original and inspect: CSV text, FILE.xlsx[:SHEET], FILE.parquet, FILE.db:TABLE)

@@ -114,8 +114,11 @@ type dialog interface {
 func methods() []method.Method { return catalog.All() }
 
 // NewApp builds the workbench for a project. The table loads in the
-// background as soon as the program starts.
+// background as soon as the program starts. The session keeps the files
+// it reads again (the population each preview attacks with) in its own
+// pipeline.Files.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
+	env.Files = &pipeline.Files{}
 	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {

@@ -115,12 +115,17 @@ func viewerOf(res *method.Result) (verify.Viewer, error) {
 }
 
 // previewKnowledge is what the preview's attacks know: the input, the
-// public table and the project's population (loaded once and kept).
+// public table and the project's population (kept in e.Files while its
+// file is unchanged).
 func (e Env) previewKnowledge(p *Prepared) (*risk.Knowledge, error) {
 	k := &risk.Knowledge{Original: p.Source, Public: p.Public}
 	if path := p.Project.Population; path != "" {
 		var err error
-		if k.Population, err = e.cachedPopulation(path, p.Project.PopulationColumns, p.Project.MaxCell); err != nil {
+		load := func() (*model.Table, error) {
+			t, _, err := e.LoadPopulation(path, p.Project.PopulationColumns, p.Project.MaxCell)
+			return t, err
+		}
+		if k.Population, err = e.Files.population(path, p.Project.PopulationColumns, p.Project.MaxCell, load); err != nil {
 			return nil, err
 		}
 		k.PopulationName = PopulationWords(k.Population.Rows)

@@ -1,0 +1,100 @@
+package pipeline
+
+import (
+	"fmt"
+	"sync"
+
+	"privlab/model"
+)
+
+// Files keeps what one session or one command read from files and asks
+// for again: the last population table (the workbench measures attacks
+// on every preview) and the last audit record (check --original reads it
+// for the original's settings, its digest and the check). Each is kept
+// with its file's stamp (model.FileStamp: device, inode, size,
+// modification time) and read again once the stamp differs. Its owner
+// holds it in its Env; a nil *Files keeps nothing. What it hands out
+// its readers only read.
+type Files struct {
+	mu    sync.Mutex
+	pop   *keptPopulation
+	audit *keptAudit
+}
+
+type keptPopulation struct {
+	key   string
+	stamp model.FileStamp
+	table *model.Table
+}
+
+type keptAudit struct {
+	path  string
+	stamp model.FileStamp
+	audit *model.Audit
+}
+
+// population loads a population table through load, or returns the one
+// loaded last from the same file, unchanged, with the same columns. A
+// generated dataset is known by its name (its rows are a function of
+// it); a source without a stamp (a database) is loaded each time.
+func (f *Files) population(path string, columns []string, maxCell int, load func() (*model.Table, error)) (*model.Table, error) {
+	if f == nil {
+		return load()
+	}
+	var stamp model.FileStamp
+	if _, ok := DatasetName(path); !ok {
+		var err error
+		if stamp, err = model.StampOf(path); err != nil {
+			return load() // it says why, or reads what is no file
+		}
+	}
+	key := fmt.Sprintf("%s\x00%q\x00%d", path, columns, maxCell)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if k := f.pop; k != nil && k.key == key && k.stamp.Same(stamp) {
+		return k.table, nil
+	}
+	t, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if unchanged(path, stamp) {
+		f.pop = &keptPopulation{key: key, stamp: stamp, table: t}
+	}
+	return t, nil
+}
+
+// ReadAudit reads the audit record beside the release in dir
+// (model.ReadAudit), or returns the one read last from the same file
+// unchanged.
+func (f *Files) ReadAudit(dir string) (*model.Audit, error) {
+	path := model.AuditPath(dir)
+	stamp, err := model.StampOf(path)
+	if f == nil || err != nil {
+		return model.ReadAudit(path) // it says why
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if k := f.audit; k != nil && k.path == path && k.stamp.Same(stamp) {
+		return k.audit, nil
+	}
+	a, err := model.ReadAudit(path)
+	if err != nil {
+		return nil, err
+	}
+	if unchanged(path, stamp) {
+		f.audit = &keptAudit{path: path, stamp: stamp, audit: a}
+	}
+	return a, nil
+}
+
+// unchanged reports whether the file at path still has the stamp it had
+// before it was read (a generated dataset, stamped zero, always has): a
+// file changed while it was read is not kept.
+func unchanged(path string, before model.FileStamp) bool {
+	if before == (model.FileStamp{}) {
+		return true
+	}
+	after, err := model.StampOf(path)
+	return err == nil && after.Same(before)
+}

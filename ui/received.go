@@ -135,7 +135,7 @@ func readRelease(dir string, original, public *model.Table, against string, seq 
 // not.
 func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in pipeline.Project, why string) {
 	audit, err := model.ReadAudit(model.AuditPath(dir))
-	made, ok := env.Files.AuditProject(dir)
+	made, ok := env.Cache.AuditProject(dir)
 	if err != nil || !ok || made.Input == "" {
 		return nil, nil, in, "no audit record beside it names its input"
 	}

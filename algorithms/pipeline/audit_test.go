@@ -30,7 +30,7 @@ func TestReadAuditOnceWhileUnchanged(t *testing.T) {
 	record := func(seed string) string {
 		return `{"input": "a.csv", "seed": ` + seed + `, "seed_fixed": true, "release": "rel"}`
 	}
-	f := &Files{}
+	f := &Cache{}
 	read := func(want uint64) *model.Audit {
 		t.Helper()
 		a, err := f.ReadAudit(dir)
@@ -55,7 +55,7 @@ func TestReadAuditOnceWhileUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	read(40)
-	if c, err := (*Files)(nil).ReadAudit(dir); err != nil || c.Seed != 40 {
+	if c, err := (*Cache)(nil).ReadAudit(dir); err != nil || c.Seed != 40 {
 		t.Fatalf("without Files: %+v, %v", c, err)
 	}
 	os.Remove(path)
@@ -70,7 +70,7 @@ func TestReadAuditOnceWhileUnchanged(t *testing.T) {
 // loaded 4), as is one rewritten at the same size with a new time.
 func TestPreviewPopulationReadAgainWhenChanged(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "population.csv")
-	e := Env{Files: &Files{}}
+	e := Env{Cache: &Cache{}}
 	p := &Prepared{Project: Project{Population: path}}
 	population := func(wantRows int, wantFirst string) *model.Table {
 		t.Helper()

@@ -594,7 +594,7 @@ func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	}
 	opt := verify.Options{Original: original, Public: public, Received: true}
 	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
-		a, err := e.Files.ReadAudit(dir)
+		a, err := e.Cache.ReadAudit(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -785,7 +785,7 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report, files 
 
 // AuditProject returns the project a release was made from, from the
 // audit record beside it (false when there is none or it does not read).
-func (f *Files) AuditProject(dir string) (Project, bool) {
+func (f *Cache) AuditProject(dir string) (Project, bool) {
 	if dir == "" {
 		return Project{}, false
 	}

@@ -95,7 +95,7 @@ func notTwice(before []string, rel *verify.Release) error {
 // releases attacked together must agree: the quasi-identifiers (in any
 // order), the sensitive attribute, the input's rows, and, where both
 // audit records are at hand, the input's digest.
-func sameOriginal(f *Files, first, rel *verify.Release) error {
+func sameOriginal(f *Cache, first, rel *verify.Release) error {
 	a, b := first.Manifest, rel.Manifest
 	name := first.Dir
 	if name == "" {
@@ -162,9 +162,9 @@ func (pv *Preview) AttacksTogether(ctx context.Context, e Env, p *Prepared, dirs
 		}
 		rel, err := verify.Open(dir)
 		if err == nil {
-			err = sameOriginal(e.Files, mem, rel)
+			err = sameOriginal(e.Cache, mem, rel)
 		}
-		if made, ok := e.Files.AuditProject(dir); err == nil && ok && sameSettings(made, p.Project) {
+		if made, ok := e.Cache.AuditProject(dir); err == nil && ok && sameSettings(made, p.Project) {
 			err = fmt.Errorf("made with this release's settings: the same release")
 		}
 		if err == nil {

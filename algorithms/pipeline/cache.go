@@ -7,18 +7,19 @@ import (
 	"privlab/model"
 )
 
-// Files keeps what one session or one command read from files and asks
+// Cache keeps what one session or one command reads or counts and asks
 // for again: the last population table (the workbench measures attacks
-// on every preview) and the last audit record (check --original reads it
-// for the original's settings, its digest and the check). Each is kept
-// with its file's stamp (model.FileStamp: device, inode, size,
-// modification time) and read again once the stamp differs. Its owner
-// holds it in its Env; a nil *Files keeps nothing. What it hands out
-// its readers only read.
-type Files struct {
-	mu    sync.Mutex
-	pop   *keptPopulation
-	audit *keptAudit
+// on every preview), the last audit record (check --original reads it
+// for the original's settings, its digest and the check) and the live
+// workload's true answers (PreviewEval). A file's contents are kept with
+// its stamp (model.FileStamp: device, inode, size, modification time)
+// and read again once the stamp differs. Its owner holds it in its Env;
+// a nil *Cache keeps nothing. What it hands out its readers only read.
+type Cache struct {
+	mu     sync.Mutex
+	pop    *keptPopulation
+	audit  *keptAudit
+	truths []keptTruths // the last used first
 }
 
 type keptPopulation struct {
@@ -37,7 +38,7 @@ type keptAudit struct {
 // loaded last from the same file, unchanged, with the same columns. A
 // generated dataset is known by its name (its rows are a function of
 // it); a source without a stamp (a database) is loaded each time.
-func (f *Files) population(path string, columns []string, maxCell int, load func() (*model.Table, error)) (*model.Table, error) {
+func (f *Cache) population(path string, columns []string, maxCell int, load func() (*model.Table, error)) (*model.Table, error) {
 	if f == nil {
 		return load()
 	}
@@ -67,7 +68,7 @@ func (f *Files) population(path string, columns []string, maxCell int, load func
 // ReadAudit reads the audit record beside the release in dir
 // (model.ReadAudit), or returns the one read last from the same file
 // unchanged.
-func (f *Files) ReadAudit(dir string) (*model.Audit, error) {
+func (f *Cache) ReadAudit(dir string) (*model.Audit, error) {
 	path := model.AuditPath(dir)
 	stamp, err := model.StampOf(path)
 	if f == nil || err != nil {

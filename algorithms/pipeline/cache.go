@@ -16,10 +16,14 @@ import (
 // and read again once the stamp differs. Its owner holds it in its Env;
 // a nil *Cache keeps nothing. What it hands out its readers only read.
 type Cache struct {
-	mu     sync.Mutex
-	pop    *keptPopulation
-	audit  *keptAudit
-	truths []keptTruths // the last used first
+	// Each kept thing has its own lock, held while it is read: a slow
+	// population file never holds up the workload's answers.
+	popMu    sync.Mutex
+	pop      *keptPopulation
+	auditMu  sync.Mutex
+	audit    *keptAudit
+	truthsMu sync.Mutex
+	truths   []keptTruths // the last used first
 }
 
 type keptPopulation struct {
@@ -38,8 +42,8 @@ type keptAudit struct {
 // loaded last from the same file, unchanged, with the same columns. A
 // generated dataset is known by its name (its rows are a function of
 // it); a source without a stamp (a database) is loaded each time.
-func (f *Cache) population(path string, columns []string, maxCell int, load func() (*model.Table, error)) (*model.Table, error) {
-	if f == nil {
+func (c *Cache) population(path string, columns []string, maxCell int, load func() (*model.Table, error)) (*model.Table, error) {
+	if c == nil {
 		return load()
 	}
 	var stamp model.FileStamp
@@ -50,9 +54,9 @@ func (f *Cache) population(path string, columns []string, maxCell int, load func
 		}
 	}
 	key := fmt.Sprintf("%s\x00%q\x00%d", path, columns, maxCell)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if k := f.pop; k != nil && k.key == key && k.stamp.Same(stamp) {
+	c.popMu.Lock()
+	defer c.popMu.Unlock()
+	if k := c.pop; k != nil && k.key == key && k.stamp.Same(stamp) {
 		return k.table, nil
 	}
 	t, err := load()
@@ -60,7 +64,7 @@ func (f *Cache) population(path string, columns []string, maxCell int, load func
 		return nil, err
 	}
 	if unchanged(path, stamp) {
-		f.pop = &keptPopulation{key: key, stamp: stamp, table: t}
+		c.pop = &keptPopulation{key: key, stamp: stamp, table: t}
 	}
 	return t, nil
 }
@@ -68,15 +72,15 @@ func (f *Cache) population(path string, columns []string, maxCell int, load func
 // ReadAudit reads the audit record beside the release in dir
 // (model.ReadAudit), or returns the one read last from the same file
 // unchanged.
-func (f *Cache) ReadAudit(dir string) (*model.Audit, error) {
+func (c *Cache) ReadAudit(dir string) (*model.Audit, error) {
 	path := model.AuditPath(dir)
 	stamp, err := model.StampOf(path)
-	if f == nil || err != nil {
+	if c == nil || err != nil {
 		return model.ReadAudit(path) // it says why
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if k := f.audit; k != nil && k.path == path && k.stamp.Same(stamp) {
+	c.auditMu.Lock()
+	defer c.auditMu.Unlock()
+	if k := c.audit; k != nil && k.path == path && k.stamp.Same(stamp) {
 		return k.audit, nil
 	}
 	a, err := model.ReadAudit(path)
@@ -84,7 +88,7 @@ func (f *Cache) ReadAudit(dir string) (*model.Audit, error) {
 		return nil, err
 	}
 	if unchanged(path, stamp) {
-		f.audit = &keptAudit{path: path, stamp: stamp, audit: a}
+		c.audit = &keptAudit{path: path, stamp: stamp, audit: a}
 	}
 	return a, nil
 }

@@ -153,8 +153,8 @@ func (c *Cache) truthsOf(key truthsKey) (keptTruths, bool) {
 	if c == nil {
 		return keptTruths{}, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.truthsMu.Lock()
+	defer c.truthsMu.Unlock()
 	for i, k := range c.truths {
 		if k.key == key {
 			copy(c.truths[1:i+1], c.truths[:i])
@@ -170,8 +170,8 @@ func (c *Cache) keep(k keptTruths) {
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.truthsMu.Lock()
+	defer c.truthsMu.Unlock()
 	c.truths = append([]keptTruths{k}, c.truths...)
 	if len(c.truths) > keepTruths {
 		c.truths = c.truths[:keepTruths]

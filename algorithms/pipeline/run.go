@@ -785,11 +785,11 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report, files 
 
 // AuditProject returns the project a release was made from, from the
 // audit record beside it (false when there is none or it does not read).
-func (f *Cache) AuditProject(dir string) (Project, bool) {
+func (c *Cache) AuditProject(dir string) (Project, bool) {
 	if dir == "" {
 		return Project{}, false
 	}
-	a, err := f.ReadAudit(dir)
+	a, err := c.ReadAudit(dir)
 	if err != nil || a.Config == nil {
 		return Project{}, false
 	}

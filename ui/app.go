@@ -114,8 +114,11 @@ type dialog interface {
 func methods() []method.Method { return catalog.All() }
 
 // NewApp builds the workbench for a project. The table loads in the
-// background as soon as the program starts.
+// background as soon as the program starts. The session keeps the files
+// it reads again (the population each preview attacks with) in its own
+// pipeline.Cache.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
+	env.Cache = &pipeline.Cache{}
 	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
@@ -283,7 +286,7 @@ func (a *App) landResult(msg resultMsg) tea.Cmd {
 	// The figures measured on the result are on their way (Old: the
 	// previous result's stay on screen, marked, until they land); a
 	// result without an answerer has no workload.
-	work := workloadCmd(a.runCtx, msg.prep, msg.res, msg.seq)
+	work := workloadCmd(a.runCtx, st.Env, msg.prep, msg.res, msg.seq)
 	st.WorkloadOld = work != nil
 	if work == nil {
 		st.Workload = nil

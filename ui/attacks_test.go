@@ -131,7 +131,7 @@ func TestGoldenExportPopulation(t *testing.T) {
 		if k.Population, _, err = testEnv.LoadPopulation("town.csv", nil, 0); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := pipeline.CheckWith("release-employees-distribution", k)
+		rep, err := (pipeline.Env{}).CheckWith("release-employees-distribution", k)
 		if err != nil || !rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "attacks the manifest states agree with the files") {
 			t.Fatalf("check with the population: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 		}

@@ -53,9 +53,11 @@ func BenchmarkPreviewWorkload(b *testing.B) {
 		b.Fatal(err)
 	}
 	msg := runCmd(context.Background(), testEnv, p, t, 1, 0, &atomic.Value{}, time.Now)().(resultMsg)
+	env := testEnv
+	env.Cache = &pipeline.Cache{} // the session's, as NewApp gives it
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		w := workloadCmd(context.Background(), msg.prep, msg.res, 1)().(workloadMsg)
+		w := workloadCmd(context.Background(), env, msg.prep, msg.res, 1)().(workloadMsg)
 		if w.w == nil {
 			b.Fatal("no workload")
 		}

@@ -134,8 +134,8 @@ func readRelease(dir string, original, public *model.Table, against string, seq 
 // beside dir names, when it is there and is that input; else it says why
 // not.
 func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in pipeline.Project, why string) {
-	audit, err := model.ReadAudit(model.AuditPath(dir))
-	made, ok := pipeline.AuditProject(dir)
+	audit, err := env.Cache.ReadAudit(dir)
+	made, ok := env.Cache.AuditProject(dir)
 	if err != nil || !ok || made.Input == "" {
 		return nil, nil, in, "no audit record beside it names its input"
 	}

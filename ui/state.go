@@ -450,7 +450,7 @@ func riskCmd(ctx context.Context, pv *pipeline.Preview, threshold float64, seq i
 
 // workloadCmd answers the live workload after the groups are on screen, so
 // the utility figure never delays the preview.
-func workloadCmd(ctx context.Context, prep *pipeline.Prepared, res *method.Result, seq int) tea.Cmd {
+func workloadCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared, res *method.Result, seq int) tea.Cmd {
 	if res.Answerer == nil || res.Workload == "" {
 		return nil
 	}
@@ -459,8 +459,8 @@ func workloadCmd(ctx context.Context, prep *pipeline.Prepared, res *method.Resul
 			return workloadMsg{seq: seq}
 		}
 		// The queries and their true answers are kept while the table
-		// and roles stay (pipeline.PreviewEval).
-		w, err := pipeline.PreviewEval(ctx, prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
+		// and roles stay (the session.s Cache, Env.PreviewEval).
+		w, err := env.PreviewEval(ctx, prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
 		if err != nil {
 			return workloadMsg{seq: seq}
 		}

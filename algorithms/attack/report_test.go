@@ -64,11 +64,11 @@ func TestReportSaysWhatSurvived(t *testing.T) {
 	}
 	// check: with the population every attack is recomputed.
 	pop := load(t, popFile)
-	rep, err := pipeline.CheckWith(dir, &risk.Knowledge{Original: load(t, in), Population: pop})
+	rep, err := (pipeline.Env{}).CheckWith(dir, &risk.Knowledge{Original: load(t, in), Population: pop})
 	if l, ok := lineNamed(rep, "attacks"); err != nil || !ok || !l.OK || l.Text != "the 4 attacks the manifest states agree with the files" {
 		t.Fatalf("check with the population: %v %v", l, err)
 	}
-	rep, _ = pipeline.CheckWith(dir, &risk.Knowledge{})
+	rep, _ = (pipeline.Env{}).CheckWith(dir, &risk.Knowledge{})
 	if l, ok := lineNamed(rep, "attacks"); !ok || !l.OK || !strings.Contains(l.Text, "unconfirmed without the files they read: ") || !strings.Contains(l.Text, "membership (needs the population, the original)") {
 		t.Fatalf("check without the population: %v", l)
 	}
@@ -81,7 +81,7 @@ func TestReportSaysWhatSurvived(t *testing.T) {
 			}
 		}
 	})
-	rep, _ = pipeline.CheckWith(dir, &risk.Knowledge{Original: load(t, in), Population: pop})
+	rep, _ = (pipeline.Env{}).CheckWith(dir, &risk.Knowledge{Original: load(t, in), Population: pop})
 	if l, ok := lineNamed(rep, "claim attacks.membership"); !ok || l.OK {
 		t.Fatalf("an edited attack passes check:\n%s", strings.Join(rep.Strings(), "\n"))
 	}

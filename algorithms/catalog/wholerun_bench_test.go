@@ -222,7 +222,7 @@ func benchChecks(b *testing.B, name, input, out string) {
 	}{{"check", nil}, {"original", orig}} {
 		b.Run(name+"/"+k.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := pipeline.CheckWith(out, &risk.Knowledge{Original: k.orig}); err != nil {
+				if _, err := (pipeline.Env{}).CheckWith(out, &risk.Knowledge{Original: k.orig}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"privlab/algorithms/attack"
 	"privlab/algorithms/catalog"
@@ -263,31 +262,6 @@ func AttackSummary(a model.AttackFigure) string {
 	}
 	return fmt.Sprintf("%s: %s, %s %s against the bound %s (succeeds on %d)", a.Attack, a.Verdict(), a.Figure,
 		strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)
-}
-
-// population caches the last population table loaded (the workbench
-// measures attacks on every preview; the file is read once).
-var population struct {
-	sync.Mutex
-	key   string
-	table *model.Table
-}
-
-// cachedPopulation loads a population table, or returns the one loaded
-// last from the same file with the same columns.
-func (e Env) cachedPopulation(path string, columns []string, maxCell int) (*model.Table, error) {
-	key := fmt.Sprintf("%s\x00%q\x00%d", path, columns, maxCell)
-	population.Lock()
-	defer population.Unlock()
-	if population.key == key && population.table != nil {
-		return population.table, nil
-	}
-	t, _, err := e.LoadPopulation(path, columns, maxCell)
-	if err != nil {
-		return nil, err
-	}
-	population.key, population.table = key, t
-	return t, nil
 }
 
 // PreviewAttacks measures the attacks on a run's release as it would be

@@ -115,12 +115,17 @@ func viewerOf(res *method.Result) (verify.Viewer, error) {
 }
 
 // previewKnowledge is what the preview's attacks know: the input, the
-// public table and the project's population (loaded once and kept).
+// public table and the project's population (kept in e.Cache while its
+// file is unchanged).
 func (e Env) previewKnowledge(p *Prepared) (*risk.Knowledge, error) {
 	k := &risk.Knowledge{Original: p.Source, Public: p.Public}
 	if path := p.Project.Population; path != "" {
 		var err error
-		if k.Population, err = e.cachedPopulation(path, p.Project.PopulationColumns, p.Project.MaxCell); err != nil {
+		load := func() (*model.Table, error) {
+			t, _, err := e.LoadPopulation(path, p.Project.PopulationColumns, p.Project.MaxCell)
+			return t, err
+		}
+		if k.Population, err = e.Cache.population(path, p.Project.PopulationColumns, p.Project.MaxCell, load); err != nil {
 			return nil, err
 		}
 		k.PopulationName = PopulationWords(k.Population.Rows)
@@ -128,36 +133,32 @@ func (e Env) previewKnowledge(p *Prepared) (*risk.Knowledge, error) {
 	return k, nil
 }
 
-// previewTruths keeps the live workload's queries and true answers: they
+// keptTruths are one workload's queries and their true answers: they
 // depend on the table and its roles and the workload's options, never on
 // the method's parameters, so a key that changes a parameter answers the
 // same queries on the new release without counting the table again. A
-// few are kept (the preview's and a sweep's at once), the last used
-// first.
-var previewTruths struct {
-	sync.Mutex
-	kept []keptTruths
-}
-
-// keptTruths are one workload's queries and their true answers.
+// Cache keeps a few (the preview's and a sweep's at once).
 type keptTruths struct {
 	key    truthsKey
 	qs     []*model.Query
 	truths []model.Answer
 }
 
-// keepTruths is how many workloads previewTruths keeps.
+// keepTruths is how many workloads a Cache keeps.
 const keepTruths = 4
 
 // truthsOf returns the kept queries and answers of key (ok false when
 // none are kept).
-func truthsOf(key truthsKey) (keptTruths, bool) {
-	previewTruths.Lock()
-	defer previewTruths.Unlock()
-	for i, k := range previewTruths.kept {
+func (c *Cache) truthsOf(key truthsKey) (keptTruths, bool) {
+	if c == nil {
+		return keptTruths{}, false
+	}
+	c.truthsMu.Lock()
+	defer c.truthsMu.Unlock()
+	for i, k := range c.truths {
 		if k.key == key {
-			copy(previewTruths.kept[1:i+1], previewTruths.kept[:i])
-			previewTruths.kept[0] = k
+			copy(c.truths[1:i+1], c.truths[:i])
+			c.truths[0] = k
 			return k, true
 		}
 	}
@@ -165,12 +166,15 @@ func truthsOf(key truthsKey) (keptTruths, bool) {
 }
 
 // keep keeps k first, dropping the least recently used beyond keepTruths.
-func keep(k keptTruths) {
-	previewTruths.Lock()
-	defer previewTruths.Unlock()
-	previewTruths.kept = append([]keptTruths{k}, previewTruths.kept...)
-	if len(previewTruths.kept) > keepTruths {
-		previewTruths.kept = previewTruths.kept[:keepTruths]
+func (c *Cache) keep(k keptTruths) {
+	if c == nil {
+		return
+	}
+	c.truthsMu.Lock()
+	defer c.truthsMu.Unlock()
+	c.truths = append([]keptTruths{k}, c.truths...)
+	if len(c.truths) > keepTruths {
+		c.truths = c.truths[:keepTruths]
 	}
 }
 
@@ -193,14 +197,14 @@ func keyOf(p *Prepared, opt workload.Options) truthsKey {
 
 // PreviewEval is Eval for the workbench's live workload: the same
 // queries and answers, with the queries and their true answers kept
-// from the last call on the same table, roles and options. A cancelled
-// ctx (a newer key) stops it at the next query.
-func PreviewEval(ctx context.Context, p *Prepared, res *method.Result, opt workload.Options) (workload.Result, error) {
+// from the last call on the same table, roles and options (in e.Cache).
+// A cancelled ctx (a newer key) stops it at the next query.
+func (e Env) PreviewEval(ctx context.Context, p *Prepared, res *method.Result, opt workload.Options) (workload.Result, error) {
 	if opt.Shape == "" {
 		opt.Shape = res.Workload
 	}
 	key := keyOf(p, opt)
-	k, hit := truthsOf(key)
+	k, hit := e.Cache.truthsOf(key)
 	if !hit {
 		qs, err := workload.Generate(p.Table, p.Project.Roles, opt)
 		if err != nil {
@@ -211,7 +215,7 @@ func PreviewEval(ctx context.Context, p *Prepared, res *method.Result, opt workl
 			return workload.Result{}, err
 		}
 		k = keptTruths{key, qs, slices.Clip(truths)}
-		keep(k)
+		e.Cache.keep(k)
 	}
 	if err := ctx.Err(); err != nil {
 		return workload.Result{}, err

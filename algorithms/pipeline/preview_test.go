@@ -24,7 +24,7 @@ import (
 // again).
 func TestPreviewEqualsMeasuredAlone(t *testing.T) {
 	t.Parallel()
-	env := Env{Datasets: datasets.Catalog{}}
+	env := Env{Datasets: datasets.Catalog{}, Cache: &Cache{}}
 	src, err := env.LoadTable(Project{Input: "dataset:census", Rows: 600})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestPreviewEqualsMeasuredAlone(t *testing.T) {
 			if res.Answerer == nil || res.Workload == "" {
 				continue
 			}
-			w, err := PreviewEval(context.Background(), prep, res, opt)
+			w, err := env.PreviewEval(context.Background(), prep, res, opt)
 			want, wantErr := Eval(prep, res, opt)
 			if !reflect.DeepEqual(w, want) || !reflect.DeepEqual(err, wantErr) {
 				t.Fatalf("%s roles %v: preview workload %+v (%v), Eval %+v (%v)", spec.Name, r, w, err, want, wantErr)
@@ -104,7 +104,7 @@ func attacksAlone(t *testing.T, res *method.Result, p *Prepared) (*attack.Report
 // A cancelled preview builds nothing and says so.
 func TestPreviewCancelled(t *testing.T) {
 	t.Parallel()
-	env := Env{Datasets: datasets.Catalog{}}
+	env := Env{Datasets: datasets.Catalog{}, Cache: &Cache{}}
 	src, err := env.LoadTable(Project{Input: "dataset:census", Rows: 200})
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestPreviewCancelled(t *testing.T) {
 	if _, err := pv.Attacks(ctx, env, prep); err != context.Canceled {
 		t.Fatalf("attacks of a cancelled preview: %v", err)
 	}
-	if _, err := PreviewEval(ctx, prep, res, workload.Options{Queries: 5, Seed: 1}); err != context.Canceled {
+	if _, err := env.PreviewEval(ctx, prep, res, workload.Options{Queries: 5, Seed: 1}); err != context.Canceled {
 		t.Fatalf("workload of a cancelled preview: %v", err)
 	}
 }
@@ -148,7 +148,7 @@ func (c *cancelling) Answer(q *model.Query) (method.Bounds, error) {
 // answered on the superseded release after the cancel.
 func TestPreviewWorkloadStopsWhenCancelled(t *testing.T) {
 	t.Parallel()
-	env := Env{Datasets: datasets.Catalog{}}
+	env := Env{Datasets: datasets.Catalog{}, Cache: &Cache{}}
 	src, err := env.LoadTable(Project{Input: "dataset:census", Rows: 300})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +165,7 @@ func TestPreviewWorkloadStopsWhenCancelled(t *testing.T) {
 	c := &cancelling{Answerer: res.Answerer, cancel: cancel}
 	r := *res
 	r.Answerer = c
-	if _, err := PreviewEval(ctx, prep, &r, workload.Options{Queries: 30, Seed: 1}); err != context.Canceled || c.n != 1 {
+	if _, err := env.PreviewEval(ctx, prep, &r, workload.Options{Queries: 30, Seed: 1}); err != context.Canceled || c.n != 1 {
 		t.Fatalf("after a cancel: %v, %d queries answered (want context.Canceled after 1)", err, c.n)
 	}
 }
@@ -174,7 +174,7 @@ func TestPreviewWorkloadStopsWhenCancelled(t *testing.T) {
 // are kept) each answer exactly as Eval does, in any order of use.
 func TestPreviewEvalKeepsSeveralWorkloads(t *testing.T) {
 	t.Parallel()
-	env := Env{Datasets: datasets.Catalog{}}
+	env := Env{Datasets: datasets.Catalog{}, Cache: &Cache{}}
 	src, err := env.LoadTable(Project{Input: "dataset:census", Rows: 400})
 	if err != nil {
 		t.Fatal(err)
@@ -189,10 +189,17 @@ func TestPreviewEvalKeepsSeveralWorkloads(t *testing.T) {
 	}
 	for _, seed := range []uint64{1, 2, 1, 3, 4, 5, 6, 2, 1, 6} {
 		opt := workload.Options{Queries: 8, Range: 0.2, Seed: seed}
-		w, err := PreviewEval(context.Background(), prep, res, opt)
+		w, err := env.PreviewEval(context.Background(), prep, res, opt)
 		want, wantErr := Eval(prep, res, opt)
 		if !reflect.DeepEqual(w, want) || !reflect.DeepEqual(err, wantErr) {
 			t.Fatalf("seed %d: kept %+v (%v), Eval %+v (%v)", seed, w, err, want, wantErr)
 		}
+	}
+	var seeds []uint64
+	for _, k := range env.Cache.truths {
+		seeds = append(seeds, k.key.opt.Seed)
+	}
+	if !reflect.DeepEqual(seeds, []uint64{6, 1, 2, 5}) {
+		t.Fatalf("the session's cache keeps the workloads of seeds %v, want the last used first: [6 1 2 5]", seeds)
 	}
 }

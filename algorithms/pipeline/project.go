@@ -384,6 +384,10 @@ type Env struct {
 	// when there is none (the command line resolves it once, with
 	// datasets.SharedDir).
 	SharedData string
+	// Cache keeps the population table and audit record last read and
+	// the live workload's true answers, for the session or command that
+	// owns this Env (nil: each is read or counted anew).
+	Cache *Cache
 }
 
 // DatasetName returns NAME for an input "dataset:NAME".

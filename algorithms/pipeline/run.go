@@ -579,13 +579,13 @@ func statedChecks(alone, full *verify.Report) []string {
 // original it pins published rows to input rows. An audit record that
 // does not read (a key given twice) is an input error.
 func Check(dir string, original, public *model.Table) (*verify.Report, error) {
-	return CheckWith(dir, &risk.Knowledge{Original: original, Public: public})
+	return (Env{}).CheckWith(dir, &risk.Knowledge{Original: original, Public: public})
 }
 
 // CheckWith is Check with all an attacker may hold (the population and
 // marginals too): the attacks the manifest states are recomputed with
 // what they read at export.
-func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
+func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	original, public := k.Original, k.Public
 	if m, err := model.ReadManifest(dir); err == nil && k.Population != nil && original != nil {
 		if err := attack.HoldsOriginal(k.Population, original, m.QIs); err != nil {
@@ -594,7 +594,7 @@ func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	}
 	opt := verify.Options{Original: original, Public: public, Received: true}
 	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
-		a, err := ReadAudit(dir)
+		a, err := e.Cache.ReadAudit(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -783,53 +783,13 @@ func checkWorkload(dir string, original *model.Table, rep *verify.Report, files 
 	}
 }
 
-// ReadAudit reads the audit record beside the release in dir
-// (model.ReadAudit). The last record read is kept while its file stays
-// the same (size and modification time): a command that asks for it
-// several times (check --original: the original's settings, its digest,
-// the check) reads a million-row record once.
-func ReadAudit(dir string) (*model.Audit, error) {
-	path := model.AuditPath(dir)
-	st, err := os.Stat(path)
-	if err != nil {
-		return model.ReadAudit(path) // it says why
-	}
-	lastAudit.Lock()
-	defer lastAudit.Unlock()
-	if c := lastAudit.c; c != nil && c.path == path && c.size == st.Size() && c.mod.Equal(st.ModTime()) {
-		return c.audit, nil
-	}
-	a, err := model.ReadAudit(path)
-	if err != nil {
-		return nil, err
-	}
-	if again, err := os.Stat(path); err == nil && again.Size() == st.Size() && again.ModTime().Equal(st.ModTime()) {
-		lastAudit.c = &cachedAudit{path: path, size: st.Size(), mod: st.ModTime(), audit: a}
-	}
-	return a, nil
-}
-
-// lastAudit is the audit record ReadAudit read last. Its readers only
-// read it.
-var lastAudit struct {
-	sync.Mutex
-	c *cachedAudit
-}
-
-type cachedAudit struct {
-	path  string
-	size  int64
-	mod   time.Time
-	audit *model.Audit
-}
-
 // AuditProject returns the project a release was made from, from the
 // audit record beside it (false when there is none or it does not read).
-func AuditProject(dir string) (Project, bool) {
+func (c *Cache) AuditProject(dir string) (Project, bool) {
 	if dir == "" {
 		return Project{}, false
 	}
-	a, err := ReadAudit(dir)
+	a, err := c.ReadAudit(dir)
 	if err != nil || a.Config == nil {
 		return Project{}, false
 	}

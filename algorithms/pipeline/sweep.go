@@ -157,6 +157,9 @@ func SweepWith(ctx context.Context, env Env, p Project, t *model.Table, param st
 // caller measures more of it (the workbench: the risk figures).
 func SweepEach(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options,
 	progress func(done float64), each func(row int, res *method.Result)) ([]SweepRow, error) {
+	if env.Cache == nil {
+		env.Cache = &Cache{} // the sweep's own: its values answer the same queries
+	}
 	var rows []SweepRow
 	defer func() {
 		if progress != nil {
@@ -208,7 +211,7 @@ func SweepEach(ctx context.Context, env Env, p Project, t *model.Table, param st
 		if res.Answerer != nil && res.Workload != "" {
 			// Every swept value answers the same queries on the same
 			// table: their true answers are counted once (PreviewEval).
-			w, err := PreviewEval(ctx, prep, res, opt)
+			w, err := env.PreviewEval(ctx, prep, res, opt)
 			if err != nil {
 				row.Error = err.Error()
 			} else {

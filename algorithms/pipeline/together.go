@@ -36,7 +36,7 @@ func AttackTogether(dirs []string, k *risk.Knowledge) ([]AttackedAlone, []risk.F
 		}
 		if first == nil {
 			first = rel
-		} else if err := sameOriginal(first, rel); err != nil {
+		} else if err := sameOriginal(nil, first, rel); err != nil {
 			return nil, nil, err
 		}
 		if err := notTwice(dirs[:i], rel); err != nil {
@@ -95,7 +95,7 @@ func notTwice(before []string, rel *verify.Release) error {
 // releases attacked together must agree: the quasi-identifiers (in any
 // order), the sensitive attribute, the input's rows, and, where both
 // audit records are at hand, the input's digest.
-func sameOriginal(first, rel *verify.Release) error {
+func sameOriginal(f *Cache, first, rel *verify.Release) error {
 	a, b := first.Manifest, rel.Manifest
 	name := first.Dir
 	if name == "" {
@@ -118,8 +118,8 @@ func sameOriginal(first, rel *verify.Release) error {
 	if first.Dir == "" || rel.Dir == "" {
 		return nil // a release built in memory has no audit record yet
 	}
-	da, errA := ReadAudit(first.Dir)
-	db, errB := ReadAudit(rel.Dir)
+	da, errA := f.ReadAudit(first.Dir)
+	db, errB := f.ReadAudit(rel.Dir)
 	if errA == nil && errB == nil && da.InputSHA256 != "" && db.InputSHA256 != "" && da.InputSHA256 != db.InputSHA256 {
 		return mismatch("(by its audit record) an input of digest", da.InputSHA256[:12], db.InputSHA256[:12])
 	}
@@ -162,9 +162,9 @@ func (pv *Preview) AttacksTogether(ctx context.Context, e Env, p *Prepared, dirs
 		}
 		rel, err := verify.Open(dir)
 		if err == nil {
-			err = sameOriginal(mem, rel)
+			err = sameOriginal(e.Cache, mem, rel)
 		}
-		if made, ok := AuditProject(dir); err == nil && ok && sameSettings(made, p.Project) {
+		if made, ok := e.Cache.AuditProject(dir); err == nil && ok && sameSettings(made, p.Project) {
 			err = fmt.Errorf("made with this release's settings: the same release")
 		}
 		if err == nil {

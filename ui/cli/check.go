@@ -64,7 +64,7 @@ func cmdCheck(a *Args, w, ew io.Writer) error {
 	if err := attackExtras(a, k); err != nil {
 		return err
 	}
-	rep, err := pipeline.CheckWith(a.Positional[0], k)
+	rep, err := env.CheckWith(a.Positional[0], k)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func loadOriginal(a *Args, spec, dir string) (*model.Table, error) {
 	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns,
 		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell, Delimiter: a.Project.Delimiter,
 		Header: a.Project.Header, MissingValues: a.Project.MissingValues}
-	if made, ok := pipeline.AuditProject(dir); ok && (sameInput(made.Input, spec) || sameInput(made.Public, spec)) {
+	if made, ok := env.Cache.AuditProject(dir); ok && (sameInput(made.Input, spec) || sameInput(made.Public, spec)) {
 		if len(p.Columns) == 0 && sameInput(made.Input, spec) {
 			p.Columns = made.Columns
 		}
@@ -144,7 +144,7 @@ func loadPublicFor(a *Args, dir string, orig *model.Table) (*model.Table, error)
 	}
 	p := pipeline.Project{Public: spec, PublicRows: a.Project.PublicRows, DataSeed: a.Project.DataSeed, MaxCell: a.Project.MaxCell,
 		Roles: model.Roles{QIs: man.QIs, IDs: a.Project.Roles.IDs}, MissingValues: a.Project.MissingValues}
-	if made, ok := pipeline.AuditProject(dir); ok && sameInput(made.Public, spec) {
+	if made, ok := env.Cache.AuditProject(dir); ok && sameInput(made.Public, spec) {
 		if p.MissingValues == nil {
 			p.MissingValues = made.MissingValues
 		}
@@ -174,12 +174,12 @@ func loadPublicFor(a *Args, dir string, orig *model.Table) (*model.Table, error)
 // is an input error (exit 2), not a failed check: the release is not at
 // fault. Without an audit record nothing is compared.
 func sameAsAudited(a *Args, dir string) error {
-	audit, err := pipeline.ReadAudit(dir)
+	audit, err := env.Cache.ReadAudit(dir)
 	if err != nil {
 		return nil
 	}
 	if name, ok := strings.CutPrefix(a.Original, "dataset:"); ok {
-		made, ok := pipeline.AuditProject(dir)
+		made, ok := env.Cache.AuditProject(dir)
 		if !ok || made.Input != a.Original {
 			return nil // another dataset: its columns decide
 		}

@@ -64,8 +64,10 @@ const interruptGrace = 500 * time.Millisecond
 
 // env is how the pipeline reaches the embedded datasets, and the real
 // ones kept beside the project (resolved once, at start-up:
-// $PRIVLAB_SHARED_DATA, else shared/data beside the module root).
-var env = pipeline.Env{Datasets: datasets.Catalog{}, SharedData: sharedData()}
+// $PRIVLAB_SHARED_DATA, else shared/data beside the module root), and
+// the files the command reads more than once (a process runs one
+// command: check --original asks for the audit record three times).
+var env = pipeline.Env{Datasets: datasets.Catalog{}, SharedData: sharedData(), Cache: &pipeline.Cache{}}
 
 // sharedData is the folder of the real datasets, "" when there is none.
 func sharedData() string {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"privlab/algorithms/pipeline"
 	"privlab/model"
 	"privlab/ui"
 	"privlab/ui/cli/clitext"
@@ -26,7 +25,7 @@ func startWorkbench(args []string, stderr io.Writer) int {
 		// The truth for the release's queries, read as the release's input
 		// was (its audit record remembers --columns, kinds, delimiter).
 		a.Project.Input = a.Original
-		if made, ok := pipeline.AuditProject(a.Release); ok && sameInput(made.Input, a.Original) {
+		if made, ok := env.Cache.AuditProject(a.Release); ok && sameInput(made.Input, a.Original) {
 			if len(a.Project.Columns) == 0 {
 				a.Project.Columns = made.Columns
 			}

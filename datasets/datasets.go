@@ -188,7 +188,7 @@ func (d Dataset) CheckRows(rows int) error {
 	need := float64(rows) * float64(len(d.Columns)) * 4 * 4
 	if have := memTotal(); need > have {
 		return &model.ParamError{Param: "rows", Value: fmt.Sprint(rows),
-			Reason: fmt.Sprintf("%s rows of %s would need about %s of memory to load and anonymize; this machine has %s", humanCount(float64(rows)), d.Name, humanBytes(need), humanBytes(have)),
+			Reason: fmt.Sprintf("%s rows of %s would need about %s of memory to load and anonymize; this machine has %s", humanCount(float64(rows)), d.Name, model.HumanBytes(need), model.HumanBytes(have)),
 			Hint:   "use fewer rows"}
 	}
 	return nil
@@ -208,16 +208,6 @@ func memTotal() float64 {
 		}
 	}
 	return 16 << 30
-}
-
-func humanBytes(b float64) string {
-	for _, u := range []string{"B", "KB", "MB", "GB", "TB"} {
-		if b < 1024 || u == "TB" {
-			return fmt.Sprintf("%.0f %s", b, u)
-		}
-		b /= 1024
-	}
-	return ""
 }
 
 func humanCount(n float64) string {

@@ -218,3 +218,40 @@ func (f ReleaseFile) appendRecord(b []byte, i int, rec []string) []byte {
 	f.Fill(i, rec)
 	return AppendCSVRecord(b, rec)
 }
+
+// CSVWriter writes records to w as AppendCSVRecord does, buffered until
+// Flush. It has the methods of encoding/csv's Writer that gocsv's
+// marshalling calls, so tables of structs are written by the same code
+// as releases.
+type CSVWriter struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+// NewCSVWriter returns a CSVWriter on w.
+func NewCSVWriter(w io.Writer) *CSVWriter { return &CSVWriter{w: w} }
+
+// Write appends one record; the first error writing to w is kept and
+// returned from then on.
+func (c *CSVWriter) Write(rec []string) error {
+	if c.err != nil {
+		return c.err
+	}
+	c.buf = AppendCSVRecord(c.buf, rec)
+	if len(c.buf) >= 64<<10 {
+		c.Flush()
+	}
+	return c.err
+}
+
+// Flush writes the buffered records to w.
+func (c *CSVWriter) Flush() {
+	if c.err == nil && len(c.buf) > 0 {
+		_, c.err = c.w.Write(c.buf)
+	}
+	c.buf = c.buf[:0]
+}
+
+// Error is the first error writing to w.
+func (c *CSVWriter) Error() error { return c.err }

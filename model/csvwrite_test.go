@@ -232,3 +232,46 @@ func TestReleaseFileRecordIsFillRendered(t *testing.T) {
 		t.Fatalf("Fill was called %d times with Record set", fills.Load())
 	}
 }
+
+// failAfter accepts n bytes, then fails every write.
+type failAfter struct{ n int }
+
+var errFull = errors.New("disk full")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errFull
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// CSVWriter writes what encoding/csv's Writer writes for the same
+// records, across its buffer's flushes, and keeps the first error of
+// the writer under it.
+func TestCSVWriterIsEncodingCSV(t *testing.T) {
+	t.Parallel()
+	var recs [][]string
+	for i := range 5000 {
+		recs = append(recs, []string{"row", strings.Repeat("x", i%40), `a "quoted", field`, " lead", "line\nbreak"})
+	}
+	var got bytes.Buffer
+	w := NewCSVWriter(&got)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Flush()
+	if w.Error() != nil || !bytes.Equal(got.Bytes(), csvWriterBytes(t, recs)) {
+		t.Fatalf("error %v; %d bytes, encoding/csv writes %d", w.Error(), got.Len(), len(csvWriterBytes(t, recs)))
+	}
+	f := NewCSVWriter(&failAfter{n: 10})
+	for _, r := range recs {
+		f.Write(r)
+	}
+	f.Flush()
+	if err := f.Write(recs[0]); !errors.Is(err, errFull) || !errors.Is(f.Error(), errFull) {
+		t.Fatalf("Write after a failed flush = %v, Error = %v, want %v", err, f.Error(), errFull)
+	}
+}

@@ -10,8 +10,8 @@ import (
 // A release's manifest and its details are read several times by one
 // command: an export's two checks, its audit record; a check, the
 // workload it answers again and the method's answerer reading the files.
-// On a wide table they are large (a sampling manifest of 20,000
-// sensitive marginals is 1.3 MB, 15-20 ms to read strictly each time).
+// On a wide table they are large (a sampling manifest holds a marginal
+// per sensitive value), and reading one strictly each time shows.
 // decodeCached keeps the last few documents read with what they decoded
 // to: the same bytes read into the same type decode to the same value,
 // so a document read again is handed a deep copy of that value (the
@@ -161,7 +161,7 @@ func flat(t reflect.Type) bool {
 // genericDetails is a manifest's details decoded as json.Unmarshal into
 // an any does, the last document over cachedMin kept: report.md's
 // rendering (RenderReport) and the manifest's digest (ManifestDigest)
-// both read the same details of an export (0.6-1.3 MB on a wide table),
+// both read the same details of an export (large on a wide table),
 // decoded once (in compact form: white space apart, the same document).
 // The value is shared: its readers only read it.
 var genericDetails struct {

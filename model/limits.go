@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/dustin/go-humanize"
 )
 
 // Every file privlab opens is read within bounds fixed before it is read,
@@ -89,11 +91,13 @@ func CheckFits(name string, rows, cols int, estimated bool) error {
 	}
 	return &InputError{File: name,
 		Msg: fmt.Sprintf("%s%s rows of %d columns need about %s of memory to load and anonymize; this machine has %s",
-			about, thousands(rows), cols, humanBytes(need), humanBytes(have)),
+			about, humanize.Comma(int64(rows)), cols, HumanBytes(need), HumanBytes(have)),
 		Hint: "load a sample of the rows, or fewer columns"}
 }
 
-func humanBytes(b float64) string {
+// HumanBytes writes a size in bytes for messages in steps of 1024 with
+// no decimals: 512 B, 16 GB (go-humanize would write 16 GiB).
+func HumanBytes(b float64) string {
 	for _, u := range []string{"B", "KB", "MB", "GB", "TB"} {
 		if b < 1024 || u == "TB" {
 			return fmt.Sprintf("%.0f %s", b, u)
@@ -101,18 +105,6 @@ func humanBytes(b float64) string {
 		b /= 1024
 	}
 	return ""
-}
-
-// thousands writes n with thousands separators (1,000,000).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // ReadFileLimit reads a whole file of at most max bytes. A file that is
@@ -139,7 +131,7 @@ func readLimit(f *os.File, path string, max int64, what string) ([]byte, error) 
 		return nil, &InputError{File: path, Msg: "is not a regular file, expected " + what}
 	}
 	if st.Size() > max {
-		return nil, &InputError{File: path, Msg: fmt.Sprintf("is %s, more than %s can be (%s)", humanBytes(float64(st.Size())), what, humanBytes(float64(max)))}
+		return nil, &InputError{File: path, Msg: fmt.Sprintf("is %s, more than %s can be (%s)", HumanBytes(float64(st.Size())), what, HumanBytes(float64(max)))}
 	}
 	// Room for the file as it stands (and a byte to see it grow), read
 	// without growing.
@@ -159,7 +151,7 @@ func readLimit(f *os.File, path string, max int64, what string) ([]byte, error) 
 		}
 	}
 	if int64(len(b)) > max {
-		return nil, &InputError{File: path, Msg: fmt.Sprintf("grew beyond %s while it was read, more than %s can be", humanBytes(float64(max)), what)}
+		return nil, &InputError{File: path, Msg: fmt.Sprintf("grew beyond %s while it was read, more than %s can be", HumanBytes(float64(max)), what)}
 	}
 	return b, nil
 }
@@ -227,7 +219,7 @@ func (t *textReader) Read(p []byte) (int, error) {
 		}
 		t.cur++
 		if t.cur > t.max {
-			t.err = &InputError{File: t.name, Line: t.start, Msg: fmt.Sprintf("a record longer than %s: not a file of short rows", humanBytes(float64(t.max))),
+			t.err = &InputError{File: t.name, Line: t.start, Msg: fmt.Sprintf("a record longer than %s: not a file of short rows", HumanBytes(float64(t.max))),
 				Hint: "is a quote left open, or is this the right file?"}
 			return i, t.err
 		}

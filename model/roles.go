@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -39,21 +40,12 @@ func (r Roles) Of(name string) Role {
 	switch {
 	case name == r.SA && name != "":
 		return Sensitive
-	case contains(r.QIs, name):
+	case slices.Contains(r.QIs, name):
 		return QuasiIdentifier
-	case contains(r.IDs, name):
+	case slices.Contains(r.IDs, name):
 		return Identifier
 	}
 	return Insensitive
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Insensitive lists the table's columns that have no role.

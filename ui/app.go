@@ -57,8 +57,8 @@ const (
 // another closely (keys typed fast or held down), so that their runs
 // are one. A lone change, the first after a pause of lone, runs at once:
 // runs are cancellable, so a key that follows it costs a cancelled run,
-// never a wait (issue 20: the preview settles within 150 ms of the last
-// key).
+// never a wait (issue 20: the preview settles within SPEC 8's budget
+// after the last key).
 const (
 	debounce = 30 * time.Millisecond
 	lone     = 100 * time.Millisecond

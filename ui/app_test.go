@@ -664,8 +664,8 @@ func TestLineChart(t *testing.T) {
 
 // A lone change runs at once; changes close together (keys typed fast
 // or held down) wait the debounce, so that their runs are one (issue
-// 20: the preview settles within 150 ms of the last key, of which the
-// debounce took 30 ms on every key).
+// 20: the preview settles within budget after the last key, of which
+// the debounce took a share on every key).
 func TestLoneChangeRunsAtOnce(t *testing.T) {
 	t.Parallel()
 	a := &App{debounceFor: debounce}

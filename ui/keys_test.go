@@ -62,9 +62,12 @@ func shownHelp(a *App) []key.Binding {
 
 // TestEveryMatchedKeyIsInTheHelp is in the style of gh-dash's
 // internal/tui/keys/keys_test.go: the help a view shows holds every key
-// the view acts on. On every pane and dialog, every key that is not in
-// the view's help is pressed, and nothing may change; a key compared as
-// a string instead of matched against a binding of the help fails here.
+// the view acts on. On every pane, the full help, the tour, the received
+// release and the quit, dataset, tour and file dialogs, every key that is
+// not in the view's help is pressed, and nothing may change; a key
+// compared as a string instead of matched against a binding of the help
+// fails here. The import wizard, the save dialog and the error dialog are
+// not covered: the wizard's keys are outside the KeyMap (issue 33.6).
 func TestEveryMatchedKeyIsInTheHelp(t *testing.T) {
 	dir := t.TempDir()
 	inDir(t, dir, func() {

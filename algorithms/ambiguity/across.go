@@ -43,9 +43,8 @@ type across struct {
 // whether a group holds a value is one bit for QIs with at most 64
 // values, else a scan of the group's few values. The work is about the
 // number of (combination prefix, covering group) pairs, which the answer
-// itself needs at the last level: on census with 4 QIs about 20 ms at
-// 45,000 rows and 0.5-0.6 s at 1,000,000 (where about a thousand groups
-// cover every combination).
+// itself needs at the last level (docs/performance.md has the figures on
+// census).
 func (s *scheme) acrossGroups(ctx context.Context, qiCols []*model.Column, sa *model.Column) (across, error) {
 	k := len(s.at)
 	var out across

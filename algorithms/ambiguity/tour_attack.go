@@ -1,8 +1,8 @@
 package ambiguity
 
 import (
+	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"strings"
 
@@ -100,15 +100,13 @@ func combinations(res *method.Result, qis []string) (*model.Table, error) {
 			values[i][rec[1]] = append(values[i][rec[1]], rec[0])
 		}
 	}
-	var b strings.Builder
-	w := csv.NewWriter(&b)
-	w.Write(qis)
+	b := model.AppendCSVRecord(nil, qis)
 	for _, g := range groups {
 		row := make([]string, len(qis))
 		var emit func(i int)
 		emit = func(i int) {
 			if i == len(qis) {
-				w.Write(row)
+				b = model.AppendCSVRecord(b, row)
 				return
 			}
 			for _, v := range values[i][g] {
@@ -118,8 +116,7 @@ func combinations(res *method.Result, qis []string) (*model.Table, error) {
 		}
 		emit(0)
 	}
-	w.Flush()
-	return model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "combinations"})
+	return model.Load(bytes.NewReader(b), model.LoadOptions{Name: "combinations"})
 }
 
 // presences writes each group's presence of Theorem 5.1 ("1/3 in group

@@ -45,7 +45,7 @@ func BenchmarkAttackAdult(b *testing.B) {
 
 // BenchmarkAttackTogetherAdult times privlab attack DIR1 DIR2 on two
 // releases of all of adult.csv (each attacked alone, then together) with
-// adult.data as the population (SPEC 3.7, issue 31: under 2 s).
+// adult.data as the population (SPEC 3.7 and issue 31's budget).
 func BenchmarkAttackTogetherAdult(b *testing.B) {
 	needAdult(b)
 	pop, name := population(b)

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -105,6 +106,11 @@ func FuzzCheckEveryMethod(f *testing.F) {
 		}
 		rep, err := catalog.Check(dir, verify.Options{})
 		if err != nil {
+			var ie *model.InputError
+			var pe *model.ParamError
+			if !errors.As(err, &ie) && !errors.As(err, &pe) {
+				t.Fatalf("%s of %s: not an input error: %T %v", name, filepath.Base(src), err, err)
+			}
 			return
 		}
 		if rep.OK() && string(orig) != string(content) && name != "manifest.json" {

@@ -170,8 +170,8 @@ func BenchmarkWholeRun(b *testing.B) {
 }
 
 // BenchmarkWideWorkload is a whole run on a table with a 10,000-distinct
-// categorical QI, and one with a 20,000-distinct SA (issue 20: 60 s and
-// over 120 s before the workload became linear in distinct values).
+// categorical QI, and one with a 20,000-distinct SA (issue 20: slow before
+// the workload became linear in distinct values).
 func BenchmarkWideWorkload(b *testing.B) {
 	dir := b.TempDir()
 	qi := writeWide(b, dir, 10_000, true)

@@ -422,6 +422,6 @@ func fakeWork(t int) float64 {
 }
 
 // secondsPerUnit is the measured cost of one unit of fakeWork per
-// hierarchy node (about 100 ns on a 2-core 2.4 GHz machine; see
-// BenchmarkMinSORFake).
+// hierarchy node on the reference machine (BenchmarkMinSORFake measures
+// it).
 const secondsPerUnit = 100e-9

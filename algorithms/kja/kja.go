@@ -19,11 +19,10 @@
 // With a public table every variant, the plain baselines too, normalises
 // NCP by JT's domain, so the six NCPs compare.
 //
-// Performance budgets (SPEC 8; benchmarks, not timed tests, on a 2-core
-// machine): plain Mondrian on Adult (30,162 rows, 8 QIs, k = 10) <= 20 ms
-// of algorithm time and the whole process < 0.15 s; TopDown on Adult
-// < 1 s; mondrian-direct on 1,000,000 JT rows < 3 s. bench_test.go says
-// which benchmark holds which and what it last measured.
+// Performance budgets are SPEC 8's, held by benchmarks (not timed tests):
+// plain Mondrian and TopDown on Adult, mondrian-direct on a million JT
+// rows. bench_test.go says which benchmark holds which; the figures are
+// in docs/performance.md.
 package kja
 
 import (

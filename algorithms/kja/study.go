@@ -44,10 +44,9 @@ func PaperGrid() Grid {
 }
 
 // drawBudget bounds the default study's work: points average
-// drawBudget/|MT| draws, between 1 and the paper's 5. One draw of the
-// default grid at |MT| = 200 (a 10,000-row table) takes about 0.3 s on
-// the 2-core reference machine, so census-size input averages five draws
-// within about 2 s, and |MT| = 1,000 (the universe's default) one.
+// drawBudget/|MT| draws, between 1 and the paper's 5: census-size input
+// averages five draws and |MT| = 1,000 (the universe's default) one, so
+// the default study stays within seconds (docs/performance.md).
 const drawBudget = 1500
 
 // DefaultGrid is what privlab eval runs: the paper's grid scaled down to

@@ -203,9 +203,9 @@ type joinIndex struct {
 // dictionaries, with the rows each stands for: a row matches the QI
 // conditions exactly when its combination does, so a class's matching
 // rows are the weights of its matching combinations (whole numbers, so
-// their float sums are exact and equal the rows' one by one). At 1M
-// census rows 79,232 combinations stand for the rows, and a query reads
-// them rather than every row.
+// their float sums are exact and equal the rows' one by one). On a large
+// table far fewer combinations than rows stand for the rows, and a query
+// reads them rather than every row.
 type qiTuples struct {
 	table  *model.Table
 	class  []int32

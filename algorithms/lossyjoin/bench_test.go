@@ -105,7 +105,7 @@ func runBench(b *testing.B, in *method.Input, variant string, k int, alpha strin
 }
 
 // BenchmarkLossy45k: Adult size (45,222 rows), k = 2..50, alpha = 0.33..0.8
-// (budget < 100 ms).
+// (SPEC 8's budget at this size).
 func BenchmarkLossy45k(b *testing.B) {
 	for _, k := range []int{2, 10, 50} {
 		for _, a := range []string{"0.33", "0.5", "0.8"} {
@@ -116,7 +116,7 @@ func BenchmarkLossy45k(b *testing.B) {
 	}
 }
 
-// BenchmarkLossy1M: 1,000,000 rows (budget < 3 s).
+// BenchmarkLossy1M: 1,000,000 rows (SPEC 8's budget at this size).
 func BenchmarkLossy1M(b *testing.B) {
 	for _, c := range []struct {
 		k int
@@ -138,7 +138,7 @@ func BenchmarkDoubling(b *testing.B) {
 }
 
 // BenchmarkAnatomyAdult: Anatomy at l = 5 (alpha = 0.2) on UCI Adult
-// (budget < 20 ms; a Python Anatomy takes about 180 ms).
+// (its budget and a Python Anatomy's time: docs/performance.md).
 func BenchmarkAnatomyAdult(b *testing.B) {
 	runBench(b, adultInput(b), lossyjoin.VariantAnatomy, 2, "0.2")
 }

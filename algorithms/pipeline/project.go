@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"privlab/algorithms/catalog"
@@ -528,7 +529,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 		return nil, err
 	}
 	spec := m.Spec()
-	if p.Variant != "" && !contains(spec.Variants, p.Variant) {
+	if p.Variant != "" && !slices.Contains(spec.Variants, p.Variant) {
 		hint := "this method has no variants"
 		if len(spec.Variants) > 0 {
 			hint = "variants: " + strings.Join(spec.Variants, ", ")
@@ -736,13 +737,4 @@ func FoundHierarchy(input, column string) string {
 func (p *Prepared) Input() *method.Input {
 	return &method.Input{Table: p.Table, Public: p.Public, Roles: p.Project.Roles, Hierarchies: p.Hierarchies,
 		Variant: p.Project.Variant, Values: p.Values}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

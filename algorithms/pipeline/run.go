@@ -129,8 +129,7 @@ type ExportOptions struct {
 	// export (a command that runs once): Export lets go of its groups,
 	// answerer and release function as soon as it has read them, so that
 	// the method's result is not kept beside the release while the
-	// release is checked (at a million rows the groups alone are over
-	// 100 MB).
+	// release is checked (at a million rows the groups alone are large).
 	LetGo bool
 }
 

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -223,12 +222,8 @@ func SweepEach(ctx context.Context, env Env, p Project, t *model.Table, param st
 	return rows, nil
 }
 
-// WriteSweepCSV writes the sweep table with gocsv and an explicit writer.
+// WriteSweepCSV writes the sweep table (gocsv on model's CSV writer,
+// never its package-wide settings).
 func WriteSweepCSV(w io.Writer, rows []SweepRow) error {
-	cw := csv.NewWriter(w)
-	if err := gocsv.MarshalCSV(rows, gocsv.NewSafeCSVWriter(cw)); err != nil {
-		return err
-	}
-	cw.Flush()
-	return cw.Error()
+	return gocsv.MarshalCSV(rows, model.NewCSVWriter(w))
 }

@@ -11,8 +11,8 @@ import (
 // BenchmarkRun times Algorithm 1 (sampling, minimum generalization, local
 // recoding, suppression and the result's figures) on the census generator
 // with beta = 0.9 and delta' = 0.6 (Sattar et al., Section 6): the paper's
-// sizes 25k..150k (Figure 10), Adult's 45k (budget 100 ms), and a doubling
-// series up to 1M rows (budget 3 s) that shows the growth is not
+// sizes 25k..150k (Figure 10), Adult's 45k, and a doubling series up to
+// a million rows (SPEC 8's budgets at both) that shows the growth is not
 // quadratic. Data generation is outside the timer.
 //
 //	go test ./algorithms/sampling -run ^$ -bench Run -benchtime 3x

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
@@ -333,16 +335,7 @@ func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (me
 
 // thousands writes n with comma separators (45222 -> 45,222), as the
 // paper writes its sizes.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func thousands(n int) string { return humanize.Comma(int64(n)) }
 
 // prefixed puts a prefix before the first line.
 func prefixed(prefix string, lines []string) []string {

@@ -422,7 +422,7 @@ func (rel *Release) bindDeclaration(d Declared, r *Report) {
 			bad = append(bad, fmt.Sprintf("%s reads %q, the method declares %q", c.field, clipText(c.stated), clipText(c.want)))
 		}
 	}
-	if len(d.Variants) == 0 && m.Variant != "" || len(d.Variants) > 0 && !contains(d.Variants, m.Variant) {
+	if len(d.Variants) == 0 && m.Variant != "" || len(d.Variants) > 0 && !slices.Contains(d.Variants, m.Variant) {
 		bad = append(bad, fmt.Sprintf("variant %q is not one of %s's (%s)", m.Variant, m.Method, strings.Join(d.Variants, ", ")))
 	}
 	var keys []string
@@ -431,7 +431,7 @@ func (rel *Release) bindDeclaration(d Declared, r *Report) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !contains(d.Params, k) {
+		if !slices.Contains(d.Params, k) {
 			bad = append(bad, fmt.Sprintf("parameter %q is not one %s reads (%s)", k, m.Method, strings.Join(d.Params, ", ")))
 		}
 	}
@@ -581,15 +581,6 @@ func uniq(list []string) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // bindReport compares report.md with the report the manifest renders

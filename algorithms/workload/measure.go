@@ -14,7 +14,7 @@ const measureChunk = 8
 // Measure is Evaluate(t, a, qs) of the workload qs = Generate(t, roles,
 // opt), without the per-query rows (Result.Rows is nil), drawn and
 // answered a few queries at a time: the whole workload is never held at
-// once (on a 20,000-value attribute its IN lists alone took ~40 MB, and
+// once (on an attribute of many values its IN lists alone are large, and
 // that much live memory made every later allocation of a run take
 // fresh pages). fits is false when Generate fails (the shape does not
 // fit the table); otherwise the result and the error are Evaluate's: the
@@ -22,9 +22,8 @@ const measureChunk = 8
 // first release answer that fails. The true answers are counted on the
 // tuples of every column the shape may read (countTuples's, for the
 // columns of the queries drawn so far: the same counts). The IN lists of
-// the queries let go are written again for the next ones (their memory,
-// ~30 MB of literals per run on that attribute, is not taken fresh each
-// time): a is not to keep a query, or anything read from its lists,
+// the queries let go are written again for the next ones (their memory
+// of literals is not taken fresh each time): a is not to keep a query, or anything read from its lists,
 // past its Answer.
 func Measure(t *model.Table, roles model.Roles, a method.Answerer, opt Options) (res Result, fits bool, err error) {
 	g, err := newGenerator(t, roles, opt)

@@ -4,7 +4,6 @@
 package workload
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -334,15 +333,10 @@ type Row struct {
 	Skipped  bool    `csv:"skipped"`
 }
 
-// WriteCSV writes the per-query rows (gocsv with an explicit writer, never
+// WriteCSV writes the per-query rows (gocsv on model's CSV writer, never
 // its package-wide settings).
 func (r Result) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := gocsv.MarshalCSV(r.Rows, gocsv.NewSafeCSVWriter(cw)); err != nil {
-		return err
-	}
-	cw.Flush()
-	return cw.Error()
+	return gocsv.MarshalCSV(r.Rows, model.NewCSVWriter(w))
 }
 
 // Evaluate answers every query on the truth and the release. The relative

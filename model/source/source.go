@@ -316,15 +316,6 @@ func sizeText[N int | int64](n N) string {
 	return strconv.FormatInt(int64(n), 10) + " bytes"
 }
 
-// thousands writes n with thousands separators (1,048,576).
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
 	for i, x := range s {

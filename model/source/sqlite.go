@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dustin/go-humanize"
+
 	"modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -263,7 +265,7 @@ func sqliteCount(ctx context.Context, q querier, path, table string, view bool, 
 	case limit > 0:
 		return limit, nil
 	case view:
-		return 0, &model.InputError{File: name, Msg: fmt.Sprintf("the view yields more than %s rows, more than a database of %s could hold: it makes rows of its own (a recursive WITH without an end?)", thousands(bound), sizeText(size)),
+		return 0, &model.InputError{File: name, Msg: fmt.Sprintf("the view yields more than %s rows, more than a database of %s could hold: it makes rows of its own (a recursive WITH without an end?)", humanize.Comma(bound), sizeText(size)),
 			Hint: "read a table, or store the rows you mean in one: CREATE TABLE t AS SELECT * FROM view LIMIT n"}
 	}
 	return 0, &model.InputError{File: name, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", count)}

@@ -109,7 +109,9 @@ func printTour(w io.Writer, t tour.Tour, steps []method.Step) {
 }
 
 // wrap breaks a paragraph into lines of at most width characters (a
-// longer word stands on a line of its own).
+// longer word stands on a line of its own). It breaks at spaces only:
+// ansi.Wordwrap, which the workbench uses, also breaks after hyphens and
+// would print "quasi-" and "identifier" on two lines of the printed steps.
 func wrap(p string, width int) []string {
 	var out []string
 	line := ""

@@ -805,13 +805,18 @@ func (a *App) summaryView(w int) string {
 	st, s := a.st, a.st.Styles
 	var bar barLine
 	errText := func(err error) string {
-		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (! full)")
+		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (" + keyName(st.Keys.FullError) + " full)")
 	}
+	_, importing := a.dialog.(*importDialog)
 	switch {
 	case st.Loading:
 		bar.fixed(100, a.spin.View()+" loading "+st.Project.Input)
 	case st.LoadErr != nil:
 		bar.fixed(100, errText(st.LoadErr))
+	case st.RunErr != nil && !st.Running && importing:
+		// The roles of a file being imported are set after it loads:
+		// a run error about them is not the user's mistake yet.
+		bar.fixed(100, s.Muted.Render("the roles are set in the Data pane once the file is loaded"))
 	case st.RunErr != nil && !st.Running:
 		bar.fixed(100, errText(st.RunErr))
 	}
@@ -1198,7 +1203,7 @@ func violate(n int) string {
 func (a *App) helpView(w int) string {
 	st := a.st
 	if a.dialog != nil {
-		return fit(a.help.ShortHelpView(a.dialog.help()), w)
+		return a.wrapHelp(a.dialog.help(), w)
 	}
 	p := a.panes[a.active]
 	if a.showAll {
@@ -1220,6 +1225,21 @@ func (a *App) helpView(w int) string {
 	head := a.help.ShortHelpView(bindings)
 	a.help.Width = w
 	return fit(head+sep+tail, w)
+}
+
+// wrapHelp is a dialog's keys on as many lines as they need (at most
+// three): none of them is hidden behind an ellipsis at 80 columns.
+func (a *App) wrapHelp(bs []key.Binding, w int) string {
+	var lines []string
+	for len(bs) > 0 && len(lines) < 3 {
+		n := 1
+		for n < len(bs) && lenCells(a.help.ShortHelpView(bs[:n+1])) <= w {
+			n++
+		}
+		lines = append(lines, fit(a.help.ShortHelpView(bs[:n]), w))
+		bs = bs[n:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // fullHelpView is the full help (?): every key of the active pane, then

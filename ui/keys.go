@@ -9,8 +9,9 @@ import (
 // key.Matches against these bindings, and every view's help lists the
 // bindings it matches, so the help bar and the full help (?) come from
 // the same bindings that act (TestEveryMatchedKeyIsInTheHelp presses
-// every other key on every view and checks that nothing happens). The
-// import wizard (import.go) still compares some of its keys as strings.
+// every other key on every view and checks that nothing happens), and
+// every key name a screen shows is the Help().Key of its binding
+// (TestRebindingRenamesEveryKeyOnScreen).
 type KeyMap struct {
 	// global
 	NextPane  key.Binding
@@ -92,6 +93,15 @@ type KeyMap struct {
 	// teaching tour
 	NextStep key.Binding
 	PrevStep key.Binding
+	// import wizard (import.go)
+	Delimiter  key.Binding
+	NextPart   key.Binding
+	HeaderRow  key.Binding
+	ImportKind key.Binding
+	ImportMiss key.Binding
+	RenameCol  key.Binding
+	NameAll    key.Binding
+	Load       key.Binding
 }
 
 // DefaultKeyMap returns the workbench's keys.
@@ -174,6 +184,15 @@ func DefaultKeyMap() KeyMap {
 
 		NextStep: key.NewBinding(key.WithKeys("right", "l", "n", " "), key.WithHelp("→/n", "next step")),
 		PrevStep: key.NewBinding(key.WithKeys("left", "h", "p"), key.WithHelp("←/p", "previous step")),
+
+		Delimiter:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")),
+		NextPart:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next sheet/table")),
+		HeaderRow:  key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")),
+		ImportKind: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
+		ImportMiss: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")),
+		RenameCol:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
+		NameAll:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name all")),
+		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
 	}
 }
 

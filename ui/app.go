@@ -571,7 +571,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			a.cancelRun()
 			a.runSeq++ // drop the cancelled result
 			st.Running, st.needRun, st.Cancelled = false, false, true
-			st.Notify("computation cancelled: the preview shows earlier settings (ctrl+r recomputes)")
+			st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", keyName(k.Recompute))
 		}
 		return nil
 	case key.Matches(msg, k.FullError):
@@ -651,7 +651,7 @@ func (a *App) askQuit() {
 		a.quit = true
 		return
 	}
-	d := newConfirmDialog(a.st, "The project has changes that were not exported or saved.\nQuit anyway? (y/n, ctrl+c again quits)", func() tea.Cmd { a.quit = true; return nil })
+	d := newConfirmDialog(a.st, fmt.Sprintf("The project has changes that were not exported or saved.\nQuit anyway? (%s, %s again quits)", yesNo(a.st.Keys), keyName(a.st.Keys.ForceQuit)), func() tea.Cmd { a.quit = true; return nil })
 	d.ctrlC = true
 	a.dialog = d
 }
@@ -662,7 +662,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 	if !a.st.Dirty {
 		return then()
 	}
-	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? (y/n)", then)
+	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? ("+yesNo(a.st.Keys)+")", then)
 	return nil
 }
 
@@ -670,7 +670,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 func (a *App) View() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = fmt.Sprintf("privlab: %v; press q to quit", model.Recovered(r, "while drawing"))
+			out = fmt.Sprintf("privlab: %v; press %s to quit", model.Recovered(r, "while drawing"), firstKey(a.st.Keys.Quit))
 		}
 	}()
 	if a.quit {
@@ -840,7 +840,7 @@ func (a *App) summaryView(w int) string {
 		case st.Stale() && st.RunErr != nil:
 			// the error says it: the figures are of earlier settings
 		case st.Stale():
-			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
+			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+keyName(st.Keys.Recompute)+")"))
 		default:
 			a.verdicts(&bar, r, w)
 			if ws, old := st.shownWarnings(); len(ws) > 0 {
@@ -1114,14 +1114,14 @@ func (a *App) progressText() string {
 	}
 	if m.f <= 0 {
 		if d := time.Duration(m.est * float64(time.Second)); d > pipeline.LongRun {
-			return fmt.Sprintf(": may take about %s (ctrl+x stops)", d.Round(time.Second))
+			return fmt.Sprintf(": may take about %s (%s stops)", d.Round(time.Second), keyName(a.st.Keys.Cancel))
 		}
 		return ""
 	}
 	out := fmt.Sprintf(" %.0f%%", m.f*100)
 	now := a.st.Now()
 	if left, ok := a.eta.left(m.seq, m.f, now); ok && now.Sub(m.start) > 2*time.Second {
-		out += fmt.Sprintf(", about %s left (ctrl+x stops)", left.Round(time.Second))
+		out += fmt.Sprintf(", about %s left (%s stops)", left.Round(time.Second), keyName(a.st.Keys.Cancel))
 	}
 	return out
 }
@@ -1208,7 +1208,7 @@ func (a *App) helpView(w int) string {
 	p := a.panes[a.active]
 	if a.showAll {
 		k := st.Keys
-		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp("esc/?", "close help"))
+		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp(firstKey(k.Back)+"/"+keyName(k.Help), "close help"))
 		return fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
 	}
 	// The pane's keys give way (whole, with …) before "? help" does: it
@@ -1248,7 +1248,7 @@ func (a *App) fullHelpView(w, h int) string {
 	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
 	rows := max(4, h-2)
 	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.globalFull(), rows)...)
-	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · esc or ? closes", p.title()))
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), firstKey(k.Back), keyName(k.Help)))
 	a.help.Width = w
 	return title + "\n\n" + a.help.FullHelpView(cols)
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -222,4 +224,19 @@ func (k KeyMap) globalHelp() []key.Binding {
 func (k KeyMap) globalFull() []key.Binding {
 	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
+}
+
+// firstKey is the first of the key names the help gives b ("n" of
+// "n/esc"): a screen text names one key where the help lists several.
+func firstKey(b key.Binding) string {
+	name, _, _ := strings.Cut(keyName(b), "/")
+	return name
+}
+
+// yesNo is a question's answer keys ("y/n").
+func yesNo(k KeyMap) string { return firstKey(k.Yes) + "/" + firstKey(k.No) }
+
+// pickType names the keys that pick (p) or type (P) the population.
+func pickType(k KeyMap) string {
+	return keyName(k.Population) + ": pick, " + keyName(k.PopulationPath) + ": type"
 }

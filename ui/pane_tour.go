@@ -130,13 +130,13 @@ func (p *tourPane) refresh()        {}
 
 func (p *tourPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.NextStep, k.PrevStep, k.Down, described(k.Back, "esc", "leave the tour"), k.Tours}
+	return []key.Binding{k.NextStep, k.PrevStep, k.Down, described(k.Back, keyName(k.Back), "leave the tour"), k.Tours}
 }
 
 func (p *tourPane) fullHelp() []key.Binding {
 	k := p.st.Keys
 	return []key.Binding{k.NextStep, k.PrevStep, k.Up, k.Down, k.PageUp, k.PageDown,
-		described(k.Enter, "enter", "back to the step's settings"), described(k.Back, "esc", "leave the tour (the settings stay)")}
+		described(k.Enter, keyName(k.Enter), "back to the step's settings"), described(k.Back, keyName(k.Back), "leave the tour (the settings stay)")}
 }
 
 func (p *tourPane) update(msg tea.Msg) tea.Cmd {
@@ -201,7 +201,7 @@ func (p *tourPane) view(w, h int) string {
 	tr := st.Tour
 	switch {
 	case tr == nil:
-		return s.Muted.Render("No tour is open: ctrl+t lists the tours.")
+		return s.Muted.Render("No tour is open: " + keyName(st.Keys.Tours) + " lists the tours.")
 	case tr.err != nil:
 		return s.Error.Render("The tour could not be built:") + "\n\n" + wrap(tr.err.Error(), w)
 	case tr.steps == nil:
@@ -290,7 +290,7 @@ func (d *tourDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *tourDialog) help() []key.Binding {
 	k := d.st.Keys
-	return []key.Binding{k.Up, k.Down, described(k.Enter, "enter", "open the tour"), k.Close}
+	return []key.Binding{k.Up, k.Down, described(k.Enter, keyName(k.Enter), "open the tour"), k.Close}
 }
 
 func (d *tourDialog) view(w, h int) string {

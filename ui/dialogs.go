@@ -322,7 +322,7 @@ func (d *fileDialog) view(w, h int) string {
 	if d.typing.active {
 		body += d.typing.view(s, w, "") + "\n"
 	}
-	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · " + keyName(d.st.Keys.TypePath) + " type a path · " + firstKey(d.st.Keys.Close) + " cancel")
+	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · "+keyName(d.st.Keys.TypePath)+" type a path · "+firstKey(d.st.Keys.Close)+" cancel")
 	return block(body, w, h)
 }
 

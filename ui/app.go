@@ -712,7 +712,7 @@ func (a *App) headerView(w int) string {
 		if st.Table != nil {
 			left += fmt.Sprintf(" · original %s (%s rows)", safe(strings.TrimPrefix(st.Project.Input, "dataset:")), thousands(st.Table.Rows))
 		}
-		right := s.HeaderDim.Render("? help")
+		right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
 		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
 	}
 	name := safe(st.Project.Input)
@@ -738,9 +738,9 @@ func (a *App) headerView(w int) string {
 		parts = append(parts, safe(v))
 	}
 	left := strings.Join(parts, " · ")
-	right := s.HeaderDim.Render("? help")
+	right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
 	if st.Dirty {
-		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · ? help")
+		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · " + keyName(st.Keys.Help) + " help")
 	}
 	gap := w - lenCells(left) - lenCells(right)
 	if gap < 1 {
@@ -760,7 +760,7 @@ func (a *App) tabsView(w int) string {
 	render := func(sep string) string {
 		var parts []string
 		for n, i := range vis {
-			label := fmt.Sprintf("%d %s", n+1, string(titles[n]))
+			label := jumpKey(a.st.Keys, n) + " " + string(titles[n])
 			if i == a.active {
 				parts = append(parts, s.TabActive.Render(label))
 			} else {

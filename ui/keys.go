@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -239,4 +240,16 @@ func yesNo(k KeyMap) string { return firstKey(k.Yes) + "/" + firstKey(k.No) }
 // pickType names the keys that pick (p) or type (P) the population.
 func pickType(k KeyMap) string {
 	return keyName(k.Population) + ": pick, " + keyName(k.PopulationPath) + ": type"
+}
+
+// upDown names the keys that scroll ("↑/↓").
+func upDown(k KeyMap) string { return firstKey(k.Up) + "/" + firstKey(k.Down) }
+
+// jumpKey names the key that jumps to the n-th tab (from 0): the Jump
+// binding's keys in order, the tab's number past them.
+func jumpKey(k KeyMap, n int) string {
+	if keys := k.Jump.Keys(); n < len(keys) {
+		return keys[n]
+	}
+	return fmt.Sprint(n + 1)
 }

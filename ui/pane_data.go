@@ -274,11 +274,11 @@ func (p *dataPane) missingLine() string {
 		p.dropped, p.droppedOf = droppedRows(t, used, category), key
 	}
 	toks := model.FormatMissingTokens(st.missingTokens())
-	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (m)", thousands(p.dropped), thousands(t.Rows))
+	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (%s)", thousands(p.dropped), thousands(t.Rows), keyName(st.Keys.ToggleMissing))
 	if category {
-		what = fmt.Sprintf("kept as ? (m); in a numeric QI/SA: %s rows dropped", thousands(p.dropped))
+		what = fmt.Sprintf("kept as ? (%s); in a numeric QI/SA: %s rows dropped", keyName(st.Keys.ToggleMissing), thousands(p.dropped))
 	}
-	return "missing " + toks + " (v) · " + what
+	return "missing " + toks + " (" + keyName(st.Keys.MissingTokens) + ") · " + what
 }
 
 // firstNonNumber returns a value that does not parse as a number, or "0".

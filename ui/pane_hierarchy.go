@@ -375,7 +375,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	as := p.attrs()
 	if len(as) == 0 {
-		return s.Muted.Render("Choose quasi-identifiers and the sensitive attribute in the Data pane (1) first.")
+		return s.Muted.Render("Choose quasi-identifiers and the sensitive attribute in " + in("Data", paneData, p.st.tabOf) + " first.")
 	}
 	attr, hier := p.current()
 	// left: the attributes and their specs

@@ -441,7 +441,7 @@ func (p *previewPane) notReady(w int) string {
 	case p.res == nil && st.RunErr != nil:
 		hint := st.hint(st.RunErr)
 		if hint == "" {
-			hint = fmt.Sprintf("set the roles in the Data pane (1): %s toggles a QI, %s marks the sensitive attribute.", keyName(st.Keys.ToggleQI), keyName(st.Keys.SetSA))
+			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", in("Data", paneData, st.tabOf), keyName(st.Keys.ToggleQI), keyName(st.Keys.SetSA))
 		}
 		return s.Error.Render("No preview:") + "\n\n" + wrap(withoutHint(st.RunErr), w) + "\n\n" +
 			s.Muted.Render(wrap("What to do: "+hint, w))
@@ -544,5 +544,5 @@ func (p *previewPane) detailView(w, h int) string {
 		title += " · " + safe(d.Title)
 	}
 	head := fit(s.Title.Render(title)+s.Muted.Render("  ("+keyName(p.st.Keys.Back)+" back)"), w)
-	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset)
+	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset, upDown(p.st.Keys))
 }

@@ -189,7 +189,7 @@ func (p *tourPane) stepLines(st method.Step, w int) []string {
 			b.WriteString(wrap(n, w) + "\n")
 		}
 		if len(sec.Header) > 0 {
-			b.WriteString(tableView(s, sec, w, max(1, len(sec.Rows)), 0))
+			b.WriteString(tableView(s, sec, w, max(1, len(sec.Rows)), 0, upDown(p.st.Keys)))
 		}
 		b.WriteString("\n")
 	}
@@ -217,14 +217,14 @@ func (p *tourPane) view(w, h int) string {
 	p.offset = max(0, min(p.offset, len(lines)-p.room))
 	shown := lines[p.offset:min(len(lines), p.offset+p.room)]
 	if more := len(lines) - p.offset - len(shown); more > 0 {
-		shown[len(shown)-1] = s.Muted.Render(fit(fmt.Sprintf("↓ %d more lines · ↑/↓ scroll · → next step", more+1), w))
+		shown[len(shown)-1] = s.Muted.Render(fit(fmt.Sprintf("↓ %d more lines · %s scroll · %s next step", more+1, upDown(st.Keys), firstKey(st.Keys.NextStep)), w))
 	}
 	for len(shown) < p.room {
 		shown = append(shown, "")
 	}
 	rule := "── live preview: " + setupText(tr.tour, step.Setup) + " "
 	if !sameRun(st.projectOf(tr.tour, step.Setup), st.Project) {
-		rule = "── live preview of your settings (enter: the step's) "
+		rule = "── live preview of your settings (" + keyName(st.Keys.Enter) + ": the step's) "
 	}
 	if n := w - lenCells(rule); n > 0 {
 		rule += strings.Repeat("─", n)
@@ -309,7 +309,7 @@ func (d *tourDialog) view(w, h int) string {
 		b.WriteString(s.Muted.Render(fit("                         "+t.Paper, w)) + "\n")
 	}
 	b.WriteString("\n" + s.Muted.Render(wrap("A tour loads the paper's own table, method and settings; each step "+
-		"shows the paper's figure or table beside the live preview. enter opens · esc closes", w)))
+		"shows the paper's figure or table beside the live preview. "+keyName(d.st.Keys.Enter)+" opens · "+firstKey(d.st.Keys.Close)+" closes", w)))
 	return block(b.String(), w, h)
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -740,7 +741,7 @@ func (a *App) headerView(w int) string {
 	left := strings.Join(parts, " · ")
 	right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
 	if st.Dirty {
-		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · " + keyName(st.Keys.Help) + " help")
+		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · "+keyName(st.Keys.Help)+" help")
 	}
 	gap := w - lenCells(left) - lenCells(right)
 	if gap < 1 {
@@ -1215,7 +1216,7 @@ func (a *App) helpView(w int) string {
 	// is reserved before fitting, as in the header.
 	var bindings []key.Binding
 	for _, b := range append(p.shortHelp(), st.Keys.globalHelp()...) {
-		if !key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}, b) {
+		if !slices.ContainsFunc(b.Keys(), func(s string) bool { return slices.Contains(st.Keys.Help.Keys(), s) }) {
 			bindings = append(bindings, b)
 		}
 	}

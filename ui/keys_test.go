@@ -49,6 +49,9 @@ func fingerprint(a *App) string {
 // shownHelp is the help the view shows: a dialog's keys while one is
 // open (global keys do not reach it), else the full help of ?.
 func shownHelp(a *App) []key.Binding {
+	if d, ok := a.dialog.(interface{ fullHelp() []key.Binding }); ok {
+		return d.fullHelp() // the wizard's ? lists more than its footer
+	}
 	if a.dialog != nil {
 		return a.dialog.help()
 	}
@@ -66,13 +69,57 @@ func shownHelp(a *App) []key.Binding {
 // the view's help is pressed, and nothing may change; a key compared as
 // a string instead of matched against a binding of the help fails here.
 func TestEveryMatchedKeyIsInTheHelp(t *testing.T) {
+	for name, setup := range keyViews(t) {
+		t.Run(name, func(t *testing.T) {
+			a := setup(t)
+			if a.dialog == nil && a.panes[a.active].capturing() {
+				t.Fatal("the view is typing text")
+			}
+			// The screen and state before a key is the one after the last
+			// (a key that acted starts the view anew): drawn once a key.
+			before := fingerprint(a)
+			for _, k := range everyKey() {
+				if inHelp(k, shownHelp(a)) {
+					continue
+				}
+				_, cmd := a.Update(k)
+				settle(t, a, cmd)
+				after := fingerprint(a)
+				if after != before {
+					t.Errorf("%q acts but is not in the help", k.String())
+					a = setup(t)
+					after = fingerprint(a)
+				}
+				before = after
+			}
+		})
+	}
+}
+
+// keyViews are the views the key tests visit: every pane and dialog,
+// the import wizard among them, each built with the default keys.
+func keyViews(t *testing.T) map[string]func(t *testing.T) *App {
 	dir := t.TempDir()
 	inDir(t, dir, func() {
 		// A release to read, for the received release's views.
 		a := ready(t, "dataset:employees", 80, 24)
 		press(t, a, "7", "enter")
 	})
+	people := copyImport(t) + "/people.data"
+	wizard := func(t *testing.T) *App {
+		a := at(t, "1")
+		_, cmd := a.Update(openDialogMsg{newImportDialog(a.st, people)})
+		settle(t, a, cmd)
+		return a
+	}
 	views := map[string]func(t *testing.T) *App{
+		"import wizard":      wizard,
+		"import wizard keys": func(t *testing.T) *App { a := wizard(t); press(t, a, "?"); return a },
+		"import wizard header": func(t *testing.T) *App {
+			a := wizard(t)
+			press(t, a, "h")
+			return a
+		},
 		"full help": func(t *testing.T) *App { a := at(t, "5"); press(t, a, "?"); return a },
 		"hierarchy tree": func(t *testing.T) *App {
 			a := at(t, "2")
@@ -102,31 +149,7 @@ func TestEveryMatchedKeyIsInTheHelp(t *testing.T) {
 	for i, name := range []string{"data", "hierarchy", "target", "method", "preview", "query", "export", "sweep", "compare"} {
 		views[name] = func(t *testing.T) *App { return at(t, fmt.Sprint(i+1)) }
 	}
-	for name, setup := range views {
-		t.Run(name, func(t *testing.T) {
-			a := setup(t)
-			if a.dialog == nil && a.panes[a.active].capturing() {
-				t.Fatal("the view is typing text")
-			}
-			// The screen and state before a key is the one after the last
-			// (a key that acted starts the view anew): drawn once a key.
-			before := fingerprint(a)
-			for _, k := range everyKey() {
-				if inHelp(k, shownHelp(a)) {
-					continue
-				}
-				_, cmd := a.Update(k)
-				settle(t, a, cmd)
-				after := fingerprint(a)
-				if after != before {
-					t.Errorf("%q acts but is not in the help", k.String())
-					a = setup(t)
-					after = fingerprint(a)
-				}
-				before = after
-			}
-		})
-	}
+	return views
 }
 
 // at is the employees example on pane n (its tab number), one group per

@@ -132,7 +132,7 @@ func (p *comparePane) open() tea.Cmd {
 func (p *comparePane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (+/-)", p.k), w-16)) + "\n")
+	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, keyName(p.st.Keys.Wider), keyName(p.st.Keys.Narrow)), w-16)) + "\n")
 	switch {
 	case p.job.busy:
 		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.percent(), keyName(st.Keys.Cancel))) + "\n")

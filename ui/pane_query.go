@@ -268,10 +268,8 @@ func (p *queryPane) view(w, h int) string {
 // typeQuery names the keys that open the query input ("enter (or /)").
 func typeQuery(k KeyMap) string {
 	out := keyName(k.TypeQuery)
-	for _, other := range k.TypeQuery.Keys() {
-		if other != out {
-			out += " (or " + other + ")"
-		}
+	if keys := k.TypeQuery.Keys(); len(keys) > 1 {
+		out += " (or " + strings.Join(keys[1:], ", ") + ")" // the help names the first
 	}
 	return out
 }

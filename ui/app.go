@@ -797,14 +797,10 @@ func (a *App) tabsView(w int) string {
 	return fit(line, w)
 }
 
-// summaryView is the bar under the pane: an error that persists (until
-// its cause is fixed), the verdict and what it covers, the worst case per
-// constraint, groups, rows, utility and run time (marked stale when they
-// belong to earlier settings), progress, the first usefulness warning and
-// the transient status message.
-func (a *App) summaryView(w int) string {
+// loadAndRunError puts the loading, or the load's or the run's error,
+// on the summary bar.
+func (a *App) loadAndRunError(bar *barLine, w int) {
 	st, s := a.st, a.st.Styles
-	var bar barLine
 	errText := func(err error) string {
 		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (" + keyName(st.Keys.FullError) + " full)")
 	}
@@ -821,6 +817,17 @@ func (a *App) summaryView(w int) string {
 	case st.RunErr != nil && !st.Running:
 		bar.fixed(100, errText(st.RunErr))
 	}
+}
+
+// summaryView is the bar under the pane: an error that persists (until
+// its cause is fixed), the verdict and what it covers, the worst case per
+// constraint, groups, rows, utility and run time (marked stale when they
+// belong to earlier settings), progress, the first usefulness warning and
+// the transient status message.
+func (a *App) summaryView(w int) string {
+	st, s := a.st, a.st.Styles
+	var bar barLine
+	a.loadAndRunError(&bar, w)
 	if st.ReceivedDir != "" {
 		// A received release: its check's verdict, not the workbench's
 		// result (there is none to speak of while reading a release).

@@ -126,7 +126,7 @@ func keyViews(t *testing.T) map[string]func(t *testing.T) *App {
 			press(t, a, "right")
 			return a
 		},
-		"group detail": func(t *testing.T) *App { a := at(t, "5"); press(t, a, "enter"); return a },
+		"group detail": func(t *testing.T) *App { a := at(t, "5"); a.View(); press(t, a, "enter"); return a },
 		"kja data": func(t *testing.T) *App {
 			a := at(t, "1")
 			a.st.SetMethod("kja")
@@ -152,10 +152,13 @@ func keyViews(t *testing.T) map[string]func(t *testing.T) *App {
 	return views
 }
 
+// atSize is the terminal at opens (the rebinding test draws at two).
+var atSize = [2]int{80, 12}
+
 // at is the employees example on pane n (its tab number), one group per
 // combination of QI values: more groups than the table has room for.
 func at(t *testing.T, n string) *App {
-	a := ready(t, "dataset:employees", 80, 12)
+	a := ready(t, "dataset:employees", atSize[0], atSize[1])
 	a.st.SetParam("grouping", "qi-sa")
 	settle(t, a, a.schedule())
 	a.st.Dirty = false

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -574,7 +575,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			a.cancelRun()
 			a.runSeq++ // drop the cancelled result
 			st.Running, st.needRun, st.Cancelled = false, false, true
-			st.Notify("computation cancelled: the preview shows earlier settings (ctrl+r recomputes)")
+			st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", keyName(k.Recompute))
 		}
 		return nil
 	case key.Matches(msg, k.FullError):
@@ -654,7 +655,7 @@ func (a *App) askQuit() {
 		a.quit = true
 		return
 	}
-	d := newConfirmDialog(a.st, "The project has changes that were not exported or saved.\nQuit anyway? (y/n, ctrl+c again quits)", func() tea.Cmd { a.quit = true; return nil })
+	d := newConfirmDialog(a.st, fmt.Sprintf("The project has changes that were not exported or saved.\nQuit anyway? (%s, %s again quits)", yesNo(a.st.Keys), keyName(a.st.Keys.ForceQuit)), func() tea.Cmd { a.quit = true; return nil })
 	d.ctrlC = true
 	a.dialog = d
 }
@@ -665,7 +666,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 	if !a.st.Dirty {
 		return then()
 	}
-	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? (y/n)", then)
+	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? ("+yesNo(a.st.Keys)+")", then)
 	return nil
 }
 
@@ -673,7 +674,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 func (a *App) View() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = fmt.Sprintf("privlab: %v; press q to quit", model.Recovered(r, "while drawing"))
+			out = fmt.Sprintf("privlab: %v; press %s to quit", model.Recovered(r, "while drawing"), firstKey(a.st.Keys.Quit))
 		}
 	}()
 	if a.quit {
@@ -715,7 +716,7 @@ func (a *App) headerView(w int) string {
 		if st.Table != nil {
 			left += fmt.Sprintf(" · original %s (%s rows)", safe(strings.TrimPrefix(st.Project.Input, "dataset:")), thousands(st.Table.Rows))
 		}
-		right := s.HeaderDim.Render("? help")
+		right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
 		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
 	}
 	name := safe(st.Project.Input)
@@ -741,9 +742,9 @@ func (a *App) headerView(w int) string {
 		parts = append(parts, safe(v))
 	}
 	left := strings.Join(parts, " · ")
-	right := s.HeaderDim.Render("? help")
+	right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
 	if st.Dirty {
-		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · ? help")
+		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · "+keyName(st.Keys.Help)+" help")
 	}
 	gap := w - lenCells(left) - lenCells(right)
 	if gap < 1 {
@@ -763,7 +764,7 @@ func (a *App) tabsView(w int) string {
 	render := func(sep string) string {
 		var parts []string
 		for n, i := range vis {
-			label := fmt.Sprintf("%d %s", n+1, string(titles[n]))
+			label := jumpKey(a.st.Keys, n) + " " + string(titles[n])
 			if i == a.active {
 				parts = append(parts, s.TabActive.Render(label))
 			} else {
@@ -799,6 +800,28 @@ func (a *App) tabsView(w int) string {
 	return fit(line, w)
 }
 
+// loadAndRunError puts the loading, or the load's or the run's error,
+// on the summary bar.
+func (a *App) loadAndRunError(bar *barLine, w int) {
+	st, s := a.st, a.st.Styles
+	errText := func(err error) string {
+		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (" + keyName(st.Keys.FullError) + " full)")
+	}
+	_, importing := a.dialog.(*importDialog)
+	switch {
+	case st.Loading:
+		bar.fixed(100, a.spin.View()+" loading "+st.Project.Input)
+	case st.LoadErr != nil:
+		bar.fixed(100, errText(st.LoadErr))
+	case st.RunErr != nil && !st.Running && importing:
+		// The roles of a file being imported are set after it loads:
+		// a run error about them is not the user's mistake yet.
+		bar.fixed(100, s.Muted.Render("the roles are set in the Data pane once the file is loaded"))
+	case st.RunErr != nil && !st.Running:
+		bar.fixed(100, errText(st.RunErr))
+	}
+}
+
 // summaryView is the bar under the pane: an error that persists (until
 // its cause is fixed), the verdict and what it covers, the worst case per
 // constraint, groups, rows, utility and run time (marked stale when they
@@ -807,17 +830,7 @@ func (a *App) tabsView(w int) string {
 func (a *App) summaryView(w int) string {
 	st, s := a.st, a.st.Styles
 	var bar barLine
-	errText := func(err error) string {
-		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (! full)")
-	}
-	switch {
-	case st.Loading:
-		bar.fixed(100, a.spin.View()+" loading "+st.Project.Input)
-	case st.LoadErr != nil:
-		bar.fixed(100, errText(st.LoadErr))
-	case st.RunErr != nil && !st.Running:
-		bar.fixed(100, errText(st.RunErr))
-	}
+	a.loadAndRunError(&bar, w)
 	if st.ReceivedDir != "" {
 		// A received release: its check's verdict, not the workbench's
 		// result (there is none to speak of while reading a release).
@@ -838,7 +851,7 @@ func (a *App) summaryView(w int) string {
 		case st.Stale() && st.RunErr != nil:
 			// the error says it: the figures are of earlier settings
 		case st.Stale():
-			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled (ctrl+r)"))
+			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+keyName(st.Keys.Recompute)+")"))
 		default:
 			a.verdicts(&bar, r, w)
 			if ws, old := st.shownWarnings(); len(ws) > 0 {
@@ -1112,14 +1125,14 @@ func (a *App) progressText() string {
 	}
 	if m.f <= 0 {
 		if d := time.Duration(m.est * float64(time.Second)); d > pipeline.LongRun {
-			return fmt.Sprintf(": may take about %s (ctrl+x stops)", d.Round(time.Second))
+			return fmt.Sprintf(": may take about %s (%s stops)", d.Round(time.Second), keyName(a.st.Keys.Cancel))
 		}
 		return ""
 	}
 	out := fmt.Sprintf(" %.0f%%", m.f*100)
 	now := a.st.Now()
 	if left, ok := a.eta.left(m.seq, m.f, now); ok && now.Sub(m.start) > 2*time.Second {
-		out += fmt.Sprintf(", about %s left (ctrl+x stops)", left.Round(time.Second))
+		out += fmt.Sprintf(", about %s left (%s stops)", left.Round(time.Second), keyName(a.st.Keys.Cancel))
 	}
 	return out
 }
@@ -1201,19 +1214,19 @@ func violate(n int) string {
 func (a *App) helpView(w int) string {
 	st := a.st
 	if a.dialog != nil {
-		return fit(a.help.ShortHelpView(a.dialog.help()), w)
+		return a.wrapHelp(a.dialog.help(), w)
 	}
 	p := a.panes[a.active]
 	if a.showAll {
 		k := st.Keys
-		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp("esc/?", "close help"))
+		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp(firstKey(k.Back)+"/"+keyName(k.Help), "close help"))
 		return fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
 	}
 	// The pane's keys give way (whole, with …) before "? help" does: it
 	// is reserved before fitting, as in the header.
 	var bindings []key.Binding
 	for _, b := range append(p.shortHelp(), st.Keys.globalHelp()...) {
-		if !key.Matches(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}, b) {
+		if !slices.ContainsFunc(b.Keys(), func(s string) bool { return slices.Contains(st.Keys.Help.Keys(), s) }) {
 			bindings = append(bindings, b)
 		}
 	}
@@ -1225,13 +1238,28 @@ func (a *App) helpView(w int) string {
 	return fit(head+sep+tail, w)
 }
 
+// wrapHelp is a dialog's keys on as many lines as they need (at most
+// three): none of them is hidden behind an ellipsis at 80 columns.
+func (a *App) wrapHelp(bs []key.Binding, w int) string {
+	var lines []string
+	for len(bs) > 0 && len(lines) < 3 {
+		n := 1
+		for n < len(bs) && lenCells(a.help.ShortHelpView(bs[:n+1])) <= w {
+			n++
+		}
+		lines = append(lines, fit(a.help.ShortHelpView(bs[:n]), w))
+		bs = bs[n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
 // fullHelpView is the full help (?): every key of the active pane, then
 // every global key, in columns of the body's height.
 func (a *App) fullHelpView(w, h int) string {
 	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
 	rows := max(4, h-2)
 	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.globalFull(), rows)...)
-	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · esc or ? closes", p.title()))
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), firstKey(k.Back), keyName(k.Help)))
 	a.help.Width = w
 	return title + "\n\n" + a.help.FullHelpView(cols)
 }

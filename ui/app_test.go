@@ -39,6 +39,9 @@ func newTestApp(input string) *App {
 func newApp(env pipeline.Env, p pipeline.Project) *App {
 	a := NewApp(env, p)
 	a.debounceFor = 0
+	if testKeys != nil {
+		a.st.Keys = *testKeys
+	}
 	return a
 }
 
@@ -104,6 +107,10 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeyUp}
 		case "down":
 			msg = tea.KeyMsg{Type: tea.KeyDown}
+		case "left":
+			msg = tea.KeyMsg{Type: tea.KeyLeft}
+		case "right":
+			msg = tea.KeyMsg{Type: tea.KeyRight}
 		case "space":
 			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 		case "ctrl+c":
@@ -122,6 +129,9 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeyCtrlO}
 		default:
 			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		if r, ok := renamedPress[msg.String()]; ok {
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}} // the key as renamed
 		}
 		_, cmd := a.Update(msg)
 		settle(t, a, cmd)

@@ -51,13 +51,13 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *confirmDialog) help() []key.Binding {
 	k := d.st.Keys
 	if d.ctrlC {
-		return []key.Binding{k.Yes, k.No, described(k.ForceQuit, "ctrl+c", "quit")}
+		return []key.Binding{k.Yes, k.No, described(k.ForceQuit, keyName(k.ForceQuit), "quit")}
 	}
-	return []key.Binding{k.Yes, k.No, described(k.ForceQuit, "ctrl+c", "no")}
+	return []key.Binding{k.Yes, k.No, described(k.ForceQuit, keyName(k.ForceQuit), "no")}
 }
 
 func (d *confirmDialog) view(w, h int) string {
-	return centered(d.st.Styles.Dialog.Render(model.TermLines(d.text)+"\n\n"+d.st.Styles.Muted.Render("y yes · n/esc no")), w, h)
+	return centered(d.st.Styles.Dialog.Render(model.TermLines(d.text)+"\n\n"+d.st.Styles.Muted.Render(keyName(d.st.Keys.Yes)+" yes · "+keyName(d.st.Keys.No)+" no")), w, h)
 }
 
 // centered puts a box in the middle of a w x h area.
@@ -160,26 +160,26 @@ func (d *saveDialog) write(path string) (bool, tea.Cmd) {
 
 func (d *saveDialog) help() []key.Binding {
 	if d.replace != "" {
-		return []key.Binding{described(d.st.Keys.Yes, "y", "replace it"), described(d.st.Keys.No, "n/esc", "choose another name")}
+		return []key.Binding{described(d.st.Keys.Yes, keyName(d.st.Keys.Yes), "replace it"), described(d.st.Keys.No, keyName(d.st.Keys.No), "choose another name")}
 	}
-	return []key.Binding{described(d.st.Keys.Enter, "enter", "save"), described(d.st.Keys.Back, "esc", "cancel")}
+	return []key.Binding{described(d.st.Keys.Enter, keyName(d.st.Keys.Enter), "save"), described(d.st.Keys.Back, keyName(d.st.Keys.Back), "cancel")}
 }
 
 func (d *saveDialog) view(w, h int) string {
 	title := "Save the whole configuration as a project file"
 	if d.as {
-		title = "Save the project as another file (ctrl+s then writes to it)"
+		title = "Save the project as another file (" + keyName(d.st.Keys.Save) + " then writes to it)"
 	}
 	body := title + "\n(" + clitext.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
 		body += "\n" + d.st.Styles.Error.Render(model.TermLines(d.err))
 	}
 	if d.replace != "" {
-		body += "\n" + d.st.Styles.Error.Render(d.replace+" exists: replace it with the project? (y/n)")
-		body += "\n\n" + d.st.Styles.Muted.Render("y replace · n/esc choose another name")
+		body += "\n" + d.st.Styles.Error.Render(d.replace+" exists: replace it with the project? ("+yesNo(d.st.Keys)+")")
+		body += "\n\n" + d.st.Styles.Muted.Render(keyName(d.st.Keys.Yes)+" replace · "+keyName(d.st.Keys.No)+" choose another name")
 		return centered(d.st.Styles.Dialog.Render(body), w, h)
 	}
-	body += "\n\n" + d.st.Styles.Muted.Render("enter save · esc cancel")
+	body += "\n\n" + d.st.Styles.Muted.Render(keyName(d.st.Keys.Enter)+" save · "+keyName(d.st.Keys.Back)+" cancel")
 	return centered(d.st.Styles.Dialog.Render(body), w, h)
 }
 
@@ -298,7 +298,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return done, tea.Batch(cmd, next)
 	}
 	if ok, path := d.picker.DidSelectDisabledFile(msg); ok {
-		d.st.Notify("%s is not a file privlab reads (press / to type its path anyway)", path)
+		d.st.Notify("%s is not a file privlab reads (press %s to type its path anyway)", path, keyName(d.st.Keys.TypePath))
 	}
 	return false, cmd
 }
@@ -322,7 +322,7 @@ func (d *fileDialog) view(w, h int) string {
 	if d.typing.active {
 		body += d.typing.view(s, w, "") + "\n"
 	}
-	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · / type a path · esc cancel")
+	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · "+keyName(d.st.Keys.TypePath)+" type a path · "+firstKey(d.st.Keys.Close)+" cancel")
 	return block(body, w, h)
 }
 
@@ -375,7 +375,7 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *datasetDialog) help() []key.Binding {
 	k := d.st.Keys
-	return []key.Binding{k.Up, k.Down, described(k.Enter, "enter", "load"), k.Close}
+	return []key.Binding{k.Up, k.Down, described(k.Enter, keyName(k.Enter), "load"), k.Close}
 }
 
 func (d *datasetDialog) view(w, h int) string {
@@ -393,7 +393,7 @@ func (d *datasetDialog) view(w, h int) string {
 		}
 		b.WriteString(line + "\n")
 	}
-	b.WriteString("\n" + s.Muted.Render("enter load · esc cancel"))
+	b.WriteString("\n" + s.Muted.Render(keyName(d.st.Keys.Enter)+" load · "+firstKey(d.st.Keys.Close)+" cancel"))
 	return block(b.String(), w, h)
 }
 

@@ -239,7 +239,7 @@ func (st *State) noteTexts(notes []model.Note) []string {
 func (st *State) tabOf(pane int) string {
 	for i, p := range st.workbenchPanes() {
 		if p == pane {
-			return fmt.Sprint(i + 1)
+			return jumpKey(st.Keys, i)
 		}
 	}
 	return ""

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -43,6 +44,7 @@ type importDialog struct {
 	cursor   int
 	edit     lineEditor
 	editing  string // "name" (one column), "names" (all) or "tokens"
+	showKeys bool   // ? shows the wizard's keys
 }
 
 // sampleBytes is how much of the file the wizard reads.
@@ -183,7 +185,13 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return false, d.edit.update(k, d.submitName)
 	}
 	keys := d.st.Keys
+	if d.showKeys {
+		d.showKeys = !key.Matches(k, keys.Back, keys.Help)
+		return false, nil
+	}
 	switch {
+	case key.Matches(k, keys.Help):
+		d.showKeys = true
 	case key.Matches(k, keys.Back):
 		return true, nil
 	case key.Matches(k, keys.Up):
@@ -194,7 +202,7 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		if d.preview != nil && d.cursor < len(d.preview.Columns)-1 {
 			d.cursor++
 		}
-	case k.String() == "s" && len(d.parts) > 1:
+	case key.Matches(k, keys.NextPart) && len(d.parts) > 1:
 		for i, p := range d.parts {
 			if p == d.part {
 				d.part = d.parts[(i+1)%len(d.parts)]
@@ -203,7 +211,7 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		d.kinds = map[string]model.Kind{}
 		d.detect()
-	case k.String() == "d" && d.format == source.CSV:
+	case key.Matches(k, keys.Delimiter) && d.format == source.CSV:
 		for i, r := range delimiters {
 			if r == d.delim {
 				d.delim = delimiters[(i+1)%len(delimiters)]
@@ -212,10 +220,10 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		d.names = nil
 		d.reload()
-	case k.String() == "h" && d.headerRow():
+	case key.Matches(k, keys.HeaderRow) && d.headerRow():
 		d.header = !d.header
 		d.reload()
-	case k.String() == "t":
+	case key.Matches(k, keys.ImportKind):
 		if c := d.column(); c != nil {
 			if c.Kind == model.Numeric {
 				d.kinds[c.Name] = model.Categorical
@@ -224,16 +232,16 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 			}
 			d.reload()
 		}
-	case k.String() == "r" && !d.header && d.cursor < len(d.names):
+	case key.Matches(k, keys.RenameCol) && !d.header && d.cursor < len(d.names):
 		d.editing = "name"
 		return false, d.edit.open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
-	case k.String() == "N" && !d.header:
+	case key.Matches(k, keys.NameAll) && !d.header:
 		d.editing = "names"
 		return false, d.edit.open("column names, comma separated: ", strings.Join(d.names, ","))
-	case k.String() == "v":
+	case key.Matches(k, keys.ImportMiss):
 		d.editing = "tokens"
 		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(d.missing()))
-	case key.Matches(k, keys.Enter):
+	case key.Matches(k, keys.Load):
 		if d.err != nil || d.preview == nil {
 			return false, nil
 		}
@@ -302,28 +310,55 @@ func (d *importDialog) column() *model.Column {
 	return d.preview.Columns[d.cursor]
 }
 
+// help is the wizard's footer: the keys that act on this file, then ?
+// for the list of them (keysView).
 func (d *importDialog) help() []key.Binding {
 	k := d.st.Keys
 	if d.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
+	if d.showKeys {
+		return []key.Binding{key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...),
+			key.WithHelp(keyName(k.Back)+"/"+keyName(k.Help), "close help"))}
+	}
+	return append(d.actions(), k.Help)
+}
+
+// fullHelp is every key the wizard matches: the footer's and the
+// cursor's (listed by ?).
+func (d *importDialog) fullHelp() []key.Binding {
+	k := d.st.Keys
+	return append([]key.Binding{k.Up, k.Down}, d.help()...)
+}
+
+// actions are the keys that act on this file.
+func (d *importDialog) actions() []key.Binding {
+	k := d.st.Keys
 	var out []key.Binding
 	switch {
 	case d.format == source.CSV:
-		out = append(out, key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")))
+		out = append(out, k.Delimiter)
 	case len(d.parts) > 1:
-		out = append(out, key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next "+d.partWord())))
+		out = append(out, described(k.NextPart, keyName(k.NextPart), "next "+d.partWord()))
 	}
 	if d.headerRow() {
-		out = append(out, key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")))
+		out = append(out, k.HeaderRow)
 	}
-	out = append(out, key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
-		key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")))
+	out = append(out, k.ImportKind, k.ImportMiss)
 	if !d.header {
-		out = append(out, key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
-			key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name all")))
+		out = append(out, k.RenameCol, k.NameAll)
 	}
-	return append(out, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")), k.Back)
+	return append(out, k.Load, k.Back)
+}
+
+// keysView is the wizard's full help (?): its keys with what they do,
+// as the panes' full help lists theirs.
+func (d *importDialog) keysView(w int) string {
+	s, k := d.st.Styles, d.st.Keys
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the import wizard · %s or %s closes", keyName(k.Back), keyName(k.Help)))
+	h := help.New()
+	h.Width = w
+	return title + "\n\n" + h.FullHelpView([][]key.Binding{{k.Up, k.Down}, d.actions()})
 }
 
 // partWord names what a part of the file is: a sheet or a table.
@@ -338,12 +373,13 @@ func (d *importDialog) partWord() string {
 // sheet or table of a workbook or database, and the header row.
 func (d *importDialog) sourceLine() string {
 	s := d.st.Styles
+	k := d.st.Keys
 	head := "header row: yes (its names are the columns')"
 	switch {
 	case !d.header && d.detected:
-		head = "header row: no, row 1 is data — name the columns (r one, N all)"
+		head = fmt.Sprintf("header row: no, row 1 is data — name the columns (%s one, %s all)", keyName(k.RenameCol), keyName(k.NameAll))
 	case !d.header:
-		head = "header row: no — name the columns (r renames one, N names all)"
+		head = fmt.Sprintf("header row: no — name the columns (%s renames one, %s names all)", keyName(k.RenameCol), keyName(k.NameAll))
 	}
 	switch d.format {
 	case source.CSV:
@@ -353,7 +389,7 @@ func (d *importDialog) sourceLine() string {
 	}
 	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), safe(d.part))
 	if len(d.parts) > 1 {
-		what += fmt.Sprintf(" (s: next of %d)", len(d.parts))
+		what += fmt.Sprintf(" (%s: next of %d)", keyName(k.NextPart), len(d.parts))
 	}
 	if d.format == source.Excel {
 		return what + "  " + head
@@ -373,10 +409,13 @@ func delimName(r rune) string {
 
 func (d *importDialog) view(w, h int) string {
 	s := d.st.Styles
+	if d.showKeys {
+		return block(d.keysView(w), w, h)
+	}
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Import "+safe(d.path)) + "\n")
 	b.WriteString(fit(d.sourceLine(), w) + "\n")
-	b.WriteString(fit(fmt.Sprintf("%s %s (v)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing())), w) + "\n")
+	b.WriteString(fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing()), keyName(d.st.Keys.ImportMiss)), w) + "\n")
 	if d.err != nil {
 		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
 		if h := d.st.hint(d.err); h != "" {

@@ -65,9 +65,9 @@ func (j *job) percent() float64 { return 100 * j.progress.Load().(float64) }
 
 // stopped rewords a cancelled computation's error: what stopped it and
 // how to run it again.
-func stopped(err error, what, again string) error {
+func stopped(err error, what string, k KeyMap, again string) error {
 	if errors.Is(err, context.Canceled) {
-		return errors.New(what + " stopped (ctrl+x): " + again)
+		return errors.New(what + " stopped (" + keyName(k.Cancel) + "): " + again)
 	}
 	return err
 }

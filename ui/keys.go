@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -9,8 +12,9 @@ import (
 // key.Matches against these bindings, and every view's help lists the
 // bindings it matches, so the help bar and the full help (?) come from
 // the same bindings that act (TestEveryMatchedKeyIsInTheHelp presses
-// every other key on every view and checks that nothing happens). The
-// import wizard (import.go) still compares some of its keys as strings.
+// every other key on every view and checks that nothing happens), and
+// every key name a screen shows is the Help().Key of its binding
+// (TestRebindingRenamesEveryKeyOnScreen).
 type KeyMap struct {
 	// global
 	NextPane  key.Binding
@@ -92,6 +96,15 @@ type KeyMap struct {
 	// teaching tour
 	NextStep key.Binding
 	PrevStep key.Binding
+	// import wizard (import.go)
+	Delimiter  key.Binding
+	NextPart   key.Binding
+	HeaderRow  key.Binding
+	ImportKind key.Binding
+	ImportMiss key.Binding
+	RenameCol  key.Binding
+	NameAll    key.Binding
+	Load       key.Binding
 }
 
 // DefaultKeyMap returns the workbench's keys.
@@ -174,6 +187,15 @@ func DefaultKeyMap() KeyMap {
 
 		NextStep: key.NewBinding(key.WithKeys("right", "l", "n", " "), key.WithHelp("→/n", "next step")),
 		PrevStep: key.NewBinding(key.WithKeys("left", "h", "p"), key.WithHelp("←/p", "previous step")),
+
+		Delimiter:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")),
+		NextPart:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next sheet/table")),
+		HeaderRow:  key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")),
+		ImportKind: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
+		ImportMiss: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")),
+		RenameCol:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
+		NameAll:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name all")),
+		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
 	}
 }
 
@@ -203,4 +225,31 @@ func (k KeyMap) globalHelp() []key.Binding {
 func (k KeyMap) globalFull() []key.Binding {
 	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
+}
+
+// firstKey is the first of the key names the help gives b ("n" of
+// "n/esc"): a screen text names one key where the help lists several.
+func firstKey(b key.Binding) string {
+	name, _, _ := strings.Cut(keyName(b), "/")
+	return name
+}
+
+// yesNo is a question's answer keys ("y/n").
+func yesNo(k KeyMap) string { return firstKey(k.Yes) + "/" + firstKey(k.No) }
+
+// pickType names the keys that pick (p) or type (P) the population.
+func pickType(k KeyMap) string {
+	return keyName(k.Population) + ": pick, " + keyName(k.PopulationPath) + ": type"
+}
+
+// upDown names the keys that scroll ("↑/↓").
+func upDown(k KeyMap) string { return firstKey(k.Up) + "/" + firstKey(k.Down) }
+
+// jumpKey names the key that jumps to the n-th tab (from 0): the Jump
+// binding's keys in order, the tab's number past them.
+func jumpKey(k KeyMap, n int) string {
+	if keys := k.Jump.Keys(); n < len(keys) {
+		return keys[n]
+	}
+	return fmt.Sprint(n + 1)
 }

@@ -79,5 +79,5 @@ func (p *chartsPane) chartView(w, h int) string {
 	case r == nil || r.Charts == nil:
 		return s.Muted.Render("computing…")
 	}
-	return renderSections(s, r.Charts(), w, h, 0)
+	return renderSections(s, r.Charts(), w, h, 0, upDown(p.st.Keys))
 }

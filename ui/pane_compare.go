@@ -45,8 +45,8 @@ func (p *comparePane) refresh()        {}
 // parameter keys' → would move too: it is not offered here).
 func (p *comparePane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.OpenMethod, described(k.Left, "←/h", "previous method"), described(k.Right, "→/l", "next method"),
-		described(k.Wider, "+", "k + 1"), described(k.Narrow, "-", "k - 1"), k.Rerun}
+	return []key.Binding{k.OpenMethod, described(k.Left, keyName(k.Left), "previous method"), described(k.Right, keyName(k.Right), "next method"),
+		described(k.Wider, keyName(k.Wider), "k + 1"), described(k.Narrow, keyName(k.Narrow), "k - 1"), k.Rerun}
 }
 
 func (p *comparePane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -56,7 +56,7 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case compareMsg:
 		if p.job.done(msg.seq) {
-			p.rows, p.err = msg.rows, stopped(msg.err, "comparison", "r runs it again")
+			p.rows, p.err = msg.rows, stopped(msg.err, "comparison", st.Keys, keyName(st.Keys.Rerun)+" runs it again")
 		}
 		return nil
 	case cancelJobMsg:
@@ -132,14 +132,14 @@ func (p *comparePane) open() tea.Cmd {
 func (p *comparePane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (+/-)", p.k), w-16)) + "\n")
+	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, keyName(p.st.Keys.Wider), keyName(p.st.Keys.Narrow)), w-16)) + "\n")
 	switch {
 	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · ctrl+x stops", p.job.percent())) + "\n")
+		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.percent(), keyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
 		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
-		b.WriteString(s.Muted.Render(wrap("enter: run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
+		b.WriteString(s.Muted.Render(wrap(firstKey(st.Keys.OpenMethod)+": run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()
@@ -180,7 +180,7 @@ func (p *comparePane) view(w, h int) string {
 		}
 		b.WriteString(s.Muted.Render(wrap(text, w)) + "\n")
 	}
-	b.WriteString(s.Muted.Render(fit("* the best of a line · enter opens the selected method with these settings in the preview", w)) + "\n")
+	b.WriteString(s.Muted.Render(fit("* the best of a line · "+firstKey(st.Keys.OpenMethod)+" opens the selected method with these settings in the preview", w)) + "\n")
 	return b.String()
 }
 

@@ -274,11 +274,11 @@ func (p *dataPane) missingLine() string {
 		p.dropped, p.droppedOf = droppedRows(t, used, category), key
 	}
 	toks := model.FormatMissingTokens(st.missingTokens())
-	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (m)", thousands(p.dropped), thousands(t.Rows))
+	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (%s)", thousands(p.dropped), thousands(t.Rows), keyName(st.Keys.ToggleMissing))
 	if category {
-		what = fmt.Sprintf("kept as ? (m); in a numeric QI/SA: %s rows dropped", thousands(p.dropped))
+		what = fmt.Sprintf("kept as ? (%s); in a numeric QI/SA: %s rows dropped", keyName(st.Keys.ToggleMissing), thousands(p.dropped))
 	}
-	return "missing " + toks + " (v) · " + what
+	return "missing " + toks + " (" + keyName(st.Keys.MissingTokens) + ") · " + what
 }
 
 // firstNonNumber returns a value that does not parse as a number, or "0".
@@ -320,9 +320,11 @@ func (p *dataPane) view(w, h int) string {
 		notes = append(notes[:1:1], fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
 	// Every key shows: the hint wraps at its items, not inside one.
-	keyItems := []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m drop/category", "v missing values"}
+	k := st.Keys
+	keyItems := []string{keyName(k.ToggleQI) + " QI", keyName(k.SetSA) + " sensitive", keyName(k.ToggleID) + " identifier", keyName(k.ClearRole) + " no role",
+		keyName(k.ToggleKind) + " numeric/categorical", keyName(k.ToggleMissing) + " drop/category", keyName(k.MissingTokens) + " missing values"}
 	if p.readsPublic() {
-		keyItems = append(keyItems, "p/P public table")
+		keyItems = append(keyItems, keyName(k.Public)+"/"+keyName(k.PublicPath)+" public table")
 	}
 	keyLines := wrapItems(keyItems, " · ", w)
 	footN := 2 + len(keyLines) + len(notes)
@@ -377,7 +379,7 @@ func (p *dataPane) view(w, h int) string {
 // what runs without it.
 func (p *dataPane) publicLine(w int) string {
 	st, s := p.st, p.st.Styles
-	keys := " (p: pick a file, P: type a path or dataset:NAME)"
+	keys := fmt.Sprintf(" (%s: pick a file, %s: type a path or dataset:NAME)", keyName(st.Keys.Public), keyName(st.Keys.PublicPath))
 	if st.Project.Public != "" {
 		return s.Muted.Render(fit("public table: "+safe(st.Project.Public)+keys, w))
 	}

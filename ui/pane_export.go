@@ -80,7 +80,7 @@ func (p *exportPane) shortHelp() []key.Binding {
 	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), described(k.Population, "p/P", "population")}
+	return []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), described(k.Population, keyName(k.Population)+"/"+keyName(k.PopulationPath), "population")}
 }
 
 func (p *exportPane) fullHelp() []key.Binding {
@@ -88,7 +88,7 @@ func (p *exportPane) fullHelp() []key.Binding {
 	if p.confirm != "" || p.edit.active {
 		return p.shortHelp()
 	}
-	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), k.Population, k.PopulationPath}
+	return []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
 }
 
 // dir is the chosen directory (a default from the input's name).
@@ -188,9 +188,9 @@ func (p *exportPane) start() tea.Cmd {
 	if !st.Current() {
 		// The preview on screen belongs to earlier settings: never export
 		// something other than what the settings give.
-		why := "the last run failed: fix the error (! shows it) and export again"
+		why := "the last run failed: fix the error (" + keyName(st.Keys.FullError) + " shows it) and export again"
 		if st.Cancelled {
-			why = "the last run was cancelled: ctrl+r recomputes, then export"
+			why = "the last run was cancelled: " + keyName(st.Keys.Recompute) + " recomputes, then export"
 		}
 		p.refused = "not exported: the preview shows earlier settings; " + why
 		p.clearOutcome()
@@ -206,7 +206,7 @@ func (p *exportPane) start() tea.Cmd {
 			why = model.Replaceable(p.dir()) // the rule the export holds it to
 		}
 		if why != "" {
-			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press e to choose another directory)", p.dir(), why)
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.dir(), why, keyName(p.st.Keys.EditText))
 			return nil
 		}
 		p.force = true
@@ -261,7 +261,7 @@ func (p *exportPane) view(w, h int) string {
 	if p.edit.active && p.editing == "" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {
-		b.WriteString(s.Label.Render("directory  ") + p.dir() + s.Muted.Render("   (e: edit)") + "\n")
+		b.WriteString(s.Label.Render("directory  ") + p.dir() + s.Muted.Render("   ("+keyName(p.st.Keys.EditText)+": edit)") + "\n")
 	}
 	b.WriteString(s.Label.Render("audit      ") + model.AuditPath(p.dir()) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
 	if p.edit.active && p.editing == "population" {
@@ -275,7 +275,7 @@ func (p *exportPane) view(w, h int) string {
 		return b.String()
 	}
 	if st.Stale() {
-		b.WriteString(s.Warn.Render(wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed (ctrl+r)", w)) + "\n")
+		b.WriteString(s.Warn.Render(wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed ("+keyName(p.st.Keys.Recompute)+")", w)) + "\n")
 	}
 	switch {
 	case p.refused != "":
@@ -289,7 +289,7 @@ func (p *exportPane) view(w, h int) string {
 	case p.done != "":
 		b.WriteString(s.OK.Render("✓ "+safe(p.done)) + "\n")
 	default:
-		b.WriteString(s.Muted.Render("enter: write the release (atomically), then verify it from its files") + "\n")
+		b.WriteString(s.Muted.Render(keyName(p.st.Keys.Export)+": write the release (atomically), then verify it from its files") + "\n")
 	}
 	for _, l := range p.lines {
 		style := s.OK
@@ -379,14 +379,14 @@ func (p *exportPane) populationLine(w int) string {
 	st, s := p.st, p.st.Styles
 	label := s.Label.Render("population ")
 	if path := st.Project.Population; path != "" {
-		return label + path + s.Muted.Render(fit("   (p: pick, P: type; the attacks read it)", max(0, w-11-lenCells(path)))) + "\n"
+		return label + path + s.Muted.Render(fit("   ("+pickType(p.st.Keys)+"; the attacks read it)", max(0, w-11-lenCells(path)))) + "\n"
 	}
 	if at := st.Attacks; at != nil && !st.AttacksOld {
 		if lack := lackPopulation(at.Findings); len(lack) > 0 {
-			return label + s.Warn.Render(fit("none: not run for lack of a population: "+strings.Join(lack, ", ")+" (p: pick, P: type)", max(0, w-11))) + "\n"
+			return label + s.Warn.Render(fit("none: not run for lack of a population: "+strings.Join(lack, ", ")+" ("+pickType(p.st.Keys)+")", max(0, w-11))) + "\n"
 		}
 	}
-	return label + s.Muted.Render(fit("none   (p: pick, P: type: the people an attacker can name)", max(0, w-11))) + "\n"
+	return label + s.Muted.Render(fit("none   ("+pickType(p.st.Keys)+": the people an attacker can name)", max(0, w-11))) + "\n"
 }
 
 // lackPopulation names the attacks that did not run for lack of a

@@ -375,7 +375,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	as := p.attrs()
 	if len(as) == 0 {
-		return s.Muted.Render("Choose quasi-identifiers and the sensitive attribute in the Data pane (1) first.")
+		return s.Muted.Render("Choose quasi-identifiers and the sensitive attribute in " + in("Data", paneData, p.st.tabOf) + " first.")
 	}
 	attr, hier := p.current()
 	// left: the attributes and their specs
@@ -397,13 +397,13 @@ func (p *hierarchyPane) view(w, h int) string {
 		}
 		left.WriteString(fit(line, lw) + "\n")
 	}
-	left.WriteString("\n" + s.Muted.Render(wrap("→ enters the tree (enter folds a node, ← comes back); b cycles the builders that fit the column and the files used; f picks a file (value;level1;...;*), F types its path; w types interval widths, +/- doubles or halves them.", lw)))
+	left.WriteString("\n" + s.Muted.Render(wrap(p.treeHint(), lw)))
 	// right: the tree
 	rw := w - lw - 3
 	var right strings.Builder
 	if p.edit.active {
 		right.WriteString(p.edit.view(s, rw, ""))
-		right.WriteString(s.Muted.Render("enter load · esc cancel") + "\n")
+		right.WriteString(s.Muted.Render(keyName(st.Keys.Enter)+" load · "+keyName(st.Keys.Back)+" cancel") + "\n")
 	}
 	if hier == nil {
 		if st.RunErr != nil {
@@ -510,4 +510,13 @@ func hasLetter(s string) bool {
 		}
 	}
 	return false
+}
+
+// treeHint says what the pane's keys do.
+func (p *hierarchyPane) treeHint() string {
+	k := p.st.Keys
+	return fmt.Sprintf("%s enters the tree (%s folds a node, %s comes back); %s cycles the builders that fit the column and the files used; "+
+		"%s picks a file (value;level1;...;*), %s types its path; %s types interval widths, %s/%s doubles or halves them.",
+		firstKey(k.Right), keyName(k.Expand), firstKey(k.Left), keyName(k.Builder), keyName(k.File), keyName(k.FilePath), keyName(k.Widths),
+		keyName(k.Wider), keyName(k.Narrow))
 }

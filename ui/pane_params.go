@@ -313,13 +313,13 @@ func (p *paramsPane) view(w, h int) string {
 	var left strings.Builder
 	left.WriteString(s.Title.Render("Method ") + st.Project.Method)
 	if len(methods()) > 1 {
-		left.WriteString(s.Muted.Render("  (M: next)"))
+		left.WriteString(s.Muted.Render("  (" + keyName(st.Keys.Method) + ": next)"))
 	}
 	left.WriteString("\n")
 	left.WriteString(s.Muted.Render(fit(spec.Paper, lw)) + "\n")
 	if len(spec.Variants) > 0 {
 		v, noPublic := st.Variant()
-		left.WriteString(s.Label.Render("variant ") + v + s.Muted.Render("  (V: next)") + "\n")
+		left.WriteString(s.Label.Render("variant ") + v + s.Muted.Render("  ("+keyName(st.Keys.Variant)+": next)") + "\n")
 		if noPublic {
 			left.WriteString(s.Warn.Render(wrap(fmt.Sprintf("no public table: the plain variant %s runs (p in %s picks one)", v, in("Data", paneData, st.tabOf)), lw)) + "\n")
 		}

@@ -410,11 +410,11 @@ func (p *previewPane) view(w, h int) string {
 		title = fmt.Sprintf("Groups (%s of %s: %s)", thousands(len(p.order)), thousands(len(r.Groups)), filters[p.filter])
 	}
 	if st.Stale() {
-		title += s.Warn.Render(" · stale: earlier settings (ctrl+r)")
+		title += s.Warn.Render(" · stale: earlier settings (" + keyName(st.Keys.Recompute) + ")")
 	}
 	title += fmt.Sprintf("  sorted by %s, %s", sortName, dir)
 	if _, demo := pipeline.DatasetName(st.Project.Input); demo && !st.Dirty {
-		title += s.Muted.Render(" · demo data: ctrl+o opens your own")
+		title += s.Muted.Render(" · demo data: " + keyName(st.Keys.Open) + " opens your own")
 	}
 	if v := r.Violations(); v > 0 {
 		title += s.Error.Render(fmt.Sprintf("  · %d violate", v))
@@ -441,7 +441,7 @@ func (p *previewPane) notReady(w int) string {
 	case p.res == nil && st.RunErr != nil:
 		hint := st.hint(st.RunErr)
 		if hint == "" {
-			hint = "set the roles in the Data pane (1): space toggles a QI, a marks the sensitive attribute."
+			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", in("Data", paneData, st.tabOf), keyName(st.Keys.ToggleQI), keyName(st.Keys.SetSA))
 		}
 		return s.Error.Render("No preview:") + "\n\n" + wrap(withoutHint(st.RunErr), w) + "\n\n" +
 			s.Muted.Render(wrap("What to do: "+hint, w))
@@ -465,7 +465,7 @@ func (p *previewPane) compactView(w, h int) string {
 	}
 	b.WriteString(s.Title.Render(head) + "\n")
 	if st.Stale() {
-		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings (ctrl+r)", w)) + "\n")
+		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings ("+keyName(st.Keys.Recompute)+")", w)) + "\n")
 	}
 	ws, old := st.shownWarnings()
 	for _, warn := range ws {
@@ -543,6 +543,6 @@ func (p *previewPane) detailView(w, h int) string {
 	if d.Title != "" {
 		title += " · " + safe(d.Title)
 	}
-	head := fit(s.Title.Render(title)+s.Muted.Render("  (esc back)"), w)
-	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset)
+	head := fit(s.Title.Render(title)+s.Muted.Render("  ("+keyName(p.st.Keys.Back)+" back)"), w)
+	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset, upDown(p.st.Keys))
 }

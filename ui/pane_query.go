@@ -57,7 +57,7 @@ func (p *queryPane) refresh()        {}
 func (p *queryPane) shortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.input.Focused() {
-		return []key.Binding{k.Run, k.History, k.Example, described(k.Back, "esc", "leave the input")}
+		return []key.Binding{k.Run, k.History, k.Example, described(k.Back, keyName(k.Back), "leave the input")}
 	}
 	return []key.Binding{k.TypeQuery}
 }
@@ -199,14 +199,14 @@ func answer(text string, truth *model.Table, a method.Answerer) (*pipeline.Query
 }
 
 func (p *queryPane) view(w, h int) string {
-	s := p.st.Styles
+	s, k := p.st.Styles, p.st.Keys
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Query the release") + s.Muted.Render("  COUNT(*) | SUM | AVG | MIN | MAX (sa) [WHERE col = v | != | < | <= | > | >= | BETWEEN a AND b | IN (..) {AND ...}]") + "\n")
 	if p.input.Focused() {
 		b.WriteString(p.input.View() + "\n")
-		b.WriteString(s.Muted.Render("enter run · ↑/↓ history · tab example · esc leave the input") + "\n")
+		b.WriteString(s.Muted.Render(keyName(k.Run)+" run · "+keyName(k.History)+" history · "+keyName(k.Example)+" example · "+keyName(k.Back)+" leave the input") + "\n")
 	} else {
-		b.WriteString(s.Muted.Render("enter (or /) to type a query, e.g. "+safe(p.example())) + "\n\n")
+		b.WriteString(s.Muted.Render(typeQuery(k)+" to type a query, e.g. "+safe(p.example())) + "\n\n")
 	}
 	if p.busy {
 		b.WriteString(s.Muted.Render("answering…") + "\n")
@@ -263,4 +263,13 @@ func (p *queryPane) view(w, h int) string {
 		}
 	}
 	return b.String()
+}
+
+// typeQuery names the keys that open the query input ("enter (or /)").
+func typeQuery(k KeyMap) string {
+	out := keyName(k.TypeQuery)
+	if keys := k.TypeQuery.Keys(); len(keys) > 1 {
+		out += " (or " + strings.Join(keys[1:], ", ") + ")" // the help names the first
+	}
+	return out
 }

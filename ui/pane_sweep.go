@@ -82,7 +82,7 @@ func (p *sweepPane) shortHelp() []key.Binding {
 	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, described(k.EditText, "e", "edit values"), k.Run}
+	return []key.Binding{k.Up, k.Down, described(k.EditText, keyName(k.EditText), "edit values"), k.Run}
 }
 
 func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -171,7 +171,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case sweepMsg:
 		if p.job.done(msg.seq) {
-			p.rows, p.figs, p.err = msg.rows, msg.figs, stopped(msg.err, "sweep", "enter runs it again")
+			p.rows, p.figs, p.err = msg.rows, msg.figs, stopped(msg.err, "sweep", st.Keys, keyName(st.Keys.Run)+" runs it again")
 			if msg.err != nil {
 				// A value whose run the stop cut short has no figures: its
 				// row goes (no raw "context canceled" in the table).
@@ -277,19 +277,19 @@ func (p *sweepPane) view(w, h int) string {
 		b.WriteString(fit(line, w) + "\n")
 	}
 	if p.edit.active {
-		b.WriteString(p.edit.view(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · enter keep · esc cancel") + "\n")
+		b.WriteString(p.edit.view(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · "+keyName(st.Keys.Enter)+" keep · "+keyName(st.Keys.Back)+" cancel") + "\n")
 	}
 	b.WriteString("\n")
 	switch {
 	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · ctrl+x stops", p.job.percent())) + "\n")
+		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.percent(), keyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
 		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		if p.cleared != "" {
 			b.WriteString(s.Muted.Render(wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
 		}
-		b.WriteString(s.Muted.Render("enter: run the sweep for the selected parameter · e: edit its values (a list, or FROM..TO[:STEP])") + "\n")
+		b.WriteString(s.Muted.Render(keyName(st.Keys.Run)+": run the sweep for the selected parameter · "+keyName(st.Keys.EditText)+": edit its values (a list, or FROM..TO[:STEP])") + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()

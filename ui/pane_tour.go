@@ -130,13 +130,13 @@ func (p *tourPane) refresh()        {}
 
 func (p *tourPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.NextStep, k.PrevStep, k.Down, described(k.Back, "esc", "leave the tour"), k.Tours}
+	return []key.Binding{k.NextStep, k.PrevStep, k.Down, described(k.Back, keyName(k.Back), "leave the tour"), k.Tours}
 }
 
 func (p *tourPane) fullHelp() []key.Binding {
 	k := p.st.Keys
 	return []key.Binding{k.NextStep, k.PrevStep, k.Up, k.Down, k.PageUp, k.PageDown,
-		described(k.Enter, "enter", "back to the step's settings"), described(k.Back, "esc", "leave the tour (the settings stay)")}
+		described(k.Enter, keyName(k.Enter), "back to the step's settings"), described(k.Back, keyName(k.Back), "leave the tour (the settings stay)")}
 }
 
 func (p *tourPane) update(msg tea.Msg) tea.Cmd {
@@ -189,7 +189,7 @@ func (p *tourPane) stepLines(st method.Step, w int) []string {
 			b.WriteString(wrap(n, w) + "\n")
 		}
 		if len(sec.Header) > 0 {
-			b.WriteString(tableView(s, sec, w, max(1, len(sec.Rows)), 0))
+			b.WriteString(tableView(s, sec, w, max(1, len(sec.Rows)), 0, upDown(p.st.Keys)))
 		}
 		b.WriteString("\n")
 	}
@@ -201,7 +201,7 @@ func (p *tourPane) view(w, h int) string {
 	tr := st.Tour
 	switch {
 	case tr == nil:
-		return s.Muted.Render("No tour is open: ctrl+t lists the tours.")
+		return s.Muted.Render("No tour is open: " + keyName(st.Keys.Tours) + " lists the tours.")
 	case tr.err != nil:
 		return s.Error.Render("The tour could not be built:") + "\n\n" + wrap(tr.err.Error(), w)
 	case tr.steps == nil:
@@ -217,14 +217,14 @@ func (p *tourPane) view(w, h int) string {
 	p.offset = max(0, min(p.offset, len(lines)-p.room))
 	shown := lines[p.offset:min(len(lines), p.offset+p.room)]
 	if more := len(lines) - p.offset - len(shown); more > 0 {
-		shown[len(shown)-1] = s.Muted.Render(fit(fmt.Sprintf("↓ %d more lines · ↑/↓ scroll · → next step", more+1), w))
+		shown[len(shown)-1] = s.Muted.Render(fit(fmt.Sprintf("↓ %d more lines · %s scroll · %s next step", more+1, upDown(st.Keys), firstKey(st.Keys.NextStep)), w))
 	}
 	for len(shown) < p.room {
 		shown = append(shown, "")
 	}
 	rule := "── live preview: " + setupText(tr.tour, step.Setup) + " "
 	if !sameRun(st.projectOf(tr.tour, step.Setup), st.Project) {
-		rule = "── live preview of your settings (enter: the step's) "
+		rule = "── live preview of your settings (" + keyName(st.Keys.Enter) + ": the step's) "
 	}
 	if n := w - lenCells(rule); n > 0 {
 		rule += strings.Repeat("─", n)
@@ -290,7 +290,7 @@ func (d *tourDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *tourDialog) help() []key.Binding {
 	k := d.st.Keys
-	return []key.Binding{k.Up, k.Down, described(k.Enter, "enter", "open the tour"), k.Close}
+	return []key.Binding{k.Up, k.Down, described(k.Enter, keyName(k.Enter), "open the tour"), k.Close}
 }
 
 func (d *tourDialog) view(w, h int) string {
@@ -309,7 +309,7 @@ func (d *tourDialog) view(w, h int) string {
 		b.WriteString(s.Muted.Render(fit("                         "+t.Paper, w)) + "\n")
 	}
 	b.WriteString("\n" + s.Muted.Render(wrap("A tour loads the paper's own table, method and settings; each step "+
-		"shows the paper's figure or table beside the live preview. enter opens · esc closes", w)))
+		"shows the paper's figure or table beside the live preview. "+keyName(d.st.Keys.Enter)+" opens · "+firstKey(d.st.Keys.Close)+" closes", w)))
 	return block(b.String(), w, h)
 }
 

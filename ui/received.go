@@ -385,7 +385,7 @@ func (p *releasePane) checkLines(w, n int) string {
 		b.WriteString(checkStyle(s, l).Render(fit("  "+safe(l), w)) + "\n")
 	}
 	if len(lines) < len(r.Check) {
-		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  … %d more check lines: c lists all %d", len(r.Check)-len(lines), len(r.Check)), w)) + "\n")
+		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  … %d more check lines: %s lists all %d", len(r.Check)-len(lines), keyName(p.st.Keys.CheckReport), len(r.Check)), w)) + "\n")
 	}
 	return b.String()
 }
@@ -400,7 +400,7 @@ func (p *releasePane) reportView(w, h int) string {
 	for i := p.reportOff; i < len(r.Check) && i < p.reportOff+rows; i++ {
 		b.WriteString(checkStyle(s, r.Check[i]).Render(fit(safe(r.Check[i]), w)) + "\n")
 	}
-	more := fmt.Sprintf("lines %d-%d of %d · ↑/↓ scroll · esc back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check))
+	more := fmt.Sprintf("lines %d-%d of %d · %s scroll · %s back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check), upDown(p.st.Keys), keyName(p.st.Keys.Back))
 	b.WriteString(s.Muted.Render(fit(more, w)))
 	return b.String()
 }

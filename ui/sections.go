@@ -13,8 +13,8 @@ import (
 // renderSections draws a method's titled sections (notes, tables, bar
 // charts) in w x h without knowing the method: a group's detail and a
 // charts pane both go through it. Tables share the height with charts;
-// offset scrolls the tables' rows.
-func renderSections(s *Styles, secs []method.Section, w, h, offset int) string {
+// offset scrolls the tables' rows, with the keys scroll names ("↑/↓").
+func renderSections(s *Styles, secs []method.Section, w, h, offset int, scroll string) string {
 	fixed, tables, charts := 0, 0, 0
 	for _, sec := range secs {
 		if sec.Title != "" {
@@ -48,7 +48,7 @@ func renderSections(s *Styles, secs []method.Section, w, h, offset int) string {
 			b.WriteString(fit(safe(n), w) + "\n")
 		}
 		if len(sec.Header) > 0 {
-			b.WriteString(tableView(s, sec, w, max(1, tableRoom/tables), offset))
+			b.WriteString(tableView(s, sec, w, max(1, tableRoom/tables), offset, scroll))
 		}
 		if len(sec.Series) > 0 {
 			b.WriteString(chartView(s, sec, w, max(1, chartRoom/charts)))
@@ -60,7 +60,7 @@ func renderSections(s *Styles, secs []method.Section, w, h, offset int) string {
 // tableView draws a table's header and up to h rows from offset with
 // lipgloss/table: no borders, two cells between columns, each column as
 // wide as its content, shrunk (cells cut with …) to fit w.
-func tableView(s *Styles, sec method.Section, w, h, offset int) string {
+func tableView(s *Styles, sec method.Section, w, h, offset int, scroll string) string {
 	if offset > len(sec.Rows)-h {
 		offset = max(0, len(sec.Rows)-h)
 	}
@@ -91,7 +91,7 @@ func tableView(s *Styles, sec method.Section, w, h, offset int) string {
 		if total > len(sec.Rows) {
 			more += fmt.Sprintf(" (the first %s are listed)", thousands(len(sec.Rows)))
 		}
-		b.WriteString(s.Muted.Render(fit(more+" · ↑/↓ scroll", w)) + "\n")
+		b.WriteString(s.Muted.Render(fit(more+" · "+scroll+" scroll", w)) + "\n")
 	}
 	return b.String()
 }

@@ -16,6 +16,9 @@ func tourApp(t *testing.T, name string, w, h int) *App {
 	t.Helper()
 	a := newWorkbench(testEnv, Options{Tour: name})
 	a.debounceFor = 0
+	if testKeys != nil {
+		a.st.Keys = *testKeys
+	}
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	settle(t, a, tea.Batch(a.schedule(), tourStepsCmd(a.st.Env, a.st.Tour.tour)))

@@ -117,7 +117,7 @@ var (
 		Sweep:    "uniform;table;group;zipf:0.5;zipf:1;group-uniform",
 		Describe: describeTarget,
 		Explain: "Definition 3.2. normal:MU,SIGMA and zipf:S are discretised over the domain (Section 6.3), " +
-			"table is t-closeness style, group only permutes, group-uniform is Section 6.4's; a CSV file gives value,weight pairs (e types one)."}
+			"table is t-closeness style, group only permutes, group-uniform is Section 6.4's; a CSV file gives value,weight pairs (type its path as the value)."}
 	maxDenParam = model.ParamSpec{Name: paramMaxDen, Kind: model.ParamInt, Min: 0, Max: 1 << 20,
 		Default: strconv.Itoa(defaultMaxDenominator), Step: 1,
 		Help:  "largest integer weight in the target's per-node ratios, e.g. 0.7:0.3 -> 7:3 (0 = exact)",

@@ -120,6 +120,10 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeyCtrlS}
 		case "ctrl+o":
 			msg = tea.KeyMsg{Type: tea.KeyCtrlO}
+		case "home":
+			msg = tea.KeyMsg{Type: tea.KeyHome}
+		case "pgdown":
+			msg = tea.KeyMsg{Type: tea.KeyPgDown}
 		default:
 			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 		}

@@ -39,6 +39,7 @@ type exportPane struct {
 	err     error
 	done    string
 	of      *method.Result // the result the plan on screen is of
+	scroll  scroller
 }
 
 type exportMsg struct {
@@ -88,7 +89,7 @@ func (p *exportPane) fullHelp() []key.Binding {
 	if p.confirm != "" || p.edit.active {
 		return p.shortHelp()
 	}
-	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), k.Population, k.PopulationPath}
+	return append([]key.Binding{k.Export, described(k.EditText, "e", "edit directory"), k.Population, k.PopulationPath}, scrollKeys(k)...)
 }
 
 // dir is the chosen directory (a default from the input's name).
@@ -172,7 +173,9 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			p.editing = "population"
 			return p.edit.open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
 		case key.Matches(msg, keys.Export):
+			p.scroll.offset = 0 // the outcome shows at the top
 			return p.start()
+		case p.scroll.update(keys, msg):
 		}
 	}
 	return nil
@@ -255,6 +258,11 @@ var riskShown = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg,
 	risk.KeyTopBelief, risk.KeyTCloseness, risk.KeyNCP, risk.KeyPresence}
 
 func (p *exportPane) view(w, h int) string {
+	return p.scroll.view(p.st, p.plan(w), w, h)
+}
+
+// plan is the whole of the export pane's text, scrolled by view.
+func (p *exportPane) plan(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Export the release") + "\n\n")

@@ -575,8 +575,13 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.FullError):
-		if err := st.shownError(); err != nil {
-			a.dialog = &errorDialog{st: st, err: err}
+		// The error, and the warnings the bar cuts (issue 35.6).
+		d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
+		if st.ReceivedDir == "" {
+			d.warnings, _ = st.shownWarnings()
+		}
+		if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
+			a.dialog = d
 		}
 		return nil
 	case key.Matches(msg, k.Recompute):
@@ -885,9 +890,9 @@ func (a *App) summaryView(w int) string {
 		}
 		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
 		if warn != "" {
-			// The first usefulness warning, at the end of the line (! on
-			// the Method pane lists them all), dimmed while it is the
-			// previous result's.
+			// The first usefulness warning, at the end of the line (!
+			// shows them all in full), dimmed while it is the previous
+			// result's.
 			style := s.Warn
 			if warnOld {
 				style = s.Muted

@@ -105,7 +105,7 @@ func DefaultKeyMap() KeyMap {
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit (also while typing)")),
 		Cancel:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel computation")),
 		Recompute: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recompute")),
-		FullError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "the full error")),
+		FullError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "the full error and warnings")),
 		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save project")),
 		SaveAs:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "save project as…")),
 		Open:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 )
 
@@ -36,6 +37,44 @@ func TestGoldenExportScrolls(t *testing.T) {
 				t.Errorf("home: offset %d, want the first screen again", p.scroll.offset)
 			}
 			teatest.RequireEqualOutput(t, []byte(top+"\n"+end))
+		})
+	}
+}
+
+// TestGoldenBangShowsWarnings: the bar cuts the first warning; ! shows
+// every current warning in full, also when there is no error, and any
+// key closes it (issue 35.6).
+func TestGoldenBangShowsWarnings(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 34}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			a := ready(t, "dataset:employees", size[0], size[1])
+			if a.st.shownError() != nil {
+				t.Fatalf("an error on screen: %v", a.st.shownError())
+			}
+			ws, _ := a.st.shownWarnings()
+			if len(ws) != 1 {
+				t.Fatalf("warnings %q, want 1", ws)
+			}
+			press(t, a, "!")
+			d, ok := a.dialog.(*errorDialog)
+			if !ok {
+				t.Fatalf("! opened %T, want the error dialog", a.dialog)
+			}
+			view := a.View()
+			flat := strings.Join(strings.Fields(ansi.Strip(view)), " ")
+			for _, want := range []string{"1 warning", "! 82% of the published records are unique on the published quasi-identifiers (above 5%): whoever knows a person's quasi-identifiers finds their record"} {
+				if !strings.Contains(strings.ReplaceAll(flat, "│ ", ""), want) {
+					t.Errorf("! does not show %q:\n%s", want, view)
+				}
+			}
+			if d.err != nil {
+				t.Errorf("the dialog shows an error: %v", d.err)
+			}
+			teatest.RequireEqualOutput(t, []byte(view))
+			press(t, a, "x")
+			if a.dialog != nil {
+				t.Errorf("a key did not close the dialog")
+			}
 		})
 	}
 }

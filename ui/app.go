@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -558,8 +559,14 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.Jump):
-		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) {
+		// The tour's tab has its own key (its tab is the tenth with charts).
+		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != paneTour {
 			a.active = vis[i]
+		}
+		return nil
+	case key.Matches(msg, k.TourTab):
+		if slices.Contains(a.visible(), paneTour) {
+			a.active = paneTour
 		}
 		return nil
 	case key.Matches(msg, k.Cancel):
@@ -766,6 +773,9 @@ func (a *App) tabsView(w int) string {
 		var parts []string
 		for n, i := range vis {
 			label := fmt.Sprintf("%d %s", n+1, string(titles[n]))
+			if i == paneTour {
+				label = a.st.Keys.TourTab.Help().Key + " " + string(titles[n])
+			}
 			if i == a.active {
 				parts = append(parts, s.TabActive.Render(label))
 			} else {

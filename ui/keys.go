@@ -27,6 +27,7 @@ type KeyMap struct {
 	Open      key.Binding
 	Dataset   key.Binding
 	Tours     key.Binding
+	TourTab   key.Binding // 0: the open tour's tab (issue 35.10: 1 then 0 landed in Data)
 	// movement and dialogs
 	Up       key.Binding
 	Down     key.Binding
@@ -111,6 +112,7 @@ func DefaultKeyMap() KeyMap {
 		Open:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),
 		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
 		Tours:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "teaching tours")),
+		TourTab:   key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "the open tour's tab")),
 
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -201,6 +203,6 @@ func (k KeyMap) globalHelp() []key.Binding {
 
 // globalFull is the full list of global keys.
 func (k KeyMap) globalFull() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
+	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.TourTab, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
 }

@@ -92,19 +92,37 @@ func (p *exportPane) fullHelp() []key.Binding {
 	return append([]key.Binding{k.Export, described(k.EditText, "e", "edit directory"), k.Population, k.PopulationPath}, scrollKeys(k)...)
 }
 
-// dir is the chosen directory (a default from the input's name).
+// dir is the chosen directory (a default from the input's name), as an
+// absolute path: a relative one is in the project file's folder, as the
+// project's other paths are, else in the working directory (issue 35.5:
+// a project opened from elsewhere wrote its release there).
 func (p *exportPane) dir() string {
-	if p.chosen != "" {
-		return p.chosen
+	dir := p.chosen
+	if dir == "" {
+		base := p.st.Project.Input
+		if name, ok := datasetName(base); ok {
+			base = name
+		} else {
+			base = baseName(base)
+			base = strings.TrimSuffix(base, filepath.Ext(base))
+		}
+		dir = "release-" + base + "-" + p.st.Project.Method
 	}
-	base := p.st.Project.Input
-	if name, ok := datasetName(base); ok {
-		base = name
-	} else {
-		base = baseName(base)
-		base = strings.TrimSuffix(base, filepath.Ext(base))
+	if !filepath.IsAbs(dir) && p.st.ProjectPath != "" {
+		dir = filepath.Join(filepath.Dir(p.st.ProjectPath), dir)
 	}
-	return "release-" + base + "-" + p.st.Project.Method
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// shownPath is path as the screen shows it.
+func (st *State) shownPath(path string) string {
+	if st.ShowPath != nil {
+		return st.ShowPath(path)
+	}
+	return path
 }
 
 func baseName(path string) string {
@@ -133,10 +151,10 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.lines = msg.ex.Checks
-		p.done = fmt.Sprintf("wrote %s and %s", msg.ex.Dir, model.AuditPath(msg.ex.Dir))
+		p.done = fmt.Sprintf("wrote %s and %s", st.shownPath(msg.ex.Dir), st.shownPath(model.AuditPath(msg.ex.Dir)))
 		st.Project.AddExported(msg.ex.Dir) // the next release is attacked together with it
 		st.Dirty = false
-		st.Notify("exported %s", msg.ex.Dir)
+		st.Notify("exported %s", st.shownPath(msg.ex.Dir))
 		return nil
 	case tea.KeyMsg:
 		keys := st.Keys
@@ -209,11 +227,11 @@ func (p *exportPane) start() tea.Cmd {
 			why = model.Replaceable(p.dir()) // the rule the export holds it to
 		}
 		if why != "" {
-			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press e to choose another directory)", p.dir(), why)
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press e to choose another directory)", p.st.shownPath(p.dir()), why)
 			return nil
 		}
 		p.force = true
-		q = append(q, fmt.Sprintf("%s exists: replace it?", p.dir()))
+		q = append(q, fmt.Sprintf("%s exists: replace it?", p.st.shownPath(p.dir())))
 	}
 	if file, g := pipeline.Growth(st.Result); file != "" {
 		p.growth = true
@@ -269,9 +287,9 @@ func (p *exportPane) plan(w int) string {
 	if p.edit.active && p.editing == "" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {
-		b.WriteString(s.Label.Render("directory  ") + p.dir() + s.Muted.Render("   (e: edit)") + "\n")
+		b.WriteString(s.Label.Render("directory  ") + st.shownPath(p.dir()) + s.Muted.Render("   (e: edit)") + "\n")
 	}
-	b.WriteString(s.Label.Render("audit      ") + model.AuditPath(p.dir()) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
+	b.WriteString(s.Label.Render("audit      ") + st.shownPath(model.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
 	if p.edit.active && p.editing == "population" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {

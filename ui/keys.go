@@ -86,6 +86,9 @@ type KeyMap struct {
 	// export's attacks read (run --population).
 	Population     key.Binding
 	PopulationPath key.Binding
+	// NamePopulation names the columns of a population file without a
+	// header row with the import wizard (population_columns).
+	NamePopulation key.Binding
 	Rerun          key.Binding
 	OpenMethod     key.Binding
 	// received release
@@ -169,6 +172,7 @@ func DefaultKeyMap() KeyMap {
 		EditText:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
 		Population:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick population")),
 		PopulationPath: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type population")),
+		NamePopulation: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name the population's columns")),
 		Rerun:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
 		OpenMethod:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
 

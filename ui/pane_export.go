@@ -81,7 +81,19 @@ func (p *exportPane) shortHelp() []key.Binding {
 	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), described(k.Population, "p/P", "population")}
+	out := []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), described(k.Population, "p/P", "population")}
+	if p.namable() {
+		out = append(out, k.NamePopulation)
+	}
+	return out
+}
+
+// namable says whether the population is a file whose columns the
+// import wizard can name.
+func (p *exportPane) namable() bool {
+	path := p.st.Project.Population
+	_, ok := datasetName(path)
+	return path != "" && !ok
 }
 
 func (p *exportPane) fullHelp() []key.Binding {
@@ -89,7 +101,11 @@ func (p *exportPane) fullHelp() []key.Binding {
 	if p.confirm != "" || p.edit.active {
 		return p.shortHelp()
 	}
-	return append([]key.Binding{k.Export, described(k.EditText, "e", "edit directory"), k.Population, k.PopulationPath}, scrollKeys(k)...)
+	out := []key.Binding{k.Export, described(k.EditText, "e", "edit directory"), k.Population, k.PopulationPath}
+	if p.namable() {
+		out = append(out, k.NamePopulation)
+	}
+	return append(out, scrollKeys(k)...)
 }
 
 // dir is the chosen directory (a default from the input's name), as an
@@ -190,6 +206,9 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, keys.PopulationPath):
 			p.editing = "population"
 			return p.edit.open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
+		case key.Matches(msg, keys.NamePopulation) && p.namable():
+			d := newPopulationDialog(st)
+			return func() tea.Msg { return openDialogMsg{d} }
 		case key.Matches(msg, keys.Export):
 			p.scroll.offset = 0 // the outcome shows at the top
 			return p.start()

@@ -78,3 +78,23 @@ func TestGoldenBangShowsWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareScrolls: the comparison runs past 80x24; its last line says
+// how many lines are below and end brings the legend on screen.
+func TestCompareScrolls(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	press(t, a, "9", "enter")
+	settle(t, a, nil)
+	if view := ansi.Strip(a.View()); !strings.Contains(view, "↓ 4 more lines · ↓/j pgdn/f scroll") || strings.Contains(view, "* the best of a line") {
+		t.Fatalf("the comparison does not say 4 lines are below:\n%s", view)
+	}
+	press(t, a, "G")
+	p := a.panes[paneCompare].(*comparePane)
+	if view := ansi.Strip(a.View()); p.scroll.offset != 3 || !strings.Contains(view, "* the best of a line") || !strings.Contains(view, "↑ 4 more lines above") {
+		t.Errorf("end: offset %d:\n%s", p.scroll.offset, view)
+	}
+	press(t, a, "b")
+	if p.scroll.offset != 0 {
+		t.Errorf("page up: offset %d", p.scroll.offset)
+	}
+}

@@ -582,14 +582,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.FullError):
-		// The error, and the warnings the bar cuts (issue 35.6).
-		d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
-		if st.ReceivedDir == "" {
-			d.warnings, _ = st.shownWarnings()
-		}
-		if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
-			a.dialog = d
-		}
+		a.showFull()
 		return nil
 	case key.Matches(msg, k.Recompute):
 		if st.Table != nil && !st.Running {
@@ -626,6 +619,19 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return p.update(msg)
+}
+
+// showFull opens the error dialog (!) on the error, why the attacks
+// could not be measured, and the warnings the bar cuts (issue 35.6).
+func (a *App) showFull() {
+	st := a.st
+	d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
+	if st.ReceivedDir == "" {
+		d.warnings, _ = st.shownWarnings()
+	}
+	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
+		a.dialog = d
+	}
 }
 
 // visible lists the panes the current method has, in tab order: the

@@ -5,8 +5,11 @@
 # with `privlab check`; import a header-less file, export, reopen the
 # release (with its original, from the picker, and as privlab DIR, which
 # finds the original through the audit record); save a project and
-# reopen it from another folder. Installs tmux when it can, skips (exit 0, with a
-# message) when it cannot.
+# reopen it from another folder; at 80x24 and 120x34, ! on the warnings,
+# the Export pane scrolling and writing beside its project, a header-less
+# population named with the import wizard, 0 opening the tour's tab; and
+# every command the tours print. Installs tmux when it can, skips (exit
+# 0, with a message) when it cannot.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -78,7 +81,7 @@ echo "e2e: export"
 keys 7
 wait_for "will write"
 keys Enter
-wait_for "wrote release-census-distribution" 60
+wait_re "wrote .*/release-census-distribution" 60
 ls release-census-distribution/qi.csv release-census-distribution/sa.csv release-census-distribution/hierarchy.csv release-census-distribution/manifest.json >/dev/null
 test -f release-census-distribution.audit.json
 
@@ -164,7 +167,7 @@ keys Enter
 wait_for "✓ private"
 keys 7
 keys Enter
-wait_for "wrote release-people-distribution" 60
+wait_re "wrote .*/release-people-distribution" 60
 test -f release-people-distribution/manifest.json
 keys q
 sleep 0.5
@@ -226,7 +229,7 @@ keys Enter
 wait_for "population town.csv"
 wait_for "⚠ 7 re-identified"
 keys Enter
-wait_for "wrote release-employees-distribution" 60
+wait_re "wrote .*/release-employees-distribution" 60
 keys q
 sleep 0.5
 if tmux -S "$sock" has-session -t e2e 2>/dev/null; then keys y; fi
@@ -276,6 +279,92 @@ wait_for "Teaching tours"
 keys Escape
 keys q
 sleep 0.5
+# ---- issue 35 at 80x24 and 120x34: ! shows the warnings in full (6), the
+# Export pane scrolls (2) and writes beside the project file, shown
+# absolute (5), a header-less population is named with the import
+# wizard (1), 0 opens the tour's tab (10) ----
+printf 'Alice,91110,F\nBob,91110,M\nCarol,91110,M\nDebra,91130,F\nElaine,91210,F\nGrace,91220,F\nHelen,91240,F\nJason,91310,M\nKyle,91320,M\nLeo,91330,M\nNancy,91340,F\nOscar,91110,M\nPaula,91130,F\nQuinn,91330,M\n' > town.data
+for size in 80x24 120x34; do
+  w=${size%x*} h=${size#*x}
+  mkdir -p "s$size/proj" "s$size/cwd"
+  printf '{"input": "dataset:employees", "method": "distribution"}\n' > "s$size/proj/emp.json"
+  tmux -S "$sock" kill-server >/dev/null 2>&1 || true
+  tmux -S "$sock" new-session -d -s e2e -x "$w" -y "$h" "cd s$size/cwd && TERM=xterm-256color ../../privlab ../proj/emp.json 2>../../stderr9-$size.txt; echo exited \$? >> ../../stderr9-$size.txt"
+  wait_for "employees (11 rows)"
+  wait_for "✓ private"
+
+  echo "e2e $size: ! shows the current warnings in full"
+  keys '!'
+  wait_for "1 warning"
+  wait_for "finds their record"
+  keys Escape
+  wait_for "Preview"
+
+  echo "e2e $size: the Export pane scrolls, its directory is beside the project, absolute"
+  keys 7
+  wait_for "Export the release"
+  wait_for "/s$size/proj/release-employees-distribution"
+  wait_re "↓ [0-9]+ more lines"
+  keys G
+  wait_for "what an attacker can still do"
+  keys Home
+  wait_for "Export the release"
+
+  echo "e2e $size: a header-less population, named with the import wizard (N)"
+  keys P
+  keys C-u
+  tmux -S "$sock" send-keys -t e2e -l "../../town.data"; sleep 0.3
+  keys Enter
+  keys '!'
+  wait_for "The attacks could not be measured"
+  wait_for "name its columns"
+  keys Escape
+  keys N
+  wait_for "header row: no"
+  keys N
+  keys C-u
+  tmux -S "$sock" send-keys -t e2e -l "name,zipcode,gender"; sleep 0.3
+  keys Enter
+  wait_for "zipcode"
+  keys Enter
+  wait_for "Export the release"
+  keys G
+  wait_for "membership: not bounded"
+  keys Enter
+  wait_re "wrote .*/s$size/proj/release-employees-distribution" 60
+  test -f "s$size/proj/release-employees-distribution/manifest.json"
+  test ! -e "s$size/cwd/release-employees-distribution"
+  keys C-s
+  wait_for "saved"
+  grep -q '"population_columns"' "s$size/proj/emp.json"
+  keys q
+  sleep 0.5
+  if tmux -S "$sock" has-session -t e2e 2>/dev/null; then keys y; fi
+
+  echo "e2e $size: 0 opens the tour's tab (the tenth with charts)"
+  tmux -S "$sock" kill-server >/dev/null 2>&1 || true
+  tmux -S "$sock" new-session -d -s e2e -x "$w" -y "$h" "TERM=xterm-256color ./privlab tour lossyjoin 2>stderr10-$size.txt; echo exited \$? >> stderr10-$size.txt"
+  wait_for "Step 1 of 6"
+  wait_for "0 Tour"
+  keys 1
+  wait_for "Columns of"
+  keys 0
+  wait_for "Step 1 of 6"
+  keys q
+  sleep 0.5
+  if tmux -S "$sock" has-session -t e2e 2>/dev/null; then keys y; fi
+done
+
+echo "e2e: every command a tour prints runs as printed"
+for t in $(./privlab tour | awk 'NR > 1 && $2 ~ /^[0-9]+$/ {print $1}'); do
+  n=0
+  while IFS= read -r cmd; do
+    n=$((n + 1))
+    cmd=${cmd#*run: privlab }
+    eval "./privlab ${cmd/ DIR/ tour-$t-$n}" >/dev/null || { echo "e2e: FAILED tour $t step $n: privlab $cmd"; exit 1; }
+  done < <(./privlab tour "$t" --steps | grep "run: privlab ")
+  [ "$n" -eq 6 ] || { echo "e2e: FAILED tour $t printed $n commands"; exit 1; }
+done
 if grep -q "goroutine\|panic" stderr*.txt 2>/dev/null; then
   echo "e2e: FAILED the workbench printed a stack trace"; cat stderr*.txt; exit 1
 fi

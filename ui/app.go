@@ -562,8 +562,14 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.Jump):
-		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) {
+		// The tour's tab has its own key (its tab is the tenth with charts).
+		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != paneTour {
 			a.active = vis[i]
+		}
+		return nil
+	case key.Matches(msg, k.TourTab):
+		if slices.Contains(a.visible(), paneTour) {
+			a.active = paneTour
 		}
 		return nil
 	case key.Matches(msg, k.Cancel):
@@ -579,9 +585,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.FullError):
-		if err := st.shownError(); err != nil {
-			a.dialog = &errorDialog{st: st, err: err}
-		}
+		a.showFull()
 		return nil
 	case key.Matches(msg, k.Recompute):
 		if st.Table != nil && !st.Running {
@@ -618,6 +622,19 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return p.update(msg)
+}
+
+// showFull opens the error dialog (!) on the error, why the attacks
+// could not be measured, and the warnings the bar cuts (issue 35.6).
+func (a *App) showFull() {
+	st := a.st
+	d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
+	if st.ReceivedDir == "" {
+		d.warnings, _ = st.shownWarnings()
+	}
+	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
+		a.dialog = d
+	}
 }
 
 // visible lists the panes the current method has, in tab order: the
@@ -765,6 +782,9 @@ func (a *App) tabsView(w int) string {
 		var parts []string
 		for n, i := range vis {
 			label := jumpKey(a.st.Keys, n) + " " + string(titles[n])
+			if i == paneTour {
+				label = a.st.Keys.TourTab.Help().Key + " " + string(titles[n])
+			}
 			if i == a.active {
 				parts = append(parts, s.TabActive.Render(label))
 			} else {
@@ -901,9 +921,9 @@ func (a *App) summaryView(w int) string {
 		}
 		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
 		if warn != "" {
-			// The first usefulness warning, at the end of the line (! on
-			// the Method pane lists them all), dimmed while it is the
-			// previous result's.
+			// The first usefulness warning, at the end of the line (!
+			// shows them all in full), dimmed while it is the previous
+			// result's.
 			style := s.Warn
 			if warnOld {
 				style = s.Muted

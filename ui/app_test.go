@@ -30,7 +30,21 @@ func fixedClock() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func newTestApp(input string) *App {
 	a := newApp(testEnv, pipeline.Project{Input: input, Method: "distribution"})
 	a.st.Now = fixedClock
+	a.st.ShowPath = relToCwd
 	return a
+}
+
+// relToCwd shows a path relative to the working directory (the test's
+// folder), so that screens do not depend on where the tests run.
+func relToCwd(path string) string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(cwd, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
 }
 
 // newApp is NewApp for tests that step through keys one by one: nothing
@@ -127,6 +141,10 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeyCtrlS}
 		case "ctrl+o":
 			msg = tea.KeyMsg{Type: tea.KeyCtrlO}
+		case "home":
+			msg = tea.KeyMsg{Type: tea.KeyHome}
+		case "pgdown":
+			msg = tea.KeyMsg{Type: tea.KeyPgDown}
 		default:
 			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 		}

@@ -398,10 +398,14 @@ func (d *datasetDialog) view(w, h int) string {
 }
 
 // errorDialog shows the whole of the error that is on the summary bar,
-// with what to do in the workbench (its keys, not command-line flags).
+// with what to do in the workbench (its keys, not command-line flags),
+// why the attacks could not be measured, and the current warnings in
+// full (the bar shows the first, cut).
 type errorDialog struct {
-	st  *State
-	err error
+	st       *State
+	err      error
+	attacks  error
+	warnings []string
 }
 
 // anyKey stands for every key in the error dialog's help: any key
@@ -422,12 +426,30 @@ func (d *errorDialog) help() []key.Binding {
 func (d *errorDialog) view(w, h int) string {
 	s := d.st.Styles
 	bw := min(w-4, 76)
-	body := s.Error.Render("The error") + "\n\n" + wrap(withoutHint(d.err), bw)
-	if hint := d.st.hint(d.err); hint != "" {
-		body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
+	var parts []string
+	if d.err != nil {
+		body := s.Error.Render("The error") + "\n\n" + wrap(withoutHint(d.err), bw)
+		if hint := d.st.hint(d.err); hint != "" {
+			body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
+		}
+		parts = append(parts, body)
 	}
-	body += "\n\n" + s.Muted.Render("any key closes")
-	return centered(s.Dialog.Render(body), w, h)
+	if d.attacks != nil && d.attacks != d.err {
+		body := s.Error.Render("The attacks could not be measured") + "\n\n" + wrap(withoutHint(d.attacks), bw)
+		if hint := d.st.hint(d.attacks); hint != "" {
+			body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
+		}
+		parts = append(parts, body)
+	}
+	if len(d.warnings) > 0 {
+		body := s.Warn.Render(plural(len(d.warnings), "warning"))
+		for _, warn := range d.warnings {
+			body += "\n\n" + wrap("! "+safe(warn), bw)
+		}
+		parts = append(parts, body)
+	}
+	parts = append(parts, s.Muted.Render("any key closes"))
+	return centered(s.Dialog.Render(strings.Join(parts, "\n\n")), w, h)
 }
 
 // shownError is the error on the summary bar: a load error, else the last

@@ -74,7 +74,7 @@ func (st *State) fixWords(f model.Fix) string {
 	case model.SetPopulation:
 		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", keyName(k.Population), in("Export", paneExport, st.tabOf), keyName(k.PopulationPath))
 	case model.SetPopulationCols:
-		return fmt.Sprintf("set population_columns (its column names, in order) in a project file and open it with %s", keyName(k.Open))
+		return fmt.Sprintf("press %s in %s to name its columns (the import wizard)", keyName(k.NamePopulation), in("Export", paneExport, st.tabOf))
 	case model.SetColumns:
 		if f.Change == model.Leave {
 			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", keyName(k.Open))

@@ -45,6 +45,9 @@ type importDialog struct {
 	edit     lineEditor
 	editing  string // "name" (one column), "names" (all) or "tokens"
 	showKeys bool   // ? shows the wizard's keys
+	// population: the wizard reads the population the attacks read, not
+	// the input; enter sets its columns (population_columns).
+	population bool
 }
 
 // sampleBytes is how much of the file the wizard reads.
@@ -245,6 +248,10 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		if d.err != nil || d.preview == nil {
 			return false, nil
 		}
+		if d.population {
+			d.st.importPopulation(d)
+			return true, nil
+		}
 		d.st.importFile(d)
 		return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
 	}
@@ -413,7 +420,11 @@ func (d *importDialog) view(w, h int) string {
 		return block(d.keysView(w), w, h)
 	}
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Import "+safe(d.path)) + "\n")
+	title := "Import "
+	if d.population {
+		title = "Population (the people an attacker can name): "
+	}
+	b.WriteString(s.Title.Render(fit(title+safe(d.path), w)) + "\n")
 	b.WriteString(fit(d.sourceLine(), w) + "\n")
 	b.WriteString(fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing()), keyName(d.st.Keys.ImportMiss)), w) + "\n")
 	if d.err != nil {
@@ -481,6 +492,32 @@ func (st *State) importFile(d *importDialog) {
 	}
 	st.LastDir = dirOf(d.path)
 	st.Notify("loading %s: set the roles in the Data pane", d.path)
+}
+
+// newPopulationDialog is the import wizard on the project's population:
+// its header row, or the names of its columns when it has none (issue
+// 35.1: a header-less population could not be named in the workbench).
+func newPopulationDialog(st *State) *importDialog {
+	d := newImportDialog(st, st.Project.Population)
+	d.population = true
+	if cols := st.Project.PopulationColumns; len(cols) > 0 && d.headerRow() {
+		d.header, d.names = false, append([]string(nil), cols...)
+		d.reload()
+	}
+	return d
+}
+
+// importPopulation sets the population with the wizard's reading of it:
+// the column names of a header-less file (population_columns), none
+// when its first row names them.
+func (st *State) importPopulation(d *importDialog) {
+	st.Project.Population = d.spec()
+	st.Project.PopulationColumns = nil
+	if d.headerRow() && !d.header {
+		st.Project.PopulationColumns = append([]string(nil), d.names...)
+	}
+	st.Changed()
+	st.Notify("population %s: the attacks read it", d.spec())
 }
 
 // dirOf is the directory of a path.

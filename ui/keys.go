@@ -31,6 +31,7 @@ type KeyMap struct {
 	Open      key.Binding
 	Dataset   key.Binding
 	Tours     key.Binding
+	TourTab   key.Binding // 0: the open tour's tab (issue 35.10: 1 then 0 landed in Data)
 	// movement and dialogs
 	Up       key.Binding
 	Down     key.Binding
@@ -89,6 +90,9 @@ type KeyMap struct {
 	// export's attacks read (run --population).
 	Population     key.Binding
 	PopulationPath key.Binding
+	// NamePopulation names the columns of a population file without a
+	// header row with the import wizard (population_columns).
+	NamePopulation key.Binding
 	Rerun          key.Binding
 	OpenMethod     key.Binding
 	// received release
@@ -118,12 +122,13 @@ func DefaultKeyMap() KeyMap {
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit (also while typing)")),
 		Cancel:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel computation")),
 		Recompute: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recompute")),
-		FullError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "the full error")),
+		FullError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "the full error and warnings")),
 		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save project")),
 		SaveAs:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "save project as…")),
 		Open:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open CSV / project")),
 		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
 		Tours:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "teaching tours")),
+		TourTab:   key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "open the tour")),
 
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -180,6 +185,7 @@ func DefaultKeyMap() KeyMap {
 		EditText:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
 		Population:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick population")),
 		PopulationPath: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type population")),
+		NamePopulation: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name the population's columns")),
 		Rerun:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
 		OpenMethod:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
 
@@ -223,7 +229,7 @@ func (k KeyMap) globalHelp() []key.Binding {
 
 // globalFull is the full list of global keys.
 func (k KeyMap) globalFull() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
+	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.TourTab, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
 }
 

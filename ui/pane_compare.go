@@ -25,6 +25,7 @@ type comparePane struct {
 	job    job
 	rows   []pipeline.CompareRow
 	err    error
+	scroll scroller
 }
 
 type compareMsg struct {
@@ -49,7 +50,9 @@ func (p *comparePane) shortHelp() []key.Binding {
 		described(k.Wider, keyName(k.Wider), "k + 1"), described(k.Narrow, keyName(k.Narrow), "k - 1"), k.Rerun}
 }
 
-func (p *comparePane) fullHelp() []key.Binding { return p.shortHelp() }
+func (p *comparePane) fullHelp() []key.Binding {
+	return append(p.shortHelp(), scrollKeys(p.st.Keys)...)
+}
 
 func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 	st := p.st
@@ -86,6 +89,7 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 				return p.start()
 			}
 			return p.open()
+		case p.scroll.update(k, msg):
 		}
 	}
 	return nil
@@ -129,7 +133,13 @@ func (p *comparePane) open() tea.Cmd {
 	return func() tea.Msg { return showPaneMsg{pane: panePreview} }
 }
 
+// view scrolls the comparison: its lines run past 80x24 (issue 35.2).
 func (p *comparePane) view(w, h int) string {
+	return p.scroll.view(p.st, p.table(w), w, h)
+}
+
+// table is the whole of the comparison's text.
+func (p *comparePane) table(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, keyName(p.st.Keys.Wider), keyName(p.st.Keys.Narrow)), w-16)) + "\n")

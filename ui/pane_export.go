@@ -39,6 +39,7 @@ type exportPane struct {
 	err     error
 	done    string
 	of      *method.Result // the result the plan on screen is of
+	scroll  scroller
 }
 
 type exportMsg struct {
@@ -80,7 +81,19 @@ func (p *exportPane) shortHelp() []key.Binding {
 	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), described(k.Population, keyName(k.Population)+"/"+keyName(k.PopulationPath), "population")}
+	out := []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), described(k.Population, keyName(k.Population)+"/"+keyName(k.PopulationPath), "population")}
+	if p.namable() {
+		out = append(out, k.NamePopulation)
+	}
+	return out
+}
+
+// namable says whether the population is a file whose columns the
+// import wizard can name.
+func (p *exportPane) namable() bool {
+	path := p.st.Project.Population
+	_, ok := datasetName(path)
+	return path != "" && !ok
 }
 
 func (p *exportPane) fullHelp() []key.Binding {
@@ -88,22 +101,44 @@ func (p *exportPane) fullHelp() []key.Binding {
 	if p.confirm != "" || p.edit.active {
 		return p.shortHelp()
 	}
-	return []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
+	out := []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
+	if p.namable() {
+		out = append(out, k.NamePopulation)
+	}
+	return append(out, scrollKeys(k)...)
 }
 
-// dir is the chosen directory (a default from the input's name).
+// dir is the chosen directory (a default from the input's name), as an
+// absolute path: a relative one is in the project file's folder, as the
+// project's other paths are, else in the working directory (issue 35.5:
+// a project opened from elsewhere wrote its release there).
 func (p *exportPane) dir() string {
-	if p.chosen != "" {
-		return p.chosen
+	dir := p.chosen
+	if dir == "" {
+		base := p.st.Project.Input
+		if name, ok := datasetName(base); ok {
+			base = name
+		} else {
+			base = baseName(base)
+			base = strings.TrimSuffix(base, filepath.Ext(base))
+		}
+		dir = "release-" + base + "-" + p.st.Project.Method
 	}
-	base := p.st.Project.Input
-	if name, ok := datasetName(base); ok {
-		base = name
-	} else {
-		base = baseName(base)
-		base = strings.TrimSuffix(base, filepath.Ext(base))
+	if !filepath.IsAbs(dir) && p.st.ProjectPath != "" {
+		dir = filepath.Join(filepath.Dir(p.st.ProjectPath), dir)
 	}
-	return "release-" + base + "-" + p.st.Project.Method
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// shownPath is path as the screen shows it.
+func (st *State) shownPath(path string) string {
+	if st.ShowPath != nil {
+		return st.ShowPath(path)
+	}
+	return path
 }
 
 func baseName(path string) string {
@@ -132,10 +167,10 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.lines = msg.ex.Checks
-		p.done = fmt.Sprintf("wrote %s and %s", msg.ex.Dir, model.AuditPath(msg.ex.Dir))
+		p.done = fmt.Sprintf("wrote %s and %s", st.shownPath(msg.ex.Dir), st.shownPath(model.AuditPath(msg.ex.Dir)))
 		st.Project.AddExported(msg.ex.Dir) // the next release is attacked together with it
 		st.Dirty = false
-		st.Notify("exported %s", msg.ex.Dir)
+		st.Notify("exported %s", st.shownPath(msg.ex.Dir))
 		return nil
 	case tea.KeyMsg:
 		keys := st.Keys
@@ -171,8 +206,13 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, keys.PopulationPath):
 			p.editing = "population"
 			return p.edit.open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
+		case key.Matches(msg, keys.NamePopulation) && p.namable():
+			d := newPopulationDialog(st)
+			return func() tea.Msg { return openDialogMsg{d} }
 		case key.Matches(msg, keys.Export):
+			p.scroll.offset = 0 // the outcome shows at the top
 			return p.start()
+		case p.scroll.update(keys, msg):
 		}
 	}
 	return nil
@@ -206,11 +246,11 @@ func (p *exportPane) start() tea.Cmd {
 			why = model.Replaceable(p.dir()) // the rule the export holds it to
 		}
 		if why != "" {
-			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.dir(), why, keyName(p.st.Keys.EditText))
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.shownPath(p.dir()), why, keyName(p.st.Keys.EditText))
 			return nil
 		}
 		p.force = true
-		q = append(q, fmt.Sprintf("%s exists: replace it?", p.dir()))
+		q = append(q, fmt.Sprintf("%s exists: replace it?", p.st.shownPath(p.dir())))
 	}
 	if file, g := pipeline.Growth(st.Result); file != "" {
 		p.growth = true
@@ -255,15 +295,20 @@ var riskShown = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg,
 	risk.KeyTopBelief, risk.KeyTCloseness, risk.KeyNCP, risk.KeyPresence}
 
 func (p *exportPane) view(w, h int) string {
+	return p.scroll.view(p.st, p.plan(w), w, h)
+}
+
+// plan is the whole of the export pane's text, scrolled by view.
+func (p *exportPane) plan(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Export the release") + "\n\n")
 	if p.edit.active && p.editing == "" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {
-		b.WriteString(s.Label.Render("directory  ") + p.dir() + s.Muted.Render("   ("+keyName(p.st.Keys.EditText)+": edit)") + "\n")
+		b.WriteString(s.Label.Render("directory  ") + st.shownPath(p.dir()) + s.Muted.Render("   ("+keyName(p.st.Keys.EditText)+": edit)") + "\n")
 	}
-	b.WriteString(s.Label.Render("audit      ") + model.AuditPath(p.dir()) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
+	b.WriteString(s.Label.Render("audit      ") + st.shownPath(model.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
 	if p.edit.active && p.editing == "population" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"privlab/algorithms/pipeline"
@@ -226,4 +227,53 @@ func TestGoldenSweepClearedOnMethodChange(t *testing.T) {
 	}
 	t.Run("swept", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(swept)) })
 	t.Run("cleared", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(cleared)) })
+}
+
+// TestExportDirIsTheProjectsFolder: a project opened from another
+// working directory writes its release beside the project file, as its
+// other paths are read, and the Export pane shows the absolute path;
+// the saved project names the release relative to itself (issue 35.5).
+func TestExportDirIsTheProjectsFolder(t *testing.T) {
+	root := t.TempDir()
+	proj, elsewhere := filepath.Join(root, "proj"), filepath.Join(root, "elsewhere")
+	os.MkdirAll(proj, 0o755)
+	os.MkdirAll(elsewhere, 0o755)
+	if err := (pipeline.Project{Input: "dataset:employees", Method: "distribution"}).Save(filepath.Join(proj, "project.json")); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(proj, "release-employees-distribution")
+	inDir(t, elsewhere, func() {
+		p, err := pipeline.LoadProject("../proj/project.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := newApp(testEnv, p)
+		a.st.Now = fixedClock
+		a.st.ProjectPath = "../proj/project.json"
+		a.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+		settle(t, a, a.schedule())
+		press(t, a, "7")
+		if got := a.panes[paneExport].(*exportPane).dir(); got != want {
+			t.Fatalf("export directory %q, want %q", got, want)
+		}
+		if view := ansi.Strip(a.View()); !strings.Contains(view, "directory  "+want+"   (e: edit)") {
+			t.Fatalf("the Export pane does not show %s:\n%s", want, view)
+		}
+		press(t, a, "enter")
+		settle(t, a, nil)
+		if a.st.Status != "exported "+want {
+			t.Errorf("status %q", a.st.Status)
+		}
+		press(t, a, "ctrl+s")
+	})
+	if _, err := os.Stat(filepath.Join(want, "manifest.json")); err != nil {
+		t.Errorf("no release beside the project: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "release-employees-distribution")); err == nil {
+		t.Error("the release was written in the working directory")
+	}
+	b, _ := os.ReadFile(filepath.Join(proj, "project.json"))
+	if !strings.Contains(string(b), `"dir": "release-employees-distribution"`) {
+		t.Errorf("the saved project does not name the release relative to itself:\n%s", b)
+	}
 }

@@ -104,6 +104,9 @@ type State struct {
 	Keys   KeyMap
 	// Now is the clock for run times (tests fix it so screens are stable).
 	Now func() time.Time
+	// ShowPath shows an absolute path on screen (nil: as it is; tests
+	// show it relative to their folder so screens are stable).
+	ShowPath func(string) string
 
 	needLoad bool
 	needRun  bool

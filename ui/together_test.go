@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,7 +23,8 @@ func TestExportAttacksTogether(t *testing.T) {
 		a := ready(t, "dataset:employees", 160, 60)
 		press(t, a, "7", "enter")
 		settle(t, a, nil)
-		first := "release-employees-distribution"
+		cwd, _ := os.Getwd()
+		first := filepath.Join(cwd, "release-employees-distribution") // in the working directory: no project file
 		if want := []pipeline.ExportedRelease{{Dir: first, Input: "dataset:employees"}}; !slices.Equal(a.st.Project.Exported, want) {
 			t.Fatalf("the project lists %v as exported, want %v", a.st.Project.Exported, want)
 		}
@@ -51,7 +54,7 @@ func TestExportAttacksTogether(t *testing.T) {
 		press(t, a, "enter")
 		settle(t, a, nil)
 		k := &risk.Knowledge{Original: a.st.Prep.Source}
-		_, cli, err := pipeline.AttackTogether([]string{"second", first}, k)
+		_, cli, err := pipeline.AttackTogether([]string{filepath.Join(cwd, "second"), first}, k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +74,7 @@ func TestExportAttacksTogether(t *testing.T) {
 		if tg == nil || tg.Earlier != 1 || !slices.Equal(tg.Skipped, skipped) || tg.Findings[1].Measured != 6.0/19 {
 			t.Fatalf("together %+v, want 1 earlier release and %v left out", tg, skipped)
 		}
-		if !strings.Contains(a.View(), "left out: release-") {
+		if !strings.Contains(a.View(), "left out: "+first) {
 			t.Fatalf("the plan does not say which release it left out:\n%s", a.View())
 		}
 	})

@@ -231,9 +231,10 @@ func (p Project) Save(path string) error {
 
 // mapPaths returns the project with f applied to every value that names
 // a file: the input and public tables (always files, unless
-// dataset:NAME), hierarchy specs that are not builders (always files),
-// and the values of parameters declared as files (files only when one is
-// there: target=uniform is a preset).
+// dataset:NAME), the exported releases' directories, hierarchy specs
+// that are not builders (always files), and the values of parameters
+// declared as files (files only when one is there: target=uniform is a
+// preset).
 func (p Project) mapPaths(f func(v string, always bool) string) Project {
 	q := p.Clone()
 	table := func(v string) string {
@@ -254,6 +255,10 @@ func (p Project) mapPaths(f func(v string, always bool) string) Project {
 		}
 	}
 	q.Input, q.Public, q.Population = table(q.Input), table(q.Public), table(q.Population)
+	q.Exported = slices.Clone(q.Exported)
+	for i := range q.Exported {
+		q.Exported[i].Dir = f(q.Exported[i].Dir, true)
+	}
 	for attr, spec := range q.Hierarchies {
 		if IsHierarchyFile(spec) {
 			q.Hierarchies[attr] = f(spec, true)

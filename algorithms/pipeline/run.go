@@ -188,9 +188,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			Hint:   "or lower the parameter that adds rows (e.g. fake values)",
 			Fixes:  []model.Fix{{Setting: model.SetAllowGrowth, Why: "to write it anyway"}}}
 	}
-	seed, fixed, err := model.ParseSeed(p.Values["seed"])
+	seed, fixed, err := model.ParseSeed(p.Values[model.SeedParam.Name])
 	if err != nil {
-		return nil, &model.ParamError{Param: "seed", Value: p.Values["seed"], Reason: err.Error()}
+		return nil, &model.ParamError{Param: model.SeedParam.Name, Value: p.Values[model.SeedParam.Name], Reason: err.Error()}
 	}
 	if !fixed {
 		seed = model.CryptoSeed()

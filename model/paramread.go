@@ -11,9 +11,6 @@ type (
 	TextParam  string
 )
 
-// Name is the parameter's name (also its flag and manifest key).
-func (p IntParam) Name() string { return string(p) }
-
 // Of is the parameter's value in v (0 when unset).
 func (p IntParam) Of(v Values) int { return v.Int(string(p)) }
 

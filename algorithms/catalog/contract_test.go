@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
@@ -81,7 +82,7 @@ func contract(t *testing.T, spec method.Spec, variant string, all bool) {
 	if a, err := model.ReadAudit(model.AuditPath(out)); err == nil {
 		opt.Audit = a
 	}
-	rep, err := catalog.Check(out, opt)
+	rep, err := catalogtest.Check(out, opt)
 	if err != nil || !rep.OK() {
 		t.Fatalf("check of the exported release: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}
@@ -159,7 +160,7 @@ func tamperEach(t *testing.T, out string, man *model.Manifest, opt verify.Option
 				if rehash {
 					verifytest.Restate(t, bad, nil)
 				}
-				rep, err := catalog.Check(bad, opt)
+				rep, err := catalogtest.Check(bad, opt)
 				if err == nil && rep.OK() {
 					t.Fatalf("check passes a release with an edited %s (hashes re-computed: %v):\n%s", f.Name, rehash, strings.Join(rep.Strings(), "\n"))
 				}

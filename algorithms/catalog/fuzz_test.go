@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
@@ -103,7 +104,7 @@ func FuzzCheckEveryMethod(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := catalog.Check(dir, verify.Options{})
+		rep, err := catalogtest.Check(dir, verify.Options{})
 		if err != nil {
 			return
 		}

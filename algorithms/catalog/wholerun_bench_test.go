@@ -18,6 +18,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/datasets"
+	"privlab/datasets/datasetstest"
 	"privlab/model"
 )
 
@@ -136,7 +137,7 @@ func benchWhole(b *testing.B, name string, p pipeline.Project) {
 
 func BenchmarkWholeRun(b *testing.B) {
 	dir := b.TempDir()
-	if adultCSV, err := datasets.SharedFile("adult", "adult.csv"); err == nil {
+	if adultCSV, err := datasetstest.SharedFile("adult", "adult.csv"); err == nil {
 		v, params := benchParams("kja")
 		benchWhole(b, "adult/kja", pipeline.Project{Input: adultCSV, Roles: adultRoles, Method: "kja", Variant: v, Params: params})
 	} else {

@@ -483,8 +483,8 @@ func verifyExport(dir string, built *verify.Release, written []model.FileEntry, 
 		sums[f.Name] = f.SHA256
 	}
 	files := verify.NewSharedBuilt(dir, built, sums)
-	alone := concurrently(func() { v.alone, v.aloneErr = files.RunDeclared(verify.Options{SkipRisk: true}, catalog.Declared) })
-	v.full, v.fullErr = files.RunDeclared(opt, catalog.Declared)
+	alone := concurrently(func() { v.alone, v.aloneErr = files.Check(verify.Options{SkipRisk: true}, catalog.Declared) })
+	v.full, v.fullErr = files.Check(opt, catalog.Declared)
 	alone()
 	return v
 }
@@ -615,11 +615,12 @@ func CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	// short, they open it again.
 	var after verify.Report
 	read := false
-	rep, err := files.RunThen(opt, catalog.Declared, func(rel *verify.Release) {
+	opt.Then = func(rel *verify.Release) {
 		read = true
 		checkAttacksOn(rel, k, &after)
 		checkWarningsOn(rel, &after)
-	})
+	}
+	rep, err := files.Check(opt, catalog.Declared)
 	if p := <-done; p != nil && err == nil && rep != nil {
 		panic(p)
 	}

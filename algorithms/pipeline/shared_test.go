@@ -56,12 +56,12 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 			}
 		}
 		opt := verify.Options{Original: p.Source, SkipRisk: true}
-		fromDir, err := verify.NewShared(out).RunDeclared(opt, catalog.Declared)
+		fromDir, err := verify.NewShared(out).Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
 		shared := verify.NewSharedBuilt(out, built, nil)
-		fromBuilt, err := shared.RunDeclared(opt, catalog.Declared)
+		fromBuilt, err := shared.Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 		for _, f := range m.Files {
 			sums[f.Name] = f.SHA256
 		}
-		withSums, err := verify.NewSharedBuilt(out, built, sums).RunDeclared(opt, catalog.Declared)
+		withSums, err := verify.NewSharedBuilt(out, built, sums).Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 			t.Errorf("%s: with the writer's digests the checks say\n%q\nwant\n%q", name, b, a)
 		}
 		sums[rel.Files[0].Name] = strings.Repeat("0", 64)
-		wrong, err := verify.NewSharedBuilt(out, built, sums).RunDeclared(opt, catalog.Declared)
+		wrong, err := verify.NewSharedBuilt(out, built, sums).Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -217,7 +217,7 @@ func evalStudySweep(t *testing.T, spec method.Spec, p pipeline.Project, src *mod
 			continue
 		}
 		rows, err := pipeline.Sweep(context.Background(), env, p, src, par.Name, []string{prep.Values[par.Name]},
-			workload.Options{Queries: 10, Seed: 1})
+			workload.Options{Queries: 10, Seed: 1}, pipeline.SweepOptions{})
 		if err != nil || len(rows) != 1 || rows[0].Error != "" {
 			t.Fatalf("sweep %s: %v %+v", par.Name, err, rows)
 		}

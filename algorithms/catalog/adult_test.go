@@ -82,7 +82,7 @@ func adultRun(t *testing.T, spec method.Spec, variant, adultPath, public string)
 	if src.Rows != 32561 || prep.Dropped != 1843 {
 		t.Fatalf("%d rows, %d dropped; want 32561 and 1843", src.Rows, prep.Dropped)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

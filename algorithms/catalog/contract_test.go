@@ -121,7 +121,7 @@ func runExample(t *testing.T, spec method.Spec, variant string) (pipeline.Projec
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func TestEmptyReleaseIsExported(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := pipeline.Run(context.Background(), prep, nil)
+			res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

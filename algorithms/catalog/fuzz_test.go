@@ -53,7 +53,7 @@ func exportProject(tb testing.TB, p pipeline.Project, out string) *method.Result
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}

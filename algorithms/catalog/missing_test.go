@@ -99,7 +99,7 @@ func missingContract(t *testing.T, spec method.Spec, variant string) {
 	if prep.Dropped != 4 || prep.Table.Rows != src.Rows-4 {
 		t.Fatalf("%d of %d rows dropped, want 4", prep.Dropped, src.Rows)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func wholeRun(b *testing.B, p pipeline.Project, out string) (load, alg, export t
 	t1 := time.Now()
 	digest := pipeline.StartInputDigest(prep)
 	var ahead *pipeline.Workload
-	res, err := pipeline.RunThen(context.Background(), prep, nil, func(r *method.Result) { ahead = pipeline.StartWorkload(prep, r, 0) })
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{Then: func(r *method.Result) { ahead = pipeline.StartWorkload(prep, r, 0) }})
 	if err != nil {
 		b.Fatal(err)
 	}

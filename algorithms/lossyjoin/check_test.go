@@ -42,7 +42,7 @@ func exportCensusRun(t *testing.T, variant string) (*pipeline.Prepared, *method.
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,7 +508,7 @@ func TestRandomReleases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := pipeline.Run(context.Background(), prep, nil)
+			res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 			if err != nil {
 				continue // infeasible draw
 			}
@@ -602,7 +602,7 @@ func TestShuffleRedrawnWhenOrderLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := pipeline.Run(context.Background(), prep, nil)
+		res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

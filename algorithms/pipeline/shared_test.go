@@ -148,7 +148,7 @@ func TestExportLetGo(t *testing.T) {
 }
 
 // TestExportWorkloadAhead: the workload measured while the deferred
-// figures are computed (RunThen, StartWorkload: privlab run) is the one
+// figures are computed (RunOptions.Then, StartWorkload: privlab run) is the one
 // the export states, for every method: the same manifest as an export
 // that measures it itself. One started for another number of queries is
 // not taken. So is the input's digest.
@@ -158,9 +158,9 @@ func TestExportWorkloadAhead(t *testing.T) {
 	for _, name := range catalog.Names() {
 		p := prepared[name]
 		var ahead, other *Workload
-		res, err := RunThen(context.Background(), p, nil, func(r *method.Result) {
+		res, err := Run(context.Background(), p, RunOptions{Then: func(r *method.Result) {
 			ahead, other = StartWorkload(p, r, 40), StartWorkload(p, r, 7)
-		})
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}

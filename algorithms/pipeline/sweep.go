@@ -187,7 +187,7 @@ func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string
 			rows = append(rows, row)
 			continue
 		}
-		res, err := Run(ctx, prep, nil)
+		res, err := Run(ctx, prep, RunOptions{})
 		if err != nil {
 			row.Error = err.Error()
 			rows = append(rows, row)

@@ -96,7 +96,7 @@ func export(t *testing.T, dir string, p pipeline.Project) (string, *pipeline.Pre
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

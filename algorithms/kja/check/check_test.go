@@ -56,7 +56,7 @@ func exportWith(t *testing.T, mt, pd, variant string, ids []string, k string) (s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +522,7 @@ func TestNCPNormaliserLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -955,7 +955,7 @@ func TestGenuineWithoutAuditNeverFails(t *testing.T) {
 				if err != nil {
 					continue // a grouping this variant refuses
 				}
-				res, err := pipeline.Run(context.Background(), prep, nil)
+				res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 				if err != nil {
 					continue
 				}

@@ -44,7 +44,7 @@ func releaseOf(t testing.TB, p pipeline.Project) (string, *model.Table) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

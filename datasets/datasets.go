@@ -164,12 +164,6 @@ func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
 	return model.BuildHierarchy(spec, col)
 }
 
-// EmbeddedHierarchy returns the text of an embedded hierarchy file (the
-// FILE of an "embedded:FILE" spec).
-func EmbeddedHierarchy(file string) ([]byte, error) {
-	return files.ReadFile("hierarchies/" + file)
-}
-
 // CheckRows refuses a row count a generator cannot honour: negative, more
 // rows than a table can index (2^31-1), or a table that would not fit in
 // this machine's memory once loaded (the estimate is in the message).

@@ -38,20 +38,6 @@ func SharedDir() (string, error) {
 	return dir, nil
 }
 
-// SharedFile returns the path of a file in the shared data folder
-// (SharedDir), or an error naming it and saying how to make it available.
-func SharedFile(rel ...string) (string, error) {
-	dir, err := SharedDir()
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(append([]string{dir}, rel...)...)
-	if _, err := os.Stat(path); err != nil {
-		return "", fmt.Errorf("%s is not in the shared data folder (%s sets another folder)", path, SharedDataEnv)
-	}
-	return path, nil
-}
-
 // moduleRoot finds the folder of privlab's go.mod from the working
 // directory upwards.
 func moduleRoot() (string, bool) {

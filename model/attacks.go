@@ -75,15 +75,6 @@ const (
 	numStatements
 )
 
-// Statements lists every statement (for tests that render each).
-func Statements() []Statement {
-	out := make([]Statement, numStatements)
-	for i := range out {
-		out[i] = Statement(i)
-	}
-	return out
-}
-
 // Say renders statement s of attack a (DefinitionHolds/Violated read the
 // worst cases c states).
 func (s Statement) Say(a AttackFigure, c *Manifest) string {

@@ -89,17 +89,6 @@ func ParseHeaderMode(s string) (HeaderMode, error) {
 		Hint: "yes: the first row names the columns; no: it is data, and the columns need names; detect (default)"}
 }
 
-// String is the mode as ParseHeaderMode reads it ("" for detect).
-func (m HeaderMode) String() string {
-	switch m {
-	case HeaderYes:
-		return "yes"
-	case HeaderNo:
-		return "no"
-	}
-	return ""
-}
-
 // ColumnNames are the names of n columns read without a header row: c1,
 // c2, ... (the import wizard offers the same).
 func ColumnNames(n int) []string {

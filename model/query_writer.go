@@ -179,17 +179,13 @@ func (l *Literals) build() {
 	l.off[n] = int32(len(l.text))
 }
 
-// In adds column IN (the values of the column's codes): a categorical
-// column's list also carries the codes, so that binding it to that
-// column sets them without reading the dictionary (codeHint).
-func (w *QueryWriter) In(l *Literals, codes []uint32) {
-	w.InInto(l, codes, make([]Literal, len(codes)))
-}
-
-// InInto is In with the list's values written into values (of length
-// len(codes)), which the query then holds: a caller that lets go of
-// its queries a few at a time (workload.Measure) hands the lists of
-// those it let go to the next ones.
+// InInto adds column IN (the values of the column's codes), the list's
+// values written into values (of length len(codes)), which the query
+// then holds: a categorical column's list also carries the codes, so
+// that binding it to that column sets them without reading the
+// dictionary (codeHint); a caller that lets go of its queries a few at a
+// time (workload.Measure) hands the lists of those it let go to the next
+// ones.
 func (w *QueryWriter) InInto(l *Literals, codes []uint32, values []Literal) {
 	c := l.c
 	p := w.pred(c.Name, OpIn)

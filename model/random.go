@@ -36,18 +36,18 @@ func (r *Rand) Uint64() uint64 { return r.src.Uint64() }
 // method). n must be > 0.
 func (r *Rand) Intn(n int) int {
 	un := uint64(n)
-	hi, lo := bits.Mul64(r.src.Uint64(), un)
+	hi, lo := bits.Mul64(r.Uint64(), un)
 	if lo < un {
 		thresh := -un % un
 		for lo < thresh {
-			hi, lo = bits.Mul64(r.src.Uint64(), un)
+			hi, lo = bits.Mul64(r.Uint64(), un)
 		}
 	}
 	return int(hi)
 }
 
 // Float64 returns a uniform number in [0, 1).
-func (r *Rand) Float64() float64 { return float64(r.src.Uint64()>>11) / (1 << 53) }
+func (r *Rand) Float64() float64 { return float64(r.Uint64()>>11) / (1 << 53) }
 
 // Shuffle permutes n items with Fisher-Yates.
 func (r *Rand) Shuffle(n int, swap func(i, j int)) {

@@ -82,7 +82,7 @@ func BenchmarkCensusGroupings(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("rows=%d/%s", rows, g), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					if _, err := pipeline.Run(context.Background(), prep, nil); err != nil {
+					if _, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -121,7 +121,7 @@ func BenchmarkKeyToPreview(b *testing.B) {
 		for _, v := range append([]string{""}, spec.Variants...) {
 			p = pipeline.Project{Input: "dataset:census", Rows: 45_000, Method: spec.Name, Variant: v, Roles: roles, Params: model.Values{}}
 			if prep, err := testEnv.Prepare(p, t); err == nil {
-				if _, err := pipeline.Run(context.Background(), prep, nil); err == nil {
+				if _, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{}); err == nil {
 					break
 				}
 			}

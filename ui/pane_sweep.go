@@ -239,8 +239,8 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 	env, proj, table := st.Env, st.runProject(), st.Table
 	return guarded(func() tea.Msg {
 		figs := make([]sweepFigures, len(vals))
-		rows, err := pipeline.SweepEach(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1}, progress,
-			func(i int, res *method.Result) { figs[i] = measureSweep(res, proj.RiskThreshold) })
+		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1},
+			pipeline.SweepOptions{Progress: progress, Each: func(i int, res *method.Result) { figs[i] = measureSweep(res, proj.RiskThreshold) }})
 		return sweepMsg{seq: seq, rows: rows, figs: figs[:len(rows)], err: err}
 	}, func(err error) tea.Msg { return sweepMsg{seq: seq, err: err} })
 }

@@ -390,7 +390,7 @@ func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.
 		est, _ := pipeline.Estimate(prep)
 		progress.Store(progressMark{seq, 0, start, est, true})
 		// Deferred figures come after the groups are on screen (deferredCmd).
-		res, err := pipeline.RunPreview(ctx, prep, func(f float64) { progress.Store(progressMark{seq, f, start, est, true}) })
+		res, err := pipeline.Run(ctx, prep, pipeline.RunOptions{Preview: true, Progress: func(f float64) { progress.Store(progressMark{seq, f, start, est, true}) }})
 		if err != nil {
 			return resultMsg{seq: seq, changes: changes, prep: prep, err: err}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/method"
 	"privlab/model"
 )
@@ -17,7 +18,7 @@ import (
 // query estimates are those of the published example, and every group is
 // judged against alpha and beta like Algorithm 2's.
 const (
-	paramGrouping = "grouping"
+	paramGrouping = string(format.ParamGrouping)
 	// GroupingAlgorithm forms the groups with Algorithm 2.
 	GroupingAlgorithm = method.GroupingAlgorithm
 )
@@ -41,7 +42,7 @@ var groupingParam = model.ParamSpec{Name: paramGrouping, Kind: model.ParamText, 
 // form builds the QI-groups: the given ones, or Algorithm 2's after the
 // feasibility checks.
 func (r *run) form(ctx context.Context, c *codes, alpha, beta model.Bound) ([][]int32, stats, error) {
-	name, err := method.ParseColumnGrouping(r.values[paramGrouping])
+	name, err := method.ParseColumnGrouping(format.ParamGrouping.Of(r.values))
 	if err != nil {
 		return nil, stats{}, err
 	}
@@ -58,7 +59,7 @@ func (r *run) form(ctx context.Context, c *codes, alpha, beta model.Bound) ([][]
 	r.given = name
 	col := r.in.Table.Column(name)
 	if col == nil {
-		return nil, stats{}, &model.ParamError{Param: paramGrouping, Value: r.values[paramGrouping], Reason: "no such column",
+		return nil, stats{}, &model.ParamError{Param: paramGrouping, Value: format.ParamGrouping.Of(r.values), Reason: "no such column",
 			Hint: "columns are: " + strings.Join(r.in.Table.Names(), ", ")}
 	}
 	var st stats

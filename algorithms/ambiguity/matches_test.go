@@ -65,7 +65,7 @@ func TestMatchesIsTextMatching(t *testing.T) {
 		for i := range codes {
 			codes[i] = uint32(rng.IntN(n))
 		}
-		w.In(lits, codes)
+		w.InInto(lits, codes, make([]model.Literal, len(codes)))
 		if rng.IntN(3) == 0 {
 			w.Equal("c", fmt.Sprintf("v%d", rng.IntN(2*n)))
 		}

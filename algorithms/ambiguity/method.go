@@ -60,10 +60,10 @@ const suppressionWarning = 0.10
 
 // The bounds of (alpha, beta)-privacy (Wang, Definition 4.3).
 var (
-	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true, Common: true,
+	alphaParam = model.ParamSpec{Name: format.ParamAlpha.Name(), Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true, Common: true,
 		Help: "largest allowed fraction of one sensitive value in a group / presence bound",
 		Why:  "it is a probability bound: alpha-presence (Wang, Definition 4.1)"}
-	betaParam = model.ParamSpec{Name: "beta", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true, Common: true,
+	betaParam = model.ParamSpec{Name: format.ParamBeta.Name(), Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.5", Step: 0.05, Header: true, Common: true,
 		Help: "largest allowed association probability",
 		Why:  "it is a probability bound: beta-association (Wang, Definition 4.2)"}
 )
@@ -86,7 +86,7 @@ func Decode(values model.Values, rows int) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Alpha: v.Bound(alphaParam.Name), Beta: v.Bound(betaParam.Name), Values: v}, nil
+	return Config{Alpha: format.ParamAlpha.Of(v), Beta: format.ParamBeta.Of(v), Values: v}, nil
 }
 
 // Spec declares the method.
@@ -108,7 +108,7 @@ func (Method) Spec() method.Spec {
 				Help: "distinct sensitive values in the group: at least ceil(1/beta) (Theorem 7.2)"},
 		},
 		Presence: func(values model.Values) (float64, string) {
-			return values.Bound(alphaParam.Name).Float(), "alpha = " + values[alphaParam.Name] + " (Wang, Theorem 5.1)"
+			return format.ParamAlpha.Of(values).Float(), "alpha = " + format.ParamAlpha.Text(values) + " (Wang, Theorem 5.1)"
 		},
 		Files:       []string{"at_<qi>.csv", format.FileST},
 		Insensitive: "dropped: the release holds one value table per quasi-identifier and the sensitive table only",
@@ -166,12 +166,12 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 		return nil, err
 	}
 	if len(groups) == 0 {
-		return nil, &model.ParamError{Param: "alpha", Value: values["alpha"],
-			Reason: fmt.Sprintf("no QI-group reaches %s-presence: all %d records would be suppressed", values["alpha"], in.Table.Rows),
+		return nil, &model.ParamError{Param: format.ParamAlpha.Name(), Value: format.ParamAlpha.Text(values),
+			Reason: fmt.Sprintf("no QI-group reaches %s-presence: all %d records would be suppressed", format.ParamAlpha.Text(values), in.Table.Rows),
 			Hint:   "raise alpha, add quasi-identifiers, or lower ceil(1/beta)"}
 	}
 	r.groups, r.stats = groups, st
-	r.ids = groupIDs(len(groups), values["seed"])
+	r.ids = groupIDs(len(groups), values[model.SeedParam.Name])
 	r.sch = r.buildScheme()
 	res, err := r.result(spec)
 	if err != nil {
@@ -309,7 +309,7 @@ func feasible(c *codes, alpha, beta model.Bound, r *run) error {
 		}
 	}
 	if ds < r.g {
-		return &model.ParamError{Param: "beta", Value: r.values["beta"],
+		return &model.ParamError{Param: format.ParamBeta.Name(), Value: format.ParamBeta.Text(r.values),
 			Reason: fmt.Sprintf("beta-association needs groups of ceil(1/beta) = %d distinct values of %s, which has %d", r.g, r.sa.Name, ds),
 			Hint:   fmt.Sprintf("raise beta to at least 1/%d = %.4g", max(ds, 1), 1/float64(max(ds, 1)))}
 	}
@@ -334,7 +334,7 @@ func feasible(c *codes, alpha, beta model.Bound, r *run) error {
 	}
 	reason := fmt.Sprintf("no group can reach alpha-presence: with distinct sensitive values the lowest possible presence is %.4g (%d records)", best, bestH)
 	if best <= 1 {
-		return &model.ParamError{Param: "alpha", Value: r.values["alpha"], Reason: reason,
+		return &model.ParamError{Param: format.ParamAlpha.Name(), Value: format.ParamAlpha.Text(r.values), Reason: reason,
 			Hint: fmt.Sprintf("raise alpha to at least %.4g, or add quasi-identifiers with more values", best)}
 	}
 	// Above 1 no alpha in (0,1] helps: the groups ceil(1/beta) asks for
@@ -347,7 +347,7 @@ func feasible(c *codes, alpha, beta model.Bound, r *run) error {
 			break
 		}
 	}
-	return &model.ParamError{Param: "alpha", Value: r.values["alpha"],
+	return &model.ParamError{Param: format.ParamAlpha.Name(), Value: format.ParamAlpha.Text(r.values),
 		Reason: reason + fmt.Sprintf(", above 1: no alpha in (0,1] can be met, because a group of %d records has fewer than %d combinations of these quasi-identifiers' values", bestH, bestH),
 		Hint:   hint}
 }
@@ -474,8 +474,8 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	res.Suppressed = r.stats.Suppressed
 	avg := float64(res.Published) / float64(len(r.groups))
 	res.Summary = []model.Figure{
-		{Name: worstPresence, Short: "Pr(t∈T)", Value: maxP, Limit: values["alpha"], OK: presentOK},
-		{Name: worstAssociation, Short: "assoc", Value: maxA, Limit: values["beta"], OK: associatedOK},
+		{Name: worstPresence, Short: "Pr(t∈T)", Value: maxP, Limit: format.ParamAlpha.Text(values), OK: presentOK},
+		{Name: worstAssociation, Short: "assoc", Value: maxA, Limit: format.ParamBeta.Text(values), OK: associatedOK},
 		{Name: "groups", Value: float64(len(r.groups)), OK: true},
 		{Name: utilityName, Value: avg, OK: true},
 		{Name: "min distinct sensitive values (Theorem 7.2: >= ceil(1/beta))", Value: float64(minDistinct), OK: minDistinct >= r.g},
@@ -491,7 +491,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	}
 	if frac := float64(res.Suppressed) / float64(max(res.RowsIn, 1)); frac > suppressionWarning {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%.0f%% of the records are suppressed (%d of %d): no group could take them within alpha = %s; "+
-			"raise alpha, add quasi-identifiers with more values, or raise beta", 100*frac, res.Suppressed, res.RowsIn, values["alpha"]))
+			"raise alpha, add quasi-identifiers with more values, or raise beta", 100*frac, res.Suppressed, res.RowsIn, format.ParamAlpha.Text(values)))
 		res.SuppressionWarned = true
 	}
 	if r.stats.Cut > 0 {
@@ -740,7 +740,7 @@ func (r *run) reasoning(gi int) []string {
 		fmt.Sprintf("Joined with ST's %d values the group gives %d*%d = %d tuples; %s has frequency %d,", size, join, size, join*size, sa, c),
 		fmt.Sprintf("so Pr((%s,%s) and %s in T) = %d*C(%d,%d)/C(%d,%d) = %s,", who, sa, who, c, join*size-1, size-1, join*size, size, fraction(c, join)),
 		fmt.Sprintf("and Pr((%s,%s) | %s in T) = (%s)/(%s) = %s = c/|G| with c = %d, |G| = %d (Thm 5.2).", who, sa, who, fraction(c, join), pres, fraction(c, size), c, size),
-		fmt.Sprintf("alpha = %s, beta = %s: presence %.3f, largest association %.3f.", r.values["alpha"], r.values["beta"], s.presence(gi), s.association(gi)),
+		fmt.Sprintf("alpha = %s, beta = %s: presence %.3f, largest association %.3f.", format.ParamAlpha.Text(r.values), format.ParamBeta.Text(r.values), s.presence(gi), s.association(gi)),
 	}
 	return lines
 }
@@ -762,8 +762,8 @@ func (Method) OpenReleaseTables(dir string, table func(name string) (*model.Tabl
 // probabilities in tenths of alpha, and their sizes from ceil(1/beta) up.
 func (r *run) charts() []method.Section {
 	s := r.sch
-	alpha := r.values.Float("alpha")
-	pres := method.Section{Title: fmt.Sprintf("groups by presence Pr(t in T), alpha = %s", r.values["alpha"])}
+	alpha := format.ParamAlpha.Float(r.values)
+	pres := method.Section{Title: fmt.Sprintf("groups by presence Pr(t in T), alpha = %s", format.ParamAlpha.Text(r.values))}
 	counts := make([]float64, 10)
 	for g := 0; g < s.groups; g++ {
 		counts[presenceBin(s.presence(g), alpha)]++

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
@@ -46,7 +47,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 		Header: []string{"qd", "selectivity", "queries", "ambiguity", "generalization", "better", "Thm 6.1", "Thm 6.1 vs generalization"},
 	}
 	main.Notes = append(main.Notes, fmt.Sprintf("ambiguity: alpha %s, beta %s, %d groups of %.2f records on average",
-		in.Values["alpha"], in.Values["beta"], len(res.Groups), res.Utility.Value))
+		format.ParamAlpha.Text(in.Values), format.ParamBeta.Text(in.Values), len(res.Groups), res.Utility.Value))
 	if note != "" {
 		main.Notes = append(main.Notes, note)
 	}
@@ -100,7 +101,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 			return nil, err
 		}
 		v := in.Values.Clone()
-		v["beta"] = beta
+		v[format.ParamBeta.Name()] = beta
 		r, err := lab.Run(ctx, Name, "", v, in)
 		if err != nil {
 			sweep.Rows = append(sweep.Rows, []string{beta, "—", "—", "infeasible", "", ""})
@@ -212,7 +213,7 @@ func theorem61Note(in *method.Input, base *method.Result, same *scheme) []string
 		worst = math.Max(worst, float64(len(seen))/j)
 	}
 	lines := []string{fmt.Sprintf("Thm 6.1: the ambiguity scheme of the generalization's own %d groups (Wang, proof of Theorem 6.1); "+
-		"counting each group's distinct QI combinations d_G, its worst presence d_G/prod|G_ATi| is %.3g (alpha %s)", same.groups, worst, in.Values["alpha"])}
+		"counting each group's distinct QI combinations d_G, its worst presence d_G/prod|G_ATi| is %.3g (alpha %s)", same.groups, worst, format.ParamAlpha.Text(in.Values))}
 	if over > 0 {
 		lines = append(lines, fmt.Sprintf("  %d of its groups repeat QI combinations and hold more records than their join has combinations: "+
 			"Theorem 5.1's |G|/prod|G_ATi| (which assumes |G| distinct combinations) reaches %.3g there and is no probability", over, worstRaw))

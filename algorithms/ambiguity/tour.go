@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/method"
 	"privlab/model"
 )
@@ -162,7 +163,7 @@ func tourPresence(ctx context.Context, lab *method.TourLab) (method.Step, error)
 		Text: []string{
 			"An attacker who knows Alan's age, gender and zipcode finds them in group " + alanGroup + "'s auxiliary tables, but the join of " +
 				"the group's tables gives prod_i |G_ATi| combinations, of which only |G| are records.",
-			text[0] + " and " + text[1] + ": at most alpha = " + res.Values["alpha"] + " (alpha-presence). " +
+			text[0] + " and " + text[1] + ": at most alpha = " + format.ParamAlpha.Text(res.Values) + " (alpha-presence). " +
 				"The paper counts the same from the combinations: C(11,3)/C(12,4) = " + alan.RatString() +
 				" and C(8,3)/C(9,4) = " + alice.RatString() + ".",
 		},
@@ -194,7 +195,7 @@ func tourAssociation(ctx context.Context, lab *method.TourLab) (method.Step, err
 		Text: []string{
 			"Given that a person is in the table, the sensitive table says how often each disease occurs in the group: " +
 				"every member is equally likely to carry each occurrence.",
-			text[0] + " and " + text[1] + ": at most beta = " + res.Values["beta"] + " (beta-association).",
+			text[0] + " and " + text[1] + ": at most beta = " + format.ParamBeta.Text(res.Values) + " (beta-association).",
 		},
 		Sections: []method.Section{sec},
 	}, nil

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
-	"privlab/datasets"
+	"privlab/datasets/datasetstest"
 	"privlab/model"
 )
 
@@ -27,7 +28,7 @@ var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "educatio
 // people), paired with them on the quasi-identifiers: fnlwgt repeats, so
 // it names no one and is no identifier (issue 31.6).
 func TestAdultEveryMethod(t *testing.T) {
-	adultPath, err := datasets.SharedFile("adult-uci", "adult.data") // the raw UCI training split: header-less, "?" missing
+	adultPath, err := datasetstest.SharedFile("adult-uci", "adult.data") // the raw UCI training split: header-less, "?" missing
 	if err != nil {
 		t.Skip("the raw UCI Adult file: ", err)
 	}
@@ -81,7 +82,7 @@ func adultRun(t *testing.T, spec method.Spec, variant, adultPath, public string)
 	if src.Rows != 32561 || prep.Dropped != 1843 {
 		t.Fatalf("%d rows, %d dropped; want 32561 and 1843", src.Rows, prep.Dropped)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func adultRun(t *testing.T, spec method.Spec, variant, adultPath, public string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := catalog.Check(out, verify.Options{Original: prep.Source, Public: prep.Public, Audit: audit})
+	rep, err := catalogtest.Check(out, verify.Options{Original: prep.Source, Public: prep.Public, Audit: audit})
 	if err != nil || !rep.OK() {
 		t.Fatalf("check --original: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}

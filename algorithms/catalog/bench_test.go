@@ -38,7 +38,7 @@ func BenchmarkRisk(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			res, err := pipeline.Run(context.Background(), prep, nil)
+			res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}

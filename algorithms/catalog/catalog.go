@@ -121,12 +121,6 @@ func EntryOf(name string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// Check verifies the release in dir with its method's checker, holding
-// the manifest's words about the method to its declaration.
-func Check(dir string, opt verify.Options) (*verify.Report, error) {
-	return verify.RunDeclared(dir, opt, Declared)
-}
-
 // Declared is what the registry declares of a method for the verifier.
 func Declared(name string) (verify.Declared, bool) {
 	for _, e := range Entries() {

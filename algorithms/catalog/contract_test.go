@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
@@ -81,7 +82,7 @@ func contract(t *testing.T, spec method.Spec, variant string, all bool) {
 	if a, err := model.ReadAudit(model.AuditPath(out)); err == nil {
 		opt.Audit = a
 	}
-	rep, err := catalog.Check(out, opt)
+	rep, err := catalogtest.Check(out, opt)
 	if err != nil || !rep.OK() {
 		t.Fatalf("check of the exported release: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}
@@ -120,7 +121,7 @@ func runExample(t *testing.T, spec method.Spec, variant string) (pipeline.Projec
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func tamperEach(t *testing.T, out string, man *model.Manifest, opt verify.Option
 				if rehash {
 					verifytest.Restate(t, bad, nil)
 				}
-				rep, err := catalog.Check(bad, opt)
+				rep, err := catalogtest.Check(bad, opt)
 				if err == nil && rep.OK() {
 					t.Fatalf("check passes a release with an edited %s (hashes re-computed: %v):\n%s", f.Name, rehash, strings.Join(rep.Strings(), "\n"))
 				}
@@ -216,7 +217,7 @@ func evalStudySweep(t *testing.T, spec method.Spec, p pipeline.Project, src *mod
 			continue
 		}
 		rows, err := pipeline.Sweep(context.Background(), env, p, src, par.Name, []string{prep.Values[par.Name]},
-			workload.Options{Queries: 10, Seed: 1})
+			workload.Options{Queries: 10, Seed: 1}, pipeline.SweepOptions{})
 		if err != nil || len(rows) != 1 || rows[0].Error != "" {
 			t.Fatalf("sweep %s: %v %+v", par.Name, err, rows)
 		}

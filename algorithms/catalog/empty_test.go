@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
@@ -57,7 +58,7 @@ func TestEmptyReleaseIsExported(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := pipeline.Run(context.Background(), prep, nil)
+			res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +82,7 @@ func TestEmptyReleaseIsExported(t *testing.T) {
 			}
 			for _, orig := range []*model.Table{nil, prep.Source} {
 				rep, err := pipeline.Check(dir, orig, nil)
-				if err != nil || !rep.Confirmed() {
+				if err != nil || !verifytest.Confirmed(rep) {
 					t.Fatalf("check (original given: %v): %v\n%s", orig != nil, err, strings.Join(rep.Strings(), "\n"))
 				}
 			}
@@ -118,7 +119,7 @@ func TestHeaderOnlyFilesFailEveryChecker(t *testing.T) {
 					t.Fatal(err)
 				}
 				verifytest.Restate(t, dir, nil)
-				rep, err := catalog.Check(dir, verify.Options{})
+				rep, err := catalogtest.Check(dir, verify.Options{})
 				if err == nil && rep.OK() {
 					t.Fatalf("%s cut to its header passes:\n%s", f.Name, strings.Join(rep.Strings(), "\n"))
 				}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 )
@@ -65,7 +66,7 @@ func TestForgedClaimsFailForEveryMethod(t *testing.T) {
 				t.Run(e.name, func(t *testing.T) {
 					dir := copyDir(t, rel)
 					verifytest.Restate(t, dir, e.edit)
-					rep, err := catalog.Check(dir, verify.Options{})
+					rep, err := catalogtest.Check(dir, verify.Options{})
 					if err != nil {
 						t.Fatalf("check: %v", err)
 					}
@@ -94,7 +95,7 @@ func TestForgedClaimsFailForEveryMethod(t *testing.T) {
 				if err := os.Symlink(outside, filepath.Join(dir, "manifest.json")); err != nil {
 					t.Skip(err)
 				}
-				if _, err := catalog.Check(dir, verify.Options{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				if _, err := catalogtest.Check(dir, verify.Options{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 					t.Fatalf("a linked manifest: %v", err)
 				}
 			})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
@@ -53,7 +54,7 @@ func exportProject(tb testing.TB, p pipeline.Project, out string) *method.Result
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func FuzzCheckEveryMethod(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := catalog.Check(dir, verify.Options{})
+		rep, err := catalogtest.Check(dir, verify.Options{})
 		if err != nil {
 			var ie *model.InputError
 			var pe *model.ParamError

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
@@ -87,7 +88,7 @@ func forgeText(t *testing.T, dir string, edit func(text string) string) {
 // mustFail checks dir and wants a failing line or an error naming want.
 func mustFail(t *testing.T, dir string, opt verify.Options, want string) {
 	t.Helper()
-	rep, err := catalog.Check(dir, opt)
+	rep, err := catalogtest.Check(dir, opt)
 	if err != nil {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("check: %v, want it to name %q", err, want)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
@@ -98,7 +99,7 @@ func missingContract(t *testing.T, spec method.Spec, variant string) {
 	if prep.Dropped != 4 || prep.Table.Rows != src.Rows-4 {
 		t.Fatalf("%d of %d rows dropped, want 4", prep.Dropped, src.Rows)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func missingContract(t *testing.T, spec method.Spec, variant string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := catalog.Check(out, verify.Options{Original: prep.Source, Public: prep.Public, Audit: audit})
+	rep, err := catalogtest.Check(out, verify.Options{Original: prep.Source, Public: prep.Public, Audit: audit})
 	if err != nil || !rep.OK() {
 		t.Fatalf("check --original: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}

@@ -96,7 +96,7 @@ func figuresOf(t *testing.T, dir string) *risk.Report {
 		t.Fatalf("no viewer for %s", m.Method)
 	}
 	var rep *risk.Report
-	_, err = verify.RunDeclared(dir, verify.Options{}, func(string) (verify.Declared, bool) {
+	_, err = verify.NewShared(dir).Check(verify.Options{}, func(string) (verify.Declared, bool) {
 		return verify.Declared{Check: func(rel *verify.Release, _ verify.Options, _ *verify.Report) error {
 			var err error
 			rep, _, err = rel.Risk(view, 0)

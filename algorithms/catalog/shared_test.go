@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
@@ -24,11 +25,11 @@ func TestSharedChecksAsRunDeclared(t *testing.T) {
 		}
 		files := verify.NewShared(dir)
 		for _, opt := range []verify.Options{{SkipRisk: true}, {Audit: audit}} {
-			got, err := files.RunDeclared(opt, catalog.Declared)
+			got, err := files.Check(opt, catalog.Declared)
 			if err != nil {
 				t.Fatalf("%s: %v", method, err)
 			}
-			want, err := catalog.Check(dir, opt)
+			want, err := catalogtest.Check(dir, opt)
 			if err != nil {
 				t.Fatalf("%s: %v", method, err)
 			}

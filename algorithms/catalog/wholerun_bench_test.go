@@ -18,6 +18,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/datasets"
+	"privlab/datasets/datasetstest"
 	"privlab/model"
 )
 
@@ -108,7 +109,7 @@ func wholeRun(b *testing.B, p pipeline.Project, out string) (load, alg, export t
 	t1 := time.Now()
 	digest := pipeline.StartInputDigest(prep)
 	var ahead *pipeline.Workload
-	res, err := pipeline.RunThen(context.Background(), prep, nil, func(r *method.Result) { ahead = pipeline.StartWorkload(prep, r, 0) })
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{Then: func(r *method.Result) { ahead = pipeline.StartWorkload(prep, r, 0) }})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func benchWhole(b *testing.B, name string, p pipeline.Project) {
 
 func BenchmarkWholeRun(b *testing.B) {
 	dir := b.TempDir()
-	if adultCSV, err := datasets.SharedFile("adult", "adult.csv"); err == nil {
+	if adultCSV, err := datasetstest.SharedFile("adult", "adult.csv"); err == nil {
 		v, params := benchParams("kja")
 		benchWhole(b, "adult/kja", pipeline.Project{Input: adultCSV, Roles: adultRoles, Method: "kja", Variant: v, Params: params})
 	} else {

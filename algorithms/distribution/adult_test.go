@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/method"
-	"privlab/datasets"
+	"privlab/datasets/datasetstest"
 	"privlab/model"
 )
 
@@ -21,7 +21,7 @@ var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "educatio
 // average generalized range several times at a small distance from the
 // requested target.
 func TestAdultCapitalLossDenominator(t *testing.T) {
-	adultPath, err := datasets.SharedFile("adult-uci", "adult.data") // the raw UCI training split: header-less, "?" missing
+	adultPath, err := datasetstest.SharedFile("adult-uci", "adult.data") // the raw UCI training split: header-less, "?" missing
 	if err != nil {
 		t.Skip("the raw UCI Adult file: ", err)
 	}

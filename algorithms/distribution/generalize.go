@@ -238,17 +238,6 @@ func quickSortNC(v []NodeCount) {
 // with a node of more than two children.
 var ErrFakesNeedBinary = errors.New("fake values need a binary hierarchy for the sensitive attribute (Koudas et al. 2009, Section 5 assumes one)")
 
-// SolveContext finds the P-private generalization of the group with the
-// minimum sum of ranges using at most budget fake values (Problem 5.1).
-// With budget 0 it is MinSumOfRange; otherwise minSORFake (Algorithm 2) is
-// evaluated for k = 0..budget and the cheapest k is traced back to the
-// actual fake values and subdomains. Ties go to fewer fakes. It stops with
-// the context's error when the context is cancelled (the fake-value search
-// can take long for large budgets).
-func (s *Solver) SolveContext(ctx context.Context, leaves []int32, budget int) (*Generalization, error) {
-	return s.solve(ctx, leaves, budget, nil)
-}
-
 // solve is SolveContext that reports, after each k of the fake-value
 // search, the work done for it in units of (k+1)^2 - k^2 (see fakeWork).
 func (s *Solver) solve(ctx context.Context, leaves []int32, budget int, done func(units float64)) (*Generalization, error) {

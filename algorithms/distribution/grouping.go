@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/distribution/format"
 	"privlab/algorithms/method"
 	"privlab/algorithms/partition"
 	"privlab/model"
@@ -41,7 +42,7 @@ func ParseGrouping(s string) (Grouping, error) {
 	s = strings.TrimSpace(s)
 	kind, arg, _ := strings.Cut(s, ":")
 	bad := func(reason string) (Grouping, error) {
-		return Grouping{}, &model.ParamError{Param: "grouping", Value: s, Reason: reason,
+		return Grouping{}, &model.ParamError{Param: format.ParamGrouping.Name(), Value: s, Reason: reason,
 			Hint: "use sa-only, qi-sa, column:NAME, level:ATTR=L or mondrian:SIZE"}
 	}
 	switch kind {
@@ -99,14 +100,14 @@ func (g Grouping) Groups(ctx context.Context, in *method.Input) ([][]int32, erro
 	case "column", "level":
 		c := t.Column(g.Column)
 		if c == nil {
-			return nil, &model.ParamError{Param: "grouping", Value: g.String(), Reason: fmt.Sprintf("no column %q", g.Column),
+			return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(), Reason: fmt.Sprintf("no column %q", g.Column),
 				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
 		}
 		// Groups are numbered in the order of this column's values, and a
 		// group is the set of rows sharing one: grouping by a column that
 		// is not published as a quasi-identifier would publish it.
 		if role := in.Roles.Of(g.Column); role != model.QuasiIdentifier {
-			return nil, &model.ParamError{Param: "grouping", Value: g.String(),
+			return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(),
 				Reason: fmt.Sprintf("%s is the %s, not a quasi-identifier: the groups (and their ids) would publish it", g.Column, role),
 				Hint:   "group by a quasi-identifier: " + strings.Join(in.Roles.QIs, ", ")}
 		}
@@ -120,10 +121,10 @@ func (g Grouping) Groups(ctx context.Context, in *method.Input) ([][]int32, erro
 			}
 			leafOf, err := h.MapColumn(c)
 			if err != nil {
-				return nil, &model.ParamError{Param: "grouping", Value: g.String(), Reason: err.Error()}
+				return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(), Reason: err.Error()}
 			}
 			if height := h.Height(); g.Level > height {
-				return nil, &model.ParamError{Param: "grouping", Value: g.String(),
+				return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(),
 					Reason: fmt.Sprintf("level %d is above the root of %s's hierarchy, which has %d levels above the values", g.Level, g.Column, height),
 					Hint:   fmt.Sprintf("use a level from 0 to %d (or sa-only for one group)", height)}
 			}

@@ -94,7 +94,7 @@ func (Method) Spec() method.Spec {
 // Percentage budgets need the groups' sizes, so the grouping is formed
 // (it is fast next to the search it announces).
 func estimate(in *method.Input) (float64, string) {
-	fakes, err := ParseFakes(in.Values[paramFakes])
+	fakes, err := ParseFakes(format.ParamFakes.Of(in.Values))
 	if err != nil || !fakes.Any() {
 		return 0, ""
 	}
@@ -104,7 +104,7 @@ func estimate(in *method.Input) (float64, string) {
 		nodes = len(h.Nodes)
 	}
 	var sizes []int
-	if g, err := ParseGrouping(in.Values[paramGrouping]); err == nil {
+	if g, err := ParseGrouping(format.ParamGrouping.Of(in.Values)); err == nil {
 		if rows, err := g.Groups(context.Background(), in); err == nil {
 			for _, r := range rows {
 				sizes = append(sizes, len(r))
@@ -185,7 +185,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	r := &run{in: in, sa: sa, h: h, grouping: grouping, target: target, maxDen: maxDen,
 		perGroup: target.Kind == TargetGroup || target.Kind == TargetGroupUniform}
 	if fakes := cfg.Fakes; fakes.Any() && !h.IsBinary() {
-		return nil, &model.ParamError{Param: paramFakes, Value: values[paramFakes], Reason: ErrFakesNeedBinary.Error(),
+		return nil, &model.ParamError{Param: paramFakes, Value: format.ParamFakes.Of(values), Reason: ErrFakesNeedBinary.Error(),
 			Hint:  fmt.Sprintf("the hierarchy of %s has a node with %d children", sa.Name, h.MaxArity()),
 			Fixes: []model.Fix{{Setting: model.SetHierarchy, Attr: sa.Name, Value: "binary"}}}
 	}
@@ -430,7 +430,7 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 			model.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
 			model.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
 	}
-	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, values["max-denominator"]))
+	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, format.ParamMaxDenominator.Text(values)))
 	// Private but of little use: most values at the root, or a target far
 	// from the one asked for.
 	atRoot := 0

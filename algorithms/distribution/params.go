@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/distribution/format"
 	"privlab/model"
 )
 
@@ -75,10 +76,10 @@ func stepFakes(cur string, dir int) string {
 
 // Parameter names.
 const (
-	paramTarget   = "target"
-	paramMaxDen   = "max-denominator"
-	paramGrouping = "grouping"
-	paramFakes    = "fakes"
+	paramTarget   = string(format.ParamTarget)
+	paramMaxDen   = string(format.ParamMaxDenominator)
+	paramGrouping = string(format.ParamGrouping)
+	paramFakes    = string(format.ParamFakes)
 )
 
 // describeTarget says in one line what a target source does.
@@ -173,14 +174,14 @@ func Decode(values model.Values, rows int) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c := Config{MaxDenominator: v.Int(paramMaxDen), Values: v}
-	if c.Target, err = ParseTarget(v[paramTarget]); err != nil {
+	c := Config{MaxDenominator: format.ParamMaxDenominator.Of(v), Values: v}
+	if c.Target, err = ParseTarget(format.ParamTarget.Of(v)); err != nil {
 		return Config{}, err
 	}
-	if c.Grouping, err = ParseGrouping(v[paramGrouping]); err != nil {
+	if c.Grouping, err = ParseGrouping(format.ParamGrouping.Of(v)); err != nil {
 		return Config{}, err
 	}
-	if c.Fakes, err = ParseFakes(v[paramFakes]); err != nil {
+	if c.Fakes, err = ParseFakes(format.ParamFakes.Of(v)); err != nil {
 		return Config{}, err
 	}
 	return c, nil

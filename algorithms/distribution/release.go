@@ -136,7 +136,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	if target.Kind == TargetCustom {
 		targetName = "custom"
 	}
-	det := format.Details{Grouping: r.grouping.String(), Target: targetName, MaxDenominator: values.Int("max-denominator"),
+	det := format.Details{Grouping: r.grouping.String(), Target: targetName, MaxDenominator: format.ParamMaxDenominator.Of(values),
 		PerGroupTarget: r.perGroup, Subdomains: len(srows)}
 	for _, l := range h.Leaves {
 		det.Domain = append(det.Domain, h.Nodes[l].Label)

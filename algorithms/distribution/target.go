@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"privlab/algorithms/distribution/format"
 	"privlab/model"
 	"sort"
 	"strconv"
@@ -72,7 +73,7 @@ func (t Target) String() string {
 func ParseTarget(spec string) (Target, error) {
 	name, arg, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	bad := func(reason, hint string) (Target, error) {
-		return Target{}, &model.ParamError{Param: "target", Value: spec, Reason: reason, Hint: hint}
+		return Target{}, &model.ParamError{Param: format.ParamTarget.Name(), Value: spec, Reason: reason, Hint: hint}
 	}
 	switch strings.ToLower(name) {
 	case "", "uniform":
@@ -109,7 +110,7 @@ func ParseTarget(spec string) (Target, error) {
 func LoadTargetFile(path string) (Target, error) {
 	f, err := model.OpenText(path) // records bounded (SPEC 2.1 limits)
 	if err != nil {
-		return Target{}, &model.ParamError{Param: "target", Value: path, Reason: "not a known target and not a readable file (" + model.OpenReason(err) + ")",
+		return Target{}, &model.ParamError{Param: format.ParamTarget.Name(), Value: path, Reason: "not a known target and not a readable file (" + model.OpenReason(err) + ")",
 			Hint: "use uniform, table, group, normal:MU,SIGMA, zipf:S or a CSV file of value,weight"}
 	}
 	defer f.Close()
@@ -194,12 +195,12 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 		}
 	case TargetTable, TargetGroup, TargetGroupUniform:
 		if len(counts) != n {
-			return nil, &model.ParamError{Param: "target", Value: t.String(),
+			return nil, &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(),
 				Reason: fmt.Sprintf("%d counts given for a domain of %d values", len(counts), n)}
 		}
 		for i, x := range counts {
 			if !(x >= 0) || math.IsInf(x, 0) {
-				return nil, &model.ParamError{Param: "target", Value: t.String(),
+				return nil, &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(),
 					Reason: fmt.Sprintf("count %v of %s is not a finite number >= 0", x, h.Nodes[h.Leaves[i]].Label)}
 			}
 		}
@@ -225,7 +226,7 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 		}
 	case TargetNormal:
 		if !h.Numeric {
-			return nil, &model.ParamError{Param: "target", Value: t.String(), Reason: "a normal target needs a numeric sensitive attribute", Hint: "use uniform, table, zipf:S or a custom file"}
+			return nil, &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(), Reason: "a normal target needs a numeric sensitive attribute", Hint: "use uniform, table, zipf:S or a custom file"}
 		}
 		// Each value gets the normal mass of the interval between the
 		// midpoints to its neighbours in value order (the ends reach to
@@ -295,7 +296,7 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 		total += m[i]
 	}
 	if !(total > 0) {
-		return nil, &model.ParamError{Param: "target", Value: t.String(), Reason: "the distribution has no mass on the domain",
+		return nil, &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(), Reason: "the distribution has no mass on the domain",
 			Hint: "with normal:MU,SIGMA put MU near the values; with a file give some value a positive weight"}
 	}
 	for i := range m {

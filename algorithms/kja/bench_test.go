@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/partition"
 	"privlab/datasets"
+	"privlab/datasets/datasetstest"
 	"privlab/model"
 )
 
@@ -21,7 +22,7 @@ var adultQIs = []string{"sex", "age", "race", "marital-status", "education", "na
 // hierarchies) as the pipeline would, skipping when it is absent.
 func adultInput(tb testing.TB) *method.Input {
 	tb.Helper()
-	path, err := datasets.SharedFile("adult", "adult.csv")
+	path, err := datasetstest.SharedFile("adult", "adult.csv")
 	if err != nil {
 		tb.Skip("UCI Adult: ", err)
 	}

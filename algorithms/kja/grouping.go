@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"privlab/algorithms/kja/format"
 	"privlab/algorithms/method"
 	"privlab/model"
 )
@@ -17,7 +18,7 @@ import (
 // k-anonymous AT, and the paper's own AT (Figure 2) is given, not
 // computed: its boxes overlap and no Mondrian cut gives them.
 const (
-	paramGrouping = "grouping"
+	paramGrouping = string(format.ParamGrouping)
 	// GroupingAlgorithm forms the first round with the variant's algorithm.
 	GroupingAlgorithm = method.GroupingAlgorithm
 )

@@ -62,8 +62,8 @@ var Variants = []string{MondrianDirect, MondrianRefine, TopDownDirect, TopDownRe
 
 // Parameter names.
 const (
-	paramK     = method.GroupSizeParam
-	paramSplit = "split"
+	paramK     = string(format.ParamK)
+	paramSplit = string(format.ParamSplit)
 	// Split rules of Mondrian.
 	SplitWidest     = "widest"
 	SplitRoundRobin = "round-robin"
@@ -157,8 +157,8 @@ func Decode(values model.Values, rows int) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c := Config{K: v.Int(paramK), Split: v[paramSplit], Grouping: v[paramGrouping], Values: v}
-	if seed, fixed, err := model.ParseSeed(v["seed"]); err == nil && fixed {
+	c := Config{K: format.ParamK.Of(v), Split: format.ParamSplit.Of(v), Grouping: format.ParamGrouping.Of(v), Values: v}
+	if seed, fixed, err := model.ParseSeed(v[model.SeedParam.Name]); err == nil && fixed {
 		c.Seed = seed
 	} else {
 		c.Seed = model.CryptoSeed()
@@ -364,7 +364,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		minSize, minSG = 0, 0
 	}
 	m := r.metrics()
-	kText := r.values[paramK]
+	kText := format.ParamK.Text(r.values)
 	res.Summary = []model.Figure{
 		{Name: "smallest box (JT tuples)", Short: "min |g|", Value: float64(minSize), Limit: kText, OK: minSize >= k},
 		{Name: "largest breach probability", Short: "max p_br", Value: 1 / math.Max(1, float64(minSize)), Limit: "1/" + kText, OK: minSize >= k},

@@ -239,7 +239,7 @@ func exportRelease(t *testing.T, r *run, seed uint64) (string, *model.Audit) {
 }
 
 func checkRelease(dir string, opt verify.Options) (*verify.Report, error) {
-	return verify.Run(dir, opt, func(string) (verify.Checker, bool) { return check.Check, true })
+	return verify.NewShared(dir).Check(opt, func(string) (verify.Declared, bool) { return verify.Declared{Check: check.Check}, true })
 }
 
 // TestReleasesCheckAndAnswer exports random runs, checks them with the

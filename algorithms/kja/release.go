@@ -250,7 +250,7 @@ func (r *run) charts() []method.Section {
 	loss := method.Section{Title: "NCP per QI: mean normalised extent of a microdata tuple's box",
 		Labels: r.in.Roles.QIs, Series: []method.Series{{Name: "extent", Values: per}}}
 	return []method.Section{
-		histogram("boxes by JT tuples |g| (k = "+r.values[paramK]+")", sizes),
+		histogram("boxes by JT tuples |g| (k = "+format.ParamK.Text(r.values)+")", sizes),
 		histogram("boxes by microdata tuples (private)", mts),
 		loss,
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/kja/format"
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
@@ -318,7 +319,7 @@ func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(floa
 		averaged,
 		"NCP: normalised box perimeter summed over MT tuples, every variant normalised by the universe's domain; DM: MT tuples per box, summed; ARE: mean |estimate - truth| / truth",
 	}}
-	if k := in.Values[paramK]; k != "" {
+	if k := format.ParamK.Text(in.Values); k != "" {
 		intro.Notes = append(intro.Notes, fmt.Sprintf("the study uses the paper's grid (k = %s, default %d), not the run's k = %s, which applies to the workload line above",
 			strings.Join(ks, ", "), g.K, k))
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"privlab/algorithms/lossyjoin/format"
 	"privlab/model"
 )
 
@@ -36,14 +37,14 @@ func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.
 			if v < len(values) {
 				name = values[v]
 			}
-			return nil, &model.ParamError{Param: "alpha", Value: p.alphaText,
+			return nil, &model.ParamError{Param: format.ParamAlpha.Name(), Value: p.alphaText,
 				Reason: fmt.Sprintf("Anatomy needs l = ceil(1/alpha) = %d distinct values per group, so no value may hold more than 1/%d of the rows; %q holds %d of %d (%.1f%%)",
 					l, l, name, len(b), n, 100*float64(len(b))/float64(n)),
 				Hint: fmt.Sprintf("raise alpha to at least %.3f (Xiao and Tao's eligibility condition)", float64(len(b))/float64(n))}
 		}
 	}
 	if n < l {
-		return nil, &model.ParamError{Param: "alpha", Value: p.alphaText,
+		return nil, &model.ParamError{Param: format.ParamAlpha.Name(), Value: p.alphaText,
 			Reason: fmt.Sprintf("Anatomy needs l = %d distinct values per group but the table has %d rows", l, n)}
 	}
 	for _, b := range buckets {

@@ -10,7 +10,7 @@ import (
 	"privlab/algorithms/lossyjoin"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
-	"privlab/datasets"
+	"privlab/datasets/datasetstest"
 	"privlab/model"
 )
 
@@ -58,7 +58,7 @@ func censusInput(b *testing.B, n int) *method.Input {
 // ARX's hierarchies (skipped, saying how to enable it, when absent).
 func adultInput(b *testing.B) *method.Input {
 	b.Helper()
-	path, err := datasets.SharedFile("adult", "adult.csv")
+	path, err := datasetstest.SharedFile("adult", "adult.csv")
 	if err != nil {
 		b.Skip("UCI Adult: ", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/lossyjoin"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
@@ -42,7 +42,7 @@ func exportCensusRun(t *testing.T, variant string) (*pipeline.Prepared, *method.
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func check(t *testing.T, dir string, prep *pipeline.Prepared, original bool) (*v
 			opt.Audit = a
 		}
 	}
-	return catalog.Check(dir, opt)
+	return catalogtest.Check(dir, opt)
 }
 
 func copyRelease(t *testing.T, src string) string {
@@ -348,7 +348,7 @@ func TestTamper(t *testing.T) {
 					}
 				}
 				if e.original {
-					rep, err := catalog.Check(bad, verify.Options{Original: prep.Source})
+					rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source})
 					if err == nil && rep.OK() {
 						t.Errorf("check (original, no audit) passes a release with %s:\n%s", e.name, strings.Join(rep.Strings(), "\n"))
 					}
@@ -429,7 +429,7 @@ func TestPositionLink(t *testing.T) {
 		name  string
 		audit *model.Audit
 	}{{"audit without ss.csv", &noSS}, {"no audit", nil}} {
-		rep, err := catalog.Check(bad, verify.Options{Original: prep.Source, Audit: c.audit})
+		rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source, Audit: c.audit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -448,7 +448,7 @@ func TestPositionLink(t *testing.T) {
 		}
 		// The genuine release passes the same test (its nss.csv is the
 		// forged one's).
-		rep, err = catalog.Check(dir, verify.Options{Original: prep.Source, Audit: c.audit})
+		rep, err = catalogtest.Check(dir, verify.Options{Original: prep.Source, Audit: c.audit})
 		if err != nil || !rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "ok   position link") {
 			t.Fatalf("%s: the genuine release: %v\n%s", c.name, err, strings.Join(rep.Strings(), "\n"))
 		}
@@ -464,7 +464,7 @@ func TestCheckWithoutAudit(t *testing.T) {
 	for _, v := range []string{lossyjoin.VariantLossy, lossyjoin.VariantAnatomy, lossyjoin.VariantAlpha} {
 		prep, dir := exportCensus(t, v)
 		os.Remove(model.AuditPath(dir))
-		rep, err := catalog.Check(dir, verify.Options{Original: prep.Source})
+		rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -508,7 +508,7 @@ func TestRandomReleases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := pipeline.Run(context.Background(), prep, nil)
+			res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 			if err != nil {
 				continue // infeasible draw
 			}
@@ -602,7 +602,7 @@ func TestShuffleRedrawnWhenOrderLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := pipeline.Run(context.Background(), prep, nil)
+		res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -616,7 +616,7 @@ func TestShuffleRedrawnWhenOrderLinks(t *testing.T) {
 		}
 		a.RowMap = map[string][]int{"nss.csv": a.RowMap["nss.csv"]}
 		for _, audit := range []*model.Audit{a, nil} {
-			rep, err := catalog.Check(dir, verify.Options{Original: prep.Source, Audit: audit})
+			rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source, Audit: audit})
 			if err != nil || !rep.OK() {
 				t.Fatalf("seed %d (audit %v): %v\n%s", seed, audit != nil, err, strings.Join(rep.Strings(), "\n"))
 			}

@@ -32,7 +32,7 @@ func exportWith(t *testing.T, input string, roles model.Roles, variant, alpha st
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		return prep, "", err
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/lossyjoin"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
@@ -34,7 +34,7 @@ func TestGeneralizedWithoutAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestGeneralizedWithoutAudit(t *testing.T) {
 	}
 	os.Remove(model.AuditPath(dir))
 	check := func() *verify.Report {
-		rep, err := catalog.Check(dir, verify.Options{Original: prep.Source})
+		rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ const RemainderRule = "remainder: the tuples moved back to a partition in steps 
 var (
 	kParam = method.GroupSize("2", "minimum class size: every individual shares its bag of sensitive values with at least k-1 others (Definition 1)",
 		"Wong et al., Definition 1")
-	alphaParam = model.ParamSpec{Name: "alpha", Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.33", Step: 0.05, Header: true, Common: true,
+	alphaParam = model.ParamSpec{Name: format.ParamAlpha.Name(), Kind: model.ParamFloat, Min: 0, Max: 1, MinOpen: true, Default: "0.33", Step: 0.05, Header: true, Common: true,
 		Help: "largest fraction of one sensitive value in a class ((alpha,k)-anonymity, Definition 1)",
 		Why:  "it is a probability bound: (alpha,k)-anonymity (Wong et al., Definition 1)"}
 )
@@ -102,8 +102,8 @@ func Decode(values model.Values, rows int) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	seed, _, _ := model.ParseSeed(v["seed"])
-	return Config{K: v.Int(kParam.Name), Alpha: v.Bound(alphaParam.Name), Seed: seed, Values: v}, nil
+	seed, _, _ := model.ParseSeed(v[model.SeedParam.Name])
+	return Config{K: format.ParamK.Of(v), Alpha: format.ParamAlpha.Of(v), Seed: seed, Values: v}, nil
 }
 
 // compareSettings make lossyjoin comparable with the other methods: the
@@ -210,7 +210,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	p.alphaText = values["alpha"]
+	p.alphaText = format.ParamAlpha.Text(values)
 	r := &run{in: in, variant: variant, prob: p, sa: in.Table.Column(in.Roles.SA), saH: in.Hierarchies[in.Roles.SA],
 		k: k, alpha: alpha, values: values, l: anatomyL(alpha), ncp: math.NaN()}
 	rows := make([]int32, in.Table.Rows)
@@ -254,7 +254,7 @@ func (r *run) feasible() error {
 		if top < len(r.sa.Dict) {
 			name = r.sa.Dict[top]
 		}
-		return &model.ParamError{Param: "alpha", Value: r.values["alpha"],
+		return &model.ParamError{Param: format.ParamAlpha.Name(), Value: format.ParamAlpha.Text(r.values),
 			Reason: fmt.Sprintf("no (alpha,k)-anonymous partition exists: %s = %q holds %d of %d rows (%.1f%%), above alpha even in one class of all records",
 				r.in.Roles.SA, name, counts[top], n, 100*float64(counts[top])/float64(n)),
 			Hint: fmt.Sprintf("raise alpha to at least %.3f or choose another sensitive attribute", float64(counts[top])/float64(n))}
@@ -318,7 +318,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	if r.variant != VariantAnatomy {
 		r.ncp = ncpSum / math.Max(1, float64(n))
 	}
-	kText, aText := r.values["k"], r.values["alpha"]
+	kText, aText := format.ParamK.Text(r.values), format.ParamAlpha.Text(r.values)
 	res.Summary = []model.Figure{
 		// The worst cases of (alpha,k) are always in the summary bar.
 		{Name: "smallest class", Short: "min class", Value: float64(minSize), Limit: kText, OK: minSize >= r.k, Bar: true},
@@ -477,7 +477,7 @@ func (r *run) detail(i, limit int) method.Detail {
 		shares = append(shares, fmt.Sprintf("%s %d/%d", v, count[v], a))
 	}
 	notes = append(notes, fmt.Sprintf("bag of %s: %s (max share %.3f, alpha %s)", sa, strings.Join(shares, ", "),
-		float64(count[vals[0]])/float64(a), r.values["alpha"]))
+		float64(count[vals[0]])/float64(a), format.ParamAlpha.Text(r.values)))
 	if r.variant == VariantAlpha {
 		notes = append(notes, "published in generalized.csv with the generalized quasi-identifiers above and the exact sensitive values")
 	} else {

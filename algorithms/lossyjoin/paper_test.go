@@ -43,7 +43,7 @@ func prepareJobs(t *testing.T, variant string, params model.Values) *pipeline.Pr
 func runJobs(t *testing.T, variant string) (*pipeline.Prepared, *method.Result) {
 	t.Helper()
 	prep := prepareJobs(t, variant, model.Values{"k": "2", "alpha": "0.5", "seed": "5"})
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestDeterministic(t *testing.T) {
 	}
 	var first []method.Group
 	for i := 0; i < 3; i++ {
-		res, err := pipeline.Run(context.Background(), prep, nil)
+		res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

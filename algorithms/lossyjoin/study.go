@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"privlab/algorithms/lossyjoin/format"
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
@@ -88,7 +89,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	}
 	sec := compare(ctx, lab, in, in.Values, own,
 		fmt.Sprintf("Wong et al., Section 7, on this input (%d rows, k = %s, alpha = %s): average relative error of COUNT queries",
-			in.Table.Rows, in.Values["k"], in.Values["alpha"]))
+			in.Table.Rows, format.ParamK.Text(in.Values), format.ParamAlpha.Text(in.Values)))
 	generated := lab.Queries
 	if generated <= 0 {
 		generated = 100 // the workload package's default

@@ -88,8 +88,8 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 		row := CompareRow{Method: spec.Name}
 		q := p.Clone()
 		q.Method, q.Variant, q.Params = spec.Name, "", model.Values{}
-		if v, ok := p.Params["seed"]; ok {
-			q.Params["seed"] = v
+		if v, ok := p.Params[model.SeedParam.Name]; ok {
+			q.Params[model.SeedParam.Name] = v
 		}
 		if spec.Public == method.NoPublic {
 			q.Public = ""
@@ -109,7 +109,7 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 		prep, err := env.Prepare(q, t)
 		if err == nil {
 			var res *method.Result
-			if res, err = Run(ctx, prep, nil); err == nil {
+			if res, err = Run(ctx, prep, RunOptions{}); err == nil {
 				row.Millis = opt.Now().Sub(start).Milliseconds()
 				if row.Variant == "" {
 					row.Variant = prep.Input().VariantOr(spec)

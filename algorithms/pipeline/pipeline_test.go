@@ -91,7 +91,7 @@ func prepareFile(t *testing.T, dir, name, text string, p func(in string) Project
 
 func run(t *testing.T, p *Prepared) *method.Result {
 	t.Helper()
-	res, err := Run(context.Background(), p, nil)
+	res, err := Run(context.Background(), p, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,7 +508,7 @@ func TestRunTurnsPanicsIntoErrors(t *testing.T) {
 	// The stack goes into a file the message names, never to the
 	// terminal.
 	t.Setenv("TMPDIR", t.TempDir())
-	res, err := Run(context.Background(), p, nil)
+	res, err := Run(context.Background(), p, RunOptions{})
 	if res != nil || err == nil {
 		t.Fatalf("%v %v", res, err)
 	}
@@ -522,8 +522,8 @@ func TestRunTurnsPanicsIntoErrors(t *testing.T) {
 		t.Fatalf("crash file %s: %v\n%s", path, err, b)
 	}
 	// The same panic again: the same file.
-	if _, err := RunPreview(context.Background(), p, nil); err == nil || !strings.Contains(err.Error(), "details in ") {
-		t.Fatalf("RunPreview: %v", err)
+	if _, err := Run(context.Background(), p, RunOptions{Preview: true}); err == nil || !strings.Contains(err.Error(), "details in ") {
+		t.Fatalf("Run with Preview: %v", err)
 	}
 }
 
@@ -535,7 +535,7 @@ func TestRunCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, p, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, p, RunOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
 }
@@ -1086,7 +1086,7 @@ func TestExportAfterDroppedRows(t *testing.T) {
 		if p.Dropped != 6 {
 			t.Fatalf("%s: dropped %d", m, p.Dropped)
 		}
-		res, err := Run(context.Background(), p, nil)
+		res, err := Run(context.Background(), p, RunOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}

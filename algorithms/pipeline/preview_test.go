@@ -47,7 +47,7 @@ func TestPreviewEqualsMeasuredAlone(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", spec.Name, err)
 			}
-			res, err := Run(context.Background(), prep, nil)
+			res, err := Run(context.Background(), prep, RunOptions{})
 			if err != nil {
 				continue // (a default that needs a public table)
 			}
@@ -113,7 +113,7 @@ func TestPreviewCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), prep, nil)
+	res, err := Run(context.Background(), prep, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestPreviewWorkloadStopsWhenCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), prep, nil)
+	res, err := Run(context.Background(), prep, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestPreviewEvalKeepsSeveralWorkloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), prep, nil)
+	res, err := Run(context.Background(), prep, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,29 +21,35 @@ import (
 	"privlab/model/source"
 )
 
-// Run executes the prepared method. Panics inside a method are turned into
-// errors so that no user ever sees a stack trace.
-func Run(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
-	return RunThen(ctx, p, progress, nil)
+// RunOptions are how a caller follows a run.
+type RunOptions struct {
+	// Progress (when not nil) receives the share of the method's work done.
+	Progress func(float64)
+	// Then (when not nil) receives the result as soon as the method has
+	// run, before the deferred figures, which may take long on one core
+	// (method.Result.Deferred): privlab run measures the export's workload
+	// meanwhile (StartWorkload).
+	Then func(*method.Result)
+	// Preview leaves the method's deferred figures out: the workbench
+	// draws the result at once and adds them when they come.
+	Preview bool
 }
 
-// RunThen is Run calling then (when not nil) with the result as soon as
-// the method has run, before the deferred figures, which may take long
-// on one core (method.Result.Deferred): privlab run measures the export's
-// workload meanwhile (StartWorkload).
-func RunThen(ctx context.Context, p *Prepared, progress func(float64), then func(*method.Result)) (res *method.Result, err error) {
+// Run executes the prepared method. Panics inside a method are turned into
+// errors so that no user ever sees a stack trace.
+func Run(ctx context.Context, p *Prepared, opt RunOptions) (res *method.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, model.Recovered(r, "in method "+p.Method.Spec().Name)
 		}
 	}()
-	if res, err = RunPreview(ctx, p, progress); err != nil {
+	if res, err = runPreview(ctx, p, opt.Progress); err != nil {
 		return res, err
 	}
-	if then != nil {
-		then(res)
+	if opt.Then != nil {
+		opt.Then(res)
 	}
-	if res.Deferred == nil {
+	if opt.Preview || res.Deferred == nil {
 		return res, nil
 	}
 	figs, err := res.Deferred(ctx)
@@ -54,10 +60,9 @@ func RunThen(ctx context.Context, p *Prepared, progress func(float64), then func
 	return res, nil
 }
 
-// RunPreview is Run without the method's deferred figures
-// (method.Result.Deferred): the workbench draws the result at once and
-// adds them when they come.
-func RunPreview(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
+// runPreview is Run without the method's deferred figures
+// (method.Result.Deferred).
+func runPreview(ctx context.Context, p *Prepared, progress func(float64)) (res *method.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, model.Recovered(r, "in method "+p.Method.Spec().Name)
@@ -187,9 +192,9 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			Hint:   "or lower the parameter that adds rows (e.g. fake values)",
 			Fixes:  []model.Fix{{Setting: model.SetAllowGrowth, Why: "to write it anyway"}}}
 	}
-	seed, fixed, err := model.ParseSeed(p.Values["seed"])
+	seed, fixed, err := model.ParseSeed(p.Values[model.SeedParam.Name])
 	if err != nil {
-		return nil, &model.ParamError{Param: "seed", Value: p.Values["seed"], Reason: err.Error()}
+		return nil, &model.ParamError{Param: model.SeedParam.Name, Value: p.Values[model.SeedParam.Name], Reason: err.Error()}
 	}
 	if !fixed {
 		seed = model.CryptoSeed()
@@ -482,8 +487,8 @@ func verifyExport(dir string, built *verify.Release, written []model.FileEntry, 
 		sums[f.Name] = f.SHA256
 	}
 	files := verify.NewSharedBuilt(dir, built, sums)
-	alone := concurrently(func() { v.alone, v.aloneErr = files.RunDeclared(verify.Options{SkipRisk: true}, catalog.Declared) })
-	v.full, v.fullErr = files.RunDeclared(opt, catalog.Declared)
+	alone := concurrently(func() { v.alone, v.aloneErr = files.Check(verify.Options{SkipRisk: true}, catalog.Declared) })
+	v.full, v.fullErr = files.Check(opt, catalog.Declared)
 	alone()
 	return v
 }
@@ -614,11 +619,12 @@ func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	// short, they open it again.
 	var after verify.Report
 	read := false
-	rep, err := files.RunThen(opt, catalog.Declared, func(rel *verify.Release) {
+	opt.Then = func(rel *verify.Release) {
 		read = true
 		checkAttacksOn(rel, k, &after)
 		checkWarningsOn(rel, &after)
-	})
+	}
+	rep, err := files.Check(opt, catalog.Declared)
 	if p := <-done; p != nil && err == nil && rep != nil {
 		panic(p)
 	}

@@ -56,12 +56,12 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 			}
 		}
 		opt := verify.Options{Original: p.Source, SkipRisk: true}
-		fromDir, err := verify.NewShared(out).RunDeclared(opt, catalog.Declared)
+		fromDir, err := verify.NewShared(out).Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
 		shared := verify.NewSharedBuilt(out, built, nil)
-		fromBuilt, err := shared.RunDeclared(opt, catalog.Declared)
+		fromBuilt, err := shared.Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 		for _, f := range m.Files {
 			sums[f.Name] = f.SHA256
 		}
-		withSums, err := verify.NewSharedBuilt(out, built, sums).RunDeclared(opt, catalog.Declared)
+		withSums, err := verify.NewSharedBuilt(out, built, sums).Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 			t.Errorf("%s: with the writer's digests the checks say\n%q\nwant\n%q", name, b, a)
 		}
 		sums[rel.Files[0].Name] = strings.Repeat("0", 64)
-		wrong, err := verify.NewSharedBuilt(out, built, sums).RunDeclared(opt, catalog.Declared)
+		wrong, err := verify.NewSharedBuilt(out, built, sums).Check(opt, catalog.Declared)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestExportLetGo(t *testing.T) {
 }
 
 // TestExportWorkloadAhead: the workload measured while the deferred
-// figures are computed (RunThen, StartWorkload: privlab run) is the one
+// figures are computed (RunOptions.Then, StartWorkload: privlab run) is the one
 // the export states, for every method: the same manifest as an export
 // that measures it itself. One started for another number of queries is
 // not taken. So is the input's digest.
@@ -158,9 +158,9 @@ func TestExportWorkloadAhead(t *testing.T) {
 	for _, name := range catalog.Names() {
 		p := prepared[name]
 		var ahead, other *Workload
-		res, err := RunThen(context.Background(), p, nil, func(r *method.Result) {
+		res, err := Run(context.Background(), p, RunOptions{Then: func(r *method.Result) {
 			ahead, other = StartWorkload(p, r, 40), StartWorkload(p, r, 7)
-		})
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}

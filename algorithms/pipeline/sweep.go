@@ -139,23 +139,22 @@ func sweepValue(q *Project, t *model.Table, param, v string) error {
 	return nil
 }
 
+// SweepOptions are what a caller follows of a sweep as it runs.
+type SweepOptions struct {
+	// Progress (when not nil) receives the share of values done.
+	Progress func(done float64)
+	// Each (when not nil) receives each value's result with the index of
+	// its row, in the sweep's goroutine, so that the caller measures more
+	// of it (the workbench: the risk figures).
+	Each func(row int, res *method.Result)
+}
+
 // Sweep re-runs the project once per value of one parameter on the same
 // table and measures each run with the same random workload, so the rows
 // compare like with like. An invalid value gives a row with its error.
-func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options) ([]SweepRow, error) {
-	return SweepWith(ctx, env, p, t, param, values, opt, nil)
-}
-
-// SweepWith is Sweep reporting the share of values done to progress.
-func SweepWith(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options, progress func(done float64)) ([]SweepRow, error) {
-	return SweepEach(ctx, env, p, t, param, values, opt, progress, nil)
-}
-
-// SweepEach is SweepWith handing each value's result to each (when not
-// nil) with the index of its row, in the sweep's goroutine, so that the
-// caller measures more of it (the workbench: the risk figures).
-func SweepEach(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options,
-	progress func(done float64), each func(row int, res *method.Result)) ([]SweepRow, error) {
+func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string, values []string, opt workload.Options,
+	follow SweepOptions) ([]SweepRow, error) {
+	progress, each := follow.Progress, follow.Each
 	if env.Cache == nil {
 		env.Cache = &Cache{} // the sweep's own: its values answer the same queries
 	}
@@ -190,7 +189,7 @@ func SweepEach(ctx context.Context, env Env, p Project, t *model.Table, param st
 			rows = append(rows, row)
 			continue
 		}
-		res, err := Run(ctx, prep, nil)
+		res, err := Run(ctx, prep, RunOptions{})
 		if err != nil {
 			row.Error = err.Error()
 			rows = append(rows, row)

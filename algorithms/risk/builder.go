@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"privlab/model"
@@ -168,27 +167,6 @@ func mix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// Counts registers the belief of a bag of SA values: value i counted
-// counts[i] times (a class's published values).
-func (b *Builder) Counts(counts []int) int32 {
-	var n int
-	bl := b.start()
-	for i, c := range counts {
-		if c != 0 {
-			n += c
-			bl.Values = append(bl.Values, int32(i))
-			bl.P = append(bl.P, float64(c))
-		}
-	}
-	for k := range bl.P {
-		bl.P[k] /= float64(n)
-	}
-	if n == 0 {
-		bl.Values, bl.P = bl.Values[:0], bl.P[:0]
-	}
-	return b.register(*bl)
-}
-
 // Pairs is Counts given sparsely: values (increasing, distinct) with
 // their counts, so that a region costs its values, not the SA domain.
 func (b *Builder) Pairs(values []int32, counts []int) int32 {
@@ -244,15 +222,6 @@ func (b *Builder) Value(i int) int32 {
 	return b.value[i] - 1
 }
 
-// Cells declares QI i's published cells as a dictionary (a release
-// column's Dict), so that AddCodes takes records' codes into it.
-func (b *Builder) Cells(i int, dict []string) {
-	b.remap[i] = make([]uint32, len(dict))
-	for c, s := range dict {
-		b.remap[i][c] = b.code(i, s)
-	}
-}
-
 // code is the builder's code of QI i's cell text.
 func (b *Builder) code(i int, s string) uint32 {
 	code, ok := b.dicts[i][s]
@@ -281,19 +250,6 @@ func (b *Builder) CellCode(i int, s string) uint32 { return b.code(i, s) }
 // AddCoded is Add with the cells given as the codes CellCode returned.
 func (b *Builder) AddCoded(codes []uint32, belief int32, loss float64) {
 	copy(b.codes, codes)
-	b.add(belief, loss)
-}
-
-// AddCodes is Add with the cells given as codes into the dictionaries
-// declared with Cells (model.Missing for an empty cell).
-func (b *Builder) AddCodes(codes []uint32, belief int32, loss float64) {
-	for i, c := range codes {
-		if c == model.Missing {
-			b.codes[i] = b.code(i, "")
-		} else {
-			b.codes[i] = b.remap[i][c]
-		}
-	}
 	b.add(belief, loss)
 }
 
@@ -420,22 +376,6 @@ func (b *Builder) AddRegion(records int, belief int32, loss, presence float64) {
 	b.loss = append(b.loss, loss*float64(records))
 }
 
-// SetPopulation sets the public individuals matching the region of the
-// given cells (k-join-anonymity: the public tuples in a box).
-func (b *Builder) SetPopulation(cells []string, n int) {
-	codes := make([]uint32, len(cells))
-	for i, c := range cells {
-		code, ok := b.dicts[i][c]
-		if !ok {
-			return
-		}
-		codes[i] = code
-	}
-	if r := b.find(codes); r >= 0 {
-		b.v.Regions[r].Population = n
-	}
-}
-
 // View finishes the view: mixed regions get their mixed belief, every
 // region its mean loss and its cells.
 func (b *Builder) View(rowsIn, suppressed int, generalized bool, notes ...string) *View {
@@ -542,27 +482,6 @@ func SetLoss(k, n int) float64 {
 		return 0
 	}
 	return math.Min(1, float64(k-1)/float64(n-1))
-}
-
-// ParseRange reads a published numeric cell: a number, or "a-b" / "[a,b]"
-// / "a..b"; false when it is neither.
-func ParseRange(s string) (lo, hi float64, ok bool) {
-	s = strings.TrimSpace(s)
-	if x, err := strconv.ParseFloat(s, 64); err == nil {
-		return x, x, true
-	}
-	t := strings.Trim(s, "[]() ")
-	for _, sep := range []string{",", "..", " - ", "-"} {
-		if i := strings.Index(t[min(1, len(t)):], sep); i >= 0 {
-			i += min(1, len(t))
-			a, err1 := strconv.ParseFloat(strings.TrimSpace(t[:i]), 64)
-			b, err2 := strconv.ParseFloat(strings.TrimSpace(t[i+len(sep):]), 64)
-			if err1 == nil && err2 == nil {
-				return a, b, true
-			}
-		}
-	}
-	return 0, 0, false
 }
 
 // Ordered lists a sensitive column's distinct values in the view's order

@@ -568,31 +568,6 @@ func kahan(s, c, x float64) (float64, float64) {
 	return t, (t - s) - y
 }
 
-// EMD is the Earth Mover's Distance between two distributions over the
-// same values (Li, Li, Venkatasubramanian 2007): with ordered distance
-// |i-j|/(m-1) for a numeric attribute (values in order), the sum of the
-// absolute cumulative differences over m-1; with equal distance for a
-// categorical one, half the L1 distance.
-func EMD(p, q []float64, ordered bool) float64 {
-	m := len(p)
-	if m < 2 {
-		return 0
-	}
-	var d float64
-	if ordered {
-		var cum float64
-		for i := 0; i < m-1; i++ {
-			cum += p[i] - q[i]
-			d += math.Abs(cum)
-		}
-		return d / float64(m-1)
-	}
-	for i := range p {
-		d += math.Abs(p[i] - q[i])
-	}
-	return d / 2
-}
-
 // uniquePairs counts, for each pair of QIs, the records whose two cells no
 // other record shares: the records of each pair of cells summed in a
 // table indexed by the two codes (a map when the table would be larger

@@ -166,7 +166,7 @@ func (r *run) prepare() error {
 		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Fixes: []model.Fix{{Setting: model.SetSA}}}
 	}
 	used := append(append([]string(nil), in.Roles.QIs...), in.Roles.SA)
-	if src := strings.TrimSpace(r.values[paramMarginal]); src == "" || src == "table" {
+	if src := strings.TrimSpace(format.ParamMarginals.Of(r.values)); src == "" || src == "table" {
 		r.margins = tableMarginals(in.Table, used)
 	} else if r.margins, err = readMarginals(src, in.Table, used); err != nil {
 		return err
@@ -212,7 +212,7 @@ func (r *run) prepare() error {
 		}
 	}
 	sort.Slice(r.saVals, func(i, j int) bool { return r.saVals[i].Value < r.saVals[j].Value })
-	g, _ := parseMinGen(r.values[paramMinGen])
+	g, _ := parseMinGen(format.ParamMinGeneralization.Of(r.values))
 	if r.minGen, err = g.resolve(in.Roles.QIs, r.tax); err != nil {
 		return err
 	}
@@ -228,8 +228,8 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 	// the chance of any record to be published is at most beta
 	// (Definition 7).
 	rows := in.Table.Rows
-	r.sampled = r.values.Bound(paramRate).Floor(rows) // exactly: 0.9 x 10 is 9
-	rng := model.NewRand(seed ^ 0x736d706c696e6721)   // its own stream, not the shuffle's
+	r.sampled = format.ParamRate.Of(r.values).Floor(rows) // exactly: 0.9 x 10 is 9
+	rng := model.NewRand(seed ^ 0x736d706c696e6721)       // its own stream, not the shuffle's
 	perm := make([]int32, rows)
 	for i := range perm {
 		perm[i] = int32(i)
@@ -244,7 +244,7 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 	for i, q := range in.Roles.QIs {
 		levels[i] = r.minGen[q]
 	}
-	rec, err := newRecoder(r.tax, r.beta, r.values.Bound(paramMaxDist), r.saP)
+	rec, err := newRecoder(r.tax, r.beta, format.ParamMaxDistortion.Of(r.values), r.saP)
 	if err != nil {
 		return err
 	}
@@ -270,8 +270,8 @@ func (r *run) anonymize(ctx context.Context, seed uint64) error {
 		}
 	}
 	if r.sampled > 0 && len(rec.supp) == r.sampled {
-		return &model.ParamError{Param: paramMaxDist, Value: r.values[paramMaxDist],
-			Reason: fmt.Sprintf("the minimum generalization (%s) alone has distortion %.3f, so no record can be published", r.values[paramMinGen], minDist),
+		return &model.ParamError{Param: paramMaxDist, Value: format.ParamMaxDistortion.Text(r.values),
+			Reason: fmt.Sprintf("the minimum generalization (%s) alone has distortion %.3f, so no record can be published", format.ParamMinGeneralization.Of(r.values), minDist),
 			Fixes: []model.Fix{{Setting: model.SetParam, Param: paramMaxDist, Change: model.Raise, Value: fmt.Sprintf("%.3f", minDist)},
 				{Setting: model.SetParam, Param: paramMinGen, Change: model.Lower}}}
 	}
@@ -370,7 +370,7 @@ func (r *run) result(spec method.Spec) *method.Result {
 	res.Summary = []model.Figure{
 		{Name: "worst margin (expected - observed confidence)", Short: "margin", Value: worstMargin, Limit: ">= 0",
 			OK: worstMargin >= 0, Bar: true},
-		{Name: "max distortion", Short: "max δ", Value: worstDist, Limit: r.values[paramMaxDist], OK: distOK},
+		{Name: "max distortion", Short: "max δ", Value: worstDist, Limit: format.ParamMaxDistortion.Text(r.values), OK: distOK},
 		{Name: "published %", Value: 100 * float64(n) / rows, OK: true},
 		{Name: "suppressed %", Short: "suppr %", Value: 100 * float64(len(rec.supp)) / rows, OK: true, Bar: true},
 		{Name: "unsampled %", Value: 100 * float64(r.in.Table.Rows-r.sampled) / rows, OK: true},

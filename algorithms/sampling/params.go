@@ -10,15 +10,16 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/sampling/format"
 	"privlab/model"
 )
 
 // Parameter names (the seed is every method's, model.SeedParam).
 const (
-	paramRate     = "sampling-rate"
-	paramMaxDist  = "max-distortion"
-	paramMinGen   = "min-generalization"
-	paramMarginal = "marginals"
+	paramRate     = string(format.ParamRate)
+	paramMaxDist  = string(format.ParamMaxDistortion)
+	paramMinGen   = string(format.ParamMinGeneralization)
+	paramMarginal = string(format.ParamMarginals)
 )
 
 var (
@@ -78,11 +79,11 @@ func Decode(values model.Values, rows int) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	seed, fixed, _ := model.ParseSeed(v["seed"])
+	seed, fixed, _ := model.ParseSeed(v[model.SeedParam.Name])
 	if !fixed {
 		seed = model.CryptoSeed()
 	}
-	return Config{Rate: v.Bound(paramRate), MaxDistortion: v.Bound(paramMaxDist), Seed: seed, Values: v}, nil
+	return Config{Rate: format.ParamRate.Of(v), MaxDistortion: format.ParamMaxDistortion.Of(v), Seed: seed, Values: v}, nil
 }
 
 // minGen is the minimum generalization rule: levels above the value per

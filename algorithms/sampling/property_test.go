@@ -356,8 +356,8 @@ func checkRelease(t *testing.T, name string, in *method.Input, res *method.Resul
 	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: audit}); err != nil {
 		t.Fatal(err)
 	}
-	lookup := func(string) (verify.Checker, bool) { return samplingcheck.Check, true }
-	rep, err := verify.Run(dir, verify.Options{Original: in.Table, Audit: audit}, lookup)
+	lookup := func(string) (verify.Declared, bool) { return verify.Declared{Check: samplingcheck.Check}, true }
+	rep, err := verify.NewShared(dir).Check(verify.Options{Original: in.Table, Audit: audit}, lookup)
 	if err != nil || !rep.OK() {
 		t.Fatalf("%s: the checker refuses the release: %v\n%s", name, err, strings.Join(rep.Strings(), "\n"))
 	}

@@ -261,11 +261,6 @@ func (r *recoder) add(row int32, nodes []int32, sa int32) {
 	r.groups[g].size++
 }
 
-// stepCount is the number of steps taken (see the termination argument
-// on recoder), passCount the number of passes.
-func (r *recoder) stepCount() int { return r.steps }
-func (r *recoder) passCount() int { return r.passes }
-
 // published is the number of records in groups.
 func (r *recoder) published(sampled int) int { return sampled - len(r.supp) }
 

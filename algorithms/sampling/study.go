@@ -13,6 +13,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/workload"
 	"privlab/model"
 )
@@ -154,7 +155,7 @@ func compare(ctx context.Context, lab *method.Lab, name string, in *method.Input
 	avgK := max(2, int(math.Round(float64(own.Published)/math.Max(1, float64(len(own.Groups))))))
 	head := method.Section{Title: "Sattar et al., Section 6.1 on " + name,
 		Header: []string{"records", "beta", "delta'", "published", "suppressed", "groups", "Avg.k", "Max.k"}}
-	row := []string{fmt.Sprint(in.Table.Rows), in.Values[paramRate], in.Values[paramMaxDist], fmt.Sprint(own.Published),
+	row := []string{fmt.Sprint(in.Table.Rows), format.ParamRate.Text(in.Values), format.ParamMaxDistortion.Text(in.Values), fmt.Sprint(own.Published),
 		fmt.Sprint(own.Suppressed), fmt.Sprint(len(own.Groups)), fmt.Sprint(avgK)}
 
 	// The criterion of Eq. 3 on a Mondrian release (every record

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/method"
-	"privlab/datasets"
+	"privlab/datasets/datasetstest"
 	"privlab/model"
 )
 
@@ -165,7 +165,7 @@ func TestStudyAdult(t *testing.T) {
 	if notes := strings.Join(secs[len(secs)-1].Notes, "\n"); !strings.Contains(notes, "UCI Adult not run: no folder of real datasets was given") {
 		t.Fatalf("without the shared data: %q", notes)
 	}
-	path, err := datasets.SharedFile("adult", "adult.csv")
+	path, err := datasetstest.SharedFile("adult", "adult.csv")
 	if err != nil {
 		t.Skip("UCI Adult: ", err)
 	}

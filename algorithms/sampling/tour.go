@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"privlab/algorithms/method"
+	"privlab/algorithms/sampling/format"
 	"privlab/model"
 )
 
@@ -163,7 +164,7 @@ func tourObserved(ctx context.Context, lab *method.TourLab) (method.Step, error)
 	for _, s := range group {
 		count[s]++
 	}
-	beta := population.Params.Float(paramRate)
+	beta := format.ParamRate.Float(population.Params)
 	sec := method.Section{Title: "the group {A, A, A, B, B, C}",
 		Header: []string{"value", "#s", "group confidence", "observed, beta = 1", fmt.Sprintf("observed, beta = %s", model.FormatNumber(beta))}}
 	var confs []string

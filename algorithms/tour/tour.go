@@ -139,7 +139,7 @@ func (t Tour) Lab(env pipeline.Env) *method.TourLab {
 			if err != nil {
 				return nil, nil, err
 			}
-			res, err := pipeline.Run(ctx, prep, nil)
+			res, err := pipeline.Run(ctx, prep, pipeline.RunOptions{})
 			return prep.Input(), res, err
 		},
 		Attack: func(ctx context.Context, s method.Setup, a method.Attacker) ([]risk.Finding, error) {
@@ -147,7 +147,7 @@ func (t Tour) Lab(env pipeline.Env) *method.TourLab {
 			if err != nil {
 				return nil, err
 			}
-			res, err := pipeline.Run(ctx, prep, nil)
+			res, err := pipeline.Run(ctx, prep, pipeline.RunOptions{})
 			if err != nil {
 				return nil, err
 			}

@@ -87,14 +87,13 @@ func (rel *Release) Rendered(name string) []byte {
 	return rel.files.mem[name]
 }
 
-// RunDeclared is the package's RunDeclared on the shared files.
-func (s *Shared) RunDeclared(opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
-	return runThen(s.dir, opt, lookup, nil, s.files)
-}
-
-// RunThen is the package's RunThen on the shared files.
-func (s *Shared) RunThen(opt Options, lookup func(method string) (Declared, bool), then func(rel *Release)) (*Report, error) {
-	return runThen(s.dir, opt, lookup, then, s.files)
+// Check verifies the release in the directory with the checker lookup
+// gives for its method, after the checks every release needs, holding the
+// manifest's title, paper, certification, variant and parameter names to
+// the method's declaration; it is the one way to check a release
+// (NewShared(dir).Check for one check of a directory).
+func (s *Shared) Check(opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
+	return runThen(s.dir, opt, lookup, opt.Then, s.files)
 }
 
 // Open is the package's Open on the shared files (the viewer's way in).

@@ -3,7 +3,7 @@
 // public tables when given), with code independent of the algorithms that
 // produced it (SPEC 7.4). Each method's checker lives beside the method
 // (algorithms/NAME/check) and imports this package, model, algorithms/risk
-// and the method's format package only; RunDeclared does what every
+// and the method's format package only; Shared.Check does what every
 // release needs (manifest, file list, hashes, plain file names, report.md,
 // the declaration, the risk figures) and hands over to the method's
 // checker, a list of named checks (Check, RunChecks).
@@ -65,10 +65,6 @@ type Report struct {
 func (r *Report) Unprove(name, format string, args ...any) {
 	r.Unproven = append(r.Unproven, name+": "+fmt.Sprintf(format, args...))
 }
-
-// Confirmed reports whether every line passed and every privacy
-// guarantee was confirmed.
-func (r *Report) Confirmed() bool { return r.OK() && len(r.Unproven) == 0 }
 
 // OK reports whether every line passed (a guarantee left unproven fails
 // no line: Confirmed says whether there is none).
@@ -132,6 +128,11 @@ type Options struct {
 	// verification and writes report.md, does not, and neither do the
 	// checkers' tests of hand-written releases.
 	Received bool
+	// Then, when the checker ran to its end, is called with the release
+	// as it read it: what it recomputes from the files (the attacks, the
+	// warnings) reads the tables and the attacker's view already read,
+	// not the files again.
+	Then func(rel *Release)
 }
 
 // Checker verifies one method's release. A returned error means the
@@ -194,29 +195,7 @@ type Declared struct {
 	Described []string
 }
 
-// Run verifies the release in dir with the checker lookup gives for its
-// method, after the checks every release needs.
-func Run(dir string, opt Options, lookup func(method string) (Checker, bool)) (*Report, error) {
-	return RunDeclared(dir, opt, func(method string) (Declared, bool) {
-		c, ok := lookup(method)
-		return Declared{Check: c}, ok
-	})
-}
-
-// RunDeclared is Run with the method's declaration: the manifest's title,
-// paper, certification, variant and parameter names are held to it.
-func RunDeclared(dir string, opt Options, lookup func(method string) (Declared, bool)) (*Report, error) {
-	return runThen(dir, opt, lookup, nil, nil)
-}
-
-// RunThen is RunDeclared that, when the checker ran to its end, calls
-// then with the release as it read it: what then recomputes from the
-// files (the attacks, the warnings) reads the tables and the attacker's
-// view already read, not the files again.
-func RunThen(dir string, opt Options, lookup func(method string) (Declared, bool), then func(rel *Release)) (*Report, error) {
-	return runThen(dir, opt, lookup, then, nil)
-}
-
+// runThen is Shared.Check on dir, reading the files into shared.
 func runThen(dir string, opt Options, lookup func(method string) (Declared, bool), then func(rel *Release), shared *files) (*Report, error) {
 	r := &Report{Dir: dir}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {

@@ -6,11 +6,11 @@
 // encoded by model's encoder, so a table has the same profile, kinds,
 // missing values, limits and errors whichever file it came from:
 //
-//	t, err := source.Load("adult.csv", model.LoadOptions{})
-//	t, err := source.Load("extract.xlsx", opt)          // the first sheet
-//	t, err := source.Load("extract.xlsx:2024", opt)     // the sheet 2024
-//	t, err := source.Load("census.parquet", opt)
-//	t, err := source.Load("registry.db:people", opt)    // a table (or view)
+//	t, err := source.LoadContext(ctx, "adult.csv", model.LoadOptions{})
+//	t, err := source.LoadContext(ctx, "extract.xlsx", opt)          // the first sheet
+//	t, err := source.LoadContext(ctx, "extract.xlsx:2024", opt)     // the sheet 2024
+//	t, err := source.LoadContext(ctx, "census.parquet", opt)
+//	t, err := source.LoadContext(ctx, "registry.db:people", opt)    // a table (or view)
 //
 // Kinds come from the format where it has them: Parquet and SQLite column
 // types (a text column stays categorical even when its values look like
@@ -125,14 +125,6 @@ func FormatOf(path string) Format {
 		}
 	}
 	return byExtension(path)
-}
-
-// Load reads the table a spec names (see the package comment). Errors
-// are *model.InputError naming the file (and sheet or table), the row and
-// the column, or *model.ParamError for an option that does not fit the
-// format; no table is returned with an error.
-func Load(spec string, opt model.LoadOptions) (*model.Table, error) {
-	return load(context.Background(), spec, opt, 0)
 }
 
 // LoadContext is Load under a context: cancelling it (Ctrl-C, a newer

@@ -89,7 +89,7 @@ func evalSweep(ctx context.Context, a *Args, w io.Writer, opt workload.Options) 
 	if err != nil {
 		return err
 	}
-	rows, err := pipeline.Sweep(ctx, env, project, t, param, values, opt)
+	rows, err := pipeline.Sweep(ctx, env, project, t, param, values, opt, pipeline.SweepOptions{})
 	if err != nil {
 		return err
 	}

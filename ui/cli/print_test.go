@@ -54,7 +54,7 @@ func printed(r *pipeline.QueryResult) string {
 
 func TestAnswerAndPrint(t *testing.T) {
 	p := figure2(t)
-	res, err := pipeline.Run(context.Background(), p, nil)
+	res, err := pipeline.Run(context.Background(), p, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestPrintEstimatesAndWarnings(t *testing.T) {
 
 func TestSummary(t *testing.T) {
 	p := figure2(t)
-	res, err := pipeline.Run(context.Background(), p, nil)
+	res, err := pipeline.Run(context.Background(), p, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

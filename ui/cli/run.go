@@ -24,7 +24,7 @@ func runAnnounced(ctx context.Context, p *pipeline.Prepared, ew io.Writer) (*met
 }
 
 // runAnnouncedThen is runAnnounced calling then with the result before
-// its deferred figures are computed (pipeline.RunThen).
+// its deferred figures are computed (pipeline.RunOptions.Then).
 func runAnnouncedThen(ctx context.Context, p *pipeline.Prepared, ew io.Writer, then func(*method.Result)) (*method.Result, error) {
 	if secs, why := pipeline.Estimate(p); time.Duration(secs*float64(time.Second)) > pipeline.LongRun {
 		fmt.Fprintf(ew, "privlab: this run may take about %s (%s); ctrl+c stops it and nothing is written\n",
@@ -36,7 +36,7 @@ func runAnnouncedThen(ctx context.Context, p *pipeline.Prepared, ew io.Writer, t
 		progress, clear = progressLine(ew, time.Now)
 	}
 	defer clear()
-	return pipeline.RunThen(ctx, p, progress, then)
+	return pipeline.Run(ctx, p, pipeline.RunOptions{Progress: progress, Then: then})
 }
 
 func cmdRun(a *Args, w, ew io.Writer) error {

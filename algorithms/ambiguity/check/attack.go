@@ -87,10 +87,10 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	}
 	beta := bound("beta")
 	e.Posterior = func(int, int) float64 { return beta }
-	e.PosteriorBy = fmt.Sprintf("beta = %s (association c/|G|, Wang, Theorem 5.2)", m.Parameters["beta"])
+	e.PosteriorBy = fmt.Sprintf("beta = %s (association c/|G|, Wang, Theorem 5.2)", format.ParamBeta.Text(m.Parameters))
 	e.PosteriorPerBelief = true // one bound for every region
 	e.Presence = bound("alpha")
-	e.PresenceBy = fmt.Sprintf("alpha = %s (presence |G|/prod_i |G_ATi|, Wang, Theorem 5.1)", m.Parameters["alpha"])
+	e.PresenceBy = fmt.Sprintf("alpha = %s (presence |G|/prod_i |G_ATi|, Wang, Theorem 5.1)", format.ParamAlpha.Text(m.Parameters))
 	return e, nil
 }
 

@@ -103,7 +103,7 @@ func parameters(c *ctx, r *verify.Report) error {
 	var aok, bok bool
 	c.alpha, aok = param(c.m, "alpha")
 	c.beta, bok = param(c.m, "beta")
-	r.Add(aok && bok, "parameters", "alpha = %s and beta = %s are probabilities in (0,1]", c.m.Parameters["alpha"], c.m.Parameters["beta"])
+	r.Add(aok && bok, "parameters", "alpha = %s and beta = %s are probabilities in (0,1]", format.ParamAlpha.Text(c.m.Parameters), format.ParamBeta.Text(c.m.Parameters))
 	if !aok || !bok {
 		return verify.ErrStop
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	ambcheck "privlab/algorithms/ambiguity/check"
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
@@ -34,7 +34,7 @@ func export(t testing.TB, p pipeline.Project) (string, *pipeline.Prepared) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func check(t *testing.T, dir string, orig *model.Table, audit bool) *verify.Repo
 		}
 		opt.Audit = a
 	}
-	rep, err := catalog.Check(dir, opt)
+	rep, err := catalogtest.Check(dir, opt)
 	if err != nil {
 		t.Fatalf("Check(%s): %v", dir, err)
 	}
@@ -330,7 +330,7 @@ func TestTamperFiles(t *testing.T) {
 			if re {
 				rehash(t, bad, nil)
 			}
-			rep, err := catalog.Check(bad, verify.Options{Original: prep.Source, Audit: mustAudit(t, bad)})
+			rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source, Audit: mustAudit(t, bad)})
 			if err == nil && rep.OK() {
 				t.Errorf("%s (rehash %v) passes:\n%s", e.name, re, strings.Join(rep.Strings(), "\n"))
 			}
@@ -387,7 +387,7 @@ func TestTamperManifest(t *testing.T) {
 	for name, fn := range edits {
 		bad := copyDir(t, dir)
 		rehash(t, bad, fn)
-		rep, err := catalog.Check(bad, verify.Options{Original: prep.Source, Audit: mustAudit(t, bad)})
+		rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source, Audit: mustAudit(t, bad)})
 		if err == nil && rep.OK() {
 			t.Errorf("%s: the check passes:\n%s", name, strings.Join(rep.Strings(), "\n"))
 		}
@@ -456,7 +456,7 @@ func TestUnreadable(t *testing.T) {
 		}
 		verifytest.WriteCSV(t, path, recs)
 		rehash(t, bad, nil)
-		rep, err := catalog.Check(bad, verify.Options{})
+		rep, err := catalogtest.Check(bad, verify.Options{})
 		if err != nil || rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), c.want) {
 			t.Errorf("%s %s: %v\n%s", c.file, c.cell, err, strings.Join(rep.Strings(), "\n"))
 		}
@@ -533,7 +533,7 @@ func TestWrongOriginal(t *testing.T) {
 	}
 	// An original without the sensitive column is the caller's error.
 	noSA, _ := model.Load(strings.NewReader("name,age,gender,zipcode\nAlan,45,M,11000\n"), model.LoadOptions{Name: "original.csv"})
-	_, err = catalog.Check(dir, verify.Options{Original: noSA})
+	_, err = catalogtest.Check(dir, verify.Options{Original: noSA})
 	if pe, ok := err.(*model.ParamError); !ok || pe.Param != "original" {
 		t.Errorf("an original without the SA: %v", err)
 	}

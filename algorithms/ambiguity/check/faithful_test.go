@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
@@ -109,7 +109,7 @@ func (p *published) faithfulByBruteForce(orig *model.Table) bool {
 // returns whether the faithful line passes.
 func faithfulLine(t *testing.T, dir string, orig *model.Table) (bool, *verify.Report) {
 	t.Helper()
-	rep, err := catalog.Check(dir, verify.Options{Original: orig})
+	rep, err := catalogtest.Check(dir, verify.Options{Original: orig})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestFlowAgainstBruteForce(t *testing.T) {
 			verifytest.WriteCSV(t, filepath.Join(bad, f), recs)
 		}
 		rehash(t, bad, nil)
-		rep, err := catalog.Check(bad, verify.Options{Original: prep.Source})
+		rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source})
 		if err != nil {
 			continue // an edit the reader refuses (a duplicate row)
 		}
@@ -237,7 +237,7 @@ func BenchmarkCheckOriginal(b *testing.B) {
 		for _, audit := range []*model.Audit{a, nil} {
 			b.Run(fmt.Sprintf("rows=%d/audit=%v", n, audit != nil), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					rep, err := catalog.Check(dir, verify.Options{Original: prep.Source, Audit: audit})
+					rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source, Audit: audit})
 					if err != nil || !rep.OK() {
 						b.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
 					}

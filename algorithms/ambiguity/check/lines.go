@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/bits"
 
+	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
@@ -81,7 +82,7 @@ func joinSize(rl *release, gi int) (uint64, bool) {
 func alphaPresence(c *ctx, r *verify.Report) error {
 	f := c.figuresOf()
 	r.Add(f.holdsP, "alpha-presence", "every record a group covers has Pr(t in T) = |G| / prod_i |G_ATi| <= alpha = %s (Theorem 5.1; max %.4g in group %d)",
-		c.m.Parameters["alpha"], f.pres[f.worstP], c.rl.ids[f.worstP])
+		format.ParamAlpha.Text(c.m.Parameters), f.pres[f.worstP], c.rl.ids[f.worstP])
 	return nil
 }
 
@@ -90,7 +91,7 @@ func alphaPresence(c *ctx, r *verify.Report) error {
 func betaAssociation(c *ctx, r *verify.Report) error {
 	f := c.figuresOf()
 	r.Add(f.holdsA, "beta-association", "every sensitive value has Pr((t,s) in T | t in T) = c / |G| <= beta = %s (Theorem 5.2; max %.4g in group %d)",
-		c.m.Parameters["beta"], f.assoc[f.worstA], c.rl.ids[f.worstA])
+		format.ParamBeta.Text(c.m.Parameters), f.assoc[f.worstA], c.rl.ids[f.worstA])
 	return nil
 }
 
@@ -117,7 +118,7 @@ func claims(c *ctx, r *verify.Report) error {
 		Holds:   map[string]bool{worstPresence: f.holdsP, worstAssociation: f.holdsA},
 		Later:   map[string]bool{coveredByMany: true, combinedPresence: true},
 		// alpha-presence and beta-association (Theorems 5.1, 5.2).
-		Limits: map[string]string{worstPresence: c.m.Parameters["alpha"], worstAssociation: c.m.Parameters["beta"]},
+		Limits: map[string]string{worstPresence: format.ParamAlpha.Text(c.m.Parameters), worstAssociation: format.ParamBeta.Text(c.m.Parameters)},
 	}
 	if c.opt.Original != nil {
 		o, err := c.originalRows()

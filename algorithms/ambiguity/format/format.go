@@ -11,6 +11,15 @@ import (
 	"privlab/model"
 )
 
+// The method's parameters as the manifest states them: the method names
+// its declarations (model.ParamSpec) by these and the checker reads the
+// manifest through them, so neither spells a parameter's name.
+const (
+	ParamAlpha    model.BoundParam = "alpha"
+	ParamBeta     model.BoundParam = "beta"
+	ParamGrouping model.TextParam  = "grouping"
+)
+
 // FileST is the sensitive table: every group's sensitive values with
 // their frequencies. Each quasi-identifier has an auxiliary table of its
 // own, at_<qi>.csv (named in Details.AuxiliaryTables).

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
@@ -96,7 +96,7 @@ func export(t *testing.T, dir string, p pipeline.Project) (string, *pipeline.Pre
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func figure2Release(t *testing.T) (string, string) {
 
 func check(t *testing.T, dir string, orig *model.Table) *verify.Report {
 	t.Helper()
-	rep, err := catalog.Check(dir, verify.Options{Original: orig})
+	rep, err := catalogtest.Check(dir, verify.Options{Original: orig})
 	if err != nil {
 		t.Fatalf("Check(%s): %v", dir, err)
 	}
@@ -533,7 +533,7 @@ func TestHierarchyReadErrors(t *testing.T) {
 				recs[i] = append([]string(nil), base[i]...)
 			}
 			verifytest.WriteCSV(t, filepath.Join(dir, "hierarchy.csv"), c.edit(recs))
-			rep, err := catalog.Check(dir, verify.Options{})
+			rep, err := catalogtest.Check(dir, verify.Options{})
 			if err != nil || rep.OK() {
 				t.Fatalf("error %v; report:\n%s", err, strings.Join(rep.Strings(), "\n"))
 			}
@@ -659,7 +659,7 @@ func TestOriginalWithAnExtraRow(t *testing.T) {
 	// An original without the release's columns is an input error (exit 2
 	// on the command line), not a failed check.
 	for _, text := range []string{"name,zipcode,salary\nA,91110,30000\n", "name,zipcode,gender\nA,91110,F\n"} {
-		_, err := catalog.Check(out, verify.Options{Original: loadText(t, text)})
+		_, err := catalogtest.Check(out, verify.Options{Original: loadText(t, text)})
 		var pe *model.ParamError
 		if !errors.As(err, &pe) || pe.Param != "original" {
 			t.Fatalf("original %q: %v", text, err)
@@ -793,7 +793,7 @@ func TestGroupWeightsErrors(t *testing.T) {
 			dir := copyDir(t, "testdata/figure2-group")
 			writeFile(t, filepath.Join(dir, "group_weights.csv"), c.text)
 			rehash(t, dir, nil)
-			rep, err := catalog.Check(dir, verify.Options{})
+			rep, err := catalogtest.Check(dir, verify.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -823,7 +823,7 @@ func TestGroupWeightsZeroSumIsRejected(t *testing.T) {
 			[]string{"3", "50000", "60000"}, []string{"3", "50000", "60000"})
 	})
 	rehash(t, dir, nil)
-	rep, err := catalog.Check(dir, verify.Options{})
+	rep, err := catalogtest.Check(dir, verify.Options{})
 	if err == nil && rep.OK() {
 		t.Fatalf("a group target whose node {30000-40000} has children weights 0+0 passes:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
@@ -890,7 +890,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	// With the audit record pinning qi.csv rows (1,A)(2,B)(2,A)(1,B) to
 	// input rows, the fitting original passes: group 1 = {A:1, B:2}.
 	pins := &model.Audit{RowMap: map[string][]int{"qi.csv": {0, 3, 1, 2}}}
-	rep, err := catalog.Check(dir, verify.Options{Original: fits, Audit: pins})
+	rep, err := catalogtest.Check(dir, verify.Options{Original: fits, Audit: pins})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -899,7 +899,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	// B's values 3 and 4 fit neither {1} nor {2}, whatever the pins.
 	bad := loadText(t, "q,s\nA,1\nA,2\nB,3\nB,4\n")
 	for _, rows := range [][]int{{0, 2, 1, 3}, {1, 2, 0, 3}, {0, 3, 1, 2}} {
-		rep, err := catalog.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+		rep, err := catalogtest.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -908,7 +908,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 		}
 	}
 	// Pins that contradict the QI values are refused.
-	rep, _ = catalog.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
+	rep, _ = catalogtest.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
 	wantFailing(t, rep, "audit")
 }
 
@@ -918,7 +918,7 @@ func TestCheckErrors(t *testing.T) {
 	writeFile(t, file, "a\n1\n")
 	var ie *model.InputError
 	for _, p := range []string{file, filepath.Join(dir, "nosuch")} {
-		rep, err := catalog.Check(p, verify.Options{})
+		rep, err := catalogtest.Check(p, verify.Options{})
 		if rep != nil || !errors.As(err, &ie) || ie.File != p || ie.Msg != "not a release directory" {
 			t.Fatalf("%s: %v %v", p, rep, err)
 		}
@@ -926,7 +926,7 @@ func TestCheckErrors(t *testing.T) {
 	// A directory without manifest.json.
 	empty := filepath.Join(dir, "empty")
 	os.Mkdir(empty, 0o755)
-	rep, err := catalog.Check(empty, verify.Options{})
+	rep, err := catalogtest.Check(empty, verify.Options{})
 	if rep != nil || !errors.As(err, &ie) || ie.File != filepath.Join(empty, "manifest.json") || ie.Msg != "file does not exist" {
 		t.Fatalf("no manifest: %v %v", rep, err)
 	}
@@ -937,14 +937,14 @@ func TestCheckErrors(t *testing.T) {
 		{`{"method":"nosuch"}`, `unknown method "nosuch"`},
 	} {
 		writeFile(t, filepath.Join(empty, "manifest.json"), tt.manifest)
-		rep, err := catalog.Check(empty, verify.Options{})
+		rep, err := catalogtest.Check(empty, verify.Options{})
 		if err != nil || rep.OK() || !strings.Contains(line(t, rep, "readable").Text, tt.want) {
 			t.Fatalf("%s: %v %v", tt.manifest, rep, err)
 		}
 	}
 	out, _ := figure2Release(t)
 	os.Remove(filepath.Join(out, "sa.csv"))
-	rep, err = catalog.Check(out, verify.Options{})
+	rep, err = catalogtest.Check(out, verify.Options{})
 	if err != nil || rep.OK() || !strings.Contains(line(t, rep, "readable").Text, "sa.csv: file does not exist") {
 		t.Fatalf("missing sa.csv: %v %v", rep, err)
 	}

@@ -77,9 +77,9 @@ func detailParameters(c *release, r *verify.Report) error {
 		return nil
 	}
 	m := c.m
-	r.ClaimText("parameters.target", m.Parameters["target"], d.Target)
-	r.ClaimText("parameters.grouping", m.Parameters["grouping"], d.Grouping)
-	r.ClaimText("parameters.max-denominator", m.Parameters["max-denominator"], strconv.Itoa(d.MaxDenominator))
+	r.ClaimText("parameters.target", format.ParamTarget.Of(m.Parameters), d.Target)
+	r.ClaimText("parameters.grouping", format.ParamGrouping.Of(m.Parameters), d.Grouping)
+	r.ClaimText("parameters.max-denominator", format.ParamMaxDenominator.Text(m.Parameters), strconv.Itoa(d.MaxDenominator))
 	return nil
 }
 

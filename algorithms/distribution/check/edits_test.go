@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
@@ -159,7 +159,7 @@ func TestReleaseEdits(t *testing.T) {
 				if e.original || (rehashed && e.originalIfRewritten) {
 					o = orig
 				}
-				rep, err := catalog.Check(dir, verify.Options{Original: o})
+				rep, err := catalogtest.Check(dir, verify.Options{Original: o})
 				if err == nil && rep.OK() {
 					t.Fatalf("check passes:\n%s", strings.Join(rep.Strings(), "\n"))
 				}
@@ -184,7 +184,7 @@ func TestReleaseEdits(t *testing.T) {
 	if err := os.Symlink(filepath.Join(out, "qi.csv"), filepath.Join(dir, "qi.csv")); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := catalog.Check(dir, verify.Options{})
+	rep, err := catalogtest.Check(dir, verify.Options{})
 	if err != nil || rep.OK() || !strings.Contains(line(t, rep, "readable").Text, "qi.csv: is a symbolic link, not a regular file") {
 		t.Fatalf("symlink: %v %v", err, rep)
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/verify"
 )
 
@@ -33,7 +33,7 @@ func FuzzCheck(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := catalog.Check(dir, verify.Options{})
+		rep, err := catalogtest.Check(dir, verify.Options{})
 		if err != nil {
 			return
 		}

@@ -104,7 +104,7 @@ func tuplesCovered(c *release, r *verify.Report) error {
 // 2009, Sections 5 and 6.2).
 func fakeBudget(c *release, r *verify.Report) error {
 	g := c.groupsOf()
-	stated := orDefault(c.m.Parameters["fakes"], "0")
+	stated := orDefault(format.ParamFakes.Of(c.m.Parameters), "0")
 	budget, berr := parseFakes(stated)
 	over, fakes := 0, 0
 	for gi := range g.sizes {

@@ -11,6 +11,16 @@ import (
 	"privlab/model"
 )
 
+// The method's parameters as the manifest states them: the method names
+// its declarations (model.ParamSpec) by these and the checker reads the
+// manifest through them, so neither spells a parameter's name.
+const (
+	ParamTarget         model.TextParam = "target"
+	ParamGrouping       model.TextParam = "grouping"
+	ParamMaxDenominator model.IntParam  = "max-denominator"
+	ParamFakes          model.TextParam = "fakes"
+)
+
 // The files of a release: the quasi-identifiers with their group
 // (Section 2, footnote 1), each group's generalized sensitive subdomains,
 // the sensitive attribute's hierarchy with the weights that give the

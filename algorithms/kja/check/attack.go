@@ -53,7 +53,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 			return nil, err
 		}
 	}
-	if k, err := strconv.Atoi(m.Parameters["k"]); err == nil {
+	if k, err := strconv.Atoi(format.ParamK.Text(m.Parameters)); err == nil {
 		e.K = k
 		e.KBy = fmt.Sprintf("k = %d: every box holds at least k distinct people of the join table (Sacharidis et al., Theorem 2: breach probability at most 1/k)", k)
 	}

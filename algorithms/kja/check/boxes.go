@@ -190,7 +190,7 @@ func kJoinAnonymity(c *release, r *verify.Report) error {
 	if err != nil {
 		return err
 	}
-	k := c.m.Parameters["k"]
+	k := format.ParamK.Text(c.m.Parameters)
 	if c.method == format.PlainKA {
 		r.Add(b.kOK, "k-join-anonymity", "every one of %d boxes holds at least k = %s JT tuples, recounted from jat.csv (smallest %d; breach probability <= 1/%d, Theorem 2)",
 			len(b.list), k, b.minSize, max(b.minSize, 1))

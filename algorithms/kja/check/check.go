@@ -123,7 +123,7 @@ func open(rel *verify.Release, opt verify.Options) (*release, error) {
 		return nil, &model.InputError{File: c.man, Msg: err.Error()}
 	}
 	c.method = variants[c.m.Variant][1]
-	c.k, c.kerr = strconv.Atoi(strings.TrimSpace(c.m.Parameters["k"]))
+	c.k, c.kerr = strconv.Atoi(strings.TrimSpace(format.ParamK.Text(c.m.Parameters)))
 	return c, nil
 }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/kja/check"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
@@ -56,7 +56,7 @@ func exportWith(t *testing.T, mt, pd, variant string, ids []string, k string) (s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +522,7 @@ func TestNCPNormaliserLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +578,7 @@ func forgeK(t *testing.T, dir string, k int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alone, err := catalog.Check(dir, verify.Options{SkipRisk: true})
+	alone, err := catalogtest.Check(dir, verify.Options{SkipRisk: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -620,7 +620,7 @@ func kjaChecks(t *testing.T, what, dir string, prep *pipeline.Prepared, fail str
 		if err != nil {
 			t.Fatalf("%s, %s: %v", what, c.name, err)
 		}
-		if rep.Confirmed() {
+		if verifytest.Confirmed(rep) {
 			t.Errorf("%s, %s: passes every check:\n%s", what, c.name, strings.Join(rep.Strings(), "\n"))
 			continue
 		}
@@ -740,7 +740,7 @@ func TestUnjoinedPublicRecount(t *testing.T) {
 	os.WriteFile(pdPath, []byte(strings.Replace(string(b), "id,", "pid,", 1)), 0o644)
 	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", nil, "8")
 	rep, err := pipeline.Check(dir, prep.Source, prep.Public)
-	if l := lineOf(rep, "people"); err != nil || !rep.Confirmed() || l == nil || !strings.Contains(l.Text, "600 public rows equal to a microdata tuple") {
+	if l := lineOf(rep, "people"); err != nil || !verifytest.Confirmed(rep) || l == nil || !strings.Contains(l.Text, "600 public rows equal to a microdata tuple") {
 		t.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}
 	bad := copyRelease(t, dir)
@@ -794,7 +794,7 @@ func TestPaddedPlainBoxes(t *testing.T) {
 	t.Parallel()
 	mtPath, _ := universe(t)
 	dir, prep := exportWith(t, mtPath, "", "mondrian", []string{"id"}, "3")
-	if rep, err := pipeline.Check(dir, nil, nil); err != nil || !rep.Confirmed() {
+	if rep, err := pipeline.Check(dir, nil, nil); err != nil || !verifytest.Confirmed(rep) {
 		t.Fatalf("genuine with its audit record: %v %q\n%s", err, rep.Unproven, strings.Join(rep.Strings(), "\n"))
 	}
 	bad := copyRelease(t, dir)
@@ -955,7 +955,7 @@ func TestGenuineWithoutAuditNeverFails(t *testing.T) {
 				if err != nil {
 					continue // a grouping this variant refuses
 				}
-				res, err := pipeline.Run(context.Background(), prep, nil)
+				res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 				if err != nil {
 					continue
 				}
@@ -1018,7 +1018,7 @@ func TestTamperedTopDownWithoutAudit(t *testing.T) {
 		c.edit(t, bad)
 		rehash(t, bad)
 		rep, err := pipeline.Check(bad, prep.Source, prep.Public)
-		if err != nil || rep.Confirmed() {
+		if err != nil || verifytest.Confirmed(rep) {
 			t.Errorf("%s: %v, passes:\n%s", c.name, err, strings.Join(rep.Strings(), "\n"))
 		}
 		if l := lineOf(rep, "pinning"); c.name == "value moved" && (l == nil || l.OK) {

@@ -62,7 +62,7 @@ func detailClaims(c *release, r *verify.Report) error {
 // release's public rows are recounted against JT only with both the
 // original and the public table.
 func unproven(c *release, r *verify.Report) error {
-	k := c.m.Parameters["k"]
+	k := format.ParamK.Text(c.m.Parameters)
 	if c.method == format.PlainKA {
 		if c.opt.Original != nil || auditBinds(c) {
 			return nil
@@ -107,7 +107,7 @@ func claims(c *release, r *verify.Report) error {
 		return err
 	}
 	axes, _ := c.axesOf()
-	k := c.m.Parameters["k"]
+	k := format.ParamK.Text(c.m.Parameters)
 	rc := verify.Recomputed{Groups: len(b.list), Published: c.si.Rows,
 		Tables:  map[string]*model.Table{format.FileJAT: c.jat, format.FileSI: c.si},
 		Figures: map[string]float64{figSmallest: float64(b.minSize), figBreach: 1 / math.Max(1, float64(b.minSize))},

@@ -167,6 +167,6 @@ func groupSize(c *release, r *verify.Report) error {
 	}
 	r.Add(c.kerr == nil && g.small == 0, "sensitive group size", "every sensitive group holds at least k = %s microdata tuples in si.csv, "+
 		"so its sensitive values are as hidden as in a k-anonymous table (Section 3.2: SI comes from a k-anonymous grouping of MT) (smallest %d; %d hold fewer)",
-		c.m.Parameters["k"], g.min, g.small)
+		format.ParamK.Text(c.m.Parameters), g.min, g.small)
 	return nil
 }

@@ -31,13 +31,13 @@ func variant(c *release, r *verify.Report) error {
 
 // parameterK: k is an integer of at least 2.
 func parameterK(c *release, r *verify.Report) error {
-	r.Add(c.kerr == nil && c.k >= 2, "parameter k", "k = %q is an integer >= 2", c.m.Parameters["k"])
+	r.Add(c.kerr == nil && c.k >= 2, "parameter k", "k = %q is an integer >= 2", format.ParamK.Text(c.m.Parameters))
 	return nil
 }
 
 // parameterSplit: the split rule, when stated, is one the method has.
 func parameterSplit(c *release, r *verify.Report) error {
-	if s, ok := c.m.Parameters["split"]; ok && s != "widest" && s != "round-robin" {
+	if s, ok := format.ParamSplit.Lookup(c.m.Parameters); ok && s != "widest" && s != "round-robin" {
 		r.Add(false, "parameter split", "split = %q is neither widest nor round-robin", s)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"privlab/algorithms/kja/format"
 	"privlab/algorithms/verify"
 )
 
@@ -150,7 +151,7 @@ func people(c *release, r *verify.Report) error {
 	if len(c.det.Join) == 0 {
 		join = "no identifier joins MT and PD"
 	}
-	k := c.m.Parameters["k"]
+	k := format.ParamK.Text(c.m.Parameters)
 	r.Add(rc.got == rc.need && rc.short == 0, "people",
 		"the %d public rows of jat.csv match distinct public tuples of the join table, each inside its box (%s; %d public rows equal to a microdata tuple on every QI "+
 			"and joined by no identifier count as that person): every box's rows are distinct people, so k = %s holds and the breach probability is at most 1/%s "+

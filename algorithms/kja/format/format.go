@@ -11,6 +11,15 @@ import (
 	"privlab/model"
 )
 
+// The method's parameters as the manifest states them: the method names
+// its declarations (model.ParamSpec) by these and the checker reads the
+// manifest through them, so neither spells a parameter's name.
+const (
+	ParamK        model.IntParam  = "k"
+	ParamSplit    model.TextParam = "split"
+	ParamGrouping model.TextParam = "grouping"
+)
+
 // The files of a release: one row per join-table tuple with its G-box and
 // sensitive group (Definition 5), and the sensitive values of every
 // sensitive group (Section 3.2).

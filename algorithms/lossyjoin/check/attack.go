@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"privlab/algorithms/lossyjoin/format"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 )
@@ -20,7 +21,7 @@ import (
 // (Wong et al., Definition 1).
 func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	m := rel.Manifest
-	alpha, err := strconv.ParseFloat(m.Parameters["alpha"], 64)
+	alpha, err := strconv.ParseFloat(format.ParamAlpha.Text(m.Parameters), 64)
 	if err != nil {
 		alpha = math.NaN()
 	}
@@ -28,7 +29,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		Unit:               "QI tuple",
 		KBy:                "the quasi-identifiers are published exactly in nss.csv: the class's k hides a person's sensitive row, not their nss.csv row (Wong et al., Section 5)",
 		Posterior:          func(int, int) float64 { return alpha },
-		PosteriorBy:        fmt.Sprintf("alpha = %s ((alpha,k)-anonymity, Wong et al., Definition 1)", m.Parameters["alpha"]),
+		PosteriorBy:        fmt.Sprintf("alpha = %s ((alpha,k)-anonymity, Wong et al., Definition 1)", format.ParamAlpha.Text(m.Parameters)),
 		PosteriorPerBelief: true, // one bound for every region
 		Presence:           math.NaN(),
 		PresenceBy:         "(alpha,k)-anonymity does not hide who is in the data",
@@ -60,7 +61,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		}
 		e.Cover = append(e.Cover, risk.SetCover(cells, values))
 	}
-	if k, err := strconv.Atoi(m.Parameters["k"]); err == nil {
+	if k, err := strconv.Atoi(format.ParamK.Text(m.Parameters)); err == nil {
 		e.Unit, e.K = "class", k
 		e.KBy = fmt.Sprintf("k = %d: every class of the generalized table holds at least k records (Wong et al., Definition 1)", k)
 	}

@@ -130,11 +130,11 @@ func Check(rel *verify.Release, opt verify.Options, r *verify.Report) error {
 // worst cases are held against them.
 func parameters(c *ctx, r *verify.Report) error {
 	m := c.m
-	k, err := strconv.Atoi(strings.TrimSpace(m.Parameters["k"]))
+	k, err := strconv.Atoi(strings.TrimSpace(format.ParamK.Text(m.Parameters)))
 	kok := err == nil && k >= 2
-	alpha, aok := model.ParseBound(m.Parameters["alpha"])
+	alpha, aok := model.ParseBound(format.ParamAlpha.Text(m.Parameters))
 	aok = aok && alpha.Rat().Sign() > 0 && alpha.Rat().Cmp(big.NewRat(1, 1)) <= 0
-	r.Add(kok && aok, "parameters", "k = %q (an integer >= 2) and alpha = %q (in (0,1])", m.Parameters["k"], m.Parameters["alpha"])
+	r.Add(kok && aok, "parameters", "k = %q (an integer >= 2) and alpha = %q (in (0,1])", format.ParamK.Text(m.Parameters), format.ParamAlpha.Text(m.Parameters))
 	if !kok {
 		k = 2
 	}
@@ -144,9 +144,9 @@ func parameters(c *ctx, r *verify.Report) error {
 	for _, f := range m.WorstCases {
 		switch f.Name {
 		case figSmallest:
-			r.Add(f.Limit == m.Parameters["k"], "claim "+f.Name+" limit", "held against %q, k is %q", f.Limit, m.Parameters["k"])
+			r.Add(f.Limit == format.ParamK.Text(m.Parameters), "claim "+f.Name+" limit", "held against %q, k is %q", f.Limit, format.ParamK.Text(m.Parameters))
 		case figFraction:
-			r.Add(f.Limit == m.Parameters["alpha"], "claim "+f.Name+" limit", "held against %q, alpha is %q", f.Limit, m.Parameters["alpha"])
+			r.Add(f.Limit == format.ParamAlpha.Text(m.Parameters), "claim "+f.Name+" limit", "held against %q, alpha is %q", f.Limit, format.ParamAlpha.Text(m.Parameters))
 		}
 	}
 	c.k, c.alpha = k, alpha

@@ -11,6 +11,14 @@ import (
 	"privlab/model"
 )
 
+// The method's parameters as the manifest states them: the method names
+// its declarations (model.ParamSpec) by these and the checker reads the
+// manifest through them, so neither spells a parameter's name.
+const (
+	ParamK     model.IntParam   = "k"
+	ParamAlpha model.BoundParam = "alpha"
+)
+
 // The files of a release: the quasi-identifiers and the sensitive values
 // in two tables joined by ClassID (variants lossy and anatomy, Section
 // 5), or the generalized records and the labels' subdomains (variant

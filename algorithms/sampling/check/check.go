@@ -161,6 +161,6 @@ func publicKnowledge(c *release, r *verify.Report) error {
 	if sum > 1+1e-9 {
 		return &model.InputError{File: c.man, Msg: fmt.Sprintf("sensitive_marginals sum to %v > 1", sum)}
 	}
-	c.mg, c.mgErr = minGeneralization(m.Parameters["min-generalization"], m.QIs, c.trees)
+	c.mg, c.mgErr = minGeneralization(format.ParamMinGeneralization.Of(m.Parameters), m.QIs, c.trees)
 	return nil
 }

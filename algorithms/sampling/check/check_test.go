@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
@@ -44,7 +44,7 @@ func releaseOf(t testing.TB, p pipeline.Project) (string, *model.Table) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), prep, nil)
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestViolationIsReported(t *testing.T) {
 	if !strings.Contains(joined, "distortion") || !strings.Contains(joined, "counts") {
 		t.Fatalf("failing lines %v:\n%s", failed, strings.Join(rep.Strings(), "\n"))
 	}
-	if _, err := catalog.Check(bad, verify.Options{}); err != nil {
+	if _, err := catalogtest.Check(bad, verify.Options{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/algorithms/catalog"
+	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
@@ -26,7 +26,7 @@ func TestFaithfulWithoutAudit(t *testing.T) {
 	dir, orig := release(t, nil)
 	noAudit := func(dir string) *verify.Report {
 		t.Helper()
-		rep, err := catalog.Check(dir, verify.Options{Original: orig})
+		rep, err := catalogtest.Check(dir, verify.Options{Original: orig})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +147,7 @@ func BenchmarkCheckOriginal(b *testing.B) {
 		for _, audit := range []*model.Audit{a, nil} {
 			b.Run(fmt.Sprintf("rows=%d/audit=%v", n, audit != nil), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					rep, err := catalog.Check(dir, verify.Options{Original: orig, Audit: audit})
+					rep, err := catalogtest.Check(dir, verify.Options{Original: orig, Audit: audit})
 					if err != nil || !rep.OK() {
 						b.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
 					}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
@@ -106,7 +107,7 @@ func (c *release) confidencesOf() (*confidences, error) {
 // and of Pr(s)) and its distortion, exactly, against delta'.
 func confidencesOf(c *release, g *groups) *confidences {
 	beta, _ := param(c.m, "sampling-rate")
-	deltaB, _ := model.ParseBound(c.m.Parameters["max-distortion"])
+	deltaB, _ := model.ParseBound(format.ParamMaxDistortion.Text(c.m.Parameters))
 	n, d := c.t.Rows, len(c.trees)
 	sa := c.t.Columns[d]
 	f := &confidences{worstMargin: math.Inf(1)}

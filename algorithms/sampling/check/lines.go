@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
 )
@@ -33,7 +34,7 @@ func parameters(c *release, r *verify.Report) error {
 	beta, okB := param(m, "sampling-rate")
 	delta, okD := param(m, "max-distortion")
 	r.Add(okB && beta > 0 && beta <= 1 && okD && delta >= 0 && delta <= 1, "parameters",
-		"sampling-rate %s in (0,1] and max-distortion %s in [0,1]", m.Parameters["sampling-rate"], m.Parameters["max-distortion"])
+		"sampling-rate %s in (0,1] and max-distortion %s in [0,1]", format.ParamRate.Text(m.Parameters), format.ParamMaxDistortion.Text(m.Parameters))
 	r.Claim("details.sampling_rate", c.det.SamplingRate, beta)
 	r.Claim("details.max_distortion", c.det.MaxDistortion, delta)
 	return nil
@@ -44,7 +45,7 @@ func parameters(c *release, r *verify.Report) error {
 func minGeneralizationRule(c *release, r *verify.Report) error {
 	m := c.m
 	r.Add(c.mgErr == nil && sameLevels(c.mg, c.det.MinGeneralization), "min-generalization",
-		"the minimum generalization %q gives %s (details state %s)%s", m.Parameters["min-generalization"],
+		"the minimum generalization %q gives %s (details state %s)%s", format.ParamMinGeneralization.Of(m.Parameters),
 		levelsText(m.QIs, c.mg), levelsText(m.QIs, c.det.MinGeneralization), errText(c.mgErr))
 	return nil
 }
@@ -52,7 +53,7 @@ func minGeneralizationRule(c *release, r *verify.Report) error {
 // marginalsSource: the public marginals come from the table or a file,
 // as the details say.
 func marginalsSource(c *release, r *verify.Report) error {
-	src := c.m.Parameters["marginals"]
+	src := format.ParamMarginals.Of(c.m.Parameters)
 	r.ClaimText("details.marginals", c.det.Marginals, src)
 	r.Add(src == "table" || src == "file", "marginals", "public marginals from %q (table or file)", src)
 	return nil
@@ -106,7 +107,7 @@ func distortion(c *release, r *verify.Report) error {
 		return err
 	}
 	r.Add(f.over == 0, "distortion", "every record's distortion is at most delta' = %s, exactly (max %.4f; %d records over)",
-		c.m.Parameters["max-distortion"], f.maxDist, f.over)
+		format.ParamMaxDistortion.Text(c.m.Parameters), f.maxDist, f.over)
 	return nil
 }
 
@@ -115,7 +116,7 @@ func distortion(c *release, r *verify.Report) error {
 // manifest's suppressed rows the method did not suppress.
 func counts(c *release, r *verify.Report) error {
 	m, d, n := c.m, c.det, c.t.Rows
-	betaB, _ := model.ParseBound(m.Parameters["sampling-rate"])
+	betaB, _ := model.ParseBound(format.ParamRate.Text(m.Parameters))
 	dropped := m.RowsIn - d.RowsConsidered
 	ok := d.RowsPublished == n && d.RowsConsidered >= 0 && dropped >= 0 &&
 		d.RowsSampled == betaB.Floor(max(d.RowsConsidered, 0)) &&
@@ -137,7 +138,7 @@ func figureClaims(c *release, r *verify.Report) error {
 	r.Claim("details.worst_margin", c.det.WorstMargin, f.worstMargin)
 	r.Claim("details.max_distortion_published", c.det.MaxDistortionSeen, f.maxDist)
 	r.Claim("details.avg_distortion", c.det.AvgDistortion, f.avgDist)
-	limits := map[string]string{figMargin: ">= 0", figDistortion: c.m.Parameters["max-distortion"]}
+	limits := map[string]string{figMargin: ">= 0", figDistortion: format.ParamMaxDistortion.Text(c.m.Parameters)}
 	for _, w := range c.m.WorstCases {
 		if want, ok := limits[w.Name]; ok {
 			r.ClaimText("worst_cases."+w.Name+".limit", w.Limit, want)

@@ -12,6 +12,16 @@ import (
 	"privlab/model"
 )
 
+// The method's parameters as the manifest states them: the method names
+// its declarations (model.ParamSpec) by these and the checker reads the
+// manifest through them, so neither spells a parameter's name.
+const (
+	ParamRate              model.BoundParam = "sampling-rate"
+	ParamMaxDistortion     model.BoundParam = "max-distortion"
+	ParamMinGeneralization model.TextParam  = "min-generalization"
+	ParamMarginals         model.TextParam  = "marginals"
+)
+
 // FilePublished holds the published records: the generalized QIs and
 // the sensitive value of each, in an order drawn from the seed.
 const FilePublished = "published.csv"

@@ -225,3 +225,7 @@ func Want[C any](t testing.TB, c *C, check func(*C, *verify.Report) error, want 
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Confirmed reports whether every line of r passed and every privacy
+// guarantee was confirmed (what privlab check exits 0 on).
+func Confirmed(r *verify.Report) bool { return r.OK() && len(r.Unproven) == 0 }

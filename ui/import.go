@@ -437,6 +437,9 @@ func (d *importDialog) view(w, h int) string {
 		b.WriteString(d.edit.view(s, w, "refused: "))
 	}
 	if d.preview != nil {
+		// The wizard reads a sample: its counts say so (issue 35.4: 35
+		// missing where the table holds 1,836).
+		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  kinds and missing: the first %s rows read (the Data pane counts every row)", thousands(d.preview.Rows)), w)) + "\n")
 		b.WriteString(s.Label.Render(fit(fmt.Sprintf("  %-3s %-20s %-12s %7s  %s", "#", "column", "kind", "missing", "first values"), w)) + "\n")
 		rows := h - strings.Count(b.String(), "\n") - 1
 		for i, c := range d.preview.Columns {

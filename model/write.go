@@ -221,6 +221,18 @@ func releaseTarget(dir string, rel *Release, opt WriteOptions) (string, error) {
 	return abs, nil
 }
 
+// CheckOut refuses, before any work, an output directory the export would
+// refuse (the export looks again when it writes): a run on an existing
+// --out without --force, or one --force may not replace, stops at once
+// rather than after computing the release (issue 35).
+func CheckOut(dir string, force bool) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return &ParamError{Param: "out", Value: dir, Reason: err.Error()}
+	}
+	return checkExisting(abs, dir, force)
+}
+
 // checkExisting refuses an existing output directory unless force is set
 // and it may be replaced (Replaceable).
 func checkExisting(abs, dir string, force bool) error {

@@ -46,6 +46,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if a.Out == "" {
 		return &model.ParamError{Param: "out", Reason: "no release directory given", Hint: "pass --out DIR"}
 	}
+	if err := model.CheckOut(a.Out, a.Force); err != nil {
+		return err
+	}
 	p, err := prepare(a)
 	if err != nil {
 		return err

@@ -215,8 +215,13 @@ func FileSHA256(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	return streamSHA256(f)
+}
+
+// streamSHA256 is the hex SHA-256 of what r holds.
+func streamSHA256(r io.Reader) (string, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, r); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

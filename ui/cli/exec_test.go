@@ -34,7 +34,13 @@ func privlab(t *testing.T, dir string, args ...string) (string, string, int) {
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	return outcome(t, args, cmd.Run(), &out, &errb)
+}
+
+// outcome is a finished run's stdout, stderr and exit code; a stack trace
+// on stderr, or a run that could not start, fails the test.
+func outcome(t *testing.T, args []string, err error, out, errb *bytes.Buffer) (string, string, int) {
+	t.Helper()
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

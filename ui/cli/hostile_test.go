@@ -5,7 +5,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,17 +28,7 @@ func privlabWithin(t *testing.T, dir string, limit time.Duration, args ...string
 	if ctx.Err() != nil {
 		t.Fatalf("privlab %v still ran after %v", args, limit)
 	}
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(errb.String(), "goroutine ") || strings.Contains(errb.String(), "panic:") {
-		t.Fatalf("privlab %v printed a stack trace:\n%s", args, errb.String())
-	}
-	return out.String(), errb.String(), code
+	return outcome(t, args, err, &out, &errb)
 }
 
 // copyRelease copies the release from/r and its audit record into to.

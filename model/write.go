@@ -222,13 +222,18 @@ func releaseTarget(dir string, rel *Release, opt WriteOptions) (string, error) {
 }
 
 // CheckOut refuses, before any work, an output directory the export would
-// refuse (the export looks again when it writes): a run on an existing
-// --out without --force, or one --force may not replace, stops at once
-// rather than after computing the release (issue 35).
+// refuse whatever happens meanwhile: an existing --out without --force,
+// or a file in its place, stops at once rather than after computing the
+// release (issue 35). Whether --force may replace what is there is
+// decided by the export alone, under its lock: another export may be
+// putting its release in place right now.
 func CheckOut(dir string, force bool) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return &ParamError{Param: "out", Value: dir, Reason: err.Error()}
+	}
+	if st, err := os.Lstat(abs); err == nil && st.IsDir() && force {
+		return nil
 	}
 	return checkExisting(abs, dir, force)
 }

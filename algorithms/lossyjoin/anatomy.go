@@ -24,32 +24,57 @@ import (
 // values are all distinct keeps every value's share at most 1/l. So the
 // groups satisfy the same (alpha,k) as the other variants.
 func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.Rand, values []string) ([][]int32, error) {
-	n := len(rows)
 	buckets := make([][]int32, p.m)
 	for _, r := range rows {
 		buckets[p.sa[r]] = append(buckets[p.sa[r]], r)
 	}
-	// Eligibility (Xiao and Tao, Section 5): at most n/l tuples share a
-	// sensitive value, else no l-diverse partition exists.
+	if err := p.anatomyEligible(buckets, len(rows), l, values); err != nil {
+		return nil, err
+	}
+	for _, b := range buckets {
+		rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+	}
+	groups, residues, err := takeLargest(ctx, buckets, l)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.placeResidues(groups, residues, buckets, rng); err != nil {
+		return nil, err
+	}
+	if l >= p.k {
+		return groups, nil
+	}
+	return mergeToK(groups, p.k), nil
+}
+
+// anatomyEligible is Xiao and Tao's eligibility condition (Section 5): at
+// most n/l tuples share a sensitive value, else no l-diverse partition
+// exists.
+func (p *problem) anatomyEligible(buckets [][]int32, n, l int, values []string) error {
 	for v, b := range buckets {
 		if len(b)*l > n {
 			name := "(missing)"
 			if v < len(values) {
 				name = values[v]
 			}
-			return nil, &model.ParamError{Param: format.ParamAlpha.Name(), Value: p.alphaText,
+			return &model.ParamError{Param: format.ParamAlpha.Name(), Value: p.alphaText,
 				Reason: fmt.Sprintf("Anatomy needs l = ceil(1/alpha) = %d distinct values per group, so no value may hold more than 1/%d of the rows; %q holds %d of %d (%.1f%%)",
 					l, l, name, len(b), n, 100*float64(len(b))/float64(n)),
 				Hint: fmt.Sprintf("raise alpha to at least %.3f (Xiao and Tao's eligibility condition)", float64(len(b))/float64(n))}
 		}
 	}
 	if n < l {
-		return nil, &model.ParamError{Param: format.ParamAlpha.Name(), Value: p.alphaText,
+		return &model.ParamError{Param: format.ParamAlpha.Name(), Value: p.alphaText,
 			Reason: fmt.Sprintf("Anatomy needs l = %d distinct values per group but the table has %d rows", l, n)}
 	}
-	for _, b := range buckets {
-		rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
-	}
+	return nil
+}
+
+// takeLargest is the group-creation step of Anatomy (Xiao and Tao,
+// Section 5, Figure 3): while at least l buckets are non-empty, a group
+// takes the last tuple of each of the l largest. It returns the groups and
+// the buckets left non-empty (fewer than l), whose tuples are the residues.
+func takeLargest(ctx context.Context, buckets [][]int32, l int) ([][]int32, []bucketItem, error) {
 	h := &bucketHeap{}
 	for v, b := range buckets {
 		if len(b) > 0 {
@@ -61,7 +86,7 @@ func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.
 	take := make([]bucketItem, 0, l)
 	for h.Len() >= l {
 		if len(groups)%4096 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 		take = take[:0]
 		g := make([]int32, 0, l)
@@ -80,41 +105,51 @@ func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.
 		}
 		groups = append(groups, g)
 	}
-	// Residues: each joins a group without its value (Xiao and Tao show
-	// one exists for an eligible table); the search starts at a random
-	// group.
-	for _, it := range h.items {
+	return groups, h.items, nil
+}
+
+// placeResidues is Anatomy's residue-assignment step (Xiao and Tao,
+// Section 5): each residual tuple joins a group without its value (they
+// show one exists for an eligible table); the search starts at a random
+// group.
+func (p *problem) placeResidues(groups [][]int32, residues []bucketItem, buckets [][]int32, rng *model.Rand) error {
+	for _, it := range residues {
 		for _, r := range buckets[it.v] {
 			start := rng.Intn(len(groups))
 			placed := false
 			for i := 0; i < len(groups) && !placed; i++ {
 				g := (start + i) % len(groups)
-				has := false
-				for _, x := range groups[g] {
-					if p.sa[x] == p.sa[r] {
-						has = true
-						break
-					}
-				}
-				if !has {
+				if !p.groupHolds(groups[g], p.sa[r]) {
 					groups[g] = append(groups[g], r)
 					placed = true
 				}
 			}
 			if !placed {
-				return nil, fmt.Errorf("anatomy: no group lacks a residual value (the table is not eligible)")
+				return fmt.Errorf("anatomy: no group lacks a residual value (the table is not eligible)")
 			}
 		}
 	}
-	if l >= p.k {
-		return groups, nil
+	return nil
+}
+
+// groupHolds reports whether a row of group g has sensitive value v.
+func (p *problem) groupHolds(g []int32, v int32) bool {
+	for _, x := range g {
+		if p.sa[x] == v {
+			return true
+		}
 	}
-	// Merge consecutive groups up to k tuples; a short tail joins the last.
+	return false
+}
+
+// mergeToK merges consecutive groups up to k tuples; a short tail joins
+// the last.
+func mergeToK(groups [][]int32, k int) [][]int32 {
 	var out [][]int32
 	var cur []int32
 	for _, g := range groups {
 		cur = append(cur, g...)
-		if len(cur) >= p.k {
+		if len(cur) >= k {
 			out = append(out, cur)
 			cur = nil
 		}
@@ -126,7 +161,7 @@ func anatomize(ctx context.Context, p *problem, rows []int32, l int, rng *model.
 			out[len(out)-1] = append(out[len(out)-1], cur...)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // anatomyL is Anatomy's l for a given alpha: the smallest l with

@@ -443,51 +443,16 @@ func (r *run) classNCP(vec []int32) float64 {
 // its members' original records.
 func (r *run) detail(i, limit int) method.Detail {
 	c := r.classes[i]
-	in := r.in
-	qis := in.Roles.QIs
-	sa := in.Roles.SA
+	qis := r.in.Roles.QIs
+	sa := r.in.Roles.SA
 	id := fmt.Sprint(i + 1)
 	a := len(c.rows)
 	d := method.Detail{Title: "ClassID " + id + " in the release"}
-	var notes []string
-	if c.vec != nil {
-		var parts []string
-		for q, node := range c.vec {
-			parts = append(parts, qis[q]+"="+r.prob.attrs[q].h.Nodes[node].Label)
-		}
-		notes = append(notes, "QID-EC: "+strings.Join(parts, ", "))
-	}
-	// Sensitive values by frequency.
-	count := map[string]int{}
-	for _, row := range c.rows {
-		count[r.sa.Value(int(row))]++
-	}
-	vals := make([]string, 0, len(count))
-	for v := range count {
-		vals = append(vals, v)
-	}
-	sort.Slice(vals, func(x, y int) bool {
-		if count[vals[x]] != count[vals[y]] {
-			return count[vals[x]] > count[vals[y]]
-		}
-		return vals[x] < vals[y]
-	})
-	var shares []string
-	for _, v := range vals {
-		shares = append(shares, fmt.Sprintf("%s %d/%d", v, count[v], a))
-	}
-	notes = append(notes, fmt.Sprintf("bag of %s: %s (max share %.3f, alpha %s)", sa, strings.Join(shares, ", "),
-		float64(count[vals[0]])/float64(a), format.ParamAlpha.Text(r.values)))
-	if r.variant == VariantAlpha {
-		notes = append(notes, "published in generalized.csv with the generalized quasi-identifiers above and the exact sensitive values")
-	} else {
-		notes = append(notes, fmt.Sprintf("lossy join on ClassID: %d x %d = %d join rows for %d records; the whole release: %d join rows for its %d records (as Table 7's 12 rows from 6)",
-			a, a, a*a, a, r.joinRows, in.Table.Rows))
-	}
-	d.Sections = append(d.Sections, method.Section{Notes: notes})
+	count, vals := r.bagOf(c)
+	d.Sections = append(d.Sections, method.Section{Notes: r.classNotes(c, count, vals)})
 	qiCols := make([]*model.Column, len(qis))
 	for q, name := range qis {
-		qiCols[q] = in.Table.Column(name)
+		qiCols[q] = r.in.Table.Column(name)
 	}
 	if r.variant == VariantAlpha {
 		gen := method.Section{Title: "generalized.csv rows of the class (published)", Header: append(append([]string(nil), qis...), sa), Total: a}
@@ -500,30 +465,7 @@ func (r *run) detail(i, limit int) method.Detail {
 		}
 		d.Sections = append(d.Sections, gen)
 	} else {
-		nss := method.Section{Title: "nss.csv rows of the class (published)", Header: append(append([]string(nil), qis...), ClassID), Total: a}
-		ss := method.Section{Title: "ss.csv rows of the class (published, in no particular order)", Header: []string{ClassID, sa}, Total: a}
-		for j, row := range c.rows {
-			if j >= limit {
-				break
-			}
-			var line []string
-			for _, col := range qiCols {
-				line = append(line, col.Value(int(row)))
-			}
-			nss.Rows = append(nss.Rows, append(line, id))
-		}
-		sorted := make([]string, 0, a)
-		for _, row := range c.rows {
-			sorted = append(sorted, r.sa.Value(int(row)))
-		}
-		sort.Strings(sorted)
-		for j, v := range sorted {
-			if j >= limit {
-				break
-			}
-			ss.Rows = append(ss.Rows, []string{id, v})
-		}
-		d.Sections = append(d.Sections, nss, ss)
+		d.Sections = append(d.Sections, r.joinSections(c, id, qiCols, limit)...)
 	}
 	orig := method.Section{Title: "original records (private: never published together)", Header: append(append([]string(nil), qis...), sa), Total: a}
 	for j, row := range c.rows {
@@ -547,6 +489,84 @@ func (r *run) detail(i, limit int) method.Detail {
 	chart.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: limitLine}}
 	d.Sections = append(d.Sections, orig, chart)
 	return d
+}
+
+// bagOf is a class's bag of sensitive values: each value's count, and the
+// values by frequency (ties by value).
+func (r *run) bagOf(c class) (map[string]int, []string) {
+	count := map[string]int{}
+	for _, row := range c.rows {
+		count[r.sa.Value(int(row))]++
+	}
+	vals := make([]string, 0, len(count))
+	for v := range count {
+		vals = append(vals, v)
+	}
+	sort.Slice(vals, func(x, y int) bool {
+		if count[vals[x]] != count[vals[y]] {
+			return count[vals[x]] > count[vals[y]]
+		}
+		return vals[x] < vals[y]
+	})
+	return count, vals
+}
+
+// classNotes say what a class is: its QID-EC (variants lossy and alpha),
+// its bag of sensitive values against alpha, and how it is published.
+func (r *run) classNotes(c class, count map[string]int, vals []string) []string {
+	a := len(c.rows)
+	var notes []string
+	if c.vec != nil {
+		var parts []string
+		for q, node := range c.vec {
+			parts = append(parts, r.in.Roles.QIs[q]+"="+r.prob.attrs[q].h.Nodes[node].Label)
+		}
+		notes = append(notes, "QID-EC: "+strings.Join(parts, ", "))
+	}
+	var shares []string
+	for _, v := range vals {
+		shares = append(shares, fmt.Sprintf("%s %d/%d", v, count[v], a))
+	}
+	notes = append(notes, fmt.Sprintf("bag of %s: %s (max share %.3f, alpha %s)", r.in.Roles.SA, strings.Join(shares, ", "),
+		float64(count[vals[0]])/float64(a), format.ParamAlpha.Text(r.values)))
+	if r.variant == VariantAlpha {
+		notes = append(notes, "published in generalized.csv with the generalized quasi-identifiers above and the exact sensitive values")
+	} else {
+		notes = append(notes, fmt.Sprintf("lossy join on ClassID: %d x %d = %d join rows for %d records; the whole release: %d join rows for its %d records (as Table 7's 12 rows from 6)",
+			a, a, a*a, a, r.joinRows, r.in.Table.Rows))
+	}
+	return notes
+}
+
+// joinSections are a class's nss.csv rows and its ss.csv rows (sorted, as
+// their order says nothing), at most limit of each.
+func (r *run) joinSections(c class, id string, qiCols []*model.Column, limit int) []method.Section {
+	qis := r.in.Roles.QIs
+	a := len(c.rows)
+	nss := method.Section{Title: "nss.csv rows of the class (published)", Header: append(append([]string(nil), qis...), ClassID), Total: a}
+	ss := method.Section{Title: "ss.csv rows of the class (published, in no particular order)", Header: []string{ClassID, r.in.Roles.SA}, Total: a}
+	for j, row := range c.rows {
+		if j >= limit {
+			break
+		}
+		var line []string
+		for _, col := range qiCols {
+			line = append(line, col.Value(int(row)))
+		}
+		nss.Rows = append(nss.Rows, append(line, id))
+	}
+	sorted := make([]string, 0, a)
+	for _, row := range c.rows {
+		sorted = append(sorted, r.sa.Value(int(row)))
+	}
+	sort.Strings(sorted)
+	for j, v := range sorted {
+		if j >= limit {
+			break
+		}
+		ss.Rows = append(ss.Rows, []string{id, v})
+	}
+	return []method.Section{nss, ss}
 }
 
 // charts draws the table's sensitive distribution against alpha (a value

@@ -242,99 +242,20 @@ func (m *matchCount) far() bool {
 // read it).
 func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
-	in := r.in
-	qis := in.Roles.QIs
-	qiCols := make([]*model.Column, len(qis))
-	for i, q := range qis {
-		qiCols[i] = in.Table.Column(q)
-	}
 	// Records listed class by class.
-	records := make([]int32, 0, in.Table.Rows)
+	records := make([]int32, 0, r.in.Table.Rows)
 	for _, c := range r.classes {
 		records = append(records, c.rows...)
 	}
-	n := len(records)
-	res := r.res
-	man := release.Manifest(res, in)
+	man := release.Manifest(r.res, r.in)
 	det := format.Details{Classes: len(r.classes),
-		GroupFigures: release.Summaries(res, nil)}
+		GroupFigures: release.Summaries(r.res, nil)}
 	rowMaps := map[string][]int{}
 	var files []model.ReleaseFile
 	if r.variant == VariantAlpha {
-		perm := release.Shuffled(n, rng)
-		labels := r.labels()
-		rowMap := make([]int, n)
-		for i, p := range perm {
-			rowMap[i] = int(records[p])
-		}
-		rowMaps[FileGeneralized] = rowMap
-		dom := r.domainRows()
-		det.DomainEntries = len(dom)
-		files = []model.ReleaseFile{
-			{Name: FileGeneralized, Header: format.GeneralizedHeader(qis, in.Roles.SA), Rows: n,
-				Fill: func(i int, rec []string) {
-					row := records[perm[i]]
-					c := r.classes[r.classOf[row]]
-					for q := range qis {
-						rec[q] = labels[q][c.vec[q]]
-					}
-					rec[len(qis)] = r.sa.Value(int(row))
-				}},
-			{Name: FileDomains, Header: format.DomainsHeader, Rows: len(dom),
-				Fill: func(i int, rec []string) { copy(rec, dom[i][:]) }},
-		}
-		man.Notes = []string{
-			"generalized.csv is one generalized table: every record with its class's generalized quasi-identifiers and its sensitive value, shuffled; records with the same generalized quasi-identifiers form a QID-EC.",
-			"domains.csv lists, for every generalized label, the values of the quasi-identifier's domain it stands for (and each quasi-identifier's whole domain).",
-		}
+		files = r.generalizedFiles(records, rng, rowMaps, &det, &man)
 	} else {
-		nssPerm := release.Shuffled(n, rng)
-		ssPerm := release.Shuffled(n, rng)
-		nssMap, ssMap := make([]int, n), make([]int, n)
-		for i := range nssPerm {
-			nssMap[i] = int(records[nssPerm[i]])
-		}
-		order := r.newOrderTest()
-		for draw := 1; ; draw++ {
-			for i := range ssPerm {
-				ssMap[i] = int(records[ssPerm[i]])
-			}
-			if !linked(nssMap, ssMap) && !order.links(nssMap, ssMap) || draw == maxDraws {
-				break
-			}
-			// Positions would pair records as they were: draw again.
-			ssPerm = release.Shuffled(n, rng)
-		}
-		rowMaps[FileNSS], rowMaps[FileSS] = nssMap, ssMap
-		ids := release.Numbers(len(r.classes))
-		nssQIs := make([]release.Gathered, len(qiCols))
-		for q, col := range qiCols {
-			nssQIs[q] = release.Gather(col, nssMap)
-		}
-		nssClass, ssClass := r.classesAt(nssMap), r.classesAt(ssMap)
-		ssSA := release.Gather(r.sa, ssMap)
-		files = []model.ReleaseFile{
-			{Name: FileNSS, Header: format.NSSHeader(qis), Rows: n,
-				Fill: func(i int, rec []string) {
-					for q, g := range nssQIs {
-						rec[q] = g.Value(i)
-					}
-					rec[len(qis)] = ids[nssClass[i]]
-				}},
-			{Name: FileSS, Header: format.SSHeader(in.Roles.SA), Rows: n,
-				Fill: func(i int, rec []string) {
-					rec[0] = ids[ssClass[i]]
-					rec[1] = ssSA.Value(i)
-				}},
-		}
-		det.Remark = Remark
-		det.JoinRows = r.joinRows
-		man.Notes = []string{Remark,
-			"ClassID is the only link between the tables. An estimate of COUNT(*) with conditions on the quasi-identifiers and the sensitive attribute is, per class, (NSS rows that match) x (SS rows that match) / class size: the expected count on the lossy join, as Xiao and Tao estimate on Anatomy's tables. (The SQL of Wong et al., Section 7, read literally, counts every matching SS row of a class with one matching NSS row, which overcounts.)"}
-		if r.variant == VariantAnatomy {
-			det.L = r.l
-			man.Notes = append(man.Notes, fmt.Sprintf("anatomy: the classes are Xiao and Tao's l-diverse buckets (l = %d), formed without regard to the quasi-identifiers", r.l))
-		}
+		files = r.joinFiles(records, rng, rowMaps, &det, &man)
 	}
 	if r.variant == VariantLossy || r.variant == VariantAlpha {
 		det.Criterion = Criterion
@@ -347,6 +268,101 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	man.Details = details
 	rel := &model.Release{Files: files, Manifest: man}
 	return rel, rowMaps, nil
+}
+
+// generalizedFiles are variant alpha's generalized.csv (shuffled) and
+// domains.csv, with their notes and details.
+func (r *run) generalizedFiles(records []int32, rng *model.Rand, rowMaps map[string][]int, det *format.Details, man *model.Manifest) []model.ReleaseFile {
+	qis := r.in.Roles.QIs
+	n := len(records)
+	perm := release.Shuffled(n, rng)
+	labels := r.labels()
+	rowMap := make([]int, n)
+	for i, p := range perm {
+		rowMap[i] = int(records[p])
+	}
+	rowMaps[FileGeneralized] = rowMap
+	dom := r.domainRows()
+	det.DomainEntries = len(dom)
+	man.Notes = []string{
+		"generalized.csv is one generalized table: every record with its class's generalized quasi-identifiers and its sensitive value, shuffled; records with the same generalized quasi-identifiers form a QID-EC.",
+		"domains.csv lists, for every generalized label, the values of the quasi-identifier's domain it stands for (and each quasi-identifier's whole domain).",
+	}
+	return []model.ReleaseFile{
+		{Name: FileGeneralized, Header: format.GeneralizedHeader(qis, r.in.Roles.SA), Rows: n,
+			Fill: func(i int, rec []string) {
+				row := records[perm[i]]
+				c := r.classes[r.classOf[row]]
+				for q := range qis {
+					rec[q] = labels[q][c.vec[q]]
+				}
+				rec[len(qis)] = r.sa.Value(int(row))
+			}},
+		{Name: FileDomains, Header: format.DomainsHeader, Rows: len(dom),
+			Fill: func(i int, rec []string) { copy(rec, dom[i][:]) }},
+	}
+}
+
+// joinFiles are nss.csv and ss.csv (variants lossy and anatomy), each
+// shuffled on its own, with their notes and details.
+func (r *run) joinFiles(records []int32, rng *model.Rand, rowMaps map[string][]int, det *format.Details, man *model.Manifest) []model.ReleaseFile {
+	qis := r.in.Roles.QIs
+	n := len(records)
+	nssMap, ssMap := r.unlinkedOrders(records, rng)
+	rowMaps[FileNSS], rowMaps[FileSS] = nssMap, ssMap
+	ids := release.Numbers(len(r.classes))
+	nssQIs := make([]release.Gathered, len(qis))
+	for q, name := range qis {
+		nssQIs[q] = release.Gather(r.in.Table.Column(name), nssMap)
+	}
+	nssClass, ssClass := r.classesAt(nssMap), r.classesAt(ssMap)
+	ssSA := release.Gather(r.sa, ssMap)
+	det.Remark = Remark
+	det.JoinRows = r.joinRows
+	man.Notes = []string{Remark,
+		"ClassID is the only link between the tables. An estimate of COUNT(*) with conditions on the quasi-identifiers and the sensitive attribute is, per class, (NSS rows that match) x (SS rows that match) / class size: the expected count on the lossy join, as Xiao and Tao estimate on Anatomy's tables. (The SQL of Wong et al., Section 7, read literally, counts every matching SS row of a class with one matching NSS row, which overcounts.)"}
+	if r.variant == VariantAnatomy {
+		det.L = r.l
+		man.Notes = append(man.Notes, fmt.Sprintf("anatomy: the classes are Xiao and Tao's l-diverse buckets (l = %d), formed without regard to the quasi-identifiers", r.l))
+	}
+	return []model.ReleaseFile{
+		{Name: FileNSS, Header: format.NSSHeader(qis), Rows: n,
+			Fill: func(i int, rec []string) {
+				for q, g := range nssQIs {
+					rec[q] = g.Value(i)
+				}
+				rec[len(qis)] = ids[nssClass[i]]
+			}},
+		{Name: FileSS, Header: format.SSHeader(r.in.Roles.SA), Rows: n,
+			Fill: func(i int, rec []string) {
+				rec[0] = ids[ssClass[i]]
+				rec[1] = ssSA.Value(i)
+			}},
+	}
+}
+
+// unlinkedOrders are the row orders of nss.csv and ss.csv: two shuffles,
+// ss.csv's drawn again (up to maxDraws times) while positions would pair
+// records as they were.
+func (r *run) unlinkedOrders(records []int32, rng *model.Rand) (nssMap, ssMap []int) {
+	n := len(records)
+	nssPerm := release.Shuffled(n, rng)
+	ssPerm := release.Shuffled(n, rng)
+	nssMap, ssMap = make([]int, n), make([]int, n)
+	for i := range nssPerm {
+		nssMap[i] = int(records[nssPerm[i]])
+	}
+	order := r.newOrderTest()
+	for draw := 1; ; draw++ {
+		for i := range ssPerm {
+			ssMap[i] = int(records[ssPerm[i]])
+		}
+		if !linked(nssMap, ssMap) && !order.links(nssMap, ssMap) || draw == maxDraws {
+			break
+		}
+		ssPerm = release.Shuffled(n, rng)
+	}
+	return nssMap, ssMap
 }
 
 // classesAt is the class of each input row a file writes, in the file's

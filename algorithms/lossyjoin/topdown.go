@@ -263,6 +263,34 @@ func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialize
 	child := a.childAt[a.h.Nodes[node].Depth]
 	nch := len(a.h.Nodes[node].Children)
 	ml := s.ml
+	s.reset(nch, ml)
+	dest := s.dest[:len(part.rows)]
+	codes := a.codes
+	lsa := s.lsa
+	for i, r := range part.rows {
+		ch := child[codes[r]]
+		dest[i] = ch
+		s.cnt[int(ch)*ml+int(lsa[i])]++
+		s.size[ch]++
+	}
+	for c := 0; c < nch; c++ {
+		s.refresh(c, ml)
+		s.live[c] = s.size[c] > 0 && feasible(int(s.size[c]), int(s.m1[c]), p.k, p.alpha)
+	}
+	rsize, rmax := s.mergeViolating(nch, ml)
+	p.moveBack(s, nch, ml, rsize, rmax)
+	for c := 0; c < nch; c++ {
+		if s.live[c] {
+			kept++
+			specialized += int(s.size[c])
+		}
+	}
+	return kept, specialized
+}
+
+// reset sizes and clears the per-child counts of a simulation over nch
+// children and ml local sensitive values.
+func (s *scratch) reset(nch, ml int) {
 	need := nch * ml
 	if cap(s.cnt) < need {
 		s.cnt = make([]int32, need)
@@ -281,21 +309,13 @@ func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialize
 	}
 	s.live = s.live[:nch]
 	s.rc = resize(s.rc, ml)
-	dest := s.dest[:len(part.rows)]
-	codes := a.codes
-	lsa := s.lsa
-	for i, r := range part.rows {
-		ch := child[codes[r]]
-		dest[i] = ch
-		s.cnt[int(ch)*ml+int(lsa[i])]++
-		s.size[ch]++
-	}
-	for c := 0; c < nch; c++ {
-		s.refresh(c, ml)
-		s.live[c] = s.size[c] > 0 && feasible(int(s.size[c]), int(s.m1[c]), p.k, p.alpha)
-	}
-	// Step 8: children that violate are merged back into the parent.
-	rsize, rmax := 0, 0
+}
+
+// mergeViolating is step 8 of Algorithm 1 (Wong et al., Section 6): the
+// children that violate (alpha,k) are merged back into the parent, the
+// remainder. It returns the remainder's size and the count of its most
+// frequent value.
+func (s *scratch) mergeViolating(nch, ml int) (rsize, rmax int) {
 	for c := 0; c < nch; c++ {
 		if s.live[c] || s.size[c] == 0 {
 			continue
@@ -308,36 +328,18 @@ func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialize
 	for v := 0; v < ml; v++ {
 		rmax = max(rmax, int(s.rc[v]))
 	}
-	// Step 10: move tuples back until the remainder satisfies (alpha,k).
+	return rsize, rmax
+}
+
+// moveBack is step 10 of Algorithm 1 (Wong et al., Section 6): tuples
+// move from the live children back to the remainder until it satisfies
+// (alpha,k); when no child can spare a useful tuple, the smallest child is
+// merged back whole.
+func (p *problem) moveBack(s *scratch, nch, ml, rsize, rmax int) {
 	for rsize > 0 && !feasible(rsize, rmax, p.k, p.alpha) {
-		bc, bv, bt := -1, -1, 0
-		for c := 0; c < nch; c++ {
-			if !s.live[c] {
-				continue
-			}
-			for v := 0; v < ml; v++ {
-				if s.cnt[c*ml+v] == 0 || (bv >= 0 && s.rc[v] >= s.rc[bv]) {
-					continue
-				}
-				// Only a value rarer in the remainder than its most
-				// frequent one lowers that value's share; any value helps
-				// a remainder short of k.
-				if int(s.rc[v]) >= rmax && rsize >= p.k {
-					continue
-				}
-				if t := p.spare(s, c, v, ml, rsize, rmax); t > 0 {
-					bc, bv, bt = c, v, t
-				}
-			}
-		}
+		bc, bv, bt := p.bestSpare(s, nch, ml, rsize, rmax)
 		if bc < 0 {
-			// No child can spare a useful tuple: merge the smallest back.
-			small := -1
-			for c := 0; c < nch; c++ {
-				if s.live[c] && (small < 0 || s.size[c] < s.size[small]) {
-					small = c
-				}
-			}
+			small := s.smallestLive(nch)
 			if small < 0 {
 				break // cannot happen: the parent itself satisfies (alpha,k)
 			}
@@ -357,13 +359,45 @@ func (p *problem) simulate(s *scratch, part *partition, q int) (kept, specialize
 		rsize += bt
 		rmax = max(rmax, int(s.rc[bv]))
 	}
+}
+
+// bestSpare picks the move of step 10: the live child c and local value v
+// rarest in the remainder that can spare t > 0 useful tuples. bc is -1
+// when there is none.
+func (p *problem) bestSpare(s *scratch, nch, ml, rsize, rmax int) (bc, bv, bt int) {
+	bc, bv = -1, -1
 	for c := 0; c < nch; c++ {
-		if s.live[c] {
-			kept++
-			specialized += int(s.size[c])
+		if !s.live[c] {
+			continue
+		}
+		for v := 0; v < ml; v++ {
+			if s.cnt[c*ml+v] == 0 || (bv >= 0 && s.rc[v] >= s.rc[bv]) {
+				continue
+			}
+			// Only a value rarer in the remainder than its most
+			// frequent one lowers that value's share; any value helps
+			// a remainder short of k.
+			if int(s.rc[v]) >= rmax && rsize >= p.k {
+				continue
+			}
+			if t := p.spare(s, c, v, ml, rsize, rmax); t > 0 {
+				bc, bv, bt = c, v, t
+			}
 		}
 	}
-	return kept, specialized
+	return bc, bv, bt
+}
+
+// smallestLive is the live child with the fewest tuples (the first of
+// equals), or -1 when none is live.
+func (s *scratch) smallestLive(nch int) int {
+	small := -1
+	for c := 0; c < nch; c++ {
+		if s.live[c] && (small < 0 || s.size[c] < s.size[small]) {
+			small = c
+		}
+	}
+	return small
 }
 
 // keep saves the outcome of the last simulate as the best split.

@@ -92,34 +92,9 @@ func (r *run) index() *index {
 
 // Answer estimates the query.
 func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
-	qiPreds := make([][]model.Pred, len(ix.qis))
-	var saPreds []model.Pred
-	for _, p := range q.Preds {
-		if p.Column == ix.sa {
-			saPreds = append(saPreds, p)
-			continue
-		}
-		i := indexOf(ix.qis, p.Column)
-		if i < 0 {
-			return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: p.Pos,
-				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
-				Hint: "a sampling release publishes the generalized quasi-identifiers and the sensitive attribute"}
-		}
-		if ix.tax[i].numeric {
-			for _, v := range p.Values {
-				if !v.IsNum {
-					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
-				}
-			}
-		}
-		qiPreds[i] = append(qiPreds[i], p)
-	}
-	if q.Column != "" && q.Column != ix.sa {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
-	}
-	if q.Agg != model.Count && !ix.saNumeric {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos,
-			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
+	qiPreds, saPreds, err := ix.splitPreds(q)
+	if err != nil {
+		return method.Bounds{}, err
 	}
 	// The share of each node's values that satisfy the conditions on its
 	// attribute, computed once per node.
@@ -137,33 +112,10 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for ci := range ix.cells {
 		c := &ix.cells[ci]
-		ok := true
-		for _, p := range saPreds {
-			if !p.MatchValue(c.sa, c.saNum, ix.saNumeric) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
+		if !ix.saMatches(c, saPreds) {
 			continue
 		}
-		f := c.count
-		for i, s := range share {
-			if s == nil {
-				continue
-			}
-			x := c.nodes[i]
-			if s[x] < 0 {
-				s[x] = 1
-				for _, p := range qiPreds[i] {
-					s[x] *= ix.tax[i].fraction(x, p)
-				}
-			}
-			f *= s[x]
-			if f == 0 {
-				break
-			}
-		}
+		f := ix.matchingShare(c, share, qiPreds)
 		if f == 0 {
 			continue
 		}
@@ -171,6 +123,87 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 		sum += f * c.saNum
 		lo, hi = math.Min(lo, c.saNum), math.Max(hi, c.saNum)
 	}
+	return ix.estimate(q, weight, sum, lo, hi), nil
+}
+
+// splitPreds sorts the query's conditions by quasi-identifier and onto the
+// sensitive attribute, refusing a column the release does not publish, a
+// non-number compared with a numeric attribute and an aggregate the
+// sensitive attribute cannot take.
+func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []model.Pred, err error) {
+	qiPreds = make([][]model.Pred, len(ix.qis))
+	for _, p := range q.Preds {
+		if p.Column == ix.sa {
+			saPreds = append(saPreds, p)
+			continue
+		}
+		i := indexOf(ix.qis, p.Column)
+		if i < 0 {
+			return nil, nil, &model.QueryError{Query: q.Text, Pos: p.Pos,
+				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
+				Hint: "a sampling release publishes the generalized quasi-identifiers and the sensitive attribute"}
+		}
+		if ix.tax[i].numeric {
+			for _, v := range p.Values {
+				if !v.IsNum {
+					return nil, nil, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+				}
+			}
+		}
+		qiPreds[i] = append(qiPreds[i], p)
+	}
+	if q.Column != "" && q.Column != ix.sa {
+		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
+	}
+	if q.Agg != model.Count && !ix.saNumeric {
+		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
+	}
+	return qiPreds, saPreds, nil
+}
+
+// saMatches reports whether a cell's sensitive value meets every condition
+// on the sensitive attribute.
+func (ix *index) saMatches(c *acell, saPreds []model.Pred) bool {
+	for _, p := range saPreds {
+		if !p.MatchValue(c.sa, c.saNum, ix.saNumeric) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchingShare is the expected number of a cell's records that meet the
+// conditions on the quasi-identifiers: its count times, per conditioned
+// attribute, the share of its node's values that do (uniform within each
+// generalized value, Sattar et al., Section 6.1.1). share caches each
+// node's share (-1: not computed yet).
+func (ix *index) matchingShare(c *acell, share [][]float64, qiPreds [][]model.Pred) float64 {
+	f := c.count
+	for i, s := range share {
+		if s == nil {
+			continue
+		}
+		x := c.nodes[i]
+		if s[x] < 0 {
+			s[x] = 1
+			for _, p := range qiPreds[i] {
+				s[x] *= ix.tax[i].fraction(x, p)
+			}
+		}
+		f *= s[x]
+		if f == 0 {
+			return 0
+		}
+	}
+	return f
+}
+
+// estimate is the query's answer from the matching records' expected
+// count (weight), their sensitive values' expected sum and the smallest
+// and largest value among them, scaled by 1/beta for the records sampling
+// left out.
+func (ix *index) estimate(q *model.Query, weight, sum, lo, hi float64) method.Bounds {
 	out := method.Bounds{HasEst: true, Note: fmt.Sprintf("uniform within each generalized value, scaled by 1/beta = %s (Sattar et al., Section 6.1.1)",
 		strconv.FormatFloat(1/ix.beta, 'g', 4, 64))}
 	if weight == 0 {
@@ -178,7 +211,7 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 		if q.Agg != model.Count && q.Agg != model.Sum {
 			out.HasEst = false
 		}
-		return out, nil
+		return out
 	}
 	switch q.Agg {
 	case model.Count:
@@ -193,7 +226,7 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 	case model.Max:
 		out.Estimate, out.Note = hi, "largest published value among the records that may match"
 	}
-	return out, nil
+	return out
 }
 
 func indexOf(list []string, s string) int {

@@ -93,7 +93,24 @@ func newTaxonomy(a Attribute) (*taxonomy, error) {
 	t := &taxonomy{name: a.Name, label: make([]string, n), parent: make([]int32, n), depth: make([]int32, n),
 		first: make([]int32, n), last: make([]int32, n), below: make([]int32, n), mass: make([]float64, n),
 		lds: make([]int32, n), byLabel: make(map[string]int32, n)}
-	children := make([][]int32, n)
+	children, err := t.readNodes(a)
+	if err != nil {
+		return nil, err
+	}
+	t.orderLeaves(children)
+	if err := t.checkProbabilities(a, children); err != nil {
+		return nil, err
+	}
+	t.fillMasses(a)
+	t.fillHeights()
+	t.readNumbers()
+	return t, nil
+}
+
+// readNodes checks and copies each node's label, parent and depth, and
+// returns each node's children in file order.
+func (t *taxonomy) readNodes(a Attribute) ([][]int32, error) {
+	children := make([][]int32, len(a.Nodes))
 	for i, nd := range a.Nodes {
 		if _, dup := t.byLabel[nd.Value]; dup {
 			return nil, fmt.Errorf("taxonomy of %s has two nodes labelled %q", a.Name, nd.Value)
@@ -115,7 +132,12 @@ func newTaxonomy(a Attribute) (*taxonomy, error) {
 			return nil, fmt.Errorf("taxonomy of %s: value %q has probability %v, not in [0,1]", a.Name, nd.Value, nd.P)
 		}
 	}
-	// Leaves in depth-first order, children in file order.
+	return children, nil
+}
+
+// orderLeaves lists the leaves in depth-first order, children in file
+// order, with each node's range of leaves and the tree's height.
+func (t *taxonomy) orderLeaves(children [][]int32) {
 	var walk func(x int32)
 	walk = func(x int32) {
 		t.first[x] = int32(len(t.leaves))
@@ -128,29 +150,45 @@ func newTaxonomy(a Attribute) (*taxonomy, error) {
 		t.last[x] = int32(len(t.leaves)) - 1
 	}
 	walk(0)
-	sum := 0.0
 	for _, l := range t.leaves {
-		sum += a.Nodes[l].P
 		if t.depth[l] > t.height {
 			t.height = t.depth[l]
 		}
 	}
+}
+
+// checkProbabilities refuses a probability on an inner node and leaves'
+// probabilities summing to more than 1.
+func (t *taxonomy) checkProbabilities(a Attribute, children [][]int32) error {
+	sum := 0.0
+	for _, l := range t.leaves {
+		sum += a.Nodes[l].P
+	}
 	for x := range children {
 		if len(children[x]) > 0 && a.Nodes[x].P != 0 {
-			return nil, fmt.Errorf("taxonomy of %s: the inner node %q carries a probability; only values (leaves) do", a.Name, a.Nodes[x].Value)
+			return fmt.Errorf("taxonomy of %s: the inner node %q carries a probability; only values (leaves) do", a.Name, a.Nodes[x].Value)
 		}
 	}
 	if sum > 1+1e-9 {
-		return nil, fmt.Errorf("taxonomy of %s: the values' probabilities sum to %v > 1", a.Name, sum)
+		return fmt.Errorf("taxonomy of %s: the values' probabilities sum to %v > 1", a.Name, sum)
 	}
-	// Masses in leaf order, subtree heights, left domain sizes.
-	for x := 0; x < n; x++ {
+	return nil
+}
+
+// fillMasses sums each node's leaves' probabilities, in leaf order.
+func (t *taxonomy) fillMasses(a Attribute) {
+	for x := range t.mass {
 		m := 0.0
 		for i := t.first[x]; i <= t.last[x]; i++ {
 			m += a.Nodes[t.leaves[i]].P
 		}
 		t.mass[x] = m
 	}
+}
+
+// fillHeights sets each node's subtree height and its left domain size
+// (the nodes at its depth or above).
+func (t *taxonomy) fillHeights() {
 	for _, l := range t.leaves {
 		for x, up := l, int32(0); x >= 0; x, up = t.parent[x], up+1 {
 			if up > t.below[x] {
@@ -159,8 +197,8 @@ func newTaxonomy(a Attribute) (*taxonomy, error) {
 		}
 	}
 	perDepth := make([]int32, t.height+2)
-	for x := 0; x < n; x++ {
-		perDepth[t.depth[x]]++
+	for _, d := range t.depth {
+		perDepth[d]++
 	}
 	cum := make([]int32, len(perDepth))
 	for d := range perDepth {
@@ -169,10 +207,14 @@ func newTaxonomy(a Attribute) (*taxonomy, error) {
 			cum[d] += cum[d-1]
 		}
 	}
-	for x := 0; x < n; x++ {
-		t.lds[x] = cum[t.depth[x]]
+	for x, d := range t.depth {
+		t.lds[x] = cum[d]
 	}
-	// Numeric when every leaf label is a number.
+}
+
+// readNumbers makes the taxonomy numeric when every leaf label is a
+// number, with each leaf's value and a leaf by value.
+func (t *taxonomy) readNumbers() {
 	t.numeric = len(t.leaves) > 0
 	t.value = make([]float64, len(t.leaves))
 	for i, l := range t.leaves {
@@ -191,7 +233,6 @@ func newTaxonomy(a Attribute) (*taxonomy, error) {
 	} else {
 		t.value = nil
 	}
-	return t, nil
 }
 
 // up returns the node levels above x (the root when the tree is not that

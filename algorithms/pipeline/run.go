@@ -186,18 +186,9 @@ type Exported struct {
 // independent checker against the published files and the input before
 // the directory is renamed into place, and the audit record beside it.
 func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Exported, error) {
-	if file, g := Growth(res); file != "" && !opt.AllowGrowth {
-		return nil, &model.ParamError{Param: "out", Value: dir,
-			Reason: fmt.Sprintf("%s would hold %.0f times the input's %d rows", file, g, res.RowsIn),
-			Hint:   "or lower the parameter that adds rows (e.g. fake values)",
-			Fixes:  []model.Fix{{Setting: model.SetAllowGrowth, Why: "to write it anyway"}}}
-	}
-	seed, fixed, err := model.ParseSeed(p.Values[model.SeedParam.Name])
+	seed, fixed, err := exportSeed(p, res, dir, opt)
 	if err != nil {
-		return nil, &model.ParamError{Param: model.SeedParam.Name, Value: p.Values[model.SeedParam.Name], Reason: err.Error()}
-	}
-	if !fixed {
-		seed = model.CryptoSeed()
+		return nil, err
 	}
 	ctx := opt.Context
 	if ctx == nil {
@@ -222,30 +213,12 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if wl == nil {
 		wl = startWorkload(p.Table, p.Project.Roles, res.Answerer, res.Workload, opt.queries())
 	}
-	var inputSum, inputFormat string
-	hashed := func() {}
-	if _, ok := DatasetName(p.Project.Input); !ok {
-		path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
-		if d := opt.InputDigest; d != nil && d.path == path {
-			hashed = func() { d.wait(); inputSum = d.sum }
-		} else {
-			hashed = concurrently(func() { inputSum, _ = model.FileSHA256(path) })
-		}
-		inputFormat = string(source.FormatOf(path))
-	}
-	rel, rowMap, err := res.Release(seed)
+	input := hashInput(p, opt)
+	rel, rowMap, err := buildRelease(p, res, seed)
 	if err != nil {
 		return nil, err
 	}
-	rowMap = inputRows(p, rowMap)
-	// Rows dropped for missing values were not published.
-	rel.Manifest.RowsIn = p.Source.Rows
-	rel.Manifest.Suppressed += p.Dropped
-	rel.Manifest.MissingValues = "drop"
-	if p.Project.Missing == "category" {
-		rel.Manifest.MissingValues = "category"
-	}
-	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project, InputFormat: inputFormat}
+	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project, InputFormat: input.format}
 	// The release is rendered and parsed once: its files are written as
 	// rendered, and parsed while they are written for the risk figures
 	// and the attacks; the checks read the same bytes and tables.
@@ -282,8 +255,8 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		},
 		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
 			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
-			hashed() // before the audit record is written, after the checks read it
-			audit.InputSHA256 = inputSum
+			input.wait() // before the audit record is written, after the checks read it
+			audit.InputSHA256 = input.sum
 			if err := v.state(m, wl); err != nil {
 				return nil, &model.StopError{Err: err}
 			}
@@ -297,6 +270,68 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+}
+
+// exportSeed refuses a release file that grows past MaxGrowth times the
+// input (unless opt.AllowGrowth) and returns the project's seed (fixed) or
+// a crypto/rand one.
+func exportSeed(p *Prepared, res *method.Result, dir string, opt ExportOptions) (seed uint64, fixed bool, err error) {
+	if file, g := Growth(res); file != "" && !opt.AllowGrowth {
+		return 0, false, &model.ParamError{Param: "out", Value: dir,
+			Reason: fmt.Sprintf("%s would hold %.0f times the input's %d rows", file, g, res.RowsIn),
+			Hint:   "or lower the parameter that adds rows (e.g. fake values)",
+			Fixes:  []model.Fix{{Setting: model.SetAllowGrowth, Why: "to write it anyway"}}}
+	}
+	seed, fixed, err = model.ParseSeed(p.Values[model.SeedParam.Name])
+	if err != nil {
+		return 0, false, &model.ParamError{Param: model.SeedParam.Name, Value: p.Values[model.SeedParam.Name], Reason: err.Error()}
+	}
+	if !fixed {
+		seed = model.CryptoSeed()
+	}
+	return seed, fixed, nil
+}
+
+// inputHash is the export's input file's digest for the audit record (sum
+// is set once wait returns) and its format; both empty for a dataset.
+type inputHash struct {
+	sum, format string
+	wait        func()
+}
+
+// hashInput starts hashing the input file in the background, or waits for
+// the digest opt.InputDigest started ahead for the same file.
+func hashInput(p *Prepared, opt ExportOptions) *inputHash {
+	h := &inputHash{wait: func() {}}
+	if _, ok := DatasetName(p.Project.Input); ok {
+		return h
+	}
+	path := source.Path(p.Project.Input) // FILE.db:TABLE hashes FILE
+	if d := opt.InputDigest; d != nil && d.path == path {
+		h.wait = func() { d.wait(); h.sum = d.sum }
+	} else {
+		h.wait = concurrently(func() { h.sum, _ = model.FileSHA256(path) })
+	}
+	h.format = string(source.FormatOf(path))
+	return h
+}
+
+// buildRelease has the method build its release with seed, maps its rows
+// to the input file's and states the rows the preparation dropped.
+func buildRelease(p *Prepared, res *method.Result, seed uint64) (*model.Release, map[string][]int, error) {
+	rel, rowMap, err := res.Release(seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	rowMap = inputRows(p, rowMap)
+	// Rows dropped for missing values were not published.
+	rel.Manifest.RowsIn = p.Source.Rows
+	rel.Manifest.Suppressed += p.Dropped
+	rel.Manifest.MissingValues = "drop"
+	if p.Project.Missing == "category" {
+		rel.Manifest.MissingValues = "category"
+	}
+	return rel, rowMap, nil
 }
 
 // refuseBroken stops a release whose measured attack breaks its method's

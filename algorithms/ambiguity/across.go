@@ -47,16 +47,48 @@ type across struct {
 // census).
 func (s *scheme) acrossGroups(ctx context.Context, qiCols []*model.Column, sa *model.Column) (across, error) {
 	k := len(s.at)
-	var out across
 	if k == 0 || s.groups == 0 {
-		return out, nil
+		return across{}, nil
 	}
-	// holders[i] lists, per value code v, the groups whose AT_i holds v
-	// (groups[off[v]:off[v+1]], increasing: a run's tables come group by
-	// group).
-	type index struct{ off, groups []int32 }
-	holders := make([]index, k)
-	distinct := make([]int, k)
+	holders, distinct := s.holderIndexes()
+	w := &acrossWalk{
+		ctx:     ctx,
+		s:       s,
+		k:       k,
+		holders: holders,
+		mask:    s.valueMasks(),
+		keep:    s.absentChances(),
+		order:   qisByDistinct(distinct),
+	}
+	cols := make([]*model.Column, k)
+	for level, qi := range w.order {
+		cols[level] = qiCols[qi]
+	}
+	w.tuples, w.counts = distinctTuples(cols, sa)
+	w.bufs = make([][]int32, k)
+	w.child = make([][]int32, k)
+	for level, qi := range w.order {
+		w.child[level] = make([]int32, len(qiCols[qi].Dict))
+		for v := range w.child[level] {
+			w.child[level][v] = -1
+		}
+	}
+	if len(w.counts) > 0 {
+		w.walk(0, 0, len(w.counts), nil)
+	}
+	return w.out, ctx.Err()
+}
+
+// holderIndex lists, per value code v, the groups whose auxiliary table
+// of one QI holds v: groups[off[v]:off[v+1]], increasing (a run's tables
+// come group by group).
+type holderIndex struct{ off, groups []int32 }
+
+// holderIndexes builds the holderIndex of each QI in one pass over its
+// auxiliary table, and counts each QI's distinct values held.
+func (s *scheme) holderIndexes() (holders []holderIndex, distinct []int) {
+	holders = make([]holderIndex, len(s.at))
+	distinct = make([]int, len(s.at))
 	for i := range s.at {
 		at := &s.at[i]
 		off := make([]int32, len(at.text)+1)
@@ -75,11 +107,15 @@ func (s *scheme) acrossGroups(ctx context.Context, qiCols []*model.Column, sa *m
 			groups[fill[code]] = at.group[r]
 			fill[code]++
 		}
-		holders[i] = index{off: off, groups: groups}
+		holders[i] = holderIndex{off: off, groups: groups}
 	}
-	// mask[i][g] has bit v set when group g's AT_i holds v (QIs with at
-	// most 64 values).
-	mask := make([][]uint64, k)
+	return holders, distinct
+}
+
+// valueMasks gives, per QI with at most 64 values, mask[i][g] with bit v
+// set when group g's AT_i holds v; nil for the other QIs.
+func (s *scheme) valueMasks() [][]uint64 {
+	mask := make([][]uint64, len(s.at))
 	for i := range s.at {
 		at := &s.at[i]
 		if len(at.text) > 64 {
@@ -90,170 +126,208 @@ func (s *scheme) acrossGroups(ctx context.Context, qiCols []*model.Column, sa *m
 			mask[i][at.group[r]] |= 1 << uint(code)
 		}
 	}
-	// heldBy appends to buf the values group g holds in AT_i.
-	heldBy := func(i int, g int32, buf []uint32) []uint32 {
-		if mask[i] != nil {
-			for m := mask[i][g]; m != 0; m &= m - 1 {
-				buf = append(buf, uint32(bits.TrailingZeros64(m)))
-			}
-			return buf
-		}
-		at := &s.at[i]
-		lo, hi := at.rowsOf(int(g))
-		for _, code := range at.code[lo:hi] {
-			buf = append(buf, uint32(code))
-		}
-		return buf
-	}
-	// keep[g] is 1 - p_G, the chance group g does not hold a given
-	// combination it covers.
+	return mask
+}
+
+// absentChances gives keep[g] = 1 - p_G, the chance group g does not
+// hold a given combination it covers (Wang, Section 5, Theorem 5.1).
+func (s *scheme) absentChances() []float64 {
 	keep := make([]float64, s.groups)
 	for g := range keep {
 		keep[g] = 1 - s.presence(g)
 	}
+	return keep
+}
 
-	// The QIs, most distinct values first, and the distinct combinations
-	// of the records taking part, sorted in that order.
-	order := make([]int, k)
+// qisByDistinct orders the QIs most distinct values first (stable), the
+// order in which the walk splits the combinations.
+func qisByDistinct(distinct []int) []int {
+	order := make([]int, len(distinct))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(x, y int) bool { return distinct[order[x]] > distinct[order[y]] })
-	cols := make([]*model.Column, k)
-	for level, qi := range order {
-		cols[level] = qiCols[qi]
-	}
-	tuples, counts := distinctTuples(cols, sa)
-	value := func(t, level int) uint32 { return tuples[t*k+level] }
+	return order
+}
 
-	// The walk: tuples lo..hi-1 share their values on order[:level], and
-	// cand lists the groups holding all of them. A node splits its tuples
-	// into runs of one value of the next QI (its children) and hands each
-	// child the groups of cand that hold its value: one pass over cand,
-	// reading each group's values once, counts the groups per child, a
-	// second fills them in (in cand's order) into the level's buffer.
-	bufs := make([][]int32, k)
-	child := make([][]int32, k) // per level, value code -> child (-1: none)
-	for level, qi := range order {
-		child[level] = make([]int32, len(qiCols[qi].Dict))
-		for v := range child[level] {
-			child[level][v] = -1
+// acrossWalk is the trie walk of acrossGroups over the records' distinct
+// QI combinations (tuples, k codes each in order's QI order, with counts
+// records each). A node holds tuples lo..hi-1 sharing their values on
+// order[:level], and cand lists the groups holding all of them. A node
+// splits its tuples into runs of one value of the next QI (its children)
+// and hands each child the groups of cand that hold its value: one pass
+// over cand, reading each group's values once, counts the groups per
+// child, a second fills them in (in cand's order) into the level's
+// buffer.
+type acrossWalk struct {
+	ctx     context.Context
+	s       *scheme
+	k       int
+	order   []int
+	holders []holderIndex
+	mask    [][]uint64
+	keep    []float64
+	tuples  []uint32
+	counts  []int
+	bufs    [][]int32 // per level, the children's candidate groups
+	child   [][]int32 // per level, value code -> child (-1: none)
+	out     across
+}
+
+// heldBy appends to buf the values group g holds in AT_i.
+func (w *acrossWalk) heldBy(i int, g int32, buf []uint32) []uint32 {
+	if w.mask[i] != nil {
+		for m := w.mask[i][g]; m != 0; m &= m - 1 {
+			buf = append(buf, uint32(bits.TrailingZeros64(m)))
+		}
+		return buf
+	}
+	at := &w.s.at[i]
+	lo, hi := at.rowsOf(int(g))
+	for _, code := range at.code[lo:hi] {
+		buf = append(buf, uint32(code))
+	}
+	return buf
+}
+
+// value is tuple t's code at the given level.
+func (w *acrossWalk) value(t, level int) uint32 { return w.tuples[t*w.k+level] }
+
+// leaf counts the records of tuple t, covered by `covering` groups none
+// of which holds them with probability absent.
+func (w *acrossWalk) leaf(t, covering int, absent float64) {
+	if covering > 1 {
+		w.out.Multi += w.counts[t]
+	}
+	if covering > 0 {
+		w.out.MaxCombined = math.Max(w.out.MaxCombined, 1-absent)
+	}
+}
+
+// walk visits the node of tuples lo..hi-1 at the given level, whose
+// combinations may be covered by the groups of cand.
+func (w *acrossWalk) walk(level, lo, hi int, cand []int32) {
+	runs, vals := w.childRuns(level, lo, hi)
+	if level == 0 {
+		w.walkRoot(runs, vals)
+		return
+	}
+	idx := w.child[level]
+	for c, v := range vals {
+		idx[v] = int32(c)
+	}
+	defer func() {
+		for _, v := range vals {
+			idx[v] = -1
+		}
+	}()
+	if level == w.k-1 {
+		w.coverLeaves(level, cand, runs, vals)
+		return
+	}
+	w.walkChildren(level, cand, runs, vals)
+}
+
+// childRuns splits tuples lo..hi-1 into runs of one value at the level:
+// the start of each run, then hi, and each run's value.
+func (w *acrossWalk) childRuns(level, lo, hi int) (runs []int, vals []uint32) {
+	for x := lo; x < hi; x++ {
+		if x == lo || w.value(x, level) != w.value(x-1, level) {
+			runs = append(runs, x)
+			vals = append(vals, w.value(x, level))
 		}
 	}
-	// leaf counts the records of tuple t, covered by `covering` groups
-	// none of which holds them with probability absent.
-	leaf := func(t, covering int, absent float64) {
-		if covering > 1 {
-			out.Multi += counts[t]
+	return append(runs, hi), vals
+}
+
+// walkRoot hands each child of the root the groups holding its value of
+// the first QI, read from that QI's holder index; with a single QI the
+// children are leaves.
+func (w *acrossWalk) walkRoot(runs []int, vals []uint32) {
+	h := w.holders[w.order[0]]
+	for c, v := range vals {
+		if w.ctx.Err() != nil {
+			return // the caller returns the error
 		}
-		if covering > 0 {
-			out.MaxCombined = math.Max(out.MaxCombined, 1-absent)
+		if int(v)+1 >= len(h.off) || h.off[v+1] == h.off[v] {
+			continue // no group covers these records
 		}
+		next := h.groups[h.off[v]:h.off[v+1]]
+		if w.k > 1 {
+			w.walk(1, runs[c], runs[c+1], next)
+			continue
+		}
+		absent := 1.0
+		for _, g := range next {
+			absent *= w.keep[g]
+		}
+		w.leaf(runs[c], len(next), absent)
 	}
-	var walk func(level, lo, hi int, cand []int32)
-	walk = func(level, lo, hi int, cand []int32) {
-		qi := order[level]
-		// The children: runs of tuples with one value.
-		var runs []int // start of each run, then hi
-		var vals []uint32
-		for x := lo; x < hi; x++ {
-			if x == lo || value(x, level) != value(x-1, level) {
-				runs = append(runs, x)
-				vals = append(vals, value(x, level))
-			}
-		}
-		runs = append(runs, hi)
-		if level == 0 {
-			h := holders[qi]
-			for c, v := range vals {
-				if ctx.Err() != nil {
-					return // the caller returns the error
-				}
-				if int(v)+1 >= len(h.off) || h.off[v+1] == h.off[v] {
-					continue // no group covers these records
-				}
-				next := h.groups[h.off[v]:h.off[v+1]]
-				if k > 1 {
-					walk(1, runs[c], runs[c+1], next)
-					continue
-				}
-				absent := 1.0
-				for _, g := range next {
-					absent *= keep[g]
-				}
-				leaf(runs[c], len(next), absent)
-			}
-			return
-		}
-		idx := child[level]
-		for c, v := range vals {
-			idx[v] = int32(c)
-		}
-		defer func() {
-			for _, v := range vals {
-				idx[v] = -1
-			}
-		}()
-		var hv []uint32
-		if level == k-1 {
-			// The children are leaves: count and multiply at once.
-			covering := make([]int, len(vals))
-			absent := make([]float64, len(vals))
-			for c := range absent {
-				absent[c] = 1
-			}
-			for _, g := range cand {
-				hv = heldBy(qi, g, hv[:0])
-				for _, v := range hv {
-					if c := idx[v]; c >= 0 {
-						covering[c]++
-						absent[c] *= keep[g]
-					}
-				}
-			}
-			for c := range vals {
-				leaf(runs[c], covering[c], absent[c])
-			}
-			return
-		}
-		start := make([]int, len(vals)+1)
-		for _, g := range cand {
-			hv = heldBy(qi, g, hv[:0])
-			for _, v := range hv {
-				if c := idx[v]; c >= 0 {
-					start[c+1]++
-				}
-			}
-		}
-		for c := 1; c < len(start); c++ {
-			start[c] += start[c-1]
-		}
-		buf := bufs[level]
-		if cap(buf) < start[len(vals)] {
-			buf = make([]int32, start[len(vals)])
-		}
-		buf = buf[:start[len(vals)]]
-		fill := append([]int(nil), start[:len(vals)]...)
-		for _, g := range cand {
-			hv = heldBy(qi, g, hv[:0])
-			for _, v := range hv {
-				if c := idx[v]; c >= 0 {
-					buf[fill[c]] = g
-					fill[c]++
-				}
-			}
-		}
-		bufs[level] = buf
-		for c := range vals {
-			if next := buf[start[c]:start[c+1]]; len(next) > 0 { // else no group covers these records
-				walk(level+1, runs[c], runs[c+1], next)
+}
+
+// coverLeaves handles a node whose children are leaves: it counts and
+// multiplies the covering groups' absent chances at once.
+func (w *acrossWalk) coverLeaves(level int, cand []int32, runs []int, vals []uint32) {
+	qi, idx := w.order[level], w.child[level]
+	covering := make([]int, len(vals))
+	absent := make([]float64, len(vals))
+	for c := range absent {
+		absent[c] = 1
+	}
+	var hv []uint32
+	for _, g := range cand {
+		hv = w.heldBy(qi, g, hv[:0])
+		for _, v := range hv {
+			if c := idx[v]; c >= 0 {
+				covering[c]++
+				absent[c] *= w.keep[g]
 			}
 		}
 	}
-	if len(counts) > 0 {
-		walk(0, 0, len(counts), nil)
+	for c := range vals {
+		w.leaf(runs[c], covering[c], absent[c])
 	}
-	return out, ctx.Err()
+}
+
+// walkChildren hands each child the groups of cand holding its value
+// (counted in one pass, filled into the level's buffer in a second) and
+// walks the children that some group covers.
+func (w *acrossWalk) walkChildren(level int, cand []int32, runs []int, vals []uint32) {
+	qi, idx := w.order[level], w.child[level]
+	var hv []uint32
+	start := make([]int, len(vals)+1)
+	for _, g := range cand {
+		hv = w.heldBy(qi, g, hv[:0])
+		for _, v := range hv {
+			if c := idx[v]; c >= 0 {
+				start[c+1]++
+			}
+		}
+	}
+	for c := 1; c < len(start); c++ {
+		start[c] += start[c-1]
+	}
+	buf := w.bufs[level]
+	if cap(buf) < start[len(vals)] {
+		buf = make([]int32, start[len(vals)])
+	}
+	buf = buf[:start[len(vals)]]
+	fill := append([]int(nil), start[:len(vals)]...)
+	for _, g := range cand {
+		hv = w.heldBy(qi, g, hv[:0])
+		for _, v := range hv {
+			if c := idx[v]; c >= 0 {
+				buf[fill[c]] = g
+				fill[c]++
+			}
+		}
+	}
+	w.bufs[level] = buf
+	for c := range vals {
+		if next := buf[start[c]:start[c+1]]; len(next) > 0 { // else no group covers these records
+			w.walk(level+1, runs[c], runs[c+1], next)
+		}
+	}
 }
 
 // distinctTuples lists the distinct combinations of the columns' codes

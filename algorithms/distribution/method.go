@@ -358,81 +358,131 @@ func posterior(a *Annotated, gen *Generalization) []float64 {
 	return out
 }
 
+// result gathers a run's groups, figures, warnings and files into the
+// method's result.
 func (r *run) result(spec method.Spec, values model.Values, target Target) (*method.Result, error) {
 	res := &method.Result{Spec: spec, Values: values, RowsIn: r.in.Table.Rows, Published: r.in.Table.Rows,
 		Workload: workload.AvgRange}
 	if !r.h.Numeric {
 		res.Workload = workload.CountIn
 	}
-	totalSOR, totalFakes, worstPost, subdomains := 0.0, 0, 0.0, 0
-	worstDist, worstConf, totalImpossible := 0.0, 0.0, 0
-	h := r.h
+	var t runTotals
 	for i := range r.groups {
-		g := &r.groups[i]
-		orig := make([]float64, len(h.Leaves))
-		for _, l := range g.leaves {
-			orig[h.LeafPos(int(l))] += 1 / float64(len(g.leaves))
-		}
-		post := posterior(g.ann, g.gen)
-		dev := 0.0
-		for j := range post {
-			if d := math.Abs(post[j] - g.ann.Effective[j]); d > dev {
-				dev = d
-			}
-		}
-		if dev < 1e-12 {
-			dev = 0 // floating-point noise; verification checks exactly
-		}
-		dist := EMD(h.Numeric, orig, g.ann.Effective)
-		size := g.gen.Size()
-		conf, impossible := 0.0, 0
-		for j, p := range g.ann.Effective {
-			conf = math.Max(conf, p)
-			if p == 0 && orig[j] > 0 {
-				impossible += int(math.Round(orig[j] * float64(len(g.leaves))))
-			}
-		}
-		mg := method.Group{
-			ID:      i + 1,
-			Rows:    g.rows,
-			QI:      release.QISummary(r.in, g.rows),
-			SAHist:  histBins(h, g.leaves, 8),
-			Figures: []float64{dist, g.gen.SumOfRanges, float64(g.gen.NumFakes), conf, float64(impossible), dev},
-		}
-		for fi, f := range spec.Figures {
-			if f.Violated(mg.Figures[fi], values) {
-				mg.Violation = true
-			}
-		}
-		mg.AtRoot = len(g.gen.Copies) == 1 && g.gen.Copies[0].Node == 0
+		mg, gt := r.groupResult(i, spec, values)
 		res.Groups = append(res.Groups, mg)
-		totalSOR += g.gen.SumOfRanges
-		totalFakes += g.gen.NumFakes
-		subdomains += size
-		worstPost = math.Max(worstPost, dev)
-		worstDist = math.Max(worstDist, dist)
-		worstConf = math.Max(worstConf, conf)
-		totalImpossible += impossible
+		t.add(gt)
 	}
-	res.Summary = []model.Figure{
-		{Name: "posterior deviation (max)", Short: "posterior ≠ target", Value: worstPost, Limit: "0", OK: worstPost <= 1e-9},
-		{Name: "max P'(v) in a group", Short: "max P'(v)", Value: worstConf, Limit: "< 1", OK: worstConf <= maxConfidence},
-		{Name: "members with P'(v) = 0", Short: "P'(v)=0 members", Value: float64(totalImpossible), Limit: "0", OK: totalImpossible == 0},
+	res.Summary = r.summary(t)
+	res.Utility = model.Figure{Name: "sum of ranges", Short: "ranges", Value: t.sumOfRanges, OK: true}
+	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, format.ParamMaxDenominator.Text(values)))
+	res.Warnings = append(res.Warnings, r.usefulnessWarnings(t.subdomains)...)
+	res.Files = []model.FileEntry{{Name: format.FileQI, Rows: r.in.Table.Rows}, {Name: format.FileSA, Rows: t.subdomains},
+		{Name: format.FileHierarchy, Rows: len(r.h.Nodes)}, {Name: format.FileDomain, Rows: len(r.h.Leaves)}}
+	if r.perGroup {
+		res.Files = append(res.Files, model.FileEntry{Name: format.FileGroupWeights, Rows: len(r.groups) * len(r.h.Nodes)})
+	}
+	r.res = res
+	res.Answerer = r
+	res.Detail = r.detail
+	res.Charts = r.charts
+	res.Release = func(seed uint64) (*model.Release, map[string][]int, error) { return r.release(seed, values, target) }
+	return res, nil
+}
+
+// runTotals are a run's figures over its groups: sums and worst values.
+type runTotals struct {
+	sumOfRanges float64
+	fakes       int
+	subdomains  int
+	worstPost   float64 // posterior deviation from the target
+	worstDist   float64 // EMD from the group's original distribution
+	worstConf   float64 // largest P'(v)
+	impossible  int     // members whose own value has P'(v) = 0
+}
+
+// add counts one group's figures into the totals.
+func (t *runTotals) add(g runTotals) {
+	t.sumOfRanges += g.sumOfRanges
+	t.fakes += g.fakes
+	t.subdomains += g.subdomains
+	t.worstPost = math.Max(t.worstPost, g.worstPost)
+	t.worstDist = math.Max(t.worstDist, g.worstDist)
+	t.worstConf = math.Max(t.worstConf, g.worstConf)
+	t.impossible += g.impossible
+}
+
+// groupResult is group i's preview entry and figures: its distance from
+// its original distribution, ranges, fakes, largest P'(v), members made
+// impossible, and the posterior's deviation from the target (Koudas et
+// al. 2009, Sections 3-5).
+func (r *run) groupResult(i int, spec method.Spec, values model.Values) (method.Group, runTotals) {
+	h := r.h
+	g := &r.groups[i]
+	orig := make([]float64, len(h.Leaves))
+	for _, l := range g.leaves {
+		orig[h.LeafPos(int(l))] += 1 / float64(len(g.leaves))
+	}
+	post := posterior(g.ann, g.gen)
+	dev := 0.0
+	for j := range post {
+		if d := math.Abs(post[j] - g.ann.Effective[j]); d > dev {
+			dev = d
+		}
+	}
+	if dev < 1e-12 {
+		dev = 0 // floating-point noise; verification checks exactly
+	}
+	dist := EMD(h.Numeric, orig, g.ann.Effective)
+	conf, impossible := 0.0, 0
+	for j, p := range g.ann.Effective {
+		conf = math.Max(conf, p)
+		if p == 0 && orig[j] > 0 {
+			impossible += int(math.Round(orig[j] * float64(len(g.leaves))))
+		}
+	}
+	mg := method.Group{
+		ID:      i + 1,
+		Rows:    g.rows,
+		QI:      release.QISummary(r.in, g.rows),
+		SAHist:  histBins(h, g.leaves, 8),
+		Figures: []float64{dist, g.gen.SumOfRanges, float64(g.gen.NumFakes), conf, float64(impossible), dev},
+	}
+	for fi, f := range spec.Figures {
+		if f.Violated(mg.Figures[fi], values) {
+			mg.Violation = true
+		}
+	}
+	mg.AtRoot = len(g.gen.Copies) == 1 && g.gen.Copies[0].Node == 0
+	return mg, runTotals{sumOfRanges: g.gen.SumOfRanges, fakes: g.gen.NumFakes, subdomains: g.gen.Size(),
+		worstPost: dev, worstDist: dist, worstConf: conf, impossible: impossible}
+}
+
+// summary is the run's summary figures: the privacy checks first, then
+// size and utility, then the effective target's distance from the one
+// asked for.
+func (r *run) summary(t runTotals) []model.Figure {
+	sum := []model.Figure{
+		{Name: "posterior deviation (max)", Short: "posterior ≠ target", Value: t.worstPost, Limit: "0", OK: t.worstPost <= 1e-9},
+		{Name: "max P'(v) in a group", Short: "max P'(v)", Value: t.worstConf, Limit: "< 1", OK: t.worstConf <= maxConfidence},
+		{Name: "members with P'(v) = 0", Short: "P'(v)=0 members", Value: float64(t.impossible), Limit: "0", OK: t.impossible == 0},
 		{Name: "groups", Value: float64(len(r.groups)), OK: true},
-		{Name: "sum of ranges", Value: totalSOR, OK: true},
-		{Name: "avg range per subdomain", Value: totalSOR / math.Max(1, float64(subdomains)), OK: true},
-		{Name: "fake values", Value: float64(totalFakes), OK: true},
-		{Name: "target distance (max EMD)", Value: worstDist, OK: true},
+		{Name: "sum of ranges", Value: t.sumOfRanges, OK: true},
+		{Name: "avg range per subdomain", Value: t.sumOfRanges / math.Max(1, float64(t.subdomains)), OK: true},
+		{Name: "fake values", Value: float64(t.fakes), OK: true},
+		{Name: "target distance (max EMD)", Value: t.worstDist, OK: true},
 	}
-	res.Utility = model.Figure{Name: "sum of ranges", Short: "ranges", Value: totalSOR, OK: true}
 	if r.global != nil {
-		res.Summary = append(res.Summary,
+		sum = append(sum,
 			model.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
 			model.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
 	}
-	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, format.ParamMaxDenominator.Text(values)))
-	// Private but of little use: most values at the root, or a target far
-	// from the one asked for.
+	return sum
+}
+
+// usefulnessWarnings flags a release private but of little use: most
+// values at the root, or a target far from the one asked for.
+func (r *run) usefulnessWarnings(subdomains int) []string {
+	var warnings []string
 	atRoot := 0
 	for i := range r.groups {
 		for _, c := range r.groups[i].gen.Copies {
@@ -442,24 +492,14 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 		}
 	}
 	if subdomains > 0 && atRoot*2 > subdomains {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%.0f%% of the sensitive values are generalized to the whole domain: the release says little about them",
+		warnings = append(warnings, fmt.Sprintf("%.0f%% of the sensitive values are generalized to the whole domain: the release says little about them",
 			100*float64(atRoot)/float64(subdomains)))
 	}
 	if r.global != nil && (r.global.EMD() > farEMD || r.global.MaxAbs() > farMaxAbs) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the effective target is far from the requested one (EMD %.3f, above %.2f, or max |P'-P| %.3f, above %.2f): raise max-denominator",
+		warnings = append(warnings, fmt.Sprintf("the effective target is far from the requested one (EMD %.3f, above %.2f, or max |P'-P| %.3f, above %.2f): raise max-denominator",
 			r.global.EMD(), farEMD, r.global.MaxAbs(), farMaxAbs))
 	}
-	res.Files = []model.FileEntry{{Name: format.FileQI, Rows: r.in.Table.Rows}, {Name: format.FileSA, Rows: subdomains},
-		{Name: format.FileHierarchy, Rows: len(h.Nodes)}, {Name: format.FileDomain, Rows: len(h.Leaves)}}
-	if r.perGroup {
-		res.Files = append(res.Files, model.FileEntry{Name: format.FileGroupWeights, Rows: len(r.groups) * len(h.Nodes)})
-	}
-	r.res = res
-	res.Answerer = r
-	res.Detail = r.detail
-	res.Charts = r.charts
-	res.Release = func(seed uint64) (*model.Release, map[string][]int, error) { return r.release(seed, values, target) }
-	return res, nil
+	return warnings
 }
 
 // histBins counts a group's SA leaves into at most bins buckets of the

@@ -15,18 +15,45 @@ import (
 // link neither table to the other nor to the input.
 func (r *run) release(seed uint64, values model.Values, target Target) (*model.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
-	t := r.in.Table
-	qis := r.in.Roles.QIs
+	if err := checkQINames(r.in.Roles.QIs); err != nil {
+		return nil, nil, err
+	}
+	ids := release.Numbers(len(r.groups))
+	qiFile, rowMap := r.qiFile(rng, ids)
+	bounds := nodeBounds(r.h)
+	saFile := r.saFile(rng, ids, bounds)
+	order, nodeID := depthFirstNodes(r.h)
+	files := []model.ReleaseFile{qiFile, saFile, r.hierarchyFile(order, nodeID, bounds), r.domainFile()}
+	if r.perGroup {
+		files = append(files, r.groupWeightsFile(ids, order, nodeID))
+	}
+	man, err := r.releaseManifest(values, target, qiFile.Rows, saFile.Rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	rel := &model.Release{Files: files, Manifest: man}
+	return rel, map[string][]int{format.FileQI: rowMap}, nil
+}
+
+// checkQINames refuses a quasi-identifier named GroupID, the name the
+// release gives the join column.
+func checkQINames(qis []string) error {
 	for _, q := range qis {
 		if q == "GroupID" {
-			return nil, nil, &model.ParamError{Param: "qi", Value: q, Reason: "a quasi-identifier may not be called GroupID (the release uses that name)"}
+			return &model.ParamError{Param: "qi", Value: q, Reason: "a quasi-identifier may not be called GroupID (the release uses that name)"}
 		}
 	}
+	return nil
+}
+
+// qiFile is qi.csv: every member row with its group id, shuffled. It
+// returns the input row of each of its rows too.
+func (r *run) qiFile(rng *model.Rand, ids []string) (model.ReleaseFile, []int) {
+	qis := r.in.Roles.QIs
 	qiCols := make([]*model.Column, len(qis))
 	for i, q := range qis {
-		qiCols[i] = t.Column(q)
+		qiCols[i] = r.in.Table.Column(q)
 	}
-	// qi.csv: every member row with its group id, shuffled.
 	type qiRow struct {
 		row   int32
 		group int32
@@ -42,16 +69,19 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	for i, q := range qrows {
 		rowMap[i] = int(q.row)
 	}
-	ids := release.Numbers(len(r.groups))
-	qiFile := model.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
+	return model.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
 		Fill: func(i int, rec []string) {
 			q := qrows[i]
 			rec[0] = ids[q.group]
 			for c, col := range qiCols {
 				rec[c+1] = col.Value(int(q.row))
 			}
-		}}
-	// sa.csv: every generalized subdomain (fakes included), shuffled.
+		}}, rowMap
+}
+
+// saFile is sa.csv: every generalized subdomain (fakes included),
+// shuffled (Koudas et al. 2009, Sections 3 and 5).
+func (r *run) saFile(rng *model.Rand, ids []string, bounds [][2]string) model.ReleaseFile {
 	type saRow struct {
 		group int32
 		node  int32
@@ -65,26 +95,29 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		}
 	}
 	rng.Shuffle(len(srows), func(i, j int) { srows[i], srows[j] = srows[j], srows[i] })
-	h := r.h
-	bounds := make([][2]string, len(h.Nodes))
-	for n := range h.Nodes {
-		lo, hi := h.Bounds(n)
-		bounds[n] = [2]string{lo, hi}
-	}
-	saFile := model.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
+	return model.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
 		Fill: func(i int, rec []string) {
 			s := srows[i]
 			rec[0] = ids[s.group]
 			rec[1], rec[2] = bounds[s.node][0], bounds[s.node][1]
 		}}
-	// hierarchy.csv: the privacy-annotated hierarchy needed to read sa.csv.
-	weights := r.global
-	if weights == nil && len(r.groups) > 0 {
-		weights = r.groups[0].ann
+}
+
+// nodeBounds is each hierarchy node's Low and High as published.
+func nodeBounds(h *model.Hierarchy) [][2]string {
+	bounds := make([][2]string, len(h.Nodes))
+	for n := range h.Nodes {
+		lo, hi := h.Bounds(n)
+		bounds[n] = [2]string{lo, hi}
 	}
-	// Nodes are written depth first with children in domain order and
-	// numbered in that order, so the file reads as the tree it is.
-	order := make([]int, 0, len(h.Nodes))
+	return bounds
+}
+
+// depthFirstNodes lists the nodes depth first with children in domain
+// order, and numbers them in that order (nodeID), so hierarchy.csv reads
+// as the tree it is.
+func depthFirstNodes(h *model.Hierarchy) (order, nodeID []int) {
+	order = make([]int, 0, len(h.Nodes))
 	var walk func(n int)
 	walk = func(n int) {
 		order = append(order, n)
@@ -93,11 +126,22 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		}
 	}
 	walk(0)
-	nodeID := make([]int, len(h.Nodes))
+	nodeID = make([]int, len(h.Nodes))
 	for i, n := range order {
 		nodeID[n] = i
 	}
-	hierFile := model.ReleaseFile{Name: format.FileHierarchy, Header: format.HierarchyHeader, Rows: len(order),
+	return order, nodeID
+}
+
+// hierarchyFile is hierarchy.csv: the privacy-annotated hierarchy needed
+// to read sa.csv (Koudas et al. 2009, Section 3).
+func (r *run) hierarchyFile(order, nodeID []int, bounds [][2]string) model.ReleaseFile {
+	h := r.h
+	weights := r.global
+	if weights == nil && len(r.groups) > 0 {
+		weights = r.groups[0].ann
+	}
+	return model.ReleaseFile{Name: format.FileHierarchy, Header: format.HierarchyHeader, Rows: len(order),
 		Fill: func(i int, rec []string) {
 			n := order[i]
 			rec[0] = strconv.Itoa(i)
@@ -108,28 +152,41 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 			rec[2], rec[3] = bounds[n][0], bounds[n][1]
 			rec[4] = strconv.FormatInt(weights.Weight[n], 10)
 		}}
-	// sa_domain.csv: the sensitive attribute's values in leaf order, under
-	// a header that names the attribute. It says how to read a Low..High
-	// range of a categorical attribute, and it binds the attribute's name
-	// to the data files (check compares it with the manifest), so a
-	// renamed attribute cannot make a query answer about the wrong column.
-	// It lists the domain, not records: its order is the hierarchy's.
-	domFile := model.ReleaseFile{Name: format.FileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
-		Fill: func(i int, rec []string) { rec[0] = h.Nodes[h.Leaves[i]].Label }}
-	files := []model.ReleaseFile{qiFile, saFile, hierFile, domFile}
-	if r.perGroup {
-		edges := len(h.Nodes)
-		files = append(files, model.ReleaseFile{Name: format.FileGroupWeights, Header: format.GroupWeightsHeader,
-			Rows: len(r.groups) * edges,
-			Fill: func(i int, rec []string) {
-				g, n := i/edges, order[i%edges]
-				rec[0] = ids[g]
-				rec[1] = strconv.Itoa(nodeID[n])
-				rec[2] = strconv.FormatInt(r.groups[g].ann.Weight[n], 10)
-			}})
-	}
+}
 
+// domainFile is sa_domain.csv: the sensitive attribute's values in leaf
+// order, under a header that names the attribute. It says how to read a
+// Low..High range of a categorical attribute, and it binds the
+// attribute's name to the data files (check compares it with the
+// manifest), so a renamed attribute cannot make a query answer about the
+// wrong column. It lists the domain, not records: its order is the
+// hierarchy's.
+func (r *run) domainFile() model.ReleaseFile {
+	h := r.h
+	return model.ReleaseFile{Name: format.FileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
+		Fill: func(i int, rec []string) { rec[0] = h.Nodes[h.Leaves[i]].Label }}
+}
+
+// groupWeightsFile is group_weights.csv: each group's own node weights,
+// when every group has its own target.
+func (r *run) groupWeightsFile(ids []string, order, nodeID []int) model.ReleaseFile {
+	edges := len(r.h.Nodes)
+	return model.ReleaseFile{Name: format.FileGroupWeights, Header: format.GroupWeightsHeader,
+		Rows: len(r.groups) * edges,
+		Fill: func(i int, rec []string) {
+			g, n := i/edges, order[i%edges]
+			rec[0] = ids[g]
+			rec[1] = strconv.Itoa(nodeID[n])
+			rec[2] = strconv.FormatInt(r.groups[g].ann.Weight[n], 10)
+		}}
+}
+
+// releaseManifest is the release's manifest: its details (target,
+// domain, effective target, fakes, ranges), utility and notes, for
+// published QI rows and subdomains SA rows.
+func (r *run) releaseManifest(values model.Values, target Target, published, subdomains int) (model.Manifest, error) {
 	res := r.res
+	h := r.h
 	// A custom target's file path is private: the effective target below
 	// says all a reader needs.
 	targetName := target.String()
@@ -137,7 +194,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		targetName = "custom"
 	}
 	det := format.Details{Grouping: r.grouping.String(), Target: targetName, MaxDenominator: format.ParamMaxDenominator.Of(values),
-		PerGroupTarget: r.perGroup, Subdomains: len(srows)}
+		PerGroupTarget: r.perGroup, Subdomains: subdomains}
 	for _, l := range h.Leaves {
 		det.Domain = append(det.Domain, h.Nodes[l].Label)
 	}
@@ -154,14 +211,14 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	det.FigureSummary = release.Summaries(res, func(key string) bool { return key != "dist" })
 	man := release.Manifest(res, r.in)
 	man.Parameters[paramTarget] = targetName
-	man.Published = len(qrows)
+	man.Published = published
 	man.Utility = []model.Figure{
 		{Name: "sum of ranges", Value: det.SumOfRanges, OK: true},
-		{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(len(srows))), OK: true},
+		{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(subdomains)), OK: true},
 	}
 	details, err := det.Encode()
 	if err != nil {
-		return nil, nil, err
+		return model.Manifest{}, err
 	}
 	man.Details = details
 	man.Notes = []string{
@@ -171,8 +228,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	if r.perGroup {
 		man.Notes = append(man.Notes, "each group has its own target: read weights from group_weights.csv (GroupID, NodeID, Weight) instead of hierarchy.csv's Weight column")
 	}
-	rel := &model.Release{Files: files, Manifest: man}
-	return rel, map[string][]int{format.FileQI: rowMap}, nil
+	return man, nil
 }
 
 func roundAll(v []float64) []float64 {

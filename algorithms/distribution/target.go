@@ -186,6 +186,16 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 // order. counts are the leaf counts the table (TargetTable) or the group
 // (TargetGroup) holds; they are ignored by the other kinds.
 func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) {
+	m, err := t.weights(h, counts)
+	if err != nil {
+		return nil, err
+	}
+	return t.normalize(m)
+}
+
+// weights is every leaf's unnormalized weight under the target's kind,
+// in leaf order.
+func (t Target) weights(h *model.Hierarchy, counts []float64) ([]float64, error) {
 	n := len(h.Leaves)
 	m := make([]float64, n)
 	switch t.Kind {
@@ -194,60 +204,18 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 			m[i] = 1
 		}
 	case TargetTable, TargetGroup, TargetGroupUniform:
-		if len(counts) != n {
-			return nil, &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(),
-				Reason: fmt.Sprintf("%d counts given for a domain of %d values", len(counts), n)}
-		}
-		for i, x := range counts {
-			if !(x >= 0) || math.IsInf(x, 0) {
-				return nil, &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(),
-					Reason: fmt.Sprintf("count %v of %s is not a finite number >= 0", x, h.Nodes[h.Leaves[i]].Label)}
-			}
+		if err := t.checkCounts(h, counts); err != nil {
+			return nil, err
 		}
 		copy(m, counts)
 		if t.Kind == TargetGroupUniform {
-			// Equal mass on every value between the group's smallest and
-			// largest value in domain order.
-			first, last := -1, -1
-			for i, x := range counts {
-				if x > 0 {
-					if first < 0 {
-						first = i
-					}
-					last = i
-				}
-			}
-			for i := range m {
-				m[i] = 0
-				if first >= 0 && i >= first && i <= last {
-					m[i] = 1
-				}
-			}
+			spanWeights(m, counts)
 		}
 	case TargetNormal:
 		if !h.Numeric {
 			return nil, &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(), Reason: "a normal target needs a numeric sensitive attribute", Hint: "use uniform, table, zipf:S or a custom file"}
 		}
-		// Each value gets the normal mass of the interval between the
-		// midpoints to its neighbours in value order (the ends reach to
-		// infinity).
-		cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(x-t.Mu)/(t.Sigma*math.Sqrt2)) }
-		order := make([]int, n)
-		for i := range order {
-			order[i] = i
-		}
-		val := func(i int) float64 { return h.Nodes[h.Leaves[i]].Value }
-		sort.SliceStable(order, func(a, b int) bool { return val(order[a]) < val(order[b]) })
-		for j, i := range order {
-			lo, hi := math.Inf(-1), math.Inf(1)
-			if j > 0 {
-				lo = (val(order[j-1]) + val(i)) / 2
-			}
-			if j < n-1 {
-				hi = (val(i) + val(order[j+1])) / 2
-			}
-			m[i] = cdf(hi) - cdf(lo)
-		}
+		t.normalWeights(h, m)
 	case TargetZipf:
 		// Koudas et al. 2009, Section 6.3: P(k) proportional to (1/k)^s for
 		// the value of rank k in domain order.
@@ -255,35 +223,107 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 			m[i] = math.Pow(1/float64(i+1), t.S)
 		}
 	case TargetCustom:
-		// Map each listed value to its leaf (any spelling of a number
-		// matches); values are checked in file order so the error names the
-		// first unknown one.
-		order := t.order
-		if len(order) != len(t.Weights) {
-			order = order[:0:0]
-			for v := range t.Weights {
-				order = append(order, v)
-			}
-			sort.Strings(order)
-		}
-		by := make(map[int]string, len(order))
-		for _, v := range order {
-			l, ok := h.Leaf(v)
-			if !ok {
-				return nil, &model.InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("value %q is not in the domain of %s", v, h.Attr),
-					Hint: "list only values the sensitive attribute's hierarchy has"}
-			}
-			if prev, dup := by[l]; dup {
-				return nil, &model.InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("values %q and %q are the same value of %s", prev, v, h.Attr),
-					Hint: "list each value once"}
-			}
-			by[l] = v
-			m[h.LeafPos(l)] = t.Weights[v]
+		if err := t.customWeights(h, m); err != nil {
+			return nil, err
 		}
 	}
-	// Only the masses' ratios matter: scaled so that the largest is 1,
-	// their sum cannot overflow (weights of 1e308 each are the uniform
-	// target, not a sum of +Inf).
+	return m, nil
+}
+
+// checkCounts refuses leaf counts of the wrong length or not finite and
+// >= 0.
+func (t Target) checkCounts(h *model.Hierarchy, counts []float64) error {
+	if len(counts) != len(h.Leaves) {
+		return &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(),
+			Reason: fmt.Sprintf("%d counts given for a domain of %d values", len(counts), len(h.Leaves))}
+	}
+	for i, x := range counts {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			return &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(),
+				Reason: fmt.Sprintf("count %v of %s is not a finite number >= 0", x, h.Nodes[h.Leaves[i]].Label)}
+		}
+	}
+	return nil
+}
+
+// spanWeights puts equal weight on every value between the group's
+// smallest and largest value in domain order, none elsewhere.
+func spanWeights(m, counts []float64) {
+	first, last := -1, -1
+	for i, x := range counts {
+		if x > 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	for i := range m {
+		m[i] = 0
+		if first >= 0 && i >= first && i <= last {
+			m[i] = 1
+		}
+	}
+}
+
+// normalWeights gives each value the normal mass of the interval between
+// the midpoints to its neighbours in value order (the ends reach to
+// infinity).
+func (t Target) normalWeights(h *model.Hierarchy, m []float64) {
+	n := len(h.Leaves)
+	cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(x-t.Mu)/(t.Sigma*math.Sqrt2)) }
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	val := func(i int) float64 { return h.Nodes[h.Leaves[i]].Value }
+	sort.SliceStable(order, func(a, b int) bool { return val(order[a]) < val(order[b]) })
+	for j, i := range order {
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if j > 0 {
+			lo = (val(order[j-1]) + val(i)) / 2
+		}
+		if j < n-1 {
+			hi = (val(i) + val(order[j+1])) / 2
+		}
+		m[i] = cdf(hi) - cdf(lo)
+	}
+}
+
+// customWeights maps each value of a custom target's file to its leaf
+// (any spelling of a number matches); values are checked in file order so
+// the error names the first unknown one.
+func (t Target) customWeights(h *model.Hierarchy, m []float64) error {
+	order := t.order
+	if len(order) != len(t.Weights) {
+		order = order[:0:0]
+		for v := range t.Weights {
+			order = append(order, v)
+		}
+		sort.Strings(order)
+	}
+	by := make(map[int]string, len(order))
+	for _, v := range order {
+		l, ok := h.Leaf(v)
+		if !ok {
+			return &model.InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("value %q is not in the domain of %s", v, h.Attr),
+				Hint: "list only values the sensitive attribute's hierarchy has"}
+		}
+		if prev, dup := by[l]; dup {
+			return &model.InputError{File: t.File, Line: t.lines[v], Column: 1, Msg: fmt.Sprintf("values %q and %q are the same value of %s", prev, v, h.Attr),
+				Hint: "list each value once"}
+		}
+		by[l] = v
+		m[h.LeafPos(l)] = t.Weights[v]
+	}
+	return nil
+}
+
+// normalize scales the weights to probabilities. Only the masses' ratios
+// matter: scaled first so that the largest is 1, their sum cannot
+// overflow (weights of 1e308 each are the uniform target, not a sum of
+// +Inf).
+func (t Target) normalize(m []float64) ([]float64, error) {
 	top := 0.0
 	for _, x := range m {
 		top = math.Max(top, x)

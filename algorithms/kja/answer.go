@@ -186,8 +186,36 @@ func (ix *index) fraction(a int, preds []model.Pred, ok []int, b *pubBox) float6
 // Answer estimates COUNT(*) (and SUM/AVG of a numeric sensitive attribute)
 // with conditions on the QIs and the sensitive attribute.
 func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
-	qiPreds := make([][]model.Pred, len(ix.axes))
-	var saPreds []model.Pred
+	qiPreds, saPreds, err := ix.splitPreds(q)
+	if err != nil {
+		return method.Bounds{}, err
+	}
+	if err := ix.checkAggregate(q); err != nil {
+		return method.Bounds{}, err
+	}
+	oks := ix.categoricalMatches(qiPreds)
+	share, sumShare := ix.sensitiveShares(saPreds)
+	count, sum := ix.estimate(qiPreds, oks, share, sumShare)
+	out := method.Bounds{HasEst: true, Note: "estimate: uniform within each box, MT tuples and sensitive values from the sensitive groups (Sacharidis et al., Section 3.3)"}
+	switch q.Agg {
+	case model.Count:
+		out.Estimate = count
+	case model.Sum:
+		out.Estimate = sum
+	case model.Avg:
+		if count > 0 {
+			out.Estimate = sum / count
+		}
+	}
+	out.Empty = count == 0
+	return out, nil
+}
+
+// splitPreds sorts the query's predicates into those on each QI and those
+// on the sensitive attribute, refusing a predicate on any other column
+// and a non-number compared with a numeric one.
+func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []model.Pred, err error) {
+	qiPreds = make([][]model.Pred, len(ix.axes))
 	byName := map[string]int{}
 	for a, ax := range ix.axes {
 		byName[ax.name] = a
@@ -202,29 +230,41 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 			saPreds = append(saPreds, p)
 			numeric = ix.saNumeric
 		default:
-			return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: p.Pos,
+			return nil, nil, &model.QueryError{Query: q.Text, Pos: p.Pos,
 				Msg:  fmt.Sprintf("%s is neither a quasi-identifier nor the sensitive attribute of this release", p.Column),
 				Hint: "k-join-anonymity releases answer conditions on the QI boxes and on the sensitive attribute (Sacharidis et al., Section 3.3)"}
 		}
 		if numeric {
 			for _, v := range p.Values {
 				if !v.IsNum {
-					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+					return nil, nil, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
 				}
 			}
 		}
 	}
+	return qiPreds, saPreds, nil
+}
+
+// checkAggregate refuses an aggregate the release does not estimate: of
+// another column than the sensitive attribute, MIN and MAX, and SUM or
+// AVG of a categorical attribute.
+func (ix *index) checkAggregate(q *model.Query) error {
 	switch {
 	case q.Column != "" && q.Column != ix.sa:
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
+		return &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
 	case q.Agg == model.Min || q.Agg == model.Max:
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s is not estimated from a k-join-anonymous release", q.Agg),
+		return &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s is not estimated from a k-join-anonymous release", q.Agg),
 			Hint: "use COUNT(*), SUM or AVG"}
 	case q.Agg != model.Count && !ix.saNumeric:
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
+		return &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
 	}
-	// Categorical axes: prefix counts of the values that satisfy the
-	// predicates, in hierarchy order.
+	return nil
+}
+
+// categoricalMatches gives, per categorical axis with predicates, prefix
+// counts of the values that satisfy them, in hierarchy order (nil for
+// the other axes).
+func (ix *index) categoricalMatches(qiPreds [][]model.Pred) [][]int {
 	oks := make([][]int, len(ix.axes))
 	for a, preds := range qiPreds {
 		if len(preds) == 0 || ix.axes[a].numeric {
@@ -244,13 +284,18 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 		}
 		oks[a] = ok
 	}
-	// Sensitive groups: the share of their values that satisfy the
-	// sensitive conditions (and their sum).
+	return oks
+}
+
+// sensitiveShares is, per sensitive group, the share of its values that
+// satisfy the sensitive conditions and the share of their sum
+// (Sacharidis et al., Section 3.3, Figure 7).
+func (ix *index) sensitiveShares(saPreds []model.Pred) (share, sumShare []float64) {
 	// (Each share is summed aside and stored once: a first access that
 	// reads a fresh page and then writes it costs a copy-on-write fault
 	// and a TLB flush on every core.)
-	share := make([]float64, len(ix.groups))
-	sumShare := make([]float64, len(ix.groups))
+	share = make([]float64, len(ix.groups))
+	sumShare = make([]float64, len(ix.groups))
 	for s, vals := range ix.groups {
 		if ix.groupN[s] == 0 {
 			continue
@@ -268,7 +313,14 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 		}
 		share[s], sumShare[s] = sh/ix.groupN[s], ss/ix.groupN[s]
 	}
-	count, sum := 0.0, 0.0
+	return share, sumShare
+}
+
+// estimate sums over the boxes the MT tuples the QI conditions select
+// (the box's covered fraction of its estimated tuples) times their group's
+// sensitive shares: the count and the sum (Sacharidis et al., Section
+// 3.3).
+func (ix *index) estimate(qiPreds [][]model.Pred, oks [][]int, share, sumShare []float64) (count, sum float64) {
 	for i := range ix.boxes {
 		b := &ix.boxes[i]
 		f := 1.0
@@ -286,38 +338,15 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 		count += mt * share[b.sg]
 		sum += mt * sumShare[b.sg]
 	}
-	out := method.Bounds{HasEst: true, Note: "estimate: uniform within each box, MT tuples and sensitive values from the sensitive groups (Sacharidis et al., Section 3.3)"}
-	switch q.Agg {
-	case model.Count:
-		out.Estimate = count
-	case model.Sum:
-		out.Estimate = sum
-	case model.Avg:
-		if count > 0 {
-			out.Estimate = sum / count
-		}
-	}
-	out.Empty = count == 0
-	return out, nil
+	return count, sum
 }
 
 // OpenRelease reads jat.csv, si.csv and the manifest's domains to answer
 // queries from the published files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	man, err := model.ReadManifest(dir)
+	man, det, err := readDetails(dir)
 	if err != nil {
 		return nil, err
-	}
-	mpath := filepath.Join(dir, "manifest.json")
-	if man.Method != Name {
-		return nil, &model.InputError{File: mpath, Msg: fmt.Sprintf("%s holds a %s release, not %s", dir, man.Method, Name)}
-	}
-	det, err := format.Read(man)
-	if err != nil {
-		return nil, &model.InputError{File: mpath, Msg: err.Error(), Hint: "privlab check tells what is wrong with the release"}
-	}
-	if len(det.Domain) != len(man.QIs) {
-		return nil, &model.InputError{File: mpath, Msg: "details.domain must describe every quasi-identifier"}
 	}
 	load := func(name string) (*model.Table, error) {
 		return model.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
@@ -331,10 +360,49 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, err
 	}
 	jpath, spath := filepath.Join(dir, format.FileJAT), filepath.Join(dir, format.FileSI)
-	axes := make([]pubAxis, len(man.QIs))
-	pos := make([]map[string]int, len(man.QIs))
-	for a, q := range man.QIs {
-		d := det.Domain[a]
+	axes, pos := releaseAxes(man.QIs, det.Domain)
+	if err := checkReleaseColumns(man.QIs, jat, si, jpath, spath); err != nil {
+		return nil, err
+	}
+	boxes, sgIndex, err := readBoxes(jat, axes, pos, jpath)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := readSensitiveGroups(si, sgIndex, spath)
+	if err != nil {
+		return nil, err
+	}
+	return newIndex(axes, si.Columns[1].Name, det.SAKind == format.Numeric, boxes, groups), nil
+}
+
+// readDetails reads dir's manifest and its k-join-anonymity details,
+// refusing another method's release and domains that miss a QI.
+func readDetails(dir string) (*model.Manifest, format.Details, error) {
+	man, err := model.ReadManifest(dir)
+	if err != nil {
+		return nil, format.Details{}, err
+	}
+	mpath := filepath.Join(dir, "manifest.json")
+	if man.Method != Name {
+		return nil, format.Details{}, &model.InputError{File: mpath, Msg: fmt.Sprintf("%s holds a %s release, not %s", dir, man.Method, Name)}
+	}
+	det, err := format.Read(man)
+	if err != nil {
+		return nil, format.Details{}, &model.InputError{File: mpath, Msg: err.Error(), Hint: "privlab check tells what is wrong with the release"}
+	}
+	if len(det.Domain) != len(man.QIs) {
+		return nil, format.Details{}, &model.InputError{File: mpath, Msg: "details.domain must describe every quasi-identifier"}
+	}
+	return man, det, nil
+}
+
+// releaseAxes is the QIs as the manifest's domains describe them, with,
+// per categorical QI, each value's position in hierarchy order.
+func releaseAxes(qis []string, domain []format.DomainEntry) ([]pubAxis, []map[string]int) {
+	axes := make([]pubAxis, len(qis))
+	pos := make([]map[string]int, len(qis))
+	for a, q := range qis {
+		d := domain[a]
 		axes[a] = pubAxis{name: q, numeric: d.Kind == format.Numeric, values: d.Values}
 		if !axes[a].numeric {
 			pos[a] = map[string]int{}
@@ -343,16 +411,28 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 			}
 		}
 	}
+	return axes, pos
+}
+
+// checkReleaseColumns refuses a jat.csv or si.csv without the columns a
+// k-join-anonymous release has.
+func checkReleaseColumns(qis []string, jat, si *model.Table, jpath, spath string) error {
 	want := []string{"GroupID", "SG"}
-	for _, q := range man.QIs {
+	for _, q := range qis {
 		want = append(want, q+"_min", q+"_max")
 	}
 	if len(jat.Columns) != len(want) {
-		return nil, &model.InputError{File: jpath, Line: 1, Msg: "expected the columns GroupID, SG and <qi>_min, <qi>_max per quasi-identifier"}
+		return &model.InputError{File: jpath, Line: 1, Msg: "expected the columns GroupID, SG and <qi>_min, <qi>_max per quasi-identifier"}
 	}
 	if len(si.Columns) != 2 || si.Columns[0].Name != "SG" {
-		return nil, &model.InputError{File: spath, Line: 1, Msg: "expected the columns SG and the sensitive attribute"}
+		return &model.InputError{File: spath, Line: 1, Msg: "expected the columns SG and the sensitive attribute"}
 	}
+	return nil
+}
+
+// readBoxes reads jat.csv's boxes, in GroupID order, and numbers the
+// sensitive groups they name in order of first appearance.
+func readBoxes(jat *model.Table, axes []pubAxis, pos []map[string]int, jpath string) ([]pubBox, map[string]int, error) {
 	sgIndex := map[string]int{}
 	sgOf := func(s string) int {
 		g, ok := sgIndex[s]
@@ -362,14 +442,10 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 		return g
 	}
-	type gbox struct {
-		id int
-		pubBox
-	}
-	byID := map[int]*gbox{}
+	byID := map[int]*pubBox{}
 	// A GroupID text is read once (its code), its box looked up once.
 	idCol := jat.Columns[0]
-	boxOfCode := make([]*gbox, len(idCol.Dict))
+	boxOfCode := make([]*pubBox, len(idCol.Dict))
 	for r := 0; r < jat.Rows; r++ {
 		code := idCol.Codes[r]
 		if int(code) < len(boxOfCode) && boxOfCode[code] != nil {
@@ -378,31 +454,13 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 		id, err := strconv.Atoi(idCol.Value(r))
 		if err != nil {
-			return nil, &model.InputError{File: jpath, Line: r + 2, Msg: "GroupID is not an integer"}
+			return nil, nil, &model.InputError{File: jpath, Line: r + 2, Msg: "GroupID is not an integer"}
 		}
 		b := byID[id]
 		if b == nil {
-			b = &gbox{id: id, pubBox: pubBox{lo: make([]float64, len(axes)), hi: make([]float64, len(axes)), sg: sgOf(jat.Columns[1].Value(r))}}
-			for a := range axes {
-				for j, dst := range []*float64{&b.lo[a], &b.hi[a]} {
-					text := jat.Columns[2+2*a+j].Value(r)
-					if axes[a].numeric {
-						x, ok := model.ParseNumber(text)
-						if !ok {
-							return nil, &model.InputError{File: jpath, Line: r + 2, Msg: fmt.Sprintf("%s is not a number", text)}
-						}
-						*dst = x
-					} else {
-						p, ok := pos[a][text]
-						if !ok {
-							return nil, &model.InputError{File: jpath, Line: r + 2, Msg: fmt.Sprintf("%q is not a value of %s in the manifest's domain", text, axes[a].name)}
-						}
-						*dst = float64(p)
-					}
-				}
-				if b.lo[a] > b.hi[a] {
-					return nil, &model.InputError{File: jpath, Line: r + 2, Msg: "a box's minimum exceeds its maximum"}
-				}
+			b = &pubBox{lo: make([]float64, len(axes)), hi: make([]float64, len(axes)), sg: sgOf(jat.Columns[1].Value(r))}
+			if err := readBoxBounds(jat, r, axes, pos, b, jpath); err != nil {
+				return nil, nil, err
 			}
 			byID[id] = b
 		}
@@ -418,11 +476,44 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	sort.Ints(ids)
 	boxes := make([]pubBox, len(ids))
 	for i, id := range ids {
-		boxes[i] = byID[id].pubBox
+		boxes[i] = *byID[id]
 	}
+	return boxes, sgIndex, nil
+}
+
+// readBoxBounds reads the bounds of box b on every axis from jat.csv's
+// row r: numbers on a numeric axis, positions in the manifest's domain
+// on a categorical one.
+func readBoxBounds(jat *model.Table, r int, axes []pubAxis, pos []map[string]int, b *pubBox, jpath string) error {
+	for a := range axes {
+		for j, dst := range []*float64{&b.lo[a], &b.hi[a]} {
+			text := jat.Columns[2+2*a+j].Value(r)
+			if axes[a].numeric {
+				x, ok := model.ParseNumber(text)
+				if !ok {
+					return &model.InputError{File: jpath, Line: r + 2, Msg: fmt.Sprintf("%s is not a number", text)}
+				}
+				*dst = x
+			} else {
+				p, ok := pos[a][text]
+				if !ok {
+					return &model.InputError{File: jpath, Line: r + 2, Msg: fmt.Sprintf("%q is not a value of %s in the manifest's domain", text, axes[a].name)}
+				}
+				*dst = float64(p)
+			}
+		}
+		if b.lo[a] > b.hi[a] {
+			return &model.InputError{File: jpath, Line: r + 2, Msg: "a box's minimum exceeds its maximum"}
+		}
+	}
+	return nil
+}
+
+// readSensitiveGroups reads si.csv's sensitive values and their counts
+// per sensitive group, refusing a group with no box in jat.csv.
+func readSensitiveGroups(si *model.Table, sgIndex map[string]int, spath string) ([][]saCount, error) {
 	groups := make([][]saCount, len(sgIndex))
 	saCol := si.Columns[1]
-	numeric := det.SAKind == format.Numeric
 	// On codes: an SG text is looked up once, a group's value by its
 	// code (one code per text).
 	sgCol := si.Columns[0]
@@ -450,5 +541,5 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 		groups[g][j].n++
 	}
-	return newIndex(axes, saCol.Name, numeric, boxes, groups), nil
+	return groups, nil
 }

@@ -22,17 +22,32 @@ import (
 // an MT row, or -1-j for row j of the public table.
 func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
-	t := r.t
-	qis := r.in.Roles.QIs
-	header := format.JATHeader(qis)
+	header := format.JATHeader(r.in.Roles.QIs)
 	if dup := duplicate(header); dup != "" {
 		return nil, nil, &model.ParamError{Param: "qi", Value: dup, Reason: "jat.csv would have two columns named " + dup,
 			Hint: "rename the quasi-identifier"}
 	}
+	sgs := release.Numbers(r.sgs)
+	jat, jatMap := r.jatFile(rng, header, sgs)
+	si, siMap := r.siFile(rng, sgs)
+	man, err := r.releaseManifest(jat.Rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man}
+	return rel, map[string][]int{format.FileJAT: jatMap, format.FileSI: siMap}, nil
+}
+
+// jatFile is jat.csv: one row per JT tuple kept with its box's id,
+// sensitive group and ranges (Sacharidis et al., Section 3.1), shuffled.
+// It returns the audit row map too: an MT row, or -1-j for row j of the
+// public table.
+func (r *run) jatFile(rng *model.Rand, header, sgs []string) (model.ReleaseFile, []int) {
+	t := r.t
 	// A box's jat.csv record (its id, sensitive group and ranges), once
 	// per box.
 	texts := make([][]string, len(r.boxes))
-	ids, sgs := release.Numbers(len(r.boxes)), release.Numbers(r.sgs)
+	ids := release.Numbers(len(r.boxes))
 	var jrows []int32 // per jat row: box
 	var jtuple []int32
 	for i, b := range r.boxes {
@@ -61,10 +76,15 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	for i, rec := range texts {
 		records[i] = model.AppendCSVRecord(nil, rec)
 	}
-	jat := model.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
+	return model.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
 		copy(rec, texts[jrows[perm[i]]])
-	}, Record: func(i int) []byte { return records[jrows[perm[i]]] }}
-	// si.csv: the SA values of every sensitive group.
+	}, Record: func(i int) []byte { return records[jrows[perm[i]]] }}, jatMap
+}
+
+// siFile is si.csv: the SA values of every sensitive group, one row per
+// microdata tuple (Sacharidis et al., Section 3.2), shuffled, with the
+// audit row map (the MT row of each).
+func (r *run) siFile(rng *model.Rand, sgs []string) (model.ReleaseFile, []int) {
 	type siRow struct{ sg, row int32 }
 	var srows []siRow
 	for _, b := range r.boxes {
@@ -78,12 +98,19 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	for i, s := range srows {
 		siMap[i] = int(s.row)
 	}
-	si := model.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
+	return model.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
 		rec[0] = sgs[srows[i].sg]
 		rec[1] = sa.Value(int(srows[i].row))
-	}}
+	}}, siMap
+}
 
+// releaseManifest is the release's manifest, for a jat.csv of jtRows
+// rows: its utility figures, details (methodology, sizes, QI domains)
+// and notes.
+func (r *run) releaseManifest(jtRows int) (model.Manifest, error) {
+	t := r.t
 	res := r.res
+	sa := r.in.Table.Column(r.in.Roles.SA)
 	man := release.Manifest(res, r.in)
 	man.Variant = r.cfg.variant
 	man.Published = t.mt
@@ -94,7 +121,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		{Name: "DM", Value: m.DM, OK: true},
 	}
 	det := format.Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),
-		SAKind: sa.Kind.String(), Boxes: len(r.boxes), SensitiveGroups: r.sgs, JTRows: len(perm), PublicRows: len(perm) - t.mt,
+		SAKind: sa.Kind.String(), Boxes: len(r.boxes), SensitiveGroups: r.sgs, JTRows: jtRows, PublicRows: jtRows - t.mt,
 		SmallestBox: summary(res, "smallest box (JT tuples)"), SmallestGroup: summary(res, "smallest sensitive group (MT tuples)"),
 		Grouping: format.Groupings[r.cfg.method], QIPaired: t.qiPaired}
 	det.NCPDomain = format.DomainMT
@@ -110,32 +137,38 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	}
 	details, err := det.Encode()
 	if err != nil {
-		return nil, nil, err
+		return model.Manifest{}, err
 	}
 	man.Details = details
-	man.Notes = []string{
+	man.Notes = r.releaseNotes()
+	return man, nil
+}
+
+// releaseNotes tells a reader how to read jat.csv and si.csv under the
+// run's methodology (Sacharidis et al., Sections 3.1-3.2).
+func (r *run) releaseNotes() []string {
+	notes := []string{
 		"jat.csv holds one row per JT tuple kept, microdata and public-database tuples alike and indistinguishable (Sacharidis et al., Definition 5), with its G-box (<qi>_min, <qi>_max) and sensitive group SG; si.csv holds the sensitive values of each SG, one row per microdata tuple (Section 3.2). Join them on SG.",
 		"A categorical QI's range runs from <qi>_min to <qi>_max in the order details.domain lists its values (hierarchy order); numeric ranges are closed intervals.",
 		"No artificial tuple is published (Section 3.1): every row of jat.csv is a real microdata or public-database individual.",
 	}
 	if r.cfg.method == plainKA {
 		// Without a public database the boxes hold microdata tuples only.
-		man.Notes[0] = "jat.csv holds one row per microdata tuple with its box (<qi>_min, <qi>_max) and sensitive group SG; si.csv holds the sensitive values of each SG, one row per tuple. Join them on SG."
-		man.Notes[2] = "No artificial tuple is published: every row of jat.csv is a real microdata individual."
+		notes[0] = "jat.csv holds one row per microdata tuple with its box (<qi>_min, <qi>_max) and sensitive group SG; si.csv holds the sensitive values of each SG, one row per tuple. Join them on SG."
+		notes[2] = "No artificial tuple is published: every row of jat.csv is a real microdata individual."
 	}
 	switch r.cfg.method {
 	case directKA:
-		man.Notes = append(man.Notes, "Direct: the sensitive groups merge neighbouring boxes until each holds at least k microdata tuples (details.sensitive_grouping merged-boxes: Mondrian over the boxes, each box whole, cut at the median of the boxes' centres along the widest axis while both sides keep k microdata tuples), so a group's sensitive values are as hidden as in a k-anonymous table (Section 3.2); si.csv gives each group's values, not each box's.")
+		notes = append(notes, "Direct: the sensitive groups merge neighbouring boxes until each holds at least k microdata tuples (details.sensitive_grouping merged-boxes: Mondrian over the boxes, each box whole, cut at the median of the boxes' centres along the widest axis while both sides keep k microdata tuples), so a group's sensitive values are as hidden as in a k-anonymous table (Section 3.2); si.csv gives each group's values, not each box's.")
 	case refineKA:
-		man.Notes = append(man.Notes, "Refinement: a sensitive group is a k-anonymous group of the first round (Section 3.2); each of its boxes holds at least one of its microdata tuples, which carry the group's sensitive values exactly as in the k-anonymous table.")
+		notes = append(notes, "Refinement: a sensitive group is a k-anonymous group of the first round (Section 3.2); each of its boxes holds at least one of its microdata tuples, which carry the group's sensitive values exactly as in the k-anonymous table.")
 	default:
-		man.Notes = append(man.Notes, "Plain k-anonymity: every row of jat.csv is a microdata tuple and every box its own sensitive group.")
+		notes = append(notes, "Plain k-anonymity: every row of jat.csv is a microdata tuple and every box its own sensitive group.")
 	}
 	if r.cfg.method != plainKA {
-		man.Notes = append(man.Notes, r.peopleNote())
+		notes = append(notes, r.peopleNote())
 	}
-	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man}
-	return rel, map[string][]int{format.FileJAT: jatMap, format.FileSI: siMap}, nil
+	return notes
 }
 
 // peopleNote says how JT counts people (Section 3.1, issue 18.2).

@@ -287,17 +287,67 @@ func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(floa
 	if err != nil {
 		return nil, err
 	}
-	var g Grid
-	if grid != nil {
-		g = *grid
-		g.fit(u.t.n, len(in.Roles.QIs))
-	} else {
-		g = DefaultGrid(u.t.n, u.t.mt, len(in.Roles.QIs))
-	}
+	g := studyGrid(u, in, grid)
 	if g.MT < 10 || len(g.Ks) == 0 || len(g.Ratios) == 0 {
 		return []method.Section{{Title: "k-join-anonymity study", Notes: []string{
 			fmt.Sprintf("the universe (%d individuals, %d with a sensitive value) is too small for the study's grid", u.t.n, u.t.mt)}}}, nil
 	}
+	sr := &studyRun{ctx: ctx, u: u, g: g, progress: progress, total: float64(len(g.Ratios) + len(g.Ks) + len(g.Ds) + 1)}
+	secs := []method.Section{studyIntro(u, in, g)}
+	byRatio, err := sr.byRatio()
+	if err != nil {
+		return nil, err
+	}
+	at := fmt.Sprintf("k = %d, d = %d", g.K, g.D)
+	secs = append(secs,
+		studyTable("NCP vs |PD|/|MT| ("+at+"; Figures 10a, 12a)", "|PD|/|MT|", byRatio, 0, 1),
+		studyTable("DM vs |PD|/|MT| ("+at+"; Figures 11a, 13a)", "|PD|/|MT|", byRatio, 1, 0),
+		studyTable(fmt.Sprintf("ARE vs |PD|/|MT| (%s, |R| = %s%%; Figures 14a, 15a)", at, model.FormatNumber(g.R*100)), "|PD|/|MT|", byRatio, 2, 3))
+	byK, err := sr.byK()
+	if err != nil {
+		return nil, err
+	}
+	at = fmt.Sprintf("|PD|/|MT| = %s, d = %d", model.FormatNumber(g.Ratio), g.D)
+	secs = append(secs,
+		studyTable("NCP vs k ("+at+"; Figures 10b, 12b)", "k", byK, 0, 1),
+		studyTable("DM vs k ("+at+"; Figures 11b, 13b)", "k", byK, 1, 0),
+		studyTable("ARE vs k ("+at+"; Figures 14b, 15b)", "k", byK, 2, 3))
+	byD, err := sr.byD()
+	if err != nil {
+		return nil, err
+	}
+	at = fmt.Sprintf("|PD|/|MT| = %s, k = %d", model.FormatNumber(g.Ratio), g.K)
+	secs = append(secs,
+		studyTable("NCP vs d ("+at+"; Figures 10c, 12c)", "d", byD, 0, 1),
+		studyTable("DM vs d ("+at+"; Figures 11c, 13c)", "d", byD, 1, 0))
+	byR, err := sr.byR()
+	if err != nil {
+		return nil, err
+	}
+	secs = append(secs, studyTable(fmt.Sprintf("ARE vs |R| (|PD|/|MT| = %s, k = %d, d = %d; Figures 14c, 15c)", model.FormatNumber(g.Ratio), g.K, g.D),
+		"|R|", byR, 2, 3))
+	rule, err := sr.splitRule()
+	if err != nil {
+		return nil, err
+	}
+	secs = append(secs, rule, trends(byRatio, byK, byD, byR))
+	return secs, nil
+}
+
+// studyGrid is the grid the study runs: the one given fitted to the
+// universe, else the default for its size.
+func studyGrid(u *universe, in *method.Input, grid *Grid) Grid {
+	if grid != nil {
+		g := *grid
+		g.fit(u.t.n, len(in.Roles.QIs))
+		return g
+	}
+	return DefaultGrid(u.t.n, u.t.mt, len(in.Roles.QIs))
+}
+
+// studyIntro is the study's first section: the universe, the draws, the
+// defaults and what each figure measures.
+func studyIntro(u *universe, in *method.Input, g Grid) method.Section {
 	where := "the input table (no public table: the universe is the table itself, and PD is drawn from it)"
 	if in.Public != nil {
 		where = fmt.Sprintf("JT of the input: %d microdata and %d public individuals", u.t.mt, u.t.n-u.t.mt)
@@ -323,98 +373,125 @@ func Study(ctx context.Context, in *method.Input, grid *Grid, progress func(floa
 		intro.Notes = append(intro.Notes, fmt.Sprintf("the study uses the paper's grid (k = %s, default %d), not the run's k = %s, which applies to the workload line above",
 			strings.Join(ks, ", "), g.K, k))
 	}
-	secs := []method.Section{intro}
-	header := append([]string{""}, studyVariants...)
-	total := float64(len(g.Ratios) + len(g.Ks) + len(g.Ds) + 1)
-	done := 0.0
-	step := func() {
-		done++
-		if progress != nil {
-			progress(done / total)
+	return intro
+}
+
+// studyTable is one figure of a series as a table: a row per point, a
+// column per variant, with the given decimal digits.
+func studyTable(title, label string, s series, col int, digits int) method.Section {
+	sec := method.Section{Title: title, Header: append([]string{label}, studyVariants...)}
+	for i, key := range s.keys {
+		line := []string{key}
+		for _, v := range studyVariants {
+			line = append(line, strconv.FormatFloat(s.rows[i][v][col], 'f', digits, 64))
 		}
+		sec.Rows = append(sec.Rows, line)
 	}
-	table := func(title, label string, s series, col int, digits int) method.Section {
-		sec := method.Section{Title: title, Header: append([]string{label}, header[1:]...)}
-		for i, key := range s.keys {
-			line := []string{key}
-			for _, v := range studyVariants {
-				line = append(line, strconv.FormatFloat(s.rows[i][v][col], 'f', digits, 64))
-			}
-			sec.Rows = append(sec.Rows, line)
-		}
-		return sec
+	return sec
+}
+
+// studyRun measures the study's series on one universe and grid,
+// reporting progress after each measurement.
+type studyRun struct {
+	ctx         context.Context
+	u           *universe
+	g           Grid
+	progress    func(float64)
+	done, total float64
+}
+
+// step counts one measurement done.
+func (sr *studyRun) step() {
+	sr.done++
+	if sr.progress != nil {
+		sr.progress(sr.done / sr.total)
 	}
-	// |PD|/|MT|.
-	var byRatio, byK, byD, byR series
+}
+
+// byRatio measures every variant against |PD|/|MT| (Sacharidis et al.,
+// Section 5, Figures 10a-15a).
+func (sr *studyRun) byRatio() (series, error) {
+	var s series
+	g := sr.g
 	for _, ratio := range g.Ratios {
-		m, err := u.measure(ctx, g, ratio, g.K, g.D, []float64{g.R})
+		m, err := sr.u.measure(sr.ctx, g, ratio, g.K, g.D, []float64{g.R})
 		if err != nil {
-			return nil, err
+			return series{}, err
 		}
-		byRatio.keys, byRatio.rows = append(byRatio.keys, model.FormatNumber(ratio)), append(byRatio.rows, m)
-		step()
+		s.keys, s.rows = append(s.keys, model.FormatNumber(ratio)), append(s.rows, m)
+		sr.step()
 	}
-	at := fmt.Sprintf("k = %d, d = %d", g.K, g.D)
-	secs = append(secs,
-		table("NCP vs |PD|/|MT| ("+at+"; Figures 10a, 12a)", "|PD|/|MT|", byRatio, 0, 1),
-		table("DM vs |PD|/|MT| ("+at+"; Figures 11a, 13a)", "|PD|/|MT|", byRatio, 1, 0),
-		table(fmt.Sprintf("ARE vs |PD|/|MT| (%s, |R| = %s%%; Figures 14a, 15a)", at, model.FormatNumber(g.R*100)), "|PD|/|MT|", byRatio, 2, 3))
-	// k.
+	return s, nil
+}
+
+// byK measures every variant against k (Sacharidis et al., Section 5,
+// Figures 10b-15b).
+func (sr *studyRun) byK() (series, error) {
+	var s series
+	g := sr.g
 	for _, k := range g.Ks {
-		m, err := u.measure(ctx, g, g.Ratio, k, g.D, []float64{g.R})
+		m, err := sr.u.measure(sr.ctx, g, g.Ratio, k, g.D, []float64{g.R})
 		if err != nil {
-			return nil, err
+			return series{}, err
 		}
-		byK.keys, byK.rows = append(byK.keys, strconv.Itoa(k)), append(byK.rows, m)
-		step()
+		s.keys, s.rows = append(s.keys, strconv.Itoa(k)), append(s.rows, m)
+		sr.step()
 	}
-	at = fmt.Sprintf("|PD|/|MT| = %s, d = %d", model.FormatNumber(g.Ratio), g.D)
-	secs = append(secs,
-		table("NCP vs k ("+at+"; Figures 10b, 12b)", "k", byK, 0, 1),
-		table("DM vs k ("+at+"; Figures 11b, 13b)", "k", byK, 1, 0),
-		table("ARE vs k ("+at+"; Figures 14b, 15b)", "k", byK, 2, 3))
-	// d.
+	return s, nil
+}
+
+// byD measures every variant against the number of QIs d (Sacharidis et
+// al., Section 5, Figures 10c-13c).
+func (sr *studyRun) byD() (series, error) {
+	var s series
+	g := sr.g
 	for _, d := range g.Ds {
-		m, err := u.measure(ctx, g, g.Ratio, g.K, d, nil)
+		m, err := sr.u.measure(sr.ctx, g, g.Ratio, g.K, d, nil)
 		if err != nil {
-			return nil, err
+			return series{}, err
 		}
-		byD.keys, byD.rows = append(byD.keys, strconv.Itoa(d)), append(byD.rows, m)
-		step()
+		s.keys, s.rows = append(s.keys, strconv.Itoa(d)), append(s.rows, m)
+		sr.step()
 	}
-	at = fmt.Sprintf("|PD|/|MT| = %s, k = %d", model.FormatNumber(g.Ratio), g.K)
-	secs = append(secs,
-		table("NCP vs d ("+at+"; Figures 10c, 12c)", "d", byD, 0, 1),
-		table("DM vs d ("+at+"; Figures 11c, 13c)", "d", byD, 1, 0))
-	// |R|: one measurement answers every range size; as a series, its
-	// ARE is the third figure of each row.
-	m, err := u.measure(ctx, g, g.Ratio, g.K, g.D, g.Rs)
+	return s, nil
+}
+
+// byR measures every variant's ARE against the query range |R|
+// (Sacharidis et al., Section 5, Figures 14c, 15c): one measurement
+// answers every range size; as a series, its ARE is the third figure of
+// each row.
+func (sr *studyRun) byR() (series, error) {
+	var s series
+	g := sr.g
+	m, err := sr.u.measure(sr.ctx, g, g.Ratio, g.K, g.D, g.Rs)
 	if err != nil {
-		return nil, err
+		return series{}, err
 	}
-	step()
+	sr.step()
 	for i, r := range g.Rs {
 		row := map[string][]float64{}
 		for _, v := range studyVariants {
 			row[v] = []float64{m[v][0], m[v][1], m[v][2+i]}
 		}
-		byR.keys, byR.rows = append(byR.keys, model.FormatNumber(r*100)+"%"), append(byR.rows, row)
+		s.keys, s.rows = append(s.keys, model.FormatNumber(r*100)+"%"), append(s.rows, row)
 	}
-	secs = append(secs, table(fmt.Sprintf("ARE vs |R| (|PD|/|MT| = %s, k = %d, d = %d; Figures 14c, 15c)", model.FormatNumber(g.Ratio), g.K, g.D),
-		"|R|", byR, 2, 3))
-	// The split rule (SPEC 3.2): plain Mondrian's NCP under both rules.
+	return s, nil
+}
+
+// splitRule is plain Mondrian's NCP at the defaults under both split
+// rules (SPEC 3.2).
+func (sr *studyRun) splitRule() (method.Section, error) {
 	rule := method.Section{Title: "Mondrian's split rule: NCP at the defaults", Header: []string{"rule", "mondrian", "mondrian-direct", "mondrian-refine"}}
 	for _, split := range []string{SplitWidest, SplitRoundRobin} {
-		g2 := g
+		g2 := sr.g
 		g2.Split = split
-		m, err := u.measureOnly(ctx, g2, []string{MondrianPlain, MondrianDirect, MondrianRefine})
+		m, err := sr.u.measureOnly(sr.ctx, g2, []string{MondrianPlain, MondrianDirect, MondrianRefine})
 		if err != nil {
-			return nil, err
+			return method.Section{}, err
 		}
 		rule.Rows = append(rule.Rows, []string{split, strconv.FormatFloat(m[0], 'f', 1, 64), strconv.FormatFloat(m[1], 'f', 1, 64), strconv.FormatFloat(m[2], 'f', 1, 64)})
 	}
-	secs = append(secs, rule, trends(byRatio, byK, byD, byR))
-	return secs, nil
+	return rule, nil
 }
 
 // kjaVariants are the study's KJA columns.

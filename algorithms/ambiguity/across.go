@@ -338,7 +338,6 @@ func (w *acrossWalk) walkChildren(level int, cand []int32, runs []int, vals []ui
 // radix-sorted; otherwise the records are sorted by a stable counting
 // sort per column, last column first.
 func distinctTuples(cols []*model.Column, sa *model.Column) (tuples []uint32, counts []int) {
-	k := len(cols)
 	n := len(sa.Codes)
 	ok := make([]bool, n)
 	for row := range ok {
@@ -349,45 +348,60 @@ func distinctTuples(cols []*model.Column, sa *model.Column) (tuples []uint32, co
 			ok[row] = ok[row] && v != model.Missing
 		}
 	}
-	width := make([]uint, k)
+	width := make([]uint, len(cols))
 	total := uint(0)
 	for i, c := range cols {
 		width[i] = uint(bits.Len(uint(len(c.Dict))))
 		total += width[i]
 	}
 	if total <= 64 {
-		keys := make([]uint64, 0, n)
-		for row := 0; row < n; row++ {
-			if ok[row] {
-				keys = append(keys, 0)
-			}
-		}
-		for i, c := range cols {
-			x := 0
-			for row, v := range c.Codes {
-				if ok[row] {
-					keys[x] = keys[x]<<width[i] | uint64(v)
-					x++
-				}
-			}
-		}
-		radixSort(keys, total)
-		for x, key := range keys {
-			if x > 0 && key == keys[x-1] {
-				counts[len(counts)-1]++
-				continue
-			}
-			counts = append(counts, 1)
-			shift := total
-			for i := range cols {
-				shift -= width[i]
-				tuples = append(tuples, uint32(key>>shift&(1<<width[i]-1)))
-			}
-		}
-		return tuples, counts
+		return distinctPacked(cols, ok, width, total)
 	}
-	rows := make([]int32, 0, n)
-	for row := 0; row < n; row++ {
+	return distinctSorted(cols, ok)
+}
+
+// distinctPacked is distinctTuples when the codes fit in 64 bits: each
+// taking part (ok) record's combination is packed into one key, built
+// column by column (width bits each, total in all) and radix-sorted.
+func distinctPacked(cols []*model.Column, ok []bool, width []uint, total uint) (tuples []uint32, counts []int) {
+	keys := make([]uint64, 0, len(ok))
+	for row := range ok {
+		if ok[row] {
+			keys = append(keys, 0)
+		}
+	}
+	for i, c := range cols {
+		x := 0
+		for row, v := range c.Codes {
+			if ok[row] {
+				keys[x] = keys[x]<<width[i] | uint64(v)
+				x++
+			}
+		}
+	}
+	radixSort(keys, total)
+	for x, key := range keys {
+		if x > 0 && key == keys[x-1] {
+			counts[len(counts)-1]++
+			continue
+		}
+		counts = append(counts, 1)
+		shift := total
+		for i := range cols {
+			shift -= width[i]
+			tuples = append(tuples, uint32(key>>shift&(1<<width[i]-1)))
+		}
+	}
+	return tuples, counts
+}
+
+// distinctSorted is distinctTuples when the codes do not fit in 64 bits:
+// the taking part (ok) records are sorted by a stable counting sort per
+// column, last column first.
+func distinctSorted(cols []*model.Column, ok []bool) (tuples []uint32, counts []int) {
+	k := len(cols)
+	rows := make([]int32, 0, len(ok))
+	for row := range ok {
 		if ok[row] {
 			rows = append(rows, int32(row))
 		}

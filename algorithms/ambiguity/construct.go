@@ -491,52 +491,12 @@ func (b *builder) park() {
 // residues is Step 3: it places what is left in the sensitive buckets,
 // and the parked seeds, which count as their buckets' residues.
 func (b *builder) residues(ctx context.Context, groups [][]int32) error {
-	c := b.c
-	// The residues of each sensitive value: what is left in its bucket,
-	// then its parked seeds in the order they were parked.
-	left := make([][]int32, c.saDom)
-	for s := range left {
-		left[s] = append(left[s], b.bucket[s]...)
-	}
-	for _, r := range b.parked {
-		left[c.sa[r]] = append(left[c.sa[r]], r)
-	}
-	// The residue buckets, largest first (ties in the order of Step 2's
-	// sorted buckets, itself in value order on ties).
-	var res []int32
-	idx := make([]int32, c.saDom)
-	for s := range idx {
-		idx[s] = -1
-	}
-	for _, s := range b.order {
-		if len(left[s]) > 0 {
-			res = append(res, s)
-		}
-	}
-	sort.SliceStable(res, func(x, y int) bool { return len(left[res[x]]) > len(left[res[y]]) })
-	for j, s := range res {
-		idx[s] = int32(j)
-	}
+	left, res, idx := b.residueBuckets()
 	if len(res) == 0 {
 		return nil
 	}
 	m := len(groups)
-	words := (m + 63) / 64
-	// has[j] marks the groups holding residue value res[j]; start[j] is
-	// the first group that may lack it.
-	has := make([][]uint64, len(res))
-	for j := range has {
-		has[j] = make([]uint64, words)
-	}
-	join := make([]joinSize, m)
-	for gi, grp := range groups {
-		for _, r := range grp {
-			if j := idx[c.sa[r]]; j >= 0 {
-				has[j][gi/64] |= 1 << (gi % 64)
-			}
-		}
-		join[gi] = b.joinWith(grp, -1)
-	}
+	has, join := b.residueMarks(groups, res, idx)
 	for j, s := range res {
 		todo := left[s]
 		// Groups before start hold s and never lose it.
@@ -551,31 +511,89 @@ func (b *builder) residues(ctx context.Context, groups [][]int32) error {
 				b.stats.Suppressed += len(todo) - x
 				break
 			}
-			placed := false
-			for gi := start; gi < m; gi = nextClear(has[j], gi+1, m) {
-				size := len(groups[gi]) + 1
-				// A record can only raise the join size: when the group
-				// takes one more record without a new value, it takes t.
-				if !join[gi].within(b.alpha, size) && !b.joinWith(groups[gi], t).within(b.alpha, size) {
-					continue
-				}
-				if b.pos[t] >= 0 { // a parked seed has left its bucket already
-					b.take(t)
-				}
-				groups[gi] = append(groups[gi], t)
-				join[gi] = b.joinWith(groups[gi], -1)
-				has[j][gi/64] |= 1 << (gi % 64)
-				b.stats.Placed++
-				placed = true
-				break
-			}
-			if !placed {
+			if !b.placeResidue(groups, join, has[j], start, t) {
 				b.stats.Suppressed++
 			}
 			start = nextClear(has[j], start, m)
 		}
 	}
 	return nil
+}
+
+// residueBuckets lists the residues of each sensitive value (left: what
+// is left in its bucket, then its parked seeds in the order they were
+// parked) and the residue buckets' values, largest first (res; ties in
+// the order of Step 2's sorted buckets, itself in value order on ties),
+// with each value's place in res (idx, -1 for none).
+func (b *builder) residueBuckets() (left [][]int32, res []int32, idx []int32) {
+	c := b.c
+	left = make([][]int32, c.saDom)
+	for s := range left {
+		left[s] = append(left[s], b.bucket[s]...)
+	}
+	for _, r := range b.parked {
+		left[c.sa[r]] = append(left[c.sa[r]], r)
+	}
+	idx = make([]int32, c.saDom)
+	for s := range idx {
+		idx[s] = -1
+	}
+	for _, s := range b.order {
+		if len(left[s]) > 0 {
+			res = append(res, s)
+		}
+	}
+	sort.SliceStable(res, func(x, y int) bool { return len(left[res[x]]) > len(left[res[y]]) })
+	for j, s := range res {
+		idx[s] = int32(j)
+	}
+	return left, res, idx
+}
+
+// residueMarks gives has[j], the bitset of the groups holding residue
+// value res[j], and each group's join size.
+func (b *builder) residueMarks(groups [][]int32, res, idx []int32) (has [][]uint64, join []joinSize) {
+	c := b.c
+	m := len(groups)
+	words := (m + 63) / 64
+	has = make([][]uint64, len(res))
+	for j := range has {
+		has[j] = make([]uint64, words)
+	}
+	join = make([]joinSize, m)
+	for gi, grp := range groups {
+		for _, r := range grp {
+			if j := idx[c.sa[r]]; j >= 0 {
+				has[j][gi/64] |= 1 << (gi % 64)
+			}
+		}
+		join[gi] = b.joinWith(grp, -1)
+	}
+	return has, join
+}
+
+// placeResidue puts residue t in the first group from start that lacks
+// its value (has) and keeps its join size within alpha with it, and says
+// whether one did.
+func (b *builder) placeResidue(groups [][]int32, join []joinSize, has []uint64, start int, t int32) bool {
+	m := len(groups)
+	for gi := start; gi < m; gi = nextClear(has, gi+1, m) {
+		size := len(groups[gi]) + 1
+		// A record can only raise the join size: when the group
+		// takes one more record without a new value, it takes t.
+		if !join[gi].within(b.alpha, size) && !b.joinWith(groups[gi], t).within(b.alpha, size) {
+			continue
+		}
+		if b.pos[t] >= 0 { // a parked seed has left its bucket already
+			b.take(t)
+		}
+		groups[gi] = append(groups[gi], t)
+		join[gi] = b.joinWith(groups[gi], -1)
+		has[gi/64] |= 1 << (gi % 64)
+		b.stats.Placed++
+		return true
+	}
+	return false
 }
 
 // joinWith is prod_i |G_ATi| of the records of grp, plus record t when t

@@ -336,40 +336,13 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: 1, Msg: fmt.Sprintf("an ambiguity release estimates COUNT, SUM and AVG; %s is not defined on its lossy join", q.Agg),
 			Hint: "ask COUNT(*) or AVG(col)"}
 	}
-	// Which table each predicate reads.
-	qiPreds := make([][]model.Pred, len(s.at))
-	var saPreds []model.Pred
-	for _, p := range q.Preds {
-		t, i, err := s.column(q, p.Column, p.Pos)
-		if err != nil {
-			return method.Bounds{}, err
-		}
-		if t.kind == model.Numeric {
-			for _, v := range p.Values {
-				if !v.IsNum {
-					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
-				}
-			}
-		}
-		if i < 0 {
-			saPreds = append(saPreds, p)
-		} else {
-			qiPreds[i] = append(qiPreds[i], p)
-		}
+	qiPreds, saPreds, err := s.splitPreds(q)
+	if err != nil {
+		return method.Bounds{}, err
 	}
-	aggQI := -1 // the QI a SUM/AVG aggregates, -1 for the SA or COUNT
-	aggSA := false
-	if q.Column != "" {
-		t, i, err := s.column(q, q.Column, q.ColPos)
-		if err != nil {
-			return method.Bounds{}, err
-		}
-		if q.Agg != model.Count {
-			if t.kind != model.Numeric {
-				return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
-			}
-			aggQI, aggSA = i, i < 0
-		}
+	aggQI, aggSA, err := s.aggregated(q)
+	if err != nil {
+		return method.Bounds{}, err
 	}
 
 	bits := s.groupBits()
@@ -415,6 +388,53 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 		b.Estimate = sortedSum(sums) / count
 	}
 	return b, nil
+}
+
+// splitPreds sorts the query's predicates by the table each reads: a
+// QI's auxiliary table or the sensitive table, refusing an unknown column
+// and a non-number compared with a numeric one.
+func (s *scheme) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []model.Pred, err error) {
+	qiPreds = make([][]model.Pred, len(s.at))
+	for _, p := range q.Preds {
+		t, i, err := s.column(q, p.Column, p.Pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		if t.kind == model.Numeric {
+			for _, v := range p.Values {
+				if !v.IsNum {
+					return nil, nil, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+				}
+			}
+		}
+		if i < 0 {
+			saPreds = append(saPreds, p)
+		} else {
+			qiPreds[i] = append(qiPreds[i], p)
+		}
+	}
+	return qiPreds, saPreds, nil
+}
+
+// aggregated is the column a SUM or AVG aggregates: the QI (aggQI, -1
+// for the SA or COUNT) or the sensitive attribute (aggSA). It refuses a
+// categorical one.
+func (s *scheme) aggregated(q *model.Query) (aggQI int, aggSA bool, err error) {
+	aggQI = -1
+	if q.Column == "" {
+		return aggQI, false, nil
+	}
+	t, i, err := s.column(q, q.Column, q.ColPos)
+	if err != nil {
+		return -1, false, err
+	}
+	if q.Agg != model.Count {
+		if t.kind != model.Numeric {
+			return -1, false, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
+		}
+		aggQI, aggSA = i, i < 0
+	}
+	return aggQI, aggSA, nil
 }
 
 // estimator is one query's estimate, group by group (Answer).

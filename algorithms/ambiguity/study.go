@@ -58,6 +58,12 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 	var vsAlgorithm2, vsTheorem61 tally
 	steps := float64(dims * 3)
 	done := 0.0
+	step := func() {
+		done++
+		if lab.Progress != nil {
+			lab.Progress(done / (steps + 4))
+		}
+	}
 	for qd := 1; qd <= dims; qd++ {
 		for _, s := range []float64{0.01, 0.05, 0.10} {
 			opt := workload.Options{Shape: workload.CountIn, Queries: studyQueries, Seed: 1, Dims: qd, Selectivity: s, SAPoint: true}
@@ -77,19 +83,25 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 				row = append(row, fmtErr(x), vsTheorem61.add(x, g))
 			}
 			main.Rows = append(main.Rows, row)
-			done++
-			if lab.Progress != nil {
-				lab.Progress(done / (steps + 4))
-			}
+			step()
 		}
 	}
 	closing := method.Section{Notes: []string{vsAlgorithm2.line("Algorithm 2's scheme")}}
 	if same != nil {
 		closing.Notes = append(closing.Notes, vsTheorem61.theorem61())
 	}
-	secs := []method.Section{main, closing}
+	sweep, err := betaSweep(ctx, lab, dims, step)
+	if err != nil {
+		return nil, err
+	}
+	return append([]method.Section{main, closing}, sweep...), nil
+}
 
-	// Figure 8: the error as beta varies, at qd = min(2, QIs), s = 5%.
+// betaSweep is Wang's Figure 8: the error as beta varies, at qd =
+// min(2, QIs), s = 5%, beside generalization's; step is called after
+// each feasible beta.
+func betaSweep(ctx context.Context, lab *method.Lab, dims int, step func()) ([]method.Section, error) {
+	in := lab.Input
 	sweep := method.Section{
 		Title:  "Wang, Figure 8: error vs beta (qd " + fmt.Sprint(min(2, dims)) + ", selectivity 5%)",
 		Header: []string{"beta", "groups", "avg size", "ambiguity", "generalization (k, avg size)", "better"},
@@ -118,12 +130,9 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 			cmp[0] = fmt.Sprintf("%s (%s, %.2f)", cmp[0], b.Values[method.GroupSizeParam], averageSize(b))
 		}
 		sweep.Rows = append(sweep.Rows, append([]string{beta, fmt.Sprint(len(r.Groups)), fmt.Sprintf("%.2f", r.Utility.Value), fmtErr(a)}, cmp...))
-		done++
-		if lab.Progress != nil {
-			lab.Progress(done / (steps + 4))
-		}
+		step()
 	}
-	return append(secs, sweep, method.Section{Notes: []string{swept.line("Algorithm 2's scheme")}}), nil
+	return []method.Section{sweep, {Notes: []string{swept.line("Algorithm 2's scheme")}}}, nil
 }
 
 // tally counts the rows of a table where both releases were measured.

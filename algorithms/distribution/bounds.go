@@ -129,32 +129,9 @@ func prefix(v []float64) []float64 {
 // selected tuples of group g, at least m_g minus the subdomains not inside
 // the condition satisfy it, and at most the subdomains that meet it.
 func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
-	onQI := *q
-	onQI.Preds = nil
-	var onSA []model.Pred
-	for _, p := range q.Preds {
-		switch {
-		case p.Column == b.sa:
-			onSA = append(onSA, p)
-		case !b.qis[p.Column]:
-			return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: p.Pos,
-				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
-				Hint: "distribution releases answer conditions on the quasi-identifiers and COUNT conditions on the sensitive attribute (Koudas et al. 2009, Section 3.3)"}
-		default:
-			onQI.Preds = append(onQI.Preds, p)
-		}
-	}
-	if len(onSA) > 0 && q.Agg != model.Count {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: onSA[0].Pos,
-			Msg: fmt.Sprintf("a condition on the sensitive attribute %s needs COUNT(*)", b.sa), Hint: "the release generalizes the sensitive values"}
-	}
-	if q.Column != "" && q.Column != b.sa {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos,
-			Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", b.sa)}
-	}
-	if q.Agg != model.Count && !b.numeric {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos,
-			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, b.sa), Hint: "use COUNT(*)"}
+	onQI, onSA, err := b.splitPreds(q)
+	if err != nil {
+		return method.Bounds{}, err
 	}
 	m, err := onQI.Bind(b.table)
 	if err != nil {
@@ -170,24 +147,66 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 	out := method.Bounds{HasBounds: true, Note: "deterministic bounds from the selected count per group"}
 	if total == 0 {
 		out.Empty = true
-		if q.Agg == model.Count || q.Agg == model.Sum {
-			return out, nil
-		}
 		return out, nil
 	}
-	switch q.Agg {
-	case model.Count:
-		out.Low, out.High = float64(total), float64(total)
-		out.Note = "exact: quasi-identifiers are published unchanged"
-		if len(onSA) > 0 {
-			if out.Low, out.High, err = b.countSA(q, onSA, sel); err != nil {
-				return method.Bounds{}, err
-			}
-			out.Note = "bounds: the selected tuples may take any of their group's subdomains"
-			if out.High == 0 {
-				out.Empty = true
-			}
+	if q.Agg != model.Count {
+		b.valueBounds(&out, q.Agg, sel, total)
+		return out, nil
+	}
+	out.Low, out.High = float64(total), float64(total)
+	out.Note = "exact: quasi-identifiers are published unchanged"
+	if len(onSA) > 0 {
+		if out.Low, out.High, err = b.countSA(q, onSA, sel); err != nil {
+			return method.Bounds{}, err
 		}
+		out.Note = "bounds: the selected tuples may take any of their group's subdomains"
+		if out.High == 0 {
+			out.Empty = true
+		}
+	}
+	return out, nil
+}
+
+// splitPreds splits the query into its conditions on the quasi-identifiers
+// (as a query of their own) and those on the sensitive attribute, and
+// refuses what a distribution release does not answer: another column, a
+// condition on the sensitive attribute outside COUNT, an aggregate of a
+// QI or of a categorical attribute.
+func (b *boundsIndex) splitPreds(q *model.Query) (onQI model.Query, onSA []model.Pred, err error) {
+	onQI = *q
+	onQI.Preds = nil
+	for _, p := range q.Preds {
+		switch {
+		case p.Column == b.sa:
+			onSA = append(onSA, p)
+		case !b.qis[p.Column]:
+			return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: p.Pos,
+				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
+				Hint: "distribution releases answer conditions on the quasi-identifiers and COUNT conditions on the sensitive attribute (Koudas et al. 2009, Section 3.3)"}
+		default:
+			onQI.Preds = append(onQI.Preds, p)
+		}
+	}
+	if len(onSA) > 0 && q.Agg != model.Count {
+		return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: onSA[0].Pos,
+			Msg: fmt.Sprintf("a condition on the sensitive attribute %s needs COUNT(*)", b.sa), Hint: "the release generalizes the sensitive values"}
+	}
+	if q.Column != "" && q.Column != b.sa {
+		return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+			Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", b.sa)}
+	}
+	if q.Agg != model.Count && !b.numeric {
+		return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, b.sa), Hint: "use COUNT(*)"}
+	}
+	return onQI, onSA, nil
+}
+
+// valueBounds bounds SUM, AVG, MIN or MAX of the sensitive values of the
+// selected tuples (sel per group, total in all): each group's k selected
+// tuples take the k lowest or highest ends of its subdomains.
+func (b *boundsIndex) valueBounds(out *method.Bounds, agg model.Agg, sel []int, total int) {
+	switch agg {
 	case model.Sum, model.Avg:
 		for g, k := range sel {
 			if k > 0 {
@@ -195,7 +214,7 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 				out.High += b.highSum[g][k]
 			}
 		}
-		if q.Agg == model.Avg {
+		if agg == model.Avg {
 			out.Low /= float64(total)
 			out.High /= float64(total)
 		}
@@ -216,7 +235,6 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 			}
 		}
 	}
-	return out, nil
 }
 
 // countSA bounds the number of selected tuples whose sensitive value
@@ -319,35 +337,18 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	if sg == nil || lo == nil || hi == nil {
 		return nil, &model.InputError{File: filepath.Join(dir, format.FileSA), Line: 1, Msg: "expected columns GroupID, Low, High"}
 	}
-	index := map[string]int32{}
-	groupOf := make([]int32, qi.Rows)
-	for r := 0; r < qi.Rows; r++ {
-		id := gcol.Value(r)
-		g, ok := index[id]
-		if !ok {
-			g = int32(len(index))
-			index[id] = g
-		}
-		groupOf[r] = g
-	}
+	index, groupOf := numberGroups(gcol, qi.Rows)
 	lows := make([][]float64, len(index))
 	highs := make([][]float64, len(index))
 	spans := make([][][2]int32, len(index))
 	numeric := lo.Kind == model.Numeric && hi.Kind == model.Numeric
-	saName := man.SA
 	dom, pos, err := manifestDomain(man, numeric)
 	if err != nil {
 		return nil, &model.InputError{File: filepath.Join(dir, "manifest.json"), Msg: err.Error()}
 	}
-	// The domain file names the attribute: an answer is about that column,
-	// never about a name the manifest alone gives.
-	if d, err := model.LoadRelease(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
-		if len(d.Columns) != 1 || d.Columns[0].Name != man.SA {
-			return nil, &model.InputError{File: filepath.Join(dir, format.FileDomain), Line: 1,
-				Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, format.FileDomain, strings.Join(d.Names(), ",")),
-				Hint: "privlab check tells which file was edited"}
-		}
-		saName = d.Columns[0].Name
+	saName, err := domainAttribute(dir, man)
+	if err != nil {
+		return nil, err
 	}
 	for r := 0; r < sa.Rows; r++ {
 		g, ok := index[sg.Value(r)]
@@ -375,6 +376,39 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 	}
 	return newBoundsIndex(qi, groupOf, man.QIs, saName, numeric, lows, highs, dom, spans), nil
+}
+
+// numberGroups numbers qi.csv's groups in order of first appearance:
+// the number of each GroupID text, and each row's group.
+func numberGroups(gcol *model.Column, rows int) (map[string]int32, []int32) {
+	index := map[string]int32{}
+	groupOf := make([]int32, rows)
+	for r := 0; r < rows; r++ {
+		id := gcol.Value(r)
+		g, ok := index[id]
+		if !ok {
+			g = int32(len(index))
+			index[id] = g
+		}
+		groupOf[r] = g
+	}
+	return index, groupOf
+}
+
+// domainAttribute is the sensitive attribute's name. The domain file
+// names the attribute: an answer is about that column, never about a
+// name the manifest alone gives; without the file it is the manifest's.
+func domainAttribute(dir string, man *model.Manifest) (string, error) {
+	d, err := model.LoadRelease(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	if err != nil {
+		return man.SA, nil
+	}
+	if len(d.Columns) != 1 || d.Columns[0].Name != man.SA {
+		return "", &model.InputError{File: filepath.Join(dir, format.FileDomain), Line: 1,
+			Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, format.FileDomain, strings.Join(d.Names(), ",")),
+			Hint: "privlab check tells which file was edited"}
+	}
+	return d.Columns[0].Name, nil
 }
 
 // manifestDomain reads the SA domain (leaf order) from the manifest's

@@ -98,84 +98,9 @@ func (g Grouping) Groups(ctx context.Context, in *method.Input) ([][]int32, erro
 	case "sa-only":
 		return [][]int32{all}, nil
 	case "column", "level":
-		c := t.Column(g.Column)
-		if c == nil {
-			return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(), Reason: fmt.Sprintf("no column %q", g.Column),
-				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
-		}
-		// Groups are numbered in the order of this column's values, and a
-		// group is the set of rows sharing one: grouping by a column that
-		// is not published as a quasi-identifier would publish it.
-		if role := in.Roles.Of(g.Column); role != model.QuasiIdentifier {
-			return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(),
-				Reason: fmt.Sprintf("%s is the %s, not a quasi-identifier: the groups (and their ids) would publish it", g.Column, role),
-				Hint:   "group by a quasi-identifier: " + strings.Join(in.Roles.QIs, ", ")}
-		}
-		h := in.Hierarchies[g.Column]
-		if g.Kind == "level" {
-			if h == nil {
-				var err error
-				if h, err = model.BuildHierarchy("auto", c); err != nil {
-					return nil, err
-				}
-			}
-			leafOf, err := h.MapColumn(c)
-			if err != nil {
-				return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(), Reason: err.Error()}
-			}
-			if height := h.Height(); g.Level > height {
-				return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(),
-					Reason: fmt.Sprintf("level %d is above the root of %s's hierarchy, which has %d levels above the values", g.Level, g.Column, height),
-					Hint:   fmt.Sprintf("use a level from 0 to %d (or sa-only for one group)", height)}
-			}
-			// Key: the generalized node's first leaf position (value order).
-			key := make([]uint64, len(c.Dict))
-			for code, l := range leafOf {
-				anc := h.Ancestor(l, g.Level)
-				key[code] = uint64(h.Nodes[anc].First)<<20 | uint64(h.Nodes[anc].Depth)
-			}
-			return partition.ByKey(all, func(r int32) uint64 { return keyOrMissing(c, key, r) }), nil
-		}
-		rank, _ := partition.CodeRanks(c, h)
-		key := make([]uint64, len(c.Dict))
-		for code, r := range rank {
-			key[code] = uint64(r)
-		}
-		return partition.ByKey(all, func(r int32) uint64 { return keyOrMissing(c, key, r) }), nil
+		return g.byColumn(in, all)
 	case "qi-sa":
-		// Koudas et al. 2009, Section 4.2: sub-groups of identical QI values.
-		var qs []rankedCol
-		for _, name := range in.Roles.QIs {
-			c := t.Column(name)
-			rank, value := partition.CodeRanks(c, in.Hierarchies[name])
-			qs = append(qs, rankedCol{c, rank, uint64(len(value)) + 1})
-		}
-		// Mixed-radix key over the QI ranks; falls back to a string key
-		// when the product of the radices overflows 64 bits.
-		fits := true
-		var prod uint64 = 1
-		for _, q := range qs {
-			if prod > (1<<63)/q.n {
-				fits = false
-				break
-			}
-			prod *= q.n
-		}
-		if fits {
-			return partition.ByKey(all, func(r int32) uint64 {
-				var k uint64
-				for _, q := range qs {
-					code := q.c.Codes[r]
-					x := uint64(0)
-					if code != model.Missing {
-						x = uint64(q.rank[code]) + 1
-					}
-					k = k*q.n + x
-				}
-				return k
-			}), nil
-		}
-		return groupByTuple(all, qs), nil
+		return sameQIGroups(in, all), nil
 	case "mondrian":
 		var dims []partition.Dim
 		for _, name := range in.Roles.QIs {
@@ -184,6 +109,103 @@ func (g Grouping) Groups(ctx context.Context, in *method.Input) ([][]int32, erro
 		return partition.Mondrian(ctx, all, dims, g.Size)
 	}
 	return nil, fmt.Errorf("unknown grouping %q", g.Kind)
+}
+
+// byColumn groups the rows sharing one value of a quasi-identifier (or,
+// for a level grouping, one generalized value of it), numbered in the
+// order of the values.
+func (g Grouping) byColumn(in *method.Input, all []int32) ([][]int32, error) {
+	t := in.Table
+	c := t.Column(g.Column)
+	if c == nil {
+		return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(), Reason: fmt.Sprintf("no column %q", g.Column),
+			Hint: "columns are: " + strings.Join(t.Names(), ", ")}
+	}
+	// Groups are numbered in the order of this column's values, and a
+	// group is the set of rows sharing one: grouping by a column that
+	// is not published as a quasi-identifier would publish it.
+	if role := in.Roles.Of(g.Column); role != model.QuasiIdentifier {
+		return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(),
+			Reason: fmt.Sprintf("%s is the %s, not a quasi-identifier: the groups (and their ids) would publish it", g.Column, role),
+			Hint:   "group by a quasi-identifier: " + strings.Join(in.Roles.QIs, ", ")}
+	}
+	h := in.Hierarchies[g.Column]
+	if g.Kind == "level" {
+		key, err := g.levelKeys(c, h)
+		if err != nil {
+			return nil, err
+		}
+		return partition.ByKey(all, func(r int32) uint64 { return keyOrMissing(c, key, r) }), nil
+	}
+	rank, _ := partition.CodeRanks(c, h)
+	key := make([]uint64, len(c.Dict))
+	for code, r := range rank {
+		key[code] = uint64(r)
+	}
+	return partition.ByKey(all, func(r int32) uint64 { return keyOrMissing(c, key, r) }), nil
+}
+
+// levelKeys gives each code of column c the key of its ancestor at the
+// grouping's level of hierarchy h (built automatically when nil): the
+// ancestor's first leaf position (value order) and depth.
+func (g Grouping) levelKeys(c *model.Column, h *model.Hierarchy) ([]uint64, error) {
+	if h == nil {
+		var err error
+		if h, err = model.BuildHierarchy("auto", c); err != nil {
+			return nil, err
+		}
+	}
+	leafOf, err := h.MapColumn(c)
+	if err != nil {
+		return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(), Reason: err.Error()}
+	}
+	if height := h.Height(); g.Level > height {
+		return nil, &model.ParamError{Param: format.ParamGrouping.Name(), Value: g.String(),
+			Reason: fmt.Sprintf("level %d is above the root of %s's hierarchy, which has %d levels above the values", g.Level, g.Column, height),
+			Hint:   fmt.Sprintf("use a level from 0 to %d (or sa-only for one group)", height)}
+	}
+	key := make([]uint64, len(c.Dict))
+	for code, l := range leafOf {
+		anc := h.Ancestor(l, g.Level)
+		key[code] = uint64(h.Nodes[anc].First)<<20 | uint64(h.Nodes[anc].Depth)
+	}
+	return key, nil
+}
+
+// sameQIGroups is Koudas et al. 2009, Section 4.2: sub-groups of
+// identical QI values, keyed by a mixed-radix key over the QI ranks, or
+// by a tuple when the product of the radices overflows 64 bits.
+func sameQIGroups(in *method.Input, all []int32) [][]int32 {
+	var qs []rankedCol
+	for _, name := range in.Roles.QIs {
+		c := in.Table.Column(name)
+		rank, value := partition.CodeRanks(c, in.Hierarchies[name])
+		qs = append(qs, rankedCol{c, rank, uint64(len(value)) + 1})
+	}
+	fits := true
+	var prod uint64 = 1
+	for _, q := range qs {
+		if prod > (1<<63)/q.n {
+			fits = false
+			break
+		}
+		prod *= q.n
+	}
+	if !fits {
+		return groupByTuple(all, qs)
+	}
+	return partition.ByKey(all, func(r int32) uint64 {
+		var k uint64
+		for _, q := range qs {
+			code := q.c.Codes[r]
+			x := uint64(0)
+			if code != model.Missing {
+				x = uint64(q.rank[code]) + 1
+			}
+			k = k*q.n + x
+		}
+		return k
+	})
 }
 
 func keyOrMissing(c *model.Column, key []uint64, r int32) uint64 {

@@ -433,6 +433,10 @@ type ratioScratch struct {
 // the largest sum that keeps every weight within the bound.
 const maxRatioSearch = 4096
 
+// approx is the integer weights of a node's children in the ratio of
+// their masses q (Koudas et al. 2009, Section 3.1), reduced to no common
+// factor: exact when maxDen <= 0, else the closest ratio whose weights
+// are at most maxDen.
 func (r *ratioScratch) approx(q []float64, maxDen int) []int64 {
 	total := 0.0
 	for _, x := range q {
@@ -444,89 +448,103 @@ func (r *ratioScratch) approx(q []float64, maxDen int) []int64 {
 	}
 	p := r.p
 	if maxDen <= 0 {
-		// Exact: integer masses as they are; otherwise a fine grid.
-		integral := true
-		for _, x := range q {
-			if x != math.Trunc(x) || x > 1<<40 {
-				integral = false
-			}
-		}
-		if integral {
-			r.w = r.w[:0]
-			for _, x := range q {
-				r.w = append(r.w, int64(x))
-			}
-			return reduce(r.w)
-		}
-		// Probabilities made from counts (as Masses gives them) are
-		// fractions with a common denominator: find it, so that 2/3 : 1/3
-		// gives 2:1 and not 666666667:333333333.
-		if len(q) == 2 {
-			a, d := bestFraction(p[0], math.MaxInt64, math.MaxInt64, exactGrid)
-			r.w = append(r.w[:0], a, d-a)
-			return reduce(r.w)
-		}
-		if w := r.commonDenominator(p); w != nil {
-			return reduce(w)
-		}
-		return reduce(r.roundToSum(p, exactGrid))
+		return r.exactRatio(q, p)
 	}
 	if len(q) == 2 {
 		a, d := bestFraction(p[0], int64(maxDen), int64(maxDen), math.MaxInt64)
 		r.w = append(r.w[:0], a, d-a)
 		return reduce(keepSupport(r.w, p, maxDen))
 	}
-	// More children: try every sum of weights d (largest remainders), skip
-	// those that give a weight above the bound, keep the first best.
+	return r.searchRatio(p, maxDen)
+}
+
+// exactRatio is approx without a bound: integer masses q as they are;
+// otherwise the shares p on a fine grid.
+func (r *ratioScratch) exactRatio(q, p []float64) []int64 {
+	integral := true
+	for _, x := range q {
+		if x != math.Trunc(x) || x > 1<<40 {
+			integral = false
+		}
+	}
+	if integral {
+		r.w = r.w[:0]
+		for _, x := range q {
+			r.w = append(r.w, int64(x))
+		}
+		return reduce(r.w)
+	}
+	// Probabilities made from counts (as Masses gives them) are
+	// fractions with a common denominator: find it, so that 2/3 : 1/3
+	// gives 2:1 and not 666666667:333333333.
+	if len(q) == 2 {
+		a, d := bestFraction(p[0], math.MaxInt64, math.MaxInt64, exactGrid)
+		r.w = append(r.w[:0], a, d-a)
+		return reduce(r.w)
+	}
+	if w := r.commonDenominator(p); w != nil {
+		return reduce(w)
+	}
+	return reduce(r.roundToSum(p, exactGrid))
+}
+
+// searchRatio is approx for more than two children: it tries every sum
+// of weights d (largest remainders), skips those that give a weight
+// above the bound, and keeps the first best.
+func (r *ratioScratch) searchRatio(p []float64, maxDen int) []int64 {
 	r.best = r.best[:0]
 	bestErr := math.Inf(1)
-	try := func(d int) bool {
-		if d < 1 {
-			return false
-		}
-		w := r.roundToSum(p, int64(d))
-		for i := range w {
-			if w[i] > int64(maxDen) {
-				return false
-			}
-		}
-		w = keepSupport(w, p, maxDen)
-		sum := int64(0)
-		for _, x := range w {
-			sum += x
-		}
-		e := 0.0
-		for i := range w {
-			if x := math.Abs(float64(w[i])/float64(sum) - p[i]); x > e {
-				e = x
-			}
-		}
-		if e < bestErr-1e-12 {
-			r.best, bestErr = append(r.best[:0], w...), e
-		}
-		return e < 1e-12
-	}
 	// Beyond (maxDen+1)/pmax the largest share rounds above the bound.
 	pmax := 0.0
 	for _, x := range p {
 		pmax = math.Max(pmax, x)
 	}
-	limit := maxDen * len(q)
+	limit := maxDen * len(p)
 	if m := (float64(maxDen) + 1) / pmax; m < float64(limit) {
 		limit = int(m)
 	}
 	for d := 1; d <= limit && d <= maxRatioSearch; d++ {
-		if try(d) {
+		if r.tryRatioSum(p, d, maxDen, &bestErr) {
 			return reduce(r.best)
 		}
 	}
 	if limit > maxRatioSearch {
 		d := int(float64(maxDen) / pmax)
-		if !try(d) {
-			try(d - 1)
+		if !r.tryRatioSum(p, d, maxDen, &bestErr) {
+			r.tryRatioSum(p, d-1, maxDen, &bestErr)
 		}
 	}
 	return reduce(keepSupport(r.best, p, maxDen))
+}
+
+// tryRatioSum rounds the shares p to weights summing to d, keeps them in
+// r.best when no weight is above maxDen and their largest error is below
+// *bestErr, and says whether they are exact.
+func (r *ratioScratch) tryRatioSum(p []float64, d, maxDen int, bestErr *float64) bool {
+	if d < 1 {
+		return false
+	}
+	w := r.roundToSum(p, int64(d))
+	for i := range w {
+		if w[i] > int64(maxDen) {
+			return false
+		}
+	}
+	w = keepSupport(w, p, maxDen)
+	sum := int64(0)
+	for _, x := range w {
+		sum += x
+	}
+	e := 0.0
+	for i := range w {
+		if x := math.Abs(float64(w[i])/float64(sum) - p[i]); x > e {
+			e = x
+		}
+	}
+	if e < *bestErr-1e-12 {
+		r.best, *bestErr = append(r.best[:0], w...), e
+	}
+	return e < 1e-12
 }
 
 // keepSupport gives weight at least 1 to every child with positive mass.

@@ -276,33 +276,10 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	joinRows := 0
 	ncpSum := 0.0
 	for i, c := range r.classes {
-		maxCount, distinct := 0, 0
-		for _, row := range c.rows {
-			r.classOf[row] = int32(i)
-			v := r.prob.sa[row]
-			if counts[v] == 0 {
-				distinct++
-			}
-			counts[v]++
-			maxCount = max(maxCount, int(counts[v]))
-		}
-		for _, row := range c.rows {
-			counts[r.prob.sa[row]] = 0
-		}
+		g, maxCount := r.classGroup(i, spec, counts, saPos)
 		size := len(c.rows)
 		frac := float64(maxCount) / float64(size)
-		g := method.Group{ID: i + 1, Rows: c.rows, QI: r.summary(c),
-			Figures: []float64{float64(size), frac, float64(distinct)},
-			Exact:   []*big.Rat{nil, big.NewRat(int64(maxCount), int64(size)), nil}}
 		fracOK = fracOK && r.alpha.Allows(maxCount, size)
-		if saPos != nil {
-			pos := make([]int32, len(c.rows))
-			for j, row := range c.rows {
-				pos[j] = saPos[r.sa.Codes[row]]
-			}
-			g.SAHist = release.HistBins(len(r.saH.Leaves), pos, 8)
-		}
-		g.Judge(spec, r.values)
 		res.Groups = append(res.Groups, g)
 		minSize = min(minSize, size)
 		maxFrac = math.Max(maxFrac, frac)
@@ -352,6 +329,43 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	res.Charts = r.charts
 	res.Release = r.release
 	return res, nil
+}
+
+// classGroup is class i's preview entry: its size, its largest SA share
+// (exactly too) and its number of distinct SA values (Wong et al. 2006,
+// Definition 2), judged against the parameters. It records the class of
+// each of its rows, and returns the count of its most frequent SA value.
+// counts is a zeroed scratch per SA code, zeroed again on return; saPos
+// the SA codes' leaf positions (nil: no histogram).
+func (r *run) classGroup(i int, spec method.Spec, counts []int32, saPos []int32) (method.Group, int) {
+	c := r.classes[i]
+	maxCount, distinct := 0, 0
+	for _, row := range c.rows {
+		r.classOf[row] = int32(i)
+		v := r.prob.sa[row]
+		if counts[v] == 0 {
+			distinct++
+		}
+		counts[v]++
+		maxCount = max(maxCount, int(counts[v]))
+	}
+	for _, row := range c.rows {
+		counts[r.prob.sa[row]] = 0
+	}
+	size := len(c.rows)
+	frac := float64(maxCount) / float64(size)
+	g := method.Group{ID: i + 1, Rows: c.rows, QI: r.summary(c),
+		Figures: []float64{float64(size), frac, float64(distinct)},
+		Exact:   []*big.Rat{nil, big.NewRat(int64(maxCount), int64(size)), nil}}
+	if saPos != nil {
+		pos := make([]int32, len(c.rows))
+		for j, row := range c.rows {
+			pos[j] = saPos[r.sa.Codes[row]]
+		}
+		g.SAHist = release.HistBins(len(r.saH.Leaves), pos, 8)
+	}
+	g.Judge(spec, r.values)
+	return g, maxCount
 }
 
 // saPositions maps each SA code to its leaf position (nil without a

@@ -579,23 +579,7 @@ func (p *problem) specialize(ctx context.Context, rows []int32, progress func(fl
 				busy++
 				mu.Unlock()
 
-				var kids []partition
-				err := ctx.Err()
-				finished := 0
-				if err == nil {
-					// A small partition's whole subtree is solved here,
-					// without the shared stack.
-					if len(part.rows) < localRows {
-						before := len(local)
-						local, err = p.solveLocal(ctx, s, part, local)
-						for _, c := range local[before:] {
-							finished += len(c.rows)
-						}
-					} else if kids = p.step(s, &part); kids == nil {
-						local = append(local, class{rows: part.rows, vec: part.vec, path: part.path})
-						finished = len(part.rows)
-					}
-				}
+				kids, finished, err := p.specializeOne(ctx, s, part, &local)
 				mu.Lock()
 				busy--
 				if err != nil && firstEr == nil {
@@ -622,6 +606,29 @@ func (p *problem) specialize(ctx context.Context, rows []int32, progress func(fl
 	}
 	sortClasses(out)
 	return out, nil
+}
+
+// specializeOne is one worker's turn in specialize: it splits part one
+// step and returns its children to share, or, when part cannot be split
+// or is small enough to solve whole here (without the shared stack),
+// appends its final classes to local and returns the rows they finish.
+func (p *problem) specializeOne(ctx context.Context, s *scratch, part partition, local *[]class) (kids []partition, finished int, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(part.rows) < localRows {
+		before := len(*local)
+		*local, err = p.solveLocal(ctx, s, part, *local)
+		for _, c := range (*local)[before:] {
+			finished += len(c.rows)
+		}
+		return nil, finished, err
+	}
+	if kids = p.step(s, &part); kids == nil {
+		*local = append(*local, class{rows: part.rows, vec: part.vec, path: part.path})
+		finished = len(part.rows)
+	}
+	return kids, finished, nil
 }
 
 // localRows is the partition size below which a worker specializes the

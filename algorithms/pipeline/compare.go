@@ -78,76 +78,14 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 	}
 	var rows []CompareRow
 	methods := catalog.All()
-	var qs []*model.Query
-	var truths []model.Answer
+	c := &comparison{env: env, opt: opt}
 	for i, m := range methods {
 		if err := ctx.Err(); err != nil {
 			return rows, err
 		}
 		spec := m.Spec()
-		row := CompareRow{Method: spec.Name}
-		q := p.Clone()
-		q.Method, q.Variant, q.Params = spec.Name, "", model.Values{}
-		if v, ok := p.Params[model.SeedParam.Name]; ok {
-			q.Params[model.SeedParam.Name] = v
-		}
-		if spec.Public == method.NoPublic {
-			q.Public = ""
-		}
-		if spec.Compare != nil {
-			variant, values := spec.Compare(opt.K, t, q.Roles, q.Public != "")
-			q.Variant = variant
-			for k, v := range values {
-				q.Params[k] = v
-			}
-			row.Settings = settingsText(values)
-		} else {
-			row.Settings = "its defaults (no group size)"
-		}
-		row.Variant, row.Project = q.Variant, q
-		start := opt.Now()
-		prep, err := env.Prepare(q, t)
-		if err == nil {
-			var res *method.Result
-			if res, err = Run(ctx, prep, RunOptions{}); err == nil {
-				row.Millis = opt.Now().Sub(start).Milliseconds()
-				if row.Variant == "" {
-					row.Variant = prep.Input().VariantOr(spec)
-				}
-				row.Holds, row.Published = res.Satisfied(), res.Published
-				if len(res.Summary) > 0 {
-					f := res.Summary[0]
-					row.Worst = fmt.Sprintf("%s %.4g", f.Name, f.Value)
-					if f.Limit != "" {
-						row.Worst += " (limit " + f.Limit + ")"
-					}
-				}
-				// The attacks and the risk figures read one build of the
-				// release (Preview).
-				pv := NewPreview(res)
-				row.Attacks, _ = pv.Attacks(ctx, env, prep)
-				if row.Risk, _, err = pv.Risk(ctx, opt.Threshold); err == nil && res.Answerer != nil {
-					if qs == nil {
-						// One workload and one computation of its true
-						// answers for every method: the same table.
-						if qs, err = workload.Generate(prep.Table, prep.Project.Roles, opt.Workload); err == nil {
-							truths, err = workload.Truths(prep.Table, qs)
-						}
-						if err != nil {
-							qs, truths = []*model.Query{}, nil
-						}
-					}
-					var w workload.Result
-					if w, err = workload.EvaluateTruths(truths, res.Answerer, qs); err == nil {
-						row.EstErr, row.Queries = w.EstErr, w.Queries
-						if w.Bounded > 0 {
-							row.Bounded, row.Width = true, w.MeanErr
-						}
-					}
-				}
-			}
-		}
-		if err != nil {
+		row := comparedProject(p, spec, t, opt.K)
+		if err := c.measure(ctx, spec, t, &row); err != nil {
 			if ctx.Err() != nil {
 				return rows, ctx.Err()
 			}
@@ -159,6 +97,95 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 		}
 	}
 	return rows, nil
+}
+
+// comparedProject is the row of one method in Compare, with the project
+// it runs: p's table, roles and seed with the method's comparable
+// settings (method.Spec.Compare, for group size k), or its defaults.
+func comparedProject(p Project, spec method.Spec, t *model.Table, k int) CompareRow {
+	row := CompareRow{Method: spec.Name}
+	q := p.Clone()
+	q.Method, q.Variant, q.Params = spec.Name, "", model.Values{}
+	if v, ok := p.Params[model.SeedParam.Name]; ok {
+		q.Params[model.SeedParam.Name] = v
+	}
+	if spec.Public == method.NoPublic {
+		q.Public = ""
+	}
+	if spec.Compare != nil {
+		variant, values := spec.Compare(k, t, q.Roles, q.Public != "")
+		q.Variant = variant
+		for k, v := range values {
+			q.Params[k] = v
+		}
+		row.Settings = settingsText(values)
+	} else {
+		row.Settings = "its defaults (no group size)"
+	}
+	row.Variant, row.Project = q.Variant, q
+	return row
+}
+
+// comparison is one Compare: its settings and the common workload, made
+// and answered on the table once for every method.
+type comparison struct {
+	env    Env
+	opt    CompareOptions
+	qs     []*model.Query
+	truths []model.Answer
+}
+
+// measure runs row's project and fills in its time, guarantee, worst
+// figure, attacks, risk and workload error; the error is the first step's
+// that failed.
+func (c *comparison) measure(ctx context.Context, spec method.Spec, t *model.Table, row *CompareRow) error {
+	start := c.opt.Now()
+	prep, err := c.env.Prepare(row.Project, t)
+	if err != nil {
+		return err
+	}
+	res, err := Run(ctx, prep, RunOptions{})
+	if err != nil {
+		return err
+	}
+	row.Millis = c.opt.Now().Sub(start).Milliseconds()
+	if row.Variant == "" {
+		row.Variant = prep.Input().VariantOr(spec)
+	}
+	row.Holds, row.Published = res.Satisfied(), res.Published
+	if len(res.Summary) > 0 {
+		f := res.Summary[0]
+		row.Worst = fmt.Sprintf("%s %.4g", f.Name, f.Value)
+		if f.Limit != "" {
+			row.Worst += " (limit " + f.Limit + ")"
+		}
+	}
+	// The attacks and the risk figures read one build of the
+	// release (Preview).
+	pv := NewPreview(res)
+	row.Attacks, _ = pv.Attacks(ctx, c.env, prep)
+	if row.Risk, _, err = pv.Risk(ctx, c.opt.Threshold); err != nil || res.Answerer == nil {
+		return err
+	}
+	if c.qs == nil {
+		// One workload and one computation of its true
+		// answers for every method: the same table.
+		if c.qs, err = workload.Generate(prep.Table, prep.Project.Roles, c.opt.Workload); err == nil {
+			c.truths, err = workload.Truths(prep.Table, c.qs)
+		}
+		if err != nil {
+			c.qs, c.truths = []*model.Query{}, nil
+		}
+	}
+	w, err := workload.EvaluateTruths(c.truths, res.Answerer, c.qs)
+	if err != nil {
+		return err
+	}
+	row.EstErr, row.Queries = w.EstErr, w.Queries
+	if w.Bounded > 0 {
+		row.Bounded, row.Width = true, w.MeanErr
+	}
+	return nil
 }
 
 // settingsText lists values as k=10, grouping=mondrian:10 (sorted).

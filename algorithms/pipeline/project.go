@@ -562,20 +562,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 			Fixes: []model.Fix{{Setting: model.SetMissing, Value: "category", Why: "(categorical missing values are then kept as ?)"}}}
 	}
 	if prep.Dropped > 0 {
-		// Which input rows survived: rows with a missing value in a used
-		// column the policy drops (every column under drop, numeric ones
-		// under category), as HandleMissing decides.
-		prep.InputRow = make([]int, 0, prep.Table.Rows)
-		cols, _ := src.MustColumns("qi", p.Roles.Used())
-	rows:
-		for r := 0; r < src.Rows; r++ {
-			for _, c := range cols {
-				if c.IsMissing(r) && (policy == model.DropMissing || c.Kind == model.Numeric) {
-					continue rows
-				}
-			}
-			prep.InputRow = append(prep.InputRow, r)
-		}
+		prep.InputRow = keptRows(src, p.Roles.Used(), policy, prep.Table.Rows)
 	}
 	// An identifier names one person among the rows read (issue 31.6).
 	if err := model.CheckIdentifiers(src, p.Input, p.Roles.IDs, prep.InputRow); err != nil {
@@ -594,20 +581,47 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 			return nil, err
 		}
 	}
-	prep.Hierarchies = map[string]*model.Hierarchy{}
+	if prep.Hierarchies, err = e.hierarchies(p, src, prep.Table); err != nil {
+		return nil, err
+	}
+	return prep, nil
+}
+
+// keptRows is which input rows survived HandleMissing (kept of them):
+// not those with a missing value in a used column the policy drops
+// (every column under drop, numeric ones under category).
+func keptRows(src *model.Table, used []string, policy model.MissingPolicy, kept int) []int {
+	out := make([]int, 0, kept)
+	cols, _ := src.MustColumns("qi", used)
+rows:
+	for r := 0; r < src.Rows; r++ {
+		for _, c := range cols {
+			if c.IsMissing(r) && (policy == model.DropMissing || c.Kind == model.Numeric) {
+				continue rows
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// hierarchies builds the hierarchy of every used column of t, and
+// refuses a hierarchy given for a column src does not have.
+func (e Env) hierarchies(p Project, src, t *model.Table) (map[string]*model.Hierarchy, error) {
+	hs := map[string]*model.Hierarchy{}
 	for _, attr := range p.Roles.Used() {
-		h, err := e.hierarchy(p, prep.Table.Column(attr), attr == p.Roles.SA)
+		h, err := e.hierarchy(p, t.Column(attr), attr == p.Roles.SA)
 		if err != nil {
 			return nil, err
 		}
-		prep.Hierarchies[attr] = h
+		hs[attr] = h
 	}
 	for attr := range p.Hierarchies {
-		if prep.Hierarchies[attr] == nil && src.Column(attr) == nil {
+		if hs[attr] == nil && src.Column(attr) == nil {
 			return nil, &model.ParamError{Param: "hierarchy", Value: attr, Reason: "no such column", Hint: "columns are: " + strings.Join(src.Names(), ", ")}
 		}
 	}
-	return prep, nil
+	return hs, nil
 }
 
 // loadPublic loads the public table of a method that reads one (see

@@ -194,13 +194,8 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if res.Deferred != nil {
-		// The release states the deferred figures too (the method keeps
-		// them once computed; the result's own list is not touched, the
-		// workbench may be drawing it).
-		if _, err := res.Deferred(ctx); err != nil {
-			return nil, err
-		}
+	if err := computeDeferred(ctx, res); err != nil {
+		return nil, err
 	}
 	// The result's own warnings read its groups (LetGo lets them go).
 	warnings := ResultWarnings(res)
@@ -219,15 +214,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project, InputFormat: input.format}
-	// The release is rendered and parsed once: its files are written as
-	// rendered, and parsed while they are written for the risk figures
-	// and the attacks; the checks read the same bytes and tables.
-	mem := verify.RenderBuilt(rel)
-	for i := range rel.Files {
-		// The files are written as rendered: the method's row functions
-		// (and the tables they read) are let go.
-		rel.Files[i].Text, rel.Files[i].Fill, rel.Files[i].Record = mem.Rendered(rel.Files[i].Name), rendered, nil
-	}
+	mem := renderOnce(rel)
 	if opt.LetGo {
 		// The release is built and rendered (its manifest read the
 		// groups, its files the method's tables); the workload holds
@@ -270,6 +257,29 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+}
+
+// computeDeferred computes the result's deferred figures, so the release
+// states them too (the method keeps them once computed; the result's own
+// list is not touched, the workbench may be drawing it).
+func computeDeferred(ctx context.Context, res *method.Result) error {
+	if res.Deferred == nil {
+		return nil
+	}
+	_, err := res.Deferred(ctx)
+	return err
+}
+
+// renderOnce renders the release's files, once: they are written as
+// rendered, and parsed while they are written for the risk figures and
+// the attacks; the checks read the same bytes and tables. The method's
+// row functions (and the tables they read) are let go.
+func renderOnce(rel *model.Release) *verify.Release {
+	mem := verify.RenderBuilt(rel)
+	for i := range rel.Files {
+		rel.Files[i].Text, rel.Files[i].Fill, rel.Files[i].Record = mem.Rendered(rel.Files[i].Name), rendered, nil
+	}
+	return mem
 }
 
 // exportSeed refuses a release file that grows past MaxGrowth times the

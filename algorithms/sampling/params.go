@@ -240,6 +240,16 @@ func readMarginals(path string, t *model.Table, cols []string) (marginals, error
 	if skipped > 0 {
 		m.notes = append(m.notes, fmt.Sprintf("marginals: %d rows name attributes the run does not use (ignored)", skipped))
 	}
+	m.fillFromTable(t, cols)
+	if err := m.check(path, t, cols); err != nil {
+		return marginals{}, err
+	}
+	return m, nil
+}
+
+// fillFromTable gives the attributes among cols that m leaves out the
+// table's own marginals, and says so in m's notes.
+func (m *marginals) fillFromTable(t *model.Table, cols []string) {
 	var missing []string
 	for _, c := range cols {
 		if m.p[c] == nil {
@@ -253,23 +263,29 @@ func readMarginals(path string, t *model.Table, cols []string) (marginals, error
 		}
 		m.notes = append(m.notes, "marginals of "+strings.Join(missing, ", ")+" are the table's own (the file gives none)")
 	}
+}
+
+// check refuses marginals (read from path) whose probabilities of an
+// attribute sum to more than 1, or that give no positive probability to
+// a value the table holds.
+func (m marginals) check(path string, t *model.Table, cols []string) error {
 	for _, c := range cols {
 		sum := 0.0
 		for _, p := range m.p[c] {
 			sum += p
 		}
 		if sum > 1+1e-6 {
-			return marginals{}, bad(0, fmt.Sprintf("the probabilities of %s sum to %v, more than 1", c, sum), "each attribute's values are a distribution")
+			return &model.InputError{File: path, Msg: fmt.Sprintf("the probabilities of %s sum to %v, more than 1", c, sum), Hint: "each attribute's values are a distribution"}
 		}
 		col, prob := t.Column(c), m.lookup(c)
 		for code, n := range col.Counts() {
 			if n > 0 && prob(col.Dict[code]) == 0 {
-				return marginals{}, bad(0, fmt.Sprintf("%s = %s occurs in the table but has no positive probability", c, col.Dict[code]),
-					"list every value of the attribute that occurs in the data")
+				return &model.InputError{File: path, Msg: fmt.Sprintf("%s = %s occurs in the table but has no positive probability", c, col.Dict[code]),
+					Hint: "list every value of the attribute that occurs in the data"}
 			}
 		}
 	}
-	return m, nil
+	return nil
 }
 
 func csvError(path string, err error) error {

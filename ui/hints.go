@@ -165,7 +165,7 @@ func (st *State) namedFix(param string) (model.Fix, bool) {
 	if attr, ok := strings.CutPrefix(param, "hierarchy "); ok {
 		return model.Fix{Setting: model.SetHierarchy, Attr: attr}, true
 	}
-	if _, ok := st.Spec().Param(param); ok || param == "seed" {
+	if _, ok := st.Spec().Param(param); ok || param == model.SeedParam.Name {
 		return model.Fix{Setting: model.SetParam, Param: param}, true
 	}
 	for _, s := range model.Settings {

@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/tour"
+	"privlab/model"
 )
 
 // A teaching tour (issue 24): a paper's worked example step by step, each
@@ -100,7 +101,7 @@ func setupText(t tour.Tour, su method.Setup) string {
 	parts := []string{in, m}
 	var names []string
 	for n := range su.Params {
-		if n != "seed" {
+		if n != model.SeedParam.Name {
 			names = append(names, n)
 		}
 	}

@@ -166,7 +166,7 @@ func (r *run) prepare() error {
 		return &model.ParamError{Param: "sa", Value: in.Roles.SA, Reason: "no such column", Fixes: []model.Fix{{Setting: model.SetSA}}}
 	}
 	used := append(append([]string(nil), in.Roles.QIs...), in.Roles.SA)
-	if src := strings.TrimSpace(format.ParamMarginals.Of(r.values)); src == "" || src == "table" {
+	if src := strings.TrimSpace(format.ParamMarginals.Of(r.values)); src == "" || src == format.MarginalsTable {
 		r.margins = tableMarginals(in.Table, used)
 	} else if r.margins, err = readMarginals(src, in.Table, used); err != nil {
 		return err

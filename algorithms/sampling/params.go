@@ -47,7 +47,7 @@ var (
 			return out
 		},
 		Sweep: "none,auto"}
-	marginalsParam = model.ParamSpec{Name: paramMarginal, Kind: model.ParamText, Default: "table", File: true,
+	marginalsParam = model.ParamSpec{Name: paramMarginal, Kind: model.ParamText, Default: format.MarginalsTable, File: true,
 		Help:    "public marginals Pr(q) and Pr(s): table (the table's own, as the paper's experiments) or a CSV attribute,value,probability",
 		Why:     "the adversary's public knowledge (Sattar et al., Definition 5 and Section 6)",
 		Allowed: "table or a CSV file with columns attribute,value,probability",
@@ -57,7 +57,7 @@ var (
 			}
 			return nil
 		},
-		Presets: func(model.Roles) []string { return []string{"table"} }}
+		Presets: func(model.Roles) []string { return []string{format.MarginalsTable} }}
 )
 
 // Config is sampling's parameters, decoded once from their text

@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/attack"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
+	samplingformat "privlab/algorithms/sampling/format"
 	"privlab/model"
 )
 
@@ -113,8 +114,9 @@ func attackKnowledge(a *Args, dir string) (*risk.Knowledge, error) {
 }
 
 // marginalsFlag is --marginals, the public marginals check and attack
-// read (a method parameter too, for run).
-const marginalsFlag = "marginals"
+// read: sampling's parameter (Sattar et al., Definition 5), whose form
+// the attacker's file takes.
+var marginalsFlag = samplingformat.ParamMarginals.Name()
 
 // attackExtras loads the population (--population, --population-columns)
 // and the public marginals (--marginals FILE) an attacker holds.
@@ -125,7 +127,7 @@ func attackExtras(a *Args, k *risk.Knowledge) error {
 			return err
 		}
 	}
-	if f := a.Project.Params[marginalsFlag]; f != "" && f != "table" {
+	if f := samplingformat.MarginalsFile(a.Project.Params); f != "" {
 		if k.Marginals, err = attack.ReadMarginals(f); err != nil {
 			return err
 		}

@@ -275,12 +275,12 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.BoolVar(&a.Help, "help", false, "show help")
 	fs.BoolVar(&a.Help, "h", false, "show help")
 	for _, n := range paramNames() {
-		if n == "seed" {
+		if n == model.SeedParam.Name {
 			continue
 		}
 		fs.Var(paramFlag{&a.paramsGiven, n}, n, paramHelp(n))
 	}
-	fs.Var(seedFlag{a}, "seed", "random seed (default: crypto/rand for releases)")
+	fs.Var(seedFlag{a}, model.SeedParam.Name, "random seed (default: crypto/rand for releases)")
 }
 
 // validateArgs refuses settings no command can use and fills in what
@@ -334,7 +334,7 @@ func (f seedFlag) Set(s string) error {
 	if f.a.paramsGiven == nil {
 		f.a.paramsGiven = model.Values{}
 	}
-	f.a.paramsGiven["seed"] = s
+	f.a.paramsGiven[model.SeedParam.Name] = s
 	f.a.Seed, f.a.SeedSet = v, fixed
 	return nil
 }

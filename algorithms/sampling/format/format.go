@@ -22,6 +22,21 @@ const (
 	ParamMarginals         model.TextParam  = "marginals"
 )
 
+// MarginalsTable is ParamMarginals' value for the table's own marginals
+// (its default); any other value names a CSV file.
+const MarginalsTable = "table"
+
+// MarginalsFile is the CSV file ParamMarginals names in v as written, ""
+// when v leaves it unset or gives the table's own marginals. Whoever
+// holds public marginals in that file (the method, the attacker of
+// privlab attack) reads them through this.
+func MarginalsFile(v model.Values) string {
+	if f := ParamMarginals.Of(v); f != MarginalsTable {
+		return f
+	}
+	return ""
+}
+
 // FilePublished holds the published records: the generalized QIs and
 // the sensitive value of each, in an order drawn from the seed.
 const FilePublished = "published.csv"

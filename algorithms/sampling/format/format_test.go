@@ -38,3 +38,22 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 		t.Errorf("header %s", got)
 	}
 }
+
+// MarginalsFile names the file --marginals gives, and none for the
+// table's own marginals or an unset parameter.
+func TestMarginalsFile(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		values model.Values
+		want   string
+	}{
+		{model.Values{}, ""},
+		{model.Values{ParamMarginals.Name(): MarginalsTable}, ""},
+		{model.Values{ParamMarginals.Name(): "pop.csv"}, "pop.csv"},
+		{model.Values{ParamMarginals.Name(): "dir/table"}, "dir/table"},
+	} {
+		if got := MarginalsFile(c.values); got != c.want {
+			t.Errorf("MarginalsFile(%v) = %q, want %q", c.values, got, c.want)
+		}
+	}
+}

@@ -201,3 +201,29 @@ func TestParseAxis(t *testing.T) {
 		t.Errorf("Settings of two axes: %+v %v", got, err)
 	}
 }
+
+// TestVerify: a full run (export, check, attack, the workload on the
+// files read back) gives each point's figures.
+func TestVerify(t *testing.T) {
+	p, tab := small(t)
+	settings := smallGrid(t, p, tab)
+	pts, err := Evaluate(context.Background(), env, p, tab, settings, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range pts {
+		if !pt.Front {
+			continue
+		}
+		got, err := Verify(context.Background(), env, p, tab, pt, Options{})
+		if err != nil {
+			t.Fatalf("%v: %v", pt, err)
+		}
+		if d := Differences(pt, got); len(d) > 0 {
+			t.Errorf("%v: %v", pt, d)
+		}
+	}
+	if d := Differences(Point{Risk: 0.1, Loss: 0.2}, Point{Risk: 0.1, Loss: 0.3}); len(d) != 1 {
+		t.Errorf("Differences %v, want the loss", d)
+	}
+}

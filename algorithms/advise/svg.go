@@ -98,7 +98,9 @@ func Map(points []Point, at int) (*plot.Plot, error) {
 		p.Add(s)
 		p.Legend.Add("pick", s)
 	}
+	// Room above the points for the legend (top right), so it covers none.
 	p.X.Min, p.Y.Min = math.Min(p.X.Min, 0), math.Min(p.Y.Min, 0)
+	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.6
 	return p, nil
 }
 

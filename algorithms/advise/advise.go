@@ -107,7 +107,7 @@ func ParseAxis(s string) (Axis, error) {
 	name, rest, ok := strings.Cut(s, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
-		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "expected METHOD:PARAM=V1,V2,...", Hint: "e.g. --grid kja:k=5,10,20"}
+		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "expected METHOD:PARAM=V1,V2,...", Hint: "e.g. kja:k=5,10,20"}
 	}
 	m, err := catalog.Lookup(name)
 	if err != nil {
@@ -115,7 +115,7 @@ func ParseAxis(s string) (Axis, error) {
 	}
 	param, values, err := pipeline.ParseSweep(rest)
 	if err != nil {
-		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "expected METHOD:PARAM=V1,V2,...", Hint: "e.g. --grid kja:k=5,10,20"}
+		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "expected METHOD:PARAM=V1,V2,...", Hint: "e.g. kja:k=5,10,20"}
 	}
 	spec := m.Spec()
 	if _, reads := spec.Param(param); !reads && param != VariantParam {

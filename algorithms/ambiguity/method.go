@@ -89,6 +89,29 @@ func Decode(values model.Values, rows int) (Config, error) {
 	return Config{Alpha: format.ParamAlpha.Of(v), Beta: format.ParamBeta.Of(v), Values: v}, nil
 }
 
+// gridBounds are the alpha = beta bounds of the advisor's grid, from weak
+// to strong privacy.
+var gridBounds = []float64{0.9, 0.7, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15}
+
+// grid is the advisor's grid: alpha = beta stepping down, each beta one
+// the sensitive attribute can meet (a group holds ceil(1/beta) distinct
+// sensitive values, Theorem 7.2).
+func grid(t *model.Table, roles model.Roles, _ bool) []method.GridPoint {
+	distinct := 0
+	if c := t.Column(roles.SA); c != nil {
+		distinct = c.Distinct()
+	}
+	var out []method.GridPoint
+	for _, b := range gridBounds {
+		if int(math.Ceil(1/b-1e-9)) > distinct {
+			continue
+		}
+		x := strconv.FormatFloat(b, 'g', -1, 64)
+		out = append(out, method.GridPoint{Values: model.Values{"alpha": x, "beta": x}})
+	}
+	return out
+}
+
 // Spec declares the method.
 func (Method) Spec() method.Spec {
 	return method.Spec{
@@ -127,6 +150,7 @@ func (Method) Spec() method.Spec {
 			Query:  "COUNT(*) WHERE disease = 'stroke' AND age >= 45"},
 		Study:     study,
 		Baselines: []method.Baseline{mondrian},
+		Grid:      grid,
 	}
 }
 

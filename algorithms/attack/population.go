@@ -40,12 +40,22 @@ func holdsOriginal(pop, orig *model.Table, qis []string) (*inData, error) {
 	}
 	k := newKeyer(len(qis))
 	d := &inData{popKey: k.rows(pc, pop.Rows)}
-	origKey := k.rows(oc, orig.Rows)
+	var origKey []int32
+	if pop != orig {
+		origKey = k.rows(oc, orig.Rows)
+	}
 	room := make([]int32, k.n)
 	for _, key := range d.popKey {
 		if key >= 0 {
 			room[key]++
 		}
+	}
+	if pop == orig {
+		// The original is the population (the attacks' default): every
+		// person is in the data, and keying its rows again would give
+		// the same counts.
+		d.in = room
+		return d, nil
 	}
 	d.in = make([]int32, k.n)
 	for row, key := range origKey {

@@ -76,6 +76,11 @@ func (Method) Spec() method.Spec {
 		},
 		// Figure 2 of Koudas et al. 2009 generalizes the employees' salaries
 		// towards the uniform distribution.
+		// The advisor's grid: Mondrian groups of growing size, each
+		// following the table's own distribution (as Compare sets it).
+		Grid: func(t *model.Table, _ model.Roles, _ bool) []method.GridPoint {
+			return method.GroupSizeGrid(t.Rows, "", model.Values{paramTarget: "table"}, paramGrouping, func(k int) string { return fmt.Sprintf("mondrian:%d", k) })
+		},
 		ForDataset: map[string]model.Values{"employees": {paramTarget: "uniform"},
 			"census": {paramGrouping: "mondrian:50"}},
 		Charts:      "Target",

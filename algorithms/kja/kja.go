@@ -120,6 +120,14 @@ func (Method) Spec() method.Spec {
 			}
 			return MondrianPlain, model.Values{paramK: strconv.Itoa(k)}
 		},
+		// The advisor's grid: k from 2 to 500 on Compare's variant.
+		Grid: func(t *model.Table, _ model.Roles, public bool) []method.GridPoint {
+			variant := MondrianPlain
+			if public {
+				variant = MondrianRefine
+			}
+			return method.GroupSizeGrid(t.Rows, variant, nil, paramK, nil)
+		},
 		// Section 5 of Sacharidis et al. runs the universe data at k = 50.
 		ForDataset:  map[string]model.Values{"universe": {paramK: "50"}},
 		Charts:      "Boxes",

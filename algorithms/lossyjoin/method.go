@@ -122,6 +122,15 @@ func compareSettings(k int, t *model.Table, roles model.Roles, _ bool) (string, 
 	return VariantLossy, model.Values{"k": strconv.Itoa(k), "alpha": strconv.FormatFloat(math.Min(1, alpha), 'g', -1, 64)}
 }
 
+// grid is the advisor's grid: k from 2 to 500 with Compare's alpha (no
+// (alpha,k)-anonymous partition exists below the top share of a
+// sensitive value, Definition 1).
+func grid(t *model.Table, roles model.Roles, public bool) []method.GridPoint {
+	variant, values := compareSettings(2, t, roles, public)
+	delete(values, "k")
+	return method.GroupSizeGrid(t.Rows, variant, values, "k", nil)
+}
+
 // Spec declares the method.
 func (Method) Spec() method.Spec {
 	return method.Spec{
@@ -143,6 +152,7 @@ func (Method) Spec() method.Spec {
 			"(variant alpha: generalized.csv holds the generalized quasi-identifiers and the sensitive attribute)",
 		NeedsSA:     true,
 		Compare:     compareSettings,
+		Grid:        grid,
 		Charts:      "Classes",
 		ChartParams: []string{"k", "alpha"},
 		Certifies: "every class holds at least k records and no sensitive value makes up more than alpha of a class, " +

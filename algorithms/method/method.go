@@ -191,6 +191,28 @@ type Spec struct {
 	// runs (a paper's comparison): the lab runs no other, and the
 	// catalog's test fails when one is not registered with its variant.
 	Baselines []Baseline
+	// Grid is the advisor's default grid of settings for the method on
+	// table t with the roles, given whether a public table is at hand
+	// (privlab advise, SPEC 3.8): about eight settings that span weak to
+	// strong privacy, in that order; nil: the defaults alone.
+	Grid func(t *model.Table, roles model.Roles, public bool) []GridPoint
+}
+
+// GridPoint is one setting of a method's advisor grid: the variant (""
+// for the default) and the parameter values that differ from the
+// defaults, spelled as the command line spells them.
+type GridPoint struct {
+	Variant string
+	Values  model.Values
+}
+
+// GridOf is the method's grid for a table, or its defaults alone when it
+// declares none.
+func (s Spec) GridOf(t *model.Table, roles model.Roles, public bool) []GridPoint {
+	if s.Grid == nil {
+		return []GridPoint{{Values: model.Values{}}}
+	}
+	return s.Grid(t, roles, public)
 }
 
 // Baseline is another registered method (and variant) a method's study

@@ -51,6 +51,21 @@ const (
 // observed confidence is at least 95% of its expected confidence.
 const nearCapShare = 0.95
 
+// gridRates are the sampling rates of the advisor's grid, from weak to
+// strong privacy: fewer records sampled, a lower observed confidence
+// (Sattar et al., Eq. 2).
+var gridRates = []string{"0.95", "0.9", "0.8", "0.7", "0.6", "0.5", "0.4", "0.3"}
+
+// grid is the advisor's grid: the sampling rates at the default
+// distortion.
+func grid(*model.Table, model.Roles, bool) []method.GridPoint {
+	out := make([]method.GridPoint, 0, len(gridRates))
+	for _, r := range gridRates {
+		out = append(out, method.GridPoint{Values: model.Values{paramRate: r}})
+	}
+	return out
+}
+
 // Spec declares the method.
 func (Method) Spec() method.Spec {
 	return method.Spec{
@@ -91,6 +106,7 @@ func (Method) Spec() method.Spec {
 			Query:  "COUNT(*) WHERE age BETWEEN 30 AND 39 AND sex = 'Female' AND occupation = 'Sales'"},
 		Study:     study,
 		Baselines: []method.Baseline{mondrian},
+		Grid:      grid,
 	}
 }
 

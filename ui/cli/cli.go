@@ -16,6 +16,8 @@
 //	                                several releases of one original also attacked together
 //	privlab query  [flags] "QUERY"  answer on the original and the release
 //	privlab eval   [flags]          random workload: average relative error
+//	privlab advise [flags]          every method over a grid: the risk-utility
+//	                                map, its Pareto front, the pick under --max-risk
 //	privlab gen    NAME [--rows N] [--seed S] [--out FILE]   synthetic data
 //	privlab datasets                list embedded datasets
 //	privlab tour [NAME [--steps]]   teaching tours: each paper's worked example

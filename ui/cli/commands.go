@@ -93,6 +93,13 @@ func commands() []command {
                                    (--compare: every method side by side; --sweep PARAM=V1,V2,... or PARAM=A..B[:STEP];
                                    --release DIR --original FILE: an exported release)
 `, flags: flagsOf(projectFlags, populationFlags, evalFlags)},
+		{name: "advise", batch: true, run: cmdAdvise, usage: `  privlab advise [flags] [--methods M,...] [--grid METHOD:PARAM=V1,V2,...] [--risk worst|linkage|inference|membership|singling-out]
+                 [--max-risk R] [--json] [--csv FILE] [--svg FILE] [--verify]
+                                   every method over a grid of its parameters on the same data: per point the
+                                   definition (holds or not), the calibrated attack risk with its interval and the
+                                   workload's median relative error; the Pareto front, and with --max-risk the
+                                   lowest-loss point under R with the privlab run command that makes it
+`, flags: flagsOf(projectFlags, populationFlags, []string{"methods", "grid", "risk", "utility", "max-risk", "json", "csv", "svg", "verify", "queries", "force"})},
 		{name: "gen", batch: true, run: cmdGen, usage: `  privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
   privlab gen    universe --rows N --ratio R --seed S --out DIR
 `, flags: []string{"rows", "seed", "out", "hierarchies", "ratio", "force"}},

@@ -167,15 +167,15 @@ func TestCommandHelpIsTheCommandsOwn(t *testing.T) {
 // main tunes the collector of exactly the commands that run once.
 func TestIsBatch(t *testing.T) {
 	var batch []string
-	for _, name := range []string{"", "privlab", "run", "check", "attack", "query", "eval", "gen", "datasets", "tour", "inspect", "help", "version", "data.csv", "nosuch"} {
+	for _, name := range []string{"", "privlab", "run", "check", "attack", "query", "eval", "advise", "gen", "datasets", "tour", "inspect", "help", "version", "data.csv", "nosuch"} {
 		if IsBatch(name) {
 			batch = append(batch, name)
 		}
 	}
-	if got, want := strings.Join(batch, ","), "run,check,attack,query,eval,gen,inspect"; got != want {
+	if got, want := strings.Join(batch, ","), "run,check,attack,query,eval,advise,gen,inspect"; got != want {
 		t.Fatalf("batch commands %s, want %s", got, want)
 	}
-	if got, want := commandNames(), "run, check, attack, query, eval, gen, datasets, tour, inspect"; got != want {
+	if got, want := commandNames(), "run, check, attack, query, eval, advise, gen, datasets, tour, inspect"; got != want {
 		t.Fatalf("commands %q, want %q", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"privlab/algorithms/advise"
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
@@ -43,6 +44,14 @@ type Args struct {
 	CSV         string
 	Sweep       string
 	Compare     bool
+	// advise
+	Methods []string
+	Grid    []string
+	Risk    string
+	Utility string
+	MaxRisk float64
+	SVG     string
+	Verify  bool
 	// Steps is tour's --steps (tour reads its own arguments; the flag is
 	// here so other commands name it as one they do not read).
 	Steps       bool
@@ -88,6 +97,20 @@ func (f mapFlag) Set(s string) error {
 		*f.m = map[string]string{}
 	}
 	(*f.m)[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	return nil
+}
+
+// appendFlag collects a repeatable flag's values in order.
+type appendFlag struct{ v *[]string }
+
+func (f appendFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return strings.Join(*f.v, " ")
+}
+func (f appendFlag) Set(s string) error {
+	*f.v = append(*f.v, s)
 	return nil
 }
 
@@ -259,7 +282,7 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.StringVar(&a.Release, "release", "", "answer from an exported release directory")
 	fs.StringVar(&p.Population, "population", "", "attack, run: a population the attacker holds (the data's people and others), for linkage and membership")
 	fs.Var(listFlag{&p.PopulationColumns}, "population-columns", "column names for a population file without a header row (e.g. UCI adult.data)")
-	fs.BoolVar(&a.JSON, "json", false, "attack: the findings as a JSON array")
+	fs.BoolVar(&a.JSON, "json", false, "attack: the findings as a JSON array; advise: the points and the pick as one JSON object")
 	fs.IntVar(&a.Rows, "rows", 0, "rows of a synthetic dataset")
 	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
@@ -268,9 +291,16 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")
 	fs.Float64Var(&a.Selectivity, "selectivity", 0.05, "eval: fraction of the table a count-in query selects (s)")
 	fs.IntVar(&a.Dims, "qd", 0, "eval: quasi-identifiers a count-in query conditions on (default min(4, QIs))")
-	fs.StringVar(&a.CSV, "csv", "", "eval: write the per-query results (or the sweep table) to this CSV file")
+	fs.StringVar(&a.CSV, "csv", "", "eval: write the per-query results (or the sweep table) to this CSV file; advise: every point")
 	fs.StringVar(&a.Sweep, "sweep", "", "eval: PARAM=V1,V2,... or PARAM=FROM..TO[:STEP] re-run once per value and compare")
 	fs.BoolVar(&a.Compare, "compare", false, "eval: run every method on the same data with comparable settings and compare their figures")
+	fs.Var(listFlag{&a.Methods}, "methods", "advise: the methods to evaluate, comma separated (default all: "+strings.Join(catalog.Names(), ",")+")")
+	fs.Var(appendFlag{&a.Grid}, "grid", "advise: METHOD:PARAM=V1,V2,... a method's grid instead of its default (repeatable; several for one method: every combination)")
+	fs.StringVar(&a.Risk, "risk", "", "advise: the risk axis: "+strings.Join(advise.RiskNames, ", ")+" (default worst: the largest calibrated attack risk)")
+	fs.StringVar(&a.Utility, "utility", "", "advise: the utility loss: "+strings.Join(advise.UtilityNames, ", ")+" (default workload: the median relative error of one COUNT workload)")
+	fs.Float64Var(&a.MaxRisk, "max-risk", 0, "advise: pick the lowest-loss point whose risk interval's upper end is at most this, and print its privlab run command")
+	fs.StringVar(&a.SVG, "svg", "", "advise: write the risk-utility map to this SVG file")
+	fs.BoolVar(&a.Verify, "verify", false, "advise: re-run each front point as a full run (export, check, attack) and fail if a figure differs")
 	fs.BoolVar(&a.Steps, "steps", false, "tour: print a tour's steps (with a tour NAME)")
 	fs.BoolVar(&a.Help, "help", false, "show help")
 	fs.BoolVar(&a.Help, "h", false, "show help")

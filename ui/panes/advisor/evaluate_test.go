@@ -1,0 +1,83 @@
+package advisor
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/algorithms/advise"
+	"privlab/algorithms/catalog"
+	"privlab/algorithms/pipeline"
+	"privlab/datasets"
+	"privlab/model"
+)
+
+// TestRealEvaluate runs advise.Evaluate on the embedded census demo (600
+// rows, seed 3, the first and last point of each method's default grid)
+// through the pane, as the app would: the points come back one message
+// at a time on the pane's commands, and the finished map is Evaluate's
+// own, front and all.
+func TestRealEvaluate(t *testing.T) {
+	env := pipeline.Env{Datasets: datasets.Catalog{}}
+	p := env.WithDefaults(pipeline.Project{Input: "dataset:census", Rows: 600, Params: model.Values{"seed": "3"}})
+	tab, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := advise.Settings(nil, nil, tab, p.Roles, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings []advise.Setting
+	for _, name := range catalog.Names() {
+		var own []advise.Setting
+		for _, s := range all {
+			if s.Method == name {
+				own = append(own, s)
+			}
+		}
+		settings = append(settings, own[0], own[len(own)-1])
+	}
+	want, err := advise.Evaluate(context.Background(), env, p, tab, settings, advise.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(func(ctx context.Context, each func(int, int, int, advise.Point)) error {
+		_, err := advise.Evaluate(ctx, env, p, tab, settings, advise.Options{Each: each})
+		return err
+	}, DefaultStyles())
+	m.SetSize(120, 34)
+	m, cmd := m.Update(press("r"))
+	messages := 0
+	for cmd != nil {
+		var msg tea.Msg
+		if msg = cmd(); msg == nil {
+			break
+		}
+		messages++
+		m, cmd = m.Update(msg)
+	}
+	if messages != len(settings)+1 || m.Running() {
+		t.Fatalf("%d messages for %d points; running %v\n%s", messages, len(settings), m.Running(), m.View())
+	}
+	got, complete := m.Points()
+	if !complete || len(got) != len(want) {
+		t.Fatalf("complete %v, %d points of %d", complete, len(got), len(want))
+	}
+	front := 0
+	for i := range want {
+		if got[i].String() != want[i].String() || got[i].Risk != want[i].Risk || got[i].Loss != want[i].Loss || got[i].Front != want[i].Front {
+			t.Errorf("point %d: pane %v (%v, %v, front %v), Evaluate %v (%v, %v, front %v)", i, got[i], got[i].Risk, got[i].Loss, got[i].Front,
+				want[i], want[i].Risk, want[i].Loss, want[i].Front)
+		}
+		if want[i].Front {
+			front++
+		}
+	}
+	if v := m.View(); !strings.Contains(v, "10 points, ") || !strings.Contains(v, "On the front (1 of ") {
+		t.Errorf("the finished map:\n%s", v)
+	}
+	t.Logf("%d on the front\n%s", front, m.View())
+}

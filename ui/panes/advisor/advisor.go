@@ -44,7 +44,8 @@ type DoneMsg struct {
 }
 
 // AdoptMsg asks the app to set the project's method, variant and the
-// parameter values of a front point (enter); Point is its figures.
+// parameter values of a front point (enter); Point is its figures. The
+// app keeps the project's seed: the point was computed with it.
 type AdoptMsg struct {
 	Method  string
 	Variant string
@@ -84,6 +85,8 @@ type Model struct {
 	// moved says the officer moved the selection: until then it follows
 	// the front's lowest-risk point, whatever order the points finish in.
 	moved bool
+	// adopted is the index of the point adopted last (-1 for none).
+	adopted int
 
 	current    advise.Setting // the project's settings
 	hasCurrent bool
@@ -91,7 +94,7 @@ type Model struct {
 
 // New is an empty pane: no map until r (or Recompute) runs run.
 func New(run Run, styles Styles) Model {
-	return Model{keys: DefaultKeyMap(), styles: styles, run: run, width: 80, height: 24, selected: -1}
+	return Model{keys: DefaultKeyMap(), styles: styles, run: run, width: 80, height: 24, selected: -1, adopted: -1}
 }
 
 // SetSize sets the pane's width and height in cells.
@@ -133,9 +136,11 @@ func (m *Model) SetCurrent(method, variant string, values model.Values) {
 	m.hasCurrent = true
 }
 
-// SetMap shows a map computed before (a reopened project's), stale or
-// not, as finished.
-func (m *Model) SetMap(points []advise.Point, stale bool) {
+// SetMap shows a map computed before (a reopened project's:
+// advise.SavedPoints of its advisor section, stale when
+// pipeline.AdvisorMap.Stale says so) as finished, the adopted point
+// (-1 for none) selected when it is on the front.
+func (m *Model) SetMap(points []advise.Point, adopted int, stale bool) {
 	m.stop()
 	m.id++
 	m.points = append([]advise.Point(nil), points...)
@@ -143,9 +148,19 @@ func (m *Model) SetMap(points []advise.Point, stale bool) {
 	for i := range m.filled {
 		m.filled[i] = true
 	}
-	m.done, m.phase, m.err, m.stale, m.selected, m.moved = len(points), finished, nil, stale, -1, false
+	m.done, m.phase, m.err, m.stale, m.selected, m.moved, m.adopted = len(points), finished, nil, stale, -1, false, -1
+	if adopted >= 0 && adopted < len(points) {
+		m.adopted = adopted
+		if points[adopted].Front {
+			m.selected, m.moved = adopted, true
+		}
+	}
 	m.refront()
 }
+
+// Adopted is the index of the point adopted last (-1 for none): what
+// the project file saves beside the points.
+func (m Model) Adopted() int { return m.adopted }
 
 // Points are the map's points (in the settings' order, Front marked),
 // and whether every one has finished: what the project file saves.
@@ -213,7 +228,7 @@ var errNoRun = errors.New("nothing to compute: open a table first")
 func (m Model) Recompute() (Model, tea.Cmd) {
 	m.stop()
 	m.id++
-	m.points, m.filled, m.done, m.selected, m.moved, m.err, m.stale = nil, nil, 0, -1, false, nil, false
+	m.points, m.filled, m.done, m.selected, m.moved, m.adopted, m.err, m.stale = nil, nil, 0, -1, false, -1, nil, false
 	if m.run == nil {
 		m.phase, m.err = failed, errNoRun
 		return m, nil
@@ -388,7 +403,7 @@ func (m Model) adopt() (Model, tea.Cmd) {
 		return m, nil
 	}
 	p := m.points[m.selected]
-	m.current, m.hasCurrent = p.Setting, true
+	m.current, m.hasCurrent, m.adopted = p.Setting, true, m.selected
 	msg := AdoptMsg{Method: p.Method, Variant: p.Variant, Values: p.Values.Clone(), Point: p}
 	return m, func() tea.Msg { return msg }
 }

@@ -199,6 +199,9 @@ func TestAdopt(t *testing.T) {
 	if !ok || msg.Method != "kja" || msg.Variant != "mondrian" || len(msg.Values) != 1 || msg.Values["k"] != "10" || msg.Point.Loss != 0.08 {
 		t.Fatalf("adopt: %+v", msg)
 	}
+	if m.Adopted() != 3 {
+		t.Errorf("adopted index %d, want 3", m.Adopted())
+	}
 	if v := m.View(); !strings.Contains(v, "loss 0.0800, current settings") {
 		t.Errorf("the adopted point is not the current settings:\n%s", v)
 	}
@@ -346,5 +349,24 @@ func TestLossAxisEndsAtFront(t *testing.T) {
 	lines := strings.Split(m.View(), "\n")
 	if !strings.HasPrefix(lines[2], "above|") || !strings.Contains(lines[2], "D") || !strings.HasPrefix(lines[3], " 0.55|") {
 		t.Errorf("the lossy point is not above the axis:\n%s", m.View())
+	}
+}
+
+// TestSetMap: a saved map shows as finished, stale as saved, with the
+// adopted point selected when it is on the front.
+func TestSetMap(t *testing.T) {
+	ref := shown(t, 80, 24)
+	points, complete := ref.Points()
+	if !complete {
+		t.Fatal("the shown map is not complete")
+	}
+	m := New(nil, DefaultStyles())
+	m.SetMap(points, 3, true)
+	if !m.Stale() || m.Running() || m.Selected() != 3 || m.Adopted() != 3 {
+		t.Errorf("stale %v running %v selected %d adopted %d", m.Stale(), m.Running(), m.Selected(), m.Adopted())
+	}
+	m.SetMap(points, 5, false) // lossyjoin l=2 fails: not on the front
+	if m.Stale() || m.Selected() != 7 || m.Adopted() != 5 {
+		t.Errorf("selected %d adopted %d", m.Selected(), m.Adopted())
 	}
 }

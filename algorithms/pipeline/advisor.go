@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -152,4 +154,44 @@ func (p Project) publicTables() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// AdvisorExport is the risk-utility map an export states (Note: the
+// measure, the counts, the adopted point; Export fills in Map) and draws
+// (Write writes the picture to a path: advise.WriteSVG).
+type AdvisorExport struct {
+	Note  model.AdvisorNote
+	Write func(path string) error
+}
+
+// note is the manifest's advisor section for release dir (nil without a map).
+func (a *AdvisorExport) note(dir string) *model.AdvisorNote {
+	if a == nil {
+		return nil
+	}
+	n := a.Note
+	n.Map = filepath.Base(model.AdvisorMapPath(dir))
+	if n.Adopted != nil {
+		adopted := *n.Adopted
+		adopted.Params = maps.Clone(n.Adopted.Params)
+		n.Adopted = &adopted
+	}
+	return &n
+}
+
+// draw writes the map's picture beside the release in place; without a
+// map, a picture an earlier release of dir left there goes, so that no
+// map the report does not name stands beside the release.
+func (a *AdvisorExport) draw(dir string) error {
+	path := model.AdvisorMapPath(dir)
+	if a == nil {
+		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+			return os.Remove(path)
+		}
+		return nil
+	}
+	if err := a.Write(path); err != nil {
+		return fmt.Errorf("the release is written to %s, but its risk-utility map beside it is not: %w", dir, err)
+	}
+	return nil
 }

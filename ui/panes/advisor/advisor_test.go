@@ -370,3 +370,28 @@ func TestSetMap(t *testing.T) {
 		t.Errorf("selected %d adopted %d", m.Selected(), m.Adopted())
 	}
 }
+
+// TestEverySize: at any size the view has exactly the pane's height in
+// lines, none wider than the pane, with no panic; from 80x14 up the
+// chart is drawn.
+func TestEverySize(t *testing.T) {
+	ref := shown(t, 80, 24)
+	for w := 1; w <= 130; w += 3 {
+		for h := 1; h <= 40; h += 3 {
+			m := ref
+			m.SetSize(w, h)
+			lines := strings.Split(m.View(), "\n")
+			if len(lines) != h {
+				t.Fatalf("%dx%d: %d lines", w, h, len(lines))
+			}
+			for i, l := range lines {
+				if lipgloss.Width(l) > w {
+					t.Fatalf("%dx%d: line %d is %d wide: %q", w, h, i, lipgloss.Width(l), l)
+				}
+			}
+			if w >= 80 && h >= 14 && !strings.Contains(m.View(), "+----") {
+				t.Errorf("%dx%d: no chart\n%s", w, h, m.View())
+			}
+		}
+	}
+}

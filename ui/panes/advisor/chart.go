@@ -142,7 +142,7 @@ func tick(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 // View draws the pane: the title and status, the chart, the legend, the
 // selected point's figures and why it is on the front.
 func (m Model) View() string {
-	w, h := max(m.width, 20), max(m.height, 8)
+	w, h := max(m.width, 1), max(m.height, 1)
 	status, alert := m.status()
 	st := m.styles.Muted
 	if alert {

@@ -291,16 +291,15 @@ func (m *Model) stop() {
 }
 
 // record places a finished point at its index, in whatever order the
-// points finish, and marks the front of the points so far.
+// points finish, and marks the front of the points so far. The first
+// point of a computation sizes the map (its total).
 func (m *Model) record(msg PointMsg) {
-	if msg.Total != len(m.points) {
-		old := m.points
-		m.points = make([]advise.Point, msg.Total)
-		m.filled = make([]bool, msg.Total)
+	if m.points == nil {
+		m.points = make([]advise.Point, max(msg.Total, 0))
+		m.filled = make([]bool, len(m.points))
 		for i := range m.points {
 			m.points[i] = pending()
 		}
-		copy(m.points, old)
 	}
 	if msg.At < 0 || msg.At >= len(m.points) {
 		return

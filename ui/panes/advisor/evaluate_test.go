@@ -79,5 +79,15 @@ func TestRealEvaluate(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "10 points, ") || !strings.Contains(v, "On the front (1 of ") {
 		t.Errorf("the finished map:\n%s", v)
 	}
+	// Saved in the project and shown again (a reopened project), the map
+	// reads the same.
+	p.Advisor = advise.SavedMap(p, advise.RiskWorst, got, m.Adopted())
+	saved, adopted := advise.SavedPoints(p.Advisor)
+	again := New(nil, DefaultStyles())
+	again.SetSize(120, 34)
+	again.SetMap(saved, adopted, p.Advisor.Stale(p))
+	if again.View() != m.View() {
+		t.Errorf("the saved map reads otherwise:\n%s\n%s", again.View(), m.View())
+	}
 	t.Logf("%d on the front\n%s", front, m.View())
 }

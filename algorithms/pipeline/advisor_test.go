@@ -113,3 +113,35 @@ func TestAdvisorDigest(t *testing.T) {
 		t.Error("no map, or a map without a digest, is current")
 	}
 }
+
+// TestAdvisorExportNoteAndDraw: the manifest's section names the picture
+// beside the release and owns its parameters; a picture that cannot be
+// written is an error naming the release; without a map a leftover
+// picture beside the release goes.
+func TestAdvisorExportNoteAndDraw(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rel")
+	a := &AdvisorExport{Note: model.AdvisorNote{Risk: "worst", Points: 3, Front: 1,
+		Adopted: &model.AdvisorAdopted{Method: "kja", Params: map[string]string{"k": "5"}}},
+		Write: func(path string) error { return os.WriteFile(path, []byte("<svg/>"), 0o644) }}
+	n := a.note(dir)
+	n.Adopted.Params["k"] = "6"
+	if n.Map != "rel.advisor-map.svg" || a.Note.Adopted.Params["k"] != "5" {
+		t.Errorf("note %+v shares its parameters or names %q", n, n.Map)
+	}
+	if (*AdvisorExport)(nil).note(dir) != nil {
+		t.Error("no map gives a note")
+	}
+	if err := a.draw(dir); err != nil || !isFile(model.AdvisorMapPath(dir)) {
+		t.Fatalf("draw: %v", err)
+	}
+	if err := (*AdvisorExport)(nil).draw(dir); err != nil || isFile(model.AdvisorMapPath(dir)) {
+		t.Errorf("a leftover picture stays: %v", err)
+	}
+	os.MkdirAll(model.AdvisorMapPath(dir), 0o755)
+	if err := a.draw(dir); err == nil || !strings.Contains(err.Error(), "the release is written to "+dir+", but its risk-utility map beside it is not") {
+		t.Errorf("a picture that cannot be written: %v", err)
+	}
+	if err := (*AdvisorExport)(nil).draw(dir); err != nil {
+		t.Errorf("a directory in the picture's place is not removed, nor an error: %v", err)
+	}
+}

@@ -91,3 +91,37 @@ func TestRealEvaluate(t *testing.T) {
 	}
 	t.Logf("%d on the front\n%s", front, m.View())
 }
+
+// TestEvaluateRun: the workbench's Run computes every method's default
+// grid on a snapshot of the project: a change to the project after it
+// was made does not reach it (the figures are those of the project as
+// it was).
+func TestEvaluateRun(t *testing.T) {
+	env := pipeline.Env{Datasets: datasets.Catalog{}}
+	p := env.WithDefaults(pipeline.Project{Input: "dataset:census", Rows: 300, Params: model.Values{"seed": "3"}})
+	tab, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := p.Clone()
+	run := EvaluateRun(env, p, tab, []string{"kja"}, advise.Options{})
+	p.Roles.QIs[1] = "sex" // after the snapshot, in the slice it shared
+	settings, err := advise.Settings([]string{"kja"}, nil, tab, orig.Roles, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := advise.Evaluate(context.Background(), env, orig, tab, settings, advise.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = run(context.Background(), func(done, total, at int, pt advise.Point) {
+		n++
+		if total != len(want) || pt.String() != want[at].String() || pt.Risk != want[at].Risk || pt.Loss != want[at].Loss {
+			t.Errorf("point %d of %d: %v (%v, %v), want %v (%v, %v)", at, total, pt, pt.Risk, pt.Loss, want[at], want[at].Risk, want[at].Loss)
+		}
+	})
+	if err != nil || n != len(want) {
+		t.Errorf("%d points of %d: %v", n, len(want), err)
+	}
+}

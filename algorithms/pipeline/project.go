@@ -78,6 +78,9 @@ type Project struct {
 	// pane attacks a new release together with those of the same input
 	// (SPEC 3.7: several releases of one original are attacked together).
 	Exported []ExportedRelease `json:"exported,omitempty"`
+	// Advisor is the Advisor's risk-utility map (issue 34.2), nil when
+	// none was computed; a project without it opens as before.
+	Advisor *AdvisorMap `json:"advisor,omitempty"`
 }
 
 // ExportedRelease is a release directory and the input it was made from.
@@ -345,6 +348,7 @@ func (p Project) Clone() Project {
 	q.Kinds = cloneMap(p.Kinds)
 	q.Hierarchies = cloneMap(p.Hierarchies)
 	q.Params = p.Params.Clone()
+	q.Advisor = p.Advisor.Clone()
 	if p.Methods != nil {
 		q.Methods = make(map[string]Settings, len(p.Methods))
 		for name, s := range p.Methods {

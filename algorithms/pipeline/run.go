@@ -130,6 +130,10 @@ type ExportOptions struct {
 	// InputDigest, when it is the digest StartInputDigest started for
 	// the same file, is waited for rather than taken again.
 	InputDigest *InputDigest
+	// Advisor, when the project has a current risk-utility map
+	// (advise.ExportMap), is stated in the manifest and report.md and its
+	// picture written beside the release (model.AdvisorMapPath).
+	Advisor *AdvisorExport
 	// LetGo says the caller reads nothing of the result after the
 	// export (a command that runs once): Export lets go of its groups,
 	// answerer and release function as soon as it has read them, so that
@@ -214,6 +218,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project, InputFormat: input.format}
+	rel.Manifest.Advisor = opt.Advisor.note(dir)
 	mem := renderOnce(rel)
 	if opt.LetGo {
 		// The release is built and rendered (its manifest read the
@@ -256,7 +261,8 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	return &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}, nil
+	exp := &Exported{Dir: dir, Manifest: man, Checks: lines, Seed: seed}
+	return exp, opt.Advisor.draw(dir)
 }
 
 // computeDeferred computes the result's deferred figures, so the release

@@ -1020,9 +1020,11 @@ func (rel *Release) bindFinished(r *Report) {
 
 // describedAlways are the claims of every manifest that no checker proves
 // from the files: the version that wrote it, the missing-value policy
-// (the original shows it only where a used column has a missing value)
-// and the notes (the producer's words, quoted as such in report.md).
-var describedAlways = []string{"version", "missing_values", "notes"}
+// (the original shows it only where a used column has a missing value),
+// the notes (the producer's words, quoted as such in report.md) and the
+// advisor's map the settings were chosen on (its picture is not in the
+// release).
+var describedAlways = []string{"version", "missing_values", "notes", "advisor"}
 
 // bindDescribed names the claims about how a received release was made
 // that the files cannot confirm, or, when the audit record beside the
@@ -1071,6 +1073,8 @@ func claimAt(m *model.Manifest, path string) (string, bool) {
 			return "", false
 		}
 		return fmt.Sprintf("(%d, quoted in report.md)", len(m.Notes)), true
+	case "advisor":
+		return advisorClaim(m.Advisor)
 	case "parameters":
 		v, ok := m.Parameters[rest]
 		if !ok {
@@ -1098,6 +1102,19 @@ func claimAt(m *model.Manifest, path string) (string, bool) {
 		return clipText(string(b)), err == nil
 	}
 	return "", false
+}
+
+// advisorClaim is the advisor section's claim in short: the map's size
+// and the adopted point, as report.md states them.
+func advisorClaim(a *model.AdvisorNote) (string, bool) {
+	if a == nil {
+		return "", false
+	}
+	adopted := "none adopted"
+	if a.Adopted != nil {
+		adopted = strings.TrimSpace("adopted " + a.Adopted.Method + " " + a.Adopted.ParamText())
+	}
+	return clipText(fmt.Sprintf("(a map of %d points, %d on the front, %s; stated in report.md)", a.Points, a.Front, adopted)), true
 }
 
 func quoted(s string) (string, bool) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"privlab/algorithms/advise"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
@@ -85,7 +86,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	}
 	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
 	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth, LetGo: true,
-		Context: ctx, Warn: warn, Queries: queries, Workload: ahead, InputDigest: digest})
+		Context: ctx, Warn: warn, Queries: queries, Workload: ahead, InputDigest: digest, Advisor: advise.ExportMap(a.Project)})
 	if err != nil {
 		return err
 	}
@@ -110,6 +111,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", model.AuditPath(a.Out))
+	if ex.Manifest.Advisor != nil {
+		fmt.Fprintf(w, "map        %s (the risk-utility map report.md links)\n", model.AdvisorMapPath(a.Out))
+	}
 	return nil
 }
 

@@ -1075,136 +1075,195 @@ func (s *scanner) slow(n int) (status, error) {
 // complete (stNeedMore if not) or bad (stErr). It returns the position after
 // the record and sets s.lineAfter.
 func (s *scanner) parse(write bool) (status, int, error) {
-	c := s.cur
-	buf := c.buf[:c.n]
-	n := len(buf)
-	d := s.delim
-	i := s.pos
-	line := s.line
+	p := recordParser{s: s, buf: s.cur.buf[:s.cur.n], i: s.pos, line: s.line, write: write}
 	s.tmp = s.tmp[:0]
 	for field := 1; ; field++ {
-		if s.trim {
-			j := i
-			for j < n && (buf[j] == ' ' || buf[j] == '\t') && buf[j] != d {
-				j++
-			}
-			if j < n && buf[j] == '"' {
-				i = j
-			}
+		var st status
+		var more bool
+		var err error
+		if p.quoteAhead() {
+			st, more, err = p.quoted(field)
+		} else {
+			st, more, err = p.unquoted(field)
 		}
-		fline := line
-		if i < n && buf[i] == '"' {
-			i++
-			w, cstart := i, i
-			for {
-				if i >= n {
-					if !s.eof {
-						return stNeedMore, 0, nil
-					}
-					return stErr, 0, s.errAt(fline, field, `unterminated quoted field: the closing " is missing`,
-						`close every quoted field with "; write a quote inside a quoted field as ""`)
-				}
-				b := buf[i]
-				if b == '"' {
-					if i+1 >= n && !s.eof {
-						return stNeedMore, 0, nil
-					}
-					if i+1 < n && buf[i+1] == '"' {
-						if write {
-							buf[w] = '"'
-						}
-						w++
-						i += 2
-						continue
-					}
-					i++ // the closing quote
-					break
-				}
-				if b == '\r' {
-					if i+1 >= n && !s.eof {
-						return stNeedMore, 0, nil
-					}
-					if i+1 < n && buf[i+1] == '\n' { // CRLF inside quotes reads as LF
-						i++
-						b = '\n'
-					}
-				}
-				if b == '\n' {
-					line++
-				}
-				if write {
-					buf[w] = b
-				}
-				w++
-				i++
-			}
-			s.tmp = append(s.tmp, span{start: cstart, end: w, line: fline})
-			if s.trim {
-				for i < n && (buf[i] == ' ' || buf[i] == '\t') && buf[i] != d {
-					i++
-				}
-			}
-			if i >= n {
-				if !s.eof {
-					return stNeedMore, 0, nil
-				}
-				s.lineAfter = line + 1
-				return stOK, n, nil
-			}
-			switch b := buf[i]; {
-			case b == d:
-				i++
-				continue
-			case b == '\n':
-				s.lineAfter = line + 1
-				return stOK, i + 1, nil
-			case b == '\r' && i+1 < n && buf[i+1] == '\n':
-				s.lineAfter = line + 1
-				return stOK, i + 2, nil
-			case b == '\r' && i+1 >= n:
-				if !s.eof {
-					return stNeedMore, 0, nil
-				}
-				s.lineAfter = line + 1
-				return stOK, n, nil
-			}
-			return stErr, 0, s.errAt(line, field, `text after the closing " of a quoted field`,
-				`close every quoted field with "; write a quote inside a quoted field as ""`)
+		if st != stOK {
+			return st, 0, err
 		}
-		// Unquoted field.
-		j := i
-		for j < n && buf[j] != d && buf[j] != '\n' && buf[j] != '"' {
+		if !more {
+			s.lineAfter = p.line + 1
+			return stOK, p.i, nil
+		}
+	}
+}
+
+// recordParser is parse's place in the buffer: the next byte and its line.
+type recordParser struct {
+	s     *scanner
+	buf   []byte // the buffered data
+	i     int    // next byte to read
+	line  int    // line number at i
+	write bool   // unescape quoted fields in place
+}
+
+// quoteAhead reports whether the field at p.i is quoted; with trimming,
+// blanks before an opening quote are skipped.
+func (p *recordParser) quoteAhead() bool {
+	buf, n, d := p.buf, len(p.buf), p.s.delim
+	if p.s.trim {
+		j := p.i
+		for j < n && (buf[j] == ' ' || buf[j] == '\t') && buf[j] != d {
 			j++
 		}
 		if j < n && buf[j] == '"' {
-			return stErr, 0, s.errAt(line, field, `bare " in an unquoted field`,
-				`quote the whole field and double the quote inside it: "a ""b"" c"`)
+			p.i = j
 		}
-		if j >= n {
-			if !s.eof {
-				return stNeedMore, 0, nil
-			}
-			end := j
-			if end > i && buf[end-1] == '\r' {
-				end--
-			}
-			s.appendUnquoted(buf, i, end, fline)
-			s.lineAfter = line + 1
-			return stOK, n, nil
-		}
-		if buf[j] == d {
-			s.appendUnquoted(buf, i, j, fline)
-			i = j + 1
-			continue
-		}
-		end := j // buf[j] == '\n'
-		if end > i && buf[end-1] == '\r' {
-			end--
-		}
-		s.appendUnquoted(buf, i, end, fline)
-		s.lineAfter = line + 1
-		return stOK, j + 1, nil
 	}
+	return p.i < n && buf[p.i] == '"'
+}
+
+// quoted reads the quoted field at p.i and what ends it. With stOK, more
+// says whether another field of the record follows; otherwise p.i is the
+// position after the record.
+func (p *recordParser) quoted(field int) (st status, more bool, err error) {
+	if st, err := p.quotedText(field); st != stOK {
+		return st, false, err
+	}
+	return p.afterQuoted(field)
+}
+
+// quotedText reads a quoted field from its opening quote at p.i to its
+// closing one, appending its span to s.tmp and leaving p.i after the
+// closing quote. A doubled quote reads as one and CRLF as LF.
+func (p *recordParser) quotedText(field int) (status, error) {
+	s, buf, n := p.s, p.buf, len(p.buf)
+	fline := p.line
+	i := p.i + 1
+	w, cstart := i, i
+	for {
+		if i >= n {
+			if !s.eof {
+				return stNeedMore, nil
+			}
+			return stErr, s.errAt(fline, field, `unterminated quoted field: the closing " is missing`,
+				`close every quoted field with "; write a quote inside a quoted field as ""`)
+		}
+		b := buf[i]
+		if b == '"' {
+			if i+1 >= n && !s.eof {
+				return stNeedMore, nil
+			}
+			if i+1 < n && buf[i+1] == '"' {
+				if p.write {
+					buf[w] = '"'
+				}
+				w++
+				i += 2
+				continue
+			}
+			i++ // the closing quote
+			break
+		}
+		if b == '\r' {
+			if i+1 >= n && !s.eof {
+				return stNeedMore, nil
+			}
+			if i+1 < n && buf[i+1] == '\n' { // CRLF inside quotes reads as LF
+				i++
+				b = '\n'
+			}
+		}
+		if b == '\n' {
+			p.line++
+		}
+		if p.write {
+			buf[w] = b
+		}
+		w++
+		i++
+	}
+	s.tmp = append(s.tmp, span{start: cstart, end: w, line: fline})
+	p.i = i
+	return stOK, nil
+}
+
+// afterQuoted reads what follows a quoted field's closing quote: the
+// delimiter (more is true), the end of the line or of the input (the
+// record ends), or anything else (an error).
+func (p *recordParser) afterQuoted(field int) (st status, more bool, err error) {
+	s, buf, n, d := p.s, p.buf, len(p.buf), p.s.delim
+	i := p.i
+	if s.trim {
+		for i < n && (buf[i] == ' ' || buf[i] == '\t') && buf[i] != d {
+			i++
+		}
+	}
+	if i >= n {
+		if !s.eof {
+			return stNeedMore, false, nil
+		}
+		p.i = n
+		return stOK, false, nil
+	}
+	switch b := buf[i]; {
+	case b == d:
+		p.i = i + 1
+		return stOK, true, nil
+	case b == '\n':
+		p.i = i + 1
+		return stOK, false, nil
+	case b == '\r' && i+1 < n && buf[i+1] == '\n':
+		p.i = i + 2
+		return stOK, false, nil
+	case b == '\r' && i+1 >= n:
+		if !s.eof {
+			return stNeedMore, false, nil
+		}
+		p.i = n
+		return stOK, false, nil
+	}
+	return stErr, false, s.errAt(p.line, field, `text after the closing " of a quoted field`,
+		`close every quoted field with "; write a quote inside a quoted field as ""`)
+}
+
+// unquoted reads the unquoted field at p.i up to the delimiter (more is
+// true) or the end of the line or of the input (the record ends); a
+// quote inside it is an error.
+func (p *recordParser) unquoted(field int) (st status, more bool, err error) {
+	s, buf, n, d := p.s, p.buf, len(p.buf), p.s.delim
+	i := p.i
+	j := i
+	for j < n && buf[j] != d && buf[j] != '\n' && buf[j] != '"' {
+		j++
+	}
+	if j < n && buf[j] == '"' {
+		return stErr, false, s.errAt(p.line, field, `bare " in an unquoted field`,
+			`quote the whole field and double the quote inside it: "a ""b"" c"`)
+	}
+	if j >= n {
+		if !s.eof {
+			return stNeedMore, false, nil
+		}
+		s.appendUnquoted(buf, i, withoutCR(buf, i, j), p.line)
+		p.i = n
+		return stOK, false, nil
+	}
+	if buf[j] == d {
+		s.appendUnquoted(buf, i, j, p.line)
+		p.i = j + 1
+		return stOK, true, nil
+	}
+	s.appendUnquoted(buf, i, withoutCR(buf, i, j), p.line) // buf[j] == '\n'
+	p.i = j + 1
+	return stOK, false, nil
+}
+
+// withoutCR returns end, less one when buf[start:end] ends in a carriage
+// return (the CR of a CRLF line end).
+func withoutCR(buf []byte, start, end int) int {
+	if end > start && buf[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 func (s *scanner) appendUnquoted(buf []byte, start, end, line int) {

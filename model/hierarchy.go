@@ -181,55 +181,75 @@ func newHierarchy(attr string, specs []nodeSpec) (*Hierarchy, error) {
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("hierarchy for %q is empty", attr)
 	}
+	if err := h.link(specs); err != nil {
+		return nil, err
+	}
+	h.Numeric = h.parseLeafValues()
+	if h.Numeric {
+		h.setLowHigh(0)
+	}
+	h.numberLeaves()
+	if err := h.checkDistinctLeaves(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// link makes the nodes of specs and their child lists.
+func (h *Hierarchy) link(specs []nodeSpec) error {
 	for i, s := range specs {
 		h.Nodes[i] = HNode{Label: s.label, Parent: s.parent}
 		if i > 0 {
 			if s.parent < 0 || s.parent >= len(specs) {
-				return nil, fmt.Errorf("hierarchy for %q: node %q has no parent", attr, s.label)
+				return fmt.Errorf("hierarchy for %q: node %q has no parent", h.Attr, s.label)
 			}
 			h.Nodes[s.parent].Children = append(h.Nodes[s.parent].Children, i)
 		}
 	}
-	// Numeric when every leaf parses.
-	numeric := true
+	return nil
+}
+
+// parseLeafValues sets each leaf's Value and reports whether every leaf
+// parses as a number (the hierarchy is then numeric).
+func (h *Hierarchy) parseLeafValues() bool {
 	for i := range h.Nodes {
 		if len(h.Nodes[i].Children) == 0 {
 			v, ok := ParseNumber(h.Nodes[i].Label)
 			if !ok {
-				numeric = false
-				break
+				return false
 			}
 			h.Nodes[i].Value = v
 		}
 	}
-	h.Numeric = numeric
-	// Low/High bottom-up, then order children by Low for numeric trees.
-	var lowHigh func(n int)
-	lowHigh = func(n int) {
-		nd := &h.Nodes[n]
-		if len(nd.Children) == 0 {
-			nd.Low, nd.High = nd.Value, nd.Value
-			return
+	return true
+}
+
+// setLowHigh sets Low and High of node n and the nodes under it, bottom-up,
+// and orders each node's children by Low (numeric trees only).
+func (h *Hierarchy) setLowHigh(n int) {
+	nd := &h.Nodes[n]
+	if len(nd.Children) == 0 {
+		nd.Low, nd.High = nd.Value, nd.Value
+		return
+	}
+	for i, c := range nd.Children {
+		h.setLowHigh(c)
+		cn := h.Nodes[c]
+		if i == 0 || cn.Low < nd.Low {
+			nd.Low = cn.Low
 		}
-		for i, c := range nd.Children {
-			lowHigh(c)
-			cn := h.Nodes[c]
-			if i == 0 || cn.Low < nd.Low {
-				nd.Low = cn.Low
-			}
-			if i == 0 || cn.High > nd.High {
-				nd.High = cn.High
-			}
-		}
-		if numeric {
-			ch := nd.Children
-			sort.SliceStable(ch, func(a, b int) bool { return h.Nodes[ch[a]].Low < h.Nodes[ch[b]].Low })
+		if i == 0 || cn.High > nd.High {
+			nd.High = cn.High
 		}
 	}
-	if numeric {
-		lowHigh(0)
-	}
-	// Depth-first numbering of leaves.
+	ch := nd.Children
+	sort.SliceStable(ch, func(a, b int) bool { return h.Nodes[ch[a]].Low < h.Nodes[ch[b]].Low })
+}
+
+// numberLeaves numbers the leaves depth-first into Leaves, sets each
+// node's Depth and First..Last, and indexes the leaves by label (and by
+// value for numeric trees).
+func (h *Hierarchy) numberLeaves() {
 	leaves := 0
 	for i := range h.Nodes {
 		if len(h.Nodes[i].Children) == 0 {
@@ -240,53 +260,59 @@ func newHierarchy(attr string, specs []nodeSpec) (*Hierarchy, error) {
 		h.Leaves = make([]int, 0, leaves)
 	}
 	h.leafOf = make(map[string]int, leaves)
-	if numeric {
+	if h.Numeric {
 		h.numOf = make(map[float64]int, leaves)
 	}
-	var walk func(n, depth int)
-	walk = func(n, depth int) {
-		nd := &h.Nodes[n]
-		nd.Depth = depth
-		if len(nd.Children) == 0 {
-			nd.First = len(h.Leaves)
-			nd.Last = nd.First
-			h.Leaves = append(h.Leaves, n)
-			if prev, dup := h.leafOf[nd.Label]; dup && prev != n {
-				return
-			}
-			h.leafOf[nd.Label] = n
-			if numeric {
-				h.numOf[nd.Value] = n
-			}
+	h.numberFrom(0, 0)
+}
+
+// numberFrom is numberLeaves' depth-first walk from node n at depth.
+func (h *Hierarchy) numberFrom(n, depth int) {
+	nd := &h.Nodes[n]
+	nd.Depth = depth
+	if len(nd.Children) == 0 {
+		nd.First = len(h.Leaves)
+		nd.Last = nd.First
+		h.Leaves = append(h.Leaves, n)
+		if prev, dup := h.leafOf[nd.Label]; dup && prev != n {
 			return
 		}
-		nd.First = len(h.Leaves)
-		for _, c := range nd.Children {
-			walk(c, depth+1)
+		h.leafOf[nd.Label] = n
+		if h.Numeric {
+			h.numOf[nd.Value] = n
 		}
-		nd.Last = len(h.Leaves) - 1
+		return
 	}
-	walk(0, 0)
+	nd.First = len(h.Leaves)
+	for _, c := range nd.Children {
+		h.numberFrom(c, depth+1)
+	}
+	nd.Last = len(h.Leaves) - 1
+}
+
+// checkDistinctLeaves fails when two leaves have the same label or, in a
+// numeric tree, the same number.
+func (h *Hierarchy) checkDistinctLeaves() error {
 	if len(h.leafOf) != len(h.Leaves) {
 		seen := map[string]bool{}
 		for _, l := range h.Leaves {
 			if seen[h.Nodes[l].Label] {
-				return nil, fmt.Errorf("hierarchy for %q: value %q appears as more than one leaf", attr, h.Nodes[l].Label)
+				return fmt.Errorf("hierarchy for %q: value %q appears as more than one leaf", h.Attr, h.Nodes[l].Label)
 			}
 			seen[h.Nodes[l].Label] = true
 		}
 	}
-	if numeric && len(h.numOf) != len(h.Leaves) {
+	if h.Numeric && len(h.numOf) != len(h.Leaves) {
 		first := map[float64]string{}
 		for _, l := range h.Leaves {
 			nd := h.Nodes[l]
 			if prev, dup := first[nd.Value]; dup {
-				return nil, fmt.Errorf("hierarchy for %q: leaves %q and %q are the same number", attr, prev, nd.Label)
+				return fmt.Errorf("hierarchy for %q: leaves %q and %q are the same number", h.Attr, prev, nd.Label)
 			}
 			first[nd.Value] = nd.Label
 		}
 	}
-	return h, nil
+	return nil
 }
 
 // Rows returns the hierarchy in the leaf-first CSV layout the loader reads:

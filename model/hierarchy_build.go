@@ -35,6 +35,35 @@ func LoadHierarchyFile(attr, path string) (*Hierarchy, error) {
 // a NUL byte stops the reading with an error, and a label longer than the
 // cell limit (DefaultMaxCell) is an error, as a cell of the table would be.
 func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
+	cr, err := hierarchyCSVReader(file, r)
+	if err != nil {
+		return nil, err
+	}
+	rows, lines, err := readHierarchyRows(cr, file)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHierarchyShape(rows, lines, file); err != nil {
+		return nil, err
+	}
+	specs, err := hierarchyNodes(rows, lines, file)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNumberSpellings(rows, lines, file); err != nil {
+		return nil, err
+	}
+	h, err := newHierarchy(attr, specs)
+	if err != nil {
+		return nil, &InputError{File: file, Msg: err.Error()}
+	}
+	return h, nil
+}
+
+// hierarchyCSVReader skips a byte order mark, refuses an empty file and
+// returns a CSV reader with the file's delimiter (';' when the first 64 KB
+// hold one, else the detected one).
+func hierarchyCSVReader(file string, r io.Reader) (*csv.Reader, error) {
 	br := bufio.NewReaderSize(NewTextReader(r, file, MaxRecordBytes), 64<<10)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
@@ -54,80 +83,110 @@ func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
 	cr := csv.NewReader(br)
 	cr.Comma = delim
 	cr.FieldsPerRecord = -1
-	type key struct {
-		level int
-		label string
-	}
-	index := map[key]int{}
-	var specs []nodeSpec
-	parentOf := map[int]int{} // node -> parent spec index
+	return cr, nil
+}
+
+// readHierarchyRows reads the non-blank rows, their labels trimmed and
+// checked, all of the first row's width, with the line of each.
+func readHierarchyRows(cr *csv.Reader, file string) (rows [][]string, lines []int, err error) {
 	width := -1
-	var rows [][]string
-	var lines []int
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &InputError{File: file, Line: pe.Line, Msg: "malformed CSV: " + pe.Err.Error(),
-					Hint: `quote values that contain the delimiter; write a quote as ""`}
-			}
-			var ie *InputError
-			if errors.As(err, &ie) {
-				return nil, ie
-			}
-			return nil, &InputError{File: file, Msg: "read failed: " + err.Error()}
+			return nil, nil, hierarchyReadError(err, file)
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
-		for i := range rec {
-			rec[i] = strings.TrimSpace(rec[i])
-			if !utf8.ValidString(rec[i]) {
-				return nil, &InputError{File: file, Line: line, Column: i + 1, Msg: "not valid UTF-8", Hint: "save the file as UTF-8"}
-			}
-			if len(rec[i]) > DefaultMaxCell {
-				return nil, &InputError{File: file, Line: line, Column: i + 1, Msg: fmt.Sprintf("label is longer than %d bytes", DefaultMaxCell),
-					Hint: "is a quote left open, or is this the right file?"}
-			}
-			if rec[i] == "" {
-				return nil, &InputError{File: file, Line: line, Column: i + 1, Msg: "empty node label",
-					Hint: "every level needs a label; the last level is usually *"}
-			}
+		if err := checkHierarchyLabels(rec, file, line); err != nil {
+			return nil, nil, err
 		}
 		if width == -1 {
 			width = len(rec)
 		} else if len(rec) != width {
-			return nil, &InputError{File: file, Line: line,
+			return nil, nil, &InputError{File: file, Line: line,
 				Msg:  fmt.Sprintf("row has %d levels, expected %d as on the first row", len(rec), width),
 				Hint: "every row lists the value and all its generalizations up to the root"}
 		}
 		rows = append(rows, append([]string(nil), rec...))
 		lines = append(lines, line)
 	}
-	if len(rows) == 0 {
-		return nil, &InputError{File: file, Line: 1, Msg: "hierarchy file has no rows"}
+	return rows, lines, nil
+}
+
+// hierarchyReadError makes an error of the CSV reader an InputError.
+func hierarchyReadError(err error, file string) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &InputError{File: file, Line: pe.Line, Msg: "malformed CSV: " + pe.Err.Error(),
+			Hint: `quote values that contain the delimiter; write a quote as ""`}
 	}
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	return &InputError{File: file, Msg: "read failed: " + err.Error()}
+}
+
+// checkHierarchyLabels trims the labels of one row in place and fails on
+// one that is empty, too long or not UTF-8.
+func checkHierarchyLabels(rec []string, file string, line int) error {
+	for i := range rec {
+		rec[i] = strings.TrimSpace(rec[i])
+		if !utf8.ValidString(rec[i]) {
+			return &InputError{File: file, Line: line, Column: i + 1, Msg: "not valid UTF-8", Hint: "save the file as UTF-8"}
+		}
+		if len(rec[i]) > DefaultMaxCell {
+			return &InputError{File: file, Line: line, Column: i + 1, Msg: fmt.Sprintf("label is longer than %d bytes", DefaultMaxCell),
+				Hint: "is a quote left open, or is this the right file?"}
+		}
+		if rec[i] == "" {
+			return &InputError{File: file, Line: line, Column: i + 1, Msg: "empty node label",
+				Hint: "every level needs a label; the last level is usually *"}
+		}
+	}
+	return nil
+}
+
+// checkHierarchyShape fails unless there are rows, more than one level
+// when there is more than one row, and one root label in the last column.
+func checkHierarchyShape(rows [][]string, lines []int, file string) error {
+	if len(rows) == 0 {
+		return &InputError{File: file, Line: 1, Msg: "hierarchy file has no rows"}
+	}
+	width := len(rows[0])
 	if width == 1 && len(rows) > 1 {
-		return nil, &InputError{File: file, Line: lines[1], Msg: "rows have a single level, so there is no common root",
+		return &InputError{File: file, Line: lines[1], Msg: "rows have a single level, so there is no common root",
 			Hint: "add a last column * to every row"}
 	}
-	// The root: the last column must hold one label.
 	top := width - 1
 	rootLabel := rows[0][top]
 	for i, r := range rows {
 		if r[top] != rootLabel {
-			return nil, &InputError{File: file, Line: lines[i], Column: top + 1,
+			return &InputError{File: file, Line: lines[i], Column: top + 1,
 				Msg:  fmt.Sprintf("second root %q (line %d has root %q)", r[top], lines[0], rootLabel),
 				Hint: "the last column must be the same on every row, e.g. *"}
 		}
 	}
-	specs = append(specs, nodeSpec{label: rootLabel, parent: -1, line: lines[0]})
-	index[key{top, rootLabel}] = 0
+	return nil
+}
+
+// hierarchyNodes makes the tree's nodes from the rows, root first: a
+// label is one node per level, and must have one parent; a value (first
+// column) is listed once.
+func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, error) {
+	type key struct {
+		level int
+		label string
+	}
+	top := len(rows[0]) - 1
+	specs := []nodeSpec{{label: rows[0][top], parent: -1, line: lines[0]}}
+	index := map[key]int{{top, rows[0][top]}: 0}
+	parentOf := map[int]int{} // node -> parent spec index
 	leafLine := map[string]int{}
 	for i, r := range rows {
 		if prev, dup := leafLine[r[0]]; dup {
@@ -153,32 +212,28 @@ func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
 			parent = id
 		}
 	}
-	// Two spellings of one number ("5" and "5.0") would be one value of a
-	// numeric attribute.
-	numeric := true
+	return specs, nil
+}
+
+// checkNumberSpellings fails when every value is a number and two values
+// are spellings of one number ("5" and "5.0"), which would be one value of
+// a numeric attribute.
+func checkNumberSpellings(rows [][]string, lines []int, file string) error {
 	for _, r := range rows {
 		if _, ok := ParseNumber(r[0]); !ok {
-			numeric = false // the labels are compared as text
-			break
+			return nil // the labels are compared as text
 		}
 	}
 	numLine := make(map[float64]int, len(rows))
 	for i, r := range rows {
-		if !numeric {
-			break
-		}
 		v, _ := ParseNumber(r[0])
 		if prev, dup := numLine[v]; dup {
-			return nil, &InputError{File: file, Line: lines[i], Column: 1,
+			return &InputError{File: file, Line: lines[i], Column: 1,
 				Msg: fmt.Sprintf("value %q is the same number as the value on line %d", r[0], prev), Hint: "list each value once"}
 		}
 		numLine[v] = lines[i]
 	}
-	h, err := newHierarchy(attr, specs)
-	if err != nil {
-		return nil, &InputError{File: file, Msg: err.Error()}
-	}
-	return h, nil
+	return nil
 }
 
 // Builders ---------------------------------------------------------------
@@ -268,6 +323,28 @@ func mask(r []rune, n int) string {
 // Labels are lo-hi for whole numbers (0-4 holds 0..4) and [lo,hi) otherwise.
 func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, error) {
 	param := "hierarchy " + attr
+	vals, err := intervalValues(attr, param, values, widths)
+	if err != nil {
+		return nil, err
+	}
+	// ratio[l] = widths[l] / widths[0], a whole number.
+	ratio, err := widthRatios(param, widths)
+	if err != nil {
+		return nil, err
+	}
+	idx0, err := finestIntervals(param, vals, widths)
+	if err != nil {
+		return nil, err
+	}
+	if len(widths) == 1 {
+		ratio = doublings(ratio, idx0)
+	}
+	return intervalTree(attr, vals, idx0, ratio, widths[0])
+}
+
+// intervalValues checks the widths and values and returns the distinct
+// values in order.
+func intervalValues(attr, param string, values, widths []float64) ([]float64, error) {
 	if len(widths) == 0 {
 		return nil, &ParamError{Param: param, Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
 	}
@@ -287,8 +364,12 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 	if len(vals) == 0 {
 		return nil, fmt.Errorf("hierarchy for %q: no values", attr)
 	}
-	w0 := widths[0]
-	// ratio[l] = widths[l] / widths[0], a whole number.
+	return vals, nil
+}
+
+// widthRatios returns widths[l] / widths[0] for each level, failing unless
+// each width is a whole multiple of the one before it.
+func widthRatios(param string, widths []float64) ([]int64, error) {
 	ratio := []int64{1}
 	for i := 1; i < len(widths); i++ {
 		r := widths[i] / widths[i-1]
@@ -307,8 +388,13 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 		}
 		ratio = append(ratio, next)
 	}
-	clean := cleanNumber
-	// idx0[i] is the number of the finest interval holding vals[i].
+	return ratio, nil
+}
+
+// finestIntervals returns, for each value, the number of the finest
+// interval (width widths[0]) holding it.
+func finestIntervals(param string, vals, widths []float64) ([]int64, error) {
+	w0 := widths[0]
 	idx0 := make([]int64, len(vals))
 	for i, v := range vals {
 		q := math.Floor(v / w0)
@@ -320,43 +406,39 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 		// v/w0 may round across a boundary: settle on the interval whose
 		// (printed) bounds hold v. Only a quotient near a whole number can.
 		if f := v/w0 - q; f < 1e-6 || f > 1-1e-6 {
-			if clean(float64(k+1)*w0) <= v {
+			if cleanNumber(float64(k+1)*w0) <= v {
 				k++
-			} else if clean(float64(k)*w0) > v {
+			} else if cleanNumber(float64(k)*w0) > v {
 				k--
 			}
 		}
 		idx0[i] = k
 	}
-	if len(widths) == 1 {
-		// Double until one interval would hold every value. Intervals are
-		// aligned at multiples of the width, so values on both sides of 0
-		// never share one: stop once the negative and the non-negative
-		// values each fill one interval (the root joins them).
-		lo, hi := idx0[0], idx0[len(idx0)-1]
-		prevLo, prevHi := lo, hi
-		for r := int64(2); len(ratio) <= 60; r *= 2 {
-			a, b := floorDiv(lo, r), floorDiv(hi, r)
-			if a == b || (prevLo == -1 && prevHi == 0) {
-				break
-			}
-			ratio = append(ratio, r)
-			prevLo, prevHi = a, b
+	return idx0, nil
+}
+
+// doublings adds levels of twice the width until one interval would hold
+// every value. Intervals are aligned at multiples of the width, so values
+// on both sides of 0 never share one: it stops once the negative and the
+// non-negative values each fill one interval (the root joins them).
+func doublings(ratio, idx0 []int64) []int64 {
+	lo, hi := idx0[0], idx0[len(idx0)-1]
+	prevLo, prevHi := lo, hi
+	for r := int64(2); len(ratio) <= 60; r *= 2 {
+		a, b := floorDiv(lo, r), floorDiv(hi, r)
+		if a == b || (prevLo == -1 && prevHi == 0) {
+			break
 		}
+		ratio = append(ratio, r)
+		prevLo, prevHi = a, b
 	}
-	integral := w0 == math.Trunc(w0)
-	for _, v := range vals {
-		if v != math.Trunc(v) {
-			integral = false
-		}
-	}
-	label := func(k, r int64) string {
-		lo := clean(float64(k*r) * w0)
-		if integral {
-			return FormatNumber(lo) + "-" + FormatNumber(clean(float64((k+1)*r)*w0-1))
-		}
-		return "[" + FormatNumber(lo) + "," + FormatNumber(clean(float64((k+1)*r)*w0)) + ")"
-	}
+	return ratio
+}
+
+// intervalTree builds the tree: under the root one level per ratio, the
+// coarsest first, and the values as leaves.
+func intervalTree(attr string, vals []float64, idx0, ratio []int64, w0 float64) (*Hierarchy, error) {
+	label := intervalLabeler(vals, w0)
 	b := treeBuilder{specs: make([]nodeSpec, 0, 2*len(vals)+1)}
 	root := b.add("*", -1)
 	// The values are sorted, so at every level the interval number only
@@ -382,6 +464,24 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 		b.add(FormatNumber(v), parent)
 	}
 	return newHierarchy(attr, b.specs)
+}
+
+// intervalLabeler returns the label of interval k of width r*w0: lo-hi
+// when the width and every value are whole numbers, [lo,hi) otherwise.
+func intervalLabeler(vals []float64, w0 float64) func(k, r int64) string {
+	integral := w0 == math.Trunc(w0)
+	for _, v := range vals {
+		if v != math.Trunc(v) {
+			integral = false
+		}
+	}
+	return func(k, r int64) string {
+		lo := cleanNumber(float64(k*r) * w0)
+		if integral {
+			return FormatNumber(lo) + "-" + FormatNumber(cleanNumber(float64((k+1)*r)*w0-1))
+		}
+		return "[" + FormatNumber(lo) + "," + FormatNumber(cleanNumber(float64((k+1)*r)*w0)) + ")"
+	}
 }
 
 // model0 writes a width as a number.

@@ -208,80 +208,108 @@ func lexQuery(s string) ([]token, error) {
 	i := 0
 	for i < len(rs) {
 		r := rs[i]
-		pos := i + 1
+		var tok token
+		var err error
 		switch {
 		case unicode.IsSpace(r):
 			i++
+			continue
 		case r == '\'' || r == '"' || r == '`':
-			text, j := quoted(rs, i)
-			if j >= len(rs) {
-				return nil, &QueryError{Query: s, Pos: pos, Msg: "unterminated quoted text", Hint: "close it with " + string(r)}
-			}
-			kind := tString
-			if r != '\'' {
-				kind = tIdent // "name" and `name` quote column names
-				if text == "" {
-					// An empty name would read as * in COUNT("").
-					return nil, &QueryError{Query: s, Pos: pos, Msg: "empty column name", Hint: "write the column's name between the quotes"}
-				}
-			}
-			toks = append(toks, token{kind: kind, text: text, pos: pos})
-			i = j + 1
-		case unicode.IsDigit(r) || ((r == '-' || r == '+' || r == '.') && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == '.')):
-			j := i + 1
-			for j < len(rs) && (unicode.IsDigit(rs[j]) || rs[j] == '.' || rs[j] == 'e' || rs[j] == 'E' ||
-				((rs[j] == '-' || rs[j] == '+') && (rs[j-1] == 'e' || rs[j-1] == 'E'))) {
-				j++
-			}
-			// A number glued to letters (e.g. 50K) is a bare word.
-			if j < len(rs) && (unicode.IsLetter(rs[j]) || rs[j] == '_') {
-				for j < len(rs) && isIdentRune(rs[j]) {
-					j++
-				}
-				toks = append(toks, token{kind: tIdent, text: string(rs[i:j]), pos: pos})
-				i = j
-				continue
-			}
-			text := string(rs[i:j])
-			v, ok := ParseNumber(text)
-			if !ok {
-				return nil, &QueryError{Query: s, Pos: pos, Msg: fmt.Sprintf("bad number %q", text)}
-			}
-			toks = append(toks, token{kind: tNumber, text: text, pos: pos, num: v})
-			i = j
+			tok, i, err = lexQuoted(s, rs, i)
+		case startsNumber(rs, i):
+			tok, i, err = lexNumber(s, rs, i)
 		case unicode.IsLetter(r) || r == '_':
-			j := i + 1
-			for j < len(rs) && isIdentRune(rs[j]) {
-				j++
-			}
-			toks = append(toks, token{kind: tIdent, text: string(rs[i:j]), pos: pos})
-			i = j
-		case strings.ContainsRune("(),*", r):
-			toks = append(toks, token{kind: tSym, text: string(r), pos: pos})
-			i++
-		case r == '=':
-			toks = append(toks, token{kind: tSym, text: "=", pos: pos})
-			i++
-		case r == '!' || r == '<' || r == '>':
-			if i+1 < len(rs) && (rs[i+1] == '=' || (r == '<' && rs[i+1] == '>')) {
-				t := string(rs[i : i+2])
-				if t == "<>" {
-					t = "!="
-				}
-				toks = append(toks, token{kind: tSym, text: t, pos: pos})
-				i += 2
-			} else if r == '!' {
-				return nil, &QueryError{Query: s, Pos: pos, Msg: "unexpected '!'", Hint: "not-equal is != or <>"}
-			} else {
-				toks = append(toks, token{kind: tSym, text: string(r), pos: pos})
-				i++
-			}
+			tok, i = lexWord(rs, i, i+1)
 		default:
-			return nil, &QueryError{Query: s, Pos: pos, Msg: fmt.Sprintf("unexpected character %q", r)}
+			tok, i, err = lexSymbol(s, rs, i)
 		}
+		if err != nil {
+			return nil, err
+		}
+		toks = append(toks, tok)
 	}
 	toks = append(toks, token{kind: tEOF, pos: len(rs) + 1})
 	return toks, nil
+}
+
+// startsNumber reports whether a number starts at rs[i]: a digit, or a
+// sign or point before a digit or point.
+func startsNumber(rs []rune, i int) bool {
+	r := rs[i]
+	return unicode.IsDigit(r) || ((r == '-' || r == '+' || r == '.') && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == '.'))
+}
+
+// lexQuoted reads the quoted text at rs[i]: a string in single quotes, a
+// column name in double quotes or backquotes. It returns the token and
+// the index after it.
+func lexQuoted(s string, rs []rune, i int) (token, int, error) {
+	r, pos := rs[i], i+1
+	text, j := quoted(rs, i)
+	if j >= len(rs) {
+		return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: "unterminated quoted text", Hint: "close it with " + string(r)}
+	}
+	kind := tString
+	if r != '\'' {
+		kind = tIdent // "name" and `name` quote column names
+		if text == "" {
+			// An empty name would read as * in COUNT("").
+			return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: "empty column name", Hint: "write the column's name between the quotes"}
+		}
+	}
+	return token{kind: kind, text: text, pos: pos}, j + 1, nil
+}
+
+// lexNumber reads the number at rs[i]; a number glued to letters (e.g.
+// 50K) is a bare word.
+func lexNumber(s string, rs []rune, i int) (token, int, error) {
+	j := i + 1
+	for j < len(rs) && (unicode.IsDigit(rs[j]) || rs[j] == '.' || rs[j] == 'e' || rs[j] == 'E' ||
+		((rs[j] == '-' || rs[j] == '+') && (rs[j-1] == 'e' || rs[j-1] == 'E'))) {
+		j++
+	}
+	if j < len(rs) && (unicode.IsLetter(rs[j]) || rs[j] == '_') {
+		tok, next := lexWord(rs, i, j)
+		return tok, next, nil
+	}
+	text := string(rs[i:j])
+	v, ok := ParseNumber(text)
+	if !ok {
+		return token{}, 0, &QueryError{Query: s, Pos: i + 1, Msg: fmt.Sprintf("bad number %q", text)}
+	}
+	return token{kind: tNumber, text: text, pos: i + 1, num: v}, j, nil
+}
+
+// lexWord reads the bare word starting at rs[i], whose runes before
+// rs[j] are already known to belong to it.
+func lexWord(rs []rune, i, j int) (token, int) {
+	for j < len(rs) && isIdentRune(rs[j]) {
+		j++
+	}
+	return token{kind: tIdent, text: string(rs[i:j]), pos: i + 1}, j
+}
+
+// lexSymbol reads the punctuation or comparison at rs[i]; <> reads as !=.
+func lexSymbol(s string, rs []rune, i int) (token, int, error) {
+	r, pos := rs[i], i+1
+	switch {
+	case strings.ContainsRune("(),*", r):
+		return token{kind: tSym, text: string(r), pos: pos}, i + 1, nil
+	case r == '=':
+		return token{kind: tSym, text: "=", pos: pos}, i + 1, nil
+	case r == '!' || r == '<' || r == '>':
+		if i+1 < len(rs) && (rs[i+1] == '=' || (r == '<' && rs[i+1] == '>')) {
+			t := string(rs[i : i+2])
+			if t == "<>" {
+				t = "!="
+			}
+			return token{kind: tSym, text: t, pos: pos}, i + 2, nil
+		}
+		if r == '!' {
+			return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: "unexpected '!'", Hint: "not-equal is != or <>"}
+		}
+		return token{kind: tSym, text: string(r), pos: pos}, i + 1, nil
+	}
+	return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: fmt.Sprintf("unexpected character %q", r)}
 }
 
 // quoted reads the text quoted by rs[i] (a doubled quote stands for

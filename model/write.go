@@ -431,26 +431,7 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	tmp := w.work
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", Version
-	// A panic in Meanwhile is raised again here, once the files are
-	// written (the write is then cleaned up as after any failure).
-	meanwhile := func() error { return nil }
-	if w.opt.Meanwhile != nil {
-		var merr error
-		var panicked any
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer func() { panicked = recover() }()
-			merr = w.opt.Meanwhile(&m)
-		}()
-		meanwhile = func() error {
-			<-done
-			if panicked != nil {
-				panic(panicked)
-			}
-			return merr
-		}
-	}
+	meanwhile := w.startMeanwhile(&m)
 	sums, err := w.writeData(rel.Files)
 	if merr := meanwhile(); err == nil {
 		err = merr
@@ -473,41 +454,81 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	if err := w.stage("verify"); err != nil {
 		return nil, err
 	}
-	if w.opt.Verify != nil {
-		lines, verr := w.opt.Verify(tmp, &m)
-		var stop *StopError
-		if errors.As(verr, &stop) {
-			return nil, stop.Err
-		}
-		if err := checkFinite(&m); err != nil {
-			return nil, err
-		}
-		m.Checks = lines
-		m.Verified = verr == nil
-		if verr != nil {
-			if !w.opt.AcceptViolations {
-				return nil, &VerifyError{Lines: lines, Err: verr}
-			}
-			m.AcceptedBad = true
-			m.Notes = append(m.Notes, "the release FAILED its own privacy verification and was written because the user accepted the violations")
-		}
+	if err := w.verify(&m); err != nil {
+		return nil, err
 	}
 	if err := w.stage("report"); err != nil {
 		return nil, err
 	}
-	// report.md is listed with its hash like every data file, so that an
-	// edit of the report is caught; it is rendered from the manifest as
-	// verified, then the manifest is written to list it.
-	text := []byte(RenderReport(&m))
-	if err := writeFileSync(filepath.Join(tmp, "report.md"), text); err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(text)
-	m.Files = append(m.Files, FileEntry{Name: "report.md", Rows: 0, SHA256: hex.EncodeToString(sum[:])})
-	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+	if err := w.writeReport(&m); err != nil {
 		return nil, err
 	}
 	return &m, syncDir(tmp)
+}
+
+// startMeanwhile runs the Meanwhile option on m while the data files are
+// written, and returns the wait for it. A panic in Meanwhile is raised
+// again by the wait, once the files are written (the write is then
+// cleaned up as after any failure).
+func (w *writer) startMeanwhile(m *Manifest) func() error {
+	if w.opt.Meanwhile == nil {
+		return func() error { return nil }
+	}
+	var merr error
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		merr = w.opt.Meanwhile(m)
+	}()
+	return func() error {
+		<-done
+		if panicked != nil {
+			panic(panicked)
+		}
+		return merr
+	}
+}
+
+// verify runs the Verify option on the written files and records its
+// lines and outcome in m; a failed verification stops the write unless
+// the violations are accepted.
+func (w *writer) verify(m *Manifest) error {
+	if w.opt.Verify == nil {
+		return nil
+	}
+	lines, verr := w.opt.Verify(w.work, m)
+	var stop *StopError
+	if errors.As(verr, &stop) {
+		return stop.Err
+	}
+	if err := checkFinite(m); err != nil {
+		return err
+	}
+	m.Checks = lines
+	m.Verified = verr == nil
+	if verr != nil {
+		if !w.opt.AcceptViolations {
+			return &VerifyError{Lines: lines, Err: verr}
+		}
+		m.AcceptedBad = true
+		m.Notes = append(m.Notes, "the release FAILED its own privacy verification and was written because the user accepted the violations")
+	}
+	return nil
+}
+
+// writeReport writes report.md and the manifest that lists it. report.md
+// is listed with its hash like every data file, so that an edit of the
+// report is caught; it is rendered from the manifest as verified.
+func (w *writer) writeReport(m *Manifest) error {
+	text := []byte(RenderReport(m))
+	if err := writeFileSync(filepath.Join(w.work, "report.md"), text); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(text)
+	m.Files = append(m.Files, FileEntry{Name: "report.md", Rows: 0, SHA256: hex.EncodeToString(sum[:])})
+	return writeJSON(filepath.Join(w.work, "manifest.json"), m)
 }
 
 // writeData writes the data files into the temporary directory, at once

@@ -3,28 +3,29 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"privlab/model/strictjson"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// decodeAudit reads an audit record the way DecodeStrict does, with a
+// decodeAudit reads an audit record the way strictjson.Decode does, with a
 // fast path for its row map (millions of numbers): the row map is parsed
-// by hand and the rest of the record by DecodeStrict. Anything the fast
+// by hand and the rest of the record by strictjson.Decode. Anything the fast
 // path does not read plainly (an escape in a key, a number that is not a
 // plain integer, a key given twice, a row map not at the top level) is
-// left to DecodeStrict on the whole record, which reads it, or says
+// left to strictjson.Decode on the whole record, which reads it, or says
 // where it fails, as it always has.
 func decodeAudit(data []byte, a *Audit) error {
 	if rows, rest, ok := splitRowMap(data); ok {
 		var b Audit
-		if DecodeStrict(rest, &b) == nil {
+		if strictjson.Decode(rest, &b) == nil {
 			b.RowMap = rows
 			*a = b
 			return nil
 		}
 	}
-	return DecodeStrict(data, a)
+	return strictjson.Decode(data, a)
 }
 
 // splitRowMap finds the top-level "row_map" member of an audit record

@@ -3,12 +3,13 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"privlab/model/strictjson"
 	"reflect"
 	"strings"
 	"testing"
 )
 
-// decodeAudit reads every record as DecodeStrict does: the same audit
+// decodeAudit reads every record as strictjson.Decode does: the same audit
 // from a record privlab writes, and the same audit or the same error
 // from records edited in the ways that matter to its fast path (a row
 // map at another depth or inside a text, keys given twice or in another
@@ -59,10 +60,10 @@ func TestDecodeAuditIsDecodeStrict(t *testing.T) {
 			t.Fatalf("edit %q does not apply", e.old)
 		}
 		var want, got Audit
-		werr := DecodeStrict([]byte(text), &want)
+		werr := strictjson.Decode([]byte(text), &want)
 		gerr := decodeAudit([]byte(text), &got)
 		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !reflect.DeepEqual(want, got) {
-			t.Errorf("edit %q: DecodeStrict gives %+v (%v), decodeAudit %+v (%v)", e.new, want, werr, got, gerr)
+			t.Errorf("edit %q: strictjson.Decode gives %+v (%v), decodeAudit %+v (%v)", e.new, want, werr, got, gerr)
 		}
 	}
 	if _, _, ok := splitRowMap(b); !ok {

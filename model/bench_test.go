@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"privlab/model/strictjson"
 	"strconv"
 	"strings"
 	"testing"
@@ -212,7 +213,7 @@ func BenchmarkDecodeStrictManyKeys(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	for i := 0; i < b.N; i++ {
-		if err := DecodeStrict(data, &v); err != nil {
+		if err := strictjson.Decode(data, &v); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"privlab/model/strictjson"
 	"reflect"
 	"sync"
 )
@@ -37,19 +38,19 @@ var decodeCache struct {
 	docs []*decodedDoc // the most recent first
 }
 
-// decodeCached is DecodeStrict(data, v) for v a pointer to a zero value,
+// decodeCached is strictjson.Decode(data, v) for v a pointer to a zero value,
 // through the cache of documents read last.
 func decodeCached(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if len(data) < cachedMin || len(data) > cachedMax || rv.Kind() != reflect.Pointer || rv.IsNil() || !rv.Elem().IsZero() {
-		return DecodeStrict(data, v)
+		return strictjson.Decode(data, v)
 	}
 	t := rv.Type()
 	if d := cachedDoc(t, data); d != nil {
 		rv.Elem().Set(deepCopy(d.val))
 		return nil
 	}
-	if err := DecodeStrict(data, v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return err
 	}
 	d := &decodedDoc{typ: t, data: bytes.Clone(data), val: deepCopy(rv.Elem())}

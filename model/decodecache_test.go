@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"privlab/model/strictjson"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // holds is shared with an earlier reading or with the cache: changing
 // every list, map, pointer and interface value of one reading leaves the
 // next as decoded. Other bytes or another type are decoded, not looked
-// up; a value not zero is decoded into, as DecodeStrict does.
+// up; a value not zero is decoded into, as strictjson.Decode does.
 func TestDecodeCachedIsDecodeStrict(t *testing.T) {
 	type item struct {
 		Value string  `json:"value"`
@@ -42,7 +43,7 @@ func TestDecodeCachedIsDecodeStrict(t *testing.T) {
 		t.Fatalf("the document (%d bytes) is too small to be kept", len(data))
 	}
 	var want doc
-	if err := DecodeStrict(data, &want); err != nil {
+	if err := strictjson.Decode(data, &want); err != nil {
 		t.Fatal(err)
 	}
 	for round := 0; round < 3; round++ {
@@ -82,7 +83,7 @@ func TestDecodeCachedIsDecodeStrict(t *testing.T) {
 	if err := decodeCached(data, &loose); err == nil {
 		t.Fatal("a key the type does not name read from the cache")
 	}
-	// A value not zero is decoded into, as DecodeStrict does: what the
+	// A value not zero is decoded into, as strictjson.Decode does: what the
 	// document does not set stays.
 	type partial struct {
 		Name  string `json:"name"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"privlab/model/strictjson"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,23 +14,23 @@ import (
 // nested is n lists one inside the other.
 func nested(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 
-// A document nested deeper than MaxJSONDepth is refused naming the line
+// A document nested deeper than strictjson.MaxDepth is refused naming the line
 // of the first list or object too deep; one at the limit reads. Brackets
 // inside texts do not count.
 func TestDepthLimit(t *testing.T) {
 	var v any
-	if err := DecodeStrict([]byte(nested(MaxJSONDepth)), &v); err != nil {
+	if err := strictjson.Decode([]byte(nested(strictjson.MaxDepth)), &v); err != nil {
 		t.Fatalf("at the limit: %v", err)
 	}
-	err := DecodeStrict([]byte("[\n"+nested(MaxJSONDepth)+"]"), &v)
-	if je, ok := err.(*JSONError); !ok || je.Line != 2 || je.Msg != "objects and lists nested more than 64 deep; privlab writes no JSON file nested so deep" {
+	err := strictjson.Decode([]byte("[\n"+nested(strictjson.MaxDepth)+"]"), &v)
+	if je, ok := err.(*strictjson.Error); !ok || je.Line != 2 || je.Msg != "objects and lists nested more than 64 deep; privlab writes no JSON file nested so deep" {
 		t.Fatalf("one deeper: %#v", err)
 	}
-	text := fmt.Sprintf(`{"a": "%s\"[[", "b": [{"c": %s}]}`, strings.Repeat("[", 100), nested(MaxJSONDepth-3))
-	if err := DecodeStrict([]byte(text), &v); err != nil {
+	text := fmt.Sprintf(`{"a": "%s\"[[", "b": [{"c": %s}]}`, strings.Repeat("[", 100), nested(strictjson.MaxDepth-3))
+	if err := strictjson.Decode([]byte(text), &v); err != nil {
 		t.Fatalf("brackets in a text counted: %v", err)
 	}
-	if err := DecodeStrict([]byte(strings.Replace(text, "[{", "[[{", 1)+"]"), &v); err == nil {
+	if err := strictjson.Decode([]byte(strings.Replace(text, "[{", "[[{", 1)+"]"), &v); err == nil {
 		t.Fatal("one level more read")
 	}
 }

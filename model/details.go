@@ -27,7 +27,7 @@ func EncodeDetails(v any) (json.RawMessage, error) {
 }
 
 // DecodeDetails reads a manifest's details into v, a pointer to the
-// method's declaration of them, strictly (DecodeStrict): a key v does not
+// method's declaration of them, strictly (strictjson.Decode): a key v does not
 // name exactly, or one given twice, is an error, so that report.md (which
 // shows every key) states nothing the reader does not read. A manifest
 // without details is an error too: every method writes them. Details

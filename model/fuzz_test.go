@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"privlab/model/strictjson"
 	"reflect"
 	"strings"
 	"testing"
@@ -484,7 +485,7 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte(`{"files":[{"name":"../etc/passwd"}],"notes":["a\nb"]}`))
 	f.Add([]byte(`{not json`))
 	f.Add([]byte(`null`))
-	f.Add([]byte(`{"method":"x","details":{"a":` + strings.Repeat("[", MaxJSONDepth-1) + strings.Repeat("]", MaxJSONDepth-1) + `}}`))
+	f.Add([]byte(`{"method":"x","details":{"a":` + strings.Repeat("[", strictjson.MaxDepth-1) + strings.Repeat("]", strictjson.MaxDepth-1) + `}}`))
 	f.Add([]byte(`{"details":` + strings.Repeat(`{"a":[`, 40) + `"\"[{"` + strings.Repeat(`]}`, 40) + `}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		dir := t.TempDir()
@@ -505,23 +506,44 @@ func FuzzReadManifest(f *testing.F) {
 	})
 }
 
-// FuzzDecodeAudit: any audit record reads as DecodeStrict reads it (the
+// FuzzDecodeAudit: any audit record reads as strictjson.Decode reads it (the
 // same record, or the same error), whatever its row map's fast path
 // makes of it, and one nested too deep is an error.
 func FuzzDecodeAudit(f *testing.F) {
 	f.Add([]byte(`{"input":"in.csv","seed":7,"row_map":{"a.csv":[3,0,-2],"b.csv":[]},"config":{"k":"v"}}`))
 	f.Add([]byte("{\"row_map\": {\"a.csv\": [1,\n2]},\n\"seed\": 1,\n\"Seed\": 2}"))
-	f.Add([]byte(`{"row_map":{"a.csv":[1]},"config":` + strings.Repeat("[", MaxJSONDepth) + strings.Repeat("]", MaxJSONDepth) + `}`))
+	f.Add([]byte(`{"row_map":{"a.csv":[1]},"config":` + strings.Repeat("[", strictjson.MaxDepth) + strings.Repeat("]", strictjson.MaxDepth) + `}`))
 	f.Add([]byte(`{"config":{"x":"\"[[[\\"},"row_map":{"a.csv":[` + strings.Repeat("[", 70) + `]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var want, got Audit
-		werr := DecodeStrict(b, &want)
+		werr := strictjson.Decode(b, &want)
 		gerr := decodeAudit(b, &got)
 		if fmt.Sprint(werr) != fmt.Sprint(gerr) || werr == nil && !reflect.DeepEqual(want, got) {
-			t.Fatalf("DecodeStrict gives %+v (%v), decodeAudit %+v (%v)", want, werr, got, gerr)
+			t.Fatalf("strictjson.Decode gives %+v (%v), decodeAudit %+v (%v)", want, werr, got, gerr)
 		}
-		if gerr == nil && checkDepth(b) != nil {
+		if gerr == nil && jsonNesting(b) > strictjson.MaxDepth {
 			t.Fatal("a record nested too deep was read")
 		}
 	})
+}
+
+// jsonNesting is the deepest nesting of objects and lists in the JSON
+// document b (brackets inside strings aside).
+func jsonNesting(b []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"privlab/model/strictjson"
 )
 
 // Version is the tool version written into every manifest.
@@ -328,7 +329,7 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// ReadAudit reads an audit record strictly (DecodeStrict): a repeated key
+// ReadAudit reads an audit record strictly (strictjson.Decode): a repeated key
 // or one the record does not have is an error naming its line.
 func ReadAudit(path string) (*Audit, error) {
 	b, err := ReadRelease(path, MaxAuditBytes, "an audit record")
@@ -345,7 +346,7 @@ func ReadAudit(path string) (*Audit, error) {
 	return &a, nil
 }
 
-// ReadManifest reads dir/manifest.json strictly (DecodeStrict): a key
+// ReadManifest reads dir/manifest.json strictly (strictjson.Decode): a key
 // given twice (in any case) or one a manifest does not have is an error
 // naming its line, so that every JSON reader reads the manifest alike.
 // A manifest read again unchanged is not decoded again (decodeCached).
@@ -365,10 +366,10 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-// jsonInputError turns a DecodeStrict error into an *InputError naming
+// jsonInputError turns a strictjson.Decode error into an *InputError naming
 // the file and line.
 func jsonInputError(path string, err error, hint string) *InputError {
-	var je *JSONError
+	var je *strictjson.Error
 	if errors.As(err, &je) {
 		return &InputError{File: path, Line: je.Line, Msg: je.Error(), Hint: hint}
 	}

@@ -1,4 +1,4 @@
-package model
+package strictjson
 
 import (
 	"bytes"
@@ -10,32 +10,32 @@ import (
 	"strings"
 )
 
-// JSONError is a JSON document that does not read one way only: a key
+// Error is a JSON document that does not read one way only: a key
 // repeated in an object, a key its reader does not know, or text that is
 // not JSON of the expected shape. Line is 1-based (0: not known).
-type JSONError struct {
+type Error struct {
 	Line int
 	Path string // where in the document ("" for the top level)
 	Msg  string
 }
 
-func (e *JSONError) Error() string {
+func (e *Error) Error() string {
 	if e.Path == "" {
 		return e.Msg
 	}
 	return e.Path + ": " + e.Msg
 }
 
-// DecodeStrict decodes the JSON document data into v (a pointer) so that
+// Decode decodes the JSON document data into v (a pointer) so that
 // every JSON reader reads it alike. Go's encoding/json matches keys
 // without regard to case and keeps the last of repeated keys, jq and
 // Python keep the last exact one: so a key repeated in one object (in any
 // case) is an error, and so is a key that no field of a struct in v's
 // type names exactly. Objects read into maps or interface values are
 // checked for repeated keys only. A document nested deeper than
-// MaxJSONDepth is refused before it is read. On an error v may hold part
+// MaxDepth is refused before it is read. On an error v may hold part
 // of the document.
-func DecodeStrict(data []byte, v any) error {
+func Decode(data []byte, v any) error {
 	if err := checkDepth(data); err != nil {
 		return err
 	}
@@ -57,12 +57,12 @@ func DecodeStrict(data []byte, v any) error {
 	return nil
 }
 
-// MaxJSONDepth is the deepest nesting of objects and lists that a JSON
+// MaxDepth is the deepest nesting of objects and lists that a JSON
 // document privlab reads strictly may have: a manifest nests 6 deep, an
 // audit record 4.
-const MaxJSONDepth = 64
+const MaxDepth = 64
 
-// checkDepth refuses a document nested deeper than MaxJSONDepth, naming
+// checkDepth refuses a document nested deeper than MaxDepth, naming
 // the line of the first object or list too deep. It runs before anything
 // decodes the document: the readers recurse once per level and keep the
 // path to each level, so a deep document of a few kilobytes would cost
@@ -78,9 +78,9 @@ func checkDepth(data []byte) error {
 				}
 			}
 		case '{', '[':
-			if depth++; depth > MaxJSONDepth {
-				return &JSONError{Line: bytes.Count(data[:i], []byte{'\n'}) + 1,
-					Msg: fmt.Sprintf("objects and lists nested more than %d deep; privlab writes no JSON file nested so deep", MaxJSONDepth)}
+			if depth++; depth > MaxDepth {
+				return &Error{Line: bytes.Count(data[:i], []byte{'\n'}) + 1,
+					Msg: fmt.Sprintf("objects and lists nested more than %d deep; privlab writes no JSON file nested so deep", MaxDepth)}
 			}
 		case '}', ']':
 			depth--
@@ -99,7 +99,7 @@ func walkStrict(data []byte, t reflect.Type, skipLists bool) error {
 	err := w.value(t, "")
 	if err == nil {
 		if _, terr := w.dec.Token(); terr == nil {
-			err = &JSONError{Line: w.line(w.dec.InputOffset()), Msg: "more text after the JSON document"}
+			err = &Error{Line: w.line(w.dec.InputOffset()), Msg: "more text after the JSON document"}
 		}
 	}
 	if err != nil && w.skipped {
@@ -126,15 +126,15 @@ func (w *strictWalker) line(off int64) int {
 func (w *strictWalker) syntax(err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &JSONError{Line: w.line(se.Offset), Msg: "not valid JSON: " + se.Error()}
+		return &Error{Line: w.line(se.Offset), Msg: "not valid JSON: " + se.Error()}
 	}
-	return &JSONError{Line: w.line(w.dec.InputOffset()), Msg: "not valid JSON: " + err.Error()}
+	return &Error{Line: w.line(w.dec.InputOffset()), Msg: "not valid JSON: " + err.Error()}
 }
 
 func (w *strictWalker) unmarshalError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return &JSONError{Line: w.line(te.Offset), Path: te.Field, Msg: fmt.Sprintf("a JSON %s where %s is expected", te.Value, te.Type)}
+		return &Error{Line: w.line(te.Offset), Path: te.Field, Msg: fmt.Sprintf("a JSON %s where %s is expected", te.Value, te.Type)}
 	}
 	return w.syntax(err)
 }
@@ -221,18 +221,18 @@ func (w *strictWalker) object(t reflect.Type, path string) error {
 			if prev != key {
 				how = fmt.Sprintf("again as %q (encoding/json reads keys without regard to case, jq and Python do not)", prev)
 			}
-			return &JSONError{Line: w.line(at), Path: path, Msg: fmt.Sprintf("key %q is given %s; a key may appear once", key, how)}
+			return &Error{Line: w.line(at), Path: path, Msg: fmt.Sprintf("key %q is given %s; a key may appear once", key, how)}
 		}
 		seen[fold] = key
 		child := elem
 		if fields != nil {
 			ft, ok := fields[key]
 			if !ok {
-				return &JSONError{Line: w.line(at), Path: path, Msg: unknownKey(key, fields)}
+				return &Error{Line: w.line(at), Path: path, Msg: unknownKey(key, fields)}
 			}
 			child = ft
 		}
-		if err := w.value(child, join(path, key)); err != nil {
+		if err := w.value(child, keyPath(path, key)); err != nil {
 			return err
 		}
 	}
@@ -285,4 +285,13 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
+}
+
+// keyPath is the path of key inside the object at prefix, as errors name
+// it (parameters.k).
+func keyPath(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
 }

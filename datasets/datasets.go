@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 //go:embed tables/*.csv hierarchies/*.csv
@@ -141,7 +142,7 @@ func (d Dataset) HierarchySpec(col string) (string, error) {
 
 // Hierarchy builds the default hierarchy of column col (a column of a table
 // loaded from this dataset).
-func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
+func (d Dataset) Hierarchy(col *model.Column) (*hierarchy.Hierarchy, error) {
 	spec, err := d.HierarchySpec(col.Name)
 	if err != nil {
 		return nil, err
@@ -152,7 +153,7 @@ func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
 			return nil, fmt.Errorf("dataset %s: no embedded hierarchy %q", d.Name, file)
 		}
 		defer f.Close()
-		return model.ParseHierarchy(col.Name, "datasets/hierarchies/"+file, f)
+		return hierarchy.Parse(col.Name, "datasets/hierarchies/"+file, f)
 	}
 	name, _, _ := strings.Cut(spec, ":")
 	switch name {
@@ -161,7 +162,7 @@ func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
 		// Never let a spec fall through to BuildHierarchy's file lookup.
 		return nil, fmt.Errorf("dataset %s: column %q: unknown hierarchy spec %q", d.Name, col.Name, spec)
 	}
-	return model.BuildHierarchy(spec, col)
+	return hierarchy.Build(spec, col)
 }
 
 // CheckRows refuses a row count a generator cannot honour: negative, more

@@ -73,36 +73,6 @@ func TestEndlessInputsStopAtTheCellLimit(t *testing.T) {
 	}
 }
 
-// TestEndlessHierarchyStops: a hierarchy file that never ends, or whose
-// one line is longer than a record can be, is an error naming the line;
-// a label longer than the cell limit is refused, not taken as a value.
-func TestEndlessHierarchyStops(t *testing.T) {
-	for _, tt := range []struct {
-		in   *endless
-		line int
-		msg  string
-	}{
-		{forever("", "\x00"), 1, "NUL byte"},
-		{forever("a;*\n", "b"), 2, "a record longer than 4 MB"},
-		{forever("a;*\n\"", "\n"), 2, "a record longer than 4 MB"},
-	} {
-		_, err := ParseHierarchy("x", "h.csv", tt.in)
-		var ie *InputError
-		if !errors.As(err, &ie) || ie.Line != tt.line || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("got %v, want line %d %q", err, tt.line, tt.msg)
-		}
-		if tt.in.read > 8<<20 {
-			t.Errorf("read %d bytes before the error", tt.in.read)
-		}
-	}
-	long := "a;*\n" + strings.Repeat("b", DefaultMaxCell+1) + ";*\n"
-	_, err := ParseHierarchy("x", "h.csv", strings.NewReader(long))
-	var ie *InputError
-	if !errors.As(err, &ie) || ie.Line != 2 || ie.Column != 1 || !strings.Contains(err.Error(), "label is longer than 65536 bytes") {
-		t.Fatalf("a long label: %v", err)
-	}
-}
-
 // TestOpenTextBoundsRecords: the reader of small CSV files passes short
 // records through unchanged (quoted line breaks included) and stops a
 // long one.

@@ -107,14 +107,16 @@ func (c *Column) almostNumeric() {
 	}
 	first := bad[0]
 	for _, b := range bad {
-		if c.line(b) < c.line(first) {
+		if c.FirstLine(b) < c.FirstLine(first) {
 			first = b
 		}
 	}
-	c.AlmostNumeric = &KindNote{Cells: cells, Line: c.line(first), Value: c.Dict[first]}
+	c.AlmostNumeric = &KindNote{Cells: cells, Line: c.FirstLine(first), Value: c.Dict[first]}
 }
 
-func (c *Column) line(code int) int {
+// FirstLine is the input line where the value of code first appears (0:
+// not known, as for a table not read from a file).
+func (c *Column) FirstLine(code int) int {
 	if code < len(c.firstLine) {
 		return c.firstLine[code]
 	}
@@ -134,7 +136,7 @@ func (c *Column) numbersOnly() (cells int, first KindNote) {
 		v, ok := ParseNumber(s)
 		if !ok {
 			remap[code] = Missing
-			if l := c.line(code); first.Line < 0 || l < first.Line {
+			if l := c.FirstLine(code); first.Line < 0 || l < first.Line {
 				first = KindNote{Line: l, Value: s}
 			}
 			continue

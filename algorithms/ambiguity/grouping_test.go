@@ -8,15 +8,16 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // runPatients runs the method on Figure 1(a) with the given values.
 func runPatients(t *testing.T, values model.Values) (*method.Result, error) {
 	t.Helper()
 	tb := patients(t)
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, name := range []string{"age", "gender", "zipcode", "disease"} {
-		h, err := model.BuildHierarchy("flat", tb.Column(name))
+		h, err := hierarchy.Build("flat", tb.Column(name))
 		if err != nil {
 			t.Fatal(err)
 		}

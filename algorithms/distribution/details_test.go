@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // The answerer reads the domain from the details through the format
@@ -22,12 +23,12 @@ func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := model.BuildHierarchy("binary", tab.Column("loss"))
+	h, err := hierarchy.Build("binary", tab.Column("loss"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := Method{}.Run(context.Background(), &method.Input{Table: tab, Roles: model.Roles{QIs: []string{"age"}, SA: "loss"},
-		Hierarchies: map[string]*model.Hierarchy{"loss": h}, Values: model.Values{}})
+		Hierarchies: map[string]*hierarchy.Hierarchy{"loss": h}, Values: model.Values{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/partition"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Grouping says how rows are split into groups before each group's
@@ -115,7 +116,7 @@ func (g Grouping) Groups(ctx context.Context, in *method.Input) ([][]int32, erro
 		if g.Kind == "level" {
 			if h == nil {
 				var err error
-				if h, err = model.BuildHierarchy("auto", c); err != nil {
+				if h, err = hierarchy.Build("auto", c); err != nil {
 					return nil, err
 				}
 			}

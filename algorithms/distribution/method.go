@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Method is distribution-based anonymization as a registered method.
@@ -140,7 +141,7 @@ type group struct {
 type run struct {
 	in       *method.Input
 	sa       *model.Column
-	h        *model.Hierarchy
+	h        *hierarchy.Hierarchy
 	global   *Annotated // nil with per-group targets
 	perGroup bool
 	target   Target
@@ -169,7 +170,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	}
 	h := in.Hierarchies[in.Roles.SA]
 	if h == nil {
-		if h, err = model.BuildHierarchy("binary", sa); err != nil {
+		if h, err = hierarchy.Build("binary", sa); err != nil {
 			return nil, err
 		}
 	}
@@ -464,7 +465,7 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 
 // histBins counts a group's SA leaves into at most bins buckets of the
 // domain (the preview's sparkline).
-func histBins(h *model.Hierarchy, leaves []int32, bins int) []int32 {
+func histBins(h *hierarchy.Hierarchy, leaves []int32, bins int) []int32 {
 	pos := make([]int32, len(leaves))
 	for i, l := range leaves {
 		pos[i] = int32(h.LeafPos(int(l)))

@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"privlab/algorithms/distribution/format"
 	"privlab/model"
+	"privlab/model/hierarchy"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,7 +186,7 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 // Masses returns the requested probability of every leaf of h, in leaf
 // order. counts are the leaf counts the table (TargetTable) or the group
 // (TargetGroup) holds; they are ignored by the other kinds.
-func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) {
+func (t Target) Masses(h *hierarchy.Hierarchy, counts []float64) ([]float64, error) {
 	n := len(h.Leaves)
 	m := make([]float64, n)
 	switch t.Kind {
@@ -310,7 +311,7 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 // children are in the ratio of their probability mass. It represents the
 // effective distribution P' that a release is private for.
 type Annotated struct {
-	H *model.Hierarchy
+	H *hierarchy.Hierarchy
 	// Weight[n] is the weight of the edge from n's parent to n (1 for the
 	// root). The weights of a node's children have no common factor.
 	Weight []int64
@@ -332,7 +333,7 @@ type Annotated struct {
 // table and group targets are) and within 1e-9 otherwise. A zero-mass
 // subtree gets weights by leaf count so conditional probabilities inside it
 // stay defined; a child whose share rounds to nothing gets weight 0.
-func Annotate(h *model.Hierarchy, requested []float64, maxDen int) *Annotated {
+func Annotate(h *hierarchy.Hierarchy, requested []float64, maxDen int) *Annotated {
 	a := &Annotated{H: h, Weight: make([]int64, len(h.Nodes)), Requested: requested, MaxDenominator: maxDen}
 	mass := make([]float64, len(h.Nodes))
 	for i, l := range h.Leaves {

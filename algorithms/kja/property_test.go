@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/kja/check"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // coords places a table's row on the QIs the way the paper does (Section
@@ -39,7 +40,7 @@ func coords(in *InputView, tab *model.Table, row int) []float64 {
 // InputView is what the invariants read of an instance.
 type InputView struct {
 	qis []string
-	hs  map[string]*model.Hierarchy
+	hs  map[string]*hierarchy.Hierarchy
 }
 
 // checkInvariants asserts Section 4's guarantees on a run, from the tables

@@ -29,6 +29,7 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Method is (alpha,k)-anonymity by lossy join as a registered method.
@@ -164,7 +165,7 @@ type run struct {
 	classes []class // vec is nil for anatomy
 	classOf []int32 // per table row
 	sa      *model.Column
-	saH     *model.Hierarchy
+	saH     *hierarchy.Hierarchy
 	k       int
 	alpha   model.Bound
 	l       int

@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // input builds a method input from CSV text; every column but the last is
@@ -21,16 +22,16 @@ func input(t testing.TB, text string, specs []string, variant string, k int, alp
 		t.Fatal(err)
 	}
 	names := tab.Names()
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for i, s := range specs {
-		h, err := model.BuildHierarchy(s, tab.Column(names[i]))
+		h, err := hierarchy.Build(s, tab.Column(names[i]))
 		if err != nil {
 			t.Fatal(err)
 		}
 		hs[names[i]] = h
 	}
 	sa := names[len(names)-1]
-	hs[sa], _ = model.BuildHierarchy("flat", tab.Column(sa))
+	hs[sa], _ = hierarchy.Build("flat", tab.Column(sa))
 	return &method.Input{Table: tab, Roles: model.Roles{QIs: names[:len(names)-1], SA: sa}, Hierarchies: hs,
 		Variant: variant, Values: model.Values{"k": fmt.Sprint(k), "alpha": model.FormatNumber(alpha), "seed": "1"}}
 }

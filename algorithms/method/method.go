@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Rule says how a per-group figure is held against its threshold.
@@ -314,7 +315,7 @@ type Input struct {
 	// declares none).
 	Roles model.Roles
 	// Hierarchies has one hierarchy for every QI and for the SA.
-	Hierarchies map[string]*model.Hierarchy
+	Hierarchies map[string]*hierarchy.Hierarchy
 	Variant     string
 	Values      model.Values
 	// Progress, when set, receives the fraction done (0..1).

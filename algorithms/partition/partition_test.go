@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // seqDim is a dimension whose ranks are given per row and whose axis
@@ -576,7 +577,7 @@ func TestCodeRanksNumeric(t *testing.T) {
 		t.Fatalf("rank %v value %v, want [3 1 1 2 0] [-1 2 5 10]", rank, value)
 	}
 	// A hierarchy does not change the order of a numeric column.
-	h, err := model.Balanced("x", []string{"10", "5", "2", "-1"}, 2)
+	h, err := hierarchy.Balanced("x", []string{"10", "5", "2", "-1"}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -598,7 +599,7 @@ func TestCodeRanksCategorical(t *testing.T) {
 		t.Fatalf("by text: rank %v value %v", rank, value)
 	}
 	// By leaf order of the hierarchy: d, c, b, a.
-	h, err := model.Balanced("c", []string{"d", "c", "b", "a"}, 2)
+	h, err := hierarchy.Balanced("c", []string{"d", "c", "b", "a"}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,7 +608,7 @@ func TestCodeRanksCategorical(t *testing.T) {
 		t.Fatalf("by hierarchy: rank %v value %v, want [2 3 1 0] [0 1 2 3]", rank, value)
 	}
 	// A hierarchy with leaves the column does not use: ranks stay dense.
-	h2, err := model.Flat("c", []string{"z", "d", "y", "a", "x", "c", "b"})
+	h2, err := hierarchy.Flat("c", []string{"z", "d", "y", "a", "x", "c", "b"})
 	if err != nil {
 		t.Fatal(err)
 	}

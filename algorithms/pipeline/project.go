@@ -20,6 +20,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/model"
+	mhierarchy "privlab/model/hierarchy"
 	"privlab/model/source"
 )
 
@@ -374,7 +375,7 @@ type Datasets interface {
 	// DefaultHierarchy is the dataset's hierarchy spec for a column ("" if none).
 	DefaultHierarchy(name, column string) string
 	// LoadHierarchy builds a spec that the dataset understands (embedded files).
-	LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error)
+	LoadHierarchy(name, spec string, col *model.Column) (*mhierarchy.Hierarchy, error)
 	// Defaults returns the dataset's default roles and the parameter
 	// values it suggests (applied to the methods that read them).
 	Defaults(name string) (model.Roles, bool)
@@ -516,7 +517,7 @@ type Prepared struct {
 	InputRow    []int
 	Method      method.Method
 	Values      model.Values
-	Hierarchies map[string]*model.Hierarchy
+	Hierarchies map[string]*mhierarchy.Hierarchy
 	// Public is the public table (nil unless the method reads one and the
 	// project names it).
 	Public *model.Table
@@ -594,7 +595,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 			return nil, err
 		}
 	}
-	prep.Hierarchies = map[string]*model.Hierarchy{}
+	prep.Hierarchies = map[string]*mhierarchy.Hierarchy{}
 	for _, attr := range p.Roles.Used() {
 		h, err := e.hierarchy(p, prep.Table.Column(attr), attr == p.Roles.SA)
 		if err != nil {
@@ -672,15 +673,15 @@ func (e Env) LoadPublic(p Project, t *model.Table, policy model.MissingPolicy) (
 // hierarchy builds the hierarchy of one attribute: the user's spec, else
 // the dataset's default, else binary for a numeric SA (as Koudas et al.
 // 2009 use), flat for a categorical SA, and auto intervals / flat for QIs.
-func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*model.Hierarchy, error) {
+func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*mhierarchy.Hierarchy, error) {
 	spec := e.HierarchySpec(p, c, isSA)
 	name, isDataset := DatasetName(p.Input)
-	var h *model.Hierarchy
+	var h *mhierarchy.Hierarchy
 	var err error
 	if strings.HasPrefix(spec, "embedded:") && isDataset && e.Datasets != nil {
 		h, err = e.Datasets.LoadHierarchy(name, spec, c)
 	} else {
-		h, err = model.BuildHierarchy(spec, c)
+		h, err = mhierarchy.Build(spec, c)
 	}
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Dropped lists the table's columns a release leaves out: identifiers
@@ -40,7 +41,7 @@ func QISummary(in *method.Input, rows []int32) []string {
 }
 
 // Summary describes one column over rows (see QISummary).
-func Summary(c *model.Column, h *model.Hierarchy, rows []int32) string {
+func Summary(c *model.Column, h *hierarchy.Hierarchy, rows []int32) string {
 	if len(rows) == 0 {
 		return ""
 	}
@@ -110,7 +111,7 @@ func hasLetter(s string) bool {
 
 // LCALabel is the label of the lowest node of h that covers every value
 // of c in rows ("*" without a hierarchy).
-func LCALabel(h *model.Hierarchy, c *model.Column, rows []int32) string {
+func LCALabel(h *hierarchy.Hierarchy, c *model.Column, rows []int32) string {
 	if h == nil {
 		return "*"
 	}
@@ -133,7 +134,7 @@ func LCALabel(h *model.Hierarchy, c *model.Column, rows []int32) string {
 }
 
 // CommonAncestor is the lowest node of h above both a and b.
-func CommonAncestor(h *model.Hierarchy, a, b int) int {
+func CommonAncestor(h *hierarchy.Hierarchy, a, b int) int {
 	for !(h.Nodes[a].First <= h.Nodes[b].First && h.Nodes[b].Last <= h.Nodes[a].Last) {
 		a = h.Nodes[a].Parent
 	}

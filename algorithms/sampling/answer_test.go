@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Section 6.1.1: a record published as age 20-24 matches "age BETWEEN 20
@@ -22,7 +23,7 @@ func TestCountEstimate(t *testing.T) {
 	for v := 20; v <= 29; v++ {
 		vals = append(vals, float64(v))
 	}
-	h, err := model.Intervals("age", vals, []float64{5})
+	h, err := hierarchy.Intervals("age", vals, []float64{5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func censusInput(t testing.TB, rows int, sa string, values model.Values) *method
 		t.Fatal(err)
 	}
 	roles := model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: sa}
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, a := range roles.Used() {
 		if hs[a], err = d.Hierarchy(tb.Column(a)); err != nil {
 			t.Fatal(err)
@@ -162,7 +163,7 @@ func TestParameterErrors(t *testing.T) {
 		d, _ := datasets.Lookup("census")
 		tb, _ := d.Load(500, 0)
 		in := &method.Input{Table: tb, Roles: model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"},
-			Hierarchies: map[string]*model.Hierarchy{}, Values: values}
+			Hierarchies: map[string]*hierarchy.Hierarchy{}, Values: values}
 		for _, a := range in.Roles.Used() {
 			in.Hierarchies[a], _ = d.Hierarchy(tb.Column(a))
 		}

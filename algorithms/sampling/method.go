@@ -23,6 +23,7 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Method is the sampling framework as a registered method.
@@ -174,7 +175,7 @@ func (r *run) prepare() error {
 	for i, name := range in.Roles.QIs {
 		h := in.Hierarchies[name]
 		if h == nil {
-			if h, err = model.BuildHierarchy("auto", cols[i]); err != nil {
+			if h, err = hierarchy.Build("auto", cols[i]); err != nil {
 				return err
 			}
 		}

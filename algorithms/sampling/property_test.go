@@ -14,6 +14,7 @@ import (
 	samplingcheck "privlab/algorithms/sampling/check"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // randomInput draws a small table: 1-3 QIs (numeric with interval or
@@ -54,7 +55,7 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, name := range append(append([]string(nil), qis...), "s") {
 		spec := specs[name]
 		if name == "s" {
@@ -63,7 +64,7 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 		if tb.Column(name).Kind != model.Numeric && strings.HasPrefix(spec, "intervals") {
 			spec = "flat"
 		}
-		h, err := model.BuildHierarchy(spec, tb.Column(name))
+		h, err := hierarchy.Build(spec, tb.Column(name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +264,7 @@ func checkDefinitions(t *testing.T, name string, in *method.Input, pub []publish
 		}
 		return float64(k) / float64(n)
 	}
-	under := func(h *model.Hierarchy, label, value string) bool {
+	under := func(h *hierarchy.Hierarchy, label, value string) bool {
 		l, ok := h.Leaf(value)
 		if !ok {
 			t.Fatalf("%s: %q not in the hierarchy of %s", name, value, h.Attr)
@@ -384,11 +385,11 @@ func TestManyCellsShortcutsChangeNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hq, _ := model.BuildHierarchy([]string{"flat", "binary", "ternary"}[rng.Intn(3)], tb.Column("q"))
-		hs, _ := model.BuildHierarchy("flat", tb.Column("s"))
+		hq, _ := hierarchy.Build([]string{"flat", "binary", "ternary"}[rng.Intn(3)], tb.Column("q"))
+		hs, _ := hierarchy.Build("flat", tb.Column("s"))
 		in = &method.Input{Table: tb, Roles: model.Roles{QIs: []string{"q"}, SA: "s"}, Variant: in.Variant, Values: model.Values{
 			paramRate: in.Values[paramRate], paramMaxDist: model.FormatNumber(float64(10+rng.Intn(11)) / 20), paramMinGen: "none", "seed": "5"},
-			Hierarchies: map[string]*model.Hierarchy{"q": hq, "s": hs}}
+			Hierarchies: map[string]*hierarchy.Hierarchy{"q": hq, "s": hs}}
 		fast, err := executeWith(context.Background(), in, false)
 		if err != nil {
 			t.Fatalf("iteration %d: %v", iter, err)

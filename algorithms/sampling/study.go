@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // mondrian is the baseline of Sattar et al., Section 6.1: Mondrian
@@ -123,13 +124,13 @@ func loadAdult(path string, like *method.Input) (*method.Input, error) {
 		return nil, fmt.Errorf("it has no column for every attribute of the study (%v)", used)
 	}
 	t, _ = t.HandleMissing(used, model.DropMissing)
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, a := range used {
-		var h *model.Hierarchy
+		var h *hierarchy.Hierarchy
 		if f := filepath.Join(filepath.Dir(path), "adult_hierarchy_"+a+".csv"); fileExists(f) {
-			h, err = model.LoadHierarchyFile(a, f)
+			h, err = hierarchy.ReadFile(a, f)
 		} else {
-			h, err = model.BuildHierarchy("auto", t.Column(a))
+			h, err = hierarchy.Build("auto", t.Column(a))
 		}
 		if err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"privlab/algorithms/sampling/format"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Attribute, Node and Value are the public knowledge as the manifest
@@ -46,7 +47,7 @@ type taxonomy struct {
 
 // exportAttribute writes hierarchy h as the manifest's Attribute with the
 // probability of each leaf given by prob (indexed by h's node id).
-func exportAttribute(h *model.Hierarchy, name string, prob func(node int) float64) Attribute {
+func exportAttribute(h *hierarchy.Hierarchy, name string, prob func(node int) float64) Attribute {
 	a := Attribute{Name: name}
 	var walk func(n, parent int)
 	walk = func(n, parent int) {
@@ -66,7 +67,7 @@ func exportAttribute(h *model.Hierarchy, name string, prob func(node int) float6
 
 // preorder maps h's node ids to their depth-first index (the order
 // exportAttribute writes).
-func preorder(h *model.Hierarchy) []int32 {
+func preorder(h *hierarchy.Hierarchy) []int32 {
 	out := make([]int32, len(h.Nodes))
 	next := int32(0)
 	var walk func(n int)

@@ -1,7 +1,8 @@
-package model
+package hierarchy
 
 import (
 	"fmt"
+	"privlab/model"
 	"sort"
 	"strings"
 )
@@ -16,7 +17,7 @@ type Hierarchy struct {
 	// Numeric is true when every leaf value is a number; Low/High are then
 	// the smallest and largest leaf value under each node.
 	Numeric bool
-	Nodes   []HNode
+	Nodes   []Node
 	// Leaves lists the leaf node ids in leaf order (depth-first; for numeric
 	// hierarchies children are ordered by value).
 	Leaves []int
@@ -24,8 +25,8 @@ type Hierarchy struct {
 	numOf  map[float64]int
 }
 
-// HNode is one node (subdomain) of a Hierarchy.
-type HNode struct {
+// Node is one node (subdomain) of a Hierarchy.
+type Node struct {
 	Label    string
 	Parent   int // -1 for the root
 	Children []int
@@ -83,7 +84,7 @@ func (h *Hierarchy) Leaf(text string) (int, bool) {
 		return n, true
 	}
 	if h.Numeric {
-		if v, ok := ParseNumber(text); ok {
+		if v, ok := model.ParseNumber(text); ok {
 			n, ok := h.numOf[v]
 			return n, ok
 		}
@@ -121,7 +122,7 @@ func (h *Hierarchy) NodeLabel(n int) string { return h.Nodes[n].Label }
 func (h *Hierarchy) Bounds(n int) (lo, hi string) {
 	nd := h.Nodes[n]
 	if h.Numeric {
-		return FormatNumber(nd.Low), FormatNumber(nd.High)
+		return model.FormatNumber(nd.Low), model.FormatNumber(nd.High)
 	}
 	return h.Nodes[h.Leaves[nd.First]].Label, h.Nodes[h.Leaves[nd.Last]].Label
 }
@@ -129,17 +130,17 @@ func (h *Hierarchy) Bounds(n int) (lo, hi string) {
 // MapColumn returns, for each Dict code of c, its leaf node. A value the
 // hierarchy does not cover is an error naming the value and where it first
 // occurs.
-func (h *Hierarchy) MapColumn(c *Column) ([]int, error) {
+func (h *Hierarchy) MapColumn(c *model.Column) ([]int, error) {
 	out := make([]int, len(c.Dict))
 	for code, v := range c.Dict {
 		n, ok := h.Leaf(v)
-		if !ok && c.Kind == Numeric && h.Numeric {
+		if !ok && c.Kind == model.Numeric && h.Numeric {
 			n, ok = h.numOf[c.Nums[code]]
 		}
 		if !ok {
 			where := ""
-			if code < len(c.firstLine) && c.firstLine[code] > 0 {
-				where = fmt.Sprintf(" (first on line %d)", c.firstLine[code])
+			if line := c.FirstLine(code); line > 0 {
+				where = fmt.Sprintf(" (first on line %d)", line)
 			}
 			return nil, fmt.Errorf("hierarchy for %q does not cover the value %q%s", h.Attr, v, where)
 		}
@@ -177,7 +178,7 @@ type nodeSpec struct {
 // children (by value for numeric trees), numbers leaves depth-first and
 // computes depths and covered ranges. specs[0] must be the root.
 func newHierarchy(attr string, specs []nodeSpec) (*Hierarchy, error) {
-	h := &Hierarchy{Attr: attr, Nodes: make([]HNode, len(specs))}
+	h := &Hierarchy{Attr: attr, Nodes: make([]Node, len(specs))}
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("hierarchy for %q is empty", attr)
 	}
@@ -198,7 +199,7 @@ func newHierarchy(attr string, specs []nodeSpec) (*Hierarchy, error) {
 // link makes the nodes of specs and their child lists.
 func (h *Hierarchy) link(specs []nodeSpec) error {
 	for i, s := range specs {
-		h.Nodes[i] = HNode{Label: s.label, Parent: s.parent}
+		h.Nodes[i] = Node{Label: s.label, Parent: s.parent}
 		if i > 0 {
 			if s.parent < 0 || s.parent >= len(specs) {
 				return fmt.Errorf("hierarchy for %q: node %q has no parent", h.Attr, s.label)
@@ -214,7 +215,7 @@ func (h *Hierarchy) link(specs []nodeSpec) error {
 func (h *Hierarchy) parseLeafValues() bool {
 	for i := range h.Nodes {
 		if len(h.Nodes[i].Children) == 0 {
-			v, ok := ParseNumber(h.Nodes[i].Label)
+			v, ok := model.ParseNumber(h.Nodes[i].Label)
 			if !ok {
 				return false
 			}
@@ -357,7 +358,7 @@ func (h *Hierarchy) String() string {
 // the predicate: the uniform-within-subdomain estimate of how many records
 // generalized to n match it (Wong et al. and Sattar et al. estimate count
 // queries on generalized tables this way).
-func (h *Hierarchy) LeafFraction(n int, pr Pred) float64 {
+func (h *Hierarchy) LeafFraction(n int, pr model.Pred) float64 {
 	nd := h.Nodes[n]
 	match := 0
 	for i := nd.First; i <= nd.Last; i++ {

@@ -1,10 +1,11 @@
-package model
+package hierarchy
 
 import (
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"privlab/model"
 	"reflect"
 	"strconv"
 	"strings"
@@ -123,12 +124,12 @@ func TestMasking(t *testing.T) {
 }
 
 func TestMaskingKeepsLeadingZeros(t *testing.T) {
-	tb := mustLoad(t, "zip\n02134\n91110\n02139\n", LoadOptions{})
+	tb := mustLoad(t, "zip\n02134\n91110\n02139\n", model.LoadOptions{})
 	c := tb.Column("zip")
-	if c.Kind != Numeric {
+	if c.Kind != model.Numeric {
 		t.Fatalf("zip is %v", c.Kind)
 	}
-	h := tree(t)(BuildHierarchy("masking", c))
+	h := tree(t)(Build("masking", c))
 	wantTree(t, h, `
 *
   0****
@@ -232,7 +233,7 @@ func TestIntervals(t *testing.T) {
 `)
 	for _, bad := range [][]float64{{5, 12}, {5, 5}, {10, 5}, {5, 10, 25}, {0}, {-1}, {}} {
 		_, err := Intervals("age", vals, bad)
-		var pe *ParamError
+		var pe *model.ParamError
 		if !errors.As(err, &pe) || pe.Param != "hierarchy age" {
 			t.Errorf("widths %v: got %v, want a parameter error", bad, err)
 		}
@@ -395,11 +396,11 @@ func TestRange(t *testing.T) {
 }
 
 func TestCheckIntervals(t *testing.T) {
-	good := tree(t)(ParseHierarchy("x", "h.csv", strings.NewReader("1;lo;*\n2;lo;*\n3;hi;*\n4;hi;*\n")))
+	good := tree(t)(Parse("x", "h.csv", strings.NewReader("1;lo;*\n2;lo;*\n3;hi;*\n4;hi;*\n")))
 	if err := good.CheckIntervals(); err != nil {
 		t.Error(err)
 	}
-	bad := tree(t)(ParseHierarchy("x", "h.csv", strings.NewReader("1;odd;*\n2;even;*\n3;odd;*\n4;even;*\n")))
+	bad := tree(t)(Parse("x", "h.csv", strings.NewReader("1;odd;*\n2;even;*\n3;odd;*\n4;even;*\n")))
 	if err := bad.CheckIntervals(); err == nil || !strings.Contains(err.Error(), "not intervals") {
 		t.Errorf("odd/even split: %v", err)
 	}
@@ -429,8 +430,8 @@ func TestParseHierarchyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseHierarchy("attr", "h.csv", strings.NewReader(tt.in))
-			var ie *InputError
+			_, err := Parse("attr", "h.csv", strings.NewReader(tt.in))
+			var ie *model.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v, want an input error", err)
 			}
@@ -442,7 +443,7 @@ func TestParseHierarchyErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LoadHierarchyFile("a", filepath.Join(t.TempDir(), "none.csv")); err == nil || !strings.Contains(err.Error(), "file does not exist") {
+	if _, err := ReadFile("a", filepath.Join(t.TempDir(), "none.csv")); err == nil || !strings.Contains(err.Error(), "file does not exist") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -454,7 +455,7 @@ func TestParseHierarchyGood(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		h := tree(t)(ParseHierarchy("salary", "salary_hierarchy.csv", f))
+		h := tree(t)(Parse("salary", "salary_hierarchy.csv", f))
 		wantTree(t, h, `
 *
   [30K,40K]
@@ -472,7 +473,7 @@ func TestParseHierarchyGood(t *testing.T) {
 		}
 	})
 	t.Run("embedded zip hierarchy, comma separated, CRLF", func(t *testing.T) {
-		h := tree(t)(LoadHierarchyFile("zip", filepath.Join("testdata", "zip_hierarchy.csv")))
+		h := tree(t)(ReadFile("zip", filepath.Join("testdata", "zip_hierarchy.csv")))
 		wantTree(t, h, `
 *
   911**
@@ -487,7 +488,7 @@ func TestParseHierarchyGood(t *testing.T) {
 `)
 	})
 	t.Run("children are ordered by value, spaces trimmed", func(t *testing.T) {
-		h := tree(t)(ParseHierarchy("x", "h.csv", strings.NewReader(" 3 ; hi ; * \n1;lo;*\n\n2;hi;*\n")))
+		h := tree(t)(Parse("x", "h.csv", strings.NewReader(" 3 ; hi ; * \n1;lo;*\n\n2;hi;*\n")))
 		wantTree(t, h, `
 *
   lo
@@ -498,7 +499,7 @@ func TestParseHierarchyGood(t *testing.T) {
 `)
 	})
 	t.Run("single value", func(t *testing.T) {
-		h := tree(t)(ParseHierarchy("x", "h.csv", strings.NewReader("only\n")))
+		h := tree(t)(Parse("x", "h.csv", strings.NewReader("only\n")))
 		if len(h.Nodes) != 1 || len(h.Leaves) != 1 || h.Height() != 0 {
 			t.Errorf("nodes %d leaves %d height %d", len(h.Nodes), len(h.Leaves), h.Height())
 		}
@@ -507,7 +508,7 @@ func TestParseHierarchyGood(t *testing.T) {
 
 func TestParseARXHierarchies(t *testing.T) {
 	dir := filepath.Dir(sharedData(t, "adult", "adult.csv"))
-	tb, err := LoadFile(filepath.Join(dir, "adult.csv"), LoadOptions{})
+	tb, err := model.LoadFile(filepath.Join(dir, "adult.csv"), model.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +518,7 @@ func TestParseARXHierarchies(t *testing.T) {
 	}
 	for attr, w := range want {
 		t.Run(attr, func(t *testing.T) {
-			h := tree(t)(LoadHierarchyFile(attr, filepath.Join(dir, "adult_hierarchy_"+attr+".csv")))
+			h := tree(t)(ReadFile(attr, filepath.Join(dir, "adult_hierarchy_"+attr+".csv")))
 			if len(h.Leaves) != w.leaves || h.Height() != w.height {
 				t.Errorf("%d leaves height %d, want %d and %d", len(h.Leaves), h.Height(), w.leaves, w.height)
 			}
@@ -537,7 +538,7 @@ func TestParseARXHierarchies(t *testing.T) {
 			}
 		})
 	}
-	h := tree(t)(LoadHierarchyFile("age", filepath.Join(dir, "adult_hierarchy_age.csv")))
+	h := tree(t)(ReadFile("age", filepath.Join(dir, "adult_hierarchy_age.csv")))
 	if !h.Numeric || h.CheckIntervals() != nil || h.Range(0) != 99 {
 		t.Errorf("age: numeric %v intervals %v range %v", h.Numeric, h.CheckIntervals(), h.Range(0))
 	}
@@ -550,7 +551,7 @@ func TestParseARXHierarchies(t *testing.T) {
 }
 
 func TestMapColumn(t *testing.T) {
-	tb := mustLoad(t, "sex,age\nF,30\nM,30.0\nX,40\nF,?\n", LoadOptions{})
+	tb := mustLoad(t, "sex,age\nF,30\nM,30.0\nX,40\nF,?\n", model.LoadOptions{})
 	h := tree(t)(Flat("sex", []string{"F", "M"}))
 	_, err := h.MapColumn(tb.Column("sex"))
 	if err == nil || err.Error() != `hierarchy for "sex" does not cover the value "X" (first on line 4)` {
@@ -589,7 +590,7 @@ func TestRowsRoundTrip(t *testing.T) {
 				}
 				lines = append(lines, strings.Join(r, ";"))
 			}
-			back := tree(t)(ParseHierarchy(h.Attr, "rows.csv", strings.NewReader(strings.Join(lines, "\n"))))
+			back := tree(t)(Parse(h.Attr, "rows.csv", strings.NewReader(strings.Join(lines, "\n"))))
 			if !reflect.DeepEqual(leafLabels(h), leafLabels(back)) {
 				t.Errorf("leaves %v, back %v", leafLabels(h), leafLabels(back))
 			}
@@ -609,11 +610,11 @@ func TestRowsRoundTrip(t *testing.T) {
 }
 
 func TestBuildHierarchy(t *testing.T) {
-	tb := mustLoad(t, "age,sex\n23,F\n37,M\n41,F\n37,F\n", LoadOptions{})
+	tb := mustLoad(t, "age,sex\n23,F\n37,M\n41,F\n37,F\n", model.LoadOptions{})
 	age, sex := tb.Column("age"), tb.Column("sex")
 	cases := []struct {
 		spec string
-		col  *Column
+		col  *model.Column
 		want string
 	}{
 		{"flat", sex, "*\n  F\n  M\n"},
@@ -624,7 +625,7 @@ func TestBuildHierarchy(t *testing.T) {
 		{"intervals:10,20", age, "*\n  20-39\n    20-29\n      23\n    30-39\n      37\n  40-59\n    40-49\n      41\n"},
 	}
 	for _, c := range cases {
-		h := tree(t)(BuildHierarchy(c.spec, c.col))
+		h := tree(t)(Build(c.spec, c.col))
 		if got := h.String(); got != c.want {
 			t.Errorf("%s:\n%s\nwant\n%s", c.spec, got, c.want)
 		}
@@ -633,23 +634,23 @@ func TestBuildHierarchy(t *testing.T) {
 	if w := AutoWidth(age); w != 2 {
 		t.Errorf("AutoWidth = %v, want 2", w)
 	}
-	if h := tree(t)(BuildHierarchy("auto", age)); h.Nodes[h.Nodes[h.Leaves[0]].Parent].Label != "22-23" {
+	if h := tree(t)(Build("auto", age)); h.Nodes[h.Nodes[h.Leaves[0]].Parent].Label != "22-23" {
 		t.Errorf("auto: %s", h)
 	}
-	if h := tree(t)(BuildHierarchy("", sex)); h.String() != "*\n  F\n  M\n" {
+	if h := tree(t)(Build("", sex)); h.String() != "*\n  F\n  M\n" {
 		t.Errorf("auto for text: %s", h)
 	}
 	for _, spec := range []string{"intervals:0", "intervals:x", "intervals:5,7", "nosuch"} {
-		_, err := BuildHierarchy(spec, age)
-		var pe *ParamError
+		_, err := Build(spec, age)
+		var pe *model.ParamError
 		if !errors.As(err, &pe) || pe.Param != "hierarchy age" {
 			t.Errorf("%s: got %v, want a parameter error for hierarchy age", spec, err)
 		}
 	}
-	if _, err := BuildHierarchy("intervals:5", sex); err == nil || !strings.Contains(err.Error(), "numeric column") {
+	if _, err := Build("intervals:5", sex); err == nil || !strings.Contains(err.Error(), "numeric column") {
 		t.Errorf("intervals on text: %v", err)
 	}
-	h := tree(t)(BuildHierarchy(filepath.Join("testdata", "zip_hierarchy.csv"), sex))
+	h := tree(t)(Build(filepath.Join("testdata", "zip_hierarchy.csv"), sex))
 	if h.Attr != "sex" || len(h.Leaves) != 4 {
 		t.Errorf("file spec: %s %d", h.Attr, len(h.Leaves))
 	}

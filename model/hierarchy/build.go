@@ -1,4 +1,4 @@
-package model
+package hierarchy
 
 import (
 	"bufio"
@@ -9,23 +9,24 @@ import (
 	"io"
 	"math"
 	"os"
+	"privlab/model"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// LoadHierarchyFile reads a hierarchy CSV file (see ParseHierarchy).
-func LoadHierarchyFile(attr, path string) (*Hierarchy, error) {
+// ReadFile reads a hierarchy CSV file (see Parse).
+func ReadFile(attr, path string) (*Hierarchy, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "give a hierarchy CSV file or a builder such as intervals:10, binary, masking, flat"}
+		return nil, &model.InputError{File: path, Msg: model.OpenReason(err), Hint: "give a hierarchy CSV file or a builder such as intervals:10, binary, masking, flat"}
 	}
 	defer f.Close()
-	return ParseHierarchy(attr, path, f)
+	return Parse(attr, path, f)
 }
 
-// ParseHierarchy reads the common hierarchy layout (as ARX writes it): no
+// Parse reads the common hierarchy layout (as ARX writes it): no
 // header, one row per leaf value, one column per level from the most
 // specific to the most general, separated by ';' or ','. Every row must have
 // the same number of columns, every node must have one parent and the last
@@ -34,7 +35,7 @@ func LoadHierarchyFile(attr, path string) (*Hierarchy, error) {
 // The text is read within bounds: a record longer than MaxRecordBytes or
 // a NUL byte stops the reading with an error, and a label longer than the
 // cell limit (DefaultMaxCell) is an error, as a cell of the table would be.
-func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
+func Parse(attr, file string, r io.Reader) (*Hierarchy, error) {
 	cr, err := hierarchyCSVReader(file, r)
 	if err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
 	}
 	h, err := newHierarchy(attr, specs)
 	if err != nil {
-		return nil, &InputError{File: file, Msg: err.Error()}
+		return nil, &model.InputError{File: file, Msg: err.Error()}
 	}
 	return h, nil
 }
@@ -64,21 +65,21 @@ func ParseHierarchy(attr, file string, r io.Reader) (*Hierarchy, error) {
 // returns a CSV reader with the file's delimiter (';' when the first 64 KB
 // hold one, else the detected one).
 func hierarchyCSVReader(file string, r io.Reader) (*csv.Reader, error) {
-	br := bufio.NewReaderSize(NewTextReader(r, file, MaxRecordBytes), 64<<10)
+	br := bufio.NewReaderSize(model.NewTextReader(r, file, model.MaxRecordBytes), 64<<10)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
 	}
 	sample, perr := br.Peek(64 << 10)
-	if ie := (*InputError)(nil); errors.As(perr, &ie) {
+	if ie := (*model.InputError)(nil); errors.As(perr, &ie) {
 		return nil, ie
 	}
 	if len(bytes.TrimSpace(sample)) == 0 {
-		return nil, &InputError{File: file, Line: 1, Msg: "hierarchy file is empty",
+		return nil, &model.InputError{File: file, Line: 1, Msg: "hierarchy file is empty",
 			Hint: "one row per value: value;level1;...;*"}
 	}
 	delim := ';'
 	if bytes.IndexByte(sample, ';') < 0 {
-		delim = DetectDelimiter(sample)
+		delim = model.DetectDelimiter(sample)
 	}
 	cr := csv.NewReader(br)
 	cr.Comma = delim
@@ -108,7 +109,7 @@ func readHierarchyRows(cr *csv.Reader, file string) (rows [][]string, lines []in
 		if width == -1 {
 			width = len(rec)
 		} else if len(rec) != width {
-			return nil, nil, &InputError{File: file, Line: line,
+			return nil, nil, &model.InputError{File: file, Line: line,
 				Msg:  fmt.Sprintf("row has %d levels, expected %d as on the first row", len(rec), width),
 				Hint: "every row lists the value and all its generalizations up to the root"}
 		}
@@ -122,14 +123,14 @@ func readHierarchyRows(cr *csv.Reader, file string) (rows [][]string, lines []in
 func hierarchyReadError(err error, file string) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return &InputError{File: file, Line: pe.Line, Msg: "malformed CSV: " + pe.Err.Error(),
+		return &model.InputError{File: file, Line: pe.Line, Msg: "malformed CSV: " + pe.Err.Error(),
 			Hint: `quote values that contain the delimiter; write a quote as ""`}
 	}
-	var ie *InputError
+	var ie *model.InputError
 	if errors.As(err, &ie) {
 		return ie
 	}
-	return &InputError{File: file, Msg: "read failed: " + err.Error()}
+	return &model.InputError{File: file, Msg: "read failed: " + err.Error()}
 }
 
 // checkHierarchyLabels trims the labels of one row in place and fails on
@@ -138,14 +139,14 @@ func checkHierarchyLabels(rec []string, file string, line int) error {
 	for i := range rec {
 		rec[i] = strings.TrimSpace(rec[i])
 		if !utf8.ValidString(rec[i]) {
-			return &InputError{File: file, Line: line, Column: i + 1, Msg: "not valid UTF-8", Hint: "save the file as UTF-8"}
+			return &model.InputError{File: file, Line: line, Column: i + 1, Msg: "not valid UTF-8", Hint: "save the file as UTF-8"}
 		}
-		if len(rec[i]) > DefaultMaxCell {
-			return &InputError{File: file, Line: line, Column: i + 1, Msg: fmt.Sprintf("label is longer than %d bytes", DefaultMaxCell),
+		if len(rec[i]) > model.DefaultMaxCell {
+			return &model.InputError{File: file, Line: line, Column: i + 1, Msg: fmt.Sprintf("label is longer than %d bytes", model.DefaultMaxCell),
 				Hint: "is a quote left open, or is this the right file?"}
 		}
 		if rec[i] == "" {
-			return &InputError{File: file, Line: line, Column: i + 1, Msg: "empty node label",
+			return &model.InputError{File: file, Line: line, Column: i + 1, Msg: "empty node label",
 				Hint: "every level needs a label; the last level is usually *"}
 		}
 	}
@@ -156,18 +157,18 @@ func checkHierarchyLabels(rec []string, file string, line int) error {
 // when there is more than one row, and one root label in the last column.
 func checkHierarchyShape(rows [][]string, lines []int, file string) error {
 	if len(rows) == 0 {
-		return &InputError{File: file, Line: 1, Msg: "hierarchy file has no rows"}
+		return &model.InputError{File: file, Line: 1, Msg: "hierarchy file has no rows"}
 	}
 	width := len(rows[0])
 	if width == 1 && len(rows) > 1 {
-		return &InputError{File: file, Line: lines[1], Msg: "rows have a single level, so there is no common root",
+		return &model.InputError{File: file, Line: lines[1], Msg: "rows have a single level, so there is no common root",
 			Hint: "add a last column * to every row"}
 	}
 	top := width - 1
 	rootLabel := rows[0][top]
 	for i, r := range rows {
 		if r[top] != rootLabel {
-			return &InputError{File: file, Line: lines[i], Column: top + 1,
+			return &model.InputError{File: file, Line: lines[i], Column: top + 1,
 				Msg:  fmt.Sprintf("second root %q (line %d has root %q)", r[top], lines[0], rootLabel),
 				Hint: "the last column must be the same on every row, e.g. *"}
 		}
@@ -190,7 +191,7 @@ func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, erro
 	leafLine := map[string]int{}
 	for i, r := range rows {
 		if prev, dup := leafLine[r[0]]; dup {
-			return nil, &InputError{File: file, Line: lines[i], Column: 1,
+			return nil, &model.InputError{File: file, Line: lines[i], Column: 1,
 				Msg: fmt.Sprintf("value %q is listed twice (also line %d)", r[0], prev), Hint: "list each value once"}
 		}
 		leafLine[r[0]] = lines[i]
@@ -204,7 +205,7 @@ func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, erro
 				specs = append(specs, nodeSpec{label: r[lvl], parent: parent, line: lines[i]})
 				parentOf[id] = parent
 			} else if parentOf[id] != parent {
-				return nil, &InputError{File: file, Line: lines[i], Column: lvl + 1,
+				return nil, &model.InputError{File: file, Line: lines[i], Column: lvl + 1,
 					Msg: fmt.Sprintf("node %q has two parents: %q (line %d) and %q", r[lvl],
 						specs[parentOf[id]].label, specs[id].line, specs[parent].label),
 					Hint: "a node must have exactly one parent; give distinct labels to distinct nodes"}
@@ -220,15 +221,15 @@ func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, erro
 // a numeric attribute.
 func checkNumberSpellings(rows [][]string, lines []int, file string) error {
 	for _, r := range rows {
-		if _, ok := ParseNumber(r[0]); !ok {
+		if _, ok := model.ParseNumber(r[0]); !ok {
 			return nil // the labels are compared as text
 		}
 	}
 	numLine := make(map[float64]int, len(rows))
 	for i, r := range rows {
-		v, _ := ParseNumber(r[0])
+		v, _ := model.ParseNumber(r[0])
 		if prev, dup := numLine[v]; dup {
-			return &InputError{File: file, Line: lines[i], Column: 1,
+			return &model.InputError{File: file, Line: lines[i], Column: 1,
 				Msg: fmt.Sprintf("value %q is the same number as the value on line %d", r[0], prev), Hint: "list each value once"}
 		}
 		numLine[v] = lines[i]
@@ -266,7 +267,7 @@ func Masking(attr string, values []string) (*Hierarchy, error) {
 		}
 	}
 	if maxLen > maxMaskLength {
-		return nil, &ParamError{Param: "hierarchy " + attr, Value: "masking",
+		return nil, &model.ParamError{Param: "hierarchy " + attr, Value: "masking",
 			Reason: fmt.Sprintf("masking is for short codes (at most %d characters); the longest value has %d", maxMaskLength, maxLen),
 			Hint:   "use flat, binary or a hierarchy file"}
 	}
@@ -346,11 +347,11 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 // values in order.
 func intervalValues(attr, param string, values, widths []float64) ([]float64, error) {
 	if len(widths) == 0 {
-		return nil, &ParamError{Param: param, Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
+		return nil, &model.ParamError{Param: param, Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
 	}
 	for _, w := range widths {
 		if !(w > 0) || math.IsInf(w, 0) {
-			return nil, &ParamError{Param: param, Value: widthsText(widths), Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
+			return nil, &model.ParamError{Param: param, Value: widthsText(widths), Reason: "interval width must be > 0", Hint: "e.g. intervals:5"}
 		}
 	}
 	vals := append([]float64(nil), values...)
@@ -374,17 +375,17 @@ func widthRatios(param string, widths []float64) ([]int64, error) {
 	for i := 1; i < len(widths); i++ {
 		r := widths[i] / widths[i-1]
 		if widths[i] <= widths[i-1] {
-			return nil, &ParamError{Param: param, Value: widthsText(widths),
+			return nil, &model.ParamError{Param: param, Value: widthsText(widths),
 				Reason: fmt.Sprintf("interval widths must grow from level to level (%s is not wider than %s)", model0(widths[i]), model0(widths[i-1])),
 				Hint:   "e.g. intervals:5,10,20"}
 		}
 		if math.Abs(r-math.Round(r)) > 1e-9 {
-			return nil, &ParamError{Param: param, Value: widthsText(widths),
+			return nil, &model.ParamError{Param: param, Value: widthsText(widths),
 				Reason: "each interval width must be a multiple of the previous one so intervals nest", Hint: "e.g. intervals:5,10,20"}
 		}
 		next := ratio[i-1] * int64(math.Round(r))
 		if next > 1<<40 {
-			return nil, &ParamError{Param: param, Value: widthsText(widths), Reason: "the widths grow too far apart", Hint: "e.g. intervals:5,10,20"}
+			return nil, &model.ParamError{Param: param, Value: widthsText(widths), Reason: "the widths grow too far apart", Hint: "e.g. intervals:5,10,20"}
 		}
 		ratio = append(ratio, next)
 	}
@@ -399,8 +400,8 @@ func finestIntervals(param string, vals, widths []float64) ([]int64, error) {
 	for i, v := range vals {
 		q := math.Floor(v / w0)
 		if math.Abs(q) > 1<<52 {
-			return nil, &ParamError{Param: param, Value: widthsText(widths),
-				Reason: fmt.Sprintf("width %s is too small for the value %s", FormatNumber(w0), FormatNumber(v)), Hint: "choose a larger width"}
+			return nil, &model.ParamError{Param: param, Value: widthsText(widths),
+				Reason: fmt.Sprintf("width %s is too small for the value %s", model.FormatNumber(w0), model.FormatNumber(v)), Hint: "choose a larger width"}
 		}
 		k := int64(q)
 		// v/w0 may round across a boundary: settle on the interval whose
@@ -461,7 +462,7 @@ func intervalTree(attr string, vals []float64, idx0, ratio []int64, w0 float64) 
 			}
 			parent = curID[lvl]
 		}
-		b.add(FormatNumber(v), parent)
+		b.add(model.FormatNumber(v), parent)
 	}
 	return newHierarchy(attr, b.specs)
 }
@@ -478,19 +479,19 @@ func intervalLabeler(vals []float64, w0 float64) func(k, r int64) string {
 	return func(k, r int64) string {
 		lo := cleanNumber(float64(k*r) * w0)
 		if integral {
-			return FormatNumber(lo) + "-" + FormatNumber(cleanNumber(float64((k+1)*r)*w0-1))
+			return model.FormatNumber(lo) + "-" + model.FormatNumber(cleanNumber(float64((k+1)*r)*w0-1))
 		}
-		return "[" + FormatNumber(lo) + "," + FormatNumber(cleanNumber(float64((k+1)*r)*w0)) + ")"
+		return "[" + model.FormatNumber(lo) + "," + model.FormatNumber(cleanNumber(float64((k+1)*r)*w0)) + ")"
 	}
 }
 
 // model0 writes a width as a number.
-func model0(x float64) string { return FormatNumber(x) }
+func model0(x float64) string { return model.FormatNumber(x) }
 
 func widthsText(ws []float64) string {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
-		parts[i] = FormatNumber(w)
+		parts[i] = model.FormatNumber(w)
 	}
 	return strings.Join(parts, ",")
 }
@@ -533,7 +534,7 @@ func dedupFloats(v []float64) []float64 {
 // as possible, larger ones first. Inner nodes are labelled first-last.
 func Balanced(attr string, values []string, arity int) (*Hierarchy, error) {
 	if arity < 2 {
-		return nil, &ParamError{Param: "hierarchy " + attr, Value: strconv.Itoa(arity), Reason: "arity must be at least 2"}
+		return nil, &model.ParamError{Param: "hierarchy " + attr, Value: strconv.Itoa(arity), Reason: "arity must be at least 2"}
 	}
 	if len(values) == 0 {
 		return nil, fmt.Errorf("hierarchy for %q: no values", attr)
@@ -572,13 +573,13 @@ func Balanced(attr string, values []string, arity int) (*Hierarchy, error) {
 
 // SortedValues returns a column's distinct values in value order (numeric
 // order for numeric columns).
-func SortedValues(c *Column) []string {
+func SortedValues(c *model.Column) []string {
 	codes := c.SortedCodes()
 	out := make([]string, len(codes))
 	for i, code := range codes {
 		out[i] = c.Dict[code]
 	}
-	if c.Kind == Numeric {
+	if c.Kind == model.Numeric {
 		// Normalise the text so that leaves match any spelling of the number.
 		out = out[:0]
 		seen := map[float64]bool{}
@@ -586,7 +587,7 @@ func SortedValues(c *Column) []string {
 			v := c.Nums[code]
 			if !seen[v] {
 				seen[v] = true
-				out = append(out, FormatNumber(v))
+				out = append(out, model.FormatNumber(v))
 			}
 		}
 	}
@@ -595,12 +596,12 @@ func SortedValues(c *Column) []string {
 
 // distinctText returns a column's values as written, in value order; of
 // several spellings of one number (1, 1.0) the first is kept.
-func distinctText(c *Column) []string {
+func distinctText(c *model.Column) []string {
 	codes := c.SortedCodes()
 	out := make([]string, 0, len(codes))
 	seen := map[float64]bool{}
 	for _, code := range codes {
-		if c.Kind == Numeric {
+		if c.Kind == model.Numeric {
 			if seen[c.Nums[code]] {
 				continue
 			}
@@ -611,12 +612,12 @@ func distinctText(c *Column) []string {
 	return out
 }
 
-// BuildHierarchy makes the hierarchy a spec asks for, over the values of
+// Build makes the hierarchy a spec asks for, over the values of
 // column c. Specs: "flat", "masking", "binary", "ternary",
 // "intervals:W[,W2,...]", "auto" (the default: intervals for numeric
 // quasi-identifiers, flat for categorical ones), or a path to a hierarchy
 // CSV file.
-func BuildHierarchy(spec string, c *Column) (*Hierarchy, error) {
+func Build(spec string, c *model.Column) (*Hierarchy, error) {
 	name, arg, _ := strings.Cut(spec, ":")
 	param := "hierarchy " + c.Name
 	switch strings.ToLower(name) {
@@ -631,38 +632,38 @@ func BuildHierarchy(spec string, c *Column) (*Hierarchy, error) {
 	case "ternary":
 		return Balanced(c.Name, SortedValues(c), 3)
 	case "intervals", "interval":
-		if c.Kind != Numeric {
-			return nil, &ParamError{Param: param, Value: spec, Reason: "intervals need a numeric column", Hint: "use flat, masking, binary or a file"}
+		if c.Kind != model.Numeric {
+			return nil, &model.ParamError{Param: param, Value: spec, Reason: "intervals need a numeric column", Hint: "use flat, masking, binary or a file"}
 		}
 		var ws []float64
 		if arg == "" {
 			ws = []float64{AutoWidth(c)}
 		} else {
 			for _, s := range strings.Split(arg, ",") {
-				w, ok := ParseNumber(strings.TrimSpace(s))
+				w, ok := model.ParseNumber(strings.TrimSpace(s))
 				if !ok || w <= 0 {
-					return nil, &ParamError{Param: param, Value: spec, Reason: fmt.Sprintf("width %q is not a positive number", s), Hint: "e.g. intervals:5 or intervals:5,10,20"}
+					return nil, &model.ParamError{Param: param, Value: spec, Reason: fmt.Sprintf("width %q is not a positive number", s), Hint: "e.g. intervals:5 or intervals:5,10,20"}
 				}
 				ws = append(ws, w)
 			}
 		}
 		return Intervals(c.Name, c.Nums, ws)
 	case "auto", "":
-		if c.Kind == Numeric {
+		if c.Kind == model.Numeric {
 			return Intervals(c.Name, c.Nums, []float64{AutoWidth(c)})
 		}
 		return Flat(c.Name, SortedValues(c))
 	}
 	if _, err := os.Stat(spec); err != nil {
-		return nil, &ParamError{Param: param, Value: spec, Reason: "neither a builder nor a readable file",
+		return nil, &model.ParamError{Param: param, Value: spec, Reason: "neither a builder nor a readable file",
 			Hint: "builders: flat, masking, binary, ternary, intervals:W; or a CSV file path"}
 	}
-	return LoadHierarchyFile(c.Name, spec)
+	return ReadFile(c.Name, spec)
 }
 
 // AutoWidth picks a round interval width (1, 2, 5 x 10^k) giving about ten
 // intervals over the column's range.
-func AutoWidth(c *Column) float64 {
+func AutoWidth(c *model.Column) float64 {
 	lo, hi, ok := c.Range()
 	if !ok || hi <= lo {
 		return 1
@@ -681,7 +682,7 @@ func AutoWidth(c *Column) float64 {
 	return 10 * p
 }
 
-func isIntegral(c *Column) bool {
+func isIntegral(c *model.Column) bool {
 	for _, v := range c.Nums {
 		if v != math.Trunc(v) {
 			return false

@@ -19,10 +19,3 @@ func (m HeaderMode) String() string {
 	}
 	return ""
 }
-
-// In adds column IN (the values of the column's codes): a categorical
-// column's list also carries the codes, so that binding it to that
-// column sets them without reading the dictionary (codeHint).
-func (w *QueryWriter) In(l *Literals, codes []uint32) {
-	w.InInto(l, codes, make([]Literal, len(codes)))
-}

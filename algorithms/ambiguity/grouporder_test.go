@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // TestFilesAnswerAsRun: a release read from files (its tables put group
@@ -45,7 +46,7 @@ func TestFilesAnswerAsRun(t *testing.T) {
 		}
 		nonzero := 0
 		for _, text := range texts {
-			q, err := model.ParseQuery(text)
+			q, err := query.Parse(text)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // randomInput draws a small table: n rows, 1-4 QIs (numeric or
@@ -425,7 +426,7 @@ func checkEstimates(t *testing.T, in *method.Input, res *method.Result, rng *mod
 }
 
 // predsHold reports whether row r meets every predicate of q on column col.
-func predsHold(t *model.Table, q *model.Query, col string, r int) bool {
+func predsHold(t *model.Table, q *query.Query, col string, r int) bool {
 	c := t.Column(col)
 	for _, p := range q.Preds {
 		if p.Column == col && !p.MatchValue(c.Value(r), c.Num(r), c.Kind == model.Numeric) {

@@ -12,6 +12,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // boundsIndex answers aggregate queries on a release with deterministic
@@ -128,32 +129,32 @@ func prefix(v []float64) []float64 {
 // a condition on the sensitive attribute is bounded too: of the m_g
 // selected tuples of group g, at least m_g minus the subdomains not inside
 // the condition satisfy it, and at most the subdomains that meet it.
-func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
+func (b *boundsIndex) Answer(q *query.Query) (method.Bounds, error) {
 	onQI := *q
 	onQI.Preds = nil
-	var onSA []model.Pred
+	var onSA []query.Pred
 	for _, p := range q.Preds {
 		switch {
 		case p.Column == b.sa:
 			onSA = append(onSA, p)
 		case !b.qis[p.Column]:
-			return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: p.Pos,
+			return method.Bounds{}, &query.Error{Query: q.Text, Pos: p.Pos,
 				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
 				Hint: "distribution releases answer conditions on the quasi-identifiers and COUNT conditions on the sensitive attribute (Koudas et al. 2009, Section 3.3)"}
 		default:
 			onQI.Preds = append(onQI.Preds, p)
 		}
 	}
-	if len(onSA) > 0 && q.Agg != model.Count {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: onSA[0].Pos,
+	if len(onSA) > 0 && q.Agg != query.Count {
+		return method.Bounds{}, &query.Error{Query: q.Text, Pos: onSA[0].Pos,
 			Msg: fmt.Sprintf("a condition on the sensitive attribute %s needs COUNT(*)", b.sa), Hint: "the release generalizes the sensitive values"}
 	}
 	if q.Column != "" && q.Column != b.sa {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+		return method.Bounds{}, &query.Error{Query: q.Text, Pos: q.ColPos,
 			Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", b.sa)}
 	}
-	if q.Agg != model.Count && !b.numeric {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+	if q.Agg != query.Count && !b.numeric {
+		return method.Bounds{}, &query.Error{Query: q.Text, Pos: q.ColPos,
 			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, b.sa), Hint: "use COUNT(*)"}
 	}
 	m, err := onQI.Bind(b.table)
@@ -170,13 +171,13 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 	out := method.Bounds{HasBounds: true, Note: "deterministic bounds from the selected count per group"}
 	if total == 0 {
 		out.Empty = true
-		if q.Agg == model.Count || q.Agg == model.Sum {
+		if q.Agg == query.Count || q.Agg == query.Sum {
 			return out, nil
 		}
 		return out, nil
 	}
 	switch q.Agg {
-	case model.Count:
+	case query.Count:
 		out.Low, out.High = float64(total), float64(total)
 		out.Note = "exact: quasi-identifiers are published unchanged"
 		if len(onSA) > 0 {
@@ -188,18 +189,18 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 				out.Empty = true
 			}
 		}
-	case model.Sum, model.Avg:
+	case query.Sum, query.Avg:
 		for g, k := range sel {
 			if k > 0 {
 				out.Low += b.lowSum[g][k]
 				out.High += b.highSum[g][k]
 			}
 		}
-		if q.Agg == model.Avg {
+		if q.Agg == query.Avg {
 			out.Low /= float64(total)
 			out.High /= float64(total)
 		}
-	case model.Min:
+	case query.Min:
 		out.Low, out.High = math.Inf(1), math.Inf(1)
 		for g, k := range sel {
 			if k > 0 {
@@ -207,7 +208,7 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 				out.High = math.Min(out.High, b.high[g][k-1]) // the k-th largest high
 			}
 		}
-	case model.Max:
+	case query.Max:
 		out.Low, out.High = math.Inf(-1), math.Inf(-1)
 		for g, k := range sel {
 			if k > 0 {
@@ -223,7 +224,7 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 // satisfies every predicate of onSA, given the selected count per group.
 // The conditions are decided once per distinct value of the domain
 // (model.Query.Bind on the domain as a column), not per leaf and literal.
-func (b *boundsIndex) countSA(q *model.Query, onSA []model.Pred, sel []int) (low, high float64, err error) {
+func (b *boundsIndex) countSA(q *query.Query, onSA []query.Pred, sel []int) (low, high float64, err error) {
 	n := len(b.dom.text)
 	sub := *q
 	sub.Preds = onSA
@@ -263,7 +264,7 @@ func (b *boundsIndex) countSA(q *model.Query, onSA []model.Pred, sel []int) (low
 }
 
 // Answer bounds a query on the run's release.
-func (r *run) Answer(q *model.Query) (method.Bounds, error) {
+func (r *run) Answer(q *query.Query) (method.Bounds, error) {
 	r.once.Do(func() {
 		groupOf := make([]int32, r.in.Table.Rows)
 		lows := make([][]float64, len(r.groups))

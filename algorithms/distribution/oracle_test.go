@@ -34,6 +34,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // ---------------------------------------------------------------------------
@@ -874,7 +875,7 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 			if len(preds) > 0 {
 				qt += " WHERE " + strings.Join(preds, " AND ")
 			}
-			q, err := model.ParseQuery(qt)
+			q, err := query.Parse(qt)
 			if err != nil {
 				t.Fatalf("%s: %v", qt, err)
 			}
@@ -897,7 +898,7 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 			if !b.HasBounds || b.Low > b.High {
 				t.Fatalf("%s: bad bounds %+v", where, b)
 			}
-			if q.Agg == model.Count {
+			if q.Agg == query.Count {
 				if b.Low != truth.Value || b.High != truth.Value {
 					t.Fatalf("%s: COUNT [%v, %v], truth %v", where, b.Low, b.High, truth.Value)
 				}

@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // pubBox is a box as published: its bounds in axis units, its JT tuples
@@ -127,8 +128,8 @@ func saNum(c *model.Column, code uint32) float64 {
 	return x
 }
 
-func rangeOp(op model.Op) bool {
-	return op == model.OpLt || op == model.OpLe || op == model.OpGt || op == model.OpGe || op == model.OpBetween
+func rangeOp(op query.Op) bool {
+	return op == query.OpLt || op == query.OpLe || op == query.OpGt || op == query.OpGe || op == query.OpBetween
 }
 
 // fraction is the share of box b's extent on axis a that the predicates
@@ -137,7 +138,7 @@ func rangeOp(op model.Op) bool {
 // with others) the shares are multiplied. A box of one value selects all
 // or nothing. On a categorical axis: the share of the box's values, in
 // hierarchy order, that satisfy every predicate (ok[p] says value p does).
-func (ix *index) fraction(a int, preds []model.Pred, ok []int, b *pubBox) float64 {
+func (ix *index) fraction(a int, preds []query.Pred, ok []int, b *pubBox) float64 {
 	lo, hi := b.lo[a], b.hi[a]
 	if !ix.axes[a].numeric {
 		l, h := int(lo), int(hi)
@@ -168,26 +169,26 @@ func (ix *index) fraction(a int, preds []model.Pred, ok []int, b *pubBox) float6
 	ql, qh := math.Inf(-1), math.Inf(1)
 	for _, p := range preds {
 		switch p.Op {
-		case model.OpLt, model.OpLe:
+		case query.OpLt, query.OpLe:
 			qh = math.Min(qh, p.Values[0].Num)
-		case model.OpGt, model.OpGe:
+		case query.OpGt, query.OpGe:
 			ql = math.Max(ql, p.Values[0].Num)
-		case model.OpBetween:
+		case query.OpBetween:
 			ql, qh = math.Max(ql, p.Values[0].Num), math.Min(qh, p.Values[1].Num)
 		}
 	}
 	if ql > qh {
 		return 0
 	}
-	between := model.Pred{Op: model.OpBetween, Values: []model.Literal{{Num: ql, IsNum: true}, {Num: qh, IsNum: true}}}
+	between := query.Pred{Op: query.OpBetween, Values: []query.Literal{{Num: ql, IsNum: true}, {Num: qh, IsNum: true}}}
 	return between.Overlap(lo, hi)
 }
 
 // Answer estimates COUNT(*) (and SUM/AVG of a numeric sensitive attribute)
 // with conditions on the QIs and the sensitive attribute.
-func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
-	qiPreds := make([][]model.Pred, len(ix.axes))
-	var saPreds []model.Pred
+func (ix *index) Answer(q *query.Query) (method.Bounds, error) {
+	qiPreds := make([][]query.Pred, len(ix.axes))
+	var saPreds []query.Pred
 	byName := map[string]int{}
 	for a, ax := range ix.axes {
 		byName[ax.name] = a
@@ -202,26 +203,26 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 			saPreds = append(saPreds, p)
 			numeric = ix.saNumeric
 		default:
-			return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: p.Pos,
+			return method.Bounds{}, &query.Error{Query: q.Text, Pos: p.Pos,
 				Msg:  fmt.Sprintf("%s is neither a quasi-identifier nor the sensitive attribute of this release", p.Column),
 				Hint: "k-join-anonymity releases answer conditions on the QI boxes and on the sensitive attribute (Sacharidis et al., Section 3.3)"}
 		}
 		if numeric {
 			for _, v := range p.Values {
 				if !v.IsNum {
-					return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+					return method.Bounds{}, &query.Error{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
 				}
 			}
 		}
 	}
 	switch {
 	case q.Column != "" && q.Column != ix.sa:
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
-	case q.Agg == model.Min || q.Agg == model.Max:
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s is not estimated from a k-join-anonymous release", q.Agg),
+		return method.Bounds{}, &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
+	case q.Agg == query.Min || q.Agg == query.Max:
+		return method.Bounds{}, &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s is not estimated from a k-join-anonymous release", q.Agg),
 			Hint: "use COUNT(*), SUM or AVG"}
-	case q.Agg != model.Count && !ix.saNumeric:
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
+	case q.Agg != query.Count && !ix.saNumeric:
+		return method.Bounds{}, &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
 	}
 	// Categorical axes: prefix counts of the values that satisfy the
 	// predicates, in hierarchy order.
@@ -288,11 +289,11 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 	}
 	out := method.Bounds{HasEst: true, Note: "estimate: uniform within each box, MT tuples and sensitive values from the sensitive groups (Sacharidis et al., Section 3.3)"}
 	switch q.Agg {
-	case model.Count:
+	case query.Count:
 		out.Estimate = count
-	case model.Sum:
+	case query.Sum:
 		out.Estimate = sum
-	case model.Avg:
+	case query.Avg:
 		if count > 0 {
 			out.Estimate = sum / count
 		}

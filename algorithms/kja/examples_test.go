@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/partition"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // The paper's figures draw points without coordinates; the tests below
@@ -207,7 +208,7 @@ func TestFig7RangeCount(t *testing.T) {
 	const region = "QI1 BETWEEN 0 AND 4 AND QI2 > 2 AND QI2 <= 4"
 	ask := func(r *run, where string) float64 {
 		t.Helper()
-		q, err := model.ParseQuery("COUNT(*) WHERE " + where)
+		q, err := query.Parse("COUNT(*) WHERE " + where)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +220,7 @@ func TestFig7RangeCount(t *testing.T) {
 	}
 	at := fig7Run(t, fig2AT, []int{0, 1})
 	// The truth: C and D.
-	q, _ := model.ParseQuery("COUNT(*) WHERE " + region)
+	q, _ := query.Parse("COUNT(*) WHERE " + region)
 	truth, _ := q.Truth(at.in.Table)
 	if truth.Value != 2 {
 		t.Fatalf("truth %v, want 2 (C and D)", truth.Value)

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // coords places a table's row on the QIs the way the paper does (Section
@@ -281,7 +282,7 @@ func TestReleasesCheckAndAnswer(t *testing.T) {
 				qs = append(qs, fmt.Sprintf("COUNT(*) WHERE q%d IN ('c1', 'c2') AND q0 < 10", inst.d-1))
 			}
 			for _, text := range qs {
-				q, err := model.ParseQuery(text)
+				q, err := query.Parse(text)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -291,11 +292,11 @@ func TestReleasesCheckAndAnswer(t *testing.T) {
 					t.Fatalf("seed %d %s %s: run %v %v, files %v %v", seed, v, text, a, err1, b, err2)
 				}
 			}
-			all, _ := model.ParseQuery("COUNT(*)")
+			all, _ := query.Parse("COUNT(*)")
 			if a, _ := live.Answer(all); math.Abs(a.Estimate-float64(inst.mt.Rows)) > 1e-9 {
 				t.Fatalf("%s: COUNT(*) = %v, want %d", v, a.Estimate, inst.mt.Rows)
 			}
-			s1, _ := model.ParseQuery("COUNT(*) WHERE sa = 's1'")
+			s1, _ := query.Parse("COUNT(*) WHERE sa = 's1'")
 			truth, _ := s1.Truth(inst.mt)
 			if a, _ := live.Answer(s1); math.Abs(a.Estimate-truth.Value) > 1e-9 {
 				t.Fatalf("%s: COUNT of s1 = %v, want %v", v, a.Estimate, truth.Value)
@@ -326,7 +327,7 @@ func TestPlainBoxCountsAreExact(t *testing.T) {
 					preds = append(preds, fmt.Sprintf("%s IN (%s)", ax.name, strings.Join(vals, ",")))
 				}
 			}
-			q, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+			q, err := query.Parse("COUNT(*) WHERE " + strings.Join(preds, " AND "))
 			if err != nil {
 				t.Fatal(err)
 			}

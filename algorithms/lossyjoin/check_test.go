@@ -19,6 +19,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // exportCensus exports a release of 400 census rows with the paper's
@@ -92,8 +93,8 @@ func TestAnswersFromFiles(t *testing.T) {
 	}
 }
 
-func mustQuery(t *testing.T, s string) *model.Query {
-	q, err := model.ParseQuery(s)
+func mustQuery(t *testing.T, s string) *query.Query {
+	q, err := query.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}

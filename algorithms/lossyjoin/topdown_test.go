@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // input builds a method input from CSV text; every column but the last is
@@ -232,7 +233,7 @@ func TestRandomAnswers(t *testing.T) {
 				continue
 			}
 			for _, qt := range queries {
-				q, err := model.ParseQuery(qt)
+				q, err := query.Parse(qt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -249,9 +250,9 @@ func TestRandomAnswers(t *testing.T) {
 	}
 }
 
-func bruteForce(t *testing.T, in *method.Input, res *method.Result, q *model.Query, variant string) float64 {
+func bruteForce(t *testing.T, in *method.Input, res *method.Result, q *query.Query, variant string) float64 {
 	tab := in.Table
-	match := func(p model.Pred, col *model.Column, text string) bool {
+	match := func(p query.Pred, col *model.Column, text string) bool {
 		num, _ := model.ParseNumber(text)
 		return p.MatchValue(text, num, col.Kind == model.Numeric)
 	}
@@ -346,9 +347,9 @@ func TestSumAvg(t *testing.T) {
 	}
 }
 
-func mustParse(t *testing.T, s string) *model.Query {
+func mustParse(t *testing.T, s string) *query.Query {
 	t.Helper()
-	q, err := model.ParseQuery(s)
+	q, err := query.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}

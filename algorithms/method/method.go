@@ -25,6 +25,7 @@ import (
 
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // Rule says how a per-group figure is held against its threshold.
@@ -429,7 +430,7 @@ type Bounds struct {
 // the memory of the last ones), and may be asked while the result's
 // deferred figures are computed (the workbench and privlab run do).
 type Answerer interface {
-	Answer(q *model.Query) (Bounds, error)
+	Answer(q *query.Query) (Bounds, error)
 }
 
 // Detail explains one group on screen: titled sections, each a table, a

@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // CompareRow is one method in a comparison: its comparable settings,
@@ -78,8 +79,8 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 	}
 	var rows []CompareRow
 	methods := catalog.All()
-	var qs []*model.Query
-	var truths []model.Answer
+	var qs []*query.Query
+	var truths []query.Answer
 	for i, m := range methods {
 		if err := ctx.Err(); err != nil {
 			return rows, err
@@ -134,7 +135,7 @@ func Compare(ctx context.Context, env Env, p Project, t *model.Table, opt Compar
 							truths, err = workload.Truths(prep.Table, qs)
 						}
 						if err != nil {
-							qs, truths = []*model.Query{}, nil
+							qs, truths = []*query.Query{}, nil
 						}
 					}
 					var w workload.Result

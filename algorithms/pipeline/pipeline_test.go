@@ -19,6 +19,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // employees is Figure 1 of Koudas et al. 2009 (salaries in units).
@@ -966,7 +967,7 @@ func TestAnswer(t *testing.T) {
 	// A bad query is an error with its column.
 	if _, err := Answer("AVG(salary WHERE", p.Table, res.Answerer); err == nil {
 		t.Fatal("bad query accepted")
-	} else if qe := (*model.QueryError)(nil); !errors.As(err, &qe) {
+	} else if qe := (*query.Error)(nil); !errors.As(err, &qe) {
 		t.Fatalf("bad query: %T %v", err, err)
 	}
 	if _, err := Answer("AVG(nosuch)", p.Table, res.Answerer); err == nil {

@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // FormatFigure prints a figure exactly where it is whole and with two
@@ -33,8 +34,8 @@ func fmtFig(x float64) string {
 
 // QueryResult is a query answered on the truth and on the release.
 type QueryResult struct {
-	Query  *model.Query
-	Truth  model.Answer
+	Query  *query.Query
+	Truth  query.Answer
 	HasTru bool
 	Answer method.Bounds
 	// RelErr is (upper-lower)/truth for bounds, |est-truth|/truth for
@@ -48,7 +49,7 @@ type QueryResult struct {
 // Answer evaluates a query on the truth (when a table is given) and on the
 // release answerer.
 func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, error) {
-	q, err := model.ParseQuery(text)
+	q, err := query.Parse(text)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, e
 // exactly (record-level QI cells that are not generalized, and the
 // sensitive attribute's values) and does not hold: the same warning as
 // with the original, from the published domain.
-func PublishedValueWarnings(q *model.Query, dir string) []string {
+func PublishedValueWarnings(q *query.Query, dir string) []string {
 	_, v, err := ReleaseRisk(dir, 0)
 	if err != nil {
 		return nil
@@ -110,11 +111,11 @@ func firstOr(list []string) string {
 // unknownValues warns about values of = / != / IN conditions on
 // categorical columns that no row holds, suggesting the nearest values
 // (the same letters in another case first, then small edit distances).
-func unknownValues(q *model.Query, t *model.Table) []string {
+func unknownValues(q *query.Query, t *model.Table) []string {
 	var out []string
 	for _, p := range q.Preds {
 		c := t.Column(p.Column)
-		if c == nil || c.Kind == model.Numeric || (p.Op != model.OpEq && p.Op != model.OpNe && p.Op != model.OpIn) {
+		if c == nil || c.Kind == model.Numeric || (p.Op != query.OpEq && p.Op != query.OpNe && p.Op != query.OpIn) {
 			continue
 		}
 		have := make(map[string]bool, len(c.Dict))

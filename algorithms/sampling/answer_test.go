@@ -13,6 +13,7 @@ import (
 	"privlab/datasets"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	mquery "privlab/model/query"
 )
 
 // Section 6.1.1: a record published as age 20-24 matches "age BETWEEN 20
@@ -48,7 +49,7 @@ func TestCountEstimate(t *testing.T) {
 		{"AVG(loss) WHERE age <= 24", (3*100 + 0.5*400) / 3.5},
 		{"MAX(loss) WHERE age < 22", 400},
 	} {
-		q, err := model.ParseQuery(c.query)
+		q, err := mquery.Parse(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,8 +61,8 @@ func TestCountEstimate(t *testing.T) {
 			t.Errorf("%s: %+v, want %v", c.query, b, c.want)
 		}
 	}
-	q, _ := model.ParseQuery("COUNT(*) WHERE zip = 1")
-	var qe *model.QueryError
+	q, _ := mquery.Parse("COUNT(*) WHERE zip = 1")
+	var qe *mquery.Error
 	if _, err := ix.Answer(q); !errors.As(err, &qe) {
 		t.Errorf("a column the release does not publish: %v", err)
 	}
@@ -120,7 +121,7 @@ func TestAnswersFromRunAndFiles(t *testing.T) {
 		"MIN(capital-loss) WHERE race = 'Black'",
 		"MAX(capital-loss) WHERE native-country = 'Mexico'",
 	} {
-		q, err := model.ParseQuery(text)
+		q, err := mquery.Parse(text)
 		if err != nil {
 			t.Fatal(err)
 		}

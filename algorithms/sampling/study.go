@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // mondrian is the baseline of Sattar et al., Section 6.1: Mondrian
@@ -284,7 +285,7 @@ func (r *run) unsatisfied(res *method.Result) int {
 // all; n = 0 when the release answers none).
 func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (method.Section, [][3]bucket, error) {
 	sels := []float64{0.002, 0.01, 0.05, 0.15, 0.3}
-	var qs []*model.Query
+	var qs []*query.Query
 	for i, s := range sels {
 		n := queries / len(sels)
 		if i < queries%len(sels) {

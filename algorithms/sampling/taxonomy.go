@@ -7,6 +7,7 @@ import (
 
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // Attribute, Node and Value are the public knowledge as the manifest
@@ -259,7 +260,7 @@ func (t *taxonomy) term(x int32) float64 {
 // the uniform-within-subdomain estimate of how many records generalized
 // to x match it (Sattar et al., Section 6.1.1; the same rule as
 // model.Hierarchy.LeafFraction).
-func (t *taxonomy) fraction(x int32, pr model.Pred) float64 {
+func (t *taxonomy) fraction(x int32, pr query.Pred) float64 {
 	match := 0
 	for i := t.first[x]; i <= t.last[x]; i++ {
 		v := 0.0

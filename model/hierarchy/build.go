@@ -9,11 +9,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"privlab/model"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"privlab/model"
 )
 
 // ReadFile reads a hierarchy CSV file (see Parse).

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"privlab/model"
 	"reflect"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 // FuzzParseHierarchy: Parse never panics, and a hierarchy it

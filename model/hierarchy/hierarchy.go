@@ -2,9 +2,11 @@ package hierarchy
 
 import (
 	"fmt"
-	"privlab/model"
 	"sort"
 	"strings"
+
+	"privlab/model"
+	"privlab/model/query"
 )
 
 // Hierarchy is a rooted tree over an attribute's domain (SPEC 2.3): every
@@ -358,7 +360,7 @@ func (h *Hierarchy) String() string {
 // the predicate: the uniform-within-subdomain estimate of how many records
 // generalized to n match it (Wong et al. and Sattar et al. estimate count
 // queries on generalized tables this way).
-func (h *Hierarchy) LeafFraction(n int, pr model.Pred) float64 {
+func (h *Hierarchy) LeafFraction(n int, pr query.Pred) float64 {
 	nd := h.Nodes[n]
 	match := 0
 	for i := nd.First; i <= nd.Last; i++ {

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"privlab/model"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 func seq(lo, hi int) []string {

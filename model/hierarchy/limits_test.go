@@ -2,9 +2,10 @@ package hierarchy
 
 import (
 	"errors"
-	"privlab/model"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 // TestEndlessHierarchyStops: a hierarchy file that never ends, or whose

@@ -1,8 +1,9 @@
 package hierarchy
 
 import (
-	"privlab/model"
 	"testing"
+
+	"privlab/model/query"
 )
 
 func TestLeafFractionAndOverlap(t *testing.T) {
@@ -10,7 +11,7 @@ func TestLeafFractionAndOverlap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := model.ParseQuery("COUNT(*) WHERE a >= 20 AND a IN (30, 40, 50)")
+	q, err := query.Parse("COUNT(*) WHERE a >= 20 AND a IN (30, 40, 50)")
 	if err != nil {
 		t.Fatal(err)
 	}

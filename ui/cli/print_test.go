@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // figure2 prepares the project that reproduces Figure 2 of Koudas et al.
@@ -128,7 +129,7 @@ func TestAnswerAndPrint(t *testing.T) {
 	// A bad query is an error with its column.
 	if _, err := pipeline.Answer("AVG(salary WHERE", p.Table, res.Answerer); err == nil {
 		t.Fatal("bad query accepted")
-	} else if qe := (*model.QueryError)(nil); !errors.As(err, &qe) {
+	} else if qe := (*query.Error)(nil); !errors.As(err, &qe) {
 		t.Fatalf("bad query: %T %v", err, err)
 	}
 	if _, err := pipeline.Answer("AVG(nosuch)", p.Table, res.Answerer); err == nil {
@@ -229,7 +230,7 @@ func TestSummary(t *testing.T) {
 
 type cannedAnswerer struct{ b method.Bounds }
 
-func (c cannedAnswerer) Answer(*model.Query) (method.Bounds, error) { return c.b, nil }
+func (c cannedAnswerer) Answer(*query.Query) (method.Bounds, error) { return c.b, nil }
 
 // TestPrintInspect: inspect's table (pipeline.Inspect's figures are
 // tested in pipeline).

@@ -1,4 +1,4 @@
-package model
+package query
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"privlab/model"
 )
 
 // scanMatchValue is MatchValue as it was before long IN lists were
@@ -66,12 +68,12 @@ func randomIn(t *testing.T, rng *rand.Rand, n int) Pred {
 	vals := make([]string, n)
 	for i := range vals {
 		v := speedValues[rng.IntN(len(speedValues))]
-		if _, ok := ParseNumber(v); !ok || rng.IntN(2) == 0 {
+		if _, ok := model.ParseNumber(v); !ok || rng.IntN(2) == 0 {
 			v = quoteLit(v)
 		}
 		vals[i] = v
 	}
-	q, err := ParseQuery("COUNT(*) WHERE c IN (" + strings.Join(vals, ", ") + ")")
+	q, err := Parse("COUNT(*) WHERE c IN (" + strings.Join(vals, ", ") + ")")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func TestInListIndexMatchesScan(t *testing.T) {
 // A predicate whose list was replaced after parsing is scanned, never
 // answered from the index of the old list.
 func TestInListIndexNotStale(t *testing.T) {
-	q, err := ParseQuery("COUNT(*) WHERE c IN (a, b, c, d, e, f, g, h, i, j)")
+	q, err := Parse("COUNT(*) WHERE c IN (a, b, c, d, e, f, g, h, i, j)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +142,8 @@ func TestInListIndexNotStale(t *testing.T) {
 // distinct value and rows a block at a time: every row's cells compared
 // as text (or number) with every predicate, the aggregate taken in row
 // order.
-func scanTruth(q *Query, t *Table) Answer {
-	var col *Column
+func scanTruth(q *Query, t *model.Table) Answer {
+	var col *model.Column
 	if q.Column != "" {
 		col = t.Column(q.Column)
 	}
@@ -153,7 +155,7 @@ func scanTruth(q *Query, t *Table) Answer {
 		a.Value = math.Inf(-1)
 	}
 	for r := 0; r < t.Rows; r++ {
-		if !scanMatchRow(q, t, r) || col != nil && col.Codes[r] == Missing {
+		if !scanMatchRow(q, t, r) || col != nil && col.Codes[r] == model.Missing {
 			continue
 		}
 		a.Count++
@@ -186,18 +188,18 @@ func scanTruth(q *Query, t *Table) Answer {
 	return a
 }
 
-func scanMatchRow(q *Query, t *Table, r int) bool {
+func scanMatchRow(q *Query, t *model.Table, r int) bool {
 	for _, p := range q.Preds {
 		c := t.Column(p.Column)
 		code := c.Codes[r]
-		if code == Missing {
+		if code == model.Missing {
 			return false
 		}
 		num := 0.0
-		if c.Kind == Numeric {
+		if c.Kind == model.Numeric {
 			num = c.Nums[code]
 		}
-		if !scanMatchValue(p, c.Dict[code], num, c.Kind == Numeric) {
+		if !scanMatchValue(p, c.Dict[code], num, c.Kind == model.Numeric) {
 			return false
 		}
 	}
@@ -232,7 +234,7 @@ func TestTruthMatchesScan(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "%s,%d,%s,%s\n", c, rng.IntN(distinct), speedValues[rng.IntN(len(speedValues))], x)
 		}
-		tb, err := Load(strings.NewReader(b.String()), LoadOptions{Name: "t.csv"})
+		tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "t.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +253,7 @@ func TestTruthMatchesScan(t *testing.T) {
 			if k%5 == 4 {
 				text = text[:strings.Index(text, " AND ")] // one condition: wider selections
 			}
-			q, err := ParseQuery(text)
+			q, err := Parse(text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,7 +276,7 @@ func TestTruthMatchesScan(t *testing.T) {
 // ns/op doubles, it does not quadruple).
 func BenchmarkBindInList(b *testing.B) {
 	for _, distinct := range []int{5_000, 10_000, 20_000} {
-		c := &Column{Name: "c", Kind: Categorical, Codes: make([]uint32, distinct)}
+		c := &model.Column{Name: "c", Kind: model.Categorical, Codes: make([]uint32, distinct)}
 		vals := make([]string, 0, distinct/2)
 		for i := 0; i < distinct; i++ {
 			c.Dict = append(c.Dict, fmt.Sprintf("v%06d", i))
@@ -283,8 +285,8 @@ func BenchmarkBindInList(b *testing.B) {
 				vals = append(vals, quoteLit(c.Dict[i]))
 			}
 		}
-		tb := &Table{Columns: []*Column{c}, Rows: distinct}
-		q, err := ParseQuery("COUNT(*) WHERE c IN (" + strings.Join(vals, ", ") + ")")
+		tb := &model.Table{Columns: []*model.Column{c}, Rows: distinct}
+		q, err := Parse("COUNT(*) WHERE c IN (" + strings.Join(vals, ", ") + ")")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -308,7 +310,7 @@ func BenchmarkParseLongIn(b *testing.B) {
 	text := `COUNT(*) WHERE "age" BETWEEN 20 AND 40 AND "diag" IN (` + strings.Join(vals, ", ") + ")"
 	b.SetBytes(int64(len(text)))
 	for i := 0; i < b.N; i++ {
-		if _, err := ParseQuery(text); err != nil {
+		if _, err := Parse(text); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -334,7 +336,7 @@ var (
 		"1e5", "1E+5", "5e-3", "0x10", "1_000", "٣", "5abc", "abc5", "-", "+", ".", "e5", "1e", "1.2.3", "--5"}, speedValues...)
 )
 
-// A QueryWriter's query is what ParseQuery reads from its text, field by
+// A Writer's query is what Parse reads from its text, field by
 // field, and its error when the text does not parse: for every shape of
 // condition, name and value a workload writes.
 func TestQueryWriterIsParseQuery(t *testing.T) {
@@ -342,11 +344,11 @@ func TestQueryWriterIsParseQuery(t *testing.T) {
 	pick := func(list []string) string { return list[rng.IntN(len(list))] }
 	number := func() string {
 		x := []float64{rng.NormFloat64() * 1e3, float64(rng.IntN(100)), 1e21, -1e-7, math.NaN(), math.Inf(1), 0.1 + 0.2}[rng.IntN(7)]
-		return FormatNumber(x)
+		return model.FormatNumber(x)
 	}
 	direct, parsed := 0, 0
 	for trial := 0; trial < 3000; trial++ {
-		col := &Column{Name: pick(writerNames), Kind: Kind(rng.IntN(2))}
+		col := &model.Column{Name: pick(writerNames), Kind: model.Kind(rng.IntN(2))}
 		for i := 0; i < 1+rng.IntN(12); i++ {
 			col.Dict = append(col.Dict, pick(writerValues))
 		}
@@ -354,7 +356,7 @@ func TestQueryWriterIsParseQuery(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			agg, on = Avg, pick(writerNames)
 		}
-		w := NewQueryWriter(agg, on)
+		w := NewWriter(agg, on)
 		for k := 0; k < 1+rng.IntN(3); k++ {
 			switch rng.IntN(3) {
 			case 0:
@@ -375,9 +377,9 @@ func TestQueryWriterIsParseQuery(t *testing.T) {
 			parsed++
 		}
 		got, gerr := w.Query()
-		want, werr := ParseQuery(w.b.String())
+		want, werr := Parse(w.b.String())
 		if (gerr != nil) != (werr != nil) || gerr != nil && gerr.Error() != werr.Error() {
-			t.Fatalf("%q: writer error %v, ParseQuery %v", w.b.String(), gerr, werr)
+			t.Fatalf("%q: writer error %v, Parse %v", w.b.String(), gerr, werr)
 		}
 		if werr == nil && !reflect.DeepEqual(withoutIndexes(got), withoutIndexes(want)) {
 			t.Fatalf("%q:\nwriter %+v\nparsed %+v", w.b.String(), withoutIndexes(got), withoutIndexes(want))
@@ -395,24 +397,24 @@ func TestCodeHintBindsAsParsed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for trial := 0; trial < 200; trial++ {
 		n := 1 + rng.IntN(40)
-		tb := &Table{Rows: 300}
-		c := &Column{Name: "c", Kind: Categorical}
+		tb := &model.Table{Rows: 300}
+		c := &model.Column{Name: "c", Kind: model.Categorical}
 		for i := 0; i < n; i++ {
 			c.Dict = append(c.Dict, pick2(rng, i))
 		}
 		for r := 0; r < tb.Rows; r++ {
 			code := uint32(rng.IntN(n + 1))
 			if int(code) == n {
-				code = Missing
+				code = model.Missing
 			}
 			c.Codes = append(c.Codes, code)
 		}
-		tb.Columns = []*Column{c}
+		tb.Columns = []*model.Column{c}
 		codes := make([]uint32, 1+rng.IntN(n))
 		for i := range codes {
 			codes[i] = uint32(rng.IntN(n))
 		}
-		w := NewQueryWriter(Count, "")
+		w := NewWriter(Count, "")
 		w.In(NewLiterals(c), codes)
 		q, err := w.Query()
 		if err != nil {
@@ -421,7 +423,7 @@ func TestCodeHintBindsAsParsed(t *testing.T) {
 		if q.Preds[0].codes == nil {
 			t.Fatal("a categorical list carries no codes")
 		}
-		parsed, err := ParseQuery(q.Text)
+		parsed, err := Parse(q.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -432,7 +434,7 @@ func TestCodeHintBindsAsParsed(t *testing.T) {
 		}
 		// The same values in another dictionary order: the codes do not
 		// apply, the values are compared.
-		other := &Column{Name: "c", Kind: Categorical, Dict: append([]string(nil), c.Dict...), Codes: c.Codes}
+		other := &model.Column{Name: "c", Kind: model.Categorical, Dict: append([]string(nil), c.Dict...), Codes: c.Codes}
 		if q.Preds[0].codes.of(q.Preds[0].Values, other) {
 			t.Fatal("the codes apply to another dictionary")
 		}
@@ -450,12 +452,12 @@ func pick2(rng *rand.Rand, i int) string {
 // A list written from a dictionary's codes decides a text, and binds to a
 // categorical column of another dictionary (another order, other values,
 // texts repeated in a hand-made dictionary), as the list of its texts
-// does: what ParseQuery reads from the query's text.
+// does: what Parse reads from the query's text.
 func TestCodeHintMatchesTextsAsParsed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	for trial := 0; trial < 300; trial++ {
 		n := 1 + rng.IntN(60)
-		src := &Column{Name: "c", Kind: Categorical}
+		src := &model.Column{Name: "c", Kind: model.Categorical}
 		for i := 0; i < n; i++ {
 			src.Dict = append(src.Dict, fmt.Sprintf("v%d", rng.IntN(n+n/4+1))) // some repeated
 		}
@@ -464,31 +466,31 @@ func TestCodeHintMatchesTextsAsParsed(t *testing.T) {
 			codes[i] = uint32(rng.IntN(n))
 		}
 		lits := NewLiterals(src)
-		w := NewQueryWriter(Count, "")
+		w := NewWriter(Count, "")
 		w.In(lits, codes)
 		q, err := w.Query()
 		if err != nil {
 			t.Fatal(err)
 		}
-		parsed, err := ParseQuery(q.Text)
+		parsed, err := Parse(q.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if q.Preds[0].codes == nil || len(codes) > inList && q.Preds[0].in == nil {
 			t.Fatal("the list carries no codes or no set")
 		}
-		other := &Column{Name: "c", Kind: Categorical}
+		other := &model.Column{Name: "c", Kind: model.Categorical}
 		for i := 0; i < 1+rng.IntN(2*n); i++ {
 			other.Dict = append(other.Dict, fmt.Sprintf("v%d", rng.IntN(2*n)))
 		}
 		for r := 0; r < 50; r++ {
 			code := uint32(rng.IntN(len(other.Dict) + 1))
 			if int(code) == len(other.Dict) {
-				code = Missing
+				code = model.Missing
 			}
 			other.Codes = append(other.Codes, code)
 		}
-		tb := &Table{Rows: 50, Columns: []*Column{other}}
+		tb := &model.Table{Rows: 50, Columns: []*model.Column{other}}
 		for round := 0; round < 2; round++ { // the second binds from the translation kept
 			for _, text := range other.Dict {
 				if got, want := q.Preds[0].MatchValue(text, 0, false), parsed.Preds[0].MatchValue(text, 0, false); got != want {
@@ -510,20 +512,20 @@ func TestMatcherHitsIsEach(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	for trial := 0; trial < 40; trial++ {
 		rows := rng.IntN(3*matchBlock + 10)
-		tb := &Table{Rows: rows}
+		tb := &model.Table{Rows: rows}
 		for _, name := range []string{"a", "b"} {
-			c := &Column{Name: name, Kind: Categorical, Dict: []string{"x", "y", "z"}}
+			c := &model.Column{Name: name, Kind: model.Categorical, Dict: []string{"x", "y", "z"}}
 			for r := 0; r < rows; r++ {
 				code := uint32(rng.IntN(4))
 				if code == 3 || r/matchBlock == 1 && name == "a" && trial%2 == 0 {
-					code = Missing
+					code = model.Missing
 				}
 				c.Codes = append(c.Codes, code)
 			}
 			tb.Columns = append(tb.Columns, c)
 		}
 		for _, text := range []string{"COUNT(*)", "COUNT(*) WHERE a IN ('x', 'y') AND b <> 'z'", "COUNT(*) WHERE a = 'q'"} {
-			q, err := ParseQuery(text)
+			q, err := Parse(text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -556,7 +558,7 @@ func TestLiteralSize(t *testing.T) {
 }
 
 // TestQueryLengthLimit: a query of the limit's length or more is an
-// error, from ParseQuery and from a QueryWriter alike, so that every
+// error, from Parse and from a Writer alike, so that every
 // column of an accepted query fits Literal.Pos; one byte shorter is read.
 func TestQueryLengthLimit(t *testing.T) {
 	text := "COUNT(*) WHERE a IN (1, 2)"
@@ -564,12 +566,12 @@ func TestQueryLengthLimit(t *testing.T) {
 		t.Fatalf("a query shorter than the limit: %v", err)
 	}
 	_, err := parseQuery(text, len(text))
-	var qe *QueryError
+	var qe *Error
 	if !errors.As(err, &qe) || qe.Pos != 1 || !strings.Contains(qe.Msg, "query of 26 bytes") {
 		t.Fatalf("a query of the limit's length: %v", err)
 	}
-	col := &Column{Name: "a", Kind: Categorical, Dict: []string{"1", "2"}}
-	w := NewQueryWriter(Count, "")
+	col := &model.Column{Name: "a", Kind: model.Categorical, Dict: []string{"1", "2"}}
+	w := NewWriter(Count, "")
 	w.In(NewLiterals(col), []uint32{0, 1})
 	if w.b.String() != `COUNT(*) WHERE "a" IN (1, 2)` {
 		t.Fatalf("written %q", w.b.String())

@@ -1,4 +1,4 @@
-package model
+package query
 
 import (
 	"encoding/binary"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"privlab/model"
 )
 
 // The query language of SPEC Section 4:
@@ -61,15 +63,15 @@ type Literal struct {
 	Num  float64
 	// Pos is the 1-based column in the query text: 32 bits, so that a
 	// literal takes 32 bytes, not 40 (a generated workload holds a
-	// million of them: 100 IN lists of thousands of values; ParseQuery
-	// takes no query of MaxQueryBytes or more, so it fits).
+	// million of them: 100 IN lists of thousands of values; Parse
+	// takes no query of MaxBytes or more, so it fits).
 	Pos   int32
 	IsNum bool
 }
 
-// MaxQueryBytes bounds a query's text, so that every column of it fits
+// MaxBytes bounds a query's text, so that every column of it fits
 // a Literal's Pos.
-const MaxQueryBytes = 1 << 30
+const MaxBytes = 1 << 30
 
 // Pred is one condition of a WHERE clause. A parsed predicate's Values
 // are not to be modified: a long IN list is indexed once (see inSet).
@@ -78,17 +80,17 @@ type Pred struct {
 	Pos    int
 	Op     Op
 	Values []Literal
-	// in indexes a long IN list's values, built by ParseQuery, so that
+	// in indexes a long IN list's values, built by Parse, so that
 	// MatchValue costs one lookup instead of one comparison per value:
 	// with a comparison per value, deciding every value of a column with
 	// an IN list over a share of its values is quadratic in its distinct
 	// values (issue 20).
 	in *inSet
-	// codes are the dictionary codes a QueryWriter wrote the list from.
+	// codes are the dictionary codes a Writer wrote the list from.
 	codes *codeHint
 }
 
-// inList is the IN list length from which ParseQuery indexes the list
+// inList is the IN list length from which Parse indexes the list
 // (shorter lists are scanned: as fast, and no map).
 const inList = 8
 
@@ -159,15 +161,15 @@ type Query struct {
 	Preds  []Pred
 }
 
-// QueryError is a parse or binding error at a column of the query text.
-type QueryError struct {
+// Error is a parse or binding error at a column of the query text.
+type Error struct {
 	Query string
 	Pos   int // 1-based
 	Msg   string
 	Hint  string
 }
 
-func (e *QueryError) Error() string {
+func (e *Error) Error() string {
 	s := fmt.Sprintf("query:1:%d: %s", e.Pos, e.Msg)
 	if e.Hint != "" {
 		s += " (hint: " + e.Hint + ")"
@@ -178,11 +180,11 @@ func (e *QueryError) Error() string {
 // Caret renders the query with a ^ under the bad token. The query is
 // shown escaped (TermText: a tab as \t), so the caret is placed under
 // the escaped text.
-func (e *QueryError) Caret() string {
+func (e *Error) Caret() string {
 	rs := []rune(e.Query)
 	pos := min(max(e.Pos-1, 0), len(rs))
-	pad := utf8.RuneCountInString(TermText(string(rs[:pos])))
-	return TermText(e.Query) + "\n" + strings.Repeat(" ", pad) + "^"
+	pad := utf8.RuneCountInString(model.TermText(string(rs[:pos])))
+	return model.TermText(e.Query) + "\n" + strings.Repeat(" ", pad) + "^"
 }
 
 type tokKind int
@@ -246,14 +248,14 @@ func lexQuoted(s string, rs []rune, i int) (token, int, error) {
 	r, pos := rs[i], i+1
 	text, j := quoted(rs, i)
 	if j >= len(rs) {
-		return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: "unterminated quoted text", Hint: "close it with " + string(r)}
+		return token{}, 0, &Error{Query: s, Pos: pos, Msg: "unterminated quoted text", Hint: "close it with " + string(r)}
 	}
 	kind := tString
 	if r != '\'' {
 		kind = tIdent // "name" and `name` quote column names
 		if text == "" {
 			// An empty name would read as * in COUNT("").
-			return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: "empty column name", Hint: "write the column's name between the quotes"}
+			return token{}, 0, &Error{Query: s, Pos: pos, Msg: "empty column name", Hint: "write the column's name between the quotes"}
 		}
 	}
 	return token{kind: kind, text: text, pos: pos}, j + 1, nil
@@ -272,9 +274,9 @@ func lexNumber(s string, rs []rune, i int) (token, int, error) {
 		return tok, next, nil
 	}
 	text := string(rs[i:j])
-	v, ok := ParseNumber(text)
+	v, ok := model.ParseNumber(text)
 	if !ok {
-		return token{}, 0, &QueryError{Query: s, Pos: i + 1, Msg: fmt.Sprintf("bad number %q", text)}
+		return token{}, 0, &Error{Query: s, Pos: i + 1, Msg: fmt.Sprintf("bad number %q", text)}
 	}
 	return token{kind: tNumber, text: text, pos: i + 1, num: v}, j, nil
 }
@@ -305,11 +307,11 @@ func lexSymbol(s string, rs []rune, i int) (token, int, error) {
 			return token{kind: tSym, text: t, pos: pos}, i + 2, nil
 		}
 		if r == '!' {
-			return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: "unexpected '!'", Hint: "not-equal is != or <>"}
+			return token{}, 0, &Error{Query: s, Pos: pos, Msg: "unexpected '!'", Hint: "not-equal is != or <>"}
 		}
 		return token{kind: tSym, text: string(r), pos: pos}, i + 1, nil
 	}
-	return token{}, 0, &QueryError{Query: s, Pos: pos, Msg: fmt.Sprintf("unexpected character %q", r)}
+	return token{}, 0, &Error{Query: s, Pos: pos, Msg: fmt.Sprintf("unexpected character %q", r)}
 }
 
 // quoted reads the text quoted by rs[i] (a doubled quote stands for
@@ -354,7 +356,7 @@ type parser struct {
 
 func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
 func (p *parser) errAt(t token, msg, hint string) error {
-	return &QueryError{Query: p.q, Pos: t.pos, Msg: msg, Hint: hint}
+	return &Error{Query: p.q, Pos: t.pos, Msg: msg, Hint: hint}
 }
 func (p *parser) isKeyword(t token, kw string) bool {
 	return t.kind == tIdent && strings.EqualFold(t.text, kw)
@@ -374,17 +376,17 @@ func describe(t token) string {
 	return fmt.Sprintf("%q", t.text)
 }
 
-// ParseQuery parses the query language; errors give the column of the bad
+// Parse parses the query language; errors give the column of the bad
 // token.
-func ParseQuery(s string) (*Query, error) { return parseQuery(s, MaxQueryBytes) }
+func Parse(s string) (*Query, error) { return parseQuery(s, MaxBytes) }
 
-// parseQuery is ParseQuery taking queries shorter than limit bytes.
+// parseQuery is Parse taking queries shorter than limit bytes.
 func parseQuery(s string, limit int) (*Query, error) {
 	if !utf8.ValidString(s) {
-		return nil, &QueryError{Query: s, Pos: 1, Msg: "query is not valid UTF-8"}
+		return nil, &Error{Query: s, Pos: 1, Msg: "query is not valid UTF-8"}
 	}
 	if len(s) >= limit {
-		return nil, &QueryError{Query: s, Pos: 1, Msg: fmt.Sprintf("query of %d bytes: privlab reads queries shorter than %d", len(s), limit), Hint: "split the IN list into several queries"}
+		return nil, &Error{Query: s, Pos: 1, Msg: fmt.Sprintf("query of %d bytes: privlab reads queries shorter than %d", len(s), limit), Hint: "split the IN list into several queries"}
 	}
 	toks, err := lexQuery(s)
 	if err != nil {
@@ -448,7 +450,7 @@ func (p *parser) literal() (Literal, error) {
 	case tNumber:
 		return Literal{Text: t.text, Num: t.num, IsNum: true, Pos: int32(t.pos)}, nil
 	case tString:
-		v, ok := ParseNumber(t.text)
+		v, ok := model.ParseNumber(t.text)
 		return Literal{Text: t.text, Num: v, IsNum: ok, Pos: int32(t.pos)}, nil
 	case tIdent:
 		if p.isKeyword(t, "AND") || p.isKeyword(t, "WHERE") {
@@ -556,18 +558,18 @@ type Matcher struct {
 
 // Bind resolves the query's columns on t and checks value types; errors
 // point at the bad token.
-func (q *Query) Bind(t *Table) (*Matcher, error) {
+func (q *Query) Bind(t *model.Table) (*Matcher, error) {
 	m := &Matcher{}
 	for _, pr := range q.Preds {
 		c := t.Column(pr.Column)
 		if c == nil {
-			return nil, &QueryError{Query: q.Text, Pos: pr.Pos, Msg: fmt.Sprintf("no column %q", pr.Column),
+			return nil, &Error{Query: q.Text, Pos: pr.Pos, Msg: fmt.Sprintf("no column %q", pr.Column),
 				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
 		}
-		if c.Kind == Numeric {
+		if c.Kind == model.Numeric {
 			for _, v := range pr.Values {
 				if !v.IsNum {
-					return nil, &QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", c.Name, v.Text)}
+					return nil, &Error{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", c.Name, v.Text)}
 				}
 			}
 		}
@@ -583,14 +585,14 @@ func (q *Query) Bind(t *Table) (*Matcher, error) {
 // text compared: on that very dictionary directly, on another categorical
 // column through that column's translation to it (made once for all the
 // queries written from it). Value types are not checked here (Bind does).
-func (pr Pred) Pass(c *Column) []byte {
+func (pr Pred) Pass(c *model.Column) []byte {
 	pass := make([]byte, len(c.Dict)+1)
 	switch {
 	case pr.Op == OpIn && pr.codes.of(pr.Values, c):
 		for _, code := range pr.codes.codes {
 			pass[code+1] = 1
 		}
-	case pr.Op == OpIn && c.Kind == Categorical && pr.codes.listed(pr.Values):
+	case pr.Op == OpIn && c.Kind == model.Categorical && pr.codes.listed(pr.Values):
 		pr.codes.bindTo(c, pass)
 	default:
 		for code := range c.Dict {
@@ -602,8 +604,8 @@ func (pr Pred) Pass(c *Column) []byte {
 	return pass
 }
 
-func evalPred(c *Column, code uint32, pr Pred) bool {
-	if c.Kind == Numeric {
+func evalPred(c *model.Column, code uint32, pr Pred) bool {
+	if c.Kind == model.Numeric {
 		return pr.MatchValue(c.Dict[code], c.Nums[code], true)
 	}
 	return pr.MatchValue(c.Dict[code], 0, false)
@@ -827,9 +829,9 @@ type Answer struct {
 
 // add counts row r of col into the answer (a missing value is not
 // counted), in row order.
-func (a *Answer) add(agg Agg, col *Column, r int) {
+func (a *Answer) add(agg Agg, col *model.Column, r int) {
 	code := col.Codes[r]
-	if code == Missing {
+	if code == model.Missing {
 		return
 	}
 	a.Count++
@@ -849,20 +851,20 @@ func (a *Answer) add(agg Agg, col *Column, r int) {
 }
 
 // Truth answers q exactly on t.
-func (q *Query) Truth(t *Table) (Answer, error) {
+func (q *Query) Truth(t *model.Table) (Answer, error) {
 	m, err := q.Bind(t)
 	if err != nil {
 		return Answer{}, err
 	}
-	var col *Column
+	var col *model.Column
 	if q.Column != "" {
 		col = t.Column(q.Column)
 		if col == nil {
-			return Answer{}, &QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("no column %q", q.Column),
+			return Answer{}, &Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("no column %q", q.Column),
 				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
 		}
-		if q.Agg != Count && col.Kind != Numeric {
-			return Answer{}, &QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
+		if q.Agg != Count && col.Kind != model.Numeric {
+			return Answer{}, &Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
 		}
 	}
 	a := Answer{Empty: true}

@@ -1,32 +1,34 @@
-package model
+package query
 
 import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"privlab/model"
 )
 
-// QueryWriter writes a generated query's text and builds, as it writes,
-// the Query that ParseQuery reads from that text: a random workload's IN
+// Writer writes a generated query's text and builds, as it writes,
+// the Query that Parse reads from that text: a random workload's IN
 // lists run to thousands of values per query (a 20,000-value attribute),
 // and lexing them back cost more than answering them. Column names are
 // written double-quoted, values as QuoteLiteral writes them, numbers as
 // given. Whatever the writer cannot vouch for (a name that needs
 // escaping, text that is not UTF-8, a number ParseNumber does not read)
 // makes Query parse the text instead, so the result is always
-// ParseQuery's (TestQueryWriterIsParseQuery).
-type QueryWriter struct {
+// Parse's (TestQueryWriterIsParseQuery).
+type Writer struct {
 	b      strings.Builder
 	runes  int
 	q      Query
-	parse  bool // read the text back with ParseQuery
+	parse  bool // read the text back with Parse
 	nPreds int
 }
 
-// NewQueryWriter starts a query: COUNT(*) when column is "", else
+// NewWriter starts a query: COUNT(*) when column is "", else
 // AGG("column").
-func NewQueryWriter(agg Agg, column string) *QueryWriter {
-	w := &QueryWriter{q: Query{Agg: agg}}
+func NewWriter(agg Agg, column string) *Writer {
+	w := &Writer{q: Query{Agg: agg}}
 	w.write(agg.String() + "(")
 	if column == "" {
 		w.write("*)")
@@ -37,13 +39,13 @@ func NewQueryWriter(agg Agg, column string) *QueryWriter {
 	return w
 }
 
-func (w *QueryWriter) write(s string) {
+func (w *Writer) write(s string) {
 	w.b.WriteString(s)
 	w.runes += utf8.RuneCountInString(s)
 }
 
 // name writes a column name (QuoteName) and returns its 1-based column.
-func (w *QueryWriter) name(name string) int {
+func (w *Writer) name(name string) int {
 	pos := w.runes + 1
 	if name == "" || !utf8.ValidString(name) {
 		w.parse = true // the lexer refuses the one and reads the other as U+FFFD
@@ -60,7 +62,7 @@ func QuoteName(name string) string {
 }
 
 // pred starts a condition on a column.
-func (w *QueryWriter) pred(column string, op Op) *Pred {
+func (w *Writer) pred(column string, op Op) *Pred {
 	if w.nPreds == 0 {
 		w.write(" WHERE ")
 	} else {
@@ -74,10 +76,10 @@ func (w *QueryWriter) pred(column string, op Op) *Pred {
 }
 
 // number writes a number as given (FormatNumber's text) as a literal.
-func (w *QueryWriter) number(text string) Literal {
+func (w *Writer) number(text string) Literal {
 	l := Literal{Text: text, Pos: int32(w.runes + 1), IsNum: true}
 	var ok bool
-	if l.Num, ok = ParseNumber(text); !ok || !bareNumber(text) {
+	if l.Num, ok = model.ParseNumber(text); !ok || !bareNumber(text) {
 		w.parse = true
 	}
 	w.write(text)
@@ -102,9 +104,9 @@ func bareNumber(text string) bool {
 }
 
 // value writes a value as QuoteLiteral does and returns its literal.
-func (w *QueryWriter) value(v string) Literal {
+func (w *Writer) value(v string) Literal {
 	pos := w.runes + 1
-	num, ok := ParseNumber(v)
+	num, ok := model.ParseNumber(v)
 	if !utf8.ValidString(v) {
 		w.parse = true
 	}
@@ -120,7 +122,7 @@ func (w *QueryWriter) value(v string) Literal {
 }
 
 // Between adds column BETWEEN lo AND hi (numbers as text).
-func (w *QueryWriter) Between(column, lo, hi string) {
+func (w *Writer) Between(column, lo, hi string) {
 	p := w.pred(column, OpBetween)
 	w.write(" BETWEEN ")
 	a := w.number(lo)
@@ -129,7 +131,7 @@ func (w *QueryWriter) Between(column, lo, hi string) {
 }
 
 // Equal adds column = value.
-func (w *QueryWriter) Equal(column, value string) {
+func (w *Writer) Equal(column, value string) {
 	p := w.pred(column, OpEq)
 	w.write(" = ")
 	p.Values = []Literal{w.value(value)}
@@ -141,23 +143,23 @@ func (w *QueryWriter) Equal(column, value string) {
 // it from the next, in one text, so that a list of thousands of values
 // is copied value by value from it.
 type Literals struct {
-	c      *Column
+	c      *model.Column
 	built  bool
 	text   []byte  // every value as written, each followed by ", "
 	off    []int32 // code -> where its text starts (off[n]: the end)
 	runes  []int32 // code -> its text's runes
 	lits   []Literal
 	parse  []bool
-	anyBad bool // some value needs ParseQuery
+	anyBad bool // some value needs Parse
 	index  *listIndex
 }
 
 // NewLiterals starts the literals of c's values.
-func NewLiterals(c *Column) *Literals {
+func NewLiterals(c *model.Column) *Literals {
 	return &Literals{c: c, index: &listIndex{dict: c.Dict}}
 }
 
-// build writes every value as QueryWriter.value does.
+// build writes every value as Writer.value does.
 func (l *Literals) build() {
 	if l.built {
 		return
@@ -167,7 +169,7 @@ func (l *Literals) build() {
 	l.off, l.runes = make([]int32, n+1), make([]int32, n)
 	l.lits, l.parse = make([]Literal, n), make([]bool, n)
 	for code, v := range l.c.Dict {
-		var w QueryWriter
+		var w Writer
 		l.lits[code] = w.value(v)
 		l.lits[code].Pos = 0
 		l.off[code] = int32(len(l.text))
@@ -186,7 +188,7 @@ func (l *Literals) build() {
 // dictionary (codeHint); a caller that lets go of its queries a few at a
 // time (workload.Measure) hands the lists of those it let go to the next
 // ones.
-func (w *QueryWriter) InInto(l *Literals, codes []uint32, values []Literal) {
+func (w *Writer) InInto(l *Literals, codes []uint32, values []Literal) {
 	c := l.c
 	p := w.pred(c.Name, OpIn)
 	w.write(" IN (")
@@ -217,18 +219,18 @@ func (w *QueryWriter) InInto(l *Literals, codes []uint32, values []Literal) {
 	if len(p.Values) > inList {
 		p.in = newInSet(p.Values)
 	}
-	if c.Kind == Categorical && len(codes) > 0 {
+	if c.Kind == model.Categorical && len(codes) > 0 {
 		p.codes = &codeHint{dict: &c.Dict[0], n: len(c.Dict), codes: codes, first: &p.Values[0], values: len(p.Values), index: l.index}
 	}
 }
 
-// Query returns the query: the one built, or ParseQuery's reading of the
+// Query returns the query: the one built, or Parse's reading of the
 // text when the writer could not vouch for it.
-func (w *QueryWriter) Query() (*Query, error) { return w.query(MaxQueryBytes) }
+func (w *Writer) Query() (*Query, error) { return w.query(MaxBytes) }
 
 // query is Query for queries shorter than limit bytes (a longer one is
 // parseQuery's error).
-func (w *QueryWriter) query(limit int) (*Query, error) {
+func (w *Writer) query(limit int) (*Query, error) {
 	text := w.b.String()
 	if w.parse || len(text) >= limit {
 		return parseQuery(text, limit)
@@ -241,7 +243,7 @@ func (w *QueryWriter) query(limit int) (*Query, error) {
 // QuoteLiteral writes a value as a query literal: a number as it is, text
 // in single quotes with ” for a quote.
 func QuoteLiteral(v string) string {
-	if _, ok := ParseNumber(v); ok && !strings.ContainsAny(v, " '") {
+	if _, ok := model.ParseNumber(v); ok && !strings.ContainsAny(v, " '") {
 		return v
 	}
 	return quote(v)
@@ -281,8 +283,8 @@ type codeHint struct {
 }
 
 // of reports whether the hint holds for the list and column.
-func (h *codeHint) of(values []Literal, c *Column) bool {
-	return h.listed(values) && c.Kind == Categorical && len(c.Dict) == h.n && &c.Dict[0] == h.dict
+func (h *codeHint) of(values []Literal, c *model.Column) bool {
+	return h.listed(values) && c.Kind == model.Categorical && len(c.Dict) == h.n && &c.Dict[0] == h.dict
 }
 
 // listed reports whether the hint holds for the list (values).
@@ -313,7 +315,7 @@ func (h *codeHint) hasText(text string) bool {
 // whose text is one of the list's values: the list's codes are taken to
 // c's through the translation's inverse, a step per listed value rather
 // than per value of c.
-func (h *codeHint) bindTo(c *Column, pass []byte) {
+func (h *codeHint) bindTo(c *model.Column, pass []byte) {
 	tr := h.index.translate(c)
 	first := h.index.firsts()
 	for _, code := range h.codes {
@@ -375,7 +377,7 @@ func (x *listIndex) code(text string) (int32, bool) {
 }
 
 // translate is c's codes as codes here, made once per column.
-func (x *listIndex) translate(c *Column) *translation {
+func (x *listIndex) translate(c *model.Column) *translation {
 	if v, ok := x.trans.Load(c); ok {
 		if tr := v.(*translation); len(c.Dict) == tr.n && (tr.n == 0 || &c.Dict[0] == tr.dict) {
 			return tr

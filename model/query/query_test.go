@@ -1,4 +1,4 @@
-package model
+package query
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 func TestParseQueryForms(t *testing.T) {
@@ -44,17 +46,17 @@ func TestParseQueryForms(t *testing.T) {
 		{"COUNT(*) WHERE ü = 'é'", Query{Agg: Count, Preds: []Pred{{Column: "ü", Pos: 16, Op: OpEq, Values: []Literal{str("é", 20)}}}}},
 	}
 	for _, tt := range tests {
-		q, err := ParseQuery(tt.in)
+		q, err := Parse(tt.in)
 		if err != nil {
-			t.Errorf("ParseQuery(%q): %v", tt.in, err)
+			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
 		tt.want.Text = tt.in
 		if !reflect.DeepEqual(*q, tt.want) {
-			t.Errorf("ParseQuery(%q)\n got %+v\nwant %+v", tt.in, *q, tt.want)
+			t.Errorf("Parse(%q)\n got %+v\nwant %+v", tt.in, *q, tt.want)
 		}
 	}
-	q, _ := ParseQuery("COUNT(*) WHERE a = 1 AND b IN (2, 3) AND a > 0")
+	q, _ := Parse("COUNT(*) WHERE a = 1 AND b IN (2, 3) AND a > 0")
 	if got := q.Columns(); !reflect.DeepEqual(got, []string{"a", "b"}) {
 		t.Errorf("Columns() = %v", got)
 	}
@@ -94,21 +96,21 @@ func TestParseQueryErrors(t *testing.T) {
 		{"COUNT(*) WHERE x = '\xff'", 1, "not valid UTF-8"},
 	}
 	for _, tt := range tests {
-		_, err := ParseQuery(tt.in)
-		var qe *QueryError
+		_, err := Parse(tt.in)
+		var qe *Error
 		if !errors.As(err, &qe) {
-			t.Errorf("ParseQuery(%q): got %v, want a query error", tt.in, err)
+			t.Errorf("Parse(%q): got %v, want a query error", tt.in, err)
 			continue
 		}
 		if qe.Pos != tt.pos || !strings.Contains(qe.Msg, tt.msg) {
-			t.Errorf("ParseQuery(%q): error at %d %q, want at %d %q", tt.in, qe.Pos, qe.Msg, tt.pos, tt.msg)
+			t.Errorf("Parse(%q): error at %d %q, want at %d %q", tt.in, qe.Pos, qe.Msg, tt.pos, tt.msg)
 		}
 		if !strings.HasPrefix(err.Error(), "query:1:") {
 			t.Errorf("error text %q", err)
 		}
 	}
-	_, err := ParseQuery("COUNT(*) WHERE x == 1")
-	var qe *QueryError
+	_, err := Parse("COUNT(*) WHERE x == 1")
+	var qe *Error
 	errors.As(err, &qe)
 	if want := "COUNT(*) WHERE x == 1\n" + strings.Repeat(" ", 18) + "^"; qe.Caret() != want {
 		t.Errorf("caret\n%s\nwant\n%s", qe.Caret(), want)
@@ -129,7 +131,7 @@ f,60,?,70000
 `
 
 func TestQueryTruth(t *testing.T) {
-	tb := mustLoad(t, queryTable, LoadOptions{})
+	tb := mustLoad(t, queryTable, model.LoadOptions{})
 	tests := []struct {
 		q     string
 		value float64
@@ -167,7 +169,7 @@ func TestQueryTruth(t *testing.T) {
 		{"MIN(salary) WHERE age > 100", 0, 0, true},
 	}
 	for _, tt := range tests {
-		q, err := ParseQuery(tt.q)
+		q, err := Parse(tt.q)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.q, err)
 		}
@@ -192,18 +194,18 @@ func TestQueryTruth(t *testing.T) {
 		{"AVG(nosuch)", 5, `no column "nosuch"`},
 	}
 	for _, e := range errs {
-		q, err := ParseQuery(e.q)
+		q, err := Parse(e.q)
 		if err != nil {
 			t.Fatalf("%s: %v", e.q, err)
 		}
 		_, err = q.Truth(tb)
-		var qe *QueryError
+		var qe *Error
 		if !errors.As(err, &qe) || qe.Pos != e.pos || !strings.Contains(qe.Msg, e.msg) {
 			t.Errorf("%s: got %v, want an error at %d %q", e.q, err, e.pos, e.msg)
 		}
 	}
 	// The matcher decides each predicate once per distinct value.
-	q, _ := ParseQuery("COUNT(*) WHERE sex = 'F' AND age < 45")
+	q, _ := Parse("COUNT(*) WHERE sex = 'F' AND age < 45")
 	m, err := q.Bind(tb)
 	if err != nil {
 		t.Fatal(err)

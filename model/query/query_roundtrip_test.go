@@ -1,16 +1,18 @@
-package model
+package query
 
 import (
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 // roundTripNames are column names no bare word can spell: a backslash or
 // a tab broke every method's generated workload (issue 32, item 7).
 var roundTripNames = []string{`a\b`, `a\\b`, "ge\tnder", `quo"te`, `""`, "o'k", "a,b", "a b", " lead", "日本", "ü\u202eß", `\t`, "x\x1b]0;T\x07", "(", "AND"}
 
-// Every name and value written by QueryWriter (and by QuoteName and
-// QuoteLiteral) is the name and value ParseQuery reads back, exactly:
+// Every name and value written by Writer (and by QuoteName and
+// QuoteLiteral) is the name and value Parse reads back, exactly:
 // the writer and the lexer agree on quoting (names double-quoted with a
 // doubled ", values single-quoted with a doubled ', nothing else
 // escaped).
@@ -18,15 +20,15 @@ func TestQueryNamesRoundTrip(t *testing.T) {
 	values := []string{`r\s`, "t\tu", "it's", `"`, "a,b", "x y", "v\u202ew", "30", "1\\0", "2\t0"}
 	for _, name := range roundTripNames {
 		for _, v := range values {
-			w := NewQueryWriter(Avg, name)
+			w := NewWriter(Avg, name)
 			w.Equal(name, v)
-			col := &Column{Name: name, Kind: Categorical, Dict: []string{v, "other"}}
+			col := &model.Column{Name: name, Kind: model.Categorical, Dict: []string{v, "other"}}
 			w.In(NewLiterals(col), []uint32{1, 0})
 			text := w.b.String()
 			for _, q := range []struct {
 				how string
 				get func() (*Query, error)
-			}{{"writer", w.Query}, {"ParseQuery", func() (*Query, error) { return ParseQuery(text) }}} {
+			}{{"writer", w.Query}, {"Parse", func() (*Query, error) { return Parse(text) }}} {
 				got, err := q.get()
 				if err != nil {
 					t.Fatalf("%s %q: %v", q.how, text, err)
@@ -39,7 +41,7 @@ func TestQueryNamesRoundTrip(t *testing.T) {
 				}
 			}
 		}
-		q, err := ParseQuery("COUNT(*) WHERE " + QuoteName(name) + " = " + QuoteLiteral("x\\y"))
+		q, err := Parse("COUNT(*) WHERE " + QuoteName(name) + " = " + QuoteLiteral("x\\y"))
 		if err != nil || q.Preds[0].Column != name || q.Preds[0].Values[0].Text != `x\y` {
 			t.Fatalf("QuoteName(%q) = %s: %+v %v", name, QuoteName(name), q, err)
 		}
@@ -52,11 +54,11 @@ func TestQueryNamesRoundTrip(t *testing.T) {
 // A query on a column named with a backslash and a tab is answered on a
 // table that has it (the workload's "no column" error before).
 func TestQueryNamedWithEscapesAnswers(t *testing.T) {
-	tb := &Table{Rows: 3, Columns: []*Column{
-		{Name: `zi\p`, Kind: Categorical, Dict: []string{"1\\0", "2\t0"}, Codes: []uint32{0, 1, 1}},
-		{Name: "ge\tnder", Kind: Numeric, Dict: []string{"1", "2", "4"}, Nums: []float64{1, 2, 4}, Codes: []uint32{0, 1, 2}},
+	tb := &model.Table{Rows: 3, Columns: []*model.Column{
+		{Name: `zi\p`, Kind: model.Categorical, Dict: []string{"1\\0", "2\t0"}, Codes: []uint32{0, 1, 1}},
+		{Name: "ge\tnder", Kind: model.Numeric, Dict: []string{"1", "2", "4"}, Nums: []float64{1, 2, 4}, Codes: []uint32{0, 1, 2}},
 	}}
-	w := NewQueryWriter(Sum, "ge\tnder")
+	w := NewWriter(Sum, "ge\tnder")
 	w.Equal(`zi\p`, "2\t0")
 	q, err := w.Query()
 	if err != nil {
@@ -71,8 +73,8 @@ func TestQueryNamedWithEscapesAnswers(t *testing.T) {
 // The caret stands under the bad token of the query as shown, escaped:
 // a tab and a bidi override before it widen the line.
 func TestCaretUnderTheEscapedQuery(t *testing.T) {
-	_, err := ParseQuery("COUNT(*) WHERE \"a\tb\u202e\" = 1 AND ! x")
-	qe, ok := err.(*QueryError)
+	_, err := Parse("COUNT(*) WHERE \"a\tb\u202e\" = 1 AND ! x")
+	qe, ok := err.(*Error)
 	if !ok {
 		t.Fatalf("%v", err)
 	}

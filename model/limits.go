@@ -118,11 +118,12 @@ func ReadFileLimit(path string, max int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimit(f, path, max, what)
+	return ReadOpenFileLimit(f, path, max, what)
 }
 
-// readLimit reads the open file f (path) whole, as ReadFileLimit does.
-func readLimit(f *os.File, path string, max int64, what string) ([]byte, error) {
+// ReadOpenFileLimit reads the open file f (path) whole, as ReadFileLimit
+// does, for a caller that opened it with flags of its own.
+func ReadOpenFileLimit(f *os.File, path string, max int64, what string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err

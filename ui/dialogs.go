@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 	"privlab/ui/cli/clitext"
 )
@@ -136,7 +137,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				d.err = editorText(err)
 				return false, nil
 			}
-			if _, err := os.Lstat(path); err == nil && !model.SamePath(path, d.st.ProjectPath) {
+			if _, err := os.Lstat(path); err == nil && !releasedir.SamePath(path, d.st.ProjectPath) {
 				d.replace, d.err = path, ""
 				return false, nil
 			}

@@ -8,6 +8,7 @@ import (
 
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // TestFilesAnswerAsRun: a release read from files (its tables put group
@@ -30,7 +31,7 @@ func TestFilesAnswerAsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := filepath.Join(t.TempDir(), "rel")
-		if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+		if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		files, err := openScheme(dir, nil)

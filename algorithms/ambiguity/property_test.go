@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // randomInput draws a small table: n rows, 1-4 QIs (numeric or
@@ -221,7 +222,7 @@ func checkRelease(t *testing.T, in *method.Input, res *method.Result, rng *model
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := openScheme(dir, nil)

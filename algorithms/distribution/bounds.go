@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // boundsIndex answers aggregate queries on a release with deterministic
@@ -297,18 +298,18 @@ func (r *run) Answer(q *query.Query) (method.Bounds, error) {
 // OpenRelease reads qi.csv and sa.csv of an exported release to answer
 // queries from the published files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
 	if man.Method != Name {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
-	qi, err := model.LoadRelease(filepath.Join(dir, format.FileQI), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	qi, err := releasedir.LoadRelease(filepath.Join(dir, format.FileQI), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
-	sa, err := model.LoadRelease(filepath.Join(dir, format.FileSA), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	sa, err := releasedir.LoadRelease(filepath.Join(dir, format.FileSA), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +343,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	}
 	// The domain file names the attribute: an answer is about that column,
 	// never about a name the manifest alone gives.
-	if d, err := model.LoadRelease(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
+	if d, err := releasedir.LoadRelease(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
 		if len(d.Columns) != 1 || d.Columns[0].Name != man.SA {
 			return nil, &model.InputError{File: filepath.Join(dir, format.FileDomain), Line: 1,
 				Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, format.FileDomain, strings.Join(d.Names(), ",")),
@@ -381,7 +382,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 // manifestDomain reads the SA domain (leaf order) from the manifest's
 // details, with a lookup from a value's text to its position (numbers
 // match by value).
-func manifestDomain(man *model.Manifest, numeric bool) (saDomain, func(string) (int32, bool), error) {
+func manifestDomain(man *releasedir.Manifest, numeric bool) (saDomain, func(string) (int32, bool), error) {
 	dom := saDomain{numeric: numeric}
 	det, err := format.Read(man)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // The answerer reads the domain from the details through the format
@@ -37,7 +38,7 @@ func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := (Method{}).OpenRelease(dir); err != nil {

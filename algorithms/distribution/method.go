@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // Method is distribution-based anonymization as a registered method.
@@ -415,7 +416,7 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 		worstConf = math.Max(worstConf, conf)
 		totalImpossible += impossible
 	}
-	res.Summary = []model.Figure{
+	res.Summary = []releasedir.Figure{
 		{Name: "posterior deviation (max)", Short: "posterior ≠ target", Value: worstPost, Limit: "0", OK: worstPost <= 1e-9},
 		{Name: "max P'(v) in a group", Short: "max P'(v)", Value: worstConf, Limit: "< 1", OK: worstConf <= maxConfidence},
 		{Name: "members with P'(v) = 0", Short: "P'(v)=0 members", Value: float64(totalImpossible), Limit: "0", OK: totalImpossible == 0},
@@ -425,11 +426,11 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 		{Name: "fake values", Value: float64(totalFakes), OK: true},
 		{Name: "target distance (max EMD)", Value: worstDist, OK: true},
 	}
-	res.Utility = model.Figure{Name: "sum of ranges", Short: "ranges", Value: totalSOR, OK: true}
+	res.Utility = releasedir.Figure{Name: "sum of ranges", Short: "ranges", Value: totalSOR, OK: true}
 	if r.global != nil {
 		res.Summary = append(res.Summary,
-			model.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
-			model.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
+			releasedir.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
+			releasedir.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, format.ParamMaxDenominator.Text(values)))
 	// Private but of little use: most values at the root, or a target far
@@ -450,16 +451,18 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the effective target is far from the requested one (EMD %.3f, above %.2f, or max |P'-P| %.3f, above %.2f): raise max-denominator",
 			r.global.EMD(), farEMD, r.global.MaxAbs(), farMaxAbs))
 	}
-	res.Files = []model.FileEntry{{Name: format.FileQI, Rows: r.in.Table.Rows}, {Name: format.FileSA, Rows: subdomains},
+	res.Files = []releasedir.FileEntry{{Name: format.FileQI, Rows: r.in.Table.Rows}, {Name: format.FileSA, Rows: subdomains},
 		{Name: format.FileHierarchy, Rows: len(h.Nodes)}, {Name: format.FileDomain, Rows: len(h.Leaves)}}
 	if r.perGroup {
-		res.Files = append(res.Files, model.FileEntry{Name: format.FileGroupWeights, Rows: len(r.groups) * len(h.Nodes)})
+		res.Files = append(res.Files, releasedir.FileEntry{Name: format.FileGroupWeights, Rows: len(r.groups) * len(h.Nodes)})
 	}
 	r.res = res
 	res.Answerer = r
 	res.Detail = r.detail
 	res.Charts = r.charts
-	res.Release = func(seed uint64) (*model.Release, map[string][]int, error) { return r.release(seed, values, target) }
+	res.Release = func(seed uint64) (*releasedir.Release, map[string][]int, error) {
+		return r.release(seed, values, target)
+	}
 	return res, nil
 }
 

@@ -7,13 +7,14 @@ import (
 
 	"privlab/algorithms/release"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // release builds the publishable files (Koudas et al. 2009, Section 2,
 // footnote 1: a QI table and an SA table joined by the group id). Rows of
 // both tables are shuffled independently with the seed, so row positions
 // link neither table to the other nor to the input.
-func (r *run) release(seed uint64, values model.Values, target Target) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64, values model.Values, target Target) (*releasedir.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
 	t := r.in.Table
 	qis := r.in.Roles.QIs
@@ -43,7 +44,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		rowMap[i] = int(q.row)
 	}
 	ids := release.Numbers(len(r.groups))
-	qiFile := model.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
+	qiFile := releasedir.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
 		Fill: func(i int, rec []string) {
 			q := qrows[i]
 			rec[0] = ids[q.group]
@@ -71,7 +72,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 		lo, hi := h.Bounds(n)
 		bounds[n] = [2]string{lo, hi}
 	}
-	saFile := model.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
+	saFile := releasedir.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
 		Fill: func(i int, rec []string) {
 			s := srows[i]
 			rec[0] = ids[s.group]
@@ -97,7 +98,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	for i, n := range order {
 		nodeID[n] = i
 	}
-	hierFile := model.ReleaseFile{Name: format.FileHierarchy, Header: format.HierarchyHeader, Rows: len(order),
+	hierFile := releasedir.ReleaseFile{Name: format.FileHierarchy, Header: format.HierarchyHeader, Rows: len(order),
 		Fill: func(i int, rec []string) {
 			n := order[i]
 			rec[0] = strconv.Itoa(i)
@@ -114,12 +115,12 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	// to the data files (check compares it with the manifest), so a
 	// renamed attribute cannot make a query answer about the wrong column.
 	// It lists the domain, not records: its order is the hierarchy's.
-	domFile := model.ReleaseFile{Name: format.FileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
+	domFile := releasedir.ReleaseFile{Name: format.FileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
 		Fill: func(i int, rec []string) { rec[0] = h.Nodes[h.Leaves[i]].Label }}
-	files := []model.ReleaseFile{qiFile, saFile, hierFile, domFile}
+	files := []releasedir.ReleaseFile{qiFile, saFile, hierFile, domFile}
 	if r.perGroup {
 		edges := len(h.Nodes)
-		files = append(files, model.ReleaseFile{Name: format.FileGroupWeights, Header: format.GroupWeightsHeader,
+		files = append(files, releasedir.ReleaseFile{Name: format.FileGroupWeights, Header: format.GroupWeightsHeader,
 			Rows: len(r.groups) * edges,
 			Fill: func(i int, rec []string) {
 				g, n := i/edges, order[i%edges]
@@ -155,7 +156,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	man := release.Manifest(res, r.in)
 	man.Parameters[paramTarget] = targetName
 	man.Published = len(qrows)
-	man.Utility = []model.Figure{
+	man.Utility = []releasedir.Figure{
 		{Name: "sum of ranges", Value: det.SumOfRanges, OK: true},
 		{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(len(srows))), OK: true},
 	}
@@ -171,7 +172,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	if r.perGroup {
 		man.Notes = append(man.Notes, "each group has its own target: read weights from group_weights.csv (GroupID, NodeID, Weight) instead of hierarchy.csv's Weight column")
 	}
-	rel := &model.Release{Files: files, Manifest: man}
+	rel := &releasedir.Release{Files: files, Manifest: man}
 	return rel, map[string][]int{format.FileQI: rowMap}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // pubBox is a box as published: its bounds in axis units, its JT tuples
@@ -305,7 +306,7 @@ func (ix *index) Answer(q *query.Query) (method.Bounds, error) {
 // OpenRelease reads jat.csv, si.csv and the manifest's domains to answer
 // queries from the published files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +322,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, &model.InputError{File: mpath, Msg: "details.domain must describe every quasi-identifier"}
 	}
 	load := func(name string) (*model.Table, error) {
-		return model.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return releasedir.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	jat, err := load(format.FileJAT)
 	if err != nil {

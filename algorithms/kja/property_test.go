@@ -15,6 +15,7 @@ import (
 	"privlab/model"
 	"privlab/model/hierarchy"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // coords places a table's row on the QIs the way the paper does (Section
@@ -220,7 +221,7 @@ func sortedRows(rows []int32) []int32 {
 
 // exportRelease writes a run's release (as the pipeline does, without
 // the pipeline) and returns the directory and the audit record.
-func exportRelease(t *testing.T, r *run, seed uint64) (string, *model.Audit) {
+func exportRelease(t *testing.T, r *run, seed uint64) (string, *releasedir.Audit) {
 	t.Helper()
 	res, err := r.result(Method{}.Spec())
 	if err != nil {
@@ -233,8 +234,8 @@ func exportRelease(t *testing.T, r *run, seed uint64) (string, *model.Audit) {
 	rel.Manifest.RowsIn = r.in.Table.Rows
 	rel.Manifest.MissingValues = "drop"
 	dir := filepath.Join(t.TempDir(), "rel")
-	audit := &model.Audit{Seed: seed, SeedFixed: true, RowMap: rowMap}
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: audit}); err != nil {
+	audit := &releasedir.Audit{Seed: seed, SeedFixed: true, RowMap: rowMap}
+	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
 		t.Fatal(err)
 	}
 	return dir, audit

@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/release"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // release builds jat.csv and si.csv (Sacharidis et al., Sections 3.1-3.2):
@@ -20,7 +21,7 @@ import (
 // are shuffled with the seed, so row positions link neither to the other
 // nor to the input. The audit row map pins every jat.csv row to its tuple:
 // an MT row, or -1-j for row j of the public table.
-func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64) (*releasedir.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
 	t := r.t
 	qis := r.in.Roles.QIs
@@ -59,9 +60,9 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	// A box's rows are one record: rendered once, copied per row.
 	records := make([][]byte, len(texts))
 	for i, rec := range texts {
-		records[i] = model.AppendCSVRecord(nil, rec)
+		records[i] = releasedir.AppendCSVRecord(nil, rec)
 	}
-	jat := model.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
+	jat := releasedir.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
 		copy(rec, texts[jrows[perm[i]]])
 	}, Record: func(i int) []byte { return records[jrows[perm[i]]] }}
 	// si.csv: the SA values of every sensitive group.
@@ -78,7 +79,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	for i, s := range srows {
 		siMap[i] = int(s.row)
 	}
-	si := model.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
+	si := releasedir.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
 		rec[0] = sgs[srows[i].sg]
 		rec[1] = sa.Value(int(srows[i].row))
 	}}
@@ -88,7 +89,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	man.Variant = r.cfg.variant
 	man.Published = t.mt
 	m := r.metrics()
-	man.Utility = []model.Figure{
+	man.Utility = []releasedir.Figure{
 		{Name: "NCP", Value: m.NCP, OK: true},
 		{Name: "NCP per record and QI", Value: m.GCP, OK: true},
 		{Name: "DM", Value: m.DM, OK: true},
@@ -134,7 +135,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	if r.cfg.method != plainKA {
 		man.Notes = append(man.Notes, r.peopleNote())
 	}
-	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man}
+	rel := &releasedir.Release{Files: []releasedir.ReleaseFile{jat, si}, Manifest: man}
 	return rel, map[string][]int{format.FileJAT: jatMap, format.FileSI: siMap}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Count queries on a release, of the form of Wong et al., Section 7:
@@ -478,7 +479,7 @@ func (r *run) answerer() method.Answerer {
 // OpenRelease reads an exported release to answer queries from its files
 // alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -486,7 +487,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
 	load := func(name string) (*model.Table, error) {
-		return model.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return releasedir.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	qiSet := map[string]bool{}
 	for _, q := range man.QIs {
@@ -563,7 +564,7 @@ func classIndex(cols ...*model.Column) map[string]int32 {
 }
 
 // openGeneralized reads generalized.csv and domains.csv.
-func openGeneralized(dir string, man *model.Manifest, gen, dom *model.Table, qiSet map[string]bool) (method.Answerer, error) {
+func openGeneralized(dir string, man *releasedir.Manifest, gen, dom *model.Table, qiSet map[string]bool) (method.Answerer, error) {
 	bad := func(file, msg string) error {
 		return &model.InputError{File: filepath.Join(dir, file), Msg: msg}
 	}

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // TestGeneralizedWithoutAudit: variant alpha's generalized.csv is held
@@ -42,7 +43,7 @@ func TestGeneralizedWithoutAudit(t *testing.T) {
 	if _, err := pipeline.Export(prep, res, dir, pipeline.ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(model.AuditPath(dir))
+	os.Remove(releasedir.AuditPath(dir))
 	check := func() *verify.Report {
 		rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source})
 		if err != nil {

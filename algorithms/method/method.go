@@ -26,6 +26,7 @@ import (
 	"privlab/model"
 	"privlab/model/hierarchy"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Rule says how a per-group figure is held against its threshold.
@@ -469,10 +470,10 @@ type Result struct {
 	Groups []Group
 	// Summary holds the worst case per constraint (figures with a Limit)
 	// and the method's summary figures.
-	Summary []model.Figure
+	Summary []releasedir.Figure
 	// Utility is the method's own information-loss figure (lower is
 	// better), e.g. the sum of ranges for distribution.
-	Utility model.Figure
+	Utility releasedir.Figure
 	// RowsIn counts the input records; Published the records the release
 	// represents; Suppressed those left out (sampled-out records count as
 	// neither, see Notes).
@@ -495,14 +496,14 @@ type Result struct {
 	// each published row where rows stand for records). Rows are rows of
 	// Input.Table; the slices stay the method's (the files' Fill may read
 	// them), so a caller translating them copies them first.
-	Release func(seed uint64) (*model.Release, map[string][]int, error)
+	Release func(seed uint64) (*releasedir.Release, map[string][]int, error)
 	// Answerer answers queries on the (unexported) release.
 	Answerer Answerer
 	// Deferred computes summary figures that cost more than the run itself
 	// (nil when there are none). The workbench shows the result first and
 	// adds them when they come; pipeline.Run waits for them, and an export
 	// calls it before Release. It returns the same figures every time.
-	Deferred func(ctx context.Context) ([]model.Figure, error)
+	Deferred func(ctx context.Context) ([]releasedir.Figure, error)
 	// Detail explains one group (by index in Groups), listing at most
 	// limit rows per table.
 	Detail func(i, limit int) Detail
@@ -510,7 +511,7 @@ type Result struct {
 	Charts func() []Section
 	// Files lists what the release will hold (names and row counts),
 	// without building it.
-	Files []model.FileEntry
+	Files []releasedir.FileEntry
 	// Workload is the query shape the method's paper evaluates with (see
 	// algorithms/workload).
 	Workload string

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // A per-group figure is held against the group's own limit (sampling
@@ -48,7 +49,7 @@ func TestJudgePerGroupLimits(t *testing.T) {
 // Satisfied needs every group within its figures and every summary
 // constraint to hold.
 func TestSatisfied(t *testing.T) {
-	r := &Result{Groups: []Group{{}, {}}, Summary: []model.Figure{{Name: "worst", Limit: "0.5", OK: true}}}
+	r := &Result{Groups: []Group{{}, {}}, Summary: []releasedir.Figure{{Name: "worst", Limit: "0.5", OK: true}}}
 	if !r.Satisfied() {
 		t.Fatal("a clean result is not satisfied")
 	}

@@ -21,6 +21,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	mhierarchy "privlab/model/hierarchy"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -227,7 +228,7 @@ func (p Project) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileAtomic(path, append(b, '\n'))
+	return releasedir.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // mapPaths returns the project with f applied to every value that names

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // FormatFigure prints a figure exactly where it is whole and with two
@@ -192,7 +193,7 @@ func editDistance(a, b string) int {
 }
 
 // OpenRelease reads an exported release of any registered method.
-func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
+func OpenRelease(dir string) (method.Answerer, *releasedir.Manifest, error) {
 	m, man, err := releaseMethod(dir)
 	if err != nil {
 		return nil, nil, err
@@ -203,8 +204,8 @@ func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
 
 // releaseMethod is the manifest of the release in dir and the method it
 // names.
-func releaseMethod(dir string) (method.Method, *model.Manifest, error) {
-	man, err := model.ReadManifest(dir)
+func releaseMethod(dir string) (method.Method, *releasedir.Manifest, error) {
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -219,7 +220,7 @@ func releaseMethod(dir string) (method.Method, *model.Manifest, error) {
 // files parse them, when the method can (method.TablesOpener): check
 // --original answers the workload from the tables its checker reads
 // rather than parsing every file twice.
-func openReleaseShared(dir string, files *verify.Shared) (method.Answerer, *model.Manifest, error) {
+func openReleaseShared(dir string, files *verify.Shared) (method.Answerer, *releasedir.Manifest, error) {
 	m, man, err := releaseMethod(dir)
 	if err != nil {
 		return nil, nil, err

@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // Dropped lists the table's columns a release leaves out: identifiers
@@ -176,7 +177,7 @@ func SAHist(in *method.Input, rows []int32) []int32 {
 
 // FigureSummary is min / mean / max of one per-group figure over the
 // groups (the manifest states it; the checker recomputes it).
-type FigureSummary = model.FigureSummary
+type FigureSummary = releasedir.FigureSummary
 
 // Summaries summarises every per-group figure of the result whose key
 // keep accepts (nil keeps all). A figure that describes a group's private
@@ -216,13 +217,13 @@ func Params(v model.Values) map[string]string {
 // Manifest fills the manifest fields every release has from the run: the
 // method, its variant and paper, parameters, roles, dropped columns, row
 // and group counts, the worst case of every constraint and the utility.
-func Manifest(res *method.Result, in *method.Input) model.Manifest {
+func Manifest(res *method.Result, in *method.Input) releasedir.Manifest {
 	spec := res.Spec
-	m := model.Manifest{
+	m := releasedir.Manifest{
 		Method: spec.Name, Variant: in.Variant, Paper: spec.Paper, Parameters: Params(res.Values),
 		QIs: in.Roles.QIs, SA: in.Roles.SA, Dropped: Dropped(in.Table, in.Roles),
 		RowsIn: res.RowsIn, Published: res.Published, Suppressed: res.Suppressed, Groups: len(res.Groups),
-		WorstCases: []model.Figure{}, Workload: res.Workload, Title: spec.Title, Certifies: spec.Certifies,
+		WorstCases: []releasedir.Figure{}, Workload: res.Workload, Title: spec.Title, Certifies: spec.Certifies,
 	}
 	if len(spec.Variants) > 0 && m.Variant == "" {
 		m.Variant = spec.Variants[0]

@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // index answers aggregate queries on a release (Sattar et al., Section
@@ -242,7 +243,7 @@ func indexOf(list []string, s string) int {
 // headerOnly reads a CSV file that holds its header row and nothing else
 // as a table without rows (nil for any other file).
 func headerOnly(path string) *model.Table {
-	f, err := model.OpenRelease(path)
+	f, err := releasedir.OpenRelease(path)
 	if err != nil {
 		return nil
 	}
@@ -261,7 +262,7 @@ func headerOnly(path string) *model.Table {
 // OpenRelease reads published.csv and the manifest's public knowledge to
 // answer queries from the files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +284,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 	}
 	path := filepath.Join(dir, format.FilePublished)
-	t, err := model.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	t, err := releasedir.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		// A release may publish no record at all: a header alone.
 		if t = headerOnly(path); t == nil {

@@ -14,6 +14,7 @@ import (
 	"privlab/model"
 	"privlab/model/hierarchy"
 	mquery "privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Section 6.1.1: a record published as age 20-24 matches "age BETWEEN 20
@@ -105,7 +106,7 @@ func TestAnswersFromRunAndFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: &model.Audit{RowMap: rowMap}}); err != nil {
+	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{Audit: &releasedir.Audit{RowMap: rowMap}}); err != nil {
 		t.Fatal(err)
 	}
 	files, err := Method{}.OpenRelease(dir)

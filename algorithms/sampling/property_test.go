@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/model"
 	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // randomInput draws a small table: 1-3 QIs (numeric with interval or
@@ -353,8 +354,8 @@ func checkRelease(t *testing.T, name string, in *method.Input, res *method.Resul
 	rel.Manifest.RowsIn = in.Table.Rows
 	rel.Manifest.MissingValues = "drop"
 	dir := filepath.Join(t.TempDir(), "rel")
-	audit := &model.Audit{RowMap: rowMap}
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: audit}); err != nil {
+	audit := &releasedir.Audit{RowMap: rowMap}
+	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
 		t.Fatal(err)
 	}
 	lookup := func(string) (verify.Declared, bool) { return verify.Declared{Check: samplingcheck.Check}, true }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // files reads each file of a release once: the bytes checkFiles hashes
@@ -95,7 +96,7 @@ func (rel *Release) content(name string) (*file, error) {
 		if data, ok := rel.files.mem[name]; ok {
 			f.data = data
 		} else {
-			f.data, f.err = model.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+			f.data, f.err = releasedir.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 		}
 	})
 	return f, f.err
@@ -115,7 +116,7 @@ func (rel *Release) sha256(name string) string {
 			sum := sha256.Sum256(data)
 			f.sum = hex.EncodeToString(sum[:])
 		} else if _, mem := rel.files.mem[name]; !mem {
-			f.sum, _ = model.ReleaseSHA256(filepath.Join(rel.Dir, name)) // too large to hold: a stream
+			f.sum, _ = releasedir.ReleaseSHA256(filepath.Join(rel.Dir, name)) // too large to hold: a stream
 		}
 	})
 	return f.sum
@@ -157,7 +158,7 @@ func (rel *Release) table(name string) (*model.Table, error) {
 		data, err := rel.bytesOf(name)
 		if err != nil {
 			// Not readable: the loader says why, as it always has.
-			f.table, f.terr = model.LoadRelease(path, opt)
+			f.table, f.terr = releasedir.LoadRelease(path, opt)
 			return
 		}
 		f.table, f.terr = model.Load(bytes.NewReader(data), opt)
@@ -182,7 +183,7 @@ func (rel *Release) bytesOf(name string) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
-	return model.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+	return releasedir.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 }
 
 // forget lets go of the bytes read for hashes that no table took.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 func TestLineAndReport(t *testing.T) {
@@ -134,7 +135,7 @@ func TestPlainName(t *testing.T) {
 func TestRowCounts(t *testing.T) {
 	t.Parallel()
 	tab, _ := model.Load(strings.NewReader("a\n1\n2\n"), model.LoadOptions{})
-	rel := &Release{Manifest: &model.Manifest{Files: []model.FileEntry{{Name: "a.csv", Rows: 3}, {Name: "b.csv", Rows: 9}}}}
+	rel := &Release{Manifest: &releasedir.Manifest{Files: []releasedir.FileEntry{{Name: "a.csv", Rows: 3}, {Name: "b.csv", Rows: 9}}}}
 	r := &Report{}
 	if n := r.RowCounts(rel, map[string]*model.Table{"a.csv": tab}); n != 1 || r.Strings()[0] != "FAIL claim files.a.csv.rows: the manifest states 3, the files give 2" {
 		t.Errorf("%d %q", n, r.Strings())

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Shapes:
@@ -337,7 +338,7 @@ type Row struct {
 // WriteCSV writes the per-query rows (gocsv on model's CSV writer, never
 // its package-wide settings).
 func (r Result) WriteCSV(w io.Writer) error {
-	return gocsv.MarshalCSV(r.Rows, model.NewCSVWriter(w))
+	return gocsv.MarshalCSV(r.Rows, releasedir.NewCSVWriter(w))
 }
 
 // Evaluate answers every query on the truth and the release. The relative

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // interrupts is the process's Ctrl-C handling, installed before anything
@@ -48,7 +48,7 @@ func onInterrupt(sig chan os.Signal, stderr io.Writer) {
 	case <-sig:
 	case <-time.After(interruptGrace):
 	}
-	if _, placed := model.AbortWrites(); len(placed) > 0 {
+	if _, placed := releasedir.AbortWrites(); len(placed) > 0 {
 		fmt.Fprintf(stderr, "privlab: interrupted after the release %s was written (it is complete)\n", strings.Join(placed, ", "))
 	} else {
 		fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")

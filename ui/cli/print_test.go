@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // figure2 prepares the project that reproduces Figure 2 of Koudas et al.
@@ -208,7 +209,7 @@ func TestSummary(t *testing.T) {
 	hand := &method.Result{
 		Groups: []method.Group{{Violation: true}, {}, {Violation: true}},
 		RowsIn: 10, Published: 8, Suppressed: 2,
-		Summary: []model.Figure{{Name: "worst", Value: 0.125}, {Name: "fine", Value: 2.5, OK: true}},
+		Summary: []releasedir.Figure{{Name: "worst", Value: 0.125}, {Name: "fine", Value: 2.5, OK: true}},
 		Notes:   []string{"first", "second"},
 	}
 	b.Reset()

@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/ui/cli/clitext"
 )
 
@@ -46,7 +47,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if a.Out == "" {
 		return &model.ParamError{Param: "out", Reason: "no release directory given", Hint: "pass --out DIR"}
 	}
-	if err := model.CheckOut(a.Out, a.Force); err != nil {
+	if err := releasedir.CheckOut(a.Out, a.Force); err != nil {
 		return err
 	}
 	p, err := prepare(a)
@@ -109,7 +110,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 			fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
 		}
 	}
-	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", model.AuditPath(a.Out))
+	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", releasedir.AuditPath(a.Out))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on a hand-written release (testdata/tiny): the
@@ -57,7 +58,7 @@ func input(t *testing.T, replace ...string) *model.Table {
 }
 
 func withAudit(t *testing.T, orig *model.Table, rows []int) verify.Options {
-	return verify.Options{Original: orig, Audit: &model.Audit{RowMap: map[string][]int{auditGroups: rows}}}
+	return verify.Options{Original: orig, Audit: &releasedir.Audit{RowMap: map[string][]int{auditGroups: rows}}}
 }
 
 func params(kv ...string) vt.Tamper {

@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // employees is Figure 1 of Koudas et al. 2009 (salaries in units, so
@@ -209,7 +210,7 @@ func rehash(t *testing.T, dir string, edit func(m map[string]any)) {
 	}
 	for _, f := range m["files"].([]any) {
 		e := f.(map[string]any)
-		sum, err := model.FileSHA256(filepath.Join(dir, e["name"].(string)))
+		sum, err := releasedir.FileSHA256(filepath.Join(dir, e["name"].(string)))
 		if errors.Is(err, os.ErrNotExist) {
 			continue // listed but absent: keep what the edit wrote
 		}
@@ -685,11 +686,11 @@ func TestOriginalWithAnExtraUnpublishedTuple(t *testing.T) {
 func TestQIRowsInInputOrder(t *testing.T) {
 	// Reorder an exported qi.csv into input order (from the audit row map).
 	out, in := figure2Release(t)
-	b, err := os.ReadFile(model.AuditPath(out))
+	b, err := os.ReadFile(releasedir.AuditPath(out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var audit model.Audit
+	var audit releasedir.Audit
 	if err := json.Unmarshal(b, &audit); err != nil {
 		t.Fatal(err)
 	}
@@ -889,7 +890,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	}
 	// With the audit record pinning qi.csv rows (1,A)(2,B)(2,A)(1,B) to
 	// input rows, the fitting original passes: group 1 = {A:1, B:2}.
-	pins := &model.Audit{RowMap: map[string][]int{"qi.csv": {0, 3, 1, 2}}}
+	pins := &releasedir.Audit{RowMap: map[string][]int{"qi.csv": {0, 3, 1, 2}}}
 	rep, err := catalogtest.Check(dir, verify.Options{Original: fits, Audit: pins})
 	if err != nil {
 		t.Fatal(err)
@@ -899,7 +900,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	// B's values 3 and 4 fit neither {1} nor {2}, whatever the pins.
 	bad := loadText(t, "q,s\nA,1\nA,2\nB,3\nB,4\n")
 	for _, rows := range [][]int{{0, 2, 1, 3}, {1, 2, 0, 3}, {0, 3, 1, 2}} {
-		rep, err := catalogtest.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+		rep, err := catalogtest.Check(dir, verify.Options{Original: bad, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -908,7 +909,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 		}
 	}
 	// Pins that contradict the QI values are refused.
-	rep, _ = catalogtest.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
+	rep, _ = catalogtest.Check(dir, verify.Options{Original: bad, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
 	wantFailing(t, rep, "audit")
 }
 

@@ -9,6 +9,7 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on the hand-written release of Koudas et al.
@@ -167,10 +168,10 @@ func TestCheckPinning(t *testing.T) {
 	// qi.csv's rows are Grace, Bob, Nancy, Debra, Jason, Elaine, Alice,
 	// Leo, Helen, Kyle, Carol (input rows 5, 1, 10, 3, 7, 4, 0, 9, 6, 8, 2).
 	rows := []int{5, 1, 10, 3, 7, 4, 0, 9, 6, 8, 2}
-	c := openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+	c := openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 	vt.Want(t, c, pinning, "ok   audit: the audit record pins every row of qi.csv to an input row with the same QI values")
 	rows = []int{5, 1, 10, 3, 7, 4, 0, 9, 6, 2, 8} // Kyle and Carol swapped
-	c = openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+	c = openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 	vt.Want(t, c, pinning, "FAIL audit: the audit record's row map does not fit this original and qi.csv")
 }
 

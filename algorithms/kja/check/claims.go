@@ -7,6 +7,7 @@ import (
 	"privlab/algorithms/kja/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The worst cases a release states, held against k: each box holds k JT
@@ -88,7 +89,7 @@ func auditBinds(c *release) bool {
 	if a == nil || a.ManifestDigest == "" {
 		return false
 	}
-	sum, err := model.ManifestDigest(c.m)
+	sum, err := releasedir.ManifestDigest(c.m)
 	return err == nil && sum == a.ManifestDigest
 }
 

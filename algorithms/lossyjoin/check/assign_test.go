@@ -7,6 +7,7 @@ import (
 
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // instance is a small original table and a release of it: record i has
@@ -44,7 +45,7 @@ func checkInstance(t *testing.T, in instance) map[string]verify.Line {
 		ssRows = append(ssRows, in.ssClass[i]+","+in.ssValue[i])
 	}
 	o := load(t, "q,s", orig)
-	c := &ctx{m: &model.Manifest{QIs: []string{"q"}, SA: "s"}, opt: verify.Options{Original: o},
+	c := &ctx{m: &releasedir.Manifest{QIs: []string{"q"}, SA: "s"}, opt: verify.Options{Original: o},
 		nss: load(t, "q,ClassID", nssRows), ss: load(t, "ClassID,s", ssRows)}
 	r := &verify.Report{}
 	for _, check := range []func(*ctx, *verify.Report) error{joinTuples, joinSensitiveValues, classesFaithful, nssShuffled, positionLinkLine} {

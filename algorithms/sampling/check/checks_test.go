@@ -8,6 +8,7 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on a hand-written release (testdata/tiny): the
@@ -222,7 +223,7 @@ func TestCheckFaithful(t *testing.T) {
 func TestCheckPinned(t *testing.T) {
 	t.Parallel()
 	audit := func(rows []int) verify.Options {
-		return verify.Options{Original: input(t), Audit: &model.Audit{RowMap: map[string][]int{file: rows}}}
+		return verify.Options{Original: input(t), Audit: &releasedir.Audit{RowMap: map[string][]int{file: rows}}}
 	}
 	c := openTiny(t, vt.Tamper{}, audit(pinned))
 	vt.Want(t, c, faithful, "ok   faithful: every published row is a distinct original row: its generalized values cover the original values and its sensitive value is the original's")

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 )
 
@@ -118,7 +119,7 @@ func (d Dataset) Load(rows int, seed uint64) (*model.Table, error) {
 		pw.CloseWithError(err)
 		done <- err
 	}()
-	t, err := model.Load(pr, model.LoadOptions{Name: "dataset:" + d.Name, Delimiter: ','})
+	t, err := csvfile.Load(pr, csvfile.LoadOptions{Name: "dataset:" + d.Name, Delimiter: ','})
 	// Unblock the writer if the loader stopped early.
 	pr.CloseWithError(io.ErrClosedPipe)
 	werr := <-done

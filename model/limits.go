@@ -38,6 +38,9 @@ const MaxColumns = 16384
 // default cell limit.
 const MaxRecordBytes = 64 * DefaultMaxCell
 
+// DefaultMaxCell is the default cell-size limit (64 KiB).
+const DefaultMaxCell = 64 << 10
+
 // Size limits of the JSON files privlab reads.
 const (
 	MaxProjectBytes  = 16 << 20
@@ -235,8 +238,8 @@ func (t *textReader) Close() error {
 	return t.c.Close()
 }
 
-// nulLine returns the line of the first NUL byte in b (0 when none).
-func nulLine(b []byte) int {
+// NULLine returns the line of the first NUL byte in b (0 when none).
+func NULLine(b []byte) int {
 	i := bytes.IndexByte(b, 0)
 	if i < 0 {
 		return 0

@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 	"privlab/model/source"
 	"privlab/ui/cli/clitext"
@@ -267,7 +268,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		cmd := d.typing.update(msg, func(v string) error {
 			path := strings.TrimSpace(v)
 			if _, err := os.Stat(source.Path(path)); err != nil { // FILE.db:TABLE, FILE.xlsx:SHEET
-				return fmt.Errorf("%s: %s", path, model.OpenReason(err))
+				return fmt.Errorf("%s: %s", path, csvfile.OpenReason(err))
 			}
 			done, next = d.picked(path)
 			return nil

@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 
 	"privlab/algorithms/method"
@@ -117,7 +118,7 @@ func countsInput(t *testing.T, doms []int, sdom, n int) *method.Input {
 		}
 		fmt.Fprintf(&b, "s%d\n", rng.Intn(sdom))
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "counts"})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "counts"})
 	if err != nil {
 		t.Fatal(err)
 	}

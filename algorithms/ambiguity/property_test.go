@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 	"privlab/model/releasedir"
 )
@@ -48,7 +49,7 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 		}
 		fmt.Fprintf(&b, "s%d\n", s)
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "random"})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "random"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func sharedScheme(t *testing.T, dir string) (method.Answerer, int) {
 	read := 0
 	a, err := Method{}.OpenReleaseTables(dir, func(name string) (*model.Table, error) {
 		read++
-		return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true})
+		return csvfile.LoadFile(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"privlab/algorithms/release"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -288,7 +289,7 @@ func openScheme(dir string, shared func(name string) (*model.Table, error)) (*sc
 		if t := sharedTable(shared, file, col, kinds[col]); t != nil && strings.Join(t.Names(), ",") == strings.Join(header, ",") {
 			return t, nil
 		}
-		t, err := releasedir.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+		t, err := releasedir.LoadRelease(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -50,7 +51,7 @@ func TestAppendIsFillRendered(t *testing.T) {
 		sv := texts[rng.Intn(len(texts))]
 		fmt.Fprintf(&b, "%s,%d,%s\n", csvQuote(q), rng.Intn(30), csvQuote(sv))
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "quotes", MissingTokens: []string{}})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "quotes", MissingTokens: []string{}})
 	if err != nil {
 		t.Fatal(err)
 	}

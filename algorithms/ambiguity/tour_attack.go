@@ -9,6 +9,7 @@ import (
 	"privlab/algorithms/attack"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -117,7 +118,7 @@ func combinations(res *method.Result, qis []string) (*model.Table, error) {
 		}
 		emit(0)
 	}
-	return model.Load(bytes.NewReader(b), model.LoadOptions{Name: "combinations"})
+	return csvfile.Load(bytes.NewReader(b), csvfile.LoadOptions{Name: "combinations"})
 }
 
 // presences writes each group's presence of Theorem 5.1 ("1/3 in group

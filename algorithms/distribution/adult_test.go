@@ -7,6 +7,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/datasets/datasetstest"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 )
 
@@ -26,7 +27,7 @@ func TestAdultCapitalLossDenominator(t *testing.T) {
 	if err != nil {
 		t.Skip("the raw UCI Adult file: ", err)
 	}
-	all, err := model.LoadFile(adultPath, model.LoadOptions{Header: adultColumns})
+	all, err := csvfile.LoadFile(adultPath, csvfile.LoadOptions{Header: adultColumns})
 	if err != nil {
 		t.Fatal(err)
 	}

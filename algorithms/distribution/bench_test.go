@@ -11,6 +11,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 )
 
@@ -77,7 +78,7 @@ func benchTable(b *testing.B, n, distinctSA int) *model.Table {
 		v := 1024 + (rng.Intn(distinctSA)+age)%distinctSA*(2048/distinctSA)
 		buf = fmt.Appendf(buf, "%d,%d\n", age, v)
 	}
-	t, err := model.Load(bytesReader(buf), model.LoadOptions{Name: "bench"})
+	t, err := csvfile.Load(bytesReader(buf), csvfile.LoadOptions{Name: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 	"privlab/model/releasedir"
 )
@@ -20,7 +21,7 @@ import (
 // dropped a failed type assertion before; issue 23, item 5).
 func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
 	t.Parallel()
-	tab, err := model.Load(bytes.NewReader([]byte("age,loss\n20,1\n30,2\n40,3\n50,4\n20,2\n30,3\n40,4\n50,1\n")), model.LoadOptions{Name: "t"})
+	tab, err := csvfile.Load(bytes.NewReader([]byte("age,loss\n20,1\n30,2\n40,3\n50,4\n20,2\n30,3\n40,4\n50,1\n")), csvfile.LoadOptions{Name: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}

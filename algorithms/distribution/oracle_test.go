@@ -33,6 +33,7 @@ import (
 	"privlab/algorithms/distribution"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 	"privlab/model/query"
 )
@@ -828,7 +829,7 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 	runs, queries, groupsChecked := 0, 0, 0
 	for iter := 0; iter < 48; iter++ {
 		text := randomTableCSV(r)
-		tab, err := model.Load(strings.NewReader(text), model.LoadOptions{})
+		tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1051,7 +1052,7 @@ func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text str
 func TestOracleExactTargetMaxDenominator0(t *testing.T) {
 	const text = "q,sa\n1,1\n2,2\n3,3\n"
 	for _, target := range []string{"uniform", "table"} {
-		tab, err := model.Load(strings.NewReader(text), model.LoadOptions{})
+		tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

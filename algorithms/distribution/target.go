@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"privlab/algorithms/distribution/format"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 	"sort"
 	"strconv"
@@ -111,7 +112,7 @@ func ParseTarget(spec string) (Target, error) {
 func LoadTargetFile(path string) (Target, error) {
 	f, err := model.OpenText(path) // records bounded (SPEC 2.1 limits)
 	if err != nil {
-		return Target{}, &model.ParamError{Param: format.ParamTarget.Name(), Value: path, Reason: "not a known target and not a readable file (" + model.OpenReason(err) + ")",
+		return Target{}, &model.ParamError{Param: format.ParamTarget.Name(), Value: path, Reason: "not a known target and not a readable file (" + csvfile.OpenReason(err) + ")",
 			Hint: "use uniform, table, group, normal:MU,SIGMA, zipf:S or a CSV file of value,weight"}
 	}
 	defer f.Close()

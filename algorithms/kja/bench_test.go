@@ -13,6 +13,7 @@ import (
 	"privlab/datasets"
 	"privlab/datasets/datasetstest"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 )
 
@@ -28,7 +29,7 @@ func adultInput(tb testing.TB) *method.Input {
 		tb.Skip("UCI Adult: ", err)
 	}
 	adultDir := filepath.Dir(path)
-	t, err := model.LoadFile(path, model.LoadOptions{})
+	t, err := csvfile.LoadFile(path, csvfile.LoadOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}

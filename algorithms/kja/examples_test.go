@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/partition"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 )
 
@@ -162,7 +163,7 @@ func fig7Run(t *testing.T, groups [][]string, sgs []int) *run {
 	for _, n := range mtNames {
 		fmt.Fprintf(&b, "%s,%s,%s,%s\n", n, model.FormatNumber(fig7MT[n][0]), model.FormatNumber(fig7MT[n][1]), fig7SA[n])
 	}
-	tab, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "fig7"})
+	tab, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "fig7"})
 	if err != nil {
 		t.Fatal(err)
 	}

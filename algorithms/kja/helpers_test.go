@@ -7,6 +7,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 )
 
@@ -86,11 +87,11 @@ func randomInstance(t testing.TB, seed uint64) *instance {
 	if len(pdRows) == 0 {
 		fmt.Fprintf(&pdb, "%d,%s\n", 9999, strings.Join(point(), ","))
 	}
-	mt, err := model.Load(strings.NewReader(mtb.String()), model.LoadOptions{Name: "mt"})
+	mt, err := csvfile.Load(strings.NewReader(mtb.String()), csvfile.LoadOptions{Name: "mt"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pd, err := model.Load(strings.NewReader(pdb.String()), model.LoadOptions{Name: "pd"})
+	pd, err := csvfile.Load(strings.NewReader(pdb.String()), csvfile.LoadOptions{Name: "pd"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 	"privlab/model/releasedir"
 )
@@ -487,7 +488,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
 	load := func(name string) (*model.Table, error) {
-		return releasedir.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return releasedir.LoadRelease(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	qiSet := map[string]bool{}
 	for _, q := range man.QIs {

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -105,7 +106,7 @@ func readRecs(t *testing.T, path string) [][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, err := model.Load(strings.NewReader(string(b)), model.LoadOptions{Name: path, MissingTokens: []string{}})
+	tb, err := csvfile.Load(strings.NewReader(string(b)), csvfile.LoadOptions{Name: path, MissingTokens: []string{}})
 	if err != nil {
 		t.Fatal(err)
 	}

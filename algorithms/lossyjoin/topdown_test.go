@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 	"privlab/model/query"
 )
@@ -18,7 +19,7 @@ import (
 // a QI with the given hierarchy spec, the last is the SA.
 func input(t testing.TB, text string, specs []string, variant string, k int, alpha float64) *method.Input {
 	t.Helper()
-	tab, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: "test"})
+	tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -67,7 +68,7 @@ func TestSatisfied(t *testing.T) {
 // A method that declares no sensitive attribute validates its roles
 // without one; one that does refuses.
 func TestRolesWithoutSA(t *testing.T) {
-	tb, err := model.Load(stringsReader("a,b,s\n1,2,x\n3,4,y\n"), model.LoadOptions{})
+	tb, err := csvfile.Load(stringsReader("a,b,s\n1,2,x\n3,4,y\n"), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

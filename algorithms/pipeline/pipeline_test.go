@@ -19,6 +19,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 	"privlab/model/releasedir"
 )
@@ -56,7 +57,7 @@ func paramError(t *testing.T, err error) *model.ParamError {
 
 func loadText(t *testing.T, name, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: name})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}

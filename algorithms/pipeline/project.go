@@ -20,6 +20,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	mhierarchy "privlab/model/hierarchy"
 	"privlab/model/releasedir"
 	"privlab/model/source"
@@ -164,7 +165,7 @@ func LoadProject(path string) (Project, error) {
 		return Project{}, ie
 	}
 	if err != nil {
-		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + model.OpenReason(err)}
+		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + csvfile.OpenReason(err)}
 	}
 	lineAt := func(off int64) int {
 		if off > int64(len(b)) {
@@ -456,11 +457,11 @@ func (e Env) LoadTableContext(ctx context.Context, p Project) (*model.Table, err
 		}
 		delim = r[0]
 	}
-	header, err := model.ParseHeaderMode(p.Header)
+	header, err := csvfile.ParseHeaderMode(p.Header)
 	if err != nil {
 		return nil, err
 	}
-	return source.LoadContext(ctx, p.Input, model.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
+	return source.LoadContext(ctx, p.Input, csvfile.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
 		Delimiter: delim, MissingTokens: p.MissingValues})
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 	"privlab/model/releasedir"
 )
@@ -284,7 +285,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 	}
 	path := filepath.Join(dir, format.FilePublished)
-	t, err := releasedir.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	t, err := releasedir.LoadRelease(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		// A release may publish no record at all: a header alone.
 		if t = headerOnly(path); t == nil {

@@ -14,6 +14,7 @@ import (
 	samplingcheck "privlab/algorithms/sampling/check"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 	"privlab/model/releasedir"
 )
@@ -52,7 +53,7 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 		}
 		fmt.Fprintf(&b, "s%d\n", rng.Intn(1+rng.Intn(sa)))
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "random.csv"})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "random.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +383,7 @@ func TestManyCellsShortcutsChangeNothing(t *testing.T) {
 		for row := 0; row < in.Table.Rows; row++ {
 			fmt.Fprintf(&b, "c%d,v%d\n", rng.Intn(1+rng.Intn(4)), rng.Intn(1+rng.Intn(60)))
 		}
-		tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "wide.csv"})
+		tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "wide.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}

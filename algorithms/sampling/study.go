@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/hierarchy"
 	"privlab/model/query"
 )
@@ -112,7 +113,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 // Adult lacks a column of the roles); its hierarchies are the files
 // beside it.
 func loadAdult(path string, like *method.Input) (*method.Input, error) {
-	t, err := model.LoadFile(path, model.LoadOptions{})
+	t, err := csvfile.LoadFile(path, csvfile.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -147,7 +148,7 @@ func (rel *Release) table(name string) (*model.Table, error) {
 	f.parse.Do(func() {
 		// A release may publish no record (every one suppressed): a file
 		// of its header alone is a table without rows.
-		opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true}
+		opt := csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true}
 		path := filepath.Join(rel.Dir, name)
 		_, mem := rel.files.mem[name]
 		if mem {
@@ -161,7 +162,7 @@ func (rel *Release) table(name string) (*model.Table, error) {
 			f.table, f.terr = releasedir.LoadRelease(path, opt)
 			return
 		}
-		f.table, f.terr = model.Load(bytes.NewReader(data), opt)
+		f.table, f.terr = csvfile.Load(bytes.NewReader(data), opt)
 		if !mem {
 			rel.files.mu.Lock()
 			f.data = nil

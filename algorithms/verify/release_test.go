@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -272,7 +273,7 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	// With the original, rows_in and the dropped columns are confirmed.
-	orig := load(t, "id,v\n1,a\n2,b\n3,\n", model.LoadOptions{})
+	orig := load(t, "id,v\n1,a\n2,b\n3,\n", csvfile.LoadOptions{})
 	m := base()
 	m.Dropped = []string{"id"}
 	r = &Report{}

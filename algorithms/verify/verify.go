@@ -31,6 +31,7 @@ import (
 
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -207,7 +208,7 @@ func runThen(dir string, opt Options, lookup func(method string) (Declared, bool
 		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 			return nil, ie
 		}
-		return nil, &model.InputError{File: man, Msg: model.OpenReason(err), Hint: "is this a privlab release directory?"}
+		return nil, &model.InputError{File: man, Msg: csvfile.OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
 	err := run(dir, opt, lookup, then, r, shared)
 	if err == nil {
@@ -624,7 +625,7 @@ func (rel *Release) Bytes(name string) ([]byte, error) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: fmt.Sprintf("is %d bytes, more than a release's %s can be (%d)", len(b), name, model.MaxManifestBytes)}
 	}
 	if err != nil {
-		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: csvfile.OpenReason(err)}
 	}
 	return b, nil
 }
@@ -678,7 +679,7 @@ func Open(dir string) (*Release, error) {
 		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 			return nil, ie
 		}
-		return nil, &model.InputError{File: man, Msg: "not a release: " + model.OpenReason(err), Hint: "give the directory an export wrote"}
+		return nil, &model.InputError{File: man, Msg: "not a release: " + csvfile.OpenReason(err), Hint: "give the directory an export wrote"}
 	}
 	m, err := releasedir.ReadManifest(dir)
 	if err != nil {

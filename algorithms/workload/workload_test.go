@@ -10,12 +10,13 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 )
 
 func load(t *testing.T, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

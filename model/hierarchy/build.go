@@ -15,13 +15,14 @@ import (
 	"unicode/utf8"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // ReadFile reads a hierarchy CSV file (see Parse).
 func ReadFile(attr, path string) (*Hierarchy, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &model.InputError{File: path, Msg: model.OpenReason(err), Hint: "give a hierarchy CSV file or a builder such as intervals:10, binary, masking, flat"}
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err), Hint: "give a hierarchy CSV file or a builder such as intervals:10, binary, masking, flat"}
 	}
 	defer f.Close()
 	return Parse(attr, path, f)
@@ -80,7 +81,7 @@ func hierarchyCSVReader(file string, r io.Reader) (*csv.Reader, error) {
 	}
 	delim := ';'
 	if bytes.IndexByte(sample, ';') < 0 {
-		delim = model.DetectDelimiter(sample)
+		delim = csvfile.DetectDelimiter(sample)
 	}
 	cr := csv.NewReader(br)
 	cr.Comma = delim

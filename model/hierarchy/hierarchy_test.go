@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 func seq(lo, hi int) []string {
@@ -125,7 +126,7 @@ func TestMasking(t *testing.T) {
 }
 
 func TestMaskingKeepsLeadingZeros(t *testing.T) {
-	tb := mustLoad(t, "zip\n02134\n91110\n02139\n", model.LoadOptions{})
+	tb := mustLoad(t, "zip\n02134\n91110\n02139\n", csvfile.LoadOptions{})
 	c := tb.Column("zip")
 	if c.Kind != model.Numeric {
 		t.Fatalf("zip is %v", c.Kind)
@@ -509,7 +510,7 @@ func TestParseHierarchyGood(t *testing.T) {
 
 func TestParseARXHierarchies(t *testing.T) {
 	dir := filepath.Dir(sharedData(t, "adult", "adult.csv"))
-	tb, err := model.LoadFile(filepath.Join(dir, "adult.csv"), model.LoadOptions{})
+	tb, err := csvfile.LoadFile(filepath.Join(dir, "adult.csv"), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -552,7 +553,7 @@ func TestParseARXHierarchies(t *testing.T) {
 }
 
 func TestMapColumn(t *testing.T) {
-	tb := mustLoad(t, "sex,age\nF,30\nM,30.0\nX,40\nF,?\n", model.LoadOptions{})
+	tb := mustLoad(t, "sex,age\nF,30\nM,30.0\nX,40\nF,?\n", csvfile.LoadOptions{})
 	h := tree(t)(Flat("sex", []string{"F", "M"}))
 	_, err := h.MapColumn(tb.Column("sex"))
 	if err == nil || err.Error() != `hierarchy for "sex" does not cover the value "X" (first on line 4)` {
@@ -611,7 +612,7 @@ func TestRowsRoundTrip(t *testing.T) {
 }
 
 func TestBuildHierarchy(t *testing.T) {
-	tb := mustLoad(t, "age,sex\n23,F\n37,M\n41,F\n37,F\n", model.LoadOptions{})
+	tb := mustLoad(t, "age,sex\n23,F\n37,M\n41,F\n37,F\n", csvfile.LoadOptions{})
 	age, sex := tb.Column("age"), tb.Column("sex")
 	cases := []struct {
 		spec string

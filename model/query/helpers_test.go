@@ -5,15 +5,16 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // mustLoad reads a table from CSV text, failing the test on an error.
-func mustLoad(t *testing.T, text string, opt model.LoadOptions) *model.Table {
+func mustLoad(t *testing.T, text string, opt csvfile.LoadOptions) *model.Table {
 	t.Helper()
 	if opt.Name == "" {
 		opt.Name = "t.csv"
 	}
-	tb, err := model.Load(strings.NewReader(text), opt)
+	tb, err := csvfile.Load(strings.NewReader(text), opt)
 	if err != nil {
 		t.Fatalf("Load(%q): %v", text, err)
 	}

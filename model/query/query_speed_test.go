@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // scanMatchValue is MatchValue as it was before long IN lists were
@@ -234,7 +235,7 @@ func TestTruthMatchesScan(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "%s,%d,%s,%s\n", c, rng.IntN(distinct), speedValues[rng.IntN(len(speedValues))], x)
 		}
-		tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "t.csv"})
+		tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "t.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}

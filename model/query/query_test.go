@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 func TestParseQueryForms(t *testing.T) {
@@ -131,7 +131,7 @@ f,60,?,70000
 `
 
 func TestQueryTruth(t *testing.T) {
-	tb := mustLoad(t, queryTable, model.LoadOptions{})
+	tb := mustLoad(t, queryTable, csvfile.LoadOptions{})
 	tests := []struct {
 		q     string
 		value float64

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // SamePath reports whether a and b name one file: the same absolute path,
@@ -37,7 +38,7 @@ func RefuseExisting(param, path string, force bool) error {
 		return nil
 	}
 	if err != nil {
-		return &model.ParamError{Param: param, Value: path, Reason: model.OpenReason(err)}
+		return &model.ParamError{Param: param, Value: path, Reason: csvfile.OpenReason(err)}
 	}
 	return &model.ParamError{Param: param, Value: path, Reason: "already exists; it is not overwritten",
 		Fixes: []model.Fix{{Setting: model.SetForce, Why: "to replace it"}}}

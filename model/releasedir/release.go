@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/strictjson"
 )
 
@@ -336,7 +337,7 @@ func ReadAudit(path string) (*Audit, error) {
 		return nil, ie
 	}
 	if err != nil {
-		return nil, &model.InputError{File: path, Msg: model.OpenReason(err)}
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err)}
 	}
 	var a Audit
 	if err := decodeAudit(b, &a); err != nil {
@@ -356,7 +357,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, ie
 	}
 	if err != nil {
-		return nil, &model.InputError{File: path, Msg: model.OpenReason(err), Hint: "is this a privlab release directory?"}
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
 	var m Manifest
 	if err := decodeCached(b, &m); err != nil {

@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // Every file of a release that privlab reads (its manifest, its data
@@ -92,19 +93,19 @@ func ReadRelease(path string, max int64, what string) ([]byte, error) {
 
 // LoadRelease reads a release's CSV file (OpenRelease) into a Table, as
 // LoadFile does.
-func LoadRelease(path string, opt model.LoadOptions) (*model.Table, error) {
+func LoadRelease(path string, opt csvfile.LoadOptions) (*model.Table, error) {
 	f, err := OpenRelease(path)
 	if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 		return nil, ie
 	}
 	if err != nil {
-		return nil, &model.InputError{File: path, Msg: model.OpenReason(err)}
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err)}
 	}
 	defer f.Close()
 	if opt.Name == "" {
 		opt.Name = path
 	}
-	return model.Load(f, opt)
+	return csvfile.Load(f, opt)
 }
 
 // ReleaseSHA256 hashes a release file (OpenRelease) as a stream.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // within runs f and fails the test when it has not returned in 5 s (a
@@ -48,7 +49,7 @@ func TestOpenReleaseRefuses(t *testing.T) {
 	readers := map[string]func(string) error{
 		"OpenRelease":   func(p string) error { f, err := OpenRelease(p); f.Close(); return err },
 		"ReadRelease":   func(p string) error { _, err := ReadRelease(p, 1<<20, "a release file"); return err },
-		"LoadRelease":   func(p string) error { _, err := LoadRelease(p, model.LoadOptions{}); return err },
+		"LoadRelease":   func(p string) error { _, err := LoadRelease(p, csvfile.LoadOptions{}); return err },
 		"ReleaseSHA256": func(p string) error { _, err := ReleaseSHA256(p); return err },
 	}
 	for name, what := range cases {
@@ -65,7 +66,7 @@ func TestOpenReleaseRefuses(t *testing.T) {
 			}
 		}
 	}
-	if t0, err := LoadRelease(plain, model.LoadOptions{}); err != nil || t0.Rows != 1 || t0.Name != plain {
+	if t0, err := LoadRelease(plain, csvfile.LoadOptions{}); err != nil || t0.Rows != 1 || t0.Name != plain {
 		t.Errorf("a regular file: %v", err)
 	}
 	if sum, err := ReleaseSHA256(plain); err != nil || sum != "309b0e45a73d3fc5325e2b6ed0a01ef8b9cde6b05a5633c1f893f970d52bfddc" {

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // WriteOptions control WriteRelease.
@@ -248,7 +249,7 @@ func checkExisting(abs, dir string, force bool) error {
 		return nil
 	}
 	if err != nil {
-		return &model.ParamError{Param: "out", Value: dir, Reason: model.OpenReason(err)}
+		return &model.ParamError{Param: "out", Value: dir, Reason: csvfile.OpenReason(err)}
 	}
 	if !st.IsDir() {
 		return &model.ParamError{Param: "out", Value: dir, Reason: "exists and is a file, not a release directory", Hint: "choose another output directory"}
@@ -294,7 +295,7 @@ func Replaceable(dir string) string {
 func replaceable(dir string) (why, changed string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return model.OpenReason(err), ""
+		return csvfile.OpenReason(err), ""
 	}
 	if len(entries) == 0 {
 		return "", ""
@@ -326,7 +327,7 @@ func replaceable(dir string) (why, changed string) {
 			continue
 		}
 		if got, err := FileSHA256(filepath.Join(dir, e.Name())); err != nil {
-			return fmt.Sprintf("%s cannot be read: %s", e.Name(), model.OpenReason(err)), ""
+			return fmt.Sprintf("%s cannot be read: %s", e.Name(), csvfile.OpenReason(err)), ""
 		} else if got != sum {
 			return "", e.Name()
 		}

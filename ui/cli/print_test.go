@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/query"
 	"privlab/model/releasedir"
 )
@@ -41,7 +42,7 @@ func figure2(t *testing.T) *pipeline.Prepared {
 
 func loadText(t *testing.T, name, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: name})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -517,7 +518,7 @@ func TestWrongOriginal(t *testing.T) {
 		b.WriteString(strings.Join(cells, ",") + "\n")
 	}
 	plus := b.String() + "Zed,30,M,11000,flu\n"
-	orig, err := model.Load(strings.NewReader(plus), model.LoadOptions{Name: "original.csv"})
+	orig, err := csvfile.Load(strings.NewReader(plus), csvfile.LoadOptions{Name: "original.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,13 +528,13 @@ func TestWrongOriginal(t *testing.T) {
 	}
 	// A changed disease: the frequencies no longer match.
 	changed := strings.Replace(b.String(), "Alan,45,M,11000,diabetes", "Alan,45,M,11000,flu", 1)
-	orig, _ = model.Load(strings.NewReader(changed), model.LoadOptions{Name: "original.csv"})
+	orig, _ = csvfile.Load(strings.NewReader(changed), csvfile.LoadOptions{Name: "original.csv"})
 	rep = check(t, dir, orig, true)
 	if f := failing(rep); !has(f, "frequencies") {
 		t.Errorf("failing %v", f)
 	}
 	// An original without the sensitive column is the caller's error.
-	noSA, _ := model.Load(strings.NewReader("name,age,gender,zipcode\nAlan,45,M,11000\n"), model.LoadOptions{Name: "original.csv"})
+	noSA, _ := csvfile.Load(strings.NewReader("name,age,gender,zipcode\nAlan,45,M,11000\n"), csvfile.LoadOptions{Name: "original.csv"})
 	_, err = catalogtest.Check(dir, verify.Options{Original: noSA})
 	if pe, ok := err.(*model.ParamError); !ok || pe.Param != "original" {
 		t.Errorf("an original without the SA: %v", err)

@@ -9,6 +9,7 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -50,7 +51,7 @@ func openTiny(t *testing.T, tp vt.Tamper, opt verify.Options) *ctx {
 func input(t *testing.T, replace ...string) *model.Table {
 	t.Helper()
 	dir := vt.File("original.csv", strings.NewReplacer(replace...).Replace).Copy(t, "testdata")
-	tab, err := model.LoadFile(dir+"/original.csv", model.LoadOptions{})
+	tab, err := csvfile.LoadFile(dir+"/original.csv", csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

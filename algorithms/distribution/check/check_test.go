@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -65,7 +66,7 @@ func writeFile(t *testing.T, path, text string) {
 
 func loadText(t *testing.T, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: "original.csv"})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: "original.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 		t.Fatalf("report:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
 
-	orig, err := model.LoadFile(in, model.LoadOptions{})
+	orig, err := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +343,7 @@ func TestPipelineReleasesWithFakesAndMondrianPass(t *testing.T) {
 	}
 	in := filepath.Join(dir, "people.csv")
 	writeFile(t, in, b.String())
-	orig, err := model.LoadFile(in, model.LoadOptions{})
+	orig, err := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +432,7 @@ func TestTamperDeleteSARow(t *testing.T) {
 		t.Fatalf("%s", l)
 	}
 	rehash(t, out, nil)
-	orig, _ := model.LoadFile(in, model.LoadOptions{})
+	orig, _ := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	rep = check(t, out, orig)
 	wantFailing(t, rep, "P'-privacy", "tuples covered", "generalization")
 	if l := line(t, rep, "generalization"); l.Text != "only 10 of 11 original values can be mapped into their groups' subdomains (Definition 3.1)" {
@@ -456,7 +457,7 @@ func TestTamperExtraQIColumn(t *testing.T) {
 	rep := check(t, out, nil)
 	wantFailing(t, rep, "columns")
 	// The extra column also makes the QI tuples differ from the original's.
-	orig, _ := model.LoadFile(in, model.LoadOptions{})
+	orig, _ := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	wantFailing(t, check(t, out, orig), "columns", "tuples")
 
 	// A missing QI column, or columns in another order, fail too.
@@ -703,7 +704,7 @@ func TestQIRowsInInputOrder(t *testing.T) {
 		return append(recs[:1], body...)
 	})
 	rehash(t, out, nil)
-	orig, _ := model.LoadFile(in, model.LoadOptions{})
+	orig, _ := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	rep := check(t, out, orig)
 	wantFailing(t, rep, "shuffled")
 	// Without the original the order cannot be judged.
@@ -992,7 +993,7 @@ func TestMissingValuesReleaseChecksAgainstItsInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "employees.csv")
 	writeFile(t, in, employees+"Zed,,M,40000\nYan,91111,NA,30000\n")
-	orig, err := model.LoadFile(in, model.LoadOptions{})
+	orig, err := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

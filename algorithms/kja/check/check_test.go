@@ -19,6 +19,7 @@ import (
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -349,14 +350,14 @@ func TestCheckWithRawPublicTable(t *testing.T) {
 	lines[5] = strings.Join(cells, ",")
 	os.WriteFile(pdPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	dir, prep := export(t, mtPath, pdPath, "mondrian-direct")
-	raw, err := model.LoadFile(pdPath, model.LoadOptions{})
+	raw, err := csvfile.LoadFile(pdPath, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if raw.Rows == prep.Public.Rows {
 		t.Fatal("the pipeline kept the row with a missing QI")
 	}
-	origRaw, _ := model.LoadFile(mtPath, model.LoadOptions{Kinds: map[string]model.Kind{"sex": model.Categorical}})
+	origRaw, _ := csvfile.LoadFile(mtPath, csvfile.LoadOptions{Kinds: map[string]model.Kind{"sex": model.Categorical}})
 	raw.Column("sex").SetKind(model.Categorical)
 	rep, err := pipeline.Check(dir, origRaw, raw)
 	if err != nil || !rep.OK() {

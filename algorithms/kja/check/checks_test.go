@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -51,7 +52,7 @@ func table(t *testing.T, name string, replace ...string) *model.Table {
 		t.Fatal(err)
 	}
 	text := strings.NewReplacer(replace...).Replace(string(b))
-	tab, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: name})
+	tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -26,8 +27,8 @@ func load(t *testing.T, header string, rows []string) *model.Table {
 	for _, name := range strings.Split(header, ",") {
 		kinds[name] = model.Categorical
 	}
-	tab, err := model.Load(strings.NewReader(header+"\n"+strings.Join(rows, "\n")+"\n"),
-		model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+	tab, err := csvfile.Load(strings.NewReader(header+"\n"+strings.Join(rows, "\n")+"\n"),
+		csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 	if err != nil {
 		t.Fatal(err)
 	}

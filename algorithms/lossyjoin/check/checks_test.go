@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/releasedir"
 )
 
@@ -52,7 +53,7 @@ func openTiny(t *testing.T, name string, tp vt.Tamper, opt verify.Options) *ctx 
 func jobs(t *testing.T, replace ...string) *model.Table {
 	t.Helper()
 	dir := vt.File("jobs.csv", strings.NewReplacer(replace...).Replace).Copy(t, "testdata")
-	tab, err := model.LoadFile(dir+"/jobs.csv", model.LoadOptions{})
+	tab, err := csvfile.LoadFile(dir+"/jobs.csv", csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,11 @@
-package model
+package csvfile
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 func cells(vals ...string) []Cell {
@@ -93,7 +95,7 @@ func TestRowLoaderErrors(t *testing.T) {
 		{add(LoadOptions{}, []string{"a", "a"}, []string{"1", "2"}), 1, 2, `duplicate column name "a"`},
 		{add(LoadOptions{}), 1, 0, "empty: no rows"},
 	} {
-		var ie *InputError
+		var ie *model.InputError
 		if !errors.As(tt.err, &ie) || ie.Line != tt.line || ie.Column != tt.col || !strings.Contains(tt.err.Error(), tt.msg) {
 			t.Errorf("got %v, want line %d column %d %q", tt.err, tt.line, tt.col, tt.msg)
 		}

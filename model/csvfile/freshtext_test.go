@@ -1,10 +1,12 @@
-package model
+package csvfile
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 // TestLoadFreshText: the text of new short values is gathered per chunk
@@ -15,7 +17,7 @@ import (
 // numbers with a leading zero and values over 8 bytes (kept as they
 // come); each value's first line is its first row's.
 func TestLoadFreshText(t *testing.T) {
-	rng := NewRand(4)
+	rng := model.NewRand(4)
 	const rows = 150_000
 	var b strings.Builder
 	b.WriteString("id,w,z,long\n")
@@ -34,7 +36,7 @@ func TestLoadFreshText(t *testing.T) {
 	if b.Len() < 3*chunkSize {
 		t.Fatalf("the input (%d bytes) should span several chunks", b.Len())
 	}
-	tb, err := Load(strings.NewReader(b.String()), LoadOptions{Name: "fresh.csv", MissingTokens: []string{}, Kinds: map[string]Kind{"id": Categorical, "z": Categorical}})
+	tb, err := Load(strings.NewReader(b.String()), LoadOptions{Name: "fresh.csv", MissingTokens: []string{}, Kinds: map[string]model.Kind{"id": model.Categorical, "z": model.Categorical}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestLoadFreshText(t *testing.T) {
 		if strings.Join(c.Dict, "\n") != strings.Join(dict, "\n") {
 			t.Fatalf("%s: dictionary of %d values, want the %d distinct in order", c.Name, len(c.Dict), len(dict))
 		}
-		if !slices.Equal(c.firstLine, lines) {
+		if !slices.Equal(c.FirstLines, lines) {
 			t.Fatalf("%s: first lines differ from the values' first rows", c.Name)
 		}
 	}
@@ -67,7 +69,7 @@ func TestLoadFreshText(t *testing.T) {
 // number and values beyond the dense range get the same codes, missing
 // count and dictionary as a map from text to first appearance gives.
 func TestLoadDenseBlock(t *testing.T) {
-	rng := NewRand(9)
+	rng := model.NewRand(9)
 	const rows = 20_000
 	var b strings.Builder
 	b.WriteString("g\n")
@@ -84,7 +86,7 @@ func TestLoadDenseBlock(t *testing.T) {
 		want = append(want, v)
 		fmt.Fprintf(&b, "%s\n", v)
 	}
-	tb, err := Load(strings.NewReader(b.String()), LoadOptions{Name: "g.csv", MissingTokens: []string{"3"}, Kinds: map[string]Kind{"g": Categorical}})
+	tb, err := Load(strings.NewReader(b.String()), LoadOptions{Name: "g.csv", MissingTokens: []string{"3"}, Kinds: map[string]model.Kind{"g": model.Categorical}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestLoadDenseBlock(t *testing.T) {
 	for r, v := range want {
 		if v == "3" {
 			missing++
-			if c.Codes[r] != Missing {
+			if c.Codes[r] != model.Missing {
 				t.Fatalf("row %d: %q is the missing token, code %d", r, v, c.Codes[r])
 			}
 			continue

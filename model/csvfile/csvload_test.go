@@ -1,4 +1,4 @@
-package model
+package csvfile
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 // sharedData returns the path of a file in the folder of real datasets
@@ -20,7 +22,7 @@ func sharedData(t testing.TB, rel ...string) string {
 	t.Helper()
 	dir := os.Getenv("PRIVLAB_SHARED_DATA")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
+		dir = filepath.Join("..", "..", "..", "shared", "data")
 	}
 	p := filepath.Join(append([]string{dir}, rel...)...)
 	if _, err := os.Stat(p); err != nil {
@@ -29,7 +31,7 @@ func sharedData(t testing.TB, rel ...string) string {
 	return p
 }
 
-func loadText(t *testing.T, text string, opt LoadOptions) (*Table, error) {
+func loadText(t *testing.T, text string, opt LoadOptions) (*model.Table, error) {
 	t.Helper()
 	if opt.Name == "" {
 		opt.Name = "t.csv"
@@ -37,7 +39,7 @@ func loadText(t *testing.T, text string, opt LoadOptions) (*Table, error) {
 	return Load(strings.NewReader(text), opt)
 }
 
-func mustLoad(t *testing.T, text string, opt LoadOptions) *Table {
+func mustLoad(t *testing.T, text string, opt LoadOptions) *model.Table {
 	t.Helper()
 	tb, err := loadText(t, text, opt)
 	if err != nil {
@@ -50,22 +52,22 @@ func mustLoad(t *testing.T, text string, opt LoadOptions) *Table {
 
 // checkFirstLines asserts that a freshly loaded table knows where each value
 // first occurs.
-func checkFirstLines(t testing.TB, tb *Table) {
+func checkFirstLines(t testing.TB, tb *model.Table) {
 	t.Helper()
 	for _, c := range tb.Columns {
-		if len(c.firstLine) != len(c.Dict) {
-			t.Fatalf("column %s: %d first lines for %d values", c.Name, len(c.firstLine), len(c.Dict))
+		if len(c.FirstLines) != len(c.Dict) {
+			t.Fatalf("column %s: %d first lines for %d values", c.Name, len(c.FirstLines), len(c.Dict))
 		}
-		for i, l := range c.firstLine {
-			if l < 1 || (i > 0 && l < c.firstLine[i-1]) {
-				t.Fatalf("column %s: first lines %v not increasing from 1", c.Name, c.firstLine)
+		for i, l := range c.FirstLines {
+			if l < 1 || (i > 0 && l < c.FirstLines[i-1]) {
+				t.Fatalf("column %s: first lines %v not increasing from 1", c.Name, c.FirstLines)
 			}
 		}
 	}
 }
 
 // checkTable asserts the invariants every table keeps.
-func checkTable(t testing.TB, tb *Table) {
+func checkTable(t testing.TB, tb *model.Table) {
 	t.Helper()
 	for _, c := range tb.Columns {
 		if len(c.Codes) != tb.Rows {
@@ -73,7 +75,7 @@ func checkTable(t testing.TB, tb *Table) {
 		}
 		missing := 0
 		for _, code := range c.Codes {
-			if code == Missing {
+			if code == model.Missing {
 				missing++
 			} else if int(code) >= len(c.Dict) {
 				t.Fatalf("column %s: code %d out of range (%d values)", c.Name, code, len(c.Dict))
@@ -82,8 +84,8 @@ func checkTable(t testing.TB, tb *Table) {
 		if missing != c.MissingCount {
 			t.Fatalf("column %s: MissingCount %d, counted %d", c.Name, c.MissingCount, missing)
 		}
-		if len(c.firstLine) > len(c.Dict) {
-			t.Fatalf("column %s: %d first lines for %d values", c.Name, len(c.firstLine), len(c.Dict))
+		if len(c.FirstLines) > len(c.Dict) {
+			t.Fatalf("column %s: %d first lines for %d values", c.Name, len(c.FirstLines), len(c.Dict))
 		}
 		seen := map[string]bool{}
 		for _, v := range c.Dict {
@@ -92,14 +94,14 @@ func checkTable(t testing.TB, tb *Table) {
 			}
 			seen[v] = true
 		}
-		if c.Kind == Numeric && len(c.Nums) != len(c.Dict) {
+		if c.Kind == model.Numeric && len(c.Nums) != len(c.Dict) {
 			t.Fatalf("column %s: %d numbers for %d values", c.Name, len(c.Nums), len(c.Dict))
 		}
 	}
 }
 
 // values returns a column's values row by row ("<nil>" for missing).
-func values(t *testing.T, tb *Table, col string) []string {
+func values(t *testing.T, tb *model.Table, col string) []string {
 	t.Helper()
 	c := tb.Column(col)
 	if c == nil {
@@ -181,7 +183,7 @@ func TestLoadBadInput(t *testing.T) {
 		// the first bad value in the file.
 		{name: "first invalid UTF-8 in file order", in: "a,b\n1,2\n3,\xff\n\xfe,4\n", line: 3, col: 2, field: "b"},
 		{name: "invalid UTF-8 in a quoted multi-line value", in: "a,b\n1,\"x\ny\"\n\"p\nq\",\"\xfe\"\n", line: 5, col: 2, field: "b"},
-		{name: "kind for an unknown column", in: "a,b\n1,2\n", opt: LoadOptions{Kinds: map[string]Kind{"zz": Numeric}},
+		{name: "kind for an unknown column", in: "a,b\n1,2\n", opt: LoadOptions{Kinds: map[string]model.Kind{"zz": model.Numeric}},
 			want:       `parameter kind = "zz": t.csv has no column "zz" (hint: columns are: a, b)`,
 			paramError: true},
 		{name: "delimiter that cannot be one", in: "a,b\n1,2\n", opt: LoadOptions{Delimiter: '"'}, paramError: true},
@@ -200,13 +202,13 @@ func TestLoadBadInput(t *testing.T) {
 				t.Errorf("error\n got %s\nwant %s", err, tt.want)
 			}
 			if tt.paramError {
-				var pe *ParamError
+				var pe *model.ParamError
 				if !errors.As(err, &pe) {
 					t.Fatalf("error %T %v, want a *ParamError", err, err)
 				}
 				return
 			}
-			var ie *InputError
+			var ie *model.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("error %T %v, want an *InputError", err, err)
 			}
@@ -248,7 +250,7 @@ func TestLoadBadInputDeepInFile(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := loadText(t, good+c.tail, LoadOptions{})
-			var ie *InputError
+			var ie *model.InputError
 			if !errors.As(err, &ie) || ie.Line != c.line || ie.Column != c.col {
 				t.Fatalf("got %v, want an input error at line %d column %d", err, c.line, c.col)
 			}
@@ -259,8 +261,8 @@ func TestLoadBadInputDeepInFile(t *testing.T) {
 		t.Fatalf("rows %d, want 60000", tb.Rows)
 	}
 	name := tb.Column("name")
-	if len(name.Dict) != 50 || name.firstLine[49] != 2+49*2 {
-		t.Errorf("name: %d values, name49 first on line %d; want 50 and %d", len(name.Dict), name.firstLine[49], 2+49*2)
+	if len(name.Dict) != 50 || name.FirstLines[49] != 2+49*2 {
+		t.Errorf("name: %d values, name49 first on line %d; want 50 and %d", len(name.Dict), name.FirstLines[49], 2+49*2)
 	}
 }
 
@@ -268,7 +270,7 @@ func TestLoadFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.csv")
 	_, err := LoadFile(missing, LoadOptions{})
-	var ie *InputError
+	var ie *model.InputError
 	if !errors.As(err, &ie) || ie.File != missing || ie.Line != 0 || ie.Msg != "file does not exist" {
 		t.Errorf("nonexistent file: %v", err)
 	}
@@ -295,7 +297,7 @@ func TestLoadARXFixtures(t *testing.T) {
 	t.Run("test-import.csv", func(t *testing.T) {
 		p := sharedData(t, "arx_toy", "test-import.csv")
 		_, err := LoadFile(p, LoadOptions{})
-		var ie *InputError
+		var ie *model.InputError
 		if !errors.As(err, &ie) {
 			t.Fatalf("got %v, want an input error", err)
 		}
@@ -311,7 +313,7 @@ func TestLoadARXFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkTable(t, tb)
-		if tb.Rows != 7 || tb.Column("age").Kind != Categorical || tb.Column("zipcode").Kind != Numeric {
+		if tb.Rows != 7 || tb.Column("age").Kind != model.Categorical || tb.Column("zipcode").Kind != model.Numeric {
 			t.Errorf("rows %d, age %v, zipcode %v; want 7, categorical, numeric", tb.Rows, tb.Column("age").Kind, tb.Column("zipcode").Kind)
 		}
 		if got := values(t, tb, "age"); !reflect.DeepEqual(got, []string{"34", "4e", "66", "70", "34", "7f", "45"}) {
@@ -319,11 +321,11 @@ func TestLoadARXFixtures(t *testing.T) {
 		}
 		// Asked for numbers, the two cells that are not become missing and
 		// the table says so.
-		tb, err = LoadFile(p, LoadOptions{Kinds: map[string]Kind{"age": Numeric}})
+		tb, err = LoadFile(p, LoadOptions{Kinds: map[string]model.Kind{"age": model.Numeric}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := tb.Column("age"); c.Kind != Numeric || c.MissingCount != 2 || len(tb.Notes) != 1 ||
+		if c := tb.Column("age"); c.Kind != model.Numeric || c.MissingCount != 2 || len(tb.Notes) != 1 ||
 			!strings.Contains(tb.Notes[0].Text, p+`:3: column 1 (age): 2 cells are not numbers and are read as missing values (first "4e"`) {
 			t.Errorf("numeric age: %v missing %d notes %q", c.Kind, c.MissingCount, tb.Notes)
 		}
@@ -346,7 +348,7 @@ func TestLoadARXFixtures(t *testing.T) {
 			if c.Distinct() != n || c.MissingCount != 0 {
 				t.Errorf("%s: %d distinct, %d missing; want %d, 0", name, c.Distinct(), c.MissingCount, n)
 			}
-			if want := name == "age"; (c.Kind == Numeric) != want {
+			if want := name == "age"; (c.Kind == model.Numeric) != want {
 				t.Errorf("%s: kind %v", name, c.Kind)
 			}
 		}
@@ -386,13 +388,13 @@ func TestLoadARXFixtures(t *testing.T) {
 				t.Errorf("%s: %d missing, want %d", name, c.MissingCount, n)
 			}
 		}
-		if c := tb.Column("age"); c.Kind != Numeric || c.Distinct() != 73 {
+		if c := tb.Column("age"); c.Kind != model.Numeric || c.Distinct() != 73 {
 			t.Errorf("age: %v with %d values, want numeric with 73", c.Kind, c.Distinct())
 		}
 		if got := tb.Column("workclass").Value(0); got != "State-gov" {
 			t.Errorf("workclass of row 0 is %q: spaces after the delimiter were not trimmed", got)
 		}
-		if c := tb.Column("capital-loss"); c.Kind != Numeric || c.Distinct() != 92 {
+		if c := tb.Column("capital-loss"); c.Kind != model.Numeric || c.Distinct() != 92 {
 			t.Errorf("capital-loss: %v with %d values, want numeric with 92 (91 non-zero + 0)", c.Kind, c.Distinct())
 		}
 	})
@@ -434,7 +436,7 @@ func TestLoadGoodInput(t *testing.T) {
 			if got := values(t, tb, "city"); !reflect.DeepEqual(got, []string{"Paris", "Rome, IT"}) {
 				t.Errorf("city %q", got)
 			}
-			if tb.Column("age").Kind != Numeric || tb.Column("name").Kind != Categorical {
+			if tb.Column("age").Kind != model.Numeric || tb.Column("name").Kind != model.Categorical {
 				t.Errorf("kinds %v %v", tb.Column("age").Kind, tb.Column("name").Kind)
 			}
 		})
@@ -449,7 +451,7 @@ func TestLoadGoodInput(t *testing.T) {
 			t.Errorf("b %q", got)
 		}
 		// line numbers count the line break inside the quotes
-		if got := tb.Column("a").firstLine; !reflect.DeepEqual(got, []int{2, 4, 5}) {
+		if got := tb.Column("a").FirstLines; !reflect.DeepEqual(got, []int{2, 4, 5}) {
 			t.Errorf("first lines %v, want [2 4 5]", got)
 		}
 	})
@@ -482,7 +484,7 @@ func TestLoadGoodInput(t *testing.T) {
 		if tb.Rows != 2 || !reflect.DeepEqual(values(t, tb, "a"), []string{"1", "3"}) {
 			t.Errorf("rows %d a %q", tb.Rows, values(t, tb, "a"))
 		}
-		if got := tb.Column("a").firstLine; !reflect.DeepEqual(got, []int{5, 8}) {
+		if got := tb.Column("a").FirstLines; !reflect.DeepEqual(got, []int{5, 8}) {
 			t.Errorf("first lines %v, want [5 8]", got)
 		}
 	})
@@ -500,7 +502,7 @@ func TestLoadGoodInput(t *testing.T) {
 		if got := values(t, tb, "b"); !reflect.DeepEqual(got, []string{"<nil>", "2", "<nil>", "5"}) {
 			t.Errorf("b %q", got)
 		}
-		if tb.Column("a").Kind != Numeric || tb.Column("d").Kind != Categorical || tb.Column("d").Distinct() != 0 {
+		if tb.Column("a").Kind != model.Numeric || tb.Column("d").Kind != model.Categorical || tb.Column("d").Distinct() != 0 {
 			t.Errorf("kinds: a %v, d %v with %d values", tb.Column("a").Kind, tb.Column("d").Kind, tb.Column("d").Distinct())
 		}
 		// Quoted "" is missing too; "NA " with trimming off is a value.
@@ -520,8 +522,8 @@ func TestLoadGoodInput(t *testing.T) {
 	})
 	t.Run("kind inference", func(t *testing.T) {
 		tb := mustLoad(t, "int,float,exp,mixed,text,hex,inf,under\n1,1.5,1e3,1,a,0x10,+Inf,1_000\n-2,.25,-2.5E-1,2a,b,0x1p4,NaN,2\n", LoadOptions{})
-		kinds := map[string]Kind{"int": Numeric, "float": Numeric, "exp": Numeric, "mixed": Categorical,
-			"text": Categorical, "hex": Categorical, "inf": Categorical, "under": Categorical}
+		kinds := map[string]model.Kind{"int": model.Numeric, "float": model.Numeric, "exp": model.Numeric, "mixed": model.Categorical,
+			"text": model.Categorical, "hex": model.Categorical, "inf": model.Categorical, "under": model.Categorical}
 		for name, k := range kinds {
 			if got := tb.Column(name).Kind; got != k {
 				t.Errorf("%s: %v, want %v", name, got, k)
@@ -535,8 +537,8 @@ func TestLoadGoodInput(t *testing.T) {
 		}
 	})
 	t.Run("kind override", func(t *testing.T) {
-		tb := mustLoad(t, "zip,n\n01234,1\n91110,2\n", LoadOptions{Kinds: map[string]Kind{"zip": Categorical, "n": Numeric}})
-		if tb.Column("zip").Kind != Categorical || tb.Column("zip").Nums != nil || tb.Column("n").Kind != Numeric {
+		tb := mustLoad(t, "zip,n\n01234,1\n91110,2\n", LoadOptions{Kinds: map[string]model.Kind{"zip": model.Categorical, "n": model.Numeric}})
+		if tb.Column("zip").Kind != model.Categorical || tb.Column("zip").Nums != nil || tb.Column("n").Kind != model.Numeric {
 			t.Errorf("kinds %v %v", tb.Column("zip").Kind, tb.Column("n").Kind)
 		}
 	})
@@ -545,7 +547,7 @@ func TestLoadGoodInput(t *testing.T) {
 		if tb.Rows != 3 || !reflect.DeepEqual(values(t, tb, "s"), []string{"x", "y", "z"}) {
 			t.Errorf("rows %d s %q", tb.Rows, values(t, tb, "s"))
 		}
-		if got := tb.Column("n").firstLine; !reflect.DeepEqual(got, []int{1, 2, 4}) {
+		if got := tb.Column("n").FirstLines; !reflect.DeepEqual(got, []int{1, 2, 4}) {
 			t.Errorf("first lines %v, want [1 2 4]", got)
 		}
 	})
@@ -557,7 +559,7 @@ func TestLoadGoodInput(t *testing.T) {
 		if got := values(t, tb, "b"); !reflect.DeepEqual(got, []string{"x y", "p, q"}) {
 			t.Errorf("b %q", got)
 		}
-		if tb.Column("c").Kind != Numeric {
+		if tb.Column("c").Kind != model.Numeric {
 			t.Errorf("c is %v", tb.Column("c").Kind)
 		}
 		// Inside quotes spaces are kept.
@@ -595,7 +597,7 @@ func TestLoadGoodInput(t *testing.T) {
 		if got := tb.Column("a").Value(0); got != want {
 			t.Errorf("long value of %d bytes, want %d", len(got), len(want))
 		}
-		if got := tb.Column("a").firstLine; !reflect.DeepEqual(got, []int{2, 400003}) {
+		if got := tb.Column("a").FirstLines; !reflect.DeepEqual(got, []int{2, 400003}) {
 			t.Errorf("first lines %v", got)
 		}
 	})
@@ -617,7 +619,7 @@ func TestLoadNeverWrites(t *testing.T) {
 func TestHandleMissing(t *testing.T) {
 	tb := mustLoad(t, "a,b,c\n1,x,p\n?,y,q\n3,?,r\n4,z,\n", LoadOptions{})
 	t.Run("drop", func(t *testing.T) {
-		out, dropped := tb.HandleMissing([]string{"a", "b"}, DropMissing)
+		out, dropped := tb.HandleMissing([]string{"a", "b"}, model.DropMissing)
 		checkTable(t, out)
 		if dropped != 2 || out.Rows != 2 {
 			t.Fatalf("dropped %d rows %d, want 2 2", dropped, out.Rows)
@@ -636,7 +638,7 @@ func TestHandleMissing(t *testing.T) {
 	t.Run("category", func(t *testing.T) {
 		// b is categorical: its missing value becomes "?". a is numeric: a
 		// number cannot be "?", so its row with a missing value is dropped.
-		out, dropped := tb.HandleMissing([]string{"a", "b"}, MissingAsCategory)
+		out, dropped := tb.HandleMissing([]string{"a", "b"}, model.MissingAsCategory)
 		checkTable(t, out)
 		if dropped != 1 || out.Rows != 3 {
 			t.Fatalf("dropped %d rows %d", dropped, out.Rows)
@@ -644,26 +646,26 @@ func TestHandleMissing(t *testing.T) {
 		if got := values(t, out, "a"); !reflect.DeepEqual(got, []string{"1", "3", "4"}) {
 			t.Errorf("a %q", got)
 		}
-		if out.Column("a").Kind != Numeric || out.Column("a").MissingCount != 0 {
+		if out.Column("a").Kind != model.Numeric || out.Column("a").MissingCount != 0 {
 			t.Errorf("a: %v with %d missing", out.Column("a").Kind, out.Column("a").MissingCount)
 		}
 		if got := values(t, out, "b"); !reflect.DeepEqual(got, []string{"x", "?", "z"}) {
 			t.Errorf("b %q", got)
 		}
-		if tb.Column("a").Kind != Numeric || tb.Column("a").MissingCount != 1 {
+		if tb.Column("a").Kind != model.Numeric || tb.Column("a").MissingCount != 1 {
 			t.Errorf("the receiver changed")
 		}
 	})
 	t.Run("nothing missing", func(t *testing.T) {
-		out, dropped := tb.HandleMissing([]string{"zz"}, DropMissing)
+		out, dropped := tb.HandleMissing([]string{"zz"}, model.DropMissing)
 		if out != tb || dropped != 0 {
 			t.Errorf("got a new table")
 		}
 	})
-	if p, err := ParseMissingPolicy("category"); err != nil || p != MissingAsCategory {
+	if p, err := model.ParseMissingPolicy("category"); err != nil || p != model.MissingAsCategory {
 		t.Errorf("ParseMissingPolicy(category) = %v, %v", p, err)
 	}
-	if _, err := ParseMissingPolicy("ignore"); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, err := model.ParseMissingPolicy("ignore"); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("ParseMissingPolicy(ignore) = %v", err)
 	}
 }
@@ -671,12 +673,12 @@ func TestHandleMissing(t *testing.T) {
 func TestParseNumber(t *testing.T) {
 	good := map[string]float64{"0": 0, "-1": -1, "+2": 2, "1.5": 1.5, ".5": 0.5, "5.": 5, "1e3": 1000, "-2.5E-1": -0.25, "007": 7}
 	for s, want := range good {
-		if v, ok := ParseNumber(s); !ok || v != want {
+		if v, ok := model.ParseNumber(s); !ok || v != want {
 			t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, v, ok, want)
 		}
 	}
 	for _, s := range []string{"", "-", ".", "e5", "1e", "1e+", "1,000", "1_000", "0x10", "0x1p4", "Inf", "+Inf", "-inf", "NaN", "1e999", " 1", "1 ", "1.2.3", "--1", strings.Repeat("1", 65)} {
-		if v, ok := ParseNumber(s); ok {
+		if v, ok := model.ParseNumber(s); ok {
 			t.Errorf("ParseNumber(%q) = %v, want no number", s, v)
 		}
 	}
@@ -699,11 +701,11 @@ func TestKindNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := tb.Column("a")
-	if a.Kind != Categorical || a.AlmostNumeric == nil || *a.AlmostNumeric != (KindNote{Cells: 2, Line: 9, Value: "n/a"}) {
+	if a.Kind != model.Categorical || a.AlmostNumeric == nil || *a.AlmostNumeric != (model.KindNote{Cells: 2, Line: 9, Value: "n/a"}) {
 		t.Fatalf("kind %v note %+v", a.Kind, a.AlmostNumeric)
 	}
-	want := Note{Text: `t.csv:9: column 1 (a) is read as categorical because 2 cells are not numbers (first "n/a")`,
-		Fixes: []Fix{{Setting: SetKind, Attr: "a", Value: "numeric", Why: "to read them as missing values"}}}
+	want := model.Note{Text: `t.csv:9: column 1 (a) is read as categorical because 2 cells are not numbers (first "n/a")`,
+		Fixes: []model.Fix{{Setting: model.SetKind, Attr: "a", Value: "numeric", Why: "to read them as missing values"}}}
 	if len(tb.Notes) != 1 || !reflect.DeepEqual(tb.Notes[0], want) {
 		t.Fatalf("notes %q", tb.Notes)
 	}
@@ -712,11 +714,11 @@ func TestKindNotes(t *testing.T) {
 		t.Fatal("b noted")
 	}
 	// With --kind a=numeric the two cells are missing values.
-	tb, err = loadText(t, b.String(), LoadOptions{Kinds: map[string]Kind{"a": Numeric}})
+	tb, err = loadText(t, b.String(), LoadOptions{Kinds: map[string]model.Kind{"a": model.Numeric}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := tb.Column("a"); a.Kind != Numeric || a.MissingCount != 2 || len(a.Dict) != 38 || a.Value(9) != "9" || !a.IsMissing(7) {
+	if a := tb.Column("a"); a.Kind != model.Numeric || a.MissingCount != 2 || len(a.Dict) != 38 || a.Value(9) != "9" || !a.IsMissing(7) {
 		t.Fatalf("numeric a: %v %d %d", a.Kind, a.MissingCount, len(a.Dict))
 	}
 	if len(tb.Notes) != 1 || !strings.HasPrefix(tb.Notes[0].Text, "t.csv:9: column 1 (a): 2 cells are not numbers and are read as missing values") {
@@ -725,15 +727,15 @@ func TestKindNotes(t *testing.T) {
 }
 
 func TestMaxCell(t *testing.T) {
-	long := strings.Repeat("x", DefaultMaxCell+1)
+	long := strings.Repeat("x", model.DefaultMaxCell+1)
 	in := "a,b\n1,2\n3,\"" + long + "\"\n"
 	_, err := loadText(t, in, LoadOptions{})
-	var ie *InputError
+	var ie *model.InputError
 	if !errors.As(err, &ie) || ie.Line != 3 || ie.Column != 2 || ie.Field != "b" ||
-		!strings.Contains(err.Error(), "value is longer than 65536 bytes") || len(ie.Fixes) != 1 || ie.Fixes[0].Setting != SetMaxCell {
+		!strings.Contains(err.Error(), "value is longer than 65536 bytes") || len(ie.Fixes) != 1 || ie.Fixes[0].Setting != model.SetMaxCell {
 		t.Fatalf("got %v", err)
 	}
-	if tb, err := loadText(t, in, LoadOptions{MaxCell: -1}); err != nil || len(tb.Column("b").Dict[1]) != DefaultMaxCell+1 {
+	if tb, err := loadText(t, in, LoadOptions{MaxCell: -1}); err != nil || len(tb.Column("b").Dict[1]) != model.DefaultMaxCell+1 {
 		t.Fatalf("no limit: %v", err)
 	}
 	if _, err := loadText(t, "a\n12345\n", LoadOptions{MaxCell: 4}); err == nil || !strings.Contains(err.Error(), "longer than 4 bytes") {

@@ -1,4 +1,4 @@
-package model
+package csvfile
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"privlab/model"
 )
 
 // TestDictIndexDenseIntegers: integer keys, first hashed then covered by
@@ -15,11 +17,11 @@ import (
 // against a map on 60,000 lookups.
 func TestDictIndexDenseIntegers(t *testing.T) {
 	x := newDictIndex()
-	want := map[string]uint32{"0": Missing}
+	want := map[string]uint32{"0": model.Missing}
 	if _, found := x.lookup([]byte("0"), 0, 1); found {
 		t.Fatal(`"0" found in an empty index`)
 	}
-	x.insert("0", Missing)
+	x.insert("0", model.Missing)
 	rng := rand.New(rand.NewPCG(1, 2))
 	spell := []string{"%d", "%03d", "+%d", "%d.0", "1%08d", "x%d"}
 	for i := 0; i < 60000; i++ {
@@ -45,7 +47,7 @@ func TestDictIndexDenseIntegers(t *testing.T) {
 	if len(x.dense) == 0 || x.denseCount == 0 {
 		t.Fatalf("dense index unused (%d entries, %d codes)", len(x.dense), x.denseCount)
 	}
-	if code, found := x.lookup([]byte("0"), 0, 1); !found || code != Missing {
+	if code, found := x.lookup([]byte("0"), 0, 1); !found || code != model.Missing {
 		t.Fatalf(`"0": %d, %v; want Missing`, code, found)
 	}
 }
@@ -57,12 +59,12 @@ func TestParseNumberPlainIntegers(t *testing.T) {
 	for _, s := range []string{"0", "-0", "+0", "000", "7", "-007", "+42", "999999999999999", "-123456789012345",
 		"9007199254740993", "12345678901234567890", "100000000000000000000001"} {
 		want, _ := strconv.ParseFloat(s, 64)
-		v, ok := ParseNumber(s)
+		v, ok := model.ParseNumber(s)
 		if !ok || v != want || math.Signbit(v) != math.Signbit(want) {
 			t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, v, ok, want)
 		}
 	}
-	if v, _ := ParseNumber("-0"); !math.Signbit(v) {
+	if v, _ := model.ParseNumber("-0"); !math.Signbit(v) {
 		t.Error(`ParseNumber("-0") lost its sign`)
 	}
 }

@@ -1,4 +1,4 @@
-package model
+package csvfile
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"privlab/model"
 )
 
 // FuzzLoad: Load never panics; a table it returns is consistent; and it
@@ -48,7 +50,7 @@ func FuzzLoad(f *testing.F) {
 			if tb != nil {
 				t.Fatalf("table and error")
 			}
-			var ie *InputError
+			var ie *model.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("error %T: %v", err, err)
 			}
@@ -64,7 +66,7 @@ func FuzzLoad(f *testing.F) {
 // reads from the same text with the same delimiter, applying the loader's
 // own rules (blank lines skipped, header trimmed and checked, same field
 // count on every row, UTF-8, missing tokens).
-func compareWithEncodingCSV(t *testing.T, data []byte, tb *Table, err error) {
+func compareWithEncodingCSV(t *testing.T, data []byte, tb *model.Table, err error) {
 	in := bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
 	sample := in
 	if len(sample) > sampleSize {
@@ -84,7 +86,7 @@ func compareWithEncodingCSV(t *testing.T, data []byte, tb *Table, err error) {
 		if err == nil {
 			t.Fatalf("loaded %d rows; encoding/csv says: %s", tb.Rows, why)
 		}
-		var ie *InputError
+		var ie *model.InputError
 		if line > 0 && (!errors.As(err, &ie) || ie.Line != line || ie.Column != col) {
 			t.Fatalf("got %v; want an error at line %d column %d: %s", err, line, col, why)
 		}
@@ -190,8 +192,8 @@ func compareWithEncodingCSV(t *testing.T, data []byte, tb *Table, err error) {
 			}
 		}
 		for code, v := range c.Dict {
-			if c.firstLine[code] != firstLines[i][v] {
-				t.Fatalf("column %d value %q first on line %d, encoding/csv says %d", i, v, c.firstLine[code], firstLines[i][v])
+			if c.FirstLines[code] != firstLines[i][v] {
+				t.Fatalf("column %d value %q first on line %d, encoding/csv says %d", i, v, c.FirstLines[code], firstLines[i][v])
 			}
 		}
 	}

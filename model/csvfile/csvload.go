@@ -1,4 +1,4 @@
-package model
+package csvfile
 
 import (
 	"bufio"
@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"privlab/model"
 )
 
 // LoadOptions tune LoadFile and Load. The zero value detects everything.
@@ -43,7 +45,7 @@ type LoadOptions struct {
 	// DefaultMissingTokens.
 	MissingTokens []string
 	// Kinds overrides the inferred kind of the named columns.
-	Kinds map[string]Kind
+	Kinds map[string]model.Kind
 	// TrimSpace removes spaces around unquoted fields (the text inside
 	// quotes is kept as it is). It is switched on automatically when every
 	// delimiter in the first lines is followed by a space (as in the raw UCI
@@ -85,7 +87,7 @@ func ParseHeaderMode(s string) (HeaderMode, error) {
 	case "no", "n", "false":
 		return HeaderNo, nil
 	}
-	return 0, &ParamError{Param: "header", Value: s, Reason: "must be yes, no or detect",
+	return 0, &model.ParamError{Param: "header", Value: s, Reason: "must be yes, no or detect",
 		Hint: "yes: the first row names the columns; no: it is data, and the columns need names; detect (default)"}
 }
 
@@ -98,9 +100,6 @@ func ColumnNames(n int) []string {
 	}
 	return out
 }
-
-// DefaultMaxCell is the default cell-size limit (64 KiB).
-const DefaultMaxCell = 64 << 10
 
 // DefaultMissingTokens are the values read as missing unless told otherwise.
 var DefaultMissingTokens = []string{"", "?", "NA", "NULL"}
@@ -118,7 +117,7 @@ func ParseMissingTokens(s string) ([]string, error) {
 			tok = ""
 		}
 		if strings.Contains(tok, `"`) {
-			return nil, &ParamError{Param: "missing-values", Value: s, Reason: fmt.Sprintf("token %s holds a quote", tok),
+			return nil, &model.ParamError{Param: "missing-values", Value: s, Reason: fmt.Sprintf("token %s holds a quote", tok),
 				Hint: `comma separated tokens; an empty item (or "") is the empty cell: "?," or "",?,NA,NULL`}
 		}
 		if !seen[tok] {
@@ -146,14 +145,14 @@ func FormatMissingTokens(tokens []string) string {
 // written. On any error no table is returned and the error is an
 // *InputError naming the file and line (or a *ParamError for an option
 // that does not fit the file, such as a --kind for an unknown column).
-func LoadFile(path string, opt LoadOptions) (*Table, error) {
+func LoadFile(path string, opt LoadOptions) (*model.Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: OpenReason(err), Hint: "check the path; use dataset:NAME for an embedded dataset (privlab datasets lists them)"}
+		return nil, &model.InputError{File: path, Msg: OpenReason(err), Hint: "check the path; use dataset:NAME for an embedded dataset (privlab datasets lists them)"}
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, &InputError{File: path, Msg: "is a directory, expected a CSV file"}
+		return nil, &model.InputError{File: path, Msg: "is a directory, expected a CSV file"}
 	}
 	if opt.Name == "" {
 		opt.Name = path
@@ -180,7 +179,7 @@ func OpenReason(err error) string {
 // line and field of every problem. The scanner runs in its own goroutine and
 // hands batches of records to the dictionary encoder, so a large file is
 // parsed and encoded at the same time.
-func Load(r io.Reader, opt LoadOptions) (*Table, error) {
+func Load(r io.Reader, opt LoadOptions) (*model.Table, error) {
 	name := opt.Name
 	if name == "" {
 		name = "input"
@@ -191,8 +190,8 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 		br.Discard(3)
 	}
 	sample, perr := br.Peek(sampleSize)
-	if line := nulLine(sample); line > 0 {
-		return nil, &InputError{File: name, Line: line, Msg: "holds a NUL byte: this is a binary file, not CSV text",
+	if line := model.NULLine(sample); line > 0 {
+		return nil, &model.InputError{File: name, Line: line, Msg: "holds a NUL byte: this is a binary file, not CSV text",
 			Hint: "privlab reads CSV text, and .xlsx, .parquet and SQLite files (FILE.db:TABLE) by their extension"}
 	}
 	delim := opt.Delimiter
@@ -200,7 +199,7 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 		delim = DetectDelimiter(sample)
 	}
 	if delim <= 0 || delim >= utf8.RuneSelf || delim == '"' || delim == '\r' || delim == '\n' {
-		return nil, &ParamError{Param: "delimiter", Value: string(delim), Reason: "must be a single ASCII character other than a quote or a line break",
+		return nil, &model.ParamError{Param: "delimiter", Value: string(delim), Reason: "must be a single ASCII character other than a quote or a line break",
 			Hint: "the common ones are , ; tab and |"}
 	}
 	trim := opt.TrimSpace || spaceAfterDelimiter(sample, delim)
@@ -210,7 +209,7 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 	}
 	maxCell := opt.MaxCell
 	if maxCell == 0 {
-		maxCell = DefaultMaxCell
+		maxCell = model.DefaultMaxCell
 	}
 	sc := &scanner{r: br, name: name, delim: byte(delim), trim: trim, line: 1, maxCell: maxCell}
 	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
@@ -250,7 +249,7 @@ func Load(r io.Reader, opt LoadOptions) (*Table, error) {
 		return nil, err
 	}
 	if enc.rows == 0 && !opt.NoRows {
-		return nil, &InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
+		return nil, &model.InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
 			Hint: "add at least one row of values below the header"}
 	}
 	t, err := finish(enc, opt, nil)
@@ -268,22 +267,22 @@ func readHeader(sc *scanner, name string, maxCell int) ([]string, error) {
 		return nil, err
 	}
 	if rec == nil {
-		return nil, &InputError{File: name, Line: 1, Msg: "file is empty, expected a header row and data rows",
+		return nil, &model.InputError{File: name, Line: 1, Msg: "file is empty, expected a header row and data rows",
 			Hint: "the first line names the columns, e.g. age,sex,zipcode"}
 	}
-	if len(rec.fields) > MaxColumns {
-		return nil, &InputError{File: name, Line: rec.line, Column: MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", MaxColumns),
-			Hint: "is the delimiter right?", Fixes: []Fix{{Setting: SetDelimiter}}}
+	if len(rec.fields) > model.MaxColumns {
+		return nil, &model.InputError{File: name, Line: rec.line, Column: model.MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", model.MaxColumns),
+			Hint: "is the delimiter right?", Fixes: []model.Fix{{Setting: model.SetDelimiter}}}
 	}
 	header := make([]string, len(rec.fields))
 	for i, f := range rec.fields {
 		h := rec.text(f)
 		if maxCell > 0 && len(h) > maxCell {
-			return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: fmt.Sprintf("column name is longer than %d bytes", maxCell),
-				Hint: "is a quote left open?", Fixes: []Fix{{Setting: SetMaxCell}}}
+			return nil, &model.InputError{File: name, Line: f.line, Column: i + 1, Msg: fmt.Sprintf("column name is longer than %d bytes", maxCell),
+				Hint: "is a quote left open?", Fixes: []model.Fix{{Setting: model.SetMaxCell}}}
 		}
 		if !utf8.Valid(h) {
-			return nil, &InputError{File: name, Line: f.line, Column: i + 1, Msg: "header is not valid UTF-8",
+			return nil, &model.InputError{File: name, Line: f.line, Column: i + 1, Msg: "header is not valid UTF-8",
 				Hint: "save the file as UTF-8"}
 		}
 		header[i] = strings.TrimSpace(string(h))
@@ -325,18 +324,18 @@ func scanInto(sc *scanner, enc *encoder) error {
 // finish turns the encoded columns into a table: kinds inferred (or as
 // the format declares them, declared[i] >= 0), the user's kinds applied,
 // and the notes on columns that are almost numeric.
-func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
+func finish(enc *encoder, opt LoadOptions, declared []model.Kind) (*model.Table, error) {
 	name := enc.name
-	t := &Table{Name: name, Columns: enc.cols, Rows: enc.rows}
+	t := &model.Table{Name: name, Columns: enc.cols, Rows: enc.rows}
 	for i, c := range enc.cols {
 		enc.fresh[i].materialize(c)
 		c.Codes = c.Codes[:len(c.Codes):len(c.Codes)]
 		inferKindIndexed(c, enc.index[i])
-		if i < len(declared) && declared[i] == Categorical && c.Kind == Numeric {
-			c.Kind, c.Nums = Categorical, nil
+		if i < len(declared) && declared[i] == model.Categorical && c.Kind == model.Numeric {
+			c.Kind, c.Nums = model.Categorical, nil
 			if _, forced := opt.Kinds[c.Name]; !forced {
-				t.Notes = append(t.Notes, Note{Text: fmt.Sprintf("%s: column %d (%s) holds numbers as text, so it is read as categorical (first %q)",
-					name, i+1, c.Name, c.Dict[0]), Fixes: []Fix{{Setting: SetKind, Attr: c.Name, Value: "numeric", Why: "to compare them as numbers"}}})
+				t.Notes = append(t.Notes, model.Note{Text: fmt.Sprintf("%s: column %d (%s) holds numbers as text, so it is read as categorical (first %q)",
+					name, i+1, c.Name, c.Dict[0]), Fixes: []model.Fix{{Setting: model.SetKind, Attr: c.Name, Value: "numeric", Why: "to compare them as numbers"}}})
 			}
 		}
 	}
@@ -348,31 +347,31 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 	for _, colName := range kinds {
 		i := t.ColumnIndex(colName)
 		if i < 0 {
-			return nil, &ParamError{Param: "kind", Value: colName, Reason: fmt.Sprintf("%s has no column %q", name, colName),
+			return nil, &model.ParamError{Param: "kind", Value: colName, Reason: fmt.Sprintf("%s has no column %q", name, colName),
 				Hint: "columns are: " + strings.Join(t.Names(), ", ")}
 		}
 		c := t.Columns[i]
-		if opt.Kinds[colName] == Numeric && c.Kind != Numeric {
+		if opt.Kinds[colName] == model.Numeric && c.Kind != model.Numeric {
 			// The user asked for numbers: cells that are not numbers are
 			// read as missing values, and the table says so.
-			if n, first := c.numbersOnly(); n > 0 {
-				t.Notes = append(t.Notes, Note{Text: fmt.Sprintf("%s:%d: column %d (%s): %d cells are not numbers and are read as missing values (first %q; the column is read as numeric)",
+			if n, first := c.ForceNumbers(); n > 0 {
+				t.Notes = append(t.Notes, model.Note{Text: fmt.Sprintf("%s:%d: column %d (%s): %d cells are not numbers and are read as missing values (first %q; the column is read as numeric)",
 					name, first.Line, i+1, c.Name, n, first.Value)})
 			}
 			continue
 		}
 		if err := c.SetKind(opt.Kinds[colName]); err != nil {
-			return nil, &InputError{File: name, Msg: err.Error(), Hint: "leave the column categorical or fix the value"}
+			return nil, &model.InputError{File: name, Msg: err.Error(), Hint: "leave the column categorical or fix the value"}
 		}
 	}
 	for i, c := range t.Columns {
-		if _, forced := opt.Kinds[c.Name]; forced || i < len(declared) && declared[i] == Categorical {
+		if _, forced := opt.Kinds[c.Name]; forced || i < len(declared) && declared[i] == model.Categorical {
 			continue
 		}
-		if c.almostNumeric(); c.AlmostNumeric != nil {
+		if c.NoteAlmostNumeric(); c.AlmostNumeric != nil {
 			a := c.AlmostNumeric
-			t.Notes = append(t.Notes, Note{Text: fmt.Sprintf("%s:%d: column %d (%s) is read as categorical because %d cells are not numbers (first %q)",
-				name, a.Line, i+1, c.Name, a.Cells, a.Value), Fixes: []Fix{{Setting: SetKind, Attr: c.Name, Value: "numeric", Why: "to read them as missing values"}}})
+			t.Notes = append(t.Notes, model.Note{Text: fmt.Sprintf("%s:%d: column %d (%s) is read as categorical because %d cells are not numbers (first %q)",
+				name, a.Line, i+1, c.Name, a.Cells, a.Value), Fixes: []model.Fix{{Setting: model.SetKind, Attr: c.Name, Value: "numeric", Why: "to read them as missing values"}}})
 		}
 	}
 	return t, nil
@@ -380,7 +379,7 @@ func finish(enc *encoder, opt LoadOptions, declared []Kind) (*Table, error) {
 
 // firstValues lists row r's values of the first max columns ("…" for
 // more).
-func firstValues(t *Table, r, max int) string {
+func firstValues(t *model.Table, r, max int) string {
 	var vals []string
 	for i, c := range t.Columns {
 		if i == max {
@@ -425,7 +424,7 @@ func sampleFirstRow(sample []byte, complete bool, delim byte, trim bool, missing
 	}
 	sc := &scanner{r: bytes.NewReader(sample), name: "sample", delim: delim, trim: trim, line: 1, maxCell: -1}
 	rec, err := sc.header()
-	if err != nil || rec == nil || len(rec.fields) > MaxColumns {
+	if err != nil || rec == nil || len(rec.fields) > model.MaxColumns {
 		return rowHeader, 0
 	}
 	n := len(rec.fields)
@@ -442,9 +441,16 @@ func sampleFirstRow(sample []byte, complete bool, delim byte, trim bool, missing
 // than column names, by the rule every way of loading a table uses:
 // compared with the rows below it, its cells are numbers in columns of
 // numbers, or they repeat as values of their columns.
-func FirstRowIsData(t *Table) bool { return classifyFirstRow(t) == rowData }
+func FirstRowIsData(t *model.Table) bool { return classifyFirstRow(t) == rowData }
 
-func classifyFirstRow(t *Table) firstRow {
+// HeaderLooksLikeData reports whether the column names of t look like a
+// row of data (see FirstRowIsData for the rule): a table whose names were
+// its first row, read as the header, may have lost a record.
+func HeaderLooksLikeData(t *model.Table) bool {
+	return classifyNames(t.Names(), t.Columns) != rowHeader
+}
+
+func classifyFirstRow(t *model.Table) firstRow {
 	if t.Rows < 2 {
 		return rowHeader
 	}
@@ -478,25 +484,25 @@ func classifyFirstRow(t *Table) firstRow {
 //     column "c" holding c) is ambiguous.
 //
 // Empty names (a missing value in the first row) count for neither.
-func classifyNames(names []string, cols []*Column) firstRow {
+func classifyNames(names []string, cols []*model.Column) firstRow {
 	var named, numbers, numericNamed, text, repeated int
 	for i, c := range cols {
 		if names[i] == "" {
 			continue
 		}
 		named++
-		_, isNum := ParseNumber(names[i])
+		_, isNum := model.ParseNumber(names[i])
 		if isNum {
 			numbers++
 		}
 		switch {
-		case c.Kind == Numeric && !isNum:
+		case c.Kind == model.Numeric && !isNum:
 			return rowHeader
-		case c.Kind == Numeric:
+		case c.Kind == model.Numeric:
 			numericNamed++
 		default:
 			text++
-			if c.holds(names[i]) {
+			if c.Holds(names[i]) {
 				repeated++
 			}
 		}
@@ -528,11 +534,11 @@ func checkHeader(name string, line int, header []string) error {
 	seen := make(map[string]int, len(header))
 	for i, h := range header {
 		if h == "" {
-			return &InputError{File: name, Line: line, Column: i + 1, Msg: "empty column name in the header",
-				Hint: "give every column a name", Fixes: []Fix{{Setting: SetColumns, Why: "if the file has no header row"}}}
+			return &model.InputError{File: name, Line: line, Column: i + 1, Msg: "empty column name in the header",
+				Hint: "give every column a name", Fixes: []model.Fix{{Setting: model.SetColumns, Why: "if the file has no header row"}}}
 		}
 		if j, dup := seen[h]; dup {
-			return &InputError{File: name, Line: line, Column: i + 1, Field: h,
+			return &model.InputError{File: name, Line: line, Column: i + 1, Field: h,
 				Msg:  fmt.Sprintf("duplicate column name %q (also column %d)", h, j+1),
 				Hint: "column names must be unique"}
 		}
@@ -709,7 +715,7 @@ func (s *scanner) header() (*record, error) {
 			s.fill(&chunk{buf: make([]byte, 0, 2*len(s.cur.buf))})
 		case stEnd:
 			if s.rerr != nil {
-				return nil, &InputError{File: s.name, Msg: "read failed: " + s.rerr.Error()}
+				return nil, &model.InputError{File: s.name, Msg: "read failed: " + s.rerr.Error()}
 			}
 			return nil, nil
 		case stErr:
@@ -780,7 +786,7 @@ func (s *scanner) run(n int, out chan<- *chunk, free chan *chunk, stop <-chan st
 			c := s.cur
 			c.raw = s.pos
 			if st == stEnd && s.rerr != nil {
-				err = &InputError{File: s.name, Msg: "read failed: " + s.rerr.Error()}
+				err = &model.InputError{File: s.name, Msg: "read failed: " + s.rerr.Error()}
 			}
 			c.err = err
 			send(c)
@@ -804,7 +810,7 @@ func (s *scanner) checkPartial(n int) error {
 	}
 	maxFields := n
 	if n < 0 {
-		maxFields = MaxColumns
+		maxFields = model.MaxColumns
 	}
 	line, field, start, fline := s.line, 1, 0, s.line
 	inQuote := false
@@ -817,7 +823,7 @@ func (s *scanner) checkPartial(n int) error {
 		case b == s.delim && !inQuote:
 			if field++; field > maxFields {
 				if n < 0 {
-					return s.errAt(line, field, fmt.Sprintf("more than %d columns", MaxColumns), "is the delimiter right?", Fix{Setting: SetDelimiter})
+					return s.errAt(line, field, fmt.Sprintf("more than %d columns", model.MaxColumns), "is the delimiter right?", model.Fix{Setting: model.SetDelimiter})
 				}
 				return s.errAt(line, field, fmt.Sprintf("ragged row: too many fields, expected %d (as in the header)", n),
 					fmt.Sprintf("every row needs %d fields separated by %q; quote values that contain it", n, string(rune(s.delim))))
@@ -830,14 +836,14 @@ func (s *scanner) checkPartial(n int) error {
 				what = "column name"
 			}
 			return s.errAt(fline, field, fmt.Sprintf("%s is longer than %d bytes", what, s.maxCell),
-				"is a quote left open?", Fix{Setting: SetMaxCell})
+				"is a quote left open?", model.Fix{Setting: model.SetMaxCell})
 		}
 	}
 	return nil
 }
 
-func (s *scanner) errAt(line, field int, msg, hint string, fixes ...Fix) error {
-	e := &InputError{File: s.name, Line: line, Column: field, Msg: msg, Hint: hint, Fixes: fixes}
+func (s *scanner) errAt(line, field int, msg, hint string, fixes ...model.Fix) error {
+	e := &model.InputError{File: s.name, Line: line, Column: field, Msg: msg, Hint: hint, Fixes: fixes}
 	if field >= 1 && field <= len(s.names) {
 		e.Field = s.names[field-1]
 	}
@@ -1322,7 +1328,7 @@ func isBlank(b []byte) bool {
 type encoder struct {
 	maxCell int // longest cell in bytes (< 0: no limit)
 	name    string
-	cols    []*Column
+	cols    []*model.Column
 	index   []*dictIndex
 	rows    int
 	sized   bool
@@ -1395,19 +1401,19 @@ func (f *freshText) flush(first uint32) {
 }
 
 // next is the code the column's next new value takes.
-func (f *freshText) next(col *Column) uint32 {
+func (f *freshText) next(col *model.Column) uint32 {
 	return uint32(len(col.Dict) + f.count + len(f.ends))
 }
 
 // materialize appends the parts' values to col.Dict and their first
-// lines to col.firstLine, each grown once to its final size.
-func (f *freshText) materialize(col *Column) {
+// lines to col.FirstLines, each grown once to its final size.
+func (f *freshText) materialize(col *model.Column) {
 	if f.count == 0 {
 		return
 	}
 	base := len(col.Dict)
 	col.Dict = slices.Grow(col.Dict, f.count)[:base+f.count]
-	col.firstLine = slices.Grow(col.firstLine, f.count)
+	col.FirstLines = slices.Grow(col.FirstLines, f.count)
 	for _, p := range f.parts {
 		dict := col.Dict[p.first:]
 		start := uint32(0)
@@ -1418,22 +1424,22 @@ func (f *freshText) materialize(col *Column) {
 		for _, l := range p.long {
 			col.Dict[l.code] = l.s
 		}
-		col.firstLine = append(col.firstLine, p.lines...)
+		col.FirstLines = append(col.FirstLines, p.lines...)
 	}
 	f.parts, f.count = nil, 0
 }
 
 func newEncoder(name string, header []string, missing []string) *encoder {
-	e := &encoder{name: name, header: header, cols: make([]*Column, len(header)), index: make([]*dictIndex, len(header)),
+	e := &encoder{name: name, header: header, cols: make([]*model.Column, len(header)), index: make([]*dictIndex, len(header)),
 		fresh: make([]freshText, len(header))}
 	for i, h := range header {
-		e.cols[i] = &Column{Name: h}
+		e.cols[i] = &model.Column{Name: h}
 		// Missing tokens are looked up like values, so one lookup per field
 		// tells a missing value, a known value and a new one apart.
 		x := newDictIndex()
 		for _, tok := range missing {
 			if _, found := x.lookup([]byte(tok), 0, len(tok)); !found {
-				x.insert(tok, Missing)
+				x.insert(tok, model.Missing)
 			}
 		}
 		e.index[i] = x
@@ -1454,7 +1460,7 @@ func (e *encoder) add(c *chunk, size int64) error {
 		e.sized = true
 		est := int(float64(size)/float64(c.raw)*float64(c.nrec)*1.02) + 64
 		e.est = est
-		if err := CheckFits(e.name, int(float64(size)/float64(c.raw)*float64(c.nrec)), n, true); err != nil {
+		if err := model.CheckFits(e.name, int(float64(size)/float64(c.raw)*float64(c.nrec)), n, true); err != nil {
 			return err
 		}
 		if est > e.rows+c.nrec && est < 1<<31 {
@@ -1465,7 +1471,7 @@ func (e *encoder) add(c *chunk, size int64) error {
 			}
 		}
 	}
-	if err := CheckFits(e.name, e.rows+c.nrec, n, false); err != nil {
+	if err := model.CheckFits(e.name, e.rows+c.nrec, n, false); err != nil {
 		return err // a stream of unknown size that outgrows memory
 	}
 	bad := make([]int, n)   // per column: the record of its first bad value, or -1
@@ -1502,11 +1508,11 @@ func (e *encoder) add(c *chunk, size int64) error {
 	if br >= 0 {
 		k := br*n + bi
 		if long[bi] {
-			return &InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
+			return &model.InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
 				Msg:  fmt.Sprintf("value is longer than %d bytes", e.maxCell),
-				Hint: "is a quote left open?", Fixes: []Fix{{Setting: SetMaxCell}}}
+				Hint: "is a quote left open?", Fixes: []model.Fix{{Setting: model.SetMaxCell}}}
 		}
-		return &InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
+		return &model.InputError{File: e.name, Line: c.fieldLineOf(br, k), Column: bi + 1, Field: e.header[bi],
 			Msg: "value is not valid UTF-8", Hint: "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"}
 	}
 	e.rows += c.nrec
@@ -1574,7 +1580,7 @@ func (e *encoder) encodeColumn(c *chunk, i int) (bad int, long bool) {
 			if code+1 == presizeFrom {
 				e.presize(x, presizeFrom, e.rows+r+1)
 			}
-		} else if code == Missing {
+		} else if code == model.Missing {
 			missing++
 		}
 		codes = append(codes, code)
@@ -1617,7 +1623,7 @@ type dictIndex struct {
 }
 
 // denseAbsent marks a value not yet seen in dictIndex.dense.
-const denseAbsent = Missing - 1
+const denseAbsent = model.Missing - 1
 
 // dictSlot is one table entry. meta is 0 for an empty slot; otherwise its
 // high 32 bits are the key length + 1 (with bit 63 set for long keys) and
@@ -1933,9 +1939,9 @@ func hashBytes(b []byte) uint64 {
 
 // inferKind makes a column numeric when it has values and all of them parse
 // as numbers.
-func inferKind(c *Column) {
+func inferKind(c *model.Column) {
 	if len(c.Dict) == 0 {
-		c.Kind = Categorical
+		c.Kind = model.Categorical
 		return
 	}
 	parseUnread(c, unreadNumbers(len(c.Dict)))
@@ -1945,7 +1951,7 @@ func inferKind(c *Column) {
 // the dense index holds are whole numbers read already (float64 of the
 // number is what ParseNumber reads from their text), so only the others
 // are parsed (a release's GroupID column has hundreds of thousands).
-func inferKindIndexed(c *Column, x *dictIndex) {
+func inferKindIndexed(c *model.Column, x *dictIndex) {
 	if len(c.Dict) == 0 || x.denseCount == 0 {
 		inferKind(c)
 		return
@@ -1970,19 +1976,19 @@ func unreadNumbers(n int) []float64 {
 
 // parseUnread parses the values of c not read yet into nums and makes c
 // numeric with them, or categorical at the first that is no number.
-func parseUnread(c *Column, nums []float64) {
+func parseUnread(c *model.Column, nums []float64) {
 	for i, s := range c.Dict {
 		if math.Float64bits(nums[i]) != unreadNumber {
 			continue
 		}
-		v, ok := ParseNumber(s)
+		v, ok := model.ParseNumber(s)
 		if !ok {
-			c.Kind = Categorical
+			c.Kind = model.Categorical
 			return
 		}
 		nums[i] = v
 	}
-	c.Kind, c.Nums = Numeric, nums
+	c.Kind, c.Nums = model.Numeric, nums
 }
 
 // unreadNumber marks a value inferKindIndexed has not read yet (a NaN;

@@ -1,4 +1,4 @@
-package model
+package csvfile
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func TestPresizedLoadIsLoad(t *testing.T) {
 		checkFirstLines(t, sized)
 		for i, c := range sized.Columns {
 			p := plain.Columns[i]
-			if !reflect.DeepEqual(c.Dict, p.Dict) || !reflect.DeepEqual(c.Codes, p.Codes) || !reflect.DeepEqual(c.firstLine, p.firstLine) ||
+			if !reflect.DeepEqual(c.Dict, p.Dict) || !reflect.DeepEqual(c.Codes, p.Codes) || !reflect.DeepEqual(c.FirstLines, p.FirstLines) ||
 				!reflect.DeepEqual(c.Nums, p.Nums) || c.Kind != p.Kind || c.MissingCount != p.MissingCount {
 				t.Fatalf("%d rows, column %s: presized differs", rows, c.Name)
 			}

@@ -1,9 +1,11 @@
-package model
+package csvfile
 
 import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"privlab/model"
 )
 
 // Tables that are not CSV text (a sheet of a workbook, a Parquet file, a
@@ -17,7 +19,7 @@ import (
 
 // NoKind marks a column whose format declares no kind: the values decide
 // (numeric when every one is a number), as for CSV.
-const NoKind Kind = -1
+const NoKind model.Kind = -1
 
 // Cell is one value handed to a RowLoader. Null marks a value the format
 // itself records as absent (a NULL): it is missing whatever the tokens.
@@ -30,7 +32,7 @@ type Cell struct {
 type TableBuilder struct {
 	enc      *encoder
 	opt      LoadOptions
-	declared []Kind
+	declared []model.Kind
 	cols     []*ColumnWriter
 }
 
@@ -38,12 +40,12 @@ type TableBuilder struct {
 // file, and sheet or table, for errors). declared gives the kind the format
 // declares per column (nil, or NoKind for a column the values decide). The
 // names are checked as a CSV header is (none empty, none twice).
-func NewTableBuilder(name string, header []string, declared []Kind, opt LoadOptions) (*TableBuilder, error) {
+func NewTableBuilder(name string, header []string, declared []model.Kind, opt LoadOptions) (*TableBuilder, error) {
 	if len(header) == 0 {
-		return nil, &InputError{File: name, Msg: "no columns", Hint: "a table needs at least one column"}
+		return nil, &model.InputError{File: name, Msg: "no columns", Hint: "a table needs at least one column"}
 	}
-	if len(header) > MaxColumns {
-		return nil, &InputError{File: name, Column: MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", MaxColumns)}
+	if len(header) > model.MaxColumns {
+		return nil, &model.InputError{File: name, Column: model.MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", model.MaxColumns)}
 	}
 	if err := checkHeader(name, 0, header); err != nil {
 		return nil, err
@@ -55,7 +57,7 @@ func NewTableBuilder(name string, header []string, declared []Kind, opt LoadOpti
 	enc := newEncoder(name, append([]string(nil), header...), missing)
 	enc.maxCell = opt.MaxCell
 	if enc.maxCell == 0 {
-		enc.maxCell = DefaultMaxCell
+		enc.maxCell = model.DefaultMaxCell
 	}
 	b := &TableBuilder{enc: enc, opt: opt, declared: declared}
 	for i := range header {
@@ -70,7 +72,7 @@ func (b *TableBuilder) Column(i int) *ColumnWriter { return b.cols[i] }
 // Reserve makes room for rows more rows in every column, after checking
 // that the table fits in memory (CheckFits).
 func (b *TableBuilder) Reserve(rows int) error {
-	if err := CheckFits(b.enc.name, rows, len(b.cols), false); err != nil {
+	if err := model.CheckFits(b.enc.name, rows, len(b.cols), false); err != nil {
 		return err
 	}
 	for _, c := range b.enc.cols {
@@ -85,16 +87,16 @@ func (b *TableBuilder) Reserve(rows int) error {
 
 // Table finishes the table: every column must hold the same number of
 // rows, at least one.
-func (b *TableBuilder) Table() (*Table, error) {
+func (b *TableBuilder) Table() (*model.Table, error) {
 	rows := len(b.enc.cols[0].Codes)
 	for _, c := range b.enc.cols {
 		if len(c.Codes) != rows {
-			return nil, &InputError{File: b.enc.name, Msg: fmt.Sprintf("column %s has %d rows, column %s %d", b.enc.cols[0].Name, rows, c.Name, len(c.Codes)),
+			return nil, &model.InputError{File: b.enc.name, Msg: fmt.Sprintf("column %s has %d rows, column %s %d", b.enc.cols[0].Name, rows, c.Name, len(c.Codes)),
 				Hint: "the file is damaged: its columns differ in length"}
 		}
 	}
 	if rows == 0 {
-		return nil, &InputError{File: b.enc.name, Msg: "no data rows", Hint: "the table holds its column names and nothing else"}
+		return nil, &model.InputError{File: b.enc.name, Msg: "no data rows", Hint: "the table holds its column names and nothing else"}
 	}
 	b.enc.rows = rows
 	return finish(b.enc, b.opt, b.declared)
@@ -114,8 +116,8 @@ type ColumnWriter struct {
 func (w *ColumnWriter) Code(v []byte, line int) (uint32, error) {
 	e, i := w.e, w.i
 	if e.maxCell >= 0 && len(v) > e.maxCell {
-		return 0, &InputError{File: e.name, Line: line, Column: i + 1, Field: e.header[i],
-			Msg: fmt.Sprintf("value is longer than %d bytes", e.maxCell), Fixes: []Fix{{Setting: SetMaxCell}}}
+		return 0, &model.InputError{File: e.name, Line: line, Column: i + 1, Field: e.header[i],
+			Msg: fmt.Sprintf("value is longer than %d bytes", e.maxCell), Fixes: []model.Fix{{Setting: model.SetMaxCell}}}
 	}
 	x := e.index[i]
 	code, found := x.lookup(v, 0, len(v))
@@ -123,7 +125,7 @@ func (w *ColumnWriter) Code(v []byte, line int) (uint32, error) {
 		return code, nil
 	}
 	if !utf8.Valid(v) {
-		return 0, &InputError{File: e.name, Line: line, Column: i + 1, Field: e.header[i], Msg: "value is not valid UTF-8 text",
+		return 0, &model.InputError{File: e.name, Line: line, Column: i + 1, Field: e.header[i], Msg: "value is not valid UTF-8 text",
 			Hint: "is the column binary data? privlab reads text and numbers"}
 	}
 	col := e.cols[i]
@@ -131,7 +133,7 @@ func (w *ColumnWriter) Code(v []byte, line int) (uint32, error) {
 	code = uint32(len(col.Dict))
 	x.insert(s, code)
 	col.Dict = append(col.Dict, s)
-	col.firstLine = append(col.firstLine, line)
+	col.FirstLines = append(col.FirstLines, line)
 	return code, nil
 }
 
@@ -140,7 +142,7 @@ func (w *ColumnWriter) Code(v []byte, line int) (uint32, error) {
 func (w *ColumnWriter) Append(codes ...uint32) {
 	col := w.e.cols[w.i]
 	for _, c := range codes {
-		if c == Missing {
+		if c == model.Missing {
 			col.MissingCount++
 		}
 	}
@@ -151,7 +153,7 @@ func (w *ColumnWriter) Append(codes ...uint32) {
 type RowLoader struct {
 	name     string
 	opt      LoadOptions
-	declared []Kind
+	declared []model.Kind
 	b        *TableBuilder
 	// Until the header is decided, rows wait here.
 	pending      [][]Cell
@@ -174,7 +176,7 @@ const (
 // row is data; without them the first row is the header or data as
 // opt.Header and opt.HeaderRow say, and as FirstRowIsData finds on the
 // first rows when they do not.
-func NewRowLoader(name string, names []string, declared []Kind, opt LoadOptions) (*RowLoader, error) {
+func NewRowLoader(name string, names []string, declared []model.Kind, opt LoadOptions) (*RowLoader, error) {
 	l := &RowLoader{name: name, opt: opt, declared: declared}
 	if len(names) == 0 {
 		names = opt.Header
@@ -191,7 +193,7 @@ func NewRowLoader(name string, names []string, declared []Kind, opt LoadOptions)
 
 // Declare sets the kind the format declares for column i (learnt while
 // reading: a sheet's text cells); it applies when the table is finished.
-func (l *RowLoader) Declare(i int, k Kind) {
+func (l *RowLoader) Declare(i int, k model.Kind) {
 	for len(l.declared) <= i {
 		l.declared = append(l.declared, NoKind)
 	}
@@ -230,12 +232,12 @@ func (l *RowLoader) Add(cells []Cell, line int) error {
 
 func (l *RowLoader) add(cells []Cell, line int) error {
 	if l.rows++; l.rows%(64<<10) == 0 {
-		if err := CheckFits(l.name, l.rows, l.width, false); err != nil {
+		if err := model.CheckFits(l.name, l.rows, l.width, false); err != nil {
 			return err
 		}
 	}
 	if len(cells) > l.width {
-		return &InputError{File: l.name, Line: line, Column: l.width + 1,
+		return &model.InputError{File: l.name, Line: line, Column: l.width + 1,
 			Msg:  fmt.Sprintf("ragged row: a value beyond the %d columns of the header (%q)", l.width, clipText(cells[l.width].Text)),
 			Hint: "every value needs a column with a name"}
 	}
@@ -250,7 +252,7 @@ func (l *RowLoader) add(cells []Cell, line int) error {
 				w.Append(code)
 				continue
 			}
-			w.Append(Missing)
+			w.Append(model.Missing)
 			continue
 		}
 		l.buf = append(l.buf[:0], cells[i].Text...)
@@ -268,7 +270,7 @@ func (l *RowLoader) decide() error {
 	rows, lines := l.pending, l.pendingLines
 	l.pending, l.pendingLines = nil, nil
 	if len(rows) == 0 {
-		return &InputError{File: l.name, Line: 1, Msg: "empty: no rows", Hint: "the first row names the columns, the rows below hold the values"}
+		return &model.InputError{File: l.name, Line: 1, Msg: "empty: no rows", Hint: "the first row names the columns, the rows below hold the values"}
 	}
 	first := rows[0]
 	header := make([]string, len(first))
@@ -286,8 +288,8 @@ func (l *RowLoader) decide() error {
 	if data {
 		header = ColumnNames(len(first))
 	} else {
-		if len(header) > MaxColumns {
-			return &InputError{File: l.name, Line: lines[0], Column: MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", MaxColumns)}
+		if len(header) > model.MaxColumns {
+			return &model.InputError{File: l.name, Line: lines[0], Column: model.MaxColumns + 1, Msg: fmt.Sprintf("more than %d columns", model.MaxColumns)}
 		}
 		if err := checkHeader(l.name, lines[0], header); err != nil {
 			return err
@@ -330,14 +332,14 @@ func (l *RowLoader) sampleIsData(rows [][]Cell, lines []int) bool {
 
 // Table finishes the table (see TableBuilder.Table) with the notes Load
 // gives on the first row.
-func (l *RowLoader) Table() (*Table, error) {
+func (l *RowLoader) Table() (*model.Table, error) {
 	if l.b == nil {
 		if err := l.decide(); err != nil {
 			return nil, err
 		}
 	}
 	if len(l.b.enc.cols[0].Codes) == 0 && !l.guessed && len(l.opt.Header) == 0 && l.opt.HeaderRow != HeaderNo {
-		return nil, &InputError{File: l.name, Msg: "header only: no data rows", Hint: "add at least one row of values below the header"}
+		return nil, &model.InputError{File: l.name, Msg: "header only: no data rows", Hint: "add at least one row of values below the header"}
 	}
 	t, err := l.b.Table()
 	if err != nil {
@@ -349,16 +351,16 @@ func (l *RowLoader) Table() (*Table, error) {
 
 // firstRowNotes adds the note on the first row: read as data because it
 // looks like data, or kept as the header although it could be data.
-func firstRowNotes(t *Table, opt LoadOptions, guessed bool) {
+func firstRowNotes(t *model.Table, opt LoadOptions, guessed bool) {
 	switch {
 	case guessed:
 		t.FirstRowData = true
-		t.Notes = append([]Note{{Text: fmt.Sprintf("%s:1: the first row looks like data (%s), so it is read as data and the columns are named %s",
+		t.Notes = append([]model.Note{{Text: fmt.Sprintf("%s:1: the first row looks like data (%s), so it is read as data and the columns are named %s",
 			t.Name, firstValues(t, 0, 6), nameRange(t.Names())),
-			Fixes: []Fix{{Setting: SetColumns}, {Setting: SetHeader, Value: "yes", Why: "if the first row names the columns"}}}}, t.Notes...)
-	case len(opt.Header) == 0 && opt.HeaderRow == HeaderDetect && t.HeaderLooksLikeData():
-		t.Notes = append([]Note{{Text: fmt.Sprintf("%s:1: the header row looks like data (%s)", t.Name, strings.Join(t.Names(), ",")),
-			Fixes: []Fix{{Setting: SetColumns, Why: "if the file has no header row"}}}}, t.Notes...)
+			Fixes: []model.Fix{{Setting: model.SetColumns}, {Setting: model.SetHeader, Value: "yes", Why: "if the first row names the columns"}}}}, t.Notes...)
+	case len(opt.Header) == 0 && opt.HeaderRow == HeaderDetect && HeaderLooksLikeData(t):
+		t.Notes = append([]model.Note{{Text: fmt.Sprintf("%s:1: the header row looks like data (%s)", t.Name, strings.Join(t.Names(), ",")),
+			Fixes: []model.Fix{{Setting: model.SetColumns, Why: "if the file has no header row"}}}}, t.Notes...)
 	}
 }
 

@@ -1,4 +1,4 @@
-package model
+package csvfile
 
 // String is the mode as ParseHeaderMode reads it ("" for detect).
 func (m HeaderMode) String() string {

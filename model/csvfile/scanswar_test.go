@@ -1,4 +1,4 @@
-package model
+package csvfile
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"privlab/model"
 )
 
 // specialBytes flags exactly the bytes of a word that are a line feed,
@@ -14,7 +16,7 @@ import (
 // bytes near those (one above and below each: a borrow's false flag),
 // 0x80 and above, and zero.
 func TestSpecialBytesIsByteLoop(t *testing.T) {
-	rng := NewRand(11)
+	rng := model.NewRand(11)
 	alphabet := []byte{'\n', '"', ',', ';', '\t', '|', '\r', 0, 1, '!', '#', '+', '-', ':', '<', '\v', '\b', 0x80, 0x81, 0xFF, 0xAC, 0x8A, 'a', '0'}
 	for round := 0; round < 300000; round++ {
 		var w [8]byte
@@ -42,7 +44,7 @@ func TestSpecialBytesIsByteLoop(t *testing.T) {
 // loop does, on random buffers of bytes near those (0x80 and above,
 // one below and above each, zero) at every start position.
 func TestNextSpecialIsByteLoop(t *testing.T) {
-	rng := NewRand(11)
+	rng := model.NewRand(11)
 	alphabet := []byte{'\n', '"', ',', ';', '\t', '|', '\r', 0, 1, '!', '#', '+', '-', '\v', 0x80, 0x81, 0xFF, 0xAC, 0x8A, 'a', '0'}
 	for round := 0; round < 3000; round++ {
 		buf := make([]byte, rng.Intn(40))
@@ -75,7 +77,7 @@ func TestNextSpecialIsByteLoop(t *testing.T) {
 // missing last line end, ragged rows, bare quotes, bytes that are not
 // UTF-8.
 func TestLoadShortLinesIsEncodingCSV(t *testing.T) {
-	rng := NewRand(12)
+	rng := model.NewRand(12)
 	pieces := []string{"", "a", "12", "x y", "\r", " ", "é", "\xff", `"q,"`, `"a""b"`, "b\"c", "NA", "123456789", "0"}
 	for round := 0; round < 1500; round++ {
 		var b strings.Builder
@@ -126,7 +128,7 @@ func TestLoadShortLinesIsEncodingCSV(t *testing.T) {
 // digits, near digits ('/', ':', 0x30+0x80), leading zeros and every
 // length from 0 to 10, with and without eight bytes after the start.
 func TestCanonicalIntAtIsCanonicalInt(t *testing.T) {
-	rng := NewRand(13)
+	rng := model.NewRand(13)
 	alphabet := []byte("0123456789012345678900/:?\xb0\xb9 a")
 	for round := 0; round < 200000; round++ {
 		buf := make([]byte, rng.Intn(20))
@@ -147,7 +149,7 @@ func TestCanonicalIntAtIsCanonicalInt(t *testing.T) {
 // dense range, with leading zeros, signs, decimals, words, and whole
 // numbers that are missing tokens.
 func TestInferKindIndexedIsInferKind(t *testing.T) {
-	rng := NewRand(14)
+	rng := model.NewRand(14)
 	for round := 0; round < 60; round++ {
 		var b strings.Builder
 		b.WriteString("a,b,c\n")
@@ -181,7 +183,7 @@ func TestInferKindIndexedIsInferKind(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range tb.Columns {
-			want := &Column{Dict: c.Dict}
+			want := &model.Column{Dict: c.Dict}
 			inferKind(want)
 			if c.Kind != want.Kind || len(c.Nums) != len(want.Nums) {
 				t.Fatalf("round %d %s: kind %v with %d numbers, inferKind %v with %d", round, c.Name, c.Kind, len(c.Nums), want.Kind, len(want.Nums))

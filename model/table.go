@@ -1,9 +1,3 @@
-// Package model holds the domain types every part of privlab shares: the
-// columnar Table and its CSV loader, attribute roles, hierarchies, the
-// generic parameter declarations and exact bounds (the methods declare
-// their own parameters), errors with their fixes (Fix), queries and the
-// release writer. It imports nothing else of privlab and nothing of the
-// user interface.
 package model
 
 import (

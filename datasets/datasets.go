@@ -34,10 +34,10 @@ type Dataset struct {
 	DefaultRows int         // rows when the caller passes 0 (fixed tables: their row count)
 	Columns     []string    // column names in order
 	Roles       model.Roles // sensible default roles (IDs, QIs, SA)
-	// Hierarchies maps column -> default hierarchy spec: a model.BuildHierarchy
+	// Hierarchies maps column -> default hierarchy spec: a hierarchy.Build
 	// builder spec ("flat", "masking", "binary", "ternary", "intervals:5,10,20")
 	// or "embedded:FILE" naming a file under datasets/hierarchies/ in the
-	// leaf-first layout model.ParseHierarchy reads. Every column has one.
+	// leaf-first layout hierarchy.Parse reads. Every column has one.
 	Hierarchies map[string]string
 
 	// table is the embedded CSV file of a fixed table.
@@ -109,7 +109,7 @@ func (d Dataset) Write(w io.Writer, rows int, seed uint64) error {
 }
 
 // Load returns the dataset as a table named "dataset:NAME". The CSV text is
-// streamed from Write into model.Load through a pipe, so it never exists in
+// streamed from Write into csvfile.Load through a pipe, so it never exists in
 // full.
 func (d Dataset) Load(rows int, seed uint64) (*model.Table, error) {
 	pr, pw := io.Pipe()

@@ -256,7 +256,7 @@ func WriteUniverse(dir string, rows int, ratio float64, seed uint64) error {
 	})
 }
 
-// writeFileAtomic writes a file through model.WriteAtomic (a temporary
+// writeFileAtomic writes a file through releasedir.WriteAtomic (a temporary
 // sibling and a rename), buffered for the generators.
 func writeFileAtomic(path string, write func(w *bufio.Writer) error) error {
 	err := releasedir.WriteAtomic(path, func(w io.Writer) error {

@@ -34,7 +34,7 @@ type importDialog struct {
 	delim  rune
 	header bool
 	// detected is what the loader makes of the first row by itself
-	// (model.FirstRowIsData): the project says --header yes only when the
+	// (csvfile.FirstRowIsData): the project says --header yes only when the
 	// user reads a row as the header that the loader would read as data.
 	detected bool
 	names    []string // the user's names for a header-less file
@@ -93,7 +93,7 @@ func newImportDialog(st *State, path string) *importDialog {
 }
 
 // detect reads the first rows as the loader does by itself (its own
-// header detection, model.FirstRowIsData) and starts from what it finds.
+// header detection, csvfile.FirstRowIsData) and starts from what it finds.
 func (d *importDialog) detect() {
 	opt := csvfile.LoadOptions{Name: d.path, MissingTokens: d.tokens, MaxCell: -1, HeaderRow: csvfile.HeaderDetect}
 	var t *model.Table

@@ -97,7 +97,7 @@ func (r *run) shuffledFiles(perm []int, rng *model.Rand) []releasedir.ReleaseFil
 		}})
 }
 
-// csvFields is each text as a CSV field (model.AppendCSVField).
+// csvFields is each text as a CSV field (releasedir.AppendCSVField).
 func csvFields(texts []string) [][]byte {
 	out := make([][]byte, len(texts))
 	for i, t := range texts {

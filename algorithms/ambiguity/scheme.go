@@ -727,7 +727,7 @@ func (s *scheme) column(q *query.Query, name string, pos int) (*valueTable, int,
 
 // matches decides every predicate once per distinct value of a table (nil
 // when there is no predicate: everything matches), on the table's column
-// (model.Pred.Pass: a workload's IN list written from a dictionary's codes
+// (query.Pred.Pass: a workload's IN list written from a dictionary's codes
 // is decided by its codes, with no text compared).
 func matches(t *valueTable, preds []query.Pred) []bool {
 	if len(preds) == 0 {

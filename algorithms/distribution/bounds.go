@@ -225,7 +225,7 @@ func (b *boundsIndex) Answer(q *query.Query) (method.Bounds, error) {
 // countSA bounds the number of selected tuples whose sensitive value
 // satisfies every predicate of onSA, given the selected count per group.
 // The conditions are decided once per distinct value of the domain
-// (model.Query.Bind on the domain as a column), not per leaf and literal.
+// (query.Query.Bind on the domain as a column), not per leaf and literal.
 func (b *boundsIndex) countSA(q *query.Query, onSA []query.Pred, sel []int) (low, high float64, err error) {
 	n := len(b.dom.text)
 	sub := *q

@@ -478,7 +478,7 @@ func seq(lo, hi int) []string {
 	return out
 }
 
-// tree fails the test on a builder error: tree(t)(model.Flat(...)).
+// tree fails the test on a builder error: tree(t)(hierarchy.Flat(...)).
 func tree(t *testing.T) func(*hierarchy.Hierarchy, error) *hierarchy.Hierarchy {
 	return func(h *hierarchy.Hierarchy, err error) *hierarchy.Hierarchy {
 		t.Helper()

@@ -135,7 +135,7 @@ func rangeOp(op query.Op) bool {
 }
 
 // fraction is the share of box b's extent on axis a that the predicates
-// select. On a numeric axis: one predicate is model.Pred.Overlap; several
+// select. On a numeric axis: one predicate is query.Pred.Overlap; several
 // range predicates are intersected first; otherwise (= / != / IN mixed
 // with others) the shares are multiplied. A box of one value selects all
 // or nothing. On a categorical axis: the share of the box's values, in

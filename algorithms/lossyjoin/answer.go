@@ -34,7 +34,7 @@ import (
 // the study measures both (literalSQL). On the generalized table
 // (variant alpha) each record counts with the fraction of its generalized
 // cell's values that satisfy the condition, the values spread uniformly
-// (model.Hierarchy.LeafFraction). SUM and AVG of the sensitive attribute
+// (hierarchy.Hierarchy.LeafFraction). SUM and AVG of the sensitive attribute
 // are estimated the same way; MIN and MAX are not answered.
 
 // splitPreds separates the conditions on the sensitive attribute from

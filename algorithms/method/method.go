@@ -555,7 +555,7 @@ type Method interface {
 // files as tables another reader has parsed already (check --original:
 // the checker parses each file once, and the workload's answers read the
 // same tables rather than parsing the files again). table returns a file
-// of the release (its name in dir) as model.Load reads it with the
+// of the release (its name in dir) as csvfile.Load reads it with the
 // kinds inferred and no missing-value tokens; a method reads what it
 // needs from it and loads the file itself whenever that table is not
 // what its own loading would give (e.g. another kind), so that its

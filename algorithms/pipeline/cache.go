@@ -71,7 +71,7 @@ func (c *Cache) population(path string, columns []string, maxCell int, load func
 }
 
 // ReadAudit reads the audit record beside the release in dir
-// (model.ReadAudit), or returns the one read last from the same file
+// (releasedir.ReadAudit), or returns the one read last from the same file
 // unchanged.
 func (c *Cache) ReadAudit(dir string) (*releasedir.Audit, error) {
 	path := releasedir.AuditPath(dir)

@@ -38,10 +38,10 @@ type Project struct {
 	Columns []string `json:"columns,omitempty"`
 	// Header says whether the input's first row names its columns: "yes",
 	// "no", or "" to detect it (a first row that looks like data is read
-	// as data, model.FirstRowIsData).
+	// as data, csvfile.FirstRowIsData).
 	Header string `json:"header,omitempty"`
 	// MissingValues are the cell values read as missing in the input and
-	// the public table (nil: model.DefaultMissingTokens, "", ?, NA, NULL).
+	// the public table (nil: csvfile.DefaultMissingTokens, "", ?, NA, NULL).
 	MissingValues []string `json:"missing_values,omitempty"`
 	// Delimiter is the field separator ("" detects one of , ; tab |).
 	Delimiter string `json:"delimiter,omitempty"`

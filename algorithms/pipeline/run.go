@@ -356,7 +356,7 @@ func refuseBroken(m *releasedir.Manifest, accept bool) error {
 }
 
 // rendered stands for the row function of a file whose text is set (it
-// is never called: model.ReleaseFile.CSVText returns the text).
+// is never called: releasedir.ReleaseFile.CSVText returns the text).
 func rendered(int, []string) { panic("a rendered file's rows are its text") }
 
 // inputRows translates row maps, which refer to rows of the prepared

@@ -259,7 +259,7 @@ func (t *taxonomy) term(x int32) float64 {
 // fraction is the share of node x's values that satisfy the predicate:
 // the uniform-within-subdomain estimate of how many records generalized
 // to x match it (Sattar et al., Section 6.1.1; the same rule as
-// model.Hierarchy.LeafFraction).
+// hierarchy.Hierarchy.LeafFraction).
 func (t *taxonomy) fraction(x int32, pr query.Pred) float64 {
 	match := 0
 	for i := t.first[x]; i <= t.last[x]; i++ {

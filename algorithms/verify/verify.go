@@ -159,7 +159,7 @@ type Release struct {
 	view  Fact[*risk.View]
 }
 
-// OpenMemory opens a release built but not written (model.Release, its
+// OpenMemory opens a release built but not written (releasedir.Release, its
 // files rendered exactly as an export writes them), so that what reads
 // releases (the checkers' views, the risk figures) measures what an
 // export would publish without writing it. Its Dir names no directory.
@@ -565,7 +565,7 @@ func uniq(list []string) []string {
 }
 
 // bindReport compares report.md with the report the manifest renders
-// (model.RenderReport): the report states the manifest's names and
+// (releasedir.RenderReport): the report states the manifest's names and
 // figures, which the method's checker recomputes from the data files, so
 // an edit of either is caught. A release without a report (hand-written)
 // has nothing to compare.
@@ -1029,7 +1029,7 @@ var describedAlways = []string{"version", "missing_values", "notes"}
 // bindDescribed names the claims about how a received release was made
 // that the files cannot confirm, or, when the audit record beside the
 // release holds the digest of the manifest its producer wrote
-// (model.ManifestDigest), binds every claim to it: a manifest edited after
+// (releasedir.ManifestDigest), binds every claim to it: a manifest edited after
 // export fails.
 func (rel *Release) bindDescribed(d Declared, opt Options, r *Report) {
 	m := rel.Manifest

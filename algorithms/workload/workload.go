@@ -265,7 +265,7 @@ type list struct {
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in
-// single quotes with ” for a quote (model.QuoteLiteral).
+// single quotes with ” for a quote (query.QuoteLiteral).
 func QuoteValue(v string) string { return query.QuoteLiteral(v) }
 
 // fewValues is the number of distinct values up to which a numeric

@@ -1,12 +1,12 @@
 // Package source opens the tables privlab reads, whatever their format,
-// through one loader: CSV text (model.Load), a sheet of an Excel workbook
+// through one loader: CSV text (csvfile.Load), a sheet of an Excel workbook
 // (.xlsx, read from its zip with archive/zip and encoding/xml), a Parquet file
 // (github.com/parquet-go/parquet-go) and a table of a SQLite database
 // (modernc.org/sqlite, pure Go, through database/sql). Every format is
 // encoded by model's encoder, so a table has the same profile, kinds,
 // missing values, limits and errors whichever file it came from:
 //
-//	t, err := source.LoadContext(ctx, "adult.csv", model.LoadOptions{})
+//	t, err := source.LoadContext(ctx, "adult.csv", csvfile.LoadOptions{})
 //	t, err := source.LoadContext(ctx, "extract.xlsx", opt)          // the first sheet
 //	t, err := source.LoadContext(ctx, "extract.xlsx:2024", opt)     // the sheet 2024
 //	t, err := source.LoadContext(ctx, "census.parquet", opt)

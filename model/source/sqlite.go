@@ -72,7 +72,7 @@ func openSQLite(ctx context.Context, path string, maxCell int) (*sql.Conn, func(
 }
 
 // sqliteMaxLength is the longest string, BLOB or row SQLite may make
-// while a table is read with the given cell limit (model.LoadOptions):
+// while a table is read with the given cell limit (csvfile.LoadOptions):
 // room for a row of many cells, far below the memory a runaway value
 // would take; 0 (SQLite's own limit) when the cells are not limited.
 func sqliteMaxLength(maxCell int) int {

@@ -92,7 +92,7 @@ func (f mapFlag) Set(s string) error {
 	return nil
 }
 
-// tokensFlag reads --missing-values (model.ParseMissingTokens).
+// tokensFlag reads --missing-values (csvfile.ParseMissingTokens).
 type tokensFlag struct{ v *[]string }
 
 func (f tokensFlag) String() string {

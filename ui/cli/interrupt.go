@@ -18,7 +18,7 @@ import (
 // command's work runs under; a command that has not returned within
 // interruptGrace (a step that does not look at the context), or a second
 // Ctrl-C, ends the process with exit code 130, after the release being
-// written is removed (model.AbortWrites), so nothing is left behind.
+// written is removed (releasedir.AbortWrites), so nothing is left behind.
 var interrupts struct {
 	once   sync.Once
 	sig    chan os.Signal

@@ -77,7 +77,7 @@ type ATFile struct {
 // Encode renders the details as the manifest holds them.
 func (d Details) Encode() (json.RawMessage, error) { return releasedir.EncodeDetails(d) }
 
-// Read decodes a manifest's details strictly (model.DecodeDetails): a key
+// Read decodes a manifest's details strictly (releasedir.DecodeDetails): a key
 // this declaration does not name is an error, and so are no details.
 func Read(m *releasedir.Manifest) (Details, error) {
 	var d Details

@@ -82,7 +82,7 @@ func unproven(c *release, r *verify.Report) error {
 }
 
 // auditBinds reports whether the audit record beside the release holds
-// this manifest's digest (model.ManifestDigest): the manifest, and the
+// this manifest's digest (releasedir.ManifestDigest): the manifest, and the
 // files it hashes, are then its producer's.
 func auditBinds(c *release) bool {
 	a := c.opt.Audit

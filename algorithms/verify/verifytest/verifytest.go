@@ -92,7 +92,7 @@ func rehash(dir string, m map[string]any, only string) {
 }
 
 // Details encodes a method's details as a hand-written manifest holds
-// them (model.EncodeDetails).
+// them (releasedir.EncodeDetails).
 func Details(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	b, err := releasedir.EncodeDetails(v)

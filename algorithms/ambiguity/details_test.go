@@ -26,7 +26,7 @@ func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := (Method{}).OpenRelease(dir); err != nil {

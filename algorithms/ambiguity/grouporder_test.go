@@ -31,7 +31,7 @@ func TestFilesAnswerAsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := filepath.Join(t.TempDir(), "rel")
-		if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{}); err != nil {
+		if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		files, err := openScheme(dir, nil)

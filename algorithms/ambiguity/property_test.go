@@ -223,7 +223,7 @@ func checkRelease(t *testing.T, in *method.Input, res *method.Result, rng *model
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := openScheme(dir, nil)

@@ -289,7 +289,7 @@ func openScheme(dir string, shared func(name string) (*model.Table, error)) (*sc
 		if t := sharedTable(shared, file, col, kinds[col]); t != nil && strings.Join(t.Names(), ",") == strings.Join(header, ",") {
 			return t, nil
 		}
-		t, err := releasedir.LoadRelease(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+		t, err := releasedir.LoadTable(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 		if err != nil {
 			return nil, err
 		}

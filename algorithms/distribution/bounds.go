@@ -306,11 +306,11 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	if man.Method != Name {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
-	qi, err := releasedir.LoadRelease(filepath.Join(dir, format.FileQI), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	qi, err := releasedir.LoadTable(filepath.Join(dir, format.FileQI), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
-	sa, err := releasedir.LoadRelease(filepath.Join(dir, format.FileSA), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	sa, err := releasedir.LoadTable(filepath.Join(dir, format.FileSA), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +344,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 	}
 	// The domain file names the attribute: an answer is about that column,
 	// never about a name the manifest alone gives.
-	if d, err := releasedir.LoadRelease(filepath.Join(dir, format.FileDomain), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
+	if d, err := releasedir.LoadTable(filepath.Join(dir, format.FileDomain), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}}); err == nil {
 		if len(d.Columns) != 1 || d.Columns[0].Name != man.SA {
 			return nil, &model.InputError{File: filepath.Join(dir, format.FileDomain), Line: 1,
 				Msg:  fmt.Sprintf("the manifest names the sensitive attribute %q, %s holds %s", man.SA, format.FileDomain, strings.Join(d.Names(), ",")),

@@ -323,7 +323,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, &model.InputError{File: mpath, Msg: "details.domain must describe every quasi-identifier"}
 	}
 	load := func(name string) (*model.Table, error) {
-		return releasedir.LoadRelease(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return releasedir.LoadTable(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	jat, err := load(format.FileJAT)
 	if err != nil {

@@ -235,7 +235,7 @@ func exportRelease(t *testing.T, r *run, seed uint64) (string, *releasedir.Audit
 	rel.Manifest.MissingValues = "drop"
 	dir := filepath.Join(t.TempDir(), "rel")
 	audit := &releasedir.Audit{Seed: seed, SeedFixed: true, RowMap: rowMap}
-	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
 		t.Fatal(err)
 	}
 	return dir, audit

@@ -488,7 +488,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
 	load := func(name string) (*model.Table, error) {
-		return releasedir.LoadRelease(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return releasedir.LoadTable(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	qiSet := map[string]bool{}
 	for _, q := range man.QIs {

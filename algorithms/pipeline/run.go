@@ -239,7 +239,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	var lines []string
-	man, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{
+	man, err := releasedir.Write(dir, rel, releasedir.WriteOptions{
 		Force:            opt.Force,
 		Inputs:           inputFiles(p),
 		AcceptViolations: opt.AcceptViolations,

@@ -244,7 +244,7 @@ func indexOf(list []string, s string) int {
 // headerOnly reads a CSV file that holds its header row and nothing else
 // as a table without rows (nil for any other file).
 func headerOnly(path string) *model.Table {
-	f, err := releasedir.OpenRelease(path)
+	f, err := releasedir.OpenFile(path)
 	if err != nil {
 		return nil
 	}
@@ -285,7 +285,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 	}
 	path := filepath.Join(dir, format.FilePublished)
-	t, err := releasedir.LoadRelease(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	t, err := releasedir.LoadTable(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		// A release may publish no record at all: a header alone.
 		if t = headerOnly(path); t == nil {

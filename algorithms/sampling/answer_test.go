@@ -106,7 +106,7 @@ func TestAnswersFromRunAndFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{Audit: &releasedir.Audit{RowMap: rowMap}}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{Audit: &releasedir.Audit{RowMap: rowMap}}); err != nil {
 		t.Fatal(err)
 	}
 	files, err := Method{}.OpenRelease(dir)

@@ -356,7 +356,7 @@ func checkRelease(t *testing.T, name string, in *method.Input, res *method.Resul
 	rel.Manifest.MissingValues = "drop"
 	dir := filepath.Join(t.TempDir(), "rel")
 	audit := &releasedir.Audit{RowMap: rowMap}
-	if _, err := releasedir.WriteRelease(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
 		t.Fatal(err)
 	}
 	lookup := func(string) (verify.Declared, bool) { return verify.Declared{Check: samplingcheck.Check}, true }

@@ -97,7 +97,7 @@ func (rel *Release) content(name string) (*file, error) {
 		if data, ok := rel.files.mem[name]; ok {
 			f.data = data
 		} else {
-			f.data, f.err = releasedir.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+			f.data, f.err = releasedir.ReadFile(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 		}
 	})
 	return f, f.err
@@ -159,7 +159,7 @@ func (rel *Release) table(name string) (*model.Table, error) {
 		data, err := rel.bytesOf(name)
 		if err != nil {
 			// Not readable: the loader says why, as it always has.
-			f.table, f.terr = releasedir.LoadRelease(path, opt)
+			f.table, f.terr = releasedir.LoadTable(path, opt)
 			return
 		}
 		f.table, f.terr = csvfile.Load(bytes.NewReader(data), opt)
@@ -184,7 +184,7 @@ func (rel *Release) bytesOf(name string) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
-	return releasedir.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+	return releasedir.ReadFile(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 }
 
 // forget lets go of the bytes read for hashes that no table took.

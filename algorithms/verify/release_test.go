@@ -50,7 +50,7 @@ func writeToy(t *testing.T, rows ...string) string {
 		}
 		return r.Strings(), r.Err()
 	}
-	if _, err := releasedir.WriteRelease(dir, toyRelease(rows...), releasedir.WriteOptions{Verify: verifyDir}); err != nil {
+	if _, err := releasedir.Write(dir, toyRelease(rows...), releasedir.WriteOptions{Verify: verifyDir}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -204,7 +204,7 @@ func runThen(dir string, opt Options, lookup func(method string) (Declared, bool
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory an export wrote"}
 	}
 	man := filepath.Join(dir, "manifest.json")
-	if _, err := releasedir.StatRelease(man); err != nil {
+	if _, err := releasedir.StatFile(man); err != nil {
 		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 			return nil, ie
 		}
@@ -675,7 +675,7 @@ func (rel *Release) checkFiles(r *Report) error {
 // nothing: Run does.
 func Open(dir string) (*Release, error) {
 	man := filepath.Join(dir, "manifest.json")
-	if _, err := releasedir.StatRelease(man); err != nil {
+	if _, err := releasedir.StatFile(man); err != nil {
 		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 			return nil, ie
 		}
@@ -701,7 +701,7 @@ func (rel *Release) list() error {
 			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q twice", f.Name)}
 		}
 		// A missing file is the files check's to report.
-		if _, err := releasedir.StatRelease(filepath.Join(rel.Dir, f.Name)); errors.As(err, new(*model.InputError)) {
+		if _, err := releasedir.StatFile(filepath.Join(rel.Dir, f.Name)); errors.As(err, new(*model.InputError)) {
 			return err
 		}
 		rel.listed[f.Name] = true

@@ -2,7 +2,7 @@
 
 package releasedir
 
-// Outside Unix a file is opened plainly: OpenRelease's checks of the
+// Outside Unix a file is opened plainly: OpenFile's checks of the
 // opened file stand alone.
 const (
 	openNoFollow = 0

@@ -23,13 +23,13 @@ import (
 func TestForceRefusesAnEditedRelease(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
-	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Audit: &Audit{}}); err != nil {
+	if _, err := Write(dir, testRelease(), WriteOptions{Audit: &Audit{}}); err != nil {
 		t.Fatal(err)
 	}
 	report := filepath.Join(dir, "report.md")
 	edited := readFile(t, report) + "\nmy notes\n"
 	os.WriteFile(report, []byte(edited), 0o644)
-	_, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true, Audit: &Audit{}})
+	_, err := Write(dir, testRelease(), WriteOptions{Force: true, Audit: &Audit{}})
 	var pe *model.ParamError
 	want := "its file " + report + " was changed since privlab wrote it (its SHA-256 is not the one manifest.json records); refusing to replace the release, even when told to"
 	if !errors.As(err, &pe) || pe.Param != "out" || pe.Reason != want {
@@ -74,7 +74,7 @@ func runExportChild() {
 		}
 	}
 	seed, _ := strconv.ParseUint(id, 10, 64)
-	_, err := WriteRelease(dir, releaseOf(id), WriteOptions{Force: true, Audit: &Audit{Seed: seed}})
+	_, err := Write(dir, releaseOf(id), WriteOptions{Force: true, Audit: &Audit{Seed: seed}})
 	switch {
 	case err == nil:
 		os.Exit(0)
@@ -98,7 +98,7 @@ func TestConcurrentForceProcesses(t *testing.T) {
 	for trial := 0; trial < 12; trial++ {
 		parent := t.TempDir()
 		dir := filepath.Join(parent, "rel")
-		if _, err := WriteRelease(dir, releaseOf("first"), WriteOptions{Audit: &Audit{Seed: 100}}); err != nil {
+		if _, err := Write(dir, releaseOf("first"), WriteOptions{Audit: &Audit{Seed: 100}}); err != nil {
 			t.Fatal(err)
 		}
 		const n = 8
@@ -167,7 +167,7 @@ func TestLeftoverLookalikesAreKept(t *testing.T) {
 	}
 	var warns []string
 	dir := filepath.Join(parent, "rel")
-	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Warn: func(s string) { warns = append(warns, s) }}); err != nil {
+	if _, err := Write(dir, testRelease(), WriteOptions{Warn: func(s string) { warns = append(warns, s) }}); err != nil {
 		t.Fatal(err)
 	}
 	want := append([]string{".rel.tmp-999999999-5", "rel"}, notes...)
@@ -202,11 +202,11 @@ func TestLeftoverLookalikesAreKept(t *testing.T) {
 func TestForceLosesToAnExportThatFinishedMeanwhile(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
-	if _, err := WriteRelease(dir, releaseOf("first"), WriteOptions{Audit: &Audit{Seed: 1}}); err != nil {
+	if _, err := Write(dir, releaseOf("first"), WriteOptions{Audit: &Audit{Seed: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := WriteRelease(dir, releaseOf("loser"), WriteOptions{Force: true, Audit: &Audit{Seed: 2}, Meanwhile: func(*Manifest) error {
-		_, err := WriteRelease(dir, releaseOf("winner"), WriteOptions{Force: true, Audit: &Audit{Seed: 3}})
+	_, err := Write(dir, releaseOf("loser"), WriteOptions{Force: true, Audit: &Audit{Seed: 2}, Meanwhile: func(*Manifest) error {
+		_, err := Write(dir, releaseOf("winner"), WriteOptions{Force: true, Audit: &Audit{Seed: 3}})
 		return err
 	}})
 	var pe *model.ParamError
@@ -216,7 +216,7 @@ func TestForceLosesToAnExportThatFinishedMeanwhile(t *testing.T) {
 	if titleAt(t, dir) != "winner" || !auditFits(t, dir) {
 		t.Fatal("the winner is not in place with its audit record")
 	}
-	if _, err := WriteRelease(dir, releaseOf("alone"), WriteOptions{Force: true, Audit: &Audit{Seed: 4}, Meanwhile: func(*Manifest) error {
+	if _, err := Write(dir, releaseOf("alone"), WriteOptions{Force: true, Audit: &Audit{Seed: 4}, Meanwhile: func(*Manifest) error {
 		os.Remove(AuditPath(dir))
 		return os.RemoveAll(dir)
 	}}); err != nil {

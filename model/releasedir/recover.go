@@ -46,7 +46,7 @@ func AbortWrites() (removed, placed []string) {
 	return removed, append([]string(nil), inflight.placed...)
 }
 
-// leftoverName matches what WriteRelease makes beside a release NAME:
+// leftoverName matches what Write makes beside a release NAME:
 // .NAME.tmp-PID-X (marked as privlab's, isOwned: the release being
 // written in it as release/, its audit record as audit.json),
 // .NAME.old-PID-X and .NAME.old-PID-X.audit.json (the earlier release and

@@ -332,7 +332,7 @@ func syncDir(dir string) error {
 // ReadAudit reads an audit record strictly (strictjson.Decode): a repeated key
 // or one the record does not have is an error naming its line.
 func ReadAudit(path string) (*Audit, error) {
-	b, err := ReadRelease(path, model.MaxAuditBytes, "an audit record")
+	b, err := ReadFile(path, model.MaxAuditBytes, "an audit record")
 	if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 		return nil, ie
 	}
@@ -352,7 +352,7 @@ func ReadAudit(path string) (*Audit, error) {
 // A manifest read again unchanged is not decoded again (decodeCached).
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, "manifest.json")
-	b, err := ReadRelease(path, model.MaxManifestBytes, "a manifest")
+	b, err := ReadFile(path, model.MaxManifestBytes, "a manifest")
 	if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 		return nil, ie
 	}

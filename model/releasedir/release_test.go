@@ -68,7 +68,7 @@ func TestWriteRelease(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
 	var verifiedIn string
-	m, err := WriteRelease(dir, testRelease(), WriteOptions{
+	m, err := Write(dir, testRelease(), WriteOptions{
 		Verify: func(d string, _ *Manifest) ([]string, error) {
 			verifiedIn = d
 			// Verification reads the written files.
@@ -144,7 +144,7 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("old"), 0o644)
 
-	_, err := WriteRelease(dir, testRelease(), WriteOptions{})
+	_, err := Write(dir, testRelease(), WriteOptions{})
 	var pe *model.ParamError
 	if !errors.Is(err, ErrExists) || !errors.As(err, &pe) || pe.Param != "out" || len(pe.Fixes) != 1 || pe.Fixes[0].Setting != model.SetForce {
 		t.Fatalf("got %v, want ErrExists fixed by consent to replace it", err)
@@ -159,15 +159,15 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 	// Even with Force, a directory whose manifest is not a release's, or
 	// that holds a file its manifest does not list, is not replaced
 	// (issue 25, item 6; TestForceReplacesOnlyReleases).
-	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true}); err == nil || !strings.Contains(err.Error(), "not a privlab release") {
+	if _, err := Write(dir, testRelease(), WriteOptions{Force: true}); err == nil || !strings.Contains(err.Error(), "not a privlab release") {
 		t.Fatalf("a directory with keep.txt and {} as manifest: %v", err)
 	}
 	os.RemoveAll(dir)
 	// With Force an earlier release is replaced.
-	if _, err := WriteRelease(dir, testRelease(), WriteOptions{}); err != nil {
+	if _, err := Write(dir, testRelease(), WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true}); err != nil {
+	if _, err := Write(dir, testRelease(), WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := entries(t, dir); !reflect.DeepEqual(got, []string{"manifest.json", "qi.csv", "report.md", "sa.csv"}) {
@@ -181,7 +181,7 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 	other := filepath.Join(parent, "photos")
 	os.Mkdir(other, 0o755)
 	os.WriteFile(filepath.Join(other, "cat.jpg"), []byte("meow"), 0o644)
-	_, err = WriteRelease(other, testRelease(), WriteOptions{Force: true})
+	_, err = Write(other, testRelease(), WriteOptions{Force: true})
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "not a privlab release") {
 		t.Errorf("non-release directory: %v", err)
 	}
@@ -192,17 +192,17 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 	file := filepath.Join(parent, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
 	for _, force := range []bool{true, false} {
-		if _, err := WriteRelease(file, testRelease(), WriteOptions{Force: force}); err == nil || !strings.Contains(err.Error(), "exists and is a file, not a release directory") {
+		if _, err := Write(file, testRelease(), WriteOptions{Force: force}); err == nil || !strings.Contains(err.Error(), "exists and is a file, not a release directory") {
 			t.Errorf("file (force %v): %v", force, err)
 		}
 	}
 	// An empty directory counts as a release to fill.
 	empty := filepath.Join(parent, "empty")
 	os.Mkdir(empty, 0o755)
-	if _, err := WriteRelease(empty, testRelease(), WriteOptions{}); !errors.Is(err, ErrExists) {
+	if _, err := Write(empty, testRelease(), WriteOptions{}); !errors.Is(err, ErrExists) {
 		t.Errorf("empty directory without force: %v", err)
 	}
-	if _, err := WriteRelease(empty, testRelease(), WriteOptions{Force: true}); err != nil {
+	if _, err := Write(empty, testRelease(), WriteOptions{Force: true}); err != nil {
 		t.Errorf("empty directory with force: %v", err)
 	}
 }
@@ -210,13 +210,13 @@ func TestWriteReleaseRefusesToOverwrite(t *testing.T) {
 func TestWriteReleaseProtectsInputs(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
-	if _, err := WriteRelease(dir, testRelease(), WriteOptions{}); err != nil {
+	if _, err := Write(dir, testRelease(), WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	before := entries(t, dir)
 	input := filepath.Join(dir, "data", "input.csv")
 	for _, in := range []string{input, dir, AuditPath(dir)} {
-		_, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true, Inputs: []string{"dataset:census", "", in}})
+		_, err := Write(dir, testRelease(), WriteOptions{Force: true, Inputs: []string{"dataset:census", "", in}})
 		var pe *model.ParamError
 		if !errors.As(err, &pe) || pe.Param != "out" || !strings.Contains(err.Error(), "input file "+in) {
 			t.Errorf("input %s: got %v", in, err)
@@ -226,7 +226,7 @@ func TestWriteReleaseProtectsInputs(t *testing.T) {
 		t.Errorf("directory changed: %v", got)
 	}
 	// An input beside the release is fine.
-	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true, Inputs: []string{filepath.Join(parent, "rel.csv")}}); err != nil {
+	if _, err := Write(dir, testRelease(), WriteOptions{Force: true, Inputs: []string{filepath.Join(parent, "rel.csv")}}); err != nil {
 		t.Errorf("input beside: %v", err)
 	}
 }
@@ -236,16 +236,16 @@ func TestWriteReleaseBadNames(t *testing.T) {
 	for _, name := range []string{"", "../escape.csv", "sub/x.csv", "manifest.json", "report.md", ".", ".."} {
 		rel := testRelease()
 		rel.Files[1].Name = name
-		if _, err := WriteRelease(dir, rel, WriteOptions{}); err == nil {
+		if _, err := Write(dir, rel, WriteOptions{}); err == nil {
 			t.Errorf("file name %q accepted", name)
 		}
 	}
 	rel := testRelease()
 	rel.Files[1].Name = rel.Files[0].Name
-	if _, err := WriteRelease(dir, rel, WriteOptions{}); err == nil || !strings.Contains(err.Error(), "used twice") {
+	if _, err := Write(dir, rel, WriteOptions{}); err == nil || !strings.Contains(err.Error(), "used twice") {
 		t.Errorf("duplicate name: %v", err)
 	}
-	if _, err := WriteRelease("", testRelease(), WriteOptions{}); err == nil {
+	if _, err := Write("", testRelease(), WriteOptions{}); err == nil {
 		t.Errorf("empty directory name accepted")
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
@@ -267,7 +267,7 @@ func TestWriteReleaseAtomic(t *testing.T) {
 					failpoint = func(string) error { return nil }
 					old := testRelease()
 					old.Manifest.Method = "old"
-					if _, err := WriteRelease(dir, old, WriteOptions{}); err != nil {
+					if _, err := Write(dir, old, WriteOptions{}); err != nil {
 						t.Fatal(err)
 					}
 					before = readFile(t, filepath.Join(dir, "manifest.json"))
@@ -280,7 +280,7 @@ func TestWriteReleaseAtomic(t *testing.T) {
 					}
 					return nil
 				}
-				_, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true, Audit: &Audit{Seed: 1}})
+				_, err := Write(dir, testRelease(), WriteOptions{Force: true, Audit: &Audit{Seed: 1}})
 				if err == nil || !strings.Contains(err.Error(), "simulated crash at "+stage) || !reached {
 					t.Fatalf("got %v, want the simulated crash", err)
 				}
@@ -310,7 +310,7 @@ func TestWriteReleaseVerification(t *testing.T) {
 	}
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
-	_, err := WriteRelease(dir, testRelease(), WriteOptions{Verify: bad})
+	_, err := Write(dir, testRelease(), WriteOptions{Verify: bad})
 	var ve *VerifyError
 	if !errors.As(err, &ve) || !reflect.DeepEqual(ve.Lines, []string{"group 2: posterior 0.5 > target 0.25"}) ||
 		err.Error() != "release failed verification: 1 group violates the target" {
@@ -319,7 +319,7 @@ func TestWriteReleaseVerification(t *testing.T) {
 	if got := entries(t, parent); len(got) != 0 {
 		t.Errorf("parent holds %v", got)
 	}
-	m, err := WriteRelease(dir, testRelease(), WriteOptions{Verify: bad, AcceptViolations: true})
+	m, err := Write(dir, testRelease(), WriteOptions{Verify: bad, AcceptViolations: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestWriteReleaseDeterministic(t *testing.T) {
 	parent := t.TempDir()
 	var hashes [][]FileEntry
 	for i := 0; i < 2; i++ {
-		m, err := WriteRelease(filepath.Join(parent, fmt.Sprint("r", i)), testRelease(), WriteOptions{})
+		m, err := Write(filepath.Join(parent, fmt.Sprint("r", i)), testRelease(), WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -469,7 +469,7 @@ func TestWriteReleaseRemovesStaleTemporaries(t *testing.T) {
 	// A marker that names another directory (copied) does not count.
 	os.WriteFile(filepath.Join(parent, unmarked[0], ownedMarker), []byte(markerText(dead[0])), 0o600)
 	var warns []string
-	if _, err := WriteRelease(filepath.Join(parent, "rel"), testRelease(), WriteOptions{Warn: func(s string) { warns = append(warns, s) }}); err != nil {
+	if _, err := Write(filepath.Join(parent, "rel"), testRelease(), WriteOptions{Warn: func(s string) { warns = append(warns, s) }}); err != nil {
 		t.Fatal(err)
 	}
 	got := entries(t, parent)
@@ -508,7 +508,7 @@ func TestWriteReleaseVerifyMeasures(t *testing.T) {
 		m.Risk = []Figure{{Name: "records at risk", Value: 3, OK: true}}
 		return []string{"ok   files: 2 files match their SHA-256"}, nil
 	}
-	m, err := WriteRelease(dir, testRelease(), WriteOptions{Verify: measure})
+	m, err := Write(dir, testRelease(), WriteOptions{Verify: measure})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +526,7 @@ func TestWriteReleaseVerifyMeasures(t *testing.T) {
 		return nil, &StopError{Err: errors.New("the release cannot be measured")}
 	}
 	dir2 := filepath.Join(parent, "rel2")
-	if _, err := WriteRelease(dir2, testRelease(), WriteOptions{Verify: stop, AcceptViolations: true}); err == nil || err.Error() != "the release cannot be measured" {
+	if _, err := Write(dir2, testRelease(), WriteOptions{Verify: stop, AcceptViolations: true}); err == nil || err.Error() != "the release cannot be measured" {
 		t.Fatalf("got %v, want the stop", err)
 	}
 	if got := entries(t, parent); !reflect.DeepEqual(got, []string{"rel"}) {

@@ -12,17 +12,17 @@ import (
 
 // Every file of a release that privlab reads (its manifest, its data
 // files, report.md, and the audit record beside it) is opened by
-// OpenRelease: a regular file, never a link that leads out of the release,
+// OpenFile: a regular file, never a link that leads out of the release,
 // a named pipe that blocks its reader forever, or a device.
 
-// OpenRelease opens the release file path for reading. A file that is not
+// OpenFile opens the release file path for reading. A file that is not
 // a regular file is an *InputError naming it and what it is; the file is
 // opened without following a link and without blocking, and what was
 // opened is checked again, so that a pipe or a link put in its place
 // after the first look is refused too. An error opening the file is
 // returned as os.Open returns it.
-func OpenRelease(path string) (*os.File, error) {
-	before, err := StatRelease(path)
+func OpenFile(path string) (*os.File, error) {
+	before, err := StatFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -46,11 +46,11 @@ func OpenRelease(path string) (*os.File, error) {
 	return f, nil
 }
 
-// StatRelease looks at the release file path without opening it or
+// StatFile looks at the release file path without opening it or
 // following a link: a file that is not a regular file is an *InputError
 // naming it and what it is; an error looking is returned as os.Lstat
 // returns it.
-func StatRelease(path string) (fs.FileInfo, error) {
+func StatFile(path string) (fs.FileInfo, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -80,10 +80,10 @@ func notRegular(path string, mode fs.FileMode) *model.InputError {
 		Hint: "a release and its audit record are regular files: privlab reads no link, pipe or device in their place"}
 }
 
-// ReadRelease reads a whole release file (OpenRelease) of at most max
+// ReadFile reads a whole release file (OpenFile) of at most max
 // bytes, as ReadFileLimit does.
-func ReadRelease(path string, max int64, what string) ([]byte, error) {
-	f, err := OpenRelease(path)
+func ReadFile(path string, max int64, what string) ([]byte, error) {
+	f, err := OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -91,10 +91,10 @@ func ReadRelease(path string, max int64, what string) ([]byte, error) {
 	return model.ReadOpenFileLimit(f, path, max, what)
 }
 
-// LoadRelease reads a release's CSV file (OpenRelease) into a Table, as
+// LoadTable reads a release's CSV file (OpenFile) into a Table, as
 // LoadFile does.
-func LoadRelease(path string, opt csvfile.LoadOptions) (*model.Table, error) {
-	f, err := OpenRelease(path)
+func LoadTable(path string, opt csvfile.LoadOptions) (*model.Table, error) {
+	f, err := OpenFile(path)
 	if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 		return nil, ie
 	}
@@ -108,9 +108,9 @@ func LoadRelease(path string, opt csvfile.LoadOptions) (*model.Table, error) {
 	return csvfile.Load(f, opt)
 }
 
-// ReleaseSHA256 hashes a release file (OpenRelease) as a stream.
+// ReleaseSHA256 hashes a release file (OpenFile) as a stream.
 func ReleaseSHA256(path string) (string, error) {
-	f, err := OpenRelease(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return "", err
 	}

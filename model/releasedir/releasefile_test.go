@@ -47,9 +47,9 @@ func TestOpenReleaseRefuses(t *testing.T) {
 		cases["null.csv"] = "a symbolic link"
 	}
 	readers := map[string]func(string) error{
-		"OpenRelease":   func(p string) error { f, err := OpenRelease(p); f.Close(); return err },
-		"ReadRelease":   func(p string) error { _, err := ReadRelease(p, 1<<20, "a release file"); return err },
-		"LoadRelease":   func(p string) error { _, err := LoadRelease(p, csvfile.LoadOptions{}); return err },
+		"OpenFile":      func(p string) error { f, err := OpenFile(p); f.Close(); return err },
+		"ReadFile":      func(p string) error { _, err := ReadFile(p, 1<<20, "a release file"); return err },
+		"LoadTable":     func(p string) error { _, err := LoadTable(p, csvfile.LoadOptions{}); return err },
 		"ReleaseSHA256": func(p string) error { _, err := ReleaseSHA256(p); return err },
 	}
 	for name, what := range cases {
@@ -66,13 +66,13 @@ func TestOpenReleaseRefuses(t *testing.T) {
 			}
 		}
 	}
-	if t0, err := LoadRelease(plain, csvfile.LoadOptions{}); err != nil || t0.Rows != 1 || t0.Name != plain {
+	if t0, err := LoadTable(plain, csvfile.LoadOptions{}); err != nil || t0.Rows != 1 || t0.Name != plain {
 		t.Errorf("a regular file: %v", err)
 	}
 	if sum, err := ReleaseSHA256(plain); err != nil || sum != "309b0e45a73d3fc5325e2b6ed0a01ef8b9cde6b05a5633c1f893f970d52bfddc" {
 		t.Errorf("hash %s: %v", sum, err)
 	}
-	if _, err := OpenRelease(filepath.Join(dir, "none.csv")); !os.IsNotExist(err) {
+	if _, err := OpenFile(filepath.Join(dir, "none.csv")); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v", err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"privlab/model/csvfile"
 )
 
-// WriteOptions control WriteRelease.
+// WriteOptions control Write.
 type WriteOptions struct {
 	// Force replaces an existing release directory (a privlab release
 	// holding only its listed files, or an empty directory).
@@ -82,7 +82,7 @@ type existsError struct{ *model.ParamError }
 
 func (e *existsError) Unwrap() []error { return []error{e.ParamError, ErrExists} }
 
-// failpoint lets tests stop WriteRelease at a named stage: an error fails
+// failpoint lets tests stop Write at a named stage: an error fails
 // the write there (it cleans up as after any failure); errCrash stops it
 // as a killed process would, leaving everything as it is.
 var failpoint = func(stage string) error { return nil }
@@ -94,7 +94,7 @@ var errCrash = errors.New("simulated crash")
 // dead one to leave what a killed export leaves).
 var ownerPID = os.Getpid()
 
-// WriteRelease writes rel into dir atomically: everything goes into a
+// Write writes rel into dir atomically: everything goes into a
 // temporary sibling directory, each file is synced and re-read to check its
 // hash, the release is verified, and only then renamed into place with a
 // rename that never replaces (a concurrent export that got there first
@@ -108,7 +108,7 @@ var ownerPID = os.Getpid()
 // interrupted replacement leaves is restored or named by the next write to
 // dir (opt.Warn), never removed silently. On any failure nothing is left
 // behind and an existing release is untouched.
-func WriteRelease(dir string, rel *Release, opt WriteOptions) (*Manifest, error) {
+func Write(dir string, rel *Release, opt WriteOptions) (*Manifest, error) {
 	abs, err := releaseTarget(dir, rel, opt)
 	if err != nil {
 		return nil, err
@@ -335,7 +335,7 @@ func replaceable(dir string) (why, changed string) {
 	return "", ""
 }
 
-// writer is one WriteRelease under way: its temporary directory (tmp,
+// writer is one Write under way: its temporary directory (tmp,
 // marked as this code's, holding the release being written: work) and
 // audit record, and the earlier release it moved aside.
 type writer struct {

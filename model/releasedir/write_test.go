@@ -68,12 +68,12 @@ func TestForceReplacesOnlyReleases(t *testing.T) {
 		}, "its manifest.json is not one privlab wrote"},
 		{"a release with an extra file", func(dir string) {
 			os.Remove(dir)
-			WriteRelease(dir, releaseOf("old"), WriteOptions{})
+			Write(dir, releaseOf("old"), WriteOptions{})
 			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
 		}, "it holds notes.txt, which its manifest does not list"},
 		{"a release with a directory", func(dir string) {
 			os.Remove(dir)
-			WriteRelease(dir, releaseOf("old"), WriteOptions{})
+			Write(dir, releaseOf("old"), WriteOptions{})
 			os.Mkdir(filepath.Join(dir, "photos"), 0o755)
 		}, "it holds photos"},
 		{"a manifest that does not read", func(dir string) {
@@ -90,7 +90,7 @@ func TestForceReplacesOnlyReleases(t *testing.T) {
 			os.Mkdir(dir, 0o755)
 			c.setup(dir)
 			before := snapshot(t, parent)
-			_, err := WriteRelease(dir, releaseOf("new"), WriteOptions{Force: true, Audit: &Audit{Seed: 1}})
+			_, err := Write(dir, releaseOf("new"), WriteOptions{Force: true, Audit: &Audit{Seed: 1}})
 			var pe *model.ParamError
 			if !errors.As(err, &pe) || pe.Param != "out" || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), "refusing to replace it") {
 				t.Fatalf("got %v, want a refusal naming %q", err, c.why)
@@ -103,13 +103,13 @@ func TestForceReplacesOnlyReleases(t *testing.T) {
 	// A release holding only its files is replaced, and so is an empty
 	// directory.
 	dir := filepath.Join(parent, "rel")
-	WriteRelease(dir, releaseOf("old"), WriteOptions{})
-	if _, err := WriteRelease(dir, releaseOf("new"), WriteOptions{Force: true}); err != nil || titleAt(t, dir) != "new" {
+	Write(dir, releaseOf("old"), WriteOptions{})
+	if _, err := Write(dir, releaseOf("new"), WriteOptions{Force: true}); err != nil || titleAt(t, dir) != "new" {
 		t.Fatalf("replacing a release: %v", err)
 	}
 	empty := filepath.Join(parent, "empty")
 	os.Mkdir(empty, 0o755)
-	if _, err := WriteRelease(empty, releaseOf("new"), WriteOptions{Force: true}); err != nil {
+	if _, err := Write(empty, releaseOf("new"), WriteOptions{Force: true}); err != nil {
 		t.Fatalf("an empty directory: %v", err)
 	}
 }
@@ -149,7 +149,7 @@ func TestConcurrentWritesOneWins(t *testing.T) {
 			go func(i int) {
 				defer wg.Done()
 				<-start
-				_, errs[i] = WriteRelease(dir, releaseOf(fmt.Sprint(i)), WriteOptions{Audit: &Audit{Seed: uint64(i)}})
+				_, errs[i] = Write(dir, releaseOf(fmt.Sprint(i)), WriteOptions{Audit: &Audit{Seed: uint64(i)}})
 			}(i)
 		}
 		close(start)
@@ -237,13 +237,13 @@ func TestReplaceRecoversAtEveryStep(t *testing.T) {
 		t.Run(c.stage, func(t *testing.T) {
 			parent := t.TempDir()
 			dir := filepath.Join(parent, "rel")
-			if _, err := WriteRelease(dir, releaseOf("old"), WriteOptions{Audit: &Audit{Seed: 1}}); err != nil {
+			if _, err := Write(dir, releaseOf("old"), WriteOptions{Audit: &Audit{Seed: 1}}); err != nil {
 				t.Fatal(err)
 			}
 			oldManifest := readFile(t, filepath.Join(dir, "manifest.json"))
 			deadOwner(t)
 			crashAt(t, c.stage)
-			_, err := WriteRelease(dir, releaseOf("new"), WriteOptions{Force: true, Audit: &Audit{Seed: 2}})
+			_, err := Write(dir, releaseOf("new"), WriteOptions{Force: true, Audit: &Audit{Seed: 2}})
 			if !errors.Is(err, errCrash) {
 				t.Fatalf("got %v, want the simulated crash", err)
 			}
@@ -257,7 +257,7 @@ func TestReplaceRecoversAtEveryStep(t *testing.T) {
 			// after it has dealt with what the crash left).
 			failpoint = func(string) error { return nil }
 			var warns []string
-			_, err = WriteRelease(dir, releaseOf("third"), WriteOptions{Warn: func(s string) { warns = append(warns, s) }})
+			_, err = Write(dir, releaseOf("third"), WriteOptions{Warn: func(s string) { warns = append(warns, s) }})
 			if !errors.Is(err, ErrExists) {
 				t.Fatalf("next write: %v", err)
 			}
@@ -303,14 +303,14 @@ func TestReplaceFailureRestores(t *testing.T) {
 		t.Run(stage, func(t *testing.T) {
 			parent := t.TempDir()
 			dir := filepath.Join(parent, "rel")
-			WriteRelease(dir, releaseOf("old"), WriteOptions{Audit: &Audit{Seed: 1}})
+			Write(dir, releaseOf("old"), WriteOptions{Audit: &Audit{Seed: 1}})
 			failpoint = func(s string) error {
 				if s == stage {
 					return errors.New("disk on fire")
 				}
 				return nil
 			}
-			if _, err := WriteRelease(dir, releaseOf("new"), WriteOptions{Force: true, Audit: &Audit{Seed: 2}}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+			if _, err := Write(dir, releaseOf("new"), WriteOptions{Force: true, Audit: &Audit{Seed: 2}}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
 				t.Fatalf("got %v", err)
 			}
 			failpoint = func(string) error { return nil }
@@ -329,7 +329,7 @@ func TestReplaceFailureRestores(t *testing.T) {
 func TestWriteReleaseCancelled(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
-	WriteRelease(dir, releaseOf("old"), WriteOptions{Audit: &Audit{Seed: 1}})
+	Write(dir, releaseOf("old"), WriteOptions{Audit: &Audit{Seed: 1}})
 	ctx, cancel := context.WithCancel(context.Background())
 	filled := 0
 	rel := releaseOf("new")
@@ -340,7 +340,7 @@ func TestWriteReleaseCancelled(t *testing.T) {
 		}
 		copy(rec, []string{"1", "30-39", "F"})
 	}
-	_, err := WriteRelease(dir, rel, WriteOptions{Force: true, Context: ctx, Audit: &Audit{Seed: 2}})
+	_, err := Write(dir, rel, WriteOptions{Force: true, Context: ctx, Audit: &Audit{Seed: 2}})
 	if !errors.Is(err, context.Canceled) || filled > 4096 {
 		t.Fatalf("got %v after %d rows, want context.Canceled within 4096", err, filled)
 	}
@@ -372,7 +372,7 @@ func TestAbortWrites(t *testing.T) {
 	}
 	done := make(chan error)
 	go func() {
-		_, err := WriteRelease(dir, rel, WriteOptions{Audit: &Audit{Seed: 2}})
+		_, err := Write(dir, rel, WriteOptions{Audit: &Audit{Seed: 2}})
 		done <- err
 	}()
 	<-inFill
@@ -387,7 +387,7 @@ func TestAbortWrites(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("the aborted write succeeded")
 	}
-	if _, err := WriteRelease(dir, releaseOf("later"), WriteOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := Write(dir, releaseOf("later"), WriteOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a write after the abort: %v", err)
 	}
 	if got := entries(t, parent); len(got) != 0 {
@@ -401,12 +401,12 @@ func TestWriteReleaseNamesNonFiniteFigures(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "rel")
 	rel := releaseOf("x")
 	rel.Manifest.WorkloadError = &WorkloadError{Shape: "avg-range", Queries: 100, Mean: math.Inf(1)}
-	if _, err := WriteRelease(dir, rel, WriteOptions{}); err == nil || !strings.Contains(err.Error(), "workload_error.mean = +Inf") {
+	if _, err := Write(dir, rel, WriteOptions{}); err == nil || !strings.Contains(err.Error(), "workload_error.mean = +Inf") {
 		t.Fatalf("got %v", err)
 	}
 	rel = releaseOf("x")
 	rel.Manifest.Risk = []Figure{{Name: "ok"}, {Name: "loss", Value: math.NaN()}}
-	if _, err := WriteRelease(dir, rel, WriteOptions{}); err == nil || !strings.Contains(err.Error(), `risk "loss".value = NaN`) {
+	if _, err := Write(dir, rel, WriteOptions{}); err == nil || !strings.Contains(err.Error(), `risk "loss".value = NaN`) {
 		t.Fatalf("got %v", err)
 	}
 	// A method's details are encoded before the manifest is written
@@ -422,14 +422,14 @@ func TestWriteReleaseNamesNonFiniteFigures(t *testing.T) {
 // WriteOptions.Meanwhile runs while the data files are written: what it
 // adds to the manifest is in the manifest the check reads and the one
 // written; its error stops the write and leaves nothing behind; its
-// panic is raised again by WriteRelease, after the files were written,
+// panic is raised again by Write, after the files were written,
 // and leaves nothing behind either.
 func TestWriteReleaseMeanwhile(t *testing.T) {
 	t.Parallel()
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
 	var seen string
-	m, err := WriteRelease(dir, releaseOf("x"), WriteOptions{
+	m, err := Write(dir, releaseOf("x"), WriteOptions{
 		Meanwhile: func(m *Manifest) error {
 			m.RiskSummary = "measured meanwhile"
 			return nil
@@ -451,7 +451,7 @@ func TestWriteReleaseMeanwhile(t *testing.T) {
 	}
 	stop := errors.New("cannot measure")
 	bad := filepath.Join(parent, "bad")
-	if _, err := WriteRelease(bad, releaseOf("y"), WriteOptions{Meanwhile: func(*Manifest) error { return stop }}); !errors.Is(err, stop) {
+	if _, err := Write(bad, releaseOf("y"), WriteOptions{Meanwhile: func(*Manifest) error { return stop }}); !errors.Is(err, stop) {
 		t.Fatalf("got %v, want the Meanwhile error", err)
 	}
 	func() {
@@ -460,7 +460,7 @@ func TestWriteReleaseMeanwhile(t *testing.T) {
 				t.Errorf("recovered %v, want the panic raised again", r)
 			}
 		}()
-		WriteRelease(bad, releaseOf("z"), WriteOptions{Meanwhile: func(*Manifest) error { panic("boom") }})
+		Write(bad, releaseOf("z"), WriteOptions{Meanwhile: func(*Manifest) error { panic("boom") }})
 	}()
 	entries, _ := os.ReadDir(parent)
 	if len(entries) != 1 { // rel (no audit record was asked for)

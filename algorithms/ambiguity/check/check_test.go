@@ -183,7 +183,7 @@ func figure2Release(t *testing.T, edit func(m *releasedir.Manifest)) string {
 		edit(&m)
 	}
 	dir := filepath.Join(t.TempDir(), "figure2")
-	if _, err := releasedir.WriteRelease(dir, &releasedir.Release{Files: files, Manifest: m}, releasedir.WriteOptions{}); err != nil {
+	if _, err := releasedir.Write(dir, &releasedir.Release{Files: files, Manifest: m}, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

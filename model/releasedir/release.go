@@ -124,6 +124,9 @@ type Manifest struct {
 	Checks      []string        `json:"checks,omitempty"`
 	AcceptedBad bool            `json:"accepted_violations,omitempty"`
 	Notes       []string        `json:"notes,omitempty"`
+	// Advisor states the risk-utility map the settings were chosen on,
+	// when the project had one (report.md links its picture).
+	Advisor *AdvisorNote `json:"advisor,omitempty"`
 }
 
 // WorkloadError states a workload's error: Queries random queries of the

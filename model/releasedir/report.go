@@ -99,6 +99,7 @@ func renderManifest(m *Manifest) string {
 		w.WriteString("\n**The user accepted a release that fails its privacy requirement.**\n")
 	}
 	renderNotes(&w, c.Notes)
+	renderAdvisor(&w, c.Advisor)
 	w.WriteString("\n## Files\n\n")
 	for _, f := range files {
 		fmt.Fprintf(&w, "- %s: %d rows, sha256 %s\n", mdText(f.Name), f.Rows, mdText(f.SHA256))

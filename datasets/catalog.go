@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Catalog gives the pipeline access to the embedded datasets (it
@@ -28,7 +29,7 @@ func (Catalog) DefaultHierarchy(name, column string) string {
 
 // LoadHierarchy builds a column's hierarchy from a dataset spec
 // (including embedded files).
-func (Catalog) LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error) {
+func (Catalog) LoadHierarchy(name, spec string, col *model.Column) (*hierarchy.Hierarchy, error) {
 	d, err := Lookup(name)
 	if err != nil {
 		return nil, err

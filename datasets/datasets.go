@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
 )
 
 //go:embed tables/*.csv hierarchies/*.csv
@@ -32,10 +34,10 @@ type Dataset struct {
 	DefaultRows int         // rows when the caller passes 0 (fixed tables: their row count)
 	Columns     []string    // column names in order
 	Roles       model.Roles // sensible default roles (IDs, QIs, SA)
-	// Hierarchies maps column -> default hierarchy spec: a model.BuildHierarchy
+	// Hierarchies maps column -> default hierarchy spec: a hierarchy.Build
 	// builder spec ("flat", "masking", "binary", "ternary", "intervals:5,10,20")
 	// or "embedded:FILE" naming a file under datasets/hierarchies/ in the
-	// leaf-first layout model.ParseHierarchy reads. Every column has one.
+	// leaf-first layout hierarchy.Parse reads. Every column has one.
 	Hierarchies map[string]string
 
 	// table is the embedded CSV file of a fixed table.
@@ -107,7 +109,7 @@ func (d Dataset) Write(w io.Writer, rows int, seed uint64) error {
 }
 
 // Load returns the dataset as a table named "dataset:NAME". The CSV text is
-// streamed from Write into model.Load through a pipe, so it never exists in
+// streamed from Write into csvfile.Load through a pipe, so it never exists in
 // full.
 func (d Dataset) Load(rows int, seed uint64) (*model.Table, error) {
 	pr, pw := io.Pipe()
@@ -117,7 +119,7 @@ func (d Dataset) Load(rows int, seed uint64) (*model.Table, error) {
 		pw.CloseWithError(err)
 		done <- err
 	}()
-	t, err := model.Load(pr, model.LoadOptions{Name: "dataset:" + d.Name, Delimiter: ','})
+	t, err := csvfile.Load(pr, csvfile.LoadOptions{Name: "dataset:" + d.Name, Delimiter: ','})
 	// Unblock the writer if the loader stopped early.
 	pr.CloseWithError(io.ErrClosedPipe)
 	werr := <-done
@@ -141,7 +143,7 @@ func (d Dataset) HierarchySpec(col string) (string, error) {
 
 // Hierarchy builds the default hierarchy of column col (a column of a table
 // loaded from this dataset).
-func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
+func (d Dataset) Hierarchy(col *model.Column) (*hierarchy.Hierarchy, error) {
 	spec, err := d.HierarchySpec(col.Name)
 	if err != nil {
 		return nil, err
@@ -152,7 +154,7 @@ func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
 			return nil, fmt.Errorf("dataset %s: no embedded hierarchy %q", d.Name, file)
 		}
 		defer f.Close()
-		return model.ParseHierarchy(col.Name, "datasets/hierarchies/"+file, f)
+		return hierarchy.Parse(col.Name, "datasets/hierarchies/"+file, f)
 	}
 	name, _, _ := strings.Cut(spec, ":")
 	switch name {
@@ -161,7 +163,7 @@ func (d Dataset) Hierarchy(col *model.Column) (*model.Hierarchy, error) {
 		// Never let a spec fall through to BuildHierarchy's file lookup.
 		return nil, fmt.Errorf("dataset %s: column %q: unknown hierarchy spec %q", d.Name, col.Name, spec)
 	}
-	return model.BuildHierarchy(spec, col)
+	return hierarchy.Build(spec, col)
 }
 
 // CheckRows refuses a row count a generator cannot honour: negative, more

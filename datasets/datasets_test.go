@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 func mustLookup(t testing.TB, name string) Dataset {
@@ -376,7 +377,7 @@ func TestCensusEmbeddedHierarchiesCoverDomain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := model.ParseHierarchy(col, file, bytes.NewReader(text))
+		h, err := hierarchy.Parse(col, file, bytes.NewReader(text))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The universe generator makes IPUMS-like people for k-join-anonymity
@@ -255,10 +256,10 @@ func WriteUniverse(dir string, rows int, ratio float64, seed uint64) error {
 	})
 }
 
-// writeFileAtomic writes a file through model.WriteAtomic (a temporary
+// writeFileAtomic writes a file through releasedir.WriteAtomic (a temporary
 // sibling and a rename), buffered for the generators.
 func writeFileAtomic(path string, write func(w *bufio.Writer) error) error {
-	err := model.WriteAtomic(path, func(w io.Writer) error {
+	err := releasedir.WriteAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		if err := write(bw); err != nil {
 			return err

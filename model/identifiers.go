@@ -137,7 +137,7 @@ func rowLines(t *Table, first, again int) (int, int) {
 	}
 	for _, c := range t.Columns {
 		if t.Rows > 0 && !c.IsMissing(0) {
-			if at := c.line(int(c.Codes[0])); at > 0 {
+			if at := c.FirstLine(int(c.Codes[0])); at > 0 {
 				l = at
 			}
 			break

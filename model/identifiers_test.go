@@ -1,7 +1,9 @@
-package model
+package model_test
 
 import (
 	"errors"
+	"privlab/model"
+	"privlab/model/csvfile"
 	"strings"
 	"testing"
 )
@@ -12,8 +14,8 @@ import (
 // repeat only together.
 func TestCheckIdentifiers(t *testing.T) {
 	t.Parallel()
-	load := func(text string) *Table {
-		tab, err := Load(strings.NewReader(text), LoadOptions{Name: "t.csv"})
+	load := func(text string) *model.Table {
+		tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: "t.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,8 +38,8 @@ func TestCheckIdentifiers(t *testing.T) {
 			`t.csv:4: identifier columns f,l: the identifier "ann,lee" repeats (lines 2 and 4)`},
 		{"not a column", "id,a\n1,x\n1,x\n", []string{"other"}, ""},
 	} {
-		err := CheckIdentifiers(load(c.text), "t.csv", c.ids, nil)
-		var ie *InputError
+		err := model.CheckIdentifiers(load(c.text), "t.csv", c.ids, nil)
+		var ie *model.InputError
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)
@@ -48,10 +50,10 @@ func TestCheckIdentifiers(t *testing.T) {
 	// Only the rows read count: a repeat in a row left out (a missing
 	// value dropped it) is no join.
 	tab := load("id,a\n1,x\n2,\n1,y\n3,z\n3,z\n")
-	if err := CheckIdentifiers(tab, "t.csv", []string{"id"}, []int{0, 1, 3}); err != nil {
+	if err := model.CheckIdentifiers(tab, "t.csv", []string{"id"}, []int{0, 1, 3}); err != nil {
 		t.Errorf("rows read: %v", err)
 	}
-	err := CheckIdentifiers(tab, "t.csv", []string{"id"}, []int{0, 1, 3, 4})
+	err := model.CheckIdentifiers(tab, "t.csv", []string{"id"}, []int{0, 1, 3, 4})
 	if err == nil || !strings.HasPrefix(err.Error(), `t.csv:6: column 1 (id): the identifier "3" repeats (lines 5 and 6)`) {
 		t.Errorf("rows read, one repeated: %v", err)
 	}

@@ -38,6 +38,9 @@ const MaxColumns = 16384
 // default cell limit.
 const MaxRecordBytes = 64 * DefaultMaxCell
 
+// DefaultMaxCell is the default cell-size limit (64 KiB).
+const DefaultMaxCell = 64 << 10
+
 // Size limits of the JSON files privlab reads.
 const (
 	MaxProjectBytes  = 16 << 20
@@ -118,11 +121,12 @@ func ReadFileLimit(path string, max int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimit(f, path, max, what)
+	return ReadOpenFileLimit(f, path, max, what)
 }
 
-// readLimit reads the open file f (path) whole, as ReadFileLimit does.
-func readLimit(f *os.File, path string, max int64, what string) ([]byte, error) {
+// ReadOpenFileLimit reads the open file f (path) whole, as ReadFileLimit
+// does, for a caller that opened it with flags of its own.
+func ReadOpenFileLimit(f *os.File, path string, max int64, what string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -234,8 +238,8 @@ func (t *textReader) Close() error {
 	return t.c.Close()
 }
 
-// nulLine returns the line of the first NUL byte in b (0 when none).
-func nulLine(b []byte) int {
+// NULLine returns the line of the first NUL byte in b (0 when none).
+func NULLine(b []byte) int {
 	i := bytes.IndexByte(b, 0)
 	if i < 0 {
 		return 0

@@ -26,7 +26,7 @@ func (t *Table) CheckMagnitudes(file string, cols []string) error {
 			if math.Abs(x) <= MaxMagnitude {
 				continue
 			}
-			return &InputError{File: file, Line: c.line(code), Column: i + 1, Field: c.Name,
+			return &InputError{File: file, Line: c.FirstLine(code), Column: i + 1, Field: c.Name,
 				Msg:   fmt.Sprintf("value %s is beyond ±1e15: ranges, sums and relative errors of it overflow or lose precision", c.Dict[code]),
 				Hint:  fmt.Sprintf("rescaling %s (e.g. to thousands) works too", c.Name),
 				Fixes: []Fix{{Setting: SetKind, Attr: c.Name, Value: "categorical"}}}

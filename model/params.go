@@ -116,38 +116,14 @@ func (s ParamSpec) RangeText(rows int) string {
 // (0 when unknown). The error names the parameter, the range and the reason.
 func (s ParamSpec) Validate(v string, rows int) error {
 	v = strings.TrimSpace(v)
-	fail := func(reason string) error {
-		return &ParamError{Param: s.Name, Value: v, Reason: reason, Hint: s.Why}
-	}
-	rangeErr := func() error { return fail("must be " + s.RangeText(rows)) }
 	switch s.Kind {
 	case ParamInt, ParamFloat:
-		x, ok := ParseNumber(v)
-		if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
-			return fail("not a number; must be " + s.RangeText(rows))
-		}
-		if r, ok := ParseExact(v); s.Kind == ParamInt && (x != math.Trunc(x) || ok && !r.IsInt()) {
-			return fail("must be a whole number " + s.RangeText(rows))
-		}
-		if s.Kind == ParamInt && math.Abs(x) > 1<<53 {
-			return fail("too large; must be " + s.RangeText(rows))
-		}
-		if x < s.Min || (s.MinOpen && x == s.Min) || s.outside(v, s.Min, -1, s.MinOpen) {
-			return rangeErr()
-		}
-		max := s.Max
-		if s.MaxRows {
-			max = math.Inf(1)
-			if rows > 0 {
-				max = float64(rows)
-			}
-		}
-		if (s.MaxRows || s.Max != 0) && (x > max || (s.MaxOpen && x == max) || s.outside(v, max, 1, s.MaxOpen)) {
-			return rangeErr()
+		if err := s.validateNumber(v, rows); err != nil {
+			return err
 		}
 	case ParamSeed:
 		if _, _, err := ParseSeed(v); err != nil {
-			return fail(err.Error())
+			return s.invalid(v, err.Error())
 		}
 	case ParamChoice:
 		found := false
@@ -157,7 +133,7 @@ func (s ParamSpec) Validate(v string, rows int) error {
 			}
 		}
 		if !found {
-			return rangeErr()
+			return s.invalid(v, "must be "+s.RangeText(rows))
 		}
 	}
 	if s.Check != nil {
@@ -165,8 +141,42 @@ func (s ParamSpec) Validate(v string, rows int) error {
 			if _, ok := err.(*ParamError); ok {
 				return err
 			}
-			return &ParamError{Param: s.Name, Value: v, Reason: err.Error(), Hint: s.Why}
+			return s.invalid(v, err.Error())
 		}
+	}
+	return nil
+}
+
+// invalid is the error for value v of this parameter, for reason.
+func (s ParamSpec) invalid(v, reason string) error {
+	return &ParamError{Param: s.Name, Value: v, Reason: reason, Hint: s.Why}
+}
+
+// validateNumber checks a number parameter's value: a finite number, a
+// whole one for ParamInt, inside the range (exactly: see outside).
+func (s ParamSpec) validateNumber(v string, rows int) error {
+	x, ok := ParseNumber(v)
+	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+		return s.invalid(v, "not a number; must be "+s.RangeText(rows))
+	}
+	if r, ok := ParseExact(v); s.Kind == ParamInt && (x != math.Trunc(x) || ok && !r.IsInt()) {
+		return s.invalid(v, "must be a whole number "+s.RangeText(rows))
+	}
+	if s.Kind == ParamInt && math.Abs(x) > 1<<53 {
+		return s.invalid(v, "too large; must be "+s.RangeText(rows))
+	}
+	if x < s.Min || (s.MinOpen && x == s.Min) || s.outside(v, s.Min, -1, s.MinOpen) {
+		return s.invalid(v, "must be "+s.RangeText(rows))
+	}
+	max := s.Max
+	if s.MaxRows {
+		max = math.Inf(1)
+		if rows > 0 {
+			max = float64(rows)
+		}
+	}
+	if (s.MaxRows || s.Max != 0) && (x > max || (s.MaxOpen && x == max) || s.outside(v, max, 1, s.MaxOpen)) {
+		return s.invalid(v, "must be "+s.RangeText(rows))
 	}
 	return nil
 }

@@ -1,9 +1,3 @@
-// Package model holds the domain types every part of privlab shares: the
-// columnar Table and its CSV loader, attribute roles, hierarchies, the
-// generic parameter declarations and exact bounds (the methods declare
-// their own parameters), errors with their fixes (Fix), queries and the
-// release writer. It imports nothing else of privlab and nothing of the
-// user interface.
 package model
 
 import (
@@ -58,9 +52,9 @@ type Column struct {
 	Codes []uint32
 	// MissingCount is the number of rows whose value is missing.
 	MissingCount int
-	// firstLine is the input line where each Dict entry first appeared
+	// FirstLines is the input line where each Dict entry first appeared
 	// (0 when the table was not loaded from text).
-	firstLine []int
+	FirstLines []int
 	// AlmostNumeric is set when the column was read as categorical only
 	// because a few cells are not numbers.
 	AlmostNumeric *KindNote
@@ -73,10 +67,10 @@ type KindNote struct {
 	Value string // and its text
 }
 
-// almostNumeric sets AlmostNumeric when at most 5% of the column's
+// NoteAlmostNumeric sets AlmostNumeric when at most 5% of the column's
 // non-missing cells (and at most 5 distinct values) are not numbers and
 // at least two distinct values are.
-func (c *Column) almostNumeric() {
+func (c *Column) NoteAlmostNumeric() {
 	if c.Kind == Numeric || len(c.Dict) < 3 {
 		return
 	}
@@ -107,24 +101,26 @@ func (c *Column) almostNumeric() {
 	}
 	first := bad[0]
 	for _, b := range bad {
-		if c.line(b) < c.line(first) {
+		if c.FirstLine(b) < c.FirstLine(first) {
 			first = b
 		}
 	}
-	c.AlmostNumeric = &KindNote{Cells: cells, Line: c.line(first), Value: c.Dict[first]}
+	c.AlmostNumeric = &KindNote{Cells: cells, Line: c.FirstLine(first), Value: c.Dict[first]}
 }
 
-func (c *Column) line(code int) int {
-	if code < len(c.firstLine) {
-		return c.firstLine[code]
+// FirstLine is the input line where the value of code first appears (0:
+// not known, as for a table not read from a file).
+func (c *Column) FirstLine(code int) int {
+	if code < len(c.FirstLines) {
+		return c.FirstLines[code]
 	}
 	return 0
 }
 
-// numbersOnly makes the column numeric, reading the cells that are not
+// ForceNumbers makes the column numeric, reading the cells that are not
 // numbers as missing values; it returns how many cells that changed and
 // the first such value (by line).
-func (c *Column) numbersOnly() (cells int, first KindNote) {
+func (c *Column) ForceNumbers() (cells int, first KindNote) {
 	remap := make([]uint32, len(c.Dict))
 	var dict []string
 	var lines []int
@@ -134,7 +130,7 @@ func (c *Column) numbersOnly() (cells int, first KindNote) {
 		v, ok := ParseNumber(s)
 		if !ok {
 			remap[code] = Missing
-			if l := c.line(code); first.Line < 0 || l < first.Line {
+			if l := c.FirstLine(code); first.Line < 0 || l < first.Line {
 				first = KindNote{Line: l, Value: s}
 			}
 			continue
@@ -142,8 +138,8 @@ func (c *Column) numbersOnly() (cells int, first KindNote) {
 		remap[code] = uint32(len(dict))
 		dict = append(dict, s)
 		nums = append(nums, v)
-		if code < len(c.firstLine) {
-			lines = append(lines, c.firstLine[code])
+		if code < len(c.FirstLines) {
+			lines = append(lines, c.FirstLines[code])
 		}
 	}
 	for r, code := range c.Codes {
@@ -155,7 +151,7 @@ func (c *Column) numbersOnly() (cells int, first KindNote) {
 			c.Codes[r] = remap[code]
 		}
 	}
-	c.Dict, c.Nums, c.firstLine, c.Kind = dict, nums, lines, Numeric
+	c.Dict, c.Nums, c.FirstLines, c.Kind = dict, nums, lines, Numeric
 	first.Cells = cells
 	return cells, first
 }
@@ -242,8 +238,8 @@ func (c *Column) SetKind(k Kind) error {
 		v, ok := ParseNumber(s)
 		if !ok {
 			where := ""
-			if i < len(c.firstLine) && c.firstLine[i] > 0 {
-				where = fmt.Sprintf(" (first on line %d)", c.firstLine[i])
+			if i < len(c.FirstLines) && c.FirstLines[i] > 0 {
+				where = fmt.Sprintf(" (first on line %d)", c.FirstLines[i])
 			}
 			return fmt.Errorf("column %q cannot be numeric: value %q%s is not a number", c.Name, s, where)
 		}
@@ -354,15 +350,8 @@ type Table struct {
 	FirstRowData bool
 }
 
-// HeaderLooksLikeData reports whether the column names look like a row of
-// data (see FirstRowIsData for the rule): a table whose names were its
-// first row, read as the header, may have lost a record.
-func (t *Table) HeaderLooksLikeData() bool {
-	return classifyNames(t.Names(), t.Columns) != rowHeader
-}
-
-// holds reports whether v is one of the column's values.
-func (c *Column) holds(v string) bool {
+// Holds reports whether v is one of the column's values.
+func (c *Column) Holds(v string) bool {
 	for _, s := range c.Dict {
 		if s == v {
 			return true
@@ -457,8 +446,8 @@ func (t *Table) SelectRows(rows []int) *Table {
 				if c.Kind == Numeric {
 					nc.Nums = append(nc.Nums, c.Nums[code])
 				}
-				if int(code) < len(c.firstLine) {
-					nc.firstLine = append(nc.firstLine, c.firstLine[code])
+				if int(code) < len(c.FirstLines) {
+					nc.FirstLines = append(nc.FirstLines, c.FirstLines[code])
 				}
 			}
 			nc.Codes[i] = remap[code]
@@ -531,7 +520,7 @@ func (t *Table) HandleMissing(cols []string, p MissingPolicy) (*Table, int) {
 			continue
 		}
 		nc := &Column{Name: c.Name, Kind: Categorical, Dict: append(append([]string(nil), c.Dict...), "?"),
-			Codes: make([]uint32, out.Rows), firstLine: c.firstLine}
+			Codes: make([]uint32, out.Rows), FirstLines: c.FirstLines}
 		q := uint32(len(c.Dict))
 		// "?" may already be a regular value when the user chose other tokens.
 		for j, s := range c.Dict {

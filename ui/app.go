@@ -20,6 +20,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/tour"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // pane is one screen of the workbench. Only the active pane gets keys;
@@ -456,7 +457,7 @@ func (a *App) update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			// A new result value: background work (an export) may be
 			// reading the old one's figures.
 			r := *st.Result
-			r.Summary = append(append([]model.Figure(nil), r.Summary...), msg.figs...)
+			r.Summary = append(append([]releasedir.Figure(nil), r.Summary...), msg.figs...)
 			st.Result = &r
 			a.refreshAll()
 		}

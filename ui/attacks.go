@@ -10,7 +10,7 @@ import (
 	"privlab/algorithms/attack"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // attackMsg carries the attacks measured on a run's release (seq: the
@@ -137,7 +137,7 @@ func attackRows(findings []risk.Finding) []string {
 }
 
 // statedAttackRows are the attacks a received release's manifest states.
-func statedAttackRows(attacks []model.AttackFigure) []string {
+func statedAttackRows(attacks []releasedir.AttackFigure) []string {
 	var out []string
 	for _, a := range attacks {
 		out = append(out, pipeline.AttackSummary(a))

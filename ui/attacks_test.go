@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // TestGoldenExportPlanAttacks: the Export plan lists what an attacker
@@ -107,11 +108,11 @@ func TestGoldenExportPopulation(t *testing.T) {
 		}
 		press(t, a, "enter")
 		settle(t, a, nil)
-		m, err := model.ReadManifest("release-employees-distribution")
+		m, err := releasedir.ReadManifest("release-employees-distribution")
 		if err != nil {
 			t.Fatalf("no release: %v (%s)", err, a.View())
 		}
-		var membership *model.AttackFigure
+		var membership *releasedir.AttackFigure
 		for i := range m.Attacks {
 			if m.Attacks[i].Attack == "membership" {
 				membership = &m.Attacks[i]

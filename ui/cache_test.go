@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"privlab/algorithms/pipeline"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Each workbench session keeps what it reads again in its own
@@ -58,7 +58,7 @@ func TestPreviewReadsAChangedPopulation(t *testing.T) {
 		}
 		press(t, a, "enter")
 		settle(t, a, nil)
-		m, err := model.ReadManifest("release-employees-distribution")
+		m, err := releasedir.ReadManifest("release-employees-distribution")
 		if err != nil {
 			t.Fatalf("no release: %v (%s)", err, a.View())
 		}

@@ -16,6 +16,8 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 	"privlab/ui/cli/clitext"
 )
@@ -136,7 +138,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				d.err = editorText(err)
 				return false, nil
 			}
-			if _, err := os.Lstat(path); err == nil && !model.SamePath(path, d.st.ProjectPath) {
+			if _, err := os.Lstat(path); err == nil && !releasedir.SamePath(path, d.st.ProjectPath) {
 				d.replace, d.err = path, ""
 				return false, nil
 			}
@@ -266,7 +268,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		cmd := d.typing.update(msg, func(v string) error {
 			path := strings.TrimSpace(v)
 			if _, err := os.Stat(source.Path(path)); err != nil { // FILE.db:TABLE, FILE.xlsx:SHEET
-				return fmt.Errorf("%s: %s", path, model.OpenReason(err))
+				return fmt.Errorf("%s: %s", path, csvfile.OpenReason(err))
 			}
 			done, next = d.picked(path)
 			return nil

@@ -11,6 +11,7 @@ import (
 
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/source/sourcetest"
 )
 
@@ -31,11 +32,11 @@ func formatFiles(t *testing.T, dir string, rows int) *model.Table {
 	if err := os.WriteFile(csv, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := model.LoadFile(csv, model.LoadOptions{})
+	tb, err := csvfile.LoadFile(csv, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra, err := model.Load(strings.NewReader("id,note\n1,a\n2,b\n"), model.LoadOptions{})
+	extra, err := csvfile.Load(strings.NewReader("id,note\n1,a\n2,b\n"), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/ui/cli/clitext"
 )
 
@@ -227,7 +228,7 @@ func TestNotesSayTheirFixes(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%s,%c\n", zip, "MF"[i%2])
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "t.csv"})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "t.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/source"
 )
 
@@ -33,7 +34,7 @@ type importDialog struct {
 	delim  rune
 	header bool
 	// detected is what the loader makes of the first row by itself
-	// (model.FirstRowIsData): the project says --header yes only when the
+	// (csvfile.FirstRowIsData): the project says --header yes only when the
 	// user reads a row as the header that the loader would read as data.
 	detected bool
 	names    []string // the user's names for a header-less file
@@ -73,7 +74,7 @@ func newImportDialog(st *State, path string) *importDialog {
 	}
 	f, err := os.Open(d.path)
 	if err != nil {
-		d.err = &model.InputError{File: d.path, Msg: model.OpenReason(err)}
+		d.err = &model.InputError{File: d.path, Msg: csvfile.OpenReason(err)}
 		return d
 	}
 	defer f.Close()
@@ -86,20 +87,20 @@ func newImportDialog(st *State, path string) *importDialog {
 		}
 	}
 	d.sample = b
-	d.delim = model.DetectDelimiter(b)
+	d.delim = csvfile.DetectDelimiter(b)
 	d.detect()
 	return d
 }
 
 // detect reads the first rows as the loader does by itself (its own
-// header detection, model.FirstRowIsData) and starts from what it finds.
+// header detection, csvfile.FirstRowIsData) and starts from what it finds.
 func (d *importDialog) detect() {
-	opt := model.LoadOptions{Name: d.path, MissingTokens: d.tokens, MaxCell: -1, HeaderRow: model.HeaderDetect}
+	opt := csvfile.LoadOptions{Name: d.path, MissingTokens: d.tokens, MaxCell: -1, HeaderRow: csvfile.HeaderDetect}
 	var t *model.Table
 	var err error
 	if d.format == source.CSV {
 		opt.Delimiter = d.delim
-		t, err = model.Load(bytes.NewReader(d.sample), opt)
+		t, err = csvfile.Load(bytes.NewReader(d.sample), opt)
 	} else {
 		t, err = source.Preview(d.spec(), opt, previewRows)
 	}
@@ -131,9 +132,9 @@ func (d *importDialog) headerRow() bool {
 
 // reload reads the sample with the current settings.
 func (d *importDialog) reload() {
-	opt := model.LoadOptions{Name: d.path, Kinds: d.kinds, MaxCell: -1, MissingTokens: d.tokens}
+	opt := csvfile.LoadOptions{Name: d.path, Kinds: d.kinds, MaxCell: -1, MissingTokens: d.tokens}
 	if d.headerRow() {
-		opt.HeaderRow = model.HeaderYes
+		opt.HeaderRow = csvfile.HeaderYes
 		if !d.header {
 			n := d.fields()
 			for len(d.names) < n {
@@ -147,7 +148,7 @@ func (d *importDialog) reload() {
 	var err error
 	if d.format == source.CSV {
 		opt.Delimiter = d.delim
-		t, err = model.Load(bytes.NewReader(d.sample), opt)
+		t, err = csvfile.Load(bytes.NewReader(d.sample), opt)
 	} else {
 		t, err = source.Preview(d.spec(), opt, previewRows)
 	}
@@ -166,7 +167,7 @@ func (d *importDialog) fields() int {
 		if len(d.names) > 0 {
 			return len(d.names)
 		}
-		t, err := source.Preview(d.spec(), model.LoadOptions{HeaderRow: model.HeaderNo, MaxCell: -1}, 1)
+		t, err := source.Preview(d.spec(), csvfile.LoadOptions{HeaderRow: csvfile.HeaderNo, MaxCell: -1}, 1)
 		if err != nil {
 			return 1
 		}
@@ -243,7 +244,7 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return false, d.edit.open("column names, comma separated: ", strings.Join(d.names, ","))
 	case key.Matches(k, keys.ImportMiss):
 		d.editing = "tokens"
-		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(d.missing()))
+		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", csvfile.FormatMissingTokens(d.missing()))
 	case key.Matches(k, keys.Load):
 		if d.err != nil || d.preview == nil {
 			return false, nil
@@ -261,11 +262,11 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 // submitName takes a typed column name (or all of them).
 func (d *importDialog) submitName(v string) error {
 	if d.editing == "tokens" {
-		toks, err := model.ParseMissingTokens(v)
+		toks, err := csvfile.ParseMissingTokens(v)
 		if err != nil {
 			return err
 		}
-		if model.FormatMissingTokens(toks) == model.FormatMissingTokens(model.DefaultMissingTokens) {
+		if csvfile.FormatMissingTokens(toks) == csvfile.FormatMissingTokens(csvfile.DefaultMissingTokens) {
 			toks = nil
 		}
 		d.tokens = toks
@@ -307,7 +308,7 @@ func (d *importDialog) missing() []string {
 	if d.tokens != nil {
 		return d.tokens
 	}
-	return model.DefaultMissingTokens
+	return csvfile.DefaultMissingTokens
 }
 
 func (d *importDialog) column() *model.Column {
@@ -426,7 +427,7 @@ func (d *importDialog) view(w, h int) string {
 	}
 	b.WriteString(s.Title.Render(fit(title+safe(d.path), w)) + "\n")
 	b.WriteString(fit(d.sourceLine(), w) + "\n")
-	b.WriteString(fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing()), keyName(d.st.Keys.ImportMiss)), w) + "\n")
+	b.WriteString(fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), csvfile.FormatMissingTokens(d.missing()), keyName(d.st.Keys.ImportMiss)), w) + "\n")
 	if d.err != nil {
 		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
 		if h := d.st.hint(d.err); h != "" {

@@ -14,6 +14,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // TestHierarchyCountsTheRowsARunReads: with rows that have a missing value
@@ -89,7 +90,7 @@ func TestHeaderlessFileOpensTheWizard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Join(p.Columns, ",") != "age,sex,zip,disease" || model.FormatMissingTokens(p.MissingValues) != `?,""` {
+		if strings.Join(p.Columns, ",") != "age,sex,zip,disease" || csvfile.FormatMissingTokens(p.MissingValues) != `?,""` {
 			t.Fatalf("saved columns %v, missing values %q", p.Columns, p.MissingValues)
 		}
 		tb, err := testEnv.LoadTable(p)
@@ -128,7 +129,7 @@ func TestMissingTokensInTheDataPane(t *testing.T) {
 		if a.st.Prep == nil || a.st.Prep.Dropped != 1 {
 			t.Fatalf("the run drops %v rows", a.st.Prep)
 		}
-		if got := model.FormatMissingTokens(a.st.Project.MissingValues); got != "?" {
+		if got := csvfile.FormatMissingTokens(a.st.Project.MissingValues); got != "?" {
 			t.Fatalf("project tokens %q", got)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/source"
 )
 
@@ -157,7 +158,7 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		return p.edit.open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
 	case key.Matches(k, keys.MissingTokens):
 		p.editing = "tokens"
-		return p.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(st.missingTokens()))
+		return p.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", csvfile.FormatMissingTokens(st.missingTokens()))
 	case key.Matches(k, keys.Up):
 		if p.cursor > 0 {
 			p.cursor--
@@ -223,17 +224,17 @@ func (st *State) missingTokens() []string {
 	if st.Project.MissingValues != nil {
 		return st.Project.MissingValues
 	}
-	return model.DefaultMissingTokens
+	return csvfile.DefaultMissingTokens
 }
 
 // setMissingTokens takes the typed missing-value tokens: the table is read
 // again with them (the default ones are not written to the project).
 func (st *State) setMissingTokens(v string) error {
-	toks, err := model.ParseMissingTokens(v)
+	toks, err := csvfile.ParseMissingTokens(v)
 	if err != nil {
 		return err
 	}
-	if model.FormatMissingTokens(toks) == model.FormatMissingTokens(model.DefaultMissingTokens) {
+	if csvfile.FormatMissingTokens(toks) == csvfile.FormatMissingTokens(csvfile.DefaultMissingTokens) {
 		toks = nil
 	}
 	st.Project.MissingValues = toks
@@ -273,7 +274,7 @@ func (p *dataPane) missingLine() string {
 	if p.droppedOf != key {
 		p.dropped, p.droppedOf = droppedRows(t, used, category), key
 	}
-	toks := model.FormatMissingTokens(st.missingTokens())
+	toks := csvfile.FormatMissingTokens(st.missingTokens())
 	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (%s)", thousands(p.dropped), thousands(t.Rows), keyName(st.Keys.ToggleMissing))
 	if category {
 		what = fmt.Sprintf("kept as ? (%s); in a numeric QI/SA: %s rows dropped", keyName(st.Keys.ToggleMissing), thousands(p.dropped))

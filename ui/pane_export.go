@@ -14,7 +14,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
-	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -159,7 +159,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		p.err = msg.err
 		p.lines = nil
 		if msg.err != nil {
-			var ve *model.VerifyError
+			var ve *releasedir.VerifyError
 			if errors.As(msg.err, &ve) {
 				p.lines = ve.Lines
 			}
@@ -167,7 +167,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.lines = msg.ex.Checks
-		p.done = fmt.Sprintf("wrote %s and %s", st.shownPath(msg.ex.Dir), st.shownPath(model.AuditPath(msg.ex.Dir)))
+		p.done = fmt.Sprintf("wrote %s and %s", st.shownPath(msg.ex.Dir), st.shownPath(releasedir.AuditPath(msg.ex.Dir)))
 		st.Project.AddExported(msg.ex.Dir) // the next release is attacked together with it
 		st.Dirty = false
 		st.Notify("exported %s", st.shownPath(msg.ex.Dir))
@@ -243,7 +243,7 @@ func (p *exportPane) start() tea.Cmd {
 	if st, err := os.Stat(p.dir()); err == nil {
 		why := "it is a file"
 		if st.IsDir() {
-			why = model.Replaceable(p.dir()) // the rule the export holds it to
+			why = releasedir.Replaceable(p.dir()) // the rule the export holds it to
 		}
 		if why != "" {
 			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.shownPath(p.dir()), why, keyName(p.st.Keys.EditText))
@@ -283,7 +283,7 @@ func (p *exportPane) export() tea.Cmd {
 }
 
 // planFiles lists the files of the current result's release.
-func (p *exportPane) planFiles() []model.FileEntry {
+func (p *exportPane) planFiles() []releasedir.FileEntry {
 	if p.st.Result == nil {
 		return nil
 	}
@@ -308,7 +308,7 @@ func (p *exportPane) plan(w int) string {
 	} else {
 		b.WriteString(s.Label.Render("directory  ") + st.shownPath(p.dir()) + s.Muted.Render("   ("+keyName(p.st.Keys.EditText)+": edit)") + "\n")
 	}
-	b.WriteString(s.Label.Render("audit      ") + st.shownPath(model.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
+	b.WriteString(s.Label.Render("audit      ") + st.shownPath(releasedir.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
 	if p.edit.active && p.editing == "population" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {

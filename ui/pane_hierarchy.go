@@ -11,6 +11,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // builders the b key cycles through.
@@ -29,7 +30,7 @@ type hierarchyPane struct {
 	editing  string              // "file" (a path) or "widths" (interval widths)
 	files    map[string][]string // hierarchy files used per attribute (the b cycle offers them)
 	// row counts per node, cached for the hierarchy they belong to
-	countsOf *model.Hierarchy
+	countsOf *hierarchy.Hierarchy
 	counts   []int
 }
 
@@ -59,7 +60,7 @@ func (p *hierarchyPane) attrs() []string {
 	return p.st.Project.Roles.Used()
 }
 
-func (p *hierarchyPane) current() (string, *model.Hierarchy) {
+func (p *hierarchyPane) current() (string, *hierarchy.Hierarchy) {
 	as := p.attrs()
 	if len(as) == 0 {
 		return "", nil
@@ -147,7 +148,7 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 				if col == nil {
 					return fmt.Errorf("no column %s", attr)
 				}
-				if _, err := model.BuildHierarchy(spec, col); err != nil {
+				if _, err := hierarchy.Build(spec, col); err != nil {
 					return err
 				}
 				p.setSpec(attr, spec)
@@ -217,7 +218,7 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 		p.editing = "widths"
 		cur := strings.TrimPrefix(strings.Fields(p.spec(attr))[0], "intervals:")
 		if !strings.Contains(p.spec(attr), "intervals") {
-			cur = model.FormatNumber(model.AutoWidth(col))
+			cur = model.FormatNumber(hierarchy.AutoWidth(col))
 		}
 		return p.edit.open("interval widths (e.g. 5,10,20): ", cur)
 	case key.Matches(k, keys.Expand):
@@ -245,7 +246,7 @@ func (p *hierarchyPane) cycleBuilder(attr string) {
 			if col == nil || col.Kind != model.Numeric {
 				continue
 			}
-			b = "intervals:" + model.FormatNumber(model.AutoWidth(col))
+			b = "intervals:" + model.FormatNumber(hierarchy.AutoWidth(col))
 		}
 		options = append(options, b)
 	}
@@ -279,7 +280,7 @@ func (p *hierarchyPane) scaleWidth(attr string, f float64) {
 		return
 	}
 	cur := strings.Fields(p.spec(attr))[0]
-	w := model.AutoWidth(col)
+	w := hierarchy.AutoWidth(col)
 	if strings.HasPrefix(cur, "intervals:") {
 		first, _, _ := strings.Cut(strings.TrimPrefix(cur, "intervals:"), ",")
 		if x, ok := model.ParseNumber(first); ok {
@@ -308,7 +309,7 @@ func checkHierarchyFile(attr, path string, t *model.Table) error {
 	if path == "" {
 		return fmt.Errorf("give a file path")
 	}
-	h, err := model.LoadHierarchyFile(attr, path)
+	h, err := hierarchy.ReadFile(attr, path)
 	if err != nil {
 		return err
 	}
@@ -340,7 +341,7 @@ func (p *hierarchyPane) isExpanded(attr string, n int) bool {
 }
 
 // visible lists the nodes shown, depth first, skipping folded subtrees.
-func (p *hierarchyPane) visible(attr string, h *model.Hierarchy) []int {
+func (p *hierarchyPane) visible(attr string, h *hierarchy.Hierarchy) []int {
 	var out []int
 	var walk func(n int)
 	walk = func(n int) {
@@ -356,7 +357,7 @@ func (p *hierarchyPane) visible(attr string, h *model.Hierarchy) []int {
 }
 
 // nodeCounts counts the table's rows under every node.
-func nodeCounts(h *model.Hierarchy, c *model.Column) []int {
+func nodeCounts(h *hierarchy.Hierarchy, c *model.Column) []int {
 	counts := make([]int, len(h.Nodes))
 	leafOf, err := h.MapColumn(c)
 	if err != nil {
@@ -454,7 +455,7 @@ func (p *hierarchyPane) view(w, h int) string {
 // nodeLine is node n of the tree: fold mark, label, values, range and
 // rows. The cursor is a » mark as well as a colour: it shows without
 // colours (NO_COLOR, the ASCII profile).
-func (p *hierarchyPane) nodeLine(attr string, hier *model.Hierarchy, n int, counts []int, cursor bool, w int) string {
+func (p *hierarchyPane) nodeLine(attr string, hier *hierarchy.Hierarchy, n int, counts []int, cursor bool, w int) string {
 	s := p.st.Styles
 	nd := hier.Nodes[n]
 	mark := "  "
@@ -486,7 +487,7 @@ func datasetName(input string) (string, bool) {
 // displayLabel is a node's label as the workbench shows it: a categorical
 // node whose label is a mask or a bare * reads as the values it covers,
 // "{Adm-clerical, …, Sales} (4 values)".
-func displayLabel(h *model.Hierarchy, n int) string {
+func displayLabel(h *hierarchy.Hierarchy, n int) string {
 	nd := h.Nodes[n]
 	if h.Numeric || len(nd.Children) == 0 || !strings.Contains(nd.Label, "*") {
 		return nd.Label

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // queryPane answers queries in the SPEC Section 4 language on the
@@ -93,7 +94,7 @@ func (p *queryPane) example() string {
 func quoteIdent(s string) string {
 	for _, r := range s {
 		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return model.QuoteName(s)
+			return query.QuoteName(s)
 		}
 	}
 	return s
@@ -219,7 +220,7 @@ func (p *queryPane) view(w, h int) string {
 		b.WriteString("\n" + s.Label.Render("> ") + safe(a.text) + stale + "\n")
 		if a.err != nil {
 			msg := p.st.explain(a.err)
-			if qe, ok := a.err.(*model.QueryError); ok {
+			if qe, ok := a.err.(*query.Error); ok {
 				msg += "\n" + qe.Caret()
 			}
 			b.WriteString(s.Error.Render(model.TermLines(msg)) + "\n")
@@ -227,7 +228,7 @@ func (p *queryPane) view(w, h int) string {
 		}
 		r := a.res
 		line := ""
-		count := r.Query.Agg == model.Count
+		count := r.Query.Agg == query.Count
 		if r.HasTru {
 			if r.Truth.Empty && count {
 				line += "true 0"

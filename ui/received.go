@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -26,7 +27,7 @@ import (
 // Query pane.
 type received struct {
 	Dir      string
-	Manifest *model.Manifest
+	Manifest *releasedir.Manifest
 	Answerer method.Answerer
 	Check    []string
 	CheckOK  bool
@@ -151,7 +152,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 		if audit.InputSHA256 == "" {
 			return nil, nil, in, "the audit record holds no SHA-256 to confirm " + made.Input + " is its input"
 		}
-		if sum, err := model.FileSHA256(source.Path(path)); err != nil || sum != audit.InputSHA256 {
+		if sum, err := releasedir.FileSHA256(source.Path(path)); err != nil || sum != audit.InputSHA256 {
 			return nil, nil, in, made.Input + " has changed since the export (its SHA-256 differs)"
 		}
 		in.Input = path
@@ -165,7 +166,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 			in.Public = path
 		}
 		policy := model.DropMissing
-		if man, err := model.ReadManifest(dir); err == nil {
+		if man, err := releasedir.ReadManifest(dir); err == nil {
 			if p, err := model.ParseMissingPolicy(man.MissingValues); err == nil {
 				policy = p
 			}

@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // State is what every pane reads and edits: the project being tuned, the
@@ -411,7 +412,7 @@ type workloadMsg struct {
 // (method.Result.Deferred) for run seq.
 type deferredMsg struct {
 	seq  int
-	figs []model.Figure
+	figs []releasedir.Figure
 }
 
 // deferredCmd computes the result's deferred figures in the background.

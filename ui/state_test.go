@@ -11,7 +11,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // deliver runs cmd (and the batches it holds) and hands the App only the
@@ -216,7 +216,7 @@ func TestReleaseFromThePickerUsesItsOwnInput(t *testing.T) {
 		}
 
 		// Without its audit record, the release is read from its files.
-		if err := os.Rename(model.AuditPath("release-employees-distribution"), "elsewhere.json"); err != nil {
+		if err := os.Rename(releasedir.AuditPath("release-employees-distribution"), "elsewhere.json"); err != nil {
 			t.Fatal(err)
 		}
 		_, cmd = a.Update(openReleaseMsg{dir: "release-employees-distribution"})

@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // Options tune Evaluate.
@@ -81,8 +82,8 @@ type shared struct {
 	risk     string
 	base     map[string]*pipeline.Prepared
 	baseErr  map[string]error
-	queries  map[*model.Table][]*model.Query
-	truths   map[*model.Table][]model.Answer
+	queries  map[*model.Table][]*query.Query
+	truths   map[*model.Table][]query.Answer
 	truthErr map[*model.Table]error
 }
 
@@ -90,7 +91,7 @@ type shared struct {
 // prepared table.
 func prepare(env pipeline.Env, p pipeline.Project, t *model.Table, settings []Setting, opt Options) (*shared, error) {
 	s := &shared{env: env, risk: opt.Risk, base: map[string]*pipeline.Prepared{}, baseErr: map[string]error{},
-		queries: map[*model.Table][]*model.Query{}, truths: map[*model.Table][]model.Answer{}, truthErr: map[*model.Table]error{}}
+		queries: map[*model.Table][]*query.Query{}, truths: map[*model.Table][]query.Answer{}, truthErr: map[*model.Table]error{}}
 	var first *pipeline.Prepared
 	for _, set := range settings {
 		if _, done := s.base[set.Method]; done || s.baseErr[set.Method] != nil {
@@ -119,7 +120,7 @@ func prepare(env pipeline.Env, p pipeline.Project, t *model.Table, settings []Se
 				wo.Queries = DefaultQueries
 			}
 			qs, err := workload.Generate(prep.Table, prep.Project.Roles, wo)
-			var truths []model.Answer
+			var truths []query.Answer
 			if err == nil {
 				truths, err = workload.Truths(prep.Table, qs)
 			}

@@ -2,7 +2,7 @@ package advise
 
 import (
 	"privlab/algorithms/pipeline"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // ExportMap is the map an export of project p states and draws
@@ -21,7 +21,7 @@ func ExportMap(p pipeline.Project) *pipeline.AdvisorExport {
 	if adopted >= 0 && points[adopted].Front && hasSettings(p, points[adopted]) {
 		at = adopted
 	}
-	note := model.AdvisorNote{Risk: p.Advisor.Risk, Points: len(points)}
+	note := releasedir.AdvisorNote{Risk: p.Advisor.Risk, Points: len(points)}
 	if note.Risk == "" {
 		note.Risk = RiskWorst
 	}
@@ -36,7 +36,7 @@ func ExportMap(p pipeline.Project) *pipeline.AdvisorExport {
 	}
 	if at >= 0 {
 		pt := points[at]
-		note.Adopted = &model.AdvisorAdopted{Method: pt.Method, Params: pt.Params(), Risk: pt.Risk, RiskInterval: pt.Interval, Loss: pt.Loss}
+		note.Adopted = &releasedir.AdvisorAdopted{Method: pt.Method, Params: pt.Params(), Risk: pt.Risk, RiskInterval: pt.Interval, Loss: pt.Loss}
 	}
 	return &pipeline.AdvisorExport{Note: note, Write: func(path string) error { return WriteSVG(path, points, at) }}
 }

@@ -12,6 +12,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // TestAdoptThenExport: a front point of a real map adopted (its method,
@@ -47,7 +48,7 @@ func TestAdoptThenExport(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "release")
 	exportWith(t, q, tab, dir)
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestAdoptThenExport(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "advisor-map.svg")); err == nil {
 		t.Error("the map is inside the release")
 	}
-	svg, err := os.ReadFile(model.AdvisorMapPath(dir))
+	svg, err := os.ReadFile(releasedir.AdvisorMapPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +88,10 @@ func TestAdoptThenExport(t *testing.T) {
 		t.Fatal("a stale map is exported")
 	}
 	exportWith(t, q, tab, dir)
-	if m, err := model.ReadManifest(dir); err != nil || m.Advisor != nil {
+	if m, err := releasedir.ReadManifest(dir); err != nil || m.Advisor != nil {
 		t.Errorf("a stale map stated: %v %+v", err, m.Advisor)
 	}
-	if _, err := os.Stat(model.AdvisorMapPath(dir)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(releasedir.AdvisorMapPath(dir)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the earlier release's map is still beside the release: %v", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // FrontDashes is the dash pattern of the line joining the Pareto front
@@ -37,7 +37,7 @@ func WriteSVG(path string, points []Point, at int) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteAtomic(path, func(w io.Writer) error {
+	return releasedir.WriteAtomic(path, func(w io.Writer) error {
 		_, err := wt.WriteTo(w)
 		return err
 	})

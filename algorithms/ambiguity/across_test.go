@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // TestDistinctTuples: the distinct combinations and their counts, in
@@ -35,7 +36,7 @@ func TestDistinctTuples(t *testing.T) {
 				b.WriteString("s\n")
 			}
 		}
-		tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "wide"})
+		tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "wide"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // censusTables caches generated census tables by size (generation is not
@@ -32,13 +33,13 @@ func censusInput(tb testing.TB, rows int) *method.Input {
 		censusTables.Store(rows, t)
 	}
 	sa := t.Column("occupation")
-	h, err := model.BuildHierarchy("flat", sa)
+	h, err := hierarchy.Build("flat", sa)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return &method.Input{Table: t,
 		Roles:       model.Roles{QIs: []string{"age", "sex", "education", "marital-status"}, SA: "occupation"},
-		Hierarchies: map[string]*model.Hierarchy{"occupation": h}}
+		Hierarchies: map[string]*hierarchy.Hierarchy{"occupation": h}}
 }
 
 // BenchmarkRun measures Algorithm 2 (the whole Run: groups, figures,

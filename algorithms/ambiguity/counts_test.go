@@ -10,6 +10,8 @@ import (
 
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
 
 	"privlab/algorithms/method"
 )
@@ -116,7 +118,7 @@ func countsInput(t *testing.T, doms []int, sdom, n int) *method.Input {
 		}
 		fmt.Fprintf(&b, "s%d\n", rng.Intn(sdom))
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "counts"})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "counts"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,12 +127,12 @@ func countsInput(t *testing.T, doms []int, sdom, n int) *method.Input {
 
 // rowsEstimate is a count query's estimate from the tables' rows, group
 // by group (estimator.group with no bitsets).
-func rowsEstimate(t *testing.T, s *scheme, q *model.Query) float64 {
+func rowsEstimate(t *testing.T, s *scheme, q *query.Query) float64 {
 	t.Helper()
 	e := estimator{s: s, ms: make([][]bool, len(s.at)), read: make([]bool, len(s.at)), l: make([]int32, len(s.at)),
 		aggQI: -1, bits: &groupBits{at: make([]tableSets, len(s.at))}}
-	var saPreds []model.Pred
-	qiPreds := make([][]model.Pred, len(s.at))
+	var saPreds []query.Pred
+	qiPreds := make([][]query.Pred, len(s.at))
 	for _, p := range q.Preds {
 		_, i, err := s.column(q, p.Column, p.Pos)
 		if err != nil {

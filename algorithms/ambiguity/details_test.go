@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/verify/verifytest"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The answerer reads the manifest's details through the format package,
@@ -26,7 +26,7 @@ func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := (Method{}).OpenRelease(dir); err != nil {

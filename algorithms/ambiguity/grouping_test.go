@@ -8,15 +8,17 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // runPatients runs the method on Figure 1(a) with the given values.
 func runPatients(t *testing.T, values model.Values) (*method.Result, error) {
 	t.Helper()
 	tb := patients(t)
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, name := range []string{"age", "gender", "zipcode", "disease"} {
-		h, err := model.BuildHierarchy("flat", tb.Column(name))
+		h, err := hierarchy.Build("flat", tb.Column(name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +65,7 @@ func TestGivenGroupingFigure2(t *testing.T) {
 	if a := s.associationOf(gb, "leukemia"); a != 1.0/2 {
 		t.Errorf("Pr((Alice, leukemia) | Alice) = %v, want 1/2", a)
 	}
-	q, _ := model.ParseQuery("COUNT(*) WHERE age >= 50 AND zipcode = 23000 AND disease = 'diabetes'")
+	q, _ := query.Parse("COUNT(*) WHERE age >= 50 AND zipcode = 23000 AND disease = 'diabetes'")
 	if b, err := s.Answer(q); err != nil || math.Abs(b.Estimate-7.0/18) > 1e-15 {
 		t.Errorf("Q2 = %v (%v), want 7/18", b.Estimate, err)
 	}

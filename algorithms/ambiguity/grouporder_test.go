@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // TestFilesAnswerAsRun: a release read from files (its tables put group
@@ -29,7 +31,7 @@ func TestFilesAnswerAsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := filepath.Join(t.TempDir(), "rel")
-		if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+		if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		files, err := openScheme(dir, nil)
@@ -45,7 +47,7 @@ func TestFilesAnswerAsRun(t *testing.T) {
 		}
 		nonzero := 0
 		for _, text := range texts {
-			q, err := model.ParseQuery(text)
+			q, err := query.Parse(text)
 			if err != nil {
 				t.Fatal(err)
 			}

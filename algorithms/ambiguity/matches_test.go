@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // textMatches is matches as it was: every predicate's MatchValue on each
 // distinct value's text (and number).
-func textMatches(t *valueTable, preds []model.Pred) []bool {
+func textMatches(t *valueTable, preds []query.Pred) []bool {
 	if len(preds) == 0 {
 		return nil
 	}
@@ -59,13 +60,13 @@ func TestMatchesIsTextMatching(t *testing.T) {
 				other.Dict = append(other.Dict, s)
 			}
 		}
-		lits := model.NewLiterals(src)
-		w := model.NewQueryWriter(model.Count, "")
+		lits := query.NewLiterals(src)
+		w := query.NewWriter(query.Count, "")
 		codes := make([]uint32, 1+rng.IntN(n))
 		for i := range codes {
 			codes[i] = uint32(rng.IntN(n))
 		}
-		w.InInto(lits, codes, make([]model.Literal, len(codes)))
+		w.InInto(lits, codes, make([]query.Literal, len(codes)))
 		if rng.IntN(3) == 0 {
 			w.Equal("c", fmt.Sprintf("v%d", rng.IntN(2*n)))
 		}
@@ -73,7 +74,7 @@ func TestMatchesIsTextMatching(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parsed, err := model.ParseQuery(q.Text)
+		parsed, err := query.Parse(q.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +101,7 @@ func TestMatchesIsTextMatching(t *testing.T) {
 func TestMatchesNumeric(t *testing.T) {
 	c := &model.Column{Name: "age", Kind: model.Numeric, Dict: []string{"30", "17", "45.5", "60"}, Nums: []float64{30, 17, 45.5, 60}}
 	vt := tableOfColumn(c)
-	q, err := model.ParseQuery("COUNT(*) WHERE age BETWEEN 17 AND 45 AND age IN (17, 60, 30, 99)")
+	q, err := query.Parse("COUNT(*) WHERE age BETWEEN 17 AND 45 AND age IN (17, 60, 30, 99)")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Method is the ambiguity scheme as a registered method.
@@ -205,8 +206,8 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	// The figures across groups cost more than the groups themselves on a
 	// large table: the workbench shows the groups first.
 	var mu sync.Mutex
-	var figs []model.Figure
-	res.Deferred = func(ctx context.Context) ([]model.Figure, error) {
+	var figs []releasedir.Figure
+	res.Deferred = func(ctx context.Context) ([]releasedir.Figure, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if figs != nil {
@@ -217,7 +218,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 			return nil, err // cancelled: the next call computes them again
 		}
 		r.across = a
-		figs = []model.Figure{
+		figs = []releasedir.Figure{
 			{Name: coveredByMany, Value: float64(a.Multi), OK: true},
 			{Name: combinedPresence, Value: a.MaxCombined, OK: true},
 		}
@@ -497,7 +498,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	}
 	res.Suppressed = r.stats.Suppressed
 	avg := float64(res.Published) / float64(len(r.groups))
-	res.Summary = []model.Figure{
+	res.Summary = []releasedir.Figure{
 		{Name: worstPresence, Short: "Pr(t∈T)", Value: maxP, Limit: format.ParamAlpha.Text(values), OK: presentOK},
 		{Name: worstAssociation, Short: "assoc", Value: maxA, Limit: format.ParamBeta.Text(values), OK: associatedOK},
 		{Name: "groups", Value: float64(len(r.groups)), OK: true},
@@ -506,7 +507,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		{Name: "residues placed by Step 3", Value: float64(r.stats.Placed), OK: true},
 		{Name: "records suppressed", Value: float64(res.Suppressed), OK: true},
 	}
-	res.Utility = model.Figure{Name: utilityName, Short: "avg |G|", Value: avg, OK: true}
+	res.Utility = releasedir.Figure{Name: utilityName, Short: "avg |G|", Value: avg, OK: true}
 	res.Notes = append(res.Notes, fmt.Sprintf("Algorithm 2: ceil(1/beta) = %d; Step 2 built %d groups, Step 3 placed %d residues, %d records suppressed",
 		r.g, r.stats.Step2, r.stats.Placed, res.Suppressed))
 	if r.stats.Parked > 0 {
@@ -523,9 +524,9 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 			r.stats.Cut, r.stats.Picks, defaultWindow))
 	}
 	for i, name := range r.atFiles {
-		res.Files = append(res.Files, model.FileEntry{Name: name, Rows: len(s.at[i].code)})
+		res.Files = append(res.Files, releasedir.FileEntry{Name: name, Rows: len(s.at[i].code)})
 	}
-	res.Files = append(res.Files, model.FileEntry{Name: format.FileST, Rows: len(s.st.code)})
+	res.Files = append(res.Files, releasedir.FileEntry{Name: format.FileST, Rows: len(s.st.code)})
 	r.res = res
 	res.Answerer = s
 	res.Detail = r.detail

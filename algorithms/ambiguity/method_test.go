@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 func TestCancelled(t *testing.T) {
@@ -44,7 +45,7 @@ func TestProgress(t *testing.T) {
 // its own plain file name.
 func TestNames(t *testing.T) {
 	load := func(header string) *model.Table {
-		tb, err := model.Load(strings.NewReader(header+"\n1,2,3\n4,5,6\n"), model.LoadOptions{})
+		tb, err := csvfile.Load(strings.NewReader(header+"\n1,2,3\n4,5,6\n"), csvfile.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

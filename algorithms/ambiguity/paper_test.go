@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // patients is Figure 1(a) of Wang's paper (the embedded dataset).
@@ -208,7 +209,7 @@ func TestExample61(t *testing.T) {
 		{"COUNT(*) WHERE disease = 'stroke' AND age >= 45", 3.0 / 4, 1, "Q1"},
 		{"COUNT(*) WHERE age >= 50 AND zipcode = 23000 AND disease = 'diabetes'", 7.0 / 18, 1, "Q2"},
 	} {
-		q, err := model.ParseQuery(c.q)
+		q, err := query.Parse(c.q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -412,7 +413,7 @@ func TestAcrossGroupsOnTrace(t *testing.T) {
 func TestAggregatesOnFigure2(t *testing.T) {
 	_, s := figure2(t)
 	ask := func(text string) (method.Bounds, error) {
-		q, err := model.ParseQuery(text)
+		q, err := query.Parse(text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -440,7 +441,7 @@ func TestAggregatesOnFigure2(t *testing.T) {
 		t.Error("MIN answered")
 	}
 	_, err := ask("COUNT(*) WHERE name = 'Alan'")
-	if qe, ok := err.(*model.QueryError); !ok || qe.Pos != 16 {
+	if qe, ok := err.(*query.Error); !ok || qe.Pos != 16 {
 		t.Errorf("a condition on an unpublished column: %v", err)
 	}
 	if _, err := ask("COUNT(*) WHERE age = 'old'"); err == nil {

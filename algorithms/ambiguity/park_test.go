@@ -8,12 +8,13 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // smallInput loads rows "q1,q2,s" with the roles QIs q1, q2 and SA s.
 func smallInput(t *testing.T, rows string, alpha, beta string) *method.Input {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader("q1,q2,s\n"+rows), model.LoadOptions{Name: "small"})
+	tb, err := csvfile.Load(strings.NewReader("q1,q2,s\n"+rows), csvfile.LoadOptions{Name: "small"})
 	if err != nil {
 		t.Fatal(err)
 	}

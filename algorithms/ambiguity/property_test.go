@@ -14,6 +14,9 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // randomInput draws a small table: n rows, 1-4 QIs (numeric or
@@ -46,7 +49,7 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 		}
 		fmt.Fprintf(&b, "s%d\n", s)
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "random"})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "random"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +223,7 @@ func checkRelease(t *testing.T, in *method.Input, res *method.Result, rng *model
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := openScheme(dir, nil)
@@ -299,7 +302,7 @@ func sharedScheme(t *testing.T, dir string) (method.Answerer, int) {
 	read := 0
 	a, err := Method{}.OpenReleaseTables(dir, func(name string) (*model.Table, error) {
 		read++
-		return model.LoadFile(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true})
+		return csvfile.LoadFile(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -425,7 +428,7 @@ func checkEstimates(t *testing.T, in *method.Input, res *method.Result, rng *mod
 }
 
 // predsHold reports whether row r meets every predicate of q on column col.
-func predsHold(t *model.Table, q *model.Query, col string, r int) bool {
+func predsHold(t *model.Table, q *query.Query, col string, r int) bool {
 	c := t.Column(col)
 	for _, p := range q.Preds {
 		if p.Column == col && !p.MatchValue(c.Value(r), c.Num(r), c.Kind == model.Numeric) {

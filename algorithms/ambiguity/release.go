@@ -11,6 +11,8 @@ import (
 
 	"privlab/algorithms/release"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // ATFile is one auxiliary table (the format package declares it).
@@ -23,7 +25,7 @@ const auditGroups = format.AuditGroups
 // (GroupID, SA, Frequency) with rows shuffled by the seed, and GroupIDs a
 // permutation drawn from the seed, so that neither row positions nor
 // group numbers follow the input's order (SPEC 7.3).
-func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64) (*releasedir.Release, map[string][]int, error) {
 	s := r.sch
 	rng := model.NewRand(seed)
 	perm := rng.Perm(s.groups) // group j is published as perm[j]+1 (see groupIDs)
@@ -31,7 +33,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	// are made on another core while the tables are shuffled (a panic
 	// there is raised again here).
 	var rows []int
-	var man model.Manifest
+	var man releasedir.Manifest
 	var err error
 	var panicked any
 	done := make(chan struct{})
@@ -49,15 +51,15 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rel := &model.Release{Files: files, Manifest: man}
+	rel := &releasedir.Release{Files: files, Manifest: man}
 	return rel, map[string][]int{auditGroups: rows}, nil
 }
 
 // shuffledFiles are the release's files, each table's rows shuffled by
 // rng (in table order: the same draws for the same seed).
-func (r *run) shuffledFiles(perm []int, rng *model.Rand) []model.ReleaseFile {
+func (r *run) shuffledFiles(perm []int, rng *model.Rand) []releasedir.ReleaseFile {
 	s := r.sch
-	var files []model.ReleaseFile
+	var files []releasedir.ReleaseFile
 	// Append writes a row's record straight from the values' CSV text
 	// (each value's quoted once) and its GroupID's digits, which never
 	// need quotes: the bytes AppendCSVRecord gives of Fill's record.
@@ -65,7 +67,7 @@ func (r *run) shuffledFiles(perm []int, rng *model.Rand) []model.ReleaseFile {
 		at := &s.at[i]
 		f := &shuffled{t: at, order: release.Shuffled(len(at.code), rng), perm: perm}
 		fields := csvFields(at.text)
-		files = append(files, model.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(at.code),
+		files = append(files, releasedir.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(at.code),
 			Fill: func(x int, rec []string) {
 				f.once.Do(f.build)
 				rec[0] = at.text[f.codeAt(x)]
@@ -80,7 +82,7 @@ func (r *run) shuffledFiles(perm []int, rng *model.Rand) []model.ReleaseFile {
 	st := &s.st
 	f := &shuffled{t: st, order: release.Shuffled(len(st.code), rng), perm: perm}
 	fields := csvFields(st.text)
-	return append(files, model.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
+	return append(files, releasedir.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
 		Fill: func(x int, rec []string) {
 			f.once.Do(f.build)
 			rec[0] = f.id(x)
@@ -95,11 +97,11 @@ func (r *run) shuffledFiles(perm []int, rng *model.Rand) []model.ReleaseFile {
 		}})
 }
 
-// csvFields is each text as a CSV field (model.AppendCSVField).
+// csvFields is each text as a CSV field (releasedir.AppendCSVField).
 func csvFields(texts []string) [][]byte {
 	out := make([][]byte, len(texts))
 	for i, t := range texts {
-		out[i] = model.AppendCSVField(nil, t)
+		out[i] = releasedir.AppendCSVField(nil, t)
 	}
 	return out
 }
@@ -123,7 +125,7 @@ func (r *run) auditRows(perm []int) []int {
 }
 
 // manifest is the release's manifest: its details, figures and notes.
-func (r *run) manifest() (model.Manifest, error) {
+func (r *run) manifest() (releasedir.Manifest, error) {
 	s := r.sch
 	st := &s.st
 	det := format.Details{SensitiveTable: format.FileST, Kinds: map[string]string{}, CeilInvBeta: r.g, MinGroupSize: s.size[0], MaxGroupSize: s.size[0],
@@ -145,11 +147,11 @@ func (r *run) manifest() (model.Manifest, error) {
 	// and need the input to recompute: the checker confirms them with the
 	// original.
 	man.Utility = append(man.Utility,
-		model.Figure{Name: coveredByMany, Value: float64(r.across.Multi), OK: true},
-		model.Figure{Name: combinedPresence, Value: r.across.MaxCombined, OK: true})
+		releasedir.Figure{Name: coveredByMany, Value: float64(r.across.Multi), OK: true},
+		releasedir.Figure{Name: combinedPresence, Value: r.across.MaxCombined, OK: true})
 	details, err := det.Encode()
 	if err != nil {
-		return model.Manifest{}, err
+		return releasedir.Manifest{}, err
 	}
 	man.Details = details
 	man.Notes = []string{
@@ -256,7 +258,7 @@ func (f *shuffled) id(x int) string {
 // parsed by shared when it gives it (nil: none does) as this would load
 // it, else loaded here.
 func openScheme(dir string, shared func(name string) (*model.Table, error)) (*scheme, error) {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +289,7 @@ func openScheme(dir string, shared func(name string) (*model.Table, error)) (*sc
 		if t := sharedTable(shared, file, col, kinds[col]); t != nil && strings.Join(t.Names(), ",") == strings.Join(header, ",") {
 			return t, nil
 		}
-		t, err := model.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+		t, err := releasedir.LoadTable(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,8 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // TestGroupKeys: openScheme finds a group by its exact GroupID text, plain
@@ -49,7 +51,7 @@ func TestAppendIsFillRendered(t *testing.T) {
 		sv := texts[rng.Intn(len(texts))]
 		fmt.Fprintf(&b, "%s,%d,%s\n", csvQuote(q), rng.Intn(30), csvQuote(sv))
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "quotes", MissingTokens: []string{}})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "quotes", MissingTokens: []string{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +80,7 @@ func TestAppendIsFillRendered(t *testing.T) {
 // appendsAsFills holds every file's Append to AppendCSVRecord of Fill's
 // record, and counts the rows that needed quotes and those of st.csv
 // with a frequency over 1.
-func appendsAsFills(t *testing.T, rel *model.Release) (quoted, counted int) {
+func appendsAsFills(t *testing.T, rel *releasedir.Release) (quoted, counted int) {
 	for _, f := range rel.Files {
 		if f.Append == nil {
 			t.Fatalf("%s: no Append", f.Name)
@@ -86,7 +88,7 @@ func appendsAsFills(t *testing.T, rel *model.Release) (quoted, counted int) {
 		rec := make([]string, len(f.Header))
 		for x := 0; x < f.Rows; x++ {
 			f.Fill(x, rec)
-			want := model.AppendCSVRecord(nil, rec)
+			want := releasedir.AppendCSVRecord(nil, rec)
 			if got := f.Append([]byte("prefix"), x); string(got) != "prefix"+string(want) {
 				t.Fatalf("%s row %d: Append gives %q, want %q", f.Name, x, got[len("prefix"):], want)
 			}

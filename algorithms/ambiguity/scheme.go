@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // scheme is an ambiguity scheme (Wang, Definition 3.3) as published: one
@@ -331,9 +332,9 @@ const estimateNote = "estimate (Wang, Section 6, Algorithm 1 as in Example 6.1):
 // use the same model (the expected sum). MIN and MAX are not defined on
 // the lossy join. The per-group contributions are summed in increasing
 // order, so the answer does not depend on the order of groups or rows.
-func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
-	if q.Agg == model.Min || q.Agg == model.Max {
-		return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: 1, Msg: fmt.Sprintf("an ambiguity release estimates COUNT, SUM and AVG; %s is not defined on its lossy join", q.Agg),
+func (s *scheme) Answer(q *query.Query) (method.Bounds, error) {
+	if q.Agg == query.Min || q.Agg == query.Max {
+		return method.Bounds{}, &query.Error{Query: q.Text, Pos: 1, Msg: fmt.Sprintf("an ambiguity release estimates COUNT, SUM and AVG; %s is not defined on its lossy join", q.Agg),
 			Hint: "ask COUNT(*) or AVG(col)"}
 	}
 	qiPreds, saPreds, err := s.splitPreds(q)
@@ -375,16 +376,16 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 	// group's tables, so that group contributes: a count of 0 means no
 	// published record is selected (suppressed ones may be), and SUM and
 	// AVG have nothing to add up.
-	if count == 0 && q.Agg != model.Count {
+	if count == 0 && q.Agg != query.Count {
 		b.Empty = true
 		return b, nil
 	}
 	switch q.Agg {
-	case model.Count:
+	case query.Count:
 		b.Estimate = count
-	case model.Sum:
+	case query.Sum:
 		b.Estimate = sortedSum(sums)
-	case model.Avg:
+	case query.Avg:
 		b.Estimate = sortedSum(sums) / count
 	}
 	return b, nil
@@ -393,8 +394,8 @@ func (s *scheme) Answer(q *model.Query) (method.Bounds, error) {
 // splitPreds sorts the query's predicates by the table each reads: a
 // QI's auxiliary table or the sensitive table, refusing an unknown column
 // and a non-number compared with a numeric one.
-func (s *scheme) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []model.Pred, err error) {
-	qiPreds = make([][]model.Pred, len(s.at))
+func (s *scheme) splitPreds(q *query.Query) (qiPreds [][]query.Pred, saPreds []query.Pred, err error) {
+	qiPreds = make([][]query.Pred, len(s.at))
 	for _, p := range q.Preds {
 		t, i, err := s.column(q, p.Column, p.Pos)
 		if err != nil {
@@ -403,7 +404,7 @@ func (s *scheme) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []m
 		if t.kind == model.Numeric {
 			for _, v := range p.Values {
 				if !v.IsNum {
-					return nil, nil, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+					return nil, nil, &query.Error{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
 				}
 			}
 		}
@@ -419,7 +420,7 @@ func (s *scheme) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []m
 // aggregated is the column a SUM or AVG aggregates: the QI (aggQI, -1
 // for the SA or COUNT) or the sensitive attribute (aggSA). It refuses a
 // categorical one.
-func (s *scheme) aggregated(q *model.Query) (aggQI int, aggSA bool, err error) {
+func (s *scheme) aggregated(q *query.Query) (aggQI int, aggSA bool, err error) {
 	aggQI = -1
 	if q.Column == "" {
 		return aggQI, false, nil
@@ -428,9 +429,9 @@ func (s *scheme) aggregated(q *model.Query) (aggQI int, aggSA bool, err error) {
 	if err != nil {
 		return -1, false, err
 	}
-	if q.Agg != model.Count {
+	if q.Agg != query.Count {
 		if t.kind != model.Numeric {
-			return -1, false, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
+			return -1, false, &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric column", q.Agg, q.Column), Hint: "use COUNT(*) for categorical values"}
 		}
 		aggQI, aggSA = i, i < 0
 	}
@@ -730,7 +731,7 @@ func (e *estimator) group(g int) (x, y float64, ok bool) {
 
 // column resolves a query column: an auxiliary table (i >= 0) or the
 // sensitive table (i = -1).
-func (s *scheme) column(q *model.Query, name string, pos int) (*valueTable, int, error) {
+func (s *scheme) column(q *query.Query, name string, pos int) (*valueTable, int, error) {
 	for i, qi := range s.qis {
 		if qi == name {
 			return &s.at[i], i, nil
@@ -740,15 +741,15 @@ func (s *scheme) column(q *model.Query, name string, pos int) (*valueTable, int,
 		return &s.st, -1, nil
 	}
 	cols := append(append([]string(nil), s.qis...), s.sa)
-	return nil, 0, &model.QueryError{Query: q.Text, Pos: pos, Msg: fmt.Sprintf("the release has no column %q", name),
+	return nil, 0, &query.Error{Query: q.Text, Pos: pos, Msg: fmt.Sprintf("the release has no column %q", name),
 		Hint: "an ambiguity release publishes " + strings.Join(cols, ", ")}
 }
 
 // matches decides every predicate once per distinct value of a table (nil
 // when there is no predicate: everything matches), on the table's column
-// (model.Pred.Pass: a workload's IN list written from a dictionary's codes
+// (query.Pred.Pass: a workload's IN list written from a dictionary's codes
 // is decided by its codes, with no text compared).
-func matches(t *valueTable, preds []model.Pred) []bool {
+func matches(t *valueTable, preds []query.Pred) []bool {
 	if len(preds) == 0 {
 		return nil
 	}

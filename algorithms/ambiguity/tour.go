@@ -8,6 +8,7 @@ import (
 	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // Tour is the teaching tour of Wang's ambiguity scheme on her own Figure
@@ -203,7 +204,7 @@ func tourAssociation(ctx context.Context, lab *method.TourLab) (method.Step, err
 
 // estimate answers a query on a result and the truth on the table.
 func estimate(res *method.Result, t *model.Table, text string) (float64, float64, error) {
-	q, err := model.ParseQuery(text)
+	q, err := query.Parse(text)
 	if err != nil {
 		return 0, 0, err
 	}

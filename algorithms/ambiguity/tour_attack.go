@@ -9,6 +9,8 @@ import (
 	"privlab/algorithms/attack"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // tourAttack runs on Figure 2 the attack Wang defends against:
@@ -100,13 +102,13 @@ func combinations(res *method.Result, qis []string) (*model.Table, error) {
 			values[i][rec[1]] = append(values[i][rec[1]], rec[0])
 		}
 	}
-	b := model.AppendCSVRecord(nil, qis)
+	b := releasedir.AppendCSVRecord(nil, qis)
 	for _, g := range groups {
 		row := make([]string, len(qis))
 		var emit func(i int)
 		emit = func(i int) {
 			if i == len(qis) {
-				b = model.AppendCSVRecord(b, row)
+				b = releasedir.AppendCSVRecord(b, row)
 				return
 			}
 			for _, v := range values[i][g] {
@@ -116,7 +118,7 @@ func combinations(res *method.Result, qis []string) (*model.Table, error) {
 		}
 		emit(0)
 	}
-	return model.Load(bytes.NewReader(b), model.LoadOptions{Name: "combinations"})
+	return csvfile.Load(bytes.NewReader(b), csvfile.LoadOptions{Name: "combinations"})
 }
 
 // presences writes each group's presence of Theorem 5.1 ("1/3 in group

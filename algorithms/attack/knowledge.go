@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // ReadMarginals reads public marginals from a CSV attribute,value,
 // probability (the form sampling's --marginals takes): per attribute, each
 // value's probability.
 func ReadMarginals(path string) (map[string]map[string]float64, error) {
-	t, err := model.LoadFile(path, model.LoadOptions{MissingTokens: []string{}})
+	t, err := csvfile.LoadFile(path, csvfile.LoadOptions{MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // lineNamed returns the report's line of that name.
@@ -37,11 +38,11 @@ func TestReportSaysWhatSurvived(t *testing.T) {
 	popFile := writeFile(t, "pop.csv", strings.Join(append(lines, "33,100,F,x", "44,200,M,x", "60,300,F,x"), "\n")+"\n")
 	dir := release(t, in, pipeline.Project{Method: "ambiguity", Roles: model.Roles{QIs: []string{"age", "zip"}, SA: "disease"},
 		Params: model.Values{"alpha": "0.5", "beta": "0.5"}, Population: popFile})
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var member *model.AttackFigure
+	var member *releasedir.AttackFigure
 	for i, a := range m.Attacks {
 		if a.Attack == "membership" {
 			member = &m.Attacks[i]
@@ -73,7 +74,7 @@ func TestReportSaysWhatSurvived(t *testing.T) {
 		t.Fatalf("check without the population: %v", l)
 	}
 	// A manifest that hides the broken attack fails.
-	os.Remove(model.AuditPath(dir))
+	os.Remove(releasedir.AuditPath(dir))
 	verifytest.Restate(t, dir, func(m map[string]any) {
 		for _, a := range m["attacks"].([]any) {
 			if a := a.(map[string]any); a["attack"] == "membership" {
@@ -95,7 +96,7 @@ func TestWarningsStated(t *testing.T) {
 	in := writeFile(t, "people.csv", people)
 	dir := release(t, in, pipeline.Project{Method: "kja", Variant: "mondrian", Roles: model.Roles{QIs: []string{"age", "zip"}, SA: "disease"},
 		Params: model.Values{"k": "3"}})
-	m, _ := model.ReadManifest(dir)
+	m, _ := releasedir.ReadManifest(dir)
 	want := "3 published records are in classes with one sensitive value: whoever finds a person's class knows their sensitive value"
 	found := false
 	for _, w := range m.Warnings {
@@ -109,7 +110,7 @@ func TestWarningsStated(t *testing.T) {
 	if l, ok := lineNamed(rep, "warnings"); !ok || !l.OK {
 		t.Fatalf("check of the warnings: %v", l)
 	}
-	os.Remove(model.AuditPath(dir))
+	os.Remove(releasedir.AuditPath(dir))
 	verifytest.Restate(t, dir, func(m map[string]any) { delete(m, "warnings") })
 	rep, _ = pipeline.Check(dir, nil, nil)
 	if l, ok := lineNamed(rep, "claim warnings"); !ok || l.OK || !strings.Contains(l.Text, want) {

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/datasets/datasetstest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
@@ -90,7 +91,7 @@ func adultRun(t *testing.T, spec method.Spec, variant, adultPath, public string)
 	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
 		t.Fatalf("export: %v", err)
 	}
-	audit, err := model.ReadAudit(model.AuditPath(out))
+	audit, err := releasedir.ReadAudit(releasedir.AuditPath(out))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // A release that publishes no record is a valid release (issue 20, part
@@ -99,7 +100,7 @@ func TestHeaderOnlyFilesFailEveryChecker(t *testing.T) {
 	releases := exampleReleases(t)
 	for i, rel := range releases {
 		method := catalog.Names()[i]
-		m, err := model.ReadManifest(rel)
+		m, err := releasedir.ReadManifest(rel)
 		if err != nil {
 			t.Fatal(err)
 		}

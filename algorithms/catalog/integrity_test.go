@@ -13,7 +13,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 var (
@@ -51,7 +51,7 @@ func sharedExamples(t testing.TB) []string {
 // both), as a recipient holds it.
 func copyBare(t *testing.T, rel string) string {
 	dir := copyDir(t, rel)
-	if err := os.Remove(model.AuditPath(dir)); err != nil {
+	if err := os.Remove(releasedir.AuditPath(dir)); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -69,16 +69,16 @@ func forgeText(t *testing.T, dir string, edit func(text string) string) {
 		t.Fatal(err)
 	}
 	text := edit(string(b))
-	var m model.Manifest
+	var m releasedir.Manifest
 	if err := json.Unmarshal([]byte(text), &m); err != nil {
 		t.Fatal(err)
 	}
-	oldSum, _ := model.FileSHA256(filepath.Join(dir, "report.md"))
-	report := []byte(model.RenderReport(&m))
+	oldSum, _ := releasedir.FileSHA256(filepath.Join(dir, "report.md"))
+	report := []byte(releasedir.RenderReport(&m))
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), report, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	newSum, _ := model.FileSHA256(filepath.Join(dir, "report.md"))
+	newSum, _ := releasedir.FileSHA256(filepath.Join(dir, "report.md"))
 	text = strings.ReplaceAll(text, oldSum, newSum)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestTwoReadingsOfTheManifestFailForEveryMethod(t *testing.T) {
 	for i, rel := range sharedExamples(t) {
 		method := catalog.Names()[i]
 		t.Run(method, func(t *testing.T) {
-			m, err := model.ReadManifest(rel)
+			m, err := releasedir.ReadManifest(rel)
 			if err != nil {
 				t.Fatal(err)
 			}

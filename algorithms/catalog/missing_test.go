@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // withMissing serves the embedded datasets, with the one named gaps
@@ -111,7 +112,7 @@ func missingContract(t *testing.T, spec method.Spec, variant string) {
 	if ex2.Manifest.RowsIn != src.Rows || ex2.Manifest.Suppressed < 4 {
 		t.Fatalf("manifest: %d rows in, %d suppressed; want %d in, at least the 4 dropped", ex2.Manifest.RowsIn, ex2.Manifest.Suppressed, src.Rows)
 	}
-	audit, err := model.ReadAudit(model.AuditPath(out))
+	audit, err := releasedir.ReadAudit(releasedir.AuditPath(out))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The cross-method figures against a deliberately simple brute force that
@@ -87,7 +88,7 @@ func TestRiskAgainstBruteForce(t *testing.T) {
 // figuresOf reads a release with its method's viewer.
 func figuresOf(t *testing.T, dir string) *risk.Report {
 	t.Helper()
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,11 +349,11 @@ func readDistribution(t *testing.T, dir string) []bfRecord {
 // association with leukemia 2/4 = 1/2, the men's group's presence 4/12 =
 // 1/3 (Pr(Alan in T)); the women's group holds three distinct values.
 func TestRiskOfWangFigure2(t *testing.T) {
-	table := func(name string, header []string, rows [][]string) model.ReleaseFile {
-		return model.ReleaseFile{Name: name, Header: header, Rows: len(rows), Fill: func(i int, rec []string) { copy(rec, rows[i]) }}
+	table := func(name string, header []string, rows [][]string) releasedir.ReleaseFile {
+		return releasedir.ReleaseFile{Name: name, Header: header, Rows: len(rows), Fill: func(i int, rec []string) { copy(rec, rows[i]) }}
 	}
-	rel := &model.Release{
-		Files: []model.ReleaseFile{
+	rel := &releasedir.Release{
+		Files: []releasedir.ReleaseFile{
 			table("at_age.csv", []string{"age", "GroupID"}, [][]string{{"45", "1"}, {"20", "1"}, {"50", "1"}, {"60", "1"}, {"20", "2"}, {"50", "2"}, {"60", "2"}}),
 			table("at_gender.csv", []string{"gender", "GroupID"}, [][]string{{"M", "1"}, {"F", "2"}}),
 			table("at_zipcode.csv", []string{"zipcode", "GroupID"}, [][]string{{"11000", "1"}, {"12000", "1"}, {"23000", "1"}, {"54000", "2"}, {"23000", "2"}, {"21000", "2"}}),
@@ -360,7 +361,7 @@ func TestRiskOfWangFigure2(t *testing.T) {
 				{"1", "diabetes", "1"}, {"1", "flu", "1"}, {"1", "diarrhea", "1"}, {"1", "stroke", "1"},
 				{"2", "leukemia", "2"}, {"2", "diabetes", "1"}, {"2", "dyspepsia", "1"}}),
 		},
-		Manifest: model.Manifest{Method: "ambiguity", QIs: []string{"age", "gender", "zipcode"}, SA: "disease", RowsIn: 8, Published: 8,
+		Manifest: releasedir.Manifest{Method: "ambiguity", QIs: []string{"age", "gender", "zipcode"}, SA: "disease", RowsIn: 8, Published: 8,
 			Details: verifytest.Details(t, map[string]any{
 				"auxiliary_tables": []any{map[string]any{"qi": "age", "file": "at_age.csv"}, map[string]any{"qi": "gender", "file": "at_gender.csv"}, map[string]any{"qi": "zipcode", "file": "at_zipcode.csv"}},
 				"sensitive_table":  "st.csv"})},

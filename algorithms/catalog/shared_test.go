@@ -7,7 +7,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/verify"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // verify.Shared (the export's one reading of its files for its checks
@@ -19,7 +19,7 @@ func TestSharedChecksAsRunDeclared(t *testing.T) {
 	releases := exampleReleases(t)
 	for i, dir := range releases {
 		method := catalog.Names()[i]
-		audit, err := model.ReadAudit(model.AuditPath(dir))
+		audit, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 		if err != nil {
 			t.Fatal(err)
 		}

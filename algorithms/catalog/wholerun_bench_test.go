@@ -20,6 +20,7 @@ import (
 	"privlab/datasets"
 	"privlab/datasets/datasetstest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Whole runs in process, as `privlab run` does them (SPEC 8, issue 20):
@@ -61,7 +62,7 @@ func writeCensus(b *testing.B, dir string, rows int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := model.WriteAtomic(path, func(w io.Writer) error { return d.Write(w, rows, 1) }); err != nil {
+	if err := releasedir.WriteAtomic(path, func(w io.Writer) error { return d.Write(w, rows, 1) }); err != nil {
 		b.Fatal(err)
 	}
 	return path

@@ -7,6 +7,8 @@ import (
 	"privlab/algorithms/method"
 	"privlab/datasets/datasetstest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
 )
 
 var adultColumns = []string{"age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
@@ -25,7 +27,7 @@ func TestAdultCapitalLossDenominator(t *testing.T) {
 	if err != nil {
 		t.Skip("the raw UCI Adult file: ", err)
 	}
-	all, err := model.LoadFile(adultPath, model.LoadOptions{Header: adultColumns})
+	all, err := csvfile.LoadFile(adultPath, csvfile.LoadOptions{Header: adultColumns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,18 +42,18 @@ func TestAdultCapitalLossDenominator(t *testing.T) {
 	if tab.Rows != 1519 || len(distinctNums(tab.Column("capital-loss"))) != 91 {
 		t.Fatalf("%d rows, %d values; want 1,519 rows and 91 values", tab.Rows, len(distinctNums(tab.Column("capital-loss"))))
 	}
-	ageH, err := model.BuildHierarchy("intervals:5", tab.Column("age"))
+	ageH, err := hierarchy.Build("intervals:5", tab.Column("age"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	saH, err := model.BuildHierarchy("binary", tab.Column("capital-loss"))
+	saH, err := hierarchy.Build("binary", tab.Column("capital-loss"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func(maxDen string) (avgRange, emd, maxAbs float64) {
 		res, err := Method{}.Run(context.Background(), &method.Input{Table: tab,
 			Roles:       model.Roles{QIs: []string{"age"}, SA: "capital-loss"},
-			Hierarchies: map[string]*model.Hierarchy{"age": ageH, "capital-loss": saH},
+			Hierarchies: map[string]*hierarchy.Hierarchy{"age": ageH, "capital-loss": saH},
 			Values:      model.Values{"grouping": "level:age=1", "target": "table", "max-denominator": maxDen}})
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
 )
 
 // benchGroup draws n values over a domain of d integers with a skewed
@@ -76,7 +78,7 @@ func benchTable(b *testing.B, n, distinctSA int) *model.Table {
 		v := 1024 + (rng.Intn(distinctSA)+age)%distinctSA*(2048/distinctSA)
 		buf = fmt.Appendf(buf, "%d,%d\n", age, v)
 	}
-	t, err := model.Load(bytesReader(buf), model.LoadOptions{Name: "bench"})
+	t, err := csvfile.Load(bytesReader(buf), csvfile.LoadOptions{Name: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,13 +87,13 @@ func benchTable(b *testing.B, n, distinctSA int) *model.Table {
 
 func runMethod(b *testing.B, t *model.Table, values model.Values) *method.Result {
 	b.Helper()
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, c := range []string{"age", "loss"} {
 		spec := "intervals:5,10,20"
 		if c == "loss" {
 			spec = "binary"
 		}
-		h, err := model.BuildHierarchy(spec, t.Column(c))
+		h, err := hierarchy.Build(spec, t.Column(c))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -126,7 +128,7 @@ func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 // target (uneven counts) over binary trees, with bounded and exact weights.
 func BenchmarkAnnotate(b *testing.B) {
 	for _, leaves := range []int{128, 4096} {
-		h, err := model.Balanced("sa", seqStrings(leaves), 2)
+		h, err := hierarchy.Balanced("sa", seqStrings(leaves), 2)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -149,7 +151,7 @@ func BenchmarkAnnotate(b *testing.B) {
 		}
 	}
 	// A flat hierarchy is one node with many children.
-	h, _ := model.Flat("sa", seqStrings(1000))
+	h, _ := hierarchy.Flat("sa", seqStrings(1000))
 	m, _ := Target{Kind: TargetZipf, S: 1}.Masses(h, nil)
 	b.Run("flat=1000/maxDen=8", func(b *testing.B) {
 		b.ReportAllocs()

@@ -12,6 +12,9 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // boundsIndex answers aggregate queries on a release with deterministic
@@ -128,7 +131,7 @@ func prefix(v []float64) []float64 {
 // a condition on the sensitive attribute is bounded too: of the m_g
 // selected tuples of group g, at least m_g minus the subdomains not inside
 // the condition satisfy it, and at most the subdomains that meet it.
-func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
+func (b *boundsIndex) Answer(q *query.Query) (method.Bounds, error) {
 	onQI, onSA, err := b.splitPreds(q)
 	if err != nil {
 		return method.Bounds{}, err
@@ -149,7 +152,7 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 		out.Empty = true
 		return out, nil
 	}
-	if q.Agg != model.Count {
+	if q.Agg != query.Count {
 		b.valueBounds(&out, q.Agg, sel, total)
 		return out, nil
 	}
@@ -172,7 +175,7 @@ func (b *boundsIndex) Answer(q *model.Query) (method.Bounds, error) {
 // refuses what a distribution release does not answer: another column, a
 // condition on the sensitive attribute outside COUNT, an aggregate of a
 // QI or of a categorical attribute.
-func (b *boundsIndex) splitPreds(q *model.Query) (onQI model.Query, onSA []model.Pred, err error) {
+func (b *boundsIndex) splitPreds(q *query.Query) (onQI query.Query, onSA []query.Pred, err error) {
 	onQI = *q
 	onQI.Preds = nil
 	for _, p := range q.Preds {
@@ -180,23 +183,23 @@ func (b *boundsIndex) splitPreds(q *model.Query) (onQI model.Query, onSA []model
 		case p.Column == b.sa:
 			onSA = append(onSA, p)
 		case !b.qis[p.Column]:
-			return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: p.Pos,
+			return query.Query{}, nil, &query.Error{Query: q.Text, Pos: p.Pos,
 				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
 				Hint: "distribution releases answer conditions on the quasi-identifiers and COUNT conditions on the sensitive attribute (Koudas et al. 2009, Section 3.3)"}
 		default:
 			onQI.Preds = append(onQI.Preds, p)
 		}
 	}
-	if len(onSA) > 0 && q.Agg != model.Count {
-		return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: onSA[0].Pos,
+	if len(onSA) > 0 && q.Agg != query.Count {
+		return query.Query{}, nil, &query.Error{Query: q.Text, Pos: onSA[0].Pos,
 			Msg: fmt.Sprintf("a condition on the sensitive attribute %s needs COUNT(*)", b.sa), Hint: "the release generalizes the sensitive values"}
 	}
 	if q.Column != "" && q.Column != b.sa {
-		return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+		return query.Query{}, nil, &query.Error{Query: q.Text, Pos: q.ColPos,
 			Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", b.sa)}
 	}
-	if q.Agg != model.Count && !b.numeric {
-		return model.Query{}, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+	if q.Agg != query.Count && !b.numeric {
+		return query.Query{}, nil, &query.Error{Query: q.Text, Pos: q.ColPos,
 			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, b.sa), Hint: "use COUNT(*)"}
 	}
 	return onQI, onSA, nil
@@ -205,20 +208,20 @@ func (b *boundsIndex) splitPreds(q *model.Query) (onQI model.Query, onSA []model
 // valueBounds bounds SUM, AVG, MIN or MAX of the sensitive values of the
 // selected tuples (sel per group, total in all): each group's k selected
 // tuples take the k lowest or highest ends of its subdomains.
-func (b *boundsIndex) valueBounds(out *method.Bounds, agg model.Agg, sel []int, total int) {
+func (b *boundsIndex) valueBounds(out *method.Bounds, agg query.Agg, sel []int, total int) {
 	switch agg {
-	case model.Sum, model.Avg:
+	case query.Sum, query.Avg:
 		for g, k := range sel {
 			if k > 0 {
 				out.Low += b.lowSum[g][k]
 				out.High += b.highSum[g][k]
 			}
 		}
-		if agg == model.Avg {
+		if agg == query.Avg {
 			out.Low /= float64(total)
 			out.High /= float64(total)
 		}
-	case model.Min:
+	case query.Min:
 		out.Low, out.High = math.Inf(1), math.Inf(1)
 		for g, k := range sel {
 			if k > 0 {
@@ -226,7 +229,7 @@ func (b *boundsIndex) valueBounds(out *method.Bounds, agg model.Agg, sel []int, 
 				out.High = math.Min(out.High, b.high[g][k-1]) // the k-th largest high
 			}
 		}
-	case model.Max:
+	case query.Max:
 		out.Low, out.High = math.Inf(-1), math.Inf(-1)
 		for g, k := range sel {
 			if k > 0 {
@@ -240,8 +243,8 @@ func (b *boundsIndex) valueBounds(out *method.Bounds, agg model.Agg, sel []int, 
 // countSA bounds the number of selected tuples whose sensitive value
 // satisfies every predicate of onSA, given the selected count per group.
 // The conditions are decided once per distinct value of the domain
-// (model.Query.Bind on the domain as a column), not per leaf and literal.
-func (b *boundsIndex) countSA(q *model.Query, onSA []model.Pred, sel []int) (low, high float64, err error) {
+// (query.Query.Bind on the domain as a column), not per leaf and literal.
+func (b *boundsIndex) countSA(q *query.Query, onSA []query.Pred, sel []int) (low, high float64, err error) {
 	n := len(b.dom.text)
 	sub := *q
 	sub.Preds = onSA
@@ -281,7 +284,7 @@ func (b *boundsIndex) countSA(q *model.Query, onSA []model.Pred, sel []int) (low
 }
 
 // Answer bounds a query on the run's release.
-func (r *run) Answer(q *model.Query) (method.Bounds, error) {
+func (r *run) Answer(q *query.Query) (method.Bounds, error) {
 	r.once.Do(func() {
 		groupOf := make([]int32, r.in.Table.Rows)
 		lows := make([][]float64, len(r.groups))
@@ -314,18 +317,18 @@ func (r *run) Answer(q *model.Query) (method.Bounds, error) {
 // OpenRelease reads qi.csv and sa.csv of an exported release to answer
 // queries from the published files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
 	if man.Method != Name {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
-	qi, err := model.LoadRelease(filepath.Join(dir, format.FileQI), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	qi, err := releasedir.LoadTable(filepath.Join(dir, format.FileQI), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
-	sa, err := model.LoadRelease(filepath.Join(dir, format.FileSA), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	sa, err := releasedir.LoadTable(filepath.Join(dir, format.FileSA), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return nil, err
 	}
@@ -398,8 +401,8 @@ func numberGroups(gcol *model.Column, rows int) (map[string]int32, []int32) {
 // domainAttribute is the sensitive attribute's name. The domain file
 // names the attribute: an answer is about that column, never about a
 // name the manifest alone gives; without the file it is the manifest's.
-func domainAttribute(dir string, man *model.Manifest) (string, error) {
-	d, err := model.LoadRelease(filepath.Join(dir, format.FileDomain), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+func domainAttribute(dir string, man *releasedir.Manifest) (string, error) {
+	d, err := releasedir.LoadTable(filepath.Join(dir, format.FileDomain), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		return man.SA, nil
 	}
@@ -414,7 +417,7 @@ func domainAttribute(dir string, man *model.Manifest) (string, error) {
 // manifestDomain reads the SA domain (leaf order) from the manifest's
 // details, with a lookup from a value's text to its position (numbers
 // match by value).
-func manifestDomain(man *model.Manifest, numeric bool) (saDomain, func(string) (int32, bool), error) {
+func manifestDomain(man *releasedir.Manifest, numeric bool) (saDomain, func(string) (int32, bool), error) {
 	dom := saDomain{numeric: numeric}
 	det, err := format.Read(man)
 	if err != nil {

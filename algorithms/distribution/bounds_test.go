@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // countSA decides the conditions on the sensitive attribute once per
@@ -56,7 +57,7 @@ func TestCountSAMatchesLeafByLeafProperty(t *testing.T) {
 }
 
 // randomSAQuery is a COUNT with one or two conditions on sa.
-func randomSAQuery(t *testing.T, r *model.Rand, numeric bool) *model.Query {
+func randomSAQuery(t *testing.T, r *model.Rand, numeric bool) *query.Query {
 	t.Helper()
 	lit := func() string {
 		v := 9 + r.Intn(10)
@@ -82,7 +83,7 @@ func randomSAQuery(t *testing.T, r *model.Rand, numeric bool) *model.Query {
 			preds = append(preds, "sa IN ("+strings.Join(vs, ", ")+")")
 		}
 	}
-	q, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+	q, err := query.Parse("COUNT(*) WHERE " + strings.Join(preds, " AND "))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func randomSAQuery(t *testing.T, r *model.Rand, numeric bool) *model.Query {
 }
 
 // leafByLeaf is countSA as it was: every leaf against every condition.
-func leafByLeaf(b *boundsIndex, onSA []model.Pred, sel []int) (low, high float64) {
+func leafByLeaf(b *boundsIndex, onSA []query.Pred, sel []int) (low, high float64) {
 	for g, m := range sel {
 		if m == 0 {
 			continue

@@ -10,6 +10,9 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // The answerer reads the domain from the details through the format
@@ -18,16 +21,16 @@ import (
 // dropped a failed type assertion before; issue 23, item 5).
 func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
 	t.Parallel()
-	tab, err := model.Load(bytes.NewReader([]byte("age,loss\n20,1\n30,2\n40,3\n50,4\n20,2\n30,3\n40,4\n50,1\n")), model.LoadOptions{Name: "t"})
+	tab, err := csvfile.Load(bytes.NewReader([]byte("age,loss\n20,1\n30,2\n40,3\n50,4\n20,2\n30,3\n40,4\n50,1\n")), csvfile.LoadOptions{Name: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := model.BuildHierarchy("binary", tab.Column("loss"))
+	h, err := hierarchy.Build("binary", tab.Column("loss"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := Method{}.Run(context.Background(), &method.Input{Table: tab, Roles: model.Roles{QIs: []string{"age"}, SA: "loss"},
-		Hierarchies: map[string]*model.Hierarchy{"loss": h}, Values: model.Values{}})
+		Hierarchies: map[string]*hierarchy.Hierarchy{"loss": h}, Values: model.Values{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +39,7 @@ func TestOpenReleaseReadsDetailsStrictly(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := (Method{}).OpenRelease(dir); err != nil {

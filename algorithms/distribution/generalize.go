@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"math"
 
-	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // NodeCount is a number of copies of one hierarchy node.
@@ -48,7 +48,7 @@ func (g *Generalization) Size() int {
 // scratch space between groups, so one Solver serves one goroutine.
 type Solver struct {
 	A     *Annotated
-	h     *model.Hierarchy
+	h     *hierarchy.Hierarchy
 	wsum  []int64   // sum of the children's weights per node
 	rng   []float64 // Range per node
 	count []int32   // per-node count of the current group (scratch)

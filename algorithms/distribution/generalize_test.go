@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // uniformSolver builds the balanced binary hierarchy over lo..hi (step) with
@@ -18,7 +18,7 @@ func uniformSolver(t testing.TB, lo, hi, step int) *Solver {
 	for v := lo; v <= hi; v += step {
 		vals = append(vals, fmt.Sprint(v))
 	}
-	h, err := model.Balanced("sa", vals, 2)
+	h, err := hierarchy.Balanced("sa", vals, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

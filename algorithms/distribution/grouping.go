@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/partition"
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Grouping says how rows are split into groups before each group's
@@ -148,10 +149,10 @@ func (g Grouping) byColumn(in *method.Input, all []int32) ([][]int32, error) {
 // levelKeys gives each code of column c the key of its ancestor at the
 // grouping's level of hierarchy h (built automatically when nil): the
 // ancestor's first leaf position (value order) and depth.
-func (g Grouping) levelKeys(c *model.Column, h *model.Hierarchy) ([]uint64, error) {
+func (g Grouping) levelKeys(c *model.Column, h *hierarchy.Hierarchy) ([]uint64, error) {
 	if h == nil {
 		var err error
-		if h, err = model.BuildHierarchy("auto", c); err != nil {
+		if h, err = hierarchy.Build("auto", c); err != nil {
 			return nil, err
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // Method is distribution-based anonymization as a registered method.
@@ -145,7 +147,7 @@ type group struct {
 type run struct {
 	in       *method.Input
 	sa       *model.Column
-	h        *model.Hierarchy
+	h        *hierarchy.Hierarchy
 	global   *Annotated // nil with per-group targets
 	perGroup bool
 	target   Target
@@ -174,7 +176,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 	}
 	h := in.Hierarchies[in.Roles.SA]
 	if h == nil {
-		if h, err = model.BuildHierarchy("binary", sa); err != nil {
+		if h, err = hierarchy.Build("binary", sa); err != nil {
 			return nil, err
 		}
 	}
@@ -378,19 +380,21 @@ func (r *run) result(spec method.Spec, values model.Values, target Target) (*met
 		t.add(gt)
 	}
 	res.Summary = r.summary(t)
-	res.Utility = model.Figure{Name: "sum of ranges", Short: "ranges", Value: t.sumOfRanges, OK: true}
+	res.Utility = releasedir.Figure{Name: "sum of ranges", Short: "ranges", Value: t.sumOfRanges, OK: true}
 	res.Notes = append(res.Notes, fmt.Sprintf("grouping %s, target %s, max denominator %s", r.grouping, target, format.ParamMaxDenominator.Text(values)))
 	res.Warnings = append(res.Warnings, r.usefulnessWarnings(t.subdomains)...)
-	res.Files = []model.FileEntry{{Name: format.FileQI, Rows: r.in.Table.Rows}, {Name: format.FileSA, Rows: t.subdomains},
+	res.Files = []releasedir.FileEntry{{Name: format.FileQI, Rows: r.in.Table.Rows}, {Name: format.FileSA, Rows: t.subdomains},
 		{Name: format.FileHierarchy, Rows: len(r.h.Nodes)}, {Name: format.FileDomain, Rows: len(r.h.Leaves)}}
 	if r.perGroup {
-		res.Files = append(res.Files, model.FileEntry{Name: format.FileGroupWeights, Rows: len(r.groups) * len(r.h.Nodes)})
+		res.Files = append(res.Files, releasedir.FileEntry{Name: format.FileGroupWeights, Rows: len(r.groups) * len(r.h.Nodes)})
 	}
 	r.res = res
 	res.Answerer = r
 	res.Detail = r.detail
 	res.Charts = r.charts
-	res.Release = func(seed uint64) (*model.Release, map[string][]int, error) { return r.release(seed, values, target) }
+	res.Release = func(seed uint64) (*releasedir.Release, map[string][]int, error) {
+		return r.release(seed, values, target)
+	}
 	return res, nil
 }
 
@@ -465,8 +469,8 @@ func (r *run) groupResult(i int, spec method.Spec, values model.Values) (method.
 // summary is the run's summary figures: the privacy checks first, then
 // size and utility, then the effective target's distance from the one
 // asked for.
-func (r *run) summary(t runTotals) []model.Figure {
-	sum := []model.Figure{
+func (r *run) summary(t runTotals) []releasedir.Figure {
+	sum := []releasedir.Figure{
 		{Name: "posterior deviation (max)", Short: "posterior ≠ target", Value: t.worstPost, Limit: "0", OK: t.worstPost <= 1e-9},
 		{Name: "max P'(v) in a group", Short: "max P'(v)", Value: t.worstConf, Limit: "< 1", OK: t.worstConf <= maxConfidence},
 		{Name: "members with P'(v) = 0", Short: "P'(v)=0 members", Value: float64(t.impossible), Limit: "0", OK: t.impossible == 0},
@@ -478,8 +482,8 @@ func (r *run) summary(t runTotals) []model.Figure {
 	}
 	if r.global != nil {
 		sum = append(sum,
-			model.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
-			model.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
+			releasedir.Figure{Name: "effective vs requested target EMD", Value: r.global.EMD(), OK: true},
+			releasedir.Figure{Name: "effective vs requested target max |diff|", Value: r.global.MaxAbs(), OK: true})
 	}
 	return sum
 }
@@ -509,7 +513,7 @@ func (r *run) usefulnessWarnings(subdomains int) []string {
 
 // histBins counts a group's SA leaves into at most bins buckets of the
 // domain (the preview's sparkline).
-func histBins(h *model.Hierarchy, leaves []int32, bins int) []int32 {
+func histBins(h *hierarchy.Hierarchy, leaves []int32, bins int) []int32 {
 	pos := make([]int32, len(leaves))
 	for i, l := range leaves {
 		pos[i] = int32(h.LeafPos(int(l)))

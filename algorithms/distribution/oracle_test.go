@@ -33,6 +33,9 @@ import (
 	"privlab/algorithms/distribution"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // ---------------------------------------------------------------------------
@@ -41,7 +44,7 @@ import (
 // oracleCase is one random privacy-annotated hierarchy.
 type oracleCase struct {
 	desc   string
-	h      *model.Hierarchy
+	h      *hierarchy.Hierarchy
 	a      *distribution.Annotated
 	values []int // the domain, ascending
 }
@@ -67,7 +70,7 @@ func randomCase(t testing.TB, r *model.Rand, n, arity int) *oracleCase {
 	for i, v := range vals {
 		txt[i] = strconv.Itoa(v)
 	}
-	h, err := model.Balanced("sa", txt, arity)
+	h, err := hierarchy.Balanced("sa", txt, arity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +110,7 @@ func randomCase(t testing.TB, r *model.Rand, n, arity int) *oracleCase {
 // The oracle: Definitions 3.1 and 3.2 written out directly.
 
 type oracle struct {
-	h     *model.Hierarchy
+	h     *hierarchy.Hierarchy
 	a     *distribution.Annotated
 	n     int          // number of nodes
 	nl    int          // number of leaves
@@ -123,7 +126,7 @@ type oracle struct {
 
 // share is weight(n) / (sum of the weights of n and its siblings): the
 // probability of entering n from its parent. Zero weights give zero.
-func share(h *model.Hierarchy, a *distribution.Annotated, n int) *big.Rat {
+func share(h *hierarchy.Hierarchy, a *distribution.Annotated, n int) *big.Rat {
 	par := h.Nodes[n].Parent
 	var s int64
 	for _, c := range h.Nodes[par].Children {
@@ -137,7 +140,7 @@ func share(h *model.Hierarchy, a *distribution.Annotated, n int) *big.Rat {
 
 // condProb is P(x = leaf | x in D): the product of the shares on the path
 // from D down to leaf, 0 when the leaf is not under D.
-func condProb(h *model.Hierarchy, a *distribution.Annotated, d, leaf int) *big.Rat {
+func condProb(h *hierarchy.Hierarchy, a *distribution.Annotated, d, leaf int) *big.Rat {
 	p := big.NewRat(1, 1)
 	for n := leaf; n != d; n = h.Nodes[n].Parent {
 		if n < 0 || h.Nodes[n].Parent < 0 {
@@ -148,7 +151,7 @@ func condProb(h *model.Hierarchy, a *distribution.Annotated, d, leaf int) *big.R
 	return p
 }
 
-func newOracle(t testing.TB, h *model.Hierarchy, a *distribution.Annotated) *oracle {
+func newOracle(t testing.TB, h *hierarchy.Hierarchy, a *distribution.Annotated) *oracle {
 	t.Helper()
 	o := &oracle{h: h, a: a, n: len(h.Nodes), nl: len(h.Leaves)}
 	o.cond = make([][]*big.Rat, o.n)
@@ -484,7 +487,7 @@ func leafValues(o *oracle, leaves []int32) []float64 {
 	return out
 }
 
-func labels(h *model.Hierarchy, leaves []int32) []string {
+func labels(h *hierarchy.Hierarchy, leaves []int32) []string {
 	out := make([]string, len(leaves))
 	for i, l := range leaves {
 		out[i] = h.Nodes[l].Label
@@ -492,7 +495,7 @@ func labels(h *model.Hierarchy, leaves []int32) []string {
 	return out
 }
 
-func describeG(h *model.Hierarchy, m map[int]int) string {
+func describeG(h *hierarchy.Hierarchy, m map[int]int) string {
 	var parts []string
 	for _, d := range expand(m) {
 		lo, hi := h.Bounds(d)
@@ -501,7 +504,7 @@ func describeG(h *model.Hierarchy, m map[int]int) string {
 	return strings.Join(parts, " ")
 }
 
-func randomLeaves(r *model.Rand, h *model.Hierarchy, n int) []int32 {
+func randomLeaves(r *model.Rand, h *hierarchy.Hierarchy, n int) []int32 {
 	out := make([]int32, n)
 	for i := range out {
 		out[i] = int32(h.Leaves[r.Intn(len(h.Leaves))])
@@ -518,7 +521,7 @@ func TestOracleSelfCheckPaperExamples(t *testing.T) {
 		for x := lo; x <= hi; x++ {
 			v = append(v, strconv.Itoa(x))
 		}
-		h, err := model.Balanced("sa", v, 2)
+		h, err := hierarchy.Balanced("sa", v, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -560,7 +563,7 @@ func TestOracleSelfCheckPaperExamples(t *testing.T) {
 	// generalization of {30,30,50,60}; {[30-40],{50},{60},{60}} is not
 	// U-private.
 	v := []string{"30", "40", "50", "60"}
-	h, _ := model.Balanced("sa", v, 2)
+	h, _ := hierarchy.Balanced("sa", v, 2)
 	a := distribution.Annotate(h, []float64{1, 1, 1, 1}, 0)
 	o = newOracle(t, h, a)
 	node := func(lo, hi float64) int {
@@ -826,7 +829,7 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 	runs, queries, groupsChecked := 0, 0, 0
 	for iter := 0; iter < 48; iter++ {
 		text := randomTableCSV(r)
-		tab, err := model.Load(strings.NewReader(text), model.LoadOptions{})
+		tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -841,10 +844,10 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 		if values["fakes"] == "0" && r.Intn(2) == 0 {
 			saSpec = "ternary"
 		}
-		hs := map[string]*model.Hierarchy{}
+		hs := map[string]*hierarchy.Hierarchy{}
 		for col, spec := range map[string]string{"age": []string{"intervals:4", "binary"}[r.Intn(2)],
 			"zip": "binary", "sa": saSpec} {
-			h, err := model.BuildHierarchy(spec, tab.Column(col))
+			h, err := hierarchy.Build(spec, tab.Column(col))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -873,7 +876,7 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 			if len(preds) > 0 {
 				qt += " WHERE " + strings.Join(preds, " AND ")
 			}
-			q, err := model.ParseQuery(qt)
+			q, err := query.Parse(qt)
 			if err != nil {
 				t.Fatalf("%s: %v", qt, err)
 			}
@@ -896,7 +899,7 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 			if !b.HasBounds || b.Low > b.High {
 				t.Fatalf("%s: bad bounds %+v", where, b)
 			}
-			if q.Agg == model.Count {
+			if q.Agg == query.Count {
 				if b.Low != truth.Value || b.High != truth.Value {
 					t.Fatalf("%s: COUNT [%v, %v], truth %v", where, b.Low, b.High, truth.Value)
 				}
@@ -919,7 +922,7 @@ func TestOracleBoundsContainTruthProperty(t *testing.T) {
 // match, and for small groups the sum of ranges is the brute-force
 // optimum of Problem 5.1 with the group's budget. It returns the number
 // of groups checked.
-func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text string, h *model.Hierarchy,
+func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text string, h *hierarchy.Hierarchy,
 	values model.Values, saSpec string) int {
 	t.Helper()
 	// The run's effective target, rebuilt with the model's public target
@@ -1049,13 +1052,13 @@ func checkRunGroups(t *testing.T, res *method.Result, tab *model.Table, text str
 func TestOracleExactTargetMaxDenominator0(t *testing.T) {
 	const text = "q,sa\n1,1\n2,2\n3,3\n"
 	for _, target := range []string{"uniform", "table"} {
-		tab, err := model.Load(strings.NewReader(text), model.LoadOptions{})
+		tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		hs := map[string]*model.Hierarchy{}
+		hs := map[string]*hierarchy.Hierarchy{}
 		for _, col := range []string{"q", "sa"} {
-			if hs[col], err = model.BuildHierarchy("binary", tab.Column(col)); err != nil {
+			if hs[col], err = hierarchy.Build("binary", tab.Column(col)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Issue 25, item 11: target weights of 1e308 each are the uniform target
 // (their sum overflowed to +Inf: every mass 0, effective_vs_requested_emd
 // 0.5 instead of 0).
 func TestHugeTargetWeightsNormaliseWithoutOverflow(t *testing.T) {
-	sal := tree(t)(model.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
+	sal := tree(t)(hierarchy.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
 	for _, c := range []struct {
 		csv  string
 		want []float64

@@ -7,13 +7,15 @@ import (
 
 	"privlab/algorithms/release"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // release builds the publishable files (Koudas et al. 2009, Section 2,
 // footnote 1: a QI table and an SA table joined by the group id). Rows of
 // both tables are shuffled independently with the seed, so row positions
 // link neither table to the other nor to the input.
-func (r *run) release(seed uint64, values model.Values, target Target) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64, values model.Values, target Target) (*releasedir.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
 	if err := checkQINames(r.in.Roles.QIs); err != nil {
 		return nil, nil, err
@@ -23,7 +25,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	bounds := nodeBounds(r.h)
 	saFile := r.saFile(rng, ids, bounds)
 	order, nodeID := depthFirstNodes(r.h)
-	files := []model.ReleaseFile{qiFile, saFile, r.hierarchyFile(order, nodeID, bounds), r.domainFile()}
+	files := []releasedir.ReleaseFile{qiFile, saFile, r.hierarchyFile(order, nodeID, bounds), r.domainFile()}
 	if r.perGroup {
 		files = append(files, r.groupWeightsFile(ids, order, nodeID))
 	}
@@ -31,7 +33,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*model.R
 	if err != nil {
 		return nil, nil, err
 	}
-	rel := &model.Release{Files: files, Manifest: man}
+	rel := &releasedir.Release{Files: files, Manifest: man}
 	return rel, map[string][]int{format.FileQI: rowMap}, nil
 }
 
@@ -48,7 +50,7 @@ func checkQINames(qis []string) error {
 
 // qiFile is qi.csv: every member row with its group id, shuffled. It
 // returns the input row of each of its rows too.
-func (r *run) qiFile(rng *model.Rand, ids []string) (model.ReleaseFile, []int) {
+func (r *run) qiFile(rng *model.Rand, ids []string) (releasedir.ReleaseFile, []int) {
 	qis := r.in.Roles.QIs
 	qiCols := make([]*model.Column, len(qis))
 	for i, q := range qis {
@@ -69,7 +71,7 @@ func (r *run) qiFile(rng *model.Rand, ids []string) (model.ReleaseFile, []int) {
 	for i, q := range qrows {
 		rowMap[i] = int(q.row)
 	}
-	return model.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
+	return releasedir.ReleaseFile{Name: format.FileQI, Header: format.QIHeader(qis), Rows: len(qrows),
 		Fill: func(i int, rec []string) {
 			q := qrows[i]
 			rec[0] = ids[q.group]
@@ -81,7 +83,7 @@ func (r *run) qiFile(rng *model.Rand, ids []string) (model.ReleaseFile, []int) {
 
 // saFile is sa.csv: every generalized subdomain (fakes included),
 // shuffled (Koudas et al. 2009, Sections 3 and 5).
-func (r *run) saFile(rng *model.Rand, ids []string, bounds [][2]string) model.ReleaseFile {
+func (r *run) saFile(rng *model.Rand, ids []string, bounds [][2]string) releasedir.ReleaseFile {
 	type saRow struct {
 		group int32
 		node  int32
@@ -95,7 +97,7 @@ func (r *run) saFile(rng *model.Rand, ids []string, bounds [][2]string) model.Re
 		}
 	}
 	rng.Shuffle(len(srows), func(i, j int) { srows[i], srows[j] = srows[j], srows[i] })
-	return model.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
+	return releasedir.ReleaseFile{Name: format.FileSA, Header: format.SAHeader, Rows: len(srows),
 		Fill: func(i int, rec []string) {
 			s := srows[i]
 			rec[0] = ids[s.group]
@@ -104,7 +106,7 @@ func (r *run) saFile(rng *model.Rand, ids []string, bounds [][2]string) model.Re
 }
 
 // nodeBounds is each hierarchy node's Low and High as published.
-func nodeBounds(h *model.Hierarchy) [][2]string {
+func nodeBounds(h *hierarchy.Hierarchy) [][2]string {
 	bounds := make([][2]string, len(h.Nodes))
 	for n := range h.Nodes {
 		lo, hi := h.Bounds(n)
@@ -116,7 +118,7 @@ func nodeBounds(h *model.Hierarchy) [][2]string {
 // depthFirstNodes lists the nodes depth first with children in domain
 // order, and numbers them in that order (nodeID), so hierarchy.csv reads
 // as the tree it is.
-func depthFirstNodes(h *model.Hierarchy) (order, nodeID []int) {
+func depthFirstNodes(h *hierarchy.Hierarchy) (order, nodeID []int) {
 	order = make([]int, 0, len(h.Nodes))
 	var walk func(n int)
 	walk = func(n int) {
@@ -135,13 +137,13 @@ func depthFirstNodes(h *model.Hierarchy) (order, nodeID []int) {
 
 // hierarchyFile is hierarchy.csv: the privacy-annotated hierarchy needed
 // to read sa.csv (Koudas et al. 2009, Section 3).
-func (r *run) hierarchyFile(order, nodeID []int, bounds [][2]string) model.ReleaseFile {
+func (r *run) hierarchyFile(order, nodeID []int, bounds [][2]string) releasedir.ReleaseFile {
 	h := r.h
 	weights := r.global
 	if weights == nil && len(r.groups) > 0 {
 		weights = r.groups[0].ann
 	}
-	return model.ReleaseFile{Name: format.FileHierarchy, Header: format.HierarchyHeader, Rows: len(order),
+	return releasedir.ReleaseFile{Name: format.FileHierarchy, Header: format.HierarchyHeader, Rows: len(order),
 		Fill: func(i int, rec []string) {
 			n := order[i]
 			rec[0] = strconv.Itoa(i)
@@ -161,17 +163,17 @@ func (r *run) hierarchyFile(order, nodeID []int, bounds [][2]string) model.Relea
 // manifest), so a renamed attribute cannot make a query answer about the
 // wrong column. It lists the domain, not records: its order is the
 // hierarchy's.
-func (r *run) domainFile() model.ReleaseFile {
+func (r *run) domainFile() releasedir.ReleaseFile {
 	h := r.h
-	return model.ReleaseFile{Name: format.FileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
+	return releasedir.ReleaseFile{Name: format.FileDomain, Header: []string{r.in.Roles.SA}, Rows: len(h.Leaves),
 		Fill: func(i int, rec []string) { rec[0] = h.Nodes[h.Leaves[i]].Label }}
 }
 
 // groupWeightsFile is group_weights.csv: each group's own node weights,
 // when every group has its own target.
-func (r *run) groupWeightsFile(ids []string, order, nodeID []int) model.ReleaseFile {
+func (r *run) groupWeightsFile(ids []string, order, nodeID []int) releasedir.ReleaseFile {
 	edges := len(r.h.Nodes)
-	return model.ReleaseFile{Name: format.FileGroupWeights, Header: format.GroupWeightsHeader,
+	return releasedir.ReleaseFile{Name: format.FileGroupWeights, Header: format.GroupWeightsHeader,
 		Rows: len(r.groups) * edges,
 		Fill: func(i int, rec []string) {
 			g, n := i/edges, order[i%edges]
@@ -184,7 +186,7 @@ func (r *run) groupWeightsFile(ids []string, order, nodeID []int) model.ReleaseF
 // releaseManifest is the release's manifest: its details (target,
 // domain, effective target, fakes, ranges), utility and notes, for
 // published QI rows and subdomains SA rows.
-func (r *run) releaseManifest(values model.Values, target Target, published, subdomains int) (model.Manifest, error) {
+func (r *run) releaseManifest(values model.Values, target Target, published, subdomains int) (releasedir.Manifest, error) {
 	res := r.res
 	h := r.h
 	// A custom target's file path is private: the effective target below
@@ -212,13 +214,13 @@ func (r *run) releaseManifest(values model.Values, target Target, published, sub
 	man := release.Manifest(res, r.in)
 	man.Parameters[paramTarget] = targetName
 	man.Published = published
-	man.Utility = []model.Figure{
+	man.Utility = []releasedir.Figure{
 		{Name: "sum of ranges", Value: det.SumOfRanges, OK: true},
 		{Name: "avg range per subdomain", Value: det.SumOfRanges / math.Max(1, float64(subdomains)), OK: true},
 	}
 	details, err := det.Encode()
 	if err != nil {
-		return model.Manifest{}, err
+		return releasedir.Manifest{}, err
 	}
 	man.Details = details
 	man.Notes = []string{

@@ -11,6 +11,8 @@ import (
 	"math/big"
 	"privlab/algorithms/distribution/format"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,7 +112,7 @@ func ParseTarget(spec string) (Target, error) {
 func LoadTargetFile(path string) (Target, error) {
 	f, err := model.OpenText(path) // records bounded (SPEC 2.1 limits)
 	if err != nil {
-		return Target{}, &model.ParamError{Param: format.ParamTarget.Name(), Value: path, Reason: "not a known target and not a readable file (" + model.OpenReason(err) + ")",
+		return Target{}, &model.ParamError{Param: format.ParamTarget.Name(), Value: path, Reason: "not a known target and not a readable file (" + csvfile.OpenReason(err) + ")",
 			Hint: "use uniform, table, group, normal:MU,SIGMA, zipf:S or a CSV file of value,weight"}
 	}
 	defer f.Close()
@@ -185,7 +187,7 @@ func ParseTargetCSV(file string, r io.Reader) (Target, error) {
 // Masses returns the requested probability of every leaf of h, in leaf
 // order. counts are the leaf counts the table (TargetTable) or the group
 // (TargetGroup) holds; they are ignored by the other kinds.
-func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) {
+func (t Target) Masses(h *hierarchy.Hierarchy, counts []float64) ([]float64, error) {
 	m, err := t.weights(h, counts)
 	if err != nil {
 		return nil, err
@@ -195,7 +197,7 @@ func (t Target) Masses(h *model.Hierarchy, counts []float64) ([]float64, error) 
 
 // weights is every leaf's unnormalized weight under the target's kind,
 // in leaf order.
-func (t Target) weights(h *model.Hierarchy, counts []float64) ([]float64, error) {
+func (t Target) weights(h *hierarchy.Hierarchy, counts []float64) ([]float64, error) {
 	n := len(h.Leaves)
 	m := make([]float64, n)
 	switch t.Kind {
@@ -232,7 +234,7 @@ func (t Target) weights(h *model.Hierarchy, counts []float64) ([]float64, error)
 
 // checkCounts refuses leaf counts of the wrong length or not finite and
 // >= 0.
-func (t Target) checkCounts(h *model.Hierarchy, counts []float64) error {
+func (t Target) checkCounts(h *hierarchy.Hierarchy, counts []float64) error {
 	if len(counts) != len(h.Leaves) {
 		return &model.ParamError{Param: format.ParamTarget.Name(), Value: t.String(),
 			Reason: fmt.Sprintf("%d counts given for a domain of %d values", len(counts), len(h.Leaves))}
@@ -269,7 +271,7 @@ func spanWeights(m, counts []float64) {
 // normalWeights gives each value the normal mass of the interval between
 // the midpoints to its neighbours in value order (the ends reach to
 // infinity).
-func (t Target) normalWeights(h *model.Hierarchy, m []float64) {
+func (t Target) normalWeights(h *hierarchy.Hierarchy, m []float64) {
 	n := len(h.Leaves)
 	cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(x-t.Mu)/(t.Sigma*math.Sqrt2)) }
 	order := make([]int, n)
@@ -293,7 +295,7 @@ func (t Target) normalWeights(h *model.Hierarchy, m []float64) {
 // customWeights maps each value of a custom target's file to its leaf
 // (any spelling of a number matches); values are checked in file order so
 // the error names the first unknown one.
-func (t Target) customWeights(h *model.Hierarchy, m []float64) error {
+func (t Target) customWeights(h *hierarchy.Hierarchy, m []float64) error {
 	order := t.order
 	if len(order) != len(t.Weights) {
 		order = order[:0:0]
@@ -350,7 +352,7 @@ func (t Target) normalize(m []float64) ([]float64, error) {
 // children are in the ratio of their probability mass. It represents the
 // effective distribution P' that a release is private for.
 type Annotated struct {
-	H *model.Hierarchy
+	H *hierarchy.Hierarchy
 	// Weight[n] is the weight of the edge from n's parent to n (1 for the
 	// root). The weights of a node's children have no common factor.
 	Weight []int64
@@ -372,7 +374,7 @@ type Annotated struct {
 // table and group targets are) and within 1e-9 otherwise. A zero-mass
 // subtree gets weights by leaf count so conditional probabilities inside it
 // stay defined; a child whose share rounds to nothing gets weight 0.
-func Annotate(h *model.Hierarchy, requested []float64, maxDen int) *Annotated {
+func Annotate(h *hierarchy.Hierarchy, requested []float64, maxDen int) *Annotated {
 	a := &Annotated{H: h, Weight: make([]int64, len(h.Nodes)), Requested: requested, MaxDenominator: maxDen}
 	mass := make([]float64, len(h.Nodes))
 	for i, l := range h.Leaves {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"privlab/model"
+	"privlab/model/hierarchy"
 	"reflect"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // Koudas et al. 2009, Figure 3: a binary hierarchy over the salaries 30K,
 // 40K, 50K, 60K with the uniform target has weight 1 on every edge.
 func TestAnnotateFigure3Uniform(t *testing.T) {
-	h := tree(t)(model.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
+	h := tree(t)(hierarchy.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
 	wantTree(t, h, `
 30000-60000
   30000-40000
@@ -217,7 +218,7 @@ func TestBestFractionMatchesBruteForce(t *testing.T) {
 }
 
 func TestAnnotate(t *testing.T) {
-	h := tree(t)(model.Balanced("v", seq(1, 4), 2))
+	h := tree(t)(hierarchy.Balanced("v", seq(1, 4), 2))
 	t.Run("table counts, exact", func(t *testing.T) {
 		m, err := Target{Kind: TargetTable}.Masses(h, []float64{2, 2, 1, 1})
 		if err != nil {
@@ -265,7 +266,7 @@ func TestAnnotate(t *testing.T) {
 		}
 	})
 	t.Run("zero-mass subtree weighted by leaf count", func(t *testing.T) {
-		h5 := tree(t)(model.Balanced("v", seq(1, 5), 2)) // [1-3: [1-2: 1 2] 3] [4-5: 4 5]
+		h5 := tree(t)(hierarchy.Balanced("v", seq(1, 5), 2)) // [1-3: [1-2: 1 2] 3] [4-5: 4 5]
 		a := Annotate(h5, []float64{0, 0, 0, 0.5, 0.5}, 8)
 		if got := []string{a.WeightString(0), a.WeightString(node(t, h5, "1-3")), a.WeightString(node(t, h5, "1-2"))}; !reflect.DeepEqual(got, []string{"0:1", "2:1", "1:1"}) {
 			t.Errorf("weights %v", got)
@@ -275,7 +276,7 @@ func TestAnnotate(t *testing.T) {
 		}
 	})
 	t.Run("flat hierarchy", func(t *testing.T) {
-		f := tree(t)(model.Flat("c", []string{"a", "b", "c"}))
+		f := tree(t)(hierarchy.Flat("c", []string{"a", "b", "c"}))
 		a := Annotate(f, []float64{0.5, 0.3, 0.2}, 8)
 		if a.WeightString(0) != "5:3:2" || !reflect.DeepEqual(a.Effective, []float64{0.5, 0.3, 0.2}) {
 			t.Errorf("weights %s effective %v", a.WeightString(0), a.Effective)
@@ -306,15 +307,15 @@ func TestEMD(t *testing.T) {
 	}
 	// Annotated.EMD picks the ordered distance for numeric domains and the
 	// equal distance for categorical ones.
-	num := &Annotated{H: &model.Hierarchy{Numeric: true}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
-	cat := &Annotated{H: &model.Hierarchy{}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
+	num := &Annotated{H: &hierarchy.Hierarchy{Numeric: true}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
+	cat := &Annotated{H: &hierarchy.Hierarchy{}, Effective: []float64{0.5, 0, 0.5}, Requested: []float64{0, 1, 0}}
 	if num.EMD() != 0.5 || cat.EMD() != 1 || num.MaxAbs() != 1 {
 		t.Errorf("numeric %v categorical %v max %v", num.EMD(), cat.EMD(), num.MaxAbs())
 	}
 }
 
 func TestMasses(t *testing.T) {
-	nums := tree(t)(model.Balanced("v", seq(1, 5), 2))
+	nums := tree(t)(hierarchy.Balanced("v", seq(1, 5), 2))
 	t.Run("normal", func(t *testing.T) {
 		m, err := Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(nums, nil)
 		if err != nil {
@@ -339,14 +340,14 @@ func TestMasses(t *testing.T) {
 			}
 		}
 		// Leaves out of value order get the mass of their own neighbourhood.
-		odd := tree(t)(model.ParseHierarchy("v", "h.csv", strings.NewReader("1;a;*\n3;a;*\n5;a;*\n2;b;*\n4;b;*\n")))
+		odd := tree(t)(hierarchy.Parse("v", "h.csv", strings.NewReader("1;a;*\n3;a;*\n5;a;*\n2;b;*\n4;b;*\n")))
 		m2, _ := Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(odd, nil)
 		for i, l := range odd.Leaves {
 			if v := odd.Nodes[l].Value; math.Abs(m2[i]-want[int(v)-1]) > 1e-12 {
 				t.Errorf("value %v got mass %v, want %v", v, m2[i], want[int(v)-1])
 			}
 		}
-		_, err = Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(tree(t)(model.Flat("c", []string{"a", "b"})), nil)
+		_, err = Target{Kind: TargetNormal, Mu: 3, Sigma: 1}.Masses(tree(t)(hierarchy.Flat("c", []string{"a", "b"})), nil)
 		var pe *model.ParamError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "numeric") {
 			t.Errorf("normal on categorical: %v", err)
@@ -356,7 +357,7 @@ func TestMasses(t *testing.T) {
 		}
 	})
 	t.Run("zipf", func(t *testing.T) {
-		h := tree(t)(model.Flat("c", []string{"a", "b", "c", "d"}))
+		h := tree(t)(hierarchy.Flat("c", []string{"a", "b", "c", "d"}))
 		m, _ := Target{Kind: TargetZipf, S: 1}.Masses(h, nil)
 		want := []float64{12.0 / 25, 6.0 / 25, 4.0 / 25, 3.0 / 25} // (1/k) / (25/12)
 		for i := range want {
@@ -391,7 +392,7 @@ func TestMasses(t *testing.T) {
 		}
 	})
 	t.Run("custom", func(t *testing.T) {
-		sal := tree(t)(model.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
+		sal := tree(t)(hierarchy.Balanced("salary", []string{"30000", "40000", "50000", "60000"}, 2))
 		tg, err := ParseTargetCSV("w.csv", strings.NewReader("\xEF\xBB\xBFvalue,weight\n30000,1\n\n4e4,3\n"))
 		if err != nil {
 			t.Fatal(err)
@@ -477,9 +478,9 @@ func seq(lo, hi int) []string {
 	return out
 }
 
-// tree fails the test on a builder error: tree(t)(model.Flat(...)).
-func tree(t *testing.T) func(*model.Hierarchy, error) *model.Hierarchy {
-	return func(h *model.Hierarchy, err error) *model.Hierarchy {
+// tree fails the test on a builder error: tree(t)(hierarchy.Flat(...)).
+func tree(t *testing.T) func(*hierarchy.Hierarchy, error) *hierarchy.Hierarchy {
+	return func(h *hierarchy.Hierarchy, err error) *hierarchy.Hierarchy {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -488,7 +489,7 @@ func tree(t *testing.T) func(*model.Hierarchy, error) *model.Hierarchy {
 	}
 }
 
-func wantTree(t *testing.T, h *model.Hierarchy, want string) {
+func wantTree(t *testing.T, h *hierarchy.Hierarchy, want string) {
 	t.Helper()
 	want = strings.TrimLeft(want, "\n")
 	if got := h.String(); got != want {
@@ -497,7 +498,7 @@ func wantTree(t *testing.T, h *model.Hierarchy, want string) {
 }
 
 // node finds the deepest node with this label.
-func node(t *testing.T, h *model.Hierarchy, label string) int {
+func node(t *testing.T, h *hierarchy.Hierarchy, label string) int {
 	t.Helper()
 	found := -1
 	for i, nd := range h.Nodes {

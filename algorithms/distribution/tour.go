@@ -8,6 +8,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	mquery "privlab/model/query"
 )
 
 // Tour is the teaching tour of Koudas, Srivastava, Yu, Zhang 2009 on its
@@ -224,7 +225,7 @@ func zipRange(in *method.Input, g method.Group) string {
 
 // ask answers a query on a result and on the original table.
 func ask(res *method.Result, t *model.Table, text string) (method.Bounds, float64, error) {
-	q, err := model.ParseQuery(text)
+	q, err := mquery.Parse(text)
 	if err != nil {
 		return method.Bounds{}, 0, err
 	}

@@ -10,6 +10,9 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // pubBox is a box as published: its bounds in axis units, its JT tuples
@@ -127,17 +130,17 @@ func saNum(c *model.Column, code uint32) float64 {
 	return x
 }
 
-func rangeOp(op model.Op) bool {
-	return op == model.OpLt || op == model.OpLe || op == model.OpGt || op == model.OpGe || op == model.OpBetween
+func rangeOp(op query.Op) bool {
+	return op == query.OpLt || op == query.OpLe || op == query.OpGt || op == query.OpGe || op == query.OpBetween
 }
 
 // fraction is the share of box b's extent on axis a that the predicates
-// select. On a numeric axis: one predicate is model.Pred.Overlap; several
+// select. On a numeric axis: one predicate is query.Pred.Overlap; several
 // range predicates are intersected first; otherwise (= / != / IN mixed
 // with others) the shares are multiplied. A box of one value selects all
 // or nothing. On a categorical axis: the share of the box's values, in
 // hierarchy order, that satisfy every predicate (ok[p] says value p does).
-func (ix *index) fraction(a int, preds []model.Pred, ok []int, b *pubBox) float64 {
+func (ix *index) fraction(a int, preds []query.Pred, ok []int, b *pubBox) float64 {
 	lo, hi := b.lo[a], b.hi[a]
 	if !ix.axes[a].numeric {
 		l, h := int(lo), int(hi)
@@ -168,24 +171,24 @@ func (ix *index) fraction(a int, preds []model.Pred, ok []int, b *pubBox) float6
 	ql, qh := math.Inf(-1), math.Inf(1)
 	for _, p := range preds {
 		switch p.Op {
-		case model.OpLt, model.OpLe:
+		case query.OpLt, query.OpLe:
 			qh = math.Min(qh, p.Values[0].Num)
-		case model.OpGt, model.OpGe:
+		case query.OpGt, query.OpGe:
 			ql = math.Max(ql, p.Values[0].Num)
-		case model.OpBetween:
+		case query.OpBetween:
 			ql, qh = math.Max(ql, p.Values[0].Num), math.Min(qh, p.Values[1].Num)
 		}
 	}
 	if ql > qh {
 		return 0
 	}
-	between := model.Pred{Op: model.OpBetween, Values: []model.Literal{{Num: ql, IsNum: true}, {Num: qh, IsNum: true}}}
+	between := query.Pred{Op: query.OpBetween, Values: []query.Literal{{Num: ql, IsNum: true}, {Num: qh, IsNum: true}}}
 	return between.Overlap(lo, hi)
 }
 
 // Answer estimates COUNT(*) (and SUM/AVG of a numeric sensitive attribute)
 // with conditions on the QIs and the sensitive attribute.
-func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
+func (ix *index) Answer(q *query.Query) (method.Bounds, error) {
 	qiPreds, saPreds, err := ix.splitPreds(q)
 	if err != nil {
 		return method.Bounds{}, err
@@ -198,11 +201,11 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 	count, sum := ix.estimate(qiPreds, oks, share, sumShare)
 	out := method.Bounds{HasEst: true, Note: "estimate: uniform within each box, MT tuples and sensitive values from the sensitive groups (Sacharidis et al., Section 3.3)"}
 	switch q.Agg {
-	case model.Count:
+	case query.Count:
 		out.Estimate = count
-	case model.Sum:
+	case query.Sum:
 		out.Estimate = sum
-	case model.Avg:
+	case query.Avg:
 		if count > 0 {
 			out.Estimate = sum / count
 		}
@@ -214,8 +217,8 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 // splitPreds sorts the query's predicates into those on each QI and those
 // on the sensitive attribute, refusing a predicate on any other column
 // and a non-number compared with a numeric one.
-func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []model.Pred, err error) {
-	qiPreds = make([][]model.Pred, len(ix.axes))
+func (ix *index) splitPreds(q *query.Query) (qiPreds [][]query.Pred, saPreds []query.Pred, err error) {
+	qiPreds = make([][]query.Pred, len(ix.axes))
 	byName := map[string]int{}
 	for a, ax := range ix.axes {
 		byName[ax.name] = a
@@ -230,14 +233,14 @@ func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []m
 			saPreds = append(saPreds, p)
 			numeric = ix.saNumeric
 		default:
-			return nil, nil, &model.QueryError{Query: q.Text, Pos: p.Pos,
+			return nil, nil, &query.Error{Query: q.Text, Pos: p.Pos,
 				Msg:  fmt.Sprintf("%s is neither a quasi-identifier nor the sensitive attribute of this release", p.Column),
 				Hint: "k-join-anonymity releases answer conditions on the QI boxes and on the sensitive attribute (Sacharidis et al., Section 3.3)"}
 		}
 		if numeric {
 			for _, v := range p.Values {
 				if !v.IsNum {
-					return nil, nil, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+					return nil, nil, &query.Error{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
 				}
 			}
 		}
@@ -248,15 +251,15 @@ func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []m
 // checkAggregate refuses an aggregate the release does not estimate: of
 // another column than the sensitive attribute, MIN and MAX, and SUM or
 // AVG of a categorical attribute.
-func (ix *index) checkAggregate(q *model.Query) error {
+func (ix *index) checkAggregate(q *query.Query) error {
 	switch {
 	case q.Column != "" && q.Column != ix.sa:
-		return &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
-	case q.Agg == model.Min || q.Agg == model.Max:
-		return &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s is not estimated from a k-join-anonymous release", q.Agg),
+		return &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
+	case q.Agg == query.Min || q.Agg == query.Max:
+		return &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s is not estimated from a k-join-anonymous release", q.Agg),
 			Hint: "use COUNT(*), SUM or AVG"}
-	case q.Agg != model.Count && !ix.saNumeric:
-		return &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
+	case q.Agg != query.Count && !ix.saNumeric:
+		return &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
 	}
 	return nil
 }
@@ -264,7 +267,7 @@ func (ix *index) checkAggregate(q *model.Query) error {
 // categoricalMatches gives, per categorical axis with predicates, prefix
 // counts of the values that satisfy them, in hierarchy order (nil for
 // the other axes).
-func (ix *index) categoricalMatches(qiPreds [][]model.Pred) [][]int {
+func (ix *index) categoricalMatches(qiPreds [][]query.Pred) [][]int {
 	oks := make([][]int, len(ix.axes))
 	for a, preds := range qiPreds {
 		if len(preds) == 0 || ix.axes[a].numeric {
@@ -290,7 +293,7 @@ func (ix *index) categoricalMatches(qiPreds [][]model.Pred) [][]int {
 // sensitiveShares is, per sensitive group, the share of its values that
 // satisfy the sensitive conditions and the share of their sum
 // (Sacharidis et al., Section 3.3, Figure 7).
-func (ix *index) sensitiveShares(saPreds []model.Pred) (share, sumShare []float64) {
+func (ix *index) sensitiveShares(saPreds []query.Pred) (share, sumShare []float64) {
 	// (Each share is summed aside and stored once: a first access that
 	// reads a fresh page and then writes it costs a copy-on-write fault
 	// and a TLB flush on every core.)
@@ -320,7 +323,7 @@ func (ix *index) sensitiveShares(saPreds []model.Pred) (share, sumShare []float6
 // (the box's covered fraction of its estimated tuples) times their group's
 // sensitive shares: the count and the sum (Sacharidis et al., Section
 // 3.3).
-func (ix *index) estimate(qiPreds [][]model.Pred, oks [][]int, share, sumShare []float64) (count, sum float64) {
+func (ix *index) estimate(qiPreds [][]query.Pred, oks [][]int, share, sumShare []float64) (count, sum float64) {
 	for i := range ix.boxes {
 		b := &ix.boxes[i]
 		f := 1.0
@@ -349,7 +352,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, err
 	}
 	load := func(name string) (*model.Table, error) {
-		return model.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return releasedir.LoadTable(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	jat, err := load(format.FileJAT)
 	if err != nil {
@@ -377,8 +380,8 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 
 // readDetails reads dir's manifest and its k-join-anonymity details,
 // refusing another method's release and domains that miss a QI.
-func readDetails(dir string) (*model.Manifest, format.Details, error) {
-	man, err := model.ReadManifest(dir)
+func readDetails(dir string) (*releasedir.Manifest, format.Details, error) {
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, format.Details{}, err
 	}

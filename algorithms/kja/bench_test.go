@@ -13,6 +13,8 @@ import (
 	"privlab/datasets"
 	"privlab/datasets/datasetstest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
 )
 
 var adultQIs = []string{"sex", "age", "race", "marital-status", "education", "native-country", "workclass", "occupation"}
@@ -27,18 +29,18 @@ func adultInput(tb testing.TB) *method.Input {
 		tb.Skip("UCI Adult: ", err)
 	}
 	adultDir := filepath.Dir(path)
-	t, err := model.LoadFile(path, model.LoadOptions{})
+	t, err := csvfile.LoadFile(path, csvfile.LoadOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, q := range append(append([]string(nil), adultQIs...), "salary-class") {
 		c := t.Column(q)
-		var h *model.Hierarchy
+		var h *hierarchy.Hierarchy
 		if c.Kind == model.Numeric {
-			h, err = model.BuildHierarchy("intervals:5,10,20", c)
+			h, err = hierarchy.Build("intervals:5,10,20", c)
 		} else {
-			h, err = model.LoadHierarchyFile(q, filepath.Join(adultDir, "adult_hierarchy_"+q+".csv"))
+			h, err = hierarchy.ReadFile(q, filepath.Join(adultDir, "adult_hierarchy_"+q+".csv"))
 		}
 		if err != nil {
 			tb.Fatal(err)
@@ -169,7 +171,7 @@ func BenchmarkPaperGrid(b *testing.B) {
 	in.Roles.QIs = []string{"age", "income", "family-size", "education-years", "rent", "sex"}
 	for _, q := range in.Roles.QIs {
 		if in.Hierarchies[q] == nil {
-			h, err := model.BuildHierarchy("auto", in.Table.Column(q))
+			h, err := hierarchy.Build("auto", in.Table.Column(q))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The answerer reads the manifest's details through the format package,
@@ -97,7 +98,7 @@ func TestJATRecordIsFillRendered(t *testing.T) {
 		rec := make([]string, len(f.Header))
 		for i := 0; i < f.Rows; i++ {
 			f.Fill(i, rec)
-			if got, want := f.Record(i), model.AppendCSVRecord(nil, rec); string(got) != string(want) {
+			if got, want := f.Record(i), releasedir.AppendCSVRecord(nil, rec); string(got) != string(want) {
 				t.Fatalf("seed %d row %d: record %q, values %q", seed, i, got, want)
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"privlab/algorithms/partition"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
 )
 
 // The paper's figures draw points without coordinates; the tests below
@@ -161,7 +163,7 @@ func fig7Run(t *testing.T, groups [][]string, sgs []int) *run {
 	for _, n := range mtNames {
 		fmt.Fprintf(&b, "%s,%s,%s,%s\n", n, model.FormatNumber(fig7MT[n][0]), model.FormatNumber(fig7MT[n][1]), fig7SA[n])
 	}
-	tab, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "fig7"})
+	tab, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "fig7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +209,7 @@ func TestFig7RangeCount(t *testing.T) {
 	const region = "QI1 BETWEEN 0 AND 4 AND QI2 > 2 AND QI2 <= 4"
 	ask := func(r *run, where string) float64 {
 		t.Helper()
-		q, err := model.ParseQuery("COUNT(*) WHERE " + where)
+		q, err := query.Parse("COUNT(*) WHERE " + where)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +221,7 @@ func TestFig7RangeCount(t *testing.T) {
 	}
 	at := fig7Run(t, fig2AT, []int{0, 1})
 	// The truth: C and D.
-	q, _ := model.ParseQuery("COUNT(*) WHERE " + region)
+	q, _ := query.Parse("COUNT(*) WHERE " + region)
 	truth, _ := q.Truth(at.in.Table)
 	if truth.Value != 2 {
 		t.Fatalf("truth %v, want 2 (C and D)", truth.Value)

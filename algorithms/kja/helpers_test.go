@@ -7,19 +7,21 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
 )
 
 // testInput is a method input with default hierarchies (flat for
 // categorical columns, intervals for numeric ones).
 func testInput(tab, pub *model.Table, qis []string, sa string, ids []string) *method.Input {
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, name := range append(append([]string(nil), qis...), sa) {
 		c := tab.Column(name)
 		spec := "flat"
 		if c.Kind == model.Numeric {
 			spec = "auto"
 		}
-		h, err := model.BuildHierarchy(spec, c)
+		h, err := hierarchy.Build(spec, c)
 		if err != nil {
 			panic(err)
 		}
@@ -85,11 +87,11 @@ func randomInstance(t testing.TB, seed uint64) *instance {
 	if len(pdRows) == 0 {
 		fmt.Fprintf(&pdb, "%d,%s\n", 9999, strings.Join(point(), ","))
 	}
-	mt, err := model.Load(strings.NewReader(mtb.String()), model.LoadOptions{Name: "mt"})
+	mt, err := csvfile.Load(strings.NewReader(mtb.String()), csvfile.LoadOptions{Name: "mt"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pd, err := model.Load(strings.NewReader(pdb.String()), model.LoadOptions{Name: "pd"})
+	pd, err := csvfile.Load(strings.NewReader(pdb.String()), csvfile.LoadOptions{Name: "pd"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func randomInstance(t testing.TB, seed uint64) *instance {
 		for i := 0; i < 6; i++ {
 			fmt.Fprintf(&b, "c%d;*\n", i)
 		}
-		h, err := model.ParseHierarchy(qis[d-1], "cat.csv", strings.NewReader(b.String()))
+		h, err := hierarchy.Parse(qis[d-1], "cat.csv", strings.NewReader(b.String()))
 		if err != nil {
 			t.Fatal(err)
 		}

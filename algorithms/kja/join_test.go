@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // The tests below hold buildJT to Sacharidis et al., Section 3.1: JT is
@@ -30,7 +31,7 @@ func universeFiles(t *testing.T, edit func(lines []string, mtIDs map[string]bool
 	if err := datasets.WriteUniverse(dir, 600, 4, 3); err != nil {
 		t.Fatal(err)
 	}
-	mt, err := model.LoadFile(filepath.Join(dir, "mt.csv"), model.LoadOptions{})
+	mt, err := csvfile.LoadFile(filepath.Join(dir, "mt.csv"), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func universeFiles(t *testing.T, edit func(lines []string, mtIDs map[string]bool
 			t.Fatal(err)
 		}
 	}
-	pd, err = model.LoadFile(pdPath, model.LoadOptions{})
+	pd, err = csvfile.LoadFile(pdPath, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,6 +39,7 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Method is k-join-anonymity as a registered method.
@@ -373,7 +374,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	}
 	m := r.metrics()
 	kText := format.ParamK.Text(r.values)
-	res.Summary = []model.Figure{
+	res.Summary = []releasedir.Figure{
 		{Name: "smallest box (JT tuples)", Short: "min |g|", Value: float64(minSize), Limit: kText, OK: minSize >= k},
 		{Name: "largest breach probability", Short: "max p_br", Value: 1 / math.Max(1, float64(minSize)), Limit: "1/" + kText, OK: minSize >= k},
 		{Name: "boxes without a microdata tuple", Short: "boxes w/o MT", Value: 0, Limit: "0", OK: true},
@@ -386,9 +387,9 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		{Name: "NCP per record and QI", Value: m.GCP, OK: true},
 		{Name: "DM", Value: m.DM, OK: true},
 	}
-	res.Utility = model.Figure{Name: "NCP", Short: "NCP", Value: m.NCP, OK: true}
+	res.Utility = releasedir.Figure{Name: "NCP", Short: "NCP", Value: m.NCP, OK: true}
 	res.Notes = r.notes()
-	res.Files = []model.FileEntry{{Name: format.FileJAT, Rows: published}, {Name: format.FileSI, Rows: t.mt}}
+	res.Files = []releasedir.FileEntry{{Name: format.FileJAT, Rows: published}, {Name: format.FileSI, Rows: t.mt}}
 	r.ix = r.index()
 	r.res = res
 	res.Answerer = r.ix

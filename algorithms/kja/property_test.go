@@ -13,6 +13,9 @@ import (
 	"privlab/algorithms/kja/check"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // coords places a table's row on the QIs the way the paper does (Section
@@ -39,7 +42,7 @@ func coords(in *InputView, tab *model.Table, row int) []float64 {
 // InputView is what the invariants read of an instance.
 type InputView struct {
 	qis []string
-	hs  map[string]*model.Hierarchy
+	hs  map[string]*hierarchy.Hierarchy
 }
 
 // checkInvariants asserts Section 4's guarantees on a run, from the tables
@@ -218,7 +221,7 @@ func sortedRows(rows []int32) []int32 {
 
 // exportRelease writes a run's release (as the pipeline does, without
 // the pipeline) and returns the directory and the audit record.
-func exportRelease(t *testing.T, r *run, seed uint64) (string, *model.Audit) {
+func exportRelease(t *testing.T, r *run, seed uint64) (string, *releasedir.Audit) {
 	t.Helper()
 	res, err := r.result(Method{}.Spec())
 	if err != nil {
@@ -231,8 +234,8 @@ func exportRelease(t *testing.T, r *run, seed uint64) (string, *model.Audit) {
 	rel.Manifest.RowsIn = r.in.Table.Rows
 	rel.Manifest.MissingValues = "drop"
 	dir := filepath.Join(t.TempDir(), "rel")
-	audit := &model.Audit{Seed: seed, SeedFixed: true, RowMap: rowMap}
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: audit}); err != nil {
+	audit := &releasedir.Audit{Seed: seed, SeedFixed: true, RowMap: rowMap}
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
 		t.Fatal(err)
 	}
 	return dir, audit
@@ -280,7 +283,7 @@ func TestReleasesCheckAndAnswer(t *testing.T) {
 				qs = append(qs, fmt.Sprintf("COUNT(*) WHERE q%d IN ('c1', 'c2') AND q0 < 10", inst.d-1))
 			}
 			for _, text := range qs {
-				q, err := model.ParseQuery(text)
+				q, err := query.Parse(text)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -290,11 +293,11 @@ func TestReleasesCheckAndAnswer(t *testing.T) {
 					t.Fatalf("seed %d %s %s: run %v %v, files %v %v", seed, v, text, a, err1, b, err2)
 				}
 			}
-			all, _ := model.ParseQuery("COUNT(*)")
+			all, _ := query.Parse("COUNT(*)")
 			if a, _ := live.Answer(all); math.Abs(a.Estimate-float64(inst.mt.Rows)) > 1e-9 {
 				t.Fatalf("%s: COUNT(*) = %v, want %d", v, a.Estimate, inst.mt.Rows)
 			}
-			s1, _ := model.ParseQuery("COUNT(*) WHERE sa = 's1'")
+			s1, _ := query.Parse("COUNT(*) WHERE sa = 's1'")
 			truth, _ := s1.Truth(inst.mt)
 			if a, _ := live.Answer(s1); math.Abs(a.Estimate-truth.Value) > 1e-9 {
 				t.Fatalf("%s: COUNT of s1 = %v, want %v", v, a.Estimate, truth.Value)
@@ -325,7 +328,7 @@ func TestPlainBoxCountsAreExact(t *testing.T) {
 					preds = append(preds, fmt.Sprintf("%s IN (%s)", ax.name, strings.Join(vals, ",")))
 				}
 			}
-			q, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+			q, err := query.Parse("COUNT(*) WHERE " + strings.Join(preds, " AND "))
 			if err != nil {
 				t.Fatal(err)
 			}

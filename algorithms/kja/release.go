@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/release"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // release builds jat.csv and si.csv (Sacharidis et al., Sections 3.1-3.2):
@@ -20,7 +21,7 @@ import (
 // are shuffled with the seed, so row positions link neither to the other
 // nor to the input. The audit row map pins every jat.csv row to its tuple:
 // an MT row, or -1-j for row j of the public table.
-func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64) (*releasedir.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
 	header := format.JATHeader(r.in.Roles.QIs)
 	if dup := duplicate(header); dup != "" {
@@ -34,7 +35,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rel := &model.Release{Files: []model.ReleaseFile{jat, si}, Manifest: man}
+	rel := &releasedir.Release{Files: []releasedir.ReleaseFile{jat, si}, Manifest: man}
 	return rel, map[string][]int{format.FileJAT: jatMap, format.FileSI: siMap}, nil
 }
 
@@ -42,7 +43,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 // sensitive group and ranges (Sacharidis et al., Section 3.1), shuffled.
 // It returns the audit row map too: an MT row, or -1-j for row j of the
 // public table.
-func (r *run) jatFile(rng *model.Rand, header, sgs []string) (model.ReleaseFile, []int) {
+func (r *run) jatFile(rng *model.Rand, header, sgs []string) (releasedir.ReleaseFile, []int) {
 	t := r.t
 	// A box's jat.csv record (its id, sensitive group and ranges), once
 	// per box.
@@ -74,9 +75,9 @@ func (r *run) jatFile(rng *model.Rand, header, sgs []string) (model.ReleaseFile,
 	// A box's rows are one record: rendered once, copied per row.
 	records := make([][]byte, len(texts))
 	for i, rec := range texts {
-		records[i] = model.AppendCSVRecord(nil, rec)
+		records[i] = releasedir.AppendCSVRecord(nil, rec)
 	}
-	return model.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
+	return releasedir.ReleaseFile{Name: format.FileJAT, Header: header, Rows: len(perm), Fill: func(i int, rec []string) {
 		copy(rec, texts[jrows[perm[i]]])
 	}, Record: func(i int) []byte { return records[jrows[perm[i]]] }}, jatMap
 }
@@ -84,7 +85,7 @@ func (r *run) jatFile(rng *model.Rand, header, sgs []string) (model.ReleaseFile,
 // siFile is si.csv: the SA values of every sensitive group, one row per
 // microdata tuple (Sacharidis et al., Section 3.2), shuffled, with the
 // audit row map (the MT row of each).
-func (r *run) siFile(rng *model.Rand, sgs []string) (model.ReleaseFile, []int) {
+func (r *run) siFile(rng *model.Rand, sgs []string) (releasedir.ReleaseFile, []int) {
 	type siRow struct{ sg, row int32 }
 	var srows []siRow
 	for _, b := range r.boxes {
@@ -98,7 +99,7 @@ func (r *run) siFile(rng *model.Rand, sgs []string) (model.ReleaseFile, []int) {
 	for i, s := range srows {
 		siMap[i] = int(s.row)
 	}
-	return model.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
+	return releasedir.ReleaseFile{Name: format.FileSI, Header: format.SIHeader(r.in.Roles.SA), Rows: len(srows), Fill: func(i int, rec []string) {
 		rec[0] = sgs[srows[i].sg]
 		rec[1] = sa.Value(int(srows[i].row))
 	}}, siMap
@@ -107,7 +108,7 @@ func (r *run) siFile(rng *model.Rand, sgs []string) (model.ReleaseFile, []int) {
 // releaseManifest is the release's manifest, for a jat.csv of jtRows
 // rows: its utility figures, details (methodology, sizes, QI domains)
 // and notes.
-func (r *run) releaseManifest(jtRows int) (model.Manifest, error) {
+func (r *run) releaseManifest(jtRows int) (releasedir.Manifest, error) {
 	t := r.t
 	res := r.res
 	sa := r.in.Table.Column(r.in.Roles.SA)
@@ -115,7 +116,7 @@ func (r *run) releaseManifest(jtRows int) (model.Manifest, error) {
 	man.Variant = r.cfg.variant
 	man.Published = t.mt
 	m := r.metrics()
-	man.Utility = []model.Figure{
+	man.Utility = []releasedir.Figure{
 		{Name: "NCP", Value: m.NCP, OK: true},
 		{Name: "NCP per record and QI", Value: m.GCP, OK: true},
 		{Name: "DM", Value: m.DM, OK: true},
@@ -137,7 +138,7 @@ func (r *run) releaseManifest(jtRows int) (model.Manifest, error) {
 	}
 	details, err := det.Encode()
 	if err != nil {
-		return model.Manifest{}, err
+		return releasedir.Manifest{}, err
 	}
 	man.Details = details
 	man.Notes = r.releaseNotes()

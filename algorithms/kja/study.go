@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // Grid is the shape of the experiments of Sacharidis et al., Section 5
@@ -221,7 +222,7 @@ var studyVariants = []string{MondrianPlain, MondrianDirect, MondrianRefine, TopD
 // covering the fraction r of the QI domain space, i.e. r^(1/d) of each
 // QI's domain (a numeric range, or a run of values in hierarchy order for
 // a categorical QI), placed uniformly at random.
-func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*model.Query, error) {
+func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*query.Query, error) {
 	rng := model.NewRand(seed)
 	side := math.Pow(r, 1/float64(t.d))
 	integral := make([]bool, t.d)
@@ -231,7 +232,7 @@ func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*mo
 			integral[a] = t.x[i*t.d+a] == math.Trunc(t.x[i*t.d+a])
 		}
 	}
-	out := make([]*model.Query, 0, n)
+	out := make([]*query.Query, 0, n)
 	for q := 0; q < n; q++ {
 		var preds []string
 		for a := range t.axes {
@@ -242,7 +243,7 @@ func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*mo
 				if integral[a] {
 					w, x = math.Max(1, math.Round(w)), math.Floor(x)
 				}
-				preds = append(preds, fmt.Sprintf("%s BETWEEN %s AND %s", model.QuoteName(ax.name), model.FormatNumber(x), model.FormatNumber(x+w)))
+				preds = append(preds, fmt.Sprintf("%s BETWEEN %s AND %s", query.QuoteName(ax.name), model.FormatNumber(x), model.FormatNumber(x+w)))
 				continue
 			}
 			c := max(1, int(math.Round(side*float64(len(ax.values)))))
@@ -251,9 +252,9 @@ func rangeQueries(t *jt, in *method.Input, r float64, n int, seed uint64) ([]*mo
 			for _, v := range ax.values[start : start+c] {
 				vals = append(vals, workload.QuoteValue(v))
 			}
-			preds = append(preds, fmt.Sprintf("%s IN (%s)", model.QuoteName(ax.name), strings.Join(vals, ", ")))
+			preds = append(preds, fmt.Sprintf("%s IN (%s)", query.QuoteName(ax.name), strings.Join(vals, ", ")))
 		}
-		qy, err := model.ParseQuery("COUNT(*) WHERE " + strings.Join(preds, " AND "))
+		qy, err := query.Parse("COUNT(*) WHERE " + strings.Join(preds, " AND "))
 		if err != nil {
 			return nil, err
 		}

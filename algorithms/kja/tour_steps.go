@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // second is what Refinement's second round did in one first-round box.
@@ -201,7 +202,7 @@ func tourJAT(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 
 // estimate answers a query from a run's release and on its table.
 func (r *run) estimate(text string) (float64, float64, error) {
-	q, err := model.ParseQuery(text)
+	q, err := query.Parse(text)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -9,6 +9,9 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Count queries on a release, of the form of Wong et al., Section 7:
@@ -31,12 +34,12 @@ import (
 // the study measures both (literalSQL). On the generalized table
 // (variant alpha) each record counts with the fraction of its generalized
 // cell's values that satisfy the condition, the values spread uniformly
-// (model.Hierarchy.LeafFraction). SUM and AVG of the sensitive attribute
+// (hierarchy.Hierarchy.LeafFraction). SUM and AVG of the sensitive attribute
 // are estimated the same way; MIN and MAX are not answered.
 
 // splitPreds separates the conditions on the sensitive attribute from
 // those on the quasi-identifiers, and refuses others.
-func splitPreds(q *model.Query, qis map[string]bool, sa string) (onQI, onSA []model.Pred, err error) {
+func splitPreds(q *query.Query, qis map[string]bool, sa string) (onQI, onSA []query.Pred, err error) {
 	for _, p := range q.Preds {
 		switch {
 		case p.Column == sa:
@@ -44,17 +47,17 @@ func splitPreds(q *model.Query, qis map[string]bool, sa string) (onQI, onSA []mo
 		case qis[p.Column]:
 			onQI = append(onQI, p)
 		default:
-			return nil, nil, &model.QueryError{Query: q.Text, Pos: p.Pos,
+			return nil, nil, &query.Error{Query: q.Text, Pos: p.Pos,
 				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
 				Hint: "a lossyjoin release answers conditions on the quasi-identifiers and the sensitive attribute"}
 		}
 	}
-	if q.Agg == model.Min || q.Agg == model.Max {
-		return nil, nil, &model.QueryError{Query: q.Text, Pos: 1, Msg: q.Agg.String() + " is not answered on a lossy-join release",
+	if q.Agg == query.Min || q.Agg == query.Max {
+		return nil, nil, &query.Error{Query: q.Text, Pos: 1, Msg: q.Agg.String() + " is not answered on a lossy-join release",
 			Hint: "use COUNT(*), SUM or AVG of the sensitive attribute (estimates)"}
 	}
 	if q.Column != "" && q.Column != sa {
-		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", sa)}
+		return nil, nil, &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", sa)}
 	}
 	return onQI, onSA, nil
 }
@@ -118,7 +121,7 @@ func codeIndex(col *model.Column, code uint32) int {
 	return int(code)
 }
 
-func (s *saSide) counts(q *model.Query, onSA []model.Pred, classes int) (cnt, sum []float64, err error) {
+func (s *saSide) counts(q *query.Query, onSA []query.Pred, classes int) (cnt, sum []float64, err error) {
 	sub := *q
 	sub.Preds = onSA
 	m, err := sub.Bind(s.table)
@@ -129,8 +132,8 @@ func (s *saSide) counts(q *model.Query, onSA []model.Pred, classes int) (cnt, su
 	if col == nil {
 		return nil, nil, fmt.Errorf("the release has no column %s", s.sa)
 	}
-	if q.Agg != model.Count && col.Kind != model.Numeric {
-		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric sensitive attribute", q.Agg, s.sa), Hint: "use COUNT(*)"}
+	if q.Agg != query.Count && col.Kind != model.Numeric {
+		return nil, nil, &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("%s(%s) needs a numeric sensitive attribute", q.Agg, s.sa), Hint: "use COUNT(*)"}
 	}
 	match := make([]bool, len(s.rep))
 	for i, r := range s.rep {
@@ -144,7 +147,7 @@ func (s *saSide) counts(q *model.Query, onSA []model.Pred, classes int) (cnt, su
 				continue
 			}
 			cnt[c] += e.n
-			if q.Agg != model.Count && e.code != model.Missing {
+			if q.Agg != query.Count && e.code != model.Missing {
 				sum[c] += e.n * col.Nums[e.code]
 			}
 		}
@@ -153,7 +156,7 @@ func (s *saSide) counts(q *model.Query, onSA []model.Pred, classes int) (cnt, su
 }
 
 // finish turns per-class weights into the answer.
-func finish(q *model.Query, weight, cnt, sum []float64, note string) method.Bounds {
+func finish(q *query.Query, weight, cnt, sum []float64, note string) method.Bounds {
 	out := method.Bounds{HasEst: true, Note: note}
 	any := false
 	c, s := 0.0, 0.0
@@ -169,11 +172,11 @@ func finish(q *model.Query, weight, cnt, sum []float64, note string) method.Boun
 		return out
 	}
 	switch q.Agg {
-	case model.Count:
+	case query.Count:
 		out.Estimate = c
-	case model.Sum:
+	case query.Sum:
 		out.Estimate = s
-	case model.Avg:
+	case query.Avg:
 		if c > 0 {
 			out.Estimate = s / c
 		} else {
@@ -271,7 +274,7 @@ func qiTuplesOf(x *joinIndex) *qiTuples {
 
 // countMatching adds to matching, per class, the NSS rows that m (bound
 // to NSS) matches: on the tuples when sub binds to them too.
-func (x *joinIndex) countMatching(sub *model.Query, m *model.Matcher, matching []float64) {
+func (x *joinIndex) countMatching(sub *query.Query, m *query.Matcher, matching []float64) {
 	x.tupleOnce.Do(func() { x.tuples = qiTuplesOf(x) })
 	if tu := x.tuples; tu != nil {
 		if tm, err := sub.Bind(tu.table); err == nil {
@@ -298,7 +301,7 @@ const proportionalNote = "expected answer on the lossy join: per class, matching
 	"(Xiao and Tao's Anatomy estimate; the SQL of Wong et al., Section 7, read literally, counts every matching SS row of a class with one matching NSS row)"
 
 // Answer estimates the query by the join semantics (see above).
-func (x *joinIndex) Answer(q *model.Query) (method.Bounds, error) {
+func (x *joinIndex) Answer(q *query.Query) (method.Bounds, error) {
 	b, _, err := x.answerBoth(q)
 	return b, err
 }
@@ -308,13 +311,13 @@ func (x *joinIndex) Answer(q *model.Query) (method.Bounds, error) {
 // counts whole (the study's comparison; releases answer proportionally).
 type literalSQL struct{ x *joinIndex }
 
-func (l literalSQL) Answer(q *model.Query) (method.Bounds, error) {
+func (l literalSQL) Answer(q *query.Query) (method.Bounds, error) {
 	_, b, err := l.x.answerBoth(q)
 	return b, err
 }
 
 // answerBoth answers q proportionally and by the literal SQL in one pass.
-func (x *joinIndex) answerBoth(q *model.Query) (proportional, literal method.Bounds, err error) {
+func (x *joinIndex) answerBoth(q *query.Query) (proportional, literal method.Bounds, err error) {
 	onQI, onSA, err := splitPreds(q, x.qis, x.ss.sa)
 	if err != nil {
 		return proportional, literal, err
@@ -361,7 +364,7 @@ type labelDomains struct {
 }
 
 // fraction is the share of label l's values that satisfy every condition.
-func (d *labelDomains) fraction(l int32, preds []model.Pred) float64 {
+func (d *labelDomains) fraction(l int32, preds []query.Pred) float64 {
 	vals := d.text[l]
 	match := 0
 	for i, v := range vals {
@@ -381,7 +384,7 @@ func (d *labelDomains) fraction(l int32, preds []model.Pred) float64 {
 
 // Answer estimates the query on the generalized table (uniform within each
 // generalized value).
-func (x *genIndex) Answer(q *model.Query) (method.Bounds, error) {
+func (x *genIndex) Answer(q *query.Query) (method.Bounds, error) {
 	onQI, onSA, err := splitPreds(q, x.qiSet, x.ss.sa)
 	if err != nil {
 		return method.Bounds{}, err
@@ -389,7 +392,7 @@ func (x *genIndex) Answer(q *model.Query) (method.Bounds, error) {
 	// Conditions per QI, and each label's matching share.
 	frac := make([][]float64, len(x.qis))
 	for qi, name := range x.qis {
-		var ps []model.Pred
+		var ps []query.Pred
 		for _, p := range onQI {
 			if p.Column == name {
 				ps = append(ps, p)
@@ -403,7 +406,7 @@ func (x *genIndex) Answer(q *model.Query) (method.Bounds, error) {
 			if d.numeric {
 				for _, v := range p.Values {
 					if !v.IsNum {
-						return method.Bounds{}, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", name, v.Text)}
+						return method.Bounds{}, &query.Error{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", name, v.Text)}
 					}
 				}
 			}
@@ -477,7 +480,7 @@ func (r *run) answerer() method.Answerer {
 // OpenRelease reads an exported release to answer queries from its files
 // alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +488,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		return nil, fmt.Errorf("%s holds a %s release, not %s", dir, man.Method, Name)
 	}
 	load := func(name string) (*model.Table, error) {
-		return model.LoadRelease(filepath.Join(dir, name), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+		return releasedir.LoadTable(filepath.Join(dir, name), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	}
 	qiSet := map[string]bool{}
 	for _, q := range man.QIs {
@@ -562,7 +565,7 @@ func classIndex(cols ...*model.Column) map[string]int32 {
 }
 
 // openGeneralized reads generalized.csv and domains.csv.
-func openGeneralized(dir string, man *model.Manifest, gen, dom *model.Table, qiSet map[string]bool) (method.Answerer, error) {
+func openGeneralized(dir string, man *releasedir.Manifest, gen, dom *model.Table, qiSet map[string]bool) (method.Answerer, error) {
 	bad := func(file, msg string) error {
 		return &model.InputError{File: filepath.Join(dir, file), Msg: msg}
 	}

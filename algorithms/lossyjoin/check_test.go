@@ -19,6 +19,8 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // exportCensus exports a release of 400 census rows with the paper's
@@ -92,8 +94,8 @@ func TestAnswersFromFiles(t *testing.T) {
 	}
 }
 
-func mustQuery(t *testing.T, s string) *model.Query {
-	q, err := model.ParseQuery(s)
+func mustQuery(t *testing.T, s string) *query.Query {
+	q, err := query.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func check(t *testing.T, dir string, prep *pipeline.Prepared, original bool) (*v
 	opt := verify.Options{}
 	if original {
 		opt.Original = prep.Source
-		if a, err := model.ReadAudit(model.AuditPath(dir)); err == nil {
+		if a, err := releasedir.ReadAudit(releasedir.AuditPath(dir)); err == nil {
 			opt.Audit = a
 		}
 	}
@@ -123,8 +125,8 @@ func copyRelease(t *testing.T, src string) string {
 		b, _ := os.ReadFile(filepath.Join(src, e.Name()))
 		os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644)
 	}
-	if b, err := os.ReadFile(model.AuditPath(src)); err == nil {
-		os.WriteFile(model.AuditPath(dst), b, 0o600)
+	if b, err := os.ReadFile(releasedir.AuditPath(src)); err == nil {
+		os.WriteFile(releasedir.AuditPath(dst), b, 0o600)
 	}
 	return dst
 }
@@ -331,7 +333,7 @@ func TestTamper(t *testing.T) {
 					path := filepath.Join(bad, e.file)
 					recs := readCSV(t, path)
 					if e.do == nil {
-						recs = swapClassIDs(t, recs, readCSV(t, filepath.Join(bad, "ss.csv")), model.ReadAudit, bad)
+						recs = swapClassIDs(t, recs, readCSV(t, filepath.Join(bad, "ss.csv")), releasedir.ReadAudit, bad)
 					} else {
 						recs = e.do(recs)
 					}
@@ -360,8 +362,8 @@ func TestTamper(t *testing.T) {
 
 // swapClassIDs swaps the ClassIDs of two nss.csv records of different
 // classes whose sensitive values differ (by the audit record).
-func swapClassIDs(t *testing.T, nss, ss [][]string, read func(string) (*model.Audit, error), dir string) [][]string {
-	a, err := read(model.AuditPath(dir))
+func swapClassIDs(t *testing.T, nss, ss [][]string, read func(string) (*releasedir.Audit, error), dir string) [][]string {
+	a, err := read(releasedir.AuditPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +391,7 @@ func swapClassIDs(t *testing.T, nss, ss [][]string, read func(string) (*model.Au
 func TestPositionLink(t *testing.T) {
 	prep, dir := exportCensus(t, lossyjoin.VariantLossy)
 	bad := copyRelease(t, dir)
-	a, err := model.ReadAudit(model.AuditPath(bad))
+	a, err := releasedir.ReadAudit(releasedir.AuditPath(bad))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +407,7 @@ func TestPositionLink(t *testing.T) {
 	writeCSV(t, filepath.Join(bad, "ss.csv"), out)
 	a.RowMap["ss.csv"] = append([]int(nil), a.RowMap["nss.csv"]...)
 	b, _ := json.Marshal(a)
-	os.WriteFile(model.AuditPath(bad), b, 0o600)
+	os.WriteFile(releasedir.AuditPath(bad), b, 0o600)
 	editManifest(t, bad, nil)
 	rep, err := check(t, bad, prep, true)
 	if err != nil {
@@ -427,7 +429,7 @@ func TestPositionLink(t *testing.T) {
 	noSS.RowMap = map[string][]int{"nss.csv": a.RowMap["nss.csv"]}
 	for _, c := range []struct {
 		name  string
-		audit *model.Audit
+		audit *releasedir.Audit
 	}{{"audit without ss.csv", &noSS}, {"no audit", nil}} {
 		rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source, Audit: c.audit})
 		if err != nil {
@@ -463,7 +465,7 @@ func TestPositionLink(t *testing.T) {
 func TestCheckWithoutAudit(t *testing.T) {
 	for _, v := range []string{lossyjoin.VariantLossy, lossyjoin.VariantAnatomy, lossyjoin.VariantAlpha} {
 		prep, dir := exportCensus(t, v)
-		os.Remove(model.AuditPath(dir))
+		os.Remove(releasedir.AuditPath(dir))
 		rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source})
 		if err != nil {
 			t.Fatal(err)
@@ -610,12 +612,12 @@ func TestShuffleRedrawnWhenOrderLinks(t *testing.T) {
 		if _, err := pipeline.Export(prep, res, dir, pipeline.ExportOptions{}); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		a, err := model.ReadAudit(model.AuditPath(dir))
+		a, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 		if err != nil {
 			t.Fatal(err)
 		}
 		a.RowMap = map[string][]int{"nss.csv": a.RowMap["nss.csv"]}
-		for _, audit := range []*model.Audit{a, nil} {
+		for _, audit := range []*releasedir.Audit{a, nil} {
 			rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source, Audit: audit})
 			if err != nil || !rep.OK() {
 				t.Fatalf("seed %d (audit %v): %v\n%s", seed, audit != nil, err, strings.Join(rep.Strings(), "\n"))

@@ -12,6 +12,8 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // TestGeneralizedWithoutAudit: variant alpha's generalized.csv is held
@@ -42,7 +44,7 @@ func TestGeneralizedWithoutAudit(t *testing.T) {
 	if _, err := pipeline.Export(prep, res, dir, pipeline.ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(model.AuditPath(dir))
+	os.Remove(releasedir.AuditPath(dir))
 	check := func() *verify.Report {
 		rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source})
 		if err != nil {
@@ -104,7 +106,7 @@ func readRecs(t *testing.T, path string) [][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, err := model.Load(strings.NewReader(string(b)), model.LoadOptions{Name: path, MissingTokens: []string{}})
+	tb, err := csvfile.Load(strings.NewReader(string(b)), csvfile.LoadOptions{Name: path, MissingTokens: []string{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,8 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // Method is (alpha,k)-anonymity by lossy join as a registered method.
@@ -174,7 +176,7 @@ type run struct {
 	classes []class // vec is nil for anatomy
 	classOf []int32 // per table row
 	sa      *model.Column
-	saH     *model.Hierarchy
+	saH     *hierarchy.Hierarchy
 	k       int
 	alpha   model.Bound
 	l       int
@@ -306,7 +308,7 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		r.ncp = ncpSum / math.Max(1, float64(n))
 	}
 	kText, aText := format.ParamK.Text(r.values), format.ParamAlpha.Text(r.values)
-	res.Summary = []model.Figure{
+	res.Summary = []releasedir.Figure{
 		// The worst cases of (alpha,k) are always in the summary bar.
 		{Name: "smallest class", Short: "min class", Value: float64(minSize), Limit: kText, OK: minSize >= r.k, Bar: true},
 		{Name: "largest SA fraction in a class", Short: "max SA frac", Value: maxFrac, Limit: aText,
@@ -315,22 +317,22 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		{Name: "average class size", Value: float64(n) / math.Max(1, float64(len(r.classes))), OK: true},
 	}
 	if r.variant == VariantAlpha {
-		res.Utility = model.Figure{Name: "NCP", Short: "NCP", Value: r.ncp, OK: true}
-		res.Summary = append(res.Summary, model.Figure{Name: "NCP of the generalized QIs", Value: r.ncp, OK: true})
-		res.Files = []model.FileEntry{{Name: FileGeneralized, Rows: n}, {Name: FileDomains, Rows: len(r.domainRows())}}
+		res.Utility = releasedir.Figure{Name: "NCP", Short: "NCP", Value: r.ncp, OK: true}
+		res.Summary = append(res.Summary, releasedir.Figure{Name: "NCP of the generalized QIs", Value: r.ncp, OK: true})
+		res.Files = []releasedir.FileEntry{{Name: FileGeneralized, Rows: n}, {Name: FileDomains, Rows: len(r.domainRows())}}
 		res.Notes = append(res.Notes, "alpha: the classes' generalized quasi-identifiers are published in one table (Wong et al. 2006, the paper's Alpha)")
 	} else {
-		res.Utility = model.Figure{Name: "lossy join rows per record", Short: "join/rec", Value: float64(joinRows) / math.Max(1, float64(n)), OK: true}
-		res.Summary = append(res.Summary, model.Figure{Name: "lossy join rows", Value: float64(joinRows), OK: true},
-			model.Figure{Name: "lossy join rows per record", Value: res.Utility.Value, OK: true})
-		res.Files = []model.FileEntry{{Name: FileNSS, Rows: n}, {Name: FileSS, Rows: n}}
+		res.Utility = releasedir.Figure{Name: "lossy join rows per record", Short: "join/rec", Value: float64(joinRows) / math.Max(1, float64(n)), OK: true}
+		res.Summary = append(res.Summary, releasedir.Figure{Name: "lossy join rows", Value: float64(joinRows), OK: true},
+			releasedir.Figure{Name: "lossy join rows per record", Value: res.Utility.Value, OK: true})
+		res.Files = []releasedir.FileEntry{{Name: FileNSS, Rows: n}, {Name: FileSS, Rows: n}}
 	}
 	if r.variant != VariantAnatomy {
 		res.Notes = append(res.Notes, "attribute choice: "+Criterion, RemainderRule)
 	}
 	switch r.variant {
 	case VariantLossy:
-		res.Summary = append(res.Summary, model.Figure{Name: "NCP the classes would have generalized (Alpha)", Value: r.ncp, OK: true})
+		res.Summary = append(res.Summary, releasedir.Figure{Name: "NCP the classes would have generalized (Alpha)", Value: r.ncp, OK: true})
 	case VariantAnatomy:
 		res.Notes = append(res.Notes, fmt.Sprintf("anatomy: l = ceil(1/alpha) = %d distinct sensitive values per bucket, buckets formed without regard to the quasi-identifiers (Xiao and Tao)", r.l))
 	}

@@ -18,6 +18,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 var env = pipeline.Env{Datasets: datasets.Catalog{}}
@@ -171,7 +172,7 @@ func TestTables4to7(t *testing.T) {
 		t.Fatalf("the join has %d rows, Table 7 has 12", len(join))
 	}
 	// The manifest carries Section 5's remark and the join size.
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +444,7 @@ func TestStudyEmptyWorkload(t *testing.T) {
 func TestManifestNotes(t *testing.T) {
 	for _, v := range []string{lossyjoin.VariantLossy, lossyjoin.VariantAlpha, lossyjoin.VariantAnatomy} {
 		_, _, dir := exportCensusRun(t, v)
-		m, err := model.ReadManifest(dir)
+		m, err := releasedir.ReadManifest(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/lossyjoin/format"
 	"privlab/algorithms/release"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // linked reports whether two row maps pair the same input rows at the
@@ -240,7 +241,7 @@ func (m *matchCount) far() bool {
 // generalized.csv (the generalized QIs and the sensitive value, shuffled)
 // and domains.csv (the values each generalized label stands for, needed to
 // read it).
-func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64) (*releasedir.Release, map[string][]int, error) {
 	rng := model.NewRand(seed)
 	// Records listed class by class.
 	records := make([]int32, 0, r.in.Table.Rows)
@@ -251,7 +252,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	det := format.Details{Classes: len(r.classes),
 		GroupFigures: release.Summaries(r.res, nil)}
 	rowMaps := map[string][]int{}
-	var files []model.ReleaseFile
+	var files []releasedir.ReleaseFile
 	if r.variant == VariantAlpha {
 		files = r.generalizedFiles(records, rng, rowMaps, &det, &man)
 	} else {
@@ -266,13 +267,13 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		return nil, nil, err
 	}
 	man.Details = details
-	rel := &model.Release{Files: files, Manifest: man}
+	rel := &releasedir.Release{Files: files, Manifest: man}
 	return rel, rowMaps, nil
 }
 
 // generalizedFiles are variant alpha's generalized.csv (shuffled) and
 // domains.csv, with their notes and details.
-func (r *run) generalizedFiles(records []int32, rng *model.Rand, rowMaps map[string][]int, det *format.Details, man *model.Manifest) []model.ReleaseFile {
+func (r *run) generalizedFiles(records []int32, rng *model.Rand, rowMaps map[string][]int, det *format.Details, man *releasedir.Manifest) []releasedir.ReleaseFile {
 	qis := r.in.Roles.QIs
 	n := len(records)
 	perm := release.Shuffled(n, rng)
@@ -288,7 +289,7 @@ func (r *run) generalizedFiles(records []int32, rng *model.Rand, rowMaps map[str
 		"generalized.csv is one generalized table: every record with its class's generalized quasi-identifiers and its sensitive value, shuffled; records with the same generalized quasi-identifiers form a QID-EC.",
 		"domains.csv lists, for every generalized label, the values of the quasi-identifier's domain it stands for (and each quasi-identifier's whole domain).",
 	}
-	return []model.ReleaseFile{
+	return []releasedir.ReleaseFile{
 		{Name: FileGeneralized, Header: format.GeneralizedHeader(qis, r.in.Roles.SA), Rows: n,
 			Fill: func(i int, rec []string) {
 				row := records[perm[i]]
@@ -305,7 +306,7 @@ func (r *run) generalizedFiles(records []int32, rng *model.Rand, rowMaps map[str
 
 // joinFiles are nss.csv and ss.csv (variants lossy and anatomy), each
 // shuffled on its own, with their notes and details.
-func (r *run) joinFiles(records []int32, rng *model.Rand, rowMaps map[string][]int, det *format.Details, man *model.Manifest) []model.ReleaseFile {
+func (r *run) joinFiles(records []int32, rng *model.Rand, rowMaps map[string][]int, det *format.Details, man *releasedir.Manifest) []releasedir.ReleaseFile {
 	qis := r.in.Roles.QIs
 	n := len(records)
 	nssMap, ssMap := r.unlinkedOrders(records, rng)
@@ -325,7 +326,7 @@ func (r *run) joinFiles(records []int32, rng *model.Rand, rowMaps map[string][]i
 		det.L = r.l
 		man.Notes = append(man.Notes, fmt.Sprintf("anatomy: the classes are Xiao and Tao's l-diverse buckets (l = %d), formed without regard to the quasi-identifiers", r.l))
 	}
-	return []model.ReleaseFile{
+	return []releasedir.ReleaseFile{
 		{Name: FileNSS, Header: format.NSSHeader(qis), Rows: n,
 			Fill: func(i int, rec []string) {
 				for q, g := range nssQIs {

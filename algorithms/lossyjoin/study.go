@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // The study reproduces the comparison of Wong et al., Section 7: the
@@ -161,7 +162,7 @@ func paperCompare(ctx context.Context, lab *method.Lab, in *method.Input, querie
 
 // truths are the queries' answers on the original (NaN: no record
 // selected or a zero count, which a relative error cannot use).
-func truths(t *model.Table, qs []*model.Query) ([]float64, error) {
+func truths(t *model.Table, qs []*query.Query) ([]float64, error) {
 	out := make([]float64, len(qs))
 	for i, q := range qs {
 		a, err := q.Truth(t)
@@ -189,13 +190,13 @@ func answerers(res *method.Result) []method.Answerer {
 // the result's answerers over the queries with a positive true count
 // (Section 7), as workload.Evaluate measures it, with the truths computed
 // once and both answers on NSS and SS from one pass.
-func meanErrors(res *method.Result, qs []*model.Query, truth []float64) ([]float64, int, error) {
-	answer := func(q *model.Query) ([]method.Bounds, error) {
+func meanErrors(res *method.Result, qs []*query.Query, truth []float64) ([]float64, int, error) {
+	answer := func(q *query.Query) ([]method.Bounds, error) {
 		b, err := res.Answerer.Answer(q)
 		return []method.Bounds{b}, err
 	}
 	if x, ok := res.Answerer.(*joinIndex); ok {
-		answer = func(q *model.Query) ([]method.Bounds, error) {
+		answer = func(q *query.Query) ([]method.Bounds, error) {
 			p, l, err := x.answerBoth(q)
 			return []method.Bounds{p, l}, err
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // This file is Algorithm 1 of Wong et al. (Section 6): top-down
@@ -42,7 +43,7 @@ import (
 
 // qiAttr is one quasi-identifier prepared for specialization.
 type qiAttr struct {
-	h *model.Hierarchy
+	h *hierarchy.Hierarchy
 	// codes holds each row's dictionary code (a missing value, which the
 	// pipeline never passes, has the extra code len(Dict)).
 	codes []uint32
@@ -94,7 +95,7 @@ type class struct {
 }
 
 // newProblem prepares the QIs and the sensitive attribute of t.
-func newProblem(t *model.Table, qis []string, hs map[string]*model.Hierarchy, sa string, k int, alpha model.Bound) (*problem, error) {
+func newProblem(t *model.Table, qis []string, hs map[string]*hierarchy.Hierarchy, sa string, k int, alpha model.Bound) (*problem, error) {
 	p := &problem{k: k, alpha: alpha}
 	for _, name := range qis {
 		c := t.Column(name)
@@ -104,7 +105,7 @@ func newProblem(t *model.Table, qis []string, hs map[string]*model.Hierarchy, sa
 		}
 		if h == nil {
 			var err error
-			if h, err = model.BuildHierarchy("auto", c); err != nil {
+			if h, err = hierarchy.Build("auto", c); err != nil {
 				return nil, err
 			}
 		}

@@ -10,27 +10,30 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // input builds a method input from CSV text; every column but the last is
 // a QI with the given hierarchy spec, the last is the SA.
 func input(t testing.TB, text string, specs []string, variant string, k int, alpha float64) *method.Input {
 	t.Helper()
-	tab, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: "test"})
+	tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	names := tab.Names()
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for i, s := range specs {
-		h, err := model.BuildHierarchy(s, tab.Column(names[i]))
+		h, err := hierarchy.Build(s, tab.Column(names[i]))
 		if err != nil {
 			t.Fatal(err)
 		}
 		hs[names[i]] = h
 	}
 	sa := names[len(names)-1]
-	hs[sa], _ = model.BuildHierarchy("flat", tab.Column(sa))
+	hs[sa], _ = hierarchy.Build("flat", tab.Column(sa))
 	return &method.Input{Table: tab, Roles: model.Roles{QIs: names[:len(names)-1], SA: sa}, Hierarchies: hs,
 		Variant: variant, Values: model.Values{"k": fmt.Sprint(k), "alpha": model.FormatNumber(alpha), "seed": "1"}}
 }
@@ -231,7 +234,7 @@ func TestRandomAnswers(t *testing.T) {
 				continue
 			}
 			for _, qt := range queries {
-				q, err := model.ParseQuery(qt)
+				q, err := query.Parse(qt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -248,9 +251,9 @@ func TestRandomAnswers(t *testing.T) {
 	}
 }
 
-func bruteForce(t *testing.T, in *method.Input, res *method.Result, q *model.Query, variant string) float64 {
+func bruteForce(t *testing.T, in *method.Input, res *method.Result, q *query.Query, variant string) float64 {
 	tab := in.Table
-	match := func(p model.Pred, col *model.Column, text string) bool {
+	match := func(p query.Pred, col *model.Column, text string) bool {
 		num, _ := model.ParseNumber(text)
 		return p.MatchValue(text, num, col.Kind == model.Numeric)
 	}
@@ -345,9 +348,9 @@ func TestSumAvg(t *testing.T) {
 	}
 }
 
-func mustParse(t *testing.T, s string) *model.Query {
+func mustParse(t *testing.T, s string) *query.Query {
 	t.Helper()
-	q, err := model.ParseQuery(s)
+	q, err := query.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,9 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Rule says how a per-group figure is held against its threshold.
@@ -336,7 +339,7 @@ type Input struct {
 	// declares none).
 	Roles model.Roles
 	// Hierarchies has one hierarchy for every QI and for the SA.
-	Hierarchies map[string]*model.Hierarchy
+	Hierarchies map[string]*hierarchy.Hierarchy
 	Variant     string
 	Values      model.Values
 	// Progress, when set, receives the fraction done (0..1).
@@ -450,7 +453,7 @@ type Bounds struct {
 // the memory of the last ones), and may be asked while the result's
 // deferred figures are computed (the workbench and privlab run do).
 type Answerer interface {
-	Answer(q *model.Query) (Bounds, error)
+	Answer(q *query.Query) (Bounds, error)
 }
 
 // Detail explains one group on screen: titled sections, each a table, a
@@ -489,10 +492,10 @@ type Result struct {
 	Groups []Group
 	// Summary holds the worst case per constraint (figures with a Limit)
 	// and the method's summary figures.
-	Summary []model.Figure
+	Summary []releasedir.Figure
 	// Utility is the method's own information-loss figure (lower is
 	// better), e.g. the sum of ranges for distribution.
-	Utility model.Figure
+	Utility releasedir.Figure
 	// RowsIn counts the input records; Published the records the release
 	// represents; Suppressed those left out (sampled-out records count as
 	// neither, see Notes).
@@ -515,14 +518,14 @@ type Result struct {
 	// each published row where rows stand for records). Rows are rows of
 	// Input.Table; the slices stay the method's (the files' Fill may read
 	// them), so a caller translating them copies them first.
-	Release func(seed uint64) (*model.Release, map[string][]int, error)
+	Release func(seed uint64) (*releasedir.Release, map[string][]int, error)
 	// Answerer answers queries on the (unexported) release.
 	Answerer Answerer
 	// Deferred computes summary figures that cost more than the run itself
 	// (nil when there are none). The workbench shows the result first and
 	// adds them when they come; pipeline.Run waits for them, and an export
 	// calls it before Release. It returns the same figures every time.
-	Deferred func(ctx context.Context) ([]model.Figure, error)
+	Deferred func(ctx context.Context) ([]releasedir.Figure, error)
 	// Detail explains one group (by index in Groups), listing at most
 	// limit rows per table.
 	Detail func(i, limit int) Detail
@@ -530,7 +533,7 @@ type Result struct {
 	Charts func() []Section
 	// Files lists what the release will hold (names and row counts),
 	// without building it.
-	Files []model.FileEntry
+	Files []releasedir.FileEntry
 	// Workload is the query shape the method's paper evaluates with (see
 	// algorithms/workload).
 	Workload string
@@ -574,7 +577,7 @@ type Method interface {
 // files as tables another reader has parsed already (check --original:
 // the checker parses each file once, and the workload's answers read the
 // same tables rather than parsing the files again). table returns a file
-// of the release (its name in dir) as model.Load reads it with the
+// of the release (its name in dir) as csvfile.Load reads it with the
 // kinds inferred and no missing-value tokens; a method reads what it
 // needs from it and loads the file itself whenever that table is not
 // what its own loading would give (e.g. another kind), so that its

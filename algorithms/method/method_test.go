@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // A per-group figure is held against the group's own limit (sampling
@@ -48,7 +50,7 @@ func TestJudgePerGroupLimits(t *testing.T) {
 // Satisfied needs every group within its figures and every summary
 // constraint to hold.
 func TestSatisfied(t *testing.T) {
-	r := &Result{Groups: []Group{{}, {}}, Summary: []model.Figure{{Name: "worst", Limit: "0.5", OK: true}}}
+	r := &Result{Groups: []Group{{}, {}}, Summary: []releasedir.Figure{{Name: "worst", Limit: "0.5", OK: true}}}
 	if !r.Satisfied() {
 		t.Fatal("a clean result is not satisfied")
 	}
@@ -66,7 +68,7 @@ func TestSatisfied(t *testing.T) {
 // A method that declares no sensitive attribute validates its roles
 // without one; one that does refuses.
 func TestRolesWithoutSA(t *testing.T) {
-	tb, err := model.Load(stringsReader("a,b,s\n1,2,x\n3,4,y\n"), model.LoadOptions{})
+	tb, err := csvfile.Load(stringsReader("a,b,s\n1,2,x\n3,4,y\n"), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // A Tour teaches a method on its paper's own worked example: a list of
@@ -110,7 +111,7 @@ type Attacker struct {
 
 // FileTable is a published file as a table of a step, its rows sorted
 // (a release shuffles them; a paper's figure lists them in order).
-func FileTable(f model.ReleaseFile) Section {
+func FileTable(f releasedir.ReleaseFile) Section {
 	rows := make([][]string, f.Rows)
 	for i := range rows {
 		rows[i] = make([]string, len(f.Header))
@@ -142,13 +143,13 @@ func lessValue(x, y string) bool {
 }
 
 // ReleaseFile finds a published file by name.
-func ReleaseFile(rel *model.Release, name string) (model.ReleaseFile, bool) {
+func ReleaseFile(rel *releasedir.Release, name string) (releasedir.ReleaseFile, bool) {
 	for _, f := range rel.Files {
 		if f.Name == name {
 			return f, true
 		}
 	}
-	return model.ReleaseFile{}, false
+	return releasedir.ReleaseFile{}, false
 }
 
 // Ratio writes x as the fraction p/q of smallest denominator q <= 1000

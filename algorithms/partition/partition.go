@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // Dim is one quasi-identifier seen as an ordered axis: every row has a
@@ -266,7 +267,7 @@ func ByKey(rows []int32, key func(r int32) uint64) [][]int32 {
 // axis position of every rank (the value for numeric columns, the rank
 // otherwise). Keys built from ranks, unlike Dict codes, carry nothing of
 // the input's row order.
-func CodeRanks(c *model.Column, h *model.Hierarchy) (rank []int32, value []float64) {
+func CodeRanks(c *model.Column, h *hierarchy.Hierarchy) (rank []int32, value []float64) {
 	n := len(c.Dict)
 	keys := make([]float64, n)
 	order := make([]int, n)
@@ -307,7 +308,7 @@ func CodeRanks(c *model.Column, h *model.Hierarchy) (rank []int32, value []float
 
 // ColumnDim is a column as a Mondrian axis over the table's rows (missing
 // values take rank 0).
-func ColumnDim(c *model.Column, h *model.Hierarchy) Dim {
+func ColumnDim(c *model.Column, h *hierarchy.Hierarchy) Dim {
 	codeRank, value := CodeRanks(c, h)
 	d := Dim{Rank: make([]int32, len(c.Codes)), Value: value}
 	for r, code := range c.Codes {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
 )
 
 // seqDim is a dimension whose ranks are given per row and whose axis
@@ -206,7 +208,7 @@ func TestMondrianOnALoadedTable(t *testing.T) {
 		"32,91320,M\n" + // 5
 		"54,91330,M\n" + // 6
 		"55,91340,F\n" // 7
-	tb, err := model.Load(strings.NewReader(csv), model.LoadOptions{})
+	tb, err := csvfile.Load(strings.NewReader(csv), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,9 +553,9 @@ func TestByKeyOrdersByKey(t *testing.T) {
 	}
 }
 
-func loadTable(t *testing.T, text string, opt model.LoadOptions) *model.Table {
+func loadTable(t *testing.T, text string, opt csvfile.LoadOptions) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), opt)
+	tb, err := csvfile.Load(strings.NewReader(text), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -563,7 +565,7 @@ func loadTable(t *testing.T, text string, opt model.LoadOptions) *model.Table {
 func TestCodeRanksNumeric(t *testing.T) {
 	// Dict order is first appearance: 10, 2, 2.0, 5, -1. Equal values (2
 	// and 2.0) share a rank; the axis holds the values.
-	tb := loadTable(t, "x\n10\n2\n2.0\n5\n10\n-1\n", model.LoadOptions{})
+	tb := loadTable(t, "x\n10\n2\n2.0\n5\n10\n-1\n", csvfile.LoadOptions{})
 	c := tb.Column("x")
 	if c.Kind != model.Numeric {
 		t.Fatalf("kind %v", c.Kind)
@@ -576,7 +578,7 @@ func TestCodeRanksNumeric(t *testing.T) {
 		t.Fatalf("rank %v value %v, want [3 1 1 2 0] [-1 2 5 10]", rank, value)
 	}
 	// A hierarchy does not change the order of a numeric column.
-	h, err := model.Balanced("x", []string{"10", "5", "2", "-1"}, 2)
+	h, err := hierarchy.Balanced("x", []string{"10", "5", "2", "-1"}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +589,7 @@ func TestCodeRanksNumeric(t *testing.T) {
 }
 
 func TestCodeRanksCategorical(t *testing.T) {
-	tb := loadTable(t, "c\nb\na\nc\na\nd\n", model.LoadOptions{})
+	tb := loadTable(t, "c\nb\na\nc\na\nd\n", csvfile.LoadOptions{})
 	c := tb.Column("c")
 	if fmt.Sprint(c.Dict) != "[b a c d]" {
 		t.Fatalf("dict %v", c.Dict)
@@ -598,7 +600,7 @@ func TestCodeRanksCategorical(t *testing.T) {
 		t.Fatalf("by text: rank %v value %v", rank, value)
 	}
 	// By leaf order of the hierarchy: d, c, b, a.
-	h, err := model.Balanced("c", []string{"d", "c", "b", "a"}, 2)
+	h, err := hierarchy.Balanced("c", []string{"d", "c", "b", "a"}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,7 +609,7 @@ func TestCodeRanksCategorical(t *testing.T) {
 		t.Fatalf("by hierarchy: rank %v value %v, want [2 3 1 0] [0 1 2 3]", rank, value)
 	}
 	// A hierarchy with leaves the column does not use: ranks stay dense.
-	h2, err := model.Flat("c", []string{"z", "d", "y", "a", "x", "c", "b"})
+	h2, err := hierarchy.Flat("c", []string{"z", "d", "y", "a", "x", "c", "b"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,7 +618,7 @@ func TestCodeRanksCategorical(t *testing.T) {
 		t.Fatalf("sparse hierarchy: rank %v value %v, want [3 1 2 0] [0 1 2 3]", rank, value)
 	}
 	// Numbers read as categorical text order by text ("10" < "9").
-	tb2 := loadTable(t, "n\n9\n10\n", model.LoadOptions{Kinds: map[string]model.Kind{"n": model.Categorical}})
+	tb2 := loadTable(t, "n\n9\n10\n", csvfile.LoadOptions{Kinds: map[string]model.Kind{"n": model.Categorical}})
 	rank, _ = CodeRanks(tb2.Column("n"), nil)
 	if fmt.Sprint(rank) != "[1 0]" {
 		t.Fatalf("categorical numbers: rank %v, want [1 0]", rank)
@@ -624,7 +626,7 @@ func TestCodeRanksCategorical(t *testing.T) {
 }
 
 func TestColumnDim(t *testing.T) {
-	tb := loadTable(t, "x,c\n5,b\nNA,a\n1,?\n5,b\n3,a\n", model.LoadOptions{})
+	tb := loadTable(t, "x,c\n5,b\nNA,a\n1,?\n5,b\n3,a\n", csvfile.LoadOptions{})
 	d := ColumnDim(tb.Column("x"), nil)
 	// values 1,3,5; the missing row takes rank 0.
 	if fmt.Sprint(d.Rank) != "[2 0 0 2 1]" || fmt.Sprint(d.Value) != "[1 3 5]" {
@@ -635,7 +637,7 @@ func TestColumnDim(t *testing.T) {
 		t.Fatalf("c: rank %v value %v", d.Rank, d.Value)
 	}
 	// A column with only missing values: one rank at 0.
-	tb2 := loadTable(t, "x,y\nNA,1\n,2\n", model.LoadOptions{})
+	tb2 := loadTable(t, "x,y\nNA,1\n,2\n", csvfile.LoadOptions{})
 	d = ColumnDim(tb2.Column("x"), nil)
 	if fmt.Sprint(d.Rank) != "[0 0]" || fmt.Sprint(d.Value) != "[0]" {
 		t.Fatalf("all missing: rank %v value %v", d.Rank, d.Value)

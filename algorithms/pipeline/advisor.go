@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // AdvisorMap is the risk-utility map saved in the project file: every
@@ -160,17 +161,17 @@ func (p Project) publicTables() []string {
 // measure, the counts, the adopted point; Export fills in Map) and draws
 // (Write writes the picture to a path: advise.WriteSVG).
 type AdvisorExport struct {
-	Note  model.AdvisorNote
+	Note  releasedir.AdvisorNote
 	Write func(path string) error
 }
 
 // note is the manifest's advisor section for release dir (nil without a map).
-func (a *AdvisorExport) note(dir string) *model.AdvisorNote {
+func (a *AdvisorExport) note(dir string) *releasedir.AdvisorNote {
 	if a == nil {
 		return nil
 	}
 	n := a.Note
-	n.Map = filepath.Base(model.AdvisorMapPath(dir))
+	n.Map = filepath.Base(releasedir.AdvisorMapPath(dir))
 	if n.Adopted != nil {
 		adopted := *n.Adopted
 		adopted.Params = maps.Clone(n.Adopted.Params)
@@ -183,7 +184,7 @@ func (a *AdvisorExport) note(dir string) *model.AdvisorNote {
 // map, a picture an earlier release of dir left there goes, so that no
 // map the report does not name stands beside the release.
 func (a *AdvisorExport) draw(dir string) error {
-	path := model.AdvisorMapPath(dir)
+	path := releasedir.AdvisorMapPath(dir)
 	if a == nil {
 		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
 			return os.Remove(path)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // TestAdvisorMapRoundTrip: the advisor's section goes into project.json
@@ -120,8 +121,8 @@ func TestAdvisorDigest(t *testing.T) {
 // picture beside the release goes.
 func TestAdvisorExportNoteAndDraw(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "rel")
-	a := &AdvisorExport{Note: model.AdvisorNote{Risk: "worst", Points: 3, Front: 1,
-		Adopted: &model.AdvisorAdopted{Method: "kja", Params: map[string]string{"k": "5"}}},
+	a := &AdvisorExport{Note: releasedir.AdvisorNote{Risk: "worst", Points: 3, Front: 1,
+		Adopted: &releasedir.AdvisorAdopted{Method: "kja", Params: map[string]string{"k": "5"}}},
 		Write: func(path string) error { return os.WriteFile(path, []byte("<svg/>"), 0o644) }}
 	n := a.note(dir)
 	n.Adopted.Params["k"] = "6"
@@ -131,13 +132,13 @@ func TestAdvisorExportNoteAndDraw(t *testing.T) {
 	if (*AdvisorExport)(nil).note(dir) != nil {
 		t.Error("no map gives a note")
 	}
-	if err := a.draw(dir); err != nil || !isFile(model.AdvisorMapPath(dir)) {
+	if err := a.draw(dir); err != nil || !isFile(releasedir.AdvisorMapPath(dir)) {
 		t.Fatalf("draw: %v", err)
 	}
-	if err := (*AdvisorExport)(nil).draw(dir); err != nil || isFile(model.AdvisorMapPath(dir)) {
+	if err := (*AdvisorExport)(nil).draw(dir); err != nil || isFile(releasedir.AdvisorMapPath(dir)) {
 		t.Errorf("a leftover picture stays: %v", err)
 	}
-	os.MkdirAll(model.AdvisorMapPath(dir), 0o755)
+	os.MkdirAll(releasedir.AdvisorMapPath(dir), 0o755)
 	if err := a.draw(dir); err == nil || !strings.Contains(err.Error(), "the release is written to "+dir+", but its risk-utility map beside it is not") {
 		t.Errorf("a picture that cannot be written: %v", err)
 	}

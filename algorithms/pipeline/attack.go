@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // AttackMethod is what the registry gives the attacks of a method.
@@ -104,10 +105,10 @@ func measureAttacks(mem *verify.Release, method string, k *risk.Knowledge) (*att
 // ManifestAttacks are the findings as a manifest states them: no example
 // (it would publish who is in the data), and what each read beside the
 // release, the public table included where the population took it in.
-func ManifestAttacks(rep *attack.Report, k *risk.Knowledge) []model.AttackFigure {
-	out := make([]model.AttackFigure, 0, len(rep.Findings))
+func ManifestAttacks(rep *attack.Report, k *risk.Knowledge) []releasedir.AttackFigure {
+	out := make([]releasedir.AttackFigure, 0, len(rep.Findings))
 	for _, f := range rep.Findings {
-		a := model.AttackFigure{Attack: f.Attack, Attacker: f.Attacker, Figure: f.Figure, BoundBy: f.BoundBy, Records: f.Records,
+		a := releasedir.AttackFigure{Attack: f.Attack, Attacker: f.Attacker, Figure: f.Figure, BoundBy: f.BoundBy, Records: f.Records,
 			Detail: f.Detail, NotRun: f.NotRun, Needs: append([]string(nil), f.Needs...)}
 		if f.NotRun == "" {
 			a.Measured, a.Bound, a.Vacuous = finite(f.Measured), finite(f.Bound), f.Vacuous
@@ -144,7 +145,7 @@ func finite(x float64) *float64 {
 // release is opened again from dir (checkAttacksOn reads it as the
 // checker read it).
 func checkAttacks(dir string, k *risk.Knowledge, rep *verify.Report) {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return
 	}
@@ -158,7 +159,7 @@ func checkAttacksOn(rel *verify.Release, k *risk.Knowledge, rep *verify.Report) 
 
 // attacksAgree holds the attacks manifest m states to those run (by
 // run) with what of k they read.
-func attacksAgree(m *model.Manifest, k *risk.Knowledge, run func(have *risk.Knowledge) (*attack.Report, error), rep *verify.Report) {
+func attacksAgree(m *releasedir.Manifest, k *risk.Knowledge, run func(have *risk.Knowledge) (*attack.Report, error), rep *verify.Report) {
 	if len(m.Attacks) == 0 {
 		return
 	}
@@ -188,7 +189,7 @@ func attacksAgree(m *model.Manifest, k *risk.Knowledge, run func(have *risk.Know
 		rep.Add(false, "attacks", "the attacks the manifest states cannot be recomputed: %v", err)
 		return
 	}
-	recomputed := map[string]model.AttackFigure{}
+	recomputed := map[string]releasedir.AttackFigure{}
 	for _, a := range ManifestAttacks(got, have) {
 		recomputed[a.Attack] = a
 	}
@@ -227,12 +228,12 @@ func all(needs []string, given map[string]bool) bool {
 }
 
 // sameAttack compares two attack figures field by field.
-func sameAttack(a, b model.AttackFigure) bool {
+func sameAttack(a, b releasedir.AttackFigure) bool {
 	return attackText(a) == attackText(b)
 }
 
 // attackText renders every field of an attack figure.
-func attackText(a model.AttackFigure) string {
+func attackText(a releasedir.AttackFigure) string {
 	num := func(x *float64) string {
 		if x == nil {
 			return "null"
@@ -250,7 +251,7 @@ func attackText(a model.AttackFigure) string {
 
 // AttackSummary says in one short line what an attack stated in a
 // manifest found ("membership: broken, 1 against the bound 0.5 (1381)").
-func AttackSummary(a model.AttackFigure) string {
+func AttackSummary(a releasedir.AttackFigure) string {
 	switch {
 	case a.NotRun != "":
 		return a.Attack + ": not run (" + a.NotRun + ")"

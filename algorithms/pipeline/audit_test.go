@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // rewrite writes text to path and sets its modification time.
@@ -26,12 +27,12 @@ func rewrite(t *testing.T, path, text string, mod time.Time) {
 // new time, grown, or replaced by another file of the same size and time.
 func TestReadAuditOnceWhileUnchanged(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "rel")
-	path := model.AuditPath(dir)
+	path := releasedir.AuditPath(dir)
 	record := func(seed string) string {
 		return `{"input": "a.csv", "seed": ` + seed + `, "seed_fixed": true, "release": "rel"}`
 	}
 	f := &Cache{}
-	read := func(want uint64) *model.Audit {
+	read := func(want uint64) *releasedir.Audit {
 		t.Helper()
 		a, err := f.ReadAudit(dir)
 		if err != nil || a.Seed != want {

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Cache keeps what one session or one command reads or counts and asks
@@ -35,7 +36,7 @@ type keptPopulation struct {
 type keptAudit struct {
 	path  string
 	stamp model.FileStamp
-	audit *model.Audit
+	audit *releasedir.Audit
 }
 
 // population loads a population table through load, or returns the one
@@ -70,20 +71,20 @@ func (c *Cache) population(path string, columns []string, maxCell int, load func
 }
 
 // ReadAudit reads the audit record beside the release in dir
-// (model.ReadAudit), or returns the one read last from the same file
+// (releasedir.ReadAudit), or returns the one read last from the same file
 // unchanged.
-func (c *Cache) ReadAudit(dir string) (*model.Audit, error) {
-	path := model.AuditPath(dir)
+func (c *Cache) ReadAudit(dir string) (*releasedir.Audit, error) {
+	path := releasedir.AuditPath(dir)
 	stamp, err := model.StampOf(path)
 	if c == nil || err != nil {
-		return model.ReadAudit(path) // it says why
+		return releasedir.ReadAudit(path) // it says why
 	}
 	c.auditMu.Lock()
 	defer c.auditMu.Unlock()
 	if k := c.audit; k != nil && k.path == path && k.stamp.Same(stamp) {
 		return k.audit, nil
 	}
-	a, err := model.ReadAudit(path)
+	a, err := releasedir.ReadAudit(path)
 	if err != nil {
 		return nil, err
 	}

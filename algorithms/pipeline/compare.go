@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // CompareRow is one method in a comparison: its comparable settings,
@@ -131,8 +132,8 @@ func comparedProject(p Project, spec method.Spec, t *model.Table, k int) Compare
 type comparison struct {
 	env    Env
 	opt    CompareOptions
-	qs     []*model.Query
-	truths []model.Answer
+	qs     []*query.Query
+	truths []query.Answer
 }
 
 // measure runs row's project and fills in its time, guarantee, worst
@@ -174,7 +175,7 @@ func (c *comparison) measure(ctx context.Context, spec method.Spec, t *model.Tab
 			c.truths, err = workload.Truths(prep.Table, c.qs)
 		}
 		if err != nil {
-			c.qs, c.truths = []*model.Query{}, nil
+			c.qs, c.truths = []*query.Query{}, nil
 		}
 	}
 	w, err := workload.EvaluateTruths(c.truths, res.Answerer, c.qs)

@@ -1,7 +1,7 @@
 package pipeline
 
 import (
-	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -13,7 +13,7 @@ import (
 func (p Project) InputFile(path string) string {
 	var hit string
 	p.mapPaths(func(v string, _ bool) string {
-		if f := source.Path(v); hit == "" && model.SamePath(f, path) {
+		if f := source.Path(v); hit == "" && releasedir.SamePath(f, path) {
 			hit = f
 		}
 		return v

@@ -19,6 +19,9 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // employees is Figure 1 of Koudas et al. 2009 (salaries in units).
@@ -54,7 +57,7 @@ func paramError(t *testing.T, err error) *model.ParamError {
 
 func loadText(t *testing.T, name, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: name})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,13 +559,13 @@ func listDir(t *testing.T, dir string) []string {
 	return out
 }
 
-func readAudit(t *testing.T, dir string) model.Audit {
+func readAudit(t *testing.T, dir string) releasedir.Audit {
 	t.Helper()
-	b, err := os.ReadFile(model.AuditPath(dir))
+	b, err := os.ReadFile(releasedir.AuditPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a model.Audit
+	var a releasedir.Audit
 	if err := json.Unmarshal(b, &a); err != nil {
 		t.Fatal(err)
 	}
@@ -594,7 +597,7 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 			t.Fatalf("check %s", l)
 		}
 	}
-	man, err := model.ReadManifest(out)
+	man, err := releasedir.ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,7 +615,7 @@ func TestExportWritesReleaseAndAudit(t *testing.T) {
 	}
 	// The audit record: input path and hash, the seed, the project.
 	a := readAudit(t, out)
-	sum, _ := model.FileSHA256(filepath.Join(dir, "employees.csv"))
+	sum, _ := releasedir.FileSHA256(filepath.Join(dir, "employees.csv"))
 	abs, _ := filepath.Abs(out)
 	if a.Input != filepath.Join(dir, "employees.csv") || a.InputSHA256 != sum || a.Seed != 1 || !a.SeedFixed || a.Release != abs {
 		t.Fatalf("audit %+v", a)
@@ -657,7 +660,7 @@ func TestExportRefusesToOverwrite(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(out, "qi.csv"))
 	p.Values["seed"] = "2"
 	_, err := Export(p, res, out, ExportOptions{})
-	if !errors.Is(err, model.ErrExists) {
+	if !errors.Is(err, releasedir.ErrExists) {
 		t.Fatalf("second export: %v", err)
 	}
 	if pe := paramError(t, err); pe.Param != "out" || !slices.ContainsFunc(pe.Fixes, func(f model.Fix) bool { return f.Setting == model.SetForce }) {
@@ -846,7 +849,7 @@ func TestExportDatasetInputHasNoHash(t *testing.T) {
 // row to another single value.
 func tampered(res *method.Result) *method.Result {
 	bad := *res
-	bad.Release = func(seed uint64) (*model.Release, map[string][]int, error) {
+	bad.Release = func(seed uint64) (*releasedir.Release, map[string][]int, error) {
 		rel, rm, err := res.Release(seed)
 		if err != nil {
 			return nil, nil, err
@@ -878,7 +881,7 @@ func TestExportRefusesAFailingRelease(t *testing.T) {
 	bad := tampered(run(t, p))
 	out := filepath.Join(dir, "rel")
 	_, err := Export(p, bad, out, ExportOptions{})
-	var ve *model.VerifyError
+	var ve *releasedir.VerifyError
 	if !errors.As(err, &ve) {
 		t.Fatalf("err %v, want *model.VerifyError", err)
 	}
@@ -902,7 +905,7 @@ func TestExportRefusesAFailingRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	man, _ := model.ReadManifest(out)
+	man, _ := releasedir.ReadManifest(out)
 	if man.Verified || !man.AcceptedBad || ex.Manifest.Verified || !reflect.DeepEqual(man.Checks, ve.Lines) {
 		t.Fatalf("manifest verified %v accepted %v", man.Verified, man.AcceptedBad)
 	}
@@ -913,7 +916,7 @@ func TestExportRefusesAFailingRelease(t *testing.T) {
 	if !bytes.Contains(rep, []byte("**FAILED**")) || !bytes.Contains(rep, []byte("The user accepted a release that fails its privacy requirement.")) {
 		t.Fatalf("report:\n%s", rep)
 	}
-	if _, err := os.Stat(model.AuditPath(out)); err != nil {
+	if _, err := os.Stat(releasedir.AuditPath(out)); err != nil {
 		t.Fatal("no audit for the accepted release")
 	}
 	if r, err := Check(out, nil, nil); err != nil || r.OK() {
@@ -966,7 +969,7 @@ func TestAnswer(t *testing.T) {
 	// A bad query is an error with its column.
 	if _, err := Answer("AVG(salary WHERE", p.Table, res.Answerer); err == nil {
 		t.Fatal("bad query accepted")
-	} else if qe := (*model.QueryError)(nil); !errors.As(err, &qe) {
+	} else if qe := (*query.Error)(nil); !errors.As(err, &qe) {
 		t.Fatalf("bad query: %T %v", err, err)
 	}
 	if _, err := Answer("AVG(nosuch)", p.Table, res.Answerer); err == nil {
@@ -1040,7 +1043,7 @@ func TestEval(t *testing.T) {
 }
 
 func TestExportAsksBeforeAReleaseGrows(t *testing.T) {
-	res := &method.Result{RowsIn: 100, Files: []model.FileEntry{{Name: "qi.csv", Rows: 100}, {Name: "sa.csv", Rows: 300000}}}
+	res := &method.Result{RowsIn: 100, Files: []releasedir.FileEntry{{Name: "qi.csv", Rows: 100}, {Name: "sa.csv", Rows: 300000}}}
 	if f, g := Growth(res); f != "sa.csv" || g != 3000 {
 		t.Fatalf("growth %s %v", f, g)
 	}
@@ -1051,7 +1054,7 @@ func TestExportAsksBeforeAReleaseGrows(t *testing.T) {
 	}
 	// Below the floor, or within the factor: no question.
 	for _, rows := range []int{MinGrowthRows, 1000} {
-		if f, _ := Growth(&method.Result{RowsIn: 100, Files: []model.FileEntry{{Name: "sa.csv", Rows: rows}}}); f != "" {
+		if f, _ := Growth(&method.Result{RowsIn: 100, Files: []releasedir.FileEntry{{Name: "sa.csv", Rows: rows}}}); f != "" {
 			t.Fatalf("%d rows: %s", rows, f)
 		}
 	}
@@ -1094,7 +1097,7 @@ func TestExportAfterDroppedRows(t *testing.T) {
 		if _, err := Export(p, res, dir, ExportOptions{AcceptViolations: true}); err != nil {
 			t.Fatalf("%s: export: %v", m, err)
 		}
-		audit, err := model.ReadAudit(model.AuditPath(dir))
+		audit, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 		if err != nil {
 			t.Fatal(err)
 		}

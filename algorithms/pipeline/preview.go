@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // Preview is what the workbench measures on a run's result once its
@@ -140,8 +141,8 @@ func (e Env) previewKnowledge(p *Prepared) (*risk.Knowledge, error) {
 // Cache keeps a few (the preview's and a sweep's at once).
 type keptTruths struct {
 	key    truthsKey
-	qs     []*model.Query
-	truths []model.Answer
+	qs     []*query.Query
+	truths []query.Answer
 }
 
 // keepTruths is how many workloads a Cache keeps.
@@ -229,7 +230,7 @@ type stopping struct {
 	method.Answerer
 }
 
-func (s stopping) Answer(q *model.Query) (method.Bounds, error) {
+func (s stopping) Answer(q *query.Query) (method.Bounds, error) {
 	if err := s.ctx.Err(); err != nil {
 		return method.Bounds{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // The workbench's preview gives exactly the figures measured alone: the
@@ -138,7 +139,7 @@ type cancelling struct {
 	n      int
 }
 
-func (c *cancelling) Answer(q *model.Query) (method.Bounds, error) {
+func (c *cancelling) Answer(q *query.Query) (method.Bounds, error) {
 	c.n++
 	c.cancel()
 	return c.Answerer.Answer(q)

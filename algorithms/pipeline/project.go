@@ -20,6 +20,9 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	mhierarchy "privlab/model/hierarchy"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -35,10 +38,10 @@ type Project struct {
 	Columns []string `json:"columns,omitempty"`
 	// Header says whether the input's first row names its columns: "yes",
 	// "no", or "" to detect it (a first row that looks like data is read
-	// as data, model.FirstRowIsData).
+	// as data, csvfile.FirstRowIsData).
 	Header string `json:"header,omitempty"`
 	// MissingValues are the cell values read as missing in the input and
-	// the public table (nil: model.DefaultMissingTokens, "", ?, NA, NULL).
+	// the public table (nil: csvfile.DefaultMissingTokens, "", ?, NA, NULL).
 	MissingValues []string `json:"missing_values,omitempty"`
 	// Delimiter is the field separator ("" detects one of , ; tab |).
 	Delimiter string `json:"delimiter,omitempty"`
@@ -165,7 +168,7 @@ func LoadProject(path string) (Project, error) {
 		return Project{}, ie
 	}
 	if err != nil {
-		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + model.OpenReason(err)}
+		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + csvfile.OpenReason(err)}
 	}
 	lineAt := func(off int64) int {
 		if off > int64(len(b)) {
@@ -229,7 +232,7 @@ func (p Project) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileAtomic(path, append(b, '\n'))
+	return releasedir.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // mapPaths returns the project with f applied to every value that names
@@ -378,7 +381,7 @@ type Datasets interface {
 	// DefaultHierarchy is the dataset's hierarchy spec for a column ("" if none).
 	DefaultHierarchy(name, column string) string
 	// LoadHierarchy builds a spec that the dataset understands (embedded files).
-	LoadHierarchy(name, spec string, col *model.Column) (*model.Hierarchy, error)
+	LoadHierarchy(name, spec string, col *model.Column) (*mhierarchy.Hierarchy, error)
 	// Defaults returns the dataset's default roles and the parameter
 	// values it suggests (applied to the methods that read them).
 	Defaults(name string) (model.Roles, bool)
@@ -458,11 +461,11 @@ func (e Env) LoadTableContext(ctx context.Context, p Project) (*model.Table, err
 		}
 		delim = r[0]
 	}
-	header, err := model.ParseHeaderMode(p.Header)
+	header, err := csvfile.ParseHeaderMode(p.Header)
 	if err != nil {
 		return nil, err
 	}
-	return source.LoadContext(ctx, p.Input, model.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
+	return source.LoadContext(ctx, p.Input, csvfile.LoadOptions{Header: p.Columns, HeaderRow: header, Kinds: kinds, MaxCell: p.MaxCell,
 		Delimiter: delim, MissingTokens: p.MissingValues})
 }
 
@@ -520,7 +523,7 @@ type Prepared struct {
 	InputRow    []int
 	Method      method.Method
 	Values      model.Values
-	Hierarchies map[string]*model.Hierarchy
+	Hierarchies map[string]*mhierarchy.Hierarchy
 	// Public is the public table (nil unless the method reads one and the
 	// project names it).
 	Public *model.Table
@@ -611,8 +614,8 @@ rows:
 
 // hierarchies builds the hierarchy of every used column of t, and
 // refuses a hierarchy given for a column src does not have.
-func (e Env) hierarchies(p Project, src, t *model.Table) (map[string]*model.Hierarchy, error) {
-	hs := map[string]*model.Hierarchy{}
+func (e Env) hierarchies(p Project, src, t *model.Table) (map[string]*mhierarchy.Hierarchy, error) {
+	hs := map[string]*mhierarchy.Hierarchy{}
 	for _, attr := range p.Roles.Used() {
 		h, err := e.hierarchy(p, t.Column(attr), attr == p.Roles.SA)
 		if err != nil {
@@ -690,15 +693,15 @@ func (e Env) LoadPublic(p Project, t *model.Table, policy model.MissingPolicy) (
 // hierarchy builds the hierarchy of one attribute: the user's spec, else
 // the dataset's default, else binary for a numeric SA (as Koudas et al.
 // 2009 use), flat for a categorical SA, and auto intervals / flat for QIs.
-func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*model.Hierarchy, error) {
+func (e Env) hierarchy(p Project, c *model.Column, isSA bool) (*mhierarchy.Hierarchy, error) {
 	spec := e.HierarchySpec(p, c, isSA)
 	name, isDataset := DatasetName(p.Input)
-	var h *model.Hierarchy
+	var h *mhierarchy.Hierarchy
 	var err error
 	if strings.HasPrefix(spec, "embedded:") && isDataset && e.Datasets != nil {
 		h, err = e.Datasets.LoadHierarchy(name, spec, c)
 	} else {
-		h, err = model.BuildHierarchy(spec, c)
+		h, err = mhierarchy.Build(spec, c)
 	}
 	if err != nil {
 		return nil, err

@@ -13,6 +13,8 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // FormatFigure prints a figure exactly where it is whole and with two
@@ -33,8 +35,8 @@ func fmtFig(x float64) string {
 
 // QueryResult is a query answered on the truth and on the release.
 type QueryResult struct {
-	Query  *model.Query
-	Truth  model.Answer
+	Query  *query.Query
+	Truth  query.Answer
 	HasTru bool
 	Answer method.Bounds
 	// RelErr is (upper-lower)/truth for bounds, |est-truth|/truth for
@@ -48,7 +50,7 @@ type QueryResult struct {
 // Answer evaluates a query on the truth (when a table is given) and on the
 // release answerer.
 func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, error) {
-	q, err := model.ParseQuery(text)
+	q, err := query.Parse(text)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +80,7 @@ func Answer(text string, truth *model.Table, a method.Answerer) (*QueryResult, e
 // exactly (record-level QI cells that are not generalized, and the
 // sensitive attribute's values) and does not hold: the same warning as
 // with the original, from the published domain.
-func PublishedValueWarnings(q *model.Query, dir string) []string {
+func PublishedValueWarnings(q *query.Query, dir string) []string {
 	_, v, err := ReleaseRisk(dir, 0)
 	if err != nil {
 		return nil
@@ -110,11 +112,11 @@ func firstOr(list []string) string {
 // unknownValues warns about values of = / != / IN conditions on
 // categorical columns that no row holds, suggesting the nearest values
 // (the same letters in another case first, then small edit distances).
-func unknownValues(q *model.Query, t *model.Table) []string {
+func unknownValues(q *query.Query, t *model.Table) []string {
 	var out []string
 	for _, p := range q.Preds {
 		c := t.Column(p.Column)
-		if c == nil || c.Kind == model.Numeric || (p.Op != model.OpEq && p.Op != model.OpNe && p.Op != model.OpIn) {
+		if c == nil || c.Kind == model.Numeric || (p.Op != query.OpEq && p.Op != query.OpNe && p.Op != query.OpIn) {
 			continue
 		}
 		have := make(map[string]bool, len(c.Dict))
@@ -191,7 +193,7 @@ func editDistance(a, b string) int {
 }
 
 // OpenRelease reads an exported release of any registered method.
-func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
+func OpenRelease(dir string) (method.Answerer, *releasedir.Manifest, error) {
 	m, man, err := releaseMethod(dir)
 	if err != nil {
 		return nil, nil, err
@@ -202,8 +204,8 @@ func OpenRelease(dir string) (method.Answerer, *model.Manifest, error) {
 
 // releaseMethod is the manifest of the release in dir and the method it
 // names.
-func releaseMethod(dir string) (method.Method, *model.Manifest, error) {
-	man, err := model.ReadManifest(dir)
+func releaseMethod(dir string) (method.Method, *releasedir.Manifest, error) {
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,7 +220,7 @@ func releaseMethod(dir string) (method.Method, *model.Manifest, error) {
 // files parse them, when the method can (method.TablesOpener): check
 // --original answers the workload from the tables its checker reads
 // rather than parsing every file twice.
-func openReleaseShared(dir string, files *verify.Shared) (method.Answerer, *model.Manifest, error) {
+func openReleaseShared(dir string, files *verify.Shared) (method.Answerer, *releasedir.Manifest, error) {
 	m, man, err := releaseMethod(dir)
 	if err != nil {
 		return nil, nil, err

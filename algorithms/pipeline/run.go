@@ -18,6 +18,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -132,7 +133,7 @@ type ExportOptions struct {
 	InputDigest *InputDigest
 	// Advisor, when the project has a current risk-utility map
 	// (advise.ExportMap), is stated in the manifest and report.md and its
-	// picture written beside the release (model.AdvisorMapPath).
+	// picture written beside the release (releasedir.AdvisorMapPath).
 	Advisor *AdvisorExport
 	// LetGo says the caller reads nothing of the result after the
 	// export (a command that runs once): Export lets go of its groups,
@@ -180,7 +181,7 @@ func Growth(res *method.Result) (string, float64) {
 // Exported describes a written release.
 type Exported struct {
 	Dir      string
-	Manifest *model.Manifest
+	Manifest *releasedir.Manifest
 	Checks   []string
 	Seed     uint64
 }
@@ -217,7 +218,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	audit := &model.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project, InputFormat: input.format}
+	audit := &releasedir.Audit{Input: p.Project.Input, Seed: seed, SeedFixed: fixed, RowMap: rowMap, Config: p.Project, InputFormat: input.format}
 	rel.Manifest.Advisor = opt.Advisor.note(dir)
 	mem := renderOnce(rel)
 	if opt.LetGo {
@@ -230,14 +231,14 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 		return nil, err
 	}
 	var lines []string
-	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
+	man, err := releasedir.Write(dir, rel, releasedir.WriteOptions{
 		Force:            opt.Force,
 		Inputs:           inputFiles(p),
 		AcceptViolations: opt.AcceptViolations,
 		Audit:            audit,
 		Context:          ctx,
 		Warn:             opt.Warn,
-		Meanwhile: func(m *model.Manifest) error {
+		Meanwhile: func(m *releasedir.Manifest) error {
 			mem.ParseAll()
 			if err := stateFindings(p, res.Spec.Name, warnings, rel, mem); err != nil {
 				return err
@@ -245,12 +246,12 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			m.Risk, m.RiskSummary, m.Warnings, m.Attacks = rel.Manifest.Risk, rel.Manifest.RiskSummary, rel.Manifest.Warnings, rel.Manifest.Attacks
 			return refuseBroken(m, opt.AcceptViolations)
 		},
-		Verify: func(tmp string, m *model.Manifest) ([]string, error) {
+		Verify: func(tmp string, m *releasedir.Manifest) ([]string, error) {
 			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
 			input.wait() // before the audit record is written, after the checks read it
 			audit.InputSHA256 = input.sum
 			if err := v.state(m, wl); err != nil {
-				return nil, &model.StopError{Err: err}
+				return nil, &releasedir.StopError{Err: err}
 			}
 			if v.full != nil {
 				lines = v.full.Strings()
@@ -280,7 +281,7 @@ func computeDeferred(ctx context.Context, res *method.Result) error {
 // rendered, and parsed while they are written for the risk figures and
 // the attacks; the checks read the same bytes and tables. The method's
 // row functions (and the tables they read) are let go.
-func renderOnce(rel *model.Release) *verify.Release {
+func renderOnce(rel *releasedir.Release) *verify.Release {
 	mem := verify.RenderBuilt(rel)
 	for i := range rel.Files {
 		rel.Files[i].Text, rel.Files[i].Fill, rel.Files[i].Record = mem.Rendered(rel.Files[i].Name), rendered, nil
@@ -326,7 +327,7 @@ func hashInput(p *Prepared, opt ExportOptions) *inputHash {
 	if d := opt.InputDigest; d != nil && d.path == path {
 		h.wait = func() { d.wait(); h.sum = d.sum }
 	} else {
-		h.wait = concurrently(func() { h.sum, _ = model.FileSHA256(path) })
+		h.wait = concurrently(func() { h.sum, _ = releasedir.FileSHA256(path) })
 	}
 	h.format = string(source.FormatOf(path))
 	return h
@@ -334,7 +335,7 @@ func hashInput(p *Prepared, opt ExportOptions) *inputHash {
 
 // buildRelease has the method build its release with seed, maps its rows
 // to the input file's and states the rows the preparation dropped.
-func buildRelease(p *Prepared, res *method.Result, seed uint64) (*model.Release, map[string][]int, error) {
+func buildRelease(p *Prepared, res *method.Result, seed uint64) (*releasedir.Release, map[string][]int, error) {
 	rel, rowMap, err := res.Release(seed)
 	if err != nil {
 		return nil, nil, err
@@ -353,7 +354,7 @@ func buildRelease(p *Prepared, res *method.Result, seed uint64) (*model.Release,
 // refuseBroken stops a release whose measured attack breaks its method's
 // own bound (SPEC 3.7), as a failed check does: exit 1, nothing written,
 // unless the user accepts the violations, when the manifest says so.
-func refuseBroken(m *model.Manifest, accept bool) error {
+func refuseBroken(m *releasedir.Manifest, accept bool) error {
 	var lines []string
 	for _, a := range m.Attacks {
 		if a.Holds != nil && !*a.Holds {
@@ -364,14 +365,14 @@ func refuseBroken(m *model.Manifest, accept bool) error {
 	case len(lines) == 0:
 		return nil
 	case !accept:
-		return &model.VerifyError{Lines: lines, Err: fmt.Errorf("%d attack(s) broke the bound their method promises", len(lines))}
+		return &releasedir.VerifyError{Lines: lines, Err: fmt.Errorf("%d attack(s) broke the bound their method promises", len(lines))}
 	}
 	m.Notes = append(m.Notes, fmt.Sprintf("%d attack(s) broke the bound the method promises; the release was written because the user accepted the violations", len(lines)))
 	return nil
 }
 
 // rendered stands for the row function of a file whose text is set (it
-// is never called: model.ReleaseFile.CSVText returns the text).
+// is never called: releasedir.ReleaseFile.CSVText returns the text).
 func rendered(int, []string) { panic("a rendered file's rows are its text") }
 
 // inputRows translates row maps, which refer to rows of the prepared
@@ -455,7 +456,7 @@ func releaseRisk(rel *verify.Release, threshold float64) (*risk.Report, *risk.Vi
 	return rel.Risk(view, threshold)
 }
 
-func measure(rel *model.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
+func measure(rel *releasedir.Release, method string, threshold float64) (*risk.Report, *risk.View, error) {
 	mem, err := verify.OpenBuilt(rel)
 	if err != nil {
 		return nil, nil, err
@@ -482,7 +483,7 @@ func measureBuilt(mem *verify.Release, method string, threshold float64) (*risk.
 // them (the same bytes, tables and attacker's view) and nothing the
 // risk puts in the manifest (its figures, summary and warnings). A
 // failure is the first one in the order risk, population, attacks.
-func stateFindings(p *Prepared, name string, warnings []string, rel *model.Release, mem *verify.Release) error {
+func stateFindings(p *Prepared, name string, warnings []string, rel *releasedir.Release, mem *verify.Release) error {
 	var rk *risk.Report
 	var view *risk.View
 	var rerr error
@@ -531,7 +532,7 @@ type exportCheck struct {
 // verifyExport runs the two at once on both cores, over one reading of
 // the files (verify.Shared: each file parsed once, its SHA-256 the one
 // the writer took as it read the file back, written).
-func verifyExport(dir string, built *verify.Release, written []model.FileEntry, opt verify.Options) *exportCheck {
+func verifyExport(dir string, built *verify.Release, written []releasedir.FileEntry, opt verify.Options) *exportCheck {
 	v := &exportCheck{}
 	sums := map[string]string{}
 	for _, f := range written {
@@ -546,7 +547,7 @@ func verifyExport(dir string, built *verify.Release, written []model.FileEntry, 
 
 // state puts into the manifest the workload's error (waited for). An
 // error here stops the export.
-func (v *exportCheck) state(m *model.Manifest, wl func() (*model.WorkloadError, error)) error {
+func (v *exportCheck) state(m *releasedir.Manifest, wl func() (*releasedir.WorkloadError, error)) error {
 	var err error
 	m.WorkloadError, err = wl()
 	return err
@@ -642,13 +643,13 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 // what they read at export.
 func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	original, public := k.Original, k.Public
-	if m, err := model.ReadManifest(dir); err == nil && k.Population != nil && original != nil {
+	if m, err := releasedir.ReadManifest(dir); err == nil && k.Population != nil && original != nil {
 		if err := attack.HoldsOriginal(k.Population, original, m.QIs); err != nil {
 			return nil, err
 		}
 	}
 	opt := verify.Options{Original: original, Public: public, Received: true}
-	if _, err := os.Lstat(model.AuditPath(dir)); err == nil {
+	if _, err := os.Lstat(releasedir.AuditPath(dir)); err == nil {
 		a, err := e.Cache.ReadAudit(dir)
 		if err != nil {
 			return nil, err
@@ -691,7 +692,7 @@ func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 	return rep, nil
 }
 
-func shapeOf(e *model.WorkloadError) string {
+func shapeOf(e *releasedir.WorkloadError) string {
 	if e == nil {
 		return ""
 	}
@@ -712,12 +713,12 @@ func (o ExportOptions) queries() int {
 // measureWorkload answers n queries of the method's workload (seeded, so
 // check can draw them again) on the input table and on the release's
 // answers. With n = 0 it states that no workload was measured.
-func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string, n int) (*model.WorkloadError, error) {
+func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string, n int) (*releasedir.WorkloadError, error) {
 	if a == nil || shape == "" {
 		return nil, nil
 	}
 	if n == 0 {
-		return &model.WorkloadError{Shape: shape, Queries: 0, Seed: 1}, nil
+		return &releasedir.WorkloadError{Shape: shape, Queries: 0, Seed: 1}, nil
 	}
 	opt := workload.Options{Shape: shape, Queries: n, Seed: 1}
 	r, fits, err := workload.Measure(t, roles, a, opt)
@@ -727,7 +728,7 @@ func measureWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape
 	if err != nil {
 		return nil, err
 	}
-	return &model.WorkloadError{Shape: shape, Queries: n, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
+	return &releasedir.WorkloadError{Shape: shape, Queries: n, Seed: 1, Measured: r.Queries, Mean: r.MeanErr, EstErr: r.EstErr, Bounds: r.Bounded > 0}, nil
 }
 
 // InputDigest is the SHA-256 of an export's input file (its audit
@@ -746,7 +747,7 @@ func StartInputDigest(p *Prepared) *InputDigest {
 		return nil
 	}
 	d := &InputDigest{path: source.Path(p.Project.Input)}
-	d.wait = concurrently(func() { d.sum, _ = model.FileSHA256(d.path) })
+	d.wait = concurrently(func() { d.sum, _ = releasedir.FileSHA256(d.path) })
 	return d
 }
 
@@ -755,7 +756,7 @@ func StartInputDigest(p *Prepared) *InputDigest {
 type Workload struct {
 	res  *method.Result
 	n    int
-	wait func() (*model.WorkloadError, error)
+	wait func() (*releasedir.WorkloadError, error)
 }
 
 // StartWorkload starts measuring, in the background, the workload error
@@ -770,7 +771,7 @@ func StartWorkload(p *Prepared, res *method.Result, queries int) *Workload {
 
 // For is the wait for the measurement when it is of res and n queries,
 // else nil.
-func (w *Workload) For(res *method.Result, n int) func() (*model.WorkloadError, error) {
+func (w *Workload) For(res *method.Result, n int) func() (*releasedir.WorkloadError, error) {
 	if w == nil || w.res != res || w.n != n {
 		return nil
 	}
@@ -779,11 +780,11 @@ func (w *Workload) For(res *method.Result, n int) func() (*model.WorkloadError, 
 
 // startWorkload measures the workload (measureWorkload) in the
 // background and returns a wait for its result.
-func startWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string, n int) func() (*model.WorkloadError, error) {
-	var e *model.WorkloadError
+func startWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape string, n int) func() (*releasedir.WorkloadError, error) {
+	var e *releasedir.WorkloadError
 	var err error
 	wait := concurrently(func() { e, err = measureWorkload(t, roles, a, shape, n) })
-	return func() (*model.WorkloadError, error) {
+	return func() (*releasedir.WorkloadError, error) {
 		wait()
 		return e, err
 	}
@@ -793,7 +794,7 @@ func startWorkload(t *model.Table, roles model.Roles, a method.Answerer, shape s
 // the release's files and the original (the true answers): without the
 // original it is named as unconfirmed.
 func checkWorkload(dir string, original *model.Table, rep *verify.Report, files *verify.Shared) {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return
 	}

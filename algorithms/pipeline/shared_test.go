@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // An export writes the bytes it rendered for the risk figures and its
@@ -71,7 +72,7 @@ func TestExportChecksReadTheBuiltFilesAsTheWrittenOnes(t *testing.T) {
 		// With the writer's digests (as the export passes them) the
 		// checks say the same; a digest that is not the file's is
 		// reported, not hashed over.
-		m, err := model.ReadManifest(out)
+		m, err := releasedir.ReadManifest(out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +181,7 @@ func TestExportWorkloadAhead(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			a, err := (*Cache)(nil).ReadAudit(c.out)
-			if sum, _ := model.FileSHA256(in); err != nil || a.InputSHA256 != sum {
+			if sum, _ := releasedir.FileSHA256(in); err != nil || a.InputSHA256 != sum {
 				t.Fatalf("%s: %s's audit record holds the input digest %q (%v), want %q", name, c.out, a.InputSHA256, err, sum)
 			}
 		}
@@ -205,7 +206,7 @@ func censusForEveryMethod(t *testing.T, rows int, dataSeed uint64, seed string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := model.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, rows, dataSeed) }); err != nil {
+	if err := releasedir.WriteAtomic(in, func(w io.Writer) error { return d.Write(w, rows, dataSeed) }); err != nil {
 		t.Fatal(err)
 	}
 	prepared = map[string]*Prepared{}

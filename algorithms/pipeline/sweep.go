@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // SweepRow is the outcome of one parameter value: privacy, utility and
@@ -224,5 +225,5 @@ func Sweep(ctx context.Context, env Env, p Project, t *model.Table, param string
 // WriteSweepCSV writes the sweep table (gocsv on model's CSV writer,
 // never its package-wide settings).
 func WriteSweepCSV(w io.Writer, rows []SweepRow) error {
-	return gocsv.MarshalCSV(rows, model.NewCSVWriter(w))
+	return gocsv.MarshalCSV(rows, releasedir.NewCSVWriter(w))
 }

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // AttackedAlone is one release's own attacks, among several attacked
@@ -74,16 +75,16 @@ func attackAlone(rel *verify.Release, name string, k *risk.Knowledge) (attack.Op
 // (the manifest's digest covers every file's): with itself, a release
 // would seem to confirm its own beliefs.
 func notTwice(before []string, rel *verify.Release) error {
-	d, err := model.ManifestDigest(rel.Manifest)
+	d, err := releasedir.ManifestDigest(rel.Manifest)
 	if err != nil {
 		return err
 	}
 	for _, dir := range before {
-		m, err := model.ReadManifest(dir)
+		m, err := releasedir.ReadManifest(dir)
 		if err != nil {
 			return err
 		}
-		if dm, err := model.ManifestDigest(m); err == nil && dm == d || filepath.Clean(dir) == filepath.Clean(rel.Dir) {
+		if dm, err := releasedir.ManifestDigest(m); err == nil && dm == d || filepath.Clean(dir) == filepath.Clean(rel.Dir) {
 			return &model.ParamError{Param: "attack", Value: rel.Dir, Reason: fmt.Sprintf("%s and %s are the same release", dir, rel.Dir),
 				Hint: "give each release once: attacked with itself, a release seems to confirm its own beliefs"}
 		}

@@ -8,7 +8,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Thresholds of the warnings every release gets: the share of records
@@ -75,7 +75,7 @@ func ResultWarnings(r *method.Result) []string {
 // release is opened again from dir (checkWarningsOn reads it as the
 // checker read it).
 func checkWarnings(dir string, rep *verify.Report) {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return
 	}
@@ -89,7 +89,7 @@ func checkWarningsOn(rel *verify.Release, rep *verify.Report) {
 
 // warningsAgree holds the warnings manifest m states to those of the
 // figures figures recomputes.
-func warningsAgree(m *model.Manifest, figures func() (*risk.Report, *risk.View, error), rep *verify.Report) {
+func warningsAgree(m *releasedir.Manifest, figures func() (*risk.Report, *risk.View, error), rep *verify.Report) {
 	if len(m.Attacks) == 0 && len(m.Warnings) == 0 {
 		return // written before warnings were stated
 	}

@@ -14,6 +14,8 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // Dropped lists the table's columns a release leaves out: identifiers
@@ -40,7 +42,7 @@ func QISummary(in *method.Input, rows []int32) []string {
 }
 
 // Summary describes one column over rows (see QISummary).
-func Summary(c *model.Column, h *model.Hierarchy, rows []int32) string {
+func Summary(c *model.Column, h *hierarchy.Hierarchy, rows []int32) string {
 	if len(rows) == 0 {
 		return ""
 	}
@@ -110,7 +112,7 @@ func hasLetter(s string) bool {
 
 // LCALabel is the label of the lowest node of h that covers every value
 // of c in rows ("*" without a hierarchy).
-func LCALabel(h *model.Hierarchy, c *model.Column, rows []int32) string {
+func LCALabel(h *hierarchy.Hierarchy, c *model.Column, rows []int32) string {
 	if h == nil {
 		return "*"
 	}
@@ -133,7 +135,7 @@ func LCALabel(h *model.Hierarchy, c *model.Column, rows []int32) string {
 }
 
 // CommonAncestor is the lowest node of h above both a and b.
-func CommonAncestor(h *model.Hierarchy, a, b int) int {
+func CommonAncestor(h *hierarchy.Hierarchy, a, b int) int {
 	for !(h.Nodes[a].First <= h.Nodes[b].First && h.Nodes[b].Last <= h.Nodes[a].Last) {
 		a = h.Nodes[a].Parent
 	}
@@ -175,7 +177,7 @@ func SAHist(in *method.Input, rows []int32) []int32 {
 
 // FigureSummary is min / mean / max of one per-group figure over the
 // groups (the manifest states it; the checker recomputes it).
-type FigureSummary = model.FigureSummary
+type FigureSummary = releasedir.FigureSummary
 
 // Summaries summarises every per-group figure of the result whose key
 // keep accepts (nil keeps all). A figure that describes a group's private
@@ -215,13 +217,13 @@ func Params(v model.Values) map[string]string {
 // Manifest fills the manifest fields every release has from the run: the
 // method, its variant and paper, parameters, roles, dropped columns, row
 // and group counts, the worst case of every constraint and the utility.
-func Manifest(res *method.Result, in *method.Input) model.Manifest {
+func Manifest(res *method.Result, in *method.Input) releasedir.Manifest {
 	spec := res.Spec
-	m := model.Manifest{
+	m := releasedir.Manifest{
 		Method: spec.Name, Variant: in.Variant, Paper: spec.Paper, Parameters: Params(res.Values),
 		QIs: in.Roles.QIs, SA: in.Roles.SA, Dropped: Dropped(in.Table, in.Roles),
 		RowsIn: res.RowsIn, Published: res.Published, Suppressed: res.Suppressed, Groups: len(res.Groups),
-		WorstCases: []model.Figure{}, Workload: res.Workload, Title: spec.Title, Certifies: spec.Certifies,
+		WorstCases: []releasedir.Figure{}, Workload: res.Workload, Title: spec.Title, Certifies: spec.Certifies,
 	}
 	if len(spec.Variants) > 0 && m.Variant == "" {
 		m.Variant = spec.Variants[0]

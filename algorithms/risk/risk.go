@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // View is a release as an attacker reads it.
@@ -711,13 +712,13 @@ func (v *View) Sorted(belief int32) []string {
 
 // ManifestFigures are the report's figures as a manifest states them,
 // the class-size distribution included ("records in classes of 2-4").
-func (r *Report) ManifestFigures() []model.Figure {
-	var out []model.Figure
+func (r *Report) ManifestFigures() []releasedir.Figure {
+	var out []releasedir.Figure
 	for _, f := range r.Figures {
-		out = append(out, model.Figure{Name: f.Name, Value: f.Value, Limit: f.Limit, OK: true, Help: f.Help})
+		out = append(out, releasedir.Figure{Name: f.Name, Value: f.Value, Limit: f.Limit, OK: true, Help: f.Help})
 	}
 	for _, b := range r.Sizes {
-		out = append(out, model.Figure{Name: "records in classes of " + b.Label(), Value: float64(b.Records), OK: true,
+		out = append(out, releasedir.Figure{Name: "records in classes of " + b.Label(), Value: float64(b.Records), OK: true,
 			Help: "the class-size distribution: records whose class has this many records"})
 	}
 	return out
@@ -725,7 +726,7 @@ func (r *Report) ManifestFigures() []model.Figure {
 
 // ThresholdOf reads the at-risk threshold a manifest's figures state
 // (DefaultThreshold when none does).
-func ThresholdOf(figs []model.Figure) float64 {
+func ThresholdOf(figs []releasedir.Figure) float64 {
 	for _, f := range figs {
 		if f.Name == namePrefixRisky {
 			if x, ok := model.ParseNumber(f.Limit); ok && x > 0 && x <= 1 {

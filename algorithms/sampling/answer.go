@@ -12,6 +12,9 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // index answers aggregate queries on a release (Sattar et al., Section
@@ -91,7 +94,7 @@ func (r *run) index() *index {
 }
 
 // Answer estimates the query.
-func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
+func (ix *index) Answer(q *query.Query) (method.Bounds, error) {
 	qiPreds, saPreds, err := ix.splitPreds(q)
 	if err != nil {
 		return method.Bounds{}, err
@@ -130,8 +133,8 @@ func (ix *index) Answer(q *model.Query) (method.Bounds, error) {
 // sensitive attribute, refusing a column the release does not publish, a
 // non-number compared with a numeric attribute and an aggregate the
 // sensitive attribute cannot take.
-func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []model.Pred, err error) {
-	qiPreds = make([][]model.Pred, len(ix.qis))
+func (ix *index) splitPreds(q *query.Query) (qiPreds [][]query.Pred, saPreds []query.Pred, err error) {
+	qiPreds = make([][]query.Pred, len(ix.qis))
 	for _, p := range q.Preds {
 		if p.Column == ix.sa {
 			saPreds = append(saPreds, p)
@@ -139,24 +142,24 @@ func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []m
 		}
 		i := indexOf(ix.qis, p.Column)
 		if i < 0 {
-			return nil, nil, &model.QueryError{Query: q.Text, Pos: p.Pos,
+			return nil, nil, &query.Error{Query: q.Text, Pos: p.Pos,
 				Msg:  fmt.Sprintf("%s is neither a published quasi-identifier nor the sensitive attribute", p.Column),
 				Hint: "a sampling release publishes the generalized quasi-identifiers and the sensitive attribute"}
 		}
 		if ix.tax[i].numeric {
 			for _, v := range p.Values {
 				if !v.IsNum {
-					return nil, nil, &model.QueryError{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
+					return nil, nil, &query.Error{Query: q.Text, Pos: int(v.Pos), Msg: fmt.Sprintf("%s is numeric but %q is not a number", p.Column, v.Text)}
 				}
 			}
 		}
 		qiPreds[i] = append(qiPreds[i], p)
 	}
 	if q.Column != "" && q.Column != ix.sa {
-		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
+		return nil, nil, &query.Error{Query: q.Text, Pos: q.ColPos, Msg: fmt.Sprintf("aggregate the sensitive attribute %s (or COUNT(*))", ix.sa)}
 	}
-	if q.Agg != model.Count && !ix.saNumeric {
-		return nil, nil, &model.QueryError{Query: q.Text, Pos: q.ColPos,
+	if q.Agg != query.Count && !ix.saNumeric {
+		return nil, nil, &query.Error{Query: q.Text, Pos: q.ColPos,
 			Msg: fmt.Sprintf("%s needs a numeric sensitive attribute; %s is categorical", q.Agg, ix.sa), Hint: "use COUNT(*)"}
 	}
 	return qiPreds, saPreds, nil
@@ -164,7 +167,7 @@ func (ix *index) splitPreds(q *model.Query) (qiPreds [][]model.Pred, saPreds []m
 
 // saMatches reports whether a cell's sensitive value meets every condition
 // on the sensitive attribute.
-func (ix *index) saMatches(c *acell, saPreds []model.Pred) bool {
+func (ix *index) saMatches(c *acell, saPreds []query.Pred) bool {
 	for _, p := range saPreds {
 		if !p.MatchValue(c.sa, c.saNum, ix.saNumeric) {
 			return false
@@ -178,7 +181,7 @@ func (ix *index) saMatches(c *acell, saPreds []model.Pred) bool {
 // attribute, the share of its node's values that do (uniform within each
 // generalized value, Sattar et al., Section 6.1.1). share caches each
 // node's share (-1: not computed yet).
-func (ix *index) matchingShare(c *acell, share [][]float64, qiPreds [][]model.Pred) float64 {
+func (ix *index) matchingShare(c *acell, share [][]float64, qiPreds [][]query.Pred) float64 {
 	f := c.count
 	for i, s := range share {
 		if s == nil {
@@ -203,27 +206,27 @@ func (ix *index) matchingShare(c *acell, share [][]float64, qiPreds [][]model.Pr
 // count (weight), their sensitive values' expected sum and the smallest
 // and largest value among them, scaled by 1/beta for the records sampling
 // left out.
-func (ix *index) estimate(q *model.Query, weight, sum, lo, hi float64) method.Bounds {
+func (ix *index) estimate(q *query.Query, weight, sum, lo, hi float64) method.Bounds {
 	out := method.Bounds{HasEst: true, Note: fmt.Sprintf("uniform within each generalized value, scaled by 1/beta = %s (Sattar et al., Section 6.1.1)",
 		strconv.FormatFloat(1/ix.beta, 'g', 4, 64))}
 	if weight == 0 {
 		out.Empty = true
-		if q.Agg != model.Count && q.Agg != model.Sum {
+		if q.Agg != query.Count && q.Agg != query.Sum {
 			out.HasEst = false
 		}
 		return out
 	}
 	switch q.Agg {
-	case model.Count:
+	case query.Count:
 		out.Estimate = weight / ix.beta
-	case model.Sum:
+	case query.Sum:
 		out.Estimate = sum / ix.beta
-	case model.Avg:
+	case query.Avg:
 		out.Estimate = sum / weight
 		out.Note = "uniform within each generalized value (Sattar et al., Section 6.1.1)"
-	case model.Min:
+	case query.Min:
 		out.Estimate, out.Note = lo, "smallest published value among the records that may match"
-	case model.Max:
+	case query.Max:
 		out.Estimate, out.Note = hi, "largest published value among the records that may match"
 	}
 	return out
@@ -241,7 +244,7 @@ func indexOf(list []string, s string) int {
 // headerOnly reads a CSV file that holds its header row and nothing else
 // as a table without rows (nil for any other file).
 func headerOnly(path string) *model.Table {
-	f, err := model.OpenRelease(path)
+	f, err := releasedir.OpenFile(path)
 	if err != nil {
 		return nil
 	}
@@ -260,7 +263,7 @@ func headerOnly(path string) *model.Table {
 // OpenRelease reads published.csv and the manifest's public knowledge to
 // answer queries from the files alone.
 func (Method) OpenRelease(dir string) (method.Answerer, error) {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +285,7 @@ func (Method) OpenRelease(dir string) (method.Answerer, error) {
 		}
 	}
 	path := filepath.Join(dir, format.FilePublished)
-	t, err := model.LoadRelease(path, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	t, err := releasedir.LoadTable(path, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 	if err != nil {
 		// A release may publish no record at all: a header alone.
 		if t = headerOnly(path); t == nil {

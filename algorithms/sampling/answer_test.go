@@ -12,6 +12,9 @@ import (
 	"privlab/algorithms/method"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	mquery "privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Section 6.1.1: a record published as age 20-24 matches "age BETWEEN 20
@@ -22,7 +25,7 @@ func TestCountEstimate(t *testing.T) {
 	for v := 20; v <= 29; v++ {
 		vals = append(vals, float64(v))
 	}
-	h, err := model.Intervals("age", vals, []float64{5})
+	h, err := hierarchy.Intervals("age", vals, []float64{5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +50,7 @@ func TestCountEstimate(t *testing.T) {
 		{"AVG(loss) WHERE age <= 24", (3*100 + 0.5*400) / 3.5},
 		{"MAX(loss) WHERE age < 22", 400},
 	} {
-		q, err := model.ParseQuery(c.query)
+		q, err := mquery.Parse(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,8 +62,8 @@ func TestCountEstimate(t *testing.T) {
 			t.Errorf("%s: %+v, want %v", c.query, b, c.want)
 		}
 	}
-	q, _ := model.ParseQuery("COUNT(*) WHERE zip = 1")
-	var qe *model.QueryError
+	q, _ := mquery.Parse("COUNT(*) WHERE zip = 1")
+	var qe *mquery.Error
 	if _, err := ix.Answer(q); !errors.As(err, &qe) {
 		t.Errorf("a column the release does not publish: %v", err)
 	}
@@ -78,7 +81,7 @@ func censusInput(t testing.TB, rows int, sa string, values model.Values) *method
 		t.Fatal(err)
 	}
 	roles := model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: sa}
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, a := range roles.Used() {
 		if hs[a], err = d.Hierarchy(tb.Column(a)); err != nil {
 			t.Fatal(err)
@@ -103,7 +106,7 @@ func TestAnswersFromRunAndFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: &model.Audit{RowMap: rowMap}}); err != nil {
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{Audit: &releasedir.Audit{RowMap: rowMap}}); err != nil {
 		t.Fatal(err)
 	}
 	files, err := Method{}.OpenRelease(dir)
@@ -119,7 +122,7 @@ func TestAnswersFromRunAndFiles(t *testing.T) {
 		"MIN(capital-loss) WHERE race = 'Black'",
 		"MAX(capital-loss) WHERE native-country = 'Mexico'",
 	} {
-		q, err := model.ParseQuery(text)
+		q, err := mquery.Parse(text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +165,7 @@ func TestParameterErrors(t *testing.T) {
 		d, _ := datasets.Lookup("census")
 		tb, _ := d.Load(500, 0)
 		in := &method.Input{Table: tb, Roles: model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"},
-			Hierarchies: map[string]*model.Hierarchy{}, Values: values}
+			Hierarchies: map[string]*hierarchy.Hierarchy{}, Values: values}
 		for _, a := range in.Roles.Used() {
 			in.Hierarchies[a], _ = d.Hierarchy(tb.Column(a))
 		}

@@ -23,6 +23,8 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // Method is the sampling framework as a registered method.
@@ -190,7 +192,7 @@ func (r *run) prepare() error {
 	for i, name := range in.Roles.QIs {
 		h := in.Hierarchies[name]
 		if h == nil {
-			if h, err = model.BuildHierarchy("auto", cols[i]); err != nil {
+			if h, err = hierarchy.Build("auto", cols[i]); err != nil {
 				return err
 			}
 		}
@@ -383,7 +385,7 @@ func (r *run) result(spec method.Spec) *method.Result {
 	}
 	avgDist := sumDist / math.Max(1, float64(n))
 	rows := float64(max(1, r.in.Table.Rows))
-	res.Summary = []model.Figure{
+	res.Summary = []releasedir.Figure{
 		{Name: "worst margin (expected - observed confidence)", Short: "margin", Value: worstMargin, Limit: ">= 0",
 			OK: worstMargin >= 0, Bar: true},
 		{Name: "max distortion", Short: "max δ", Value: worstDist, Limit: format.ParamMaxDistortion.Text(r.values), OK: distOK},
@@ -394,9 +396,9 @@ func (r *run) result(spec method.Spec) *method.Result {
 		{Name: "average group size (Avg.k)", Value: float64(n) / math.Max(1, float64(len(r.pub))), OK: true},
 		{Name: "records within 5% of their cap", Value: float64(near), OK: true},
 	}
-	res.Utility = model.Figure{Name: "average distortion", Short: "avg δ", Value: avgDist, OK: true}
+	res.Utility = releasedir.Figure{Name: "average distortion", Short: "avg δ", Value: avgDist, OK: true}
 	res.Notes = r.notes()
-	res.Files = []model.FileEntry{{Name: format.FilePublished, Rows: n}}
+	res.Files = []releasedir.FileEntry{{Name: format.FilePublished, Rows: n}}
 	r.res = res
 	res.Answerer = r.index()
 	res.Detail = r.detail

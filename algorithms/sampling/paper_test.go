@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
 )
 
 // taxonomyOf parses a hierarchy (value;level...;root rows) and builds the
 // method's taxonomy with the given leaf probabilities (0 when absent).
 func taxonomyOf(t *testing.T, attr, rows string, p map[string]float64) *taxonomy {
 	t.Helper()
-	h, err := model.ParseHierarchy(attr, attr+".csv", strings.NewReader(rows))
+	h, err := hierarchy.Parse(attr, attr+".csv", strings.NewReader(rows))
 	if err != nil {
 		t.Fatal(err)
 	}

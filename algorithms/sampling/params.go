@@ -12,6 +12,7 @@ import (
 
 	"privlab/algorithms/sampling/format"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // Parameter names (the seed is every method's, model.SeedParam).
@@ -183,7 +184,7 @@ func tableMarginals(t *model.Table, cols []string) marginals {
 func readMarginals(path string, t *model.Table, cols []string) (marginals, error) {
 	f, err := model.OpenText(path) // records bounded (SPEC 2.1 limits)
 	if err != nil {
-		return marginals{}, &model.ParamError{Param: paramMarginal, Value: path, Reason: model.OpenReason(err),
+		return marginals{}, &model.ParamError{Param: paramMarginal, Value: path, Reason: csvfile.OpenReason(err),
 			Hint: "give table or a CSV file with columns attribute,value,probability"}
 	}
 	defer f.Close()

@@ -14,6 +14,9 @@ import (
 	samplingcheck "privlab/algorithms/sampling/check"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
+	"privlab/model/releasedir"
 )
 
 // randomInput draws a small table: 1-3 QIs (numeric with interval or
@@ -50,11 +53,11 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 		}
 		fmt.Fprintf(&b, "s%d\n", rng.Intn(1+rng.Intn(sa)))
 	}
-	tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "random.csv"})
+	tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "random.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, name := range append(append([]string(nil), qis...), "s") {
 		spec := specs[name]
 		if name == "s" {
@@ -63,7 +66,7 @@ func randomInput(t *testing.T, rng *model.Rand) *method.Input {
 		if tb.Column(name).Kind != model.Numeric && strings.HasPrefix(spec, "intervals") {
 			spec = "flat"
 		}
-		h, err := model.BuildHierarchy(spec, tb.Column(name))
+		h, err := hierarchy.Build(spec, tb.Column(name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +266,7 @@ func checkDefinitions(t *testing.T, name string, in *method.Input, pub []publish
 		}
 		return float64(k) / float64(n)
 	}
-	under := func(h *model.Hierarchy, label, value string) bool {
+	under := func(h *hierarchy.Hierarchy, label, value string) bool {
 		l, ok := h.Leaf(value)
 		if !ok {
 			t.Fatalf("%s: %q not in the hierarchy of %s", name, value, h.Attr)
@@ -352,8 +355,8 @@ func checkRelease(t *testing.T, name string, in *method.Input, res *method.Resul
 	rel.Manifest.RowsIn = in.Table.Rows
 	rel.Manifest.MissingValues = "drop"
 	dir := filepath.Join(t.TempDir(), "rel")
-	audit := &model.Audit{RowMap: rowMap}
-	if _, err := model.WriteRelease(dir, rel, model.WriteOptions{Audit: audit}); err != nil {
+	audit := &releasedir.Audit{RowMap: rowMap}
+	if _, err := releasedir.Write(dir, rel, releasedir.WriteOptions{Audit: audit}); err != nil {
 		t.Fatal(err)
 	}
 	lookup := func(string) (verify.Declared, bool) { return verify.Declared{Check: samplingcheck.Check}, true }
@@ -380,15 +383,15 @@ func TestManyCellsShortcutsChangeNothing(t *testing.T) {
 		for row := 0; row < in.Table.Rows; row++ {
 			fmt.Fprintf(&b, "c%d,v%d\n", rng.Intn(1+rng.Intn(4)), rng.Intn(1+rng.Intn(60)))
 		}
-		tb, err := model.Load(strings.NewReader(b.String()), model.LoadOptions{Name: "wide.csv"})
+		tb, err := csvfile.Load(strings.NewReader(b.String()), csvfile.LoadOptions{Name: "wide.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		hq, _ := model.BuildHierarchy([]string{"flat", "binary", "ternary"}[rng.Intn(3)], tb.Column("q"))
-		hs, _ := model.BuildHierarchy("flat", tb.Column("s"))
+		hq, _ := hierarchy.Build([]string{"flat", "binary", "ternary"}[rng.Intn(3)], tb.Column("q"))
+		hs, _ := hierarchy.Build("flat", tb.Column("s"))
 		in = &method.Input{Table: tb, Roles: model.Roles{QIs: []string{"q"}, SA: "s"}, Variant: in.Variant, Values: model.Values{
 			paramRate: in.Values[paramRate], paramMaxDist: model.FormatNumber(float64(10+rng.Intn(11)) / 20), paramMinGen: "none", "seed": "5"},
-			Hierarchies: map[string]*model.Hierarchy{"q": hq, "s": hs}}
+			Hierarchies: map[string]*hierarchy.Hierarchy{"q": hq, "s": hs}}
 		fast, err := executeWith(context.Background(), in, false)
 		if err != nil {
 			t.Fatalf("iteration %d: %v", iter, err)

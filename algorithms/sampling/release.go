@@ -4,11 +4,12 @@ import (
 	"privlab/algorithms/release"
 	"privlab/algorithms/sampling/format"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // release builds published.csv: the generalized QIs and the sensitive
 // value of every published record, in an order drawn from the seed.
-func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
+func (r *run) release(seed uint64) (*releasedir.Release, map[string][]int, error) {
 	qis := r.in.Roles.QIs
 	type pubRow struct {
 		row   int32
@@ -33,7 +34,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 		labels[gi] = r.labels(gi)
 	}
 	d := len(qis)
-	file := model.ReleaseFile{Name: format.FilePublished, Header: format.Header(qis, r.in.Roles.SA), Rows: len(rows),
+	file := releasedir.ReleaseFile{Name: format.FilePublished, Header: format.Header(qis, r.in.Roles.SA), Rows: len(rows),
 		Fill: func(i int, rec []string) {
 			p := rows[i]
 			copy(rec, labels[p.group])
@@ -56,7 +57,7 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	// The marginals file's path is private; the marginals themselves are
 	// in the details.
 	man.Parameters[paramMarginal] = r.margins.source
-	man.Utility = []model.Figure{{Name: "average distortion", Value: det.AvgDistortion, OK: true}}
+	man.Utility = []releasedir.Figure{{Name: "average distortion", Value: det.AvgDistortion, OK: true}}
 	details, err := det.Encode()
 	if err != nil {
 		return nil, nil, err
@@ -73,5 +74,5 @@ func (r *run) release(seed uint64) (*model.Release, map[string][]int, error) {
 	if r.margins.source == "table" {
 		man.Notes = append(man.Notes, "The public marginals are the input table's own value frequencies (as in the paper's experiments); the paper's adversary knows them.")
 	}
-	return &model.Release{Files: []model.ReleaseFile{file}, Manifest: man}, map[string][]int{format.FilePublished: rowMap}, nil
+	return &releasedir.Release{Files: []releasedir.ReleaseFile{file}, Manifest: man}, map[string][]int{format.FilePublished: rowMap}, nil
 }

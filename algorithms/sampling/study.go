@@ -16,6 +16,9 @@ import (
 	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // mondrian is the baseline of Sattar et al., Section 6.1: Mondrian
@@ -110,7 +113,7 @@ func study(ctx context.Context, lab *method.Lab) ([]method.Section, error) {
 // Adult lacks a column of the roles); its hierarchies are the files
 // beside it.
 func loadAdult(path string, like *method.Input) (*method.Input, error) {
-	t, err := model.LoadFile(path, model.LoadOptions{})
+	t, err := csvfile.LoadFile(path, csvfile.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -123,13 +126,13 @@ func loadAdult(path string, like *method.Input) (*method.Input, error) {
 		return nil, fmt.Errorf("it has no column for every attribute of the study (%v)", used)
 	}
 	t, _ = t.HandleMissing(used, model.DropMissing)
-	hs := map[string]*model.Hierarchy{}
+	hs := map[string]*hierarchy.Hierarchy{}
 	for _, a := range used {
-		var h *model.Hierarchy
+		var h *hierarchy.Hierarchy
 		if f := filepath.Join(filepath.Dir(path), "adult_hierarchy_"+a+".csv"); fileExists(f) {
-			h, err = model.LoadHierarchyFile(a, f)
+			h, err = hierarchy.ReadFile(a, f)
 		} else {
-			h, err = model.BuildHierarchy("auto", t.Column(a))
+			h, err = hierarchy.Build("auto", t.Column(a))
 		}
 		if err != nil {
 			return nil, err
@@ -283,7 +286,7 @@ func (r *run) unsatisfied(res *method.Result) int {
 // all; n = 0 when the release answers none).
 func queryErrors(in *method.Input, rels []studied, queries int, seed uint64) (method.Section, [][3]bucket, error) {
 	sels := []float64{0.002, 0.01, 0.05, 0.15, 0.3}
-	var qs []*model.Query
+	var qs []*query.Query
 	for i, s := range sels {
 		n := queries / len(sels)
 		if i < queries%len(sels) {

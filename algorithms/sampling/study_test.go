@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/datasets/datasetstest"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // chunks is a stand-in for the Mondrian baseline: rows sorted by their QI
@@ -44,7 +45,7 @@ func chunks(in *method.Input, k int) *method.Result {
 
 type truth struct{ t *model.Table }
 
-func (a truth) Answer(q *model.Query) (method.Bounds, error) {
+func (a truth) Answer(q *query.Query) (method.Bounds, error) {
 	ans, err := q.Truth(a.t)
 	return method.Bounds{Estimate: ans.Value, HasEst: true}, err
 }

@@ -6,6 +6,8 @@ import (
 	"privlab/algorithms/sampling/format"
 
 	"privlab/model"
+	"privlab/model/hierarchy"
+	"privlab/model/query"
 )
 
 // Attribute, Node and Value are the public knowledge as the manifest
@@ -46,7 +48,7 @@ type taxonomy struct {
 
 // exportAttribute writes hierarchy h as the manifest's Attribute with the
 // probability of each leaf given by prob (indexed by h's node id).
-func exportAttribute(h *model.Hierarchy, name string, prob func(node int) float64) Attribute {
+func exportAttribute(h *hierarchy.Hierarchy, name string, prob func(node int) float64) Attribute {
 	a := Attribute{Name: name}
 	var walk func(n, parent int)
 	walk = func(n, parent int) {
@@ -66,7 +68,7 @@ func exportAttribute(h *model.Hierarchy, name string, prob func(node int) float6
 
 // preorder maps h's node ids to their depth-first index (the order
 // exportAttribute writes).
-func preorder(h *model.Hierarchy) []int32 {
+func preorder(h *hierarchy.Hierarchy) []int32 {
 	out := make([]int32, len(h.Nodes))
 	next := int32(0)
 	var walk func(n int)
@@ -257,8 +259,8 @@ func (t *taxonomy) term(x int32) float64 {
 // fraction is the share of node x's values that satisfy the predicate:
 // the uniform-within-subdomain estimate of how many records generalized
 // to x match it (Sattar et al., Section 6.1.1; the same rule as
-// model.Hierarchy.LeafFraction).
-func (t *taxonomy) fraction(x int32, pr model.Pred) float64 {
+// hierarchy.Hierarchy.LeafFraction).
+func (t *taxonomy) fraction(x int32, pr query.Pred) float64 {
 	match := 0
 	for i := t.first[x]; i <= t.last[x]; i++ {
 		v := 0.0

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 type toy struct {
@@ -41,7 +42,7 @@ func TestRunChecksOrder(t *testing.T) {
 	list[5].Needs = NeedPublic | NeedAudit
 	c := &toy{}
 	r := &Report{}
-	if err := RunChecks(c, Options{Audit: &model.Audit{}}, list, r); err != nil {
+	if err := RunChecks(c, Options{Audit: &releasedir.Audit{}}, list, r); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(r.Strings(), ","); got != "ok   c0: ran,ok   c1: ran,ok   c2: ran,ok   c4: ran,ok   c6: ran,ok   c7: ran" {
@@ -51,7 +52,7 @@ func TestRunChecksOrder(t *testing.T) {
 		t.Error("a check that needs the original ran without it")
 	}
 	r = &Report{}
-	RunChecks(c, Options{Original: &model.Table{}, Public: &model.Table{}, Audit: &model.Audit{}}, list, r)
+	RunChecks(c, Options{Original: &model.Table{}, Public: &model.Table{}, Audit: &releasedir.Audit{}}, list, r)
 	if len(r.Lines) != 8 {
 		t.Errorf("with every input: %q", r.Strings())
 	}
@@ -166,7 +167,7 @@ func TestFactPanicRepeats(t *testing.T) {
 
 func TestHas(t *testing.T) {
 	t.Parallel()
-	if (Options{}).Has() != 0 || (Options{Original: &model.Table{}, Audit: &model.Audit{}}).Has() != NeedOriginal|NeedAudit {
+	if (Options{}).Has() != 0 || (Options{Original: &model.Table{}, Audit: &releasedir.Audit{}}).Has() != NeedOriginal|NeedAudit {
 		t.Error("Has")
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // A file fact is computed once for every release reading the same files
@@ -54,7 +54,7 @@ func TestFileFactOncePerFiles(t *testing.T) {
 // file (it would say "(unexported release)" if carried over).
 func TestDataFactCarriedToTheWrittenFiles(t *testing.T) {
 	t.Parallel()
-	built := RenderBuilt(&model.Release{Files: []model.ReleaseFile{{Name: "t.csv", Header: []string{"a"}, Rows: 2, Text: []byte("a\nx\ny\n")}}})
+	built := RenderBuilt(&releasedir.Release{Files: []releasedir.ReleaseFile{{Name: "t.csv", Header: []string{"a"}, Rows: 2, Text: []byte("a\nx\ny\n")}}})
 	dir := filepath.Join(t.TempDir(), "out")
 	calls := 0
 	codes := func(rel *Release) func() (any, error) {
@@ -91,7 +91,7 @@ func TestDataFactCarriedToTheWrittenFiles(t *testing.T) {
 		t.Errorf("written: %v, want %v (read again, from the written files)", v, want)
 	}
 	// A release of its own files reads its own.
-	other := RenderBuilt(&model.Release{Files: []model.ReleaseFile{{Name: "t.csv", Header: []string{"a"}, Rows: 2, Text: []byte("a\nx\ny\n")}}})
+	other := RenderBuilt(&releasedir.Release{Files: []releasedir.ReleaseFile{{Name: "t.csv", Header: []string{"a"}, Rows: 2, Text: []byte("a\nx\ny\n")}}})
 	if _, _ = other.DataFact("x/codes/t.csv", codes(other)); calls != 2 {
 		t.Errorf("%d computations, want 2", calls)
 	}

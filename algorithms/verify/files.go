@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // files reads each file of a release once: the bytes checkFiles hashes
@@ -95,7 +97,7 @@ func (rel *Release) content(name string) (*file, error) {
 		if data, ok := rel.files.mem[name]; ok {
 			f.data = data
 		} else {
-			f.data, f.err = model.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+			f.data, f.err = releasedir.ReadFile(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 		}
 	})
 	return f, f.err
@@ -115,7 +117,7 @@ func (rel *Release) sha256(name string) string {
 			sum := sha256.Sum256(data)
 			f.sum = hex.EncodeToString(sum[:])
 		} else if _, mem := rel.files.mem[name]; !mem {
-			f.sum, _ = model.ReleaseSHA256(filepath.Join(rel.Dir, name)) // too large to hold: a stream
+			f.sum, _ = releasedir.ReleaseSHA256(filepath.Join(rel.Dir, name)) // too large to hold: a stream
 		}
 	})
 	return f.sum
@@ -146,7 +148,7 @@ func (rel *Release) table(name string) (*model.Table, error) {
 	f.parse.Do(func() {
 		// A release may publish no record (every one suppressed): a file
 		// of its header alone is a table without rows.
-		opt := model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true}
+		opt := csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, NoRows: true}
 		path := filepath.Join(rel.Dir, name)
 		_, mem := rel.files.mem[name]
 		if mem {
@@ -157,10 +159,10 @@ func (rel *Release) table(name string) (*model.Table, error) {
 		data, err := rel.bytesOf(name)
 		if err != nil {
 			// Not readable: the loader says why, as it always has.
-			f.table, f.terr = model.LoadRelease(path, opt)
+			f.table, f.terr = releasedir.LoadTable(path, opt)
 			return
 		}
-		f.table, f.terr = model.Load(bytes.NewReader(data), opt)
+		f.table, f.terr = csvfile.Load(bytes.NewReader(data), opt)
 		if !mem {
 			rel.files.mu.Lock()
 			f.data = nil
@@ -182,7 +184,7 @@ func (rel *Release) bytesOf(name string) ([]byte, error) {
 	if data != nil {
 		return data, nil
 	}
-	return model.ReadRelease(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
+	return releasedir.ReadFile(filepath.Join(rel.Dir, name), heldBytes(), "a release file held in memory")
 }
 
 // forget lets go of the bytes read for hashes that no table took.

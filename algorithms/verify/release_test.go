@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // toyRelease is a one-table release: data.csv with a column v.
-func toyRelease(rows ...string) *model.Release {
-	return &model.Release{
-		Files: []model.ReleaseFile{{Name: "data.csv", Header: []string{"v"}, Rows: len(rows), Fill: func(i int, rec []string) { rec[0] = rows[i] }}},
-		Manifest: model.Manifest{Tool: "privlab", Version: model.Version, Method: "toy", Parameters: map[string]string{}, QIs: []string{"v"},
+func toyRelease(rows ...string) *releasedir.Release {
+	return &releasedir.Release{
+		Files: []releasedir.ReleaseFile{{Name: "data.csv", Header: []string{"v"}, Rows: len(rows), Fill: func(i int, rec []string) { rec[0] = rows[i] }}},
+		Manifest: releasedir.Manifest{Tool: "privlab", Version: model.Version, Method: "toy", Parameters: map[string]string{}, QIs: []string{"v"},
 			Dropped: []string{}, RowsIn: len(rows), Published: len(rows), Groups: 1},
 	}
 }
@@ -41,14 +43,14 @@ func lookupToy(method string) (Declared, bool) { return toyDeclared, method == "
 func writeToy(t *testing.T, rows ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "rel")
-	verifyDir := func(d string, _ *model.Manifest) ([]string, error) {
+	verifyDir := func(d string, _ *releasedir.Manifest) ([]string, error) {
 		r, err := RunDeclared(d, Options{SkipRisk: true}, lookupToy)
 		if err != nil {
 			return nil, err
 		}
 		return r.Strings(), r.Err()
 	}
-	if _, err := model.WriteRelease(dir, toyRelease(rows...), model.WriteOptions{Verify: verifyDir}); err != nil {
+	if _, err := releasedir.Write(dir, toyRelease(rows...), releasedir.WriteOptions{Verify: verifyDir}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -151,19 +153,19 @@ func TestFilesReadOnce(t *testing.T) {
 func TestOpenRefuses(t *testing.T) {
 	t.Parallel()
 	for name, c := range map[string]struct {
-		edit func(dir string, m *model.Manifest)
+		edit func(dir string, m *releasedir.Manifest)
 		want string
 	}{
-		"outside":  {func(_ string, m *model.Manifest) { m.Files[0].Name = "../data.csv" }, `files lists "../data.csv", which is not a plain file name`},
-		"manifest": {func(_ string, m *model.Manifest) { m.Files[0].Name = "manifest.json" }, `files lists "manifest.json"`},
-		"twice":    {func(_ string, m *model.Manifest) { m.Files[1].Name = "data.csv" }, `files lists "data.csv" twice`},
-		"link": {func(dir string, m *model.Manifest) {
+		"outside":  {func(_ string, m *releasedir.Manifest) { m.Files[0].Name = "../data.csv" }, `files lists "../data.csv", which is not a plain file name`},
+		"manifest": {func(_ string, m *releasedir.Manifest) { m.Files[0].Name = "manifest.json" }, `files lists "manifest.json"`},
+		"twice":    {func(_ string, m *releasedir.Manifest) { m.Files[1].Name = "data.csv" }, `files lists "data.csv" twice`},
+		"link": {func(dir string, m *releasedir.Manifest) {
 			os.Remove(filepath.Join(dir, "data.csv"))
 			os.Symlink("/etc/hostname", filepath.Join(dir, "data.csv"))
 		}, "data.csv: is a symbolic link, not a regular file"},
 	} {
 		dir := writeToy(t, "a")
-		m, _ := model.ReadManifest(dir)
+		m, _ := releasedir.ReadManifest(dir)
 		c.edit(dir, m)
 		b, _ := jsonIndent(m)
 		os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)
@@ -200,7 +202,7 @@ func TestReportAndDeclarationBound(t *testing.T) {
 	if l := r.Lines[2]; l.Name != "report" || l.OK || !strings.HasPrefix(l.Text, "report.md does not say what the manifest states: line 1 reads") {
 		t.Errorf("%s", l)
 	}
-	m, _ := model.ReadManifest(dir)
+	m, _ := releasedir.ReadManifest(dir)
 	m.Title, m.Parameters = "Certified", map[string]string{"alpha": "1"}
 	r = &Report{}
 	(&Release{Manifest: m}).bindDeclaration(toyDeclared, r)
@@ -214,13 +216,13 @@ func TestReportAndDeclarationBound(t *testing.T) {
 func TestReceived(t *testing.T) {
 	t.Parallel()
 	dir := writeToy(t, "a", "b")
-	m, _ := model.ReadManifest(dir)
-	sum, _ := model.ManifestDigest(m)
-	r, _ := RunDeclared(dir, Options{Received: true, Audit: &model.Audit{ManifestDigest: sum}}, lookupToy)
+	m, _ := releasedir.ReadManifest(dir)
+	sum, _ := releasedir.ManifestDigest(m)
+	r, _ := RunDeclared(dir, Options{Received: true, Audit: &releasedir.Audit{ManifestDigest: sum}}, lookupToy)
 	if l := r.Lines[len(r.Lines)-1]; l.Name != "provenance" || !l.OK {
 		t.Errorf("%s", l)
 	}
-	r, _ = RunDeclared(dir, Options{Received: true, Audit: &model.Audit{ManifestDigest: "ab" + sum[2:]}}, lookupToy)
+	r, _ = RunDeclared(dir, Options{Received: true, Audit: &releasedir.Audit{ManifestDigest: "ab" + sum[2:]}}, lookupToy)
 	if l := r.Lines[len(r.Lines)-1]; l.Name != "claim manifest" || l.OK {
 		t.Errorf("%s", l)
 	}
@@ -238,10 +240,10 @@ func TestReceived(t *testing.T) {
 func TestCompare(t *testing.T) {
 	t.Parallel()
 	tab := published(t, "v\na\nb\n")
-	base := func() *model.Manifest {
-		return &model.Manifest{Tool: "privlab", Version: "0.3.0", QIs: []string{"v"}, RowsIn: 3, Published: 2, Suppressed: 1, Groups: 1,
-			Files:      []model.FileEntry{{Name: "data.csv", Rows: 2}},
-			WorstCases: []model.Figure{{Name: "k", Value: 2, Limit: "2", OK: true}, {Name: "later", Value: 0, Limit: "0", OK: true}}}
+	base := func() *releasedir.Manifest {
+		return &releasedir.Manifest{Tool: "privlab", Version: "0.3.0", QIs: []string{"v"}, RowsIn: 3, Published: 2, Suppressed: 1, Groups: 1,
+			Files:      []releasedir.FileEntry{{Name: "data.csv", Rows: 2}},
+			WorstCases: []releasedir.Figure{{Name: "k", Value: 2, Limit: "2", OK: true}, {Name: "later", Value: 0, Limit: "0", OK: true}}}
 	}
 	rc := Recomputed{Groups: 1, Published: 2, Tables: map[string]*model.Table{"data.csv": tab}, Figures: map[string]float64{"k": 2},
 		Holds: map[string]bool{"k": true}, Limits: map[string]string{"k": "2", "later": "0"}, Later: map[string]bool{"later": true}}
@@ -251,16 +253,16 @@ func TestCompare(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 	for _, c := range []struct {
-		edit func(m *model.Manifest)
+		edit func(m *releasedir.Manifest)
 		want string
 	}{
-		{func(m *model.Manifest) { m.Groups = 2 }, "FAIL claim groups: the manifest states 2, the files give 1"},
-		{func(m *model.Manifest) { m.Suppressed = 2 }, "FAIL claim rows_in: the manifest states 3 rows in, 2 published and 2 suppressed, which do not add up"},
-		{func(m *model.Manifest) { m.WorstCases[0].OK = false }, "FAIL claim k: the manifest says ok=false, the files say true"},
-		{func(m *model.Manifest) { m.WorstCases[0].Limit = "1" }, `FAIL claim k limit: the manifest states the limit "1", the parameters give "2"`},
-		{func(m *model.Manifest) { m.Utility = []model.Figure{{Name: "loss", Value: 1}} }, "FAIL claim loss: the manifest states a figure the files cannot confirm"},
-		{func(m *model.Manifest) { m.Version = "latest" }, `FAIL claim tool: the manifest names the tool "privlab" version "latest", not privlab's (a version reads like 0.3.0)`},
-		{func(m *model.Manifest) { m.Dropped = []string{"v"} }, "FAIL claim dropped_columns: v is both published and dropped"},
+		{func(m *releasedir.Manifest) { m.Groups = 2 }, "FAIL claim groups: the manifest states 2, the files give 1"},
+		{func(m *releasedir.Manifest) { m.Suppressed = 2 }, "FAIL claim rows_in: the manifest states 3 rows in, 2 published and 2 suppressed, which do not add up"},
+		{func(m *releasedir.Manifest) { m.WorstCases[0].OK = false }, "FAIL claim k: the manifest says ok=false, the files say true"},
+		{func(m *releasedir.Manifest) { m.WorstCases[0].Limit = "1" }, `FAIL claim k limit: the manifest states the limit "1", the parameters give "2"`},
+		{func(m *releasedir.Manifest) { m.Utility = []releasedir.Figure{{Name: "loss", Value: 1}} }, "FAIL claim loss: the manifest states a figure the files cannot confirm"},
+		{func(m *releasedir.Manifest) { m.Version = "latest" }, `FAIL claim tool: the manifest names the tool "privlab" version "latest", not privlab's (a version reads like 0.3.0)`},
+		{func(m *releasedir.Manifest) { m.Dropped = []string{"v"} }, "FAIL claim dropped_columns: v is both published and dropped"},
 	} {
 		m := base()
 		c.edit(m)
@@ -271,7 +273,7 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	// With the original, rows_in and the dropped columns are confirmed.
-	orig := load(t, "id,v\n1,a\n2,b\n3,\n", model.LoadOptions{})
+	orig := load(t, "id,v\n1,a\n2,b\n3,\n", csvfile.LoadOptions{})
 	m := base()
 	m.Dropped = []string{"id"}
 	r = &Report{}
@@ -305,4 +307,4 @@ func TestOpenMemory(t *testing.T) {
 	}
 }
 
-func jsonIndent(m *model.Manifest) ([]byte, error) { return json.MarshalIndent(m, "", "  ") }
+func jsonIndent(m *releasedir.Manifest) ([]byte, error) { return json.MarshalIndent(m, "", "  ") }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 func TestLineAndReport(t *testing.T) {
@@ -108,7 +110,7 @@ func TestClaimsSummary(t *testing.T) {
 
 func TestCheckHeaderAndBindNames(t *testing.T) {
 	t.Parallel()
-	tab, _ := model.Load(strings.NewReader("GroupID,age,sex\n1,20,F\n"), model.LoadOptions{})
+	tab, _ := csvfile.Load(strings.NewReader("GroupID,age,sex\n1,20,F\n"), csvfile.LoadOptions{})
 	if !CheckHeader(tab, []string{"GroupID", "age", "sex"}) || CheckHeader(tab, []string{"GroupID", "sex", "age"}) || CheckHeader(tab, []string{"GroupID", "age"}) {
 		t.Error("CheckHeader")
 	}
@@ -133,8 +135,8 @@ func TestPlainName(t *testing.T) {
 
 func TestRowCounts(t *testing.T) {
 	t.Parallel()
-	tab, _ := model.Load(strings.NewReader("a\n1\n2\n"), model.LoadOptions{})
-	rel := &Release{Manifest: &model.Manifest{Files: []model.FileEntry{{Name: "a.csv", Rows: 3}, {Name: "b.csv", Rows: 9}}}}
+	tab, _ := csvfile.Load(strings.NewReader("a\n1\n2\n"), csvfile.LoadOptions{})
+	rel := &Release{Manifest: &releasedir.Manifest{Files: []releasedir.FileEntry{{Name: "a.csv", Rows: 3}, {Name: "b.csv", Rows: 9}}}}
 	r := &Report{}
 	if n := r.RowCounts(rel, map[string]*model.Table{"a.csv": tab}); n != 1 || r.Strings()[0] != "FAIL claim files.a.csv.rows: the manifest states 3, the files give 2" {
 		t.Errorf("%d %q", n, r.Strings())

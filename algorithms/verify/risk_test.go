@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // toyView reads data.csv as an attacker does: a region per value, with
@@ -73,7 +74,7 @@ func TestRiskBound(t *testing.T) {
 func TestRiskViewPanic(t *testing.T) {
 	t.Parallel()
 	dir := writeToy(t, "a", "b")
-	m, _ := model.ReadManifest(dir)
+	m, _ := releasedir.ReadManifest(dir)
 	m.RiskSummary = "stated"
 	b, _ := jsonIndent(m)
 	os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)

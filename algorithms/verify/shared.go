@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Shared reads one release directory for several checks and the viewer
@@ -108,7 +109,7 @@ func (s *Shared) Open() (*Release, error) {
 // OpenBuilt is OpenMemory with the files rendered and parsed at once on
 // every core, each parsed once for every reader (the workbench's risk
 // figures of a result, read by the method's viewer as soon as it lands).
-func OpenBuilt(rel *model.Release) (*Release, error) {
+func OpenBuilt(rel *releasedir.Release) (*Release, error) {
 	out := RenderBuilt(rel)
 	out.ParseAll()
 	return out, nil
@@ -117,7 +118,7 @@ func OpenBuilt(rel *model.Release) (*Release, error) {
 // RenderBuilt is OpenBuilt with the files rendered (at once on every
 // core) but not parsed yet: each is parsed when first read, or by
 // ParseAll (an export writes the rendered files meanwhile).
-func RenderBuilt(rel *model.Release) *Release {
+func RenderBuilt(rel *releasedir.Release) *Release {
 	m := rel.Manifest
 	m.Files = nil
 	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: &files{mem: map[string][]byte{}}}
@@ -126,7 +127,7 @@ func RenderBuilt(rel *model.Release) *Release {
 	for i, f := range rel.Files {
 		out.files.mem[f.Name] = texts[i]
 		out.listed[f.Name] = true
-		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
+		m.Files = append(m.Files, releasedir.FileEntry{Name: f.Name, Rows: f.Rows})
 	}
 	return out
 }

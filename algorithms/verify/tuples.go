@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Original is the table a release was made from, read as the release
@@ -25,7 +26,7 @@ type Original struct {
 
 // NewOriginal resolves the manifest's QIs and SA on the original; an
 // original without them is an input error.
-func NewOriginal(orig *model.Table, m *model.Manifest) (*Original, error) {
+func NewOriginal(orig *model.Table, m *releasedir.Manifest) (*Original, error) {
 	cols, err := orig.MustColumns("original", m.QIs)
 	if err != nil {
 		return nil, err
@@ -309,7 +310,7 @@ type Pinning struct {
 // (interchangeable says whether a tuple's published rows can stand for
 // any of its original rows; nil: all can), the j-th published row of a
 // tuple taking its j-th original row. The tuples must be the same.
-func (t *TupleMatch) Pin(audit *model.Audit, interchangeable func(id int32) bool) *Pinning {
+func (t *TupleMatch) Pin(audit *releasedir.Audit, interchangeable func(id int32) bool) *Pinning {
 	p := &Pinning{File: t.File}
 	if audit != nil && len(audit.RowMap[t.File]) > 0 {
 		rows := audit.RowMap[t.File]

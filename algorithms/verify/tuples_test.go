@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
-func load(t *testing.T, text string, opt model.LoadOptions) *model.Table {
+func load(t *testing.T, text string, opt csvfile.LoadOptions) *model.Table {
 	t.Helper()
-	tab, err := model.Load(strings.NewReader(text), opt)
+	tab, err := csvfile.Load(strings.NewReader(text), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,16 +23,16 @@ func load(t *testing.T, text string, opt model.LoadOptions) *model.Table {
 // published loads a published file as a release's reader does: no
 // missing-value tokens.
 func published(t *testing.T, text string) *model.Table {
-	return load(t, text, model.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
+	return load(t, text, csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}})
 }
 
 // A missing value drops its row under the drop policy; under category a
 // categorical one is published as "?" (a numeric one still drops it).
 func TestOriginalPolicy(t *testing.T) {
 	t.Parallel()
-	orig := load(t, "age,sex,disease\n20,F,flu\n,M,flu\n30,?,cold\n40,F,\n", model.LoadOptions{})
+	orig := load(t, "age,sex,disease\n20,F,flu\n,M,flu\n30,?,cold\n40,F,\n", csvfile.LoadOptions{})
 	for policy, want := range map[string][]bool{"drop": {true, false, false, false}, "category": {true, false, true, true}} {
-		o, err := NewOriginal(orig, &model.Manifest{QIs: []string{"age", "sex"}, SA: "disease", MissingValues: policy})
+		o, err := NewOriginal(orig, &releasedir.Manifest{QIs: []string{"age", "sex"}, SA: "disease", MissingValues: policy})
 		if err != nil || !slices.Equal(o.Kept, want) || o.Rows != strings.Count(fmt.Sprint(want), "true") {
 			t.Errorf("%s: kept %v (%d), want %v (%v)", policy, o.Kept, o.Rows, want, err)
 		}
@@ -38,14 +40,14 @@ func TestOriginalPolicy(t *testing.T) {
 			t.Errorf("%s: missing sex reads %q %v", policy, s, ok)
 		}
 	}
-	o, _ := NewOriginal(orig, &model.Manifest{QIs: []string{"sex"}})
+	o, _ := NewOriginal(orig, &releasedir.Manifest{QIs: []string{"sex"}})
 	if texts := o.Texts(o.QIs[0]); strings.Join(texts, ",") != "F,M,?" || Code(o.QIs[0], 2) != 2 || Code(o.QIs[0], 1) != 1 {
 		t.Errorf("texts %q, codes %d %d", texts, Code(o.QIs[0], 2), Code(o.QIs[0], 1))
 	}
-	if _, err := NewOriginal(orig, &model.Manifest{QIs: []string{"zip"}}); err == nil {
+	if _, err := NewOriginal(orig, &releasedir.Manifest{QIs: []string{"zip"}}); err == nil {
 		t.Error("an original without a QI")
 	}
-	if _, err := NewOriginal(orig, &model.Manifest{QIs: []string{"age"}, SA: "salary"}); err == nil || !strings.Contains(err.Error(), `no sensitive column "salary"`) {
+	if _, err := NewOriginal(orig, &releasedir.Manifest{QIs: []string{"age"}, SA: "salary"}); err == nil || !strings.Contains(err.Error(), `no sensitive column "salary"`) {
 		t.Errorf("an original without the SA: %v", err)
 	}
 }
@@ -122,9 +124,9 @@ func TestMatchAgreesWithText(t *testing.T) {
 		if rng.Intn(4) == 0 || strings.Count(pub.String(), "\n") == 1 {
 			pub.WriteString("y,1\n")
 		}
-		ot := load(t, orig.String(), model.LoadOptions{})
+		ot := load(t, orig.String(), csvfile.LoadOptions{})
 		pt := published(t, pub.String())
-		m := &model.Manifest{QIs: []string{"a", "b"}, SA: "s", MissingValues: []string{"drop", "category"}[rng.Intn(2)]}
+		m := &releasedir.Manifest{QIs: []string{"a", "b"}, SA: "s", MissingValues: []string{"drop", "category"}[rng.Intn(2)]}
 		o, err := NewOriginal(ot, m)
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +147,7 @@ func TestMatchAgreesWithText(t *testing.T) {
 // A file with more columns than QIs shares no tuple with the original.
 func TestMatchOtherColumns(t *testing.T) {
 	t.Parallel()
-	o, _ := NewOriginal(load(t, "a,b\n1,2\n1,3\n", model.LoadOptions{}), &model.Manifest{QIs: []string{"a", "b"}})
+	o, _ := NewOriginal(load(t, "a,b\n1,2\n1,3\n", csvfile.LoadOptions{}), &releasedir.Manifest{QIs: []string{"a", "b"}})
 	m := o.Match("p.csv", published(t, "a,b,c\n1,2,x\n1,3,x\n").Columns, 2)
 	if m.Same() || m.Differ != 4 || m.Tuples != 4 {
 		t.Errorf("differ %d of %d", m.Differ, m.Tuples)
@@ -157,7 +159,7 @@ func TestMatchOtherColumns(t *testing.T) {
 // interchangeable.
 func TestPin(t *testing.T) {
 	t.Parallel()
-	o, _ := NewOriginal(load(t, "a\nx\ny\nx\nz\n", model.LoadOptions{}), &model.Manifest{QIs: []string{"a"}})
+	o, _ := NewOriginal(load(t, "a\nx\ny\nx\nz\n", csvfile.LoadOptions{}), &releasedir.Manifest{QIs: []string{"a"}})
 	m := o.Match("p.csv", published(t, "a\nz\nx\ny\nx\n").Columns, 4)
 	p := m.Pin(nil, nil)
 	if r := (&Report{}); !r.AddPinning(p) || len(r.Lines) != 0 || !slices.Equal(p.Rows, []int{3, 0, 1, 2}) {
@@ -175,7 +177,7 @@ func TestPin(t *testing.T) {
 			fmt.Sscan(f, &x)
 			rm = append(rm, x)
 		}
-		p := m.Pin(&model.Audit{RowMap: map[string][]int{"p.csv": rm}}, nil)
+		p := m.Pin(&releasedir.Audit{RowMap: map[string][]int{"p.csv": rm}}, nil)
 		r := &Report{}
 		if ok := r.AddPinning(p); ok != fits || r.Lines[0].Name != "audit" || r.Lines[0].OK != fits {
 			t.Errorf("row map %s: pinned %v, %q", rows, ok, r.Strings())

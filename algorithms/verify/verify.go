@@ -31,6 +31,9 @@ import (
 
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
+	mreleasedir "privlab/model/releasedir"
 )
 
 // Line is one checked constraint or claim.
@@ -115,7 +118,7 @@ type Options struct {
 	Public *model.Table
 	// Audit is the private record written beside the release; with the
 	// original it pins each published row to its input row.
-	Audit *model.Audit
+	Audit *releasedir.Audit
 	// SkipRisk leaves the cross-method figures unchecked (an export that
 	// checks them once already).
 	SkipRisk bool
@@ -149,7 +152,7 @@ type Viewer func(rel *Release) (*risk.View, error)
 // the files it lists, each read once (files).
 type Release struct {
 	Dir      string
-	Manifest *model.Manifest
+	Manifest *releasedir.Manifest
 	listed   map[string]bool
 	// files reads each file once for the checks and the viewer; Shared
 	// gives several releases of one directory the same files.
@@ -157,11 +160,11 @@ type Release struct {
 	view  Fact[*risk.View]
 }
 
-// OpenMemory opens a release built but not written (model.Release, its
+// OpenMemory opens a release built but not written (releasedir.Release, its
 // files rendered exactly as an export writes them), so that what reads
 // releases (the checkers' views, the risk figures) measures what an
 // export would publish without writing it. Its Dir names no directory.
-func OpenMemory(rel *model.Release) (*Release, error) {
+func OpenMemory(rel *releasedir.Release) (*Release, error) {
 	m := rel.Manifest
 	m.Files = nil
 	out := &Release{Dir: "(unexported release)", Manifest: &m, listed: map[string]bool{}, files: &files{mem: map[string][]byte{}}}
@@ -172,7 +175,7 @@ func OpenMemory(rel *model.Release) (*Release, error) {
 		}
 		out.files.mem[f.Name] = b.Bytes()
 		out.listed[f.Name] = true
-		m.Files = append(m.Files, model.FileEntry{Name: f.Name, Rows: f.Rows})
+		m.Files = append(m.Files, releasedir.FileEntry{Name: f.Name, Rows: f.Rows})
 	}
 	return out, nil
 }
@@ -202,11 +205,11 @@ func runThen(dir string, opt Options, lookup func(method string) (Declared, bool
 		return nil, &model.InputError{File: dir, Msg: "not a release directory", Hint: "give the directory an export wrote"}
 	}
 	man := filepath.Join(dir, "manifest.json")
-	if _, err := model.StatRelease(man); err != nil {
+	if _, err := releasedir.StatFile(man); err != nil {
 		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 			return nil, ie
 		}
-		return nil, &model.InputError{File: man, Msg: model.OpenReason(err), Hint: "is this a privlab release directory?"}
+		return nil, &model.InputError{File: man, Msg: csvfile.OpenReason(err), Hint: "is this a privlab release directory?"}
 	}
 	err := run(dir, opt, lookup, then, r, shared)
 	if err == nil {
@@ -224,7 +227,7 @@ func runThen(dir string, opt Options, lookup func(method string) (Declared, bool
 }
 
 func run(dir string, opt Options, lookup func(method string) (Declared, bool), then func(*Release), r *Report, shared *files) error {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return err
 	}
@@ -352,7 +355,7 @@ func (rel *Release) bindRisk(rep *risk.Report, err error, r *Report) {
 		return
 	}
 	before := len(r.Lines)
-	want := map[string]model.Figure{}
+	want := map[string]releasedir.Figure{}
 	for _, f := range rep.ManifestFigures() {
 		want[f.Name] = f
 	}
@@ -563,7 +566,7 @@ func uniq(list []string) []string {
 }
 
 // bindReport compares report.md with the report the manifest renders
-// (model.RenderReport): the report states the manifest's names and
+// (releasedir.RenderReport): the report states the manifest's names and
 // figures, which the method's checker recomputes from the data files, so
 // an edit of either is caught. A release without a report (hand-written)
 // has nothing to compare.
@@ -575,7 +578,7 @@ func (rel *Release) bindReport(r *Report) error {
 	if err != nil {
 		return err
 	}
-	got, want := strings.Split(string(b), "\n"), strings.Split(model.RenderReport(rel.Manifest), "\n")
+	got, want := strings.Split(string(b), "\n"), strings.Split(releasedir.RenderReport(rel.Manifest), "\n")
 	for i := 0; i < len(got) || i < len(want); i++ {
 		var g, w string
 		if i < len(got) {
@@ -595,7 +598,7 @@ func (rel *Release) bindReport(r *Report) error {
 
 // versionNote explains a report that differs because another version of
 // privlab wrote it (the report is rendered by this version's rules).
-func versionNote(m *model.Manifest) string {
+func versionNote(m *releasedir.Manifest) string {
 	if m.Version == model.Version {
 		return ""
 	}
@@ -623,7 +626,7 @@ func (rel *Release) Bytes(name string) ([]byte, error) {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: fmt.Sprintf("is %d bytes, more than a release's %s can be (%d)", len(b), name, model.MaxManifestBytes)}
 	}
 	if err != nil {
-		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: model.OpenReason(err)}
+		return nil, &model.InputError{File: filepath.Join(rel.Dir, name), Msg: csvfile.OpenReason(err)}
 	}
 	return b, nil
 }
@@ -673,13 +676,13 @@ func (rel *Release) checkFiles(r *Report) error {
 // nothing: Run does.
 func Open(dir string) (*Release, error) {
 	man := filepath.Join(dir, "manifest.json")
-	if _, err := model.StatRelease(man); err != nil {
+	if _, err := releasedir.StatFile(man); err != nil {
 		if ie := (*model.InputError)(nil); errors.As(err, &ie) {
 			return nil, ie
 		}
-		return nil, &model.InputError{File: man, Msg: "not a release: " + model.OpenReason(err), Hint: "give the directory an export wrote"}
+		return nil, &model.InputError{File: man, Msg: "not a release: " + csvfile.OpenReason(err), Hint: "give the directory an export wrote"}
 	}
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -699,7 +702,7 @@ func (rel *Release) list() error {
 			return &model.InputError{File: man, Msg: fmt.Sprintf("files lists %q twice", f.Name)}
 		}
 		// A missing file is the files check's to report.
-		if _, err := model.StatRelease(filepath.Join(rel.Dir, f.Name)); errors.As(err, new(*model.InputError)) {
+		if _, err := releasedir.StatFile(filepath.Join(rel.Dir, f.Name)); errors.As(err, new(*model.InputError)) {
 			return err
 		}
 		rel.listed[f.Name] = true
@@ -909,7 +912,7 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 	}
 	n += r.RowCounts(rel, rc.Tables)
 	var later []string
-	for _, list := range [][]model.Figure{m.WorstCases, m.Utility} {
+	for _, list := range [][]releasedir.Figure{m.WorstCases, m.Utility} {
 		for _, f := range list {
 			x, ok := rc.Figures[f.Name]
 			if !ok && (rc.Later[f.Name] && opt.Original == nil || rc.Undetermined[f.Name]) {
@@ -948,7 +951,7 @@ func (r *Report) Compare(rel *Release, rc Recomputed, opt Options) {
 // compareForms holds the manifest's words to their forms: file rows only
 // for tables, privlab's tool name, version form and missing-value
 // policies, and every worst case's limit to the one the parameters give.
-func (r *Report) compareForms(m *model.Manifest, rc Recomputed) {
+func (r *Report) compareForms(m *releasedir.Manifest, rc Recomputed) {
 	for _, f := range m.Files {
 		if !strings.HasSuffix(f.Name, ".csv") && f.Rows != 0 {
 			r.Add(false, "claim files."+f.Name+".rows", "the manifest states %d rows of a file that is not a table", f.Rows)
@@ -1029,7 +1032,7 @@ var describedAlways = []string{"version", "missing_values", "notes", "advisor"}
 // bindDescribed names the claims about how a received release was made
 // that the files cannot confirm, or, when the audit record beside the
 // release holds the digest of the manifest its producer wrote
-// (model.ManifestDigest), binds every claim to it: a manifest edited after
+// (releasedir.ManifestDigest), binds every claim to it: a manifest edited after
 // export fails.
 func (rel *Release) bindDescribed(d Declared, opt Options, r *Report) {
 	m := rel.Manifest
@@ -1041,7 +1044,7 @@ func (rel *Release) bindDescribed(d Declared, opt Options, r *Report) {
 		}
 	}
 	if a := opt.Audit; a != nil && a.ManifestDigest != "" {
-		sum, err := model.ManifestDigest(m)
+		sum, err := releasedir.ManifestDigest(m)
 		if err != nil || sum != a.ManifestDigest {
 			r.Add(false, "claim manifest", "the audit record beside the release holds the digest of another manifest (%.12s..., this one's is %.12s...): the manifest was edited after export, or the audit record is another release's",
 				a.ManifestDigest, sum)
@@ -1059,7 +1062,7 @@ func (rel *Release) bindDescribed(d Declared, opt Options, r *Report) {
 // claimAt renders the manifest's value at a described path ("version",
 // "variant", "missing_values", "notes", "parameters.NAME",
 // "details.KEY[.KEY...]"); false when the manifest states none.
-func claimAt(m *model.Manifest, path string) (string, bool) {
+func claimAt(m *releasedir.Manifest, path string) (string, bool) {
 	head, rest, _ := strings.Cut(path, ".")
 	switch head {
 	case "version":
@@ -1106,7 +1109,7 @@ func claimAt(m *model.Manifest, path string) (string, bool) {
 
 // advisorClaim is the advisor section's claim in short: the map's size
 // and the adopted point, as report.md states them.
-func advisorClaim(a *model.AdvisorNote) (string, bool) {
+func advisorClaim(a *mreleasedir.AdvisorNote) (string, bool) {
 	if a == nil {
 		return "", false
 	}

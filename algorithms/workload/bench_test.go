@@ -7,6 +7,7 @@ import (
 
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // BenchmarkTruths is the true answers of an export's workload (100
@@ -52,7 +53,7 @@ func BenchmarkGenerateWide(b *testing.B) {
 	for i := 0; i < 20_000; i++ {
 		text = fmt.Appendf(text, "%d,%s,z%d,s%05d\n", 17+i%60, []string{"F", "M"}[i%2], i%50, i)
 	}
-	t, err := model.Load(bytes.NewReader(text), model.LoadOptions{Name: "wide.csv"})
+	t, err := csvfile.Load(bytes.NewReader(text), csvfile.LoadOptions{Name: "wide.csv"})
 	if err != nil {
 		b.Fatal(err)
 	}

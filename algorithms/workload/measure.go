@@ -5,6 +5,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // measureChunk is the number of queries Measure draws, answers and lets
@@ -48,7 +49,7 @@ func measure(t *model.Table, g *generator, a method.Answerer) (res Result, fits 
 	ev := evaluation{}
 	var truthErr, answerErr error
 	for start := 0; start < g.n; start += measureChunk {
-		qs := make([]*model.Query, 0, min(measureChunk, g.n-start))
+		qs := make([]*query.Query, 0, min(measureChunk, g.n-start))
 		for len(qs) < cap(qs) {
 			q, err := g.next()
 			if err != nil {

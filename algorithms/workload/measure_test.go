@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // hashAnswerer answers every query from its text and its true count:
@@ -20,7 +21,7 @@ type hashAnswerer struct {
 	asked  int
 }
 
-func (a *hashAnswerer) Answer(q *model.Query) (method.Bounds, error) {
+func (a *hashAnswerer) Answer(q *query.Query) (method.Bounds, error) {
 	a.asked++
 	if a.asked == a.failAt {
 		return method.Bounds{}, fmt.Errorf("answer %d fails", a.asked)
@@ -90,9 +91,9 @@ func TestMeasureIsEvaluate(t *testing.T) {
 // parse is a drawing error.
 func listGenerator(texts []string, reads []string) *generator {
 	i := 0
-	return &generator{n: len(texts), reads: reads, counts: true, next: func() (*model.Query, error) {
+	return &generator{n: len(texts), reads: reads, counts: true, next: func() (*query.Query, error) {
 		i++
-		return model.ParseQuery(texts[i-1])
+		return query.Parse(texts[i-1])
 	}}
 }
 
@@ -118,10 +119,10 @@ func TestMeasureErrorOrder(t *testing.T) {
 					if badDraw >= 0 {
 						texts[badDraw] = `COUNT(*) WHERE`
 					}
-					var qs []*model.Query
+					var qs []*query.Query
 					var drawErr error
 					for _, text := range texts {
-						q, err := model.ParseQuery(text)
+						q, err := query.Parse(text)
 						if err != nil {
 							drawErr = err
 						}
@@ -149,9 +150,9 @@ func TestMeasureErrorOrder(t *testing.T) {
 // says (ParseQuery's reading), else answers a constant estimate.
 type textAnswerer struct{ asked int }
 
-func (a *textAnswerer) Answer(q *model.Query) (method.Bounds, error) {
+func (a *textAnswerer) Answer(q *query.Query) (method.Bounds, error) {
 	a.asked++
-	p, err := model.ParseQuery(q.Text)
+	p, err := query.Parse(q.Text)
 	if err != nil {
 		return method.Bounds{}, err
 	}
@@ -162,7 +163,7 @@ func (a *textAnswerer) Answer(q *model.Query) (method.Bounds, error) {
 }
 
 // sameConditions compares two queries' conditions, literal by literal.
-func sameConditions(a, b *model.Query) bool {
+func sameConditions(a, b *query.Query) bool {
 	if len(a.Preds) != len(b.Preds) {
 		return false
 	}
@@ -196,19 +197,19 @@ func TestMeasureReusesLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lists := func(qs []*model.Query) map[*model.Literal]bool {
-		out := map[*model.Literal]bool{}
+	lists := func(qs []*query.Query) map[*query.Literal]bool {
+		out := map[*query.Literal]bool{}
 		for _, q := range qs {
 			for _, p := range q.Preds {
-				if p.Op == model.OpIn {
+				if p.Op == query.OpIn {
 					out[&p.Values[0]] = true
 				}
 			}
 		}
 		return out
 	}
-	draw := func() []*model.Query {
-		var qs []*model.Query
+	draw := func() []*query.Query {
+		var qs []*query.Query
 		for range measureChunk {
 			q, err := g.next()
 			if err != nil {
@@ -236,7 +237,7 @@ func TestMeasureReusesLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, q := range qs {
-		p, err := model.ParseQuery(q.Text)
+		p, err := query.Parse(q.Text)
 		if err != nil || !sameConditions(q, p) {
 			t.Fatalf("Generate's query %d holds lists its text does not say (%v): %s", i, err, q.Text)
 		}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // Truths answers every query on the table (the true answers), so that
@@ -16,7 +17,7 @@ import (
 // counts are the rows'; SUM, AVG, MIN and MAX add the rows' values in
 // row order, as Query.Truth does). The answers and the first error (in
 // query order) are Query.Truth's.
-func Truths(t *model.Table, qs []*model.Query) ([]model.Answer, error) {
+func Truths(t *model.Table, qs []*query.Query) ([]query.Answer, error) {
 	tr := startTruths(t, qs)
 	for i := range qs {
 		if err := tr.wait(i); err != nil {
@@ -30,7 +31,7 @@ func Truths(t *model.Table, qs []*model.Query) ([]model.Answer, error) {
 // truths computes a workload's true answers in the background, each
 // query's awaited with wait.
 type truths struct {
-	out     []model.Answer
+	out     []query.Answer
 	errs    []error
 	done    []chan struct{}
 	next    atomic.Int64
@@ -38,14 +39,14 @@ type truths struct {
 	wg      sync.WaitGroup
 }
 
-func startTruths(t *model.Table, qs []*model.Query) *truths {
+func startTruths(t *model.Table, qs []*query.Query) *truths {
 	return startTruthsOn(t, qs, func() *tuples { return countTuples(t, qs) })
 }
 
 // startTruthsOn is startTruths counting COUNT(*) queries on the tuples
 // counts returns (nil: on the rows), asked for once by the first worker.
-func startTruthsOn(t *model.Table, qs []*model.Query, counts func() *tuples) *truths {
-	tr := &truths{out: make([]model.Answer, len(qs)), errs: make([]error, len(qs)), done: make([]chan struct{}, len(qs))}
+func startTruthsOn(t *model.Table, qs []*query.Query, counts func() *tuples) *truths {
+	tr := &truths{out: make([]query.Answer, len(qs)), errs: make([]error, len(qs)), done: make([]chan struct{}, len(qs))}
 	for i := range tr.done {
 		tr.done[i] = make(chan struct{})
 	}
@@ -100,8 +101,8 @@ func (tr *truths) firstErr() error {
 
 // truth answers one query: a COUNT(*) on the weighted tuples when there
 // are some and the query binds to them, otherwise on the rows.
-func truth(t *model.Table, tu *tuples, q *model.Query) (model.Answer, error) {
-	if tu == nil || q.Agg != model.Count || q.Column != "" {
+func truth(t *model.Table, tu *tuples, q *query.Query) (query.Answer, error) {
+	if tu == nil || q.Agg != query.Count || q.Column != "" {
 		return q.Truth(t)
 	}
 	m, err := q.Bind(tu.table)
@@ -110,7 +111,7 @@ func truth(t *model.Table, tu *tuples, q *model.Query) (model.Answer, error) {
 	}
 	n := 0
 	m.Each(tu.table.Rows, func(r int) { n += tu.weight[r] })
-	return model.Answer{Value: float64(n), Count: n, Empty: n == 0}, nil
+	return query.Answer{Value: float64(n), Count: n, Empty: n == 0}, nil
 }
 
 // tuples are a table's distinct combinations of some columns' codes
@@ -125,11 +126,11 @@ type tuples struct {
 // read; nil when fewer than minCountQueries queries are COUNT(*), when
 // the columns' codes do not fit one 64-bit key, or when the tuples are
 // not at most half the rows (then the rows are as quick).
-func countTuples(t *model.Table, qs []*model.Query) *tuples {
+func countTuples(t *model.Table, qs []*query.Query) *tuples {
 	var names []string
 	counting := 0
 	for _, q := range qs {
-		if q.Agg != model.Count || q.Column != "" {
+		if q.Agg != query.Count || q.Column != "" {
 			continue
 		}
 		counting++

@@ -12,6 +12,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 // wideTable is a random table with a categorical QI of many distinct
@@ -115,7 +116,7 @@ func TestTruthsMatchRowTruths(t *testing.T) {
 			nonEmpty := 0
 			for i, q := range qs {
 				// The text read back: no IN index, no codes.
-				parsed, err := model.ParseQuery(q.Text)
+				parsed, err := query.Parse(q.Text)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -219,7 +220,7 @@ func TestEvaluateErrorOrder(t *testing.T) {
 }
 
 // The queries Generate builds are those ParseQuery reads from their
-// texts, field for field (model.TestQueryWriterIsParseQuery holds the
+// texts, field for field (query.TestQueryWriterIsParseQuery holds the
 // writer to the parser on any name and value).
 func TestGenerateBuildsTheParsedQuery(t *testing.T) {
 	t.Parallel()
@@ -235,7 +236,7 @@ func TestGenerateBuildsTheParsedQuery(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, q := range qs {
-				p, err := model.ParseQuery(q.Text)
+				p, err := query.Parse(q.Text)
 				if err != nil {
 					t.Fatal(err)
 				}

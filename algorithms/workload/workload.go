@@ -13,6 +13,8 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // Shapes:
@@ -82,12 +84,12 @@ func Describe(shape string, opt Options) string {
 }
 
 // Generate makes a random workload for the table and roles.
-func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, error) {
+func Generate(t *model.Table, roles model.Roles, opt Options) ([]*query.Query, error) {
 	g, err := newGenerator(t, roles, opt)
 	if err != nil {
 		return nil, err
 	}
-	var out []*model.Query
+	var out []*query.Query
 	for i := 0; i < g.n; i++ {
 		q, err := g.next()
 		if err != nil {
@@ -103,7 +105,7 @@ func Generate(t *model.Table, roles model.Roles, opt Options) ([]*model.Query, e
 // 20,000-value attribute each count-in query lists ~9,500 values).
 type generator struct {
 	n    int
-	next func() (*model.Query, error)
+	next func() (*query.Query, error)
 	// reads names the columns a query may read (every query reads some
 	// of them) and counts says whether every query is a COUNT(*): the
 	// tuples the true answers are counted on (countTuples).
@@ -143,11 +145,11 @@ func newGenerator(t *model.Table, roles model.Roles, opt Options) (*generator, e
 	if !g.counts {
 		g.reads = []string{numeric[0].Name, roles.SA}
 	}
-	g.next = func() (*model.Query, error) {
-		var w *model.QueryWriter
+	g.next = func() (*query.Query, error) {
+		var w *query.Writer
 		switch opt.Shape {
 		case CountRange:
-			w = model.NewQueryWriter(model.Count, "")
+			w = query.NewWriter(query.Count, "")
 			side := math.Pow(opt.Range, 1/float64(len(numeric)))
 			for _, c := range numeric {
 				lo, hi := rangeIn(c, side, rng, false)
@@ -156,7 +158,7 @@ func newGenerator(t *model.Table, roles model.Roles, opt Options) (*generator, e
 		default: // AvgRange
 			c := numeric[0]
 			lo, hi := rangeIn(c, opt.Range, rng, false)
-			w = model.NewQueryWriter(model.Avg, roles.SA)
+			w = query.NewWriter(query.Avg, roles.SA)
 			w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
 		}
 		return w.Query()
@@ -203,9 +205,9 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) (*
 			l.lent = l.lent[:0]
 		}
 	}
-	g.next = func() (*model.Query, error) {
+	g.next = func() (*query.Query, error) {
 		perm := rng.Perm(len(qis))
-		w := model.NewQueryWriter(model.Count, "")
+		w := query.NewWriter(query.Count, "")
 		for _, j := range perm[:qd] {
 			condition(w, lits, qis[j], frac, rng)
 		}
@@ -222,7 +224,7 @@ func countIn(t *model.Table, roles model.Roles, opt Options, rng *model.Rand) (*
 // condition selects a fraction of c's domain: a range of a numeric
 // column, ceil(|A| * frac) distinct values of a categorical one.
 // lits keeps each column's values as literals from query to query.
-func condition(w *model.QueryWriter, lits map[*model.Column]*literals, c *model.Column, frac float64, rng *model.Rand) {
+func condition(w *query.Writer, lits map[*model.Column]*literals, c *model.Column, frac float64, rng *model.Rand) {
 	if c.Kind == model.Numeric && len(c.Nums) > 1 {
 		lo, hi := rangeIn(c, frac, rng, true)
 		w.Between(c.Name, model.FormatNumber(lo), model.FormatNumber(hi))
@@ -232,7 +234,7 @@ func condition(w *model.QueryWriter, lits map[*model.Column]*literals, c *model.
 	b = max(1, min(b, len(c.Dict)))
 	l := lits[c]
 	if l == nil {
-		l = &literals{Literals: model.NewLiterals(c), perm: make([]uint32, len(c.Dict))}
+		l = &literals{Literals: query.NewLiterals(c), perm: make([]uint32, len(c.Dict))}
 		lits[c] = l
 	}
 	rng.PermUint32(l.perm) // rng.Perm(len(c.Dict)), into one buffer
@@ -240,7 +242,7 @@ func condition(w *model.QueryWriter, lits map[*model.Column]*literals, c *model.
 	if n := len(l.free); n > 0 {
 		li, l.free = l.free[n-1], l.free[:n-1]
 	} else {
-		li = list{codes: make([]uint32, b), values: make([]model.Literal, b)}
+		li = list{codes: make([]uint32, b), values: make([]query.Literal, b)}
 	}
 	l.lent = append(l.lent, li)
 	copy(li.codes, l.perm[:b])
@@ -251,7 +253,7 @@ func condition(w *model.QueryWriter, lits map[*model.Column]*literals, c *model.
 // permutations that pick them. lent are the lists of the queries drawn
 // since the generator's last recycle, free those it may write again.
 type literals struct {
-	*model.Literals
+	*query.Literals
 	perm       []uint32
 	lent, free []list
 }
@@ -259,12 +261,12 @@ type literals struct {
 // list is the memory of one IN list: its codes and its values.
 type list struct {
 	codes  []uint32
-	values []model.Literal
+	values []query.Literal
 }
 
 // QuoteValue writes a value as a query literal: a number as it is, text in
-// single quotes with ” for a quote (model.QuoteLiteral).
-func QuoteValue(v string) string { return model.QuoteLiteral(v) }
+// single quotes with ” for a quote (query.QuoteLiteral).
+func QuoteValue(v string) string { return query.QuoteLiteral(v) }
 
 // fewValues is the number of distinct values up to which a numeric
 // column's ranges are placed around one of its values.
@@ -336,7 +338,7 @@ type Row struct {
 // WriteCSV writes the per-query rows (gocsv on model's CSV writer, never
 // its package-wide settings).
 func (r Result) WriteCSV(w io.Writer) error {
-	return gocsv.MarshalCSV(r.Rows, model.NewCSVWriter(w))
+	return gocsv.MarshalCSV(r.Rows, releasedir.NewCSVWriter(w))
 }
 
 // Evaluate answers every query on the truth and the release. The relative
@@ -346,9 +348,9 @@ func (r Result) WriteCSV(w io.Writer) error {
 // order, on this goroutine: an Answerer need not be safe for concurrent
 // use); the result and the error are those of Truths then
 // EvaluateTruths.
-func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, error) {
+func Evaluate(t *model.Table, a method.Answerer, qs []*query.Query) (Result, error) {
 	tr := startTruths(t, qs)
-	res, err := evaluate(func(i int) (model.Answer, error) {
+	res, err := evaluate(func(i int) (query.Answer, error) {
 		err := tr.wait(i)
 		return tr.out[i], err
 	}, a, qs)
@@ -363,13 +365,13 @@ func Evaluate(t *model.Table, a method.Answerer, qs []*model.Query) (Result, err
 }
 
 // EvaluateTruths is Evaluate with the true answers given.
-func EvaluateTruths(truths []model.Answer, a method.Answerer, qs []*model.Query) (Result, error) {
-	return evaluate(func(i int) (model.Answer, error) { return truths[i], nil }, a, qs)
+func EvaluateTruths(truths []query.Answer, a method.Answerer, qs []*query.Query) (Result, error) {
+	return evaluate(func(i int) (query.Answer, error) { return truths[i], nil }, a, qs)
 }
 
 // evaluate answers the queries on the release in order, query i's truth
 // given by truthOf(i).
-func evaluate(truthOf func(i int) (model.Answer, error), a method.Answerer, qs []*model.Query) (Result, error) {
+func evaluate(truthOf func(i int) (query.Answer, error), a method.Answerer, qs []*query.Query) (Result, error) {
 	ev := evaluation{rows: true}
 	for i, q := range qs {
 		truth, err := truthOf(i)
@@ -393,7 +395,7 @@ type evaluation struct {
 
 // add answers q on the release (unless its truth selects nothing) and
 // counts its error.
-func (ev *evaluation) add(q *model.Query, truth model.Answer, a method.Answerer) error {
+func (ev *evaluation) add(q *query.Query, truth query.Answer, a method.Answerer) error {
 	res := &ev.res
 	row := Row{Query: q.Text, Truth: truth.Value, Selected: truth.Count}
 	keep := func() {

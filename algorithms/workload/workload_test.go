@@ -10,11 +10,13 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
 )
 
 func load(t *testing.T, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +55,11 @@ func TestGenerateAvgRangeExact(t *testing.T) {
 		if q.Text != want {
 			t.Errorf("query %d: %s, want %s", i, q.Text, want)
 		}
-		if q.Agg != model.Avg || q.Column != "sal" || len(q.Preds) != 1 {
+		if q.Agg != query.Avg || q.Column != "sal" || len(q.Preds) != 1 {
 			t.Fatalf("query %d: agg %v column %q preds %d", i, q.Agg, q.Column, len(q.Preds))
 		}
 		p := q.Preds[0]
-		if p.Column != "age" || p.Op != model.OpBetween || len(p.Values) != 2 {
+		if p.Column != "age" || p.Op != query.OpBetween || len(p.Values) != 2 {
 			t.Fatalf("query %d: pred %+v", i, p)
 		}
 		lo, hi := p.Values[0].Num, p.Values[1].Num
@@ -129,11 +131,11 @@ func TestGenerateCountRangeExact(t *testing.T) {
 		if q.Text != want {
 			t.Errorf("query %d: %s\nwant %s", i, q.Text, want)
 		}
-		if q.Agg != model.Count || q.Column != "" || len(q.Preds) != 2 {
+		if q.Agg != query.Count || q.Column != "" || len(q.Preds) != 2 {
 			t.Fatalf("query %d: agg %v column %q preds %d", i, q.Agg, q.Column, len(q.Preds))
 		}
 		for j, col := range []string{"age", "hours"} {
-			if q.Preds[j].Column != col || q.Preds[j].Op != model.OpBetween {
+			if q.Preds[j].Column != col || q.Preds[j].Op != query.OpBetween {
 				t.Fatalf("query %d pred %d: %+v", i, j, q.Preds[j])
 			}
 		}
@@ -152,7 +154,7 @@ func TestGenerateDefaults(t *testing.T) {
 			t.Fatalf("%+v: %d queries, want the default 100", opt, len(qs))
 		}
 		for _, q := range qs {
-			if q.Agg != model.Avg { // the default shape
+			if q.Agg != query.Avg { // the default shape
 				t.Fatalf("%+v: default shape gave %s", opt, q.Text)
 			}
 			if w := q.Preds[0].Values[1].Num - q.Preds[0].Values[0].Num; w != 10 {
@@ -202,7 +204,7 @@ type fakeAnswerer struct {
 	err     error
 }
 
-func (f *fakeAnswerer) Answer(q *model.Query) (method.Bounds, error) {
+func (f *fakeAnswerer) Answer(q *query.Query) (method.Bounds, error) {
 	f.asked = append(f.asked, q.Text)
 	if f.err != nil {
 		return method.Bounds{}, f.err
@@ -214,11 +216,11 @@ func (f *fakeAnswerer) Answer(q *model.Query) (method.Bounds, error) {
 	return b, nil
 }
 
-func parseAll(t *testing.T, texts ...string) []*model.Query {
+func parseAll(t *testing.T, texts ...string) []*query.Query {
 	t.Helper()
-	var out []*model.Query
+	var out []*query.Query
 	for _, s := range texts {
-		q, err := model.ParseQuery(s)
+		q, err := query.Parse(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +397,7 @@ func TestGenerateThenEvaluateAgainstTruthIsExact(t *testing.T) {
 
 type truthAnswerer struct{ t *model.Table }
 
-func (a truthAnswerer) Answer(q *model.Query) (method.Bounds, error) {
+func (a truthAnswerer) Answer(q *query.Query) (method.Bounds, error) {
 	tr, err := q.Truth(a.t)
 	return method.Bounds{Low: tr.Value, High: tr.Value, HasBounds: true, Empty: tr.Empty}, err
 }
@@ -490,7 +492,7 @@ func TestGenerateCountInSAPoint(t *testing.T) {
 			t.Fatalf("%s: %d conditions, want 1 QI + SA", q.Text, len(q.Preds))
 		}
 		sa := q.Preds[1]
-		if sa.Column != "sal" || sa.Op != model.OpEq || len(sa.Values) != 1 {
+		if sa.Column != "sal" || sa.Op != query.OpEq || len(sa.Values) != 1 {
 			t.Fatalf("%s: the SA condition is not SA = v", q.Text)
 		}
 		found := false
@@ -503,11 +505,11 @@ func TestGenerateCountInSAPoint(t *testing.T) {
 		qi := q.Preds[0]
 		switch qi.Column {
 		case "age": // 25% of 0..100 = 25 years
-			if w := qi.Values[1].Num - qi.Values[0].Num; qi.Op != model.OpBetween || w != 25 {
+			if w := qi.Values[1].Num - qi.Values[0].Num; qi.Op != query.OpBetween || w != 25 {
 				t.Fatalf("%s: age range of width %v, want 25", q.Text, w)
 			}
 		case "sex": // ceil(2 * 0.25) = 1 value
-			if qi.Op != model.OpIn || len(qi.Values) != 1 {
+			if qi.Op != query.OpIn || len(qi.Values) != 1 {
 				t.Fatalf("%s: want one sex value", q.Text)
 			}
 		default:
@@ -541,7 +543,7 @@ func TestCountInFewValuesSelectsAValue(t *testing.T) {
 			}
 			sel := 0
 			for _, v := range tb.Column(p.Column).Nums {
-				if p.Op == model.OpBetween && v >= p.Values[0].Num && v <= p.Values[1].Num {
+				if p.Op == query.OpBetween && v >= p.Values[0].Num && v <= p.Values[1].Num {
 					sel++
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"privlab/datasets"
-	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/source/sourcetest"
 )
 
@@ -32,7 +32,7 @@ func BenchmarkLoadCensus1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	f.Close()
-	t, err := model.LoadFile(csv, model.LoadOptions{})
+	t, err := csvfile.LoadFile(csv, csvfile.LoadOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func BenchmarkLoadCensus1M(b *testing.B) {
 	for _, spec := range []string{csv, pq} {
 		b.Run(filepath.Ext(spec)[1:], func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				got, err := Load(spec, model.LoadOptions{})
+				got, err := Load(spec, csvfile.LoadOptions{})
 				if err != nil || got.Rows != 1000000 {
 					b.Fatal(got, err)
 				}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // Small files that expand (issue 32): each is refused with an input error
@@ -46,7 +47,7 @@ func bombDB(t *testing.T, stmts ...string) string {
 
 // wantInputError loads spec and checks the error names file, line and
 // says want, within limit.
-func wantInputError(t *testing.T, spec string, opt model.LoadOptions, file string, line int, want string, limit time.Duration) {
+func wantInputError(t *testing.T, spec string, opt csvfile.LoadOptions, file string, line int, want string, limit time.Duration) {
 	t.Helper()
 	start := time.Now()
 	tb, err := Load(spec, opt)
@@ -67,14 +68,14 @@ func TestSQLiteEndlessView(t *testing.T) {
 	path := bombDB(t,
 		`CREATE VIEW v AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n) SELECT x AS a, 'm' AS b FROM n`,
 		`CREATE VIEW w AS SELECT * FROM v LIMIT 5`)
-	wantInputError(t, path+":v", model.LoadOptions{}, path+":v", 0,
+	wantInputError(t, path+":v", csvfile.LoadOptions{}, path+":v", 0,
 		"the view yields more than 1,048,576 rows, more than a database of 4096 bytes could hold", refusedWithin)
-	tb, err := Load(path+":w", model.LoadOptions{})
+	tb, err := Load(path+":w", csvfile.LoadOptions{})
 	if err != nil || tb.Rows != 5 || strings.Join(tb.Column("a").Dict, ",") != "1,2,3,4,5" {
 		t.Fatalf("a view of 5 rows: %v %v", tb, err)
 	}
 	// A preview reads its first rows.
-	tb, err = Preview(path+":v", model.LoadOptions{}, 3)
+	tb, err = Preview(path+":v", csvfile.LoadOptions{}, 3)
 	if err != nil || tb.Rows != 3 {
 		t.Fatalf("a preview of the endless view: %v %v", tb, err)
 	}
@@ -87,12 +88,12 @@ func TestSQLiteHugeValue(t *testing.T) {
 		`CREATE VIEW big AS SELECT 1 AS a, printf('%.*c', 900000000, 'x') AS b`,
 		`CREATE VIEW blob AS SELECT 1 AS a, zeroblob(900000000) AS b`)
 	for _, v := range []string{"big", "blob"} {
-		wantInputError(t, path+":"+v, model.LoadOptions{}, path+":"+v, 1, "a value or row longer than 16 MB", refusedWithin)
+		wantInputError(t, path+":"+v, csvfile.LoadOptions{}, path+":"+v, 1, "a value or row longer than 16 MB", refusedWithin)
 	}
 	// Below SQLite's limit, the cell limit names the cell.
 	path = bombDB(t, `CREATE VIEW v AS SELECT 1 AS a, printf('%.*c', 100000, 'x') AS b`)
-	wantInputError(t, path+":v", model.LoadOptions{}, path+":v", 1, "value is longer than 65536 bytes", refusedWithin)
-	if tb, err := Load(path+":v", model.LoadOptions{MaxCell: -1}); err != nil || len(tb.Column("b").Dict[0]) != 100000 {
+	wantInputError(t, path+":v", csvfile.LoadOptions{}, path+":v", 1, "value is longer than 65536 bytes", refusedWithin)
+	if tb, err := Load(path+":v", csvfile.LoadOptions{MaxCell: -1}); err != nil || len(tb.Column("b").Dict[0]) != 100000 {
 		t.Fatalf("without a cell limit: %v %v", tb, err)
 	}
 }
@@ -104,7 +105,7 @@ func TestSQLiteReadCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
-	tb, err := LoadContext(ctx, path+":slow", model.LoadOptions{})
+	tb, err := LoadContext(ctx, path+":slow", csvfile.LoadOptions{})
 	if tb != nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v %v", tb, err)
 	}
@@ -211,7 +212,7 @@ func TestXLSXHugeCell(t *testing.T) {
 			repeat: "x", times: c.size, tail: `</t></is></c></row>`}, twoStrings)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		wantInputError(t, path, model.LoadOptions{}, map[bool]string{true: path + ":Sheet1", false: path}[c.line > 0], c.line, c.want, refusedWithin)
+		wantInputError(t, path, csvfile.LoadOptions{}, map[bool]string{true: path + ":Sheet1", false: path}[c.line > 0], c.line, c.want, refusedWithin)
 		runtime.ReadMemStats(&after)
 		if d := after.TotalAlloc - before.TotalAlloc; d > c.maxAlloc {
 			t.Errorf("%d MB cell: %d KB allocated", c.size>>20, d>>10)
@@ -224,19 +225,19 @@ func TestXLSXHugeCell(t *testing.T) {
 // read; damaged references to shared strings are errors naming the cell.
 func TestXLSXSharedStrings(t *testing.T) {
 	path := bombXLSX(t, sheetRows(""), xlsxPart{head: twoStrings.head, repeat: "<si><t>a</t></si>", times: 8 << 20})
-	wantInputError(t, path, model.LoadOptions{}, path, 0, "xl/sharedStrings.xml expands from", refusedWithin)
+	wantInputError(t, path, csvfile.LoadOptions{}, path, 0, "xl/sharedStrings.xml expands from", refusedWithin)
 	path = bombXLSX(t, sheetRows(""), xlsxPart{head: twoStrings.head + "<si><t>", repeat: "y", times: 4 << 20, tail: "</t></si>"})
-	wantInputError(t, path, model.LoadOptions{}, path, 0, "xl/sharedStrings.xml: shared string 2 is longer than 516 KB", refusedWithin)
+	wantInputError(t, path, csvfile.LoadOptions{}, path, 0, "xl/sharedStrings.xml: shared string 2 is longer than 516 KB", refusedWithin)
 	for ref, want := range map[string]string{
 		"2":   "cell B2 refers to shared string 2, and the workbook holds 2",
 		"abc": `cell B2 refers to shared string "abc", not a number`,
 		"-1":  `cell B2 refers to shared string "-1", not a number`,
 	} {
 		path := bombXLSX(t, sheetRows(`<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="s"><v>`+ref+`</v></c></row>`), twoStrings)
-		wantInputError(t, path, model.LoadOptions{}, path+":Sheet1", 2, want, refusedWithin)
+		wantInputError(t, path, csvfile.LoadOptions{}, path+":Sheet1", 2, want, refusedWithin)
 	}
 	path = bombXLSX(t, sheetRows(`<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="s"><v> 1 </v></c></row>`), twoStrings)
-	tb, err := Load(path, model.LoadOptions{})
+	tb, err := Load(path, csvfile.LoadOptions{})
 	if err != nil || tb.Rows != 1 || strings.Join(tb.Names(), ",") != "a,b" || tb.Column("b").Dict[0] != "b" {
 		t.Fatalf("an intact workbook: %v %v", tb, err)
 	}
@@ -252,14 +253,14 @@ func TestXLSXDamagedSheet(t *testing.T) {
 		`<row r="2"><c r="XFE2"><v>1</v></c></row>`:                     "a cell beyond column XFD, the last of a sheet",
 	} {
 		path := bombXLSX(t, sheetRows(row), twoStrings)
-		_, err := Load(path, model.LoadOptions{})
+		_, err := Load(path, csvfile.LoadOptions{})
 		var ie *model.InputError
 		if !errors.As(err, &ie) || ie.File != path+":Sheet1" || !strings.Contains(ie.Msg, want) {
 			t.Errorf("%s: %v, want %q", row, err, want)
 		}
 	}
 	path := bombXLSX(t, xlsxPart{head: sheetRows("").head, repeat: "<x>", times: 100}, twoStrings)
-	wantInputError(t, path, model.LoadOptions{}, path, 0, "elements nested more than 64 deep", refusedWithin)
+	wantInputError(t, path, csvfile.LoadOptions{}, path, 0, "elements nested more than 64 deep", refusedWithin)
 }
 
 // A sheet's reading stops when its context is cancelled.
@@ -267,10 +268,10 @@ func TestXLSXReadCancelled(t *testing.T) {
 	path := bombXLSX(t, xlsxPart{head: sheetRows("").head, repeat: `<row><c><v>1</v></c><c><v>2</v></c></row>`, times: 20000}, twoStrings)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if tb, err := LoadContext(ctx, path, model.LoadOptions{}); tb != nil || !errors.Is(err, context.Canceled) {
+	if tb, err := LoadContext(ctx, path, csvfile.LoadOptions{}); tb != nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v %v", tb, err)
 	}
-	if tb, err := Load(path, model.LoadOptions{}); err != nil || tb.Rows != 20000 {
+	if tb, err := Load(path, csvfile.LoadOptions{}); err != nil || tb.Rows != 20000 {
 		t.Fatalf("not cancelled: %v %v", tb, err)
 	}
 }

@@ -19,7 +19,7 @@ import (
 // FILE.xlsx:SHEET names. Cells are read as Excel stores them: a number
 // with all its digits, not rounded by the cell's display format; a date
 // as its serial day number (a number); text as it is. The first row is
-// the header or data as for CSV (model.FirstRowIsData; --header,
+// the header or data as for CSV (csvfile.FirstRowIsData; --header,
 // --columns). A column of numbers in which a value has a leading zero
 // ("01234") holds text cells, since Excel never writes a number so: it is
 // read as categorical and keeps its zeros. Errors name the sheet, the row
@@ -62,7 +62,7 @@ func maxPartBytes(compressed uint64) uint64 {
 }
 
 // xmlRunLimit bounds one text of a part (between tags) for a cell limit
-// (model.LoadOptions.MaxCell): room for the cell's text escaped; without a
+// (csvfile.LoadOptions.MaxCell): room for the cell's text escaped; without a
 // cell limit, room for the longest text a cell of Excel holds (32,767
 // characters) many times over.
 func xmlRunLimit(maxCell int) int64 {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // sharedStrings are a workbook's shared strings, one after the other in
@@ -104,7 +105,7 @@ type sheetReader struct {
 	sst     *sharedStrings
 	maxCell int
 	limit   int // the last row to read (0: all)
-	l       *model.RowLoader
+	l       *csvfile.RowLoader
 	row     int      // the row being read (as Excel numbers it)
 	col     int      // the cell being read (0 is A)
 	typ     string   // its type (t)
@@ -112,7 +113,7 @@ type sheetReader struct {
 	inCell  bool     // inside a cell
 	cells   []string // the row so far, by column
 	zeros   []bool   // per column: a value with a leading zero was seen
-	row0    []model.Cell
+	row0    []csvfile.Cell
 	rows    int // rows read
 }
 
@@ -240,7 +241,7 @@ func (r *sheetReader) endCell() error {
 func (r *sheetReader) endRow() error {
 	r.row0 = r.row0[:0]
 	for i, v := range r.cells {
-		r.row0 = append(r.row0, model.Cell{Text: v})
+		r.row0 = append(r.row0, csvfile.Cell{Text: v})
 		if leadingZero(v) {
 			for len(r.zeros) <= i {
 				r.zeros = append(r.zeros, false)
@@ -317,7 +318,7 @@ func sheetOf(sheets []string, path, part string) (string, error) {
 
 // loadExcel reads the sheet; limit > 0 stops after that many rows (a
 // preview). It stops when ctx is cancelled.
-func loadExcel(ctx context.Context, path, part string, opt model.LoadOptions, limit int) (*model.Table, error) {
+func loadExcel(ctx context.Context, path, part string, opt csvfile.LoadOptions, limit int) (*model.Table, error) {
 	wb, err := openWorkbook(path)
 	if err != nil {
 		return nil, err
@@ -336,7 +337,7 @@ func loadExcel(ctx context.Context, path, part string, opt model.LoadOptions, li
 		return nil, err
 	}
 	name := tableName(path, sheet)
-	l, err := model.NewRowLoader(name, nil, nil, opt)
+	l, err := csvfile.NewRowLoader(name, nil, nil, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/source/sourcetest"
 )
 
@@ -20,7 +21,7 @@ import (
 
 func fuzzSeed(f *testing.F, name string, write func(path string, t *model.Table) error) {
 	f.Helper()
-	t, err := model.Load(strings.NewReader("age,zip,job\n30,01234,a\n41,,b\n30,02345,NA\n"), model.LoadOptions{Name: "seed.csv"})
+	t, err := csvfile.Load(strings.NewReader("age,zip,job\n30,01234,a\n41,,b\n30,02345,NA\n"), csvfile.LoadOptions{Name: "seed.csv"})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func fuzzLoad(t *testing.T, data []byte, name, part string) {
 	if part != "" {
 		path += ":" + part
 	}
-	tb, err := Load(path, model.LoadOptions{})
+	tb, err := Load(path, csvfile.LoadOptions{})
 	if err != nil {
 		var ie *model.InputError
 		var pe *model.ParamError
@@ -107,7 +108,7 @@ func FuzzExcelXML(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Load(path, model.LoadOptions{}); err != nil && strings.Contains(err.Error(), "not a readable Excel workbook file (") {
+		if _, err := Load(path, csvfile.LoadOptions{}); err != nil && strings.Contains(err.Error(), "not a readable Excel workbook file (") {
 			t.Fatal(err)
 		}
 	})

@@ -22,6 +22,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // A Parquet file is read column by column, page by page, each column by
@@ -34,10 +35,10 @@ import (
 // an error. Nested and repeated columns are refused: privlab reads flat
 // tables. Errors name the row (1-based, in file order) and the column.
 
-func loadParquet(path string, opt model.LoadOptions) (*model.Table, error) {
+func loadParquet(path string, opt csvfile.LoadOptions) (*model.Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &model.InputError{File: path, Msg: model.OpenReason(err)}
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err)}
 	}
 	defer f.Close()
 	st, err := f.Stat()
@@ -63,7 +64,7 @@ func loadParquet(path string, opt model.LoadOptions) (*model.Table, error) {
 	for i, c := range cols {
 		names[i], declared[i] = c.col.Name(), c.kind
 	}
-	b, err := model.NewTableBuilder(path, names, declared, opt)
+	b, err := csvfile.NewTableBuilder(path, names, declared, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +394,7 @@ func appendDecimal(dst []byte, v parquet.Value, scale int) []byte {
 
 // readColumns reads every column, two workers taking the next column not
 // yet read; the first error (in column order) is returned.
-func readColumns(path string, pf *parquet.File, cols []pqColumn, b *model.TableBuilder) error {
+func readColumns(path string, pf *parquet.File, cols []pqColumn, b *csvfile.TableBuilder) error {
 	errs := make([]error, len(cols))
 	var next atomic.Int32
 	work := func() {
@@ -433,7 +434,7 @@ func readColumns(path string, pf *parquet.File, cols []pqColumn, b *model.TableB
 type colReader struct {
 	path string
 	c    pqColumn
-	w    *model.ColumnWriter
+	w    *csvfile.ColumnWriter
 	num  int // the column's position, for errors
 	row  int // rows read so far
 	text []byte
@@ -446,7 +447,7 @@ type colReader struct {
 	codes    []uint32
 }
 
-func readColumn(path string, pf *parquet.File, c pqColumn, w *model.ColumnWriter, num int) error {
+func readColumn(path string, pf *parquet.File, c pqColumn, w *csvfile.ColumnWriter, num int) error {
 	r := &colReader{path: path, c: c, w: w, num: num, byValue: map[uint64]uint32{}, text: make([]byte, 0, 64)}
 	maxDef := c.col.MaxDefinitionLevel()
 	for _, rg := range pf.RowGroups() {

@@ -1,12 +1,12 @@
 // Package source opens the tables privlab reads, whatever their format,
-// through one loader: CSV text (model.Load), a sheet of an Excel workbook
+// through one loader: CSV text (csvfile.Load), a sheet of an Excel workbook
 // (.xlsx, read from its zip with archive/zip and encoding/xml), a Parquet file
 // (github.com/parquet-go/parquet-go) and a table of a SQLite database
 // (modernc.org/sqlite, pure Go, through database/sql). Every format is
 // encoded by model's encoder, so a table has the same profile, kinds,
 // missing values, limits and errors whichever file it came from:
 //
-//	t, err := source.LoadContext(ctx, "adult.csv", model.LoadOptions{})
+//	t, err := source.LoadContext(ctx, "adult.csv", csvfile.LoadOptions{})
 //	t, err := source.LoadContext(ctx, "extract.xlsx", opt)          // the first sheet
 //	t, err := source.LoadContext(ctx, "extract.xlsx:2024", opt)     // the sheet 2024
 //	t, err := source.LoadContext(ctx, "census.parquet", opt)
@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // Format is a table's file format.
@@ -130,22 +131,22 @@ func FormatOf(path string) Format {
 // LoadContext is Load under a context: cancelling it (Ctrl-C, a newer
 // load in the workbench) stops the reading of a workbook or a database,
 // and the error is then the context's.
-func LoadContext(ctx context.Context, spec string, opt model.LoadOptions) (*model.Table, error) {
+func LoadContext(ctx context.Context, spec string, opt csvfile.LoadOptions) (*model.Table, error) {
 	return load(ctx, spec, opt, 0)
 }
 
 // Preview reads the first rows of a table (at most rows of them, the header
 // row not counted) as Load reads the whole: the import wizard shows them.
 // A CSV file's first 64 KiB are read whole.
-func Preview(spec string, opt model.LoadOptions, rows int) (*model.Table, error) {
+func Preview(spec string, opt csvfile.LoadOptions, rows int) (*model.Table, error) {
 	return load(context.Background(), spec, opt, rows)
 }
 
-func load(ctx context.Context, spec string, opt model.LoadOptions, limit int) (*model.Table, error) {
+func load(ctx context.Context, spec string, opt csvfile.LoadOptions, limit int) (*model.Table, error) {
 	path, part := Split(spec)
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, &model.InputError{File: path, Msg: model.OpenReason(err), Hint: "check the path; use dataset:NAME for an embedded dataset (privlab datasets lists them)"}
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err), Hint: "check the path; use dataset:NAME for an embedded dataset (privlab datasets lists them)"}
 	}
 	if st.IsDir() {
 		return nil, &model.InputError{File: path, Msg: "is a directory, expected a data file (CSV, .xlsx, .parquet or a SQLite FILE.db:TABLE)"}
@@ -177,7 +178,7 @@ func load(ctx context.Context, spec string, opt model.LoadOptions, limit int) (*
 	if limit > 0 {
 		return previewCSV(path, opt)
 	}
-	return model.LoadFile(path, opt)
+	return csvfile.LoadFile(path, opt)
 }
 
 // firstRows keeps a table's first n rows (and its notes).
@@ -192,10 +193,10 @@ func firstRows(t *model.Table, n int) *model.Table {
 }
 
 // previewCSV reads a CSV file's first 64 KiB, cut at a line end.
-func previewCSV(path string, opt model.LoadOptions) (*model.Table, error) {
+func previewCSV(path string, opt csvfile.LoadOptions) (*model.Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &model.InputError{File: path, Msg: model.OpenReason(err)}
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err)}
 	}
 	defer f.Close()
 	b := make([]byte, 64<<10)
@@ -209,11 +210,11 @@ func previewCSV(path string, opt model.LoadOptions) (*model.Table, error) {
 	if opt.Name == "" {
 		opt.Name = path
 	}
-	return model.Load(bytes.NewReader(b), opt)
+	return csvfile.Load(bytes.NewReader(b), opt)
 }
 
 // fits refuses options that do not apply to the format.
-func fits(format Format, path, part string, opt model.LoadOptions) error {
+func fits(format Format, path, part string, opt csvfile.LoadOptions) error {
 	if part != "" && format != Excel && format != SQLite {
 		return &model.InputError{File: path, Msg: fmt.Sprintf("a %s file has no sheets or tables (%q)", formatName(format), part),
 			Hint: "FILE.xlsx:SHEET names a sheet, FILE.db:TABLE a table"}
@@ -222,7 +223,7 @@ func fits(format Format, path, part string, opt model.LoadOptions) error {
 		return &model.ParamError{Param: "delimiter", Value: string(opt.Delimiter), Reason: "applies to CSV text, and " + path + " is " + string(format),
 			Fixes: []model.Fix{{Setting: model.SetDelimiter, Change: model.Leave}}}
 	}
-	if (format == Parquet || format == SQLite) && (len(opt.Header) > 0 || opt.HeaderRow == model.HeaderNo) {
+	if (format == Parquet || format == SQLite) && (len(opt.Header) > 0 || opt.HeaderRow == csvfile.HeaderNo) {
 		return &model.ParamError{Param: "columns", Reason: path + " names its columns itself (a " + string(format) + " schema has no header row)",
 			Hint:  "the schema names the columns, so whether a first row does is not asked either",
 			Fixes: []model.Fix{{Setting: model.SetColumns, Change: model.Leave}}}

@@ -15,6 +15,7 @@ import (
 
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/source/sourcetest"
 )
 
@@ -48,7 +49,7 @@ func censusFiles(t testing.TB, dir string, rows int) *model.Table {
 	if err := os.WriteFile(csv, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := model.LoadFile(csv, model.LoadOptions{})
+	tb, err := csvfile.LoadFile(csv, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func censusFiles(t testing.TB, dir string, rows int) *model.Table {
 // table reads CSV text whose first row is the header.
 func table(t testing.TB, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: "t.csv", HeaderRow: model.HeaderYes})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: "t.csv", HeaderRow: csvfile.HeaderYes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestFormatsLoadAsTheCSV(t *testing.T) {
 		t.Fatalf("the fixture's missing values: %d, %d", want.Column("workclass").MissingCount, want.Column("hours-per-week").MissingCount)
 	}
 	for _, spec := range []string{"census.csv", "census.xlsx", "census.xlsx:people", "census.parquet", "census.db:people", "census.db"} {
-		got, err := Load(filepath.Join(dir, spec), model.LoadOptions{})
+		got, err := Load(filepath.Join(dir, spec), csvfile.LoadOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
@@ -119,8 +120,8 @@ func TestFormatsLoadAsTheCSV(t *testing.T) {
 		}
 	}
 	// The same options apply: a kind, the limit.
-	opt := model.LoadOptions{Kinds: map[string]model.Kind{"age": model.Categorical, "hours-per-week": model.Categorical}}
-	want, _ = model.LoadFile(filepath.Join(dir, "census.csv"), opt)
+	opt := csvfile.LoadOptions{Kinds: map[string]model.Kind{"age": model.Categorical, "hours-per-week": model.Categorical}}
+	want, _ = csvfile.LoadFile(filepath.Join(dir, "census.csv"), opt)
 	for _, spec := range []string{"census.xlsx", "census.parquet", "census.db:people"} {
 		got, err := Load(filepath.Join(dir, spec), opt)
 		if err != nil {
@@ -135,8 +136,8 @@ func TestFormatsLoadAsTheCSV(t *testing.T) {
 // the tokens; a NaN is missing.
 func TestFormatKinds(t *testing.T) {
 	dir := t.TempDir()
-	src, err := model.Load(strings.NewReader("zip,age,note\n01234,30,a\n02345,40,\n01234,,NA\n"),
-		model.LoadOptions{MissingTokens: []string{""}, Kinds: map[string]model.Kind{"zip": model.Categorical}})
+	src, err := csvfile.Load(strings.NewReader("zip,age,note\n01234,30,a\n02345,40,\n01234,,NA\n"),
+		csvfile.LoadOptions{MissingTokens: []string{""}, Kinds: map[string]model.Kind{"zip": model.Categorical}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestFormatKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, spec := range []string{"z.xlsx", "z.parquet", "z.db"} {
-		tb, err := Load(filepath.Join(dir, spec), model.LoadOptions{MissingTokens: []string{"?", ""}})
+		tb, err := Load(filepath.Join(dir, spec), csvfile.LoadOptions{MissingTokens: []string{"?", ""}})
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
@@ -191,7 +192,7 @@ func TestSheetsAndTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	for spec, want := range map[string]string{path: "x,y 2", path + ":first": "x,y 2", path + ":FIRST": "x,y 2", db + ":beta": "x,z 1", db + ":alpha": "x,y 2"} {
-		tb, err := Load(spec, model.LoadOptions{})
+		tb, err := Load(spec, csvfile.LoadOptions{})
 		if err != nil || fmt.Sprintf("%s %d", strings.Join(tb.Names(), ","), tb.Rows) != want {
 			t.Errorf("%s: %v %v", spec, tb, err)
 		}
@@ -201,7 +202,7 @@ func TestSheetsAndTables(t *testing.T) {
 		db + ":gamma":    `d.db: no table "gamma" (hint: tables: alpha, beta)`,
 		db:               "d.db: which table? a database holds tables, a table is read (hint: name one: " + db + ":TABLE (tables: alpha, beta))",
 	} {
-		_, err := Load(spec, model.LoadOptions{})
+		_, err := Load(spec, csvfile.LoadOptions{})
 		var ie *model.InputError
 		if !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("%s: %v, want …%s", spec, err, want)
@@ -227,16 +228,16 @@ func TestSheetHeaderRow(t *testing.T) {
 	if err := sourcetest.WriteExcel(path, "Sheet1", named); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := Load(path, model.LoadOptions{HeaderRow: model.HeaderDetect})
+	tb, err := Load(path, csvfile.LoadOptions{HeaderRow: csvfile.HeaderDetect})
 	if err != nil || tb.Rows != 3 || !tb.FirstRowData || strings.Join(tb.Names(), ",") != "c1,c2" {
 		t.Fatalf("detected: %v %v", tb, err)
 	}
 	sameTable(t, "header-less sheet", tb, data)
-	tb, err = Load(path, model.LoadOptions{Header: []string{"age", "job"}})
+	tb, err = Load(path, csvfile.LoadOptions{Header: []string{"age", "job"}})
 	if err != nil || tb.Rows != 3 || strings.Join(tb.Names(), ",") != "age,job" {
 		t.Fatalf("named: %v %v", tb, err)
 	}
-	tb, err = Load(path, model.LoadOptions{HeaderRow: model.HeaderYes})
+	tb, err = Load(path, csvfile.LoadOptions{HeaderRow: csvfile.HeaderYes})
 	if err != nil || tb.Rows != 2 || tb.Names()[0] != "39" {
 		t.Fatalf("header yes: %v %v", tb, err)
 	}
@@ -256,7 +257,7 @@ func TestBadFilesAreInputErrors(t *testing.T) {
 		for _, cut := range []int{0, 4, 100, len(b) / 2, len(b) - 8} {
 			bad := filepath.Join(dir, fmt.Sprintf("cut%d-%s", cut, name))
 			os.WriteFile(bad, b[:cut], 0o644)
-			tb, err := Load(bad+map[bool]string{true: ":people", false: ""}[name == "census.db"], model.LoadOptions{})
+			tb, err := Load(bad+map[bool]string{true: ":people", false: ""}[name == "census.db"], csvfile.LoadOptions{})
 			var ie *model.InputError
 			if (tb != nil || !errors.As(err, &ie)) && !(err == nil && tb.Rows == 60) {
 				t.Errorf("%s cut at %d: %v %v", name, cut, tb, err)
@@ -264,13 +265,13 @@ func TestBadFilesAreInputErrors(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(dir, "text.parquet"), []byte("a,b\n1,2\n"), 0o644)
-	if _, err := Load(filepath.Join(dir, "text.parquet"), model.LoadOptions{}); err == nil || !strings.Contains(err.Error(), "Parquet") {
+	if _, err := Load(filepath.Join(dir, "text.parquet"), csvfile.LoadOptions{}); err == nil || !strings.Contains(err.Error(), "Parquet") {
 		t.Errorf("CSV text named .parquet: %v", err)
 	}
 	// A workbook named .csv still opens as a workbook.
 	b, _ := os.ReadFile(filepath.Join(dir, "census.xlsx"))
 	os.WriteFile(filepath.Join(dir, "renamed.csv"), b, 0o644)
-	if tb, err := Load(filepath.Join(dir, "renamed.csv"), model.LoadOptions{}); err != nil || tb.Rows != 60 {
+	if tb, err := Load(filepath.Join(dir, "renamed.csv"), csvfile.LoadOptions{}); err != nil || tb.Rows != 60 {
 		t.Errorf("a workbook named .csv: %v %v", tb, err)
 	}
 	for spec, want := range map[string]string{
@@ -278,7 +279,7 @@ func TestBadFilesAreInputErrors(t *testing.T) {
 		"census.csv:x":     "a CSV file has no sheets or tables",
 		"nothere.csv":      "file does not exist",
 	} {
-		if _, err := Load(filepath.Join(dir, spec), model.LoadOptions{}); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Load(filepath.Join(dir, spec), csvfile.LoadOptions{}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", spec, err, want)
 		}
 	}
@@ -291,15 +292,15 @@ func TestBadFilesAreInputErrors(t *testing.T) {
 			if !filepath.IsAbs(spec) {
 				spec = filepath.Join(dir, spec)
 			}
-			if _, err := Load(spec, model.LoadOptions{}); err == nil || !strings.Contains(err.Error(), "not ") {
+			if _, err := Load(spec, csvfile.LoadOptions{}); err == nil || !strings.Contains(err.Error(), "not ") {
 				t.Errorf("%s: %v", spec, err)
 			}
 		}
 	}
-	if _, err := Load(filepath.Join(dir, "census.parquet"), model.LoadOptions{Delimiter: ';'}); err == nil || !strings.Contains(err.Error(), "applies to CSV text") {
+	if _, err := Load(filepath.Join(dir, "census.parquet"), csvfile.LoadOptions{Delimiter: ';'}); err == nil || !strings.Contains(err.Error(), "applies to CSV text") {
 		t.Errorf("a delimiter for Parquet: %v", err)
 	}
-	if _, err := Load(filepath.Join(dir, "census.db:people"), model.LoadOptions{Header: []string{"a"}}); err == nil || !strings.Contains(err.Error(), "names its columns itself") {
+	if _, err := Load(filepath.Join(dir, "census.db:people"), csvfile.LoadOptions{Header: []string{"a"}}); err == nil || !strings.Contains(err.Error(), "names its columns itself") {
 		t.Errorf("--columns for SQLite: %v", err)
 	}
 }
@@ -309,7 +310,7 @@ func TestLimitsApplyToEveryFormat(t *testing.T) {
 	dir := t.TempDir()
 	censusFiles(t, dir, 30)
 	for _, spec := range []string{"census.xlsx", "census.parquet", "census.db:people"} {
-		_, err := Load(filepath.Join(dir, spec), model.LoadOptions{MaxCell: 3})
+		_, err := Load(filepath.Join(dir, spec), csvfile.LoadOptions{MaxCell: 3})
 		var ie *model.InputError
 		if !errors.As(err, &ie) || ie.Line == 0 || ie.Column == 0 || !strings.Contains(err.Error(), "value is longer than 3 bytes") {
 			t.Errorf("%s: %v", spec, err)
@@ -375,7 +376,7 @@ func TestDamagedParquetStaysSmall(t *testing.T) {
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := Load(filepath.Join(dir, name), model.LoadOptions{})
+		_, err := Load(filepath.Join(dir, name), csvfile.LoadOptions{})
 		runtime.ReadMemStats(&after)
 		var ie *model.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
@@ -385,7 +386,7 @@ func TestDamagedParquetStaysSmall(t *testing.T) {
 			t.Errorf("%s: %d MB allocated", name, d>>20)
 		}
 	}
-	if tb, err := Load(good, model.LoadOptions{}); err != nil || tb.Rows != 3 {
+	if tb, err := Load(good, csvfile.LoadOptions{}); err != nil || tb.Rows != 3 {
 		t.Fatalf("the intact file: %v %v", tb, err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // A SQLite table (or view) is read through database/sql, the database
@@ -71,7 +72,7 @@ func openSQLite(ctx context.Context, path string, maxCell int) (*sql.Conn, func(
 }
 
 // sqliteMaxLength is the longest string, BLOB or row SQLite may make
-// while a table is read with the given cell limit (model.LoadOptions):
+// while a table is read with the given cell limit (csvfile.LoadOptions):
 // room for a row of many cells, far below the memory a runaway value
 // would take; 0 (SQLite's own limit) when the cells are not limited.
 func sqliteMaxLength(maxCell int) int {
@@ -176,16 +177,16 @@ func affinity(decl string) model.Kind {
 	case strings.Contains(d, "CHAR"), strings.Contains(d, "CLOB"), strings.Contains(d, "TEXT"):
 		return model.Categorical
 	case d == "", strings.Contains(d, "BLOB"):
-		return model.NoKind
+		return csvfile.NoKind
 	case strings.Contains(d, "REAL"), strings.Contains(d, "FLOA"), strings.Contains(d, "DOUB"):
 		return model.Numeric
 	}
-	return model.NoKind // NUMERIC affinity: numbers or text, the values say
+	return csvfile.NoKind // NUMERIC affinity: numbers or text, the values say
 }
 
 // loadSQLite reads the table; limit > 0 reads that many rows at most (a
 // preview). The queries run under ctx: cancelling it interrupts SQLite.
-func loadSQLite(ctx context.Context, path, part string, opt model.LoadOptions, limit int) (*model.Table, error) {
+func loadSQLite(ctx context.Context, path, part string, opt csvfile.LoadOptions, limit int) (*model.Table, error) {
 	conn, done, err := openSQLite(ctx, path, opt.MaxCell)
 	if err != nil {
 		return nil, err
@@ -204,7 +205,7 @@ func loadSQLite(ctx context.Context, path, part string, opt model.LoadOptions, l
 	if err != nil {
 		return nil, err
 	}
-	b, err := model.NewTableBuilder(name, names, declared, opt)
+	b, err := csvfile.NewTableBuilder(name, names, declared, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +243,7 @@ func sqliteCount(ctx context.Context, q querier, path, table string, view bool, 
 	if view {
 		st, err := os.Stat(path)
 		if err != nil {
-			return 0, &model.InputError{File: path, Msg: model.OpenReason(err)}
+			return 0, &model.InputError{File: path, Msg: csvfile.OpenReason(err)}
 		}
 		size = st.Size()
 		bound = maxViewRows(size)
@@ -294,7 +295,7 @@ func sqliteColumns(ctx context.Context, q querier, name, table string, maxCell i
 // them changed while it was read). Each column is selected as +"col" (the
 // unary plus keeps the value and its storage class but drops the declared
 // type, so the driver hands text over as text, never as a time value).
-func sqliteRows(ctx context.Context, q querier, name, table string, names []string, b *model.TableBuilder, count, maxCell int) error {
+func sqliteRows(ctx context.Context, q querier, name, table string, names []string, b *csvfile.TableBuilder, count, maxCell int) error {
 	cols := make([]string, len(names))
 	for i, n := range names {
 		cols[i] = "+" + quoteIdent(n)

@@ -17,6 +17,8 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // cmdAdvise is privlab advise: every method over a grid of its
@@ -98,7 +100,7 @@ func adviseFlags(a *Args) ([]advise.Axis, error) {
 		if read := a.Project.InputFile(f.path); read != "" {
 			return nil, &model.ParamError{Param: f.flag, Value: f.path, Reason: "is " + read + ", which advise reads; it is never overwritten", Hint: "choose another file"}
 		}
-		if err := model.RefuseExisting(f.flag, f.path, a.Force); err != nil {
+		if err := releasedir.RefuseExisting(f.flag, f.path, a.Force); err != nil {
 			return nil, err
 		}
 	}
@@ -232,7 +234,7 @@ func writeAdviceFiles(a *Args, p pipeline.Project, points []advise.Point, pick i
 			rows = append(rows, adviceRow{Method: pt.Method, Params: pt.ParamText(), Holds: pt.Holds, Risk: pt.Risk, RiskLow: pt.Interval[0],
 				RiskHigh: pt.Interval[1], Attack: pt.Attack, Loss: pt.Loss, Front: pt.Front, Pick: i == pick, Error: pt.Err})
 		}
-		if err := model.WriteAtomic(a.CSV, func(f io.Writer) error { return gocsv.MarshalCSV(rows, model.NewCSVWriter(f)) }); err != nil {
+		if err := releasedir.WriteAtomic(a.CSV, func(f io.Writer) error { return gocsv.MarshalCSV(rows, releasedir.NewCSVWriter(f)) }); err != nil {
 			return err
 		}
 	}
@@ -347,7 +349,7 @@ func loadArgs(p pipeline.Project) []string {
 		args = append(args, "--columns", strings.Join(p.Columns, ","))
 	}
 	if p.MissingValues != nil {
-		args = append(args, "--missing-values", model.FormatMissingTokens(p.MissingValues))
+		args = append(args, "--missing-values", csvfile.FormatMissingTokens(p.MissingValues))
 	}
 	if p.MaxCell > 0 {
 		args = append(args, "--max-cell", fmt.Sprint(p.MaxCell))

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -130,7 +131,7 @@ func loadOriginal(a *Args, spec, dir string) (*model.Table, error) {
 // and a release whose method reads no public table refuses one.
 func loadPublicFor(a *Args, dir string, orig *model.Table) (*model.Table, error) {
 	spec := a.Project.Public
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -197,9 +198,9 @@ func sameAsAudited(a *Args, dir string) error {
 	if audit.InputSHA256 == "" {
 		return nil
 	}
-	if sum, err := model.FileSHA256(source.Path(a.Original)); err == nil && sum != audit.InputSHA256 {
+	if sum, err := releasedir.FileSHA256(source.Path(a.Original)); err == nil && sum != audit.InputSHA256 {
 		return &model.InputError{File: a.Original, Msg: "not the input of this release: its SHA-256 differs from the one the audit record beside the release holds",
-			Hint: "give the file the release was made from (check reads " + model.AuditPath(dir) + ")"}
+			Hint: "give the file the release was made from (check reads " + releasedir.AuditPath(dir) + ")"}
 	}
 	return nil
 }

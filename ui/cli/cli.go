@@ -44,6 +44,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 	"privlab/ui/cli/clitext"
 )
@@ -185,7 +186,7 @@ func fail(stderr io.Writer, err error) int {
 		fmt.Fprintf(stderr, "privlab: %s\n", ee.msg)
 		return ee.code
 	}
-	var ve *model.VerifyError
+	var ve *releasedir.VerifyError
 	if errors.As(err, &ve) {
 		for _, l := range ve.Lines {
 			fmt.Fprintln(stderr, l)

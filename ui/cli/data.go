@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/ui/cli/clitext"
 )
 
@@ -39,7 +40,7 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 	}
 	if name == "universe" && a.Out != "" {
 		for _, f := range []string{"mt.csv", "pd.csv"} {
-			if err := model.RefuseExisting("out", filepath.Join(a.Out, f), a.Force); err != nil {
+			if err := releasedir.RefuseExisting("out", filepath.Join(a.Out, f), a.Force); err != nil {
 				return err
 			}
 		}
@@ -61,7 +62,7 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 			return err
 		}
 	} else {
-		if err := model.WriteAtomic(a.Out, func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }); err != nil {
+		if err := releasedir.WriteAtomic(a.Out, func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", a.Out)
@@ -85,7 +86,7 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 				b.WriteString(strings.Join(row, ";"))
 				b.WriteByte('\n')
 			}
-			if err := model.WriteFileAtomic(path, []byte(b.String())); err != nil {
+			if err := releasedir.WriteFileAtomic(path, []byte(b.String())); err != nil {
 				return err
 			}
 		}
@@ -99,7 +100,7 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 // is given.
 func genTargets(a *Args, d datasets.Dataset) error {
 	if a.Out != "" {
-		if err := model.RefuseExisting("out", a.Out, a.Force); err != nil {
+		if err := releasedir.RefuseExisting("out", a.Out, a.Force); err != nil {
 			return err
 		}
 	}
@@ -107,7 +108,7 @@ func genTargets(a *Args, d datasets.Dataset) error {
 		return nil
 	}
 	for _, c := range d.Columns {
-		if err := model.RefuseExisting("hierarchies", filepath.Join(a.HierDir, c+".csv"), a.Force); err != nil {
+		if err := releasedir.RefuseExisting("hierarchies", filepath.Join(a.HierDir, c+".csv"), a.Force); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/model/source"
 )
 
@@ -95,7 +96,7 @@ func evalSweep(ctx context.Context, a *Args, w io.Writer, opt workload.Options) 
 	}
 	printSweep(w, rows)
 	if a.CSV != "" {
-		if err := model.WriteAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) }); err != nil {
+		if err := releasedir.WriteAtomic(a.CSV, func(f io.Writer) error { return pipeline.WriteSweepCSV(f, rows) }); err != nil {
 			return err
 		}
 	}
@@ -199,7 +200,7 @@ func printWorkload(w io.Writer, a *Args, shape string, r workload.Result, opt wo
 		fmt.Fprintf(w, "%s mean %.4f  median %.4f  max %.4f\n", what, r.MeanErr, r.MedErr, r.MaxErr)
 	}
 	if a.CSV != "" {
-		if err := model.WriteAtomic(a.CSV, r.WriteCSV); err != nil {
+		if err := releasedir.WriteAtomic(a.CSV, r.WriteCSV); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", a.CSV)
@@ -356,15 +357,15 @@ func csvTarget(a *Args) error {
 	}
 	read := a.Project.InputFile(a.CSV)
 	for _, f := range []string{a.Original, a.Public} {
-		if f != "" && read == "" && model.SamePath(source.Path(f), a.CSV) {
+		if f != "" && read == "" && releasedir.SamePath(source.Path(f), a.CSV) {
 			read = f
 		}
 	}
-	if a.Release != "" && read == "" && model.SamePath(filepath.Dir(a.CSV), a.Release) {
+	if a.Release != "" && read == "" && releasedir.SamePath(filepath.Dir(a.CSV), a.Release) {
 		read = a.Release
 	}
 	if read != "" {
 		return &model.ParamError{Param: "csv", Value: a.CSV, Reason: "is " + read + ", which eval reads; it is never overwritten", Hint: "choose another file"}
 	}
-	return model.RefuseExisting("csv", a.CSV, a.Force)
+	return releasedir.RefuseExisting("csv", a.CSV, a.Force)
 }

@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // Args is a parsed command line (SPEC 5).
@@ -114,17 +115,17 @@ func (f appendFlag) Set(s string) error {
 	return nil
 }
 
-// tokensFlag reads --missing-values (model.ParseMissingTokens).
+// tokensFlag reads --missing-values (csvfile.ParseMissingTokens).
 type tokensFlag struct{ v *[]string }
 
 func (f tokensFlag) String() string {
 	if f.v == nil || *f.v == nil {
 		return ""
 	}
-	return model.FormatMissingTokens(*f.v)
+	return csvfile.FormatMissingTokens(*f.v)
 }
 func (f tokensFlag) Set(s string) error {
-	toks, err := model.ParseMissingTokens(s)
+	toks, err := csvfile.ParseMissingTokens(s)
 	if err != nil {
 		return err
 	}
@@ -316,9 +317,9 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 // validateArgs refuses settings no command can use and fills in what
 // the flags imply (the project's rows, its parameters).
 func validateArgs(a *Args) error {
-	if h, err := model.ParseHeaderMode(a.Project.Header); err != nil {
+	if h, err := csvfile.ParseHeaderMode(a.Project.Header); err != nil {
 		return err
-	} else if h == model.HeaderYes && len(a.Project.Columns) > 0 {
+	} else if h == csvfile.HeaderYes && len(a.Project.Columns) > 0 {
 		return &model.ParamError{Param: "header", Value: a.Project.Header, Reason: "--columns names the columns of a file without a header row",
 			Hint: "leave out --header yes, or --columns"}
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // interrupts is the process's Ctrl-C handling, installed before anything
@@ -18,7 +18,7 @@ import (
 // command's work runs under; a command that has not returned within
 // interruptGrace (a step that does not look at the context), or a second
 // Ctrl-C, ends the process with exit code 130, after the release being
-// written is removed (model.AbortWrites), so nothing is left behind.
+// written is removed (releasedir.AbortWrites), so nothing is left behind.
 var interrupts struct {
 	once   sync.Once
 	sig    chan os.Signal
@@ -48,7 +48,7 @@ func onInterrupt(sig chan os.Signal, stderr io.Writer) {
 	case <-sig:
 	case <-time.After(interruptGrace):
 	}
-	if _, placed := model.AbortWrites(); len(placed) > 0 {
+	if _, placed := releasedir.AbortWrites(); len(placed) > 0 {
 		fmt.Fprintf(stderr, "privlab: interrupted after the release %s was written (it is complete)\n", strings.Join(placed, ", "))
 	} else {
 		fmt.Fprintln(stderr, "privlab: interrupted; nothing was written")

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Issue 32, item 13: eight `run --force` to one directory that holds a
@@ -52,12 +52,12 @@ func TestConcurrentForceExports(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "ok   provenance") {
 			t.Fatalf("trial %d: check: exit %d\n%s\n%s", trial, code, out, e)
 		}
-		a, err := model.ReadAudit(model.AuditPath(dir + "/r"))
-		m, merr := model.ReadManifest(dir + "/r")
+		a, err := releasedir.ReadAudit(releasedir.AuditPath(dir + "/r"))
+		m, merr := releasedir.ReadManifest(dir + "/r")
 		if err != nil || merr != nil {
 			t.Fatalf("trial %d: %v %v", trial, err, merr)
 		}
-		if sum, _ := model.ManifestDigest(m); sum != a.ManifestDigest {
+		if sum, _ := releasedir.ManifestDigest(m); sum != a.ManifestDigest {
 			t.Fatalf("trial %d: the audit record holds digest %s, the manifest's is %s", trial, a.ManifestDigest, sum)
 		}
 		if got := strings.Join(dirNames(t, dir), " "); got != "r r.audit.json" {

@@ -13,6 +13,9 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/query"
+	"privlab/model/releasedir"
 )
 
 // figure2 prepares the project that reproduces Figure 2 of Koudas et al.
@@ -39,7 +42,7 @@ func figure2(t *testing.T) *pipeline.Prepared {
 
 func loadText(t *testing.T, name, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: name})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +131,7 @@ func TestAnswerAndPrint(t *testing.T) {
 	// A bad query is an error with its column.
 	if _, err := pipeline.Answer("AVG(salary WHERE", p.Table, res.Answerer); err == nil {
 		t.Fatal("bad query accepted")
-	} else if qe := (*model.QueryError)(nil); !errors.As(err, &qe) {
+	} else if qe := (*query.Error)(nil); !errors.As(err, &qe) {
 		t.Fatalf("bad query: %T %v", err, err)
 	}
 	if _, err := pipeline.Answer("AVG(nosuch)", p.Table, res.Answerer); err == nil {
@@ -207,7 +210,7 @@ func TestSummary(t *testing.T) {
 	hand := &method.Result{
 		Groups: []method.Group{{Violation: true}, {}, {Violation: true}},
 		RowsIn: 10, Published: 8, Suppressed: 2,
-		Summary: []model.Figure{{Name: "worst", Value: 0.125}, {Name: "fine", Value: 2.5, OK: true}},
+		Summary: []releasedir.Figure{{Name: "worst", Value: 0.125}, {Name: "fine", Value: 2.5, OK: true}},
 		Notes:   []string{"first", "second"},
 	}
 	b.Reset()
@@ -229,7 +232,7 @@ func TestSummary(t *testing.T) {
 
 type cannedAnswerer struct{ b method.Bounds }
 
-func (c cannedAnswerer) Answer(*model.Query) (method.Bounds, error) { return c.b, nil }
+func (c cannedAnswerer) Answer(*query.Query) (method.Bounds, error) { return c.b, nil }
 
 // TestPrintInspect: inspect's table (pipeline.Inspect's figures are
 // tested in pipeline).

@@ -9,6 +9,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/query"
 )
 
 func cmdQuery(a *Args, w, ew io.Writer) error {
@@ -60,7 +61,7 @@ func cmdQuery(a *Args, w, ew io.Writer) error {
 
 // queryError adds the caret picture to a query error.
 func queryError(err error) error {
-	var qe *model.QueryError
+	var qe *query.Error
 	if errors.As(err, &qe) {
 		return fmt.Errorf("%w\n  %s", err, strings.ReplaceAll(qe.Caret(), "\n", "\n  "))
 	}
@@ -70,7 +71,7 @@ func queryError(err error) error {
 // printQuery writes a query result.
 func printQuery(w io.Writer, r *pipeline.QueryResult) {
 	fmt.Fprintf(w, "query      %s\n", r.Query.Text)
-	count := r.Query.Agg == model.Count
+	count := r.Query.Agg == query.Count
 	if r.HasTru {
 		if r.Truth.Empty && count {
 			fmt.Fprintf(w, "true       0  (0 rows)\n")

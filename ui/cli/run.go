@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/model/releasedir"
 	"privlab/ui/cli/clitext"
 )
 
@@ -47,7 +48,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if a.Out == "" {
 		return &model.ParamError{Param: "out", Reason: "no release directory given", Hint: "pass --out DIR"}
 	}
-	if err := model.CheckOut(a.Out, a.Force); err != nil {
+	if err := releasedir.CheckOut(a.Out, a.Force); err != nil {
 		return err
 	}
 	p, err := prepare(a)
@@ -110,9 +111,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 			fmt.Fprintf(w, "%s %d rows", f.Name, f.Rows)
 		}
 	}
-	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", model.AuditPath(a.Out))
+	fmt.Fprintf(w, ")\naudit      %s (private: keep it, do not publish it)\n", releasedir.AuditPath(a.Out))
 	if ex.Manifest.Advisor != nil {
-		fmt.Fprintf(w, "map        %s (the risk-utility map report.md links)\n", model.AdvisorMapPath(a.Out))
+		fmt.Fprintf(w, "map        %s (the risk-utility map report.md links)\n", releasedir.AdvisorMapPath(a.Out))
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"privlab/datasets"
-	"privlab/model"
+	"privlab/model/csvfile"
 	"privlab/model/source/sourcetest"
 )
 
@@ -212,9 +212,9 @@ func cmdMkFormats(ts *testscript.TestScript, neg bool, args []string) {
 	var b bytes.Buffer
 	ts.Check(d.Write(&b, rows, 7))
 	ts.Check(os.WriteFile(ts.MkAbs("census.csv"), b.Bytes(), 0o644))
-	tb, err := model.LoadFile(ts.MkAbs("census.csv"), model.LoadOptions{})
+	tb, err := csvfile.LoadFile(ts.MkAbs("census.csv"), csvfile.LoadOptions{})
 	ts.Check(err)
-	extra, err := model.Load(strings.NewReader("id,note\n1,a\n2,b\n"), model.LoadOptions{})
+	extra, err := csvfile.Load(strings.NewReader("id,note\n1,a\n2,b\n"), csvfile.LoadOptions{})
 	ts.Check(err)
 	ts.Check(sourcetest.WriteExcel(ts.MkAbs("census.xlsx"), "people", tb))
 	ts.Check(sourcetest.WriteParquet(ts.MkAbs("census.parquet"), tb, 0))

@@ -31,6 +31,7 @@ import (
 	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The names the manifest gives its figures (the method's contract).
@@ -75,7 +76,7 @@ var checks = []verify.Check[ctx]{
 // the facts several checks share, computed once.
 type ctx struct {
 	rel         *verify.Release
-	m           *model.Manifest
+	m           *releasedir.Manifest
 	opt         verify.Options
 	man         string
 	det         format.Details
@@ -158,7 +159,7 @@ func releaseFiles(c *ctx, r *verify.Report) error {
 
 // param reads a probability bound of the manifest exactly (the decimal
 // it states, not the float64 nearest it): it must lie in (0,1].
-func param(m *model.Manifest, name string) (model.Bound, bool) {
+func param(m *releasedir.Manifest, name string) (model.Bound, bool) {
 	x, ok := model.ParseBound(m.Parameters[name])
 	r := x.Rat()
 	return x, ok && r.Sign() > 0 && r.Cmp(big.NewRat(1, 1)) <= 0

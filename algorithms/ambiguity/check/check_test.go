@@ -17,6 +17,8 @@ import (
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 var env = pipeline.Env{Datasets: datasets.Catalog{}}
@@ -63,7 +65,7 @@ func check(t *testing.T, dir string, orig *model.Table, audit bool) *verify.Repo
 	t.Helper()
 	opt := verify.Options{Original: orig}
 	if audit {
-		a, err := model.ReadAudit(model.AuditPath(dir))
+		a, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,14 +145,14 @@ func TestReleasesPass(t *testing.T) {
 }
 
 // figure2Files is Figure 2 of Wang's paper written as a release.
-func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
+func figure2Release(t *testing.T, edit func(m *releasedir.Manifest)) string {
 	t.Helper()
 	rows := func(recs ...[]string) ([]string, [][]string) { return recs[0], recs[1:] }
-	file := func(name string, recs ...[]string) model.ReleaseFile {
+	file := func(name string, recs ...[]string) releasedir.ReleaseFile {
 		h, body := rows(recs...)
-		return model.ReleaseFile{Name: name, Header: h, Rows: len(body), Fill: func(i int, rec []string) { copy(rec, body[i]) }}
+		return releasedir.ReleaseFile{Name: name, Header: h, Rows: len(body), Fill: func(i int, rec []string) { copy(rec, body[i]) }}
 	}
-	files := []model.ReleaseFile{
+	files := []releasedir.ReleaseFile{
 		file("at_age.csv", []string{"age", "GroupID"}, []string{"45", "1"}, []string{"20", "1"}, []string{"50", "1"}, []string{"60", "1"},
 			[]string{"20", "2"}, []string{"50", "2"}, []string{"60", "2"}),
 		file("at_gender.csv", []string{"gender", "GroupID"}, []string{"M", "1"}, []string{"F", "2"}),
@@ -163,11 +165,11 @@ func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
 	summary := func(name string, lo, mean, hi float64) map[string]any {
 		return map[string]any{"figure": name, "min": lo, "mean": mean, "max": hi}
 	}
-	m := model.Manifest{Method: "ambiguity", Parameters: map[string]string{"alpha": "0.5", "beta": "0.5"},
+	m := releasedir.Manifest{Method: "ambiguity", Parameters: map[string]string{"alpha": "0.5", "beta": "0.5"},
 		QIs: []string{"age", "gender", "zipcode"}, SA: "disease", Dropped: []string{"name"}, RowsIn: 8, Published: 8, Groups: 2,
-		WorstCases: []model.Figure{{Name: "max presence probability", Value: 4.0 / 9, Limit: "0.5", OK: true},
+		WorstCases: []releasedir.Figure{{Name: "max presence probability", Value: 4.0 / 9, Limit: "0.5", OK: true},
 			{Name: "max association probability", Value: 0.5, Limit: "0.5", OK: true}},
-		Utility: []model.Figure{{Name: "average group size", Value: 4, OK: true}},
+		Utility: []releasedir.Figure{{Name: "average group size", Value: 4, OK: true}},
 		Details: verifytest.Details(t, map[string]any{
 			"auxiliary_tables": []map[string]string{{"qi": "age", "file": "at_age.csv"}, {"qi": "gender", "file": "at_gender.csv"},
 				{"qi": "zipcode", "file": "at_zipcode.csv"}},
@@ -181,7 +183,7 @@ func figure2Release(t *testing.T, edit func(m *model.Manifest)) string {
 		edit(&m)
 	}
 	dir := filepath.Join(t.TempDir(), "figure2")
-	if _, err := model.WriteRelease(dir, &model.Release{Files: files, Manifest: m}, model.WriteOptions{}); err != nil {
+	if _, err := releasedir.Write(dir, &releasedir.Release{Files: files, Manifest: m}, releasedir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -208,14 +210,14 @@ func TestFigure2(t *testing.T) {
 			t.Errorf("no passing %s line:\n%s", name, strings.Join(rep.Strings(), "\n"))
 		}
 	}
-	rep = check(t, figure2Release(t, func(m *model.Manifest) {
+	rep = check(t, figure2Release(t, func(m *releasedir.Manifest) {
 		m.Parameters["alpha"] = "0.4"
 		m.WorstCases[0].Limit, m.WorstCases[0].OK = "0.4", false
 	}), orig, false)
 	if f := failing(rep); strings.Join(f, ",") != "alpha-presence,diversity" {
 		t.Errorf("alpha 0.4: failing %v", f)
 	}
-	rep = check(t, figure2Release(t, func(m *model.Manifest) {
+	rep = check(t, figure2Release(t, func(m *releasedir.Manifest) {
 		m.Parameters["beta"] = "0.4"
 		m.WorstCases[1].Limit, m.WorstCases[1].OK = "0.4", false
 		m.Details = verifytest.EditDetails(t, m.Details, func(d map[string]any) { d["ceil_inv_beta"] = 3 })
@@ -246,8 +248,8 @@ func copyDir(t *testing.T, src string) string {
 		}
 		os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644)
 	}
-	if b, err := os.ReadFile(model.AuditPath(src)); err == nil {
-		os.WriteFile(model.AuditPath(dst), b, 0o600)
+	if b, err := os.ReadFile(releasedir.AuditPath(src)); err == nil {
+		os.WriteFile(releasedir.AuditPath(dst), b, 0o600)
 	}
 	return dst
 }
@@ -267,7 +269,7 @@ func otherValue(recs [][]string, row, c int) string {
 // check, with the hashes left alone and with them re-computed.
 func TestTamperFiles(t *testing.T) {
 	dir, prep := export(t, censusProject(600))
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,9 +340,9 @@ func TestTamperFiles(t *testing.T) {
 	}
 }
 
-func mustAudit(t *testing.T, dir string) *model.Audit {
+func mustAudit(t *testing.T, dir string) *releasedir.Audit {
 	t.Helper()
-	a, err := model.ReadAudit(model.AuditPath(dir))
+	a, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +518,7 @@ func TestWrongOriginal(t *testing.T) {
 		b.WriteString(strings.Join(cells, ",") + "\n")
 	}
 	plus := b.String() + "Zed,30,M,11000,flu\n"
-	orig, err := model.Load(strings.NewReader(plus), model.LoadOptions{Name: "original.csv"})
+	orig, err := csvfile.Load(strings.NewReader(plus), csvfile.LoadOptions{Name: "original.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,13 +528,13 @@ func TestWrongOriginal(t *testing.T) {
 	}
 	// A changed disease: the frequencies no longer match.
 	changed := strings.Replace(b.String(), "Alan,45,M,11000,diabetes", "Alan,45,M,11000,flu", 1)
-	orig, _ = model.Load(strings.NewReader(changed), model.LoadOptions{Name: "original.csv"})
+	orig, _ = csvfile.Load(strings.NewReader(changed), csvfile.LoadOptions{Name: "original.csv"})
 	rep = check(t, dir, orig, true)
 	if f := failing(rep); !has(f, "frequencies") {
 		t.Errorf("failing %v", f)
 	}
 	// An original without the sensitive column is the caller's error.
-	noSA, _ := model.Load(strings.NewReader("name,age,gender,zipcode\nAlan,45,M,11000\n"), model.LoadOptions{Name: "original.csv"})
+	noSA, _ := csvfile.Load(strings.NewReader("name,age,gender,zipcode\nAlan,45,M,11000\n"), csvfile.LoadOptions{Name: "original.csv"})
 	_, err = catalogtest.Check(dir, verify.Options{Original: noSA})
 	if pe, ok := err.(*model.ParamError); !ok || pe.Param != "original" {
 		t.Errorf("an original without the SA: %v", err)
@@ -571,9 +573,9 @@ func TestAcrossGroupsInBlocks(t *testing.T) {
 
 // statedUtility is the manifest of the release in dir and its utility
 // figures by name.
-func statedUtility(t *testing.T, dir string) (*model.Manifest, map[string]float64) {
+func statedUtility(t *testing.T, dir string) (*releasedir.Manifest, map[string]float64) {
 	t.Helper()
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

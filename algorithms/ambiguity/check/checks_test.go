@@ -9,6 +9,8 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on a hand-written release (testdata/tiny): the
@@ -49,7 +51,7 @@ func openTiny(t *testing.T, tp vt.Tamper, opt verify.Options) *ctx {
 func input(t *testing.T, replace ...string) *model.Table {
 	t.Helper()
 	dir := vt.File("original.csv", strings.NewReplacer(replace...).Replace).Copy(t, "testdata")
-	tab, err := model.LoadFile(dir+"/original.csv", model.LoadOptions{})
+	tab, err := csvfile.LoadFile(dir+"/original.csv", csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func input(t *testing.T, replace ...string) *model.Table {
 }
 
 func withAudit(t *testing.T, orig *model.Table, rows []int) verify.Options {
-	return verify.Options{Original: orig, Audit: &model.Audit{RowMap: map[string][]int{auditGroups: rows}}}
+	return verify.Options{Original: orig, Audit: &releasedir.Audit{RowMap: map[string][]int{auditGroups: rows}}}
 }
 
 func params(kv ...string) vt.Tamper {

@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // published is an ambiguity release read back for the tests: per group
@@ -25,7 +26,7 @@ type published struct {
 }
 
 func readPublished(t *testing.T, dir string) *published {
-	m, err := model.ReadManifest(dir)
+	m, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func faithfulLine(t *testing.T, dir string, orig *model.Table) (bool, *verify.Re
 func TestSwapCaughtWithoutAudit(t *testing.T) {
 	dir, prep := export(t, censusProject(2000))
 	bare := copyDir(t, dir)
-	os.Remove(model.AuditPath(bare))
+	os.Remove(releasedir.AuditPath(bare))
 	if ok, rep := faithfulLine(t, bare, prep.Source); !ok || !rep.OK() {
 		t.Fatalf("a genuine release without its audit record:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
@@ -178,7 +179,7 @@ func TestFlowAgainstBruteForce(t *testing.T) {
 	verdicts := map[bool]int{}
 	for trial := 0; trial < 60; trial++ {
 		bad := copyDir(t, dir)
-		os.Remove(model.AuditPath(bad))
+		os.Remove(releasedir.AuditPath(bad))
 		for e := 0; e < 1+rng.Intn(2); e++ {
 			f := files[rng.Intn(len(files))]
 			recs := verifytest.ReadCSV(t, filepath.Join(bad, f))
@@ -230,11 +231,11 @@ func lineRan(rep *verify.Report, name string) bool {
 func BenchmarkCheckOriginal(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		dir, prep := export(b, censusProject(n))
-		a, err := model.ReadAudit(model.AuditPath(dir))
+		a, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, audit := range []*model.Audit{a, nil} {
+		for _, audit := range []*releasedir.Audit{a, nil} {
 			b.Run(fmt.Sprintf("rows=%d/audit=%v", n, audit != nil), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					rep, err := catalogtest.Check(dir, verify.Options{Original: prep.Source, Audit: audit})

@@ -9,6 +9,7 @@ import (
 	"privlab/algorithms/ambiguity/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // groupFigures are every group's presence |G| / prod_i |G_ATi| (Theorem
@@ -129,7 +130,7 @@ func claims(c *ctx, r *verify.Report) error {
 		rc.Figures[coveredByMany], rc.Figures[combinedPresence] = float64(many), combined
 	}
 	stated := map[string]bool{}
-	for _, list := range [][]model.Figure{c.m.WorstCases, c.m.Utility} {
+	for _, list := range [][]releasedir.Figure{c.m.WorstCases, c.m.Utility} {
 		for _, fig := range list {
 			stated[fig.Name] = true
 		}

@@ -6,6 +6,7 @@ import (
 
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // original is the release held to the original: which records a group
@@ -205,7 +206,7 @@ func frequencies(c *ctx, r *verify.Report) error {
 
 // membersFromAudit reads the audit record's group map (nil members and
 // line when there is none; a failing line when it does not fit).
-func membersFromAudit(rl *release, o *verify.Original, audit *model.Audit, published int) ([][]int, *verify.Line) {
+func membersFromAudit(rl *release, o *verify.Original, audit *releasedir.Audit, published int) ([][]int, *verify.Line) {
 	if audit == nil || len(audit.RowMap[auditGroups]) == 0 {
 		return nil, nil
 	}

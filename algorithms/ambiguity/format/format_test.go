@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The details read back exactly as written, and strictly: a key the
@@ -13,7 +13,7 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 	t.Parallel()
 	d := Details{AuxiliaryTables: []ATFile{{QI: "age", File: "at_age.csv"}}, SensitiveTable: FileST, Kinds: map[string]string{"age": Numeric},
 		CeilInvBeta: 2, MinGroupSize: 4, MaxGroupSize: 5, MinDistinctSA: 2, MaxFrequency: 1,
-		FigureSummary: []model.FigureSummary{{Figure: "join", Min: 8, Mean: 8.5, Max: 9}}}
+		FigureSummary: []releasedir.FigureSummary{{Figure: "join", Min: 8, Mean: 8.5, Max: 9}}}
 	raw, err := d.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 	if string(raw) != want {
 		t.Fatalf("encoded\n%s\nwant\n%s", raw, want)
 	}
-	got, err := Read(&model.Manifest{Details: raw})
+	got, err := Read(&releasedir.Manifest{Details: raw})
 	if err != nil || got.AuxiliaryTables[0].File != "at_age.csv" || got.FigureSummary[0].Mean != 8.5 {
 		t.Fatalf("read back %+v (%v)", got, err)
 	}
@@ -31,7 +31,7 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 		strings.Replace(want, `"max_frequency":1`, `"max_frequency":1,"presence_guaranteed":true`, 1): `unknown key "presence_guaranteed"`,
 		strings.Replace(want, `"ceil_inv_beta":2`, `"ceil_inv_beta":2.5`, 1):                          "ceil_inv_beta: a JSON number 2.5 where int is expected",
 	} {
-		if _, err := Read(&model.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), msg) {
+		if _, err := Read(&releasedir.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("forged details: %v, want %q", err, msg)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/distribution/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // checks are the lines a distribution check prints, in order.
@@ -47,7 +48,7 @@ var checks = []verify.Check[release]{
 // and the facts several checks share, each computed once on first use.
 type release struct {
 	rel    *verify.Release
-	m      *model.Manifest
+	m      *releasedir.Manifest
 	opt    verify.Options
 	qi, sa *model.Table
 	h      *annotated

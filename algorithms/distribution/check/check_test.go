@@ -17,6 +17,8 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // employees is Figure 1 of Koudas et al. 2009 (salaries in units, so
@@ -64,7 +66,7 @@ func writeFile(t *testing.T, path, text string) {
 
 func loadText(t *testing.T, text string) *model.Table {
 	t.Helper()
-	tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: "original.csv"})
+	tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: "original.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +211,7 @@ func rehash(t *testing.T, dir string, edit func(m map[string]any)) {
 	}
 	for _, f := range m["files"].([]any) {
 		e := f.(map[string]any)
-		sum, err := model.FileSHA256(filepath.Join(dir, e["name"].(string)))
+		sum, err := releasedir.FileSHA256(filepath.Join(dir, e["name"].(string)))
 		if errors.Is(err, os.ErrNotExist) {
 			continue // listed but absent: keep what the edit wrote
 		}
@@ -311,7 +313,7 @@ func TestPipelineReleasePasses(t *testing.T) {
 		t.Fatalf("report:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
 
-	orig, err := model.LoadFile(in, model.LoadOptions{})
+	orig, err := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +343,7 @@ func TestPipelineReleasesWithFakesAndMondrianPass(t *testing.T) {
 	}
 	in := filepath.Join(dir, "people.csv")
 	writeFile(t, in, b.String())
-	orig, err := model.LoadFile(in, model.LoadOptions{})
+	orig, err := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +432,7 @@ func TestTamperDeleteSARow(t *testing.T) {
 		t.Fatalf("%s", l)
 	}
 	rehash(t, out, nil)
-	orig, _ := model.LoadFile(in, model.LoadOptions{})
+	orig, _ := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	rep = check(t, out, orig)
 	wantFailing(t, rep, "P'-privacy", "tuples covered", "generalization")
 	if l := line(t, rep, "generalization"); l.Text != "only 10 of 11 original values can be mapped into their groups' subdomains (Definition 3.1)" {
@@ -455,7 +457,7 @@ func TestTamperExtraQIColumn(t *testing.T) {
 	rep := check(t, out, nil)
 	wantFailing(t, rep, "columns")
 	// The extra column also makes the QI tuples differ from the original's.
-	orig, _ := model.LoadFile(in, model.LoadOptions{})
+	orig, _ := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	wantFailing(t, check(t, out, orig), "columns", "tuples")
 
 	// A missing QI column, or columns in another order, fail too.
@@ -685,11 +687,11 @@ func TestOriginalWithAnExtraUnpublishedTuple(t *testing.T) {
 func TestQIRowsInInputOrder(t *testing.T) {
 	// Reorder an exported qi.csv into input order (from the audit row map).
 	out, in := figure2Release(t)
-	b, err := os.ReadFile(model.AuditPath(out))
+	b, err := os.ReadFile(releasedir.AuditPath(out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var audit model.Audit
+	var audit releasedir.Audit
 	if err := json.Unmarshal(b, &audit); err != nil {
 		t.Fatal(err)
 	}
@@ -702,7 +704,7 @@ func TestQIRowsInInputOrder(t *testing.T) {
 		return append(recs[:1], body...)
 	})
 	rehash(t, out, nil)
-	orig, _ := model.LoadFile(in, model.LoadOptions{})
+	orig, _ := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	rep := check(t, out, orig)
 	wantFailing(t, rep, "shuffled")
 	// Without the original the order cannot be judged.
@@ -889,7 +891,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	}
 	// With the audit record pinning qi.csv rows (1,A)(2,B)(2,A)(1,B) to
 	// input rows, the fitting original passes: group 1 = {A:1, B:2}.
-	pins := &model.Audit{RowMap: map[string][]int{"qi.csv": {0, 3, 1, 2}}}
+	pins := &releasedir.Audit{RowMap: map[string][]int{"qi.csv": {0, 3, 1, 2}}}
 	rep, err := catalogtest.Check(dir, verify.Options{Original: fits, Audit: pins})
 	if err != nil {
 		t.Fatal(err)
@@ -899,7 +901,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 	// B's values 3 and 4 fit neither {1} nor {2}, whatever the pins.
 	bad := loadText(t, "q,s\nA,1\nA,2\nB,3\nB,4\n")
 	for _, rows := range [][]int{{0, 2, 1, 3}, {1, 2, 0, 3}, {0, 3, 1, 2}} {
-		rep, err := catalogtest.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+		rep, err := catalogtest.Check(dir, verify.Options{Original: bad, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -908,7 +910,7 @@ func TestFlowRequiresConsistentGroupAssignment(t *testing.T) {
 		}
 	}
 	// Pins that contradict the QI values are refused.
-	rep, _ = catalogtest.Check(dir, verify.Options{Original: bad, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
+	rep, _ = catalogtest.Check(dir, verify.Options{Original: bad, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": {2, 0, 1, 3}}}})
 	wantFailing(t, rep, "audit")
 }
 
@@ -991,7 +993,7 @@ func TestMissingValuesReleaseChecksAgainstItsInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "employees.csv")
 	writeFile(t, in, employees+"Zed,,M,40000\nYan,91111,NA,30000\n")
-	orig, err := model.LoadFile(in, model.LoadOptions{})
+	orig, err := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

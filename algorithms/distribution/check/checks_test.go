@@ -8,7 +8,8 @@ import (
 
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
-	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on the hand-written release of Koudas et al.
@@ -36,7 +37,7 @@ func genuine(t *testing.T) *release { return openTampered(t, "figure2", vt.Tampe
 
 func withOriginal(t *testing.T, name string, tp vt.Tamper, employees string) *release {
 	t.Helper()
-	orig, err := model.Load(strings.NewReader(employees), model.LoadOptions{Name: "employees.csv"})
+	orig, err := csvfile.Load(strings.NewReader(employees), csvfile.LoadOptions{Name: "employees.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,14 +164,14 @@ func TestCheckPinning(t *testing.T) {
 	moved := vt.Tamper{Files: map[string]func(string) string{"qi.csv": vt.Replace(t, "1,91110,M\n3,91340,F", "2,91110,M\n3,91340,F")}}
 	vt.Want(t, withOriginal(t, "figure2", moved, emp), pinning,
 		"FAIL pinning: undetermined: 1 QI combinations of qi.csv lie in more than one group, so the files do not say which original row is which; check with the audit record written beside the release")
-	orig, _ := model.Load(strings.NewReader(emp), model.LoadOptions{})
+	orig, _ := csvfile.Load(strings.NewReader(emp), csvfile.LoadOptions{})
 	// qi.csv's rows are Grace, Bob, Nancy, Debra, Jason, Elaine, Alice,
 	// Leo, Helen, Kyle, Carol (input rows 5, 1, 10, 3, 7, 4, 0, 9, 6, 8, 2).
 	rows := []int{5, 1, 10, 3, 7, 4, 0, 9, 6, 8, 2}
-	c := openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+	c := openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 	vt.Want(t, c, pinning, "ok   audit: the audit record pins every row of qi.csv to an input row with the same QI values")
 	rows = []int{5, 1, 10, 3, 7, 4, 0, 9, 6, 2, 8} // Kyle and Carol swapped
-	c = openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &model.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
+	c = openTampered(t, "figure2", vt.Tamper{}, verify.Options{Original: orig, Audit: &releasedir.Audit{RowMap: map[string][]int{"qi.csv": rows}}})
 	vt.Want(t, c, pinning, "FAIL audit: the audit record's row map does not fit this original and qi.csv")
 }
 

@@ -11,6 +11,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // TestReleaseEdits: no edit of a release, of any file or any class of
@@ -20,7 +21,7 @@ import (
 func TestReleaseEdits(t *testing.T) {
 	t.Parallel()
 	out, in := figure2Release(t)
-	orig, err := model.LoadFile(in, model.LoadOptions{})
+	orig, err := csvfile.LoadFile(in, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

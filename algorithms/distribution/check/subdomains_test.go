@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/csvfile"
 )
 
 // subdomains, on dictionary codes with its maps sized beforehand, counts
@@ -21,7 +22,7 @@ func TestSubdomainsIsNaive(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
 	load := func(text string, kinds map[string]model.Kind) *model.Table {
-		tb, err := model.Load(strings.NewReader(text), model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+		tb, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The method's parameters as the manifest states them: the method names
@@ -73,16 +74,16 @@ type Details struct {
 	// FigureSummary summarises the per-group figures but the group's
 	// distance to the target, which describes its private original
 	// distribution.
-	FigureSummary []model.FigureSummary `json:"group_figures"`
+	FigureSummary []releasedir.FigureSummary `json:"group_figures"`
 }
 
 // Encode renders the details as the manifest holds them.
-func (d Details) Encode() (json.RawMessage, error) { return model.EncodeDetails(d) }
+func (d Details) Encode() (json.RawMessage, error) { return releasedir.EncodeDetails(d) }
 
-// Read decodes a manifest's details strictly (model.DecodeDetails): a key
+// Read decodes a manifest's details strictly (releasedir.DecodeDetails): a key
 // this declaration does not name is an error.
-func Read(m *model.Manifest) (Details, error) {
+func Read(m *releasedir.Manifest) (Details, error) {
 	var d Details
-	err := model.DecodeDetails(m.Details, &d)
+	err := releasedir.DecodeDetails(m.Details, &d)
 	return d, err
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The details read back exactly as written, and strictly: a key the
@@ -13,7 +13,7 @@ import (
 func TestDetailsReadBackStrictly(t *testing.T) {
 	t.Parallel()
 	d := Details{Grouping: "sa-only", Target: "uniform", MaxDenominator: 8, Domain: []string{"1", "2"}, Effective: []float64{0.5, 0.5},
-		Subdomains: 4, FakeValues: 1, SumOfRanges: 2.5, FigureSummary: []model.FigureSummary{{Figure: "fakes", Min: 0, Mean: 0.5, Max: 1}}}
+		Subdomains: 4, FakeValues: 1, SumOfRanges: 2.5, FigureSummary: []releasedir.FigureSummary{{Figure: "fakes", Min: 0, Mean: 0.5, Max: 1}}}
 	raw, err := d.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +24,7 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 	if string(raw) != want {
 		t.Fatalf("encoded\n%s\nwant\n%s", raw, want)
 	}
-	got, err := Read(&model.Manifest{Details: raw})
+	got, err := Read(&releasedir.Manifest{Details: raw})
 	if err != nil || got.FigureSummary[0].Mean != 0.5 || got.Domain[1] != "2" || got.MaxDenominator != 8 {
 		t.Fatalf("read back %+v (%v)", got, err)
 	}
@@ -33,7 +33,7 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 		t.Errorf("per-group target states an effective target: %s", raw)
 	}
 	forged := strings.Replace(want, `"sa_rows":4`, `"sa_rows":4,"SA_rows":5`, 1)
-	if _, err := Read(&model.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), `key "SA_rows" is given again`) {
+	if _, err := Read(&releasedir.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), `key "SA_rows" is given again`) {
 		t.Errorf("forged details: %v", err)
 	}
 }

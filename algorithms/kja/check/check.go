@@ -28,6 +28,7 @@ import (
 	"privlab/algorithms/kja/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // kUnrecounted is the k-join-anonymity line of a KJA variant's release.
@@ -72,7 +73,7 @@ var checks = []verify.Check[release]{
 // details, and the facts several checks share, each computed once.
 type release struct {
 	rel     *verify.Release
-	m       *model.Manifest
+	m       *releasedir.Manifest
 	opt     verify.Options
 	man     string // manifest.json's path
 	det     format.Details

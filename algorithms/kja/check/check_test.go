@@ -19,6 +19,8 @@ import (
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 var env = pipeline.Env{Datasets: datasets.Catalog{}}
@@ -76,8 +78,8 @@ func copyRelease(t *testing.T, src string) string {
 		b, _ := os.ReadFile(filepath.Join(src, e.Name()))
 		os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644)
 	}
-	if b, err := os.ReadFile(model.AuditPath(src)); err == nil {
-		os.WriteFile(model.AuditPath(dst), b, 0o600)
+	if b, err := os.ReadFile(releasedir.AuditPath(src)); err == nil {
+		os.WriteFile(releasedir.AuditPath(dst), b, 0o600)
 	}
 	return dst
 }
@@ -142,7 +144,7 @@ func checksPassAndEditsFail(t *testing.T, mtPath, pdPath, variant string) {
 			"original+pd": full,
 			"without audit": func(d string) (*verify.Report, error) {
 				c := copyRelease(t, d)
-				os.Remove(model.AuditPath(c))
+				os.Remove(releasedir.AuditPath(c))
 				return pipeline.Check(c, orig, pub)
 			},
 		} {
@@ -348,14 +350,14 @@ func TestCheckWithRawPublicTable(t *testing.T) {
 	lines[5] = strings.Join(cells, ",")
 	os.WriteFile(pdPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	dir, prep := export(t, mtPath, pdPath, "mondrian-direct")
-	raw, err := model.LoadFile(pdPath, model.LoadOptions{})
+	raw, err := csvfile.LoadFile(pdPath, csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if raw.Rows == prep.Public.Rows {
 		t.Fatal("the pipeline kept the row with a missing QI")
 	}
-	origRaw, _ := model.LoadFile(mtPath, model.LoadOptions{Kinds: map[string]model.Kind{"sex": model.Categorical}})
+	origRaw, _ := csvfile.LoadFile(mtPath, csvfile.LoadOptions{Kinds: map[string]model.Kind{"sex": model.Categorical}})
 	raw.Column("sex").SetKind(model.Categorical)
 	rep, err := pipeline.Check(dir, origRaw, raw)
 	if err != nil || !rep.OK() {
@@ -418,7 +420,7 @@ func TestSensitiveGroupsHoldK(t *testing.T) {
 // manifest's counts; it returns the copy and the new group's size.
 func splitGroup(t *testing.T, dir string, k int) (string, int) {
 	t.Helper()
-	audit, err := model.ReadAudit(model.AuditPath(dir))
+	audit, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,7 +609,7 @@ func forgeK(t *testing.T, dir string, k int) {
 func kjaChecks(t *testing.T, what, dir string, prep *pipeline.Prepared, fail string) {
 	t.Helper()
 	noAudit := copyRelease(t, dir)
-	os.Remove(model.AuditPath(noAudit))
+	os.Remove(releasedir.AuditPath(noAudit))
 	for _, c := range []struct {
 		name      string
 		dir       string
@@ -676,7 +678,7 @@ func TestMovedPublicRowsFail(t *testing.T) {
 	t.Parallel()
 	mtPath, pdPath := universe(t)
 	dir, prep := exportWith(t, mtPath, pdPath, "mondrian-direct", []string{"id"}, "10")
-	audit, err := model.ReadAudit(model.AuditPath(dir))
+	audit, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -744,7 +746,7 @@ func TestUnjoinedPublicRecount(t *testing.T) {
 		t.Fatalf("%v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}
 	bad := copyRelease(t, dir)
-	os.Remove(model.AuditPath(bad))
+	os.Remove(releasedir.AuditPath(bad))
 	jat := verifytest.ReadCSV(t, filepath.Join(bad, "jat.csv"))
 	verifytest.WriteCSV(t, filepath.Join(bad, "jat.csv"), append(jat, jat[1]))
 	forgeK(t, bad, 8)
@@ -798,7 +800,7 @@ func TestPaddedPlainBoxes(t *testing.T) {
 		t.Fatalf("genuine with its audit record: %v %q\n%s", err, rep.Unproven, strings.Join(rep.Strings(), "\n"))
 	}
 	bad := copyRelease(t, dir)
-	os.Remove(model.AuditPath(bad))
+	os.Remove(releasedir.AuditPath(bad))
 	jat := verifytest.ReadCSV(t, filepath.Join(bad, "jat.csv"))
 	si := verifytest.ReadCSV(t, filepath.Join(bad, "si.csv"))
 	boxes := map[string][][]string{}
@@ -831,7 +833,7 @@ func TestPaddedPlainBoxes(t *testing.T) {
 	const unconfirmed = "k-join-anonymity: the %d rows of jat.csv were not recounted against the original: that every box holds k = %d distinct people " +
 		"(rows repeated read the same), and so a breach probability of at most 1/%d (Theorem 2), is unconfirmed without the original (or the audit record beside the release)"
 	genuine := copyRelease(t, dir)
-	os.Remove(model.AuditPath(genuine))
+	os.Remove(releasedir.AuditPath(genuine))
 	for _, c := range []struct {
 		what, dir string
 		orig      *model.Table
@@ -963,7 +965,7 @@ func TestGenuineWithoutAuditNeverFails(t *testing.T) {
 				if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
 					t.Fatalf("%s %s: %v", variant, grouping, err)
 				}
-				os.Remove(model.AuditPath(out))
+				os.Remove(releasedir.AuditPath(out))
 				rep, err := pipeline.Check(out, prep.Source, prep.Public)
 				if err != nil || !rep.OK() {
 					t.Errorf("%s, public %v, %s: %v\n%s", variant, public != "", grouping, err, strings.Join(rep.Strings(), "\n"))
@@ -1014,7 +1016,7 @@ func TestTamperedTopDownWithoutAudit(t *testing.T) {
 		}},
 	} {
 		bad := copyRelease(t, dir)
-		os.Remove(model.AuditPath(bad))
+		os.Remove(releasedir.AuditPath(bad))
 		c.edit(t, bad)
 		rehash(t, bad)
 		rep, err := pipeline.Check(bad, prep.Source, prep.Public)

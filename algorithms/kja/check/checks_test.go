@@ -11,6 +11,8 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on two hand-written releases: testdata/plain
@@ -50,7 +52,7 @@ func table(t *testing.T, name string, replace ...string) *model.Table {
 		t.Fatal(err)
 	}
 	text := strings.NewReplacer(replace...).Replace(string(b))
-	tab, err := model.Load(strings.NewReader(text), model.LoadOptions{Name: name})
+	tab, err := csvfile.Load(strings.NewReader(text), csvfile.LoadOptions{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func plain(t *testing.T, tp vt.Tamper) *release {
 func plainWith(t *testing.T, tp vt.Tamper, orig *model.Table, maps ...[]int) *release {
 	opt := verify.Options{Original: orig}
 	if len(maps) > 0 {
-		opt.Audit = &model.Audit{RowMap: map[string][]int{"jat.csv": maps[0]}}
+		opt.Audit = &releasedir.Audit{RowMap: map[string][]int{"jat.csv": maps[0]}}
 		if len(maps) > 1 {
 			opt.Audit.RowMap["si.csv"] = maps[1]
 		}
@@ -368,11 +370,11 @@ func TestCheckUnproven(t *testing.T) {
 		t.Errorf("with both tables, or plain with the original: %q %q", r.Unproven, r.Strings())
 	}
 	c := plain(t, vt.Tamper{})
-	digest, err := model.ManifestDigest(c.m)
+	digest, err := releasedir.ManifestDigest(c.m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.opt.Audit = &model.Audit{ManifestDigest: digest}
+	c.opt.Audit = &releasedir.Audit{ManifestDigest: digest}
 	unproven(c, r)
 	c.opt.Audit.ManifestDigest = strings.Repeat("0", 64)
 	unproven(c, r)

@@ -7,6 +7,7 @@ import (
 	"privlab/algorithms/kja/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The worst cases a release states, held against k: each box holds k JT
@@ -81,14 +82,14 @@ func unproven(c *release, r *verify.Report) error {
 }
 
 // auditBinds reports whether the audit record beside the release holds
-// this manifest's digest (model.ManifestDigest): the manifest, and the
+// this manifest's digest (releasedir.ManifestDigest): the manifest, and the
 // files it hashes, are then its producer's.
 func auditBinds(c *release) bool {
 	a := c.opt.Audit
 	if a == nil || a.ManifestDigest == "" {
 		return false
 	}
-	sum, err := model.ManifestDigest(c.m)
+	sum, err := releasedir.ManifestDigest(c.m)
 	return err == nil && sum == a.ManifestDigest
 }
 

@@ -6,6 +6,7 @@ import (
 	"privlab/algorithms/kja/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // variants are k-join-anonymity's variants: the k-anonymity algorithm
@@ -85,7 +86,7 @@ func (c *release) axesOf() ([]*axis, error) {
 }
 
 // readDomain reads details.domain.
-func readDomain(man string, m *model.Manifest, det format.Details) ([]*axis, error) {
+func readDomain(man string, m *releasedir.Manifest, det format.Details) ([]*axis, error) {
 	if len(det.Domain) != len(m.QIs) {
 		return nil, &model.InputError{File: man, Msg: fmt.Sprintf("details.domain describes %d quasi-identifiers, the manifest names %d", len(det.Domain), len(m.QIs))}
 	}

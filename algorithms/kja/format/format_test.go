@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The details read back exactly as written, and strictly: a key the
@@ -24,15 +24,15 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 	if string(raw) != want {
 		t.Fatalf("encoded\n%s\nwant\n%s", raw, want)
 	}
-	got, err := Read(&model.Manifest{Details: raw})
+	got, err := Read(&releasedir.Manifest{Details: raw})
 	if err != nil || got.Domain[1].Values[1] != "M" || got.JTRows != 40 || got.NCPDomain != DomainJT {
 		t.Fatalf("read back %+v (%v)", got, err)
 	}
 	forged := strings.Replace(want, `"qi_paired":0`, `"qi_paired":0,"k_guaranteed":100`, 1)
-	if _, err := Read(&model.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), `unknown key "k_guaranteed"`) {
+	if _, err := Read(&releasedir.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), `unknown key "k_guaranteed"`) {
 		t.Errorf("forged details: %v", err)
 	}
-	if _, err := Read(&model.Manifest{}); err == nil {
+	if _, err := Read(&releasedir.Manifest{}); err == nil {
 		t.Error("a manifest without details reads")
 	}
 }

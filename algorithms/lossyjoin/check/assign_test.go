@@ -7,6 +7,8 @@ import (
 
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // instance is a small original table and a release of it: record i has
@@ -25,8 +27,8 @@ func load(t *testing.T, header string, rows []string) *model.Table {
 	for _, name := range strings.Split(header, ",") {
 		kinds[name] = model.Categorical
 	}
-	tab, err := model.Load(strings.NewReader(header+"\n"+strings.Join(rows, "\n")+"\n"),
-		model.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
+	tab, err := csvfile.Load(strings.NewReader(header+"\n"+strings.Join(rows, "\n")+"\n"),
+		csvfile.LoadOptions{Delimiter: ',', MissingTokens: []string{}, Kinds: kinds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func checkInstance(t *testing.T, in instance) map[string]verify.Line {
 		ssRows = append(ssRows, in.ssClass[i]+","+in.ssValue[i])
 	}
 	o := load(t, "q,s", orig)
-	c := &ctx{m: &model.Manifest{QIs: []string{"q"}, SA: "s"}, opt: verify.Options{Original: o},
+	c := &ctx{m: &releasedir.Manifest{QIs: []string{"q"}, SA: "s"}, opt: verify.Options{Original: o},
 		nss: load(t, "q,ClassID", nssRows), ss: load(t, "ClassID,s", ssRows)}
 	r := &verify.Report{}
 	for _, check := range []func(*ctx, *verify.Report) error{joinTuples, joinSensitiveValues, classesFaithful, nssShuffled, positionLinkLine} {

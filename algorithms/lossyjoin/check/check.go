@@ -30,6 +30,7 @@ import (
 	"privlab/algorithms/lossyjoin/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The files and columns of a release.
@@ -98,7 +99,7 @@ var generalizedChecks = []verify.Check[ctx]{
 // them start), and the facts several checks share, computed once.
 type ctx struct {
 	rel   *verify.Release
-	m     *model.Manifest
+	m     *releasedir.Manifest
 	opt   verify.Options
 	k     int
 	alpha model.Bound

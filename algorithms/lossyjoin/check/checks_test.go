@@ -10,6 +10,8 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on two hand-written releases of Wong et al.'s
@@ -51,15 +53,15 @@ func openTiny(t *testing.T, name string, tp vt.Tamper, opt verify.Options) *ctx 
 func jobs(t *testing.T, replace ...string) *model.Table {
 	t.Helper()
 	dir := vt.File("jobs.csv", strings.NewReplacer(replace...).Replace).Copy(t, "testdata")
-	tab, err := model.LoadFile(dir+"/jobs.csv", model.LoadOptions{})
+	tab, err := csvfile.LoadFile(dir+"/jobs.csv", csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tab
 }
 
-func audit(maps ...any) *model.Audit {
-	a := &model.Audit{RowMap: map[string][]int{}}
+func audit(maps ...any) *releasedir.Audit {
+	a := &releasedir.Audit{RowMap: map[string][]int{}}
 	for i := 0; i < len(maps); i += 2 {
 		a.RowMap[maps[i].(string)] = maps[i+1].([]int)
 	}
@@ -199,7 +201,7 @@ func TestCheckJoinWithoutAudit(t *testing.T) {
 // With the audit record every row of both files is pinned.
 func TestCheckJoinAudited(t *testing.T) {
 	t.Parallel()
-	with := func(a *model.Audit) verify.Options { return verify.Options{Original: jobs(t), Audit: a} }
+	with := func(a *releasedir.Audit) verify.Options { return verify.Options{Original: jobs(t), Audit: a} }
 	c := openTiny(t, "lossy", vt.Tamper{}, with(audit(format.FileNSS, nssRows, format.FileSS, ssRows)))
 	vt.Want(t, c, nssAudit, "ok   audit: the audit record pins every row of nss.csv to an input row with the same QI values")
 	vt.Want(t, c, classesFaithful, "ok   classes faithful: every class's ss.csv values are the original values of its nss.csv records (0 classes differ)")

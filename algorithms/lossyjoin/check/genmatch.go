@@ -5,6 +5,7 @@ import (
 
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Faithfulness of generalized.csv without the audit record: its rows
@@ -85,7 +86,7 @@ func (ix *labelIndex) holders(v string) []int32 {
 
 // genMatched is the largest number of generalized.csv rows that distinct
 // original records can take, and the combinations on either side.
-func genMatched(m *model.Manifest, gen *model.Table, doms map[string]*domain, o *verify.Original) (matched, pubN, origN int) {
+func genMatched(m *releasedir.Manifest, gen *model.Table, doms map[string]*domain, o *verify.Original) (matched, pubN, origN int) {
 	nq := len(m.QIs)
 	ixs := make([]*labelIndex, nq)
 	for q, name := range m.QIs {

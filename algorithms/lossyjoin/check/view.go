@@ -7,6 +7,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // View is a lossyjoin release as an attacker reads it (risk.View). With
@@ -78,7 +79,7 @@ func (c *cellCodes) row(row int) []uint32 {
 // classBeliefs registers every class's sensitive values (ss.csv) as a
 // belief, and gives each code of nss.csv's ClassID column its class's
 // (-1: a class without ss.csv rows, which the check fails).
-func classBeliefs(m *model.Manifest, ss *model.Table, nssClass *model.Column) (*risk.Builder, []int32) {
+func classBeliefs(m *releasedir.Manifest, ss *model.Table, nssClass *model.Column) (*risk.Builder, []int32) {
 	values, numeric, pos := saValues(ss.Columns[1])
 	at := make([]int, len(ss.Columns[1].Dict)+1)
 	for code, v := range ss.Columns[1].Dict {
@@ -161,7 +162,7 @@ func newSpan() *span { return &span{lo: math.Inf(1), hi: math.Inf(-1), num: true
 // per QI and code: the share of the attribute's domain its values cover
 // (domains.csv; a cell no label lists is an exact value, which the
 // domain then holds too).
-func labelLosses(m *model.Manifest, gen, dom *model.Table) [][]float64 {
+func labelLosses(m *releasedir.Manifest, gen, dom *model.Table) [][]float64 {
 	labels := map[[2]string]*span{}
 	domain := map[string]*span{}
 	seen := map[[2]string]bool{}

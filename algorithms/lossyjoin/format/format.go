@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The method's parameters as the manifest states them: the method names
@@ -59,18 +60,18 @@ type Details struct {
 	// ClassID: the sum of the squared class sizes (Table 7 has 12).
 	JoinRows int `json:"join_rows,omitempty"`
 	// L is Anatomy's l = ceil(1/alpha).
-	L             int                   `json:"l,omitempty"`
-	GroupFigures  []model.FigureSummary `json:"group_figures"`
-	DomainEntries int                   `json:"domain_entries,omitempty"`
+	L             int                        `json:"l,omitempty"`
+	GroupFigures  []releasedir.FigureSummary `json:"group_figures"`
+	DomainEntries int                        `json:"domain_entries,omitempty"`
 }
 
 // Encode renders the details as the manifest holds them.
-func (d Details) Encode() (json.RawMessage, error) { return model.EncodeDetails(d) }
+func (d Details) Encode() (json.RawMessage, error) { return releasedir.EncodeDetails(d) }
 
-// Read decodes a manifest's details strictly (model.DecodeDetails): a key
+// Read decodes a manifest's details strictly (releasedir.DecodeDetails): a key
 // this declaration does not name is an error, and so are no details.
-func Read(m *model.Manifest) (Details, error) {
+func Read(m *releasedir.Manifest) (Details, error) {
 	var d Details
-	err := model.DecodeDetails(m.Details, &d)
+	err := releasedir.DecodeDetails(m.Details, &d)
 	return d, err
 }

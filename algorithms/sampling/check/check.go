@@ -24,6 +24,7 @@ import (
 	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 const file = format.FilePublished
@@ -58,7 +59,7 @@ var checks = []verify.Check[release]{
 // check starts), and the facts several checks share, computed once.
 type release struct {
 	rel *verify.Release
-	m   *model.Manifest
+	m   *releasedir.Manifest
 	opt verify.Options
 	man string
 	det format.Details

@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 var env = pipeline.Env{Datasets: datasets.Catalog{}}
@@ -87,8 +88,8 @@ func copyRelease(t *testing.T, src string) string {
 		b, _ := os.ReadFile(filepath.Join(src, e.Name()))
 		os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644)
 	}
-	b, _ := os.ReadFile(model.AuditPath(src))
-	os.WriteFile(model.AuditPath(dst), b, 0o600)
+	b, _ := os.ReadFile(releasedir.AuditPath(src))
+	os.WriteFile(releasedir.AuditPath(dst), b, 0o600)
 	return dst
 }
 
@@ -419,7 +420,7 @@ func TestMinimumGeneralizationOfTheRecord(t *testing.T) {
 	if !rep.OK() || !hasLine(rep, "minimum generalization of each record", true) {
 		t.Fatalf("the release fails or lacks the per-record line:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
-	audit, err := model.ReadAudit(model.AuditPath(dir))
+	audit, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

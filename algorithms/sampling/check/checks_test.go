@@ -8,6 +8,8 @@ import (
 	"privlab/algorithms/verify"
 	vt "privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/csvfile"
+	"privlab/model/releasedir"
 )
 
 // Each named check alone, on a hand-written release (testdata/tiny): the
@@ -48,7 +50,7 @@ func openTiny(t *testing.T, tp vt.Tamper, opt verify.Options) *release {
 func input(t *testing.T, replace ...string) *model.Table {
 	t.Helper()
 	dir := vt.File("original.csv", strings.NewReplacer(replace...).Replace).Copy(t, "testdata")
-	tab, err := model.LoadFile(dir+"/original.csv", model.LoadOptions{})
+	tab, err := csvfile.LoadFile(dir+"/original.csv", csvfile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +224,7 @@ func TestCheckFaithful(t *testing.T) {
 func TestCheckPinned(t *testing.T) {
 	t.Parallel()
 	audit := func(rows []int) verify.Options {
-		return verify.Options{Original: input(t), Audit: &model.Audit{RowMap: map[string][]int{file: rows}}}
+		return verify.Options{Original: input(t), Audit: &releasedir.Audit{RowMap: map[string][]int{file: rows}}}
 	}
 	c := openTiny(t, vt.Tamper{}, audit(pinned))
 	vt.Want(t, c, faithful, "ok   faithful: every published row is a distinct original row: its generalized values cover the original values and its sensitive value is the original's")

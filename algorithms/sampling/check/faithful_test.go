@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // TestFaithfulWithoutAudit (issue 18.6): without the audit record a
@@ -33,7 +34,7 @@ func TestFaithfulWithoutAudit(t *testing.T) {
 		return rep
 	}
 	bare := copyRelease(t, dir)
-	os.Remove(model.AuditPath(bare))
+	os.Remove(releasedir.AuditPath(bare))
 	if rep := noAudit(bare); !rep.OK() || !hasLine(rep, "faithful", true) || !hasLine(rep, "minimum generalization of each record", true) {
 		t.Fatalf("a genuine release without its audit record:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
@@ -140,11 +141,11 @@ func BenchmarkCheckOriginal(b *testing.B) {
 			Roles:  model.Roles{QIs: []string{"age", "sex", "education", "marital-status", "race", "native-country"}, SA: "occupation"},
 			Params: model.Values{"sampling-rate": "0.9", "max-distortion": "0.6", "seed": "3"}}
 		dir, orig := releaseOf(b, p)
-		a, err := model.ReadAudit(model.AuditPath(dir))
+		a, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, audit := range []*model.Audit{a, nil} {
+		for _, audit := range []*releasedir.Audit{a, nil} {
 			b.Run(fmt.Sprintf("rows=%d/audit=%v", n, audit != nil), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					rep, err := catalogtest.Check(dir, verify.Options{Original: orig, Audit: audit})

@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/sampling/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // tolerance absorbs floating-point noise in Eq. 3, whose expected
@@ -162,7 +163,7 @@ func claims(c *release, r *verify.Report) error {
 	return nil
 }
 
-func param(m *model.Manifest, name string) (float64, bool) {
+func param(m *releasedir.Manifest, name string) (float64, bool) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(m.Parameters[name]), 64)
 	return v, err == nil && !math.IsNaN(v)
 }

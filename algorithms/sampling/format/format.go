@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The method's parameters as the manifest states them: the method names
@@ -110,12 +111,12 @@ type Value struct {
 }
 
 // Encode renders the details as the manifest holds them.
-func (d Details) Encode() (json.RawMessage, error) { return model.EncodeDetails(d) }
+func (d Details) Encode() (json.RawMessage, error) { return releasedir.EncodeDetails(d) }
 
-// Read decodes a manifest's details strictly (model.DecodeDetails): a key
+// Read decodes a manifest's details strictly (releasedir.DecodeDetails): a key
 // this declaration does not name is an error, and so are no details.
-func Read(m *model.Manifest) (Details, error) {
+func Read(m *releasedir.Manifest) (Details, error) {
 	var d Details
-	err := model.DecodeDetails(m.Details, &d)
+	err := releasedir.DecodeDetails(m.Details, &d)
 	return d, err
 }

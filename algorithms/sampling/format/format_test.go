@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // The details read back exactly as written, and strictly: a key the
@@ -26,12 +27,12 @@ func TestDetailsReadBackStrictly(t *testing.T) {
 	if string(raw) != want {
 		t.Fatalf("encoded\n%s\nwant\n%s", raw, want)
 	}
-	got, err := Read(&model.Manifest{Details: raw})
+	got, err := Read(&releasedir.Manifest{Details: raw})
 	if err != nil || got.Attributes[0].Nodes[1].P != 1 || got.MinGeneralization["age"] != 1 {
 		t.Fatalf("read back %+v (%v)", got, err)
 	}
 	forged := strings.Replace(want, `"marginals":"table"`, `"marginals":"table","population":"public"`, 1)
-	if _, err := Read(&model.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), `unknown key "population"`) {
+	if _, err := Read(&releasedir.Manifest{Details: []byte(forged)}); err == nil || !strings.Contains(err.Error(), `unknown key "population"`) {
 		t.Errorf("forged details: %v", err)
 	}
 	if got := strings.Join(Header([]string{"age", "sex"}, "disease"), ","); got != "age,sex,disease" {

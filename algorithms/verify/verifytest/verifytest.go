@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"privlab/algorithms/verify"
-	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Restate re-computes the SHA-256 of every listed file, applies edit
@@ -29,7 +29,7 @@ func Restate(t testing.TB, dir string, edit func(m map[string]any)) {
 		edit(m)
 	}
 	write(t, dir, m)
-	man, err := model.ReadManifest(dir)
+	man, err := releasedir.ReadManifest(dir)
 	if err != nil {
 		return // the edit broke the manifest: nothing to render
 	}
@@ -44,7 +44,7 @@ func Restate(t testing.TB, dir string, edit func(m map[string]any)) {
 	if !hasReport {
 		return
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(model.RenderReport(man)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(releasedir.RenderReport(man)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rehash(dir, m, "report.md")
@@ -85,17 +85,17 @@ func rehash(dir string, m map[string]any, only string) {
 		if only != "" && name != only {
 			continue
 		}
-		if sum, err := model.FileSHA256(filepath.Join(dir, name)); err == nil && filepath.Base(name) == name {
+		if sum, err := releasedir.FileSHA256(filepath.Join(dir, name)); err == nil && filepath.Base(name) == name {
 			e["sha256"] = sum
 		}
 	}
 }
 
 // Details encodes a method's details as a hand-written manifest holds
-// them (model.EncodeDetails).
+// them (releasedir.EncodeDetails).
 func Details(t testing.TB, v any) json.RawMessage {
 	t.Helper()
-	b, err := model.EncodeDetails(v)
+	b, err := releasedir.EncodeDetails(v)
 	if err != nil {
 		t.Fatal(err)
 	}

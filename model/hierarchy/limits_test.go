@@ -1,0 +1,70 @@
+package hierarchy
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"privlab/model"
+)
+
+// TestEndlessHierarchyStops: a hierarchy file that never ends, or whose
+// one line is longer than a record can be, is an error naming the line;
+// a label longer than the cell limit is refused, not taken as a value.
+func TestEndlessHierarchyStops(t *testing.T) {
+	for _, tt := range []struct {
+		in   *endless
+		line int
+		msg  string
+	}{
+		{forever("", "\x00"), 1, "NUL byte"},
+		{forever("a;*\n", "b"), 2, "a record longer than 4 MB"},
+		{forever("a;*\n\"", "\n"), 2, "a record longer than 4 MB"},
+	} {
+		_, err := Parse("x", "h.csv", tt.in)
+		var ie *model.InputError
+		if !errors.As(err, &ie) || ie.Line != tt.line || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("got %v, want line %d %q", err, tt.line, tt.msg)
+		}
+		if tt.in.read > 8<<20 {
+			t.Errorf("read %d bytes before the error", tt.in.read)
+		}
+	}
+	long := "a;*\n" + strings.Repeat("b", model.DefaultMaxCell+1) + ";*\n"
+	_, err := Parse("x", "h.csv", strings.NewReader(long))
+	var ie *model.InputError
+	if !errors.As(err, &ie) || ie.Line != 2 || ie.Column != 1 || !strings.Contains(err.Error(), "label is longer than 65536 bytes") {
+		t.Fatalf("a long label: %v", err)
+	}
+}
+
+// endless is an input that never ends: head, then body repeated forever.
+// It fails the read (and so the test) once more than max bytes are asked
+// for: a reader that is bounded by the record limit stops long before.
+type endless struct {
+	head, body []byte
+	read, max  int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.read > e.max {
+		return 0, errors.New("read on past the bound: the input is read whole")
+	}
+	n := 0
+	for n < len(p) {
+		src := e.body
+		if e.read < len(e.head) {
+			src = e.head[e.read:]
+		} else {
+			src = src[(e.read-len(e.head))%len(src):]
+		}
+		m := copy(p[n:], src)
+		n += m
+		e.read += m
+	}
+	return n, nil
+}
+
+func forever(head, body string) *endless {
+	return &endless{head: []byte(head), body: []byte(body), max: 64 << 20}
+}

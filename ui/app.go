@@ -329,184 +329,305 @@ func (a *App) spinning() bool {
 	return st.Loading || st.Running || st.ReceivedDir != "" && st.Received == nil && st.ReceivedErr == nil
 }
 
+// update is the root of the message flow: it only routes. Messages about
+// the screen and the session's background work have named handlers;
+// keys go to the dialog, a capturing pane or the global keys; anything
+// else is addressed to a dialog or a pane.
 func (a *App) update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
-	defer func() {
-		// A bug in a pane must not end the session (or print a stack
-		// trace): report it and carry on.
-		if r := recover(); r != nil {
-			a.st.Fail(model.Recovered(r, ""))
-			m, cmd = a, nil
-		}
-	}()
-	st := a.st
+	defer a.recoverFromPanic(&m, &cmd)
+	if cmd, ok := a.handleScreenMsg(msg); ok {
+		return a, cmd
+	}
+	if cmd, ok := a.handleWorkMsg(msg); ok {
+		return a, cmd
+	}
 	var cmds []tea.Cmd
+	if k, ok := msg.(tea.KeyMsg); ok {
+		cmds = a.routeKey(k)
+	} else {
+		cmds = a.routeToDialogAndPanes(msg)
+	}
+	return a.settle(cmds)
+}
+
+// recoverFromPanic is deferred by update: a bug in a pane must not end
+// the session (or print a stack trace): it is reported and the session
+// carries on.
+func (a *App) recoverFromPanic(m *tea.Model, cmd *tea.Cmd) {
+	if r := recover(); r != nil {
+		a.st.Fail(model.Recovered(r, ""))
+		*m, *cmd = a, nil
+	}
+}
+
+// handleScreenMsg handles the messages about what is on screen: sizes,
+// the spinner, which pane or dialog shows, tours and received releases.
+// ok is false for any other message.
+func (a *App) handleScreenMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		a.help.Width = msg.Width
-		return a, nil
+		return nil, true
 	case spinner.TickMsg:
-		if !a.spinning() {
-			a.ticking = false // the chain of ticks ends here
-			return a, nil
-		}
-		var cmd tea.Cmd
-		a.spin, cmd = a.spin.Update(msg)
-		a.observeProgress()
-		return a, cmd
-	case loadedMsg:
-		if msg.seq != a.loadSeq {
-			return a, nil // a newer load superseded this one
-		}
-		st.Loading = false
-		st.expireStatus(msg.changes)
-		st.Table, st.LoadErr = msg.table, msg.err
-		if msg.err == nil {
-			if st.StatusErr {
-				st.Status, st.StatusErr = "", false
-			}
-			st.needRun = true
-			st.fixRoles()
-			if msg.table.FirstRowData && !st.askedHeader && a.dialog == nil {
-				// The first row looked like data, so it was read as data
-				// and the columns are c1, c2, ...: the import wizard asks
-				// for their names (and says what it read).
-				st.askedHeader = true
-				a.refreshAll()
-				d := newImportDialog(st, st.Project.Input)
-				return a, tea.Batch(a.schedule(), func() tea.Msg { return openDialogMsg{d} })
-			}
-		}
-		a.refreshAll()
-		return a, a.schedule()
-	case debounceMsg:
-		if msg.seq != a.runSeq {
-			return a, nil
-		}
-		return a, a.startRun()
-	case resultMsg:
-		if msg.seq != a.runSeq {
-			return a, nil // stale: a newer change is being computed
-		}
-		return a, a.landResult(msg)
+		return a.onTick(msg), true
 	case showPaneMsg:
 		a.active = msg.pane
-		return a, nil
+		return nil, true
 	case openTourMsg:
-		return a, a.unlessDirty("open the tour", func() tea.Cmd {
-			a.active = paneTour
-			return tea.Batch(a.st.StartTour(msg.tour), a.schedule())
-		})
+		return a.onOpenTour(msg), true
 	case tourStepsMsg:
-		if tr := st.Tour; tr != nil && tr.tour.Name == msg.name && tr.steps == nil {
-			tr.steps, tr.err = msg.steps, msg.err
-			st.ShowStep(0)
-			a.refreshAll()
-		}
-		return a, a.schedule()
+		return a.onTourSteps(msg), true
 	case openReleaseMsg:
-		// The workbench's table and result have nothing to do with the
-		// release: they go (unsaved changes were confirmed before the
-		// picker opened), and the release's own input is looked for.
-		a.cancelRun()
-		a.stopLoad()
-		a.runSeq++
-		a.loadSeq++
-		a.relSeq++
-		st.Running, st.Loading, st.needRun, st.needLoad = false, false, false, false
-		st.Table, st.LoadErr = nil, nil
-		st.dropResult()
-		st.Project = pipeline.Project{Method: st.Project.Method, Params: st.Project.Params}
-		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, true
-		st.Dirty = false
-		st.Status, st.StatusErr = "", false
-		a.active = paneRelease
-		a.refreshAll()
-		return a, receiveCmd(st.Env, msg.dir, a.relSeq)
+		return a.onOpenRelease(msg), true
 	case releaseOpenedMsg:
-		if msg.seq != a.relSeq || st.ReceivedDir == "" {
-			return a, nil // another release was opened, or the workbench moved on
-		}
-		st.Received, st.ReceivedErr = msg.rel, msg.err
-		if msg.err != nil {
-			st.Fail(msg.err)
-		}
-		if msg.input.Input != "" {
-			st.Project.Input, st.Project.Rows, st.Project.DataSeed = msg.input.Input, msg.input.Rows, msg.input.DataSeed
-			st.Project.Columns, st.Project.Delimiter, st.Project.Kinds = msg.input.Columns, msg.input.Delimiter, msg.input.Kinds
-			st.Table = msg.original
-		}
-		a.refreshAll()
-		a.active = paneRelease
-		return a, nil
+		a.onReleaseOpened(msg)
+		return nil, true
 	case openDialogMsg:
-		a.dialog = msg.d
-		if fd, ok := msg.d.(*fileDialog); ok {
-			return a, fd.init()
+		return a.onOpenDialog(msg), true
+	}
+	return nil, false
+}
+
+// handleWorkMsg handles the results of the session's background work: a
+// load, the debounce, the preview's run and the figures that follow it.
+// ok is false for any other message.
+func (a *App) handleWorkMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case loadedMsg:
+		return a.onLoaded(msg), true
+	case debounceMsg:
+		if msg.seq != a.runSeq {
+			return nil, true
 		}
-		return a, nil
+		return a.startRun(), true
+	case resultMsg:
+		if msg.seq != a.runSeq {
+			return nil, true // stale: a newer change is being computed
+		}
+		return a.landResult(msg), true
 	case workloadMsg:
-		if msg.seq == a.runSeq {
-			st.Workload, st.WorkloadOld = msg.w, false
-			st.noteWarnings()
-		}
-		return a, nil
+		a.onWorkload(msg)
 	case deferredMsg:
-		if msg.seq == a.runSeq && len(msg.figs) > 0 && st.Result != nil {
-			// A new result value: background work (an export) may be
-			// reading the old one's figures.
-			r := *st.Result
-			r.Summary = append(append([]model.Figure(nil), r.Summary...), msg.figs...)
-			st.Result = &r
-			a.refreshAll()
-		}
-		return a, nil
+		a.onDeferred(msg)
 	case riskMsg:
-		if msg.seq == a.runSeq {
-			st.Risk, st.RiskOld, st.RiskSingle = msg.rep, false, msg.single
-			a.refreshAll()
-		}
-		return a, nil
+		a.onRisk(msg)
 	case attackMsg:
-		if msg.seq == a.runSeq {
-			st.Attacks, st.AttacksOld, st.AttacksErr = msg.rep, false, msg.err
-			a.refreshAll()
-		}
-		return a, nil
+		a.onAttacks(msg)
 	case togetherMsg:
-		if msg.seq == a.runSeq {
-			st.Together, st.TogetherOld, st.TogetherErr = msg.fig, false, msg.err
-			a.refreshAll()
-		}
-		return a, nil
-	case tea.KeyMsg:
-		// Keys typed faster than the terminal is read arrive as one message
-		// of several runes ("++"); outside a text input they are separate
-		// presses.
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && a.dialog == nil && !a.panes[a.active].capturing() {
-			for _, r := range msg.Runes {
-				cmds = append(cmds, a.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
-				if a.quit || a.dialog != nil {
-					break
-				}
-			}
-		} else {
-			cmds = append(cmds, a.handleKey(msg))
-		}
+		a.onTogether(msg)
 	default:
-		// Messages addressed to a dialog or a pane (file reads, export
-		// results, query answers).
-		if d := a.dialog; d != nil {
-			done, cmd := d.update(msg)
-			if done && a.dialog == d {
-				a.dialog = nil // (an answer may have opened the next dialog)
-			}
-			cmds = append(cmds, cmd)
+		return nil, false
+	}
+	return nil, true
+}
+
+// onTick advances the spinner while something it stands for runs; the
+// chain of ticks ends when nothing does.
+func (a *App) onTick(msg spinner.TickMsg) tea.Cmd {
+	if !a.spinning() {
+		a.ticking = false // the chain of ticks ends here
+		return nil
+	}
+	var cmd tea.Cmd
+	a.spin, cmd = a.spin.Update(msg)
+	a.observeProgress()
+	return cmd
+}
+
+// onLoaded takes a loaded table (unless a newer load superseded it) and
+// schedules the preview's run; a first row that looked like data opens
+// the import wizard.
+func (a *App) onLoaded(msg loadedMsg) tea.Cmd {
+	st := a.st
+	if msg.seq != a.loadSeq {
+		return nil // a newer load superseded this one
+	}
+	st.Loading = false
+	st.expireStatus(msg.changes)
+	st.Table, st.LoadErr = msg.table, msg.err
+	if msg.err == nil {
+		if st.StatusErr {
+			st.Status, st.StatusErr = "", false
 		}
-		for _, p := range a.panes {
-			cmds = append(cmds, p.update(msg))
+		st.needRun = true
+		st.fixRoles()
+		if msg.table.FirstRowData && !st.askedHeader && a.dialog == nil {
+			// The first row looked like data, so it was read as data
+			// and the columns are c1, c2, ...: the import wizard asks
+			// for their names (and says what it read).
+			st.askedHeader = true
+			a.refreshAll()
+			d := newImportDialog(st, st.Project.Input)
+			return tea.Batch(a.schedule(), func() tea.Msg { return openDialogMsg{d} })
 		}
 	}
+	a.refreshAll()
+	return a.schedule()
+}
+
+// onOpenTour opens the tour pane on a tour, once unsaved changes are
+// confirmed.
+func (a *App) onOpenTour(msg openTourMsg) tea.Cmd {
+	return a.unlessDirty("open the tour", func() tea.Cmd {
+		a.active = paneTour
+		return tea.Batch(a.st.StartTour(msg.tour), a.schedule())
+	})
+}
+
+// onTourSteps takes the steps of the tour being shown and shows its
+// first.
+func (a *App) onTourSteps(msg tourStepsMsg) tea.Cmd {
+	st := a.st
+	if tr := st.Tour; tr != nil && tr.tour.Name == msg.name && tr.steps == nil {
+		tr.steps, tr.err = msg.steps, msg.err
+		st.ShowStep(0)
+		a.refreshAll()
+	}
+	return a.schedule()
+}
+
+// onOpenRelease leaves the workbench for a received release. The
+// workbench's table and result have nothing to do with the release:
+// they go (unsaved changes were confirmed before the picker opened), and
+// the release's own input is looked for.
+func (a *App) onOpenRelease(msg openReleaseMsg) tea.Cmd {
+	st := a.st
+	a.cancelRun()
+	a.stopLoad()
+	a.runSeq++
+	a.loadSeq++
+	a.relSeq++
+	st.Running, st.Loading, st.needRun, st.needLoad = false, false, false, false
+	st.Table, st.LoadErr = nil, nil
+	st.dropResult()
+	st.Project = pipeline.Project{Method: st.Project.Method, Params: st.Project.Params}
+	st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, true
+	st.Dirty = false
+	st.Status, st.StatusErr = "", false
+	a.active = paneRelease
+	a.refreshAll()
+	return receiveCmd(st.Env, msg.dir, a.relSeq)
+}
+
+// onReleaseOpened takes a received release that was read and checked,
+// with its input when it was found.
+func (a *App) onReleaseOpened(msg releaseOpenedMsg) {
+	st := a.st
+	if msg.seq != a.relSeq || st.ReceivedDir == "" {
+		return // another release was opened, or the workbench moved on
+	}
+	st.Received, st.ReceivedErr = msg.rel, msg.err
+	if msg.err != nil {
+		st.Fail(msg.err)
+	}
+	if msg.input.Input != "" {
+		st.Project.Input, st.Project.Rows, st.Project.DataSeed = msg.input.Input, msg.input.Rows, msg.input.DataSeed
+		st.Project.Columns, st.Project.Delimiter, st.Project.Kinds = msg.input.Columns, msg.input.Delimiter, msg.input.Kinds
+		st.Table = msg.original
+	}
+	a.refreshAll()
+	a.active = paneRelease
+}
+
+// onOpenDialog shows a dialog; a file dialog starts reading its folder.
+func (a *App) onOpenDialog(msg openDialogMsg) tea.Cmd {
+	a.dialog = msg.d
+	if fd, ok := msg.d.(*fileDialog); ok {
+		return fd.init()
+	}
+	return nil
+}
+
+// onWorkload takes the workload of the current run.
+func (a *App) onWorkload(msg workloadMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.Workload, st.WorkloadOld = msg.w, false
+		st.noteWarnings()
+	}
+}
+
+// onDeferred adds the figures computed after the current run's result.
+func (a *App) onDeferred(msg deferredMsg) {
+	st := a.st
+	if msg.seq == a.runSeq && len(msg.figs) > 0 && st.Result != nil {
+		// A new result value: background work (an export) may be
+		// reading the old one's figures.
+		r := *st.Result
+		r.Summary = append(append([]model.Figure(nil), r.Summary...), msg.figs...)
+		st.Result = &r
+		a.refreshAll()
+	}
+}
+
+// onRisk takes the risk figures of the current run.
+func (a *App) onRisk(msg riskMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.Risk, st.RiskOld, st.RiskSingle = msg.rep, false, msg.single
+		a.refreshAll()
+	}
+}
+
+// onAttacks takes the attacks measured on the current run's release.
+func (a *App) onAttacks(msg attackMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.Attacks, st.AttacksOld, st.AttacksErr = msg.rep, false, msg.err
+		a.refreshAll()
+	}
+}
+
+// onTogether takes the current run's figure of all attacks together.
+func (a *App) onTogether(msg togetherMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.Together, st.TogetherOld, st.TogetherErr = msg.fig, false, msg.err
+		a.refreshAll()
+	}
+}
+
+// routeKey hands a key to handleKey. Keys typed faster than the terminal
+// is read arrive as one message of several runes ("++"); outside a text
+// input they are separate presses.
+func (a *App) routeKey(msg tea.KeyMsg) []tea.Cmd {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) <= 1 || msg.Paste || a.dialog != nil || a.panes[a.active].capturing() {
+		return []tea.Cmd{a.handleKey(msg)}
+	}
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		cmds = append(cmds, a.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		if a.quit || a.dialog != nil {
+			break
+		}
+	}
+	return cmds
+}
+
+// routeToDialogAndPanes hands a message addressed to a dialog or a pane
+// (file reads, export results, query answers) to the dialog and every
+// pane.
+func (a *App) routeToDialogAndPanes(msg tea.Msg) []tea.Cmd {
+	var cmds []tea.Cmd
+	if d := a.dialog; d != nil {
+		done, cmd := d.update(msg)
+		if done && a.dialog == d {
+			a.dialog = nil // (an answer may have opened the next dialog)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, p := range a.panes {
+		cmds = append(cmds, p.update(msg))
+	}
+	return cmds
+}
+
+// settle follows a key or a pane's message: the session quits, or the
+// panes follow a dropped result or a left release at once and the
+// preview's run is scheduled.
+func (a *App) settle(cmds []tea.Cmd) (tea.Model, tea.Cmd) {
+	st := a.st
 	if a.quit {
 		a.cancelRun()
 		return a, tea.Quit
@@ -528,8 +649,9 @@ func (a *App) refreshAll() {
 	}
 }
 
+// handleKey hands a key to the open dialog, else to a capturing pane,
+// else to the global keys, else to the active pane.
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
-	st, k := a.st, a.st.Keys
 	if d := a.dialog; d != nil {
 		done, cmd := d.update(msg)
 		if done && a.dialog == d {
@@ -539,19 +661,34 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	p := a.panes[a.active]
 	if p.capturing() {
-		if key.Matches(msg, st.Keys.ForceQuit) {
+		if key.Matches(msg, a.st.Keys.ForceQuit) {
 			a.askQuit()
 			return nil
 		}
 		return p.update(msg)
 	}
+	if a.navigationKey(msg) {
+		return nil
+	}
+	if cmd, ok := a.sessionKey(msg); ok {
+		return cmd
+	}
+	if a.showAll && key.Matches(msg, a.st.Keys.Back) {
+		a.showAll = false
+		return nil
+	}
+	return p.update(msg)
+}
+
+// navigationKey handles the keys that move between panes or show the
+// help; it reports whether msg was one of them.
+func (a *App) navigationKey(msg tea.KeyMsg) bool {
+	k := a.st.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		a.askQuit()
-		return nil
 	case key.Matches(msg, k.Help):
 		a.showAll = !a.showAll
-		return nil
 	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 		vis := a.visible()
 		i := indexOf(vis, a.active)
@@ -560,68 +697,75 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		} else {
 			a.active = vis[(i+len(vis)-1)%len(vis)]
 		}
-		return nil
 	case key.Matches(msg, k.Jump):
 		// The tour's tab has its own key (its tab is the tenth with charts).
 		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != paneTour {
 			a.active = vis[i]
 		}
-		return nil
 	case key.Matches(msg, k.TourTab):
 		if slices.Contains(a.visible(), paneTour) {
 			a.active = paneTour
 		}
-		return nil
+	default:
+		return false
+	}
+	return true
+}
+
+// sessionKey handles the global keys that act on the session: cancel,
+// the full error, recompute, save, open, datasets and tours; ok reports
+// whether msg was one of them.
+func (a *App) sessionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
+	st, k := a.st, a.st.Keys
+	switch {
 	case key.Matches(msg, k.Cancel):
-		// Background jobs of the panes (a sweep, a comparison) stop too.
-		for _, p := range a.panes {
-			p.update(cancelJobMsg{})
-		}
-		if st.Running || st.needRun {
-			a.cancelRun()
-			a.runSeq++ // drop the cancelled result
-			st.Running, st.needRun, st.Cancelled = false, false, true
-			st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", keyName(k.Recompute))
-		}
-		return nil
+		a.cancelAll()
 	case key.Matches(msg, k.FullError):
 		a.showFull()
-		return nil
 	case key.Matches(msg, k.Recompute):
 		if st.Table != nil && !st.Running {
 			st.needRun, st.Cancelled = true, false
 		}
-		return nil
 	case key.Matches(msg, k.Save) && st.ProjectPath != "":
 		if err := st.save(st.ProjectPath); err != nil {
 			st.Fail(err)
 		}
-		return nil
 	case key.Matches(msg, k.Save), key.Matches(msg, k.SaveAs):
 		// The first save asks where; S asks for another file, starting at
 		// the current one's name.
 		a.dialog = newSaveDialog(st, key.Matches(msg, k.SaveAs))
-		return nil
 	case key.Matches(msg, k.Open):
 		return a.unlessDirty("open another file", func() tea.Cmd {
 			d := newFileDialog(st)
 			a.dialog = d
 			return d.init()
-		})
+		}), true
 	case key.Matches(msg, k.Dataset):
 		return a.unlessDirty("load another dataset", func() tea.Cmd {
 			a.dialog = newDatasetDialog(st)
 			return nil
-		})
+		}), true
 	case key.Matches(msg, k.Tours):
 		a.dialog = newTourDialog(st)
-		return nil
+	default:
+		return nil, false
 	}
-	if a.showAll && key.Matches(msg, k.Back) {
-		a.showAll = false
-		return nil
+	return nil, true
+}
+
+// cancelAll stops the preview's run and the panes' background jobs (a
+// sweep, a comparison).
+func (a *App) cancelAll() {
+	st, k := a.st, a.st.Keys
+	for _, p := range a.panes {
+		p.update(cancelJobMsg{})
 	}
-	return p.update(msg)
+	if st.Running || st.needRun {
+		a.cancelRun()
+		a.runSeq++ // drop the cancelled result
+		st.Running, st.needRun, st.Cancelled = false, false, true
+		st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", keyName(k.Recompute))
+	}
 }
 
 // showFull opens the error dialog (!) on the error, why the attacks
@@ -852,84 +996,9 @@ func (a *App) summaryView(w int) string {
 	var bar barLine
 	a.loadAndRunError(&bar, w)
 	if st.ReceivedDir != "" {
-		// A received release: its check's verdict, not the workbench's
-		// result (there is none to speak of while reading a release).
-		switch r := st.Received; {
-		case r == nil && st.ReceivedErr == nil && !st.Loading:
-			bar.fixed(100, a.spin.View()+" reading and checking "+st.ReceivedDir)
-		case r != nil && r.CheckErr == nil && r.CheckOK && len(r.Unproven) > 0:
-			bar.fixed(100, s.Warn.Render("! no check failed, but a privacy guarantee is unconfirmed"))
-		case r != nil && r.CheckErr == nil && r.CheckOK:
-			bar.fixed(100, s.OK.Render("✓ the release passes its check"))
-		case r != nil:
-			bar.fixed(100, s.Error.Render("✗ the release fails its check"))
-		}
+		a.receivedVerdict(&bar)
 	} else if st.Result != nil && st.LoadErr == nil {
-		r := st.Result
-		warn, warnOld := "", false
-		switch {
-		case st.Stale() && st.RunErr != nil:
-			// the error says it: the figures are of earlier settings
-		case st.Stale():
-			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+keyName(st.Keys.Recompute)+")"))
-		default:
-			a.verdicts(&bar, r, w)
-			if ws, old := st.shownWarnings(); len(ws) > 0 {
-				warn, warnOld = ws[0], old
-			}
-		}
-		// Figures the method asks to show (a failing constraint is shown
-		// above already).
-		for _, f := range r.Summary {
-			if f.Bar && (f.Limit == "" || f.OK) {
-				name := f.Short
-				if name == "" {
-					name = f.Name
-				}
-				bar.part(80, name+" "+human(f.Value))
-			}
-		}
-		if v := r.Violations(); v > 0 && st.Stale() {
-			bar.part(85, s.Error.Render(violate(v)))
-		}
-		bar.part(75, plural(len(r.Groups), "group"))
-		rows := thousands(r.Published) + " rows"
-		if r.Suppressed > 0 {
-			rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
-		}
-		bar.part(30, rows)
-		if u := r.Utility; u.Name != "" {
-			name := u.Short
-			if name == "" {
-				name = u.Name
-			}
-			bar.part(62, name+" "+human(u.Value))
-		}
-		if t := a.riskPart(); t != "" {
-			bar.part(64, t)
-		}
-		if st.Workload != nil && st.Workload.Queries > 0 {
-			// Bounds are not errors: their width over the true answer.
-			q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
-			if st.Workload.Bounded > 0 {
-				q = fmt.Sprintf("bound width %.2f", st.Workload.MeanErr)
-			}
-			if st.WorkloadOld {
-				q = s.Muted.Render(q + "…") // the new result's is on its way
-			}
-			bar.part(35, q)
-		}
-		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
-		if warn != "" {
-			// The first usefulness warning, at the end of the line (!
-			// shows them all in full), dimmed while it is the previous
-			// result's.
-			style := s.Warn
-			if warnOld {
-				style = s.Muted
-			}
-			bar.shrinking(56, min(lenCells(safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(safe(warn), n)) })
-		}
+		a.resultParts(&bar, w)
 	}
 	if st.Running && st.ReceivedDir == "" {
 		bar.fixed(95, a.spin.View()+" computing"+a.progressText())
@@ -942,6 +1011,112 @@ func (a *App) summaryView(w int) string {
 		bar.shrinking(90, lenCells(safe(st.Status)), 20, func(n int) string { return style.Render(clip(safe(st.Status), n)) })
 	}
 	return fit(s.Summary.Render(bar.render(w)), w)
+}
+
+// receivedVerdict adds a received release's check verdict, not the
+// workbench's result (there is none to speak of while reading a
+// release).
+func (a *App) receivedVerdict(bar *barLine) {
+	st, s := a.st, a.st.Styles
+	switch r := st.Received; {
+	case r == nil && st.ReceivedErr == nil && !st.Loading:
+		bar.fixed(100, a.spin.View()+" reading and checking "+st.ReceivedDir)
+	case r != nil && r.CheckErr == nil && r.CheckOK && len(r.Unproven) > 0:
+		bar.fixed(100, s.Warn.Render("! no check failed, but a privacy guarantee is unconfirmed"))
+	case r != nil && r.CheckErr == nil && r.CheckOK:
+		bar.fixed(100, s.OK.Render("✓ the release passes its check"))
+	case r != nil:
+		bar.fixed(100, s.Error.Render("✗ the release fails its check"))
+	}
+}
+
+// resultParts adds the workbench result's parts: the verdicts (or that
+// the figures are stale), the figures the method shows, groups, rows,
+// utility, risk, the workload's error, the run time and the first
+// usefulness warning.
+func (a *App) resultParts(bar *barLine, w int) {
+	st, s := a.st, a.st.Styles
+	r := st.Result
+	warn, warnOld := "", false
+	switch {
+	case st.Stale() && st.RunErr != nil:
+		// the error says it: the figures are of earlier settings
+	case st.Stale():
+		bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+keyName(st.Keys.Recompute)+")"))
+	default:
+		a.verdicts(bar, r, w)
+		if ws, old := st.shownWarnings(); len(ws) > 0 {
+			warn, warnOld = ws[0], old
+		}
+	}
+	a.resultFigures(bar, r)
+	if t := a.riskPart(); t != "" {
+		bar.part(64, t)
+	}
+	if q := a.workloadPart(); q != "" {
+		bar.part(35, q)
+	}
+	bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+	if warn != "" {
+		// The first usefulness warning, at the end of the line (!
+		// shows them all in full), dimmed while it is the previous
+		// result's.
+		style := s.Warn
+		if warnOld {
+			style = s.Muted
+		}
+		bar.shrinking(56, min(lenCells(safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(safe(warn), n)) })
+	}
+}
+
+// resultFigures adds the figures the method asks to show (a failing
+// constraint is shown by the verdicts already), violations of stale
+// figures, groups, rows and utility.
+func (a *App) resultFigures(bar *barLine, r *method.Result) {
+	st, s := a.st, a.st.Styles
+	for _, f := range r.Summary {
+		if f.Bar && (f.Limit == "" || f.OK) {
+			name := f.Short
+			if name == "" {
+				name = f.Name
+			}
+			bar.part(80, name+" "+human(f.Value))
+		}
+	}
+	if v := r.Violations(); v > 0 && st.Stale() {
+		bar.part(85, s.Error.Render(violate(v)))
+	}
+	bar.part(75, plural(len(r.Groups), "group"))
+	rows := thousands(r.Published) + " rows"
+	if r.Suppressed > 0 {
+		rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
+	}
+	bar.part(30, rows)
+	if u := r.Utility; u.Name != "" {
+		name := u.Short
+		if name == "" {
+			name = u.Name
+		}
+		bar.part(62, name+" "+human(u.Value))
+	}
+}
+
+// workloadPart is the workload's mean error (bounds are not errors:
+// their width over the true answer), dimmed while the new result's is
+// on its way; "" without a workload.
+func (a *App) workloadPart() string {
+	st, s := a.st, a.st.Styles
+	if st.Workload == nil || st.Workload.Queries <= 0 {
+		return ""
+	}
+	q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
+	if st.Workload.Bounded > 0 {
+		q = fmt.Sprintf("bound width %.2f", st.Workload.MeanErr)
+	}
+	if st.WorkloadOld {
+		q = s.Muted.Render(q + "…") // the new result's is on its way
+	}
+	return q
 }
 
 // verdicts adds the bar's two verdicts, apart and each in its own

@@ -35,74 +35,107 @@ func (st *State) fixText(f model.Fix) string {
 	return s
 }
 
+// fixWords says what to do for a fix, naming the keys and the tab where
+// it is done.
 func (st *State) fixWords(f model.Fix) string {
-	k, v := st.Keys, f.Value
-	data := in("Data", paneData, st.tabOf)
 	switch f.Setting {
 	case model.SetParam:
 		return st.paramFixText(f)
-	case model.SetQI:
-		return fmt.Sprintf("press %s on each quasi-identifier in %s", keyName(k.ToggleQI), data)
-	case model.SetSA:
-		return fmt.Sprintf("press %s on %s in %s", keyName(k.SetSA), or(v, "the sensitive column"), data)
-	case model.SetID:
-		if f.Change == model.Leave && v != "" {
-			return fmt.Sprintf("press %s on %s in %s to unmark it", keyName(k.ToggleID), v, data)
-		}
-		return fmt.Sprintf("press %s on %s in %s", keyName(k.ToggleID), or(v, "the identifier column"), data)
-	case model.SetPublic:
-		if f.Change == model.Leave {
-			return fmt.Sprintf("clear the public table (%s in %s, then an empty path)", keyName(k.PublicPath), data)
-		}
-		return fmt.Sprintf("press %s in %s to pick the public table (%s types a path or dataset:NAME)", keyName(k.Public), data, keyName(k.PublicPath))
-	case model.SetKind:
-		if f.Attr == "" || v == "" {
-			return fmt.Sprintf("press %s on %s in %s (numeric/categorical)", keyName(k.ToggleKind), or(f.Attr, "the column"), data)
-		}
-		return fmt.Sprintf("read %s as %s with %s in %s", f.Attr, v, keyName(k.ToggleKind), data)
-	case model.SetMissing:
-		if v == "drop" {
-			return fmt.Sprintf("press %s in %s to drop the rows with missing values", keyName(k.ToggleMissing), data)
-		}
-		return fmt.Sprintf("press %s in %s to keep missing values as a category", keyName(k.ToggleMissing), data)
 	case model.SetHierarchy:
 		return st.hierarchyFixText(f)
-	case model.SetInput:
-		return fmt.Sprintf("open a file with %s or an embedded dataset with %s", keyName(k.Open), keyName(k.Dataset))
-	case model.SetOriginal:
-		return fmt.Sprintf("open the release with %s: its input is found through the audit record beside it", keyName(k.Open))
-	case model.SetPopulation:
-		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", keyName(k.Population), in("Export", paneExport, st.tabOf), keyName(k.PopulationPath))
-	case model.SetPopulationCols:
-		return fmt.Sprintf("press %s in %s to name its columns (the import wizard)", keyName(k.NamePopulation), in("Export", paneExport, st.tabOf))
-	case model.SetColumns:
-		if f.Change == model.Leave {
-			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", keyName(k.Open))
+	}
+	for _, words := range []func(model.Fix) (string, bool){st.dataFixText, st.fileFixText, st.paneFixText} {
+		if s, ok := words(f); ok {
+			return s
 		}
-		return fmt.Sprintf("open the file again with %s: the import wizard names the columns", keyName(k.Open))
-	case model.SetDelimiter:
-		if f.Change == model.Leave {
-			return fmt.Sprintf("open the file again with %s: the import wizard reads it without a delimiter", keyName(k.Open))
-		}
-		return fmt.Sprintf("open the file again with %s: the import wizard chooses the delimiter", keyName(k.Open))
-	case model.SetHeader:
-		return fmt.Sprintf("open the file again with %s: the import wizard says whether the first row names the columns", keyName(k.Open))
-	case model.SetMissingValues:
-		return fmt.Sprintf("press %s in %s to choose the values read as missing", keyName(k.MissingTokens), data)
-	case model.SetMaxCell:
-		return fmt.Sprintf("set max_cell (bytes) in a project file and open it with %s", keyName(k.Open))
-	case model.SetMethod:
-		return fmt.Sprintf("press %s in %s for another method", keyName(k.Method), in("Method", paneMethod, st.tabOf))
-	case model.SetVariant:
-		return fmt.Sprintf("press %s in %s for %s", keyName(k.Variant), in("Method", paneMethod, st.tabOf), or(prefixed("the variant ", v), "another variant"))
-	case model.SetSweep:
-		return fmt.Sprintf("type the values with %s in %s%s", keyName(k.EditText), in("Sweep", paneSweep, st.tabOf), prefixed(" (e.g. ", v)+closing(v))
-	case model.SetOut:
-		return fmt.Sprintf("press %s in %s to choose the directory", keyName(k.EditText), in("Export", paneExport, st.tabOf))
-	case model.SetForce, model.SetAllowGrowth, model.SetAcceptViolations:
-		return fmt.Sprintf("answer %s when %s asks", keyName(k.Yes), in("Export", paneExport, st.tabOf))
 	}
 	return f.String()
+}
+
+// dataFixText says where a role, a kind or the missing values are
+// set: the Data pane. ok is false for another setting.
+func (st *State) dataFixText(f model.Fix) (words string, ok bool) {
+	k, v := st.Keys, f.Value
+	data := in("Data", paneData, st.tabOf)
+	switch f.Setting {
+	case model.SetQI:
+		return fmt.Sprintf("press %s on each quasi-identifier in %s", keyName(k.ToggleQI), data), true
+	case model.SetSA:
+		return fmt.Sprintf("press %s on %s in %s", keyName(k.SetSA), or(v, "the sensitive column"), data), true
+	case model.SetID:
+		if f.Change == model.Leave && v != "" {
+			return fmt.Sprintf("press %s on %s in %s to unmark it", keyName(k.ToggleID), v, data), true
+		}
+		return fmt.Sprintf("press %s on %s in %s", keyName(k.ToggleID), or(v, "the identifier column"), data), true
+	case model.SetPublic:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("clear the public table (%s in %s, then an empty path)", keyName(k.PublicPath), data), true
+		}
+		return fmt.Sprintf("press %s in %s to pick the public table (%s types a path or dataset:NAME)", keyName(k.Public), data, keyName(k.PublicPath)), true
+	case model.SetKind:
+		if f.Attr == "" || v == "" {
+			return fmt.Sprintf("press %s on %s in %s (numeric/categorical)", keyName(k.ToggleKind), or(f.Attr, "the column"), data), true
+		}
+		return fmt.Sprintf("read %s as %s with %s in %s", f.Attr, v, keyName(k.ToggleKind), data), true
+	case model.SetMissing:
+		if v == "drop" {
+			return fmt.Sprintf("press %s in %s to drop the rows with missing values", keyName(k.ToggleMissing), data), true
+		}
+		return fmt.Sprintf("press %s in %s to keep missing values as a category", keyName(k.ToggleMissing), data), true
+	case model.SetMissingValues:
+		return fmt.Sprintf("press %s in %s to choose the values read as missing", keyName(k.MissingTokens), data), true
+	}
+	return "", false
+}
+
+// fileFixText says how the input and the way it is read change:
+// opening a file (the import wizard). ok is false for another setting.
+func (st *State) fileFixText(f model.Fix) (words string, ok bool) {
+	k := st.Keys
+	switch f.Setting {
+	case model.SetInput:
+		return fmt.Sprintf("open a file with %s or an embedded dataset with %s", keyName(k.Open), keyName(k.Dataset)), true
+	case model.SetOriginal:
+		return fmt.Sprintf("open the release with %s: its input is found through the audit record beside it", keyName(k.Open)), true
+	case model.SetColumns:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", keyName(k.Open)), true
+		}
+		return fmt.Sprintf("open the file again with %s: the import wizard names the columns", keyName(k.Open)), true
+	case model.SetDelimiter:
+		if f.Change == model.Leave {
+			return fmt.Sprintf("open the file again with %s: the import wizard reads it without a delimiter", keyName(k.Open)), true
+		}
+		return fmt.Sprintf("open the file again with %s: the import wizard chooses the delimiter", keyName(k.Open)), true
+	case model.SetHeader:
+		return fmt.Sprintf("open the file again with %s: the import wizard says whether the first row names the columns", keyName(k.Open)), true
+	case model.SetMaxCell:
+		return fmt.Sprintf("set max_cell (bytes) in a project file and open it with %s", keyName(k.Open)), true
+	}
+	return "", false
+}
+
+// paneFixText says where the population, the method, a sweep and the
+// export are set. ok is false for another setting.
+func (st *State) paneFixText(f model.Fix) (words string, ok bool) {
+	k, v := st.Keys, f.Value
+	switch f.Setting {
+	case model.SetPopulation:
+		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", keyName(k.Population), in("Export", paneExport, st.tabOf), keyName(k.PopulationPath)), true
+	case model.SetPopulationCols:
+		return fmt.Sprintf("press %s in %s to name its columns (the import wizard)", keyName(k.NamePopulation), in("Export", paneExport, st.tabOf)), true
+	case model.SetMethod:
+		return fmt.Sprintf("press %s in %s for another method", keyName(k.Method), in("Method", paneMethod, st.tabOf)), true
+	case model.SetVariant:
+		return fmt.Sprintf("press %s in %s for %s", keyName(k.Variant), in("Method", paneMethod, st.tabOf), or(prefixed("the variant ", v), "another variant")), true
+	case model.SetSweep:
+		return fmt.Sprintf("type the values with %s in %s%s", keyName(k.EditText), in("Sweep", paneSweep, st.tabOf), prefixed(" (e.g. ", v)+closing(v)), true
+	case model.SetOut:
+		return fmt.Sprintf("press %s in %s to choose the directory", keyName(k.EditText), in("Export", paneExport, st.tabOf)), true
+	case model.SetForce, model.SetAllowGrowth, model.SetAcceptViolations:
+		return fmt.Sprintf("answer %s when %s asks", keyName(k.Yes), in("Export", paneExport, st.tabOf)), true
+	}
+	return "", false
 }
 
 // paramFixText says where a parameter is set: the Method pane, whose

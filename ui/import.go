@@ -206,35 +206,14 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 			d.cursor++
 		}
 	case key.Matches(k, keys.NextPart) && len(d.parts) > 1:
-		for i, p := range d.parts {
-			if p == d.part {
-				d.part = d.parts[(i+1)%len(d.parts)]
-				break
-			}
-		}
-		d.kinds = map[string]model.Kind{}
-		d.detect()
+		d.nextPart()
 	case key.Matches(k, keys.Delimiter) && d.format == source.CSV:
-		for i, r := range delimiters {
-			if r == d.delim {
-				d.delim = delimiters[(i+1)%len(delimiters)]
-				break
-			}
-		}
-		d.names = nil
-		d.reload()
+		d.nextDelimiter()
 	case key.Matches(k, keys.HeaderRow) && d.headerRow():
 		d.header = !d.header
 		d.reload()
 	case key.Matches(k, keys.ImportKind):
-		if c := d.column(); c != nil {
-			if c.Kind == model.Numeric {
-				d.kinds[c.Name] = model.Categorical
-			} else {
-				d.kinds[c.Name] = model.Numeric
-			}
-			d.reload()
-		}
+		d.toggleKind()
 	case key.Matches(k, keys.RenameCol) && !d.header && d.cursor < len(d.names):
 		d.editing = "name"
 		return false, d.edit.open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
@@ -245,17 +224,61 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		d.editing = "tokens"
 		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(d.missing()))
 	case key.Matches(k, keys.Load):
-		if d.err != nil || d.preview == nil {
-			return false, nil
-		}
-		if d.population {
-			d.st.importPopulation(d)
-			return true, nil
-		}
-		d.st.importFile(d)
-		return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
+		return d.load()
 	}
 	return false, nil
+}
+
+// nextPart reads the archive's next part, detecting its kinds afresh.
+func (d *importDialog) nextPart() {
+	for i, p := range d.parts {
+		if p == d.part {
+			d.part = d.parts[(i+1)%len(d.parts)]
+			break
+		}
+	}
+	d.kinds = map[string]model.Kind{}
+	d.detect()
+}
+
+// nextDelimiter reads the CSV with the next delimiter (the column names
+// typed for the old one no longer apply).
+func (d *importDialog) nextDelimiter() {
+	for i, r := range delimiters {
+		if r == d.delim {
+			d.delim = delimiters[(i+1)%len(delimiters)]
+			break
+		}
+	}
+	d.names = nil
+	d.reload()
+}
+
+// toggleKind makes the column under the cursor categorical if it is
+// numeric, numeric otherwise.
+func (d *importDialog) toggleKind() {
+	if c := d.column(); c != nil {
+		if c.Kind == model.Numeric {
+			d.kinds[c.Name] = model.Categorical
+		} else {
+			d.kinds[c.Name] = model.Numeric
+		}
+		d.reload()
+	}
+}
+
+// load imports what the wizard read (as the population, or as the
+// table, whose roles come first); nothing while it reads nothing.
+func (d *importDialog) load() (bool, tea.Cmd) {
+	if d.err != nil || d.preview == nil {
+		return false, nil
+	}
+	if d.population {
+		d.st.importPopulation(d)
+		return true, nil
+	}
+	d.st.importFile(d)
+	return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
 }
 
 // submitName takes a typed column name (or all of them).

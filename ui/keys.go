@@ -113,7 +113,7 @@ type KeyMap struct {
 
 // DefaultKeyMap returns the workbench's keys.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
+	km := KeyMap{
 		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "jump to pane")),
@@ -129,80 +129,117 @@ func DefaultKeyMap() KeyMap {
 		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
 		Tours:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "teaching tours")),
 		TourTab:   key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "open the tour")),
-
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Left:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left")),
-		Right:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
-		Enter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Yes:      key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		No:       key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "no")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc/q", "close")),
-		TypePath: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "type a path")),
-
-		ToggleQI:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "toggle QI")),
-		SetSA:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "sensitive")),
-		ToggleID:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "identifier")),
-		ClearRole:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no role")),
-		ToggleKind:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
-		ToggleMissing: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "missing: drop/category")),
-		MissingTokens: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing-value tokens")),
-		Public:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick public table")),
-		PublicPath:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type public table")),
-
-		Builder:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "builder")),
-		Wider:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "wider")),
-		Narrow:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "narrower")),
-		File:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "pick a file")),
-		FilePath: key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "type a file path")),
-		Widths:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "interval widths")),
-		Expand:   key.NewBinding(key.WithKeys("enter", " "), key.WithHelp("enter", "expand/collapse")),
-
-		Inc:     key.NewBinding(key.WithKeys("+", "=", "right", "l"), key.WithHelp("+/→", "increase")),
-		Dec:     key.NewBinding(key.WithKeys("-", "left", "h"), key.WithHelp("-/←", "decrease")),
-		Edit:    key.NewBinding(key.WithKeys("enter", "e"), key.WithHelp("enter", "type a value")),
-		Method:  key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "next method")),
-		Variant: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "next variant")),
-
-		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column")),
-		Reverse:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse sort")),
-		Detail:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "group detail")),
-		Filter:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "violating / at root / all")),
-		JumpTo:       key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to group")),
-		PageUp:       key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup/b", "page up")),
-		PageDown:     key.NewBinding(key.WithKeys("pgdown", "f"), key.WithHelp("pgdn/f", "page down")),
-		HalfPageUp:   key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
-		HalfPageDown: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
-		Top:          key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first group")),
-		Bottom:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last group")),
-
-		TypeQuery:      key.NewBinding(key.WithKeys("enter", "/"), key.WithHelp("enter", "type a query")),
-		Run:            key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		History:        key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
-		Example:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "example")),
-		Export:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export")),
-		EditText:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
-		Population:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick population")),
-		PopulationPath: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type population")),
-		NamePopulation: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name the population's columns")),
-		Rerun:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
-		OpenMethod:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method")),
-
-		CheckReport: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "whole check report")),
-
-		NextStep: key.NewBinding(key.WithKeys("right", "l", "n", " "), key.WithHelp("→/n", "next step")),
-		PrevStep: key.NewBinding(key.WithKeys("left", "h", "p"), key.WithHelp("←/p", "previous step")),
-
-		Delimiter:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter")),
-		NextPart:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next sheet/table")),
-		HeaderRow:  key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row")),
-		ImportKind: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical")),
-		ImportMiss: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values")),
-		RenameCol:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
-		NameAll:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name all")),
-		Load:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load")),
 	}
+	moveKeys(&km)
+	dataKeys(&km)
+	hierarchyKeys(&km)
+	methodKeys(&km)
+	previewKeys(&km)
+	workKeys(&km)
+	releaseKeys(&km)
+	tourKeys(&km)
+	importKeys(&km)
+	return km
+}
+
+// moveKeys sets the keys that move and answer in lists and dialogs.
+func moveKeys(km *KeyMap) {
+	km.Up = key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up"))
+	km.Down = key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down"))
+	km.Left = key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "left"))
+	km.Right = key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right"))
+	km.Enter = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select"))
+	km.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+	km.Yes = key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes"))
+	km.No = key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "no"))
+	km.Close = key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc/q", "close"))
+	km.TypePath = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "type a path"))
+}
+
+// dataKeys sets the Data pane's keys: roles, kinds, missing values, the public table.
+func dataKeys(km *KeyMap) {
+	km.ToggleQI = key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "toggle QI"))
+	km.SetSA = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "sensitive"))
+	km.ToggleID = key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "identifier"))
+	km.ClearRole = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no role"))
+	km.ToggleKind = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical"))
+	km.ToggleMissing = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "missing: drop/category"))
+	km.MissingTokens = key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing-value tokens"))
+	km.Public = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick public table"))
+	km.PublicPath = key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type public table"))
+}
+
+// hierarchyKeys sets the Hierarchy pane's keys.
+func hierarchyKeys(km *KeyMap) {
+	km.Builder = key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "builder"))
+	km.Wider = key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "wider"))
+	km.Narrow = key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "narrower"))
+	km.File = key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "pick a file"))
+	km.FilePath = key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "type a file path"))
+	km.Widths = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "interval widths"))
+	km.Expand = key.NewBinding(key.WithKeys("enter", " "), key.WithHelp("enter", "expand/collapse"))
+}
+
+// methodKeys sets the Method pane's keys: parameters, method, variant.
+func methodKeys(km *KeyMap) {
+	km.Inc = key.NewBinding(key.WithKeys("+", "=", "right", "l"), key.WithHelp("+/→", "increase"))
+	km.Dec = key.NewBinding(key.WithKeys("-", "left", "h"), key.WithHelp("-/←", "decrease"))
+	km.Edit = key.NewBinding(key.WithKeys("enter", "e"), key.WithHelp("enter", "type a value"))
+	km.Method = key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "next method"))
+	km.Variant = key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "next variant"))
+}
+
+// previewKeys sets the Preview pane's keys: sorting, filtering and paging groups.
+func previewKeys(km *KeyMap) {
+	km.Sort = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column"))
+	km.Reverse = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse sort"))
+	km.Detail = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "group detail"))
+	km.Filter = key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "violating / at root / all"))
+	km.JumpTo = key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "go to group"))
+	km.PageUp = key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup/b", "page up"))
+	km.PageDown = key.NewBinding(key.WithKeys("pgdown", "f"), key.WithHelp("pgdn/f", "page down"))
+	km.HalfPageUp = key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up"))
+	km.HalfPageDown = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down"))
+	km.Top = key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first group"))
+	km.Bottom = key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last group"))
+}
+
+// workKeys sets the keys of the Query, Export, Sweep and Compare panes.
+func workKeys(km *KeyMap) {
+	km.TypeQuery = key.NewBinding(key.WithKeys("enter", "/"), key.WithHelp("enter", "type a query"))
+	km.Run = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run"))
+	km.History = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history"))
+	km.Example = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "example"))
+	km.Export = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "export"))
+	km.EditText = key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit"))
+	km.Population = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick population"))
+	km.PopulationPath = key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "type population"))
+	km.NamePopulation = key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name the population's columns"))
+	km.Rerun = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again"))
+	km.OpenMethod = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run / open the method"))
+}
+
+// releaseKeys sets the received release pane's keys.
+func releaseKeys(km *KeyMap) {
+	km.CheckReport = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "whole check report"))
+}
+
+// tourKeys sets the tour pane's keys.
+func tourKeys(km *KeyMap) {
+	km.NextStep = key.NewBinding(key.WithKeys("right", "l", "n", " "), key.WithHelp("→/n", "next step"))
+	km.PrevStep = key.NewBinding(key.WithKeys("left", "h", "p"), key.WithHelp("←/p", "previous step"))
+}
+
+// importKeys sets the import wizard's keys.
+func importKeys(km *KeyMap) {
+	km.Delimiter = key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delimiter"))
+	km.NextPart = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next sheet/table"))
+	km.HeaderRow = key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "header row"))
+	km.ImportKind = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "numeric/categorical"))
+	km.ImportMiss = key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "missing values"))
+	km.RenameCol = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename"))
+	km.NameAll = key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "name all"))
+	km.Load = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load"))
 }
 
 // described is b with another help text: a view names what a shared

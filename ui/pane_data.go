@@ -146,12 +146,7 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 	r := &st.Project.Roles
 	switch {
 	case p.readsPublic() && key.Matches(k, keys.Public):
-		d := newPickDialog(st, "Pick the public table", func(path string) {
-			st.setPublic(path)
-			st.Notify("public table %s", path)
-		})
-		d.picker.AllowedTypes = source.Extensions()
-		return func() tea.Msg { return openDialogMsg{d} }
+		return p.pickPublic()
 	case p.readsPublic() && key.Matches(k, keys.PublicPath):
 		p.editing = "public"
 		return p.edit.open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
@@ -190,22 +185,7 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		p.clear(col)
 		st.Changed()
 	case key.Matches(k, keys.ToggleKind):
-		kind := "numeric"
-		if cols[p.cursor].Kind == model.Numeric {
-			kind = "categorical"
-		}
-		if kind == "numeric" {
-			if _, ok := model.ParseNumber(firstNonNumber(cols[p.cursor])); !ok {
-				st.Notify("%s cannot be numeric: %q is not a number", col, firstNonNumber(cols[p.cursor]))
-				return nil
-			}
-		}
-		if st.Project.Kinds == nil {
-			st.Project.Kinds = map[string]string{}
-		}
-		st.Project.Kinds[col] = kind
-		delete(st.Project.Hierarchies, col)
-		st.Reload() // the shown result is of the old kind: stale until the new run lands
+		p.toggleKind(cols[p.cursor])
 	case key.Matches(k, keys.ToggleMissing):
 		if st.Project.Missing == "category" {
 			st.Project.Missing = "drop"
@@ -215,6 +195,40 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		st.Changed()
 	}
 	return nil
+}
+
+// pickPublic opens a picker for the public table.
+func (p *dataPane) pickPublic() tea.Cmd {
+	st := p.st
+	d := newPickDialog(st, "Pick the public table", func(path string) {
+		st.setPublic(path)
+		st.Notify("public table %s", path)
+	})
+	d.picker.AllowedTypes = source.Extensions()
+	return func() tea.Msg { return openDialogMsg{d} }
+}
+
+// toggleKind reads the column as categorical if it is numeric, as
+// numeric otherwise (refused, with the reason as the status, when a
+// value is not a number), and reloads the table.
+func (p *dataPane) toggleKind(c *model.Column) {
+	st, col := p.st, c.Name
+	kind := "numeric"
+	if c.Kind == model.Numeric {
+		kind = "categorical"
+	}
+	if kind == "numeric" {
+		if _, ok := model.ParseNumber(firstNonNumber(c)); !ok {
+			st.Notify("%s cannot be numeric: %q is not a number", col, firstNonNumber(c))
+			return
+		}
+	}
+	if st.Project.Kinds == nil {
+		st.Project.Kinds = map[string]string{}
+	}
+	st.Project.Kinds[col] = kind
+	delete(st.Project.Hierarchies, col)
+	st.Reload() // the shown result is of the old kind: stale until the new run lands
 }
 
 // missingTokens are the values read as missing (the project's, or the

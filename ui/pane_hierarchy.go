@@ -131,31 +131,14 @@ func (p *hierarchyPane) useFile(attr, path string) error {
 }
 
 func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
-	st := p.st
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
 	}
-	keys := st.Keys
+	keys := p.st.Keys
 	attr, h := p.current()
 	if p.edit.active {
-		return p.edit.update(msg, func(v string) error {
-			v = strings.TrimSpace(v)
-			if p.editing == "widths" {
-				spec := "intervals:" + strings.ReplaceAll(v, " ", "")
-				col := st.Table.Column(attr)
-				if col == nil {
-					return fmt.Errorf("no column %s", attr)
-				}
-				if _, err := model.BuildHierarchy(spec, col); err != nil {
-					return err
-				}
-				p.setSpec(attr, spec)
-				delete(p.expanded, attr)
-				return nil
-			}
-			return p.useFile(attr, v)
-		})
+		return p.edit.update(msg, func(v string) error { return p.applyEdit(attr, v) })
 	}
 	if attr == "" {
 		return nil
@@ -166,23 +149,9 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, keys.Right):
 		p.inTree = true
 	case key.Matches(k, keys.Up):
-		if p.inTree {
-			if p.cursor > 0 {
-				p.cursor--
-			}
-		} else if p.attr > 0 {
-			p.attr--
-			p.cursor, p.offset = 0, 0
-		}
+		p.moveUp()
 	case key.Matches(k, keys.Down):
-		if p.inTree {
-			if h != nil && p.cursor < len(p.visible(attr, h))-1 {
-				p.cursor++
-			}
-		} else if p.attr < len(p.attrs())-1 {
-			p.attr++
-			p.cursor, p.offset = 0, 0
-		}
+		p.moveDown(attr, h)
 	case key.Matches(k, keys.Builder):
 		p.cycleBuilder(attr)
 	case key.Matches(k, keys.Wider):
@@ -190,48 +159,114 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, keys.Narrow):
 		p.scaleWidth(attr, 0.5)
 	case key.Matches(k, keys.File):
-		dir := st.LastDir
-		if dir == "" && !strings.HasPrefix(st.Project.Input, "dataset:") {
-			dir = dirOf(st.Project.Input)
-		}
-		d := newPickDialog(st, "Pick a hierarchy file for "+safe(attr)+" (value;level1;...;*)", func(path string) {
-			if err := p.useFile(attr, path); err != nil {
-				st.Fail(err)
-				return
-			}
-			st.Notify("hierarchy of %s from %s", attr, path)
-		})
-		if dir != "" {
-			d.picker.CurrentDirectory = dir
-		}
-		return func() tea.Msg { return openDialogMsg{d} }
+		return p.pickFile(attr)
 	case key.Matches(k, keys.FilePath):
 		p.editing = "file"
 		return p.edit.open("hierarchy file: ", "")
 	case key.Matches(k, keys.Widths):
-		col := st.Table.Column(attr)
-		if col == nil || col.Kind != model.Numeric {
-			st.Notify("%s is categorical: interval widths apply to numeric attributes", attr)
-			return nil
-		}
-		p.editing = "widths"
-		cur := strings.TrimPrefix(strings.Fields(p.spec(attr))[0], "intervals:")
-		if !strings.Contains(p.spec(attr), "intervals") {
-			cur = model.FormatNumber(model.AutoWidth(col))
-		}
-		return p.edit.open("interval widths (e.g. 5,10,20): ", cur)
+		return p.editWidths(attr)
 	case key.Matches(k, keys.Expand):
-		if h != nil && p.inTree {
-			vis := p.visible(attr, h)
-			if p.cursor < len(vis) {
-				n := vis[p.cursor]
-				p.expandedOf(attr)[n] = !p.isExpanded(attr, n)
-			}
-		} else {
-			p.inTree = true
-		}
+		p.expandAtCursor(attr, h)
 	}
 	return nil
+}
+
+// applyEdit takes the text typed for the attribute: interval widths
+// (checked by building the hierarchy) or a hierarchy file's path.
+func (p *hierarchyPane) applyEdit(attr, v string) error {
+	v = strings.TrimSpace(v)
+	if p.editing != "widths" {
+		return p.useFile(attr, v)
+	}
+	spec := "intervals:" + strings.ReplaceAll(v, " ", "")
+	col := p.st.Table.Column(attr)
+	if col == nil {
+		return fmt.Errorf("no column %s", attr)
+	}
+	if _, err := model.BuildHierarchy(spec, col); err != nil {
+		return err
+	}
+	p.setSpec(attr, spec)
+	delete(p.expanded, attr)
+	return nil
+}
+
+// moveUp moves the cursor up the tree, or to the previous attribute
+// outside it.
+func (p *hierarchyPane) moveUp() {
+	if p.inTree {
+		if p.cursor > 0 {
+			p.cursor--
+		}
+	} else if p.attr > 0 {
+		p.attr--
+		p.cursor, p.offset = 0, 0
+	}
+}
+
+// moveDown moves the cursor down the tree, or to the next attribute
+// outside it.
+func (p *hierarchyPane) moveDown(attr string, h *model.Hierarchy) {
+	if p.inTree {
+		if h != nil && p.cursor < len(p.visible(attr, h))-1 {
+			p.cursor++
+		}
+	} else if p.attr < len(p.attrs())-1 {
+		p.attr++
+		p.cursor, p.offset = 0, 0
+	}
+}
+
+// pickFile opens a picker for the attribute's hierarchy file, in the
+// last folder used or the data's.
+func (p *hierarchyPane) pickFile(attr string) tea.Cmd {
+	st := p.st
+	dir := st.LastDir
+	if dir == "" && !strings.HasPrefix(st.Project.Input, "dataset:") {
+		dir = dirOf(st.Project.Input)
+	}
+	d := newPickDialog(st, "Pick a hierarchy file for "+safe(attr)+" (value;level1;...;*)", func(path string) {
+		if err := p.useFile(attr, path); err != nil {
+			st.Fail(err)
+			return
+		}
+		st.Notify("hierarchy of %s from %s", attr, path)
+	})
+	if dir != "" {
+		d.picker.CurrentDirectory = dir
+	}
+	return func() tea.Msg { return openDialogMsg{d} }
+}
+
+// editWidths opens the input of a numeric attribute's interval widths,
+// filled with the current ones (or the automatic width).
+func (p *hierarchyPane) editWidths(attr string) tea.Cmd {
+	st := p.st
+	col := st.Table.Column(attr)
+	if col == nil || col.Kind != model.Numeric {
+		st.Notify("%s is categorical: interval widths apply to numeric attributes", attr)
+		return nil
+	}
+	p.editing = "widths"
+	cur := strings.TrimPrefix(strings.Fields(p.spec(attr))[0], "intervals:")
+	if !strings.Contains(p.spec(attr), "intervals") {
+		cur = model.FormatNumber(model.AutoWidth(col))
+	}
+	return p.edit.open("interval widths (e.g. 5,10,20): ", cur)
+}
+
+// expandAtCursor opens or closes the tree's node under the cursor, or
+// enters the tree.
+func (p *hierarchyPane) expandAtCursor(attr string, h *model.Hierarchy) {
+	if h != nil && p.inTree {
+		vis := p.visible(attr, h)
+		if p.cursor < len(vis) {
+			n := vis[p.cursor]
+			p.expandedOf(attr)[n] = !p.isExpanded(attr, n)
+		}
+	} else {
+		p.inTree = true
+	}
 }
 
 // cycleBuilder moves to the next hierarchy for the attribute: the

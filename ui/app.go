@@ -20,6 +20,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/tour"
 	"privlab/model"
+	"privlab/ui/session"
 )
 
 // pane is one screen of the workbench. Only the active pane gets keys;
@@ -120,14 +121,14 @@ func methods() []method.Method { return catalog.All() }
 // pipeline.Cache.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	env.Cache = &pipeline.Cache{}
-	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
+	st := &State{Session: session.Session{Env: env, Progress: &atomic.Value{}}, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Now: time.Now}
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
 		p.Params = model.Values{}
 	}
 	st.Project = env.WithDefaults(p)
-	st.parkPublic()
-	st.needLoad = true
+	st.ParkPublic()
+	st.NeedLoad = true
 	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), debounceFor: debounce}
 	preview := newPreviewPane(st)
 	a.panes = []pane{
@@ -188,37 +189,37 @@ func (a *App) schedule() tea.Cmd {
 	st := a.st
 	if st.ReceivedDir != "" {
 		// A received release is read once the original (if any) is in.
-		st.needRun = false
-		if st.needLoad && st.Project.Input != "" {
-			st.needLoad = false
+		st.NeedRun = false
+		if st.NeedLoad && st.Project.Input != "" {
+			st.NeedLoad = false
 			a.loadSeq++
 			st.Loading = true
 			return loadCmd(a.startLoad(), st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 		}
-		st.needLoad = false
-		if !st.askedRelease && !st.Loading {
-			st.askedRelease = true
+		st.NeedLoad = false
+		if !st.AskedRelease && !st.Loading {
+			st.AskedRelease = true
 			a.relSeq++
 			if st.Table == nil && st.Project.Input == "" {
 				// No original given: the audit record beside the release
 				// names it, as when the release is picked with ctrl+o.
 				return receiveCmd(st.Env, st.ReceivedDir, a.relSeq)
 			}
-			return openReleaseCmd(st.ReceivedDir, st.originalFor(), a.relSeq)
+			return openReleaseCmd(st.ReceivedDir, st.OriginalFor(), a.relSeq)
 		}
 		return nil
 	}
 	switch {
-	case st.needLoad:
-		st.needLoad, st.needRun = false, false
+	case st.NeedLoad:
+		st.NeedLoad, st.NeedRun = false, false
 		a.cancelRun()
 		a.runSeq++ // a run of the old table is not this table's result
 		st.Running = false
 		a.loadSeq++
 		st.Loading = true
 		return loadCmd(a.startLoad(), st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
-	case st.needRun:
-		st.needRun = false
+	case st.NeedRun:
+		st.NeedRun = false
 		a.cancelRun() // a newer change supersedes the running computation
 		a.runSeq++
 		seq := a.runSeq
@@ -261,7 +262,7 @@ func (a *App) startRun() tea.Cmd {
 	a.cancel, a.runCtx = cancel, ctx
 	st.Running = true
 	st.Progress.Store(progressMark{seq: a.runSeq, start: st.Now()})
-	return runCmd(ctx, st.Env, st.runProject(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
+	return runCmd(ctx, st.Env, st.RunProject(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
 }
 
 // landResult shows the result of the current run (or its error) and
@@ -270,7 +271,7 @@ func (a *App) startRun() tea.Cmd {
 func (a *App) landResult(msg resultMsg) tea.Cmd {
 	st := a.st
 	st.Running = false
-	st.expireStatus(msg.changes)
+	st.ExpireStatus(msg.changes)
 	st.RunErr = msg.err
 	if msg.err != nil {
 		// The result on screen stays, marked stale: it is not what the
@@ -444,19 +445,19 @@ func (a *App) onLoaded(msg loadedMsg) tea.Cmd {
 		return nil // a newer load superseded this one
 	}
 	st.Loading = false
-	st.expireStatus(msg.changes)
+	st.ExpireStatus(msg.changes)
 	st.Table, st.LoadErr = msg.table, msg.err
 	if msg.err == nil {
 		if st.StatusErr {
 			st.Status, st.StatusErr = "", false
 		}
-		st.needRun = true
-		st.fixRoles()
-		if msg.table.FirstRowData && !st.askedHeader && a.dialog == nil {
+		st.NeedRun = true
+		st.FixRoles()
+		if msg.table.FirstRowData && !st.AskedHeader && a.dialog == nil {
 			// The first row looked like data, so it was read as data
 			// and the columns are c1, c2, ...: the import wizard asks
 			// for their names (and says what it read).
-			st.askedHeader = true
+			st.AskedHeader = true
 			a.refreshAll()
 			d := newImportDialog(st, st.Project.Input)
 			return tea.Batch(a.schedule(), func() tea.Msg { return openDialogMsg{d} })
@@ -498,11 +499,11 @@ func (a *App) onOpenRelease(msg openReleaseMsg) tea.Cmd {
 	a.runSeq++
 	a.loadSeq++
 	a.relSeq++
-	st.Running, st.Loading, st.needRun, st.needLoad = false, false, false, false
+	st.Running, st.Loading, st.NeedRun, st.NeedLoad = false, false, false, false
 	st.Table, st.LoadErr = nil, nil
-	st.dropResult()
+	st.DropResult()
 	st.Project = pipeline.Project{Method: st.Project.Method, Params: st.Project.Params}
-	st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, true
+	st.ReceivedDir, st.Received, st.ReceivedErr, st.AskedRelease = msg.dir, nil, nil, true
 	st.Dirty = false
 	st.Status, st.StatusErr = "", false
 	a.active = paneRelease
@@ -544,7 +545,7 @@ func (a *App) onWorkload(msg workloadMsg) {
 	st := a.st
 	if msg.seq == a.runSeq {
 		st.Workload, st.WorkloadOld = msg.w, false
-		st.noteWarnings()
+		st.NoteWarnings()
 	}
 }
 
@@ -643,7 +644,7 @@ func (a *App) settle(cmds []tea.Cmd) (tea.Model, tea.Cmd) {
 }
 
 func (a *App) refreshAll() {
-	a.st.noteWarnings()
+	a.st.NoteWarnings()
 	for _, p := range a.panes {
 		p.refresh()
 	}
@@ -724,7 +725,7 @@ func (a *App) sessionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 		a.showFull()
 	case key.Matches(msg, k.Recompute):
 		if st.Table != nil && !st.Running {
-			st.needRun, st.Cancelled = true, false
+			st.NeedRun, st.Cancelled = true, false
 		}
 	case key.Matches(msg, k.Save) && st.ProjectPath != "":
 		if err := st.save(st.ProjectPath); err != nil {
@@ -760,10 +761,10 @@ func (a *App) cancelAll() {
 	for _, p := range a.panes {
 		p.update(cancelJobMsg{})
 	}
-	if st.Running || st.needRun {
+	if st.Running || st.NeedRun {
 		a.cancelRun()
 		a.runSeq++ // drop the cancelled result
-		st.Running, st.needRun, st.Cancelled = false, false, true
+		st.Running, st.NeedRun, st.Cancelled = false, false, true
 		st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", keyName(k.Recompute))
 	}
 }
@@ -774,7 +775,7 @@ func (a *App) showFull() {
 	st := a.st
 	d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
 	if st.ReceivedDir == "" {
-		d.warnings, _ = st.shownWarnings()
+		d.warnings, _ = st.ShownWarnings()
 	}
 	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
 		a.dialog = d
@@ -1045,7 +1046,7 @@ func (a *App) resultParts(bar *barLine, w int) {
 		bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+keyName(st.Keys.Recompute)+")"))
 	default:
 		a.verdicts(bar, r, w)
-		if ws, old := st.shownWarnings(); len(ws) > 0 {
+		if ws, old := st.ShownWarnings(); len(ws) > 0 {
 			warn, warnOld = ws[0], old
 		}
 	}

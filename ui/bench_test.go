@@ -207,8 +207,8 @@ func cpuTime() time.Duration {
 func assertSettled(b *testing.B, a *App) {
 	st := a.st
 	switch {
-	case !st.settled():
-		b.Fatalf("not settled: pending %v, risk old %v, workload old %v", st.pending(), st.RiskOld, st.WorkloadOld)
+	case !st.Settled():
+		b.Fatalf("not settled: pending %v, risk old %v, workload old %v", st.Pending(), st.RiskOld, st.WorkloadOld)
 	case st.Risk == nil:
 		b.Fatalf("settled without risk figures")
 	case st.AttacksOld || st.Attacks == nil && st.AttacksErr == nil:
@@ -216,7 +216,7 @@ func assertSettled(b *testing.B, a *App) {
 	case st.Result.Answerer != nil && st.Result.Workload != "" && st.Workload == nil:
 		b.Fatalf("settled without the workload")
 	}
-	if lines, old := st.shownWarnings(); old {
+	if lines, old := st.ShownWarnings(); old {
 		b.Fatalf("settled with the last result's warnings: %q", lines)
 	}
 }

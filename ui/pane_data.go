@@ -134,10 +134,10 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 	keys := st.Keys
 	if p.edit.active {
 		if p.editing == "tokens" {
-			return p.edit.update(k, st.setMissingTokens)
+			return p.edit.update(k, st.SetMissingTokens)
 		}
 		return p.edit.update(k, func(v string) error {
-			st.setPublic(strings.TrimSpace(v))
+			st.SetPublic(strings.TrimSpace(v))
 			return nil
 		})
 	}
@@ -152,7 +152,7 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		return p.edit.open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
 	case key.Matches(k, keys.MissingTokens):
 		p.editing = "tokens"
-		return p.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(st.missingTokens()))
+		return p.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(st.MissingTokens()))
 	case key.Matches(k, keys.Up):
 		if p.cursor > 0 {
 			p.cursor--
@@ -201,7 +201,7 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 func (p *dataPane) pickPublic() tea.Cmd {
 	st := p.st
 	d := newPickDialog(st, "Pick the public table", func(path string) {
-		st.setPublic(path)
+		st.SetPublic(path)
 		st.Notify("public table %s", path)
 	})
 	d.picker.AllowedTypes = source.Extensions()
@@ -287,7 +287,7 @@ func (p *dataPane) missingLine() string {
 	if p.droppedOf != key {
 		p.dropped, p.droppedOf = droppedRows(t, used, category), key
 	}
-	toks := model.FormatMissingTokens(st.missingTokens())
+	toks := model.FormatMissingTokens(st.MissingTokens())
 	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (%s)", thousands(p.dropped), thousands(t.Rows), keyName(st.Keys.ToggleMissing))
 	if category {
 		what = fmt.Sprintf("kept as ? (%s); in a numeric QI/SA: %s rows dropped", keyName(st.Keys.ToggleMissing), thousands(p.dropped))

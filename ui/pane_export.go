@@ -188,7 +188,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		if p.edit.active {
 			return p.edit.update(msg, func(v string) error {
 				if p.editing == "population" {
-					st.setPopulation(strings.TrimSpace(v))
+					st.SetPopulation(strings.TrimSpace(v))
 					return nil
 				}
 				p.chosen = strings.TrimSpace(v)
@@ -200,7 +200,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			p.editing = ""
 			return p.edit.open("release directory: ", p.dir())
 		case key.Matches(msg, keys.Population):
-			d := newPickDialog(st, "Pick the population table", st.setPopulation)
+			d := newPickDialog(st, "Pick the population table", st.SetPopulation)
 			d.picker.AllowedTypes = source.Extensions()
 			return func() tea.Msg { return openDialogMsg{d} }
 		case key.Matches(msg, keys.PopulationPath):
@@ -359,7 +359,7 @@ func (p *exportPane) plan(w int) string {
 	if c := spec.Certifies; c != "" {
 		b.WriteString(s.Label.Render(indented("a passing check certifies that "+c, w)) + "\n")
 	}
-	ws, old := st.shownWarnings()
+	ws, old := st.ShownWarnings()
 	for _, warn := range ws {
 		b.WriteString(warnStyle(s, old).Render(indented("! "+warn, w)) + "\n")
 	}

@@ -467,7 +467,7 @@ func (p *previewPane) compactView(w, h int) string {
 	if st.Stale() {
 		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings ("+keyName(st.Keys.Recompute)+")", w)) + "\n")
 	}
-	ws, old := st.shownWarnings()
+	ws, old := st.ShownWarnings()
 	for _, warn := range ws {
 		b.WriteString(warnStyle(s, old).Render(fit("! "+warn, w)) + "\n")
 	}

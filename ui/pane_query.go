@@ -149,7 +149,7 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 				// A received release answers from its files.
 				p.seq++
 				p.busy = true
-				seq, truth, ans := p.seq, st.truthFor(), rec.Answerer
+				seq, truth, ans := p.seq, st.TruthFor(), rec.Answerer
 				return guarded(func() tea.Msg {
 					r, err := answer(text, truth, ans)
 					return queryMsg{seq: seq, text: text, res: r, err: err}

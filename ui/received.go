@@ -12,39 +12,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
-	"privlab/algorithms/risk"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/session"
 )
-
-// received is a release someone handed over, opened in the workbench
-// (privlab DIR, or a directory picked with ctrl+o): its manifest, the
-// independent check of its files (against the original when one is
-// loaded), its groups as its files hold them, and an answerer for the
-// Query pane.
-type received struct {
-	Dir      string
-	Manifest *model.Manifest
-	Answerer method.Answerer
-	Check    []string
-	CheckOK  bool
-	CheckErr error
-	// Unproven are the privacy guarantees no check failed but the files
-	// (and tables) given could not confirm (verify.Report.Unproven).
-	Unproven []string
-	// Against says what the check compared the files with: the original
-	// (and public table) named, or why it read the files alone.
-	Against string
-	// Risk and View are the release as an attacker reads it (its method's
-	// viewer over its files): the figures every release gets and the
-	// classes a person's quasi-identifiers cannot split, riskiest first.
-	Risk    *risk.Report
-	View    *risk.View
-	Classes []int // indexes into View.Regions, smallest first
-	RiskErr error
-}
 
 // openReleaseMsg asks the App to read a release (a directory picked
 // with ctrl+o): the original is found from the audit record beside it.
@@ -56,7 +28,7 @@ type openReleaseMsg struct{ dir string }
 // (nil and empty when it was checked from its files alone).
 type releaseOpenedMsg struct {
 	seq      int
-	rel      *received
+	rel      *session.Received
 	err      error
 	original *model.Table
 	input    pipeline.Project
@@ -105,7 +77,7 @@ func readRelease(dir string, original, public *model.Table, against string, seq 
 	if err != nil {
 		return releaseOpenedMsg{seq: seq, err: err}
 	}
-	r := &received{Dir: dir, Manifest: man, Answerer: ans, Against: against}
+	r := &session.Received{Dir: dir, Manifest: man, Answerer: ans, Against: against}
 	rep, err := pipeline.Check(dir, original, public)
 	if err != nil {
 		r.CheckErr = err
@@ -210,7 +182,7 @@ type releasePane struct {
 	// the whole check report, opened with c and scrolled with up/down
 	report    bool
 	reportOff int
-	of        *received
+	of        *session.Received
 }
 
 func newReleasePane(st *State) *releasePane { return &releasePane{st: st} }
@@ -425,27 +397,4 @@ func sortedParamKeys(m map[string]string) []string {
 func isRelease(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, "manifest.json"))
 	return err == nil && !st.IsDir()
-}
-
-// originalFor is the loaded table as the received release's check and
-// queries compare with: rows the release's missing-value policy leaves out
-// are left out (nil without a table).
-func (st *State) originalFor() *model.Table {
-	return st.Table
-}
-
-// truthFor is the original for a received release's query answers: the
-// rows its missing-value policy publishes.
-func (st *State) truthFor() *model.Table {
-	r := st.Received
-	if st.Table == nil || r == nil {
-		return nil
-	}
-	policy, _ := model.ParseMissingPolicy(r.Manifest.MissingValues)
-	roles := model.Roles{QIs: r.Manifest.QIs, SA: r.Manifest.SA}
-	if _, err := st.Table.MustColumns("original", roles.Used()); err != nil {
-		return nil
-	}
-	t, _ := st.Table.HandleMissing(roles.Used(), policy)
-	return t
 }

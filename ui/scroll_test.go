@@ -51,7 +51,7 @@ func TestGoldenBangShowsWarnings(t *testing.T) {
 			if a.st.shownError() != nil {
 				t.Fatalf("an error on screen: %v", a.st.shownError())
 			}
-			ws, _ := a.st.shownWarnings()
+			ws, _ := a.st.ShownWarnings()
 			if len(ws) != 1 {
 				t.Fatalf("warnings %q, want 1", ws)
 			}

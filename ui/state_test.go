@@ -325,7 +325,7 @@ func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
 	if a.st.Project.Variant != "" {
 		t.Fatalf("the fallback was written into the settings: %q", a.st.Project.Variant)
 	}
-	a.st.setPublic("dataset:census")
+	a.st.SetPublic("dataset:census")
 	settle(t, a, a.schedule())
 	if a.st.Prep == nil || a.st.Prep.Input().VariantOr(a.st.Spec()) != "mondrian-direct" {
 		t.Fatalf("with a public table the default variant does not run: %v", a.st.RunErr)

@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/session"
 )
 
 // summaryLine is the summary bar of the current screen.
@@ -61,7 +62,7 @@ func TestTickSaysWhatItCovers(t *testing.T) {
 // suppressed, records in groups at the root, above 10%).
 func TestFirstWarningOnTheBar(t *testing.T) {
 	a := ready(t, "dataset:census", 120, 30)
-	ws := a.st.usefulness()
+	ws := a.st.Usefulness()
 	if len(ws) == 0 {
 		t.Fatal("census with its defaults gives no usefulness warning")
 	}
@@ -69,16 +70,16 @@ func TestFirstWarningOnTheBar(t *testing.T) {
 		t.Errorf("the bar lacks the first warning %q:\n%s", ws[0], bar)
 	}
 	// Method-neutral warnings from any result.
-	st := &State{Result: &method.Result{RowsIn: 100, Suppressed: 20, Groups: []method.Group{
-		{Rows: make([]int32, 15), AtRoot: true}, {Rows: make([]int32, 65)}}}}
-	got := strings.Join(st.usefulness(), "\n")
+	st := &State{Session: session.Session{Result: &method.Result{RowsIn: 100, Suppressed: 20, Groups: []method.Group{
+		{Rows: make([]int32, 15), AtRoot: true}, {Rows: make([]int32, 65)}}}}}
+	got := strings.Join(st.Usefulness(), "\n")
 	for _, want := range []string{"20% of the records are suppressed (above 10%)", "15% of the records are in 1 group generalized to the root (above 10%)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("usefulness lacks %q:\n%s", want, got)
 		}
 	}
 	st.Result.Suppressed, st.Result.Groups[0].Rows = 10, make([]int32, 10)
-	if got := st.usefulness(); len(got) != 0 {
+	if got := st.Usefulness(); len(got) != 0 {
 		t.Errorf("10%% is not above the threshold: %q", got)
 	}
 }
@@ -281,7 +282,7 @@ func TestWarningsStayWhileRecomputing(t *testing.T) {
 	has("result in, figures on their way")
 	settle(t, a, figures)
 	has("settled again")
-	if _, old := a.st.shownWarnings(); old {
+	if _, old := a.st.ShownWarnings(); old {
 		t.Fatal("the settled result's warnings are shown as old")
 	}
 }
@@ -293,13 +294,13 @@ func TestSuppressionWarnedOnce(t *testing.T) {
 	a.st.SetMethod("ambiguity")
 	settle(t, a, a.schedule())
 	n := 0
-	for _, w := range a.st.usefulness() {
+	for _, w := range a.st.Usefulness() {
 		if strings.Contains(w, "records are suppressed") {
 			n++
 		}
 	}
 	if n != 1 || a.st.Result.Suppressed*10 < a.st.Result.RowsIn {
-		t.Fatalf("%d lines about %d suppressed records: %q", n, a.st.Result.Suppressed, a.st.usefulness())
+		t.Fatalf("%d lines about %d suppressed records: %q", n, a.st.Result.Suppressed, a.st.Usefulness())
 	}
 }
 
@@ -373,7 +374,7 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 	inDir(t, dir, func() {
 		a := people(t, "kja")
 		a.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
-		a.st.setPublic("public.csv")
+		a.st.SetPublic("public.csv")
 		a.st.SetParam("k", "7")
 		settle(t, a, a.schedule())
 		f, ok := a.st.Risk.Get(risk.KeySmallest)

@@ -224,14 +224,14 @@ func newFileDialog(st *State) *fileDialog {
 // its manifest.json) is received, a data file goes through the import
 // wizard (or to onPick).
 func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
-	d.st.LastDir = dirOf(path)
+	d.st.UseFolder(dirOf(path))
 	if d.onPick != nil {
 		d.onPick(path)
 		return true, nil
 	}
 	if filepath.Base(path) == "manifest.json" && isRelease(filepath.Dir(path)) {
 		dir := filepath.Dir(path)
-		d.st.LastDir = dirOf(dir)
+		d.st.UseFolder(dirOf(dir))
 		return true, func() tea.Msg { return openReleaseMsg{dir: dir} }
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -240,7 +240,7 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 			d.picker.CurrentDirectory = path
 			return false, d.picker.Init()
 		}
-		d.st.LastDir = dirOf(filepath.Clean(path))
+		d.st.UseFolder(dirOf(filepath.Clean(path)))
 		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
 	if strings.HasSuffix(strings.ToLower(path), ".json") {
@@ -249,8 +249,7 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 			d.st.Fail(err)
 			return true, nil
 		}
-		d.st.OpenProject(p)
-		d.st.ProjectPath = path
+		d.st.OpenProjectFile(p, path)
 		d.st.Notify("opened project %s", path)
 		return true, nil
 	}
@@ -486,7 +485,7 @@ func (st *State) save(path string) error {
 	if err := p.Save(path); err != nil {
 		return err
 	}
-	st.ProjectPath, st.Dirty = path, false
+	st.Saved(path)
 	st.Notify("saved %s (%s reads it; %s saves as another file)", path, clitext.RunConfigCommand(""), st.Keys.SaveAs.Help().Key)
 	return nil
 }

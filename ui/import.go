@@ -13,6 +13,7 @@ import (
 
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/session"
 )
 
 // importDialog is the import wizard: before a file is loaded it shows its
@@ -497,26 +498,25 @@ func (d *importDialog) view(w, h int) string {
 // kinds the user set), so privlab run --config reads the file the same
 // way.
 func (st *State) importFile(d *importDialog) {
-	st.SetInput(d.spec())
+	var r session.Reading
 	if d.format == source.CSV {
-		st.Project.Delimiter = delimName(d.delim)
+		r.CSV, r.Delimiter = true, delimName(d.delim)
 	}
-	st.Project.Columns = nil
 	switch {
 	case d.headerRow() && !d.header:
-		st.Project.Columns = append([]string(nil), d.names...)
+		r.Columns = d.names
 	case d.headerRow() && d.detected:
-		st.Project.Header = "yes"
+		r.Header = "yes"
 	}
-	st.Project.MissingValues = d.tokens
-	st.Project.Kinds = nil
+	r.MissingValues = d.tokens
 	for c, k := range d.kinds {
-		if st.Project.Kinds == nil {
-			st.Project.Kinds = map[string]string{}
+		if r.Kinds == nil {
+			r.Kinds = map[string]string{}
 		}
-		st.Project.Kinds[c] = k.String()
+		r.Kinds[c] = k.String()
 	}
-	st.LastDir = dirOf(d.path)
+	st.ImportFile(d.spec(), r)
+	st.UseFolder(dirOf(d.path))
 	st.Notify("loading %s: set the roles in the Data pane", d.path)
 }
 
@@ -537,13 +537,11 @@ func newPopulationDialog(st *State) *importDialog {
 // the column names of a header-less file (population_columns), none
 // when its first row names them.
 func (st *State) importPopulation(d *importDialog) {
-	st.Project.Population = d.spec()
-	st.Project.PopulationColumns = nil
+	var columns []string
 	if d.headerRow() && !d.header {
-		st.Project.PopulationColumns = append([]string(nil), d.names...)
+		columns = d.names
 	}
-	st.Changed()
-	st.Notify("population %s: the attacks read it", d.spec())
+	st.ImportPopulation(d.spec(), columns)
 }
 
 // dirOf is the directory of a path.

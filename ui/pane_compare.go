@@ -124,12 +124,7 @@ func (p *comparePane) open() tea.Cmd {
 		st.Notify("%s did not run here: %s", r.Method, r.Err)
 		return nil
 	}
-	st.SetMethod(r.Method)
-	st.Project.Variant = r.Project.Variant
-	for name, v := range r.Project.Params {
-		st.Project.Params[name] = v
-	}
-	st.Changed()
+	st.UseRun(r.Method, r.Project)
 	return func() tea.Msg { return showPaneMsg{pane: panePreview} }
 }
 

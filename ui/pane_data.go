@@ -59,12 +59,6 @@ func (p *dataPane) fullHelp() []key.Binding {
 	return out
 }
 
-// setPublic names the public table ("" for none).
-func (st *State) setPublic(path string) {
-	st.Project.Public = path
-	st.Changed()
-}
-
 // refresh recomputes the per-column histograms when the table changed.
 func (p *dataPane) refresh() {
 	t := p.st.Table
@@ -143,7 +137,6 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 	}
 	cols := st.Table.Columns
 	col := cols[p.cursor].Name
-	r := &st.Project.Roles
 	switch {
 	case p.readsPublic() && key.Matches(k, keys.Public):
 		return p.pickPublic()
@@ -162,37 +155,17 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 			p.cursor++
 		}
 	case key.Matches(k, keys.ToggleQI):
-		if contains(r.QIs, col) {
-			r.QIs = remove(r.QIs, col)
-		} else {
-			p.clear(col)
-			r.QIs = append(r.QIs, col)
-		}
-		st.Changed()
+		st.ToggleQI(col)
 	case key.Matches(k, keys.SetSA):
-		p.clear(col)
-		r.SA = col
-		st.Changed()
+		st.SetSA(col)
 	case key.Matches(k, keys.ToggleID):
-		if contains(r.IDs, col) {
-			r.IDs = remove(r.IDs, col)
-		} else {
-			p.clear(col)
-			r.IDs = append(r.IDs, col)
-		}
-		st.Changed()
+		st.ToggleID(col)
 	case key.Matches(k, keys.ClearRole):
-		p.clear(col)
-		st.Changed()
+		st.ClearRole(col)
 	case key.Matches(k, keys.ToggleKind):
 		p.toggleKind(cols[p.cursor])
 	case key.Matches(k, keys.ToggleMissing):
-		if st.Project.Missing == "category" {
-			st.Project.Missing = "drop"
-		} else {
-			st.Project.Missing = "category"
-		}
-		st.Changed()
+		st.ToggleMissing()
 	}
 	return nil
 }
@@ -223,36 +196,7 @@ func (p *dataPane) toggleKind(c *model.Column) {
 			return
 		}
 	}
-	if st.Project.Kinds == nil {
-		st.Project.Kinds = map[string]string{}
-	}
-	st.Project.Kinds[col] = kind
-	delete(st.Project.Hierarchies, col)
-	st.Reload() // the shown result is of the old kind: stale until the new run lands
-}
-
-// missingTokens are the values read as missing (the project's, or the
-// default ones).
-func (st *State) missingTokens() []string {
-	if st.Project.MissingValues != nil {
-		return st.Project.MissingValues
-	}
-	return model.DefaultMissingTokens
-}
-
-// setMissingTokens takes the typed missing-value tokens: the table is read
-// again with them (the default ones are not written to the project).
-func (st *State) setMissingTokens(v string) error {
-	toks, err := model.ParseMissingTokens(v)
-	if err != nil {
-		return err
-	}
-	if model.FormatMissingTokens(toks) == model.FormatMissingTokens(model.DefaultMissingTokens) {
-		toks = nil
-	}
-	st.Project.MissingValues = toks
-	st.Reload()
-	return nil
+	st.SetKind(col, kind) // the shown result is of the old kind: stale until the new run lands
 }
 
 // droppedRows counts the rows the missing-value policy leaves out of a
@@ -303,16 +247,6 @@ func firstNonNumber(c *model.Column) string {
 		}
 	}
 	return "0"
-}
-
-// clear removes every role of a column.
-func (p *dataPane) clear(col string) {
-	r := &p.st.Project.Roles
-	r.QIs = remove(r.QIs, col)
-	r.IDs = remove(r.IDs, col)
-	if r.SA == col {
-		r.SA = ""
-	}
 }
 
 func (p *dataPane) view(w, h int) string {
@@ -427,16 +361,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func remove(list []string, s string) []string {
-	var out []string
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // wrapItems joins items with sep into lines of at most w cells, breaking

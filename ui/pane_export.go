@@ -168,8 +168,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		}
 		p.lines = msg.ex.Checks
 		p.done = fmt.Sprintf("wrote %s and %s", st.shownPath(msg.ex.Dir), st.shownPath(model.AuditPath(msg.ex.Dir)))
-		st.Project.AddExported(msg.ex.Dir) // the next release is attacked together with it
-		st.Dirty = false
+		st.Exported(msg.ex.Dir) // the next release is attacked together with it
 		st.Notify("exported %s", st.shownPath(msg.ex.Dir))
 		return nil
 	case tea.KeyMsg:
@@ -400,22 +399,6 @@ func (p *exportPane) attacksView(w int) string {
 		b.WriteString(p.togetherView(w))
 	}
 	return b.String()
-}
-
-// setPopulation sets the population the attacks of the plan and the
-// export read (the project's population, run --population); a new file's
-// columns are its header's.
-func (st *State) setPopulation(path string) {
-	if path != st.Project.Population {
-		st.Project.PopulationColumns = nil
-	}
-	st.Project.Population = path
-	st.Changed()
-	if path == "" {
-		st.Notify("no population: the attacks that need one do not run")
-		return
-	}
-	st.Notify("population %s: the attacks read it", path)
 }
 
 // populationLine says which population the attacks read, and, without

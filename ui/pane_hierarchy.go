@@ -102,11 +102,7 @@ func shortPath(spec string) string {
 }
 
 func (p *hierarchyPane) setSpec(attr, spec string) {
-	if p.st.Project.Hierarchies == nil {
-		p.st.Project.Hierarchies = map[string]string{}
-	}
-	p.st.Project.Hierarchies[attr] = spec
-	p.st.Changed()
+	p.st.SetHierarchy(attr, spec)
 	if isFileSpec(spec) && !contains(p.files[attr], spec) {
 		p.files[attr] = append(p.files[attr], spec)
 	}

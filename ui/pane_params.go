@@ -296,8 +296,7 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 					i = j
 				}
 			}
-			st.Project.Variant = spec.Variants[(i+1)%len(spec.Variants)]
-			st.Changed()
+			st.SetVariant(spec.Variants[(i+1)%len(spec.Variants)])
 		}
 	}
 	return nil

@@ -326,7 +326,7 @@ func (s *State) LoadDataset(name string) {
 	from := s.Project.Method
 	p := s.projectOf(t, setup)
 	s.OpenProject(p)
-	s.Dirty = true
+	s.MarkDirty()
 	how := "with the paper's settings: " + setupText(t, setup)
 	if from != "" && from != p.Method {
 		s.Notify("%s is the worked example of %s: switched from %s to %s %s", name, t.Paper, from, p.Method, how)

@@ -181,7 +181,9 @@ func (s *Session) ImportPopulation(spec string, columns []string) {
 // Reading is how the import wizard read a file, kept in the project so
 // privlab run --config reads it the same way.
 type Reading struct {
-	// Delimiter is the delimiter's name ("" for a format without one).
+	// CSV is set for a delimited file: its Delimiter (by name) is
+	// written to the project.
+	CSV       bool
 	Delimiter string
 	// Columns are the names of a header-less file's columns (nil: its
 	// header's).
@@ -197,7 +199,7 @@ type Reading struct {
 // ImportFile switches to the input spec read as r.
 func (s *Session) ImportFile(spec string, r Reading) {
 	s.SetInput(spec)
-	if r.Delimiter != "" {
+	if r.CSV {
 		s.Project.Delimiter = r.Delimiter
 	}
 	s.Project.Columns = nil

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"privlab/ui/common"
 	"slices"
 	"sort"
 	"strings"
@@ -121,7 +122,7 @@ func methods() []method.Method { return catalog.All() }
 // pipeline.Cache.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	env.Cache = &pipeline.Cache{}
-	st := &State{Session: session.Session{Env: env, Progress: &atomic.Value{}}, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Now: time.Now}
+	st := &State{Session: session.Session{Env: env, Progress: &atomic.Value{}}, Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap(), Now: time.Now}
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
 		p.Params = model.Values{}
@@ -700,7 +701,7 @@ func (a *App) navigationKey(msg tea.KeyMsg) bool {
 		}
 	case key.Matches(msg, k.Jump):
 		// The tour's tab has its own key (its tab is the tenth with charts).
-		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != paneTour {
+		if vis, i := a.visible(), common.KeyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != paneTour {
 			a.active = vis[i]
 		}
 	case key.Matches(msg, k.TourTab):
@@ -765,7 +766,7 @@ func (a *App) cancelAll() {
 		a.cancelRun()
 		a.runSeq++ // drop the cancelled result
 		st.Running, st.NeedRun, st.Cancelled = false, false, true
-		st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", keyName(k.Recompute))
+		st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", common.KeyName(k.Recompute))
 	}
 }
 
@@ -817,7 +818,7 @@ func (a *App) askQuit() {
 		a.quit = true
 		return
 	}
-	d := newConfirmDialog(a.st, fmt.Sprintf("The project has changes that were not exported or saved.\nQuit anyway? (%s, %s again quits)", yesNo(a.st.Keys), keyName(a.st.Keys.ForceQuit)), func() tea.Cmd { a.quit = true; return nil })
+	d := newConfirmDialog(a.st, fmt.Sprintf("The project has changes that were not exported or saved.\nQuit anyway? (%s, %s again quits)", common.YesNo(a.st.Keys), common.KeyName(a.st.Keys.ForceQuit)), func() tea.Cmd { a.quit = true; return nil })
 	d.ctrlC = true
 	a.dialog = d
 }
@@ -828,7 +829,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 	if !a.st.Dirty {
 		return then()
 	}
-	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? ("+yesNo(a.st.Keys)+")", then)
+	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? ("+common.YesNo(a.st.Keys)+")", then)
 	return nil
 }
 
@@ -836,7 +837,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 func (a *App) View() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = fmt.Sprintf("privlab: %v; press %s to quit", model.Recovered(r, "while drawing"), firstKey(a.st.Keys.Quit))
+			out = fmt.Sprintf("privlab: %v; press %s to quit", model.Recovered(r, "while drawing"), common.FirstKey(a.st.Keys.Quit))
 		}
 	}()
 	if a.quit {
@@ -868,25 +869,25 @@ func (a *App) View() (out string) {
 	default:
 		body = a.panes[a.active].view(w, bodyH)
 	}
-	return termScreen(strings.Join([]string{header, tabs, block(body, w, bodyH), summary, helpLine}, "\n"))
+	return common.TermScreen(strings.Join([]string{header, tabs, common.Block(body, w, bodyH), summary, helpLine}, "\n"))
 }
 
 func (a *App) headerView(w int) string {
 	st, s := a.st, a.st.Styles
 	if st.ReceivedDir != "" {
-		left := s.Header.Render("privlab") + " · received release " + safe(st.ReceivedDir)
+		left := s.Header.Render("privlab") + " · received release " + common.Safe(st.ReceivedDir)
 		if st.Table != nil {
-			left += fmt.Sprintf(" · original %s (%s rows)", safe(strings.TrimPrefix(st.Project.Input, "dataset:")), thousands(st.Table.Rows))
+			left += fmt.Sprintf(" · original %s (%s rows)", common.Safe(strings.TrimPrefix(st.Project.Input, "dataset:")), common.Thousands(st.Table.Rows))
 		}
-		right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
-		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
+		right := s.HeaderDim.Render(common.KeyName(st.Keys.Help) + " help")
+		return common.Fit(left, max(1, w-common.LenCells(right)-1)) + " " + right
 	}
-	name := safe(st.Project.Input)
+	name := common.Safe(st.Project.Input)
 	if name == "" {
 		name = "no table"
 	}
 	if st.Table != nil {
-		name = fmt.Sprintf("%s (%s rows)", strings.TrimPrefix(name, "dataset:"), thousands(st.Table.Rows))
+		name = fmt.Sprintf("%s (%s rows)", strings.TrimPrefix(name, "dataset:"), common.Thousands(st.Table.Rows))
 	}
 	parts := []string{s.Header.Render("privlab"), name, st.Project.Method}
 	if v, noPublic := st.Variant(); v != "" && (st.Project.Variant != "" || noPublic) {
@@ -901,17 +902,17 @@ func (a *App) headerView(w int) string {
 		if _, isNum := model.ParseNumber(strings.TrimSuffix(v, "%")); isNum {
 			v = p.Name + " " + v
 		}
-		parts = append(parts, safe(v))
+		parts = append(parts, common.Safe(v))
 	}
 	left := strings.Join(parts, " · ")
-	right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
+	right := s.HeaderDim.Render(common.KeyName(st.Keys.Help) + " help")
 	if st.Dirty {
-		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · "+keyName(st.Keys.Help)+" help")
+		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · "+common.KeyName(st.Keys.Help)+" help")
 	}
-	gap := w - lenCells(left) - lenCells(right)
+	gap := w - common.LenCells(left) - common.LenCells(right)
 	if gap < 1 {
 		// The help key and the unsaved mark stay at every width.
-		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
+		return common.Fit(left, max(1, w-common.LenCells(right)-1)) + " " + right
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
@@ -926,7 +927,7 @@ func (a *App) tabsView(w int) string {
 	render := func(sep string) string {
 		var parts []string
 		for n, i := range vis {
-			label := jumpKey(a.st.Keys, n) + " " + string(titles[n])
+			label := common.JumpKey(a.st.Keys, n) + " " + string(titles[n])
 			if i == paneTour {
 				label = a.st.Keys.TourTab.Help().Key + " " + string(titles[n])
 			}
@@ -941,9 +942,9 @@ func (a *App) tabsView(w int) string {
 	// Every tab shows at every width: the separators narrow first, then
 	// the longest titles shorten ("Hierarchy" to "Hier.").
 	line := render("  ")
-	for lenCells(line) > w {
+	for common.LenCells(line) > w {
 		line = render(" ")
-		if lenCells(line) <= w {
+		if common.LenCells(line) <= w {
 			break
 		}
 		longest := 0
@@ -962,7 +963,7 @@ func (a *App) tabsView(w int) string {
 		titles[longest] = append(t[:len(t)-1:len(t)-1], '.')
 		line = render(" ")
 	}
-	return fit(line, w)
+	return common.Fit(line, w)
 }
 
 // loadAndRunError puts the loading, or the load's or the run's error,
@@ -970,7 +971,7 @@ func (a *App) tabsView(w int) string {
 func (a *App) loadAndRunError(bar *barLine, w int) {
 	st, s := a.st, a.st.Styles
 	errText := func(err error) string {
-		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (" + keyName(st.Keys.FullError) + " full)")
+		return s.Error.Render(common.Clip("✗ "+common.Safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (" + common.KeyName(st.Keys.FullError) + " full)")
 	}
 	_, importing := a.dialog.(*importDialog)
 	switch {
@@ -1009,9 +1010,9 @@ func (a *App) summaryView(w int) string {
 		if st.StatusErr {
 			style = s.Error
 		}
-		bar.shrinking(90, lenCells(safe(st.Status)), 20, func(n int) string { return style.Render(clip(safe(st.Status), n)) })
+		bar.shrinking(90, common.LenCells(common.Safe(st.Status)), 20, func(n int) string { return style.Render(common.Clip(common.Safe(st.Status), n)) })
 	}
-	return fit(s.Summary.Render(bar.render(w)), w)
+	return common.Fit(s.Summary.Render(bar.render(w)), w)
 }
 
 // receivedVerdict adds a received release's check verdict, not the
@@ -1043,7 +1044,7 @@ func (a *App) resultParts(bar *barLine, w int) {
 	case st.Stale() && st.RunErr != nil:
 		// the error says it: the figures are of earlier settings
 	case st.Stale():
-		bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+keyName(st.Keys.Recompute)+")"))
+		bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+common.KeyName(st.Keys.Recompute)+")"))
 	default:
 		a.verdicts(bar, r, w)
 		if ws, old := st.ShownWarnings(); len(ws) > 0 {
@@ -1066,7 +1067,7 @@ func (a *App) resultParts(bar *barLine, w int) {
 		if warnOld {
 			style = s.Muted
 		}
-		bar.shrinking(56, min(lenCells(safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(safe(warn), n)) })
+		bar.shrinking(56, min(common.LenCells(common.Safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + common.Clip(common.Safe(warn), n)) })
 	}
 }
 
@@ -1081,16 +1082,16 @@ func (a *App) resultFigures(bar *barLine, r *method.Result) {
 			if name == "" {
 				name = f.Name
 			}
-			bar.part(80, name+" "+human(f.Value))
+			bar.part(80, name+" "+common.Human(f.Value))
 		}
 	}
 	if v := r.Violations(); v > 0 && st.Stale() {
 		bar.part(85, s.Error.Render(violate(v)))
 	}
 	bar.part(75, plural(len(r.Groups), "group"))
-	rows := thousands(r.Published) + " rows"
+	rows := common.Thousands(r.Published) + " rows"
 	if r.Suppressed > 0 {
-		rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
+		rows += fmt.Sprintf(" (%s suppressed)", common.Thousands(r.Suppressed))
 	}
 	bar.part(30, rows)
 	if u := r.Utility; u.Name != "" {
@@ -1098,7 +1099,7 @@ func (a *App) resultFigures(bar *barLine, r *method.Result) {
 		if name == "" {
 			name = u.Name
 		}
-		bar.part(62, name+" "+human(u.Value))
+		bar.part(62, name+" "+common.Human(u.Value))
 	}
 }
 
@@ -1140,17 +1141,17 @@ func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
 			if name == "" {
 				name = f.Name
 			}
-			bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
+			bar.fixed(100, s.Error.Render("✗ "+name+" "+common.Human(f.Value)))
 		}
 	}
 	if allOK && constraints > 0 && r.Violations() == 0 {
 		mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
 		// The gist is brief: at most a quarter of the line.
-		bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
+		bar.shrinking(58, min(common.LenCells(covers), max(24, w/4)), 0, func(n int) string {
 			if n < 14 {
 				return mark // too short to say anything
 			}
-			return mark + s.Muted.Render(": "+clip(covers, n))
+			return mark + s.Muted.Render(": "+common.Clip(covers, n))
 		})
 	}
 	if v := r.Violations(); v > 0 {
@@ -1162,12 +1163,12 @@ func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
 		// verdict, in its own colour: in full where the line has
 		// room, else the worst alone, never less (the lesser
 		// figures give way).
-		full, compact := lenCells(v.full), lenCells(v.compact)
+		full, compact := common.LenCells(v.full), common.LenCells(v.compact)
 		bar.shrinking(57, full, compact, func(n int) string {
 			if n >= full {
 				return style(v.full)
 			}
-			return style(clip(v.compact, n))
+			return style(common.Clip(v.compact, n))
 		})
 	}
 }
@@ -1187,9 +1188,9 @@ func (a *App) riskPart() string {
 	var t string
 	if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
 		share, _ := rk.Get(risk.KeyUniqueShare)
-		t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
+		t = fmt.Sprintf("%s unique (%.1f%%)", common.Thousands(int(f.Value)), 100*share.Value)
 	} else if f, ok := rk.Get(risk.KeySmallest); ok {
-		t = "smallest class " + thousands(int(f.Value))
+		t = "smallest class " + common.Thousands(int(f.Value))
 	}
 	if st.RiskOld {
 		t = st.Styles.Muted.Render(t + "…")
@@ -1247,7 +1248,7 @@ func (b *barLine) render(w int) string {
 		full[i] = e.n
 	}
 	for _, i := range order {
-		over := lenCells(b.line()) - w
+		over := common.LenCells(b.line()) - w
 		if over <= 0 {
 			break
 		}
@@ -1264,17 +1265,17 @@ func (b *barLine) render(w int) string {
 	// part returns if it fits.
 	for k := len(order) - 1; k >= 0; k-- {
 		e := &b.entries[order[k]]
-		spare := w - lenCells(b.line())
+		spare := w - common.LenCells(b.line())
 		switch {
 		case spare <= 0:
 			return b.line()
 		case e.drop && !e.shown:
-			if e.shown = true; lenCells(b.line()) > w {
+			if e.shown = true; common.LenCells(b.line()) > w {
 				e.shown = false
 			}
 		case !e.drop && e.n < full[order[k]]:
 			n := e.n
-			if e.n = min(full[order[k]], n+spare); lenCells(b.line()) > w {
+			if e.n = min(full[order[k]], n+spare); common.LenCells(b.line()) > w {
 				e.n = n
 			}
 		}
@@ -1321,14 +1322,14 @@ func (a *App) progressText() string {
 	}
 	if m.f <= 0 {
 		if d := time.Duration(m.est * float64(time.Second)); d > pipeline.LongRun {
-			return fmt.Sprintf(": may take about %s (%s stops)", d.Round(time.Second), keyName(a.st.Keys.Cancel))
+			return fmt.Sprintf(": may take about %s (%s stops)", d.Round(time.Second), common.KeyName(a.st.Keys.Cancel))
 		}
 		return ""
 	}
 	out := fmt.Sprintf(" %.0f%%", m.f*100)
 	now := a.st.Now()
 	if left, ok := a.eta.left(m.seq, m.f, now); ok && now.Sub(m.start) > 2*time.Second {
-		out += fmt.Sprintf(", about %s left (%s stops)", left.Round(time.Second), keyName(a.st.Keys.Cancel))
+		out += fmt.Sprintf(", about %s left (%s stops)", left.Round(time.Second), common.KeyName(a.st.Keys.Cancel))
 	}
 	return out
 }
@@ -1395,7 +1396,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return thousands(n) + " " + word + "s"
+	return common.Thousands(n) + " " + word + "s"
 }
 
 // violate says how many groups break the requirement: "1 group
@@ -1415,23 +1416,23 @@ func (a *App) helpView(w int) string {
 	p := a.panes[a.active]
 	if a.showAll {
 		k := st.Keys
-		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp(firstKey(k.Back)+"/"+keyName(k.Help), "close help"))
-		return fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
+		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp(common.FirstKey(k.Back)+"/"+common.KeyName(k.Help), "close help"))
+		return common.Fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
 	}
 	// The pane's keys give way (whole, with …) before "? help" does: it
 	// is reserved before fitting, as in the header.
 	var bindings []key.Binding
-	for _, b := range append(p.shortHelp(), st.Keys.globalHelp()...) {
+	for _, b := range append(p.shortHelp(), st.Keys.GlobalHelp()...) {
 		if !slices.ContainsFunc(b.Keys(), func(s string) bool { return slices.Contains(st.Keys.Help.Keys(), s) }) {
 			bindings = append(bindings, b)
 		}
 	}
 	tail := a.help.ShortHelpView([]key.Binding{st.Keys.Help})
 	sep := a.help.Styles.ShortSeparator.Inline(true).Render(a.help.ShortSeparator)
-	a.help.Width = max(1, w-lenCells(sep+tail))
+	a.help.Width = max(1, w-common.LenCells(sep+tail))
 	head := a.help.ShortHelpView(bindings)
 	a.help.Width = w
-	return fit(head+sep+tail, w)
+	return common.Fit(head+sep+tail, w)
 }
 
 // wrapHelp is a dialog's keys on as many lines as they need (at most
@@ -1440,10 +1441,10 @@ func (a *App) wrapHelp(bs []key.Binding, w int) string {
 	var lines []string
 	for len(bs) > 0 && len(lines) < 3 {
 		n := 1
-		for n < len(bs) && lenCells(a.help.ShortHelpView(bs[:n+1])) <= w {
+		for n < len(bs) && common.LenCells(a.help.ShortHelpView(bs[:n+1])) <= w {
 			n++
 		}
-		lines = append(lines, fit(a.help.ShortHelpView(bs[:n]), w))
+		lines = append(lines, common.Fit(a.help.ShortHelpView(bs[:n]), w))
 		bs = bs[n:]
 	}
 	return strings.Join(lines, "\n")
@@ -1454,8 +1455,8 @@ func (a *App) wrapHelp(bs []key.Binding, w int) string {
 func (a *App) fullHelpView(w, h int) string {
 	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
 	rows := max(4, h-2)
-	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.globalFull(), rows)...)
-	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), firstKey(k.Back), keyName(k.Help)))
+	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.GlobalFull(), rows)...)
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), common.FirstKey(k.Back), common.KeyName(k.Help)))
 	a.help.Width = w
 	return title + "\n\n" + a.help.FullHelpView(cols)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"privlab/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -673,7 +674,7 @@ func TestComparePane(t *testing.T) {
 // The line chart scales from the smallest value to the largest and puts
 // each point in its column; a NaN is a gap.
 func TestLineChart(t *testing.T) {
-	s := DefaultStyles()
+	s := common.DefaultStyles()
 	out := lineChart(s, "t", []string{"a", "b", "c"}, []float64{1, 3, math.NaN()}, 30, 6)
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) != 6 {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"privlab/ui/common"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -120,16 +121,16 @@ func attackRows(findings []risk.Finding) []string {
 			out = append(out, fmt.Sprintf("%s: not run (%s)", f.Attack, f.NotRun))
 			continue
 		}
-		line := fmt.Sprintf("%s: %s · measured %s", f.Attack, f.Verdict(), human(f.Measured))
+		line := fmt.Sprintf("%s: %s · measured %s", f.Attack, f.Verdict(), common.Human(f.Measured))
 		if f.Holds() >= 0 {
-			line += " · bound " + human(f.Bound)
+			line += " · bound " + common.Human(f.Bound)
 		}
 		if f.Short != "" {
 			line += " · " + f.Short
 		}
 		if f.Calibrated() {
 			iv := f.Interval()
-			line += fmt.Sprintf(" · beyond the prior %s (%s-%s)", human(f.Risk()), human(iv[0]), human(iv[1]))
+			line += fmt.Sprintf(" · beyond the prior %s (%s-%s)", common.Human(f.Risk()), common.Human(iv[0]), common.Human(iv[1]))
 		}
 		out = append(out, line)
 	}

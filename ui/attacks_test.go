@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"privlab/ui/common"
 	"slices"
 	"strings"
 	"testing"
@@ -185,7 +186,7 @@ func TestGoldenCompareBrokenBound(t *testing.T) {
 // a broken bound keeps the error colour even as the best of its line
 // (the OK colour hid it).
 func TestCompareCell(t *testing.T) {
-	s := *DefaultStyles()
+	s := *common.DefaultStyles()
 	s.OK = lipgloss.NewStyle().Transform(func(x string) string { return "OK<" + x + ">" })
 	s.Error = lipgloss.NewStyle().Transform(func(x string) string { return "ERR<" + x + ">" })
 	for _, c := range []struct {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"privlab/ui/common"
 	"strings"
 )
 
@@ -13,10 +14,10 @@ import (
 func lineChart(s *Styles, title string, labels []string, ys []float64, w, h int) string {
 	const axis = 9 // the y labels' column
 	var b strings.Builder
-	b.WriteString(s.Label.Render(fit(title, w)) + "\n")
+	b.WriteString(s.Label.Render(common.Fit(title, w)) + "\n")
 	lo, hi := finiteRange(ys)
 	if math.IsInf(lo, 1) || len(ys) == 0 {
-		b.WriteString(s.Muted.Render(fit("no value to plot", w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit("no value to plot", w)) + "\n")
 		return b.String()
 	}
 	g := newChartGrid(max(2, h-2), max(4, w-axis-1), len(ys), lo, hi)
@@ -110,11 +111,11 @@ func (g *chartGrid) plot(ys []float64) {
 func (g *chartGrid) yLabel(r int) string {
 	switch {
 	case g.hi == g.lo && r == g.rows-1-int(math.Round(g.y(g.lo))):
-		return human(g.lo)
+		return common.Human(g.lo)
 	case g.hi != g.lo && r == 0:
-		return human(g.hi)
+		return common.Human(g.hi)
 	case g.hi != g.lo && r == g.rows-1:
-		return human(g.lo)
+		return common.Human(g.lo)
 	}
 	return ""
 }
@@ -145,7 +146,7 @@ func (g *chartGrid) xLabels(labels []string) string {
 
 // padLeft right-aligns s in n cells.
 func padLeft(s string, n int) string {
-	if l := lenCells(s); l < n {
+	if l := common.LenCells(s); l < n {
 		return strings.Repeat(" ", n-l) + s
 	}
 	return s

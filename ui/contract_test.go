@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"privlab/ui/common"
 	"strings"
 	"testing"
 
@@ -55,8 +56,8 @@ func TestContract(t *testing.T) {
 					t.Errorf("%s: %d lines at 80x24", name, len(lines))
 				}
 				for _, l := range lines {
-					if lenCells(l) > 80 {
-						t.Errorf("%s: a line of %d cells at 80x24: %q", name, lenCells(l), l)
+					if common.LenCells(l) > 80 {
+						t.Errorf("%s: a line of %d cells at 80x24: %q", name, common.LenCells(l), l)
 					}
 				}
 			}

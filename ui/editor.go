@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"privlab/ui/common"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -18,7 +20,7 @@ type lineEditor struct {
 
 // editorKeys are the keys an open editor acts on (enter, esc); every
 // other key is typed. Panes show them as their help while it is open.
-var editorKeys = DefaultKeyMap()
+var editorKeys = common.DefaultKeyMap()
 
 func newLineEditor(width int) lineEditor {
 	in := textinput.New()
@@ -68,7 +70,7 @@ func (e *lineEditor) update(msg tea.Msg, submit func(string) error) tea.Cmd {
 func (e *lineEditor) view(s *Styles, w int, refused string) string {
 	out := e.input.View() + "\n"
 	if e.err != "" {
-		out += s.Error.Render(wrap(refused+e.err, w)) + "\n"
+		out += s.Error.Render(common.Wrap(refused+e.err, w)) + "\n"
 	}
 	return out
 }

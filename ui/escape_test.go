@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"privlab/ui/common"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,7 +186,7 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 func TestTermScreenKeepsOnlyColours(t *testing.T) {
 	in := "\x1b[1mtitle\x1b[0m a\x1b]0;PWNED\x07 b\x1b[2J\nc\u009b1m \u202ed\t\x1b[38;5;203mred\x1b[0m\x1b"
 	want := "\x1b[1mtitle\x1b[0m a\\x1b]0;PWNED\\x07 b\\x1b[2J\nc\\x9b1m \\u202ed\\t\x1b[38;5;203mred\x1b[0m\\x1b"
-	if got := termScreen(in); got != want {
+	if got := common.TermScreen(in); got != want {
 		t.Errorf("termScreen = %q, want %q", got, want)
 	}
 }

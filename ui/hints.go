@@ -3,9 +3,8 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"privlab/ui/common"
 	"strings"
-
-	"github.com/charmbracelet/bubbles/key"
 
 	"privlab/model"
 )
@@ -22,9 +21,6 @@ func in(name string, pane int, tab func(int) string) string {
 	}
 	return "the " + name + " pane"
 }
-
-// keyName is the name the help gives a binding's key ("space", "ctrl+o").
-func keyName(b key.Binding) string { return b.Help().Key }
 
 // fixText says a fix with the workbench's panes and keys.
 func (st *State) fixText(f model.Fix) string {
@@ -59,31 +55,31 @@ func (st *State) dataFixText(f model.Fix) (words string, ok bool) {
 	data := in("Data", paneData, st.tabOf)
 	switch f.Setting {
 	case model.SetQI:
-		return fmt.Sprintf("press %s on each quasi-identifier in %s", keyName(k.ToggleQI), data), true
+		return fmt.Sprintf("press %s on each quasi-identifier in %s", common.KeyName(k.ToggleQI), data), true
 	case model.SetSA:
-		return fmt.Sprintf("press %s on %s in %s", keyName(k.SetSA), or(v, "the sensitive column"), data), true
+		return fmt.Sprintf("press %s on %s in %s", common.KeyName(k.SetSA), or(v, "the sensitive column"), data), true
 	case model.SetID:
 		if f.Change == model.Leave && v != "" {
-			return fmt.Sprintf("press %s on %s in %s to unmark it", keyName(k.ToggleID), v, data), true
+			return fmt.Sprintf("press %s on %s in %s to unmark it", common.KeyName(k.ToggleID), v, data), true
 		}
-		return fmt.Sprintf("press %s on %s in %s", keyName(k.ToggleID), or(v, "the identifier column"), data), true
+		return fmt.Sprintf("press %s on %s in %s", common.KeyName(k.ToggleID), or(v, "the identifier column"), data), true
 	case model.SetPublic:
 		if f.Change == model.Leave {
-			return fmt.Sprintf("clear the public table (%s in %s, then an empty path)", keyName(k.PublicPath), data), true
+			return fmt.Sprintf("clear the public table (%s in %s, then an empty path)", common.KeyName(k.PublicPath), data), true
 		}
-		return fmt.Sprintf("press %s in %s to pick the public table (%s types a path or dataset:NAME)", keyName(k.Public), data, keyName(k.PublicPath)), true
+		return fmt.Sprintf("press %s in %s to pick the public table (%s types a path or dataset:NAME)", common.KeyName(k.Public), data, common.KeyName(k.PublicPath)), true
 	case model.SetKind:
 		if f.Attr == "" || v == "" {
-			return fmt.Sprintf("press %s on %s in %s (numeric/categorical)", keyName(k.ToggleKind), or(f.Attr, "the column"), data), true
+			return fmt.Sprintf("press %s on %s in %s (numeric/categorical)", common.KeyName(k.ToggleKind), or(f.Attr, "the column"), data), true
 		}
-		return fmt.Sprintf("read %s as %s with %s in %s", f.Attr, v, keyName(k.ToggleKind), data), true
+		return fmt.Sprintf("read %s as %s with %s in %s", f.Attr, v, common.KeyName(k.ToggleKind), data), true
 	case model.SetMissing:
 		if v == "drop" {
-			return fmt.Sprintf("press %s in %s to drop the rows with missing values", keyName(k.ToggleMissing), data), true
+			return fmt.Sprintf("press %s in %s to drop the rows with missing values", common.KeyName(k.ToggleMissing), data), true
 		}
-		return fmt.Sprintf("press %s in %s to keep missing values as a category", keyName(k.ToggleMissing), data), true
+		return fmt.Sprintf("press %s in %s to keep missing values as a category", common.KeyName(k.ToggleMissing), data), true
 	case model.SetMissingValues:
-		return fmt.Sprintf("press %s in %s to choose the values read as missing", keyName(k.MissingTokens), data), true
+		return fmt.Sprintf("press %s in %s to choose the values read as missing", common.KeyName(k.MissingTokens), data), true
 	}
 	return "", false
 }
@@ -94,23 +90,23 @@ func (st *State) fileFixText(f model.Fix) (words string, ok bool) {
 	k := st.Keys
 	switch f.Setting {
 	case model.SetInput:
-		return fmt.Sprintf("open a file with %s or an embedded dataset with %s", keyName(k.Open), keyName(k.Dataset)), true
+		return fmt.Sprintf("open a file with %s or an embedded dataset with %s", common.KeyName(k.Open), common.KeyName(k.Dataset)), true
 	case model.SetOriginal:
-		return fmt.Sprintf("open the release with %s: its input is found through the audit record beside it", keyName(k.Open)), true
+		return fmt.Sprintf("open the release with %s: its input is found through the audit record beside it", common.KeyName(k.Open)), true
 	case model.SetColumns:
 		if f.Change == model.Leave {
-			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", keyName(k.Open)), true
+			return fmt.Sprintf("open the file again with %s and name no columns in the import wizard", common.KeyName(k.Open)), true
 		}
-		return fmt.Sprintf("open the file again with %s: the import wizard names the columns", keyName(k.Open)), true
+		return fmt.Sprintf("open the file again with %s: the import wizard names the columns", common.KeyName(k.Open)), true
 	case model.SetDelimiter:
 		if f.Change == model.Leave {
-			return fmt.Sprintf("open the file again with %s: the import wizard reads it without a delimiter", keyName(k.Open)), true
+			return fmt.Sprintf("open the file again with %s: the import wizard reads it without a delimiter", common.KeyName(k.Open)), true
 		}
-		return fmt.Sprintf("open the file again with %s: the import wizard chooses the delimiter", keyName(k.Open)), true
+		return fmt.Sprintf("open the file again with %s: the import wizard chooses the delimiter", common.KeyName(k.Open)), true
 	case model.SetHeader:
-		return fmt.Sprintf("open the file again with %s: the import wizard says whether the first row names the columns", keyName(k.Open)), true
+		return fmt.Sprintf("open the file again with %s: the import wizard says whether the first row names the columns", common.KeyName(k.Open)), true
 	case model.SetMaxCell:
-		return fmt.Sprintf("set max_cell (bytes) in a project file and open it with %s", keyName(k.Open)), true
+		return fmt.Sprintf("set max_cell (bytes) in a project file and open it with %s", common.KeyName(k.Open)), true
 	}
 	return "", false
 }
@@ -121,19 +117,19 @@ func (st *State) paneFixText(f model.Fix) (words string, ok bool) {
 	k, v := st.Keys, f.Value
 	switch f.Setting {
 	case model.SetPopulation:
-		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", keyName(k.Population), in("Export", paneExport, st.tabOf), keyName(k.PopulationPath)), true
+		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", common.KeyName(k.Population), in("Export", paneExport, st.tabOf), common.KeyName(k.PopulationPath)), true
 	case model.SetPopulationCols:
-		return fmt.Sprintf("press %s in %s to name its columns (the import wizard)", keyName(k.NamePopulation), in("Export", paneExport, st.tabOf)), true
+		return fmt.Sprintf("press %s in %s to name its columns (the import wizard)", common.KeyName(k.NamePopulation), in("Export", paneExport, st.tabOf)), true
 	case model.SetMethod:
-		return fmt.Sprintf("press %s in %s for another method", keyName(k.Method), in("Method", paneMethod, st.tabOf)), true
+		return fmt.Sprintf("press %s in %s for another method", common.KeyName(k.Method), in("Method", paneMethod, st.tabOf)), true
 	case model.SetVariant:
-		return fmt.Sprintf("press %s in %s for %s", keyName(k.Variant), in("Method", paneMethod, st.tabOf), or(prefixed("the variant ", v), "another variant")), true
+		return fmt.Sprintf("press %s in %s for %s", common.KeyName(k.Variant), in("Method", paneMethod, st.tabOf), or(prefixed("the variant ", v), "another variant")), true
 	case model.SetSweep:
-		return fmt.Sprintf("type the values with %s in %s%s", keyName(k.EditText), in("Sweep", paneSweep, st.tabOf), prefixed(" (e.g. ", v)+closing(v)), true
+		return fmt.Sprintf("type the values with %s in %s%s", common.KeyName(k.EditText), in("Sweep", paneSweep, st.tabOf), prefixed(" (e.g. ", v)+closing(v)), true
 	case model.SetOut:
-		return fmt.Sprintf("press %s in %s to choose the directory", keyName(k.EditText), in("Export", paneExport, st.tabOf)), true
+		return fmt.Sprintf("press %s in %s to choose the directory", common.KeyName(k.EditText), in("Export", paneExport, st.tabOf)), true
 	case model.SetForce, model.SetAllowGrowth, model.SetAcceptViolations:
-		return fmt.Sprintf("answer %s when %s asks", keyName(k.Yes), in("Export", paneExport, st.tabOf)), true
+		return fmt.Sprintf("answer %s when %s asks", common.KeyName(k.Yes), in("Export", paneExport, st.tabOf)), true
 	}
 	return "", false
 }
@@ -143,7 +139,7 @@ func (st *State) paneFixText(f model.Fix) (words string, ok bool) {
 func (st *State) paramFixText(f model.Fix) string {
 	k := st.Keys
 	where := fmt.Sprintf("in %s (select %s; %s and %s step it, %s types a value)", in("Method", paneMethod, st.tabOf), f.Param,
-		keyName(k.Inc), keyName(k.Dec), keyName(k.Edit))
+		common.KeyName(k.Inc), common.KeyName(k.Dec), common.KeyName(k.Edit))
 	switch {
 	case f.Change == model.Raise && f.Value != "":
 		return fmt.Sprintf("raise %s to at least %s %s", f.Param, f.Value, where)
@@ -164,10 +160,10 @@ func (st *State) hierarchyFixText(f model.Fix) string {
 	where := in("Hierarchy", paneHierarchy, st.tabOf)
 	if f.Value != "" && f.Attr != "" {
 		return fmt.Sprintf("give %s the %s hierarchy in %s (%s cycles the builders, %s types interval widths, %s picks a file)",
-			f.Attr, f.Value, where, keyName(k.Builder), keyName(k.Widths), keyName(k.File))
+			f.Attr, f.Value, where, common.KeyName(k.Builder), common.KeyName(k.Widths), common.KeyName(k.File))
 	}
 	return fmt.Sprintf("pick another hierarchy for %s in %s (%s cycles the builders, %s picks a file)", or(f.Attr, "the attribute"), where,
-		keyName(k.Builder), keyName(k.File))
+		common.KeyName(k.Builder), common.KeyName(k.File))
 }
 
 func or(s, otherwise string) string {
@@ -248,7 +244,7 @@ func (st *State) hint(err error) string {
 	out := model.HintText(hint, fixes, st.fixText)
 	var ie *model.InputError
 	if errors.As(err, &ie) {
-		other := fmt.Sprintf("%s opens another file; %s loads an embedded dataset", keyName(st.Keys.Open), keyName(st.Keys.Dataset))
+		other := fmt.Sprintf("%s opens another file; %s loads an embedded dataset", common.KeyName(st.Keys.Open), common.KeyName(st.Keys.Dataset))
 		if out == "" {
 			return other + "."
 		}
@@ -272,7 +268,7 @@ func (st *State) noteTexts(notes []model.Note) []string {
 func (st *State) tabOf(pane int) string {
 	for i, p := range st.workbenchPanes() {
 		if p == pane {
-			return jumpKey(st.Keys, i)
+			return common.JumpKey(st.Keys, i)
 		}
 	}
 	return ""

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"privlab/ui/common"
 	"reflect"
 	"strings"
 	"testing"
@@ -162,7 +163,7 @@ func TestEverySettingHasWorkbenchWords(t *testing.T) {
 	km := reflect.ValueOf(st.Keys)
 	for i := 0; i < km.NumField(); i++ {
 		if b, ok := km.Field(i).Interface().(key.Binding); ok {
-			keys[keyName(b)] = true
+			keys[common.KeyName(b)] = true
 		}
 	}
 	for _, s := range model.Settings {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -350,7 +351,7 @@ func (d *importDialog) help() []key.Binding {
 	}
 	if d.showKeys {
 		return []key.Binding{key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...),
-			key.WithHelp(keyName(k.Back)+"/"+keyName(k.Help), "close help"))}
+			key.WithHelp(common.KeyName(k.Back)+"/"+common.KeyName(k.Help), "close help"))}
 	}
 	return append(d.actions(), k.Help)
 }
@@ -370,7 +371,7 @@ func (d *importDialog) actions() []key.Binding {
 	case d.format == source.CSV:
 		out = append(out, k.Delimiter)
 	case len(d.parts) > 1:
-		out = append(out, described(k.NextPart, keyName(k.NextPart), "next "+d.partWord()))
+		out = append(out, common.Described(k.NextPart, common.KeyName(k.NextPart), "next "+d.partWord()))
 	}
 	if d.headerRow() {
 		out = append(out, k.HeaderRow)
@@ -386,7 +387,7 @@ func (d *importDialog) actions() []key.Binding {
 // as the panes' full help lists theirs.
 func (d *importDialog) keysView(w int) string {
 	s, k := d.st.Styles, d.st.Keys
-	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the import wizard · %s or %s closes", keyName(k.Back), keyName(k.Help)))
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the import wizard · %s or %s closes", common.KeyName(k.Back), common.KeyName(k.Help)))
 	h := help.New()
 	h.Width = w
 	return title + "\n\n" + h.FullHelpView([][]key.Binding{{k.Up, k.Down}, d.actions()})
@@ -408,9 +409,9 @@ func (d *importDialog) sourceLine() string {
 	head := "header row: yes (its names are the columns')"
 	switch {
 	case !d.header && d.detected:
-		head = fmt.Sprintf("header row: no, row 1 is data — name the columns (%s one, %s all)", keyName(k.RenameCol), keyName(k.NameAll))
+		head = fmt.Sprintf("header row: no, row 1 is data — name the columns (%s one, %s all)", common.KeyName(k.RenameCol), common.KeyName(k.NameAll))
 	case !d.header:
-		head = fmt.Sprintf("header row: no — name the columns (%s renames one, %s names all)", keyName(k.RenameCol), keyName(k.NameAll))
+		head = fmt.Sprintf("header row: no — name the columns (%s renames one, %s names all)", common.KeyName(k.RenameCol), common.KeyName(k.NameAll))
 	}
 	switch d.format {
 	case source.CSV:
@@ -418,9 +419,9 @@ func (d *importDialog) sourceLine() string {
 	case source.Parquet:
 		return s.Label.Render("Parquet") + "  columns and kinds from its schema"
 	}
-	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), safe(d.part))
+	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), common.Safe(d.part))
 	if len(d.parts) > 1 {
-		what += fmt.Sprintf(" (%s: next of %d)", keyName(k.NextPart), len(d.parts))
+		what += fmt.Sprintf(" (%s: next of %d)", common.KeyName(k.NextPart), len(d.parts))
 	}
 	if d.format == source.Excel {
 		return what + "  " + head
@@ -441,20 +442,20 @@ func delimName(r rune) string {
 func (d *importDialog) view(w, h int) string {
 	s := d.st.Styles
 	if d.showKeys {
-		return block(d.keysView(w), w, h)
+		return common.Block(d.keysView(w), w, h)
 	}
 	var b strings.Builder
 	title := "Import "
 	if d.population {
 		title = "Population (the people an attacker can name): "
 	}
-	b.WriteString(s.Title.Render(fit(title+safe(d.path), w)) + "\n")
-	b.WriteString(fit(d.sourceLine(), w) + "\n")
-	b.WriteString(fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing()), keyName(d.st.Keys.ImportMiss)), w) + "\n")
+	b.WriteString(s.Title.Render(common.Fit(title+common.Safe(d.path), w)) + "\n")
+	b.WriteString(common.Fit(d.sourceLine(), w) + "\n")
+	b.WriteString(common.Fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing()), common.KeyName(d.st.Keys.ImportMiss)), w) + "\n")
 	if d.err != nil {
-		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(withoutHint(d.err), w)) + "\n")
 		if h := d.st.hint(d.err); h != "" {
-			b.WriteString(s.Muted.Render(wrap("What to do: "+h, w)) + "\n")
+			b.WriteString(s.Muted.Render(common.Wrap("What to do: "+h, w)) + "\n")
 		}
 	}
 	if d.edit.active {
@@ -463,8 +464,8 @@ func (d *importDialog) view(w, h int) string {
 	if d.preview != nil {
 		// The wizard reads a sample: its counts say so (issue 35.4: 35
 		// missing where the table holds 1,836).
-		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  kinds and missing: the first %s rows read (the Data pane counts every row)", thousands(d.preview.Rows)), w)) + "\n")
-		b.WriteString(s.Label.Render(fit(fmt.Sprintf("  %-3s %-20s %-12s %7s  %s", "#", "column", "kind", "missing", "first values"), w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit(fmt.Sprintf("  kinds and missing: the first %s rows read (the Data pane counts every row)", common.Thousands(d.preview.Rows)), w)) + "\n")
+		b.WriteString(s.Label.Render(common.Fit(fmt.Sprintf("  %-3s %-20s %-12s %7s  %s", "#", "column", "kind", "missing", "first values"), w)) + "\n")
 		rows := h - strings.Count(b.String(), "\n") - 1
 		for i, c := range d.preview.Columns {
 			if i >= rows {
@@ -473,23 +474,23 @@ func (d *importDialog) view(w, h int) string {
 			}
 			var vals []string
 			for r := 0; r < d.preview.Rows && r < 6; r++ {
-				vals = append(vals, safe(c.Value(r)))
+				vals = append(vals, common.Safe(c.Value(r)))
 			}
 			kind := c.Kind.String()
 			if _, set := d.kinds[c.Name]; set {
 				kind += "*"
 			}
-			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, padRight(clip(safe(c.Name), 20), 20), kind, c.MissingCount, strings.Join(vals, ", "))
+			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, padRight(common.Clip(common.Safe(c.Name), 20), 20), kind, c.MissingCount, strings.Join(vals, ", "))
 			if i == d.cursor {
-				line = s.Selected.Render(fit("▸"+line[1:], w))
+				line = s.Selected.Render(common.Fit("▸"+line[1:], w))
 			}
-			b.WriteString(fit(line, w) + "\n")
+			b.WriteString(common.Fit(line, w) + "\n")
 		}
 		for _, n := range d.st.noteTexts(d.preview.Notes) {
-			b.WriteString(s.Warn.Render(fit("! "+safe(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
+			b.WriteString(s.Warn.Render(common.Fit("! "+common.Safe(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
 		}
 	}
-	return block(b.String(), w, h)
+	return common.Block(b.String(), w, h)
 }
 
 // importFile loads a file with the wizard's settings: the project keeps

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"privlab/ui/common"
 	"sync/atomic"
 )
 
@@ -67,7 +68,7 @@ func (j *job) percent() float64 { return 100 * j.progress.Load().(float64) }
 // how to run it again.
 func stopped(err error, what string, k KeyMap, again string) error {
 	if errors.Is(err, context.Canceled) {
-		return errors.New(what + " stopped (" + keyName(k.Cancel) + "): " + again)
+		return errors.New(what + " stopped (" + common.KeyName(k.Cancel) + "): " + again)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"privlab/ui/common"
 	"reflect"
 	"testing"
 
@@ -56,7 +57,7 @@ func shownHelp(a *App) []key.Binding {
 		return a.dialog.help()
 	}
 	k := a.st.Keys
-	help := append(k.globalFull(), a.panes[a.active].fullHelp()...)
+	help := append(k.GlobalFull(), a.panes[a.active].fullHelp()...)
 	if a.showAll {
 		help = append(help, k.Back)
 	}
@@ -183,7 +184,7 @@ func receivedApp(t *testing.T, dir string) *App {
 // Every binding has keys and a help text, and no global key shadows a
 // key of a pane.
 func TestKeyMapHelpIsComplete(t *testing.T) {
-	k := DefaultKeyMap()
+	k := common.DefaultKeyMap()
 	v := reflect.ValueOf(k)
 	for i := 0; i < v.NumField(); i++ {
 		b := v.Field(i).Interface().(key.Binding)
@@ -192,7 +193,7 @@ func TestKeyMapHelpIsComplete(t *testing.T) {
 		}
 	}
 	global := map[string]bool{}
-	for _, b := range k.globalFull() {
+	for _, b := range k.GlobalFull() {
 		for _, s := range b.Keys() {
 			global[s] = true
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -67,7 +68,7 @@ func (p *chartsPane) view(w, h int) string {
 		p.of, p.cw, p.ch = st.Result, rw, h
 		p.cache = p.chartView(rw, h)
 	}
-	return sideBySide(left.String(), lw, p.cache, rw, h)
+	return common.SideBySide(left.String(), lw, p.cache, rw, h)
 }
 
 func (p *chartsPane) chartView(w, h int) string {
@@ -75,9 +76,9 @@ func (p *chartsPane) chartView(w, h int) string {
 	r := st.Result
 	switch {
 	case st.RunErr != nil && !st.Running:
-		return s.Error.Render(wrap(st.explain(st.RunErr), w))
+		return s.Error.Render(common.Wrap(st.explain(st.RunErr), w))
 	case r == nil || r.Charts == nil:
 		return s.Muted.Render("computing…")
 	}
-	return renderSections(s, r.Charts(), w, h, 0, upDown(p.st.Keys))
+	return renderSections(s, r.Charts(), w, h, 0, common.UpDown(p.st.Keys))
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -46,8 +47,8 @@ func (p *comparePane) refresh()        {}
 // parameter keys' → would move too: it is not offered here).
 func (p *comparePane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.OpenMethod, described(k.Left, keyName(k.Left), "previous method"), described(k.Right, keyName(k.Right), "next method"),
-		described(k.Wider, keyName(k.Wider), "k + 1"), described(k.Narrow, keyName(k.Narrow), "k - 1"), k.Rerun}
+	return []key.Binding{k.OpenMethod, common.Described(k.Left, common.KeyName(k.Left), "previous method"), common.Described(k.Right, common.KeyName(k.Right), "next method"),
+		common.Described(k.Wider, common.KeyName(k.Wider), "k + 1"), common.Described(k.Narrow, common.KeyName(k.Narrow), "k - 1"), k.Rerun}
 }
 
 func (p *comparePane) fullHelp() []key.Binding {
@@ -59,7 +60,7 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case compareMsg:
 		if p.job.done(msg.seq) {
-			p.rows, p.err = msg.rows, stopped(msg.err, "comparison", st.Keys, keyName(st.Keys.Rerun)+" runs it again")
+			p.rows, p.err = msg.rows, stopped(msg.err, "comparison", st.Keys, common.KeyName(st.Keys.Rerun)+" runs it again")
 		}
 		return nil
 	case cancelJobMsg:
@@ -137,14 +138,14 @@ func (p *comparePane) view(w, h int) string {
 func (p *comparePane) table(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, keyName(p.st.Keys.Wider), keyName(p.st.Keys.Narrow)), w-16)) + "\n")
+	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(common.Fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, common.KeyName(p.st.Keys.Wider), common.KeyName(p.st.Keys.Narrow)), w-16)) + "\n")
 	switch {
 	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.percent(), keyName(st.Keys.Cancel))) + "\n")
+		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
-		b.WriteString(s.Muted.Render(wrap(firstKey(st.Keys.OpenMethod)+": run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Wrap(common.FirstKey(st.Keys.OpenMethod)+": run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()
@@ -154,27 +155,27 @@ func (p *comparePane) table(w int) string {
 	// every method's column has room for its name (13 cells and a space).
 	longest := 0
 	for _, l := range lines {
-		longest = max(longest, lenCells(l.Name))
+		longest = max(longest, common.LenCells(l.Name))
 	}
 	label := min(longest, max(20, w-len(p.rows)*14))
 	col := max(6, (w-label)/len(p.rows)-1)
 	head := padRight("", label)
 	for i, r := range p.rows {
-		name := clip(r.Method, col)
+		name := common.Clip(r.Method, col)
 		if i == p.cursor {
-			name = s.Selected.Render(padRight(clip("▸"+r.Method, col), col))
+			name = s.Selected.Render(padRight(common.Clip("▸"+r.Method, col), col))
 		} else {
 			name = s.Label.Render(padRight(name, col))
 		}
 		head += " " + name
 	}
-	b.WriteString(fit(head, w) + "\n")
+	b.WriteString(common.Fit(head, w) + "\n")
 	for _, l := range lines {
-		line := padRight(clip(l.Name, label), label)
+		line := padRight(common.Clip(l.Name, label), label)
 		for i, t := range l.Text {
 			line += " " + compareCell(s, t, l.Best[i], col)
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	// The selected method's settings, or why it did not run.
 	if p.cursor < len(p.rows) {
@@ -183,9 +184,9 @@ func (p *comparePane) table(w int) string {
 		if r.Err != "" {
 			text = r.Method + " did not run: " + r.Err
 		}
-		b.WriteString(s.Muted.Render(wrap(text, w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Wrap(text, w)) + "\n")
 	}
-	b.WriteString(s.Muted.Render(fit("* the best of a line · "+firstKey(st.Keys.OpenMethod)+" opens the selected method with these settings in the preview", w)) + "\n")
+	b.WriteString(s.Muted.Render(common.Fit("* the best of a line · "+common.FirstKey(st.Keys.OpenMethod)+" opens the selected method with these settings in the preview", w)) + "\n")
 	return b.String()
 }
 
@@ -196,7 +197,7 @@ func compareCell(s *Styles, t string, best bool, col int) string {
 	if best {
 		t += "*"
 	}
-	cell := padRight(clip(t, col), col)
+	cell := padRight(common.Clip(t, col), col)
 	switch {
 	case strings.HasPrefix(t, "✗"):
 		return s.Error.Render(cell)
@@ -215,7 +216,7 @@ func orDash(s string) string {
 
 // padRight left-aligns s in n cells.
 func padRight(s string, n int) string {
-	if l := lenCells(s); l < n {
+	if l := common.LenCells(s); l < n {
 		return s + strings.Repeat(" ", n-l)
 	}
 	return s

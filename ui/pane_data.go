@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"privlab/ui/common"
 	"sort"
 	"strings"
 
@@ -100,7 +101,7 @@ func columnSketch(c *model.Column) (string, string) {
 			}
 			bins[b] += int32(n)
 		}
-		return sparkline(bins), model.FormatNumber(lo) + " .. " + model.FormatNumber(hi)
+		return common.Sparkline(bins), model.FormatNumber(lo) + " .. " + model.FormatNumber(hi)
 	}
 	idx := make([]int, len(counts))
 	for i := range idx {
@@ -113,10 +114,10 @@ func columnSketch(c *model.Column) (string, string) {
 			bins[i] = int32(counts[code])
 		}
 		if i < 3 && total > 0 {
-			top = append(top, fmt.Sprintf("%s %.0f%%", safe(c.Dict[code]), 100*float64(counts[code])/float64(total)))
+			top = append(top, fmt.Sprintf("%s %.0f%%", common.Safe(c.Dict[code]), 100*float64(counts[code])/float64(total)))
 		}
 	}
-	return sparkline(bins), strings.Join(top, ", ")
+	return common.Sparkline(bins), strings.Join(top, ", ")
 }
 
 func (p *dataPane) update(msg tea.Msg) tea.Cmd {
@@ -232,11 +233,11 @@ func (p *dataPane) missingLine() string {
 		p.dropped, p.droppedOf = droppedRows(t, used, category), key
 	}
 	toks := model.FormatMissingTokens(st.MissingTokens())
-	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (%s)", thousands(p.dropped), thousands(t.Rows), keyName(st.Keys.ToggleMissing))
+	what := fmt.Sprintf("%s of %s rows dropped: one in a QI/SA (%s)", common.Thousands(p.dropped), common.Thousands(t.Rows), common.KeyName(st.Keys.ToggleMissing))
 	if category {
-		what = fmt.Sprintf("kept as ? (%s); in a numeric QI/SA: %s rows dropped", keyName(st.Keys.ToggleMissing), thousands(p.dropped))
+		what = fmt.Sprintf("kept as ? (%s); in a numeric QI/SA: %s rows dropped", common.KeyName(st.Keys.ToggleMissing), common.Thousands(p.dropped))
 	}
-	return "missing " + toks + " (" + keyName(st.Keys.MissingTokens) + ") · " + what
+	return "missing " + toks + " (" + common.KeyName(st.Keys.MissingTokens) + ") · " + what
 }
 
 // firstNonNumber returns a value that does not parse as a number, or "0".
@@ -255,24 +256,24 @@ func (p *dataPane) view(w, h int) string {
 		if st.LoadErr != nil {
 			return st.loadErrorView(w)
 		}
-		return s.Muted.Render("loading " + safe(st.Project.Input) + " …")
+		return s.Muted.Render("loading " + common.Safe(st.Project.Input) + " …")
 	}
 	t := st.Table
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Columns of "+safe(t.Name)) + s.Muted.Render(fmt.Sprintf("  %s rows", thousands(t.Rows))) + "\n")
-	b.WriteString(s.Muted.Render(fit(p.missingLine(), w)) + "\n")
+	b.WriteString(s.Title.Render("Columns of "+common.Safe(t.Name)) + s.Muted.Render(fmt.Sprintf("  %s rows", common.Thousands(t.Rows))) + "\n")
+	b.WriteString(s.Muted.Render(common.Fit(p.missingLine(), w)) + "\n")
 	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
-	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
+	b.WriteString(s.Label.Render(common.Fit(hdr, w)) + "\n")
 	notes := st.noteTexts(t.Notes)
 	if len(notes) > 2 {
 		notes = append(notes[:1:1], fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
 	// Every key shows: the hint wraps at its items, not inside one.
 	k := st.Keys
-	keyItems := []string{keyName(k.ToggleQI) + " QI", keyName(k.SetSA) + " sensitive", keyName(k.ToggleID) + " identifier", keyName(k.ClearRole) + " no role",
-		keyName(k.ToggleKind) + " numeric/categorical", keyName(k.ToggleMissing) + " drop/category", keyName(k.MissingTokens) + " missing values"}
+	keyItems := []string{common.KeyName(k.ToggleQI) + " QI", common.KeyName(k.SetSA) + " sensitive", common.KeyName(k.ToggleID) + " identifier", common.KeyName(k.ClearRole) + " no role",
+		common.KeyName(k.ToggleKind) + " numeric/categorical", common.KeyName(k.ToggleMissing) + " drop/category", common.KeyName(k.MissingTokens) + " missing values"}
 	if p.readsPublic() {
-		keyItems = append(keyItems, keyName(k.Public)+"/"+keyName(k.PublicPath)+" public table")
+		keyItems = append(keyItems, common.KeyName(k.Public)+"/"+common.KeyName(k.PublicPath)+" public table")
 	}
 	keyLines := wrapItems(keyItems, " · ", w)
 	footN := 2 + len(keyLines) + len(notes)
@@ -283,32 +284,32 @@ func (p *dataPane) view(w, h int) string {
 		footN += 2
 	}
 	rows := h - 4 - footN
-	p.offset = scroll(p.cursor, p.offset, rows, len(t.Columns))
+	p.offset = common.Scroll(p.cursor, p.offset, rows, len(t.Columns))
 	for i := p.offset; i < len(t.Columns) && i < p.offset+rows; i++ {
 		c := t.Columns[i]
 		role := st.Project.Roles.Of(c.Name).Short()
 		// Names are padded by display width: a wide character takes two cells.
-		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", padRight(clip(safe(c.Name), 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
+		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", padRight(common.Clip(common.Safe(c.Name), 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
 		if i == p.cursor {
-			line = s.Selected.Render(fit("▸"+line[1:], w))
+			line = s.Selected.Render(common.Fit("▸"+line[1:], w))
 		} else if role == "SA" {
 			line = s.Cursor.Render(line)
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	r := st.Project.Roles
-	hint := safe(fmt.Sprintf("QI: %s · SA: %s · identifiers (dropped): %s", orNone(strings.Join(r.QIs, ", ")), orNone(r.SA), orNone(strings.Join(r.IDs, ", "))))
-	ins := "insensitive: " + safe(orNone(strings.Join(r.Insensitive(t), ", ")))
+	hint := common.Safe(fmt.Sprintf("QI: %s · SA: %s · identifiers (dropped): %s", orNone(strings.Join(r.QIs, ", ")), orNone(r.SA), orNone(strings.Join(r.IDs, ", "))))
+	ins := "insensitive: " + common.Safe(orNone(strings.Join(r.Insensitive(t), ", ")))
 	if how := st.Spec().Insensitive; how != "" {
 		ins += " — " + how
 	}
-	foot := []string{s.Muted.Render(fit(hint, w)), s.Muted.Render(fit(ins, w))}
+	foot := []string{s.Muted.Render(common.Fit(hint, w)), s.Muted.Render(common.Fit(ins, w))}
 	for _, l := range keyLines {
-		foot = append(foot, s.Muted.Render(fit(l, w)))
+		foot = append(foot, s.Muted.Render(common.Fit(l, w)))
 	}
 	for _, n := range notes {
 		// The note's file name is on the screen already.
-		foot = append(foot, s.Warn.Render(fit("! "+safe(strings.TrimPrefix(n, t.Name+":")), w)))
+		foot = append(foot, s.Warn.Render(common.Fit("! "+common.Safe(strings.TrimPrefix(n, t.Name+":")), w)))
 	}
 	if p.readsPublic() {
 		foot = append(foot, p.publicLine(w))
@@ -327,24 +328,24 @@ func (p *dataPane) view(w, h int) string {
 // what runs without it.
 func (p *dataPane) publicLine(w int) string {
 	st, s := p.st, p.st.Styles
-	keys := fmt.Sprintf(" (%s: pick a file, %s: type a path or dataset:NAME)", keyName(st.Keys.Public), keyName(st.Keys.PublicPath))
+	keys := fmt.Sprintf(" (%s: pick a file, %s: type a path or dataset:NAME)", common.KeyName(st.Keys.Public), common.KeyName(st.Keys.PublicPath))
 	if st.Project.Public != "" {
-		return s.Muted.Render(fit("public table: "+safe(st.Project.Public)+keys, w))
+		return s.Muted.Render(common.Fit("public table: "+common.Safe(st.Project.Public)+keys, w))
 	}
 	if v, noPublic := st.Variant(); noPublic {
-		return s.Muted.Render(fit("public table: none — "+st.Project.Method+" runs its plain variant "+v+keys, w))
+		return s.Muted.Render(common.Fit("public table: none — "+st.Project.Method+" runs its plain variant "+v+keys, w))
 	}
 	if st.Spec().Public == method.PublicRequired {
-		return s.Warn.Render(fit("public table: none — "+st.Project.Method+" needs one"+keys, w))
+		return s.Warn.Render(common.Fit("public table: none — "+st.Project.Method+" needs one"+keys, w))
 	}
-	return s.Muted.Render(fit("public table: none"+keys, w))
+	return s.Muted.Render(common.Fit("public table: none"+keys, w))
 }
 
 // loadErrorView explains why the table did not load and what to do.
 func (st *State) loadErrorView(w int) string {
 	s := st.Styles
-	return s.Error.Render("Could not load "+safe(st.Project.Input)+":") + "\n\n" + wrap(withoutHint(st.LoadErr), w) +
-		"\n\n" + s.Muted.Render(wrap("What to do: "+st.hint(st.LoadErr), w))
+	return s.Error.Render("Could not load "+common.Safe(st.Project.Input)+":") + "\n\n" + common.Wrap(withoutHint(st.LoadErr), w) +
+		"\n\n" + s.Muted.Render(common.Wrap("What to do: "+st.hint(st.LoadErr), w))
 }
 
 func orNone(s string) string {
@@ -369,7 +370,7 @@ func wrapItems(items []string, sep string, w int) []string {
 	var lines []string
 	line := ""
 	for _, it := range items {
-		if line != "" && lenCells(line+sep+it) > w {
+		if line != "" && common.LenCells(line+sep+it) > w {
 			lines = append(lines, line)
 			line = ""
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -81,7 +82,7 @@ func (p *exportPane) shortHelp() []key.Binding {
 	case p.edit.active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	out := []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), described(k.Population, keyName(k.Population)+"/"+keyName(k.PopulationPath), "population")}
+	out := []key.Binding{k.Export, common.Described(k.EditText, common.KeyName(k.EditText), "edit directory"), common.Described(k.Population, common.KeyName(k.Population)+"/"+common.KeyName(k.PopulationPath), "population")}
 	if p.namable() {
 		out = append(out, k.NamePopulation)
 	}
@@ -101,7 +102,7 @@ func (p *exportPane) fullHelp() []key.Binding {
 	if p.confirm != "" || p.edit.active {
 		return p.shortHelp()
 	}
-	out := []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
+	out := []key.Binding{k.Export, common.Described(k.EditText, common.KeyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
 	if p.namable() {
 		out = append(out, k.NamePopulation)
 	}
@@ -227,9 +228,9 @@ func (p *exportPane) start() tea.Cmd {
 	if !st.Current() {
 		// The preview on screen belongs to earlier settings: never export
 		// something other than what the settings give.
-		why := "the last run failed: fix the error (" + keyName(st.Keys.FullError) + " shows it) and export again"
+		why := "the last run failed: fix the error (" + common.KeyName(st.Keys.FullError) + " shows it) and export again"
 		if st.Cancelled {
-			why = "the last run was cancelled: " + keyName(st.Keys.Recompute) + " recomputes, then export"
+			why = "the last run was cancelled: " + common.KeyName(st.Keys.Recompute) + " recomputes, then export"
 		}
 		p.refused = "not exported: the preview shows earlier settings; " + why
 		p.clearOutcome()
@@ -245,7 +246,7 @@ func (p *exportPane) start() tea.Cmd {
 			why = model.Replaceable(p.dir()) // the rule the export holds it to
 		}
 		if why != "" {
-			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.shownPath(p.dir()), why, keyName(p.st.Keys.EditText))
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.shownPath(p.dir()), why, common.KeyName(p.st.Keys.EditText))
 			return nil
 		}
 		p.force = true
@@ -305,7 +306,7 @@ func (p *exportPane) plan(w int) string {
 	if p.edit.active && p.editing == "" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {
-		b.WriteString(s.Label.Render("directory  ") + st.shownPath(p.dir()) + s.Muted.Render("   ("+keyName(p.st.Keys.EditText)+": edit)") + "\n")
+		b.WriteString(s.Label.Render("directory  ") + st.shownPath(p.dir()) + s.Muted.Render("   ("+common.KeyName(p.st.Keys.EditText)+": edit)") + "\n")
 	}
 	b.WriteString(s.Label.Render("audit      ") + st.shownPath(model.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
 	if p.edit.active && p.editing == "population" {
@@ -319,28 +320,28 @@ func (p *exportPane) plan(w int) string {
 		return b.String()
 	}
 	if st.Stale() {
-		b.WriteString(s.Warn.Render(wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed ("+keyName(p.st.Keys.Recompute)+")", w)) + "\n")
+		b.WriteString(s.Warn.Render(common.Wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed ("+common.KeyName(p.st.Keys.Recompute)+")", w)) + "\n")
 	}
 	switch {
 	case p.refused != "":
-		b.WriteString(s.Error.Render(wrap("✗ "+p.refused, w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ "+p.refused, w)) + "\n")
 	case p.confirm != "":
 		b.WriteString(s.Warn.Render(p.confirm) + "\n")
 	case p.busy:
 		b.WriteString(s.Muted.Render("writing and verifying…") + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap("✗ "+st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ "+st.explain(p.err), w)) + "\n")
 	case p.done != "":
-		b.WriteString(s.OK.Render("✓ "+safe(p.done)) + "\n")
+		b.WriteString(s.OK.Render("✓ "+common.Safe(p.done)) + "\n")
 	default:
-		b.WriteString(s.Muted.Render(keyName(p.st.Keys.Export)+": write the release (atomically), then verify it from its files") + "\n")
+		b.WriteString(s.Muted.Render(common.KeyName(p.st.Keys.Export)+": write the release (atomically), then verify it from its files") + "\n")
 	}
 	for _, l := range p.lines {
 		style := s.OK
 		if strings.HasPrefix(l, "FAIL") {
 			style = s.Error
 		}
-		b.WriteString(style.Render(fit(safe(l), w)) + "\n")
+		b.WriteString(style.Render(common.Fit(common.Safe(l), w)) + "\n")
 	}
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("will write") + "\n")
@@ -353,14 +354,14 @@ func (p *exportPane) plan(w int) string {
 	b.WriteString("  report.md            a summary to file with the release\n")
 	spec := st.Result.Spec // the plan is the shown result's, files and certification alike
 	if ins := spec.Insensitive; ins != "" {
-		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit("  insensitive columns: "+ins, w)) + "\n")
 	}
 	if c := spec.Certifies; c != "" {
-		b.WriteString(s.Label.Render(indented("a passing check certifies that "+c, w)) + "\n")
+		b.WriteString(s.Label.Render(common.Indented("a passing check certifies that "+c, w)) + "\n")
 	}
 	ws, old := st.ShownWarnings()
 	for _, warn := range ws {
-		b.WriteString(warnStyle(s, old).Render(indented("! "+warn, w)) + "\n")
+		b.WriteString(warnStyle(s, old).Render(common.Indented("! "+warn, w)) + "\n")
 	}
 	if rk := st.Risk; rk != nil && !st.RiskOld && len(p.lines) == 0 {
 		// What the release risks, as the manifest and report.md will say.
@@ -371,8 +372,8 @@ func (p *exportPane) plan(w int) string {
 				parts = append(parts, f.Name+" "+f.Format())
 			}
 		}
-		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
-		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
+		b.WriteString(common.Indented(strings.Join(parts, " · "), w) + "\n")
+		b.WriteString(s.Muted.Render(common.Indented(rk.Summary, w)) + "\n")
 	}
 	b.WriteString(p.attacksView(w))
 	return b.String()
@@ -389,11 +390,11 @@ func (p *exportPane) attacksView(w int) string {
 		// will state it (run --population names the population).
 		b.WriteString(s.Label.Render("what an attacker can still do") + s.Muted.Render("  (privlab attack; the manifest states these)") + "\n")
 		for _, row := range attackRows(at.Findings) {
-			b.WriteString(attackStyle(s, row)(fit("  "+row, w)) + "\n")
+			b.WriteString(attackStyle(s, row)(common.Fit("  "+row, w)) + "\n")
 		}
 	}
 	if err := st.AttacksErr; err != nil && len(p.lines) == 0 {
-		b.WriteString(s.Error.Render(indented("✗ the attacks could not be measured: "+st.explain(err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Indented("✗ the attacks could not be measured: "+st.explain(err), w)) + "\n")
 	}
 	if len(p.lines) == 0 {
 		b.WriteString(p.togetherView(w))
@@ -407,14 +408,14 @@ func (p *exportPane) populationLine(w int) string {
 	st, s := p.st, p.st.Styles
 	label := s.Label.Render("population ")
 	if path := st.Project.Population; path != "" {
-		return label + path + s.Muted.Render(fit("   ("+pickType(p.st.Keys)+"; the attacks read it)", max(0, w-11-lenCells(path)))) + "\n"
+		return label + path + s.Muted.Render(common.Fit("   ("+common.PickType(p.st.Keys)+"; the attacks read it)", max(0, w-11-common.LenCells(path)))) + "\n"
 	}
 	if at := st.Attacks; at != nil && !st.AttacksOld {
 		if lack := lackPopulation(at.Findings); len(lack) > 0 {
-			return label + s.Warn.Render(fit("none: not run for lack of a population: "+strings.Join(lack, ", ")+" ("+pickType(p.st.Keys)+")", max(0, w-11))) + "\n"
+			return label + s.Warn.Render(common.Fit("none: not run for lack of a population: "+strings.Join(lack, ", ")+" ("+common.PickType(p.st.Keys)+")", max(0, w-11))) + "\n"
 		}
 	}
-	return label + s.Muted.Render(fit("none   ("+pickType(p.st.Keys)+": the people an attacker can name)", max(0, w-11))) + "\n"
+	return label + s.Muted.Render(common.Fit("none   ("+common.PickType(p.st.Keys)+": the people an attacker can name)", max(0, w-11))) + "\n"
 }
 
 // lackPopulation names the attacks that did not run for lack of a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -221,7 +222,7 @@ func (p *hierarchyPane) pickFile(attr string) tea.Cmd {
 	if dir == "" && !strings.HasPrefix(st.Project.Input, "dataset:") {
 		dir = dirOf(st.Project.Input)
 	}
-	d := newPickDialog(st, "Pick a hierarchy file for "+safe(attr)+" (value;level1;...;*)", func(path string) {
+	d := newPickDialog(st, "Pick a hierarchy file for "+common.Safe(attr)+" (value;level1;...;*)", func(path string) {
 		if err := p.useFile(attr, path); err != nil {
 			st.Fail(err)
 			return
@@ -418,31 +419,31 @@ func (p *hierarchyPane) view(w, h int) string {
 	left.WriteString(s.Title.Render("Attributes") + "\n")
 	for i, a := range as {
 		role := st.Project.Roles.Of(a).Short()
-		line := fmt.Sprintf(" %s %s %s", role, padRight(clip(safe(a), 12), 12), safe(p.spec(a)))
+		line := fmt.Sprintf(" %s %s %s", role, padRight(common.Clip(common.Safe(a), 12), 12), common.Safe(p.spec(a)))
 		if i == p.attr {
 			style := s.Selected
 			if p.inTree {
 				style = s.Cursor
 			}
-			line = style.Render(fit("▸"+line[1:], lw))
+			line = style.Render(common.Fit("▸"+line[1:], lw))
 		}
-		left.WriteString(fit(line, lw) + "\n")
+		left.WriteString(common.Fit(line, lw) + "\n")
 	}
-	left.WriteString("\n" + s.Muted.Render(wrap(p.treeHint(), lw)))
+	left.WriteString("\n" + s.Muted.Render(common.Wrap(p.treeHint(), lw)))
 	// right: the tree
 	rw := w - lw - 3
 	var right strings.Builder
 	if p.edit.active {
 		right.WriteString(p.edit.view(s, rw, ""))
-		right.WriteString(s.Muted.Render(keyName(st.Keys.Enter)+" load · "+keyName(st.Keys.Back)+" cancel") + "\n")
+		right.WriteString(s.Muted.Render(common.KeyName(st.Keys.Enter)+" load · "+common.KeyName(st.Keys.Back)+" cancel") + "\n")
 	}
 	if hier == nil {
 		if st.RunErr != nil {
-			right.WriteString(s.Error.Render(wrap(st.explain(st.RunErr), rw)))
+			right.WriteString(s.Error.Render(common.Wrap(st.explain(st.RunErr), rw)))
 		} else {
 			right.WriteString(s.Muted.Render("building…"))
 		}
-		return sideBySide(left.String(), lw, right.String(), rw, h)
+		return common.SideBySide(left.String(), lw, right.String(), rw, h)
 	}
 	if p.countsOf != hier {
 		// The hierarchy was built on the table the run reads (after the
@@ -460,12 +461,12 @@ func (p *hierarchyPane) view(w, h int) string {
 	if c := st.Table.Column(attr); c != nil {
 		kind = c.Kind.String()
 	}
-	right.WriteString(s.Title.Render(fit(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", safe(attr), len(hier.Nodes), len(hier.Leaves), hier.Height(), kind), rw)) + "\n")
-	from := "from " + safe(p.spec(attr))
+	right.WriteString(s.Title.Render(common.Fit(fmt.Sprintf("%s: %d nodes, %d values, height %d, %s", common.Safe(attr), len(hier.Nodes), len(hier.Leaves), hier.Height(), kind), rw)) + "\n")
+	from := "from " + common.Safe(p.spec(attr))
 	if f, ok := strings.CutSuffix(p.spec(attr), " (found beside the data)"); ok {
-		from = "found beside the data: " + safe(f)
+		from = "found beside the data: " + common.Safe(f)
 	}
-	right.WriteString(s.Muted.Render(fit(from, rw)) + "\n")
+	right.WriteString(s.Muted.Render(common.Fit(from, rw)) + "\n")
 	vis := p.visible(attr, hier)
 	if p.cursor >= len(vis) {
 		p.cursor = len(vis) - 1
@@ -474,12 +475,12 @@ func (p *hierarchyPane) view(w, h int) string {
 	if p.edit.active {
 		rows -= 3
 	}
-	p.offset = scroll(p.cursor, p.offset, rows, len(vis))
+	p.offset = common.Scroll(p.cursor, p.offset, rows, len(vis))
 	for i := p.offset; i < len(vis) && i < p.offset+rows; i++ {
 		line := p.nodeLine(attr, hier, vis[i], counts, i == p.cursor && p.inTree, rw)
-		right.WriteString(fit(line, rw) + "\n")
+		right.WriteString(common.Fit(line, rw) + "\n")
 	}
-	return sideBySide(left.String(), lw, right.String(), rw, h)
+	return common.SideBySide(left.String(), lw, right.String(), rw, h)
 }
 
 // nodeLine is node n of the tree: fold mark, label, values, range and
@@ -495,13 +496,13 @@ func (p *hierarchyPane) nodeLine(attr string, hier *model.Hierarchy, n int, coun
 			mark = "▾ "
 		}
 	}
-	detail := fmt.Sprintf("range %s · %s rows", human(hier.Range(n)), thousands(counts[n]))
+	detail := fmt.Sprintf("range %s · %s rows", common.Human(hier.Range(n)), common.Thousands(counts[n]))
 	if len(nd.Children) > 0 {
 		detail = fmt.Sprintf("%d values · ", hier.LeafCount(n)) + detail
 	}
-	head := strings.Repeat("  ", nd.Depth) + mark + safe(displayLabel(hier, n)) + "  "
+	head := strings.Repeat("  ", nd.Depth) + mark + common.Safe(displayLabel(hier, n)) + "  "
 	if cursor {
-		return s.Selected.Render(fit("» "+head+detail, w))
+		return s.Selected.Render(common.Fit("» "+head+detail, w))
 	}
 	return "  " + head + s.Muted.Render(detail)
 }
@@ -548,6 +549,6 @@ func (p *hierarchyPane) treeHint() string {
 	k := p.st.Keys
 	return fmt.Sprintf("%s enters the tree (%s folds a node, %s comes back); %s cycles the builders that fit the column and the files used; "+
 		"%s picks a file (value;level1;...;*), %s types its path; %s types interval widths, %s/%s doubles or halves them.",
-		firstKey(k.Right), keyName(k.Expand), firstKey(k.Left), keyName(k.Builder), keyName(k.File), keyName(k.FilePath), keyName(k.Widths),
-		keyName(k.Wider), keyName(k.Narrow))
+		common.FirstKey(k.Right), common.KeyName(k.Expand), common.FirstKey(k.Left), common.KeyName(k.Builder), common.KeyName(k.File), common.KeyName(k.FilePath), common.KeyName(k.Widths),
+		common.KeyName(k.Wider), common.KeyName(k.Narrow))
 }

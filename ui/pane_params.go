@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"privlab/ui/common"
 	"strconv"
 	"strings"
 
@@ -119,14 +120,14 @@ func (l *paramList) view(w int) string {
 	var b strings.Builder
 	ps := l.params()
 	for i, par := range ps {
-		line := fmt.Sprintf("  %-16s %s", par.Name, safe(st.Value(par.Name)))
+		line := fmt.Sprintf("  %-16s %s", par.Name, common.Safe(st.Value(par.Name)))
 		if i == l.cursor {
-			line = s.Selected.Render(fit("▸ "+line[2:]+"  ◂▸", w))
+			line = s.Selected.Render(common.Fit("▸ "+line[2:]+"  ◂▸", w))
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	if par, ok := l.current(); ok {
-		b.WriteString("\n" + s.Muted.Render(wrap(par.Help, w)) + "\n")
+		b.WriteString("\n" + s.Muted.Render(common.Wrap(par.Help, w)) + "\n")
 		if par.Describe != nil && par.Presets != nil {
 			// Each preset with what it means (+/- cycles through them).
 			for _, v := range par.Presets(st.Project.Roles) {
@@ -134,13 +135,13 @@ func (l *paramList) view(w int) string {
 				if v == st.Value(par.Name) {
 					mark = "▸ "
 				}
-				b.WriteString(fit(mark+fmt.Sprintf("%-13s ", safe(v))+s.Muted.Render(safe(par.Describe(v))), w) + "\n")
+				b.WriteString(common.Fit(mark+fmt.Sprintf("%-13s ", common.Safe(v))+s.Muted.Render(common.Safe(par.Describe(v))), w) + "\n")
 			}
 		}
 		if par.Explain != "" {
-			b.WriteString(s.Muted.Render(wrap(par.Explain, w)) + "\n")
+			b.WriteString(s.Muted.Render(common.Wrap(par.Explain, w)) + "\n")
 		} else if r := par.RangeText(l.rows()); r != "" {
-			b.WriteString(s.Muted.Render(wrap("allowed: "+r, w)) + "\n")
+			b.WriteString(s.Muted.Render(common.Wrap("allowed: "+r, w)) + "\n")
 		}
 	}
 	if l.edit.active {
@@ -312,19 +313,19 @@ func (p *paramsPane) view(w, h int) string {
 	var left strings.Builder
 	left.WriteString(s.Title.Render("Method ") + st.Project.Method)
 	if len(methods()) > 1 {
-		left.WriteString(s.Muted.Render("  (" + keyName(st.Keys.Method) + ": next)"))
+		left.WriteString(s.Muted.Render("  (" + common.KeyName(st.Keys.Method) + ": next)"))
 	}
 	left.WriteString("\n")
-	left.WriteString(s.Muted.Render(fit(spec.Paper, lw)) + "\n")
+	left.WriteString(s.Muted.Render(common.Fit(spec.Paper, lw)) + "\n")
 	if len(spec.Variants) > 0 {
 		v, noPublic := st.Variant()
-		left.WriteString(s.Label.Render("variant ") + v + s.Muted.Render("  ("+keyName(st.Keys.Variant)+": next)") + "\n")
+		left.WriteString(s.Label.Render("variant ") + v + s.Muted.Render("  ("+common.KeyName(st.Keys.Variant)+": next)") + "\n")
 		if noPublic {
-			left.WriteString(s.Warn.Render(wrap(fmt.Sprintf("no public table: the plain variant %s runs (p in %s picks one)", v, in("Data", paneData, st.tabOf)), lw)) + "\n")
+			left.WriteString(s.Warn.Render(common.Wrap(fmt.Sprintf("no public table: the plain variant %s runs (p in %s picks one)", v, in("Data", paneData, st.tabOf)), lw)) + "\n")
 		}
 	}
 	left.WriteString("\n")
 	left.WriteString(p.list.view(lw))
 	rw := w - lw - 3
-	return sideBySide(left.String(), lw, p.preview.compactView(rw, h), rw, h)
+	return common.SideBySide(left.String(), lw, p.preview.compactView(rw, h), rw, h)
 }

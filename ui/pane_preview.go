@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"privlab/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -315,9 +316,9 @@ func (p *previewPane) layout(w int) {
 		g := p.res.Groups[gi]
 		row := table.Row{fmt.Sprint(g.ID)}
 		if own {
-			row = append(row, thousands(len(g.Rows)))
+			row = append(row, common.Thousands(len(g.Rows)))
 		}
-		row = append(row, safe(strings.Join(g.QI, " ")), sparkline(g.SAHist))
+		row = append(row, common.Safe(strings.Join(g.QI, " ")), common.Sparkline(g.SAHist))
 		for fi, f := range spec.Figures {
 			row = append(row, figureText(f, g, fi))
 		}
@@ -350,8 +351,8 @@ func (p *previewPane) columns(w int) []table.Column {
 		if w < 110 {
 			title = f.Key
 		}
-		figs = append(figs, table.Column{Title: title, Width: max(lenCells(title), 6)})
-		fixed += max(lenCells(title), 6) + 1
+		figs = append(figs, table.Column{Title: title, Width: max(common.LenCells(title), 6)})
+		fixed += max(common.LenCells(title), 6) + 1
 	}
 	cols := []table.Column{{Title: "id", Width: 5}}
 	sorts := []string{"id"}
@@ -370,7 +371,7 @@ func (p *previewPane) columns(w int) []table.Column {
 	}
 	for i, name := range sorts {
 		if name != "" && name == p.sortNames()[p.sortCol] {
-			cols[i].Title = clip(cols[i].Title, cols[i].Width-1) + arrow
+			cols[i].Title = common.Clip(cols[i].Title, cols[i].Width-1) + arrow
 		}
 	}
 	return cols
@@ -382,7 +383,7 @@ func figureText(f method.Figure, g method.Group, fi int) string {
 	case fi >= len(g.Figures):
 		return ""
 	case f.Digits < 0:
-		return human(g.Figures[fi])
+		return common.Human(g.Figures[fi])
 	}
 	return f.Format(g.Figures[fi])
 }
@@ -405,16 +406,16 @@ func (p *previewPane) view(w, h int) string {
 	if p.desc {
 		dir = "descending"
 	}
-	title := fmt.Sprintf("Groups (%s)", thousands(len(r.Groups)))
+	title := fmt.Sprintf("Groups (%s)", common.Thousands(len(r.Groups)))
 	if p.filter > 0 {
-		title = fmt.Sprintf("Groups (%s of %s: %s)", thousands(len(p.order)), thousands(len(r.Groups)), filters[p.filter])
+		title = fmt.Sprintf("Groups (%s of %s: %s)", common.Thousands(len(p.order)), common.Thousands(len(r.Groups)), filters[p.filter])
 	}
 	if st.Stale() {
-		title += s.Warn.Render(" · stale: earlier settings (" + keyName(st.Keys.Recompute) + ")")
+		title += s.Warn.Render(" · stale: earlier settings (" + common.KeyName(st.Keys.Recompute) + ")")
 	}
 	title += fmt.Sprintf("  sorted by %s, %s", sortName, dir)
 	if _, demo := pipeline.DatasetName(st.Project.Input); demo && !st.Dirty {
-		title += s.Muted.Render(" · demo data: " + keyName(st.Keys.Open) + " opens your own")
+		title += s.Muted.Render(" · demo data: " + common.KeyName(st.Keys.Open) + " opens your own")
 	}
 	if v := r.Violations(); v > 0 {
 		title += s.Error.Render(fmt.Sprintf("  · %d violate", v))
@@ -422,7 +423,7 @@ func (p *previewPane) view(w, h int) string {
 	if st.Running {
 		title += s.Muted.Render("  · recomputing…")
 	}
-	out := s.Title.Render(fit(title, w)) + "\n"
+	out := s.Title.Render(common.Fit(title, w)) + "\n"
 	if p.jump.active {
 		out += p.jump.view(s, w, "")
 		p.tbl.SetHeight(h - 3)
@@ -441,10 +442,10 @@ func (p *previewPane) notReady(w int) string {
 	case p.res == nil && st.RunErr != nil:
 		hint := st.hint(st.RunErr)
 		if hint == "" {
-			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", in("Data", paneData, st.tabOf), keyName(st.Keys.ToggleQI), keyName(st.Keys.SetSA))
+			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", in("Data", paneData, st.tabOf), common.KeyName(st.Keys.ToggleQI), common.KeyName(st.Keys.SetSA))
 		}
-		return s.Error.Render("No preview:") + "\n\n" + wrap(withoutHint(st.RunErr), w) + "\n\n" +
-			s.Muted.Render(wrap("What to do: "+hint, w))
+		return s.Error.Render("No preview:") + "\n\n" + common.Wrap(withoutHint(st.RunErr), w) + "\n\n" +
+			s.Muted.Render(common.Wrap("What to do: "+hint, w))
 	case p.res == nil:
 		return s.Muted.Render("computing the first preview …")
 	}
@@ -465,11 +466,11 @@ func (p *previewPane) compactView(w, h int) string {
 	}
 	b.WriteString(s.Title.Render(head) + "\n")
 	if st.Stale() {
-		b.WriteString(s.Warn.Render(fit("⚠ stale: earlier settings ("+keyName(st.Keys.Recompute)+")", w)) + "\n")
+		b.WriteString(s.Warn.Render(common.Fit("⚠ stale: earlier settings ("+common.KeyName(st.Keys.Recompute)+")", w)) + "\n")
 	}
 	ws, old := st.ShownWarnings()
 	for _, warn := range ws {
-		b.WriteString(warnStyle(s, old).Render(fit("! "+warn, w)) + "\n")
+		b.WriteString(warnStyle(s, old).Render(common.Fit("! "+warn, w)) + "\n")
 	}
 	b.WriteString(p.summaryLines(w))
 	spec := r.Spec // the result's own method, whatever is selected now
@@ -480,23 +481,23 @@ func (p *previewPane) compactView(w, h int) string {
 		hdr += fmt.Sprintf(" %6s", "size")
 	}
 	for _, f := range spec.Figures {
-		hdr += " " + padLeft(clip(f.Key, 7), 7)
+		hdr += " " + padLeft(common.Clip(f.Key, 7), 7)
 	}
-	b.WriteString(s.Label.Render(fit(hdr, w)) + "\n")
+	b.WriteString(s.Label.Render(common.Fit(hdr, w)) + "\n")
 	lines := strings.Count(b.String(), "\n")
 	for i := 0; i < len(p.order) && lines < h; i++ {
 		g := r.Groups[p.order[i]]
 		line := fmt.Sprintf("%5d", g.ID)
 		if own {
-			line += fmt.Sprintf(" %6s", thousands(len(g.Rows)))
+			line += fmt.Sprintf(" %6s", common.Thousands(len(g.Rows)))
 		}
 		for fi, f := range spec.Figures {
-			line += " " + padLeft(clip(figureText(f, g, fi), 7), 7)
+			line += " " + padLeft(common.Clip(figureText(f, g, fi), 7), 7)
 		}
 		if g.Violation {
 			line = s.Error.Render(line + " ✗")
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 		lines++
 	}
 	return b.String()
@@ -510,10 +511,10 @@ func (p *previewPane) summaryLines(w int) string {
 	const workloadName = "workload rel. error (mean)"
 	nameW := 0
 	for _, f := range r.Summary {
-		nameW = max(nameW, lenCells(f.Name))
+		nameW = max(nameW, common.LenCells(f.Name))
 	}
 	if st.Workload != nil && st.Workload.Queries > 0 {
-		nameW = max(nameW, lenCells(workloadName))
+		nameW = max(nameW, common.LenCells(workloadName))
 	}
 	nameW = min(nameW, max(12, w-14)) // room for the mark and the value
 	var b strings.Builder
@@ -525,10 +526,10 @@ func (p *previewPane) summaryLines(w int) string {
 				mark = s.Error.Render("✗ ")
 			}
 		}
-		b.WriteString(fit(mark+padRight(clip(f.Name, nameW), nameW)+" "+human(f.Value), w) + "\n")
+		b.WriteString(common.Fit(mark+padRight(common.Clip(f.Name, nameW), nameW)+" "+common.Human(f.Value), w) + "\n")
 	}
 	if st.Workload != nil && st.Workload.Queries > 0 {
-		b.WriteString(fit("  "+padRight(workloadName, nameW)+fmt.Sprintf(" %.4f", st.Workload.MeanErr), w) + "\n")
+		b.WriteString(common.Fit("  "+padRight(workloadName, nameW)+fmt.Sprintf(" %.4f", st.Workload.MeanErr), w) + "\n")
 	}
 	return b.String()
 }
@@ -539,10 +540,10 @@ func (p *previewPane) detailView(w, h int) string {
 	s := p.st.Styles
 	d := p.detail
 	g := p.res.Groups[p.detailG]
-	title := safe(fmt.Sprintf("Group %d · %s rows · %s", g.ID, thousands(len(g.Rows)), strings.Join(g.QI, " ")))
+	title := common.Safe(fmt.Sprintf("Group %d · %s rows · %s", g.ID, common.Thousands(len(g.Rows)), strings.Join(g.QI, " ")))
 	if d.Title != "" {
-		title += " · " + safe(d.Title)
+		title += " · " + common.Safe(d.Title)
 	}
-	head := fit(s.Title.Render(title)+s.Muted.Render("  ("+keyName(p.st.Keys.Back)+" back)"), w)
-	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset, upDown(p.st.Keys))
+	head := common.Fit(s.Title.Render(title)+s.Muted.Render("  ("+common.KeyName(p.st.Keys.Back)+" back)"), w)
+	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset, common.UpDown(p.st.Keys))
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -57,7 +58,7 @@ func (p *queryPane) refresh()        {}
 func (p *queryPane) shortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.input.Focused() {
-		return []key.Binding{k.Run, k.History, k.Example, described(k.Back, keyName(k.Back), "leave the input")}
+		return []key.Binding{k.Run, k.History, k.Example, common.Described(k.Back, common.KeyName(k.Back), "leave the input")}
 	}
 	return []key.Binding{k.TypeQuery}
 }
@@ -204,9 +205,9 @@ func (p *queryPane) view(w, h int) string {
 	b.WriteString(s.Title.Render("Query the release") + s.Muted.Render("  COUNT(*) | SUM | AVG | MIN | MAX (sa) [WHERE col = v | != | < | <= | > | >= | BETWEEN a AND b | IN (..) {AND ...}]") + "\n")
 	if p.input.Focused() {
 		b.WriteString(p.input.View() + "\n")
-		b.WriteString(s.Muted.Render(keyName(k.Run)+" run · "+keyName(k.History)+" history · "+keyName(k.Example)+" example · "+keyName(k.Back)+" leave the input") + "\n")
+		b.WriteString(s.Muted.Render(common.KeyName(k.Run)+" run · "+common.KeyName(k.History)+" history · "+common.KeyName(k.Example)+" example · "+common.KeyName(k.Back)+" leave the input") + "\n")
 	} else {
-		b.WriteString(s.Muted.Render(typeQuery(k)+" to type a query, e.g. "+safe(p.example())) + "\n\n")
+		b.WriteString(s.Muted.Render(typeQuery(k)+" to type a query, e.g. "+common.Safe(p.example())) + "\n\n")
 	}
 	if p.busy {
 		b.WriteString(s.Muted.Render("answering…") + "\n")
@@ -216,7 +217,7 @@ func (p *queryPane) view(w, h int) string {
 		if p.st.Received == nil && a.of != p.st.Result {
 			stale = s.Muted.Render("  (answered for earlier settings)")
 		}
-		b.WriteString("\n" + s.Label.Render("> ") + safe(a.text) + stale + "\n")
+		b.WriteString("\n" + s.Label.Render("> ") + common.Safe(a.text) + stale + "\n")
 		if a.err != nil {
 			msg := p.st.explain(a.err)
 			if qe, ok := a.err.(*model.QueryError); ok {
@@ -234,7 +235,7 @@ func (p *queryPane) view(w, h int) string {
 			} else if r.Truth.Empty {
 				line += "true: (no row)"
 			} else {
-				line += fmt.Sprintf("true %s (%s rows)", pipeline.FormatFigure(r.Truth.Value), thousands(r.Truth.Count))
+				line += fmt.Sprintf("true %s (%s rows)", pipeline.FormatFigure(r.Truth.Value), common.Thousands(r.Truth.Count))
 			}
 		}
 		an := r.Answer
@@ -259,7 +260,7 @@ func (p *queryPane) view(w, h int) string {
 		}
 		b.WriteString(line + "\n")
 		for _, m := range r.Warnings {
-			b.WriteString(s.Warn.Render(fit("! "+safe(m), w)) + "\n")
+			b.WriteString(s.Warn.Render(common.Fit("! "+common.Safe(m), w)) + "\n")
 		}
 	}
 	return b.String()
@@ -267,7 +268,7 @@ func (p *queryPane) view(w, h int) string {
 
 // typeQuery names the keys that open the query input ("enter (or /)").
 func typeQuery(k KeyMap) string {
-	out := keyName(k.TypeQuery)
+	out := common.KeyName(k.TypeQuery)
 	if keys := k.TypeQuery.Keys(); len(keys) > 1 {
 		out += " (or " + strings.Join(keys[1:], ", ") + ")" // the help names the first
 	}

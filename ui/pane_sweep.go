@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -82,7 +83,7 @@ func (p *sweepPane) shortHelp() []key.Binding {
 	if p.edit.active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, described(k.EditText, keyName(k.EditText), "edit values"), k.Run}
+	return []key.Binding{k.Up, k.Down, common.Described(k.EditText, common.KeyName(k.EditText), "edit values"), k.Run}
 }
 
 func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -171,7 +172,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case sweepMsg:
 		if p.job.done(msg.seq) {
-			p.rows, p.figs, p.err = msg.rows, msg.figs, stopped(msg.err, "sweep", st.Keys, keyName(st.Keys.Run)+" runs it again")
+			p.rows, p.figs, p.err = msg.rows, msg.figs, stopped(msg.err, "sweep", st.Keys, common.KeyName(st.Keys.Run)+" runs it again")
 			if msg.err != nil {
 				// A value whose run the stop cut short has no figures: its
 				// row goes (no raw "context canceled" in the table).
@@ -270,26 +271,26 @@ func (p *sweepPane) view(w, h int) string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Parameter sweep") + s.Muted.Render("  re-runs "+st.Project.Method+" for each value; same table, same random workload") + "\n")
 	for i, par := range ps {
-		line := fmt.Sprintf("  %-16s %s", par.Name, safe(p.valuesOf(par)))
+		line := fmt.Sprintf("  %-16s %s", par.Name, common.Safe(p.valuesOf(par)))
 		if i == p.cursor {
-			line = s.Selected.Render(fit("▸ "+line[2:], w))
+			line = s.Selected.Render(common.Fit("▸ "+line[2:], w))
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	if p.edit.active {
-		b.WriteString(p.edit.view(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · "+keyName(st.Keys.Enter)+" keep · "+keyName(st.Keys.Back)+" cancel") + "\n")
+		b.WriteString(p.edit.view(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · "+common.KeyName(st.Keys.Enter)+" keep · "+common.KeyName(st.Keys.Back)+" cancel") + "\n")
 	}
 	b.WriteString("\n")
 	switch {
 	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.percent(), keyName(st.Keys.Cancel))) + "\n")
+		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		if p.cleared != "" {
-			b.WriteString(s.Muted.Render(wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
+			b.WriteString(s.Muted.Render(common.Wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
 		}
-		b.WriteString(s.Muted.Render(keyName(st.Keys.Run)+": run the sweep for the selected parameter · "+keyName(st.Keys.EditText)+": edit its values (a list, or FROM..TO[:STEP])") + "\n")
+		b.WriteString(s.Muted.Render(common.KeyName(st.Keys.Run)+": run the sweep for the selected parameter · "+common.KeyName(st.Keys.EditText)+": edit its values (a list, or FROM..TO[:STEP])") + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()
@@ -314,12 +315,12 @@ func (p *sweepPane) tableView(w int) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(s.Label.Render(fit(padRight(clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
-		"groups", "viol", "worst case", clip(utility, 12), "unique", "error"), w)) + "\n")
+	b.WriteString(s.Label.Render(common.Fit(padRight(common.Clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
+		"groups", "viol", "worst case", common.Clip(utility, 12), "unique", "error"), w)) + "\n")
 	for i, r := range p.rows {
-		name := padRight(clip(safe(r.Value), 12), 12)
+		name := padRight(common.Clip(common.Safe(r.Value), 12), 12)
 		if r.Error != "" {
-			b.WriteString(fit(name+" "+s.Error.Render(safe(r.Error)), w) + "\n")
+			b.WriteString(common.Fit(name+" "+s.Error.Render(common.Safe(r.Error)), w) + "\n")
 			continue
 		}
 		viol := padLeft(fmt.Sprint(r.Violating), 4)
@@ -330,7 +331,7 @@ func (p *sweepPane) tableView(w int) string {
 		if r.Measured > 0 {
 			errText = fmt.Sprintf("%.3f", r.MeanErr)
 		}
-		b.WriteString(fit(name+fmt.Sprintf(" %6s %s %12s %12s %8s %8s", thousands(r.Groups), viol, human(r.WorstVal), human(r.UtilityVal),
+		b.WriteString(common.Fit(name+fmt.Sprintf(" %6s %s %12s %12s %8s %8s", common.Thousands(r.Groups), viol, common.Human(r.WorstVal), common.Human(r.UtilityVal),
 			orDash(humanOrNaN(p.figs[i].unique)), errText), w) + "\n")
 	}
 	return b.String()
@@ -353,11 +354,11 @@ func (p *sweepPane) charts(w, h int) string {
 	}
 	param := p.rows[0].Param
 	cw := (w - 2) / 2
-	left := lineChart(s, clip("workload error vs "+param, cw), labels, errs, cw, h)
+	left := lineChart(s, common.Clip("workload error vs "+param, cw), labels, errs, cw, h)
 	rw := w - cw - 3 // sideBySide's " │ "
 	name, ys := p.privacySeries()
-	right := lineChart(s, clip(name+" vs "+param, rw), labels, ys, rw, h)
-	return sideBySide(left, cw, right, rw, h)
+	right := lineChart(s, common.Clip(name+" vs "+param, rw), labels, ys, rw, h)
+	return common.SideBySide(left, cw, right, rw, h)
 }
 
 // privacySeries is the privacy figure to plot: the method's worst case
@@ -435,5 +436,5 @@ func humanOrNaN(x float64) string {
 	if math.IsNaN(x) {
 		return ""
 	}
-	return human(x)
+	return common.Human(x)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"privlab/ui/common"
 	"reflect"
 	"regexp"
 	"strings"
@@ -80,7 +81,7 @@ func (m *runeMap) fresh() rune {
 // names.
 func renamedKeys() (KeyMap, *runeMap, map[string]rune, []string) {
 	m := &runeMap{to: map[rune]rune{}, back: map[rune]rune{}, next: 0x17f}
-	k := DefaultKeyMap()
+	k := common.DefaultKeyMap()
 	v := reflect.ValueOf(&k).Elem()
 	var old []string
 	press := map[string]rune{}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"privlab/ui/common"
 	"sort"
 	"strings"
 
@@ -254,7 +255,7 @@ func (p *releasePane) view(w, h int) string {
 	r := st.Received
 	if r == nil {
 		if st.ReceivedErr != nil {
-			return s.Error.Render(wrap(st.explain(st.ReceivedErr), w))
+			return s.Error.Render(common.Wrap(st.explain(st.ReceivedErr), w))
 		}
 		return s.Muted.Render("reading the release …")
 	}
@@ -263,24 +264,24 @@ func (p *releasePane) view(w, h int) string {
 		return p.reportView(w, h)
 	}
 	var b strings.Builder
-	b.WriteString(s.Title.Render(fit(safe(fmt.Sprintf("Release %s · %s (%s)", r.Dir, m.Method, m.Paper)), w)) + "\n")
+	b.WriteString(s.Title.Render(common.Fit(common.Safe(fmt.Sprintf("Release %s · %s (%s)", r.Dir, m.Method, m.Paper)), w)) + "\n")
 	var params []string
 	for _, k := range sortedParamKeys(m.Parameters) {
 		params = append(params, k+"="+m.Parameters[k])
 	}
-	b.WriteString(fit(safe(fmt.Sprintf("QIs %s · SA %s · %s in, %s published, %s suppressed · %s · %s",
-		strings.Join(m.QIs, ","), orNone(m.SA), plural(m.RowsIn, "record"), thousands(m.Published), thousands(m.Suppressed),
+	b.WriteString(common.Fit(common.Safe(fmt.Sprintf("QIs %s · SA %s · %s in, %s published, %s suppressed · %s · %s",
+		strings.Join(m.QIs, ","), orNone(m.SA), plural(m.RowsIn, "record"), common.Thousands(m.Published), common.Thousands(m.Suppressed),
 		plural(m.Groups, "group"), strings.Join(params, " "))), w) + "\n")
 	switch {
 	case r.CheckErr != nil:
-		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
 	case r.CheckOK && len(r.Unproven) > 0:
-		b.WriteString(s.Warn.Render(wrap(fmt.Sprintf("! no check failed %s, but %s could not be confirmed: %s",
+		b.WriteString(s.Warn.Render(common.Wrap(fmt.Sprintf("! no check failed %s, but %s could not be confirmed: %s",
 			r.Against, plural(len(r.Unproven), "privacy guarantee"), strings.Join(r.Unproven, "; ")), w)) + "\n")
 	case r.CheckOK:
-		b.WriteString(s.OK.Render(wrap("✓ the release passes every check "+r.Against, w)) + "\n")
+		b.WriteString(s.OK.Render(common.Wrap("✓ the release passes every check "+r.Against, w)) + "\n")
 	default:
-		b.WriteString(s.Error.Render(wrap("✗ the release FAILS its check "+r.Against+":", w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ the release FAILS its check "+r.Against+":", w)) + "\n")
 	}
 	b.WriteString(p.checkLines(w, max(3, h/4)))
 	if m.Certifies != "" {
@@ -288,19 +289,19 @@ func (p *releasePane) view(w, h int) string {
 	}
 	switch {
 	case r.RiskErr != nil:
-		b.WriteString(s.Error.Render(wrap("the release cannot be read as an attacker reads it: "+st.explain(r.RiskErr), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("the release cannot be read as an attacker reads it: "+st.explain(r.RiskErr), w)) + "\n")
 		return b.String()
 	case r.Risk != nil:
 		b.WriteString(wrapN(r.Risk.Summary, w, 2) + "\n")
 	}
 	// The attacks the manifest states (check recomputes them).
 	for _, row := range statedAttackRows(m.Attacks) {
-		b.WriteString(attackStyle(s, row)(fit(safe(row), w)) + "\n")
+		b.WriteString(attackStyle(s, row)(common.Fit(common.Safe(row), w)) + "\n")
 	}
 	// The classes an attacker who knows a person's quasi-identifiers
 	// cannot split, smallest first: what the release tells of each.
 	v := r.View
-	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-8s %-34s %s", "records", "published quasi-identifiers", "sensitive values an attacker weighs"), w)) + "\n")
+	b.WriteString(s.Label.Render(common.Fit(fmt.Sprintf("%-8s %-34s %s", "records", "published quasi-identifiers", "sensitive values an attacker weighs"), w)) + "\n")
 	rows := h - strings.Count(b.String(), "\n") - 1
 	for i := p.offset; i < len(r.Classes) && i < p.offset+rows; i++ {
 		reg := v.Regions[r.Classes[i]]
@@ -312,12 +313,12 @@ func (p *releasePane) view(w, h int) string {
 			cells += fmt.Sprintf(" · presence %.3g", reg.Presence)
 		}
 		sa := strings.Join(v.Sorted(reg.Belief), ", ")
-		line := fmt.Sprintf("%-8s %s %s", thousands(reg.Records), padRight(clip(safe(cells), 34), 34), safe(sa))
+		line := fmt.Sprintf("%-8s %s %s", common.Thousands(reg.Records), padRight(common.Clip(common.Safe(cells), 34), 34), common.Safe(sa))
 		if reg.Records == 1 {
-			b.WriteString(s.Warn.Render(fit(line, w)) + "\n")
+			b.WriteString(s.Warn.Render(common.Fit(line, w)) + "\n")
 			continue
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	return b.String()
 }
@@ -325,12 +326,12 @@ func (p *releasePane) view(w, h int) string {
 // wrapN wraps text to w cells and keeps at most n lines, the last cut
 // with an ellipsis.
 func wrapN(text string, w, n int) string {
-	lines := strings.Split(wrap(text, w), "\n")
+	lines := strings.Split(common.Wrap(text, w), "\n")
 	if len(lines) <= n {
 		return strings.Join(lines, "\n")
 	}
 	lines = lines[:n]
-	lines[n-1] = clip(lines[n-1], w-1) + "…"
+	lines[n-1] = common.Clip(lines[n-1], w-1) + "…"
 	return strings.Join(lines, "\n")
 }
 
@@ -354,10 +355,10 @@ func (p *releasePane) checkLines(w, n int) string {
 		lines = lines[:n-1]
 	}
 	for _, l := range lines {
-		b.WriteString(checkStyle(s, l).Render(fit("  "+safe(l), w)) + "\n")
+		b.WriteString(checkStyle(s, l).Render(common.Fit("  "+common.Safe(l), w)) + "\n")
 	}
 	if len(lines) < len(r.Check) {
-		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  … %d more check lines: %s lists all %d", len(r.Check)-len(lines), keyName(p.st.Keys.CheckReport), len(r.Check)), w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit(fmt.Sprintf("  … %d more check lines: %s lists all %d", len(r.Check)-len(lines), common.KeyName(p.st.Keys.CheckReport), len(r.Check)), w)) + "\n")
 	}
 	return b.String()
 }
@@ -366,14 +367,14 @@ func (p *releasePane) checkLines(w, n int) string {
 func (p *releasePane) reportView(w, h int) string {
 	s, r := p.st.Styles, p.st.Received
 	var b strings.Builder
-	b.WriteString(s.Title.Render(fit(safe(fmt.Sprintf("Check report (%d lines) of %s %s", len(r.Check), r.Dir, r.Against)), w)) + "\n")
+	b.WriteString(s.Title.Render(common.Fit(common.Safe(fmt.Sprintf("Check report (%d lines) of %s %s", len(r.Check), r.Dir, r.Against)), w)) + "\n")
 	rows := max(1, h-2)
 	p.reportOff = min(p.reportOff, max(0, len(r.Check)-rows))
 	for i := p.reportOff; i < len(r.Check) && i < p.reportOff+rows; i++ {
-		b.WriteString(checkStyle(s, r.Check[i]).Render(fit(safe(r.Check[i]), w)) + "\n")
+		b.WriteString(checkStyle(s, r.Check[i]).Render(common.Fit(common.Safe(r.Check[i]), w)) + "\n")
 	}
-	more := fmt.Sprintf("lines %d-%d of %d · %s scroll · %s back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check), upDown(p.st.Keys), keyName(p.st.Keys.Back))
-	b.WriteString(s.Muted.Render(fit(more, w)))
+	more := fmt.Sprintf("lines %d-%d of %d · %s scroll · %s back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check), common.UpDown(p.st.Keys), common.KeyName(p.st.Keys.Back))
+	b.WriteString(s.Muted.Render(common.Fit(more, w)))
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -63,9 +64,9 @@ func (sc *scroller) view(st *State, text string, w, h int) string {
 		if sc.offset > 0 {
 			note = fmt.Sprintf("↑ %d above · ", sc.offset) + note
 		}
-		shown[len(shown)-1] = st.Styles.Muted.Render(fit(note, w))
+		shown[len(shown)-1] = st.Styles.Muted.Render(common.Fit(note, w))
 	} else if sc.offset > 0 {
-		shown[0] = st.Styles.Muted.Render(fit(fmt.Sprintf("↑ %d more lines above · %s %s scroll", sc.offset+1, st.Keys.Up.Help().Key, st.Keys.PageUp.Help().Key), w))
+		shown[0] = st.Styles.Muted.Render(common.Fit(fmt.Sprintf("↑ %d more lines above · %s %s scroll", sc.offset+1, st.Keys.Up.Help().Key, st.Keys.PageUp.Help().Key), w))
 	}
 	return strings.Join(shown, "\n")
 }

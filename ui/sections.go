@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -42,10 +43,10 @@ func renderSections(s *Styles, secs []method.Section, w, h, offset int, scroll s
 	var b strings.Builder
 	for _, sec := range secs {
 		if sec.Title != "" {
-			b.WriteString(s.Title.Render(fit(safe(sec.Title), w)) + "\n")
+			b.WriteString(s.Title.Render(common.Fit(common.Safe(sec.Title), w)) + "\n")
 		}
 		for _, n := range sec.Notes {
-			b.WriteString(fit(safe(n), w) + "\n")
+			b.WriteString(common.Fit(common.Safe(n), w) + "\n")
 		}
 		if len(sec.Header) > 0 {
 			b.WriteString(tableView(s, sec, w, max(1, tableRoom/tables), offset, scroll))
@@ -87,11 +88,11 @@ func tableView(s *Styles, sec method.Section, w, h, offset int, scroll string) s
 	b.WriteString(out + "\n")
 	total := max(sec.Total, len(sec.Rows))
 	if end-offset < total {
-		more := fmt.Sprintf("rows %d-%d of %s", offset+1, end, thousands(total))
+		more := fmt.Sprintf("rows %d-%d of %s", offset+1, end, common.Thousands(total))
 		if total > len(sec.Rows) {
-			more += fmt.Sprintf(" (the first %s are listed)", thousands(len(sec.Rows)))
+			more += fmt.Sprintf(" (the first %s are listed)", common.Thousands(len(sec.Rows)))
 		}
-		b.WriteString(s.Muted.Render(fit(more+" · "+scroll+" scroll", w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit(more+" · "+scroll+" scroll", w)) + "\n")
 	}
 	return b.String()
 }
@@ -103,7 +104,7 @@ func chartView(s *Styles, sec method.Section, w, h int) string {
 	for i, se := range sec.Series {
 		series[i] = se.Values
 	}
-	lbls, ser := bins(sec.Labels, series, max(1, h))
+	lbls, ser := common.Bins(sec.Labels, series, max(1, h))
 	maxV := 0.0
 	for _, se := range ser {
 		for _, x := range se {
@@ -115,19 +116,19 @@ func chartView(s *Styles, sec method.Section, w, h int) string {
 	var b strings.Builder
 	hdr := fmt.Sprintf("%-*s", lblW, "value")
 	for i, se := range sec.Series {
-		hdr += s.Bars[i%len(s.Bars)].Render(fit(safe(se.Name), barW-1)) + " "
+		hdr += s.Bars[i%len(s.Bars)].Render(common.Fit(common.Safe(se.Name), barW-1)) + " "
 	}
-	b.WriteString(fit(hdr, w) + "\n")
+	b.WriteString(common.Fit(hdr, w) + "\n")
 	for i, l := range lbls {
-		line := fmt.Sprintf("%-*s", lblW, clip(safe(l), lblW-1))
+		line := fmt.Sprintf("%-*s", lblW, common.Clip(common.Safe(l), lblW-1))
 		for k := range ser {
 			f := 0.0
 			if maxV > 0 && i < len(ser[k]) {
 				f = ser[k][i] / maxV
 			}
-			line += s.Bars[k%len(s.Bars)].Render(bar(f, barW-1)) + " "
+			line += s.Bars[k%len(s.Bars)].Render(common.Bar(f, barW-1)) + " "
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	return b.String()
 }
@@ -143,7 +144,7 @@ func maxF(a, b float64) float64 {
 func safeCells(row []string) []string {
 	out := make([]string, len(row))
 	for i, c := range row {
-		out[i] = safe(c)
+		out[i] = common.Safe(c)
 	}
 	return out
 }

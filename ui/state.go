@@ -13,6 +13,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/ui/common"
 	"privlab/ui/session"
 )
 
@@ -202,3 +203,11 @@ func warnStyle(s *Styles, old bool) lipgloss.Style {
 	}
 	return s.Warn
 }
+
+// Styles is the workbench's one style sheet (common.Styles), named
+// here for the panes not yet in packages of their own.
+type Styles = common.Styles
+
+// KeyMap holds every key binding of the workbench (common.KeyMap).
+type KeyMap = common.KeyMap
+

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"privlab/ui/common"
 	"strings"
 	"testing"
 
@@ -138,7 +139,7 @@ func TestMethodSwitchDropsTheOldResult(t *testing.T) {
 		t.Fatalf("after the switch: %v", a.st.RunErr)
 	}
 	for _, f := range a.st.Result.Spec.Figures {
-		if !strings.Contains(a.View(), clip(f.Key, 7)) {
+		if !strings.Contains(a.View(), common.Clip(f.Key, 7)) {
 			t.Errorf("the live preview lacks lossyjoin's %s column:\n%s", f.Key, a.View())
 		}
 	}

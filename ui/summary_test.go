@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"privlab/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestTickSaysWhatItCovers(t *testing.T) {
 				t.Fatalf("gist %q of %q", gist, spec.Certifies)
 			}
 			bar := summaryLine(a)
-			if !strings.Contains(bar, "✓ private: "+clip(gist, 40)[:20]) {
+			if !strings.Contains(bar, "✓ private: "+common.Clip(gist, 40)[:20]) {
 				t.Errorf("the tick does not say what it covers (%q):\n%s", gist, bar)
 			}
 		})
@@ -383,7 +384,7 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 		}
 		lines := strings.Split(a.View(), "\n")
 		header, bar := lines[0], lines[len(lines)-2]
-		if !strings.Contains(header, "k 7") || !strings.Contains(bar, "smallest class "+thousands(int(f.Value))) || strings.Contains(bar, "│ k ") {
+		if !strings.Contains(header, "k 7") || !strings.Contains(bar, "smallest class "+common.Thousands(int(f.Value))) || strings.Contains(bar, "│ k ") {
 			t.Fatalf("header %q\nbar %q", header, bar)
 		}
 	})
@@ -393,7 +394,7 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 // 0 for every value, and its title gives the range of the limits
 // ("(limit 7-13)", not the last one's 13).
 func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
-	p := newSweepPane(&State{Styles: DefaultStyles(), Keys: DefaultKeyMap()})
+	p := newSweepPane(&State{Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap()})
 	for i, k := range []string{"7", "10", "13"} {
 		p.rows = append(p.rows, pipeline.SweepRow{Param: "k", Value: k, Worst: "posterior deviation (max)", WorstVal: 0, WorstLimit: k})
 		p.figs = append(p.figs, sweepFigures{utility: "ranges", unique: 40, belief: 0.3 + 0.1*float64(i), smallest: 7})

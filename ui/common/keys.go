@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"fmt"
@@ -242,15 +242,15 @@ func importKeys(km *KeyMap) {
 	km.Load = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "load"))
 }
 
-// described is b with another help text: a view names what a shared
+// Described is b with another help text: a view names what a shared
 // binding does there ("e edit values"), and matches b itself.
-func described(b key.Binding, keyText, desc string) key.Binding {
+func Described(b key.Binding, keyText, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keyText, desc))
 }
 
-// keyIndex is the position of the pressed key among b's keys (-1 when b
+// KeyIndex is the position of the pressed key among b's keys (-1 when b
 // does not match it): 1-9 jump to the pane of that number.
-func keyIndex(b key.Binding, msg tea.KeyMsg) int {
+func KeyIndex(b key.Binding, msg tea.KeyMsg) int {
 	for i, k := range b.Keys() {
 		if key.Matches(msg, key.NewBinding(key.WithKeys(k))) {
 			return i
@@ -259,40 +259,43 @@ func keyIndex(b key.Binding, msg tea.KeyMsg) int {
 	return -1
 }
 
-// globalHelp is the part of the help that applies everywhere.
-func (k KeyMap) globalHelp() []key.Binding {
+// GlobalHelp is the part of the help that applies everywhere.
+func (k KeyMap) GlobalHelp() []key.Binding {
 	return []key.Binding{k.NextPane, k.Jump, k.Help, k.Quit}
 }
 
-// globalFull is the full list of global keys.
-func (k KeyMap) globalFull() []key.Binding {
+// GlobalFull is the full list of global keys.
+func (k KeyMap) GlobalFull() []key.Binding {
 	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.TourTab, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
 }
 
-// firstKey is the first of the key names the help gives b ("n" of
+// FirstKey is the first of the key names the help gives b ("n" of
 // "n/esc"): a screen text names one key where the help lists several.
-func firstKey(b key.Binding) string {
-	name, _, _ := strings.Cut(keyName(b), "/")
+func FirstKey(b key.Binding) string {
+	name, _, _ := strings.Cut(KeyName(b), "/")
 	return name
 }
 
-// yesNo is a question's answer keys ("y/n").
-func yesNo(k KeyMap) string { return firstKey(k.Yes) + "/" + firstKey(k.No) }
+// YesNo is a question's answer keys ("y/n").
+func YesNo(k KeyMap) string { return FirstKey(k.Yes) + "/" + FirstKey(k.No) }
 
-// pickType names the keys that pick (p) or type (P) the population.
-func pickType(k KeyMap) string {
-	return keyName(k.Population) + ": pick, " + keyName(k.PopulationPath) + ": type"
+// PickType names the keys that pick (p) or type (P) the population.
+func PickType(k KeyMap) string {
+	return KeyName(k.Population) + ": pick, " + KeyName(k.PopulationPath) + ": type"
 }
 
-// upDown names the keys that scroll ("↑/↓").
-func upDown(k KeyMap) string { return firstKey(k.Up) + "/" + firstKey(k.Down) }
+// UpDown names the keys that scroll ("↑/↓").
+func UpDown(k KeyMap) string { return FirstKey(k.Up) + "/" + FirstKey(k.Down) }
 
-// jumpKey names the key that jumps to the n-th tab (from 0): the Jump
+// JumpKey names the key that jumps to the n-th tab (from 0): the Jump
 // binding's keys in order, the tab's number past them.
-func jumpKey(k KeyMap, n int) string {
+func JumpKey(k KeyMap, n int) string {
 	if keys := k.Jump.Keys(); n < len(keys) {
 		return keys[n]
 	}
 	return fmt.Sprint(n + 1)
 }
+
+// KeyName is the name the help gives a binding's key ("space", "ctrl+o").
+func KeyName(b key.Binding) string { return b.Help().Key }

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"fmt"
@@ -12,16 +12,16 @@ import (
 	"privlab/model"
 )
 
-// lenCells is the display width of s.
-func lenCells(s string) int { return lipgloss.Width(s) }
+// LenCells is the display width of s.
+func LenCells(s string) int { return lipgloss.Width(s) }
 
-// fit cuts or pads one line to exactly w cells, measured as the
+// Fit cuts or pads one line to exactly w cells, measured as the
 // terminal shows it (termScreen).
-func fit(s string, w int) string {
+func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	s = termScreen(s)
+	s = TermScreen(s)
 	if lipgloss.Width(s) > w {
 		s = ansi.Truncate(s, w, "…")
 	}
@@ -31,10 +31,10 @@ func fit(s string, w int) string {
 	return s
 }
 
-// block makes text exactly w x h: every line fitted, missing lines blank,
+// Block makes text exactly w x h: every line fitted, missing lines blank,
 // extra lines dropped. Panes render through it so nothing is clipped
 // illegibly or overflows at 80x24.
-func block(text string, w, h int) string {
+func Block(text string, w, h int) string {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if len(lines) > h {
 		lines = lines[:h]
@@ -43,15 +43,15 @@ func block(text string, w, h int) string {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
-		lines[i] = fit(l, w)
+		lines[i] = Fit(l, w)
 	}
 	return strings.Join(lines, "\n")
 }
 
-// sideBySide joins two blocks of the same height with a gap.
-func sideBySide(left string, lw int, right string, rw int, h int) string {
-	l := strings.Split(block(left, lw, h), "\n")
-	r := strings.Split(block(right, rw, h), "\n")
+// SideBySide joins two blocks of the same height with a gap.
+func SideBySide(left string, lw int, right string, rw int, h int) string {
+	l := strings.Split(Block(left, lw, h), "\n")
+	r := strings.Split(Block(right, rw, h), "\n")
 	out := make([]string, h)
 	for i := range out {
 		out[i] = l[i] + " │ " + r[i]
@@ -59,8 +59,8 @@ func sideBySide(left string, lw int, right string, rw int, h int) string {
 	return strings.Join(out, "\n")
 }
 
-// sparkline draws counts as one cell each with block characters.
-func sparkline(counts []int32) string {
+// Sparkline draws counts as one cell each with block characters.
+func Sparkline(counts []int32) string {
 	const ticks = "▁▂▃▄▅▆▇█"
 	var max int32
 	for _, c := range counts {
@@ -84,8 +84,8 @@ func sparkline(counts []int32) string {
 	return b.String()
 }
 
-// bar draws a horizontal bar of fraction f (0..1) in w cells.
-func bar(f float64, w int) string {
+// Bar draws a horizontal bar of fraction f (0..1) in w cells.
+func Bar(f float64, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -106,9 +106,9 @@ func bar(f float64, w int) string {
 	return s + strings.Repeat(" ", w-lipgloss.Width(s))
 }
 
-// bins groups n leaf values into at most max consecutive bins and returns
+// Bins groups n leaf values into at most max consecutive bins and returns
 // each bin's label and the summed series.
-func bins(labels []string, series [][]float64, max int) ([]string, [][]float64) {
+func Bins(labels []string, series [][]float64, max int) ([]string, [][]float64) {
 	n := len(labels)
 	if n <= max {
 		return labels, series
@@ -136,9 +136,9 @@ func bins(labels []string, series [][]float64, max int) ([]string, [][]float64) 
 	return outL, outS
 }
 
-// human prints a number compactly: 1234567 -> 1.23M, 12345 -> 12.3k
+// Human prints a number compactly: 1234567 -> 1.23M, 12345 -> 12.3k
 // (SI prefixes from 10,000 on), 3.14159 -> 3.14, 0.0123 -> 0.0123.
-func human(x float64) string {
+func Human(x float64) string {
 	a := math.Abs(x)
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
@@ -146,47 +146,47 @@ func human(x float64) string {
 	case a >= 1e4:
 		v, prefix := humanize.ComputeSI(x)
 		if prefix == "k" {
-			return decimals(v, 1) + prefix
+			return Decimals(v, 1) + prefix
 		}
-		return decimals(v, 2) + prefix
+		return Decimals(v, 2) + prefix
 	case x == math.Trunc(x):
 		return model.FormatNumber(x)
 	case a >= 1:
-		return decimals(x, 2)
+		return Decimals(x, 2)
 	}
 	return fmt.Sprintf("%.3g", x)
 }
 
-// decimals is x rounded to d decimals without trailing zeros (go-humanize
+// Decimals is x rounded to d decimals without trailing zeros (go-humanize
 // cuts the digits; rounding first keeps 1.999 from reading as 1.99).
-func decimals(x float64, d int) string {
+func Decimals(x float64, d int) string {
 	p := math.Pow(10, float64(d))
 	return humanize.FtoaWithDigits(math.Round(x*p)/p, d)
 }
 
-// thousands prints an integer with separators: 10000 -> 10,000.
-func thousands(n int) string { return humanize.Comma(int64(n)) }
+// Thousands prints an integer with separators: 10000 -> 10,000.
+func Thousands(n int) string { return humanize.Comma(int64(n)) }
 
-// clip cuts s to at most n cells, ending in … when cut.
-func clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
+// Clip cuts s to at most n cells, ending in … when cut.
+func Clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
 
-// wrap breaks text into lines of at most w cells at spaces and hyphens;
+// Wrap breaks text into lines of at most w cells at spaces and hyphens;
 // a word longer than w stays whole. The text is a message, never styled:
 // the names and values it holds are escaped (model.TermLines).
-func wrap(text string, w int) string { return ansi.Wordwrap(model.TermLines(text), w, "") }
+func Wrap(text string, w int) string { return ansi.Wordwrap(model.TermLines(text), w, "") }
 
-// indented wraps text to w cells with every line indented by two.
-func indented(text string, w int) string {
-	lines := strings.Split(wrap(text, w-2), "\n")
+// Indented wraps text to w cells with every line indented by two.
+func Indented(text string, w int) string {
+	lines := strings.Split(Wrap(text, w-2), "\n")
 	for i, l := range lines {
 		lines[i] = "  " + l
 	}
 	return strings.Join(lines, "\n")
 }
 
-// scroll returns the first visible index so that cursor stays within a
+// Scroll returns the first visible index so that cursor stays within a
 // window of h rows.
-func scroll(cursor, offset, h, n int) int {
+func Scroll(cursor, offset, h, n int) int {
 	if h <= 0 {
 		return 0
 	}
@@ -205,14 +205,14 @@ func scroll(cursor, offset, h, n int) int {
 	return offset
 }
 
-// termScreen is the screen as the terminal gets it: the colours and
+// TermScreen is the screen as the terminal gets it: the colours and
 // weights the styles wrote (SGR sequences, ESC [ params m) kept, the
 // newlines kept, and every other control or format character a name or
 // a value may still carry written as a visible escape (model.TermLines),
 // so that no header or cell can retitle, clear or move the terminal
 // (issue 32, item 6). The panes escape what they show (model.TermText)
 // so that their columns line up; this is the screen's last defence.
-func termScreen(s string) string {
+func TermScreen(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for len(s) > 0 {
@@ -251,6 +251,6 @@ func sgrLen(s string) int {
 	return 0
 }
 
-// safe is a name or a value read from a file as a pane shows it
+// Safe is a name or a value read from a file as a pane shows it
 // (model.TermText: control and format characters as visible escapes).
-func safe(s string) string { return model.TermText(s) }
+func Safe(s string) string { return model.TermText(s) }

@@ -210,4 +210,3 @@ type Styles = common.Styles
 
 // KeyMap holds every key binding of the workbench (common.KeyMap).
 type KeyMap = common.KeyMap
-

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"privlab/ui/common"
 	"slices"
 	"sort"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/tour"
 	"privlab/model"
+	"privlab/ui/common"
 	"privlab/ui/session"
 )
 

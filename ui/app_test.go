@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"privlab/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
+	"privlab/ui/common"
 )
 
 func init() {

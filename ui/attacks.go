@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"privlab/ui/common"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,6 +11,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // attackMsg carries the attacks measured on a run's release (seq: the

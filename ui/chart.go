@@ -2,8 +2,9 @@ package ui
 
 import (
 	"math"
-	"privlab/ui/common"
 	"strings"
+
+	"privlab/ui/common"
 )
 
 // lineChart plots values against evenly spaced labels (a parameter's

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"privlab/ui/common"
 	"strings"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
+	"privlab/ui/common"
 )
 
 // TestContract is the workbench's half of the method contract (the other

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/filepicker"
@@ -19,6 +18,7 @@ import (
 	"privlab/model"
 	"privlab/model/source"
 	"privlab/ui/cli/clitext"
+	"privlab/ui/common"
 )
 
 // confirmDialog asks a yes/no question. For the quit question a second

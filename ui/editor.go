@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"privlab/ui/common"
-
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/ui/common"
 )
 
 // lineEditor is the one-line text input a pane opens to type a value:

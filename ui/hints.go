@@ -3,10 +3,10 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"privlab/ui/common"
 	"strings"
 
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // Errors carry a hint in words that hold on every front end and fixes

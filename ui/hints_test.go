@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"privlab/ui/common"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"privlab/model"
 	"privlab/ui/cli/clitext"
+	"privlab/ui/common"
 )
 
 // typicalErrors are errors the pipeline, the loader and the methods give,

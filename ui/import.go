@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -14,6 +13,7 @@ import (
 
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/common"
 	"privlab/ui/session"
 )
 

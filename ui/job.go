@@ -3,8 +3,9 @@ package ui
 import (
 	"context"
 	"errors"
-	"privlab/ui/common"
 	"sync/atomic"
+
+	"privlab/ui/common"
 )
 
 // job is a pane's background computation (a sweep, a comparison): a

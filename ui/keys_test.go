@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"privlab/ui/common"
 	"reflect"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/pipeline"
+	"privlab/ui/common"
 )
 
 // everyKey is every key a test presses: the printable characters, space,

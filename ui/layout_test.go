@@ -3,13 +3,13 @@ package ui
 import (
 	"os"
 	"path/filepath"
-	"privlab/ui/common"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"privlab/algorithms/method"
+	"privlab/ui/common"
 )
 
 // clip and the tables count display cells: a wide character takes two.

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/method"
+	"privlab/ui/common"
 )
 
 // chartsPane shows the charts the current method draws (its Spec.Charts

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -10,6 +9,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
+	"privlab/ui/common"
 )
 
 // comparePane runs every method on the current data, QIs and sensitive

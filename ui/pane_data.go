@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"privlab/ui/common"
 	"sort"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/common"
 )
 
 // dataPane lists the table's columns with kind, distinct and missing

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -17,6 +16,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/common"
 )
 
 // exportPane writes the release: it shows what will be written, asks

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"math"
-	"privlab/ui/common"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // paramList edits a list of the current method's parameters: up/down pick

@@ -3,7 +3,6 @@ package ui
 import (
 	"cmp"
 	"fmt"
-	"privlab/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
+	"privlab/ui/common"
 )
 
 // detailRows is how many members a group's detail lists (a million-row

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"math"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -13,6 +12,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // queryPane answers queries in the SPEC Section 4 language on the

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -16,6 +15,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // sweepPane compares values of one parameter: it re-runs the method for

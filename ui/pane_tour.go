@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"privlab/ui/common"
 	"reflect"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/tour"
+	"privlab/ui/common"
 )
 
 // A teaching tour (issue 24): a paper's worked example step by step, each

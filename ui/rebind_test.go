@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"privlab/ui/common"
 	"reflect"
 	"regexp"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"privlab/ui/common"
 )
 
 // runeMap renames key names rune by rune: every rune of a default key

@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"privlab/ui/common"
 	"sort"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/common"
 	"privlab/ui/session"
 )
 

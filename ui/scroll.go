@@ -2,11 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/ui/common"
 )
 
 // scroller lets a pane whose text can exceed the screen scroll it (issue

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"privlab/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 
 	"privlab/algorithms/method"
+	"privlab/ui/common"
 )
 
 // renderSections draws a method's titled sections (notes, tables, bar

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"privlab/ui/common"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // deliver runs cmd (and the batches it holds) and hands the App only the

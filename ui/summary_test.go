@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"privlab/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/common"
 	"privlab/ui/session"
 )
 

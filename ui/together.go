@@ -3,12 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
-	"privlab/ui/common"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/pipeline"
+	"privlab/ui/common"
 )
 
 // togetherMsg carries the shown result's release attacked together with

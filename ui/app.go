@@ -122,7 +122,8 @@ func methods() []method.Method { return catalog.All() }
 // pipeline.Cache.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	env.Cache = &pipeline.Cache{}
-	st := &State{Session: session.Session{Env: env, Progress: &atomic.Value{}}, Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap(), Now: time.Now}
+	st := &State{State: &common.State{Session: session.Session{Env: env, Progress: &atomic.Value{}}, Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap(), Now: time.Now}}
+	st.Explain = st.explain
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
 		p.Params = model.Values{}

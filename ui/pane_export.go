@@ -134,14 +134,6 @@ func (p *exportPane) dir() string {
 	return dir
 }
 
-// shownPath is path as the screen shows it.
-func (st *State) shownPath(path string) string {
-	if st.ShowPath != nil {
-		return st.ShowPath(path)
-	}
-	return path
-}
-
 func baseName(path string) string {
 	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
 		return path[i+1:]
@@ -168,9 +160,9 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.lines = msg.ex.Checks
-		p.done = fmt.Sprintf("wrote %s and %s", st.shownPath(msg.ex.Dir), st.shownPath(model.AuditPath(msg.ex.Dir)))
+		p.done = fmt.Sprintf("wrote %s and %s", st.ShownPath(msg.ex.Dir), st.ShownPath(model.AuditPath(msg.ex.Dir)))
 		st.Exported(msg.ex.Dir) // the next release is attacked together with it
-		st.Notify("exported %s", st.shownPath(msg.ex.Dir))
+		st.Notify("exported %s", st.ShownPath(msg.ex.Dir))
 		return nil
 	case tea.KeyMsg:
 		keys := st.Keys
@@ -246,11 +238,11 @@ func (p *exportPane) start() tea.Cmd {
 			why = model.Replaceable(p.dir()) // the rule the export holds it to
 		}
 		if why != "" {
-			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.shownPath(p.dir()), why, common.KeyName(p.st.Keys.EditText))
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.ShownPath(p.dir()), why, common.KeyName(p.st.Keys.EditText))
 			return nil
 		}
 		p.force = true
-		q = append(q, fmt.Sprintf("%s exists: replace it?", p.st.shownPath(p.dir())))
+		q = append(q, fmt.Sprintf("%s exists: replace it?", p.st.ShownPath(p.dir())))
 	}
 	if file, g := pipeline.Growth(st.Result); file != "" {
 		p.growth = true
@@ -306,9 +298,9 @@ func (p *exportPane) plan(w int) string {
 	if p.edit.active && p.editing == "" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {
-		b.WriteString(s.Label.Render("directory  ") + st.shownPath(p.dir()) + s.Muted.Render("   ("+common.KeyName(p.st.Keys.EditText)+": edit)") + "\n")
+		b.WriteString(s.Label.Render("directory  ") + st.ShownPath(p.dir()) + s.Muted.Render("   ("+common.KeyName(p.st.Keys.EditText)+": edit)") + "\n")
 	}
-	b.WriteString(s.Label.Render("audit      ") + st.shownPath(model.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
+	b.WriteString(s.Label.Render("audit      ") + st.ShownPath(model.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
 	if p.edit.active && p.editing == "population" {
 		b.WriteString(p.edit.view(s, w, ""))
 	} else {

@@ -14,34 +14,15 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/ui/common"
-	"privlab/ui/session"
 )
 
-// State is what every pane reads and edits: the session (the project
-// being tuned, the loaded table and the latest result, changed through
-// its methods) with the keys and styles the panes draw with and the
-// teaching tour on screen.
+// State is what every pane reads and edits: the panes' common state
+// (the session, keys, styles) and the teaching tour on screen.
 type State struct {
-	session.Session
+	*common.State
 
 	// Tour is the teaching tour on screen (nil: none; pane_tour.go).
 	Tour *tourState
-
-	Styles *Styles
-	Keys   KeyMap
-	// Now is the clock for run times (tests fix it so screens are stable).
-	Now func() time.Time
-	// ShowPath shows an absolute path on screen (nil: as it is; tests
-	// show it relative to their folder so screens are stable).
-	ShowPath func(string) string
-}
-
-// Fail sets an error status message, explained with the fix it asks
-// for: an action was refused. It stays through recomputations of the
-// same settings and goes with the next change (see
-// session.Session.ExpireStatus).
-func (s *State) Fail(err error) {
-	s.Refuse(s.explain(err))
 }
 
 // progressMark is the progress of one run: its sequence number, the

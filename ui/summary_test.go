@@ -71,8 +71,8 @@ func TestFirstWarningOnTheBar(t *testing.T) {
 		t.Errorf("the bar lacks the first warning %q:\n%s", ws[0], bar)
 	}
 	// Method-neutral warnings from any result.
-	st := &State{Session: session.Session{Result: &method.Result{RowsIn: 100, Suppressed: 20, Groups: []method.Group{
-		{Rows: make([]int32, 15), AtRoot: true}, {Rows: make([]int32, 65)}}}}}
+	st := &State{State: &common.State{Session: session.Session{Result: &method.Result{RowsIn: 100, Suppressed: 20, Groups: []method.Group{
+		{Rows: make([]int32, 15), AtRoot: true}, {Rows: make([]int32, 65)}}}}}}
 	got := strings.Join(st.Usefulness(), "\n")
 	for _, want := range []string{"20% of the records are suppressed (above 10%)", "15% of the records are in 1 group generalized to the root (above 10%)"} {
 		if !strings.Contains(got, want) {
@@ -394,7 +394,7 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 // 0 for every value, and its title gives the range of the limits
 // ("(limit 7-13)", not the last one's 13).
 func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
-	p := newSweepPane(&State{Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap()})
+	p := newSweepPane(&State{State: &common.State{Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap()}})
 	for i, k := range []string{"7", "10", "13"} {
 		p.rows = append(p.rows, pipeline.SweepRow{Param: "k", Value: k, Worst: "posterior deviation (max)", WorstVal: 0, WorstLimit: k})
 		p.figs = append(p.figs, sweepFigures{utility: "ranges", unique: 40, belief: 0.3 + 0.1*float64(i), smallest: 7})

@@ -21,6 +21,7 @@ import (
 	"privlab/algorithms/tour"
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/components"
 	"privlab/ui/session"
 )
 
@@ -972,7 +973,7 @@ func (a *App) tabsView(w int) string {
 func (a *App) loadAndRunError(bar *barLine, w int) {
 	st, s := a.st, a.st.Styles
 	errText := func(err error) string {
-		return s.Error.Render(common.Clip("✗ "+common.Safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (" + common.KeyName(st.Keys.FullError) + " full)")
+		return s.Error.Render(common.Clip("✗ "+common.Safe(firstLine(components.WithoutHint(err))), max(20, w/2-14)) + " (" + common.KeyName(st.Keys.FullError) + " full)")
 	}
 	_, importing := a.dialog.(*importDialog)
 	switch {

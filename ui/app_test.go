@@ -17,6 +17,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 func init() {
@@ -292,10 +293,10 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 		}
 	}
 	press(t, a, "enter")
-	p.list.edit.input.SetValue("-3")
+	p.list.edit.Input.SetValue("-3")
 	press(t, a, "enter")
-	if !p.list.edit.active || !strings.Contains(p.list.edit.err, "parameter fakes") {
-		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.list.edit.active, p.list.edit.err)
+	if !p.list.edit.Active || !strings.Contains(p.list.edit.Err, "parameter fakes") {
+		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.list.edit.Active, p.list.edit.Err)
 	}
 	if !strings.Contains(a.View(), "refused: parameter fakes") {
 		t.Fatal("the refusal is not on screen")
@@ -303,9 +304,9 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	if a.st.Value("fakes") != "0" {
 		t.Fatalf("fakes changed to %q", a.st.Value("fakes"))
 	}
-	p.list.edit.input.SetValue("2")
+	p.list.edit.Input.SetValue("2")
 	press(t, a, "enter")
-	if p.list.edit.active || a.st.Value("fakes") != "2" || a.st.Result == nil {
+	if p.list.edit.Active || a.st.Value("fakes") != "2" || a.st.Result == nil {
 		t.Fatal("a valid value was not applied")
 	}
 	for _, g := range a.st.Result.Groups {
@@ -355,7 +356,7 @@ func TestExportWritesAVerifiedRelease(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "7", "e")
 	p := a.panes[paneExport].(*exportPane)
-	p.edit.input.SetValue(filepath.Join(dir, "rel"))
+	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
 	press(t, a, "enter", "enter")
 	if p.err != nil || !strings.Contains(p.done, "wrote") {
 		t.Fatalf("export failed: %v %q", p.err, p.done)
@@ -415,7 +416,7 @@ func TestSweepPaneComparesValues(t *testing.T) {
 		}
 	}
 	press(t, a, "e")
-	p.edit.input.SetValue("0,1,2")
+	p.edit.Input.SetValue("0,1,2")
 	press(t, a, "enter", "enter")
 	if p.err != nil || len(p.rows) != 3 {
 		t.Fatalf("sweep: err %v, %d rows", p.err, len(p.rows))
@@ -442,7 +443,7 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 	}
 	press(t, a, "7", "e")
 	p := a.panes[paneExport].(*exportPane)
-	p.edit.input.SetValue(filepath.Join(dir, "stale"))
+	p.edit.Input.SetValue(filepath.Join(dir, "stale"))
 	press(t, a, "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err == nil {
 		t.Fatal("exported the previous settings' release after a failed change")
@@ -489,7 +490,7 @@ func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
 	}
 	press(t, a, "7", "e")
 	p := a.panes[paneExport].(*exportPane)
-	p.edit.input.SetValue(filepath.Join(dir, "rel"))
+	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
 	press(t, a, "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(p.refused, "cancelled: ctrl+r recomputes") {
 		t.Fatalf("export after cancel: %v %q", err, p.refused)
@@ -636,8 +637,8 @@ func TestComparePane(t *testing.T) {
 		t.Fatalf("pane %d, k %d", a.active, p.k)
 	}
 	press(t, a, "enter")
-	if p.job.busy || p.err != nil || len(p.rows) != len(methods()) {
-		t.Fatalf("busy %v err %v rows %d", p.job.busy, p.err, len(p.rows))
+	if p.job.Busy || p.err != nil || len(p.rows) != len(methods()) {
+		t.Fatalf("busy %v err %v rows %d", p.job.Busy, p.err, len(p.rows))
 	}
 	v := a.View()
 	for _, want := range []string{"smallest class", "workload error", "*", "kja"} {
@@ -661,13 +662,13 @@ func TestComparePane(t *testing.T) {
 	// A comparison in flight stops with ctrl+x and says so.
 	press(t, a, "9")
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	if !p.job.busy || cmd == nil {
+	if !p.job.Busy || cmd == nil {
 		t.Fatal("r did not start a comparison")
 	}
 	press(t, a, "ctrl+x")
 	settle(t, a, cmd)
-	if p.job.busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
-		t.Fatalf("after ctrl+x: busy %v err %v", p.job.busy, p.err)
+	if p.job.Busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
+		t.Fatalf("after ctrl+x: busy %v err %v", p.job.Busy, p.err)
 	}
 }
 
@@ -675,7 +676,7 @@ func TestComparePane(t *testing.T) {
 // each point in its column; a NaN is a gap.
 func TestLineChart(t *testing.T) {
 	s := common.DefaultStyles()
-	out := lineChart(s, "t", []string{"a", "b", "c"}, []float64{1, 3, math.NaN()}, 30, 6)
+	out := components.LineChart(s, "t", []string{"a", "b", "c"}, []float64{1, 3, math.NaN()}, 30, 6)
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) != 6 {
 		t.Fatalf("%d lines:\n%s", len(lines), out)

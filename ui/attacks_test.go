@@ -91,7 +91,7 @@ func TestGoldenExportPopulation(t *testing.T) {
 			t.Fatalf("the plan does not say membership lacks a population:\n%s", before)
 		}
 		press(t, a, "P")
-		a.panes[paneExport].(*exportPane).edit.input.SetValue("town.csv")
+		a.panes[paneExport].(*exportPane).edit.Input.SetValue("town.csv")
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
 		after = a.View()

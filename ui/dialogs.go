@@ -19,6 +19,7 @@ import (
 	"privlab/model/source"
 	"privlab/ui/cli/clitext"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // confirmDialog asks a yes/no question. For the quit question a second
@@ -134,7 +135,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				return false, nil
 			}
 			if err := d.st.saveTarget(path); err != nil {
-				d.err = editorText(err)
+				d.err = components.EditorText(err)
 				return false, nil
 			}
 			if _, err := os.Lstat(path); err == nil && !model.SamePath(path, d.st.ProjectPath) {
@@ -153,7 +154,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *saveDialog) write(path string) (bool, tea.Cmd) {
 	d.replace = ""
 	if err := d.st.save(path); err != nil {
-		d.err = editorText(err)
+		d.err = components.EditorText(err)
 		return false, nil
 	}
 	return true, nil
@@ -191,7 +192,7 @@ type fileDialog struct {
 	picker filepicker.Model
 	title  string
 	onPick func(path string)
-	typing lineEditor // a path typed instead of picked
+	typing components.LineEditor // a path typed instead of picked
 }
 
 // openDialogMsg asks the App to show a dialog (a pane cannot).
@@ -218,7 +219,7 @@ func newFileDialog(st *State) *fileDialog {
 	fp.ShowPermissions, fp.ShowSize = false, false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
-	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .xlsx .parquet .db …), a project.json or a release folder", typing: newLineEditor(60)}
+	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .xlsx .parquet .db …), a project.json or a release folder", typing: components.NewLineEditor(60)}
 }
 
 // picked acts on a chosen path: a project opens, a release directory (or
@@ -260,10 +261,10 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 func (d *fileDialog) init() tea.Cmd { return d.picker.Init() }
 
 func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
-	if d.typing.active {
+	if d.typing.Active {
 		var done bool
 		var next tea.Cmd
-		cmd := d.typing.update(msg, func(v string) error {
+		cmd := d.typing.Update(msg, func(v string) error {
 			path := strings.TrimSpace(v)
 			if _, err := os.Stat(source.Path(path)); err != nil { // FILE.db:TABLE, FILE.xlsx:SHEET
 				return fmt.Errorf("%s: %s", path, model.OpenReason(err))
@@ -281,7 +282,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		case key.Matches(k, d.st.Keys.Close):
 			return true, nil
 		case key.Matches(k, d.st.Keys.TypePath):
-			return false, d.typing.open("path: ", d.picker.CurrentDirectory+"/")
+			return false, d.typing.Open("path: ", d.picker.CurrentDirectory+"/")
 		}
 	}
 	var cmd tea.Cmd
@@ -305,7 +306,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *fileDialog) help() []key.Binding {
 	k := d.st.Keys
-	if d.typing.active {
+	if d.typing.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	// The picker's own keys, as it matches them (its Back is our close
@@ -319,8 +320,8 @@ func (d *fileDialog) help() []key.Binding {
 func (d *fileDialog) view(w, h int) string {
 	s := d.st.Styles
 	body := s.Title.Render(common.Safe(d.title)) + "  " + s.Muted.Render(common.Safe(d.picker.CurrentDirectory)) + "\n\n"
-	if d.typing.active {
-		body += d.typing.view(s, w, "") + "\n"
+	if d.typing.Active {
+		body += d.typing.View(s, w, "") + "\n"
 	}
 	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · "+common.KeyName(d.st.Keys.TypePath)+" type a path · "+common.FirstKey(d.st.Keys.Close)+" cancel")
 	return common.Block(body, w, h)
@@ -428,14 +429,14 @@ func (d *errorDialog) view(w, h int) string {
 	bw := min(w-4, 76)
 	var parts []string
 	if d.err != nil {
-		body := s.Error.Render("The error") + "\n\n" + common.Wrap(withoutHint(d.err), bw)
+		body := s.Error.Render("The error") + "\n\n" + common.Wrap(components.WithoutHint(d.err), bw)
 		if hint := d.st.hint(d.err); hint != "" {
 			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}
 		parts = append(parts, body)
 	}
 	if d.attacks != nil && d.attacks != d.err {
-		body := s.Error.Render("The attacks could not be measured") + "\n\n" + common.Wrap(withoutHint(d.attacks), bw)
+		body := s.Error.Render("The attacks could not be measured") + "\n\n" + common.Wrap(components.WithoutHint(d.attacks), bw)
 		if hint := d.st.hint(d.attacks); hint != "" {
 			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}

@@ -134,7 +134,7 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 		}
 		a.active = paneExport
 		press(t, a, "e")
-		a.panes[paneExport].(*exportPane).edit.input.SetValue(filepath.Join(dir, "rel-"+m.name))
+		a.panes[paneExport].(*exportPane).edit.Input.SetValue(filepath.Join(dir, "rel-"+m.name))
 		press(t, a, "enter", "enter")
 		look("export pane")
 		if e := a.panes[paneExport].(*exportPane); e.err != nil || !strings.Contains(e.done, "wrote") {

@@ -193,7 +193,7 @@ func TestGoldenImportAndHierarchy(t *testing.T) {
 			t.Fatal("the wizard did not see that the file has no header row")
 		}
 		press(t, a, "N")
-		d.edit.input.SetValue("age,sex,zip,disease")
+		d.edit.Input.SetValue("age,sex,zip,disease")
 		press(t, a, "enter")
 		named = a.View()
 		press(t, a, "enter")

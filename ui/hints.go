@@ -7,6 +7,7 @@ import (
 
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // Errors carry a hint in words that hold on every front end and fixes
@@ -205,23 +206,10 @@ func (st *State) namedFix(param string) (model.Fix, bool) {
 	return model.Fix{}, false
 }
 
-// withoutHint is an error's text without its hint and fixes.
-func withoutHint(err error) string { return model.ErrorWithHint(err, "") }
-
-// editorText is an error refusing a typed value: the text and its hint
-// (the editor is already where the value is set, so no pane or key).
-func editorText(err error) string {
-	hint, fixes, _, _ := model.HintOf(err)
-	if h := model.HintText(hint, fixes, model.Fix.String); h != "" {
-		return withoutHint(err) + " (" + h + ")"
-	}
-	return withoutHint(err)
-}
-
 // explain is an error as the workbench shows it: its text without the
 // hint, then what to do with the workbench's keys.
 func (st *State) explain(err error) string {
-	out := withoutHint(err)
+	out := components.WithoutHint(err)
 	if h := st.hint(err); h != "" {
 		out += " — " + h
 	}

@@ -12,6 +12,7 @@ import (
 	"privlab/model"
 	"privlab/ui/cli/clitext"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // typicalErrors are errors the pipeline, the loader and the methods give,
@@ -68,8 +69,8 @@ func TestNoFlagInAnyHint(t *testing.T) {
 		texts := map[string]string{
 			"hint":        st.hint(err),
 			"explain":     st.explain(err),
-			"withoutHint": withoutHint(err),
-			"editor":      editorText(err),
+			"withoutHint": components.WithoutHint(err),
+			"editor":      components.EditorText(err),
 			"Error()":     err.Error(),
 		}
 		d := &errorDialog{st: st, err: err}
@@ -203,14 +204,14 @@ func TestErrorWithHint(t *testing.T) {
 	if got, want := err.Error(), "loading: a.csv:2: bad (hint: choose the delimiter; look)"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	if got, want := withoutHint(err), "loading: a.csv:2: bad"; got != want {
+	if got, want := components.WithoutHint(err), "loading: a.csv:2: bad"; got != want {
 		t.Errorf("withoutHint = %q, want %q", got, want)
 	}
 	if got, want := clitext.ErrorText(err), "loading: a.csv:2: bad (hint: pass --delimiter CHAR; look)"; got != want {
 		t.Errorf("command line: %q, want %q", got, want)
 	}
 	plain := errors.New("no hint")
-	if withoutHint(plain) != "no hint" || clitext.ErrorText(plain) != "no hint" {
+	if components.WithoutHint(plain) != "no hint" || clitext.ErrorText(plain) != "no hint" {
 		t.Error("an error without a hint reads as itself")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"privlab/model"
 	"privlab/model/source"
 	"privlab/ui/common"
+	"privlab/ui/components"
 	"privlab/ui/session"
 )
 
@@ -44,7 +45,7 @@ type importDialog struct {
 	preview  *model.Table
 	err      error
 	cursor   int
-	edit     lineEditor
+	edit     components.LineEditor
 	editing  string // "name" (one column), "names" (all) or "tokens"
 	showKeys bool   // ? shows the wizard's keys
 	// population: the wizard reads the population the attacks read, not
@@ -59,7 +60,7 @@ const sampleBytes = 64 << 10
 var delimiters = []rune{',', ';', '\t', '|'}
 
 func newImportDialog(st *State, path string) *importDialog {
-	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: newLineEditor(60), tokens: st.Project.MissingValues}
+	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: components.NewLineEditor(60), tokens: st.Project.MissingValues}
 	d.path, d.part = source.Split(path)
 	d.format = source.FormatOf(d.path)
 	if d.format != source.CSV {
@@ -186,8 +187,8 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if !ok {
 		return false, nil
 	}
-	if d.edit.active {
-		return false, d.edit.update(k, d.submitName)
+	if d.edit.Active {
+		return false, d.edit.Update(k, d.submitName)
 	}
 	keys := d.st.Keys
 	if d.showKeys {
@@ -218,13 +219,13 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		d.toggleKind()
 	case key.Matches(k, keys.RenameCol) && !d.header && d.cursor < len(d.names):
 		d.editing = "name"
-		return false, d.edit.open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
+		return false, d.edit.Open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
 	case key.Matches(k, keys.NameAll) && !d.header:
 		d.editing = "names"
-		return false, d.edit.open("column names, comma separated: ", strings.Join(d.names, ","))
+		return false, d.edit.Open("column names, comma separated: ", strings.Join(d.names, ","))
 	case key.Matches(k, keys.ImportMiss):
 		d.editing = "tokens"
-		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(d.missing()))
+		return false, d.edit.Open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(d.missing()))
 	case key.Matches(k, keys.Load):
 		return d.load()
 	}
@@ -346,7 +347,7 @@ func (d *importDialog) column() *model.Column {
 // for the list of them (keysView).
 func (d *importDialog) help() []key.Binding {
 	k := d.st.Keys
-	if d.edit.active {
+	if d.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	if d.showKeys {
@@ -453,13 +454,13 @@ func (d *importDialog) view(w, h int) string {
 	b.WriteString(common.Fit(d.sourceLine(), w) + "\n")
 	b.WriteString(common.Fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing()), common.KeyName(d.st.Keys.ImportMiss)), w) + "\n")
 	if d.err != nil {
-		b.WriteString(s.Error.Render(common.Wrap(withoutHint(d.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(components.WithoutHint(d.err), w)) + "\n")
 		if h := d.st.hint(d.err); h != "" {
 			b.WriteString(s.Muted.Render(common.Wrap("What to do: "+h, w)) + "\n")
 		}
 	}
-	if d.edit.active {
-		b.WriteString(d.edit.view(s, w, "refused: "))
+	if d.edit.Active {
+		b.WriteString(d.edit.View(s, w, "refused: "))
 	}
 	if d.preview != nil {
 		// The wizard reads a sample: its counts say so (issue 35.4: 35

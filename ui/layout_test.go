@@ -10,6 +10,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // clip and the tables count display cells: a wide character takes two.
@@ -59,7 +60,7 @@ func TestDataPaneAlignsWideNames(t *testing.T) {
 func TestSectionTableFitsItsWidth(t *testing.T) {
 	sec := method.Section{Header: []string{"value", "original", "published"},
 		Rows: [][]string{{"Married-civ-spouse", "東京都港区六本木一丁目", "[30000, 40000]"}, {"Never-married", "x", "[1, 2]"}}}
-	out := tableView(common.DefaultStyles(), sec, 30, 5, 0, "↑/↓")
+	out := components.TableView(common.DefaultStyles(), sec, 30, 5, 0, "↑/↓")
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "val") || !strings.Contains(out, "…") {
 		t.Fatalf("table:\n%s", out)

@@ -8,6 +8,7 @@ import (
 
 	"privlab/algorithms/method"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // chartsPane shows the charts the current method draws (its Spec.Charts
@@ -36,12 +37,12 @@ func (p *chartsPane) title() string {
 	}
 	return "Charts"
 }
-func (p *chartsPane) capturing() bool { return p.list.edit.active }
+func (p *chartsPane) capturing() bool { return p.list.edit.Active }
 func (p *chartsPane) refresh()        {}
 
 func (p *chartsPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.list.edit.active {
+	if p.list.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit}
@@ -80,5 +81,5 @@ func (p *chartsPane) chartView(w, h int) string {
 	case r == nil || r.Charts == nil:
 		return s.Muted.Render("computing…")
 	}
-	return renderSections(s, r.Charts(), w, h, 0, common.UpDown(p.st.Keys))
+	return components.RenderSections(s, r.Charts(), w, h, 0, common.UpDown(p.st.Keys))
 }

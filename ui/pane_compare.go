@@ -10,6 +10,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // comparePane runs every method on the current data, QIs and sensitive
@@ -23,10 +24,10 @@ type comparePane struct {
 	st     *State
 	k      int
 	cursor int // the selected method (column)
-	job    job
+	job    components.Job
 	rows   []pipeline.CompareRow
 	err    error
-	scroll scroller
+	scroll components.Scroller
 }
 
 type compareMsg struct {
@@ -36,7 +37,7 @@ type compareMsg struct {
 }
 
 func newComparePane(st *State) *comparePane {
-	return &comparePane{st: st, k: 10, job: newJob()}
+	return &comparePane{st: st, k: 10, job: components.NewJob()}
 }
 
 func (p *comparePane) title() string   { return "Compare" }
@@ -52,19 +53,19 @@ func (p *comparePane) shortHelp() []key.Binding {
 }
 
 func (p *comparePane) fullHelp() []key.Binding {
-	return append(p.shortHelp(), scrollKeys(p.st.Keys)...)
+	return append(p.shortHelp(), components.ScrollKeys(p.st.Keys)...)
 }
 
 func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
 	case compareMsg:
-		if p.job.done(msg.seq) {
-			p.rows, p.err = msg.rows, stopped(msg.err, "comparison", st.Keys, common.KeyName(st.Keys.Rerun)+" runs it again")
+		if p.job.Done(msg.seq) {
+			p.rows, p.err = msg.rows, components.Stopped(msg.err, "comparison", st.Keys, common.KeyName(st.Keys.Rerun)+" runs it again")
 		}
 		return nil
 	case cancelJobMsg:
-		p.job.stop()
+		p.job.Stop()
 		return nil
 	case tea.KeyMsg:
 		k := st.Keys
@@ -86,11 +87,11 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Rerun):
 			return p.start()
 		case key.Matches(msg, k.OpenMethod):
-			if len(p.rows) == 0 || p.job.busy {
+			if len(p.rows) == 0 || p.job.Busy {
 				return p.start()
 			}
 			return p.open()
-		case p.scroll.update(k, msg):
+		case p.scroll.Update(k, msg):
 		}
 	}
 	return nil
@@ -103,7 +104,7 @@ func (p *comparePane) start() tea.Cmd {
 		st.Notify("wait for the table to load")
 		return nil
 	}
-	ctx, seq, progress := p.job.start()
+	ctx, seq, progress := p.job.Start()
 	p.err, p.rows = nil, nil
 	env, proj, table, k, now := st.Env, st.Project.Clone(), st.Table, p.k, st.Now
 	return guarded(func() tea.Msg {
@@ -131,7 +132,7 @@ func (p *comparePane) open() tea.Cmd {
 
 // view scrolls the comparison: its lines run past 80x24 (issue 35.2).
 func (p *comparePane) view(w, h int) string {
-	return p.scroll.view(p.st, p.table(w), w, h)
+	return p.scroll.View(p.st.State, p.table(w), w, h)
 }
 
 // table is the whole of the comparison's text.
@@ -140,8 +141,8 @@ func (p *comparePane) table(w int) string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(common.Fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, common.KeyName(p.st.Keys.Wider), common.KeyName(p.st.Keys.Narrow)), w-16)) + "\n")
 	switch {
-	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.percent(), common.KeyName(st.Keys.Cancel))) + "\n")
+	case p.job.Busy:
+		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.Percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
 		b.WriteString(s.Error.Render(common.Wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:

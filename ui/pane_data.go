@@ -12,6 +12,7 @@ import (
 	"privlab/model"
 	"privlab/model/source"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // dataPane lists the table's columns with kind, distinct and missing
@@ -20,9 +21,9 @@ type dataPane struct {
 	st      *State
 	cursor  int
 	offset  int
-	edit    lineEditor   // types the public table's path or the missing-value tokens
-	editing string       // "public" or "tokens"
-	table   *model.Table // the table the cached stats belong to
+	edit    components.LineEditor // types the public table's path or the missing-value tokens
+	editing string                // "public" or "tokens"
+	table   *model.Table          // the table the cached stats belong to
 	hists   []string
 	descs   []string
 	// dropped counts the rows the missing-value policy leaves out, for
@@ -31,17 +32,17 @@ type dataPane struct {
 	droppedOf string
 }
 
-func newDataPane(st *State) *dataPane { return &dataPane{st: st, edit: newLineEditor(50)} }
+func newDataPane(st *State) *dataPane { return &dataPane{st: st, edit: components.NewLineEditor(50)} }
 
 func (p *dataPane) title() string   { return "Data" }
-func (p *dataPane) capturing() bool { return p.edit.active }
+func (p *dataPane) capturing() bool { return p.edit.Active }
 
 // readsPublic is true when the current method reads a public table.
 func (p *dataPane) readsPublic() bool { return p.st.Spec().Public != method.NoPublic }
 
 func (p *dataPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.edit.active {
+	if p.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	out := []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole}
@@ -127,11 +128,11 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := st.Keys
-	if p.edit.active {
+	if p.edit.Active {
 		if p.editing == "tokens" {
-			return p.edit.update(k, st.SetMissingTokens)
+			return p.edit.Update(k, st.SetMissingTokens)
 		}
-		return p.edit.update(k, func(v string) error {
+		return p.edit.Update(k, func(v string) error {
 			st.SetPublic(strings.TrimSpace(v))
 			return nil
 		})
@@ -143,10 +144,10 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 		return p.pickPublic()
 	case p.readsPublic() && key.Matches(k, keys.PublicPath):
 		p.editing = "public"
-		return p.edit.open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
+		return p.edit.Open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
 	case key.Matches(k, keys.MissingTokens):
 		p.editing = "tokens"
-		return p.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(st.MissingTokens()))
+		return p.edit.Open("missing values, comma separated (\"\" or an empty item: the empty cell): ", model.FormatMissingTokens(st.MissingTokens()))
 	case key.Matches(k, keys.Up):
 		if p.cursor > 0 {
 			p.cursor--
@@ -280,7 +281,7 @@ func (p *dataPane) view(w, h int) string {
 	if p.readsPublic() {
 		footN++
 	}
-	if p.edit.active {
+	if p.edit.Active {
 		footN += 2
 	}
 	rows := h - 4 - footN
@@ -314,8 +315,8 @@ func (p *dataPane) view(w, h int) string {
 	if p.readsPublic() {
 		foot = append(foot, p.publicLine(w))
 	}
-	if p.edit.active {
-		foot = append(foot, p.edit.view(s, w, ""))
+	if p.edit.Active {
+		foot = append(foot, p.edit.View(s, w, ""))
 	}
 	for len(strings.Split(b.String(), "\n")) < h-len(foot) {
 		b.WriteString("\n")
@@ -344,7 +345,7 @@ func (p *dataPane) publicLine(w int) string {
 // loadErrorView explains why the table did not load and what to do.
 func (st *State) loadErrorView(w int) string {
 	s := st.Styles
-	return s.Error.Render("Could not load "+common.Safe(st.Project.Input)+":") + "\n\n" + common.Wrap(withoutHint(st.LoadErr), w) +
+	return s.Error.Render("Could not load "+common.Safe(st.Project.Input)+":") + "\n\n" + common.Wrap(components.WithoutHint(st.LoadErr), w) +
 		"\n\n" + s.Muted.Render(common.Wrap("What to do: "+st.hint(st.LoadErr), w))
 }
 

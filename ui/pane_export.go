@@ -17,6 +17,7 @@ import (
 	"privlab/model"
 	"privlab/model/source"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // exportPane writes the release: it shows what will be written, asks
@@ -26,7 +27,7 @@ import (
 // writes them.
 type exportPane struct {
 	st      *State
-	edit    lineEditor
+	edit    components.LineEditor
 	editing string // what the editor edits: "" the directory, "population"
 	chosen  string // the directory typed by the user ("" = default)
 	confirm string // pending question, "" when none
@@ -40,7 +41,7 @@ type exportPane struct {
 	err     error
 	done    string
 	of      *method.Result // the result the plan on screen is of
-	scroll  scroller
+	scroll  components.Scroller
 }
 
 type exportMsg struct {
@@ -50,11 +51,11 @@ type exportMsg struct {
 }
 
 func newExportPane(st *State) *exportPane {
-	return &exportPane{st: st, edit: newLineEditor(50)}
+	return &exportPane{st: st, edit: components.NewLineEditor(50)}
 }
 
 func (p *exportPane) title() string   { return "Export" }
-func (p *exportPane) capturing() bool { return p.edit.active || p.confirm != "" }
+func (p *exportPane) capturing() bool { return p.edit.Active || p.confirm != "" }
 
 // refresh shows the plan of a new result without the previous export's
 // outcome (it was of another release).
@@ -79,7 +80,7 @@ func (p *exportPane) shortHelp() []key.Binding {
 	switch {
 	case p.confirm != "":
 		return []key.Binding{k.Yes, k.No}
-	case p.edit.active:
+	case p.edit.Active:
 		return []key.Binding{k.Enter, k.Back}
 	}
 	out := []key.Binding{k.Export, common.Described(k.EditText, common.KeyName(k.EditText), "edit directory"), common.Described(k.Population, common.KeyName(k.Population)+"/"+common.KeyName(k.PopulationPath), "population")}
@@ -99,14 +100,14 @@ func (p *exportPane) namable() bool {
 
 func (p *exportPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	if p.confirm != "" || p.edit.active {
+	if p.confirm != "" || p.edit.Active {
 		return p.shortHelp()
 	}
 	out := []key.Binding{k.Export, common.Described(k.EditText, common.KeyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
 	if p.namable() {
 		out = append(out, k.NamePopulation)
 	}
-	return append(out, scrollKeys(k)...)
+	return append(out, components.ScrollKeys(k)...)
 }
 
 // dir is the chosen directory (a default from the input's name), as an
@@ -177,8 +178,8 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		if p.edit.active {
-			return p.edit.update(msg, func(v string) error {
+		if p.edit.Active {
+			return p.edit.Update(msg, func(v string) error {
 				if p.editing == "population" {
 					st.SetPopulation(strings.TrimSpace(v))
 					return nil
@@ -190,21 +191,21 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		switch {
 		case key.Matches(msg, keys.EditText):
 			p.editing = ""
-			return p.edit.open("release directory: ", p.dir())
+			return p.edit.Open("release directory: ", p.dir())
 		case key.Matches(msg, keys.Population):
 			d := newPickDialog(st, "Pick the population table", st.SetPopulation)
 			d.picker.AllowedTypes = source.Extensions()
 			return func() tea.Msg { return openDialogMsg{d} }
 		case key.Matches(msg, keys.PopulationPath):
 			p.editing = "population"
-			return p.edit.open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
+			return p.edit.Open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
 		case key.Matches(msg, keys.NamePopulation) && p.namable():
 			d := newPopulationDialog(st)
 			return func() tea.Msg { return openDialogMsg{d} }
 		case key.Matches(msg, keys.Export):
-			p.scroll.offset = 0 // the outcome shows at the top
+			p.scroll.Offset = 0 // the outcome shows at the top
 			return p.start()
-		case p.scroll.update(keys, msg):
+		case p.scroll.Update(keys, msg):
 		}
 	}
 	return nil
@@ -287,7 +288,7 @@ var riskShown = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg,
 	risk.KeyTopBelief, risk.KeyTCloseness, risk.KeyNCP, risk.KeyPresence}
 
 func (p *exportPane) view(w, h int) string {
-	return p.scroll.view(p.st, p.plan(w), w, h)
+	return p.scroll.View(p.st.State, p.plan(w), w, h)
 }
 
 // plan is the whole of the export pane's text, scrolled by view.
@@ -295,14 +296,14 @@ func (p *exportPane) plan(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Export the release") + "\n\n")
-	if p.edit.active && p.editing == "" {
-		b.WriteString(p.edit.view(s, w, ""))
+	if p.edit.Active && p.editing == "" {
+		b.WriteString(p.edit.View(s, w, ""))
 	} else {
 		b.WriteString(s.Label.Render("directory  ") + st.ShownPath(p.dir()) + s.Muted.Render("   ("+common.KeyName(p.st.Keys.EditText)+": edit)") + "\n")
 	}
 	b.WriteString(s.Label.Render("audit      ") + st.ShownPath(model.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
-	if p.edit.active && p.editing == "population" {
-		b.WriteString(p.edit.view(s, w, ""))
+	if p.edit.Active && p.editing == "population" {
+		b.WriteString(p.edit.View(s, w, ""))
 	} else {
 		b.WriteString(p.populationLine(w))
 	}

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // builders the b key cycles through.
@@ -26,7 +27,7 @@ type hierarchyPane struct {
 	cursor   int  // selected visible node
 	offset   int
 	expanded map[string]map[int]bool
-	edit     lineEditor
+	edit     components.LineEditor
 	editing  string              // "file" (a path) or "widths" (interval widths)
 	files    map[string][]string // hierarchy files used per attribute (the b cycle offers them)
 	// row counts per node, cached for the hierarchy they belong to
@@ -35,16 +36,16 @@ type hierarchyPane struct {
 }
 
 func newHierarchyPane(st *State) *hierarchyPane {
-	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, edit: newLineEditor(50), files: map[string][]string{}}
+	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, edit: components.NewLineEditor(50), files: map[string][]string{}}
 }
 
 func (p *hierarchyPane) title() string   { return "Hierarchy" }
-func (p *hierarchyPane) capturing() bool { return p.edit.active }
+func (p *hierarchyPane) capturing() bool { return p.edit.Active }
 func (p *hierarchyPane) refresh()        {}
 
 func (p *hierarchyPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.edit.active {
+	if p.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Builder, k.File, k.Widths, k.Wider, k.Narrow, k.Expand}
@@ -134,8 +135,8 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 	}
 	keys := p.st.Keys
 	attr, h := p.current()
-	if p.edit.active {
-		return p.edit.update(msg, func(v string) error { return p.applyEdit(attr, v) })
+	if p.edit.Active {
+		return p.edit.Update(msg, func(v string) error { return p.applyEdit(attr, v) })
 	}
 	if attr == "" {
 		return nil
@@ -159,7 +160,7 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 		return p.pickFile(attr)
 	case key.Matches(k, keys.FilePath):
 		p.editing = "file"
-		return p.edit.open("hierarchy file: ", "")
+		return p.edit.Open("hierarchy file: ", "")
 	case key.Matches(k, keys.Widths):
 		return p.editWidths(attr)
 	case key.Matches(k, keys.Expand):
@@ -249,7 +250,7 @@ func (p *hierarchyPane) editWidths(attr string) tea.Cmd {
 	if !strings.Contains(p.spec(attr), "intervals") {
 		cur = model.FormatNumber(model.AutoWidth(col))
 	}
-	return p.edit.open("interval widths (e.g. 5,10,20): ", cur)
+	return p.edit.Open("interval widths (e.g. 5,10,20): ", cur)
 }
 
 // expandAtCursor opens or closes the tree's node under the cursor, or
@@ -433,8 +434,8 @@ func (p *hierarchyPane) view(w, h int) string {
 	// right: the tree
 	rw := w - lw - 3
 	var right strings.Builder
-	if p.edit.active {
-		right.WriteString(p.edit.view(s, rw, ""))
+	if p.edit.Active {
+		right.WriteString(p.edit.View(s, rw, ""))
 		right.WriteString(s.Muted.Render(common.KeyName(st.Keys.Enter)+" load · "+common.KeyName(st.Keys.Back)+" cancel") + "\n")
 	}
 	if hier == nil {
@@ -472,7 +473,7 @@ func (p *hierarchyPane) view(w, h int) string {
 		p.cursor = len(vis) - 1
 	}
 	rows := h - 3
-	if p.edit.active {
+	if p.edit.Active {
 		rows -= 3
 	}
 	p.offset = common.Scroll(p.cursor, p.offset, rows, len(vis))

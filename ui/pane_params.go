@@ -11,6 +11,7 @@ import (
 
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // paramList edits a list of the current method's parameters: up/down pick
@@ -21,13 +22,13 @@ import (
 type paramList struct {
 	st     *State
 	cursor int
-	edit   lineEditor
+	edit   components.LineEditor
 	// names returns the parameters to edit (nil: every declared one).
 	names func() []string
 }
 
 func newParamList(st *State, names func() []string) paramList {
-	return paramList{st: st, edit: newLineEditor(30), names: names}
+	return paramList{st: st, edit: components.NewLineEditor(30), names: names}
 }
 
 // params are the declarations edited.
@@ -71,10 +72,10 @@ func (l *paramList) update(k tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	keys := st.Keys
-	if l.edit.active {
+	if l.edit.Active {
 		// An invalid value is refused inline with the reason; the
 		// parameter keeps its value.
-		return l.edit.update(k, func(v string) error {
+		return l.edit.Update(k, func(v string) error {
 			v = strings.TrimSpace(v)
 			if err := par.Validate(v, l.rows()); err != nil {
 				return err
@@ -99,14 +100,14 @@ func (l *paramList) update(k tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		next, err := stepParam(par, st.Value(par.Name), dir, l.rows(), st.Project.Roles)
 		if err != nil {
-			st.Notify("%s", editorText(err))
+			st.Notify("%s", components.EditorText(err))
 			return nil, true
 		}
 		if next != st.Value(par.Name) {
 			st.SetParam(par.Name, next)
 		}
 	case key.Matches(k, keys.Edit):
-		return l.edit.open(par.Name+": ", st.Value(par.Name)), true
+		return l.edit.Open(par.Name+": ", st.Value(par.Name)), true
 	default:
 		return nil, false
 	}
@@ -144,8 +145,8 @@ func (l *paramList) view(w int) string {
 			b.WriteString(s.Muted.Render(common.Wrap("allowed: "+r, w)) + "\n")
 		}
 	}
-	if l.edit.active {
-		b.WriteString("\n" + l.edit.view(s, w, "refused: "))
+	if l.edit.Active {
+		b.WriteString("\n" + l.edit.View(s, w, "refused: "))
 	}
 	return b.String()
 }
@@ -252,12 +253,12 @@ func newParamsPane(st *State) *paramsPane {
 }
 
 func (p *paramsPane) title() string   { return "Method" }
-func (p *paramsPane) capturing() bool { return p.list.edit.active }
+func (p *paramsPane) capturing() bool { return p.list.edit.Active }
 func (p *paramsPane) refresh()        { p.preview.refresh() }
 
 func (p *paramsPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.list.edit.active {
+	if p.list.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit, k.Method}

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // detailRows is how many members a group's detail lists (a million-row
@@ -36,7 +37,7 @@ type previewPane struct {
 	detailG int
 	dOffset int
 	filter  int // 0 every group, 1 violating, 2 generalized to the root
-	jump    lineEditor
+	jump    components.LineEditor
 }
 
 // filters are the group filters the f key cycles through.
@@ -54,18 +55,18 @@ func newPreviewPane(st *State) *previewPane {
 	k := st.Keys
 	t.KeyMap = table.KeyMap{LineUp: k.Up, LineDown: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
 		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, GotoTop: k.Top, GotoBottom: k.Bottom}
-	return &previewPane{st: st, tbl: t, jump: newLineEditor(12)}
+	return &previewPane{st: st, tbl: t, jump: components.NewLineEditor(12)}
 }
 
 func (p *previewPane) title() string   { return "Preview" }
-func (p *previewPane) capturing() bool { return p.jump.active }
+func (p *previewPane) capturing() bool { return p.jump.Active }
 
 func (p *previewPane) shortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.detail != nil {
 		return []key.Binding{k.Up, k.Down, k.Back}
 	}
-	if p.jump.active {
+	if p.jump.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo}
@@ -73,7 +74,7 @@ func (p *previewPane) shortHelp() []key.Binding {
 
 func (p *previewPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	if p.detail != nil || p.jump.active {
+	if p.detail != nil || p.jump.Active {
 		return p.shortHelp()
 	}
 	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo,
@@ -223,8 +224,8 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := p.st.Keys
-	if p.jump.active {
-		return p.jump.update(k, func(v string) error {
+	if p.jump.Active {
+		return p.jump.Update(k, func(v string) error {
 			id, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
 				return fmt.Errorf("a group id is a number")
@@ -281,7 +282,7 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 		p.tbl.GotoTop()
 		return nil
 	case key.Matches(k, keys.JumpTo):
-		return p.jump.open("group id: ", "")
+		return p.jump.Open("group id: ", "")
 	case key.Matches(k, keys.Detail):
 		if c := p.tbl.Cursor(); c >= 0 && c < len(p.order) && p.res.Detail != nil {
 			d := p.res.Detail(p.order[c], detailRows)
@@ -424,8 +425,8 @@ func (p *previewPane) view(w, h int) string {
 		title += s.Muted.Render("  · recomputing…")
 	}
 	out := s.Title.Render(common.Fit(title, w)) + "\n"
-	if p.jump.active {
-		out += p.jump.view(s, w, "")
+	if p.jump.Active {
+		out += p.jump.View(s, w, "")
 		p.tbl.SetHeight(h - 3)
 	}
 	return out + p.tbl.View()
@@ -444,7 +445,7 @@ func (p *previewPane) notReady(w int) string {
 		if hint == "" {
 			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", in("Data", paneData, st.tabOf), common.KeyName(st.Keys.ToggleQI), common.KeyName(st.Keys.SetSA))
 		}
-		return s.Error.Render("No preview:") + "\n\n" + common.Wrap(withoutHint(st.RunErr), w) + "\n\n" +
+		return s.Error.Render("No preview:") + "\n\n" + common.Wrap(components.WithoutHint(st.RunErr), w) + "\n\n" +
 			s.Muted.Render(common.Wrap("What to do: "+hint, w))
 	case p.res == nil:
 		return s.Muted.Render("computing the first preview …")
@@ -481,7 +482,7 @@ func (p *previewPane) compactView(w, h int) string {
 		hdr += fmt.Sprintf(" %6s", "size")
 	}
 	for _, f := range spec.Figures {
-		hdr += " " + padLeft(common.Clip(f.Key, 7), 7)
+		hdr += " " + components.PadLeft(common.Clip(f.Key, 7), 7)
 	}
 	b.WriteString(s.Label.Render(common.Fit(hdr, w)) + "\n")
 	lines := strings.Count(b.String(), "\n")
@@ -492,7 +493,7 @@ func (p *previewPane) compactView(w, h int) string {
 			line += fmt.Sprintf(" %6s", common.Thousands(len(g.Rows)))
 		}
 		for fi, f := range spec.Figures {
-			line += " " + padLeft(common.Clip(figureText(f, g, fi), 7), 7)
+			line += " " + components.PadLeft(common.Clip(figureText(f, g, fi), 7), 7)
 		}
 		if g.Violation {
 			line = s.Error.Render(line + " ✗")
@@ -545,5 +546,5 @@ func (p *previewPane) detailView(w, h int) string {
 		title += " · " + common.Safe(d.Title)
 	}
 	head := common.Fit(s.Title.Render(title)+s.Muted.Render("  ("+common.KeyName(p.st.Keys.Back)+" back)"), w)
-	return head + "\n" + renderSections(s, d.Sections, w, h-1, p.dOffset, common.UpDown(p.st.Keys))
+	return head + "\n" + components.RenderSections(s, d.Sections, w, h-1, p.dOffset, common.UpDown(p.st.Keys))
 }

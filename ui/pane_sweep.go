@@ -16,6 +16,7 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // sweepPane compares values of one parameter: it re-runs the method for
@@ -27,8 +28,8 @@ type sweepPane struct {
 	st     *State
 	cursor int
 	values map[string]string // edited value lists per method and parameter
-	edit   lineEditor
-	job    job
+	edit   components.LineEditor
+	job    components.Job
 	rows   []pipeline.SweepRow
 	figs   []sweepFigures // aligned with rows
 	err    error
@@ -61,26 +62,26 @@ type sweepFigures struct {
 }
 
 func newSweepPane(st *State) *sweepPane {
-	return &sweepPane{st: st, values: map[string]string{}, edit: newLineEditor(50), job: newJob()}
+	return &sweepPane{st: st, values: map[string]string{}, edit: components.NewLineEditor(50), job: components.NewJob()}
 }
 
 func (p *sweepPane) title() string   { return "Sweep" }
-func (p *sweepPane) capturing() bool { return p.edit.active }
+func (p *sweepPane) capturing() bool { return p.edit.Active }
 
 // refresh drops the sweep (and stops a running one) once the settings
 // that made it change: another method, table, role, hierarchy or value;
 // its table and charts would speak of settings no longer there.
 func (p *sweepPane) refresh() {
 	st := p.st
-	if (len(p.rows) > 0 || p.err != nil || p.job.busy) && (st.Changes != p.of || st.Table != p.table) {
-		p.job.forget()
+	if (len(p.rows) > 0 || p.err != nil || p.job.Busy) && (st.Changes != p.of || st.Table != p.table) {
+		p.job.Forget()
 		p.rows, p.err, p.cleared = nil, nil, p.method
 	}
 }
 
 func (p *sweepPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.edit.active {
+	if p.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, common.Described(k.EditText, common.KeyName(k.EditText), "edit values"), k.Run}
@@ -171,8 +172,8 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
 	case sweepMsg:
-		if p.job.done(msg.seq) {
-			p.rows, p.figs, p.err = msg.rows, msg.figs, stopped(msg.err, "sweep", st.Keys, common.KeyName(st.Keys.Run)+" runs it again")
+		if p.job.Done(msg.seq) {
+			p.rows, p.figs, p.err = msg.rows, msg.figs, components.Stopped(msg.err, "sweep", st.Keys, common.KeyName(st.Keys.Run)+" runs it again")
 			if msg.err != nil {
 				// A value whose run the stop cut short has no figures: its
 				// row goes (no raw "context canceled" in the table).
@@ -183,7 +184,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case cancelJobMsg:
-		p.job.stop()
+		p.job.Stop()
 		return nil
 	case tea.KeyMsg:
 		ps := p.params()
@@ -194,8 +195,8 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			p.cursor = 0
 		}
 		par := ps[p.cursor]
-		if p.edit.active {
-			return p.edit.update(msg, func(v string) error {
+		if p.edit.Active {
+			return p.edit.Update(msg, func(v string) error {
 				if _, _, err := pipeline.ParseSweep(par.Name + "=" + v); err != nil {
 					return err
 				}
@@ -214,7 +215,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 				p.cursor++
 			}
 		case key.Matches(msg, keys.EditText):
-			return p.edit.open("values: ", p.valuesOf(par))
+			return p.edit.Open("values: ", p.valuesOf(par))
 		case key.Matches(msg, keys.Run):
 			return p.start(par)
 		}
@@ -234,7 +235,7 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	ctx, seq, progress := p.job.start()
+	ctx, seq, progress := p.job.Start()
 	p.err, p.rows, p.figs, p.cleared = nil, nil, nil, ""
 	p.of, p.table, p.method = st.Changes, st.Table, st.Project.Method
 	env, proj, table := st.Env, st.RunProject(), st.Table
@@ -277,13 +278,13 @@ func (p *sweepPane) view(w, h int) string {
 		}
 		b.WriteString(common.Fit(line, w) + "\n")
 	}
-	if p.edit.active {
-		b.WriteString(p.edit.view(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · "+common.KeyName(st.Keys.Enter)+" keep · "+common.KeyName(st.Keys.Back)+" cancel") + "\n")
+	if p.edit.Active {
+		b.WriteString(p.edit.View(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · "+common.KeyName(st.Keys.Enter)+" keep · "+common.KeyName(st.Keys.Back)+" cancel") + "\n")
 	}
 	b.WriteString("\n")
 	switch {
-	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.percent(), common.KeyName(st.Keys.Cancel))) + "\n")
+	case p.job.Busy:
+		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.Percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
 		b.WriteString(s.Error.Render(common.Wrap(st.explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
@@ -323,7 +324,7 @@ func (p *sweepPane) tableView(w int) string {
 			b.WriteString(common.Fit(name+" "+s.Error.Render(common.Safe(r.Error)), w) + "\n")
 			continue
 		}
-		viol := padLeft(fmt.Sprint(r.Violating), 4)
+		viol := components.PadLeft(fmt.Sprint(r.Violating), 4)
 		if r.Violating > 0 {
 			viol = s.Error.Render(viol)
 		}
@@ -354,10 +355,10 @@ func (p *sweepPane) charts(w, h int) string {
 	}
 	param := p.rows[0].Param
 	cw := (w - 2) / 2
-	left := lineChart(s, common.Clip("workload error vs "+param, cw), labels, errs, cw, h)
+	left := components.LineChart(s, common.Clip("workload error vs "+param, cw), labels, errs, cw, h)
 	rw := w - cw - 3 // sideBySide's " │ "
 	name, ys := p.privacySeries()
-	right := lineChart(s, common.Clip(name+" vs "+param, rw), labels, ys, rw, h)
+	right := components.LineChart(s, common.Clip(name+" vs "+param, rw), labels, ys, rw, h)
 	return common.SideBySide(left, cw, right, rw, h)
 }
 

@@ -14,6 +14,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/tour"
 	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // A teaching tour (issue 24): a paper's worked example step by step, each
@@ -190,7 +191,7 @@ func (p *tourPane) stepLines(st method.Step, w int) []string {
 			b.WriteString(common.Wrap(n, w) + "\n")
 		}
 		if len(sec.Header) > 0 {
-			b.WriteString(tableView(s, sec, w, max(1, len(sec.Rows)), 0, common.UpDown(p.st.Keys)))
+			b.WriteString(components.TableView(s, sec, w, max(1, len(sec.Rows)), 0, common.UpDown(p.st.Keys)))
 		}
 		b.WriteString("\n")
 	}

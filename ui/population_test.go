@@ -29,7 +29,7 @@ func TestGoldenPopulationNamed(t *testing.T) {
 	inDir(t, dir, func() {
 		a := ready(t, "dataset:employees", 100, 40)
 		press(t, a, "7", "P")
-		a.panes[paneExport].(*exportPane).edit.input.SetValue("town.data")
+		a.panes[paneExport].(*exportPane).edit.Input.SetValue("town.data")
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
 		if a.st.AttacksErr == nil {
@@ -44,7 +44,7 @@ func TestGoldenPopulationNamed(t *testing.T) {
 			t.Fatalf("N opened %T (header %v, names %v), want the wizard on the header-less population", a.dialog, d != nil && d.header, d)
 		}
 		press(t, a, "N")
-		d.edit.input.SetValue("name,zipcode,gender")
+		d.edit.Input.SetValue("name,zipcode,gender")
 		press(t, a, "enter")
 		wizard = a.View()
 		press(t, a, "enter")

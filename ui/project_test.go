@@ -50,7 +50,7 @@ func TestGoldenSettingsSurviveMethodSwitches(t *testing.T) {
 	inDir(t, dir, func() {
 		a := people(t, "kja")
 		press(t, a, "1", "P")
-		a.panes[paneData].(*dataPane).edit.input.SetValue("public.csv")
+		a.panes[paneData].(*dataPane).edit.Input.SetValue("public.csv")
 		press(t, a, "enter", "4", "V") // mondrian-direct -> mondrian-refine
 		a.st.SetParam("k", "7")
 		settle(t, a, a.schedule())
@@ -216,14 +216,14 @@ func TestGoldenSweepClearedOnMethodChange(t *testing.T) {
 	cleared := a.View()
 	// A running sweep stops and its answer is dropped.
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if !p.job.busy {
+	if !p.job.Busy {
 		t.Fatal("enter did not start a sweep")
 	}
 	a.st.SetParam("k", "3")
 	press(t, a, "8")
 	settle(t, a, cmd)
-	if p.job.busy || len(p.rows) != 0 {
-		t.Fatalf("the sweep of earlier settings landed: busy %v, %d rows", p.job.busy, len(p.rows))
+	if p.job.Busy || len(p.rows) != 0 {
+		t.Fatalf("the sweep of earlier settings landed: busy %v, %d rows", p.job.Busy, len(p.rows))
 	}
 	t.Run("swept", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(swept)) })
 	t.Run("cleared", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(cleared)) })

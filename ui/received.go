@@ -16,6 +16,7 @@ import (
 	"privlab/model"
 	"privlab/model/source"
 	"privlab/ui/common"
+	"privlab/ui/components"
 	"privlab/ui/session"
 )
 
@@ -131,7 +132,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 	}
 	t, err := env.LoadTable(in)
 	if err != nil {
-		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(withoutHint(err))
+		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(components.WithoutHint(err))
 	}
 	if made.Public != "" {
 		if path, found := findInput(made.Public, dir); found {

@@ -22,19 +22,19 @@ func TestGoldenExportScrolls(t *testing.T) {
 				t.Fatalf("the export plan does not say lines are below:\n%s", top)
 			}
 			p := a.panes[paneExport].(*exportPane)
-			below := p.scroll.lines - p.scroll.room
+			below := p.scroll.Lines - p.scroll.Room
 			press(t, a, "j", "down")
-			if p.scroll.offset != 2 {
-				t.Errorf("j, ↓: offset %d, want 2", p.scroll.offset)
+			if p.scroll.Offset != 2 {
+				t.Errorf("j, ↓: offset %d, want 2", p.scroll.Offset)
 			}
 			press(t, a, "G")
 			end := a.View()
-			if p.scroll.offset != below || !strings.Contains(end, "what an attacker can still do") || strings.Contains(end, "more lines ·") {
-				t.Errorf("end: offset %d of %d, the attacks are not on screen:\n%s", p.scroll.offset, below, end)
+			if p.scroll.Offset != below || !strings.Contains(end, "what an attacker can still do") || strings.Contains(end, "more lines ·") {
+				t.Errorf("end: offset %d of %d, the attacks are not on screen:\n%s", p.scroll.Offset, below, end)
 			}
 			press(t, a, "home")
-			if p.scroll.offset != 0 || a.View() != top {
-				t.Errorf("home: offset %d, want the first screen again", p.scroll.offset)
+			if p.scroll.Offset != 0 || a.View() != top {
+				t.Errorf("home: offset %d, want the first screen again", p.scroll.Offset)
 			}
 			teatest.RequireEqualOutput(t, []byte(top+"\n"+end))
 		})
@@ -90,11 +90,11 @@ func TestCompareScrolls(t *testing.T) {
 	}
 	press(t, a, "G")
 	p := a.panes[paneCompare].(*comparePane)
-	if view := ansi.Strip(a.View()); p.scroll.offset != 3 || !strings.Contains(view, "* the best of a line") || !strings.Contains(view, "↑ 4 more lines above") {
-		t.Errorf("end: offset %d:\n%s", p.scroll.offset, view)
+	if view := ansi.Strip(a.View()); p.scroll.Offset != 3 || !strings.Contains(view, "* the best of a line") || !strings.Contains(view, "↑ 4 more lines above") {
+		t.Errorf("end: offset %d:\n%s", p.scroll.Offset, view)
 	}
 	press(t, a, "b")
-	if p.scroll.offset != 0 {
-		t.Errorf("page up: offset %d", p.scroll.offset)
+	if p.scroll.Offset != 0 {
+		t.Errorf("page up: offset %d", p.scroll.Offset)
 	}
 }

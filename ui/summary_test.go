@@ -417,7 +417,7 @@ func TestStoppedSweepHasNoCancelledRow(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	p := a.panes[paneSweep].(*sweepPane)
 	press(t, a, "8")
-	_, seq, _ := p.job.start()
+	_, seq, _ := p.job.Start()
 	p.of, p.table = a.st.Changes, a.st.Table
 	rows := []pipeline.SweepRow{{Param: "fakes", Value: "0", Groups: 3}, {Param: "fakes", Value: "1", Error: context.Canceled.Error()}}
 	a.Update(sweepMsg{seq: seq, rows: rows, figs: make([]sweepFigures, 2), err: context.Canceled})

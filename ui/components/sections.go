@@ -1,4 +1,4 @@
-package ui
+package components
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 	"privlab/ui/common"
 )
 
-// renderSections draws a method's titled sections (notes, tables, bar
+// RenderSections draws a method's titled sections (notes, tables, bar
 // charts) in w x h without knowing the method: a group's detail and a
 // charts pane both go through it. Tables share the height with charts;
 // offset scrolls the tables' rows, with the keys scroll names ("↑/↓").
-func renderSections(s *Styles, secs []method.Section, w, h, offset int, scroll string) string {
+func RenderSections(s *common.Styles, secs []method.Section, w, h, offset int, scroll string) string {
 	fixed, tables, charts := 0, 0, 0
 	for _, sec := range secs {
 		if sec.Title != "" {
@@ -49,7 +49,7 @@ func renderSections(s *Styles, secs []method.Section, w, h, offset int, scroll s
 			b.WriteString(common.Fit(common.Safe(n), w) + "\n")
 		}
 		if len(sec.Header) > 0 {
-			b.WriteString(tableView(s, sec, w, max(1, tableRoom/tables), offset, scroll))
+			b.WriteString(TableView(s, sec, w, max(1, tableRoom/tables), offset, scroll))
 		}
 		if len(sec.Series) > 0 {
 			b.WriteString(chartView(s, sec, w, max(1, chartRoom/charts)))
@@ -58,10 +58,10 @@ func renderSections(s *Styles, secs []method.Section, w, h, offset int, scroll s
 	return b.String()
 }
 
-// tableView draws a table's header and up to h rows from offset with
+// TableView draws a table's header and up to h rows from offset with
 // lipgloss/table: no borders, two cells between columns, each column as
 // wide as its content, shrunk (cells cut with …) to fit w.
-func tableView(s *Styles, sec method.Section, w, h, offset int, scroll string) string {
+func TableView(s *common.Styles, sec method.Section, w, h, offset int, scroll string) string {
 	if offset > len(sec.Rows)-h {
 		offset = max(0, len(sec.Rows)-h)
 	}
@@ -99,7 +99,7 @@ func tableView(s *Styles, sec method.Section, w, h, offset int, scroll string) s
 
 // chartView draws a bar chart in w x h: a legend line, then one line per
 // (binned) label with a bar per series, all on one scale.
-func chartView(s *Styles, sec method.Section, w, h int) string {
+func chartView(s *common.Styles, sec method.Section, w, h int) string {
 	series := make([][]float64, len(sec.Series))
 	for i, se := range sec.Series {
 		series[i] = se.Values

@@ -1,4 +1,4 @@
-package ui
+package components
 
 import (
 	"math"
@@ -7,12 +7,12 @@ import (
 	"privlab/ui/common"
 )
 
-// lineChart plots values against evenly spaced labels (a parameter's
+// LineChart plots values against evenly spaced labels (a parameter's
 // values in a sweep): a point per value, joined by dots, on an axis that
 // runs from the smallest value to the largest (both printed), so values
 // close together still read apart. NaN values are gaps. The chart is
 // title, h-2 plot rows and one row of labels, w cells wide.
-func lineChart(s *Styles, title string, labels []string, ys []float64, w, h int) string {
+func LineChart(s *common.Styles, title string, labels []string, ys []float64, w, h int) string {
 	const axis = 9 // the y labels' column
 	var b strings.Builder
 	b.WriteString(s.Label.Render(common.Fit(title, w)) + "\n")
@@ -24,7 +24,7 @@ func lineChart(s *Styles, title string, labels []string, ys []float64, w, h int)
 	g := newChartGrid(max(2, h-2), max(4, w-axis-1), len(ys), lo, hi)
 	g.plot(ys)
 	for r := 0; r < g.rows; r++ {
-		b.WriteString(s.Muted.Render(padLeft(g.yLabel(r), axis-1)+" │") + s.Bars[1].Render(string(g.grid[r])) + "\n")
+		b.WriteString(s.Muted.Render(PadLeft(g.yLabel(r), axis-1)+" │") + s.Bars[1].Render(string(g.grid[r])) + "\n")
 	}
 	b.WriteString(strings.Repeat(" ", axis+1) + s.Muted.Render(g.xLabels(labels)) + "\n")
 	return b.String()
@@ -145,8 +145,8 @@ func (g *chartGrid) xLabels(labels []string) string {
 	return string(line)
 }
 
-// padLeft right-aligns s in n cells.
-func padLeft(s string, n int) string {
+// PadLeft right-aligns s in n cells.
+func PadLeft(s string, n int) string {
 	if l := common.LenCells(s); l < n {
 		return strings.Repeat(" ", n-l) + s
 	}

@@ -40,23 +40,6 @@ type pane interface {
 	refresh()
 }
 
-// Pane indexes in App.panes. The tabs show the panes the current method
-// has (the charts pane only when it draws charts), numbered 1-9 in order.
-const (
-	paneData = iota
-	paneHierarchy
-	paneCharts
-	paneMethod
-	panePreview
-	paneQuery
-	paneExport
-	paneSweep
-	paneCompare
-	paneRelease
-	paneTour
-	lastPane
-)
-
 // debounce is how long the preview waits after a change that follows
 // another closely (keys typed fast or held down), so that their runs
 // are one. A lone change, the first after a pause of lone, runs at once:
@@ -105,9 +88,6 @@ type App struct {
 	quit   bool
 }
 
-// showPaneMsg brings a pane to the front.
-type showPaneMsg struct{ pane int }
-
 // dialog is a modal overlay; its keys are the footer's while it is open.
 type dialog interface {
 	update(msg tea.Msg) (done bool, cmd tea.Cmd)
@@ -147,9 +127,9 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		newReleasePane(st),
 		newTourPane(st, preview),
 	}
-	a.active = panePreview
+	a.active = common.PanePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
-		a.active = paneData // a plain file: roles come first
+		a.active = common.PaneData // a plain file: roles come first
 	}
 
 	return a
@@ -375,9 +355,11 @@ func (a *App) handleScreenMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return nil, true
 	case spinner.TickMsg:
 		return a.onTick(msg), true
-	case showPaneMsg:
-		a.active = msg.pane
+	case common.ShowPaneMsg:
+		a.active = msg.Pane
 		return nil, true
+	case common.PickFileMsg:
+		return a.onOpenDialog(openDialogMsg{a.pickDialog(msg)}), true
 	case openTourMsg:
 		return a.onOpenTour(msg), true
 	case tourStepsMsg:
@@ -474,7 +456,7 @@ func (a *App) onLoaded(msg loadedMsg) tea.Cmd {
 // confirmed.
 func (a *App) onOpenTour(msg openTourMsg) tea.Cmd {
 	return a.unlessDirty("open the tour", func() tea.Cmd {
-		a.active = paneTour
+		a.active = common.PaneTour
 		return tea.Batch(a.st.StartTour(msg.tour), a.schedule())
 	})
 }
@@ -509,7 +491,7 @@ func (a *App) onOpenRelease(msg openReleaseMsg) tea.Cmd {
 	st.ReceivedDir, st.Received, st.ReceivedErr, st.AskedRelease = msg.dir, nil, nil, true
 	st.Dirty = false
 	st.Status, st.StatusErr = "", false
-	a.active = paneRelease
+	a.active = common.PaneRelease
 	a.refreshAll()
 	return receiveCmd(st.Env, msg.dir, a.relSeq)
 }
@@ -531,7 +513,16 @@ func (a *App) onReleaseOpened(msg releaseOpenedMsg) {
 		st.Table = msg.original
 	}
 	a.refreshAll()
-	a.active = paneRelease
+	a.active = common.PaneRelease
+}
+
+// pickDialog is the file picker a pane asked for.
+func (a *App) pickDialog(msg common.PickFileMsg) *fileDialog {
+	d := newPickDialog(a.st, msg.Title, msg.OnPick)
+	if msg.Dir != "" {
+		d.picker.CurrentDirectory = msg.Dir
+	}
+	return d
 }
 
 // onOpenDialog shows a dialog; a file dialog starts reading its folder.
@@ -639,8 +630,8 @@ func (a *App) settle(cmds []tea.Cmd) (tea.Model, tea.Cmd) {
 	// A key may have dropped the result (another method, table or
 	// project) or left a received release: panes follow at once.
 	a.refreshAll()
-	if st.ReceivedDir == "" && a.active == paneRelease || st.Tour == nil && a.active == paneTour {
-		a.active = panePreview
+	if st.ReceivedDir == "" && a.active == common.PaneRelease || st.Tour == nil && a.active == common.PaneTour {
+		a.active = common.PanePreview
 	}
 	cmds = append(cmds, a.schedule())
 	return a, tea.Batch(cmds...)
@@ -703,12 +694,12 @@ func (a *App) navigationKey(msg tea.KeyMsg) bool {
 		}
 	case key.Matches(msg, k.Jump):
 		// The tour's tab has its own key (its tab is the tenth with charts).
-		if vis, i := a.visible(), common.KeyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != paneTour {
+		if vis, i := a.visible(), common.KeyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != common.PaneTour {
 			a.active = vis[i]
 		}
 	case key.Matches(msg, k.TourTab):
-		if slices.Contains(a.visible(), paneTour) {
-			a.active = paneTour
+		if slices.Contains(a.visible(), common.PaneTour) {
+			a.active = common.PaneTour
 		}
 	default:
 		return false
@@ -790,15 +781,15 @@ func (a *App) showFull() {
 func (a *App) visible() []int {
 	if a.st.ReceivedDir != "" {
 		// A received release: read it and query it (and the original).
-		out := []int{paneRelease, paneQuery}
+		out := []int{common.PaneRelease, common.PaneQuery}
 		if a.st.Table != nil {
-			out = append(out, paneData)
+			out = append(out, common.PaneData)
 		}
 		return out
 	}
 	var out []int
 	for i := range a.panes {
-		if (i == paneCharts && a.st.Spec().Charts == "") || i == paneRelease || (i == paneTour && a.st.Tour == nil) {
+		if (i == common.PaneCharts && a.st.Spec().Charts == "") || i == common.PaneRelease || (i == common.PaneTour && a.st.Tour == nil) {
 			continue
 		}
 		out = append(out, i)
@@ -859,8 +850,8 @@ func (a *App) View() (out string) {
 	if bodyH < 1 {
 		bodyH = 1
 	}
-	if a.active == paneCharts && st.Spec().Charts == "" {
-		a.active = paneMethod // the method changed to one without charts
+	if a.active == common.PaneCharts && st.Spec().Charts == "" {
+		a.active = common.PaneMethod // the method changed to one without charts
 	}
 	var body string
 	switch {
@@ -930,7 +921,7 @@ func (a *App) tabsView(w int) string {
 		var parts []string
 		for n, i := range vis {
 			label := common.JumpKey(a.st.Keys, n) + " " + string(titles[n])
-			if i == paneTour {
+			if i == common.PaneTour {
 				label = a.st.Keys.TourTab.Help().Key + " " + string(titles[n])
 			}
 			if i == a.active {
@@ -1504,7 +1495,7 @@ func newWorkbench(env pipeline.Env, o Options) *App {
 	if o.Release != "" {
 		app := NewApp(env, p)
 		app.st.ReceivedDir = o.Release
-		app.active = paneRelease
+		app.active = common.PaneRelease
 		return app
 	}
 	if p.Input == "" {
@@ -1517,11 +1508,28 @@ func newWorkbench(env pipeline.Env, o Options) *App {
 		if t, err := tour.Lookup(o.Tour); err == nil {
 			app := NewApp(env, t.Start())
 			app.st.Tour = &tourState{tour: t}
-			app.active = paneTour
+			app.active = common.PaneTour
 			return app
 		}
 	}
 	app := NewApp(env, p)
 	app.st.ProjectPath = o.ProjectPath
 	return app
+}
+
+// componentPane holds a pane that lives in a package of its own
+// (common.Pane) among the root's panes.
+type componentPane struct{ m common.Pane }
+
+func (c componentPane) title() string              { return c.m.Title() }
+func (c componentPane) update(msg tea.Msg) tea.Cmd { return c.m.Update(msg) }
+func (c componentPane) capturing() bool            { return c.m.Capturing() }
+func (c componentPane) shortHelp() []key.Binding   { return c.m.ShortHelp() }
+func (c componentPane) fullHelp() []key.Binding    { return c.m.FullHelp() }
+func (c componentPane) refresh()                   { c.m.Refresh() }
+
+// view lays the pane out at w x h cells and draws it.
+func (c componentPane) view(w, h int) string {
+	c.m.SetSize(w, h)
+	return c.m.View()
 }

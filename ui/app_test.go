@@ -77,7 +77,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
 		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, queryMsg, exportMsg, sweepMsg,
-			openDialogMsg, openReleaseMsg, releaseOpenedMsg, showPaneMsg, openTourMsg, tourStepsMsg:
+			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
 		}
@@ -239,7 +239,7 @@ func TestKeysNeverWaitForComputation(t *testing.T) {
 func TestViewFitsEveryPaneAt80x24AndAfterResize(t *testing.T) {
 	a := ready(t, "dataset:census", 80, 24)
 	check := func(w, h int) {
-		for i := 0; i < lastPane; i++ {
+		for i := 0; i < common.LastPane; i++ {
 			a.active = i
 			v := a.View()
 			lines := strings.Split(v, "\n")
@@ -285,7 +285,7 @@ func TestDataPaneAssignsRoles(t *testing.T) {
 func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "4")
-	p := a.panes[paneMethod].(*paramsPane)
+	p := a.panes[common.PaneMethod].(*paramsPane)
 	// move to "fakes" and type an invalid value
 	for i, par := range a.st.Spec().Params {
 		if par.Name == "fakes" {
@@ -355,7 +355,7 @@ func TestExportWritesAVerifiedRelease(t *testing.T) {
 	dir := t.TempDir()
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "7", "e")
-	p := a.panes[paneExport].(*exportPane)
+	p := a.panes[common.PaneExport].(*exportPane)
 	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
 	press(t, a, "enter", "enter")
 	if p.err != nil || !strings.Contains(p.done, "wrote") {
@@ -386,7 +386,7 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 	a.st.Changed()
 	settle(t, a, a.schedule())
 	press(t, a, "6", "enter")
-	p := a.panes[paneQuery].(*queryPane)
+	p := a.panes[common.PaneQuery].(*queryPane)
 	p.input.SetValue("AVG(salary) WHERE gender = 'F'")
 	press(t, a, "enter")
 	if len(p.answers) != 1 || p.answers[0].err != nil {
@@ -409,7 +409,7 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 func TestSweepPaneComparesValues(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "8")
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	for i, par := range p.params() {
 		if par.Name == "fakes" {
 			p.cursor = i
@@ -442,7 +442,7 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 		t.Fatal("expected a failed recompute with the earlier preview still on screen")
 	}
 	press(t, a, "7", "e")
-	p := a.panes[paneExport].(*exportPane)
+	p := a.panes[common.PaneExport].(*exportPane)
 	p.edit.Input.SetValue(filepath.Join(dir, "stale"))
 	press(t, a, "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err == nil {
@@ -489,7 +489,7 @@ func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
 		t.Fatalf("preview not marked stale:\n%s", v)
 	}
 	press(t, a, "7", "e")
-	p := a.panes[paneExport].(*exportPane)
+	p := a.panes[common.PaneExport].(*exportPane)
 	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
 	press(t, a, "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(p.refused, "cancelled: ctrl+r recomputes") {
@@ -556,7 +556,7 @@ func TestSaveWritesBackToTheOpenedProject(t *testing.T) {
 func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "6", "enter")
-	a.panes[paneQuery].(*queryPane).input.SetValue("COUNT(*)")
+	a.panes[common.PaneQuery].(*queryPane).input.SetValue("COUNT(*)")
 	press(t, a, "enter", "esc")
 	if strings.Contains(a.View(), "earlier settings") {
 		t.Fatal("a fresh answer is marked stale")
@@ -572,7 +572,7 @@ func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
 func TestKeyBurstIsSeveralPresses(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "4")
-	p := a.panes[paneMethod].(*paramsPane)
+	p := a.panes[common.PaneMethod].(*paramsPane)
 	for i, par := range a.st.Spec().Params {
 		if par.Name == "fakes" {
 			p.list.cursor = i
@@ -631,9 +631,9 @@ func TestComparePane(t *testing.T) {
 	a.st.Project.Roles.QIs = []string{"age", "sex", "education"}
 	a.st.Changed()
 	settle(t, a, a.schedule())
-	p := a.panes[paneCompare].(*comparePane)
+	p := a.panes[common.PaneCompare].(*comparePane)
 	press(t, a, "9", "+", "+", "-") // k 10 -> 11
-	if a.active != paneCompare || p.k != 11 {
+	if a.active != common.PaneCompare || p.k != 11 {
 		t.Fatalf("pane %d, k %d", a.active, p.k)
 	}
 	press(t, a, "enter")
@@ -653,7 +653,7 @@ func TestComparePane(t *testing.T) {
 	}
 	// kja is the second column: open it.
 	press(t, a, "l", "enter")
-	if a.active != panePreview || a.st.Project.Method != "kja" || a.st.Project.Params["k"] != "11" {
+	if a.active != common.PanePreview || a.st.Project.Method != "kja" || a.st.Project.Params["k"] != "11" {
 		t.Fatalf("pane %d, method %s, params %v", a.active, a.st.Project.Method, a.st.Project.Params)
 	}
 	if a.st.Result == nil || a.st.Result.Spec.Name != "kja" || !a.st.Current() {

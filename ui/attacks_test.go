@@ -91,7 +91,7 @@ func TestGoldenExportPopulation(t *testing.T) {
 			t.Fatalf("the plan does not say membership lacks a population:\n%s", before)
 		}
 		press(t, a, "P")
-		a.panes[paneExport].(*exportPane).edit.Input.SetValue("town.csv")
+		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue("town.csv")
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
 		after = a.View()
@@ -153,7 +153,7 @@ func TestGoldenCompareBrokenBound(t *testing.T) {
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, a, a.schedule())
 	press(t, a, "9")
-	p := a.panes[paneCompare].(*comparePane)
+	p := a.panes[common.PaneCompare].(*comparePane)
 	p.k = 2 // every method runs on the 8 patients
 	press(t, a, "enter")
 	settle(t, a, nil)

@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // BenchmarkPreviewRecompute is the workbench's recompute path after a key
@@ -139,8 +140,8 @@ func BenchmarkKeyToPreview(b *testing.B) {
 			}
 			// The Method pane with the seed selected: + is a change that
 			// always recomputes and never fails.
-			a.active = paneMethod
-			list := &a.panes[paneMethod].(*paramsPane).list
+			a.active = common.PaneMethod
+			list := &a.panes[common.PaneMethod].(*paramsPane).list
 			list.cursor = -1
 			for i, par := range list.params() {
 				if par.Kind == model.ParamSeed {

@@ -226,14 +226,14 @@ func newFileDialog(st *State) *fileDialog {
 // its manifest.json) is received, a data file goes through the import
 // wizard (or to onPick).
 func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
-	d.st.UseFolder(dirOf(path))
+	d.st.UseFolder(common.DirOf(path))
 	if d.onPick != nil {
 		d.onPick(path)
 		return true, nil
 	}
 	if filepath.Base(path) == "manifest.json" && isRelease(filepath.Dir(path)) {
 		dir := filepath.Dir(path)
-		d.st.UseFolder(dirOf(dir))
+		d.st.UseFolder(common.DirOf(dir))
 		return true, func() tea.Msg { return openReleaseMsg{dir: dir} }
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -242,7 +242,7 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 			d.picker.CurrentDirectory = path
 			return false, d.picker.Init()
 		}
-		d.st.UseFolder(dirOf(filepath.Clean(path)))
+		d.st.UseFolder(common.DirOf(filepath.Clean(path)))
 		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
 	if strings.HasSuffix(strings.ToLower(path), ".json") {

@@ -103,12 +103,12 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 			a.active = pane
 			look("pane " + strconv.Itoa(pane))
 		}
-		a.active = paneData
+		a.active = common.PaneData
 		for range hostileHeader {
 			press(t, a, "down")
 			look("data pane, a column under the cursor")
 		}
-		a.active = paneHierarchy
+		a.active = common.PaneHierarchy
 		for range hostileHeader {
 			press(t, a, "down")
 			look("hierarchy pane")
@@ -116,12 +116,12 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 			look("hierarchy tree")
 			press(t, a, "left")
 		}
-		a.active = panePreview
+		a.active = common.PanePreview
 		press(t, a, "enter")
 		look("group detail")
 		press(t, a, "esc")
-		a.active = paneQuery
-		q := a.panes[paneQuery].(*queryPane)
+		a.active = common.PaneQuery
+		q := a.panes[common.PaneQuery].(*queryPane)
 		press(t, a, "enter")
 		for _, text := range []string{"COUNT(*) WHERE age > 30", "COUNT(*) WHERE nope = 1"} {
 			q.input.SetValue(text)
@@ -132,12 +132,12 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 		if len(q.answers) != 2 || q.answers[1].err != nil || q.answers[0].err == nil {
 			t.Errorf("%s: the queries: %+v", m.name, q.answers)
 		}
-		a.active = paneExport
+		a.active = common.PaneExport
 		press(t, a, "e")
-		a.panes[paneExport].(*exportPane).edit.Input.SetValue(filepath.Join(dir, "rel-"+m.name))
+		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue(filepath.Join(dir, "rel-"+m.name))
 		press(t, a, "enter", "enter")
 		look("export pane")
-		if e := a.panes[paneExport].(*exportPane); e.err != nil || !strings.Contains(e.done, "wrote") {
+		if e := a.panes[common.PaneExport].(*exportPane); e.err != nil || !strings.Contains(e.done, "wrote") {
 			t.Errorf("%s: export failed: %v %q", m.name, e.err, e.done)
 		}
 		_, cmd := a.Update(openReleaseMsg{dir: filepath.Join(dir, "rel-"+m.name)})
@@ -156,17 +156,17 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 		a.st.Now = fixedClock
 		a.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
 		settle(t, a, a.schedule())
-		a.active = paneSweep
+		a.active = common.PaneSweep
 		press(t, a, "enter")
 		look("sweep pane")
-		a.active = paneData
+		a.active = common.PaneData
 		if v := a.View(); !strings.Contains(v, `a\x1b]0;PWNED\x07`) || !strings.Contains(v, `SA: dis\u202eea\x1b[7mse`) {
 			t.Errorf("%s: the data pane does not show the names escaped:\n%s", m.name, v)
 		}
 		if m.name == "distribution" {
 			press(t, a, "9", "enter")
 			look("compare pane")
-			if c := a.panes[paneCompare].(*comparePane); len(c.rows) != len(methods()) {
+			if c := a.panes[common.PaneCompare].(*comparePane); len(c.rows) != len(methods()) {
 				t.Errorf("compare: %d rows, %v", len(c.rows), c.err)
 			}
 			a.st.RunErr = &model.ParamError{Param: "grouping", Value: "column:" + hostileHeader[2], Reason: "no column " + hostileHeader[4]}

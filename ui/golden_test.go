@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"privlab/algorithms/pipeline"
+	"privlab/ui/common"
 )
 
 // waitAll waits until the output read so far holds every string (one
@@ -96,7 +97,7 @@ func TestGoldenPanes(t *testing.T) {
 	})
 	t.Run("query answer", func(t *testing.T) {
 		press(t, a, "6", "enter")
-		a.panes[paneQuery].(*queryPane).input.SetValue("AVG(salary) WHERE gender = 'F'")
+		a.panes[common.PaneQuery].(*queryPane).input.SetValue("AVG(salary) WHERE gender = 'F'")
 		press(t, a, "enter", "esc")
 		teatest.RequireEqualOutput(t, []byte(a.View()))
 	})
@@ -111,7 +112,7 @@ func TestGoldenPanes(t *testing.T) {
 	})
 	t.Run("fakes", func(t *testing.T) {
 		press(t, a, "4")
-		a.panes[paneMethod].(*paramsPane).list.cursor = 3 // fakes
+		a.panes[common.PaneMethod].(*paramsPane).list.cursor = 3 // fakes
 		press(t, a, "+")
 		press(t, a, "5")
 		teatest.RequireEqualOutput(t, []byte(a.View()))
@@ -263,16 +264,16 @@ func TestGoldenReceivedRelease(t *testing.T) {
 		r := newApp(testEnv, pipeline.Project{Input: "dataset:employees"})
 		r.st.Now = fixedClock
 		r.st.ReceivedDir = "release-employees-distribution"
-		r.active = paneRelease
+		r.active = common.PaneRelease
 		r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		settle(t, r, r.schedule())
 		if r.st.Received == nil {
 			t.Fatalf("not received: %v", r.st.ReceivedErr)
 		}
 		rel = r.View()
-		r.active = paneQuery
+		r.active = common.PaneQuery
 		press(t, r, "enter")
-		r.panes[paneQuery].(*queryPane).input.SetValue("AVG(salary) WHERE gender = 'F'")
+		r.panes[common.PaneQuery].(*queryPane).input.SetValue("AVG(salary) WHERE gender = 'F'")
 		press(t, r, "enter", "esc")
 		query = r.View()
 	})
@@ -296,7 +297,7 @@ func TestGoldenCompareAndSweepChart(t *testing.T) {
 	press(t, a, "9", "enter")
 	t.Run("compare", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
 	press(t, a, "l", "enter") // kja, with the settings it was compared with
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	press(t, a, "8")
 	for i, par := range p.params() {
 		if par.Name == "k" {

@@ -15,14 +15,6 @@ import (
 // fix as a flag, the workbench as the pane and key that set it, with
 // the keys' names taken from the KeyMap.
 
-// in names a pane with its tab number when known: "the Data pane (1)".
-func in(name string, pane int, tab func(int) string) string {
-	if n := tab(pane); n != "" {
-		return "the " + name + " pane (" + n + ")"
-	}
-	return "the " + name + " pane"
-}
-
 // fixText says a fix with the workbench's panes and keys.
 func (st *State) fixText(f model.Fix) string {
 	s := st.fixWords(f)
@@ -53,7 +45,7 @@ func (st *State) fixWords(f model.Fix) string {
 // set: the Data pane. ok is false for another setting.
 func (st *State) dataFixText(f model.Fix) (words string, ok bool) {
 	k, v := st.Keys, f.Value
-	data := in("Data", paneData, st.tabOf)
+	data := st.In("Data", common.PaneData)
 	switch f.Setting {
 	case model.SetQI:
 		return fmt.Sprintf("press %s on each quasi-identifier in %s", common.KeyName(k.ToggleQI), data), true
@@ -118,19 +110,19 @@ func (st *State) paneFixText(f model.Fix) (words string, ok bool) {
 	k, v := st.Keys, f.Value
 	switch f.Setting {
 	case model.SetPopulation:
-		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", common.KeyName(k.Population), in("Export", paneExport, st.tabOf), common.KeyName(k.PopulationPath)), true
+		return fmt.Sprintf("press %s in %s to pick the population (%s types a path)", common.KeyName(k.Population), st.In("Export", common.PaneExport), common.KeyName(k.PopulationPath)), true
 	case model.SetPopulationCols:
-		return fmt.Sprintf("press %s in %s to name its columns (the import wizard)", common.KeyName(k.NamePopulation), in("Export", paneExport, st.tabOf)), true
+		return fmt.Sprintf("press %s in %s to name its columns (the import wizard)", common.KeyName(k.NamePopulation), st.In("Export", common.PaneExport)), true
 	case model.SetMethod:
-		return fmt.Sprintf("press %s in %s for another method", common.KeyName(k.Method), in("Method", paneMethod, st.tabOf)), true
+		return fmt.Sprintf("press %s in %s for another method", common.KeyName(k.Method), st.In("Method", common.PaneMethod)), true
 	case model.SetVariant:
-		return fmt.Sprintf("press %s in %s for %s", common.KeyName(k.Variant), in("Method", paneMethod, st.tabOf), or(prefixed("the variant ", v), "another variant")), true
+		return fmt.Sprintf("press %s in %s for %s", common.KeyName(k.Variant), st.In("Method", common.PaneMethod), or(prefixed("the variant ", v), "another variant")), true
 	case model.SetSweep:
-		return fmt.Sprintf("type the values with %s in %s%s", common.KeyName(k.EditText), in("Sweep", paneSweep, st.tabOf), prefixed(" (e.g. ", v)+closing(v)), true
+		return fmt.Sprintf("type the values with %s in %s%s", common.KeyName(k.EditText), st.In("Sweep", common.PaneSweep), prefixed(" (e.g. ", v)+closing(v)), true
 	case model.SetOut:
-		return fmt.Sprintf("press %s in %s to choose the directory", common.KeyName(k.EditText), in("Export", paneExport, st.tabOf)), true
+		return fmt.Sprintf("press %s in %s to choose the directory", common.KeyName(k.EditText), st.In("Export", common.PaneExport)), true
 	case model.SetForce, model.SetAllowGrowth, model.SetAcceptViolations:
-		return fmt.Sprintf("answer %s when %s asks", common.KeyName(k.Yes), in("Export", paneExport, st.tabOf)), true
+		return fmt.Sprintf("answer %s when %s asks", common.KeyName(k.Yes), st.In("Export", common.PaneExport)), true
 	}
 	return "", false
 }
@@ -139,7 +131,7 @@ func (st *State) paneFixText(f model.Fix) (words string, ok bool) {
 // keys step it or take a typed value.
 func (st *State) paramFixText(f model.Fix) string {
 	k := st.Keys
-	where := fmt.Sprintf("in %s (select %s; %s and %s step it, %s types a value)", in("Method", paneMethod, st.tabOf), f.Param,
+	where := fmt.Sprintf("in %s (select %s; %s and %s step it, %s types a value)", st.In("Method", common.PaneMethod), f.Param,
 		common.KeyName(k.Inc), common.KeyName(k.Dec), common.KeyName(k.Edit))
 	switch {
 	case f.Change == model.Raise && f.Value != "":
@@ -158,7 +150,7 @@ func (st *State) paramFixText(f model.Fix) string {
 
 func (st *State) hierarchyFixText(f model.Fix) string {
 	k := st.Keys
-	where := in("Hierarchy", paneHierarchy, st.tabOf)
+	where := st.In("Hierarchy", common.PaneHierarchy)
 	if f.Value != "" && f.Attr != "" {
 		return fmt.Sprintf("give %s the %s hierarchy in %s (%s cycles the builders, %s types interval widths, %s picks a file)",
 			f.Attr, f.Value, where, common.KeyName(k.Builder), common.KeyName(k.Widths), common.KeyName(k.File))
@@ -247,30 +239,6 @@ func (st *State) noteTexts(notes []model.Note) []string {
 	out := make([]string, len(notes))
 	for i, n := range notes {
 		out[i] = n.Say(st.fixText)
-	}
-	return out
-}
-
-// tabOf is the tab number of a workbench pane ("" when the current
-// method has no such pane).
-func (st *State) tabOf(pane int) string {
-	for i, p := range st.workbenchPanes() {
-		if p == pane {
-			return common.JumpKey(st.Keys, i)
-		}
-	}
-	return ""
-}
-
-// workbenchPanes are the tuning panes the current method has, in tab
-// order: the charts pane only for a method that draws charts.
-func (st *State) workbenchPanes() []int {
-	var out []int
-	for i := 0; i < lastPane; i++ {
-		if (i == paneCharts && st.Spec().Charts == "") || i == paneRelease || i == paneTour {
-			continue
-		}
-		out = append(out, i)
 	}
 	return out
 }

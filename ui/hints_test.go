@@ -76,8 +76,8 @@ func TestNoFlagInAnyHint(t *testing.T) {
 		d := &errorDialog{st: st, err: err}
 		texts["error dialog"] = d.view(100, 30)
 		st.LoadErr = err
-		texts["data pane"] = a.panes[paneData].view(100, 27)
-		texts["preview"] = a.panes[panePreview].(*previewPane).notReady(100)
+		texts["data pane"] = a.panes[common.PaneData].view(100, 27)
+		texts["preview"] = a.panes[common.PanePreview].(*previewPane).notReady(100)
 		st.LoadErr = nil
 		for where, text := range texts {
 			if strings.Contains(text, "--") {

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // drain runs the app's commands as the program does, spinner ticks
@@ -63,8 +64,8 @@ func TestIdleWorkbenchSchedulesNothing(t *testing.T) {
 	}
 	// The seed steps with +: a run, with the spinner ticking until it is
 	// done, then idle again.
-	a.active = paneMethod
-	list := &a.panes[paneMethod].(*paramsPane).list
+	a.active = common.PaneMethod
+	list := &a.panes[common.PaneMethod].(*paramsPane).list
 	for i, par := range list.params() {
 		if par.Kind == model.ParamSeed {
 			list.cursor = i

@@ -281,7 +281,7 @@ func (d *importDialog) load() (bool, tea.Cmd) {
 		return true, nil
 	}
 	d.st.importFile(d)
-	return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
+	return true, func() tea.Msg { return common.ShowPaneMsg{Pane: common.PaneData} } // roles come first
 }
 
 // submitName takes a typed column name (or all of them).
@@ -481,7 +481,7 @@ func (d *importDialog) view(w, h int) string {
 			if _, set := d.kinds[c.Name]; set {
 				kind += "*"
 			}
-			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, padRight(common.Clip(common.Safe(c.Name), 20), 20), kind, c.MissingCount, strings.Join(vals, ", "))
+			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, common.PadRight(common.Clip(common.Safe(c.Name), 20), 20), kind, c.MissingCount, strings.Join(vals, ", "))
 			if i == d.cursor {
 				line = s.Selected.Render(common.Fit("▸"+line[1:], w))
 			}
@@ -518,7 +518,7 @@ func (st *State) importFile(d *importDialog) {
 		r.Kinds[c] = k.String()
 	}
 	st.ImportFile(d.spec(), r)
-	st.UseFolder(dirOf(d.path))
+	st.UseFolder(common.DirOf(d.path))
 	st.Notify("loading %s: set the roles in the Data pane", d.path)
 }
 
@@ -544,12 +544,4 @@ func (st *State) importPopulation(d *importDialog) {
 		columns = d.names
 	}
 	st.ImportPopulation(d.spec(), columns)
-}
-
-// dirOf is the directory of a path.
-func dirOf(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		return path[:i]
-	}
-	return "."
 }

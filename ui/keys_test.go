@@ -175,7 +175,7 @@ func receivedApp(t *testing.T, dir string) *App {
 	a := newApp(testEnv, pipeline.Project{})
 	a.st.Now = fixedClock
 	a.st.ReceivedDir = dir + "/release-employees-distribution"
-	a.active = paneRelease
+	a.active = common.PaneRelease
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, a, a.schedule())
 	return a

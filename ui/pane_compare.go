@@ -127,7 +127,7 @@ func (p *comparePane) open() tea.Cmd {
 		return nil
 	}
 	st.UseRun(r.Method, r.Project)
-	return func() tea.Msg { return showPaneMsg{pane: panePreview} }
+	return func() tea.Msg { return common.ShowPaneMsg{Pane: common.PanePreview} }
 }
 
 // view scrolls the comparison: its lines run past 80x24 (issue 35.2).
@@ -160,19 +160,19 @@ func (p *comparePane) table(w int) string {
 	}
 	label := min(longest, max(20, w-len(p.rows)*14))
 	col := max(6, (w-label)/len(p.rows)-1)
-	head := padRight("", label)
+	head := common.PadRight("", label)
 	for i, r := range p.rows {
 		name := common.Clip(r.Method, col)
 		if i == p.cursor {
-			name = s.Selected.Render(padRight(common.Clip("▸"+r.Method, col), col))
+			name = s.Selected.Render(common.PadRight(common.Clip("▸"+r.Method, col), col))
 		} else {
-			name = s.Label.Render(padRight(name, col))
+			name = s.Label.Render(common.PadRight(name, col))
 		}
 		head += " " + name
 	}
 	b.WriteString(common.Fit(head, w) + "\n")
 	for _, l := range lines {
-		line := padRight(common.Clip(l.Name, label), label)
+		line := common.PadRight(common.Clip(l.Name, label), label)
 		for i, t := range l.Text {
 			line += " " + compareCell(s, t, l.Best[i], col)
 		}
@@ -198,7 +198,7 @@ func compareCell(s *Styles, t string, best bool, col int) string {
 	if best {
 		t += "*"
 	}
-	cell := padRight(common.Clip(t, col), col)
+	cell := common.PadRight(common.Clip(t, col), col)
 	switch {
 	case strings.HasPrefix(t, "✗"):
 		return s.Error.Render(cell)
@@ -211,14 +211,6 @@ func compareCell(s *Styles, t string, best bool, col int) string {
 func orDash(s string) string {
 	if s == "" {
 		return "—"
-	}
-	return s
-}
-
-// padRight left-aligns s in n cells.
-func padRight(s string, n int) string {
-	if l := common.LenCells(s); l < n {
-		return s + strings.Repeat(" ", n-l)
 	}
 	return s
 }

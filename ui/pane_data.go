@@ -290,7 +290,7 @@ func (p *dataPane) view(w, h int) string {
 		c := t.Columns[i]
 		role := st.Project.Roles.Of(c.Name).Short()
 		// Names are padded by display width: a wide character takes two cells.
-		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", padRight(common.Clip(common.Safe(c.Name), 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
+		line := fmt.Sprintf("  %s %-4s %-11s %8d %7d  %-8s  %s", common.PadRight(common.Clip(common.Safe(c.Name), 18), 18), role, c.Kind, c.Distinct(), c.MissingCount, p.hists[i], p.descs[i])
 		if i == p.cursor {
 			line = s.Selected.Render(common.Fit("▸"+line[1:], w))
 		} else if role == "SA" {

@@ -339,7 +339,7 @@ func (p *exportPane) plan(w int) string {
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("will write") + "\n")
 	for _, f := range p.planFiles() {
-		b.WriteString("  " + padRight(f.Name, 20) + " " + plural(f.Rows, "row") + "\n")
+		b.WriteString("  " + common.PadRight(f.Name, 20) + " " + plural(f.Rows, "row") + "\n")
 	}
 	// What every manifest holds (SPEC 7.1), whatever the method; what a
 	// method adds (e.g. an effective target) is in its details.

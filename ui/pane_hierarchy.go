@@ -221,7 +221,7 @@ func (p *hierarchyPane) pickFile(attr string) tea.Cmd {
 	st := p.st
 	dir := st.LastDir
 	if dir == "" && !strings.HasPrefix(st.Project.Input, "dataset:") {
-		dir = dirOf(st.Project.Input)
+		dir = common.DirOf(st.Project.Input)
 	}
 	d := newPickDialog(st, "Pick a hierarchy file for "+common.Safe(attr)+" (value;level1;...;*)", func(path string) {
 		if err := p.useFile(attr, path); err != nil {
@@ -408,7 +408,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	st, s := p.st, p.st.Styles
 	as := p.attrs()
 	if len(as) == 0 {
-		return s.Muted.Render("Choose quasi-identifiers and the sensitive attribute in " + in("Data", paneData, p.st.tabOf) + " first.")
+		return s.Muted.Render("Choose quasi-identifiers and the sensitive attribute in " + p.st.In("Data", common.PaneData) + " first.")
 	}
 	attr, hier := p.current()
 	// left: the attributes and their specs
@@ -420,7 +420,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	left.WriteString(s.Title.Render("Attributes") + "\n")
 	for i, a := range as {
 		role := st.Project.Roles.Of(a).Short()
-		line := fmt.Sprintf(" %s %s %s", role, padRight(common.Clip(common.Safe(a), 12), 12), common.Safe(p.spec(a)))
+		line := fmt.Sprintf(" %s %s %s", role, common.PadRight(common.Clip(common.Safe(a), 12), 12), common.Safe(p.spec(a)))
 		if i == p.attr {
 			style := s.Selected
 			if p.inTree {

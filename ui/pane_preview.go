@@ -443,7 +443,7 @@ func (p *previewPane) notReady(w int) string {
 	case p.res == nil && st.RunErr != nil:
 		hint := st.hint(st.RunErr)
 		if hint == "" {
-			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", in("Data", paneData, st.tabOf), common.KeyName(st.Keys.ToggleQI), common.KeyName(st.Keys.SetSA))
+			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", st.In("Data", common.PaneData), common.KeyName(st.Keys.ToggleQI), common.KeyName(st.Keys.SetSA))
 		}
 		return s.Error.Render("No preview:") + "\n\n" + common.Wrap(components.WithoutHint(st.RunErr), w) + "\n\n" +
 			s.Muted.Render(common.Wrap("What to do: "+hint, w))
@@ -527,10 +527,10 @@ func (p *previewPane) summaryLines(w int) string {
 				mark = s.Error.Render("✗ ")
 			}
 		}
-		b.WriteString(common.Fit(mark+padRight(common.Clip(f.Name, nameW), nameW)+" "+common.Human(f.Value), w) + "\n")
+		b.WriteString(common.Fit(mark+common.PadRight(common.Clip(f.Name, nameW), nameW)+" "+common.Human(f.Value), w) + "\n")
 	}
 	if st.Workload != nil && st.Workload.Queries > 0 {
-		b.WriteString(common.Fit("  "+padRight(workloadName, nameW)+fmt.Sprintf(" %.4f", st.Workload.MeanErr), w) + "\n")
+		b.WriteString(common.Fit("  "+common.PadRight(workloadName, nameW)+fmt.Sprintf(" %.4f", st.Workload.MeanErr), w) + "\n")
 	}
 	return b.String()
 }

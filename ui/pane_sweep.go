@@ -316,10 +316,10 @@ func (p *sweepPane) tableView(w int) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(s.Label.Render(common.Fit(padRight(common.Clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
+	b.WriteString(s.Label.Render(common.Fit(common.PadRight(common.Clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
 		"groups", "viol", "worst case", common.Clip(utility, 12), "unique", "error"), w)) + "\n")
 	for i, r := range p.rows {
-		name := padRight(common.Clip(common.Safe(r.Value), 12), 12)
+		name := common.PadRight(common.Clip(common.Safe(r.Value), 12), 12)
 		if r.Error != "" {
 			b.WriteString(common.Fit(name+" "+s.Error.Render(common.Safe(r.Error)), w) + "\n")
 			continue

@@ -171,7 +171,7 @@ func (p *tourPane) update(msg tea.Msg) tea.Cmd {
 		st.ShowStep(tr.cur)
 	case key.Matches(km, k.Back):
 		st.Tour = nil
-		return func() tea.Msg { return showPaneMsg{pane: panePreview} }
+		return func() tea.Msg { return common.ShowPaneMsg{Pane: common.PanePreview} }
 	}
 	return nil
 }
@@ -281,7 +281,7 @@ func (d *tourDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	case key.Matches(k, keys.Enter) && len(d.list) > 0:
 		t := d.list[d.cursor]
 		if d.st.Tour != nil && d.st.Tour.tour.Name == t.Name {
-			return true, func() tea.Msg { return showPaneMsg{pane: paneTour} }
+			return true, func() tea.Msg { return common.ShowPaneMsg{Pane: common.PaneTour} }
 		}
 		return true, func() tea.Msg { return openTourMsg{tour: t} }
 	case key.Matches(k, keys.Close):

@@ -9,6 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"privlab/ui/common"
 )
 
 // TestGoldenPopulationNamed: a population file without a header row
@@ -29,7 +31,7 @@ func TestGoldenPopulationNamed(t *testing.T) {
 	inDir(t, dir, func() {
 		a := ready(t, "dataset:employees", 100, 40)
 		press(t, a, "7", "P")
-		a.panes[paneExport].(*exportPane).edit.Input.SetValue("town.data")
+		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue("town.data")
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
 		if a.st.AttacksErr == nil {
@@ -49,7 +51,7 @@ func TestGoldenPopulationNamed(t *testing.T) {
 		wizard = a.View()
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
-		if a.dialog != nil || a.active != paneExport {
+		if a.dialog != nil || a.active != common.PaneExport {
 			t.Fatalf("enter left dialog %T, pane %d", a.dialog, a.active)
 		}
 		if got := a.st.Project.PopulationColumns; !slices.Equal(got, []string{"name", "zipcode", "gender"}) || a.st.Project.Population != "town.data" {

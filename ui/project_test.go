@@ -13,6 +13,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // writePublic writes a public table with the people's quasi-identifiers.
@@ -50,7 +51,7 @@ func TestGoldenSettingsSurviveMethodSwitches(t *testing.T) {
 	inDir(t, dir, func() {
 		a := people(t, "kja")
 		press(t, a, "1", "P")
-		a.panes[paneData].(*dataPane).edit.Input.SetValue("public.csv")
+		a.panes[common.PaneData].(*dataPane).edit.Input.SetValue("public.csv")
 		press(t, a, "enter", "4", "V") // mondrian-direct -> mondrian-refine
 		a.st.SetParam("k", "7")
 		settle(t, a, a.schedule())
@@ -204,7 +205,7 @@ func TestGoldenRefusedHierarchyGoes(t *testing.T) {
 func TestGoldenSweepClearedOnMethodChange(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "8", "enter")
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	if len(p.rows) == 0 {
 		t.Fatal("the sweep did not run")
 	}
@@ -253,7 +254,7 @@ func TestExportDirIsTheProjectsFolder(t *testing.T) {
 		a.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 		settle(t, a, a.schedule())
 		press(t, a, "7")
-		if got := a.panes[paneExport].(*exportPane).dir(); got != want {
+		if got := a.panes[common.PaneExport].(*exportPane).dir(); got != want {
 			t.Fatalf("export directory %q, want %q", got, want)
 		}
 		if view := ansi.Strip(a.View()); !strings.Contains(view, "directory  "+want+"   (e: edit)") {

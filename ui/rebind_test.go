@@ -217,7 +217,7 @@ func rebindViews(t *testing.T) map[string]func(t *testing.T) *App {
 		return a
 	}
 	views["error dialog"] = func(t *testing.T) *App { a := views["failed"](t); press(t, a, "!"); return a }
-	views["charts"] = func(t *testing.T) *App { a := at(t, "1"); a.active = paneCharts; return a }
+	views["charts"] = func(t *testing.T) *App { a := at(t, "1"); a.active = common.PaneCharts; return a }
 	views["sweep result"] = func(t *testing.T) *App { a := at(t, "8"); press(t, a, "enter"); return a }
 	views["compare result"] = func(t *testing.T) *App { a := at(t, "9"); press(t, a, "enter"); return a }
 	views["wizard naming"] = func(t *testing.T) *App { a := views["import wizard"](t); press(t, a, "N"); return a }

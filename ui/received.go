@@ -314,7 +314,7 @@ func (p *releasePane) view(w, h int) string {
 			cells += fmt.Sprintf(" · presence %.3g", reg.Presence)
 		}
 		sa := strings.Join(v.Sorted(reg.Belief), ", ")
-		line := fmt.Sprintf("%-8s %s %s", common.Thousands(reg.Records), padRight(common.Clip(common.Safe(cells), 34), 34), common.Safe(sa))
+		line := fmt.Sprintf("%-8s %s %s", common.Thousands(reg.Records), common.PadRight(common.Clip(common.Safe(cells), 34), 34), common.Safe(sa))
 		if reg.Records == 1 {
 			b.WriteString(s.Warn.Render(common.Fit(line, w)) + "\n")
 			continue

@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"privlab/ui/common"
 )
 
 // TestGoldenExportScrolls: the export plan runs past the screen at
@@ -21,7 +23,7 @@ func TestGoldenExportScrolls(t *testing.T) {
 			if !strings.Contains(top, " more lines · ↓/j pgdn/f scroll") {
 				t.Fatalf("the export plan does not say lines are below:\n%s", top)
 			}
-			p := a.panes[paneExport].(*exportPane)
+			p := a.panes[common.PaneExport].(*exportPane)
 			below := p.scroll.Lines - p.scroll.Room
 			press(t, a, "j", "down")
 			if p.scroll.Offset != 2 {
@@ -89,7 +91,7 @@ func TestCompareScrolls(t *testing.T) {
 		t.Fatalf("the comparison does not say 4 lines are below:\n%s", view)
 	}
 	press(t, a, "G")
-	p := a.panes[paneCompare].(*comparePane)
+	p := a.panes[common.PaneCompare].(*comparePane)
 	if view := ansi.Strip(a.View()); p.scroll.Offset != 3 || !strings.Contains(view, "* the best of a line") || !strings.Contains(view, "↑ 4 more lines above") {
 		t.Errorf("end: offset %d:\n%s", p.scroll.Offset, view)
 	}

@@ -79,7 +79,7 @@ func TestKindToggleThenCancelRefusesExport(t *testing.T) {
 		if !strings.Contains(v, "not exported: the preview shows earlier settings") {
 			t.Fatalf("export was not refused:\n%s", v)
 		}
-		if _, err := os.Stat(a.panes[paneExport].(*exportPane).dir()); err == nil {
+		if _, err := os.Stat(a.panes[common.PaneExport].(*exportPane).dir()); err == nil {
 			t.Fatal("a release was written from the old kind's result")
 		}
 		// ctrl+r recomputes with the new kind; then export goes ahead.
@@ -124,11 +124,11 @@ func TestMethodSwitchDropsTheOldResult(t *testing.T) {
 		if strings.Contains(v, "p_br") || strings.Contains(v, "breach") {
 			t.Fatalf("kja's figures under %s:\n%s", a.st.Project.Method, v)
 		}
-		a.active = paneExport
+		a.active = common.PaneExport
 		if v := a.View(); strings.Contains(v, "will write") {
 			t.Fatalf("an export plan without a result of %s:\n%s", a.st.Project.Method, v)
 		}
-		a.active = paneMethod
+		a.active = common.PaneMethod
 	}
 	if a.st.Project.Public != "" {
 		t.Fatalf("lossyjoin reads no public table, yet %q is kept", a.st.Project.Public)
@@ -209,7 +209,7 @@ func TestReleaseFromThePickerUsesItsOwnInput(t *testing.T) {
 		// Leaving: ctrl+l loads a dataset and the workbench is back.
 		press(t, a, "ctrl+l", "enter")
 		settle(t, a, a.schedule())
-		if a.st.ReceivedDir != "" || a.st.Received != nil || a.active == paneRelease {
+		if a.st.ReceivedDir != "" || a.st.Received != nil || a.active == common.PaneRelease {
 			t.Fatalf("still in release mode after ctrl+l: %q, pane %d", a.st.ReceivedDir, a.active)
 		}
 		if v := a.View(); !strings.Contains(v, "1 Data") || !strings.Contains(v, "5 Preview") {
@@ -243,7 +243,7 @@ func TestReleaseAuditInputMustMatch(t *testing.T) {
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		settle(t, a, a.schedule())
 		press(t, a, "7", "enter")
-		rel := a.panes[paneExport].(*exportPane).dir()
+		rel := a.panes[common.PaneExport].(*exportPane).dir()
 		if !isRelease(rel) {
 			t.Fatalf("no release: %v %v\n%s", a.st.LoadErr, a.st.RunErr, a.View())
 		}

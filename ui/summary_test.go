@@ -146,14 +146,14 @@ func TestFooterKeepsHelpAndDataKeys(t *testing.T) {
 	}
 	for _, m := range []string{"distribution", "kja"} {
 		a.st.SetMethod(m)
-		a.active = paneData
+		a.active = common.PaneData
 		v := a.View()
 		for _, k := range []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m drop/category", "v missing values"} {
 			if !strings.Contains(v, k) {
 				t.Errorf("%s: the Data pane's hint lacks %q:\n%s", m, k, v)
 			}
 		}
-		if a.panes[paneData].(*dataPane).readsPublic() && !strings.Contains(v, "p/P public table") {
+		if a.panes[common.PaneData].(*dataPane).readsPublic() && !strings.Contains(v, "p/P public table") {
 			t.Errorf("%s: the Data pane's hint lacks the public table's keys:\n%s", m, v)
 		}
 		if strings.Count(v, "\n") != 23 {
@@ -323,7 +323,7 @@ func TestFigureNamesWidenWithTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := a.panes[paneCompare].(*comparePane)
+	p := a.panes[common.PaneCompare].(*comparePane)
 	p.rows = rows
 	press(t, a, "9")
 	v = a.View()
@@ -415,7 +415,7 @@ func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
 // stopped; the value it cut short is no row with "context canceled".
 func TestStoppedSweepHasNoCancelledRow(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	press(t, a, "8")
 	_, seq, _ := p.job.Start()
 	p.of, p.table = a.st.Changes, a.st.Table

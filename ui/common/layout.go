@@ -254,3 +254,19 @@ func sgrLen(s string) int {
 // Safe is a name or a value read from a file as a pane shows it
 // (model.TermText: control and format characters as visible escapes).
 func Safe(s string) string { return model.TermText(s) }
+
+// PadRight left-aligns s in n cells.
+func PadRight(s string, n int) string {
+	if l := LenCells(s); l < n {
+		return s + strings.Repeat(" ", n-l)
+	}
+	return s
+}
+
+// DirOf is the directory of a path.
+func DirOf(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[:i]
+	}
+	return "."
+}

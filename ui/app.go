@@ -22,6 +22,7 @@ import (
 	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/components"
+	"privlab/ui/panes/hierarchy"
 	"privlab/ui/session"
 )
 
@@ -116,7 +117,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	preview := newPreviewPane(st)
 	a.panes = []pane{
 		newDataPane(st),
-		newHierarchyPane(st),
+		componentPane{hierarchy.New(st.State)},
 		newChartsPane(st),
 		newParamsPane(st),
 		preview,

@@ -94,7 +94,7 @@ func (p *exportPane) shortHelp() []key.Binding {
 // import wizard can name.
 func (p *exportPane) namable() bool {
 	path := p.st.Project.Population
-	_, ok := datasetName(path)
+	_, ok := common.DatasetName(path)
 	return path != "" && !ok
 }
 
@@ -118,7 +118,7 @@ func (p *exportPane) dir() string {
 	dir := p.chosen
 	if dir == "" {
 		base := p.st.Project.Input
-		if name, ok := datasetName(base); ok {
+		if name, ok := common.DatasetName(base); ok {
 			base = name
 		} else {
 			base = baseName(base)

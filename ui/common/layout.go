@@ -270,3 +270,11 @@ func DirOf(path string) string {
 	}
 	return "."
 }
+
+// DatasetName returns NAME for dataset:NAME inputs.
+func DatasetName(input string) (string, bool) {
+	if strings.HasPrefix(input, "dataset:") {
+		return strings.TrimPrefix(input, "dataset:"), true
+	}
+	return "", false
+}

@@ -1,9 +1,14 @@
-package ui
+// Package hierarchy is the Hierarchy pane: per attribute (the
+// quasi-identifiers and the sensitive attribute), the chosen builder or
+// file and the tree with each node's range and row count; nodes fold
+// and unfold, and b, w, +/-, f and F change the hierarchy.
+package hierarchy
 
 import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -18,10 +23,12 @@ import (
 // builders the b key cycles through.
 var builders = []string{"auto", "flat", "masking", "binary", "ternary", "intervals"}
 
-// hierarchyPane shows, per attribute, the chosen builder or file and the
-// tree with each node's range and row count; nodes fold and unfold.
-type hierarchyPane struct {
-	st       *State
+// Model is the Hierarchy pane: per attribute, the chosen builder or file
+// and the tree with each node's range and row count; nodes fold and
+// unfold.
+type Model struct {
+	st       *common.State
+	w, h     int  // the pane's size (SetSize)
 	attr     int  // selected attribute
 	inTree   bool // focus on the tree (else the attribute list)
 	cursor   int  // selected visible node
@@ -35,15 +42,16 @@ type hierarchyPane struct {
 	counts   []int
 }
 
-func newHierarchyPane(st *State) *hierarchyPane {
-	return &hierarchyPane{st: st, expanded: map[string]map[int]bool{}, edit: components.NewLineEditor(50), files: map[string][]string{}}
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
+	return &Model{st: st, expanded: map[string]map[int]bool{}, edit: components.NewLineEditor(50), files: map[string][]string{}}
 }
 
-func (p *hierarchyPane) title() string   { return "Hierarchy" }
-func (p *hierarchyPane) capturing() bool { return p.edit.Active }
-func (p *hierarchyPane) refresh()        {}
+func (p *Model) Title() string   { return "Hierarchy" }
+func (p *Model) Capturing() bool { return p.edit.Active }
+func (p *Model) Refresh()        {}
 
-func (p *hierarchyPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
@@ -51,17 +59,17 @@ func (p *hierarchyPane) shortHelp() []key.Binding {
 	return []key.Binding{k.Builder, k.File, k.Widths, k.Wider, k.Narrow, k.Expand}
 }
 
-func (p *hierarchyPane) fullHelp() []key.Binding {
+func (p *Model) FullHelp() []key.Binding {
 	k := p.st.Keys
 	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Builder, k.File, k.FilePath, k.Widths, k.Wider, k.Narrow, k.Expand}
 }
 
 // attrs are the attributes that need a hierarchy: the QIs and the SA.
-func (p *hierarchyPane) attrs() []string {
+func (p *Model) attrs() []string {
 	return p.st.Project.Roles.Used()
 }
 
-func (p *hierarchyPane) current() (string, *model.Hierarchy) {
+func (p *Model) current() (string, *model.Hierarchy) {
 	as := p.attrs()
 	if len(as) == 0 {
 		return "", nil
@@ -78,7 +86,7 @@ func (p *hierarchyPane) current() (string, *model.Hierarchy) {
 
 // spec is the attribute's hierarchy as the pipeline resolves it, with
 // where it comes from when the user did not set it.
-func (p *hierarchyPane) spec(attr string) string {
+func (p *Model) spec(attr string) string {
 	if s, ok := p.st.Project.Hierarchies[attr]; ok {
 		return shortPath(s)
 	}
@@ -103,9 +111,9 @@ func shortPath(spec string) string {
 	return spec
 }
 
-func (p *hierarchyPane) setSpec(attr, spec string) {
+func (p *Model) setSpec(attr, spec string) {
 	p.st.SetHierarchy(attr, spec)
-	if isFileSpec(spec) && !contains(p.files[attr], spec) {
+	if isFileSpec(spec) && !slices.Contains(p.files[attr], spec) {
 		p.files[attr] = append(p.files[attr], spec)
 	}
 }
@@ -113,12 +121,12 @@ func (p *hierarchyPane) setSpec(attr, spec string) {
 // isFileSpec reports whether a hierarchy spec names a file.
 func isFileSpec(spec string) bool {
 	name, _, _ := strings.Cut(spec, ":")
-	return !contains(builders, name) && name != "embedded"
+	return !slices.Contains(builders, name) && name != "embedded"
 }
 
 // useFile loads a hierarchy file for an attribute, refusing one that does
 // not fit the column (the reason is the status).
-func (p *hierarchyPane) useFile(attr, path string) error {
+func (p *Model) useFile(attr, path string) error {
 	if err := checkHierarchyFile(attr, path, p.st.Table); err != nil {
 		return err
 	}
@@ -128,7 +136,7 @@ func (p *hierarchyPane) useFile(attr, path string) error {
 	return nil
 }
 
-func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
@@ -171,7 +179,7 @@ func (p *hierarchyPane) update(msg tea.Msg) tea.Cmd {
 
 // applyEdit takes the text typed for the attribute: interval widths
 // (checked by building the hierarchy) or a hierarchy file's path.
-func (p *hierarchyPane) applyEdit(attr, v string) error {
+func (p *Model) applyEdit(attr, v string) error {
 	v = strings.TrimSpace(v)
 	if p.editing != "widths" {
 		return p.useFile(attr, v)
@@ -191,7 +199,7 @@ func (p *hierarchyPane) applyEdit(attr, v string) error {
 
 // moveUp moves the cursor up the tree, or to the previous attribute
 // outside it.
-func (p *hierarchyPane) moveUp() {
+func (p *Model) moveUp() {
 	if p.inTree {
 		if p.cursor > 0 {
 			p.cursor--
@@ -204,7 +212,7 @@ func (p *hierarchyPane) moveUp() {
 
 // moveDown moves the cursor down the tree, or to the next attribute
 // outside it.
-func (p *hierarchyPane) moveDown(attr string, h *model.Hierarchy) {
+func (p *Model) moveDown(attr string, h *model.Hierarchy) {
 	if p.inTree {
 		if h != nil && p.cursor < len(p.visible(attr, h))-1 {
 			p.cursor++
@@ -217,28 +225,25 @@ func (p *hierarchyPane) moveDown(attr string, h *model.Hierarchy) {
 
 // pickFile opens a picker for the attribute's hierarchy file, in the
 // last folder used or the data's.
-func (p *hierarchyPane) pickFile(attr string) tea.Cmd {
+func (p *Model) pickFile(attr string) tea.Cmd {
 	st := p.st
 	dir := st.LastDir
 	if dir == "" && !strings.HasPrefix(st.Project.Input, "dataset:") {
 		dir = common.DirOf(st.Project.Input)
 	}
-	d := newPickDialog(st, "Pick a hierarchy file for "+common.Safe(attr)+" (value;level1;...;*)", func(path string) {
+	pick := common.PickFileMsg{Title: "Pick a hierarchy file for " + common.Safe(attr) + " (value;level1;...;*)", Dir: dir, OnPick: func(path string) {
 		if err := p.useFile(attr, path); err != nil {
 			st.Fail(err)
 			return
 		}
 		st.Notify("hierarchy of %s from %s", attr, path)
-	})
-	if dir != "" {
-		d.picker.CurrentDirectory = dir
-	}
-	return func() tea.Msg { return openDialogMsg{d} }
+	}}
+	return func() tea.Msg { return pick }
 }
 
 // editWidths opens the input of a numeric attribute's interval widths,
 // filled with the current ones (or the automatic width).
-func (p *hierarchyPane) editWidths(attr string) tea.Cmd {
+func (p *Model) editWidths(attr string) tea.Cmd {
 	st := p.st
 	col := st.Table.Column(attr)
 	if col == nil || col.Kind != model.Numeric {
@@ -255,7 +260,7 @@ func (p *hierarchyPane) editWidths(attr string) tea.Cmd {
 
 // expandAtCursor opens or closes the tree's node under the cursor, or
 // enters the tree.
-func (p *hierarchyPane) expandAtCursor(attr string, h *model.Hierarchy) {
+func (p *Model) expandAtCursor(attr string, h *model.Hierarchy) {
 	if h != nil && p.inTree {
 		vis := p.visible(attr, h)
 		if p.cursor < len(vis) {
@@ -270,7 +275,7 @@ func (p *hierarchyPane) expandAtCursor(attr string, h *model.Hierarchy) {
 // cycleBuilder moves to the next hierarchy for the attribute: the
 // builders that fit its kind, then the files used for it (and the one
 // found beside the data).
-func (p *hierarchyPane) cycleBuilder(attr string) {
+func (p *Model) cycleBuilder(attr string) {
 	col := p.st.Table.Column(attr)
 	var options []string
 	for _, b := range builders {
@@ -283,7 +288,7 @@ func (p *hierarchyPane) cycleBuilder(attr string) {
 		options = append(options, b)
 	}
 	files := append([]string(nil), p.files[attr]...)
-	if f := pipeline.FoundHierarchy(p.st.Project.Input, attr); f != "" && !contains(files, f) {
+	if f := pipeline.FoundHierarchy(p.st.Project.Input, attr); f != "" && !slices.Contains(files, f) {
 		files = append(files, f)
 	}
 	options = append(options, files...)
@@ -305,7 +310,7 @@ func (p *hierarchyPane) cycleBuilder(attr string) {
 	delete(p.expanded, attr)
 }
 
-func (p *hierarchyPane) scaleWidth(attr string, f float64) {
+func (p *Model) scaleWidth(attr string, f float64) {
 	col := p.st.Table.Column(attr)
 	if col == nil || col.Kind != model.Numeric {
 		p.st.Notify("%s is categorical: interval widths apply to numeric attributes", attr)
@@ -355,7 +360,7 @@ func checkHierarchyFile(attr, path string, t *model.Table) error {
 	return nil
 }
 
-func (p *hierarchyPane) expandedOf(attr string) map[int]bool {
+func (p *Model) expandedOf(attr string) map[int]bool {
 	m := p.expanded[attr]
 	if m == nil {
 		m = map[int]bool{}
@@ -365,7 +370,7 @@ func (p *hierarchyPane) expandedOf(attr string) map[int]bool {
 }
 
 // isExpanded: the root and its children start unfolded.
-func (p *hierarchyPane) isExpanded(attr string, n int) bool {
+func (p *Model) isExpanded(attr string, n int) bool {
 	if v, ok := p.expandedOf(attr)[n]; ok {
 		return v
 	}
@@ -373,7 +378,7 @@ func (p *hierarchyPane) isExpanded(attr string, n int) bool {
 }
 
 // visible lists the nodes shown, depth first, skipping folded subtrees.
-func (p *hierarchyPane) visible(attr string, h *model.Hierarchy) []int {
+func (p *Model) visible(attr string, h *model.Hierarchy) []int {
 	var out []int
 	var walk func(n int)
 	walk = func(n int) {
@@ -404,7 +409,12 @@ func nodeCounts(h *model.Hierarchy, c *model.Column) []int {
 	return counts
 }
 
-func (p *hierarchyPane) view(w, h int) string {
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the pane at its size.
+func (p *Model) View() string {
+	w, h := p.w, p.h
 	st, s := p.st, p.st.Styles
 	as := p.attrs()
 	if len(as) == 0 {
@@ -440,7 +450,7 @@ func (p *hierarchyPane) view(w, h int) string {
 	}
 	if hier == nil {
 		if st.RunErr != nil {
-			right.WriteString(s.Error.Render(common.Wrap(st.explain(st.RunErr), rw)))
+			right.WriteString(s.Error.Render(common.Wrap(st.ExplainErr(st.RunErr), rw)))
 		} else {
 			right.WriteString(s.Muted.Render("building…"))
 		}
@@ -487,7 +497,7 @@ func (p *hierarchyPane) view(w, h int) string {
 // nodeLine is node n of the tree: fold mark, label, values, range and
 // rows. The cursor is a » mark as well as a colour: it shows without
 // colours (NO_COLOR, the ASCII profile).
-func (p *hierarchyPane) nodeLine(attr string, hier *model.Hierarchy, n int, counts []int, cursor bool, w int) string {
+func (p *Model) nodeLine(attr string, hier *model.Hierarchy, n int, counts []int, cursor bool, w int) string {
 	s := p.st.Styles
 	nd := hier.Nodes[n]
 	mark := "  "
@@ -506,14 +516,6 @@ func (p *hierarchyPane) nodeLine(attr string, hier *model.Hierarchy, n int, coun
 		return s.Selected.Render(common.Fit("» "+head+detail, w))
 	}
 	return "  " + head + s.Muted.Render(detail)
-}
-
-// datasetName returns NAME for dataset:NAME inputs.
-func datasetName(input string) (string, bool) {
-	if strings.HasPrefix(input, "dataset:") {
-		return strings.TrimPrefix(input, "dataset:"), true
-	}
-	return "", false
 }
 
 // displayLabel is a node's label as the workbench shows it: a categorical
@@ -546,7 +548,7 @@ func hasLetter(s string) bool {
 }
 
 // treeHint says what the pane's keys do.
-func (p *hierarchyPane) treeHint() string {
+func (p *Model) treeHint() string {
 	k := p.st.Keys
 	return fmt.Sprintf("%s enters the tree (%s folds a node, %s comes back); %s cycles the builders that fit the column and the files used; "+
 		"%s picks a file (value;level1;...;*), %s types its path; %s types interval widths, %s/%s doubles or halves them.",

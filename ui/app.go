@@ -21,7 +21,6 @@ import (
 	"privlab/algorithms/tour"
 	"privlab/model"
 	"privlab/ui/common"
-	"privlab/ui/components"
 	"privlab/ui/panes/hierarchy"
 	"privlab/ui/session"
 )
@@ -105,7 +104,6 @@ func methods() []method.Method { return catalog.All() }
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	env.Cache = &pipeline.Cache{}
 	st := &State{State: &common.State{Session: session.Session{Env: env, Progress: &atomic.Value{}}, Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap(), Now: time.Now}}
-	st.Explain = st.explain
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
 		p.Params = model.Values{}
@@ -965,7 +963,7 @@ func (a *App) tabsView(w int) string {
 func (a *App) loadAndRunError(bar *barLine, w int) {
 	st, s := a.st, a.st.Styles
 	errText := func(err error) string {
-		return s.Error.Render(common.Clip("✗ "+common.Safe(firstLine(components.WithoutHint(err))), max(20, w/2-14)) + " (" + common.KeyName(st.Keys.FullError) + " full)")
+		return s.Error.Render(common.Clip("✗ "+common.Safe(firstLine(common.WithoutHint(err))), max(20, w/2-14)) + " (" + common.KeyName(st.Keys.FullError) + " full)")
 	}
 	_, importing := a.dialog.(*importDialog)
 	switch {

@@ -135,7 +135,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				return false, nil
 			}
 			if err := d.st.saveTarget(path); err != nil {
-				d.err = components.EditorText(err)
+				d.err = common.EditorText(err)
 				return false, nil
 			}
 			if _, err := os.Lstat(path); err == nil && !model.SamePath(path, d.st.ProjectPath) {
@@ -154,7 +154,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *saveDialog) write(path string) (bool, tea.Cmd) {
 	d.replace = ""
 	if err := d.st.save(path); err != nil {
-		d.err = components.EditorText(err)
+		d.err = common.EditorText(err)
 		return false, nil
 	}
 	return true, nil
@@ -429,15 +429,15 @@ func (d *errorDialog) view(w, h int) string {
 	bw := min(w-4, 76)
 	var parts []string
 	if d.err != nil {
-		body := s.Error.Render("The error") + "\n\n" + common.Wrap(components.WithoutHint(d.err), bw)
-		if hint := d.st.hint(d.err); hint != "" {
+		body := s.Error.Render("The error") + "\n\n" + common.Wrap(common.WithoutHint(d.err), bw)
+		if hint := d.st.Hint(d.err); hint != "" {
 			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}
 		parts = append(parts, body)
 	}
 	if d.attacks != nil && d.attacks != d.err {
-		body := s.Error.Render("The attacks could not be measured") + "\n\n" + common.Wrap(components.WithoutHint(d.attacks), bw)
-		if hint := d.st.hint(d.attacks); hint != "" {
+		body := s.Error.Render("The attacks could not be measured") + "\n\n" + common.Wrap(common.WithoutHint(d.attacks), bw)
+		if hint := d.st.Hint(d.attacks); hint != "" {
 			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}
 		parts = append(parts, body)

@@ -454,8 +454,8 @@ func (d *importDialog) view(w, h int) string {
 	b.WriteString(common.Fit(d.sourceLine(), w) + "\n")
 	b.WriteString(common.Fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), model.FormatMissingTokens(d.missing()), common.KeyName(d.st.Keys.ImportMiss)), w) + "\n")
 	if d.err != nil {
-		b.WriteString(s.Error.Render(common.Wrap(components.WithoutHint(d.err), w)) + "\n")
-		if h := d.st.hint(d.err); h != "" {
+		b.WriteString(s.Error.Render(common.Wrap(common.WithoutHint(d.err), w)) + "\n")
+		if h := d.st.Hint(d.err); h != "" {
 			b.WriteString(s.Muted.Render(common.Wrap("What to do: "+h, w)) + "\n")
 		}
 	}
@@ -487,7 +487,7 @@ func (d *importDialog) view(w, h int) string {
 			}
 			b.WriteString(common.Fit(line, w) + "\n")
 		}
-		for _, n := range d.st.noteTexts(d.preview.Notes) {
+		for _, n := range d.st.NoteTexts(d.preview.Notes) {
 			b.WriteString(s.Warn.Render(common.Fit("! "+common.Safe(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
 		}
 	}

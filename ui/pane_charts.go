@@ -77,7 +77,7 @@ func (p *chartsPane) chartView(w, h int) string {
 	r := st.Result
 	switch {
 	case st.RunErr != nil && !st.Running:
-		return s.Error.Render(common.Wrap(st.explain(st.RunErr), w))
+		return s.Error.Render(common.Wrap(st.Explain(st.RunErr), w))
 	case r == nil || r.Charts == nil:
 		return s.Muted.Render("computing…")
 	}

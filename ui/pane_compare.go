@@ -144,7 +144,7 @@ func (p *comparePane) table(w int) string {
 	case p.job.Busy:
 		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.Percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(common.Wrap(st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(st.Explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		b.WriteString(s.Muted.Render(common.Wrap(common.FirstKey(st.Keys.OpenMethod)+": run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
 	}

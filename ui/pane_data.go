@@ -265,7 +265,7 @@ func (p *dataPane) view(w, h int) string {
 	b.WriteString(s.Muted.Render(common.Fit(p.missingLine(), w)) + "\n")
 	hdr := fmt.Sprintf("  %-18s %-4s %-11s %8s %7s  %-8s  %s", "column", "role", "kind", "distinct", "missing", "histogram", "range / top values")
 	b.WriteString(s.Label.Render(common.Fit(hdr, w)) + "\n")
-	notes := st.noteTexts(t.Notes)
+	notes := st.NoteTexts(t.Notes)
 	if len(notes) > 2 {
 		notes = append(notes[:1:1], fmt.Sprintf("… and %d more notes (privlab inspect lists them)", len(t.Notes)-1))
 	}
@@ -345,8 +345,8 @@ func (p *dataPane) publicLine(w int) string {
 // loadErrorView explains why the table did not load and what to do.
 func (st *State) loadErrorView(w int) string {
 	s := st.Styles
-	return s.Error.Render("Could not load "+common.Safe(st.Project.Input)+":") + "\n\n" + common.Wrap(components.WithoutHint(st.LoadErr), w) +
-		"\n\n" + s.Muted.Render(common.Wrap("What to do: "+st.hint(st.LoadErr), w))
+	return s.Error.Render("Could not load "+common.Safe(st.Project.Input)+":") + "\n\n" + common.Wrap(common.WithoutHint(st.LoadErr), w) +
+		"\n\n" + s.Muted.Render(common.Wrap("What to do: "+st.Hint(st.LoadErr), w))
 }
 
 func orNone(s string) string {

@@ -323,7 +323,7 @@ func (p *exportPane) plan(w int) string {
 	case p.busy:
 		b.WriteString(s.Muted.Render("writing and verifying…") + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(common.Wrap("✗ "+st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ "+st.Explain(p.err), w)) + "\n")
 	case p.done != "":
 		b.WriteString(s.OK.Render("✓ "+common.Safe(p.done)) + "\n")
 	default:
@@ -387,7 +387,7 @@ func (p *exportPane) attacksView(w int) string {
 		}
 	}
 	if err := st.AttacksErr; err != nil && len(p.lines) == 0 {
-		b.WriteString(s.Error.Render(common.Indented("✗ the attacks could not be measured: "+st.explain(err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Indented("✗ the attacks could not be measured: "+st.Explain(err), w)) + "\n")
 	}
 	if len(p.lines) == 0 {
 		b.WriteString(p.togetherView(w))

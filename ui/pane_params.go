@@ -100,7 +100,7 @@ func (l *paramList) update(k tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		next, err := stepParam(par, st.Value(par.Name), dir, l.rows(), st.Project.Roles)
 		if err != nil {
-			st.Notify("%s", components.EditorText(err))
+			st.Notify("%s", common.EditorText(err))
 			return nil, true
 		}
 		if next != st.Value(par.Name) {

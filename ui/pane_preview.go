@@ -441,11 +441,11 @@ func (p *previewPane) notReady(w int) string {
 	case st.Table == nil:
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	case p.res == nil && st.RunErr != nil:
-		hint := st.hint(st.RunErr)
+		hint := st.Hint(st.RunErr)
 		if hint == "" {
 			hint = fmt.Sprintf("set the roles in %s: %s toggles a QI, %s marks the sensitive attribute.", st.In("Data", common.PaneData), common.KeyName(st.Keys.ToggleQI), common.KeyName(st.Keys.SetSA))
 		}
-		return s.Error.Render("No preview:") + "\n\n" + common.Wrap(components.WithoutHint(st.RunErr), w) + "\n\n" +
+		return s.Error.Render("No preview:") + "\n\n" + common.Wrap(common.WithoutHint(st.RunErr), w) + "\n\n" +
 			s.Muted.Render(common.Wrap("What to do: "+hint, w))
 	case p.res == nil:
 		return s.Muted.Render("computing the first preview …")

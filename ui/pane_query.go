@@ -219,7 +219,7 @@ func (p *queryPane) view(w, h int) string {
 		}
 		b.WriteString("\n" + s.Label.Render("> ") + common.Safe(a.text) + stale + "\n")
 		if a.err != nil {
-			msg := p.st.explain(a.err)
+			msg := p.st.Explain(a.err)
 			if qe, ok := a.err.(*model.QueryError); ok {
 				msg += "\n" + qe.Caret()
 			}

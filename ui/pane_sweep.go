@@ -286,7 +286,7 @@ func (p *sweepPane) view(w, h int) string {
 	case p.job.Busy:
 		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.Percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(common.Wrap(st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(st.Explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		if p.cleared != "" {
 			b.WriteString(s.Muted.Render(common.Wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")

@@ -37,7 +37,7 @@ func TestGoldenPopulationNamed(t *testing.T) {
 		if a.st.AttacksErr == nil {
 			t.Fatal("a header-less population read without names")
 		}
-		if hint := a.st.hint(a.st.AttacksErr); hint != "press N in the Export pane (7) to name its columns (the import wizard) if the population file has no header row; columns are: c1, c2, c3" {
+		if hint := a.st.Hint(a.st.AttacksErr); hint != "press N in the Export pane (7) to name its columns (the import wizard) if the population file has no header row; columns are: c1, c2, c3" {
 			t.Errorf("hint %q", hint)
 		}
 		press(t, a, "N")

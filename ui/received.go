@@ -16,7 +16,6 @@ import (
 	"privlab/model"
 	"privlab/model/source"
 	"privlab/ui/common"
-	"privlab/ui/components"
 	"privlab/ui/session"
 )
 
@@ -132,7 +131,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 	}
 	t, err := env.LoadTable(in)
 	if err != nil {
-		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(components.WithoutHint(err))
+		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(common.WithoutHint(err))
 	}
 	if made.Public != "" {
 		if path, found := findInput(made.Public, dir); found {
@@ -256,7 +255,7 @@ func (p *releasePane) view(w, h int) string {
 	r := st.Received
 	if r == nil {
 		if st.ReceivedErr != nil {
-			return s.Error.Render(common.Wrap(st.explain(st.ReceivedErr), w))
+			return s.Error.Render(common.Wrap(st.Explain(st.ReceivedErr), w))
 		}
 		return s.Muted.Render("reading the release …")
 	}
@@ -275,7 +274,7 @@ func (p *releasePane) view(w, h int) string {
 		plural(m.Groups, "group"), strings.Join(params, " "))), w) + "\n")
 	switch {
 	case r.CheckErr != nil:
-		b.WriteString(s.Error.Render(common.Wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ the release cannot be checked: "+st.Explain(r.CheckErr), w)) + "\n")
 	case r.CheckOK && len(r.Unproven) > 0:
 		b.WriteString(s.Warn.Render(common.Wrap(fmt.Sprintf("! no check failed %s, but %s could not be confirmed: %s",
 			r.Against, plural(len(r.Unproven), "privacy guarantee"), strings.Join(r.Unproven, "; ")), w)) + "\n")
@@ -290,7 +289,7 @@ func (p *releasePane) view(w, h int) string {
 	}
 	switch {
 	case r.RiskErr != nil:
-		b.WriteString(s.Error.Render(common.Wrap("the release cannot be read as an attacker reads it: "+st.explain(r.RiskErr), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("the release cannot be read as an attacker reads it: "+st.Explain(r.RiskErr), w)) + "\n")
 		return b.String()
 	case r.Risk != nil:
 		b.WriteString(wrapN(r.Risk.Summary, w, 2) + "\n")

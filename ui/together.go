@@ -75,7 +75,7 @@ func togetherLine(t *pipeline.Together) (string, bool) {
 func (p *exportPane) togetherView(w int) string {
 	st, s := p.st, p.st.Styles
 	if err := st.TogetherErr; err != nil && !st.TogetherOld {
-		return s.Error.Render(common.Indented("✗ the releases together could not be attacked: "+st.explain(err), w)) + "\n"
+		return s.Error.Render(common.Indented("✗ the releases together could not be attacked: "+st.Explain(err), w)) + "\n"
 	}
 	line, broken := togetherLine(st.Together)
 	switch {

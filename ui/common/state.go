@@ -19,9 +19,6 @@ type State struct {
 	// ShowPath shows an absolute path on screen (nil: as it is; tests
 	// show it relative to their folder so screens are stable).
 	ShowPath func(string) string
-	// Explain says an error with the fix it asks for, in the workbench's
-	// panes and keys (nil: the error's own text).
-	Explain func(error) string
 }
 
 // Fail sets an error status message, explained with the fix it asks
@@ -29,16 +26,7 @@ type State struct {
 // same settings and goes with the next change (see
 // session.Session.ExpireStatus).
 func (s *State) Fail(err error) {
-	s.Refuse(s.ExplainErr(err))
-}
-
-// ExplainErr is err as the screen says it: with the fix it asks for
-// when the workbench explains errors.
-func (s *State) ExplainErr(err error) string {
-	if s.Explain == nil {
-		return err.Error()
-	}
-	return s.Explain(err)
+	s.Refuse(s.Explain(err))
 }
 
 // ShownPath is a path as the screen shows it (see ShowPath).

@@ -5,7 +5,6 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"privlab/model"
 	"privlab/ui/common"
 )
 
@@ -58,7 +57,7 @@ func (e *LineEditor) Update(msg tea.Msg, submit func(string) error) tea.Cmd {
 			return nil
 		case key.Matches(k, editorKeys.Enter):
 			if err := submit(e.Input.Value()); err != nil {
-				e.Err = EditorText(err)
+				e.Err = common.EditorText(err)
 				return nil
 			}
 			e.Close()
@@ -77,17 +76,4 @@ func (e *LineEditor) View(s *common.Styles, w int, refused string) string {
 		out += s.Error.Render(common.Wrap(refused+e.Err, w)) + "\n"
 	}
 	return out
-}
-
-// WithoutHint is an error's text without its hint and fixes.
-func WithoutHint(err error) string { return model.ErrorWithHint(err, "") }
-
-// EditorText is an error refusing a typed value: the text and its hint
-// (the editor is already where the value is set, so no pane or key).
-func EditorText(err error) string {
-	hint, fixes, _, _ := model.HintOf(err)
-	if h := model.HintText(hint, fixes, model.Fix.String); h != "" {
-		return WithoutHint(err) + " (" + h + ")"
-	}
-	return WithoutHint(err)
 }

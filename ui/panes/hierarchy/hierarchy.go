@@ -450,7 +450,7 @@ func (p *Model) View() string {
 	}
 	if hier == nil {
 		if st.RunErr != nil {
-			right.WriteString(s.Error.Render(common.Wrap(st.ExplainErr(st.RunErr), rw)))
+			right.WriteString(s.Error.Render(common.Wrap(st.Explain(st.RunErr), rw)))
 		} else {
 			right.WriteString(s.Muted.Render("building…"))
 		}

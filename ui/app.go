@@ -21,6 +21,7 @@ import (
 	"privlab/algorithms/tour"
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/panes/data"
 	"privlab/ui/panes/hierarchy"
 	"privlab/ui/session"
 )
@@ -114,7 +115,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), debounceFor: debounce}
 	preview := newPreviewPane(st)
 	a.panes = []pane{
-		newDataPane(st),
+		componentPane{data.New(st.State)},
 		componentPane{hierarchy.New(st.State)},
 		newChartsPane(st),
 		newParamsPane(st),
@@ -520,6 +521,9 @@ func (a *App) pickDialog(msg common.PickFileMsg) *fileDialog {
 	d := newPickDialog(a.st, msg.Title, msg.OnPick)
 	if msg.Dir != "" {
 		d.picker.CurrentDirectory = msg.Dir
+	}
+	if msg.Types != nil {
+		d.picker.AllowedTypes = msg.Types
 	}
 	return d
 }

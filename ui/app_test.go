@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +144,8 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeyCtrlS}
 		case "ctrl+o":
 			msg = tea.KeyMsg{Type: tea.KeyCtrlO}
+		case "ctrl+u":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlU}
 		case "home":
 			msg = tea.KeyMsg{Type: tea.KeyHome}
 		case "pgdown":
@@ -266,11 +269,11 @@ func TestDataPaneAssignsRoles(t *testing.T) {
 	// employees: name, zipcode, gender, salary; make gender insensitive
 	// and name a QI, then set salary as SA again.
 	press(t, a, "down", "down", "n")
-	if contains(a.st.Project.Roles.QIs, "gender") {
+	if slices.Contains(a.st.Project.Roles.QIs, "gender") {
 		t.Fatal("n did not clear gender's role")
 	}
 	press(t, a, "up", "up", "space")
-	if !contains(a.st.Project.Roles.QIs, "name") {
+	if !slices.Contains(a.st.Project.Roles.QIs, "name") {
 		t.Fatal("space did not make name a QI")
 	}
 	press(t, a, "down", "a")

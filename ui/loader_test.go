@@ -14,7 +14,6 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/model"
-	"privlab/ui/common"
 )
 
 // TestHierarchyCountsTheRowsARunReads: with rows that have a missing value
@@ -120,8 +119,7 @@ func TestMissingTokensInTheDataPane(t *testing.T) {
 			t.Fatalf("the Data pane does not say what is missing:\n%s", v)
 		}
 		press(t, a, "v")
-		a.panes[common.PaneData].(*dataPane).edit.Input.SetValue("?")
-		press(t, a, "enter")
+		press(t, a, "ctrl+u", "?", "enter")
 		settle(t, a, a.schedule())
 		if v := a.View(); !strings.Contains(v, `missing ? (v) · 1 of 4 rows dropped`) || a.st.Table.Column("country").Distinct() != 2 {
 			t.Fatalf("after v ?:\n%s", v)

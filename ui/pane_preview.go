@@ -437,7 +437,7 @@ func (p *previewPane) notReady(w int) string {
 	st, s := p.st, p.st.Styles
 	switch {
 	case st.LoadErr != nil:
-		return st.loadErrorView(w)
+		return st.LoadErrorView(w)
 	case st.Table == nil:
 		return s.Muted.Render("loading " + st.Project.Input + " …")
 	case p.res == nil && st.RunErr != nil:

@@ -51,8 +51,7 @@ func TestGoldenSettingsSurviveMethodSwitches(t *testing.T) {
 	inDir(t, dir, func() {
 		a := people(t, "kja")
 		press(t, a, "1", "P")
-		a.panes[common.PaneData].(*dataPane).edit.Input.SetValue("public.csv")
-		press(t, a, "enter", "4", "V") // mondrian-direct -> mondrian-refine
+		press(t, a, "ctrl+u", "public.csv", "enter", "4", "V") // mondrian-direct -> mondrian-refine
 		a.st.SetParam("k", "7")
 		settle(t, a, a.schedule())
 		press(t, a, "M") // lossyjoin

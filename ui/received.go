@@ -270,7 +270,7 @@ func (p *releasePane) view(w, h int) string {
 		params = append(params, k+"="+m.Parameters[k])
 	}
 	b.WriteString(common.Fit(common.Safe(fmt.Sprintf("QIs %s · SA %s · %s in, %s published, %s suppressed · %s · %s",
-		strings.Join(m.QIs, ","), orNone(m.SA), plural(m.RowsIn, "record"), common.Thousands(m.Published), common.Thousands(m.Suppressed),
+		strings.Join(m.QIs, ","), common.OrNone(m.SA), plural(m.RowsIn, "record"), common.Thousands(m.Published), common.Thousands(m.Suppressed),
 		plural(m.Groups, "group"), strings.Join(params, " "))), w) + "\n")
 	switch {
 	case r.CheckErr != nil:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -309,7 +310,7 @@ func prefix(s string, n int) string {
 // error), says so, and a public table brings the default variant back.
 func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
 	for _, m := range methods() {
-		if v := m.Spec().NoPublicVariant; v != "" && !contains(m.Spec().Variants, v) {
+		if v := m.Spec().NoPublicVariant; v != "" && !slices.Contains(m.Spec().Variants, v) {
 			t.Errorf("%s: the variant without a public table %q is not one of its variants", m.Spec().Name, v)
 		}
 	}

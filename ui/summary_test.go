@@ -153,7 +153,7 @@ func TestFooterKeepsHelpAndDataKeys(t *testing.T) {
 				t.Errorf("%s: the Data pane's hint lacks %q:\n%s", m, k, v)
 			}
 		}
-		if a.panes[common.PaneData].(*dataPane).readsPublic() && !strings.Contains(v, "p/P public table") {
+		if a.st.Spec().Public != method.NoPublic && !strings.Contains(v, "p/P public table") {
 			t.Errorf("%s: the Data pane's hint lacks the public table's keys:\n%s", m, v)
 		}
 		if strings.Count(v, "\n") != 23 {

@@ -253,3 +253,10 @@ func EditorText(err error) string {
 	}
 	return WithoutHint(err)
 }
+
+// LoadErrorView explains why the table did not load and what to do.
+func (st *State) LoadErrorView(w int) string {
+	s := st.Styles
+	return s.Error.Render("Could not load "+Safe(st.Project.Input)+":") + "\n\n" + Wrap(WithoutHint(st.LoadErr), w) +
+		"\n\n" + s.Muted.Render(Wrap("What to do: "+st.Hint(st.LoadErr), w))
+}

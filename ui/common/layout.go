@@ -278,3 +278,11 @@ func DatasetName(input string) (string, bool) {
 	}
 	return "", false
 }
+
+// OrNone is s, or "none" when it is empty.
+func OrNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

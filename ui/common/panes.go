@@ -43,8 +43,10 @@ type Pane interface {
 // dialog): Title says what is picked, Dir is the folder it opens in (""
 // for the last one used), and OnPick takes the chosen path.
 type PickFileMsg struct {
-	Title  string
-	Dir    string
+	Title string
+	Dir   string
+	// Types are the extensions offered (nil: the delimited text files).
+	Types  []string
 	OnPick func(path string)
 }
 

@@ -1,4 +1,7 @@
-package ui
+// Package data is the Data pane: the table's columns with kind,
+// distinct and missing counts and a mini histogram, the roles set with
+// single keys, the missing-value policy and tokens, and the public table.
+package data
 
 import (
 	"fmt"
@@ -15,10 +18,12 @@ import (
 	"privlab/ui/components"
 )
 
-// dataPane lists the table's columns with kind, distinct and missing
-// counts and a mini histogram, and assigns roles with single keys.
-type dataPane struct {
-	st      *State
+// Model is the Data pane: it lists the table's columns with kind,
+// distinct and missing counts and a mini histogram, and assigns roles
+// with single keys.
+type Model struct {
+	st      *common.State
+	w, h    int // the pane's size (SetSize)
 	cursor  int
 	offset  int
 	edit    components.LineEditor // types the public table's path or the missing-value tokens
@@ -32,37 +37,38 @@ type dataPane struct {
 	droppedOf string
 }
 
-func newDataPane(st *State) *dataPane { return &dataPane{st: st, edit: components.NewLineEditor(50)} }
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model { return &Model{st: st, edit: components.NewLineEditor(50)} }
 
-func (p *dataPane) title() string   { return "Data" }
-func (p *dataPane) capturing() bool { return p.edit.Active }
+func (p *Model) Title() string   { return "Data" }
+func (p *Model) Capturing() bool { return p.edit.Active }
 
-// readsPublic is true when the current method reads a public table.
-func (p *dataPane) readsPublic() bool { return p.st.Spec().Public != method.NoPublic }
+// ReadsPublic is true when the current method reads a public table.
+func (p *Model) ReadsPublic() bool { return p.st.Spec().Public != method.NoPublic }
 
-func (p *dataPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	out := []key.Binding{k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole}
-	if p.readsPublic() {
+	if p.ReadsPublic() {
 		out = append(out, k.Public)
 	}
 	return out
 }
 
-func (p *dataPane) fullHelp() []key.Binding {
+func (p *Model) FullHelp() []key.Binding {
 	k := p.st.Keys
 	out := []key.Binding{k.Up, k.Down, k.ToggleQI, k.SetSA, k.ToggleID, k.ClearRole, k.ToggleKind, k.ToggleMissing, k.MissingTokens}
-	if p.readsPublic() {
+	if p.ReadsPublic() {
 		out = append(out, k.Public, k.PublicPath)
 	}
 	return out
 }
 
-// refresh recomputes the per-column histograms when the table changed.
-func (p *dataPane) refresh() {
+// Refresh recomputes the per-column histograms when the table changed.
+func (p *Model) Refresh() {
 	t := p.st.Table
 	if t == p.table {
 		return
@@ -121,7 +127,7 @@ func columnSketch(c *model.Column) (string, string) {
 	return common.Sparkline(bins), strings.Join(top, ", ")
 }
 
-func (p *dataPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	st := p.st
 	if !ok || st.Table == nil {
@@ -140,9 +146,9 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 	cols := st.Table.Columns
 	col := cols[p.cursor].Name
 	switch {
-	case p.readsPublic() && key.Matches(k, keys.Public):
+	case p.ReadsPublic() && key.Matches(k, keys.Public):
 		return p.pickPublic()
-	case p.readsPublic() && key.Matches(k, keys.PublicPath):
+	case p.ReadsPublic() && key.Matches(k, keys.PublicPath):
 		p.editing = "public"
 		return p.edit.Open("public table (a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME): ", st.Project.Public)
 	case key.Matches(k, keys.MissingTokens):
@@ -173,20 +179,19 @@ func (p *dataPane) update(msg tea.Msg) tea.Cmd {
 }
 
 // pickPublic opens a picker for the public table.
-func (p *dataPane) pickPublic() tea.Cmd {
+func (p *Model) pickPublic() tea.Cmd {
 	st := p.st
-	d := newPickDialog(st, "Pick the public table", func(path string) {
+	pick := common.PickFileMsg{Title: "Pick the public table", Types: source.Extensions(), OnPick: func(path string) {
 		st.SetPublic(path)
 		st.Notify("public table %s", path)
-	})
-	d.picker.AllowedTypes = source.Extensions()
-	return func() tea.Msg { return openDialogMsg{d} }
+	}}
+	return func() tea.Msg { return pick }
 }
 
 // toggleKind reads the column as categorical if it is numeric, as
 // numeric otherwise (refused, with the reason as the status, when a
 // value is not a number), and reloads the table.
-func (p *dataPane) toggleKind(c *model.Column) {
+func (p *Model) toggleKind(c *model.Column) {
 	st, col := p.st, c.Name
 	kind := "numeric"
 	if c.Kind == model.Numeric {
@@ -225,7 +230,7 @@ func droppedRows(t *model.Table, used []string, category bool) int {
 
 // missingLine says which values count as missing and what the policy
 // does with them on this table.
-func (p *dataPane) missingLine() string {
+func (p *Model) missingLine() string {
 	st, t := p.st, p.st.Table
 	category := st.Project.Missing == "category"
 	used := st.Project.Roles.Used()
@@ -251,11 +256,16 @@ func firstNonNumber(c *model.Column) string {
 	return "0"
 }
 
-func (p *dataPane) view(w, h int) string {
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the pane at its size.
+func (p *Model) View() string {
+	w, h := p.w, p.h
 	st, s := p.st, p.st.Styles
 	if st.Table == nil {
 		if st.LoadErr != nil {
-			return st.loadErrorView(w)
+			return st.LoadErrorView(w)
 		}
 		return s.Muted.Render("loading " + common.Safe(st.Project.Input) + " …")
 	}
@@ -273,12 +283,12 @@ func (p *dataPane) view(w, h int) string {
 	k := st.Keys
 	keyItems := []string{common.KeyName(k.ToggleQI) + " QI", common.KeyName(k.SetSA) + " sensitive", common.KeyName(k.ToggleID) + " identifier", common.KeyName(k.ClearRole) + " no role",
 		common.KeyName(k.ToggleKind) + " numeric/categorical", common.KeyName(k.ToggleMissing) + " drop/category", common.KeyName(k.MissingTokens) + " missing values"}
-	if p.readsPublic() {
+	if p.ReadsPublic() {
 		keyItems = append(keyItems, common.KeyName(k.Public)+"/"+common.KeyName(k.PublicPath)+" public table")
 	}
 	keyLines := wrapItems(keyItems, " · ", w)
 	footN := 2 + len(keyLines) + len(notes)
-	if p.readsPublic() {
+	if p.ReadsPublic() {
 		footN++
 	}
 	if p.edit.Active {
@@ -299,8 +309,8 @@ func (p *dataPane) view(w, h int) string {
 		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	r := st.Project.Roles
-	hint := common.Safe(fmt.Sprintf("QI: %s · SA: %s · identifiers (dropped): %s", orNone(strings.Join(r.QIs, ", ")), orNone(r.SA), orNone(strings.Join(r.IDs, ", "))))
-	ins := "insensitive: " + common.Safe(orNone(strings.Join(r.Insensitive(t), ", ")))
+	hint := common.Safe(fmt.Sprintf("QI: %s · SA: %s · identifiers (dropped): %s", common.OrNone(strings.Join(r.QIs, ", ")), common.OrNone(r.SA), common.OrNone(strings.Join(r.IDs, ", "))))
+	ins := "insensitive: " + common.Safe(common.OrNone(strings.Join(r.Insensitive(t), ", ")))
 	if how := st.Spec().Insensitive; how != "" {
 		ins += " — " + how
 	}
@@ -312,7 +322,7 @@ func (p *dataPane) view(w, h int) string {
 		// The note's file name is on the screen already.
 		foot = append(foot, s.Warn.Render(common.Fit("! "+common.Safe(strings.TrimPrefix(n, t.Name+":")), w)))
 	}
-	if p.readsPublic() {
+	if p.ReadsPublic() {
 		foot = append(foot, p.publicLine(w))
 	}
 	if p.edit.Active {
@@ -327,7 +337,7 @@ func (p *dataPane) view(w, h int) string {
 
 // publicLine names the public table of a method that reads one, and
 // what runs without it.
-func (p *dataPane) publicLine(w int) string {
+func (p *Model) publicLine(w int) string {
 	st, s := p.st, p.st.Styles
 	keys := fmt.Sprintf(" (%s: pick a file, %s: type a path or dataset:NAME)", common.KeyName(st.Keys.Public), common.KeyName(st.Keys.PublicPath))
 	if st.Project.Public != "" {
@@ -340,29 +350,6 @@ func (p *dataPane) publicLine(w int) string {
 		return s.Warn.Render(common.Fit("public table: none — "+st.Project.Method+" needs one"+keys, w))
 	}
 	return s.Muted.Render(common.Fit("public table: none"+keys, w))
-}
-
-// loadErrorView explains why the table did not load and what to do.
-func (st *State) loadErrorView(w int) string {
-	s := st.Styles
-	return s.Error.Render("Could not load "+common.Safe(st.Project.Input)+":") + "\n\n" + common.Wrap(common.WithoutHint(st.LoadErr), w) +
-		"\n\n" + s.Muted.Render(common.Wrap("What to do: "+st.Hint(st.LoadErr), w))
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // wrapItems joins items with sep into lines of at most w cells, breaking

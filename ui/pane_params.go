@@ -322,7 +322,7 @@ func (p *paramsPane) view(w, h int) string {
 		v, noPublic := st.Variant()
 		left.WriteString(s.Label.Render("variant ") + v + s.Muted.Render("  ("+common.KeyName(st.Keys.Variant)+": next)") + "\n")
 		if noPublic {
-			left.WriteString(s.Warn.Render(common.Wrap(fmt.Sprintf("no public table: the plain variant %s runs (p in %s picks one)", v, st.In("Data", common.PaneData)), lw)) + "\n")
+			left.WriteString(s.Warn.Render(common.Wrap(fmt.Sprintf("no public table: the plain variant %s runs (%s in %s picks one)", v, common.FirstKey(st.Keys.Public), st.In("Data", common.PaneData)), lw)) + "\n")
 		}
 	}
 	left.WriteString("\n")

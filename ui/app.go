@@ -23,6 +23,7 @@ import (
 	"privlab/ui/common"
 	"privlab/ui/panes/data"
 	"privlab/ui/panes/hierarchy"
+	"privlab/ui/panes/release"
 	"privlab/ui/session"
 )
 
@@ -124,7 +125,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		newExportPane(st),
 		newSweepPane(st),
 		newComparePane(st),
-		newReleasePane(st),
+		componentPane{release.New(st.State)},
 		newTourPane(st, preview),
 	}
 	a.active = common.PanePreview
@@ -1084,7 +1085,7 @@ func (a *App) resultFigures(bar *barLine, r *method.Result) {
 	if v := r.Violations(); v > 0 && st.Stale() {
 		bar.part(85, s.Error.Render(violate(v)))
 	}
-	bar.part(75, plural(len(r.Groups), "group"))
+	bar.part(75, common.Plural(len(r.Groups), "group"))
 	rows := common.Thousands(r.Published) + " rows"
 	if r.Suppressed > 0 {
 		rows += fmt.Sprintf(" (%s suppressed)", common.Thousands(r.Suppressed))
@@ -1387,21 +1388,13 @@ func firstLine(s string) string {
 	return s
 }
 
-// plural writes "1 group", "2 groups".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return common.Thousands(n) + " " + word + "s"
-}
-
 // violate says how many groups break the requirement: "1 group
 // violates", "3 groups violate".
 func violate(n int) string {
 	if n == 1 {
 		return "1 group violates"
 	}
-	return plural(n, "group") + " violate"
+	return common.Plural(n, "group") + " violate"
 }
 
 func (a *App) helpView(w int) string {

@@ -10,7 +10,6 @@ import (
 	"privlab/algorithms/attack"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
-	"privlab/model"
 	"privlab/ui/common"
 )
 
@@ -135,22 +134,4 @@ func attackRows(findings []risk.Finding) []string {
 		out = append(out, line)
 	}
 	return out
-}
-
-// statedAttackRows are the attacks a received release's manifest states.
-func statedAttackRows(attacks []model.AttackFigure) []string {
-	var out []string
-	for _, a := range attacks {
-		out = append(out, pipeline.AttackSummary(a))
-	}
-	return out
-}
-
-// attackStyle colours an attack row: broken in the error colour, the
-// others in the attacks' own.
-func attackStyle(s *Styles, row string) func(...string) string {
-	if strings.Contains(row, ": broken") {
-		return s.Error.Render
-	}
-	return s.Attack.Render
 }

@@ -443,7 +443,7 @@ func (d *errorDialog) view(w, h int) string {
 		parts = append(parts, body)
 	}
 	if len(d.warnings) > 0 {
-		body := s.Warn.Render(plural(len(d.warnings), "warning"))
+		body := s.Warn.Render(common.Plural(len(d.warnings), "warning"))
 		for _, warn := range d.warnings {
 			body += "\n\n" + common.Wrap("! "+common.Safe(warn), bw)
 		}

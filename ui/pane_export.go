@@ -339,7 +339,7 @@ func (p *exportPane) plan(w int) string {
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("will write") + "\n")
 	for _, f := range p.planFiles() {
-		b.WriteString("  " + common.PadRight(f.Name, 20) + " " + plural(f.Rows, "row") + "\n")
+		b.WriteString("  " + common.PadRight(f.Name, 20) + " " + common.Plural(f.Rows, "row") + "\n")
 	}
 	// What every manifest holds (SPEC 7.1), whatever the method; what a
 	// method adds (e.g. an effective target) is in its details.
@@ -383,7 +383,7 @@ func (p *exportPane) attacksView(w int) string {
 		// will state it (run --population names the population).
 		b.WriteString(s.Label.Render("what an attacker can still do") + s.Muted.Render("  (privlab attack; the manifest states these)") + "\n")
 		for _, row := range attackRows(at.Findings) {
-			b.WriteString(attackStyle(s, row)(common.Fit("  "+row, w)) + "\n")
+			b.WriteString(common.AttackStyle(s, row)(common.Fit("  "+row, w)) + "\n")
 		}
 	}
 	if err := st.AttacksErr; err != nil && len(p.lines) == 0 {

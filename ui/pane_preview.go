@@ -461,7 +461,7 @@ func (p *previewPane) compactView(w, h int) string {
 	}
 	r := p.res
 	var b strings.Builder
-	head := "Live preview: " + plural(len(r.Groups), "group")
+	head := "Live preview: " + common.Plural(len(r.Groups), "group")
 	if st.Running {
 		head += " · recomputing…"
 	}

@@ -56,7 +56,7 @@ func togetherLine(t *pipeline.Together) (string, bool) {
 			parts = append(parts, f.Short)
 		}
 	}
-	line := fmt.Sprintf("together with %s: ", plural(t.Earlier, "earlier release"))
+	line := fmt.Sprintf("together with %s: ", common.Plural(t.Earlier, "earlier release"))
 	switch {
 	case t.Earlier == 0:
 		line = "no earlier release of this input attacked with it"
@@ -80,7 +80,7 @@ func (p *exportPane) togetherView(w int) string {
 	line, broken := togetherLine(st.Together)
 	switch {
 	case st.TogetherOld:
-		return s.Muted.Render(common.Indented(fmt.Sprintf("together with %s: …", plural(len(st.Project.Earlier()), "earlier release")), w)) + "\n"
+		return s.Muted.Render(common.Indented(fmt.Sprintf("together with %s: …", common.Plural(len(st.Project.Earlier()), "earlier release")), w)) + "\n"
 	case line == "":
 		return ""
 	case broken:

@@ -286,3 +286,11 @@ func OrNone(s string) string {
 	}
 	return s
 }
+
+// Plural writes "1 group", "2 groups".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return Thousands(n) + " " + word + "s"
+}

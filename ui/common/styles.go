@@ -1,6 +1,10 @@
 package common
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
 
 // Styles is the workbench's one style sheet; it is the only place that
 // creates lipgloss styles. Colours adapt to light and dark terminals and
@@ -78,4 +82,13 @@ func DefaultStyles() *Styles {
 	s.TableCell = lipgloss.NewStyle()
 	s.TableSelected = lipgloss.NewStyle().Bold(true).Background(colSelBg)
 	return s
+}
+
+// AttackStyle colours an attack row: broken in the error colour, the
+// others in the attacks' own.
+func AttackStyle(s *Styles, row string) func(...string) string {
+	if strings.Contains(row, ": broken") {
+		return s.Error.Render
+	}
+	return s.Attack.Render
 }

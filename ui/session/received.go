@@ -1,7 +1,10 @@
 package session
 
 import (
+	"sort"
+
 	"privlab/algorithms/method"
+	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
 )
@@ -53,4 +56,34 @@ func (s *Session) TruthFor() *model.Table {
 	}
 	t, _ := s.Table.HandleMissing(roles.Used(), policy)
 	return t
+}
+
+// ReadReceived is the release opened from dir (its manifest and
+// answerer), checked against the original and public table given (nil:
+// from its files alone, as against says) and read as an attacker reads
+// it, its classes smallest first.
+func ReadReceived(dir string, man *model.Manifest, ans method.Answerer, original, public *model.Table, against string) *Received {
+	r := &Received{Dir: dir, Manifest: man, Answerer: ans, Against: against}
+	rep, err := pipeline.Check(dir, original, public)
+	if err != nil {
+		r.CheckErr = err
+	} else {
+		r.Check, r.CheckOK, r.Unproven = rep.Strings(), rep.OK(), rep.Unproven
+	}
+	if r.Risk, r.View, r.RiskErr = pipeline.ReleaseRisk(dir, 0); r.RiskErr == nil {
+		r.Classes = make([]int, len(r.View.Regions))
+		for i := range r.Classes {
+			r.Classes[i] = i
+		}
+		regions := r.View.Regions
+		key := func(i int) string { return r.View.CellKey(regions[i]) }
+		sort.SliceStable(r.Classes, func(a, b int) bool {
+			x, y := regions[r.Classes[a]], regions[r.Classes[b]]
+			if x.Records != y.Records {
+				return x.Records < y.Records
+			}
+			return key(r.Classes[a]) < key(r.Classes[b]) // row order says nothing
+		})
+	}
+	return r
 }

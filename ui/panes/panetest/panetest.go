@@ -21,6 +21,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// testdata is the testing package's testdata folder, taken before a test
+// changes its working directory.
+var testdata, _ = filepath.Abs("testdata")
+
 func init() {
 	lipgloss.SetColorProfile(termenv.Ascii)
 }
@@ -54,9 +58,9 @@ func State(t *testing.T, input, method string) *common.State {
 // -update).
 func Golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
+	path := filepath.Join(testdata, name+".golden")
 	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
+		if err := os.MkdirAll(testdata, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -292,14 +292,14 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	// move to "fakes" and type an invalid value
 	for i, par := range a.st.Spec().Params {
 		if par.Name == "fakes" {
-			p.list.cursor = i
+			p.list.Cursor = i
 		}
 	}
 	press(t, a, "enter")
-	p.list.edit.Input.SetValue("-3")
+	p.list.Edit.Input.SetValue("-3")
 	press(t, a, "enter")
-	if !p.list.edit.Active || !strings.Contains(p.list.edit.Err, "parameter fakes") {
-		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.list.edit.Active, p.list.edit.Err)
+	if !p.list.Edit.Active || !strings.Contains(p.list.Edit.Err, "parameter fakes") {
+		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.list.Edit.Active, p.list.Edit.Err)
 	}
 	if !strings.Contains(a.View(), "refused: parameter fakes") {
 		t.Fatal("the refusal is not on screen")
@@ -307,9 +307,9 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	if a.st.Value("fakes") != "0" {
 		t.Fatalf("fakes changed to %q", a.st.Value("fakes"))
 	}
-	p.list.edit.Input.SetValue("2")
+	p.list.Edit.Input.SetValue("2")
 	press(t, a, "enter")
-	if p.list.edit.Active || a.st.Value("fakes") != "2" || a.st.Result == nil {
+	if p.list.Edit.Active || a.st.Value("fakes") != "2" || a.st.Result == nil {
 		t.Fatal("a valid value was not applied")
 	}
 	for _, g := range a.st.Result.Groups {
@@ -578,7 +578,7 @@ func TestKeyBurstIsSeveralPresses(t *testing.T) {
 	p := a.panes[common.PaneMethod].(*paramsPane)
 	for i, par := range a.st.Spec().Params {
 		if par.Name == "fakes" {
-			p.list.cursor = i
+			p.list.Cursor = i
 		}
 	}
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+++")})

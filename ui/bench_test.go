@@ -142,13 +142,13 @@ func BenchmarkKeyToPreview(b *testing.B) {
 			// always recomputes and never fails.
 			a.active = common.PaneMethod
 			list := &a.panes[common.PaneMethod].(*paramsPane).list
-			list.cursor = -1
-			for i, par := range list.params() {
+			list.Cursor = -1
+			for i, par := range list.Params() {
 				if par.Kind == model.ParamSeed {
-					list.cursor = i
+					list.Cursor = i
 				}
 			}
-			if list.cursor < 0 {
+			if list.Cursor < 0 {
 				b.Skip("the method has no seed to step")
 			}
 			plus := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")}

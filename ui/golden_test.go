@@ -112,7 +112,7 @@ func TestGoldenPanes(t *testing.T) {
 	})
 	t.Run("fakes", func(t *testing.T) {
 		press(t, a, "4")
-		a.panes[common.PaneMethod].(*paramsPane).list.cursor = 3 // fakes
+		a.panes[common.PaneMethod].(*paramsPane).list.Cursor = 3 // fakes
 		press(t, a, "+")
 		press(t, a, "5")
 		teatest.RequireEqualOutput(t, []byte(a.View()))

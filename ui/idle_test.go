@@ -66,9 +66,9 @@ func TestIdleWorkbenchSchedulesNothing(t *testing.T) {
 	// done, then idle again.
 	a.active = common.PaneMethod
 	list := &a.panes[common.PaneMethod].(*paramsPane).list
-	for i, par := range list.params() {
+	for i, par := range list.Params() {
 		if par.Kind == model.ParamSeed {
-			list.cursor = i
+			list.Cursor = i
 		}
 	}
 	before := a.st.Result

@@ -17,7 +17,7 @@ import (
 // no charts have no such pane.
 type chartsPane struct {
 	st   *State
-	list paramList
+	list components.ParamList
 	// cache: the charts of one result at one size
 	of    *method.Result
 	cw    int
@@ -27,7 +27,7 @@ type chartsPane struct {
 
 func newChartsPane(st *State) *chartsPane {
 	p := &chartsPane{st: st}
-	p.list = newParamList(st, func() []string { return st.Spec().ChartParams })
+	p.list = components.NewParamList(st.State, func() []string { return st.Spec().ChartParams })
 	return p
 }
 
@@ -37,12 +37,12 @@ func (p *chartsPane) title() string {
 	}
 	return "Charts"
 }
-func (p *chartsPane) capturing() bool { return p.list.edit.Active }
+func (p *chartsPane) capturing() bool { return p.list.Edit.Active }
 func (p *chartsPane) refresh()        {}
 
 func (p *chartsPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.list.edit.Active {
+	if p.list.Edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit}
@@ -52,7 +52,7 @@ func (p *chartsPane) fullHelp() []key.Binding { return p.shortHelp() }
 
 func (p *chartsPane) update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		cmd, _ := p.list.update(k)
+		cmd, _ := p.list.Update(k)
 		return cmd
 	}
 	return nil
@@ -63,7 +63,7 @@ func (p *chartsPane) view(w, h int) string {
 	lw := 36
 	var left strings.Builder
 	left.WriteString(s.Title.Render(p.title()) + "\n\n")
-	left.WriteString(p.list.view(lw))
+	left.WriteString(p.list.View(lw))
 	rw := w - lw - 3
 	if p.of != st.Result || p.cw != rw || p.ch != h || st.Result == nil {
 		p.of, p.cw, p.ch = st.Result, rw, h

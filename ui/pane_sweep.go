@@ -122,7 +122,7 @@ func (p *sweepPane) defaultValues(par model.ParamSpec) string {
 	switch par.Kind {
 	case model.ParamText, model.ParamChoice:
 		if par.StepText == nil {
-			list := presets(par, st.Project.Roles)
+			list := components.Presets(par, st.Project.Roles)
 			if par.Kind == model.ParamChoice {
 				list = par.Choices
 			}
@@ -137,11 +137,11 @@ func (p *sweepPane) defaultValues(par model.ParamSpec) string {
 		vals := []string{cur}
 		down, up := cur, cur
 		for i := 0; i < 3; i++ {
-			if v, err := stepParam(par, down, -1, rows, st.Project.Roles); err == nil && v != down {
+			if v, err := components.StepParam(par, down, -1, rows, st.Project.Roles); err == nil && v != down {
 				down = v
 				vals = append([]string{v}, vals...)
 			}
-			if v, err := stepParam(par, up, 1, rows, st.Project.Roles); err == nil && v != up {
+			if v, err := components.StepParam(par, up, 1, rows, st.Project.Roles); err == nil && v != up {
 				up = v
 				vals = append(vals, v)
 			}

@@ -24,6 +24,7 @@ import (
 	"privlab/ui/panes/data"
 	"privlab/ui/panes/hierarchy"
 	"privlab/ui/panes/release"
+	"privlab/ui/panes/target"
 	"privlab/ui/session"
 )
 
@@ -118,7 +119,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	a.panes = []pane{
 		componentPane{data.New(st.State)},
 		componentPane{hierarchy.New(st.State)},
-		newChartsPane(st),
+		componentPane{target.New(st.State)},
 		newParamsPane(st),
 		preview,
 		newQueryPane(st),

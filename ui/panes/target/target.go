@@ -1,4 +1,7 @@
-package ui
+// Package target is the charts pane: the charts the current method
+// draws (its Spec.Charts names the pane, e.g. distribution's "Target")
+// beside the parameters they depend on, edited as on the Method pane.
+package target
 
 import (
 	"strings"
@@ -11,12 +14,13 @@ import (
 	"privlab/ui/components"
 )
 
-// chartsPane shows the charts the current method draws (its Spec.Charts
+// Model shows the charts the current method draws (its Spec.Charts
 // names the pane, e.g. distribution's "Target") beside the parameters they
 // depend on, which it edits like the Method pane does. Methods that draw
 // no charts have no such pane.
-type chartsPane struct {
-	st   *State
+type Model struct {
+	st   *common.State
+	w, h int // the pane's size (SetSize)
 	list components.ParamList
 	// cache: the charts of one result at one size
 	of    *method.Result
@@ -25,22 +29,23 @@ type chartsPane struct {
 	cache string
 }
 
-func newChartsPane(st *State) *chartsPane {
-	p := &chartsPane{st: st}
-	p.list = components.NewParamList(st.State, func() []string { return st.Spec().ChartParams })
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
+	p := &Model{st: st}
+	p.list = components.NewParamList(st, func() []string { return st.Spec().ChartParams })
 	return p
 }
 
-func (p *chartsPane) title() string {
+func (p *Model) Title() string {
 	if t := p.st.Spec().Charts; t != "" {
 		return t
 	}
 	return "Charts"
 }
-func (p *chartsPane) capturing() bool { return p.list.Edit.Active }
-func (p *chartsPane) refresh()        {}
+func (p *Model) Capturing() bool { return p.list.Edit.Active }
+func (p *Model) Refresh()        {}
 
-func (p *chartsPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.list.Edit.Active {
 		return []key.Binding{k.Enter, k.Back}
@@ -48,9 +53,9 @@ func (p *chartsPane) shortHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit}
 }
 
-func (p *chartsPane) fullHelp() []key.Binding { return p.shortHelp() }
+func (p *Model) FullHelp() []key.Binding { return p.ShortHelp() }
 
-func (p *chartsPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		cmd, _ := p.list.Update(k)
 		return cmd
@@ -58,11 +63,16 @@ func (p *chartsPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *chartsPane) view(w, h int) string {
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the pane at its size.
+func (p *Model) View() string {
+	w, h := p.w, p.h
 	st, s := p.st, p.st.Styles
 	lw := 36
 	var left strings.Builder
-	left.WriteString(s.Title.Render(p.title()) + "\n\n")
+	left.WriteString(s.Title.Render(p.Title()) + "\n\n")
 	left.WriteString(p.list.View(lw))
 	rw := w - lw - 3
 	if p.of != st.Result || p.cw != rw || p.ch != h || st.Result == nil {
@@ -72,7 +82,7 @@ func (p *chartsPane) view(w, h int) string {
 	return common.SideBySide(left.String(), lw, p.cache, rw, h)
 }
 
-func (p *chartsPane) chartView(w, h int) string {
+func (p *Model) chartView(w, h int) string {
 	st, s := p.st, p.st.Styles
 	r := st.Result
 	switch {

@@ -23,6 +23,7 @@ import (
 	"privlab/ui/common"
 	"privlab/ui/panes/data"
 	"privlab/ui/panes/hierarchy"
+	"privlab/ui/panes/preview"
 	"privlab/ui/panes/release"
 	"privlab/ui/panes/target"
 	"privlab/ui/session"
@@ -115,19 +116,19 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	st.ParkPublic()
 	st.NeedLoad = true
 	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), debounceFor: debounce}
-	preview := newPreviewPane(st)
+	live := preview.New(st.State)
 	a.panes = []pane{
 		componentPane{data.New(st.State)},
 		componentPane{hierarchy.New(st.State)},
 		componentPane{target.New(st.State)},
 		newParamsPane(st),
-		preview,
+		componentPane{live},
 		newQueryPane(st),
 		newExportPane(st),
 		newSweepPane(st),
 		newComparePane(st),
 		componentPane{release.New(st.State)},
-		newTourPane(st, preview),
+		newTourPane(st, live),
 	}
 	a.active = common.PanePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {

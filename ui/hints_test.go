@@ -12,6 +12,7 @@ import (
 	"privlab/model"
 	"privlab/ui/cli/clitext"
 	"privlab/ui/common"
+	"privlab/ui/panes/preview"
 )
 
 // typicalErrors are errors the pipeline, the loader and the methods give,
@@ -76,7 +77,7 @@ func TestNoFlagInAnyHint(t *testing.T) {
 		texts["error dialog"] = d.view(100, 30)
 		st.LoadErr = err
 		texts["data pane"] = a.panes[common.PaneData].view(100, 27)
-		texts["preview"] = a.panes[common.PanePreview].(*previewPane).notReady(100)
+		texts["preview"] = a.panes[common.PanePreview].(componentPane).m.(*preview.Model).NotReady(100)
 		st.LoadErr = nil
 		for where, text := range texts {
 			if strings.Contains(text, "--") {

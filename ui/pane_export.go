@@ -354,7 +354,7 @@ func (p *exportPane) plan(w int) string {
 	}
 	ws, old := st.ShownWarnings()
 	for _, warn := range ws {
-		b.WriteString(warnStyle(s, old).Render(common.Indented("! "+warn, w)) + "\n")
+		b.WriteString(common.WarnStyle(s, old).Render(common.Indented("! "+warn, w)) + "\n")
 	}
 	if rk := st.Risk; rk != nil && !st.RiskOld && len(p.lines) == 0 {
 		// What the release risks, as the manifest and report.md will say.

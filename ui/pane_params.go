@@ -9,6 +9,7 @@ import (
 
 	"privlab/ui/common"
 	"privlab/ui/components"
+	"privlab/ui/panes/preview"
 )
 
 // paramsPane picks the method and variant and edits exactly the
@@ -17,16 +18,16 @@ import (
 type paramsPane struct {
 	st      *State
 	list    components.ParamList
-	preview *previewPane
+	preview *preview.Model
 }
 
 func newParamsPane(st *State) *paramsPane {
-	return &paramsPane{st: st, list: components.NewParamList(st.State, nil), preview: newPreviewPane(st)}
+	return &paramsPane{st: st, list: components.NewParamList(st.State, nil), preview: preview.New(st.State)}
 }
 
 func (p *paramsPane) title() string   { return "Method" }
 func (p *paramsPane) capturing() bool { return p.list.Edit.Active }
-func (p *paramsPane) refresh()        { p.preview.refresh() }
+func (p *paramsPane) refresh()        { p.preview.Refresh() }
 
 func (p *paramsPane) shortHelp() []key.Binding {
 	k := p.st.Keys
@@ -100,5 +101,5 @@ func (p *paramsPane) view(w, h int) string {
 	left.WriteString("\n")
 	left.WriteString(p.list.View(lw))
 	rw := w - lw - 3
-	return common.SideBySide(left.String(), lw, p.preview.compactView(rw, h), rw, h)
+	return common.SideBySide(left.String(), lw, p.preview.CompactView(rw, h), rw, h)
 }

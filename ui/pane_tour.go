@@ -15,6 +15,7 @@ import (
 	"privlab/algorithms/tour"
 	"privlab/ui/common"
 	"privlab/ui/components"
+	"privlab/ui/panes/preview"
 )
 
 // A teaching tour (issue 24): a paper's worked example step by step, each
@@ -116,13 +117,13 @@ func setupText(t tour.Tour, su method.Setup) string {
 // tourPane shows the current step above the live preview.
 type tourPane struct {
 	st      *State
-	preview *previewPane
+	preview *preview.Model
 	offset  int // the step's first line on screen
 	lines   int // the step's lines at the last width drawn
 	room    int // the step's lines on screen
 }
 
-func newTourPane(st *State, preview *previewPane) *tourPane {
+func newTourPane(st *State, preview *preview.Model) *tourPane {
 	return &tourPane{st: st, preview: preview}
 }
 
@@ -232,7 +233,7 @@ func (p *tourPane) view(w, h int) string {
 		rule += strings.Repeat("─", n)
 	}
 	rule = s.Muted.Render(common.Fit(rule, w))
-	return strings.Join(append(append([]string{head, cite}, shown...), rule, p.preview.view(w, previewH)), "\n")
+	return strings.Join(append(append([]string{head, cite}, shown...), rule, p.previewView(w, previewH)), "\n")
 }
 
 // previewHeight gives the live preview its groups' rows (title and
@@ -335,4 +336,10 @@ func (s *State) LoadDataset(name string) {
 		return
 	}
 	s.Notify("%s is the worked example of %s: opened %s", name, t.Paper, how)
+}
+
+// previewView is the live preview drawn in w x h cells under the step.
+func (p *tourPane) previewView(w, h int) string {
+	p.preview.SetSize(w, h)
+	return p.preview.View()
 }

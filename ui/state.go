@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
@@ -175,14 +174,6 @@ func workloadCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared,
 		}
 		return workloadMsg{seq: seq, w: &w}
 	}, func(error) tea.Msg { return workloadMsg{seq: seq} })
-}
-
-// warnStyle is the style of warning lines: dimmed while they are old.
-func warnStyle(s *Styles, old bool) lipgloss.Style {
-	if old {
-		return s.Muted
-	}
-	return s.Warn
 }
 
 // Styles is the workbench's one style sheet (common.Styles), named

@@ -92,3 +92,11 @@ func AttackStyle(s *Styles, row string) func(...string) string {
 	}
 	return s.Attack.Render
 }
+
+// WarnStyle is the style of warning lines: dimmed while they are old.
+func WarnStyle(s *Styles, old bool) lipgloss.Style {
+	if old {
+		return s.Muted
+	}
+	return s.Warn
+}

@@ -1,4 +1,8 @@
-package ui
+// Package preview is the live preview pane: the groups of the latest
+// result with size, quasi-identifier summary, sensitive-value histogram
+// and the method's privacy figures, sortable and filterable, and a
+// group's detail. The Method pane and the tour show it too.
+package preview
 
 import (
 	"cmp"
@@ -21,12 +25,13 @@ import (
 // group is not turned into strings).
 const detailRows = 500
 
-// previewPane is the live preview: a table of groups with size, QI
+// Model is the live preview: a table of groups with size, QI
 // summary, SA histogram and the method's privacy figures (violations
 // marked), sortable by any column; enter opens a group's detail: its
 // members as published and as original, and its distributions as bars.
-type previewPane struct {
-	st      *State
+type Model struct {
+	st      *common.State
+	w, h    int // the pane's size (SetSize)
 	tbl     table.Model
 	sortCol int // 0 id, 1 size, 2.. figures
 	desc    bool
@@ -43,7 +48,8 @@ type previewPane struct {
 // filters are the group filters the f key cycles through.
 var filters = []string{"all groups", "violating groups", "groups at the root"}
 
-func newPreviewPane(st *State) *previewPane {
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
 	t := table.New(table.WithFocused(true))
 	ts := table.DefaultStyles()
 	ts.Header = st.Styles.TableHeader.PaddingRight(1)
@@ -55,13 +61,13 @@ func newPreviewPane(st *State) *previewPane {
 	k := st.Keys
 	t.KeyMap = table.KeyMap{LineUp: k.Up, LineDown: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
 		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown, GotoTop: k.Top, GotoBottom: k.Bottom}
-	return &previewPane{st: st, tbl: t, jump: components.NewLineEditor(12)}
+	return &Model{st: st, tbl: t, jump: components.NewLineEditor(12)}
 }
 
-func (p *previewPane) title() string   { return "Preview" }
-func (p *previewPane) capturing() bool { return p.jump.Active }
+func (p *Model) Title() string   { return "Preview" }
+func (p *Model) Capturing() bool { return p.jump.Active }
 
-func (p *previewPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.detail != nil {
 		return []key.Binding{k.Up, k.Down, k.Back}
@@ -72,10 +78,10 @@ func (p *previewPane) shortHelp() []key.Binding {
 	return []key.Binding{k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo}
 }
 
-func (p *previewPane) fullHelp() []key.Binding {
+func (p *Model) FullHelp() []key.Binding {
 	k := p.st.Keys
 	if p.detail != nil || p.jump.Active {
-		return p.shortHelp()
+		return p.ShortHelp()
 	}
 	return []key.Binding{k.Up, k.Down, k.Detail, k.Sort, k.Reverse, k.Filter, k.JumpTo,
 		k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown, k.Top, k.Bottom}
@@ -84,7 +90,7 @@ func (p *previewPane) fullHelp() []key.Binding {
 // spec is the declaration of the method that made the shown result: a
 // result is always drawn under its own method's headings, even while
 // another method's first result is on its way.
-func (p *previewPane) spec() method.Spec {
+func (p *Model) spec() method.Spec {
 	if p.res != nil {
 		return p.res.Spec
 	}
@@ -92,7 +98,7 @@ func (p *previewPane) spec() method.Spec {
 }
 
 // sortNames are the sortable columns of the shown result's method.
-func (p *previewPane) sortNames() []string {
+func (p *Model) sortNames() []string {
 	names := []string{"id"}
 	if !hasSizeFigure(p.spec()) {
 		names = append(names, "size")
@@ -125,9 +131,9 @@ func figureIndex(spec method.Spec, name string) int {
 	return -1
 }
 
-// refresh re-sorts when a new result arrived; the cursor stays on the
+// Refresh re-sorts when a new result arrived; the cursor stays on the
 // same group id where it can.
-func (p *previewPane) refresh() {
+func (p *Model) Refresh() {
 	if p.st.Result == p.res {
 		return
 	}
@@ -168,7 +174,7 @@ func sameGroups(a, b *method.Result) bool {
 	return a.Spec.Name == b.Spec.Name && len(a.Groups) == len(b.Groups) && (len(a.Groups) == 0 || &a.Groups[0] == &b.Groups[0])
 }
 
-func (p *previewPane) resort() {
+func (p *Model) resort() {
 	r := p.res
 	if r == nil {
 		p.order = nil
@@ -218,7 +224,7 @@ func (p *previewPane) resort() {
 	}
 }
 
-func (p *previewPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok || p.res == nil {
 		return nil
@@ -296,7 +302,7 @@ func (p *previewPane) update(msg tea.Msg) tea.Cmd {
 }
 
 // jumpTo moves the cursor to the group with this id.
-func (p *previewPane) jumpTo(id int) error {
+func (p *Model) jumpTo(id int) error {
 	for i, gi := range p.order {
 		if p.res.Groups[gi].ID == id {
 			p.tbl.SetCursor(i)
@@ -309,7 +315,7 @@ func (p *previewPane) jumpTo(id int) error {
 // layout builds the table's columns and rows for width w: id, the size
 // (the method's own size figure when it counts one, see hasSizeFigure),
 // the QI summary, the SA histogram, the figures and the mark.
-func (p *previewPane) layout(w int) {
+func (p *Model) layout(w int) {
 	spec := p.spec()
 	own := !hasSizeFigure(spec)
 	rows := make([]table.Row, len(p.order))
@@ -340,7 +346,7 @@ func (p *previewPane) layout(w int) {
 // columns are the table's columns at width w, the sorted one marked ▲ or
 // ▼; figures are headed by their key below 110 columns, else by their
 // label.
-func (p *previewPane) columns(w int) []table.Column {
+func (p *Model) columns(w int) []table.Column {
 	spec := p.spec()
 	var figs []table.Column
 	fixed := 6 + 9 + 3 // id, SA, ok (+padding)
@@ -389,9 +395,14 @@ func figureText(f method.Figure, g method.Group, fi int) string {
 	return f.Format(g.Figures[fi])
 }
 
-func (p *previewPane) view(w, h int) string {
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the pane at its size.
+func (p *Model) View() string {
+	w, h := p.w, p.h
 	st, s := p.st, p.st.Styles
-	if msg := p.notReady(w); msg != "" {
+	if msg := p.NotReady(w); msg != "" {
 		return msg
 	}
 	if p.detail != nil {
@@ -432,8 +443,8 @@ func (p *previewPane) view(w, h int) string {
 	return out + p.tbl.View()
 }
 
-// notReady explains why there is no table yet ("" when there is one).
-func (p *previewPane) notReady(w int) string {
+// NotReady explains why there is no table yet ("" when there is one).
+func (p *Model) NotReady(w int) string {
 	st, s := p.st, p.st.Styles
 	switch {
 	case st.LoadErr != nil:
@@ -453,10 +464,10 @@ func (p *previewPane) notReady(w int) string {
 	return ""
 }
 
-// compactView is the small live preview beside the parameters.
-func (p *previewPane) compactView(w, h int) string {
+// CompactView is the small live preview beside the parameters.
+func (p *Model) CompactView(w, h int) string {
 	st, s := p.st, p.st.Styles
-	if msg := p.notReady(w); msg != "" {
+	if msg := p.NotReady(w); msg != "" {
 		return msg
 	}
 	r := p.res
@@ -471,7 +482,7 @@ func (p *previewPane) compactView(w, h int) string {
 	}
 	ws, old := st.ShownWarnings()
 	for _, warn := range ws {
-		b.WriteString(warnStyle(s, old).Render(common.Fit("! "+warn, w)) + "\n")
+		b.WriteString(common.WarnStyle(s, old).Render(common.Fit("! "+warn, w)) + "\n")
 	}
 	b.WriteString(p.summaryLines(w))
 	spec := r.Spec // the result's own method, whatever is selected now
@@ -507,7 +518,7 @@ func (p *previewPane) compactView(w, h int) string {
 // summaryLines are the result's summary figures (✓ or ✗ where one has a
 // limit) and the live workload's error, the names as wide as the longest
 // where the pane has room: they widen with the terminal.
-func (p *previewPane) summaryLines(w int) string {
+func (p *Model) summaryLines(w int) string {
 	st, s, r := p.st, p.st.Styles, p.res
 	const workloadName = "workload rel. error (mean)"
 	nameW := 0
@@ -537,7 +548,7 @@ func (p *previewPane) summaryLines(w int) string {
 
 // detailView shows one group: the sections its method gives (its
 // members as published and as original, its distributions, notes).
-func (p *previewPane) detailView(w, h int) string {
+func (p *Model) detailView(w, h int) string {
 	s := p.st.Styles
 	d := p.detail
 	g := p.res.Groups[p.detailG]

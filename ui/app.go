@@ -23,6 +23,7 @@ import (
 	"privlab/ui/common"
 	"privlab/ui/panes/data"
 	"privlab/ui/panes/hierarchy"
+	"privlab/ui/panes/params"
 	"privlab/ui/panes/preview"
 	"privlab/ui/panes/release"
 	"privlab/ui/panes/target"
@@ -121,7 +122,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		componentPane{data.New(st.State)},
 		componentPane{hierarchy.New(st.State)},
 		componentPane{target.New(st.State)},
-		newParamsPane(st),
+		componentPane{params.New(st.State)},
 		componentPane{live},
 		newQueryPane(st),
 		newExportPane(st),

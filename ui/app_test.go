@@ -17,6 +17,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
+	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/components"
 )
@@ -288,18 +289,13 @@ func TestDataPaneAssignsRoles(t *testing.T) {
 func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "4")
-	p := a.panes[common.PaneMethod].(*paramsPane)
 	// move to "fakes" and type an invalid value
-	for i, par := range a.st.Spec().Params {
-		if par.Name == "fakes" {
-			p.list.Cursor = i
-		}
+	if !selectParam(a, func(par model.ParamSpec) bool { return par.Name == "fakes" }) {
+		t.Fatal("employees' method has no parameter fakes")
 	}
-	press(t, a, "enter")
-	p.list.Edit.Input.SetValue("-3")
-	press(t, a, "enter")
-	if !p.list.Edit.Active || !strings.Contains(p.list.Edit.Err, "parameter fakes") {
-		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.list.Edit.Active, p.list.Edit.Err)
+	press(t, a, "enter", "ctrl+u", "-3", "enter")
+	if v := a.View(); !a.panes[common.PaneMethod].capturing() || !strings.Contains(v, "parameter fakes") {
+		t.Fatalf("invalid value accepted or no reason shown: editing=%v\n%s", a.panes[common.PaneMethod].capturing(), v)
 	}
 	if !strings.Contains(a.View(), "refused: parameter fakes") {
 		t.Fatal("the refusal is not on screen")
@@ -307,9 +303,8 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	if a.st.Value("fakes") != "0" {
 		t.Fatalf("fakes changed to %q", a.st.Value("fakes"))
 	}
-	p.list.Edit.Input.SetValue("2")
-	press(t, a, "enter")
-	if p.list.Edit.Active || a.st.Value("fakes") != "2" || a.st.Result == nil {
+	press(t, a, "ctrl+u", "2", "enter")
+	if a.panes[common.PaneMethod].capturing() || a.st.Value("fakes") != "2" || a.st.Result == nil {
 		t.Fatal("a valid value was not applied")
 	}
 	for _, g := range a.st.Result.Groups {
@@ -575,11 +570,8 @@ func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
 func TestKeyBurstIsSeveralPresses(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "4")
-	p := a.panes[common.PaneMethod].(*paramsPane)
-	for i, par := range a.st.Spec().Params {
-		if par.Name == "fakes" {
-			p.list.Cursor = i
-		}
+	if !selectParam(a, func(par model.ParamSpec) bool { return par.Name == "fakes" }) {
+		t.Fatal("employees' method has no parameter fakes")
 	}
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+++")})
 	settle(t, a, cmd)
@@ -726,4 +718,28 @@ func TestLoneChangeRunsAtOnce(t *testing.T) {
 	if m, ok := b.schedule()().(debounceMsg); !ok || m.seq != b.runSeq {
 		t.Fatalf("a lone change's command gave %#v", m)
 	}
+}
+
+// selectParam selects the (last) parameter match accepts on the Method
+// pane with the arrow keys: the pane lists the method's parameters in
+// declared order. It reports whether one was found.
+func selectParam(a *App, match func(model.ParamSpec) bool) bool {
+	a.active = common.PaneMethod
+	ps := a.st.Spec().Params
+	at := -1
+	for i, par := range ps {
+		if match(par) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for range ps {
+		a.Update(tea.KeyMsg{Type: tea.KeyUp})
+	}
+	for range at {
+		a.Update(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	return true
 }

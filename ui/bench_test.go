@@ -15,7 +15,6 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
-	"privlab/ui/common"
 )
 
 // BenchmarkPreviewRecompute is the workbench's recompute path after a key
@@ -140,15 +139,7 @@ func BenchmarkKeyToPreview(b *testing.B) {
 			}
 			// The Method pane with the seed selected: + is a change that
 			// always recomputes and never fails.
-			a.active = common.PaneMethod
-			list := &a.panes[common.PaneMethod].(*paramsPane).list
-			list.Cursor = -1
-			for i, par := range list.Params() {
-				if par.Kind == model.ParamSeed {
-					list.Cursor = i
-				}
-			}
-			if list.Cursor < 0 {
+			if !selectParam(a, func(par model.ParamSpec) bool { return par.Kind == model.ParamSeed }) {
 				b.Skip("the method has no seed to step")
 			}
 			plus := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")}

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"privlab/algorithms/pipeline"
+	"privlab/model"
 	"privlab/ui/common"
 )
 
@@ -112,7 +113,7 @@ func TestGoldenPanes(t *testing.T) {
 	})
 	t.Run("fakes", func(t *testing.T) {
 		press(t, a, "4")
-		a.panes[common.PaneMethod].(*paramsPane).list.Cursor = 3 // fakes
+		selectParam(a, func(par model.ParamSpec) bool { return par.Name == "fakes" })
 		press(t, a, "+")
 		press(t, a, "5")
 		teatest.RequireEqualOutput(t, []byte(a.View()))

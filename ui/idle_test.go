@@ -7,7 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/model"
-	"privlab/ui/common"
 )
 
 // drain runs the app's commands as the program does, spinner ticks
@@ -64,12 +63,8 @@ func TestIdleWorkbenchSchedulesNothing(t *testing.T) {
 	}
 	// The seed steps with +: a run, with the spinner ticking until it is
 	// done, then idle again.
-	a.active = common.PaneMethod
-	list := &a.panes[common.PaneMethod].(*paramsPane).list
-	for i, par := range list.Params() {
-		if par.Kind == model.ParamSeed {
-			list.Cursor = i
-		}
+	if !selectParam(a, func(par model.ParamSpec) bool { return par.Kind == model.ParamSeed }) {
+		t.Fatal("the method has no seed to step")
 	}
 	before := a.st.Result
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})

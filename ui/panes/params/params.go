@@ -1,4 +1,7 @@
-package ui
+// Package params is the Method pane: the method and its variant, and
+// exactly the parameters the method declares, stepped or typed, beside a
+// compact live preview of the groups so tuning shows its effect at once.
+package params
 
 import (
 	"fmt"
@@ -7,29 +10,32 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/catalog"
 	"privlab/ui/common"
 	"privlab/ui/components"
 	"privlab/ui/panes/preview"
 )
 
-// paramsPane picks the method and variant and edits exactly the
-// parameters the method declares. The right side is a live preview of the
-// groups, so tuning shows its effect at once.
-type paramsPane struct {
-	st      *State
+// Model is the Method pane: it picks the method and variant and edits
+// exactly the parameters the method declares. The right side is a live
+// preview of the groups, so tuning shows its effect at once.
+type Model struct {
+	st      *common.State
+	w, h    int // the pane's size (SetSize)
 	list    components.ParamList
 	preview *preview.Model
 }
 
-func newParamsPane(st *State) *paramsPane {
-	return &paramsPane{st: st, list: components.NewParamList(st.State, nil), preview: preview.New(st.State)}
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
+	return &Model{st: st, list: components.NewParamList(st, nil), preview: preview.New(st)}
 }
 
-func (p *paramsPane) title() string   { return "Method" }
-func (p *paramsPane) capturing() bool { return p.list.Edit.Active }
-func (p *paramsPane) refresh()        { p.preview.Refresh() }
+func (p *Model) Title() string   { return "Method" }
+func (p *Model) Capturing() bool { return p.list.Edit.Active }
+func (p *Model) Refresh()        { p.preview.Refresh() }
 
-func (p *paramsPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.list.Edit.Active {
 		return []key.Binding{k.Enter, k.Back}
@@ -37,12 +43,12 @@ func (p *paramsPane) shortHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit, k.Method}
 }
 
-func (p *paramsPane) fullHelp() []key.Binding {
+func (p *Model) FullHelp() []key.Binding {
 	k := p.st.Keys
 	return []key.Binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit, k.Method, k.Variant}
 }
 
-func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -54,7 +60,7 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 	spec := st.Spec()
 	switch {
 	case key.Matches(k, st.Keys.Method):
-		ms := methods()
+		ms := catalog.All()
 		for i, m := range ms {
 			if m.Spec().Name == st.Project.Method {
 				st.SetMethod(ms[(i+1)%len(ms)].Spec().Name)
@@ -77,7 +83,12 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *paramsPane) view(w, h int) string {
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the pane at its size.
+func (p *Model) View() string {
+	w, h := p.w, p.h
 	st, s := p.st, p.st.Styles
 	spec := st.Spec()
 	lw := 38
@@ -86,7 +97,7 @@ func (p *paramsPane) view(w, h int) string {
 	}
 	var left strings.Builder
 	left.WriteString(s.Title.Render("Method ") + st.Project.Method)
-	if len(methods()) > 1 {
+	if len(catalog.All()) > 1 {
 		left.WriteString(s.Muted.Render("  (" + common.KeyName(st.Keys.Method) + ": next)"))
 	}
 	left.WriteString("\n")

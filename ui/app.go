@@ -25,6 +25,7 @@ import (
 	"privlab/ui/panes/hierarchy"
 	"privlab/ui/panes/params"
 	"privlab/ui/panes/preview"
+	"privlab/ui/panes/query"
 	"privlab/ui/panes/release"
 	"privlab/ui/panes/target"
 	"privlab/ui/session"
@@ -124,7 +125,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		componentPane{target.New(st.State)},
 		componentPane{params.New(st.State)},
 		componentPane{live},
-		newQueryPane(st),
+		componentPane{query.New(st.State)},
 		newExportPane(st),
 		newSweepPane(st),
 		newComparePane(st),

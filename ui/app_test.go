@@ -20,6 +20,7 @@ import (
 	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/components"
+	"privlab/ui/panes/query"
 )
 
 func init() {
@@ -78,7 +79,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, queryMsg, exportMsg, sweepMsg,
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, query.AnswerMsg, exportMsg, sweepMsg,
 			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
@@ -384,21 +385,19 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 	a.st.Changed()
 	settle(t, a, a.schedule())
 	press(t, a, "6", "enter")
-	p := a.panes[common.PaneQuery].(*queryPane)
-	p.input.SetValue("AVG(salary) WHERE gender = 'F'")
-	press(t, a, "enter")
-	if len(p.answers) != 1 || p.answers[0].err != nil {
-		t.Fatalf("no answer: %+v", p.answers)
+	press(t, a, "ctrl+u", "AVG(salary) WHERE gender = 'F'", "enter")
+	if v := a.View(); strings.Count(v, "> AVG(salary) WHERE gender = 'F'") != 1 {
+		t.Fatalf("no answer:\n%s", v)
 	}
 	if !strings.Contains(a.View(), "release [35000, 55000]") {
 		t.Fatalf("Figure 2 query bounds not shown:\n%s", a.View())
 	}
-	press(t, a, "up")
-	if p.input.Value() != "AVG(salary) WHERE gender = 'F'" {
-		t.Fatalf("history recall: %q", p.input.Value())
+	// up recalls the query: enter asks it again.
+	press(t, a, "up", "enter")
+	if v := a.View(); strings.Count(v, "> AVG(salary) WHERE gender = 'F'") != 2 {
+		t.Fatalf("history recall did not ask the query again:\n%s", v)
 	}
-	p.input.SetValue("AVG(salary) WHERE gender BETWEN 1 AND 2")
-	press(t, a, "enter")
+	press(t, a, "ctrl+u", "AVG(salary) WHERE gender BETWEN 1 AND 2", "enter")
 	if !strings.Contains(a.View(), "query:1:26") {
 		t.Fatal("parse error position not shown")
 	}
@@ -554,8 +553,7 @@ func TestSaveWritesBackToTheOpenedProject(t *testing.T) {
 func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "6", "enter")
-	a.panes[common.PaneQuery].(*queryPane).input.SetValue("COUNT(*)")
-	press(t, a, "enter", "esc")
+	press(t, a, "ctrl+u", "COUNT(*)", "enter", "esc")
 	if strings.Contains(a.View(), "earlier settings") {
 		t.Fatal("a fresh answer is marked stale")
 	}

@@ -28,7 +28,7 @@ func attackCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared, p
 	if prep == nil || pv == nil {
 		return nil
 	}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return attackMsg{seq: seq}
 		}

@@ -107,7 +107,7 @@ func (p *comparePane) start() tea.Cmd {
 	ctx, seq, progress := p.job.Start()
 	p.err, p.rows = nil, nil
 	env, proj, table, k, now := st.Env, st.Project.Clone(), st.Table, p.k, st.Now
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		rows, err := pipeline.Compare(ctx, env, proj, table, pipeline.CompareOptions{K: k, Threshold: proj.RiskThreshold, Now: now,
 			Workload: workload.Options{Queries: previewQueries, Seed: 1}, Progress: progress})
 		return compareMsg{seq: seq, rows: rows, err: err}

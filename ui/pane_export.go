@@ -266,7 +266,7 @@ func (p *exportPane) export() tea.Cmd {
 	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
 	seq, prep, res, dir, env := p.seq, st.Prep, st.Result, p.dir(), st.Env
 	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept, AllowGrowth: p.growth}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if err := env.LoadPopulationOf(prep); err != nil { // the project's population (run --population)
 			return exportMsg{seq: seq, err: err}
 		}

@@ -239,7 +239,7 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 	p.err, p.rows, p.figs, p.cleared = nil, nil, nil, ""
 	p.of, p.table, p.method = st.Changes, st.Table, st.Project.Method
 	env, proj, table := st.Env, st.RunProject(), st.Table
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		figs := make([]sweepFigures, len(vals))
 		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1},
 			pipeline.SweepOptions{Progress: progress, Each: func(i int, res *method.Result) { figs[i] = measureSweep(res, proj.RiskThreshold) }})

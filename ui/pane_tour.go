@@ -42,7 +42,7 @@ type tourStepsMsg struct {
 
 // tourStepsCmd computes a tour's steps off the UI goroutine.
 func tourStepsCmd(env pipeline.Env, t tour.Tour) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		steps, err := t.Steps(context.Background(), env)
 		return tourStepsMsg{name: t.Name, steps: steps, err: err}
 	}, func(err error) tea.Msg { return tourStepsMsg{name: t.Name, err: err} })

@@ -32,7 +32,7 @@ type releaseOpenedMsg struct {
 // openReleaseCmd reads and checks a release in the background against
 // the original the user gave (nil: from its files alone).
 func openReleaseCmd(dir string, original *model.Table, seq int) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		against := "from its files alone"
 		if original != nil {
 			against = "against " + original.Name
@@ -48,7 +48,7 @@ func openReleaseCmd(dir string, original *model.Table, seq int) tea.Cmd {
 // the same rows and seed); otherwise the release is checked from its
 // files alone, and the pane says why.
 func receiveCmd(env pipeline.Env, dir string, seq int) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		orig, pub, in, why := auditedOriginal(env, dir)
 		against := "from its files alone (" + why + ")"
 		if orig != nil {

@@ -57,23 +57,10 @@ type resultMsg struct {
 	elapsed time.Duration
 }
 
-// guarded runs background work and turns a panic into an error message,
-// so a bug never ends the session with a stack trace.
-func guarded(work func() tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
-	return func() (msg tea.Msg) {
-		defer func() {
-			if r := recover(); r != nil {
-				msg = onPanic(model.Recovered(r, ""))
-			}
-		}()
-		return work()
-	}
-}
-
 // loadCmd loads the project's table off the UI goroutine; the context is
 // cancelled when a newer load supersedes it.
 func loadCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, seq, changes int) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		t, err := env.LoadTableContext(ctx, p)
 		return loadedMsg{seq: seq, changes: changes, table: t, err: err}
 	}, func(err error) tea.Msg { return loadedMsg{seq: seq, changes: changes, err: err} })
@@ -86,7 +73,7 @@ const previewQueries = 50
 // runCmd prepares and runs the method on a snapshot of the project; the
 // context is cancelled when a newer change supersedes it.
 func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, seq, changes int, progress *atomic.Value, now func() time.Time) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		start := now()
 		prep, err := env.Prepare(p, t)
 		if err != nil {
@@ -124,7 +111,7 @@ func deferredCmd(ctx context.Context, res *method.Result, seq int) tea.Cmd {
 	if res.Deferred == nil {
 		return nil
 	}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		figs, err := res.Deferred(ctx)
 		if err != nil {
 			return deferredMsg{seq: seq}
@@ -144,7 +131,7 @@ type riskMsg struct {
 // published (built in memory, read by the method's viewer: the build the
 // attacks read, pipeline.Preview), after the groups are on screen.
 func riskCmd(ctx context.Context, pv *pipeline.Preview, threshold float64, seq int) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return riskMsg{seq: seq}
 		}
@@ -162,7 +149,7 @@ func workloadCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared,
 	if res.Answerer == nil || res.Workload == "" {
 		return nil
 	}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return workloadMsg{seq: seq}
 		}

@@ -338,7 +338,7 @@ func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
 // file that holds its stack; the session goes on.
 func TestGuardedKeepsTheStackInAFile(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	msg := guarded(func() tea.Msg { panic("boom") }, func(err error) tea.Msg { return err })()
+	msg := common.Guarded(func() tea.Msg { panic("boom") }, func(err error) tea.Msg { return err })()
 	err, ok := msg.(error)
 	if !ok || !strings.HasPrefix(err.Error(), "internal error: boom (please report it; details in "+os.Getenv("TMPDIR")) ||
 		strings.Contains(err.Error(), "goroutine") {

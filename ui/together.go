@@ -27,7 +27,7 @@ func togetherCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared,
 	if prep == nil || pv == nil || len(dirs) == 0 {
 		return nil
 	}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return togetherMsg{seq: seq}
 		}

@@ -3,6 +3,8 @@ package common
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"privlab/model"
 )
 
 // Pane indexes, in tab order. The tabs show the panes the current method
@@ -84,4 +86,17 @@ func (s *State) WorkbenchPanes() []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// Guarded runs background work and turns a panic into an error message,
+// so a bug never ends the session with a stack trace.
+func Guarded(work func() tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = onPanic(model.Recovered(r, ""))
+			}
+		}()
+		return work()
+	}
 }

@@ -1,4 +1,8 @@
-package ui
+// Package query is the Query pane: queries in the SPEC Section 4
+// language answered on the original table and on the release (or a
+// received release's files), with the true answer, the release's bounds
+// or estimate and the relative error; up/down recall earlier queries.
+package query
 
 import (
 	"fmt"
@@ -15,11 +19,12 @@ import (
 	"privlab/ui/common"
 )
 
-// queryPane answers queries in the SPEC Section 4 language on the
+// Model answers queries in the SPEC Section 4 language on the
 // original table and on the release: true answer, bounds or estimate,
 // relative error. Up/down recall earlier queries.
-type queryPane struct {
-	st      *State
+type Model struct {
+	st      *common.State
+	w, h    int // the pane's size (SetSize)
 	input   textinput.Model
 	history []string
 	hpos    int
@@ -35,7 +40,8 @@ type queryAnswer struct {
 	of   *method.Result // the release it was answered on
 }
 
-type queryMsg struct {
+// AnswerMsg is a query answered in the background.
+type AnswerMsg struct {
 	seq  int
 	text string
 	res  *pipeline.QueryResult
@@ -43,19 +49,20 @@ type queryMsg struct {
 	of   *method.Result
 }
 
-func newQueryPane(st *State) *queryPane {
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
 	in := textinput.New()
 	in.Prompt = "query> "
 	in.Placeholder = "AVG(salary) WHERE gender = 'F'"
 	in.Width = 70
-	return &queryPane{st: st, input: in}
+	return &Model{st: st, input: in}
 }
 
-func (p *queryPane) title() string   { return "Query" }
-func (p *queryPane) capturing() bool { return p.input.Focused() }
-func (p *queryPane) refresh()        {}
+func (p *Model) Title() string   { return "Query" }
+func (p *Model) Capturing() bool { return p.input.Focused() }
+func (p *Model) Refresh()        {}
 
-func (p *queryPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.input.Focused() {
 		return []key.Binding{k.Run, k.History, k.Example, common.Described(k.Back, common.KeyName(k.Back), "leave the input")}
@@ -63,10 +70,10 @@ func (p *queryPane) shortHelp() []key.Binding {
 	return []key.Binding{k.TypeQuery}
 }
 
-func (p *queryPane) fullHelp() []key.Binding { return p.shortHelp() }
+func (p *Model) FullHelp() []key.Binding { return p.ShortHelp() }
 
 // example suggests a query for the current roles.
-func (p *queryPane) example() string {
+func (p *Model) example() string {
 	r := p.st.Project.Roles
 	if r.SA == "" || len(r.QIs) == 0 || p.st.Table == nil {
 		return "COUNT(*)"
@@ -100,10 +107,10 @@ func quoteIdent(s string) string {
 	return s
 }
 
-func (p *queryPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
-	case queryMsg:
+	case AnswerMsg:
 		if msg.seq != p.seq {
 			return nil
 		}
@@ -151,10 +158,10 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 				p.seq++
 				p.busy = true
 				seq, truth, ans := p.seq, st.TruthFor(), rec.Answerer
-				return guarded(func() tea.Msg {
+				return common.Guarded(func() tea.Msg {
 					r, err := answer(text, truth, ans)
-					return queryMsg{seq: seq, text: text, res: r, err: err}
-				}, func(err error) tea.Msg { return queryMsg{seq: seq, text: text, err: err} })
+					return AnswerMsg{seq: seq, text: text, res: r, err: err}
+				}, func(err error) tea.Msg { return AnswerMsg{seq: seq, text: text, err: err} })
 			}
 			if st.Result == nil || st.Prep == nil {
 				p.answers = append([]queryAnswer{{text: text, err: fmt.Errorf("no release yet: wait for the preview")}}, p.answers...)
@@ -163,10 +170,10 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 			p.seq++
 			p.busy = true
 			seq, truth, res := p.seq, st.Prep.Table, st.Result
-			return guarded(func() tea.Msg {
+			return common.Guarded(func() tea.Msg {
 				r, err := answer(text, truth, res.Answerer)
-				return queryMsg{seq: seq, text: text, res: r, err: err, of: res}
-			}, func(err error) tea.Msg { return queryMsg{seq: seq, text: text, err: err, of: res} })
+				return AnswerMsg{seq: seq, text: text, res: r, err: err, of: res}
+			}, func(err error) tea.Msg { return AnswerMsg{seq: seq, text: text, err: err, of: res} })
 		}
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
@@ -177,7 +184,7 @@ func (p *queryPane) update(msg tea.Msg) tea.Cmd {
 
 // recall moves through the earlier queries: up to older ones, down to
 // newer ones and past the newest to an empty input.
-func (p *queryPane) recall(older bool) {
+func (p *Model) recall(older bool) {
 	switch {
 	case older && p.hpos > 0:
 		p.hpos--
@@ -199,7 +206,12 @@ func answer(text string, truth *model.Table, a method.Answerer) (*pipeline.Query
 	return pipeline.Answer(text, truth, a)
 }
 
-func (p *queryPane) view(w, h int) string {
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the pane at its size.
+func (p *Model) View() string {
+	w := p.w
 	s, k := p.st.Styles, p.st.Keys
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Query the release") + s.Muted.Render("  COUNT(*) | SUM | AVG | MIN | MAX (sa) [WHERE col = v | != | < | <= | > | >= | BETWEEN a AND b | IN (..) {AND ...}]") + "\n")
@@ -267,7 +279,7 @@ func (p *queryPane) view(w, h int) string {
 }
 
 // typeQuery names the keys that open the query input ("enter (or /)").
-func typeQuery(k KeyMap) string {
+func typeQuery(k common.KeyMap) string {
 	out := common.KeyName(k.TypeQuery)
 	if keys := k.TypeQuery.Keys(); len(keys) > 1 {
 		out += " (or " + strings.Join(keys[1:], ", ") + ")" // the help names the first

@@ -489,13 +489,7 @@ func (a *App) onOpenRelease(msg openReleaseMsg) tea.Cmd {
 	a.runSeq++
 	a.loadSeq++
 	a.relSeq++
-	st.Running, st.Loading, st.NeedRun, st.NeedLoad = false, false, false, false
-	st.Table, st.LoadErr = nil, nil
-	st.DropResult()
-	st.Project = pipeline.Project{Method: st.Project.Method, Params: st.Project.Params}
-	st.ReceivedDir, st.Received, st.ReceivedErr, st.AskedRelease = msg.dir, nil, nil, true
-	st.Dirty = false
-	st.Status, st.StatusErr = "", false
+	st.Receive(msg.dir)
 	a.active = common.PaneRelease
 	a.refreshAll()
 	return receiveCmd(st.Env, msg.dir, a.relSeq)
@@ -508,15 +502,11 @@ func (a *App) onReleaseOpened(msg releaseOpenedMsg) {
 	if msg.seq != a.relSeq || st.ReceivedDir == "" {
 		return // another release was opened, or the workbench moved on
 	}
-	st.Received, st.ReceivedErr = msg.rel, msg.err
+	st.ReleaseRead(msg.rel, msg.err)
 	if msg.err != nil {
 		st.Fail(msg.err)
 	}
-	if msg.input.Input != "" {
-		st.Project.Input, st.Project.Rows, st.Project.DataSeed = msg.input.Input, msg.input.Rows, msg.input.DataSeed
-		st.Project.Columns, st.Project.Delimiter, st.Project.Kinds = msg.input.Columns, msg.input.Delimiter, msg.input.Kinds
-		st.Table = msg.original
-	}
+	st.UseReleaseInput(msg.input, msg.original)
 	a.refreshAll()
 	a.active = common.PaneRelease
 }
@@ -546,8 +536,7 @@ func (a *App) onOpenDialog(msg openDialogMsg) tea.Cmd {
 func (a *App) onWorkload(msg workloadMsg) {
 	st := a.st
 	if msg.seq == a.runSeq {
-		st.Workload, st.WorkloadOld = msg.w, false
-		st.NoteWarnings()
+		st.LandWorkload(msg.w)
 	}
 }
 
@@ -555,11 +544,7 @@ func (a *App) onWorkload(msg workloadMsg) {
 func (a *App) onDeferred(msg deferredMsg) {
 	st := a.st
 	if msg.seq == a.runSeq && len(msg.figs) > 0 && st.Result != nil {
-		// A new result value: background work (an export) may be
-		// reading the old one's figures.
-		r := *st.Result
-		r.Summary = append(append([]model.Figure(nil), r.Summary...), msg.figs...)
-		st.Result = &r
+		st.AddFigures(msg.figs)
 		a.refreshAll()
 	}
 }
@@ -568,7 +553,7 @@ func (a *App) onDeferred(msg deferredMsg) {
 func (a *App) onRisk(msg riskMsg) {
 	st := a.st
 	if msg.seq == a.runSeq {
-		st.Risk, st.RiskOld, st.RiskSingle = msg.rep, false, msg.single
+		st.LandRisk(msg.rep, msg.single)
 		a.refreshAll()
 	}
 }
@@ -577,7 +562,7 @@ func (a *App) onRisk(msg riskMsg) {
 func (a *App) onAttacks(msg attackMsg) {
 	st := a.st
 	if msg.seq == a.runSeq {
-		st.Attacks, st.AttacksOld, st.AttacksErr = msg.rep, false, msg.err
+		st.LandAttacks(msg.rep, msg.err)
 		a.refreshAll()
 	}
 }
@@ -586,7 +571,7 @@ func (a *App) onAttacks(msg attackMsg) {
 func (a *App) onTogether(msg togetherMsg) {
 	st := a.st
 	if msg.seq == a.runSeq {
-		st.Together, st.TogetherOld, st.TogetherErr = msg.fig, false, msg.err
+		st.LandTogether(msg.fig, msg.err)
 		a.refreshAll()
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"privlab/algorithms/pipeline"
 )
 
 // A role edit moves a column out of its other role and marks the
@@ -73,5 +75,27 @@ func TestSetMissingTokens(t *testing.T) {
 	}
 	if !slices.Equal(s.MissingTokens(), []string{"NA", "?"}) || !s.NeedLoad {
 		t.Errorf("tokens %q, need load %v", s.MissingTokens(), s.NeedLoad)
+	}
+}
+
+// Receiving a release drops the table and the result (they have nothing
+// to do with it) and keeps only the method and its values; the release's
+// input, when found, is the project's again.
+func TestReceiveKeepsOnlyTheMethod(t *testing.T) {
+	var s Session
+	s.Project.Input, s.Project.Method = "dataset:census", "kja"
+	s.SetParam("k", "7")
+	s.SetSA("age")
+	s.Notify("something")
+	s.Receive("out")
+	if s.Project.Input != "" || s.Project.Method != "kja" || s.Project.Params["k"] != "7" || s.Project.Roles.SA != "" {
+		t.Errorf("project after Receive: %+v", s.Project)
+	}
+	if s.ReceivedDir != "out" || !s.AskedRelease || s.Dirty || s.Status != "" || s.NeedRun {
+		t.Errorf("dir %q asked %v dirty %v status %q need run %v", s.ReceivedDir, s.AskedRelease, s.Dirty, s.Status, s.NeedRun)
+	}
+	s.UseReleaseInput(pipeline.Project{Input: "people.csv", Delimiter: "semicolon"}, nil)
+	if s.Project.Input != "people.csv" || s.Project.Delimiter != "semicolon" {
+		t.Errorf("the release's input was not taken: %+v", s.Project)
 	}
 }

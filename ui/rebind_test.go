@@ -123,7 +123,7 @@ func oldKeyPatterns(old []string) []*regexp.Regexp {
 				out = append(out, regexp.MustCompile(`(^|[^\pL\pN+])`+q+`($|[^\pL\pN+])`))
 				continue
 			}
-			out = append(out, regexp.MustCompile(`(^|\s)\(`+q+`(: |\))|press `+q+` |(^|[\s(])`+q+` `+verbs+`\b|(^|[\s(])`+q+`/[^\s/]{1,5}[\s)]`))
+			out = append(out, regexp.MustCompile(`(^|\s)\(`+q+`(: |\))|press `+q+` |(^|[\s(])`+q+` `+verbs+`\b|(^|[\s(])`+q+`/[^\s/]{1,5}[\s)]|(^|[\s(])`+q+` in the \pL+ pane`))
 		}
 	}
 	return out
@@ -183,7 +183,7 @@ var reached = map[string]string{
 	"export refused": "not exported", "quit question": "Quit anyway?", "error dialog": "The error", "wizard naming": "column names",
 	"import wizard keys": "Keys  of the import wizard", "group detail": "Group ", "check report": "Check report",
 	"save dialog": "Save the project as another file", "charts": "Target", "no roles": "parameter sa", "failed": "✗ parameter grouping",
-	"query input": "leave the input", "sweep values": "keep", "hierarchy widths": "cancel", "file dialog": "Open a data file",
+	"query input": "leave the input", "plain variant": "picks one)", "sweep values": "keep", "hierarchy widths": "cancel", "file dialog": "Open a data file",
 }
 
 // rebindViews are the key tests' views and the states whose texts name
@@ -221,6 +221,9 @@ func rebindViews(t *testing.T) map[string]func(t *testing.T) *App {
 	views["sweep result"] = func(t *testing.T) *App { a := at(t, "8"); press(t, a, "enter"); return a }
 	views["compare result"] = func(t *testing.T) *App { a := at(t, "9"); press(t, a, "enter"); return a }
 	views["wizard naming"] = func(t *testing.T) *App { a := views["import wizard"](t); press(t, a, "N"); return a }
+	// kja without a public table: the Method pane names the key that
+	// picks one.
+	views["plain variant"] = func(t *testing.T) *App { a := views["kja data"](t); press(t, a, "4"); return a }
 	return views
 }
 

@@ -20,7 +20,15 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/tour"
 	"privlab/model"
-	"privlab/model/releasedir"
+	"privlab/ui/common"
+	"privlab/ui/panes/data"
+	"privlab/ui/panes/hierarchy"
+	"privlab/ui/panes/params"
+	"privlab/ui/panes/preview"
+	"privlab/ui/panes/query"
+	"privlab/ui/panes/release"
+	"privlab/ui/panes/target"
+	"privlab/ui/session"
 )
 
 // pane is one screen of the workbench. Only the active pane gets keys;
@@ -37,23 +45,6 @@ type pane interface {
 	// refresh is called after a new table or result arrived.
 	refresh()
 }
-
-// Pane indexes in App.panes. The tabs show the panes the current method
-// has (the charts pane only when it draws charts), numbered 1-9 in order.
-const (
-	paneData = iota
-	paneHierarchy
-	paneCharts
-	paneMethod
-	panePreview
-	paneQuery
-	paneExport
-	paneSweep
-	paneCompare
-	paneRelease
-	paneTour
-	lastPane
-)
 
 // debounce is how long the preview waits after a change that follows
 // another closely (keys typed fast or held down), so that their runs
@@ -103,9 +94,6 @@ type App struct {
 	quit   bool
 }
 
-// showPaneMsg brings a pane to the front.
-type showPaneMsg struct{ pane int }
-
 // dialog is a modal overlay; its keys are the footer's while it is open.
 type dialog interface {
 	update(msg tea.Msg) (done bool, cmd tea.Cmd)
@@ -121,32 +109,32 @@ func methods() []method.Method { return catalog.All() }
 // pipeline.Cache.
 func NewApp(env pipeline.Env, p pipeline.Project) *App {
 	env.Cache = &pipeline.Cache{}
-	st := &State{Env: env, Styles: DefaultStyles(), Keys: DefaultKeyMap(), Progress: &atomic.Value{}, Now: time.Now}
+	st := &State{State: &common.State{Session: session.Session{Env: env, Progress: &atomic.Value{}}, Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap(), Now: time.Now}}
 	st.Progress.Store(progressMark{})
 	if p.Params == nil {
 		p.Params = model.Values{}
 	}
 	st.Project = env.WithDefaults(p)
-	st.parkPublic()
-	st.needLoad = true
+	st.ParkPublic()
+	st.NeedLoad = true
 	a := &App{st: st, help: help.New(), spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)), debounceFor: debounce}
-	preview := newPreviewPane(st)
+	live := preview.New(st.State)
 	a.panes = []pane{
-		newDataPane(st),
-		newHierarchyPane(st),
-		newChartsPane(st),
-		newParamsPane(st),
-		preview,
-		newQueryPane(st),
+		componentPane{data.New(st.State)},
+		componentPane{hierarchy.New(st.State)},
+		componentPane{target.New(st.State)},
+		componentPane{params.New(st.State)},
+		componentPane{live},
+		componentPane{query.New(st.State)},
 		newExportPane(st),
 		newSweepPane(st),
 		newComparePane(st),
-		newReleasePane(st),
-		newTourPane(st, preview),
+		componentPane{release.New(st.State)},
+		newTourPane(st, live),
 	}
-	a.active = panePreview
+	a.active = common.PanePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
-		a.active = paneData // a plain file: roles come first
+		a.active = common.PaneData // a plain file: roles come first
 	}
 
 	return a
@@ -189,37 +177,37 @@ func (a *App) schedule() tea.Cmd {
 	st := a.st
 	if st.ReceivedDir != "" {
 		// A received release is read once the original (if any) is in.
-		st.needRun = false
-		if st.needLoad && st.Project.Input != "" {
-			st.needLoad = false
+		st.NeedRun = false
+		if st.NeedLoad && st.Project.Input != "" {
+			st.NeedLoad = false
 			a.loadSeq++
 			st.Loading = true
 			return loadCmd(a.startLoad(), st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
 		}
-		st.needLoad = false
-		if !st.askedRelease && !st.Loading {
-			st.askedRelease = true
+		st.NeedLoad = false
+		if !st.AskedRelease && !st.Loading {
+			st.AskedRelease = true
 			a.relSeq++
 			if st.Table == nil && st.Project.Input == "" {
 				// No original given: the audit record beside the release
 				// names it, as when the release is picked with ctrl+o.
 				return receiveCmd(st.Env, st.ReceivedDir, a.relSeq)
 			}
-			return openReleaseCmd(st.ReceivedDir, st.originalFor(), a.relSeq)
+			return openReleaseCmd(st.ReceivedDir, st.OriginalFor(), a.relSeq)
 		}
 		return nil
 	}
 	switch {
-	case st.needLoad:
-		st.needLoad, st.needRun = false, false
+	case st.NeedLoad:
+		st.NeedLoad, st.NeedRun = false, false
 		a.cancelRun()
 		a.runSeq++ // a run of the old table is not this table's result
 		st.Running = false
 		a.loadSeq++
 		st.Loading = true
 		return loadCmd(a.startLoad(), st.Env, st.Project.Clone(), a.loadSeq, st.Changes)
-	case st.needRun:
-		st.needRun = false
+	case st.NeedRun:
+		st.NeedRun = false
 		a.cancelRun() // a newer change supersedes the running computation
 		a.runSeq++
 		seq := a.runSeq
@@ -262,7 +250,7 @@ func (a *App) startRun() tea.Cmd {
 	a.cancel, a.runCtx = cancel, ctx
 	st.Running = true
 	st.Progress.Store(progressMark{seq: a.runSeq, start: st.Now()})
-	return runCmd(ctx, st.Env, st.runProject(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
+	return runCmd(ctx, st.Env, st.RunProject(), st.Table, a.runSeq, st.Changes, st.Progress, st.Now)
 }
 
 // landResult shows the result of the current run (or its error) and
@@ -271,7 +259,7 @@ func (a *App) startRun() tea.Cmd {
 func (a *App) landResult(msg resultMsg) tea.Cmd {
 	st := a.st
 	st.Running = false
-	st.expireStatus(msg.changes)
+	st.ExpireStatus(msg.changes)
 	st.RunErr = msg.err
 	if msg.err != nil {
 		// The result on screen stays, marked stale: it is not what the
@@ -330,184 +318,304 @@ func (a *App) spinning() bool {
 	return st.Loading || st.Running || st.ReceivedDir != "" && st.Received == nil && st.ReceivedErr == nil
 }
 
+// update is the root of the message flow: it only routes. Messages about
+// the screen and the session's background work have named handlers;
+// keys go to the dialog, a capturing pane or the global keys; anything
+// else is addressed to a dialog or a pane.
 func (a *App) update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
-	defer func() {
-		// A bug in a pane must not end the session (or print a stack
-		// trace): report it and carry on.
-		if r := recover(); r != nil {
-			a.st.Fail(model.Recovered(r, ""))
-			m, cmd = a, nil
-		}
-	}()
-	st := a.st
+	defer a.recoverFromPanic(&m, &cmd)
+	if cmd, ok := a.handleScreenMsg(msg); ok {
+		return a, cmd
+	}
+	if cmd, ok := a.handleWorkMsg(msg); ok {
+		return a, cmd
+	}
 	var cmds []tea.Cmd
+	if k, ok := msg.(tea.KeyMsg); ok {
+		cmds = a.routeKey(k)
+	} else {
+		cmds = a.routeToDialogAndPanes(msg)
+	}
+	return a.settle(cmds)
+}
+
+// recoverFromPanic is deferred by update: a bug in a pane must not end
+// the session (or print a stack trace): it is reported and the session
+// carries on.
+func (a *App) recoverFromPanic(m *tea.Model, cmd *tea.Cmd) {
+	if r := recover(); r != nil {
+		a.st.Fail(model.Recovered(r, ""))
+		*m, *cmd = a, nil
+	}
+}
+
+// handleScreenMsg handles the messages about what is on screen: sizes,
+// the spinner, which pane or dialog shows, tours and received releases.
+// ok is false for any other message.
+func (a *App) handleScreenMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		a.help.Width = msg.Width
-		return a, nil
+		return nil, true
 	case spinner.TickMsg:
-		if !a.spinning() {
-			a.ticking = false // the chain of ticks ends here
-			return a, nil
-		}
-		var cmd tea.Cmd
-		a.spin, cmd = a.spin.Update(msg)
-		a.observeProgress()
-		return a, cmd
+		return a.onTick(msg), true
+	case common.ShowPaneMsg:
+		a.active = msg.Pane
+		return nil, true
+	case common.PickFileMsg:
+		return a.onOpenDialog(openDialogMsg{a.pickDialog(msg)}), true
+	case openTourMsg:
+		return a.onOpenTour(msg), true
+	case tourStepsMsg:
+		return a.onTourSteps(msg), true
+	case openReleaseMsg:
+		return a.onOpenRelease(msg), true
+	case releaseOpenedMsg:
+		a.onReleaseOpened(msg)
+		return nil, true
+	case openDialogMsg:
+		return a.onOpenDialog(msg), true
+	}
+	return nil, false
+}
+
+// handleWorkMsg handles the results of the session's background work: a
+// load, the debounce, the preview's run and the figures that follow it.
+// ok is false for any other message.
+func (a *App) handleWorkMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
 	case loadedMsg:
-		if msg.seq != a.loadSeq {
-			return a, nil // a newer load superseded this one
-		}
-		st.Loading = false
-		st.expireStatus(msg.changes)
-		st.Table, st.LoadErr = msg.table, msg.err
-		if msg.err == nil {
-			if st.StatusErr {
-				st.Status, st.StatusErr = "", false
-			}
-			st.needRun = true
-			st.fixRoles()
-			if msg.table.FirstRowData && !st.askedHeader && a.dialog == nil {
-				// The first row looked like data, so it was read as data
-				// and the columns are c1, c2, ...: the import wizard asks
-				// for their names (and says what it read).
-				st.askedHeader = true
-				a.refreshAll()
-				d := newImportDialog(st, st.Project.Input)
-				return a, tea.Batch(a.schedule(), func() tea.Msg { return openDialogMsg{d} })
-			}
-		}
-		a.refreshAll()
-		return a, a.schedule()
+		return a.onLoaded(msg), true
 	case debounceMsg:
 		if msg.seq != a.runSeq {
-			return a, nil
+			return nil, true
 		}
-		return a, a.startRun()
+		return a.startRun(), true
 	case resultMsg:
 		if msg.seq != a.runSeq {
-			return a, nil // stale: a newer change is being computed
+			return nil, true // stale: a newer change is being computed
 		}
-		return a, a.landResult(msg)
-	case showPaneMsg:
-		a.active = msg.pane
-		return a, nil
-	case openTourMsg:
-		return a, a.unlessDirty("open the tour", func() tea.Cmd {
-			a.active = paneTour
-			return tea.Batch(a.st.StartTour(msg.tour), a.schedule())
-		})
-	case tourStepsMsg:
-		if tr := st.Tour; tr != nil && tr.tour.Name == msg.name && tr.steps == nil {
-			tr.steps, tr.err = msg.steps, msg.err
-			st.ShowStep(0)
-			a.refreshAll()
-		}
-		return a, a.schedule()
-	case openReleaseMsg:
-		// The workbench's table and result have nothing to do with the
-		// release: they go (unsaved changes were confirmed before the
-		// picker opened), and the release's own input is looked for.
-		a.cancelRun()
-		a.stopLoad()
-		a.runSeq++
-		a.loadSeq++
-		a.relSeq++
-		st.Running, st.Loading, st.needRun, st.needLoad = false, false, false, false
-		st.Table, st.LoadErr = nil, nil
-		st.dropResult()
-		st.Project = pipeline.Project{Method: st.Project.Method, Params: st.Project.Params}
-		st.ReceivedDir, st.Received, st.ReceivedErr, st.askedRelease = msg.dir, nil, nil, true
-		st.Dirty = false
-		st.Status, st.StatusErr = "", false
-		a.active = paneRelease
-		a.refreshAll()
-		return a, receiveCmd(st.Env, msg.dir, a.relSeq)
-	case releaseOpenedMsg:
-		if msg.seq != a.relSeq || st.ReceivedDir == "" {
-			return a, nil // another release was opened, or the workbench moved on
-		}
-		st.Received, st.ReceivedErr = msg.rel, msg.err
-		if msg.err != nil {
-			st.Fail(msg.err)
-		}
-		if msg.input.Input != "" {
-			st.Project.Input, st.Project.Rows, st.Project.DataSeed = msg.input.Input, msg.input.Rows, msg.input.DataSeed
-			st.Project.Columns, st.Project.Delimiter, st.Project.Kinds = msg.input.Columns, msg.input.Delimiter, msg.input.Kinds
-			st.Table = msg.original
-		}
-		a.refreshAll()
-		a.active = paneRelease
-		return a, nil
-	case openDialogMsg:
-		a.dialog = msg.d
-		if fd, ok := msg.d.(*fileDialog); ok {
-			return a, fd.init()
-		}
-		return a, nil
+		return a.landResult(msg), true
 	case workloadMsg:
-		if msg.seq == a.runSeq {
-			st.Workload, st.WorkloadOld = msg.w, false
-			st.noteWarnings()
-		}
-		return a, nil
+		a.onWorkload(msg)
 	case deferredMsg:
-		if msg.seq == a.runSeq && len(msg.figs) > 0 && st.Result != nil {
-			// A new result value: background work (an export) may be
-			// reading the old one's figures.
-			r := *st.Result
-			r.Summary = append(append([]releasedir.Figure(nil), r.Summary...), msg.figs...)
-			st.Result = &r
-			a.refreshAll()
-		}
-		return a, nil
+		a.onDeferred(msg)
 	case riskMsg:
-		if msg.seq == a.runSeq {
-			st.Risk, st.RiskOld, st.RiskSingle = msg.rep, false, msg.single
-			a.refreshAll()
-		}
-		return a, nil
+		a.onRisk(msg)
 	case attackMsg:
-		if msg.seq == a.runSeq {
-			st.Attacks, st.AttacksOld, st.AttacksErr = msg.rep, false, msg.err
-			a.refreshAll()
-		}
-		return a, nil
+		a.onAttacks(msg)
 	case togetherMsg:
-		if msg.seq == a.runSeq {
-			st.Together, st.TogetherOld, st.TogetherErr = msg.fig, false, msg.err
-			a.refreshAll()
-		}
-		return a, nil
-	case tea.KeyMsg:
-		// Keys typed faster than the terminal is read arrive as one message
-		// of several runes ("++"); outside a text input they are separate
-		// presses.
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && a.dialog == nil && !a.panes[a.active].capturing() {
-			for _, r := range msg.Runes {
-				cmds = append(cmds, a.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
-				if a.quit || a.dialog != nil {
-					break
-				}
-			}
-		} else {
-			cmds = append(cmds, a.handleKey(msg))
-		}
+		a.onTogether(msg)
 	default:
-		// Messages addressed to a dialog or a pane (file reads, export
-		// results, query answers).
-		if d := a.dialog; d != nil {
-			done, cmd := d.update(msg)
-			if done && a.dialog == d {
-				a.dialog = nil // (an answer may have opened the next dialog)
-			}
-			cmds = append(cmds, cmd)
+		return nil, false
+	}
+	return nil, true
+}
+
+// onTick advances the spinner while something it stands for runs; the
+// chain of ticks ends when nothing does.
+func (a *App) onTick(msg spinner.TickMsg) tea.Cmd {
+	if !a.spinning() {
+		a.ticking = false // the chain of ticks ends here
+		return nil
+	}
+	var cmd tea.Cmd
+	a.spin, cmd = a.spin.Update(msg)
+	a.observeProgress()
+	return cmd
+}
+
+// onLoaded takes a loaded table (unless a newer load superseded it) and
+// schedules the preview's run; a first row that looked like data opens
+// the import wizard.
+func (a *App) onLoaded(msg loadedMsg) tea.Cmd {
+	st := a.st
+	if msg.seq != a.loadSeq {
+		return nil // a newer load superseded this one
+	}
+	st.Loading = false
+	st.ExpireStatus(msg.changes)
+	st.Table, st.LoadErr = msg.table, msg.err
+	if msg.err == nil {
+		if st.StatusErr {
+			st.Status, st.StatusErr = "", false
 		}
-		for _, p := range a.panes {
-			cmds = append(cmds, p.update(msg))
+		st.NeedRun = true
+		st.FixRoles()
+		if msg.table.FirstRowData && !st.AskedHeader && a.dialog == nil {
+			// The first row looked like data, so it was read as data
+			// and the columns are c1, c2, ...: the import wizard asks
+			// for their names (and says what it read).
+			st.AskedHeader = true
+			a.refreshAll()
+			d := newImportDialog(st, st.Project.Input)
+			return tea.Batch(a.schedule(), func() tea.Msg { return openDialogMsg{d} })
 		}
 	}
+	a.refreshAll()
+	return a.schedule()
+}
+
+// onOpenTour opens the tour pane on a tour, once unsaved changes are
+// confirmed.
+func (a *App) onOpenTour(msg openTourMsg) tea.Cmd {
+	return a.unlessDirty("open the tour", func() tea.Cmd {
+		a.active = common.PaneTour
+		return tea.Batch(a.st.StartTour(msg.tour), a.schedule())
+	})
+}
+
+// onTourSteps takes the steps of the tour being shown and shows its
+// first.
+func (a *App) onTourSteps(msg tourStepsMsg) tea.Cmd {
+	st := a.st
+	if tr := st.Tour; tr != nil && tr.tour.Name == msg.name && tr.steps == nil {
+		tr.steps, tr.err = msg.steps, msg.err
+		st.ShowStep(0)
+		a.refreshAll()
+	}
+	return a.schedule()
+}
+
+// onOpenRelease leaves the workbench for a received release. The
+// workbench's table and result have nothing to do with the release:
+// they go (unsaved changes were confirmed before the picker opened), and
+// the release's own input is looked for.
+func (a *App) onOpenRelease(msg openReleaseMsg) tea.Cmd {
+	st := a.st
+	a.cancelRun()
+	a.stopLoad()
+	a.runSeq++
+	a.loadSeq++
+	a.relSeq++
+	st.Receive(msg.dir)
+	a.active = common.PaneRelease
+	a.refreshAll()
+	return receiveCmd(st.Env, msg.dir, a.relSeq)
+}
+
+// onReleaseOpened takes a received release that was read and checked,
+// with its input when it was found.
+func (a *App) onReleaseOpened(msg releaseOpenedMsg) {
+	st := a.st
+	if msg.seq != a.relSeq || st.ReceivedDir == "" {
+		return // another release was opened, or the workbench moved on
+	}
+	st.ReleaseRead(msg.rel, msg.err)
+	if msg.err != nil {
+		st.Fail(msg.err)
+	}
+	st.UseReleaseInput(msg.input, msg.original)
+	a.refreshAll()
+	a.active = common.PaneRelease
+}
+
+// pickDialog is the file picker a pane asked for.
+func (a *App) pickDialog(msg common.PickFileMsg) *fileDialog {
+	d := newPickDialog(a.st, msg.Title, msg.OnPick)
+	if msg.Dir != "" {
+		d.picker.CurrentDirectory = msg.Dir
+	}
+	if msg.Types != nil {
+		d.picker.AllowedTypes = msg.Types
+	}
+	return d
+}
+
+// onOpenDialog shows a dialog; a file dialog starts reading its folder.
+func (a *App) onOpenDialog(msg openDialogMsg) tea.Cmd {
+	a.dialog = msg.d
+	if fd, ok := msg.d.(*fileDialog); ok {
+		return fd.init()
+	}
+	return nil
+}
+
+// onWorkload takes the workload of the current run.
+func (a *App) onWorkload(msg workloadMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.LandWorkload(msg.w)
+	}
+}
+
+// onDeferred adds the figures computed after the current run's result.
+func (a *App) onDeferred(msg deferredMsg) {
+	st := a.st
+	if msg.seq == a.runSeq && len(msg.figs) > 0 && st.Result != nil {
+		st.AddFigures(msg.figs)
+		a.refreshAll()
+	}
+}
+
+// onRisk takes the risk figures of the current run.
+func (a *App) onRisk(msg riskMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.LandRisk(msg.rep, msg.single)
+		a.refreshAll()
+	}
+}
+
+// onAttacks takes the attacks measured on the current run's release.
+func (a *App) onAttacks(msg attackMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.LandAttacks(msg.rep, msg.err)
+		a.refreshAll()
+	}
+}
+
+// onTogether takes the current run's figure of all attacks together.
+func (a *App) onTogether(msg togetherMsg) {
+	st := a.st
+	if msg.seq == a.runSeq {
+		st.LandTogether(msg.fig, msg.err)
+		a.refreshAll()
+	}
+}
+
+// routeKey hands a key to handleKey. Keys typed faster than the terminal
+// is read arrive as one message of several runes ("++"); outside a text
+// input they are separate presses.
+func (a *App) routeKey(msg tea.KeyMsg) []tea.Cmd {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) <= 1 || msg.Paste || a.dialog != nil || a.panes[a.active].capturing() {
+		return []tea.Cmd{a.handleKey(msg)}
+	}
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		cmds = append(cmds, a.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		if a.quit || a.dialog != nil {
+			break
+		}
+	}
+	return cmds
+}
+
+// routeToDialogAndPanes hands a message addressed to a dialog or a pane
+// (file reads, export results, query answers) to the dialog and every
+// pane.
+func (a *App) routeToDialogAndPanes(msg tea.Msg) []tea.Cmd {
+	var cmds []tea.Cmd
+	if d := a.dialog; d != nil {
+		done, cmd := d.update(msg)
+		if done && a.dialog == d {
+			a.dialog = nil // (an answer may have opened the next dialog)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, p := range a.panes {
+		cmds = append(cmds, p.update(msg))
+	}
+	return cmds
+}
+
+// settle follows a key or a pane's message: the session quits, or the
+// panes follow a dropped result or a left release at once and the
+// preview's run is scheduled.
+func (a *App) settle(cmds []tea.Cmd) (tea.Model, tea.Cmd) {
+	st := a.st
 	if a.quit {
 		a.cancelRun()
 		return a, tea.Quit
@@ -515,22 +623,23 @@ func (a *App) update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	// A key may have dropped the result (another method, table or
 	// project) or left a received release: panes follow at once.
 	a.refreshAll()
-	if st.ReceivedDir == "" && a.active == paneRelease || st.Tour == nil && a.active == paneTour {
-		a.active = panePreview
+	if st.ReceivedDir == "" && a.active == common.PaneRelease || st.Tour == nil && a.active == common.PaneTour {
+		a.active = common.PanePreview
 	}
 	cmds = append(cmds, a.schedule())
 	return a, tea.Batch(cmds...)
 }
 
 func (a *App) refreshAll() {
-	a.st.noteWarnings()
+	a.st.NoteWarnings()
 	for _, p := range a.panes {
 		p.refresh()
 	}
 }
 
+// handleKey hands a key to the open dialog, else to a capturing pane,
+// else to the global keys, else to the active pane.
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
-	st, k := a.st, a.st.Keys
 	if d := a.dialog; d != nil {
 		done, cmd := d.update(msg)
 		if done && a.dialog == d {
@@ -540,19 +649,34 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	p := a.panes[a.active]
 	if p.capturing() {
-		if key.Matches(msg, st.Keys.ForceQuit) {
+		if key.Matches(msg, a.st.Keys.ForceQuit) {
 			a.askQuit()
 			return nil
 		}
 		return p.update(msg)
 	}
+	if a.navigationKey(msg) {
+		return nil
+	}
+	if cmd, ok := a.sessionKey(msg); ok {
+		return cmd
+	}
+	if a.showAll && key.Matches(msg, a.st.Keys.Back) {
+		a.showAll = false
+		return nil
+	}
+	return p.update(msg)
+}
+
+// navigationKey handles the keys that move between panes or show the
+// help; it reports whether msg was one of them.
+func (a *App) navigationKey(msg tea.KeyMsg) bool {
+	k := a.st.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		a.askQuit()
-		return nil
 	case key.Matches(msg, k.Help):
 		a.showAll = !a.showAll
-		return nil
 	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 		vis := a.visible()
 		i := indexOf(vis, a.active)
@@ -561,68 +685,75 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		} else {
 			a.active = vis[(i+len(vis)-1)%len(vis)]
 		}
-		return nil
 	case key.Matches(msg, k.Jump):
 		// The tour's tab has its own key (its tab is the tenth with charts).
-		if vis, i := a.visible(), keyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != paneTour {
+		if vis, i := a.visible(), common.KeyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != common.PaneTour {
 			a.active = vis[i]
 		}
-		return nil
 	case key.Matches(msg, k.TourTab):
-		if slices.Contains(a.visible(), paneTour) {
-			a.active = paneTour
+		if slices.Contains(a.visible(), common.PaneTour) {
+			a.active = common.PaneTour
 		}
-		return nil
+	default:
+		return false
+	}
+	return true
+}
+
+// sessionKey handles the global keys that act on the session: cancel,
+// the full error, recompute, save, open, datasets and tours; ok reports
+// whether msg was one of them.
+func (a *App) sessionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
+	st, k := a.st, a.st.Keys
+	switch {
 	case key.Matches(msg, k.Cancel):
-		// Background jobs of the panes (a sweep, a comparison) stop too.
-		for _, p := range a.panes {
-			p.update(cancelJobMsg{})
-		}
-		if st.Running || st.needRun {
-			a.cancelRun()
-			a.runSeq++ // drop the cancelled result
-			st.Running, st.needRun, st.Cancelled = false, false, true
-			st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", keyName(k.Recompute))
-		}
-		return nil
+		a.cancelAll()
 	case key.Matches(msg, k.FullError):
 		a.showFull()
-		return nil
 	case key.Matches(msg, k.Recompute):
 		if st.Table != nil && !st.Running {
-			st.needRun, st.Cancelled = true, false
+			st.NeedRun, st.Cancelled = true, false
 		}
-		return nil
 	case key.Matches(msg, k.Save) && st.ProjectPath != "":
 		if err := st.save(st.ProjectPath); err != nil {
 			st.Fail(err)
 		}
-		return nil
 	case key.Matches(msg, k.Save), key.Matches(msg, k.SaveAs):
 		// The first save asks where; S asks for another file, starting at
 		// the current one's name.
 		a.dialog = newSaveDialog(st, key.Matches(msg, k.SaveAs))
-		return nil
 	case key.Matches(msg, k.Open):
 		return a.unlessDirty("open another file", func() tea.Cmd {
 			d := newFileDialog(st)
 			a.dialog = d
 			return d.init()
-		})
+		}), true
 	case key.Matches(msg, k.Dataset):
 		return a.unlessDirty("load another dataset", func() tea.Cmd {
 			a.dialog = newDatasetDialog(st)
 			return nil
-		})
+		}), true
 	case key.Matches(msg, k.Tours):
 		a.dialog = newTourDialog(st)
-		return nil
+	default:
+		return nil, false
 	}
-	if a.showAll && key.Matches(msg, k.Back) {
-		a.showAll = false
-		return nil
+	return nil, true
+}
+
+// cancelAll stops the preview's run and the panes' background jobs (a
+// sweep, a comparison).
+func (a *App) cancelAll() {
+	st, k := a.st, a.st.Keys
+	for _, p := range a.panes {
+		p.update(cancelJobMsg{})
 	}
-	return p.update(msg)
+	if st.Running || st.NeedRun {
+		a.cancelRun()
+		a.runSeq++ // drop the cancelled result
+		st.Running, st.NeedRun, st.Cancelled = false, false, true
+		st.Notify("computation cancelled: the preview shows earlier settings (%s recomputes)", common.KeyName(k.Recompute))
+	}
 }
 
 // showFull opens the error dialog (!) on the error, why the attacks
@@ -631,7 +762,7 @@ func (a *App) showFull() {
 	st := a.st
 	d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
 	if st.ReceivedDir == "" {
-		d.warnings, _ = st.shownWarnings()
+		d.warnings, _ = st.ShownWarnings()
 	}
 	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
 		a.dialog = d
@@ -643,15 +774,15 @@ func (a *App) showFull() {
 func (a *App) visible() []int {
 	if a.st.ReceivedDir != "" {
 		// A received release: read it and query it (and the original).
-		out := []int{paneRelease, paneQuery}
+		out := []int{common.PaneRelease, common.PaneQuery}
 		if a.st.Table != nil {
-			out = append(out, paneData)
+			out = append(out, common.PaneData)
 		}
 		return out
 	}
 	var out []int
 	for i := range a.panes {
-		if (i == paneCharts && a.st.Spec().Charts == "") || i == paneRelease || (i == paneTour && a.st.Tour == nil) {
+		if (i == common.PaneCharts && a.st.Spec().Charts == "") || i == common.PaneRelease || (i == common.PaneTour && a.st.Tour == nil) {
 			continue
 		}
 		out = append(out, i)
@@ -673,7 +804,7 @@ func (a *App) askQuit() {
 		a.quit = true
 		return
 	}
-	d := newConfirmDialog(a.st, fmt.Sprintf("The project has changes that were not exported or saved.\nQuit anyway? (%s, %s again quits)", yesNo(a.st.Keys), keyName(a.st.Keys.ForceQuit)), func() tea.Cmd { a.quit = true; return nil })
+	d := newConfirmDialog(a.st, fmt.Sprintf("The project has changes that were not exported or saved.\nQuit anyway? (%s, %s again quits)", common.YesNo(a.st.Keys), common.KeyName(a.st.Keys.ForceQuit)), func() tea.Cmd { a.quit = true; return nil })
 	d.ctrlC = true
 	a.dialog = d
 }
@@ -684,7 +815,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 	if !a.st.Dirty {
 		return then()
 	}
-	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? ("+yesNo(a.st.Keys)+")", then)
+	a.dialog = newConfirmDialog(a.st, "The project has changes that were not exported or saved.\n"+strings.ToUpper(what[:1])+what[1:]+" anyway? ("+common.YesNo(a.st.Keys)+")", then)
 	return nil
 }
 
@@ -692,7 +823,7 @@ func (a *App) unlessDirty(what string, then func() tea.Cmd) tea.Cmd {
 func (a *App) View() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = fmt.Sprintf("privlab: %v; press %s to quit", model.Recovered(r, "while drawing"), firstKey(a.st.Keys.Quit))
+			out = fmt.Sprintf("privlab: %v; press %s to quit", model.Recovered(r, "while drawing"), common.FirstKey(a.st.Keys.Quit))
 		}
 	}()
 	if a.quit {
@@ -712,8 +843,8 @@ func (a *App) View() (out string) {
 	if bodyH < 1 {
 		bodyH = 1
 	}
-	if a.active == paneCharts && st.Spec().Charts == "" {
-		a.active = paneMethod // the method changed to one without charts
+	if a.active == common.PaneCharts && st.Spec().Charts == "" {
+		a.active = common.PaneMethod // the method changed to one without charts
 	}
 	var body string
 	switch {
@@ -724,25 +855,25 @@ func (a *App) View() (out string) {
 	default:
 		body = a.panes[a.active].view(w, bodyH)
 	}
-	return termScreen(strings.Join([]string{header, tabs, block(body, w, bodyH), summary, helpLine}, "\n"))
+	return common.TermScreen(strings.Join([]string{header, tabs, common.Block(body, w, bodyH), summary, helpLine}, "\n"))
 }
 
 func (a *App) headerView(w int) string {
 	st, s := a.st, a.st.Styles
 	if st.ReceivedDir != "" {
-		left := s.Header.Render("privlab") + " · received release " + safe(st.ReceivedDir)
+		left := s.Header.Render("privlab") + " · received release " + common.Safe(st.ReceivedDir)
 		if st.Table != nil {
-			left += fmt.Sprintf(" · original %s (%s rows)", safe(strings.TrimPrefix(st.Project.Input, "dataset:")), thousands(st.Table.Rows))
+			left += fmt.Sprintf(" · original %s (%s rows)", common.Safe(strings.TrimPrefix(st.Project.Input, "dataset:")), common.Thousands(st.Table.Rows))
 		}
-		right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
-		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
+		right := s.HeaderDim.Render(common.KeyName(st.Keys.Help) + " help")
+		return common.Fit(left, max(1, w-common.LenCells(right)-1)) + " " + right
 	}
-	name := safe(st.Project.Input)
+	name := common.Safe(st.Project.Input)
 	if name == "" {
 		name = "no table"
 	}
 	if st.Table != nil {
-		name = fmt.Sprintf("%s (%s rows)", strings.TrimPrefix(name, "dataset:"), thousands(st.Table.Rows))
+		name = fmt.Sprintf("%s (%s rows)", strings.TrimPrefix(name, "dataset:"), common.Thousands(st.Table.Rows))
 	}
 	parts := []string{s.Header.Render("privlab"), name, st.Project.Method}
 	if v, noPublic := st.Variant(); v != "" && (st.Project.Variant != "" || noPublic) {
@@ -757,17 +888,17 @@ func (a *App) headerView(w int) string {
 		if _, isNum := model.ParseNumber(strings.TrimSuffix(v, "%")); isNum {
 			v = p.Name + " " + v
 		}
-		parts = append(parts, safe(v))
+		parts = append(parts, common.Safe(v))
 	}
 	left := strings.Join(parts, " · ")
-	right := s.HeaderDim.Render(keyName(st.Keys.Help) + " help")
+	right := s.HeaderDim.Render(common.KeyName(st.Keys.Help) + " help")
 	if st.Dirty {
-		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · "+keyName(st.Keys.Help)+" help")
+		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · "+common.KeyName(st.Keys.Help)+" help")
 	}
-	gap := w - lenCells(left) - lenCells(right)
+	gap := w - common.LenCells(left) - common.LenCells(right)
 	if gap < 1 {
 		// The help key and the unsaved mark stay at every width.
-		return fit(left, max(1, w-lenCells(right)-1)) + " " + right
+		return common.Fit(left, max(1, w-common.LenCells(right)-1)) + " " + right
 	}
 	return left + strings.Repeat(" ", gap) + right
 }
@@ -782,8 +913,8 @@ func (a *App) tabsView(w int) string {
 	render := func(sep string) string {
 		var parts []string
 		for n, i := range vis {
-			label := jumpKey(a.st.Keys, n) + " " + string(titles[n])
-			if i == paneTour {
+			label := common.JumpKey(a.st.Keys, n) + " " + string(titles[n])
+			if i == common.PaneTour {
 				label = a.st.Keys.TourTab.Help().Key + " " + string(titles[n])
 			}
 			if i == a.active {
@@ -797,9 +928,9 @@ func (a *App) tabsView(w int) string {
 	// Every tab shows at every width: the separators narrow first, then
 	// the longest titles shorten ("Hierarchy" to "Hier.").
 	line := render("  ")
-	for lenCells(line) > w {
+	for common.LenCells(line) > w {
 		line = render(" ")
-		if lenCells(line) <= w {
+		if common.LenCells(line) <= w {
 			break
 		}
 		longest := 0
@@ -818,7 +949,7 @@ func (a *App) tabsView(w int) string {
 		titles[longest] = append(t[:len(t)-1:len(t)-1], '.')
 		line = render(" ")
 	}
-	return fit(line, w)
+	return common.Fit(line, w)
 }
 
 // loadAndRunError puts the loading, or the load's or the run's error,
@@ -826,7 +957,7 @@ func (a *App) tabsView(w int) string {
 func (a *App) loadAndRunError(bar *barLine, w int) {
 	st, s := a.st, a.st.Styles
 	errText := func(err error) string {
-		return s.Error.Render(clip("✗ "+safe(firstLine(withoutHint(err))), max(20, w/2-14)) + " (" + keyName(st.Keys.FullError) + " full)")
+		return s.Error.Render(common.Clip("✗ "+common.Safe(firstLine(common.WithoutHint(err))), max(20, w/2-14)) + " (" + common.KeyName(st.Keys.FullError) + " full)")
 	}
 	_, importing := a.dialog.(*importDialog)
 	switch {
@@ -853,84 +984,9 @@ func (a *App) summaryView(w int) string {
 	var bar barLine
 	a.loadAndRunError(&bar, w)
 	if st.ReceivedDir != "" {
-		// A received release: its check's verdict, not the workbench's
-		// result (there is none to speak of while reading a release).
-		switch r := st.Received; {
-		case r == nil && st.ReceivedErr == nil && !st.Loading:
-			bar.fixed(100, a.spin.View()+" reading and checking "+st.ReceivedDir)
-		case r != nil && r.CheckErr == nil && r.CheckOK && len(r.Unproven) > 0:
-			bar.fixed(100, s.Warn.Render("! no check failed, but a privacy guarantee is unconfirmed"))
-		case r != nil && r.CheckErr == nil && r.CheckOK:
-			bar.fixed(100, s.OK.Render("✓ the release passes its check"))
-		case r != nil:
-			bar.fixed(100, s.Error.Render("✗ the release fails its check"))
-		}
+		a.receivedVerdict(&bar)
 	} else if st.Result != nil && st.LoadErr == nil {
-		r := st.Result
-		warn, warnOld := "", false
-		switch {
-		case st.Stale() && st.RunErr != nil:
-			// the error says it: the figures are of earlier settings
-		case st.Stale():
-			bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+keyName(st.Keys.Recompute)+")"))
-		default:
-			a.verdicts(&bar, r, w)
-			if ws, old := st.shownWarnings(); len(ws) > 0 {
-				warn, warnOld = ws[0], old
-			}
-		}
-		// Figures the method asks to show (a failing constraint is shown
-		// above already).
-		for _, f := range r.Summary {
-			if f.Bar && (f.Limit == "" || f.OK) {
-				name := f.Short
-				if name == "" {
-					name = f.Name
-				}
-				bar.part(80, name+" "+human(f.Value))
-			}
-		}
-		if v := r.Violations(); v > 0 && st.Stale() {
-			bar.part(85, s.Error.Render(violate(v)))
-		}
-		bar.part(75, plural(len(r.Groups), "group"))
-		rows := thousands(r.Published) + " rows"
-		if r.Suppressed > 0 {
-			rows += fmt.Sprintf(" (%s suppressed)", thousands(r.Suppressed))
-		}
-		bar.part(30, rows)
-		if u := r.Utility; u.Name != "" {
-			name := u.Short
-			if name == "" {
-				name = u.Name
-			}
-			bar.part(62, name+" "+human(u.Value))
-		}
-		if t := a.riskPart(); t != "" {
-			bar.part(64, t)
-		}
-		if st.Workload != nil && st.Workload.Queries > 0 {
-			// Bounds are not errors: their width over the true answer.
-			q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
-			if st.Workload.Bounded > 0 {
-				q = fmt.Sprintf("bound width %.2f", st.Workload.MeanErr)
-			}
-			if st.WorkloadOld {
-				q = s.Muted.Render(q + "…") // the new result's is on its way
-			}
-			bar.part(35, q)
-		}
-		bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
-		if warn != "" {
-			// The first usefulness warning, at the end of the line (!
-			// shows them all in full), dimmed while it is the previous
-			// result's.
-			style := s.Warn
-			if warnOld {
-				style = s.Muted
-			}
-			bar.shrinking(56, min(lenCells(safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + clip(safe(warn), n)) })
-		}
+		a.resultParts(&bar, w)
 	}
 	if st.Running && st.ReceivedDir == "" {
 		bar.fixed(95, a.spin.View()+" computing"+a.progressText())
@@ -940,9 +996,115 @@ func (a *App) summaryView(w int) string {
 		if st.StatusErr {
 			style = s.Error
 		}
-		bar.shrinking(90, lenCells(safe(st.Status)), 20, func(n int) string { return style.Render(clip(safe(st.Status), n)) })
+		bar.shrinking(90, common.LenCells(common.Safe(st.Status)), 20, func(n int) string { return style.Render(common.Clip(common.Safe(st.Status), n)) })
 	}
-	return fit(s.Summary.Render(bar.render(w)), w)
+	return common.Fit(s.Summary.Render(bar.render(w)), w)
+}
+
+// receivedVerdict adds a received release's check verdict, not the
+// workbench's result (there is none to speak of while reading a
+// release).
+func (a *App) receivedVerdict(bar *barLine) {
+	st, s := a.st, a.st.Styles
+	switch r := st.Received; {
+	case r == nil && st.ReceivedErr == nil && !st.Loading:
+		bar.fixed(100, a.spin.View()+" reading and checking "+st.ReceivedDir)
+	case r != nil && r.CheckErr == nil && r.CheckOK && len(r.Unproven) > 0:
+		bar.fixed(100, s.Warn.Render("! no check failed, but a privacy guarantee is unconfirmed"))
+	case r != nil && r.CheckErr == nil && r.CheckOK:
+		bar.fixed(100, s.OK.Render("✓ the release passes its check"))
+	case r != nil:
+		bar.fixed(100, s.Error.Render("✗ the release fails its check"))
+	}
+}
+
+// resultParts adds the workbench result's parts: the verdicts (or that
+// the figures are stale), the figures the method shows, groups, rows,
+// utility, risk, the workload's error, the run time and the first
+// usefulness warning.
+func (a *App) resultParts(bar *barLine, w int) {
+	st, s := a.st, a.st.Styles
+	r := st.Result
+	warn, warnOld := "", false
+	switch {
+	case st.Stale() && st.RunErr != nil:
+		// the error says it: the figures are of earlier settings
+	case st.Stale():
+		bar.fixed(100, s.Warn.Render("⚠ stale: the last run cancelled ("+common.KeyName(st.Keys.Recompute)+")"))
+	default:
+		a.verdicts(bar, r, w)
+		if ws, old := st.ShownWarnings(); len(ws) > 0 {
+			warn, warnOld = ws[0], old
+		}
+	}
+	a.resultFigures(bar, r)
+	if t := a.riskPart(); t != "" {
+		bar.part(64, t)
+	}
+	if q := a.workloadPart(); q != "" {
+		bar.part(35, q)
+	}
+	bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+	if warn != "" {
+		// The first usefulness warning, at the end of the line (!
+		// shows them all in full), dimmed while it is the previous
+		// result's.
+		style := s.Warn
+		if warnOld {
+			style = s.Muted
+		}
+		bar.shrinking(56, min(common.LenCells(common.Safe(warn)), max(40, w/3)), 24, func(n int) string { return style.Render("! " + common.Clip(common.Safe(warn), n)) })
+	}
+}
+
+// resultFigures adds the figures the method asks to show (a failing
+// constraint is shown by the verdicts already), violations of stale
+// figures, groups, rows and utility.
+func (a *App) resultFigures(bar *barLine, r *method.Result) {
+	st, s := a.st, a.st.Styles
+	for _, f := range r.Summary {
+		if f.Bar && (f.Limit == "" || f.OK) {
+			name := f.Short
+			if name == "" {
+				name = f.Name
+			}
+			bar.part(80, name+" "+common.Human(f.Value))
+		}
+	}
+	if v := r.Violations(); v > 0 && st.Stale() {
+		bar.part(85, s.Error.Render(violate(v)))
+	}
+	bar.part(75, common.Plural(len(r.Groups), "group"))
+	rows := common.Thousands(r.Published) + " rows"
+	if r.Suppressed > 0 {
+		rows += fmt.Sprintf(" (%s suppressed)", common.Thousands(r.Suppressed))
+	}
+	bar.part(30, rows)
+	if u := r.Utility; u.Name != "" {
+		name := u.Short
+		if name == "" {
+			name = u.Name
+		}
+		bar.part(62, name+" "+common.Human(u.Value))
+	}
+}
+
+// workloadPart is the workload's mean error (bounds are not errors:
+// their width over the true answer), dimmed while the new result's is
+// on its way; "" without a workload.
+func (a *App) workloadPart() string {
+	st, s := a.st, a.st.Styles
+	if st.Workload == nil || st.Workload.Queries <= 0 {
+		return ""
+	}
+	q := fmt.Sprintf("query err %.2f", st.Workload.MeanErr)
+	if st.Workload.Bounded > 0 {
+		q = fmt.Sprintf("bound width %.2f", st.Workload.MeanErr)
+	}
+	if st.WorkloadOld {
+		q = s.Muted.Render(q + "…") // the new result's is on its way
+	}
+	return q
 }
 
 // verdicts adds the bar's two verdicts, apart and each in its own
@@ -965,17 +1127,17 @@ func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
 			if name == "" {
 				name = f.Name
 			}
-			bar.fixed(100, s.Error.Render("✗ "+name+" "+human(f.Value)))
+			bar.fixed(100, s.Error.Render("✗ "+name+" "+common.Human(f.Value)))
 		}
 	}
 	if allOK && constraints > 0 && r.Violations() == 0 {
 		mark, covers := s.OK.Render("✓ private"), certifiesShort(r.Spec.Certifies)
 		// The gist is brief: at most a quarter of the line.
-		bar.shrinking(58, min(lenCells(covers), max(24, w/4)), 0, func(n int) string {
+		bar.shrinking(58, min(common.LenCells(covers), max(24, w/4)), 0, func(n int) string {
 			if n < 14 {
 				return mark // too short to say anything
 			}
-			return mark + s.Muted.Render(": "+clip(covers, n))
+			return mark + s.Muted.Render(": "+common.Clip(covers, n))
 		})
 	}
 	if v := r.Violations(); v > 0 {
@@ -987,12 +1149,12 @@ func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
 		// verdict, in its own colour: in full where the line has
 		// room, else the worst alone, never less (the lesser
 		// figures give way).
-		full, compact := lenCells(v.full), lenCells(v.compact)
+		full, compact := common.LenCells(v.full), common.LenCells(v.compact)
 		bar.shrinking(57, full, compact, func(n int) string {
 			if n >= full {
 				return style(v.full)
 			}
-			return style(clip(v.compact, n))
+			return style(common.Clip(v.compact, n))
 		})
 	}
 }
@@ -1012,9 +1174,9 @@ func (a *App) riskPart() string {
 	var t string
 	if f, ok := rk.Get(risk.KeyUnique); ok && f.Value > 0 {
 		share, _ := rk.Get(risk.KeyUniqueShare)
-		t = fmt.Sprintf("%s unique (%.1f%%)", thousands(int(f.Value)), 100*share.Value)
+		t = fmt.Sprintf("%s unique (%.1f%%)", common.Thousands(int(f.Value)), 100*share.Value)
 	} else if f, ok := rk.Get(risk.KeySmallest); ok {
-		t = "smallest class " + thousands(int(f.Value))
+		t = "smallest class " + common.Thousands(int(f.Value))
 	}
 	if st.RiskOld {
 		t = st.Styles.Muted.Render(t + "…")
@@ -1072,7 +1234,7 @@ func (b *barLine) render(w int) string {
 		full[i] = e.n
 	}
 	for _, i := range order {
-		over := lenCells(b.line()) - w
+		over := common.LenCells(b.line()) - w
 		if over <= 0 {
 			break
 		}
@@ -1089,17 +1251,17 @@ func (b *barLine) render(w int) string {
 	// part returns if it fits.
 	for k := len(order) - 1; k >= 0; k-- {
 		e := &b.entries[order[k]]
-		spare := w - lenCells(b.line())
+		spare := w - common.LenCells(b.line())
 		switch {
 		case spare <= 0:
 			return b.line()
 		case e.drop && !e.shown:
-			if e.shown = true; lenCells(b.line()) > w {
+			if e.shown = true; common.LenCells(b.line()) > w {
 				e.shown = false
 			}
 		case !e.drop && e.n < full[order[k]]:
 			n := e.n
-			if e.n = min(full[order[k]], n+spare); lenCells(b.line()) > w {
+			if e.n = min(full[order[k]], n+spare); common.LenCells(b.line()) > w {
 				e.n = n
 			}
 		}
@@ -1146,14 +1308,14 @@ func (a *App) progressText() string {
 	}
 	if m.f <= 0 {
 		if d := time.Duration(m.est * float64(time.Second)); d > pipeline.LongRun {
-			return fmt.Sprintf(": may take about %s (%s stops)", d.Round(time.Second), keyName(a.st.Keys.Cancel))
+			return fmt.Sprintf(": may take about %s (%s stops)", d.Round(time.Second), common.KeyName(a.st.Keys.Cancel))
 		}
 		return ""
 	}
 	out := fmt.Sprintf(" %.0f%%", m.f*100)
 	now := a.st.Now()
 	if left, ok := a.eta.left(m.seq, m.f, now); ok && now.Sub(m.start) > 2*time.Second {
-		out += fmt.Sprintf(", about %s left (%s stops)", left.Round(time.Second), keyName(a.st.Keys.Cancel))
+		out += fmt.Sprintf(", about %s left (%s stops)", left.Round(time.Second), common.KeyName(a.st.Keys.Cancel))
 	}
 	return out
 }
@@ -1215,21 +1377,13 @@ func firstLine(s string) string {
 	return s
 }
 
-// plural writes "1 group", "2 groups".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return thousands(n) + " " + word + "s"
-}
-
 // violate says how many groups break the requirement: "1 group
 // violates", "3 groups violate".
 func violate(n int) string {
 	if n == 1 {
 		return "1 group violates"
 	}
-	return plural(n, "group") + " violate"
+	return common.Plural(n, "group") + " violate"
 }
 
 func (a *App) helpView(w int) string {
@@ -1240,23 +1394,23 @@ func (a *App) helpView(w int) string {
 	p := a.panes[a.active]
 	if a.showAll {
 		k := st.Keys
-		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp(firstKey(k.Back)+"/"+keyName(k.Help), "close help"))
-		return fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
+		closeHelp := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...), key.WithHelp(common.FirstKey(k.Back)+"/"+common.KeyName(k.Help), "close help"))
+		return common.Fit(a.help.ShortHelpView([]key.Binding{closeHelp}), w)
 	}
 	// The pane's keys give way (whole, with …) before "? help" does: it
 	// is reserved before fitting, as in the header.
 	var bindings []key.Binding
-	for _, b := range append(p.shortHelp(), st.Keys.globalHelp()...) {
+	for _, b := range append(p.shortHelp(), st.Keys.GlobalHelp()...) {
 		if !slices.ContainsFunc(b.Keys(), func(s string) bool { return slices.Contains(st.Keys.Help.Keys(), s) }) {
 			bindings = append(bindings, b)
 		}
 	}
 	tail := a.help.ShortHelpView([]key.Binding{st.Keys.Help})
 	sep := a.help.Styles.ShortSeparator.Inline(true).Render(a.help.ShortSeparator)
-	a.help.Width = max(1, w-lenCells(sep+tail))
+	a.help.Width = max(1, w-common.LenCells(sep+tail))
 	head := a.help.ShortHelpView(bindings)
 	a.help.Width = w
-	return fit(head+sep+tail, w)
+	return common.Fit(head+sep+tail, w)
 }
 
 // wrapHelp is a dialog's keys on as many lines as they need (at most
@@ -1265,10 +1419,10 @@ func (a *App) wrapHelp(bs []key.Binding, w int) string {
 	var lines []string
 	for len(bs) > 0 && len(lines) < 3 {
 		n := 1
-		for n < len(bs) && lenCells(a.help.ShortHelpView(bs[:n+1])) <= w {
+		for n < len(bs) && common.LenCells(a.help.ShortHelpView(bs[:n+1])) <= w {
 			n++
 		}
-		lines = append(lines, fit(a.help.ShortHelpView(bs[:n]), w))
+		lines = append(lines, common.Fit(a.help.ShortHelpView(bs[:n]), w))
 		bs = bs[n:]
 	}
 	return strings.Join(lines, "\n")
@@ -1279,8 +1433,8 @@ func (a *App) wrapHelp(bs []key.Binding, w int) string {
 func (a *App) fullHelpView(w, h int) string {
 	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
 	rows := max(4, h-2)
-	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.globalFull(), rows)...)
-	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), firstKey(k.Back), keyName(k.Help)))
+	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.GlobalFull(), rows)...)
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), common.FirstKey(k.Back), common.KeyName(k.Help)))
 	a.help.Width = w
 	return title + "\n\n" + a.help.FullHelpView(cols)
 }
@@ -1326,7 +1480,7 @@ func newWorkbench(env pipeline.Env, o Options) *App {
 	if o.Release != "" {
 		app := NewApp(env, p)
 		app.st.ReceivedDir = o.Release
-		app.active = paneRelease
+		app.active = common.PaneRelease
 		return app
 	}
 	if p.Input == "" {
@@ -1339,11 +1493,28 @@ func newWorkbench(env pipeline.Env, o Options) *App {
 		if t, err := tour.Lookup(o.Tour); err == nil {
 			app := NewApp(env, t.Start())
 			app.st.Tour = &tourState{tour: t}
-			app.active = paneTour
+			app.active = common.PaneTour
 			return app
 		}
 	}
 	app := NewApp(env, p)
 	app.st.ProjectPath = o.ProjectPath
 	return app
+}
+
+// componentPane holds a pane that lives in a package of its own
+// (common.Pane) among the root's panes.
+type componentPane struct{ m common.Pane }
+
+func (c componentPane) title() string              { return c.m.Title() }
+func (c componentPane) update(msg tea.Msg) tea.Cmd { return c.m.Update(msg) }
+func (c componentPane) capturing() bool            { return c.m.Capturing() }
+func (c componentPane) shortHelp() []key.Binding   { return c.m.ShortHelp() }
+func (c componentPane) fullHelp() []key.Binding    { return c.m.FullHelp() }
+func (c componentPane) refresh()                   { c.m.Refresh() }
+
+// view lays the pane out at w x h cells and draws it.
+func (c componentPane) view(w, h int) string {
+	c.m.SetSize(w, h)
+	return c.m.View()
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,10 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
+	"privlab/model"
+	"privlab/ui/common"
+	"privlab/ui/components"
+	"privlab/ui/panes/query"
 )
 
 func init() {
@@ -74,8 +79,8 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, queryMsg, exportMsg, sweepMsg,
-			openDialogMsg, openReleaseMsg, releaseOpenedMsg, showPaneMsg, openTourMsg, tourStepsMsg:
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, query.AnswerMsg, exportMsg, sweepMsg,
+			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
 		}
@@ -141,6 +146,8 @@ func press(t *testing.T, a *App, keys ...string) {
 			msg = tea.KeyMsg{Type: tea.KeyCtrlS}
 		case "ctrl+o":
 			msg = tea.KeyMsg{Type: tea.KeyCtrlO}
+		case "ctrl+u":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlU}
 		case "home":
 			msg = tea.KeyMsg{Type: tea.KeyHome}
 		case "pgdown":
@@ -237,7 +244,7 @@ func TestKeysNeverWaitForComputation(t *testing.T) {
 func TestViewFitsEveryPaneAt80x24AndAfterResize(t *testing.T) {
 	a := ready(t, "dataset:census", 80, 24)
 	check := func(w, h int) {
-		for i := 0; i < lastPane; i++ {
+		for i := 0; i < common.LastPane; i++ {
 			a.active = i
 			v := a.View()
 			lines := strings.Split(v, "\n")
@@ -264,11 +271,11 @@ func TestDataPaneAssignsRoles(t *testing.T) {
 	// employees: name, zipcode, gender, salary; make gender insensitive
 	// and name a QI, then set salary as SA again.
 	press(t, a, "down", "down", "n")
-	if contains(a.st.Project.Roles.QIs, "gender") {
+	if slices.Contains(a.st.Project.Roles.QIs, "gender") {
 		t.Fatal("n did not clear gender's role")
 	}
 	press(t, a, "up", "up", "space")
-	if !contains(a.st.Project.Roles.QIs, "name") {
+	if !slices.Contains(a.st.Project.Roles.QIs, "name") {
 		t.Fatal("space did not make name a QI")
 	}
 	press(t, a, "down", "a")
@@ -283,18 +290,13 @@ func TestDataPaneAssignsRoles(t *testing.T) {
 func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "4")
-	p := a.panes[paneMethod].(*paramsPane)
 	// move to "fakes" and type an invalid value
-	for i, par := range a.st.Spec().Params {
-		if par.Name == "fakes" {
-			p.list.cursor = i
-		}
+	if !selectParam(a, func(par model.ParamSpec) bool { return par.Name == "fakes" }) {
+		t.Fatal("employees' method has no parameter fakes")
 	}
-	press(t, a, "enter")
-	p.list.edit.input.SetValue("-3")
-	press(t, a, "enter")
-	if !p.list.edit.active || !strings.Contains(p.list.edit.err, "parameter fakes") {
-		t.Fatalf("invalid value accepted or no reason shown: editing=%v err=%q", p.list.edit.active, p.list.edit.err)
+	press(t, a, "enter", "ctrl+u", "-3", "enter")
+	if v := a.View(); !a.panes[common.PaneMethod].capturing() || !strings.Contains(v, "parameter fakes") {
+		t.Fatalf("invalid value accepted or no reason shown: editing=%v\n%s", a.panes[common.PaneMethod].capturing(), v)
 	}
 	if !strings.Contains(a.View(), "refused: parameter fakes") {
 		t.Fatal("the refusal is not on screen")
@@ -302,9 +304,8 @@ func TestParamsPaneRefusesInvalidValueInline(t *testing.T) {
 	if a.st.Value("fakes") != "0" {
 		t.Fatalf("fakes changed to %q", a.st.Value("fakes"))
 	}
-	p.list.edit.input.SetValue("2")
-	press(t, a, "enter")
-	if p.list.edit.active || a.st.Value("fakes") != "2" || a.st.Result == nil {
+	press(t, a, "ctrl+u", "2", "enter")
+	if a.panes[common.PaneMethod].capturing() || a.st.Value("fakes") != "2" || a.st.Result == nil {
 		t.Fatal("a valid value was not applied")
 	}
 	for _, g := range a.st.Result.Groups {
@@ -353,8 +354,8 @@ func TestExportWritesAVerifiedRelease(t *testing.T) {
 	dir := t.TempDir()
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "7", "e")
-	p := a.panes[paneExport].(*exportPane)
-	p.edit.input.SetValue(filepath.Join(dir, "rel"))
+	p := a.panes[common.PaneExport].(*exportPane)
+	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
 	press(t, a, "enter", "enter")
 	if p.err != nil || !strings.Contains(p.done, "wrote") {
 		t.Fatalf("export failed: %v %q", p.err, p.done)
@@ -384,21 +385,19 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 	a.st.Changed()
 	settle(t, a, a.schedule())
 	press(t, a, "6", "enter")
-	p := a.panes[paneQuery].(*queryPane)
-	p.input.SetValue("AVG(salary) WHERE gender = 'F'")
-	press(t, a, "enter")
-	if len(p.answers) != 1 || p.answers[0].err != nil {
-		t.Fatalf("no answer: %+v", p.answers)
+	press(t, a, "ctrl+u", "AVG(salary) WHERE gender = 'F'", "enter")
+	if v := a.View(); strings.Count(v, "> AVG(salary) WHERE gender = 'F'") != 1 {
+		t.Fatalf("no answer:\n%s", v)
 	}
 	if !strings.Contains(a.View(), "release [35000, 55000]") {
 		t.Fatalf("Figure 2 query bounds not shown:\n%s", a.View())
 	}
-	press(t, a, "up")
-	if p.input.Value() != "AVG(salary) WHERE gender = 'F'" {
-		t.Fatalf("history recall: %q", p.input.Value())
+	// up recalls the query: enter asks it again.
+	press(t, a, "up", "enter")
+	if v := a.View(); strings.Count(v, "> AVG(salary) WHERE gender = 'F'") != 2 {
+		t.Fatalf("history recall did not ask the query again:\n%s", v)
 	}
-	p.input.SetValue("AVG(salary) WHERE gender BETWEN 1 AND 2")
-	press(t, a, "enter")
+	press(t, a, "ctrl+u", "AVG(salary) WHERE gender BETWEN 1 AND 2", "enter")
 	if !strings.Contains(a.View(), "query:1:26") {
 		t.Fatal("parse error position not shown")
 	}
@@ -407,14 +406,14 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 func TestSweepPaneComparesValues(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "8")
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	for i, par := range p.params() {
 		if par.Name == "fakes" {
 			p.cursor = i
 		}
 	}
 	press(t, a, "e")
-	p.edit.input.SetValue("0,1,2")
+	p.edit.Input.SetValue("0,1,2")
 	press(t, a, "enter", "enter")
 	if p.err != nil || len(p.rows) != 3 {
 		t.Fatalf("sweep: err %v, %d rows", p.err, len(p.rows))
@@ -440,8 +439,8 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 		t.Fatal("expected a failed recompute with the earlier preview still on screen")
 	}
 	press(t, a, "7", "e")
-	p := a.panes[paneExport].(*exportPane)
-	p.edit.input.SetValue(filepath.Join(dir, "stale"))
+	p := a.panes[common.PaneExport].(*exportPane)
+	p.edit.Input.SetValue(filepath.Join(dir, "stale"))
 	press(t, a, "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err == nil {
 		t.Fatal("exported the previous settings' release after a failed change")
@@ -487,8 +486,8 @@ func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
 		t.Fatalf("preview not marked stale:\n%s", v)
 	}
 	press(t, a, "7", "e")
-	p := a.panes[paneExport].(*exportPane)
-	p.edit.input.SetValue(filepath.Join(dir, "rel"))
+	p := a.panes[common.PaneExport].(*exportPane)
+	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
 	press(t, a, "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(p.refused, "cancelled: ctrl+r recomputes") {
 		t.Fatalf("export after cancel: %v %q", err, p.refused)
@@ -554,8 +553,7 @@ func TestSaveWritesBackToTheOpenedProject(t *testing.T) {
 func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "6", "enter")
-	a.panes[paneQuery].(*queryPane).input.SetValue("COUNT(*)")
-	press(t, a, "enter", "esc")
+	press(t, a, "ctrl+u", "COUNT(*)", "enter", "esc")
 	if strings.Contains(a.View(), "earlier settings") {
 		t.Fatal("a fresh answer is marked stale")
 	}
@@ -570,11 +568,8 @@ func TestQueryAnswersAreMarkedWhenSettingsChange(t *testing.T) {
 func TestKeyBurstIsSeveralPresses(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "4")
-	p := a.panes[paneMethod].(*paramsPane)
-	for i, par := range a.st.Spec().Params {
-		if par.Name == "fakes" {
-			p.list.cursor = i
-		}
+	if !selectParam(a, func(par model.ParamSpec) bool { return par.Name == "fakes" }) {
+		t.Fatal("employees' method has no parameter fakes")
 	}
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+++")})
 	settle(t, a, cmd)
@@ -629,14 +624,14 @@ func TestComparePane(t *testing.T) {
 	a.st.Project.Roles.QIs = []string{"age", "sex", "education"}
 	a.st.Changed()
 	settle(t, a, a.schedule())
-	p := a.panes[paneCompare].(*comparePane)
+	p := a.panes[common.PaneCompare].(*comparePane)
 	press(t, a, "9", "+", "+", "-") // k 10 -> 11
-	if a.active != paneCompare || p.k != 11 {
+	if a.active != common.PaneCompare || p.k != 11 {
 		t.Fatalf("pane %d, k %d", a.active, p.k)
 	}
 	press(t, a, "enter")
-	if p.job.busy || p.err != nil || len(p.rows) != len(methods()) {
-		t.Fatalf("busy %v err %v rows %d", p.job.busy, p.err, len(p.rows))
+	if p.job.Busy || p.err != nil || len(p.rows) != len(methods()) {
+		t.Fatalf("busy %v err %v rows %d", p.job.Busy, p.err, len(p.rows))
 	}
 	v := a.View()
 	for _, want := range []string{"smallest class", "workload error", "*", "kja"} {
@@ -651,7 +646,7 @@ func TestComparePane(t *testing.T) {
 	}
 	// kja is the second column: open it.
 	press(t, a, "l", "enter")
-	if a.active != panePreview || a.st.Project.Method != "kja" || a.st.Project.Params["k"] != "11" {
+	if a.active != common.PanePreview || a.st.Project.Method != "kja" || a.st.Project.Params["k"] != "11" {
 		t.Fatalf("pane %d, method %s, params %v", a.active, a.st.Project.Method, a.st.Project.Params)
 	}
 	if a.st.Result == nil || a.st.Result.Spec.Name != "kja" || !a.st.Current() {
@@ -660,21 +655,21 @@ func TestComparePane(t *testing.T) {
 	// A comparison in flight stops with ctrl+x and says so.
 	press(t, a, "9")
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	if !p.job.busy || cmd == nil {
+	if !p.job.Busy || cmd == nil {
 		t.Fatal("r did not start a comparison")
 	}
 	press(t, a, "ctrl+x")
 	settle(t, a, cmd)
-	if p.job.busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
-		t.Fatalf("after ctrl+x: busy %v err %v", p.job.busy, p.err)
+	if p.job.Busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
+		t.Fatalf("after ctrl+x: busy %v err %v", p.job.Busy, p.err)
 	}
 }
 
 // The line chart scales from the smallest value to the largest and puts
 // each point in its column; a NaN is a gap.
 func TestLineChart(t *testing.T) {
-	s := DefaultStyles()
-	out := lineChart(s, "t", []string{"a", "b", "c"}, []float64{1, 3, math.NaN()}, 30, 6)
+	s := common.DefaultStyles()
+	out := components.LineChart(s, "t", []string{"a", "b", "c"}, []float64{1, 3, math.NaN()}, 30, 6)
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) != 6 {
 		t.Fatalf("%d lines:\n%s", len(lines), out)
@@ -721,4 +716,28 @@ func TestLoneChangeRunsAtOnce(t *testing.T) {
 	if m, ok := b.schedule()().(debounceMsg); !ok || m.seq != b.runSeq {
 		t.Fatalf("a lone change's command gave %#v", m)
 	}
+}
+
+// selectParam selects the (last) parameter match accepts on the Method
+// pane with the arrow keys: the pane lists the method's parameters in
+// declared order. It reports whether one was found.
+func selectParam(a *App, match func(model.ParamSpec) bool) bool {
+	a.active = common.PaneMethod
+	ps := a.st.Spec().Params
+	at := -1
+	for i, par := range ps {
+		if match(par) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for range ps {
+		a.Update(tea.KeyMsg{Type: tea.KeyUp})
+	}
+	for range at {
+		a.Update(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	return true
 }

@@ -10,7 +10,7 @@ import (
 	"privlab/algorithms/attack"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
-	"privlab/model/releasedir"
+	"privlab/ui/common"
 )
 
 // attackMsg carries the attacks measured on a run's release (seq: the
@@ -28,7 +28,7 @@ func attackCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared, p
 	if prep == nil || pv == nil {
 		return nil
 	}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return attackMsg{seq: seq}
 		}
@@ -120,36 +120,18 @@ func attackRows(findings []risk.Finding) []string {
 			out = append(out, fmt.Sprintf("%s: not run (%s)", f.Attack, f.NotRun))
 			continue
 		}
-		line := fmt.Sprintf("%s: %s · measured %s", f.Attack, f.Verdict(), human(f.Measured))
+		line := fmt.Sprintf("%s: %s · measured %s", f.Attack, f.Verdict(), common.Human(f.Measured))
 		if f.Holds() >= 0 {
-			line += " · bound " + human(f.Bound)
+			line += " · bound " + common.Human(f.Bound)
 		}
 		if f.Short != "" {
 			line += " · " + f.Short
 		}
 		if f.Calibrated() {
 			iv := f.Interval()
-			line += fmt.Sprintf(" · beyond the prior %s (%s-%s)", human(f.Risk()), human(iv[0]), human(iv[1]))
+			line += fmt.Sprintf(" · beyond the prior %s (%s-%s)", common.Human(f.Risk()), common.Human(iv[0]), common.Human(iv[1]))
 		}
 		out = append(out, line)
 	}
 	return out
-}
-
-// statedAttackRows are the attacks a received release's manifest states.
-func statedAttackRows(attacks []releasedir.AttackFigure) []string {
-	var out []string
-	for _, a := range attacks {
-		out = append(out, pipeline.AttackSummary(a))
-	}
-	return out
-}
-
-// attackStyle colours an attack row: broken in the error colour, the
-// others in the attacks' own.
-func attackStyle(s *Styles, row string) func(...string) string {
-	if strings.Contains(row, ": broken") {
-		return s.Error.Render
-	}
-	return s.Attack.Render
 }

@@ -18,6 +18,7 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/model"
 	"privlab/model/releasedir"
+	"privlab/ui/common"
 )
 
 // TestGoldenExportPlanAttacks: the Export plan lists what an attacker
@@ -91,7 +92,7 @@ func TestGoldenExportPopulation(t *testing.T) {
 			t.Fatalf("the plan does not say membership lacks a population:\n%s", before)
 		}
 		press(t, a, "P")
-		a.panes[paneExport].(*exportPane).edit.input.SetValue("town.csv")
+		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue("town.csv")
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
 		after = a.View()
@@ -153,7 +154,7 @@ func TestGoldenCompareBrokenBound(t *testing.T) {
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, a, a.schedule())
 	press(t, a, "9")
-	p := a.panes[paneCompare].(*comparePane)
+	p := a.panes[common.PaneCompare].(*comparePane)
 	p.k = 2 // every method runs on the 8 patients
 	press(t, a, "enter")
 	settle(t, a, nil)
@@ -186,7 +187,7 @@ func TestGoldenCompareBrokenBound(t *testing.T) {
 // a broken bound keeps the error colour even as the best of its line
 // (the OK colour hid it).
 func TestCompareCell(t *testing.T) {
-	s := *DefaultStyles()
+	s := *common.DefaultStyles()
 	s.OK = lipgloss.NewStyle().Transform(func(x string) string { return "OK<" + x + ">" })
 	s.Error = lipgloss.NewStyle().Transform(func(x string) string { return "ERR<" + x + ">" })
 	for _, c := range []struct {

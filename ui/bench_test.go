@@ -139,15 +139,7 @@ func BenchmarkKeyToPreview(b *testing.B) {
 			}
 			// The Method pane with the seed selected: + is a change that
 			// always recomputes and never fails.
-			a.active = paneMethod
-			list := &a.panes[paneMethod].(*paramsPane).list
-			list.cursor = -1
-			for i, par := range list.params() {
-				if par.Kind == model.ParamSeed {
-					list.cursor = i
-				}
-			}
-			if list.cursor < 0 {
+			if !selectParam(a, func(par model.ParamSpec) bool { return par.Kind == model.ParamSeed }) {
 				b.Skip("the method has no seed to step")
 			}
 			plus := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")}
@@ -207,8 +199,8 @@ func cpuTime() time.Duration {
 func assertSettled(b *testing.B, a *App) {
 	st := a.st
 	switch {
-	case !st.settled():
-		b.Fatalf("not settled: pending %v, risk old %v, workload old %v", st.pending(), st.RiskOld, st.WorkloadOld)
+	case !st.Settled():
+		b.Fatalf("not settled: pending %v, risk old %v, workload old %v", st.Pending(), st.RiskOld, st.WorkloadOld)
 	case st.Risk == nil:
 		b.Fatalf("settled without risk figures")
 	case st.AttacksOld || st.Attacks == nil && st.AttacksErr == nil:
@@ -216,7 +208,7 @@ func assertSettled(b *testing.B, a *App) {
 	case st.Result.Answerer != nil && st.Result.Workload != "" && st.Workload == nil:
 		b.Fatalf("settled without the workload")
 	}
-	if lines, old := st.shownWarnings(); old {
+	if lines, old := st.ShownWarnings(); old {
 		b.Fatalf("settled with the last result's warnings: %q", lines)
 	}
 }

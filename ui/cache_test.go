@@ -44,14 +44,14 @@ func TestPreviewReadsAChangedPopulation(t *testing.T) {
 	inDir(t, dir, func() {
 		a := ready(t, "dataset:employees", 100, 40)
 		a.st.Project.Population = "town.csv"
-		a.st.needRun = true
+		a.st.NeedRun = true
 		settle(t, a, a.schedule())
 		press(t, a, "7")
 		if v := a.View(); !strings.Contains(v, "· 7 people certainly present") {
 			t.Fatalf("the first population's plan:\n%s", v)
 		}
 		write(town + "Yan,91210,F\nZoe,91220,F\n")
-		a.st.needRun = true
+		a.st.NeedRun = true
 		settle(t, a, a.schedule())
 		if v := a.View(); !strings.Contains(v, "· 5 people certainly present") {
 			t.Fatalf("the grown population's plan:\n%s", v)

@@ -8,6 +8,7 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
+	"privlab/ui/common"
 )
 
 // TestContract is the workbench's half of the method contract (the other
@@ -30,17 +31,17 @@ func TestContract(t *testing.T) {
 				t.Fatalf("no preview: load %v run %v", a.st.LoadErr, a.st.RunErr)
 			}
 			screens := map[string]string{}
-			a.active = panePreview // (the tab numbers depend on the method's panes)
+			a.active = common.PanePreview // (the tab numbers depend on the method's panes)
 			screens["preview"] = a.View()
 			press(t, a, "enter")
 			screens["detail"] = a.View()
 			press(t, a, "down", "down", "esc", "?")
 			screens["help"] = a.View()
 			press(t, a, "?")
-			a.active = paneMethod
+			a.active = common.PaneMethod
 			screens["method"] = a.View()
 			if spec.Charts != "" {
-				a.active = paneCharts
+				a.active = common.PaneCharts
 				screens["charts"] = a.View()
 				if !strings.Contains(screens["charts"], spec.Charts) {
 					t.Errorf("the charts pane is not titled %q", spec.Charts)
@@ -55,8 +56,8 @@ func TestContract(t *testing.T) {
 					t.Errorf("%s: %d lines at 80x24", name, len(lines))
 				}
 				for _, l := range lines {
-					if lenCells(l) > 80 {
-						t.Errorf("%s: a line of %d cells at 80x24: %q", name, lenCells(l), l)
+					if common.LenCells(l) > 80 {
+						t.Errorf("%s: a line of %d cells at 80x24: %q", name, common.LenCells(l), l)
 					}
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // writePeople writes a small table every method runs on: age, zip, sex
@@ -61,7 +62,7 @@ func TestOneDefaultPerParameter(t *testing.T) {
 		switched := newApp(testEnv, pipeline.Project{Input: input, Method: catalog.Names()[(i+1)%len(catalog.All())], Roles: roles})
 		switched.st.SetMethod(spec.Name)
 		opened := ready(t, input, 80, 24)
-		cp := opened.panes[paneCompare].(*comparePane)
+		cp := opened.panes[common.PaneCompare].(*comparePane)
 		cp.rows, cp.cursor = rows, i
 		cp.open()
 		var comparable model.Values

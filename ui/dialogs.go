@@ -20,6 +20,8 @@ import (
 	"privlab/model/releasedir"
 	"privlab/model/source"
 	"privlab/ui/cli/clitext"
+	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // confirmDialog asks a yes/no question. For the quit question a second
@@ -53,13 +55,13 @@ func (d *confirmDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *confirmDialog) help() []key.Binding {
 	k := d.st.Keys
 	if d.ctrlC {
-		return []key.Binding{k.Yes, k.No, described(k.ForceQuit, keyName(k.ForceQuit), "quit")}
+		return []key.Binding{k.Yes, k.No, common.Described(k.ForceQuit, common.KeyName(k.ForceQuit), "quit")}
 	}
-	return []key.Binding{k.Yes, k.No, described(k.ForceQuit, keyName(k.ForceQuit), "no")}
+	return []key.Binding{k.Yes, k.No, common.Described(k.ForceQuit, common.KeyName(k.ForceQuit), "no")}
 }
 
 func (d *confirmDialog) view(w, h int) string {
-	return centered(d.st.Styles.Dialog.Render(model.TermLines(d.text)+"\n\n"+d.st.Styles.Muted.Render(keyName(d.st.Keys.Yes)+" yes · "+keyName(d.st.Keys.No)+" no")), w, h)
+	return centered(d.st.Styles.Dialog.Render(model.TermLines(d.text)+"\n\n"+d.st.Styles.Muted.Render(common.KeyName(d.st.Keys.Yes)+" yes · "+common.KeyName(d.st.Keys.No)+" no")), w, h)
 }
 
 // centered puts a box in the middle of a w x h area.
@@ -75,7 +77,7 @@ func centered(box string, w, h int) string {
 	}
 	bw := 0
 	for _, l := range lines {
-		if x := lenCells(l); x > bw {
+		if x := common.LenCells(l); x > bw {
 			bw = x
 		}
 	}
@@ -135,7 +137,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 				return false, nil
 			}
 			if err := d.st.saveTarget(path); err != nil {
-				d.err = editorText(err)
+				d.err = common.EditorText(err)
 				return false, nil
 			}
 			if _, err := os.Lstat(path); err == nil && !releasedir.SamePath(path, d.st.ProjectPath) {
@@ -154,7 +156,7 @@ func (d *saveDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 func (d *saveDialog) write(path string) (bool, tea.Cmd) {
 	d.replace = ""
 	if err := d.st.save(path); err != nil {
-		d.err = editorText(err)
+		d.err = common.EditorText(err)
 		return false, nil
 	}
 	return true, nil
@@ -162,26 +164,26 @@ func (d *saveDialog) write(path string) (bool, tea.Cmd) {
 
 func (d *saveDialog) help() []key.Binding {
 	if d.replace != "" {
-		return []key.Binding{described(d.st.Keys.Yes, keyName(d.st.Keys.Yes), "replace it"), described(d.st.Keys.No, keyName(d.st.Keys.No), "choose another name")}
+		return []key.Binding{common.Described(d.st.Keys.Yes, common.KeyName(d.st.Keys.Yes), "replace it"), common.Described(d.st.Keys.No, common.KeyName(d.st.Keys.No), "choose another name")}
 	}
-	return []key.Binding{described(d.st.Keys.Enter, keyName(d.st.Keys.Enter), "save"), described(d.st.Keys.Back, keyName(d.st.Keys.Back), "cancel")}
+	return []key.Binding{common.Described(d.st.Keys.Enter, common.KeyName(d.st.Keys.Enter), "save"), common.Described(d.st.Keys.Back, common.KeyName(d.st.Keys.Back), "cancel")}
 }
 
 func (d *saveDialog) view(w, h int) string {
 	title := "Save the whole configuration as a project file"
 	if d.as {
-		title = "Save the project as another file (" + keyName(d.st.Keys.Save) + " then writes to it)"
+		title = "Save the project as another file (" + common.KeyName(d.st.Keys.Save) + " then writes to it)"
 	}
 	body := title + "\n(" + clitext.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
 	if d.err != "" {
 		body += "\n" + d.st.Styles.Error.Render(model.TermLines(d.err))
 	}
 	if d.replace != "" {
-		body += "\n" + d.st.Styles.Error.Render(d.replace+" exists: replace it with the project? ("+yesNo(d.st.Keys)+")")
-		body += "\n\n" + d.st.Styles.Muted.Render(keyName(d.st.Keys.Yes)+" replace · "+keyName(d.st.Keys.No)+" choose another name")
+		body += "\n" + d.st.Styles.Error.Render(d.replace+" exists: replace it with the project? ("+common.YesNo(d.st.Keys)+")")
+		body += "\n\n" + d.st.Styles.Muted.Render(common.KeyName(d.st.Keys.Yes)+" replace · "+common.KeyName(d.st.Keys.No)+" choose another name")
 		return centered(d.st.Styles.Dialog.Render(body), w, h)
 	}
-	body += "\n\n" + d.st.Styles.Muted.Render(keyName(d.st.Keys.Enter)+" save · "+keyName(d.st.Keys.Back)+" cancel")
+	body += "\n\n" + d.st.Styles.Muted.Render(common.KeyName(d.st.Keys.Enter)+" save · "+common.KeyName(d.st.Keys.Back)+" cancel")
 	return centered(d.st.Styles.Dialog.Render(body), w, h)
 }
 
@@ -192,7 +194,7 @@ type fileDialog struct {
 	picker filepicker.Model
 	title  string
 	onPick func(path string)
-	typing lineEditor // a path typed instead of picked
+	typing components.LineEditor // a path typed instead of picked
 }
 
 // openDialogMsg asks the App to show a dialog (a pane cannot).
@@ -219,21 +221,21 @@ func newFileDialog(st *State) *fileDialog {
 	fp.ShowPermissions, fp.ShowSize = false, false
 	fp.AutoHeight = false
 	fp.SetHeight(14)
-	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .xlsx .parquet .db …), a project.json or a release folder", typing: newLineEditor(60)}
+	return &fileDialog{st: st, picker: fp, title: "Open a data file (.csv .xlsx .parquet .db …), a project.json or a release folder", typing: components.NewLineEditor(60)}
 }
 
 // picked acts on a chosen path: a project opens, a release directory (or
 // its manifest.json) is received, a data file goes through the import
 // wizard (or to onPick).
 func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
-	d.st.LastDir = dirOf(path)
+	d.st.UseFolder(common.DirOf(path))
 	if d.onPick != nil {
 		d.onPick(path)
 		return true, nil
 	}
 	if filepath.Base(path) == "manifest.json" && isRelease(filepath.Dir(path)) {
 		dir := filepath.Dir(path)
-		d.st.LastDir = dirOf(dir)
+		d.st.UseFolder(common.DirOf(dir))
 		return true, func() tea.Msg { return openReleaseMsg{dir: dir} }
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -242,7 +244,7 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 			d.picker.CurrentDirectory = path
 			return false, d.picker.Init()
 		}
-		d.st.LastDir = dirOf(filepath.Clean(path))
+		d.st.UseFolder(common.DirOf(filepath.Clean(path)))
 		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
 	if strings.HasSuffix(strings.ToLower(path), ".json") {
@@ -251,8 +253,7 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 			d.st.Fail(err)
 			return true, nil
 		}
-		d.st.OpenProject(p)
-		d.st.ProjectPath = path
+		d.st.OpenProjectFile(p, path)
 		d.st.Notify("opened project %s", path)
 		return true, nil
 	}
@@ -262,10 +263,10 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 func (d *fileDialog) init() tea.Cmd { return d.picker.Init() }
 
 func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
-	if d.typing.active {
+	if d.typing.Active {
 		var done bool
 		var next tea.Cmd
-		cmd := d.typing.update(msg, func(v string) error {
+		cmd := d.typing.Update(msg, func(v string) error {
 			path := strings.TrimSpace(v)
 			if _, err := os.Stat(source.Path(path)); err != nil { // FILE.db:TABLE, FILE.xlsx:SHEET
 				return fmt.Errorf("%s: %s", path, csvfile.OpenReason(err))
@@ -283,7 +284,7 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		case key.Matches(k, d.st.Keys.Close):
 			return true, nil
 		case key.Matches(k, d.st.Keys.TypePath):
-			return false, d.typing.open("path: ", d.picker.CurrentDirectory+"/")
+			return false, d.typing.Open("path: ", d.picker.CurrentDirectory+"/")
 		}
 	}
 	var cmd tea.Cmd
@@ -300,32 +301,32 @@ func (d *fileDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 		return done, tea.Batch(cmd, next)
 	}
 	if ok, path := d.picker.DidSelectDisabledFile(msg); ok {
-		d.st.Notify("%s is not a file privlab reads (press %s to type its path anyway)", path, keyName(d.st.Keys.TypePath))
+		d.st.Notify("%s is not a file privlab reads (press %s to type its path anyway)", path, common.KeyName(d.st.Keys.TypePath))
 	}
 	return false, cmd
 }
 
 func (d *fileDialog) help() []key.Binding {
 	k := d.st.Keys
-	if d.typing.active {
+	if d.typing.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	// The picker's own keys, as it matches them (its Back is our close
 	// on esc).
 	pk := d.picker.KeyMap
-	return []key.Binding{described(pk.Up, "↑/k", "up"), described(pk.Down, "↓/j", "down"), described(pk.Open, "enter/→", "open"),
-		described(pk.Back, "←/h", "up a folder"), described(pk.PageUp, "pgup/K", "page up"), described(pk.PageDown, "pgdn/J", "page down"),
-		described(pk.GoToTop, "g", "first"), described(pk.GoToLast, "G", "last"), k.TypePath, k.Close}
+	return []key.Binding{common.Described(pk.Up, "↑/k", "up"), common.Described(pk.Down, "↓/j", "down"), common.Described(pk.Open, "enter/→", "open"),
+		common.Described(pk.Back, "←/h", "up a folder"), common.Described(pk.PageUp, "pgup/K", "page up"), common.Described(pk.PageDown, "pgdn/J", "page down"),
+		common.Described(pk.GoToTop, "g", "first"), common.Described(pk.GoToLast, "G", "last"), k.TypePath, k.Close}
 }
 
 func (d *fileDialog) view(w, h int) string {
 	s := d.st.Styles
-	body := s.Title.Render(safe(d.title)) + "  " + s.Muted.Render(safe(d.picker.CurrentDirectory)) + "\n\n"
-	if d.typing.active {
-		body += d.typing.view(s, w, "") + "\n"
+	body := s.Title.Render(common.Safe(d.title)) + "  " + s.Muted.Render(common.Safe(d.picker.CurrentDirectory)) + "\n\n"
+	if d.typing.Active {
+		body += d.typing.View(s, w, "") + "\n"
 	}
-	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · "+keyName(d.st.Keys.TypePath)+" type a path · "+firstKey(d.st.Keys.Close)+" cancel")
-	return block(body, w, h)
+	body += d.picker.View() + "\n" + s.Muted.Render("↑/↓ move · enter open (a release folder: read it) · → into a folder · ← up · "+common.KeyName(d.st.Keys.TypePath)+" type a path · "+common.FirstKey(d.st.Keys.Close)+" cancel")
+	return common.Block(body, w, h)
 }
 
 // datasetDialog picks an embedded dataset.
@@ -377,7 +378,7 @@ func (d *datasetDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *datasetDialog) help() []key.Binding {
 	k := d.st.Keys
-	return []key.Binding{k.Up, k.Down, described(k.Enter, keyName(k.Enter), "load"), k.Close}
+	return []key.Binding{k.Up, k.Down, common.Described(k.Enter, common.KeyName(k.Enter), "load"), k.Close}
 }
 
 func (d *datasetDialog) view(w, h int) string {
@@ -391,12 +392,12 @@ func (d *datasetDialog) view(w, h int) string {
 		}
 		line := fmt.Sprintf("  %-19s %-22s %s", ds.Name, rows, ds.Title)
 		if i == d.cursor {
-			line = s.Selected.Render(fit("▸"+line[1:], w-2))
+			line = s.Selected.Render(common.Fit("▸"+line[1:], w-2))
 		}
 		b.WriteString(line + "\n")
 	}
-	b.WriteString("\n" + s.Muted.Render(keyName(d.st.Keys.Enter)+" load · "+firstKey(d.st.Keys.Close)+" cancel"))
-	return block(b.String(), w, h)
+	b.WriteString("\n" + s.Muted.Render(common.KeyName(d.st.Keys.Enter)+" load · "+common.FirstKey(d.st.Keys.Close)+" cancel"))
+	return common.Block(b.String(), w, h)
 }
 
 // errorDialog shows the whole of the error that is on the summary bar,
@@ -430,23 +431,23 @@ func (d *errorDialog) view(w, h int) string {
 	bw := min(w-4, 76)
 	var parts []string
 	if d.err != nil {
-		body := s.Error.Render("The error") + "\n\n" + wrap(withoutHint(d.err), bw)
-		if hint := d.st.hint(d.err); hint != "" {
-			body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
+		body := s.Error.Render("The error") + "\n\n" + common.Wrap(common.WithoutHint(d.err), bw)
+		if hint := d.st.Hint(d.err); hint != "" {
+			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}
 		parts = append(parts, body)
 	}
 	if d.attacks != nil && d.attacks != d.err {
-		body := s.Error.Render("The attacks could not be measured") + "\n\n" + wrap(withoutHint(d.attacks), bw)
-		if hint := d.st.hint(d.attacks); hint != "" {
-			body += "\n\n" + s.Label.Render("What to do: ") + wrap(hint, bw-12)
+		body := s.Error.Render("The attacks could not be measured") + "\n\n" + common.Wrap(common.WithoutHint(d.attacks), bw)
+		if hint := d.st.Hint(d.attacks); hint != "" {
+			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}
 		parts = append(parts, body)
 	}
 	if len(d.warnings) > 0 {
-		body := s.Warn.Render(plural(len(d.warnings), "warning"))
+		body := s.Warn.Render(common.Plural(len(d.warnings), "warning"))
 		for _, warn := range d.warnings {
-			body += "\n\n" + wrap("! "+safe(warn), bw)
+			body += "\n\n" + common.Wrap("! "+common.Safe(warn), bw)
 		}
 		parts = append(parts, body)
 	}
@@ -488,7 +489,7 @@ func (st *State) save(path string) error {
 	if err := p.Save(path); err != nil {
 		return err
 	}
-	st.ProjectPath, st.Dirty = path, false
+	st.Saved(path)
 	st.Notify("saved %s (%s reads it; %s saves as another file)", path, clitext.RunConfigCommand(""), st.Keys.SaveAs.Help().Key)
 	return nil
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"privlab/algorithms/pipeline"
+	"privlab/model"
+	"privlab/ui/common"
 )
 
 // waitAll waits until the output read so far holds every string (one
@@ -96,8 +98,7 @@ func TestGoldenPanes(t *testing.T) {
 	})
 	t.Run("query answer", func(t *testing.T) {
 		press(t, a, "6", "enter")
-		a.panes[paneQuery].(*queryPane).input.SetValue("AVG(salary) WHERE gender = 'F'")
-		press(t, a, "enter", "esc")
+		press(t, a, "ctrl+u", "AVG(salary) WHERE gender = 'F'", "enter", "esc")
 		teatest.RequireEqualOutput(t, []byte(a.View()))
 	})
 	t.Run("full help", func(t *testing.T) {
@@ -111,7 +112,7 @@ func TestGoldenPanes(t *testing.T) {
 	})
 	t.Run("fakes", func(t *testing.T) {
 		press(t, a, "4")
-		a.panes[paneMethod].(*paramsPane).list.cursor = 3 // fakes
+		selectParam(a, func(par model.ParamSpec) bool { return par.Name == "fakes" })
 		press(t, a, "+")
 		press(t, a, "5")
 		teatest.RequireEqualOutput(t, []byte(a.View()))
@@ -193,7 +194,7 @@ func TestGoldenImportAndHierarchy(t *testing.T) {
 			t.Fatal("the wizard did not see that the file has no header row")
 		}
 		press(t, a, "N")
-		d.edit.input.SetValue("age,sex,zip,disease")
+		d.edit.Input.SetValue("age,sex,zip,disease")
 		press(t, a, "enter")
 		named = a.View()
 		press(t, a, "enter")
@@ -263,17 +264,16 @@ func TestGoldenReceivedRelease(t *testing.T) {
 		r := newApp(testEnv, pipeline.Project{Input: "dataset:employees"})
 		r.st.Now = fixedClock
 		r.st.ReceivedDir = "release-employees-distribution"
-		r.active = paneRelease
+		r.active = common.PaneRelease
 		r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		settle(t, r, r.schedule())
 		if r.st.Received == nil {
 			t.Fatalf("not received: %v", r.st.ReceivedErr)
 		}
 		rel = r.View()
-		r.active = paneQuery
+		r.active = common.PaneQuery
 		press(t, r, "enter")
-		r.panes[paneQuery].(*queryPane).input.SetValue("AVG(salary) WHERE gender = 'F'")
-		press(t, r, "enter", "esc")
+		press(t, r, "ctrl+u", "AVG(salary) WHERE gender = 'F'", "enter", "esc")
 		query = r.View()
 	})
 	if !strings.Contains(rel, "✓ the release passes every check against dataset:employees") || !strings.Contains(query, "· release [") {
@@ -296,7 +296,7 @@ func TestGoldenCompareAndSweepChart(t *testing.T) {
 	press(t, a, "9", "enter")
 	t.Run("compare", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
 	press(t, a, "l", "enter") // kja, with the settings it was compared with
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	press(t, a, "8")
 	for i, par := range p.params() {
 		if par.Name == "k" {

@@ -12,6 +12,8 @@ import (
 	"privlab/model"
 	"privlab/model/csvfile"
 	"privlab/ui/cli/clitext"
+	"privlab/ui/common"
+	"privlab/ui/panes/preview"
 )
 
 // typicalErrors are errors the pipeline, the loader and the methods give,
@@ -66,17 +68,17 @@ func TestNoFlagInAnyHint(t *testing.T) {
 	st := a.st
 	for _, err := range typicalErrors {
 		texts := map[string]string{
-			"hint":        st.hint(err),
-			"explain":     st.explain(err),
-			"withoutHint": withoutHint(err),
-			"editor":      editorText(err),
+			"hint":        st.Hint(err),
+			"explain":     st.Explain(err),
+			"withoutHint": common.WithoutHint(err),
+			"editor":      common.EditorText(err),
 			"Error()":     err.Error(),
 		}
 		d := &errorDialog{st: st, err: err}
 		texts["error dialog"] = d.view(100, 30)
 		st.LoadErr = err
-		texts["data pane"] = a.panes[paneData].view(100, 27)
-		texts["preview"] = a.panes[panePreview].(*previewPane).notReady(100)
+		texts["data pane"] = a.panes[common.PaneData].view(100, 27)
+		texts["preview"] = a.panes[common.PanePreview].(componentPane).m.(*preview.Model).NotReady(100)
 		st.LoadErr = nil
 		for where, text := range texts {
 			if strings.Contains(text, "--") {
@@ -135,7 +137,7 @@ func TestHintsNameThePaneAndKey(t *testing.T) {
 			`running: parameter grouping = "column:nosuch": no column nosuch (hint: pass --grouping sa-only)`},
 	}
 	for _, c := range cases {
-		got := st.hint(c.err)
+		got := st.Hint(c.err)
 		for _, w := range c.workbench {
 			if !strings.Contains(got, w) {
 				t.Errorf("hint of %q:\n%s\nlacks %q", c.err, got, w)
@@ -148,7 +150,7 @@ func TestHintsNameThePaneAndKey(t *testing.T) {
 	// A method without a charts pane has the Method pane at tab 3.
 	st.SetMethod("lossyjoin")
 	if st.Spec().Charts == "" {
-		if got := st.hint(typicalErrors[4]); !strings.Contains(got, "Method pane (3)") {
+		if got := st.Hint(typicalErrors[4]); !strings.Contains(got, "Method pane (3)") {
 			t.Errorf("with lossyjoin the Method pane is tab 3: %s", got)
 		}
 	}
@@ -163,12 +165,12 @@ func TestEverySettingHasWorkbenchWords(t *testing.T) {
 	km := reflect.ValueOf(st.Keys)
 	for i := 0; i < km.NumField(); i++ {
 		if b, ok := km.Field(i).Interface().(key.Binding); ok {
-			keys[keyName(b)] = true
+			keys[common.KeyName(b)] = true
 		}
 	}
 	for _, s := range model.Settings {
 		f := model.Fix{Setting: s, Param: "k", Attr: "age", Value: "v"}
-		wb, cli := st.fixText(f), clitext.FixText(f)
+		wb, cli := st.FixText(f), clitext.FixText(f)
 		if wb == f.String() || cli == f.String() {
 			t.Errorf("%s: said in neutral words (workbench %q, command line %q)", s, wb, cli)
 		}
@@ -186,7 +188,7 @@ func TestEverySettingHasWorkbenchWords(t *testing.T) {
 		// setting) still reads as a sentence.
 		for _, change := range []model.Change{model.Give, model.Raise, model.Lower, model.Leave} {
 			bare := model.Fix{Setting: s, Param: "k", Change: change}
-			for _, text := range []string{st.fixText(bare), clitext.FixText(bare), bare.String()} {
+			for _, text := range []string{st.FixText(bare), clitext.FixText(bare), bare.String()} {
 				if strings.Contains(text, "  ") || strings.Contains(text, " =") || strings.Contains(text, "()") || strings.HasSuffix(text, " ") ||
 					strings.Contains(text, "e.g. )") || strings.Contains(text, "= ") {
 					t.Errorf("%s (change %d) without a column or value: %q", s, change, text)
@@ -203,14 +205,14 @@ func TestErrorWithHint(t *testing.T) {
 	if got, want := err.Error(), "loading: a.csv:2: bad (hint: choose the delimiter; look)"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	if got, want := withoutHint(err), "loading: a.csv:2: bad"; got != want {
+	if got, want := common.WithoutHint(err), "loading: a.csv:2: bad"; got != want {
 		t.Errorf("withoutHint = %q, want %q", got, want)
 	}
 	if got, want := clitext.ErrorText(err), "loading: a.csv:2: bad (hint: pass --delimiter CHAR; look)"; got != want {
 		t.Errorf("command line: %q, want %q", got, want)
 	}
 	plain := errors.New("no hint")
-	if withoutHint(plain) != "no hint" || clitext.ErrorText(plain) != "no hint" {
+	if common.WithoutHint(plain) != "no hint" || clitext.ErrorText(plain) != "no hint" {
 		t.Error("an error without a hint reads as itself")
 	}
 }
@@ -236,7 +238,7 @@ func TestNotesSayTheirFixes(t *testing.T) {
 		t.Fatalf("notes %+v", tb.Notes)
 	}
 	const text = `t.csv:9: column 1 (zip) is read as categorical because 1 cells are not numbers (first "x"); `
-	if got, want := st.noteTexts(tb.Notes)[0], text+"read zip as numeric with t in the Data pane (1) to read them as missing values"; got != want {
+	if got, want := st.NoteTexts(tb.Notes)[0], text+"read zip as numeric with t in the Data pane (1) to read them as missing values"; got != want {
 		t.Errorf("workbench:\n%s\nwant\n%s", got, want)
 	}
 	if got, want := tb.Notes[0].Say(clitext.FixText), text+"pass --kind zip=numeric to read them as missing values"; got != want {

@@ -63,12 +63,8 @@ func TestIdleWorkbenchSchedulesNothing(t *testing.T) {
 	}
 	// The seed steps with +: a run, with the spinner ticking until it is
 	// done, then idle again.
-	a.active = paneMethod
-	list := &a.panes[paneMethod].(*paramsPane).list
-	for i, par := range list.params() {
-		if par.Kind == model.ParamSeed {
-			list.cursor = i
-		}
+	if !selectParam(a, func(par model.ParamSpec) bool { return par.Kind == model.ParamSeed }) {
+		t.Fatal("the method has no seed to step")
 	}
 	before := a.st.Result
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})

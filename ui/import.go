@@ -14,6 +14,9 @@ import (
 	"privlab/model"
 	"privlab/model/csvfile"
 	"privlab/model/source"
+	"privlab/ui/common"
+	"privlab/ui/components"
+	"privlab/ui/session"
 )
 
 // importDialog is the import wizard: before a file is loaded it shows its
@@ -43,7 +46,7 @@ type importDialog struct {
 	preview  *model.Table
 	err      error
 	cursor   int
-	edit     lineEditor
+	edit     components.LineEditor
 	editing  string // "name" (one column), "names" (all) or "tokens"
 	showKeys bool   // ? shows the wizard's keys
 	// population: the wizard reads the population the attacks read, not
@@ -58,7 +61,7 @@ const sampleBytes = 64 << 10
 var delimiters = []rune{',', ';', '\t', '|'}
 
 func newImportDialog(st *State, path string) *importDialog {
-	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: newLineEditor(60), tokens: st.Project.MissingValues}
+	d := &importDialog{st: st, path: path, kinds: map[string]model.Kind{}, edit: components.NewLineEditor(60), tokens: st.Project.MissingValues}
 	d.path, d.part = source.Split(path)
 	d.format = source.FormatOf(d.path)
 	if d.format != source.CSV {
@@ -185,8 +188,8 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	if !ok {
 		return false, nil
 	}
-	if d.edit.active {
-		return false, d.edit.update(k, d.submitName)
+	if d.edit.Active {
+		return false, d.edit.Update(k, d.submitName)
 	}
 	keys := d.st.Keys
 	if d.showKeys {
@@ -207,56 +210,79 @@ func (d *importDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 			d.cursor++
 		}
 	case key.Matches(k, keys.NextPart) && len(d.parts) > 1:
-		for i, p := range d.parts {
-			if p == d.part {
-				d.part = d.parts[(i+1)%len(d.parts)]
-				break
-			}
-		}
-		d.kinds = map[string]model.Kind{}
-		d.detect()
+		d.nextPart()
 	case key.Matches(k, keys.Delimiter) && d.format == source.CSV:
-		for i, r := range delimiters {
-			if r == d.delim {
-				d.delim = delimiters[(i+1)%len(delimiters)]
-				break
-			}
-		}
-		d.names = nil
-		d.reload()
+		d.nextDelimiter()
 	case key.Matches(k, keys.HeaderRow) && d.headerRow():
 		d.header = !d.header
 		d.reload()
 	case key.Matches(k, keys.ImportKind):
-		if c := d.column(); c != nil {
-			if c.Kind == model.Numeric {
-				d.kinds[c.Name] = model.Categorical
-			} else {
-				d.kinds[c.Name] = model.Numeric
-			}
-			d.reload()
-		}
+		d.toggleKind()
 	case key.Matches(k, keys.RenameCol) && !d.header && d.cursor < len(d.names):
 		d.editing = "name"
-		return false, d.edit.open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
+		return false, d.edit.Open("name of column "+fmt.Sprint(d.cursor+1)+": ", d.names[d.cursor])
 	case key.Matches(k, keys.NameAll) && !d.header:
 		d.editing = "names"
-		return false, d.edit.open("column names, comma separated: ", strings.Join(d.names, ","))
+		return false, d.edit.Open("column names, comma separated: ", strings.Join(d.names, ","))
 	case key.Matches(k, keys.ImportMiss):
 		d.editing = "tokens"
-		return false, d.edit.open("missing values, comma separated (\"\" or an empty item: the empty cell): ", csvfile.FormatMissingTokens(d.missing()))
+		return false, d.edit.Open("missing values, comma separated (\"\" or an empty item: the empty cell): ", csvfile.FormatMissingTokens(d.missing()))
 	case key.Matches(k, keys.Load):
-		if d.err != nil || d.preview == nil {
-			return false, nil
-		}
-		if d.population {
-			d.st.importPopulation(d)
-			return true, nil
-		}
-		d.st.importFile(d)
-		return true, func() tea.Msg { return showPaneMsg{paneData} } // roles come first
+		return d.load()
 	}
 	return false, nil
+}
+
+// nextPart reads the archive's next part, detecting its kinds afresh.
+func (d *importDialog) nextPart() {
+	for i, p := range d.parts {
+		if p == d.part {
+			d.part = d.parts[(i+1)%len(d.parts)]
+			break
+		}
+	}
+	d.kinds = map[string]model.Kind{}
+	d.detect()
+}
+
+// nextDelimiter reads the CSV with the next delimiter (the column names
+// typed for the old one no longer apply).
+func (d *importDialog) nextDelimiter() {
+	for i, r := range delimiters {
+		if r == d.delim {
+			d.delim = delimiters[(i+1)%len(delimiters)]
+			break
+		}
+	}
+	d.names = nil
+	d.reload()
+}
+
+// toggleKind makes the column under the cursor categorical if it is
+// numeric, numeric otherwise.
+func (d *importDialog) toggleKind() {
+	if c := d.column(); c != nil {
+		if c.Kind == model.Numeric {
+			d.kinds[c.Name] = model.Categorical
+		} else {
+			d.kinds[c.Name] = model.Numeric
+		}
+		d.reload()
+	}
+}
+
+// load imports what the wizard read (as the population, or as the
+// table, whose roles come first); nothing while it reads nothing.
+func (d *importDialog) load() (bool, tea.Cmd) {
+	if d.err != nil || d.preview == nil {
+		return false, nil
+	}
+	if d.population {
+		d.st.importPopulation(d)
+		return true, nil
+	}
+	d.st.importFile(d)
+	return true, func() tea.Msg { return common.ShowPaneMsg{Pane: common.PaneData} } // roles come first
 }
 
 // submitName takes a typed column name (or all of them).
@@ -322,12 +348,12 @@ func (d *importDialog) column() *model.Column {
 // for the list of them (keysView).
 func (d *importDialog) help() []key.Binding {
 	k := d.st.Keys
-	if d.edit.active {
+	if d.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
 	if d.showKeys {
 		return []key.Binding{key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Help.Keys()...)...),
-			key.WithHelp(keyName(k.Back)+"/"+keyName(k.Help), "close help"))}
+			key.WithHelp(common.KeyName(k.Back)+"/"+common.KeyName(k.Help), "close help"))}
 	}
 	return append(d.actions(), k.Help)
 }
@@ -347,7 +373,7 @@ func (d *importDialog) actions() []key.Binding {
 	case d.format == source.CSV:
 		out = append(out, k.Delimiter)
 	case len(d.parts) > 1:
-		out = append(out, described(k.NextPart, keyName(k.NextPart), "next "+d.partWord()))
+		out = append(out, common.Described(k.NextPart, common.KeyName(k.NextPart), "next "+d.partWord()))
 	}
 	if d.headerRow() {
 		out = append(out, k.HeaderRow)
@@ -363,7 +389,7 @@ func (d *importDialog) actions() []key.Binding {
 // as the panes' full help lists theirs.
 func (d *importDialog) keysView(w int) string {
 	s, k := d.st.Styles, d.st.Keys
-	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the import wizard · %s or %s closes", keyName(k.Back), keyName(k.Help)))
+	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the import wizard · %s or %s closes", common.KeyName(k.Back), common.KeyName(k.Help)))
 	h := help.New()
 	h.Width = w
 	return title + "\n\n" + h.FullHelpView([][]key.Binding{{k.Up, k.Down}, d.actions()})
@@ -385,9 +411,9 @@ func (d *importDialog) sourceLine() string {
 	head := "header row: yes (its names are the columns')"
 	switch {
 	case !d.header && d.detected:
-		head = fmt.Sprintf("header row: no, row 1 is data — name the columns (%s one, %s all)", keyName(k.RenameCol), keyName(k.NameAll))
+		head = fmt.Sprintf("header row: no, row 1 is data — name the columns (%s one, %s all)", common.KeyName(k.RenameCol), common.KeyName(k.NameAll))
 	case !d.header:
-		head = fmt.Sprintf("header row: no — name the columns (%s renames one, %s names all)", keyName(k.RenameCol), keyName(k.NameAll))
+		head = fmt.Sprintf("header row: no — name the columns (%s renames one, %s names all)", common.KeyName(k.RenameCol), common.KeyName(k.NameAll))
 	}
 	switch d.format {
 	case source.CSV:
@@ -395,9 +421,9 @@ func (d *importDialog) sourceLine() string {
 	case source.Parquet:
 		return s.Label.Render("Parquet") + "  columns and kinds from its schema"
 	}
-	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), safe(d.part))
+	what := fmt.Sprintf("%s %s", s.Label.Render(d.partWord()), common.Safe(d.part))
 	if len(d.parts) > 1 {
-		what += fmt.Sprintf(" (%s: next of %d)", keyName(k.NextPart), len(d.parts))
+		what += fmt.Sprintf(" (%s: next of %d)", common.KeyName(k.NextPart), len(d.parts))
 	}
 	if d.format == source.Excel {
 		return what + "  " + head
@@ -418,30 +444,30 @@ func delimName(r rune) string {
 func (d *importDialog) view(w, h int) string {
 	s := d.st.Styles
 	if d.showKeys {
-		return block(d.keysView(w), w, h)
+		return common.Block(d.keysView(w), w, h)
 	}
 	var b strings.Builder
 	title := "Import "
 	if d.population {
 		title = "Population (the people an attacker can name): "
 	}
-	b.WriteString(s.Title.Render(fit(title+safe(d.path), w)) + "\n")
-	b.WriteString(fit(d.sourceLine(), w) + "\n")
-	b.WriteString(fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), csvfile.FormatMissingTokens(d.missing()), keyName(d.st.Keys.ImportMiss)), w) + "\n")
+	b.WriteString(s.Title.Render(common.Fit(title+common.Safe(d.path), w)) + "\n")
+	b.WriteString(common.Fit(d.sourceLine(), w) + "\n")
+	b.WriteString(common.Fit(fmt.Sprintf("%s %s (%s)", s.Label.Render("missing values"), csvfile.FormatMissingTokens(d.missing()), common.KeyName(d.st.Keys.ImportMiss)), w) + "\n")
 	if d.err != nil {
-		b.WriteString(s.Error.Render(wrap(withoutHint(d.err), w)) + "\n")
-		if h := d.st.hint(d.err); h != "" {
-			b.WriteString(s.Muted.Render(wrap("What to do: "+h, w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(common.WithoutHint(d.err), w)) + "\n")
+		if h := d.st.Hint(d.err); h != "" {
+			b.WriteString(s.Muted.Render(common.Wrap("What to do: "+h, w)) + "\n")
 		}
 	}
-	if d.edit.active {
-		b.WriteString(d.edit.view(s, w, "refused: "))
+	if d.edit.Active {
+		b.WriteString(d.edit.View(s, w, "refused: "))
 	}
 	if d.preview != nil {
 		// The wizard reads a sample: its counts say so (issue 35.4: 35
 		// missing where the table holds 1,836).
-		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  kinds and missing: the first %s rows read (the Data pane counts every row)", thousands(d.preview.Rows)), w)) + "\n")
-		b.WriteString(s.Label.Render(fit(fmt.Sprintf("  %-3s %-20s %-12s %7s  %s", "#", "column", "kind", "missing", "first values"), w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit(fmt.Sprintf("  kinds and missing: the first %s rows read (the Data pane counts every row)", common.Thousands(d.preview.Rows)), w)) + "\n")
+		b.WriteString(s.Label.Render(common.Fit(fmt.Sprintf("  %-3s %-20s %-12s %7s  %s", "#", "column", "kind", "missing", "first values"), w)) + "\n")
 		rows := h - strings.Count(b.String(), "\n") - 1
 		for i, c := range d.preview.Columns {
 			if i >= rows {
@@ -450,23 +476,23 @@ func (d *importDialog) view(w, h int) string {
 			}
 			var vals []string
 			for r := 0; r < d.preview.Rows && r < 6; r++ {
-				vals = append(vals, safe(c.Value(r)))
+				vals = append(vals, common.Safe(c.Value(r)))
 			}
 			kind := c.Kind.String()
 			if _, set := d.kinds[c.Name]; set {
 				kind += "*"
 			}
-			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, padRight(clip(safe(c.Name), 20), 20), kind, c.MissingCount, strings.Join(vals, ", "))
+			line := fmt.Sprintf("  %-3d %-20s %-12s %7d  %s", i+1, common.PadRight(common.Clip(common.Safe(c.Name), 20), 20), kind, c.MissingCount, strings.Join(vals, ", "))
 			if i == d.cursor {
-				line = s.Selected.Render(fit("▸"+line[1:], w))
+				line = s.Selected.Render(common.Fit("▸"+line[1:], w))
 			}
-			b.WriteString(fit(line, w) + "\n")
+			b.WriteString(common.Fit(line, w) + "\n")
 		}
-		for _, n := range d.st.noteTexts(d.preview.Notes) {
-			b.WriteString(s.Warn.Render(fit("! "+safe(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
+		for _, n := range d.st.NoteTexts(d.preview.Notes) {
+			b.WriteString(s.Warn.Render(common.Fit("! "+common.Safe(strings.TrimPrefix(n, d.path+":")), w)) + "\n")
 		}
 	}
-	return block(b.String(), w, h)
+	return common.Block(b.String(), w, h)
 }
 
 // importFile loads a file with the wizard's settings: the project keeps
@@ -475,26 +501,25 @@ func (d *importDialog) view(w, h int) string {
 // kinds the user set), so privlab run --config reads the file the same
 // way.
 func (st *State) importFile(d *importDialog) {
-	st.SetInput(d.spec())
+	var r session.Reading
 	if d.format == source.CSV {
-		st.Project.Delimiter = delimName(d.delim)
+		r.CSV, r.Delimiter = true, delimName(d.delim)
 	}
-	st.Project.Columns = nil
 	switch {
 	case d.headerRow() && !d.header:
-		st.Project.Columns = append([]string(nil), d.names...)
+		r.Columns = d.names
 	case d.headerRow() && d.detected:
-		st.Project.Header = "yes"
+		r.Header = "yes"
 	}
-	st.Project.MissingValues = d.tokens
-	st.Project.Kinds = nil
+	r.MissingValues = d.tokens
 	for c, k := range d.kinds {
-		if st.Project.Kinds == nil {
-			st.Project.Kinds = map[string]string{}
+		if r.Kinds == nil {
+			r.Kinds = map[string]string{}
 		}
-		st.Project.Kinds[c] = k.String()
+		r.Kinds[c] = k.String()
 	}
-	st.LastDir = dirOf(d.path)
+	st.ImportFile(d.spec(), r)
+	st.UseFolder(common.DirOf(d.path))
 	st.Notify("loading %s: set the roles in the Data pane", d.path)
 }
 
@@ -515,19 +540,9 @@ func newPopulationDialog(st *State) *importDialog {
 // the column names of a header-less file (population_columns), none
 // when its first row names them.
 func (st *State) importPopulation(d *importDialog) {
-	st.Project.Population = d.spec()
-	st.Project.PopulationColumns = nil
+	var columns []string
 	if d.headerRow() && !d.header {
-		st.Project.PopulationColumns = append([]string(nil), d.names...)
+		columns = d.names
 	}
-	st.Changed()
-	st.Notify("population %s: the attacks read it", d.spec())
-}
-
-// dirOf is the directory of a path.
-func dirOf(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		return path[:i]
-	}
-	return "."
+	st.ImportPopulation(d.spec(), columns)
 }

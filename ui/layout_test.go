@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"privlab/algorithms/method"
+	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // clip and the tables count display cells: a wide character takes two.
@@ -23,7 +25,7 @@ func TestClipCountsCells(t *testing.T) {
 		{"東京都港区", 5, "東京…"},
 		{"東京", 4, "東京"},
 	} {
-		if got := clip(c.in, c.n); got != c.want || ansi.StringWidth(got) > c.n {
+		if got := common.Clip(c.in, c.n); got != c.want || ansi.StringWidth(got) > c.n {
 			t.Errorf("clip(%q, %d) = %q (%d cells), want %q", c.in, c.n, got, ansi.StringWidth(got), c.want)
 		}
 	}
@@ -58,7 +60,7 @@ func TestDataPaneAlignsWideNames(t *testing.T) {
 func TestSectionTableFitsItsWidth(t *testing.T) {
 	sec := method.Section{Header: []string{"value", "original", "published"},
 		Rows: [][]string{{"Married-civ-spouse", "東京都港区六本木一丁目", "[30000, 40000]"}, {"Never-married", "x", "[1, 2]"}}}
-	out := tableView(DefaultStyles(), sec, 30, 5, 0, "↑/↓")
+	out := components.TableView(common.DefaultStyles(), sec, 30, 5, 0, "↑/↓")
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "val") || !strings.Contains(out, "…") {
 		t.Fatalf("table:\n%s", out)
@@ -74,12 +76,12 @@ func TestSectionTableFitsItsWidth(t *testing.T) {
 func TestHumanAndThousands(t *testing.T) {
 	for x, want := range map[float64]string{1234567: "1.23M", 2.5e9: "2.5G", 12345: "12.3k", 999960: "1000k", -25000: "-25k",
 		8957.9: "8957.9", 44.0485: "44.05", 1.999: "2", 3: "3", 0.0424: "0.0424", 0: "0"} {
-		if got := human(x); got != want {
+		if got := common.Human(x); got != want {
 			t.Errorf("human(%v) = %q, want %q", x, got, want)
 		}
 	}
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1000: "-1,000"} {
-		if got := thousands(n); got != want {
+		if got := common.Thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
 		}
 	}

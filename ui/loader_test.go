@@ -71,9 +71,9 @@ func TestHeaderlessFileOpensTheWizard(t *testing.T) {
 			t.Fatalf("the wizard does not say what it read:\n%s", v)
 		}
 		press(t, a, "N")
-		d.edit.input.SetValue("age,sex,zip,disease")
+		d.edit.Input.SetValue("age,sex,zip,disease")
 		press(t, a, "enter", "v")
-		d.edit.input.SetValue("?,")
+		d.edit.Input.SetValue("?,")
 		press(t, a, "enter")
 		if !strings.Contains(a.View(), `missing values ?,"" (v)`) {
 			t.Fatalf("the tokens typed are not shown:\n%s", a.View())
@@ -120,8 +120,7 @@ func TestMissingTokensInTheDataPane(t *testing.T) {
 			t.Fatalf("the Data pane does not say what is missing:\n%s", v)
 		}
 		press(t, a, "v")
-		a.panes[paneData].(*dataPane).edit.input.SetValue("?")
-		press(t, a, "enter")
+		press(t, a, "ctrl+u", "?", "enter")
 		settle(t, a, a.schedule())
 		if v := a.View(); !strings.Contains(v, `missing ? (v) · 1 of 4 rows dropped`) || a.st.Table.Column("country").Distinct() != 2 {
 			t.Fatalf("after v ?:\n%s", v)

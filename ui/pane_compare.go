@@ -9,6 +9,8 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
+	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // comparePane runs every method on the current data, QIs and sensitive
@@ -22,10 +24,10 @@ type comparePane struct {
 	st     *State
 	k      int
 	cursor int // the selected method (column)
-	job    job
+	job    components.Job
 	rows   []pipeline.CompareRow
 	err    error
-	scroll scroller
+	scroll components.Scroller
 }
 
 type compareMsg struct {
@@ -35,7 +37,7 @@ type compareMsg struct {
 }
 
 func newComparePane(st *State) *comparePane {
-	return &comparePane{st: st, k: 10, job: newJob()}
+	return &comparePane{st: st, k: 10, job: components.NewJob()}
 }
 
 func (p *comparePane) title() string   { return "Compare" }
@@ -46,24 +48,24 @@ func (p *comparePane) refresh()        {}
 // parameter keys' → would move too: it is not offered here).
 func (p *comparePane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.OpenMethod, described(k.Left, keyName(k.Left), "previous method"), described(k.Right, keyName(k.Right), "next method"),
-		described(k.Wider, keyName(k.Wider), "k + 1"), described(k.Narrow, keyName(k.Narrow), "k - 1"), k.Rerun}
+	return []key.Binding{k.OpenMethod, common.Described(k.Left, common.KeyName(k.Left), "previous method"), common.Described(k.Right, common.KeyName(k.Right), "next method"),
+		common.Described(k.Wider, common.KeyName(k.Wider), "k + 1"), common.Described(k.Narrow, common.KeyName(k.Narrow), "k - 1"), k.Rerun}
 }
 
 func (p *comparePane) fullHelp() []key.Binding {
-	return append(p.shortHelp(), scrollKeys(p.st.Keys)...)
+	return append(p.shortHelp(), components.ScrollKeys(p.st.Keys)...)
 }
 
 func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
 	case compareMsg:
-		if p.job.done(msg.seq) {
-			p.rows, p.err = msg.rows, stopped(msg.err, "comparison", st.Keys, keyName(st.Keys.Rerun)+" runs it again")
+		if p.job.Done(msg.seq) {
+			p.rows, p.err = msg.rows, components.Stopped(msg.err, "comparison", st.Keys, common.KeyName(st.Keys.Rerun)+" runs it again")
 		}
 		return nil
 	case cancelJobMsg:
-		p.job.stop()
+		p.job.Stop()
 		return nil
 	case tea.KeyMsg:
 		k := st.Keys
@@ -85,11 +87,11 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Rerun):
 			return p.start()
 		case key.Matches(msg, k.OpenMethod):
-			if len(p.rows) == 0 || p.job.busy {
+			if len(p.rows) == 0 || p.job.Busy {
 				return p.start()
 			}
 			return p.open()
-		case p.scroll.update(k, msg):
+		case p.scroll.Update(k, msg):
 		}
 	}
 	return nil
@@ -102,10 +104,10 @@ func (p *comparePane) start() tea.Cmd {
 		st.Notify("wait for the table to load")
 		return nil
 	}
-	ctx, seq, progress := p.job.start()
+	ctx, seq, progress := p.job.Start()
 	p.err, p.rows = nil, nil
 	env, proj, table, k, now := st.Env, st.Project.Clone(), st.Table, p.k, st.Now
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		rows, err := pipeline.Compare(ctx, env, proj, table, pipeline.CompareOptions{K: k, Threshold: proj.RiskThreshold, Now: now,
 			Workload: workload.Options{Queries: previewQueries, Seed: 1}, Progress: progress})
 		return compareMsg{seq: seq, rows: rows, err: err}
@@ -124,32 +126,27 @@ func (p *comparePane) open() tea.Cmd {
 		st.Notify("%s did not run here: %s", r.Method, r.Err)
 		return nil
 	}
-	st.SetMethod(r.Method)
-	st.Project.Variant = r.Project.Variant
-	for name, v := range r.Project.Params {
-		st.Project.Params[name] = v
-	}
-	st.Changed()
-	return func() tea.Msg { return showPaneMsg{pane: panePreview} }
+	st.UseRun(r.Method, r.Project)
+	return func() tea.Msg { return common.ShowPaneMsg{Pane: common.PanePreview} }
 }
 
 // view scrolls the comparison: its lines run past 80x24 (issue 35.2).
 func (p *comparePane) view(w, h int) string {
-	return p.scroll.view(p.st, p.table(w), w, h)
+	return p.scroll.View(p.st.State, p.table(w), w, h)
 }
 
 // table is the whole of the comparison's text.
 func (p *comparePane) table(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
-	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, keyName(p.st.Keys.Wider), keyName(p.st.Keys.Narrow)), w-16)) + "\n")
+	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(common.Fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, common.KeyName(p.st.Keys.Wider), common.KeyName(p.st.Keys.Narrow)), w-16)) + "\n")
 	switch {
-	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.percent(), keyName(st.Keys.Cancel))) + "\n")
+	case p.job.Busy:
+		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.Percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(st.Explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
-		b.WriteString(s.Muted.Render(wrap(firstKey(st.Keys.OpenMethod)+": run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Wrap(common.FirstKey(st.Keys.OpenMethod)+": run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()
@@ -159,27 +156,27 @@ func (p *comparePane) table(w int) string {
 	// every method's column has room for its name (13 cells and a space).
 	longest := 0
 	for _, l := range lines {
-		longest = max(longest, lenCells(l.Name))
+		longest = max(longest, common.LenCells(l.Name))
 	}
 	label := min(longest, max(20, w-len(p.rows)*14))
 	col := max(6, (w-label)/len(p.rows)-1)
-	head := padRight("", label)
+	head := common.PadRight("", label)
 	for i, r := range p.rows {
-		name := clip(r.Method, col)
+		name := common.Clip(r.Method, col)
 		if i == p.cursor {
-			name = s.Selected.Render(padRight(clip("▸"+r.Method, col), col))
+			name = s.Selected.Render(common.PadRight(common.Clip("▸"+r.Method, col), col))
 		} else {
-			name = s.Label.Render(padRight(name, col))
+			name = s.Label.Render(common.PadRight(name, col))
 		}
 		head += " " + name
 	}
-	b.WriteString(fit(head, w) + "\n")
+	b.WriteString(common.Fit(head, w) + "\n")
 	for _, l := range lines {
-		line := padRight(clip(l.Name, label), label)
+		line := common.PadRight(common.Clip(l.Name, label), label)
 		for i, t := range l.Text {
 			line += " " + compareCell(s, t, l.Best[i], col)
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
 	// The selected method's settings, or why it did not run.
 	if p.cursor < len(p.rows) {
@@ -188,9 +185,9 @@ func (p *comparePane) table(w int) string {
 		if r.Err != "" {
 			text = r.Method + " did not run: " + r.Err
 		}
-		b.WriteString(s.Muted.Render(wrap(text, w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Wrap(text, w)) + "\n")
 	}
-	b.WriteString(s.Muted.Render(fit("* the best of a line · "+firstKey(st.Keys.OpenMethod)+" opens the selected method with these settings in the preview", w)) + "\n")
+	b.WriteString(s.Muted.Render(common.Fit("* the best of a line · "+common.FirstKey(st.Keys.OpenMethod)+" opens the selected method with these settings in the preview", w)) + "\n")
 	return b.String()
 }
 
@@ -201,7 +198,7 @@ func compareCell(s *Styles, t string, best bool, col int) string {
 	if best {
 		t += "*"
 	}
-	cell := padRight(clip(t, col), col)
+	cell := common.PadRight(common.Clip(t, col), col)
 	switch {
 	case strings.HasPrefix(t, "✗"):
 		return s.Error.Render(cell)
@@ -214,14 +211,6 @@ func compareCell(s *Styles, t string, best bool, col int) string {
 func orDash(s string) string {
 	if s == "" {
 		return "—"
-	}
-	return s
-}
-
-// padRight left-aligns s in n cells.
-func padRight(s string, n int) string {
-	if l := lenCells(s); l < n {
-		return s + strings.Repeat(" ", n-l)
 	}
 	return s
 }

@@ -16,6 +16,8 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/model/releasedir"
 	"privlab/model/source"
+	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // exportPane writes the release: it shows what will be written, asks
@@ -25,7 +27,7 @@ import (
 // writes them.
 type exportPane struct {
 	st      *State
-	edit    lineEditor
+	edit    components.LineEditor
 	editing string // what the editor edits: "" the directory, "population"
 	chosen  string // the directory typed by the user ("" = default)
 	confirm string // pending question, "" when none
@@ -39,7 +41,7 @@ type exportPane struct {
 	err     error
 	done    string
 	of      *method.Result // the result the plan on screen is of
-	scroll  scroller
+	scroll  components.Scroller
 }
 
 type exportMsg struct {
@@ -49,11 +51,11 @@ type exportMsg struct {
 }
 
 func newExportPane(st *State) *exportPane {
-	return &exportPane{st: st, edit: newLineEditor(50)}
+	return &exportPane{st: st, edit: components.NewLineEditor(50)}
 }
 
 func (p *exportPane) title() string   { return "Export" }
-func (p *exportPane) capturing() bool { return p.edit.active || p.confirm != "" }
+func (p *exportPane) capturing() bool { return p.edit.Active || p.confirm != "" }
 
 // refresh shows the plan of a new result without the previous export's
 // outcome (it was of another release).
@@ -78,10 +80,10 @@ func (p *exportPane) shortHelp() []key.Binding {
 	switch {
 	case p.confirm != "":
 		return []key.Binding{k.Yes, k.No}
-	case p.edit.active:
+	case p.edit.Active:
 		return []key.Binding{k.Enter, k.Back}
 	}
-	out := []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), described(k.Population, keyName(k.Population)+"/"+keyName(k.PopulationPath), "population")}
+	out := []key.Binding{k.Export, common.Described(k.EditText, common.KeyName(k.EditText), "edit directory"), common.Described(k.Population, common.KeyName(k.Population)+"/"+common.KeyName(k.PopulationPath), "population")}
 	if p.namable() {
 		out = append(out, k.NamePopulation)
 	}
@@ -92,20 +94,20 @@ func (p *exportPane) shortHelp() []key.Binding {
 // import wizard can name.
 func (p *exportPane) namable() bool {
 	path := p.st.Project.Population
-	_, ok := datasetName(path)
+	_, ok := common.DatasetName(path)
 	return path != "" && !ok
 }
 
 func (p *exportPane) fullHelp() []key.Binding {
 	k := p.st.Keys
-	if p.confirm != "" || p.edit.active {
+	if p.confirm != "" || p.edit.Active {
 		return p.shortHelp()
 	}
-	out := []key.Binding{k.Export, described(k.EditText, keyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
+	out := []key.Binding{k.Export, common.Described(k.EditText, common.KeyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
 	if p.namable() {
 		out = append(out, k.NamePopulation)
 	}
-	return append(out, scrollKeys(k)...)
+	return append(out, components.ScrollKeys(k)...)
 }
 
 // dir is the chosen directory (a default from the input's name), as an
@@ -116,7 +118,7 @@ func (p *exportPane) dir() string {
 	dir := p.chosen
 	if dir == "" {
 		base := p.st.Project.Input
-		if name, ok := datasetName(base); ok {
+		if name, ok := common.DatasetName(base); ok {
 			base = name
 		} else {
 			base = baseName(base)
@@ -131,14 +133,6 @@ func (p *exportPane) dir() string {
 		return abs
 	}
 	return dir
-}
-
-// shownPath is path as the screen shows it.
-func (st *State) shownPath(path string) string {
-	if st.ShowPath != nil {
-		return st.ShowPath(path)
-	}
-	return path
 }
 
 func baseName(path string) string {
@@ -167,10 +161,9 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.lines = msg.ex.Checks
-		p.done = fmt.Sprintf("wrote %s and %s", st.shownPath(msg.ex.Dir), st.shownPath(releasedir.AuditPath(msg.ex.Dir)))
-		st.Project.AddExported(msg.ex.Dir) // the next release is attacked together with it
-		st.Dirty = false
-		st.Notify("exported %s", st.shownPath(msg.ex.Dir))
+		p.done = fmt.Sprintf("wrote %s and %s", st.ShownPath(msg.ex.Dir), st.ShownPath(releasedir.AuditPath(msg.ex.Dir)))
+		st.Exported(msg.ex.Dir) // the next release is attacked together with it
+		st.Notify("exported %s", st.ShownPath(msg.ex.Dir))
 		return nil
 	case tea.KeyMsg:
 		keys := st.Keys
@@ -185,10 +178,10 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		if p.edit.active {
-			return p.edit.update(msg, func(v string) error {
+		if p.edit.Active {
+			return p.edit.Update(msg, func(v string) error {
 				if p.editing == "population" {
-					st.setPopulation(strings.TrimSpace(v))
+					st.SetPopulation(strings.TrimSpace(v))
 					return nil
 				}
 				p.chosen = strings.TrimSpace(v)
@@ -198,21 +191,21 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		switch {
 		case key.Matches(msg, keys.EditText):
 			p.editing = ""
-			return p.edit.open("release directory: ", p.dir())
+			return p.edit.Open("release directory: ", p.dir())
 		case key.Matches(msg, keys.Population):
-			d := newPickDialog(st, "Pick the population table", st.setPopulation)
+			d := newPickDialog(st, "Pick the population table", st.SetPopulation)
 			d.picker.AllowedTypes = source.Extensions()
 			return func() tea.Msg { return openDialogMsg{d} }
 		case key.Matches(msg, keys.PopulationPath):
 			p.editing = "population"
-			return p.edit.open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
+			return p.edit.Open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
 		case key.Matches(msg, keys.NamePopulation) && p.namable():
 			d := newPopulationDialog(st)
 			return func() tea.Msg { return openDialogMsg{d} }
 		case key.Matches(msg, keys.Export):
-			p.scroll.offset = 0 // the outcome shows at the top
+			p.scroll.Offset = 0 // the outcome shows at the top
 			return p.start()
-		case p.scroll.update(keys, msg):
+		case p.scroll.Update(keys, msg):
 		}
 	}
 	return nil
@@ -228,9 +221,9 @@ func (p *exportPane) start() tea.Cmd {
 	if !st.Current() {
 		// The preview on screen belongs to earlier settings: never export
 		// something other than what the settings give.
-		why := "the last run failed: fix the error (" + keyName(st.Keys.FullError) + " shows it) and export again"
+		why := "the last run failed: fix the error (" + common.KeyName(st.Keys.FullError) + " shows it) and export again"
 		if st.Cancelled {
-			why = "the last run was cancelled: " + keyName(st.Keys.Recompute) + " recomputes, then export"
+			why = "the last run was cancelled: " + common.KeyName(st.Keys.Recompute) + " recomputes, then export"
 		}
 		p.refused = "not exported: the preview shows earlier settings; " + why
 		p.clearOutcome()
@@ -246,11 +239,11 @@ func (p *exportPane) start() tea.Cmd {
 			why = releasedir.Replaceable(p.dir()) // the rule the export holds it to
 		}
 		if why != "" {
-			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.shownPath(p.dir()), why, keyName(p.st.Keys.EditText))
+			p.refused = fmt.Sprintf("not exported: %s exists and is not a privlab release (%s; press %s to choose another directory)", p.st.ShownPath(p.dir()), why, common.KeyName(p.st.Keys.EditText))
 			return nil
 		}
 		p.force = true
-		q = append(q, fmt.Sprintf("%s exists: replace it?", p.st.shownPath(p.dir())))
+		q = append(q, fmt.Sprintf("%s exists: replace it?", p.st.ShownPath(p.dir())))
 	}
 	if file, g := pipeline.Growth(st.Result); file != "" {
 		p.growth = true
@@ -273,7 +266,7 @@ func (p *exportPane) export() tea.Cmd {
 	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
 	seq, prep, res, dir, env := p.seq, st.Prep, st.Result, p.dir(), st.Env
 	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept, AllowGrowth: p.growth}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if err := env.LoadPopulationOf(prep); err != nil { // the project's population (run --population)
 			return exportMsg{seq: seq, err: err}
 		}
@@ -295,7 +288,7 @@ var riskShown = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg,
 	risk.KeyTopBelief, risk.KeyTCloseness, risk.KeyNCP, risk.KeyPresence}
 
 func (p *exportPane) view(w, h int) string {
-	return p.scroll.view(p.st, p.plan(w), w, h)
+	return p.scroll.View(p.st.State, p.plan(w), w, h)
 }
 
 // plan is the whole of the export pane's text, scrolled by view.
@@ -303,14 +296,14 @@ func (p *exportPane) plan(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Export the release") + "\n\n")
-	if p.edit.active && p.editing == "" {
-		b.WriteString(p.edit.view(s, w, ""))
+	if p.edit.Active && p.editing == "" {
+		b.WriteString(p.edit.View(s, w, ""))
 	} else {
-		b.WriteString(s.Label.Render("directory  ") + st.shownPath(p.dir()) + s.Muted.Render("   ("+keyName(p.st.Keys.EditText)+": edit)") + "\n")
+		b.WriteString(s.Label.Render("directory  ") + st.ShownPath(p.dir()) + s.Muted.Render("   ("+common.KeyName(p.st.Keys.EditText)+": edit)") + "\n")
 	}
-	b.WriteString(s.Label.Render("audit      ") + st.shownPath(releasedir.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
-	if p.edit.active && p.editing == "population" {
-		b.WriteString(p.edit.view(s, w, ""))
+	b.WriteString(s.Label.Render("audit      ") + st.ShownPath(releasedir.AuditPath(p.dir())) + s.Muted.Render("   (private: input, seed, row mapping; beside, never inside)") + "\n")
+	if p.edit.Active && p.editing == "population" {
+		b.WriteString(p.edit.View(s, w, ""))
 	} else {
 		b.WriteString(p.populationLine(w))
 	}
@@ -320,33 +313,33 @@ func (p *exportPane) plan(w int) string {
 		return b.String()
 	}
 	if st.Stale() {
-		b.WriteString(s.Warn.Render(wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed ("+keyName(p.st.Keys.Recompute)+")", w)) + "\n")
+		b.WriteString(s.Warn.Render(common.Wrap("⚠ the preview shows earlier settings (the last run was cancelled or failed): export refuses until it is recomputed ("+common.KeyName(p.st.Keys.Recompute)+")", w)) + "\n")
 	}
 	switch {
 	case p.refused != "":
-		b.WriteString(s.Error.Render(wrap("✗ "+p.refused, w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ "+p.refused, w)) + "\n")
 	case p.confirm != "":
 		b.WriteString(s.Warn.Render(p.confirm) + "\n")
 	case p.busy:
 		b.WriteString(s.Muted.Render("writing and verifying…") + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap("✗ "+st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap("✗ "+st.Explain(p.err), w)) + "\n")
 	case p.done != "":
-		b.WriteString(s.OK.Render("✓ "+safe(p.done)) + "\n")
+		b.WriteString(s.OK.Render("✓ "+common.Safe(p.done)) + "\n")
 	default:
-		b.WriteString(s.Muted.Render(keyName(p.st.Keys.Export)+": write the release (atomically), then verify it from its files") + "\n")
+		b.WriteString(s.Muted.Render(common.KeyName(p.st.Keys.Export)+": write the release (atomically), then verify it from its files") + "\n")
 	}
 	for _, l := range p.lines {
 		style := s.OK
 		if strings.HasPrefix(l, "FAIL") {
 			style = s.Error
 		}
-		b.WriteString(style.Render(fit(safe(l), w)) + "\n")
+		b.WriteString(style.Render(common.Fit(common.Safe(l), w)) + "\n")
 	}
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("will write") + "\n")
 	for _, f := range p.planFiles() {
-		b.WriteString("  " + padRight(f.Name, 20) + " " + plural(f.Rows, "row") + "\n")
+		b.WriteString("  " + common.PadRight(f.Name, 20) + " " + common.Plural(f.Rows, "row") + "\n")
 	}
 	// What every manifest holds (SPEC 7.1), whatever the method; what a
 	// method adds (e.g. an effective target) is in its details.
@@ -354,14 +347,14 @@ func (p *exportPane) plan(w int) string {
 	b.WriteString("  report.md            a summary to file with the release\n")
 	spec := st.Result.Spec // the plan is the shown result's, files and certification alike
 	if ins := spec.Insensitive; ins != "" {
-		b.WriteString(s.Muted.Render(fit("  insensitive columns: "+ins, w)) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit("  insensitive columns: "+ins, w)) + "\n")
 	}
 	if c := spec.Certifies; c != "" {
-		b.WriteString(s.Label.Render(indented("a passing check certifies that "+c, w)) + "\n")
+		b.WriteString(s.Label.Render(common.Indented("a passing check certifies that "+c, w)) + "\n")
 	}
-	ws, old := st.shownWarnings()
+	ws, old := st.ShownWarnings()
 	for _, warn := range ws {
-		b.WriteString(warnStyle(s, old).Render(indented("! "+warn, w)) + "\n")
+		b.WriteString(common.WarnStyle(s, old).Render(common.Indented("! "+warn, w)) + "\n")
 	}
 	if rk := st.Risk; rk != nil && !st.RiskOld && len(p.lines) == 0 {
 		// What the release risks, as the manifest and report.md will say.
@@ -372,8 +365,8 @@ func (p *exportPane) plan(w int) string {
 				parts = append(parts, f.Name+" "+f.Format())
 			}
 		}
-		b.WriteString(indented(strings.Join(parts, " · "), w) + "\n")
-		b.WriteString(s.Muted.Render(indented(rk.Summary, w)) + "\n")
+		b.WriteString(common.Indented(strings.Join(parts, " · "), w) + "\n")
+		b.WriteString(s.Muted.Render(common.Indented(rk.Summary, w)) + "\n")
 	}
 	b.WriteString(p.attacksView(w))
 	return b.String()
@@ -390,32 +383,16 @@ func (p *exportPane) attacksView(w int) string {
 		// will state it (run --population names the population).
 		b.WriteString(s.Label.Render("what an attacker can still do") + s.Muted.Render("  (privlab attack; the manifest states these)") + "\n")
 		for _, row := range attackRows(at.Findings) {
-			b.WriteString(attackStyle(s, row)(fit("  "+row, w)) + "\n")
+			b.WriteString(common.AttackStyle(s, row)(common.Fit("  "+row, w)) + "\n")
 		}
 	}
 	if err := st.AttacksErr; err != nil && len(p.lines) == 0 {
-		b.WriteString(s.Error.Render(indented("✗ the attacks could not be measured: "+st.explain(err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Indented("✗ the attacks could not be measured: "+st.Explain(err), w)) + "\n")
 	}
 	if len(p.lines) == 0 {
 		b.WriteString(p.togetherView(w))
 	}
 	return b.String()
-}
-
-// setPopulation sets the population the attacks of the plan and the
-// export read (the project's population, run --population); a new file's
-// columns are its header's.
-func (st *State) setPopulation(path string) {
-	if path != st.Project.Population {
-		st.Project.PopulationColumns = nil
-	}
-	st.Project.Population = path
-	st.Changed()
-	if path == "" {
-		st.Notify("no population: the attacks that need one do not run")
-		return
-	}
-	st.Notify("population %s: the attacks read it", path)
 }
 
 // populationLine says which population the attacks read, and, without
@@ -424,14 +401,14 @@ func (p *exportPane) populationLine(w int) string {
 	st, s := p.st, p.st.Styles
 	label := s.Label.Render("population ")
 	if path := st.Project.Population; path != "" {
-		return label + path + s.Muted.Render(fit("   ("+pickType(p.st.Keys)+"; the attacks read it)", max(0, w-11-lenCells(path)))) + "\n"
+		return label + path + s.Muted.Render(common.Fit("   ("+common.PickType(p.st.Keys)+"; the attacks read it)", max(0, w-11-common.LenCells(path)))) + "\n"
 	}
 	if at := st.Attacks; at != nil && !st.AttacksOld {
 		if lack := lackPopulation(at.Findings); len(lack) > 0 {
-			return label + s.Warn.Render(fit("none: not run for lack of a population: "+strings.Join(lack, ", ")+" ("+pickType(p.st.Keys)+")", max(0, w-11))) + "\n"
+			return label + s.Warn.Render(common.Fit("none: not run for lack of a population: "+strings.Join(lack, ", ")+" ("+common.PickType(p.st.Keys)+")", max(0, w-11))) + "\n"
 		}
 	}
-	return label + s.Muted.Render(fit("none   ("+pickType(p.st.Keys)+": the people an attacker can name)", max(0, w-11))) + "\n"
+	return label + s.Muted.Render(common.Fit("none   ("+common.PickType(p.st.Keys)+": the people an attacker can name)", max(0, w-11))) + "\n"
 }
 
 // lackPopulation names the attacks that did not run for lack of a

@@ -15,6 +15,8 @@ import (
 	"privlab/algorithms/risk"
 	"privlab/algorithms/workload"
 	"privlab/model"
+	"privlab/ui/common"
+	"privlab/ui/components"
 )
 
 // sweepPane compares values of one parameter: it re-runs the method for
@@ -26,8 +28,8 @@ type sweepPane struct {
 	st     *State
 	cursor int
 	values map[string]string // edited value lists per method and parameter
-	edit   lineEditor
-	job    job
+	edit   components.LineEditor
+	job    components.Job
 	rows   []pipeline.SweepRow
 	figs   []sweepFigures // aligned with rows
 	err    error
@@ -60,29 +62,29 @@ type sweepFigures struct {
 }
 
 func newSweepPane(st *State) *sweepPane {
-	return &sweepPane{st: st, values: map[string]string{}, edit: newLineEditor(50), job: newJob()}
+	return &sweepPane{st: st, values: map[string]string{}, edit: components.NewLineEditor(50), job: components.NewJob()}
 }
 
 func (p *sweepPane) title() string   { return "Sweep" }
-func (p *sweepPane) capturing() bool { return p.edit.active }
+func (p *sweepPane) capturing() bool { return p.edit.Active }
 
 // refresh drops the sweep (and stops a running one) once the settings
 // that made it change: another method, table, role, hierarchy or value;
 // its table and charts would speak of settings no longer there.
 func (p *sweepPane) refresh() {
 	st := p.st
-	if (len(p.rows) > 0 || p.err != nil || p.job.busy) && (st.Changes != p.of || st.Table != p.table) {
-		p.job.forget()
+	if (len(p.rows) > 0 || p.err != nil || p.job.Busy) && (st.Changes != p.of || st.Table != p.table) {
+		p.job.Forget()
 		p.rows, p.err, p.cleared = nil, nil, p.method
 	}
 }
 
 func (p *sweepPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	if p.edit.active {
+	if p.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, described(k.EditText, keyName(k.EditText), "edit values"), k.Run}
+	return []key.Binding{k.Up, k.Down, common.Described(k.EditText, common.KeyName(k.EditText), "edit values"), k.Run}
 }
 
 func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
@@ -120,7 +122,7 @@ func (p *sweepPane) defaultValues(par model.ParamSpec) string {
 	switch par.Kind {
 	case model.ParamText, model.ParamChoice:
 		if par.StepText == nil {
-			list := presets(par, st.Project.Roles)
+			list := components.Presets(par, st.Project.Roles)
 			if par.Kind == model.ParamChoice {
 				list = par.Choices
 			}
@@ -135,11 +137,11 @@ func (p *sweepPane) defaultValues(par model.ParamSpec) string {
 		vals := []string{cur}
 		down, up := cur, cur
 		for i := 0; i < 3; i++ {
-			if v, err := stepParam(par, down, -1, rows, st.Project.Roles); err == nil && v != down {
+			if v, err := components.StepParam(par, down, -1, rows, st.Project.Roles); err == nil && v != down {
 				down = v
 				vals = append([]string{v}, vals...)
 			}
-			if v, err := stepParam(par, up, 1, rows, st.Project.Roles); err == nil && v != up {
+			if v, err := components.StepParam(par, up, 1, rows, st.Project.Roles); err == nil && v != up {
 				up = v
 				vals = append(vals, v)
 			}
@@ -170,8 +172,8 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
 	case sweepMsg:
-		if p.job.done(msg.seq) {
-			p.rows, p.figs, p.err = msg.rows, msg.figs, stopped(msg.err, "sweep", st.Keys, keyName(st.Keys.Run)+" runs it again")
+		if p.job.Done(msg.seq) {
+			p.rows, p.figs, p.err = msg.rows, msg.figs, components.Stopped(msg.err, "sweep", st.Keys, common.KeyName(st.Keys.Run)+" runs it again")
 			if msg.err != nil {
 				// A value whose run the stop cut short has no figures: its
 				// row goes (no raw "context canceled" in the table).
@@ -182,7 +184,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case cancelJobMsg:
-		p.job.stop()
+		p.job.Stop()
 		return nil
 	case tea.KeyMsg:
 		ps := p.params()
@@ -193,8 +195,8 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			p.cursor = 0
 		}
 		par := ps[p.cursor]
-		if p.edit.active {
-			return p.edit.update(msg, func(v string) error {
+		if p.edit.Active {
+			return p.edit.Update(msg, func(v string) error {
 				if _, _, err := pipeline.ParseSweep(par.Name + "=" + v); err != nil {
 					return err
 				}
@@ -213,7 +215,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 				p.cursor++
 			}
 		case key.Matches(msg, keys.EditText):
-			return p.edit.open("values: ", p.valuesOf(par))
+			return p.edit.Open("values: ", p.valuesOf(par))
 		case key.Matches(msg, keys.Run):
 			return p.start(par)
 		}
@@ -233,11 +235,11 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	ctx, seq, progress := p.job.start()
+	ctx, seq, progress := p.job.Start()
 	p.err, p.rows, p.figs, p.cleared = nil, nil, nil, ""
 	p.of, p.table, p.method = st.Changes, st.Table, st.Project.Method
-	env, proj, table := st.Env, st.runProject(), st.Table
-	return guarded(func() tea.Msg {
+	env, proj, table := st.Env, st.RunProject(), st.Table
+	return common.Guarded(func() tea.Msg {
 		figs := make([]sweepFigures, len(vals))
 		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1},
 			pipeline.SweepOptions{Progress: progress, Each: func(i int, res *method.Result) { figs[i] = measureSweep(res, proj.RiskThreshold) }})
@@ -270,26 +272,26 @@ func (p *sweepPane) view(w, h int) string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Parameter sweep") + s.Muted.Render("  re-runs "+st.Project.Method+" for each value; same table, same random workload") + "\n")
 	for i, par := range ps {
-		line := fmt.Sprintf("  %-16s %s", par.Name, safe(p.valuesOf(par)))
+		line := fmt.Sprintf("  %-16s %s", par.Name, common.Safe(p.valuesOf(par)))
 		if i == p.cursor {
-			line = s.Selected.Render(fit("▸ "+line[2:], w))
+			line = s.Selected.Render(common.Fit("▸ "+line[2:], w))
 		}
-		b.WriteString(fit(line, w) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
 	}
-	if p.edit.active {
-		b.WriteString(p.edit.view(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · "+keyName(st.Keys.Enter)+" keep · "+keyName(st.Keys.Back)+" cancel") + "\n")
+	if p.edit.Active {
+		b.WriteString(p.edit.View(s, w, "") + s.Muted.Render("separated by , (or ; when a value has a comma) · "+common.KeyName(st.Keys.Enter)+" keep · "+common.KeyName(st.Keys.Back)+" cancel") + "\n")
 	}
 	b.WriteString("\n")
 	switch {
-	case p.job.busy:
-		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.percent(), keyName(st.Keys.Cancel))) + "\n")
+	case p.job.Busy:
+		b.WriteString(s.Muted.Render(fmt.Sprintf("sweeping… %.0f%% · %s stops", p.job.Percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
-		b.WriteString(s.Error.Render(wrap(st.explain(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(common.Wrap(st.Explain(p.err), w)) + "\n")
 	case len(p.rows) == 0:
 		if p.cleared != "" {
-			b.WriteString(s.Muted.Render(wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
+			b.WriteString(s.Muted.Render(common.Wrap("The last sweep ("+p.cleared+") was of earlier settings and is cleared.", w)) + "\n")
 		}
-		b.WriteString(s.Muted.Render(keyName(st.Keys.Run)+": run the sweep for the selected parameter · "+keyName(st.Keys.EditText)+": edit its values (a list, or FROM..TO[:STEP])") + "\n")
+		b.WriteString(s.Muted.Render(common.KeyName(st.Keys.Run)+": run the sweep for the selected parameter · "+common.KeyName(st.Keys.EditText)+": edit its values (a list, or FROM..TO[:STEP])") + "\n")
 	}
 	if len(p.rows) == 0 {
 		return b.String()
@@ -314,15 +316,15 @@ func (p *sweepPane) tableView(w int) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(s.Label.Render(fit(padRight(clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
-		"groups", "viol", "worst case", clip(utility, 12), "unique", "error"), w)) + "\n")
+	b.WriteString(s.Label.Render(common.Fit(common.PadRight(common.Clip(p.rows[0].Param, 12), 12)+fmt.Sprintf(" %6s %4s %12s %12s %8s %8s",
+		"groups", "viol", "worst case", common.Clip(utility, 12), "unique", "error"), w)) + "\n")
 	for i, r := range p.rows {
-		name := padRight(clip(safe(r.Value), 12), 12)
+		name := common.PadRight(common.Clip(common.Safe(r.Value), 12), 12)
 		if r.Error != "" {
-			b.WriteString(fit(name+" "+s.Error.Render(safe(r.Error)), w) + "\n")
+			b.WriteString(common.Fit(name+" "+s.Error.Render(common.Safe(r.Error)), w) + "\n")
 			continue
 		}
-		viol := padLeft(fmt.Sprint(r.Violating), 4)
+		viol := components.PadLeft(fmt.Sprint(r.Violating), 4)
 		if r.Violating > 0 {
 			viol = s.Error.Render(viol)
 		}
@@ -330,7 +332,7 @@ func (p *sweepPane) tableView(w int) string {
 		if r.Measured > 0 {
 			errText = fmt.Sprintf("%.3f", r.MeanErr)
 		}
-		b.WriteString(fit(name+fmt.Sprintf(" %6s %s %12s %12s %8s %8s", thousands(r.Groups), viol, human(r.WorstVal), human(r.UtilityVal),
+		b.WriteString(common.Fit(name+fmt.Sprintf(" %6s %s %12s %12s %8s %8s", common.Thousands(r.Groups), viol, common.Human(r.WorstVal), common.Human(r.UtilityVal),
 			orDash(humanOrNaN(p.figs[i].unique)), errText), w) + "\n")
 	}
 	return b.String()
@@ -353,11 +355,11 @@ func (p *sweepPane) charts(w, h int) string {
 	}
 	param := p.rows[0].Param
 	cw := (w - 2) / 2
-	left := lineChart(s, clip("workload error vs "+param, cw), labels, errs, cw, h)
+	left := components.LineChart(s, common.Clip("workload error vs "+param, cw), labels, errs, cw, h)
 	rw := w - cw - 3 // sideBySide's " │ "
 	name, ys := p.privacySeries()
-	right := lineChart(s, clip(name+" vs "+param, rw), labels, ys, rw, h)
-	return sideBySide(left, cw, right, rw, h)
+	right := components.LineChart(s, common.Clip(name+" vs "+param, rw), labels, ys, rw, h)
+	return common.SideBySide(left, cw, right, rw, h)
 }
 
 // privacySeries is the privacy figure to plot: the method's worst case
@@ -435,5 +437,5 @@ func humanOrNaN(x float64) string {
 	if math.IsNaN(x) {
 		return ""
 	}
-	return human(x)
+	return common.Human(x)
 }

@@ -14,6 +14,9 @@ import (
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/tour"
 	"privlab/model"
+	"privlab/ui/common"
+	"privlab/ui/components"
+	"privlab/ui/panes/preview"
 )
 
 // A teaching tour (issue 24): a paper's worked example step by step, each
@@ -40,7 +43,7 @@ type tourStepsMsg struct {
 
 // tourStepsCmd computes a tour's steps off the UI goroutine.
 func tourStepsCmd(env pipeline.Env, t tour.Tour) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		steps, err := t.Steps(context.Background(), env)
 		return tourStepsMsg{name: t.Name, steps: steps, err: err}
 	}, func(err error) tea.Msg { return tourStepsMsg{name: t.Name, err: err} })
@@ -115,13 +118,13 @@ func setupText(t tour.Tour, su method.Setup) string {
 // tourPane shows the current step above the live preview.
 type tourPane struct {
 	st      *State
-	preview *previewPane
+	preview *preview.Model
 	offset  int // the step's first line on screen
 	lines   int // the step's lines at the last width drawn
 	room    int // the step's lines on screen
 }
 
-func newTourPane(st *State, preview *previewPane) *tourPane {
+func newTourPane(st *State, preview *preview.Model) *tourPane {
 	return &tourPane{st: st, preview: preview}
 }
 
@@ -131,13 +134,13 @@ func (p *tourPane) refresh()        {}
 
 func (p *tourPane) shortHelp() []key.Binding {
 	k := p.st.Keys
-	return []key.Binding{k.NextStep, k.PrevStep, k.Down, described(k.Back, keyName(k.Back), "leave the tour"), k.Tours}
+	return []key.Binding{k.NextStep, k.PrevStep, k.Down, common.Described(k.Back, common.KeyName(k.Back), "leave the tour"), k.Tours}
 }
 
 func (p *tourPane) fullHelp() []key.Binding {
 	k := p.st.Keys
 	return []key.Binding{k.NextStep, k.PrevStep, k.Up, k.Down, k.PageUp, k.PageDown,
-		described(k.Enter, keyName(k.Enter), "back to the step's settings"), described(k.Back, keyName(k.Back), "leave the tour (the settings stay)")}
+		common.Described(k.Enter, common.KeyName(k.Enter), "back to the step's settings"), common.Described(k.Back, common.KeyName(k.Back), "leave the tour (the settings stay)")}
 }
 
 func (p *tourPane) update(msg tea.Msg) tea.Cmd {
@@ -170,7 +173,7 @@ func (p *tourPane) update(msg tea.Msg) tea.Cmd {
 		st.ShowStep(tr.cur)
 	case key.Matches(km, k.Back):
 		st.Tour = nil
-		return func() tea.Msg { return showPaneMsg{pane: panePreview} }
+		return func() tea.Msg { return common.ShowPaneMsg{Pane: common.PanePreview} }
 	}
 	return nil
 }
@@ -180,17 +183,17 @@ func (p *tourPane) stepLines(st method.Step, w int) []string {
 	s := p.st.Styles
 	var b strings.Builder
 	for _, para := range st.Text {
-		b.WriteString(wrap(para, w) + "\n\n")
+		b.WriteString(common.Wrap(para, w) + "\n\n")
 	}
 	for _, sec := range st.Sections {
 		if sec.Title != "" {
-			b.WriteString(s.Title.Render(fit(sec.Title, w)) + "\n")
+			b.WriteString(s.Title.Render(common.Fit(sec.Title, w)) + "\n")
 		}
 		for _, n := range sec.Notes {
-			b.WriteString(wrap(n, w) + "\n")
+			b.WriteString(common.Wrap(n, w) + "\n")
 		}
 		if len(sec.Header) > 0 {
-			b.WriteString(tableView(s, sec, w, max(1, len(sec.Rows)), 0, upDown(p.st.Keys)))
+			b.WriteString(components.TableView(s, sec, w, max(1, len(sec.Rows)), 0, common.UpDown(p.st.Keys)))
 		}
 		b.WriteString("\n")
 	}
@@ -202,15 +205,15 @@ func (p *tourPane) view(w, h int) string {
 	tr := st.Tour
 	switch {
 	case tr == nil:
-		return s.Muted.Render("No tour is open: " + keyName(st.Keys.Tours) + " lists the tours.")
+		return s.Muted.Render("No tour is open: " + common.KeyName(st.Keys.Tours) + " lists the tours.")
 	case tr.err != nil:
-		return s.Error.Render("The tour could not be built:") + "\n\n" + wrap(tr.err.Error(), w)
+		return s.Error.Render("The tour could not be built:") + "\n\n" + common.Wrap(tr.err.Error(), w)
 	case tr.steps == nil:
 		return s.Muted.Render("computing the steps of the " + tr.tour.Name + " tour …")
 	}
 	step := tr.steps[tr.cur]
-	head := s.Title.Render(fit(fmt.Sprintf("Step %d of %d · %s", tr.cur+1, len(tr.steps), step.Title), w))
-	cite := s.Muted.Render(fit(tr.tour.Paper+" · "+step.Cite, w))
+	head := s.Title.Render(common.Fit(fmt.Sprintf("Step %d of %d · %s", tr.cur+1, len(tr.steps), step.Title), w))
+	cite := s.Muted.Render(common.Fit(tr.tour.Paper+" · "+step.Cite, w))
 	previewH := p.previewHeight(h)
 	p.room = max(1, h-3-previewH)
 	lines := p.stepLines(step, w)
@@ -218,20 +221,20 @@ func (p *tourPane) view(w, h int) string {
 	p.offset = max(0, min(p.offset, len(lines)-p.room))
 	shown := lines[p.offset:min(len(lines), p.offset+p.room)]
 	if more := len(lines) - p.offset - len(shown); more > 0 {
-		shown[len(shown)-1] = s.Muted.Render(fit(fmt.Sprintf("↓ %d more lines · %s scroll · %s next step", more+1, upDown(st.Keys), firstKey(st.Keys.NextStep)), w))
+		shown[len(shown)-1] = s.Muted.Render(common.Fit(fmt.Sprintf("↓ %d more lines · %s scroll · %s next step", more+1, common.UpDown(st.Keys), common.FirstKey(st.Keys.NextStep)), w))
 	}
 	for len(shown) < p.room {
 		shown = append(shown, "")
 	}
 	rule := "── live preview: " + setupText(tr.tour, step.Setup) + " "
 	if !sameRun(st.projectOf(tr.tour, step.Setup), st.Project) {
-		rule = "── live preview of your settings (" + keyName(st.Keys.Enter) + ": the step's) "
+		rule = "── live preview of your settings (" + common.KeyName(st.Keys.Enter) + ": the step's) "
 	}
-	if n := w - lenCells(rule); n > 0 {
+	if n := w - common.LenCells(rule); n > 0 {
 		rule += strings.Repeat("─", n)
 	}
-	rule = s.Muted.Render(fit(rule, w))
-	return strings.Join(append(append([]string{head, cite}, shown...), rule, p.preview.view(w, previewH)), "\n")
+	rule = s.Muted.Render(common.Fit(rule, w))
+	return strings.Join(append(append([]string{head, cite}, shown...), rule, p.previewView(w, previewH)), "\n")
 }
 
 // previewHeight gives the live preview its groups' rows (title and
@@ -280,7 +283,7 @@ func (d *tourDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 	case key.Matches(k, keys.Enter) && len(d.list) > 0:
 		t := d.list[d.cursor]
 		if d.st.Tour != nil && d.st.Tour.tour.Name == t.Name {
-			return true, func() tea.Msg { return showPaneMsg{pane: paneTour} }
+			return true, func() tea.Msg { return common.ShowPaneMsg{Pane: common.PaneTour} }
 		}
 		return true, func() tea.Msg { return openTourMsg{tour: t} }
 	case key.Matches(k, keys.Close):
@@ -291,7 +294,7 @@ func (d *tourDialog) update(msg tea.Msg) (bool, tea.Cmd) {
 
 func (d *tourDialog) help() []key.Binding {
 	k := d.st.Keys
-	return []key.Binding{k.Up, k.Down, described(k.Enter, keyName(k.Enter), "open the tour"), k.Close}
+	return []key.Binding{k.Up, k.Down, common.Described(k.Enter, common.KeyName(k.Enter), "open the tour"), k.Close}
 }
 
 func (d *tourDialog) view(w, h int) string {
@@ -304,14 +307,14 @@ func (d *tourDialog) view(w, h int) string {
 			line += " (open)"
 		}
 		if i == d.cursor {
-			line = s.Selected.Render(fit("▸"+line[1:], w-2))
+			line = s.Selected.Render(common.Fit("▸"+line[1:], w-2))
 		}
-		b.WriteString(fit(line, w) + "\n")
-		b.WriteString(s.Muted.Render(fit("                         "+t.Paper, w)) + "\n")
+		b.WriteString(common.Fit(line, w) + "\n")
+		b.WriteString(s.Muted.Render(common.Fit("                         "+t.Paper, w)) + "\n")
 	}
-	b.WriteString("\n" + s.Muted.Render(wrap("A tour loads the paper's own table, method and settings; each step "+
-		"shows the paper's figure or table beside the live preview. "+keyName(d.st.Keys.Enter)+" opens · "+firstKey(d.st.Keys.Close)+" closes", w)))
-	return block(b.String(), w, h)
+	b.WriteString("\n" + s.Muted.Render(common.Wrap("A tour loads the paper's own table, method and settings; each step "+
+		"shows the paper's figure or table beside the live preview. "+common.KeyName(d.st.Keys.Enter)+" opens · "+common.FirstKey(d.st.Keys.Close)+" closes", w)))
+	return common.Block(b.String(), w, h)
 }
 
 // LoadDataset opens an embedded dataset (ctrl+l). A paper's worked
@@ -327,11 +330,17 @@ func (s *State) LoadDataset(name string) {
 	from := s.Project.Method
 	p := s.projectOf(t, setup)
 	s.OpenProject(p)
-	s.Dirty = true
+	s.MarkDirty()
 	how := "with the paper's settings: " + setupText(t, setup)
 	if from != "" && from != p.Method {
 		s.Notify("%s is the worked example of %s: switched from %s to %s %s", name, t.Paper, from, p.Method, how)
 		return
 	}
 	s.Notify("%s is the worked example of %s: opened %s", name, t.Paper, how)
+}
+
+// previewView is the live preview drawn in w x h cells under the step.
+func (p *tourPane) previewView(w, h int) string {
+	p.preview.SetSize(w, h)
+	return p.preview.View()
 }

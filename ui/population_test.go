@@ -9,6 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"privlab/ui/common"
 )
 
 // TestGoldenPopulationNamed: a population file without a header row
@@ -29,13 +31,13 @@ func TestGoldenPopulationNamed(t *testing.T) {
 	inDir(t, dir, func() {
 		a := ready(t, "dataset:employees", 100, 40)
 		press(t, a, "7", "P")
-		a.panes[paneExport].(*exportPane).edit.input.SetValue("town.data")
+		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue("town.data")
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
 		if a.st.AttacksErr == nil {
 			t.Fatal("a header-less population read without names")
 		}
-		if hint := a.st.hint(a.st.AttacksErr); hint != "press N in the Export pane (7) to name its columns (the import wizard) if the population file has no header row; columns are: c1, c2, c3" {
+		if hint := a.st.Hint(a.st.AttacksErr); hint != "press N in the Export pane (7) to name its columns (the import wizard) if the population file has no header row; columns are: c1, c2, c3" {
 			t.Errorf("hint %q", hint)
 		}
 		press(t, a, "N")
@@ -44,12 +46,12 @@ func TestGoldenPopulationNamed(t *testing.T) {
 			t.Fatalf("N opened %T (header %v, names %v), want the wizard on the header-less population", a.dialog, d != nil && d.header, d)
 		}
 		press(t, a, "N")
-		d.edit.input.SetValue("name,zipcode,gender")
+		d.edit.Input.SetValue("name,zipcode,gender")
 		press(t, a, "enter")
 		wizard = a.View()
 		press(t, a, "enter")
 		settle(t, a, a.schedule())
-		if a.dialog != nil || a.active != paneExport {
+		if a.dialog != nil || a.active != common.PaneExport {
 			t.Fatalf("enter left dialog %T, pane %d", a.dialog, a.active)
 		}
 		if got := a.st.Project.PopulationColumns; !slices.Equal(got, []string{"name", "zipcode", "gender"}) || a.st.Project.Population != "town.data" {

@@ -13,6 +13,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/model"
+	"privlab/ui/common"
 )
 
 // writePublic writes a public table with the people's quasi-identifiers.
@@ -50,8 +51,7 @@ func TestGoldenSettingsSurviveMethodSwitches(t *testing.T) {
 	inDir(t, dir, func() {
 		a := people(t, "kja")
 		press(t, a, "1", "P")
-		a.panes[paneData].(*dataPane).edit.input.SetValue("public.csv")
-		press(t, a, "enter", "4", "V") // mondrian-direct -> mondrian-refine
+		press(t, a, "ctrl+u", "public.csv", "enter", "4", "V") // mondrian-direct -> mondrian-refine
 		a.st.SetParam("k", "7")
 		settle(t, a, a.schedule())
 		press(t, a, "M") // lossyjoin
@@ -204,7 +204,7 @@ func TestGoldenRefusedHierarchyGoes(t *testing.T) {
 func TestGoldenSweepClearedOnMethodChange(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "8", "enter")
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	if len(p.rows) == 0 {
 		t.Fatal("the sweep did not run")
 	}
@@ -216,14 +216,14 @@ func TestGoldenSweepClearedOnMethodChange(t *testing.T) {
 	cleared := a.View()
 	// A running sweep stops and its answer is dropped.
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if !p.job.busy {
+	if !p.job.Busy {
 		t.Fatal("enter did not start a sweep")
 	}
 	a.st.SetParam("k", "3")
 	press(t, a, "8")
 	settle(t, a, cmd)
-	if p.job.busy || len(p.rows) != 0 {
-		t.Fatalf("the sweep of earlier settings landed: busy %v, %d rows", p.job.busy, len(p.rows))
+	if p.job.Busy || len(p.rows) != 0 {
+		t.Fatalf("the sweep of earlier settings landed: busy %v, %d rows", p.job.Busy, len(p.rows))
 	}
 	t.Run("swept", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(swept)) })
 	t.Run("cleared", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(cleared)) })
@@ -253,7 +253,7 @@ func TestExportDirIsTheProjectsFolder(t *testing.T) {
 		a.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 		settle(t, a, a.schedule())
 		press(t, a, "7")
-		if got := a.panes[paneExport].(*exportPane).dir(); got != want {
+		if got := a.panes[common.PaneExport].(*exportPane).dir(); got != want {
 			t.Fatalf("export directory %q, want %q", got, want)
 		}
 		if view := ansi.Strip(a.View()); !strings.Contains(view, "directory  "+want+"   (e: edit)") {

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"privlab/ui/common"
 )
 
 // runeMap renames key names rune by rune: every rune of a default key
@@ -80,7 +82,7 @@ func (m *runeMap) fresh() rune {
 // names.
 func renamedKeys() (KeyMap, *runeMap, map[string]rune, []string) {
 	m := &runeMap{to: map[rune]rune{}, back: map[rune]rune{}, next: 0x17f}
-	k := DefaultKeyMap()
+	k := common.DefaultKeyMap()
 	v := reflect.ValueOf(&k).Elem()
 	var old []string
 	press := map[string]rune{}
@@ -121,7 +123,7 @@ func oldKeyPatterns(old []string) []*regexp.Regexp {
 				out = append(out, regexp.MustCompile(`(^|[^\pL\pN+])`+q+`($|[^\pL\pN+])`))
 				continue
 			}
-			out = append(out, regexp.MustCompile(`(^|\s)\(`+q+`(: |\))|press `+q+` |(^|[\s(])`+q+` `+verbs+`\b|(^|[\s(])`+q+`/[^\s/]{1,5}[\s)]`))
+			out = append(out, regexp.MustCompile(`(^|\s)\(`+q+`(: |\))|press `+q+` |(^|[\s(])`+q+` `+verbs+`\b|(^|[\s(])`+q+`/[^\s/]{1,5}[\s)]|(^|[\s(])`+q+` in the \pL+ pane`))
 		}
 	}
 	return out
@@ -181,7 +183,7 @@ var reached = map[string]string{
 	"export refused": "not exported", "quit question": "Quit anyway?", "error dialog": "The error", "wizard naming": "column names",
 	"import wizard keys": "Keys  of the import wizard", "group detail": "Group ", "check report": "Check report",
 	"save dialog": "Save the project as another file", "charts": "Target", "no roles": "parameter sa", "failed": "✗ parameter grouping",
-	"query input": "leave the input", "sweep values": "keep", "hierarchy widths": "cancel", "file dialog": "Open a data file",
+	"query input": "leave the input", "plain variant": "picks one)", "sweep values": "keep", "hierarchy widths": "cancel", "file dialog": "Open a data file",
 }
 
 // rebindViews are the key tests' views and the states whose texts name
@@ -215,10 +217,13 @@ func rebindViews(t *testing.T) map[string]func(t *testing.T) *App {
 		return a
 	}
 	views["error dialog"] = func(t *testing.T) *App { a := views["failed"](t); press(t, a, "!"); return a }
-	views["charts"] = func(t *testing.T) *App { a := at(t, "1"); a.active = paneCharts; return a }
+	views["charts"] = func(t *testing.T) *App { a := at(t, "1"); a.active = common.PaneCharts; return a }
 	views["sweep result"] = func(t *testing.T) *App { a := at(t, "8"); press(t, a, "enter"); return a }
 	views["compare result"] = func(t *testing.T) *App { a := at(t, "9"); press(t, a, "enter"); return a }
 	views["wizard naming"] = func(t *testing.T) *App { a := views["import wizard"](t); press(t, a, "N"); return a }
+	// kja without a public table: the Method pane names the key that
+	// picks one.
+	views["plain variant"] = func(t *testing.T) *App { a := views["kja data"](t); press(t, a, "4"); return a }
 	return views
 }
 

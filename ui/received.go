@@ -1,51 +1,18 @@
 package ui
 
 import (
-	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
-	"privlab/algorithms/risk"
 	"privlab/model"
 	"privlab/model/releasedir"
 	"privlab/model/source"
+	"privlab/ui/common"
+	"privlab/ui/session"
 )
-
-// received is a release someone handed over, opened in the workbench
-// (privlab DIR, or a directory picked with ctrl+o): its manifest, the
-// independent check of its files (against the original when one is
-// loaded), its groups as its files hold them, and an answerer for the
-// Query pane.
-type received struct {
-	Dir      string
-	Manifest *releasedir.Manifest
-	Answerer method.Answerer
-	Check    []string
-	CheckOK  bool
-	CheckErr error
-	// Unproven are the privacy guarantees no check failed but the files
-	// (and tables) given could not confirm (verify.Report.Unproven).
-	Unproven []string
-	// Against says what the check compared the files with: the original
-	// (and public table) named, or why it read the files alone.
-	Against string
-	// Risk and View are the release as an attacker reads it (its method's
-	// viewer over its files): the figures every release gets and the
-	// classes a person's quasi-identifiers cannot split, riskiest first.
-	Risk    *risk.Report
-	View    *risk.View
-	Classes []int // indexes into View.Regions, smallest first
-	RiskErr error
-}
 
 // openReleaseMsg asks the App to read a release (a directory picked
 // with ctrl+o): the original is found from the audit record beside it.
@@ -57,7 +24,7 @@ type openReleaseMsg struct{ dir string }
 // (nil and empty when it was checked from its files alone).
 type releaseOpenedMsg struct {
 	seq      int
-	rel      *received
+	rel      *session.Received
 	err      error
 	original *model.Table
 	input    pipeline.Project
@@ -66,7 +33,7 @@ type releaseOpenedMsg struct {
 // openReleaseCmd reads and checks a release in the background against
 // the original the user gave (nil: from its files alone).
 func openReleaseCmd(dir string, original *model.Table, seq int) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		against := "from its files alone"
 		if original != nil {
 			against = "against " + original.Name
@@ -82,7 +49,7 @@ func openReleaseCmd(dir string, original *model.Table, seq int) tea.Cmd {
 // the same rows and seed); otherwise the release is checked from its
 // files alone, and the pane says why.
 func receiveCmd(env pipeline.Env, dir string, seq int) tea.Cmd {
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		orig, pub, in, why := auditedOriginal(env, dir)
 		against := "from its files alone (" + why + ")"
 		if orig != nil {
@@ -106,28 +73,7 @@ func readRelease(dir string, original, public *model.Table, against string, seq 
 	if err != nil {
 		return releaseOpenedMsg{seq: seq, err: err}
 	}
-	r := &received{Dir: dir, Manifest: man, Answerer: ans, Against: against}
-	rep, err := pipeline.Check(dir, original, public)
-	if err != nil {
-		r.CheckErr = err
-	} else {
-		r.Check, r.CheckOK, r.Unproven = rep.Strings(), rep.OK(), rep.Unproven
-	}
-	if r.Risk, r.View, r.RiskErr = pipeline.ReleaseRisk(dir, 0); r.RiskErr == nil {
-		r.Classes = make([]int, len(r.View.Regions))
-		for i := range r.Classes {
-			r.Classes[i] = i
-		}
-		regions := r.View.Regions
-		key := func(i int) string { return r.View.CellKey(regions[i]) }
-		sort.SliceStable(r.Classes, func(a, b int) bool {
-			x, y := regions[r.Classes[a]], regions[r.Classes[b]]
-			if x.Records != y.Records {
-				return x.Records < y.Records
-			}
-			return key(r.Classes[a]) < key(r.Classes[b]) // row order says nothing
-		})
-	}
+	r := session.ReadReceived(dir, man, ans, original, public, against)
 	return releaseOpenedMsg{seq: seq, rel: r, original: original}
 }
 
@@ -159,7 +105,7 @@ func auditedOriginal(env pipeline.Env, dir string) (orig, pub *model.Table, in p
 	}
 	t, err := env.LoadTable(in)
 	if err != nil {
-		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(withoutHint(err))
+		return nil, nil, in, "its input " + made.Input + " does not load: " + firstLine(common.WithoutHint(err))
 	}
 	if made.Public != "" {
 		if path, found := findInput(made.Public, dir); found {
@@ -204,249 +150,8 @@ func findInput(spec, dir string) (string, bool) {
 	return spec, false
 }
 
-// releasePane shows a received release.
-type releasePane struct {
-	st     *State
-	offset int
-	// the whole check report, opened with c and scrolled with up/down
-	report    bool
-	reportOff int
-	of        *received
-}
-
-func newReleasePane(st *State) *releasePane { return &releasePane{st: st} }
-
-func (p *releasePane) title() string   { return "Release" }
-func (p *releasePane) capturing() bool { return false }
-
-// refresh starts a newly opened release at its top.
-func (p *releasePane) refresh() {
-	if p.st.Received != p.of {
-		p.of, p.offset, p.report, p.reportOff = p.st.Received, 0, false, 0
-	}
-}
-
-func (p *releasePane) shortHelp() []key.Binding {
-	k := p.st.Keys
-	if p.report {
-		return []key.Binding{k.Up, k.Down, k.Back}
-	}
-	return []key.Binding{k.Up, k.Down, k.CheckReport}
-}
-
-func (p *releasePane) fullHelp() []key.Binding {
-	k := p.st.Keys
-	return []key.Binding{k.Up, k.Down, k.CheckReport, k.Back}
-}
-
-func (p *releasePane) update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyMsg)
-	r := p.st.Received
-	if !ok || r == nil {
-		return nil
-	}
-	keys := p.st.Keys
-	if p.report {
-		switch {
-		case key.Matches(k, keys.Back), key.Matches(k, keys.CheckReport):
-			p.report = false
-		case key.Matches(k, keys.Up):
-			if p.reportOff > 0 {
-				p.reportOff--
-			}
-		case key.Matches(k, keys.Down):
-			if p.reportOff < len(r.Check)-1 {
-				p.reportOff++
-			}
-		}
-		return nil
-	}
-	if key.Matches(k, keys.CheckReport) {
-		p.report = true
-		return nil
-	}
-	switch {
-	case key.Matches(k, p.st.Keys.Up):
-		if p.offset > 0 {
-			p.offset--
-		}
-	case key.Matches(k, p.st.Keys.Down):
-		if p.offset < len(r.Classes)-1 {
-			p.offset++
-		}
-	}
-	return nil
-}
-
-func (p *releasePane) view(w, h int) string {
-	st, s := p.st, p.st.Styles
-	r := st.Received
-	if r == nil {
-		if st.ReceivedErr != nil {
-			return s.Error.Render(wrap(st.explain(st.ReceivedErr), w))
-		}
-		return s.Muted.Render("reading the release …")
-	}
-	m := r.Manifest
-	if p.report {
-		return p.reportView(w, h)
-	}
-	var b strings.Builder
-	b.WriteString(s.Title.Render(fit(safe(fmt.Sprintf("Release %s · %s (%s)", r.Dir, m.Method, m.Paper)), w)) + "\n")
-	var params []string
-	for _, k := range sortedParamKeys(m.Parameters) {
-		params = append(params, k+"="+m.Parameters[k])
-	}
-	b.WriteString(fit(safe(fmt.Sprintf("QIs %s · SA %s · %s in, %s published, %s suppressed · %s · %s",
-		strings.Join(m.QIs, ","), orNone(m.SA), plural(m.RowsIn, "record"), thousands(m.Published), thousands(m.Suppressed),
-		plural(m.Groups, "group"), strings.Join(params, " "))), w) + "\n")
-	switch {
-	case r.CheckErr != nil:
-		b.WriteString(s.Error.Render(wrap("✗ the release cannot be checked: "+st.explain(r.CheckErr), w)) + "\n")
-	case r.CheckOK && len(r.Unproven) > 0:
-		b.WriteString(s.Warn.Render(wrap(fmt.Sprintf("! no check failed %s, but %s could not be confirmed: %s",
-			r.Against, plural(len(r.Unproven), "privacy guarantee"), strings.Join(r.Unproven, "; ")), w)) + "\n")
-	case r.CheckOK:
-		b.WriteString(s.OK.Render(wrap("✓ the release passes every check "+r.Against, w)) + "\n")
-	default:
-		b.WriteString(s.Error.Render(wrap("✗ the release FAILS its check "+r.Against+":", w)) + "\n")
-	}
-	b.WriteString(p.checkLines(w, max(3, h/4)))
-	if m.Certifies != "" {
-		b.WriteString(s.Muted.Render(wrapN("A passing check certifies that "+m.Certifies+".", w, 2)) + "\n")
-	}
-	switch {
-	case r.RiskErr != nil:
-		b.WriteString(s.Error.Render(wrap("the release cannot be read as an attacker reads it: "+st.explain(r.RiskErr), w)) + "\n")
-		return b.String()
-	case r.Risk != nil:
-		b.WriteString(wrapN(r.Risk.Summary, w, 2) + "\n")
-	}
-	// The attacks the manifest states (check recomputes them).
-	for _, row := range statedAttackRows(m.Attacks) {
-		b.WriteString(attackStyle(s, row)(fit(safe(row), w)) + "\n")
-	}
-	// The classes an attacker who knows a person's quasi-identifiers
-	// cannot split, smallest first: what the release tells of each.
-	v := r.View
-	b.WriteString(s.Label.Render(fit(fmt.Sprintf("%-8s %-34s %s", "records", "published quasi-identifiers", "sensitive values an attacker weighs"), w)) + "\n")
-	rows := h - strings.Count(b.String(), "\n") - 1
-	for i := p.offset; i < len(r.Classes) && i < p.offset+rows; i++ {
-		reg := v.Regions[r.Classes[i]]
-		cells := v.CellKey(reg)
-		if cells == "" {
-			cells = "(values published per attribute)"
-		}
-		if !math.IsNaN(reg.Presence) {
-			cells += fmt.Sprintf(" · presence %.3g", reg.Presence)
-		}
-		sa := strings.Join(v.Sorted(reg.Belief), ", ")
-		line := fmt.Sprintf("%-8s %s %s", thousands(reg.Records), padRight(clip(safe(cells), 34), 34), safe(sa))
-		if reg.Records == 1 {
-			b.WriteString(s.Warn.Render(fit(line, w)) + "\n")
-			continue
-		}
-		b.WriteString(fit(line, w) + "\n")
-	}
-	return b.String()
-}
-
-// wrapN wraps text to w cells and keeps at most n lines, the last cut
-// with an ellipsis.
-func wrapN(text string, w, n int) string {
-	lines := strings.Split(wrap(text, w), "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, "\n")
-	}
-	lines = lines[:n]
-	lines[n-1] = clip(lines[n-1], w-1) + "…"
-	return strings.Join(lines, "\n")
-}
-
-// checkLines lists up to n lines of the check report, failures first,
-// and how to see all of them.
-func (p *releasePane) checkLines(w, n int) string {
-	s, r := p.st.Styles, p.st.Received
-	lines := make([]string, 0, len(r.Check))
-	for _, l := range r.Check {
-		if strings.HasPrefix(l, "FAIL") {
-			lines = append(lines, l)
-		}
-	}
-	for _, l := range r.Check {
-		if !strings.HasPrefix(l, "FAIL") {
-			lines = append(lines, l)
-		}
-	}
-	var b strings.Builder
-	if len(lines) > n {
-		lines = lines[:n-1]
-	}
-	for _, l := range lines {
-		b.WriteString(checkStyle(s, l).Render(fit("  "+safe(l), w)) + "\n")
-	}
-	if len(lines) < len(r.Check) {
-		b.WriteString(s.Muted.Render(fit(fmt.Sprintf("  … %d more check lines: %s lists all %d", len(r.Check)-len(lines), keyName(p.st.Keys.CheckReport), len(r.Check)), w)) + "\n")
-	}
-	return b.String()
-}
-
-// reportView is the whole check report, scrolled with up/down.
-func (p *releasePane) reportView(w, h int) string {
-	s, r := p.st.Styles, p.st.Received
-	var b strings.Builder
-	b.WriteString(s.Title.Render(fit(safe(fmt.Sprintf("Check report (%d lines) of %s %s", len(r.Check), r.Dir, r.Against)), w)) + "\n")
-	rows := max(1, h-2)
-	p.reportOff = min(p.reportOff, max(0, len(r.Check)-rows))
-	for i := p.reportOff; i < len(r.Check) && i < p.reportOff+rows; i++ {
-		b.WriteString(checkStyle(s, r.Check[i]).Render(fit(safe(r.Check[i]), w)) + "\n")
-	}
-	more := fmt.Sprintf("lines %d-%d of %d · %s scroll · %s back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check), upDown(p.st.Keys), keyName(p.st.Keys.Back))
-	b.WriteString(s.Muted.Render(fit(more, w)))
-	return b.String()
-}
-
-func checkStyle(s *Styles, line string) lipgloss.Style {
-	if strings.HasPrefix(line, "FAIL") {
-		return s.Error
-	}
-	return s.OK
-}
-
-func sortedParamKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // isRelease reports whether dir is a release directory.
 func isRelease(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, "manifest.json"))
 	return err == nil && !st.IsDir()
-}
-
-// originalFor is the loaded table as the received release's check and
-// queries compare with: rows the release's missing-value policy leaves out
-// are left out (nil without a table).
-func (st *State) originalFor() *model.Table {
-	return st.Table
-}
-
-// truthFor is the original for a received release's query answers: the
-// rows its missing-value policy publishes.
-func (st *State) truthFor() *model.Table {
-	r := st.Received
-	if st.Table == nil || r == nil {
-		return nil
-	}
-	policy, _ := model.ParseMissingPolicy(r.Manifest.MissingValues)
-	roles := model.Roles{QIs: r.Manifest.QIs, SA: r.Manifest.SA}
-	if _, err := st.Table.MustColumns("original", roles.Used()); err != nil {
-		return nil
-	}
-	t, _ := st.Table.HandleMissing(roles.Used(), policy)
-	return t
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"privlab/ui/common"
 )
 
 // TestGoldenExportScrolls: the export plan runs past the screen at
@@ -21,20 +23,20 @@ func TestGoldenExportScrolls(t *testing.T) {
 			if !strings.Contains(top, " more lines · ↓/j pgdn/f scroll") {
 				t.Fatalf("the export plan does not say lines are below:\n%s", top)
 			}
-			p := a.panes[paneExport].(*exportPane)
-			below := p.scroll.lines - p.scroll.room
+			p := a.panes[common.PaneExport].(*exportPane)
+			below := p.scroll.Lines - p.scroll.Room
 			press(t, a, "j", "down")
-			if p.scroll.offset != 2 {
-				t.Errorf("j, ↓: offset %d, want 2", p.scroll.offset)
+			if p.scroll.Offset != 2 {
+				t.Errorf("j, ↓: offset %d, want 2", p.scroll.Offset)
 			}
 			press(t, a, "G")
 			end := a.View()
-			if p.scroll.offset != below || !strings.Contains(end, "what an attacker can still do") || strings.Contains(end, "more lines ·") {
-				t.Errorf("end: offset %d of %d, the attacks are not on screen:\n%s", p.scroll.offset, below, end)
+			if p.scroll.Offset != below || !strings.Contains(end, "what an attacker can still do") || strings.Contains(end, "more lines ·") {
+				t.Errorf("end: offset %d of %d, the attacks are not on screen:\n%s", p.scroll.Offset, below, end)
 			}
 			press(t, a, "home")
-			if p.scroll.offset != 0 || a.View() != top {
-				t.Errorf("home: offset %d, want the first screen again", p.scroll.offset)
+			if p.scroll.Offset != 0 || a.View() != top {
+				t.Errorf("home: offset %d, want the first screen again", p.scroll.Offset)
 			}
 			teatest.RequireEqualOutput(t, []byte(top+"\n"+end))
 		})
@@ -51,7 +53,7 @@ func TestGoldenBangShowsWarnings(t *testing.T) {
 			if a.st.shownError() != nil {
 				t.Fatalf("an error on screen: %v", a.st.shownError())
 			}
-			ws, _ := a.st.shownWarnings()
+			ws, _ := a.st.ShownWarnings()
 			if len(ws) != 1 {
 				t.Fatalf("warnings %q, want 1", ws)
 			}
@@ -89,12 +91,12 @@ func TestCompareScrolls(t *testing.T) {
 		t.Fatalf("the comparison does not say 4 lines are below:\n%s", view)
 	}
 	press(t, a, "G")
-	p := a.panes[paneCompare].(*comparePane)
-	if view := ansi.Strip(a.View()); p.scroll.offset != 3 || !strings.Contains(view, "* the best of a line") || !strings.Contains(view, "↑ 4 more lines above") {
-		t.Errorf("end: offset %d:\n%s", p.scroll.offset, view)
+	p := a.panes[common.PaneCompare].(*comparePane)
+	if view := ansi.Strip(a.View()); p.scroll.Offset != 3 || !strings.Contains(view, "* the best of a line") || !strings.Contains(view, "↑ 4 more lines above") {
+		t.Errorf("end: offset %d:\n%s", p.scroll.Offset, view)
 	}
 	press(t, a, "b")
-	if p.scroll.offset != 0 {
-		t.Errorf("page up: offset %d", p.scroll.offset)
+	if p.scroll.Offset != 0 {
+		t.Errorf("page up: offset %d", p.scroll.Offset)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/model/releasedir"
+	"privlab/ui/common"
 )
 
 // deliver runs cmd (and the batches it holds) and hands the App only the
@@ -78,7 +80,7 @@ func TestKindToggleThenCancelRefusesExport(t *testing.T) {
 		if !strings.Contains(v, "not exported: the preview shows earlier settings") {
 			t.Fatalf("export was not refused:\n%s", v)
 		}
-		if _, err := os.Stat(a.panes[paneExport].(*exportPane).dir()); err == nil {
+		if _, err := os.Stat(a.panes[common.PaneExport].(*exportPane).dir()); err == nil {
 			t.Fatal("a release was written from the old kind's result")
 		}
 		// ctrl+r recomputes with the new kind; then export goes ahead.
@@ -123,11 +125,11 @@ func TestMethodSwitchDropsTheOldResult(t *testing.T) {
 		if strings.Contains(v, "p_br") || strings.Contains(v, "breach") {
 			t.Fatalf("kja's figures under %s:\n%s", a.st.Project.Method, v)
 		}
-		a.active = paneExport
+		a.active = common.PaneExport
 		if v := a.View(); strings.Contains(v, "will write") {
 			t.Fatalf("an export plan without a result of %s:\n%s", a.st.Project.Method, v)
 		}
-		a.active = paneMethod
+		a.active = common.PaneMethod
 	}
 	if a.st.Project.Public != "" {
 		t.Fatalf("lossyjoin reads no public table, yet %q is kept", a.st.Project.Public)
@@ -138,7 +140,7 @@ func TestMethodSwitchDropsTheOldResult(t *testing.T) {
 		t.Fatalf("after the switch: %v", a.st.RunErr)
 	}
 	for _, f := range a.st.Result.Spec.Figures {
-		if !strings.Contains(a.View(), clip(f.Key, 7)) {
+		if !strings.Contains(a.View(), common.Clip(f.Key, 7)) {
 			t.Errorf("the live preview lacks lossyjoin's %s column:\n%s", f.Key, a.View())
 		}
 	}
@@ -208,7 +210,7 @@ func TestReleaseFromThePickerUsesItsOwnInput(t *testing.T) {
 		// Leaving: ctrl+l loads a dataset and the workbench is back.
 		press(t, a, "ctrl+l", "enter")
 		settle(t, a, a.schedule())
-		if a.st.ReceivedDir != "" || a.st.Received != nil || a.active == paneRelease {
+		if a.st.ReceivedDir != "" || a.st.Received != nil || a.active == common.PaneRelease {
 			t.Fatalf("still in release mode after ctrl+l: %q, pane %d", a.st.ReceivedDir, a.active)
 		}
 		if v := a.View(); !strings.Contains(v, "1 Data") || !strings.Contains(v, "5 Preview") {
@@ -242,7 +244,7 @@ func TestReleaseAuditInputMustMatch(t *testing.T) {
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		settle(t, a, a.schedule())
 		press(t, a, "7", "enter")
-		rel := a.panes[paneExport].(*exportPane).dir()
+		rel := a.panes[common.PaneExport].(*exportPane).dir()
 		if !isRelease(rel) {
 			t.Fatalf("no release: %v %v\n%s", a.st.LoadErr, a.st.RunErr, a.View())
 		}
@@ -308,7 +310,7 @@ func prefix(s string, n int) string {
 // error), says so, and a public table brings the default variant back.
 func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
 	for _, m := range methods() {
-		if v := m.Spec().NoPublicVariant; v != "" && !contains(m.Spec().Variants, v) {
+		if v := m.Spec().NoPublicVariant; v != "" && !slices.Contains(m.Spec().Variants, v) {
 			t.Errorf("%s: the variant without a public table %q is not one of its variants", m.Spec().Name, v)
 		}
 	}
@@ -325,7 +327,7 @@ func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
 	if a.st.Project.Variant != "" {
 		t.Fatalf("the fallback was written into the settings: %q", a.st.Project.Variant)
 	}
-	a.st.setPublic("dataset:census")
+	a.st.SetPublic("dataset:census")
 	settle(t, a, a.schedule())
 	if a.st.Prep == nil || a.st.Prep.Input().VariantOr(a.st.Spec()) != "mondrian-direct" {
 		t.Fatalf("with a public table the default variant does not run: %v", a.st.RunErr)
@@ -336,7 +338,7 @@ func TestKjaWithoutPublicRunsItsPlainVariant(t *testing.T) {
 // file that holds its stack; the session goes on.
 func TestGuardedKeepsTheStackInAFile(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	msg := guarded(func() tea.Msg { panic("boom") }, func(err error) tea.Msg { return err })()
+	msg := common.Guarded(func() tea.Msg { panic("boom") }, func(err error) tea.Msg { return err })()
 	err, ok := msg.(error)
 	if !ok || !strings.HasPrefix(err.Error(), "internal error: boom (please report it; details in "+os.Getenv("TMPDIR")) ||
 		strings.Contains(err.Error(), "goroutine") {

@@ -15,6 +15,8 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/source"
+	"privlab/ui/common"
+	"privlab/ui/session"
 )
 
 // summaryLine is the summary bar of the current screen.
@@ -43,7 +45,7 @@ func TestTickSaysWhatItCovers(t *testing.T) {
 				t.Fatalf("gist %q of %q", gist, spec.Certifies)
 			}
 			bar := summaryLine(a)
-			if !strings.Contains(bar, "✓ private: "+clip(gist, 40)[:20]) {
+			if !strings.Contains(bar, "✓ private: "+common.Clip(gist, 40)[:20]) {
 				t.Errorf("the tick does not say what it covers (%q):\n%s", gist, bar)
 			}
 		})
@@ -61,7 +63,7 @@ func TestTickSaysWhatItCovers(t *testing.T) {
 // suppressed, records in groups at the root, above 10%).
 func TestFirstWarningOnTheBar(t *testing.T) {
 	a := ready(t, "dataset:census", 120, 30)
-	ws := a.st.usefulness()
+	ws := a.st.Usefulness()
 	if len(ws) == 0 {
 		t.Fatal("census with its defaults gives no usefulness warning")
 	}
@@ -69,16 +71,16 @@ func TestFirstWarningOnTheBar(t *testing.T) {
 		t.Errorf("the bar lacks the first warning %q:\n%s", ws[0], bar)
 	}
 	// Method-neutral warnings from any result.
-	st := &State{Result: &method.Result{RowsIn: 100, Suppressed: 20, Groups: []method.Group{
-		{Rows: make([]int32, 15), AtRoot: true}, {Rows: make([]int32, 65)}}}}
-	got := strings.Join(st.usefulness(), "\n")
+	st := &State{State: &common.State{Session: session.Session{Result: &method.Result{RowsIn: 100, Suppressed: 20, Groups: []method.Group{
+		{Rows: make([]int32, 15), AtRoot: true}, {Rows: make([]int32, 65)}}}}}}
+	got := strings.Join(st.Usefulness(), "\n")
 	for _, want := range []string{"20% of the records are suppressed (above 10%)", "15% of the records are in 1 group generalized to the root (above 10%)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("usefulness lacks %q:\n%s", want, got)
 		}
 	}
 	st.Result.Suppressed, st.Result.Groups[0].Rows = 10, make([]int32, 10)
-	if got := st.usefulness(); len(got) != 0 {
+	if got := st.Usefulness(); len(got) != 0 {
 		t.Errorf("10%% is not above the threshold: %q", got)
 	}
 }
@@ -144,14 +146,14 @@ func TestFooterKeepsHelpAndDataKeys(t *testing.T) {
 	}
 	for _, m := range []string{"distribution", "kja"} {
 		a.st.SetMethod(m)
-		a.active = paneData
+		a.active = common.PaneData
 		v := a.View()
 		for _, k := range []string{"space QI", "a sensitive", "i identifier", "n no role", "t numeric/categorical", "m drop/category", "v missing values"} {
 			if !strings.Contains(v, k) {
 				t.Errorf("%s: the Data pane's hint lacks %q:\n%s", m, k, v)
 			}
 		}
-		if a.panes[paneData].(*dataPane).readsPublic() && !strings.Contains(v, "p/P public table") {
+		if a.st.Spec().Public != method.NoPublic && !strings.Contains(v, "p/P public table") {
 			t.Errorf("%s: the Data pane's hint lacks the public table's keys:\n%s", m, v)
 		}
 		if strings.Count(v, "\n") != 23 {
@@ -281,7 +283,7 @@ func TestWarningsStayWhileRecomputing(t *testing.T) {
 	has("result in, figures on their way")
 	settle(t, a, figures)
 	has("settled again")
-	if _, old := a.st.shownWarnings(); old {
+	if _, old := a.st.ShownWarnings(); old {
 		t.Fatal("the settled result's warnings are shown as old")
 	}
 }
@@ -293,13 +295,13 @@ func TestSuppressionWarnedOnce(t *testing.T) {
 	a.st.SetMethod("ambiguity")
 	settle(t, a, a.schedule())
 	n := 0
-	for _, w := range a.st.usefulness() {
+	for _, w := range a.st.Usefulness() {
 		if strings.Contains(w, "records are suppressed") {
 			n++
 		}
 	}
 	if n != 1 || a.st.Result.Suppressed*10 < a.st.Result.RowsIn {
-		t.Fatalf("%d lines about %d suppressed records: %q", n, a.st.Result.Suppressed, a.st.usefulness())
+		t.Fatalf("%d lines about %d suppressed records: %q", n, a.st.Result.Suppressed, a.st.Usefulness())
 	}
 }
 
@@ -321,7 +323,7 @@ func TestFigureNamesWidenWithTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := a.panes[paneCompare].(*comparePane)
+	p := a.panes[common.PaneCompare].(*comparePane)
 	p.rows = rows
 	press(t, a, "9")
 	v = a.View()
@@ -373,7 +375,7 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 	inDir(t, dir, func() {
 		a := people(t, "kja")
 		a.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
-		a.st.setPublic("public.csv")
+		a.st.SetPublic("public.csv")
 		a.st.SetParam("k", "7")
 		settle(t, a, a.schedule())
 		f, ok := a.st.Risk.Get(risk.KeySmallest)
@@ -382,7 +384,7 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 		}
 		lines := strings.Split(a.View(), "\n")
 		header, bar := lines[0], lines[len(lines)-2]
-		if !strings.Contains(header, "k 7") || !strings.Contains(bar, "smallest class "+thousands(int(f.Value))) || strings.Contains(bar, "│ k ") {
+		if !strings.Contains(header, "k 7") || !strings.Contains(bar, "smallest class "+common.Thousands(int(f.Value))) || strings.Contains(bar, "│ k ") {
 			t.Fatalf("header %q\nbar %q", header, bar)
 		}
 	})
@@ -392,7 +394,7 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 // 0 for every value, and its title gives the range of the limits
 // ("(limit 7-13)", not the last one's 13).
 func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
-	p := newSweepPane(&State{Styles: DefaultStyles(), Keys: DefaultKeyMap()})
+	p := newSweepPane(&State{State: &common.State{Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap()}})
 	for i, k := range []string{"7", "10", "13"} {
 		p.rows = append(p.rows, pipeline.SweepRow{Param: "k", Value: k, Worst: "posterior deviation (max)", WorstVal: 0, WorstLimit: k})
 		p.figs = append(p.figs, sweepFigures{utility: "ranges", unique: 40, belief: 0.3 + 0.1*float64(i), smallest: 7})
@@ -413,9 +415,9 @@ func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
 // stopped; the value it cut short is no row with "context canceled".
 func TestStoppedSweepHasNoCancelledRow(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
-	p := a.panes[paneSweep].(*sweepPane)
+	p := a.panes[common.PaneSweep].(*sweepPane)
 	press(t, a, "8")
-	_, seq, _ := p.job.start()
+	_, seq, _ := p.job.Start()
 	p.of, p.table = a.st.Changes, a.st.Table
 	rows := []pipeline.SweepRow{{Param: "fakes", Value: "0", Groups: 3}, {Param: "fakes", Value: "1", Error: context.Canceled.Error()}}
 	a.Update(sweepMsg{seq: seq, rows: rows, figs: make([]sweepFigures, 2), err: context.Canceled})

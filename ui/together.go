@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/pipeline"
+	"privlab/ui/common"
 )
 
 // togetherMsg carries the shown result's release attacked together with
@@ -26,7 +27,7 @@ func togetherCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared,
 	if prep == nil || pv == nil || len(dirs) == 0 {
 		return nil
 	}
-	return guarded(func() tea.Msg {
+	return common.Guarded(func() tea.Msg {
 		if ctx.Err() != nil {
 			return togetherMsg{seq: seq}
 		}
@@ -49,13 +50,13 @@ func togetherLine(t *pipeline.Together) (string, bool) {
 	for _, f := range t.Findings {
 		if f.Holds() == 0 {
 			broken = true
-			parts = append(parts, fmt.Sprintf("%s broken (measured %s, bound %s)", f.Attack, human(f.Measured), human(f.Bound)))
+			parts = append(parts, fmt.Sprintf("%s broken (measured %s, bound %s)", f.Attack, common.Human(f.Measured), common.Human(f.Bound)))
 		}
 		if f.Short != "" {
 			parts = append(parts, f.Short)
 		}
 	}
-	line := fmt.Sprintf("together with %s: ", plural(t.Earlier, "earlier release"))
+	line := fmt.Sprintf("together with %s: ", common.Plural(t.Earlier, "earlier release"))
 	switch {
 	case t.Earlier == 0:
 		line = "no earlier release of this input attacked with it"
@@ -74,16 +75,16 @@ func togetherLine(t *pipeline.Together) (string, bool) {
 func (p *exportPane) togetherView(w int) string {
 	st, s := p.st, p.st.Styles
 	if err := st.TogetherErr; err != nil && !st.TogetherOld {
-		return s.Error.Render(indented("✗ the releases together could not be attacked: "+st.explain(err), w)) + "\n"
+		return s.Error.Render(common.Indented("✗ the releases together could not be attacked: "+st.Explain(err), w)) + "\n"
 	}
 	line, broken := togetherLine(st.Together)
 	switch {
 	case st.TogetherOld:
-		return s.Muted.Render(indented(fmt.Sprintf("together with %s: …", plural(len(st.Project.Earlier()), "earlier release")), w)) + "\n"
+		return s.Muted.Render(common.Indented(fmt.Sprintf("together with %s: …", common.Plural(len(st.Project.Earlier()), "earlier release")), w)) + "\n"
 	case line == "":
 		return ""
 	case broken:
-		return s.Error.Render(indented("✗ "+line, w)) + "\n"
+		return s.Error.Render(common.Indented("✗ "+line, w)) + "\n"
 	}
-	return s.Attack.Render(indented(line, w)) + "\n"
+	return s.Attack.Render(common.Indented(line, w)) + "\n"
 }

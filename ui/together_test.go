@@ -11,6 +11,7 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
+	"privlab/ui/common"
 )
 
 // TestExportAttacksTogether: the project lists the releases exported
@@ -50,7 +51,7 @@ func TestExportAttacksTogether(t *testing.T) {
 		if f := tg.Findings[1]; f.Measured != 6.0/19 || !math.IsNaN(f.Bound) || f.Holds() != -1 {
 			t.Fatalf("inference together %+v", f)
 		}
-		a.panes[paneExport].(*exportPane).chosen = "second"
+		a.panes[common.PaneExport].(*exportPane).chosen = "second"
 		press(t, a, "enter")
 		settle(t, a, nil)
 		k := &risk.Knowledge{Original: a.st.Prep.Source}

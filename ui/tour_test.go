@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"privlab/algorithms/tour"
+	"privlab/ui/common"
 )
 
 // tourApp is the workbench opened on a tour (privlab tour NAME) at w x h,
@@ -50,7 +51,7 @@ func TestGoldenTours(t *testing.T) {
 func TestTourStepsLoadTheirSetups(t *testing.T) {
 	a := tourApp(t, "kja", 80, 24)
 	p := a.st.Project
-	if p.Input != "dataset:kja-fig3" || p.Method != "kja" || p.Variant != "mondrian" || p.Params["split"] != "round-robin" || a.active != paneTour {
+	if p.Input != "dataset:kja-fig3" || p.Method != "kja" || p.Variant != "mondrian" || p.Params["split"] != "round-robin" || a.active != common.PaneTour {
 		t.Fatalf("the tour opens on %+v (pane %d)", p, a.active)
 	}
 	press(t, a, "n", "n")
@@ -79,7 +80,7 @@ func TestTourStepsLoadTheirSetups(t *testing.T) {
 		t.Fatalf("enter: k = %s", a.st.Project.Params["k"])
 	}
 	press(t, a, "esc")
-	if a.st.Tour != nil || a.active != panePreview || a.st.Project.Input != "dataset:kja-fig3" {
+	if a.st.Tour != nil || a.active != common.PanePreview || a.st.Project.Input != "dataset:kja-fig3" {
 		t.Fatalf("esc: tour %v, pane %d, input %s", a.st.Tour, a.active, a.st.Project.Input)
 	}
 	press(t, a, "1", "ctrl+t")
@@ -92,7 +93,7 @@ func TestTourStepsLoadTheirSetups(t *testing.T) {
 	}
 	press(t, a, "enter")
 	settle(t, a, a.schedule())
-	if a.st.Tour == nil || a.st.Tour.tour.Name != "ambiguity" || a.active != paneTour || a.st.Project.Params["grouping"] != "column:gender" {
+	if a.st.Tour == nil || a.st.Tour.tour.Name != "ambiguity" || a.active != common.PaneTour || a.st.Project.Params["grouping"] != "column:gender" {
 		t.Fatalf("enter opened %v on pane %d with %+v", a.st.Tour, a.active, a.st.Project)
 	}
 }
@@ -145,15 +146,15 @@ func pick(t *testing.T, d *datasetDialog, name string) {
 // and the tab bar labels it 0 (issue 35.10).
 func TestZeroOpensTheTourTab(t *testing.T) {
 	a := tourApp(t, "lossyjoin", 120, 34)
-	if vis := a.visible(); len(vis) != 10 || vis[9] != paneTour {
+	if vis := a.visible(); len(vis) != 10 || vis[9] != common.PaneTour {
 		t.Fatalf("visible panes %v, want the tour tenth", vis)
 	}
 	press(t, a, "1")
-	if a.active != paneData {
+	if a.active != common.PaneData {
 		t.Fatalf("1 opened pane %d", a.active)
 	}
 	press(t, a, "0")
-	if a.active != paneTour {
+	if a.active != common.PaneTour {
 		t.Errorf("0 opened pane %d, want the tour's", a.active)
 	}
 	tabs := ansi.Strip(a.tabsView(120))
@@ -162,7 +163,7 @@ func TestZeroOpensTheTourTab(t *testing.T) {
 	}
 	a.st.Tour = nil
 	press(t, a, "1", "0")
-	if a.active != paneData {
+	if a.active != common.PaneData {
 		t.Errorf("0 without a tour opened pane %d", a.active)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,9 +53,13 @@ type Project struct {
 	Roles   model.Roles `json:"roles"`
 	// Hierarchies maps attribute -> builder spec or file.
 	Hierarchies map[string]string `json:"hierarchies,omitempty"`
-	Method      string            `json:"method"`
-	Variant     string            `json:"variant,omitempty"`
-	Params      model.Values      `json:"params,omitempty"`
+	// Pins record the hierarchy each used column had when the project was
+	// saved (a file and its digest, or a builder): reopening it warns when
+	// that changed (PinWarnings). Save writes them; they change no result.
+	Pins    map[string]HierarchyPin `json:"hierarchy_pins,omitempty"`
+	Method  string                  `json:"method"`
+	Variant string                  `json:"variant,omitempty"`
+	Params  model.Values            `json:"params,omitempty"`
 	// Public is the public table (a CSV path or dataset:NAME) for methods
 	// that read one. PublicRows sizes a synthetic public table (0: its
 	// default); it shares DataSeed with the input, so a generated public
@@ -221,7 +226,7 @@ func (p Project) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	q := p.mapPaths(func(v string, always bool) string { return relPath(dir, v, always) })
+	q := p.withPins().mapPaths(func(v string, always bool) string { return relPath(dir, v, always) })
 	b, err := json.MarshalIndent(q, "", "  ")
 	if err != nil {
 		return err
@@ -262,6 +267,12 @@ func (p Project) mapPaths(f func(v string, always bool) string) Project {
 	for attr, spec := range q.Hierarchies {
 		if IsHierarchyFile(spec) {
 			q.Hierarchies[attr] = f(spec, true)
+		}
+	}
+	for attr, pin := range q.Pins {
+		if pin.File != "" {
+			pin.File = f(pin.File, true)
+			q.Pins[attr] = pin
 		}
 	}
 	params(q.Method, q.Params)
@@ -344,6 +355,7 @@ func (p Project) Clone() Project {
 	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
 	q.Kinds = cloneMap(p.Kinds)
 	q.Hierarchies = cloneMap(p.Hierarchies)
+	q.Pins = maps.Clone(p.Pins)
 	q.Params = p.Params.Clone()
 	if p.Methods != nil {
 		q.Methods = make(map[string]Settings, len(p.Methods))
@@ -524,6 +536,13 @@ type Prepared struct {
 	// measured at export read (SPEC 3.7): loaded by LoadPopulation (the
 	// export loads it when no one has), not on every preview.
 	Population *model.Table
+	// Pins are the hierarchies this run uses, each builder resolved for
+	// its column (what a project saved now should record), and
+	// PinWarnings how they differ from those the project pinned when it
+	// was saved (issue 35.9): the command line prints them, the
+	// workbench can show them.
+	Pins        map[string]HierarchyPin
+	PinWarnings []string
 }
 
 // Prepare resolves the project against a loaded table.
@@ -607,6 +626,8 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 			return nil, &model.ParamError{Param: "hierarchy", Value: attr, Reason: "no such column", Hint: "columns are: " + strings.Join(src.Names(), ", ")}
 		}
 	}
+	prep.Pins = e.Pins(p, prep.Table)
+	prep.PinWarnings = pinWarnings(p.Pins, prep.Pins)
 	return prep, nil
 }
 

@@ -59,6 +59,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if msg := pipeline.PopulationWarning(p); msg != "" {
 		fmt.Fprintf(ew, "privlab: warning: %s\n", msg)
 	}
+	for _, msg := range p.PinWarnings {
+		fmt.Fprintf(ew, "privlab: warning: %s\n", msg)
+	}
 	ctx, cancel := interruptible(ew)
 	defer cancel()
 	queries := a.Queries

@@ -543,6 +543,11 @@ type Prepared struct {
 	// workbench can show them.
 	Pins        map[string]HierarchyPin
 	PinWarnings []string
+	// VariantNote says which variant ran when none was chosen and no
+	// public table was given, for a method whose default variant joins
+	// one (kja runs plain Mondrian, as the workbench does): the command
+	// line prints it and the manifest's notes state it.
+	VariantNote string
 }
 
 // Prepare resolves the project against a loaded table.
@@ -553,6 +558,12 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 		return nil, err
 	}
 	spec := m.Spec()
+	var variantNote string
+	if p.Variant == "" && p.Public == "" && spec.NoPublicVariant != "" {
+		p.Variant = spec.NoPublicVariant
+		variantNote = fmt.Sprintf("no public table given: %s runs variant %s, as the workbench does (a public table, --public FILE, lets the variants that join one run)",
+			spec.Name, p.Variant)
+	}
 	if p.Variant != "" && !slices.Contains(spec.Variants, p.Variant) {
 		hint := "this method has no variants"
 		if len(spec.Variants) > 0 {
@@ -574,7 +585,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	prep := &Prepared{Project: p, Source: src, Method: m}
+	prep := &Prepared{Project: p, Source: src, Method: m, VariantNote: variantNote}
 	prep.Table, prep.Dropped = src.HandleMissing(p.Roles.Used(), policy)
 	if prep.Table.Rows == 0 {
 		return nil, &model.ParamError{Param: "missing", Value: p.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",

@@ -327,6 +327,9 @@ func buildRelease(p *Prepared, res *method.Result, seed uint64) (*model.Release,
 	// Rows dropped for missing values were not published.
 	rel.Manifest.RowsIn = p.Source.Rows
 	rel.Manifest.Suppressed += p.Dropped
+	if p.VariantNote != "" {
+		rel.Manifest.Notes = append(rel.Manifest.Notes, p.VariantNote)
+	}
 	rel.Manifest.MissingValues = "drop"
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"

@@ -59,6 +59,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if msg := pipeline.PopulationWarning(p); msg != "" {
 		fmt.Fprintf(ew, "privlab: warning: %s\n", msg)
 	}
+	if p.VariantNote != "" {
+		fmt.Fprintf(ew, "privlab: note: %s\n", p.VariantNote)
+	}
 	for _, msg := range p.PinWarnings {
 		fmt.Fprintf(ew, "privlab: warning: %s\n", msg)
 	}

@@ -1,11 +1,13 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"privlab/datasets"
 	"privlab/model"
 )
 
@@ -77,5 +79,40 @@ func TestSavedProjectPinsItsHierarchies(t *testing.T) {
 func TestUnpinnedProjectWarnsOfNothing(t *testing.T) {
 	if w := (Env{}).PinWarnings(Project{Input: "x.csv", Roles: model.Roles{QIs: []string{"a"}}}, nil); w != nil {
 		t.Fatalf("warnings: %q", w)
+	}
+}
+
+// The order the quasi-identifiers are given in does not change the
+// groups (issue 35 polish: 399 groups became 397 with the order): a run
+// reads them in the table's column order.
+func TestQIOrderDoesNotChangeTheGroups(t *testing.T) {
+	env := Env{Datasets: datasets.Catalog{}}
+	var groups []int
+	var labels [][]string
+	for _, qis := range [][]string{{"age", "education", "sex"}, {"sex", "age", "education"}, {"education", "sex", "age"}} {
+		p := Project{Input: "dataset:census", Method: "kja", Variant: "mondrian", Roles: model.Roles{QIs: qis, SA: "occupation"},
+			Params: model.Values{"k": "20", "seed": "1"}}
+		src, err := env.LoadTable(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prep, err := env.Prepare(p, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(prep.Project.Roles.QIs, ","); got != "age,education,sex" {
+			t.Fatalf("%v read as %s, not in the table's order", qis, got)
+		}
+		res, err := Run(context.Background(), prep, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups = append(groups, len(res.Groups))
+		labels = append(labels, res.Groups[0].QI)
+	}
+	for i := range groups {
+		if groups[i] != groups[0] || strings.Join(labels[i], "|") != strings.Join(labels[0], "|") {
+			t.Fatalf("the orders give %v groups, first groups %q", groups, labels)
+		}
 	}
 }

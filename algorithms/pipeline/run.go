@@ -609,7 +609,7 @@ func statedChecks(alone, full *verify.Report) []string {
 		}
 	}
 	if len(more) > 0 {
-		lines = append(lines, (verify.Line{OK: true, Name: "faithful", Text: fmt.Sprintf("with the input (and the audit record) the export also passed %s", strings.Join(more, ", "))}).String())
+		lines = append(lines, (verify.Line{OK: true, Name: "faithful", Text: verify.FaithfulPrefix + strings.Join(more, ", ")}).String())
 	}
 	return lines
 }

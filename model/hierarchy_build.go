@@ -536,7 +536,7 @@ func BuildHierarchy(spec string, c *Column) (*Hierarchy, error) {
 		}
 		var ws []float64
 		if arg == "" {
-			ws = []float64{AutoWidth(c)}
+			ws = AutoWidths(c)
 		} else {
 			for _, s := range strings.Split(arg, ",") {
 				w, ok := ParseNumber(strings.TrimSpace(s))
@@ -549,7 +549,7 @@ func BuildHierarchy(spec string, c *Column) (*Hierarchy, error) {
 		return Intervals(c.Name, c.Nums, ws)
 	case "auto", "":
 		if c.Kind == Numeric {
-			return Intervals(c.Name, c.Nums, []float64{AutoWidth(c)})
+			return Intervals(c.Name, c.Nums, AutoWidths(c))
 		}
 		return Flat(c.Name, SortedValues(c))
 	}
@@ -579,6 +579,47 @@ func AutoWidth(c *Column) float64 {
 		}
 	}
 	return 10 * p
+}
+
+// AutoWidths are the interval widths of an automatic hierarchy: from
+// AutoWidth up a ladder of round widths, each a whole multiple of the
+// one below so the intervals nest (1, 5, 10, 50, 100, ... times a power
+// of ten; 2 goes to 10), until one interval holds every value (or, for
+// values on both sides of 0, one holds the negative and one the other
+// values; the root joins them). Ages get 10-19 under 0-49 under the root
+// where doubling gave 0-79 and 80-159 (issue 35 polish).
+func AutoWidths(c *Column) []float64 {
+	w0 := AutoWidth(c)
+	lo, hi, ok := c.Range()
+	if !ok {
+		return []float64{w0}
+	}
+	ws := []float64{w0}
+	r := int64(1)
+	prevLo, prevHi := math.Floor(lo/w0), math.Floor(hi/w0)
+	for len(ws) < 60 && prevLo != prevHi && !(prevLo == -1 && prevHi == 0) {
+		r *= ladderStep(w0 * float64(r))
+		w := w0 * float64(r)
+		a, b := math.Floor(lo/w), math.Floor(hi/w)
+		if a == b {
+			break
+		}
+		ws = append(ws, w)
+		prevLo, prevHi = a, b
+	}
+	return ws
+}
+
+// ladderStep is the factor from width w to the next round width that
+// nests it: x5 from 1 and 2 (times a power of ten), x2 from 5; x2 from a
+// width off the ladder.
+func ladderStep(w float64) int64 {
+	m := w / math.Pow(10, math.Floor(math.Log10(w)))
+	switch {
+	case math.Abs(m-1) < 1e-9, math.Abs(m-2) < 1e-9:
+		return 5
+	}
+	return 2
 }
 
 func isIntegral(c *Column) bool {

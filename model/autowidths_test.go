@@ -8,41 +8,29 @@ import (
 // The automatic hierarchy of a numeric column climbs a ladder of round
 // widths that nest (issue 35 polish: ages read 0-79, 80-159 when the
 // widths doubled): ages 17..90 get 10 then 50, so 37 sits in 30-39 under
-// 0-49.
-func TestAutoWidthsClimbRoundWidths(t *testing.T) {
-	age := numericColumn(t, "age", 17, 25, 37, 52, 90)
-	if got := AutoWidths(age); !slices.Equal(got, []float64{10, 50}) {
-		t.Fatalf("age widths %v, want [10 50]", got)
-	}
-	h, err := BuildHierarchy("auto", age)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, _ := h.Leaf("37")
-	var path []string
-	for n := leaf; n >= 0; n = h.Nodes[n].Parent {
-		path = append(path, h.Nodes[n].Label)
-	}
-	if !slices.Equal(path, []string{"37", "30-39", "0-49", "*"}) {
-		t.Fatalf("37 climbs %v", path)
-	}
-	// Widths 1, 5, 10, 50, ... and 2 then 10: each nests in the next.
+// 0-49; 1 goes to 5 and 10, 2 to 10, 5 to 10 and 50.
+func TestAutoIntervalsClimbRoundWidths(t *testing.T) {
 	for _, c := range []struct {
 		vals []float64
-		want []float64
+		path []string // the first value's leaf up to the root
 	}{
-		{[]float64{0, 9}, []float64{1, 5}},
-		{[]float64{0, 19}, []float64{2, 10}},
-		{[]float64{0, 44}, []float64{5, 10}},
-		{[]float64{0, 990}, []float64{100, 500}},
-		{[]float64{-40, 40}, []float64{10, 50}},
+		{[]float64{37, 17, 25, 52, 90}, []string{"37", "30-39", "0-49", "*"}},
+		{[]float64{0, 9}, []string{"0", "0-0", "0-4", "*"}},
+		{[]float64{0, 19}, []string{"0", "0-1", "0-9", "*"}},
+		{[]float64{0, 44}, []string{"0", "0-4", "0-9", "*"}},
+		{[]float64{100, 990}, []string{"100", "100-199", "0-499", "*"}},
 	} {
-		col := numericColumn(t, "x", c.vals...)
-		if got := AutoWidths(col); !slices.Equal(got, c.want) {
-			t.Errorf("%v: widths %v, want %v", c.vals, got, c.want)
+		h, err := BuildHierarchy("auto", numericColumn(t, "x", c.vals...))
+		if err != nil {
+			t.Fatalf("%v: %v", c.vals, err)
 		}
-		if _, err := BuildHierarchy("auto", col); err != nil {
-			t.Errorf("%v: %v", c.vals, err)
+		leaf, _ := h.Leaf(FormatNumber(c.vals[0]))
+		var path []string
+		for n := leaf; n >= 0; n = h.Nodes[n].Parent {
+			path = append(path, h.Nodes[n].Label)
+		}
+		if !slices.Equal(path, c.path) {
+			t.Errorf("%v: %v climbs %q, want %q", c.vals, c.vals[0], path, c.path)
 		}
 	}
 }

@@ -256,11 +256,14 @@ func mask(r []rune, n int) string {
 
 // Intervals builds numeric intervals: level 1 groups values into intervals
 // of width widths[0] aligned at multiples of the width, level 2 into
-// widths[1], and so on; with a single width w the widths go w, 2w, 4w, ...
-// until one interval holds every value (or, for values on both sides of 0,
-// until one interval holds the negative and one the other values). The root
-// is *. Each width must be a whole multiple of the previous one so that
-// intervals nest.
+// widths[1], and so on; with a single width w the widths climb a ladder
+// of round widths (ladderStep: 1, 5, 10, 50, ... times a power of ten, 2
+// to 10; a width off the ladder doubles) until one interval holds every
+// value (or, for values on both sides of 0, until one interval holds the
+// negative and one the other values). Ages get 30-39 under 0-49 where
+// doubling gave 0-79 and 80-159 (issue 35 polish). The root is *. Each
+// width must be a whole multiple of the previous one so that intervals
+// nest.
 //
 // Intervals are numbered (value v is in interval floor(v/w) of width w) and
 // a coarser interval is found by dividing the number, so nesting holds
@@ -335,7 +338,7 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 		// values each fill one interval (the root joins them).
 		lo, hi := idx0[0], idx0[len(idx0)-1]
 		prevLo, prevHi := lo, hi
-		for r := int64(2); len(ratio) <= 60; r *= 2 {
+		for r := ladderStep(w0); len(ratio) <= 60 && r <= 1<<40; r *= ladderStep(w0 * float64(r)) {
 			a, b := floorDiv(lo, r), floorDiv(hi, r)
 			if a == b || (prevLo == -1 && prevHi == 0) {
 				break
@@ -536,7 +539,7 @@ func BuildHierarchy(spec string, c *Column) (*Hierarchy, error) {
 		}
 		var ws []float64
 		if arg == "" {
-			ws = AutoWidths(c)
+			ws = []float64{AutoWidth(c)}
 		} else {
 			for _, s := range strings.Split(arg, ",") {
 				w, ok := ParseNumber(strings.TrimSpace(s))
@@ -549,7 +552,7 @@ func BuildHierarchy(spec string, c *Column) (*Hierarchy, error) {
 		return Intervals(c.Name, c.Nums, ws)
 	case "auto", "":
 		if c.Kind == Numeric {
-			return Intervals(c.Name, c.Nums, AutoWidths(c))
+			return Intervals(c.Name, c.Nums, []float64{AutoWidth(c)})
 		}
 		return Flat(c.Name, SortedValues(c))
 	}
@@ -581,37 +584,8 @@ func AutoWidth(c *Column) float64 {
 	return 10 * p
 }
 
-// AutoWidths are the interval widths of an automatic hierarchy: from
-// AutoWidth up a ladder of round widths, each a whole multiple of the
-// one below so the intervals nest (1, 5, 10, 50, 100, ... times a power
-// of ten; 2 goes to 10), until one interval holds every value (or, for
-// values on both sides of 0, one holds the negative and one the other
-// values; the root joins them). Ages get 10-19 under 0-49 under the root
-// where doubling gave 0-79 and 80-159 (issue 35 polish).
-func AutoWidths(c *Column) []float64 {
-	w0 := AutoWidth(c)
-	lo, hi, ok := c.Range()
-	if !ok {
-		return []float64{w0}
-	}
-	ws := []float64{w0}
-	r := int64(1)
-	prevLo, prevHi := math.Floor(lo/w0), math.Floor(hi/w0)
-	for len(ws) < 60 && prevLo != prevHi && !(prevLo == -1 && prevHi == 0) {
-		r *= ladderStep(w0 * float64(r))
-		w := w0 * float64(r)
-		a, b := math.Floor(lo/w), math.Floor(hi/w)
-		if a == b {
-			break
-		}
-		ws = append(ws, w)
-		prevLo, prevHi = a, b
-	}
-	return ws
-}
-
 // ladderStep is the factor from width w to the next round width that
-// nests it: x5 from 1 and 2 (times a power of ten), x2 from 5; x2 from a
+// nests it: x5 from 1 and 2 (times a power of ten), x2 from 5 and from a
 // width off the ladder.
 func ladderStep(w float64) int64 {
 	m := w / math.Pow(10, math.Floor(math.Log10(w)))

@@ -40,3 +40,13 @@ func FormatFixed(x float64, sig int) string {
 	}
 	return s
 }
+
+// RangeLabel writes a numeric range lo-hi for a reader, or lo..hi when a
+// bound is negative: -2-0 reads as a subtraction, -2..0 does not (issue
+// 35 polish: kja's boxes printed -2-0 2-4).
+func RangeLabel(lo, hi string) string {
+	if strings.HasPrefix(lo, "-") || strings.HasPrefix(hi, "-") {
+		return lo + ".." + hi
+	}
+	return lo + "-" + hi
+}

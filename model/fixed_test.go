@@ -42,3 +42,12 @@ func TestReportNumberIsFixed(t *testing.T) {
 		}
 	}
 }
+
+// A range with a negative bound reads lo..hi, never -2-0.
+func TestRangeLabel(t *testing.T) {
+	for _, c := range [][3]string{{"-2", "0", "-2..0"}, {"2", "4", "2-4"}, {"-5", "-1", "-5..-1"}, {"1.5", "4", "1.5-4"}} {
+		if got := RangeLabel(c[0], c[1]); got != c[2] {
+			t.Errorf("RangeLabel(%s, %s) = %s, want %s", c[0], c[1], got, c[2])
+		}
+	}
+}

@@ -461,7 +461,7 @@ func (r *run) boxLabels(b box) []string {
 		case lo == hi:
 			out[a] = lo
 		case ax.numeric:
-			out[a] = lo + "-" + hi
+			out[a] = model.RangeLabel(lo, hi)
 		default:
 			out[a] = lo + ".." + hi
 		}

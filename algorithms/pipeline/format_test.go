@@ -1,9 +1,12 @@
 package pipeline
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
+	"privlab/datasets"
 	"privlab/model"
 )
 
@@ -17,5 +20,32 @@ func TestFiguresPrintWithoutExponents(t *testing.T) {
 	}
 	if got := FormatFigure(2.841e-05); got != "0.00002841" {
 		t.Errorf("FormatFigure: %s", got)
+	}
+}
+
+// kja's boxes with a negative lower bound read -2..0, not -2-0 (issue 35
+// polish: Figure 5's tour step showed "-2-0 2-4").
+func TestNegativeBoxBoundsRead(t *testing.T) {
+	env := Env{Datasets: datasets.Catalog{}}
+	p := Project{Input: "dataset:kja-fig1", Public: "dataset:kja-fig1-pd", Method: "kja", Variant: "mondrian-refine",
+		Roles: model.Roles{IDs: []string{"name"}, QIs: []string{"QI1", "QI2"}, SA: "SA"}, Params: model.Values{"k": "3", "grouping": "column:AT", "seed": "1"}}
+	src, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(p, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), prep, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, g := range res.Groups {
+		labels = append(labels, strings.Join(g.QI, " "))
+	}
+	if !slices.Contains(labels, "-2..0 2-4") {
+		t.Fatalf("box labels %q", labels)
 	}
 }

@@ -49,3 +49,31 @@ func TestNegativeBoxBoundsRead(t *testing.T) {
 		t.Fatalf("box labels %q", labels)
 	}
 }
+
+// Distribution's groups of zip codes read as the paper writes them, by
+// the masking hierarchy's label (Koudas et al. 2009, Figure 2: 911**),
+// not as the range 91110-91130 (issue 35 polish).
+func TestMaskedGroupsReadAsMasks(t *testing.T) {
+	env := Env{Datasets: datasets.Catalog{}}
+	p := Project{Input: "dataset:employees", Method: "distribution", Roles: model.Roles{IDs: []string{"name"}, QIs: []string{"zipcode", "gender"}, SA: "salary"},
+		Hierarchies: map[string]string{"zipcode": "masking"}, Params: model.Values{"grouping": "level:zipcode=2", "target": "uniform", "seed": "1"}}
+	src, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(p, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), prep, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, g := range res.Groups {
+		labels = append(labels, g.QI[0])
+	}
+	if !slices.Equal(labels, []string{"911**", "912**", "913**"}) {
+		t.Fatalf("zip code groups %q", labels)
+	}
+}

@@ -29,8 +29,8 @@ func Dropped(t *model.Table, roles model.Roles) []string {
 }
 
 // QISummary describes each QI over a group's rows: the value when all
-// share it, else the range (numeric) or the lowest common generalization
-// in the QI's hierarchy (categorical).
+// share it, else the lowest common generalization in the QI's hierarchy
+// (categorical, or numeric codes masked: 911**), or the range (numeric).
 func QISummary(in *method.Input, rows []int32) []string {
 	out := make([]string, len(in.Roles.QIs))
 	for qi, name := range in.Roles.QIs {
@@ -55,6 +55,13 @@ func Summary(c *model.Column, h *model.Hierarchy, rows []int32) string {
 	if same {
 		return c.Value(int(rows[0]))
 	}
+	if c.Kind == model.Numeric && h != nil {
+		// A numeric code under a masking hierarchy reads as the papers
+		// write it, 911** (Koudas et al. 2009, Figure 2), not 91110-91130.
+		if label := LCALabel(h, c, rows); label != "*" && strings.Contains(label, "*") {
+			return label
+		}
+	}
 	if c.Kind == model.Numeric {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, row := range rows {
@@ -63,7 +70,7 @@ func Summary(c *model.Column, h *model.Hierarchy, rows []int32) string {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
-		return model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
+		return model.RangeLabel(model.FormatNumber(lo), model.FormatNumber(hi))
 	}
 	label := LCALabel(h, c, rows)
 	if !strings.Contains(label, "*") {

@@ -100,10 +100,21 @@ func Summary(c *model.Column, h *model.Hierarchy, rows []int32) string {
 	sort.SliceStable(vals, func(i, j int) bool {
 		return pos(vals[i]) < pos(vals[j]) || (pos(vals[i]) == pos(vals[j]) && vals[i] < vals[j])
 	})
-	if len(vals) <= 2 {
-		return "{" + strings.Join(vals, ", ") + "}"
+	return ValuesLabel(vals[0], vals[len(vals)-1], len(vals))
+}
+
+// ValuesLabel names count values, first to last in hierarchy order, as
+// the group and hierarchy labels read: {9th} for one, {F, M} for two,
+// {Adm-clerical, …, Sales} (4 values) for more (issue 35 polish: a
+// masking node of one value read {9th, …, 9th} (1 values)).
+func ValuesLabel(first, last string, count int) string {
+	switch {
+	case count <= 1:
+		return "{" + first + "}"
+	case count == 2:
+		return "{" + first + ", " + last + "}"
 	}
-	return fmt.Sprintf("{%s, …, %s} (%d values)", vals[0], vals[len(vals)-1], len(vals))
+	return fmt.Sprintf("{%s, …, %s} (%d values)", first, last, count)
 }
 
 func hasLetter(s string) bool {

@@ -273,7 +273,7 @@ wait_for "Groups (4)"
 keys n; keys n; keys n
 wait_for "Step 4 of 6 · Figure 5"
 wait_for "kja-fig1 + kja-fig1-pd"
-wait_for "NCP 4 │"
+wait_for "NCP 0.286 │"
 keys C-t
 wait_for "Teaching tours"
 keys Escape

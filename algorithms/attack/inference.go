@@ -91,8 +91,11 @@ func inference(v *risk.View, e *risk.Exposure, orig *placed, k *risk.Knowledge) 
 		f.Short = people(got.right) + " with a certain sensitive value"
 		f.Brief = fmt.Sprintf("%d %s inferred", got.right, v.SA)
 	}
-	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s; most likely value right for %d (%d without the release)",
-		trim(top), people(got.right), got.scored, v.SA, trim(Certain), got.top, got.prior) + one
+	// The denominator is the original's people with a known sensitive
+	// value, published or not: it differs from the records published
+	// when rows were dropped for missing values, and says so.
+	f.Detail = fmt.Sprintf("largest belief %s; %s of %d whose most likely %s is right with a belief >= %s (the %d: the original's people whose %s is known, published or not); most likely value right for %d (%d without the release)",
+		trim(top), people(got.right), got.scored, v.SA, trim(Certain), got.scored, v.SA, got.top, got.prior) + one
 	if got.example >= 0 {
 		f.Example = personLabel(orig, got.example) + fmt.Sprintf(": the release gives their most likely %s a belief >= %s, and it is theirs", v.SA, trim(Certain))
 	}

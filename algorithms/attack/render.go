@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"privlab/algorithms/risk"
+	"privlab/model"
 )
 
 // Line renders a finding as one line: the attack, what the attacker
@@ -59,7 +60,7 @@ func number(x float64) string {
 	case x == math.Trunc(x) && math.Abs(x) < 1e15:
 		return fmt.Sprintf("%.0f", x)
 	case math.Abs(x) < 0.001:
-		return fmt.Sprintf("%.3g", x)
+		return model.FormatFixed(x, 3)
 	}
 	return trim(x)
 }

@@ -227,9 +227,11 @@ func evalStudySweep(t *testing.T, spec method.Spec, p pipeline.Project, src *mod
 }
 
 // TestCheckersAreIndependent: a method's checker imports model, the
-// shared verify and risk code and its method's format package (and the
-// standard library) only, never the method; the format package, which
-// the method imports too, imports model only (it holds no algorithm).
+// shared verify and risk code, the figures' names (algorithms/figure,
+// which holds no algorithm and imports model only) and its method's
+// format package (and the standard library) only, never the method; the
+// format package, which the method imports too, imports model only (it
+// holds no algorithm).
 func TestCheckersAreIndependent(t *testing.T) {
 	for _, e := range catalog.Entries() {
 		fn := runtime.FuncForPC(reflect.ValueOf(e.Check).Pointer()).Name()
@@ -239,8 +241,9 @@ func TestCheckersAreIndependent(t *testing.T) {
 			t.Fatalf("%s: checker %s is not a package of its own", e.Method.Spec().Name, fn)
 		}
 		format := methodPkg + "/format"
-		importsOnly(t, pkg, "a checker may import only model, algorithms/verify, algorithms/risk and its method's format package",
-			"privlab/model", "privlab/algorithms/verify", "privlab/algorithms/risk", format)
+		importsOnly(t, pkg, "a checker may import only model, algorithms/verify, algorithms/risk, algorithms/figure and its method's format package",
+			"privlab/model", "privlab/algorithms/verify", "privlab/algorithms/risk", "privlab/algorithms/figure", format)
+		importsOnly(t, "privlab/algorithms/figure", "the figures' names may import only model", "privlab/model")
 		if _, err := os.Stat(filepath.Join("..", "..", strings.TrimPrefix(format, "privlab/"))); err == nil {
 			importsOnly(t, format, "a method's format package may import only model", "privlab/model")
 		}

@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/figure"
 	"privlab/algorithms/method"
 	"privlab/algorithms/partition"
 	"privlab/algorithms/release"
@@ -329,7 +330,8 @@ type run struct {
 type metrics struct {
 	NCP, DM float64
 	// GCP is NCP per MT tuple and QI (0 = no loss, 1 = every QI over
-	// its whole domain): the figure other tools report as NCP in percent.
+	// its whole domain): figure.NCP, what the release calls NCP; NCP is
+	// the paper's sum, figure.NCPSum.
 	GCP float64
 }
 
@@ -383,11 +385,11 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		{Name: "JT tuples published", Value: float64(published), OK: true},
 		{Name: "public tuples published", Value: float64(external), OK: true},
 		{Name: "smallest sensitive group (MT tuples)", Value: float64(minSG), OK: true},
-		{Name: "NCP", Value: m.NCP, OK: true},
-		{Name: "NCP per record and QI", Value: m.GCP, OK: true},
+		figure.NCP.Figure(m.GCP),
+		figure.NCPSum.Figure(m.NCP),
 		{Name: "DM", Value: m.DM, OK: true},
 	}
-	res.Utility = releasedir.Figure{Name: "NCP", Short: "NCP", Value: m.NCP, OK: true}
+	res.Utility = figure.NCP.Figure(m.GCP)
 	res.Notes = r.notes()
 	res.Files = []releasedir.FileEntry{{Name: format.FileJAT, Rows: published}, {Name: format.FileSI, Rows: t.mt}}
 	r.ix = r.index()
@@ -468,7 +470,7 @@ func (r *run) boxLabels(b box) []string {
 		case lo == hi:
 			out[a] = lo
 		case ax.numeric:
-			out[a] = lo + "-" + hi
+			out[a] = model.RangeLabel(lo, hi)
 		default:
 			out[a] = lo + ".." + hi
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/figure"
 	"privlab/algorithms/method"
 	"privlab/algorithms/release"
 	"privlab/model"
@@ -117,8 +118,8 @@ func (r *run) releaseManifest(jtRows int) (releasedir.Manifest, error) {
 	man.Published = t.mt
 	m := r.metrics()
 	man.Utility = []releasedir.Figure{
-		{Name: "NCP", Value: m.NCP, OK: true},
-		{Name: "NCP per record and QI", Value: m.GCP, OK: true},
+		figure.NCP.Figure(m.GCP),
+		figure.NCPSum.Figure(m.NCP),
 		{Name: "DM", Value: m.DM, OK: true},
 	}
 	det := format.Details{Algorithm: r.cfg.algorithm, Methodology: r.cfg.method, Join: append([]string{}, t.joinCols...),

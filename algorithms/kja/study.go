@@ -368,7 +368,7 @@ func studyIntro(u *universe, in *method.Input, g Grid) method.Section {
 		fmt.Sprintf("defaults: |PD|/|MT| = %s, k = %d, d = %d (the first d QIs: %s), |R| = %s%% of the domain space, %d queries, seed %d",
 			model.FormatNumber(g.Ratio), g.K, g.D, strings.Join(in.Roles.QIs[:g.D], ","), model.FormatNumber(g.R*100), g.Queries, g.Seed),
 		averaged,
-		"NCP: normalised box perimeter summed over MT tuples, every variant normalised by the universe's domain; DM: MT tuples per box, summed; ARE: mean |estimate - truth| / truth",
+		"NCP (sum): the paper's NCP, normalised box perimeter summed over MT tuples (NCP (mean, 0-1) elsewhere divides it by tuples and QIs), every variant normalised by the universe's domain; DM: MT tuples per box, summed; ARE: mean |estimate - truth| / truth",
 	}}
 	if k := format.ParamK.Text(in.Values); k != "" {
 		intro.Notes = append(intro.Notes, fmt.Sprintf("the study uses the paper's grid (k = %s, default %d), not the run's k = %s, which applies to the workload line above",

@@ -162,7 +162,7 @@ func TestStudyAveragesDraws(t *testing.T) {
 	// Plain TopDown reads no PD: its NCP is the same at every ratio, and
 	// at |PD|/|MT| = 1 (JT = MT) Direct is plain TopDown.
 	for _, sec := range secs {
-		if strings.HasPrefix(sec.Title, "NCP vs |PD|/|MT|") {
+		if strings.HasPrefix(sec.Title, "NCP (sum) vs |PD|/|MT|") {
 			td, tdDirect := 4, 5
 			if sec.Header[td] != TopDownPlain || sec.Rows[0][td] != sec.Rows[1][td] || sec.Rows[0][td] != sec.Rows[0][tdDirect] {
 				t.Fatalf("plain TopDown moves with PD: %v", sec.Rows)

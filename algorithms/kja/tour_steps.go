@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"privlab/algorithms/figure"
 	"privlab/algorithms/method"
 	"privlab/model"
 	"privlab/model/query"
@@ -109,6 +110,17 @@ func nonEmpty(list []string) []string {
 	return out
 }
 
+// previewFigures states the figures the step's preview shows, and how
+// they differ from the worked example's: each side of a box is divided by
+// its QI's extent (Section 2.1's normalised NCP), so the sum is not in
+// the figure's units, and the mean divides it by the tuples and QIs
+// (figure.NCP, figure.NCPSum; issue 35.7).
+func (r *run) previewFigures() string {
+	m := r.metrics()
+	return fmt.Sprintf("The preview divides each side by its quasi-identifier's extent: %s %s, %s %s (the sum over %d MT tuples and %d QIs), DM %s.",
+		figure.NCP.Name, model.FormatFixed(m.GCP, 4), figure.NCPSum.Name, model.FormatFixed(m.NCP, 4), r.t.mt, r.t.d, model.FormatFixed(m.DM, 4))
+}
+
 // boxTable lists a run's boxes with their raw half-perimeters, and
 // returns the raw NCP and DM (Sections 2.1 and 3.3: each MT tuple pays
 // its box's perimeter and its box's number of MT tuples).
@@ -140,9 +152,10 @@ func tourAT(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 			"A second example: MT holds seven people A to G; the public database PD of Figure 1 holds six of them (not D) and " +
 				"G1, G2, U, V, X, Y. Figure 2's AT groups MT into two boxes; the paper does not compute it with an algorithm " +
 				"(its boxes overlap), so the dataset carries it as column AT and the run takes it as the given grouping.",
-			fmt.Sprintf("NCP charges each MT tuple its box's half-perimeter: %s = %s; DM charges it the number of MT tuples in "+
+			fmt.Sprintf("The paper's NCP charges each MT tuple its box's half-perimeter in the figure's units: %s = %s; DM charges it the number of MT tuples in "+
 				"its box: %s. Each group is its own sensitive group: SI lists its diseases (Figure 6).",
 				strings.Join(terms, " + "), model.FormatNumber(ncp), model.FormatNumber(dm)),
+			r.previewFigures(),
 		},
 		Sections: []method.Section{sec},
 		Setup:    figure2,
@@ -190,10 +203,11 @@ func tourJAT(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 			"Refinement splits each box of AT with the public tuples inside it (" + strings.Join(joins, "; ") + "). " +
 				"A victim's breach probability is " + breach + " (Theorem 2), and the sensitive groups stay AT's: an MT tuple " +
 				"is linked to the same diseases as in AT (Section 3.2).",
-			fmt.Sprintf("NCP = %s = %s (AT: %s). The paper prints 32 for this sum: its terms add up to %s, so 32 is a slip "+
+			fmt.Sprintf("The paper's NCP, in the figure's units: %s = %s (AT: %s). The paper prints 32 for this sum: its terms add up to %s, so 32 is a slip "+
 				"in the addition. DM = %s (AT: %s), as the paper says.",
 				strings.Join(terms, " + "), model.FormatNumber(ncp), model.FormatNumber(atNCP), model.FormatNumber(ncp),
 				model.FormatNumber(dm), model.FormatNumber(atDM)),
+			r.previewFigures(),
 		},
 		Sections: []method.Section{sec},
 		Setup:    figure5,

@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/figure"
 	"privlab/algorithms/method"
 	"privlab/algorithms/release"
 	"privlab/algorithms/workload"
@@ -317,8 +318,8 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 		{Name: "average class size", Value: float64(n) / math.Max(1, float64(len(r.classes))), OK: true},
 	}
 	if r.variant == VariantAlpha {
-		res.Utility = releasedir.Figure{Name: "NCP", Short: "NCP", Value: r.ncp, OK: true}
-		res.Summary = append(res.Summary, releasedir.Figure{Name: "NCP of the generalized QIs", Value: r.ncp, OK: true})
+		res.Utility = figure.NCP.Figure(r.ncp)
+		res.Summary = append(res.Summary, figure.NCP.Figure(r.ncp))
 		res.Files = []releasedir.FileEntry{{Name: FileGeneralized, Rows: n}, {Name: FileDomains, Rows: len(r.domainRows())}}
 		res.Notes = append(res.Notes, "alpha: the classes' generalized quasi-identifiers are published in one table (Wong et al. 2006, the paper's Alpha)")
 	} else {
@@ -332,7 +333,9 @@ func (r *run) result(spec method.Spec) (*method.Result, error) {
 	}
 	switch r.variant {
 	case VariantLossy:
-		res.Summary = append(res.Summary, releasedir.Figure{Name: "NCP the classes would have generalized (Alpha)", Value: r.ncp, OK: true})
+		wouldBe := figure.NCP.Figure(r.ncp)
+		wouldBe.Name += " had the classes been generalized (Alpha)"
+		res.Summary = append(res.Summary, wouldBe)
 	case VariantAnatomy:
 		res.Notes = append(res.Notes, fmt.Sprintf("anatomy: l = ceil(1/alpha) = %d distinct sensitive values per bucket, buckets formed without regard to the quasi-identifiers (Xiao and Tao)", r.l))
 	}

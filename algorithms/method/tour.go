@@ -164,7 +164,7 @@ func Ratio(x float64) string {
 			return fmt.Sprintf("%.0f/%.0f", p, q)
 		}
 	}
-	return fmt.Sprintf("%.4g", x)
+	return model.FormatFixed(x, 4)
 }
 
 // AttackSection lists attacks a step ran: each one's measured figure, the

@@ -256,13 +256,13 @@ func AttackSummary(a releasedir.AttackFigure) string {
 	case a.NotRun != "":
 		return a.Attack + ": not run (" + a.NotRun + ")"
 	case a.Bound == nil:
-		return fmt.Sprintf("%s: not bounded, %s %s (succeeds on %d)", a.Attack, a.Figure, strconv.FormatFloat(*a.Measured, 'g', 4, 64), a.Records)
+		return fmt.Sprintf("%s: not bounded, %s %s (succeeds on %d)", a.Attack, a.Figure, model.FormatFixed(*a.Measured, 4), a.Records)
 	case a.Vacuous != "":
 		return fmt.Sprintf("%s: not bounded, %s %s against a bound of %s that bounds nothing (succeeds on %d)", a.Attack, a.Figure,
-			strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)
+			model.FormatFixed(*a.Measured, 4), model.FormatFixed(*a.Bound, 4), a.Records)
 	}
 	return fmt.Sprintf("%s: %s, %s %s against the bound %s (succeeds on %d)", a.Attack, a.Verdict(), a.Figure,
-		strconv.FormatFloat(*a.Measured, 'g', 4, 64), strconv.FormatFloat(*a.Bound, 'g', 4, 64), a.Records)
+		model.FormatFixed(*a.Measured, 4), model.FormatFixed(*a.Bound, 4), a.Records)
 }
 
 // PreviewAttacks measures the attacks on a run's release as it would be
@@ -293,5 +293,5 @@ func PopulationWarning(p *Prepared) string {
 	}
 	return fmt.Sprintf("the data holds %d of the population's %d people (%s), more than the presence bound %s: a release publishing them "+
 		"puts each person it covers in the data with probability at least %s, so no release can keep the bound (the membership attack measures it after the run)",
-		p.Table.Rows, p.Population.Rows, strconv.FormatFloat(share, 'g', 4, 64), by, strconv.FormatFloat(share, 'g', 4, 64))
+		p.Table.Rows, p.Population.Rows, model.FormatFixed(share, 4), by, model.FormatFixed(share, 4))
 }

@@ -141,6 +141,8 @@ func TestProjectSaveLoadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Save adds the pins of the hierarchies (issue 35.9).
+	p.Pins = map[string]HierarchyPin{"a": {Builder: "binary"}, "b": {Builder: "intervals:5"}}
 	if !reflect.DeepEqual(got, p) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, p)
 	}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,9 +56,13 @@ type Project struct {
 	Roles   model.Roles `json:"roles"`
 	// Hierarchies maps attribute -> builder spec or file.
 	Hierarchies map[string]string `json:"hierarchies,omitempty"`
-	Method      string            `json:"method"`
-	Variant     string            `json:"variant,omitempty"`
-	Params      model.Values      `json:"params,omitempty"`
+	// Pins record the hierarchy each used column had when the project was
+	// saved (a file and its digest, or a builder): reopening it warns when
+	// that changed (PinWarnings). Save writes them; they change no result.
+	Pins    map[string]HierarchyPin `json:"hierarchy_pins,omitempty"`
+	Method  string                  `json:"method"`
+	Variant string                  `json:"variant,omitempty"`
+	Params  model.Values            `json:"params,omitempty"`
 	// Public is the public table (a CSV path or dataset:NAME) for methods
 	// that read one. PublicRows sizes a synthetic public table (0: its
 	// default); it shares DataSeed with the input, so a generated public
@@ -227,7 +232,7 @@ func (p Project) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	q := p.mapPaths(func(v string, always bool) string { return relPath(dir, v, always) })
+	q := p.withPins().mapPaths(func(v string, always bool) string { return relPath(dir, v, always) })
 	b, err := json.MarshalIndent(q, "", "  ")
 	if err != nil {
 		return err
@@ -268,6 +273,12 @@ func (p Project) mapPaths(f func(v string, always bool) string) Project {
 	for attr, spec := range q.Hierarchies {
 		if IsHierarchyFile(spec) {
 			q.Hierarchies[attr] = f(spec, true)
+		}
+	}
+	for attr, pin := range q.Pins {
+		if pin.File != "" {
+			pin.File = f(pin.File, true)
+			q.Pins[attr] = pin
 		}
 	}
 	params(q.Method, q.Params)
@@ -350,6 +361,7 @@ func (p Project) Clone() Project {
 	q.Roles = model.Roles{IDs: append([]string(nil), p.Roles.IDs...), QIs: append([]string(nil), p.Roles.QIs...), SA: p.Roles.SA}
 	q.Kinds = cloneMap(p.Kinds)
 	q.Hierarchies = cloneMap(p.Hierarchies)
+	q.Pins = maps.Clone(p.Pins)
 	q.Params = p.Params.Clone()
 	q.Advisor = p.Advisor.Clone()
 	if p.Methods != nil {
@@ -531,6 +543,18 @@ type Prepared struct {
 	// measured at export read (SPEC 3.7): loaded by LoadPopulation (the
 	// export loads it when no one has), not on every preview.
 	Population *model.Table
+	// Pins are the hierarchies this run uses, each builder resolved for
+	// its column (what a project saved now should record), and
+	// PinWarnings how they differ from those the project pinned when it
+	// was saved (issue 35.9): the command line prints them, the
+	// workbench can show them.
+	Pins        map[string]HierarchyPin
+	PinWarnings []string
+	// VariantNote says which variant ran when none was chosen and no
+	// public table was given, for a method whose default variant joins
+	// one (kja runs plain Mondrian, as the workbench does): the command
+	// line prints it and the manifest's notes state it.
+	VariantNote string
 }
 
 // Prepare resolves the project against a loaded table.
@@ -541,6 +565,12 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 		return nil, err
 	}
 	spec := m.Spec()
+	var variantNote string
+	if p.Variant == "" && p.Public == "" && spec.NoPublicVariant != "" {
+		p.Variant = spec.NoPublicVariant
+		variantNote = fmt.Sprintf("no public table given: %s runs variant %s, as the workbench does (a public table lets the variants that join one run)",
+			spec.Name, p.Variant)
+	}
 	if p.Variant != "" && !slices.Contains(spec.Variants, p.Variant) {
 		hint := "this method has no variants"
 		if len(spec.Variants) > 0 {
@@ -555,6 +585,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if err := p.Roles.Validate(src, spec.NeedsSA); err != nil {
 		return nil, err
 	}
+	p.Roles.QIs = TableOrder(src, p.Roles.QIs)
 	if err := src.CheckMagnitudes(p.Input, p.Roles.Used()); err != nil {
 		return nil, err
 	}
@@ -562,7 +593,7 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	prep := &Prepared{Project: p, Source: src, Method: m}
+	prep := &Prepared{Project: p, Source: src, Method: m, VariantNote: variantNote}
 	prep.Table, prep.Dropped = src.HandleMissing(p.Roles.Used(), policy)
 	if prep.Table.Rows == 0 {
 		return nil, &model.ParamError{Param: "missing", Value: p.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",
@@ -591,6 +622,8 @@ func (e Env) Prepare(p Project, src *model.Table) (*Prepared, error) {
 	if prep.Hierarchies, err = e.hierarchies(p, src, prep.Table); err != nil {
 		return nil, err
 	}
+	prep.Pins = e.Pins(p, prep.Table)
+	prep.PinWarnings = pinWarnings(p.Pins, prep.Pins)
 	return prep, nil
 }
 
@@ -763,4 +796,25 @@ func FoundHierarchy(input, column string) string {
 func (p *Prepared) Input() *method.Input {
 	return &method.Input{Table: p.Table, Public: p.Public, Roles: p.Project.Roles, Hierarchies: p.Hierarchies,
 		Variant: p.Project.Variant, Values: p.Values}
+}
+
+// TableOrder returns the quasi-identifiers in the table's column order:
+// a run reads them so, whatever order they were given in, so the order
+// given never changes the groups (Mondrian's ties between equally wide
+// dimensions, a partition's first split, go to the same column; issue 35
+// polish: 399 groups became 397 with the order). Names the table lacks
+// keep their place at the end (Validate refuses them before).
+func TableOrder(t *model.Table, qis []string) []string {
+	out := slices.Clone(qis)
+	slices.SortStableFunc(out, func(a, b string) int {
+		ia, ib := t.ColumnIndex(a), t.ColumnIndex(b)
+		if ia < 0 {
+			ia = len(t.Columns)
+		}
+		if ib < 0 {
+			ib = len(t.Columns)
+		}
+		return ia - ib
+	})
+	return out
 }

@@ -17,8 +17,9 @@ import (
 	"privlab/model/releasedir"
 )
 
-// FormatFigure prints a figure exactly where it is whole and with two
-// decimals otherwise.
+// FormatFigure prints a figure exactly where it is whole, with two
+// decimals from 1 on, and to four significant digits in fixed notation
+// below (model.FormatFixed: 0.00002841, never 2.841e-05).
 func FormatFigure(x float64) string { return fmtFig(x) }
 
 func fmtFig(x float64) string {
@@ -30,7 +31,7 @@ func fmtFig(x float64) string {
 	case math.Abs(x) >= 1:
 		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
 	}
-	return fmt.Sprintf("%.4g", x)
+	return model.FormatFixed(x, 4)
 }
 
 // QueryResult is a query answered on the truth and on the release.

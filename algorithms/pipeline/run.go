@@ -344,6 +344,9 @@ func buildRelease(p *Prepared, res *method.Result, seed uint64) (*releasedir.Rel
 	// Rows dropped for missing values were not published.
 	rel.Manifest.RowsIn = p.Source.Rows
 	rel.Manifest.Suppressed += p.Dropped
+	if p.VariantNote != "" {
+		rel.Manifest.Notes = append(rel.Manifest.Notes, p.VariantNote)
+	}
 	rel.Manifest.MissingValues = "drop"
 	if p.Project.Missing == "category" {
 		rel.Manifest.MissingValues = "category"
@@ -623,7 +626,7 @@ func statedChecks(alone, full *verify.Report) []string {
 		}
 	}
 	if len(more) > 0 {
-		lines = append(lines, (verify.Line{OK: true, Name: "faithful", Text: fmt.Sprintf("with the input (and the audit record) the export also passed %s", strings.Join(more, ", "))}).String())
+		lines = append(lines, (verify.Line{OK: true, Name: "faithful", Text: verify.FaithfulPrefix + strings.Join(more, ", ")}).String())
 	}
 	return lines
 }

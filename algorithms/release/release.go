@@ -31,8 +31,8 @@ func Dropped(t *model.Table, roles model.Roles) []string {
 }
 
 // QISummary describes each QI over a group's rows: the value when all
-// share it, else the range (numeric) or the lowest common generalization
-// in the QI's hierarchy (categorical).
+// share it, else the lowest common generalization in the QI's hierarchy
+// (categorical, or numeric codes masked: 911**), or the range (numeric).
 func QISummary(in *method.Input, rows []int32) []string {
 	out := make([]string, len(in.Roles.QIs))
 	for qi, name := range in.Roles.QIs {
@@ -57,6 +57,13 @@ func Summary(c *model.Column, h *hierarchy.Hierarchy, rows []int32) string {
 	if same {
 		return c.Value(int(rows[0]))
 	}
+	if c.Kind == model.Numeric && h != nil {
+		// A numeric code under a masking hierarchy reads as the papers
+		// write it, 911** (Koudas et al. 2009, Figure 2), not 91110-91130.
+		if label := LCALabel(h, c, rows); label != "*" && strings.Contains(label, "*") {
+			return label
+		}
+	}
 	if c.Kind == model.Numeric {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, row := range rows {
@@ -65,7 +72,7 @@ func Summary(c *model.Column, h *hierarchy.Hierarchy, rows []int32) string {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
-		return model.FormatNumber(lo) + "-" + model.FormatNumber(hi)
+		return model.RangeLabel(model.FormatNumber(lo), model.FormatNumber(hi))
 	}
 	label := LCALabel(h, c, rows)
 	if !strings.Contains(label, "*") {
@@ -95,10 +102,21 @@ func Summary(c *model.Column, h *hierarchy.Hierarchy, rows []int32) string {
 	sort.SliceStable(vals, func(i, j int) bool {
 		return pos(vals[i]) < pos(vals[j]) || (pos(vals[i]) == pos(vals[j]) && vals[i] < vals[j])
 	})
-	if len(vals) <= 2 {
-		return "{" + strings.Join(vals, ", ") + "}"
+	return ValuesLabel(vals[0], vals[len(vals)-1], len(vals))
+}
+
+// ValuesLabel names count values, first to last in hierarchy order, as
+// the group and hierarchy labels read: {9th} for one, {F, M} for two,
+// {Adm-clerical, …, Sales} (4 values) for more (issue 35 polish: a
+// masking node of one value read {9th, …, 9th} (1 values)).
+func ValuesLabel(first, last string, count int) string {
+	switch {
+	case count <= 1:
+		return "{" + first + "}"
+	case count == 2:
+		return "{" + first + ", " + last + "}"
 	}
-	return fmt.Sprintf("{%s, …, %s} (%d values)", vals[0], vals[len(vals)-1], len(vals))
+	return fmt.Sprintf("{%s, …, %s} (%d values)", first, last, count)
 }
 
 func hasLetter(s string) bool {

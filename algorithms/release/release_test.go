@@ -18,3 +18,20 @@ func TestNumbers(t *testing.T) {
 		t.Fatalf("Numbers(1000) gives %q, %q, %q", got[98], got[99], got[999])
 	}
 }
+
+// A label of values never reads {9th, …, 9th} (1 values).
+func TestValuesLabel(t *testing.T) {
+	for _, c := range []struct {
+		first, last string
+		n           int
+		want        string
+	}{
+		{"9th", "9th", 1, "{9th}"},
+		{"F", "M", 2, "{F, M}"},
+		{"Adm-clerical", "Sales", 4, "{Adm-clerical, …, Sales} (4 values)"},
+	} {
+		if got := ValuesLabel(c.first, c.last, c.n); got != c.want {
+			t.Errorf("ValuesLabel(%s, %s, %d) = %s, want %s", c.first, c.last, c.n, got, c.want)
+		}
+	}
+}

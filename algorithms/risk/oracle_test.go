@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"privlab/algorithms/figure"
 )
 
 // View is a release as an attacker reads it.
@@ -338,8 +340,7 @@ func oldCompute(v *oldView, opt Options) *Report {
 		for _, r := range v.Regions {
 			loss += r.Loss * float64(r.Records)
 		}
-		add(KeyNCP, "NCP (generalization loss)", ratio(loss, float64(records)), -1, 4,
-			"the share of each quasi-identifier's domain a published cell covers, averaged over QIs and records (0 exact, 1 fully generalized)")
+		add(KeyNCP, figure.NCP.Name, ratio(loss, float64(records)), -1, 4, figure.NCP.Help)
 	}
 	var dm float64
 	for _, r := range v.Regions {

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"privlab/algorithms/figure"
 	"privlab/model"
 	"privlab/model/releasedir"
 )
@@ -375,8 +376,7 @@ func Compute(v *View, opt Options) *Report {
 // utility adds the loss, DM, presence and suppression figures.
 func utility(v *View, t *tally, add func(key, name string, value float64, better, digits int, help string)) {
 	if v.Generalized {
-		add(KeyNCP, "NCP (generalization loss)", ratio(t.loss, float64(t.records)), -1, 4,
-			"the share of each quasi-identifier's domain a published cell covers, averaged over QIs and records (0 exact, 1 fully generalized)")
+		add(KeyNCP, figure.NCP.Name, ratio(t.loss, float64(t.records)), -1, 4, figure.NCP.Help)
 	}
 	dm := t.dm + float64(v.Suppressed)*float64(max(v.RowsIn, t.records))
 	add(KeyDM, "DM (discernibility)", dm, -1, -1,

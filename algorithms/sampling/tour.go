@@ -94,6 +94,13 @@ func tourTable2(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 		sec.Rows = append(sec.Rows, append(line, gen[0], strings.Join(gen[1:], ", ")))
 	}
 	res := r.res
+	// Table 2 publishes no record: the preview beside the step shows the
+	// next steps' table, where Algorithm 1 publishes (issue 35 polish: the
+	// first step's preview was empty).
+	pop, err := runOf(ctx, lab, population)
+	if err != nil {
+		return method.Step{}, err
+	}
 	return method.Step{
 		Title: "Table 2: the data, generalized at least as the law asks",
 		Cite:  "Table 2; Section 4, Definitions 7 and 8; Table 3",
@@ -105,8 +112,12 @@ func tourTable2(ctx context.Context, lab *method.TourLab) (method.Step, error) {
 				"in so small a table no generalization within delta' brings a record's observed confidence down to its "+
 				"expected one. The next steps use a larger table.",
 				t.Rows, model.FormatNumber(r.beta), model.FormatNumber(r.maxDist), r.sampled, res.Published, res.Suppressed),
+			fmt.Sprintf("The preview beside this step already runs on that larger table (%s, %d records, Section 3's marginals): "+
+				"Algorithm 1 publishes %d of them and suppresses %d.",
+				population.Input, pop.in.Table.Rows, pop.res.Published, pop.res.Suppressed),
 		},
 		Sections: []method.Section{sec},
+		Setup:    population,
 	}, nil
 }
 

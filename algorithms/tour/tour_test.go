@@ -87,7 +87,10 @@ func TestKJATour(t *testing.T) {
 		"is discarded (TUVW)",
 		"JKLM PQRSTUVWXYZ JPQ LMY KRX TUVW SZ",
 		"4*8 + 3*10 = 62", "its box: 25",
-		"NCP = 2*4 + 2*4 + 2*4 + 1*0 = 24 (AT: 62). The paper prints 32",
+		"NCP, in the figure's units: 2*4 + 2*4 + 2*4 + 1*0 = 24 (AT: 62). The paper prints 32",
+		// The text states the figures the preview shows (issue 35.7).
+		"The preview divides each side by its quasi-identifier's extent: NCP (mean, 0-1) 0.7381, NCP (sum) 10.33",
+		"NCP (mean, 0-1) 0.2857, NCP (sum) 4 (the sum over 7 MT tuples and 2 QIs), DM 13.",
 		"DM = 13 (AT: 25)",
 		"AT estimates 3.67", "JAT with SI estimates 2",
 		"all 2 11/3 2", "SA = v1 1 5/3 1", "SA = v2 1 5/3 1", "SA = v3 0 1/3 0")

@@ -498,6 +498,12 @@ func (rel *Release) bindChecks(r *Report, opt Options) {
 			if !ok && allOK(lines) {
 				differ = append(differ, name)
 			}
+		case name == faithfulLine && !ran && opt.Original != nil:
+			// The export's summary of its checks against the input: the
+			// checks it names ran here too.
+			if !confirmsFaithful(text, got) {
+				unconfirmed = append(unconfirmed, name)
+			}
 		case !ran:
 			unconfirmed = append(unconfirmed, name)
 		case momentLines[name]:
@@ -522,9 +528,53 @@ func (rel *Release) bindChecks(r *Report, opt Options) {
 	}
 	text := fmt.Sprintf("the %d verification lines the manifest states agree with this check", len(m.Checks)-len(unconfirmed))
 	if len(unconfirmed) > 0 {
-		text += "; unconfirmed without the original or the audit record: " + strings.Join(uniq(unconfirmed), ", ")
+		text += "; unconfirmed " + missingInputs(opt) + ": " + strings.Join(uniq(unconfirmed), ", ")
 	}
 	r.Add(true, "checks", "%s", text)
+}
+
+// missingInputs names what this check lacked that the export had, for
+// the lines it could not confirm: the original, the audit record (with
+// the original it pins each published row), or nothing when both were
+// given (issue 35: "without the original or the audit record" was said
+// then).
+func missingInputs(opt Options) string {
+	switch {
+	case opt.Original == nil && opt.Audit == nil:
+		return "without the original or the audit record"
+	case opt.Original == nil:
+		return "without the original"
+	case opt.Audit == nil:
+		return "without the audit record"
+	}
+	return "by this check"
+}
+
+// faithfulLine names the line an export states for the checks it passed
+// against the input (pipeline's statedChecks), and FaithfulPrefix opens
+// its text, before the names of those checks.
+const (
+	faithfulLine   = "faithful"
+	FaithfulPrefix = "with the input (and the audit record) the export also passed "
+)
+
+// confirmsFaithful holds the export's faithful line (text) to the lines
+// this check ran with the original: it is confirmed when every check it
+// names ran here and passed. Otherwise it stays unconfirmed: a check it
+// names needs what was not given (the audit record), or failed here,
+// which that check's own line reports (the original given may not be
+// the input).
+func confirmsFaithful(text string, got map[string][]Line) bool {
+	list, ok := strings.CutPrefix(text, FaithfulPrefix)
+	if !ok || list == "" {
+		return false
+	}
+	for _, name := range strings.Split(list, ", ") {
+		if lines, ran := got[name]; !ran || !allOK(lines) {
+			return false
+		}
+	}
+	return true
 }
 
 // parseLine reads a Line's String form back.

@@ -314,11 +314,14 @@ func mask(r []rune, n int) string {
 
 // Intervals builds numeric intervals: level 1 groups values into intervals
 // of width widths[0] aligned at multiples of the width, level 2 into
-// widths[1], and so on; with a single width w the widths go w, 2w, 4w, ...
-// until one interval holds every value (or, for values on both sides of 0,
-// until one interval holds the negative and one the other values). The root
-// is *. Each width must be a whole multiple of the previous one so that
-// intervals nest.
+// widths[1], and so on; with a single width w the widths climb a ladder
+// of round widths (ladderStep: 1, 5, 10, 50, ... times a power of ten, 2
+// to 10; a width off the ladder doubles) until one interval holds every
+// value (or, for values on both sides of 0, until one interval holds the
+// negative and one the other values). Ages get 30-39 under 0-49 where
+// doubling gave 0-79 and 80-159 (issue 35 polish). The root is *. Each
+// width must be a whole multiple of the previous one so that intervals
+// nest.
 //
 // Intervals are numbered (value v is in interval floor(v/w) of width w) and
 // a coarser interval is found by dividing the number, so nesting holds
@@ -340,7 +343,7 @@ func Intervals(attr string, values []float64, widths []float64) (*Hierarchy, err
 		return nil, err
 	}
 	if len(widths) == 1 {
-		ratio = doublings(ratio, idx0)
+		ratio = ladderLevels(ratio, idx0, widths[0])
 	}
 	return intervalTree(attr, vals, idx0, ratio, widths[0])
 }
@@ -420,14 +423,15 @@ func finestIntervals(param string, vals, widths []float64) ([]int64, error) {
 	return idx0, nil
 }
 
-// doublings adds levels of twice the width until one interval would hold
-// every value. Intervals are aligned at multiples of the width, so values
+// ladderLevels adds levels of the next round width that nests the one
+// below (x5 from 1 and 2, x2 from 5: 1, 5, 10, 50, ...; ladderStep)
+// until one interval would hold every value. Intervals are aligned at multiples of the width, so values
 // on both sides of 0 never share one: it stops once the negative and the
 // non-negative values each fill one interval (the root joins them).
-func doublings(ratio, idx0 []int64) []int64 {
+func ladderLevels(ratio, idx0 []int64, w0 float64) []int64 {
 	lo, hi := idx0[0], idx0[len(idx0)-1]
 	prevLo, prevHi := lo, hi
-	for r := int64(2); len(ratio) <= 60; r *= 2 {
+	for r := ladderStep(w0); len(ratio) <= 60 && r <= 1<<40; r *= ladderStep(w0 * float64(r)) {
 		a, b := floorDiv(lo, r), floorDiv(hi, r)
 		if a == b || (prevLo == -1 && prevHi == 0) {
 			break
@@ -682,6 +686,18 @@ func AutoWidth(c *model.Column) float64 {
 		}
 	}
 	return 10 * p
+}
+
+// ladderStep is the factor from width w to the next round width that
+// nests it: x5 from 1 and 2 (times a power of ten), x2 from 5 and from a
+// width off the ladder.
+func ladderStep(w float64) int64 {
+	m := w / math.Pow(10, math.Floor(math.Log10(w)))
+	switch {
+	case math.Abs(m-1) < 1e-9, math.Abs(m-2) < 1e-9:
+		return 5
+	}
+	return 2
 }
 
 func isIntegral(c *model.Column) bool {

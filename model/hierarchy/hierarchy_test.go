@@ -157,26 +157,25 @@ func TestMaskingKeepsLeadingZeros(t *testing.T) {
 
 func TestIntervals(t *testing.T) {
 	vals := []float64{23, 1, 4, 7, 12, 4}
+	// One width climbs the round ladder: 5, then 10 (50 would hold all).
 	auto := tree(t)(Intervals("age", vals, []float64{5}))
 	want := `
 *
-  0-19
-    0-9
-      0-4
-        1
-        4
-      5-9
-        7
-    10-19
-      10-14
-        12
-  20-39
-    20-29
-      20-24
-        23
+  0-9
+    0-4
+      1
+      4
+    5-9
+      7
+  10-19
+    10-14
+      12
+  20-29
+    20-24
+      23
 `
 	wantTree(t, auto, want)
-	explicit := tree(t)(Intervals("age", vals, []float64{5, 10, 20}))
+	explicit := tree(t)(Intervals("age", vals, []float64{5, 10}))
 	wantTree(t, explicit, want)
 	if err := auto.CheckIntervals(); err != nil {
 		t.Error(err)
@@ -185,7 +184,7 @@ func TestIntervals(t *testing.T) {
 	if nd := auto.Nodes[n]; nd.Low != 1 || nd.High != 7 || auto.Range(n) != 6 || auto.LeafCount(n) != 3 {
 		t.Errorf("0-9: low %v high %v range %v leaves %d", nd.Low, nd.High, auto.Range(n), auto.LeafCount(n))
 	}
-	if auto.Range(0) != 22 || auto.Height() != 4 {
+	if auto.Range(0) != 22 || auto.Height() != 3 {
 		t.Errorf("root range %v height %d", auto.Range(0), auto.Height())
 	}
 	if lo, hi := auto.Bounds(node(t, auto, "10-19")); lo != "12" || hi != "12" {
@@ -199,8 +198,8 @@ func TestIntervals(t *testing.T) {
     2
     3
 `)
-	// Negative values align at multiples of the width too; doubling stops
-	// when one interval holds the negative and one the other values.
+	// Negative values align at multiples of the width too; the ladder
+	// stops when one interval holds the negative and one the other values.
 	wantTree(t, tree(t)(Intervals("x", []float64{-3, 2}, []float64{5})), `
 *
   -5--1
@@ -210,11 +209,11 @@ func TestIntervals(t *testing.T) {
 `)
 	wantTree(t, tree(t)(Intervals("x", []float64{-12, 3}, []float64{5})), `
 *
-  -20--1
+  -50--1
     -20--11
       -15--11
         -12
-  0-19
+  0-49
     0-9
       0-4
         3
@@ -622,8 +621,8 @@ func TestBuildHierarchy(t *testing.T) {
 		{"flat", sex, "*\n  F\n  M\n"},
 		{"binary", age, "23-41\n  23-37\n    23\n    37\n  41\n"},
 		{"ternary", age, "23-41\n  23\n  37\n  41\n"},
-		// One width doubles: 10, 20, 40.
-		{"intervals:10", age, "*\n  0-39\n    20-39\n      20-29\n        23\n      30-39\n        37\n  40-79\n    40-59\n      40-49\n        41\n"},
+		// One width climbs the round ladder: 10, then 50 holds them all.
+		{"intervals:10", age, "*\n  20-29\n    23\n  30-39\n    37\n  40-49\n    41\n"},
 		{"intervals:10,20", age, "*\n  20-39\n    20-29\n      23\n    30-39\n      37\n  40-59\n    40-49\n      41\n"},
 	}
 	for _, c := range cases {

@@ -283,19 +283,18 @@ func scalar(v any) string {
 
 // reportNumber writes a figure exactly (shortest round-trip form).
 // reportNumber writes a figure for a reader: integers whole, other
-// values to six significant digits (5.000000000000001 reads 5,
-// 8467.48670906719 reads 8467.49); the manifest keeps every digit and
-// check compares there.
+// values to six significant digits in fixed notation (5.000000000000001
+// reads 5, 8467.48670906719 reads 8467.49, 2.841e-05 reads 0.00002841,
+// a residue of 9.3e-14 reads 0; FormatFixed); the manifest keeps every
+// digit and check compares there.
 func reportNumber(x float64) string {
 	switch {
 	case math.IsNaN(x):
 		return "—"
 	case math.IsInf(x, 0):
 		return strconv.FormatFloat(x, 'g', -1, 64)
-	case math.Abs(x) >= 1e6:
-		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
 	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
+	return model.FormatFixed(x, 6)
 }
 
 func sortedKeys(m map[string]string) []string {

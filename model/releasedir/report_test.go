@@ -95,3 +95,12 @@ func TestMdText(t *testing.T) {
 		}
 	}
 }
+
+// report.md prints its figures with FormatFixed too.
+func TestReportNumberIsFixed(t *testing.T) {
+	for x, want := range map[float64]string{2.841e-05: "0.00002841", 9.30723e-14: "0", 8467.48670906719: "8467.49", 12345678.9: "12345679"} {
+		if got := reportNumber(x); got != want {
+			t.Errorf("reportNumber(%v) = %q, want %q", x, got, want)
+		}
+	}
+}

@@ -182,7 +182,9 @@ func jsonFindings(rep *attack.Report) []jsonFinding {
 		j := jsonFinding{Attack: f.Attack, Attacker: f.Attacker, Records: f.Records, Example: f.Example,
 			Measured: finite(f.Measured), Bound: finite(f.Bound)}
 		if f.NotRun != "" {
-			j.Measured, j.Bound, j.NotRun = nil, nil, f.NotRun
+			// Why it did not run goes in not_run alone: example is a
+			// success's, and a finding that did not run has none.
+			j.Measured, j.Bound, j.Example, j.NotRun = nil, nil, "", f.NotRun
 		}
 		if f.Calibrated() {
 			iv := f.Interval()

@@ -61,6 +61,12 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if msg := pipeline.PopulationWarning(p); msg != "" {
 		fmt.Fprintf(ew, "privlab: warning: %s\n", msg)
 	}
+	if p.VariantNote != "" {
+		fmt.Fprintf(ew, "privlab: note: %s\n", p.VariantNote)
+	}
+	for _, msg := range p.PinWarnings {
+		fmt.Fprintf(ew, "privlab: warning: %s\n", msg)
+	}
 	ctx, cancel := interruptible(ew)
 	defer cancel()
 	queries := a.Queries
@@ -124,7 +130,7 @@ func printSummary(w io.Writer, p *pipeline.Prepared, res *method.Result, elapsed
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintf(w, "groups     %d (%d with violations)\n", len(res.Groups), res.Violations())
-	fmt.Fprintf(w, "rows       %d in, %d published, %d suppressed\n", res.RowsIn, res.Published, res.Suppressed)
+	fmt.Fprintln(w, rowsLine(p, res))
 	for _, f := range res.Summary {
 		mark := "  "
 		if !f.OK {
@@ -212,6 +218,18 @@ func describe(p *pipeline.Prepared) []string {
 		out = append(out, "warning    "+n.Say(clitext.FixText))
 	}
 	return out
+}
+
+// rowsLine counts the rows as the manifest does: every row of the input
+// in, the rows dropped for missing values among the suppressed (they
+// are not published), and says how many of those there are.
+func rowsLine(p *pipeline.Prepared, res *method.Result) string {
+	in, suppressed := res.RowsIn+p.Dropped, res.Suppressed+p.Dropped
+	line := fmt.Sprintf("rows       %d in, %d published, %d suppressed", in, res.Published, suppressed)
+	if p.Dropped > 0 {
+		line += fmt.Sprintf(" (%d of them dropped for missing values)", p.Dropped)
+	}
+	return line
 }
 
 func droppedText(n int) string {

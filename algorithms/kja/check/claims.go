@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"privlab/algorithms/figure"
 	"privlab/algorithms/kja/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -129,7 +130,7 @@ func claims(c *release, r *verify.Report) error {
 		// Without the original, or with it when the files do not say
 		// which box holds a tuple inside several (a matching chose one).
 		rc.Undetermined = map[string]bool{}
-		for _, name := range []string{figNoMT, "NCP", "NCP per record and QI", "DM"} {
+		for _, name := range []string{figNoMT, figure.NCP.Name, figure.NCPSum.Name, figOldNCPSum, figOldNCP, "DM"} {
 			rc.Later[name], rc.Undetermined[name] = true, p != nil && !p.byAudit && p.ambiguous > 0
 		}
 	}
@@ -139,8 +140,8 @@ func claims(c *release, r *verify.Report) error {
 
 // figures recomputes the worst case and utility figures that need the
 // microdata count of every box (Sacharidis et al., Sections 2.1 and 3.3):
-// NCP sums every MT tuple's normalised box perimeter, DM the MT tuples of
-// its box.
+// NCP (sum) adds every MT tuple's normalised box perimeter, NCP (mean)
+// divides it by the tuples and QIs, DM sums the MT tuples of each box.
 func figures(rc verify.Recomputed, boxes []*box, axes []*axis, mt []int) {
 	noMT, total := 0, 0
 	ncp, dm := 0.0, 0.0
@@ -164,5 +165,13 @@ func figures(rc verify.Recomputed, boxes []*box, axes []*axis, mt []int) {
 	}
 	rc.Figures[figNoMT] = float64(noMT)
 	rc.Holds[figNoMT] = noMT == 0
-	rc.Figures["NCP"], rc.Figures["NCP per record and QI"], rc.Figures["DM"] = ncp, gcp, dm
+	rc.Figures[figure.NCPSum.Name], rc.Figures[figure.NCP.Name], rc.Figures["DM"] = ncp, gcp, dm
+	rc.Figures[figOldNCPSum], rc.Figures[figOldNCP] = ncp, gcp
 }
+
+// The names releases written before issue 35.7 gave the paper's sum and
+// the mean: their claims are still checked under them.
+const (
+	figOldNCPSum = "NCP"
+	figOldNCP    = "NCP per record and QI"
+)

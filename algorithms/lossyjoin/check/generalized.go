@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"privlab/algorithms/figure"
 	"privlab/algorithms/lossyjoin/format"
 	"privlab/algorithms/verify"
 	"privlab/model"
@@ -247,7 +248,7 @@ func domainEntries(c *ctx, r *verify.Report) error {
 func generalizedClaims(c *ctx, r *verify.Report) error {
 	g := c.generalizedOf()
 	figures, holds := worst(g.cl, c.k, c.alpha)
-	figures[figNCP] = g.ncp
+	figures[figure.NCP.Name], figures[figOldNCP] = g.ncp, g.ncp
 	r.Compare(c.rel, verify.Recomputed{Groups: len(g.cl.ids), Published: c.gen.Rows,
 		Tables: map[string]*model.Table{fileGen: c.gen, fileDom: c.dom}, Figures: figures, Holds: holds}, c.opt)
 	return nil

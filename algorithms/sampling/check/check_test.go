@@ -144,10 +144,10 @@ func TestReleasePasses(t *testing.T) {
 	// tolerance of Eq. 3 and the distortion bound stated.
 	rep := check(t, dir, orig)
 	for name, want := range map[string]string{
-		"min-generalization":                    `"auto" gives age 1, sex 0, education 0, marital-status 0, race 0, native-country 0 (details state age 1, sex 0, education 0, marital-status 0, race 0, native-country 0)`,
+		"min-generalization":                    `"auto" gives age 1, education 0, marital-status 0, race 0, sex 0, native-country 0 (details state age 1, education 0, marital-status 0, race 0, sex 0, native-country 0)`,
 		"Eq. 3":                                 "observed confidence <= expected confidence within 1e-9",
 		"distortion":                            "at most delta' = 0.6, exactly",
-		"minimum generalization of each record": "(age 1, sex 0, education 0, marital-status 0, race 0, native-country 0)",
+		"minimum generalization of each record": "(age 1, education 0, marital-status 0, race 0, sex 0, native-country 0)",
 	} {
 		text := ""
 		for _, l := range rep.Lines {

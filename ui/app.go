@@ -21,6 +21,7 @@ import (
 	"privlab/algorithms/tour"
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/panes/advisor"
 	"privlab/ui/panes/data"
 	"privlab/ui/panes/hierarchy"
 	"privlab/ui/panes/params"
@@ -129,6 +130,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		newExportPane(st),
 		newSweepPane(st),
 		newComparePane(st),
+		componentPane{advisor.NewPane(st.State)},
 		componentPane{release.New(st.State)},
 		newTourPane(st, live),
 	}
@@ -686,9 +688,14 @@ func (a *App) navigationKey(msg tea.KeyMsg) bool {
 			a.active = vis[(i+len(vis)-1)%len(vis)]
 		}
 	case key.Matches(msg, k.Jump):
-		// The tour's tab has its own key (its tab is the tenth with charts).
-		if vis, i := a.visible(), common.KeyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != common.PaneTour {
+		// The tour's and the advisor's tabs have keys of their own (they
+		// come after the nine digits' tabs).
+		if vis, i := a.visible(), common.KeyIndex(k.Jump, msg); i >= 0 && i < len(vis) && vis[i] != common.PaneTour && vis[i] != common.PaneAdvisor {
 			a.active = vis[i]
+		}
+	case key.Matches(msg, k.Advisor):
+		if slices.Contains(a.visible(), common.PaneAdvisor) {
+			a.active = common.PaneAdvisor
 		}
 	case key.Matches(msg, k.TourTab):
 		if slices.Contains(a.visible(), common.PaneTour) {
@@ -782,7 +789,9 @@ func (a *App) visible() []int {
 	}
 	var out []int
 	for i := range a.panes {
-		if (i == common.PaneCharts && a.st.Spec().Charts == "") || i == common.PaneRelease || (i == common.PaneTour && a.st.Tour == nil) {
+		// A tour teaches a paper's example: the advisor, which maps a
+		// table of one's own, has no tab beside it.
+		if (i == common.PaneCharts && a.st.Spec().Charts == "") || i == common.PaneRelease || (i == common.PaneTour) == (a.st.Tour == nil) && (i == common.PaneTour || i == common.PaneAdvisor) {
 			continue
 		}
 		out = append(out, i)
@@ -914,8 +923,11 @@ func (a *App) tabsView(w int) string {
 		var parts []string
 		for n, i := range vis {
 			label := common.JumpKey(a.st.Keys, n) + " " + string(titles[n])
-			if i == common.PaneTour {
+			switch i {
+			case common.PaneTour:
 				label = a.st.Keys.TourTab.Help().Key + " " + string(titles[n])
+			case common.PaneAdvisor:
+				label = a.st.Keys.Advisor.Help().Key + " " + string(titles[n])
 			}
 			if i == a.active {
 				parts = append(parts, s.TabActive.Render(label))

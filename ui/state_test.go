@@ -213,7 +213,7 @@ func TestReleaseFromThePickerUsesItsOwnInput(t *testing.T) {
 		if a.st.ReceivedDir != "" || a.st.Received != nil || a.active == common.PaneRelease {
 			t.Fatalf("still in release mode after ctrl+l: %q, pane %d", a.st.ReceivedDir, a.active)
 		}
-		if v := a.View(); !strings.Contains(v, "1 Data") || !strings.Contains(v, "5 Preview") {
+		if v := a.View(); !strings.Contains(v, "1 Data") || !strings.Contains(v, "6 Query") {
 			t.Fatalf("the workbench's tabs are not back:\n%s", v)
 		}
 

@@ -32,6 +32,7 @@ type KeyMap struct {
 	Dataset   key.Binding
 	Tours     key.Binding
 	TourTab   key.Binding // 0: the open tour's tab (issue 35.10: 1 then 0 landed in Data)
+	Advisor   key.Binding // the Advisor's tab (after the nine digits' tabs)
 	// movement and dialogs
 	Up       key.Binding
 	Down     key.Binding
@@ -97,6 +98,8 @@ type KeyMap struct {
 	OpenMethod     key.Binding
 	// received release
 	CheckReport key.Binding
+	// advisor pane
+	ComputeMap key.Binding
 	// teaching tour
 	NextStep key.Binding
 	PrevStep key.Binding
@@ -129,6 +132,7 @@ func DefaultKeyMap() KeyMap {
 		Dataset:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "load dataset")),
 		Tours:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "teaching tours")),
 		TourTab:   key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "open the tour")),
+		Advisor:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "the advisor")),
 	}
 	moveKeys(&km)
 	dataKeys(&km)
@@ -138,6 +142,7 @@ func DefaultKeyMap() KeyMap {
 	workKeys(&km)
 	releaseKeys(&km)
 	tourKeys(&km)
+	km.ComputeMap = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "compute the map"))
 	importKeys(&km)
 	return km
 }
@@ -266,7 +271,7 @@ func (k KeyMap) GlobalHelp() []key.Binding {
 
 // GlobalFull is the full list of global keys.
 func (k KeyMap) GlobalFull() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.TourTab, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
+	return []key.Binding{k.NextPane, k.PrevPane, k.Jump, k.TourTab, k.Advisor, k.Help, k.Save, k.SaveAs, k.Open, k.Dataset, k.Tours, k.Cancel, k.Recompute,
 		k.FullError, k.Quit, k.ForceQuit}
 }
 

@@ -19,6 +19,7 @@ const (
 	PaneExport
 	PaneSweep
 	PaneCompare
+	PaneAdvisor
 	PaneRelease
 	PaneTour
 	LastPane
@@ -67,6 +68,9 @@ func (s *State) In(name string, pane int) string {
 // TabOf is the tab number of a workbench pane ("" when the current
 // method has no such pane).
 func (s *State) TabOf(pane int) string {
+	if pane == PaneAdvisor {
+		return KeyName(s.Keys.Advisor) // after the nine digits' tabs
+	}
 	for i, p := range s.WorkbenchPanes() {
 		if p == pane {
 			return JumpKey(s.Keys, i)

@@ -149,6 +149,9 @@ func (m *Model) SetMap(points []advise.Point, adopted int, stale bool) {
 		m.filled[i] = true
 	}
 	m.done, m.phase, m.err, m.stale, m.selected, m.moved, m.adopted = len(points), finished, nil, stale, -1, false, -1
+	if len(points) == 0 {
+		m.phase = idle // no map
+	}
 	if adopted >= 0 && adopted < len(points) {
 		m.adopted = adopted
 		if points[adopted].Front {

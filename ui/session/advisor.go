@@ -1,0 +1,46 @@
+package session
+
+import (
+	"privlab/algorithms/pipeline"
+	"privlab/model"
+)
+
+// KeepAdvisorMap keeps the advisor's finished map in the project (the
+// project file saves it; an export draws it beside the release while it
+// is current). The project changed: it is marked unsaved, but nothing
+// recomputes (the map reads the settings, it does not change them).
+func (s *Session) KeepAdvisorMap(m *pipeline.AdvisorMap) {
+	s.Project.Advisor = m
+	s.Dirty = true
+}
+
+// AdoptPoint sets the project's method, variant and parameter values to
+// those of the advisor's point at index (the risk-utility map, issue
+// 34): the preview recomputes. The project's seed stays: the map was
+// computed with it, and another seed would make it stale.
+func (s *Session) AdoptPoint(methodName, variant string, values model.Values, index int) {
+	seed, hadSeed := s.Project.Params[model.SeedParam.Name]
+	if methodName != s.Project.Method {
+		s.SetMethod(methodName)
+	}
+	if s.Project.Params == nil {
+		s.Project.Params = model.Values{}
+	}
+	s.Project.Variant = variant
+	for name, v := range values {
+		if name != model.SeedParam.Name {
+			s.Project.Params[name] = v
+		}
+	}
+	if hadSeed {
+		s.Project.Params[model.SeedParam.Name] = seed
+	} else {
+		delete(s.Project.Params, model.SeedParam.Name)
+	}
+	if m := s.Project.Advisor; m != nil {
+		m = m.Clone()
+		m.Adopted = &index
+		s.Project.Advisor = m
+	}
+	s.Changed()
+}

@@ -247,6 +247,16 @@ func (d *fileDialog) picked(path string) (bool, tea.Cmd) {
 		d.st.UseFolder(common.DirOf(filepath.Clean(path)))
 		return true, func() tea.Msg { return openReleaseMsg{dir: path} }
 	}
+	if dir, ok := strings.CutSuffix(path, ".audit.json"); ok {
+		// An audit record (DIR.audit.json) is private and beside its
+		// release: picking it opens the release it audits.
+		if !isRelease(dir) {
+			d.st.Fail(fmt.Errorf("%s is an audit record (private: it maps a release's rows to the input's), not a project, and %s is not a release beside it; open a release folder or a project.json", path, dir))
+			return true, nil
+		}
+		d.st.UseFolder(common.DirOf(filepath.Clean(dir)))
+		return true, func() tea.Msg { return openReleaseMsg{dir: dir} }
+	}
 	if strings.HasSuffix(strings.ToLower(path), ".json") {
 		p, err := pipeline.LoadProject(path)
 		if err != nil {

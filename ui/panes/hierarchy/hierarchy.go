@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/release"
 	"privlab/model"
 	mhierarchy "privlab/model/hierarchy"
 	"privlab/ui/common"
@@ -521,7 +522,7 @@ func (p *Model) nodeLine(attr string, hier *mhierarchy.Hierarchy, n int, counts 
 
 // displayLabel is a node's label as the workbench shows it: a categorical
 // node whose label is a mask or a bare * reads as the values it covers,
-// "{Adm-clerical, …, Sales} (4 values)".
+// "{Adm-clerical, …, Sales} (4 values)", "{9th}" for one (release.ValuesLabel).
 func displayLabel(h *mhierarchy.Hierarchy, n int) string {
 	nd := h.Nodes[n]
 	if h.Numeric || len(nd.Children) == 0 || !strings.Contains(nd.Label, "*") {
@@ -532,11 +533,7 @@ func displayLabel(h *mhierarchy.Hierarchy, n int) string {
 	if !hasLetter(first) {
 		return nd.Label // a masked code (911**) reads as it is
 	}
-	count := nd.Last - nd.First + 1
-	if count == 2 {
-		return fmt.Sprintf("{%s, %s}", first, last)
-	}
-	return fmt.Sprintf("{%s, …, %s} (%d values)", first, last, count)
+	return release.ValuesLabel(first, last, nd.Last-nd.First+1)
 }
 
 func hasLetter(s string) bool {

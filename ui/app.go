@@ -901,7 +901,7 @@ func (a *App) headerView(w int) string {
 	}
 	left := strings.Join(parts, " · ")
 	right := s.HeaderDim.Render(common.KeyName(st.Keys.Help) + " help")
-	if st.Dirty {
+	if st.Unsaved {
 		right = s.Warn.Render("● unsaved") + s.HeaderDim.Render(" · "+common.KeyName(st.Keys.Help)+" help")
 	}
 	gap := w - common.LenCells(left) - common.LenCells(right)
@@ -1056,7 +1056,7 @@ func (a *App) resultParts(bar *barLine, w int) {
 	if q := a.workloadPart(); q != "" {
 		bar.part(35, q)
 	}
-	bar.part(10, fmt.Sprintf("%dms", st.Elapsed.Milliseconds()))
+	bar.part(10, fmt.Sprintf("ran in %dms", st.Elapsed.Milliseconds()))
 	if warn != "" {
 		// The first usefulness warning, at the end of the line (!
 		// shows them all in full), dimmed while it is the previous

@@ -11,7 +11,7 @@ import (
 // recomputes (the map reads the settings, it does not change them).
 func (s *Session) KeepAdvisorMap(m *pipeline.AdvisorMap) {
 	s.Project.Advisor = m
-	s.Dirty = true
+	s.Dirty, s.Unsaved = true, true
 }
 
 // AdoptPoint sets the project's method, variant and parameter values to

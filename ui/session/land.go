@@ -55,7 +55,7 @@ func (s *Session) Receive(dir string) {
 	s.DropResult()
 	s.Project = pipeline.Project{Method: s.Project.Method, Params: s.Project.Params}
 	s.ReceivedDir, s.Received, s.ReceivedErr, s.AskedRelease = dir, nil, nil, true
-	s.Dirty = false
+	s.Dirty, s.Unsaved = false, false
 	s.ClearStatus()
 }
 

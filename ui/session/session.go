@@ -76,8 +76,13 @@ type Session struct {
 	// Cancelled is set when the user stopped the last run.
 	Cancelled bool
 
-	// Dirty is true when the project changed since the last export or save.
+	// Dirty is true when the project changed since the last export or
+	// save: quitting or opening another table asks first.
 	Dirty bool
+	// Unsaved is true when the project changed since it was last saved
+	// or opened (an export records its release in the project, so it
+	// leaves the project unsaved): the header's "unsaved" mark.
+	Unsaved bool
 	// ProjectPath is the project.json the settings were opened from or
 	// saved to (ctrl+s writes back to it).
 	ProjectPath string
@@ -116,7 +121,7 @@ type Session struct {
 // shown result is stale until a run on the new settings lands.
 func (s *Session) Changed() {
 	s.NeedRun = true
-	s.Dirty = true
+	s.Dirty, s.Unsaved = true, true
 	s.Changes++
 	s.Cancelled = false
 }
@@ -205,7 +210,7 @@ func (s *Session) SetInput(input string) {
 	s.Project = pipeline.Project{Input: input, Method: s.Project.Method, Params: model.Values{}}
 	s.Project = s.Env.WithDefaults(s.Project)
 	s.newTable()
-	s.Dirty = true
+	s.Dirty, s.Unsaved = true, true
 }
 
 // OpenProject replaces the whole configuration with a saved project.json.
@@ -215,7 +220,7 @@ func (s *Session) OpenProject(p pipeline.Project) {
 	}
 	s.Project = s.Env.WithDefaults(p)
 	s.newTable()
-	s.Dirty = false
+	s.Dirty, s.Unsaved = false, false
 }
 
 // newTable forgets what belonged to the previous table (its result, a

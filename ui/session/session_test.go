@@ -99,3 +99,23 @@ func TestReceiveKeepsOnlyTheMethod(t *testing.T) {
 		t.Errorf("the release's input was not taken: %+v", s.Project)
 	}
 }
+
+// An export leaves nothing unexported but the project unsaved (it now
+// lists the release): the header's mark stays until a save (issue 35
+// polish: "● unsaved" disappeared after an export).
+func TestExportLeavesTheProjectUnsaved(t *testing.T) {
+	var s Session
+	s.Project.Params = nil
+	s.Changed()
+	if !s.Dirty || !s.Unsaved {
+		t.Fatalf("a change: dirty %v, unsaved %v", s.Dirty, s.Unsaved)
+	}
+	s.Exported("rel")
+	if s.Dirty || !s.Unsaved {
+		t.Fatalf("after an export: dirty %v (want false), unsaved %v (want true)", s.Dirty, s.Unsaved)
+	}
+	s.Saved("p.json")
+	if s.Dirty || s.Unsaved {
+		t.Fatalf("after a save: dirty %v, unsaved %v", s.Dirty, s.Unsaved)
+	}
+}

@@ -214,16 +214,17 @@ func (s *Session) ImportFile(spec string, r Reading) {
 }
 
 // Exported records a release written to dir: the next release is
-// attacked together with it, and nothing is unsaved.
+// attacked together with it, and nothing is unexported; the project,
+// which now lists the release, is still unsaved.
 func (s *Session) Exported(dir string) {
 	s.Project.AddExported(dir)
-	s.Dirty = false
+	s.Dirty, s.Unsaved = false, true
 }
 
 // Saved records the project file the settings were written to (or
 // opened from): ctrl+s writes back to it.
 func (s *Session) Saved(path string) {
-	s.ProjectPath, s.Dirty = path, false
+	s.ProjectPath, s.Dirty, s.Unsaved = path, false, false
 }
 
 // OpenProjectFile opens the project saved at path.
@@ -240,5 +241,5 @@ func (s *Session) UseFolder(dir string) {
 // MarkDirty marks the settings as unsaved (a worked example opened with
 // a paper's settings).
 func (s *Session) MarkDirty() {
-	s.Dirty = true
+	s.Dirty, s.Unsaved = true, true
 }

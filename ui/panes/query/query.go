@@ -147,7 +147,11 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Run):
 			text := strings.TrimSpace(p.input.Value())
 			if text == "" {
-				text = p.example()
+				// The grey example is a placeholder, not a query: enter
+				// on an empty line runs nothing (the example key fills
+				// it in).
+				st.Notify("no query typed: %s fills in the example", common.KeyName(k.Example))
+				return nil
 			}
 			if len(p.history) == 0 || p.history[len(p.history)-1] != text {
 				p.history = append(p.history, text)

@@ -5,6 +5,7 @@ package query
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -66,5 +67,23 @@ func TestWithoutAResultItSaysToWait(t *testing.T) {
 	}
 	if len(p.answers) != 1 || p.answers[0].err == nil {
 		t.Errorf("answers %+v", p.answers)
+	}
+}
+
+// TestEnterOnAnEmptyLineRunsNothing: the grey example is a placeholder,
+// not a query; enter on an empty line asks nothing and says which key
+// fills the example in (issue 35 polish).
+func TestEnterOnAnEmptyLineRunsNothing(t *testing.T) {
+	st := withResult(t)
+	p := New(st)
+	p.Update(tea.KeyMsg{Type: tea.KeyEnter}) // opens the input
+	if cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+		t.Fatal("enter on an empty line asked for an answer")
+	}
+	if len(p.answers) != 0 {
+		t.Fatalf("enter on an empty line answered %q", p.answers[0].text)
+	}
+	if want := common.KeyName(st.Keys.Example); !strings.Contains(st.Status, want) {
+		t.Errorf("the status %q does not name the example key %s", st.Status, want)
 	}
 }

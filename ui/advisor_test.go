@@ -44,6 +44,9 @@ func pressDriving(t *testing.T, a *App, k string) {
 	if k == "enter" {
 		msg = tea.KeyMsg{Type: tea.KeyEnter}
 	}
+	if r, ok := renamedPress[msg.String()]; ok {
+		msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}} // the key as renamed
+	}
 	_, cmd := a.Update(msg)
 	drive(t, a, cmd)
 }

@@ -183,7 +183,7 @@ var reached = map[string]string{
 	"export refused": "not exported", "quit question": "Quit anyway?", "error dialog": "The error", "wizard naming": "column names",
 	"import wizard keys": "Keys  of the import wizard", "group detail": "Group ", "check report": "Check report",
 	"save dialog": "Save the project as another file", "charts": "Target", "no roles": "parameter sa", "failed": "✗ parameter grouping",
-	"query input": "leave the input", "plain variant": "picks one)", "sweep values": "keep", "hierarchy widths": "cancel", "file dialog": "Open a data file",
+	"query input": "leave the input", "advisor": "no map yet", "advisor map": "on the front", "plain variant": "picks one)", "sweep values": "keep", "hierarchy widths": "cancel", "file dialog": "Open a data file",
 }
 
 // rebindViews are the key tests' views and the states whose texts name
@@ -224,6 +224,13 @@ func rebindViews(t *testing.T) map[string]func(t *testing.T) *App {
 	// kja without a public table: the Method pane names the key that
 	// picks one.
 	views["plain variant"] = func(t *testing.T) *App { a := views["kja data"](t); press(t, a, "4"); return a }
+	views["advisor"] = func(t *testing.T) *App { a := at(t, "1"); press(t, a, "A"); return a }
+	views["advisor map"] = func(t *testing.T) *App {
+		a := at(t, "1")
+		press(t, a, "A")
+		pressDriving(t, a, "r")
+		return a
+	}
 	return views
 }
 

@@ -54,6 +54,10 @@ func KeysFrom(k common.KeyMap) KeyMap {
 	}
 }
 
+// followKeys takes the workbench's key map as it is now (it may be
+// rebound after the pane was made).
+func (p *Pane) followKeys() { p.m.SetKeys(KeysFrom(p.st.Keys)) }
+
 // StylesFrom fills the pane's styles from the workbench's style sheet.
 func StylesFrom(s *common.Styles) Styles {
 	return Styles{Title: s.Title, Muted: s.Muted, Front: s.Label, Selected: s.Selected, Current: s.OK,
@@ -62,10 +66,11 @@ func StylesFrom(s *common.Styles) Styles {
 
 func (p *Pane) Title() string            { return "Advisor" }
 func (p *Pane) Capturing() bool          { return false }
-func (p *Pane) SetSize(w, h int)         { p.m.SetSize(w, h) }
+func (p *Pane) SetSize(w, h int)         { p.m.SetSize(w, h); p.followKeys() }
 func (p *Pane) View() string             { return p.m.View() }
-func (p *Pane) ShortHelp() []key.Binding { return p.m.ShortHelp() }
+func (p *Pane) ShortHelp() []key.Binding { p.followKeys(); return p.m.ShortHelp() }
 func (p *Pane) FullHelp() []key.Binding {
+	p.followKeys()
 	var out []key.Binding
 	for _, col := range p.m.FullHelp() {
 		out = append(out, col...)
@@ -120,6 +125,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.adopt(a)
 		return nil
 	}
+	p.followKeys()
 	was := p.m.Running()
 	if was && !p.running {
 		p.running = true

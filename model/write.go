@@ -498,16 +498,50 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	// report.md is listed with its hash like every data file, so that an
 	// edit of the report is caught; it is rendered from the manifest as
 	// verified, then the manifest is written to list it.
+	// Its hash is the rendered text's, so the two files (and the audit
+	// record, which holds the manifest's digest) are written and synced at
+	// once (each sync waits on the disk, not the CPU); the directory is
+	// synced once they are.
 	text := []byte(RenderReport(&m))
-	if err := writeFileSync(filepath.Join(tmp, "report.md"), text); err != nil {
-		return nil, err
-	}
 	sum := sha256.Sum256(text)
 	m.Files = append(m.Files, FileEntry{Name: "report.md", Rows: 0, SHA256: hex.EncodeToString(sum[:])})
-	if err := writeJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
+	steps := []func() error{
+		func() error { return writeFileSync(filepath.Join(tmp, "report.md"), text) },
+		func() error { return writeJSON(filepath.Join(tmp, "manifest.json"), &m) }}
+	if audit := w.auditAlongside(&m); audit != nil {
+		steps = append(steps, audit) // its sync waits on the disk with theirs
+	}
+	if err := allOf(steps...); err != nil {
 		return nil, err
 	}
 	return &m, syncDir(tmp)
+}
+
+// allOf runs the steps at once and returns the first step's error (in
+// the order given) once all are done: independent writes whose syncs
+// wait on the disk together.
+func allOf(steps ...func() error) error {
+	errs := make([]error, len(steps))
+	var wg sync.WaitGroup
+	for i, step := range steps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = step()
+		}()
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+// firstError is the first non-nil error of errs, or nil.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeData writes the data files into the temporary directory, at once
@@ -563,15 +597,35 @@ func writtenDigest(m *Manifest, dir string) (string, error) {
 // just written, to a temporary file: a failure to write it stops the
 // export before the release appears.
 func (w *writer) writeAudit(written *Manifest) error {
+	if w.opt.Audit == nil || w.audit != nil {
+		return nil // none, or written beside the manifest (writeFiles)
+	}
+	digest, err := writtenDigest(written, w.work)
+	if err != nil {
+		return err
+	}
+	return w.writeAuditDigest(digest)
+}
+
+// auditAlongside is the step that writes the audit record beside the
+// manifest's last write, when the manifest's digest is known without
+// reading it back (writtenDigest), else nil (writeAudit writes it after).
+func (w *writer) auditAlongside(m *Manifest) func() error {
 	if w.opt.Audit == nil {
 		return nil
 	}
+	sum, canon, err := manifestDigest(m)
+	if err != nil || bytes.Contains(canon, []byte(`\ufffd`)) {
+		return nil
+	}
+	return func() error { return w.writeAuditDigest(sum) }
+}
+
+// writeAuditDigest is writeAudit with the manifest's digest.
+func (w *writer) writeAuditDigest(digest string) error {
 	a := *w.opt.Audit
 	a.Release = w.abs
-	var err error
-	if a.ManifestDigest, err = writtenDigest(written, w.work); err != nil {
-		return err
-	}
+	a.ManifestDigest = digest
 	b, err := marshalAudit(&a)
 	if err != nil {
 		return err

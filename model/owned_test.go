@@ -227,3 +227,46 @@ func TestForceLosesToAnExportThatFinishedMeanwhile(t *testing.T) {
 		t.Fatalf("parent holds %v", names)
 	}
 }
+
+// TestForceAfterABackgroundCheckStillRefusesAnEdit: a release checked
+// replaceable in the background (StartReplaceCheck, while the run
+// computes) and edited after that check is still not replaced: the write
+// takes the check's verdict but hashes the files again, under the lock,
+// before moving the release aside. Unedited, the check's verdict is
+// taken and the release replaced.
+func TestForceAfterABackgroundCheckStillRefusesAnEdit(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "rel")
+	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Audit: &Audit{}}); err != nil {
+		t.Fatal(err)
+	}
+	check := StartReplaceCheck(dir)
+	abs, _ := filepath.Abs(dir)
+	if !check.replaceableAsChecked(abs) {
+		t.Fatal("a release as written was not found replaceable")
+	}
+	report := filepath.Join(dir, "report.md")
+	edited := readFile(t, report) + "\nmy notes\n"
+	os.WriteFile(report, []byte(edited), 0o644)
+	_, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true, Audit: &Audit{}, Replacing: check})
+	var pe *ParamError
+	want := "changed while the release was written: its file " + report + " was changed since privlab wrote it"
+	if !errors.As(err, &pe) || pe.Param != "out" || !strings.HasPrefix(pe.Reason, want) {
+		t.Fatalf("edited after the check: %v\nwant a reason starting %q", err, want)
+	}
+	if readFile(t, report) != edited {
+		t.Error("the edited report was replaced")
+	}
+	if got := entries(t, parent); !reflect.DeepEqual(got, []string{"rel", "rel.audit.json"}) {
+		t.Errorf("parent holds %v", got)
+	}
+	// Checked after the edit, the verdict is not taken: the edit is named
+	// before anything is written, as without the check.
+	if StartReplaceCheck(dir).replaceableAsChecked(abs) {
+		t.Fatal("an edited release was found replaceable")
+	}
+	os.WriteFile(report, []byte(edited[:len(edited)-len("\nmy notes\n")]), 0o644)
+	if _, err := WriteRelease(dir, testRelease(), WriteOptions{Force: true, Audit: &Audit{}, Replacing: StartReplaceCheck(dir)}); err != nil {
+		t.Fatalf("the restored release was not replaced: %v", err)
+	}
+}

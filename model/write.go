@@ -50,6 +50,59 @@ type WriteOptions struct {
 	// earlier release restored or kept after an interrupted replacement,
 	// an audit record put in place (nil: not told).
 	Warn func(msg string)
+	// Replacing, when set, is the check StartReplaceCheck began on dir
+	// while the release was computed: the write takes its verdict that
+	// the release in place may be replaced when that release's manifest
+	// is still the one it read (nil: the write reads every file then).
+	Replacing *ReplaceCheck
+}
+
+// ReplaceCheck is Replaceable run in the background on a release in place
+// (StartReplaceCheck), so that an export replacing it (Force) need not
+// hash its files again before writing: only a verdict that it may be
+// replaced is taken, and the files are hashed again anyway, under the
+// lock, before the release is moved aside (moveAside).
+type ReplaceCheck struct {
+	abs    string
+	done   chan struct{}
+	before string // inPlace before the files were read
+	ok     bool   // every listed file was as written, nothing else there
+}
+
+// StartReplaceCheck starts checking whether dir may be replaced (nil when
+// there is no directory there to check).
+func StartReplaceCheck(dir string) *ReplaceCheck {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	if st, err := os.Lstat(abs); err != nil || !st.IsDir() {
+		return nil
+	}
+	c := &ReplaceCheck{abs: abs, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		c.before = inPlace(abs)
+		why, changed := replaceable(abs)
+		c.ok = why == "" && changed == ""
+	}()
+	return c
+}
+
+// replaceableAsChecked reports whether c found the release at abs
+// replaceable and what is in place is still that release's directory
+// with the manifest it read (the same digest): then its files need not be
+// read again before the new release is written.
+func (c *ReplaceCheck) replaceableAsChecked(abs string) bool {
+	if c == nil || c.abs != abs {
+		return false
+	}
+	<-c.done
+	if !c.ok || !strings.HasPrefix(c.before, "release ") {
+		return false // an empty directory costs nothing to look at again
+	}
+	st, err := os.Lstat(abs)
+	return err == nil && st.IsDir() && c.before == inPlace(abs)
 }
 
 // ErrExists is returned when the release directory exists and Force is off,
@@ -161,6 +214,9 @@ func (o WriteOptions) look(parent, abs, dir string) (string, error) {
 	}
 	defer unlock()
 	recoverLeftovers(parent, filepath.Base(abs), o.warn)
+	if o.Force && o.Replacing.replaceableAsChecked(abs) {
+		return inPlace(abs), nil
+	}
 	if err := checkExisting(abs, dir, o.Force); err != nil {
 		return "", err
 	}

@@ -130,6 +130,10 @@ type ExportOptions struct {
 	// InputDigest, when it is the digest StartInputDigest started for
 	// the same file, is waited for rather than taken again.
 	InputDigest *InputDigest
+	// Replacing, when it is the check model.StartReplaceCheck started on
+	// the same directory, spares the write reading the release it
+	// replaces before the new one is written (model.WriteOptions).
+	Replacing *model.ReplaceCheck
 	// LetGo says the caller reads nothing of the result after the
 	// export (a command that runs once): Export lets go of its groups,
 	// answerer and release function as soon as it has read them, so that
@@ -227,6 +231,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 	var lines []string
 	man, err := model.WriteRelease(dir, rel, model.WriteOptions{
 		Force:            opt.Force,
+		Replacing:        opt.Replacing,
 		Inputs:           inputFiles(p),
 		AcceptViolations: opt.AcceptViolations,
 		Audit:            audit,

@@ -49,6 +49,12 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if err := model.CheckOut(a.Out, a.Force); err != nil {
 		return err
 	}
+	// A release --force replaces is read (its files hashed) while the
+	// input is loaded and the method runs, rather than before writing.
+	var replacing *model.ReplaceCheck
+	if a.Force {
+		replacing = model.StartReplaceCheck(a.Out)
+	}
 	p, err := prepare(a)
 	if err != nil {
 		return err
@@ -85,7 +91,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	}
 	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
 	ex, err := pipeline.Export(p, res, a.Out, pipeline.ExportOptions{Force: a.Force, AcceptViolations: a.Accept, AllowGrowth: a.Growth, LetGo: true,
-		Context: ctx, Warn: warn, Queries: queries, Workload: ahead, InputDigest: digest})
+		Context: ctx, Warn: warn, Queries: queries, Workload: ahead, InputDigest: digest, Replacing: replacing})
 	if err != nil {
 		return err
 	}

@@ -77,40 +77,42 @@ func RunView(rel *verify.Release, v *risk.View, e *risk.Exposure, extra verify.A
 	if err != nil {
 		return nil, err
 	}
-	var popAt, origAt *placed
-	if pop != nil {
-		what := "population"
-		if k.Population == nil {
-			what = "original" // (and the public table's people beyond it)
-		}
-		if popAt, err = place(pop, what, v, e); err != nil {
-			return nil, err
-		}
-		if k.Population == nil && pop != k.Original {
-			popAt.rowsOf = "the original, then the public table's people it lacks"
-		}
+	// Whether the population holds the original's people is read from
+	// the two tables alone, while they are placed.
+	held := func() (*inData, error) { return nil, nil }
+	if pop != nil && k.Original != nil {
+		held = concurrently(func() (*inData, error) { return holdsOriginal(pop, k.Original, v.QIs) })
 	}
-	if k.Original != nil {
-		if k.Original == pop {
-			origAt = popAt
-		} else if origAt, err = place(k.Original, "original", v, e); err != nil {
-			return nil, err
-		}
+	popAt, origAt, err := placeBoth(pop, k, v, e)
+	d, herr := held()
+	if err != nil {
+		return nil, err
+	}
+	if herr != nil {
+		return nil, herr
 	}
 	var inData []int32
 	if popAt != nil && k.Original != nil {
-		d, err := holdsOriginal(pop, k.Original, v.QIs)
-		if err != nil {
-			return nil, err
-		}
 		inData = inDataOf(popAt, d)
 	}
-	rep := &Report{}
-	rep.Findings = append(rep.Findings, linkage(v, e, popAt, popName, k), singlingOut(v, e, popAt, origAt, popName, k))
+	// Singling out, the costliest attack, runs beside the others (each
+	// reads the placed tables and the view, none writes them); the
+	// findings keep their order.
+	single := concurrently(func() (risk.Finding, error) { return singlingOut(v, e, popAt, origAt, popName, k), nil })
+	link := linkage(v, e, popAt, popName, k)
+	var infer *risk.Finding
 	if v.SA != "" {
-		rep.Findings = append(rep.Findings, inference(v, e, origAt, k))
+		f := inference(v, e, origAt, k)
+		infer = &f
 	}
-	rep.Findings = append(rep.Findings, membership(v, e, popAt, popName, k, inData))
+	member := membership(v, e, popAt, popName, k, inData)
+	singled, _ := single()
+	rep := &Report{}
+	rep.Findings = append(rep.Findings, link, singled)
+	if infer != nil {
+		rep.Findings = append(rep.Findings, *infer)
+	}
+	rep.Findings = append(rep.Findings, member)
 	if extra != nil {
 		more, err := extra(rel, v, k)
 		if err != nil {
@@ -250,4 +252,51 @@ next:
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// placeBoth places the population's people (pop, nil: none) and the
+// original's among the view's regions: the same placement when the
+// population is the original.
+func placeBoth(pop *model.Table, k *risk.Knowledge, v *risk.View, e *risk.Exposure) (popAt, origAt *placed, err error) {
+	if pop != nil {
+		what := "population"
+		if k.Population == nil {
+			what = "original" // (and the public table's people beyond it)
+		}
+		if popAt, err = place(pop, what, v, e); err != nil {
+			return nil, nil, err
+		}
+		if k.Population == nil && pop != k.Original {
+			popAt.rowsOf = "the original, then the public table's people it lacks"
+		}
+	}
+	if k.Original != nil {
+		if k.Original == pop {
+			origAt = popAt
+		} else if origAt, err = place(k.Original, "original", v, e); err != nil {
+			return nil, nil, err
+		}
+	}
+	return popAt, origAt, nil
+}
+
+// concurrently starts f in a goroutine and returns a function that waits
+// for its result; a panic in f is raised again in the waiting goroutine.
+func concurrently[T any](f func() (T, error)) func() (T, error) {
+	var out T
+	var err error
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		out, err = f()
+	}()
+	return func() (T, error) {
+		<-done
+		if panicked != nil {
+			panic(panicked)
+		}
+		return out, err
+	}
 }

@@ -6,6 +6,7 @@ package partition
 
 import (
 	"context"
+	"runtime"
 	"sort"
 
 	"privlab/model"
@@ -68,7 +69,8 @@ type Options struct {
 	// Keep, when set, is asked about every partition before it is split
 	// further: a partition it rejects is dropped with everything inside it
 	// (k-join-anonymity discards partitions without a microdata tuple,
-	// Sacharidis et al., Section 4).
+	// Sacharidis et al., Section 4). It must be safe to call concurrently
+	// (MondrianWith splits halves on separate cores).
 	Keep func(rows []int32) bool
 	// OnSplit, when set, sees every split: the dimension cut and the two
 	// parts (a tour shows Mondrian's cuts with it).
@@ -76,6 +78,11 @@ type Options struct {
 }
 
 // MondrianWith is Mondrian with a split rule and an optional filter.
+// Without OnSplit (whose calls follow the splits' order), the two halves
+// of the first cuts are split on separate cores (each subtree's groups
+// depend on its rows alone, and they are joined left then right, so the
+// groups and their order are those of one core); Keep is then called
+// from several goroutines at once.
 func MondrianWith(ctx context.Context, rows []int32, dims []Dim, minSize int, opt Options) ([][]int32, error) {
 	if minSize < 1 {
 		minSize = 1
@@ -84,12 +91,75 @@ func MondrianWith(ctx context.Context, rows []int32, dims []Dim, minSize int, op
 	for i, d := range dims {
 		spans[i] = d.span()
 	}
+	m := &mondrianRun{ctx: ctx, dims: dims, spans: spans, minSize: minSize, opt: opt}
+	levels := 0
+	if opt.OnSplit == nil {
+		for procs := runtime.GOMAXPROCS(0); procs > 1 && levels < maxParallelLevels; procs = (procs + 1) / 2 {
+			levels++
+		}
+	}
+	return m.split(rows, 0, levels)
+}
+
+// maxParallelLevels is how many levels of Mondrian's first cuts at most
+// give their halves goroutines of their own (up to 2^levels at once).
+const maxParallelLevels = 3
+
+// parallelRows is the fewest rows whose halves are split concurrently:
+// below it a goroutine costs more than it saves.
+const parallelRows = 4096
+
+// mondrianRun is one MondrianWith call's settings.
+type mondrianRun struct {
+	ctx     context.Context
+	dims    []Dim
+	spans   []float64
+	minSize int
+	opt     Options
+}
+
+// split is Mondrian on rows (at the given depth): while levels are left
+// and rows are many, the partition is cut here and its halves are split
+// concurrently, the left half's groups first; else sequentially.
+func (m *mondrianRun) split(rows []int32, depth, levels int) ([][]int32, error) {
+	if levels == 0 || len(rows) < parallelRows {
+		return m.sequential(rows, depth)
+	}
+	if m.opt.Keep != nil && !m.opt.Keep(rows) {
+		return nil, nil
+	}
+	var scratch []int32
+	left, right, _, ok := bestSplit(rows, m.dims, m.spans, m.minSize, m.opt.Rule, depth, &scratch)
+	if !ok {
+		return [][]int32{rows}, nil
+	}
+	var rightOut [][]int32
+	var rightErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rightOut, rightErr = m.split(right, depth+1, levels-1)
+	}()
+	out, err := m.split(left, depth+1, levels-1)
+	<-done
+	if err == nil {
+		err = rightErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rightOut...), nil
+}
+
+// sequential is Mondrian on rows on one core: a partition's halves are
+// split left first, so groups come out in left-to-right order.
+func (m *mondrianRun) sequential(rows []int32, depth int) ([][]int32, error) {
 	var out [][]int32
 	type task struct {
 		rows  []int32
 		depth int
 	}
-	stack := []task{{rows, 0}}
+	stack := []task{{rows, depth}}
 	steps := 0
 	var scratch []int32
 	for len(stack) > 0 {
@@ -97,20 +167,20 @@ func MondrianWith(ctx context.Context, rows []int32, dims []Dim, minSize int, op
 		stack = stack[:len(stack)-1]
 		steps++
 		if steps%256 == 0 {
-			if err := ctx.Err(); err != nil {
+			if err := m.ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		if opt.Keep != nil && !opt.Keep(t.rows) {
+		if m.opt.Keep != nil && !m.opt.Keep(t.rows) {
 			continue
 		}
-		left, right, dim, ok := bestSplit(t.rows, dims, spans, minSize, opt.Rule, t.depth, &scratch)
+		left, right, dim, ok := bestSplit(t.rows, m.dims, m.spans, m.minSize, m.opt.Rule, t.depth, &scratch)
 		if !ok {
 			out = append(out, t.rows)
 			continue
 		}
-		if opt.OnSplit != nil {
-			opt.OnSplit(dim, left, right)
+		if m.opt.OnSplit != nil {
+			m.opt.OnSplit(dim, left, right)
 		}
 		// Right first so that left is processed (and emitted) first.
 		stack = append(stack, task{right, t.depth + 1}, task{left, t.depth + 1})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -680,5 +681,46 @@ func TestMondrianRoundRobinAndKeep(t *testing.T) {
 		Keep: func(rows []int32) bool { return rows[0] == 0 }})
 	if got := groupsString(kept); got != "[0 1 4 5]" {
 		t.Fatalf("keep: %s", got)
+	}
+}
+
+// TestMondrianConcurrentHalvesAsOneCore holds the concurrent split (no
+// OnSplit: the first cuts' halves on separate cores) to the one-core
+// order (an OnSplit keeps MondrianWith on one core): the same groups, in
+// the same order, with and without a Keep that drops some partitions.
+func TestMondrianConcurrentHalvesAsOneCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // concurrent even on one core
+	rng := model.NewRand(7)
+	const n = 5 * parallelRows
+	dims := make([]Dim, 3)
+	for i := range dims {
+		levels := []int{5, 40, 300}[i]
+		dims[i] = Dim{Rank: make([]int32, n), Value: make([]float64, levels)}
+		for v := range dims[i].Value {
+			dims[i].Value[v] = float64(v * (i + 1))
+		}
+		for r := range dims[i].Rank {
+			dims[i].Rank[r] = int32(rng.Intn(levels))
+		}
+	}
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	dropOdd := func(g []int32) bool { return len(g) < 200 || g[0]%3 != 1 }
+	for _, keep := range []func([]int32) bool{nil, dropOdd} {
+		for _, rule := range []Rule{Widest, RoundRobin} {
+			one, err := MondrianWith(context.Background(), rows, dims, 7, Options{Rule: rule, Keep: keep, OnSplit: func(int, []int32, []int32) {}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			both, err := MondrianWith(context.Background(), rows, dims, 7, Options{Rule: rule, Keep: keep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(one) < 100 || !reflect.DeepEqual(one, both) {
+				t.Fatalf("rule %v, keep %v: %d groups on one core, %d concurrently, or they differ", rule, keep != nil, len(one), len(both))
+			}
+		}
 	}
 }

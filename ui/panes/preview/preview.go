@@ -436,11 +436,33 @@ func (p *Model) View() string {
 		title += s.Muted.Render("  · recomputing…")
 	}
 	out := s.Title.Render(common.Fit(title, w)) + "\n"
+	rows := h - 1
+	if legend := p.keyLegend(w); legend != "" {
+		out += s.Muted.Render(common.Fit(legend, w)) + "\n"
+		rows--
+	}
 	if p.jump.Active {
 		out += p.jump.View(s, w, "")
-		p.tbl.SetHeight(h - 3)
+		rows -= 2
 	}
+	p.tbl.SetHeight(rows)
 	return out + p.tbl.View()
+}
+
+// keyLegend names the figures the table heads by their key below 110
+// columns ("sor: sum ranges · conf: max P'(v) ..."; the group's detail,
+// enter, explains each): "" when the labels head them.
+func (p *Model) keyLegend(w int) string {
+	if w >= 110 {
+		return ""
+	}
+	var parts []string
+	for _, f := range p.spec().Figures {
+		if f.Key != f.Label {
+			parts = append(parts, f.Key+": "+f.Label)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // NotReady explains why there is no table yet ("" when there is one).

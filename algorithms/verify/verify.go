@@ -33,7 +33,6 @@ import (
 	"privlab/model"
 	"privlab/model/csvfile"
 	"privlab/model/releasedir"
-	mreleasedir "privlab/model/releasedir"
 )
 
 // Line is one checked constraint or claim.
@@ -1159,7 +1158,7 @@ func claimAt(m *releasedir.Manifest, path string) (string, bool) {
 
 // advisorClaim is the advisor section's claim in short: the map's size
 // and the adopted point, as report.md states them.
-func advisorClaim(a *mreleasedir.AdvisorNote) (string, bool) {
+func advisorClaim(a *releasedir.AdvisorNote) (string, bool) {
 	if a == nil {
 		return "", false
 	}

@@ -22,6 +22,7 @@ import (
 	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/panes/data"
+	"privlab/ui/panes/export"
 	"privlab/ui/panes/hierarchy"
 	"privlab/ui/panes/params"
 	"privlab/ui/panes/preview"
@@ -126,7 +127,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		componentPane{params.New(st.State)},
 		componentPane{live},
 		componentPane{query.New(st.State)},
-		newExportPane(st),
+		componentPane{export.New(st.State)},
 		newSweepPane(st),
 		newComparePane(st),
 		componentPane{release.New(st.State)},
@@ -365,6 +366,8 @@ func (a *App) handleScreenMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return nil, true
 	case common.PickFileMsg:
 		return a.onOpenDialog(openDialogMsg{a.pickDialog(msg)}), true
+	case common.NamePopulationMsg:
+		return a.onOpenDialog(openDialogMsg{newPopulationDialog(a.st)}), true
 	case openTourMsg:
 		return a.onOpenTour(msg), true
 	case tourStepsMsg:
@@ -1072,7 +1075,7 @@ func (a *App) resultFigures(bar *barLine, r *method.Result) {
 		}
 	}
 	if v := r.Violations(); v > 0 && st.Stale() {
-		bar.part(85, s.Error.Render(violate(v)))
+		bar.part(85, s.Error.Render(common.Violate(v)))
 	}
 	bar.part(75, common.Plural(len(r.Groups), "group"))
 	rows := common.Thousands(r.Published) + " rows"
@@ -1142,7 +1145,7 @@ func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
 	}
 	if v := r.Violations(); v > 0 {
 		// The definition's verdict before the attacks'.
-		bar.part(85, s.Error.Render("✗ "+violate(v)))
+		bar.part(85, s.Error.Render("✗ "+common.Violate(v)))
 	}
 	if v, style := a.attackPart(); v.full != "" {
 		// What the attacks measured, apart from the definition's
@@ -1375,15 +1378,6 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// violate says how many groups break the requirement: "1 group
-// violates", "3 groups violate".
-func violate(n int) string {
-	if n == 1 {
-		return "1 group violates"
-	}
-	return common.Plural(n, "group") + " violate"
 }
 
 func (a *App) helpView(w int) string {

@@ -13,6 +13,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"privlab/algorithms/pipeline"
@@ -20,6 +21,7 @@ import (
 	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/components"
+	"privlab/ui/panes/export"
 	"privlab/ui/panes/query"
 )
 
@@ -79,8 +81,8 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, query.AnswerMsg, exportMsg, sweepMsg,
-			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, openTourMsg, tourStepsMsg:
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, query.AnswerMsg, export.DoneMsg, sweepMsg,
+			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, common.NamePopulationMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
 		}
@@ -110,6 +112,10 @@ func ready(t *testing.T, input string, w, h int) *App {
 	}
 	return a
 }
+
+// flatView is the screen without styles, each run of spaces and line
+// breaks one space, so a check finds text a pane wrapped.
+func flatView(a *App) string { return strings.Join(strings.Fields(ansi.Strip(a.View())), " ") }
 
 func press(t *testing.T, a *App, keys ...string) {
 	t.Helper()
@@ -353,12 +359,9 @@ func TestBadFileShowsErrorWithLine(t *testing.T) {
 func TestExportWritesAVerifiedRelease(t *testing.T) {
 	dir := t.TempDir()
 	a := ready(t, "dataset:employees", 80, 24)
-	press(t, a, "7", "e")
-	p := a.panes[common.PaneExport].(*exportPane)
-	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
-	press(t, a, "enter", "enter")
-	if p.err != nil || !strings.Contains(p.done, "wrote") {
-		t.Fatalf("export failed: %v %q", p.err, p.done)
+	press(t, a, "7", "e", "ctrl+u", filepath.Join(dir, "rel"), "enter", "enter")
+	if v := a.View(); !strings.Contains(v, "✓ wrote") || strings.Contains(v, "✗") {
+		t.Fatalf("export failed:\n%s", v)
 	}
 	rep, err := pipeline.Check(filepath.Join(dir, "rel"), a.st.Prep.Table, nil)
 	if err != nil || !rep.OK() {
@@ -369,12 +372,12 @@ func TestExportWritesAVerifiedRelease(t *testing.T) {
 	}
 	// Exporting again asks before replacing.
 	press(t, a, "enter")
-	if !strings.Contains(p.confirm, "exists: replace it?") {
-		t.Fatalf("no confirmation before replacing: %q", p.confirm)
+	if v := a.View(); !strings.Contains(v, "exists: replace it?") {
+		t.Fatalf("no confirmation before replacing:\n%s", v)
 	}
 	press(t, a, "n")
-	if p.confirm != "" {
-		t.Fatal("n should cancel")
+	if v := a.View(); strings.Contains(v, "exists: replace it?") || a.st.Status != "export cancelled" {
+		t.Fatalf("n should cancel (status %q):\n%s", a.st.Status, v)
 	}
 }
 
@@ -438,16 +441,13 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 	if a.st.RunErr == nil || a.st.Result == nil {
 		t.Fatal("expected a failed recompute with the earlier preview still on screen")
 	}
-	press(t, a, "7", "e")
-	p := a.panes[common.PaneExport].(*exportPane)
-	p.edit.Input.SetValue(filepath.Join(dir, "stale"))
-	press(t, a, "enter", "enter")
+	press(t, a, "7", "e", "ctrl+u", filepath.Join(dir, "stale"), "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err == nil {
 		t.Fatal("exported the previous settings' release after a failed change")
 	}
-	if !strings.Contains(p.refused, "the preview shows earlier settings; the last run failed: fix the error") ||
+	if !strings.Contains(flatView(a), "✗ not exported: the preview shows earlier settings; the last run failed: fix the error") ||
 		!strings.Contains(a.View(), "not exported: the preview shows earlier settings") {
-		t.Fatalf("refused %q\n%s", p.refused, a.View())
+		t.Fatalf("not refused:\n%s", a.View())
 	}
 	// The error stays on the summary bar, and a status message does not
 	// hide it; fixing the cause clears it.
@@ -467,7 +467,7 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 	}
 	press(t, a, "7", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err != nil {
-		t.Fatalf("no export once the preview is current: %v %q", err, p.refused)
+		t.Fatalf("no export once the preview is current: %v\n%s", err, a.View())
 	}
 }
 
@@ -485,12 +485,9 @@ func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
 	if v := a.View(); !strings.Contains(v, "stale: earlier settings (ctrl+r)") || !strings.Contains(v, "⚠ stale: the last run cancelled") {
 		t.Fatalf("preview not marked stale:\n%s", v)
 	}
-	press(t, a, "7", "e")
-	p := a.panes[common.PaneExport].(*exportPane)
-	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
-	press(t, a, "enter", "enter")
-	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(p.refused, "cancelled: ctrl+r recomputes") {
-		t.Fatalf("export after cancel: %v %q", err, p.refused)
+	press(t, a, "7", "e", "ctrl+u", filepath.Join(dir, "rel"), "enter", "enter")
+	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(flatView(a), "✗ not exported: the preview shows earlier settings; the last run was cancelled: ctrl+r recomputes") {
+		t.Fatalf("export after cancel: %v\n%s", err, a.View())
 	}
 	press(t, a, "ctrl+r")
 	settle(t, a, a.schedule())
@@ -499,7 +496,7 @@ func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
 	}
 	press(t, a, "enter")
 	if _, err := os.Stat(filepath.Join(dir, "rel")); err != nil {
-		t.Fatalf("export after recompute: %v %q", err, p.refused)
+		t.Fatalf("export after recompute: %v\n%s", err, a.View())
 	}
 }
 

@@ -91,9 +91,7 @@ func TestGoldenExportPopulation(t *testing.T) {
 		if !strings.Contains(before, "population none: not run for lack of a population: membership (p: pick, P: type)") {
 			t.Fatalf("the plan does not say membership lacks a population:\n%s", before)
 		}
-		press(t, a, "P")
-		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue("town.csv")
-		press(t, a, "enter")
+		press(t, a, "P", "ctrl+u", "town.csv", "enter")
 		settle(t, a, a.schedule())
 		after = a.View()
 		if a.st.Project.Population != "town.csv" || a.st.AttacksErr != nil {

@@ -137,12 +137,10 @@ func TestWorkbenchEscapesNamesAndValues(t *testing.T) {
 			t.Errorf("%s: the queries:\n%s", m.name, v)
 		}
 		a.active = common.PaneExport
-		press(t, a, "e")
-		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue(filepath.Join(dir, "rel-"+m.name))
-		press(t, a, "enter", "enter")
+		press(t, a, "e", "ctrl+u", filepath.Join(dir, "rel-"+m.name), "enter", "enter")
 		look("export pane")
-		if e := a.panes[common.PaneExport].(*exportPane); e.err != nil || !strings.Contains(e.done, "wrote") {
-			t.Errorf("%s: export failed: %v %q", m.name, e.err, e.done)
+		if v := a.View(); !strings.Contains(v, "✓ wrote") || strings.Contains(v, "✗ ") {
+			t.Errorf("%s: export failed:\n%s", m.name, v)
 		}
 		_, cmd := a.Update(openReleaseMsg{dir: filepath.Join(dir, "rel-"+m.name)})
 		settle(t, a, cmd)

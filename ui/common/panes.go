@@ -52,6 +52,10 @@ type PickFileMsg struct {
 	OnPick func(path string)
 }
 
+// NamePopulationMsg asks the root to open the import wizard on the
+// project's population, to name the columns of a header-less file.
+type NamePopulationMsg struct{}
+
 // ShowPaneMsg brings a pane to the front.
 type ShowPaneMsg struct{ Pane int }
 

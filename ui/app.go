@@ -21,6 +21,7 @@ import (
 	"privlab/algorithms/tour"
 	"privlab/model"
 	"privlab/ui/common"
+	"privlab/ui/panes/compare"
 	"privlab/ui/panes/data"
 	"privlab/ui/panes/export"
 	"privlab/ui/panes/hierarchy"
@@ -129,7 +130,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		componentPane{query.New(st.State)},
 		componentPane{export.New(st.State)},
 		newSweepPane(st),
-		newComparePane(st),
+		componentPane{compare.New(st.State)},
 		componentPane{release.New(st.State)},
 		newTourPane(st, live),
 	}
@@ -749,7 +750,7 @@ func (a *App) sessionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 func (a *App) cancelAll() {
 	st, k := a.st, a.st.Keys
 	for _, p := range a.panes {
-		p.update(cancelJobMsg{})
+		p.update(common.CancelJobMsg{})
 	}
 	if st.Running || st.NeedRun {
 		a.cancelRun()

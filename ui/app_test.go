@@ -16,11 +16,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
 	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/components"
+	"privlab/ui/panes/compare"
 	"privlab/ui/panes/export"
 	"privlab/ui/panes/query"
 )
@@ -81,7 +83,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, query.AnswerMsg, export.DoneMsg, sweepMsg,
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compare.DoneMsg, query.AnswerMsg, export.DoneMsg, sweepMsg,
 			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, common.NamePopulationMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
@@ -621,28 +623,33 @@ func TestComparePane(t *testing.T) {
 	a.st.Project.Roles.QIs = []string{"age", "sex", "education"}
 	a.st.Changed()
 	settle(t, a, a.schedule())
-	p := a.panes[common.PaneCompare].(*comparePane)
 	press(t, a, "9", "+", "+", "-") // k 10 -> 11
-	if a.active != common.PaneCompare || p.k != 11 {
-		t.Fatalf("pane %d, k %d", a.active, p.k)
+	if a.active != common.PaneCompare || !strings.Contains(a.View(), "k = 11 where") {
+		t.Fatalf("pane %d:\n%s", a.active, a.View())
 	}
 	press(t, a, "enter")
-	if p.job.Busy || p.err != nil || len(p.rows) != len(methods()) {
-		t.Fatalf("busy %v err %v rows %d", p.job.Busy, p.err, len(p.rows))
-	}
 	v := a.View()
+	if strings.Contains(v, "running every method") || strings.Contains(v, "✗") {
+		t.Fatalf("the comparison did not finish:\n%s", v)
+	}
 	for _, want := range []string{"smallest class", "workload error", "*", "kja"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("%q missing:\n%s", want, v)
 		}
 	}
-	for _, r := range p.rows {
-		if r.Err != "" {
-			t.Fatalf("%s: %s", r.Method, r.Err)
+	// Every method has a column, and ran: the selected one's settings
+	// line says when it did not.
+	for i, m := range catalog.Names() {
+		if i > 0 {
+			press(t, a, "l")
+		}
+		v := ansi.Strip(a.View())
+		if !strings.Contains(v, "▸"+m[:min(len(m), 6)]) || strings.Contains(v, m+" did not run") {
+			t.Fatalf("%s has no column, or did not run:\n%s", m, v)
 		}
 	}
 	// kja is the second column: open it.
-	press(t, a, "l", "enter")
+	press(t, a, strings.Repeat("h", len(catalog.Names())-2), "enter")
 	if a.active != common.PanePreview || a.st.Project.Method != "kja" || a.st.Project.Params["k"] != "11" {
 		t.Fatalf("pane %d, method %s, params %v", a.active, a.st.Project.Method, a.st.Project.Params)
 	}
@@ -652,13 +659,13 @@ func TestComparePane(t *testing.T) {
 	// A comparison in flight stops with ctrl+x and says so.
 	press(t, a, "9")
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	if !p.job.Busy || cmd == nil {
+	if !strings.Contains(a.View(), "running every method") || cmd == nil {
 		t.Fatal("r did not start a comparison")
 	}
 	press(t, a, "ctrl+x")
 	settle(t, a, cmd)
-	if p.job.Busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
-		t.Fatalf("after ctrl+x: busy %v err %v", p.job.Busy, p.err)
+	if v := a.View(); strings.Contains(v, "running every method") || !strings.Contains(v, "comparison stopped (ctrl+x): r runs it again") {
+		t.Fatalf("after ctrl+x:\n%s", v)
 	}
 }
 

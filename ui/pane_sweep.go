@@ -42,9 +42,6 @@ type sweepPane struct {
 	cleared string
 }
 
-// cancelJobMsg asks the panes to stop their background work (ctrl+x).
-type cancelJobMsg struct{}
-
 type sweepMsg struct {
 	seq  int
 	rows []pipeline.SweepRow
@@ -183,7 +180,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		return nil
-	case cancelJobMsg:
+	case common.CancelJobMsg:
 		p.job.Stop()
 		return nil
 	case tea.KeyMsg:
@@ -241,7 +238,7 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 	env, proj, table := st.Env, st.RunProject(), st.Table
 	return common.Guarded(func() tea.Msg {
 		figs := make([]sweepFigures, len(vals))
-		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1},
+		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: common.PreviewQueries, Range: 0.1, Seed: 1},
 			pipeline.SweepOptions{Progress: progress, Each: func(i int, res *method.Result) { figs[i] = measureSweep(res, proj.RiskThreshold) }})
 		return sweepMsg{seq: seq, rows: rows, figs: figs[:len(rows)], err: err}
 	}, func(err error) tea.Msg { return sweepMsg{seq: seq, err: err} })
@@ -333,7 +330,7 @@ func (p *sweepPane) tableView(w int) string {
 			errText = fmt.Sprintf("%.3f", r.MeanErr)
 		}
 		b.WriteString(common.Fit(name+fmt.Sprintf(" %6s %s %12s %12s %8s %8s", common.Thousands(r.Groups), viol, common.Human(r.WorstVal), common.Human(r.UtilityVal),
-			orDash(humanOrNaN(p.figs[i].unique)), errText), w) + "\n")
+			common.OrDash(humanOrNaN(p.figs[i].unique)), errText), w) + "\n")
 	}
 	return b.String()
 }

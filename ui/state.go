@@ -67,10 +67,6 @@ func loadCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, seq, cha
 	}, func(err error) tea.Msg { return loadedMsg{seq: seq, changes: changes, err: err} })
 }
 
-// previewQueries is the size of the live workload (the summary bar's
-// utility figure).
-const previewQueries = 50
-
 // runCmd prepares and runs the method on a snapshot of the project; the
 // context is cancelled when a newer change supersedes it.
 func runCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, seq, changes int, progress *atomic.Value, now func() time.Time) tea.Cmd {
@@ -156,7 +152,7 @@ func workloadCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared,
 		}
 		// The queries and their true answers are kept while the table
 		// and roles stay (the session.s Cache, Env.PreviewEval).
-		w, err := env.PreviewEval(ctx, prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
+		w, err := env.PreviewEval(ctx, prep, res, workload.Options{Queries: common.PreviewQueries, Range: 0.1, Seed: 1})
 		if err != nil {
 			return workloadMsg{seq: seq}
 		}

@@ -303,3 +303,11 @@ func Violate(n int) string {
 	}
 	return Plural(n, "group") + " violate"
 }
+
+// OrDash is s, or a dash for an empty value.
+func OrDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

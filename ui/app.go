@@ -29,6 +29,7 @@ import (
 	"privlab/ui/panes/preview"
 	"privlab/ui/panes/query"
 	"privlab/ui/panes/release"
+	"privlab/ui/panes/sweep"
 	"privlab/ui/panes/target"
 	"privlab/ui/session"
 )
@@ -129,7 +130,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		componentPane{live},
 		componentPane{query.New(st.State)},
 		componentPane{export.New(st.State)},
-		newSweepPane(st),
+		componentPane{sweep.New(st.State)},
 		componentPane{compare.New(st.State)},
 		componentPane{release.New(st.State)},
 		newTourPane(st, live),

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -25,6 +26,7 @@ import (
 	"privlab/ui/panes/compare"
 	"privlab/ui/panes/export"
 	"privlab/ui/panes/query"
+	"privlab/ui/panes/sweep"
 )
 
 func init() {
@@ -83,7 +85,7 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compare.DoneMsg, query.AnswerMsg, export.DoneMsg, sweepMsg,
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compare.DoneMsg, query.AnswerMsg, export.DoneMsg, sweep.DoneMsg,
 			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, common.NamePopulationMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
@@ -408,25 +410,31 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 	}
 }
 
+// selectSweepParam moves the Sweep pane's selection down to the
+// parameter named name.
+func selectSweepParam(t *testing.T, a *App, name string) {
+	t.Helper()
+	selected := regexp.MustCompile(`▸ ` + regexp.QuoteMeta(name) + `\s`)
+	for range 20 {
+		if selected.MatchString(ansi.Strip(a.View())) {
+			return
+		}
+		press(t, a, "down")
+	}
+	t.Fatalf("the Sweep pane has no parameter %s:\n%s", name, a.View())
+}
+
+// TestSweepPaneComparesValues: the values of fakes typed and swept give
+// a line per value and the charts (sweep's TestSweepOfFakes holds the
+// figures).
 func TestSweepPaneComparesValues(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "8")
-	p := a.panes[common.PaneSweep].(*sweepPane)
-	for i, par := range p.params() {
-		if par.Name == "fakes" {
-			p.cursor = i
-		}
-	}
-	press(t, a, "e")
-	p.edit.Input.SetValue("0,1,2")
-	press(t, a, "enter", "enter")
-	if p.err != nil || len(p.rows) != 3 {
-		t.Fatalf("sweep: err %v, %d rows", p.err, len(p.rows))
-	}
-	// More fake values never raise the optimum sum of ranges (the budget
-	// is "at most t").
-	if !(p.rows[0].UtilityVal >= p.rows[1].UtilityVal && p.rows[1].UtilityVal >= p.rows[2].UtilityVal) {
-		t.Fatalf("sum of ranges should not grow with the fake budget: %+v", p.rows)
+	selectSweepParam(t, a, "fakes")
+	press(t, a, "e", "ctrl+u", "0,1,2", "enter", "enter")
+	table := regexp.MustCompile(`(?m)^fakes +groups +viol.*\n0 .*\n1 .*\n2 `)
+	if v := ansi.Strip(a.View()); !table.MatchString(v) || strings.Contains(v, "✗") {
+		t.Fatalf("sweep: no line per value:\n%s", v)
 	}
 	v := a.View()
 	if !strings.Contains(v, "workload error vs fakes") || !strings.Contains(v, "posterior deviation (max)") || !strings.Contains(v, "●") {

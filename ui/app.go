@@ -31,6 +31,7 @@ import (
 	"privlab/ui/panes/release"
 	"privlab/ui/panes/sweep"
 	"privlab/ui/panes/target"
+	tourpane "privlab/ui/panes/tour"
 	"privlab/ui/session"
 )
 
@@ -133,7 +134,7 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		componentPane{sweep.New(st.State)},
 		componentPane{compare.New(st.State)},
 		componentPane{release.New(st.State)},
-		newTourPane(st, live),
+		componentPane{tourpane.New(st.State, live)},
 	}
 	a.active = common.PanePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
@@ -147,8 +148,8 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 // workbench opens on a tour).
 func (a *App) Init() tea.Cmd {
 	var tourSteps tea.Cmd
-	if tr := a.st.Tour; tr != nil && tr.steps == nil && tr.err == nil {
-		tourSteps = tourStepsCmd(a.st.Env, tr.tour)
+	if tr := a.st.Tour; tr != nil && tr.Steps == nil && tr.Err == nil {
+		tourSteps = tourStepsCmd(a.st.Env, tr.Tour)
 	}
 	cmd := tea.Batch(a.schedule(), tourSteps)
 	if a.spinning() {
@@ -475,8 +476,8 @@ func (a *App) onOpenTour(msg openTourMsg) tea.Cmd {
 // first.
 func (a *App) onTourSteps(msg tourStepsMsg) tea.Cmd {
 	st := a.st
-	if tr := st.Tour; tr != nil && tr.tour.Name == msg.name && tr.steps == nil {
-		tr.steps, tr.err = msg.steps, msg.err
+	if tr := st.Tour; tr != nil && tr.Tour.Name == msg.name && tr.Steps == nil {
+		tr.Steps, tr.Err = msg.steps, msg.err
 		st.ShowStep(0)
 		a.refreshAll()
 	}
@@ -1488,7 +1489,7 @@ func newWorkbench(env pipeline.Env, o Options) *App {
 	if o.Tour != "" {
 		if t, err := tour.Lookup(o.Tour); err == nil {
 			app := NewApp(env, t.Start())
-			app.st.Tour = &tourState{tour: t}
+			app.st.Tour = &session.Tour{Tour: t}
 			app.active = common.PaneTour
 			return app
 		}

@@ -16,13 +16,10 @@ import (
 	"privlab/ui/common"
 )
 
-// State is what every pane reads and edits: the panes' common state
-// (the session, keys, styles) and the teaching tour on screen.
+// State is what the root and its dialogs read and edit: the panes'
+// common state (the session, keys, styles).
 type State struct {
 	*common.State
-
-	// Tour is the teaching tour on screen (nil: none; pane_tour.go).
-	Tour *tourState
 }
 
 // progressMark is the progress of one run: its sequence number, the

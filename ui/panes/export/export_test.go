@@ -20,7 +20,9 @@ import (
 )
 
 // withResult is the state of method on census with the result of a
-// run, paths shown relative to dir (written "DIR").
+// run, paths shown relative to dir (written "DIR") or else to the
+// working directory, so that screens do not depend on where the tests
+// run.
 func withResult(t *testing.T, method, dir string) *common.State {
 	t.Helper()
 	st := panetest.State(t, "dataset:census", method)
@@ -29,9 +31,16 @@ func withResult(t *testing.T, method, dir string) *common.State {
 		t.Fatal(err)
 	}
 	st.Result, st.ResultOf = res, st.Changes
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	st.ShowPath = func(path string) string {
 		if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
 			return filepath.Join("DIR", rel)
+		}
+		if rel, err := filepath.Rel(cwd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
 		}
 		return path
 	}

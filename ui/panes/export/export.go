@@ -47,6 +47,7 @@ type Model struct {
 	lines   []string
 	err     error
 	done    string
+	mapPath string         // the risk-utility map written beside the release ("" when none was)
 	of      *method.Result // the result the plan on screen is of
 	scroll  components.Scroller
 }
@@ -81,7 +82,7 @@ func (p *Model) Refresh() {
 // lines, its error and what it wrote.
 func (p *Model) clearOutcome() {
 	if !p.busy {
-		p.lines, p.err, p.done = nil, nil, ""
+		p.lines, p.err, p.done, p.mapPath = nil, nil, "", ""
 	}
 }
 
@@ -172,6 +173,9 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.lines = msg.ex.Checks
 		p.done = fmt.Sprintf("wrote %s and %s", st.ShownPath(msg.ex.Dir), st.ShownPath(releasedir.AuditPath(msg.ex.Dir)))
+		if msg.ex.Manifest != nil && msg.ex.Manifest.Advisor != nil {
+			p.mapPath = releasedir.AdvisorMapPath(msg.ex.Dir)
+		}
 		st.Exported(msg.ex.Dir) // the next release is attacked together with it
 		st.Notify("exported %s", st.ShownPath(msg.ex.Dir))
 		return nil
@@ -271,7 +275,7 @@ func (p *Model) start() tea.Cmd {
 func (p *Model) export() tea.Cmd {
 	st := p.st
 	p.seq++
-	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
+	p.busy, p.err, p.lines, p.done, p.mapPath = true, nil, nil, "", ""
 	seq, prep, res, dir, env := p.seq, st.Prep, st.Result, p.dir(), st.Env
 	// The project's current risk-utility map goes beside the release, as
 	// privlab run --config exports it (nil when there is none or it is
@@ -341,6 +345,10 @@ func (p *Model) plan(w int) string {
 		b.WriteString(s.Error.Render(common.Wrap("✗ "+st.Explain(p.err), w)) + "\n")
 	case p.done != "":
 		b.WriteString(s.OK.Render("✓ "+common.Safe(p.done)) + "\n")
+		if p.mapPath != "" {
+			// Where the map went, as privlab run --config says it.
+			b.WriteString(s.Muted.Render(common.Fit("  map "+common.Safe(st.ShownPath(p.mapPath))+" (the risk-utility map report.md links)", w)) + "\n")
+		}
 	default:
 		b.WriteString(s.Muted.Render(common.KeyName(p.st.Keys.Export)+": write the release (atomically), then verify it from its files") + "\n")
 	}

@@ -101,8 +101,8 @@ func TestExportWritesTheAdvisorMap(t *testing.T) {
 	p.SetSize(120, 34)
 	rel := filepath.Join(dir, "rel")
 	exportTo(t, p, rel)
-	if !strings.Contains(p.View(), "✓ wrote") {
-		t.Fatalf("the export failed:\n%s", p.View())
+	if !strings.Contains(p.View(), "✓ wrote DIR/rel and DIR/rel.audit.json\n  map DIR/rel.advisor-map.svg (the risk-utility map report.md links)") {
+		t.Fatalf("the export failed or does not say where the map went:\n%s", p.View())
 	}
 	if _, err := os.Stat(releasedir.AdvisorMapPath(rel)); err != nil {
 		t.Errorf("no map beside the release: %v", err)
@@ -116,6 +116,9 @@ func TestExportWritesTheAdvisorMap(t *testing.T) {
 	st.Project.Roles.QIs = st.Project.Roles.QIs[:1]
 	other := filepath.Join(dir, "other")
 	exportTo(t, p, other)
+	if v := p.View(); !strings.Contains(v, "✓ wrote DIR/other and DIR/other.audit.json") || strings.Contains(v, "risk-utility map") {
+		t.Errorf("the export of a stale map failed or names a map:\n%s", v)
+	}
 	if _, err := os.Stat(releasedir.AdvisorMapPath(other)); err == nil {
 		t.Error("a stale map was drawn beside the release")
 	}

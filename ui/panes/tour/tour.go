@@ -186,9 +186,6 @@ func (p *Model) previewHeight(h int) int {
 	return max(4, min(rows, h/2))
 }
 
-// changes).
-type openTourMsg struct{ tour tour.Tour }
-
 // previewView is the live preview drawn in w x h cells under the step.
 func (p *Model) previewView(w, h int) string {
 	p.preview.SetSize(w, h)

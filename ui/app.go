@@ -22,13 +22,17 @@ import (
 	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/panes/advisor"
+	"privlab/ui/panes/compare"
 	"privlab/ui/panes/data"
+	"privlab/ui/panes/export"
 	"privlab/ui/panes/hierarchy"
 	"privlab/ui/panes/params"
 	"privlab/ui/panes/preview"
 	"privlab/ui/panes/query"
 	"privlab/ui/panes/release"
+	"privlab/ui/panes/sweep"
 	"privlab/ui/panes/target"
+	tourpane "privlab/ui/panes/tour"
 	"privlab/ui/session"
 )
 
@@ -127,12 +131,12 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 		componentPane{params.New(st.State)},
 		componentPane{live},
 		componentPane{query.New(st.State)},
-		newExportPane(st),
-		newSweepPane(st),
-		newComparePane(st),
+		componentPane{export.New(st.State)},
+		componentPane{sweep.New(st.State)},
+		componentPane{compare.New(st.State)},
 		componentPane{advisor.NewPane(st.State)},
 		componentPane{release.New(st.State)},
-		newTourPane(st, live),
+		componentPane{tourpane.New(st.State, live)},
 	}
 	a.active = common.PanePreview
 	if p.Roles.SA == "" && len(p.Roles.QIs) == 0 && st.Project.Roles.SA == "" {
@@ -146,8 +150,8 @@ func NewApp(env pipeline.Env, p pipeline.Project) *App {
 // workbench opens on a tour).
 func (a *App) Init() tea.Cmd {
 	var tourSteps tea.Cmd
-	if tr := a.st.Tour; tr != nil && tr.steps == nil && tr.err == nil {
-		tourSteps = tourStepsCmd(a.st.Env, tr.tour)
+	if tr := a.st.Tour; tr != nil && tr.Steps == nil && tr.Err == nil {
+		tourSteps = tourStepsCmd(a.st.Env, tr.Tour)
 	}
 	cmd := tea.Batch(a.schedule(), tourSteps)
 	if a.spinning() {
@@ -367,6 +371,8 @@ func (a *App) handleScreenMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return nil, true
 	case common.PickFileMsg:
 		return a.onOpenDialog(openDialogMsg{a.pickDialog(msg)}), true
+	case common.NamePopulationMsg:
+		return a.onOpenDialog(openDialogMsg{newPopulationDialog(a.st)}), true
 	case openTourMsg:
 		return a.onOpenTour(msg), true
 	case tourStepsMsg:
@@ -472,8 +478,8 @@ func (a *App) onOpenTour(msg openTourMsg) tea.Cmd {
 // first.
 func (a *App) onTourSteps(msg tourStepsMsg) tea.Cmd {
 	st := a.st
-	if tr := st.Tour; tr != nil && tr.tour.Name == msg.name && tr.steps == nil {
-		tr.steps, tr.err = msg.steps, msg.err
+	if tr := st.Tour; tr != nil && tr.Tour.Name == msg.name && tr.Steps == nil {
+		tr.Steps, tr.Err = msg.steps, msg.err
 		st.ShowStep(0)
 		a.refreshAll()
 	}
@@ -753,7 +759,7 @@ func (a *App) sessionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 func (a *App) cancelAll() {
 	st, k := a.st, a.st.Keys
 	for _, p := range a.panes {
-		p.update(cancelJobMsg{})
+		p.update(common.CancelJobMsg{})
 	}
 	if st.Running || st.NeedRun {
 		a.cancelRun()
@@ -1084,7 +1090,7 @@ func (a *App) resultFigures(bar *barLine, r *method.Result) {
 		}
 	}
 	if v := r.Violations(); v > 0 && st.Stale() {
-		bar.part(85, s.Error.Render(violate(v)))
+		bar.part(85, s.Error.Render(common.Violate(v)))
 	}
 	bar.part(75, common.Plural(len(r.Groups), "group"))
 	rows := common.Thousands(r.Published) + " rows"
@@ -1154,7 +1160,7 @@ func (a *App) verdicts(bar *barLine, r *method.Result, w int) {
 	}
 	if v := r.Violations(); v > 0 {
 		// The definition's verdict before the attacks'.
-		bar.part(85, s.Error.Render("✗ "+violate(v)))
+		bar.part(85, s.Error.Render("✗ "+common.Violate(v)))
 	}
 	if v, style := a.attackPart(); v.full != "" {
 		// What the attacks measured, apart from the definition's
@@ -1389,15 +1395,6 @@ func firstLine(s string) string {
 	return s
 }
 
-// violate says how many groups break the requirement: "1 group
-// violates", "3 groups violate".
-func violate(n int) string {
-	if n == 1 {
-		return "1 group violates"
-	}
-	return common.Plural(n, "group") + " violate"
-}
-
 func (a *App) helpView(w int) string {
 	st := a.st
 	if a.dialog != nil {
@@ -1504,7 +1501,7 @@ func newWorkbench(env pipeline.Env, o Options) *App {
 	if o.Tour != "" {
 		if t, err := tour.Lookup(o.Tour); err == nil {
 			app := NewApp(env, t.Start())
-			app.st.Tour = &tourState{tour: t}
+			app.st.Tour = &session.Tour{Tour: t}
 			app.active = common.PaneTour
 			return app
 		}

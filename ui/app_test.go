@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,14 +14,19 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/datasets"
 	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/components"
+	"privlab/ui/panes/compare"
+	"privlab/ui/panes/export"
 	"privlab/ui/panes/query"
+	"privlab/ui/panes/sweep"
 )
 
 func init() {
@@ -79,8 +85,8 @@ func settle(t *testing.T, a *App, cmd tea.Cmd) {
 		switch m := runWithTimeout(t, c).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, m...)
-		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compareMsg, query.AnswerMsg, exportMsg, sweepMsg,
-			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, openTourMsg, tourStepsMsg:
+		case loadedMsg, debounceMsg, resultMsg, workloadMsg, riskMsg, attackMsg, togetherMsg, deferredMsg, compare.DoneMsg, query.AnswerMsg, export.DoneMsg, sweep.DoneMsg,
+			openDialogMsg, openReleaseMsg, releaseOpenedMsg, common.ShowPaneMsg, common.PickFileMsg, common.NamePopulationMsg, openTourMsg, tourStepsMsg:
 			_, next := a.Update(m)
 			queue = append(queue, next)
 		}
@@ -110,6 +116,10 @@ func ready(t *testing.T, input string, w, h int) *App {
 	}
 	return a
 }
+
+// flatView is the screen without styles, each run of spaces and line
+// breaks one space, so a check finds text a pane wrapped.
+func flatView(a *App) string { return strings.Join(strings.Fields(ansi.Strip(a.View())), " ") }
 
 func press(t *testing.T, a *App, keys ...string) {
 	t.Helper()
@@ -353,12 +363,9 @@ func TestBadFileShowsErrorWithLine(t *testing.T) {
 func TestExportWritesAVerifiedRelease(t *testing.T) {
 	dir := t.TempDir()
 	a := ready(t, "dataset:employees", 80, 24)
-	press(t, a, "7", "e")
-	p := a.panes[common.PaneExport].(*exportPane)
-	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
-	press(t, a, "enter", "enter")
-	if p.err != nil || !strings.Contains(p.done, "wrote") {
-		t.Fatalf("export failed: %v %q", p.err, p.done)
+	press(t, a, "7", "e", "ctrl+u", filepath.Join(dir, "rel"), "enter", "enter")
+	if v := a.View(); !strings.Contains(v, "✓ wrote") || strings.Contains(v, "✗") {
+		t.Fatalf("export failed:\n%s", v)
 	}
 	rep, err := pipeline.Check(filepath.Join(dir, "rel"), a.st.Prep.Table, nil)
 	if err != nil || !rep.OK() {
@@ -369,12 +376,12 @@ func TestExportWritesAVerifiedRelease(t *testing.T) {
 	}
 	// Exporting again asks before replacing.
 	press(t, a, "enter")
-	if !strings.Contains(p.confirm, "exists: replace it?") {
-		t.Fatalf("no confirmation before replacing: %q", p.confirm)
+	if v := a.View(); !strings.Contains(v, "exists: replace it?") {
+		t.Fatalf("no confirmation before replacing:\n%s", v)
 	}
 	press(t, a, "n")
-	if p.confirm != "" {
-		t.Fatal("n should cancel")
+	if v := a.View(); strings.Contains(v, "exists: replace it?") || a.st.Status != "export cancelled" {
+		t.Fatalf("n should cancel (status %q):\n%s", a.st.Status, v)
 	}
 }
 
@@ -403,25 +410,31 @@ func TestQueryPaneAnswersAndRecallsHistory(t *testing.T) {
 	}
 }
 
+// selectSweepParam moves the Sweep pane's selection down to the
+// parameter named name.
+func selectSweepParam(t *testing.T, a *App, name string) {
+	t.Helper()
+	selected := regexp.MustCompile(`▸ ` + regexp.QuoteMeta(name) + `\s`)
+	for range 20 {
+		if selected.MatchString(ansi.Strip(a.View())) {
+			return
+		}
+		press(t, a, "down")
+	}
+	t.Fatalf("the Sweep pane has no parameter %s:\n%s", name, a.View())
+}
+
+// TestSweepPaneComparesValues: the values of fakes typed and swept give
+// a line per value and the charts (sweep's TestSweepOfFakes holds the
+// figures).
 func TestSweepPaneComparesValues(t *testing.T) {
 	a := ready(t, "dataset:employees", 80, 24)
 	press(t, a, "8")
-	p := a.panes[common.PaneSweep].(*sweepPane)
-	for i, par := range p.params() {
-		if par.Name == "fakes" {
-			p.cursor = i
-		}
-	}
-	press(t, a, "e")
-	p.edit.Input.SetValue("0,1,2")
-	press(t, a, "enter", "enter")
-	if p.err != nil || len(p.rows) != 3 {
-		t.Fatalf("sweep: err %v, %d rows", p.err, len(p.rows))
-	}
-	// More fake values never raise the optimum sum of ranges (the budget
-	// is "at most t").
-	if !(p.rows[0].UtilityVal >= p.rows[1].UtilityVal && p.rows[1].UtilityVal >= p.rows[2].UtilityVal) {
-		t.Fatalf("sum of ranges should not grow with the fake budget: %+v", p.rows)
+	selectSweepParam(t, a, "fakes")
+	press(t, a, "e", "ctrl+u", "0,1,2", "enter", "enter")
+	table := regexp.MustCompile(`(?m)^fakes +groups +viol.*\n0 .*\n1 .*\n2 `)
+	if v := ansi.Strip(a.View()); !table.MatchString(v) || strings.Contains(v, "✗") {
+		t.Fatalf("sweep: no line per value:\n%s", v)
 	}
 	v := a.View()
 	if !strings.Contains(v, "workload error vs fakes") || !strings.Contains(v, "posterior deviation (max)") || !strings.Contains(v, "●") {
@@ -438,16 +451,13 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 	if a.st.RunErr == nil || a.st.Result == nil {
 		t.Fatal("expected a failed recompute with the earlier preview still on screen")
 	}
-	press(t, a, "7", "e")
-	p := a.panes[common.PaneExport].(*exportPane)
-	p.edit.Input.SetValue(filepath.Join(dir, "stale"))
-	press(t, a, "enter", "enter")
+	press(t, a, "7", "e", "ctrl+u", filepath.Join(dir, "stale"), "enter", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err == nil {
 		t.Fatal("exported the previous settings' release after a failed change")
 	}
-	if !strings.Contains(p.refused, "the preview shows earlier settings; the last run failed: fix the error") ||
+	if !strings.Contains(flatView(a), "✗ not exported: the preview shows earlier settings; the last run failed: fix the error") ||
 		!strings.Contains(a.View(), "not exported: the preview shows earlier settings") {
-		t.Fatalf("refused %q\n%s", p.refused, a.View())
+		t.Fatalf("not refused:\n%s", a.View())
 	}
 	// The error stays on the summary bar, and a status message does not
 	// hide it; fixing the cause clears it.
@@ -467,7 +477,7 @@ func TestExportRefusesAfterAFailedChange(t *testing.T) {
 	}
 	press(t, a, "7", "enter")
 	if _, err := os.Stat(filepath.Join(dir, "stale")); err != nil {
-		t.Fatalf("no export once the preview is current: %v %q", err, p.refused)
+		t.Fatalf("no export once the preview is current: %v\n%s", err, a.View())
 	}
 }
 
@@ -485,12 +495,9 @@ func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
 	if v := a.View(); !strings.Contains(v, "stale: earlier settings (ctrl+r)") || !strings.Contains(v, "⚠ stale: the last run cancelled") {
 		t.Fatalf("preview not marked stale:\n%s", v)
 	}
-	press(t, a, "7", "e")
-	p := a.panes[common.PaneExport].(*exportPane)
-	p.edit.Input.SetValue(filepath.Join(dir, "rel"))
-	press(t, a, "enter", "enter")
-	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(p.refused, "cancelled: ctrl+r recomputes") {
-		t.Fatalf("export after cancel: %v %q", err, p.refused)
+	press(t, a, "7", "e", "ctrl+u", filepath.Join(dir, "rel"), "enter", "enter")
+	if _, err := os.Stat(filepath.Join(dir, "rel")); err == nil || !strings.Contains(flatView(a), "✗ not exported: the preview shows earlier settings; the last run was cancelled: ctrl+r recomputes") {
+		t.Fatalf("export after cancel: %v\n%s", err, a.View())
 	}
 	press(t, a, "ctrl+r")
 	settle(t, a, a.schedule())
@@ -499,7 +506,7 @@ func TestCancelledRunIsStaleAndExportRefuses(t *testing.T) {
 	}
 	press(t, a, "enter")
 	if _, err := os.Stat(filepath.Join(dir, "rel")); err != nil {
-		t.Fatalf("export after recompute: %v %q", err, p.refused)
+		t.Fatalf("export after recompute: %v\n%s", err, a.View())
 	}
 }
 
@@ -624,28 +631,33 @@ func TestComparePane(t *testing.T) {
 	a.st.Project.Roles.QIs = []string{"age", "sex", "education"}
 	a.st.Changed()
 	settle(t, a, a.schedule())
-	p := a.panes[common.PaneCompare].(*comparePane)
 	press(t, a, "9", "+", "+", "-") // k 10 -> 11
-	if a.active != common.PaneCompare || p.k != 11 {
-		t.Fatalf("pane %d, k %d", a.active, p.k)
+	if a.active != common.PaneCompare || !strings.Contains(a.View(), "k = 11 where") {
+		t.Fatalf("pane %d:\n%s", a.active, a.View())
 	}
 	press(t, a, "enter")
-	if p.job.Busy || p.err != nil || len(p.rows) != len(methods()) {
-		t.Fatalf("busy %v err %v rows %d", p.job.Busy, p.err, len(p.rows))
-	}
 	v := a.View()
+	if strings.Contains(v, "running every method") || strings.Contains(v, "✗") {
+		t.Fatalf("the comparison did not finish:\n%s", v)
+	}
 	for _, want := range []string{"smallest class", "workload error", "*", "kja"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("%q missing:\n%s", want, v)
 		}
 	}
-	for _, r := range p.rows {
-		if r.Err != "" {
-			t.Fatalf("%s: %s", r.Method, r.Err)
+	// Every method has a column, and ran: the selected one's settings
+	// line says when it did not.
+	for i, m := range catalog.Names() {
+		if i > 0 {
+			press(t, a, "l")
+		}
+		v := ansi.Strip(a.View())
+		if !strings.Contains(v, "▸"+m[:min(len(m), 6)]) || strings.Contains(v, m+" did not run") {
+			t.Fatalf("%s has no column, or did not run:\n%s", m, v)
 		}
 	}
 	// kja is the second column: open it.
-	press(t, a, "l", "enter")
+	press(t, a, strings.Repeat("h", len(catalog.Names())-2), "enter")
 	if a.active != common.PanePreview || a.st.Project.Method != "kja" || a.st.Project.Params["k"] != "11" {
 		t.Fatalf("pane %d, method %s, params %v", a.active, a.st.Project.Method, a.st.Project.Params)
 	}
@@ -655,13 +667,13 @@ func TestComparePane(t *testing.T) {
 	// A comparison in flight stops with ctrl+x and says so.
 	press(t, a, "9")
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	if !p.job.Busy || cmd == nil {
+	if !strings.Contains(a.View(), "running every method") || cmd == nil {
 		t.Fatal("r did not start a comparison")
 	}
 	press(t, a, "ctrl+x")
 	settle(t, a, cmd)
-	if p.job.Busy || p.err == nil || !strings.Contains(p.err.Error(), "stopped") {
-		t.Fatalf("after ctrl+x: busy %v err %v", p.job.Busy, p.err)
+	if v := a.View(); strings.Contains(v, "running every method") || !strings.Contains(v, "comparison stopped (ctrl+x): r runs it again") {
+		t.Fatalf("after ctrl+x:\n%s", v)
 	}
 }
 

@@ -110,28 +110,3 @@ func (a *App) attackPart() (attackVerdict, func(...string) string) {
 	}
 	return v, s.Attack.Render
 }
-
-// attackRows are one line per attack: its verdict, the measured figure
-// beside the bound, and what it succeeds on.
-func attackRows(findings []risk.Finding) []string {
-	var out []string
-	for _, f := range findings {
-		if f.NotRun != "" {
-			out = append(out, fmt.Sprintf("%s: not run (%s)", f.Attack, f.NotRun))
-			continue
-		}
-		line := fmt.Sprintf("%s: %s · measured %s", f.Attack, f.Verdict(), common.Human(f.Measured))
-		if f.Holds() >= 0 {
-			line += " · bound " + common.Human(f.Bound)
-		}
-		if f.Short != "" {
-			line += " · " + f.Short
-		}
-		if f.Calibrated() {
-			iv := f.Interval()
-			line += fmt.Sprintf(" · beyond the prior %s (%s-%s)", common.Human(f.Risk()), common.Human(iv[0]), common.Human(iv[1]))
-		}
-		out = append(out, line)
-	}
-	return out
-}

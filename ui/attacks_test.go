@@ -1,24 +1,22 @@
 package ui
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model"
 	"privlab/model/releasedir"
-	"privlab/ui/common"
 )
 
 // TestGoldenExportPlanAttacks: the Export plan lists what an attacker
@@ -91,9 +89,7 @@ func TestGoldenExportPopulation(t *testing.T) {
 		if !strings.Contains(before, "population none: not run for lack of a population: membership (p: pick, P: type)") {
 			t.Fatalf("the plan does not say membership lacks a population:\n%s", before)
 		}
-		press(t, a, "P")
-		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue("town.csv")
-		press(t, a, "enter")
+		press(t, a, "P", "ctrl+u", "town.csv", "enter")
 		settle(t, a, a.schedule())
 		after = a.View()
 		if a.st.Project.Population != "town.csv" || a.st.AttacksErr != nil {
@@ -153,57 +149,15 @@ func TestGoldenCompareBrokenBound(t *testing.T) {
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, a, a.schedule())
-	press(t, a, "9")
-	p := a.panes[common.PaneCompare].(*comparePane)
-	p.k = 2 // every method runs on the 8 patients
+	press(t, a, "9", strings.Repeat("-", 8)) // k 10 -> 2: every method runs on the 8 patients
 	press(t, a, "enter")
 	settle(t, a, nil)
-	var membership *pipeline.CompareLine
-	lines := pipeline.CompareLines(p.rows)
-	for i := range lines {
-		if lines[i].Name == "attack: membership" {
-			membership = &lines[i]
-		}
-	}
-	if membership == nil {
-		t.Fatalf("no membership line:\n%s", a.View())
-	}
-	for i, r := range p.rows {
-		if r.Method != "ambiguity" {
-			continue
-		}
-		f, err := method.AttackNamed(r.Attacks.Findings, "membership")
-		// The fewest people certainly present, yet beyond its own bound:
-		// best of the line, and marked broken (TestCompareCell: in the
-		// error colour).
-		if err != nil || f.Holds() != 0 || membership.Text[i] != fmt.Sprintf("✗ %d", f.Records) || !membership.Best[i] {
-			t.Errorf("ambiguity's membership: %+v; cell %q, best %v", f, membership.Text[i], membership.Best[i])
-		}
+	// compare's TestBrokenBoundIsBestAndMarked holds the cell to the
+	// attack's finding.
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "k = 2 where") || !regexp.MustCompile(`attack: membership +.*✗ \d+\*`).MatchString(v) {
+		t.Errorf("no membership line with a broken bound as the best:\n%s", v)
 	}
 	teatest.RequireEqualOutput(t, []byte(a.View()))
-}
-
-// TestCompareCell: the best of a line is marked * in the OK colour, and
-// a broken bound keeps the error colour even as the best of its line
-// (the OK colour hid it).
-func TestCompareCell(t *testing.T) {
-	s := *common.DefaultStyles()
-	s.OK = lipgloss.NewStyle().Transform(func(x string) string { return "OK<" + x + ">" })
-	s.Error = lipgloss.NewStyle().Transform(func(x string) string { return "ERR<" + x + ">" })
-	for _, c := range []struct {
-		text string
-		best bool
-		want string
-	}{
-		{"✗ 6", true, "ERR<✗ 6*  >"},
-		{"✗ 6", false, "ERR<✗ 6   >"},
-		{"✓ 0", true, "OK<✓ 0*  >"},
-		{"8", false, "8     "},
-	} {
-		if got := compareCell(&s, c.text, c.best, 6); got != c.want {
-			t.Errorf("compareCell(%q, %v) = %q, want %q", c.text, c.best, got, c.want)
-		}
-	}
 }
 
 // TestAttacksNotMeasured: a population that does not load is said on the

@@ -13,6 +13,8 @@ import (
 	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/ui/common"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // writePeople writes a small table every method runs on: age, zip, sex
@@ -61,10 +63,19 @@ func TestOneDefaultPerParameter(t *testing.T) {
 		fresh := newApp(testEnv, pipeline.Project{Input: input, Method: spec.Name, Roles: roles})
 		switched := newApp(testEnv, pipeline.Project{Input: input, Method: catalog.Names()[(i+1)%len(catalog.All())], Roles: roles})
 		switched.st.SetMethod(spec.Name)
-		opened := ready(t, input, 80, 24)
-		cp := opened.panes[common.PaneCompare].(*comparePane)
-		cp.rows, cp.cursor = rows, i
-		cp.open()
+		// The Compare pane's column i opened (its comparison's settings
+		// are the headless one's: the workload's size changes no setting).
+		opened := newApp(testEnv, pipeline.Project{Input: input, Method: catalog.Names()[0], Roles: roles})
+		opened.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		settle(t, opened, opened.schedule())
+		press(t, opened, "9", "enter")
+		for range i {
+			press(t, opened, "l")
+		}
+		press(t, opened, "enter")
+		if opened.active != common.PanePreview || opened.st.Project.Method != spec.Name {
+			t.Fatalf("%s: the Compare pane opened %s in pane %d:\n%s", spec.Name, opened.st.Project.Method, opened.active, opened.View())
+		}
 		var comparable model.Values
 		if spec.Compare != nil {
 			_, comparable = spec.Compare(10, table, roles, false)

@@ -296,14 +296,8 @@ func TestGoldenCompareAndSweepChart(t *testing.T) {
 	press(t, a, "9", "enter")
 	t.Run("compare", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
 	press(t, a, "l", "enter") // kja, with the settings it was compared with
-	p := a.panes[common.PaneSweep].(*sweepPane)
 	press(t, a, "8")
-	for i, par := range p.params() {
-		if par.Name == "k" {
-			p.cursor = i
-		}
-	}
-	p.values["kja/k"] = "2..30:4"
-	press(t, a, "enter")
+	selectSweepParam(t, a, "k")
+	press(t, a, "e", "ctrl+u", "2..30:4", "enter", "enter")
 	t.Run("sweep chart", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
 }

@@ -30,9 +30,7 @@ func TestGoldenPopulationNamed(t *testing.T) {
 	var wizard, named string
 	inDir(t, dir, func() {
 		a := ready(t, "dataset:employees", 100, 40)
-		press(t, a, "7", "P")
-		a.panes[common.PaneExport].(*exportPane).edit.Input.SetValue("town.data")
-		press(t, a, "enter")
+		press(t, a, "7", "P", "ctrl+u", "town.data", "enter")
 		settle(t, a, a.schedule())
 		if a.st.AttacksErr == nil {
 			t.Fatal("a header-less population read without names")

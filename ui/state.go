@@ -16,13 +16,10 @@ import (
 	"privlab/ui/common"
 )
 
-// State is what every pane reads and edits: the panes' common state
-// (the session, keys, styles) and the teaching tour on screen.
+// State is what the root and its dialogs read and edit: the panes'
+// common state (the session, keys, styles).
 type State struct {
 	*common.State
-
-	// Tour is the teaching tour on screen (nil: none; pane_tour.go).
-	Tour *tourState
 }
 
 // progressMark is the progress of one run: its sequence number, the
@@ -66,10 +63,6 @@ func loadCmd(ctx context.Context, env pipeline.Env, p pipeline.Project, seq, cha
 		return loadedMsg{seq: seq, changes: changes, table: t, err: err}
 	}, func(err error) tea.Msg { return loadedMsg{seq: seq, changes: changes, err: err} })
 }
-
-// previewQueries is the size of the live workload (the summary bar's
-// utility figure).
-const previewQueries = 50
 
 // runCmd prepares and runs the method on a snapshot of the project; the
 // context is cancelled when a newer change supersedes it.
@@ -156,7 +149,7 @@ func workloadCmd(ctx context.Context, env pipeline.Env, prep *pipeline.Prepared,
 		}
 		// The queries and their true answers are kept while the table
 		// and roles stay (the session.s Cache, Env.PreviewEval).
-		w, err := env.PreviewEval(ctx, prep, res, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1})
+		w, err := env.PreviewEval(ctx, prep, res, workload.Options{Queries: common.PreviewQueries, Range: 0.1, Seed: 1})
 		if err != nil {
 			return workloadMsg{seq: seq}
 		}

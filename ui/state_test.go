@@ -80,7 +80,7 @@ func TestKindToggleThenCancelRefusesExport(t *testing.T) {
 		if !strings.Contains(v, "not exported: the preview shows earlier settings") {
 			t.Fatalf("export was not refused:\n%s", v)
 		}
-		if _, err := os.Stat(a.panes[common.PaneExport].(*exportPane).dir()); err == nil {
+		if _, err := os.Stat("release-employees-distribution"); err == nil { // the export's default directory
 			t.Fatal("a release was written from the old kind's result")
 		}
 		// ctrl+r recomputes with the new kind; then export goes ahead.
@@ -244,7 +244,7 @@ func TestReleaseAuditInputMustMatch(t *testing.T) {
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		settle(t, a, a.schedule())
 		press(t, a, "7", "enter")
-		rel := a.panes[common.PaneExport].(*exportPane).dir()
+		rel, _ := filepath.Abs("release-people-distribution") // the export's default directory
 		if !isRelease(rel) {
 			t.Fatalf("no release: %v %v\n%s", a.st.LoadErr, a.st.RunErr, a.View())
 		}

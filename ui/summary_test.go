@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
-	"privlab/algorithms/workload"
 	"privlab/model"
 	"privlab/model/source"
 	"privlab/ui/common"
@@ -305,8 +303,9 @@ func TestSuppressionWarnedOnce(t *testing.T) {
 	}
 }
 
-// Figure names widen with the terminal: at 200 columns none is cut, on
-// the Method pane or in the comparison.
+// Figure names widen with the terminal: at 200 columns none is cut on
+// the Method pane (compare's TestLineNamesWidenWithTheTerminal holds the
+// comparison's lines to the same).
 func TestFigureNamesWidenWithTheTerminal(t *testing.T) {
 	a := ready(t, "dataset:census", 200, 40)
 	a.st.SetMethod("ambiguity")
@@ -316,20 +315,6 @@ func TestFigureNamesWidenWithTheTerminal(t *testing.T) {
 	for _, f := range a.st.Result.Summary {
 		if !strings.Contains(v, f.Name) {
 			t.Errorf("%q is cut at 200 columns:\n%s", f.Name, v)
-		}
-	}
-	rows, err := pipeline.Compare(context.Background(), testEnv, a.st.Project, a.st.Table,
-		pipeline.CompareOptions{K: 10, Workload: workload.Options{Queries: 5, Seed: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := a.panes[common.PaneCompare].(*comparePane)
-	p.rows = rows
-	press(t, a, "9")
-	v = a.View()
-	for _, l := range pipeline.CompareLines(rows) {
-		if !strings.Contains(v, l.Name) {
-			t.Errorf("the comparison's line %q is cut at 200 columns", l.Name)
 		}
 	}
 }
@@ -388,41 +373,4 @@ func TestSummaryBarNamesTheSmallestClass(t *testing.T) {
 			t.Fatalf("header %q\nbar %q", header, bar)
 		}
 	})
-}
-
-// The sweep plots the privacy figure that moves: not a worst case that is
-// 0 for every value, and its title gives the range of the limits
-// ("(limit 7-13)", not the last one's 13).
-func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
-	p := newSweepPane(&State{State: &common.State{Styles: common.DefaultStyles(), Keys: common.DefaultKeyMap()}})
-	for i, k := range []string{"7", "10", "13"} {
-		p.rows = append(p.rows, pipeline.SweepRow{Param: "k", Value: k, Worst: "posterior deviation (max)", WorstVal: 0, WorstLimit: k})
-		p.figs = append(p.figs, sweepFigures{utility: "ranges", unique: 40, belief: 0.3 + 0.1*float64(i), smallest: 7})
-	}
-	if name, ys := p.privacySeries(); name != "largest belief in one sensitive value" || ys[2] != 0.5 {
-		t.Fatalf("plots %q %v", name, ys)
-	}
-	p.rows[1].WorstVal = 0.2
-	if name, _ := p.privacySeries(); name != "posterior deviation (max) (limit 7-13)" {
-		t.Fatalf("plots %q", name)
-	}
-	if v := p.tableView(80); !strings.Contains(strings.Split(v, "\n")[0], "ranges") {
-		t.Fatalf("the utility column is not named as the method names it:\n%s", v)
-	}
-}
-
-// A sweep stopped with ctrl+x keeps the values it finished and says it
-// stopped; the value it cut short is no row with "context canceled".
-func TestStoppedSweepHasNoCancelledRow(t *testing.T) {
-	a := ready(t, "dataset:employees", 80, 24)
-	p := a.panes[common.PaneSweep].(*sweepPane)
-	press(t, a, "8")
-	_, seq, _ := p.job.Start()
-	p.of, p.table = a.st.Changes, a.st.Table
-	rows := []pipeline.SweepRow{{Param: "fakes", Value: "0", Groups: 3}, {Param: "fakes", Value: "1", Error: context.Canceled.Error()}}
-	a.Update(sweepMsg{seq: seq, rows: rows, figs: make([]sweepFigures, 2), err: context.Canceled})
-	v := a.View()
-	if len(p.rows) != 1 || strings.Contains(v, "context canceled") || !strings.Contains(v, "sweep stopped (ctrl+x)") {
-		t.Fatalf("%d rows:\n%s", len(p.rows), v)
-	}
 }

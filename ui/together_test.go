@@ -11,7 +11,6 @@ import (
 
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
-	"privlab/ui/common"
 )
 
 // TestExportAttacksTogether: the project lists the releases exported
@@ -51,8 +50,7 @@ func TestExportAttacksTogether(t *testing.T) {
 		if f := tg.Findings[1]; f.Measured != 6.0/19 || !math.IsNaN(f.Bound) || f.Holds() != -1 {
 			t.Fatalf("inference together %+v", f)
 		}
-		a.panes[common.PaneExport].(*exportPane).chosen = "second"
-		press(t, a, "enter")
+		press(t, a, "e", "ctrl+u", "second", "enter", "enter")
 		settle(t, a, nil)
 		k := &risk.Knowledge{Original: a.st.Prep.Source}
 		_, cli, err := pipeline.AttackTogether([]string{filepath.Join(cwd, "second"), first}, k)

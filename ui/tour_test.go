@@ -23,9 +23,9 @@ func tourApp(t *testing.T, name string, w, h int) *App {
 	}
 	a.st.Now = fixedClock
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	settle(t, a, tea.Batch(a.schedule(), tourStepsCmd(a.st.Env, a.st.Tour.tour)))
-	if a.st.Tour == nil || a.st.Tour.steps == nil || a.st.Result == nil {
-		t.Fatalf("%s: the tour did not open (steps %v, error %v, run error %v)", name, a.st.Tour != nil, a.st.Tour.err, a.st.RunErr)
+	settle(t, a, tea.Batch(a.schedule(), tourStepsCmd(a.st.Env, a.st.Tour.Tour)))
+	if a.st.Tour == nil || a.st.Tour.Steps == nil || a.st.Result == nil {
+		t.Fatalf("%s: the tour did not open (steps %v, error %v, run error %v)", name, a.st.Tour != nil, a.st.Tour.Err, a.st.RunErr)
 	}
 	return a
 }
@@ -36,7 +36,7 @@ func TestGoldenTours(t *testing.T) {
 	for _, name := range tour.Names() {
 		a := tourApp(t, name, 80, 24)
 		t.Run(name+" first", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
-		for range a.st.Tour.steps[1:] {
+		for range a.st.Tour.Steps[1:] {
 			press(t, a, "n")
 		}
 		t.Run(name+" last", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(a.View())) })
@@ -57,14 +57,14 @@ func TestTourStepsLoadTheirSetups(t *testing.T) {
 	press(t, a, "n", "n")
 	settle(t, a, a.schedule())
 	p = a.st.Project
-	if a.st.Tour.cur != 2 || p.Input != "dataset:kja-fig1" || p.Public != "dataset:kja-fig1-pd" || p.Params["grouping"] != "column:AT" {
+	if a.st.Tour.Cur != 2 || p.Input != "dataset:kja-fig1" || p.Public != "dataset:kja-fig1-pd" || p.Params["grouping"] != "column:AT" {
 		t.Fatalf("step 3 runs %+v", p)
 	}
 	if r := a.st.Result; r == nil || len(r.Groups) != 2 || a.st.Dirty {
 		t.Fatalf("step 3's preview: %v groups, dirty %v; want Figure 2's two groups", r, a.st.Dirty)
 	}
 	press(t, a, "p", "p")
-	if a.st.Tour.cur != 0 || a.st.Project.Input != "dataset:kja-fig3" || a.st.Project.Public != "" {
+	if a.st.Tour.Cur != 0 || a.st.Project.Input != "dataset:kja-fig3" || a.st.Project.Public != "" {
 		t.Fatalf("back at step 1: %+v", a.st.Project)
 	}
 	// Settings changed elsewhere are the preview's until enter brings
@@ -93,7 +93,7 @@ func TestTourStepsLoadTheirSetups(t *testing.T) {
 	}
 	press(t, a, "enter")
 	settle(t, a, a.schedule())
-	if a.st.Tour == nil || a.st.Tour.tour.Name != "ambiguity" || a.active != common.PaneTour || a.st.Project.Params["grouping"] != "column:gender" {
+	if a.st.Tour == nil || a.st.Tour.Tour.Name != "ambiguity" || a.active != common.PaneTour || a.st.Project.Params["grouping"] != "column:gender" {
 		t.Fatalf("enter opened %v on pane %d with %+v", a.st.Tour, a.active, a.st.Project)
 	}
 }

@@ -294,3 +294,20 @@ func Plural(n int, word string) string {
 	}
 	return Thousands(n) + " " + word + "s"
 }
+
+// Violate says how many groups break the requirement: "1 group
+// violates", "3 groups violate".
+func Violate(n int) string {
+	if n == 1 {
+		return "1 group violates"
+	}
+	return Plural(n, "group") + " violate"
+}
+
+// OrDash is s, or a dash for an empty value.
+func OrDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

@@ -53,6 +53,18 @@ type PickFileMsg struct {
 	OnPick func(path string)
 }
 
+// NamePopulationMsg asks the root to open the import wizard on the
+// project's population, to name the columns of a header-less file.
+type NamePopulationMsg struct{}
+
+// CancelJobMsg asks the panes to stop their background work (ctrl+x).
+type CancelJobMsg struct{}
+
+// PreviewQueries is the size of the live workload (the summary bar's
+// utility figure), and of the one workload the comparison and the sweep
+// measure every release with.
+const PreviewQueries = 50
+
 // ShowPaneMsg brings a pane to the front.
 type ShowPaneMsg struct{ Pane int }
 

@@ -95,6 +95,8 @@ type Session struct {
 	ReceivedDir string
 	Received    *Received
 	ReceivedErr error
+	// Tour is the teaching tour on screen (nil: none; tour.go).
+	Tour *Tour
 	// AskedRelease is set once the received release was asked to be read.
 	AskedRelease bool
 	// AskedHeader is set once the import wizard was opened on a table

@@ -1,4 +1,9 @@
-package ui
+// Package export is the Export pane: it writes the release as
+// `privlab run` writes it (with the project's current risk-utility map
+// beside it), asks before replacing a directory or writing a release
+// that violates its requirement, and shows the independent
+// verification's lines.
+package export
 
 import (
 	"errors"
@@ -10,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/advise"
 	"privlab/algorithms/attack"
 	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
@@ -20,13 +26,14 @@ import (
 	"privlab/ui/components"
 )
 
-// exportPane writes the release: it shows what will be written, asks
+// Model writes the release: it shows what will be written, asks
 // before replacing an existing directory or writing a release that
 // violates its requirement, runs the independent verification and shows
 // its lines. The release and audit record are written as `privlab run`
 // writes them.
-type exportPane struct {
-	st      *State
+type Model struct {
+	st      *common.State
+	w, h    int // the pane's size (SetSize)
 	edit    components.LineEditor
 	editing string // what the editor edits: "" the directory, "population"
 	chosen  string // the directory typed by the user ("" = default)
@@ -40,26 +47,30 @@ type exportPane struct {
 	lines   []string
 	err     error
 	done    string
+	mapPath string         // the risk-utility map written beside the release ("" when none was)
 	of      *method.Result // the result the plan on screen is of
 	scroll  components.Scroller
 }
 
-type exportMsg struct {
+// DoneMsg is an export finished in the background (written and
+// verified, or refused with its error).
+type DoneMsg struct {
 	seq int
 	ex  *pipeline.Exported
 	err error
 }
 
-func newExportPane(st *State) *exportPane {
-	return &exportPane{st: st, edit: components.NewLineEditor(50)}
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
+	return &Model{st: st, edit: components.NewLineEditor(50)}
 }
 
-func (p *exportPane) title() string   { return "Export" }
-func (p *exportPane) capturing() bool { return p.edit.Active || p.confirm != "" }
+func (p *Model) Title() string   { return "Export" }
+func (p *Model) Capturing() bool { return p.edit.Active || p.confirm != "" }
 
-// refresh shows the plan of a new result without the previous export's
+// Refresh shows the plan of a new result without the previous export's
 // outcome (it was of another release).
-func (p *exportPane) refresh() {
+func (p *Model) Refresh() {
 	if p.st.Result != p.of {
 		p.of = p.st.Result
 		p.clearOutcome()
@@ -69,13 +80,13 @@ func (p *exportPane) refresh() {
 
 // clearOutcome forgets the previous export's outcome: its verification
 // lines, its error and what it wrote.
-func (p *exportPane) clearOutcome() {
+func (p *Model) clearOutcome() {
 	if !p.busy {
-		p.lines, p.err, p.done = nil, nil, ""
+		p.lines, p.err, p.done, p.mapPath = nil, nil, "", ""
 	}
 }
 
-func (p *exportPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	switch {
 	case p.confirm != "":
@@ -92,16 +103,16 @@ func (p *exportPane) shortHelp() []key.Binding {
 
 // namable says whether the population is a file whose columns the
 // import wizard can name.
-func (p *exportPane) namable() bool {
+func (p *Model) namable() bool {
 	path := p.st.Project.Population
 	_, ok := common.DatasetName(path)
 	return path != "" && !ok
 }
 
-func (p *exportPane) fullHelp() []key.Binding {
+func (p *Model) FullHelp() []key.Binding {
 	k := p.st.Keys
 	if p.confirm != "" || p.edit.Active {
-		return p.shortHelp()
+		return p.ShortHelp()
 	}
 	out := []key.Binding{k.Export, common.Described(k.EditText, common.KeyName(k.EditText), "edit directory"), k.Population, k.PopulationPath}
 	if p.namable() {
@@ -114,7 +125,7 @@ func (p *exportPane) fullHelp() []key.Binding {
 // absolute path: a relative one is in the project file's folder, as the
 // project's other paths are, else in the working directory (issue 35.5:
 // a project opened from elsewhere wrote its release there).
-func (p *exportPane) dir() string {
+func (p *Model) dir() string {
 	dir := p.chosen
 	if dir == "" {
 		base := p.st.Project.Input
@@ -142,10 +153,10 @@ func baseName(path string) string {
 	return path
 }
 
-func (p *exportPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
-	case exportMsg:
+	case DoneMsg:
 		if msg.seq != p.seq {
 			return nil
 		}
@@ -162,6 +173,9 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 		}
 		p.lines = msg.ex.Checks
 		p.done = fmt.Sprintf("wrote %s and %s", st.ShownPath(msg.ex.Dir), st.ShownPath(releasedir.AuditPath(msg.ex.Dir)))
+		if msg.ex.Manifest != nil && msg.ex.Manifest.Advisor != nil {
+			p.mapPath = releasedir.AdvisorMapPath(msg.ex.Dir)
+		}
 		st.Exported(msg.ex.Dir) // the next release is attacked together with it
 		st.Notify("exported %s", st.ShownPath(msg.ex.Dir))
 		return nil
@@ -193,15 +207,13 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 			p.editing = ""
 			return p.edit.Open("release directory: ", p.dir())
 		case key.Matches(msg, keys.Population):
-			d := newPickDialog(st, "Pick the population table", st.SetPopulation)
-			d.picker.AllowedTypes = source.Extensions()
-			return func() tea.Msg { return openDialogMsg{d} }
+			pick := common.PickFileMsg{Title: "Pick the population table", Types: source.Extensions(), OnPick: st.SetPopulation}
+			return func() tea.Msg { return pick }
 		case key.Matches(msg, keys.PopulationPath):
 			p.editing = "population"
 			return p.edit.Open("population (the people an attacker can name: a CSV, .xlsx, .parquet or FILE.db:TABLE file, or dataset:NAME; empty: none): ", st.Project.Population)
 		case key.Matches(msg, keys.NamePopulation) && p.namable():
-			d := newPopulationDialog(st)
-			return func() tea.Msg { return openDialogMsg{d} }
+			return func() tea.Msg { return common.NamePopulationMsg{} }
 		case key.Matches(msg, keys.Export):
 			p.scroll.Offset = 0 // the outcome shows at the top
 			return p.start()
@@ -212,7 +224,7 @@ func (p *exportPane) update(msg tea.Msg) tea.Cmd {
 }
 
 // start checks what needs confirming before exporting.
-func (p *exportPane) start() tea.Cmd {
+func (p *Model) start() tea.Cmd {
 	st := p.st
 	if st.Result == nil || st.Prep == nil || st.Running {
 		st.Notify("wait for the preview to finish before exporting")
@@ -251,7 +263,7 @@ func (p *exportPane) start() tea.Cmd {
 	}
 	if v := st.Result.Violations(); v > 0 || !st.Result.Satisfied() {
 		p.accept = true
-		q = append(q, violate(v)+" the privacy requirement: export anyway (the manifest will say so)?")
+		q = append(q, common.Violate(v)+" the privacy requirement: export anyway (the manifest will say so)?")
 	}
 	if len(q) > 0 {
 		p.confirm = strings.Join(q, "\n") + " (y/n)"
@@ -260,23 +272,26 @@ func (p *exportPane) start() tea.Cmd {
 	return p.export()
 }
 
-func (p *exportPane) export() tea.Cmd {
+func (p *Model) export() tea.Cmd {
 	st := p.st
 	p.seq++
-	p.busy, p.err, p.lines, p.done = true, nil, nil, ""
+	p.busy, p.err, p.lines, p.done, p.mapPath = true, nil, nil, "", ""
 	seq, prep, res, dir, env := p.seq, st.Prep, st.Result, p.dir(), st.Env
-	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept, AllowGrowth: p.growth}
+	// The project's current risk-utility map goes beside the release, as
+	// privlab run --config exports it (nil when there is none or it is
+	// stale).
+	opt := pipeline.ExportOptions{Force: p.force, AcceptViolations: p.accept, AllowGrowth: p.growth, Advisor: advise.ExportMap(st.Project)}
 	return common.Guarded(func() tea.Msg {
 		if err := env.LoadPopulationOf(prep); err != nil { // the project's population (run --population)
-			return exportMsg{seq: seq, err: err}
+			return DoneMsg{seq: seq, err: err}
 		}
 		ex, err := pipeline.Export(prep, res, dir, opt)
-		return exportMsg{seq: seq, ex: ex, err: err}
-	}, func(err error) tea.Msg { return exportMsg{seq: seq, err: err} })
+		return DoneMsg{seq: seq, ex: ex, err: err}
+	}, func(err error) tea.Msg { return DoneMsg{seq: seq, err: err} })
 }
 
 // planFiles lists the files of the current result's release.
-func (p *exportPane) planFiles() []releasedir.FileEntry {
+func (p *Model) planFiles() []releasedir.FileEntry {
 	if p.st.Result == nil {
 		return nil
 	}
@@ -287,12 +302,16 @@ func (p *exportPane) planFiles() []releasedir.FileEntry {
 var riskShown = []string{risk.KeySmallest, risk.KeyUniqueShare, risk.KeyProsAvg, risk.KeyAtRisk, risk.KeyDistinctL,
 	risk.KeyTopBelief, risk.KeyTCloseness, risk.KeyNCP, risk.KeyPresence}
 
-func (p *exportPane) view(w, h int) string {
-	return p.scroll.View(p.st.State, p.plan(w), w, h)
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the pane at its size, scrolled.
+func (p *Model) View() string {
+	return p.scroll.View(p.st, p.plan(p.w), p.w, p.h)
 }
 
 // plan is the whole of the export pane's text, scrolled by view.
-func (p *exportPane) plan(w int) string {
+func (p *Model) plan(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Export the release") + "\n\n")
@@ -326,6 +345,10 @@ func (p *exportPane) plan(w int) string {
 		b.WriteString(s.Error.Render(common.Wrap("✗ "+st.Explain(p.err), w)) + "\n")
 	case p.done != "":
 		b.WriteString(s.OK.Render("✓ "+common.Safe(p.done)) + "\n")
+		if p.mapPath != "" {
+			// Where the map went, as privlab run --config says it.
+			b.WriteString(s.Muted.Render(common.Fit("  map "+common.Safe(st.ShownPath(p.mapPath))+" (the risk-utility map report.md links)", w)) + "\n")
+		}
 	default:
 		b.WriteString(s.Muted.Render(common.KeyName(p.st.Keys.Export)+": write the release (atomically), then verify it from its files") + "\n")
 	}
@@ -375,7 +398,7 @@ func (p *exportPane) plan(w int) string {
 // attacksView is what an attacker can still do with the release, as the
 // manifest and report.md will state it (with the project's population),
 // or why the attacks could not be measured.
-func (p *exportPane) attacksView(w int) string {
+func (p *Model) attacksView(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	if at := st.Attacks; at != nil && !st.AttacksOld && len(p.lines) == 0 {
@@ -397,7 +420,7 @@ func (p *exportPane) attacksView(w int) string {
 
 // populationLine says which population the attacks read, and, without
 // one, which attacks did not run for lack of it.
-func (p *exportPane) populationLine(w int) string {
+func (p *Model) populationLine(w int) string {
 	st, s := p.st, p.st.Styles
 	label := s.Label.Render("population ")
 	if path := st.Project.Population; path != "" {

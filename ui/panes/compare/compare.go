@@ -1,4 +1,8 @@
-package ui
+// Package compare is the Compare pane: every method run on the current
+// data with comparable settings, in one table of their figures, the best
+// of each line marked; enter opens the selected method with its
+// settings. The headless twin is privlab eval --compare.
+package compare
 
 import (
 	"fmt"
@@ -7,21 +11,23 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
 	"privlab/ui/common"
 	"privlab/ui/components"
 )
 
-// comparePane runs every method on the current data, QIs and sensitive
+// Model runs every method on the current data, QIs and sensitive
 // attribute with comparable settings (the same k where a method has a
 // group size) and shows one table: the method's own requirement, the
 // figures every release gets, the error of one common workload and the
 // time, the best of each line marked. Enter opens the selected method,
 // with its settings, in the preview. The headless twin is privlab eval
 // --compare.
-type comparePane struct {
-	st     *State
+type Model struct {
+	st     *common.State
+	w, h   int // the pane's size (SetSize)
 	k      int
 	cursor int // the selected method (column)
 	job    components.Job
@@ -30,41 +36,43 @@ type comparePane struct {
 	scroll components.Scroller
 }
 
-type compareMsg struct {
+// DoneMsg is a comparison finished (or stopped) in the background.
+type DoneMsg struct {
 	seq  int
 	rows []pipeline.CompareRow
 	err  error
 }
 
-func newComparePane(st *State) *comparePane {
-	return &comparePane{st: st, k: 10, job: components.NewJob()}
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
+	return &Model{st: st, k: 10, job: components.NewJob()}
 }
 
-func (p *comparePane) title() string   { return "Compare" }
-func (p *comparePane) capturing() bool { return false }
-func (p *comparePane) refresh()        {}
+func (p *Model) Title() string   { return "Compare" }
+func (p *Model) Capturing() bool { return false }
+func (p *Model) Refresh()        {}
 
-// shortHelp: ← and → move between the methods, + and - change k (the
+// ShortHelp: ← and → move between the methods, + and - change k (the
 // parameter keys' → would move too: it is not offered here).
-func (p *comparePane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	return []key.Binding{k.OpenMethod, common.Described(k.Left, common.KeyName(k.Left), "previous method"), common.Described(k.Right, common.KeyName(k.Right), "next method"),
 		common.Described(k.Wider, common.KeyName(k.Wider), "k + 1"), common.Described(k.Narrow, common.KeyName(k.Narrow), "k - 1"), k.Rerun}
 }
 
-func (p *comparePane) fullHelp() []key.Binding {
-	return append(p.shortHelp(), components.ScrollKeys(p.st.Keys)...)
+func (p *Model) FullHelp() []key.Binding {
+	return append(p.ShortHelp(), components.ScrollKeys(p.st.Keys)...)
 }
 
-func (p *comparePane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
-	case compareMsg:
+	case DoneMsg:
 		if p.job.Done(msg.seq) {
 			p.rows, p.err = msg.rows, components.Stopped(msg.err, "comparison", st.Keys, common.KeyName(st.Keys.Rerun)+" runs it again")
 		}
 		return nil
-	case cancelJobMsg:
+	case common.CancelJobMsg:
 		p.job.Stop()
 		return nil
 	case tea.KeyMsg:
@@ -75,7 +83,7 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 				p.cursor--
 			}
 		case key.Matches(msg, k.Right):
-			if p.cursor < len(methods())-1 {
+			if p.cursor < len(catalog.All())-1 {
 				p.cursor++
 			}
 		case key.Matches(msg, k.Wider):
@@ -98,7 +106,7 @@ func (p *comparePane) update(msg tea.Msg) tea.Cmd {
 }
 
 // start runs the comparison in the background; a new one cancels the old.
-func (p *comparePane) start() tea.Cmd {
+func (p *Model) start() tea.Cmd {
 	st := p.st
 	if st.Table == nil {
 		st.Notify("wait for the table to load")
@@ -109,14 +117,14 @@ func (p *comparePane) start() tea.Cmd {
 	env, proj, table, k, now := st.Env, st.Project.Clone(), st.Table, p.k, st.Now
 	return common.Guarded(func() tea.Msg {
 		rows, err := pipeline.Compare(ctx, env, proj, table, pipeline.CompareOptions{K: k, Threshold: proj.RiskThreshold, Now: now,
-			Workload: workload.Options{Queries: previewQueries, Seed: 1}, Progress: progress})
-		return compareMsg{seq: seq, rows: rows, err: err}
-	}, func(err error) tea.Msg { return compareMsg{seq: seq, err: err} })
+			Workload: workload.Options{Queries: common.PreviewQueries, Seed: 1}, Progress: progress})
+		return DoneMsg{seq: seq, rows: rows, err: err}
+	}, func(err error) tea.Msg { return DoneMsg{seq: seq, err: err} })
 }
 
 // open switches the workbench to the selected method with the settings
 // it was compared with, and shows its preview.
-func (p *comparePane) open() tea.Cmd {
+func (p *Model) open() tea.Cmd {
 	st := p.st
 	if p.cursor >= len(p.rows) {
 		return nil
@@ -130,13 +138,16 @@ func (p *comparePane) open() tea.Cmd {
 	return func() tea.Msg { return common.ShowPaneMsg{Pane: common.PanePreview} }
 }
 
-// view scrolls the comparison: its lines run past 80x24 (issue 35.2).
-func (p *comparePane) view(w, h int) string {
-	return p.scroll.View(p.st.State, p.table(w), w, h)
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View scrolls the comparison: its lines run past 80x24 (issue 35.2).
+func (p *Model) View() string {
+	return p.scroll.View(p.st, p.table(p.w), p.w, p.h)
 }
 
 // table is the whole of the comparison's text.
-func (p *comparePane) table(w int) string {
+func (p *Model) table(w int) string {
 	st, s := p.st, p.st.Styles
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Compare methods") + s.Muted.Render(common.Fit(fmt.Sprintf("  every method on this data, QIs and SA; k = %d where a method has a group size (%s/%s)", p.k, common.KeyName(p.st.Keys.Wider), common.KeyName(p.st.Keys.Narrow)), w-16)) + "\n")
@@ -181,7 +192,7 @@ func (p *comparePane) table(w int) string {
 	// The selected method's settings, or why it did not run.
 	if p.cursor < len(p.rows) {
 		r := p.rows[p.cursor]
-		text := fmt.Sprintf("%s: variant %s; %s; %s", r.Method, orDash(r.Variant), r.Settings, r.Worst)
+		text := fmt.Sprintf("%s: variant %s; %s; %s", r.Method, common.OrDash(r.Variant), r.Settings, r.Worst)
 		if r.Err != "" {
 			text = r.Method + " did not run: " + r.Err
 		}
@@ -194,7 +205,7 @@ func (p *comparePane) table(w int) string {
 // compareCell is one method's value of a line in col cells: the best of
 // the line marked * in the OK colour, a ✗ (a failed requirement, a broken
 // bound) in the error colour even when it is the best.
-func compareCell(s *Styles, t string, best bool, col int) string {
+func compareCell(s *common.Styles, t string, best bool, col int) string {
 	if best {
 		t += "*"
 	}
@@ -206,11 +217,4 @@ func compareCell(s *Styles, t string, best bool, col int) string {
 		return s.OK.Render(cell)
 	}
 	return cell
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }

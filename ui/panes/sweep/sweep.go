@@ -1,4 +1,8 @@
-package ui
+// Package sweep is the Sweep pane: the method re-run for each value of
+// one parameter on the same table, each release measured with the same
+// workload, the workload error and the privacy figure that moves plotted
+// against the parameter. The headless twin is privlab eval --sweep.
+package sweep
 
 import (
 	"context"
@@ -19,13 +23,14 @@ import (
 	"privlab/ui/components"
 )
 
-// sweepPane compares values of one parameter: it re-runs the method for
+// Model compares values of one parameter: it re-runs the method for
 // each value on the same table, measures each release with the same random
 // workload, and plots the workload error and the privacy worst case
 // against the parameter (the headless twin is privlab eval --sweep). The
 // sweep runs in the background with its progress shown; ctrl+x stops it.
-type sweepPane struct {
-	st     *State
+type Model struct {
+	st     *common.State
+	w, h   int // the pane's size (SetSize)
 	cursor int
 	values map[string]string // edited value lists per method and parameter
 	edit   components.LineEditor
@@ -42,10 +47,8 @@ type sweepPane struct {
 	cleared string
 }
 
-// cancelJobMsg asks the panes to stop their background work (ctrl+x).
-type cancelJobMsg struct{}
-
-type sweepMsg struct {
+// DoneMsg is a sweep finished (or stopped) in the background.
+type DoneMsg struct {
 	seq  int
 	rows []pipeline.SweepRow
 	figs []sweepFigures
@@ -61,17 +64,18 @@ type sweepFigures struct {
 	unique, belief, smallest float64
 }
 
-func newSweepPane(st *State) *sweepPane {
-	return &sweepPane{st: st, values: map[string]string{}, edit: components.NewLineEditor(50), job: components.NewJob()}
+// New is the pane over the workbench's state.
+func New(st *common.State) *Model {
+	return &Model{st: st, values: map[string]string{}, edit: components.NewLineEditor(50), job: components.NewJob()}
 }
 
-func (p *sweepPane) title() string   { return "Sweep" }
-func (p *sweepPane) capturing() bool { return p.edit.Active }
+func (p *Model) Title() string   { return "Sweep" }
+func (p *Model) Capturing() bool { return p.edit.Active }
 
-// refresh drops the sweep (and stops a running one) once the settings
+// Refresh drops the sweep (and stops a running one) once the settings
 // that made it change: another method, table, role, hierarchy or value;
 // its table and charts would speak of settings no longer there.
-func (p *sweepPane) refresh() {
+func (p *Model) Refresh() {
 	st := p.st
 	if (len(p.rows) > 0 || p.err != nil || p.job.Busy) && (st.Changes != p.of || st.Table != p.table) {
 		p.job.Forget()
@@ -79,7 +83,7 @@ func (p *sweepPane) refresh() {
 	}
 }
 
-func (p *sweepPane) shortHelp() []key.Binding {
+func (p *Model) ShortHelp() []key.Binding {
 	k := p.st.Keys
 	if p.edit.Active {
 		return []key.Binding{k.Enter, k.Back}
@@ -87,12 +91,12 @@ func (p *sweepPane) shortHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, common.Described(k.EditText, common.KeyName(k.EditText), "edit values"), k.Run}
 }
 
-func (p *sweepPane) fullHelp() []key.Binding { return p.shortHelp() }
+func (p *Model) FullHelp() []key.Binding { return p.ShortHelp() }
 
 // params are the sweepable parameters: every declared one but the seed,
 // and the group size k for a method that declares comparable settings
 // but no k (method.ComparableGroupSize: e.g. distribution's mondrian:k).
-func (p *sweepPane) params() []model.ParamSpec {
+func (p *Model) params() []model.ParamSpec {
 	var out []model.ParamSpec
 	spec := p.st.Spec()
 	for _, par := range spec.Params {
@@ -110,7 +114,7 @@ func (p *sweepPane) params() []model.ParamSpec {
 
 // defaultValues proposes values for a parameter: the list it declares,
 // else presets or steps around the current value.
-func (p *sweepPane) defaultValues(par model.ParamSpec) string {
+func (p *Model) defaultValues(par model.ParamSpec) string {
 	if par.Sweep != "" {
 		return par.Sweep
 	}
@@ -161,17 +165,17 @@ func joinValues(vals []string) string {
 	return strings.Join(vals, ",")
 }
 
-func (p *sweepPane) valuesOf(par model.ParamSpec) string {
+func (p *Model) valuesOf(par model.ParamSpec) string {
 	if v, ok := p.values[p.st.Project.Method+"/"+par.Name]; ok {
 		return v
 	}
 	return p.defaultValues(par)
 }
 
-func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	st := p.st
 	switch msg := msg.(type) {
-	case sweepMsg:
+	case DoneMsg:
 		if p.job.Done(msg.seq) {
 			p.rows, p.figs, p.err = msg.rows, msg.figs, components.Stopped(msg.err, "sweep", st.Keys, common.KeyName(st.Keys.Run)+" runs it again")
 			if msg.err != nil {
@@ -183,7 +187,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		return nil
-	case cancelJobMsg:
+	case common.CancelJobMsg:
 		p.job.Stop()
 		return nil
 	case tea.KeyMsg:
@@ -224,7 +228,7 @@ func (p *sweepPane) update(msg tea.Msg) tea.Cmd {
 }
 
 // start runs the sweep in the background; a new sweep cancels the old one.
-func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
+func (p *Model) start(par model.ParamSpec) tea.Cmd {
 	st := p.st
 	if st.Table == nil {
 		st.Notify("wait for the table to load")
@@ -241,10 +245,10 @@ func (p *sweepPane) start(par model.ParamSpec) tea.Cmd {
 	env, proj, table := st.Env, st.RunProject(), st.Table
 	return common.Guarded(func() tea.Msg {
 		figs := make([]sweepFigures, len(vals))
-		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: previewQueries, Range: 0.1, Seed: 1},
+		rows, err := pipeline.Sweep(ctx, env, proj, table, par.Name, vals, workload.Options{Queries: common.PreviewQueries, Range: 0.1, Seed: 1},
 			pipeline.SweepOptions{Progress: progress, Each: func(i int, res *method.Result) { figs[i] = measureSweep(res, proj.RiskThreshold) }})
-		return sweepMsg{seq: seq, rows: rows, figs: figs[:len(rows)], err: err}
-	}, func(err error) tea.Msg { return sweepMsg{seq: seq, err: err} })
+		return DoneMsg{seq: seq, rows: rows, figs: figs[:len(rows)], err: err}
+	}, func(err error) tea.Msg { return DoneMsg{seq: seq, err: err} })
 }
 
 // measureSweep measures one swept value's result: its utility figure's
@@ -266,8 +270,13 @@ func measureSweep(res *method.Result, threshold float64) sweepFigures {
 	return f
 }
 
-func (p *sweepPane) view(w, h int) string {
-	st, s := p.st, p.st.Styles
+// SetSize sets the cells the pane is drawn in.
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the values of each parameter and, after a sweep, its table
+// and charts.
+func (p *Model) View() string {
+	st, s, w, h := p.st, p.st.Styles, p.w, p.h
 	ps := p.params()
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Parameter sweep") + s.Muted.Render("  re-runs "+st.Project.Method+" for each value; same table, same random workload") + "\n")
@@ -307,7 +316,7 @@ func (p *sweepPane) view(w, h int) string {
 // tableView is a line per value: groups, violations, the method's worst
 // case, its utility figure (named as the method names it), the records
 // unique on the published QIs and the workload error.
-func (p *sweepPane) tableView(w int) string {
+func (p *Model) tableView(w int) string {
 	s := p.st.Styles
 	utility := "utility"
 	for _, f := range p.figs {
@@ -333,7 +342,7 @@ func (p *sweepPane) tableView(w int) string {
 			errText = fmt.Sprintf("%.3f", r.MeanErr)
 		}
 		b.WriteString(common.Fit(name+fmt.Sprintf(" %6s %s %12s %12s %8s %8s", common.Thousands(r.Groups), viol, common.Human(r.WorstVal), common.Human(r.UtilityVal),
-			orDash(humanOrNaN(p.figs[i].unique)), errText), w) + "\n")
+			common.OrDash(humanOrNaN(p.figs[i].unique)), errText), w) + "\n")
 	}
 	return b.String()
 }
@@ -341,7 +350,7 @@ func (p *sweepPane) tableView(w int) string {
 // charts plots the workload error and the privacy figure that moves
 // against the parameter (see privacySeries), each axis from its smallest
 // value to its largest.
-func (p *sweepPane) charts(w, h int) string {
+func (p *Model) charts(w, h int) string {
 	s := p.st.Styles
 	var labels []string
 	var errs []float64
@@ -368,7 +377,7 @@ func (p *sweepPane) charts(w, h int) string {
 // and the smallest class (a line that is always 0 says nothing); the
 // worst case when none moves. Its name says the limits it was held to,
 // as a range when they differ ("(limit 7-13)").
-func (p *sweepPane) privacySeries() (string, []float64) {
+func (p *Model) privacySeries() (string, []float64) {
 	n := len(p.rows)
 	worst, unique, belief, smallest := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	worstName := "worst case"

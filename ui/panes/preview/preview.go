@@ -426,7 +426,9 @@ func (p *Model) View() string {
 		title += s.Warn.Render(" · stale: earlier settings (" + common.KeyName(st.Keys.Recompute) + ")")
 	}
 	title += fmt.Sprintf("  sorted by %s, %s", sortName, dir)
-	if _, demo := pipeline.DatasetName(st.Project.Input); demo && !st.Dirty {
+	// The hint is for a first start on demo data; a tour's steps run the
+	// papers' examples on purpose.
+	if _, demo := pipeline.DatasetName(st.Project.Input); demo && !st.Dirty && st.Tour == nil {
 		title += s.Muted.Render(" · demo data: " + common.KeyName(st.Keys.Open) + " opens your own")
 	}
 	if v := r.Violations(); v > 0 {

@@ -105,16 +105,17 @@ func TestCompareScrolls(t *testing.T) {
 	press(t, a, "9", "enter")
 	settle(t, a, nil)
 	top := a.View()
-	if view := ansi.Strip(top); !strings.Contains(view, "↓ 4 more lines · ↓/j pgdn/f scroll") || strings.Contains(view, "* the best of a line") {
-		t.Fatalf("the comparison does not say 4 lines are below:\n%s", view)
+	if view := ansi.Strip(top); !strings.Contains(view, "↓ 41 more lines · ↓/j pgdn/f scroll") || strings.Contains(view, "* the best of a line") {
+		t.Fatalf("the comparison (and its glossary) does not say 41 lines are below:\n%s", view)
 	}
 	press(t, a, "G")
-	// 3 lines scrolled: the note on the first line counts them and itself.
-	if view := ansi.Strip(a.View()); !strings.Contains(view, "* the best of a line") || !strings.Contains(view, "↑ 4 more lines above") {
-		t.Errorf("end: not 3 lines scrolled:\n%s", view)
+	// 40 lines scrolled: the note on the first line counts them and
+	// itself; the glossary's last line is on screen.
+	if view := ansi.Strip(a.View()); !strings.Contains(view, "bound width / truth:") || !strings.Contains(view, "↑ 41 more lines above") {
+		t.Errorf("end: not 40 lines scrolled to the glossary's end:\n%s", view)
 	}
-	press(t, a, "b")
+	press(t, a, "b", "b", "b")
 	if a.View() != top {
-		t.Errorf("page up: not the first screen:\n%s", a.View())
+		t.Errorf("three pages up: not the first screen:\n%s", a.View())
 	}
 }

@@ -199,6 +199,21 @@ func (p *Model) table(w int) string {
 		b.WriteString(s.Muted.Render(common.Wrap(text, w)) + "\n")
 	}
 	b.WriteString(s.Muted.Render(common.Fit("* the best of a line · "+common.FirstKey(st.Keys.OpenMethod)+" opens the selected method with these settings in the preview", w)) + "\n")
+	b.WriteString(glossary(s, lines, w))
+	return b.String()
+}
+
+// glossary says what each line measures, as privlab eval --compare's
+// "figures:" does: one definition, one scale, one name everywhere.
+func glossary(s *common.Styles, lines []pipeline.CompareLine, w int) string {
+	var b strings.Builder
+	b.WriteString("\n" + s.Label.Render("figures") + "\n")
+	for _, l := range lines {
+		if l.Help == "" {
+			continue
+		}
+		b.WriteString(common.Wrap(s.Label.Render(l.Name)+s.Muted.Render(": "+l.Help), w) + "\n")
+	}
 	return b.String()
 }
 

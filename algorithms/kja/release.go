@@ -283,7 +283,7 @@ func (r *run) charts() []method.Section {
 		per[a] /= float64(max(1, r.t.mt))
 	}
 	loss := method.Section{Title: "NCP per QI: mean normalised extent of a microdata tuple's box",
-		Labels: r.in.Roles.QIs, Series: []method.Series{{Name: "extent", Values: per}}}
+		Labels: r.in.Roles.QIs, Series: []method.Series{{Name: "extent", Values: per, Largest: true}}}
 	return []method.Section{
 		histogram("boxes by JT tuples |g| (k = "+format.ParamK.Text(r.values)+")", sizes),
 		histogram("boxes by microdata tuples (private)", mts),

@@ -515,7 +515,7 @@ func (r *run) detail(i, limit int) method.Detail {
 		share[j] = float64(count[v]) / float64(a)
 		limitLine[j] = r.alpha.Float()
 	}
-	chart.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: limitLine}}
+	chart.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: limitLine, Largest: true}}
 	d.Sections = append(d.Sections, orig, chart)
 	return d
 }
@@ -628,7 +628,7 @@ func (r *run) charts() []method.Section {
 		share = append(share, float64(counts[v])/float64(max(1, n)))
 		lim = append(lim, r.alpha.Float())
 	}
-	table.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: lim}}
+	table.Series = []method.Series{{Name: "share", Values: share}, {Name: "alpha", Values: lim, Largest: true}}
 
 	sizes := method.Section{Title: "classes by size"}
 	const bins = 10
@@ -639,7 +639,7 @@ func (r *run) charts() []method.Section {
 	for i := 0; i <= bins; i++ {
 		label := fmt.Sprint(r.k + i)
 		if i == bins {
-			label = ">=" + label
+			label += "+"
 		}
 		sizes.Labels = append(sizes.Labels, label)
 	}
@@ -651,7 +651,8 @@ func (r *run) charts() []method.Section {
 		fracCount[min(9, int(g.Figures[FigFraction]*10-1e-9))]++
 	}
 	for i := range fracCount {
-		fracs.Labels = append(fracs.Labels, fmt.Sprintf("<=%.1f", float64(i+1)/10))
+		// (lo, hi]: the first bucket holds the shares up to 0.1.
+		fracs.Labels = append(fracs.Labels, model.FormatNumber(float64(i)/10)+"-"+model.FormatNumber(float64(i+1)/10))
 	}
 	fracs.Series = []method.Series{{Name: "classes", Values: fracCount}}
 	return []method.Section{table, sizes, fracs}

@@ -483,6 +483,10 @@ type Section struct {
 type Series struct {
 	Name   string
 	Values []float64
+	// Largest says the values are a limit or a per-label measure, not
+	// counts or shares: a chart that shows several labels on one row
+	// shows their largest value, never their sum.
+	Largest bool
 }
 
 // Result is a finished run.

@@ -107,8 +107,10 @@ func Bar(f float64, w int) string {
 }
 
 // Bins groups n leaf values into at most max consecutive bins and returns
-// each bin's label and the summed series.
-func Bins(labels []string, series [][]float64, max int) ([]string, [][]float64) {
+// each bin's label ("a–b"; ranges "0-0.1" and "0.1-0.2" join as
+// "0-0.2") and the series, summed (counts, shares) or, where largest[s]
+// is true, their largest value (a limit).
+func Bins(labels []string, series [][]float64, largest []bool, max int) ([]string, [][]float64) {
 	n := len(labels)
 	if n <= max {
 		return labels, series
@@ -120,20 +122,33 @@ func Bins(labels []string, series [][]float64, max int) ([]string, [][]float64) 
 	}
 	for b := 0; b < max; b++ {
 		lo, hi := b*n/max, (b+1)*n/max-1
-		if lo == hi {
-			outL[b] = labels[lo]
-		} else {
-			outL[b] = labels[lo] + "–" + labels[hi]
-		}
+		outL[b] = binLabel(labels[lo], labels[hi], lo == hi)
 		for s := range series {
 			for i := lo; i <= hi; i++ {
-				if i < len(series[s]) {
+				if i >= len(series[s]) {
+					continue
+				}
+				if s < len(largest) && largest[s] {
+					outS[s][b] = math.Max(outS[s][b], series[s][i])
+				} else {
 					outS[s][b] += series[s][i]
 				}
 			}
 		}
 	}
 	return outL, outS
+}
+
+// binLabel names a bin from its first and last label: two ranges "a-b"
+// and "c-d" join as "a-d", other labels as "first–last".
+func binLabel(first, last string, one bool) string {
+	if one {
+		return first
+	}
+	if i, j := strings.LastIndex(first, "-"), strings.LastIndex(last, "-"); i > 0 && j > 0 {
+		return first[:i] + "-" + last[j+1:]
+	}
+	return first + "–" + last
 }
 
 // Human prints a number compactly: 1234567 -> 1.23M, 12345 -> 12.3k

@@ -98,13 +98,21 @@ func TableView(s *common.Styles, sec method.Section, w, h, offset int, scroll st
 }
 
 // chartView draws a bar chart in w x h: a legend line, then one line per
-// (binned) label with a bar per series, all on one scale.
+// label with a bar per series, all on one scale. When the labels
+// outnumber the rows, consecutive labels share a row, and the chart says
+// so on its last line (never merged silently).
 func chartView(s *common.Styles, sec method.Section, w, h int) string {
 	series := make([][]float64, len(sec.Series))
+	largest := make([]bool, len(sec.Series))
 	for i, se := range sec.Series {
-		series[i] = se.Values
+		series[i], largest[i] = se.Values, se.Largest
 	}
-	lbls, ser := common.Bins(sec.Labels, series, max(1, h))
+	rows := max(1, h)
+	binned := len(sec.Labels) > rows
+	if binned && rows > 1 {
+		rows-- // the line that says so
+	}
+	lbls, ser := common.Bins(sec.Labels, series, largest, rows)
 	maxV := 0.0
 	for _, se := range ser {
 		for _, x := range se {
@@ -130,7 +138,27 @@ func chartView(s *common.Styles, sec method.Section, w, h int) string {
 		}
 		b.WriteString(common.Fit(line, w) + "\n")
 	}
+	if binned {
+		b.WriteString(s.Muted.Render(common.Fit(binnedNote(sec, len(lbls)), w)) + "\n")
+	}
 	return b.String()
+}
+
+// binnedNote says that a chart's labels share rows: how many, and how
+// the series were combined.
+func binnedNote(sec method.Section, rows int) string {
+	note := fmt.Sprintf("%d values on %d rows (about %d a row):", len(sec.Labels), rows, (len(sec.Labels)+rows-1)/rows)
+	for i, se := range sec.Series {
+		if i > 0 {
+			note += ","
+		}
+		how := "summed"
+		if se.Largest {
+			how = "the largest"
+		}
+		note += " " + se.Name + " " + how
+	}
+	return note + " · a taller terminal shows each"
 }
 
 func maxF(a, b float64) float64 {

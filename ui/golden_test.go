@@ -257,7 +257,7 @@ func TestGoldenStaleAndErrors(t *testing.T) {
 // manifest, its check and its groups, and the Query pane answers from it.
 func TestGoldenReceivedRelease(t *testing.T) {
 	dir := t.TempDir()
-	var rel, query string
+	var rel, query, data string
 	inDir(t, dir, func() {
 		a := ready(t, "dataset:employees", 80, 24)
 		press(t, a, "7", "enter")
@@ -275,12 +275,19 @@ func TestGoldenReceivedRelease(t *testing.T) {
 		press(t, r, "enter")
 		press(t, r, "ctrl+u", "AVG(salary) WHERE gender = 'F'", "enter", "esc")
 		query = r.View()
+		r.active = common.PaneData
+		data = r.View()
 	})
 	if !strings.Contains(rel, "✓ the release passes every check against dataset:employees") || !strings.Contains(query, "· release [") {
 		t.Fatalf("received release:\n%s\n%s", rel, query)
 	}
+	// The original's Data pane shows the roles the release was made with.
+	if !strings.Contains(data, "SA: salary") || strings.Contains(data, "QI: none") {
+		t.Errorf("the received release's Data pane does not show its roles:\n%s", data)
+	}
 	t.Run("release", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(rel)) })
 	t.Run("query", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(query)) })
+	t.Run("data", func(t *testing.T) { teatest.RequireEqualOutput(t, []byte(data)) })
 }
 
 // TestGoldenCompareAndSweepChart: the Compare pane after a comparison on

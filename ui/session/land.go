@@ -72,6 +72,11 @@ func (s *Session) UseReleaseInput(input pipeline.Project, original *model.Table)
 	if input.Input != "" {
 		s.Project.Input, s.Project.Rows, s.Project.DataSeed = input.Input, input.Rows, input.DataSeed
 		s.Project.Columns, s.Project.Delimiter, s.Project.Kinds = input.Columns, input.Delimiter, input.Kinds
+		// The roles and the missing-value policy the release was made
+		// with: the Data pane shows them, and counts the rows the
+		// export dropped as it did (issue 35 polish: no roles, and "0
+		// of 32,561 rows dropped" beside a header naming them).
+		s.Project.Roles, s.Project.Missing, s.Project.MissingValues = input.Roles, input.Missing, input.MissingValues
 		s.Table = original
 	}
 }

@@ -169,9 +169,9 @@ func Ratio(x float64) string {
 
 // AttackSection lists attacks a step ran: each one's measured figure, the
 // method's bound for it, the verdict and how many records or people it
-// succeeds on (probabilities as fractions, as the papers print them).
+// reached (within the bound when it holds; probabilities as fractions, as the papers print them).
 func AttackSection(title string, fs []risk.Finding) Section {
-	sec := Section{Title: title, Header: []string{"attack", "measured", "bound", "verdict", "succeeds on"}}
+	sec := Section{Title: title, Header: []string{"attack", "measured", "bound", "verdict", "reached"}}
 	for _, f := range fs {
 		measured, bound, on := "—", "none", "—"
 		if f.NotRun == "" {

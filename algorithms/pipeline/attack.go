@@ -256,13 +256,19 @@ func AttackSummary(a releasedir.AttackFigure) string {
 	case a.NotRun != "":
 		return a.Attack + ": not run (" + a.NotRun + ")"
 	case a.Bound == nil:
-		return fmt.Sprintf("%s: not bounded, %s %s (succeeds on %d)", a.Attack, a.Figure, model.FormatFixed(*a.Measured, 4), a.Records)
+		return fmt.Sprintf("%s: not bounded, %s %s (%d reached)", a.Attack, a.Figure, model.FormatFixed(*a.Measured, 4), a.Records)
 	case a.Vacuous != "":
-		return fmt.Sprintf("%s: not bounded, %s %s against a bound of %s that bounds nothing (succeeds on %d)", a.Attack, a.Figure,
+		return fmt.Sprintf("%s: not bounded, %s %s against a bound of %s that bounds nothing (%d reached)", a.Attack, a.Figure,
 			model.FormatFixed(*a.Measured, 4), model.FormatFixed(*a.Bound, 4), a.Records)
 	}
-	return fmt.Sprintf("%s: %s, %s %s against the bound %s (succeeds on %d)", a.Attack, a.Verdict(), a.Figure,
-		model.FormatFixed(*a.Measured, 4), model.FormatFixed(*a.Bound, 4), a.Records)
+	// A bound that holds may still let the attack reach some records
+	// (within it): "holds ... (succeeds on 4)" read as a contradiction.
+	reached := fmt.Sprintf("%d reached", a.Records)
+	if a.Holds != nil && *a.Holds {
+		reached += ", within the bound"
+	}
+	return fmt.Sprintf("%s: %s, %s %s against the bound %s (%s)", a.Attack, a.Verdict(), a.Figure,
+		model.FormatFixed(*a.Measured, 4), model.FormatFixed(*a.Bound, 4), reached)
 }
 
 // PreviewAttacks measures the attacks on a run's release as it would be

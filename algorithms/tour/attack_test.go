@@ -13,7 +13,7 @@ import (
 )
 
 // attackRow finds an attack's row in a step's attack table
-// (method.AttackSection): measured, bound, verdict, succeeds on.
+// (method.AttackSection): measured, bound, verdict, reached.
 func attackRow(t *testing.T, sec method.Section, attack string) []string {
 	t.Helper()
 	for _, r := range sec.Rows {

@@ -375,7 +375,7 @@ func (p *Model) charts(w, h int) string {
 // when it moves over the values, else the first that does of the records
 // unique on the published QIs, the largest belief in one sensitive value
 // and the smallest class (a line that is always 0 says nothing); the
-// worst case when none moves. Its name says the limits it was held to,
+// worst case, named flat, when none moves. Its name says the limits it was held to,
 // as a range when they differ ("(limit 7-13)").
 func (p *Model) privacySeries() (string, []float64) {
 	n := len(p.rows)
@@ -407,7 +407,9 @@ func (p *Model) privacySeries() (string, []float64) {
 			return c.name, c.ys
 		}
 	}
-	return worstName, worst
+	// Nothing moves: the flat line is said to be one, not left to look
+	// like a chart with nothing on it.
+	return "flat: " + worstName, worst
 }
 
 // moves reports whether the values (NaN: none) are not all the same.

@@ -88,6 +88,14 @@ func TestSweepPlotsThePrivacyFigureThatMoves(t *testing.T) {
 	if name, _ := p.privacySeries(); name != "posterior deviation (max) (limit 7-13)" {
 		t.Fatalf("plots %q", name)
 	}
+	// Nothing moves: the worst case is plotted and named flat (issue 35
+	// polish: the second chart could be a constant, unsaid).
+	for i := range p.figs {
+		p.rows[i].WorstVal, p.figs[i].belief = 0, 0.4
+	}
+	if name, _ := p.privacySeries(); name != "flat: posterior deviation (max) (limit 7-13)" {
+		t.Fatalf("nothing moves, plots %q", name)
+	}
 	if v := p.tableView(80); !strings.Contains(strings.Split(v, "\n")[0], "ranges") {
 		t.Fatalf("the utility column is not named as the method names it:\n%s", v)
 	}

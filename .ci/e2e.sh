@@ -298,7 +298,15 @@ for size in 80x24 120x34; do
   wait_for "1 warning"
   wait_for "finds their record"
   keys Escape
-  wait_for "Preview"
+  wait_for "5 Prev"
+
+  echo "e2e $size: the Advisor tab (A) maps every method's grid (r), point by point"
+  keys A
+  wait_for "no map yet"
+  keys r
+  wait_for "on the front" 60
+  keys Right
+  wait_for "On the front"
 
   echo "e2e $size: the Export pane scrolls, its directory is beside the project, absolute"
   keys 7
@@ -328,12 +336,18 @@ for size in 80x24 120x34; do
   wait_for "zipcode"
   keys Enter
   wait_for "Export the release"
+  echo "e2e $size: the population changed: the advisor's map is stale, and the export draws none"
+  keys A
+  wait_for "STALE"
+  keys 7
+  wait_for "Export the release"
   keys G
   wait_for "membership: not bounded"
   keys Enter
   wait_re "wrote .*/s$size/proj/release-employees-distribution" 60
   test -f "s$size/proj/release-employees-distribution/manifest.json"
   test ! -e "s$size/cwd/release-employees-distribution"
+  test ! -e "s$size/proj/release-employees-distribution.advisor-map.svg"
   keys C-s
   wait_for "saved"
   grep -q '"population_columns"' "s$size/proj/emp.json"

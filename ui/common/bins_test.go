@@ -27,3 +27,14 @@ func TestBinsSumCountsAndKeepLimits(t *testing.T) {
 		t.Errorf("with room for every label: %q", l)
 	}
 }
+
+// Two names that clip to the same text keep their ends instead (the
+// Method pane showed "effective vs requested targe…" twice at 80x24);
+// a name that clips to a text of its own is clipped as usual.
+func TestClipDistinctNeverShowsTwoIdenticalLabels(t *testing.T) {
+	got := ClipDistinct([]string{"effective vs requested target EMD", "effective vs requested target max |diff|", "groups", "a rather long unique name"}, 20)
+	want := []string{"effective…target EMD", "effective…max |diff|", "groups", "a rather long uniqu…"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ClipDistinct gave %q, want %q", got, want)
+	}
+}

@@ -185,6 +185,26 @@ func Thousands(n int) string { return humanize.Comma(int64(n)) }
 // Clip cuts s to at most n cells, ending in … when cut.
 func Clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
 
+// ClipDistinct clips each name to n cells; names that would then read
+// the same keep their ends instead ("effective vs…EMD", "effective
+// vs…max |diff|"), so a clipped list never shows two identical labels.
+func ClipDistinct(names []string, n int) []string {
+	out := make([]string, len(names))
+	seen := map[string]int{}
+	for i, s := range names {
+		out[i] = Clip(s, n)
+		seen[out[i]]++
+	}
+	for i, s := range names {
+		if seen[out[i]] > 1 && LenCells(s) > n && n > 4 {
+			head := (n - 1) / 2
+			tail := n - 1 - head
+			out[i] = ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, LenCells(s)-tail, "")
+		}
+	}
+	return out
+}
+
 // Wrap breaks text into lines of at most w cells at spaces and hyphens;
 // a word longer than w stays whole. The text is a message, never styled:
 // the names and values it holds are escaped (model.TermLines).

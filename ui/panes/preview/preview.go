@@ -553,8 +553,13 @@ func (p *Model) summaryLines(w int) string {
 		nameW = max(nameW, common.LenCells(workloadName))
 	}
 	nameW = min(nameW, max(12, w-14)) // room for the mark and the value
+	names := make([]string, len(r.Summary))
+	for i, f := range r.Summary {
+		names[i] = f.Name
+	}
+	names = common.ClipDistinct(names, nameW)
 	var b strings.Builder
-	for _, f := range r.Summary {
+	for i, f := range r.Summary {
 		mark := "  "
 		if f.Limit != "" {
 			mark = s.OK.Render("✓ ")
@@ -562,7 +567,7 @@ func (p *Model) summaryLines(w int) string {
 				mark = s.Error.Render("✗ ")
 			}
 		}
-		b.WriteString(common.Fit(mark+common.PadRight(common.Clip(f.Name, nameW), nameW)+" "+common.Human(f.Value), w) + "\n")
+		b.WriteString(common.Fit(mark+common.PadRight(names[i], nameW)+" "+common.Human(f.Value), w) + "\n")
 	}
 	if st.Workload != nil && st.Workload.Queries > 0 {
 		b.WriteString(common.Fit("  "+common.PadRight(workloadName, nameW)+fmt.Sprintf(" %.4f", st.Workload.MeanErr), w) + "\n")

@@ -183,7 +183,8 @@ func wrapN(text string, w, n int) string {
 		return strings.Join(lines, "\n")
 	}
 	lines = lines[:n]
-	lines[n-1] = common.Clip(lines[n-1], w-1) + "…"
+	// One ellipsis (it ended "……" when the line filled the width).
+	lines[n-1] = common.Clip(lines[n-1]+"…", w)
 	return strings.Join(lines, "\n")
 }
 

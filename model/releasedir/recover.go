@@ -102,6 +102,9 @@ func recoverLeftovers(parent, base string, warn func(string)) {
 	for _, l := range later {
 		path := filepath.Join(parent, l.name)
 		abs := filepath.Join(parent, base)
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			continue // gone since the folder was listed: its export finished
+		}
 		switch {
 		case l.kind == "old" && !l.audit:
 			recoverOld(path, abs, warn)
@@ -128,6 +131,11 @@ func recoverLeftovers(parent, base string, warn func(string)) {
 // carries its marker (isOwned), and says whether it did; one named like
 // it without the marker is left alone, and named.
 func removeMarked(path string, warn func(string)) bool {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		// Gone since the folder was listed: the export that made it
+		// finished (and cleaned up) in between; nothing to say.
+		return false
+	}
 	if isOwned(path) {
 		removeOwned(path)
 		return true

@@ -29,6 +29,9 @@ type Model struct {
 	// the whole check report, opened with c and scrolled with up/down
 	report    bool
 	reportOff int
+	// reportMax is the report's last offset as last drawn (its check
+	// lines wrapped to the width).
+	reportMax int
 	of        *session.Received
 }
 
@@ -74,7 +77,7 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 				p.reportOff--
 			}
 		case key.Matches(k, keys.Down):
-			if p.reportOff < len(r.Check)-1 {
+			if p.reportOff < p.reportMax {
 				p.reportOff++
 			}
 		}
@@ -221,12 +224,24 @@ func (p *Model) reportView(w, h int) string {
 	s, r := p.st.Styles, p.st.Received
 	var b strings.Builder
 	b.WriteString(s.Title.Render(common.Fit(common.Safe(fmt.Sprintf("Check report (%d lines) of %s %s", len(r.Check), r.Dir, r.Against)), w)) + "\n")
-	rows := max(1, h-2)
-	p.reportOff = min(p.reportOff, max(0, len(r.Check)-rows))
-	for i := p.reportOff; i < len(r.Check) && i < p.reportOff+rows; i++ {
-		b.WriteString(checkStyle(s, r.Check[i]).Render(common.Fit(common.Safe(r.Check[i]), w)) + "\n")
+	// Each check line is read whole: wrapped under its "ok   " / "FAIL "
+	// (it was cut at the width, with no way to read the rest).
+	var shown []string
+	for _, c := range r.Check {
+		for j, l := range strings.Split(common.Wrap(c, max(10, w-5)), "\n") {
+			if j > 0 {
+				l = "     " + l
+			}
+			shown = append(shown, checkStyle(s, c).Render(common.Fit(l, w)))
+		}
 	}
-	more := fmt.Sprintf("lines %d-%d of %d · %s scroll · %s back", p.reportOff+1, min(len(r.Check), p.reportOff+rows), len(r.Check), common.UpDown(p.st.Keys), common.KeyName(p.st.Keys.Back))
+	rows := max(1, h-2)
+	p.reportMax = max(0, len(shown)-rows)
+	p.reportOff = min(p.reportOff, p.reportMax)
+	for i := p.reportOff; i < len(shown) && i < p.reportOff+rows; i++ {
+		b.WriteString(shown[i] + "\n")
+	}
+	more := fmt.Sprintf("lines %d-%d of %d · %s scroll · %s back", p.reportOff+1, min(len(shown), p.reportOff+rows), len(shown), common.UpDown(p.st.Keys), common.KeyName(p.st.Keys.Back))
 	b.WriteString(s.Muted.Render(common.Fit(more, w)))
 	return b.String()
 }

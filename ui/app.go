@@ -106,8 +106,6 @@ type dialog interface {
 	help() []key.Binding
 }
 
-func methods() []method.Method { return catalog.All() }
-
 // NewApp builds the workbench for a project. The table loads in the
 // background as soon as the program starts. The session keeps the files
 // it reads again (the population each preview attacks with) in its own

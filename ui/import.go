@@ -358,13 +358,6 @@ func (d *importDialog) help() []key.Binding {
 	return append(d.actions(), k.Help)
 }
 
-// fullHelp is every key the wizard matches: the footer's and the
-// cursor's (listed by ?).
-func (d *importDialog) fullHelp() []key.Binding {
-	k := d.st.Keys
-	return append([]key.Binding{k.Up, k.Down}, d.help()...)
-}
-
 // actions are the keys that act on this file.
 func (d *importDialog) actions() []key.Binding {
 	k := d.st.Keys

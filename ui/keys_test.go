@@ -50,8 +50,8 @@ func fingerprint(a *App) string {
 // shownHelp is the help the view shows: a dialog's keys while one is
 // open (global keys do not reach it), else the full help of ?.
 func shownHelp(a *App) []key.Binding {
-	if d, ok := a.dialog.(interface{ fullHelp() []key.Binding }); ok {
-		return d.fullHelp() // the wizard's ? lists more than its footer
+	if d, ok := a.dialog.(*importDialog); ok {
+		return wizardKeys(d) // the wizard's ? lists more than its footer
 	}
 	if a.dialog != nil {
 		return a.dialog.help()
@@ -208,4 +208,11 @@ func TestKeyMapHelpIsComplete(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wizardKeys is every key the import wizard matches: the footer's and
+// the cursor's (listed by ?).
+func wizardKeys(d *importDialog) []key.Binding {
+	k := d.st.Keys
+	return append([]key.Binding{k.Up, k.Down}, d.help()...)
 }

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"privlab/algorithms/catalog"
+	"privlab/algorithms/method"
 	"privlab/algorithms/pipeline"
 	"privlab/model/releasedir"
 	"privlab/ui/common"
@@ -345,3 +346,5 @@ func TestGuardedKeepsTheStackInAFile(t *testing.T) {
 		t.Fatalf("%v", msg)
 	}
 }
+
+func methods() []method.Method { return catalog.All() }

@@ -22,21 +22,6 @@ type Styles struct {
 	Methods []lipgloss.Style
 }
 
-// DefaultStyles are plain styles with a few attributes, for tests and
-// for a caller without a style sheet.
-func DefaultStyles() Styles {
-	plain := lipgloss.NewStyle()
-	return Styles{
-		Title:    plain.Bold(true),
-		Muted:    plain.Faint(true),
-		Front:    plain,
-		Selected: plain.Reverse(true),
-		Current:  plain.Bold(true),
-		Stale:    plain.Bold(true),
-		Error:    plain.Bold(true),
-	}
-}
-
 // method is the style of the i-th method's symbol.
 func (s Styles) method(i int) lipgloss.Style {
 	if len(s.Methods) == 0 {

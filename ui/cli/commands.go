@@ -101,8 +101,9 @@ func commands() []command {
                                    lowest-loss point under R with the privlab run command that makes it
 `, flags: flagsOf(projectFlags, populationFlags, []string{"methods", "grid", "risk", "utility", "max-risk", "json", "csv", "svg", "verify", "queries", "force"})},
 		{name: "gen", batch: true, run: cmdGen, usage: `  privlab gen    NAME [--rows N] [--seed S] [--out FILE] [--hierarchies DIR]
+  privlab gen    NAME [--rows N] [--seed S] --out DIR --shards S   the rows in order as S Parquet files
   privlab gen    universe --rows N --ratio R --seed S --out DIR
-`, flags: []string{"rows", "seed", "out", "hierarchies", "ratio", "force"}},
+`, flags: []string{"rows", "seed", "out", "hierarchies", "ratio", "shards", "force"}},
 		{name: "datasets", run: cmdDatasets, usage: `  privlab datasets                 list the embedded datasets
 `},
 		{name: "tour", raw: cmdTour, usage: `  privlab tour                     list the teaching tours: each paper's worked example, step by step

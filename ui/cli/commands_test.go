@@ -101,7 +101,7 @@ func TestCommandAcceptsEveryFlagItReads(t *testing.T) {
 	// The flags each command reads today (a flag lost from the table
 	// would fail its command's scenarios; one too many is listed here).
 	want := map[string][]string{
-		"gen":      {"rows", "seed", "out", "hierarchies", "ratio", "force", "help", "h"},
+		"gen":      {"rows", "seed", "out", "hierarchies", "ratio", "shards", "force", "help", "h"},
 		"datasets": {"help", "h"},
 		"tour":     {"steps", "help", "h"},
 		"inspect":  {"config", "seed", "columns", "kind", "missing-values", "header", "max-cell", "delimiter", "rows", "data-seed", "help", "h"},

@@ -11,6 +11,7 @@ import (
 	"privlab/datasets"
 	"privlab/model"
 	"privlab/model/releasedir"
+	"privlab/model/source"
 	"privlab/ui/cli/clitext"
 )
 
@@ -37,6 +38,9 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 	name := a.Positional[0]
 	if a.Rows < 0 {
 		return &model.ParamError{Param: "rows", Value: fmt.Sprint(a.Rows), Reason: "must be >= 0"}
+	}
+	if a.flagsSet["shards"] {
+		return genShards(a, w, name)
 	}
 	if name == "universe" && a.Out != "" {
 		for _, f := range []string{"mt.csv", "pd.csv"} {
@@ -92,6 +96,48 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 		}
 		fmt.Fprintf(w, "wrote %d hierarchies to %s\n", len(t.Columns), a.HierDir)
 	}
+	return nil
+}
+
+// shardPath is shard i's file in dir.
+func shardPath(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("part-%05d.parquet", i))
+}
+
+// genShards writes the dataset's rows, in order, as a.Shards Parquet files
+// in the directory a.Out, one shard in memory at a time; every shard has
+// the first one's layout (source.ParquetColumnsOf).
+func genShards(a *Args, w io.Writer, name string) error {
+	if a.Shards < 1 {
+		return &model.ParamError{Param: "shards", Value: fmt.Sprint(a.Shards), Reason: "must be at least 1"}
+	}
+	if a.Out == "" || name == "universe" || a.HierDir != "" {
+		return &model.ParamError{Param: "shards", Value: fmt.Sprint(a.Shards), Reason: "writes a dataset's rows to --out DIR, without --hierarchies",
+			Hint: "privlab gen NAME [--rows N] [--seed S] --out DIR --shards S"}
+	}
+	d, err := datasets.Lookup(name)
+	if err != nil {
+		return err
+	}
+	for i := range a.Shards {
+		if err := releasedir.RefuseExisting("out", shardPath(a.Out, i), a.Force); err != nil {
+			return err
+		}
+	}
+	var layout []source.ParquetColumn
+	err = d.Shards(a.Rows, a.Seed, a.Shards, func(i int, t *model.Table) error {
+		if layout == nil { // the first shard: the arguments are good
+			layout = source.ParquetColumnsOf(t)
+			if err := os.MkdirAll(a.Out, 0o755); err != nil {
+				return err
+			}
+		}
+		return releasedir.WriteAtomic(shardPath(a.Out, i), func(f io.Writer) error { return source.WriteParquet(f, t, layout) })
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s .. %s\n", shardPath(a.Out, 0), filepath.Base(shardPath(a.Out, a.Shards-1)))
 	return nil
 }
 

@@ -38,6 +38,7 @@ type Args struct {
 	SeedSet     bool
 	Ratio       float64
 	HierDir     string
+	Shards      int
 	Queries     int
 	RangeFrac   float64
 	Selectivity float64
@@ -287,6 +288,7 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.IntVar(&a.Rows, "rows", 0, "rows of a synthetic dataset")
 	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
+	fs.IntVar(&a.Shards, "shards", 0, "gen: split the rows, in order, across S Parquet files DIR/part-00000.parquet ... (--out DIR)")
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
 	fs.IntVar(&a.Queries, "queries", pipeline.DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")

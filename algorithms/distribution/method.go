@@ -197,14 +197,11 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 			Fixes: []model.Fix{{Setting: model.SetHierarchy, Attr: sa.Name, Value: "binary"}}}
 	}
 
-	// Table leaf counts for the table target.
-	tableCounts := make([]float64, len(h.Leaves))
-	r.tableCounts = tableCounts
-	for row := 0; row < in.Table.Rows; row++ {
-		if code := sa.Codes[row]; code != model.Missing {
-			tableCounts[h.LeafPos(leafOf[code])]++
-		}
+	tableCounts, err := tableLeafCounts(in, sa, h, leafOf)
+	if err != nil {
+		return nil, err
 	}
+	r.tableCounts = tableCounts
 	if !r.perGroup {
 		masses, err := target.Masses(h, tableCounts)
 		if err != nil {
@@ -622,4 +619,29 @@ func (r *run) subdomainText(n int) string {
 		return lo
 	}
 	return "[" + lo + ", " + hi + "]"
+}
+
+// tableLeafCounts counts the table's SA values per leaf position, for the
+// table target (Koudas et al. 2009, Section 3): the whole input's when
+// the table is one partition of it (method.Input.Whole), so that every
+// partition is held to the same target.
+func tableLeafCounts(in *method.Input, sa *model.Column, h *hierarchy.Hierarchy, leafOf []int) ([]float64, error) {
+	counts := make([]float64, len(h.Leaves))
+	if in.Whole == nil {
+		for row := 0; row < in.Table.Rows; row++ {
+			if code := sa.Codes[row]; code != model.Missing {
+				counts[h.LeafPos(leafOf[code])]++
+			}
+		}
+		return counts, nil
+	}
+	for v, n := range in.Whole.Counts[sa.Name] {
+		leaf, ok := h.Leaf(v)
+		if !ok {
+			return nil, &model.ParamError{Param: "hierarchy " + sa.Name, Value: v, Reason: "a value of the whole input is no leaf of the hierarchy",
+				Hint: "the SA domain is the hierarchy's leaves; list every value of the column in it"}
+		}
+		counts[h.LeafPos(leaf)] += float64(n)
+	}
+	return counts, nil
 }

@@ -555,6 +555,13 @@ type Prepared struct {
 	// one (kja runs plain Mondrian, as the workbench does): the command
 	// line prints it and the manifest's notes state it.
 	VariantNote string
+	// Whole and WholeSource are set when this is one partition of a
+	// partitioned run (SPEC 3.9): the whole input's value counts, which
+	// the method reads for its global figures (method.Input.Whole), and
+	// the whole input as loaded, which the export's check holds those
+	// figures to (verify.Options.Whole).
+	Whole       *method.Whole
+	WholeSource *model.Table
 }
 
 // Prepare resolves the project against a loaded table.
@@ -795,7 +802,7 @@ func FoundHierarchy(input, column string) string {
 // Input builds the method input.
 func (p *Prepared) Input() *method.Input {
 	return &method.Input{Table: p.Table, Public: p.Public, Roles: p.Project.Roles, Hierarchies: p.Hierarchies,
-		Variant: p.Project.Variant, Values: p.Values}
+		Variant: p.Project.Variant, Values: p.Values, Whole: p.Whole}
 }
 
 // TableOrder returns the quasi-identifiers in the table's column order:

@@ -247,7 +247,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			return refuseBroken(m, opt.AcceptViolations)
 		},
 		Verify: func(tmp string, m *releasedir.Manifest) ([]string, error) {
-			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true})
+			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true, Whole: p.WholeSource})
 			input.wait() // before the audit record is written, after the checks read it
 			audit.InputSHA256 = input.sum
 			if err := v.state(m, wl); err != nil {
@@ -645,15 +645,36 @@ func Check(dir string, original, public *model.Table) (*verify.Report, error) {
 // marginals too): the attacks the manifest states are recomputed with
 // what they read at export.
 func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
+	return e.CheckPart(dir, k, PartOf{})
+}
+
+// PartOf says what a partition of a partitioned release is checked with
+// besides its own files (SPEC 3.9): the whole input (verify.Options.Whole)
+// and its audit record, kept apart from the published directory.
+type PartOf struct {
+	Whole *model.Table
+	Audit string
+}
+
+// CheckPart is CheckWith for one partition of a partitioned release.
+func (e Env) CheckPart(dir string, k *risk.Knowledge, part PartOf) (*verify.Report, error) {
 	original, public := k.Original, k.Public
 	if m, err := releasedir.ReadManifest(dir); err == nil && k.Population != nil && original != nil {
 		if err := attack.HoldsOriginal(k.Population, original, m.QIs); err != nil {
 			return nil, err
 		}
 	}
-	opt := verify.Options{Original: original, Public: public, Received: true}
-	if _, err := os.Lstat(releasedir.AuditPath(dir)); err == nil {
-		a, err := e.Cache.ReadAudit(dir)
+	opt := verify.Options{Original: original, Public: public, Received: true, Whole: part.Whole}
+	auditPath := releasedir.AuditPath(dir)
+	if part.Audit != "" {
+		auditPath = part.Audit
+	}
+	if _, err := os.Lstat(auditPath); err == nil {
+		read := func() (*releasedir.Audit, error) { return e.Cache.ReadAudit(dir) }
+		if part.Audit != "" {
+			read = func() (*releasedir.Audit, error) { return releasedir.ReadAudit(auditPath) }
+		}
+		a, err := read()
 		if err != nil {
 			return nil, err
 		}

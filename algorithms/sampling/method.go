@@ -186,6 +186,9 @@ func (r *run) prepare() error {
 	used := append(append([]string(nil), in.Roles.QIs...), in.Roles.SA)
 	if src := strings.TrimSpace(format.ParamMarginals.Of(r.values)); src == "" || src == format.MarginalsTable {
 		r.margins = tableMarginals(in.Table, used)
+		if in.Whole != nil {
+			r.margins = wholeMarginals(in.Whole, used)
+		}
 	} else if r.margins, err = readMarginals(src, in.Table, used); err != nil {
 		return err
 	}

@@ -127,6 +127,27 @@ type Manifest struct {
 	// Advisor states the risk-utility map the settings were chosen on,
 	// when the project had one (report.md links its picture).
 	Advisor *AdvisorNote `json:"advisor,omitempty"`
+	// Partitioned is set on the one manifest of a partitioned release
+	// (SPEC 3.9): the plan and each partition's own release, a
+	// sub-directory the checks read partition by partition.
+	Partitioned *Partitioning `json:"partitioned,omitempty"`
+}
+
+// Partitioning is a partitioned release's plan (the cuts of the QI space,
+// as algorithms/partitionplan writes them) and its partitions.
+type Partitioning struct {
+	Plan  json.RawMessage `json:"plan"`
+	Parts []Part          `json:"parts"`
+}
+
+// Part is one partition of a partitioned release: its directory (a
+// release of its own) and its manifest's digest (ManifestDigest).
+type Part struct {
+	Dir            string `json:"dir"`
+	RowsIn         int    `json:"rows_in"`
+	Published      int    `json:"rows_published"`
+	Groups         int    `json:"groups"`
+	ManifestSHA256 string `json:"manifest_sha256"`
 }
 
 // WorkloadError states a workload's error: Queries random queries of the

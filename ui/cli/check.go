@@ -8,8 +8,10 @@ import (
 
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/method"
+	"privlab/algorithms/partitioned"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
+	"privlab/algorithms/verify"
 	"privlab/datasets"
 	"privlab/model"
 	"privlab/model/releasedir"
@@ -65,7 +67,11 @@ func cmdCheck(a *Args, w, ew io.Writer) error {
 	if err := attackExtras(a, k); err != nil {
 		return err
 	}
-	rep, err := env.CheckWith(a.Positional[0], k)
+	check := env.CheckWith
+	if partitioned.Is(a.Positional[0]) {
+		check = func(dir string, k *risk.Knowledge) (*verify.Report, error) { return partitioned.Check(env, dir, k) }
+	}
+	rep, err := check(a.Positional[0], k)
 	if err != nil {
 		return err
 	}

@@ -33,19 +33,22 @@ type Args struct {
 	JSON       bool
 	Positional []string
 	// gen / eval
-	Rows        int
-	Seed        uint64
-	SeedSet     bool
-	Ratio       float64
-	HierDir     string
-	Shards      int
-	Queries     int
-	RangeFrac   float64
-	Selectivity float64
-	Dims        int
-	CSV         string
-	Sweep       string
-	Compare     bool
+	Rows    int
+	Seed    uint64
+	SeedSet bool
+	Ratio   float64
+	HierDir string
+	Shards  int
+	// run: a partitioned run (SPEC 3.9)
+	Partitions    int
+	PartitionRows int
+	Queries       int
+	RangeFrac     float64
+	Selectivity   float64
+	Dims          int
+	CSV           string
+	Sweep         string
+	Compare       bool
 	// advise
 	Methods []string
 	Grid    []string
@@ -289,6 +292,8 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.Uint64Var(&a.Project.DataSeed, "data-seed", 0, "seed of a synthetic dataset (gen and inspect also take --seed)")
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
 	fs.IntVar(&a.Shards, "shards", 0, "gen: split the rows, in order, across S Parquet files DIR/part-00000.parquet ... (--out DIR)")
+	fs.IntVar(&a.Partitions, "partitions", 0, "run: cut the table into about N partitions (Mondrian's cuts on a sample) and anonymize, check and attack each on its own; the release is DIR/part-NNNNN plus one manifest")
+	fs.IntVar(&a.PartitionRows, "partition-rows", 0, "run: a partitioned run with at most N rows per partition (default with --partitions: rows/N)")
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
 	fs.IntVar(&a.Queries, "queries", pipeline.DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")
 	fs.Float64Var(&a.RangeFrac, "range", 0.1, "eval: fraction of the domain a query range covers")

@@ -12,6 +12,7 @@ import (
 
 	"privlab/algorithms/advise"
 	"privlab/algorithms/method"
+	"privlab/algorithms/partitioned"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
 	"privlab/model/releasedir"
@@ -72,6 +73,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	queries := a.Queries
 	if queries == 0 {
 		queries = pipeline.NoQueries
+	}
+	if a.flagsSet["partitions"] || a.flagsSet["partition-rows"] {
+		return runPartitioned(ctx, a, p, queries, w, ew)
 	}
 	// The input is hashed (for the audit record) while the method runs,
 	// and the export's workload measured while its deferred figures are
@@ -237,4 +241,38 @@ func droppedText(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(", %d dropped for missing values", n)
+}
+
+// runPartitioned is run --partitions / --partition-rows (SPEC 3.9): the
+// partitions are run, exported, checked and attacked one at a time, and
+// one manifest lists them.
+func runPartitioned(ctx context.Context, a *Args, p *pipeline.Prepared, queries int, w, ew io.Writer) error {
+	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
+	res, err := partitioned.Run(ctx, p, a.Out, partitioned.Options{Partitions: a.Partitions, PartitionRows: a.PartitionRows,
+		Export:   pipeline.ExportOptions{AcceptViolations: a.Accept, AllowGrowth: a.Growth, Context: ctx, Warn: warn, Queries: queries, Force: a.Force},
+		Progress: func(i, n int) { fmt.Fprintf(ew, "privlab: partition %d of %d\n", i+1, n) }})
+	if err != nil {
+		return err
+	}
+	for _, l := range describe(p) {
+		fmt.Fprintln(w, l)
+	}
+	m := res.Manifest
+	fmt.Fprintf(w, "partitions %d (at most %d rows each, cut on a sample of %d rows)\n", len(res.Parts), mustMaxRows(a, p), res.Plan.SampleRows)
+	fmt.Fprintf(w, "groups     %d\nrows       %d in, %d published, %d suppressed\n", m.Groups, m.RowsIn, m.Published, m.Suppressed)
+	for _, f := range m.WorstCases {
+		fmt.Fprintf(w, "worst      %s %s (limit %s, %s)\n", f.Name, model.FormatFixed(f.Value, 4), f.Limit, map[bool]string{true: "ok", false: "VIOLATED"}[f.OK])
+	}
+	for _, at := range m.Attacks {
+		fmt.Fprintf(w, "attack     %s\n", pipeline.AttackSummary(at))
+	}
+	fmt.Fprintf(w, "release    %s (%d partitions, each a release of its own, and manifest.json)\naudit      %s (private: keep it, do not publish it)\n",
+		a.Out, len(res.Parts), partitioned.AuditDir(a.Out))
+	return nil
+}
+
+// mustMaxRows is the partition size the flags asked for.
+func mustMaxRows(a *Args, p *pipeline.Prepared) int {
+	n, _ := partitioned.Options{Partitions: a.Partitions, PartitionRows: a.PartitionRows}.MaxRows(p.Source.Rows)
+	return n
 }

@@ -174,7 +174,13 @@ func requestedTarget(c *release, r *verify.Report) error {
 		return nil
 	}
 	var orig *verify.Original
-	if c.opt.Original != nil {
+	switch {
+	case c.opt.Whole != nil:
+		// A partition's table target is the whole input's (method.Whole).
+		if o, err := verify.NewOriginal(c.opt.Whole, c.m); err == nil {
+			orig = o
+		}
+	case c.opt.Original != nil:
 		if f, err := c.originalOf(); err == nil {
 			orig = f.o
 		}

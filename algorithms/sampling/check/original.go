@@ -50,6 +50,12 @@ func (c *release) originalOf() (*original, error) {
 		f.leaves(c.trees)
 		if c.det.Marginals == "table" {
 			f.badMarginals = f.marginals(c)
+			if c.opt.Whole != nil {
+				f.badMarginals, err = wholeMarginals(c)
+				if err != nil {
+					return nil, err
+				}
+			}
 		}
 		if c.opt.Audit != nil {
 			f.rows = c.opt.Audit.RowMap[file]
@@ -282,4 +288,22 @@ func shuffled(c *release, r *verify.Report) error {
 	}
 	verify.Shuffled(file, f.rows, int(distinct), r)
 	return nil
+}
+
+// wholeMarginals is marginals over the whole input when the original is
+// one partition of it (verify.Options.Whole): a partition's table
+// marginals are the whole table's (method.Whole).
+func wholeMarginals(c *release) (int, error) {
+	o, err := verify.NewOriginal(c.opt.Whole, c.m)
+	if err != nil {
+		return 0, err
+	}
+	w := &original{o: o}
+	for row, kept := range o.Kept {
+		if kept {
+			w.eligible = append(w.eligible, row)
+		}
+	}
+	w.leaves(c.trees)
+	return w.marginals(c), nil
 }

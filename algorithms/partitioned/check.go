@@ -104,7 +104,7 @@ func Check(e pipeline.Env, dir string, k *risk.Knowledge) (*verify.Report, error
 	}
 	rep := &verify.Report{Dir: dir}
 	rep.Add(true, "partitions", "%d partitions, each listed with its manifest's digest; the plan cuts the quasi-identifiers %d times", len(rel.Parts), len(rel.Parts)-1)
-	parts, err := splitKnowledge(rel.Plan, k)
+	parts, err := splitKnowledge(rel, k)
 	if err != nil {
 		return nil, err
 	}
@@ -144,10 +144,16 @@ func checkCombined(rel *Release, rep *verify.Report) {
 
 // splitKnowledge places what the attacker or checker holds in the plan's
 // partitions.
-func splitKnowledge(plan *partitionplan.Plan, k *risk.Knowledge) ([]*risk.Knowledge, error) {
+func splitKnowledge(rel *Release, k *risk.Knowledge) ([]*risk.Knowledge, error) {
+	plan := rel.Plan
 	out := make([]*risk.Knowledge, plan.Partitions)
+	marginals, name := k.Marginals, k.MarginalsName
+	if marginals == nil && k.Population != nil {
+		marginals, name = pipeline.WholeMarginals(k.Population, model.Roles{QIs: rel.Manifest.QIs, SA: rel.Manifest.SA})
+	}
 	for i := range out {
 		c := *k
+		c.Marginals, c.MarginalsName = marginals, name
 		out[i] = &c
 	}
 	for _, t := range []struct {
@@ -181,7 +187,7 @@ func Attack(dir string, k *risk.Knowledge) ([]releasedir.AttackFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, err := splitKnowledge(rel.Plan, k)
+	parts, err := splitKnowledge(rel, k)
 	if err != nil {
 		return nil, err
 	}

@@ -92,6 +92,7 @@ func (s *split) part(p *pipeline.Prepared, i int) *pipeline.Prepared {
 	}
 	if s.population != nil {
 		sub.Population = p.Population.SelectRows(s.population[i])
+		sub.WholePopulation = p.Population
 	}
 	sub.Whole, sub.WholeSource = s.whole, p.Source
 	sub.Values = partValues(p.Values, i)

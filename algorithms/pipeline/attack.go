@@ -88,6 +88,9 @@ func exportKnowledge(p *Prepared) *risk.Knowledge {
 	if p.Population != nil {
 		k.PopulationName = PopulationWords(p.Population.Rows)
 	}
+	if p.WholePopulation != nil {
+		k.Marginals, k.MarginalsName = WholeMarginals(p.WholePopulation, p.Project.Roles)
+	}
 	return k
 }
 
@@ -300,4 +303,13 @@ func PopulationWarning(p *Prepared) string {
 	return fmt.Sprintf("the data holds %d of the population's %d people (%s), more than the presence bound %s: a release publishing them "+
 		"puts each person it covers in the data with probability at least %s, so no release can keep the bound (the membership attack measures it after the run)",
 		p.Table.Rows, p.Population.Rows, model.FormatFixed(share, 4), by, model.FormatFixed(share, 4))
+}
+
+// WholeMarginals are the value frequencies of a partitioned run's whole
+// population, the marginals each partition is attacked with (an
+// attacker holding the population reads them whatever partition a
+// person is in; sampling's Eq. 3 is stated against them).
+func WholeMarginals(pop *model.Table, roles model.Roles) (map[string]map[string]float64, string) {
+	attrs := append(append([]string(nil), roles.QIs...), roles.SA)
+	return risk.PopulationMarginals(pop, attrs), "the whole population's value frequencies (" + PopulationWords(pop.Rows) + ")"
 }

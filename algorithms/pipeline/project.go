@@ -562,6 +562,9 @@ type Prepared struct {
 	// figures to (verify.Options.Whole).
 	Whole       *method.Whole
 	WholeSource *model.Table
+	// WholePopulation is the whole population of a partitioned run, whose
+	// value frequencies every partition is attacked with (WholeMarginals).
+	WholePopulation *model.Table
 }
 
 // Prepare resolves the project against a loaded table.

@@ -273,3 +273,23 @@ func SingleValued(v *View) int {
 	}
 	return n
 }
+
+// PopulationMarginals counts each attribute's values among the
+// population's people who have one: the marginals an attacker holding the population
+// reads (sampling's Eq. 3 under other marginals, Sattar et al. 2013).
+func PopulationMarginals(pop *model.Table, attrs []string) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, a := range attrs {
+		c := pop.Column(a)
+		if c == nil {
+			continue
+		}
+		counts, n := c.Counts(), pop.Rows-c.MissingCount
+		p := map[string]float64{}
+		for code, x := range counts {
+			p[strings.TrimSpace(c.Dict[code])] += float64(x) / float64(max(1, n))
+		}
+		out[a] = p
+	}
+	return out
+}

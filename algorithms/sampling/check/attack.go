@@ -135,7 +135,7 @@ func Attack(rel *verify.Release, v *risk.View, k *risk.Knowledge) ([]risk.Findin
 	case marg != nil:
 		f.Needs = []string{"marginals"}
 	case k.Population != nil:
-		marg, from = populationMarginals(k.Population, append(append([]string(nil), rel.Manifest.QIs...), rel.Manifest.SA)), "the population's value frequencies ("+k.PopulationName+")"
+		marg, from = risk.PopulationMarginals(k.Population, append(append([]string(nil), rel.Manifest.QIs...), rel.Manifest.SA)), "the population's value frequencies ("+k.PopulationName+")"
 		f.Needs = []string{"population"}
 	default:
 		f.Attacker = "holds public marginals other than the release's"
@@ -221,25 +221,6 @@ func (t *tree) massesUnder(p map[string]float64) []float64 {
 		for i := t.first[x]; i <= t.last[x] && i < len(t.leaves); i++ {
 			out[x] += p[t.nodes[t.leaves[i]].Value]
 		}
-	}
-	return out
-}
-
-// populationMarginals counts each attribute's values among the
-// population's people who have one.
-func populationMarginals(pop *model.Table, attrs []string) map[string]map[string]float64 {
-	out := map[string]map[string]float64{}
-	for _, a := range attrs {
-		c := pop.Column(a)
-		if c == nil {
-			continue
-		}
-		counts, n := c.Counts(), pop.Rows-c.MissingCount
-		p := map[string]float64{}
-		for code, x := range counts {
-			p[strings.TrimSpace(c.Dict[code])] += float64(x) / float64(max(1, n))
-		}
-		out[a] = p
 	}
 	return out
 }

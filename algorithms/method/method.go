@@ -350,31 +350,7 @@ type Input struct {
 	// table (sampling's marginals, Sattar et al. 2013, Eq. 3; the table
 	// target, Koudas et al. 2009, Section 3), so that every partition
 	// runs against the same global figure.
-	Whole *Whole
-}
-
-// Whole is what a partition's run reads of the whole input: per column,
-// how many rows hold each value (missing values not counted).
-type Whole struct {
-	Rows   int
-	Counts map[string]map[string]int
-}
-
-// WholeCounts counts every column's values in t: the Whole of a
-// partitioned run over t (partitions' counts add up, so a distributed
-// runner combines them by summing).
-func WholeCounts(t *model.Table) *Whole {
-	w := &Whole{Rows: t.Rows, Counts: map[string]map[string]int{}}
-	for _, c := range t.Columns {
-		m := map[string]int{}
-		for code, n := range c.Counts() {
-			if n > 0 {
-				m[c.Dict[code]] += n
-			}
-		}
-		w.Counts[c.Name] = m
-	}
-	return w
+	Whole *model.Whole
 }
 
 // VariantOr returns the variant, or the method's default when none is set.

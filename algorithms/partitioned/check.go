@@ -108,9 +108,15 @@ func Check(e pipeline.Env, dir string, k *risk.Knowledge) (*verify.Report, error
 	if err != nil {
 		return nil, err
 	}
+	var whole *model.Whole
+	if k.Original != nil {
+		if whole, err = wholeOf(k.Original, rel.Manifest); err != nil {
+			return nil, err
+		}
+	}
 	for i := range rel.Parts {
 		pdir := filepath.Join(dir, PartDir(i))
-		prep, err := e.CheckPart(pdir, parts[i], pipeline.PartOf{Whole: k.Original, Audit: filepath.Join(AuditDir(dir), PartDir(i)+".audit.json")})
+		prep, err := e.CheckPart(pdir, parts[i], pipeline.PartOf{Whole: whole, Audit: filepath.Join(AuditDir(dir), PartDir(i)+".audit.json")})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", PartDir(i), err)
 		}
@@ -200,4 +206,20 @@ func Attack(dir string, k *risk.Knowledge) ([]releasedir.AttackFigure, error) {
 		all[i] = pipeline.ManifestAttacks(rep, parts[i])
 	}
 	return Attacks(all), nil
+}
+
+// wholeOf counts the values of the original's rows the release
+// considered (its missing-value policy's), as the run counted them.
+func wholeOf(orig *model.Table, m *releasedir.Manifest) (*model.Whole, error) {
+	o, err := verify.NewOriginal(orig, m)
+	if err != nil {
+		return nil, err
+	}
+	var rows []int
+	for r, kept := range o.Kept {
+		if kept {
+			rows = append(rows, r)
+		}
+	}
+	return model.WholeCounts(orig.SelectRows(rows)), nil
 }

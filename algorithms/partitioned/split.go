@@ -3,7 +3,6 @@ package partitioned
 import (
 	"strconv"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/partitionplan"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
@@ -18,14 +17,14 @@ type split struct {
 	table [][]int
 	// partOf is the partition of each input row as loaded.
 	partOf []int
-	whole  *method.Whole
+	whole  *model.Whole
 }
 
 // splitInputs places every row of the input as loaded, its public table
 // and its population in the plan's partitions (a person's QIs place
 // them, whichever table they are in).
 func splitInputs(p *pipeline.Prepared, plan *partitionplan.Plan) (*split, error) {
-	s := &split{whole: method.WholeCounts(p.Table)}
+	s := &split{whole: model.WholeCounts(p.Table)}
 	var err error
 	if s.partOf, err = plan.AssignTable(p.Source); err != nil {
 		return nil, err
@@ -94,7 +93,7 @@ func (s *split) part(p *pipeline.Prepared, i int) *pipeline.Prepared {
 		sub.Population = p.Population.SelectRows(s.population[i])
 		sub.WholePopulation = p.Population
 	}
-	sub.Whole, sub.WholeSource = s.whole, p.Source
+	sub.Whole = s.whole
 	sub.Values = partValues(p.Values, i)
 	return &sub
 }

@@ -555,13 +555,11 @@ type Prepared struct {
 	// one (kja runs plain Mondrian, as the workbench does): the command
 	// line prints it and the manifest's notes state it.
 	VariantNote string
-	// Whole and WholeSource are set when this is one partition of a
-	// partitioned run (SPEC 3.9): the whole input's value counts, which
-	// the method reads for its global figures (method.Input.Whole), and
-	// the whole input as loaded, which the export's check holds those
-	// figures to (verify.Options.Whole).
-	Whole       *method.Whole
-	WholeSource *model.Table
+	// Whole is set when this is one partition of a partitioned run (SPEC
+	// 3.9): the whole input's value counts, which the method reads for
+	// its global figures (method.Input.Whole) and the export's check
+	// holds them to (verify.Options.Whole).
+	Whole *model.Whole
 	// WholePopulation is the whole population of a partitioned run, whose
 	// value frequencies every partition is attacked with (WholeMarginals).
 	WholePopulation *model.Table

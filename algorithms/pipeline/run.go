@@ -247,7 +247,7 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 			return refuseBroken(m, opt.AcceptViolations)
 		},
 		Verify: func(tmp string, m *releasedir.Manifest) ([]string, error) {
-			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true, Whole: p.WholeSource})
+			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true, Whole: p.Whole})
 			input.wait() // before the audit record is written, after the checks read it
 			audit.InputSHA256 = input.sum
 			if err := v.state(m, wl); err != nil {
@@ -652,7 +652,7 @@ func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 // besides its own files (SPEC 3.9): the whole input (verify.Options.Whole)
 // and its audit record, kept apart from the published directory.
 type PartOf struct {
-	Whole *model.Table
+	Whole *model.Whole
 	Audit string
 }
 

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/sampling/format"
 	"privlab/model"
 	"privlab/model/csvfile"
@@ -332,18 +331,10 @@ func (m marginals) lookup(attr string) func(label string) float64 {
 // is one partition of it (method.Input.Whole): Eq. 3's Pr(q) and Pr(s)
 // are the population's, so every partition reads the same (Sattar et
 // al. 2013, Section 6).
-func wholeMarginals(w *method.Whole, cols []string) marginals {
+func wholeMarginals(w *model.Whole, cols []string) marginals {
 	m := marginals{source: "table", p: map[string]map[string]float64{}}
 	for _, name := range cols {
-		total := 0
-		for _, n := range w.Counts[name] {
-			total += n
-		}
-		vals := map[string]float64{}
-		for v, n := range w.Counts[name] {
-			vals[v] = float64(n) / float64(total)
-		}
-		m.p[name] = vals
+		m.p[name] = w.Frequency(name)
 	}
 	return m
 }

@@ -115,11 +115,11 @@ type Options struct {
 	Original *model.Table
 	// Public is the public table (for methods that read one).
 	Public *model.Table
-	// Whole is the whole input when Original is one partition of it (a
-	// partitioned release, SPEC 3.9): the figures a method computes over
-	// the whole table (sampling's table marginals, distribution's table
-	// target) are held to it, the rest to Original.
-	Whole *model.Table
+	// Whole is the whole input's value counts when the release is one
+	// partition of a partitioned release (SPEC 3.9): the figures a method
+	// computes over the whole table (sampling's table marginals,
+	// distribution's table target) are held to it, the rest to Original.
+	Whole *model.Whole
 	// Audit is the private record written beside the release; with the
 	// original it pins each published row to its input row.
 	Audit *releasedir.Audit

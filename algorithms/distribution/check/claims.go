@@ -174,18 +174,16 @@ func requestedTarget(c *release, r *verify.Report) error {
 		return nil
 	}
 	var orig *verify.Original
-	switch {
-	case c.opt.Whole != nil:
-		// A partition's table target is the whole input's (method.Whole).
-		if o, err := verify.NewOriginal(c.opt.Whole, c.m); err == nil {
-			orig = o
-		}
-	case c.opt.Original != nil:
+	if c.opt.Original != nil {
 		if f, err := c.originalOf(); err == nil {
 			orig = f.o
 		}
 	}
 	req, ok := requested(d.Target, c.h, orig)
+	if d.Target == "table" && c.opt.Whole != nil {
+		// A partition's table target is the whole input's (model.Whole).
+		req, ok = wholeTarget(c.h, c.opt.Whole.Counts[c.m.SA])
+	}
 	if !ok {
 		return nil
 	}
@@ -363,4 +361,35 @@ func sumFloats(v []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// wholeTarget is the table target of a partitioned release's partition:
+// the distribution of the whole input's sensitive values (counts by
+// text); false when a value is no leaf of the hierarchy.
+func wholeTarget(h *annotated, counts map[string]int) ([]float64, bool) {
+	col := &model.Column{Kind: model.Numeric}
+	for v := range counts {
+		x, ok := model.ParseNumber(v)
+		col.Dict, col.Nums = append(col.Dict, v), append(col.Nums, x)
+		if !ok {
+			col.Kind = model.Categorical
+		}
+	}
+	at := h.leafAt(col, col.Dict)
+	m := make([]float64, len(h.leaves))
+	total := 0.0
+	for code, v := range col.Dict {
+		if at[code] < 0 {
+			return nil, false
+		}
+		m[at[code]] += float64(counts[v])
+		total += float64(counts[v])
+	}
+	if !(total > 0) {
+		return nil, false
+	}
+	for i := range m {
+		m[i] /= total
+	}
+	return m, true
 }

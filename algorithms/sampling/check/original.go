@@ -2,8 +2,10 @@ package check
 
 import (
 	"fmt"
+	"maps"
 
 	"privlab/algorithms/verify"
+	"privlab/model"
 )
 
 // original is the release compared with the input (Sattar et al.,
@@ -51,10 +53,7 @@ func (c *release) originalOf() (*original, error) {
 		if c.det.Marginals == "table" {
 			f.badMarginals = f.marginals(c)
 			if c.opt.Whole != nil {
-				f.badMarginals, err = wholeMarginals(c)
-				if err != nil {
-					return nil, err
-				}
+				f.badMarginals = wholeMarginals(c, c.opt.Whole)
 			}
 		}
 		if c.opt.Audit != nil {
@@ -290,20 +289,43 @@ func shuffled(c *release, r *verify.Report) error {
 	return nil
 }
 
-// wholeMarginals is marginals over the whole input when the original is
-// one partition of it (verify.Options.Whole): a partition's table
-// marginals are the whole table's (method.Whole).
-func wholeMarginals(c *release) (int, error) {
-	o, err := verify.NewOriginal(c.opt.Whole, c.m)
-	if err != nil {
-		return 0, err
-	}
-	w := &original{o: o}
-	for row, kept := range o.Kept {
-		if kept {
-			w.eligible = append(w.eligible, row)
+// wholeMarginals is marginals over the whole input's value counts when
+// the release is one partition of a partitioned release
+// (verify.Options.Whole): a partition's table marginals are the whole
+// table's (model.Whole).
+func wholeMarginals(c *release, w *model.Whole) int {
+	bad := 0
+	for i, tr := range c.trees {
+		counts := make([]int, len(tr.nodes))
+		n := float64(total(w.Counts[c.m.QIs[i]]))
+		for v, k := range w.Counts[c.m.QIs[i]] {
+			if l, ok := tr.leaf(v); ok {
+				counts[l] += k
+			} else {
+				bad++
+			}
+		}
+		for _, l := range tr.leaves {
+			if tr.nodes[l].P != float64(counts[l])/n {
+				bad++
+			}
 		}
 	}
-	w.leaves(c.trees)
-	return w.marginals(c), nil
+	counts := maps.Clone(w.Counts[c.m.SA])
+	n := float64(total(counts))
+	for _, v := range c.det.Sensitive {
+		if v.P != float64(counts[v.Value])/n {
+			bad++
+		}
+		delete(counts, v.Value)
+	}
+	return bad + len(counts)
+}
+
+func total(counts map[string]int) int {
+	n := 0
+	for _, k := range counts {
+		n += k
+	}
+	return n
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"privlab/algorithms/partitionplan"
-	"privlab/algorithms/pipeline"
 	"privlab/algorithms/risk"
 	"privlab/model/releasedir"
 )
@@ -15,7 +14,7 @@ import (
 // every partition shares, the counts summed, each constraint at its
 // worst over the partitions, the attacks combined (Attacks), and the
 // plan with every partition's manifest digest.
-func combine(p *pipeline.Prepared, plan *partitionplan.Plan, parts []*releasedir.Manifest) (*releasedir.Manifest, error) {
+func combine(plan *partitionplan.Plan, parts []*releasedir.Manifest) (*releasedir.Manifest, error) {
 	first := parts[0]
 	m := &releasedir.Manifest{Tool: first.Tool, Version: first.Version, Method: first.Method, Variant: first.Variant, Title: first.Title,
 		Paper: first.Paper, Certifies: first.Certifies, Parameters: map[string]string{}, QIs: first.QIs, SA: first.SA,
@@ -43,7 +42,6 @@ func combine(p *pipeline.Prepared, plan *partitionplan.Plan, parts []*releasedir
 		m.Verified = m.Verified && pm.Verified
 		m.AcceptedBad = m.AcceptedBad || pm.AcceptedBad
 	}
-	m.RowsIn += p.Dropped
 	m.WorstCases = WorstCases(parts)
 	m.Attacks = Attacks(attacksOf(parts))
 	m.Notes = append(m.Notes, fmt.Sprintf("partitioned run (SPEC 3.9): %d partitions cut on a sample of %d of %d rows; each part-NNNNN is a release of its own, checked and attacked on its own; the whole input's value counts were read by every partition",

@@ -63,7 +63,7 @@ func TestEveryMethodPartitioned(t *testing.T) {
 			}
 			prep := prepare(t, p)
 			dir := filepath.Join(t.TempDir(), "rel")
-			res, err := Run(context.Background(), prep, dir, Options{Partitions: 3})
+			res, err := Stream(context.Background(), env, p, dir, Options{Partitions: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,10 +94,11 @@ func TestEveryMethodPartitioned(t *testing.T) {
 // every published row of a kja release to a distinct input row of its
 // partition, and the plan places that row in that partition.
 func TestPartitionsHoldTheirOwnRows(t *testing.T) {
-	prep := prepare(t, censusProject("kja", 2000, model.Values{"k": "4"}))
-	prep.Project.Variant = "mondrian"
+	p := censusProject("kja", 2000, model.Values{"k": "4"})
+	p.Variant = "mondrian"
+	prep := prepare(t, p)
 	dir := filepath.Join(t.TempDir(), "rel")
-	res, err := Run(context.Background(), prep, dir, Options{PartitionRows: 600})
+	res, err := Stream(context.Background(), env, p, dir, Options{PartitionRows: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestUnionIsKAnonymousByBruteForce(t *testing.T) {
 				Params: model.Values{"k": strconv.Itoa(k), "seed": strconv.FormatUint(seed, 10)}}
 			prep := prepare(t, p)
 			dir := filepath.Join(t.TempDir(), "rel")
-			res, err := Run(context.Background(), prep, dir, Options{Partitions: 4})
+			res, err := Stream(context.Background(), env, p, dir, Options{Partitions: 4})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,9 +200,8 @@ func TestUnionIsKAnonymousByBruteForce(t *testing.T) {
 // A changed partition is caught: its manifest's digest no longer is the
 // one the top states.
 func TestChangedPartitionIsRefused(t *testing.T) {
-	prep := prepare(t, censusProject("lossyjoin", 1500, model.Values{}))
 	dir := filepath.Join(t.TempDir(), "rel")
-	if _, err := Run(context.Background(), prep, dir, Options{Partitions: 2}); err != nil {
+	if _, err := Stream(context.Background(), env, censusProject("lossyjoin", 1500, model.Values{}), dir, Options{Partitions: 2}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, PartDir(1), "manifest.json")

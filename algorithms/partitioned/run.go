@@ -29,7 +29,6 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"privlab/algorithms/method"
 	"privlab/algorithms/partitionplan"
 	"privlab/algorithms/pipeline"
 	"privlab/model"
@@ -82,77 +81,12 @@ func (o Options) MaxRows(rows int) (int, error) {
 	return DefaultPartitionRows, nil
 }
 
-// Plan chooses the partitions of a prepared run: cuts until each holds at
-// most the options' rows, never leaving a half smaller than the method's
-// group size k (a partition must be able to form a group).
-func Plan(p *pipeline.Prepared, opt Options) (*partitionplan.Plan, error) {
-	maxRows, err := opt.MaxRows(p.Source.Rows)
-	if err != nil {
-		return nil, err
-	}
-	minRows := 1
-	if k, err := strconv.Atoi(p.Values[method.GroupSizeParam]); err == nil && k > minRows {
-		minRows = k
-	}
-	seed, _, err := model.ParseSeed(p.Values[model.SeedParam.Name])
-	if err != nil {
-		return nil, &model.ParamError{Param: model.SeedParam.Name, Value: p.Values[model.SeedParam.Name], Reason: err.Error()}
-	}
-	// Cut on the input as loaded: the original a recipient checks with,
-	// the population and the public table are split as it is.
-	return partitionplan.Build(p.Source, pipeline.TableOrder(p.Source, p.Project.Roles.QIs), partitionplan.Options{
-		MaxRows: maxRows, MinRows: minRows, SampleRows: min(p.Source.Rows, planSample), Hierarchies: p.Hierarchies,
-	}, model.NewRand(seed^0x706172746974696f))
-}
-
-// Run plans the partitions of a prepared run, runs and exports each one
-// in turn into dir/part-NNNNN (so memory holds one partition's run at a
-// time), and writes the one manifest that lists them. The release is put
-// in place whole or not at all: the partitions are written beside it and
-// the directory renamed once the last one passed its checks.
-func Run(ctx context.Context, p *pipeline.Prepared, dir string, opt Options) (*Result, error) {
-	if err := releasedir.CheckOut(dir, opt.Export.Force); err != nil {
-		return nil, err
-	}
-	plan, err := Plan(p, opt)
-	if err != nil {
-		return nil, err
-	}
-	split, err := splitInputs(p, plan)
-	if err != nil {
-		return nil, err
-	}
-	st, err := newStaging(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer st.cleanup()
-	res := &Result{Plan: plan}
-	for i := range plan.Partitions {
-		if opt.Progress != nil {
-			opt.Progress(i, plan.Partitions)
-		}
-		m, err := runPart(ctx, split.part(p, i), st, i, opt.Export)
-		if err != nil {
-			return nil, fmt.Errorf("partition %d of %d: %w", i+1, plan.Partitions, err)
-		}
-		res.Parts = append(res.Parts, m)
-	}
-	if res.Manifest, err = combine(p, plan, res.Parts); err != nil {
-		return nil, err
-	}
-	if err := st.commit(res.Manifest, opt.Export.Force); err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
 // PartDir names partition i's directory in a partitioned release.
 func PartDir(i int) string { return fmt.Sprintf("part-%05d", i) }
 
-// runPart runs and exports one partition into the staging directory, and
-// moves its audit record out of what will be published.
-func runPart(ctx context.Context, sub *pipeline.Prepared, st *staging, i int, exp pipeline.ExportOptions) (*releasedir.Manifest, error) {
+// runPart runs and exports one partition into the job's staging
+// directory, and moves its audit record out of what will be published.
+func runPart(ctx context.Context, sub *pipeline.Prepared, j *Job, i int, exp pipeline.ExportOptions) (*releasedir.Manifest, error) {
 	res, err := pipeline.Run(ctx, sub, pipeline.RunOptions{})
 	if err != nil {
 		return nil, err
@@ -163,12 +97,12 @@ func runPart(ctx context.Context, sub *pipeline.Prepared, st *staging, i int, ex
 	}
 	exp.LetGo = true
 	exp.Force = false
-	partDir := filepath.Join(st.release, PartDir(i))
+	partDir := filepath.Join(j.Release, PartDir(i))
 	ex, err := pipeline.Export(sub, res, partDir, exp)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Rename(releasedir.AuditPath(partDir), filepath.Join(st.audits, PartDir(i)+".audit.json")); err != nil {
+	if err := os.Rename(releasedir.AuditPath(partDir), filepath.Join(j.Audits, PartDir(i)+".audit.json")); err != nil {
 		return nil, err
 	}
 	return ex.Manifest, nil

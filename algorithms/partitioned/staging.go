@@ -21,7 +21,10 @@ func AuditDir(dir string) string { return filepath.Clean(dir) + ".audit" }
 type staging struct {
 	dir, abs        string
 	release, audits string
-	done            bool
+	// work holds the coordinator's files (the partitions' rows, the
+	// pinned hierarchies): never published, removed at the end.
+	work string
+	done bool
 }
 
 func newStaging(dir string) (*staging, error) {
@@ -44,11 +47,17 @@ func newStaging(dir string) (*staging, error) {
 		os.RemoveAll(st.release)
 		return nil, err
 	}
+	if st.work, err = os.MkdirTemp(parent, "."+filepath.Base(abs)+".work-"); err != nil {
+		os.RemoveAll(st.release)
+		os.RemoveAll(st.audits)
+		return nil, err
+	}
 	return st, nil
 }
 
 // cleanup removes what a run that did not finish left.
 func (st *staging) cleanup() {
+	os.RemoveAll(st.work)
 	if !st.done {
 		os.RemoveAll(st.release)
 		os.RemoveAll(st.audits)

@@ -33,11 +33,15 @@ func Build(t *model.Table, qis []string, opt Options, rng *model.Rand) (*Plan, e
 	if size < t.Rows {
 		sample = t.SelectRows(sampleRows(t.Rows, size, rng))
 	}
+	total := t.Rows
+	if opt.TableRows > 0 {
+		total = opt.TableRows
+	}
 	b := &builder{opt: opt, scale: 1}
 	if size > 0 {
-		b.scale = float64(t.Rows) / float64(size)
+		b.scale = float64(total) / float64(size)
 	}
-	plan := &Plan{SampleRows: size, TableRows: t.Rows}
+	plan := &Plan{SampleRows: size, TableRows: total}
 	for _, c := range cols {
 		b.addAxis(sample.Column(c.Name), opt)
 		plan.Columns = append(plan.Columns, Column{Name: c.Name, Numeric: c.Kind == model.Numeric})

@@ -173,6 +173,10 @@ type Options struct {
 	// Hierarchies order categorical columns by leaf position, as Mondrian
 	// does (partition.CodeRanks); a column without one is ordered by text.
 	Hierarchies map[string]*hierarchy.Hierarchy
+	// TableRows, when set, says the table given is itself a sample of a
+	// table of that many rows (a streamed input the plan never holds
+	// whole): estimates scale to it.
+	TableRows int
 }
 
 // sampleSize is the number of sample rows the options ask of a table.

@@ -52,6 +52,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if err := releasedir.CheckOut(a.Out, a.Force); err != nil {
 		return err
 	}
+	if a.flagsSet["partitions"] || a.flagsSet["partition-rows"] {
+		return runPartitioned(a, w, ew)
+	}
 	p, err := prepare(a)
 	if err != nil {
 		return err
@@ -73,9 +76,6 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	queries := a.Queries
 	if queries == 0 {
 		queries = pipeline.NoQueries
-	}
-	if a.flagsSet["partitions"] || a.flagsSet["partition-rows"] {
-		return runPartitioned(ctx, a, p, queries, w, ew)
 	}
 	// The input is hashed (for the audit record) while the method runs,
 	// and the export's workload measured while its deferred figures are
@@ -244,21 +244,28 @@ func droppedText(n int) string {
 }
 
 // runPartitioned is run --partitions / --partition-rows (SPEC 3.9): the
-// partitions are run, exported, checked and attacked one at a time, and
-// one manifest lists them.
-func runPartitioned(ctx context.Context, a *Args, p *pipeline.Prepared, queries int, w, ew io.Writer) error {
+// input (a file, a dataset or a glob of shards) is streamed into its
+// partitions, which are run, exported, checked and attacked one at a
+// time, and one manifest lists them.
+func runPartitioned(a *Args, w, ew io.Writer) error {
+	ctx, cancel := interruptible(ew)
+	defer cancel()
+	queries := a.Queries
+	if queries == 0 {
+		queries = pipeline.NoQueries
+	}
 	warn := func(msg string) { fmt.Fprintf(ew, "privlab: warning: %s\n", msg) }
-	res, err := partitioned.Run(ctx, p, a.Out, partitioned.Options{Partitions: a.Partitions, PartitionRows: a.PartitionRows,
+	opt := partitioned.Options{Partitions: a.Partitions, PartitionRows: a.PartitionRows,
 		Export:   pipeline.ExportOptions{AcceptViolations: a.Accept, AllowGrowth: a.Growth, Context: ctx, Warn: warn, Queries: queries, Force: a.Force},
-		Progress: func(i, n int) { fmt.Fprintf(ew, "privlab: partition %d of %d\n", i+1, n) }})
+		Progress: func(i, n int) { fmt.Fprintf(ew, "privlab: partition %d of %d\n", i+1, n) }}
+	res, err := partitioned.Stream(ctx, env, env.WithDefaults(a.Project), a.Out, opt)
 	if err != nil {
 		return err
 	}
-	for _, l := range describe(p) {
-		fmt.Fprintln(w, l)
-	}
 	m := res.Manifest
-	fmt.Fprintf(w, "partitions %d (at most %d rows each, cut on a sample of %d rows)\n", len(res.Parts), mustMaxRows(a, p), res.Plan.SampleRows)
+	fmt.Fprintf(w, "input      %s\nmethod     %s %s\n", a.Project.Input, m.Method, m.Variant)
+	maxRows, _ := opt.MaxRows(res.Plan.TableRows)
+	fmt.Fprintf(w, "partitions %d (at most %d rows each, cut on a sample of %d of %d rows)\n", len(res.Parts), maxRows, res.Plan.SampleRows, res.Plan.TableRows)
 	fmt.Fprintf(w, "groups     %d\nrows       %d in, %d published, %d suppressed\n", m.Groups, m.RowsIn, m.Published, m.Suppressed)
 	for _, f := range m.WorstCases {
 		fmt.Fprintf(w, "worst      %s %s (limit %s, %s)\n", f.Name, model.FormatFixed(f.Value, 4), f.Limit, map[bool]string{true: "ok", false: "VIOLATED"}[f.OK])
@@ -269,10 +276,4 @@ func runPartitioned(ctx context.Context, a *Args, p *pipeline.Prepared, queries 
 	fmt.Fprintf(w, "release    %s (%d partitions, each a release of its own, and manifest.json)\naudit      %s (private: keep it, do not publish it)\n",
 		a.Out, len(res.Parts), partitioned.AuditDir(a.Out))
 	return nil
-}
-
-// mustMaxRows is the partition size the flags asked for.
-func mustMaxRows(a *Args, p *pipeline.Prepared) int {
-	n, _ := partitioned.Options{Partitions: a.Partitions, PartitionRows: a.PartitionRows}.MaxRows(p.Source.Rows)
-	return n
 }

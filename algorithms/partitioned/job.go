@@ -1,0 +1,265 @@
+package partitioned
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"privlab/algorithms/attack"
+	"privlab/algorithms/method"
+	"privlab/algorithms/partitionplan"
+	"privlab/algorithms/pipeline"
+	"privlab/model"
+	"privlab/model/releasedir"
+)
+
+// Job is a partitioned run as each partition's worker sees it: the run's
+// settings with every column's kind and every hierarchy pinned (so a
+// partition reads its rows and generalizes them as the whole input
+// would), the plan, the whole input's counts, and where the partitions'
+// releases and audit records go. It is plain data (JSON), so a worker in
+// another process can be handed it (algorithms/partitioned/beamrun).
+type Job struct {
+	Project pipeline.Project    `json:"project"`
+	Columns []string            `json:"columns"`
+	Plan    *partitionplan.Plan `json:"plan"`
+	Whole   *model.Whole        `json:"whole"`
+	// Release and Audits are the staging directories of the release and
+	// of its audit records; Work holds the coordinator's files.
+	Release string `json:"release"`
+	Audits  string `json:"audits"`
+	Work    string `json:"work"`
+	Accept  bool   `json:"accept_violations"`
+	Growth  bool   `json:"allow_growth"`
+	Queries int    `json:"queries"`
+}
+
+// Stream is a partitioned run that never holds the whole input: the input
+// (a file, dataset:NAME, or a glob of shards) is read once for the
+// plan's sample and the whole input's counts, once more to put each row
+// in its partition's file, and each partition is then loaded, run,
+// exported, checked and attacked in turn, so memory holds one input file
+// or one partition's run at a time.
+func Stream(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir string, opt Options) (*Result, error) {
+	if err := releasedir.CheckOut(dir, opt.Export.Force); err != nil {
+		return nil, err
+	}
+	st, err := newStaging(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer st.cleanup()
+	job, err := Plan(ctx, e, proj, st, opt)
+	if err != nil {
+		return nil, err
+	}
+	files, err := Inputs(proj.Input)
+	if err != nil {
+		return nil, err
+	}
+	if err := job.spillPartitions(ctx, e, files); err != nil {
+		return nil, err
+	}
+	res := &Result{Plan: job.Plan}
+	for i := range job.Plan.Partitions {
+		if opt.Progress != nil {
+			opt.Progress(i, job.Plan.Partitions)
+		}
+		m, err := job.RunPartition(ctx, e, i, job.PartFile(i), opt.Export)
+		if err != nil {
+			return nil, fmt.Errorf("partition %d of %d: %w", i+1, job.Plan.Partitions, err)
+		}
+		res.Parts = append(res.Parts, m)
+	}
+	if res.Manifest, err = combine(job.Plan, res.Parts); err != nil {
+		return nil, err
+	}
+	if err := st.commit(res.Manifest, opt.Export.Force); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Plan reads the input once and makes the job: the columns' kinds, the
+// whole input's counts, the hierarchies built over its whole domain and
+// pinned as files, and the plan's cuts chosen on a sample of its rows
+// until each partition holds at most the options' rows, never leaving a
+// half smaller than the method's group size k.
+func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *staging, opt Options) (*Job, error) {
+	files, err := Inputs(proj.Input)
+	if err != nil {
+		return nil, err
+	}
+	seed, _, err := model.ParseSeed(proj.Params[model.SeedParam.Name])
+	if err != nil {
+		return nil, &model.ParamError{Param: model.SeedParam.Name, Value: proj.Params[model.SeedParam.Name], Reason: err.Error()}
+	}
+	sv, err := surveyInputs(ctx, e, proj, files, seed)
+	if err != nil {
+		return nil, err
+	}
+	job := &Job{Columns: sv.columns, Whole: sv.whole, Release: st.release, Audits: st.audits, Work: st.work,
+		Accept: opt.Export.AcceptViolations, Growth: opt.Export.AllowGrowth, Queries: opt.Export.Queries}
+	kinds := sv.kinds()
+	domain := filepath.Join(st.work, "domain.csv")
+	if err := spill(domain, sv.columns, domainRows(sv, proj.Roles.IDs, min(sv.whole.Rows, 10000))); err != nil {
+		return nil, err
+	}
+	d, err := e.LoadTableContext(ctx, spillProject(proj, domain, kinds))
+	if err != nil {
+		return nil, err
+	}
+	p0, err := e.Prepare(proj, d)
+	if err != nil {
+		return nil, err
+	}
+	if job.Project, err = pinHierarchies(proj, p0, kinds, st.work); err != nil {
+		return nil, err
+	}
+	sample := filepath.Join(st.work, "sample.csv")
+	if err := spill(sample, sv.columns, sv.sample); err != nil {
+		return nil, err
+	}
+	s, err := e.LoadTableContext(ctx, spillProject(proj, sample, kinds))
+	if err != nil {
+		return nil, err
+	}
+	maxRows, err := opt.MaxRows(sv.seen)
+	if err != nil {
+		return nil, err
+	}
+	minRows := 1
+	if k, err := strconv.Atoi(p0.Values[method.GroupSizeParam]); err == nil && k > minRows {
+		minRows = k
+	}
+	job.Plan, err = partitionplan.Build(s, pipeline.TableOrder(s, proj.Roles.QIs), partitionplan.Options{
+		MaxRows: maxRows, MinRows: minRows, Hierarchies: p0.Hierarchies, TableRows: sv.seen}, model.NewRand(seed^0x706172746974696f))
+	return job, err
+}
+
+// pinHierarchies writes every hierarchy the run built (over the whole
+// domain) as a file and names it in the project, with every column's kind:
+// each partition then reads the same hierarchies, not its own.
+func pinHierarchies(proj pipeline.Project, p *pipeline.Prepared, kinds map[string]string, work string) (pipeline.Project, error) {
+	proj.Kinds = kinds
+	proj.Hierarchies = map[string]string{}
+	for i, attr := range p.Project.Roles.Used() {
+		h := p.Hierarchies[attr]
+		if h == nil {
+			continue
+		}
+		path := filepath.Join(work, fmt.Sprintf("hierarchy-%d.csv", i))
+		if err := spill(path, nil, h.Rows()); err != nil {
+			return proj, err
+		}
+		proj.Hierarchies[attr] = path
+	}
+	return proj, nil
+}
+
+// PartFile is where partition i's rows are put.
+func (j *Job) PartFile(i int) string { return filepath.Join(j.Work, PartDir(i)+".csv") }
+
+// spillPartitions reads the input again, one file at a time, and appends
+// each row to its partition's file.
+func (j *Job) spillPartitions(ctx context.Context, e pipeline.Env, files []string) error {
+	sp, err := newSplitPlanner(j.Plan, j.Columns)
+	if err != nil {
+		return err
+	}
+	outs := make([]*os.File, j.Plan.Partitions)
+	writers := make([]*csv.Writer, j.Plan.Partitions)
+	defer func() {
+		for _, f := range outs {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	for i := range outs {
+		if outs[i], err = os.Create(j.PartFile(i)); err != nil {
+			return err
+		}
+		writers[i] = csv.NewWriter(bufio.NewWriterSize(outs[i], 1<<16))
+		if err := writers[i].Write(j.Columns); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		t, err := e.LoadTableContext(ctx, fileProject(j.Project, f))
+		if err != nil {
+			return err
+		}
+		for r := 0; r < t.Rows; r++ {
+			row := rowTexts(t, r)
+			if err := writers[sp.Assign(row)].Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	for i, w := range writers {
+		w.Flush()
+		if err := w.Error(); err != nil {
+			return err
+		}
+		if err := outs[i].Close(); err != nil {
+			return err
+		}
+		outs[i] = nil
+	}
+	return nil
+}
+
+// RunPartition loads partition i's rows from file, prepares them as the
+// whole input would be (the pinned kinds and hierarchies, the whole
+// input's counts, its own rows of the public table and the population,
+// a seed of its own) and runs, exports, checks and attacks it into the
+// job's staging directory (runPart).
+func (j *Job) RunPartition(ctx context.Context, e pipeline.Env, i int, file string, exp pipeline.ExportOptions) (*releasedir.Manifest, error) {
+	src, err := e.LoadTableContext(ctx, spillProject(j.Project, file, j.Project.Kinds))
+	if err != nil {
+		return nil, err
+	}
+	src.Name = j.Project.Input
+	p, err := e.Prepare(j.Project, src)
+	if err != nil {
+		return nil, err
+	}
+	if p.Public != nil {
+		rows, err := rowsByPart(p.Public, j.Plan)
+		if err != nil {
+			return nil, err
+		}
+		p.Public = p.Public.SelectRows(rows[i])
+	}
+	if err := j.partPopulation(e, p, i); err != nil {
+		return nil, err
+	}
+	p.Whole = j.Whole
+	p.Values = partValues(p.Values, i)
+	exp.AcceptViolations, exp.AllowGrowth, exp.Queries = j.Accept, j.Growth, j.Queries
+	return runPart(ctx, p, j, i, exp)
+}
+
+// partPopulation gives partition i its people of the run's population
+// (the plan places them), attacked with the whole population's
+// frequencies.
+func (j *Job) partPopulation(e pipeline.Env, p *pipeline.Prepared, i int) error {
+	if j.Project.Population == "" {
+		return nil
+	}
+	pop, _, err := e.LoadPopulation(j.Project.Population, j.Project.PopulationColumns, j.Project.MaxCell)
+	if err != nil {
+		return err
+	}
+	rows, err := rowsByPart(pop, j.Plan)
+	if err != nil {
+		return err
+	}
+	p.Population, p.WholePopulation = pop.SelectRows(rows[i]), pop
+	return attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+}

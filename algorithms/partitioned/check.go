@@ -166,7 +166,7 @@ func splitKnowledge(rel *Release, k *risk.Knowledge) ([]*risk.Knowledge, error) 
 		table *model.Table
 		set   func(k *risk.Knowledge, t *model.Table)
 	}{
-		{k.Original, func(k *risk.Knowledge, t *model.Table) { k.Original = t }},
+		{k.Original, func(k *risk.Knowledge, t *model.Table) { k.Original = t.SelectRows(CanonicalOrder(t, nil)) }},
 		{k.Public, func(k *risk.Knowledge, t *model.Table) { k.Public = t }},
 		{k.Population, func(k *risk.Knowledge, t *model.Table) { k.Population = t }},
 	} {

@@ -45,6 +45,30 @@ type Job struct {
 // exported, checked and attacked in turn, so memory holds one input file
 // or one partition's run at a time.
 func Stream(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir string, opt Options) (*Result, error) {
+	return runJob(ctx, e, proj, dir, opt, func(job *Job, files []string) ([]*releasedir.Manifest, error) {
+		if err := job.spillPartitions(ctx, e, files); err != nil {
+			return nil, err
+		}
+		var parts []*releasedir.Manifest
+		for i := range job.Plan.Partitions {
+			if opt.Progress != nil {
+				opt.Progress(i, job.Plan.Partitions)
+			}
+			m, err := job.RunPartition(ctx, e, i, job.PartFile(i), opt.Export)
+			if err != nil {
+				return nil, fmt.Errorf("partition %d of %d: %w", i+1, job.Plan.Partitions, err)
+			}
+			parts = append(parts, m)
+		}
+		return parts, nil
+	})
+}
+
+// runJob plans a partitioned run, has execute run its partitions (in
+// this process, or on a Beam runner) and puts the release in place with
+// the one manifest combined from theirs.
+func runJob(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir string, opt Options,
+	execute func(job *Job, files []string) ([]*releasedir.Manifest, error)) (*Result, error) {
 	if err := releasedir.CheckOut(dir, opt.Export.Force); err != nil {
 		return nil, err
 	}
@@ -61,19 +85,9 @@ func Stream(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir stri
 	if err != nil {
 		return nil, err
 	}
-	if err := job.spillPartitions(ctx, e, files); err != nil {
-		return nil, err
-	}
 	res := &Result{Plan: job.Plan}
-	for i := range job.Plan.Partitions {
-		if opt.Progress != nil {
-			opt.Progress(i, job.Plan.Partitions)
-		}
-		m, err := job.RunPartition(ctx, e, i, job.PartFile(i), opt.Export)
-		if err != nil {
-			return nil, fmt.Errorf("partition %d of %d: %w", i+1, job.Plan.Partitions, err)
-		}
-		res.Parts = append(res.Parts, m)
+	if res.Parts, err = execute(job, files); err != nil {
+		return nil, err
 	}
 	if res.Manifest, err = combine(job.Plan, res.Parts); err != nil {
 		return nil, err
@@ -225,6 +239,7 @@ func (j *Job) RunPartition(ctx context.Context, e pipeline.Env, i int, file stri
 		return nil, err
 	}
 	src.Name = j.Project.Input
+	src = src.SelectRows(CanonicalOrder(src, nil))
 	p, err := e.Prepare(j.Project, src)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package partitioned
 
 import (
+	"slices"
 	"strconv"
 
 	"privlab/algorithms/partitionplan"
@@ -37,4 +38,26 @@ func partValues(v model.Values, i int) model.Values {
 		out[model.SeedParam.Name] = strconv.FormatUint(seed+uint64(i)*0x9e3779b97f4a7c15, 10)
 	}
 	return out
+}
+
+// CanonicalOrder lists rows of t (nil: all) ordered by their texts,
+// column by column (ties keep their order): a partition's rows are run in
+// this order whatever order they reached it in (a Beam shuffle's, the
+// input's), so every runner makes the same release, and its audit record
+// maps to the partition's rows of the original in this order.
+func CanonicalOrder(t *model.Table, rows []int) []int {
+	if rows == nil {
+		rows = make([]int, t.Rows)
+		for i := range rows {
+			rows[i] = i
+		}
+	} else {
+		rows = slices.Clone(rows)
+	}
+	texts := make([][]string, t.Rows)
+	for _, r := range rows {
+		texts[r] = rowTexts(t, r)
+	}
+	slices.SortStableFunc(rows, func(a, b int) int { return slices.Compare(texts[a], texts[b]) })
+	return rows
 }

@@ -73,7 +73,7 @@ func commands() []command {
                                    is found through the audit record beside it (or give --original FILE)
 `, flags: flagsOf(projectFlags, populationFlags, []string{"risk-threshold", "release", "original"})},
 		{name: "run", batch: true, run: cmdRun, usage: `  privlab run    [flags] --out DIR anonymize and write a release directory
-`, flags: flagsOf(projectFlags, populationFlags, []string{"risk-threshold", "out", "force", "accept-violations", "allow-growth", "queries", "partitions", "partition-rows"})},
+`, flags: flagsOf(projectFlags, populationFlags, []string{"risk-threshold", "out", "force", "accept-violations", "allow-growth", "queries", "partitions", "partition-rows", "runner"})},
 		{name: "check", batch: true, run: cmdCheck, usage: `  privlab check  DIR [--original FILE] [--public FILE] [--population FILE]   re-verify a release from its files
                                    (exit 1 on a violation, 3 when a privacy guarantee needs a file not given); the
                                    attacks the manifest states are recomputed with the files they read

@@ -42,6 +42,7 @@ type Args struct {
 	// run: a partitioned run (SPEC 3.9)
 	Partitions    int
 	PartitionRows int
+	Runner        string
 	Queries       int
 	RangeFrac     float64
 	Selectivity   float64
@@ -293,6 +294,7 @@ func defineFlags(fs *flag.FlagSet, a *Args) {
 	fs.Float64Var(&a.Ratio, "ratio", 10, "gen universe: |PD|/|MT|")
 	fs.IntVar(&a.Shards, "shards", 0, "gen: split the rows, in order, across S Parquet files DIR/part-00000.parquet ... (--out DIR)")
 	fs.IntVar(&a.Partitions, "partitions", 0, "run: cut the table into about N partitions (Mondrian's cuts on a sample) and anonymize, check and attack each on its own; the release is DIR/part-NNNNN plus one manifest")
+	fs.StringVar(&a.Runner, "runner", "", "run: run the partitions as an Apache Beam pipeline: prism (in this process) or HOST:PORT of a Beam job service (Flink, Spark); needs a binary built with -tags beam")
 	fs.IntVar(&a.PartitionRows, "partition-rows", 0, "run: a partitioned run with at most N rows per partition (default with --partitions: rows/N)")
 	fs.StringVar(&a.HierDir, "hierarchies", "", "gen: write each column's default hierarchy to DIR/<column>.csv")
 	fs.IntVar(&a.Queries, "queries", pipeline.DefaultQueries, "eval: number of random queries; run: size of the workload whose error the manifest states (0: none)")

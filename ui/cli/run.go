@@ -52,7 +52,7 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if err := releasedir.CheckOut(a.Out, a.Force); err != nil {
 		return err
 	}
-	if a.flagsSet["partitions"] || a.flagsSet["partition-rows"] {
+	if a.flagsSet["partitions"] || a.flagsSet["partition-rows"] || a.flagsSet["runner"] {
 		return runPartitioned(a, w, ew)
 	}
 	p, err := prepare(a)
@@ -258,7 +258,19 @@ func runPartitioned(a *Args, w, ew io.Writer) error {
 	opt := partitioned.Options{Partitions: a.Partitions, PartitionRows: a.PartitionRows,
 		Export:   pipeline.ExportOptions{AcceptViolations: a.Accept, AllowGrowth: a.Growth, Context: ctx, Warn: warn, Queries: queries, Force: a.Force},
 		Progress: func(i, n int) { fmt.Fprintf(ew, "privlab: partition %d of %d\n", i+1, n) }}
-	res, err := partitioned.Stream(ctx, env, env.WithDefaults(a.Project), a.Out, opt)
+	run := partitioned.Stream
+	switch a.Runner {
+	case "":
+	case "prism":
+		run = func(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir string, opt partitioned.Options) (*partitioned.Result, error) {
+			return partitioned.RunOnBeam(ctx, e, proj, dir, opt, "")
+		}
+	default:
+		run = func(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir string, opt partitioned.Options) (*partitioned.Result, error) {
+			return partitioned.RunOnBeam(ctx, e, proj, dir, opt, a.Runner)
+		}
+	}
+	res, err := run(ctx, env, env.WithDefaults(a.Project), a.Out, opt)
 	if err != nil {
 		return err
 	}

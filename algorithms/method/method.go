@@ -347,7 +347,7 @@ type Input struct {
 	// Whole is set when Table is one partition of a larger input (a
 	// partitioned run, SPEC 3.9): the value counts of the whole input,
 	// which a method reads wherever its paper defines a figure over the
-	// table (sampling's marginals, Sattar et al. 2013, Eq. 3; the table
+	// table (sampling's marginals, Sattar et al., Eq. 3; the table
 	// target, Koudas et al. 2009, Section 3), so that every partition
 	// runs against the same global figure.
 	Whole *model.Whole

@@ -150,8 +150,11 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 	if k, err := strconv.Atoi(p0.Values[method.GroupSizeParam]); err == nil && k > minRows {
 		minRows = k
 	}
-	job.Plan, err = partitionplan.Build(s, pipeline.TableOrder(s, proj.Roles.QIs), partitionplan.Options{
-		MaxRows: maxRows, MinRows: minRows, Hierarchies: p0.Hierarchies, TableRows: sv.seen}, model.NewRand(seed^0x706172746974696f))
+	popt := partitionplan.Options{MaxRows: maxRows, MinRows: minRows, Hierarchies: p0.Hierarchies, TableRows: sv.seen}
+	if opt.PartitionRows == 0 && opt.Partitions > 0 {
+		popt.Partitions = opt.Partitions // exactly N, the largest cut first
+	}
+	job.Plan, err = partitionplan.Build(s, pipeline.TableOrder(s, proj.Roles.QIs), popt, model.NewRand(seed^0x706172746974696f))
 	return job, err
 }
 

@@ -12,7 +12,7 @@
 // spans two partitions, so the union's groups are the partitions'
 // groups. What a paper defines over the whole table is computed over
 // the whole input first and handed to every partition (method.Whole):
-// sampling's marginals (Sattar et al. 2013, Eq. 3) and distribution's
+// sampling's marginals (Sattar et al., Eq. 3) and distribution's
 // table target (Koudas et al. 2009, Section 3). The plan is published,
 // and a person's quasi-identifiers place them in exactly one partition,
 // so an attacker loses nothing by attacking partition by partition: the

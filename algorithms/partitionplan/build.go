@@ -50,7 +50,11 @@ func Build(t *model.Table, qis []string, opt Options, rng *model.Rand) (*Plan, e
 	for i := range rows {
 		rows[i] = int32(i)
 	}
-	plan.Root = b.build(rows)
+	if opt.Partitions > 0 {
+		plan.Root = b.buildLeaves(rows, opt.Partitions)
+	} else {
+		plan.Root = b.build(rows)
+	}
 	plan.Partitions = b.leaves
 	return plan, nil
 }
@@ -112,6 +116,64 @@ func (b *builder) build(rows []int32) *Node {
 	n := &Node{Partition: b.leaves, EstimatedRows: est}
 	b.leaves++
 	return n
+}
+
+// buildLeaves cuts the partition with the most rows (the first made on a
+// tie), as build cuts, until there are leaves partitions or none can be
+// cut; leaves are numbered left to right.
+func (b *builder) buildLeaves(rows []int32, leaves int) *Node {
+	root := &Node{Partition: -1}
+	open := []*openLeaf{{root, rows}}
+	all := map[*Node][]int32{root: rows}
+	for count := 1; count < leaves && len(open) > 0; {
+		at := 0
+		for i, l := range open {
+			if len(l.rows) > len(open[at].rows) {
+				at = i
+			}
+		}
+		l := open[at]
+		open = append(open[:at], open[at+1:]...)
+		if left, right, ok := b.cutLeaf(l.n, l.rows); ok {
+			open = append(open, &openLeaf{l.n.Left, left}, &openLeaf{l.n.Right, right})
+			all[l.n.Left], all[l.n.Right] = left, right
+			count++
+		}
+	}
+	b.number(root, all)
+	return root
+}
+
+type openLeaf struct {
+	n    *Node
+	rows []int32
+}
+
+// cutLeaf cuts leaf n on the widest axis that has a cut and returns its
+// halves' rows; false when no axis has one.
+func (b *builder) cutLeaf(n *Node, rows []int32) (left, right []int32, ok bool) {
+	for _, a := range b.widestFirst(rows) {
+		if best, ok := b.medianRank(rows, a); ok {
+			left, right := b.split(rows, a, best)
+			n.Cut, n.EstimatedRows = b.cut(a, best), b.estimate(len(rows))
+			n.Left, n.Right = &Node{Partition: -1}, &Node{Partition: -1}
+			return left, right, true
+		}
+	}
+	return nil, nil, false
+}
+
+// number gives the leaves their partitions, left to right, and their
+// estimated rows.
+func (b *builder) number(n *Node, rows map[*Node][]int32) {
+	if n.Cut != nil {
+		b.number(n.Left, rows)
+		b.number(n.Right, rows)
+		return
+	}
+	n.EstimatedRows = b.estimate(len(rows[n]))
+	n.Partition = b.leaves
+	b.leaves++
 }
 
 // widestFirst lists the axes that vary in rows, widest normalised range

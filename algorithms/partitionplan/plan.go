@@ -173,6 +173,10 @@ type Options struct {
 	// Hierarchies order categorical columns by leaf position, as Mondrian
 	// does (partition.CodeRanks); a column without one is ordered by text.
 	Hierarchies map[string]*hierarchy.Hierarchy
+	// Partitions, when set, asks for that many partitions instead of a
+	// size: the partition with the most estimated rows is cut until there
+	// are that many (or none can be cut); MaxRows is then ignored.
+	Partitions int
 	// TableRows, when set, says the table given is itself a sample of a
 	// table of that many rows (a streamed input the plan never holds
 	// whole): estimates scale to it.
@@ -181,7 +185,7 @@ type Options struct {
 
 // sampleSize is the number of sample rows the options ask of a table.
 func (o Options) sampleSize(rows int) (int, error) {
-	if o.MaxRows < 1 || o.MinRows < 0 {
+	if o.MaxRows < 1 && o.Partitions < 1 || o.MinRows < 0 {
 		return 0, fmt.Errorf("partition plan: max rows %d must be at least 1 and min rows %d at least 0", o.MaxRows, o.MinRows)
 	}
 	n := rows

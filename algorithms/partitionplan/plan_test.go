@@ -387,3 +387,52 @@ func TestBuildRejectsBadOptions(t *testing.T) {
 		t.Fatalf("empty table: %v, %+v", err, p)
 	}
 }
+
+// Options.Partitions makes exactly that many partitions by cutting the
+// largest one first: on the whole table as its own sample, the plan's
+// leaves hold the table's rows once each, in N partitions, and no cut
+// left unmade could have split a partition larger than every cut one
+// (the largest leaf is at most the smallest cut node's rows).
+func TestPartitionsAskedFor(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		rng := model.NewRand(seed)
+		tab := randomTable(t, rng, 3000, seed%2 == 0)
+		for _, n := range []int{1, 2, 3, 8, 13} {
+			p, err := Build(tab, qis, Options{Partitions: n, MinRows: 10}, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Partitions != n {
+				t.Fatalf("seed %d: %d partitions, asked %d", seed, p.Partitions, n)
+			}
+			sizes := partitionSizes(t, p, tab)
+			total, largest := 0, 0
+			for _, s := range sizes {
+				total += s
+				largest = max(largest, s)
+			}
+			if total != tab.Rows {
+				t.Fatalf("partitions hold %d rows of %d", total, tab.Rows)
+			}
+			var smallestCut float64 = math.Inf(1)
+			var walk func(nd *Node)
+			walk = func(nd *Node) {
+				if nd.Cut != nil {
+					smallestCut = math.Min(smallestCut, nd.EstimatedRows)
+					walk(nd.Left)
+					walk(nd.Right)
+				}
+			}
+			walk(p.Root)
+			if n > 1 && float64(largest) > smallestCut {
+				t.Fatalf("seed %d n %d: a leaf of %d rows left uncut while a node of %v rows was cut", seed, n, largest, smallestCut)
+			}
+			again, _ := Build(tab, qis, Options{Partitions: n, MinRows: 10}, model.NewRand(99))
+			a, _ := json.Marshal(p)
+			b, _ := json.Marshal(again)
+			if string(a) != string(b) {
+				t.Fatalf("seed %d n %d: two builds differ", seed, n)
+			}
+		}
+	}
+}

@@ -276,7 +276,7 @@ func SingleValued(v *View) int {
 
 // PopulationMarginals counts each attribute's values among the
 // population's people who have one: the marginals an attacker holding the population
-// reads (sampling's Eq. 3 under other marginals, Sattar et al. 2013).
+// reads (sampling's Eq. 3 under other marginals, Sattar et al.).
 func PopulationMarginals(pop *model.Table, attrs []string) map[string]map[string]float64 {
 	out := map[string]map[string]float64{}
 	for _, a := range attrs {

@@ -276,8 +276,11 @@ func runPartitioned(a *Args, w, ew io.Writer) error {
 	}
 	m := res.Manifest
 	fmt.Fprintf(w, "input      %s\nmethod     %s %s\n", a.Project.Input, m.Method, m.Variant)
-	maxRows, _ := opt.MaxRows(res.Plan.TableRows)
-	fmt.Fprintf(w, "partitions %d (at most %d rows each, cut on a sample of %d of %d rows)\n", len(res.Parts), maxRows, res.Plan.SampleRows, res.Plan.TableRows)
+	largest := 0
+	for _, pm := range res.Parts {
+		largest = max(largest, pm.RowsIn)
+	}
+	fmt.Fprintf(w, "partitions %d (the largest %d rows; cut on a sample of %d of %d rows)\n", len(res.Parts), largest, res.Plan.SampleRows, res.Plan.TableRows)
 	fmt.Fprintf(w, "groups     %d\nrows       %d in, %d published, %d suppressed\n", m.Groups, m.RowsIn, m.Published, m.Suppressed)
 	for _, f := range m.WorstCases {
 		fmt.Fprintf(w, "worst      %s %s (limit %s, %s)\n", f.Name, model.FormatFixed(f.Value, 4), f.Limit, map[bool]string{true: "ok", false: "VIOLATED"}[f.OK])

@@ -45,7 +45,9 @@ func batchGC() {
 	tune = func(*[16]byte) {
 		metrics.Read(sample)
 		pct := 400
-		if live := sample[0].Value.Uint64(); live > 0 && live*4 > batchHeadroom {
+		if cli.LowMemory() {
+			pct = 100 // a partitioned run keeps its memory to the partition's
+		} else if live := sample[0].Value.Uint64(); live > 0 && live*4 > batchHeadroom {
 			pct = max(100, int(batchHeadroom*100/live))
 		}
 		debug.SetGCPercent(pct)

@@ -135,10 +135,14 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 		return nil, err
 	}
 	sample := filepath.Join(st.work, "sample.csv")
-	if err := spill(sample, sv.columns, sv.sample); err != nil {
+	if err := spill(sample, sv.qis, sv.sample); err != nil {
 		return nil, err
 	}
-	s, err := e.LoadTableContext(ctx, spillProject(proj, sample, kinds))
+	qiKinds := map[string]string{}
+	for _, q := range sv.qis {
+		qiKinds[q] = kinds[q]
+	}
+	s, err := e.LoadTableContext(ctx, spillProject(proj, sample, qiKinds))
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,8 @@ type survey struct {
 	columns []string
 	numeric []bool
 	whole   *model.Whole
-	sample  [][]string
+	qis     []string
+	sample  [][]string // the QIs of sampled rows
 	seen    int
 	rng     *model.Rand
 }
@@ -49,7 +50,7 @@ type survey struct {
 // time), counting the rows the missing-value policy keeps and keeping a
 // reservoir sample of planSample rows (Vitter's Algorithm R).
 func surveyInputs(ctx context.Context, e pipeline.Env, proj pipeline.Project, files []string, seed uint64) (*survey, error) {
-	s := &survey{whole: &model.Whole{Counts: map[string]map[string]int{}}, rng: model.NewRand(seed ^ 0x73757276657921)}
+	s := &survey{qis: proj.Roles.QIs, whole: &model.Whole{Counts: map[string]map[string]int{}}, rng: model.NewRand(seed ^ 0x73757276657921)}
 	policy, err := model.ParseMissingPolicy(proj.Missing)
 	if err != nil {
 		return nil, err
@@ -91,27 +92,33 @@ func (s *survey) columnsOf(t *model.Table, file string) error {
 	return nil
 }
 
+// addSample offers t's rows to the reservoir, keeping their QIs only
+// (the plan reads nothing else).
 func (s *survey) addSample(t *model.Table) {
+	cols, _ := t.MustColumns("qi", s.qis)
 	for r := 0; r < t.Rows; r++ {
 		s.seen++
 		if len(s.sample) < planSample {
-			s.sample = append(s.sample, rowTexts(t, r))
+			s.sample = append(s.sample, texts(cols, r))
 		} else if j := s.rng.Intn(s.seen); j < planSample {
-			s.sample[j] = rowTexts(t, r)
+			s.sample[j] = texts(cols, r)
 		}
 	}
 }
 
-// rowTexts is row r of t as texts ("" for a missing value).
-func rowTexts(t *model.Table, r int) []string {
-	out := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
+// texts is row r of the columns as texts ("" for a missing value).
+func texts(cols []*model.Column, r int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
 		if !c.IsMissing(r) {
 			out[i] = c.Value(r)
 		}
 	}
 	return out
 }
+
+// rowTexts is row r of t as texts ("" for a missing value).
+func rowTexts(t *model.Table, r int) []string { return texts(t.Columns, r) }
 
 // kinds pins every column's kind as the survey found it over all files,
 // so that every partition reads a column as the whole input does.

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"privlab/algorithms/advise"
@@ -248,6 +250,8 @@ func droppedText(n int) string {
 // partitions, which are run, exported, checked and attacked one at a
 // time, and one manifest lists them.
 func runPartitioned(a *Args, w, ew io.Writer) error {
+	lowMemory.Store(true)
+	debug.SetGCPercent(100)
 	ctx, cancel := interruptible(ew)
 	defer cancel()
 	queries := a.Queries
@@ -292,3 +296,11 @@ func runPartitioned(a *Args, w, ew io.Writer) error {
 		a.Out, len(res.Parts), partitioned.AuditDir(a.Out))
 	return nil
 }
+
+// lowMemory is set by a partitioned run, which is chosen to bound memory:
+// the batch collector (main's) then keeps Go's default heap growth.
+var lowMemory atomic.Bool
+
+// LowMemory reports whether the running command asked to keep its
+// memory low (a partitioned run).
+func LowMemory() bool { return lowMemory.Load() }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +18,9 @@ import (
 
 	"privlab/model/csvfile"
 	"privlab/model/source"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 )
 
 // thresholdWork is the tests' Work: a row's partition is the number of
@@ -234,4 +238,49 @@ func TestRunRefusesBeforeThePipeline(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunOnAJobService submits through Job.Endpoint, the path a Flink or
+// Spark job server takes, to a Prism job service of its own (on a port
+// of the loopback interface), with the workers looped back into this
+// process (-environment_type=LOOPBACK) since there is no Docker here.
+func TestRunOnAJobService(t *testing.T) {
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := prism.CreateJobServer(ctx, prism.Options{Port: port}); err != nil {
+		t.Fatal(err)
+	}
+	saved := *jobopts.EnvironmentType
+	*jobopts.EnvironmentType = "loopback"
+	defer func() { *jobopts.EnvironmentType = saved }()
+
+	inputs, rows := writeInputs(t, t.TempDir())
+	work := thresholdWork{Thresholds: []float64{15}, FailPart: -1}
+	job := thresholdJob(t, work, inputs)
+	job.Endpoint = fmt.Sprintf("localhost:%d", port)
+	got, err := Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expectedSummaries(t, &work, rows)
+	if len(got) != len(want) {
+		t.Fatalf("got %d partitions, want %d", len(got), len(want))
+	}
+	for part, b := range got {
+		var s thresholdSummary
+		if err := json.Unmarshal(b, &s); err != nil || !reflect.DeepEqual(s, want[part]) {
+			t.Errorf("partition %d: got %s (%v), want %+v", part, b, err, want[part])
+		}
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }

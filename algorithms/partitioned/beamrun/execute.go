@@ -4,6 +4,7 @@ package beamrun
 
 import (
 	"context"
+	"os"
 	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -47,6 +48,18 @@ func execute(ctx context.Context, p *beam.Pipeline, endpoint string) error {
 
 	if endpoint != "" {
 		*jobopts.Endpoint = endpoint
+		if *jobopts.WorkerBinary == "" {
+			// Without -worker_binary, Beam v2.78.0 compiles the calling
+			// program's source for linux/amd64 on the fly; the worker is
+			// this binary instead (built with -tags beam, for the workers'
+			// platform).
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			*jobopts.WorkerBinary = self
+			defer func() { *jobopts.WorkerBinary = "" }()
+		}
 		_, err := universal.Execute(ctx, p)
 		return err
 	}

@@ -284,3 +284,42 @@ func freePort(t *testing.T) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// BenchmarkRun measures a job over 4 CSV files of benchRows rows in all
+// (id, x, city), cut into 8 partitions, on the in-process Prism: what a
+// row costs through read, Assign, GroupByKey and Partition.
+// go test -tags beam -run '^$' -bench Run -benchtime 1x ./algorithms/partitioned/beamrun/
+func BenchmarkRun(b *testing.B) {
+	const benchRows = 200_000
+	dir := b.TempDir()
+	var inputs []string
+	cities := []string{"Oslo", "Lima", "Pune", "Kobe"}
+	for f := range 4 {
+		var sb strings.Builder
+		sb.WriteString("id,x,city\n")
+		for r := f; r < benchRows; r += 4 {
+			fmt.Fprintf(&sb, "p%07d,%d,%s\n", r, (r*7919)%1000, cities[r%4])
+		}
+		path := filepath.Join(dir, fmt.Sprintf("in%d.csv", f))
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		inputs = append(inputs, path)
+	}
+	config, err := json.Marshal(thresholdWork{Thresholds: []float64{125, 250, 375, 500, 625, 750, 875}, FailPart: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	job := Job{Inputs: inputs, Work: "test-threshold", Config: config, ScratchDir: dir}
+	b.ResetTimer()
+	for b.Loop() {
+		got, err := Run(context.Background(), job)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != 8 {
+			b.Fatalf("got %d partitions, want 8", len(got))
+		}
+	}
+	b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

@@ -19,10 +19,10 @@ import (
 // Beam calls DoFns by their registered types, in this process and in a
 // remote worker alike.
 func init() {
-	register.DoFn3x1[context.Context, string, func(int, []string), error](&readFn{})
-	register.Emitter2[int, []string]()
-	register.DoFn3x1[context.Context, int, func(*[]string) bool, error](&partitionFn{})
-	register.Iter1[[]string]()
+	register.DoFn3x1[context.Context, string, func(int, []byte), error](&readFn{})
+	register.Emitter2[int, []byte]()
+	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&partitionFn{})
+	register.Iter1[[]byte]()
 }
 
 // The files a job's stages write into its directory: one summary per
@@ -38,8 +38,9 @@ func isFailureNote(name string) bool {
 }
 
 // readFn reads one input file with privlab's reader (model/source) and
-// emits each row keyed by the partition Work.Assign gives it. Its fields
-// are what Beam serializes to the workers.
+// emits its rows keyed by the partition Work.Assign gives each, packed in
+// batches (rowbatch.go). Its fields are what Beam serializes to the
+// workers.
 type readFn struct {
 	Work   string
 	Config []byte
@@ -59,7 +60,7 @@ func (f *readFn) Setup() error {
 }
 
 // ProcessElement reads the input at path and emits its rows.
-func (f *readFn) ProcessElement(ctx context.Context, path string, emit func(int, []string)) error {
+func (f *readFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
 	err := f.read(ctx, path, emit)
 	if err != nil {
 		h := fnv.New64a()
@@ -69,7 +70,7 @@ func (f *readFn) ProcessElement(ctx context.Context, path string, emit func(int,
 	return err
 }
 
-func (f *readFn) read(ctx context.Context, path string, emit func(int, []string)) error {
+func (f *readFn) read(ctx context.Context, path string, emit func(int, []byte)) error {
 	t, err := source.LoadContext(ctx, path, loadOptions)
 	if err != nil {
 		return fmt.Errorf("beamrun: input %s: %w", path, err)
@@ -77,8 +78,9 @@ func (f *readFn) read(ctx context.Context, path string, emit func(int, []string)
 	if names := t.Names(); !slices.Equal(names, f.Header) {
 		return fmt.Errorf("beamrun: input %s has columns %q, but the first input has %q: every input must have the same columns", path, names, f.Header)
 	}
+	batches := newRowBatches(emit)
 	for r := 0; r < t.Rows; r++ {
-		row := make([]string, len(t.Columns))
+		row := make([]string, len(t.Columns)) // Assign may keep it
 		for i, c := range t.Columns {
 			row[i] = c.Value(r)
 		}
@@ -89,8 +91,9 @@ func (f *readFn) read(ctx context.Context, path string, emit func(int, []string)
 		if part < 0 {
 			return fmt.Errorf("beamrun: input %s, row %d: Assign gave partition %d", path, r+1, part)
 		}
-		emit(part, row)
+		batches.add(part, row)
 	}
+	batches.flush()
 	return nil
 }
 
@@ -112,13 +115,18 @@ func (f *partitionFn) Setup() error {
 }
 
 // ProcessElement gathers a partition's rows and summarises them.
-func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[]string) bool) error {
+func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[]byte) bool) error {
 	var rows [][]string
-	var row []string
-	for next(&row) {
-		rows = append(rows, row)
+	var batch []byte
+	var err error
+	for err == nil && next(&batch) {
+		rows, err = appendBatch(rows, batch)
 	}
-	err := f.summarise(ctx, part, rows)
+	if err == nil {
+		err = f.summarise(ctx, part, rows)
+	} else {
+		err = fmt.Errorf("beamrun: partition %d: %w", part, err)
+	}
 	if err != nil {
 		noteFailure(f.Dir, fmt.Sprintf("%spartition-%08d.txt", failurePrefix, part), err)
 	}

@@ -112,7 +112,9 @@ var loadOptions = csvfile.LoadOptions{HeaderRow: csvfile.HeaderYes}
 // Run executes the job and returns each partition's summary, by partition
 // index. A partition that received no rows has no summary. An error in
 // reading an input, in Assign or in Partition fails the pipeline, and Run
-// returns it naming the input or the partition.
+// returns it naming the input or the partition; a cancelled ctx stops it
+// with ctx's error. Runs in one process take turns, as Beam's runners
+// read their settings from package-level flags.
 func Run(ctx context.Context, job Job) (map[int][]byte, error) {
 	if len(job.Inputs) == 0 {
 		return nil, errors.New("beamrun: the job has no inputs")

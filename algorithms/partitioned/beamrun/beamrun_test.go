@@ -323,3 +323,19 @@ func BenchmarkRun(b *testing.B) {
 	}
 	b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestRunCancelled: a cancelled context stops Run with the context's
+// error, and the in-process Prism still serves the next Run.
+func TestRunCancelled(t *testing.T) {
+	inputs, rows := writeInputs(t, t.TempDir())
+	work := thresholdWork{Thresholds: []float64{10}, FailPart: -1}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, thresholdJob(t, work, inputs)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	got, err := Run(context.Background(), thresholdJob(t, work, inputs))
+	if err != nil || len(got) != len(expectedSummaries(t, &work, rows)) {
+		t.Fatalf("the next run: %d partitions, %v", len(got), err)
+	}
+}

@@ -1,0 +1,171 @@
+//go:build beam
+
+package beamrun
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"privlab/model/source"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+)
+
+// Beam calls DoFns by their registered types, in this process and in a
+// remote worker alike.
+func init() {
+	register.DoFn3x1[context.Context, string, func(int, []byte), error](&readFn{})
+	register.Emitter2[int, []byte]()
+	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&partitionFn{})
+	register.Iter1[[]byte]()
+}
+
+// The files a job's stages write into its directory: one summary per
+// partition, and a failure note per failed input or partition, whose
+// text is the error Run returns.
+const (
+	summaryPattern = "partition-%08d.summary"
+	failurePrefix  = "failed-"
+)
+
+func isFailureNote(name string) bool {
+	return strings.HasPrefix(name, failurePrefix) && strings.HasSuffix(name, ".txt")
+}
+
+// readFn reads one input file with privlab's reader (model/source) and
+// emits its rows keyed by the partition Work.Assign gives each, packed in
+// batches (rowbatch.go). Its fields are what Beam serializes to the
+// workers.
+type readFn struct {
+	Work   string
+	Config []byte
+	// Header is the first input's columns: every input must have them.
+	Header []string
+	// Dir is the job's directory, for failure notes.
+	Dir string
+
+	work Work
+}
+
+// Setup rebuilds the job's Work in this worker.
+func (f *readFn) Setup() error {
+	w, err := newWork(f.Work, f.Config)
+	f.work = w
+	return err
+}
+
+// ProcessElement reads the input at path and emits its rows.
+func (f *readFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	err := f.read(ctx, path, emit)
+	if err != nil {
+		h := fnv.New64a()
+		h.Write([]byte(path))
+		noteFailure(f.Dir, fmt.Sprintf("%sinput-%016x.txt", failurePrefix, h.Sum64()), err)
+	}
+	return err
+}
+
+func (f *readFn) read(ctx context.Context, path string, emit func(int, []byte)) error {
+	t, err := source.LoadContext(ctx, path, loadOptions)
+	if err != nil {
+		return fmt.Errorf("beamrun: input %s: %w", path, err)
+	}
+	if names := t.Names(); !slices.Equal(names, f.Header) {
+		return fmt.Errorf("beamrun: input %s has columns %q, but the first input has %q: every input must have the same columns", path, names, f.Header)
+	}
+	batches := newRowBatches(emit)
+	for r := 0; r < t.Rows; r++ {
+		row := make([]string, len(t.Columns)) // Assign may keep it
+		for i, c := range t.Columns {
+			row[i] = c.Value(r)
+		}
+		part, err := f.work.Assign(row)
+		if err != nil {
+			return fmt.Errorf("beamrun: input %s, row %d: %w", path, r+1, err)
+		}
+		if part < 0 {
+			return fmt.Errorf("beamrun: input %s, row %d: Assign gave partition %d", path, r+1, part)
+		}
+		batches.add(part, row)
+	}
+	batches.flush()
+	return nil
+}
+
+// partitionFn runs Work.Partition on one partition's rows and writes its
+// summary into the job's directory.
+type partitionFn struct {
+	Work   string
+	Config []byte
+	Dir    string
+
+	work Work
+}
+
+// Setup rebuilds the job's Work in this worker.
+func (f *partitionFn) Setup() error {
+	w, err := newWork(f.Work, f.Config)
+	f.work = w
+	return err
+}
+
+// ProcessElement gathers a partition's rows and summarises them.
+func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[]byte) bool) error {
+	var rows [][]string
+	var batch []byte
+	var err error
+	for err == nil && next(&batch) {
+		rows, err = appendBatch(rows, batch)
+	}
+	if err == nil {
+		err = f.summarise(ctx, part, rows)
+	} else {
+		err = fmt.Errorf("beamrun: partition %d: %w", part, err)
+	}
+	if err != nil {
+		noteFailure(f.Dir, fmt.Sprintf("%spartition-%08d.txt", failurePrefix, part), err)
+	}
+	return err
+}
+
+func (f *partitionFn) summarise(ctx context.Context, part int, rows [][]string) error {
+	summary, err := f.work.Partition(ctx, part, rows)
+	if err != nil {
+		return fmt.Errorf("beamrun: partition %d: %w", part, err)
+	}
+	// Written whole and renamed into place, so a retried or duplicated
+	// bundle (runners may run one twice) leaves one complete summary.
+	if err := writeAtomic(filepath.Join(f.Dir, fmt.Sprintf(summaryPattern, part)), summary); err != nil {
+		return fmt.Errorf("beamrun: partition %d: summary: %w", part, err)
+	}
+	return nil
+}
+
+// noteFailure records err in the job's directory, so Run can return it
+// as it is rather than inside the runner's report. A note that cannot be
+// written leaves Run with the runner's report, which also holds err.
+func noteFailure(dir, name string, err error) {
+	_ = writeAtomic(filepath.Join(dir, name), []byte(err.Error()))
+}
+
+func writeAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"privlab/algorithms/attack"
 	"privlab/algorithms/method"
@@ -28,6 +30,9 @@ type Job struct {
 	Columns []string            `json:"columns"`
 	Plan    *partitionplan.Plan `json:"plan"`
 	Whole   *model.Whole        `json:"whole"`
+	// only is the input's one file as the survey loaded it (not sent to
+	// workers): the spill reads it rather than the file again.
+	only *model.Table
 	// Release and Audits are the staging directories of the release and
 	// of its audit records; Work holds the coordinator's files.
 	Release string `json:"release"`
@@ -36,6 +41,9 @@ type Job struct {
 	Accept  bool   `json:"accept_violations"`
 	Growth  bool   `json:"allow_growth"`
 	Queries int    `json:"queries"`
+	// InputSHA256 is the input file's digest, for every partition's audit
+	// record ("" for a dataset or a glob of shards).
+	InputSHA256 string `json:"input_sha256,omitempty"`
 }
 
 // Stream is a partitioned run that never holds the whole input: the input
@@ -49,19 +57,62 @@ func Stream(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir stri
 		if err := job.spillPartitions(ctx, e, files); err != nil {
 			return nil, err
 		}
-		var parts []*releasedir.Manifest
-		for i := range job.Plan.Partitions {
-			if opt.Progress != nil {
-				opt.Progress(i, job.Plan.Partitions)
-			}
-			m, err := job.RunPartition(ctx, e, i, job.PartFile(i), opt.Export)
-			if err != nil {
-				return nil, fmt.Errorf("partition %d of %d: %w", i+1, job.Plan.Partitions, err)
-			}
-			parts = append(parts, m)
-		}
-		return parts, nil
+		return job.runPartitions(ctx, e, opt)
 	})
+}
+
+// atOnce is how many partitions an in-process run runs at a time: one
+// run leaves a core idle much of the time (its stages wait on each
+// other), two fill both cores of the machine SPEC 8 budgets for, and
+// memory holds two partitions' runs.
+func atOnce() int { return max(1, min(2, runtime.GOMAXPROCS(0))) }
+
+// runPartitions runs the job's partitions from their files, atOnce at a
+// time, and returns their manifests in partition order; the first error
+// stops the others.
+func (j *Job) runPartitions(ctx context.Context, e pipeline.Env, opt Options) ([]*releasedir.Manifest, error) {
+	n := j.Plan.Partitions
+	parts := make([]*releasedir.Manifest, n)
+	errs := make([]error, n)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range atOnce() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				exp := opt.Export
+				exp.Context = ctx
+				if parts[i], errs[i] = j.runRecovered(ctx, e, i, exp); errs[i] != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+send:
+	for i := 0; i < n; i++ {
+		if opt.Progress != nil {
+			opt.Progress(i, n)
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break send
+		}
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("partition %d of %d: %w", i+1, n, err)
+		}
+	}
+	if err := ctx.Err(); err != nil && parts[n-1] == nil {
+		return nil, err
+	}
+	return parts, nil
 }
 
 // runJob plans a partitioned run, has execute run its partitions (in
@@ -112,12 +163,16 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 	if err != nil {
 		return nil, &model.ParamError{Param: model.SeedParam.Name, Value: proj.Params[model.SeedParam.Name], Reason: err.Error()}
 	}
+	digest := pipeline.StartInputDigest(&pipeline.Prepared{Project: proj})
+	if len(files) > 1 {
+		digest = nil
+	}
 	sv, err := surveyInputs(ctx, e, proj, files, seed)
 	if err != nil {
 		return nil, err
 	}
-	job := &Job{Columns: sv.columns, Whole: sv.whole, Release: st.release, Audits: st.audits, Work: st.work,
-		Accept: opt.Export.AcceptViolations, Growth: opt.Export.AllowGrowth, Queries: opt.Export.Queries}
+	job := &Job{only: sv.only, Columns: sv.columns, Whole: sv.whole, Release: st.release, Audits: st.audits, Work: st.work,
+		Accept: opt.Export.AcceptViolations, Growth: opt.Export.AllowGrowth, Queries: opt.Export.Queries, InputSHA256: digest.Sum()}
 	kinds := sv.kinds()
 	domain := filepath.Join(st.work, "domain.csv")
 	if err := spill(domain, sv.columns, domainRows(sv, proj.Roles.IDs, min(sv.whole.Rows, 10000))); err != nil {
@@ -211,9 +266,11 @@ func (j *Job) spillPartitions(ctx context.Context, e pipeline.Env, files []strin
 		}
 	}
 	for _, f := range files {
-		t, err := e.LoadTableContext(ctx, fileProject(j.Project, f))
-		if err != nil {
-			return err
+		t := j.only
+		if t == nil {
+			if t, err = e.LoadTableContext(ctx, fileProject(j.Project, f)); err != nil {
+				return err
+			}
 		}
 		for r := 0; r < t.Rows; r++ {
 			row := rowTexts(t, r)
@@ -222,6 +279,7 @@ func (j *Job) spillPartitions(ctx context.Context, e pipeline.Env, files []strin
 			}
 		}
 	}
+	j.only = nil
 	for i, w := range writers {
 		w.Flush()
 		if err := w.Error(); err != nil {
@@ -264,6 +322,9 @@ func (j *Job) RunPartition(ctx context.Context, e pipeline.Env, i int, file stri
 	p.Whole = j.Whole
 	p.Values = partValues(p.Values, i)
 	exp.AcceptViolations, exp.AllowGrowth, exp.Queries = j.Accept, j.Growth, j.Queries
+	if j.InputSHA256 != "" {
+		exp.InputDigest = pipeline.KnownInputDigest(j.Project.Input, j.InputSHA256)
+	}
 	return runPart(ctx, p, j, i, exp)
 }
 
@@ -284,4 +345,15 @@ func (j *Job) partPopulation(e pipeline.Env, p *pipeline.Prepared, i int) error 
 	}
 	p.Population, p.WholePopulation = pop.SelectRows(rows[i]), pop
 	return attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+}
+
+// runRecovered is RunPartition with a panic turned into an error naming
+// the partition.
+func (j *Job) runRecovered(ctx context.Context, e pipeline.Env, i int, exp pipeline.ExportOptions) (m *releasedir.Manifest, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, model.Recovered(r, "in partition "+strconv.Itoa(i+1))
+		}
+	}()
+	return j.RunPartition(ctx, e, i, j.PartFile(i), exp)
 }

@@ -1,6 +1,8 @@
 package partitioned
 
 import (
+	"cmp"
+	"hash/fnv"
 	"slices"
 	"strconv"
 
@@ -40,9 +42,10 @@ func partValues(v model.Values, i int) model.Values {
 	return out
 }
 
-// CanonicalOrder lists rows of t (nil: all) ordered by their texts,
-// column by column (ties keep their order): a partition's rows are run in
-// this order whatever order they reached it in (a Beam shuffle's, the
+// CanonicalOrder lists rows of t (nil: all) in an order that depends on
+// their contents alone: by a 64-bit hash of their texts, then (on a tie)
+// by their texts, then by position. A partition's rows are run in this
+// order whatever order they reached it in (a Beam shuffle's, the
 // input's), so every runner makes the same release, and its audit record
 // maps to the partition's rows of the original in this order.
 func CanonicalOrder(t *model.Table, rows []int) []int {
@@ -54,10 +57,36 @@ func CanonicalOrder(t *model.Table, rows []int) []int {
 	} else {
 		rows = slices.Clone(rows)
 	}
-	texts := make([][]string, t.Rows)
-	for _, r := range rows {
-		texts[r] = rowTexts(t, r)
+	codeHash := make([][]uint64, len(t.Columns))
+	for i, c := range t.Columns {
+		codeHash[i] = make([]uint64, len(c.Dict))
+		for code, v := range c.Dict {
+			h := fnv.New64a()
+			h.Write([]byte(v))
+			codeHash[i][code] = h.Sum64() | 1 // never the missing value's 0
+		}
 	}
-	slices.SortStableFunc(rows, func(a, b int) int { return slices.Compare(texts[a], texts[b]) })
+	keys := make([]uint64, t.Rows)
+	for _, r := range rows {
+		k := uint64(14695981039346656037)
+		for i, c := range t.Columns {
+			var h uint64
+			if code := c.Codes[r]; code != model.Missing {
+				h = codeHash[i][code]
+			}
+			k = (k ^ h) * 1099511628211
+			k ^= k >> 29
+		}
+		keys[r] = k
+	}
+	slices.SortFunc(rows, func(a, b int) int {
+		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		if c := slices.Compare(rowTexts(t, a), rowTexts(t, b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	return rows
 }

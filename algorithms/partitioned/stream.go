@@ -44,6 +44,9 @@ type survey struct {
 	sample  [][]string // the QIs of sampled rows
 	seen    int
 	rng     *model.Rand
+	// only is the input's one file as loaded, kept for the spill when the
+	// input is one file (it was held whole to be read anyway).
+	only *model.Table
 }
 
 // surveyInputs reads every input file once (one file in memory at a
@@ -66,6 +69,9 @@ func surveyInputs(ctx context.Context, e pipeline.Env, proj pipeline.Project, fi
 		kept, _ := t.HandleMissing(proj.Roles.Used(), policy)
 		s.whole.Add(kept)
 		s.addSample(t)
+		if len(files) == 1 {
+			s.only = t
+		}
 	}
 	return s, nil
 }

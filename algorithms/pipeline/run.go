@@ -763,6 +763,23 @@ type InputDigest struct {
 	wait func()
 }
 
+// Sum waits for the digest and returns it ("" for none or an unreadable
+// file).
+func (d *InputDigest) Sum() string {
+	if d == nil {
+		return ""
+	}
+	d.wait()
+	return d.sum
+}
+
+// KnownInputDigest is the digest of an input file computed already (a
+// partitioned run hashes its input once for every partition's audit
+// record).
+func KnownInputDigest(path, sum string) *InputDigest {
+	return &InputDigest{path: source.Path(path), sum: sum, wait: func() {}}
+}
+
 // StartInputDigest starts hashing, in the background, the input file an
 // export of p records in its audit record (nil for a dataset: none):
 // privlab run hashes it while the method runs on one core.

@@ -5,6 +5,8 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -193,14 +195,61 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// OpenRelease reads an exported release of any registered method.
+// OpenRelease reads an exported release of any registered method; a
+// partitioned release (SPEC 3.9) answers with its partitions together
+// (unionAnswerer).
 func OpenRelease(dir string) (method.Answerer, *releasedir.Manifest, error) {
 	m, man, err := releaseMethod(dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	if man.Partitioned != nil {
+		u := unionAnswerer{}
+		for _, part := range man.Partitioned.Parts {
+			a, err := m.OpenRelease(filepath.Join(dir, filepath.Base(part.Dir)))
+			if err != nil {
+				return nil, nil, err
+			}
+			u = append(u, a)
+		}
+		return u, man, nil
+	}
 	a, err := m.OpenRelease(dir)
 	return a, man, err
+}
+
+// unionAnswerer answers a COUNT query on a partitioned release: the
+// partitions hold disjoint records, so their counts, bounds and estimates
+// add up. Other aggregates do not add up and are refused.
+type unionAnswerer []method.Answerer
+
+func (u unionAnswerer) Answer(q *query.Query) (method.Bounds, error) {
+	if q.Agg != query.Count {
+		return method.Bounds{}, &model.ParamError{Param: "query", Value: q.Text, Reason: "a partitioned release answers COUNT queries (its partitions' answers add up; a " + q.Agg.String() + " does not)",
+			Hint: "ask COUNT(*), or ask one partition: --release DIR/part-NNNNN"}
+	}
+	sum := method.Bounds{HasBounds: true, HasEst: true, Empty: true}
+	var notes []string
+	for _, a := range u {
+		b, err := a.Answer(q)
+		if err != nil {
+			return method.Bounds{}, err
+		}
+		sum.Empty = sum.Empty && b.Empty
+		if b.Empty {
+			continue
+		}
+		sum.HasBounds, sum.HasEst = sum.HasBounds && b.HasBounds, sum.HasEst && b.HasEst
+		sum.Low, sum.High, sum.Estimate = sum.Low+b.Low, sum.High+b.High, sum.Estimate+b.Estimate
+		if b.Note != "" && !slices.Contains(notes, b.Note) {
+			notes = append(notes, b.Note)
+		}
+	}
+	if sum.Empty {
+		return method.Bounds{Empty: true}, nil
+	}
+	sum.Note = strings.Join(notes, "; ")
+	return sum, nil
 }
 
 // releaseMethod is the manifest of the release in dir and the method it

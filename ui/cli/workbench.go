@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"privlab/algorithms/partitioned"
 	"privlab/model"
 	"privlab/ui"
 	"privlab/ui/cli/clitext"
@@ -20,6 +22,10 @@ func startWorkbench(args []string, stderr io.Writer) int {
 	if len(a.Positional) > 0 {
 		return fail(stderr, &model.ParamError{Param: "privlab", Value: a.Positional[0], Reason: "unexpected argument",
 			Hint: "privlab [FILE.csv | dataset:NAME | project.json] [flags]; privlab help"})
+	}
+	if a.Release != "" && partitioned.Is(a.Release) {
+		return fail(stderr, &model.ParamError{Param: "release", Value: a.Release, Reason: "a partitioned release: the workbench reads one release at a time",
+			Hint: "open one partition (privlab " + filepath.Join(a.Release, partitioned.PartDir(0)) + "), or check it whole: privlab check " + a.Release})
 	}
 	if a.Release != "" && a.Original != "" {
 		// The truth for the release's queries, read as the release's input

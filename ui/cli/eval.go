@@ -178,6 +178,10 @@ func evalRelease(a *Args, w io.Writer, opt workload.Options) error {
 	if err := printWorkload(w, a, shape, r, opt); err != nil {
 		return err
 	}
+	if man.Partitioned != nil {
+		fmt.Fprintf(w, "\nrisk figures: per partition (privlab eval --release %s --original FILE reads one; each partition's manifest states its own)\n", filepath.Join(a.Release, "part-NNNNN"))
+		return nil
+	}
 	if rep, _, err := pipeline.ReleaseRisk(a.Release, a.Project.RiskThreshold); err == nil {
 		fmt.Fprintln(w)
 		printRisk(w, rep)

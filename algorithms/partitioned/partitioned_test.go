@@ -18,7 +18,7 @@ import (
 
 var env = pipeline.Env{Datasets: datasets.Catalog{}}
 
-func prepare(t *testing.T, p pipeline.Project) *pipeline.Prepared {
+func prepare(t testing.TB, p pipeline.Project) *pipeline.Prepared {
 	t.Helper()
 	src, err := env.LoadTable(p)
 	if err != nil {

@@ -355,5 +355,6 @@ func (j *Job) runRecovered(ctx context.Context, e pipeline.Env, i int, exp pipel
 			m, err = nil, model.Recovered(r, "in partition "+strconv.Itoa(i+1))
 		}
 	}()
+	defer os.Remove(j.PartFile(i)) // its rows are in its release now: disk holds one copy
 	return j.RunPartition(ctx, e, i, j.PartFile(i), exp)
 }

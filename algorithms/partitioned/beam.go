@@ -66,6 +66,7 @@ func (w *beamWork) Partition(ctx context.Context, part int, rows [][]string) ([]
 		return nil, err
 	}
 	defer os.Remove(file)
+	defer os.Remove(w.job.PopulationFile(part))
 	workerEnvMu.Lock()
 	e := workerEnv
 	workerEnvMu.Unlock()

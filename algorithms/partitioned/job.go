@@ -41,6 +41,10 @@ type Job struct {
 	Accept  bool   `json:"accept_violations"`
 	Growth  bool   `json:"allow_growth"`
 	Queries int    `json:"queries"`
+	// PopulationMarginals are the whole population's value frequencies
+	// (each partition reads its people from PopulationFile).
+	PopulationMarginals     map[string]map[string]float64 `json:"population_marginals,omitempty"`
+	PopulationMarginalsName string                        `json:"population_marginals_name,omitempty"`
 	// InputSHA256 is the input file's digest, for every partition's audit
 	// record ("" for a dataset or a glob of shards).
 	InputSHA256 string `json:"input_sha256,omitempty"`
@@ -213,8 +217,10 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 	if opt.PartitionRows == 0 && opt.Partitions > 0 {
 		popt.Partitions = opt.Partitions // exactly N, the largest cut first
 	}
-	job.Plan, err = partitionplan.Build(s, pipeline.TableOrder(s, proj.Roles.QIs), popt, model.NewRand(seed^0x706172746974696f))
-	return job, err
+	if job.Plan, err = partitionplan.Build(s, pipeline.TableOrder(s, proj.Roles.QIs), popt, model.NewRand(seed^0x706172746974696f)); err != nil {
+		return nil, err
+	}
+	return job, job.splitPopulation(e)
 }
 
 // pinHierarchies writes every hierarchy the run built (over the whole
@@ -329,9 +335,30 @@ func (j *Job) RunPartition(ctx context.Context, e pipeline.Env, i int, file stri
 }
 
 // partPopulation gives partition i its people of the run's population
-// (the plan places them), attacked with the whole population's
-// frequencies.
+// (the file the coordinator wrote, as the plan places them), attacked
+// with the whole population's frequencies.
 func (j *Job) partPopulation(e pipeline.Env, p *pipeline.Prepared, i int) error {
+	if j.Project.Population == "" {
+		return nil
+	}
+	pop, _, err := e.LoadPopulation(j.PopulationFile(i), nil, j.Project.MaxCell)
+	if err != nil {
+		return err
+	}
+	p.Population = pop
+	p.PopulationMarginals, p.PopulationMarginalsName = j.PopulationMarginals, j.PopulationMarginalsName
+	return attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+}
+
+// PopulationFile is where partition i's people of the population are put.
+func (j *Job) PopulationFile(i int) string {
+	return filepath.Join(j.Work, PartDir(i)+".population.csv")
+}
+
+// splitPopulation reads the run's population once, states its value
+// frequencies for every partition, and puts each person in their
+// partition's population file (the plan places them by their QIs).
+func (j *Job) splitPopulation(e pipeline.Env) error {
 	if j.Project.Population == "" {
 		return nil
 	}
@@ -339,22 +366,37 @@ func (j *Job) partPopulation(e pipeline.Env, p *pipeline.Prepared, i int) error 
 	if err != nil {
 		return err
 	}
+	j.PopulationMarginals, j.PopulationMarginalsName = pipeline.WholeMarginals(pop, j.Project.Roles)
 	rows, err := rowsByPart(pop, j.Plan)
 	if err != nil {
 		return err
 	}
-	p.Population, p.WholePopulation = pop.SelectRows(rows[i]), pop
-	return attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+	header := make([]string, len(pop.Columns))
+	for c, col := range pop.Columns {
+		header[c] = col.Name
+	}
+	for i, part := range rows {
+		texts := make([][]string, len(part))
+		for k, r := range part {
+			texts[k] = rowTexts(pop, r)
+		}
+		if err := spill(j.PopulationFile(i), header, texts); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runRecovered is RunPartition with a panic turned into an error naming
-// the partition.
+// the partition; the partition's files go once it ran (its rows are in
+// its release now: disk holds one copy).
 func (j *Job) runRecovered(ctx context.Context, e pipeline.Env, i int, exp pipeline.ExportOptions) (m *releasedir.Manifest, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			m, err = nil, model.Recovered(r, "in partition "+strconv.Itoa(i+1))
 		}
 	}()
-	defer os.Remove(j.PartFile(i)) // its rows are in its release now: disk holds one copy
+	defer os.Remove(j.PartFile(i))
+	defer os.Remove(j.PopulationFile(i))
 	return j.RunPartition(ctx, e, i, j.PartFile(i), exp)
 }

@@ -88,8 +88,8 @@ func exportKnowledge(p *Prepared) *risk.Knowledge {
 	if p.Population != nil {
 		k.PopulationName = PopulationWords(p.Population.Rows)
 	}
-	if p.WholePopulation != nil {
-		k.Marginals, k.MarginalsName = WholeMarginals(p.WholePopulation, p.Project.Roles)
+	if p.PopulationMarginals != nil {
+		k.Marginals, k.MarginalsName = p.PopulationMarginals, p.PopulationMarginalsName
 	}
 	return k
 }

@@ -560,9 +560,11 @@ type Prepared struct {
 	// its global figures (method.Input.Whole) and the export's check
 	// holds them to (verify.Options.Whole).
 	Whole *model.Whole
-	// WholePopulation is the whole population of a partitioned run, whose
-	// value frequencies every partition is attacked with (WholeMarginals).
-	WholePopulation *model.Table
+	// PopulationMarginals are the value frequencies of a partitioned
+	// run's whole population (WholeMarginals), which every partition is
+	// attacked with, and their name (nil: not a partition, or none).
+	PopulationMarginals     map[string]map[string]float64
+	PopulationMarginalsName string
 }
 
 // Prepare resolves the project against a loaded table.

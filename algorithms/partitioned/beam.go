@@ -60,7 +60,19 @@ func (w *beamWork) Assign(row []string) (int, error) {
 	return w.sp.Assign(row), nil
 }
 
+// running holds the partitions this process runs at once to atOnce(), as
+// an in-process run does: a runner may hand a worker every partition
+// together (Prism runs bundles in parallel), and each run holds its
+// partition's tables.
+var running = make(chan struct{}, atOnce())
+
 func (w *beamWork) Partition(ctx context.Context, part int, rows [][]string) ([]byte, error) {
+	select {
+	case running <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-running }()
 	file := w.job.PartFile(part)
 	if err := spill(file, w.job.Columns, rows); err != nil {
 		return nil, err

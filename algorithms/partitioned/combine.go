@@ -104,8 +104,9 @@ func worse(a, b releasedir.Figure) releasedir.Figure {
 // Attacks combines the partitions' attacks, by name: the successes and
 // trials summed (each partition attacked against the people the plan
 // places in it), the baseline and control weighted by trials, the
-// measured figure the largest (a partition's worst case is the union's),
-// the records summed, and the verdict from those.
+// measured figure and its bound the worst partition's (a partition's worst
+// case is the union's), the records summed; broken when a partition's
+// is, not bounded when one is not bounded, else holds.
 func Attacks(parts [][]releasedir.AttackFigure) []releasedir.AttackFigure {
 	var out []releasedir.AttackFigure
 	acc := map[string]*combined{}
@@ -135,6 +136,8 @@ type combined struct {
 	successes, base, control float64
 	noControl, noBase        bool
 	bound                    *float64
+	// broken and unbounded: some partition broke its bound, or had none.
+	broken, unbounded bool
 }
 
 func (c *combined) add(a releasedir.AttackFigure) {
@@ -142,13 +145,20 @@ func (c *combined) add(a releasedir.AttackFigure) {
 		c.notRun = a.NotRun
 		return
 	}
+	// The figure and its bound are the worst partition's, as a pair: a
+	// bound may be the partition's own (sampling's expected confidence),
+	// so the verdict is the partitions', not the largest figure against
+	// the smallest bound.
 	if !c.ran || *a.Measured > c.measured {
-		c.measured = *a.Measured
+		c.measured, c.bound = *a.Measured, a.Bound
 	}
 	c.ran = true
 	c.records += a.Records
-	if a.Bound != nil && (c.bound == nil || *a.Bound < *c.bound) {
-		c.bound = a.Bound
+	switch {
+	case a.Holds == nil:
+		c.unbounded = true
+	case !*a.Holds:
+		c.broken = true
 	}
 	if a.Rate == nil || a.Trials == 0 {
 		return
@@ -179,9 +189,13 @@ func (c *combined) figure() releasedir.AttackFigure {
 	f.NotRun = ""
 	f.Measured, f.Records, f.Bound = ptr(c.measured), c.records, c.bound
 	f.Detail = fmt.Sprintf("combined over the partitions: the largest figure of any partition, %d records in all", c.records)
-	f.Holds = nil
-	if f.Bound != nil && f.Vacuous == "" && *f.Bound < 1-1e-12 {
-		f.Holds = ptrBool(c.measured <= *f.Bound+1e-12)
+	switch {
+	case c.broken:
+		f.Holds = ptrBool(false)
+	case c.unbounded:
+		f.Holds = nil
+	default:
+		f.Holds = ptrBool(true)
 	}
 	if c.trials == 0 {
 		return f

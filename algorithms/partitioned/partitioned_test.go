@@ -242,8 +242,9 @@ func TestChangedPartitionIsRefused(t *testing.T) {
 // figure kept, records summed, the verdict from the combined figure.
 func TestAttacksCombineByTrials(t *testing.T) {
 	f := func(x float64) *float64 { return &x }
-	a := releasedir.AttackFigure{Attack: "linkage", Measured: f(0.2), Bound: f(0.25), Records: 3, Trials: 10, Rate: f(0.3), Baseline: f(0.1), Control: f(0.1)}
-	b := releasedir.AttackFigure{Attack: "linkage", Measured: f(0.3), Bound: f(0.25), Records: 1, Trials: 30, Rate: f(0.1), Baseline: f(0.1), Control: f(0.2)}
+	yes, no := true, false
+	a := releasedir.AttackFigure{Attack: "linkage", Measured: f(0.2), Bound: f(0.25), Holds: &yes, Records: 3, Trials: 10, Rate: f(0.3), Baseline: f(0.1), Control: f(0.1)}
+	b := releasedir.AttackFigure{Attack: "linkage", Measured: f(0.3), Bound: f(0.25), Holds: &no, Records: 1, Trials: 30, Rate: f(0.1), Baseline: f(0.1), Control: f(0.2)}
 	got := Attacks([][]releasedir.AttackFigure{{a}, {b}})
 	if len(got) != 1 {
 		t.Fatalf("%d attacks", len(got))
@@ -275,4 +276,22 @@ func readCSV(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// A bound that is each partition's own (sampling's expected confidence)
+// pairs with its figure: partitions that each hold make a union that
+// holds, though one's figure exceeds another's bound.
+func TestAttacksKeepTheirOwnBounds(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	yes := true
+	a := releasedir.AttackFigure{Attack: "inference", Measured: f(0.45), Bound: f(0.45), Holds: &yes}
+	b := releasedir.AttackFigure{Attack: "inference", Measured: f(0.3), Bound: f(0.31), Holds: &yes}
+	g := Attacks([][]releasedir.AttackFigure{{b}, {a}})[0]
+	if g.Holds == nil || !*g.Holds || *g.Measured != 0.45 || *g.Bound != 0.45 {
+		t.Fatalf("combined %+v: want holds, 0.45 against its own bound 0.45", g)
+	}
+	c := releasedir.AttackFigure{Attack: "inference", Measured: f(0.5), Bound: nil, Holds: nil}
+	if g := Attacks([][]releasedir.AttackFigure{{a}, {c}})[0]; g.Holds != nil {
+		t.Fatalf("a partition without a bound: combined holds %v, want not bounded", *g.Holds)
+	}
 }

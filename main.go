@@ -16,6 +16,9 @@ import (
 )
 
 func main() {
+	if cli.ServeAsWorker(os.Args[1:]) {
+		return // a Beam runner started this binary as its worker (built with -tags beam)
+	}
 	cli.CatchInterrupts() // first: a Ctrl-C at any moment ends with a message and exit 130
 	if len(os.Args) > 1 && cli.IsBatch(os.Args[1]) {
 		batchGC()

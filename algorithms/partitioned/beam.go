@@ -126,3 +126,8 @@ func RunOnBeam(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir s
 		return parts, nil
 	})
 }
+
+// ServeAsWorker runs this process as a Beam worker when a runner started
+// it as one (beamrun.ServeAsWorker: the arguments begin --worker=true),
+// and reports whether it did; main calls it first.
+func ServeAsWorker(args []string) bool { return beamrun.ServeAsWorker(args) }

@@ -19,3 +19,6 @@ func RunOnBeam(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir s
 	return nil, &model.ParamError{Param: "runner", Reason: "this privlab was built without Apache Beam",
 		Hint: "build it with the Beam runner: go build -tags beam . (or run without --runner: the partitions run in this process)"}
 }
+
+// ServeAsWorker is false: without Beam this binary is never a worker.
+func ServeAsWorker(args []string) bool { return false }

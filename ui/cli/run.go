@@ -304,3 +304,8 @@ var lowMemory atomic.Bool
 // LowMemory reports whether the running command asked to keep its
 // memory low (a partitioned run).
 func LowMemory() bool { return lowMemory.Load() }
+
+// ServeAsWorker runs this process as a worker of a Beam runner that
+// started it as one (a binary built with -tags beam; --runner HOST:PORT
+// ships it to the cluster's workers), and reports whether it did.
+func ServeAsWorker(args []string) bool { return partitioned.ServeAsWorker(args) }

@@ -107,7 +107,7 @@ func RunOnBeam(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir s
 		if err != nil {
 			return nil, err
 		}
-		sums, err := beamrun.Run(ctx, beamrun.Job{Inputs: files, Work: workName, Config: cfg, Endpoint: endpoint, ScratchDir: job.Work})
+		sums, err := beamrun.Run(ctx, beamrun.Job{Inputs: files, Work: workName, Config: cfg, Endpoint: endpoint, ScratchDir: job.Work, RowsThroughFiles: true})
 		if err != nil {
 			return nil, err
 		}

@@ -102,6 +102,12 @@ type Job struct {
 	// os.TempDir(). With an Endpoint it must be on a filesystem the
 	// workers see under the same path.
 	ScratchDir string
+	// RowsThroughFiles writes each batch of rows to a file in the job's
+	// directory and has the runner shuffle only the file's name: a
+	// runner that holds its shuffle in memory (Prism) then holds names,
+	// not rows, so the job's memory no longer grows with its input. On a
+	// cluster the directory must be shared, as it is for the summaries.
+	RowsThroughFiles bool
 }
 
 // loadOptions is how every input is read: a header row, the delimiter
@@ -153,7 +159,7 @@ func buildPipeline(job Job, header []string, dir string) *beam.Pipeline {
 		inputs[i] = in
 	}
 	files := beam.Create(s.Scope("inputs"), inputs...)
-	rows := beam.ParDo(s.Scope("assign"), &readFn{Work: job.Work, Config: job.Config, Header: header, Dir: dir}, files)
+	rows := beam.ParDo(s.Scope("assign"), &readFn{Work: job.Work, Config: job.Config, Header: header, Dir: dir, ThroughFiles: job.RowsThroughFiles}, files)
 	parts := beam.GroupByKey(s.Scope("group"), rows)
 	beam.ParDo0(s.Scope("partition"), &partitionFn{Work: job.Work, Config: job.Config, Dir: dir}, parts)
 	return p

@@ -197,6 +197,28 @@ func TestRun(t *testing.T) {
 		}
 	})
 
+	t.Run("rows through files: the same summaries", func(t *testing.T) {
+		job := thresholdJob(t, work, inputs)
+		job.RowsThroughFiles = true
+		got, err := Run(context.Background(), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := expectedSummaries(t, &work, rows)
+		if len(got) != len(want) {
+			t.Fatalf("got %d partitions, want %d", len(got), len(want))
+		}
+		for part, b := range got {
+			var s thresholdSummary
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatalf("partition %d: %v", part, err)
+			}
+			if !reflect.DeepEqual(s, want[part]) {
+				t.Errorf("partition %d: got %+v, want %+v", part, s, want[part])
+			}
+		}
+	})
+
 	t.Run("a failing partition is named", func(t *testing.T) {
 		failing := work
 		failing.FailPart = 1

@@ -46,8 +46,10 @@ type readFn struct {
 	Config []byte
 	// Header is the first input's columns: every input must have them.
 	Header []string
-	// Dir is the job's directory, for failure notes.
-	Dir string
+	// Dir is the job's directory, for failure notes (and the batches'
+	// files, with ThroughFiles).
+	Dir          string
+	ThroughFiles bool
 
 	work Work
 }
@@ -78,7 +80,8 @@ func (f *readFn) read(ctx context.Context, path string, emit func(int, []byte)) 
 	if names := t.Names(); !slices.Equal(names, f.Header) {
 		return fmt.Errorf("beamrun: input %s has columns %q, but the first input has %q: every input must have the same columns", path, names, f.Header)
 	}
-	batches := newRowBatches(emit)
+	out, failed := f.emitter(path, emit)
+	batches := newRowBatches(out)
 	for r := 0; r < t.Rows; r++ {
 		row := make([]string, len(t.Columns)) // Assign may keep it
 		for i, c := range t.Columns {
@@ -94,7 +97,55 @@ func (f *readFn) read(ctx context.Context, path string, emit func(int, []byte)) 
 		batches.add(part, row)
 	}
 	batches.flush()
-	return nil
+	return failed()
+}
+
+// Elements of the shuffle start with a byte that says what follows: a
+// batch of rows, or the name of a file holding one (Job.RowsThroughFiles).
+const (
+	inlineBatch = 0
+	batchFile   = 1
+)
+
+// emitter is how the read stage emits a batch of input path's rows:
+// inline, or written to a file whose name is emitted; failed is the
+// first file that could not be written.
+func (f *readFn) emitter(path string, emit func(int, []byte)) (out func(int, []byte), failed func() error) {
+	if !f.ThroughFiles {
+		return func(part int, batch []byte) { emit(part, append([]byte{inlineBatch}, batch...)) }, func() error { return nil }
+	}
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	n := 0
+	var werr error
+	return func(part int, batch []byte) {
+			if werr != nil {
+				return
+			}
+			n++
+			name := filepath.Join(f.Dir, fmt.Sprintf("rows-%08d-%016x-%06d.bin", part, h.Sum64(), n))
+			if werr = writeAtomic(name, batch); werr != nil {
+				werr = fmt.Errorf("beamrun: input %s: writing rows: %w", path, werr)
+				return
+			}
+			emit(part, append([]byte{batchFile}, name...))
+		}, func() error {
+			return werr
+		}
+}
+
+// batchOf is the batch of rows a shuffle element carries or names.
+func batchOf(elem []byte) ([]byte, error) {
+	if len(elem) == 0 {
+		return nil, errBadBatch
+	}
+	switch elem[0] {
+	case inlineBatch:
+		return elem[1:], nil
+	case batchFile:
+		return os.ReadFile(string(elem[1:]))
+	}
+	return nil, errBadBatch
 }
 
 // partitionFn runs Work.Partition on one partition's rows and writes its
@@ -120,7 +171,10 @@ func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[
 	var batch []byte
 	var err error
 	for err == nil && next(&batch) {
-		rows, err = appendBatch(rows, batch)
+		var b []byte
+		if b, err = batchOf(batch); err == nil {
+			rows, err = appendBatch(rows, b)
+		}
 	}
 	if err == nil {
 		err = f.summarise(ctx, part, rows)

@@ -170,10 +170,14 @@ func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[
 	var rows [][]string
 	var batch []byte
 	var err error
+	var files []string
 	for err == nil && next(&batch) {
 		var b []byte
 		if b, err = batchOf(batch); err == nil {
 			rows, err = appendBatch(rows, b)
+		}
+		if len(batch) > 0 && batch[0] == batchFile {
+			files = append(files, string(batch[1:]))
 		}
 	}
 	if err == nil {
@@ -183,8 +187,16 @@ func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[
 	}
 	if err != nil {
 		noteFailure(f.Dir, fmt.Sprintf("%spartition-%08d.txt", failurePrefix, part), err)
+		return err
 	}
-	return err
+	// The partition is summarised: its rows' files go now, so disk holds
+	// the rows once while the job runs, not twice (a runner that ran this
+	// bundle again would find them gone and fail the job, never a
+	// partition half read).
+	for _, name := range files {
+		os.Remove(name)
+	}
+	return nil
 }
 
 func (f *partitionFn) summarise(ctx context.Context, part int, rows [][]string) error {

@@ -20,7 +20,7 @@ func (r *run) release(seed uint64, values model.Values, target Target) (*release
 	if err := checkQINames(r.in.Roles.QIs); err != nil {
 		return nil, nil, err
 	}
-	ids := release.Numbers(len(r.groups))
+	ids := release.NumbersFrom(r.in.IDBase, len(r.groups))
 	qiFile, rowMap := r.qiFile(rng, ids)
 	bounds := nodeBounds(r.h)
 	saFile := r.saFile(rng, ids, bounds)

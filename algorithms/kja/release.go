@@ -29,7 +29,7 @@ func (r *run) release(seed uint64) (*releasedir.Release, map[string][]int, error
 		return nil, nil, &model.ParamError{Param: "qi", Value: dup, Reason: "jat.csv would have two columns named " + dup,
 			Hint: "rename the quasi-identifier"}
 	}
-	sgs := release.Numbers(r.sgs)
+	sgs := release.NumbersFrom(r.in.IDBase, r.sgs)
 	jat, jatMap := r.jatFile(rng, header, sgs)
 	si, siMap := r.siFile(rng, sgs)
 	man, err := r.releaseManifest(jat.Rows)
@@ -49,7 +49,7 @@ func (r *run) jatFile(rng *model.Rand, header, sgs []string) (releasedir.Release
 	// A box's jat.csv record (its id, sensitive group and ranges), once
 	// per box.
 	texts := make([][]string, len(r.boxes))
-	ids := release.Numbers(len(r.boxes))
+	ids := release.NumbersFrom(r.in.IDBase, len(r.boxes))
 	var jrows []int32 // per jat row: box
 	var jtuple []int32
 	for i, b := range r.boxes {

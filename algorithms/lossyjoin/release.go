@@ -311,7 +311,7 @@ func (r *run) joinFiles(records []int32, rng *model.Rand, rowMaps map[string][]i
 	n := len(records)
 	nssMap, ssMap := r.unlinkedOrders(records, rng)
 	rowMaps[FileNSS], rowMaps[FileSS] = nssMap, ssMap
-	ids := release.Numbers(len(r.classes))
+	ids := release.NumbersFrom(r.in.IDBase, len(r.classes))
 	nssQIs := make([]release.Gathered, len(qis))
 	for q, name := range qis {
 		nssQIs[q] = release.Gather(r.in.Table.Column(name), nssMap)

@@ -351,6 +351,11 @@ type Input struct {
 	// target, Koudas et al. 2009, Section 3), so that every partition
 	// runs against the same global figure.
 	Whole *model.Whole
+	// IDBase is added to every group, class and box identifier the
+	// release publishes (0 for a whole table): a partitioned run gives
+	// each partition its own range, so identifiers are unique across the
+	// partitions (SPEC 3.9).
+	IDBase int
 }
 
 // VariantOr returns the variant, or the method's default when none is set.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,10 +109,15 @@ send:
 	}
 	close(next)
 	wg.Wait()
+	// The error that stopped the others, not theirs (context.Canceled).
+	first := -1
 	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("partition %d of %d: %w", i+1, n, err)
+		if err != nil && (first < 0 || errors.Is(errs[first], context.Canceled) && !errors.Is(err, context.Canceled)) {
+			first = i
 		}
+	}
+	if first >= 0 {
+		return nil, fmt.Errorf("partition %d of %d: %w", first+1, n, errs[first])
 	}
 	if err := ctx.Err(); err != nil && parts[n-1] == nil {
 		return nil, err
@@ -327,6 +333,7 @@ func (j *Job) RunPartition(ctx context.Context, e pipeline.Env, i int, file stri
 	}
 	p.Whole = j.Whole
 	p.Values = partValues(p.Values, i)
+	p.IDBase = i * idStride(j.Whole.Rows)
 	exp.AcceptViolations, exp.AllowGrowth, exp.Queries = j.Accept, j.Growth, j.Queries
 	if j.InputSHA256 != "" {
 		exp.InputDigest = pipeline.KnownInputDigest(j.Project.Input, j.InputSHA256)
@@ -399,4 +406,16 @@ func (j *Job) runRecovered(ctx context.Context, e pipeline.Env, i int, exp pipel
 	defer os.Remove(j.PartFile(i))
 	defer os.Remove(j.PopulationFile(i))
 	return j.RunPartition(ctx, e, i, j.PartFile(i), exp)
+}
+
+// idStride is the range of identifiers each partition numbers its groups
+// in: the power of ten above the input's rows (a partition has fewer
+// groups than rows), so partition i's identifiers are i*stride+1 ... and
+// read as the partition's number followed by the group's.
+func idStride(rows int) int {
+	stride := 10
+	for stride <= rows {
+		stride *= 10
+	}
+	return stride
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -293,5 +294,51 @@ func TestAttacksKeepTheirOwnBounds(t *testing.T) {
 	c := releasedir.AttackFigure{Attack: "inference", Measured: f(0.5), Bound: nil, Holds: nil}
 	if g := Attacks([][]releasedir.AttackFigure{{a}, {c}})[0]; g.Holds != nil {
 		t.Fatalf("a partition without a bound: combined holds %v, want not bounded", *g.Holds)
+	}
+}
+
+// Group, class and box identifiers are unique across partitions (SPEC
+// 3.9): partition i numbers its groups after i times a power of ten above
+// the input's rows. Ambiguity's GroupIDs stay 1..G in each partition (its
+// files are held to that, Wang, Definition 3.3).
+func TestIdentifiersUniqueAcrossPartitions(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		params model.Values
+		files  map[string]string // file -> its identifier column
+	}{
+		{"kja", model.Values{"k": "5"}, map[string]string{"jat.csv": "GroupID", "si.csv": "SG"}},
+		{"lossyjoin", model.Values{}, map[string]string{"nss.csv": "ClassID", "ss.csv": "ClassID"}},
+		{"distribution", model.Values{}, map[string]string{"qi.csv": "GroupID", "sa.csv": "GroupID"}},
+	} {
+		p := censusProject(c.method, 3000, c.params)
+		if c.method == "kja" {
+			p.Variant = "mondrian"
+		}
+		dir := filepath.Join(t.TempDir(), "rel")
+		res, err := Stream(context.Background(), env, p, dir, Options{Partitions: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for file, col := range c.files {
+			owner := map[string]int{}
+			for i := range res.Parts {
+				rows := readCSV(t, filepath.Join(dir, PartDir(i), file))
+				at := slices.Index(rows[0], col)
+				if at < 0 {
+					t.Fatalf("%s: %s has no column %s", c.method, file, col)
+				}
+				for _, row := range rows[1:] {
+					id, err := strconv.Atoi(row[at])
+					if err != nil || id/10000 != i {
+						t.Fatalf("%s: %s %s %q in partition %d, want %d....", c.method, file, col, row[at], i, i)
+					}
+					if o, ok := owner[row[at]]; ok && o != i {
+						t.Fatalf("%s: %s %s %s in partitions %d and %d", c.method, file, col, row[at], o, i)
+					}
+					owner[row[at]] = i
+				}
+			}
+		}
 	}
 }

@@ -560,6 +560,9 @@ type Prepared struct {
 	// its global figures (method.Input.Whole) and the export's check
 	// holds them to (verify.Options.Whole).
 	Whole *model.Whole
+	// IDBase is added to the release's group identifiers
+	// (method.Input.IDBase): a partition's range.
+	IDBase int
 	// PopulationMarginals are the value frequencies of a partitioned
 	// run's whole population (WholeMarginals), which every partition is
 	// attacked with, and their name (nil: not a partition, or none).
@@ -805,7 +808,7 @@ func FoundHierarchy(input, column string) string {
 // Input builds the method input.
 func (p *Prepared) Input() *method.Input {
 	return &method.Input{Table: p.Table, Public: p.Public, Roles: p.Project.Roles, Hierarchies: p.Hierarchies,
-		Variant: p.Project.Variant, Values: p.Values, Whole: p.Whole}
+		Variant: p.Project.Variant, Values: p.Values, Whole: p.Whole, IDBase: p.IDBase}
 }
 
 // TableOrder returns the quasi-identifiers in the table's column order:

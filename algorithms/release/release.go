@@ -272,10 +272,15 @@ func Shuffled(n int, rng *model.Rand) []int32 {
 // Numbers returns the texts of 1..n (Numbers(n)[i] is i+1 written in
 // base 10): the ids a release file writes on every row, made once per
 // id rather than once per row.
-func Numbers(n int) []string {
+func Numbers(n int) []string { return NumbersFrom(0, n) }
+
+// NumbersFrom returns the texts of base+1..base+n: the ids of a
+// partition's groups, numbered after base (method.Input.IDBase) so that
+// no two partitions of a partitioned release share an id.
+func NumbersFrom(base, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = strconv.Itoa(i + 1)
+		out[i] = strconv.Itoa(base + i + 1)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -61,8 +62,19 @@ func (f *readFn) Setup() error {
 	return err
 }
 
+// reading holds the inputs a process reads at once to its cores (at
+// most two): a runner may run every read bundle together (Prism does),
+// and each holds its input file whole while it reads it.
+var reading = make(chan struct{}, max(1, min(2, runtime.GOMAXPROCS(0))))
+
 // ProcessElement reads the input at path and emits its rows.
 func (f *readFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	select {
+	case reading <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-reading }()
 	err := f.read(ctx, path, emit)
 	if err != nil {
 		h := fnv.New64a()

@@ -269,14 +269,11 @@ func Shuffled(n int, rng *model.Rand) []int32 {
 	return p
 }
 
-// Numbers returns the texts of 1..n (Numbers(n)[i] is i+1 written in
-// base 10): the ids a release file writes on every row, made once per
-// id rather than once per row.
-func Numbers(n int) []string { return NumbersFrom(0, n) }
-
-// NumbersFrom returns the texts of base+1..base+n: the ids of a
-// partition's groups, numbered after base (method.Input.IDBase) so that
-// no two partitions of a partitioned release share an id.
+// NumbersFrom returns the texts of base+1..base+n (NumbersFrom(b, n)[i]
+// is b+i+1 written in base 10): the ids a release file writes on every
+// row, made once per id rather than once per row; base is 0 for a whole
+// table and a partition's range in a partitioned release
+// (method.Input.IDBase), so that no two partitions share an id.
 func NumbersFrom(base, n int) []string {
 	out := make([]string, n)
 	for i := range out {

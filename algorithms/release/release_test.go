@@ -5,17 +5,20 @@ import (
 	"testing"
 )
 
-// Numbers are the ids 1..n as a release file writes them.
+// NumbersFrom gives the ids base+1..base+n as a release file writes them.
 func TestNumbers(t *testing.T) {
 	t.Parallel()
-	if got := Numbers(0); len(got) != 0 {
-		t.Fatalf("Numbers(0) = %q", got)
+	if got := NumbersFrom(0, 0); len(got) != 0 {
+		t.Fatalf("NumbersFrom(0, 0) = %q", got)
 	}
-	if got := Numbers(3); !slices.Equal(got, []string{"1", "2", "3"}) {
-		t.Fatalf("Numbers(3) = %q", got)
+	if got := NumbersFrom(0, 3); !slices.Equal(got, []string{"1", "2", "3"}) {
+		t.Fatalf("NumbersFrom(0, 3) = %q", got)
 	}
-	if got := Numbers(1000); got[98] != "99" || got[99] != "100" || got[999] != "1000" {
-		t.Fatalf("Numbers(1000) gives %q, %q, %q", got[98], got[99], got[999])
+	if got := NumbersFrom(0, 1000); got[98] != "99" || got[99] != "100" || got[999] != "1000" {
+		t.Fatalf("NumbersFrom(0, 1000) gives %q, %q, %q", got[98], got[99], got[999])
+	}
+	if got := NumbersFrom(20000, 2); !slices.Equal(got, []string{"20001", "20002"}) {
+		t.Fatalf("NumbersFrom(20000, 2) = %q", got)
 	}
 }
 

@@ -97,7 +97,7 @@ func (w *beamWork) Partition(ctx context.Context, part int, rows [][]string) ([]
 func RunOnBeam(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir string, opt Options, endpoint string) (*Result, error) {
 	if strings.HasPrefix(proj.Input, "dataset:") {
 		return nil, &model.ParamError{Param: "runner", Value: proj.Input, Reason: "a Beam run reads input files, not a generated dataset",
-			Hint: "write the dataset first: privlab gen NAME --rows N --out DIR --shards S, then --in 'DIR/part-*.parquet'"}
+			Hint: "write the dataset to Parquet shards first (privlab gen writes them), then read their glob, DIR/part-*.parquet"}
 	}
 	workerEnvMu.Lock()
 	workerEnv = e

@@ -49,8 +49,9 @@ type Options struct {
 	// PartitionRows is the most rows a partition holds (0: from
 	// Partitions, else DefaultPartitionRows).
 	PartitionRows int
-	// Partitions asks for about this many partitions (rows / Partitions
-	// each); PartitionRows wins when both are given.
+	// Partitions asks for exactly this many partitions, the largest cut
+	// first (fewer only when no partition can be cut further);
+	// PartitionRows wins when both are given.
 	Partitions int
 	// Export is how each partition's release is written and checked.
 	Export pipeline.ExportOptions
@@ -93,7 +94,7 @@ func runPart(ctx context.Context, sub *pipeline.Prepared, j *Job, i int, exp pip
 	}
 	if !res.Satisfied() && !exp.AcceptViolations {
 		return nil, &model.ParamError{Param: "partitions", Reason: fmt.Sprintf("%d groups of this partition violate the privacy requirement; no release written", res.Violations()),
-			Hint: "fewer, larger partitions (--partition-rows), other parameters, or --accept-violations"}
+			Hint: "fewer, larger partitions, or other parameters", Fixes: []model.Fix{{Setting: model.SetAcceptViolations, Why: "to write it anyway"}}}
 	}
 	exp.LetGo = true
 	exp.Force = false

@@ -226,7 +226,7 @@ type unionAnswerer []method.Answerer
 func (u unionAnswerer) Answer(q *query.Query) (method.Bounds, error) {
 	if q.Agg != query.Count {
 		return method.Bounds{}, &model.ParamError{Param: "query", Value: q.Text, Reason: "a partitioned release answers COUNT queries (its partitions' answers add up; a " + q.Agg.String() + " does not)",
-			Hint: "ask COUNT(*), or ask one partition: --release DIR/part-NNNNN"}
+			Hint: "ask COUNT(*), or ask one partition's release, DIR/part-NNNNN"}
 	}
 	sum := method.Bounds{HasBounds: true, HasEst: true, Empty: true}
 	var notes []string

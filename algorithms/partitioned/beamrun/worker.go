@@ -5,6 +5,7 @@ package beamrun
 import (
 	"flag"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -26,7 +27,8 @@ import (
 // it runs rebuild the job's Work from the names Register gave them, so
 // the worker must be this same binary.
 func ServeAsWorker(args []string) bool {
-	if len(args) == 0 || (args[0] != "--worker=true" && args[0] != "-worker=true") {
+	// Beam's -worker=true or --worker=true (its flag, not privlab's).
+	if len(args) == 0 || !isWorkerFlag(args[0]) {
 		return false
 	}
 	_ = flag.CommandLine.Parse(args) // ExitOnError: a malformed flag exits
@@ -47,4 +49,11 @@ func exitWithParent(parent int) {
 			os.Exit(0)
 		}
 	}
+}
+
+// isWorkerFlag reports whether arg is Beam's worker flag, written with one
+// dash or two.
+func isWorkerFlag(arg string) bool {
+	dashes := len(arg) - len(strings.TrimLeft(arg, "-"))
+	return (dashes == 1 || dashes == 2) && arg[dashes:] == "worker=true"
 }

@@ -8,7 +8,8 @@
 // The pipeline is
 //
 //	Create(input files) -> ParDo(read, Work.Assign) -> KV<partition, batch of rows>
-//	  -> GroupByKey -> ParDo(Work.Partition) -> one summary file per partition
+//	  -> GroupByKey -> ParDo(Work.Partition) -> KV<partition, summary>
+//	  -> GroupByKey -> ParDo(write) -> one summary file per partition
 //
 // Beam's Go SDK has no way to hand a PCollection back to the program that
 // launched the pipeline, so each partition's summary is written as a file
@@ -161,7 +162,8 @@ func buildPipeline(job Job, header []string, dir string) *beam.Pipeline {
 	files := beam.Create(s.Scope("inputs"), inputs...)
 	rows := beam.ParDo(s.Scope("assign"), &readFn{Work: job.Work, Config: job.Config, Header: header, Dir: dir, ThroughFiles: job.RowsThroughFiles}, files)
 	parts := beam.GroupByKey(s.Scope("group"), rows)
-	beam.ParDo0(s.Scope("partition"), &partitionFn{Work: job.Work, Config: job.Config, Dir: dir}, parts)
+	summaries := beam.ParDo(s.Scope("partition"), &partitionFn{Work: job.Work, Config: job.Config, Dir: dir}, parts)
+	beam.ParDo0(s.Scope("summaries"), &summaryFn{Dir: dir}, beam.GroupByKey(s.Scope("gather"), summaries))
 	return p
 }
 

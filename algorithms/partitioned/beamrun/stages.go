@@ -22,8 +22,9 @@ import (
 func init() {
 	register.DoFn3x1[context.Context, string, func(int, []byte), error](&readFn{})
 	register.Emitter2[int, []byte]()
-	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&partitionFn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&partitionFn{})
 	register.Iter1[[]byte]()
+	register.DoFn2x1[int, func(*[]byte) bool, error](&summaryFn{})
 }
 
 // The files a job's stages write into its directory: one summary per
@@ -177,8 +178,12 @@ func (f *partitionFn) Setup() error {
 	return err
 }
 
-// ProcessElement gathers a partition's rows and summarises them.
-func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[]byte) bool) error {
+// ProcessElement gathers a partition's rows, summarises them and emits
+// the summary. (It emits, and the summaries are grouped before they are
+// written, so that this stage has an output Prism does not fuse away:
+// Prism v2.78.0 waits for a bundle of a stage without outputs in a loop
+// on a closed channel, a core spinning for as long as the partition runs.)
+func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[]byte) bool, emit func(int, []byte)) error {
 	var rows [][]string
 	var batch []byte
 	var err error
@@ -192,8 +197,9 @@ func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[
 			files = append(files, string(batch[1:]))
 		}
 	}
+	var summary []byte
 	if err == nil {
-		err = f.summarise(ctx, part, rows)
+		summary, err = f.summarise(ctx, part, rows)
 	} else {
 		err = fmt.Errorf("beamrun: partition %d: %w", part, err)
 	}
@@ -208,18 +214,34 @@ func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[
 	for _, name := range files {
 		os.Remove(name)
 	}
+	emit(part, summary)
 	return nil
 }
 
-func (f *partitionFn) summarise(ctx context.Context, part int, rows [][]string) error {
+func (f *partitionFn) summarise(ctx context.Context, part int, rows [][]string) ([]byte, error) {
 	summary, err := f.work.Partition(ctx, part, rows)
 	if err != nil {
-		return fmt.Errorf("beamrun: partition %d: %w", part, err)
+		return nil, fmt.Errorf("beamrun: partition %d: %w", part, err)
 	}
-	// Written whole and renamed into place, so a retried or duplicated
-	// bundle (runners may run one twice) leaves one complete summary.
+	return summary, nil
+}
+
+// summaryFn writes a partition's summary into the job's directory.
+type summaryFn struct {
+	Dir string
+}
+
+// ProcessElement writes a partition's summary, whole and renamed into
+// place, so a retried or duplicated bundle (runners may run one twice)
+// leaves one complete summary.
+func (f *summaryFn) ProcessElement(part int, next func(*[]byte) bool) error {
+	var summary []byte
+	for next(&summary) {
+	}
 	if err := writeAtomic(filepath.Join(f.Dir, fmt.Sprintf(summaryPattern, part)), summary); err != nil {
-		return fmt.Errorf("beamrun: partition %d: summary: %w", part, err)
+		err = fmt.Errorf("beamrun: partition %d: summary: %w", part, err)
+		noteFailure(f.Dir, fmt.Sprintf("%spartition-%08d.txt", failurePrefix, part), err)
+		return err
 	}
 	return nil
 }

@@ -68,6 +68,10 @@ func (f *readFn) Setup() error {
 // and each holds its input file whole while it reads it.
 var reading = make(chan struct{}, max(1, min(2, runtime.GOMAXPROCS(0))))
 
+// partitioning holds the partitions a process gathers and runs at once
+// to its cores (at most two), for the same reason.
+var partitioning = make(chan struct{}, max(1, min(2, runtime.GOMAXPROCS(0))))
+
 // ProcessElement reads the input at path and emits its rows.
 func (f *readFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
 	select {
@@ -184,6 +188,14 @@ func (f *partitionFn) Setup() error {
 // Prism v2.78.0 waits for a bundle of a stage without outputs in a loop
 // on a closed channel, a core spinning for as long as the partition runs.)
 func (f *partitionFn) ProcessElement(ctx context.Context, part int, next func(*[]byte) bool, emit func(int, []byte)) error {
+	// A partition's rows are gathered only once its turn comes: a runner
+	// may start every partition's bundle together (Prism does).
+	select {
+	case partitioning <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-partitioning }()
 	var rows [][]string
 	var batch []byte
 	var err error

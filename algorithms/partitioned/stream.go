@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -146,19 +147,10 @@ func fileProject(proj pipeline.Project, file string) pipeline.Project {
 // sample, the domain): CSV with a header, the kinds pinned, "" missing.
 func spillProject(proj pipeline.Project, file string, kinds map[string]string) pipeline.Project {
 	proj.Input, proj.Columns, proj.Header, proj.Delimiter, proj.Kinds, proj.Rows = file, nil, "yes", ",", kinds, 0
-	if len(proj.MissingValues) > 0 && !contains(proj.MissingValues, "") {
+	if len(proj.MissingValues) > 0 && !slices.Contains(proj.MissingValues, "") {
 		proj.MissingValues = append(append([]string(nil), proj.MissingValues...), "")
 	}
 	return proj
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // spill writes rows under a header as CSV to path.
@@ -199,7 +191,7 @@ func domainRows(s *survey, ids []string, minRows int) [][]string {
 		out[r] = make([]string, len(s.columns))
 		for i, name := range s.columns {
 			switch {
-			case contains(ids, name):
+			case slices.Contains(ids, name):
 				out[r][i] = fmt.Sprintf("domain-%d", r)
 			case len(values[i]) > 0:
 				out[r][i] = values[i][min(r, len(values[i])-1)]
@@ -219,22 +211,13 @@ type splitPlanner struct {
 func newSplitPlanner(plan *partitionplan.Plan, columns []string) (*splitPlanner, error) {
 	sp := &splitPlanner{plan: plan}
 	for _, c := range plan.Columns {
-		i := indexOf(columns, c.Name)
+		i := slices.Index(columns, c.Name)
 		if i < 0 {
 			return nil, fmt.Errorf("partition plan: the input has no column %q", c.Name)
 		}
 		sp.cols = append(sp.cols, i)
 	}
 	return sp, nil
-}
-
-func indexOf(xs []string, x string) int {
-	for i, y := range xs {
-		if y == x {
-			return i
-		}
-	}
-	return -1
 }
 
 // Assign is the partition of one row of the input's layout.

@@ -196,7 +196,7 @@ func (Method) Run(ctx context.Context, in *method.Input) (*method.Result, error)
 			Hint:   "raise alpha, add quasi-identifiers, or lower ceil(1/beta)"}
 	}
 	r.groups, r.stats = groups, st
-	r.ids = groupIDs(len(groups), values[model.SeedParam.Name])
+	r.ids = groupIDs(len(groups), values[model.SeedParam.Name], in.IDBase)
 	r.sch = r.buildScheme()
 	res, err := r.result(spec)
 	if err != nil {
@@ -382,19 +382,19 @@ func feasible(c *codes, alpha, beta model.Bound, r *run) error {
 // draw of Release), so the preview shows the ids of the files; with a
 // random seed the preview numbers groups in construction order and the
 // release permutes them. Construction order follows the input's row order
-// and is never published.
-func groupIDs(m int, seedText string) []int {
+// and is never published. Every id is after base (method.Input.IDBase).
+func groupIDs(m int, seedText string, base int) []int {
 	ids := make([]int, m)
 	seed, fixed, _ := model.ParseSeed(seedText)
 	if !fixed {
 		for j := range ids {
-			ids[j] = j + 1
+			ids[j] = base + j + 1
 		}
 		return ids
 	}
 	perm := model.NewRand(seed).Perm(m)
 	for j := range ids {
-		ids[j] = perm[j] + 1
+		ids[j] = base + perm[j] + 1
 	}
 	return ids
 }

@@ -28,7 +28,7 @@ const auditGroups = format.AuditGroups
 func (r *run) release(seed uint64) (*releasedir.Release, map[string][]int, error) {
 	s := r.sch
 	rng := model.NewRand(seed)
-	perm := rng.Perm(s.groups) // group j is published as perm[j]+1 (see groupIDs)
+	perm := rng.Perm(s.groups) // group j is published as IDBase+perm[j]+1 (see groupIDs)
 	// The audit's group map and the manifest draw no random number: they
 	// are made on another core while the tables are shuffled (a panic
 	// there is raised again here).
@@ -65,7 +65,7 @@ func (r *run) shuffledFiles(perm []int, rng *model.Rand) []releasedir.ReleaseFil
 	// need quotes: the bytes AppendCSVRecord gives of Fill's record.
 	for i := range s.at {
 		at := &s.at[i]
-		f := &shuffled{t: at, order: release.Shuffled(len(at.code), rng), perm: perm}
+		f := &shuffled{t: at, order: release.Shuffled(len(at.code), rng), perm: perm, base: r.in.IDBase}
 		fields := csvFields(at.text)
 		files = append(files, releasedir.ReleaseFile{Name: r.atFiles[i], Header: format.ATHeader(s.qis[i]), Rows: len(at.code),
 			Fill: func(x int, rec []string) {
@@ -80,7 +80,7 @@ func (r *run) shuffledFiles(perm []int, rng *model.Rand) []releasedir.ReleaseFil
 			}})
 	}
 	st := &s.st
-	f := &shuffled{t: st, order: release.Shuffled(len(st.code), rng), perm: perm}
+	f := &shuffled{t: st, order: release.Shuffled(len(st.code), rng), perm: perm, base: r.in.IDBase}
 	fields := csvFields(st.text)
 	return append(files, releasedir.ReleaseFile{Name: format.FileST, Header: format.STHeader(s.sa), Rows: len(st.code),
 		Fill: func(x int, rec []string) {
@@ -129,7 +129,7 @@ func (r *run) manifest() (releasedir.Manifest, error) {
 	s := r.sch
 	st := &s.st
 	det := format.Details{SensitiveTable: format.FileST, Kinds: map[string]string{}, CeilInvBeta: r.g, MinGroupSize: s.size[0], MaxGroupSize: s.size[0],
-		MinDistinctSA: int(st.count[0])}
+		MinDistinctSA: int(st.count[0]), GroupIDBase: r.in.IDBase}
 	for i, q := range s.qis {
 		det.AuxiliaryTables = append(det.AuxiliaryTables, ATFile{QI: q, File: r.atFiles[i]})
 		det.Kinds[q] = s.at[i].kind.String()
@@ -175,12 +175,13 @@ func (r *run) manifest() (releasedir.Manifest, error) {
 // miss per cell): the value codes (a byte each when the table has at
 // most 256 values), the frequencies (st.csv), and the GroupIDs printed
 // into slots of width bytes, one per row (group j is published as
-// perm[j]+1), row x's size[x] bytes long.
+// base+perm[j]+1), row x's size[x] bytes long.
 type shuffled struct {
 	once  sync.Once
 	t     *valueTable
 	order []int32
 	perm  []int
+	base  int // method.Input.IDBase
 	code8 []uint8
 	code  []int32
 	freq  []int32
@@ -199,7 +200,7 @@ func (f *shuffled) build() {
 	if f.t.freq != nil {
 		f.freq = make([]int32, n)
 	}
-	f.width = len(strconv.Itoa(len(f.perm)))
+	f.width = len(strconv.Itoa(f.base + len(f.perm)))
 	f.size = make([]uint8, n)
 	var ids strings.Builder // its text is not copied
 	ids.Grow(f.width * n)
@@ -233,7 +234,7 @@ func (f *shuffled) build() {
 		}
 	}
 	for x, id := range ids32 {
-		digits := strconv.AppendUint(slot[:0], uint64(id), 10)
+		digits := strconv.AppendUint(slot[:0], uint64(f.base)+uint64(id), 10)
 		f.size[x] = uint8(len(digits))
 		ids.Write(slot[:f.width])
 	}
@@ -302,7 +303,10 @@ func openScheme(dir string, shared func(name string) (*model.Table, error)) (*sc
 	if err != nil {
 		return nil, err
 	}
-	keys, err := s.readST(st, filepath.Join(dir, det.SensitiveTable))
+	if det.GroupIDBase < 0 {
+		return nil, &model.InputError{File: man, Msg: fmt.Sprintf("group_id_base %d is negative", det.GroupIDBase)}
+	}
+	keys, err := s.readST(st, filepath.Join(dir, det.SensitiveTable), det.GroupIDBase)
 	if err != nil {
 		return nil, err
 	}
@@ -355,9 +359,9 @@ func sharedTable(shared func(name string) (*model.Table, error), file, col strin
 
 // readST reads st.csv's rows into s.st (groups numbered in order of
 // first appearance) and returns the keys that find a group by its text.
-func (s *scheme) readST(st *model.Table, file string) (*groupKeys, error) {
+func (s *scheme) readST(st *model.Table, file string, idBase int) (*groupKeys, error) {
 	s.st = tableOfColumn(st.Columns[1])
-	stGroup, keys := s.firstAppearance(st.Columns[0])
+	stGroup, keys := s.firstAppearance(st.Columns[0], idBase)
 	freqOf := make([]int, len(st.Columns[2].Dict)+1) // 0: not a frequency
 	for code := range freqOf {
 		if f, err := strconv.Atoi(codeText(st.Columns[2], code)); err == nil && f > 0 {
@@ -420,8 +424,9 @@ func codeText(c *model.Column, code int) string {
 
 // firstAppearance numbers the GroupIDs of st.csv's column in order of
 // first appearance (s.ids their texts): the group of every code, and
-// the keys that find a group by its text in the other files.
-func (s *scheme) firstAppearance(ids *model.Column) ([]int32, *groupKeys) {
+// the keys that find a group by its text in the other files (GroupIDs
+// from idBase+1, format.Details.GroupIDBase, index their array).
+func (s *scheme) firstAppearance(ids *model.Column, idBase int) ([]int32, *groupKeys) {
 	of := make([]int32, len(ids.Dict)+1)
 	for i := range of {
 		of[i] = -1
@@ -432,7 +437,7 @@ func (s *scheme) firstAppearance(ids *model.Column) ([]int32, *groupKeys) {
 			s.ids = append(s.ids, codeText(ids, code))
 		}
 	}
-	keys := &groupKeys{byNumber: make([]int32, 2*len(s.ids)+16), byText: map[string]int32{}}
+	keys := &groupKeys{byNumber: make([]int32, 2*len(s.ids)+16), base: idBase, byText: map[string]int32{}}
 	for g, id := range s.ids {
 		keys.add(id, int32(g))
 	}
@@ -440,15 +445,16 @@ func (s *scheme) firstAppearance(ids *model.Column) ([]int32, *groupKeys) {
 }
 
 // groupKeys finds a group by its GroupID text: a whole number written
-// plainly indexes an array, any other text a map.
+// plainly, less base, indexes an array, any other text a map.
 type groupKeys struct {
-	byNumber []int32 // group+1 (0: none)
+	byNumber []int32 // group+1 (0: none), by GroupID less base
+	base     int
 	byText   map[string]int32
 }
 
-// plainNumber reads digits without a leading zero (at most 9).
+// plainNumber reads digits without a leading zero (at most 18).
 func plainNumber(s string) (int, bool) {
-	if len(s) == 0 || len(s) > 9 || s[0] == '0' && len(s) > 1 {
+	if len(s) == 0 || len(s) > 18 || s[0] == '0' && len(s) > 1 {
 		return 0, false
 	}
 	n := 0
@@ -463,8 +469,8 @@ func plainNumber(s string) (int, bool) {
 }
 
 func (k *groupKeys) add(text string, g int32) {
-	if n, ok := plainNumber(text); ok && n < len(k.byNumber) {
-		k.byNumber[n] = g + 1
+	if n, ok := plainNumber(text); ok && n >= k.base && n-k.base < len(k.byNumber) {
+		k.byNumber[n-k.base] = g + 1
 		return
 	}
 	k.byText[text] = g
@@ -472,8 +478,8 @@ func (k *groupKeys) add(text string, g int32) {
 
 // find is the group of text, -1 for none.
 func (k *groupKeys) find(text string) int32 {
-	if n, ok := plainNumber(text); ok && n < len(k.byNumber) {
-		return k.byNumber[n] - 1
+	if n, ok := plainNumber(text); ok && n >= k.base && n-k.base < len(k.byNumber) {
+		return k.byNumber[n-k.base] - 1
 	}
 	if g, ok := k.byText[text]; ok {
 		return g

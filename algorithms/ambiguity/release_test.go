@@ -19,7 +19,7 @@ import (
 func TestGroupKeys(t *testing.T) {
 	s := &scheme{}
 	ids := &model.Column{Name: "GroupID", Dict: []string{"2", "01", "x", "1", "1000000000"}, Codes: []uint32{3, 0, 0, 1, 2, 4, model.Missing}}
-	of, keys := s.firstAppearance(ids)
+	of, keys := s.firstAppearance(ids, 0)
 	// Groups in order of first appearance: "1", "2", "01", "x", "1000000000", "" (missing).
 	if got := []int32{of[0], of[1], of[2], of[3], of[4], of[5]}; !slices.Equal(got, []int32{1, 2, 3, 0, 4, 5}) {
 		t.Fatalf("groups by code %v", got)
@@ -30,6 +30,28 @@ func TestGroupKeys(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"3", "001", "1 ", "0", strconv.Itoa(1 << 20)} {
+		if got := keys.find(id); got != -1 {
+			t.Errorf("find(%q) = %d, want -1", id, got)
+		}
+	}
+}
+
+// TestGroupKeysAfterBase: a partition's GroupIDs, numbered after a base
+// (format.Details.GroupIDBase), are found through the array less the
+// base; numbers below the base, and other texts, through the map.
+func TestGroupKeysAfterBase(t *testing.T) {
+	s := &scheme{}
+	ids := &model.Column{Name: "GroupID", Dict: []string{"30000000002", "30000000001", "7", "30000000000", "300000000010"}, Codes: []uint32{0, 1, 2, 3, 4}}
+	_, keys := s.firstAppearance(ids, 30_000_000_000)
+	for g, id := range s.ids {
+		if got := keys.find(id); got != int32(g) {
+			t.Errorf("find(%q) = %d, want %d", id, got, g)
+		}
+	}
+	if keys.byNumber[2] != 1 || keys.byNumber[1] != 2 || keys.byNumber[0] != 4 || len(keys.byText) != 2 {
+		t.Errorf("array %v, map %v: want the GroupIDs from the base on in the array", keys.byNumber[:4], keys.byText)
+	}
+	for _, id := range []string{"2", "1", "30000000003", "030000000001"} {
 		if got := keys.find(id); got != -1 {
 			t.Errorf("find(%q) = %d, want -1", id, got)
 		}

@@ -299,8 +299,7 @@ func TestAttacksKeepTheirOwnBounds(t *testing.T) {
 
 // Group, class and box identifiers are unique across partitions (SPEC
 // 3.9): partition i numbers its groups after i times a power of ten above
-// the input's rows. Ambiguity's GroupIDs stay 1..G in each partition (its
-// files are held to that, Wang, Definition 3.3).
+// the input's rows (for ambiguity, the base its manifest states).
 func TestIdentifiersUniqueAcrossPartitions(t *testing.T) {
 	for _, c := range []struct {
 		method string
@@ -310,6 +309,8 @@ func TestIdentifiersUniqueAcrossPartitions(t *testing.T) {
 		{"kja", model.Values{"k": "5"}, map[string]string{"jat.csv": "GroupID", "si.csv": "SG"}},
 		{"lossyjoin", model.Values{}, map[string]string{"nss.csv": "ClassID", "ss.csv": "ClassID"}},
 		{"distribution", model.Values{}, map[string]string{"qi.csv": "GroupID", "sa.csv": "GroupID"}},
+		{"ambiguity", model.Values{}, map[string]string{"st.csv": "GroupID", "at_age.csv": "GroupID", "at_sex.csv": "GroupID",
+			"at_education.csv": "GroupID", "at_marital-status.csv": "GroupID", "at_race.csv": "GroupID", "at_native-country.csv": "GroupID"}},
 	} {
 		p := censusProject(c.method, 3000, c.params)
 		if c.method == "kja" {

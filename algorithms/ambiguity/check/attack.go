@@ -32,7 +32,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	sg := sharedSTGroups(rel, det.SensitiveTable, st) // the view's regions, in its order
+	sg := sharedSTGroups(rel, det.SensitiveTable, st, det.GroupIDBase) // the view's regions, in its order
 	groups := sg.n
 	if groups != len(v.Regions) {
 		return nil, fmt.Errorf("the view has %d groups, %s %d", len(v.Regions), det.SensitiveTable, groups)
@@ -62,7 +62,7 @@ func Expose(rel *verify.Release, v *risk.View) (*risk.Exposure, error) {
 		}
 		e.Cells[i] = t.Columns[0].Dict
 		if sg.ofID != nil {
-			cells[i] = groupCellsOf(sharedATGroups(rel, aux.File, t, groups), sg.ofID)
+			cells[i] = groupCellsOf(sharedATGroups(rel, aux.File, t, groups, sg.base), sg.ofID)
 		} else {
 			cells[i] = newGroupCells(groups, t, sharedGroupsOf(rel, det.SensitiveTable, aux.File, t.Columns[1], sg.keys))
 		}

@@ -2,9 +2,11 @@ package check_test
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	ambcheck "privlab/algorithms/ambiguity/check"
 	"privlab/algorithms/catalog/catalogtest"
 	"privlab/algorithms/pipeline"
+	"privlab/algorithms/risk"
 	"privlab/algorithms/verify"
 	"privlab/algorithms/verify/verifytest"
 	"privlab/datasets"
@@ -27,24 +30,7 @@ var env = pipeline.Env{Datasets: datasets.Catalog{}}
 // directory; it returns the release directory and the prepared run.
 func export(t testing.TB, p pipeline.Project) (string, *pipeline.Prepared) {
 	t.Helper()
-	p = env.WithDefaults(p)
-	src, err := env.LoadTable(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prep, err := env.Prepare(p, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out")
-	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return out, prep
+	return exportWithBase(t, p, 0)
 }
 
 func patientsProject() pipeline.Project {
@@ -584,4 +570,152 @@ func statedUtility(t *testing.T, dir string) (*releasedir.Manifest, map[string]f
 		stated[f.Name] = f.Value
 	}
 	return m, stated
+}
+
+// TestGroupIDBase: a partition of a partitioned run numbers its groups
+// after a base of its own (format.Details.GroupIDBase), so that GroupIDs
+// are unique across partitions. Its files are the whole table's with the
+// base added to every GroupID, row for row; they pass every check, answer
+// every query and are attacked exactly as the release numbered from 1;
+// and the checker holds the GroupIDs to the stated range.
+func TestGroupIDBase(t *testing.T) {
+	const base = 7000
+	p := censusProject(2000)
+	dir0, prep := export(t, p)
+	dirB, prepB := exportWithBase(t, p, base)
+	m, err := releasedir.ReadManifest(dir0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Files {
+		if filepath.Ext(f.Name) != ".csv" {
+			continue
+		}
+		a, b := readRows(t, filepath.Join(dir0, f.Name)), readRows(t, filepath.Join(dirB, f.Name))
+		col := slices.Index(a[0], "GroupID")
+		if len(a) != len(b) || col < 0 {
+			t.Fatalf("%s: %d and %d rows, GroupID column %d", f.Name, len(a), len(b), col)
+		}
+		for i := 1; i < len(a); i++ {
+			id, _ := strconv.Atoi(a[i][col])
+			want := append([]string(nil), a[i]...)
+			want[col] = strconv.Itoa(id + base)
+			if strings.Join(want, ",") != strings.Join(b[i], ",") {
+				t.Fatalf("%s row %d: %v, want %v", f.Name, i, b[i], want)
+			}
+		}
+	}
+	for _, audit := range []bool{false, true} {
+		if rep := check(t, dirB, prepB.Source, audit); !rep.OK() {
+			t.Fatalf("audit %v:\n%s", audit, strings.Join(rep.Strings(), "\n"))
+		}
+	}
+	if rep := check(t, dirB, nil, false); !rep.OK() {
+		t.Fatalf("files only:\n%s", strings.Join(rep.Strings(), "\n"))
+	}
+	a0, _, err := pipeline.OpenRelease(dir0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aB, _, err := pipeline.OpenRelease(dirB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"COUNT(*) WHERE sex = 'Male'", "COUNT(*) WHERE age >= 30 AND occupation = 'Sales'", "COUNT(*)"} {
+		r0, err := pipeline.Answer(q, prep.Source, a0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rB, err := pipeline.Answer(q, prep.Source, aB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r0.Answer != rB.Answer {
+			t.Fatalf("%s: %+v numbered from %d, %+v from 1", q, rB.Answer, base+1, r0.Answer)
+		}
+	}
+	k := &risk.Knowledge{Original: prep.Source}
+	at0, err := pipeline.Attack(dir0, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atB, err := pipeline.Attack(dirB, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(at0.Findings) != fmt.Sprint(atB.Findings) {
+		t.Fatalf("attacks differ:\n%v\n%v", atB.Findings, at0.Findings)
+	}
+
+	// The files numbered from 1 under a manifest that states the base, and
+	// the other way round, are refused.
+	for _, c := range []struct{ files, manifest string }{{dir0, dirB}, {dirB, dir0}} {
+		mixed := filepath.Join(t.TempDir(), "mixed")
+		if err := os.MkdirAll(mixed, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range m.Files {
+			copyFile(t, filepath.Join(c.files, f.Name), filepath.Join(mixed, f.Name))
+		}
+		copyFile(t, filepath.Join(c.manifest, "manifest.json"), filepath.Join(mixed, "manifest.json"))
+		copyFile(t, filepath.Join(c.manifest, "report.md"), filepath.Join(mixed, "report.md"))
+		rep, err := catalogtest.Check(mixed, verify.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.OK() || !has(failing(rep), "groups") {
+			t.Fatalf("files of %s under the manifest of %s: failing %v\n%s", c.files, c.manifest, failing(rep), strings.Join(rep.Strings(), "\n"))
+		}
+	}
+}
+
+// exportWithBase is export with the groups numbered after base
+// (pipeline.Prepared.IDBase, as a partition's).
+func exportWithBase(t testing.TB, p pipeline.Project, base int) (string, *pipeline.Prepared) {
+	t.Helper()
+	p = env.WithDefaults(p)
+	src, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := env.Prepare(p, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep.IDBase = base
+	res, err := pipeline.Run(context.Background(), prep, pipeline.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := pipeline.Export(prep, res, out, pipeline.ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return out, prep
+}
+
+// readRows reads a CSV file's records, its header first.
+func readRows(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -10,17 +10,19 @@ import (
 
 // groupKeys finds a group by its GroupID text without a map of strings
 // when the text is a whole number written plainly (as releases write
-// it): such texts index byID, any other text is looked up in byText.
+// it): such texts, less base, index byID; any other text is looked up in
+// byText.
 // Every file of a release has its own dictionary of GroupIDs, so a group
 // is known across files by its text.
 type groupKeys struct {
-	byID   []int32 // group+1 by plain whole number (0: none)
+	byID   []int32 // group+1 by plain whole number less base (0: none)
+	base   int
 	byText map[string]int32
 }
 
-// newGroupKeys makes room for about n plain GroupIDs.
-func newGroupKeys(n int) *groupKeys {
-	return &groupKeys{byID: make([]int32, 2*n+16), byText: map[string]int32{}}
+// newGroupKeys makes room for about n plain GroupIDs after base.
+func newGroupKeys(n, base int) *groupKeys {
+	return &groupKeys{byID: make([]int32, 2*n+16), base: base, byText: map[string]int32{}}
 }
 
 // plainID reads a whole number written plainly ("0" or digits without a
@@ -47,8 +49,8 @@ func plainID(s string) (int, bool) {
 
 // add makes text group g.
 func (k *groupKeys) add(text string, g int32) {
-	if id, ok := plainID(text); ok && id < len(k.byID) {
-		k.byID[id] = g + 1
+	if id, ok := plainID(text); ok && id >= k.base && id-k.base < len(k.byID) {
+		k.byID[id-k.base] = g + 1
 		return
 	}
 	k.byText[text] = g
@@ -56,8 +58,8 @@ func (k *groupKeys) add(text string, g int32) {
 
 // find is the group of text.
 func (k *groupKeys) find(text string) (int32, bool) {
-	if id, ok := plainID(text); ok && id < len(k.byID) {
-		return k.byID[id] - 1, k.byID[id] != 0
+	if id, ok := plainID(text); ok && id >= k.base && id-k.base < len(k.byID) {
+		return k.byID[id-k.base] - 1, k.byID[id-k.base] != 0
 	}
 	g, ok := k.byText[text]
 	return g, ok
@@ -66,8 +68,9 @@ func (k *groupKeys) find(text string) (int32, bool) {
 // stGroups numbers the groups of the sensitive table (its first column)
 // in order of first appearance: the group of every GroupID code (the
 // missing value's last, -1 for a code no row uses), the number of groups,
-// and the keys that find a group by its text in other files.
-func stGroups(st *model.Table) (of []int32, n int, keys *groupKeys) {
+// and the keys that find a group by its text in other files (GroupIDs
+// from base+1, format.Details.GroupIDBase, in their array).
+func stGroups(st *model.Table, base int) (of []int32, n int, keys *groupKeys) {
 	ids := st.Columns[0]
 	of = make([]int32, len(ids.Dict)+1)
 	for i := range of {
@@ -79,7 +82,7 @@ func stGroups(st *model.Table) (of []int32, n int, keys *groupKeys) {
 			n++
 		}
 	}
-	keys = newGroupKeys(n)
+	keys = newGroupKeys(n, base)
 	for code, g := range of {
 		if g >= 0 {
 			keys.add(labelOf(ids, code), g)
@@ -94,28 +97,29 @@ type stGrouping struct {
 	n          int
 	keys       *groupKeys
 	byID, ofID []int32
+	base       int
 }
 
 // sharedSTGroups is stGroups of the release's sensitive table (file
 // name), computed once for every reader of the same files (the viewer
 // and the attack's exposure: verify.Release.FileFact). It is read only.
-func sharedSTGroups(rel *verify.Release, name string, st *model.Table) *stGrouping {
-	v, _ := rel.FileFact("ambiguity/st-groups/"+name, func() (any, error) {
-		of, n, keys := stGroups(st)
-		g := &stGrouping{of: of, n: n, keys: keys}
-		g.byID, g.ofID = plainGroupIDs(st.Columns[0], of, n)
+func sharedSTGroups(rel *verify.Release, name string, st *model.Table, base int) *stGrouping {
+	v, _ := rel.FileFact(fmt.Sprintf("ambiguity/st-groups/%s/%d", name, base), func() (any, error) {
+		of, n, keys := stGroups(st, base)
+		g := &stGrouping{of: of, n: n, keys: keys, base: base}
+		g.byID, g.ofID = plainGroupIDs(st.Columns[0], of, n, base)
 		return g, nil
 	})
 	return v.(*stGrouping)
 }
 
-// plainGroupIDs is the GroupID less one of every group stGroups numbers
-// (of, n), when the GroupIDs are the whole numbers 1..n written plainly,
-// as releases write them: the group of the same number in the checks'
-// numbering (sharedATGroups of n groups); ofID is the other way round
-// (group g has GroupID id+1 when byID[g] = id and ofID[id] = g). Both are
-// nil otherwise.
-func plainGroupIDs(ids *model.Column, of []int32, n int) (byID, ofID []int32) {
+// plainGroupIDs is the GroupID less base+1 of every group stGroups
+// numbers (of, n), when the GroupIDs are the whole numbers base+1..base+n
+// written plainly, as releases write them: the group of the same number
+// in the checks' numbering (sharedATGroups of n groups); ofID is the
+// other way round (group g has GroupID base+id+1 when byID[g] = id and
+// ofID[id] = g). Both are nil otherwise.
+func plainGroupIDs(ids *model.Column, of []int32, n, base int) (byID, ofID []int32) {
 	byID, ofID = make([]int32, n), make([]int32, n)
 	for i := range ofID {
 		ofID[i] = -1
@@ -125,6 +129,7 @@ func plainGroupIDs(ids *model.Column, of []int32, n int) (byID, ofID []int32) {
 			continue
 		}
 		id, ok := plainID(labelOf(ids, code))
+		id -= base
 		if !ok || id < 1 || id > n || ofID[id-1] >= 0 {
 			return nil, nil
 		}

@@ -27,7 +27,7 @@ func TestPlainID(t *testing.T) {
 // TestGroupKeys: a group is found by its exact text, through the array
 // for plain whole numbers within it and the map for any other text.
 func TestGroupKeys(t *testing.T) {
-	k := newGroupKeys(3) // room for plain ids below 2*3+16
+	k := newGroupKeys(3, 0) // room for plain ids below 2*3+16
 	texts := []string{"1", "2", "01", "x", "", "1000"}
 	for g, s := range texts {
 		k.add(s, int32(g))
@@ -240,8 +240,8 @@ func TestATGroupsAsTheViewsGroups(t *testing.T) {
 			}
 		}
 		st := &model.Table{Rows: len(stIDs.Codes), Columns: []*model.Column{stIDs}}
-		of, groups, keys := stGroups(st)
-		byID, ofID := plainGroupIDs(stIDs, of, groups)
+		of, groups, keys := stGroups(st, 0)
+		byID, ofID := plainGroupIDs(stIDs, of, groups, 0)
 		wantPlain := true
 		for code, g := range of {
 			id, ok := plainID(labelOf(stIDs, code))
@@ -271,7 +271,7 @@ func TestATGroupsAsTheViewsGroups(t *testing.T) {
 		}
 		tab := &model.Table{Rows: rows, Columns: []*model.Column{vals, ids}}
 		viewOf := groupsOf(ids, keys)
-		ag := newATGroups(tab, groups)
+		ag := newATGroups(tab, groups, 0)
 		want, got := newGroupCells(groups, tab, viewOf), groupCellsOf(ag, ofID)
 		for g := range groups {
 			count := int32(0)

@@ -117,7 +117,8 @@ func byCode(codes []uint32, of []int32, groups int, carry []uint32) (start, rows
 // release is the tables as the checks read them.
 type release struct {
 	groups int
-	ids    []int // GroupID of each group index (1..groups)
+	base   int   // format.Details.GroupIDBase
+	ids    []int // GroupID of each group index (base+1..base+groups)
 	at     []*table
 	st     *table
 	freq   []int // per st row
@@ -134,7 +135,7 @@ type tablesRead struct {
 }
 
 // readTables reads st.csv and every auxiliary table and checks their
-// form: headers bound to the manifest's names, GroupIDs 1..G, positive
+// form: headers bound to the manifest's names, GroupIDs base+1..base+G, positive
 // whole frequencies, no duplicate rows (Definition 3.3), every group in
 // every table. Nothing more is read when they do not hold. It reads the
 // files and the manifest alone, so the checks that share the files (an
@@ -254,7 +255,11 @@ func readST(c *ctx, r *verify.Report) (*release, bool, error) {
 	if !r.BindNames(name, st, format.STHeader(c.m.SA)) {
 		return nil, false, nil
 	}
-	rl := &release{freq: make([]int, st.Rows)}
+	if c.det.GroupIDBase < 0 {
+		r.Add(false, "groups", "group_id_base %d is negative", c.det.GroupIDBase)
+		return nil, false, nil
+	}
+	rl := &release{freq: make([]int, st.Rows), base: c.det.GroupIDBase}
 	stIDs, err := stRows(rl, st, filepath.Join(c.rel.Dir, name))
 	if err != nil {
 		return nil, false, err
@@ -265,7 +270,7 @@ func readST(c *ctx, r *verify.Report) (*release, bool, error) {
 	rl.st = &table{file: name, t: st, value: st.Columns[1], group: make([]int32, st.Rows)}
 	rl.size, rl.maxF = make([]int, rl.groups), make([]int, rl.groups)
 	for row := 0; row < st.Rows; row++ {
-		gi := int32(stIDs[row] - 1)
+		gi := int32(stIDs[row] - 1 - rl.base)
 		rl.st.group[row] = gi
 		rl.size[gi] += rl.freq[row]
 		rl.maxF[gi] = max(rl.maxF[gi], rl.freq[row])
@@ -310,8 +315,9 @@ func wholeCodes(col *model.Column) []int {
 	return out
 }
 
-// groupIDs: the GroupIDs are 1..G (the audit record lists groups in that
-// order).
+// groupIDs: the GroupIDs are base+1..base+G (the audit record lists
+// groups in that order; base is 0 but in a partition of a partitioned
+// run, format.Details.GroupIDBase).
 func groupIDs(rl *release, stIDs []int, name string, r *verify.Report) bool {
 	seen := make([]bool, len(stIDs)+1) // ids beyond: in far
 	far := map[int]bool{}
@@ -338,14 +344,14 @@ func groupIDs(rl *release, stIDs []int, name string, r *verify.Report) bool {
 		r.Add(false, "groups", "%s has no group", name)
 		return false
 	}
-	if lo != 1 || hi != rl.groups {
-		r.Add(false, "groups", "the GroupIDs of %s are not 1..%d", name, rl.groups)
+	if lo != rl.base+1 || hi != rl.base+rl.groups {
+		r.Add(false, "groups", "the GroupIDs of %s are not %d..%d", name, rl.base+1, rl.base+rl.groups)
 		return false
 	}
-	// Distinct, from 1 to their number: they are 1..G.
+	// Distinct, from base+1 to base+their number: they are base+1..base+G.
 	rl.ids = make([]int, rl.groups)
 	for i := range rl.ids {
-		rl.ids[i] = i + 1
+		rl.ids[i] = rl.base + i + 1
 	}
 	return true
 }
@@ -360,7 +366,7 @@ func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, boo
 	if !r.BindNames(a.File, t, format.ATHeader(a.QI)) {
 		return nil, false, nil
 	}
-	g := sharedATGroups(c.rel, a.File, t, rl.groups)
+	g := sharedATGroups(c.rel, a.File, t, rl.groups, rl.base)
 	at := &table{file: a.File, t: t, value: t.Columns[0], of: g.of, start: g.start, rows: g.rows, codes: g.codes}
 	unknown := t.Rows - len(at.rows)
 	vals := t.Columns[0]
@@ -372,7 +378,8 @@ func readAT(c *ctx, rl *release, a format.ATFile, r *verify.Report) (*table, boo
 
 // atGroups are an auxiliary table's rows group by group, the groups of
 // G numbered by GroupID (GroupID id, a whole number written plainly, is
-// group id-1 when 1 <= id <= G; any other is no group): of is the group
+// group id-1-base when base+1 <= id <= base+G; any other is no group; base
+// is format.Details.GroupIDBase): of is the group
 // of every GroupID code (-1: none), group g's rows are
 // rows[start[g]:start[g+1]], in row order (byGroup), and codes are
 // their value codes (the first column's), in the same order.
@@ -382,14 +389,14 @@ type atGroups struct {
 }
 
 // newATGroups reads the auxiliary table t (its second column, the
-// GroupIDs) for G groups.
-func newATGroups(t *model.Table, groups int) *atGroups {
+// GroupIDs) for G groups numbered from base+1.
+func newATGroups(t *model.Table, groups, base int) *atGroups {
 	ids := t.Columns[1]
 	g := &atGroups{of: make([]int32, len(ids.Dict)+1)} // by GroupID code
 	for code := range g.of {
 		g.of[code] = -1
-		if id, ok := plainID(labelOf(ids, code)); ok && id >= 1 && id <= groups {
-			g.of[code] = int32(id - 1)
+		if id, ok := plainID(labelOf(ids, code)); ok && id > base && id <= base+groups {
+			g.of[code] = int32(id - 1 - base)
 		}
 	}
 	var ok bool
@@ -404,8 +411,8 @@ func newATGroups(t *model.Table, groups int) *atGroups {
 // and exposure of the same bytes, built or written
 // (verify.Release.DataFact: it reads the table's columns alone). It is
 // read only.
-func sharedATGroups(rel *verify.Release, file string, t *model.Table, groups int) *atGroups {
-	v, _ := rel.DataFact(fmt.Sprintf("ambiguity/at-groups/%s/%d", file, groups), func() (any, error) { return newATGroups(t, groups), nil })
+func sharedATGroups(rel *verify.Release, file string, t *model.Table, groups, base int) *atGroups {
+	v, _ := rel.DataFact(fmt.Sprintf("ambiguity/at-groups/%s/%d/%d", file, groups, base), func() (any, error) { return newATGroups(t, groups, base), nil })
 	return v.(*atGroups)
 }
 

@@ -30,7 +30,7 @@ func View(rel *verify.Release) (*risk.View, error) {
 	if len(st.Columns) != 3 {
 		return nil, &model.InputError{File: filepath.Join(rel.Dir, det.SensitiveTable), Msg: "the sensitive table does not have the shape GroupID, <sa>, Frequency"}
 	}
-	sg := sharedSTGroups(rel, det.SensitiveTable, st)
+	sg := sharedSTGroups(rel, det.SensitiveTable, st, det.GroupIDBase)
 	of, groups := sg.of, sg.n
 	numeric := st.Columns[1].Kind == model.Numeric
 	values, pos := risk.Ordered(st.Columns[1].Dict, numeric)
@@ -104,7 +104,7 @@ func widths(rel *verify.Release, det format.Details, sg *stGrouping) ([]int, err
 }
 
 // tableWidths counts every group's values in auxiliary table a: off
-// the rows the checks list group by group when the GroupIDs are 1..G
+// the rows the checks list group by group when the GroupIDs are base+1..base+G
 // (sg.byID), else by GroupID code.
 func tableWidths(rel *verify.Release, det format.Details, a int, sg *stGrouping) ([]int32, error) {
 	aux := det.AuxiliaryTables[a]
@@ -117,7 +117,7 @@ func tableWidths(rel *verify.Release, det format.Details, a int, sg *stGrouping)
 	}
 	width := make([]int32, sg.n)
 	if sg.byID != nil {
-		ag := sharedATGroups(rel, aux.File, t, sg.n)
+		ag := sharedATGroups(rel, aux.File, t, sg.n, sg.base)
 		for g, id := range sg.byID {
 			width[g] = ag.start[id+1] - ag.start[id]
 		}

@@ -31,7 +31,7 @@ func TestGroupBags(t *testing.T) {
 			fr.Codes = append(fr.Codes, uint32(rng.IntN(3)))
 		}
 		st := &model.Table{Rows: rows, Columns: []*model.Column{ids, sa, fr}}
-		of, groups, _ := stGroups(st)
+		of, groups, _ := stGroups(st, 0)
 		pos := map[string]int{}
 		for i, v := range rng.Perm(nVals) {
 			pos[sa.Dict[v]] = i

@@ -66,6 +66,11 @@ type Details struct {
 	MaxFrequency  int `json:"max_frequency"`
 	// FigureSummary is min / mean / max of every per-group figure.
 	FigureSummary []releasedir.FigureSummary `json:"group_figures"`
+	// GroupIDBase is the number before the first GroupID: the GroupIDs
+	// are GroupIDBase+1..GroupIDBase+G. It is 0 (and not written) for a
+	// whole table; a partition of a partitioned run has a range of its
+	// own (method.Input.IDBase), so no two partitions share a GroupID.
+	GroupIDBase int `json:"group_id_base,omitempty"`
 }
 
 // ATFile is one auxiliary table.

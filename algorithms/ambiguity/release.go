@@ -303,8 +303,8 @@ func openScheme(dir string, shared func(name string) (*model.Table, error)) (*sc
 	if err != nil {
 		return nil, err
 	}
-	if det.GroupIDBase < 0 {
-		return nil, &model.InputError{File: man, Msg: fmt.Sprintf("group_id_base %d is negative", det.GroupIDBase)}
+	if msg := det.GroupIDBaseProblem(); msg != "" {
+		return nil, &model.InputError{File: man, Msg: msg, Hint: "privlab check tells what is wrong with the release"}
 	}
 	keys, err := s.readST(st, filepath.Join(dir, det.SensitiveTable), det.GroupIDBase)
 	if err != nil {

@@ -667,6 +667,35 @@ func TestGroupIDBase(t *testing.T) {
 			t.Fatalf("files of %s under the manifest of %s: failing %v\n%s", c.files, c.manifest, failing(rep), strings.Join(rep.Strings(), "\n"))
 		}
 	}
+	// A base out of range is refused by the checker and the answerer,
+	// never wrapped round.
+	for _, bad := range []string{"-1", "9223372036854775807", "1000000000000001"} {
+		manifest, err := os.ReadFile(filepath.Join(dirB, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(manifest), `"group_id_base": 7000`, `"group_id_base": `+bad, 1)
+		if edited == string(manifest) {
+			t.Fatal("the manifest does not state group_id_base 7000")
+		}
+		dir := filepath.Join(t.TempDir(), "bad")
+		if err := os.CopyFS(dir, os.DirFS(dirB)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := catalogtest.Check(dir, verify.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "group_id_base "+bad+" is not between 0 and") {
+			t.Fatalf("group_id_base %s:\n%s", bad, strings.Join(rep.Strings(), "\n"))
+		}
+		if _, _, err := pipeline.OpenRelease(dir); err == nil || !strings.Contains(err.Error(), "group_id_base") {
+			t.Fatalf("group_id_base %s: OpenRelease gives %v", bad, err)
+		}
+	}
 }
 
 // exportWithBase is export with the groups numbered after base

@@ -255,8 +255,8 @@ func readST(c *ctx, r *verify.Report) (*release, bool, error) {
 	if !r.BindNames(name, st, format.STHeader(c.m.SA)) {
 		return nil, false, nil
 	}
-	if c.det.GroupIDBase < 0 {
-		r.Add(false, "groups", "group_id_base %d is negative", c.det.GroupIDBase)
+	if msg := c.det.GroupIDBaseProblem(); msg != "" {
+		r.Add(false, "groups", "%s", msg)
 		return nil, false, nil
 	}
 	rl := &release{freq: make([]int, st.Rows), base: c.det.GroupIDBase}

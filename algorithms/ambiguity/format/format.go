@@ -7,6 +7,7 @@ package format
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"privlab/model"
 	"privlab/model/releasedir"
@@ -71,6 +72,20 @@ type Details struct {
 	// whole table; a partition of a partitioned run has a range of its
 	// own (method.Input.IDBase), so no two partitions share a GroupID.
 	GroupIDBase int `json:"group_id_base,omitempty"`
+}
+
+// MaxGroupIDBase is the largest GroupIDBase a release may state: far
+// beyond any partitioned run's ranges, and far enough below the largest
+// whole number that every GroupID after it is one.
+const MaxGroupIDBase = 1_000_000_000_000_000
+
+// GroupIDBaseProblem says what is wrong with the stated GroupIDBase ("":
+// nothing).
+func (d Details) GroupIDBaseProblem() string {
+	if d.GroupIDBase < 0 || d.GroupIDBase > MaxGroupIDBase {
+		return fmt.Sprintf("group_id_base %d is not between 0 and %d", d.GroupIDBase, MaxGroupIDBase)
+	}
+	return ""
 }
 
 // ATFile is one auxiliary table.

@@ -1,10 +1,15 @@
 package partitioned
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
+	"strings"
 
 	"privlab/algorithms/partitionplan"
 	"privlab/algorithms/pipeline"
@@ -146,7 +151,103 @@ func checkCombined(rel *Release, rep *verify.Report) {
 	rep.Add(reflect.DeepEqual(worst, m.WorstCases) || len(worst) == 0 && len(m.WorstCases) == 0, "combined worst cases", "every constraint at its worst over the partitions is the one the manifest states")
 	attacks := Attacks(attacksOf(rel.Parts))
 	rep.Add(reflect.DeepEqual(attacks, m.Attacks) || len(attacks) == 0 && len(m.Attacks) == 0, "combined attacks", "the attacks the manifest states are the partitions' combined")
+	differ := topDiffers(rel)
+	rep.Add(len(differ) == 0, "combined manifest", "the method, parameters, roles, counts and partition list manifest.json states are its partitions' combined%s", statesOtherwise(differ))
+	wrong := planDisagrees(rel)
+	rep.Add(len(wrong) == 0, "plan", "the plan cuts the manifest's quasi-identifiers and its estimates add up to the %d rows it was cut for%s", rel.Plan.TableRows, statesOtherwise(wrong))
 }
+
+// statesOtherwise names what the top manifest states otherwise ("" when
+// nothing).
+func statesOtherwise(what []string) string {
+	if len(what) == 0 {
+		return ""
+	}
+	return " (it states otherwise: " + strings.Join(what, "; ") + ")"
+}
+
+// topDiffers lists the keys of manifest.json whose values are not those
+// the partitions' manifests combine to (combine, as the run wrote it; the
+// plan is taken as stated and checked by planDisagrees): an edited
+// figure, parameter or part entry of the top, which no partition's digest
+// covers.
+func topDiffers(rel *Release) []string {
+	want, err := combine(rel.Plan, rel.Parts)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	want.Partitioned.Plan = rel.Manifest.Partitioned.Plan
+	a, aerr := asFields(want)
+	b, berr := asFields(rel.Manifest)
+	if aerr != nil || berr != nil {
+		return []string{"the manifest does not encode"}
+	}
+	var out []string
+	for key := range a {
+		if !reflect.DeepEqual(a[key], b[key]) {
+			out = append(out, key)
+		}
+	}
+	for key := range b {
+		if _, ok := a[key]; !ok {
+			out = append(out, key)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// asFields is a manifest as its JSON object's keys and values.
+func asFields(m *releasedir.Manifest) (map[string]any, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	return out, json.Unmarshal(b, &out)
+}
+
+// planDisagrees lists what the plan states that the release contradicts:
+// columns other than the quasi-identifiers, a sample larger than the
+// table, estimates that do not add up (every cut's estimate is its two
+// halves', the root's the table's rows), and a table of other rows than
+// the partitions read.
+func planDisagrees(rel *Release) []string {
+	p, m := rel.Plan, rel.Manifest
+	var out []string
+	names := make([]string, len(p.Columns))
+	for i, c := range p.Columns {
+		names[i] = c.Name
+	}
+	qis := slices.Clone(m.QIs)
+	slices.Sort(names)
+	slices.Sort(qis)
+	if !slices.Equal(names, qis) {
+		out = append(out, fmt.Sprintf("it cuts %s, the quasi-identifiers are %s", strings.Join(names, ","), strings.Join(qis, ",")))
+	}
+	if p.SampleRows < 1 || p.SampleRows > p.TableRows {
+		out = append(out, fmt.Sprintf("a sample of %d of %d rows", p.SampleRows, p.TableRows))
+	}
+	if p.TableRows != m.RowsIn {
+		out = append(out, fmt.Sprintf("cut for %d rows, the partitions read %d", p.TableRows, m.RowsIn))
+	}
+	if !estimatesAddUp(p.Root) || !about(p.Root.EstimatedRows, float64(p.TableRows)) {
+		out = append(out, "its estimated rows do not add up")
+	}
+	return out
+}
+
+// estimatesAddUp reports whether every cut's estimated rows are its
+// halves' (the estimates are sample counts scaled alike).
+func estimatesAddUp(n *partitionplan.Node) bool {
+	if n.Cut == nil {
+		return n.EstimatedRows >= 0
+	}
+	return about(n.EstimatedRows, n.Left.EstimatedRows+n.Right.EstimatedRows) && estimatesAddUp(n.Left) && estimatesAddUp(n.Right)
+}
+
+// about reports whether two estimates are equal but for rounding.
+func about(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 // splitKnowledge places what the attacker or checker holds in the plan's
 // partitions.

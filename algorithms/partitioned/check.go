@@ -310,17 +310,17 @@ func Attack(dir string, k *risk.Knowledge) ([]releasedir.AttackFigure, error) {
 }
 
 // wholeOf counts the values of the original's rows the release
-// considered (its missing-value policy's), as the run counted them.
+// considered, as the run's survey counted them: its missing-value
+// policy applied (a row dropped, or a categorical value counted as the
+// category it is published as).
 func wholeOf(orig *model.Table, m *releasedir.Manifest) (*model.Whole, error) {
-	o, err := verify.NewOriginal(orig, m)
+	if _, err := verify.NewOriginal(orig, m); err != nil {
+		return nil, err
+	}
+	policy, err := model.ParseMissingPolicy(m.MissingValues)
 	if err != nil {
 		return nil, err
 	}
-	var rows []int
-	for r, kept := range o.Kept {
-		if kept {
-			rows = append(rows, r)
-		}
-	}
-	return model.WholeCounts(orig.SelectRows(rows)), nil
+	kept, _ := orig.HandleMissing(model.Roles{QIs: m.QIs, SA: m.SA}.Used(), policy)
+	return model.WholeCounts(kept), nil
 }

@@ -278,11 +278,29 @@ func splitKnowledge(rel *Release, k *risk.Knowledge) ([]*risk.Knowledge, error) 
 		if err != nil {
 			return nil, err
 		}
+		if t.table == k.Original {
+			if err := placesEveryPart(rel, t.table, rows); err != nil {
+				return nil, err
+			}
+		}
 		for i := range out {
 			t.set(out[i], t.table.SelectRows(rows[i]))
 		}
 	}
 	return out, nil
+}
+
+// placesEveryPart refuses an original the plan places no row of in a
+// partition that read rows: it is not the table the release was made
+// from (and a partition's check or attack has no one to read).
+func placesEveryPart(rel *Release, orig *model.Table, rows [][]int) error {
+	for i, pm := range rel.Parts {
+		if len(rows[i]) == 0 && pm.RowsIn > 0 {
+			return &model.InputError{File: orig.Name, Msg: fmt.Sprintf("the plan places none of its rows in %s, which was made from %d rows", PartDir(i), pm.RowsIn),
+				Hint: "give the table the release was made from: the plan in manifest.json places each row by its quasi-identifiers"}
+		}
+	}
+	return nil
 }
 
 // Attack attacks a partitioned release partition by partition, each part

@@ -25,6 +25,9 @@ type staging struct {
 	// pinned hierarchies): never published, removed at the end.
 	work string
 	done bool
+	// tracked lets an interrupt that does not wait for the run remove
+	// the three directories (releasedir.AbortWrites).
+	tracked *releasedir.Tracked
 }
 
 func newStaging(dir string) (*staging, error) {
@@ -52,6 +55,10 @@ func newStaging(dir string) (*staging, error) {
 		os.RemoveAll(st.audits)
 		return nil, err
 	}
+	if st.tracked, err = releasedir.Track(st.release, st.audits, st.work); err != nil {
+		st.cleanup()
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -61,6 +68,9 @@ func (st *staging) cleanup() {
 	if !st.done {
 		os.RemoveAll(st.release)
 		os.RemoveAll(st.audits)
+	}
+	if st.tracked != nil {
+		st.tracked.Forget()
 	}
 }
 
@@ -74,12 +84,18 @@ func (st *staging) commit(m *releasedir.Manifest, force bool) error {
 	if err := writeSynced(filepath.Join(st.release, "manifest.json"), append(b, '\n')); err != nil {
 		return err
 	}
-	for _, place := range []struct{ from, to string }{{st.release, st.abs}, {st.audits, AuditDir(st.abs)}} {
-		if err := replace(place.from, place.to, st.dir, force); err != nil {
-			return err
+	err = st.tracked.Place(st.abs, func() error {
+		for _, place := range []struct{ from, to string }{{st.release, st.abs}, {st.audits, AuditDir(st.abs)}} {
+			if err := replace(place.from, place.to, st.dir, force); err != nil {
+				return err
+			}
 		}
+		st.done = true
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	st.done = true
 	return syncParent(st.abs)
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -275,6 +276,10 @@ func runPartitioned(a *Args, w, ew io.Writer) error {
 		}
 	}
 	res, err := run(ctx, env, env.WithDefaults(a.Project), a.Out, opt)
+	var violated *partitioned.ViolationError
+	if errors.As(err, &violated) {
+		return privacyFailure(err.Error()) // exit 1, as a single run's
+	}
 	if err != nil {
 		return err
 	}

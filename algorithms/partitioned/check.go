@@ -2,7 +2,9 @@ package partitioned
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -39,61 +41,94 @@ type Release struct {
 // plan reads, the directory holds manifest.json and the listed parts
 // alone, and every part's manifest has the digest the top states.
 func Verify(dir string) (*Release, error) {
-	m, err := releasedir.ReadManifest(dir)
+	rel, problems, err := readRelease(dir)
 	if err != nil {
 		return nil, err
 	}
-	top := filepath.Join(dir, "manifest.json")
-	if m.Partitioned == nil {
-		return nil, &model.InputError{File: top, Msg: "not a partitioned release (no \"partitioned\" entry)"}
-	}
-	plan, err := partitionplan.Decode(m.Partitioned.Plan)
-	if err != nil {
-		return nil, &model.InputError{File: top, Msg: err.Error()}
-	}
-	if plan.Partitions != len(m.Partitioned.Parts) {
-		return nil, &model.InputError{File: top, Msg: fmt.Sprintf("the plan has %d partitions, the manifest lists %d", plan.Partitions, len(m.Partitioned.Parts))}
-	}
-	if err := onlyListed(dir, m); err != nil {
-		return nil, err
-	}
-	rel := &Release{Dir: dir, Manifest: m, Plan: plan}
-	for i, part := range m.Partitioned.Parts {
-		if part.Dir != PartDir(i) {
-			return nil, &model.InputError{File: top, Msg: fmt.Sprintf("partition %d is listed as %q, not %s", i, part.Dir, PartDir(i))}
-		}
-		pm, err := releasedir.ReadManifest(filepath.Join(dir, part.Dir))
-		if err != nil {
-			return nil, err
-		}
-		if sum, err := releasedir.ManifestDigest(pm); err != nil || sum != part.ManifestSHA256 {
-			return nil, &model.InputError{File: filepath.Join(dir, part.Dir, "manifest.json"), Msg: "its digest is not the one the top manifest.json states: the partition was changed or replaced"}
-		}
-		rel.Parts = append(rel.Parts, pm)
+	if len(problems) > 0 {
+		return nil, problems[0]
 	}
 	return rel, nil
 }
 
-// onlyListed refuses a partitioned release holding anything but its
-// manifest and its listed parts (a file slipped in would be published).
-func onlyListed(dir string, m *releasedir.Manifest) error {
+// readRelease reads a partitioned release: an error when its top does
+// not read as one (no manifest, no plan, a plan that does not list the
+// parts), and problems for what was changed in it since the run (an
+// entry not listed, a part missing, renamed or with another manifest
+// than the top's digest), which check reports as failures.
+func readRelease(dir string) (*Release, []error, error) {
+	m, err := releasedir.ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	top := filepath.Join(dir, "manifest.json")
+	if m.Partitioned == nil {
+		return nil, nil, &model.InputError{File: top, Msg: "not a partitioned release (no \"partitioned\" entry)"}
+	}
+	plan, err := partitionplan.Decode(m.Partitioned.Plan)
+	if err != nil {
+		return nil, nil, &model.InputError{File: top, Msg: err.Error()}
+	}
+	if plan.Partitions != len(m.Partitioned.Parts) {
+		return nil, nil, &model.InputError{File: top, Msg: fmt.Sprintf("the plan has %d partitions, the manifest lists %d", plan.Partitions, len(m.Partitioned.Parts))}
+	}
+	rel := &Release{Dir: dir, Manifest: m, Plan: plan}
+	problems, err := onlyListed(dir, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, part := range m.Partitioned.Parts {
+		pm, err := readPart(dir, i, part)
+		if err != nil {
+			problems = append(problems, err)
+		}
+		rel.Parts = append(rel.Parts, pm)
+	}
+	return rel, problems, nil
+}
+
+// readPart reads partition i's manifest and holds it to the entry the top
+// lists for it.
+func readPart(dir string, i int, part releasedir.Part) (*releasedir.Manifest, error) {
+	top := filepath.Join(dir, "manifest.json")
+	if part.Dir != PartDir(i) {
+		return nil, &model.InputError{File: top, Msg: fmt.Sprintf("partition %d is listed as %q, not %s", i, part.Dir, PartDir(i))}
+	}
+	pdir := filepath.Join(dir, part.Dir)
+	if _, err := os.Lstat(pdir); errors.Is(err, fs.ErrNotExist) {
+		return nil, &model.InputError{File: pdir, Msg: "manifest.json lists this partition, but it is missing",
+			Hint: "a partitioned release is published whole: every part-NNNNN its manifest lists"}
+	}
+	pm, err := releasedir.ReadManifest(pdir)
+	if err != nil {
+		return nil, err
+	}
+	if sum, err := releasedir.ManifestDigest(pm); err != nil || sum != part.ManifestSHA256 {
+		return nil, &model.InputError{File: filepath.Join(pdir, "manifest.json"), Msg: "its digest is not the one the top manifest.json states: the partition was changed or replaced"}
+	}
+	return pm, nil
+}
+
+// onlyListed lists what a partitioned release holds but its manifest and
+// its listed parts (a file slipped in would be published).
+func onlyListed(dir string, m *releasedir.Manifest) ([]error, error) {
 	listed := map[string]bool{"manifest.json": true}
 	for _, p := range m.Partitioned.Parts {
 		listed[p.Dir] = true
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return &model.InputError{File: dir, Msg: err.Error()}
+		return nil, &model.InputError{File: dir, Msg: err.Error()}
 	}
+	var problems []error
 	for _, e := range entries {
 		if !listed[e.Name()] {
-			return &model.InputError{File: filepath.Join(dir, e.Name()), Msg: "the partitioned release's manifest.json does not list it"}
-		}
-		if e.Name() != "manifest.json" && !e.IsDir() {
-			return &model.InputError{File: filepath.Join(dir, e.Name()), Msg: "a partition must be a directory"}
+			problems = append(problems, &model.InputError{File: filepath.Join(dir, e.Name()), Msg: "the partitioned release's manifest.json does not list it"})
+		} else if e.Name() != "manifest.json" && !e.IsDir() {
+			problems = append(problems, &model.InputError{File: filepath.Join(dir, e.Name()), Msg: "a partition must be a directory"})
 		}
 	}
-	return nil
+	return problems, nil
 }
 
 // Check checks a partitioned release partition by partition: each part as
@@ -103,11 +138,19 @@ func onlyListed(dir string, m *releasedir.Manifest) error {
 // combined figures against the parts'. Lines of a part are named
 // "part-NNNNN name".
 func Check(e pipeline.Env, dir string, k *risk.Knowledge) (*verify.Report, error) {
-	rel, err := Verify(dir)
+	rel, problems, err := readRelease(dir)
 	if err != nil {
 		return nil, err
 	}
 	rep := &verify.Report{Dir: dir}
+	if len(problems) > 0 {
+		// Changed since the run, as a single release's unlisted or
+		// changed file: the check fails (exit 1), naming each.
+		for _, p := range problems {
+			rep.Add(false, "partitions", "%v", p)
+		}
+		return rep, nil
+	}
 	rep.Add(true, "partitions", "%d partitions, each listed with its manifest's digest; the plan cuts the quasi-identifiers %d times", len(rel.Parts), len(rel.Parts)-1)
 	parts, err := splitKnowledge(rel, k)
 	if err != nil {

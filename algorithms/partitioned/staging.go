@@ -91,12 +91,27 @@ func (st *staging) commit(m *releasedir.Manifest, force bool) error {
 			}
 		}
 		st.done = true
+		removeSingleAudit(st.abs)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return syncParent(st.abs)
+}
+
+// removeSingleAudit removes the audit record of a single-run release
+// that --force replaced at abs (DIR.audit.json, which a partitioned
+// release never has): it described a release no longer there. A file
+// that does not read as that release's record is left alone.
+func removeSingleAudit(abs string) {
+	path := releasedir.AuditPath(abs)
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return
+	}
+	if a, err := releasedir.ReadAudit(path); err == nil && a.Release == abs {
+		os.Remove(path)
+	}
 }
 
 // replace renames from to to; what is at to must be replaceable: nothing,

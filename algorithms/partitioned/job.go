@@ -181,6 +181,10 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 	if err != nil {
 		return nil, err
 	}
+	if sv.whole.Rows == 0 { // as a single run's Prepare says it
+		return nil, &model.ParamError{Param: "missing", Value: proj.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",
+			Fixes: []model.Fix{{Setting: model.SetMissing, Value: "category", Why: "(categorical missing values are then kept as ?)"}}}
+	}
 	job := &Job{only: sv.only, Columns: sv.columns, Whole: sv.whole, Release: st.release, Audits: st.audits, Work: st.work,
 		Accept: opt.Export.AcceptViolations, Growth: opt.Export.AllowGrowth, Queries: opt.Export.Queries, InputSHA256: digest.Sum()}
 	kinds := sv.kinds()

@@ -253,8 +253,8 @@ func asFields(m *releasedir.Manifest) (map[string]any, error) {
 // planDisagrees lists what the plan states that the release contradicts:
 // columns other than the quasi-identifiers, a sample larger than the
 // table, estimates that do not add up (every cut's estimate is its two
-// halves', the root's the table's rows), and a table of other rows than
-// the partitions read.
+// halves', the root's the table's rows), and a table of more rows than
+// the partitions read or fewer than they published and dropped.
 func planDisagrees(rel *Release) []string {
 	p, m := rel.Plan, rel.Manifest
 	var out []string
@@ -271,8 +271,9 @@ func planDisagrees(rel *Release) []string {
 	if p.SampleRows < 1 || p.SampleRows > p.TableRows {
 		out = append(out, fmt.Sprintf("a sample of %d of %d rows", p.SampleRows, p.TableRows))
 	}
-	if p.TableRows != m.RowsIn {
-		out = append(out, fmt.Sprintf("cut for %d rows, the partitions read %d", p.TableRows, m.RowsIn))
+	if p.TableRows > m.RowsIn || p.TableRows < m.RowsIn-m.Suppressed {
+		// The plan is cut for the rows the missing-value policy keeps.
+		out = append(out, fmt.Sprintf("cut for %d rows, the partitions read %d and suppressed %d", p.TableRows, m.RowsIn, m.Suppressed))
 	}
 	if !estimatesAddUp(p.Root) || !about(p.Root.EstimatedRows, float64(p.TableRows)) {
 		out = append(out, "its estimated rows do not add up")

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"privlab/algorithms/attack"
@@ -72,6 +73,20 @@ func Stream(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir stri
 // memory holds two partitions' runs.
 func atOnce() int { return max(1, min(2, runtime.GOMAXPROCS(0))) }
 
+// smallPartitionHint adds to a parameter error of one partition that
+// larger partitions may meet the parameter: the whole input's domain
+// passed the same parameters before the plan was cut, so it is the
+// partition's own rows that do not (too few, or too alike).
+func smallPartitionHint(err error) error {
+	pe, ok := err.(*model.ParamError)
+	if !ok || pe.Param == "partitions" || pe.Param == "partition-rows" {
+		return err
+	}
+	more := *pe
+	more.Hint = strings.TrimPrefix(more.Hint+"; or fewer, larger partitions (--partitions, --partition-rows): this partition's own rows do not allow it", "; or ")
+	return &more
+}
+
 // runPartitions runs the job's partitions from their files, atOnce at a
 // time, and returns their manifests in partition order; the first error
 // stops the others.
@@ -117,7 +132,7 @@ send:
 		}
 	}
 	if first >= 0 {
-		return nil, fmt.Errorf("partition %d of %d: %w", first+1, n, errs[first])
+		return nil, fmt.Errorf("partition %d of %d: %w", first+1, n, smallPartitionHint(errs[first]))
 	}
 	if err := ctx.Err(); err != nil && parts[n-1] == nil {
 		return nil, err

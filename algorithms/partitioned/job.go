@@ -148,6 +148,11 @@ func runJob(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir stri
 	if err := releasedir.CheckOut(dir, opt.Export.Force); err != nil {
 		return nil, err
 	}
+	if opt.Export.Force {
+		if err := checkReplaceable(dir); err != nil {
+			return nil, err
+		}
+	}
 	st, err := newStaging(dir)
 	if err != nil {
 		return nil, err

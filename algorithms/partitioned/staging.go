@@ -125,8 +125,7 @@ func replace(from, to, dir string, force bool) error {
 		return &model.ParamError{Param: "out", Value: dir, Reason: releasedir.ErrExists.Error(), Fixes: []model.Fix{{Setting: model.SetForce, Why: "to replace it"}}}
 	}
 	if why := replaceableAt(to); why != "" {
-		return &model.ParamError{Param: "out", Value: dir, Reason: to + " exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
-			Hint: "choose another directory, or move what it holds yourself"}
+		return notReplaceable(to, dir, why)
 	}
 	old := to + ".replaced"
 	if err := os.RemoveAll(old); err != nil {
@@ -140,6 +139,31 @@ func replace(from, to, dir string, force bool) error {
 		return err
 	}
 	return os.RemoveAll(old)
+}
+
+func notReplaceable(to, dir, why string) error {
+	return &model.ParamError{Param: "out", Value: dir, Reason: to + " exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
+		Hint: "choose another directory, or move what it holds yourself"}
+}
+
+// checkReplaceable refuses, before the run, what --force could not
+// replace at its end (the release directory or its audit records): a
+// long run is not spent on a release that cannot be put in place. The
+// commit decides again (replace).
+func checkReplaceable(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return &model.ParamError{Param: "out", Value: dir, Reason: err.Error()}
+	}
+	for _, to := range []string{abs, AuditDir(abs)} {
+		if _, err := os.Lstat(to); err != nil {
+			continue
+		}
+		if why := replaceableAt(to); why != "" {
+			return notReplaceable(to, dir, why)
+		}
+	}
+	return nil
 }
 
 // replaceableAt says why what is at path may not be replaced ("": it may).

@@ -47,6 +47,9 @@ type Job struct {
 	// (each partition reads its people from PopulationFile).
 	PopulationMarginals     map[string]map[string]float64 `json:"population_marginals,omitempty"`
 	PopulationMarginalsName string                        `json:"population_marginals_name,omitempty"`
+	// PopulationRows are the population's people the plan places in
+	// each partition.
+	PopulationRows []int `json:"population_rows,omitempty"`
 	// InputSHA256 is the input file's digest, for every partition's audit
 	// record ("" for a dataset or a glob of shards).
 	InputSHA256 string `json:"input_sha256,omitempty"`
@@ -372,14 +375,28 @@ func (j *Job) partPopulation(e pipeline.Env, p *pipeline.Prepared, i int) error 
 	if j.Project.Population == "" {
 		return nil
 	}
+	if i < len(j.PopulationRows) && j.PopulationRows[i] == 0 {
+		return &model.InputError{File: j.Project.Input, Msg: fmt.Sprintf("the population %s holds no person the plan places in partition %d, which holds %d rows of the data: it lacks some of the data's people, so membership would call people certainly in the data who are not",
+			j.Project.Population, i+1, p.Source.Rows), Hint: populationHint}
+	}
 	pop, _, err := e.LoadPopulation(j.PopulationFile(i), nil, j.Project.MaxCell)
 	if err != nil {
 		return err
 	}
+	pop.Name = j.Project.Population // the user's file, not the partition's share
 	p.Population = pop
 	p.PopulationMarginals, p.PopulationMarginalsName = j.PopulationMarginals, j.PopulationMarginalsName
-	return attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+	err = attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+	var ie *model.InputError
+	if errors.As(err, &ie) && ie.File == p.Source.Name {
+		ie.Line = 0 // a row of the partition, not a line of the input
+	}
+	return err
 }
+
+// populationHint is attack.HoldsOriginal's hint for a population that
+// lacks people of the data.
+const populationHint = "a population holds every person of the data (each original row needs a population row of its own with the same quasi-identifier values) and others: give one that does, or the original itself"
 
 // PopulationFile is where partition i's people of the population are put.
 func (j *Job) PopulationFile(i int) string {
@@ -406,7 +423,9 @@ func (j *Job) splitPopulation(e pipeline.Env) error {
 	for c, col := range pop.Columns {
 		header[c] = col.Name
 	}
+	j.PopulationRows = make([]int, len(rows))
 	for i, part := range rows {
+		j.PopulationRows[i] = len(part)
 		texts := make([][]string, len(part))
 		for k, r := range part {
 			texts[k] = rowTexts(pop, r)

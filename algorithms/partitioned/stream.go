@@ -74,6 +74,9 @@ func surveyInputs(ctx context.Context, e pipeline.Env, proj pipeline.Project, fi
 			return nil, err
 		}
 		s.addSample(t, used, policy)
+		if err := checkIdentifiers(t, f, proj.Roles.IDs, used, policy); err != nil {
+			return nil, err
+		}
 		if len(files) == 1 {
 			s.only = t
 		}
@@ -120,6 +123,22 @@ func (s *survey) addSample(t *model.Table, used []*model.Column, policy model.Mi
 			s.sample[j] = texts(cols, r)
 		}
 	}
+}
+
+// checkIdentifiers refuses an identifier that repeats within one input
+// file, as a single run does (with the file's own lines); a partition
+// finds one that repeats across two files of a glob.
+func checkIdentifiers(t *model.Table, file string, ids []string, used []*model.Column, policy model.MissingPolicy) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	kept := make([]int, 0, t.Rows)
+	for r := 0; r < t.Rows; r++ {
+		if !dropsRow(used, r, policy) {
+			kept = append(kept, r)
+		}
+	}
+	return model.CheckIdentifiers(t, file, ids, kept)
 }
 
 // usedColumns are t's quasi-identifiers and sensitive attribute, each

@@ -219,6 +219,7 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 	if err != nil {
 		return nil, err
 	}
+	inputLines(d, sv.only)
 	p0, err := e.Prepare(proj, d)
 	if err != nil {
 		return nil, err
@@ -254,6 +255,30 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 		return nil, err
 	}
 	return job, job.splitPopulation(e)
+}
+
+// inputLines gives the domain table's values the input lines they first
+// appear on (only, the input's one file), or none (a glob of files, or a
+// dataset): an error about a value (a hierarchy that lacks it) then names
+// the input's line, never one of the run's own domain file.
+func inputLines(d, only *model.Table) {
+	for _, c := range d.Columns {
+		var from *model.Column
+		if only != nil {
+			from = only.Column(c.Name)
+		}
+		first := map[string]int{}
+		if from != nil {
+			for code, v := range from.Dict {
+				first[v] = from.FirstLine(code)
+			}
+		}
+		lines := make([]int, len(c.Dict))
+		for code, v := range c.Dict {
+			lines[code] = first[v]
+		}
+		c.FirstLines = lines
+	}
 }
 
 // pinHierarchies writes every hierarchy the run built (over the whole

@@ -372,6 +372,14 @@ func TestEditedTopManifestFails(t *testing.T) {
 		"plan column name": func(_ *releasedir.Manifest, plan map[string]any) {
 			plan["columns"].([]any)[0].(map[string]any)["name"] = "salary-class"
 		},
+		"plan cut": func(_ *releasedir.Manifest, plan map[string]any) {
+			cut := plan["root"].(map[string]any)["cut"].(map[string]any)
+			if _, categorical := cut["left_values"]; !categorical {
+				cut["at_most"] = 1e9 // every record left
+			} else {
+				cut["left_values"] = []any{"no such value"} // every record right
+			}
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := os.WriteFile(path, orig, 0o644); err != nil {

@@ -85,7 +85,15 @@ func (st *staging) commit(m *releasedir.Manifest, force bool) error {
 		return err
 	}
 	err = st.tracked.Place(st.abs, func() error {
-		for _, place := range []struct{ from, to string }{{st.release, st.abs}, {st.audits, AuditDir(st.abs)}} {
+		unlock, err := releasedir.LockParent(nil, filepath.Dir(st.abs))
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		for k, place := range []struct{ from, to string }{{st.release, st.abs}, {st.audits, AuditDir(st.abs)}} {
+			if k == 1 {
+				betweenPlaces()
+			}
 			if err := replace(place.from, place.to, st.dir, force); err != nil {
 				return err
 			}
@@ -113,6 +121,10 @@ func removeSingleAudit(abs string) {
 		os.Remove(path)
 	}
 }
+
+// betweenPlaces runs between putting the release and its audit records
+// in place (a test holds a run there while another process writes).
+var betweenPlaces = func() {}
 
 // replace renames from to to; what is at to must be replaceable: nothing,
 // an empty directory, a release privlab wrote (with force), or the audit
@@ -155,6 +167,16 @@ func checkReplaceable(dir string) error {
 	if err != nil {
 		return &model.ParamError{Param: "out", Value: dir, Reason: err.Error()}
 	}
+	if _, err := os.Lstat(abs); err != nil {
+		return nil
+	}
+	// Looked at under the lock: another run may be putting its release
+	// in place (a release and its audit records read half-replaced).
+	unlock, err := releasedir.LockParent(nil, filepath.Dir(abs))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, to := range []string{abs, AuditDir(abs)} {
 		if _, err := os.Lstat(to); err != nil {
 			continue

@@ -92,6 +92,16 @@ func (t *Tracked) Place(release string, put func() error) error {
 	return err
 }
 
+// LockParent takes the lock the exports to a directory's releases take
+// (an exclusive flock on the directory holding them) and returns its
+// release: a write that puts a release in place outside Write (a
+// partitioned run's release and audit records) holds it from its look at
+// what is in place to its last rename, so that concurrent writes to one
+// release never mix their files. It waits, looking at ctx (may be nil).
+func LockParent(ctx context.Context, parent string) (func(), error) {
+	return lockParent(ctx, parent)
+}
+
 // Forget stops tracking the directories (removed, or placed).
 func (t *Tracked) Forget() {
 	inflight.Lock()

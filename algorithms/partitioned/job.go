@@ -86,7 +86,7 @@ func smallPartitionHint(err error) error {
 		return err
 	}
 	more := *pe
-	more.Hint = strings.TrimPrefix(more.Hint+"; or fewer, larger partitions (--partitions, --partition-rows): this partition's own rows do not allow it", "; or ")
+	more.Hint = strings.TrimPrefix(more.Hint+"; or fewer, larger partitions: this partition's own rows do not allow it", "; or ")
 	return &more
 }
 

@@ -86,8 +86,8 @@ func (o Options) MaxRows(rows int) (int, error) {
 func PartDir(i int) string { return fmt.Sprintf("part-%05d", i) }
 
 // ViolationError is a partition whose groups violate the method's privacy
-// requirement, without --accept-violations: the run writes nothing and
-// ends as a single run that does (exit 1, a privacy requirement not met).
+// requirement, violations not accepted: the run writes nothing and ends
+// as a single run that does (exit 1, a privacy requirement not met).
 type ViolationError struct{ Groups int }
 
 func (e *ViolationError) Error() string {
@@ -95,7 +95,7 @@ func (e *ViolationError) Error() string {
 	if e.Groups == 1 {
 		groups = "1 group of this partition violates"
 	}
-	return groups + " the privacy requirement; no release written (hint: fewer, larger partitions, or other parameters, or --accept-violations to write it anyway)"
+	return groups + " the privacy requirement; no release written"
 }
 
 // runPart runs and exports one partition into the job's staging

@@ -268,7 +268,7 @@ func notReplaceable(abs, dir, when string) error {
 	switch {
 	case why == whyPartitioned:
 		return &model.ParamError{Param: "out", Value: dir, Reason: when + "exists and is a partitioned release (SPEC 3.9), which a single run does not replace, even when told to",
-			Hint: "replace it with a partitioned run (--partitions N --force), remove it and " + filepath.Base(abs) + ".audit yourself, or choose another output directory"}
+			Hint: "a partitioned run told to replace it replaces it; or remove it and " + filepath.Base(abs) + ".audit yourself, or choose another output directory"}
 	case changed != "":
 		return &model.ParamError{Param: "out", Value: dir, Reason: when + "its file " + filepath.Join(dir, changed) +
 			" was changed since privlab wrote it (its SHA-256 is not the one manifest.json records); refusing to replace the release, even when told to",

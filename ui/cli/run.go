@@ -286,7 +286,7 @@ func runPartitioned(a *Args, w, ew io.Writer) error {
 	res, err := run(ctx, env, env.WithDefaults(a.Project), a.Out, opt)
 	var violated *partitioned.ViolationError
 	if errors.As(err, &violated) {
-		return privacyFailure(err.Error()) // exit 1, as a single run's
+		return privacyFailure(err.Error() + " (hint: fewer, larger partitions, or other parameters, or --accept-violations to write it anyway)") // exit 1, as a single run's
 	}
 	if err != nil {
 		return err

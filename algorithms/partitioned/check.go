@@ -134,9 +134,11 @@ func onlyListed(dir string, m *releasedir.Manifest) ([]error, error) {
 // Check checks a partitioned release partition by partition: each part as
 // the release it is (pipeline.Env.CheckPart), with the rows of the
 // original, public table and population the plan places in it and the
-// whole original for the figures computed over it, then the top's
-// combined figures against the parts'. Lines of a part are named
-// "part-NNNNN name".
+// whole original for the figures computed over it, then the top against
+// the parts (checkCombined: every claim of manifest.json recombined, the
+// plan held to the records). A part removed, added, renamed or replaced
+// fails the check (a "partitions" line), as a single release's changed
+// file does. Lines of a part are named "part-NNNNN name".
 func Check(e pipeline.Env, dir string, k *risk.Knowledge) (*verify.Report, error) {
 	rel, problems, err := readRelease(dir)
 	if err != nil {

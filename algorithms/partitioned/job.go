@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"privlab/algorithms/attack"
@@ -46,6 +47,9 @@ type Job struct {
 	// (each partition reads its people from PopulationFile).
 	PopulationMarginals     map[string]map[string]float64 `json:"population_marginals,omitempty"`
 	PopulationMarginalsName string                        `json:"population_marginals_name,omitempty"`
+	// PopulationRows are the population's people the plan places in
+	// each partition.
+	PopulationRows []int `json:"population_rows,omitempty"`
 	// InputSHA256 is the input file's digest, for every partition's audit
 	// record ("" for a dataset or a glob of shards).
 	InputSHA256 string `json:"input_sha256,omitempty"`
@@ -71,6 +75,20 @@ func Stream(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir stri
 // other), two fill both cores of the machine SPEC 8 budgets for, and
 // memory holds two partitions' runs.
 func atOnce() int { return max(1, min(2, runtime.GOMAXPROCS(0))) }
+
+// smallPartitionHint adds to a parameter error of one partition that
+// larger partitions may meet the parameter: the whole input's domain
+// passed the same parameters before the plan was cut, so it is the
+// partition's own rows that do not (too few, or too alike).
+func smallPartitionHint(err error) error {
+	pe, ok := err.(*model.ParamError)
+	if !ok || pe.Param == "partitions" || pe.Param == "partition-rows" {
+		return err
+	}
+	more := *pe
+	more.Hint = strings.TrimPrefix(more.Hint+"; or fewer, larger partitions: this partition's own rows do not allow it", "; or ")
+	return &more
+}
 
 // runPartitions runs the job's partitions from their files, atOnce at a
 // time, and returns their manifests in partition order; the first error
@@ -117,7 +135,7 @@ send:
 		}
 	}
 	if first >= 0 {
-		return nil, fmt.Errorf("partition %d of %d: %w", first+1, n, errs[first])
+		return nil, fmt.Errorf("partition %d of %d: %w", first+1, n, smallPartitionHint(errs[first]))
 	}
 	if err := ctx.Err(); err != nil && parts[n-1] == nil {
 		return nil, err
@@ -132,6 +150,11 @@ func runJob(ctx context.Context, e pipeline.Env, proj pipeline.Project, dir stri
 	execute func(job *Job, files []string) ([]*releasedir.Manifest, error)) (*Result, error) {
 	if err := releasedir.CheckOut(dir, opt.Export.Force); err != nil {
 		return nil, err
+	}
+	if opt.Export.Force {
+		if err := checkReplaceable(dir); err != nil {
+			return nil, err
+		}
 	}
 	st, err := newStaging(dir)
 	if err != nil {
@@ -181,6 +204,10 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 	if err != nil {
 		return nil, err
 	}
+	if sv.whole.Rows == 0 { // as a single run's Prepare says it
+		return nil, &model.ParamError{Param: "missing", Value: proj.Missing, Reason: "every row has a missing value in a quasi-identifier or the sensitive attribute",
+			Fixes: []model.Fix{{Setting: model.SetMissing, Value: "category", Why: "(categorical missing values are then kept as ?)"}}}
+	}
 	job := &Job{only: sv.only, Columns: sv.columns, Whole: sv.whole, Release: st.release, Audits: st.audits, Work: st.work,
 		Accept: opt.Export.AcceptViolations, Growth: opt.Export.AllowGrowth, Queries: opt.Export.Queries, InputSHA256: digest.Sum()}
 	kinds := sv.kinds()
@@ -192,6 +219,7 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 	if err != nil {
 		return nil, err
 	}
+	inputLines(d, sv.only)
 	p0, err := e.Prepare(proj, d)
 	if err != nil {
 		return nil, err
@@ -227,6 +255,30 @@ func Plan(ctx context.Context, e pipeline.Env, proj pipeline.Project, st *stagin
 		return nil, err
 	}
 	return job, job.splitPopulation(e)
+}
+
+// inputLines gives the domain table's values the input lines they first
+// appear on (only, the input's one file), or none (a glob of files, or a
+// dataset): an error about a value (a hierarchy that lacks it) then names
+// the input's line, never one of the run's own domain file.
+func inputLines(d, only *model.Table) {
+	for _, c := range d.Columns {
+		var from *model.Column
+		if only != nil {
+			from = only.Column(c.Name)
+		}
+		first := map[string]int{}
+		if from != nil {
+			for code, v := range from.Dict {
+				first[v] = from.FirstLine(code)
+			}
+		}
+		lines := make([]int, len(c.Dict))
+		for code, v := range c.Dict {
+			lines[code] = first[v]
+		}
+		c.FirstLines = lines
+	}
 }
 
 // pinHierarchies writes every hierarchy the run built (over the whole
@@ -348,14 +400,28 @@ func (j *Job) partPopulation(e pipeline.Env, p *pipeline.Prepared, i int) error 
 	if j.Project.Population == "" {
 		return nil
 	}
+	if i < len(j.PopulationRows) && j.PopulationRows[i] == 0 {
+		return &model.InputError{File: j.Project.Input, Msg: fmt.Sprintf("the population %s holds no person the plan places in partition %d, which holds %d rows of the data: it lacks some of the data's people, so membership would call people certainly in the data who are not",
+			j.Project.Population, i+1, p.Source.Rows), Hint: populationHint}
+	}
 	pop, _, err := e.LoadPopulation(j.PopulationFile(i), nil, j.Project.MaxCell)
 	if err != nil {
 		return err
 	}
+	pop.Name = j.Project.Population // the user's file, not the partition's share
 	p.Population = pop
 	p.PopulationMarginals, p.PopulationMarginalsName = j.PopulationMarginals, j.PopulationMarginalsName
-	return attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+	err = attack.HoldsOriginal(p.Population, p.Source, p.Project.Roles.QIs)
+	var ie *model.InputError
+	if errors.As(err, &ie) && ie.File == p.Source.Name {
+		ie.Line = 0 // a row of the partition, not a line of the input
+	}
+	return err
 }
+
+// populationHint is attack.HoldsOriginal's hint for a population that
+// lacks people of the data.
+const populationHint = "a population holds every person of the data (each original row needs a population row of its own with the same quasi-identifier values) and others: give one that does, or the original itself"
 
 // PopulationFile is where partition i's people of the population are put.
 func (j *Job) PopulationFile(i int) string {
@@ -382,7 +448,9 @@ func (j *Job) splitPopulation(e pipeline.Env) error {
 	for c, col := range pop.Columns {
 		header[c] = col.Name
 	}
+	j.PopulationRows = make([]int, len(rows))
 	for i, part := range rows {
+		j.PopulationRows[i] = len(part)
 		texts := make([][]string, len(part))
 		for k, r := range part {
 			texts[k] = rowTexts(pop, r)

@@ -343,3 +343,77 @@ func TestIdentifiersUniqueAcrossPartitions(t *testing.T) {
 		}
 	}
 }
+
+// An edited top manifest fails check, whichever claim was edited: its
+// parameters, counts, part entries, missing-value policy, and the plan's
+// columns and estimates (no partition's digest covers them; issue 36).
+func TestEditedTopManifestFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rel")
+	p := censusProject("lossyjoin", 1500, model.Values{})
+	if _, err := Stream(context.Background(), env, p, dir, Options{Partitions: 2}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "manifest.json")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(m *releasedir.Manifest, plan map[string]any){
+		"parameter k":     func(m *releasedir.Manifest, _ map[string]any) { m.Parameters["k"] = "50" },
+		"rows in":         func(m *releasedir.Manifest, _ map[string]any) { m.RowsIn++ },
+		"rows suppressed": func(m *releasedir.Manifest, _ map[string]any) { m.Suppressed++ },
+		"part rows in":    func(m *releasedir.Manifest, _ map[string]any) { m.Partitioned.Parts[0].RowsIn++ },
+		"part groups":     func(m *releasedir.Manifest, _ map[string]any) { m.Partitioned.Parts[1].Groups-- },
+		"missing values":  func(m *releasedir.Manifest, _ map[string]any) { m.MissingValues = "category" },
+		"plan table rows": func(_ *releasedir.Manifest, plan map[string]any) { plan["table_rows"] = 1499.0 },
+		"plan estimate": func(_ *releasedir.Manifest, plan map[string]any) {
+			plan["root"].(map[string]any)["estimated_rows"] = 1400.0
+		},
+		"plan column name": func(_ *releasedir.Manifest, plan map[string]any) {
+			plan["columns"].([]any)[0].(map[string]any)["name"] = "salary-class"
+		},
+		"plan cut": func(_ *releasedir.Manifest, plan map[string]any) {
+			cut := plan["root"].(map[string]any)["cut"].(map[string]any)
+			if _, categorical := cut["left_values"]; !categorical {
+				cut["at_most"] = 1e9 // every record left
+			} else {
+				cut["left_values"] = []any{"no such value"} // every record right
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(path, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			m, err := releasedir.ReadManifest(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plan map[string]any
+			if err := json.Unmarshal(m.Partitioned.Plan, &plan); err != nil {
+				t.Fatal(err)
+			}
+			edit(m, plan)
+			if m.Partitioned.Plan, err = json.Marshal(plan); err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.MarshalIndent(m, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Check(env, dir, &risk.Knowledge{})
+			if err == nil && rep.OK() {
+				t.Fatalf("check passed a top manifest with its %s edited", name)
+			}
+		})
+	}
+	if err := os.WriteFile(path, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := Check(env, dir, &risk.Knowledge{}); err != nil || !rep.OK() {
+		t.Fatalf("the manifest restored: %v %+v", err, rep)
+	}
+}

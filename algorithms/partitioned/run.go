@@ -85,6 +85,19 @@ func (o Options) MaxRows(rows int) (int, error) {
 // PartDir names partition i's directory in a partitioned release.
 func PartDir(i int) string { return fmt.Sprintf("part-%05d", i) }
 
+// ViolationError is a partition whose groups violate the method's privacy
+// requirement, violations not accepted: the run writes nothing and ends
+// as a single run that does (exit 1, a privacy requirement not met).
+type ViolationError struct{ Groups int }
+
+func (e *ViolationError) Error() string {
+	groups := fmt.Sprintf("%d groups of this partition violate", e.Groups)
+	if e.Groups == 1 {
+		groups = "1 group of this partition violates"
+	}
+	return groups + " the privacy requirement; no release written"
+}
+
 // runPart runs and exports one partition into the job's staging
 // directory, and moves its audit record out of what will be published.
 func runPart(ctx context.Context, sub *pipeline.Prepared, j *Job, i int, exp pipeline.ExportOptions) (*releasedir.Manifest, error) {
@@ -93,8 +106,7 @@ func runPart(ctx context.Context, sub *pipeline.Prepared, j *Job, i int, exp pip
 		return nil, err
 	}
 	if !res.Satisfied() && !exp.AcceptViolations {
-		return nil, &model.ParamError{Param: "partitions", Reason: fmt.Sprintf("%d groups of this partition violate the privacy requirement; no release written", res.Violations()),
-			Hint: "fewer, larger partitions, or other parameters", Fixes: []model.Fix{{Setting: model.SetAcceptViolations, Why: "to write it anyway"}}}
+		return nil, &ViolationError{Groups: res.Violations()}
 	}
 	exp.LetGo = true
 	exp.Force = false

@@ -25,6 +25,9 @@ type staging struct {
 	// pinned hierarchies): never published, removed at the end.
 	work string
 	done bool
+	// tracked lets an interrupt that does not wait for the run remove
+	// the three directories (releasedir.AbortWrites).
+	tracked *releasedir.Tracked
 }
 
 func newStaging(dir string) (*staging, error) {
@@ -52,6 +55,10 @@ func newStaging(dir string) (*staging, error) {
 		os.RemoveAll(st.audits)
 		return nil, err
 	}
+	if st.tracked, err = releasedir.Track(st.release, st.audits, st.work); err != nil {
+		st.cleanup()
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -61,6 +68,9 @@ func (st *staging) cleanup() {
 	if !st.done {
 		os.RemoveAll(st.release)
 		os.RemoveAll(st.audits)
+	}
+	if st.tracked != nil {
+		st.tracked.Forget()
 	}
 }
 
@@ -74,14 +84,47 @@ func (st *staging) commit(m *releasedir.Manifest, force bool) error {
 	if err := writeSynced(filepath.Join(st.release, "manifest.json"), append(b, '\n')); err != nil {
 		return err
 	}
-	for _, place := range []struct{ from, to string }{{st.release, st.abs}, {st.audits, AuditDir(st.abs)}} {
-		if err := replace(place.from, place.to, st.dir, force); err != nil {
+	err = st.tracked.Place(st.abs, func() error {
+		unlock, err := releasedir.LockParent(nil, filepath.Dir(st.abs))
+		if err != nil {
 			return err
 		}
+		defer unlock()
+		for k, place := range []struct{ from, to string }{{st.release, st.abs}, {st.audits, AuditDir(st.abs)}} {
+			if k == 1 {
+				betweenPlaces()
+			}
+			if err := replace(place.from, place.to, st.dir, force); err != nil {
+				return err
+			}
+		}
+		st.done = true
+		removeSingleAudit(st.abs)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	st.done = true
 	return syncParent(st.abs)
 }
+
+// removeSingleAudit removes the audit record of a single-run release
+// that --force replaced at abs (DIR.audit.json, which a partitioned
+// release never has): it described a release no longer there. A file
+// that does not read as that release's record is left alone.
+func removeSingleAudit(abs string) {
+	path := releasedir.AuditPath(abs)
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return
+	}
+	if a, err := releasedir.ReadAudit(path); err == nil && a.Release == abs {
+		os.Remove(path)
+	}
+}
+
+// betweenPlaces runs between putting the release and its audit records
+// in place (a test holds a run there while another process writes).
+var betweenPlaces = func() {}
 
 // replace renames from to to; what is at to must be replaceable: nothing,
 // an empty directory, a release privlab wrote (with force), or the audit
@@ -94,8 +137,7 @@ func replace(from, to, dir string, force bool) error {
 		return &model.ParamError{Param: "out", Value: dir, Reason: releasedir.ErrExists.Error(), Fixes: []model.Fix{{Setting: model.SetForce, Why: "to replace it"}}}
 	}
 	if why := replaceableAt(to); why != "" {
-		return &model.ParamError{Param: "out", Value: dir, Reason: to + " exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
-			Hint: "choose another directory, or move what it holds yourself"}
+		return notReplaceable(to, dir, why)
 	}
 	old := to + ".replaced"
 	if err := os.RemoveAll(old); err != nil {
@@ -109,6 +151,41 @@ func replace(from, to, dir string, force bool) error {
 		return err
 	}
 	return os.RemoveAll(old)
+}
+
+func notReplaceable(to, dir, why string) error {
+	return &model.ParamError{Param: "out", Value: dir, Reason: to + " exists and is not a privlab release (" + why + "); refusing to replace it, even when told to",
+		Hint: "choose another directory, or move what it holds yourself"}
+}
+
+// checkReplaceable refuses, before the run, what --force could not
+// replace at its end (the release directory or its audit records): a
+// long run is not spent on a release that cannot be put in place. The
+// commit decides again (replace).
+func checkReplaceable(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return &model.ParamError{Param: "out", Value: dir, Reason: err.Error()}
+	}
+	if _, err := os.Lstat(abs); err != nil {
+		return nil
+	}
+	// Looked at under the lock: another run may be putting its release
+	// in place (a release and its audit records read half-replaced).
+	unlock, err := releasedir.LockParent(nil, filepath.Dir(abs))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for _, to := range []string{abs, AuditDir(abs)} {
+		if _, err := os.Lstat(to); err != nil {
+			continue
+		}
+		if why := replaceableAt(to); why != "" {
+			return notReplaceable(to, dir, why)
+		}
+	}
+	return nil
 }
 
 // replaceableAt says why what is at path may not be replaced ("": it may).

@@ -69,7 +69,14 @@ func surveyInputs(ctx context.Context, e pipeline.Env, proj pipeline.Project, fi
 		}
 		kept, _ := t.HandleMissing(proj.Roles.Used(), policy)
 		s.whole.Add(kept)
-		s.addSample(t)
+		used, err := usedColumns(t, proj.Roles)
+		if err != nil {
+			return nil, err
+		}
+		s.addSample(t, used, policy)
+		if err := checkIdentifiers(t, f, proj.Roles.IDs, used, policy); err != nil {
+			return nil, err
+		}
 		if len(files) == 1 {
 			s.only = t
 		}
@@ -99,11 +106,16 @@ func (s *survey) columnsOf(t *model.Table, file string) error {
 	return nil
 }
 
-// addSample offers t's rows to the reservoir, keeping their QIs only
-// (the plan reads nothing else).
-func (s *survey) addSample(t *model.Table) {
+// addSample offers t's rows that the missing-value policy keeps to the
+// reservoir, keeping their QIs only (the plan reads nothing else): the
+// plan sizes partitions by the rows they will anonymize, so a partition
+// never ends up with fewer than k rows once the dropped rows are gone.
+func (s *survey) addSample(t *model.Table, used []*model.Column, policy model.MissingPolicy) {
 	cols, _ := t.MustColumns("qi", s.qis)
 	for r := 0; r < t.Rows; r++ {
+		if dropsRow(used, r, policy) {
+			continue
+		}
 		s.seen++
 		if len(s.sample) < planSample {
 			s.sample = append(s.sample, texts(cols, r))
@@ -111,6 +123,45 @@ func (s *survey) addSample(t *model.Table) {
 			s.sample[j] = texts(cols, r)
 		}
 	}
+}
+
+// checkIdentifiers refuses an identifier that repeats within one input
+// file, as a single run does (with the file's own lines); a partition
+// finds one that repeats across two files of a glob.
+func checkIdentifiers(t *model.Table, file string, ids []string, used []*model.Column, policy model.MissingPolicy) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	kept := make([]int, 0, t.Rows)
+	for r := 0; r < t.Rows; r++ {
+		if !dropsRow(used, r, policy) {
+			kept = append(kept, r)
+		}
+	}
+	return model.CheckIdentifiers(t, file, ids, kept)
+}
+
+// usedColumns are t's quasi-identifiers and sensitive attribute, each
+// named as the parameter it is when t lacks it.
+func usedColumns(t *model.Table, roles model.Roles) ([]*model.Column, error) {
+	used, err := t.MustColumns("qi", roles.QIs)
+	if err != nil || roles.SA == "" {
+		return used, err
+	}
+	sa, err := t.MustColumns("sa", []string{roles.SA})
+	return append(used, sa...), err
+}
+
+// dropsRow reports whether the policy drops row r (model.Table's
+// HandleMissing: a missing value in a numeric column, or in any column
+// under drop).
+func dropsRow(used []*model.Column, r int, policy model.MissingPolicy) bool {
+	for _, c := range used {
+		if c.IsMissing(r) && (policy == model.DropMissing || c.Kind == model.Numeric) {
+			return true
+		}
+	}
+	return false
 }
 
 // texts is row r of the columns as texts ("" for a missing value).

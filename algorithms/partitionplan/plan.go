@@ -107,7 +107,8 @@ func (p *Plan) AssignTable(t *model.Table) ([]int, error) {
 }
 
 // Decode reads a plan written by json.Marshal and checks that it is whole:
-// every cut names a column and has two children, and the leaves are the
+// every cut names a column, cuts it as its kind is cut, and has two
+// children, and the leaves are the
 // partitions 0 .. Partitions-1 once each.
 func Decode(data []byte) (*Plan, error) {
 	var p Plan
@@ -150,6 +151,10 @@ func (p *Plan) check(n *Node, seen []bool, depth int) error {
 	if n.Cut.Column < 0 || n.Cut.Column >= len(p.Columns) {
 		return fmt.Errorf("partition plan: a cut names column %d of %d", n.Cut.Column, len(p.Columns))
 	}
+	if p.Columns[n.Cut.Column].Numeric != (n.Cut.LeftValues == nil) || !p.Columns[n.Cut.Column].Numeric && n.Cut.AtMost != 0 {
+		return fmt.Errorf("partition plan: a cut of %s is not one of a %s column (numeric columns are cut at_most a number, categorical ones by left_values)",
+			p.Columns[n.Cut.Column].Name, kindName(p.Columns[n.Cut.Column].Numeric))
+	}
 	if n.Left == nil || n.Right == nil {
 		return errors.New("partition plan: a cut lacks a child")
 	}
@@ -157,6 +162,13 @@ func (p *Plan) check(n *Node, seen []bool, depth int) error {
 		return err
 	}
 	return p.check(n.Right, seen, depth+1)
+}
+
+func kindName(numeric bool) string {
+	if numeric {
+		return "numeric"
+	}
+	return "categorical"
 }
 
 // Options say how a plan is built.

@@ -436,3 +436,20 @@ func TestPartitionsAskedFor(t *testing.T) {
 		}
 	}
 }
+
+// A decoded plan whose cut is not one of its column's kind is refused: a
+// numeric cut on a categorical column would send every row right.
+func TestDecodeRefusesACutOfTheOtherKind(t *testing.T) {
+	for _, plan := range []string{
+		`{"columns":[{"name":"a","numeric":false}],"root":{"cut":{"column":0,"at_most":3},"left":{"partition":0},"right":{"partition":1}},"partitions":2}`,
+		`{"columns":[{"name":"a","numeric":true}],"root":{"cut":{"column":0,"left_values":["x"]},"left":{"partition":0},"right":{"partition":1}},"partitions":2}`,
+	} {
+		if _, err := Decode([]byte(plan)); err == nil {
+			t.Errorf("Decode(%s) passed", plan)
+		}
+	}
+	ok := `{"columns":[{"name":"a","numeric":false}],"root":{"cut":{"column":0,"left_values":["x"]},"left":{"partition":0},"right":{"partition":1}},"partitions":2}`
+	if _, err := Decode([]byte(ok)); err != nil {
+		t.Errorf("Decode(%s): %v", ok, err)
+	}
+}

@@ -654,6 +654,10 @@ func (e Env) CheckWith(dir string, k *risk.Knowledge) (*verify.Report, error) {
 type PartOf struct {
 	Whole *model.Whole
 	Audit string
+	// Then, when set, is handed the release as the checker read it (its
+	// attacker's view read once, for the attacks), when the checker read
+	// it through.
+	Then func(rel *verify.Release)
 }
 
 // CheckPart is CheckWith for one partition of a partitioned release.
@@ -699,6 +703,9 @@ func (e Env) CheckPart(dir string, k *risk.Knowledge, part PartOf) (*verify.Repo
 		read = true
 		checkAttacksOn(rel, k, &after)
 		checkWarningsOn(rel, &after)
+		if part.Then != nil {
+			part.Then(rel)
+		}
 	}
 	rep, err := files.Check(opt, catalog.Declared)
 	if p := <-done; p != nil && err == nil && rep != nil {

@@ -1,6 +1,7 @@
 package releasedir
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -43,7 +44,75 @@ func AbortWrites() (removed, placed []string) {
 		delete(inflight.paths, p)
 	}
 	sort.Strings(removed)
-	return removed, append([]string(nil), inflight.placed...)
+	for _, p := range inflight.placed {
+		// A release placed inside a tracked directory removed above (a
+		// partition of a partitioned run) is gone with it.
+		if _, err := os.Lstat(p); err == nil {
+			placed = append(placed, p)
+		}
+	}
+	return removed, placed
+}
+
+// Tracked are temporary directories a write of this process made beside
+// a release outside Write (a partitioned run's staging: the release, its
+// audit records, its working files), which AbortWrites removes.
+type Tracked struct{ paths []string }
+
+// Track registers temporary directories for AbortWrites; it fails
+// (context.Canceled) once writes were aborted.
+func Track(paths ...string) (*Tracked, error) {
+	inflight.Lock()
+	defer inflight.Unlock()
+	if inflight.aborted {
+		return nil, context.Canceled
+	}
+	for _, p := range paths {
+		inflight.paths[p] = true
+	}
+	return &Tracked{paths: paths}, nil
+}
+
+// Place runs put, which moves the tracked directories into their final
+// places (release among them), while AbortWrites waits: either the
+// release is placed whole and named as placed, or put never runs
+// (context.Canceled once writes were aborted). The directories are
+// no longer tracked afterwards.
+func (t *Tracked) Place(release string, put func() error) error {
+	inflight.Lock()
+	defer inflight.Unlock()
+	if inflight.aborted {
+		return context.Canceled
+	}
+	err := put()
+	if err == nil {
+		inflight.placed = append(inflight.placed, release)
+	}
+	t.forget()
+	return err
+}
+
+// LockParent takes the lock the exports to a directory's releases take
+// (an exclusive flock on the directory holding them) and returns its
+// release: a write that puts a release in place outside Write (a
+// partitioned run's release and audit records) holds it from its look at
+// what is in place to its last rename, so that concurrent writes to one
+// release never mix their files. It waits, looking at ctx (may be nil).
+func LockParent(ctx context.Context, parent string) (func(), error) {
+	return lockParent(ctx, parent)
+}
+
+// Forget stops tracking the directories (removed, or placed).
+func (t *Tracked) Forget() {
+	inflight.Lock()
+	defer inflight.Unlock()
+	t.forget()
+}
+
+func (t *Tracked) forget() {
+	for _, p := range t.paths {
+		delete(inflight.paths, p)
+	}
 }
 
 // leftoverName matches what Write makes beside a release NAME:

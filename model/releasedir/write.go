@@ -266,6 +266,9 @@ func checkExisting(abs, dir string, force bool) error {
 func notReplaceable(abs, dir, when string) error {
 	why, changed := replaceable(abs)
 	switch {
+	case why == whyPartitioned:
+		return &model.ParamError{Param: "out", Value: dir, Reason: when + "exists and is a partitioned release (SPEC 3.9), which a single run does not replace, even when told to",
+			Hint: "a partitioned run told to replace it replaces it; or remove it and " + filepath.Base(abs) + ".audit yourself, or choose another output directory"}
 	case changed != "":
 		return &model.ParamError{Param: "out", Value: dir, Reason: when + "its file " + filepath.Join(dir, changed) +
 			" was changed since privlab wrote it (its SHA-256 is not the one manifest.json records); refusing to replace the release, even when told to",
@@ -290,6 +293,10 @@ func Replaceable(dir string) string {
 	return why
 }
 
+// whyPartitioned is why a single write may not replace a partitioned
+// release: its parts and DIR.audit are the partitioned run's to replace.
+const whyPartitioned = "it is a partitioned release, whose parts a single write does not replace"
+
 // replaceable is Replaceable, with the name of a file changed since it
 // was written apart.
 func replaceable(dir string) (why, changed string) {
@@ -307,6 +314,9 @@ func replaceable(dir string) (why, changed string) {
 			return "its manifest.json does not read as a release's: " + ie.Msg, ""
 		}
 		return err.Error(), ""
+	}
+	if m.Partitioned != nil {
+		return whyPartitioned, ""
 	}
 	if m.Tool != "privlab" || m.Method == "" || len(m.Files) == 0 {
 		return "its manifest.json is not one privlab wrote", ""

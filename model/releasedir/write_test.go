@@ -471,3 +471,35 @@ func TestWriteReleaseMeanwhile(t *testing.T) {
 		t.Fatalf("a stopped write left %v behind", names)
 	}
 }
+
+// Directories tracked beside a release (a partitioned run's staging) are
+// removed by AbortWrites, with any release placed inside them, which is
+// then not named as placed; Place refuses once writes were aborted.
+func TestAbortWritesRemovesTracked(t *testing.T) {
+	defer func() { inflight.Lock(); inflight.aborted = false; inflight.Unlock() }()
+	inflight.Lock()
+	inflight.placed = nil // what earlier tests wrote
+	inflight.Unlock()
+	parent := t.TempDir()
+	staging := filepath.Join(parent, ".rel.partitioned-1")
+	if err := os.MkdirAll(filepath.Join(staging, "part-00000"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Track(staging)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inflight.Lock()
+	inflight.placed = append(inflight.placed, filepath.Join(staging, "part-00000"))
+	inflight.Unlock()
+	removed, placed := AbortWrites()
+	if !reflect.DeepEqual(removed, []string{staging}) || len(placed) != 0 {
+		t.Fatalf("removed %v, placed %v", removed, placed)
+	}
+	if got := entries(t, parent); len(got) != 0 {
+		t.Fatalf("parent holds %v", got)
+	}
+	if err := tr.Place(filepath.Join(parent, "rel"), func() error { t.Fatal("put ran after the abort"); return nil }); err == nil {
+		t.Fatal("Place after AbortWrites succeeded")
+	}
+}

@@ -26,6 +26,12 @@ func cmdAttack(a *Args, w, ew io.Writer) error {
 		return err
 	}
 	if len(a.Positional) > 1 {
+		for _, d := range a.Positional {
+			if partitioned.Is(d) {
+				return &model.ParamError{Param: "attack", Value: d, Reason: "a partitioned release is attacked alone, partition by partition, not together with other releases",
+					Hint: "attack it on its own: privlab attack " + d + " --original FILE"}
+			}
+		}
 		return attackTogether(a, k, w)
 	}
 	if partitioned.Is(dir) {

@@ -91,6 +91,19 @@ func cmdCheck(a *Args, w, ew io.Writer) error {
 	return nil
 }
 
+// notAPattern refuses a glob where one table is read (--original of a
+// release made from a glob of shards): run alone reads a glob.
+func notAPattern(param, spec string) error {
+	if !strings.ContainsAny(spec, "*?[") {
+		return nil
+	}
+	if _, err := os.Lstat(spec); err == nil {
+		return nil // a file named so
+	}
+	return &model.ParamError{Param: param, Value: spec, Reason: "a pattern of files: check, attack, eval and query read the original as one file (run alone reads a glob of shards)",
+		Hint: "join the shards into one file (one header row) and give it; check DIR without --original checks the release's files alone"}
+}
+
 // loadOriginal loads --original or --public (a file or dataset:NAME) for
 // the release in dir. Settings the command line leaves open (--columns of
 // a header-less file, --kind, --rows and --data-seed of a generator,
@@ -98,6 +111,9 @@ func cmdCheck(a *Args, w, ew io.Writer) error {
 // record when it was made from the same input, so the user does not
 // repeat them.
 func loadOriginal(a *Args, spec, dir string) (*model.Table, error) {
+	if err := notAPattern("original", spec); err != nil {
+		return nil, err
+	}
 	p := pipeline.Project{Input: spec, Rows: a.Rows, DataSeed: a.Project.DataSeed, Columns: a.Project.Columns,
 		Kinds: a.Project.Kinds, MaxCell: a.Project.MaxCell, Delimiter: a.Project.Delimiter,
 		Header: a.Project.Header, MissingValues: a.Project.MissingValues}

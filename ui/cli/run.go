@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -250,6 +251,14 @@ func droppedText(n int) string {
 // partitions, which are run, exported, checked and attacked one at a
 // time, and one manifest lists them.
 func runPartitioned(a *Args, w, ew io.Writer) error {
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"partitions", a.Partitions}, {"partition-rows", a.PartitionRows}} {
+		if a.flagsSet[f.name] && f.n == 0 { // 0 would read as unset: the default size
+			return &model.ParamError{Param: f.name, Value: "0", Reason: "must be at least 1", Hint: "privlab run --help lists the flags"}
+		}
+	}
 	lowMemory.Store(true)
 	debug.SetGCPercent(100)
 	ctx, cancel := interruptible(ew)
@@ -275,6 +284,10 @@ func runPartitioned(a *Args, w, ew io.Writer) error {
 		}
 	}
 	res, err := run(ctx, env, env.WithDefaults(a.Project), a.Out, opt)
+	var violated *partitioned.ViolationError
+	if errors.As(err, &violated) {
+		return privacyFailure(err.Error() + " (hint: fewer, larger partitions, or other parameters, or --accept-violations to write it anyway)") // exit 1, as a single run's
+	}
 	if err != nil {
 		return err
 	}

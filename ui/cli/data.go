@@ -61,12 +61,15 @@ func cmdGen(a *Args, w, ew io.Writer) error {
 	if err := genTargets(a, d); err != nil {
 		return err
 	}
+	if err := genFormat(a.Out); err != nil {
+		return err
+	}
 	if a.Out == "" {
 		if err := d.Write(raw(w), a.Rows, a.Seed); err != nil {
 			return err
 		}
 	} else {
-		if err := releasedir.WriteAtomic(a.Out, func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }); err != nil {
+		if err := releasedir.WriteAtomic(a.Out, genWriter(a, d)); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", a.Out)
@@ -139,6 +142,33 @@ func genShards(a *Args, w io.Writer, name string) error {
 	}
 	fmt.Fprintf(w, "wrote %s .. %s\n", shardPath(a.Out, 0), filepath.Base(shardPath(a.Out, a.Shards-1)))
 	return nil
+}
+
+// genFormat refuses an --out file gen cannot write in the format its name
+// says (gen writes CSV, or Parquet to a .parquet file).
+func genFormat(out string) error {
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".xlsx", ".db", ".sqlite", ".sqlite3":
+		return &model.ParamError{Param: "out", Value: out, Reason: "gen writes CSV, or Parquet to a .parquet file, not " + filepath.Ext(out),
+			Hint: "name the file .csv or .parquet"}
+	}
+	return nil
+}
+
+// genWriter writes the dataset's rows as --out's name says: Parquet to a
+// .parquet file (the table the CSV loads as, columns typed as
+// source.ParquetColumnsOf gives them), CSV otherwise.
+func genWriter(a *Args, d datasets.Dataset) func(io.Writer) error {
+	if strings.ToLower(filepath.Ext(a.Out)) != ".parquet" {
+		return func(f io.Writer) error { return d.Write(f, a.Rows, a.Seed) }
+	}
+	return func(f io.Writer) error {
+		t, err := d.Load(a.Rows, a.Seed)
+		if err != nil {
+			return err
+		}
+		return source.WriteParquet(f, t, source.ParquetColumnsOf(t))
+	}
 }
 
 // genTargets refuses, before anything is written, every file gen would

@@ -305,8 +305,12 @@ func runPartitioned(a *Args, w, ew io.Writer) error {
 	for _, at := range m.Attacks {
 		fmt.Fprintf(w, "attack     %s\n", pipeline.AttackSummary(at))
 	}
-	fmt.Fprintf(w, "release    %s (%d partitions, each a release of its own, and manifest.json)\naudit      %s (private: keep it, do not publish it)\n",
-		a.Out, len(res.Parts), partitioned.AuditDir(a.Out))
+	parts := fmt.Sprintf("%d partitions, each a release of its own", len(res.Parts))
+	if len(res.Parts) == 1 {
+		parts = "1 partition, a release of its own"
+	}
+	fmt.Fprintf(w, "release    %s (%s, and manifest.json)\naudit      %s (private: keep it, do not publish it)\n",
+		a.Out, parts, partitioned.AuditDir(a.Out))
 	return nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -93,16 +95,8 @@ func adviseFlags(a *Args) ([]advise.Axis, error) {
 				Hint: "e.g. --seed 1 (the default)"}
 		}
 	}
-	for _, f := range []struct{ flag, path string }{{"csv", a.CSV}, {"svg", a.SVG}} {
-		if f.path == "" {
-			continue
-		}
-		if read := a.Project.InputFile(f.path); read != "" {
-			return nil, &model.ParamError{Param: f.flag, Value: f.path, Reason: "is " + read + ", which advise reads; it is never overwritten", Hint: "choose another file"}
-		}
-		if err := releasedir.RefuseExisting(f.flag, f.path, a.Force); err != nil {
-			return nil, err
-		}
+	if err := adviceOutputs(a); err != nil {
+		return nil, err
 	}
 	var axes []advise.Axis
 	for _, g := range a.Grid {
@@ -113,6 +107,41 @@ func adviseFlags(a *Args) ([]advise.Axis, error) {
 		axes = append(axes, ax)
 	}
 	return axes, nil
+}
+
+// adviceOutputs checks --csv and --svg before any point runs, so a bad
+// path fails at once and no file is half the answer: neither is a file
+// advise reads, nor the other output, nor a directory, each goes into a
+// directory that exists (advise creates none), and an existing file is
+// replaced only with --force.
+func adviceOutputs(a *Args) error {
+	if a.CSV != "" && a.SVG != "" && releasedir.SamePath(a.CSV, a.SVG) {
+		return &model.ParamError{Param: "svg", Value: a.SVG, Reason: "is the --csv file too; one would overwrite the other", Hint: "give --csv and --svg different files"}
+	}
+	for _, f := range []struct{ flag, path string }{{"csv", a.CSV}, {"svg", a.SVG}} {
+		if f.path == "" {
+			continue
+		}
+		if read := a.Project.InputFile(f.path); read != "" {
+			return &model.ParamError{Param: f.flag, Value: f.path, Reason: "is " + read + ", which advise reads; it is never overwritten", Hint: "choose another file"}
+		}
+		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
+			return &model.ParamError{Param: f.flag, Value: f.path, Reason: "is a directory", Hint: "give a file's path, e.g. " + filepath.Join(f.path, "advice."+f.flag)}
+		}
+		if dir := filepath.Dir(f.path); !isDir(dir) {
+			return &model.ParamError{Param: f.flag, Value: f.path, Reason: "directory " + dir + " does not exist", Hint: "create it first (advise makes no directory), or write into an existing one"}
+		}
+		if err := releasedir.RefuseExisting(f.flag, f.path, a.Force); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // printAdvice writes the points (a table, or --json's object) and the

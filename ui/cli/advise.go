@@ -334,15 +334,22 @@ func runCommand(p pipeline.Project, pt advise.Point) string {
 	if pt.Variant != "" {
 		args = append(args, "--variant", pt.Variant)
 	}
+	// The seed once: the point's when the grid sets it, else the
+	// project's (a second --seed would override the first).
+	seed := p.Params[model.SeedParam.Name]
 	var names []string
 	for k := range pt.Values {
+		if k == model.SeedParam.Name {
+			seed = pt.Values[k]
+			continue
+		}
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, k := range names {
 		args = append(args, "--"+k, pt.Values[k])
 	}
-	args = append(args, "--seed", p.Params[model.SeedParam.Name], "--out", pt.Method+"-release")
+	args = append(args, "--seed", seed, "--out", pt.Method+"-release")
 	for i, s := range args {
 		args[i] = shellQuote(s)
 	}

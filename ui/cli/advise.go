@@ -80,6 +80,9 @@ func cmdAdvise(a *Args, w, ew io.Writer) error {
 
 // adviseFlags checks advise's own flags, and returns the grid's axes.
 func adviseFlags(a *Args) ([]advise.Axis, error) {
+	if err := gridOnlyFlags(a); err != nil {
+		return nil, err
+	}
 	if a.Risk != "" && !slices.Contains(advise.RiskNames, a.Risk) {
 		return nil, &model.ParamError{Param: "risk", Value: a.Risk, Reason: "unknown risk measure", Hint: "one of " + strings.Join(advise.RiskNames, ", ")}
 	}
@@ -107,6 +110,23 @@ func adviseFlags(a *Args) ([]advise.Axis, error) {
 		axes = append(axes, ax)
 	}
 	return axes, nil
+}
+
+// gridOnlyFlags refuses --method, --variant and a method parameter's
+// flag (but --seed): advise sets them point by point from each method's
+// grid, so such a flag would be ignored without a word.
+func gridOnlyFlags(a *Args) error {
+	for _, name := range append([]string{"method", "variant"}, paramNames()...) {
+		if !a.flagsSet[name] || name == model.SeedParam.Name {
+			continue
+		}
+		hint := "to set it for every point, give a one-value grid: --grid METHOD:" + name + "=VALUE"
+		if name == "method" {
+			hint = "--methods M,... chooses the methods"
+		}
+		return &model.ParamError{Param: name, Reason: "advise sets each method's variant and parameters from its grid, so this flag would be ignored", Hint: hint}
+	}
+	return nil
 }
 
 // adviceOutputs checks --csv and --svg before any point runs, so a bad

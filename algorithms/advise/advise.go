@@ -115,7 +115,11 @@ func ParseAxis(s string) (Axis, error) {
 	}
 	param, values, err := pipeline.ParseSweep(rest)
 	if err != nil {
-		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "expected METHOD:PARAM=V1,V2,...", Hint: "e.g. kja:k=5,10,20"}
+		reason, hint := "expected METHOD:PARAM=V1,V2,...", "e.g. kja:k=5,10,20"
+		if pe, ok := err.(*model.ParamError); ok && pe.Hint != "" {
+			reason, hint = pe.Reason, pe.Hint // a range's own error
+		}
+		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: reason, Hint: hint}
 	}
 	spec := m.Spec()
 	if _, reads := spec.Param(param); !reads && param != VariantParam {
@@ -126,7 +130,73 @@ func ParseAxis(s string) (Axis, error) {
 		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "not a parameter of method " + name,
 			Hint: name + " reads: " + strings.Join(append(names, VariantParam), ", ")}
 	}
+	for i, v := range values {
+		if slices.Contains(values[:i], v) {
+			return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "value " + v + " is given twice (two equal points)", Hint: "give each value once"}
+		}
+		if param == VariantParam && !slices.Contains(spec.Variants, v) {
+			return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "unknown variant " + v + " of " + name,
+				Hint: name + "'s variants: " + strings.Join(spec.Variants, ", ")}
+		}
+	}
 	return Axis{Method: name, Param: param, Values: values}, nil
+}
+
+// String is the axis as --grid spells it.
+func (a Axis) String() string { return a.Method + ":" + a.Param + "=" + strings.Join(a.Values, ",") }
+
+// checkAxes holds the axes to the methods evaluated: each axis is of one
+// of them (given: the methods asked for, nil for every method), no
+// parameter of a method has two axes (their product would repeat
+// points), and each value is in its parameter's range for a table of
+// rows rows (0: not known), so a value no point could run with is the
+// --grid flag's error, not the point's.
+func checkAxes(axes []Axis, given []string, rows int) error {
+	for i, a := range axes {
+		if given != nil && !slices.Contains(given, a.Method) {
+			return &model.ParamError{Param: "grid", Value: a.String(), Reason: "method " + a.Method + " is not among --methods " + strings.Join(given, ","),
+				Hint: "add " + a.Method + " to --methods, or drop this --grid"}
+		}
+		for _, b := range axes[:i] {
+			if b.Method == a.Method && b.Param == a.Param {
+				return &model.ParamError{Param: "grid", Value: a.String(), Reason: a.Method + ":" + a.Param + " has another --grid, " + b.String(),
+					Hint: "give all of its values in one --grid"}
+			}
+		}
+		if err := checkValues(a, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkValues holds an axis's values to its parameter's range.
+func checkValues(a Axis, rows int) error {
+	m, err := catalog.Lookup(a.Method)
+	if err != nil {
+		return err
+	}
+	p, ok := m.Spec().Param(a.Param)
+	if !ok {
+		return nil // the variant, checked by ParseAxis
+	}
+	if rows <= 0 {
+		rows = math.MaxInt32
+	}
+	for _, v := range a.Values {
+		if err := p.Validate(v, rows); err != nil {
+			reason, hint := err.Error(), ""
+			if pe, ok := err.(*model.ParamError); ok {
+				reason, hint = a.Param+" = "+v+": "+pe.Reason, pe.Hint
+			}
+			return &model.ParamError{Param: "grid", Value: a.String(), Reason: reason, Hint: hint}
+		}
+		if _, fixed, _ := model.ParseSeed(v); a.Param == model.SeedParam.Name && !fixed {
+			return &model.ParamError{Param: "grid", Value: a.String(), Reason: "seed = " + v + ": every point is to be made again with the same figures, so its seed is fixed",
+				Hint: "e.g. " + a.Method + ":seed=1,2,3"}
+		}
+	}
+	return nil
 }
 
 // Settings are the points to evaluate, method by method in the order
@@ -136,15 +206,28 @@ func ParseAxis(s string) (Axis, error) {
 // without a variant of its own that needs the public table missing runs
 // its NoPublicVariant.
 func Settings(methods []string, axes []Axis, t *model.Table, roles model.Roles, public bool) ([]Setting, error) {
+	given := methods
 	if len(methods) == 0 {
-		methods = catalog.Names()
+		methods, given = catalog.Names(), nil
+	}
+	for i, name := range methods {
+		if _, err := catalog.Lookup(name); err != nil {
+			return nil, &model.ParamError{Param: "methods", Value: name, Reason: "unknown method", Hint: "methods: " + strings.Join(catalog.Names(), ", ")}
+		}
+		if slices.Contains(methods[:i], name) {
+			return nil, &model.ParamError{Param: "methods", Value: name, Reason: "is given twice (its points would be run twice)", Hint: "name each method once"}
+		}
+	}
+	rows := 0
+	if t != nil {
+		rows = t.Rows
+	}
+	if err := checkAxes(axes, given, rows); err != nil {
+		return nil, err
 	}
 	var out []Setting
 	for _, name := range methods {
-		m, err := catalog.Lookup(name)
-		if err != nil {
-			return nil, &model.ParamError{Param: "methods", Value: name, Reason: "unknown method", Hint: "methods: " + strings.Join(catalog.Names(), ", ")}
-		}
+		m, _ := catalog.Lookup(name)
 		spec := m.Spec()
 		var grid []method.GridPoint
 		if own := axesOf(axes, name); len(own) > 0 {
@@ -178,7 +261,7 @@ func axesOf(axes []Axis, name string) []Axis {
 }
 
 // product is every combination of the axes' values, the first axis
-// slowest; a later axis of the same parameter replaces an earlier one.
+// slowest (no two axes are of one parameter: checkAxes).
 func product(axes []Axis) []method.GridPoint {
 	points := []method.GridPoint{{Values: model.Values{}}}
 	for _, a := range axes {

@@ -270,3 +270,51 @@ func TestVerify(t *testing.T) {
 		t.Errorf("Differences %v, want the loss", d)
 	}
 }
+
+// TestGridErrors: a grid no point could run with is the --grid (or
+// --methods) flag's error, found before any point runs: a value out of
+// its range for the table, a value twice, an unknown variant, an
+// unfixed seed, an axis of a method not asked for, two axes of one
+// parameter, a method twice.
+func TestGridErrors(t *testing.T) {
+	p, tab := small(t)
+	for _, c := range []struct {
+		methods []string
+		grid    []string
+		param   string
+	}{
+		{nil, []string{"kja:k=-5"}, "grid"},
+		{nil, []string{"kja:k=5000"}, "grid"},
+		{nil, []string{"sampling:sampling-rate=1.5"}, "grid"},
+		{nil, []string{"ambiguity:alpha=abc"}, "grid"},
+		{nil, []string{"kja:k=5,5"}, "grid"},
+		{nil, []string{"kja:variant=nope"}, "grid"},
+		{nil, []string{"sampling:seed=1,random"}, "grid"},
+		{[]string{"kja"}, []string{"sampling:sampling-rate=0.5"}, "grid"},
+		{nil, []string{"kja:k=2,3", "kja:k=4,5"}, "grid"},
+		{[]string{"kja", "kja"}, nil, "methods"},
+	} {
+		err := gridError(c.methods, c.grid, tab, p)
+		if pe, ok := err.(*model.ParamError); !ok || pe.Param != c.param || pe.Hint == "" {
+			t.Errorf("--methods %v --grid %v: %v, want an error of --%s with a hint", c.methods, c.grid, err, c.param)
+		}
+	}
+	if err := gridError([]string{"kja", "sampling"}, []string{"kja:k=2,5", "kja:split=round-robin", "sampling:seed=1,2"}, tab, p); err != nil {
+		t.Errorf("a good grid: %v", err)
+	}
+}
+
+// gridError parses the grid and lays out the settings, returning the
+// first error.
+func gridError(methods, grid []string, tab *model.Table, p pipeline.Project) error {
+	var axes []Axis
+	for _, g := range grid {
+		a, err := ParseAxis(g)
+		if err != nil {
+			return err
+		}
+		axes = append(axes, a)
+	}
+	_, err := Settings(methods, axes, tab, p.Roles, false)
+	return err
+}

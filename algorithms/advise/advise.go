@@ -204,7 +204,8 @@ func checkValues(a Axis, rows int) error {
 // in the order given) replace its default grid (method.Spec.Grid, read
 // for table t, the roles and whether a public table is given). A method
 // without a variant of its own that needs the public table missing runs
-// its NoPublicVariant.
+// its NoPublicVariant. A method whose default grid has no point for the
+// table is one point at its defaults.
 func Settings(methods []string, axes []Axis, t *model.Table, roles model.Roles, public bool) ([]Setting, error) {
 	given := methods
 	if len(methods) == 0 {
@@ -232,8 +233,11 @@ func Settings(methods []string, axes []Axis, t *model.Table, roles model.Roles, 
 		var grid []method.GridPoint
 		if own := axesOf(axes, name); len(own) > 0 {
 			grid = product(own)
-		} else {
-			grid = spec.GridOf(t, roles, public)
+		} else if grid = spec.GridOf(t, roles, public); len(grid) == 0 {
+			// No point of the default grid suits the table (too few rows
+			// or sensitive values): the method is listed at its defaults,
+			// so that it runs or its error says why, rather than vanishing.
+			grid = []method.GridPoint{{Values: model.Values{}}}
 		}
 		for _, g := range grid {
 			s := Setting{Method: name, Variant: g.Variant, Values: model.Values{}}

@@ -318,3 +318,23 @@ func gridError(methods, grid []string, tab *model.Table, p pipeline.Project) err
 	_, err := Settings(methods, axes, tab, p.Roles, false)
 	return err
 }
+
+// TestEmptyGridListed: on 10 rows of census the sensitive attribute
+// has one value, so no point of ambiguity's default grid suits the
+// table; the method is one point at its defaults, whose error says why,
+// rather than vanishing from the map.
+func TestEmptyGridListed(t *testing.T) {
+	p := env.WithDefaults(pipeline.Project{Input: "dataset:census", Rows: 10, Params: model.Values{"seed": "1"}})
+	tab, err := env.LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings, err := Settings([]string{"ambiguity"}, nil, tab, p.Roles, false)
+	if err != nil || len(settings) != 1 || len(settings[0].Values) != 0 {
+		t.Fatalf("settings %+v, %v: want ambiguity at its defaults", settings, err)
+	}
+	pts, err := Evaluate(context.Background(), env, p, tab, settings, Options{})
+	if err != nil || len(pts) != 1 || pts[0].Err == "" || pts[0].Holds {
+		t.Fatalf("points %+v, %v: want one failing point with its reason", pts, err)
+	}
+}

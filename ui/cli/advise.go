@@ -174,6 +174,7 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 	}
 	fmt.Fprintf(w, "%-13s %-36s %-5s %-8s %-19s %-8s %s\n", "method", "parameters", "holds", "risk", "[low, high]", "loss", "front")
 	for _, pt := range points {
+		params := paramsText(pt)
 		holds := "no"
 		if pt.Holds {
 			holds = "yes"
@@ -182,10 +183,10 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 		if pt.Front {
 			front = "*"
 		}
-		line := fmt.Sprintf("%-13s %-36s %-5s %-8s %-19s %-8s %s", pt.Method, pt.ParamText(), holds, figure(pt.Risk),
+		line := fmt.Sprintf("%-13s %-36s %-5s %-8s %-19s %-8s %s", pt.Method, params, holds, figure(pt.Risk),
 			"["+figure(pt.Interval[0])+", "+figure(pt.Interval[1])+"]", figure(pt.Loss), front)
 		if pt.Err != "" {
-			line = fmt.Sprintf("%-13s %-36s %-5s %s", pt.Method, pt.ParamText(), holds, "error: "+pt.Err)
+			line = fmt.Sprintf("%-13s %-36s %-5s %s", pt.Method, params, holds, "error: "+pt.Err)
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
@@ -203,10 +204,18 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 		return nil
 	}
 	pt := points[pick]
-	fmt.Fprintf(w, "pick: %s %s (risk %s [%s, %s] <= %s, loss %s: the lowest loss under the limit)\n", pt.Method, pt.ParamText(),
+	fmt.Fprintf(w, "pick: %s %s (risk %s [%s, %s] <= %s, loss %s: the lowest loss under the limit)\n", pt.Method, paramsText(pt),
 		figure(pt.Risk), figure(pt.Interval[0]), figure(pt.Interval[1]), model.FormatNumber(a.MaxRisk), figure(pt.Loss))
 	fmt.Fprintf(w, "command: %s\n", runCommand(p, pt))
 	return nil
+}
+
+// paramsText is the point's parameters as name=value, or "defaults".
+func paramsText(pt advise.Point) string {
+	if s := pt.ParamText(); s != "" {
+		return s
+	}
+	return "defaults"
 }
 
 // queriesOf is the size of the common workload.

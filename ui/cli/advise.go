@@ -196,6 +196,9 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 	}
 	fmt.Fprintf(w, "risk: %s attack, beyond the same attacker without the release (95%% interval); loss: median relative error of %d COUNT queries; * on the Pareto front\n",
 		risk, queriesOf(a))
+	if note := unmeasuredNote(p, points, risk); note != "" {
+		fmt.Fprintln(w, note)
+	}
 	if !a.flagsSet["max-risk"] {
 		return nil
 	}
@@ -208,6 +211,30 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 		figure(pt.Risk), figure(pt.Interval[0]), figure(pt.Interval[1]), model.FormatNumber(a.MaxRisk), figure(pt.Loss))
 	fmt.Fprintf(w, "command: %s\n", runCommand(p, pt))
 	return nil
+}
+
+// unmeasuredNote says why the map has no front when no point that ran
+// has a figure of the risk measure ("" when one has).
+func unmeasuredNote(p pipeline.Project, points []advise.Point, risk string) string {
+	ran := 0
+	for _, pt := range points {
+		if pt.Err == "" {
+			ran++
+		}
+		if pt.Err == "" && !math.IsNaN(pt.Risk) {
+			return ""
+		}
+	}
+	if ran == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("note: no point has a %s risk figure, so none is on the front", risk)
+	if risk == advise.RiskMembership && p.Population == "" {
+		note += " (hint: the membership attack needs --population FILE, people beyond the data's: the original alone says nothing of presence)"
+	} else {
+		note += " (hint: no attack of this measure applies to these releases; try --risk worst)"
+	}
+	return note
 }
 
 // paramsText is the point's parameters as name=value, or "defaults".

@@ -51,9 +51,10 @@ const UtilityWorkload = "workload"
 // UtilityNames lists the utility measures, the default first.
 var UtilityNames = []string{UtilityWorkload}
 
-// DefaultSeed is the seed a point runs with when none is given: every
-// point is reproducible, so an unseeded advise is seeded.
-const DefaultSeed = "1"
+// DefaultSeed is the seed a point runs with when none is fixed: every
+// point is reproducible, so an unseeded advise is seeded
+// (pipeline.Project.MapSeed).
+const DefaultSeed = pipeline.AdvisorSeed
 
 // VariantParam is how a grid names the variant beside the parameters
 // (--grid kja:variant=mondrian), as the command line's --variant does.
@@ -154,13 +155,13 @@ func (a Axis) String() string { return a.Method + ":" + a.Param + "=" + strings.
 func checkAxes(axes []Axis, given []string, rows int) error {
 	for i, a := range axes {
 		if given != nil && !slices.Contains(given, a.Method) {
-			return &model.ParamError{Param: "grid", Value: a.String(), Reason: "method " + a.Method + " is not among --methods " + strings.Join(given, ","),
-				Hint: "add " + a.Method + " to --methods, or drop this --grid"}
+			return &model.ParamError{Param: "grid", Value: a.String(), Reason: "method " + a.Method + " is not among the methods asked for (" + strings.Join(given, ", ") + ")",
+				Hint: "ask for " + a.Method + " too, or drop this axis"}
 		}
 		for _, b := range axes[:i] {
 			if b.Method == a.Method && b.Param == a.Param {
-				return &model.ParamError{Param: "grid", Value: a.String(), Reason: a.Method + ":" + a.Param + " has another --grid, " + b.String(),
-					Hint: "give all of its values in one --grid"}
+				return &model.ParamError{Param: "grid", Value: a.String(), Reason: a.Method + ":" + a.Param + " has another axis, " + b.String(),
+					Hint: "give all of its values in one axis"}
 			}
 		}
 		if err := checkValues(a, rows); err != nil {

@@ -338,3 +338,28 @@ func TestEmptyGridListed(t *testing.T) {
 		t.Fatalf("points %+v, %v: want one failing point with its reason", pts, err)
 	}
 }
+
+// TestRandomSeedReproducible: a project whose seed is "random" (as the
+// workbench saves an unset one) runs its points with DefaultSeed, so the
+// same settings give the same figures (they were drawn afresh).
+func TestRandomSeedReproducible(t *testing.T) {
+	p, tab := small(t)
+	p.Params["seed"] = "random"
+	settings := []Setting{{Method: "sampling", Values: model.Values{"sampling-rate": "0.5"}}, {Method: "ambiguity", Values: model.Values{"alpha": "0.3", "beta": "0.3"}}}
+	a, err := Evaluate(context.Background(), env, p, tab, settings, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Evaluate(context.Background(), env, p, tab, settings, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Params["seed"] = DefaultSeed
+	c, err := Evaluate(context.Background(), env, p, tab, settings, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameFigures(a, b) || !sameFigures(a, c) {
+		t.Errorf("seed random gives other figures each time, or not seed %s's:\n%+v\n%+v\n%+v", DefaultSeed, a, b, c)
+	}
+}

@@ -36,9 +36,10 @@ func cmdAdvise(a *Args, w, ew io.Writer) error {
 		return err
 	}
 	project := env.WithDefaults(a.Project)
-	if project.Params[model.SeedParam.Name] == "" {
-		project.Params[model.SeedParam.Name] = advise.DefaultSeed
-	}
+	// The points run with a fixed seed: the one given, else seed 1 (a
+	// project file's "random", as the workbench saves an unset seed,
+	// included: pipeline.Project.MapSeed).
+	project.Params[model.SeedParam.Name] = project.MapSeed()
 	t, err := env.LoadTableContext(interruptCtx(), project)
 	if err != nil {
 		return err
@@ -92,7 +93,7 @@ func adviseFlags(a *Args) ([]advise.Axis, error) {
 	if r := a.MaxRisk; a.flagsSet["max-risk"] && (r < 0 || r > 1 || math.IsNaN(r)) {
 		return nil, &model.ParamError{Param: "max-risk", Value: fmt.Sprint(r), Reason: "must be in [0,1]", Hint: "a risk beyond the baseline, e.g. 0.1"}
 	}
-	if s := a.Project.Params[model.SeedParam.Name]; s != "" {
+	if s := a.Project.Params[model.SeedParam.Name]; a.flagsSet[model.SeedParam.Name] && s != "" {
 		if _, fixed, _ := model.ParseSeed(s); !fixed {
 			return nil, &model.ParamError{Param: "seed", Value: s, Reason: "advise needs a fixed seed: every point is to be made again with the same figures",
 				Hint: "e.g. --seed 1 (the default)"}

@@ -171,7 +171,7 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 	if a.JSON {
 		enc := json.NewEncoder(raw(w))
 		enc.SetIndent("", "  ")
-		return enc.Encode(adviceJSON(p, points, pick))
+		return enc.Encode(adviceJSON(p, points, pick, queriesOf(a)))
 	}
 	fmt.Fprintf(w, "%-13s %-36s %-5s %-8s %-19s %-8s %s\n", "method", "parameters", "holds", "risk", "[low, high]", "loss", "front")
 	for _, pt := range points {
@@ -210,7 +210,7 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 	pt := points[pick]
 	fmt.Fprintf(w, "pick: %s %s (risk %s [%s, %s] <= %s, loss %s: the lowest loss under the limit)\n", pt.Method, paramsText(pt),
 		figure(pt.Risk), figure(pt.Interval[0]), figure(pt.Interval[1]), model.FormatNumber(a.MaxRisk), figure(pt.Loss))
-	fmt.Fprintf(w, "command: %s\n", runCommand(p, pt))
+	fmt.Fprintf(w, "command: %s\n", runCommand(p, pt, queriesOf(a)))
 	return nil
 }
 
@@ -284,7 +284,7 @@ type advicePick struct {
 	Command string       `json:"command"`
 }
 
-func adviceJSON(p pipeline.Project, points []advise.Point, pick int) adviceOut {
+func adviceJSON(p pipeline.Project, points []advise.Point, pick, queries int) adviceOut {
 	out := adviceOut{Points: []advicePoint{}}
 	for _, pt := range points {
 		out.Points = append(out.Points, advicePoint{Method: pt.Method, Params: pt.Params(), Holds: pt.Holds, Risk: finite(pt.Risk),
@@ -292,7 +292,7 @@ func adviceJSON(p pipeline.Project, points []advise.Point, pick int) adviceOut {
 	}
 	if pick >= 0 {
 		pt := points[pick]
-		out.Pick = &advicePick{Method: pt.Method, Params: pt.Params(), Command: runCommand(p, pt)}
+		out.Pick = &advicePick{Method: pt.Method, Params: pt.Params(), Command: runCommand(p, pt, queries)}
 	}
 	return out
 }
@@ -361,8 +361,10 @@ func verifyFront(a *Args, w io.Writer, p pipeline.Project, t *model.Table, point
 
 // runCommand is the privlab run command that makes the point: the
 // project's input and roles, its settings beyond the defaults, the
-// point's method, variant and values, and the seed.
-func runCommand(p pipeline.Project, pt advise.Point) string {
+// point's method, variant and values, the size of the workload when not
+// the default (the manifest's workload error is then the map's), and
+// the seed.
+func runCommand(p pipeline.Project, pt advise.Point, queries int) string {
 	args := []string{"privlab", "run", "--in", p.Input}
 	if p.Rows > 0 {
 		args = append(args, "--rows", fmt.Sprint(p.Rows))
@@ -405,6 +407,9 @@ func runCommand(p pipeline.Project, pt advise.Point) string {
 	sort.Strings(names)
 	for _, k := range names {
 		args = append(args, "--"+k, pt.Values[k])
+	}
+	if queries != pipeline.DefaultQueries {
+		args = append(args, "--queries", fmt.Sprint(queries))
 	}
 	args = append(args, "--seed", seed, "--out", pt.Method+"-release")
 	for i, s := range args {

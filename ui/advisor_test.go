@@ -181,3 +181,33 @@ func TestAdvisorUnseededMapSavedCurrent(t *testing.T) {
 		t.Errorf("the map saved with the project comes back stale (seed %q)", back.Params[model.SeedParam.Name])
 	}
 }
+
+// TestAdvisorCancelledRecomputeNotStale: on a stale map, r recomputes
+// for the settings as they are and esc cancels it; the points shown are
+// then the cancelled computation's, of the current settings, so the
+// status says it was cancelled (it said the map was stale, as the
+// project's saved map, no longer shown, is).
+func TestAdvisorCancelledRecomputeNotStale(t *testing.T) {
+	a := newApp(testEnv, pipeline.Project{Input: "dataset:census", Rows: 300, Method: "kja"})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
+	settle(t, a, a.schedule())
+	press(t, a, "A")
+	pressDriving(t, a, "r")
+	a.st.ToggleQI(a.st.Project.Roles.QIs[0])
+	a.refreshAll()
+	if v := a.View(); !strings.Contains(v, "STALE") {
+		t.Fatalf("the map is not stale after the QIs changed:\n%s", v)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")}) // the computation's command not run: it stays under way
+	press(t, a, "esc")
+	a.refreshAll()
+	v := a.View()
+	if !strings.Contains(v, "cancelled at") || strings.Contains(v, "STALE") {
+		t.Errorf("after esc the status is not the cancel's:\n%s", v)
+	}
+	a.st.ToggleQI(a.st.Project.Roles.QIs[0])
+	a.refreshAll()
+	if v := a.View(); !strings.Contains(v, "STALE") {
+		t.Errorf("the cancelled points are not stale after the QIs changed again:\n%s", v)
+	}
+}

@@ -192,7 +192,10 @@ func checkValues(a Axis, rows int) error {
 			}
 			return &model.ParamError{Param: "grid", Value: a.String(), Reason: reason, Hint: hint}
 		}
-		if _, fixed, _ := model.ParseSeed(v); a.Param == model.SeedParam.Name && !fixed {
+		if a.Param != model.SeedParam.Name {
+			continue
+		}
+		if _, fixed, _ := model.ParseSeed(v); !fixed {
 			return &model.ParamError{Param: "grid", Value: a.String(), Reason: "seed = " + v + ": every point is to be made again with the same figures, so its seed is fixed",
 				Hint: "e.g. " + a.Method + ":seed=1,2,3"}
 		}

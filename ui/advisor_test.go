@@ -141,3 +141,73 @@ func TestAdvisorMapsAdoptsSavesAndGoesStale(t *testing.T) {
 		t.Errorf("the map is not marked stale after the QIs changed:\n%s", v)
 	}
 }
+
+// TestAdvisorUnseededMapSavedCurrent: a project with no seed (the
+// workbench's default) computes its map with the advisor's seed;
+// adopting a point fixes that seed, so the release made from it has the
+// point's figures, and the map saved and opened again is still current
+// (the file writes an unset seed as "random", and the map came back
+// stale, so an export after reopening left it out).
+func TestAdvisorUnseededMapSavedCurrent(t *testing.T) {
+	a := newApp(testEnv, pipeline.Project{Input: "dataset:census", Rows: 300, Method: "kja"})
+	a.st.Now, a.st.ShowPath = fixedClock, relToCwd
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
+	settle(t, a, a.schedule())
+	if s := a.st.Project.Params[model.SeedParam.Name]; s != "" {
+		t.Fatalf("the project starts with seed %q, want none", s)
+	}
+	press(t, a, "A")
+	pressDriving(t, a, "r")
+	pressDriving(t, a, "enter")
+	m := a.st.Project.Advisor
+	if _, ok := m.AdoptedPoint(); !ok {
+		t.Fatal("enter adopted no point")
+	}
+	if got := a.st.Project.Params[model.SeedParam.Name]; got != pipeline.AdvisorSeed {
+		t.Errorf("the adopted point's seed is %q, want %q, the seed its figures were made with", got, pipeline.AdvisorSeed)
+	}
+	if m.Stale(a.st.Project) {
+		t.Error("adopting a point made the map stale")
+	}
+	path := filepath.Join(t.TempDir(), "p.json")
+	if err := a.st.save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := pipeline.LoadProject(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Advisor == nil || back.Advisor.Stale(back) {
+		t.Errorf("the map saved with the project comes back stale (seed %q)", back.Params[model.SeedParam.Name])
+	}
+}
+
+// TestAdvisorCancelledRecomputeNotStale: on a stale map, r recomputes
+// for the settings as they are and esc cancels it; the points shown are
+// then the cancelled computation's, of the current settings, so the
+// status says it was cancelled (it said the map was stale, as the
+// project's saved map, no longer shown, is).
+func TestAdvisorCancelledRecomputeNotStale(t *testing.T) {
+	a := newApp(testEnv, pipeline.Project{Input: "dataset:census", Rows: 300, Method: "kja"})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
+	settle(t, a, a.schedule())
+	press(t, a, "A")
+	pressDriving(t, a, "r")
+	a.st.ToggleQI(a.st.Project.Roles.QIs[0])
+	a.refreshAll()
+	if v := a.View(); !strings.Contains(v, "STALE") {
+		t.Fatalf("the map is not stale after the QIs changed:\n%s", v)
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")}) // the computation's command not run: it stays under way
+	press(t, a, "esc")
+	a.refreshAll()
+	v := a.View()
+	if !strings.Contains(v, "cancelled at") || strings.Contains(v, "STALE") {
+		t.Errorf("after esc the status is not the cancel's:\n%s", v)
+	}
+	a.st.ToggleQI(a.st.Project.Roles.QIs[0])
+	a.refreshAll()
+	if v := a.View(); !strings.Contains(v, "STALE") {
+		t.Errorf("the cancelled points are not stale after the QIs changed again:\n%s", v)
+	}
+}

@@ -51,9 +51,10 @@ const UtilityWorkload = "workload"
 // UtilityNames lists the utility measures, the default first.
 var UtilityNames = []string{UtilityWorkload}
 
-// DefaultSeed is the seed a point runs with when none is given: every
-// point is reproducible, so an unseeded advise is seeded.
-const DefaultSeed = "1"
+// DefaultSeed is the seed a point runs with when none is fixed: every
+// point is reproducible, so an unseeded advise is seeded
+// (pipeline.Project.MapSeed).
+const DefaultSeed = pipeline.AdvisorSeed
 
 // VariantParam is how a grid names the variant beside the parameters
 // (--grid kja:variant=mondrian), as the command line's --variant does.
@@ -115,7 +116,11 @@ func ParseAxis(s string) (Axis, error) {
 	}
 	param, values, err := pipeline.ParseSweep(rest)
 	if err != nil {
-		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "expected METHOD:PARAM=V1,V2,...", Hint: "e.g. kja:k=5,10,20"}
+		reason, hint := "expected METHOD:PARAM=V1,V2,...", "e.g. kja:k=5,10,20"
+		if pe, ok := err.(*model.ParamError); ok && pe.Hint != "" {
+			reason, hint = pe.Reason, pe.Hint // a range's own error
+		}
+		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: reason, Hint: hint}
 	}
 	spec := m.Spec()
 	if _, reads := spec.Param(param); !reads && param != VariantParam {
@@ -126,7 +131,76 @@ func ParseAxis(s string) (Axis, error) {
 		return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "not a parameter of method " + name,
 			Hint: name + " reads: " + strings.Join(append(names, VariantParam), ", ")}
 	}
+	for i, v := range values {
+		if slices.Contains(values[:i], v) {
+			return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "value " + v + " is given twice (two equal points)", Hint: "give each value once"}
+		}
+		if param == VariantParam && !slices.Contains(spec.Variants, v) {
+			return Axis{}, &model.ParamError{Param: "grid", Value: s, Reason: "unknown variant " + v + " of " + name,
+				Hint: name + "'s variants: " + strings.Join(spec.Variants, ", ")}
+		}
+	}
 	return Axis{Method: name, Param: param, Values: values}, nil
+}
+
+// String is the axis as --grid spells it.
+func (a Axis) String() string { return a.Method + ":" + a.Param + "=" + strings.Join(a.Values, ",") }
+
+// checkAxes holds the axes to the methods evaluated: each axis is of one
+// of them (given: the methods asked for, nil for every method), no
+// parameter of a method has two axes (their product would repeat
+// points), and each value is in its parameter's range for a table of
+// rows rows (0: not known), so a value no point could run with is the
+// --grid flag's error, not the point's.
+func checkAxes(axes []Axis, given []string, rows int) error {
+	for i, a := range axes {
+		if given != nil && !slices.Contains(given, a.Method) {
+			return &model.ParamError{Param: "grid", Value: a.String(), Reason: "method " + a.Method + " is not among the methods asked for (" + strings.Join(given, ", ") + ")",
+				Hint: "ask for " + a.Method + " too, or drop this axis"}
+		}
+		for _, b := range axes[:i] {
+			if b.Method == a.Method && b.Param == a.Param {
+				return &model.ParamError{Param: "grid", Value: a.String(), Reason: a.Method + ":" + a.Param + " has another axis, " + b.String(),
+					Hint: "give all of its values in one axis"}
+			}
+		}
+		if err := checkValues(a, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkValues holds an axis's values to its parameter's range.
+func checkValues(a Axis, rows int) error {
+	m, err := catalog.Lookup(a.Method)
+	if err != nil {
+		return err
+	}
+	p, ok := m.Spec().Param(a.Param)
+	if !ok {
+		return nil // the variant, checked by ParseAxis
+	}
+	if rows <= 0 {
+		rows = math.MaxInt32
+	}
+	for _, v := range a.Values {
+		if err := p.Validate(v, rows); err != nil {
+			reason, hint := err.Error(), ""
+			if pe, ok := err.(*model.ParamError); ok {
+				reason, hint = a.Param+" = "+v+": "+pe.Reason, pe.Hint
+			}
+			return &model.ParamError{Param: "grid", Value: a.String(), Reason: reason, Hint: hint}
+		}
+		if a.Param != model.SeedParam.Name {
+			continue
+		}
+		if _, fixed, _ := model.ParseSeed(v); !fixed {
+			return &model.ParamError{Param: "grid", Value: a.String(), Reason: "seed = " + v + ": every point is to be made again with the same figures, so its seed is fixed",
+				Hint: "e.g. " + a.Method + ":seed=1,2,3"}
+		}
+	}
+	return nil
 }
 
 // Settings are the points to evaluate, method by method in the order
@@ -134,23 +208,40 @@ func ParseAxis(s string) (Axis, error) {
 // in the order given) replace its default grid (method.Spec.Grid, read
 // for table t, the roles and whether a public table is given). A method
 // without a variant of its own that needs the public table missing runs
-// its NoPublicVariant.
+// its NoPublicVariant. A method whose default grid has no point for the
+// table is one point at its defaults.
 func Settings(methods []string, axes []Axis, t *model.Table, roles model.Roles, public bool) ([]Setting, error) {
+	given := methods
 	if len(methods) == 0 {
-		methods = catalog.Names()
+		methods, given = catalog.Names(), nil
+	}
+	for i, name := range methods {
+		if _, err := catalog.Lookup(name); err != nil {
+			return nil, &model.ParamError{Param: "methods", Value: name, Reason: "unknown method", Hint: "methods: " + strings.Join(catalog.Names(), ", ")}
+		}
+		if slices.Contains(methods[:i], name) {
+			return nil, &model.ParamError{Param: "methods", Value: name, Reason: "is given twice (its points would be run twice)", Hint: "name each method once"}
+		}
+	}
+	rows := 0
+	if t != nil {
+		rows = t.Rows
+	}
+	if err := checkAxes(axes, given, rows); err != nil {
+		return nil, err
 	}
 	var out []Setting
 	for _, name := range methods {
-		m, err := catalog.Lookup(name)
-		if err != nil {
-			return nil, &model.ParamError{Param: "methods", Value: name, Reason: "unknown method", Hint: "methods: " + strings.Join(catalog.Names(), ", ")}
-		}
+		m, _ := catalog.Lookup(name)
 		spec := m.Spec()
 		var grid []method.GridPoint
 		if own := axesOf(axes, name); len(own) > 0 {
 			grid = product(own)
-		} else {
-			grid = spec.GridOf(t, roles, public)
+		} else if grid = spec.GridOf(t, roles, public); len(grid) == 0 {
+			// No point of the default grid suits the table (too few rows
+			// or sensitive values): the method is listed at its defaults,
+			// so that it runs or its error says why, rather than vanishing.
+			grid = []method.GridPoint{{Values: model.Values{}}}
 		}
 		for _, g := range grid {
 			s := Setting{Method: name, Variant: g.Variant, Values: model.Values{}}
@@ -178,7 +269,7 @@ func axesOf(axes []Axis, name string) []Axis {
 }
 
 // product is every combination of the axes' values, the first axis
-// slowest; a later axis of the same parameter replaces an earlier one.
+// slowest (no two axes are of one parameter: checkAxes).
 func product(axes []Axis) []method.GridPoint {
 	points := []method.GridPoint{{Values: model.Values{}}}
 	for _, a := range axes {

@@ -59,9 +59,9 @@ func Evaluate(ctx context.Context, env pipeline.Env, p pipeline.Project, t *mode
 	if p.Params == nil {
 		p.Params = model.Values{}
 	}
-	if s := p.Params[model.SeedParam.Name]; s == "" {
-		p.Params[model.SeedParam.Name] = DefaultSeed
-	}
+	// An unset or random seed runs as DefaultSeed: every point is to be
+	// made again with the same figures.
+	p.Params[model.SeedParam.Name] = p.MapSeed()
 	s, err := prepare(env, p, t, settings, opt)
 	if err != nil {
 		return nil, err

@@ -104,18 +104,28 @@ func Map(points []Point, at int) (*plot.Plot, error) {
 	return p, nil
 }
 
-// addFront joins the front's points in order of risk by a dashed line.
+// addFront joins the front's points by a dashed line in order along it
+// (the risk's upper end up, MarkFront; then risk).
 func addFront(p *plot.Plot, points []Point) error {
-	var front plotter.XYs
+	var along []Point
 	for _, pt := range points {
 		if pt.Front {
-			front = append(front, plotter.XY{X: pt.Risk, Y: pt.Loss})
+			along = append(along, pt)
 		}
 	}
-	if len(front) == 0 {
+	if len(along) == 0 {
 		return nil
 	}
-	sort.SliceStable(front, func(i, j int) bool { return front[i].X < front[j].X })
+	sort.SliceStable(along, func(i, j int) bool {
+		if along[i].High() != along[j].High() {
+			return along[i].High() < along[j].High()
+		}
+		return along[i].Risk < along[j].Risk
+	})
+	front := make(plotter.XYs, len(along))
+	for i, pt := range along {
+		front[i] = plotter.XY{X: pt.Risk, Y: pt.Loss}
+	}
 	l, err := plotter.NewLine(front)
 	if err != nil {
 		return err

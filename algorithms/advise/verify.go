@@ -22,9 +22,10 @@ import (
 func Verify(ctx context.Context, env pipeline.Env, p pipeline.Project, t *model.Table, pt Point, opt Options) (Point, error) {
 	out := Point{Setting: pt.Setting, Risk: math.NaN(), Interval: [2]float64{math.NaN(), math.NaN()}, Loss: math.NaN()}
 	p = p.Clone()
-	if p.Params == nil || p.Params[model.SeedParam.Name] == "" {
-		p.Params = model.Values{model.SeedParam.Name: DefaultSeed}
+	if p.Params == nil {
+		p.Params = model.Values{}
 	}
+	p.Params[model.SeedParam.Name] = p.MapSeed()
 	prep, err := prepareMethod(env, p, t, pt.Method)
 	if err != nil {
 		return out, err

@@ -14,6 +14,23 @@ import (
 	"privlab/model/releasedir"
 )
 
+// AdvisorSeed is the seed the advisor's points run with when the
+// project fixes none: every point is to be made again with the same
+// figures.
+const AdvisorSeed = "1"
+
+// MapSeed is the seed the advisor's points run with: the project's when
+// it is fixed, else AdvisorSeed (a project with no seed, or "random" as
+// the workbench saves an unset seed, maps alike).
+func (p Project) MapSeed() string {
+	if s := p.Params[model.SeedParam.Name]; s != "" {
+		if _, fixed, err := model.ParseSeed(s); err == nil && fixed {
+			return s
+		}
+	}
+	return AdvisorSeed
+}
+
 // AdvisorMap is the risk-utility map saved in the project file: every
 // point the advisor computed (algorithms/advise), the point adopted, and
 // the digest of the settings it was computed for, so that a reopened
@@ -113,7 +130,9 @@ type advisorInputs struct {
 }
 
 // AdvisorDigest is the SHA-256 (hex) of the settings the advisor's map
-// depends on (advisorInputs). The seed is the current method's: whoever
+// depends on (advisorInputs). The seed is the one the points run with
+// (MapSeed: the current method's when fixed, so an unset seed and the
+// "random" a saved project writes for it are the same map): whoever
 // adopts a point of another method carries the seed over, as the
 // point's figures were made with it. Files are named by their absolute paths,
 // so the same project gives the same digest whether it was just
@@ -131,7 +150,7 @@ func (p Project) AdvisorDigest() string {
 	in := advisorInputs{Input: q.Input, Rows: q.Rows, DataSeed: q.DataSeed, Columns: q.Columns, Header: q.Header,
 		MissingValues: q.MissingValues, Delimiter: q.Delimiter, Kinds: q.Kinds, Missing: q.Missing, MaxCell: q.MaxCell,
 		Roles: q.Roles, Hierarchies: q.Hierarchies, Public: q.publicTables(), Population: q.Population,
-		PopulationColumns: q.PopulationColumns, RiskThreshold: q.RiskThreshold, Seed: q.Params[model.SeedParam.Name]}
+		PopulationColumns: q.PopulationColumns, RiskThreshold: q.RiskThreshold, Seed: q.MapSeed()}
 	b, err := json.Marshal(in)
 	if err != nil {
 		panic(err) // strings, numbers and maps of strings always marshal

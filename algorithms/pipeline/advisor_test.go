@@ -115,6 +115,27 @@ func TestAdvisorDigest(t *testing.T) {
 	}
 }
 
+// TestAdvisorDigestUnsetSeed: the points of a project with no seed run
+// with AdvisorSeed; the workbench saves an unset seed as "random", so a
+// reopened project's map is the same map (it came back stale), and an
+// adopted point that fixes AdvisorSeed keeps it current.
+func TestAdvisorDigestUnsetSeed(t *testing.T) {
+	unset := Project{Input: "dataset:census", Method: "kja", Roles: model.Roles{QIs: []string{"age"}, SA: "income"}, Params: model.Values{"k": "5"}}
+	m := &AdvisorMap{Digest: unset.AdvisorDigest()}
+	for _, seed := range []string{"random", AdvisorSeed} {
+		p := unset.Clone()
+		p.Params["seed"] = seed
+		if m.Stale(p) {
+			t.Errorf("seed %q: the map of the unseeded project went stale", seed)
+		}
+	}
+	p := unset.Clone()
+	p.Params["seed"] = "2"
+	if !m.Stale(p) || p.MapSeed() != "2" || unset.MapSeed() != AdvisorSeed {
+		t.Errorf("a fixed seed is the map's: %q, %q", p.MapSeed(), unset.MapSeed())
+	}
+}
+
 // TestAdvisorExportNoteAndDraw: the manifest's section names the picture
 // beside the release and owns its parameters; a picture that cannot be
 // written is an error naming the release; without a map a leftover

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -34,9 +36,10 @@ func cmdAdvise(a *Args, w, ew io.Writer) error {
 		return err
 	}
 	project := env.WithDefaults(a.Project)
-	if project.Params[model.SeedParam.Name] == "" {
-		project.Params[model.SeedParam.Name] = advise.DefaultSeed
-	}
+	// The points run with a fixed seed: the one given, else seed 1 (a
+	// project file's "random", as the workbench saves an unset seed,
+	// included: pipeline.Project.MapSeed).
+	project.Params[model.SeedParam.Name] = project.MapSeed()
 	t, err := env.LoadTableContext(interruptCtx(), project)
 	if err != nil {
 		return err
@@ -78,6 +81,9 @@ func cmdAdvise(a *Args, w, ew io.Writer) error {
 
 // adviseFlags checks advise's own flags, and returns the grid's axes.
 func adviseFlags(a *Args) ([]advise.Axis, error) {
+	if err := gridOnlyFlags(a); err != nil {
+		return nil, err
+	}
 	if a.Risk != "" && !slices.Contains(advise.RiskNames, a.Risk) {
 		return nil, &model.ParamError{Param: "risk", Value: a.Risk, Reason: "unknown risk measure", Hint: "one of " + strings.Join(advise.RiskNames, ", ")}
 	}
@@ -87,22 +93,14 @@ func adviseFlags(a *Args) ([]advise.Axis, error) {
 	if r := a.MaxRisk; a.flagsSet["max-risk"] && (r < 0 || r > 1 || math.IsNaN(r)) {
 		return nil, &model.ParamError{Param: "max-risk", Value: fmt.Sprint(r), Reason: "must be in [0,1]", Hint: "a risk beyond the baseline, e.g. 0.1"}
 	}
-	if s := a.Project.Params[model.SeedParam.Name]; s != "" {
+	if s := a.Project.Params[model.SeedParam.Name]; a.flagsSet[model.SeedParam.Name] && s != "" {
 		if _, fixed, _ := model.ParseSeed(s); !fixed {
 			return nil, &model.ParamError{Param: "seed", Value: s, Reason: "advise needs a fixed seed: every point is to be made again with the same figures",
 				Hint: "e.g. --seed 1 (the default)"}
 		}
 	}
-	for _, f := range []struct{ flag, path string }{{"csv", a.CSV}, {"svg", a.SVG}} {
-		if f.path == "" {
-			continue
-		}
-		if read := a.Project.InputFile(f.path); read != "" {
-			return nil, &model.ParamError{Param: f.flag, Value: f.path, Reason: "is " + read + ", which advise reads; it is never overwritten", Hint: "choose another file"}
-		}
-		if err := releasedir.RefuseExisting(f.flag, f.path, a.Force); err != nil {
-			return nil, err
-		}
+	if err := adviceOutputs(a); err != nil {
+		return nil, err
 	}
 	var axes []advise.Axis
 	for _, g := range a.Grid {
@@ -115,16 +113,69 @@ func adviseFlags(a *Args) ([]advise.Axis, error) {
 	return axes, nil
 }
 
+// gridOnlyFlags refuses --method, --variant and a method parameter's
+// flag (but --seed): advise sets them point by point from each method's
+// grid, so such a flag would be ignored without a word.
+func gridOnlyFlags(a *Args) error {
+	for _, name := range append([]string{"method", "variant"}, paramNames()...) {
+		if !a.flagsSet[name] || name == model.SeedParam.Name {
+			continue
+		}
+		hint := "to set it for every point, give a one-value grid: --grid METHOD:" + name + "=VALUE"
+		if name == "method" {
+			hint = "--methods M,... chooses the methods"
+		}
+		return &model.ParamError{Param: name, Reason: "advise sets each method's variant and parameters from its grid, so this flag would be ignored", Hint: hint}
+	}
+	return nil
+}
+
+// adviceOutputs checks --csv and --svg before any point runs, so a bad
+// path fails at once and no file is half the answer: neither is a file
+// advise reads, nor the other output, nor a directory, each goes into a
+// directory that exists (advise creates none), and an existing file is
+// replaced only with --force.
+func adviceOutputs(a *Args) error {
+	if a.CSV != "" && a.SVG != "" && releasedir.SamePath(a.CSV, a.SVG) {
+		return &model.ParamError{Param: "svg", Value: a.SVG, Reason: "is the --csv file too; one would overwrite the other", Hint: "give --csv and --svg different files"}
+	}
+	for _, f := range []struct{ flag, path string }{{"csv", a.CSV}, {"svg", a.SVG}} {
+		if f.path == "" {
+			continue
+		}
+		if read := a.Project.InputFile(f.path); read != "" {
+			return &model.ParamError{Param: f.flag, Value: f.path, Reason: "is " + read + ", which advise reads; it is never overwritten", Hint: "choose another file"}
+		}
+		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
+			return &model.ParamError{Param: f.flag, Value: f.path, Reason: "is a directory", Hint: "give a file's path, e.g. " + filepath.Join(f.path, "advice."+f.flag)}
+		}
+		if dir := filepath.Dir(f.path); !isDir(dir) {
+			return &model.ParamError{Param: f.flag, Value: f.path, Reason: "directory " + dir + " does not exist", Hint: "create it first (advise makes no directory), or write into an existing one"}
+		}
+		if err := releasedir.RefuseExisting(f.flag, f.path, a.Force); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
 // printAdvice writes the points (a table, or --json's object) and the
 // pick.
 func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point, pick int) error {
 	if a.JSON {
 		enc := json.NewEncoder(raw(w))
 		enc.SetIndent("", "  ")
-		return enc.Encode(adviceJSON(p, points, pick))
+		return enc.Encode(adviceJSON(p, points, pick, queriesOf(a)))
 	}
 	fmt.Fprintf(w, "%-13s %-36s %-5s %-8s %-19s %-8s %s\n", "method", "parameters", "holds", "risk", "[low, high]", "loss", "front")
 	for _, pt := range points {
+		params := paramsText(pt)
 		holds := "no"
 		if pt.Holds {
 			holds = "yes"
@@ -133,10 +184,10 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 		if pt.Front {
 			front = "*"
 		}
-		line := fmt.Sprintf("%-13s %-36s %-5s %-8s %-19s %-8s %s", pt.Method, pt.ParamText(), holds, figure(pt.Risk),
+		line := fmt.Sprintf("%-13s %-36s %-5s %-8s %-19s %-8s %s", pt.Method, params, holds, figure(pt.Risk),
 			"["+figure(pt.Interval[0])+", "+figure(pt.Interval[1])+"]", figure(pt.Loss), front)
 		if pt.Err != "" {
-			line = fmt.Sprintf("%-13s %-36s %-5s %s", pt.Method, pt.ParamText(), holds, "error: "+pt.Err)
+			line = fmt.Sprintf("%-13s %-36s %-5s %s", pt.Method, params, holds, "error: "+pt.Err)
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
@@ -146,6 +197,9 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 	}
 	fmt.Fprintf(w, "risk: %s attack, beyond the same attacker without the release (95%% interval); loss: median relative error of %d COUNT queries; * on the Pareto front\n",
 		risk, queriesOf(a))
+	if note := unmeasuredNote(p, points, risk); note != "" {
+		fmt.Fprintln(w, note)
+	}
 	if !a.flagsSet["max-risk"] {
 		return nil
 	}
@@ -154,10 +208,42 @@ func printAdvice(w io.Writer, a *Args, p pipeline.Project, points []advise.Point
 		return nil
 	}
 	pt := points[pick]
-	fmt.Fprintf(w, "pick: %s %s (risk %s [%s, %s] <= %s, loss %s: the lowest loss under the limit)\n", pt.Method, pt.ParamText(),
+	fmt.Fprintf(w, "pick: %s %s (risk %s [%s, %s] <= %s, loss %s: the lowest loss under the limit)\n", pt.Method, paramsText(pt),
 		figure(pt.Risk), figure(pt.Interval[0]), figure(pt.Interval[1]), model.FormatNumber(a.MaxRisk), figure(pt.Loss))
-	fmt.Fprintf(w, "command: %s\n", runCommand(p, pt))
+	fmt.Fprintf(w, "command: %s\n", runCommand(p, pt, queriesOf(a)))
 	return nil
+}
+
+// unmeasuredNote says why the map has no front when no point that ran
+// has a figure of the risk measure ("" when one has).
+func unmeasuredNote(p pipeline.Project, points []advise.Point, risk string) string {
+	ran := 0
+	for _, pt := range points {
+		if pt.Err == "" {
+			ran++
+		}
+		if pt.Err == "" && !math.IsNaN(pt.Risk) {
+			return ""
+		}
+	}
+	if ran == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("note: no point has a %s risk figure, so none is on the front", risk)
+	if risk == advise.RiskMembership && p.Population == "" {
+		note += " (hint: the membership attack needs --population FILE, people beyond the data's: the original alone says nothing of presence)"
+	} else {
+		note += " (hint: no attack of this measure applies to these releases; try --risk worst)"
+	}
+	return note
+}
+
+// paramsText is the point's parameters as name=value, or "defaults".
+func paramsText(pt advise.Point) string {
+	if s := pt.ParamText(); s != "" {
+		return s
+	}
+	return "defaults"
 }
 
 // queriesOf is the size of the common workload.
@@ -198,7 +284,7 @@ type advicePick struct {
 	Command string       `json:"command"`
 }
 
-func adviceJSON(p pipeline.Project, points []advise.Point, pick int) adviceOut {
+func adviceJSON(p pipeline.Project, points []advise.Point, pick, queries int) adviceOut {
 	out := adviceOut{Points: []advicePoint{}}
 	for _, pt := range points {
 		out.Points = append(out.Points, advicePoint{Method: pt.Method, Params: pt.Params(), Holds: pt.Holds, Risk: finite(pt.Risk),
@@ -206,7 +292,7 @@ func adviceJSON(p pipeline.Project, points []advise.Point, pick int) adviceOut {
 	}
 	if pick >= 0 {
 		pt := points[pick]
-		out.Pick = &advicePick{Method: pt.Method, Params: pt.Params(), Command: runCommand(p, pt)}
+		out.Pick = &advicePick{Method: pt.Method, Params: pt.Params(), Command: runCommand(p, pt, queries)}
 	}
 	return out
 }
@@ -275,8 +361,10 @@ func verifyFront(a *Args, w io.Writer, p pipeline.Project, t *model.Table, point
 
 // runCommand is the privlab run command that makes the point: the
 // project's input and roles, its settings beyond the defaults, the
-// point's method, variant and values, and the seed.
-func runCommand(p pipeline.Project, pt advise.Point) string {
+// point's method, variant and values, the size of the workload when not
+// the default (the manifest's workload error is then the map's), and
+// the seed.
+func runCommand(p pipeline.Project, pt advise.Point, queries int) string {
 	args := []string{"privlab", "run", "--in", p.Input}
 	if p.Rows > 0 {
 		args = append(args, "--rows", fmt.Sprint(p.Rows))
@@ -305,15 +393,25 @@ func runCommand(p pipeline.Project, pt advise.Point) string {
 	if pt.Variant != "" {
 		args = append(args, "--variant", pt.Variant)
 	}
+	// The seed once: the point's when the grid sets it, else the
+	// project's (a second --seed would override the first).
+	seed := p.Params[model.SeedParam.Name]
 	var names []string
 	for k := range pt.Values {
+		if k == model.SeedParam.Name {
+			seed = pt.Values[k]
+			continue
+		}
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, k := range names {
 		args = append(args, "--"+k, pt.Values[k])
 	}
-	args = append(args, "--seed", p.Params[model.SeedParam.Name], "--out", pt.Method+"-release")
+	if queries != pipeline.DefaultQueries {
+		args = append(args, "--queries", fmt.Sprint(queries))
+	}
+	args = append(args, "--seed", seed, "--out", pt.Method+"-release")
 	for i, s := range args {
 		args[i] = shellQuote(s)
 	}

@@ -16,10 +16,12 @@ func (s *Session) KeepAdvisorMap(m *pipeline.AdvisorMap) {
 
 // AdoptPoint sets the project's method, variant and parameter values to
 // those of the advisor's point at index (the risk-utility map, issue
-// 34): the preview recomputes. The project's seed stays: the map was
-// computed with it, and another seed would make it stale.
+// 34): the preview recomputes. The seed is the one the map's points ran
+// with (pipeline.Project.MapSeed: the project's when fixed, else the
+// advisor's), so the release made from the adopted point has the
+// point's figures, and the map stays current.
 func (s *Session) AdoptPoint(methodName, variant string, values model.Values, index int) {
-	seed, hadSeed := s.Project.Params[model.SeedParam.Name]
+	seed := s.Project.MapSeed()
 	if methodName != s.Project.Method {
 		s.SetMethod(methodName)
 	}
@@ -32,11 +34,7 @@ func (s *Session) AdoptPoint(methodName, variant string, values model.Values, in
 			s.Project.Params[name] = v
 		}
 	}
-	if hadSeed {
-		s.Project.Params[model.SeedParam.Name] = seed
-	} else {
-		delete(s.Project.Params, model.SeedParam.Name)
-	}
+	s.Project.Params[model.SeedParam.Name] = seed
 	if m := s.Project.Advisor; m != nil {
 		m = m.Clone()
 		m.Adopted = &index

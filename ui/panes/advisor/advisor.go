@@ -364,8 +364,9 @@ func (m *Model) refront() {
 	m.selected = best
 }
 
-// front are the indices of the front's points in order along it: risk
-// up (and so loss down), then index.
+// front are the indices of the front's points in order along it: the
+// risk's upper end up (and so loss down, advise.MarkFront), then risk,
+// then index.
 func (m Model) front() []int {
 	var idx []int
 	for i, p := range m.points {
@@ -375,7 +376,10 @@ func (m Model) front() []int {
 	}
 	sort.SliceStable(idx, func(a, b int) bool {
 		pa, pb := m.points[idx[a]], m.points[idx[b]]
-		if pa.Risk != pb.Risk {
+		switch {
+		case pa.High() != pb.High():
+			return pa.High() < pb.High()
+		case pa.Risk != pb.Risk:
 			return pa.Risk < pb.Risk
 		}
 		return pa.Loss > pb.Loss

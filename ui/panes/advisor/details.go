@@ -63,7 +63,7 @@ func (m Model) detailLines(sym map[string]rune) []string {
 		}
 	}
 	return []string{pointLine(p, string(sym[p.Method]), m.isCurrent(p)),
-		m.styles.Muted.Render(fmt.Sprintf("On the front (%d of %d, risk up): no other holding point has both lower risk and lower loss.", at, len(front)))}
+		m.styles.Muted.Render(fmt.Sprintf("On the front (%d of %d, risk up): no other holding point has both a lower risk at its interval's top and a lower loss.", at, len(front)))}
 }
 
 // pointLine is a point's method, parameters and figures in one line.

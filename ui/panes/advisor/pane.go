@@ -24,6 +24,9 @@ type Pane struct {
 	// is saved with this project's digest.
 	computing pipeline.Project
 	running   bool
+	// partial says the points shown are a cancelled or failed
+	// computation's, of computing's settings, not the saved map's.
+	partial bool
 	// shown is the saved map the pane shows (a project opened with one).
 	shown *pipeline.AdvisorMap
 }
@@ -93,17 +96,22 @@ func (p *Pane) Refresh() {
 	saved := st.Project.Advisor
 	if saved == nil && p.shown != nil && !p.running {
 		// Another project or table: its map (none) is shown.
-		p.shown = nil
+		p.shown, p.partial = nil, false
 		p.m.SetMap(nil, -1, false)
 		return
 	}
 	if saved != nil && saved != p.shown && !p.running {
-		p.shown = saved
+		p.shown, p.partial = saved, false
 		points, adopted := advise.SavedPoints(saved)
 		p.m.SetMap(points, adopted, saved.Stale(st.Project))
 		return
 	}
-	if saved != nil && saved.Stale(st.Project) && !p.m.Stale() && !p.running {
+	stale := saved != nil && saved.Stale(st.Project)
+	if p.partial {
+		// The points shown are of the settings the computation read.
+		stale = p.computing.AdvisorDigest() != st.Project.AdvisorDigest()
+	}
+	if stale && !p.m.Stale() && !p.running {
 		p.m.MarkStale()
 	}
 }
@@ -148,10 +156,11 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 func (p *Pane) keep() {
 	points, complete := p.m.Points()
 	if !complete {
+		p.partial = true
 		return // cancelled or failed: the project keeps the map it had
 	}
 	m := advise.SavedMap(p.computing, p.risk(), points, p.m.Adopted())
-	p.shown = m
+	p.shown, p.partial = m, false
 	p.st.KeepAdvisorMap(m)
 	if m.Stale(p.st.Project) {
 		p.m.MarkStale() // the settings changed while it ran

@@ -59,7 +59,7 @@ func TestAdoptThenExport(t *testing.T) {
 	}
 	report, _ := os.ReadFile(filepath.Join(dir, "report.md"))
 	for _, want := range []string{"## Advisor", "[release.advisor-map.svg](<../release.advisor-map.svg>)",
-		"Adopted point: " + pt.Method + " " + pt.ParamText() + ", risk ", "no other point whose definition holds has both lower risk and lower loss"} {
+		"Adopted point: " + pt.Method + " " + pt.ParamText() + ", risk ", "no other point whose definition holds has both a lower risk at its interval's top and a lower loss"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report.md lacks %q:\n%s", want, report)
 		}

@@ -72,7 +72,7 @@ func renderAdvisor(w *strings.Builder, a *AdvisorNote) {
 	if params == "" {
 		params = "its defaults"
 	}
-	fmt.Fprintf(w, "\nAdopted point: %s %s, risk %s [%s, %s], loss %s. It is on the Pareto front: no other point whose definition holds has both lower risk and lower loss.\n",
+	fmt.Fprintf(w, "\nAdopted point: %s %s, risk %s [%s, %s], loss %s. It is on the Pareto front: no other point whose definition holds has both a lower risk at its interval's top and a lower loss.\n",
 		mdText(p.Method), mdText(params), reportNumber(p.Risk), reportNumber(p.RiskInterval[0]), reportNumber(p.RiskInterval[1]), reportNumber(p.Loss))
 }
 

@@ -20,7 +20,7 @@ func TestReportAdvisorSection(t *testing.T) {
 		"\n## Advisor\n\nThe settings were chosen on a risk-utility map of 40 points",
 		"the worst calibrated attack figure", "6 of them on the Pareto front",
 		"[out dir.advisor-map.svg](<../out dir.advisor-map.svg>), kept beside this release directory",
-		"\nAdopted point: kja variant=mondrian k=10, risk 0.012 [0.004, 0.02], loss 0.083. It is on the Pareto front: no other point whose definition holds has both lower risk and lower loss.\n\n## Files",
+		"\nAdopted point: kja variant=mondrian k=10, risk 0.012 [0.004, 0.02], loss 0.083. It is on the Pareto front: no other point whose definition holds has both a lower risk at its interval's top and a lower loss.\n\n## Files",
 	} {
 		if !strings.Contains(r, want) {
 			t.Errorf("the report lacks %q:\n%s", want, r)

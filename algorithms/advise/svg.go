@@ -54,6 +54,10 @@ func Map(points []Point, at int) (*plot.Plot, error) {
 	var methods []string
 	byMethod := map[string]plotter.XYs{}
 	var failing plotter.XYs
+	top, capped := lossAxisTop(points)
+	if capped {
+		p.Y.Label.Text += "; higher losses drawn at the top"
+	}
 	for _, pt := range points {
 		if !pt.Measured() {
 			continue
@@ -62,11 +66,12 @@ func Map(points []Point, at int) (*plot.Plot, error) {
 			methods = append(methods, pt.Method)
 			byMethod[pt.Method] = plotter.XYs{}
 		}
+		xy := plotter.XY{X: pt.Risk, Y: math.Min(pt.Loss, top)}
 		if !pt.Holds {
-			failing = append(failing, plotter.XY{X: pt.Risk, Y: pt.Loss})
+			failing = append(failing, xy)
 			continue
 		}
-		byMethod[pt.Method] = append(byMethod[pt.Method], plotter.XY{X: pt.Risk, Y: pt.Loss})
+		byMethod[pt.Method] = append(byMethod[pt.Method], xy)
 	}
 	for i, m := range methods {
 		s, err := plotter.NewScatter(byMethod[m])
@@ -102,6 +107,28 @@ func Map(points []Point, at int) (*plot.Plot, error) {
 	p.X.Min, p.Y.Min = math.Min(p.X.Min, 0), math.Min(p.Y.Min, 0)
 	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.6
 	return p, nil
+}
+
+// lossAxisTop is where the map's loss axis ends: a quarter above the
+// front's highest loss when some point's loss is higher still (it is then
+// drawn at the top, capped says so), as the workbench's chart does, so
+// that one very lossy setting (distribution's, say, at 40) does not
+// flatten the front against the axis; +Inf otherwise.
+func lossAxisTop(points []Point) (top float64, capped bool) {
+	frontMax, lossMax := math.Inf(-1), math.Inf(-1)
+	for _, pt := range points {
+		if !pt.Measured() {
+			continue
+		}
+		lossMax = math.Max(lossMax, pt.Loss)
+		if pt.Front {
+			frontMax = math.Max(frontMax, pt.Loss)
+		}
+	}
+	if top = frontMax * 1.25; frontMax > 0 && lossMax > top {
+		return top, true
+	}
+	return math.Inf(1), false
 }
 
 // addFront joins the front's points by a dashed line in order along it

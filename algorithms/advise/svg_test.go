@@ -89,3 +89,33 @@ func TestWriteSVG(t *testing.T) {
 		t.Errorf("%d paths join the front, want 1", frontPaths)
 	}
 }
+
+// TestMapCapsTheLossAxis: one point far above the front (a loss of 40
+// against a front below 1) is drawn at the top of an axis that ends a
+// quarter above the front, which the axis label says; without such a
+// point the axis is the points' own.
+func TestMapCapsTheLossAxis(t *testing.T) {
+	pt := func(method string, risk, loss float64, holds bool) Point {
+		return Point{Setting: Setting{Method: method, Values: model.Values{}}, Holds: holds, Risk: risk, Interval: [2]float64{risk, risk}, Loss: loss}
+	}
+	points := []Point{pt("kja", 0.3, 0.01, true), pt("lossyjoin", 0.2, 0.2, true), pt("ambiguity", 0.05, 0.8, true), pt("distribution", 0.25, 40, true)}
+	MarkFront(points)
+	if !points[2].Front || points[3].Front {
+		t.Fatalf("front %v", points)
+	}
+	p, err := Map(points, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Data up to 0.8 x 1.25 = 1, then the legend's room (0.6 of the range).
+	if p.Y.Max != 1.6 || !strings.Contains(p.Y.Label.Text, "higher losses drawn at the top") {
+		t.Fatalf("loss axis to %v, label %q; want 1.6 and the note", p.Y.Max, p.Y.Label.Text)
+	}
+	p, err = Map(points[:3], -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(p.Y.Max-0.8*1.6) > 1e-12 || strings.Contains(p.Y.Label.Text, "top") {
+		t.Fatalf("without the far point: loss axis to %v, label %q", p.Y.Max, p.Y.Label.Text)
+	}
+}

@@ -167,6 +167,16 @@ func evalRelease(a *Args, w io.Writer, opt workload.Options) error {
 		shape = workload.CountIn
 	}
 	opt.Shape = shape
+	// Unless told otherwise, the workload the manifest states was measured
+	// on (its seed and number of queries), so eval gives its figure.
+	if we := man.WorkloadError; we != nil && we.Queries > 0 {
+		if !a.flagsSet["seed"] {
+			opt.Seed = we.Seed
+		}
+		if !a.flagsSet["queries"] {
+			opt.Queries = we.Queries
+		}
+	}
 	qs, err := workload.Generate(orig, roles, opt)
 	if err != nil {
 		return err

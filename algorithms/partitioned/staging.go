@@ -1,6 +1,7 @@
 package partitioned
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,7 +86,7 @@ func (st *staging) commit(m *releasedir.Manifest, force bool) error {
 		return err
 	}
 	err = st.tracked.Place(st.abs, func() error {
-		unlock, err := releasedir.LockParent(nil, filepath.Dir(st.abs))
+		unlock, err := releasedir.LockParent(context.Background(), filepath.Dir(st.abs))
 		if err != nil {
 			return err
 		}
@@ -172,7 +173,7 @@ func checkReplaceable(dir string) error {
 	}
 	// Looked at under the lock: another run may be putting its release
 	// in place (a release and its audit records read half-replaced).
-	unlock, err := releasedir.LockParent(nil, filepath.Dir(abs))
+	unlock, err := releasedir.LockParent(context.Background(), filepath.Dir(abs))
 	if err != nil {
 		return err
 	}

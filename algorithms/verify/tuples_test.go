@@ -250,6 +250,41 @@ func TestShuffledNearOrder(t *testing.T) {
 	}
 }
 
+// Rows pinned tuple by tuple (the j-th published row of a tuple taking
+// its j-th original row) are ordered within each tuple whatever the
+// file's order: a shuffled file of repeated tuples passes on its tuples'
+// first rows (ShuffledKeys) and is not taken for one close to the input's
+// order.
+func TestShuffledKeysFirstCome(t *testing.T) {
+	t.Parallel()
+	const tuples, copies = 50, 40
+	tupleOf := make([]int, 0, tuples*copies)
+	for id := range tuples {
+		for range copies {
+			tupleOf = append(tupleOf, id)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	rng.Shuffle(len(tupleOf), func(i, j int) { tupleOf[i], tupleOf[j] = tupleOf[j], tupleOf[i] })
+	// Tuple id's original rows are id, id+tuples, id+2*tuples, ...
+	pinned, keys := make([]int, len(tupleOf)), make([]int, len(tupleOf))
+	next := make([]int, tuples)
+	for i, id := range tupleOf {
+		pinned[i], keys[i] = id+next[id]*tuples, id
+		next[id]++
+	}
+	r := &Report{}
+	ShuffledKeys("p.csv", pinned, keys, tuples, r)
+	if got := strings.Join(r.Strings(), ""); got != "ok   shuffled: p.csv rows are not in the input's order" {
+		t.Errorf("shuffled tuples pinned first come: %q", got)
+	}
+	r = &Report{}
+	Shuffled("p.csv", pinned, tuples, r)
+	if got := strings.Join(r.Strings(), ""); !strings.HasPrefix(got, "FAIL shuffled: p.csv rows are close to the input's order") {
+		t.Errorf("the first-come rows themselves read as ordered (why keys): %q", got)
+	}
+}
+
 // Tuples are numbered alike whether their codes pack into one number or
 // not.
 func TestTupleKeys(t *testing.T) {

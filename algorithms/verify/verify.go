@@ -890,6 +890,16 @@ func PublishedKey(cols []*model.Column, row int) string {
 // row position must never link a published row to the input), so the
 // order is also tested statistically (orderLinked).
 func Shuffled[T int | int32](file string, pinned []T, distinct int, r *Report) {
+	ShuffledKeys(file, pinned, nil, distinct, r)
+}
+
+// ShuffledKeys is Shuffled when the rows behind the published rows were
+// pinned tuple by tuple (the j-th published row of a tuple taking its
+// j-th original row), which orders a tuple's rows by position whatever
+// the file's order: keys[i] is then row i's tuple's first original row,
+// the same for its interchangeable rows, and the statistics read them
+// (nil: they read pinned).
+func ShuffledKeys[T int | int32](file string, pinned []T, keys []int, distinct int, r *Report) {
 	if len(pinned) < 8 || distinct < 2 {
 		return
 	}
@@ -901,6 +911,9 @@ func Shuffled[T int | int32](file string, pinned []T, distinct int, r *Report) {
 	rows := make([]float64, len(pinned))
 	for i, p := range pinned {
 		rows[i] = float64(p)
+		if len(keys) == len(pinned) {
+			rows[i] = float64(keys[i])
+		}
 	}
 	if why := orderLinked(rows); why != "" {
 		r.Add(false, "shuffled", "%s rows are close to the input's order: %s", file, why)

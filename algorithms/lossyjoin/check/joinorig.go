@@ -33,10 +33,12 @@ type joinOriginal struct {
 	twice      bool
 	badClasses int
 	// faithful is the classes faithful line; order the input rows behind
-	// nss.csv's pinned rows (distinct: their tuples) for the shuffle
-	// line; link the position link line.
+	// nss.csv's pinned rows (distinct: their tuples; keys, pinned without
+	// the audit record, each row's tuple's first input row: ShuffledKeys)
+	// for the shuffle line; link the position link line.
 	faithful verify.Line
 	order    []int
+	keys     []int
 	distinct int
 	link     *verify.Line
 	// ss.csv by the audit record's row map (nil: none): whether it fits,
@@ -189,6 +191,7 @@ func (f *joinOriginal) withoutAudit(c *ctx) {
 		}
 		rows := f.match.Rows(id)
 		f.order = append(f.order, int(rows[next[id]]))
+		f.keys = append(f.keys, int(rows[0]))
 		if next[id] == 0 {
 			distinct++
 			seen := map[string]bool{}
@@ -351,7 +354,7 @@ func classesFaithful(c *ctx, r *verify.Report) error {
 // nssShuffled: nss.csv's rows are not in the input's order.
 func nssShuffled(c *ctx, r *verify.Report) error {
 	if f := c.pinnedOK(); f != nil {
-		verify.Shuffled(fileNSS, f.order, f.distinct, r)
+		verify.ShuffledKeys(fileNSS, f.order, f.keys, f.distinct, r)
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ var checks = []verify.Check[release]{
 	{Name: "disclosure", Run: disclosure},
 	{Name: "tuples covered", Run: tuplesCovered},
 	{Name: "fake budget", Run: fakeBudget},
+	{Name: "row pairing", Run: rowPairing},
 	{Name: "tuples", Needs: verify.NeedOriginal, Run: sameTuples},
 	{Name: "pinning", Needs: verify.NeedOriginal, Run: pinning},
 	{Name: "support", Needs: verify.NeedOriginal, Run: support},

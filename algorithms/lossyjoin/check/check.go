@@ -66,6 +66,7 @@ var joinChecks = []verify.Check[ctx]{
 	{Name: "remark", Run: remark},
 	{Name: "class claims", Run: classClaims},
 	{Name: "join rows", Run: joinRows},
+	{Name: "row pairing", Run: rowPairing},
 	{Name: "tuples", Needs: verify.NeedOriginal, Run: joinTuples},
 	{Name: "sensitive values", Needs: verify.NeedOriginal, Run: joinSensitiveValues},
 	{Name: "audit", Needs: verify.NeedOriginal | verify.NeedAudit, Run: nssAudit},

@@ -625,3 +625,45 @@ func TestShuffleRedrawnWhenOrderLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestNearInputOrder: nss.csv rewritten in the input's order but for
+// three pairs of rows swapped links each row to its input record as a
+// sorted file does (SPEC 7.3), and fails the shuffle test, with the audit
+// record (its row map rewritten to match) and without it.
+func TestNearInputOrder(t *testing.T) {
+	prep, dir := exportCensus(t, lossyjoin.VariantLossy)
+	bad := copyRelease(t, dir)
+	a, err := releasedir.ReadAudit(releasedir.AuditPath(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nss := readCSV(t, filepath.Join(bad, "nss.csv"))
+	rowOf := a.RowMap["nss.csv"]
+	order := make([]int, len(rowOf))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return rowOf[order[i]] < rowOf[order[j]] })
+	for _, s := range [][2]int{{5, 300}, {17, 18}, {120, 250}} {
+		order[s[0]], order[s[1]] = order[s[1]], order[s[0]]
+	}
+	out, rows := [][]string{nss[0]}, make([]int, 0, len(order))
+	for _, i := range order {
+		out = append(out, nss[i+1])
+		rows = append(rows, rowOf[i])
+	}
+	writeCSV(t, filepath.Join(bad, "nss.csv"), out)
+	a.RowMap["nss.csv"] = rows
+	b, _ := json.Marshal(a)
+	os.WriteFile(releasedir.AuditPath(bad), b, 0o600)
+	editManifest(t, bad, nil)
+	for _, audit := range []*releasedir.Audit{a, nil} {
+		rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source, Audit: audit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := strings.Join(rep.Strings(), "\n"); !strings.Contains(text, "FAIL shuffled: nss.csv rows are close to the input's order") {
+			t.Fatalf("audit %v: nss.csv in the input's order but for three swaps passes:\n%s", audit != nil, text)
+		}
+	}
+}

@@ -922,6 +922,20 @@ func ShuffledKeys[T int | int32](file string, pinned []T, keys []int, distinct i
 	r.Add(true, "shuffled", "%s rows are not in the input's order", file)
 }
 
+// OrderByKeys adds a failing shuffle line when a file's rows, given a
+// key read from each row's content alone (the same for rows that read the
+// same, so a uniform shuffle puts the keys in a uniformly random order),
+// are close to the input's order (orderLinked); it adds nothing
+// otherwise, as the files do not pin the rows.
+func OrderByKeys(file string, keys []float64, r *Report) {
+	if len(keys) < 8 {
+		return
+	}
+	if why := orderLinked(keys); why != "" {
+		r.Add(false, "shuffled", "%s rows are close to the input's order: %s", file, why)
+	}
+}
+
 // orderZ is how many standard deviations from a shuffle's mean a row
 // order statistic may fall: beyond it a uniform shuffle lands with
 // probability about 1e-9 (the false alarm positionLink-style tests allow).

@@ -65,6 +65,7 @@ var checks = []verify.Check[release]{
 	{Name: "microdata per box", Needs: verify.NeedOriginal, Run: microdataPerBox},
 	{Name: "sensitive groups", Needs: verify.NeedOriginal, Run: groupValues},
 	{Name: "si rows", Needs: verify.NeedOriginal | verify.NeedAudit, Run: siRows},
+	{Name: "shuffled", Needs: verify.NeedOriginal, Run: siOrder},
 	{Name: "k-join-anonymity", Run: unproven},
 	{Name: "claims", Run: claims},
 }

@@ -667,3 +667,38 @@ func TestNearInputOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSSInputOrderWithoutAudit: ss.csv rewritten in the input's order
+// gives whoever knows that order each record's sensitive value (SPEC
+// 7.3); without the audit record its rows are not pinned, but each row's
+// key, its class and value's mean input row, follows the file's order
+// far beyond a shuffle, and the check fails.
+func TestSSInputOrderWithoutAudit(t *testing.T) {
+	prep, dir := exportCensus(t, lossyjoin.VariantLossy)
+	bad := copyRelease(t, dir)
+	a, err := releasedir.ReadAudit(releasedir.AuditPath(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := readCSV(t, filepath.Join(bad, "ss.csv"))
+	rowOf := a.RowMap["ss.csv"]
+	order := make([]int, len(rowOf))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return rowOf[order[i]] < rowOf[order[j]] })
+	out := [][]string{ss[0]}
+	for _, i := range order {
+		out = append(out, ss[i+1])
+	}
+	writeCSV(t, filepath.Join(bad, "ss.csv"), out)
+	os.Remove(releasedir.AuditPath(bad))
+	editManifest(t, bad, nil)
+	rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(rep.Strings(), "\n"); !strings.Contains(text, "FAIL shuffled: ss.csv rows are close to the input's order") {
+		t.Fatalf("ss.csv in the input's order passes without the audit record:\n%s", text)
+	}
+}

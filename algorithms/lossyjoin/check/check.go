@@ -74,6 +74,7 @@ var joinChecks = []verify.Check[ctx]{
 	{Name: "shuffled", Needs: verify.NeedOriginal, Run: nssShuffled},
 	{Name: "audit", Needs: verify.NeedOriginal | verify.NeedAudit, Run: ssAudit},
 	{Name: "shuffled", Needs: verify.NeedOriginal | verify.NeedAudit, Run: ssShuffled},
+	{Name: "shuffled", Needs: verify.NeedOriginal, Run: ssOrder},
 	{Name: "position link", Needs: verify.NeedOriginal, Run: positionLinkLine},
 	{Name: "claims", Run: joinClaims},
 }

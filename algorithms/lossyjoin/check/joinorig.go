@@ -382,6 +382,55 @@ func ssShuffled(c *ctx, r *verify.Report) error {
 	return nil
 }
 
+// ssOrder: when no audit row map pins ss.csv's rows, they are not in the
+// input's order: each row's key, the mean input row of its class's
+// records with its sensitive value (read from its content alone), must
+// not follow the file's order (verify.OrderByKeys; SPEC 7.3). An ss.csv
+// in the input's order gives whoever knows that order each record's
+// sensitive value, whatever the lossy join hides (Wong et al., Section 5).
+func ssOrder(c *ctx, r *verify.Report) error {
+	f := c.pinnedOK()
+	if f == nil || len(f.ssRows) > 0 {
+		return nil
+	}
+	classOfInput := make([]int, f.o.Table.Rows)
+	for i := range classOfInput {
+		classOfInput[i] = -1
+	}
+	if f.pin != nil && f.pin.Rows != nil {
+		for row, in := range f.pin.Rows {
+			classOfInput[in] = f.nssOf[row]
+		}
+	} else {
+		for id, cls := range f.classOf {
+			for _, in := range f.match.Rows(int32(id)) {
+				classOfInput[in] = cls
+			}
+		}
+	}
+	type classValue struct {
+		class int
+		sa    string
+	}
+	sum, count := map[classValue]float64{}, map[classValue]int{}
+	for in, cls := range classOfInput {
+		if cls >= 0 {
+			v, _ := f.o.Text(f.o.SA, in)
+			sum[classValue{cls, v}] += float64(in)
+			count[classValue{cls, v}]++
+		}
+	}
+	ssOf, sa := c.joinedOf().ssOf, c.ss.Columns[1]
+	keys := make([]float64, c.ss.Rows)
+	for row := range keys {
+		if k := (classValue{ssOf[row], sa.Value(row)}); count[k] > 0 {
+			keys[row] = sum[k] / float64(count[k])
+		}
+	}
+	verify.OrderByKeys(fileSS, keys, r)
+	return nil
+}
+
 // positionLinkLine: row order does not pair nss.csv with ss.csv (Section
 // 5 publishes the two tables shuffled independently).
 func positionLinkLine(c *ctx, r *verify.Report) error {

@@ -34,6 +34,7 @@ var checks = []verify.Check[release]{
 	{Name: "support", Needs: verify.NeedOriginal, Run: support},
 	{Name: "generalization", Needs: verify.NeedOriginal, Run: generalization},
 	{Name: "shuffled", Needs: verify.NeedOriginal, Run: shuffled},
+	{Name: "shuffled", Needs: verify.NeedOriginal, Run: saOrder},
 	{Name: "claims", Run: claims},
 	{Name: "parameters", Run: detailParameters},
 	{Name: "details", Run: detailCounts},

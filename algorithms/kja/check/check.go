@@ -49,6 +49,7 @@ var checks = []verify.Check[release]{
 	{Name: "group counts", Run: groupCounts},
 	{Name: "group shape", Run: groupShape},
 	{Name: "sensitive group size", Run: groupSize},
+	{Name: "row pairing", Run: rowPairing},
 	{Name: "details", Run: detailClaims},
 	{Name: "join", Needs: verify.NeedOriginal, Run: inputsFit},
 	{Name: "sensitive values", Needs: verify.NeedOriginal, Run: sensitiveValues},

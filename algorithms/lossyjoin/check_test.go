@@ -416,9 +416,9 @@ func TestPositionLink(t *testing.T) {
 	if rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "FAIL position link") {
 		t.Fatalf("a position-linked release passes:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
-	// Without the original and audit the link cannot be decided, and the
-	// rest still holds.
-	if rep, err := check(t, bad, prep, false); err != nil || !rep.OK() {
+	// Without the original the files alone show it: their classes agree
+	// row by row far beyond independent shuffles (row pairing).
+	if rep, err := check(t, bad, prep, false); err != nil || rep.OK() || !strings.Contains(strings.Join(rep.Strings(), "\n"), "FAIL row pairing") {
 		t.Fatalf("without the original: %v\n%s", err, strings.Join(rep.Strings(), "\n"))
 	}
 	// With the original but without the audit record's row map of ss.csv,
@@ -623,5 +623,82 @@ func TestShuffleRedrawnWhenOrderLinks(t *testing.T) {
 				t.Fatalf("seed %d (audit %v): %v\n%s", seed, audit != nil, err, strings.Join(rep.Strings(), "\n"))
 			}
 		}
+	}
+}
+
+// TestNearInputOrder: nss.csv rewritten in the input's order but for
+// three pairs of rows swapped links each row to its input record as a
+// sorted file does (SPEC 7.3), and fails the shuffle test, with the audit
+// record (its row map rewritten to match) and without it.
+func TestNearInputOrder(t *testing.T) {
+	prep, dir := exportCensus(t, lossyjoin.VariantLossy)
+	bad := copyRelease(t, dir)
+	a, err := releasedir.ReadAudit(releasedir.AuditPath(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nss := readCSV(t, filepath.Join(bad, "nss.csv"))
+	rowOf := a.RowMap["nss.csv"]
+	order := make([]int, len(rowOf))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return rowOf[order[i]] < rowOf[order[j]] })
+	for _, s := range [][2]int{{5, 300}, {17, 18}, {120, 250}} {
+		order[s[0]], order[s[1]] = order[s[1]], order[s[0]]
+	}
+	out, rows := [][]string{nss[0]}, make([]int, 0, len(order))
+	for _, i := range order {
+		out = append(out, nss[i+1])
+		rows = append(rows, rowOf[i])
+	}
+	writeCSV(t, filepath.Join(bad, "nss.csv"), out)
+	a.RowMap["nss.csv"] = rows
+	b, _ := json.Marshal(a)
+	os.WriteFile(releasedir.AuditPath(bad), b, 0o600)
+	editManifest(t, bad, nil)
+	for _, audit := range []*releasedir.Audit{a, nil} {
+		rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source, Audit: audit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := strings.Join(rep.Strings(), "\n"); !strings.Contains(text, "FAIL shuffled: nss.csv rows are close to the input's order") {
+			t.Fatalf("audit %v: nss.csv in the input's order but for three swaps passes:\n%s", audit != nil, text)
+		}
+	}
+}
+
+// TestSSInputOrderWithoutAudit: ss.csv rewritten in the input's order
+// gives whoever knows that order each record's sensitive value (SPEC
+// 7.3); without the audit record its rows are not pinned, but each row's
+// key, its class and value's mean input row, follows the file's order
+// far beyond a shuffle, and the check fails.
+func TestSSInputOrderWithoutAudit(t *testing.T) {
+	prep, dir := exportCensus(t, lossyjoin.VariantLossy)
+	bad := copyRelease(t, dir)
+	a, err := releasedir.ReadAudit(releasedir.AuditPath(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := readCSV(t, filepath.Join(bad, "ss.csv"))
+	rowOf := a.RowMap["ss.csv"]
+	order := make([]int, len(rowOf))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return rowOf[order[i]] < rowOf[order[j]] })
+	out := [][]string{ss[0]}
+	for _, i := range order {
+		out = append(out, ss[i+1])
+	}
+	writeCSV(t, filepath.Join(bad, "ss.csv"), out)
+	os.Remove(releasedir.AuditPath(bad))
+	editManifest(t, bad, nil)
+	rep, err := catalogtest.Check(bad, verify.Options{Original: prep.Source})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(rep.Strings(), "\n"); !strings.Contains(text, "FAIL shuffled: ss.csv rows are close to the input's order") {
+		t.Fatalf("ss.csv in the input's order passes without the audit record:\n%s", text)
 	}
 }

@@ -302,6 +302,9 @@ type Pinning struct {
 	// whose rows are not interchangeable, which the files cannot pin.
 	ByAudit, Fits bool
 	Spanning      int
+	// Keys are, when the files pinned the rows tuple by tuple, each
+	// row's tuple's first original row (ShuffledKeys); nil by the audit.
+	Keys []int
 }
 
 // Pin pins the file's rows: by the audit record's row map when it has
@@ -332,9 +335,11 @@ func (t *TupleMatch) Pin(audit *releasedir.Audit, interchangeable func(id int32)
 		return p
 	}
 	p.Rows = make([]int, len(t.Pub))
+	p.Keys = make([]int, len(t.Pub))
 	next := make([]int32, t.Tuples)
 	for i, id := range t.Pub {
 		p.Rows[i] = int(t.rows[t.first[id]+next[id]])
+		p.Keys[i] = int(t.rows[t.first[id]])
 		next[id]++
 	}
 	return p

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -205,6 +206,82 @@ func TestShuffled(t *testing.T) {
 		if got := strings.Join(r.Strings(), ""); got != c.want {
 			t.Errorf("%v: %q, want %q", c.rows, got, c.want)
 		}
+	}
+}
+
+// Rows in the input's order but for a few swapped, or swapped pair by
+// pair, link each published row to its input row as a sorted file does
+// (SPEC 7.3), and fail; a shuffle passes.
+func TestShuffledNearOrder(t *testing.T) {
+	t.Parallel()
+	const n = 2000
+	sorted := func() []int32 {
+		rows := make([]int32, n)
+		for i := range rows {
+			rows[i] = int32(i)
+		}
+		return rows
+	}
+	fewSwapped := sorted()
+	for _, s := range [][2]int{{3, 1500}, {10, 11}, {700, 42}, {1999, 0}, {900, 901}} {
+		fewSwapped[s[0]], fewSwapped[s[1]] = fewSwapped[s[1]], fewSwapped[s[0]]
+	}
+	pairs := sorted()
+	for i := 0; i+1 < n; i += 2 {
+		pairs[i], pairs[i+1] = pairs[i+1], pairs[i]
+	}
+	shuffled := sorted()
+	rng := rand.New(rand.NewPCG(1, 2))
+	rng.Shuffle(n, func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, c := range []struct {
+		name string
+		rows []int32
+		want string
+	}{
+		{"five swaps", fewSwapped, "FAIL shuffled: p.csv rows are close to the input's order: 1991 of 1999 neighbouring rows ascend in the input's order, where a shuffle gives 999.5 (standard deviation 12.9)"},
+		{"pairs swapped", pairs, "FAIL shuffled: p.csv rows are close to the input's order: a row's position correlates 1.000 with its input row, where a shuffle gives 0 (standard deviation 0.022)"},
+		{"shuffled", shuffled, "ok   shuffled: p.csv rows are not in the input's order"},
+	} {
+		r := &Report{}
+		Shuffled("p.csv", c.rows, n, r)
+		if got := strings.Join(r.Strings(), ""); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Rows pinned tuple by tuple (the j-th published row of a tuple taking
+// its j-th original row) are ordered within each tuple whatever the
+// file's order: a shuffled file of repeated tuples passes on its tuples'
+// first rows (ShuffledKeys) and is not taken for one close to the input's
+// order.
+func TestShuffledKeysFirstCome(t *testing.T) {
+	t.Parallel()
+	const tuples, copies = 50, 40
+	tupleOf := make([]int, 0, tuples*copies)
+	for id := range tuples {
+		for range copies {
+			tupleOf = append(tupleOf, id)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	rng.Shuffle(len(tupleOf), func(i, j int) { tupleOf[i], tupleOf[j] = tupleOf[j], tupleOf[i] })
+	// Tuple id's original rows are id, id+tuples, id+2*tuples, ...
+	pinned, keys := make([]int, len(tupleOf)), make([]int, len(tupleOf))
+	next := make([]int, tuples)
+	for i, id := range tupleOf {
+		pinned[i], keys[i] = id+next[id]*tuples, id
+		next[id]++
+	}
+	r := &Report{}
+	ShuffledKeys("p.csv", pinned, keys, tuples, r)
+	if got := strings.Join(r.Strings(), ""); got != "ok   shuffled: p.csv rows are not in the input's order" {
+		t.Errorf("shuffled tuples pinned first come: %q", got)
+	}
+	r = &Report{}
+	Shuffled("p.csv", pinned, tuples, r)
+	if got := strings.Join(r.Strings(), ""); !strings.HasPrefix(got, "FAIL shuffled: p.csv rows are close to the input's order") {
+		t.Errorf("the first-come rows themselves read as ordered (why keys): %q", got)
 	}
 }
 

@@ -884,8 +884,22 @@ func PublishedKey(cols []*model.Column, row int) string {
 
 // Shuffled adds the line that a file's rows are not in the input's order
 // (given the input row behind each published row). Small files and files
-// of one repeated tuple are exempt: their order says nothing.
+// of one repeated tuple are exempt: their order says nothing. Rows in the
+// input's order but for a few moved, or in order pair by pair, link a
+// published row to the input as well as a sorted file does (SPEC 7.3:
+// row position must never link a published row to the input), so the
+// order is also tested statistically (orderLinked).
 func Shuffled[T int | int32](file string, pinned []T, distinct int, r *Report) {
+	ShuffledKeys(file, pinned, nil, distinct, r)
+}
+
+// ShuffledKeys is Shuffled when the rows behind the published rows were
+// pinned tuple by tuple (the j-th published row of a tuple taking its
+// j-th original row), which orders a tuple's rows by position whatever
+// the file's order: keys[i] is then row i's tuple's first original row,
+// the same for its interchangeable rows, and the statistics read them
+// (nil: they read pinned).
+func ShuffledKeys[T int | int32](file string, pinned []T, keys []int, distinct int, r *Report) {
 	if len(pinned) < 8 || distinct < 2 {
 		return
 	}
@@ -894,7 +908,88 @@ func Shuffled[T int | int32](file string, pinned []T, distinct int, r *Report) {
 		r.Add(false, "shuffled", "%s rows are in the input's order", file)
 		return
 	}
+	rows := make([]float64, len(pinned))
+	for i, p := range pinned {
+		rows[i] = float64(p)
+		if len(keys) == len(pinned) {
+			rows[i] = float64(keys[i])
+		}
+	}
+	if why := orderLinked(rows); why != "" {
+		r.Add(false, "shuffled", "%s rows are close to the input's order: %s", file, why)
+		return
+	}
 	r.Add(true, "shuffled", "%s rows are not in the input's order", file)
+}
+
+// OrderByKeys adds a failing shuffle line when a file's rows, given a
+// key read from each row's content alone (the same for rows that read the
+// same, so a uniform shuffle puts the keys in a uniformly random order),
+// are close to the input's order (orderLinked); it adds nothing
+// otherwise, as the files do not pin the rows.
+func OrderByKeys(file string, keys []float64, r *Report) {
+	if len(keys) < 8 {
+		return
+	}
+	if why := orderLinked(keys); why != "" {
+		r.Add(false, "shuffled", "%s rows are close to the input's order: %s", file, why)
+	}
+}
+
+// orderZ is how many standard deviations from a shuffle's mean a row
+// order statistic may fall: beyond it a uniform shuffle lands with
+// probability about 1e-9 (the false alarm positionLink-style tests allow).
+const orderZ = 6.1
+
+// orderLinked tests a file's order against a uniform shuffle of its rows
+// and says why it is not one ("" when it may be). rows[i] is the input
+// row behind published row i. Two statistics: the neighbouring rows that
+// ascend (a tie counts half), (n-1)/2 on average with variance (n+1)/12
+// under a shuffle, which a file in the input's order but for a few rows
+// moved fails; and the correlation of a row's position with its input
+// row, 0 on average with variance 1/(n-1) under a shuffle of any values,
+// which a file in order block by block (pairs swapped, say) fails.
+func orderLinked(rows []float64) string {
+	n := float64(len(rows))
+	ascents := 0.0
+	for i := 1; i < len(rows); i++ {
+		switch {
+		case rows[i] > rows[i-1]:
+			ascents++
+		case rows[i] == rows[i-1]:
+			ascents += 0.5
+		}
+	}
+	mean, sd := (n-1)/2, math.Sqrt((n+1)/12)
+	if math.Abs(ascents-mean) > orderZ*sd {
+		return fmt.Sprintf("%g of %d neighbouring rows ascend in the input's order, where a shuffle gives %.1f (standard deviation %.1f)", ascents, len(rows)-1, mean, sd)
+	}
+	corr := positionCorrelation(rows)
+	if csd := 1 / math.Sqrt(n-1); math.Abs(corr) > orderZ*csd {
+		return fmt.Sprintf("a row's position correlates %.3f with its input row, where a shuffle gives 0 (standard deviation %.3f)", corr, csd)
+	}
+	return ""
+}
+
+// positionCorrelation is the Pearson correlation of i with rows[i] (0
+// when the rows are all one).
+func positionCorrelation(rows []float64) float64 {
+	n := float64(len(rows))
+	meanV := 0.0
+	for _, v := range rows {
+		meanV += v / n
+	}
+	meanI := (n - 1) / 2
+	var covIV, varV float64
+	for i, v := range rows {
+		covIV += (float64(i) - meanI) * (v - meanV)
+		varV += (v - meanV) * (v - meanV)
+	}
+	if varV <= 0 {
+		return 0
+	}
+	varI := n * (n*n - 1) / 12
+	return covIV / math.Sqrt(varI*varV)
 }
 
 // Recomputed holds what a checker recomputed from the files for the

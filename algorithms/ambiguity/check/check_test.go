@@ -487,6 +487,16 @@ func TestRowsInInputOrder(t *testing.T) {
 	if f := failing(rep); strings.Join(f, ",") != "shuffled" {
 		t.Fatalf("failing %v\n%s", f, strings.Join(rep.Strings(), "\n"))
 	}
+	// Without the audit record the members are not pinned, but each
+	// row's key, the mean input row of its group's covered records with
+	// its value, follows the file's order far beyond a shuffle.
+	rep = check(t, bad, prep.Source, false)
+	if text := strings.Join(rep.Strings(), "\n"); !strings.Contains(text, "FAIL shuffled: st.csv rows are close to the input's order") {
+		t.Fatalf("st.csv in the input's order passes without the audit record:\n%s", text)
+	}
+	if rep := check(t, dir, prep.Source, false); slices.Contains(failing(rep), "shuffled") {
+		t.Fatalf("the genuine release without the audit record:\n%s", strings.Join(rep.Strings(), "\n"))
+	}
 }
 
 // TestWrongOriginal: an original that is not the input fails.

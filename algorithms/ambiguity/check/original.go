@@ -118,13 +118,20 @@ func faithful(c *ctx, r *verify.Report) error {
 }
 
 // shuffled: with the audit record, no table's rows are in the input's
-// order.
+// order; without it, no table's rows follow it by a key read from their
+// content alone (orderKeys).
 func shuffled(c *ctx, r *verify.Report) error {
 	f := c.compared()
-	if f == nil || f.byFlow {
+	if f == nil {
 		return nil
 	}
 	tabs := append(append([]*table(nil), c.rl.at...), c.rl.st)
+	if f.byFlow {
+		for ti, keys := range orderKeys(c.rl, f.o) {
+			verify.OrderByKeys(tabs[ti].file, keys, r)
+		}
+		return nil
+	}
 	for ti, h := range f.held {
 		if h.first != nil {
 			verify.Shuffled(tabs[ti].file, h.first, c.rl.groups, r)

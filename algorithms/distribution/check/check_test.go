@@ -89,7 +89,12 @@ func figure2Project(input string) pipeline.Project {
 // dir/out; it returns the release directory and the prepared run.
 func export(t *testing.T, dir string, p pipeline.Project) (string, *pipeline.Prepared) {
 	t.Helper()
-	env := pipeline.Env{}
+	return exportWith(t, pipeline.Env{}, dir, p)
+}
+
+// exportWith is export in env (the embedded datasets, say).
+func exportWith(t *testing.T, env pipeline.Env, dir string, p pipeline.Project) (string, *pipeline.Prepared) {
+	t.Helper()
 	src, err := env.LoadTable(p)
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,17 @@ func disclosure(c *release, r *verify.Report) error {
 	return nil
 }
 
+// rowPairing: row order does not pair qi.csv with sa.csv, read from the
+// files alone: Koudas et al. 2009, Section 2, permute a group's
+// generalized values "to break the association between a tuple and a
+// particular sensitive attribute value"; an sa.csv written in qi.csv's
+// row order gives each tuple its own subdomain, whose posterior is not
+// the target (Definition 3.2). Independent shuffles do not write one.
+func rowPairing(c *release, r *verify.Report) error {
+	verify.RowPairing(format.FileQI, c.qi, 0, format.FileSA, c.sa, 0, r)
+	return nil
+}
+
 // tuplesCovered: each group has at least one subdomain per tuple (the
 // extra ones are fake values).
 func tuplesCovered(c *release, r *verify.Report) error {

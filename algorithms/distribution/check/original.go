@@ -176,7 +176,7 @@ func generalization(c *release, r *verify.Report) error {
 // shuffled: qi.csv's rows are not in the input's order.
 func shuffled(c *release, r *verify.Report) error {
 	if f, err := c.originalOf(); err == nil && f.pinned() {
-		verify.Shuffled(format.FileQI, f.pin.Rows, f.match.Tuples, r)
+		verify.ShuffledKeys(format.FileQI, f.pin.Rows, f.pin.Keys, f.match.Tuples, r)
 	}
 	return nil
 }

@@ -49,6 +49,7 @@ var checks = []verify.Check[release]{
 	{Name: "group counts", Run: groupCounts},
 	{Name: "group shape", Run: groupShape},
 	{Name: "sensitive group size", Run: groupSize},
+	{Name: "row pairing", Run: rowPairing},
 	{Name: "details", Run: detailClaims},
 	{Name: "join", Needs: verify.NeedOriginal, Run: inputsFit},
 	{Name: "sensitive values", Needs: verify.NeedOriginal, Run: sensitiveValues},
@@ -65,6 +66,7 @@ var checks = []verify.Check[release]{
 	{Name: "microdata per box", Needs: verify.NeedOriginal, Run: microdataPerBox},
 	{Name: "sensitive groups", Needs: verify.NeedOriginal, Run: groupValues},
 	{Name: "si rows", Needs: verify.NeedOriginal | verify.NeedAudit, Run: siRows},
+	{Name: "shuffled", Needs: verify.NeedOriginal, Run: siOrder},
 	{Name: "k-join-anonymity", Run: unproven},
 	{Name: "claims", Run: claims},
 }

@@ -170,3 +170,14 @@ func groupSize(c *release, r *verify.Report) error {
 		format.ParamK.Text(c.m.Parameters), g.min, g.small)
 	return nil
 }
+
+// rowPairing: row order does not pair jat.csv with si.csv, read from the
+// files alone: Sacharidis et al., Section 3.2, publish a sensitive
+// group's values apart from its boxes, so that which box (and which
+// tuple) holds which value stays hidden; an si.csv written in jat.csv's
+// row order gives each microdata row its own value. Independent shuffles
+// do not write one (verify.RowPairing).
+func rowPairing(c *release, r *verify.Report) error {
+	verify.RowPairing(format.FileJAT, c.jat, 1, format.FileSI, c.si, 0, r)
+	return nil
+}

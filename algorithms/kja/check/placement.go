@@ -460,12 +460,71 @@ func mbb(c *release, r *verify.Report) error {
 }
 
 // jatShuffled: with the audit record, jat.csv's rows are not in the
-// input's order.
+// input's order; without it, each row's key is the mean input row of its
+// box's microdata tuples (the same for every row of the box, read from
+// its content alone), which must not follow the file's order
+// (verify.OrderByKeys; SPEC 7.3).
 func jatShuffled(c *release, r *verify.Report) error {
-	if p := c.placed(); p != nil && p.byAudit {
-		b, _ := c.boxesOf()
-		verify.Shuffled(format.FileJAT, p.order, len(b.list), r)
+	p := c.placed()
+	if p == nil {
+		return nil
 	}
+	b, _ := c.boxesOf()
+	switch {
+	case p.byAudit:
+		verify.Shuffled(format.FileJAT, p.order, len(b.list), r)
+	case p.done:
+		sum, count := make([]float64, len(b.list)), make([]int, len(b.list))
+		for i, bi := range p.boxOfMT {
+			if bi >= 0 {
+				sum[bi] += float64(p.in.mt.rows[i])
+				count[bi]++
+			}
+		}
+		keys := make([]float64, len(b.of))
+		for row, bi := range b.of {
+			if bi >= 0 && count[bi] > 0 {
+				keys[row] = sum[bi] / float64(count[bi])
+			}
+		}
+		verify.OrderByKeys(format.FileJAT, keys, r)
+	}
+	return nil
+}
+
+// siOrder: without the audit record, si.csv's rows are not in the
+// input's order: each row's key is the mean input row of its group's
+// microdata tuples with its sensitive value (read from its content
+// alone), which must not follow the file's order (verify.OrderByKeys;
+// SPEC 7.3). A si.csv in the input's order gives whoever knows that
+// order each person's sensitive value, whatever the groups hide.
+func siOrder(c *release, r *verify.Report) error {
+	p := c.placed()
+	if p == nil || p.byAudit || !p.done {
+		return nil
+	}
+	b, _ := c.boxesOf()
+	type groupValue struct {
+		sg int
+		sa string
+	}
+	sum, count := map[groupValue]float64{}, map[groupValue]int{}
+	for i, bi := range p.boxOfMT {
+		if bi >= 0 {
+			k := groupValue{b.list[bi].sg, p.in.mt.saTexts[p.in.mt.sa[i]]}
+			sum[k] += float64(p.in.mt.rows[i])
+			count[k]++
+		}
+	}
+	sgCol, saCol := c.si.Columns[0], c.si.Columns[1]
+	keys := make([]float64, c.si.Rows)
+	for row := range keys {
+		sg, ok := b.sgIDs[sgCol.Value(row)]
+		if k := (groupValue{sg, saCol.Value(row)}); ok && count[k] > 0 {
+			keys[row] = sum[k] / float64(count[k])
+		}
+	}
+	verify.OrderByKeys(format.FileSI, keys, r)
 	return nil
 }
 

@@ -66,6 +66,7 @@ var joinChecks = []verify.Check[ctx]{
 	{Name: "remark", Run: remark},
 	{Name: "class claims", Run: classClaims},
 	{Name: "join rows", Run: joinRows},
+	{Name: "row pairing", Run: rowPairing},
 	{Name: "tuples", Needs: verify.NeedOriginal, Run: joinTuples},
 	{Name: "sensitive values", Needs: verify.NeedOriginal, Run: joinSensitiveValues},
 	{Name: "audit", Needs: verify.NeedOriginal | verify.NeedAudit, Run: nssAudit},
@@ -73,6 +74,7 @@ var joinChecks = []verify.Check[ctx]{
 	{Name: "shuffled", Needs: verify.NeedOriginal, Run: nssShuffled},
 	{Name: "audit", Needs: verify.NeedOriginal | verify.NeedAudit, Run: ssAudit},
 	{Name: "shuffled", Needs: verify.NeedOriginal | verify.NeedAudit, Run: ssShuffled},
+	{Name: "shuffled", Needs: verify.NeedOriginal, Run: ssOrder},
 	{Name: "position link", Needs: verify.NeedOriginal, Run: positionLinkLine},
 	{Name: "claims", Run: joinClaims},
 }

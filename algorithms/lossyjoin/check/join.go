@@ -79,6 +79,16 @@ func joinColumns(c *ctx, r *verify.Report) error {
 	return nil
 }
 
+// rowPairing: row order does not pair nss.csv with ss.csv, read from the
+// files alone (Wong et al., Section 5: the lossy join of the two tables
+// is the privacy; a ss.csv written in nss.csv's row order joins them
+// back). Without the original a file whose classes follow the other's
+// row by row fails: independent shuffles do not write one.
+func rowPairing(c *ctx, r *verify.Report) error {
+	verify.RowPairing(fileNSS, c.nss, len(c.nss.Columns)-1, fileSS, c.ss, 0, r)
+	return nil
+}
+
 // joinedOf reads the classes once.
 func (c *ctx) joinedOf() *joined {
 	j, _ := c.classes.Get(func() (*joined, error) {

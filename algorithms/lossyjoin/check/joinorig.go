@@ -33,10 +33,12 @@ type joinOriginal struct {
 	twice      bool
 	badClasses int
 	// faithful is the classes faithful line; order the input rows behind
-	// nss.csv's pinned rows (distinct: their tuples) for the shuffle
-	// line; link the position link line.
+	// nss.csv's pinned rows (distinct: their tuples; keys, pinned without
+	// the audit record, each row's tuple's first input row: ShuffledKeys)
+	// for the shuffle line; link the position link line.
 	faithful verify.Line
 	order    []int
+	keys     []int
 	distinct int
 	link     *verify.Line
 	// ss.csv by the audit record's row map (nil: none): whether it fits,
@@ -189,6 +191,7 @@ func (f *joinOriginal) withoutAudit(c *ctx) {
 		}
 		rows := f.match.Rows(id)
 		f.order = append(f.order, int(rows[next[id]]))
+		f.keys = append(f.keys, int(rows[0]))
 		if next[id] == 0 {
 			distinct++
 			seen := map[string]bool{}
@@ -351,7 +354,7 @@ func classesFaithful(c *ctx, r *verify.Report) error {
 // nssShuffled: nss.csv's rows are not in the input's order.
 func nssShuffled(c *ctx, r *verify.Report) error {
 	if f := c.pinnedOK(); f != nil {
-		verify.Shuffled(fileNSS, f.order, f.distinct, r)
+		verify.ShuffledKeys(fileNSS, f.order, f.keys, f.distinct, r)
 	}
 	return nil
 }
@@ -376,6 +379,55 @@ func ssShuffled(c *ctx, r *verify.Report) error {
 	if f := c.pinnedOK(); f != nil && len(f.ssRows) > 0 && f.ssFits {
 		verify.Shuffled(fileSS, f.ssRows, f.ssValues, r)
 	}
+	return nil
+}
+
+// ssOrder: when no audit row map pins ss.csv's rows, they are not in the
+// input's order: each row's key, the mean input row of its class's
+// records with its sensitive value (read from its content alone), must
+// not follow the file's order (verify.OrderByKeys; SPEC 7.3). An ss.csv
+// in the input's order gives whoever knows that order each record's
+// sensitive value, whatever the lossy join hides (Wong et al., Section 5).
+func ssOrder(c *ctx, r *verify.Report) error {
+	f := c.pinnedOK()
+	if f == nil || len(f.ssRows) > 0 {
+		return nil
+	}
+	classOfInput := make([]int, f.o.Table.Rows)
+	for i := range classOfInput {
+		classOfInput[i] = -1
+	}
+	if f.pin != nil && f.pin.Rows != nil {
+		for row, in := range f.pin.Rows {
+			classOfInput[in] = f.nssOf[row]
+		}
+	} else {
+		for id, cls := range f.classOf {
+			for _, in := range f.match.Rows(int32(id)) {
+				classOfInput[in] = cls
+			}
+		}
+	}
+	type classValue struct {
+		class int
+		sa    string
+	}
+	sum, count := map[classValue]float64{}, map[classValue]int{}
+	for in, cls := range classOfInput {
+		if cls >= 0 {
+			v, _ := f.o.Text(f.o.SA, in)
+			sum[classValue{cls, v}] += float64(in)
+			count[classValue{cls, v}]++
+		}
+	}
+	ssOf, sa := c.joinedOf().ssOf, c.ss.Columns[1]
+	keys := make([]float64, c.ss.Rows)
+	for row := range keys {
+		if k := (classValue{ssOf[row], sa.Value(row)}); count[k] > 0 {
+			keys[row] = sum[k] / float64(count[k])
+		}
+	}
+	verify.OrderByKeys(fileSS, keys, r)
 	return nil
 }
 

@@ -25,11 +25,22 @@ type combos struct {
 	nodes [][]int32
 	count []int
 	key   []byte
+	// rowSum sums the original rows of each combination (originals).
+	rowSum []float64
 }
 
 func newCombos() *combos { return &combos{index: map[string]int32{}} }
 
-func (c *combos) add(nodes []int32) {
+// addRow adds original row row of the combination nodes.
+func (c *combos) addRow(nodes []int32, row int) {
+	id := c.add(nodes)
+	for len(c.rowSum) <= int(id) {
+		c.rowSum = append(c.rowSum, 0)
+	}
+	c.rowSum[id] += float64(row)
+}
+
+func (c *combos) add(nodes []int32) int32 {
 	c.key = c.key[:0]
 	for _, x := range nodes {
 		c.key = binary.LittleEndian.AppendUint32(c.key, uint32(x))
@@ -43,23 +54,25 @@ func (c *combos) add(nodes []int32) {
 		c.count = append(c.count, 0)
 	}
 	c.count[id]++
+	return id
 }
 
 // bySA groups combos by sensitive value.
 type bySA map[string]*combos
 
-func (b bySA) add(sa string, nodes []int32) {
+func (b bySA) add(sa string, nodes []int32) int32 {
 	c := b[sa]
 	if c == nil {
 		c = newCombos()
 		b[sa] = c
 	}
-	c.add(nodes)
+	return c.add(nodes)
 }
 
 // published groups the rows of published.csv (QIs as taxonomy nodes;
-// every label is a node, Check has made sure).
-func published(t *model.Table, trees []*tree) bySA {
+// every label is a node, Check has made sure), and gives each row's
+// combination among its sensitive value's.
+func published(t *model.Table, trees []*tree) (bySA, []int32) {
 	d := len(trees)
 	node := make([][]int32, d) // per QI, per dictionary code
 	for i, tr := range trees {
@@ -68,6 +81,7 @@ func published(t *model.Table, trees []*tree) bySA {
 		}
 	}
 	out := bySA{}
+	at := make([]int32, t.Rows)
 	nodes := make([]int32, d)
 	for row := 0; row < t.Rows; row++ {
 		for i, tr := range trees {
@@ -77,9 +91,9 @@ func published(t *model.Table, trees []*tree) bySA {
 				nodes[i] = int32(tr.byLabel[""])
 			}
 		}
-		out.add(t.Columns[d].Value(row), nodes)
+		at[row] = out.add(t.Columns[d].Value(row), nodes)
 	}
-	return out
+	return out, at
 }
 
 // originals groups the eligible original rows by their leaves; rows with
@@ -126,7 +140,7 @@ rows:
 			c = newCombos()
 			bySACode[o.SA.Codes[row]] = c
 		}
-		c.add(nodes)
+		c.addRow(nodes, row)
 	}
 	out := bySA{}
 	for code, c := range bySACode {
@@ -241,4 +255,38 @@ func (b bySA) combos() int {
 		n += len(c.nodes)
 	}
 	return n
+}
+
+// contentKeys gives each published row the mean input row of the
+// original rows its values cover with its sensitive value: a function of
+// the row's content alone, so under a uniform shuffle of the file the
+// keys fall in a uniformly random order, while a file in the input's
+// order puts them close to it (verify.OrderLinked). at is each row's
+// combination (published).
+func contentKeys(t *model.Table, pub bySA, at []int32, orig bySA, trees []*tree) []float64 {
+	mean := map[string][]float64{}
+	for sa, p := range pub {
+		sum, count := make([]float64, len(p.nodes)), make([]int, len(p.nodes))
+		if o := orig[sa]; o != nil {
+			tr := newTrie(p)
+			for oi, leaves := range o.nodes {
+				tr.covering(trees, nil, leaves, func(pi int32) {
+					sum[pi] += o.rowSum[oi]
+					count[pi] += o.count[oi]
+				})
+			}
+		}
+		for i := range sum {
+			if count[i] > 0 {
+				sum[i] /= float64(count[i])
+			}
+		}
+		mean[sa] = sum
+	}
+	keys := make([]float64, t.Rows)
+	saCol := t.Columns[len(trees)]
+	for row := range keys {
+		keys[row] = mean[saCol.Value(row)][at[row]]
+	}
+	return keys
 }

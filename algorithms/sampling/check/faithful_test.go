@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -155,5 +156,41 @@ func BenchmarkCheckOriginal(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestInputOrderWithoutAudit: published.csv written in the input's order
+// links each row to its record (SPEC 7.3); without the audit record the
+// rows are not pinned, but each row's mean covered input row, read from
+// its content alone, follows the file's order far beyond a shuffle, and
+// the check fails.
+func TestInputOrderWithoutAudit(t *testing.T) {
+	dir, orig := release(t, nil)
+	a, err := releasedir.ReadAudit(releasedir.AuditPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowOf := a.RowMap["published.csv"]
+	recs := verifytest.ReadCSV(t, filepath.Join(dir, "published.csv"))
+	body := recs[1:]
+	order := make([]int, len(body))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return rowOf[order[i]] < rowOf[order[j]] })
+	sorted := [][]string{recs[0]}
+	for _, i := range order {
+		sorted = append(sorted, body[i])
+	}
+	bare := copyRelease(t, dir)
+	os.Remove(releasedir.AuditPath(bare))
+	verifytest.WriteCSV(t, filepath.Join(bare, "published.csv"), sorted)
+	editManifest(t, bare, true, func(m map[string]any) { delete(m, "attacks") })
+	rep, err := catalogtest.Check(bare, verify.Options{Original: orig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasLine(rep, "shuffled", false) {
+		t.Fatalf("published.csv in the input's order passes without the audit record:\n%s", strings.Join(rep.Strings(), "\n"))
 	}
 }

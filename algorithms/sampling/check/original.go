@@ -34,6 +34,9 @@ type original struct {
 	byFlow        bool
 	strict, loose int
 	how           string
+	// keys are the published rows' content keys (contentKeys) for the
+	// shuffle test.
+	keys []float64
 }
 
 // originalOf compares the release with the original once.
@@ -188,7 +191,9 @@ func publishedNodes(c *release) [][]int {
 // with the rule and without it (faithfulByFlow).
 func (f *original) flow(c *release) {
 	f.byFlow = true
-	pub, orig := published(c.t, c.trees), originals(f.o, f.eligible, c.trees)
+	pub, at := published(c.t, c.trees)
+	orig := originals(f.o, f.eligible, c.trees)
+	f.keys = contentKeys(c.t, pub, at, orig, c.trees)
 	levels := make([]int, len(c.trees))
 	for q, name := range c.m.QIs {
 		levels[q] = c.mg[name]
@@ -269,6 +274,10 @@ func recordGeneralization(c *release, r *verify.Report) error {
 // input's order.
 func shuffled(c *release, r *verify.Report) error {
 	f, err := c.originalOf()
+	if err == nil && f.byFlow && f.loose == c.t.Rows {
+		verify.OrderByKeys(file, f.keys, r)
+		return nil
+	}
 	if err != nil || f.byFlow || f.bad {
 		return nil
 	}

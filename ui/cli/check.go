@@ -104,6 +104,19 @@ func notAPattern(param, spec string) error {
 		Hint: "join the shards into one file (one header row) and give it; check DIR without --original checks the release's files alone"}
 }
 
+// notAPatternIn refuses a glob as the input of a command that reads one
+// table: only a partitioned run reads a glob of shards.
+func notAPatternIn(spec string) error {
+	if !strings.ContainsAny(spec, "*?[") {
+		return nil
+	}
+	if _, err := os.Lstat(spec); err == nil {
+		return nil // a file named so
+	}
+	return &model.ParamError{Param: "in", Value: spec, Reason: "a pattern of files: only a partitioned run reads a glob of shards, this command reads one table",
+		Hint: "privlab run --partitions N (or --partition-rows N) runs the shards partition by partition; otherwise join them into one file (one header row)"}
+}
+
 // loadOriginal loads --original or --public (a file or dataset:NAME) for
 // the release in dir. Settings the command line leaves open (--columns of
 // a header-less file, --kind, --rows and --data-seed of a generator,

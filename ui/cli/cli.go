@@ -214,6 +214,9 @@ func noPositional(a *Args, cmd string) error {
 
 // prepare loads the input and resolves the project.
 func prepare(a *Args) (*pipeline.Prepared, error) {
+	if err := notAPatternIn(a.Project.Input); err != nil {
+		return nil, err
+	}
 	t, err := env.LoadTableContext(interruptCtx(), env.WithDefaults(a.Project))
 	if err != nil {
 		return nil, err

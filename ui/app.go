@@ -1442,8 +1442,31 @@ func (a *App) fullHelpView(w, h int) string {
 	rows := max(4, h-2)
 	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.GlobalFull(), rows)...)
 	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), common.FirstKey(k.Back), common.KeyName(k.Help)))
-	a.help.Width = w
-	return title + "\n\n" + a.help.FullHelpView(cols)
+	return title + "\n\n" + a.helpBands(cols, w)
+}
+
+// helpBands lays the full help's columns out side by side when they fit
+// in w, closer together when only that makes them fit, and else in bands
+// of columns one under the other: bubbles' help would cut the columns
+// that do not fit behind a "…" (the Tour pane's ? lost every global key
+// at 80 columns).
+func (a *App) helpBands(cols [][]key.Binding, w int) string {
+	h := a.help
+	h.Width = 0 // never cut: the columns are measured here
+	if s := h.FullHelpView(cols); common.LenCells(s) <= w {
+		return s
+	}
+	h.FullSeparator = "  "
+	var bands []string
+	for len(cols) > 0 {
+		n := 1
+		for n < len(cols) && common.LenCells(h.FullHelpView(cols[:n+1])) <= w {
+			n++
+		}
+		bands = append(bands, h.FullHelpView(cols[:n]))
+		cols = cols[n:]
+	}
+	return strings.Join(bands, "\n\n")
 }
 
 // helpColumns splits bindings into columns of at most n rows, so the

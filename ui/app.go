@@ -772,10 +772,13 @@ func (a *App) cancelAll() {
 func (a *App) showFull() {
 	st := a.st
 	d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
+	if st.StatusErr && st.Status != "" && (d.err == nil || d.err.Error() != st.Status) {
+		d.refused = st.Status
+	}
 	if st.ReceivedDir == "" {
 		d.warnings, _ = st.ShownWarnings()
 	}
-	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
+	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 || d.refused != "" {
 		a.dialog = d
 	}
 }

@@ -419,6 +419,10 @@ type errorDialog struct {
 	err      error
 	attacks  error
 	warnings []string
+	// refused is an action's refusal (an error status) that err does not
+	// show: the summary bar gives it what the error leaves, often a few
+	// cells, so it is read in full here.
+	refused string
 }
 
 // anyKey stands for every key in the error dialog's help: any key
@@ -446,6 +450,9 @@ func (d *errorDialog) view(w, h int) string {
 			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}
 		parts = append(parts, body)
+	}
+	if d.refused != "" {
+		parts = append(parts, s.Error.Render("Refused")+"\n\n"+common.Wrap(common.Safe(d.refused), bw))
 	}
 	if d.attacks != nil && d.attacks != d.err {
 		body := s.Error.Render("The attacks could not be measured") + "\n\n" + common.Wrap(common.WithoutHint(d.attacks), bw)

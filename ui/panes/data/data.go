@@ -190,8 +190,8 @@ func (p *Model) pickPublic() tea.Cmd {
 }
 
 // toggleKind reads the column as categorical if it is numeric, as
-// numeric otherwise (refused, with the reason as the status, when a
-// value is not a number), and reloads the table.
+// numeric otherwise (refused, with the reason and what to do as the
+// status, when a value is not a number), and reloads the table.
 func (p *Model) toggleKind(c *model.Column) {
 	st, col := p.st, c.Name
 	kind := "numeric"
@@ -200,7 +200,7 @@ func (p *Model) toggleKind(c *model.Column) {
 	}
 	if kind == "numeric" {
 		if _, ok := model.ParseNumber(firstNonNumber(c)); !ok {
-			st.Notify("%s cannot be numeric: %q is not a number", col, firstNonNumber(c))
+			st.Refuse(fmt.Sprintf("%s cannot be numeric: %q is not a number; %s adds it to the missing values", col, firstNonNumber(c), common.KeyName(st.Keys.MissingTokens)))
 			return
 		}
 	}

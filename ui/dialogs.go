@@ -174,12 +174,15 @@ func (d *saveDialog) view(w, h int) string {
 	if d.as {
 		title = "Save the project as another file (" + common.KeyName(d.st.Keys.Save) + " then writes to it)"
 	}
-	body := title + "\n(" + clitext.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
+	// The text wraps inside the box (border and padding take 4 cells), so
+	// a long refusal or file name does not push it past the terminal.
+	bw := min(w-4, 76)
+	body := common.Wrap(title+"\n("+clitext.RunConfigCommand("")+" reads it; paths in it are relative to its folder)", bw) + "\n\n" + d.input.View()
 	if d.err != "" {
-		body += "\n" + d.st.Styles.Error.Render(model.TermLines(d.err))
+		body += "\n" + d.st.Styles.Error.Render(common.Wrap(d.err, bw))
 	}
 	if d.replace != "" {
-		body += "\n" + d.st.Styles.Error.Render(d.replace+" exists: replace it with the project? ("+common.YesNo(d.st.Keys)+")")
+		body += "\n" + d.st.Styles.Error.Render(common.Wrap(d.replace+" exists: replace it with the project? ("+common.YesNo(d.st.Keys)+")", bw))
 		body += "\n\n" + d.st.Styles.Muted.Render(common.KeyName(d.st.Keys.Yes)+" replace · "+common.KeyName(d.st.Keys.No)+" choose another name")
 		return centered(d.st.Styles.Dialog.Render(body), w, h)
 	}

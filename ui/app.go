@@ -725,6 +725,11 @@ func (a *App) sessionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 		if st.Table != nil && !st.Running {
 			st.NeedRun, st.Cancelled = true, false
 		}
+	case (key.Matches(msg, k.Save) || key.Matches(msg, k.SaveAs)) && st.ReceivedDir != "":
+		// The session holds the release's input and roles but the method
+		// and values of the session before it: saved, they would make
+		// another release than the one read.
+		st.Refuse("nothing to save: a received release is read here, not made (" + common.KeyName(k.Open) + " opens its original or a project to make one)")
 	case key.Matches(msg, k.Save) && st.ProjectPath != "":
 		if err := st.save(st.ProjectPath); err != nil {
 			st.Fail(err)
@@ -1443,7 +1448,7 @@ func (a *App) wrapHelp(bs []key.Binding, w int) string {
 func (a *App) fullHelpView(w, h int) string {
 	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
 	rows := max(4, h-2)
-	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.GlobalFull(), rows)...)
+	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(a.globalKeys(), rows)...)
 	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), common.FirstKey(k.Back), common.KeyName(k.Help)))
 	return title + "\n\n" + a.helpBands(cols, w)
 }
@@ -1470,6 +1475,21 @@ func (a *App) helpBands(cols [][]key.Binding, w int) string {
 		cols = cols[n:]
 	}
 	return strings.Join(bands, "\n\n")
+}
+
+// globalKeys are the global keys that act in this view: the tour's key
+// only on a tour, the advisor's only where its tab is (neither on a
+// received release, the advisor not on a tour), as the tabs show.
+func (a *App) globalKeys() []key.Binding {
+	k, vis := a.st.Keys, a.visible()
+	var out []key.Binding
+	for _, b := range k.GlobalFull() {
+		if b.Help() == k.TourTab.Help() && !slices.Contains(vis, common.PaneTour) || b.Help() == k.Advisor.Help() && !slices.Contains(vis, common.PaneAdvisor) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // helpColumns splits bindings into columns of at most n rows, so the

@@ -23,7 +23,7 @@ func TestFullHelpShowsEveryKeyAt80x24(t *testing.T) {
 			a := open(t)
 			press(t, a, "?")
 			screen := a.View()
-			for _, b := range append(a.st.Keys.GlobalFull(), a.panes[a.active].fullHelp()...) {
+			for _, b := range append(a.globalKeys(), a.panes[a.active].fullHelp()...) {
 				if !b.Enabled() {
 					continue
 				}
@@ -40,4 +40,34 @@ func (a *App) pressed(t *testing.T, keys ...string) *App {
 	t.Helper()
 	press(t, a, keys...)
 	return a
+}
+
+// TestFullHelpListsOnlyKeysThatAct: ? lists the tour's key on a tour
+// only and the advisor's where its tab is; on a received release neither
+// (both were listed there and did nothing).
+func TestFullHelpListsOnlyKeysThatAct(t *testing.T) {
+	dir := t.TempDir()
+	inDir(t, dir, func() {
+		a := ready(t, "dataset:employees", 80, 24)
+		press(t, a, "7", "enter")
+	})
+	for _, c := range []struct {
+		name          string
+		open          func(t *testing.T) *App
+		tour, advisor bool
+	}{
+		{"workbench", func(t *testing.T) *App { return ready(t, "dataset:employees", 80, 24) }, false, true},
+		{"tour", func(t *testing.T) *App { return tourApp(t, "kja", 80, 24) }, true, false},
+		{"received release", func(t *testing.T) *App { return receivedApp(t, dir) }, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := c.open(t)
+			press(t, a, "?")
+			v := a.View()
+			if strings.Contains(v, "open the tour") != c.tour || strings.Contains(v, "the advisor") != c.advisor {
+				t.Errorf("tour key listed %v (want %v), advisor key listed %v (want %v):\n%s",
+					strings.Contains(v, "open the tour"), c.tour, strings.Contains(v, "the advisor"), c.advisor, v)
+			}
+		})
+	}
 }

@@ -144,6 +144,13 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		})
 	}
+	if st.ReceivedDir != "" && p.changesSettings(k) {
+		// A received release was made with these roles, kinds and missing
+		// values (its audit record's): changed here, the pane would
+		// describe another release than the one read.
+		st.Refuse("these are the release's own roles, kinds and missing values, read from its audit record (" + common.KeyName(keys.Open) + " opens the original to make a release of your own)")
+		return nil
+	}
 	cols := st.Table.Columns
 	col := cols[p.cursor].Name
 	switch {
@@ -187,6 +194,14 @@ func (p *Model) pickPublic() tea.Cmd {
 		st.Notify("public table %s", path)
 	}}
 	return func() tea.Msg { return pick }
+}
+
+// changesSettings reports whether k changes a role, a kind, the
+// missing values or the public table.
+func (p *Model) changesSettings(k tea.KeyMsg) bool {
+	keys := p.st.Keys
+	return key.Matches(k, keys.ToggleQI, keys.SetSA, keys.ToggleID, keys.ClearRole, keys.ToggleKind, keys.ToggleMissing, keys.MissingTokens) ||
+		p.ReadsPublic() && key.Matches(k, keys.Public, keys.PublicPath)
 }
 
 // toggleKind reads the column as categorical if it is numeric, as

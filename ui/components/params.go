@@ -142,6 +142,12 @@ func (l *ParamList) View(w int) string {
 		}
 		b.WriteString(common.Fit(line, w) + "\n")
 	}
+	// The editor comes right under the list: below the help and the
+	// presets it fell past the pane's last row at 80x24 (the target's),
+	// the typed value and its refusal unseen.
+	if l.Edit.Active {
+		b.WriteString("\n" + l.Edit.View(s, w, "refused: "))
+	}
 	if par, ok := l.current(); ok {
 		b.WriteString("\n" + s.Muted.Render(common.Wrap(par.Help, w)) + "\n")
 		if par.Describe != nil && par.Presets != nil {
@@ -159,9 +165,6 @@ func (l *ParamList) View(w int) string {
 		} else if r := par.RangeText(l.rows()); r != "" {
 			b.WriteString(s.Muted.Render(common.Wrap("allowed: "+r, w)) + "\n")
 		}
-	}
-	if l.Edit.Active {
-		b.WriteString("\n" + l.Edit.View(s, w, "refused: "))
 	}
 	return b.String()
 }

@@ -22,3 +22,15 @@ func TestTypedValueIsOnScreenUnderALongPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestHierarchyPathIsOnScreenWhileTyped: the Hierarchy pane's editor is
+// in its right column (46 cells at 80x24); a typed path of 40 cells is on
+// screen whole (the input took 50 cells after its prompt: cut with "…").
+func TestHierarchyPathIsOnScreenWhileTyped(t *testing.T) {
+	a := ready(t, "dataset:employees", 80, 24)
+	path := "hierarchies/zipcode-by-district-2024.csv"
+	press(t, a, "2", "F", "ctrl+u", path)
+	if v := a.View(); !strings.Contains(v, path) {
+		t.Errorf("%q is not on screen:\n%s", path, v)
+	}
+}

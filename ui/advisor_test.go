@@ -202,7 +202,7 @@ func TestAdvisorCancelledRecomputeNotStale(t *testing.T) {
 	press(t, a, "esc")
 	a.refreshAll()
 	v := a.View()
-	if !strings.Contains(v, "cancelled at") || strings.Contains(v, "STALE") {
+	if !strings.Contains(v, "cancelled before the first point") || strings.Contains(v, "STALE") {
 		t.Errorf("after esc the status is not the cancel's:\n%s", v)
 	}
 	a.st.ToggleQI(a.st.Project.Roles.QIs[0])

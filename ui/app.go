@@ -725,6 +725,11 @@ func (a *App) sessionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 		if st.Table != nil && !st.Running {
 			st.NeedRun, st.Cancelled = true, false
 		}
+	case (key.Matches(msg, k.Save) || key.Matches(msg, k.SaveAs)) && st.ReceivedDir != "":
+		// The session holds the release's input and roles but the method
+		// and values of the session before it: saved, they would make
+		// another release than the one read.
+		st.Refuse("nothing to save: a received release is read here, not made (" + common.KeyName(k.Open) + " opens its original or a project to make one)")
 	case key.Matches(msg, k.Save) && st.ProjectPath != "":
 		if err := st.save(st.ProjectPath); err != nil {
 			st.Fail(err)
@@ -772,10 +777,13 @@ func (a *App) cancelAll() {
 func (a *App) showFull() {
 	st := a.st
 	d := &errorDialog{st: st, err: st.shownError(), attacks: st.AttacksErr}
+	if st.StatusErr && st.Status != "" && (d.err == nil || d.err.Error() != st.Status) {
+		d.refused = st.Status
+	}
 	if st.ReceivedDir == "" {
 		d.warnings, _ = st.ShownWarnings()
 	}
-	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 {
+	if d.err != nil || d.attacks != nil || len(d.warnings) > 0 || d.refused != "" {
 		a.dialog = d
 	}
 }
@@ -1440,10 +1448,48 @@ func (a *App) wrapHelp(bs []key.Binding, w int) string {
 func (a *App) fullHelpView(w, h int) string {
 	s, k, p := a.st.Styles, a.st.Keys, a.panes[a.active]
 	rows := max(4, h-2)
-	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(k.GlobalFull(), rows)...)
+	cols := append(helpColumns(p.fullHelp(), rows), helpColumns(a.globalKeys(), rows)...)
 	title := s.Title.Render("Keys") + s.Muted.Render(fmt.Sprintf("  of the %s pane, then everywhere · %s or %s closes", p.title(), common.FirstKey(k.Back), common.KeyName(k.Help)))
-	a.help.Width = w
-	return title + "\n\n" + a.help.FullHelpView(cols)
+	return title + "\n\n" + a.helpBands(cols, w)
+}
+
+// helpBands lays the full help's columns out side by side when they fit
+// in w, closer together when only that makes them fit, and else in bands
+// of columns one under the other: bubbles' help would cut the columns
+// that do not fit behind a "…" (the Tour pane's ? lost every global key
+// at 80 columns).
+func (a *App) helpBands(cols [][]key.Binding, w int) string {
+	h := a.help
+	h.Width = 0 // never cut: the columns are measured here
+	if s := h.FullHelpView(cols); common.LenCells(s) <= w {
+		return s
+	}
+	h.FullSeparator = "  "
+	var bands []string
+	for len(cols) > 0 {
+		n := 1
+		for n < len(cols) && common.LenCells(h.FullHelpView(cols[:n+1])) <= w {
+			n++
+		}
+		bands = append(bands, h.FullHelpView(cols[:n]))
+		cols = cols[n:]
+	}
+	return strings.Join(bands, "\n\n")
+}
+
+// globalKeys are the global keys that act in this view: the tour's key
+// only on a tour, the advisor's only where its tab is (neither on a
+// received release, the advisor not on a tour), as the tabs show.
+func (a *App) globalKeys() []key.Binding {
+	k, vis := a.st.Keys, a.visible()
+	var out []key.Binding
+	for _, b := range k.GlobalFull() {
+		if b.Help() == k.TourTab.Help() && !slices.Contains(vis, common.PaneTour) || b.Help() == k.Advisor.Help() && !slices.Contains(vis, common.PaneAdvisor) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // helpColumns splits bindings into columns of at most n rows, so the

@@ -174,12 +174,15 @@ func (d *saveDialog) view(w, h int) string {
 	if d.as {
 		title = "Save the project as another file (" + common.KeyName(d.st.Keys.Save) + " then writes to it)"
 	}
-	body := title + "\n(" + clitext.RunConfigCommand("") + " reads it; paths in it are relative to its folder)\n\n" + d.input.View()
+	// The text wraps inside the box (border and padding take 4 cells), so
+	// a long refusal or file name does not push it past the terminal.
+	bw := min(w-4, 76)
+	body := common.Wrap(title+"\n("+clitext.RunConfigCommand("")+" reads it; paths in it are relative to its folder)", bw) + "\n\n" + d.input.View()
 	if d.err != "" {
-		body += "\n" + d.st.Styles.Error.Render(model.TermLines(d.err))
+		body += "\n" + d.st.Styles.Error.Render(common.Wrap(d.err, bw))
 	}
 	if d.replace != "" {
-		body += "\n" + d.st.Styles.Error.Render(d.replace+" exists: replace it with the project? ("+common.YesNo(d.st.Keys)+")")
+		body += "\n" + d.st.Styles.Error.Render(common.Wrap(d.replace+" exists: replace it with the project? ("+common.YesNo(d.st.Keys)+")", bw))
 		body += "\n\n" + d.st.Styles.Muted.Render(common.KeyName(d.st.Keys.Yes)+" replace · "+common.KeyName(d.st.Keys.No)+" choose another name")
 		return centered(d.st.Styles.Dialog.Render(body), w, h)
 	}
@@ -419,6 +422,10 @@ type errorDialog struct {
 	err      error
 	attacks  error
 	warnings []string
+	// refused is an action's refusal (an error status) that err does not
+	// show: the summary bar gives it what the error leaves, often a few
+	// cells, so it is read in full here.
+	refused string
 }
 
 // anyKey stands for every key in the error dialog's help: any key
@@ -446,6 +453,9 @@ func (d *errorDialog) view(w, h int) string {
 			body += "\n\n" + s.Label.Render("What to do: ") + common.Wrap(hint, bw-12)
 		}
 		parts = append(parts, body)
+	}
+	if d.refused != "" {
+		parts = append(parts, s.Error.Render("Refused")+"\n\n"+common.Wrap(common.Safe(d.refused), bw))
 	}
 	if d.attacks != nil && d.attacks != d.err {
 		body := s.Error.Render("The attacks could not be measured") + "\n\n" + common.Wrap(common.WithoutHint(d.attacks), bw)

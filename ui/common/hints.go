@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"privlab/model"
+	"privlab/model/releasedir"
 )
 
 // Errors carry a hint in words that hold on every front end and fixes
@@ -222,13 +223,28 @@ func (st *State) Hint(err error) string {
 	out := model.HintText(hint, fixes, st.FixText)
 	var ie *model.InputError
 	if errors.As(err, &ie) {
-		other := fmt.Sprintf("%s opens another file; %s loads an embedded dataset", KeyName(st.Keys.Open), KeyName(st.Keys.Dataset))
+		other := st.otherFile(ie.File)
 		if out == "" {
 			return other + "."
 		}
 		return out + " (" + other + ")"
 	}
 	return out
+}
+
+// otherFile says how to give another file in place of file: the
+// population's or the public table's own keys when it is one of them
+// (ctrl+o and ctrl+l change the input table, not those), else how to open
+// another input.
+func (st *State) otherFile(file string) string {
+	k, p := st.Keys, st.Project
+	switch {
+	case file != "" && p.Population != "" && (file == p.Population || releasedir.SamePath(file, p.Population)):
+		return fmt.Sprintf("%s picks the population in %s, %s types its path", KeyName(k.Population), st.In("Export", PaneExport), KeyName(k.PopulationPath))
+	case file != "" && p.Public != "" && (file == p.Public || releasedir.SamePath(file, p.Public)):
+		return fmt.Sprintf("%s picks the public table in %s, %s types its path", KeyName(k.Public), st.In("Data", PaneData), KeyName(k.PublicPath))
+	}
+	return fmt.Sprintf("%s opens another file; %s loads an embedded dataset", KeyName(k.Open), KeyName(k.Dataset))
 }
 
 // NoteTexts are a table's notes with their fixes said with the

@@ -208,7 +208,18 @@ func ClipDistinct(names []string, n int) []string {
 // Wrap breaks text into lines of at most w cells at spaces and hyphens;
 // a word longer than w stays whole. The text is a message, never styled:
 // the names and values it holds are escaped (model.TermLines).
-func Wrap(text string, w int) string { return ansi.Wordwrap(model.TermLines(text), w, "") }
+func Wrap(text string, w int) string {
+	text = model.TermLines(text)
+	out := ansi.Wordwrap(text, w, "")
+	// ansi.Wordwrap keeps a hyphen it breaks at on its line even as the
+	// (w+1)-th cell: wrapped one cell narrower, that line ends within w.
+	for _, l := range strings.Split(out, "\n") {
+		if w > 1 && LenCells(l) == w+1 && strings.HasSuffix(l, "-") {
+			return ansi.Wordwrap(text, w-1, "")
+		}
+	}
+	return out
+}
 
 // Indented wraps text to w cells with every line indented by two.
 func Indented(text string, w int) string {

@@ -122,7 +122,7 @@ func (g *chartGrid) yLabel(r int) string {
 }
 
 // xLabels is the row of x labels: the first, the last, and between them
-// where they fit.
+// where they fit (a single one under its point).
 func (g *chartGrid) xLabels(labels []string) string {
 	line := []rune(strings.Repeat(" ", g.cols))
 	free := 0
@@ -130,10 +130,12 @@ func (g *chartGrid) xLabels(labels []string) string {
 		c := g.x(i)
 		lr := []rune(l)
 		start := c - len(lr)/2
-		if i == 0 {
+		// The first and last labels keep to the ends; a single point's
+		// stays under it, in the middle.
+		if i == 0 && len(labels) > 1 {
 			start = 0
 		}
-		if i == len(labels)-1 {
+		if i == len(labels)-1 && len(labels) > 1 {
 			start = g.cols - len(lr)
 		}
 		if start < free || start < 0 || start+len(lr) > g.cols {

@@ -72,6 +72,14 @@ func (e *LineEditor) Update(msg tea.Msg, submit func(string) error) tea.Cmd {
 // View renders the input, and the refusal reason below it, wrapped to w.
 func (e *LineEditor) View(s *common.Styles, w int, refused string) string {
 	out := e.Input.View() + "\n"
+	if prompt := e.Input.Prompt; common.LenCells(prompt)+e.Input.Width+1 > w && w > 2 {
+		// A prompt that leaves the value no room goes on lines of its
+		// own, the value under it after "> ": what is typed stays on
+		// screen (the population's prompt alone is 120 cells).
+		in := e.Input
+		in.Prompt = "> "
+		out = common.Wrap(prompt, w) + "\n" + in.View() + "\n"
+	}
 	if e.Err != "" {
 		out += s.Error.Render(common.Wrap(refused+e.Err, w)) + "\n"
 	}

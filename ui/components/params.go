@@ -117,18 +117,36 @@ func (l *ParamList) Update(k tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
+// NameWidth is the column the parameters' names take in a list: 16
+// cells, or the longest name's (sampling's min-generalization), so every
+// value starts in one column.
+func NameWidth(ps []model.ParamSpec) int {
+	n := 16
+	for _, par := range ps {
+		n = max(n, common.LenCells(par.Name))
+	}
+	return n
+}
+
 // View lists the parameters with the cursor, the help of the selected one
 // and the editor, in width w.
 func (l *ParamList) View(w int) string {
 	st, s := l.st, l.st.Styles
 	var b strings.Builder
 	ps := l.Params()
+	names := NameWidth(ps)
 	for i, par := range ps {
-		line := fmt.Sprintf("  %-16s %s", par.Name, common.Safe(st.Value(par.Name)))
+		line := fmt.Sprintf("  %-*s %s", names, par.Name, common.Safe(st.Value(par.Name)))
 		if i == l.Cursor {
 			line = s.Selected.Render(common.Fit("▸ "+line[2:]+"  ◂▸", w))
 		}
 		b.WriteString(common.Fit(line, w) + "\n")
+	}
+	// The editor comes right under the list: below the help and the
+	// presets it fell past the pane's last row at 80x24 (the target's),
+	// the typed value and its refusal unseen.
+	if l.Edit.Active {
+		b.WriteString("\n" + l.Edit.View(s, w, "refused: "))
 	}
 	if par, ok := l.current(); ok {
 		b.WriteString("\n" + s.Muted.Render(common.Wrap(par.Help, w)) + "\n")
@@ -147,9 +165,6 @@ func (l *ParamList) View(w int) string {
 		} else if r := par.RangeText(l.rows()); r != "" {
 			b.WriteString(s.Muted.Render(common.Wrap("allowed: "+r, w)) + "\n")
 		}
-	}
-	if l.Edit.Active {
-		b.WriteString("\n" + l.Edit.View(s, w, "refused: "))
 	}
 	return b.String()
 }

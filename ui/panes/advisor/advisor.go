@@ -440,6 +440,8 @@ func (m Model) status() (string, bool) {
 		return fmt.Sprintf("computing: starting, %s cancels", keyName(m.keys.Cancel)), false
 	case m.phase == running:
 		return fmt.Sprintf("computing: %d of %d points, %s cancels", m.done, len(m.points), keyName(m.keys.Cancel)), false
+	case m.phase == cancelled && len(m.points) == 0:
+		return fmt.Sprintf("cancelled before the first point; %s recomputes", keyName(m.keys.Recompute)), true
 	case m.phase == cancelled:
 		return fmt.Sprintf("cancelled at %d of %d points; %s recomputes", m.done, len(m.points), keyName(m.keys.Recompute)), true
 	case m.phase == failed:

@@ -395,3 +395,26 @@ func TestEverySize(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelBeforeTheFirstPoint: esc before the first point arrives says
+// the map was cancelled before any point, not "at 0 of 0 points" (a
+// large table's first point takes seconds).
+func TestCancelBeforeTheFirstPoint(t *testing.T) {
+	ctx := make(chan context.Context, 1)
+	m := New(func(c context.Context, each func(int, int, int, advise.Point)) error {
+		ctx <- c
+		<-c.Done()
+		return c.Err()
+	}, DefaultStyles())
+	m, cmd := m.Update(press("ctrl+r"))
+	if cmd == nil {
+		m, cmd = m.Recompute()
+	}
+	go cmd()
+	c := <-ctx
+	m, _ = m.Update(press("esc"))
+	<-c.Done()
+	if v := m.View(); strings.Contains(v, "0 of 0") || !strings.Contains(v, "cancelled before the first point; r recomputes") {
+		t.Errorf("after esc:\n%s", v)
+	}
+}

@@ -5,6 +5,7 @@
 package compare
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"privlab/algorithms/catalog"
 	"privlab/algorithms/pipeline"
 	"privlab/algorithms/workload"
+	"privlab/model"
 	"privlab/ui/common"
 	"privlab/ui/components"
 )
@@ -34,6 +36,11 @@ type Model struct {
 	rows   []pipeline.CompareRow
 	err    error
 	scroll components.Scroller
+	// of and table are what the comparison shown ran with (inputs and
+	// the table); cleared says one was dropped when they changed.
+	of      string
+	ofTable *model.Table
+	cleared bool
 }
 
 // DoneMsg is a comparison finished (or stopped) in the background.
@@ -50,7 +57,32 @@ func New(st *common.State) *Model {
 
 func (p *Model) Title() string   { return "Compare" }
 func (p *Model) Capturing() bool { return false }
-func (p *Model) Refresh()        {}
+
+// Refresh drops the comparison (and stops a running one) once what it
+// ran with changes: the table, its roles, hierarchies, missing values,
+// public table, population, seed or k. Its figures would speak of other
+// data, and enter would open a method with the old roles. Opening a
+// method from it changes none of these, so it stays.
+func (p *Model) Refresh() {
+	if (len(p.rows) > 0 || p.err != nil || p.job.Busy) && (p.inputs() != p.of || p.st.Table != p.ofTable) {
+		p.job.Forget()
+		p.rows, p.err, p.cleared = nil, nil, true
+	}
+}
+
+// inputs is what a comparison reads of the project, and k: every method
+// runs with its own comparable settings, so the current method and its
+// values count only through the seed (pipeline.Compare).
+func (p *Model) inputs() string {
+	q := p.st.Project.Clone()
+	seed, hasSeed := q.Params[model.SeedParam.Name]
+	q.Method, q.Variant, q.Params, q.Methods, q.Pins, q.Advisor = "", "", nil, nil, nil, nil
+	if hasSeed {
+		q.Params = model.Values{model.SeedParam.Name: seed}
+	}
+	b, _ := json.Marshal(q)
+	return fmt.Sprintf("k=%d %s", p.k, b)
+}
 
 // ShortHelp: ← and → move between the methods, + and - change k (the
 // parameter keys' → would move too: it is not offered here).
@@ -88,9 +120,11 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 			}
 		case key.Matches(msg, k.Wider):
 			p.k++
+			p.Refresh()
 		case key.Matches(msg, k.Narrow):
 			if p.k > 2 {
 				p.k--
+				p.Refresh()
 			}
 		case key.Matches(msg, k.Rerun):
 			return p.start()
@@ -113,7 +147,8 @@ func (p *Model) start() tea.Cmd {
 		return nil
 	}
 	ctx, seq, progress := p.job.Start()
-	p.err, p.rows = nil, nil
+	p.err, p.rows, p.cleared = nil, nil, false
+	p.of, p.ofTable = p.inputs(), st.Table
 	env, proj, table, k, now := st.Env, st.Project.Clone(), st.Table, p.k, st.Now
 	return common.Guarded(func() tea.Msg {
 		rows, err := pipeline.Compare(ctx, env, proj, table, pipeline.CompareOptions{K: k, Threshold: proj.RiskThreshold, Now: now,
@@ -156,6 +191,8 @@ func (p *Model) table(w int) string {
 		b.WriteString(s.Muted.Render(fmt.Sprintf("running every method… %.0f%% · %s stops", p.job.Percent(), common.KeyName(st.Keys.Cancel))) + "\n")
 	case p.err != nil:
 		b.WriteString(s.Error.Render(common.Wrap(st.Explain(p.err), w)) + "\n")
+	case len(p.rows) == 0 && p.cleared:
+		b.WriteString(s.Muted.Render(common.Wrap("The last comparison was of earlier settings and is cleared. "+common.FirstKey(st.Keys.OpenMethod)+": run every method again", w)) + "\n")
 	case len(p.rows) == 0:
 		b.WriteString(s.Muted.Render(common.Wrap(common.FirstKey(st.Keys.OpenMethod)+": run every method with comparable settings, measure each release with the figures every release gets and one common workload, and mark the best of each line", w)) + "\n")
 	}

@@ -144,6 +144,13 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		})
 	}
+	if st.ReceivedDir != "" && p.changesSettings(k) {
+		// A received release was made with these roles, kinds and missing
+		// values (its audit record's): changed here, the pane would
+		// describe another release than the one read.
+		st.Refuse("these are the release's own roles, kinds and missing values, read from its audit record (" + common.KeyName(keys.Open) + " opens the original to make a release of your own)")
+		return nil
+	}
 	cols := st.Table.Columns
 	col := cols[p.cursor].Name
 	switch {
@@ -189,9 +196,17 @@ func (p *Model) pickPublic() tea.Cmd {
 	return func() tea.Msg { return pick }
 }
 
+// changesSettings reports whether k changes a role, a kind, the
+// missing values or the public table.
+func (p *Model) changesSettings(k tea.KeyMsg) bool {
+	keys := p.st.Keys
+	return key.Matches(k, keys.ToggleQI, keys.SetSA, keys.ToggleID, keys.ClearRole, keys.ToggleKind, keys.ToggleMissing, keys.MissingTokens) ||
+		p.ReadsPublic() && key.Matches(k, keys.Public, keys.PublicPath)
+}
+
 // toggleKind reads the column as categorical if it is numeric, as
-// numeric otherwise (refused, with the reason as the status, when a
-// value is not a number), and reloads the table.
+// numeric otherwise (refused, with the reason and what to do as the
+// status, when a value is not a number), and reloads the table.
 func (p *Model) toggleKind(c *model.Column) {
 	st, col := p.st, c.Name
 	kind := "numeric"
@@ -200,7 +215,7 @@ func (p *Model) toggleKind(c *model.Column) {
 	}
 	if kind == "numeric" {
 		if _, ok := model.ParseNumber(firstNonNumber(c)); !ok {
-			st.Notify("%s cannot be numeric: %q is not a number", col, firstNonNumber(c))
+			st.Refuse(fmt.Sprintf("%s cannot be numeric: %q is not a number; %s adds it to the missing values", col, firstNonNumber(c), common.KeyName(st.Keys.MissingTokens)))
 			return
 		}
 	}

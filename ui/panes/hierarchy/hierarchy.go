@@ -355,7 +355,9 @@ func checkHierarchyFile(attr, path string, t *model.Table) error {
 	if t != nil {
 		if c := t.Column(attr); c != nil {
 			if _, err := h.MapColumn(c); err != nil {
-				return err
+				// privlab run's refusal, with its hint (pipeline's hierarchy).
+				return &model.ParamError{Param: "hierarchy " + attr, Value: path, Reason: err.Error(),
+					Hint: "the hierarchy must list every value of the column"}
 			}
 		}
 	}

@@ -236,11 +236,13 @@ func (p *Model) View() string {
 		}
 		b.WriteString("\n" + s.Label.Render("> ") + common.Safe(a.text) + stale + "\n")
 		if a.err != nil {
-			msg := p.st.Explain(a.err)
+			// The explanation wraps to the pane (its hint read in full);
+			// the query and its caret stay one block of their own, not
+			// padded to the explanation's width.
+			b.WriteString(s.Error.Render(common.Wrap(p.st.Explain(a.err), w)) + "\n")
 			if qe, ok := a.err.(*mquery.Error); ok {
-				msg += "\n" + qe.Caret()
+				b.WriteString(s.Error.Render(model.TermLines(qe.Caret())) + "\n")
 			}
-			b.WriteString(s.Error.Render(model.TermLines(msg)) + "\n")
 			continue
 		}
 		r := a.res

@@ -87,3 +87,25 @@ func TestEnterOnAnEmptyLineRunsNothing(t *testing.T) {
 		t.Errorf("the status %q does not name the example key %s", st.Status, want)
 	}
 }
+
+// TestRefusalWrapsAt80Columns: a refused query's explanation wraps to the
+// pane's width, its hint read in full, and the query with its caret is
+// not padded to the explanation's width (at 80 columns the hint was cut
+// behind "…" on screen, and the query and caret lines ended in one too).
+func TestRefusalWrapsAt80Columns(t *testing.T) {
+	p := New(withResult(t))
+	p.SetSize(80, 24)
+	p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	q := "COUNT(*) WHERE sex = 'Female' AND age > 60 OR race = 'White'"
+	ask(t, p, q)
+	v := p.View()
+	flat := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(flat, "(hint: conditions are joined with AND)") {
+		t.Errorf("the hint is not in the pane:\n%s", v)
+	}
+	for _, line := range strings.Split(v, "\n")[1:] { // the title line is cut on purpose
+		if n := common.LenCells(line); n > 80 {
+			t.Errorf("a line is %d cells wide (cut on screen): %q", n, line)
+		}
+	}
+}

@@ -281,7 +281,7 @@ func (p *Model) View() string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Parameter sweep") + s.Muted.Render("  re-runs "+st.Project.Method+" for each value; same table, same random workload") + "\n")
 	for i, par := range ps {
-		line := fmt.Sprintf("  %-16s %s", par.Name, common.Safe(p.valuesOf(par)))
+		line := fmt.Sprintf("  %-*s %s", components.NameWidth(ps), par.Name, common.Safe(p.valuesOf(par)))
 		if i == p.cursor {
 			line = s.Selected.Render(common.Fit("▸ "+line[2:], w))
 		}

@@ -6,6 +6,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -275,8 +276,9 @@ func (p *Model) expandAtCursor(attr string, h *mhierarchy.Hierarchy) {
 }
 
 // cycleBuilder moves to the next hierarchy for the attribute: the
-// builders that fit its kind, then the files used for it (and the one
-// found beside the data).
+// builders that fit its kind (intervals with the dataset's default widths
+// when it has some, else the column's own width), then the files used
+// for it (and the one found beside the data).
 func (p *Model) cycleBuilder(attr string) {
 	col := p.st.Table.Column(attr)
 	var options []string
@@ -285,7 +287,7 @@ func (p *Model) cycleBuilder(attr string) {
 			if col == nil || col.Kind != model.Numeric {
 				continue
 			}
-			b = "intervals:" + model.FormatNumber(mhierarchy.AutoWidth(col))
+			b = p.defaultIntervals(col, attr)
 		}
 		options = append(options, b)
 	}
@@ -310,6 +312,20 @@ func (p *Model) cycleBuilder(attr string) {
 	p.setSpec(attr, next)
 	p.cursor, p.offset = 0, 0
 	delete(p.expanded, attr)
+}
+
+// defaultIntervals is the intervals builder the attribute's default
+// hierarchy (pipeline.Env.HierarchySpec without the user's choice) names,
+// such as a dataset's intervals:5,10,20, or intervals of the column's own
+// width (hierarchy.AutoWidth) when it names none.
+func (p *Model) defaultIntervals(col *model.Column, attr string) string {
+	q := p.st.Project
+	q.Hierarchies = maps.Clone(q.Hierarchies)
+	delete(q.Hierarchies, attr)
+	if def := p.st.Env.HierarchySpec(q, col, attr == q.Roles.SA); strings.HasPrefix(def, "intervals:") {
+		return def
+	}
+	return "intervals:" + model.FormatNumber(mhierarchy.AutoWidth(col))
 }
 
 func (p *Model) scaleWidth(attr string, f float64) {

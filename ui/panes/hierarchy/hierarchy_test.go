@@ -4,6 +4,7 @@ package hierarchy
 // colour profile. Regenerate with: go test ./ui/panes/hierarchy -update
 
 import (
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -54,4 +55,24 @@ func TestFileKeyAsksTheRootForAPicker(t *testing.T) {
 	if !ok || msg.Title != "Pick a hierarchy file for age (value;level1;...;*)" || msg.OnPick == nil {
 		t.Fatalf("f sent %#v", msg)
 	}
+}
+
+// TestBuilderCycleComesBackToTheDatasetsDefault: census's age starts at
+// its default intervals:5,10,20; b cycles through the builders and comes
+// back to those widths, not to intervals of the column's own width.
+func TestBuilderCycleComesBackToTheDatasetsDefault(t *testing.T) {
+	p := New(panetest.State(t, "dataset:census", "distribution"))
+	spec := func() string { return strings.Fields(p.spec("age"))[0] }
+	if got := spec(); got != "intervals:5,10,20" {
+		t.Fatalf("age starts at %q, want the dataset's intervals:5,10,20", got)
+	}
+	var seen []string
+	for range 10 {
+		p.Update(panetest.Runes("b"))
+		seen = append(seen, spec())
+		if spec() == "intervals:5,10,20" {
+			return
+		}
+	}
+	t.Fatalf("b went through %q and never back to intervals:5,10,20", seen)
 }

@@ -89,6 +89,12 @@ func hierarchyCSVReader(file string, r io.Reader) (*csv.Reader, error) {
 	return cr, nil
 }
 
+// MaxLevels is the most levels (columns) a hierarchy file's rows may
+// have, as many as a table may have columns: a tree millions of levels deep
+// fits in a few MB of text but takes a thousand times that in memory, and
+// every walk from a leaf to the root is as long.
+const MaxLevels = model.MaxColumns
+
 // readHierarchyRows reads the non-blank rows, their labels trimmed and
 // checked, all of the first row's width, with the line of each.
 func readHierarchyRows(cr *csv.Reader, file string) (rows [][]string, lines []int, err error) {
@@ -109,6 +115,11 @@ func readHierarchyRows(cr *csv.Reader, file string) (rows [][]string, lines []in
 			return nil, nil, err
 		}
 		if width == -1 {
+			if len(rec) > MaxLevels {
+				return nil, nil, &model.InputError{File: file, Line: line, Column: MaxLevels + 1,
+					Msg:  fmt.Sprintf("row has %d levels, more than %d: not a generalization hierarchy", len(rec), MaxLevels),
+					Hint: "one row per value: value;level1;...;* (is the delimiter right?)"}
+			}
 			width = len(rec)
 		} else if len(rec) != width {
 			return nil, nil, &model.InputError{File: file, Line: line,

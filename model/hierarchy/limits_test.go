@@ -68,3 +68,31 @@ func (e *endless) Read(p []byte) (int, error) {
 func forever(head, body string) *endless {
 	return &endless{head: []byte(head), body: []byte(body), max: 64 << 20}
 }
+
+// TestDeepHierarchyRefused: a hierarchy file of a few MB whose rows have
+// millions of levels took 1.5 GB; a row of more than MaxLevels levels is
+// refused at its line, and MaxLevels levels still read.
+func TestDeepHierarchyRefused(t *testing.T) {
+	deep := func(levels int) string {
+		var b strings.Builder
+		for _, v := range []string{"1", "2"} {
+			b.WriteString(v)
+			b.WriteString(strings.Repeat(";x", levels-2))
+			b.WriteString(";*\n")
+		}
+		return b.String()
+	}
+	_, err := Parse("x", "h.csv", strings.NewReader(deep(MaxLevels+1)))
+	var ie *model.InputError
+	if !errors.As(err, &ie) || ie.Line != 1 || ie.Column != MaxLevels+1 || ie.Hint == "" ||
+		!strings.Contains(err.Error(), "row has 16385 levels, more than 16384") {
+		t.Fatalf("a row of %d levels: %v", MaxLevels+1, err)
+	}
+	h, err := Parse("x", "h.csv", strings.NewReader(deep(MaxLevels)))
+	if err != nil {
+		t.Fatalf("a row of %d levels: %v", MaxLevels, err)
+	}
+	if got := h.Height(); got != MaxLevels-1 {
+		t.Errorf("height %d, want %d", got, MaxLevels-1)
+	}
+}

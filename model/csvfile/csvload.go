@@ -168,6 +168,11 @@ func OpenReason(err error) string {
 	case errors.Is(err, os.ErrPermission):
 		return "permission denied"
 	}
+	// The error names the file already: a path error's own text would
+	// repeat it ("stat NAME: file name too long").
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
 	return err.Error()
 }
 

@@ -291,6 +291,12 @@ func TestLoadFileErrors(t *testing.T) {
 	if !errors.As(err, &ie) || ie.File != p || ie.Line != 3 || !strings.HasPrefix(err.Error(), p+":3: column 2 (b): ragged row") {
 		t.Errorf("bad file: %v", err)
 	}
+	// A name too long to open is named once, not again in the reason.
+	long := filepath.Join(dir, strings.Repeat("x", 300))
+	_, err = LoadFile(long, LoadOptions{})
+	if !errors.As(err, &ie) || ie.File != long || ie.Msg != "file name too long" {
+		t.Errorf("long name: %v", err)
+	}
 }
 
 func TestLoadARXFixtures(t *testing.T) {

@@ -251,6 +251,16 @@ func TestLoadProjectErrorLines(t *testing.T) {
 	}
 }
 
+// A project saved with a UTF-8 byte order mark reads as without one.
+func TestLoadProjectWithBOM(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.json")
+	writeFile(t, path, "\xEF\xBB\xBF{\"method\": \"distribution\"}\n")
+	p, err := LoadProject(path)
+	if err != nil || p.Method != "distribution" {
+		t.Fatalf("got %+v, %v", p, err)
+	}
+}
+
 func TestLoadProjectTrailingData(t *testing.T) {
 	// A second JSON value (e.g. a bad merge left a brace behind) must not
 	// be ignored silently.

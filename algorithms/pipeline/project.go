@@ -176,6 +176,9 @@ func LoadProject(path string) (Project, error) {
 	if err != nil {
 		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + csvfile.OpenReason(err)}
 	}
+	// An editor that saves UTF-8 with a byte order mark (Notepad) leaves
+	// the project what it was.
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
 	lineAt := func(off int64) int {
 		if off > int64(len(b)) {
 			off = int64(len(b))

@@ -275,3 +275,19 @@ func TestXLSXReadCancelled(t *testing.T) {
 		t.Fatalf("not cancelled: %v %v", tb, err)
 	}
 }
+
+// A view that computes long and yields little (one count of a recursive
+// WITH) took minutes without the context's cancel: it is refused once it
+// has taken maxViewTime (viewTimeBase, cut short here), naming the view;
+// a table of the same database reads.
+func TestSQLiteSlowViewStops(t *testing.T) {
+	path := bombDB(t, `CREATE VIEW slow AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n LIMIT 4000000000) SELECT count(*) AS a FROM n`,
+		`CREATE TABLE t(a)`, `INSERT INTO t VALUES (1)`)
+	defer func(base time.Duration) { viewTimeBase = base }(viewTimeBase)
+	viewTimeBase = 200 * time.Millisecond
+	wantInputError(t, path+":slow", csvfile.LoadOptions{}, path+":slow", 0,
+		"the view computed for more than 200ms on a database of", refusedWithin)
+	if tb, err := Load(path+":t", csvfile.LoadOptions{}); err != nil || tb.Rows != 1 {
+		t.Fatalf("the table: %v %v", tb, err)
+	}
+}

@@ -308,8 +308,12 @@ func sqliteCount(ctx context.Context, q querier, path, table string, view bool, 
 		return 0, &model.InputError{File: name, Msg: fmt.Sprintf("the view yields more than %s rows, more than a database of %s could hold: it makes rows of its own (a recursive WITH without an end?)", humanize.Comma(bound), sizeText(size)),
 			Hint: "read a table, or store the rows you mean in one: CREATE TABLE t AS SELECT * FROM view LIMIT n"}
 	}
-	return 0, &model.InputError{File: name, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", count)}
+	return 0, &model.InputError{File: name, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", count), Hint: tooManyRowsHint}
 }
+
+// tooManyRowsHint is the hint of a file that states more rows than a
+// table holds (2,147,483,647): a damaged file states any number.
+const tooManyRowsHint = "a table holds at most 2,147,483,647 rows; is the file damaged? load a sample of its rows"
 
 // sqliteColumns reads the table's column names and declared types.
 func sqliteColumns(ctx context.Context, q querier, name, table string, maxCell int) ([]string, []model.Kind, error) {

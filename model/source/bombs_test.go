@@ -46,7 +46,7 @@ func bombDB(t *testing.T, stmts ...string) string {
 }
 
 // wantInputError loads spec and checks the error names file, line and
-// says want, within limit.
+// says want with a hint, within limit.
 func wantInputError(t *testing.T, spec string, opt csvfile.LoadOptions, file string, line int, want string, limit time.Duration) {
 	t.Helper()
 	start := time.Now()
@@ -55,6 +55,9 @@ func wantInputError(t *testing.T, spec string, opt csvfile.LoadOptions, file str
 	var ie *model.InputError
 	if tb != nil || !errors.As(err, &ie) || ie.File != file || ie.Line != line || !strings.Contains(ie.Msg, want) {
 		t.Fatalf("%s: %v (%#v), want an input error naming %s line %d: %q", spec, err, ie, file, line, want)
+	}
+	if ie.Hint == "" && len(ie.Fixes) == 0 {
+		t.Errorf("%s: %v: no hint", spec, err)
 	}
 	if took > limit {
 		t.Errorf("%s: refused after %v, more than %v", spec, took, limit)

@@ -198,10 +198,13 @@ func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, erro
 		label string
 	}
 	top := len(rows[0]) - 1
-	specs := []nodeSpec{{label: rows[0][top], parent: -1, line: lines[0]}}
-	index := map[key]int{{top, rows[0][top]}: 0}
-	parentOf := map[int]int{} // node -> parent spec index
-	leafLine := map[string]int{}
+	// Sized for a node per row (a leaf each): the maps' growth was most of
+	// the memory a hierarchy of a million values took.
+	specs := make([]nodeSpec, 1, len(rows)+1)
+	specs[0] = nodeSpec{label: rows[0][top], parent: -1, line: lines[0]}
+	index := make(map[key]int, len(rows)+1)
+	index[key{top, rows[0][top]}] = 0
+	leafLine := make(map[string]int, len(rows))
 	for i, r := range rows {
 		if prev, dup := leafLine[r[0]]; dup {
 			return nil, &model.InputError{File: file, Line: lines[i], Column: 1,
@@ -216,11 +219,10 @@ func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, erro
 				id = len(specs)
 				index[k] = id
 				specs = append(specs, nodeSpec{label: r[lvl], parent: parent, line: lines[i]})
-				parentOf[id] = parent
-			} else if parentOf[id] != parent {
+			} else if specs[id].parent != parent {
 				return nil, &model.InputError{File: file, Line: lines[i], Column: lvl + 1,
 					Msg: fmt.Sprintf("node %q has two parents: %q (line %d) and %q", r[lvl],
-						specs[parentOf[id]].label, specs[id].line, specs[parent].label),
+						specs[specs[id].parent].label, specs[id].line, specs[parent].label),
 					Hint: "a node must have exactly one parent; give distinct labels to distinct nodes"}
 			}
 			parent = id

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // InputError is a problem with an input file: it names the file, the line
@@ -27,7 +28,7 @@ func (e *InputError) hint() (string, []Fix) { return e.Hint, e.Fixes }
 
 func (e *InputError) withHint(hint string) string {
 	var b strings.Builder
-	b.WriteString(e.File)
+	b.WriteString(shownFile(e.File))
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
@@ -42,6 +43,25 @@ func (e *InputError) withHint(hint string) string {
 	b.WriteString(e.Msg)
 	writeHint(&b, hint)
 	return b.String()
+}
+
+// maxShownFile is the longest file name an error shows whole: no path
+// longer than PATH_MAX (4096 bytes on Linux) opens, so a longer one (a
+// project file's "input" of megabytes) is cut rather than printed into
+// the terminal.
+const maxShownFile = 4096
+
+// shownFile is name, or its first 256 bytes and its length when it is
+// longer than maxShownFile.
+func shownFile(name string) string {
+	if len(name) <= maxShownFile {
+		return name
+	}
+	cut := name[:256]
+	for !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return fmt.Sprintf("%s… (a name of %d bytes)", cut, len(name))
 }
 
 // ParamError is an invalid parameter or setting: it names it, the value,

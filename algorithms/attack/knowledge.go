@@ -8,6 +8,13 @@ import (
 	"privlab/model/csvfile"
 )
 
+// The hints of a marginals file's rows (sampling's --marginals reads the
+// same form and gives the same).
+const (
+	probabilityHint = "a probability is a number from 0 to 1, e.g. 0.25"
+	onceHint        = "list each value of an attribute once"
+)
+
 // ReadMarginals reads public marginals from a CSV attribute,value,
 // probability (the form sampling's --marginals takes): per attribute, each
 // value's probability.
@@ -26,13 +33,15 @@ func ReadMarginals(path string) (map[string]map[string]float64, error) {
 		a, v, ps := t.Columns[0].Value(row), t.Columns[1].Value(row), t.Columns[2].Value(row)
 		p, ok := model.ParseNumber(ps)
 		if !ok || p < 0 || p > 1 {
-			return nil, &model.InputError{File: path, Line: row + 2, Column: 3, Msg: fmt.Sprintf("probability %q is not a number in [0,1]", ps)}
+			return nil, &model.InputError{File: path, Line: row + 2, Column: 3, Msg: fmt.Sprintf("probability %q is not a number in [0,1]", ps),
+				Hint: probabilityHint}
 		}
 		if out[a] == nil {
 			out[a] = map[string]float64{}
 		}
 		if _, dup := out[a][v]; dup {
-			return nil, &model.InputError{File: path, Line: row + 2, Msg: fmt.Sprintf("%s = %s is given twice", a, v)}
+			return nil, &model.InputError{File: path, Line: row + 2, Msg: fmt.Sprintf("%s = %s is given twice", a, v),
+				Hint: onceHint}
 		}
 		out[a][v] = p
 	}

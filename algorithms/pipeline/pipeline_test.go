@@ -192,6 +192,9 @@ var badProjects = []struct {
 	{"unterminated", "{\n  \"input\": \"a.csv\",\n", []int{2, 3}, "unexpected EOF"},
 	{"unknown field", "{\n  \"input\": \"a.csv\",\n  \"method\": \"distribution\",\n  \"bogus\": 1\n}\n", []int{4}, `unknown field "bogus"`},
 	{"wrong type", "{\n  \"input\": \"a.csv\",\n  \"rows\": \"ten\"\n}\n", []int{3}, "cannot unmarshal string"},
+	// encoding/json alone keeps the last of repeated keys and reads "Input" as "input".
+	{"repeated key", "{\n  \"input\": \"a.csv\",\n  \"input\": \"b.csv\"\n}\n", []int{3}, `key "input" is given twice`},
+	{"key in another case", "{\n  \"Input\": \"a.csv\"\n}\n", []int{2}, `"Input"`},
 }
 
 func TestLoadProjectErrors(t *testing.T) {
@@ -245,6 +248,16 @@ func TestLoadProjectErrorLines(t *testing.T) {
 				t.Fatalf("message %q", err)
 			}
 		})
+	}
+}
+
+// A project saved with a UTF-8 byte order mark reads as without one.
+func TestLoadProjectWithBOM(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.json")
+	writeFile(t, path, "\xEF\xBB\xBF{\"method\": \"distribution\"}\n")
+	p, err := LoadProject(path)
+	if err != nil || p.Method != "distribution" {
+		t.Fatalf("got %+v, %v", p, err)
 	}
 }
 

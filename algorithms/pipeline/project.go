@@ -25,6 +25,7 @@ import (
 	mhierarchy "privlab/model/hierarchy"
 	"privlab/model/releasedir"
 	"privlab/model/source"
+	"privlab/model/strictjson"
 )
 
 // Project is a complete configuration: project.json.
@@ -175,6 +176,9 @@ func LoadProject(path string) (Project, error) {
 	if err != nil {
 		return Project{}, &model.InputError{File: path, Msg: "cannot read the project file: " + csvfile.OpenReason(err)}
 	}
+	// An editor that saves UTF-8 with a byte order mark (Notepad) leaves
+	// the project what it was.
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
 	lineAt := func(off int64) int {
 		if off > int64(len(b)) {
 			off = int64(len(b))
@@ -216,6 +220,16 @@ func LoadProject(path string) (Project, error) {
 		return fail(dec.InputOffset(), fmt.Sprintf("unexpected %v after the project", tok))
 	} else if err != io.EOF {
 		return fail(dec.InputOffset(), "unexpected data after the project")
+	}
+	// encoding/json keeps the last of a repeated key and matches keys in
+	// any case: a project that reads two ways is refused, as a manifest is.
+	if err := strictjson.Decode(b, new(Project)); err != nil {
+		line := 0
+		if se := (*strictjson.Error)(nil); errors.As(err, &se) {
+			line = se.Line
+		}
+		return Project{}, &model.InputError{File: path, Line: line, Msg: "not a valid project file: " + err.Error(),
+			Hint: "the workbench writes this file when it saves the project"}
 	}
 	dir := filepath.Dir(path)
 	return p.mapPaths(func(v string, always bool) string { return resolvePath(dir, v, always) }), nil

@@ -224,7 +224,7 @@ func readMarginals(path string, t *model.Table, cols []string) (marginals, error
 		attr, val := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
 		p, perr := strconv.ParseFloat(strings.TrimSpace(rec[2]), 64)
 		if perr != nil || math.IsNaN(p) || p < 0 || p > 1 {
-			return marginals{}, bad(line, fmt.Sprintf("probability %q is not a number in [0,1]", rec[2]), "")
+			return marginals{}, bad(line, fmt.Sprintf("probability %q is not a number in [0,1]", rec[2]), "a probability is a number from 0 to 1, e.g. 0.25")
 		}
 		if !used[attr] {
 			skipped++
@@ -234,7 +234,7 @@ func readMarginals(path string, t *model.Table, cols []string) (marginals, error
 			m.p[attr] = map[string]float64{}
 		}
 		if _, dup := m.p[attr][val]; dup {
-			return marginals{}, bad(line, fmt.Sprintf("%s = %s is given twice", attr, val), "")
+			return marginals{}, bad(line, fmt.Sprintf("%s = %s is given twice", attr, val), "list each value of an attribute once")
 		}
 		m.p[attr][val] = p
 	}

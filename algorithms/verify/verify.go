@@ -764,12 +764,21 @@ func (rel *Release) list() error {
 	return nil
 }
 
+// listIf is prefix and the items, comma separated ("" when there are
+// none); past maxListed items it counts the rest.
 func listIf(prefix string, items []string) string {
 	if len(items) == 0 {
 		return ""
 	}
+	if len(items) > maxListed {
+		return fmt.Sprintf("%s%s and %d more", prefix, strings.Join(items[:maxListed], ", "), len(items)-maxListed)
+	}
 	return prefix + strings.Join(items, ", ")
 }
+
+// maxListed is the most names a check's line lists: a manifest that
+// lists 110,000 files that are not there made one line of 1.3 MB.
+const maxListed = 20
 
 // Has reports whether the manifest lists the file.
 func (rel *Release) Has(name string) bool { return rel.listed[name] }

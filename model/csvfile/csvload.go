@@ -160,6 +160,35 @@ func LoadFile(path string, opt LoadOptions) (*model.Table, error) {
 	return Load(f, opt)
 }
 
+// notText refuses a sample that holds a NUL byte: a binary file, or text
+// in UTF-16 (its byte order mark names it, and privlab reads UTF-8).
+func notText(name string, sample []byte) error {
+	line := model.NULLine(sample)
+	if line == 0 {
+		return nil
+	}
+	if bytes.HasPrefix(sample, []byte{0xFF, 0xFE}) || bytes.HasPrefix(sample, []byte{0xFE, 0xFF}) {
+		return &model.InputError{File: name, Line: 1, Msg: "is UTF-16 text (its byte order mark says so), not UTF-8",
+			Hint: "save the file as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)"}
+	}
+	return &model.InputError{File: name, Line: line, Msg: "holds a NUL byte: this is a binary file, not CSV text",
+		Hint: "privlab reads CSV text, and .xlsx, .parquet and SQLite files (FILE.db:TABLE) by their extension"}
+}
+
+// headerOnly is the error of a table with a header and no rows; a header
+// that holds a bare carriage return is a file whose lines end in CR alone
+// (as classic Mac OS wrote them), read as one line.
+func headerOnly(name string, headerEnd int, header []string) error {
+	for _, h := range header {
+		if strings.Contains(h, "\r") {
+			return &model.InputError{File: name, Line: 1, Msg: "lines end in a bare carriage return (CR), so the file reads as one header line and no data rows",
+				Hint: "end lines with LF or CRLF (e.g. tr '\\r' '\\n')"}
+		}
+	}
+	return &model.InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
+		Hint: "add at least one row of values below the header"}
+}
+
 // OpenReason says in words why a file could not be opened.
 func OpenReason(err error) string {
 	switch {
@@ -167,6 +196,11 @@ func OpenReason(err error) string {
 		return "file does not exist"
 	case errors.Is(err, os.ErrPermission):
 		return "permission denied"
+	}
+	// The error names the file already: a path error's own text would
+	// repeat it ("stat NAME: file name too long").
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return pe.Err.Error()
 	}
 	return err.Error()
 }
@@ -190,9 +224,8 @@ func Load(r io.Reader, opt LoadOptions) (*model.Table, error) {
 		br.Discard(3)
 	}
 	sample, perr := br.Peek(sampleSize)
-	if line := model.NULLine(sample); line > 0 {
-		return nil, &model.InputError{File: name, Line: line, Msg: "holds a NUL byte: this is a binary file, not CSV text",
-			Hint: "privlab reads CSV text, and .xlsx, .parquet and SQLite files (FILE.db:TABLE) by their extension"}
+	if err := notText(name, sample); err != nil {
+		return nil, err
 	}
 	delim := opt.Delimiter
 	if delim == 0 {
@@ -249,8 +282,7 @@ func Load(r io.Reader, opt LoadOptions) (*model.Table, error) {
 		return nil, err
 	}
 	if enc.rows == 0 && !opt.NoRows {
-		return nil, &model.InputError{File: name, Line: headerEnd, Msg: "header only: no data rows",
-			Hint: "add at least one row of values below the header"}
+		return nil, headerOnly(name, headerEnd, header)
 	}
 	t, err := finish(enc, opt, nil)
 	if err != nil {

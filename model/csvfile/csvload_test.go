@@ -173,6 +173,13 @@ func TestLoadBadInput(t *testing.T) {
 		{name: "header only without newline", in: "a,b,c", line: 2},
 		{name: "header only with blank lines", in: "a,b,c\r\n\r\n\r\n", line: 2},
 		{name: "header only, multi-line header", in: "a,\"b\nc\"\n", line: 3},
+		{name: "lines ended by CR alone", in: "a,b\r1,2\r3,4\r",
+			want: `t.csv:1: lines end in a bare carriage return (CR), so the file reads as one header line and no data rows (hint: end lines with LF or CRLF (e.g. tr '\r' '\n'))`,
+			line: 1},
+		{name: "UTF-16 with its byte order mark", in: "\xFF\xFEa\x00,\x00b\x00\n\x001\x00,\x002\x00\n\x00",
+			want: `t.csv:1: is UTF-16 text (its byte order mark says so), not UTF-8 (hint: save the file as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8))`,
+			line: 1},
+		{name: "UTF-16 big-endian", in: "\xFE\xFF\x00a\x00,\x00b\x00\n", line: 1},
 		{name: "invalid UTF-8 in the header", in: "a,b\xff,c\n1,2,3\n",
 			want: `t.csv:1: column 2: header is not valid UTF-8 (hint: save the file as UTF-8)`,
 			line: 1, col: 2},
@@ -290,6 +297,12 @@ func TestLoadFileErrors(t *testing.T) {
 	_, err = LoadFile(p, LoadOptions{})
 	if !errors.As(err, &ie) || ie.File != p || ie.Line != 3 || !strings.HasPrefix(err.Error(), p+":3: column 2 (b): ragged row") {
 		t.Errorf("bad file: %v", err)
+	}
+	// A name too long to open is named once, not again in the reason.
+	long := filepath.Join(dir, strings.Repeat("x", 300))
+	_, err = LoadFile(long, LoadOptions{})
+	if !errors.As(err, &ie) || ie.File != long || ie.Msg != "file name too long" {
+		t.Errorf("long name: %v", err)
 	}
 }
 

@@ -89,6 +89,12 @@ func hierarchyCSVReader(file string, r io.Reader) (*csv.Reader, error) {
 	return cr, nil
 }
 
+// MaxLevels is the most levels (columns) a hierarchy file's rows may
+// have, as many as a table may have columns: a tree millions of levels deep
+// fits in a few MB of text but takes a thousand times that in memory, and
+// every walk from a leaf to the root is as long.
+const MaxLevels = model.MaxColumns
+
 // readHierarchyRows reads the non-blank rows, their labels trimmed and
 // checked, all of the first row's width, with the line of each.
 func readHierarchyRows(cr *csv.Reader, file string) (rows [][]string, lines []int, err error) {
@@ -109,6 +115,11 @@ func readHierarchyRows(cr *csv.Reader, file string) (rows [][]string, lines []in
 			return nil, nil, err
 		}
 		if width == -1 {
+			if len(rec) > MaxLevels {
+				return nil, nil, &model.InputError{File: file, Line: line, Column: MaxLevels + 1,
+					Msg:  fmt.Sprintf("row has %d levels, more than %d: not a generalization hierarchy", len(rec), MaxLevels),
+					Hint: "one row per value: value;level1;...;* (is the delimiter right?)"}
+			}
 			width = len(rec)
 		} else if len(rec) != width {
 			return nil, nil, &model.InputError{File: file, Line: line,
@@ -187,10 +198,13 @@ func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, erro
 		label string
 	}
 	top := len(rows[0]) - 1
-	specs := []nodeSpec{{label: rows[0][top], parent: -1, line: lines[0]}}
-	index := map[key]int{{top, rows[0][top]}: 0}
-	parentOf := map[int]int{} // node -> parent spec index
-	leafLine := map[string]int{}
+	// Sized for a node per row (a leaf each): the maps' growth was most of
+	// the memory a hierarchy of a million values took.
+	specs := make([]nodeSpec, 1, len(rows)+1)
+	specs[0] = nodeSpec{label: rows[0][top], parent: -1, line: lines[0]}
+	index := make(map[key]int, len(rows)+1)
+	index[key{top, rows[0][top]}] = 0
+	leafLine := make(map[string]int, len(rows))
 	for i, r := range rows {
 		if prev, dup := leafLine[r[0]]; dup {
 			return nil, &model.InputError{File: file, Line: lines[i], Column: 1,
@@ -205,11 +219,10 @@ func hierarchyNodes(rows [][]string, lines []int, file string) ([]nodeSpec, erro
 				id = len(specs)
 				index[k] = id
 				specs = append(specs, nodeSpec{label: r[lvl], parent: parent, line: lines[i]})
-				parentOf[id] = parent
-			} else if parentOf[id] != parent {
+			} else if specs[id].parent != parent {
 				return nil, &model.InputError{File: file, Line: lines[i], Column: lvl + 1,
 					Msg: fmt.Sprintf("node %q has two parents: %q (line %d) and %q", r[lvl],
-						specs[parentOf[id]].label, specs[id].line, specs[parent].label),
+						specs[specs[id].parent].label, specs[id].line, specs[parent].label),
 					Hint: "a node must have exactly one parent; give distinct labels to distinct nodes"}
 			}
 			parent = id

@@ -46,7 +46,7 @@ func bombDB(t *testing.T, stmts ...string) string {
 }
 
 // wantInputError loads spec and checks the error names file, line and
-// says want, within limit.
+// says want with a hint, within limit.
 func wantInputError(t *testing.T, spec string, opt csvfile.LoadOptions, file string, line int, want string, limit time.Duration) {
 	t.Helper()
 	start := time.Now()
@@ -55,6 +55,9 @@ func wantInputError(t *testing.T, spec string, opt csvfile.LoadOptions, file str
 	var ie *model.InputError
 	if tb != nil || !errors.As(err, &ie) || ie.File != file || ie.Line != line || !strings.Contains(ie.Msg, want) {
 		t.Fatalf("%s: %v (%#v), want an input error naming %s line %d: %q", spec, err, ie, file, line, want)
+	}
+	if ie.Hint == "" && len(ie.Fixes) == 0 {
+		t.Errorf("%s: %v: no hint", spec, err)
 	}
 	if took > limit {
 		t.Errorf("%s: refused after %v, more than %v", spec, took, limit)
@@ -273,5 +276,21 @@ func TestXLSXReadCancelled(t *testing.T) {
 	}
 	if tb, err := Load(path, csvfile.LoadOptions{}); err != nil || tb.Rows != 20000 {
 		t.Fatalf("not cancelled: %v %v", tb, err)
+	}
+}
+
+// A view that computes long and yields little (one count of a recursive
+// WITH) took minutes without the context's cancel: it is refused once it
+// has taken maxViewTime (viewTimeBase, cut short here), naming the view;
+// a table of the same database reads.
+func TestSQLiteSlowViewStops(t *testing.T) {
+	path := bombDB(t, `CREATE VIEW slow AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n LIMIT 4000000000) SELECT count(*) AS a FROM n`,
+		`CREATE TABLE t(a)`, `INSERT INTO t VALUES (1)`)
+	defer func(base time.Duration) { viewTimeBase = base }(viewTimeBase)
+	viewTimeBase = 200 * time.Millisecond
+	wantInputError(t, path+":slow", csvfile.LoadOptions{}, path+":slow", 0,
+		"the view computed for more than 200ms on a database of", refusedWithin)
+	if tb, err := Load(path+":t", csvfile.LoadOptions{}); err != nil || tb.Rows != 1 {
+		t.Fatalf("the table: %v %v", tb, err)
 	}
 }

@@ -53,6 +53,10 @@ const (
 	excelRunLimit = 16 << 20
 )
 
+// notAWorkbookHint is the hint of a file that is no workbook Excel (or
+// another spreadsheet program) writes: a bomb, damage, or another format.
+const notAWorkbookHint = "open the file in the program that wrote it and save it as .xlsx again, or export the sheet as CSV"
+
 // maxPartBytes is how far a part of compressed bytes may expand.
 func maxPartBytes(compressed uint64) uint64 {
 	if compressed > math.MaxUint64/partRatio {
@@ -198,7 +202,7 @@ func (wb *workbook) walk(part string, maxCell int, visit func(tok xml.Token, sta
 	}
 	if limit := maxPartBytes(f.CompressedSize64); f.UncompressedSize64 > limit {
 		return &model.InputError{File: wb.path, Msg: fmt.Sprintf("%s expands from %s to %s, more than %d times: a zip bomb, not a workbook",
-			f.Name, sizeText(int64(f.CompressedSize64)), sizeText(int64(f.UncompressedSize64)), partRatio)}
+			f.Name, sizeText(int64(f.CompressedSize64)), sizeText(int64(f.UncompressedSize64)), partRatio), Hint: notAWorkbookHint}
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -224,7 +228,8 @@ func (wb *workbook) walk(part string, maxCell int, visit func(tok xml.Token, sta
 		}
 		if t, ok := tok.(xml.StartElement); ok {
 			if stack = append(stack, t.Name.Local); len(stack) > maxXMLDepth {
-				return &model.InputError{File: wb.path, Msg: fmt.Sprintf("%s: elements nested more than %d deep: not a part of a workbook", f.Name, maxXMLDepth)}
+				return &model.InputError{File: wb.path, Msg: fmt.Sprintf("%s: elements nested more than %d deep: not a part of a workbook", f.Name, maxXMLDepth),
+					Hint: notAWorkbookHint}
 			}
 		}
 	}

@@ -298,7 +298,7 @@ func excelSheets(path string) ([]string, error) {
 // else the one of that name (in any case).
 func sheetOf(sheets []string, path, part string) (string, error) {
 	if len(sheets) == 0 {
-		return "", &model.InputError{File: path, Msg: "the workbook has no sheets"}
+		return "", &model.InputError{File: path, Msg: "the workbook has no sheets", Hint: notAWorkbookHint}
 	}
 	if part == "" {
 		return sheets[0], nil

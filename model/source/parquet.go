@@ -70,7 +70,7 @@ func loadParquet(path string, opt csvfile.LoadOptions) (*model.Table, error) {
 	}
 	rows := pf.NumRows()
 	if rows < 0 || rows > math.MaxInt32 {
-		return nil, &model.InputError{File: path, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", rows)}
+		return nil, &model.InputError{File: path, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", rows), Hint: tooManyRowsHint}
 	}
 	// The footer's row count is checked against memory, but only the rows
 	// the pages hold take room: a damaged footer reserves little.

@@ -3,6 +3,8 @@ package source
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +60,41 @@ func TestWriteParquetRefusesAnotherLayout(t *testing.T) {
 		if err := WriteParquet(&bytes.Buffer{}, loadCSV(t, text), layout); err == nil {
 			t.Errorf("%q written with layout %+v", text, layout)
 		}
+	}
+}
+
+// A footer that states more rows than a table holds is refused with a
+// hint (it had none), before anything is reserved.
+func TestParquetFooterStatesTooManyRows(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("n\n")
+	for i := 0; i < 200000; i++ {
+		text.WriteString("1\n")
+	}
+	tab := loadCSV(t, text.String())
+	var b bytes.Buffer
+	if err := WriteParquet(&b, tab, ParquetColumnsOf(tab)); err != nil {
+		t.Fatal(err)
+	}
+	// The footer's counts of 200,000 (zigzag varints 0x80 0xb5 0x18)
+	// become 2^62.
+	data := b.Bytes()
+	n := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
+	footer := data[len(data)-8-n : len(data)-8]
+	lie := bytes.ReplaceAll(footer, []byte{0x80, 0xb5, 0x18}, []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01})
+	if bytes.Equal(lie, footer) {
+		t.Fatal("no row count of 200,000 in the footer")
+	}
+	out := append(append([]byte(nil), data[:len(data)-8-n]...), lie...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(lie)))
+	out = append(out, "PAR1"...)
+	path := filepath.Join(t.TempDir(), "lie.parquet")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadContext(context.Background(), path, csvfile.LoadOptions{})
+	var ie *model.InputError
+	if !errors.As(err, &ie) || ie.File != path || !strings.Contains(ie.Msg, "more than a table can hold") || ie.Hint != tooManyRowsHint {
+		t.Fatalf("got %v", err)
 	}
 }

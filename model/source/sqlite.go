@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
@@ -201,6 +202,44 @@ func loadSQLite(ctx context.Context, path, part string, opt csvfile.LoadOptions,
 		return nil, err
 	}
 	name := tableName(path, table)
+	if !views[table] {
+		return readSQLite(ctx, conn, path, table, false, opt, limit)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, &model.InputError{File: path, Msg: csvfile.OpenReason(err)}
+	}
+	budget := maxViewTime(st.Size())
+	vctx, cancel := context.WithTimeoutCause(ctx, budget, errViewTooSlow)
+	defer cancel()
+	t, err := readSQLite(vctx, conn, path, table, true, opt, limit)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(vctx), errViewTooSlow) {
+		return nil, &model.InputError{File: name, Msg: fmt.Sprintf("the view computed for more than %v on a database of %s: it makes work of its own (a recursive WITH that counts far?)", budget, sizeText(st.Size())),
+			Hint: "read a table, or store the rows you mean in one: CREATE TABLE t AS SELECT * FROM view"}
+	}
+	return t, err
+}
+
+// errViewTooSlow is the cause of a view's reading stopped by maxViewTime.
+var errViewTooSlow = errors.New("the view computes too long")
+
+// viewTimeBase is the time any view may take to read; maxViewTime adds
+// to it with the database's size.
+var viewTimeBase = 15 * time.Second
+
+// maxViewTime is the longest a view of a database of size bytes may take
+// to read: a view computes its rows, and one that takes longer than
+// viewTimeBase plus a second per MB (SQLite scans a hundred times as
+// fast) computes far more than its database holds (a recursive WITH
+// that counts to 10^9 and yields one row); without a bound it is a hang.
+func maxViewTime(size int64) time.Duration {
+	return viewTimeBase + time.Duration(size>>20)*time.Second
+}
+
+// readSQLite reads the table (a view when view is true) of the open
+// database.
+func readSQLite(ctx context.Context, conn *sql.Conn, path, table string, view bool, opt csvfile.LoadOptions, limit int) (*model.Table, error) {
+	name := tableName(path, table)
 	names, declared, err := sqliteColumns(ctx, conn, name, table, opt.MaxCell)
 	if err != nil {
 		return nil, err
@@ -209,7 +248,7 @@ func loadSQLite(ctx context.Context, path, part string, opt csvfile.LoadOptions,
 	if err != nil {
 		return nil, err
 	}
-	count, err := sqliteCount(ctx, conn, path, table, views[table], opt.MaxCell, limit)
+	count, err := sqliteCount(ctx, conn, path, table, view, opt.MaxCell, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -269,8 +308,12 @@ func sqliteCount(ctx context.Context, q querier, path, table string, view bool, 
 		return 0, &model.InputError{File: name, Msg: fmt.Sprintf("the view yields more than %s rows, more than a database of %s could hold: it makes rows of its own (a recursive WITH without an end?)", humanize.Comma(bound), sizeText(size)),
 			Hint: "read a table, or store the rows you mean in one: CREATE TABLE t AS SELECT * FROM view LIMIT n"}
 	}
-	return 0, &model.InputError{File: name, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", count)}
+	return 0, &model.InputError{File: name, Msg: fmt.Sprintf("holds %d rows, more than a table can hold", count), Hint: tooManyRowsHint}
 }
+
+// tooManyRowsHint is the hint of a file that states more rows than a
+// table holds (2,147,483,647): a damaged file states any number.
+const tooManyRowsHint = "a table holds at most 2,147,483,647 rows; is the file damaged? load a sample of its rows"
 
 // sqliteColumns reads the table's column names and declared types.
 func sqliteColumns(ctx context.Context, q querier, name, table string, maxCell int) ([]string, []model.Kind, error) {

@@ -122,10 +122,8 @@ func genShards(a *Args, w io.Writer, name string) error {
 	if err != nil {
 		return err
 	}
-	for i := range a.Shards {
-		if err := releasedir.RefuseExisting("out", shardPath(a.Out, i), a.Force); err != nil {
-			return err
-		}
+	if err := refuseExistingShards(a.Out, a.Shards, a.Force); err != nil {
+		return err
 	}
 	var layout []source.ParquetColumn
 	err = d.Shards(a.Rows, a.Seed, a.Shards, func(i int, t *model.Table) error {
@@ -141,6 +139,26 @@ func genShards(a *Args, w io.Writer, name string) error {
 		return err
 	}
 	fmt.Fprintf(w, "wrote %s .. %s\n", shardPath(a.Out, 0), filepath.Base(shardPath(a.Out, a.Shards-1)))
+	return nil
+}
+
+// refuseExistingShards refuses the first of dir's shard files below
+// shards that exists (unless force): it reads the directory once, not a
+// path per shard, so --shards 1000000000 is refused (too many for the
+// rows) at once rather than after a billion looks.
+func refuseExistingShards(dir string, shards int, force bool) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // no directory, no shard to replace (writing it says why it cannot be made)
+	}
+	for _, e := range entries {
+		var i int
+		if n, _ := fmt.Sscanf(e.Name(), "part-%d.parquet", &i); n == 1 && i >= 0 && i < shards && e.Name() == filepath.Base(shardPath(dir, i)) {
+			if err := releasedir.RefuseExisting("out", shardPath(dir, i), force); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

@@ -244,15 +244,17 @@ func Export(p *Prepared, res *method.Result, dir string, opt ExportOptions) (*Ex
 				return err
 			}
 			m.Risk, m.RiskSummary, m.Warnings, m.Attacks = rel.Manifest.Risk, rel.Manifest.RiskSummary, rel.Manifest.Warnings, rel.Manifest.Attacks
-			return refuseBroken(m, opt.AcceptViolations)
+			if err := refuseBroken(m, opt.AcceptViolations); err != nil {
+				return err
+			}
+			var err error
+			m.WorkloadError, err = wl()
+			return err
 		},
 		Verify: func(tmp string, m *releasedir.Manifest) ([]string, error) {
 			v := verifyExport(tmp, mem, m.Files, verify.Options{Original: p.Source, Public: p.Public, Audit: audit, SkipRisk: true, Whole: p.Whole})
 			input.wait() // before the audit record is written, after the checks read it
 			audit.InputSHA256 = input.sum
-			if err := v.state(m, wl); err != nil {
-				return nil, &releasedir.StopError{Err: err}
-			}
 			if v.full != nil {
 				lines = v.full.Strings()
 			}
@@ -546,14 +548,6 @@ func verifyExport(dir string, built *verify.Release, written []releasedir.FileEn
 	v.full, v.fullErr = files.Check(opt, catalog.Declared)
 	alone()
 	return v
-}
-
-// state puts into the manifest the workload's error (waited for). An
-// error here stops the export.
-func (v *exportCheck) state(m *releasedir.Manifest, wl func() (*releasedir.WorkloadError, error)) error {
-	var err error
-	m.WorkloadError, err = wl()
-	return err
 }
 
 // stated are the verification lines the manifest states: those of the

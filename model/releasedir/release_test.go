@@ -494,10 +494,10 @@ func TestWriteReleaseRemovesStaleTemporaries(t *testing.T) {
 	}
 }
 
-// Verify may add what it measured on the written files to the manifest
-// (the export's risk figures): the manifest on disk and report.md state
-// it. A *StopError from Verify stops the write even when violations are
-// accepted, and leaves nothing behind.
+// What Meanwhile measured (the export's risk figures) is in the manifest
+// on disk and in report.md; what Verify adds to the draft it reads is
+// not (the manifest is Meanwhile's). A *StopError from Verify stops the
+// write even when violations are accepted, and leaves nothing behind.
 func TestWriteReleaseVerifyMeasures(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
@@ -505,10 +505,14 @@ func TestWriteReleaseVerifyMeasures(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(tmp, "qi.csv")); err != nil || string(b) != wantQI {
 			t.Errorf("Verify reads qi.csv as %q (%v)", b, err)
 		}
-		m.Risk = []Figure{{Name: "records at risk", Value: 3, OK: true}}
+		m.RiskSummary = "stated by the check"
 		return []string{"ok   files: 2 files match their SHA-256"}, nil
 	}
-	m, err := Write(dir, testRelease(), WriteOptions{Verify: measure})
+	meanwhile := func(m *Manifest) error {
+		m.Risk = []Figure{{Name: "records at risk", Value: 3, OK: true}}
+		return nil
+	}
+	m, err := Write(dir, testRelease(), WriteOptions{Verify: measure, Meanwhile: meanwhile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +520,7 @@ func TestWriteReleaseVerifyMeasures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Risk) != 1 || len(onDisk.Risk) != 1 || onDisk.Risk[0].Value != 3 || !onDisk.Verified {
+	if len(m.Risk) != 1 || len(onDisk.Risk) != 1 || onDisk.Risk[0].Value != 3 || !onDisk.Verified || onDisk.RiskSummary != "" {
 		t.Fatalf("manifest %+v, on disk %+v", m, onDisk)
 	}
 	if got := readFile(t, filepath.Join(dir, "report.md")); got != RenderReport(onDisk) || !strings.Contains(got, "records at risk") {

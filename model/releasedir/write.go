@@ -29,15 +29,15 @@ type WriteOptions struct {
 	// table, hierarchy and target files).
 	Inputs []string
 	// Verify re-checks the written files (in the temporary directory,
-	// beside the manifest m as written so far) and returns one line per
-	// constraint; an error means a violation (a *StopError: the write
-	// stops, violations accepted or not). It may add to m what it
-	// measured on the files (the manifest is written again after it,
-	// with report.md rendered from it).
+	// beside the draft manifest m: the release's own, listing the files,
+	// without what Meanwhile adds) while Meanwhile runs, and returns one
+	// line per constraint; an error means a violation (a *StopError: the
+	// write stops, violations accepted or not). What it adds to m is
+	// dropped: the manifest is Meanwhile's.
 	Verify func(dir string, m *Manifest) ([]string, error)
-	// Meanwhile, when set, runs while the data files are written (they
-	// are written from the release alone) and may add to m what it
-	// measures before the manifest is first written; an error stops the
+	// Meanwhile, when set, runs while the data files are written and
+	// checked (they are written from the release alone) and may add to m
+	// what it measures (the checks do not read it); an error stops the
 	// write.
 	Meanwhile func(m *Manifest) error
 	// AcceptViolations writes the release even when Verify fails; the
@@ -439,35 +439,36 @@ func (w *writer) cleanup() {
 }
 
 // writeFiles writes the data files, the manifest, the verification and
-// report.md into the temporary directory and syncs it.
+// report.md into the temporary directory and syncs it. The checks read
+// the draft manifest (m as the release built it, listing the files) while
+// Meanwhile still measures, both at once on the two cores: what Meanwhile
+// adds (the attacks' figures) is none of what the checks read.
 func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	tmp := w.work
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", model.Version
+	draft := m
 	meanwhile := w.startMeanwhile(&m)
 	sums, err := w.writeData(rel.Files)
-	if merr := meanwhile(); err == nil {
-		err = merr
+	if err != nil {
+		meanwhile()
+		return nil, err
+	}
+	draft.Files = []FileEntry{}
+	for i, f := range rel.Files {
+		draft.Files = append(draft.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sums[i]})
+	}
+	verified, err := w.startVerify(&draft)
+	if merr := meanwhile(); merr != nil {
+		verified()
+		return nil, merr
 	}
 	if err != nil {
 		return nil, err
 	}
-	m.Files = []FileEntry{}
-	for i, f := range rel.Files {
-		m.Files = append(m.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sums[i]})
-	}
-	if err := checkFinite(&m); err != nil {
-		return nil, err
-	}
-	// The manifest the check reads is written again once it lists
-	// report.md (synced and re-read then): this one is not synced.
-	if err := writeDraftJSON(filepath.Join(tmp, "manifest.json"), &m); err != nil {
-		return nil, err
-	}
-	if err := w.stage("verify"); err != nil {
-		return nil, err
-	}
-	if err := w.verify(&m); err != nil {
+	lines, verr := verified()
+	m.Files = draft.Files
+	if err := w.verified(&m, lines, verr); err != nil {
 		return nil, err
 	}
 	if err := w.stage("report"); err != nil {
@@ -477,6 +478,44 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 		return nil, err
 	}
 	return &m, syncDir(tmp)
+}
+
+// startVerify writes the draft manifest the checks read and starts the
+// Verify option on it; the wait returns its lines and error (a panic in
+// Verify is raised again by the wait). When the draft cannot be written
+// the error says so and the wait returns nothing.
+func (w *writer) startVerify(draft *Manifest) (wait func() ([]string, error), err error) {
+	none := func() ([]string, error) { return nil, nil }
+	if err := checkFinite(draft); err != nil {
+		return none, err
+	}
+	// The manifest the check reads is written again once it lists
+	// report.md (synced and re-read then): this one is not synced.
+	if err := writeDraftJSON(filepath.Join(w.work, "manifest.json"), draft); err != nil {
+		return none, err
+	}
+	if err := w.stage("verify"); err != nil {
+		return none, err
+	}
+	if w.opt.Verify == nil {
+		return none, nil
+	}
+	var lines []string
+	var verr error
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		lines, verr = w.opt.Verify(w.work, draft)
+	}()
+	return func() ([]string, error) {
+		<-done
+		if panicked != nil {
+			panic(panicked)
+		}
+		return lines, verr
+	}, nil
 }
 
 // startMeanwhile runs the Meanwhile option on m while the data files are
@@ -504,14 +543,12 @@ func (w *writer) startMeanwhile(m *Manifest) func() error {
 	}
 }
 
-// verify runs the Verify option on the written files and records its
-// lines and outcome in m; a failed verification stops the write unless
-// the violations are accepted.
-func (w *writer) verify(m *Manifest) error {
+// verified records in m the lines and outcome of the Verify option; a
+// failed verification stops the write unless the violations are accepted.
+func (w *writer) verified(m *Manifest, lines []string, verr error) error {
 	if w.opt.Verify == nil {
 		return nil
 	}
-	lines, verr := w.opt.Verify(w.work, m)
 	var stop *StopError
 	if errors.As(verr, &stop) {
 		return stop.Err

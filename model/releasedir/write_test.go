@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"privlab/model"
 )
@@ -419,22 +420,30 @@ func TestWriteReleaseNamesNonFiniteFigures(t *testing.T) {
 	}
 }
 
-// WriteOptions.Meanwhile runs while the data files are written: what it
-// adds to the manifest is in the manifest the check reads and the one
-// written; its error stops the write and leaves nothing behind; its
-// panic is raised again by Write, after the files were written,
-// and leaves nothing behind either.
+// WriteOptions.Meanwhile runs while the data files are written and
+// checked: Verify starts before it ends and reads the draft manifest,
+// without what Meanwhile adds; what it adds is in the manifest written;
+// its error stops the write and leaves nothing behind; its panic is
+// raised again by Write, after the files were written, and leaves
+// nothing behind either.
 func TestWriteReleaseMeanwhile(t *testing.T) {
 	t.Parallel()
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rel")
 	var seen string
+	checking := make(chan struct{})
 	m, err := Write(dir, releaseOf("x"), WriteOptions{
 		Meanwhile: func(m *Manifest) error {
+			select {
+			case <-checking:
+			case <-time.After(time.Minute):
+				return errors.New("Verify did not start while Meanwhile ran")
+			}
 			m.RiskSummary = "measured meanwhile"
 			return nil
 		},
 		Verify: func(tmp string, m *Manifest) ([]string, error) {
+			close(checking)
 			read, err := ReadManifest(tmp)
 			if err != nil {
 				return nil, err
@@ -443,7 +452,7 @@ func TestWriteReleaseMeanwhile(t *testing.T) {
 			return nil, nil
 		},
 	})
-	if err != nil || m.RiskSummary != "measured meanwhile" || seen != m.RiskSummary {
+	if err != nil || m.RiskSummary != "measured meanwhile" || seen != "" {
 		t.Fatalf("the manifest states %q, the check read %q (%v)", m.RiskSummary, seen, err)
 	}
 	if read, err := ReadManifest(dir); err != nil || read.RiskSummary != m.RiskSummary {

@@ -336,7 +336,7 @@ func replaceable(dir string) (why, changed string) {
 		if e.Name() == "manifest.json" {
 			continue
 		}
-		if got, err := FileSHA256(filepath.Join(dir, e.Name())); err != nil {
+		if got, err := releaseFileSHA256(filepath.Join(dir, e.Name())); err != nil {
 			return fmt.Sprintf("%s cannot be read: %s", e.Name(), csvfile.OpenReason(err)), ""
 		} else if got != sum {
 			return "", e.Name()

@@ -55,6 +55,9 @@ func cmdRun(a *Args, w, ew io.Writer) error {
 	if err := releasedir.CheckOut(a.Out, a.Force); err != nil {
 		return err
 	}
+	if a.Force {
+		releasedir.Prehash(a.Out) // while the table loads and the method runs
+	}
 	if a.flagsSet["partitions"] || a.flagsSet["partition-rows"] || a.flagsSet["runner"] {
 		return runPartitioned(a, w, ew)
 	}

@@ -333,7 +333,7 @@ func scanInto(sc *scanner, enc *encoder) error {
 	// from), so chunkCount-1 more make the pool; all chunkCount fit in free.
 	free := make(chan *chunk, chunkCount)
 	for i := 1; i < chunkCount; i++ {
-		free <- &chunk{}
+		free <- newChunk()
 	}
 	stop := make(chan struct{})
 	go sc.run(len(enc.cols), out, free, stop)
@@ -350,7 +350,37 @@ func scanInto(sc *scanner, enc *encoder) error {
 		}
 		free <- c
 	}
-	return err
+	// The scanner has stopped (it closed out): the chunks are free for
+	// the next table read.
+	for {
+		select {
+		case c := <-free:
+			putChunk(c)
+		default:
+			return err
+		}
+	}
+}
+
+// chunks keeps the chunks of tables read, for the next: a run reads the
+// input, then every file of its release, and allocating (and zeroing) a
+// fresh megabyte for each chunk of each cost more than the reading.
+var chunks = sync.Pool{New: func() any { return &chunk{} }}
+
+func newChunk() *chunk { return chunks.Get().(*chunk) }
+
+// keepChunks is false in tests that count a read's allocations.
+var keepChunks = true
+
+// putChunk keeps c for the next table read, unless a long record grew it
+// far past a chunk.
+func putChunk(c *chunk) {
+	if !keepChunks || cap(c.buf) > 4*chunkSize || cap(c.offs) > 4*chunkSize {
+		return
+	}
+	c.n, c.nrec, c.raw, c.err, c.sizedFor = 0, 0, 0, nil, nil
+	c.offs, c.lines, c.flines = c.offs[:0], c.lines[:0], c.flines[:0]
+	chunks.Put(c)
 }
 
 // finish turns the encoded columns into a table: kinds inferred (or as
@@ -595,6 +625,9 @@ type chunk struct {
 	nrec   int
 	raw    int   // bytes of buf taken by the complete records
 	err    error // the scanner stopped here (after nrec records)
+	// sizedFor is the scanner offs and lines were sized for (a chunk
+	// kept from another table read holds what that table needed).
+	sizedFor *scanner
 }
 
 type fieldLine struct {
@@ -710,21 +743,26 @@ func (s *scanner) fill(dst *chunk) {
 			s.eof, s.rerr = true, err
 		}
 	}
-	// A fresh chunk gets room for every field and line it may hold at
-	// once (a field ends at a delimiter or a line end), rather than
-	// growing to it.
-	if cap(dst.offs) == 0 {
+	// A chunk gets room for every field and line it may hold at once (a
+	// field ends at a delimiter or a line end), rather than growing to
+	// it; one kept from another table read may hold too little.
+	if dst.sizedFor != s {
+		dst.sizedFor = s
 		text := dst.buf[:dst.n]
 		lines := bytes.Count(text, []byte{'\n'}) + 1
-		dst.offs = make([]uint32, 0, 2*(bytes.Count(text, []byte{s.delim})+lines))
-		dst.lines = make([]int, 0, lines)
+		if fields := 2 * (bytes.Count(text, []byte{s.delim}) + lines); cap(dst.offs) < fields {
+			dst.offs = make([]uint32, 0, fields)
+		}
+		if cap(dst.lines) < lines {
+			dst.lines = make([]int, 0, lines)
+		}
 	}
 }
 
 // header reads the first record that is not blank; nil at the end of the
 // input.
 func (s *scanner) header() (*record, error) {
-	s.fill(&chunk{})
+	s.fill(newChunk())
 	for {
 		st, err := s.next(-1)
 		switch st {
@@ -777,7 +815,7 @@ func (s *scanner) run(n int, out chan<- *chunk, free chan *chunk, stop <-chan st
 		}
 	}
 	if s.cur == nil { // no header row was read
-		s.fill(&chunk{})
+		s.fill(newChunk())
 	}
 	for {
 		s.plainLines(n)

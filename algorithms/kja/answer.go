@@ -55,6 +55,11 @@ type index struct {
 	est       []float64
 	groups    [][]saCount // per sensitive group, values in text order
 	groupN    []float64
+	// codes numbers each group's values by their text in distinct, so
+	// that a query's sensitive conditions are evaluated once per value
+	// of the domain, not once per group that holds it.
+	codes    [][]int32
+	distinct []saCount
 }
 
 // pubAxis is a QI as a reader of the release knows it.
@@ -66,10 +71,20 @@ type pubAxis struct {
 
 func newIndex(axes []pubAxis, sa string, saNumeric bool, boxes []pubBox, si [][]saCount) *index {
 	ix := &index{axes: axes, sa: sa, saNumeric: saNumeric, boxes: boxes, groups: si, groupN: make([]float64, len(si))}
+	ix.codes = make([][]int32, len(si))
+	code := map[string]int32{}
 	for s, vals := range si {
 		sort.Slice(vals, func(i, j int) bool { return vals[i].text < vals[j].text })
-		for _, v := range vals {
+		ix.codes[s] = make([]int32, len(vals))
+		for j, v := range vals {
 			ix.groupN[s] += v.n
+			c, ok := code[v.text]
+			if !ok {
+				c = int32(len(ix.distinct))
+				code[v.text] = c
+				ix.distinct = append(ix.distinct, saCount{text: v.text, num: v.num})
+			}
+			ix.codes[s][j] = c
 		}
 	}
 	nb := make([]float64, len(si))
@@ -299,17 +314,20 @@ func (ix *index) sensitiveShares(saPreds []query.Pred) (share, sumShare []float6
 	// and a TLB flush on every core.)
 	share = make([]float64, len(ix.groups))
 	sumShare = make([]float64, len(ix.groups))
+	match := make([]bool, len(ix.distinct))
+	for c, v := range ix.distinct {
+		match[c] = true
+		for _, pr := range saPreds {
+			match[c] = match[c] && pr.MatchValue(v.text, v.num, ix.saNumeric)
+		}
+	}
 	for s, vals := range ix.groups {
 		if ix.groupN[s] == 0 {
 			continue
 		}
 		var sh, ss float64
-		for _, v := range vals {
-			all := true
-			for _, pr := range saPreds {
-				all = all && pr.MatchValue(v.text, v.num, ix.saNumeric)
-			}
-			if all {
+		for j, v := range vals {
+			if match[ix.codes[s][j]] {
 				sh += v.n
 				ss += v.n * v.num
 			}

@@ -362,12 +362,29 @@ func scanInto(sc *scanner, enc *encoder) error {
 	}
 }
 
-// chunks keeps the chunks of tables read, for the next: a run reads the
-// input, then every file of its release, and allocating (and zeroing) a
-// fresh megabyte for each chunk of each cost more than the reading.
-var chunks = sync.Pool{New: func() any { return &chunk{} }}
+// keptChunks holds the chunks of tables read, for the next: a run reads
+// its input, then every file of its release, and allocating (and
+// zeroing) a fresh megabyte for each chunk of each cost more than the
+// reading. Not a sync.Pool: the collections between two reads would
+// empty it. At most maxKept chunks (two reads at once) are kept.
+var keptChunks struct {
+	sync.Mutex
+	free []*chunk
+}
 
-func newChunk() *chunk { return chunks.Get().(*chunk) }
+const maxKept = 2 * chunkCount
+
+func newChunk() *chunk {
+	keptChunks.Lock()
+	defer keptChunks.Unlock()
+	if n := len(keptChunks.free); n > 0 {
+		c := keptChunks.free[n-1]
+		keptChunks.free[n-1] = nil
+		keptChunks.free = keptChunks.free[:n-1]
+		return c
+	}
+	return &chunk{}
+}
 
 // keepChunks is false in tests that count a read's allocations.
 var keepChunks = true
@@ -380,7 +397,11 @@ func putChunk(c *chunk) {
 	}
 	c.n, c.nrec, c.raw, c.err, c.sizedFor = 0, 0, 0, nil, nil
 	c.offs, c.lines, c.flines = c.offs[:0], c.lines[:0], c.flines[:0]
-	chunks.Put(c)
+	keptChunks.Lock()
+	defer keptChunks.Unlock()
+	if len(keptChunks.free) < maxKept {
+		keptChunks.free = append(keptChunks.free, c)
+	}
 }
 
 // finish turns the encoded columns into a table: kinds inferred (or as

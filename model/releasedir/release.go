@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"privlab/model"
 	"privlab/model/csvfile"
@@ -253,11 +254,20 @@ func streamSHA256(r io.Reader) (string, error) {
 }
 
 func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	p, err := writeJSONUnsynced(path, v)
 	if err != nil {
 		return err
 	}
-	return writeFileSync(path, append(b, '\n'))
+	return p.sync()
+}
+
+// writeJSONUnsynced is writeJSON whose sync is left to the caller.
+func writeJSONUnsynced(path string, v any) (*unsynced, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return writeFileUnsynced(path, append(b, '\n'))
 }
 
 // writeDraftJSON writes v as writeJSON does, without syncing it: a file
@@ -271,14 +281,52 @@ func writeDraftJSON(path string, v any) error {
 }
 
 func writeFileSync(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	p, err := writeFileUnsynced(path, b)
 	if err != nil {
 		return err
 	}
+	return p.sync()
+}
+
+// unsynced is a file written but not yet synced: a write of several
+// files syncs them all at once (syncAll), not one after another.
+type unsynced struct {
+	f     *os.File // nil for a directory, opened when synced
+	path  string
+	b     []byte
+	label string // what an error names first ("" none)
+}
+
+// writeFileUnsynced writes b to path; its sync does what writeFileSync
+// does after the write: sync the file and check it reads back as b.
+func writeFileUnsynced(path string, b []byte) (*unsynced, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := f.Write(b); err != nil {
 		f.Close()
-		return err
+		return nil, err
 	}
+	return &unsynced{f: f, path: path, b: b}, nil
+}
+
+// sync syncs the file (or directory) and checks that a file reads back as
+// written.
+func (u *unsynced) sync() error {
+	err := u.syncAndRead()
+	if err != nil && u.label != "" {
+		err = fmt.Errorf("%s: %w", u.label, err)
+	}
+	return err
+}
+
+func (u *unsynced) syncAndRead() error {
+	if u.f == nil {
+		return syncDir(u.path)
+	}
+	f := u.f
+	u.f = nil
 	if err := f.Sync(); err != nil {
 		f.Close()
 		return err
@@ -286,6 +334,39 @@ func writeFileSync(path string, b []byte) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	return readsBack(u.path, u.b)
+}
+
+// close lets go of a file that will not be synced (the write failed).
+func (u *unsynced) close() {
+	if u.f != nil {
+		u.f.Close()
+		u.f = nil
+	}
+}
+
+// syncAll syncs the files at once and returns the first error, in order.
+func syncAll(files []*unsynced) error {
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, u := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = u.sync()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readsBack checks that path reads back as b.
+func readsBack(path string, b []byte) error {
 	got, err := os.ReadFile(path)
 	if err != nil {
 		return err

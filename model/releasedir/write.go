@@ -133,6 +133,11 @@ func Write(dir string, rel *Release, opt WriteOptions) (*Manifest, error) {
 	if err := w.writeAudit(m); err != nil {
 		return nil, err
 	}
+	err = syncAll(w.unsynced)
+	w.unsynced = nil
+	if err != nil {
+		return nil, err
+	}
 	if err := w.commit(); err != nil {
 		return nil, err
 	}
@@ -357,6 +362,10 @@ type writer struct {
 	audit            *Audit
 	old              string // the earlier release, moved aside
 	placed, crashed  bool
+	// unsynced are the files written last (report.md, manifest.json, the
+	// audit record) and the temporary directory, synced all at once
+	// before the release is put in place.
+	unsynced []*unsynced
 }
 
 // stage passes a named stage of the write (failpoint) and, until the
@@ -426,6 +435,9 @@ func (w *writer) temporary(dir bool) (string, error) {
 // cleanup removes what a failed write made (nothing after a simulated
 // crash: a killed process removes nothing).
 func (w *writer) cleanup() {
+	for _, u := range w.unsynced {
+		u.close()
+	}
 	inflight.Lock()
 	defer inflight.Unlock()
 	for _, p := range []string{w.tmp, w.auditTmp} {
@@ -444,7 +456,6 @@ func (w *writer) cleanup() {
 // Meanwhile still measures, both at once on the two cores: what Meanwhile
 // adds (the attacks' figures) is none of what the checks read.
 func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
-	tmp := w.work
 	m := rel.Manifest
 	m.Tool, m.Version = "privlab", model.Version
 	draft := m
@@ -477,7 +488,7 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	if err := w.writeReport(&m); err != nil {
 		return nil, err
 	}
-	return &m, syncDir(tmp)
+	return &m, nil
 }
 
 // startVerify writes the draft manifest the checks read and starts the
@@ -573,12 +584,19 @@ func (w *writer) verified(m *Manifest, lines []string, verr error) error {
 // report is caught; it is rendered from the manifest as verified.
 func (w *writer) writeReport(m *Manifest) error {
 	text := []byte(RenderReport(m))
-	if err := writeFileSync(filepath.Join(w.work, "report.md"), text); err != nil {
+	report, err := writeFileUnsynced(filepath.Join(w.work, "report.md"), text)
+	if err != nil {
 		return err
 	}
+	w.unsynced = append(w.unsynced, report)
 	sum := sha256.Sum256(text)
 	m.Files = append(m.Files, FileEntry{Name: "report.md", Rows: 0, SHA256: hex.EncodeToString(sum[:])})
-	return writeJSON(filepath.Join(w.work, "manifest.json"), m)
+	manifest, err := writeJSONUnsynced(filepath.Join(w.work, "manifest.json"), m)
+	if err != nil {
+		return err
+	}
+	w.unsynced = append(w.unsynced, manifest, &unsynced{path: w.work})
+	return nil
 }
 
 // writeData writes the data files into the temporary directory, at once
@@ -650,9 +668,12 @@ func (w *writer) writeAudit(written *Manifest) error {
 	if w.auditTmp, err = w.temporary(false); err != nil {
 		return fmt.Errorf("audit record: %w", err)
 	}
-	if err := writeFileSync(w.auditTmp, append(b, '\n')); err != nil {
+	audit, err := writeFileUnsynced(w.auditTmp, append(b, '\n'))
+	if err != nil {
 		return fmt.Errorf("audit record: %w", err)
 	}
+	audit.label = "audit record"
+	w.unsynced = append(w.unsynced, audit)
 	if st, err := os.Stat(AuditPath(w.abs)); err == nil && st.IsDir() {
 		return &model.ParamError{Param: "out", Value: w.dir, Reason: AuditPath(w.abs) + " is a directory; the audit record cannot be written beside the release"}
 	}

@@ -7,6 +7,7 @@ import (
 	"privlab/algorithms/kja/format"
 	"sort"
 	"strconv"
+	"sync"
 
 	"privlab/algorithms/method"
 	"privlab/model"
@@ -55,11 +56,24 @@ type index struct {
 	est       []float64
 	groups    [][]saCount // per sensitive group, values in text order
 	groupN    []float64
-	// codes numbers each group's values by their text in distinct, so
-	// that a query's sensitive conditions are evaluated once per value
-	// of the domain, not once per group that holds it.
-	codes    [][]int32
+	// distinct are the sensitive values of all groups in text order, and
+	// postings[c] the groups holding value c with their counts (groups in
+	// order): a query's sensitive conditions are evaluated once per value
+	// of the domain, and only the groups of the values they select are
+	// summed, each group's values in text order as before.
 	distinct []saCount
+	postings [][]posting
+	// allShares are the shares of a query without sensitive conditions.
+	allShares struct {
+		once            sync.Once
+		share, sumShare []float64
+	}
+}
+
+// posting is one group's count of a sensitive value.
+type posting struct {
+	group int32
+	n     float64
 }
 
 // pubAxis is a QI as a reader of the release knows it.
@@ -71,20 +85,26 @@ type pubAxis struct {
 
 func newIndex(axes []pubAxis, sa string, saNumeric bool, boxes []pubBox, si [][]saCount) *index {
 	ix := &index{axes: axes, sa: sa, saNumeric: saNumeric, boxes: boxes, groups: si, groupN: make([]float64, len(si))}
-	ix.codes = make([][]int32, len(si))
-	code := map[string]int32{}
+	code := map[string]int{}
 	for s, vals := range si {
 		sort.Slice(vals, func(i, j int) bool { return vals[i].text < vals[j].text })
-		ix.codes[s] = make([]int32, len(vals))
-		for j, v := range vals {
+		for _, v := range vals {
 			ix.groupN[s] += v.n
-			c, ok := code[v.text]
-			if !ok {
-				c = int32(len(ix.distinct))
-				code[v.text] = c
+			if _, ok := code[v.text]; !ok {
+				code[v.text] = len(ix.distinct)
 				ix.distinct = append(ix.distinct, saCount{text: v.text, num: v.num})
 			}
-			ix.codes[s][j] = c
+		}
+	}
+	sort.Slice(ix.distinct, func(i, j int) bool { return ix.distinct[i].text < ix.distinct[j].text })
+	for c, v := range ix.distinct {
+		code[v.text] = c
+	}
+	ix.postings = make([][]posting, len(ix.distinct))
+	for s, vals := range si {
+		for _, v := range vals {
+			c := code[v.text]
+			ix.postings[c] = append(ix.postings[c], posting{group: int32(s), n: v.n})
 		}
 	}
 	nb := make([]float64, len(si))
@@ -309,30 +329,39 @@ func (ix *index) categoricalMatches(qiPreds [][]query.Pred) [][]int {
 // satisfy the sensitive conditions and the share of their sum
 // (Sacharidis et al., Section 3.3, Figure 7).
 func (ix *index) sensitiveShares(saPreds []query.Pred) (share, sumShare []float64) {
-	// (Each share is summed aside and stored once: a first access that
-	// reads a fresh page and then writes it costs a copy-on-write fault
-	// and a TLB flush on every core.)
+	if len(saPreds) == 0 {
+		all := &ix.allShares
+		all.once.Do(func() { all.share, all.sumShare = ix.sharesOf(nil) })
+		return all.share, all.sumShare
+	}
+	return ix.sharesOf(saPreds)
+}
+
+// sharesOf sums, group by group, the counts of the values the conditions
+// select (values in text order: postings are in text order), and divides
+// by the groups' sizes.
+func (ix *index) sharesOf(saPreds []query.Pred) (share, sumShare []float64) {
 	share = make([]float64, len(ix.groups))
 	sumShare = make([]float64, len(ix.groups))
-	match := make([]bool, len(ix.distinct))
 	for c, v := range ix.distinct {
-		match[c] = true
+		match := true
 		for _, pr := range saPreds {
-			match[c] = match[c] && pr.MatchValue(v.text, v.num, ix.saNumeric)
+			match = match && pr.MatchValue(v.text, v.num, ix.saNumeric)
 		}
-	}
-	for s, vals := range ix.groups {
-		if ix.groupN[s] == 0 {
+		if !match {
 			continue
 		}
-		var sh, ss float64
-		for j, v := range vals {
-			if match[ix.codes[s][j]] {
-				sh += v.n
-				ss += v.n * v.num
-			}
+		for _, p := range ix.postings[c] {
+			share[p.group] += p.n
+			sumShare[p.group] += p.n * v.num
 		}
-		share[s], sumShare[s] = sh/ix.groupN[s], ss/ix.groupN[s]
+	}
+	for s, n := range ix.groupN {
+		if n == 0 {
+			share[s], sumShare[s] = 0, 0
+			continue
+		}
+		share[s], sumShare[s] = share[s]/n, sumShare[s]/n
 	}
 	return share, sumShare
 }

@@ -7,6 +7,7 @@ package partition
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sort"
 
 	"privlab/model"
@@ -92,6 +93,7 @@ func MondrianWith(ctx context.Context, rows []int32, dims []Dim, minSize int, op
 		spans[i] = d.span()
 	}
 	m := &mondrianRun{ctx: ctx, dims: dims, spans: spans, minSize: minSize, opt: opt}
+	rows = slices.Clone(rows) // cut in place: the caller's slice is left as it was
 	levels := 0
 	if opt.OnSplit == nil {
 		for procs := runtime.GOMAXPROCS(0); procs > 1 && levels < maxParallelLevels; procs = (procs + 1) / 2 {
@@ -128,10 +130,10 @@ func (m *mondrianRun) split(rows []int32, depth, levels int) ([][]int32, error) 
 	if m.opt.Keep != nil && !m.opt.Keep(rows) {
 		return nil, nil
 	}
-	var scratch []int32
+	var scratch splitScratch
 	left, right, _, ok := bestSplit(rows, m.dims, m.spans, m.minSize, m.opt.Rule, depth, &scratch)
 	if !ok {
-		return [][]int32{rows}, nil
+		return [][]int32{rows[:len(rows):len(rows)]}, nil
 	}
 	var rightOut [][]int32
 	var rightErr error
@@ -161,7 +163,7 @@ func (m *mondrianRun) sequential(rows []int32, depth int) ([][]int32, error) {
 	}
 	stack := []task{{rows, depth}}
 	steps := 0
-	var scratch []int32
+	var scratch splitScratch
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -176,7 +178,7 @@ func (m *mondrianRun) sequential(rows []int32, depth int) ([][]int32, error) {
 		}
 		left, right, dim, ok := bestSplit(t.rows, m.dims, m.spans, m.minSize, m.opt.Rule, t.depth, &scratch)
 		if !ok {
-			out = append(out, t.rows)
+			out = append(out, t.rows[:len(t.rows):len(t.rows)])
 			continue
 		}
 		if m.opt.OnSplit != nil {
@@ -197,7 +199,7 @@ type candidate struct {
 // bestSplit tries dimensions in the rule's order (widest normalised range
 // first, or round-robin from depth mod d) and returns the first allowable
 // median split and the dimension it cuts.
-func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, rule Rule, depth int, scratch *[]int32) (left, right []int32, dim int, ok bool) {
+func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, rule Rule, depth int, scratch *splitScratch) (left, right []int32, dim int, ok bool) {
 	if len(rows) < 2*minSize {
 		return nil, nil, 0, false
 	}
@@ -241,7 +243,7 @@ func bestSplit(rows []int32, dims []Dim, spans []float64, minSize int, rule Rule
 // order, so counting rows per rank (a dense histogram over the partition's
 // rank range, or a sort when that range is much wider than the partition)
 // finds the median without comparing values.
-func medianSplit(rows []int32, d Dim, lo, hi int32, minSize int, scratch *[]int32) (left, right []int32, ok bool) {
+func medianSplit(rows []int32, d Dim, lo, hi int32, minSize int, scratch *splitScratch) (left, right []int32, ok bool) {
 	n := len(rows)
 	span := int(hi-lo) + 1
 	best, bestDiff := int32(-1), n+1
@@ -258,10 +260,10 @@ func medianSplit(rows []int32, d Dim, lo, hi int32, minSize int, scratch *[]int3
 		}
 	}
 	if span <= 4*n+64 {
-		if cap(*scratch) < span {
-			*scratch = make([]int32, span)
+		if cap(scratch.hist) < span {
+			scratch.hist = make([]int32, span)
 		}
-		hist := (*scratch)[:span]
+		hist := scratch.hist[:span]
 		for i := range hist {
 			hist[i] = 0
 		}
@@ -291,16 +293,29 @@ func medianSplit(rows []int32, d Dim, lo, hi int32, minSize int, scratch *[]int3
 	if best < 0 {
 		return nil, nil, false
 	}
-	left = make([]int32, 0, n/2+1)
-	right = make([]int32, 0, n/2+1)
+	// A stable partition in place: the left half's rows keep their order
+	// at the front, the right half's follow in theirs (as two new slices
+	// would hold them, without allocating them at every cut).
+	moved := scratch.right[:0]
+	k := 0
 	for _, r := range rows {
 		if d.Rank[r] <= best {
-			left = append(left, r)
+			rows[k] = r
+			k++
 		} else {
-			right = append(right, r)
+			moved = append(moved, r)
 		}
 	}
-	return left, right, true
+	copy(rows[k:], moved)
+	scratch.right = moved[:0]
+	return rows[:k:k], rows[k:], true
+}
+
+// splitScratch is the memory one goroutine's cuts reuse: the histogram
+// of a dimension's ranks and the right half's rows while a partition is
+// cut in place.
+type splitScratch struct {
+	hist, right []int32
 }
 
 // ByKey groups rows by an integer key per row; groups are ordered by key.

@@ -28,11 +28,12 @@ type placed struct {
 	rowsOf string
 	cols   []*model.Column
 	// tupleOf gives each row's tuple; count and first each tuple's people
-	// and its first row; codes its value codes (model.Missing: missing).
+	// and its first row; codes its value codes (model.Missing: missing),
+	// tuple t's at codes[t*len(cols):], one slice for all.
 	tupleOf []int32
 	count   []int32
 	first   []int32
-	codes   [][]uint32
+	codes   []uint32
 	// covers[i][code] are the cells of QI i covering a value code (the
 	// last entry: a missing value, read as "?").
 	covers [][][]uint32
@@ -47,7 +48,7 @@ func (p *placed) candidates(t int) []int32 { return p.regions[p.start[t]:p.start
 
 // cover is the cells of QI i that cover tuple t's value.
 func (p *placed) cover(t, i int) []uint32 {
-	c := p.codes[t][i]
+	c := p.codes[int(t)*len(p.cols)+i]
 	if c == model.Missing {
 		c = uint32(len(p.cols[i].Dict))
 	}
@@ -99,11 +100,9 @@ func (p *placed) newTuple(row int) int32 {
 	t := int32(len(p.count))
 	p.count = append(p.count, 0)
 	p.first = append(p.first, int32(row))
-	codes := make([]uint32, len(p.cols))
-	for i, c := range p.cols {
-		codes[i] = c.Codes[row]
+	for _, c := range p.cols {
+		p.codes = append(p.codes, c.Codes[row])
 	}
-	p.codes = append(p.codes, codes)
 	return t
 }
 
@@ -433,7 +432,7 @@ func (p *placed) tupleKeys() (*keyTable, []uint, bool) {
 	for t := range p.count {
 		key := uint64(0)
 		for i := range p.cols {
-			c := p.codes[t][i]
+			c := p.codes[int(t)*len(p.cols)+i]
 			if c == model.Missing {
 				c = uint32(len(p.cols[i].Dict))
 			}
@@ -623,7 +622,7 @@ func (p *placed) bitsets(v *risk.View, e *risk.Exposure, post [][][]int32) bool 
 // bitsets, in order.
 func (p *placed) andCandidates(out []int32, t int, byValue [][][]uint64, acc []uint64) []int32 {
 	for i := range p.cols {
-		c := p.codes[t][i]
+		c := p.codes[int(t)*len(p.cols)+i]
 		if c == model.Missing {
 			c = uint32(len(p.cols[i].Dict))
 		}

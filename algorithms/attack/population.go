@@ -39,10 +39,10 @@ func holdsOriginal(pop, orig *model.Table, qis []string) (*inData, error) {
 		return nil, err
 	}
 	k := newKeyer(len(qis))
-	d := &inData{popKey: k.rows(pc, pop.Rows)}
+	d := &inData{popKey: k.rows(pc, pop.Rows, pop == orig)}
 	var origKey []int32
 	if pop != orig {
-		origKey = k.rows(oc, orig.Rows)
+		origKey = k.rows(oc, orig.Rows, false)
 	}
 	room := make([]int32, k.n)
 	for _, key := range d.popKey {
@@ -108,8 +108,11 @@ func newKeyer(qis int) *keyer {
 	return k
 }
 
-// rows numbers the rows of cols (-1: a QI missing).
-func (k *keyer) rows(cols []*model.Column, n int) []int32 {
+// rows numbers the rows of cols (-1: a QI missing). When no other table
+// is keyed after (last), a row's value numbers make one integer key in
+// mixed radix, looked up in a slice or a map of integers rather than of
+// strings; the keys are the same, numbered in the same order.
+func (k *keyer) rows(cols []*model.Column, n int, last bool) []int32 {
 	ids := make([][]uint32, len(cols)) // per QI and code
 	for i, c := range cols {
 		ids[i] = make([]uint32, len(c.Dict))
@@ -124,6 +127,11 @@ func (k *keyer) rows(cols []*model.Column, n int) []int32 {
 				k.values[i][s] = id
 			}
 			ids[i][code] = id
+		}
+	}
+	if last {
+		if out, ok := k.radixRows(cols, ids, n); ok {
+			return out
 		}
 	}
 	out := make([]int32, n)
@@ -151,6 +159,58 @@ func (k *keyer) rows(cols []*model.Column, n int) []int32 {
 		out[row] = key
 	}
 	return out
+}
+
+// radixRows is rows with integer keys (false when the value numbers do
+// not fit one). It leaves k.keys as it is: no table is keyed after.
+func (k *keyer) radixRows(cols []*model.Column, ids [][]uint32, n int) ([]int32, bool) {
+	span := uint64(1)
+	for i := range cols {
+		m := uint64(max(len(k.values[i]), 1))
+		if span > (1<<62)/m {
+			return nil, false
+		}
+		span *= m
+	}
+	var dense []int32 // key + 1
+	var index map[uint64]int32
+	if span <= uint64(4*n+1024) {
+		dense = make([]int32, span)
+	} else {
+		index = map[uint64]int32{}
+	}
+	out := make([]int32, n)
+	for row := range out {
+		out[row] = -1
+		key, full := uint64(0), true
+		for i, c := range cols {
+			code := c.Codes[row]
+			if c.IsMissing(row) || int(code) >= len(ids[i]) {
+				full = false
+				break
+			}
+			key = key*uint64(max(len(k.values[i]), 1)) + uint64(ids[i][code])
+		}
+		if !full {
+			continue
+		}
+		if dense != nil {
+			if dense[key] == 0 {
+				k.n++
+				dense[key] = k.n
+			}
+			out[row] = dense[key] - 1
+			continue
+		}
+		id, ok := index[key]
+		if !ok {
+			id = k.n
+			index[key] = id
+			k.n++
+		}
+		out[row] = id
+	}
+	return out, true
 }
 
 // inDataOf is, per tuple of the population placed, how many of its

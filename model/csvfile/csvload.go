@@ -607,11 +607,23 @@ func classifyNames(names []string, cols []*model.Column) firstRow {
 const sampleSize = 64 << 10
 
 // chunkSize is the size of the blocks the scanner reads; chunkCount blocks
-// circulate between the scanner and the encoder.
+// circulate between the scanner and the encoder. An input of known size
+// is read in blocks of a sixteenth of it, at least minChunk: a small
+// table (a run's input, its release's files) then fills fewer fresh
+// pages, whose first touch costs more than the reading.
 const (
 	chunkSize  = 1 << 20
+	minChunk   = 128 << 10
 	chunkCount = 4
 )
+
+// chunkFor is the block size for an input of size bytes (0: unknown).
+func chunkFor(size int64) int {
+	if size <= 0 {
+		return chunkSize
+	}
+	return int(min(max(size/16, minChunk), chunkSize))
+}
 
 func checkHeader(name string, line int, header []string) error {
 	seen := make(map[string]int, len(header))
@@ -729,8 +741,8 @@ func (s *scanner) fill(dst *chunk) {
 	if src != nil {
 		keep = src.n - s.pos
 	}
-	need := chunkSize
-	if s.size > 0 && s.size < chunkSize {
+	need := chunkFor(s.size)
+	if s.size > 0 && s.size < int64(need) {
 		// An input of known size smaller than a chunk is read into a
 		// buffer of its size (+1: the read that finds its end), not a
 		// whole chunk: a release's small tables are read at every check.
@@ -746,7 +758,7 @@ func (s *scanner) fill(dst *chunk) {
 		}
 		dst.buf = nb
 	} else {
-		dst.buf = dst.buf[:cap(dst.buf)]
+		dst.buf = dst.buf[:need] // a kept chunk may be larger: read a block, as into a new one
 		if src != nil {
 			copy(dst.buf, src.buf[s.pos:src.n])
 		}

@@ -884,7 +884,7 @@ func writeTextFile(ctx context.Context, path string, text []byte) (string, error
 	}
 	defer in.Close()
 	h := sha256.New()
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, 256<<10) // compared and hashed as it comes; a larger buffer is only more fresh memory
 	rest := text
 	for {
 		n, err := in.Read(buf)

@@ -789,36 +789,45 @@ func (w *writer) notPlaced(err error) error {
 // record are in place (moved into .NAME.del-PID-X, marked as this code's,
 // first, so that a removal cut short leaves no directory that looks like
 // a release, and one the next export removes), and syncs the parent
-// directory.
+// directory meanwhile (the new release's rename made durable).
 func (w *writer) finish() error {
-	if w.old != "" {
-		del := w.sibling("del")
-		err := os.Mkdir(del, 0o700)
-		if err == nil {
-			if err = markOwned(del); err == nil {
-				err = os.Rename(w.old, filepath.Join(del, "release"))
-			}
-			if err != nil {
-				os.Remove(filepath.Join(del, ownedMarker))
-				os.Remove(del)
-			}
+	synced := make(chan error, 1)
+	go func() { synced <- syncDir(w.parent) }()
+	err := w.removeOld()
+	if serr := <-synced; serr != nil && err == nil {
+		err = fmt.Errorf("release written, but %w", serr)
+	}
+	return err
+}
+
+// removeOld removes the earlier release moved aside, if any.
+func (w *writer) removeOld() error {
+	if w.old == "" {
+		return nil
+	}
+	del := w.sibling("del")
+	err := os.Mkdir(del, 0o700)
+	if err == nil {
+		if err = markOwned(del); err == nil {
+			err = os.Rename(w.old, filepath.Join(del, "release"))
 		}
-		if err == nil {
-			if err := w.stage("delete-audit"); err != nil {
-				return err
-			}
-			os.Remove(AuditPath(w.old))
-			if err := w.stage("delete"); err != nil {
-				return err
-			}
-			removeOwned(del)
-		} else {
-			w.opt.warn(fmt.Sprintf("the earlier release replaced by %s is kept at %s: it could not be removed (%v)", w.dir, w.old, err))
+		if err != nil {
+			os.Remove(filepath.Join(del, ownedMarker))
+			os.Remove(del)
 		}
 	}
-	if err := syncDir(w.parent); err != nil {
-		return fmt.Errorf("release written, but %w", err)
+	if err != nil {
+		w.opt.warn(fmt.Sprintf("the earlier release replaced by %s is kept at %s: it could not be removed (%v)", w.dir, w.old, err))
+		return nil
 	}
+	if err := w.stage("delete-audit"); err != nil {
+		return err
+	}
+	os.Remove(AuditPath(w.old))
+	if err := w.stage("delete"); err != nil {
+		return err
+	}
+	removeOwned(del)
 	return nil
 }
 

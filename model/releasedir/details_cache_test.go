@@ -99,7 +99,7 @@ func TestManifestDigestOfWrittenIsOfReadBack(t *testing.T) {
 func writeManifestDir(t *testing.T, m *Manifest) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
+	if err := writeDraftJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -253,15 +253,7 @@ func streamSHA256(r io.Reader) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func writeJSON(path string, v any) error {
-	p, err := writeJSONUnsynced(path, v)
-	if err != nil {
-		return err
-	}
-	return p.sync()
-}
-
-// writeJSONUnsynced is writeJSON whose sync is left to the caller.
+// writeJSONUnsynced writes v as indented JSON (writeFileUnsynced).
 func writeJSONUnsynced(path string, v any) (*unsynced, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -270,22 +262,14 @@ func writeJSONUnsynced(path string, v any) (*unsynced, error) {
 	return writeFileUnsynced(path, append(b, '\n'))
 }
 
-// writeDraftJSON writes v as writeJSON does, without syncing it: a file
-// written again before the release is put in place.
+// writeDraftJSON writes v as writeJSONUnsynced does, never synced: a
+// file written again before the release is put in place.
 func writeDraftJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
-
-func writeFileSync(path string, b []byte) error {
-	p, err := writeFileUnsynced(path, b)
-	if err != nil {
-		return err
-	}
-	return p.sync()
 }
 
 // unsynced is a file written but not yet synced: a write of several
@@ -297,8 +281,8 @@ type unsynced struct {
 	label string // what an error names first ("" none)
 }
 
-// writeFileUnsynced writes b to path; its sync does what writeFileSync
-// does after the write: sync the file and check it reads back as b.
+// writeFileUnsynced writes b to path; its sync syncs the file and checks
+// that it reads back as b.
 func writeFileUnsynced(path string, b []byte) (*unsynced, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {

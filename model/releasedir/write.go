@@ -35,11 +35,15 @@ type WriteOptions struct {
 	// write stops, violations accepted or not). What it adds to m is
 	// dropped: the manifest is Meanwhile's.
 	Verify func(dir string, m *Manifest) ([]string, error)
-	// Meanwhile, when set, runs while the data files are written and
-	// checked (they are written from the release alone) and may add to m
-	// what it measures (the checks do not read it); an error stops the
-	// write.
+	// Meanwhile, when set, runs while the data files are written (they
+	// are written from the release alone), and while they are checked
+	// when VerifyMeanwhile is set, and may add to m what it measures (the
+	// checks do not read it); an error stops the write.
 	Meanwhile func(m *Manifest) error
+	// VerifyMeanwhile runs Verify while Meanwhile still runs, both at once
+	// on the cores: faster, but what both hold is held at once (an export
+	// sets it for tables small enough that the time matters more).
+	VerifyMeanwhile bool
 	// AcceptViolations writes the release even when Verify fails; the
 	// manifest then says so.
 	AcceptViolations bool
@@ -451,9 +455,9 @@ func (w *writer) cleanup() {
 }
 
 // writeFiles writes the data files, the manifest, the verification and
-// report.md into the temporary directory and syncs it. The checks read
-// the draft manifest (m as the release built it, listing the files) while
-// Meanwhile still measures, both at once on the two cores: what Meanwhile
+// report.md into the temporary directory. The checks read the draft
+// manifest (m as the release built it, listing the files), so they may
+// run while Meanwhile still measures (VerifyMeanwhile): what Meanwhile
 // adds (the attacks' figures) is none of what the checks read.
 func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	m := rel.Manifest
@@ -468,6 +472,13 @@ func (w *writer) writeFiles(rel *Release) (*Manifest, error) {
 	draft.Files = []FileEntry{}
 	for i, f := range rel.Files {
 		draft.Files = append(draft.Files, FileEntry{Name: f.Name, Rows: f.Rows, SHA256: sums[i]})
+	}
+	if !w.opt.VerifyMeanwhile {
+		// One after the other: what Meanwhile held is let go before the
+		// checks build theirs.
+		if err := meanwhile(); err != nil {
+			return nil, err
+		}
 	}
 	verified, err := w.startVerify(&draft)
 	if merr := meanwhile(); merr != nil {

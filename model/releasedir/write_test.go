@@ -420,12 +420,12 @@ func TestWriteReleaseNamesNonFiniteFigures(t *testing.T) {
 	}
 }
 
-// WriteOptions.Meanwhile runs while the data files are written and
-// checked: Verify starts before it ends and reads the draft manifest,
-// without what Meanwhile adds; what it adds is in the manifest written;
-// its error stops the write and leaves nothing behind; its panic is
-// raised again by Write, after the files were written, and leaves
-// nothing behind either.
+// WriteOptions.Meanwhile runs while the data files are written, and
+// with VerifyMeanwhile while they are checked: Verify starts before it
+// ends and reads the draft manifest, without what Meanwhile adds; what it
+// adds is in the manifest written; its error stops the write and leaves
+// nothing behind; its panic is raised again by Write, after the files
+// were written, and leaves nothing behind either.
 func TestWriteReleaseMeanwhile(t *testing.T) {
 	t.Parallel()
 	parent := t.TempDir()
@@ -433,6 +433,7 @@ func TestWriteReleaseMeanwhile(t *testing.T) {
 	var seen string
 	checking := make(chan struct{})
 	m, err := Write(dir, releaseOf("x"), WriteOptions{
+		VerifyMeanwhile: true,
 		Meanwhile: func(m *Manifest) error {
 			select {
 			case <-checking:
@@ -457,6 +458,25 @@ func TestWriteReleaseMeanwhile(t *testing.T) {
 	}
 	if read, err := ReadManifest(dir); err != nil || read.RiskSummary != m.RiskSummary {
 		t.Fatalf("written: %v, %v", read, err)
+	}
+	// Without VerifyMeanwhile the checks start once Meanwhile has ended
+	// (what it held let go first), and still read the draft.
+	ended := false
+	if _, err := Write(filepath.Join(t.TempDir(), "apart"), releaseOf("z"), WriteOptions{
+		Meanwhile: func(m *Manifest) error {
+			m.RiskSummary = "measured first"
+			ended = true
+			return nil
+		},
+		Verify: func(tmp string, m *Manifest) ([]string, error) {
+			read, err := ReadManifest(tmp)
+			if !ended || err != nil || read.RiskSummary != "" {
+				t.Errorf("Verify began before Meanwhile ended (%v) or read %v, %v", !ended, read, err)
+			}
+			return nil, nil
+		},
+	}); err != nil {
+		t.Fatal(err)
 	}
 	stop := errors.New("cannot measure")
 	bad := filepath.Join(parent, "bad")

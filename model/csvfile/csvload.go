@@ -389,10 +389,22 @@ func newChunk() *chunk {
 // keepChunks is false in tests that count a read's allocations.
 var keepChunks = true
 
-// putChunk keeps c for the next table read, unless a long record grew it
-// far past a chunk.
+// keptFootprint is the most memory a kept chunk may hold: a block and
+// room for the offsets of its fields and lines. A chunk sized for more (a
+// long record grew it, or a block of short cells or of many lines sized
+// its offsets past this) is let go, for the workbench keeps what is kept
+// for as long as it runs.
+const keptFootprint = 4 * chunkSize
+
+// footprint is the bytes c holds: its block and its offsets.
+func footprint(c *chunk) int {
+	return cap(c.buf) + 4*cap(c.offs) + 8*cap(c.lines) + 16*cap(c.flines) // a fieldLine: two ints
+}
+
+// putChunk keeps c for the next table read, unless it holds more than
+// keptFootprint.
 func putChunk(c *chunk) {
-	if !keepChunks || cap(c.buf) > 4*chunkSize || cap(c.offs) > 4*chunkSize {
+	if !keepChunks || footprint(c) > keptFootprint {
 		return
 	}
 	c.n, c.nrec, c.raw, c.err, c.sizedFor = 0, 0, 0, nil, nil

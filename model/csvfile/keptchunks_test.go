@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -80,5 +82,45 @@ func TestKeptChunksReadLikeFresh(t *testing.T) {
 		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Fatalf("input %d read at once with others differs from a fresh read", i)
 		}
+	}
+}
+
+// The chunks kept between table reads hold at most keptFootprint bytes
+// each (the block and its field and line offsets): the workbench lives
+// on after reading a large table, and a chunk sized for many fields or
+// lines (a table of short cells, or of cells over many lines) would stay
+// with it for good.
+func TestKeptChunksAreBounded(t *testing.T) {
+	defer func() {
+		keptChunks.Lock()
+		keptChunks.free = nil
+		keptChunks.Unlock()
+	}()
+	for _, row := range []string{"1,2,3,4,5,6,7,8\n", "\"1\n\n\n\n\n\n\n\n\n\n\",2,3,4,5,6,7,8\n"} {
+		var b strings.Builder
+		b.WriteString("a,b,c,d,e,f,g,h\n")
+		for b.Len() < 20<<20 {
+			b.WriteString(row)
+		}
+		path := filepath.Join(t.TempDir(), "t.csv")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Load(f, LoadOptions{Name: "t.csv"})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keptChunks.Lock()
+		for _, c := range keptChunks.free {
+			if n := footprint(c); n > keptFootprint {
+				t.Errorf("rows %q: a chunk of %d bytes is kept (at most %d)", row[:4], n, keptFootprint)
+			}
+		}
+		keptChunks.Unlock()
 	}
 }

@@ -34,6 +34,9 @@ type fileID struct {
 	size           int64
 	mtime, ctime   int64
 	regular, valid bool
+	// changeTime: ctime is the file's change time, which no user can put
+	// back (outside Linux it is not read, and no digest is kept).
+	changeTime bool
 }
 
 // racyWindow is how recent a file's times may be for its digest not to
@@ -43,13 +46,28 @@ type fileID struct {
 // variable for the tests.
 var racyWindow = 20 * time.Millisecond
 
+// racyFor is the racy window for a file of identity id: racyWindow, or
+// two seconds where the file system keeps times to whole seconds (FAT to
+// two, ext4 with small inodes and some network file systems to one),
+// since a write within the same second or two keeps the last one's times.
+func racyFor(id fileID, window time.Duration) time.Duration {
+	if id.mtime%1e9 == 0 && id.ctime%1e9 == 0 {
+		return max(window, 2*time.Second)
+	}
+	return window
+}
+
+// systemIdentityOf is systemIdentity, a variable for the tests (which
+// play a file system without change times, or with coarse ones).
+var systemIdentityOf = systemIdentity
+
 func identify(path string) fileID {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return fileID{}
 	}
 	id := fileID{size: st.Size(), mtime: st.ModTime().UnixNano(), regular: st.Mode().IsRegular(), valid: true}
-	systemIdentity(st, &id)
+	systemIdentityOf(st, &id)
 	return id
 }
 
@@ -90,12 +108,14 @@ func Prehash(dir string) {
 }
 
 // take hashes path, keeping the digest only when the file's identity is
-// the same before and after and its times are older than window.
+// the same before and after, includes its change time, and its times are
+// older than the racy window.
 func (h *prehash) take(path string, window time.Duration) {
 	defer close(h.done)
 	start := time.Now()
 	before := identify(path)
-	if !before.valid || !before.regular || start.UnixNano()-max(before.mtime, before.ctime) < int64(window) {
+	if !before.valid || !before.regular || !before.changeTime ||
+		start.UnixNano()-max(before.mtime, before.ctime) < int64(racyFor(before, window)) {
 		return
 	}
 	sum, err := FileSHA256(path)

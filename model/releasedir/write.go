@@ -800,21 +800,27 @@ func (w *writer) notPlaced(err error) error {
 // record are in place (moved into .NAME.del-PID-X, marked as this code's,
 // first, so that a removal cut short leaves no directory that looks like
 // a release, and one the next export removes), and syncs the parent
-// directory meanwhile (the new release's rename made durable).
+// directory: once the move is done, while the files are removed.
 func (w *writer) finish() error {
 	synced := make(chan error, 1)
+	del := w.moveOldToDelete()
 	go func() { synced <- syncDir(w.parent) }()
-	err := w.removeOld()
+	var err error
+	if del != "" {
+		err = w.removeMoved(del)
+	}
 	if serr := <-synced; serr != nil && err == nil {
 		err = fmt.Errorf("release written, but %w", serr)
 	}
 	return err
 }
 
-// removeOld removes the earlier release moved aside, if any.
-func (w *writer) removeOld() error {
+// moveOldToDelete moves the earlier release, if any, into a directory
+// marked for removal, and returns that directory ("" when there is none
+// or it could not be moved: then it is kept, with a warning).
+func (w *writer) moveOldToDelete() string {
 	if w.old == "" {
-		return nil
+		return ""
 	}
 	del := w.sibling("del")
 	err := os.Mkdir(del, 0o700)
@@ -829,8 +835,14 @@ func (w *writer) removeOld() error {
 	}
 	if err != nil {
 		w.opt.warn(fmt.Sprintf("the earlier release replaced by %s is kept at %s: it could not be removed (%v)", w.dir, w.old, err))
-		return nil
+		return ""
 	}
+	return del
+}
+
+// removeMoved removes the earlier release's audit record and the
+// directory it was moved into.
+func (w *writer) removeMoved(del string) error {
 	if err := w.stage("delete-audit"); err != nil {
 		return err
 	}

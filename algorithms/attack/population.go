@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"privlab/algorithms/verify"
 	"privlab/model"
 )
 
@@ -109,9 +110,9 @@ func newKeyer(qis int) *keyer {
 }
 
 // rows numbers the rows of cols (-1: a QI missing). When no other table
-// is keyed after (last), a row's value numbers make one integer key in
-// mixed radix, looked up in a slice or a map of integers rather than of
-// strings; the keys are the same, numbered in the same order.
+// is keyed after (last), a row's value numbers are packed into one
+// integer where they fit (verify.TupleKeys) rather than into a string;
+// the keys are the same, numbered in the same order.
 func (k *keyer) rows(cols []*model.Column, n int, last bool) []int32 {
 	ids := make([][]uint32, len(cols)) // per QI and code
 	for i, c := range cols {
@@ -130,9 +131,7 @@ func (k *keyer) rows(cols []*model.Column, n int, last bool) []int32 {
 		}
 	}
 	if last {
-		if out, ok := k.radixRows(cols, ids, n); ok {
-			return out
-		}
+		return k.radixRows(cols, ids, n)
 	}
 	out := make([]int32, n)
 	buf := make([]byte, 4*len(cols))
@@ -161,56 +160,32 @@ func (k *keyer) rows(cols []*model.Column, n int, last bool) []int32 {
 	return out
 }
 
-// radixRows is rows with integer keys (false when the value numbers do
-// not fit one). It leaves k.keys as it is: no table is keyed after.
-func (k *keyer) radixRows(cols []*model.Column, ids [][]uint32, n int) ([]int32, bool) {
-	span := uint64(1)
+// radixRows is rows keyed by the value numbers packed into one integer
+// where they fit (verify.TupleKeys). It leaves k.keys as it is: no table
+// is keyed after.
+func (k *keyer) radixRows(cols []*model.Column, ids [][]uint32, n int) []int32 {
+	radix := make([]uint64, len(cols))
 	for i := range cols {
-		m := uint64(max(len(k.values[i]), 1))
-		if span > (1<<62)/m {
-			return nil, false
-		}
-		span *= m
+		radix[i] = uint64(len(k.values[i]))
 	}
-	var dense []int32 // key + 1
-	var index map[uint64]int32
-	if span <= uint64(4*n+1024) {
-		dense = make([]int32, span)
-	} else {
-		index = map[uint64]int32{}
-	}
+	keys := verify.NewTupleKeys(radix)
+	tuple := make([]uint32, len(cols))
+	base := k.n
 	out := make([]int32, n)
+rows:
 	for row := range out {
 		out[row] = -1
-		key, full := uint64(0), true
 		for i, c := range cols {
 			code := c.Codes[row]
 			if c.IsMissing(row) || int(code) >= len(ids[i]) {
-				full = false
-				break
+				continue rows
 			}
-			key = key*uint64(max(len(k.values[i]), 1)) + uint64(ids[i][code])
+			tuple[i] = ids[i][code]
 		}
-		if !full {
-			continue
-		}
-		if dense != nil {
-			if dense[key] == 0 {
-				k.n++
-				dense[key] = k.n
-			}
-			out[row] = dense[key] - 1
-			continue
-		}
-		id, ok := index[key]
-		if !ok {
-			id = k.n
-			index[key] = id
-			k.n++
-		}
-		out[row] = id
+		out[row] = base + keys.ID(tuple)
+		k.n = max(k.n, out[row]+1)
 	}
-	return out, true
+	return out
 }
 
 // inDataOf is, per tuple of the population placed, how many of its

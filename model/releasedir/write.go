@@ -524,18 +524,9 @@ func (w *writer) startVerify(draft *Manifest) (wait func() ([]string, error), er
 	}
 	var lines []string
 	var verr error
-	var panicked any
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { panicked = recover() }()
-		lines, verr = w.opt.Verify(w.work, draft)
-	}()
+	done := inBackground(func() { lines, verr = w.opt.Verify(w.work, draft) })
 	return func() ([]string, error) {
-		<-done
-		if panicked != nil {
-			panic(panicked)
-		}
+		done()
 		return lines, verr
 	}, nil
 }
@@ -549,19 +540,29 @@ func (w *writer) startMeanwhile(m *Manifest) func() error {
 		return func() error { return nil }
 	}
 	var merr error
+	done := inBackground(func() { merr = w.opt.Meanwhile(m) })
+	return func() error {
+		done()
+		return merr
+	}
+}
+
+// inBackground runs fn in a goroutine and returns the wait for it, which
+// may be called more than once; a panic in fn is raised again by every
+// wait (once the write is cleaned up, as after any failure).
+func inBackground(fn func()) (wait func()) {
 	var panicked any
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() { panicked = recover() }()
-		merr = w.opt.Meanwhile(m)
+		fn()
 	}()
-	return func() error {
+	return func() {
 		<-done
 		if panicked != nil {
 			panic(panicked)
 		}
-		return merr
 	}
 }
 
